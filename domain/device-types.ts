@@ -7,6 +7,3 @@ export type DeviceType = z.infer<typeof deviceTypeSchema>;
 
 /** Endpoint controllers: the types whose CAN bitrate is restricted to 250 or 500 kbit/s. */
 export const ENDPOINT_CONTROLLER_TYPES: readonly DeviceType[] = ['EPC', 'NSCP'];
-
-/** Only EPC devices reach the network over Ethernet or Wifi (CoAP over UDP). */
-export const IP_CAPABLE_TYPES: readonly DeviceType[] = ['EPC'];
