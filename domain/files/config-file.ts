@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { decodeCbor, encodeCbor, isByteString } from './cbor';
+import { FileFormatError } from './file-error';
+
+/**
+ * Layout of the device configuration file (CBOR), version 1.
+ *
+ * Top level: a map
+ *   format       text   "provisioner-config/1"
+ *   syncId       text   uuid; the same value as the X-Config-File-Sync-Id response header
+ *   serialNumber text   the device the file is for
+ *   deviceType   text
+ *   settings     bytes  CBOR encoding of ConfigFileContent (below)
+ *   sha256       bytes  SHA-256 of `settings` (32 bytes)
+ *   signature    bytes  ECDSA P-256 over `settings` with SHA-256, IEEE P1363 r||s (64 bytes)
+ *   keyId        text   hex SHA-256 of the service's public key (SPKI DER), first 16 bytes
+ *
+ * The settings travel as a byte string (as COSE does) so that a device verifies exactly the bytes
+ * the service signed, without re-encoding a map canonically. The readable top-level fields are
+ * repeated inside the signed content and must match it.
+ */
+export const CONFIG_FILE_FORMAT = 'provisioner-config/1';
+
+export interface ConfigFileContent {
+  format: typeof CONFIG_FILE_FORMAT;
+  syncId: string;
+  serialNumber: string;
+  deviceType: string;
+  /** null for a blank file. */
+  configurationId: string | null;
+  /** A blank file resets the device to no configuration. */
+  blank: boolean;
+  issuedAt: string;
+  /** The device's own settings (role, interfaces, inputs, network, CAN, serial usage...). */
+  device: Record<string, unknown>;
+  /** The other devices of the configuration this device talks to. */
+  peers: Record<string, unknown>[];
+  /** The configuration's safety parameters (timeout, ISM, CAN, receiver output...). */
+  safety: Record<string, unknown>;
+}
+
+export interface ConfigFileSigner {
+  keyId: string;
+  /** Returns the 64-byte IEEE P1363 ECDSA P-256 signature of `data`. */
+  sign(data: Uint8Array): Uint8Array;
+}
+
+export interface DecodedConfigFile {
+  syncId: string;
+  serialNumber: string;
+  deviceType: string;
+  keyId: string;
+  settings: Uint8Array;
+  sha256: Uint8Array;
+  signature: Uint8Array;
+  content: ConfigFileContent;
+}
+
+export function sha256(data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(data).digest());
+}
+
+export function encodeConfigFile(content: ConfigFileContent, signer: ConfigFileSigner): Uint8Array {
+  const settings = encodeCbor(content);
+  return encodeCbor({
+    format: CONFIG_FILE_FORMAT,
+    syncId: content.syncId,
+    serialNumber: content.serialNumber,
+    deviceType: content.deviceType,
+    settings,
+    sha256: sha256(settings),
+    signature: signer.sign(settings),
+    keyId: signer.keyId,
+  });
+}
+
+function bad(message: string): never {
+  throw new FileFormatError('CONFIG_BAD_FORMAT', `The configuration file is not valid: ${message}.`);
+}
+
+function text(map: Record<string, unknown>, key: string): string {
+  const value = map[key];
+  if (typeof value !== 'string') bad(`field "${key}" is missing or not text`);
+  return value;
+}
+
+function bytes(map: Record<string, unknown>, key: string): Uint8Array {
+  const value = map[key];
+  if (!isByteString(value)) bad(`field "${key}" is missing or not a byte string`);
+  return value;
+}
+
+function asMap(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isByteString(value)) bad(`${what} is not a map`);
+  return value as Record<string, unknown>;
+}
+
+/** Parses the file's structure and checks its internal consistency; does not check the signature. */
+export function decodeConfigFile(file: Uint8Array): DecodedConfigFile {
+  let top: unknown;
+  try {
+    top = decodeCbor(file);
+  } catch {
+    bad('it is not CBOR');
+  }
+  const map = asMap(top, 'the file');
+  if (map.format !== CONFIG_FILE_FORMAT) bad(`unknown format ${JSON.stringify(map.format)}, expected "${CONFIG_FILE_FORMAT}"`);
+  const settings = bytes(map, 'settings');
+  const digest = bytes(map, 'sha256');
+  if (!equalBytes(digest, sha256(settings))) {
+    throw new FileFormatError('CONFIG_CHECKSUM_MISMATCH', 'The configuration file is damaged: its checksum does not match its settings. Download it again.');
+  }
+  let inner: unknown;
+  try {
+    inner = decodeCbor(settings);
+  } catch {
+    bad('its settings are not CBOR');
+  }
+  const content = asMap(inner, 'the settings');
+  if (content.format !== CONFIG_FILE_FORMAT) bad('the settings carry an unknown format');
+  for (const key of ['syncId', 'serialNumber', 'deviceType'] as const) {
+    if (text(content, key) !== text(map, key)) bad(`"${key}" differs between the header and the signed settings`);
+  }
+  if (typeof content.blank !== 'boolean') bad('field "blank" is missing');
+  asMap(content.device, 'the device settings');
+  asMap(content.safety, 'the safety settings');
+  if (!Array.isArray(content.peers)) bad('field "peers" is not a list');
+  return {
+    syncId: text(map, 'syncId'),
+    serialNumber: text(map, 'serialNumber'),
+    deviceType: text(map, 'deviceType'),
+    keyId: text(map, 'keyId'),
+    settings,
+    sha256: digest,
+    signature: bytes(map, 'signature'),
+    content: content as unknown as ConfigFileContent,
+  };
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { z } from 'zod';
+import { deviceTypeSchema, type DeviceType } from '../device-types';
+import { FileFormatError } from './file-error';
+import { parseFirmwareImageHeader } from './firmware-image';
+
+/**
+ * A firmware bundle is a zip holding `manifest.json` and the image it names. Version 1 bundles hold
+ * exactly one application image: the device protocol uploads one image per update.
+ */
+export const FIRMWARE_BUNDLE_FORMAT = 'provisioner-firmware/1';
+
+const manifestSchema = z.object({
+  format: z.literal(FIRMWARE_BUNDLE_FORMAT),
+  deviceType: deviceTypeSchema,
+  version: z.string().min(1).max(32),
+  images: z
+    .array(
+      z.object({
+        name: z.string().regex(/^[A-Za-z0-9._-]+$/),
+        size: z.number().int().nonnegative(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    )
+    .length(1),
+});
+export type FirmwareManifest = z.infer<typeof manifestSchema>;
+
+export interface FirmwareBundle {
+  manifest: FirmwareManifest;
+  deviceType: DeviceType;
+  version: string;
+  /** The application image to upload to the device. */
+  image: Uint8Array;
+  imageName: string;
+  /** SHA-256 (hex) of the image: what the device is told to expect. */
+  imageSha256: string;
+  /** SHA-256 (hex) of the whole zip: the bundle's identity in caches. */
+  bundleSha256: string;
+}
+
+export function sha256Hex(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function buildFirmwareBundle(input: { deviceType: DeviceType; version: string; image: Uint8Array; imageName?: string }): Uint8Array {
+  const imageName = input.imageName ?? 'application.bin';
+  const manifest: FirmwareManifest = {
+    format: FIRMWARE_BUNDLE_FORMAT,
+    deviceType: input.deviceType,
+    version: input.version,
+    images: [{ name: imageName, size: input.image.length, sha256: sha256Hex(input.image) }],
+  };
+  // Fixed mtime so the same inputs always give the same zip (and the same bundle hash).
+  return zipSync(
+    { 'manifest.json': strToU8(JSON.stringify(manifest, null, 2)), [imageName]: input.image },
+    { level: 6, mtime: new Date('2020-01-01T00:00:00Z') },
+  );
+}
+
+function fail(code: string, message: string): never {
+  throw new FileFormatError(code, message);
+}
+
+/**
+ * Opens a bundle and checks everything a technician would want checked before a device is touched:
+ * the manifest, the image's size and SHA-256, that its header names the same type and version, and,
+ * when given, the type and version expected.
+ */
+export function readFirmwareBundle(zip: Uint8Array, expect: { deviceType?: string; version?: string } = {}): FirmwareBundle {
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(zip);
+  } catch {
+    fail('FW_BAD_BUNDLE', 'The firmware file is not a valid zip bundle. Download it again.');
+  }
+  const manifestBytes = files['manifest.json'] ?? fail('FW_BAD_BUNDLE', 'The firmware bundle has no manifest.json.');
+  let manifestJson: unknown;
+  try {
+    manifestJson = JSON.parse(strFromU8(manifestBytes));
+  } catch {
+    fail('FW_BAD_BUNDLE', 'The firmware bundle manifest.json is not valid JSON.');
+  }
+  const parsed = manifestSchema.safeParse(manifestJson);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    fail('FW_BAD_BUNDLE', `The firmware bundle manifest is not valid: ${issue?.path.join('.') || 'manifest'}: ${issue?.message ?? 'invalid'}.`);
+  }
+  const manifest = parsed.data;
+  const entry = manifest.images[0]!;
+  const extra = Object.keys(files).filter((name) => name !== 'manifest.json' && name !== entry.name);
+  if (extra.length > 0) fail('FW_BAD_BUNDLE', `The firmware bundle holds files its manifest does not list: ${extra.join(', ')}.`);
+  const image = files[entry.name] ?? fail('FW_BAD_BUNDLE', `The firmware bundle lacks the image ${entry.name} that its manifest lists.`);
+  if (image.length !== entry.size) {
+    fail('FW_SIZE_MISMATCH', `The image ${entry.name} is ${image.length} bytes but the manifest says ${entry.size}. The bundle is damaged.`);
+  }
+  const imageSha256 = sha256Hex(image);
+  if (imageSha256 !== entry.sha256) fail('FW_HASH_MISMATCH', `The image ${entry.name} does not match its SHA-256 in the manifest. The bundle is damaged.`);
+  const header = parseFirmwareImageHeader(image);
+  if (header.deviceType !== manifest.deviceType || header.version !== manifest.version) {
+    fail('FW_BAD_BUNDLE', `The image is built for ${header.deviceType} ${header.version} but the manifest says ${manifest.deviceType} ${manifest.version}.`);
+  }
+  if (expect.deviceType !== undefined && manifest.deviceType !== expect.deviceType) {
+    fail('FW_WRONG_TYPE', `This firmware is for ${manifest.deviceType} devices, not ${expect.deviceType}.`);
+  }
+  if (expect.version !== undefined && manifest.version !== expect.version) {
+    fail('FW_WRONG_VERSION', `This bundle holds version ${manifest.version}, not ${expect.version}.`);
+  }
+  return {
+    manifest,
+    deviceType: manifest.deviceType,
+    version: manifest.version,
+    image,
+    imageName: entry.name,
+    imageSha256,
+    bundleSha256: sha256Hex(zip),
+  };
+}
