@@ -1,0 +1,72 @@
+/**
+ * The device protocol's constants, shared by the host side (main/devices) and the simulator.
+ * docs/device-protocol.md is the normative description; names follow the RFCs where they exist.
+ */
+
+/** RFC 7252 §12.3: application/cbor. */
+export const CONTENT_FORMAT_CBOR = 60;
+/** RFC 6690 link format, for /.well-known/core. */
+export const CONTENT_FORMAT_LINK_FORMAT = 40;
+
+/** Default UDP port of CoAP (RFC 7252 §6.1), used by EPC devices on Ethernet or Wifi. */
+export const COAP_DEFAULT_PORT = 5683;
+
+/** Serial line defaults: 8N1, no flow control. */
+export const SERIAL_DEFAULT_BAUD_RATE = 115200;
+/** USB product id of the vendor's devices. */
+export const USB_PRODUCT_ID = 0xd101;
+
+/** BLE GATT service carrying the SLIP byte stream. */
+export const BLE_SERVICE_UUID = '6e40d101b5a3f393e0a9e50e24dcca9e';
+/** Host to device, write without response. */
+export const BLE_RX_CHARACTERISTIC_UUID = '6e40d102b5a3f393e0a9e50e24dcca9e';
+/** Device to host, notify. */
+export const BLE_TX_CHARACTERISTIC_UUID = '6e40d103b5a3f393e0a9e50e24dcca9e';
+/** ATT header of a write or notification: the usable payload per packet is MTU - 3. */
+export const BLE_ATT_HEADER_SIZE = 3;
+
+/** Resource paths (Uri-Path segments joined by '/'). */
+export const RESOURCE = {
+  wellKnownCore: '.well-known/core',
+  /** GET: identity and capabilities. */
+  info: 'info',
+  /** GET (observable): firmware update status. POST: announce an image (size, sha256, version). */
+  firmware: 'fw',
+  /** PUT with Block1: the image's bytes. */
+  firmwareData: 'fw/data',
+  /** POST: verify the staged image and apply it; the device reboots. */
+  firmwareApply: 'fw/apply',
+  /** GET: the applied configuration's syncId. PUT with Block1: upload and apply a configuration file. */
+  config: 'config',
+  /** POST: reboot. */
+  reboot: 'reboot',
+} as const;
+
+/** Largest block the protocol uses (SZX 6, RFC 7959). */
+export const MAX_BLOCK_SIZE = 1024;
+/** The block size of the vendor's old tool, which sends stop-and-wait. */
+export const LEGACY_BLOCK_SIZE = 64;
+
+/** Error codes carried in CBOR error payloads `{ code, message }`. */
+export const DEVICE_ERROR = {
+  badRequest: 'BAD_REQUEST',
+  notFound: 'NOT_FOUND',
+  busy: 'BUSY',
+  fwNotAnnounced: 'FW_NOT_ANNOUNCED',
+  fwTooLarge: 'FW_TOO_LARGE',
+  fwOutOfWindow: 'FW_OUT_OF_WINDOW',
+  fwIncomplete: 'FW_INCOMPLETE',
+  fwHashMismatch: 'FW_HASH_MISMATCH',
+  fwWrongType: 'FW_WRONG_TYPE',
+  fwBadHeader: 'FW_BAD_HEADER',
+  configBadFormat: 'CONFIG_BAD_FORMAT',
+  configChecksumMismatch: 'CONFIG_CHECKSUM_MISMATCH',
+  configBadSignature: 'CONFIG_BAD_SIGNATURE',
+  configWrongDevice: 'CONFIG_WRONG_DEVICE',
+  configTooLarge: 'CONFIG_TOO_LARGE',
+} as const;
+export type DeviceErrorCode = (typeof DEVICE_ERROR)[keyof typeof DEVICE_ERROR];
+
+/** Firmware update states reported by GET /fw. */
+export const FIRMWARE_STATES = ['idle', 'receiving', 'received', 'verifying', 'applying', 'failed'] as const;
+export type FirmwareState = (typeof FIRMWARE_STATES)[number];
