@@ -70,3 +70,9 @@ export type DeviceErrorCode = (typeof DEVICE_ERROR)[keyof typeof DEVICE_ERROR];
 /** Firmware update states reported by GET /fw. */
 export const FIRMWARE_STATES = ['idle', 'receiving', 'received', 'verifying', 'applying', 'failed'] as const;
 export type FirmwareState = (typeof FIRMWARE_STATES)[number];
+
+/**
+ * Largest CoAP message in a serial or BLE frame (before the CRC): a 1024-byte block plus room for
+ * header, token and options. A receiver drops longer frames.
+ */
+export const MAX_FRAME_MESSAGE_SIZE = MAX_BLOCK_SIZE + 64;

@@ -1,0 +1,94 @@
+/**
+ * CoAP protocol constants, named as in the RFCs (after node-coap's lib/parameters.ts).
+ * RFC 7252 §4.8 transmission parameters; §12 registries; RFC 7959 block options; RFC 7641 Observe.
+ */
+
+/** RFC 7252 §4.8, in seconds as the RFC writes them. Serial and BLE links shorten ACK_TIMEOUT. */
+export const ACK_TIMEOUT = 2;
+export const ACK_RANDOM_FACTOR = 1.5;
+export const MAX_RETRANSMIT = 4;
+export const NSTART = 1;
+export const DEFAULT_LEISURE = 5;
+export const PROBING_RATE = 1;
+/** RFC 7252 §4.8.2 derived times, seconds. */
+export const MAX_LATENCY = 100;
+export const PROCESSING_DELAY = ACK_TIMEOUT;
+export const MAX_TRANSMIT_SPAN = ACK_TIMEOUT * (2 ** MAX_RETRANSMIT - 1) * ACK_RANDOM_FACTOR;
+export const MAX_TRANSMIT_WAIT = ACK_TIMEOUT * (2 ** (MAX_RETRANSMIT + 1) - 1) * ACK_RANDOM_FACTOR;
+export const MAX_RTT = 2 * MAX_LATENCY + PROCESSING_DELAY;
+export const EXCHANGE_LIFETIME = MAX_TRANSMIT_SPAN + 2 * MAX_LATENCY + PROCESSING_DELAY;
+export const NON_LIFETIME = MAX_TRANSMIT_SPAN + MAX_LATENCY;
+
+/** RFC 7252 §3: the version every message carries. */
+export const COAP_VERSION = 1;
+/** RFC 7252 §3: tokens are 0 to 8 bytes. */
+export const MAX_TOKEN_LENGTH = 8;
+/** Message ids are 16 bits. */
+export const MESSAGE_ID_MODULUS = 0x10000;
+
+/** RFC 7252 §12.2 option numbers (and RFC 7641, RFC 7959). */
+export const OPTION = {
+  IF_MATCH: 1,
+  URI_HOST: 3,
+  ETAG: 4,
+  IF_NONE_MATCH: 5,
+  OBSERVE: 6,
+  URI_PORT: 7,
+  LOCATION_PATH: 8,
+  URI_PATH: 11,
+  CONTENT_FORMAT: 12,
+  MAX_AGE: 14,
+  URI_QUERY: 15,
+  ACCEPT: 17,
+  LOCATION_QUERY: 20,
+  BLOCK2: 23,
+  BLOCK1: 27,
+  SIZE2: 28,
+  PROXY_URI: 35,
+  PROXY_SCHEME: 39,
+  SIZE1: 60,
+} as const;
+
+/** RFC 7252 §12.1 method and response codes, in the "c.dd" form coap-packet uses. */
+export const CODE = {
+  EMPTY: '0.00',
+  GET: '0.01',
+  POST: '0.02',
+  PUT: '0.03',
+  DELETE: '0.04',
+  CREATED: '2.01',
+  DELETED: '2.02',
+  VALID: '2.03',
+  CHANGED: '2.04',
+  CONTENT: '2.05',
+  /** RFC 7959 §2.9.1. */
+  CONTINUE: '2.31',
+  BAD_REQUEST: '4.00',
+  UNAUTHORIZED: '4.01',
+  BAD_OPTION: '4.02',
+  FORBIDDEN: '4.03',
+  NOT_FOUND: '4.04',
+  METHOD_NOT_ALLOWED: '4.05',
+  NOT_ACCEPTABLE: '4.06',
+  /** RFC 7959 §2.9.2. */
+  REQUEST_ENTITY_INCOMPLETE: '4.08',
+  /** RFC 8132 §6.3.1. */
+  CONFLICT: '4.09',
+  PRECONDITION_FAILED: '4.12',
+  REQUEST_ENTITY_TOO_LARGE: '4.13',
+  UNSUPPORTED_CONTENT_FORMAT: '4.15',
+  INTERNAL_SERVER_ERROR: '5.00',
+  NOT_IMPLEMENTED: '5.01',
+  BAD_GATEWAY: '5.02',
+  SERVICE_UNAVAILABLE: '5.03',
+  GATEWAY_TIMEOUT: '5.04',
+} as const;
+export type CoapCode = (typeof CODE)[keyof typeof CODE];
+
+/** RFC 7641 §2: Observe values in a GET. */
+export const OBSERVE_REGISTER = 0;
+export const OBSERVE_DEREGISTER = 1;
+
+/** RFC 7959 §2.2: SZX 0..6 gives 16..1024 bytes; 7 is reserved (BERT on TCP only). */
+export const BLOCK_SZX_MIN = 0;
+export const BLOCK_SZX_MAX = 6;
