@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { DownloadBody } from './http';
+
+/** What a finished download left on disk, with the headers that matter to the caller. */
+export interface DownloadedFile {
+  path: string;
+  size: number;
+  /** SHA-256 (hex) of the bytes written, computed while streaming. */
+  sha256: string;
+  contentType: string | undefined;
+  /** The file name the service suggested in Content-Disposition, if any. */
+  fileName: string | undefined;
+  /** `X-Config-File-Sync-Id`, present on configuration file downloads. */
+  syncId: string | undefined;
+  headers: Headers;
+}
+
+export interface DownloadTarget {
+  /** The final path. Written as a temp file beside it and renamed, so a half download never sits there. */
+  path: string;
+  /** Bytes received so far, for progress displays. */
+  onProgress?: (received: number, total: number | undefined) => void;
+}
+
+export const SYNC_ID_HEADER = 'x-config-file-sync-id';
+
+export function fileNameFromDisposition(value: string | null): string | undefined {
+  if (!value) return undefined;
+  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(value);
+  if (star?.[1]) {
+    try {
+      return basename(decodeURIComponent(star[1].trim().replace(/^"|"$/g, '')));
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename="?([^";]+)"?/i.exec(value);
+  return plain?.[1] ? basename(plain[1].trim()) : undefined;
+}
+
+/**
+ * Stream a response body to `target.path`: temp file in the same directory, fsync, rename, fsync
+ * the directory. A failure part way (network or disk) removes the temp file and leaves any older
+ * file at the path untouched.
+ */
+export async function saveBody(body: DownloadBody, target: DownloadTarget): Promise<DownloadedFile> {
+  const temp = join(dirname(target.path), `.${basename(target.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const lengthHeader = body.headers.get('content-length');
+  const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+  const hash = createHash('sha256');
+  let size = 0;
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    for await (const chunk of body.chunks) {
+      hash.update(chunk);
+      await handle.write(chunk);
+      size += chunk.length;
+      target.onProgress?.(size, total);
+    }
+    await handle.sync();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  await rename(temp, target.path);
+  const dir = await open(dirname(target.path), fsConstants.O_RDONLY).catch(() => undefined);
+  await dir?.sync().catch(() => undefined);
+  await dir?.close();
+  return {
+    path: target.path,
+    size,
+    sha256: hash.digest('hex'),
+    contentType: body.headers.get('content-type') ?? undefined,
+    fileName: fileNameFromDisposition(body.headers.get('content-disposition')),
+    syncId: body.headers.get(SYNC_ID_HEADER) ?? undefined,
+    headers: body.headers,
+  };
+}
+
+/** Collect a (small) body in memory, for callers that verify it before it touches the disk. */
+export async function collectBody(body: DownloadBody): Promise<{ bytes: Uint8Array; headers: Headers; syncId: string | undefined }> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body.chunks) {
+    parts.push(chunk);
+    size += chunk.length;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return { bytes, headers: body.headers, syncId: body.headers.get(SYNC_ID_HEADER) ?? undefined };
+}

@@ -1,0 +1,123 @@
+/**
+ * What can go wrong talking to the service, as classes a caller can branch on: the outbox
+ * retries a `NetworkError` or a 5xx `ServiceError`, parks a 4xx one as rejected, and waits for a
+ * new login on an `AuthError`.
+ */
+
+/** One entry of the envelope's `errors`, kept exactly as the service sent it. */
+export interface ServiceErrorEntry {
+  code: string;
+  message: string;
+  field?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface RequestDescription {
+  method: string;
+  /** Path with query, without the base URL, e.g. `/v1/organizations/o/devices?limit=30`. */
+  path: string;
+}
+
+export abstract class CloudError extends Error {
+  abstract readonly retryable: boolean;
+  constructor(
+    message: string,
+    readonly request: RequestDescription,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The service answered with a status or an envelope that says the operation failed. */
+export class ServiceError extends CloudError {
+  override readonly name: string = 'ServiceError';
+  readonly retryable: boolean;
+  constructor(
+    readonly httpStatus: number,
+    readonly errors: readonly ServiceErrorEntry[],
+    request: RequestDescription,
+    message?: string,
+  ) {
+    super(message ?? describeEntries(httpStatus, errors), request);
+    // 408 and 429 are the 4xx that say "try again later"; every 5xx may be transient.
+    this.retryable = httpStatus >= 500 || httpStatus === 408 || httpStatus === 429;
+  }
+
+  /** The first entry with this code, if the service sent one. */
+  entry(code: string): ServiceErrorEntry | undefined {
+    return this.errors.find((e) => e.code === code);
+  }
+}
+
+/** 401 (missing or unknown key) or 403 (role not allowed, other organization). */
+export class AuthError extends ServiceError {
+  override readonly name = 'AuthError';
+  override readonly retryable = false;
+}
+
+export type NetworkFailure = 'unreachable' | 'timeout' | 'connection-lost';
+
+/** No HTTP answer at all: the service is unreachable, the call timed out, or the connection broke. */
+export class NetworkError extends CloudError {
+  override readonly name = 'NetworkError';
+  readonly retryable = true;
+  constructor(
+    readonly failure: NetworkFailure,
+    request: RequestDescription,
+    cause?: unknown,
+    message?: string,
+  ) {
+    super(message ?? `${networkText(failure)} (${request.method} ${request.path})${causeText(cause)}`, request, { cause });
+  }
+}
+
+/** The service answered 2xx but not with what the interface promises (e.g. a proxy's HTML page). */
+export class ResponseFormatError extends CloudError {
+  override readonly name = 'ResponseFormatError';
+  readonly retryable = false;
+  constructor(
+    message: string,
+    request: RequestDescription,
+    readonly httpStatus: number,
+    cause?: unknown,
+  ) {
+    super(`${message} (${request.method} ${request.path})`, request, { cause });
+  }
+}
+
+/** The caller cancelled through its AbortSignal; never retried. */
+export class CancelledError extends CloudError {
+  override readonly name = 'CancelledError';
+  readonly retryable = false;
+  constructor(request: RequestDescription, cause?: unknown) {
+    super(`Cancelled: ${request.method} ${request.path}`, request, { cause });
+  }
+}
+
+export function isRetryable(err: unknown): boolean {
+  return err instanceof CloudError && err.retryable;
+}
+
+function describeEntries(status: number, errors: readonly ServiceErrorEntry[]): string {
+  if (errors.length === 0) return `The service answered ${status}.`;
+  return errors.map((e) => (e.field ? `${e.message} (${e.field}, ${e.code})` : `${e.message} (${e.code})`)).join('; ');
+}
+
+function networkText(failure: NetworkFailure): string {
+  switch (failure) {
+    case 'timeout':
+      return 'The service did not answer in time';
+    case 'connection-lost':
+      return 'The connection to the service broke';
+    case 'unreachable':
+      return 'The service is unreachable';
+  }
+}
+
+function causeText(cause: unknown): string {
+  if (!(cause instanceof Error)) return '';
+  const inner = cause.cause instanceof Error ? cause.cause : undefined;
+  const code = inner && 'code' in inner && typeof inner.code === 'string' ? inner.code : undefined;
+  return code ? `: ${code}` : `: ${cause.message}`;
+}
