@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context';
+import { forbidden, unauthorized } from '../http/errors';
+import type { Caller } from '../http/operation';
+import { isAllowed, type OperationId } from './role-matrix';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * 401 without a usable key; 403 when the key belongs to another organization than the path names
+ * (whether or not that organization exists, so ids cannot be probed) or its role may not call the
+ * operation.
+ */
+export async function authenticate(ctx: ServiceContext, request: FastifyRequest, operation: OperationId): Promise<Caller> {
+  const header = request.headers.authorization;
+  if (header === undefined || header === '') {
+    throw unauthorized('API_KEY_MISSING', 'Send the API key in the Authorization header: "Authorization: Bearer <API_KEY>".');
+  }
+  const match = BEARER.exec(header);
+  if (!match?.[1]) throw unauthorized('AUTHORIZATION_MALFORMED', 'The Authorization header must be "Bearer <API_KEY>".');
+  const record = await ctx.keys.lookup(ctx.db, match[1]);
+  if (!record) throw unauthorized('API_KEY_INVALID', 'The API key is not known to this service. Ask your key manager for a valid key.');
+  const orgId = (request.params as { orgId?: unknown }).orgId;
+  if (orgId !== record.orgId) {
+    throw forbidden('ORGANIZATION_FORBIDDEN', `This API key belongs to another organization and cannot access organization "${String(orgId)}".`);
+  }
+  if (!isAllowed(operation, record.role)) {
+    throw forbidden('ROLE_FORBIDDEN', `The role ${record.role} of this API key may not call ${operation}. See docs/service-roles.md.`);
+  }
+  return { keyId: record.id, keyName: record.name, orgId: record.orgId, role: record.role };
+}

@@ -1,0 +1,12 @@
+import type { Database } from './db/database';
+import type { ApiKeyCache } from './auth/api-key-cache';
+import type { ServiceSecrets } from './store/secrets';
+
+/** What every operation handler can reach: the database, the service's secrets and the key cache. */
+export interface ServiceContext {
+  db: Database;
+  secrets: ServiceSecrets;
+  keys: ApiKeyCache;
+  /** The service's version, reported by the version operations. */
+  version: string;
+}

@@ -1,0 +1,54 @@
+/**
+ * One query layer over PGlite (embedded, file-backed) and a PostgreSQL server (`pg`). Every store
+ * function takes a `Queryable`, so the same SQL runs inside or outside a transaction on both.
+ */
+export type SqlValue = string | number | boolean | null | Date | Uint8Array | readonly unknown[] | Record<string, unknown>;
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws,
+   * so a failed request changes nothing.
+   */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements separated by semicolons, without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PGlite data directory; used when no `databaseUrl` is given. `memory://` keeps it in memory. */
+  dataDir?: string;
+  /** A PostgreSQL connection string; wins over `dataDir`. */
+  databaseUrl?: string;
+}
+
+/** Postgres `unique_violation`: the stores turn it into a 409 where a rule says "only once". */
+export const UNIQUE_VIOLATION = '23505';
+/** Postgres `serialization_failure` / `deadlock_detected`: the transaction can be retried. */
+export const RETRYABLE_CODES = new Set(['40001', '40P01']);
+
+export function sqlErrorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+export function constraintOf(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'constraint' in error) {
+    const constraint = (error as { constraint: unknown }).constraint;
+    if (typeof constraint === 'string') return constraint;
+  }
+  return undefined;
+}

@@ -1,0 +1,195 @@
+import type { Database } from './database';
+
+/**
+ * Numbered, append-only migrations. A released migration is never edited: change the schema with
+ * a new entry. Each runs in its own transaction together with its row in `schema_migrations`.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+CREATE TABLE organizations (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  region text NOT NULL CHECK (region IN ('NA', 'EU')),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- What the factory built: imported by an operator, claimed by an organization on registration.
+CREATE TABLE manufacturing_records (
+  serial_number text PRIMARY KEY,
+  device_type text NOT NULL CHECK (device_type IN ('SRCP', 'WESP', 'EPC', 'NSCP')),
+  model text NOT NULL,
+  imported_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- A serial number is the primary key: a device is registered in at most one organization.
+CREATE TABLE devices (
+  serial_number text PRIMARY KEY REFERENCES manufacturing_records (serial_number),
+  org_id text NOT NULL REFERENCES organizations (id),
+  name text NOT NULL,
+  image bytea,
+  image_media_type text,
+  firmware_version text,
+  firmware_status text,
+  firmware_error text,
+  firmware_applied_at timestamptz,
+  config_outcome text,
+  config_status text NOT NULL DEFAULT 'NotDeployed',
+  config_sync_id uuid,
+  config_settings_hash text,
+  config_error text,
+  config_applied_at timestamptz,
+  registered_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX devices_org ON devices (org_id, serial_number);
+
+CREATE TABLE configurations (
+  id uuid PRIMARY KEY,
+  org_id text NOT NULL REFERENCES organizations (id),
+  name text NOT NULL,
+  settings jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_edited_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX configurations_org_edited ON configurations (org_id, last_edited_at);
+
+-- The serial number is the primary key: a device is in at most one configuration.
+CREATE TABLE configuration_devices (
+  serial_number text PRIMARY KEY REFERENCES devices (serial_number),
+  configuration_id uuid NOT NULL REFERENCES configurations (id) ON DELETE CASCADE,
+  org_id text NOT NULL REFERENCES organizations (id),
+  settings jsonb NOT NULL,
+  position integer NOT NULL,
+  added_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX configuration_devices_configuration ON configuration_devices (configuration_id, position);
+
+CREATE TABLE ip_network_templates (
+  id uuid PRIMARY KEY,
+  org_id text NOT NULL REFERENCES organizations (id),
+  name text NOT NULL,
+  comm_interface text NOT NULL,
+  netmask text NOT NULL,
+  gateway_ip_address text,
+  nameservers jsonb,
+  ssid text,
+  password_sealed bytea,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_edited_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX ip_network_templates_org ON ip_network_templates (org_id);
+
+CREATE TABLE users (
+  id uuid PRIMARY KEY,
+  org_id text NOT NULL REFERENCES organizations (id),
+  email text NOT NULL,
+  first_name text NOT NULL,
+  last_name text NOT NULL,
+  role text NOT NULL,
+  is_active boolean NOT NULL DEFAULT true,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_activity_at timestamptz
+);
+CREATE UNIQUE INDEX users_org_email ON users (org_id, lower(email));
+
+CREATE TABLE api_keys (
+  id uuid PRIMARY KEY,
+  org_id text NOT NULL REFERENCES organizations (id),
+  name text NOT NULL,
+  role text NOT NULL,
+  key_hash text NOT NULL UNIQUE,
+  key_suffix text NOT NULL,
+  key_sealed bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (org_id, name)
+);
+
+-- Every syncId the service put in a configuration file, per device and effective settings:
+-- the same settings give the same syncId back; a confirmation must name one of these.
+CREATE TABLE sync_ids (
+  sync_id uuid PRIMARY KEY,
+  serial_number text NOT NULL REFERENCES manufacturing_records (serial_number),
+  org_id text NOT NULL REFERENCES organizations (id),
+  settings_hash text NOT NULL,
+  configuration_id uuid,
+  issued_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (serial_number, settings_hash)
+);
+
+-- Confirm-apply calls as received. Clients replay them from an outbox: the unique key makes a
+-- replay a no-op that returns the first answer.
+CREATE TABLE confirmations (
+  id uuid PRIMARY KEY,
+  serial_number text NOT NULL REFERENCES manufacturing_records (serial_number),
+  org_id text NOT NULL REFERENCES organizations (id),
+  kind text NOT NULL CHECK (kind IN ('firmware', 'configuration')),
+  payload_hash text NOT NULL,
+  payload jsonb NOT NULL,
+  outcome text NOT NULL,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (serial_number, kind, payload_hash)
+);
+
+CREATE TABLE firmware_bundles (
+  device_type text NOT NULL CHECK (device_type IN ('SRCP', 'WESP', 'EPC', 'NSCP')),
+  version text NOT NULL,
+  bundle bytea NOT NULL,
+  sha256 text NOT NULL,
+  size integer NOT NULL,
+  manifest jsonb NOT NULL,
+  imported_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (device_type, version)
+);
+
+-- Secrets the service makes once: the configuration-file signing key pair and the key that
+-- seals recoverable API keys and Wifi passwords.
+CREATE TABLE service_secrets (
+  name text PRIMARY KEY,
+  value text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
+];
+
+/** Serialises concurrent service instances migrating one server (any constant works). */
+const MIGRATION_LOCK = 7_140_201;
+
+export async function migrate(db: Database): Promise<number[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const existing = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+      if (existing.rows.length > 0) return false;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      return true;
+    });
+    if (done) applied.push(migration.version);
+  }
+  return applied;
+}
+
+/** The migrations hold no semicolons inside literals, so splitting on `;` at line ends is exact. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*$/m)
+    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+    .filter((statement) => statement.length > 0);
+}

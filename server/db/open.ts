@@ -1,0 +1,20 @@
+import type { Database, DatabaseOptions } from './database';
+import { migrate } from './migrations';
+import { openPglite } from './pglite';
+import { openPostgres } from './postgres';
+
+export const DEFAULT_DATA_DIR = '.provisioner-data/service';
+
+/** Opens the database the options name (PostgreSQL wins over PGlite) and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  const db = options.databaseUrl
+    ? await openPostgres(options.databaseUrl)
+    : await openPglite(options.dataDir ?? process.env.PROVISIONER_SERVICE_DATA ?? DEFAULT_DATA_DIR);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}

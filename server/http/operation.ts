@@ -1,0 +1,103 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { OperationId } from '../auth/role-matrix';
+import type { ApiKeyRole } from '../../domain/enums';
+import type { Queryable } from '../db/database';
+import type { ServiceContext } from '../context';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who is calling: the key that authenticated the request. */
+export interface Caller {
+  keyId: string;
+  keyName: string;
+  orgId: string;
+  role: ApiKeyRole;
+}
+
+/** A binary download: the file operations answer with bytes, not the envelope. */
+export interface FileResult {
+  kind: 'file';
+  body: Uint8Array;
+  mediaType: string;
+  fileName: string;
+  headers?: Record<string, string>;
+}
+
+export type ResponseSpec =
+  | { kind: 'json'; data: z.ZodType; status?: 200 | 201; description: string }
+  | { kind: 'file'; mediaType: string; description: string; headers?: Record<string, string> };
+
+export interface HandlerInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The transaction of a mutating operation, the database otherwise. */
+  db: Queryable;
+  ctx: ServiceContext;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface AuthenticatedInput<P, Q, B> extends HandlerInput<P, Q, B> {
+  caller: Caller;
+}
+
+interface BaseSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: HttpMethod;
+  /** Fastify path under /v1 with :params, e.g. '/organizations/:orgId/configurations/:id'. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Whether the request body may be absent (e.g. a device registered without an image). */
+  bodyOptional?: boolean;
+  /** Runs in one transaction; a thrown error rolls every change back. */
+  mutates: boolean;
+  response: ResponseSpec;
+}
+
+/** An operation of the interface: checked against the role matrix, always for the caller's organization. */
+export interface OrgOperationSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends BaseSpec<P, Q, B> {
+  id: OperationId;
+  handler(input: AuthenticatedInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown>;
+}
+
+/** An operation without a key (the API version, the public signing key, the OpenAPI document). */
+export interface PublicOperationSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends BaseSpec<P, Q, B> {
+  id: `public.${string}`;
+  handler(input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown>;
+}
+
+export type AnyOperationSpec = OrgOperationSpec<z.ZodType, z.ZodType, z.ZodType> | PublicOperationSpec<z.ZodType, z.ZodType, z.ZodType>;
+
+export function orgOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  spec: OrgOperationSpec<P, Q, B>,
+): AnyOperationSpec {
+  return spec as unknown as AnyOperationSpec;
+}
+
+export function publicOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  spec: PublicOperationSpec<P, Q, B>,
+): AnyOperationSpec {
+  return spec as unknown as AnyOperationSpec;
+}
+
+/**
+ * What a dryRun handler returns to have its transaction rolled back while still answering:
+ * the handler runs the real change, reads the violations, and nothing is kept.
+ */
+export class RollbackWith {
+  constructor(readonly result: unknown) {}
+}
+
+export function fileResult(file: Omit<FileResult, 'kind'>): FileResult {
+  return { kind: 'file', ...file };
+}
+
+export function isFileResult(value: unknown): value is FileResult {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'body' in value;
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { authenticate } from '../auth/authenticate';
+import type { ServiceContext } from '../context';
+import { ok } from './envelope';
+import { badRequest } from './errors';
+import { isFileResult, RollbackWith, type AnyOperationSpec, type Caller } from './operation';
+import { parseInput } from './validation';
+
+const noQuery = z.strictObject({});
+
+/** Turns a Fastify path ('/a/:id') into the OpenAPI form ('/a/{id}'). */
+export function openApiPath(path: string): string {
+  return `/v1${path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+}
+
+async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  let caller: Caller | undefined;
+  if (!spec.id.startsWith('public.')) caller = await authenticate(ctx, request, spec.id as never);
+
+  const params = spec.params ? parseInput('path', spec.params, request.params) : {};
+  // Unknown query parameters are refused: a misspelt `search` for `Search` must not silently list everything.
+  const query = parseInput('query', spec.query ?? noQuery, request.query ?? {});
+  let body: unknown = undefined;
+  if (spec.body) {
+    if (request.body === undefined && !spec.bodyOptional) throw badRequest('BODY_REQUIRED', 'This operation needs a JSON request body.');
+    body = request.body === undefined ? undefined : parseInput('body', spec.body, request.body);
+  }
+
+  const call = (db: ServiceContext['db'] | Parameters<Parameters<ServiceContext['db']['transaction']>[0]>[0]) =>
+    spec.handler({ params, query, body, db, ctx, request, reply, caller } as never);
+
+  if (!spec.mutates) return call(ctx.db);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const result = await call(tx);
+      // A dry run did the real work inside the transaction; throwing rolls all of it back.
+      if (result instanceof RollbackWith) throw result;
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof RollbackWith) return error.result;
+    throw error;
+  }
+}
+
+export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spec: AnyOperationSpec): void {
+  app.route({
+    method: spec.method,
+    url: `/v1${spec.path}`,
+    handler: async (request, reply) => {
+      const result = await run(spec, ctx, request, reply);
+      if (isFileResult(result)) {
+        for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+        return reply
+          .type(result.mediaType)
+          .header('content-disposition', `attachment; filename="${result.fileName}"`)
+          .header('content-length', result.body.length)
+          .send(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
+      }
+      const status = spec.response.kind === 'json' ? (spec.response.status ?? 200) : 200;
+      return reply.code(status).send(ok(result));
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { ApiKeyCache } from './auth/api-key-cache';
+import type { ServiceContext } from './context';
+import type { Database, DatabaseOptions } from './db/database';
+import { openDatabase } from './db/open';
+import { buildApp } from './http/app';
+import { ALL_OPERATIONS } from './routes';
+import { loadServiceSecrets } from './store/secrets';
+
+export interface StartServiceOptions extends DatabaseOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** An already open database (tests share one); `dataDir`/`databaseUrl` are then ignored and `close()` leaves it open. */
+  db?: Database;
+  /** Structured request logs go here (e.g. process.stderr); no logs when absent. */
+  logStream?: NodeJS.WritableStream;
+  /** How long a looked-up API key is trusted without asking the database again. */
+  keyCacheMs?: number;
+}
+
+export interface RunningService {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:8080. */
+  url: string;
+  host: string;
+  port: number;
+  db: Database;
+  ctx: ServiceContext;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+export async function createContext(db: Database, options: { keyCacheMs?: number } = {}): Promise<ServiceContext> {
+  const secrets = await loadServiceSecrets(db);
+  return { db, secrets, keys: new ApiKeyCache(options.keyCacheMs ?? 5_000), version: packageVersion() };
+}
+
+/** Opens (and migrates) the database, then serves every operation of the interface. */
+export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
+  const ownsDb = options.db === undefined;
+  const db = options.db ?? (await openDatabase(options));
+  try {
+    const ctx = await createContext(db, options);
+    const app = buildApp(ctx, ALL_OPERATIONS, options.logStream ? { logStream: options.logStream } : {});
+    const host = options.host ?? '127.0.0.1';
+    await app.listen({ host, port: options.port ?? 8080 });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : (options.port ?? 8080);
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    let closed = false;
+    return {
+      url: `http://${urlHost}:${port}`,
+      host,
+      port,
+      db,
+      ctx,
+      app,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        if (ownsDb) await db.close();
+      },
+    };
+  } catch (error) {
+    if (ownsDb) await db.close();
+    throw error;
+  }
+}

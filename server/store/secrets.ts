@@ -1,0 +1,52 @@
+import { createPublicKey, randomBytes } from 'node:crypto';
+import { createConfigFileSigner, generateSigningKeyPair, keyIdOf, type ConfigFileSigner } from '../../domain/files';
+import { createSecretBox, type SecretBox } from '../auth/secret-box';
+import type { Queryable } from '../db/database';
+
+export interface SigningKeyInfo {
+  keyId: string;
+  algorithm: 'ES256';
+  publicKeyPem: string;
+}
+
+export interface ServiceSecrets {
+  box: SecretBox;
+  signer: ConfigFileSigner;
+  signingKey: SigningKeyInfo;
+}
+
+/**
+ * Stores `value` under `name` unless one is there already, and returns the stored one: several
+ * instances starting together on one server end up with the same secret.
+ */
+async function getOrCreate(db: Queryable, name: string, make: () => string): Promise<string> {
+  await db.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [name]);
+  const row = rows[0];
+  if (!row) throw new Error(`The service secret ${name} could not be stored.`);
+  return row.value;
+}
+
+/**
+ * The sealing key comes from PROVISIONER_SEALING_KEY (base64, 32 bytes) when the operator sets it,
+ * so a copy of the database alone does not reveal sealed values; otherwise the service makes one
+ * and keeps it in the database (the embedded default, where database and service share a disk).
+ */
+export async function loadServiceSecrets(db: Queryable, env: NodeJS.ProcessEnv = process.env): Promise<ServiceSecrets> {
+  let sealingKey: Uint8Array;
+  const fromEnv = env.PROVISIONER_SEALING_KEY;
+  if (fromEnv) {
+    sealingKey = Buffer.from(fromEnv, 'base64');
+    if (sealingKey.length !== 32) throw new Error('PROVISIONER_SEALING_KEY must be 32 bytes, base64-encoded.');
+  } else {
+    sealingKey = Buffer.from(await getOrCreate(db, 'sealing-key', () => randomBytes(32).toString('base64')), 'base64');
+  }
+  const privateKeyPem = await getOrCreate(db, 'config-file-signing-key', () => generateSigningKeyPair().privateKeyPem);
+  const signer = createConfigFileSigner(privateKeyPem);
+  const publicKeyPem = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+  return {
+    box: createSecretBox(sealingKey),
+    signer,
+    signingKey: { keyId: keyIdOf(publicKeyPem), algorithm: 'ES256', publicKeyPem },
+  };
+}
