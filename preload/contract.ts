@@ -19,11 +19,14 @@ import {
   userSortOptionSchema,
   voltageSchema,
   type ApiKeyRole,
-  type DeployStatus,
   type Region,
-  type UserRole,
 } from '../domain/enums';
 import type { Violation } from '../domain/violations';
+import type { ConfigurationDeviceRecord, ConfigurationRecord } from '../domain/configuration-record';
+import type { DeviceRecord } from '../domain/registered-device-record';
+import type { IpNetworkTemplateRecord } from '../domain/ip-network-template';
+import type { UserRecord } from '../domain/users';
+import type { ApiKeyRecord } from '../domain/api-keys';
 
 /**
  * The one contract between the renderer and the core that hosts the device I/O and the service
@@ -154,30 +157,18 @@ export type SessionView =
       remembered: boolean;
     };
 
-export interface ConfigurationDeviceView extends ConfigurationDeviceSettings {
-  serialNumber: string;
-  /** From the registry, when the device is registered in the organization. */
-  deviceType: DeviceType | null;
-  name: string | null;
-}
-
-export interface ConfigurationView extends ConfigurationSettings {
-  id: string;
-  name: string;
-  lastEditedAt: string | null;
-  createdAt: string | null;
-  devices: ConfigurationDeviceView[];
-}
-
-export interface ConfigurationSummary {
-  id: string;
-  name: string;
-  lastEditedAt: string | null;
-  deviceCount: number;
-}
+/** Records as the service returns them (domain/ owns their schemas). */
+export type ConfigurationView = ConfigurationRecord;
+export type ConfigurationDeviceView = ConfigurationDeviceRecord;
+export type RegisteredDeviceView = DeviceRecord;
+export type NetworkTemplateView = IpNetworkTemplateRecord;
+export type UserView = UserRecord;
+/** `key` is only ever the masked form or null: whole keys never reach the renderer. */
+export type ApiKeyView = ApiKeyRecord;
 
 export interface DeviceFileReadiness {
   serialNumber: string;
+  deviceType: DeviceType | null;
   ready: boolean;
   /** Why the file cannot be downloaded yet, phrased for the technician. */
   reason: string | null;
@@ -194,43 +185,6 @@ export interface WriteOutcome<T> {
   dryRun: boolean;
   violations: Violation[];
   value: T | null;
-}
-
-export interface RegisteredDeviceView {
-  serialNumber: string;
-  name: string;
-  deviceType: DeviceType;
-  /** Data URL of the image, or null. */
-  deviceImage: string | null;
-  firmwareVersion: string | null;
-  configurationId: string | null;
-  configurationName: string | null;
-  deployStatus: DeployStatus | null;
-  lastSyncId: string | null;
-}
-
-export interface NetworkTemplateView extends NetworkTemplatePayload {
-  id: string;
-  lastEditedAt: string | null;
-}
-
-export interface UserView {
-  id: string;
-  email: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  userRole: UserRole;
-  isActive: boolean;
-  lastActivityAt: string | null;
-}
-
-export interface ApiKeyView {
-  keyName: string;
-  role: ApiKeyRole;
-  /** Only ever the masked form (or null): whole keys never reach the renderer. */
-  maskedKey: string | null;
-  createdAt: string | null;
-  lastUsedAt: string | null;
 }
 
 export interface CachedFirmwareView {
@@ -405,7 +359,7 @@ export const CONTRACT = {
   // Configurations
   'configurations.list': query(
     z.object({ search: z.string().max(200).optional(), sortOptions: configurationSortOptionSchema.optional(), ...pageQuery }).strict(),
-  ).returns<Page<ConfigurationSummary>>(),
+  ).returns<Page<ConfigurationView>>(),
   'configurations.get': query(z.object({ id: uuidLike }).strict()).returns<ConfigurationView>(),
   'configurations.create': command(
     z.object({ settings: configurationSettingsSchema.extend({ name: nonEmpty.max(200) }) }).strict(),
