@@ -63,7 +63,7 @@ describe('firmware cache', () => {
     const cache = makeCache();
     const bytes = bundle('EPC', '2.1.0');
     const damaged = bytes.slice();
-    damaged[damaged.length - 30] ^= 0xff;
+    damaged[damaged.length - 30]! ^= 0xff;
     await expect(cache.put(damaged, { source: 'x' })).rejects.toThrow();
     await expect(cache.put(bytes, { source: 'x', expect: { deviceType: 'NSCP' } })).rejects.toThrow(/EPC devices, not NSCP/);
     expect(await readdir(join(dir, 'blobs'))).toEqual([]);
@@ -75,7 +75,7 @@ describe('firmware cache', () => {
     const newer = await cache.put(bundle('EPC', '2.1.0'), { source: 'x' });
     const path = cache.blobPath(newer.sha256);
     const onDisk = await readFile(path);
-    onDisk[onDisk.length >> 1] ^= 0x01; // one flipped bit
+    onDisk[onDisk.length >> 1]! ^= 0x01; // one flipped bit
     await writeFile(path, onDisk);
 
     await expect(makeCache().get(newer.sha256)).rejects.toBeInstanceOf(CorruptCacheEntryError);
