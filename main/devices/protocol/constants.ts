@@ -76,3 +76,59 @@ export type FirmwareState = (typeof FIRMWARE_STATES)[number];
  * header, token and options. A receiver drops longer frames.
  */
 export const MAX_FRAME_MESSAGE_SIZE = MAX_BLOCK_SIZE + 64;
+
+/** Version of this protocol, reported as `protocol` by GET /info. */
+export const PROTOCOL_VERSION = 1;
+
+/** RFC 7252 ACK_TIMEOUT per link, milliseconds: UDP keeps the RFC's 2 s; serial and BLE latency is known. */
+export const ACK_TIMEOUT_MS = { udp: 2000, serial: 1000, ble: 1000 } as const;
+
+/** How many (message id, response) pairs a device remembers to answer duplicates (RFC 7252 §4.5). */
+export const DEDUPLICATION_CACHE_SIZE = 32;
+
+/** The host never keeps more Block1 requests in flight than this, whatever the device offers. */
+export const MAX_IN_FLIGHT_LIMIT = 16;
+
+/** A device sends the ACK of /fw/apply, /reboot and a configuration before it reboots, and waits this long first. */
+export const REBOOT_AFTER_RESPONSE_MS = 50;
+
+/** How long the host waits for a separate response after an empty ACK (RFC 7252 §5.2.2). */
+export const SEPARATE_RESPONSE_TIMEOUT_MS = 30_000;
+
+/** A device notifies GET /fw observers at most this often while bytes arrive (state changes always). */
+export const FIRMWARE_STATUS_MIN_INTERVAL_MS = 250;
+
+/** Error codes added after the first page of the protocol; see docs/device-protocol.md "Error codes". */
+export const DEVICE_ERROR_MORE = {
+  methodNotAllowed: 'METHOD_NOT_ALLOWED',
+  blockTooLarge: 'BLOCK_TOO_LARGE',
+  configOutOfWindow: 'CONFIG_OUT_OF_WINDOW',
+  internal: 'INTERNAL_ERROR',
+} as const;
+export type AnyDeviceErrorCode = DeviceErrorCode | (typeof DEVICE_ERROR_MORE)[keyof typeof DEVICE_ERROR_MORE];
+
+/** The CoAP response code a device answers with for each error code (docs/device-protocol.md). */
+export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
+  BAD_REQUEST: '4.00',
+  FW_BAD_HEADER: '4.00',
+  FW_HASH_MISMATCH: '4.00',
+  CONFIG_BAD_FORMAT: '4.00',
+  CONFIG_CHECKSUM_MISMATCH: '4.00',
+  CONFIG_BAD_SIGNATURE: '4.03',
+  NOT_FOUND: '4.04',
+  METHOD_NOT_ALLOWED: '4.05',
+  FW_OUT_OF_WINDOW: '4.08',
+  CONFIG_OUT_OF_WINDOW: '4.08',
+  FW_NOT_ANNOUNCED: '4.09',
+  FW_INCOMPLETE: '4.09',
+  FW_WRONG_TYPE: '4.09',
+  CONFIG_WRONG_DEVICE: '4.09',
+  FW_TOO_LARGE: '4.13',
+  CONFIG_TOO_LARGE: '4.13',
+  BLOCK_TOO_LARGE: '4.13',
+  INTERNAL_ERROR: '5.00',
+  BUSY: '5.03',
+};
+
+/** Device states reported by GET /info `state`: the firmware update state (as GET /fw). */
+export type DeviceInfoState = FirmwareState;
