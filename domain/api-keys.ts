@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { apiKeyRoleSchema } from './enums';
+import { dateTimeField } from './fields';
+
+/** PUT apiKeys/{keyName}/role: the body is a bare JSON string such as "Service". */
+export const apiKeyRoleBodySchema = apiKeyRoleSchema;
+
+/** POST apiKeys/validate. A null or missing key is valid input and simply validates as false. */
+export const apiKeyValidateSchema = z.strictObject({
+  apiKey: z.string().nullish().transform((key) => key ?? null),
+});
+export type ApiKeyValidate = z.output<typeof apiKeyValidateSchema>;
+
+/**
+ * An API key as listed. `key` is absent unless IncludeApiKeys=true; then it is null for
+ * KeyFormat=None (or when the service cannot show it), the end of the key for Masked
+ * ('••••••••3f9a'), the whole key for Visible.
+ */
+export const apiKeyRecordSchema = z.object({
+  name: z.string(),
+  role: apiKeyRoleSchema,
+  createdAt: dateTimeField,
+  lastUsedAt: dateTimeField.nullable(),
+  key: z.string().nullable().optional(),
+});
+export type ApiKeyRecord = z.output<typeof apiKeyRecordSchema>;
+
+/** Result of POST apiKeys/validate. Every field but valid is null for an invalid key. */
+export const apiKeyValidationSchema = z.object({
+  valid: z.boolean(),
+  organizationId: z.string().nullable(),
+  keyName: z.string().nullable(),
+  role: apiKeyRoleSchema.nullable(),
+});
+export type ApiKeyValidation = z.output<typeof apiKeyValidationSchema>;

@@ -1,0 +1,245 @@
+import { commInterfaceFlags, usesIp } from './comm-interface';
+import type { ConfigurationSettings } from './configuration';
+import type { ConfigurationMember } from './configuration-device';
+import { ENDPOINT_CONTROLLER_TYPES } from './device-types';
+import { SENDER_ROLES, type CommInterfaceFlag } from './enums';
+import { assignIpAddresses } from './ip-assignment';
+import { applyNetworkTemplate } from './network-template-apply';
+import { devicePath, validateConfiguration, type ConfigurationContext } from './rules/configuration';
+import { violation, type Violation } from './violations';
+
+/**
+ * Everything that stops the configuration files from being produced: every validation rule, then
+ * what a complete configuration needs for the ways its devices communicate. Empty means complete.
+ * This is what the service's status operation (GET configurations/validate/{id}) reports.
+ *
+ * Devices are looked at as the files would carry them: with their network template applied (when
+ * ctx can look templates up) and with addresses assigned from startingIpAddress.
+ */
+export function checkConfigurationCompleteness(
+  configuration: ConfigurationSettings,
+  devices: readonly ConfigurationMember[],
+  ctx: ConfigurationContext,
+): Violation[] {
+  const effective = effectiveDevices(configuration, devices, ctx);
+  return [
+    ...validateConfiguration(configuration, devices, ctx),
+    ...roleAndLinkCompleteness(effective),
+    ...settingsCompleteness(configuration, effective),
+    ...effective.flatMap(deviceCompleteness),
+  ];
+}
+
+export type ConfigurationStatus = {
+  configurationId: string;
+  complete: boolean;
+  errors: Violation[];
+  /** Devices whose configuration file can be downloaded now: all of them once complete, none before. */
+  readyDevices: string[];
+};
+
+export function configurationStatus(
+  configurationId: string,
+  configuration: ConfigurationSettings,
+  devices: readonly ConfigurationMember[],
+  ctx: ConfigurationContext,
+): ConfigurationStatus {
+  const errors = checkConfigurationCompleteness(configuration, devices, ctx);
+  const complete = errors.length === 0;
+  return { configurationId, complete, errors, readyDevices: complete ? devices.map((d) => d.serialNumber) : [] };
+}
+
+/** The devices as their files would describe them (template applied, addresses assigned). */
+export function effectiveDevices(
+  configuration: ConfigurationSettings,
+  devices: readonly ConfigurationMember[],
+  ctx: Pick<ConfigurationContext, 'findNetworkTemplate'>,
+): ConfigurationMember[] {
+  const withTemplates = devices.map((device) => {
+    const template =
+      device.networkTemplateId != null && ctx.findNetworkTemplate ? ctx.findNetworkTemplate(device.networkTemplateId) : null;
+    return template ? applyNetworkTemplate(device, template) : device;
+  });
+  const assigned = assignIpAddresses(configuration.startingIpAddress, withTemplates);
+  return withTemplates.map((device) => {
+    const address = assigned.get(device.serialNumber);
+    return address ? { ...device, ipAddress: address } : device;
+  });
+}
+
+/**
+ * Devices on different links cannot talk. Ethernet and Wifi count as one link: both carry CoAP
+ * over UDP on the site's IP network, which bridges wired and wireless.
+ */
+type Link = 'BLE' | 'ISM' | 'IP';
+function links(commInterface: string | null | undefined): Set<Link> {
+  const linkOf: Record<Exclude<CommInterfaceFlag, 'None'>, Link> = { BLE: 'BLE', ISM: 'ISM', Ethernet: 'IP', Wifi: 'IP' };
+  return new Set(commInterfaceFlags(commInterface).map((f) => linkOf[f as Exclude<CommInterfaceFlag, 'None'>]));
+}
+
+function roleAndLinkCompleteness(devices: readonly ConfigurationMember[]): Violation[] {
+  const found: Violation[] = [];
+  const senders = devices.filter((d) => d.deviceConfigurationType != null && SENDER_ROLES.includes(d.deviceConfigurationType));
+  const receivers = devices.filter((d) => d.deviceConfigurationType === 'Receiver');
+  if (senders.length === 0) {
+    found.push(
+      violation('NO_SENDER', 'devices', 'The configuration has no sender: add a device with role Sender or EStopSender.'),
+    );
+  }
+  if (receivers.length === 0) {
+    found.push(violation('NO_RECEIVER', 'devices', 'The configuration has no receiver: add a device with role Receiver.'));
+  }
+  for (const device of devices) {
+    if (device.deviceConfigurationType == null) {
+      found.push(
+        violation(
+          'DEVICE_ROLE_MISSING',
+          `${devicePath(device.serialNumber)}.deviceConfigurationType`,
+          `Device ${device.serialNumber} has no role: set it to Sender, Receiver or EStopSender.`,
+        ),
+      );
+    }
+    if (links(device.commInterface).size === 0) {
+      found.push(
+        violation(
+          'COMM_INTERFACE_MISSING',
+          `${devicePath(device.serialNumber)}.commInterface`,
+          `Device ${device.serialNumber} has no communication interface: choose how it talks to the others (BLE, ISM, Ethernet or Wifi).`,
+        ),
+      );
+    }
+  }
+  if (senders.length === 0 || receivers.length === 0) return found;
+  const sharesLink = (a: ConfigurationMember, others: readonly ConfigurationMember[]) => {
+    const mine = links(a.commInterface);
+    return others.some((other) => [...links(other.commInterface)].some((link) => mine.has(link)));
+  };
+  for (const sender of senders) {
+    if (links(sender.commInterface).size > 0 && !sharesLink(sender, receivers)) {
+      found.push(
+        violation(
+          'SENDER_WITHOUT_RECEIVER_LINK',
+          `${devicePath(sender.serialNumber)}.commInterface`,
+          `Sender ${sender.serialNumber} (${sender.commInterface}) shares no interface with any receiver: give it an interface a receiver uses, or add that interface to a receiver.`,
+        ),
+      );
+    }
+  }
+  for (const receiver of receivers) {
+    if (links(receiver.commInterface).size > 0 && !sharesLink(receiver, senders)) {
+      found.push(
+        violation(
+          'RECEIVER_WITHOUT_SENDER_LINK',
+          `${devicePath(receiver.serialNumber)}.commInterface`,
+          `Receiver ${receiver.serialNumber} (${receiver.commInterface}) shares no interface with any sender: give it an interface a sender uses.`,
+        ),
+      );
+    }
+  }
+  return found;
+}
+
+function settingsCompleteness(configuration: ConfigurationSettings, devices: readonly ConfigurationMember[]): Violation[] {
+  const found: Violation[] = [];
+  if (configuration.timeoutConfiguration == null) {
+    found.push(
+      violation(
+        'TIMEOUT_CONFIGURATION_MISSING',
+        'timeoutConfiguration',
+        'The safety timeout is not set: choose how long receivers wait for a sender (250ms to 5000ms).',
+      ),
+    );
+  }
+  if (devices.some((d) => commInterfaceFlags(d.commInterface).includes('ISM'))) {
+    if (configuration.ismTxChannel == null) {
+      found.push(violation('ISM_CHANNEL_MISSING', 'ismTxChannel', 'Devices use the ISM radio but no ISM channel is set: choose a channel.'));
+    }
+    if (configuration.ismTxPower == null) {
+      found.push(
+        violation('ISM_TX_POWER_MISSING', 'ismTxPower', 'Devices use the ISM radio but no transmit power is set: choose Low, Medium or High.'),
+      );
+    }
+  }
+  const controllers = ENDPOINT_CONTROLLER_TYPES.filter((t) => devices.some((d) => d.deviceType === t));
+  if (controllers.length > 0 && configuration.canMode == null) {
+    found.push(
+      violation(
+        'CAN_MODE_MISSING',
+        'canMode',
+        `The configuration has ${controllers.join(' and ')} devices but no CAN mode: choose canopen, j1939 or none.`,
+      ),
+    );
+  }
+  if ((configuration.canMode === 'canopen' || configuration.canMode === 'j1939') && configuration.canKBitrate == null) {
+    found.push(
+      violation(
+        'CAN_BITRATE_MISSING',
+        'canKBitrate',
+        `CAN mode ${configuration.canMode} needs a CAN bitrate: choose one (EPC and NSCP devices take 250 or 500 kbit/s).`,
+      ),
+    );
+  }
+  return found;
+}
+
+function deviceCompleteness(device: ConfigurationMember): Violation[] {
+  const at = (field: string) => `${devicePath(device.serialNumber)}.${field}`;
+  const flags = commInterfaceFlags(device.commInterface);
+  const found: Violation[] = [];
+  if (usesIp(device.commInterface) && !device.ipAddress) {
+    found.push(
+      violation(
+        'IP_ADDRESS_MISSING',
+        at('ipAddress'),
+        `Device ${device.serialNumber} uses ${flags.filter((f) => f === 'Ethernet' || f === 'Wifi').join(' and ')} but has no IP address: set one, or set the configuration's starting IP address so one is assigned.`,
+      ),
+    );
+  }
+  if (flags.includes('Ethernet') && !device.ethNetmask) {
+    found.push(
+      violation(
+        'NETMASK_MISSING',
+        at('ethNetmask'),
+        `Device ${device.serialNumber} uses Ethernet but has no Ethernet netmask: set one (e.g. 255.255.255.0) or apply an Ethernet network template.`,
+      ),
+    );
+  }
+  if (flags.includes('Wifi') && !device.wifiNetmask) {
+    found.push(
+      violation(
+        'NETMASK_MISSING',
+        at('wifiNetmask'),
+        `Device ${device.serialNumber} uses Wifi but has no Wifi netmask: set one (e.g. 255.255.255.0) or apply a Wifi network template.`,
+      ),
+    );
+  }
+  if (flags.includes('Wifi') && !device.wifiSsid) {
+    found.push(
+      violation(
+        'WIFI_SSID_MISSING',
+        at('wifiSsid'),
+        `Device ${device.serialNumber} uses Wifi but no network name (SSID) is set: set the SSID or apply a Wifi network template.`,
+      ),
+    );
+  }
+  if (device.deviceType === 'NSCP') {
+    if (device.stopCategory == null) {
+      found.push(
+        violation(
+          'STOP_CATEGORY_MISSING',
+          at('stopCategory'),
+          `NSCP ${device.serialNumber} has no stop category: choose CAT0 (outputs off at once) or CAT1 (output 2 off after a delay).`,
+        ),
+      );
+    } else if (device.stopCategory === 'CAT1' && device.cat1StopDelay == null) {
+      found.push(
+        violation(
+          'CAT1_STOP_DELAY_MISSING',
+          at('cat1StopDelay'),
+          `NSCP ${device.serialNumber} uses stop category CAT1 but has no CAT1 stop delay: set how long output 2 stays on after output 1 turns off.`,
+        ),
+      );
+    }
+  }
+  return found;
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { dateTimeField, uuidField } from './fields';
+import type { Violation } from './violations';
+
+/**
+ * Shapes shared by every response. Record schemas of resources live beside their payloads. Record
+ * schemas are not strict: a client ignores fields a newer service adds.
+ */
+
+/** One entry of the envelope's errors; a Violation is one. */
+export const errorEntrySchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  field: z.string().optional(),
+});
+export type ErrorEntry = z.output<typeof errorEntrySchema>;
+
+export const violationSchema = z.object({ code: z.string(), message: z.string(), field: z.string() });
+export const violationsSchema = z.array(violationSchema) satisfies z.ZodType<Violation[]>;
+
+/** Every JSON response: { data, success, errors }. errors is null on success. */
+export function envelopeSchema<T extends z.ZodType>(data: T) {
+  return z.object({
+    data,
+    success: z.boolean(),
+    errors: z.array(errorEntrySchema).nullable(),
+  });
+}
+export type Envelope<T> = { data: T; success: boolean; errors: ErrorEntry[] | null };
+
+/** Object lists (configurations, devices, users). page starts at 1; totalCount counts every match. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.int().min(1),
+    limit: z.int().min(1),
+    totalCount: z.int().min(0),
+  });
+}
+export type Page<T> = { items: T[]; page: number; limit: number; totalCount: number };
+
+/** GET /v1/version and GET /v1/organizations/{orgId}/version. */
+export const versionSchema = z.object({
+  apiVersion: z.string(),
+  serviceVersion: z.string(),
+});
+export type VersionRecord = z.output<typeof versionSchema>;
+
+/** DELETE configurations/{id}: the result of the delete attempt. */
+export const deleteResultSchema = z.object({
+  id: uuidField,
+  deleted: z.boolean(),
+});
+export type DeleteResult = z.output<typeof deleteResultSchema>;
+
+/** data of an operation called with dryRun=true: what the change would break; nothing changed. */
+export const dryRunResultSchema = z.object({
+  dryRun: z.literal(true),
+  valid: z.boolean(),
+  violations: violationsSchema,
+});
+export type DryRunResult = z.output<typeof dryRunResultSchema>;
+
+export const timestampSchema = dateTimeField;

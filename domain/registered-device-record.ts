@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { deviceTypeSchema } from './device-types';
+import { deployStatusSchema } from './enums';
+import { dateTimeField, uuidField } from './fields';
+
+export const firmwareApplySchema = z.object({
+  success: z.boolean(),
+  firmwareVersion: z.string().nullable(),
+  error: z.string().nullable(),
+  appliedAt: dateTimeField,
+});
+export type FirmwareApply = z.output<typeof firmwareApplySchema>;
+
+export const configurationApplySchema = z.object({
+  success: z.boolean(),
+  syncId: uuidField,
+  error: z.string().nullable(),
+  appliedAt: dateTimeField,
+});
+export type ConfigurationApply = z.output<typeof configurationApplySchema>;
+
+/**
+ * A registered device. deviceType and model come from the manufacturing records; firmwareVersion
+ * is the version of the last successful firmware confirmation; deployStatus is derived (see
+ * deriveDeployStatus); deployedSyncId is the syncId of the last successful configuration apply.
+ */
+export const deviceRecordSchema = z.object({
+  serialNumber: z.string(),
+  name: z.string(),
+  deviceType: deviceTypeSchema,
+  model: z.string().nullable(),
+  hasImage: z.boolean(),
+  deviceImage: z.string().nullable(),
+  configurationId: uuidField.nullable(),
+  configurationName: z.string().nullable(),
+  firmwareVersion: z.string().nullable(),
+  lastFirmwareApply: firmwareApplySchema.nullable(),
+  deployStatus: deployStatusSchema,
+  deployedSyncId: uuidField.nullable(),
+  lastConfigurationApply: configurationApplySchema.nullable(),
+  registeredAt: dateTimeField,
+});
+export type DeviceRecord = z.output<typeof deviceRecordSchema>;
+
+/** GET devices/{serialNumber}/firmware/version and devices/types/{deviceType}/firmware/version. */
+export const firmwareVersionRecordSchema = z.object({
+  deviceType: deviceTypeSchema,
+  version: z.string(),
+});
+export type FirmwareVersionRecord = z.output<typeof firmwareVersionRecordSchema>;
