@@ -35,18 +35,14 @@ CREATE TABLE devices (
   serial_number text PRIMARY KEY REFERENCES manufacturing_records (serial_number),
   org_id text NOT NULL REFERENCES organizations (id),
   name text NOT NULL,
-  image bytea,
-  image_media_type text,
+  image text,
   firmware_version text,
-  firmware_status text,
-  firmware_error text,
-  firmware_applied_at timestamptz,
-  config_outcome text,
-  config_status text NOT NULL DEFAULT 'NotDeployed',
-  config_sync_id uuid,
-  config_settings_hash text,
-  config_error text,
-  config_applied_at timestamptz,
+  last_firmware_apply jsonb,
+  last_configuration_apply jsonb,
+  -- What the last successful configuration apply put on the device, to tell Deployed from Outdated.
+  deployed_sync_id uuid,
+  deployed_settings_hash text,
+  deploy_status text NOT NULL DEFAULT 'NotDeployed',
   registered_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
@@ -68,6 +64,8 @@ CREATE TABLE configuration_devices (
   configuration_id uuid NOT NULL REFERENCES configurations (id) ON DELETE CASCADE,
   org_id text NOT NULL REFERENCES organizations (id),
   settings jsonb NOT NULL,
+  -- Kept apart from settings so that it is sealed and never returned.
+  wifi_password_sealed bytea,
   position integer NOT NULL,
   added_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
@@ -93,8 +91,8 @@ CREATE TABLE users (
   id uuid PRIMARY KEY,
   org_id text NOT NULL REFERENCES organizations (id),
   email text NOT NULL,
-  first_name text NOT NULL,
-  last_name text NOT NULL,
+  first_name text,
+  last_name text,
   role text NOT NULL,
   is_active boolean NOT NULL DEFAULT true,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -111,6 +109,7 @@ CREATE TABLE api_keys (
   key_suffix text NOT NULL,
   key_sealed bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
+  last_used_at timestamptz,
   UNIQUE (org_id, name)
 );
 

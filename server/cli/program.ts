@@ -1,0 +1,198 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { apiKeyRoleSchema, regionSchema } from '../../domain/enums';
+import { deviceTypeSchema, type DeviceType } from '../../domain/device-types';
+import { buildFirmwareBundle, FileFormatError, makeFirmwareImage, readFirmwareBundle } from '../../domain/files';
+import type { Database } from '../db/database';
+import { DEFAULT_DATA_DIR, openDatabase } from '../db/open';
+import { seedDemo } from '../seed/demo';
+import { startService } from '../service';
+import { API_KEY_NAME_PATTERN, issueApiKey } from '../store/api-keys';
+import { putFirmwareBundle } from '../store/firmware';
+import { upsertManufacturingRecords } from '../store/manufacturing';
+import { createOrganization, getOrganization, organizationIdSchema } from '../store/organizations';
+import { loadServiceSecrets } from '../store/secrets';
+import { parseManufacturingCsv } from './csv';
+
+/** A failure the operator can fix: printed as is, without a stack, exit status 1. */
+export class CliError extends Error {}
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Resolves when the operator asks the server to stop (SIGINT/SIGTERM). */
+  waitForStop: () => Promise<string>;
+}
+
+interface StorageOptions {
+  data?: string;
+  databaseUrl?: string;
+}
+
+
+async function withDatabase<T>(options: StorageOptions, work: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { dataDir: options.data ?? DEFAULT_DATA_DIR });
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+function parseWith<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, what: string, choices?: readonly string[]) {
+  return (value: string): T => {
+    const result = schema.safeParse(value);
+    if (!result.success) throw new InvalidArgumentError(choices ? `${what} must be one of ${choices.join(', ')}.` : `${what} is not valid.`);
+    return result.data;
+  };
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('The port must be a number from 0 to 65535.');
+  return port;
+}
+
+const parseDeviceType = parseWith(deviceTypeSchema, 'The device type', deviceTypeSchema.options);
+
+function parseVersion(value: string): string {
+  if (!/^[\x21-\x7e]{1,32}$/.test(value)) throw new InvalidArgumentError('The version must be 1 to 32 printable characters without spaces, e.g. 1.2.0.');
+  return value;
+}
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('provisioner-service')
+    .description('Operator commands of the Provisioner service (the v1 interface on PGlite or PostgreSQL).')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .configureHelp({ showGlobalOptions: true })
+    // Every command works on one database: given before or after the command name.
+    .addOption(new Option('--data <dir>', 'PGlite data directory').env('PROVISIONER_SERVICE_DATA').default(DEFAULT_DATA_DIR))
+    .addOption(new Option('--database-url <url>', 'PostgreSQL connection string (wins over --data)').env('DATABASE_URL'));
+  const storage = (): StorageOptions => program.opts<StorageOptions>();
+
+  program.command('serve').description('Serve the v1 interface over HTTP until SIGINT or SIGTERM.')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
+    .action(async (options: { host: string; port: number }) => {
+      const service = await startService({
+        ...(storage().databaseUrl ? { databaseUrl: storage().databaseUrl } : { dataDir: storage().data }),
+        host: options.host,
+        port: options.port,
+        logStream: process.stderr,
+      });
+      io.out(`listening on ${service.url}\n`);
+      const signal = await io.waitForStop();
+      service.app.log.info({ signal }, 'stopping');
+      await service.close();
+    });
+
+  const org = program.command('org').description('Organizations.');
+  org.command('create').argument('<orgId>', 'organization id (a path segment, e.g. acme-plant-3)')
+    .description('Create an organization.')
+    .addOption(new Option('--region <region>', 'NA (ISM channels 1 to 21) or EU (channel 1 only)').choices(regionSchema.options).default('NA'))
+    .option('--name <name>', 'display name (default: the id)')
+    .action(async (orgId: string, options: { region: 'NA' | 'EU'; name?: string }) => {
+      if (!organizationIdSchema.safeParse(orgId).success) throw new CliError(`Organization id "${orgId}" is not valid: ${organizationIdSchema.description ?? 'use letters, digits, dots, dashes or underscores (at most 64).'}`);
+      await withDatabase(storage(), async (db) => {
+        const created = await createOrganization(db, { id: orgId, name: options.name ?? orgId, region: options.region });
+        if (!created) throw new CliError(`Organization "${orgId}" already exists.`);
+      });
+      io.out(`created organization ${orgId} (region ${options.region})\n`);
+    });
+
+  const key = program.command('key').description('API keys.');
+  key.command('create')
+    .description('Issue an API key; prints only the key.')
+    .requiredOption('--org <orgId>', 'organization the key belongs to')
+    .requiredOption('--name <keyName>', 'key name (a path segment, unique in the organization)')
+    .requiredOption('--role <role>', `one of ${apiKeyRoleSchema.options.join(', ')}`, parseWith(apiKeyRoleSchema, 'The role', apiKeyRoleSchema.options))
+    .action(async (options: { org: string; name: string; role: (typeof apiKeyRoleSchema.options)[number] }) => {
+      if (!API_KEY_NAME_PATTERN.test(options.name)) throw new CliError(`Key name "${options.name}" is not valid: use 1 to 64 letters, digits, dots, dashes or underscores.`);
+      const value = await withDatabase(storage(), async (db) => {
+        if (!(await getOrganization(db, options.org))) throw new CliError(`There is no organization "${options.org}". Create it with: org create ${options.org}`);
+        const secrets = await loadServiceSecrets(db);
+        const issued = await issueApiKey(db, secrets.box, { orgId: options.org, name: options.name, role: options.role });
+        if (issued === 'name-taken') throw new CliError(`Organization "${options.org}" already has a key named "${options.name}".`);
+        return issued.key;
+      });
+      io.out(`${value}\n`);
+    });
+
+  const devices = program.command('devices').description('Manufacturing records.');
+  devices.command('import').argument('<file>', 'CSV with the header serialNumber,deviceType,model')
+    .description('Import manufacturing records; nothing is imported when any line is wrong.')
+    .action(async (file: string) => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+      }
+      const parsed = parseManufacturingCsv(text);
+      if (parsed.errors.length > 0) throw new CliError(`${file}: nothing imported.\n${parsed.errors.join('\n')}`);
+      const result = await withDatabase(storage(), (db) => db.transaction((tx) => upsertManufacturingRecords(tx, parsed.records)));
+      io.out(`imported ${parsed.records.length} manufacturing records (${result.inserted} new, ${result.updated} updated)\n`);
+    });
+
+  const firmware = program.command('firmware').description('Firmware bundles.');
+  firmware.command('import').argument('<file>', 'firmware bundle (zip with manifest.json and the image)')
+    .description('Import a firmware bundle after checking its manifest and hashes.')
+    .requiredOption('--type <type>', `device type: ${deviceTypeSchema.options.join(', ')}`, parseDeviceType)
+    .requiredOption('--version <version>', 'firmware version, e.g. 1.2.0', parseVersion)
+    .action(async (file: string, options: { type: DeviceType; version: string }) => {
+      let bytes: Uint8Array;
+      try {
+        bytes = new Uint8Array(readFileSync(file));
+      } catch (error) {
+        throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+      }
+      let bundle;
+      try {
+        bundle = readFirmwareBundle(bytes, { deviceType: options.type, version: options.version });
+      } catch (error) {
+        if (error instanceof FileFormatError) throw new CliError(`${file}: ${error.message} (${error.code})`);
+        throw error;
+      }
+      await withDatabase(storage(), (db) =>
+        putFirmwareBundle(db, { deviceType: bundle.deviceType, version: bundle.version, bytes, sha256: bundle.bundleSha256, manifest: bundle.manifest }),
+      );
+      io.out(`imported ${bundle.deviceType} firmware ${bundle.version} (${bytes.length} bytes, sha256 ${bundle.bundleSha256})\n`);
+    });
+  firmware
+    .command('build')
+    .description('Write a valid test bundle (deterministic image) to a file.')
+    .requiredOption('--type <type>', `device type: ${deviceTypeSchema.options.join(', ')}`, parseDeviceType)
+    .requiredOption('--version <version>', 'firmware version, e.g. 1.2.0', parseVersion)
+    .requiredOption('--out <file>', 'where to write the zip')
+    .option('--size <bytes>', 'image body size in bytes', (value) => {
+      if (!/^\d+$/.test(value) || Number(value) > 64 * 1024 * 1024) throw new InvalidArgumentError('The size must be a number of bytes up to 64 MiB.');
+      return Number(value);
+    }, 64 * 1024)
+    .action((options: { type: DeviceType; version: string; out: string; size: number }) => {
+      const bytes = buildFirmwareBundle({ deviceType: options.type, version: options.version, image: makeFirmwareImage(options.type, options.version, options.size) });
+      writeFileSync(options.out, bytes);
+      io.out(`wrote ${options.out} (${options.type} ${options.version}, ${bytes.length} bytes)\n`);
+    });
+
+  const signingKey = program.command('signing-key').description('The key that signs configuration files.');
+  signingKey.command('show')
+    .description('Print the public key (PEM) that verifies configuration files; also served at GET /v1/config-file-signing-key.')
+    .option('--json', 'print { keyId, algorithm, publicKeyPem } as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const info = await withDatabase(storage(), async (db) => (await loadServiceSecrets(db)).signingKey);
+      io.out(options.json ? `${JSON.stringify(info, null, 2)}\n` : info.publicKeyPem.endsWith('\n') ? info.publicKeyPem : `${info.publicKeyPem}\n`);
+      if (!options.json) io.err(`keyId ${info.keyId}, algorithm ${info.algorithm}\n`);
+    });
+
+  program.command('seed-demo')
+    .description('Organization "demo" (NA) with an Admin key (printed), a small fleet of every type and firmware for every type. Safe to run again.')
+    .action(async () => {
+      const seed = await withDatabase(storage(), (db) => seedDemo(db));
+      io.out(`${seed.adminKey}\n`);
+      io.err(`organization ${seed.orgId} is ready; the line above is its Admin key\n`);
+    });
+
+  return program;
+}

@@ -1,0 +1,67 @@
+import { DEVICE_TYPES, type DeviceType } from '../../domain/device-types';
+import { buildFirmwareBundle, makeFirmwareImage, readFirmwareBundle } from '../../domain/files';
+import type { Database } from '../db/database';
+import { findApiKeyByName, issueApiKey, setApiKeyRole } from '../store/api-keys';
+import { putFirmwareBundle } from '../store/firmware';
+import { upsertManufacturingRecords, type ManufacturingRecord } from '../store/manufacturing';
+import { createOrganization } from '../store/organizations';
+import { loadServiceSecrets } from '../store/secrets';
+
+export const DEMO_ORG_ID = 'demo';
+export const DEMO_ADMIN_KEY_NAME = 'demo-admin';
+export const DEMO_FIRMWARE_VERSIONS = ['1.0.0', '1.1.0'] as const;
+/** Devices per type: enough for every typical flow (one EPC sender to several EPC receivers needs four). */
+export const DEMO_FLEET_SIZE = 4;
+const DEMO_IMAGE_BODY_BYTES = 64 * 1024;
+
+export const DEMO_MODELS: Record<DeviceType, string> = {
+  SRCP: 'SRCP-100 safety remote control',
+  WESP: 'WESP-200 wireless E-stop',
+  EPC: 'EPC-300 endpoint controller',
+  NSCP: 'NSCP-400 network safety controller',
+};
+
+/** SRCP000101, SRCP000102, ... for each type. */
+export function demoSerialNumbers(deviceType: DeviceType): string[] {
+  return Array.from({ length: DEMO_FLEET_SIZE }, (_, i) => `${deviceType}${String(101 + i).padStart(6, '0')}`);
+}
+
+export function demoManufacturingRecords(): ManufacturingRecord[] {
+  return DEVICE_TYPES.flatMap((deviceType) =>
+    demoSerialNumbers(deviceType).map((serialNumber) => ({ serialNumber, deviceType, model: DEMO_MODELS[deviceType] })),
+  );
+}
+
+export interface DemoSeed {
+  orgId: string;
+  adminKey: string;
+}
+
+/**
+ * The demo organization (region NA) with an Admin key, manufacturing records for a small fleet of
+ * every type and two firmware versions per type. Running it again changes nothing and returns the
+ * same key (it is stored sealed, so the service can show it again).
+ */
+export async function seedDemo(db: Database): Promise<DemoSeed> {
+  const secrets = await loadServiceSecrets(db);
+  return db.transaction(async (tx) => {
+    await createOrganization(tx, { id: DEMO_ORG_ID, name: 'Demo organization', region: 'NA' });
+    await upsertManufacturingRecords(tx, demoManufacturingRecords());
+    for (const deviceType of DEVICE_TYPES) {
+      for (const version of DEMO_FIRMWARE_VERSIONS) {
+        const bytes = buildFirmwareBundle({ deviceType, version, image: makeFirmwareImage(deviceType, version, DEMO_IMAGE_BODY_BYTES) });
+        const bundle = readFirmwareBundle(bytes, { deviceType, version });
+        await putFirmwareBundle(tx, { deviceType, version, bytes, sha256: bundle.bundleSha256, manifest: bundle.manifest });
+      }
+    }
+    const existing = await findApiKeyByName(tx, DEMO_ORG_ID, DEMO_ADMIN_KEY_NAME);
+    if (existing) {
+      // Someone may have changed its role through the API: the demo promises an Admin key.
+      if (existing.role !== 'Admin') await setApiKeyRole(tx, existing.id, 'Admin');
+      return { orgId: DEMO_ORG_ID, adminKey: secrets.box.open(existing.keySealed) };
+    }
+    const issued = await issueApiKey(tx, secrets.box, { orgId: DEMO_ORG_ID, name: DEMO_ADMIN_KEY_NAME, role: 'Admin' });
+    if (issued === 'name-taken') throw new Error('The demo admin key appeared while seeding; run seed-demo again.');
+    return { orgId: DEMO_ORG_ID, adminKey: issued.key };
+  });
+}
