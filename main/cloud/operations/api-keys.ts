@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { apiKeyRecordSchema, apiKeyValidationSchema, type ApiKeyRecord, type ApiKeyRole, type KeyFormat } from '../../../domain';
+import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
+import { walkOffsets, type WalkOptions } from '../paging';
+
+export interface ApiKeyListQuery {
+  Limit?: number;
+  /** Offset of the first key, from 0. */
+  Offset?: number;
+  /** Include key data (in the form KeyFormat says). */
+  IncludeApiKeys?: boolean;
+  KeyFormat?: KeyFormat;
+  /** Part of the key name (the interface: "supports filtering by name"). */
+  Name?: string;
+}
+
+/** The interface types this list as "array or null": null reads as empty. */
+const apiKeyArraySchema = z
+  .array(apiKeyRecordSchema)
+  .nullable()
+  .transform((items) => items ?? []);
+
+export function apiKeyOperations(t: Transport) {
+  return {
+    list: (query: ApiKeyListQuery = {}, call?: CallOptions) =>
+      t.json({ method: 'GET', path: '/apiKeys', query: { ...query }, safeToRepeat: true }, apiKeyArraySchema, call),
+    listAll: (query: Omit<ApiKeyListQuery, 'Limit' | 'Offset'> = {}, options: WalkOptions & CallOptions = {}) =>
+      walkOffsets<ApiKeyRecord>(
+        (Offset, Limit) => t.json({ method: 'GET', path: '/apiKeys', query: { ...query, Limit, Offset }, safeToRepeat: true }, apiKeyArraySchema, options),
+        options,
+      ),
+    /** PUT apiKeys/{keyName}/role with the role as a bare JSON string. */
+    setRole: (keyName: string, role: ApiKeyRole, call?: CallOptions) =>
+      t.json({ method: 'PUT', path: `/apiKeys/${seg(keyName)}/role`, body: role, safeToRepeat: true }, z.boolean(), call),
+    /** Whether a key value is a valid key of this organization, with its name and role. */
+    validate: (apiKey: string | null, call?: CallOptions) =>
+      t.json({ method: 'POST', path: '/apiKeys/validate', body: { apiKey }, safeToRepeat: true }, apiKeyValidationSchema, call),
+  };
+}
+export type ApiKeyOperations = ReturnType<typeof apiKeyOperations>;

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import {
+  configurationDeviceRecordSchema,
+  configurationRecordSchema,
+  deleteResultSchema,
+  dryRunResultSchema,
+  pageSchema,
+  violationsSchema,
+  type ConfigurationCreateInput,
+  type ConfigurationPatchInput,
+  type ConfigurationRecord,
+  type ConfigurationSortOption,
+  type ConfigurationStatus,
+  type DeviceAddInput,
+  type DeviceUpdateInput,
+} from '../../../domain';
+import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
+import { walkPages, type WalkOptions } from '../paging';
+
+/** GET configurations/validate/{id}: the domain's ConfigurationStatus. */
+export const configurationStatusSchema = z.object({
+  configurationId: z.string(),
+  complete: z.boolean(),
+  errors: violationsSchema,
+  readyDevices: z.array(z.string()),
+}) satisfies z.ZodType<ConfigurationStatus>;
+
+const configurationPageSchema = pageSchema(configurationRecordSchema);
+
+export interface ConfigurationListQuery {
+  Search?: string;
+  SortOptions?: ConfigurationSortOption;
+  Limit?: number;
+  Page?: number;
+}
+
+/** Configurations and the devices in them. */
+export function configurationOperations(t: Transport) {
+  const byId = (id: string): string => `/configurations/${seg(id)}`;
+  const device = (id: string, serialNumber: string): string => `${byId(id)}/devices/${seg(serialNumber)}`;
+  return {
+    list: (query: ConfigurationListQuery = {}, call?: CallOptions) =>
+      t.json({ method: 'GET', path: '/configurations', query: { ...query }, safeToRepeat: true }, configurationPageSchema, call),
+    /** Every configuration, page by page (at most 30 per request). */
+    listAll: (query: Omit<ConfigurationListQuery, 'Limit' | 'Page'> = {}, options: WalkOptions & CallOptions = {}) =>
+      walkPages<ConfigurationRecord>(
+        (Page, Limit) =>
+          t.json({ method: 'GET', path: '/configurations', query: { ...query, Limit, Page }, safeToRepeat: true }, configurationPageSchema, options),
+        options,
+      ),
+    create: (payload: ConfigurationCreateInput, call?: CallOptions) =>
+      t.json({ method: 'POST', path: '/configurations', body: payload, safeToRepeat: false }, configurationRecordSchema, call),
+    get: (id: string, call?: CallOptions) => t.json({ method: 'GET', path: byId(id), safeToRepeat: true }, configurationRecordSchema, call),
+    delete: (id: string, call?: CallOptions) => t.json({ method: 'DELETE', path: byId(id), safeToRepeat: false }, deleteResultSchema, call),
+    update: (id: string, patch: ConfigurationPatchInput, call?: CallOptions) =>
+      t.json({ method: 'PATCH', path: byId(id), body: patch, safeToRepeat: false }, configurationRecordSchema, call),
+    /** PATCH with dryRun=true: the violations the change would cause; nothing changes. */
+    updateDryRun: (id: string, patch: ConfigurationPatchInput, call?: CallOptions) =>
+      t.json({ method: 'PATCH', path: byId(id), query: { dryRun: true }, body: patch, safeToRepeat: true }, dryRunResultSchema, call),
+    /** GET configurations/validate/{id}: complete, or the validation errors in the way. */
+    validate: (id: string, call?: CallOptions) =>
+      t.json({ method: 'GET', path: `/configurations/validate/${seg(id)}`, safeToRepeat: true }, configurationStatusSchema, call),
+    addDevice: (id: string, payload: DeviceAddInput, call?: CallOptions) =>
+      t.json({ method: 'POST', path: `${byId(id)}/devices`, body: payload, safeToRepeat: false }, configurationDeviceRecordSchema, call),
+    addDeviceDryRun: (id: string, payload: DeviceAddInput, call?: CallOptions) =>
+      t.json({ method: 'POST', path: `${byId(id)}/devices`, query: { dryRun: true }, body: payload, safeToRepeat: true }, dryRunResultSchema, call),
+    removeDevice: (id: string, serialNumber: string, call?: CallOptions) =>
+      t.json({ method: 'DELETE', path: device(id, serialNumber), safeToRepeat: false }, z.looseObject({}), call),
+    updateDevice: (id: string, serialNumber: string, patch: DeviceUpdateInput, call?: CallOptions) =>
+      t.json({ method: 'PATCH', path: device(id, serialNumber), body: patch, safeToRepeat: false }, configurationDeviceRecordSchema, call),
+    updateDeviceDryRun: (id: string, serialNumber: string, patch: DeviceUpdateInput, call?: CallOptions) =>
+      t.json(
+        { method: 'PATCH', path: device(id, serialNumber), query: { dryRun: true }, body: patch, safeToRepeat: true },
+        dryRunResultSchema,
+        call,
+      ),
+  };
+}
+export type ConfigurationOperations = ReturnType<typeof configurationOperations>;

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  deviceRecordSchema,
+  firmwareVersionRecordSchema,
+  pageSchema,
+  type ConfigurationConfirmationInput,
+  type DeviceRecord,
+  type DeviceType,
+  type FirmwareConfirmationInput,
+} from '../../../domain';
+import { collectBody, saveBody, type DownloadTarget, type DownloadedFile } from '../download';
+import { encodePathSegment as seg, type CallOptions, type RequestSpec, type Transport } from '../http';
+import { walkPages, type WalkOptions } from '../paging';
+
+const devicePageSchema = pageSchema(deviceRecordSchema);
+
+export interface DeviceListQuery {
+  limit?: number;
+  page?: number;
+  /** Text over name, serial number and other searchable fields; not with `serial`. */
+  search?: string;
+  /** One serial number; not with `search`. */
+  serial?: string;
+  /** Only registered devices that are in no configuration. */
+  configurableOnly?: boolean;
+}
+
+/** A file held in memory (for callers that verify it before anything touches a disk or a device). */
+export interface FetchedFile {
+  bytes: Uint8Array;
+  /** `X-Config-File-Sync-Id`, on configuration file downloads. */
+  syncId: string | undefined;
+  headers: Headers;
+}
+
+/** Registered devices: listing, registration, rename and image, the files they need, and the confirmations. */
+export function deviceOperations(t: Transport) {
+  const bySerial = (serialNumber: string): string => `/devices/${seg(serialNumber)}`;
+  const get = (path: string): RequestSpec => ({ method: 'GET', path, safeToRepeat: true, headers: { accept: 'application/octet-stream, application/cbor, application/zip, */*' } });
+  const download = (path: string, target: DownloadTarget, call: CallOptions = {}): Promise<DownloadedFile> =>
+    t.stream(get(path), call, (body) => saveBody(body, target));
+  const fetchFile = (path: string, call: CallOptions = {}): Promise<FetchedFile> => t.stream(get(path), call, (body) => collectBody(body));
+  const paths = {
+    firmware: (serialNumber: string) => `${bySerial(serialNumber)}/firmware`,
+    firmwareByType: (deviceType: DeviceType) => `/devices/types/${seg(deviceType)}/firmware`,
+    configurationFile: (serialNumber: string) => `${bySerial(serialNumber)}/configuration-file`,
+    blankConfigurationFile: (serialNumber: string) => `${bySerial(serialNumber)}/configuration-file/blank`,
+  };
+  return {
+    list: (query: DeviceListQuery = {}, call?: CallOptions) =>
+      t.json({ method: 'GET', path: '/devices', query: { ...query }, safeToRepeat: true }, devicePageSchema, call),
+    listAll: (query: Omit<DeviceListQuery, 'limit' | 'page'> = {}, options: WalkOptions & CallOptions = {}) =>
+      walkPages<DeviceRecord>(
+        (page, limit) => t.json({ method: 'GET', path: '/devices', query: { ...query, limit, page }, safeToRepeat: true }, devicePageSchema, options),
+        options,
+      ),
+    /** POST devices: claims a known serial number into the organization. */
+    register: (input: { serialNumber: string; name: string; deviceImage?: string }, call?: CallOptions) =>
+      t.json(
+        {
+          method: 'POST',
+          path: '/devices',
+          query: { name: input.name, serialNumber: input.serialNumber },
+          body: input.deviceImage === undefined ? {} : { deviceImage: input.deviceImage },
+          safeToRepeat: false,
+        },
+        deviceRecordSchema,
+        call,
+      ),
+    /** PATCH devices/{serialNumber}: rename, replace the image, or delete it. */
+    update: (serialNumber: string, change: { name?: string; deviceImage?: string; deleteImage?: boolean }, call?: CallOptions) =>
+      t.json(
+        {
+          method: 'PATCH',
+          path: bySerial(serialNumber),
+          query: { name: change.name, deleteImage: change.deleteImage },
+          body: change.deviceImage === undefined ? {} : { deviceImage: change.deviceImage },
+          safeToRepeat: false,
+        },
+        deviceRecordSchema,
+        call,
+      ),
+    firmwareVersion: (serialNumber: string, call?: CallOptions) =>
+      t.json({ method: 'GET', path: `${paths.firmware(serialNumber)}/version`, safeToRepeat: true }, firmwareVersionRecordSchema, call),
+    firmwareVersionByType: (deviceType: DeviceType, call?: CallOptions) =>
+      t.json({ method: 'GET', path: `${paths.firmwareByType(deviceType)}/version`, safeToRepeat: true }, firmwareVersionRecordSchema, call),
+    /** The latest firmware bundle for this device, streamed to `target.path` (temp file, then rename). */
+    downloadFirmware: (serialNumber: string, target: DownloadTarget, call?: CallOptions) => download(paths.firmware(serialNumber), target, call),
+    downloadFirmwareByType: (deviceType: DeviceType, target: DownloadTarget, call?: CallOptions) =>
+      download(paths.firmwareByType(deviceType), target, call),
+    fetchFirmware: (serialNumber: string, call?: CallOptions) => fetchFile(paths.firmware(serialNumber), call),
+    fetchFirmwareByType: (deviceType: DeviceType, call?: CallOptions) => fetchFile(paths.firmwareByType(deviceType), call),
+    /** The device's configuration file (CBOR); `syncId` carries the X-Config-File-Sync-Id header. */
+    downloadConfigurationFile: (serialNumber: string, target: DownloadTarget, call?: CallOptions) =>
+      download(paths.configurationFile(serialNumber), target, call),
+    fetchConfigurationFile: (serialNumber: string, call?: CallOptions) => fetchFile(paths.configurationFile(serialNumber), call),
+    downloadBlankConfigurationFile: (serialNumber: string, target: DownloadTarget, call?: CallOptions) =>
+      download(paths.blankConfigurationFile(serialNumber), target, call),
+    fetchBlankConfigurationFile: (serialNumber: string, call?: CallOptions) => fetchFile(paths.blankConfigurationFile(serialNumber), call),
+    /**
+     * Confirmations are safe to repeat: the service records one per (device, kind, payload) and
+     * answers a replay like the first call. Prefer sending them through the outbox.
+     */
+    confirmApplyFirmware: (serialNumber: string, payload: FirmwareConfirmationInput, call?: CallOptions) =>
+      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-firmware`, body: payload, safeToRepeat: true }, z.boolean(), call),
+    confirmApplyConfiguration: (serialNumber: string, payload: ConfigurationConfirmationInput, call?: CallOptions) =>
+      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-configuration`, body: payload, safeToRepeat: true }, z.boolean(), call),
+  };
+}
+export type DeviceOperations = ReturnType<typeof deviceOperations>;

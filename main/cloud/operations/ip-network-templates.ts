@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import {
+  ipNetworkTemplateRecordSchema,
+  type IpNetworkTemplateCreateInput,
+  type IpNetworkTemplateRecord,
+  type SortDirection,
+  type TemplateInterface,
+  type TemplateSortBy,
+} from '../../../domain';
+import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
+import { walkArrayPages, type WalkOptions } from '../paging';
+
+export interface TemplateListQuery {
+  /** Case-insensitive part of the name. */
+  nameFilter?: string;
+  typeFilter?: TemplateInterface;
+  sortBy?: TemplateSortBy;
+  sortDirection?: SortDirection;
+  limit?: number;
+  page?: number;
+}
+
+/** The interface types this list as "array or null": null reads as empty. */
+const templateArraySchema = z
+  .array(ipNetworkTemplateRecordSchema)
+  .nullable()
+  .transform((items) => items ?? []);
+
+export function ipNetworkTemplateOperations(t: Transport) {
+  return {
+    list: (query: TemplateListQuery = {}, call?: CallOptions) =>
+      t.json({ method: 'GET', path: '/ipNetworkTemplates', query: { ...query }, safeToRepeat: true }, templateArraySchema, call),
+    listAll: (query: Omit<TemplateListQuery, 'limit' | 'page'> = {}, options: WalkOptions & CallOptions = {}) =>
+      walkArrayPages<IpNetworkTemplateRecord>(
+        (page, limit) =>
+          t.json({ method: 'GET', path: '/ipNetworkTemplates', query: { ...query, limit, page }, safeToRepeat: true }, templateArraySchema, options),
+        options,
+      ),
+    create: (payload: IpNetworkTemplateCreateInput, call?: CallOptions) =>
+      t.json({ method: 'POST', path: '/ipNetworkTemplates', body: payload, safeToRepeat: false }, ipNetworkTemplateRecordSchema, call),
+    get: (id: string, call?: CallOptions) =>
+      t.json({ method: 'GET', path: `/ipNetworkTemplates/${seg(id)}`, safeToRepeat: true }, ipNetworkTemplateRecordSchema, call),
+  };
+}
+export type IpNetworkTemplateOperations = ReturnType<typeof ipNetworkTemplateOperations>;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { pageSchema, userRecordSchema, type UserRecord, type UserRegisterInput, type UserRole, type UserSortOption } from '../../../domain';
+import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
+import { walkPages, type WalkOptions } from '../paging';
+
+const userPageSchema = pageSchema(userRecordSchema);
+
+export interface UserListQuery {
+  /** true: only active users; false: only inactive; unset: everyone. */
+  IsActive?: boolean;
+  /** Name and email. */
+  Search?: string;
+  SortOptions?: UserSortOption;
+  limit?: number;
+  page?: number;
+}
+
+export function userOperations(t: Transport) {
+  const byId = (id: string): string => `/users/${seg(id)}`;
+  return {
+    list: (query: UserListQuery = {}, call?: CallOptions) =>
+      t.json({ method: 'GET', path: '/users', query: { ...query }, safeToRepeat: true }, userPageSchema, call),
+    listAll: (query: Omit<UserListQuery, 'limit' | 'page'> = {}, options: WalkOptions & CallOptions = {}) =>
+      walkPages<UserRecord>(
+        (page, limit) => t.json({ method: 'GET', path: '/users', query: { ...query, limit, page }, safeToRepeat: true }, userPageSchema, options),
+        options,
+      ),
+    register: (payload: UserRegisterInput, call?: CallOptions) =>
+      t.json({ method: 'POST', path: '/users', body: payload, safeToRepeat: false }, z.boolean(), call),
+    get: (id: string, call?: CallOptions) => t.json({ method: 'GET', path: byId(id), safeToRepeat: true }, userRecordSchema, call),
+    delete: (id: string, call?: CallOptions) => t.json({ method: 'DELETE', path: byId(id), safeToRepeat: false }, z.boolean(), call),
+    /** PATCH users/{id}/role with the role as a bare JSON string. Setting the same role twice is harmless. */
+    setRole: (id: string, role: UserRole, call?: CallOptions) =>
+      t.json({ method: 'PATCH', path: `${byId(id)}/role`, body: role, safeToRepeat: true }, z.boolean(), call),
+  };
+}
+export type UserOperations = ReturnType<typeof userOperations>;
