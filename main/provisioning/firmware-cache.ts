@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { deviceTypeSchema, type DeviceType } from '../../domain/device-types';
+import { DEVICE_TYPES, deviceTypeSchema, type DeviceType } from '../../domain/device-types';
+import type { ServiceClient } from '../cloud';
 import { readFirmwareBundle, type FirmwareBundle } from '../../domain/files/firmware-bundle';
 import {
   errnoCode,
@@ -76,6 +77,23 @@ export interface FirmwareCacheOptions {
 }
 
 export type BundleInput = Uint8Array | AsyncIterable<Uint8Array>;
+
+/** The part of the API client that prefetch and resolve use. */
+export type FirmwareSource = Pick<ServiceClient, 'baseUrl' | 'orgId'> & {
+  devices: Pick<ServiceClient['devices'], 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType'>;
+};
+
+export interface PrefetchReport {
+  fetched: CacheEntry[];
+  /** Already cached at the service's latest version. */
+  upToDate: Array<{ deviceType: DeviceType; version: string }>;
+  /** One failing type does not stop the others. */
+  failed: Array<{ deviceType: DeviceType; error: unknown }>;
+}
+
+export function firmwareSourceLabel(source: Pick<FirmwareSource, 'baseUrl' | 'orgId'>, path: string): string {
+  return `service ${source.baseUrl}/v1/organizations/${encodeURIComponent(source.orgId)}${path}`;
+}
 
 const BLOBS = 'blobs';
 const INDEX = 'index.json';
@@ -266,6 +284,39 @@ export class FirmwareCache {
       this.onEvent?.({ type: 'pruned', entry });
     }
     return removed;
+  }
+
+  /**
+   * Make sure the latest bundle of each type is cached: the types given, or every type among the
+   * organization's registered devices. A type already cached at the service's latest version (and
+   * intact) is not downloaded again.
+   */
+  async prefetch(client: FirmwareSource, deviceTypes?: readonly DeviceType[], options: { signal?: AbortSignal } = {}): Promise<PrefetchReport> {
+    const types = deviceTypes ?? (await this.typesInUse(client, options.signal));
+    const report: PrefetchReport = { fetched: [], upToDate: [], failed: [] };
+    for (const deviceType of types) {
+      try {
+        const { version } = await client.devices.firmwareVersionByType(deviceType, { signal: options.signal });
+        if (await this.find(deviceType, version)) {
+          report.upToDate.push({ deviceType, version });
+          continue;
+        }
+        const file = await client.devices.fetchFirmwareByType(deviceType, { signal: options.signal });
+        report.fetched.push(
+          await this.put(file.bytes, { source: firmwareSourceLabel(client, `/devices/types/${deviceType}/firmware`), expect: { deviceType } }),
+        );
+      } catch (error) {
+        report.failed.push({ deviceType, error });
+      }
+    }
+    return report;
+  }
+
+  private async typesInUse(client: FirmwareSource, signal: AbortSignal | undefined): Promise<DeviceType[]> {
+    const seen = new Set<DeviceType>();
+    for await (const device of client.devices.listAll({}, { signal })) seen.add(device.deviceType);
+    // The order a technician sees types in, not the order devices were listed in.
+    return DEVICE_TYPES.filter((t) => seen.has(t));
   }
 
   private async firstIntact(candidates: CacheEntry[]): Promise<CachedBundle | undefined> {
