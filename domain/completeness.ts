@@ -1,6 +1,8 @@
-import { commInterfaceFlags, usesIp } from './comm-interface';
+import { commInterfaceFlags } from './comm-interface';
 import type { ConfigurationSettings } from './configuration';
 import type { ConfigurationMember } from './configuration-device';
+import type { ConfigurationStatus } from './configuration-record';
+import { supportsInterface } from './device-capabilities';
 import { ENDPOINT_CONTROLLER_TYPES } from './device-types';
 import { SENDER_ROLES, type CommInterfaceFlag } from './enums';
 import { assignIpAddresses } from './ip-assignment';
@@ -29,14 +31,6 @@ export function checkConfigurationCompleteness(
     ...effective.flatMap(deviceCompleteness),
   ];
 }
-
-export type ConfigurationStatus = {
-  configurationId: string;
-  complete: boolean;
-  errors: Violation[];
-  /** Devices whose configuration file can be downloaded now: all of them once complete, none before. */
-  readyDevices: string[];
-};
 
 export function configurationStatus(
   configurationId: string,
@@ -184,9 +178,10 @@ function settingsCompleteness(configuration: ConfigurationSettings, devices: rea
 
 function deviceCompleteness(device: ConfigurationMember): Violation[] {
   const at = (field: string) => `${devicePath(device.serialNumber)}.${field}`;
-  const flags = commInterfaceFlags(device.commInterface);
+  // An interface the type lacks is already reported; asking for its settings too would only add noise.
+  const flags = commInterfaceFlags(device.commInterface).filter((f) => supportsInterface(device.deviceType, f));
   const found: Violation[] = [];
-  if (usesIp(device.commInterface) && !device.ipAddress) {
+  if ((flags.includes('Ethernet') || flags.includes('Wifi')) && !device.ipAddress) {
     found.push(
       violation(
         'IP_ADDRESS_MISSING',

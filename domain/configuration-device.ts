@@ -16,6 +16,7 @@ import {
   type Voltage,
 } from './enums';
 import {
+  anyInput,
   commInterfaceField,
   forbiddenField,
   int32Field,
@@ -59,7 +60,7 @@ const updateOnly = (field: string) =>
     `${field} cannot be set while adding a device: add the device first, then update it with ${field}.`,
   );
 
-const serialNumberField = z.unknown().transform((input, ctx): string => {
+const serialNumberField = anyInput<string>().transform((input, ctx): string => {
   if (input === undefined || input === null) {
     pushViolation(ctx, input, 'REQUIRED', 'The serial number of the device to add is required (e.g. EPC000101).');
     return z.NEVER;

@@ -75,3 +75,13 @@ export const configurationRecordSchema = z.object({
   lastEditedAt: dateTimeField,
 });
 export type ConfigurationRecord = z.output<typeof configurationRecordSchema>;
+
+/** Data of GET configurations/validate/{id}; computed by configurationStatus(). */
+export const configurationStatusSchema = z.object({
+  configurationId: uuidField,
+  complete: z.boolean(),
+  errors: z.array(z.object({ code: z.string(), message: z.string(), field: z.string() })),
+  /** Devices whose configuration file can be downloaded now: all of them once complete, none before. */
+  readyDevices: z.array(z.string()),
+});
+export type ConfigurationStatus = z.output<typeof configurationStatusSchema>;

@@ -22,7 +22,8 @@ import {
  * timeoutConfiguration: canonical '1000ms'; sample payloads send the same values as integer
  * milliseconds (1000). Nothing else ('1000', '1s', 2000) is accepted.
  */
-export const timeoutConfigurationField = normalizedEnum(
+export const TIMEOUT_MILLISECONDS = [250, 500, 750, 1000, 3000, 5000] as const;
+export const timeoutConfigurationField = normalizedEnum<typeof TIMEOUT_CONFIGURATIONS, TimeoutConfiguration | (typeof TIMEOUT_MILLISECONDS)[number]>(
   TIMEOUT_CONFIGURATIONS,
   (input) => {
     const text = typeof input === 'number' && Number.isInteger(input) ? `${input}ms` : input;

@@ -32,13 +32,21 @@ export function optionalField<S extends z.ZodType>(schema: S) {
     .transform((value): z.output<S> | undefined => (value === null ? undefined : (value as z.output<S> | undefined)));
 }
 
+/**
+ * Any input reaches the transform that follows, which reports its own issues; the type parameter
+ * only tells clients which forms they may send.
+ */
+export function anyInput<I>() {
+  return z.custom<I>(() => true);
+}
+
 /** A canonical enum whose observed variants `normalize` maps to a canonical value (or returns undefined). */
-export function normalizedEnum<const V extends readonly [string, ...string[]]>(
+export function normalizedEnum<const V extends readonly [string, ...string[]], I = V[number]>(
   values: V,
   normalize: (input: unknown) => V[number] | undefined,
   accepted: string,
 ) {
-  return z.unknown().transform((input, ctx): V[number] => {
+  return anyInput<I>().transform((input, ctx): V[number] => {
     if (input === undefined || input === null) {
       pushViolation(ctx, input, 'REQUIRED', `A value is required: use ${accepted}.`);
       return z.NEVER;
@@ -54,7 +62,7 @@ export function normalizedEnum<const V extends readonly [string, ...string[]]>(
 
 /** Accepts the canonical names in any letter case and with surrounding spaces ('HIGH', ' j1939'). */
 export function caseInsensitiveEnum<const V extends readonly [string, ...string[]]>(values: V) {
-  return normalizedEnum(
+  return normalizedEnum<V, V[number] | Uppercase<V[number]> | Lowercase<V[number]>>(
     values,
     (input) =>
       typeof input === 'string' ? values.find((v) => v.toLowerCase() === input.trim().toLowerCase()) : undefined,
@@ -62,7 +70,7 @@ export function caseInsensitiveEnum<const V extends readonly [string, ...string[
   );
 }
 
-export const commInterfaceField = z.unknown().transform((input, ctx): string => {
+export const commInterfaceField = anyInput<string>().transform((input, ctx): string => {
   if (typeof input !== 'string') {
     pushViolation(
       ctx,
@@ -95,8 +103,7 @@ export const dateTimeField = z.iso.datetime({ offset: true });
 
 /** A field the payload must not carry, with the reason the technician reads. */
 export function forbiddenField(code: ViolationCode, message: string) {
-  return z
-    .unknown()
+  return anyInput<undefined>()
     .transform((input, ctx): undefined => {
       if (input !== undefined) pushViolation(ctx, input, code, message);
       return undefined;

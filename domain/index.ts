@@ -10,19 +10,7 @@ export * from './parse';
 export * from './comm-interface';
 export * from './ipv4';
 export { fieldLabel } from './field-labels';
-export {
-  timeoutConfigurationField,
-  ismTxPowerField,
-  canModeField,
-  configurationCreateSchema,
-  configurationPatchSchema,
-  CONFIGURATION_SETTING_KEYS,
-  type ConfigurationCreate,
-  type ConfigurationCreateInput,
-  type ConfigurationPatch,
-  type ConfigurationPatchInput,
-  type ConfigurationSettings,
-} from './configuration';
+export * from './configuration';
 export * from './configuration-device';
 export * from './configuration-record';
 export * from './registered-device';
@@ -44,4 +32,4 @@ export { validateConfigurationSettings, type ConfigurationSettingsContext } from
 export { validateConfigurationDevice, type ConfigurationDeviceContext } from './rules/configuration-device';
 export { validateConfiguration, devicePath, type ConfigurationContext } from './rules/configuration';
 export { validateIpNetworkTemplate } from './rules/ip-network-template';
-export { checkConfigurationCompleteness, configurationStatus, effectiveDevices, type ConfigurationStatus } from './completeness';
+export { checkConfigurationCompleteness, configurationStatus, effectiveDevices } from './completeness';

@@ -75,6 +75,8 @@ function describeExpected(expected: string): string {
       return 'text';
     case 'number':
       return 'a number';
+    case 'int':
+      return 'a whole number';
     case 'boolean':
       return 'true or false';
     case 'array':

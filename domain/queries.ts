@@ -7,7 +7,7 @@ import {
   templateSortBySchema,
   userSortOptionSchema,
 } from './enums';
-import { pushViolation } from './fields';
+import { anyInput, pushViolation } from './fields';
 import type { ViolationCode } from './violations';
 
 /** DESIGN.md: a limit above 30 is an error, pages start at 1. */
@@ -21,7 +21,7 @@ export const FIRST_PAGE = 1;
  * build a query object in code.
  */
 function queryInteger(bounds: { min: number; max?: number; tooSmall: ViolationCode; tooLarge?: ViolationCode; what: string }) {
-  return z.unknown().transform((input, ctx): number => {
+  return anyInput<string | number>().transform((input, ctx): number => {
     const value =
       typeof input === 'number' ? input : typeof input === 'string' && /^\d{1,9}$/.test(input) ? Number(input) : NaN;
     if (!Number.isInteger(value)) {
@@ -45,7 +45,7 @@ function queryInteger(bounds: { min: number; max?: number; tooSmall: ViolationCo
   });
 }
 
-export const queryBoolean = z.unknown().transform((input, ctx): boolean => {
+export const queryBoolean = anyInput<'true' | 'false' | boolean>().transform((input, ctx): boolean => {
   if (input === true || input === 'true') return true;
   if (input === false || input === 'false') return false;
   pushViolation(ctx, input, 'INVALID_BOOLEAN', `${JSON.stringify(input)} is not a yes/no value: use true or false.`);

@@ -69,7 +69,7 @@ function interfaceRules(device: ConfigurationDeviceSettings, deviceType: DeviceT
       violation(
         'INTERFACE_NOT_SUPPORTED_BY_DEVICE_TYPE',
         'commInterface',
-        `${deviceType} devices have no ${unsupported.join(' or ')} interface: choose among ${SUPPORTED_INTERFACES[deviceType].join(', ')}.`,
+        `${deviceType} devices have no ${unsupported.join(' or ')} interface: choose ${orList(SUPPORTED_INTERFACES[deviceType])}.`,
       ),
     );
   }
@@ -145,7 +145,7 @@ function inputRules(device: ConfigurationDeviceSettings, deviceType: DeviceType)
       violation(
         'INPUT_MUST_BE_NOT_USED',
         field,
-        `${deviceType} devices have no configurable inputs: set ${fieldLabel(field)} to NOT_USED.`,
+        `${deviceType} devices have no configurable inputs: set ${fieldLabel(field).toLowerCase()} to NOT_USED.`,
       ),
     );
 }
@@ -214,6 +214,10 @@ function networkTemplateRules(device: ConfigurationDeviceSettings, template: IpN
     ];
   }
   return [];
+}
+
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
 function isSet(value: unknown): boolean {
