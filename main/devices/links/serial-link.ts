@@ -1,0 +1,88 @@
+import { encodeFrame, FrameDecoder } from '../framing';
+import { ACK_TIMEOUT_MS, MAX_FRAME_MESSAGE_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
+import { LinkClosedError, LinkListeners, type Link } from './link';
+import { openSystemSerialPort, type SerialPortLike, type SerialPortOpener } from './serial-port';
+
+export interface SerialLinkOptions {
+  path: string;
+  baudRate?: number;
+  openPort?: SerialPortOpener;
+}
+
+/**
+ * USB serial (CDC ACM) with SLIP + CRC-32 frames. A device that reboots re-enumerates: the port
+ * closes under us and comes back on the same path, so open() may be called again after a close.
+ */
+export class SerialLink implements Link {
+  readonly kind = 'serial' as const;
+  readonly mtu = MAX_FRAME_MESSAGE_SIZE;
+  readonly ackTimeoutMs = ACK_TIMEOUT_MS.serial;
+  readonly baudRate: number;
+  readonly path: string;
+  private readonly listeners = new LinkListeners();
+  private readonly openPort: SerialPortOpener;
+  private port: SerialPortLike | undefined;
+  readonly decoder = new FrameDecoder();
+
+  constructor(options: SerialLinkOptions) {
+    this.path = options.path;
+    this.baudRate = options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE;
+    this.openPort = options.openPort ?? openSystemSerialPort;
+  }
+
+  get description(): string {
+    return `serial:${this.path}`;
+  }
+
+  /** 8N1: ten bits on the line per byte. */
+  get bytesPerSecond(): number {
+    return this.baudRate / 10;
+  }
+
+  get isOpen(): boolean {
+    return this.port?.isOpen ?? false;
+  }
+
+  async open(): Promise<void> {
+    if (this.isOpen) return;
+    const port = await this.openPort({ path: this.path, baudRate: this.baudRate });
+    this.decoder.reset();
+    this.port = port;
+    port.on('data', (chunk) => {
+      for (const message of this.decoder.push(chunk)) this.listeners.emitMessage(message);
+    });
+    // serialport emits 'error' and then 'close' when the device goes away; 'close' is what counts.
+    port.on('error', () => undefined);
+    port.on('close', (error) => this.closed(port, error ?? undefined));
+  }
+
+  send(message: Uint8Array): void {
+    const port = this.port;
+    if (!port?.isOpen) throw new LinkClosedError(this.description);
+    port.write(encodeFrame(message));
+  }
+
+  onMessage(listener: (message: Uint8Array) => void): () => void {
+    return this.listeners.onMessage(listener);
+  }
+
+  onClose(listener: (error?: Error) => void): () => void {
+    return this.listeners.onClose(listener);
+  }
+
+  async close(): Promise<void> {
+    const port = this.port;
+    if (!port) return;
+    if (port.isOpen) await new Promise<void>((resolve) => port.close(() => resolve()));
+    this.closed(port, undefined);
+  }
+
+  private closed(port: SerialPortLike, error: Error | undefined): void {
+    if (this.port !== port) return;
+    this.port = undefined;
+    port.removeAllListeners();
+    // A late 'error' after removeAllListeners must not crash the process.
+    port.on('error', () => undefined);
+    this.listeners.emitClose(error);
+  }
+}
