@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// Builds the desktop app into dist/: the Electron main process (dist/main/electron.cjs, the
+// "main" of package.json), the sandboxed preload (dist/preload/preload.cjs) and the renderer
+// (dist/renderer, by Vite with renderer/vite.config.ts).
+//
+//   node scripts/build.mjs            all three
+//   node scripts/build.mjs --web      the renderer only (what web mode serves)
+//
+// Imported by scripts/start.mjs, which builds quietly before launching.
+import { build as esbuild } from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Left out of the main bundle and loaded from node_modules at run time: Electron itself, native
+ * add-ons (they are rebuilt for Electron and unpacked from the asar by electron-builder), WASM
+ * modules that read their own files next to them (PGlite), and the optional native helpers that
+ * pure-JS packages try to require.
+ */
+export const MAIN_EXTERNALS = [
+  'electron',
+  'serialport',
+  '@serialport/*',
+  '@abandonware/noble',
+  '@abandonware/bluetooth-hci-socket',
+  'usb',
+  '@electric-sql/pglite',
+  '@electric-sql/pglite/*',
+  'pg',
+  'pg-native',
+  'cbor-extract',
+  '@cbor-extract/*',
+  'bufferutil',
+  'utf-8-validate',
+];
+
+// Chromium 142 and Node 22 are what Electron 45 embeds.
+const PRELOAD_TARGET = 'chrome140';
+const MAIN_TARGET = 'node22';
+
+/** A sandboxed preload may require only these; anything else must be bundled in. */
+const SANDBOXED_PRELOAD_MODULES = new Set(['electron', 'events', 'timers', 'url']);
+
+/**
+ * Our TypeScript is ESM and may find files next to itself with `new URL('../package.json',
+ * import.meta.url)`. A CJS bundle has no import.meta, so each module's import.meta.url becomes the
+ * URL its source file has inside the app (dist/main/ is two levels below the app root, which
+ * is the project folder in development and app.asar when packaged).
+ */
+const sourceLocationImportMetaUrl = {
+  name: 'source-location-import-meta-url',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /\.[cm]?tsx?$/ }, async (args) => {
+      if (/[\\/]node_modules[\\/]/.test(args.path)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const source = relative(root, args.path).split('\\').join('/');
+      return { contents: text.replaceAll('import.meta.url', `__sourceUrl(${JSON.stringify(source)})`), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+async function buildMain({ quiet }) {
+  await esbuild({
+    entryPoints: [join(root, 'main/electron/main.ts')],
+    outfile: join(root, 'dist/main/electron.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: MAIN_TARGET,
+    external: MAIN_EXTERNALS,
+    sourcemap: true,
+    plugins: [sourceLocationImportMetaUrl],
+    banner: {
+      js: "const __sourceUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', file)).href;",
+    },
+    logLevel: quiet ? 'error' : 'warning',
+  });
+}
+
+async function buildPreload({ quiet }) {
+  const outfile = join(root, 'dist/preload/preload.cjs');
+  await esbuild({
+    entryPoints: [join(root, 'preload/preload.ts')],
+    outfile,
+    bundle: true,
+    platform: 'browser',
+    format: 'cjs',
+    target: PRELOAD_TARGET,
+    external: ['electron'],
+    sourcemap: true,
+    logLevel: quiet ? 'error' : 'warning',
+  });
+  const required = [...readFileSync(outfile, 'utf8').matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+  const forbidden = required.filter((name) => !SANDBOXED_PRELOAD_MODULES.has(name));
+  if (forbidden.length > 0) {
+    throw new Error(`preload bundle requires ${forbidden.join(', ')}: a sandboxed preload can load only ${[...SANDBOXED_PRELOAD_MODULES].join(', ')}`);
+  }
+}
+
+async function buildRenderer({ quiet }) {
+  const configFile = join(root, 'renderer/vite.config.ts');
+  if (!existsSync(configFile)) {
+    console.warn(`Renderer not built: ${relative(root, configFile)} does not exist yet.`);
+    return;
+  }
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile, logLevel: quiet ? 'error' : 'warn' });
+}
+
+/** target: 'electron' (main, preload, renderer) or 'web' (renderer only). */
+export async function build({ target = 'electron', quiet = false } = {}) {
+  const started = Date.now();
+  if (target === 'electron') await Promise.all([buildMain({ quiet }), buildPreload({ quiet })]);
+  await buildRenderer({ quiet });
+  if (!quiet) {
+    const parts = target === 'electron' ? 'main, preload and renderer' : 'renderer';
+    console.log(`Built ${parts} into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  build({ target: process.argv.includes('--web') ? 'web' : 'electron' }).catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// `npm start`: builds and starts the desktop app. Where Electron cannot run (no binary and no way
+// to fetch it, no display), it says why in one line and starts web mode (`npm run web`) instead,
+// which prints the address to open. The decision lives in main/electron/launcher/ (TypeScript,
+// loaded through tsx) so it is tested like the rest of the code.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { build } from './build.mjs';
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+try {
+  const { runStart } = await tsImport('../main/electron/launcher/run-start.ts', import.meta.url);
+  process.exitCode = await runStart({
+    projectRoot,
+    args: process.argv.slice(2),
+    build: (target) => build({ target, quiet: true }),
+  });
+} catch (err) {
+  console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+}
