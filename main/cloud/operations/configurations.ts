@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  configurationDeviceRecordSchema,
   configurationRecordSchema,
   deleteResultSchema,
   dryRunResultSchema,
@@ -60,14 +59,17 @@ export function configurationOperations(t: Transport) {
     /** GET configurations/validate/{id}: complete, or the validation errors in the way. */
     validate: (id: string, call?: CallOptions) =>
       t.json({ method: 'GET', path: `/configurations/validate/${seg(id)}`, safeToRepeat: true }, configurationStatusSchema, call),
+    /** Answers the configuration with the device in it. */
     addDevice: (id: string, payload: DeviceAddInput, call?: CallOptions) =>
-      t.json({ method: 'POST', path: `${byId(id)}/devices`, body: payload, safeToRepeat: false }, configurationDeviceRecordSchema, call),
+      t.json({ method: 'POST', path: `${byId(id)}/devices`, body: payload, safeToRepeat: false }, configurationRecordSchema, call),
     addDeviceDryRun: (id: string, payload: DeviceAddInput, call?: CallOptions) =>
       t.json({ method: 'POST', path: `${byId(id)}/devices`, query: { dryRun: true }, body: payload, safeToRepeat: true }, dryRunResultSchema, call),
+    /** Answers the configuration without the device. */
     removeDevice: (id: string, serialNumber: string, call?: CallOptions) =>
-      t.json({ method: 'DELETE', path: device(id, serialNumber), safeToRepeat: false }, z.looseObject({}), call),
+      t.json({ method: 'DELETE', path: device(id, serialNumber), safeToRepeat: false }, configurationRecordSchema, call),
+    /** Answers the configuration with the device changed. */
     updateDevice: (id: string, serialNumber: string, patch: DeviceUpdateInput, call?: CallOptions) =>
-      t.json({ method: 'PATCH', path: device(id, serialNumber), body: patch, safeToRepeat: false }, configurationDeviceRecordSchema, call),
+      t.json({ method: 'PATCH', path: device(id, serialNumber), body: patch, safeToRepeat: false }, configurationRecordSchema, call),
     updateDeviceDryRun: (id: string, serialNumber: string, patch: DeviceUpdateInput, call?: CallOptions) =>
       t.json(
         { method: 'PATCH', path: device(id, serialNumber), query: { dryRun: true }, body: patch, safeToRepeat: true },
