@@ -22,7 +22,7 @@ export function apiKeySuffix(key: string): string {
   return key.slice(-VISIBLE_SUFFIX);
 }
 
-/** The masked form listed with KeyFormat=Masked: prefix, then only the last characters. */
+/** The masked form listed with KeyFormat=Masked: only the last characters ('••••••••3f9a'). */
 export function maskApiKey(suffix: string): string {
-  return `${API_KEY_PREFIX}${'*'.repeat(8)}${suffix}`;
+  return `${'\u2022'.repeat(8)}${suffix}`;
 }

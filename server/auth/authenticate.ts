@@ -2,7 +2,18 @@ import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import { forbidden, unauthorized } from '../http/errors';
 import type { Caller } from '../http/operation';
+import { markApiKeyUsed, type ApiKeyRecord } from '../store/api-keys';
 import { isAllowed, type OperationId } from './role-matrix';
+
+/** lastUsedAt is kept to the minute: writing it on every request would double the cost of a read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+async function noteUse(ctx: ServiceContext, record: ApiKeyRecord): Promise<void> {
+  const now = new Date();
+  if (record.lastUsedAt && now.getTime() - record.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  record.lastUsedAt = now;
+  await markApiKeyUsed(ctx.db, record.id, now);
+}
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -27,5 +38,6 @@ export async function authenticate(ctx: ServiceContext, request: FastifyRequest,
   if (!isAllowed(operation, record.role)) {
     throw forbidden('ROLE_FORBIDDEN', `The role ${record.role} of this API key may not call ${operation}. See docs/service-roles.md.`);
   }
+  await noteUse(ctx, record);
   return { keyId: record.id, keyName: record.name, orgId: record.orgId, role: record.role };
 }

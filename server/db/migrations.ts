@@ -66,6 +66,9 @@ CREATE TABLE configuration_devices (
   settings jsonb NOT NULL,
   -- Kept apart from settings so that it is sealed and never returned.
   wifi_password_sealed bytea,
+  -- Hash of the file content the service serves this device now; null while the configuration is
+  -- incomplete. Recomputed in the transaction of every change to the configuration.
+  current_settings_hash text,
   position integer NOT NULL,
   added_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()

@@ -5,10 +5,11 @@ import type { AnyOperationSpec } from './operation';
 import { registerOperation } from './register';
 
 /**
- * Device images are at most 512 KiB, sent base64 in JSON (4/3 larger) with a data-URL prefix:
- * 1 MiB holds that with room; anything larger is refused before it is parsed.
+ * The largest body is a device image: the domain allows 2,000,000 characters once encoded
+ * (MAX_DEVICE_IMAGE_LENGTH). 2.5 MiB holds that with its JSON around it, so an image just over the
+ * domain's limit gets the domain's DEVICE_IMAGE_TOO_LARGE; anything larger is refused unparsed.
  */
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = 2.5 * 1024 * 1024;
 
 export interface AppOptions {
   /** Structured JSON request logs (one line per request and response) to this stream; none when absent. */

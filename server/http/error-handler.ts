@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { failed } from './envelope';
+import { sqlErrorCode, UNIQUE_VIOLATION } from '../db/database';
 import { ServiceError, type ErrorEntry } from './errors';
 
 /** Fastify's own failures (before a handler runs), mapped to codes a client can branch on. */
@@ -29,6 +30,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     if (error instanceof ServiceError) {
       return reply.code(error.status).send(failed(error.entries, error.data));
+    }
+    // Two requests raced for something that may exist once (a device joining two configurations):
+    // the database refused the second; its checks would have said the same a moment later.
+    if (sqlErrorCode(error) === UNIQUE_VIOLATION) {
+      return reply.code(409).send(failed([{ code: 'CONCURRENT_CHANGE', message: 'Another request changed the same data at the same time: read it again and retry.' }]));
     }
     const mapped = fromFastify(error);
     if (mapped) return reply.code(mapped.status).send(failed([mapped.entry]));

@@ -87,11 +87,14 @@ export function publicOperation<P extends z.ZodType, Q extends z.ZodType, B exte
 }
 
 /**
- * What a dryRun handler returns to have its transaction rolled back while still answering:
- * the handler runs the real change, reads the violations, and nothing is kept.
+ * A handler's answer with a status other than the operation's usual one (a dry run of a create
+ * answers 200, not 201: nothing was created).
  */
-export class RollbackWith {
-  constructor(readonly result: unknown) {}
+export class Answer {
+  constructor(
+    readonly status: 200 | 201,
+    readonly data: unknown,
+  ) {}
 }
 
 export function fileResult(file: Omit<FileResult, 'kind'>): FileResult {

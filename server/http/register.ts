@@ -4,7 +4,7 @@ import { authenticate } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ok } from './envelope';
 import { badRequest } from './errors';
-import { isFileResult, RollbackWith, type AnyOperationSpec, type Caller } from './operation';
+import { Answer, isFileResult, type AnyOperationSpec, type Caller } from './operation';
 import { parseInput } from './validation';
 
 const noQuery = z.strictObject({});
@@ -30,18 +30,8 @@ async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: Fastify
   const call = (db: ServiceContext['db'] | Parameters<Parameters<ServiceContext['db']['transaction']>[0]>[0]) =>
     spec.handler({ params, query, body, db, ctx, request, reply, caller } as never);
 
-  if (!spec.mutates) return call(ctx.db);
-  try {
-    return await ctx.db.transaction(async (tx) => {
-      const result = await call(tx);
-      // A dry run did the real work inside the transaction; throwing rolls all of it back.
-      if (result instanceof RollbackWith) throw result;
-      return result;
-    });
-  } catch (error) {
-    if (error instanceof RollbackWith) return error.result;
-    throw error;
-  }
+  // A mutating operation runs in one transaction: whatever it throws rolls every change back.
+  return spec.mutates ? ctx.db.transaction((tx) => call(tx)) : call(ctx.db);
 }
 
 export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spec: AnyOperationSpec): void {
@@ -58,6 +48,7 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
           .header('content-length', result.body.length)
           .send(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
       }
+      if (result instanceof Answer) return reply.code(result.status).send(ok(result.data));
       const status = spec.response.kind === 'json' ? (spec.response.status ?? 200) : 200;
       return reply.code(status).send(ok(result));
     },

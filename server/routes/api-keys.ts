@@ -1,46 +1,42 @@
 import { z } from 'zod';
-import { apiKeyRoleSchema, keyFormatSchema, type KeyFormat } from '../../domain/enums';
+import {
+  apiKeyListQuerySchema,
+  apiKeyRecordSchema,
+  apiKeyRoleBodySchema,
+  apiKeyValidateSchema,
+  apiKeyValidationSchema,
+  type ApiKeyRecord as ApiKeyRecordOut,
+  type KeyFormat,
+} from '../../domain';
 import { maskApiKey } from '../auth/api-key-value';
+import type { SecretBox } from '../auth/secret-box';
 import { forbidden, notFound } from '../http/errors';
 import { orgOperation, type AnyOperationSpec, type Caller } from '../http/operation';
-import { queryBoolean, queryLimit, queryOffset } from '../http/query';
 import { orgParams } from '../http/schemas';
-import type { SecretBox } from '../auth/secret-box';
 import { findApiKeyByName, findApiKeyByValue, listApiKeys, setApiKeyRole, type ApiKeyRecord } from '../store/api-keys';
 
-export const apiKeySchema = z.object({
-  name: z.string(),
-  role: apiKeyRoleSchema,
-  createdAt: z.iso.datetime(),
-  keyFormat: keyFormatSchema.describe('The form of apiKey: None when key data was not asked for.'),
-  apiKey: z.string().nullable().describe('The key, masked or whole according to KeyFormat; null with KeyFormat=None or without IncludeApiKeys.'),
-});
-
-export const apiKeyValidationSchema = z.object({
-  valid: z.boolean(),
-  keyName: z.string().nullable(),
-  role: apiKeyRoleSchema.nullable(),
-  organizationId: z.string().nullable(),
-});
-
-const listQuery = z.strictObject({
-  Limit: queryLimit.optional(),
-  Offset: queryOffset.optional(),
-  IncludeApiKeys: queryBoolean.optional(),
-  KeyFormat: keyFormatSchema.optional(),
+// The interface says the list "supports filtering by name" without naming the parameter: Name,
+// capitalised like its neighbours.
+const listQuery = apiKeyListQuerySchema.extend({
   Name: z.string().max(64).optional().describe('Case-insensitive part of the key name.'),
 });
 
 const keyNameParams = z.object({ orgId: z.string(), keyName: z.string().min(1).max(64) });
 
-/** Only key managers and admins see whole keys (the list itself is theirs alone, but keep the rule here too). */
+/** Only key managers and admins see whole keys (the list is theirs alone, but the rule stays here too). */
 function canSeeWholeKeys(caller: Caller): boolean {
   return caller.role === 'Admin' || caller.role === 'KeyManager';
 }
 
-function present(record: ApiKeyRecord, format: KeyFormat, box: SecretBox) {
-  const apiKey = format === 'Visible' ? box.open(record.keySealed) : format === 'Masked' ? maskApiKey(record.keySuffix) : null;
-  return { name: record.name, role: record.role, createdAt: record.createdAt.toISOString(), keyFormat: format, apiKey };
+function present(record: ApiKeyRecord, include: boolean, format: KeyFormat, box: SecretBox): ApiKeyRecordOut {
+  const out: ApiKeyRecordOut = {
+    name: record.name,
+    role: record.role,
+    createdAt: record.createdAt.toISOString(),
+    lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
+  };
+  if (include) out.key = format === 'Visible' ? box.open(record.keySealed) : format === 'Masked' ? maskApiKey(record.keySuffix) : null;
+  return out;
 }
 
 export const apiKeyOperations: AnyOperationSpec[] = [
@@ -49,18 +45,17 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     method: 'GET',
     path: '/organizations/:orgId/apiKeys',
     tag: 'API keys',
-    summary: 'The API keys of the organization, by name, with their role and (on request) the key masked or whole.',
+    summary: 'The API keys of the organization, by name, with their role and (with IncludeApiKeys) the key masked or whole.',
     params: orgParams,
     query: listQuery,
     mutates: false,
-    response: { kind: 'json', data: z.array(apiKeySchema), description: 'An array of keys (Offset/Limit paging).' },
+    response: { kind: 'json', data: z.array(apiKeyRecordSchema), description: 'An array of keys, ordered by name (Offset/Limit paging).' },
     handler: async ({ db, ctx, caller, query }) => {
-      const format: KeyFormat = query.IncludeApiKeys ? (query.KeyFormat ?? 'Masked') : 'None';
-      if (format === 'Visible' && !canSeeWholeKeys(caller)) {
+      if (query.IncludeApiKeys && query.KeyFormat === 'Visible' && !canSeeWholeKeys(caller)) {
         throw forbidden('KEY_FORMAT_FORBIDDEN', 'Only a KeyManager or an Admin may list whole keys (KeyFormat=Visible).');
       }
-      const records = await listApiKeys(db, caller.orgId, { limit: query.Limit ?? 30, offset: query.Offset ?? 0, name: query.Name });
-      return records.map((record) => present(record, format, ctx.secrets.box));
+      const records = await listApiKeys(db, caller.orgId, { limit: query.Limit, offset: query.Offset, name: query.Name });
+      return records.map((record) => present(record, query.IncludeApiKeys, query.KeyFormat, ctx.secrets.box));
     },
   }),
   orgOperation({
@@ -68,15 +63,15 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     method: 'PUT',
     path: '/organizations/:orgId/apiKeys/:keyName/role',
     tag: 'API keys',
-    summary: 'Changes the role of the service account of a key. The body is a bare JSON string.',
+    summary: 'Changes the role of the service account of a key. The body is a bare JSON string such as "Service".',
     params: keyNameParams,
-    body: apiKeyRoleSchema,
+    body: apiKeyRoleBodySchema,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when the role is set.' },
     handler: async ({ db, ctx, caller, params, body }) => {
       const record = await findApiKeyByName(db, caller.orgId, params.keyName);
       if (!record) throw notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`);
-      // A KeyManager manages keys but must not mint admins (including itself).
+      // A KeyManager manages keys but must not mint admins (itself included).
       if (caller.role !== 'Admin' && (body === 'Admin' || record.role === 'Admin')) {
         throw forbidden('ROLE_ESCALATION_FORBIDDEN', 'Only an Admin may give the Admin role or change the role of an Admin key.');
       }
@@ -90,17 +85,18 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     method: 'POST',
     path: '/organizations/:orgId/apiKeys/validate',
     tag: 'API keys',
-    summary: 'Whether a key is a valid key of this organization, and its name and role.',
+    summary: 'Whether a key is a valid key of this organization, with its name and role.',
     description:
-      'A key of another organization is reported as not valid here. Anyone may validate: holding a key value already gives its powers, so naming its role reveals nothing more.',
+      'A key of another organization reads as not valid here. Every role may validate: holding a key value already gives its powers, so naming its role reveals nothing more.',
     params: orgParams,
-    body: z.strictObject({ apiKey: z.string().max(200).nullable() }),
+    body: apiKeyValidateSchema,
     mutates: false,
     response: { kind: 'json', data: apiKeyValidationSchema, description: 'The validation result.' },
     handler: async ({ db, caller, body }) => {
-      const record = body.apiKey ? await findApiKeyByValue(db, body.apiKey.trim()) : undefined;
-      if (!record || record.orgId !== caller.orgId) return { valid: false, keyName: null, role: null, organizationId: null };
-      return { valid: true, keyName: record.name, role: record.role, organizationId: record.orgId };
+      const value = body.apiKey?.trim();
+      const record = value ? await findApiKeyByValue(db, value) : undefined;
+      if (!record || record.orgId !== caller.orgId) return { valid: false, organizationId: null, keyName: null, role: null };
+      return { valid: true, organizationId: record.orgId, keyName: record.name, role: record.role };
     },
   }),
 ];

@@ -1,6 +1,23 @@
 import type { AnyOperationSpec } from '../http/operation';
 import { apiKeyOperations } from './api-keys';
+import { configurationFileOperations } from './configuration-files';
+import { configurationOperations } from './configurations';
+import { confirmationOperations } from './confirmations';
+import { deviceOperations } from './devices';
+import { firmwareOperations } from './firmware';
+import { templateOperations } from './templates';
+import { userOperations } from './users';
 import { versionOperations } from './version';
 
 /** Every operation the service answers, in the order the interface lists them. */
-export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [...apiKeyOperations, ...versionOperations];
+export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
+  ...configurationOperations,
+  ...deviceOperations,
+  ...firmwareOperations,
+  ...configurationFileOperations,
+  ...confirmationOperations,
+  ...templateOperations,
+  ...userOperations,
+  ...apiKeyOperations,
+  ...versionOperations,
+];

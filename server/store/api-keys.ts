@@ -12,6 +12,7 @@ export interface ApiKeyRecord {
   keySuffix: string;
   keySealed: Uint8Array;
   createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
 interface ApiKeyRow {
@@ -22,6 +23,7 @@ interface ApiKeyRow {
   key_suffix: string;
   key_sealed: Uint8Array;
   created_at: Date;
+  last_used_at: Date | null;
 }
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
@@ -32,6 +34,7 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   keySuffix: row.key_suffix,
   keySealed: row.key_sealed,
   createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
 });
 
 /** Key names are path segments (PUT .../apiKeys/{keyName}/role). */
@@ -81,4 +84,8 @@ export async function listApiKeys(
 
 export async function setApiKeyRole(db: Queryable, id: string, role: ApiKeyRole): Promise<void> {
   await db.query('UPDATE api_keys SET role = $2 WHERE id = $1', [id, role]);
+}
+
+export async function markApiKeyUsed(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
 }

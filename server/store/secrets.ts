@@ -1,4 +1,4 @@
-import { createPublicKey, randomBytes } from 'node:crypto';
+import { createHmac, createPublicKey, randomBytes } from 'node:crypto';
 import { createConfigFileSigner, generateSigningKeyPair, keyIdOf, type ConfigFileSigner } from '../../domain/files';
 import { createSecretBox, type SecretBox } from '../auth/secret-box';
 import type { Queryable } from '../db/database';
@@ -11,6 +11,11 @@ export interface SigningKeyInfo {
 
 export interface ServiceSecrets {
   box: SecretBox;
+  /**
+   * Keyed hash (HMAC-SHA256) of a device's file content. Keyed because the content holds Wifi
+   * passwords: a plain hash stored in the database would let a reader test password guesses.
+   */
+  contentHash(canonicalContent: string): string;
   signer: ConfigFileSigner;
   signingKey: SigningKeyInfo;
 }
@@ -44,8 +49,10 @@ export async function loadServiceSecrets(db: Queryable, env: NodeJS.ProcessEnv =
   const privateKeyPem = await getOrCreate(db, 'config-file-signing-key', () => generateSigningKeyPair().privateKeyPem);
   const signer = createConfigFileSigner(privateKeyPem);
   const publicKeyPem = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+  const hashKey = createHmac('sha256', sealingKey).update('provisioner/config-file-content-hash/1').digest();
   return {
     box: createSecretBox(sealingKey),
+    contentHash: (content) => createHmac('sha256', hashKey).update(content, 'utf8').digest('hex'),
     signer,
     signingKey: { keyId: keyIdOf(publicKeyPem), algorithm: 'ES256', publicKeyPem },
   };

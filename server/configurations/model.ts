@@ -1,0 +1,146 @@
+import {
+  effectiveDevices,
+  withConfigurationDefaults,
+  withDeviceDefaults,
+  type ConfigurationContext,
+  type ConfigurationDeviceRecord,
+  type ConfigurationMember,
+  type ConfigurationRecord,
+  type ConfigurationSettings,
+} from '../../domain';
+import type { ConfigFileContent } from '../../domain/files';
+import type { StoredConfiguration, StoredMember } from '../store/configurations';
+import { compactObject } from '../store/json';
+
+export function settingsOf(stored: StoredConfiguration): ConfigurationSettings {
+  return { ...stored.settings, name: stored.name };
+}
+
+export function memberOf(stored: StoredMember): ConfigurationMember {
+  return { ...stored.settings, serialNumber: stored.serialNumber, deviceType: stored.deviceType, wifiPasswordSet: stored.wifiPasswordSet };
+}
+
+export function membersOf(stored: StoredConfiguration): ConfigurationMember[] {
+  return stored.members.map(memberOf);
+}
+
+/** A device of a configuration as returned: every field, null when unset, defaults applied. */
+export function deviceRecord(member: ConfigurationMember, assignedIpAddress: string | null): ConfigurationDeviceRecord & { assignedIpAddress: string | null } {
+  const d = withDeviceDefaults(member, member.deviceType);
+  return {
+    serialNumber: d.serialNumber,
+    deviceType: d.deviceType,
+    deviceConfigurationType: d.deviceConfigurationType ?? null,
+    commInterface: d.commInterface ?? null,
+    ipAddress: d.ipAddress ?? null,
+    // Not in the domain record: the address the file will carry when ipAddress is unset and the
+    // configuration assigns one from startingIpAddress.
+    assignedIpAddress,
+    inputConfiguration1: d.inputConfiguration1 ?? null,
+    inputConfiguration2: d.inputConfiguration2 ?? null,
+    inputConfiguration3: d.inputConfiguration3 ?? null,
+    can0Id: d.can0Id ?? null,
+    can1Id: d.can1Id ?? null,
+    voltage: d.voltage ?? null,
+    serial0Usage: d.serial0Usage ?? null,
+    serial1Usage: d.serial1Usage ?? null,
+    serial0Baudrate: d.serial0Baudrate ?? null,
+    serial1Baudrate: d.serial1Baudrate ?? null,
+    stopCategory: d.stopCategory ?? null,
+    cat1StopDelay: d.cat1StopDelay ?? null,
+    ossdEnabled: d.ossdEnabled ?? null,
+    ethNetmask: d.ethNetmask ?? null,
+    ethGateway: d.ethGateway ?? null,
+    ethNameservers: d.ethNameservers ? [...d.ethNameservers] : null,
+    wifiNetmask: d.wifiNetmask ?? null,
+    wifiGateway: d.wifiGateway ?? null,
+    wifiNameservers: d.wifiNameservers ? [...d.wifiNameservers] : null,
+    wifiSsid: d.wifiSsid ?? null,
+    wifiPasswordSet: d.wifiPasswordSet === true,
+    networkTemplateId: d.networkTemplateId ?? null,
+  };
+}
+
+/** A configuration as returned (the domain's ConfigurationRecord), defaults applied. */
+export function configurationRecord(stored: StoredConfiguration, ctx: Pick<ConfigurationContext, 'findNetworkTemplate'>): ConfigurationRecord {
+  const s = withConfigurationDefaults(settingsOf(stored));
+  const members = membersOf(stored);
+  const effective = effectiveDevices(s, members, ctx);
+  return {
+    id: stored.id,
+    name: stored.name,
+    startingIpAddress: s.startingIpAddress ?? null,
+    ismTxPower: s.ismTxPower ?? null,
+    ismTxChannel: s.ismTxChannel ?? null,
+    ismNetworkId: s.ismNetworkId ?? null,
+    canMode: s.canMode ?? null,
+    canKBitrate: s.canKBitrate ?? null,
+    displayTextPgn: s.displayTextPgn ?? null,
+    settingsPgn: s.settingsPgn ?? null,
+    approvedSourceAddresses: s.approvedSourceAddresses ? [...s.approvedSourceAddresses] : null,
+    receiverOutputControl: s.receiverOutputControl ?? null,
+    timeoutConfiguration: s.timeoutConfiguration ?? null,
+    devices: members.map((member, index) => {
+      const assigned = member.ipAddress ? null : (effective[index]?.ipAddress ?? null);
+      return deviceRecord(member, assigned);
+    }),
+    createdAt: stored.createdAt.toISOString(),
+    lastEditedAt: stored.lastEditedAt.toISOString(),
+  };
+}
+
+/** The file content of one device, without syncId and issue time: what its settings hash covers. */
+export type FileSettings = Omit<ConfigFileContent, 'syncId' | 'issuedAt'>;
+
+const SAFETY_KEYS = [
+  'timeoutConfiguration',
+  'ismTxPower',
+  'ismTxChannel',
+  'ismNetworkId',
+  'canMode',
+  'canKBitrate',
+  'displayTextPgn',
+  'settingsPgn',
+  'approvedSourceAddresses',
+  'receiverOutputControl',
+] as const;
+
+/**
+ * What each device of a complete configuration gets in its file: its own effective settings
+ * (template applied, address assigned, defaults, its Wifi password), the peers it talks to, and
+ * the configuration's safety parameters. `effective` must hold the Wifi passwords.
+ */
+export function fileSettingsOf(stored: StoredConfiguration, effective: readonly ConfigurationMember[]): Map<string, FileSettings> {
+  const settings = withConfigurationDefaults(settingsOf(stored));
+  const safety = compactObject(Object.fromEntries(SAFETY_KEYS.map((key) => [key, settings[key]])));
+  const out = new Map<string, FileSettings>();
+  for (const member of effective) {
+    const { serialNumber, deviceType, wifiPasswordSet: _set, ...own } = withDeviceDefaults(member, member.deviceType);
+    const peers = effective
+      .filter((peer) => peer.serialNumber !== serialNumber)
+      .map((peer) =>
+        compactObject({
+          serialNumber: peer.serialNumber,
+          deviceType: peer.deviceType,
+          deviceConfigurationType: peer.deviceConfigurationType,
+          commInterface: peer.commInterface,
+          ipAddress: peer.ipAddress,
+        }),
+      );
+    out.set(serialNumber, {
+      format: 'provisioner-config/1',
+      serialNumber,
+      deviceType,
+      configurationId: stored.id,
+      blank: false,
+      device: compactObject(own),
+      peers,
+      safety,
+    });
+  }
+  return out;
+}
+
+export function blankFileSettings(serialNumber: string, deviceType: string): FileSettings {
+  return { format: 'provisioner-config/1', serialNumber, deviceType, configurationId: null, blank: true, device: {}, peers: [], safety: {} };
+}

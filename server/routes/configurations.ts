@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  configurationCreateSchema,
+  configurationListQuerySchema,
+  configurationPatchSchema,
+  configurationRecordSchema,
+  deleteResultSchema,
+  deviceAddSchema,
+  deviceUpdateSchema,
+  dryRunQuerySchema,
+  dryRunResultSchema,
+  mergeConfigurationPatch,
+  mergeDevicePatch,
+  pageSchema,
+  validateConfiguration,
+  validateConfigurationSettings,
+  configurationStatus,
+  violationsSchema,
+  type ConfigurationMember,
+  type DryRunResult,
+  type Violation,
+} from '../../domain';
+import type { ServiceContext } from '../context';
+import { configurationContext } from '../configurations/context';
+import { refreshSettingsHashes } from '../configurations/files';
+import { configurationRecord, membersOf, settingsOf } from '../configurations/model';
+import type { Queryable } from '../db/database';
+import { conflict, notFound } from '../http/errors';
+import { Answer, orgOperation, type AnyOperationSpec } from '../http/operation';
+import { idParams, orgParams } from '../http/schemas';
+import { invalid } from '../http/validation';
+import {
+  configurationOfDevice,
+  deleteConfiguration,
+  deleteMember,
+  getConfiguration,
+  insertConfiguration,
+  insertMember,
+  listConfigurations,
+  touchConfiguration,
+  updateConfiguration,
+  updateMember,
+  type StoredConfiguration,
+} from '../store/configurations';
+import { getRegisteredDevice } from '../store/devices';
+
+const deviceParams = idParams.extend({ serialNumber: z.string().min(1).max(64) });
+
+const statusSchema = z.object({
+  configurationId: z.uuid(),
+  complete: z.boolean(),
+  errors: violationsSchema,
+  readyDevices: z.array(z.string()),
+});
+
+async function mustGet(db: Queryable, orgId: string, id: string): Promise<StoredConfiguration> {
+  const stored = await getConfiguration(db, orgId, id);
+  if (!stored) throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
+  return stored;
+}
+
+async function recordOf(db: Queryable, stored: StoredConfiguration) {
+  const ctx = await configurationContext(db, stored.orgId, stored.members.map((m) => m.settings.networkTemplateId));
+  return configurationRecord(stored, ctx);
+}
+
+/** A dry run answers 200 whatever the operation's usual status: nothing was created or changed. */
+function dryRun(violations: Violation[]): Answer {
+  const result: DryRunResult = { dryRun: true, valid: violations.length === 0, violations };
+  return new Answer(200, result);
+}
+
+/** After a change: mark the configuration edited, recompute its files' content, return the record. */
+async function afterChange(db: Queryable, svc: ServiceContext, orgId: string, id: string, touch: boolean) {
+  if (touch) await touchConfiguration(db, id);
+  await refreshSettingsHashes(db, svc, orgId, id);
+  return recordOf(db, await mustGet(db, orgId, id));
+}
+
+const recordOrDryRun = z.union([configurationRecordSchema, dryRunResultSchema]);
+
+export const configurationOperations: AnyOperationSpec[] = [
+  orgOperation({
+    id: 'configurations.list',
+    method: 'GET',
+    path: '/organizations/:orgId/configurations',
+    tag: 'Configurations',
+    summary: 'Configurations of the organization, filtered by name (Search), sorted (SortOptions), paged (Limit, Page from 1).',
+    params: orgParams,
+    query: configurationListQuerySchema,
+    mutates: false,
+    response: { kind: 'json', data: pageSchema(configurationRecordSchema), description: '{ items, page, limit, totalCount }' },
+    handler: async ({ db, caller, query }) => {
+      const { items, totalCount } = await listConfigurations(db, caller.orgId, {
+        search: query.Search,
+        sort: query.SortOptions,
+        limit: query.Limit,
+        page: query.Page,
+      });
+      const ctx = await configurationContext(db, caller.orgId, items.flatMap((c) => c.members.map((m) => m.settings.networkTemplateId)));
+      return { items: items.map((stored) => configurationRecord(stored, ctx)), page: query.Page, limit: query.Limit, totalCount };
+    },
+  }),
+  orgOperation({
+    id: 'configurations.create',
+    method: 'POST',
+    path: '/organizations/:orgId/configurations',
+    tag: 'Configurations',
+    summary: 'Creates a configuration; only name is required. Observed payload forms are accepted and stored canonically.',
+    params: orgParams,
+    body: configurationCreateSchema,
+    mutates: true,
+    response: { kind: 'json', status: 201, data: configurationRecordSchema, description: 'The new configuration; note its id.' },
+    handler: async ({ db, ctx, caller, body }) => {
+      const { region } = await configurationContext(db, caller.orgId, []);
+      const violations = validateConfigurationSettings(body, { region, deviceTypes: [] });
+      if (violations.length > 0) throw invalid(violations);
+      const id = randomUUID();
+      await insertConfiguration(db, { id, orgId: caller.orgId, name: body.name, settings: body });
+      return afterChange(db, ctx, caller.orgId, id, false);
+    },
+  }),
+  orgOperation({
+    id: 'configurations.get',
+    method: 'GET',
+    path: '/organizations/:orgId/configurations/:id',
+    tag: 'Configurations',
+    summary: 'One configuration with its devices.',
+    params: idParams,
+    mutates: false,
+    response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration.' },
+    handler: async ({ db, caller, params }) => recordOf(db, await mustGet(db, caller.orgId, params.id)),
+  }),
+  orgOperation({
+    id: 'configurations.delete',
+    method: 'DELETE',
+    path: '/organizations/:orgId/configurations/:id',
+    tag: 'Configurations',
+    summary: 'Deletes a configuration; its devices are free to join another one.',
+    params: idParams,
+    mutates: true,
+    response: { kind: 'json', data: deleteResultSchema, description: '{ id, deleted: true }' },
+    handler: async ({ db, caller, params }) => {
+      if (!(await deleteConfiguration(db, caller.orgId, params.id))) {
+        throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${params.id} in this organization.`, 'id');
+      }
+      return { id: params.id, deleted: true };
+    },
+  }),
+  orgOperation({
+    id: 'configurations.update',
+    method: 'PATCH',
+    path: '/organizations/:orgId/configurations/:id',
+    tag: 'Configurations',
+    summary: 'Changes settings of a configuration. With dryRun=true nothing changes and the answer lists the violations the change would cause.',
+    params: idParams,
+    query: dryRunQuerySchema,
+    body: configurationPatchSchema,
+    mutates: true,
+    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
+    handler: async ({ db, ctx, caller, params, query, body }) => {
+      const stored = await mustGet(db, caller.orgId, params.id);
+      const merged = mergeConfigurationPatch(settingsOf(stored), body);
+      const members = membersOf(stored);
+      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
+      const violations = validateConfiguration(merged, members, cctx);
+      if (query.dryRun) return dryRun(violations);
+      if (violations.length > 0) throw invalid(violations);
+      await updateConfiguration(db, stored.id, merged.name ?? stored.name, merged);
+      return afterChange(db, ctx, caller.orgId, stored.id, false);
+    },
+  }),
+  orgOperation({
+    id: 'configurations.status',
+    method: 'GET',
+    path: '/organizations/:orgId/configurations/validate/:id',
+    tag: 'Configurations',
+    summary: 'Whether the configuration is complete (its files can be downloaded) or the errors that stand in the way.',
+    params: idParams,
+    mutates: false,
+    response: { kind: 'json', data: statusSchema, description: '{ configurationId, complete, errors, readyDevices }' },
+    handler: async ({ db, caller, params }) => {
+      const stored = await mustGet(db, caller.orgId, params.id);
+      const members = membersOf(stored);
+      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
+      return configurationStatus(stored.id, settingsOf(stored), members, cctx);
+    },
+  }),
+  orgOperation({
+    id: 'configurations.addDevice',
+    method: 'POST',
+    path: '/organizations/:orgId/configurations/:id/devices',
+    tag: 'Configurations',
+    summary: 'Adds a registered device of the organization to the configuration. A device is in at most one configuration.',
+    params: idParams,
+    query: dryRunQuerySchema,
+    body: deviceAddSchema,
+    mutates: true,
+    response: { kind: 'json', status: 201, data: recordOrDryRun, description: 'The configuration with the device, or with dryRun the would-be violations.' },
+    handler: async ({ db, ctx, caller, params, query, body }) => {
+      const stored = await mustGet(db, caller.orgId, params.id);
+      const device = await getRegisteredDevice(db, caller.orgId, body.serialNumber);
+      if (!device) {
+        throw notFound(
+          'DEVICE_NOT_REGISTERED',
+          `Device ${body.serialNumber} is not registered in this organization: register it first (POST devices?serialNumber=${body.serialNumber}&name=...).`,
+          'serialNumber',
+        );
+      }
+      const holder = await configurationOfDevice(db, body.serialNumber);
+      if (holder?.configurationId === stored.id) {
+        throw conflict('DEVICE_ALREADY_IN_CONFIGURATION', `Device ${body.serialNumber} is already in this configuration: update it instead.`, 'serialNumber');
+      }
+      if (holder) {
+        throw conflict(
+          'DEVICE_IN_OTHER_CONFIGURATION',
+          `Device ${body.serialNumber} is already in configuration ${holder.configurationId}: a device belongs to one configuration at a time; remove it there first.`,
+          'serialNumber',
+        );
+      }
+      // The password takes part in the rules (a password without Wifi is an error) but is stored sealed, apart.
+      const member: ConfigurationMember = { ...body, deviceType: device.deviceType, wifiPasswordSet: body.wifiPassword !== undefined };
+      const members = [...membersOf(stored), member];
+      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
+      const violations = validateConfiguration(settingsOf(stored), members, cctx);
+      if (query.dryRun) return dryRun(violations);
+      if (violations.length > 0) throw invalid(violations);
+      await insertMember(db, {
+        configurationId: stored.id,
+        orgId: caller.orgId,
+        serialNumber: body.serialNumber,
+        settings: member,
+        wifiPasswordSealed: body.wifiPassword === undefined ? null : ctx.secrets.box.seal(body.wifiPassword),
+      });
+      return afterChange(db, ctx, caller.orgId, stored.id, true);
+    },
+  }),
+  orgOperation({
+    id: 'configurations.removeDevice',
+    method: 'DELETE',
+    path: '/organizations/:orgId/configurations/:id/devices/:serialNumber',
+    tag: 'Configurations',
+    summary: 'Removes a device from the configuration.',
+    params: deviceParams,
+    mutates: true,
+    response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration without the device.' },
+    handler: async ({ db, ctx, caller, params }) => {
+      const stored = await mustGet(db, caller.orgId, params.id);
+      if (!stored.members.some((m) => m.serialNumber === params.serialNumber)) {
+        throw notFound('DEVICE_NOT_IN_CONFIGURATION', `Device ${params.serialNumber} is not in this configuration.`, 'serialNumber');
+      }
+      await deleteMember(db, stored.id, params.serialNumber);
+      return afterChange(db, ctx, caller.orgId, stored.id, true);
+    },
+  }),
+  orgOperation({
+    id: 'configurations.updateDevice',
+    method: 'PATCH',
+    path: '/organizations/:orgId/configurations/:id/devices/:serialNumber',
+    tag: 'Configurations',
+    summary: 'Changes settings of a device in the configuration. With dryRun=true nothing changes and the answer lists the violations the change would cause.',
+    params: deviceParams,
+    query: dryRunQuerySchema,
+    body: deviceUpdateSchema,
+    mutates: true,
+    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
+    handler: async ({ db, ctx, caller, params, query, body }) => {
+      const stored = await mustGet(db, caller.orgId, params.id);
+      const members = membersOf(stored);
+      const index = members.findIndex((m) => m.serialNumber === params.serialNumber);
+      const current = members[index];
+      if (!current) throw notFound('DEVICE_NOT_IN_CONFIGURATION', `Device ${params.serialNumber} is not in this configuration.`, 'serialNumber');
+      const merged = mergeDevicePatch(current, body);
+      const passwordGiven = body.wifiPassword !== undefined;
+      const member: ConfigurationMember = { ...merged, wifiPasswordSet: passwordGiven || merged.wifiPasswordSet === true };
+      members[index] = member;
+      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
+      const violations = validateConfiguration(settingsOf(stored), members, cctx);
+      if (query.dryRun) return dryRun(violations);
+      if (violations.length > 0) throw invalid(violations);
+      await updateMember(db, {
+        configurationId: stored.id,
+        serialNumber: params.serialNumber,
+        settings: member,
+        // A new password is sealed; one dropped by the merge (Wifi no longer used) is cleared.
+        wifiPasswordSealed: passwordGiven ? ctx.secrets.box.seal(body.wifiPassword ?? '') : member.wifiPasswordSet ? undefined : null,
+      });
+      return afterChange(db, ctx, caller.orgId, stored.id, true);
+    },
+  }),
+];

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { configurationConfirmationSchema, firmwareConfirmationSchema, validateFirmwareConfirmation } from '../../domain';
+import type { Queryable } from '../db/database';
+import { badRequest, notFound } from '../http/errors';
+import { orgOperation, type AnyOperationSpec } from '../http/operation';
+import { serialParams } from '../http/schemas';
+import { invalid } from '../http/validation';
+import { recordConfirmationOnce } from '../store/confirmations';
+import { getRegisteredDevice, recordConfigurationApply, recordFirmwareApply } from '../store/devices';
+import { findIssuedSyncId } from '../store/sync-ids';
+
+async function registered(db: Queryable, orgId: string, serialNumber: string) {
+  const device = await getRegisteredDevice(db, orgId, serialNumber);
+  if (!device) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
+  return device;
+}
+
+/** Times are compared as instants: '...+02:00' and the same instant in 'Z' are one confirmation. */
+const instant = (text: string) => new Date(text).toISOString();
+
+export const confirmationOperations: AnyOperationSpec[] = [
+  orgOperation({
+    id: 'devices.confirmFirmware',
+    method: 'POST',
+    path: '/organizations/:orgId/devices/:serialNumber/confirm-apply-firmware',
+    tag: 'Confirmations',
+    summary: "Records that a firmware file was applied (or failed); a success sets the device's firmware version.",
+    description:
+      'Idempotent: the same confirmation sent again (an outbox replay) answers true and changes nothing. A confirmation older (by applyTimeStamp) than the one recorded is kept in the history but does not replace it.',
+    params: serialParams,
+    body: firmwareConfirmationSchema,
+    mutates: true,
+    response: { kind: 'json', data: z.boolean(), description: 'true when recorded (or already recorded).' },
+    handler: async ({ db, caller, params, body }) => {
+      const violations = validateFirmwareConfirmation(body);
+      if (violations.length > 0) throw invalid(violations);
+      await registered(db, caller.orgId, params.serialNumber);
+      const apply = {
+        success: body.firmwareFileSuccessfullyDeployed,
+        firmwareVersion: body.firmwareVersion ?? null,
+        error: body.error ?? null,
+        appliedAt: instant(body.applyTimeStamp),
+      };
+      const first = await recordConfirmationOnce(db, {
+        orgId: caller.orgId,
+        serialNumber: params.serialNumber,
+        kind: 'firmware',
+        payload: apply,
+        outcome: apply.success ? 'deployed' : 'failed',
+      });
+      if (first) await recordFirmwareApply(db, params.serialNumber, apply);
+      return true;
+    },
+  }),
+  orgOperation({
+    id: 'devices.confirmConfiguration',
+    method: 'POST',
+    path: '/organizations/:orgId/devices/:serialNumber/confirm-apply-configuration',
+    tag: 'Confirmations',
+    summary:
+      "Records that a configuration file was applied (or failed). The syncId must be one this service issued for this device; the device's deploy status follows (Deployed, Failed, Outdated).",
+    description: 'Idempotent like confirm-apply-firmware.',
+    params: serialParams,
+    body: configurationConfirmationSchema,
+    mutates: true,
+    response: { kind: 'json', data: z.boolean(), description: 'true when recorded (or already recorded).' },
+    handler: async ({ db, caller, params, body }) => {
+      await registered(db, caller.orgId, params.serialNumber);
+      if (!(await findIssuedSyncId(db, caller.orgId, params.serialNumber, body.syncId))) {
+        throw badRequest(
+          'SYNC_ID_NOT_ISSUED',
+          `syncId ${body.syncId} was not issued for device ${params.serialNumber}: confirm with the syncId of the file downloaded for this device (X-Config-File-Sync-Id).`,
+          'syncId',
+        );
+      }
+      const apply = {
+        success: body.configurationFileSuccessfullyDeployed,
+        syncId: body.syncId.toLowerCase(),
+        error: body.error ?? null,
+        appliedAt: instant(body.applyTimeStamp),
+      };
+      const first = await recordConfirmationOnce(db, {
+        orgId: caller.orgId,
+        serialNumber: params.serialNumber,
+        kind: 'configuration',
+        payload: apply,
+        outcome: apply.success ? 'deployed' : 'failed',
+      });
+      if (first) await recordConfigurationApply(db, params.serialNumber, apply);
+      return true;
+    },
+  }),
+];

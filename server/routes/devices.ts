@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import {
+  deviceImageBodySchema,
+  deviceListQuerySchema,
+  deviceRecordSchema,
+  deviceRegisterQuerySchema,
+  deviceRenameQuerySchema,
+  pageSchema,
+  validateDeviceRename,
+} from '../../domain';
+import { conflict, notFound } from '../http/errors';
+import { orgOperation, type AnyOperationSpec } from '../http/operation';
+import { orgParams, serialParams } from '../http/schemas';
+import { invalid } from '../http/validation';
+import { getDeviceRecord, getRegisteredDevice, insertDevice, listDeviceRecords, registrationOf, updateDevice } from '../store/devices';
+import { getManufacturingRecord } from '../store/manufacturing';
+import type { Queryable } from '../db/database';
+
+/**
+ * The interface puts deviceImage "in the body" without saying how. Accepted: a bare JSON string
+ * (a data URL such as "data:image/png;base64,..." or bare base64), or { "deviceImage": "..." },
+ * or no body. The image is stored as sent; the domain limits its length.
+ */
+export const deviceImageBody = z.preprocess((body) => (typeof body === 'string' ? { deviceImage: body } : body), deviceImageBodySchema);
+
+async function recordOrThrow(db: Queryable, orgId: string, serialNumber: string) {
+  const record = await getDeviceRecord(db, orgId, serialNumber);
+  if (!record) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
+  return record;
+}
+
+export const deviceOperations: AnyOperationSpec[] = [
+  orgOperation({
+    id: 'devices.list',
+    method: 'GET',
+    path: '/organizations/:orgId/devices',
+    tag: 'Devices',
+    summary:
+      'Registered devices of the organization: search (name, serial number, model, type) or serial (one serial number), configurableOnly (in no configuration), paged (limit, page from 1).',
+    params: orgParams,
+    query: deviceListQuerySchema,
+    mutates: false,
+    response: { kind: 'json', data: pageSchema(deviceRecordSchema), description: '{ items, page, limit, totalCount }' },
+    handler: async ({ db, caller, query }) => {
+      const { items, totalCount } = await listDeviceRecords(db, caller.orgId, query);
+      return { items, page: query.page, limit: query.limit, totalCount };
+    },
+  }),
+  orgOperation({
+    id: 'devices.register',
+    method: 'POST',
+    path: '/organizations/:orgId/devices',
+    tag: 'Devices',
+    summary: 'Registers a device: claims a serial number the manufacturing records know into the organization, with a name and an optional image.',
+    params: orgParams,
+    query: deviceRegisterQuerySchema,
+    body: deviceImageBody,
+    bodyOptional: true,
+    mutates: true,
+    response: { kind: 'json', status: 201, data: deviceRecordSchema, description: 'The registered device.' },
+    handler: async ({ db, caller, query, body }) => {
+      const manufactured = await getManufacturingRecord(db, query.serialNumber);
+      if (!manufactured) {
+        throw notFound('SERIAL_NUMBER_UNKNOWN', `No device with serial number ${query.serialNumber} was manufactured: check the number on the device label.`, 'serialNumber');
+      }
+      const holder = await registrationOf(db, query.serialNumber);
+      if (holder === caller.orgId) throw conflict('DEVICE_ALREADY_REGISTERED', `Device ${query.serialNumber} is already registered in this organization.`, 'serialNumber');
+      if (holder !== undefined) {
+        throw conflict('DEVICE_REGISTERED_ELSEWHERE', `Device ${query.serialNumber} is registered in another organization: it must be released there first.`, 'serialNumber');
+      }
+      await insertDevice(db, { serialNumber: query.serialNumber, orgId: caller.orgId, name: query.name, image: body?.deviceImage ?? null });
+      return recordOrThrow(db, caller.orgId, query.serialNumber);
+    },
+  }),
+  orgOperation({
+    id: 'devices.update',
+    method: 'PATCH',
+    path: '/organizations/:orgId/devices/:serialNumber',
+    tag: 'Devices',
+    summary: 'Renames a device (name), replaces its image (deviceImage in the body) or deletes it (deleteImage=true).',
+    params: serialParams,
+    query: deviceRenameQuerySchema,
+    body: deviceImageBody,
+    bodyOptional: true,
+    mutates: true,
+    response: { kind: 'json', data: deviceRecordSchema, description: 'The updated device.' },
+    handler: async ({ db, caller, params, query, body }) => {
+      const image = body ?? {};
+      const violations = validateDeviceRename(query, image);
+      if (violations.length > 0) throw invalid(violations);
+      if (!(await getRegisteredDevice(db, caller.orgId, params.serialNumber))) {
+        throw notFound('DEVICE_NOT_FOUND', `Device ${params.serialNumber} is not registered in this organization.`, 'serialNumber');
+      }
+      await updateDevice(db, {
+        serialNumber: params.serialNumber,
+        name: query.name,
+        image: query.deleteImage ? null : image.deviceImage,
+      });
+      return recordOrThrow(db, caller.orgId, params.serialNumber);
+    },
+  }),
+];

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { deviceTypeSchema, firmwareVersionRecordSchema, type DeviceType } from '../../domain';
+import type { Queryable } from '../db/database';
+import { notFound } from '../http/errors';
+import { fileResult, orgOperation, type AnyOperationSpec } from '../http/operation';
+import { serialParams } from '../http/schemas';
+import { getRegisteredDevice } from '../store/devices';
+import { firmwareBundleBytes, latestFirmware } from '../store/firmware';
+
+const typeParams = z.object({ orgId: z.string(), deviceType: deviceTypeSchema });
+
+const FIRMWARE_HEADERS = {
+  'X-Firmware-Version': 'the version in the bundle',
+  'X-Firmware-Sha256': 'SHA-256 (hex) of the whole bundle',
+};
+
+async function typeOfDevice(db: Queryable, orgId: string, serialNumber: string): Promise<DeviceType> {
+  const device = await getRegisteredDevice(db, orgId, serialNumber);
+  if (!device) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
+  return device.deviceType;
+}
+
+async function latestOrThrow(db: Queryable, deviceType: DeviceType) {
+  const latest = await latestFirmware(db, deviceType);
+  if (!latest) throw notFound('FIRMWARE_NOT_AVAILABLE', `No firmware for ${deviceType} devices has been imported into this service yet.`);
+  return latest;
+}
+
+async function bundleFile(db: Queryable, deviceType: DeviceType) {
+  const latest = await latestOrThrow(db, deviceType);
+  const body = await firmwareBundleBytes(db, deviceType, latest.version);
+  if (!body) throw notFound('FIRMWARE_NOT_AVAILABLE', `Firmware ${deviceType} ${latest.version} was removed while it was being read.`);
+  return fileResult({
+    body,
+    mediaType: 'application/zip',
+    fileName: `${deviceType}-${latest.version}.zip`,
+    headers: { 'X-Firmware-Version': latest.version, 'X-Firmware-Sha256': latest.sha256 },
+  });
+}
+
+export const firmwareOperations: AnyOperationSpec[] = [
+  orgOperation({
+    id: 'devices.firmware',
+    method: 'GET',
+    path: '/organizations/:orgId/devices/:serialNumber/firmware',
+    tag: 'Firmware',
+    summary: 'The latest firmware bundle for the type of this device (zip: manifest.json and the image).',
+    params: serialParams,
+    mutates: false,
+    response: { kind: 'file', mediaType: 'application/zip', description: 'The firmware bundle.', headers: FIRMWARE_HEADERS },
+    handler: async ({ db, caller, params }) => bundleFile(db, await typeOfDevice(db, caller.orgId, params.serialNumber)),
+  }),
+  orgOperation({
+    id: 'devices.firmwareVersion',
+    method: 'GET',
+    path: '/organizations/:orgId/devices/:serialNumber/firmware/version',
+    tag: 'Firmware',
+    summary: 'The version of the latest firmware for the type of this device.',
+    params: serialParams,
+    mutates: false,
+    response: { kind: 'json', data: firmwareVersionRecordSchema, description: '{ deviceType, version }' },
+    handler: async ({ db, caller, params }) => {
+      const deviceType = await typeOfDevice(db, caller.orgId, params.serialNumber);
+      return { deviceType, version: (await latestOrThrow(db, deviceType)).version };
+    },
+  }),
+  orgOperation({
+    id: 'devices.typeFirmwareVersion',
+    method: 'GET',
+    path: '/organizations/:orgId/devices/types/:deviceType/firmware/version',
+    tag: 'Firmware',
+    summary: 'The version of the latest firmware for a device type (SRCP, WESP, EPC, NSCP).',
+    params: typeParams,
+    mutates: false,
+    response: { kind: 'json', data: firmwareVersionRecordSchema, description: '{ deviceType, version }' },
+    handler: async ({ db, params }) => ({ deviceType: params.deviceType, version: (await latestOrThrow(db, params.deviceType)).version }),
+  }),
+  orgOperation({
+    id: 'devices.typeFirmware',
+    method: 'GET',
+    path: '/organizations/:orgId/devices/types/:deviceType/firmware',
+    tag: 'Firmware',
+    summary: 'The latest firmware bundle for a device type.',
+    params: typeParams,
+    mutates: false,
+    response: { kind: 'file', mediaType: 'application/zip', description: 'The firmware bundle.', headers: FIRMWARE_HEADERS },
+    handler: async ({ db, params }) => bundleFile(db, params.deviceType),
+  }),
+];

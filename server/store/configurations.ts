@@ -1,0 +1,188 @@
+import type { ConfigurationDeviceSettings, ConfigurationSettings, ConfigurationSortOption, DeviceType } from '../../domain';
+import type { Queryable } from '../db/database';
+import { likePattern } from '../http/query';
+import { compactObject } from './json';
+
+/** A device of a configuration as stored: canonical settings without the Wifi password (sealed apart). */
+export interface StoredMember {
+  serialNumber: string;
+  deviceType: DeviceType;
+  settings: ConfigurationDeviceSettings;
+  wifiPasswordSet: boolean;
+  position: number;
+  currentSettingsHash: string | null;
+}
+
+export interface StoredConfiguration {
+  id: string;
+  orgId: string;
+  name: string;
+  /** The canonical settings other than the name: only the keys that are set. */
+  settings: ConfigurationSettings;
+  createdAt: Date;
+  lastEditedAt: Date;
+  members: StoredMember[];
+}
+
+interface Row {
+  id: string;
+  org_id: string;
+  name: string;
+  settings: ConfigurationSettings;
+  created_at: Date;
+  last_edited_at: Date;
+  members: StoredMember[];
+}
+
+// One round trip for a configuration and its devices, in the order they were added.
+const SELECT_WITH_MEMBERS = `
+  SELECT c.id, c.org_id, c.name, c.settings, c.created_at, c.last_edited_at,
+    COALESCE((
+      SELECT json_agg(json_build_object(
+        'serialNumber', cd.serial_number, 'deviceType', m.device_type, 'settings', cd.settings,
+        'wifiPasswordSet', cd.wifi_password_sealed IS NOT NULL, 'position', cd.position,
+        'currentSettingsHash', cd.current_settings_hash) ORDER BY cd.position)
+      FROM configuration_devices cd JOIN manufacturing_records m ON m.serial_number = cd.serial_number
+      WHERE cd.configuration_id = c.id), '[]'::json) AS members
+  FROM configurations c`;
+
+const toStored = (row: Row): StoredConfiguration => ({
+  id: row.id,
+  orgId: row.org_id,
+  name: row.name,
+  settings: row.settings,
+  createdAt: row.created_at,
+  lastEditedAt: row.last_edited_at,
+  members: row.members,
+});
+
+/** The configuration if it exists in this organization; another organization's id reads as absent. */
+export async function getConfiguration(db: Queryable, orgId: string, id: string): Promise<StoredConfiguration | undefined> {
+  const { rows } = await db.query<Row>(`${SELECT_WITH_MEMBERS} WHERE c.id = $1 AND c.org_id = $2`, [id, orgId]);
+  return rows[0] && toStored(rows[0]);
+}
+
+const ORDER_BY: Record<ConfigurationSortOption, string> = {
+  LastEditedASC: 'c.last_edited_at ASC, c.id ASC',
+  LastEditedDESC: 'c.last_edited_at DESC, c.id DESC',
+  ConfigNameASC: 'lower(c.name) ASC, c.id ASC',
+  ConfigNameDESC: 'lower(c.name) DESC, c.id DESC',
+};
+
+export async function listConfigurations(
+  db: Queryable,
+  orgId: string,
+  query: { search: string | undefined; sort: ConfigurationSortOption; limit: number; page: number },
+): Promise<{ items: StoredConfiguration[]; totalCount: number }> {
+  const pattern = query.search === undefined ? null : likePattern(query.search);
+  const { rows } = await db.query<Row>(
+    `${SELECT_WITH_MEMBERS} WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)
+     ORDER BY ${ORDER_BY[query.sort]} LIMIT $3 OFFSET $4`,
+    [orgId, pattern, query.limit, (query.page - 1) * query.limit],
+  );
+  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)', [
+    orgId,
+    pattern,
+  ]);
+  return { items: rows.map(toStored), totalCount: count.rows[0]?.n ?? 0 };
+}
+
+function storedSettings(settings: ConfigurationSettings): string {
+  const { name: _name, ...rest } = settings;
+  return JSON.stringify(compactObject(rest));
+}
+
+export async function insertConfiguration(db: Queryable, input: { id: string; orgId: string; name: string; settings: ConfigurationSettings }): Promise<void> {
+  await db.query('INSERT INTO configurations (id, org_id, name, settings) VALUES ($1, $2, $3, $4::jsonb)', [
+    input.id,
+    input.orgId,
+    input.name,
+    storedSettings(input.settings),
+  ]);
+}
+
+export async function updateConfiguration(db: Queryable, id: string, name: string, settings: ConfigurationSettings): Promise<void> {
+  await db.query('UPDATE configurations SET name = $2, settings = $3::jsonb, last_edited_at = clock_timestamp() WHERE id = $1', [
+    id,
+    name,
+    storedSettings(settings),
+  ]);
+}
+
+/** Marks the configuration edited (its devices changed). */
+export async function touchConfiguration(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE configurations SET last_edited_at = clock_timestamp() WHERE id = $1', [id]);
+}
+
+export async function deleteConfiguration(db: Queryable, orgId: string, id: string): Promise<boolean> {
+  const result = await db.query('DELETE FROM configurations WHERE id = $1 AND org_id = $2', [id, orgId]);
+  return result.rowCount > 0;
+}
+
+/** Which configuration (of any organization) holds the device, if any. */
+export async function configurationOfDevice(db: Queryable, serialNumber: string): Promise<{ configurationId: string; orgId: string } | undefined> {
+  const { rows } = await db.query<{ configuration_id: string; org_id: string }>(
+    'SELECT configuration_id, org_id FROM configuration_devices WHERE serial_number = $1',
+    [serialNumber],
+  );
+  return rows[0] && { configurationId: rows[0].configuration_id, orgId: rows[0].org_id };
+}
+
+function storedMemberSettings(settings: ConfigurationDeviceSettings): string {
+  const { serialNumber: _serial, wifiPassword: _password, wifiPasswordSet: _set, ...rest } = settings;
+  return JSON.stringify(compactObject(rest));
+}
+
+export async function insertMember(
+  db: Queryable,
+  input: { configurationId: string; orgId: string; serialNumber: string; settings: ConfigurationDeviceSettings; wifiPasswordSealed: Uint8Array | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO configuration_devices (serial_number, configuration_id, org_id, settings, wifi_password_sealed, position)
+     VALUES ($1, $2, $3, $4::jsonb, $5,
+       (SELECT COALESCE(max(position), 0) + 1 FROM configuration_devices WHERE configuration_id = $2))`,
+    [input.serialNumber, input.configurationId, input.orgId, storedMemberSettings(input.settings), input.wifiPasswordSealed],
+  );
+}
+
+/** `wifiPasswordSealed`: a new sealed password, null to clear it, undefined to keep it. */
+export async function updateMember(
+  db: Queryable,
+  input: { configurationId: string; serialNumber: string; settings: ConfigurationDeviceSettings; wifiPasswordSealed: Uint8Array | null | undefined },
+): Promise<void> {
+  await db.query(
+    `UPDATE configuration_devices SET settings = $3::jsonb, updated_at = clock_timestamp(),
+       wifi_password_sealed = CASE WHEN $4::boolean THEN $5::bytea ELSE wifi_password_sealed END
+     WHERE configuration_id = $1 AND serial_number = $2`,
+    [
+      input.configurationId,
+      input.serialNumber,
+      storedMemberSettings(input.settings),
+      input.wifiPasswordSealed !== undefined,
+      input.wifiPasswordSealed ?? null,
+    ],
+  );
+}
+
+export async function deleteMember(db: Queryable, configurationId: string, serialNumber: string): Promise<void> {
+  await db.query('DELETE FROM configuration_devices WHERE configuration_id = $1 AND serial_number = $2', [configurationId, serialNumber]);
+}
+
+export async function sealedWifiPasswords(db: Queryable, configurationId: string): Promise<Map<string, Uint8Array>> {
+  const { rows } = await db.query<{ serial_number: string; wifi_password_sealed: Uint8Array }>(
+    'SELECT serial_number, wifi_password_sealed FROM configuration_devices WHERE configuration_id = $1 AND wifi_password_sealed IS NOT NULL',
+    [configurationId],
+  );
+  return new Map(rows.map((row) => [row.serial_number, row.wifi_password_sealed]));
+}
+
+export async function setCurrentSettingsHashes(db: Queryable, configurationId: string, hashes: ReadonlyMap<string, string | null>): Promise<void> {
+  const serials = [...hashes.keys()];
+  if (serials.length === 0) return;
+  await db.query(
+    `UPDATE configuration_devices cd SET current_settings_hash = h.hash
+     FROM unnest($2::text[], $3::text[]) AS h(serial_number, hash)
+     WHERE cd.configuration_id = $1 AND cd.serial_number = h.serial_number`,
+    [configurationId, serials, serials.map((serial) => hashes.get(serial) ?? null)],
+  );
+}

@@ -1,0 +1,26 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Queryable } from '../db/database';
+import { canonicalJson } from './json';
+
+/**
+ * Stores a confirmation as received, once. Returns false when the same payload was confirmed for
+ * this device before: clients replay confirmations from an outbox, and a replay must change nothing.
+ */
+export async function recordConfirmationOnce(
+  db: Queryable,
+  input: { orgId: string; serialNumber: string; kind: 'firmware' | 'configuration'; payload: object; outcome: string },
+): Promise<boolean> {
+  const text = canonicalJson(input.payload);
+  const hash = createHash('sha256').update(text).digest('hex');
+  const { rows } = await db.query(
+    `INSERT INTO confirmations (id, serial_number, org_id, kind, payload_hash, payload, outcome) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+     ON CONFLICT (serial_number, kind, payload_hash) DO NOTHING RETURNING id`,
+    [randomUUID(), input.serialNumber, input.orgId, input.kind, hash, text, input.outcome],
+  );
+  return rows.length > 0;
+}
+
+export async function countConfirmations(db: Queryable, serialNumber: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1', [serialNumber]);
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,157 @@
+import { deriveDeployStatus, type DeviceRecord, type DeviceType } from '../../domain';
+import type { Queryable } from '../db/database';
+import { likePattern } from '../http/query';
+
+export interface RegisteredDevice {
+  serialNumber: string;
+  orgId: string;
+  deviceType: DeviceType;
+  model: string;
+}
+
+/** The device if it is registered in this organization (a device of another one reads as absent). */
+export async function getRegisteredDevice(db: Queryable, orgId: string, serialNumber: string): Promise<RegisteredDevice | undefined> {
+  const { rows } = await db.query<{ serial_number: string; org_id: string; device_type: DeviceType; model: string }>(
+    `SELECT d.serial_number, d.org_id, m.device_type, m.model FROM devices d JOIN manufacturing_records m ON m.serial_number = d.serial_number
+     WHERE d.serial_number = $1 AND d.org_id = $2`,
+    [serialNumber, orgId],
+  );
+  const row = rows[0];
+  return row && { serialNumber: row.serial_number, orgId: row.org_id, deviceType: row.device_type, model: row.model };
+}
+
+/** Which organization holds the serial number, if any (to tell "registered elsewhere" apart). */
+export async function registrationOf(db: Queryable, serialNumber: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ org_id: string }>('SELECT org_id FROM devices WHERE serial_number = $1', [serialNumber]);
+  return rows[0]?.org_id;
+}
+
+export async function insertDevice(db: Queryable, input: { serialNumber: string; orgId: string; name: string; image: string | null }): Promise<void> {
+  await db.query('INSERT INTO devices (serial_number, org_id, name, image) VALUES ($1, $2, $3, $4)', [
+    input.serialNumber,
+    input.orgId,
+    input.name,
+    input.image,
+  ]);
+}
+
+/** `image`: a new image, null to delete it, undefined to keep it. */
+export async function updateDevice(db: Queryable, input: { serialNumber: string; name: string | undefined; image: string | null | undefined }): Promise<void> {
+  await db.query(
+    `UPDATE devices SET name = COALESCE($2, name), image = CASE WHEN $3::boolean THEN $4 ELSE image END, updated_at = clock_timestamp()
+     WHERE serial_number = $1`,
+    [input.serialNumber, input.name ?? null, input.image !== undefined, input.image ?? null],
+  );
+}
+
+interface RecordRow {
+  serial_number: string;
+  name: string;
+  device_type: DeviceType;
+  model: string;
+  image: string | null;
+  firmware_version: string | null;
+  last_firmware_apply: DeviceRecord['lastFirmwareApply'];
+  last_configuration_apply: DeviceRecord['lastConfigurationApply'];
+  deployed_sync_id: string | null;
+  registered_at: Date;
+  configuration_id: string | null;
+  configuration_name: string | null;
+  current_sync_id: string | null;
+}
+
+const SELECT_RECORDS = `
+  SELECT d.serial_number, d.name, m.device_type, m.model, d.image, d.firmware_version, d.last_firmware_apply,
+    d.last_configuration_apply, d.deployed_sync_id, d.registered_at, cd.configuration_id, c.name AS configuration_name,
+    s.sync_id AS current_sync_id
+  FROM devices d
+  JOIN manufacturing_records m ON m.serial_number = d.serial_number
+  LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number
+  LEFT JOIN configurations c ON c.id = cd.configuration_id
+  LEFT JOIN sync_ids s ON s.serial_number = d.serial_number AND s.settings_hash = cd.current_settings_hash`;
+
+/**
+ * Stands for "the file served now has a syncId that was not issued yet" (the configuration changed
+ * since the last download, or is incomplete): any earlier apply is then Outdated.
+ */
+const NOT_YET_ISSUED = 'not-yet-issued';
+
+function toRecord(row: RecordRow): DeviceRecord {
+  const currentSyncId = row.configuration_id === null ? null : (row.current_sync_id ?? NOT_YET_ISSUED);
+  return {
+    serialNumber: row.serial_number,
+    name: row.name,
+    deviceType: row.device_type,
+    model: row.model,
+    hasImage: row.image !== null,
+    deviceImage: row.image,
+    configurationId: row.configuration_id,
+    configurationName: row.configuration_name,
+    firmwareVersion: row.firmware_version,
+    lastFirmwareApply: row.last_firmware_apply,
+    deployStatus: deriveDeployStatus({ lastConfigurationApply: row.last_configuration_apply, currentSyncId }),
+    deployedSyncId: row.deployed_sync_id,
+    lastConfigurationApply: row.last_configuration_apply,
+    registeredAt: row.registered_at.toISOString(),
+  };
+}
+
+export async function getDeviceRecord(db: Queryable, orgId: string, serialNumber: string): Promise<DeviceRecord | undefined> {
+  const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE d.org_id = $1 AND d.serial_number = $2`, [orgId, serialNumber]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function listDeviceRecords(
+  db: Queryable,
+  orgId: string,
+  query: { search: string | undefined; serial: string | undefined; configurableOnly: boolean; limit: number; page: number },
+): Promise<{ items: DeviceRecord[]; totalCount: number }> {
+  const where = `d.org_id = $1
+    AND ($2::text IS NULL OR d.name ILIKE $2 OR d.serial_number ILIKE $2 OR m.model ILIKE $2 OR m.device_type ILIKE $2)
+    AND ($3::text IS NULL OR d.serial_number = $3)
+    AND (NOT $4::boolean OR cd.serial_number IS NULL)`;
+  const params = [orgId, query.search === undefined ? null : likePattern(query.search), query.serial ?? null, query.configurableOnly];
+  const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE ${where} ORDER BY d.serial_number LIMIT $5 OFFSET $6`, [
+    ...params,
+    query.limit,
+    (query.page - 1) * query.limit,
+  ]);
+  const count = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM devices d JOIN manufacturing_records m ON m.serial_number = d.serial_number
+     LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number WHERE ${where}`,
+    params,
+  );
+  return { items: rows.map(toRecord), totalCount: count.rows[0]?.n ?? 0 };
+}
+
+/** Records a firmware confirmation unless a later one (by apply time) is already recorded. */
+export async function recordFirmwareApply(
+  db: Queryable,
+  serialNumber: string,
+  apply: { success: boolean; firmwareVersion: string | null; error: string | null; appliedAt: string },
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE devices SET last_firmware_apply = $2::jsonb,
+       firmware_version = CASE WHEN $3::boolean THEN $4 ELSE firmware_version END, updated_at = clock_timestamp()
+     WHERE serial_number = $1
+       AND (last_firmware_apply IS NULL OR (last_firmware_apply->>'appliedAt')::timestamptz <= $5::timestamptz)`,
+    [serialNumber, JSON.stringify(apply), apply.success, apply.firmwareVersion, apply.appliedAt],
+  );
+  return result.rowCount > 0;
+}
+
+/** Records a configuration confirmation unless a later one (by apply time) is already recorded. */
+export async function recordConfigurationApply(
+  db: Queryable,
+  serialNumber: string,
+  apply: { success: boolean; syncId: string; error: string | null; appliedAt: string },
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE devices SET last_configuration_apply = $2::jsonb,
+       deployed_sync_id = CASE WHEN $3::boolean THEN $4::uuid ELSE deployed_sync_id END, updated_at = clock_timestamp()
+     WHERE serial_number = $1
+       AND (last_configuration_apply IS NULL OR (last_configuration_apply->>'appliedAt')::timestamptz <= $5::timestamptz)`,
+    [serialNumber, JSON.stringify(apply), apply.success, apply.syncId, apply.appliedAt],
+  );
+  return result.rowCount > 0;
+}

@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../db/database';
+
+/**
+ * The syncId of a device's file content: the one issued before for the same content, or a new
+ * one. So a download repeated without a change gives the same syncId, and any change a new one.
+ */
+export async function syncIdFor(db: Queryable, input: { serialNumber: string; orgId: string; settingsHash: string; configurationId: string | null }): Promise<string> {
+  await db.query(
+    `INSERT INTO sync_ids (sync_id, serial_number, org_id, settings_hash, configuration_id) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (serial_number, settings_hash) DO NOTHING`,
+    [randomUUID(), input.serialNumber, input.orgId, input.settingsHash, input.configurationId],
+  );
+  const { rows } = await db.query<{ sync_id: string }>('SELECT sync_id FROM sync_ids WHERE serial_number = $1 AND settings_hash = $2', [
+    input.serialNumber,
+    input.settingsHash,
+  ]);
+  const row = rows[0];
+  if (!row) throw new Error(`No syncId could be issued for ${input.serialNumber}.`);
+  return row.sync_id;
+}
+
+/** Whether the service issued this syncId for this device of this organization. */
+export async function findIssuedSyncId(db: Queryable, orgId: string, serialNumber: string, syncId: string): Promise<{ settingsHash: string } | undefined> {
+  const { rows } = await db.query<{ settings_hash: string }>(
+    'SELECT settings_hash FROM sync_ids WHERE sync_id = $1 AND serial_number = $2 AND org_id = $3',
+    [syncId, serialNumber, orgId],
+  );
+  return rows[0] && { settingsHash: rows[0].settings_hash };
+}
