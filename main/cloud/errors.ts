@@ -38,6 +38,8 @@ export class ServiceError extends CloudError {
     readonly errors: readonly ServiceErrorEntry[],
     request: RequestDescription,
     message?: string,
+    /** From a Retry-After header (429, 503): how long the service asked us to wait. */
+    readonly retryAfterMs?: number,
   ) {
     super(message ?? describeEntries(httpStatus, errors), request);
     // 408 and 429 are the 4xx that say "try again later"; every 5xx may be transient.

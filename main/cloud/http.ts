@@ -200,11 +200,12 @@ export class Transport {
         if (response.ok) {
           throw new ResponseFormatError(`The service answered ${response.status} without the response envelope`, request, response.status);
         }
-        throw errorFor(response.status, [], request, `The service answered ${response.status} ${response.statusText}`.trim() + '.');
+        throw errorFor(response.status, [], request, `The service answered ${response.status} ${response.statusText}`.trim() + '.', response.headers);
       }
       const errors = (envelope.errors ?? []) as ServiceErrorEntry[];
-      if (response.status === 401 || response.status === 403 || response.status >= 500) {
-        throw errorFor(response.status, errors, request);
+      // Thrown here, inside the retry loop, so the transient ones (5xx, 408, 429) are retried.
+      if (response.status === 401 || response.status === 403 || response.status >= 500 || response.status === 408 || response.status === 429) {
+        throw errorFor(response.status, errors, request, undefined, response.headers);
       }
       return { httpStatus: response.status, success: envelope.success, data: envelope.data, errors };
     });
@@ -229,7 +230,7 @@ export class Transport {
         } catch {
           // a non-JSON error body: the status says enough
         }
-        throw errorFor(response.status, errors, request);
+        throw errorFor(response.status, errors, request, undefined, response.headers);
       }
       return sink({ headers: response.headers, httpStatus: response.status, chunks: bodyChunks(response, attempt, request), signal: attempt.signal });
     });
@@ -268,7 +269,9 @@ export class Transport {
         const error = err;
         if (!error.retryable || index + 1 >= policy.attempts) throw error;
         let delay = backoffDelay(index, policy, this.random);
-        if (error instanceof ServiceError) delay = Math.max(delay, retryAfterMs(error) ?? 0);
+        // Honour the service's Retry-After, but never past the policy's ceiling: a caller that wants
+        // to wait longer has the outbox for that.
+        if (error instanceof ServiceError) delay = Math.max(delay, error.retryAfterMs ?? 0);
         await this.sleep(Math.min(delay, policy.maxDelayMs), call.signal, request);
       } finally {
         attempt.done();
@@ -321,14 +324,17 @@ export class Transport {
   }
 }
 
-function errorFor(status: number, errors: ServiceErrorEntry[], request: RequestDescription, message?: string): ServiceError {
+function errorFor(status: number, errors: ServiceErrorEntry[], request: RequestDescription, message?: string, headers?: Headers): ServiceError {
   if (status === 401 || status === 403) return new AuthError(status, errors, request, message);
-  return new ServiceError(status, errors, request, message);
+  return new ServiceError(status, errors, request, message, parseRetryAfter(headers?.get('retry-after') ?? null));
 }
 
-function retryAfterMs(error: ServiceError): number | undefined {
-  const entry = error.errors.find((e) => typeof e['retryAfterMs'] === 'number');
-  return entry ? (entry['retryAfterMs'] as number) : undefined;
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, nowMs = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 export interface DownloadBody {

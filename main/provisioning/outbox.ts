@@ -173,6 +173,20 @@ export class Outbox {
   }
 
   /**
+   * What a job calls once a device has been updated: record the confirmation durably, then try to
+   * send it at once. `delivered` false means it waits in the outbox (service unreachable, or
+   * refused: see `entry.state`), which is not a failure of the job.
+   */
+  async deliver(confirmation: NewConfirmation): Promise<{ entry: OutboxEntry; delivered: boolean }> {
+    const entry = await this.enqueue(confirmation);
+    const report = await this.syncNow();
+    if (report.delivered.includes(entry.id)) return { entry, delivered: true };
+    const current = (await this.list()).find((e) => e.id === entry.id);
+    // Not listed any more and not delivered by us: another pass (this process or another) sent it.
+    return current ? { entry: current, delivered: false } : { entry, delivered: true };
+  }
+
+  /**
    * Ids sort in creation order (time, then a per-process counter), so entries enqueued within the
    * same millisecond are still sent in the order they were made; the UUID makes them unique across
    * processes.
@@ -331,7 +345,7 @@ export class Outbox {
         await this.reject(current, error);
         return 'rejected';
       }
-      await this.retryLater(current, error);
+      await this.retryLater(current, error, err instanceof ServiceError ? err.retryAfterMs : undefined);
       return 'retry';
     }
     if (!acknowledged) {
@@ -348,10 +362,12 @@ export class Outbox {
     return 'delivered';
   }
 
-  private async retryLater(entry: OutboxEntry, error: OutboxError): Promise<void> {
+  private async retryLater(entry: OutboxEntry, error: OutboxError, retryAfterMs: number | undefined): Promise<void> {
     const now = this.clock.now();
     const attempts = entry.attempts + 1;
-    const next = now + retryDelay(attempts, this.backoff, this.random);
+    // The service's own Retry-After wins when it asks for longer than our backoff (still capped).
+    const delay = Math.max(retryDelay(attempts, this.backoff, this.random), Math.min(retryAfterMs ?? 0, this.backoff.capMs));
+    const next = now + delay;
     const updated: OutboxEntry = {
       ...entry,
       attempts,

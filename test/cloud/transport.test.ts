@@ -119,6 +119,16 @@ describe('transport', () => {
     expect(timers.delays).toEqual([188, 375]);
   });
 
+  it('honours Retry-After on 429 and 503, up to the policy ceiling', async () => {
+    http.next(
+      (_req, res) => json(res, 429, { data: null, success: false, errors: [{ code: 'RATE_LIMITED', message: 'slow down' }] }, { 'retry-after': '2' }),
+      (_req, res) => json(res, 503, { data: null, success: false, errors: [] }, { 'retry-after': '120' }),
+      ok({ deviceType: 'EPC', version: '1.1.0' }),
+    );
+    await client().devices.firmwareVersionByType('EPC');
+    expect(timers.delays).toEqual([2_000, 8_000]);
+  });
+
   it('gives up after the configured attempts and throws the last error', async () => {
     http.always(fail(500, [{ code: 'INTERNAL', message: 'boom' }]));
     const error = await client().devices.firmwareVersion('X').catch((e: unknown) => e);

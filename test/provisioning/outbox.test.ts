@@ -145,6 +145,17 @@ describe('outbox delivery', () => {
     expect(events.map((e) => e.type)).toEqual(['enqueued', 'delivered']);
   });
 
+  it('deliver(): records durably then sends at once; says whether it is still waiting', async () => {
+    const sender = new ScriptedSender([true, new NetworkError('unreachable', request)]);
+    const outbox = makeOutbox(sender);
+    const sent = await outbox.deliver(firmware('SN1'));
+    expect(sent.delivered).toBe(true);
+    const waiting = await outbox.deliver(firmware('SN2'));
+    expect(waiting.delivered).toBe(false);
+    expect(waiting.entry).toMatchObject({ serialNumber: 'SN2', state: 'pending', attempts: 1, lastError: { kind: 'network' } });
+    expect(await outbox.pending()).toMatchObject({ count: 1 });
+  });
+
   it('retries network errors and 5xx with the same payload, with doubling delays, across restarts', async () => {
     const sender = new ScriptedSender([new NetworkError('unreachable', request), new ServiceError(503, [{ code: 'UNAVAILABLE', message: 'busy' }], request)]);
     const outbox = makeOutbox(sender);
@@ -172,6 +183,15 @@ describe('outbox delivery', () => {
     expect(sender.sent.map((e) => e.payload)).toEqual([entry.payload, entry.payload, entry.payload]);
     expect(sender.sent.map((e) => e.id)).toEqual([entry.id, entry.id, entry.id]);
     expect(await restarted.pending()).toMatchObject({ count: 0 });
+  });
+
+  it('waits at least as long as the service asks with Retry-After', async () => {
+    const busy = new ServiceError(503, [], request, undefined, 120_000);
+    const outbox = makeOutbox(new ScriptedSender([busy]));
+    await outbox.enqueue(firmware());
+    await outbox.syncNow();
+    const [stored] = await outbox.list();
+    expect(Date.parse(stored!.nextAttemptAt) - time.now()).toBe(120_000);
   });
 
   it('follows the backoff schedule: 5 s doubling, capped at 5 minutes, jitter within ±20%', () => {
