@@ -606,3 +606,22 @@ export { DEVICE_TYPES };
 /** Electron IPC channel names that carry the contract (one for calls, one for events). */
 export const IPC_INVOKE_CHANNEL = 'provisioner:invoke';
 export const IPC_EVENT_CHANNEL = 'provisioner:event';
+
+// ---------------------------------------------------------------------------------------------
+// Web mode: the same contract as JSON messages over one WebSocket (main/web, renderer/bridge)
+
+/** Query parameter carrying the per-run token on the WebSocket URL (`/contract?token=...`). */
+export const WEB_TOKEN_PARAM = 'token';
+export const WEB_SOCKET_PATH = '/contract';
+
+export const webClientMessageSchema = z.object({
+  type: z.literal('invoke'),
+  id: z.number().int().nonnegative(),
+  channel: z.string().max(100),
+  input: z.unknown(),
+});
+export type WebClientMessage = z.infer<typeof webClientMessageSchema>;
+
+export type WebServerMessage =
+  | { type: 'result'; id: number; outcome: InvokeOutcome<unknown> }
+  | { type: 'event'; stream: EventStream; payload: unknown };

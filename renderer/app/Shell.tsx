@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import { ApiKeysScreen } from '../screens/ApiKeysScreen';
+import { BenchScreen } from '../screens/BenchScreen';
+import { ConfigurationsScreen } from '../screens/ConfigurationsScreen';
+import { DevicesScreen } from '../screens/DevicesScreen';
+import { FirmwareScreen } from '../screens/FirmwareScreen';
+import { OutboxScreen } from '../screens/OutboxScreen';
+import { TemplatesScreen } from '../screens/TemplatesScreen';
+import { UsersScreen } from '../screens/UsersScreen';
+import { useBench } from '../stores/bench';
+import { useNavigation, type ScreenId } from '../stores/navigation';
+import { useOutbox } from '../stores/outbox';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+
+const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
+  configurations: ConfigurationsScreen,
+  devices: DevicesScreen,
+  bench: BenchScreen,
+  firmware: FirmwareScreen,
+  templates: TemplatesScreen,
+  users: UsersScreen,
+  apiKeys: ApiKeysScreen,
+  outbox: OutboxScreen,
+};
+
+export function Shell() {
+  const screen = useNavigation((s) => s.screen);
+  const Screen = SCREEN_COMPONENTS[screen];
+
+  useEffect(() => {
+    void useBench.getState().load();
+    void useOutbox.getState().load();
+  }, []);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <TopBar />
+      <Sidebar />
+      <main id="main" className="main" tabIndex={-1}>
+        <Screen />
+      </main>
+    </div>
+  );
+}

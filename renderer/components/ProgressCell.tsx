@@ -1,0 +1,29 @@
+import type { JobView } from '../../preload/contract';
+import { progressStatus } from '../format/progress-status';
+
+/**
+ * One device's progress: a bar and one line of text of fixed height below it. Percent, rate and
+ * time left sit in fixed-width columns of tabular figures, so 16 moving bars never shift a pixel.
+ */
+export function ProgressCell({ job, label }: { job: JobView | null; label: string }) {
+  const status = progressStatus(job);
+  return (
+    <div className={`progress progress--${status.tone}`} data-phase={job?.phase ?? 'idle'}>
+      <progress
+        className="progress__bar"
+        max={100}
+        value={status.percent ?? undefined}
+        aria-label={`${label}: ${status.label}`}
+        aria-valuetext={status.percentText ? `${status.percentText}, ${status.label}` : status.label}
+      />
+      <div className="progress__text">
+        <span className="progress__label" title={status.label}>
+          {status.label}
+        </span>
+        <span className="progress__num progress__percent">{status.percentText}</span>
+        <span className="progress__num progress__rate">{status.rateText}</span>
+        <span className="progress__num progress__eta">{status.timeLeftText}</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,194 @@
+import { useId, type ReactNode } from 'react';
+
+/**
+ * Form fields with the label above, the control, then the hint or the error right below it: the
+ * error sits beside the field that causes it, is linked with aria-describedby, and takes a fixed
+ * line so showing it does not move the fields around.
+ */
+
+interface FieldShellProps {
+  label: string;
+  error?: string | null | undefined;
+  hint?: string | null | undefined;
+  /** Keeps the error line's height reserved even when empty (forms that validate while typing). */
+  reserveMessage?: boolean;
+  className?: string;
+  children: (control: { id: string; describedBy: string; invalid: boolean }) => ReactNode;
+}
+
+export function FieldShell({ label, error, hint, reserveMessage = true, className, children }: FieldShellProps) {
+  const id = useId();
+  const messageId = `${id}-message`;
+  const invalid = Boolean(error);
+  return (
+    <div className={`field${invalid ? ' field--invalid' : ''}${className ? ` ${className}` : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children({ id, describedBy: messageId, invalid })}
+      {invalid ? (
+        <p id={messageId} className="field__error" role="alert">
+          {error}
+        </p>
+      ) : hint || reserveMessage ? (
+        <p id={messageId} className="field__hint">
+          {hint ?? ' '}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+interface TextFieldProps {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  error?: string | null | undefined;
+  hint?: string | null | undefined;
+  placeholder?: string;
+  type?: 'text' | 'password' | 'url' | 'email' | 'search';
+  inputMode?: 'text' | 'numeric' | 'decimal';
+  disabled?: boolean;
+  autoComplete?: string;
+  name?: string;
+  className?: string;
+  reserveMessage?: boolean;
+}
+
+export function TextField({ label, value, onChange, error, hint, placeholder, type = 'text', inputMode, disabled, autoComplete, name, className, reserveMessage }: TextFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={className} reserveMessage={reserveMessage}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          name={name ?? label}
+          className="input"
+          type={type}
+          inputMode={inputMode}
+          value={value}
+          placeholder={placeholder}
+          disabled={disabled}
+          autoComplete={autoComplete ?? 'off'}
+          spellCheck={false}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+export interface Option<V extends string> {
+  value: V;
+  label: string;
+}
+
+interface SelectFieldProps<V extends string> {
+  label: string;
+  value: V | '';
+  options: readonly Option<V>[];
+  onChange(value: V | ''): void;
+  /** Text of the empty choice; without it there is no empty choice. */
+  emptyLabel?: string;
+  error?: string | null | undefined;
+  hint?: string | null | undefined;
+  disabled?: boolean;
+  name?: string;
+  className?: string;
+  reserveMessage?: boolean;
+}
+
+export function SelectField<V extends string>({ label, value, options, onChange, emptyLabel, error, hint, disabled, name, className, reserveMessage }: SelectFieldProps<V>) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={className} reserveMessage={reserveMessage}>
+      {({ id, describedBy, invalid }) => (
+        <select
+          id={id}
+          name={name ?? label}
+          className="input select"
+          value={value}
+          disabled={disabled}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(e.target.value as V | '')}
+        >
+          {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldShell>
+  );
+}
+
+interface CheckboxGroupProps<V extends string> {
+  legend: string;
+  options: readonly (Option<V> & { disabledReason?: string | null })[];
+  value: readonly V[];
+  onChange(value: V[]): void;
+  error?: string | null | undefined;
+  hint?: string | null | undefined;
+  name?: string;
+}
+
+export function CheckboxGroup<V extends string>({ legend, options, value, onChange, error, hint, name }: CheckboxGroupProps<V>) {
+  const id = useId();
+  const messageId = `${id}-message`;
+  return (
+    <fieldset className={`field fieldset${error ? ' field--invalid' : ''}`} aria-describedby={messageId} aria-invalid={Boolean(error)}>
+      <legend className="field__label">{legend}</legend>
+      <div className="checkbox-row">
+        {options.map((o) => {
+          const checked = value.includes(o.value);
+          const disabled = Boolean(o.disabledReason) && !checked;
+          return (
+            <label key={o.value} className={`checkbox${disabled ? ' checkbox--disabled' : ''}`} title={disabled ? (o.disabledReason ?? undefined) : undefined}>
+              <input
+                type="checkbox"
+                name={name ?? legend}
+                value={o.value}
+                checked={checked}
+                disabled={disabled}
+                onChange={(e) => onChange(e.target.checked ? [...value, o.value] : value.filter((v) => v !== o.value))}
+              />
+              <span>{o.label}</span>
+            </label>
+          );
+        })}
+      </div>
+      {error ? (
+        <p id={messageId} className="field__error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p id={messageId} className="field__hint">
+          {hint ?? ' '}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+interface CheckboxFieldProps {
+  label: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+  hint?: string;
+  disabled?: boolean;
+}
+
+export function CheckboxField({ label, checked, onChange, hint, disabled }: CheckboxFieldProps) {
+  return (
+    <div className="field field--checkbox">
+      <label className="checkbox">
+        <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+        <span>{label}</span>
+      </label>
+      <p className="field__hint">{hint ?? ' '}</p>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import type { Violation } from '../../domain/violations';
+
+export type Tone = 'neutral' | 'ok' | 'warn' | 'bad' | 'info';
+
+export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ReactNode }) {
+  return <span className={`badge badge--${tone}`}>{children}</span>;
+}
+
+export function ScreenHeader({ title, children, note }: { title: string; children?: ReactNode; note?: ReactNode }) {
+  return (
+    <header className="screen-header">
+      <div className="screen-header__row">
+        <h1 className="screen-header__title">{title}</h1>
+        <div className="screen-header__actions">{children}</div>
+      </div>
+      {note ? <div className="screen-header__note">{note}</div> : null}
+    </header>
+  );
+}
+
+/** Violations that no field on screen shows, listed in one box. */
+export function ViolationList({ title, violations }: { title: string; violations: readonly Violation[] }) {
+  if (violations.length === 0) return null;
+  return (
+    <div className="callout callout--bad" role="alert">
+      <p className="callout__title">{title}</p>
+      <ul className="callout__list">
+        {violations.map((v, i) => (
+          <li key={`${v.code}-${v.field}-${i}`}>
+            {v.message} <span className="muted mono">({v.code})</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function Callout({ tone, title, children }: { tone: Tone; title?: string; children?: ReactNode }) {
+  return (
+    <div className={`callout callout--${tone}`} role={tone === 'bad' ? 'alert' : undefined}>
+      {title ? <p className="callout__title">{title}</p> : null}
+      {children}
+    </div>
+  );
+}
+
+export function EmptyRow({ columns, children }: { columns: number; children: ReactNode }) {
+  return (
+    <tr className="table__empty">
+      <td colSpan={columns}>{children}</td>
+    </tr>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="muted" role="status">
+      {label}
+    </p>
+  );
+}

@@ -1,0 +1,114 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ConfigurationStatusView, ConfigurationView } from '../../preload/contract';
+import { client, errorText } from '../api/client';
+import { ActionButton } from '../components/ActionButton';
+import { Badge, Callout, Loading, ScreenHeader } from '../components/misc';
+import { dateTimeText } from '../format/units';
+import { useNavigation } from '../stores/navigation';
+import { notify } from '../stores/notices';
+import { signedIn, useSession } from '../stores/session';
+import { DevicesPanel } from './DevicesPanel';
+import { SettingsForm } from './SettingsForm';
+import { StatusPanel } from './StatusPanel';
+
+/** One configuration: its settings, its devices, and what the service says of it. */
+export function ConfigurationDesigner({ id }: { id: string }) {
+  const back = useNavigation((s) => s.openConfiguration);
+  const region = signedIn(useSession((s) => s.session))?.region ?? 'NA';
+  const [configuration, setConfiguration] = useState<ConfigurationView | null>(null);
+  const [status, setStatus] = useState<ConfigurationStatusView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const reload = useCallback(async () => {
+    try {
+      const [c, s] = await Promise.all([client().call('configurations.get', { id }), client().call('configurations.status', { id })]);
+      setConfiguration(c);
+      setStatus(s);
+      setError(null);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }, [id]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const remove = async () => {
+    try {
+      await client().call('configurations.delete', { id });
+      notify('success', `Configuration “${configuration?.name ?? id}” deleted.`);
+      back(null);
+    } catch (err) {
+      notify('error', errorText(err));
+    }
+  };
+
+  if (!configuration) {
+    return (
+      <section className="screen">
+        <BackLink onBack={() => back(null)} />
+        {error ? <Callout tone="bad" title="Could not open the configuration">{error}</Callout> : <Loading />}
+      </section>
+    );
+  }
+
+  return (
+    <section className="screen designer" aria-labelledby="designer-title">
+      <BackLink onBack={() => back(null)} />
+      <ScreenHeader
+        title={configuration.name}
+        note={
+          <span className="muted">
+            Last edited {dateTimeText(configuration.lastEditedAt)} · {configuration.devices.length} device
+            {configuration.devices.length === 1 ? '' : 's'} ·{' '}
+            {status ? (
+              status.complete ? (
+                <Badge tone="ok">Complete</Badge>
+              ) : (
+                <Badge tone="warn">
+                  {status.violations.length} problem{status.violations.length === 1 ? '' : 's'} to fix
+                </Badge>
+              )
+            ) : null}
+          </span>
+        }
+      >
+        {confirmDelete ? (
+          <>
+            <span className="muted">Delete this configuration?</span>
+            <ActionButton variant="danger" capability="configurations.write" onClick={() => void remove()}>
+              Delete
+            </ActionButton>
+            <button type="button" className="button button--quiet" onClick={() => setConfirmDelete(false)}>
+              Keep
+            </button>
+          </>
+        ) : (
+          <ActionButton variant="quiet" capability="configurations.write" onClick={() => setConfirmDelete(true)}>
+            Delete…
+          </ActionButton>
+        )}
+      </ScreenHeader>
+      {error ? <Callout tone="bad">{error}</Callout> : null}
+      <div className="designer__grid">
+        <div className="designer__main">
+          <SettingsForm configuration={configuration} region={region} onSaved={() => void reload()} />
+          <DevicesPanel configuration={configuration} region={region} onChanged={() => void reload()} />
+        </div>
+        <aside className="designer__side">
+          <StatusPanel configuration={configuration} status={status} onRefresh={() => void reload()} />
+        </aside>
+      </div>
+    </section>
+  );
+}
+
+function BackLink({ onBack }: { onBack(): void }) {
+  return (
+    <button type="button" className="link back-link" onClick={onBack}>
+      ← All configurations
+    </button>
+  );
+}

@@ -1,0 +1,56 @@
+import type { ConfigurationStatusView, ConfigurationView } from '../../preload/contract';
+import { Badge } from '../components/misc';
+
+interface Props {
+  configuration: ConfigurationView;
+  status: ConfigurationStatusView | null;
+  onRefresh(): void;
+}
+
+/** The service's verdict (the status operation) and which devices' files can be downloaded. */
+export function StatusPanel({ configuration, status, onRefresh }: Props) {
+  return (
+    <section className="panel status-panel" aria-labelledby="status-title" aria-live="polite">
+      <div className="panel__header">
+        <h2 id="status-title">Status</h2>
+        <button type="button" className="button button--quiet" onClick={onRefresh}>
+          Refresh
+        </button>
+      </div>
+      {!status ? (
+        <p className="muted">Asking the service…</p>
+      ) : status.complete ? (
+        <p className="status-panel__verdict">
+          <Badge tone="ok">Complete</Badge> Every device&apos;s configuration file can be downloaded and applied.
+        </p>
+      ) : (
+        <>
+          <p className="status-panel__verdict">
+            <Badge tone="warn">Not complete</Badge> Files are produced once these are fixed:
+          </p>
+          <ul className="status-panel__list">
+            {status.violations.map((v, i) => (
+              <li key={`${v.field}-${v.code}-${i}`}>
+                {v.message}
+                <span className="muted mono"> {v.code}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h3 className="form-section">Configuration files</h3>
+      <ul className="file-list">
+        {configuration.devices.map((d) => {
+          const ready = status?.devices.find((r) => r.serialNumber === d.serialNumber);
+          return (
+            <li key={d.serialNumber} className="file-list__item">
+              <span className="mono">{d.serialNumber}</span>
+              {ready?.ready ? <Badge tone="ok">Ready</Badge> : <Badge tone="neutral">Not ready</Badge>}
+            </li>
+          );
+        })}
+        {configuration.devices.length === 0 ? <li className="muted">No devices yet.</li> : null}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+import { configurationPatchSchema, type ConfigurationSettings } from '../../domain/configuration';
+import type { DeviceType } from '../../domain/device-types';
+import type { Region } from '../../domain/enums';
+import { mergeConfigurationPatch } from '../../domain/merge';
+import { parsePayload } from '../../domain/parse';
+import { validateConfigurationSettings } from '../../domain/rules/configuration-settings';
+import { violation, type Violation } from '../../domain/violations';
+import { dedupeViolations } from './violations';
+import { listText, numberText, parseInteger, parseIntegerList, type Parsed } from './text-values';
+
+/** The configuration settings as the designer's inputs hold them: text per field. */
+export const SETTING_FIELDS = [
+  'name',
+  'timeoutConfiguration',
+  'ismTxPower',
+  'ismTxChannel',
+  'ismNetworkId',
+  'canMode',
+  'canKBitrate',
+  'displayTextPgn',
+  'settingsPgn',
+  'approvedSourceAddresses',
+  'receiverOutputControl',
+  'startingIpAddress',
+] as const;
+export type SettingField = (typeof SETTING_FIELDS)[number];
+export type SettingsDraft = Record<SettingField, string>;
+
+type IntegerField = 'ismTxChannel' | 'ismNetworkId' | 'displayTextPgn' | 'settingsPgn' | 'receiverOutputControl';
+const INTEGER_FIELDS: readonly IntegerField[] = ['ismTxChannel', 'ismNetworkId', 'displayTextPgn', 'settingsPgn', 'receiverOutputControl'];
+
+export function draftFromSettings(settings: ConfigurationSettings): SettingsDraft {
+  return {
+    name: settings.name ?? '',
+    timeoutConfiguration: settings.timeoutConfiguration ?? '',
+    ismTxPower: settings.ismTxPower ?? '',
+    ismTxChannel: numberText(settings.ismTxChannel),
+    ismNetworkId: numberText(settings.ismNetworkId),
+    canMode: settings.canMode ?? '',
+    canKBitrate: settings.canKBitrate ?? '',
+    displayTextPgn: numberText(settings.displayTextPgn),
+    settingsPgn: numberText(settings.settingsPgn),
+    approvedSourceAddresses: listText(settings.approvedSourceAddresses),
+    receiverOutputControl: numberText(settings.receiverOutputControl),
+    startingIpAddress: settings.startingIpAddress ?? '',
+  };
+}
+
+export interface DraftCheck {
+  /** The PATCH body: only fields that differ from what is stored. */
+  patch: Record<string, unknown>;
+  violations: Violation[];
+  changed: boolean;
+}
+
+/**
+ * Everything the domain can tell about the draft before the service sees it: text that is not a
+ * number, the payload schema (formats, ranges), and the settings rules on the merged result
+ * (region's ISM channels, PGNs only with J1939, CAN bitrates the device types accept).
+ */
+export function checkSettingsDraft(
+  draft: SettingsDraft,
+  stored: ConfigurationSettings,
+  ctx: { region: Region; deviceTypes: readonly DeviceType[] },
+): DraftCheck {
+  const base = draftFromSettings(stored);
+  const patch: Record<string, unknown> = {};
+  const found: Violation[] = [];
+  for (const field of SETTING_FIELDS) {
+    const text = draft[field];
+    if (text === base[field]) continue;
+    if (text.trim() === '') {
+      // PATCH cannot unset a field (null means "leave as is"); PGNs are dropped by the service
+      // itself when canMode leaves j1939, so emptying those is fine.
+      if (field === 'displayTextPgn' || field === 'settingsPgn') continue;
+      if (field === 'approvedSourceAddresses') {
+        patch[field] = [];
+        continue;
+      }
+      found.push(violation('REQUIRED', field, 'This setting is stored and cannot be emptied here: choose another value.'));
+      continue;
+    }
+    const value = toValue(field, text);
+    if (!value.ok) found.push(value.violation);
+    else patch[field] = value.value;
+  }
+  const parsed = parsePayload(configurationPatchSchema, patch);
+  if (!parsed.ok) found.push(...parsed.violations);
+  else found.push(...validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), ctx));
+  return { patch, violations: dedupeViolations(found), changed: Object.keys(patch).length > 0 };
+}
+
+function toValue(field: SettingField, text: string): Parsed<unknown> {
+  if ((INTEGER_FIELDS as readonly string[]).includes(field)) return parseInteger(text, field);
+  if (field === 'approvedSourceAddresses') return parseIntegerList(text, field);
+  return { ok: true, value: field === 'name' ? text : text.trim() };
+}

@@ -1,0 +1,27 @@
+import type { AttachedDeviceView, DeviceNeeds } from '../../preload/contract';
+
+/** What an attached device needs, as one short line; and whether anything is needed at all. */
+export function needsText(needs: DeviceNeeds | null): string {
+  if (!needs) return 'Unknown';
+  const parts: string[] = [];
+  if (needs.firmware.needed) parts.push(needs.firmware.latestVersion ? `Firmware ${needs.firmware.latestVersion}` : 'Firmware update');
+  if (needs.configuration.needed) parts.push('Configuration');
+  if (parts.length > 0) return parts.join(' + ');
+  const reasons = [needs.firmware.reason, needs.configuration.reason].filter((r): r is string => Boolean(r));
+  return reasons.length > 0 ? reasons[0]! : 'Up to date';
+}
+
+export function needsSomething(needs: DeviceNeeds | null): boolean {
+  return Boolean(needs && (needs.firmware.needed || needs.configuration.needed));
+}
+
+/** The longer explanation for a tooltip. */
+export function needsDetail(needs: DeviceNeeds | null): string {
+  if (!needs) return 'The device has not been compared with the service yet.';
+  return [needs.firmware.reason, needs.configuration.reason].filter(Boolean).join(' ');
+}
+
+export function linkText(device: Pick<AttachedDeviceView, 'linkKind' | 'address'>): string {
+  const kind = device.linkKind === 'serial' ? 'USB' : device.linkKind === 'ble' ? 'BLE' : 'IP';
+  return `${kind} ${device.address}`;
+}

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { API_KEY_ROLES, type ApiKeyRole } from '../../domain/enums';
+import { client, errorText } from '../api/client';
+import { useQuery } from '../api/use-query';
+import { SelectField } from '../components/fields';
+import { Callout, EmptyRow, ScreenHeader } from '../components/misc';
+import { Pager } from '../components/Pager';
+import { agoText, dateTimeText } from '../format/units';
+import { notify } from '../stores/notices';
+import { signedIn, useCapability, useSession } from '../stores/session';
+
+const PAGE_SIZE = 15;
+
+/**
+ * The organization's API keys and the roles of their service accounts. Keys are issued by an
+ * operator command, not here; whole keys are never shown (Masked at most).
+ */
+export function ApiKeysScreen() {
+  const manage = useCapability('keys.manage');
+  const ownKey = signedIn(useSession((s) => s.session))?.keyName ?? null;
+  const [keyFormat, setKeyFormat] = useState<'None' | 'Masked'>('Masked');
+  const [offset, setOffset] = useState(0);
+  const list = useQuery('apiKeys.list', { limit: PAGE_SIZE, offset, includeApiKeys: keyFormat !== 'None', keyFormat }, manage.allowed);
+
+  const changeRole = async (keyName: string, role: ApiKeyRole) => {
+    try {
+      await client().call('apiKeys.updateRole', { keyName, role });
+      notify('success', `${keyName} is now ${role}.`);
+      list.reload();
+    } catch (err) {
+      notify('error', errorText(err));
+    }
+  };
+
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <ScreenHeader title="API keys" note={<span className="muted">New keys are issued by an operator of the service; here you see them and change their roles.</span>} />
+      {!manage.allowed ? (
+        <Callout tone="info" title="Not available for your role">
+          {manage.reason}
+        </Callout>
+      ) : (
+        <>
+          <div className="toolbar">
+            <SelectField label="Key data" value={keyFormat} options={[{ value: 'Masked', label: 'Show the end of each key' }, { value: 'None', label: 'Hide key data' }]} onChange={(v) => v && setKeyFormat(v)} reserveMessage={false} />
+          </div>
+          {list.error ? <Callout tone="bad" title="Could not load keys">{list.error}</Callout> : null}
+          <table className="table" aria-busy={list.loading}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Role</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data?.map((k) => (
+                <tr key={k.name}>
+                  <td>
+                    {k.name} {k.name === ownKey ? <span className="muted small">(this session)</span> : null}
+                  </td>
+                  <td className="mono">{k.key ?? <span className="muted">hidden</span>}</td>
+                  <td>
+                    <select
+                      className="input select input--inline"
+                      aria-label={`Role of ${k.name}`}
+                      value={k.role}
+                      disabled={k.name === ownKey}
+                      title={k.name === ownKey ? 'You cannot change the role of the key you are signed in with.' : undefined}
+                      onChange={(e) => void changeRole(k.name, e.target.value as ApiKeyRole)}
+                    >
+                      {API_KEY_ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>{dateTimeText(k.createdAt)}</td>
+                  <td>{agoText(k.lastUsedAt, Date.now())}</td>
+                </tr>
+              ))}
+              {list.data && list.data.length === 0 ? <EmptyRow columns={5}>No keys.</EmptyRow> : null}
+            </tbody>
+          </table>
+          {list.data ? (
+            <Pager page={offset / PAGE_SIZE + 1} limit={PAGE_SIZE} totalCount={0} onPage={(p) => setOffset((p - 1) * PAGE_SIZE)} mayHaveMore={list.data.length === PAGE_SIZE} />
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

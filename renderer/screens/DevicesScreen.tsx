@@ -1,0 +1,233 @@
+import { useState, type FormEvent } from 'react';
+import type { DeployStatus } from '../../domain/enums';
+import type { RegisteredDeviceView } from '../../preload/contract';
+import { client, errorText, violationsOf } from '../api/client';
+import { useQuery } from '../api/use-query';
+import { ActionButton } from '../components/ActionButton';
+import { TextField } from '../components/fields';
+import { ImagePicker } from '../components/ImagePicker';
+import { Badge, Callout, EmptyRow, ScreenHeader, type Tone } from '../components/misc';
+import { Pager } from '../components/Pager';
+import { notify } from '../stores/notices';
+import { useCapability } from '../stores/session';
+
+const PAGE_SIZE = 15;
+
+export const DEPLOY_STATUS_TEXT: Record<DeployStatus, { text: string; tone: Tone }> = {
+  NotDeployed: { text: 'Not deployed', tone: 'neutral' },
+  Outdated: { text: 'Outdated', tone: 'warn' },
+  Deployed: { text: 'Deployed', tone: 'ok' },
+  Failed: { text: 'Failed', tone: 'bad' },
+};
+
+/** The organization's registry of devices. */
+export function DevicesScreen() {
+  const [search, setSearch] = useState('');
+  const [configurableOnly, setConfigurableOnly] = useState(false);
+  const [page, setPage] = useState(1);
+  const [registering, setRegistering] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const write = useCapability('devices.write');
+  const list = useQuery('devices.list', { search: search.trim() || undefined, configurableOnly: configurableOnly || undefined, page, limit: PAGE_SIZE });
+
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <ScreenHeader title="Devices" note={!write.allowed ? <span className="muted">{write.reason}</span> : undefined}>
+        <ActionButton variant="primary" capability="devices.write" onClick={() => setRegistering(true)}>
+          Register device
+        </ActionButton>
+      </ScreenHeader>
+      {registering ? (
+        <RegisterDevice
+          onClose={() => setRegistering(false)}
+          onDone={() => {
+            setRegistering(false);
+            list.reload();
+          }}
+        />
+      ) : null}
+      <div className="toolbar">
+        <TextField
+          className="toolbar__search"
+          label="Search name, serial number, type"
+          type="search"
+          value={search}
+          onChange={(v) => {
+            setSearch(v);
+            setPage(1);
+          }}
+          reserveMessage={false}
+        />
+        <label className="checkbox toolbar__check">
+          <input type="checkbox" checked={configurableOnly} onChange={(e) => { setConfigurableOnly(e.target.checked); setPage(1); }} />
+          <span>Only devices in no configuration</span>
+        </label>
+      </div>
+      {list.error ? <Callout tone="bad" title="Could not load devices">{list.error}</Callout> : null}
+      <table className="table registry-table" aria-busy={list.loading}>
+        <thead>
+          <tr>
+            <th scope="col" className="thumb-col">
+              <span className="visually-hidden">Image</span>
+            </th>
+            <th scope="col">Serial number</th>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">Firmware</th>
+            <th scope="col">Configuration</th>
+            <th scope="col">Deploy status</th>
+            <th scope="col" className="actions-col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.items.map((d) =>
+            editing === d.serialNumber ? (
+              <EditDeviceRow
+                key={d.serialNumber}
+                device={d}
+                onClose={() => setEditing(null)}
+                onDone={() => {
+                  setEditing(null);
+                  list.reload();
+                }}
+              />
+            ) : (
+              <tr key={d.serialNumber} data-serial={d.serialNumber}>
+                <td className="thumb-col">{d.deviceImage ? <img className="thumb" src={d.deviceImage} alt="" /> : <span className="thumb thumb--empty" aria-hidden="true" />}</td>
+                <td className="mono">{d.serialNumber}</td>
+                <td>{d.name}</td>
+                <td>
+                  <Badge>{d.deviceType}</Badge>
+                </td>
+                <td className="mono" data-testid="registry-firmware">
+                  {d.firmwareVersion ?? <span className="muted">—</span>}
+                </td>
+                <td>{d.configurationName ?? <span className="muted">—</span>}</td>
+                <td data-testid="registry-deploy">
+                  <Badge tone={DEPLOY_STATUS_TEXT[d.deployStatus].tone}>{DEPLOY_STATUS_TEXT[d.deployStatus].text}</Badge>
+                </td>
+                <td className="actions-col">
+                  <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
+                    Edit
+                  </ActionButton>
+                </td>
+              </tr>
+            ),
+          )}
+          {list.data && list.data.items.length === 0 ? <EmptyRow columns={8}>{search ? `No device matches “${search}”.` : 'No devices registered yet.'}</EmptyRow> : null}
+        </tbody>
+      </table>
+      {list.data ? <Pager page={list.data.page} limit={list.data.limit} totalCount={list.data.totalCount} onPage={setPage} /> : null}
+    </section>
+  );
+}
+
+function RegisterDevice({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+  const [serialNumber, setSerialNumber] = useState('');
+  const [name, setName] = useState('');
+  const [image, setImage] = useState<string | null>(null);
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const local: Record<string, string> = {};
+  if (serialNumber.trim() === '') local.serialNumber = 'Enter the serial number printed on the device.';
+  if (name.trim() === '') local.name = 'Give the device a name, e.g. “Crane 2 remote”.';
+  const shown = { ...(tried ? local : {}), ...errors };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (Object.keys(local).length > 0 || busy) return;
+    setBusy(true);
+    try {
+      const device = await client().call('devices.register', { serialNumber: serialNumber.trim(), name: name.trim(), deviceImage: image });
+      notify('success', `${device.serialNumber} registered as ${device.deviceType}.`);
+      onDone();
+    } catch (err) {
+      const byField: Record<string, string> = {};
+      for (const v of violationsOf(err)) byField[v.field.split('.')[0] || 'serialNumber'] ??= v.message;
+      setErrors(Object.keys(byField).length > 0 ? byField : { serialNumber: errorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="Register a device" noValidate>
+      <div className="form-grid">
+        <TextField label="Serial number" name="registerSerial" value={serialNumber} onChange={(v) => { setSerialNumber(v); setErrors({}); }} error={shown.serialNumber} />
+        <TextField label="Name" name="registerName" value={name} onChange={(v) => { setName(v); setErrors({}); }} error={shown.name} />
+        <ImagePicker label="Image (optional)" onPicked={setImage} />
+      </div>
+      {shown.deviceImage ? <Callout tone="bad">{shown.deviceImage}</Callout> : null}
+      <div className="form-actions">
+        <button type="submit" className="button button--primary" aria-disabled={busy}>
+          {busy ? 'Registering…' : 'Register'}
+        </button>
+        <button type="button" className="button button--quiet" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceView; onClose(): void; onDone(): void }) {
+  const [name, setName] = useState(device.name);
+  const [image, setImage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const nameError = name.trim() === '' ? 'The name cannot be empty.' : null;
+
+  const save = async (change: { name?: string; deviceImage?: string; deleteImage?: boolean }) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await client().call('devices.update', { serialNumber: device.serialNumber, ...change });
+      notify('success', `${device.serialNumber} updated.`);
+      onDone();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <tr className="row--editing">
+      <td colSpan={8}>
+        <div className="inline-editor">
+          <span className="mono strong">{device.serialNumber}</span>
+          <TextField label="Name" name="editName" value={name} onChange={setName} error={nameError} />
+          <ImagePicker label="Replace image" onPicked={setImage} />
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button button--primary"
+              aria-disabled={busy || nameError !== null}
+              onClick={() => {
+                if (busy || nameError) return;
+                const change: { name?: string; deviceImage?: string } = {};
+                if (name.trim() !== device.name) change.name = name.trim();
+                if (image) change.deviceImage = image;
+                if (Object.keys(change).length === 0) onClose();
+                else void save(change);
+              }}
+            >
+              Save
+            </button>
+            <button type="button" className="button button--quiet" disabled={!device.hasImage || busy} onClick={() => void save({ deleteImage: true })}>
+              Delete image
+            </button>
+            <button type="button" className="button button--quiet" onClick={onClose}>
+              Cancel
+            </button>
+          </div>
+          {error ? <Callout tone="bad">{error}</Callout> : null}
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,164 @@
+import { useState, type FormEvent } from 'react';
+import { USER_ROLES, USER_SORT_OPTIONS, type UserRole, type UserSortOption } from '../../domain/enums';
+import { userRegisterSchema } from '../../domain/users';
+import { parsePayload } from '../../domain/parse';
+import { client, errorText } from '../api/client';
+import { useQuery } from '../api/use-query';
+import { ActionButton } from '../components/ActionButton';
+import { SelectField, TextField } from '../components/fields';
+import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
+import { Pager } from '../components/Pager';
+import { agoText } from '../format/units';
+import { notify } from '../stores/notices';
+import { useCapability } from '../stores/session';
+
+const PAGE_SIZE = 15;
+const SORT_LABELS: Record<UserSortOption, string> = {
+  FirstNameASC: 'First name, A to Z',
+  FirstNameDESC: 'First name, Z to A',
+  LastActivityDESC: 'Last active, newest first',
+  LastActivityASC: 'Last active, oldest first',
+};
+const ROLE_OPTIONS = USER_ROLES.map((value) => ({ value, label: value }));
+
+/** The people of the organization and their roles. Admins only. */
+export function UsersScreen() {
+  const manage = useCapability('users.manage');
+  const [search, setSearch] = useState('');
+  const [active, setActive] = useState<'' | 'true' | 'false'>('');
+  const [sort, setSort] = useState<UserSortOption>('FirstNameASC');
+  const [page, setPage] = useState(1);
+  const [inviting, setInviting] = useState(false);
+  const list = useQuery('users.list', { search: search.trim() || undefined, isActive: active === '' ? undefined : active === 'true', sortOptions: sort, page, limit: PAGE_SIZE }, manage.allowed);
+
+  const changeRole = async (id: string, userRole: UserRole) => {
+    try {
+      await client().call('users.updateRole', { id, userRole });
+      notify('success', `Role changed to ${userRole}.`);
+      list.reload();
+    } catch (err) {
+      notify('error', errorText(err));
+    }
+  };
+  const remove = async (id: string, email: string) => {
+    try {
+      await client().call('users.delete', { id });
+      notify('success', `${email} removed.`);
+      list.reload();
+    } catch (err) {
+      notify('error', errorText(err));
+    }
+  };
+
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <ScreenHeader title="Users">
+        <ActionButton variant="primary" capability="users.manage" onClick={() => setInviting(true)}>
+          Add user
+        </ActionButton>
+      </ScreenHeader>
+      {!manage.allowed ? (
+        <Callout tone="info" title="Not available for your role">
+          {manage.reason}
+        </Callout>
+      ) : (
+        <>
+          {inviting ? (
+            <InviteUser
+              onClose={() => setInviting(false)}
+              onDone={() => {
+                setInviting(false);
+                list.reload();
+              }}
+            />
+          ) : null}
+          <div className="toolbar">
+            <TextField className="toolbar__search" label="Search name or email" type="search" value={search} onChange={(v) => { setSearch(v); setPage(1); }} reserveMessage={false} />
+            <SelectField label="Status" value={active} options={[{ value: 'true', label: 'Active' }, { value: 'false', label: 'Inactive' }]} emptyLabel="All" onChange={(v) => { setActive(v); setPage(1); }} reserveMessage={false} />
+            <SelectField label="Sort" value={sort} options={USER_SORT_OPTIONS.map((value) => ({ value, label: SORT_LABELS[value] }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
+          </div>
+          {list.error ? <Callout tone="bad" title="Could not load users">{list.error}</Callout> : null}
+          <table className="table" aria-busy={list.loading}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last active</th>
+                <th scope="col" className="actions-col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data?.items.map((u) => (
+                <tr key={u.id}>
+                  <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || <span className="muted">Not signed in yet</span>}</td>
+                  <td>{u.email}</td>
+                  <td>
+                    <select className="input select input--inline" aria-label={`Role of ${u.email}`} value={u.userRole} onChange={(e) => void changeRole(u.id, e.target.value as UserRole)}>
+                      {ROLE_OPTIONS.map((o) => (
+                        <option key={o.value} value={o.value}>
+                          {o.label}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>{u.isActive ? <Badge tone="ok">Active</Badge> : <Badge>Inactive</Badge>}</td>
+                  <td>{agoText(u.lastActivityAt, Date.now())}</td>
+                  <td className="actions-col">
+                    <ActionButton variant="quiet" capability="users.manage" onClick={() => void remove(u.id, u.email)}>
+                      Remove
+                    </ActionButton>
+                  </td>
+                </tr>
+              ))}
+              {list.data && list.data.items.length === 0 ? <EmptyRow columns={6}>No users match.</EmptyRow> : null}
+            </tbody>
+          </table>
+          {list.data ? <Pager page={list.data.page} limit={list.data.limit} totalCount={list.data.totalCount} onPage={setPage} /> : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function InviteUser({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+  const [email, setEmail] = useState('');
+  const [userRole, setUserRole] = useState<UserRole>('Operator');
+  const [tried, setTried] = useState(false);
+  const [serviceError, setServiceError] = useState<string | null>(null);
+  const parsed = parsePayload(userRegisterSchema, { email: email.trim(), userRole });
+  const emailError = (tried || email.includes('@')) && !parsed.ok ? (parsed.violations.find((v) => v.field === 'email')?.message ?? null) : null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (!parsed.ok) return;
+    try {
+      await client().call('users.register', parsed.value);
+      notify('success', `${parsed.value.email} added as ${userRole}.`);
+      onDone();
+    } catch (err) {
+      setServiceError(errorText(err));
+    }
+  };
+
+  return (
+    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="Add a user" noValidate>
+      <div className="form-grid">
+        <TextField label="Email" name="email" type="email" value={email} onChange={setEmail} error={emailError ?? serviceError} />
+        <SelectField label="Role" name="userRole" value={userRole} options={ROLE_OPTIONS} onChange={(v) => v && setUserRole(v)} />
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="button button--primary">
+          Add user
+        </button>
+        <button type="button" className="button button--quiet" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import { create } from 'zustand';
+
+export type NoticeTone = 'info' | 'success' | 'error';
+export interface Notice {
+  id: number;
+  tone: NoticeTone;
+  text: string;
+}
+
+interface NoticeState {
+  notices: Notice[];
+  push(tone: NoticeTone, text: string): void;
+  dismiss(id: number): void;
+}
+
+/** Short messages after an action ("Configuration saved"); read out by screen readers through a live region. */
+export const useNotices = create<NoticeState>((set) => {
+  let next = 1;
+  return {
+    notices: [],
+    push(tone, text) {
+      const id = next++;
+      // Keep the last few only: a notice area that grows pushes nothing around, it is an overlay.
+      set((s) => ({ notices: [...s.notices.slice(-3), { id, tone, text }] }));
+      if (tone !== 'error') setTimeout(() => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })), 6000);
+    },
+    dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+  };
+});
+
+export function notify(tone: NoticeTone, text: string): void {
+  useNotices.getState().push(tone, text);
+}
