@@ -104,3 +104,8 @@ export function fileResult(file: Omit<FileResult, 'kind'>): FileResult {
 export function isFileResult(value: unknown): value is FileResult {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'body' in value;
 }
+
+/** A JSON answer sent as is, without the envelope (the OpenAPI document). */
+export class RawJson {
+  constructor(readonly body: unknown) {}
+}

@@ -4,7 +4,7 @@ import { authenticate } from '../auth/authenticate';
 import type { ServiceContext } from '../context';
 import { ok } from './envelope';
 import { badRequest } from './errors';
-import { Answer, isFileResult, type AnyOperationSpec, type Caller } from './operation';
+import { Answer, isFileResult, RawJson, type AnyOperationSpec, type Caller } from './operation';
 import { parseInput } from './validation';
 
 const noQuery = z.strictObject({});
@@ -48,6 +48,7 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
           .header('content-length', result.body.length)
           .send(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
       }
+      if (result instanceof RawJson) return reply.type('application/json').send(result.body);
       if (result instanceof Answer) return reply.code(result.status).send(ok(result.data));
       const status = spec.response.kind === 'json' ? (spec.response.status ?? 200) : 200;
       return reply.code(status).send(ok(result));

@@ -7,6 +7,7 @@ import { deviceOperations } from './devices';
 import { firmwareOperations } from './firmware';
 import { templateOperations } from './templates';
 import { userOperations } from './users';
+import { openApiOperation } from './openapi';
 import { versionOperations } from './version';
 
 /** Every operation the service answers, in the order the interface lists them. */
@@ -20,4 +21,5 @@ export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
   ...userOperations,
   ...apiKeyOperations,
   ...versionOperations,
+  openApiOperation(() => ALL_OPERATIONS),
 ];
