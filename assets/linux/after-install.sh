@@ -3,7 +3,7 @@
 # script with this one, so the first part repeats what its default does (command link,
 # chrome-sandbox mode, desktop database, AppArmor profile); the second installs the udev rule.
 # electron-builder expands ${executable} and ${sanitizedProductName}; every other shell variable
-# here is written $NAME without braces, because an unknown ${NAME} aborts the build.
+# here is written $NAME without braces: electron-builder aborts on any macro it does not know.
 
 if type update-alternatives >/dev/null 2>&1; then
     if [ -L '/usr/bin/${executable}' -a -e '/usr/bin/${executable}' -a "`readlink '/usr/bin/${executable}'`" != '/etc/alternatives/${executable}' ]; then

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { fallbackMessage, missingDisplay, NO_DOWNLOAD_ENV, planLaunch, type LaunchFacts } from '../../main/electron/launcher/launch-decision';
+
+const present = { kind: 'present', path: '/p/node_modules/electron/dist/electron' } as const;
+const notDownloaded = { kind: 'missing', detail: 'not downloaded yet' } as const;
+const downloadFailed = { kind: 'missing', detail: 'the download failed' } as const;
+
+function facts(overrides: Partial<LaunchFacts>): LaunchFacts {
+  return { platform: 'linux', env: { DISPLAY: ':0' }, isRoot: false, binary: present, downloadAttempted: false, ...overrides };
+}
+
+describe('npm start: Electron or web mode', () => {
+  it('launches Electron when the binary and a display are there', () => {
+    expect(planLaunch(facts({}))).toEqual({ action: 'electron', binaryPath: present.path });
+    expect(planLaunch(facts({ env: { WAYLAND_DISPLAY: 'wayland-0' } }))).toEqual({ action: 'electron', binaryPath: present.path });
+  });
+
+  it('tries to fetch a missing binary once, where a display could show it', () => {
+    expect(planLaunch(facts({ binary: notDownloaded }))).toEqual({ action: 'download' });
+  });
+
+  it('falls back with one line when the binary is missing and the download failed', () => {
+    const plan = planLaunch(facts({ binary: downloadFailed, downloadAttempted: true }));
+    expect(plan).toEqual({
+      action: 'web',
+      reasons: ['no Electron binary: the download failed'],
+      message: 'Electron cannot run here (no Electron binary: the download failed); starting web mode instead.',
+    });
+  });
+
+  it('does not try the download when told not to', () => {
+    const plan = planLaunch(facts({ binary: notDownloaded, env: { DISPLAY: ':0', [NO_DOWNLOAD_ENV]: '1' } }));
+    expect(plan).toMatchObject({ action: 'web', reasons: ['no Electron binary: not downloaded yet'] });
+  });
+
+  it('falls back without a display, and does not download what could not be shown', () => {
+    for (const binary of [present, notDownloaded]) {
+      const plan = planLaunch(facts({ env: {}, binary }));
+      expect(plan).toEqual({
+        action: 'web',
+        reasons: ['no display: neither DISPLAY nor WAYLAND_DISPLAY is set'],
+        message: 'Electron cannot run here (no display: neither DISPLAY nor WAYLAND_DISPLAY is set); starting web mode instead.',
+      });
+    }
+  });
+
+  it('needs no DISPLAY on macOS or Windows', () => {
+    expect(missingDisplay('darwin', {})).toBeNull();
+    expect(missingDisplay('win32', {})).toBeNull();
+    expect(planLaunch(facts({ platform: 'darwin', env: {} }))).toMatchObject({ action: 'electron' });
+    expect(planLaunch(facts({ platform: 'win32', env: {}, binary: notDownloaded }))).toEqual({ action: 'download' });
+  });
+
+  it("falls back as root on Linux rather than run Chromium without its sandbox", () => {
+    expect(planLaunch(facts({ isRoot: true }))).toMatchObject({ action: 'web', reasons: ["running as root: Chromium's sandbox refuses to start"] });
+    expect(planLaunch(facts({ isRoot: true, env: {} }))).toMatchObject({
+      message: "Electron cannot run here (no display: neither DISPLAY nor WAYLAND_DISPLAY is set; running as root: Chromium's sandbox refuses to start); starting web mode instead.",
+    });
+  });
+
+  it('says why in exactly one line', () => {
+    expect(fallbackMessage(['a', 'b'])).not.toContain('\n');
+  });
+});
