@@ -304,6 +304,9 @@ export class Transport {
         if (handle !== undefined) this.timers.clearTimeout(handle);
         handle = undefined;
         callerSignal?.removeEventListener('abort', onCallerAbort);
+        // Frees the connection when a body was left unread (a sink that failed part way); after a
+        // fully read body it changes nothing.
+        if (!controller.signal.aborted) controller.abort();
       },
     };
   }

@@ -14,6 +14,7 @@ import {
   type OutboxEntry,
   type OutboxEvent,
 } from '../../main/provisioning/outbox';
+import { clientConfirmationSender } from '../../main/provisioning/outbox-sender';
 import { FakeTime, deferred } from './fake-time';
 
 const request = { method: 'POST', path: '/v1/organizations/o/devices/SN1/confirm-apply-firmware' };
@@ -317,6 +318,30 @@ describe('outbox concurrency', () => {
     const report = await outbox.syncNow();
     expect(report.skippedLocked).toBe(false);
     expect(report.delivered).toHaveLength(1);
+  });
+
+  it('two outboxes on one directory (as two processes would be) never send the same entry at the same time', async () => {
+    const gate = deferred<boolean>();
+    const slow = new ScriptedSender([() => gate.promise]);
+    const fast = new ScriptedSender();
+    const a = makeOutbox(slow);
+    const b = makeOutbox(fast);
+    await a.enqueue(firmware());
+    const first = a.syncNow();
+    await until(() => slow.sent.length === 1);
+    expect((await b.syncNow()).skippedLocked).toBe(true);
+    gate.resolve(true);
+    expect((await first).delivered).toHaveLength(1);
+    expect((await b.syncNow()).delivered).toEqual([]);
+    expect(fast.sent).toEqual([]);
+  });
+
+  it('waits (and retries) when there are no credentials for the entry service', async () => {
+    const outbox = makeOutbox(clientConfirmationSender(() => undefined));
+    const entry = await outbox.enqueue(firmware());
+    expect((await outbox.syncNow()).retrying).toEqual([entry.id]);
+    const [stored] = await outbox.list();
+    expect(stored!.lastError).toMatchObject({ kind: 'other', message: expect.stringContaining('No credentials for organization org-1') });
   });
 
   it('a lock held too long by a live process counts as stale', async () => {
