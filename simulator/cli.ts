@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
+import { fraction, integer, positiveNumber, sharedOptions, stall, type CliFlags } from './cli/flags';
+import { readFleetFile } from './cli/fleet-file';
+import { loadPublicKey } from './cli/public-key';
+import { startFleet, type FleetDeviceSpec, type FleetSpec, type SimulatedFleet } from './fleet';
+import { simulatorDir } from './links/descriptor-file';
+
+function buildProgram(): Command {
+  return new Command('simulator')
+    .description(
+      'Virtual SRCP/WESP/EPC/NSCP devices speaking the device protocol over a pty (serial), UDP or simulated BLE.\n' +
+        'Prints one JSON line per device saying where to reach it, then runs until SIGINT or SIGTERM.',
+    )
+    .addOption(new Option('--type <type>', 'device type').choices(DEVICE_TYPES))
+    .option('--serial <serialNumber>', 'serial number, e.g. EPC000101')
+    .option('--model <model>', 'hardware model name')
+    .option('--firmware-version <version>', 'version the device runs at first start', undefined)
+    .option('--link <link>', 'pty | udp:HOST:PORT | ble', 'pty')
+    .option('--fleet <file>', 'JSON file listing several devices (instead of --type/--serial)')
+    .option('--state-dir <dir>', 'root of the devices\' state directories (each device in <dir>/<serial>)')
+    .option('--public-key <file>', 'the service\'s configuration-file signing key (PEM)')
+    .option('--service-url <url>', 'fetch the signing key from GET <url>/v1/config-file-signing-key')
+    .option('--baud <rate>', 'serial wire model: baud rate (baud/10 bytes per second)', integer)
+    .option('--ble-mtu <mtu>', 'largest ATT MTU the peripheral accepts', integer)
+    .option('--ble-interval <ms>', 'BLE connection interval, milliseconds', positiveNumber)
+    .option('--ble-packets <n>', 'BLE packets per connection interval and direction', integer)
+    .option('--udp-rate <bytesPerSecond>', 'UDP wire model rate', positiveNumber)
+    .option('--udp-latency <ms>', 'UDP one-way latency', Number)
+    .option('--flash-rate <bytesPerSecond>', 'flash write speed for staged firmware', positiveNumber)
+    .option('--max-block-size <bytes>', 'largest block the device takes (16 to 1024)', integer)
+    .option('--max-in-flight <n>', 'firmware blocks the host may keep in flight', integer)
+    .option('--reboot-ms <ms>', 'how long a reboot takes', integer)
+    .option('--apply-ms <ms>', 'how long installing an image takes', integer)
+    .option('--drop <fraction>', 'fault: drop this fraction of frames (both directions)', fraction)
+    .option('--corrupt <fraction>', 'fault: flip a byte in this fraction of frames so the CRC fails', fraction)
+    .option('--pull-at <offset>', 'fault: pull the cable when the firmware upload reaches this byte offset', integer)
+    .option('--replug-after <ms>', 'fault: how long the cable stays out after --pull-at (default 1000)', integer)
+    .option('--stall <ms@offset>', 'fault: stop for MS milliseconds when the firmware upload reaches OFFSET', stall)
+    .option('--power-cycle-during-apply', 'fault: cut the power while the image is being applied (once)')
+    .option('--seed <n>', 'seed of the fault decisions (default 1)', integer);
+}
+
+async function devicesFrom(flags: CliFlags): Promise<Pick<FleetSpec, 'defaults' | 'devices'>> {
+  if (flags.fleet !== undefined) {
+    if (flags.type !== undefined || flags.serial !== undefined) throw new Error('Give either --fleet or --type and --serial, not both.');
+    return readFleetFile(flags.fleet);
+  }
+  if (flags.type === undefined || flags.serial === undefined) throw new Error('Give --type and --serial (or --fleet FILE.json).');
+  const device: FleetDeviceSpec = { deviceType: flags.type as DeviceType, serialNumber: flags.serial, link: flags.link };
+  return { devices: [device] };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.parse(argv);
+  const flags = program.opts<CliFlags>();
+  let fleet: SimulatedFleet;
+  try {
+    const publicKeyPem = await loadPublicKey({ file: flags.publicKey, serviceUrl: flags.serviceUrl });
+    const { defaults, devices } = await devicesFrom(flags);
+    const shared = sharedOptions(flags);
+    fleet = await startFleet({
+      stateDir: flags.stateDir ?? join(simulatorDir(), 'state'),
+      publicKeyPem,
+      // Command-line flags override the file's defaults; each device's own options override both.
+      defaults: { ...defaults, ...shared, faults: { ...defaults?.faults, ...shared.faults } },
+      devices,
+    });
+  } catch (error) {
+    console.error(`simulator: ${(error as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
+  for (const device of fleet.devices) process.stdout.write(`${JSON.stringify(device.descriptor)}\n`);
+
+  // A BLE-only fleet holds no socket or child process open: keep running until told to stop.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(keepAlive);
+    void fleet.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`simulator: stopping after ${signal} failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main(process.argv);

@@ -1,0 +1,95 @@
+import { InvalidArgumentError } from 'commander';
+import { parseFraction, parseStall, type FaultOptions } from '../faults';
+import type { SimulatedDeviceOptions } from '../options';
+
+export interface CliFlags {
+  type?: string;
+  serial?: string;
+  model?: string;
+  firmwareVersion?: string;
+  link: string;
+  fleet?: string;
+  stateDir?: string;
+  publicKey?: string;
+  serviceUrl?: string;
+  baud?: number;
+  bleMtu?: number;
+  bleInterval?: number;
+  blePackets?: number;
+  udpRate?: number;
+  udpLatency?: number;
+  flashRate?: number;
+  maxBlockSize?: number;
+  maxInFlight?: number;
+  rebootMs?: number;
+  applyMs?: number;
+  drop?: number;
+  corrupt?: number;
+  pullAt?: number;
+  replugAfter?: number;
+  stall?: { ms: number; atOffset: number };
+  powerCycleDuringApply?: boolean;
+  seed?: number;
+}
+
+export function integer(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidArgumentError(`"${text}" is not a whole number.`);
+  return value;
+}
+
+export function positiveNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`"${text}" is not a positive number.`);
+  return value;
+}
+
+export function fraction(text: string): number {
+  try {
+    return parseFraction(text, 'the flag');
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export function stall(text: string): { ms: number; atOffset: number } {
+  try {
+    return parseStall(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function nonEmpty<T extends object>(value: T): T | undefined {
+  return Object.keys(value).length > 0 ? value : undefined;
+}
+
+/** Flags that apply to every device (also to each device of a fleet, under the file's own options). */
+export function sharedOptions(flags: CliFlags): Partial<SimulatedDeviceOptions> {
+  const faults: FaultOptions = defined({
+    seed: flags.seed,
+    drop: flags.drop,
+    corrupt: flags.corrupt,
+    pullAt: flags.pullAt,
+    replugAfterMs: flags.replugAfter,
+    stall: flags.stall,
+    powerCycleDuringApply: flags.powerCycleDuringApply,
+  });
+  return defined({
+    model: flags.model,
+    firmwareVersion: flags.firmwareVersion,
+    baudRate: flags.baud,
+    ble: nonEmpty(defined({ mtu: flags.bleMtu, connectionIntervalMs: flags.bleInterval, packetsPerInterval: flags.blePackets })),
+    udp: nonEmpty(defined({ bytesPerSecond: flags.udpRate, latencyMs: flags.udpLatency })),
+    flashWriteBytesPerSecond: flags.flashRate,
+    maxBlockSize: flags.maxBlockSize,
+    maxInFlight: flags.maxInFlight,
+    rebootMs: flags.rebootMs,
+    applyMs: flags.applyMs,
+    faults: nonEmpty(faults),
+  });
+}

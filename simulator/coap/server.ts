@@ -1,0 +1,247 @@
+import { createHash, randomInt } from 'node:crypto';
+import {
+  block2Of,
+  block2Option,
+  CODE,
+  contentFormatOption,
+  decodeBlock,
+  decodeMessage,
+  emptyMessage,
+  encodeMessage,
+  isRequestCode,
+  largestBlockSizeAtMost,
+  MESSAGE_ID_MODULUS,
+  observeOf,
+  observeOption,
+  OBSERVE_DEREGISTER,
+  OBSERVE_REGISTER,
+  OPTION,
+  uintOption,
+  uriPathOf,
+  type CoapMessage,
+  type CoapOption,
+} from '../../main/devices/coap';
+import { encodeCbor } from '../../domain/files/cbor';
+import { CONTENT_FORMAT_CBOR } from '../../main/devices/protocol/constants';
+import { DedupCache } from './dedup-cache';
+import { ObserverRegistry } from './observers';
+import type { CoapRequest, CoapResponse, RequestHandler } from './types';
+
+export interface CoapServerOptions {
+  send(message: Uint8Array, peer: string): void;
+  handle: RequestHandler;
+  /** Block2 size when the response is larger and the request names none (the device's maxBlockSize). */
+  blockSize: number;
+  /** Message ids remembered per peer for duplicate detection. */
+  dedupCapacity: number;
+}
+
+export interface CoapServerStats {
+  requests: number;
+  duplicatesAnswered: number;
+  duplicatesIgnored: number;
+  malformed: number;
+}
+
+/**
+ * The device's CoAP endpoint: one request at a time, as a microcontroller handles them (which also
+ * keeps resource handlers free of races), CON answered with a piggybacked ACK, duplicates answered
+ * from the cache without acting twice, large responses cut into Block2 blocks, Observe.
+ */
+export class CoapServer {
+  readonly stats: CoapServerStats = { requests: 0, duplicatesAnswered: 0, duplicatesIgnored: 0, malformed: 0 };
+  private readonly dedup: DedupCache;
+  private readonly observers = new ObserverRegistry();
+  private queue: Promise<void> = Promise.resolve();
+  /** Bumped by reset(): requests queued before a reboot are forgotten, not answered. */
+  private epoch = 0;
+  private nextMessageId = randomInt(MESSAGE_ID_MODULUS);
+
+  constructor(private readonly options: CoapServerOptions) {
+    this.dedup = new DedupCache(options.dedupCapacity);
+  }
+
+  receive(bytes: Uint8Array, peer: string): void {
+    let message: CoapMessage;
+    try {
+      message = decodeMessage(bytes);
+    } catch {
+      // RFC 7252 §4.2: a message that does not parse is silently ignored.
+      this.stats.malformed++;
+      return;
+    }
+    if (message.type === 'RST') {
+      this.observers.rejected(peer, message.messageId);
+      return;
+    }
+    if (message.type === 'ACK') return;
+    if (!isRequestCode(message.code)) {
+      // An empty CON is a "CoAP ping" (RFC 7252 §4.3): answer with RST.
+      if (message.type === 'CON' && message.code === CODE.EMPTY) this.options.send(encodeMessage(emptyMessage('RST', message.messageId)), peer);
+      return;
+    }
+    const cached = this.dedup.lookup(peer, message.messageId);
+    if (cached === null) {
+      this.stats.duplicatesIgnored++;
+      return;
+    }
+    if (cached !== undefined) {
+      this.stats.duplicatesAnswered++;
+      this.options.send(cached, peer);
+      return;
+    }
+    this.dedup.begin(peer, message.messageId);
+    this.stats.requests++;
+    const epoch = this.epoch;
+    this.queue = this.queue.then(() => this.process(message, peer, epoch));
+  }
+
+  /** Sends the current representation of `path` to its observers. */
+  notify(path: string, response: CoapResponse): void {
+    for (const observer of this.observers.of(path)) {
+      const messageId = this.allocateMessageId();
+      this.observers.sent(observer, messageId);
+      const options: CoapOption[] = [observeOption(this.observers.nextSequence()), ...(response.options ?? [])];
+      if (response.contentFormat !== undefined) options.push(contentFormatOption(response.contentFormat));
+      const notification: CoapMessage = {
+        type: 'NON',
+        code: response.code,
+        messageId,
+        token: observer.token,
+        options,
+        payload: response.payload ?? new Uint8Array(0),
+      };
+      this.options.send(encodeMessage(notification), observer.peer);
+    }
+  }
+
+  /** A reboot: the device forgets message ids, observers and whatever was queued. */
+  reset(): void {
+    this.epoch++;
+    this.dedup.clear();
+    this.observers.clear();
+    this.nextMessageId = randomInt(MESSAGE_ID_MODULUS);
+  }
+
+  private async process(message: CoapMessage, peer: string, epoch: number): Promise<void> {
+    if (epoch !== this.epoch) return;
+    const request: CoapRequest = { peer, message, method: message.code, path: uriPathOf(message) };
+    let response: CoapResponse | undefined;
+    try {
+      response = refuseOptions(message) ?? (await this.options.handle(request));
+    } catch (error) {
+      response = internalError(error);
+    }
+    if (epoch !== this.epoch) return;
+    if (response === undefined) {
+      this.dedup.complete(peer, message.messageId, null);
+      return;
+    }
+    const reply = this.buildReply(request, response);
+    const bytes = encodeMessage(reply);
+    this.dedup.complete(peer, message.messageId, bytes);
+    this.options.send(bytes, peer);
+    if (response.after) await response.after();
+  }
+
+  private buildReply(request: CoapRequest, response: CoapResponse): CoapMessage {
+    const { message } = request;
+    const options: CoapOption[] = [...(response.options ?? [])];
+    let payload = response.payload ?? new Uint8Array(0);
+    let code = response.code;
+    if (response.observable && message.code === CODE.GET) {
+      const observe = observeOf(message);
+      if (observe === OBSERVE_REGISTER && code.startsWith('2.')) {
+        this.observers.add({ peer: request.peer, token: message.token, path: request.path });
+        options.push(observeOption(this.observers.nextSequence()));
+      } else if (observe === OBSERVE_DEREGISTER) {
+        this.observers.remove(request.peer, message.token);
+      }
+    }
+    const block2 = safeBlock2(message);
+    const size = Math.min(block2?.size ?? this.options.blockSize, largestBlockSizeAtMost(this.options.blockSize));
+    if (code.startsWith('2.') && (block2 !== undefined || payload.length > size)) {
+      const num = block2 === undefined ? 0 : (block2.num * block2.size) / size;
+      const start = num * size;
+      if (!Number.isInteger(num) || start >= Math.max(payload.length, 1)) {
+        code = CODE.BAD_REQUEST;
+        payload = new Uint8Array(0);
+      } else {
+        const end = Math.min(payload.length, start + size);
+        options.push(block2Option({ num, more: end < payload.length, size }));
+        if (num === 0) options.push(uintOption(OPTION.SIZE2, payload.length));
+        // The representation may change between blocks (/info's state): the ETag lets the host notice.
+        options.push({ number: OPTION.ETAG, value: etagOf(payload) });
+        payload = payload.subarray(start, end);
+      }
+    }
+    if (response.contentFormat !== undefined && payload.length > 0) options.push(contentFormatOption(response.contentFormat));
+    const confirmable = message.type === 'CON';
+    return {
+      type: confirmable ? 'ACK' : 'NON',
+      code,
+      messageId: confirmable ? message.messageId : this.allocateMessageId(),
+      token: message.token,
+      options,
+      payload,
+    };
+  }
+
+  private allocateMessageId(): number {
+    const id = this.nextMessageId;
+    this.nextMessageId = (this.nextMessageId + 1) % MESSAGE_ID_MODULUS;
+    return id;
+  }
+}
+
+/** Critical options (odd numbers) this device acts on or may safely ignore; any other gets 4.02. */
+const UNDERSTOOD_CRITICAL_OPTIONS = new Set<number>([
+  OPTION.URI_HOST,
+  OPTION.URI_PORT,
+  OPTION.URI_PATH,
+  OPTION.URI_QUERY,
+  OPTION.ACCEPT,
+  OPTION.BLOCK2,
+  OPTION.BLOCK1,
+]);
+
+/** RFC 7252 §5.4.1 and RFC 7959 §2.2: refusals that come before any resource sees the request. */
+function refuseOptions(message: CoapMessage): CoapResponse | undefined {
+  if (message.options.some((o) => o.number % 2 === 1 && !UNDERSTOOD_CRITICAL_OPTIONS.has(o.number))) return { code: CODE.BAD_OPTION };
+  for (const number of [OPTION.BLOCK1, OPTION.BLOCK2]) {
+    const value = message.options.find((o) => o.number === number)?.value;
+    if (value === undefined) continue;
+    try {
+      decodeBlock(value);
+    } catch {
+      return {
+        code: CODE.BAD_REQUEST,
+        contentFormat: CONTENT_FORMAT_CBOR,
+        payload: encodeCbor({ code: 'BAD_REQUEST', message: 'A block option is malformed or uses the reserved SZX 7.' }),
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Malformed Block2 was refused before the handler ran; its error response is not block-wise. */
+function safeBlock2(message: CoapMessage): ReturnType<typeof block2Of> {
+  try {
+    return block2Of(message);
+  } catch {
+    return undefined;
+  }
+}
+
+function etagOf(representation: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(representation).digest().subarray(0, 4));
+}
+
+function internalError(error: unknown): CoapResponse {
+  // The device must answer something: the host would otherwise retransmit into the same failure.
+  return {
+    code: CODE.INTERNAL_SERVER_ERROR,
+    contentFormat: CONTENT_FORMAT_CBOR,
+    payload: encodeCbor({ code: 'INTERNAL_ERROR', message: `The device failed: ${(error as Error)?.message ?? String(error)}` }),
+  };
+}

@@ -1,0 +1,28 @@
+import { CODE } from '../../../main/devices/coap';
+import { PROTOCOL_VERSION, RESOURCE } from '../../../main/devices/protocol/constants';
+import type { DeviceContext, Resource } from '../context';
+import { cborResponse } from '../errors';
+
+export function deviceInfo(device: DeviceContext): Record<string, unknown> {
+  const state = device.store.current;
+  return {
+    protocol: PROTOCOL_VERSION,
+    serialNumber: state.serialNumber,
+    deviceType: state.deviceType,
+    model: state.model,
+    firmwareVersion: state.firmwareVersion,
+    configSyncId: state.config?.syncId ?? null,
+    maxBlockSize: device.maxBlockSize,
+    maxInFlight: device.maxInFlight,
+    bootId: state.bootId,
+    state: device.firmware.status().state,
+  };
+}
+
+export const infoResource: Resource = {
+  path: RESOURCE.info,
+  linkAttributes: ';rt="provisioner.info";ct=60',
+  methods: {
+    GET: async (_request, device) => cborResponse(CODE.CONTENT, deviceInfo(device)),
+  },
+};

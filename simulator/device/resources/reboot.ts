@@ -1,0 +1,11 @@
+import { CODE } from '../../../main/devices/coap';
+import { RESOURCE } from '../../../main/devices/protocol/constants';
+import type { Resource } from '../context';
+
+export const rebootResource: Resource = {
+  path: RESOURCE.reboot,
+  linkAttributes: ';rt="provisioner.reboot"',
+  methods: {
+    POST: async (_request, device) => ({ code: CODE.CHANGED, after: () => device.rebootAfterResponse() }),
+  },
+};

@@ -1,0 +1,131 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FirmwareState } from '../../main/devices/protocol/constants';
+import { writeFileAtomic } from './atomic-file';
+
+/** The firmware upload a device remembers across reboots, so that a host can resume it. */
+export interface PersistedUpload {
+  size: number;
+  /** Hex SHA-256 the host announced. */
+  sha256: string;
+  version: string;
+  deviceType: string;
+  /** Bytes stored contiguously from offset 0: where a resumed upload starts. */
+  ackedOffset: number;
+  /** receiving → received (every byte in, hash verified) or failed (error says why). */
+  state: Extract<FirmwareState, 'receiving' | 'received' | 'failed'>;
+  error: string | null;
+}
+
+export interface PersistedConfig {
+  syncId: string;
+  appliedAt: string;
+  blank: boolean;
+}
+
+/** What `SimulatedDevice.state()` returns and `device.json` holds. */
+export interface DeviceState {
+  format: 'provisioner-simulator-state/1';
+  serialNumber: string;
+  deviceType: string;
+  model: string;
+  firmwareVersion: string;
+  /** Bumped on every boot, so a host can tell that a reboot happened. */
+  bootId: number;
+  config: PersistedConfig | null;
+  upload: PersistedUpload | null;
+}
+
+export const STATE_FILE = 'device.json';
+export const STAGED_IMAGE_FILE = 'staged.bin';
+export const CONFIG_FILE = 'config.cbor';
+
+/**
+ * The device's non-volatile memory: a directory with device.json (identity, versions, upload
+ * progress), staged.bin (the image being received) and config.cbor (the applied configuration).
+ * The in-memory copy is what the running device uses; `save()` persists it atomically. Saves are
+ * coalesced: many blocks acknowledged in a burst cost one write, yet each caller resumes only once
+ * a write that includes its change is on disk.
+ */
+export class StateStore {
+  private requested = 0;
+  private completed = 0;
+  private running = false;
+  private waiters: { generation: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+
+  private constructor(
+    readonly dir: string,
+    public current: DeviceState,
+  ) {}
+
+  static async open(dir: string, initial: Omit<DeviceState, 'format' | 'bootId' | 'config' | 'upload'>): Promise<StateStore> {
+    await mkdir(dir, { recursive: true });
+    let current: DeviceState;
+    try {
+      current = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as DeviceState;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      current = { format: 'provisioner-simulator-state/1', ...initial, bootId: 0, config: null, upload: null };
+    }
+    if (current.serialNumber !== initial.serialNumber || current.deviceType !== initial.deviceType) {
+      throw new Error(
+        `The state directory ${dir} belongs to ${current.deviceType} ${current.serialNumber}, not ${initial.deviceType} ${initial.serialNumber}. Use another --state-dir.`,
+      );
+    }
+    const store = new StateStore(dir, current);
+    await store.save();
+    return store;
+  }
+
+  get stagedImagePath(): string {
+    return join(this.dir, STAGED_IMAGE_FILE);
+  }
+
+  get configPath(): string {
+    return join(this.dir, CONFIG_FILE);
+  }
+
+  /** A deep copy, so callers cannot change the device behind its back. */
+  snapshot(): DeviceState {
+    return structuredClone(this.current);
+  }
+
+  /** Re-reads what survived on disk: what a device knows after its power comes back. */
+  async reload(): Promise<void> {
+    await this.flushed();
+    this.current = JSON.parse(await readFile(join(this.dir, STATE_FILE), 'utf8')) as DeviceState;
+  }
+
+  save(): Promise<void> {
+    const generation = ++this.requested;
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ generation, resolve, reject }));
+    if (!this.running) void this.run();
+    return done;
+  }
+
+  private async flushed(): Promise<void> {
+    if (this.completed < this.requested) await this.save();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    while (this.completed < this.requested) {
+      const generation = this.requested;
+      try {
+        await writeFileAtomic(join(this.dir, STATE_FILE), `${JSON.stringify(this.current, null, 2)}\n`);
+        this.completed = generation;
+        this.settle((w) => w.generation <= generation, (w) => w.resolve());
+      } catch (error) {
+        this.completed = generation;
+        this.settle((w) => w.generation <= generation, (w) => w.reject(error));
+      }
+    }
+    this.running = false;
+  }
+
+  private settle(match: (w: StateStore['waiters'][number]) => boolean, action: (w: StateStore['waiters'][number]) => void): void {
+    const due = this.waiters.filter(match);
+    this.waiters = this.waiters.filter((w) => !match(w));
+    due.forEach(action);
+  }
+}

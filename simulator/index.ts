@@ -1,0 +1,11 @@
+// The device simulator's programmatic API: host tests, the CLI and e2e tests start devices here.
+export { startSimulatedDevice } from './start-device';
+export type { SimulatedDevice, SimulatedDeviceDescriptor } from './simulated-device';
+export type { SimulatedDeviceOptions, LinkOption, BleOptions } from './options';
+export type { FaultOptions, FaultStats } from './faults';
+export type { DeviceState, PersistedConfig, PersistedUpload } from './device/state';
+export type { WireModel } from './wire/models';
+export { serialWireModel, bleWireModel, udpWireModel } from './wire/models';
+export { startFleet, type FleetSpec, type FleetDeviceSpec, type SimulatedFleet } from './fleet';
+export { createSimulatedBleBindings, type SimulatedBleBindingsOptions } from './ble/bindings';
+export { simulatorDir, descriptorPath, type SerialDescriptor } from './links/descriptor-file';

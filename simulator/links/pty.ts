@@ -1,0 +1,113 @@
+import { SerialPort } from 'serialport';
+import type { DeviceFaults } from '../faults';
+import { PacedChannel } from '../wire/paced-channel';
+import { serialWireModel, type WireModel } from '../wire/models';
+import { removeSerialDescriptor, writeSerialDescriptor } from './descriptor-file';
+import { waitForDrain } from './drain';
+import { FrameStream, splitAfterFrameEnds } from './frame-stream';
+import type { DeviceLink, LinkAddress, MessageReceiver } from './link';
+import { startPtyPair, type PtyPair } from './socat';
+
+export interface PtyLinkOptions {
+  serialNumber: string;
+  deviceType: string;
+  model: string;
+  hostPath: string;
+  devicePath: string;
+  baudRate: number;
+  /** Where the descriptor JSON goes while the device is plugged in. */
+  descriptorDir: string;
+  faults: DeviceFaults;
+}
+
+/**
+ * USB serial over a socat pty pair. The pty moves bytes at memory speed, so both directions go
+ * through a paced channel at baud / 10 bytes per second: the host's bytes reach the device, and
+ * the device's bytes reach the host, when they would on a real line.
+ */
+export class PtyLink implements DeviceLink {
+  readonly kind = 'serial' as const;
+  readonly wire: { inbound: WireModel; outbound: WireModel };
+  private readonly frames: FrameStream;
+  private readonly inbound: PacedChannel<Uint8Array>;
+  private readonly outbound: PacedChannel<Uint8Array>;
+  private receiver: MessageReceiver = () => undefined;
+  private pair: PtyPair | undefined;
+  private port: SerialPort | undefined;
+  private up_ = false;
+
+  constructor(private readonly options: PtyLinkOptions) {
+    const model = serialWireModel(options.baudRate);
+    this.wire = { inbound: model, outbound: model };
+    this.frames = new FrameStream(options.faults);
+    this.inbound = new PacedChannel<Uint8Array>(model, (chunk) => {
+      for (const message of this.frames.receive(chunk)) this.receiver(message, 'link');
+    });
+    this.outbound = new PacedChannel<Uint8Array>(model, (frame) => this.port?.write(frame));
+  }
+
+  get isUp(): boolean {
+    return this.up_;
+  }
+
+  address(): LinkAddress {
+    return { link: 'serial', path: this.options.hostPath };
+  }
+
+  async open(receiver: MessageReceiver): Promise<void> {
+    this.receiver = receiver;
+  }
+
+  async up(): Promise<void> {
+    if (this.up_) return;
+    this.pair = await startPtyPair(this.options.hostPath, this.options.devicePath);
+    const port = new SerialPort({ path: this.options.devicePath, baudRate: this.options.baudRate, autoOpen: false });
+    await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
+    // Errors after an unplug (EIO, EBADF on the vanished pty) are the unplug itself.
+    port.on('error', () => undefined);
+    port.on('data', (chunk: Buffer) => {
+      // new Uint8Array copies: the pieces wait in the pacer after serialport reused its buffer.
+      for (const piece of splitAfterFrameEnds(new Uint8Array(chunk))) this.inbound.send(piece);
+    });
+    this.port = port;
+    this.frames.reset();
+    this.up_ = true;
+    const { serialNumber, deviceType, model, hostPath, baudRate } = this.options;
+    await writeSerialDescriptor(this.options.descriptorDir, { serialNumber, deviceType, model, path: hostPath, baudRate });
+  }
+
+  async down(): Promise<void> {
+    if (!this.up_) return;
+    this.up_ = false;
+    await removeSerialDescriptor(this.options.descriptorDir, this.options.serialNumber);
+    this.inbound.clear();
+    this.outbound.clear();
+    const port = this.port;
+    this.port = undefined;
+    port?.removeAllListeners('data');
+    // Killing socat is what the host sees: its end of the pty closes.
+    await this.pair?.stop();
+    this.pair = undefined;
+    if (port?.isOpen) await new Promise<void>((resolve) => port.close(() => resolve()));
+    this.frames.reset();
+  }
+
+  send(message: Uint8Array): void {
+    if (!this.up_) return;
+    const frame = this.frames.send(message);
+    if (frame !== undefined) this.outbound.send(frame);
+  }
+
+  drained(): Promise<void> {
+    return waitForDrain(this.outbound);
+  }
+
+  hold(ms: number): void {
+    this.inbound.hold(ms);
+    this.outbound.hold(ms);
+  }
+
+  async close(): Promise<void> {
+    await this.down();
+  }
+}

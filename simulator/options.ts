@@ -1,0 +1,96 @@
+import { basename, dirname, join } from 'node:path';
+import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
+import { MAX_BLOCK_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../main/devices/protocol/constants';
+import type { FaultOptions } from './faults';
+import { simulatorDir } from './links/descriptor-file';
+
+export type LinkOption = 'pty' | 'ble' | { udp: { host: string; port: number } };
+
+export interface BleOptions {
+  /** The largest ATT MTU the peripheral accepts; the central's request may lower it. Default 247. */
+  mtu?: number;
+  /** Default 15 ms. */
+  connectionIntervalMs?: number;
+  /** Packets per connection event and direction. Default 4. */
+  packetsPerInterval?: number;
+}
+
+export interface SimulatedDeviceOptions {
+  deviceType: DeviceType;
+  serialNumber: string;
+  model?: string;
+  /** The version the device runs before any update (its state directory wins once it exists). */
+  firmwareVersion?: string;
+  link: LinkOption;
+  /** The device's own directory: its non-volatile memory. */
+  stateDir: string;
+  /** The service's configuration-file signing key (SPKI PEM). */
+  publicKeyPem: string;
+  /** Serial line rate; the wire model moves baud / 10 bytes per second. Default 115200. */
+  baudRate?: number;
+  ble?: BleOptions;
+  /** UDP wire model. Default 1 000 000 B/s, 1 ms one-way latency. */
+  udp?: { bytesPerSecond?: number; latencyMs?: number };
+  /** How fast the device writes staged firmware. Default 2 000 000 B/s. */
+  flashWriteBytesPerSecond?: number;
+  /** Largest Block1/Block2 block, 16 to 1024. Default 1024. */
+  maxBlockSize?: number;
+  /** Firmware blocks the host may keep in flight. Default 4. */
+  maxInFlight?: number;
+  /** Largest image the staged bank holds. Default 8 MiB. */
+  maxImageSize?: number;
+  /** Largest configuration file. Default 64 KiB. */
+  maxConfigSize?: number;
+  /** How long the device is gone while it reboots. Default 500 ms. */
+  rebootMs?: number;
+  /** How long writing a verified image into the boot bank takes. Default 300 ms. */
+  applyMs?: number;
+  /** Serial: the host end of the pty. Default `<simulator dir>/pty/<serialNumber>`. */
+  ptyPath?: string;
+  /** Serial: where descriptor JSON files go. Default env PROVISIONER_SIMULATOR_DIR or os.tmpdir()/provisioner-simulator. */
+  descriptorDir?: string;
+  faults?: FaultOptions;
+}
+
+export type ResolvedDeviceOptions = Required<Omit<SimulatedDeviceOptions, 'ble' | 'udp' | 'faults' | 'ptyPath'>> & {
+  ble: Required<BleOptions>;
+  udp: { bytesPerSecond: number; latencyMs: number };
+  faults: FaultOptions;
+  ptyPath: string;
+  devicePtyPath: string;
+};
+
+const MODELS: Record<DeviceType, string> = { SRCP: 'SRCP-R2', WESP: 'WESP-W1', EPC: 'EPC-E4', NSCP: 'NSCP-N2' };
+
+export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceOptions {
+  if (!DEVICE_TYPES.includes(options.deviceType)) throw new Error(`Unknown device type ${options.deviceType}; use one of ${DEVICE_TYPES.join(', ')}.`);
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(options.serialNumber)) throw new Error(`Serial number "${options.serialNumber}" must be 1 to 32 letters, digits, - or _.`);
+  const maxBlockSize = options.maxBlockSize ?? MAX_BLOCK_SIZE;
+  if (![16, 32, 64, 128, 256, 512, 1024].includes(maxBlockSize)) throw new Error(`maxBlockSize must be a power of two from 16 to 1024, not ${maxBlockSize}.`);
+  const descriptorDir = options.descriptorDir ?? simulatorDir();
+  const ptyPath = options.ptyPath ?? join(descriptorDir, 'pty', options.serialNumber);
+  return {
+    deviceType: options.deviceType,
+    serialNumber: options.serialNumber,
+    model: options.model ?? MODELS[options.deviceType],
+    firmwareVersion: options.firmwareVersion ?? '1.0.0',
+    link: options.link,
+    stateDir: options.stateDir,
+    publicKeyPem: options.publicKeyPem,
+    baudRate: options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE,
+    ble: { mtu: 247, connectionIntervalMs: 15, packetsPerInterval: 4, ...options.ble },
+    udp: { bytesPerSecond: 1_000_000, latencyMs: 1, ...options.udp },
+    flashWriteBytesPerSecond: options.flashWriteBytesPerSecond ?? 2_000_000,
+    maxBlockSize,
+    maxInFlight: options.maxInFlight ?? 4,
+    maxImageSize: options.maxImageSize ?? 8 * 1024 * 1024,
+    maxConfigSize: options.maxConfigSize ?? 64 * 1024,
+    rebootMs: options.rebootMs ?? 500,
+    applyMs: options.applyMs ?? 300,
+    descriptorDir,
+    ptyPath,
+    // Beside the host end, hidden: only the simulator opens it.
+    devicePtyPath: join(dirname(ptyPath), `.${basename(ptyPath)}.device`),
+    faults: options.faults ?? {},
+  };
+}

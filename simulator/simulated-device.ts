@@ -1,0 +1,32 @@
+import type { DeviceType } from '../domain/device-types';
+import type { DeviceState } from './device/state';
+import type { FaultStats } from './faults';
+import type { LinkKind } from './links/link';
+import type { WireModel } from './wire/models';
+
+export interface SimulatedDeviceDescriptor {
+  serialNumber: string;
+  deviceType: DeviceType;
+  model: string;
+  link: LinkKind;
+  /** Serial: the host end of the pty pair (the same across unplug, plug and reboots). */
+  path?: string;
+  host?: string;
+  port?: number;
+  bleAddress?: string;
+}
+
+export interface SimulatedDevice {
+  readonly descriptor: SimulatedDeviceDescriptor;
+  /** What the device holds in its non-volatile memory right now. */
+  state(): DeviceState;
+  /** Pull the cable: the pty vanishes / UDP goes silent / BLE disconnects and stops advertising. */
+  unplug(): Promise<void>;
+  plug(): Promise<void>;
+  /** Power off and on: data held only in RAM is lost; bootId is bumped. */
+  powerCycle(): Promise<void>;
+  stop(): Promise<void>;
+  /** The wire models in use, for measurements (BLE: of the current connection). */
+  readonly wire: { inbound: WireModel; outbound: WireModel };
+  readonly faultStats: FaultStats;
+}

@@ -1,0 +1,34 @@
+import { VirtualDevice } from './device/virtual-device';
+import { DeviceFaults } from './faults';
+import { createLink } from './links/create-link';
+import { resolveOptions, type SimulatedDeviceOptions } from './options';
+import { registerLink } from './registry';
+import type { SimulatedDevice, SimulatedDeviceDescriptor } from './simulated-device';
+
+/** Starts one virtual device; resolves once it is reachable (pty present, socket bound, advertising). */
+export async function startSimulatedDevice(options: SimulatedDeviceOptions): Promise<SimulatedDevice> {
+  const resolved = resolveOptions(options);
+  const faults = new DeviceFaults(resolved.faults, resolved.serialNumber);
+  const link = createLink(resolved, faults);
+  const device = await VirtualDevice.start(resolved, link, faults);
+  const descriptor: SimulatedDeviceDescriptor = {
+    serialNumber: resolved.serialNumber,
+    deviceType: resolved.deviceType,
+    model: resolved.model,
+    ...link.address(),
+  };
+  const simulated: SimulatedDevice = {
+    descriptor,
+    state: () => device.state(),
+    unplug: () => device.unplug(),
+    plug: () => device.plug(),
+    powerCycle: () => device.powerCycle(),
+    stop: () => device.stop(),
+    get wire() {
+      return link.wire;
+    },
+    faultStats: device.faults.stats,
+  };
+  registerLink(simulated, link);
+  return simulated;
+}
