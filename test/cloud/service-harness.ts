@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKeyRole } from '../../domain';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../main/cloud';
-import { seedDemo } from '../../server/seed/demo';
-import { startService, type RunningService } from '../../server/service';
-import { issueApiKey } from '../../server/store/api-keys';
+import { issueApiKey, seedDemo, startService, type RunningService } from '../../server';
 
 /**
  * The real service over real HTTP on a free port, on a PGlite directory of its own, seeded with the
