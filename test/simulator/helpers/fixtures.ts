@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConfigFileSigner, generateSigningKeyPair, type SigningKeyPair } from '../../../domain/files/config-file-signature';
+import { encodeConfigFile, sha256, type ConfigFileContent } from '../../../domain/files/config-file';
+import { makeFirmwareImage } from '../../../domain/files/firmware-image';
+
+export const serviceKeys: SigningKeyPair = generateSigningKeyPair();
+
+export function configContent(serialNumber: string, deviceType: string, overrides: Partial<ConfigFileContent> = {}): ConfigFileContent {
+  return {
+    format: 'provisioner-config/1',
+    syncId: randomUUID(),
+    serialNumber,
+    deviceType,
+    configurationId: randomUUID(),
+    blank: false,
+    issuedAt: new Date().toISOString(),
+    device: { role: 'Sender', commInterface: 'ISM' },
+    peers: [{ serialNumber: 'SRCP000001', role: 'Receiver' }],
+    safety: { timeout: '500ms', ismChannel: 3 },
+    ...overrides,
+  };
+}
+
+export function signedConfigFile(content: ConfigFileContent, keys: SigningKeyPair = serviceKeys): Uint8Array {
+  return encodeConfigFile(content, createConfigFileSigner(keys.privateKeyPem));
+}
+
+export interface TestImage {
+  image: Uint8Array;
+  sha256: Uint8Array;
+  version: string;
+  deviceType: string;
+}
+
+export function testImage(deviceType: string, version: string, bodyLength: number): TestImage {
+  const image = makeFirmwareImage(deviceType, version, bodyLength);
+  return { image, sha256: sha256(image), version, deviceType };
+}
+
+export function announcement(image: TestImage): Record<string, unknown> {
+  return { size: image.image.length, sha256: image.sha256, version: image.version, deviceType: image.deviceType };
+}
+
+/** A scratch directory per test file: state dirs, descriptor dir and ptys all go inside it. */
+export async function scratchDir(name: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `sim-${name}-`));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+let counter = 0;
+/** Serial numbers unique within a run, so descriptor files and ptys never collide. */
+export function uniqueSerial(prefix: string): string {
+  counter++;
+  return `${prefix}${String(process.pid % 10000).padStart(4, '0')}${String(counter).padStart(2, '0')}`;
+}

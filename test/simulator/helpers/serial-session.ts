@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../simulator';
+import { RawCoapClient } from './raw-client';
+import { openSerialTransport, type Transport } from './transports';
+import { serviceKeys } from './fixtures';
+
+export interface SerialSession {
+  device: SimulatedDevice;
+  client: RawCoapClient;
+  transport: Transport;
+  path: string;
+  /** Waits for the port to close (the device went away) and opens it again once it is back. */
+  reconnect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A device on a pty and a raw client on the host end. */
+export async function startSerialSession(
+  dir: string,
+  options: Partial<SimulatedDeviceOptions> & Pick<SimulatedDeviceOptions, 'serialNumber'>,
+  clientOptions?: { ackTimeoutMs: number; retries: number },
+): Promise<SerialSession> {
+  const device = await startSimulatedDevice({
+    deviceType: 'EPC',
+    link: 'pty',
+    stateDir: join(dir, options.serialNumber),
+    descriptorDir: join(dir, 'sim'),
+    publicKeyPem: serviceKeys.publicKeyPem,
+    baudRate: 921600,
+    rebootMs: 150,
+    applyMs: 50,
+    ...options,
+  });
+  const path = device.descriptor.path!;
+  const session: SerialSession = {
+    device,
+    path,
+    transport: await openSerialTransport(path),
+    client: undefined as unknown as RawCoapClient,
+    async reconnect() {
+      if (session.transport.isOpen) await new Promise<void>((resolve) => session.transport.onClose(resolve));
+      session.transport = await openSerialTransport(path);
+      session.client.replaceTransport(session.transport);
+    },
+    async close() {
+      await session.transport.close();
+      await device.stop();
+    },
+  };
+  session.client = new RawCoapClient(session.transport, clientOptions);
+  return session;
+}

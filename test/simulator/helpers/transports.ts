@@ -1,0 +1,100 @@
+import { createSocket } from 'node:dgram';
+import { access } from 'node:fs/promises';
+import { SerialPort } from 'serialport';
+import { encodeFrame, FrameDecoder } from '../../../main/devices/framing';
+
+/** How the raw test client moves whole CoAP messages: frames on a pty, datagrams on UDP. */
+export interface Transport {
+  send(message: Uint8Array): void;
+  /** Raw bytes, for tests that write broken or duplicated frames themselves. */
+  sendRaw(bytes: Uint8Array): void;
+  onMessage(listener: (message: Uint8Array) => void): void;
+  onClose(listener: () => void): void;
+  readonly isOpen: boolean;
+  close(): Promise<void>;
+}
+
+export async function waitForPath(path: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await access(path);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${path} did not appear`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+async function openPort(path: string, timeoutMs = 20_000): Promise<SerialPort> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await waitForPath(path, timeoutMs);
+    const port = new SerialPort({ path, baudRate: 115200, autoOpen: false });
+    try {
+      await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
+      return port;
+    } catch (error) {
+      // The link of a pty that is going away (a reboot in progress): try again once it is back.
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+export async function openSerialTransport(path: string): Promise<Transport> {
+  const port = await openPort(path);
+  const decoder = new FrameDecoder();
+  const listeners: ((message: Uint8Array) => void)[] = [];
+  const closeListeners: (() => void)[] = [];
+  let open = true;
+  port.on('data', (chunk: Buffer) => {
+    for (const message of decoder.push(new Uint8Array(chunk))) for (const l of listeners) l(message);
+  });
+  port.on('error', () => undefined);
+  port.on('close', () => {
+    open = false;
+    for (const l of closeListeners) l();
+  });
+  return {
+    send: (message) => {
+      if (open) port.write(Buffer.from(encodeFrame(message)));
+    },
+    sendRaw: (bytes) => {
+      if (open) port.write(Buffer.from(bytes));
+    },
+    onMessage: (l) => listeners.push(l),
+    onClose: (l) => closeListeners.push(l),
+    get isOpen() {
+      return open;
+    },
+    close: async () => {
+      if (!port.isOpen) return;
+      await new Promise<void>((resolve) => port.close(() => resolve()));
+    },
+  };
+}
+
+export async function openUdpTransport(host: string, port: number): Promise<Transport> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  const listeners: ((message: Uint8Array) => void)[] = [];
+  socket.on('message', (bytes) => {
+    for (const l of listeners) l(new Uint8Array(bytes));
+  });
+  let open = true;
+  return {
+    send: (message) => socket.send(message, port, host),
+    sendRaw: (bytes) => socket.send(bytes, port, host),
+    onMessage: (l) => listeners.push(l),
+    onClose: () => undefined,
+    get isOpen() {
+      return open;
+    },
+    close: async () => {
+      open = false;
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
+    },
+  };
+}
