@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeConfigFile } from '../../domain/files/config-file';
 import { readFirmwareBundle } from '../../domain/files/firmware-bundle';
-import { AuthError, ServiceError, collect, type ServiceClient } from '../../main/cloud';
+import { AuthError, ServiceError, collect, type FetchFn, type ServiceClient } from '../../main/cloud';
+import { ALL_OPERATIONS } from '../../server/routes';
 import { srcpToEpcOverIsm } from '../fixtures/typical-flows';
 import { startTestService, type TestService } from './service-harness';
 
@@ -17,10 +18,16 @@ import { startTestService, type TestService } from './service-harness';
 let service: TestService;
 let client: ServiceClient;
 let dir: string;
+/** Every request the client made, to prove at the end that no operation was left untested. */
+const called: Array<{ method: string; path: string }> = [];
+const recordingFetch: FetchFn = (input, init) => {
+  called.push({ method: init.method ?? 'GET', path: new URL(input).pathname });
+  return fetch(input, init);
+};
 
 beforeAll(async () => {
   service = await startTestService();
-  client = service.client();
+  client = service.client({ fetch: recordingFetch });
   dir = await mkdtemp(join(tmpdir(), 'contract-'));
 });
 afterAll(async () => {
@@ -279,5 +286,18 @@ describe('users', () => {
     await expectServiceError(client.users.get('00000000-0000-4000-8000-000000000000'), 404);
     await expectServiceError(client.users.register({ email: 'bo@example.com', userRole: 'Operator' }), 409);
     await expectServiceError(client.users.register({ email: 'not-an-email', userRole: 'Operator' }), 400);
+  });
+});
+
+describe('coverage', () => {
+  it('every operation the service serves was called through the client', () => {
+    const patterns = ALL_OPERATIONS.filter((op) => op.path !== '/openapi.json').map((op) => ({
+      operation: `${op.method} /v1${op.path}`,
+      method: op.method,
+      regex: new RegExp(`^/v1${op.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
+    }));
+    const missed = patterns.filter((p) => !called.some((c) => c.method === p.method && p.regex.test(c.path))).map((p) => p.operation);
+    expect(missed).toEqual([]);
+    expect(patterns.length).toBeGreaterThanOrEqual(32);
   });
 });
