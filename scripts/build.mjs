@@ -91,6 +91,8 @@ async function buildPreload({ quiet }) {
     format: 'cjs',
     target: PRELOAD_TARGET,
     external: ['electron'],
+    // zod (through the contract) is most of it; the renderer parses this on every page load.
+    minify: true,
     sourcemap: true,
     logLevel: quiet ? 'error' : 'warning',
   });

@@ -31,16 +31,19 @@ export const NO_DOWNLOAD_ENV = 'PROVISIONER_NO_ELECTRON_DOWNLOAD';
 export function missingDisplay(platform: NodeJS.Platform, env: LaunchFacts['env']): string | null {
   if (platform === 'darwin' || platform === 'win32') return null;
   if (env.DISPLAY || env.WAYLAND_DISPLAY) return null;
-  return 'no display: neither DISPLAY nor WAYLAND_DISPLAY is set';
+  return 'no display: DISPLAY and WAYLAND_DISPLAY are unset';
 }
 
 export function planLaunch(facts: LaunchFacts): LaunchPlan {
   const reasons: string[] = [];
   const display = missingDisplay(facts.platform, facts.env);
   if (display) reasons.push(display);
-  if (facts.platform === 'linux' && facts.isRoot) reasons.push("running as root: Chromium's sandbox refuses to start");
-  // Where Electron could not run anyway, fetching a 100 MB binary would only delay web mode.
-  if (reasons.length > 0) return web(reasons);
+  if (facts.platform === 'linux' && facts.isRoot) reasons.push("running as root, where Chromium's sandbox will not start");
+  if (reasons.length > 0) {
+    // Electron could not run anyway: fetching a 100 MB binary would only delay web mode.
+    if (facts.binary.kind === 'missing') reasons.push(`no Electron binary: ${facts.binary.detail}`);
+    return web(reasons);
+  }
   if (facts.binary.kind === 'present') return { action: 'electron', binaryPath: facts.binary.path };
   if (!facts.downloadAttempted && !facts.env[NO_DOWNLOAD_ENV]) return { action: 'download' };
   return web([`no Electron binary: ${facts.binary.detail}`]);

@@ -13,16 +13,18 @@ export interface StartOptions {
   /** scripts/build.mjs: everything for Electron, the renderer alone for web mode. */
   build: (target: 'electron' | 'web') => Promise<void>;
   env?: NodeJS.ProcessEnv;
+  /** Defaults to whether this process runs as root (tests set it). */
+  isRoot?: boolean;
 }
 
 /** `npm start`: Electron where it can run, else one line saying why and web mode. Resolves with the exit code. */
-export async function runStart({ projectRoot, args, build, env = process.env }: StartOptions): Promise<number> {
+export async function runStart({ projectRoot, args, build, env = process.env, isRoot = runningAsRoot() }: StartOptions): Promise<number> {
   let binary: BinaryState = findElectronBinary(projectRoot, env);
   let downloadAttempted = false;
   const facts = (): LaunchFacts => ({
     platform: process.platform,
     env,
-    isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
+    isRoot,
     binary,
     downloadAttempted,
   });
@@ -57,6 +59,10 @@ export async function startWebMode(projectRoot: string, args: readonly string[],
     console.error(`Web mode is not available in this checkout (${entry} is missing).`);
     return 1;
   }
-  const tsxCli = createRequire(join(projectRoot, 'package.json')).resolve('tsx/cli');
+  const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
   return runInherited(process.execPath, [tsxCli, entry, ...args], { cwd: projectRoot, env });
+}
+
+function runningAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
 }
