@@ -36,8 +36,26 @@ export class DeviceTimeoutError extends Error {
     readonly context: DeviceErrorContext,
     readonly tries: number,
     what = 'acknowledge',
+    /** Replaces the "after N tries" ending, for waits that are not retransmissions. */
+    ending?: string,
   ) {
-    super(`${context.device} did not ${what} ${context.step} after ${tries} ${tries === 1 ? 'try' : 'tries'} over ${context.link}`);
+    super(`${context.device} did not ${what} ${context.step} ${ending ?? `after ${tries} ${tries === 1 ? 'try' : 'tries'}`} over ${context.link}`);
+  }
+}
+
+/**
+ * The device answered every request but does not report what the host sent: it came back from a
+ * firmware apply with another version, or from a configuration with another syncId.
+ */
+export class DeviceVerificationError extends Error {
+  override readonly name = 'DeviceVerificationError';
+  constructor(
+    /** FW_APPLY_FAILED, CONFIG_NOT_APPLIED, DEVICE_MISMATCH. */
+    readonly code: string,
+    readonly context: DeviceErrorContext,
+    detail: string,
+  ) {
+    super(`${context.device}: ${detail} (${context.step}, ${context.link})`);
   }
 }
 

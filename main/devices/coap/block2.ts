@@ -11,6 +11,7 @@ export interface Block2DownloadOptions {
   /** Names the download in errors: 'info request'. */
   step: string;
   signal?: AbortSignal;
+  maxRetransmit?: number;
 }
 
 export interface Block2DownloadResult {
@@ -42,6 +43,7 @@ export async function downloadBlock2(engine: CoapEngine, options: Block2Download
       options: [...blockOptions, ...(options.options ?? [])],
       step,
       signal: options.signal,
+      maxRetransmit: options.maxRetransmit,
     });
     const block = block2Of(response.message);
     if (!block) {

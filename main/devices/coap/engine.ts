@@ -30,6 +30,8 @@ export interface CoapRequest {
   token?: Uint8Array;
   /** Resolve with 4.xx/5.xx responses instead of rejecting with DeviceError. */
   acceptErrors?: boolean;
+  /** Fewer retransmissions than MAX_RETRANSMIT, for polls that are repeated anyway. */
+  maxRetransmit?: number;
 }
 
 export interface CoapResponse {
@@ -61,6 +63,8 @@ export interface EngineStats {
 export type NotificationListener = (message: CoapMessage) => void;
 
 interface Exchange {
+  /** performance.now() of the first transmission, for RTT samples. */
+  sentAt: number;
   messageId: number;
   tokenKey: string;
   bytes: Uint8Array;
@@ -71,6 +75,7 @@ interface Exchange {
   awaitingAck: boolean;
   timer: NodeJS.Timeout | undefined;
   acceptErrors: boolean;
+  maxRetransmit: number;
   resolve: (response: CoapResponse) => void;
   reject: (error: unknown) => void;
   detachSignal: () => void;
@@ -80,6 +85,7 @@ interface Exchange {
 const WIRE_OVERHEAD_FACTOR = 1.02;
 const WIRE_OVERHEAD_BYTES = 8;
 const RECENT_CON_MEMORY = 32;
+const MAX_MEASURED_TIMEOUT_FACTOR = 8;
 
 function tokenKeyOf(token: Uint8Array): string {
   return Buffer.from(token.buffer, token.byteOffset, token.byteLength).toString('hex');
@@ -105,6 +111,9 @@ export class CoapEngine {
   private queuedBytes = 0;
   private readonly unsubscribe: (() => void)[];
   private readonly random: () => number;
+  /** RFC 6298 smoothed RTT and its variation, ms; undefined until the first sample. */
+  private srtt: number | undefined;
+  private rttvar = 0;
 
   constructor(
     readonly link: Link,
@@ -148,6 +157,7 @@ export class CoapEngine {
     }
     return new Promise<CoapResponse>((resolve, reject) => {
       const exchange: Exchange = {
+        sentAt: 0,
         messageId,
         tokenKey: tokenKeyOf(token),
         bytes,
@@ -157,6 +167,7 @@ export class CoapEngine {
         awaitingAck: true,
         timer: undefined,
         acceptErrors: request.acceptErrors ?? false,
+        maxRetransmit: request.maxRetransmit ?? this.options.maxRetransmit ?? MAX_RETRANSMIT,
         resolve,
         reject,
         detachSignal: () => undefined,
@@ -211,6 +222,7 @@ export class CoapEngine {
   private transmit(exchange: Exchange): void {
     exchange.tries++;
     if (exchange.tries > 1) this.stats.retransmissions++;
+    else exchange.sentAt = performance.now();
     this.stats.sent++;
     try {
       this.link.send(exchange.bytes);
@@ -222,14 +234,17 @@ export class CoapEngine {
     const queueMs = Number.isFinite(this.link.bytesPerSecond)
       ? ((this.queuedBytes * WIRE_OVERHEAD_FACTOR + WIRE_OVERHEAD_BYTES * this.byMessageId.size) / this.link.bytesPerSecond) * 1000
       : 0;
-    const timeoutMs = exchange.baseTimeoutMs * 2 ** (exchange.tries - 1) + queueMs;
+    // RFC 7252's fixed initial timeout, unless measured round trips (which include the queueing of
+    // a window of blocks on a slow link) say answers take longer: never retransmit what is on its way.
+    // Capped, so that one answer delayed by a stalled device does not make later losses slow to repair.
+    const measuredMs = this.srtt === undefined ? 0 : Math.min(this.srtt + 4 * this.rttvar, this.ackTimeoutMs * MAX_MEASURED_TIMEOUT_FACTOR);
+    const timeoutMs = Math.max(exchange.baseTimeoutMs + queueMs, measuredMs) * 2 ** (exchange.tries - 1);
     exchange.timer = setTimeout(() => this.expire(exchange), timeoutMs);
   }
 
   private expire(exchange: Exchange): void {
     exchange.timer = undefined;
-    const maxRetransmit = this.options.maxRetransmit ?? MAX_RETRANSMIT;
-    if (exchange.awaitingAck && exchange.tries <= maxRetransmit) {
+    if (exchange.awaitingAck && exchange.tries <= exchange.maxRetransmit) {
       this.transmit(exchange);
       return;
     }
@@ -271,6 +286,8 @@ export class CoapEngine {
       this.stats.unmatched++;
       return;
     }
+    // Karn's rule: only exchanges answered on their first transmission give RTT samples.
+    if (exchange.tries === 1) this.sampleRtt(performance.now() - exchange.sentAt);
     if (message.type === 'RST') {
       const error = new DeviceError('COAP_RESET', 'RST', 'the device reset the exchange', this.context(exchange.step));
       this.finish(exchange, () => exchange.reject(error));
@@ -317,6 +334,17 @@ export class CoapEngine {
       listener(message);
     } else {
       this.stats.unmatched++;
+    }
+  }
+
+  /** RFC 6298 §2. */
+  private sampleRtt(rtt: number): void {
+    if (this.srtt === undefined) {
+      this.srtt = rtt;
+      this.rttvar = rtt / 2;
+    } else {
+      this.rttvar = 0.75 * this.rttvar + 0.25 * Math.abs(this.srtt - rtt);
+      this.srtt = 0.875 * this.srtt + 0.125 * rtt;
     }
   }
 

@@ -19,8 +19,11 @@ export interface Link {
   /** RFC 7252 ACK_TIMEOUT for this link, milliseconds. */
   readonly ackTimeoutMs: number;
   readonly isOpen: boolean;
-  /** Opens (or reopens after a close, e.g. a device that rebooted). Rejects if the device is not there. */
-  open(): Promise<void>;
+  /**
+   * Opens (or reopens after a close, e.g. a device that rebooted). Rejects if the device is not
+   * there; a BLE open scans until the peripheral advertises, so give it a signal to give up.
+   */
+  open(signal?: AbortSignal): Promise<void>;
   /** Queues one CoAP message. Throws LinkClosedError when the link is not open. */
   send(message: Uint8Array): void;
   /** Every CoAP message that arrives intact. Returns the unsubscribe function. */
