@@ -16,7 +16,14 @@ const CORE_CLOSE_TIMEOUT_MS = 5_000;
 
 export interface CoreContext {
   userDataDir: string;
+  /** The API key between runs, encrypted with safeStorage; refuses to store where it cannot encrypt. */
   secretStore: SafeStorageSecretStore;
+  /**
+   * For any other secret the core holds (e.g. the local workspace's generated key): from then on
+   * it is cut out of everything sent to the renderer. Keys passing through sign-in and the secret
+   * store are withheld already.
+   */
+  withholdSecret: (secret: string) => void;
 }
 
 /** The hosted core, plus an optional shutdown (close device links, flush the outbox). */
@@ -64,7 +71,11 @@ export async function startShell({ createCore, appRoot, log = console.warn }: Sh
   Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({ appName: app.getName(), isMac: process.platform === 'darwin', isDev })));
 
   const secrets = new KnownSecrets();
-  const core = await createCore({ userDataDir, secretStore: new SafeStorageSecretStore(userDataDir, secrets) });
+  const core = await createCore({
+    userDataDir,
+    secretStore: new SafeStorageSecretStore(userDataDir, secrets),
+    withholdSecret: (secret) => secrets.add(secret),
+  });
   const stopIpc = registerContractIpc({ core, getWindow, secrets, log });
 
   const openWindow = async () => {

@@ -171,6 +171,25 @@ describe('Electron shell', () => {
     expect(BrowserWindow.getAllWindows()).toHaveLength(0);
   });
 
+  it('lets the core withhold secrets of its own from everything sent to the renderer', async () => {
+    const workspaceKey = 'local-workspace-admin-key-0123456789';
+    let publish: ((payload: unknown) => void) | null = null;
+    const shell = await startShell({
+      appRoot: '/opt/provisioner-app',
+      createCore: async ({ withholdSecret }) => {
+        withholdSecret(workspaceKey);
+        return { ...idleCore(), subscribe: (stream: EventStream, listener: (payload: never) => void) => {
+          if (stream === 'logs.line') publish = listener as (payload: unknown) => void;
+          return () => {};
+        } };
+      },
+    });
+    const contents = (shell?.window() as unknown as BrowserWindow).webContents;
+    publish!({ seq: 1, at: 'x', level: 'info', source: 'workspace', message: `started with ${workspaceKey}` });
+    expect(JSON.stringify(contents.sent)).not.toContain(workspaceKey);
+    expect(contents.sent).toHaveLength(1);
+  });
+
   it('closes the core before quitting', async () => {
     const { shell } = await start();
     const quitting = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
