@@ -37,7 +37,7 @@ interface Range {
 }
 
 /**
- * Block1 upload (RFC 7959 §2.5) with up to `window` blocks in flight, as docs/device-protocol.md
+ * Block1 upload (RFC 7959 §2.5) with up to `window` blocks in flight within a sliding window, as docs/device-protocol.md
  * §2.1 allows: each block is its own CON exchange and names its offset, so blocks may be
  * acknowledged in any order. The upload ends with the first final (non-2.31) success response;
  * a 4.13 with a smaller Block1 size, or a 2.31 echoing a smaller one, makes later blocks smaller.
@@ -170,9 +170,15 @@ export function uploadBlock1(engine: CoapEngine, options: Block1UploadOptions): 
         });
     };
 
+    // A sliding window (docs/device-protocol.md §2.1): besides at most `window` requests in flight,
+    // no block may start `window` blocks beyond the acknowledged prefix, because the device only
+    // buffers that far past its contiguous offset; a lost block holds the window until it is repaired.
+    const nextOffsetToSend = () => retry[0]?.offset ?? nextOffset;
+    const withinWindow = () => nextOffsetToSend() < acknowledged + window * blockSize;
+
     const pump = () => {
       if (done) return;
-      while (inFlight.size < window && hasWork()) sendNext();
+      while (inFlight.size < window && hasWork() && withinWindow()) sendNext();
       if (inFlight.size === 0 && !hasWork()) {
         fail(new DeviceProtocolError(engine.context(`${options.what} upload`), `every block was acknowledged with 2.31 but the device never reported the upload complete`));
       }
