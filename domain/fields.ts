@@ -28,8 +28,9 @@ export function withRule<S extends z.ZodType>(schema: S, rule: FieldRule<z.outpu
  */
 export function optionalField<S extends z.ZodType>(schema: S) {
   return schema
-    .nullish()
-    .transform((value): z.output<S> | undefined => (value === null ? undefined : (value as z.output<S> | undefined)));
+    .nullable()
+    .transform((value): z.output<S> | undefined => (value === null ? undefined : (value as z.output<S>)))
+    .optional();
 }
 
 /**
