@@ -12,8 +12,8 @@ export interface DeviceIdentity {
   firmwareVersion: string;
   /** syncId of the configuration applied, null when none ever was. */
   configSyncId: string | null;
-  /** Changes at every boot: how a reboot is recognised. */
-  bootId: number;
+  /** Changes at every boot: how a reboot is recognised (compared for equality only). */
+  bootId: number | string;
 }
 
 export interface FirmwareImage {
@@ -42,12 +42,16 @@ export interface DeviceSession {
    * part of the same image). Resolves once the device has verified the whole image.
    */
   uploadFirmware(image: FirmwareImage, options?: TransferOptions): Promise<{ resumedFrom: number }>;
-  /** Asks the device to install the verified image; it reboots. `version` null when the answer was lost to the reboot. */
-  applyFirmware(options?: { signal?: AbortSignal }): Promise<{ version: string | null }>;
-  /** Uploads a configuration file; the device checks it and reboots. `syncId` null when the answer was lost to the reboot. */
-  uploadConfiguration(file: Uint8Array, options?: TransferOptions): Promise<{ syncId: string | null }>;
-  /** Waits until the device answers again with a bootId other than `previousBootId`. */
-  waitForReboot(previousBootId: number, options?: { signal?: AbortSignal }): Promise<DeviceIdentity>;
+  /**
+   * Asks the device to install the verified image and waits for it to restart; resolves with what
+   * it runs then. The version check is the job's (a device that came back with its old image).
+   */
+  applyFirmware(version: string, options?: { signal?: AbortSignal }): Promise<DeviceIdentity>;
+  /**
+   * Uploads a configuration file; the device checks it, reports the syncId it applied and restarts.
+   * Resolves once it is back, with that syncId and what the device reports then.
+   */
+  uploadConfiguration(file: Uint8Array, options?: TransferOptions): Promise<{ syncId: string; identity: DeviceIdentity }>;
   close(): Promise<void>;
 }
 

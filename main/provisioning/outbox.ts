@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import {
+  configurationConfirmationSchema as serviceConfigurationConfirmation,
+  firmwareConfirmationSchema as serviceFirmwareConfirmation,
+  validateFirmwareConfirmation,
+} from '../../domain';
 import { AuthError, CancelledError, NetworkError, ResponseFormatError, ServiceError } from '../cloud/errors';
 import { realTimers, type Timers } from '../cloud/http';
 import {
@@ -152,6 +157,7 @@ export class Outbox {
    * is woken to send it at once.
    */
   async enqueue(confirmation: NewConfirmation): Promise<OutboxEntry> {
+    checkPayload(confirmation);
     await this.init();
     const now = new Date(this.clock.now()).toISOString();
     const entry = outboxEntrySchema.parse({
@@ -337,7 +343,8 @@ export class Outbox {
     if (!current) return 'gone';
     let acknowledged: boolean;
     try {
-      acknowledged = await this.sender.send(current, signal);
+      if (signal.aborted) return 'cancelled';
+      acknowledged = await untilAborted(this.sender.send(current, signal), signal);
     } catch (err) {
       if (err instanceof CancelledError || signal.aborted) return 'cancelled';
       const error = describeFailure(err, this.clock.now());
@@ -436,6 +443,47 @@ export class Outbox {
     const pending = (await readFolder(PENDING)).filter((e) => !rejectedIds.has(e.id));
     return { pending, rejected, unreadable };
   }
+}
+
+/**
+ * A sender's answer, or a rejection as soon as `signal` aborts: stop() must not wait on a sender
+ * that ignores its signal (or was handed one that aborted before it started listening).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * A payload the service would refuse for its form (not a timestamp, no version on success) is a
+ * bug in the caller: refuse it now, loudly, rather than park it as rejected later.
+ */
+function checkPayload(confirmation: NewConfirmation): void {
+  if (confirmation.kind === 'firmware') {
+    const parsed = serviceFirmwareConfirmation.safeParse(confirmation.payload);
+    const problems = parsed.success ? validateFirmwareConfirmation(parsed.data).map((v) => `${v.field}: ${v.message}`) : issues(parsed.error);
+    if (problems.length > 0) throw new Error(`Not a valid firmware confirmation: ${problems.join('; ')}`);
+  } else {
+    const parsed = serviceConfigurationConfirmation.safeParse(confirmation.payload);
+    if (!parsed.success) throw new Error(`Not a valid configuration confirmation: ${issues(parsed.error).join('; ')}`);
+  }
+}
+
+function issues(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string[] {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || 'payload'}: ${i.message}`);
 }
 
 function byCreatedAt(a: OutboxEntry, b: OutboxEntry): number {

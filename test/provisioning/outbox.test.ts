@@ -75,6 +75,24 @@ describe('outbox durability', () => {
     expect(await second.pending()).toEqual({ count: 1, oldestCreatedAt: entry.createdAt, rejected: 0, unreadable: 0 });
   });
 
+  it('refuses a payload the service could never accept, before writing anything', async () => {
+    const outbox = makeOutbox(new ScriptedSender());
+    const bad = firmware();
+    if (bad.kind !== 'firmware') throw new Error('fixture');
+    await expect(outbox.enqueue({ ...bad, payload: { ...bad.payload, applyTimeStamp: 'yesterday' } })).rejects.toThrow(/applyTimeStamp/);
+    await expect(outbox.enqueue({ ...bad, payload: { ...bad.payload, firmwareVersion: null } })).rejects.toThrow(/firmwareVersion/);
+    await expect(
+      outbox.enqueue({
+        kind: 'configuration',
+        serviceUrl: 's',
+        orgId: 'o',
+        serialNumber: 'SN1',
+        payload: { configurationFileSuccessfullyDeployed: true, error: null, syncId: 'not-a-uuid', applyTimeStamp: '2026-01-01T00:00:00Z' },
+      }),
+    ).rejects.toThrow(/syncId/);
+    expect(await outbox.list()).toEqual([]);
+  });
+
   it('writes the entry to disk before enqueue resolves (file present, fsync then rename)', async () => {
     const calls: string[] = [];
     const fs: FileSystem = {
@@ -322,13 +340,19 @@ describe('outbox concurrency', () => {
 
   it('two outboxes on one directory (as two processes would be) never send the same entry at the same time', async () => {
     const gate = deferred<boolean>();
-    const slow = new ScriptedSender([() => gate.promise]);
+    const sending = deferred();
+    const slow = new ScriptedSender([
+      () => {
+        sending.resolve();
+        return gate.promise;
+      },
+    ]);
     const fast = new ScriptedSender();
     const a = makeOutbox(slow);
     const b = makeOutbox(fast);
     await a.enqueue(firmware());
     const first = a.syncNow();
-    await until(() => slow.sent.length === 1);
+    await sending.promise;
     expect((await b.syncNow()).skippedLocked).toBe(true);
     gate.resolve(true);
     expect((await first).delivered).toHaveLength(1);
@@ -400,28 +424,28 @@ describe('outbox background loop', () => {
     expect(sender.sent.map((e) => e.id)).toEqual([entry.id, entry.id]);
   });
 
-  it('stop cancels a send in flight and leaves the entry pending, unchanged', async () => {
+  it('stop cancels a send in flight and leaves the entry pending, unchanged, even if the sender ignores its signal', async () => {
+    const sending = deferred();
     const outbox = makeOutbox({
-      send: (_entry, signal) =>
-        new Promise((_resolve, reject) => {
-          signal.addEventListener('abort', () => reject(new Error('aborted')));
-        }),
+      send: () => {
+        sending.resolve();
+        return new Promise<boolean>(() => undefined); // never settles
+      },
     });
     outbox.start();
     const entry = await outbox.enqueue(firmware());
     time.advance(0);
-    await until(async () => (await readdir(dir)).includes('sender.lock'));
+    await sending.promise;
     await outbox.stop();
     const [stored] = await outbox.list();
     expect(stored).toMatchObject({ id: entry.id, attempts: 0, lastError: null, state: 'pending' });
   });
 });
 
-/** Wait for a condition that depends on file I/O finishing, yielding to the event loop only. */
+/**
+ * Wait for a condition that depends on file I/O finishing. Polls without any deadline of its own:
+ * the test runner's timeout is the only limit, so a slow, busy machine cannot make it fail.
+ */
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 10_000; i += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('condition never held');
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 1));
 }

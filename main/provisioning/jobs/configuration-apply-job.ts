@@ -86,31 +86,29 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     });
 
     phase('uploading', { bytesDone: 0, bytesTotal: bytes.length });
-    let bootId = holder.session.identity.bootId;
-    let reported: string | null = null;
+    const applied = { syncId: '', identity: holder.session.identity };
     await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceSession) => {
-      bootId = session.identity.bootId;
       const answer = await session.uploadConfiguration(bytes, {
         signal,
         onProgress: (acknowledged, total) => {
           where.percent = (acknowledged / total) * 100;
           control.update({ bytesDone: acknowledged, bytesTotal: total });
+          // The whole file is in: the device checks it, stores it and restarts.
+          if (acknowledged >= total && where.phase === 'uploading') phase('rebooting');
         },
       });
-      reported = answer.syncId;
+      applied.syncId = answer.syncId;
+      applied.identity = answer.identity;
     });
-    if (reported !== null && (reported as string).toLowerCase() !== syncId) {
-      throw new JobFailure('CONFIG_SYNC_ID_MISMATCH', `the device reports it applied syncId ${reported as string}, not the file's ${syncId}`);
+    if (applied.syncId.toLowerCase() !== syncId) {
+      throw new JobFailure('CONFIG_SYNC_ID_MISMATCH', `the device reports it applied syncId ${applied.syncId}, not the file's ${syncId}`);
     }
-
-    intent = await env.intents.advance(intent, 'rebooting');
-    phase('rebooting');
-    const after = await holder.session!.waitForReboot(bootId, { signal });
+    intent = await env.intents.advance(intent, 'checking');
     phase('checking');
-    if ((after.configSyncId ?? '').toLowerCase() !== syncId) {
+    if ((applied.identity.configSyncId ?? '').toLowerCase() !== syncId) {
       throw new JobFailure(
         'CONFIG_NOT_APPLIED',
-        `after restarting the device holds configuration ${after.configSyncId ?? 'none'}, not ${syncId}`,
+        `after restarting the device holds configuration ${applied.identity.configSyncId ?? 'none'}, not ${syncId}`,
         false,
         'run the same command again',
       );

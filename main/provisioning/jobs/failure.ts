@@ -1,5 +1,5 @@
 import { AuthError, CancelledError, CloudError, NetworkError, ServiceError } from '../../cloud/errors';
-import { DeviceDisconnectedError, DeviceError, DeviceProtocolError, DeviceTimeoutError, isAbortError } from '../../devices/errors';
+import { DeviceDisconnectedError, DeviceError, DeviceProtocolError, DeviceTimeoutError, DeviceVerificationError, isAbortError } from '../../devices/errors';
 import { LinkClosedError } from '../../devices/links/link';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { DeviceNotFoundError } from '../device-port';
@@ -88,6 +88,10 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
     };
   }
   const again = uploading ? 'run the same command again to resume' : 'run the same command again';
+  if (error instanceof DeviceTimeoutError && error.tries === 0) {
+    // A wait, not a retransmission: "did not come back from firmware apply within 60 s".
+    return { code: 'DEVICE_TIMEOUT', message: `${prefix}: ${withoutDevice(error.message, error.context.device)}`, hint: again, resumable: uploading, cancelled: false };
+  }
   if (error instanceof DeviceTimeoutError) {
     return {
       code: 'DEVICE_TIMEOUT',
@@ -104,7 +108,8 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
     const text = error.deviceMessage ? `: ${error.deviceMessage}` : '';
     return plain(error.code, `${prefix}: the device refused it (${error.code}${text})`);
   }
-  if (error instanceof DeviceProtocolError) return plain('DEVICE_PROTOCOL', `${prefix}: ${error.message}`);
+  if (error instanceof DeviceVerificationError) return plain(error.code, `${prefix}: ${withoutDevice(error.message, error.context.device)}`, 'run the same command again');
+  if (error instanceof DeviceProtocolError) return plain('DEVICE_PROTOCOL', `${prefix}: ${withoutDevice(error.message, error.context.device)}`);
   if (error instanceof FileFormatError) return plain(error.code, error.message.replace(/\.$/, ''));
   if (error instanceof NoFirmwareAvailableError) return plain('NO_FIRMWARE_CACHED', error.message.replace(/\.$/, ''));
   if (error instanceof DeviceNotFoundError) return plain('DEVICE_NOT_FOUND', error.message.replace(/\.$/, ''));
@@ -113,4 +118,9 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
   if (error instanceof NetworkError) return plain('SERVICE_UNREACHABLE', `${prefix}: ${error.message}`);
   if (error instanceof CloudError) return plain('SERVICE_ANSWER', `${prefix}: ${error.message}`);
   return plain('INTERNAL', `${prefix}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** The caller names the device in front of the line: "EPC000101: came back …" reads "came back …". */
+function withoutDevice(message: string, device: string): string {
+  return message.startsWith(`${device}: `) ? message.slice(device.length + 2) : message.startsWith(`${device} `) ? `the device ${message.slice(device.length + 1)}` : message;
 }

@@ -99,19 +99,9 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     });
 
     intent = await env.intents.advance(intent, 'applying');
+    // Applying includes the restart: the device installs the image, reboots, and answers again.
     phase('applying', { notice });
-    const session = holder.session!;
-    const bootId = session.identity.bootId;
-    try {
-      await session.applyFirmware({ signal });
-    } catch (error) {
-      // docs/device-protocol.md §4 step 7: the answer may be lost because the device was already
-      // rebooting; what it runs afterwards decides.
-      if (signal.aborted || !isLinkLossLike(error)) throw error;
-    }
-    intent = await env.intents.advance(intent, 'rebooting');
-    phase('rebooting');
-    const after = await session.waitForReboot(bootId, { signal });
+    const after = await holder.session!.applyFirmware(bundle.version, { signal });
     phase('checking');
     if (after.firmwareVersion !== bundle.version) {
       throw new JobFailure(
@@ -164,8 +154,4 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
   } finally {
     await holder.session?.close().catch(() => undefined);
   }
-}
-
-function isLinkLossLike(error: unknown): boolean {
-  return error instanceof Error && ['DeviceDisconnectedError', 'DeviceTimeoutError', 'LinkClosedError'].includes(error.name);
 }

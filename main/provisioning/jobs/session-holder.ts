@@ -31,7 +31,9 @@ export async function runWithReconnect(
       await step(holder.session!);
       return;
     } catch (error) {
-      if (control.signal.aborted || !isLinkLoss(error) || attempt >= env.reconnect.attempts) throw error;
+      // A device named by link is already reconnected on that link by the device operations; one
+      // named by serial number may come back elsewhere (another USB port), found by discovery.
+      if (control.signal.aborted || !isLinkLoss(error) || target.kind !== 'serialNumber' || attempt >= env.reconnect.attempts) throw error;
       const at = where.percent === null ? '' : ` at ${Math.floor(where.percent)}%`;
       control.update({ attempts: attempt + 1, notice: `connection lost${at}; waiting for ${serialNumber} to come back` });
       await holder.session?.close().catch(() => undefined);
