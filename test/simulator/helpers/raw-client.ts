@@ -109,8 +109,9 @@ export class RawCoapClient {
   }
 
   /**
-   * Block1 upload with `window` blocks in flight, as the protocol allows. Returns the final
-   * response (2.04 or an error), and every response seen.
+   * Block1 upload with up to `window` blocks in flight and never a block at or beyond the
+   * acknowledged prefix + window (the device's receive window, docs/device-protocol.md 2.1).
+   * Returns the final response (2.04 or an error), and every response seen.
    */
   async uploadBlock1(
     path: string,
@@ -122,24 +123,38 @@ export class RawCoapClient {
     const total = data.length;
     const count = Math.max(1, Math.ceil(total / blockSize));
     let next = (options.startOffset ?? 0) / blockSize;
+    let prefix = next;
+    const acked = new Set<number>();
     const responses: CoapMessage[] = [];
-    let final: CoapMessage | undefined;
-    const sendBlock = async (num: number): Promise<void> => {
-      const start = num * blockSize;
-      const more = num < count - 1;
-      const blockOptions: CoapOption[] = [block1Option({ num, more, size: blockSize })];
-      if (num === 0 && options.size1) blockOptions.push(uintOption(OPTION.SIZE1, total));
-      options.onBlock?.(num);
-      const response = await this.request({ method: CODE.PUT, path, payload: data.subarray(start, start + blockSize), options: blockOptions });
-      responses.push(response);
-      if (response.code !== CODE.CONTINUE) final ??= response;
-    };
-    const worker = async () => {
-      while (final === undefined && next < count) await sendBlock(next++);
-    };
-    await Promise.all(Array.from({ length: window }, worker));
-    if (final === undefined) throw new Error(`upload of /${path} ended without a final response`);
-    return { final, responses };
+    return new Promise((resolve, reject) => {
+      let final: CoapMessage | undefined;
+      let inFlight = 0;
+      const pump = () => {
+        while (final === undefined && next < count && next < prefix + window) {
+          const num = next++;
+          inFlight++;
+          const start = num * blockSize;
+          const more = num < count - 1;
+          const blockOptions: CoapOption[] = [block1Option({ num, more, size: blockSize })];
+          if (num === 0 && options.size1) blockOptions.push(uintOption(OPTION.SIZE1, total));
+          options.onBlock?.(num);
+          this.request({ method: CODE.PUT, path, payload: data.subarray(start, start + blockSize), options: blockOptions }).then((response) => {
+            inFlight--;
+            responses.push(response);
+            if (response.code !== CODE.CONTINUE) {
+              final ??= response;
+              resolve({ final, responses });
+              return;
+            }
+            acked.add(num);
+            while (acked.has(prefix)) acked.delete(prefix++);
+            pump();
+            if (final === undefined && inFlight === 0 && next >= count) reject(new Error(`upload of /${path} ended without a final response`));
+          }, reject);
+        }
+      };
+      pump();
+    });
   }
 
   private attach(transport: Transport): void {
