@@ -1,5 +1,5 @@
 import type { DeviceType } from '../../domain/device-types';
-import { NetworkError, type CallOptions } from '../cloud';
+import { NetworkError, ServiceError, type CallOptions } from '../cloud';
 import { firmwareSourceLabel, type CachedBundle, type FirmwareCache, type FirmwareSource } from './firmware-cache';
 
 /**
@@ -23,7 +23,7 @@ export class NoFirmwareAvailableError extends Error {
     override readonly cause: unknown,
   ) {
     super(
-      `The service is unreachable and no ${deviceType} firmware is cached. Connect once to download it (provisioner cache prefetch), then installs work offline.`,
+      `The service cannot be reached and no ${deviceType} firmware is cached. Connect once to download it (provisioner cache prefetch), then installs work offline.`,
       { cause },
     );
   }
@@ -53,11 +53,15 @@ export async function resolveFirmware(
     if (!stored) throw new Error(`The firmware just cached (${entry.sha256}) is gone from the cache.`);
     return { ...stored, origin: 'download', latestVersion, notice: undefined };
   } catch (error) {
-    if (!(error instanceof NetworkError)) throw error;
+    // Unreachable, or up but failing for now (5xx, 429): the cache stands in. A 4xx (unknown
+    // serial number, no firmware for the type, a revoked key) is an answer and is passed on.
+    const unavailable = error instanceof NetworkError || (error instanceof ServiceError && error.retryable);
+    if (!unavailable) throw error;
     const fallback = await cache.latest(deviceType);
     if (!fallback) throw new NoFirmwareAvailableError(deviceType, error);
+    const why = error instanceof NetworkError ? 'unreachable' : `unavailable (HTTP ${error.httpStatus})`;
     const notice =
-      `The service is unreachable (${error.message}); installing the newest cached ${deviceType} firmware, ` +
+      `The service is ${why} (${error.message}); installing the newest cached ${deviceType} firmware, ` +
       `version ${fallback.entry.version}, fetched ${fallback.entry.fetchedAt}` +
       (latestVersion !== undefined && latestVersion !== fallback.entry.version ? `, although the service's latest is ${latestVersion}.` : '.');
     return { ...fallback, origin: 'offline-cache', latestVersion, notice };

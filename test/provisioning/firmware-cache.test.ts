@@ -2,7 +2,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FirmwareCache, CorruptCacheEntryError, compareVersions, sha256Hex, type CacheEvent } from '../../main/provisioning/firmware-cache';
+import { NetworkError, ServiceError } from '../../main/cloud';
+import { FirmwareCache, CorruptCacheEntryError, compareVersions, sha256Hex, type CacheEvent, type FirmwareSource } from '../../main/provisioning/firmware-cache';
+import { NoFirmwareAvailableError, resolveFirmware } from '../../main/provisioning/firmware-cache-resolve';
 import { bundle } from './bundles';
 import { FakeTime } from './fake-time';
 
@@ -134,5 +136,60 @@ describe('firmware cache', () => {
     const evicted = await cache.verifyAll();
     expect(evicted.map((e) => e.entry.sha256)).toEqual([a.sha256]);
     expect((await cache.list()).map((e) => e.sha256)).toEqual([b.sha256]);
+  });
+});
+
+describe('firmware resolution (service stand-ins)', () => {
+  const request = { method: 'GET', path: '/x' };
+  function source(fail: Error | undefined, latest = '2.0.0'): FirmwareSource {
+    const answer = async <T>(value: T): Promise<T> => {
+      if (fail) throw fail;
+      return value;
+    };
+    return {
+      baseUrl: 'http://service.test',
+      orgId: 'o',
+      devices: {
+        listAll: () => (async function* () {})(),
+        firmwareVersion: () => answer({ deviceType: 'EPC' as const, version: latest }),
+        firmwareVersionByType: () => answer({ deviceType: 'EPC' as const, version: latest }),
+        fetchFirmware: () => answer({ bytes: bundle('EPC', latest), syncId: undefined, headers: new Headers() }),
+        fetchFirmwareByType: () => answer({ bytes: bundle('EPC', latest), syncId: undefined, headers: new Headers() }),
+      },
+    };
+  }
+
+  it('falls back to the newest cached bundle on a network error or a 5xx, and says so', async () => {
+    const cache = makeCache();
+    await cache.put(bundle('EPC', '1.0.0'), { source: 'x' });
+    await cache.put(bundle('EPC', '1.5.0'), { source: 'x' });
+    const offline = await resolveFirmware(cache, source(new NetworkError('unreachable', request)), { deviceType: 'EPC', serialNumber: 'EPC1' });
+    expect(offline).toMatchObject({ origin: 'offline-cache', latestVersion: undefined });
+    expect(offline.entry.version).toBe('1.5.0');
+    expect(offline.notice).toMatch(/^The service is unreachable .*newest cached EPC firmware, version 1\.5\.0, fetched /);
+    const broken = await resolveFirmware(cache, source(new ServiceError(503, [], request)), { deviceType: 'EPC' });
+    expect(broken.origin).toBe('offline-cache');
+    expect(broken.notice).toMatch(/unavailable \(HTTP 503\)/);
+  });
+
+  it('passes a 4xx on instead of hiding it behind the cache', async () => {
+    const cache = makeCache();
+    await cache.put(bundle('EPC', '1.0.0'), { source: 'x' });
+    const notFound = new ServiceError(404, [{ code: 'DEVICE_NOT_REGISTERED', message: 'no' }], request);
+    await expect(resolveFirmware(cache, source(notFound), { deviceType: 'EPC', serialNumber: 'X' })).rejects.toBe(notFound);
+  });
+
+  it('downloads and caches when online and not cached, then serves from the cache', async () => {
+    const cache = makeCache();
+    const first = await resolveFirmware(cache, source(undefined, '2.0.0'), { deviceType: 'EPC' });
+    expect(first).toMatchObject({ origin: 'download', latestVersion: '2.0.0' });
+    expect(first.entry.source).toBe('service http://service.test/v1/organizations/o/devices/types/EPC/firmware');
+    expect((await resolveFirmware(cache, source(undefined, '2.0.0'), { deviceType: 'EPC' })).origin).toBe('cache');
+  });
+
+  it('with nothing cached and no service, refuses with a clear error', async () => {
+    await expect(resolveFirmware(makeCache(), source(new NetworkError('timeout', request)), { deviceType: 'EPC' })).rejects.toBeInstanceOf(
+      NoFirmwareAvailableError,
+    );
   });
 });
