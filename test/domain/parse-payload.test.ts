@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   configurationConfirmationSchema,
   configurationCreateSchema,
@@ -82,6 +83,10 @@ describe('parsePayload', () => {
     expectRejected(result, 'INVALID_DATE_TIME', 'applyTimeStamp');
     expectRejected(parsePayload(userRegisterSchema, { email: 'bob', userRole: 'Admin' }), 'INVALID_EMAIL', 'email');
     expectRejected(parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', networkTemplateId: 'x' }), 'INVALID_UUID', 'networkTemplateId');
+  });
+
+  it('falls back to INVALID_VALUE for checks the domain does not name', () => {
+    expectRejected(parsePayload(z.object({ tag: z.string().max(3) }), { tag: 'long tag' }), 'INVALID_VALUE', 'tag');
   });
 
   it('reports every problem of a payload at once', () => {

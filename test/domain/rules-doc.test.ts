@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VIOLATION_CODES } from '../../domain';
 
@@ -16,8 +16,20 @@ describe('docs/configuration-rules.md', () => {
     const enumValuesAndNames = /^BITRATE_|^VOLTAGE_|^BAUDRATE_|^NOT_USED$|^ESTOP_|^VIOLATION_CODES$/;
     expect(named.filter((code) => code !== undefined && !known.has(code) && !enumValuesAndNames.test(code))).toEqual([]);
   });
+});
 
-  it('has unique codes', () => {
+describe('violation codes', () => {
+  it('are unique', () => {
     expect(new Set(VIOLATION_CODES).size).toBe(VIOLATION_CODES.length);
+  });
+
+  it('are each asserted by a domain test or a typical-flow mistake', () => {
+    const dir = new URL('./', import.meta.url);
+    const tests = readdirSync(dir)
+      .filter((name) => name.endsWith('.test.ts') && name !== 'rules-doc.test.ts')
+      .map((name) => readFileSync(new URL(name, dir), 'utf8'))
+      .concat(readFileSync(new URL('../fixtures/typical-flows.ts', import.meta.url), 'utf8'))
+      .join('\n');
+    expect(VIOLATION_CODES.filter((code) => !tests.includes(`'${code}'`))).toEqual([]);
   });
 });
