@@ -55,8 +55,11 @@ export interface DeviceSession {
   close(): Promise<void>;
 }
 
-/** How a technician names a device: where it is attached, or which one it is. */
-export type DeviceTarget = { kind: 'link'; spec: string } | { kind: 'serialNumber'; serialNumber: string };
+/**
+ * How a technician names a device: where it is attached (and, when known, who must answer there),
+ * or which one it is (found by discovery).
+ */
+export type DeviceTarget = { kind: 'link'; spec: string; serialNumber?: string } | { kind: 'serialNumber'; serialNumber: string };
 
 export function targetLabel(target: DeviceTarget): string {
   return target.kind === 'link' ? target.spec : `sn:${target.serialNumber}`;

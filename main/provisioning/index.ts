@@ -36,3 +36,6 @@ export { FirmwareCache, compareVersions, type CacheEntry } from './firmware-cach
 export { resolveFirmware, NoFirmwareAvailableError } from './firmware-cache-resolve';
 export { Outbox, type OutboxEntry, type OutboxEvent, type PendingSummary } from './outbox';
 export { clientConfirmationSender } from './outbox-sender';
+export { createDeviceConnector, type DeviceConnectorOptions } from './devices/connector';
+export { createDeviceFinder, defaultSimulatorDir, type FinderOptions } from './devices/finder';
+export { benchProvisioning, toJobView } from './bench-adapter';

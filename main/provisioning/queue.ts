@@ -60,6 +60,7 @@ export class JobQueue {
   private readonly waiting: string[] = [];
   private readonly busyDevices = new Set<string>();
   private running = 0;
+  private readonly finishedListeners = new Set<(job: JobSnapshot) => void>();
   private readonly concurrency: number;
   private readonly runners: StepRunners;
   private readonly now: () => Date;
@@ -80,6 +81,14 @@ export class JobQueue {
     return this.progress.subscribe(listener);
   }
 
+  /** Called once per job with its final snapshot (after the progress batch that carries it). */
+  onFinished(listener: (job: JobSnapshot) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => {
+      this.finishedListeners.delete(listener);
+    };
+  }
+
   submit(request: JobRequest): JobSnapshot {
     const jobId = this.newId();
     let resolve!: (snapshot: JobSnapshot) => void;
@@ -88,7 +97,7 @@ export class JobQueue {
       jobId,
       linkId: targetLabel(request.target),
       action: request.action,
-      serialNumber: request.target.kind === 'serialNumber' ? request.target.serialNumber : null,
+      serialNumber: request.target.serialNumber ?? null,
       now: this.now(),
     });
     const entry: Entry = { request, snapshot, controller: new AbortController(), rate: new RateMeter(), done, resolve };
@@ -163,7 +172,8 @@ export class JobQueue {
   }
 
   private deviceKey(entry: Entry): string {
-    return entry.request.target.kind === 'serialNumber' ? `sn:${entry.request.target.serialNumber}` : `link:${entry.request.target.spec}`;
+    const { target } = entry.request;
+    return target.serialNumber !== undefined ? `sn:${target.serialNumber}` : `link:${target.kind === 'link' ? target.spec : ''}`;
   }
 
   private pump(): void {
@@ -208,6 +218,13 @@ export class JobQueue {
     const at = this.now().toISOString();
     this.update(entry, { ...result, finishedAt: at });
     entry.resolve(entry.snapshot);
+    for (const listener of [...this.finishedListeners]) {
+      try {
+        listener(entry.snapshot);
+      } catch {
+        // one broken listener must not keep the others from hearing
+      }
+    }
   }
 
   private async run(entry: Entry): Promise<void> {

@@ -52,6 +52,8 @@ export interface ProvisioningService {
   clearFinished(): JobSnapshot[];
   /** Batches of changed jobs, at most ~10 a second per job (see progress.ts). */
   onProgress(listener: ProgressListener): () => void;
+  /** Once per job, with its final snapshot. */
+  onFinished(listener: (job: JobSnapshot) => void): () => void;
   /** Tell the queue a device appeared: a failed, resumable job of it runs again and resumes. */
   deviceAttached(serialNumber: string, target?: DeviceTarget): JobSnapshot[];
   listDevices(options?: { signal?: AbortSignal; extraLinks?: readonly string[] }): Promise<AttachedDevice[]>;
@@ -110,6 +112,7 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
     jobs: () => queue.jobs(),
     clearFinished: () => queue.clearFinished(),
     onProgress: (listener) => queue.subscribe(listener),
+    onFinished: (listener) => queue.onFinished(listener),
     deviceAttached: (serialNumber, target) => queue.deviceAttached(serialNumber, target),
     listDevices: async (listOptions) => {
       if (!options.finder) throw new Error('Device discovery is not available here.');

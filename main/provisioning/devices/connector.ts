@@ -39,7 +39,7 @@ export function createDeviceConnector(options: DeviceConnectorOptions = {}): Dev
       await link.open(opening);
       const session = new ProtocolSession(link, {
         reconnectTimeoutMs: options.reconnectTimeoutMs,
-        expectedSerialNumber: target.kind === 'serialNumber' ? target.serialNumber : undefined,
+        expectedSerialNumber: target.serialNumber,
       });
       try {
         const identity = identityOf(await identify(session, { signal: call.signal }));
