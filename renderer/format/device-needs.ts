@@ -21,7 +21,9 @@ export function needsDetail(needs: DeviceNeeds | null): string {
   return [needs.firmware.reason, needs.configuration.reason].filter(Boolean).join(' ');
 }
 
+/** "USB ttyACM0", "IP 192.168.3.10:5683", "BLE AABBCC…": short enough for a table cell; the full address goes in a tooltip. */
 export function linkText(device: Pick<AttachedDeviceView, 'linkKind' | 'address'>): string {
   const kind = device.linkKind === 'serial' ? 'USB' : device.linkKind === 'ble' ? 'BLE' : 'IP';
-  return `${kind} ${device.address}`;
+  const where = device.linkKind === 'serial' ? (device.address.split(/[\\/]/).pop() ?? device.address) : device.address;
+  return `${kind} ${where}`;
 }

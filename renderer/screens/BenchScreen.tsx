@@ -93,7 +93,9 @@ export function BenchScreen() {
                     </span>
                   </div>
                 </td>
-                <td className="mono small">{linkText(d)}</td>
+                <td className="mono small cell-clip" title={`${d.linkKind}: ${d.address}`}>
+                  {linkText(d)}
+                </td>
                 <td>
                   <span className="mono" data-testid="bench-firmware">
                     {d.firmwareVersion ?? '—'}

@@ -1,0 +1,101 @@
+import type { SessionManager } from '../session';
+import { toCoreError } from '../errors';
+import type { HandlerGroup } from './types';
+
+type Channels =
+  | 'devices.list'
+  | 'devices.register'
+  | 'devices.update'
+  | 'templates.list'
+  | 'templates.get'
+  | 'templates.create'
+  | 'users.list'
+  | 'users.register'
+  | 'users.delete'
+  | 'users.updateRole'
+  | 'apiKeys.list'
+  | 'apiKeys.updateRole';
+
+async function call<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toCoreError(err);
+  }
+}
+
+/** The organization's records: registered devices, network templates, users, API keys. */
+export function registryHandlers(session: SessionManager): HandlerGroup<Channels> {
+  return {
+    'devices.list': (input) =>
+      call(() =>
+        session.require('devices.read').client.devices.list({
+          limit: input.limit,
+          page: input.page,
+          search: input.search || undefined,
+          serial: input.serial || undefined,
+          configurableOnly: input.configurableOnly,
+        }),
+      ),
+    'devices.register': (input) =>
+      call(() =>
+        session
+          .require('devices.write')
+          .client.devices.register({ serialNumber: input.serialNumber, name: input.name, ...(input.deviceImage ? { deviceImage: input.deviceImage } : {}) }),
+      ),
+    'devices.update': (input) =>
+      call(() =>
+        session.require('devices.write').client.devices.update(input.serialNumber, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.deviceImage !== undefined ? { deviceImage: input.deviceImage } : {}),
+          ...(input.deleteImage ? { deleteImage: true } : {}),
+        }),
+      ),
+    'templates.list': (input) =>
+      call(() =>
+        session.require('templates.read').client.ipNetworkTemplates.list({
+          nameFilter: input.nameFilter || undefined,
+          typeFilter: input.typeFilter,
+          sortBy: input.sortBy,
+          sortDirection: input.sortDirection,
+          limit: input.limit,
+          page: input.page,
+        }),
+      ),
+    'templates.get': (input) => call(() => session.require('templates.read').client.ipNetworkTemplates.get(input.id)),
+    'templates.create': (input) => call(() => session.require('templates.write').client.ipNetworkTemplates.create(input.template)),
+    'users.list': (input) =>
+      call(() =>
+        session.require('users.manage').client.users.list({
+          IsActive: input.isActive,
+          Search: input.search || undefined,
+          SortOptions: input.sortOptions,
+          limit: input.limit,
+          page: input.page,
+        }),
+      ),
+    'users.register': (input) => call(() => session.require('users.manage').client.users.register(input)),
+    'users.delete': (input) => call(() => session.require('users.manage').client.users.delete(input.id)),
+    'users.updateRole': (input) => call(() => session.require('users.manage').client.users.setRole(input.id, input.userRole)),
+    'apiKeys.list': async (input) => {
+      const keys = await call(() =>
+        session.require('keys.manage').client.apiKeys.list({
+          Limit: input.limit,
+          Offset: input.offset,
+          IncludeApiKeys: input.includeApiKeys,
+          KeyFormat: input.keyFormat,
+          ...(input.nameFilter ? { Name: input.nameFilter } : {}),
+        }),
+      );
+      // Whole keys never reach the renderer, whatever a service sends back for "Masked".
+      return keys.map((k) => ({ ...k, key: input.keyFormat === 'Masked' && k.key ? maskKey(k.key) : null }));
+    },
+    'apiKeys.updateRole': (input) => call(() => session.require('keys.manage').client.apiKeys.setRole(input.keyName, input.role)),
+  };
+}
+
+/** Keeps at most the last four characters, as Masked promises. */
+export function maskKey(key: string): string {
+  const visible = key.replace(/^[•*\u2022]+/, '').slice(-4);
+  return `••••••••${visible}`;
+}

@@ -1,0 +1,41 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+
+/** What the core remembers between runs, apart from secrets: where the technician signed in last. */
+const settingsSchema = z.object({
+  lastServiceUrl: z.string().nullable().default(null),
+  lastOrgId: z.string().nullable().default(null),
+  /** The account to resume at start: a service sign-in (its key in the SecretStore) or the local workspace. */
+  resume: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('service'), serviceUrl: z.string(), orgId: z.string() }),
+      z.object({ kind: z.literal('local') }),
+    ])
+    .nullable()
+    .default(null),
+});
+export type CoreSettings = z.infer<typeof settingsSchema>;
+
+export class SettingsFile {
+  constructor(private readonly path: string) {}
+
+  async read(): Promise<CoreSettings> {
+    try {
+      const parsed = settingsSchema.safeParse(JSON.parse(await readFile(this.path, 'utf8')));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // Missing or damaged: start from defaults.
+    }
+    return settingsSchema.parse({});
+  }
+
+  async update(change: Partial<CoreSettings>): Promise<CoreSettings> {
+    const next = { ...(await this.read()), ...change };
+    await mkdir(dirname(this.path), { recursive: true });
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, this.path);
+    return next;
+  }
+}
