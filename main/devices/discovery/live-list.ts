@@ -1,0 +1,215 @@
+import { watch, type FSWatcher } from 'node:fs';
+import type { Peripheral } from '@abandonware/noble';
+import { normalizeBleId, type BleCentral } from '../links/ble-central';
+import { createLink, formatLinkSpec, parseLinkSpec, type LinkSpec } from '../links/link-spec';
+import type { SerialPortOpener } from '../links/serial-port';
+import type { DiscoveredDevice } from './discovered-device';
+import { DeviceListState, type DeviceListEvent } from './device-list';
+import { probeLink } from './probe';
+import { defaultSimulatorDir, listSerialCandidates, type SerialCandidateSources } from './serial-candidates';
+
+export interface LiveDeviceListOptions {
+  /** Serial discovery (USB product id 0xD101 and the simulator's ptys); on unless false. */
+  serial?: (SerialCandidateSources & { openPort?: SerialPortOpener }) | false;
+  /** BLE discovery: scans for the service while the list runs. Off unless given. */
+  ble?: { central: () => Promise<BleCentral> };
+  /** IP devices by address ('udp:10.0.0.5'), asked periodically. */
+  udpTargets?: string[];
+  /** How often serial ports are listed. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** How often IP targets are asked. Default 5000 ms. */
+  ipPollIntervalMs?: number;
+  /** A device whose link disappears is removed after this long (a reboot takes less). Default 3000 ms. */
+  graceMs?: number;
+  /** A BLE device not heard for this long is removed. Default 10 000 ms. */
+  bleLostAfterMs?: number;
+  /** ACK timeout for the GET /info probe. Default 300 ms. */
+  probeAckTimeoutMs?: number;
+  /** A link a job is using is neither probed nor dropped. */
+  isBusy?: (link: string) => boolean;
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * The live list of attached devices: polls serial ports (and watches the simulator's descriptor
+ * directory to notice plugging at once), scans BLE, asks IP targets, confirms every candidate with
+ * GET /info, and emits added / removed / changed.
+ */
+export class LiveDeviceList {
+  private readonly state: DeviceListState;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private watcher: FSWatcher | undefined;
+  private stopBleScan: (() => Promise<void>) | undefined;
+  private serialScan: Promise<void> | undefined;
+  private serialRescan = false;
+  private readonly bleLastSeen = new Map<string, number>();
+  private readonly bleProbing = new Set<string>();
+  private readonly udpTargets = new Set<string>();
+  private stopped = true;
+
+  constructor(private readonly options: LiveDeviceListOptions = {}) {
+    this.state = new DeviceListState(options.graceMs ?? 3000);
+    for (const target of options.udpTargets ?? []) this.udpTargets.add(formatLinkSpec(parseLinkSpec(target)));
+  }
+
+  on(listener: (event: DeviceListEvent) => void): () => void {
+    return this.state.on(listener);
+  }
+
+  devices(): DiscoveredDevice[] {
+    return this.state.devices();
+  }
+
+  /** Starts watching; resolves once the first round (serial and IP) is done. */
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const { serial } = this.options;
+    if (serial !== false) {
+      this.timers.push(setInterval(() => void this.scanSerial(), this.options.pollIntervalMs ?? 1000));
+      try {
+        this.watcher = watch(serial?.simulatorDir ?? defaultSimulatorDir(), () => void this.scanSerial());
+        this.watcher.on('error', () => undefined);
+      } catch {
+        // No simulator directory: polling alone.
+      }
+    }
+    if (this.options.ble) void this.startBle(this.options.ble.central);
+    this.timers.push(setInterval(() => void this.scanUdp(), this.options.ipPollIntervalMs ?? 5000));
+    await Promise.all([serial === false ? undefined : this.scanSerial(), this.scanUdp()]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    this.watcher?.close();
+    this.watcher = undefined;
+    await this.stopBleScan?.();
+    this.stopBleScan = undefined;
+    await this.serialScan;
+  }
+
+  addTarget(spec: string): Promise<void> {
+    this.udpTargets.add(formatLinkSpec(parseLinkSpec(spec)));
+    return this.scanUdp();
+  }
+
+  removeTarget(spec: string): void {
+    const link = formatLinkSpec(parseLinkSpec(spec));
+    this.udpTargets.delete(link);
+    this.state.remove(link);
+  }
+
+  /** Asks a listed device again (after a job changed its firmware or configuration). */
+  async refresh(link: string): Promise<DiscoveredDevice | undefined> {
+    const spec = parseLinkSpec(link);
+    const device = await this.probe(spec);
+    if (device) this.state.present(device);
+    return device;
+  }
+
+  private probe(spec: LinkSpec): Promise<DiscoveredDevice | undefined> {
+    const serial = this.options.serial;
+    const link = createLink(spec, { openPort: serial === false ? undefined : serial?.openPort, bleCentral: this.options.ble?.central });
+    return probeLink(link, spec, { ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300 });
+  }
+
+  private busy(link: string): boolean {
+    return this.options.isBusy?.(link) ?? false;
+  }
+
+  /** One serial round at a time; a request during a round runs one more round after it. */
+  private scanSerial(): Promise<void> {
+    if (this.serialScan) {
+      this.serialRescan = true;
+      return this.serialScan;
+    }
+    this.serialScan = (async () => {
+      do {
+        this.serialRescan = false;
+        await this.serialRound();
+      } while (this.serialRescan && !this.stopped);
+    })().finally(() => {
+      this.serialScan = undefined;
+    });
+    return this.serialScan;
+  }
+
+  private async serialRound(): Promise<void> {
+    const serial = this.options.serial;
+    if (serial === false || this.stopped) return;
+    const candidates = await listSerialCandidates({ ...serial, onWarning: this.warnOnce() });
+    const listed = new Set<string>();
+    for (const candidate of candidates) {
+      const spec: LinkSpec = { kind: 'serial', path: candidate.path, baudRate: candidate.baudRate };
+      const link = formatLinkSpec({ kind: 'serial', path: candidate.path });
+      listed.add(link);
+      // A listed device is asked again only if its port had vanished (it may have rebooted into new firmware).
+      if (this.busy(link) || (this.state.has(link) && !this.state.isMissing(link))) {
+        this.state.seen(link);
+        continue;
+      }
+      if (this.stopped) return;
+      const device = await this.probe(spec);
+      // The list keys serial devices by path alone: the baud rate is a property of the port.
+      if (device) this.state.present({ ...device, link });
+    }
+    for (const link of this.state.links('serial')) {
+      if (!listed.has(link) && !this.busy(link)) this.state.missing(link);
+    }
+  }
+
+  private async scanUdp(): Promise<void> {
+    for (const link of [...this.udpTargets]) {
+      if (this.stopped) return;
+      if (this.busy(link)) {
+        this.state.seen(link);
+        continue;
+      }
+      const device = await this.probe(parseLinkSpec(link));
+      if (device) this.state.present(device);
+      else this.state.missing(link);
+    }
+  }
+
+  private async startBle(getCentral: () => Promise<BleCentral>): Promise<void> {
+    try {
+      const central = await getCentral();
+      if (this.stopped) return;
+      this.stopBleScan = await central.scan((peripheral) => this.bleAdvertised(peripheral));
+      const lostAfterMs = this.options.bleLostAfterMs ?? 10_000;
+      this.timers.push(
+        setInterval(() => {
+          const now = performance.now();
+          for (const link of this.state.links('ble')) {
+            const lastSeen = this.bleLastSeen.get(link) ?? 0;
+            if (now - lastSeen >= lostAfterMs && !this.busy(link)) this.state.remove(link);
+          }
+        }, Math.min(lostAfterMs, 1000)),
+      );
+    } catch (error) {
+      this.warnOnce()(`BLE discovery is off: ${(error as Error).message}`);
+    }
+  }
+
+  private bleAdvertised(peripheral: Peripheral): void {
+    const link = formatLinkSpec({ kind: 'ble', id: normalizeBleId(peripheral.address && peripheral.address !== 'unknown' ? peripheral.address : peripheral.id) });
+    this.bleLastSeen.set(link, performance.now());
+    if (this.state.has(link) || this.bleProbing.has(link) || this.busy(link) || this.stopped) return;
+    this.bleProbing.add(link);
+    void this.probe(parseLinkSpec(link))
+      .then((device) => {
+        if (device && !this.stopped) this.state.present(device);
+      })
+      .finally(() => this.bleProbing.delete(link));
+  }
+
+  private readonly warned = new Set<string>();
+  private warnOnce(): (message: string) => void {
+    return (message) => {
+      if (this.warned.has(message)) return;
+      this.warned.add(message);
+      this.options.onWarning?.(message);
+    };
+  }
+}
