@@ -47,6 +47,7 @@ export function mergeDevicePatch<T extends ConfigurationDeviceSettings>(current:
       clear('networkTemplateId');
     }
   }
+  if (given.has('wifiPassword') && 'wifiPasswordSet' in merged) (merged as Record<string, unknown>).wifiPasswordSet = true;
   if (patch.stopCategory !== undefined && patch.stopCategory !== 'CAT1') clear('cat1StopDelay');
   return merged;
 }

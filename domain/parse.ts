@@ -11,7 +11,14 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; violations: V
 export function parsePayload<S extends z.ZodType>(schema: S, input: unknown): ParseResult<z.output<S>> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, violations: result.error.issues.flatMap(issueToViolations) };
+  const known = knownKeys(schema);
+  return { ok: false, violations: result.error.issues.flatMap((issue) => issueToViolations(issue, known)) };
+}
+
+/** Top-level field names of an object schema, to suggest the right spelling ('limit' for 'Limit'). */
+function knownKeys(schema: z.ZodType): string[] {
+  const shape = (schema as { shape?: unknown }).shape;
+  return shape !== null && typeof shape === 'object' ? Object.keys(shape) : [];
 }
 
 /** All violations as one text, one per line, for logs and command-line output. */
@@ -19,7 +26,7 @@ export function violationsToMessage(violations: readonly Violation[]): string {
   return violations.map((v) => (v.field ? `${v.field}: ${v.message}` : v.message)).join('\n');
 }
 
-function issueToViolations(issue: z.core.$ZodIssue): Violation[] {
+function issueToViolations(issue: z.core.$ZodIssue, knownTopLevelKeys: readonly string[]): Violation[] {
   const field = issue.path.map(String).join('.');
   const label = fieldLabel(field);
   const hasInput = 'input' in issue && issue.input !== undefined;
@@ -61,9 +68,11 @@ function issueToViolations(issue: z.core.$ZodIssue): Violation[] {
       }
       return [violation('INVALID_VALUE', field, `${label} has the wrong format.`)];
     case 'unrecognized_keys':
-      return issue.keys.map((key) =>
-        violation('UNKNOWN_FIELD', field ? `${field}.${key}` : key, `${key} is not a field of this request: remove it or check its spelling.`),
-      );
+      return issue.keys.map((key) => {
+        const meant = field === '' ? knownTopLevelKeys.find((k) => k !== key && k.toLowerCase() === key.toLowerCase()) : undefined;
+        const hint = meant ? `it is spelled ${meant} here.` : 'remove it or check its spelling.';
+        return violation('UNKNOWN_FIELD', field ? `${field}.${key}` : key, `${key} is not a field of this request: ${hint}`);
+      });
     default:
       return [violation('INVALID_VALUE', field, `${label} is not valid.`)];
   }

@@ -105,6 +105,9 @@ describe('mergeDevicePatch', () => {
     const merged = mergeDevicePatch(stored, patch({ commInterface: 'ethernet', ethNetmask: '255.255.255.0' }));
     expect(merged).toMatchObject({ commInterface: 'Ethernet', ethNetmask: '255.255.255.0', ipAddress: '10.0.0.5', wifiNetmask: null, wifiSsid: null, wifiPasswordSet: false });
   });
+  it('marks a stored password when the update sends one', () => {
+    expect(mergeDevicePatch({ ...stored, wifiPasswordSet: false }, patch({ wifiPassword: 'new' }))).toMatchObject({ wifiPassword: 'new', wifiPasswordSet: true });
+  });
   it('drops IP settings when the device uses no IP any more', () => {
     expect(mergeDevicePatch(stored, patch({ commInterface: 'BLE' }))).toMatchObject({ ipAddress: null, networkTemplateId: null });
   });

@@ -19,7 +19,10 @@ describe('list queries', () => {
       ).toEqual({ Search: 'line', SortOptions: 'ConfigNameASC', Limit: 30, Page: 2 });
     });
     it('refuses the lower-case spellings of other lists', () => {
-      expectRejected(parsePayload(configurationListQuerySchema, { limit: '5' }), 'UNKNOWN_FIELD', 'limit');
+      const v = expectRejected(parsePayload(configurationListQuerySchema, { limit: '5' }), 'UNKNOWN_FIELD', 'limit');
+      expect(v.message).toBe('limit is not a field of this request: it is spelled Limit here.');
+      const devices = expectRejected(parsePayload(deviceListQuerySchema, { Limit: '5' }), 'UNKNOWN_FIELD', 'Limit');
+      expect(devices.message).toContain('spelled limit');
     });
     it('refuses a sort option that does not exist', () => {
       expectRejected(parsePayload(configurationListQuerySchema, { SortOptions: 'NameASC' }), 'INVALID_ENUM_VALUE', 'SortOptions');
