@@ -60,5 +60,3 @@ export const dryRunResultSchema = z.object({
   violations: violationsSchema,
 });
 export type DryRunResult = z.output<typeof dryRunResultSchema>;
-
-export const timestampSchema = dateTimeField;

@@ -153,7 +153,7 @@ function inputRules(device: ConfigurationDeviceSettings, deviceType: DeviceType)
 function nscpRules(device: ConfigurationDeviceSettings, deviceType: DeviceType): Violation[] {
   if (deviceType !== 'NSCP') {
     return NSCP_ONLY_FIELDS.filter((field) => device[field] != null).map((field) =>
-      violation('NSCP_ONLY_FIELD', field, `${fieldLabel(field)} only applies to NSCP devices, and this is a ${deviceType}: remove it.`),
+      violation('NSCP_ONLY_FIELD', field, `${fieldLabel(field)} only applies to NSCP devices, not to ${deviceType} devices: remove it.`),
     );
   }
   const found: (Violation | null)[] = [];
