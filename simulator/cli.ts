@@ -56,7 +56,17 @@ async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   program.parse(argv);
   const flags = program.opts<CliFlags>();
-  let fleet: SimulatedFleet;
+  // Signal handlers go in before anything is printed: a caller that reads our line and at once
+  // sends SIGTERM must get a clean stop, not the default kill.
+  let fleet: SimulatedFleet | undefined;
+  let stopRequested: string | undefined;
+  const stop = (signal: string) => {
+    if (stopRequested !== undefined) return;
+    stopRequested = signal;
+    if (fleet !== undefined) void shutdown(fleet, signal);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     const publicKeyPem = await loadPublicKey({ file: flags.publicKey, serviceUrl: flags.serviceUrl });
     const { defaults, devices } = await devicesFrom(flags);
@@ -70,28 +80,25 @@ async function main(argv: string[]): Promise<void> {
     });
   } catch (error) {
     console.error(`simulator: ${(error as Error).message}`);
-    process.exitCode = 1;
-    return;
+    process.exit(1);
   }
   for (const device of fleet.devices) process.stdout.write(`${JSON.stringify(device.descriptor)}\n`);
-
+  if (stopRequested !== undefined) await shutdown(fleet, stopRequested);
   // A BLE-only fleet holds no socket or child process open: keep running until told to stop.
-  const keepAlive = setInterval(() => undefined, 1 << 30);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(keepAlive);
-    void fleet.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`simulator: stopping after ${signal} failed: ${(error as Error).message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  keepAlive = setInterval(() => undefined, 1 << 30);
+}
+
+let keepAlive: NodeJS.Timeout | undefined;
+
+async function shutdown(fleet: SimulatedFleet, signal: string): Promise<void> {
+  clearInterval(keepAlive);
+  try {
+    await fleet.stop();
+    process.exit(0);
+  } catch (error) {
+    console.error(`simulator: stopping after ${signal} failed: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
 
 void main(process.argv);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
 import { startSimulatedDevice, type SimulatedDevice } from '../../simulator';
 import { announcement, configContent, scratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import { waitFor } from './helpers/wait';
 
 const run = promisify(execFile);
 const COAP_CLIENT = '/usr/bin/coap-client-notls';
@@ -97,11 +98,3 @@ describe('libcoap coap-client-notls against the simulator over UDP', () => {
     expect(device.state().config?.syncId).toBe(content.syncId);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

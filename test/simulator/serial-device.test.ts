@@ -7,6 +7,7 @@ import { announcement, configContent, scratchDir, signedConfigFile, testImage, u
 import { errorCode } from './helpers/raw-client';
 import { startSerialSession, type SerialSession } from './helpers/serial-session';
 import { generateSigningKeyPair } from '../../domain/files/config-file-signature';
+import { waitFor } from './helpers/wait';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 beforeAll(async () => {
@@ -267,12 +268,4 @@ function tamper(file: Uint8Array): Uint8Array {
   const at = Buffer.from(settings).indexOf(Buffer.from(needle));
   settings[at] = 'T'.charCodeAt(0);
   return encodeCbor({ ...top, settings });
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

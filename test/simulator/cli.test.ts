@@ -1,0 +1,114 @@
+import { access, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir, serviceKeys, uniqueSerial } from './helpers/fixtures';
+import { runSimulatorCli } from './helpers/cli-process';
+import { RawCoapClient } from './helpers/raw-client';
+import { openSerialTransport, openUdpTransport } from './helpers/transports';
+
+let scratch: Awaited<ReturnType<typeof scratchDir>>;
+let keyFile: string;
+beforeAll(async () => {
+  scratch = await scratchDir('cli');
+  keyFile = join(scratch.dir, 'service.pem');
+  await writeFile(keyFile, serviceKeys.publicKeyPem);
+});
+afterAll(async () => {
+  await scratch.cleanup();
+});
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+describe('npm run simulator', () => {
+  it('starts a UDP device, prints where it is, answers, and exits cleanly on SIGTERM', async () => {
+    const serial = uniqueSerial('EPC');
+    const run = runSimulatorCli(
+      ['--type', 'EPC', '--serial', serial, '--link', 'udp:127.0.0.1:0', '--public-key', keyFile, '--state-dir', join(scratch.dir, 'state')],
+      1,
+    );
+    const [line] = await run.lines;
+    expect(line).toMatchObject({ serialNumber: serial, deviceType: 'EPC', link: 'udp', host: '127.0.0.1' });
+    const transport = await openUdpTransport('127.0.0.1', line!.port as number);
+    const info = await new RawCoapClient(transport).getCbor('info');
+    expect(info).toMatchObject({ serialNumber: serial, deviceType: 'EPC' });
+    await transport.close();
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(JSON.parse(await readFile(join(scratch.dir, 'state', serial, 'device.json'), 'utf8'))).toMatchObject({ serialNumber: serial });
+  });
+
+  it('starts a fleet from a file with a pty and announces it in the descriptor directory until SIGINT', async () => {
+    const simDir = join(scratch.dir, 'sim');
+    const pty = uniqueSerial('SRCP');
+    const udp = uniqueSerial('EPC');
+    const fleetFile = join(scratch.dir, 'fleet.json');
+    await writeFile(
+      fleetFile,
+      JSON.stringify({
+        defaults: { baudRate: 921600 },
+        devices: [
+          { type: 'SRCP', serial: pty, link: 'pty', firmwareVersion: '3.1.4' },
+          { deviceType: 'EPC', serialNumber: udp, link: 'udp:127.0.0.1:0' },
+        ],
+      }),
+    );
+    const run = runSimulatorCli(['--fleet', fleetFile, '--public-key', keyFile, '--state-dir', join(scratch.dir, 'fleet-state'), '--drop', '0'], 2, {
+      PROVISIONER_SIMULATOR_DIR: simDir,
+    });
+    const lines = await run.lines;
+    const serialLine = lines.find((l) => l.link === 'serial')!;
+    expect(serialLine).toMatchObject({ serialNumber: pty, deviceType: 'SRCP', path: join(simDir, 'pty', pty) });
+    expect(lines.find((l) => l.link === 'udp')).toMatchObject({ serialNumber: udp });
+    const descriptor = JSON.parse(await readFile(join(simDir, `${pty}.json`), 'utf8'));
+    expect(descriptor).toMatchObject({ serialNumber: pty, path: serialLine.path, productId: 'd101', baudRate: 921600 });
+
+    const transport = await openSerialTransport(serialLine.path as string);
+    expect(await new RawCoapClient(transport).getCbor('info')).toMatchObject({ serialNumber: pty, firmwareVersion: '3.1.4' });
+    await transport.close();
+
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+    expect(await exists(join(simDir, `${pty}.json`))).toBe(false);
+    expect(await exists(serialLine.path as string)).toBe(false);
+  });
+
+  it('fetches the signing key from the service', async () => {
+    const server: Server = createServer((request, response) => {
+      if (request.url !== '/v1/config-file-signing-key') {
+        response.writeHead(404).end();
+        return;
+      }
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ data: { keyId: serviceKeys.keyId, algorithm: 'ES256', publicKeyPem: serviceKeys.publicKeyPem }, success: true, errors: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const run = runSimulatorCli(['--type', 'WESP', '--serial', uniqueSerial('WESP'), '--link', 'ble', '--service-url', url, '--state-dir', join(scratch.dir, 'state')], 1);
+      const [line] = await run.lines;
+      expect(line).toMatchObject({ link: 'ble', deviceType: 'WESP' });
+      expect(line!.bleAddress).toMatch(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('says what is wrong with bad flags and exits non-zero', async () => {
+    const noKey = runSimulatorCli(['--type', 'EPC', '--serial', 'EPC1', '--link', 'pty'], 1);
+    expect(await noKey.exit).toBe(1);
+    expect(noKey.stderr()).toMatch(/--public-key/);
+    await noKey.lines.catch(() => undefined);
+    const badLink = runSimulatorCli(['--type', 'EPC', '--serial', 'EPC1', '--link', 'serial', '--public-key', keyFile], 1);
+    expect(await badLink.exit).toBe(1);
+    expect(badLink.stderr()).toMatch(/pty, ble or udp:HOST:PORT/);
+    await badLink.lines.catch(() => undefined);
+    const badStall = runSimulatorCli(['--type', 'EPC', '--serial', 'EPC1', '--stall', '5000', '--public-key', keyFile], 1);
+    expect(await badStall.exit).not.toBe(0);
+    expect(badStall.stderr()).toMatch(/MS@OFFSET/);
+    await badStall.lines.catch(() => undefined);
+  });
+});

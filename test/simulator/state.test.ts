@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCbor } from '../../domain/files/cbor';
+import { verifyConfigFile } from '../../domain/files/config-file-signature';
+import { block1Option, CODE } from '../../main/devices/coap';
+import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../simulator';
+import { announcement, configContent, scratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import { errorCode, RawCoapClient } from './helpers/raw-client';
+import { openUdpTransport, type Transport } from './helpers/transports';
+import { waitFor } from './helpers/wait';
+
+let scratch: Awaited<ReturnType<typeof scratchDir>>;
+beforeAll(async () => {
+  scratch = await scratchDir('state');
+});
+afterAll(async () => {
+  await scratch.cleanup();
+});
+
+async function udpDevice(serialNumber: string, extra: Partial<SimulatedDeviceOptions> = {}): Promise<{ device: SimulatedDevice; client: RawCoapClient; transport: Transport }> {
+  const device = await startSimulatedDevice({
+    deviceType: 'NSCP',
+    serialNumber,
+    link: { udp: { host: '127.0.0.1', port: 0 } },
+    stateDir: join(scratch.dir, serialNumber),
+    publicKeyPem: serviceKeys.publicKeyPem,
+    rebootMs: 50,
+    applyMs: 20,
+    ...extra,
+  });
+  const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);
+  return { device, transport, client: new RawCoapClient(transport, { ackTimeoutMs: 200, retries: 6 }) };
+}
+
+describe('device state directory', () => {
+  it('keeps identity, configuration and upload progress across a restart of the simulator', async () => {
+    const serial = uniqueSerial('NSCP');
+    const first = await udpDevice(serial, { firmwareVersion: '1.2.3', model: 'NSCP-N9' });
+    const content = configContent(serial, 'NSCP', { blank: true });
+    const { final } = await first.client.uploadBlock1('config', signedConfigFile(content), { size1: true });
+    expect(final.code).toBe(CODE.CHANGED);
+    await waitFor(() => first.device.state().bootId === 2);
+    const image = testImage('NSCP', '2.0.0', 9000);
+    await first.client.postCbor('fw', announcement(image));
+    for (const num of [0, 1, 3]) {
+      const block = await first.client.request({
+        method: CODE.PUT,
+        path: 'fw/data',
+        payload: image.image.subarray(num * 1024, num * 1024 + 1024),
+        options: [block1Option({ num, more: true, size: 1024 })],
+      });
+      expect(block.code).toBe(CODE.CONTINUE);
+    }
+    await first.transport.close();
+    await first.device.stop();
+
+    const onDisk = JSON.parse(await readFile(join(scratch.dir, serial, 'device.json'), 'utf8'));
+    expect(onDisk).toMatchObject({ serialNumber: serial, model: 'NSCP-N9', firmwareVersion: '1.2.3', config: { syncId: content.syncId, blank: true } });
+    // Only the contiguous prefix counts: block 3 arrived, block 2 did not.
+    expect(onDisk.upload).toMatchObject({ ackedOffset: 2048, state: 'receiving', size: image.image.length });
+    const stored = await readFile(join(scratch.dir, serial, 'config.cbor'));
+    expect(verifyConfigFile(stored, { publicKeyPem: serviceKeys.publicKeyPem }).syncId).toBe(content.syncId);
+
+    // Options given at the next start do not override what the device's memory says.
+    const second = await udpDevice(serial, { firmwareVersion: '9.9.9' });
+    try {
+      const info = await second.client.getCbor('info');
+      expect(info).toMatchObject({ firmwareVersion: '1.2.3', configSyncId: content.syncId, state: 'receiving', bootId: 3 });
+      expect(await second.client.getCbor('config')).toMatchObject({ syncId: content.syncId, blank: true });
+      const resumed = decodeCbor((await second.client.postCbor('fw', announcement(image))).payload);
+      expect(resumed).toEqual({ offset: 2048, blockSize: 1024 });
+      const apply = await second.client.request({ method: CODE.POST, path: 'fw/apply' });
+      expect([apply.code, errorCode(apply)]).toEqual(['4.09', 'FW_INCOMPLETE']);
+      expect(decodeCbor(apply.payload)).toMatchObject({ received: 2048 });
+    } finally {
+      await second.transport.close();
+      await second.device.stop();
+    }
+  });
+
+  it('refuses a state directory that belongs to another device', async () => {
+    const serial = uniqueSerial('NSCP');
+    const { device, transport } = await udpDevice(serial);
+    await transport.close();
+    await device.stop();
+    await expect(
+      startSimulatedDevice({
+        deviceType: 'NSCP',
+        serialNumber: 'NSCP-OTHER',
+        link: { udp: { host: '127.0.0.1', port: 0 } },
+        stateDir: join(scratch.dir, serial),
+        publicKeyPem: serviceKeys.publicKeyPem,
+      }),
+    ).rejects.toThrow(/belongs to NSCP/);
+  });
+
+  it('loses blocks held only in RAM on a power cycle, never the acknowledged prefix', async () => {
+    const serial = uniqueSerial('NSCP');
+    const { device, client, transport } = await udpDevice(serial);
+    try {
+      const image = testImage('NSCP', '2.1.0', 5000);
+      await client.postCbor('fw', announcement(image));
+      for (const num of [0, 2]) {
+        await client.request({ method: CODE.PUT, path: 'fw/data', payload: image.image.subarray(num * 1024, num * 1024 + 1024), options: [block1Option({ num, more: true, size: 1024 })] });
+      }
+      const bootId = device.state().bootId;
+      await device.powerCycle();
+      expect(device.state().bootId).toBe(bootId + 1);
+      expect(await client.getCbor('fw')).toMatchObject({ state: 'receiving', received: 1024 });
+      // Block 2 was in RAM only: after the power cycle a block 1 does not complete 0..3072.
+      await client.request({ method: CODE.PUT, path: 'fw/data', payload: image.image.subarray(1024, 2048), options: [block1Option({ num: 1, more: true, size: 1024 })] });
+      expect(await client.getCbor('fw')).toMatchObject({ received: 2048 });
+    } finally {
+      await transport.close();
+      await device.stop();
+    }
+  });
+});
