@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeField, uuidField } from './fields';
+import { uuidField } from './fields';
 import type { Violation } from './violations';
 
 /**
