@@ -30,6 +30,11 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** A PostgreSQL connection string; wins over `dataDir`. */
   databaseUrl?: string;
+  /**
+   * A PGlite data directory dump (from `dumpDataDir`) to start a new directory from. Creating a
+   * PGlite database runs initdb, which takes seconds; tests start from a dump of a migrated one.
+   */
+  pgliteTemplate?: Blob;
 }
 
 /** Postgres `unique_violation`: the stores turn it into a 409 where a rule says "only once". */

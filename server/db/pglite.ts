@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult, SqlValue } from './database';
 
+const PGLITE = Symbol('pglite');
+
 function wrap(target: Pick<PGlite, 'query'>): Queryable {
   return {
     async query<Row>(sql: string, params: readonly SqlValue[] = []): Promise<QueryResult<Row>> {
@@ -15,11 +17,12 @@ function wrap(target: Pick<PGlite, 'query'>): Queryable {
  * PGlite runs one backend in this process; it serialises transactions itself, so a transaction
  * here is as isolated as SERIALIZABLE on a server.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string, template?: Blob): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  const db = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
   const base = wrap(db);
-  return {
+  const database: Database & { [PGLITE]: PGlite } = {
+    [PGLITE]: db,
     kind: 'pglite',
     query: base.query,
     transaction: <T>(work: (tx: Queryable) => Promise<T>) => db.transaction((tx) => work(wrap(tx))),
@@ -28,4 +31,13 @@ export async function openPglite(dataDir: string): Promise<Database> {
     },
     close: () => db.close(),
   };
+  return database;
+}
+
+/** A dump of a fresh database with the current schema, to start other databases from quickly. */
+export async function dumpPglite(db: Database): Promise<Blob> {
+  const raw = (db as Database & { [PGLITE]?: PGlite })[PGLITE];
+  if (!raw) throw new Error('Not a PGlite database.');
+  const dump = await raw.dumpDataDir('none');
+  return dump;
 }

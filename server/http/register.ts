@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
+import type { OperationId } from '../auth/role-matrix';
 import type { ServiceContext } from '../context';
 import { ok } from './envelope';
 import { badRequest } from './errors';
@@ -14,9 +15,11 @@ export function openApiPath(path: string): string {
   return `/v1${path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
 }
 
+/** Callers by request: set by the onRequest hook, which runs before the body is even read. */
+const callers = new WeakMap<FastifyRequest, Caller>();
+
 async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  let caller: Caller | undefined;
-  if (!spec.id.startsWith('public.')) caller = await authenticate(ctx, request, spec.id as never);
+  const caller = callers.get(request);
 
   const params = spec.params ? parseInput('path', spec.params, request.params) : {};
   // Unknown query parameters are refused: a misspelt `search` for `Search` must not silently list everything.
@@ -35,9 +38,19 @@ async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: Fastify
 }
 
 export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spec: AnyOperationSpec): void {
+  const isPublic = spec.id.startsWith('public.');
   app.route({
     method: spec.method,
     url: `/v1${spec.path}`,
+    // Authentication and the role check come first (401, then 403, then 400): a caller without the
+    // right learns nothing about what its payload would have done, and its body is not parsed.
+    ...(isPublic
+      ? {}
+      : {
+          onRequest: async (request: FastifyRequest) => {
+            callers.set(request, await authenticate(ctx, request, spec.id as OperationId));
+          },
+        }),
     handler: async (request, reply) => {
       const result = await run(spec, ctx, request, reply);
       if (isFileResult(result)) {

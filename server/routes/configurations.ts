@@ -16,7 +16,7 @@ import {
   validateConfiguration,
   validateConfigurationSettings,
   configurationStatus,
-  violationsSchema,
+  configurationStatusSchema,
   type ConfigurationMember,
   type DryRunResult,
   type Violation,
@@ -47,12 +47,6 @@ import { getRegisteredDevice } from '../store/devices';
 
 const deviceParams = idParams.extend({ serialNumber: z.string().min(1).max(64) });
 
-const statusSchema = z.object({
-  configurationId: z.uuid(),
-  complete: z.boolean(),
-  errors: violationsSchema,
-  readyDevices: z.array(z.string()),
-});
 
 async function mustGet(db: Queryable, orgId: string, id: string): Promise<StoredConfiguration> {
   const stored = await getConfiguration(db, orgId, id);
@@ -179,7 +173,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     summary: 'Whether the configuration is complete (its files can be downloaded) or the errors that stand in the way.',
     params: idParams,
     mutates: false,
-    response: { kind: 'json', data: statusSchema, description: '{ configurationId, complete, errors, readyDevices }' },
+    response: { kind: 'json', data: configurationStatusSchema, description: '{ configurationId, complete, errors, readyDevices }' },
     handler: async ({ db, caller, params }) => {
       const stored = await mustGet(db, caller.orgId, params.id);
       const members = membersOf(stored);
