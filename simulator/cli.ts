@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
 import { fraction, integer, positiveNumber, sharedOptions, stall, type CliFlags } from './cli/flags';
+import { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 import { readFleetFile } from './cli/fleet-file';
 import { loadPublicKey } from './cli/public-key';
 import { startFleet, type FleetDeviceSpec, type FleetSpec, type SimulatedFleet } from './fleet';
@@ -82,17 +83,31 @@ async function main(argv: string[]): Promise<void> {
     console.error(`simulator: ${(error as Error).message}`);
     process.exit(1);
   }
-  for (const device of fleet.devices) process.stdout.write(`${JSON.stringify(device.descriptor)}\n`);
+  // BLE devices are reachable from other processes through a socket (connectSimulatedBleBindings).
+  const bleDevices = fleet.devices.filter((d) => d.descriptor.link === 'ble');
+  if (bleDevices.length > 0) {
+    try {
+      bleBridge = await serveSimulatedBle(join(simulatorDir(), 'ble', `${process.pid}.sock`), bleDevices);
+    } catch (error) {
+      console.error(`simulator: cannot serve BLE to other processes: ${(error as Error).message}`);
+    }
+  }
+  for (const device of fleet.devices) {
+    const bleEndpoint = device.descriptor.link === 'ble' ? bleBridge?.endpoint : undefined;
+    process.stdout.write(`${JSON.stringify({ ...device.descriptor, ...(bleEndpoint ? { bleEndpoint } : {}) })}\n`);
+  }
   if (stopRequested !== undefined) await shutdown(fleet, stopRequested);
   // A BLE-only fleet holds no socket or child process open: keep running until told to stop.
   keepAlive = setInterval(() => undefined, 1 << 30);
 }
 
 let keepAlive: NodeJS.Timeout | undefined;
+let bleBridge: BleBridge | undefined;
 
 async function shutdown(fleet: SimulatedFleet, signal: string): Promise<void> {
   clearInterval(keepAlive);
   try {
+    await bleBridge?.close();
     await fleet.stop();
     process.exit(0);
   } catch (error) {

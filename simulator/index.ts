@@ -8,4 +8,6 @@ export type { WireModel } from './wire/models';
 export { serialWireModel, bleWireModel, udpWireModel } from './wire/models';
 export { startFleet, type FleetSpec, type FleetDeviceSpec, type SimulatedFleet } from './fleet';
 export { createSimulatedBleBindings, type SimulatedBleBindingsOptions } from './ble/bindings';
+export { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
+export { connectSimulatedBleBindings, type RemoteBleBindings } from './ble/bridge-client';
 export { simulatorDir, descriptorPath, type SerialDescriptor } from './links/descriptor-file';

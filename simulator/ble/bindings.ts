@@ -215,6 +215,16 @@ export class SimulatedBleBindings extends EventEmitter {
     this.whenConnected(peripheralUuid, () => this.emit('handleWrite', peripheralUuid, handle));
   }
 
+  /** This central goes away (its process ended): every connection and pending connect ends. */
+  releaseAll(): void {
+    this.stopScanning();
+    for (const cancel of [...this.pendingConnects.values()]) cancel();
+    for (const [uuid, link] of [...this.connections]) {
+      this.connections.delete(uuid);
+      link.release();
+    }
+  }
+
   // noble calls these when a caller adds services it already knows; nothing to do here.
   addService(): void {}
   addCharacteristics(): void {}

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir, serviceKeys, uniqueSerial } from './helpers/fixtures';
+import { connectSimulatedBleBindings } from '../../simulator';
 import { runSimulatorCli } from './helpers/cli-process';
+import { connectTransport, nobleWith, scanFor } from './helpers/noble';
 import { RawCoapClient } from './helpers/raw-client';
 import { openSerialTransport, openUdpTransport } from './helpers/transports';
 
@@ -72,6 +74,29 @@ describe('npm run simulator', () => {
     expect(await run.exit).toBe(0);
     expect(await exists(join(simDir, `${pty}.json`))).toBe(false);
     expect(await exists(serialLine.path as string)).toBe(false);
+  });
+
+  it('serves its BLE devices to noble in another process through the endpoint it prints', async () => {
+    const serial = uniqueSerial('WESP');
+    const run = runSimulatorCli(['--type', 'WESP', '--serial', serial, '--link', 'ble', '--public-key', keyFile, '--state-dir', join(scratch.dir, 'state')], 1, {
+      PROVISIONER_SIMULATOR_DIR: join(scratch.dir, 'sim-ble'),
+    });
+    const [line] = await run.lines;
+    expect(line).toMatchObject({ link: 'ble', serialNumber: serial, bleEndpoint: join(scratch.dir, 'sim-ble', 'ble', `${run.child.pid}.sock`) });
+    const bindings = connectSimulatedBleBindings(line!.bleEndpoint as string);
+    try {
+      const noble = nobleWith(bindings);
+      const peripheral = await scanFor(noble, `WESP-${serial}`);
+      expect(peripheral.address).toBe(line!.bleAddress);
+      const transport = await connectTransport(peripheral);
+      expect(await new RawCoapClient(transport).getCbor('info')).toMatchObject({ serialNumber: serial, deviceType: 'WESP' });
+      await transport.close();
+    } finally {
+      bindings.close();
+    }
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(await exists(line!.bleEndpoint as string)).toBe(false);
   });
 
   it('fetches the signing key from the service', async () => {
