@@ -5,6 +5,8 @@
 //
 //   node scripts/build.mjs            all three
 //   node scripts/build.mjs --web      the renderer only (what web mode serves)
+//   node scripts/build.mjs --shell    main and preload only (tests: the renderer build empties
+//                                     dist/renderer, which web mode may be serving meanwhile)
 //
 // Imported by scripts/start.mjs, which builds quietly before launching.
 import { build as esbuild } from 'esbuild';
@@ -113,19 +115,27 @@ async function buildRenderer({ quiet }) {
   await viteBuild({ configFile, logLevel: quiet ? 'error' : 'warn' });
 }
 
-/** target: 'electron' (main, preload, renderer) or 'web' (renderer only). */
+const PARTS = {
+  electron: 'main, preload and renderer',
+  web: 'renderer',
+  shell: 'main and preload',
+};
+
+/** target: 'electron' (main, preload, renderer), 'web' (renderer) or 'shell' (main, preload). */
 export async function build({ target = 'electron', quiet = false } = {}) {
+  if (!(target in PARTS)) throw new Error(`Unknown build target ${target}`);
   const started = Date.now();
-  if (target === 'electron') await Promise.all([buildMain({ quiet }), buildPreload({ quiet })]);
-  await buildRenderer({ quiet });
+  if (target !== 'web') await Promise.all([buildMain({ quiet }), buildPreload({ quiet })]);
+  if (target !== 'shell') await buildRenderer({ quiet });
   if (!quiet) {
-    const parts = target === 'electron' ? 'main, preload and renderer' : 'renderer';
+    const parts = PARTS[target];
     console.log(`Built ${parts} into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  build({ target: process.argv.includes('--web') ? 'web' : 'electron' }).catch((err) => {
+  const target = process.argv.includes('--web') ? 'web' : process.argv.includes('--shell') ? 'shell' : 'electron';
+  build({ target }).catch((err) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   });

@@ -1,6 +1,7 @@
 import { safeStorage } from 'electron';
 import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SecretStore } from '../core/secret-store';
 import type { KnownSecrets } from './known-secrets';
 
 /** Thrown when a secret would have to be written in plain text; the message says so to the technician. */
@@ -15,7 +16,7 @@ export class SecretStorageUnavailableError extends Error {
  * including Linux's fallback "basic_text" backend whose key is a constant in Chromium, nothing
  * is written: the technician signs in again next time instead of leaving a key on disk.
  */
-export class SafeStorageSecretStore {
+export class SafeStorageSecretStore implements SecretStore {
   private readonly dir: string;
 
   constructor(
