@@ -1,0 +1,71 @@
+import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The login: service URL, organization and API key, in one file readable only by the user (0600,
+ * in a 0700 directory), written atomically. The desktop app keeps its key with the OS keychain
+ * instead; a CLI on a build server has no keychain to ask.
+ */
+
+const credentialsSchema = z.object({
+  format: z.literal('provisioner-credentials/1'),
+  serviceUrl: z.string().url(),
+  orgId: z.string().min(1),
+  apiKey: z.string().min(1),
+  keyName: z.string().nullable(),
+  role: z.string().nullable(),
+  savedAt: z.string(),
+});
+export type Credentials = z.infer<typeof credentialsSchema>;
+
+export function credentialsPath(configDir: string): string {
+  return join(configDir, 'credentials.json');
+}
+
+export class CredentialsFileError extends Error {
+  override readonly name = 'CredentialsFileError';
+}
+
+export async function readCredentials(configDir: string): Promise<Credentials | undefined> {
+  const path = credentialsPath(configDir);
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const parsed = credentialsSchema.safeParse(JSON.parse(raw));
+  if (!parsed.success) throw new CredentialsFileError(`${path} is damaged; run "provisioner logout" and log in again`);
+  return parsed.data;
+}
+
+export async function writeCredentials(configDir: string, credentials: Omit<Credentials, 'format' | 'savedAt'>, now = new Date()): Promise<string> {
+  await mkdir(configDir, { recursive: true, mode: 0o700 });
+  const path = credentialsPath(configDir);
+  const temp = `${path}.${process.pid}.tmp`;
+  const full: Credentials = { format: 'provisioner-credentials/1', ...credentials, savedAt: now.toISOString() };
+  await writeFile(temp, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
+  // writeFile's mode applies only when it creates the file; a leftover temp keeps its old mode.
+  await chmod(temp, 0o600);
+  await rename(temp, path);
+  return path;
+}
+
+export async function removeCredentials(configDir: string): Promise<boolean> {
+  try {
+    await unlink(credentialsPath(configDir));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** 'http://host:8080/' and 'http://host:8080' are one service. */
+export function normalizeServiceUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`The service URL must start with http:// or https://, not "${url}".`);
+  return parsed.toString().replace(/\/+$/, '');
+}

@@ -1,0 +1,50 @@
+import { CommanderError } from 'commander';
+import { CliContext } from './context';
+import { CliError, errorLine, EXIT } from './errors';
+import type { CliDeps, CliIo } from './io';
+import { buildProgram, globalOptions } from './program';
+
+export interface RunOptions {
+  /** Aborted on Ctrl-C: running jobs are cancelled and report so. */
+  interrupt?: AbortSignal;
+  stdin?: NodeJS.ReadableStream;
+}
+
+/**
+ * The whole CLI as a function: parse `argv` (without node and script), run the command, print,
+ * and answer the exit code. Nothing here calls process.exit, so tests run it in-process with
+ * captured streams.
+ */
+export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps = {}, options: RunOptions = {}): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  let context: CliContext | undefined;
+  const program = buildProgram(
+    async (run) => {
+      context = new CliContext(io, deps, globalOptions(program));
+      exitCode = await run(context);
+    },
+    options.interrupt,
+    options.stdin,
+  );
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: (text, write) => write(text.replace(/^error: /, 'error: ')),
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with code 0.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const line = errorLine(error);
+    if (context?.out.json) context.out.error(line);
+    else io.stderr.write(`error: ${line}\n`);
+    return error instanceof CliError ? error.exitCode : EXIT.failed;
+  } finally {
+    await context?.close();
+  }
+  return exitCode;
+}
