@@ -195,8 +195,12 @@ export class VirtualDevice implements DeviceContext {
   private syncLink(): Promise<void> {
     const next = this.linkChain.then(async () => {
       const wanted = this.running && this.plugged && !this.stopped;
-      if (wanted && !this.link.isUp) await this.link.up();
-      else if (!wanted && this.link.isUp) await this.link.down();
+      if (wanted && !this.link.isUp) {
+        // A new connection is a new peer (docs/device-protocol.md 2): a host that reconnects may
+        // start its message ids anywhere, and must not get answers cached for the old connection.
+        this.server.reset();
+        await this.link.up();
+      } else if (!wanted && this.link.isUp) await this.link.down();
     });
     // One failed transition (socat could not start) must not wedge every later one.
     this.linkChain = next.catch(() => undefined);
