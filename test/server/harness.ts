@@ -22,12 +22,15 @@ export interface Response {
   status: number;
   headers: Headers;
   /** The parsed envelope of a JSON response. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read many record shapes
   json: { data: any; success: boolean; errors: { code: string; message: string; field?: string }[] | null };
   bytes: Uint8Array;
 }
 
 export interface RequestOptions {
   key?: string | null;
+  /** The organization in the path (default: the demo organization). */
+  orgId?: string;
   body?: unknown;
   /** Sent as is (for malformed-input tests). */
   rawBody?: string;
@@ -100,7 +103,7 @@ export async function startEnv(backend: Backend): Promise<TestEnv> {
     orgId,
     adminKey,
     async call(method, path, options = {}) {
-      const url = path.startsWith('/v1') ? `${service.url}${path}` : `${service.url}/v1/organizations/${orgId}${path}`;
+      const url = path.startsWith('/v1') ? `${service.url}${path}` : `${service.url}/v1/organizations/${options.orgId ?? orgId}${path}`;
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
       const key = options.key === undefined ? adminKey : options.key;
       if (key !== null) headers.authorization = `Bearer ${key}`;
