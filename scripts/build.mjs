@@ -8,7 +8,8 @@
 //   node scripts/build.mjs --shell    main and preload only (tests: the renderer build empties
 //                                     dist/renderer, which web mode may be serving meanwhile)
 //
-// Imported by scripts/start.mjs, which builds quietly before launching.
+// Imported by scripts/start.mjs, which builds quietly before launching, and run by
+// electron-builder as its beforeBuild hook, so `npm run dist` packs what the sources say.
 import { build as esbuild } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -131,6 +132,14 @@ export async function build({ target = 'electron', quiet = false } = {}) {
     const parts = PARTS[target];
     console.log(`Built ${parts} into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
+}
+
+/**
+ * electron-builder's beforeBuild hook (see electron-builder.yml): `npm run dist` always packs a
+ * fresh build. Resolving to undefined lets electron-builder go on to rebuild native modules.
+ */
+export async function beforeBuild() {
+  await build({ target: 'electron' });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -53,6 +53,12 @@ describe('electron-builder.yml', () => {
     expect(pkg.main).toBe('dist/main/electron.cjs');
   });
 
+  it('builds the app from source before packing it (`npm run dist` is electron-builder alone)', async () => {
+    expect(config.beforeBuild).toBe('./scripts/build.mjs');
+    const hooks = (await import(join(root, 'scripts', 'build.mjs'))) as { beforeBuild?: unknown };
+    expect(typeof hooks.beforeBuild).toBe('function');
+  });
+
   it('builds AppImage and deb, nsis, and dmg', () => {
     expect(config.linux?.target).toEqual(['AppImage', 'deb']);
     expect(config.win?.target).toEqual(['nsis']);
