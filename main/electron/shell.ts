@@ -13,6 +13,8 @@ import { guardWebContents } from './web-contents-guard';
 import { WINDOW_STATE_FILE } from './window-state';
 
 const CORE_CLOSE_TIMEOUT_MS = 5_000;
+/** The productName of electron-builder.yml; in development app.getName() is package.json's lower-case name. */
+const PRODUCT_NAME = 'Provisioner';
 
 export interface CoreContext {
   userDataDir: string;
@@ -68,7 +70,8 @@ export async function startShell({ createCore, appRoot, log = console.warn }: Sh
 
   serveRenderer(join(root, 'dist', 'renderer'));
   applySessionPolicy(session.defaultSession, log);
-  Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({ appName: app.getName(), isMac: process.platform === 'darwin', isDev })));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({ appName: PRODUCT_NAME, isMac: process.platform === 'darwin', isDev })));
+  app.setAboutPanelOptions({ applicationName: PRODUCT_NAME, applicationVersion: app.getVersion(), copyright: 'Provision networked safety devices over USB serial, BLE or IP.' });
 
   const secrets = new KnownSecrets();
   const core = await createCore({
@@ -83,7 +86,7 @@ export async function startShell({ createCore, appRoot, log = console.warn }: Sh
       preloadPath: join(root, 'dist', 'preload', 'preload.cjs'),
       stateFile: join(userDataDir, WINDOW_STATE_FILE),
       isDev,
-      title: app.getName(),
+      title: PRODUCT_NAME,
     });
   };
   app.on('activate', () => {
