@@ -18,9 +18,13 @@ export class DedupCache {
     this.set(peer, messageId, null);
   }
 
-  /** `response` null: handled without an answer (a NON request); duplicates stay ignored. */
-  complete(peer: string, messageId: number, response: Uint8Array | null): void {
-    if (response !== null) this.set(peer, messageId, response);
+  complete(peer: string, messageId: number, response: Uint8Array): void {
+    this.set(peer, messageId, response);
+  }
+
+  /** The request was lost before it was acted on (a pulled cable): its retransmission is new. */
+  forget(peer: string, messageId: number): void {
+    this.peers.get(peer)?.delete(messageId);
   }
 
   clear(): void {

@@ -134,7 +134,9 @@ export class CoapServer {
     }
     if (epoch !== this.epoch) return;
     if (response === undefined) {
-      this.dedup.complete(peer, message.messageId, null);
+      // Swallowed (the cable came out with it in hand): not acted on, so a retransmission that
+      // gets through later must be handled, not ignored as a duplicate.
+      this.dedup.forget(peer, message.messageId);
       return;
     }
     const reply = this.buildReply(request, response);

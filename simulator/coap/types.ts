@@ -22,5 +22,5 @@ export interface CoapResponse {
   after?: () => Promise<void>;
 }
 
-/** undefined: no response at all (the request was swallowed, e.g. by a pulled cable). */
+/** undefined: no response, and the request counts as never received (a pulled cable swallowed it). */
 export type RequestHandler = (request: CoapRequest) => Promise<CoapResponse | undefined>;

@@ -196,9 +196,10 @@ export class VirtualDevice implements DeviceContext {
     const next = this.linkChain.then(async () => {
       const wanted = this.running && this.plugged && !this.stopped;
       if (wanted && !this.link.isUp) {
-        // A new connection is a new peer (docs/device-protocol.md 2): a host that reconnects may
-        // start its message ids anywhere, and must not get answers cached for the old connection.
-        this.server.reset();
+        // On serial and BLE a new connection is a new peer (docs/device-protocol.md 2): a host that
+        // reconnects may start its message ids anywhere and must not get answers cached for the
+        // old connection. On UDP the peer is the address, and a replugged cable changes nothing.
+        if (this.link.kind !== 'udp') this.server.reset();
         await this.link.up();
       } else if (!wanted && this.link.isUp) await this.link.down();
     });
