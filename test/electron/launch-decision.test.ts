@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackMessage, missingDisplay, NO_DOWNLOAD_ENV, planLaunch, type LaunchFacts } from '../../main/electron/launcher/launch-decision';
+import { fallbackMessage, missingDisplay, NO_DOWNLOAD_ENV, planLaunch, startupFailure, STARTUP_FAILURE_WINDOW_MS, type LaunchFacts } from '../../main/electron/launcher/launch-decision';
 
 const present = { kind: 'present', path: '/p/node_modules/electron/dist/electron' } as const;
 const notDownloaded = { kind: 'missing', detail: 'not downloaded yet' } as const;
@@ -62,6 +62,12 @@ describe('npm start: Electron or web mode', () => {
     expect(planLaunch(facts({ isRoot: true, env: {} }))).toMatchObject({
       message: "Electron cannot run here (no display: DISPLAY and WAYLAND_DISPLAY are unset; running as root, where Chromium's sandbox will not start); starting web mode instead.",
     });
+  });
+
+  it('falls back when Electron dies while starting, not when the app ends', () => {
+    expect(startupFailure(1, 300)).toBe('Electron exited with code 1 while starting');
+    expect(startupFailure(0, 300)).toBeNull(); // a second launch hands over to the first and quits
+    expect(startupFailure(1, STARTUP_FAILURE_WINDOW_MS + 1)).toBeNull();
   });
 
   it('says why in exactly one line', () => {

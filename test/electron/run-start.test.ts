@@ -43,6 +43,14 @@ function env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: project, ELECTRON_MIRROR: mirror, WEB_ARGS_FILE: join(project, 'web-args.json'), ...extra };
 }
 
+async function installStandInElectron(script: string): Promise<void> {
+  const electron = join(project, 'node_modules', 'electron');
+  await mkdir(join(electron, 'dist'), { recursive: true });
+  await writeFile(join(electron, 'path.txt'), 'electron');
+  await writeFile(join(electron, 'dist', 'electron'), `#!/bin/sh\n${script}\n`);
+  await chmod(join(electron, 'dist', 'electron'), 0o755);
+}
+
 describe('npm start', () => {
   it('falls back to web mode with one line, quickly, when the binary cannot be fetched', async () => {
     const lines: string[] = [];
@@ -70,15 +78,23 @@ describe('npm start', () => {
   });
 
   it.runIf(process.platform !== 'win32')('builds everything and launches the Electron binary on the app folder when it can run', async () => {
-    const electron = join(project, 'node_modules', 'electron');
-    await mkdir(join(electron, 'dist'), { recursive: true });
-    await writeFile(join(electron, 'path.txt'), 'electron');
-    await writeFile(join(electron, 'dist', 'electron'), `#!/bin/sh\necho "$@" > "${join(project, 'electron-args')}"\n[ -z "$ELECTRON_RUN_AS_NODE" ] || exit 9\n`);
-    await chmod(join(electron, 'dist', 'electron'), 0o755);
+    await installStandInElectron(`echo "$@" > "${join(project, 'electron-args')}"\n[ -z "$ELECTRON_RUN_AS_NODE" ] || exit 9`);
     const builds: string[] = [];
     const code = await runStart({ projectRoot: project, args: ['--trace'], build: async (t) => void builds.push(t), env: env({ DISPLAY: ':99', ELECTRON_RUN_AS_NODE: '1' }), isRoot: false });
     expect(code).toBe(0);
     expect(builds).toEqual(['electron']);
     expect((await readFile(join(project, 'electron-args'), 'utf8')).trim()).toBe('. --trace');
+  });
+
+  it.runIf(process.platform !== 'win32')('falls back to web mode when Electron dies while starting', async () => {
+    await installStandInElectron('echo "libnss3.so: cannot open shared object file" >&2; exit 127');
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => lines.push(line));
+    const builds: string[] = [];
+    const code = await runStart({ projectRoot: project, args: [], build: async (t) => void builds.push(t), env: env({ DISPLAY: ':99' }), isRoot: false });
+    log.mockRestore();
+    expect(code).toBe(0);
+    expect(builds).toEqual(['electron', 'web']);
+    expect(lines).toEqual(['Electron cannot run here (Electron exited with code 127 while starting); starting web mode instead.']);
   });
 });

@@ -57,3 +57,12 @@ export function fallbackMessage(reasons: readonly string[]): string {
 function web(reasons: string[]): LaunchPlan {
   return { action: 'web', reasons, message: fallbackMessage(reasons) };
 }
+
+/** An Electron that fails this soon failed to start (missing libraries, no usable display), not after use. */
+export const STARTUP_FAILURE_WINDOW_MS = 5_000;
+
+/** Why to fall back to web mode after Electron exited, or null when its exit is simply the app's end. */
+export function startupFailure(exitCode: number, runMs: number): string | null {
+  if (exitCode === 0 || runMs >= STARTUP_FAILURE_WINDOW_MS) return null;
+  return `Electron exited with code ${exitCode} while starting`;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runInherited } from './child-process';
 import { downloadElectronBinary } from './electron-download';
 import { findElectronBinary } from './electron-binary';
-import { planLaunch, type BinaryState, type LaunchFacts } from './launch-decision';
+import { fallbackMessage, planLaunch, startupFailure, type BinaryState, type LaunchFacts } from './launch-decision';
 
 export interface StartOptions {
   projectRoot: string;
@@ -42,7 +42,13 @@ export async function runStart({ projectRoot, args, build, env = process.env, is
     const childEnv = { ...env };
     // Set in a parent shell it would make the binary a plain Node.js and ignore the app.
     delete childEnv.ELECTRON_RUN_AS_NODE;
-    return runInherited(plan.binaryPath, ['.', ...args], { cwd: projectRoot, env: childEnv });
+    const launchedAt = Date.now();
+    const code = await runInherited(plan.binaryPath, ['.', ...args], { cwd: projectRoot, env: childEnv });
+    const failure = startupFailure(code, Date.now() - launchedAt);
+    if (!failure) return code;
+    console.log(fallbackMessage([failure]));
+    await build('web');
+    return startWebMode(projectRoot, args, env);
   }
   if (plan.action === 'web') {
     console.log(plan.message);
