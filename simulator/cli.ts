@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
-import { fraction, integer, positiveNumber, sharedOptions, stall, type CliFlags } from './cli/flags';
+import { fraction, integer, nonNegativeNumber, positiveNumber, sharedOptions, stall, type CliFlags } from './cli/flags';
 import { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 import { readFleetFile } from './cli/fleet-file';
 import { loadPublicKey } from './cli/public-key';
@@ -28,7 +28,7 @@ function buildProgram(): Command {
     .option('--ble-interval <ms>', 'BLE connection interval, milliseconds', positiveNumber)
     .option('--ble-packets <n>', 'BLE packets per connection interval and direction', integer)
     .option('--udp-rate <bytesPerSecond>', 'UDP wire model rate', positiveNumber)
-    .option('--udp-latency <ms>', 'UDP one-way latency', Number)
+    .option('--udp-latency <ms>', 'UDP one-way latency', nonNegativeNumber)
     .option('--flash-rate <bytesPerSecond>', 'flash write speed for staged firmware', positiveNumber)
     .option('--max-block-size <bytes>', 'largest block the device takes (16 to 1024)', integer)
     .option('--max-in-flight <n>', 'firmware blocks the host may keep in flight', integer)

@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
-import { MAX_BLOCK_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../main/devices/protocol/constants';
+import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../main/devices/protocol/constants';
 import type { FaultOptions } from './faults';
 import { simulatorDir } from './links/descriptor-file';
 
@@ -67,6 +67,15 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(options.serialNumber)) throw new Error(`Serial number "${options.serialNumber}" must be 1 to 32 letters, digits, - or _.`);
   const maxBlockSize = options.maxBlockSize ?? MAX_BLOCK_SIZE;
   if (![16, 32, 64, 128, 256, 512, 1024].includes(maxBlockSize)) throw new Error(`maxBlockSize must be a power of two from 16 to 1024, not ${maxBlockSize}.`);
+  const maxInFlight = options.maxInFlight ?? 4;
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT_LIMIT) {
+    throw new Error(`maxInFlight must be 1 to ${MAX_IN_FLIGHT_LIMIT}, not ${maxInFlight}.`);
+  }
+  const ble = { mtu: 247, connectionIntervalMs: 15, packetsPerInterval: 4, ...options.ble };
+  if (!Number.isInteger(ble.mtu) || ble.mtu < 23 || ble.mtu > 517) throw new Error(`The BLE MTU must be 23 to 517, not ${ble.mtu}.`);
+  if (!(ble.connectionIntervalMs > 0) || !(ble.packetsPerInterval >= 1)) throw new Error('The BLE connection interval and packets per interval must be positive.');
+  const baudRate = options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE;
+  if (!(baudRate > 0)) throw new Error(`The baud rate must be positive, not ${baudRate}.`);
   const descriptorDir = options.descriptorDir ?? simulatorDir();
   const ptyPath = options.ptyPath ?? join(descriptorDir, 'pty', options.serialNumber);
   return {
@@ -77,12 +86,12 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     link: options.link,
     stateDir: options.stateDir,
     publicKeyPem: options.publicKeyPem,
-    baudRate: options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE,
-    ble: { mtu: 247, connectionIntervalMs: 15, packetsPerInterval: 4, ...options.ble },
+    baudRate,
+    ble,
     udp: { bytesPerSecond: 1_000_000, latencyMs: 1, ...options.udp },
     flashWriteBytesPerSecond: options.flashWriteBytesPerSecond ?? 2_000_000,
     maxBlockSize,
-    maxInFlight: options.maxInFlight ?? 4,
+    maxInFlight,
     maxImageSize: options.maxImageSize ?? 8 * 1024 * 1024,
     maxConfigSize: options.maxConfigSize ?? 64 * 1024,
     rebootMs: options.rebootMs ?? 500,

@@ -44,6 +44,12 @@ export function positiveNumber(text: string): number {
   return value;
 }
 
+export function nonNegativeNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`"${text}" is not a number of zero or more.`);
+  return value;
+}
+
 export function fraction(text: string): number {
   try {
     return parseFraction(text, 'the flag');
