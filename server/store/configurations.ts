@@ -128,8 +128,9 @@ export async function configurationOfDevice(db: Queryable, serialNumber: string)
   return rows[0] && { configurationId: rows[0].configuration_id, orgId: rows[0].org_id };
 }
 
-function storedMemberSettings(settings: ConfigurationDeviceSettings): string {
-  const { serialNumber: _serial, wifiPassword: _password, wifiPasswordSet: _set, ...rest } = settings;
+/** The device's own settings: not its identity or type (joined from other tables), not the password (sealed apart). */
+function storedMemberSettings(settings: ConfigurationDeviceSettings & { deviceType?: unknown }): string {
+  const { serialNumber: _serial, deviceType: _type, wifiPassword: _password, wifiPasswordSet: _set, ...rest } = settings;
   return JSON.stringify(compactObject(rest));
 }
 
