@@ -1,5 +1,5 @@
 import { createServiceClient, type ServiceClient } from '../cloud';
-import { systemBleCentral } from '../devices';
+import { BleCentral, systemBleCentral } from '../devices';
 import {
   createDeviceConnector,
   createDeviceFinder,
@@ -20,6 +20,8 @@ export interface GlobalOptions {
   dataDir?: string;
   json?: boolean;
   concurrency?: number;
+  /** Seconds to wait for a device that went away (pulled cable, restart). */
+  reconnectTimeout?: number;
 }
 
 /** Who the CLI works for in this run: the logged-in service, or the local workspace. */
@@ -43,6 +45,7 @@ export class CliContext {
   private provisioningService: ProvisioningService | undefined;
   private finderInstance: DeviceFinder | undefined;
   private connectorInstance: DeviceConnector | undefined;
+  private simulatedCentral: Promise<BleCentral> | undefined;
 
   constructor(
     readonly io: CliIo,
@@ -77,11 +80,25 @@ export class CliContext {
     return this.accountPromise;
   }
 
+  /**
+   * The BLE central: the one tests pass, the simulator's BLE served from another process
+   * (PROVISIONER_SIMULATED_BLE=<endpoint from its JSON line>), or the computer's adapter.
+   */
+  private bleCentral(): (() => Promise<BleCentral>) | undefined {
+    if (this.deps.bleCentral) return this.deps.bleCentral;
+    const endpoint = this.io.env.PROVISIONER_SIMULATED_BLE;
+    if (endpoint) {
+      this.simulatedCentral ??= import('../../simulator/ble/bridge-client').then(({ connectSimulatedBleBindings }) =>
+        BleCentral.create(connectSimulatedBleBindings(endpoint)),
+      );
+      const central = this.simulatedCentral;
+      return () => central;
+    }
+    return this.io.env.PROVISIONER_NO_BLE ? undefined : systemBleCentral;
+  }
+
   finder(): DeviceFinder {
-    this.finderInstance ??= createDeviceFinder({
-      linkDeps: this.linkDeps(),
-      bleCentral: this.deps.bleCentral ?? (this.io.env.PROVISIONER_NO_BLE ? undefined : systemBleCentral),
-    });
+    this.finderInstance ??= createDeviceFinder({ linkDeps: this.linkDeps(), bleCentral: this.bleCentral() });
     return this.finderInstance;
   }
 
@@ -89,13 +106,14 @@ export class CliContext {
     this.connectorInstance ??= createDeviceConnector({
       linkDeps: this.linkDeps(),
       finder: this.finder(),
-      reconnectTimeoutMs: this.deps.reconnectTimeoutMs,
+      reconnectTimeoutMs: this.options.reconnectTimeout !== undefined ? this.options.reconnectTimeout * 1000 : this.deps.reconnectTimeoutMs,
     });
     return this.connectorInstance;
   }
 
   private linkDeps() {
-    return { ...this.deps.linkDeps, ...(this.deps.bleCentral ? { bleCentral: this.deps.bleCentral } : {}) };
+    const bleCentral = this.bleCentral();
+    return { ...this.deps.linkDeps, ...(bleCentral ? { bleCentral } : {}) };
   }
 
   /**
@@ -117,7 +135,10 @@ export class CliContext {
       connector: this.connector(),
       finder: this.finder(),
       concurrency: this.options.concurrency,
-      reconnect: this.deps.reconnect,
+      reconnect: {
+        ...this.deps.reconnect,
+        ...(this.options.reconnectTimeout !== undefined ? { waitMs: this.options.reconnectTimeout * 1000 } : {}),
+      },
     });
     this.provisioningService = service;
     const recovered = await service.recoverInterrupted();

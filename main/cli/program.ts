@@ -46,6 +46,7 @@ export function buildProgram(runner: Runner, interrupt?: AbortSignal, stdin?: No
     .option('--data-dir <dir>', 'keep the login, cache, outbox and local workspace under DIR (default: your config and data directories; env PROVISIONER_HOME)')
     .option('--json', 'machine-readable output: JSON (device list, outbox list, cache list) or JSON lines (jobs)')
     .option('--concurrency <n>', 'devices worked on at once (default 8)', positiveInteger('--concurrency'))
+    .option('--reconnect-timeout <seconds>', 'how long to wait for a device that went away (pulled cable, restart) before giving up (default 60)', positiveInteger('--reconnect-timeout'))
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
 

@@ -39,9 +39,10 @@ export interface DeviceSession {
   identify(signal?: AbortSignal): Promise<DeviceIdentity>;
   /**
    * Announces the image and uploads it from the offset the device reports (a resume when it holds
-   * part of the same image). Resolves once the device has verified the whole image.
+   * part of the same image), reconnecting and announcing again when the link drops. Resolves once
+   * the device has verified the whole image, with the offset the device gave at each announce.
    */
-  uploadFirmware(image: FirmwareImage, options?: TransferOptions): Promise<{ resumedFrom: number }>;
+  uploadFirmware(image: FirmwareImage, options?: TransferOptions): Promise<{ announcedOffsets: number[] }>;
   /**
    * Asks the device to install the verified image and waits for it to restart; resolves with what
    * it runs then. The version check is the job's (a device that came back with its old image).

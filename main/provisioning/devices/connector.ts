@@ -76,7 +76,7 @@ class SessionAdapter implements DeviceSession {
     return this.identity;
   }
 
-  async uploadFirmware(image: FirmwareImage, options: TransferOptions = {}): Promise<{ resumedFrom: number }> {
+  async uploadFirmware(image: FirmwareImage, options: TransferOptions = {}): Promise<{ announcedOffsets: number[] }> {
     const result = await uploadFirmware(this.session, image.bytes, {
       version: image.version,
       deviceType: image.deviceType,
@@ -85,7 +85,7 @@ class SessionAdapter implements DeviceSession {
       onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total),
     });
     if (this.session.info) this.identity = identityOf(this.session.info);
-    return { resumedFrom: result.announcedOffsets[0] ?? 0 };
+    return { announcedOffsets: result.announcedOffsets };
   }
 
   async applyFirmware(version: string, options: { signal?: AbortSignal } = {}): Promise<DeviceIdentity> {

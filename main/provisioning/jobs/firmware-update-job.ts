@@ -81,22 +81,24 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     });
 
     phase('uploading', { bytesDone: 0, bytesTotal: image.bytes.length, resumedFrom: null });
-    let firstProgress = true;
+    const announced: number[] = [];
     await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceSession) => {
-      firstProgress = true;
-      await session.uploadFirmware(image, {
+      let last = -1;
+      const result = await session.uploadFirmware(image, {
         signal,
         onProgress: (acknowledged, total) => {
           where.percent = (acknowledged / total) * 100;
-          if (firstProgress) {
-            firstProgress = false;
-            control.update({ resumedFrom: acknowledged, bytesDone: acknowledged, bytesTotal: total });
-          } else {
-            control.update({ bytesDone: acknowledged, bytesTotal: total });
-          }
+          // The first figure of an upload, or one below the last: the device's announce offset.
+          if (acknowledged < last || last < 0) control.update({ resumedFrom: acknowledged, bytesDone: acknowledged, bytesTotal: total });
+          else control.update({ bytesDone: acknowledged, bytesTotal: total });
+          last = acknowledged;
         },
       });
+      announced.push(...result.announcedOffsets);
     });
+    // Each announce after the first is a reconnection; the last offset is where the upload resumed.
+    control.update({ resumedFrom: announced.at(-1) ?? 0, attempts: Math.max(1, announced.length) });
+    const resumedAt = announced.length > 1 || (announced[0] ?? 0) > 0 ? Math.floor(((announced.at(-1) ?? 0) / image.bytes.length) * 100) : null;
 
     intent = await env.intents.advance(intent, 'applying');
     // Applying includes the restart: the device installs the image, reboots, and answers again.
@@ -117,7 +119,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     return {
       phase: 'done',
       outcome: 'applied',
-      resultMessage: `firmware ${bundle.version} installed (was ${identity.firmwareVersion})`,
+      resultMessage: `firmware ${bundle.version} installed (was ${identity.firmwareVersion})${resumedAt === null ? '' : `; the upload resumed at ${resumedAt}%`}`,
       errorCode: null,
       resumable: false,
       confirmation,
