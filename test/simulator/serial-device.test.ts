@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
@@ -228,6 +229,21 @@ describe('simulated device over a real pty', () => {
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(device.state().bootId).toBe(bootId + 1);
     }));
+
+  it('reboots on request: the pty vanishes and comes back at the same path with a new bootId', () =>
+    withSession(
+      async (session) => {
+        const bootId = (await session.client.getCbor('info')).bootId;
+        const closed = new Promise<void>((resolve) => session.transport.onClose(resolve));
+        expect((await session.client.request({ method: CODE.POST, path: 'reboot' })).code).toBe(CODE.CHANGED);
+        await closed;
+        await waitFor(() => !existsSync(session.path));
+        await waitFor(() => existsSync(session.path));
+        await session.reconnect();
+        expect((await session.client.getCbor('info')).bootId).toBe((bootId as number) + 1);
+      },
+      { serialNumber: uniqueSerial('EPC'), rebootMs: 600 },
+    ));
 
   it('drops frames whose CRC fails and answers the next good one', () =>
     withSession(async ({ client, transport }) => {
