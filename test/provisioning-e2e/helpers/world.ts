@@ -30,7 +30,7 @@ export interface World {
   client: ServiceClient;
   devices: SimulatedDevice[];
   ble: BleBridge | undefined;
-  startDevice(options: { deviceType: DeviceType; serialNumber: string; link: 'pty' | 'udp' | 'ble' } & Partial<SimulatedDeviceOptions>): Promise<SimulatedDevice>;
+  startDevice(options: { deviceType: DeviceType; serialNumber: string; link: 'pty' | 'udp' | 'ble' } & Omit<Partial<SimulatedDeviceOptions>, 'link'>): Promise<SimulatedDevice>;
   /** `--link` spec that reaches a device (serial through discovery also works). */
   linkOf(device: SimulatedDevice): string;
   cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv }): Promise<CliRun>;
