@@ -68,8 +68,14 @@ export class VirtualDevice implements DeviceContext {
       firmwareVersion: options.firmwareVersion,
     });
     const device = new VirtualDevice(options, store, link, faults);
-    await link.open((message, peer) => device.server.receive(message, peer));
-    await device.boot();
+    try {
+      await link.open((message, peer) => device.server.receive(message, peer));
+      await device.boot();
+    } catch (error) {
+      // A device that cannot come up (socat missing, port taken) leaves nothing bound behind.
+      await device.stop().catch(() => undefined);
+      throw error;
+    }
     return device;
   }
 
