@@ -51,6 +51,29 @@ describe('BLE link', () => {
     expect(decoded.map((m) => m[0])).toEqual([1, 2, 3]);
   });
 
+  it('holds a short last packet for the next frame when told one follows, and sends it short when none comes', async () => {
+    const fake = fakePeripheral(247);
+    const link = new BleLink({ id: 'aabbccddeeff', central: fake.central });
+    await link.open();
+    link.send(new Uint8Array(10));
+    await new Promise((resolve) => setImmediate(resolve));
+    fake.release();
+    const first = encodeFrame(new Uint8Array(10)).length;
+    const big = [encodeFrame(new Uint8Array(300).fill(7)).length, encodeFrame(new Uint8Array(300).fill(8)).length];
+    // One full packet of the frame goes; the short rest waits for the next frame.
+    link.send(new Uint8Array(300).fill(7), { moreFollows: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fake.writes.map((w) => w.length)).toEqual([first, 244]);
+    link.send(new Uint8Array(300).fill(8), { moreFollows: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fake.writes.map((w) => w.length)).toEqual([first, 244, 244]);
+    // Nothing follows: after the hold the rest goes out short.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fake.writes.map((w) => w.length)).toEqual([first, 244, 244, big[0]! + big[1]! - 488]);
+    const frames = new FrameDecoder().push(Buffer.concat(fake.writes));
+    expect(frames.map((f) => f.length)).toEqual([10, 300, 300]);
+  });
+
   it('caps the MTU at 247 and delivers notified frames split anyhow', async () => {
     const fake = fakePeripheral(512);
     const link = new BleLink({ id: 'aabbccddeeff', central: fake.central });

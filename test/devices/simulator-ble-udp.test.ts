@@ -80,9 +80,7 @@ describe.each([
 });
 
 describe('UDP specifics', () => {
-  // Fails while the simulator remembers a request dropped by its pulled cable as "answered with
-  // nothing" and ignores its retransmissions (reported); drop `.fails` once it answers them.
-  it.fails('rides out a pulled Ethernet cable by retransmission alone (UDP has no connection to lose)', async () => {
+  it('rides out a pulled Ethernet cable by retransmission alone (UDP has no connection to lose)', async () => {
     const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, faults: { pullAt: 20 * 1024, replugAfterMs: 300 } });
     const link = new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! });
     // A short ACK_TIMEOUT so that a device ignoring retransmissions fails this test in seconds, not minutes.

@@ -156,6 +156,7 @@ export function uploadBlock1(engine: CoapEngine, options: Block1UploadOptions): 
           step: `${options.what} block ${num} (offset ${range.offset})`,
           signal: controller.signal,
           acceptErrors: true,
+          moreFollows: window > 1 && hasWork(),
         })
         .then(
           (response) => {

@@ -32,6 +32,8 @@ export interface CoapRequest {
   acceptErrors?: boolean;
   /** Fewer retransmissions than MAX_RETRANSMIT, for polls that are repeated anyway. */
   maxRetransmit?: number;
+  /** Another request follows at once (a windowed upload): passed to the link as a send hint. */
+  moreFollows?: boolean;
 }
 
 export interface CoapResponse {
@@ -76,6 +78,7 @@ interface Exchange {
   timer: NodeJS.Timeout | undefined;
   acceptErrors: boolean;
   maxRetransmit: number;
+  moreFollows: boolean;
   resolve: (response: CoapResponse) => void;
   reject: (error: unknown) => void;
   detachSignal: () => void;
@@ -168,6 +171,7 @@ export class CoapEngine {
         timer: undefined,
         acceptErrors: request.acceptErrors ?? false,
         maxRetransmit: request.maxRetransmit ?? this.options.maxRetransmit ?? MAX_RETRANSMIT,
+        moreFollows: request.moreFollows ?? false,
         resolve,
         reject,
         detachSignal: () => undefined,
@@ -225,7 +229,8 @@ export class CoapEngine {
     else exchange.sentAt = performance.now();
     this.stats.sent++;
     try {
-      this.link.send(exchange.bytes);
+      // A retransmission goes out at once: nothing is known to follow it.
+      this.link.send(exchange.bytes, { moreFollows: exchange.tries === 1 && exchange.moreFollows });
     } catch (error) {
       this.finish(exchange, () => exchange.reject(new DeviceDisconnectedError(this.context(exchange.step), error)));
       return;

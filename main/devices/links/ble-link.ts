@@ -9,7 +9,7 @@ import {
   MAX_FRAME_MESSAGE_SIZE,
 } from '../protocol/constants';
 import type { BleCentral } from './ble-central';
-import { LinkClosedError, LinkListeners, type Link } from './link';
+import { LinkClosedError, LinkListeners, type Link, type SendHint } from './link';
 
 /** The protocol's largest ATT MTU (docs/device-protocol.md §1.2). */
 export const BLE_MAX_MTU = 247;
@@ -20,6 +20,12 @@ export const BLE_DEFAULT_MTU = 23;
  * timeout allowance; the engine's RTT estimate takes over once answers come back.
  */
 const BLE_PACKET_SECONDS = 0.0075;
+/**
+ * Longest a partly filled packet waits for the next frame when the sender said one follows. In a
+ * windowed upload the next frame comes when an earlier block's ACK arrives, about one frame's air
+ * time later; the wait ends at once when it comes.
+ */
+const BLE_COALESCE_HOLD_MS = 40;
 
 export interface BleLinkOptions {
   /** Peripheral id or address, as noble reports it. */
@@ -48,6 +54,9 @@ export class BleLink implements Link {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private pumping = false;
+  /** The last queued frame said another follows: a short last packet may wait for it. */
+  private moreFollows = false;
+  private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(options: BleLinkOptions) {
     this.id = options.id;
@@ -94,11 +103,18 @@ export class BleLink implements Link {
     }
   }
 
-  send(message: Uint8Array): void {
+  send(message: Uint8Array, hint?: SendHint): void {
     if (!this.rx) throw new LinkClosedError(this.description);
     const frame = encodeFrame(message);
     this.pending.push(frame);
     this.pendingBytes += frame.length;
+    this.moreFollows = hint?.moreFollows ?? false;
+    this.kick();
+  }
+
+  private kick(): void {
+    clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
     if (!this.pumping) void this.pump(this.connection);
   }
 
@@ -122,8 +138,17 @@ export class BleLink implements Link {
   private async pump(connection: number): Promise<void> {
     this.pumping = true;
     try {
+      const packet = () => this.attMtu - BLE_ATT_HEADER_SIZE;
       while (this.pendingBytes > 0 && this.rx && connection === this.connection) {
-        const chunk = this.takeChunk(this.attMtu - BLE_ATT_HEADER_SIZE);
+        if (this.pendingBytes < packet() && this.moreFollows && this.holdTimer === undefined) {
+          // Fill this packet with the next frame's first bytes, or send it short when none comes.
+          this.holdTimer = setTimeout(() => {
+            this.moreFollows = false;
+            this.kick();
+          }, BLE_COALESCE_HOLD_MS);
+          return;
+        }
+        const chunk = this.takeChunk(packet());
         await this.rx.writeAsync(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength), true);
       }
     } catch (error) {
@@ -151,6 +176,8 @@ export class BleLink implements Link {
   private closed(connection: number, error: Error | undefined): void {
     if (connection !== this.connection || !this.rx) return;
     this.connection++;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
     this.rx = undefined;
     this.peripheral = undefined;
     this.pending = [];

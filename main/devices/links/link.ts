@@ -24,13 +24,21 @@ export interface Link {
    * there; a BLE open scans until the peripheral advertises, so give it a signal to give up.
    */
   open(signal?: AbortSignal): Promise<void>;
-  /** Queues one CoAP message. Throws LinkClosedError when the link is not open. */
-  send(message: Uint8Array): void;
+  /**
+   * Queues one CoAP message. Throws LinkClosedError when the link is not open. `hint.moreFollows`
+   * says another message follows shortly (the next block of a windowed upload): a packetized link
+   * (BLE) may then hold back a partly filled packet to fill it with the next message.
+   */
+  send(message: Uint8Array, hint?: SendHint): void;
   /** Every CoAP message that arrives intact. Returns the unsubscribe function. */
   onMessage(listener: (message: Uint8Array) => void): () => void;
   /** The link went away (cable pulled, device rebooted, BLE disconnect) or was closed. */
   onClose(listener: (error?: Error) => void): () => void;
   close(): Promise<void>;
+}
+
+export interface SendHint {
+  moreFollows?: boolean;
 }
 
 /** A send on a link that is not open. */

@@ -1,0 +1,129 @@
+/**
+ * Device link throughput: payload bytes per second of a firmware upload divided by the wire
+ * model's rate, for every link the protocol has, against simulated devices (pty, simulated BLE
+ * through noble, UDP). The baseline is the vendor's old tool: 64-byte blocks, stop-and-wait.
+ *
+ *   npx tsx bench/links.ts                 1 MiB on every link (takes a while on slow links)
+ *   npx tsx bench/links.ts --size 262144   a smaller image
+ *   npx tsx bench/links.ts --only ble      links whose name contains "ble"
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateSigningKeyPair } from '../domain/files/config-file-signature';
+import { makeFirmwareImage } from '../domain/files/firmware-image';
+import { BleCentral } from '../main/devices/links/ble-central';
+import { BleLink } from '../main/devices/links/ble-link';
+import type { Link } from '../main/devices/links/link';
+import { SerialLink } from '../main/devices/links/serial-link';
+import { UdpLink } from '../main/devices/links/udp-link';
+import { uploadFirmware } from '../main/devices/operations/firmware';
+import { identify } from '../main/devices/operations/identify';
+import { DeviceSession } from '../main/devices/session';
+import { LEGACY_BLOCK_SIZE } from '../main/devices/protocol/constants';
+import { createSimulatedBleBindings, startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../simulator';
+
+interface LinkCase {
+  name: string;
+  device: Partial<SimulatedDeviceOptions>;
+  connect(device: SimulatedDevice): Promise<Link>;
+}
+
+const serial = (baudRate: number): LinkCase => ({
+  name: `serial ${baudRate}`,
+  device: { link: 'pty', baudRate },
+  connect: async (device) => new SerialLink({ path: device.descriptor.path!, baudRate }),
+});
+
+const ble = (mtu: number): LinkCase => ({
+  name: `BLE MTU ${mtu}`,
+  device: { link: 'ble', deviceType: 'WESP', ble: { mtu } },
+  connect: async (device) => new BleLink({ id: device.descriptor.bleAddress!, central: await BleCentral.create(createSimulatedBleBindings([device], { mtu })) }),
+});
+
+const udp: LinkCase = {
+  name: 'UDP',
+  device: { link: { udp: { host: '127.0.0.1', port: 0 } } },
+  connect: async (device) => new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! }),
+};
+
+const CASES: LinkCase[] = [serial(115200), serial(921600), ble(23), ble(247), udp];
+
+interface Measurement {
+  /** Payload bytes per second. */
+  rate: number;
+  /** The wire model's rate host to device, bytes per second. */
+  wireRate: number;
+  blockSize: number;
+  window: number;
+  retransmissions: number;
+}
+
+async function measure(linkCase: LinkCase, size: number, legacy: boolean, scratch: string, publicKeyPem: string, run: number): Promise<Measurement> {
+  const deviceType = linkCase.device.deviceType ?? 'EPC';
+  const serialNumber = `BENCH${run.toString().padStart(3, '0')}`;
+  const device = await startSimulatedDevice({
+    deviceType,
+    serialNumber,
+    link: 'pty',
+    stateDir: join(scratch, serialNumber),
+    descriptorDir: join(scratch, 'sim'),
+    publicKeyPem,
+    maxImageSize: 16 * 1024 * 1024,
+    ...linkCase.device,
+  });
+  const session = await DeviceSession.open(await linkCase.connect(device));
+  try {
+    const image = makeFirmwareImage(deviceType, '9.9.9', size - 64);
+    await identify(session);
+    const started = performance.now();
+    const result = await uploadFirmware(session, image, {
+      version: '9.9.9',
+      deviceType,
+      ...(legacy ? { blockSize: LEGACY_BLOCK_SIZE, window: 1 } : {}),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (device.state().upload?.state !== 'received') throw new Error(`${linkCase.name}: the device did not receive the image`);
+    return {
+      rate: image.length / seconds,
+      wireRate: device.wire.inbound.bytesPerSecond,
+      blockSize: result.blockSize,
+      window: result.window,
+      retransmissions: session.engine.stats.retransmissions,
+    };
+  } finally {
+    await session.close().catch(() => undefined);
+    await device.stop();
+  }
+}
+
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const kib = (bytesPerSecond: number) => `${fmt(bytesPerSecond / 1024, 1)} KiB/s`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { size: { type: 'string' }, only: { type: 'string' } } });
+  const size = values.size === undefined ? 1024 * 1024 : Number(values.size);
+  const cases = CASES.filter((c) => values.only === undefined || c.name.toLowerCase().includes(values.only.toLowerCase()));
+  const scratch = await mkdtemp(join(tmpdir(), 'bench-links-'));
+  const { publicKeyPem } = generateSigningKeyPair();
+  let run = 0;
+  console.log(`Firmware upload of ${size} bytes; ratio = payload rate / wire model rate (host to device).`);
+  console.log('| link | wire model | ours: block × window | ours | ratio | 64 B stop-and-wait | ratio | speed-up |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  try {
+    for (const linkCase of cases) {
+      const ours = await measure(linkCase, size, false, scratch, publicKeyPem, run++);
+      const baseline = await measure(linkCase, size, true, scratch, publicKeyPem, run++);
+      console.log(
+        `| ${linkCase.name} | ${kib(ours.wireRate)} | ${ours.blockSize} × ${ours.window} | ${kib(ours.rate)} | ${fmt(ours.rate / ours.wireRate)} | ` +
+          `${kib(baseline.rate)} | ${fmt(baseline.rate / baseline.wireRate)} | ${fmt(ours.rate / baseline.rate, 1)}× |` +
+          (ours.retransmissions + baseline.retransmissions > 0 ? ` (retransmissions: ${ours.retransmissions} / ${baseline.retransmissions})` : ''),
+      );
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();
