@@ -20,6 +20,11 @@ describe('encodeFrame', () => {
     // No END inside the frame.
     expect(frame.subarray(1, frame.length - 1).includes(SLIP_END)).toBe(false);
   });
+
+  it('uses the IEEE CRC-32 with the check value the protocol page gives', () => {
+    const frame = encodeFrame(new TextEncoder().encode('123456789'));
+    expect([...frame.subarray(10, 14)]).toEqual([0x26, 0x39, 0xf4, 0xcb]);
+  });
 });
 
 describe('FrameDecoder', () => {
