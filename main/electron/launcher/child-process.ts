@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 
 /**
- * Runs a child with this terminal's stdio and resolves with its exit code. Ctrl-C reaches the
- * child through the terminal's process group; SIGTERM (e.g. from a supervisor) is passed on, so
- * the child is never left running behind `npm start`.
+ * Runs a child with this terminal's stdio and resolves with its exit code. SIGINT and SIGTERM sent
+ * to `npm start` alone (a supervisor, `kill`) are passed on, so the child is never left running
+ * behind it; Ctrl-C in a terminal reaches the child directly too, and a second signal changes nothing.
  */
 export function runInherited(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   return new Promise((resolve) => {
@@ -12,9 +12,7 @@ export function runInherited(command: string, args: readonly string[], options: 
       child.kill(signal);
     };
     const onTerm = forward('SIGTERM');
-    const onInt = () => {
-      // the child got it from the terminal too; stay alive until it has exited
-    };
+    const onInt = forward('SIGINT');
     process.on('SIGTERM', onTerm);
     process.on('SIGINT', onInt);
     const done = (code: number) => {
