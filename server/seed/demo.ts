@@ -2,7 +2,7 @@ import { DEVICE_TYPES, type DeviceType } from '../../domain/device-types';
 import { buildFirmwareBundle, makeFirmwareImage, readFirmwareBundle } from '../../domain/files';
 import type { Database } from '../db/database';
 import { findApiKeyByName, issueApiKey, setApiKeyRole } from '../store/api-keys';
-import { putFirmwareBundle } from '../store/firmware';
+import { firmwareBundleExists, putFirmwareBundle } from '../store/firmware';
 import { upsertManufacturingRecords, type ManufacturingRecord } from '../store/manufacturing';
 import { createOrganization } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
@@ -49,6 +49,8 @@ export async function seedDemo(db: Database): Promise<DemoSeed> {
     await upsertManufacturingRecords(tx, demoManufacturingRecords());
     for (const deviceType of DEVICE_TYPES) {
       for (const version of DEMO_FIRMWARE_VERSIONS) {
+        // Building a bundle is the slow part of seeding; one that is there already is left as is.
+        if (await firmwareBundleExists(tx, deviceType, version)) continue;
         const bytes = buildFirmwareBundle({ deviceType, version, image: makeFirmwareImage(deviceType, version, DEMO_IMAGE_BODY_BYTES) });
         const bundle = readFirmwareBundle(bytes, { deviceType, version });
         await putFirmwareBundle(tx, { deviceType, version, bytes, sha256: bundle.bundleSha256, manifest: bundle.manifest });

@@ -72,3 +72,8 @@ export async function firmwareBundleBytes(db: Queryable, deviceType: DeviceType,
   ]);
   return rows[0]?.bundle;
 }
+
+export async function firmwareBundleExists(db: Queryable, deviceType: DeviceType, version: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM firmware_bundles WHERE device_type = $1 AND version = $2', [deviceType, version]);
+  return rows.length > 0;
+}

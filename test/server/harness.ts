@@ -72,14 +72,18 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
 }
 
 /**
- * A new PGlite database runs initdb (seconds on a busy 2-core machine); a dump of a migrated one
- * loads in a fraction of that. The dump is cached in the temp directory, keyed by the migrations.
+ * A new PGlite database runs initdb and seeding builds firmware bundles (seconds on a busy 2-core
+ * machine); a dump of a migrated, seeded one loads in a fraction of that. The dump is cached in the
+ * temp directory, keyed by the migrations and the seed. Databases made from it share the demo
+ * organization's key and the service's secrets, which is fine for tests.
  */
 export async function pgliteTemplate(): Promise<Blob> {
-  const version = createHash('sha256').update(JSON.stringify(MIGRATIONS)).digest('hex').slice(0, 16);
+  const seedSource = readFileSync(new URL('../../server/seed/demo.ts', import.meta.url), 'utf8');
+  const version = createHash('sha256').update(JSON.stringify(MIGRATIONS)).update(seedSource).digest('hex').slice(0, 16);
   const file = join(tmpdir(), `provisioner-service-schema-${version}.tar`);
   if (existsSync(file)) return new Blob([readFileSync(file)]);
   const db = await openDatabase({ dataDir: 'memory://' });
+  await seedDemo(db);
   const dump = await dumpPglite(db);
   await db.close();
   const partial = `${file}.${process.pid}.tmp`;
