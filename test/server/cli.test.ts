@@ -108,7 +108,7 @@ describe('operator commands', () => {
     expect(wrong).toMatchObject({ code: 1 });
     expect(wrong.err).toMatch(/FW_WRONG_TYPE/);
     const damaged = new Uint8Array(readFileSync(zip));
-    damaged[damaged.length - 30] ^= 0xff;
+    damaged[damaged.length - 30] = (damaged[damaged.length - 30] ?? 0) ^ 0xff;
     writeFileSync(join(dir, 'damaged.zip'), damaged);
     expect((await runInProcess(['firmware', 'import', '--type', 'WESP', '--version', '2.0.0', join(dir, 'damaged.zip'), '--data', data])).code).toBe(1);
   });
