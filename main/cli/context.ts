@@ -98,7 +98,11 @@ export class CliContext {
   }
 
   finder(): DeviceFinder {
-    this.finderInstance ??= createDeviceFinder({ linkDeps: this.linkDeps(), bleCentral: this.bleCentral() });
+    this.finderInstance ??= createDeviceFinder({
+      linkDeps: this.linkDeps(),
+      bleCentral: this.bleCentral(),
+      ...(this.io.env.PROVISIONER_SIMULATOR_DIR ? { simulatorDir: this.io.env.PROVISIONER_SIMULATOR_DIR } : {}),
+    });
     return this.finderInstance;
   }
 

@@ -23,15 +23,10 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps =
       context = new CliContext(io, deps, globalOptions(program));
       exitCode = await run(context);
     },
+    io,
     options.interrupt,
     options.stdin,
   );
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    outputError: (text, write) => write(text.replace(/^error: /, 'error: ')),
-  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -7,6 +7,7 @@ import { deviceUpdate, firmwareApply, firmwareDownload, firmwareUpdate } from '.
 import { login, logout, status } from './commands/login';
 import { outboxList, outboxSync } from './commands/outbox';
 import type { CliContext, GlobalOptions } from './context';
+import type { CliIo } from './io';
 import { CliError, EXIT } from './errors';
 
 /** Runs a command with the context of this invocation; the exit code is kept for main. */
@@ -37,8 +38,12 @@ const LINK_HELP = 'where the device is attached: serial:/dev/ttyACM0[@BAUD], udp
  * configuration download/apply/update, device firmware download/apply/update); outbox, cache,
  * status and device update are ours.
  */
-export function buildProgram(runner: Runner, interrupt?: AbortSignal, stdin?: NodeJS.ReadableStream): Command {
+export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'>, interrupt?: AbortSignal, stdin?: NodeJS.ReadableStream): Command {
+  // Set before any subcommand is added: subcommands copy these settings when they are created, and
+  // without them commander would call process.exit itself.
   const program = new Command('provisioner')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .description(
       'Provision SRCP, WESP, EPC and NSCP devices: firmware and configuration files from the service, onto devices on USB serial, IP or BLE, confirmed back to the service.\n' +
         'Without a login it works on the local workspace (the embedded service with a demo organization).',

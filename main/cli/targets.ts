@@ -1,3 +1,4 @@
+import { parseLinkSpec } from '../devices';
 import type { AttachedDevice, DeviceTarget } from '../provisioning';
 import type { CliContext } from './context';
 import { CliError, EXIT } from './errors';
@@ -24,6 +25,13 @@ const HOW = 'name the device by serial number, by --link (serial:/dev/ttyACM0, u
 export async function resolveTargets(ctx: CliContext, selection: TargetSelection): Promise<ResolvedTargets> {
   const { serialNumbers, links, all } = selection;
   if (serialNumbers.length === 0 && links.length === 0 && !all) throw new CliError(`no device named: ${HOW}`, EXIT.usage);
+  for (const spec of links) {
+    try {
+      parseLinkSpec(spec);
+    } catch (error) {
+      throw new CliError(`--link ${error instanceof Error ? error.message.replace(/\.$/, '') : String(error)}`, EXIT.usage);
+    }
+  }
   if (serialNumbers.length === 0 && !all) return { targets: links.map((spec) => ({ kind: 'link', spec })), missing: [] };
   if (serialNumbers.length === 1 && links.length === 1 && !all) {
     // "SN on this link": the job refuses to talk on if another device answers there.

@@ -89,7 +89,7 @@ export function runningText(job: JobSnapshot): string {
     const rate = rateText(job.rateBytesPerSecond);
     if (rate) parts.push(rate);
     const left = secondsLeft(job);
-    if (left !== null) parts.push(`${durationText(left)} left`);
+    if (left !== null) parts.push(left < 1 ? 'under 1 s left' : `${durationText(left)} left`);
   }
   if (job.phase === 'uploading' && job.resumedFrom && job.bytesTotal) parts.push(`resumed at ${Math.floor((job.resumedFrom / job.bytesTotal) * 100)}%`);
   return parts.join(DASH);

@@ -20,7 +20,7 @@ import { runWithReconnect, type SessionHolder } from './session-holder';
  */
 export async function runConfigurationJob(env: JobEnvironment, request: ConfigurationJobRequest, control: JobControl): Promise<StepResult> {
   const { signal } = control;
-  const where = { phase: 'resolving' as JobPhase, percent: null as number | null };
+  const where = { phase: 'resolving' as JobPhase, percent: null as number | null, connecting: false };
   const phase = (next: JobPhase, extra: Parameters<JobControl['update']>[0] = {}) => {
     where.phase = next;
     control.update({ step: 'configuration', phase: next, ...extra });
@@ -32,11 +32,13 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
   let notice: string | null = null;
   try {
     phase('resolving', { bytesDone: 0, bytesTotal: null, resumedFrom: null });
-    if (request.source.kind === 'file' && request.target.kind === 'serialNumber') {
+    if (request.source.kind === 'file' && request.target.serialNumber !== undefined) {
       // The technician named the device: a file for another one is refused before any link is opened.
       checkFileIsFor(decodeConfigFile(request.source.bytes), request.target.serialNumber, request.source.name);
     }
+    where.connecting = true;
     holder.session = await env.connector.connect(request.target, { signal });
+    where.connecting = false;
     identity = holder.session.identity;
     control.update({
       serialNumber: identity.serialNumber,
@@ -127,7 +129,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       notice,
     };
   } catch (error) {
-    const failure = describeFailure(error, { step: 'configuration', phase: where.phase, percent: where.percent });
+    const failure = describeFailure(error, { step: 'configuration', phase: where.phase, percent: where.percent, connecting: where.connecting });
     let confirmation: 'sent' | 'queued' | 'none' = 'none';
     if (intent && identity && decoded) {
       try {

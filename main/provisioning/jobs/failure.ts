@@ -45,6 +45,8 @@ export interface FailureContext {
   phase: string;
   /** Percent of the upload acknowledged, when uploading. */
   percent: number | null;
+  /** The link was being opened and the device asked who it is: nothing has been done yet. */
+  connecting?: boolean;
 }
 
 /** Errors that mean "the device went away": a pulled cable, a reboot, a BLE disconnect. */
@@ -73,6 +75,7 @@ function where(context: FailureContext): string {
 }
 
 export function describeFailure(error: unknown, context: FailureContext): Failure {
+  if (context.connecting && !isAbortError(error) && !(error instanceof JobFailure)) return unreachableDevice(error);
   const prefix = where(context);
   const plain = (code: string, message: string, hint: string | null = null): Failure => ({ code, message, hint, resumable: false, cancelled: false });
   if (error instanceof JobFailure) return { code: error.code, message: error.message, hint: error.hint, resumable: error.resumable, cancelled: false };
@@ -89,8 +92,12 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
   }
   const again = uploading ? 'run the same command again to resume' : 'run the same command again';
   if (error instanceof DeviceTimeoutError && error.tries === 0) {
-    // A wait, not a retransmission: "did not come back from firmware apply within 60 s".
-    return { code: 'DEVICE_TIMEOUT', message: `${prefix}: ${withoutDevice(error.message, error.context.device)}`, hint: again, resumable: uploading, cancelled: false };
+    // A wait for the device to come back, not a retransmission.
+    const within = /within ([\d.]+ s)/.exec(error.message)?.[1];
+    const message = uploading
+      ? `${prefix} (cable pulled?): the device went away and did not come back${within ? ` within ${within}` : ''}`
+      : `${prefix}: the device did not come back${within ? ` within ${within}` : ''} (${error.context.step})`;
+    return { code: 'DEVICE_GONE', message, hint: uploading ? 'plug it in and run the same command again to resume' : again, resumable: uploading, cancelled: false };
   }
   if (error instanceof DeviceTimeoutError) {
     return {
@@ -118,6 +125,16 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
   if (error instanceof NetworkError) return plain('SERVICE_UNREACHABLE', `${prefix}: ${error.message}`);
   if (error instanceof CloudError) return plain('SERVICE_ANSWER', `${prefix}: ${error.message}`);
   return plain('INTERNAL', `${prefix}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** The device could not be opened or did not say who it is: nothing was sent to it. */
+function unreachableDevice(error: unknown): Failure {
+  const base = { hint: 'check the cable and the address, then run the same command again', resumable: false, cancelled: false };
+  if (error instanceof DeviceTimeoutError) return { ...base, code: 'DEVICE_NOT_ANSWERING', message: `no device answers on ${error.context.link} (${error.tries} tries)` };
+  if (error instanceof DeviceNotFoundError) return { ...base, code: 'DEVICE_NOT_FOUND', message: error.message.replace(/\.$/, '') };
+  if (error instanceof DeviceVerificationError) return { ...base, code: error.code, message: `${withoutDevice(error.message, error.context.device)}; nothing was sent` };
+  const text = (error instanceof Error ? error.message : String(error)).replace(/^Error: /, '');
+  return { ...base, code: 'DEVICE_UNREACHABLE', message: `could not open the device: ${text}` };
 }
 
 /** The caller names the device in front of the line: "EPC000101: came back …" reads "came back …". */

@@ -21,7 +21,7 @@ import { runWithReconnect, type SessionHolder } from './session-holder';
  */
 export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRequest, control: JobControl): Promise<StepResult> {
   const { signal } = control;
-  const where = { phase: 'resolving' as JobPhase, percent: null as number | null };
+  const where = { phase: 'resolving' as JobPhase, percent: null as number | null, connecting: false };
   const phase = (next: JobPhase, extra: Parameters<JobControl['update']>[0] = {}) => {
     where.phase = next;
     control.update({ step: 'firmware', phase: next, ...extra });
@@ -33,7 +33,9 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
   let notice: string | null = null;
   try {
     phase('resolving', { bytesDone: 0, bytesTotal: null });
+    where.connecting = true;
     holder.session = await env.connector.connect(request.target, { signal });
+    where.connecting = false;
     identity = holder.session.identity;
     control.update({
       serialNumber: identity.serialNumber,
@@ -127,7 +129,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       notice,
     };
   } catch (error) {
-    const failure = describeFailure(error, { step: 'firmware', phase: where.phase, percent: where.percent });
+    const failure = describeFailure(error, { step: 'firmware', phase: where.phase, percent: where.percent, connecting: where.connecting });
     let confirmation: 'sent' | 'queued' | 'none' = 'none';
     if (intent && identity) {
       try {

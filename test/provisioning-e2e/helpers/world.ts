@@ -33,7 +33,8 @@ export interface World {
   startDevice(options: { deviceType: DeviceType; serialNumber: string; link: 'pty' | 'udp' | 'ble' } & Omit<Partial<SimulatedDeviceOptions>, 'link'>): Promise<SimulatedDevice>;
   /** `--link` spec that reaches a device (serial through discovery also works). */
   linkOf(device: SimulatedDevice): string;
-  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv }): Promise<CliRun>;
+  /** The real CLI as a child process; `onLine` sees each stdout line as it comes. */
+  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv; onLine?: (line: string) => void }): Promise<CliRun>;
   cliInProcess(args: readonly string[], deps?: CliDeps): Promise<CliRun>;
   stopService(): Promise<void>;
   startServiceAgain(): Promise<void>;
@@ -97,7 +98,7 @@ export async function startWorld(name: string): Promise<World> {
         link: link === 'udp' ? { udp: { host: '127.0.0.1', port: 0 } } : link,
         stateDir: join(root, 'devices', options.serialNumber),
         descriptorDir: simulatorDir,
-        publicKeyPem,
+        publicKeyPem: rest.publicKeyPem ?? publicKeyPem,
       });
       devices.push(device);
       if (link === 'ble') {
@@ -117,7 +118,16 @@ export async function startWorld(name: string): Promise<World> {
         const child = spawn(process.execPath, [BIN, '--data-dir', home, ...args], { env: env(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+        let pending = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          const text = chunk.toString('utf8');
+          stdout += text;
+          if (!options.onLine) return;
+          pending += text;
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) options.onLine(line);
+        });
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
         child.on('error', reject);
         child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
