@@ -19,3 +19,4 @@ export { uploadConfiguration, readConfigStatus, type ConfigUploadOptions, type C
 export { reboot } from './operations/reboot';
 export { waitForDevice, waitForReboot } from './operations/wait-for-device';
 export type { DeviceInfo, FirmwareStatus, ConfigStatus } from './operations/payloads';
+export * from './discovery';
