@@ -1,5 +1,6 @@
 import type { Database } from './db/database';
 import type { ApiKeyCache } from './auth/api-key-cache';
+import type { ReadCache } from './cache/read-cache';
 import type { ServiceSecrets } from './store/secrets';
 
 /** What every operation handler can reach: the database, the service's secrets and the key cache. */
@@ -7,6 +8,8 @@ export interface ServiceContext {
   db: Database;
   secrets: ServiceSecrets;
   keys: ApiKeyCache;
+  /** Read answers kept between writes; null on PostgreSQL, where other instances write too. */
+  reads: ReadCache | null;
   /** The service's version, reported by the version operations. */
   version: string;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { ApiKeyCache } from './auth/api-key-cache';
+import { ReadCache } from './cache/read-cache';
 import type { ServiceContext } from './context';
 import type { Database, DatabaseOptions } from './db/database';
 import { openDatabase } from './db/open';
@@ -38,7 +39,13 @@ function packageVersion(): string {
 
 export async function createContext(db: Database, options: { keyCacheMs?: number } = {}): Promise<ServiceContext> {
   const secrets = await loadServiceSecrets(db);
-  return { db, secrets, keys: new ApiKeyCache(options.keyCacheMs ?? 5_000), version: packageVersion() };
+  return {
+    db,
+    secrets,
+    keys: new ApiKeyCache(options.keyCacheMs ?? 5_000),
+    reads: db.kind === 'pglite' ? new ReadCache() : null,
+    version: packageVersion(),
+  };
 }
 
 /** Opens (and migrates) the database, then serves every operation of the interface. */

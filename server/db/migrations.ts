@@ -162,6 +162,13 @@ CREATE TABLE service_secrets (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'configuration records kept with their configuration',
+    // The record a read returns, rebuilt in the transaction of every change: a read is one indexed
+    // row, on PGlite and on a server alike. Null for rows written before; those are rebuilt on read.
+    sql: `ALTER TABLE configurations ADD COLUMN record jsonb`,
+  },
 ];
 
 /** Serialises concurrent service instances migrating one server (any constant works). */

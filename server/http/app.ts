@@ -26,6 +26,14 @@ export function buildApp(ctx: ServiceContext, operations: readonly AnyOperationS
     return503OnClosing: true,
   });
   installErrorHandlers(app);
+  // An empty body sent as application/json (generic clients set the type on every request) is no
+  // body: operations whose body is optional accept it, the others answer BODY_REQUIRED.
+  const strictJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    return strictJson(request, body as string, done);
+  });
   for (const operation of operations) registerOperation(app, ctx, operation);
   return app;
 }

@@ -57,6 +57,11 @@ interface BaseSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
   bodyOptional?: boolean;
   /** Runs in one transaction; a thrown error rolls every change back. */
   mutates: boolean;
+  /**
+   * For a mutating operation: when its parsed query says it will only read (dryRun=true), it runs
+   * without a transaction, as a read does.
+   */
+  readOnlyWhen?: (query: z.output<Q>) => boolean;
   response: ResponseSpec;
 }
 

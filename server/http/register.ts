@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
 import type { OperationId } from '../auth/role-matrix';
 import type { ServiceContext } from '../context';
+import type { SqlValue } from '../db/database';
 import { ok } from './envelope';
 import { badRequest } from './errors';
 import { Answer, isFileResult, RawJson, type AnyOperationSpec, type Caller } from './operation';
@@ -33,8 +34,22 @@ async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: Fastify
   const call = (db: ServiceContext['db'] | Parameters<Parameters<ServiceContext['db']['transaction']>[0]>[0]) =>
     spec.handler({ params, query, body, db, ctx, request, reply, caller } as never);
 
+  if (!spec.mutates || spec.readOnlyWhen?.(query as never)) return call(ctx.db);
   // A mutating operation runs in one transaction: whatever it throws rolls every change back.
-  return spec.mutates ? ctx.db.transaction((tx) => call(tx)) : call(ctx.db);
+  let wrote = false;
+  try {
+    return await ctx.db.transaction((tx) =>
+      call({
+        query: <Row,>(sql: string, params?: readonly SqlValue[]) => {
+          // Dry runs and downloads that only read keep the read cache.
+          if (!/^\s*SELECT\b/i.test(sql)) wrote = true;
+          return tx.query<Row>(sql, params);
+        },
+      }),
+    );
+  } finally {
+    if (wrote) ctx.reads?.clear();
+  }
 }
 
 export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spec: AnyOperationSpec): void {

@@ -7,7 +7,7 @@ import { conflict, notFound, ServiceError } from '../http/errors';
 import { fileResult, orgOperation, type AnyOperationSpec } from '../http/operation';
 import { serialParams } from '../http/schemas';
 import { violationsToEntries } from '../http/validation';
-import { configurationOfDevice, getConfiguration } from '../store/configurations';
+import { getConfiguration } from '../store/configurations';
 import { getRegisteredDevice } from '../store/devices';
 import { canonicalJson } from '../store/json';
 import { syncIdFor } from '../store/sync-ids';
@@ -49,9 +49,8 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     mutates: true,
     response: { kind: 'file', mediaType: CONFIG_FILE_MEDIA_TYPE, description: 'The configuration file.', headers: FILE_HEADERS },
     handler: async ({ db, ctx, caller, params }) => {
-      await registered(db, caller.orgId, params.serialNumber);
-      const membership = await configurationOfDevice(db, params.serialNumber);
-      const stored = membership && (await getConfiguration(db, caller.orgId, membership.configurationId));
+      const device = await registered(db, caller.orgId, params.serialNumber);
+      const stored = device.configurationId === null ? undefined : await getConfiguration(db, caller.orgId, device.configurationId);
       if (!stored) {
         throw conflict(
           'DEVICE_NOT_IN_CONFIGURATION',

@@ -18,6 +18,7 @@ import {
   configurationStatus,
   configurationStatusSchema,
   type ConfigurationMember,
+  type ConfigurationRecord,
   type DryRunResult,
   type Violation,
 } from '../../domain';
@@ -31,13 +32,14 @@ import { Answer, orgOperation, type AnyOperationSpec } from '../http/operation';
 import { idParams, orgParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import {
-  configurationOfDevice,
   deleteConfiguration,
   deleteMember,
   getConfiguration,
   insertConfiguration,
   insertMember,
-  listConfigurations,
+  getConfigurationRecord,
+  listConfigurationRecords,
+  saveConfigurationRecord,
   touchConfiguration,
   updateConfiguration,
   updateMember,
@@ -65,11 +67,23 @@ function dryRun(violations: Violation[]): Answer {
   return new Answer(200, result);
 }
 
-/** After a change: mark the configuration edited, recompute its files' content, return the record. */
+/**
+ * After a change: mark the configuration edited, recompute its files' content, and rebuild and
+ * keep the record that reads return.
+ */
 async function afterChange(db: Queryable, svc: ServiceContext, orgId: string, id: string, touch: boolean) {
   if (touch) await touchConfiguration(db, id);
   await refreshSettingsHashes(db, svc, orgId, id);
-  return recordOf(db, await mustGet(db, orgId, id));
+  const record = await recordOf(db, await mustGet(db, orgId, id));
+  await saveConfigurationRecord(db, id, record);
+  return record;
+}
+
+/** The kept record, or one rebuilt from the tables for a configuration written before records were kept. */
+async function readRecord(db: Queryable, orgId: string, id: string): Promise<ConfigurationRecord> {
+  const kept = await getConfigurationRecord<ConfigurationRecord>(db, orgId, id);
+  if (kept === undefined) throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
+  return kept ?? recordOf(db, await mustGet(db, orgId, id));
 }
 
 const recordOrDryRun = z.union([configurationRecordSchema, dryRunResultSchema]);
@@ -85,15 +99,19 @@ export const configurationOperations: AnyOperationSpec[] = [
     query: configurationListQuerySchema,
     mutates: false,
     response: { kind: 'json', data: pageSchema(configurationRecordSchema), description: '{ items, page, limit, totalCount }' },
-    handler: async ({ db, caller, query }) => {
-      const { items, totalCount } = await listConfigurations(db, caller.orgId, {
-        search: query.Search,
-        sort: query.SortOptions,
-        limit: query.Limit,
-        page: query.Page,
-      });
-      const ctx = await configurationContext(db, caller.orgId, items.flatMap((c) => c.members.map((m) => m.settings.networkTemplateId)));
-      return { items: items.map((stored) => configurationRecord(stored, ctx)), page: query.Page, limit: query.Limit, totalCount };
+    handler: async ({ db, ctx, caller, query }) => {
+      const list = async () => {
+        const { items, totalCount } = await listConfigurationRecords<ConfigurationRecord>(db, caller.orgId, {
+          search: query.Search,
+          sort: query.SortOptions,
+          limit: query.Limit,
+          page: query.Page,
+        });
+        const records: ConfigurationRecord[] = [];
+        for (const item of items) records.push(item.record ?? (await readRecord(db, caller.orgId, item.id)));
+        return { items: records, page: query.Page, limit: query.Limit, totalCount };
+      };
+      return ctx.reads ? ctx.reads.through(`configurations/${caller.orgId}/${JSON.stringify(query)}`, list) : list();
     },
   }),
   orgOperation({
@@ -124,7 +142,10 @@ export const configurationOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration.' },
-    handler: async ({ db, caller, params }) => recordOf(db, await mustGet(db, caller.orgId, params.id)),
+    handler: async ({ db, ctx, caller, params }) => {
+      const read = () => readRecord(db, caller.orgId, params.id);
+      return ctx.reads ? ctx.reads.through(`configuration/${caller.orgId}/${params.id}`, read) : read();
+    },
   }),
   orgOperation({
     id: 'configurations.delete',
@@ -152,6 +173,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     query: dryRunQuerySchema,
     body: configurationPatchSchema,
     mutates: true,
+    readOnlyWhen: (query) => query.dryRun,
     response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id);
@@ -191,6 +213,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     query: dryRunQuerySchema,
     body: deviceAddSchema,
     mutates: true,
+    readOnlyWhen: (query) => query.dryRun,
     response: { kind: 'json', status: 201, data: recordOrDryRun, description: 'The configuration with the device, or with dryRun the would-be violations.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id);
@@ -202,7 +225,8 @@ export const configurationOperations: AnyOperationSpec[] = [
           'serialNumber',
         );
       }
-      const holder = await configurationOfDevice(db, body.serialNumber);
+      // A device registered in this organization can only be in a configuration of this organization.
+      const holder = device.configurationId === null ? undefined : { configurationId: device.configurationId };
       if (holder?.configurationId === stored.id) {
         throw conflict('DEVICE_ALREADY_IN_CONFIGURATION', `Device ${body.serialNumber} is already in this configuration: update it instead.`, 'serialNumber');
       }
@@ -258,6 +282,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     query: dryRunQuerySchema,
     body: deviceUpdateSchema,
     mutates: true,
+    readOnlyWhen: (query) => query.dryRun,
     response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id);

@@ -69,24 +69,6 @@ const ORDER_BY: Record<ConfigurationSortOption, string> = {
   ConfigNameDESC: 'lower(c.name) DESC, c.id DESC',
 };
 
-export async function listConfigurations(
-  db: Queryable,
-  orgId: string,
-  query: { search: string | undefined; sort: ConfigurationSortOption; limit: number; page: number },
-): Promise<{ items: StoredConfiguration[]; totalCount: number }> {
-  const pattern = query.search === undefined ? null : likePattern(query.search);
-  const { rows } = await db.query<Row>(
-    `${SELECT_WITH_MEMBERS} WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)
-     ORDER BY ${ORDER_BY[query.sort]} LIMIT $3 OFFSET $4`,
-    [orgId, pattern, query.limit, (query.page - 1) * query.limit],
-  );
-  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)', [
-    orgId,
-    pattern,
-  ]);
-  return { items: rows.map(toStored), totalCount: count.rows[0]?.n ?? 0 };
-}
-
 function storedSettings(settings: ConfigurationSettings): string {
   const { name: _name, ...rest } = settings;
   return JSON.stringify(compactObject(rest));
@@ -117,15 +99,6 @@ export async function touchConfiguration(db: Queryable, id: string): Promise<voi
 export async function deleteConfiguration(db: Queryable, orgId: string, id: string): Promise<boolean> {
   const result = await db.query('DELETE FROM configurations WHERE id = $1 AND org_id = $2', [id, orgId]);
   return result.rowCount > 0;
-}
-
-/** Which configuration (of any organization) holds the device, if any. */
-export async function configurationOfDevice(db: Queryable, serialNumber: string): Promise<{ configurationId: string; orgId: string } | undefined> {
-  const { rows } = await db.query<{ configuration_id: string; org_id: string }>(
-    'SELECT configuration_id, org_id FROM configuration_devices WHERE serial_number = $1',
-    [serialNumber],
-  );
-  return rows[0] && { configurationId: rows[0].configuration_id, orgId: rows[0].org_id };
 }
 
 /** The device's own settings: not its identity or type (joined from other tables), not the password (sealed apart). */
@@ -186,4 +159,40 @@ export async function setCurrentSettingsHashes(db: Queryable, configurationId: s
      WHERE cd.configuration_id = $1 AND cd.serial_number = h.serial_number`,
     [configurationId, serials, serials.map((serial) => hashes.get(serial) ?? null)],
   );
+}
+
+/** Keeps the record a read returns beside the configuration (see migration 2). */
+export async function saveConfigurationRecord(db: Queryable, id: string, record: unknown): Promise<void> {
+  await db.query('UPDATE configurations SET record = $2::jsonb WHERE id = $1', [id, JSON.stringify(record)]);
+}
+
+/** The kept record; `null` when the configuration exists but its record was never kept. */
+export async function getConfigurationRecord<R>(db: Queryable, orgId: string, id: string): Promise<R | null | undefined> {
+  const { rows } = await db.query<{ record: R | null }>('SELECT record FROM configurations WHERE id = $1 AND org_id = $2', [id, orgId]);
+  return rows[0] === undefined ? undefined : rows[0].record;
+}
+
+export async function listConfigurationRecords<R>(
+  db: Queryable,
+  orgId: string,
+  query: { search: string | undefined; sort: ConfigurationSortOption; limit: number; page: number },
+): Promise<{ items: { id: string; record: R | null }[]; totalCount: number }> {
+  const pattern = query.search === undefined ? null : likePattern(query.search);
+  const { rows } = await db.query<{ id: string; record: R | null }>(
+    `SELECT c.id, c.record FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)
+     ORDER BY ${ORDER_BY[query.sort]} LIMIT $3 OFFSET $4`,
+    [orgId, pattern, query.limit, (query.page - 1) * query.limit],
+  );
+  // The total only needs its own query when the page does not show where the list ends.
+  const offset = (query.page - 1) * query.limit;
+  const totalCount =
+    rows.length > 0 && rows.length < query.limit
+      ? offset + rows.length
+      : ((
+          await db.query<{ n: number }>('SELECT count(*)::int AS n FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)', [
+            orgId,
+            pattern,
+          ])
+        ).rows[0]?.n ?? 0);
+  return { items: rows, totalCount };
 }

@@ -7,17 +7,21 @@ export interface RegisteredDevice {
   orgId: string;
   deviceType: DeviceType;
   model: string;
+  /** The configuration the device is in, if any. */
+  configurationId: string | null;
 }
 
 /** The device if it is registered in this organization (a device of another one reads as absent). */
 export async function getRegisteredDevice(db: Queryable, orgId: string, serialNumber: string): Promise<RegisteredDevice | undefined> {
-  const { rows } = await db.query<{ serial_number: string; org_id: string; device_type: DeviceType; model: string }>(
-    `SELECT d.serial_number, d.org_id, m.device_type, m.model FROM devices d JOIN manufacturing_records m ON m.serial_number = d.serial_number
+  const { rows } = await db.query<{ serial_number: string; org_id: string; device_type: DeviceType; model: string; configuration_id: string | null }>(
+    `SELECT d.serial_number, d.org_id, m.device_type, m.model, cd.configuration_id
+     FROM devices d JOIN manufacturing_records m ON m.serial_number = d.serial_number
+     LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number
      WHERE d.serial_number = $1 AND d.org_id = $2`,
     [serialNumber, orgId],
   );
   const row = rows[0];
-  return row && { serialNumber: row.serial_number, orgId: row.org_id, deviceType: row.device_type, model: row.model };
+  return row && { serialNumber: row.serial_number, orgId: row.org_id, deviceType: row.device_type, model: row.model, configurationId: row.configuration_id };
 }
 
 /** Which organization holds the serial number, if any (to tell "registered elsewhere" apart). */

@@ -27,7 +27,7 @@ describe.each(backends())('malformed input on %s', (backend) => {
   it('bad JSON', async () => {
     expectClear(await env.call('POST', '/configurations', { rawBody: '{"name": "x",' }), 400, 'INVALID_JSON');
     expectClear(await env.call('PUT', '/apiKeys/demo-admin/role', { rawBody: 'Admin' }), 400, 'INVALID_JSON');
-    expectClear(await env.call('POST', '/configurations', { rawBody: '' }), 400, 'INVALID_JSON');
+    expectClear(await env.call('POST', '/configurations', { rawBody: '' }), 400, 'BODY_REQUIRED');
     expectClear(await env.call('POST', '/configurations', { rawBody: '{"__proto__": {"x": 1}, "name": "p"}' }), 400, 'INVALID_JSON');
   });
 
