@@ -17,4 +17,4 @@ process.on('SIGINT', () => {
 const code = await runCli(process.argv.slice(2), processIo(), {}, { interrupt: interrupt.signal, stdin: process.stdin });
 // Leave once the output is out: a handle some library left open (a Bluetooth adapter) must not
 // keep a finished command waiting.
-process.stdout.write('', () => process.exit(interrupted > 0 && code === 0 ? 130 : code));
+process.stdout.write('', () => process.exit(interrupted > 0 ? 130 : code));

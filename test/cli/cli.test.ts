@@ -149,6 +149,28 @@ describe('jobs', () => {
     expect(again.stdout).toContain('SRCP000101: already runs firmware 1.1.0; nothing sent');
   });
 
+  it('cancels the running jobs on Ctrl-C; the cancel is confirmed and the next run resumes', { timeout: 180_000 }, async () => {
+    expect((await loginCli(world)).code).toBe(0);
+    const device = await world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', baudRate: 115200 });
+    await world.client.devices.register({ serialNumber: 'EPC000102', name: 'EPC000102' }).catch(() => undefined);
+    let interrupted = false;
+    const run = await world.cli(['device', 'firmware', 'update', 'EPC000102'], {
+      onLine: (line, child) => {
+        if (!interrupted && /Uploading firmware 1\.1\.0 — [1-9]\d%/.test(line)) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(interrupted).toBe(true);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toMatch(/error: EPC000102: cancelled during uploading at \d+%; run the same command again to resume \(failure confirmed to the service\)\n/);
+    expect(device.state().firmwareVersion).toBe('1.0.0');
+    const resumed = await world.cli(['device', 'firmware', 'update', 'EPC000102']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/EPC000102: firmware 1\.1\.0 installed \(was 1\.0\.0\); the upload resumed at [1-9]\d*%; confirmed to the service/);
+  });
+
   it('cannot open a device that is not there, and says so in one line', { timeout: 120_000 }, async () => {
     const run = await world.cli(['device', 'configuration', 'update', '--link', 'serial:/dev/provisioner-no-such-port']);
     expect(run.code).toBe(1);

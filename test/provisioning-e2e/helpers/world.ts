@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ export interface World {
   /** `--link` spec that reaches a device (serial through discovery also works). */
   linkOf(device: SimulatedDevice): string;
   /** The real CLI as a child process; `onLine` sees each stdout line as it comes. */
-  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv; onLine?: (line: string) => void }): Promise<CliRun>;
+  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv; onLine?: (line: string, child: ChildProcess) => void }): Promise<CliRun>;
   cliInProcess(args: readonly string[], deps?: CliDeps): Promise<CliRun>;
   stopService(): Promise<void>;
   startServiceAgain(): Promise<void>;
@@ -126,7 +126,7 @@ export async function startWorld(name: string): Promise<World> {
           pending += text;
           const lines = pending.split('\n');
           pending = lines.pop() ?? '';
-          for (const line of lines) options.onLine(line);
+          for (const line of lines) options.onLine(line, child);
         });
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
         child.on('error', reject);
