@@ -14,6 +14,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 "${run_as[@]}" "$pg_bin/initdb" -D "$pg_dir/data" -U "$pg_user" -A trust >/dev/null
 "${run_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1" -l "$pg_dir/log" -w start >/dev/null
-trap '"${run_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast stop >/dev/null 2>&1 || true' EXIT
+# Stop the cluster and remove its directory however the run ends.
+trap '"${run_as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$pg_dir"' EXIT
 export TEST_DATABASE_URL="postgres://$pg_user@127.0.0.1:$pg_port/postgres"
 echo "PostgreSQL 15 test cluster at $TEST_DATABASE_URL"
