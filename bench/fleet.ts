@@ -42,6 +42,9 @@ interface Result {
   aggregate: number;
   jobSeconds: number;
   cpuPerMiB: number;
+  /** Progress batches delivered to a listener per second, and job snapshots in them. */
+  batchesPerSecond: number;
+  snapshotsPerSecond: number;
   failed: number;
 }
 
@@ -90,7 +93,11 @@ async function main(): Promise<void> {
       // The bundle is cached before the clock starts: the fleet, not the download, is measured.
       await provisioning.cache.prefetch(client, ['EPC']);
       const uploads = new Map<string, { start: number; end: number | undefined }>();
+      let batches = 0;
+      let snapshots = 0;
       provisioning.onProgress((batch: JobSnapshot[]) => {
+        batches += 1;
+        snapshots += batch.length;
         const now = performance.now();
         for (const job of batch) {
           const seen = uploads.get(job.jobId);
@@ -115,6 +122,8 @@ async function main(): Promise<void> {
         aggregate: delivered / ((last - first) / 1000),
         jobSeconds,
         cpuPerMiB: (cpu.user + cpu.system) / 1e6 / (delivered / (1024 * 1024)),
+        batchesPerSecond: batches / jobSeconds,
+        snapshotsPerSecond: snapshots / jobSeconds,
         failed: finals.filter((f) => f.phase !== 'done').length,
       });
       for (const f of finals) if (f.phase !== 'done') console.error(`${f.serialNumber}: ${f.resultMessage}`);
@@ -126,11 +135,11 @@ async function main(): Promise<void> {
     const single = results.find((r) => r.devices === 1)?.aggregate ?? results[0]!.aggregate / results[0]!.devices;
     const wire = baudRate / 10;
     console.log(`Fleet firmware update, ${imageBytes / 1024} KiB image per device, ${baudRate} baud (wire model ${(wire / 1000).toFixed(2)} kB/s per device).`);
-    console.log('| devices | aggregate | per device | linear (aggregate / N × single) | job time | CPU per MiB | failed |');
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('| devices | aggregate | per device | linear (aggregate / N × single) | job time | CPU per MiB | progress batches/s (snapshots/s) | failed |');
+    console.log('|---|---|---|---|---|---|---|---|');
     for (const r of results) {
       console.log(
-        `| ${r.devices} | ${(r.aggregate / 1000).toFixed(1)} kB/s | ${(r.aggregate / r.devices / 1000).toFixed(2)} kB/s (${((r.aggregate / r.devices / wire) * 100).toFixed(0)}% of wire) | ${(r.aggregate / (r.devices * single)).toFixed(3)} | ${r.jobSeconds.toFixed(1)} s | ${r.cpuPerMiB.toFixed(2)} s | ${r.failed} |`,
+        `| ${r.devices} | ${(r.aggregate / 1000).toFixed(1)} kB/s | ${(r.aggregate / r.devices / 1000).toFixed(2)} kB/s (${((r.aggregate / r.devices / wire) * 100).toFixed(0)}% of wire) | ${(r.aggregate / (r.devices * single)).toFixed(3)} | ${r.jobSeconds.toFixed(1)} s | ${r.cpuPerMiB.toFixed(2)} s | ${r.batchesPerSecond.toFixed(1)} (${r.snapshotsPerSecond.toFixed(0)}) | ${r.failed} |`,
       );
     }
   } finally {
