@@ -37,5 +37,5 @@ export { resolveFirmware, NoFirmwareAvailableError } from './firmware-cache-reso
 export { Outbox, type OutboxEntry, type OutboxEvent, type PendingSummary } from './outbox';
 export { clientConfirmationSender } from './outbox-sender';
 export { createDeviceConnector, type DeviceConnectorOptions } from './devices/connector';
-export { createDeviceFinder, defaultSimulatorDir, type FinderOptions } from './devices/finder';
+export { createDeviceFinder, type FinderOptions } from './devices/finder';
 export { benchProvisioning, toJobView } from './bench-adapter';

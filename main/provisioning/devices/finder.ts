@@ -1,17 +1,24 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLink, DeviceSession as ProtocolSession, formatLinkSpec, identify, parseLinkSpec, type BleCentral, type LinkFactoryDeps } from '../../devices';
-import { processIsAlive } from '../durable-lock';
-import { SERIAL_DEFAULT_BAUD_RATE, USB_PRODUCT_ID } from '../../devices/protocol/constants';
+import {
+  createLink,
+  DeviceSession as ProtocolSession,
+  formatLinkSpec,
+  identify,
+  listSerialCandidates,
+  parseLinkSpec,
+  type BleCentral,
+  type LinkFactoryDeps,
+} from '../../devices';
+import { SERIAL_DEFAULT_BAUD_RATE } from '../../devices/protocol/constants';
 import type { AttachedDevice, AttachedLinkKind, DeviceFinder } from '../device-port';
 import { identityOf } from './identity';
 
 /**
- * Finds attached devices: USB serial ports with the vendor's product id, the simulator's ptys
- * (SerialPort.list() never lists ptys; the simulator announces them in a directory), BLE
- * peripherals advertising the protocol's service, and any link given explicitly (UDP devices
- * cannot be discovered). Every candidate is confirmed with GET /info before it is listed.
+ * Finds attached devices once (the CLI's `device list`, a serial number to look up): USB serial
+ * ports with the vendor's product id and the simulator's ptys (listed by main/devices/discovery),
+ * BLE peripherals advertising the protocol's service during a short scan, and any link given
+ * explicitly (UDP devices cannot be discovered). Every candidate is confirmed with GET /info; a
+ * given link that does not answer is listed with the reason. The app's live list is
+ * main/devices' LiveDeviceList.
  */
 
 export interface FinderOptions {
@@ -28,44 +35,17 @@ export interface FinderOptions {
   probeTimeoutMs?: number;
 }
 
-export function defaultSimulatorDir(): string {
-  return process.env.PROVISIONER_SIMULATOR_DIR ?? join(tmpdir(), 'provisioner-simulator');
-}
-
 function serialSpec(path: string, baudRate: number | undefined): string {
   return formatLinkSpec({ kind: 'serial', path, ...(baudRate !== undefined && baudRate !== SERIAL_DEFAULT_BAUD_RATE ? { baudRate } : {}) });
 }
 
-async function simulatorPorts(dir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  const specs: string[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    try {
-      const descriptor = JSON.parse(await readFile(join(dir, name), 'utf8')) as { link?: string; path?: string; pid?: number; baudRate?: number };
-      // A descriptor left by a simulator that was killed names a pty that is gone.
-      if (descriptor.link !== 'serial' || typeof descriptor.path !== 'string' || (typeof descriptor.pid === 'number' && !processIsAlive(descriptor.pid))) continue;
-      specs.push(serialSpec(descriptor.path, descriptor.baudRate));
-    } catch {
-      // being rewritten, or not ours
-    }
-  }
-  return specs;
-}
-
-async function usbPorts(): Promise<string[]> {
-  try {
-    const { SerialPort } = await import('serialport');
-    const ports = await SerialPort.list();
-    const wanted = USB_PRODUCT_ID.toString(16).toLowerCase();
-    return ports.filter((p) => (p.productId ?? '').toLowerCase() === wanted).map((p) => serialSpec(p.path, undefined));
-  } catch {
-    return []; // no udev, no native binding: no USB discovery here
-  }
+/** USB ports with the vendor's product id and the simulator's ptys, as main/devices lists them. */
+async function serialPorts(options: FinderOptions): Promise<string[]> {
+  const candidates = await listSerialCandidates({
+    ...(options.simulatorDir !== undefined ? { simulatorDir: options.simulatorDir } : {}),
+    ...(options.usb === false ? { listPorts: async () => [] } : {}),
+  });
+  return candidates.map((c) => serialSpec(c.path, c.baudRate));
 }
 
 async function blePeripherals(central: () => Promise<BleCentral>, scanMs: number, signal?: AbortSignal): Promise<string[]> {
@@ -114,12 +94,11 @@ async function probe(spec: string, options: FinderOptions, signal?: AbortSignal)
 export function createDeviceFinder(options: FinderOptions = {}): DeviceFinder {
   return {
     async list(call = {}): Promise<AttachedDevice[]> {
-      const [simulated, usb, ble] = await Promise.all([
-        simulatorPorts(options.simulatorDir ?? defaultSimulatorDir()),
-        options.usb === false ? Promise.resolve([]) : usbPorts(),
+      const [serial, ble] = await Promise.all([
+        serialPorts(options),
         options.bleCentral ? blePeripherals(options.bleCentral, options.bleScanMs ?? 2000, call.signal) : Promise.resolve([]),
       ]);
-      const specs = [...new Set([...simulated, ...usb, ...ble, ...(call.extraLinks ?? [])])];
+      const specs = [...new Set([...serial, ...ble, ...(call.extraLinks ?? [])])];
       // Probed at once: each waits on its own device, and 16 serial ports one after the other would take a while.
       const found = await Promise.all(specs.map((spec) => probe(spec, options, call.signal)));
       return found.sort((a, b) => (a.identity?.serialNumber ?? a.link).localeCompare(b.identity?.serialNumber ?? b.link));
