@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLink, DeviceSession, identify, type LinkFactoryDeps } from '../devices';
-import { FirmwareCache } from '../provisioning/firmware-cache';
-import { Outbox } from '../provisioning/outbox';
-import { clientConfirmationSender } from '../provisioning/outbox-sender';
-import { simulatorDir } from '../../simulator/links/descriptor-file';
+import { LiveDeviceList, type LiveDeviceListOptions } from '../devices/discovery';
+import type { LinkFactoryDeps } from '../devices';
+import { benchProvisioning, createDeviceConnector, createProvisioningService, type ProvisioningService as JobsEngine } from '../provisioning';
 import {
+  CONTRACT,
   CoreError,
+  FINISHED_PHASES,
   type AppInfo,
   type Channel,
   type ChannelResult,
@@ -16,9 +16,7 @@ import {
   type LogLine,
   type ParsedInput,
 } from '../../preload/contract';
-import { Bench } from './bench/bench';
-import { combinedDiscovery, simulatorDescriptorDiscovery, usbSerialDiscovery, type DiscoveredLink, type LinkDiscovery } from './bench/link-discovery';
-import { MinimalProvisioning } from './bench/minimal-provisioning';
+import { Bench, type DeviceSource } from './bench/bench';
 import type { JobTarget, ProvisioningService } from './bench/provisioning-service';
 import { CoreLog } from './core-log';
 import { toCoreError } from './errors';
@@ -30,44 +28,34 @@ import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
 import type { AllHandlers, Handler } from './handlers/types';
 import { embeddedWorkspaceStarter, type LocalWorkspaceStarter } from './local-workspace';
-import { SessionManager, type Account } from './session';
+import { LOCAL_WORKSPACE_SERVICE, SessionManager } from './session';
 import type { SecretStore } from './secret-store';
 import { SettingsFile } from './settings-file';
 
 export type { SecretStore } from './secret-store';
 export { FileSecretStore, MemorySecretStore } from './secret-store';
-export type { LinkDiscovery, DiscoveredLink } from './bench/link-discovery';
-export { staticDiscovery, simulatorDescriptorDiscovery, usbSerialDiscovery, combinedDiscovery, discoveredLink } from './bench/link-discovery';
+export type { DeviceSource } from './bench/bench';
 export type { ProvisioningService, JobTarget } from './bench/provisioning-service';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
 export { embeddedWorkspaceStarter } from './local-workspace';
 
 export interface CoreOptions {
-  /** Where the core keeps its settings, outbox, firmware cache and the local workspace. */
+  /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */
   dataDir: string;
   secretStore: SecretStore;
   host: AppInfo['host'];
   appVersion?: string;
   /** Default: the embedded service with its data under `<dataDir>/workspace`. */
   startLocalWorkspace?: LocalWorkspaceStarter;
-  /** Default: USB serial devices (product id 0xD101) and the simulator's announced ptys. */
-  discovery?: LinkDiscovery;
+  /** How devices are found (serial ports, the simulator's ptys, BLE, IP targets); see LiveDeviceList. */
+  deviceList?: LiveDeviceListOptions;
+  /** Stands in for the live device list (tests). */
+  deviceSource?: DeviceSource;
   linkDeps?: LinkFactoryDeps;
-  /** Stands in for the built-in minimal provisioning (e.g. the jobs engine of main/provisioning). */
-  provisioning?: (deps: ProvisioningContext) => ProvisioningService;
   /** Sign in again as last time (remembered key or local workspace). Default true. */
   resume?: boolean;
-  benchPollMs?: number;
   /** Each log line also goes here (e.g. stderr in web mode). */
   onLogLine?: (line: LogLine) => void;
-}
-
-/** What a replacement provisioning service gets from the core. */
-export interface ProvisioningContext {
-  account(): Account;
-  cache: FirmwareCache;
-  outbox: Outbox;
-  log: CoreLog;
 }
 
 /** The core as a host runs it: the contract's CoreHost, plus shutdown. */
@@ -76,8 +64,6 @@ export interface Core extends CoreHost {
   readonly session: SessionManager;
   close(): Promise<void>;
 }
-
-const IDENTIFY_TIMEOUT_MS = 5_000;
 
 function packageVersion(): string {
   try {
@@ -106,72 +92,54 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     startLocalWorkspace: options.startLocalWorkspace ?? embeddedWorkspaceStarter(join(options.dataDir, 'workspace')),
   });
 
-  const cache = new FirmwareCache({
-    dir: join(options.dataDir, 'firmware-cache'),
-    onEvent: (event) => {
-      if (event.type === 'evicted-corrupt') log.warn('cache', `Removed damaged firmware ${event.entry.deviceType} ${event.entry.version}: ${event.reason}`);
-    },
-  });
-
   let outboxChange: ReturnType<typeof setTimeout> | null = null;
-  const outbox = new Outbox({
-    dir: join(options.dataDir, 'outbox'),
-    sender: clientConfirmationSender((serviceUrl, orgId) => session.clientFor(serviceUrl, orgId)),
-    onEvent: (event) => {
+  // The jobs engine of main/provisioning: job queue, firmware cache, confirmation outbox.
+  const engine: JobsEngine = createProvisioningService({
+    dataDir: join(options.dataDir, 'provisioning'),
+    account: () => {
+      const account = session.current();
+      // The local workspace's URL changes per run: its confirmations are filed under a fixed name.
+      return account ? { client: account.client, serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl, orgId: account.orgId } : undefined;
+    },
+    clientFor: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId),
+    connector: createDeviceConnector({ linkDeps: options.linkDeps }),
+    onOutboxEvent: (event) => {
       if (event.type === 'delivered') log.info('outbox', `Confirmed ${event.entry.kind} of ${event.entry.serialNumber} to the service.`);
       if (event.type === 'rejected') log.error('outbox', `The service refused the ${event.entry.kind} confirmation of ${event.entry.serialNumber}: ${event.entry.lastError?.message ?? ''}`);
       if (event.type === 'retry-scheduled') log.warn('outbox', `The ${event.entry.kind} confirmation of ${event.entry.serialNumber} waits: ${event.entry.lastError?.message ?? ''}`);
       // Several events arrive together (a pass over many entries): tell the renderer once.
       outboxChange ??= setTimeout(() => {
         outboxChange = null;
-        void outboxView(outbox).then((view) => events.emit('outbox.changed', view), () => undefined);
+        void outboxView(engine.outbox).then((view) => events.emit('outbox.changed', view), () => undefined);
       }, 50);
     },
   });
+  const { outbox, cache } = engine;
+  const recovered = await engine.recoverInterrupted().catch(() => 0);
+  if (recovered > 0) log.warn('jobs', `${recovered} job(s) of an earlier run did not finish; their failure is confirmed to the service.`);
   outbox.start();
+  const provisioning: ProvisioningService = benchProvisioning(engine);
 
-  const signingKeys = new Map<string, string>();
-  const signingKey = async (account: Account): Promise<string> => {
-    const known = signingKeys.get(account.serviceUrl);
-    if (known) return known;
-    const key = (await account.client.signingKey()).publicKeyPem;
-    signingKeys.set(account.serviceUrl, key);
-    return key;
-  };
-
-  const openSession = async (target: Pick<JobTarget, 'spec' | 'serialNumber'>): Promise<DeviceSession> =>
-    DeviceSession.open(createLink(target.spec, options.linkDeps), { expectedSerialNumber: target.serialNumber });
-
-  const provisioningContext: ProvisioningContext = { account: () => session.require('files.download'), cache, outbox, log };
-  const provisioning: ProvisioningService =
-    options.provisioning?.(provisioningContext) ?? new MinimalProvisioning({ ...provisioningContext, openSession, signingKey });
-
-  const bench = new Bench({
-    discovery: options.discovery ?? combinedDiscovery([usbSerialDiscovery(), simulatorDescriptorDiscovery(simulatorDir())]),
-    identify: async (link: DiscoveredLink) => {
-      const device = await DeviceSession.open(createLink(link.spec, options.linkDeps), { reconnectTimeoutMs: IDENTIFY_TIMEOUT_MS });
-      const abort = AbortSignal.timeout(IDENTIFY_TIMEOUT_MS);
-      try {
-        return await identify(device, { signal: abort });
-      } finally {
-        await device.close().catch(() => undefined);
-      }
-    },
-    account: () => session.current(),
-    events,
-    log,
-    pollMs: options.benchPollMs,
-  });
+  let bench: Bench | null = null;
+  const source: DeviceSource =
+    options.deviceSource ??
+    new LiveDeviceList({
+      ...options.deviceList,
+      isBusy: (link) => bench?.isBusy(link) ?? false,
+      onWarning: (message) => log.warn('devices', message),
+    });
+  const activeBench = new Bench({ source, account: () => session.current(), events, log });
+  bench = activeBench;
   provisioning.onProgress((jobs) => {
-    for (const job of jobs) bench.noteJob(job, false);
+    for (const job of jobs) activeBench.noteJob(job, FINISHED_PHASES.includes(job.phase));
     events.emit('jobs.progress', jobs);
   });
-  provisioning.onFinished((job) => bench.noteJob(job, true));
+  provisioning.onFinished((job) => activeBench.noteJob(job, true));
   session.onChange(() => {
-    void bench.refreshNeeds();
+    void activeBench.refreshNeeds();
     void outbox.syncNow().catch(() => undefined);
   });
-  bench.start();
+  await activeBench.start();
 
   const handlers: AllHandlers = {
     'app.info': async () => appInfo,
@@ -183,32 +151,36 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...registryHandlers(session),
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
-    'bench.devices': async () => bench.devices(),
-    'bench.rescan': () => bench.rescan(),
+    'bench.devices': async () => {
+      // Whoever opens the bench wants current needs: the registry or the service may have changed.
+      void activeBench.refreshNeeds();
+      return activeBench.devices();
+    },
+    'bench.rescan': () => activeBench.rescan(),
     'bench.start': async (input) => {
       session.require('files.download');
       let targets: JobTarget[];
       try {
-        targets = bench.targets(input.linkIds);
+        targets = activeBench.targets(input.linkIds);
       } catch (err) {
         throw new CoreError('DEVICE_ERROR', err instanceof Error ? err.message : String(err));
       }
       const started = provisioning.start(targets, input.action);
-      for (const job of started) bench.noteJob(job, false);
+      for (const job of started) activeBench.noteJob(job, false);
       return started;
     },
     'bench.cancel': async (input) => provisioning.cancel(input.jobId),
     'bench.retry': async (input) => {
       session.require('files.download');
       const job = provisioning.retry(input.jobId);
-      bench.noteJob(job, false);
+      activeBench.noteJob(job, false);
       return job;
     },
     'bench.jobs': async () => provisioning.jobs(),
     'bench.clearFinished': async () => provisioning.clearFinished(),
     'logs.recent': async (input) => log.recent(input.limit),
     'support.report': () =>
-      supportReport({ appInfo, session: () => session.view(), devices: () => bench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), log }),
+      supportReport({ appInfo, session: () => session.view(), devices: () => activeBench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), log }),
   };
 
   if (options.resume ?? true) await session.resume();
@@ -222,7 +194,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const handler = handlers[channel] as Handler<C> | undefined;
       if (!handler) throw new CoreError('UNKNOWN_CHANNEL', `No handler for ${channel}.`);
       try {
-        return await handler(input);
+        const result = await handler(input);
+        // What attached devices need depends on the registry and the configurations.
+        if (CONTRACT[channel].kind === 'command' && /^(configurations|devices)\./.test(channel)) void activeBench.refreshNeeds();
+        return result;
       } catch (err) {
         const core = toCoreError(err);
         if (core.code === 'INTERNAL') log.error('core', `${channel} failed: ${core.message}`);
@@ -235,7 +210,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
-      bench.close();
+      await activeBench.close();
       await provisioning.close();
       await outbox.stop();
       if (outboxChange) clearTimeout(outboxChange);

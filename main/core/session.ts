@@ -34,6 +34,13 @@ export interface SessionDeps {
   createClient?: ClientFactory;
 }
 
+/**
+ * The outbox's name for the local workspace: its URL changes from run to run (a free loopback
+ * port), so its confirmations are filed under this name (as the CLI files them) and still reach it
+ * in a later run.
+ */
+export const LOCAL_WORKSPACE_SERVICE = 'local-workspace';
+
 /** Secret names are file names in Electron's store: a digest of where the key belongs. */
 export function secretNameFor(serviceUrl: string, orgId: string): string {
   return `api-key-${createHash('sha256').update(`${serviceUrl}\u0000${orgId}`).digest('hex').slice(0, 32)}`;
@@ -52,6 +59,7 @@ export class SessionManager {
   private account: Account | null = null;
   private workspace: LocalWorkspace | null = null;
   private workspaceStarting: Promise<LocalWorkspace> | null = null;
+  private workspaceClient: ServiceClient | undefined;
   private readonly createClient: ClientFactory;
   private readonly listeners = new Set<(account: Account | null) => void>();
 
@@ -172,7 +180,15 @@ export class SessionManager {
   /** A client holding a key for that service and organization, for the outbox; undefined when none. */
   clientFor(serviceUrl: string, orgId: string): ServiceClient | undefined {
     const account = this.account;
-    if (account && account.serviceUrl === serviceUrl && account.orgId === orgId) return account.client;
+    if (serviceUrl === LOCAL_WORKSPACE_SERVICE) {
+      if (account?.kind === 'local' && account.orgId === orgId) return account.client;
+      // Signed in elsewhere now, but the workspace runs: its confirmations can still go.
+      const workspace = this.workspace;
+      if (!workspace || workspace.orgId !== orgId) return undefined;
+      this.workspaceClient ??= this.createClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
+      return this.workspaceClient;
+    }
+    if (account && account.kind === 'service' && account.serviceUrl === serviceUrl && account.orgId === orgId) return account.client;
     return undefined;
   }
 

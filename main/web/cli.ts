@@ -1,8 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { createCore, FileSecretStore, combinedDiscovery, simulatorDescriptorDiscovery, usbSerialDiscovery, type LinkDiscovery } from '../core';
-import { simulatorDir } from '../../simulator/links/descriptor-file';
+import { createCore, FileSecretStore } from '../core';
 import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-renderer';
 import { startWebServer } from './server';
 import { registerBenchDevices, startSimulatedBench, type SimulatedBench } from './simulated-bench';
@@ -33,16 +32,12 @@ async function main(): Promise<void> {
   }
 
   const benchDir = join(dataDir, 'simulated-bench');
-  const discovery: LinkDiscovery = combinedDiscovery([
-    usbSerialDiscovery(),
-    simulatorDescriptorDiscovery(simulatorDir()),
-    ...(options.simulate ? [simulatorDescriptorDiscovery(join(benchDir, 'announce'))] : []),
-  ]);
   const core = await createCore({
     dataDir,
     secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
     host: 'web',
-    discovery,
+    // With --simulate the bench's devices announce their ptys in the bench's own folder.
+    ...(options.simulate ? { deviceList: { serial: { simulatorDir: join(benchDir, 'announce') } } } : {}),
     onLogLine: (line) => {
       if (line.level !== 'debug') process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`);
     },

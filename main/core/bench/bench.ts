@@ -1,198 +1,195 @@
 import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
-import type { DeviceInfo } from '../../devices';
+import { parseLinkSpec, type LinkKind as DeviceLinkKind } from '../../devices';
+import type { DeviceListEvent, DiscoveredDevice } from '../../devices/discovery';
 import { compareVersions } from '../../provisioning/firmware-cache';
-import type { AttachedDeviceView, DeviceNeeds, JobView } from '../../../preload/contract';
+import type { AttachedDeviceView, DeviceNeeds, JobView, LinkKind } from '../../../preload/contract';
 import type { CoreLog } from '../core-log';
 import type { EventHub } from '../event-hub';
 import type { Account } from '../session';
-import type { DiscoveredLink, LinkDiscovery } from './link-discovery';
 import type { JobTarget } from './provisioning-service';
-import { messageOf } from './minimal-provisioning';
+
+/** The live list of attached devices (main/devices/discovery's LiveDeviceList has this shape). */
+export interface DeviceSource {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  devices(): DiscoveredDevice[];
+  on(listener: (event: DeviceListEvent) => void): () => void;
+  /** Ask a device again (after a job changed its firmware or configuration). */
+  refresh(link: string): Promise<DiscoveredDevice | undefined>;
+}
 
 export interface BenchDeps {
-  discovery: LinkDiscovery;
-  /** GET /info over the link (opening and closing it). */
-  identify(link: DiscoveredLink): Promise<DeviceInfo>;
+  source: DeviceSource;
   /** The signed-in account, or null; needs are only known with one. */
   account(): Account | null;
   events: EventHub;
   log: CoreLog;
-  /** How often to look for devices arriving and leaving. Default 1000 ms. */
-  pollMs?: number;
 }
 
-interface Entry {
-  link: DiscoveredLink;
-  info: DeviceInfo | null;
-  error: string | null;
-  needs: DeviceNeeds | null;
-  /** The running or last job on the link, for the renderer's row. */
-  activeJobId: string | null;
-  /** A job runs on the link now: do not identify, do not drop the row while the device reboots. */
+interface JobMark {
+  jobId: string;
+  /** A job runs on the link now: the list neither probes nor drops it while the device reboots. */
   busy: boolean;
-  identifying: boolean;
 }
 
 /**
- * The devices attached now, kept live: the discovery is polled, new links are identified (GET
- * /info), and what each device needs is worked out against the service. A link with a job on it is
- * left alone until the job ends, then identified again (new firmware, new syncId).
+ * The devices attached now, live (the device list finds and identifies them), with what each
+ * needs worked out against the service and the job on it. When a job ends its device is asked
+ * again (new firmware, new syncId) and its needs are worked out again.
  */
 export class Bench {
-  private readonly entries = new Map<string, Entry>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private scanning: Promise<void> | null = null;
+  private readonly needs = new Map<string, DeviceNeeds | null>();
+  private readonly jobs = new Map<string, JobMark>();
+  private offList: (() => void) | null = null;
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
   private closed = false;
-  private readonly pollMs: number;
 
-  constructor(private readonly deps: BenchDeps) {
-    this.pollMs = deps.pollMs ?? 1000;
-  }
+  constructor(private readonly deps: BenchDeps) {}
 
-  start(): void {
-    const tick = () => {
-      if (this.closed) return;
-      void this.scan().finally(() => {
-        if (!this.closed) this.timer = setTimeout(tick, this.pollMs);
-      });
-    };
-    tick();
-  }
-
-  close(): void {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  devices(): AttachedDeviceView[] {
-    return [...this.entries.values()].sort((a, b) => a.link.linkId.localeCompare(b.link.linkId)).map(toView);
-  }
-
-  /** Look again now, and identify every idle device again. */
-  async rescan(): Promise<AttachedDeviceView[]> {
-    await this.scan();
-    await Promise.all([...this.entries.values()].filter((e) => !e.busy).map((e) => this.identify(e)));
-    return this.devices();
-  }
-
-  /** The identified devices behind these links, ready for jobs; refuses unidentified ones with the reason. */
-  targets(linkIds: readonly string[]): JobTarget[] {
-    return linkIds.map((linkId) => {
-      const entry = this.entries.get(linkId);
-      if (!entry) throw new Error(`${linkId} is not attached any more.`);
-      const info = entry.info;
-      if (!info) throw new Error(`${linkId} has not been identified${entry.error ? `: ${entry.error}` : ''}.`);
-      if (!(DEVICE_TYPES as readonly string[]).includes(info.deviceType)) throw new Error(`${info.serialNumber} reports an unknown type ${info.deviceType}.`);
-      return { linkId, spec: entry.link.spec, serialNumber: info.serialNumber, deviceType: info.deviceType as DeviceType };
-    });
-  }
-
-  /** Jobs tell the bench which link they occupy, and when they let it go. */
-  noteJob(job: JobView, finished: boolean): void {
-    const entry = this.entries.get(job.linkId);
-    if (!entry) return;
-    entry.activeJobId = job.jobId;
-    entry.busy = !finished;
-    if (finished) void this.identify(entry);
-    else this.changed();
-  }
-
-  /** The session changed: what devices need depends on the organization. */
-  async refreshNeeds(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((e) => this.computeNeeds(e)));
+  async start(): Promise<void> {
+    this.offList = this.deps.source.on((event) => this.onListEvent(event));
+    await this.deps.source.start();
     this.changed();
   }
 
-  private scan(): Promise<void> {
-    this.scanning ??= (async () => {
-      try {
-        const links = await this.deps.discovery.scan();
-        const present = new Set(links.map((l) => l.linkId));
-        let changed = false;
-        for (const [linkId, entry] of this.entries) {
-          // A device with a job on it may vanish for a moment while it reboots: keep its row.
-          if (!present.has(linkId) && !entry.busy) {
-            this.entries.delete(linkId);
-            this.deps.log.info('bench', `${entry.info?.serialNumber ?? linkId} detached (${linkId}).`);
-            changed = true;
-          }
-        }
-        for (const link of links) {
-          if (this.entries.has(link.linkId)) continue;
-          const entry: Entry = { link, info: null, error: null, needs: null, activeJobId: null, busy: false, identifying: false };
-          this.entries.set(link.linkId, entry);
-          changed = true;
-          void this.identify(entry);
-        }
-        if (changed) this.changed();
-      } catch (err) {
-        this.deps.log.warn('bench', `Looking for devices failed: ${messageOf(err)}`);
-      } finally {
-        this.scanning = null;
-      }
-    })();
-    return this.scanning;
+  async close(): Promise<void> {
+    this.closed = true;
+    this.offList?.();
+    await this.deps.source.stop();
   }
 
-  private async identify(entry: Entry): Promise<void> {
-    if (entry.identifying || entry.busy) return;
-    entry.identifying = true;
-    try {
-      const info = await this.deps.identify(entry.link);
-      const first = entry.info === null;
-      entry.info = info;
-      entry.error = null;
-      if (first) this.deps.log.info('bench', `${info.serialNumber} (${info.deviceType}, firmware ${info.firmwareVersion}) attached on ${entry.link.linkId}.`);
-      await this.computeNeeds(entry);
-    } catch (err) {
-      entry.error = `No answer to the info request: ${messageOf(err)}`;
-    } finally {
-      entry.identifying = false;
-      if (this.entries.get(entry.link.linkId) === entry) this.changed();
+  /** Whether a job holds the link (the device list leaves it alone then). */
+  isBusy(link: string): boolean {
+    return this.jobs.get(link)?.busy ?? false;
+  }
+
+  devices(): AttachedDeviceView[] {
+    return this.deps.source.devices().map((d) => this.view(d));
+  }
+
+  /** Ask every idle device again and work out its needs. */
+  async rescan(): Promise<AttachedDeviceView[]> {
+    await Promise.all(this.deps.source.devices().filter((d) => !this.isBusy(d.link)).map((d) => this.deps.source.refresh(d.link).catch(() => undefined)));
+    await this.refreshNeeds();
+    return this.devices();
+  }
+
+  /** The devices behind these links, ready for jobs. */
+  targets(linkIds: readonly string[]): JobTarget[] {
+    const present = this.deps.source.devices();
+    return linkIds.map((linkId) => {
+      const device = present.find((d) => d.link === linkId);
+      if (!device) throw new Error(`${linkId} is not attached any more.`);
+      if (!isDeviceType(device.deviceType)) throw new Error(`${device.serialNumber} reports an unknown type ${device.deviceType}.`);
+      return { linkId, spec: parseLinkSpec(linkId), serialNumber: device.serialNumber, deviceType: device.deviceType };
+    });
+  }
+
+  /** Jobs tell the bench which link they occupy and when they let it go. */
+  noteJob(job: JobView, finished: boolean): void {
+    const wasBusy = this.isBusy(job.linkId);
+    this.jobs.set(job.linkId, { jobId: job.jobId, busy: !finished });
+    if (finished && wasBusy) {
+      void this.deps.source
+        .refresh(job.linkId)
+        .catch(() => undefined)
+        .then(() => this.refreshNeeds());
+    } else if (!wasBusy && !finished) {
+      this.changed();
     }
   }
 
-  private async computeNeeds(entry: Entry): Promise<void> {
-    const account = this.deps.account();
-    const info = entry.info;
-    if (!account || !info) {
-      entry.needs = null;
+  /**
+   * Work out again what every device needs (the session, the registry or a configuration changed).
+   * Calls while one runs are folded into one more run after it.
+   */
+  refreshNeeds(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await Promise.all(this.deps.source.devices().map((d) => this.computeNeeds(d)));
+        this.changed();
+      } while (this.refreshAgain && !this.closed);
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private onListEvent(event: DeviceListEvent): void {
+    const { device } = event;
+    if (event.type === 'removed') {
+      this.needs.delete(device.link);
+      if (!this.isBusy(device.link)) this.jobs.delete(device.link);
+      this.deps.log.info('bench', `${device.serialNumber} detached (${device.link}).`);
+      this.changed();
       return;
     }
-    entry.needs = await needsOf(account, info);
+    if (event.type === 'added') {
+      this.deps.log.info('bench', `${device.serialNumber} (${device.deviceType}, firmware ${device.firmwareVersion}) attached on ${device.link}.`);
+    }
+    this.changed();
+    void this.computeNeeds(device).then(() => this.changed());
+  }
+
+  private async computeNeeds(device: DiscoveredDevice): Promise<void> {
+    const account = this.deps.account();
+    this.needs.set(device.link, account ? await needsOf(account, device) : null);
+  }
+
+  private view(device: DiscoveredDevice): AttachedDeviceView {
+    return {
+      linkId: device.link,
+      linkKind: contractLinkKind(device.linkKind),
+      address: address(device.link),
+      serialNumber: device.serialNumber,
+      deviceType: isDeviceType(device.deviceType) ? device.deviceType : null,
+      model: device.model,
+      firmwareVersion: device.firmwareVersion,
+      configSyncId: device.configSyncId,
+      error: null,
+      needs: this.needs.get(device.link) ?? null,
+      activeJobId: this.jobs.get(device.link)?.jobId ?? null,
+    };
   }
 
   private changed(): void {
-    this.deps.events.emit('bench.devicesChanged', this.devices());
+    if (!this.closed) this.deps.events.emit('bench.devicesChanged', this.devices());
   }
 }
 
 /** Newer firmware than the device runs; a configuration not applied or outdated. Failures say why in the reason. */
-export async function needsOf(account: Account, info: DeviceInfo): Promise<DeviceNeeds> {
+export async function needsOf(account: Account, device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId'>): Promise<DeviceNeeds> {
   const firmware: DeviceNeeds['firmware'] = { needed: false, latestVersion: null, reason: null };
   const configuration: DeviceNeeds['configuration'] = { needed: false, syncId: null, reason: null };
   try {
-    const latest = await account.client.devices.firmwareVersion(info.serialNumber, { retry: false });
+    const latest = await account.client.devices.firmwareVersion(device.serialNumber, { retry: false });
     firmware.latestVersion = latest.version;
-    firmware.needed = compareVersions(latest.version, info.firmwareVersion) > 0;
-    firmware.reason = firmware.needed ? `Runs ${info.firmwareVersion}; ${latest.version} is available.` : `Runs the latest firmware, ${info.firmwareVersion}.`;
+    firmware.needed = compareVersions(latest.version, device.firmwareVersion) > 0;
+    firmware.reason = firmware.needed ? `Runs ${device.firmwareVersion}; ${latest.version} is available.` : `Runs the latest firmware, ${device.firmwareVersion}.`;
   } catch (err) {
     firmware.reason = `Latest firmware unknown: ${messageOf(err)}`;
   }
   try {
-    const page = await account.client.devices.list({ serial: info.serialNumber, limit: 1 }, { retry: false });
+    const page = await account.client.devices.list({ serial: device.serialNumber, limit: 1 }, { retry: false });
     const record = page.items[0];
     if (!record) {
-      configuration.reason = `${info.serialNumber} is not registered in ${account.orgId}.`;
+      configuration.reason = `${device.serialNumber} is not registered in ${account.orgId}.`;
     } else if (!record.configurationId) {
       configuration.reason = 'In no configuration.';
     } else {
-      const applied = info.configSyncId !== null && info.configSyncId === record.deployedSyncId;
-      configuration.needed = record.deployStatus !== 'Deployed' || !applied;
+      const holdsCurrent = device.configSyncId !== null && device.configSyncId === record.deployedSyncId;
+      configuration.needed = record.deployStatus !== 'Deployed' || !holdsCurrent;
       configuration.syncId = record.deployedSyncId;
+      const name = record.configurationName ?? record.configurationId;
       configuration.reason = configuration.needed
-        ? `Configuration “${record.configurationName ?? record.configurationId}” is ${record.deployStatus === 'Outdated' ? 'newer than what the device holds' : 'not applied yet'}.`
-        : `Holds the current configuration “${record.configurationName ?? ''}”.`;
+        ? `Configuration “${name}” is ${record.deployStatus === 'Outdated' ? 'newer than what the device holds' : 'not applied yet'}.`
+        : `Holds the current configuration “${name}”.`;
     }
   } catch (err) {
     configuration.reason = `Configuration state unknown: ${messageOf(err)}`;
@@ -200,19 +197,20 @@ export async function needsOf(account: Account, info: DeviceInfo): Promise<Devic
   return { firmware, configuration };
 }
 
-function toView(entry: Entry): AttachedDeviceView {
-  const info = entry.info;
-  return {
-    linkId: entry.link.linkId,
-    linkKind: entry.link.kind,
-    address: entry.link.address,
-    serialNumber: info?.serialNumber ?? null,
-    deviceType: info && (DEVICE_TYPES as readonly string[]).includes(info.deviceType) ? (info.deviceType as DeviceType) : null,
-    model: info?.model ?? null,
-    firmwareVersion: info?.firmwareVersion ?? null,
-    configSyncId: info?.configSyncId ?? null,
-    error: entry.error,
-    needs: entry.needs,
-    activeJobId: entry.activeJobId,
-  };
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isDeviceType(value: string): value is DeviceType {
+  return (DEVICE_TYPES as readonly string[]).includes(value);
+}
+
+function contractLinkKind(kind: DeviceLinkKind): LinkKind {
+  return kind === 'memory' ? 'serial' : kind;
+}
+
+/** 'serial:/dev/ttyACM0' → '/dev/ttyACM0'; 'udp:10.0.0.5:5683' → '10.0.0.5:5683'. */
+function address(link: string): string {
+  const colon = link.indexOf(':');
+  return colon < 0 ? link : link.slice(colon + 1);
 }
