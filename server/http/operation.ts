@@ -114,3 +114,8 @@ export function isFileResult(value: unknown): value is FileResult {
 export class RawJson {
   constructor(readonly body: unknown) {}
 }
+
+/** `data` already serialised as JSON text (records kept as JSON in the database go out unparsed). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}

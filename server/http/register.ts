@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context';
 import type { SqlValue } from '../db/database';
 import { ok } from './envelope';
 import { badRequest } from './errors';
-import { Answer, isFileResult, RawJson, type AnyOperationSpec, type Caller } from './operation';
+import { Answer, isFileResult, JsonText, RawJson, type AnyOperationSpec, type Caller } from './operation';
 import { parseInput } from './validation';
 
 const noQuery = z.strictObject({});
@@ -75,6 +75,10 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
           .header('content-disposition', `attachment; filename="${result.fileName}"`)
           .header('content-length', result.body.length)
           .send(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
+      }
+      if (result instanceof JsonText) {
+        const status = spec.response.kind === 'json' ? (spec.response.status ?? 200) : 200;
+        return reply.code(status).type('application/json; charset=utf-8').send(`{"data":${result.text},"success":true,"errors":null}`);
       }
       if (result instanceof RawJson) return reply.type('application/json').send(result.body);
       if (result instanceof Answer) return reply.code(result.status).send(ok(result.data));

@@ -18,7 +18,6 @@ import {
   configurationStatus,
   configurationStatusSchema,
   type ConfigurationMember,
-  type ConfigurationRecord,
   type DryRunResult,
   type Violation,
 } from '../../domain';
@@ -28,7 +27,7 @@ import { refreshSettingsHashes } from '../configurations/files';
 import { configurationRecord, membersOf, settingsOf } from '../configurations/model';
 import type { Queryable } from '../db/database';
 import { conflict, notFound } from '../http/errors';
-import { Answer, orgOperation, type AnyOperationSpec } from '../http/operation';
+import { Answer, JsonText, orgOperation, type AnyOperationSpec } from '../http/operation';
 import { idParams, orgParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import {
@@ -37,8 +36,8 @@ import {
   getConfiguration,
   insertConfiguration,
   insertMember,
-  getConfigurationRecord,
-  listConfigurationRecords,
+  getConfigurationRecordText,
+  listConfigurationRecordTexts,
   saveConfigurationRecord,
   touchConfiguration,
   updateConfiguration,
@@ -79,11 +78,11 @@ async function afterChange(db: Queryable, svc: ServiceContext, orgId: string, id
   return record;
 }
 
-/** The kept record, or one rebuilt from the tables for a configuration written before records were kept. */
-async function readRecord(db: Queryable, orgId: string, id: string): Promise<ConfigurationRecord> {
-  const kept = await getConfigurationRecord<ConfigurationRecord>(db, orgId, id);
+/** The kept record as JSON text, or one rebuilt from the tables for a configuration written before records were kept. */
+async function readRecordText(db: Queryable, orgId: string, id: string): Promise<string> {
+  const kept = await getConfigurationRecordText(db, orgId, id);
   if (kept === undefined) throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
-  return kept ?? recordOf(db, await mustGet(db, orgId, id));
+  return kept ?? JSON.stringify(await recordOf(db, await mustGet(db, orgId, id)));
 }
 
 const recordOrDryRun = z.union([configurationRecordSchema, dryRunResultSchema]);
@@ -101,15 +100,15 @@ export const configurationOperations: AnyOperationSpec[] = [
     response: { kind: 'json', data: pageSchema(configurationRecordSchema), description: '{ items, page, limit, totalCount }' },
     handler: async ({ db, ctx, caller, query }) => {
       const list = async () => {
-        const { items, totalCount } = await listConfigurationRecords<ConfigurationRecord>(db, caller.orgId, {
+        const { items, totalCount } = await listConfigurationRecordTexts(db, caller.orgId, {
           search: query.Search,
           sort: query.SortOptions,
           limit: query.Limit,
           page: query.Page,
         });
-        const records: ConfigurationRecord[] = [];
-        for (const item of items) records.push(item.record ?? (await readRecord(db, caller.orgId, item.id)));
-        return { items: records, page: query.Page, limit: query.Limit, totalCount };
+        const records: string[] = [];
+        for (const item of items) records.push(item.record ?? (await readRecordText(db, caller.orgId, item.id)));
+        return new JsonText(`{"items":[${records.join(',')}],"page":${query.Page},"limit":${query.Limit},"totalCount":${totalCount}}`);
       };
       return ctx.reads ? ctx.reads.through(`configurations/${caller.orgId}/${JSON.stringify(query)}`, list) : list();
     },
@@ -143,7 +142,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     mutates: false,
     response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration.' },
     handler: async ({ db, ctx, caller, params }) => {
-      const read = () => readRecord(db, caller.orgId, params.id);
+      const read = async () => new JsonText(await readRecordText(db, caller.orgId, params.id));
       return ctx.reads ? ctx.reads.through(`configuration/${caller.orgId}/${params.id}`, read) : read();
     },
   }),

@@ -166,20 +166,23 @@ export async function saveConfigurationRecord(db: Queryable, id: string, record:
   await db.query('UPDATE configurations SET record = $2::jsonb WHERE id = $1', [id, JSON.stringify(record)]);
 }
 
-/** The kept record; `null` when the configuration exists but its record was never kept. */
-export async function getConfigurationRecord<R>(db: Queryable, orgId: string, id: string): Promise<R | null | undefined> {
-  const { rows } = await db.query<{ record: R | null }>('SELECT record FROM configurations WHERE id = $1 AND org_id = $2', [id, orgId]);
+/**
+ * The kept record as JSON text (reads send it on as is: parsing and re-serialising it would cost
+ * more than the query); `null` when the configuration exists but its record was never kept.
+ */
+export async function getConfigurationRecordText(db: Queryable, orgId: string, id: string): Promise<string | null | undefined> {
+  const { rows } = await db.query<{ record: string | null }>('SELECT record::text AS record FROM configurations WHERE id = $1 AND org_id = $2', [id, orgId]);
   return rows[0] === undefined ? undefined : rows[0].record;
 }
 
-export async function listConfigurationRecords<R>(
+export async function listConfigurationRecordTexts(
   db: Queryable,
   orgId: string,
   query: { search: string | undefined; sort: ConfigurationSortOption; limit: number; page: number },
-): Promise<{ items: { id: string; record: R | null }[]; totalCount: number }> {
+): Promise<{ items: { id: string; record: string | null }[]; totalCount: number }> {
   const pattern = query.search === undefined ? null : likePattern(query.search);
-  const { rows } = await db.query<{ id: string; record: R | null }>(
-    `SELECT c.id, c.record FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)
+  const { rows } = await db.query<{ id: string; record: string | null }>(
+    `SELECT c.id, c.record::text AS record FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)
      ORDER BY ${ORDER_BY[query.sort]} LIMIT $3 OFFSET $4`,
     [orgId, pattern, query.limit, (query.page - 1) * query.limit],
   );
