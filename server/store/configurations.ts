@@ -31,35 +31,49 @@ interface Row {
   settings: ConfigurationSettings;
   created_at: Date;
   last_edited_at: Date;
-  members: StoredMember[];
 }
 
-// One round trip for a configuration and its devices, in the order they were added.
-const SELECT_WITH_MEMBERS = `
-  SELECT c.id, c.org_id, c.name, c.settings, c.created_at, c.last_edited_at,
-    COALESCE((
-      SELECT json_agg(json_build_object(
-        'serialNumber', cd.serial_number, 'deviceType', m.device_type, 'settings', cd.settings,
-        'wifiPasswordSet', cd.wifi_password_sealed IS NOT NULL, 'position', cd.position,
-        'currentSettingsHash', cd.current_settings_hash) ORDER BY cd.position)
-      FROM configuration_devices cd JOIN manufacturing_records m ON m.serial_number = cd.serial_number
-      WHERE cd.configuration_id = c.id), '[]'::json) AS members
-  FROM configurations c`;
-
-const toStored = (row: Row): StoredConfiguration => ({
-  id: row.id,
-  orgId: row.org_id,
-  name: row.name,
-  settings: row.settings,
-  createdAt: row.created_at,
-  lastEditedAt: row.last_edited_at,
-  members: row.members,
-});
+interface MemberRow {
+  serial_number: string;
+  device_type: DeviceType;
+  settings: ConfigurationDeviceSettings;
+  wifi_password_set: boolean;
+  position: number;
+  current_settings_hash: string | null;
+}
 
 /** The configuration if it exists in this organization; another organization's id reads as absent. */
 export async function getConfiguration(db: Queryable, orgId: string, id: string): Promise<StoredConfiguration | undefined> {
-  const { rows } = await db.query<Row>(`${SELECT_WITH_MEMBERS} WHERE c.id = $1 AND c.org_id = $2`, [id, orgId]);
-  return rows[0] && toStored(rows[0]);
+  // Two plain queries: PGlite plans and runs them faster than one that aggregates the devices.
+  const { rows } = await db.query<Row>(
+    'SELECT id, org_id, name, settings, created_at, last_edited_at FROM configurations WHERE id = $1 AND org_id = $2',
+    [id, orgId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const members = await db.query<MemberRow>(
+    `SELECT cd.serial_number, m.device_type, cd.settings, cd.wifi_password_sealed IS NOT NULL AS wifi_password_set, cd.position,
+       cd.current_settings_hash
+     FROM configuration_devices cd JOIN manufacturing_records m ON m.serial_number = cd.serial_number
+     WHERE cd.configuration_id = $1 ORDER BY cd.position`,
+    [id],
+  );
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    settings: row.settings,
+    createdAt: row.created_at,
+    lastEditedAt: row.last_edited_at,
+    members: members.rows.map((m) => ({
+      serialNumber: m.serial_number,
+      deviceType: m.device_type,
+      settings: m.settings,
+      wifiPasswordSet: m.wifi_password_set,
+      position: m.position,
+      currentSettingsHash: m.current_settings_hash,
+    })),
+  };
 }
 
 const ORDER_BY: Record<ConfigurationSortOption, string> = {
