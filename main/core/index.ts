@@ -134,7 +134,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     for (const job of jobs) activeBench.noteJob(job, FINISHED_PHASES.includes(job.phase));
     events.emit('jobs.progress', jobs);
   });
-  provisioning.onFinished((job) => activeBench.noteJob(job, true));
+  provisioning.onFinished((job) => {
+    activeBench.noteJob(job, true);
+    const who = job.serialNumber ?? job.linkId;
+    if (job.phase === 'done') log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
+    else log.write(job.phase === 'failed' ? 'error' : 'warn', 'jobs', `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`);
+  });
   session.onChange(() => {
     void activeBench.refreshNeeds();
     void outbox.syncNow().catch(() => undefined);

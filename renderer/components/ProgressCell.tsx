@@ -7,6 +7,7 @@ import { progressStatus } from '../format/progress-status';
  */
 export function ProgressCell({ job, label }: { job: JobView | null; label: string }) {
   const status = progressStatus(job);
+  const finished = status.tone === 'done' || status.tone === 'failed' || status.tone === 'cancelled';
   return (
     <div className={`progress progress--${status.tone}`} data-phase={job?.phase ?? 'idle'}>
       <progress
@@ -16,14 +17,24 @@ export function ProgressCell({ job, label }: { job: JobView | null; label: strin
         aria-label={`${label}: ${status.label}`}
         aria-valuetext={status.percentText ? `${status.percentText}, ${status.label}` : status.label}
       />
-      <div className="progress__text">
-        <span className="progress__label" title={status.label}>
-          {status.label}
-        </span>
-        <span className="progress__num progress__percent">{status.percentText}</span>
-        <span className="progress__num progress__rate">{status.rateText}</span>
-        <span className="progress__num progress__eta">{status.timeLeftText}</span>
-      </div>
+      {/* Same height either way: a finished job's result takes the room of rate and time left. */}
+      {finished ? (
+        <div className="progress__text progress__text--finished">
+          <span className="progress__label" title={status.label}>
+            {status.label}
+          </span>
+          <span className="progress__num progress__percent">{status.percentText}</span>
+        </div>
+      ) : (
+        <div className="progress__text">
+          <span className="progress__label" title={status.label}>
+            {status.label}
+          </span>
+          <span className="progress__num progress__percent">{status.percentText}</span>
+          <span className="progress__num progress__rate">{status.rateText}</span>
+          <span className="progress__num progress__eta">{status.timeLeftText}</span>
+        </div>
+      )}
     </div>
   );
 }

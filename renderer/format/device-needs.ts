@@ -7,8 +7,10 @@ export function needsText(needs: DeviceNeeds | null): string {
   if (needs.firmware.needed) parts.push(needs.firmware.latestVersion ? `Firmware ${needs.firmware.latestVersion}` : 'Firmware update');
   if (needs.configuration.needed) parts.push('Configuration');
   if (parts.length > 0) return parts.join(' + ');
-  const reasons = [needs.firmware.reason, needs.configuration.reason].filter((r): r is string => Boolean(r));
-  return reasons.length > 0 ? reasons[0]! : 'Up to date';
+  // Nothing to do, or nothing known: say which.
+  if (needs.firmware.latestVersion === null) return needs.firmware.reason ?? 'Latest firmware unknown';
+  if (needs.configuration.syncId === null && needs.configuration.reason) return `Firmware up to date · ${needs.configuration.reason}`;
+  return 'Up to date';
 }
 
 export function needsSomething(needs: DeviceNeeds | null): boolean {

@@ -57,8 +57,11 @@ export function FirmwareScreen() {
                   ) : (
                     <ul className="plain-list">
                       {t.cached.map((c) => (
-                        <li key={c.sha256}>
-                          <span className="mono">{c.version}</span> <span className="muted small">{bytesText(c.size)} · {dateTimeText(c.storedAt)}</span>
+                        <li key={c.sha256} className="cell-stack">
+                          <span className="mono">{c.version}</span>
+                          <span className="muted small">
+                            {bytesText(c.size)} · {dateTimeText(c.storedAt)}
+                          </span>
                         </li>
                       ))}
                     </ul>

@@ -21,7 +21,7 @@ export const useNotices = create<NoticeState>((set) => {
     push(tone, text) {
       const id = next++;
       // Keep the last few only: a notice area that grows pushes nothing around, it is an overlay.
-      set((s) => ({ notices: [...s.notices.slice(-3), { id, tone, text }] }));
+      set((s) => ({ notices: [...s.notices.slice(-2), { id, tone, text }] }));
       if (tone !== 'error') setTimeout(() => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })), 6000);
     },
     dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),

@@ -1,0 +1,220 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConfigurationView, JobView, SessionView } from '../../preload/contract';
+import { ActionButton } from '../../renderer/components/ActionButton';
+import { ProgressCell } from '../../renderer/components/ProgressCell';
+import { SettingsForm } from '../../renderer/designer/SettingsForm';
+import { BenchScreen } from '../../renderer/screens/BenchScreen';
+import { SignInScreen } from '../../renderer/screens/SignInScreen';
+import { useBench } from '../../renderer/stores/bench';
+import { useSession } from '../../renderer/stores/session';
+import { FakeApi } from './fake-api';
+import { button, byLabel, click, messageOf, mount, settle, typeInto, type Mounted } from './dom';
+
+const ALLOWED = { allowed: true } as const;
+function session(role: 'Admin' | 'Operator'): SessionView {
+  const refused = { allowed: false, reason: `Your key's role ${role} may not create or change configurations; Admin or ConfigManager may.` } as const;
+  return {
+    status: 'signedIn',
+    kind: 'local',
+    serviceUrl: 'http://127.0.0.1:1',
+    orgId: 'demo',
+    organizationName: 'Demo',
+    region: 'NA',
+    keyName: 'k',
+    role,
+    remembered: true,
+    capabilities: {
+      'configurations.read': ALLOWED,
+      'configurations.write': role === 'Admin' ? ALLOWED : refused,
+      'devices.read': ALLOWED,
+      'devices.write': ALLOWED,
+      'files.download': ALLOWED,
+      'confirmations.send': ALLOWED,
+      'templates.read': ALLOWED,
+      'templates.write': ALLOWED,
+      'users.manage': ALLOWED,
+      'keys.manage': ALLOWED,
+    },
+  };
+}
+
+function job(change: Partial<JobView>): JobView {
+  return {
+    jobId: 'j1',
+    linkId: 'serial:/dev/a',
+    serialNumber: 'EPC000101',
+    deviceType: 'EPC',
+    action: 'firmware',
+    step: 'firmware',
+    phase: 'uploading',
+    bytesDone: 50,
+    bytesTotal: 100,
+    rateBytesPerSecond: 10,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:01.000Z',
+    finishedAt: null,
+    resultMessage: null,
+    firmwareVersion: null,
+    syncId: null,
+    confirmation: 'none',
+    ...change,
+  };
+}
+
+const configuration: ConfigurationView = {
+  id: '3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f',
+  name: 'Line 3',
+  startingIpAddress: null,
+  ismTxPower: null,
+  ismTxChannel: null,
+  ismNetworkId: null,
+  canMode: null,
+  canKBitrate: null,
+  displayTextPgn: null,
+  settingsPgn: null,
+  approvedSourceAddresses: null,
+  receiverOutputControl: null,
+  timeoutConfiguration: '1000ms',
+  devices: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastEditedAt: '2026-01-01T00:00:00.000Z',
+};
+
+let view: Mounted | null = null;
+beforeEach(() => {
+  useSession.setState({ session: session('Admin'), busy: false, error: null });
+  useBench.setState({ devices: [], jobs: {}, selected: [], loaded: true, error: null });
+});
+afterEach(() => {
+  view?.unmount();
+  view = null;
+});
+
+describe('ProgressCell', () => {
+  it('keeps the same structure while running and shows the numbers in their own columns', async () => {
+    view = await mount(<ProgressCell job={job({})} label="EPC000101" />);
+    const bar = view.container.querySelector('progress')!;
+    expect(bar.getAttribute('value')).toBe('50');
+    expect(bar.getAttribute('aria-label')).toBe('EPC000101: Sending firmware');
+    const texts = [...view.container.querySelectorAll('.progress__text > span')].map((s) => s.textContent);
+    expect(texts).toEqual(['Sending firmware', '50%', '10 B/s', '0:05 left']);
+  });
+
+  it('gives a finished job the whole line for its result', async () => {
+    view = await mount(<ProgressCell job={job({ phase: 'failed', resultMessage: 'no answer' })} label="EPC000101" />);
+    expect(view.container.querySelector('.progress')?.getAttribute('data-phase')).toBe('failed');
+    expect(view.container.querySelector('.progress__label')?.textContent).toBe('Failed: no answer');
+    expect(view.container.querySelectorAll('.progress__text > span')).toHaveLength(2);
+  });
+});
+
+describe('ActionButton', () => {
+  it('refuses what the role may not do, stays focusable and says why', async () => {
+    useSession.setState({ session: session('Operator') });
+    let clicked = 0;
+    view = await mount(
+      <ActionButton capability="configurations.write" onClick={() => clicked++} showReason>
+        New configuration
+      </ActionButton>,
+    );
+    const b = button(view.container, 'New configuration');
+    expect(b.getAttribute('aria-disabled')).toBe('true');
+    expect(b.disabled).toBe(false);
+    expect(messageOf(b)).toContain('Operator may not create or change configurations');
+    await click(b);
+    expect(clicked).toBe(0);
+  });
+});
+
+describe('SignInScreen', () => {
+  it('shows each problem beside its field, then signs in with what was typed', async () => {
+    useSession.setState({ session: { status: 'signedOut', lastServiceUrl: null, lastOrgId: null } });
+    const api = new FakeApi().answer('session.signIn', session('Admin')).install();
+    view = await mount(<SignInScreen />);
+    await click(button(view.container, 'Sign in'));
+    expect(messageOf(byLabel(view.container, 'Service URL'))).toContain('Enter the address');
+    expect(messageOf(byLabel(view.container, 'API key'))).toContain('Paste the API key');
+    expect(api.calls).toEqual([]);
+
+    await typeInto(byLabel(view.container, 'Service URL'), 'ftp://x');
+    expect(messageOf(byLabel(view.container, 'Service URL'))).toContain('must start with https://');
+    await typeInto(byLabel(view.container, 'Service URL'), 'https://dcms.example.com');
+    await typeInto(byLabel(view.container, 'Organization'), 'acme');
+    await typeInto(byLabel(view.container, 'API key'), 'secret-key-123');
+    await click(button(view.container, 'Sign in'));
+    await settle();
+    expect(api.calls).toEqual([{ channel: 'session.signIn', input: { serviceUrl: 'https://dcms.example.com', orgId: 'acme', apiKey: 'secret-key-123', remember: true } }]);
+    // The key does not stay in the form after it was accepted.
+    expect(byLabel(view.container, 'API key').value).toBe('');
+  });
+});
+
+describe('SettingsForm', () => {
+  it('shows the domain rule beside the field while typing and asks the service with dryRun before saving', async () => {
+    const api = new FakeApi()
+      .answer('configurations.update', (input) => ({ dryRun: input.dryRun ?? false, violations: [], value: input.dryRun ? null : configuration }))
+      .install();
+    let saved = 0;
+    view = await mount(<SettingsForm configuration={configuration} region="NA" onSaved={() => saved++} />);
+    const channel = byLabel(view.container, 'ISM channel');
+    await typeInto(channel, '22');
+    expect(channel.getAttribute('aria-invalid')).toBe('true');
+    expect(messageOf(channel)).toContain('ISM channel 22 does not exist in North America');
+    const save = button(view.container, 'Save settings');
+    expect(save.getAttribute('aria-disabled')).toBe('true');
+
+    await typeInto(channel, '5');
+    expect(channel.getAttribute('aria-invalid')).toBe('false');
+    expect(save.getAttribute('aria-disabled')).toBe('false');
+    await click(save);
+    await settle();
+    expect(api.calls.map((c) => c.input)).toEqual([
+      { id: configuration.id, settings: { ismTxChannel: 5 }, dryRun: true },
+      { id: configuration.id, settings: { ismTxChannel: 5 }, dryRun: false },
+    ]);
+    expect(saved).toBe(1);
+  });
+
+  it('places the violations of the dry run beside their fields and saves nothing', async () => {
+    const api = new FakeApi()
+      .answer('configurations.update', { dryRun: true, violations: [{ code: 'ISM_CHANNEL_NOT_ALLOWED_IN_REGION', field: 'ismTxChannel', message: 'Europe: channel 1 only.' }], value: null })
+      .install();
+    view = await mount(<SettingsForm configuration={configuration} region="NA" onSaved={() => undefined} />);
+    await typeInto(byLabel(view.container, 'ISM channel'), '5');
+    await click(button(view.container, 'Save settings'));
+    await settle();
+    expect(messageOf(byLabel(view.container, 'ISM channel'))).toContain('Europe: channel 1 only.');
+    expect(api.calls).toHaveLength(1);
+  });
+});
+
+describe('BenchScreen', () => {
+  it('starts the chosen action on the selected devices', async () => {
+    const api = new FakeApi().answer('bench.start', []).install();
+    useBench.setState({
+      devices: ['a', 'b'].map((n) => ({
+        linkId: `serial:/dev/${n}`,
+        linkKind: 'serial',
+        address: `/dev/${n}`,
+        serialNumber: `EPC00010${n}`,
+        deviceType: 'EPC',
+        model: 'EPC-E4',
+        firmwareVersion: '1.0.0',
+        configSyncId: null,
+        error: null,
+        needs: { firmware: { needed: true, latestVersion: '1.1.0', reason: null }, configuration: { needed: false, syncId: null, reason: 'In no configuration.' } },
+        activeJobId: null,
+      })),
+    });
+    view = await mount(<BenchScreen />);
+    expect(button(view.container, 'Update firmware').getAttribute('aria-disabled')).toBe('true');
+    const selectAll = view.container.querySelector('input[aria-label="Select all devices"]') as HTMLInputElement;
+    await click(selectAll);
+    expect(view.container.querySelector('.toolbar__count')?.textContent).toBe('2 selected');
+    await click(button(view.container, 'Update firmware'));
+    await settle();
+    expect(api.calls).toEqual([{ channel: 'bench.start', input: { action: 'firmware', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } }]);
+    expect(view.container.textContent).toContain('Firmware 1.1.0');
+  });
+});

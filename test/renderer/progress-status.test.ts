@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { JobView } from '../../preload/contract';
+import { batchSummary, jobPercent, phaseText, progressStatus, secondsLeft } from '../../renderer/format/progress-status';
+import { durationText, rateText } from '../../renderer/format/units';
+
+function job(change: Partial<JobView> = {}): JobView {
+  return {
+    jobId: 'j1',
+    linkId: 'serial:/dev/ttyACM0',
+    serialNumber: 'EPC000101',
+    deviceType: 'EPC',
+    action: 'firmware',
+    step: 'firmware',
+    phase: 'uploading',
+    bytesDone: 25_000,
+    bytesTotal: 100_000,
+    rateBytesPerSecond: 10_000,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:03.000Z',
+    finishedAt: null,
+    resultMessage: null,
+    firmwareVersion: null,
+    syncId: null,
+    confirmation: 'none',
+    ...change,
+  };
+}
+
+describe('progress status texts', () => {
+  it('says what the device is doing, per step', () => {
+    expect(phaseText('uploading', 'firmware')).toBe('Sending firmware');
+    expect(phaseText('uploading', 'configuration')).toBe('Sending configuration');
+    expect(phaseText('rebooting', 'firmware')).toBe('Waiting for restart');
+  });
+
+  it('measures transfers in bytes and fixes the other phases', () => {
+    expect(jobPercent(job())).toBe(30);
+    expect(jobPercent(job({ phase: 'queued' }))).toBe(0);
+    expect(jobPercent(job({ phase: 'done' }))).toBe(100);
+    expect(jobPercent(job({ phase: 'failed' }))).toBeNull();
+    // "Both": firmware takes the first 80 %, configuration the rest.
+    expect(jobPercent(job({ action: 'both' }))).toBe(24);
+    expect(jobPercent(job({ action: 'both', step: 'configuration', phase: 'confirming' }))).toBeCloseTo(99.8);
+  });
+
+  it('gives the time left from the rate, only while transferring', () => {
+    expect(secondsLeft(job())).toBe(7.5);
+    expect(secondsLeft(job({ phase: 'applying' }))).toBeNull();
+    expect(secondsLeft(job({ rateBytesPerSecond: null }))).toBeNull();
+    const status = progressStatus(job());
+    expect(status).toMatchObject({ label: 'Sending firmware', percentText: '30%', rateText: '9.8 KiB/s', timeLeftText: '0:08 left', tone: 'running' });
+  });
+
+  it('states the result when finished, and the reason of a failure', () => {
+    expect(progressStatus(job({ phase: 'done', firmwareVersion: '1.1.0', confirmation: 'sent' })).label).toBe('Done: firmware 1.1.0');
+    expect(progressStatus(job({ phase: 'done', action: 'both', firmwareVersion: '1.1.0', syncId: 'abc', confirmation: 'queued' })).label).toBe(
+      'Done: firmware 1.1.0, configuration applied (confirmation waiting in outbox)',
+    );
+    const failed = progressStatus(job({ phase: 'failed', resultMessage: 'EPC000101 did not answer' }));
+    expect(failed).toMatchObject({ label: 'Failed: EPC000101 did not answer', tone: 'failed', percent: null, rateText: '', timeLeftText: '' });
+    expect(progressStatus(null)).toMatchObject({ label: 'Idle', tone: 'idle' });
+  });
+
+  it('keeps numbers short and steady', () => {
+    expect(rateText(0)).toBe('');
+    expect(rateText(11_520)).toBe('11.3 KiB/s');
+    expect(rateText(2_500_000)).toBe('2.4 MiB/s');
+    expect(durationText(7)).toBe('0:07');
+    expect(durationText(3725)).toBe('1:02:05');
+  });
+
+  it('sums up a batch in one line', () => {
+    expect(batchSummary([])).toBe('No jobs yet');
+    expect(batchSummary([job(), job({ phase: 'done' }), job({ phase: 'done' }), job({ phase: 'failed' })])).toBe('1 running, 2 done, 1 failed');
+  });
+});

@@ -1,0 +1,156 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AttachedDeviceView, JobView, SessionView } from '../../preload/contract';
+import { ProvisionerError, client } from '../../renderer/api/client';
+import { isSelectable, jobForDevice, selectableLinkIds, useBench } from '../../renderer/stores/bench';
+import { capability, useSession } from '../../renderer/stores/session';
+import { useOutbox } from '../../renderer/stores/outbox';
+import { wireEvents } from '../../renderer/stores/wire-events';
+import { FakeApi } from './fake-api';
+
+function device(linkId: string, change: Partial<AttachedDeviceView> = {}): AttachedDeviceView {
+  return {
+    linkId,
+    linkKind: 'serial',
+    address: linkId.slice(7),
+    serialNumber: `SN-${linkId}`,
+    deviceType: 'EPC',
+    model: 'EPC-E4',
+    firmwareVersion: '1.0.0',
+    configSyncId: null,
+    error: null,
+    needs: null,
+    activeJobId: null,
+    ...change,
+  };
+}
+
+function job(jobId: string, linkId: string, change: Partial<JobView> = {}): JobView {
+  return {
+    jobId,
+    linkId,
+    serialNumber: null,
+    deviceType: 'EPC',
+    action: 'firmware',
+    step: 'firmware',
+    phase: 'uploading',
+    bytesDone: 0,
+    bytesTotal: 10,
+    rateBytesPerSecond: null,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:01.000Z',
+    finishedAt: null,
+    resultMessage: null,
+    firmwareVersion: null,
+    syncId: null,
+    confirmation: 'none',
+    ...change,
+  };
+}
+
+const signedIn: SessionView = {
+  status: 'signedIn',
+  kind: 'service',
+  serviceUrl: 'https://dcms.example.com',
+  orgId: 'acme',
+  organizationName: null,
+  region: 'NA',
+  keyName: 'tech-1',
+  role: 'Operator',
+  remembered: true,
+  capabilities: {
+    'configurations.read': { allowed: true },
+    'configurations.write': { allowed: false, reason: 'Your key’s role Operator may not create or change configurations.' },
+    'devices.read': { allowed: true },
+    'devices.write': { allowed: false, reason: 'no' },
+    'files.download': { allowed: true },
+    'confirmations.send': { allowed: true },
+    'templates.read': { allowed: true },
+    'templates.write': { allowed: false, reason: 'no' },
+    'users.manage': { allowed: false, reason: 'no' },
+    'keys.manage': { allowed: false, reason: 'no' },
+  },
+};
+
+beforeEach(() => {
+  useBench.setState({ devices: [], jobs: {}, selected: [], loaded: false, error: null });
+  useSession.setState({ session: null, appInfo: null, busy: false, error: null });
+});
+
+describe('the client', () => {
+  it('unwraps outcomes and throws the core error with its violations', async () => {
+    const api = new FakeApi()
+      .answer('bench.cancel', true)
+      .answer('devices.register', { code: 'VALIDATION', message: 'Unknown serial', violations: [{ code: 'X', field: 'serialNumber', message: 'm' }], httpStatus: 400 })
+      .install();
+    await expect(client().call('bench.cancel', { jobId: 'j' })).resolves.toBe(true);
+    const failure = await client().call('devices.register', { serialNumber: 'S', name: 'n' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ProvisionerError);
+    expect(failure).toMatchObject({ code: 'VALIDATION', httpStatus: 400, violations: [{ field: 'serialNumber' }] });
+    expect(api.calls.map((c) => c.channel)).toEqual(['bench.cancel', 'devices.register']);
+  });
+});
+
+describe('session store', () => {
+  it('keeps the sign-in error for the form and clears it on the next try', async () => {
+    let attempt = 0;
+    new FakeApi()
+      .answer('session.signIn', () => (++attempt === 1 ? { code: 'AUTH_FAILED', message: 'Key refused', violations: [], httpStatus: 401 } : signedIn))
+      .install();
+    const input = { serviceUrl: 'https://dcms.example.com', orgId: 'acme', apiKey: 'k' };
+    await expect(useSession.getState().signIn(input)).resolves.toBe(false);
+    expect(useSession.getState().error).toBe('Key refused');
+    await expect(useSession.getState().signIn(input)).resolves.toBe(true);
+    expect(useSession.getState()).toMatchObject({ error: null, busy: false, session: { role: 'Operator' } });
+  });
+
+  it('answers capabilities with the reason, and refuses everything when signed out', () => {
+    expect(capability(signedIn, 'configurations.write')).toEqual({ allowed: false, reason: expect.stringContaining('Operator') });
+    expect(capability(signedIn, 'files.download')).toEqual({ allowed: true });
+    expect(capability({ status: 'signedOut', lastOrgId: null, lastServiceUrl: null }, 'files.download')).toEqual({ allowed: false, reason: 'Sign in first.' });
+  });
+});
+
+describe('bench store', () => {
+  it('follows the event streams and never goes back to an older job state', () => {
+    const api = new FakeApi().install();
+    const off = wireEvents();
+    api.emit('bench.devicesChanged', [device('serial:/dev/a'), device('serial:/dev/b')]);
+    api.emit('jobs.progress', [job('j1', 'serial:/dev/a', { bytesDone: 5, updatedAt: '2026-01-01T00:00:05.000Z' })]);
+    api.emit('jobs.progress', [job('j1', 'serial:/dev/a', { bytesDone: 2, updatedAt: '2026-01-01T00:00:02.000Z' })]);
+    expect(useBench.getState().jobs.j1?.bytesDone).toBe(5);
+    api.emit('session.changed', signedIn);
+    expect(useSession.getState().session).toEqual(signedIn);
+    api.emit('outbox.changed', { entries: [], pendingCount: 3, rejectedCount: 0, oldestPendingSince: null });
+    expect(useOutbox.getState().outbox?.pendingCount).toBe(3);
+    off();
+  });
+
+  it('selects only identified devices without a running job, and drops devices that left', () => {
+    const devices = [device('serial:/dev/a', { activeJobId: 'j1' }), device('serial:/dev/b'), device('serial:/dev/c', { serialNumber: null })];
+    const jobs = { j1: job('j1', 'serial:/dev/a') };
+    expect(selectableLinkIds(devices, jobs)).toEqual(['serial:/dev/b']);
+    expect(isSelectable(devices[0]!, { j1: job('j1', 'serial:/dev/a', { phase: 'done' }) })).toBe(true);
+    useBench.setState({ devices, jobs });
+    useBench.getState().selectAll(true);
+    expect(useBench.getState().selected).toEqual(['serial:/dev/b']);
+    useBench.getState().applyDevices([device('serial:/dev/a')]);
+    expect(useBench.getState().selected).toEqual([]);
+  });
+
+  it('shows a device the newest job of its link', () => {
+    const jobs = {
+      old: job('old', 'serial:/dev/a', { startedAt: '2026-01-01T00:00:00.000Z', phase: 'failed' }),
+      new: job('new', 'serial:/dev/a', { startedAt: '2026-01-01T00:01:00.000Z', phase: 'done' }),
+    };
+    expect(jobForDevice(device('serial:/dev/a'), jobs)?.jobId).toBe('new');
+    expect(jobForDevice(device('serial:/dev/a', { activeJobId: 'old' }), jobs)?.jobId).toBe('old');
+    expect(jobForDevice(device('serial:/dev/z'), jobs)).toBeNull();
+  });
+
+  it('starts jobs on the chosen devices and keeps what the core answered', async () => {
+    const api = new FakeApi().answer('bench.start', (input) => input.linkIds.map((linkId, i) => job(`j${i}`, linkId, { action: input.action ?? 'firmware' }))).install();
+    await useBench.getState().start('both', ['serial:/dev/a', 'serial:/dev/b']);
+    expect(api.calls[0]).toEqual({ channel: 'bench.start', input: { action: 'both', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } });
+    expect(Object.values(useBench.getState().jobs).map((j) => j.action)).toEqual(['both', 'both']);
+  });
+});
