@@ -95,8 +95,9 @@ export function runningText(job: JobSnapshot): string {
   return parts.join(DASH);
 }
 
-function confirmationText(job: JobSnapshot): string {
-  switch (job.confirmation) {
+/** What happened to a step's confirmation, in the words of a result line. */
+export function confirmationWords(confirmation: JobSnapshot['confirmation']): string {
+  switch (confirmation) {
     case 'sent':
       return 'confirmed to the service';
     case 'queued':
@@ -109,11 +110,11 @@ function confirmationText(job: JobSnapshot): string {
 /** One line for a finished job; for failures the job's own one-line error. */
 export function finishedText(job: JobSnapshot): string {
   if (job.phase === 'failed' || job.phase === 'cancelled') {
-    const confirmation = confirmationText(job);
+    const confirmation = confirmationWords(job.confirmation);
     return `${job.resultMessage ?? (job.phase === 'failed' ? 'failed' : 'cancelled')}${confirmation ? ` (failure ${confirmation})` : ''}`;
   }
   const result = job.resultMessage ?? 'done';
-  const confirmation = confirmationText(job);
+  const confirmation = confirmationWords(job.confirmation);
   return confirmation ? `${result}; ${confirmation}` : result;
 }
 

@@ -5,6 +5,7 @@ import { runConfigurationJob } from './jobs/configuration-apply-job';
 import type { ConfigurationSourceRequest, FirmwareSourceRequest, JobControl, JobEnvironment, StepResult } from './jobs/context';
 import { runFirmwareJob } from './jobs/firmware-update-job';
 import { ProgressBatcher, RateMeter, type ProgressListener } from './progress';
+import { confirmationWords } from './progress-text';
 
 /**
  * Many devices at once: jobs wait for one of `concurrency` slots, at most one job per device runs at
@@ -267,13 +268,25 @@ export class JobQueue {
 }
 
 /** "Both": the firmware step's result and the configuration step's, as one. */
-function combine(firmware: StepResult, configuration: StepResult): StepResult {
+export function combine(firmware: StepResult, configuration: StepResult): StepResult {
   const confirmations = [firmware.confirmation, configuration.confirmation];
+  const configurationFailed = configuration.outcome === 'failed' || configuration.outcome === 'cancelled';
+  // A failed job's line ends "(failure <confirmation>)", which must speak for the configuration
+  // step that failed: a technician must not read "failure confirmed" when only the firmware was.
+  // The firmware step's own confirmation is then said beside its result.
+  const firmwareWords = confirmationWords(firmware.confirmation);
+  const firmwarePart = configurationFailed && firmwareWords ? `${firmware.resultMessage} (${firmwareWords})` : firmware.resultMessage;
   return {
     ...configuration,
     firmwareVersion: firmware.firmwareVersion ?? null,
-    resultMessage: `${firmware.resultMessage}; ${configuration.resultMessage}`,
-    confirmation: confirmations.includes('queued') ? 'queued' : confirmations.includes('sent') ? 'sent' : 'none',
+    resultMessage: `${firmwarePart}; ${configuration.resultMessage}`,
+    confirmation: configurationFailed
+      ? configuration.confirmation
+      : confirmations.includes('queued')
+        ? 'queued'
+        : confirmations.includes('sent')
+          ? 'sent'
+          : 'none',
     notice: [firmware.notice, configuration.notice].filter(Boolean).join(' ') || null,
   };
 }

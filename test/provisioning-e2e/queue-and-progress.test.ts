@@ -170,3 +170,57 @@ describe('job queue', () => {
     expect(final.linkId).toBe('serial:/dev/b');
   });
 });
+
+describe('firmware then configuration as one job', () => {
+  const env = {} as JobEnvironment;
+
+  it('says the firmware was confirmed and the configuration failure was not, when no file could be had', async () => {
+    const queue = new JobQueue({
+      concurrency: 1,
+      environment: () => env,
+      runners: {
+        firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent', firmwareVersion: '1.1.0' }),
+        configuration: async () =>
+          result({ phase: 'failed', outcome: 'failed', resultMessage: 'getting the configuration file failed: device is in no configuration', errorCode: 'DEVICE_NOT_IN_CONFIGURATION', confirmation: 'none' }),
+      },
+    });
+    queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
+    const [final] = await queue.idle();
+    expect(final!.phase).toBe('failed');
+    expect(final!.confirmation).toBe('none');
+    expect(jobText(final!)).toBe(
+      'firmware 1.1.0 installed (was 1.0.0) (confirmed to the service); getting the configuration file failed: device is in no configuration',
+    );
+  });
+
+  it('reports a configuration failure that was itself confirmed as such', async () => {
+    const queue = new JobQueue({
+      concurrency: 1,
+      environment: () => env,
+      runners: {
+        firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent' }),
+        configuration: async () => result({ phase: 'failed', outcome: 'failed', resultMessage: 'the device refused the file', errorCode: 'CONFIG_BAD_SIGNATURE', confirmation: 'queued' }),
+      },
+    });
+    queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
+    const [final] = await queue.idle();
+    expect(jobText(final!)).toBe(
+      'firmware 1.1.0 installed (was 1.0.0) (confirmed to the service); the device refused the file (failure confirmation waiting in the outbox)',
+    );
+  });
+
+  it('merges the confirmations of two successful steps', async () => {
+    const queue = new JobQueue({
+      concurrency: 1,
+      environment: () => env,
+      runners: {
+        firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed', confirmation: 'sent' }),
+        configuration: async () => result({ resultMessage: 'configuration applied', confirmation: 'queued' }),
+      },
+    });
+    queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
+    const [final] = await queue.idle();
+    expect(final!.confirmation).toBe('queued');
+    expect(jobText(final!)).toBe('firmware 1.1.0 installed; configuration applied; confirmation waiting in the outbox');
+  });
+});
