@@ -106,12 +106,13 @@ async function main(): Promise<void> {
   await pair('configuration read', read);
   await pair('configuration list page (Limit=20, Page=2)', list);
   await pair('device add, dryRun', add);
-  // The same reads with the read cache off: what every read costs on PostgreSQL (no cache there)
-  // and what the first read after a write costs on PGlite.
+  // The same with the read cache off: what every request costs on PostgreSQL (no cache there) and
+  // what the first one after a write costs on PGlite.
   const reads = ctx.reads;
   ctx.reads = null;
   await pair('configuration read, no read cache', read);
   await pair('configuration list page, no read cache', list);
+  await pair('device add, dryRun, no read cache', add);
   ctx.reads = reads;
   await app.close();
   await db.close();

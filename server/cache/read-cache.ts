@@ -42,3 +42,12 @@ export class ReadCache {
     return value;
   }
 }
+
+/**
+ * Reads through the service's cache when there is one and `db` is not a transaction (a transaction
+ * may see its own uncommitted writes, which must never be cached). Cached values are shared: callers
+ * must not change them.
+ */
+export function readThrough<T>(ctx: { reads: ReadCache | null; db: unknown }, db: unknown, key: string, load: () => Promise<T>): Promise<T> {
+  return ctx.reads && db === ctx.db ? ctx.reads.through(key, load) : load();
+}

@@ -21,6 +21,7 @@ import {
   type DryRunResult,
   type Violation,
 } from '../../domain';
+import { readThrough } from '../cache/read-cache';
 import type { ServiceContext } from '../context';
 import { configurationContext } from '../configurations/context';
 import { refreshSettingsHashes } from '../configurations/files';
@@ -49,8 +50,9 @@ import { getRegisteredDevice } from '../store/devices';
 const deviceParams = idParams.extend({ serialNumber: z.string().min(1).max(64) });
 
 
-async function mustGet(db: Queryable, orgId: string, id: string): Promise<StoredConfiguration> {
-  const stored = await getConfiguration(db, orgId, id);
+async function mustGet(db: Queryable, orgId: string, id: string, svc?: ServiceContext): Promise<StoredConfiguration> {
+  const load = () => getConfiguration(db, orgId, id);
+  const stored = svc ? await readThrough(svc, db, `stored-configuration/${orgId}/${id}`, load) : await load();
   if (!stored) throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
   return stored;
 }
@@ -175,7 +177,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     readOnlyWhen: (query) => query.dryRun,
     response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
-      const stored = await mustGet(db, caller.orgId, params.id);
+      const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const merged = mergeConfigurationPatch(settingsOf(stored), body);
       const members = membersOf(stored);
       const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
@@ -195,8 +197,8 @@ export const configurationOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: configurationStatusSchema, description: '{ configurationId, complete, errors, readyDevices }' },
-    handler: async ({ db, caller, params }) => {
-      const stored = await mustGet(db, caller.orgId, params.id);
+    handler: async ({ db, ctx, caller, params }) => {
+      const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const members = membersOf(stored);
       const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
       return configurationStatus(stored.id, settingsOf(stored), members, cctx);
@@ -215,8 +217,10 @@ export const configurationOperations: AnyOperationSpec[] = [
     readOnlyWhen: (query) => query.dryRun,
     response: { kind: 'json', status: 201, data: recordOrDryRun, description: 'The configuration with the device, or with dryRun the would-be violations.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
-      const stored = await mustGet(db, caller.orgId, params.id);
-      const device = await getRegisteredDevice(db, caller.orgId, body.serialNumber);
+      const stored = await mustGet(db, caller.orgId, params.id, ctx);
+      const device = await readThrough(ctx, db, `registered-device/${caller.orgId}/${body.serialNumber}`, () =>
+        getRegisteredDevice(db, caller.orgId, body.serialNumber),
+      );
       if (!device) {
         throw notFound(
           'DEVICE_NOT_REGISTERED',
@@ -284,7 +288,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     readOnlyWhen: (query) => query.dryRun,
     response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
-      const stored = await mustGet(db, caller.orgId, params.id);
+      const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const members = membersOf(stored);
       const index = members.findIndex((m) => m.serialNumber === params.serialNumber);
       const current = members[index];
