@@ -53,7 +53,8 @@ export const useBench = create<BenchState>((set, get) => ({
   async start(action, linkIds) {
     try {
       get().applyJobs(await client().call('bench.start', { action, linkIds: [...linkIds] }));
-      set({ error: null });
+      // Started devices leave the selection: the next action is for the next batch.
+      set((s) => ({ error: null, selected: s.selected.filter((id) => !linkIds.includes(id)) }));
     } catch (err) {
       set({ error: errorText(err) });
     }

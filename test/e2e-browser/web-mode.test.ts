@@ -186,6 +186,7 @@ describe('web mode in a real browser', () => {
     await shot('06-bench-attached');
     await page.getByRole('checkbox', { name: 'Select all devices' }).check();
     await page.getByRole('button', { name: 'Both' }).click();
+    await page.locator('.toolbar__count', { hasText: '0 selected' }).waitFor(NO_LIMIT);
     await page.locator('.progress[data-phase="uploading"]').first().waitFor(NO_LIMIT);
     await shot('07-bench-progress');
     // Rows keep their height while the bars move: no layout jumps.
@@ -210,6 +211,17 @@ describe('web mode in a real browser', () => {
       expect(await row.getByTestId('registry-deploy').innerText()).toBe('Deployed');
     }
     await shot('09-devices-after');
+  });
+
+  it('is usable from the keyboard, with the focus always visible', async () => {
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Configurations' }).focus();
+    await page.keyboard.press('Tab');
+    const devicesItem = page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Devices' });
+    await expect(devicesItem.evaluate((el) => el.ownerDocument.activeElement === el)).resolves.toBe(true);
+    await expect(devicesItem.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).outlineStyle)).resolves.toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Register device' }).waitFor(NO_LIMIT);
+    await expect(devicesItem.getAttribute('aria-current')).resolves.toBe('page');
   });
 
   it('shows every other screen', async () => {

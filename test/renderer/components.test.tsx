@@ -215,6 +215,7 @@ describe('BenchScreen', () => {
     await click(button(view.container, 'Update firmware'));
     await settle();
     expect(api.calls).toEqual([{ channel: 'bench.start', input: { action: 'firmware', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } }]);
+    expect(view.container.querySelector('.toolbar__count')?.textContent).toBe('0 selected');
     expect(view.container.textContent).toContain('Firmware 1.1.0');
   });
 });
