@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelopeSchema, errorEntrySchema } from '../../domain';
+import { CAN_MODES, envelopeSchema, errorEntrySchema, ISM_TX_POWERS, TIMEOUT_CONFIGURATIONS } from '../../domain';
 import type { AnyOperationSpec } from './operation';
 import { openApiPath } from './register';
 
@@ -13,6 +13,53 @@ type JsonSchema = Record<string, unknown>;
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete json.$schema;
+  return io === 'input' ? describeNormalisers(json) : json;
+}
+
+const caseInsensitive = (values: readonly string[]) => ({ type: 'string', description: `${values.join(', ')}; any letter case is accepted.` });
+
+/**
+ * The domain's normalisers (observed payload forms) are functions, which JSON Schema cannot show:
+ * they come out as "any value". Say what they accept, by property name.
+ */
+const NORMALISED: Record<string, JsonSchema> = {
+  timeoutConfiguration: {
+    anyOf: [
+      { type: 'string', enum: [...TIMEOUT_CONFIGURATIONS] },
+      { type: 'integer', enum: TIMEOUT_CONFIGURATIONS.map((t) => Number(t.replace('ms', ''))), description: 'the same, in milliseconds' },
+    ],
+  },
+  ismTxPower: caseInsensitive(ISM_TX_POWERS),
+  canMode: caseInsensitive(CAN_MODES),
+  commInterface: { type: 'string', description: "None, BLE, ISM, Ethernet, Wifi, or several joined by commas ('BLE,Ethernet'); any letter case and order." },
+  serialNumber: { type: 'string' },
+  limit: { type: 'string', pattern: '^\\d+$', description: '1 to 30' },
+  Limit: { type: 'string', pattern: '^\\d+$', description: '1 to 30' },
+  page: { type: 'string', pattern: '^\\d+$', description: 'from 1' },
+  Page: { type: 'string', pattern: '^\\d+$', description: 'from 1' },
+  Offset: { type: 'string', pattern: '^\\d+$', description: 'from 0' },
+  dryRun: { type: 'string', enum: ['true', 'false'] },
+  configurableOnly: { type: 'string', enum: ['true', 'false'] },
+  deleteImage: { type: 'string', enum: ['true', 'false'] },
+  IsActive: { type: 'string', enum: ['true', 'false'] },
+  IncludeApiKeys: { type: 'string', enum: ['true', 'false'] },
+};
+
+function isAny(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && Object.keys(schema).filter((k) => k !== 'default').length === 0;
+}
+
+function describeNormalisers(json: JsonSchema): JsonSchema {
+  const properties = json.properties as Record<string, JsonSchema> | undefined;
+  if (properties) {
+    for (const [name, property] of Object.entries(properties)) {
+      const hint = NORMALISED[name];
+      if (!hint) continue;
+      const anyOf = property.anyOf as unknown[] | undefined;
+      if (isAny(property)) properties[name] = { ...hint, ...('default' in property ? { default: property.default } : {}) };
+      else if (anyOf?.some(isAny)) property.anyOf = anyOf.map((option) => (isAny(option) ? hint : option));
+    }
+  }
   return json;
 }
 
@@ -68,7 +115,12 @@ export function buildOpenApiDocument(operations: readonly AnyOperationSpec[], ve
       ...(isPublic ? { security: [] } : {}),
       parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
       ...(op.body
-        ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: !op.bodyOptional,
+              content: { 'application/json': { schema: op.bodyAlsoAccepts ? { anyOf: [op.bodyAlsoAccepts, schemaOf(op.body, 'input')] } : schemaOf(op.body, 'input') } },
+            },
+          }
         : {}),
       responses: { [status]: response, ...failureResponses(isPublic) },
     };

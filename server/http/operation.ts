@@ -55,6 +55,8 @@ interface BaseSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
   body?: B;
   /** Whether the request body may be absent (e.g. a device registered without an image). */
   bodyOptional?: boolean;
+  /** Another body form the schema reads (before its preprocessing), for the OpenAPI document. */
+  bodyAlsoAccepts?: { type: 'string'; description: string };
   /** Runs in one transaction; a thrown error rolls every change back. */
   mutates: boolean;
   /**

@@ -23,6 +23,8 @@ import type { Queryable } from '../db/database';
  */
 export const deviceImageBody = z.preprocess((body) => (typeof body === 'string' ? { deviceImage: body } : body), deviceImageBodySchema);
 
+const IMAGE_AS_STRING = { type: 'string', description: 'The deviceImage itself: a data URL (data:image/png;base64,...) or base64.' } as const;
+
 async function recordOrThrow(db: Queryable, orgId: string, serialNumber: string) {
   const record = await getDeviceRecord(db, orgId, serialNumber);
   if (!record) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
@@ -56,6 +58,7 @@ export const deviceOperations: AnyOperationSpec[] = [
     query: deviceRegisterQuerySchema,
     body: deviceImageBody,
     bodyOptional: true,
+    bodyAlsoAccepts: IMAGE_AS_STRING,
     mutates: true,
     response: { kind: 'json', status: 201, data: deviceRecordSchema, description: 'The registered device.' },
     handler: async ({ db, caller, query, body }) => {
@@ -82,6 +85,7 @@ export const deviceOperations: AnyOperationSpec[] = [
     query: deviceRenameQuerySchema,
     body: deviceImageBody,
     bodyOptional: true,
+    bodyAlsoAccepts: IMAGE_AS_STRING,
     mutates: true,
     response: { kind: 'json', data: deviceRecordSchema, description: 'The updated device.' },
     handler: async ({ db, caller, params, query, body }) => {
