@@ -209,6 +209,21 @@ describe('CoAP engine: Block1 upload', () => {
     expect(Buffer.compare(receiver.state.data, data)).toBe(0);
   });
 
+  it('continues with the smaller block size a 2.31 echoes (RFC 7959 §2.3)', async () => {
+    const chunks = new Map<number, Uint8Array>();
+    const data = pattern(4096);
+    const { engine, scripted } = setup((request) => {
+      const block = block1Of(request)!;
+      chunks.set(block.num * block.size, request.payload);
+      const done = [...chunks.values()].reduce((n, c) => n + c.length, 0) === data.length;
+      return { code: done ? CODE.CHANGED : CODE.CONTINUE, options: [block1Option({ num: block.num, more: !done, size: Math.min(block.size, 256) })] };
+    });
+    const result = await uploadBlock1(engine, { path: 'fw/data', data, blockSize: 1024, window: 1, what: 'firmware' });
+    expect(result.blockSize).toBe(256);
+    expect(scripted.requests.map((r) => block1Of(r)!.size)).toEqual([1024, ...Array(12).fill(256)]);
+    expect(Buffer.compare(Buffer.concat([...chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c)), data)).toBe(0);
+  });
+
   it('sends Size1 with block 0 only', async () => {
     const receiver = block1Receiver();
     const { engine, scripted } = setup(receiver.handler);
