@@ -20,8 +20,12 @@ function fromFastify(error: FastifyError): { status: number; entry: ErrorEntry }
       break;
   }
   // secure-json-parse refuses __proto__ and constructor.prototype keys.
-  if (error instanceof SyntaxError || error.statusCode === 400) {
+  if (error instanceof SyntaxError || (error.statusCode === 400 && error.code?.startsWith('FST_ERR_CTP'))) {
     return { status: 400, entry: { code: 'INVALID_JSON', message: `The request body is not acceptable JSON: ${error.message}` } };
+  }
+  // Any other refusal of Fastify's is the client's (a 4xx), never a 500.
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, entry: { code: 'REQUEST_REJECTED', message: error.message } };
   }
   return undefined;
 }
