@@ -188,6 +188,8 @@ describe('web mode in a real browser', () => {
     await page.getByRole('button', { name: 'Both' }).click();
     await page.locator('.toolbar__count', { hasText: '0 selected' }).waitFor(NO_LIMIT);
     await page.locator('.progress[data-phase="uploading"]').first().waitFor(NO_LIMIT);
+    // Rate and time left appear once the transfer has been measured.
+    await page.locator('.progress__eta', { hasText: 'left' }).first().waitFor(NO_LIMIT);
     await shot('07-bench-progress');
     // Rows keep their height while the bars move: no layout jumps.
     const heights = await page.locator('.bench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
