@@ -19,7 +19,6 @@ import {
 import { Bench, type DeviceSource } from './bench/bench';
 import type { JobTarget, ProvisioningService } from './bench/provisioning-service';
 import { CoreLog } from './core-log';
-import { serializeSyncNow } from './outbox-serialization';
 import { toCoreError } from './errors';
 import { EventHub } from './event-hub';
 import { configurationHandlers } from './handlers/configurations';
@@ -116,7 +115,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
   });
   const { outbox, cache } = engine;
-  serializeSyncNow(outbox);
   const recovered = await engine.recoverInterrupted().catch(() => 0);
   if (recovered > 0) log.warn('jobs', `${recovered} job(s) of an earlier run did not finish; their failure is confirmed to the service.`);
   outbox.start();

@@ -120,6 +120,8 @@ export class Outbox {
   /** The pass running now and, if someone asked meanwhile, the one queued after it. */
   private running: Promise<SyncReport> | undefined;
   private queued: Promise<SyncReport> | undefined;
+  /** Whether any caller of the queued pass asked for it to ignore backoff. */
+  private queuedForce = false;
   private timer: unknown;
   private started = false;
   private abort: AbortController | undefined;
@@ -242,18 +244,27 @@ export class Outbox {
    * call during a pass gets the pass after it, so an entry enqueued meanwhile is not missed.
    */
   syncNow(options: { force?: boolean } = {}): Promise<SyncReport> {
-    if (!this.running) {
-      this.running = this.pass(options.force ?? false).finally(() => {
-        this.running = this.queued;
+    const force = options.force ?? false;
+    if (!this.running) return this.startPass(force);
+    this.queuedForce ||= force;
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        const queuedForce = this.queuedForce;
         this.queued = undefined;
+        this.queuedForce = false;
+        return this.startPass(queuedForce);
       });
-      return this.running;
-    }
-    this.queued ??= this.running.then(
-      () => this.pass(options.force ?? false),
-      () => this.pass(options.force ?? false),
-    );
     return this.queued;
+  }
+
+  /** Every pass clears `running` itself when it ends, however it was started. */
+  private startPass(force: boolean): Promise<SyncReport> {
+    const pass: Promise<SyncReport> = this.pass(force).finally(() => {
+      if (this.running === pass) this.running = undefined;
+    });
+    this.running = pass;
+    return pass;
   }
 
   /** Start the background loop: sends due entries, then sleeps until the next one is due. */

@@ -320,6 +320,36 @@ describe('outbox concurrency', () => {
     expect(reports.flatMap((r) => r.delivered)).toHaveLength(2);
   });
 
+  it('keeps sending after overlapping passes: every later confirmation is delivered', async () => {
+    const sender = new ScriptedSender();
+    const outbox = makeOutbox(sender);
+    // Three devices confirm at the same moment (one pass running, one queued), then two more later.
+    const together = await Promise.all(['SN1', 'SN2', 'SN3'].map((sn) => outbox.deliver(firmware(sn))));
+    expect(together.every((r) => r.delivered)).toBe(true);
+    expect((await outbox.deliver(firmware('SN4'))).delivered).toBe(true);
+    expect((await outbox.deliver(firmware('SN5'))).delivered).toBe(true);
+    expect(sender.sent.map((e) => e.serialNumber).sort()).toEqual(['SN1', 'SN2', 'SN3', 'SN4', 'SN5']);
+    expect((await outbox.pending()).count).toBe(0);
+  });
+
+  it('a call made during a pass gets a fresh pass that starts after it', async () => {
+    const gate = deferred<boolean>();
+    const sender = new ScriptedSender([() => gate.promise]);
+    const outbox = makeOutbox(sender);
+    await outbox.enqueue(firmware('SN1'));
+    const first = outbox.syncNow();
+    await outbox.enqueue(firmware('SN2'));
+    const second = outbox.syncNow();
+    gate.resolve(true);
+    const [a, b] = await Promise.all([first, second]);
+    // Whichever pass took it, SN2 (enqueued during the first pass) is sent by the time the second call answers.
+    expect([...a.delivered, ...b.delivered]).toHaveLength(2);
+    expect((await outbox.pending()).count).toBe(0);
+    await outbox.enqueue(firmware('SN3'));
+    expect((await outbox.syncNow()).delivered).toHaveLength(1);
+    expect(sender.sent.map((e) => e.serialNumber)).toEqual(['SN1', 'SN2', 'SN3']);
+  });
+
   it('skips a pass while another live process holds the sender lock, and takes over a dead one', async () => {
     const sender = new ScriptedSender();
     const outbox = makeOutbox(sender, { lock: { isAlive: (pid) => pid === 4242 } });
