@@ -27,6 +27,7 @@ import type { DeviceRecord } from '../domain/registered-device-record';
 import type { IpNetworkTemplateRecord } from '../domain/ip-network-template';
 import type { UserRecord } from '../domain/users';
 import type { ApiKeyRecord } from '../domain/api-keys';
+import { JOB_ACTIONS, type JobView } from '../domain/jobs';
 
 /**
  * The one contract between the renderer and the core that hosts the device I/O and the service
@@ -230,52 +231,8 @@ export interface AttachedDeviceView {
   activeJobId: string | null;
 }
 
-export const JOB_ACTIONS = ['firmware', 'configuration', 'both'] as const;
-export type JobAction = (typeof JOB_ACTIONS)[number];
-
-export const JOB_PHASES = [
-  'queued',
-  'resolving',
-  'downloading',
-  'verifying',
-  'uploading',
-  'applying',
-  'rebooting',
-  'checking',
-  'confirming',
-  'done',
-  'failed',
-  'cancelled',
-] as const;
-export type JobPhase = (typeof JOB_PHASES)[number];
-export const FINISHED_PHASES: readonly JobPhase[] = ['done', 'failed', 'cancelled'];
-
-export interface JobView {
-  jobId: string;
-  linkId: string;
-  serialNumber: string | null;
-  deviceType: DeviceType | null;
-  action: JobAction;
-  /** In `both`: which of the two steps runs now. */
-  step: 'firmware' | 'configuration';
-  phase: JobPhase;
-  /** Bytes of the current transfer; total null when not known yet. */
-  bytesDone: number;
-  bytesTotal: number | null;
-  /** Bytes per second over the last few seconds; null before there is a measurement. */
-  rateBytesPerSecond: number | null;
-  /** ISO times. */
-  startedAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-  /** Set when finished: what happened, phrased for the technician. */
-  resultMessage: string | null;
-  /** Versions and syncIds the job put on the device. */
-  firmwareVersion: string | null;
-  syncId: string | null;
-  /** Whether the confirmation reached the service or waits in the outbox. */
-  confirmation: 'sent' | 'queued' | 'none';
-}
+// The job vocabulary lives in the domain so the core, the CLI and the renderer share it.
+export { FINISHED_PHASES, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobView } from '../domain/jobs';
 
 export interface OutboxEntryView {
   id: string;

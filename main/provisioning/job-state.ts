@@ -1,36 +1,13 @@
-import type { DeviceType } from '../../domain/device-types';
+import { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView } from '../../domain/jobs';
+
+export { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView };
 
 /**
  * What a provisioning job looks like from outside: one plain object per job, replaced (never
  * mutated) on every change, so the CLI and the UI can keep the last one they saw. The fields of
- * `JobSnapshot` are those of the UI contract's `JobView` (preload/contract.ts) plus a few the CLI
- * prints; the UI passes snapshots through as they are.
+ * `JobSnapshot` are those of `JobView` (domain/jobs.ts, what the UI contract carries) plus a few the
+ * CLI prints; the UI passes snapshots through as they are.
  */
-
-export const JOB_ACTIONS = ['firmware', 'configuration', 'both'] as const;
-export type JobAction = (typeof JOB_ACTIONS)[number];
-export type JobStep = 'firmware' | 'configuration';
-
-export const JOB_PHASES = [
-  'queued',
-  'resolving',
-  'downloading',
-  'verifying',
-  'uploading',
-  'applying',
-  'rebooting',
-  'checking',
-  'confirming',
-  'done',
-  'failed',
-  'cancelled',
-] as const;
-export type JobPhase = (typeof JOB_PHASES)[number];
-export const FINISHED_PHASES: readonly JobPhase[] = ['done', 'failed', 'cancelled'];
-
-export function isFinishedPhase(phase: JobPhase): boolean {
-  return FINISHED_PHASES.includes(phase);
-}
 
 /** How a finished job ended, beyond its phase. */
 export type JobOutcome =
@@ -41,34 +18,7 @@ export type JobOutcome =
   | 'failed'
   | 'cancelled';
 
-export interface JobSnapshot {
-  jobId: string;
-  /** How the device was targeted: a link spec ('serial:/dev/ttyACM0') or 'sn:EPC000101'. */
-  linkId: string;
-  serialNumber: string | null;
-  deviceType: DeviceType | null;
-  action: JobAction;
-  /** In `both`: which of the two steps runs now. */
-  step: JobStep;
-  phase: JobPhase;
-  /** Bytes of the current transfer (acknowledged by the device while uploading). */
-  bytesDone: number;
-  bytesTotal: number | null;
-  /** Bytes per second over the last few seconds; null before there is a measurement. */
-  rateBytesPerSecond: number | null;
-  startedAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-  /** Set when finished: what happened, phrased for the technician (one line). */
-  resultMessage: string | null;
-  /** Firmware the job installs (while running) or installed (when done). */
-  firmwareVersion: string | null;
-  /** Configuration syncId the job applies or applied. */
-  syncId: string | null;
-  /** Whether the confirmation reached the service, waits in the outbox, or there is none. */
-  confirmation: 'sent' | 'queued' | 'none';
-
-  // Beyond the UI contract:
+export interface JobSnapshot extends JobView {
   /** The link actually used, e.g. 'serial:/dev/pts/4', once connected. */
   link: string | null;
   /** Firmware the device ran before the job. */

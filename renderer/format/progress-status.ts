@@ -1,5 +1,7 @@
-import { FINISHED_PHASES, type JobAction, type JobPhase, type JobView } from '../../preload/contract';
-import { durationText, rateText } from './units';
+import { FINISHED_PHASES, type JobAction, type JobView } from '../../preload/contract';
+import { durationText, phaseText, rateText, secondsLeft } from '../../domain/job-text';
+
+export { phaseText, secondsLeft };
 
 /**
  * Pure functions from a job's state to the text a technician reads beside its progress bar (in the
@@ -19,8 +21,6 @@ export interface ProgressStatus {
   tone: ProgressTone;
 }
 
-const STEP_NOUN: Record<'firmware' | 'configuration', string> = { firmware: 'firmware', configuration: 'configuration' };
-
 export function actionText(action: JobAction): string {
   switch (action) {
     case 'firmware':
@@ -29,36 +29,6 @@ export function actionText(action: JobAction): string {
       return 'Apply configuration';
     case 'both':
       return 'Firmware and configuration';
-  }
-}
-
-export function phaseText(phase: JobPhase, step: 'firmware' | 'configuration'): string {
-  const noun = STEP_NOUN[step];
-  switch (phase) {
-    case 'queued':
-      return 'Waiting in queue';
-    case 'resolving':
-      return `Looking up ${noun}`;
-    case 'downloading':
-      return `Downloading ${noun}`;
-    case 'verifying':
-      return `Verifying ${noun}`;
-    case 'uploading':
-      return `Sending ${noun}`;
-    case 'applying':
-      return `Applying ${noun}`;
-    case 'rebooting':
-      return 'Waiting for restart';
-    case 'checking':
-      return `Checking ${noun} on device`;
-    case 'confirming':
-      return 'Confirming to service';
-    case 'done':
-      return 'Done';
-    case 'failed':
-      return 'Failed';
-    case 'cancelled':
-      return 'Cancelled';
   }
 }
 
@@ -101,13 +71,6 @@ function stepPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal'>): 
     default:
       return null;
   }
-}
-
-/** Seconds left in the current transfer at the current rate; null when not measurable. */
-export function secondsLeft(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal' | 'rateBytesPerSecond'>): number | null {
-  if (job.phase !== 'uploading' && job.phase !== 'downloading') return null;
-  if (!job.bytesTotal || !job.rateBytesPerSecond || job.rateBytesPerSecond <= 0) return null;
-  return Math.max(0, (job.bytesTotal - job.bytesDone) / job.rateBytesPerSecond);
 }
 
 export function progressStatus(job: JobView | null): ProgressStatus {

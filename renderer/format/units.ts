@@ -1,25 +1,5 @@
-/** Number formatting a technician reads at a glance. Fixed decimals so numbers do not jitter. */
-
-export function bytesText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-export function rateText(bytesPerSecond: number | null): string {
-  if (bytesPerSecond === null || !Number.isFinite(bytesPerSecond) || bytesPerSecond <= 0) return '';
-  return `${bytesText(Math.round(bytesPerSecond))}/s`;
-}
-
-/** 0:07, 1:42, 1:05:09. */
-export function durationText(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
-}
+/** Dates and times a technician reads at a glance. Bytes, rates and durations: the CLI's words, from the domain. */
+export { bytesText, durationText, rateText } from '../../domain/job-text';
 
 /** A date-time in the technician's locale, or an em dash when absent. */
 export function dateTimeText(iso: string | null | undefined): string {

@@ -96,9 +96,9 @@ describe('ProgressCell', () => {
     view = await mount(<ProgressCell job={job({})} label="EPC000101" />);
     const bar = view.container.querySelector('progress')!;
     expect(bar.getAttribute('value')).toBe('50');
-    expect(bar.getAttribute('aria-label')).toBe('EPC000101: Sending firmware');
+    expect(bar.getAttribute('aria-label')).toBe('EPC000101: Uploading firmware');
     const texts = [...view.container.querySelectorAll('.progress__text > span')].map((s) => s.textContent);
-    expect(texts).toEqual(['Sending firmware', '50%', '10 B/s', '0:05 left']);
+    expect(texts).toEqual(['Uploading firmware', '50%', '10 B/s', '5 s left']);
   });
 
   it('gives a finished job the whole line for its result', async () => {

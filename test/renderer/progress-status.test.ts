@@ -28,9 +28,9 @@ function job(change: Partial<JobView> = {}): JobView {
 
 describe('progress status texts', () => {
   it('says what the device is doing, per step', () => {
-    expect(phaseText('uploading', 'firmware')).toBe('Sending firmware');
-    expect(phaseText('uploading', 'configuration')).toBe('Sending configuration');
-    expect(phaseText('rebooting', 'firmware')).toBe('Waiting for restart');
+    expect(phaseText('uploading', 'firmware')).toBe('Uploading firmware');
+    expect(phaseText('uploading', 'configuration')).toBe('Uploading configuration');
+    expect(phaseText('rebooting', 'firmware')).toBe('Waiting for the device to restart');
   });
 
   it('measures transfers in bytes and fixes the other phases', () => {
@@ -48,7 +48,7 @@ describe('progress status texts', () => {
     expect(secondsLeft(job({ phase: 'applying' }))).toBeNull();
     expect(secondsLeft(job({ rateBytesPerSecond: null }))).toBeNull();
     const status = progressStatus(job());
-    expect(status).toMatchObject({ label: 'Sending firmware', percentText: '30%', rateText: '9.8 KiB/s', timeLeftText: '0:08 left', tone: 'running' });
+    expect(status).toMatchObject({ label: 'Uploading firmware', percentText: '30%', rateText: '10.0 kB/s', timeLeftText: '8 s left', tone: 'running' });
   });
 
   it('states the result when finished, and the reason of a failure', () => {
@@ -63,10 +63,10 @@ describe('progress status texts', () => {
 
   it('keeps numbers short and steady', () => {
     expect(rateText(0)).toBe('');
-    expect(rateText(11_520)).toBe('11.3 KiB/s');
-    expect(rateText(2_500_000)).toBe('2.4 MiB/s');
-    expect(durationText(7)).toBe('0:07');
-    expect(durationText(3725)).toBe('1:02:05');
+    expect(rateText(11_520)).toBe('11.5 kB/s');
+    expect(rateText(2_500_000)).toBe('2.5 MB/s');
+    expect(durationText(7)).toBe('7 s');
+    expect(durationText(3725)).toBe('1 h 2 min');
   });
 
   it('sums up a batch in one line', () => {

@@ -1,0 +1,63 @@
+import type { DeviceType } from './device-types';
+
+/**
+ * The vocabulary of provisioning jobs, shared by the core that runs them, the CLI that prints them,
+ * the contract that carries them and the renderer that draws them.
+ */
+
+export const JOB_ACTIONS = ['firmware', 'configuration', 'both'] as const;
+export type JobAction = (typeof JOB_ACTIONS)[number];
+export type JobStep = 'firmware' | 'configuration';
+
+export const JOB_PHASES = [
+  'queued',
+  'resolving',
+  'downloading',
+  'verifying',
+  'uploading',
+  'applying',
+  'rebooting',
+  'checking',
+  'confirming',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
+export type JobPhase = (typeof JOB_PHASES)[number];
+export const FINISHED_PHASES: readonly JobPhase[] = ['done', 'failed', 'cancelled'];
+
+export function isFinishedPhase(phase: JobPhase): boolean {
+  return FINISHED_PHASES.includes(phase);
+}
+
+/** Whether a job's confirmation reached the service, waits in the outbox, or there is none. */
+export type JobConfirmation = 'sent' | 'queued' | 'none';
+
+/** A job as the UI sees it: one plain object per job, replaced on every change. */
+export interface JobView {
+  jobId: string;
+  /** How the device was targeted: a link spec ('serial:/dev/ttyACM0') or 'sn:EPC000101'. */
+  linkId: string;
+  serialNumber: string | null;
+  deviceType: DeviceType | null;
+  action: JobAction;
+  /** In `both`: which of the two steps runs now. */
+  step: JobStep;
+  phase: JobPhase;
+  /** Bytes of the current transfer (acknowledged by the device while uploading); total null when not known yet. */
+  bytesDone: number;
+  bytesTotal: number | null;
+  /** Bytes per second over the last few seconds; null before there is a measurement. */
+  rateBytesPerSecond: number | null;
+  /** ISO times. */
+  startedAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  /** Set when finished: what happened, phrased for the technician (one line). */
+  resultMessage: string | null;
+  /** Firmware the job installs (while running) or installed (when done). */
+  firmwareVersion: string | null;
+  /** Configuration syncId the job applies or applied. */
+  syncId: string | null;
+  confirmation: JobConfirmation;
+}
