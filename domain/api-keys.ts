@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiKeyRoleSchema } from './enums';
+import { apiKeyRoleSchema, regionSchema } from './enums';
 import { dateTimeField } from './fields';
 
 /** PUT apiKeys/{keyName}/role: the body is a bare JSON string such as "Service". */
@@ -31,5 +31,12 @@ export const apiKeyValidationSchema = z.object({
   organizationId: z.string().nullable(),
   keyName: z.string().nullable(),
   role: apiKeyRoleSchema.nullable(),
+  /**
+   * Our service's extension: the organization's name and region, so a client checks the ISM
+   * channel rule of the right region while a technician types. Optional: a service without them
+   * still validates keys.
+   */
+  organizationName: z.string().nullable().optional(),
+  region: regionSchema.nullable().optional(),
 });
 export type ApiKeyValidation = z.output<typeof apiKeyValidationSchema>;

@@ -233,7 +233,7 @@ export class SessionManager {
     if (!result.valid || !result.role || (result.organizationId !== null && result.organizationId !== orgId)) {
       throw new CoreError('AUTH_FAILED', `The key is not valid for organization ${orgId} at ${serviceUrl}.`);
     }
-    return { keyName: result.keyName, role: result.role, organizationName: null, region: null, client };
+    return { keyName: result.keyName, role: result.role, organizationName: result.organizationName ?? null, region: result.region ?? null, client };
   }
 
   private async setAccount(account: Account | null): Promise<void> {

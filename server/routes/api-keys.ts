@@ -14,6 +14,7 @@ import { forbidden, notFound } from '../http/errors';
 import { orgOperation, type AnyOperationSpec, type Caller } from '../http/operation';
 import { orgParams } from '../http/schemas';
 import { findApiKeyByName, findApiKeyByValue, listApiKeys, setApiKeyRole, type ApiKeyRecord } from '../store/api-keys';
+import { getOrganization } from '../store/organizations';
 
 // The interface says the list "supports filtering by name" without naming the parameter: Name,
 // capitalised like its neighbours.
@@ -95,8 +96,18 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     handler: async ({ db, caller, body }) => {
       const value = body.apiKey?.trim();
       const record = value ? await findApiKeyByValue(db, value) : undefined;
-      if (!record || record.orgId !== caller.orgId) return { valid: false, organizationId: null, keyName: null, role: null };
-      return { valid: true, organizationId: record.orgId, keyName: record.name, role: record.role };
+      if (!record || record.orgId !== caller.orgId) {
+        return { valid: false, organizationId: null, keyName: null, role: null, organizationName: null, region: null };
+      }
+      const organization = await getOrganization(db, record.orgId);
+      return {
+        valid: true,
+        organizationId: record.orgId,
+        keyName: record.name,
+        role: record.role,
+        organizationName: organization?.name ?? null,
+        region: organization?.region ?? null,
+      };
     },
   }),
 ];

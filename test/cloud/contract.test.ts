@@ -69,7 +69,7 @@ describe('version and authentication', () => {
 
 describe('API keys', () => {
   it('validate: a valid key with its name and role; an invalid one as not valid', async () => {
-    expect(await client.apiKeys.validate(service.adminKey)).toEqual({ valid: true, organizationId: service.orgId, keyName: 'demo-admin', role: 'Admin' });
+    expect(await client.apiKeys.validate(service.adminKey)).toEqual({ valid: true, organizationId: service.orgId, keyName: 'demo-admin', role: 'Admin', organizationName: 'Demo organization', region: 'NA' });
     expect((await client.apiKeys.validate('bogus')).valid).toBe(false);
     expect((await client.apiKeys.validate(null)).valid).toBe(false);
   });

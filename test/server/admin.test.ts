@@ -103,10 +103,16 @@ describe.each(backends())('templates, users, keys and versions on %s', (backend)
   it('validates keys', async () => {
     const operator = await env.keyFor('Operator');
     const validate = async (apiKey: unknown) => (await env.call('POST', '/apiKeys/validate', { key: operator, body: { apiKey } })).json.data;
-    expect(await validate(env.adminKey)).toEqual({ valid: true, organizationId: 'demo', keyName: 'demo-admin', role: 'Admin' });
-    expect(await validate('pvk_nope')).toEqual({ valid: false, organizationId: null, keyName: null, role: null });
-    expect(await validate(null)).toEqual({ valid: false, organizationId: null, keyName: null, role: null });
+    expect(await validate(env.adminKey)).toEqual({ valid: true, organizationId: 'demo', keyName: 'demo-admin', role: 'Admin', organizationName: 'Demo organization', region: 'NA' });
+    expect(await validate('pvk_nope')).toEqual({ valid: false, organizationId: null, keyName: null, role: null, organizationName: null, region: null });
+    expect(await validate(null)).toEqual({ valid: false, organizationId: null, keyName: null, role: null, organizationName: null, region: null });
     expect((await env.call('POST', '/apiKeys/validate', { body: {} })).json.data.valid).toBe(false);
+  });
+
+  it('tells a client the region of the organization of the key, so the ISM channel rule checked while typing is the right one', async () => {
+    const euKey = await env.createOrg('eu-plant', 'EU');
+    const result = (await env.call('POST', '/apiKeys/validate', { orgId: 'eu-plant', key: euKey, body: { apiKey: euKey } })).json.data;
+    expect(result).toMatchObject({ valid: true, organizationId: 'eu-plant', region: 'EU', organizationName: 'eu-plant' });
   });
 
   it('reports its version with and without a key', async () => {

@@ -89,7 +89,7 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
     expect((await env.call('GET', '/users', own)).json.data.totalCount).toBe(0);
     expect((await env.call('GET', '/apiKeys', own)).json.data.map((k: { name: string }) => k.name)).toEqual(['admin']);
     // A key of the demo organization validates as not valid here.
-    expect((await env.call('POST', '/apiKeys/validate', { ...own, body: { apiKey: env.adminKey } })).json.data).toEqual({ valid: false, organizationId: null, keyName: null, role: null });
+    expect((await env.call('POST', '/apiKeys/validate', { ...own, body: { apiKey: env.adminKey } })).json.data).toEqual({ valid: false, organizationId: null, keyName: null, role: null, organizationName: null, region: null });
   });
 
   it("cannot claim or configure the demo organization's devices", async () => {
