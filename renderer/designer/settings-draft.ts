@@ -1,4 +1,4 @@
-import { configurationPatchSchema, type ConfigurationSettings } from '../../domain/configuration';
+import { CONFIGURATION_SETTING_KEYS, configurationPatchSchema, type ConfigurationSettings } from '../../domain/configuration';
 import type { DeviceType } from '../../domain/device-types';
 import type { Region } from '../../domain/enums';
 import { mergeConfigurationPatch } from '../../domain/merge';
@@ -9,20 +9,7 @@ import { dedupeViolations } from './violations';
 import { listText, numberText, parseInteger, parseIntegerList, type Parsed } from './text-values';
 
 /** The configuration settings as the designer's inputs hold them: text per field. */
-export const SETTING_FIELDS = [
-  'name',
-  'timeoutConfiguration',
-  'ismTxPower',
-  'ismTxChannel',
-  'ismNetworkId',
-  'canMode',
-  'canKBitrate',
-  'displayTextPgn',
-  'settingsPgn',
-  'approvedSourceAddresses',
-  'receiverOutputControl',
-  'startingIpAddress',
-] as const;
+export const SETTING_FIELDS = CONFIGURATION_SETTING_KEYS;
 export type SettingField = (typeof SETTING_FIELDS)[number];
 export type SettingsDraft = Record<SettingField, string>;
 

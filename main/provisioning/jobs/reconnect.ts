@@ -1,22 +1,8 @@
 import { abortReason } from '../../devices/errors';
+import { delay } from '../../devices/util/delay';
 import type { DeviceConnector, DeviceSession, DeviceTarget } from '../device-port';
 import type { ReconnectPolicy } from './context';
 import { JobFailure } from './failure';
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * Waits for a device that went away (pulled cable, reboot) to answer again on its target, and
@@ -47,7 +33,7 @@ export async function waitForDevice(
       lastError = error;
     }
     if (performance.now() + policy.pollMs > deadline) break;
-    await sleep(policy.pollMs, signal);
+    await delay(policy.pollMs, signal);
   }
   throw new JobFailure(
     'DEVICE_GONE',
