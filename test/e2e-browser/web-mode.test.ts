@@ -108,7 +108,7 @@ describe('web mode in a real browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('who-role').waitFor(NO_LIMIT);
     expect(await page.getByTestId('who-role').innerText()).toBe('Admin');
-    expect(await page.getByTestId('who-org').innerText()).toBe('demo');
+    expect(await page.getByTestId('who-org').innerText()).toBe('Demo organization');
     // The key never reaches the page.
     expect(await page.content()).not.toContain(apiKey);
   });
