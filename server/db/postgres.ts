@@ -40,6 +40,12 @@ const MAX_ATTEMPTS = 5;
  */
 export async function openPostgres(databaseUrl: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle pooled connection that the server closes (a restart, a failover, an administrator)
+  // is reported here; without a listener it would be an uncaught exception that stops the
+  // service. The pool has already dropped that client, and the next query opens a new one.
+  pool.on('error', (error) => {
+    process.stderr.write(`${JSON.stringify({ level: 'warn', msg: 'an idle PostgreSQL connection was closed by the server; it will be replaced', error: error.message })}\n`);
+  });
   // Fail now, with the server's message, rather than on the first request.
   const probe = await pool.connect();
   probe.release();
@@ -50,18 +56,24 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
+        let broken = false;
         try {
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
           const result = await work(wrap(client));
           await client.query('COMMIT');
           return result;
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
+          // A healthy connection can always roll back; one that cannot is broken.
+          broken = await client.query('ROLLBACK').then(
+            () => false,
+            () => true,
+          );
           const code = sqlErrorCode(error);
           if (code !== undefined && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
           throw error;
         } finally {
-          client.release();
+          // A broken connection is closed, not handed to the next request.
+          client.release(broken ? new Error('connection failed during a transaction') : undefined);
         }
       }
     },
