@@ -1,6 +1,6 @@
 import { commInterfaceFlags, formatCommInterface, usesIp } from '../../domain/comm-interface';
 import type { ConfigurationSettings } from '../../domain/configuration';
-import { deviceAddSchema, deviceUpdateSchema, type ConfigurationDeviceSettings, type DeviceUpdate } from '../../domain/configuration-device';
+import { deviceAddSchema, deviceUpdateSchema, ETHERNET_FIELDS, WIFI_FIELDS, type ConfigurationDeviceSettings, type DeviceUpdate } from '../../domain/configuration-device';
 import { TYPES_WITHOUT_INPUTS } from '../../domain/device-capabilities';
 import { ENDPOINT_CONTROLLER_TYPES, type DeviceType } from '../../domain/device-types';
 import type { CommInterfaceFlag, Region } from '../../domain/enums';
@@ -30,14 +30,8 @@ export const DEVICE_FIELDS = [
   'stopCategory',
   'cat1StopDelay',
   'ossdEnabled',
-  'ethNetmask',
-  'ethGateway',
-  'ethNameservers',
-  'wifiNetmask',
-  'wifiGateway',
-  'wifiNameservers',
-  'wifiSsid',
-  'wifiPassword',
+  ...ETHERNET_FIELDS,
+  ...WIFI_FIELDS,
 ] as const;
 export type DeviceField = (typeof DEVICE_FIELDS)[number];
 /** Text per field; commInterface as the canonical flags text ('BLE,Ethernet'); ossdEnabled 'true'/'false'. */
