@@ -1,8 +1,7 @@
 import { decodeConfigFile, verifyConfigFile, type DecodedConfigFile } from '../../../domain/files';
 import type { DeviceIdentity, DeviceSession } from '../device-port';
-import type { JobPhase } from '../job-state';
 import { confirmConfiguration } from './confirm';
-import type { ConfigurationJobRequest, JobControl, JobEnvironment, StepResult } from './context';
+import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, failureText, JobFailure } from './failure';
 import type { JobIntent } from './intent-journal';
 import { runWithReconnect, type SessionHolder } from './session-holder';
@@ -20,11 +19,7 @@ import { runWithReconnect, type SessionHolder } from './session-holder';
  */
 export async function runConfigurationJob(env: JobEnvironment, request: ConfigurationJobRequest, control: JobControl): Promise<StepResult> {
   const { signal } = control;
-  const where = { phase: 'resolving' as JobPhase, percent: null as number | null, connecting: false };
-  const phase = (next: JobPhase, extra: Parameters<JobControl['update']>[0] = {}) => {
-    where.phase = next;
-    control.update({ step: 'configuration', phase: next, ...extra });
-  };
+  const { where, phase } = trackPhase(control, 'configuration');
   const holder: SessionHolder = { session: undefined };
   let intent: JobIntent | undefined;
   let identity: DeviceIdentity | undefined;

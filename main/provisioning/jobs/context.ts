@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../../cloud';
 import type { DeviceConnector, DeviceTarget } from '../device-port';
 import type { FirmwareCache } from '../firmware-cache';
-import type { JobUpdate } from '../job-state';
+import type { JobPhase, JobStep, JobUpdate } from '../job-state';
 import type { Outbox } from '../outbox';
 import type { ConfigFileStore } from './config-file-store';
 import type { ConfirmationAddress } from './confirm';
@@ -66,3 +66,20 @@ export interface ConfigurationJobRequest {
 
 /** How a job step ended; the queue turns it into the final snapshot. */
 export type StepResult = Required<Pick<JobUpdate, 'outcome' | 'resultMessage' | 'errorCode' | 'resumable' | 'confirmation'>> & JobUpdate;
+
+/** Where a job step is, kept for its failure message ("failed at 48% while uploading"). */
+export interface JobWhereabouts {
+  phase: JobPhase;
+  percent: number | null;
+  connecting: boolean;
+}
+
+/** A step's position, and the one way to move it on: record the phase and tell the listeners. */
+export function trackPhase(control: JobControl, step: JobStep): { where: JobWhereabouts; phase: (next: JobPhase, extra?: Parameters<JobControl['update']>[0]) => void } {
+  const where: JobWhereabouts = { phase: 'resolving', percent: null, connecting: false };
+  const phase = (next: JobPhase, extra: Parameters<JobControl['update']>[0] = {}) => {
+    where.phase = next;
+    control.update({ step, phase: next, ...extra });
+  };
+  return { where, phase };
+}

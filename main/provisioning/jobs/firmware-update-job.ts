@@ -1,9 +1,8 @@
 import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
 import type { DeviceIdentity, DeviceSession, FirmwareImage } from '../device-port';
 import { resolveFirmware } from '../firmware-cache-resolve';
-import type { JobPhase } from '../job-state';
 import { confirmFirmware } from './confirm';
-import type { FirmwareJobRequest, JobControl, JobEnvironment, StepResult } from './context';
+import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, failureText, JobFailure } from './failure';
 import type { JobIntent } from './intent-journal';
 import { runWithReconnect, type SessionHolder } from './session-holder';
@@ -21,11 +20,7 @@ import { runWithReconnect, type SessionHolder } from './session-holder';
  */
 export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRequest, control: JobControl): Promise<StepResult> {
   const { signal } = control;
-  const where = { phase: 'resolving' as JobPhase, percent: null as number | null, connecting: false };
-  const phase = (next: JobPhase, extra: Parameters<JobControl['update']>[0] = {}) => {
-    where.phase = next;
-    control.update({ step: 'firmware', phase: next, ...extra });
-  };
+  const { where, phase } = trackPhase(control, 'firmware');
   const holder: SessionHolder = { session: undefined };
   let intent: JobIntent | undefined;
   let bundle: FirmwareBundle | undefined;
