@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildFirmwareBundle, makeFirmwareImage, readFirmwareBundle } from '../domain/files';
 import { createServiceClient } from '../main/cloud';
-import { createDeviceConnector, createProvisioningService, type JobSnapshot } from '../main/provisioning';
+import { createDeviceConnector, createProvisioningService, type JobSnapshot } from '../main/app/jobs';
 import { putFirmwareBundle, seedDemo, startService, upsertManufacturingRecords } from '../server';
 import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
 

@@ -21,7 +21,7 @@ import { UdpLink } from '../main/devices/links/udp-link';
 import { uploadFirmware } from '../main/devices/operations/firmware';
 import { identify } from '../main/devices/operations/identify';
 import { DeviceSession } from '../main/devices/session';
-import { LEGACY_BLOCK_SIZE } from '../main/devices/protocol/constants';
+import { LEGACY_BLOCK_SIZE } from '../protocol/constants';
 import { createSimulatedBleBindings, startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../simulator';
 
 interface LinkCase {

@@ -15,7 +15,7 @@ import {
   type EventStreams,
   type InvokeOutcome,
   type RendererApi,
-} from './contract';
+} from '../contract/index';
 
 type Listener = (payload: unknown) => void;
 const listeners = new Map<EventStream, Set<Listener>>();

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { RendererApi } from '../preload/contract';
+import type { RendererApi } from '../contract/index';
 import { createClient, setClient } from './api/client';
 import { connectWebSocketBridge, takeTokenFromLocation, webSocketUrl } from './bridge/websocket';
 import { App } from './app/App';

@@ -68,7 +68,7 @@ const sourceLocationImportMetaUrl = {
 
 async function buildMain({ quiet }) {
   await esbuild({
-    entryPoints: [join(root, 'main/electron/main.ts')],
+    entryPoints: [join(root, 'main/hosts/electron/main.ts')],
     outfile: join(root, 'dist/main/electron.cjs'),
     bundle: true,
     platform: 'node',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds and starts the desktop app. Where Electron cannot run (no binary and no way
 // to fetch it, no display), it says why in one line and starts web mode (`npm run web`) instead,
-// which prints the address to open. The decision lives in main/electron/launcher/ (TypeScript,
+// which prints the address to open. The decision lives in main/hosts/electron/launcher/ (TypeScript,
 // loaded through tsx) so it is tested like the rest of the code.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { build } from './build.mjs';
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 try {
-  const { runStart } = await tsImport('../main/electron/launcher/run-start.ts', import.meta.url);
+  const { runStart } = await tsImport('../main/hosts/electron/launcher/run-start.ts', import.meta.url);
   process.exitCode = await runStart({
     projectRoot,
     args: process.argv.slice(2),

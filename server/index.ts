@@ -16,6 +16,6 @@ export { issueApiKey } from './store/api-keys';
 export { upsertManufacturingRecords, type ManufacturingRecord } from './store/manufacturing';
 export { putFirmwareBundle } from './store/firmware';
 export { loadServiceSecrets, type SigningKeyInfo } from './store/secrets';
-export { ROLE_MATRIX, isAllowed, type OperationId } from './auth/role-matrix';
+export { ROLE_MATRIX, isAllowed, type OperationId } from '../domain/role-matrix';
 export { SYNC_ID_HEADER, CONFIG_FILE_MEDIA_TYPE } from './routes/configuration-files';
 export { issueKey, createOrganizationWithKey } from './provision';

@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
-import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../main/devices/protocol/constants';
+import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
 import type { FaultOptions } from './faults';
 import { simulatorDir } from './links/descriptor-file';
 

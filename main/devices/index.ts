@@ -1,7 +1,7 @@
 // The host side of the device protocol (docs/device-protocol.md): links, framing, the CoAP engine,
 // device operations and discovery.
 export * from './errors';
-export { encodeFrame, FrameDecoder } from './framing';
+export { encodeFrame, FrameDecoder } from '../../protocol/framing';
 export type { Link, LinkKind } from './links/link';
 export { LinkClosedError } from './links/link';
 export { SerialLink } from './links/serial-link';

@@ -7,7 +7,7 @@ import type {
   EventStreams,
   RendererApi,
   WireError,
-} from '../../preload/contract';
+} from '../../contract/index';
 import type { Violation } from '../../domain/violations';
 
 /** A failed call, with the core's code and the violations to show beside their fields. */

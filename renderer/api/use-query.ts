@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Channel, ChannelInput, ChannelResult } from '../../preload/contract';
+import type { Channel, ChannelInput, ChannelResult } from '../../contract/index';
 import { client, errorText } from './client';
 
 export interface QueryState<T> {

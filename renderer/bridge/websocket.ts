@@ -11,7 +11,7 @@ import {
   type WebClientMessage,
   type WebServerMessage,
   type WireError,
-} from '../../preload/contract';
+} from '../../contract/index';
 
 /**
  * Web mode's `window.provisioner`: the contract over one WebSocket to the Node process that hosts

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import type { Capability } from '../../preload/contract';
+import type { Capability } from '../../contract/index';
 import { useCapability } from '../stores/session';
 
 interface ActionButtonProps {

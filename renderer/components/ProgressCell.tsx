@@ -1,4 +1,4 @@
-import type { JobView } from '../../preload/contract';
+import type { JobView } from '../../contract/index';
 import { progressStatus } from '../format/progress-status';
 
 /**

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ConfigurationStatusView, ConfigurationView } from '../../preload/contract';
+import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, Loading, ScreenHeader } from '../components/misc';

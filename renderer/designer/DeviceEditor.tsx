@@ -4,7 +4,7 @@ import { SUPPORTED_INTERFACES } from '../../domain/device-capabilities';
 import type { DeviceType } from '../../domain/device-types';
 import type { CommInterfaceFlag, Region } from '../../domain/enums';
 import type { Violation } from '../../domain/violations';
-import type { ConfigurationDeviceView, ConfigurationView } from '../../preload/contract';
+import type { ConfigurationDeviceView, ConfigurationView } from '../../contract/index';
 import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';

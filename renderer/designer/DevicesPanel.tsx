@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Region } from '../../domain/enums';
-import type { ConfigurationDeviceView, ConfigurationView } from '../../preload/contract';
+import type { ConfigurationDeviceView, ConfigurationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, EmptyRow } from '../components/misc';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Region } from '../../domain/enums';
-import type { ConfigurationView } from '../../preload/contract';
+import type { ConfigurationView } from '../../contract/index';
 import { client, errorText, violationsOf } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { SelectField, TextField } from '../components/fields';

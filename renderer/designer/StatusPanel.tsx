@@ -1,4 +1,4 @@
-import type { ConfigurationStatusView, ConfigurationView } from '../../preload/contract';
+import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
 import { Badge } from '../components/misc';
 
 interface Props {

@@ -1,4 +1,4 @@
-import type { AttachedDeviceView, DeviceNeeds } from '../../preload/contract';
+import type { AttachedDeviceView, DeviceNeeds } from '../../contract/index';
 
 /** What an attached device needs, as one short line; and whether anything is needed at all. */
 export function needsText(needs: DeviceNeeds | null): string {

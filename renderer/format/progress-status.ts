@@ -1,4 +1,4 @@
-import { FINISHED_PHASES, type JobAction, type JobView } from '../../preload/contract';
+import { FINISHED_PHASES, type JobAction, type JobView } from '../../contract/index';
 import { durationText, phaseText, rateText, secondsLeft } from '../../domain/job-text';
 
 export { phaseText, secondsLeft };

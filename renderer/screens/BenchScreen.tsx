@@ -1,4 +1,4 @@
-import type { JobAction } from '../../preload/contract';
+import type { JobAction } from '../../contract/index';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { ProgressCell } from '../components/ProgressCell';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { DeployStatus } from '../../domain/enums';
-import type { RegisteredDeviceView } from '../../preload/contract';
+import type { RegisteredDeviceView } from '../../contract/index';
 import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AttachedDeviceView, JobAction, JobView } from '../../preload/contract';
+import type { AttachedDeviceView, JobAction, JobView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { isFinished } from '../format/progress-status';
 

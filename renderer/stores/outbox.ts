@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { LogLine, OutboxView } from '../../preload/contract';
+import type { LogLine, OutboxView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 
 const MAX_LINES = 1000;

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppInfo, Capability, CapabilityState, ChannelInput, SessionView } from '../../preload/contract';
+import type { AppInfo, Capability, CapabilityState, ChannelInput, SessionView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 
 type SignedIn = Extract<SessionView, { status: 'signedIn' }>;

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import { forbidden, unauthorized } from '../http/errors';
 import type { Caller } from '../http/operation';
 import { markApiKeyUsed, type ApiKeyRecord } from '../store/api-keys';
-import { isAllowed, type OperationId } from './role-matrix';
+import { isAllowed, type OperationId } from '../../domain/role-matrix';
 
 /** lastUsedAt is kept to the minute: writing it on every request would double the cost of a read. */
 const LAST_USED_RESOLUTION_MS = 60_000;

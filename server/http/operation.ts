@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { OperationId } from '../auth/role-matrix';
+import type { OperationId } from '../../domain/role-matrix';
 import type { ApiKeyRole } from '../../domain/enums';
 import type { Queryable } from '../db/database';
 import type { ServiceContext } from '../context';

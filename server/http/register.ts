@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
-import type { OperationId } from '../auth/role-matrix';
+import type { OperationId } from '../../domain/role-matrix';
 import type { ServiceContext } from '../context';
 import type { SqlValue } from '../db/database';
 import { ok } from './envelope';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { BLE_RX_CHARACTERISTIC_UUID, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID } from '../../main/devices/protocol/constants';
+import { BLE_RX_CHARACTERISTIC_UUID, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID } from '../../protocol/constants';
 import { BLE_DISCONNECT_REASON, type BleCentral, type BleLink } from '../links/ble';
 import { linkOf } from '../registry';
 import type { SimulatedDevice } from '../simulated-device';

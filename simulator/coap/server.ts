@@ -22,7 +22,7 @@ import {
   type CoapOption,
 } from '../../main/devices/coap';
 import { encodeCbor } from '../../domain/files/cbor';
-import { CONTENT_FORMAT_CBOR } from '../../main/devices/protocol/constants';
+import { CONTENT_FORMAT_CBOR } from '../../protocol/constants';
 import { DedupCache } from './dedup-cache';
 import { ObserverRegistry } from './observers';
 import type { CoapRequest, CoapResponse, RequestHandler } from './types';

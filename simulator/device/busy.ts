@@ -1,4 +1,4 @@
-import { DEVICE_ERROR } from '../../main/devices/protocol/constants';
+import { DEVICE_ERROR } from '../../protocol/constants';
 import { OPTION, uintOption } from '../../main/devices/coap';
 import { DeviceError } from './errors';
 

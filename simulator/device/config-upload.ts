@@ -1,4 +1,4 @@
-import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../main/devices/protocol/constants';
+import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../protocol/constants';
 import { DeviceError } from './errors';
 import { ReceivedRanges } from './received-ranges';
 

@@ -1,5 +1,5 @@
 import { FIRMWARE_IMAGE_HEADER_SIZE, parseFirmwareImageHeader, type FirmwareImageHeader } from '../../domain/files/firmware-image';
-import { DEVICE_ERROR, type AnyDeviceErrorCode, type FirmwareState } from '../../main/devices/protocol/constants';
+import { DEVICE_ERROR, type AnyDeviceErrorCode, type FirmwareState } from '../../protocol/constants';
 import { bytesToHex, hexToBytes } from '../hex';
 import type { FlashModel } from '../wire/flash';
 import { busyError } from './busy';

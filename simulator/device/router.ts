@@ -1,5 +1,5 @@
 import { CODE } from '../../main/devices/coap';
-import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../main/devices/protocol/constants';
+import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../protocol/constants';
 import type { CoapResponse, RequestHandler } from '../coap/types';
 import type { DeviceContext, Method, Resource } from './context';
 import { busyError } from './busy';

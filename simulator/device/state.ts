@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FirmwareState } from '../../main/devices/protocol/constants';
+import type { FirmwareState } from '../../protocol/constants';
 import { writeFileAtomic } from './atomic-file';
 
 /** The firmware upload a device remembers across reboots, so that a host can resume it. */

@@ -1,5 +1,5 @@
 import type { FirmwareImageHeader } from '../../domain/files/firmware-image';
-import { DEDUPLICATION_CACHE_SIZE, FIRMWARE_STATUS_MIN_INTERVAL_MS, REBOOT_AFTER_RESPONSE_MS, RESOURCE } from '../../main/devices/protocol/constants';
+import { DEDUPLICATION_CACHE_SIZE, FIRMWARE_STATUS_MIN_INTERVAL_MS, REBOOT_AFTER_RESPONSE_MS, RESOURCE } from '../../protocol/constants';
 import { CoapServer } from '../coap/server';
 import type { DeviceFaults } from '../faults';
 import type { DeviceLink } from '../links/link';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { BLE_ATT_HEADER_SIZE, BLE_SERVICE_UUID } from '../../main/devices/protocol/constants';
+import { BLE_ATT_HEADER_SIZE, BLE_SERVICE_UUID } from '../../protocol/constants';
 import type { BleOptions } from '../options';
 import type { DeviceFaults } from '../faults';
 import { bleWireModel, type WireModel } from '../wire/models';

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdir, unlink } from 'node:fs/promises';
-import { USB_PRODUCT_ID } from '../../main/devices/protocol/constants';
+import { USB_PRODUCT_ID } from '../../protocol/constants';
 import { writeFileAtomic } from '../device/atomic-file';
 
 /**

@@ -1,4 +1,4 @@
-import { encodeFrame, FrameDecoder, SLIP_END, SLIP_ESC } from '../../main/devices/framing';
+import { encodeFrame, FrameDecoder, SLIP_END, SLIP_ESC } from '../../protocol/framing';
 import type { DeviceFaults } from '../faults';
 
 /**

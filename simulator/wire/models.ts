@@ -1,4 +1,4 @@
-import { BLE_ATT_HEADER_SIZE } from '../../main/devices/protocol/constants';
+import { BLE_ATT_HEADER_SIZE } from '../../protocol/constants';
 
 /**
  * How long a chunk takes on a link, so that timings mean something although a pty and a loopback

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigurationView, JobView, SessionView } from '../../preload/contract';
+import type { ConfigurationView, JobView, SessionView } from '../../contract/index';
 import { ActionButton } from '../../renderer/components/ActionButton';
 import { ProgressCell } from '../../renderer/components/ProgressCell';
 import { SettingsForm } from '../../renderer/designer/SettingsForm';

@@ -1,4 +1,4 @@
-import type { Channel, ChannelInput, ChannelResult, EventStream, EventStreams, InvokeOutcome, RendererApi, WireError } from '../../preload/contract';
+import type { Channel, ChannelInput, ChannelResult, EventStream, EventStreams, InvokeOutcome, RendererApi, WireError } from '../../contract/index';
 import { createClient, setClient } from '../../renderer/api/client';
 
 type Answer<C extends Channel> = ChannelResult<C> | WireError | ((input: ChannelInput<C>) => ChannelResult<C> | WireError);

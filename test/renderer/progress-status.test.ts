@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobView } from '../../preload/contract';
+import type { JobView } from '../../contract/index';
 import { batchSummary, jobPercent, phaseText, progressStatus, secondsLeft } from '../../renderer/format/progress-status';
 import { durationText, rateText } from '../../renderer/format/units';
 

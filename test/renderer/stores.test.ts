@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AttachedDeviceView, JobView, SessionView } from '../../preload/contract';
+import type { AttachedDeviceView, JobView, SessionView } from '../../contract/index';
 import { ProvisionerError, client } from '../../renderer/api/client';
 import { isSelectable, jobForDevice, selectableLinkIds, useBench } from '../../renderer/stores/bench';
 import { capability, useSession } from '../../renderer/stores/session';

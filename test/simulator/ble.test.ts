@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { CODE } from '../../main/devices/coap';
-import { BLE_SERVICE_UUID } from '../../main/devices/protocol/constants';
+import { BLE_SERVICE_UUID } from '../../protocol/constants';
 import { createSimulatedBleBindings, startSimulatedDevice, type SimulatedDevice } from '../../simulator';
 import { announcement, scratchDir, serviceKeys, testImage, uniqueSerial } from './helpers/fixtures';
 import { connectTransport, nobleWith, scanFor } from './helpers/noble';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE } from '../../main/devices/coap';
-import { encodeFrame } from '../../main/devices/framing';
+import { encodeFrame } from '../../protocol/framing';
 import { createSimulatedBleBindings, startSimulatedDevice } from '../../simulator';
 import { announcement, scratchDir, serviceKeys, testImage, uniqueSerial } from './helpers/fixtures';
 import { connectTransport, nobleWith, scanFor } from './helpers/noble';

@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
 import { block1Option, block2Option, CODE, decodeBlock, decodeUint, encodeMessage, getOption, OPTION } from '../../main/devices/coap';
-import { encodeFrame } from '../../main/devices/framing';
+import { encodeFrame } from '../../protocol/framing';
 import { announcement, configContent, scratchDir, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
 import { errorCode } from './helpers/raw-client';
 import { startSerialSession, type SerialSession } from './helpers/serial-session';

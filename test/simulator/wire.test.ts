@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { encodeFrame, FrameDecoder, SLIP_END } from '../../main/devices/framing';
+import { encodeFrame, FrameDecoder, SLIP_END } from '../../protocol/framing';
 import { ReceivedRanges } from '../../simulator/device/received-ranges';
 import { DeviceFaults } from '../../simulator/faults';
 import { flipByte, FrameStream, splitAfterFrameEnds } from '../../simulator/links/frame-stream';

@@ -1,7 +1,7 @@
 import { abortReason, DeviceProtocolError } from '../errors';
-import { block1Of, block1Option, encodeUint, type CoapOption } from './codec';
+import { block1Of, block1Option, encodeUint, type CoapOption } from '../../../protocol/coap/codec';
 import { deviceErrorFromResponse, type CoapEngine, type CoapResponse } from './engine';
-import { CODE, OPTION } from './parameters';
+import { CODE, OPTION } from '../../../protocol/coap/parameters';
 
 export interface Block1UploadOptions {
   path: string;

@@ -1,7 +1,7 @@
 import { DeviceProtocolError } from '../errors';
-import { block2Of, block2Option, getOption, type CoapOption } from './codec';
+import { block2Of, block2Option, getOption, type CoapOption } from '../../../protocol/coap/codec';
 import type { CoapEngine, CoapResponse } from './engine';
-import { CODE, OPTION } from './parameters';
+import { CODE, OPTION } from '../../../protocol/coap/parameters';
 
 export interface Block2DownloadOptions {
   path: string;

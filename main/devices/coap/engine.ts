@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { abortReason, DeviceDisconnectedError, DeviceError, DeviceTimeoutError, type DeviceErrorContext } from '../errors';
 import { deviceErrorFromResponse } from './device-error';
 import type { Link } from '../links/link';
-import { SEPARATE_RESPONSE_TIMEOUT_MS } from '../protocol/constants';
+import { SEPARATE_RESPONSE_TIMEOUT_MS } from '../../../protocol/constants';
 import {
   CoapFormatError,
   decodeMessage,
@@ -13,8 +13,8 @@ import {
   uriPathOptions,
   type CoapMessage,
   type CoapOption,
-} from './codec';
-import { ACK_RANDOM_FACTOR, CODE, MAX_RETRANSMIT, MESSAGE_ID_MODULUS } from './parameters';
+} from '../../../protocol/coap/codec';
+import { ACK_RANDOM_FACTOR, CODE, MAX_RETRANSMIT, MESSAGE_ID_MODULUS } from '../../../protocol/coap/parameters';
 
 export interface CoapRequest {
   /** CODE.GET, CODE.POST, CODE.PUT, CODE.DELETE. */

@@ -1,8 +1,8 @@
 import { DeviceDisconnectedError } from '../errors';
 import { AsyncQueue } from '../util/async-queue';
-import { observeOf, observeOption, type CoapMessage } from './codec';
+import { observeOf, observeOption, type CoapMessage } from '../../../protocol/coap/codec';
 import type { CoapEngine, CoapResponse } from './engine';
-import { CODE, OBSERVE_DEREGISTER, OBSERVE_REGISTER } from './parameters';
+import { CODE, OBSERVE_DEREGISTER, OBSERVE_REGISTER } from '../../../protocol/coap/parameters';
 
 export interface Observation extends AsyncIterable<CoapResponse> {
   /** The registration's response: the resource's state when registering. */

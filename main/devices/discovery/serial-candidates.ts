@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { USB_PRODUCT_ID } from '../protocol/constants';
+import { USB_PRODUCT_ID } from '../../../protocol/constants';
 
 /** What SerialPort.list() reports per port (the fields we use). */
 export interface PortListing {

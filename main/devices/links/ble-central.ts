@@ -1,6 +1,6 @@
 import type * as NobleModule from '@abandonware/noble';
 import type { Peripheral } from '@abandonware/noble';
-import { BLE_SERVICE_UUID } from '../protocol/constants';
+import { BLE_SERVICE_UUID } from '../../../protocol/constants';
 
 export type Noble = typeof NobleModule;
 

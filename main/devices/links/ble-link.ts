@@ -1,5 +1,5 @@
 import type { Characteristic, Peripheral } from '@abandonware/noble';
-import { encodeFrame, FrameDecoder } from '../framing';
+import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
 import {
   ACK_TIMEOUT_MS,
   BLE_ATT_HEADER_SIZE,
@@ -7,7 +7,7 @@ import {
   BLE_SERVICE_UUID,
   BLE_TX_CHARACTERISTIC_UUID,
   MAX_FRAME_MESSAGE_SIZE,
-} from '../protocol/constants';
+} from '../../../protocol/constants';
 import type { BleCentral } from './ble-central';
 import { LinkClosedError, LinkListeners, type Link, type SendHint } from './link';
 

@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { COAP_DEFAULT_PORT } from '../protocol/constants';
+import { COAP_DEFAULT_PORT } from '../../../protocol/constants';
 import { BleLink } from './ble-link';
 import type { BleCentral } from './ble-central';
 import type { Link } from './link';

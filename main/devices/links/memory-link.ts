@@ -1,4 +1,4 @@
-import { MAX_FRAME_MESSAGE_SIZE } from '../protocol/constants';
+import { MAX_FRAME_MESSAGE_SIZE } from '../../../protocol/constants';
 import { LinkClosedError, LinkListeners, type Link } from './link';
 
 export interface MemoryLinkOptions {

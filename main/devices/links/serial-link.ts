@@ -1,5 +1,5 @@
-import { encodeFrame, FrameDecoder } from '../framing';
-import { ACK_TIMEOUT_MS, MAX_FRAME_MESSAGE_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
+import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
+import { ACK_TIMEOUT_MS, MAX_FRAME_MESSAGE_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../../../protocol/constants';
 import { LinkClosedError, LinkListeners, type Link } from './link';
 import { openSystemSerialPort, type SerialPortLike, type SerialPortOpener } from './serial-port';
 

@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { ACK_TIMEOUT_MS, COAP_DEFAULT_PORT } from '../protocol/constants';
+import { ACK_TIMEOUT_MS, COAP_DEFAULT_PORT } from '../../../protocol/constants';
 import { LinkClosedError, LinkListeners, type Link } from './link';
 
 export interface UdpLinkOptions {

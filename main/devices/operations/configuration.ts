@@ -2,10 +2,10 @@ import { decodeConfigFile, type DecodedConfigFile } from '../../../domain/files/
 import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { uploadBlock1 } from '../coap/block1';
-import { largestBlockSizeAtMost } from '../coap/codec';
-import { CODE } from '../coap/parameters';
+import { largestBlockSizeAtMost } from '../../../protocol/coap/codec';
+import { CODE } from '../../../protocol/coap/parameters';
 import { abortReason, DeviceVerificationError } from '../errors';
-import { DEVICE_ERROR, MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT } from '../protocol/constants';
+import { DEVICE_ERROR, MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT } from '../../../protocol/constants';
 import type { DeviceSession } from '../session';
 import { RateMeter } from '../util/rate-meter';
 import type { UploadProgress } from './firmware';

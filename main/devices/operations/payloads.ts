@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decodeCbor } from '../../../domain/files/cbor';
 import type { CoapResponse } from '../coap/engine';
 import { DeviceProtocolError, type DeviceErrorContext } from '../errors';
-import { FIRMWARE_STATES } from '../protocol/constants';
+import { FIRMWARE_STATES } from '../../../protocol/constants';
 
 /** GET /info (docs/device-protocol.md §3.2). Unknown fields are ignored. */
 export const deviceInfoSchema = z.object({

@@ -1,4 +1,4 @@
-import { CODE } from '../coap/parameters';
+import { CODE } from '../../../protocol/coap/parameters';
 import type { DeviceSession } from '../session';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';

@@ -1,5 +1,5 @@
 import { DeviceError, DeviceTimeoutError, DeviceVerificationError } from '../errors';
-import { DEVICE_ERROR } from '../protocol/constants';
+import { DEVICE_ERROR } from '../../../protocol/constants';
 import type { DeviceSession } from '../session';
 import { delay } from '../util/delay';
 import { identify } from './identify';

@@ -1,5 +1,5 @@
 import { block1Of, block1Option, getUintOption, OPTION, type BlockOption, type CoapMessage } from '../../../main/devices/coap';
-import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../../main/devices/protocol/constants';
+import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../../protocol/constants';
 import { DeviceError } from '../errors';
 
 export interface IncomingBlock {

@@ -2,7 +2,7 @@ import { decodeConfigFile, type DecodedConfigFile } from '../../../domain/files/
 import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { block1Option, CODE } from '../../../main/devices/coap';
-import { DEVICE_ERROR, RESOURCE, type AnyDeviceErrorCode } from '../../../main/devices/protocol/constants';
+import { DEVICE_ERROR, RESOURCE, type AnyDeviceErrorCode } from '../../../protocol/constants';
 import { writeFileAtomic } from '../atomic-file';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse, DeviceError } from '../errors';

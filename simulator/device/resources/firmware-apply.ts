@@ -1,5 +1,5 @@
 import { CODE } from '../../../main/devices/coap';
-import { RESOURCE } from '../../../main/devices/protocol/constants';
+import { RESOURCE } from '../../../protocol/constants';
 import type { Resource } from '../context';
 import { cborResponse } from '../errors';
 

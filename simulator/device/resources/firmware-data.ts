@@ -1,5 +1,5 @@
 import { block1Option, CODE } from '../../../main/devices/coap';
-import { RESOURCE } from '../../../main/devices/protocol/constants';
+import { RESOURCE } from '../../../protocol/constants';
 import type { Resource } from '../context';
 import { cborResponse } from '../errors';
 import { incomingBlock } from './block1';

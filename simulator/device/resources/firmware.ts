@@ -1,6 +1,6 @@
 import { decodeCbor, isByteString } from '../../../domain/files/cbor';
 import { CODE } from '../../../main/devices/coap';
-import { DEVICE_ERROR, RESOURCE } from '../../../main/devices/protocol/constants';
+import { DEVICE_ERROR, RESOURCE } from '../../../protocol/constants';
 import type { CoapResponse } from '../../coap/types';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse, DeviceError } from '../errors';

@@ -1,5 +1,5 @@
 import { CODE } from '../../../main/devices/coap';
-import { PROTOCOL_VERSION, RESOURCE } from '../../../main/devices/protocol/constants';
+import { PROTOCOL_VERSION, RESOURCE } from '../../../protocol/constants';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse } from '../errors';
 

@@ -1,5 +1,5 @@
 import { CODE } from '../../../main/devices/coap';
-import { CONTENT_FORMAT_LINK_FORMAT, RESOURCE } from '../../../main/devices/protocol/constants';
+import { CONTENT_FORMAT_LINK_FORMAT, RESOURCE } from '../../../protocol/constants';
 import type { Resource } from '../context';
 
 /** RFC 6690 link format of every other resource; the list is the device's resource table. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as NobleModule from '@abandonware/noble';
-import { encodeFrame, FrameDecoder } from '../../../main/devices/framing';
-import { BLE_ATT_HEADER_SIZE, BLE_RX_CHARACTERISTIC_UUID, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID } from '../../../main/devices/protocol/constants';
+import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
+import { BLE_ATT_HEADER_SIZE, BLE_RX_CHARACTERISTIC_UUID, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID } from '../../../protocol/constants';
 import type { Transport } from './transports';
 
 export type Noble = typeof NobleModule;

@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { access } from 'node:fs/promises';
 import { SerialPort } from 'serialport';
-import { encodeFrame, FrameDecoder } from '../../../main/devices/framing';
+import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
 
 /** How the raw test client moves whole CoAP messages: frames on a pty, datagrams on UDP. */
 export interface Transport {

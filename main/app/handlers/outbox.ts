@@ -1,0 +1,47 @@
+import type { Outbox, OutboxEntry } from '../outbox/outbox';
+import type { OutboxEntryView, OutboxView } from '../../../contract/index';
+import type { HandlerGroup } from './types';
+
+export function outboxEntryView(entry: OutboxEntry): OutboxEntryView {
+  const summary =
+    entry.kind === 'firmware'
+      ? entry.payload.firmwareFileSuccessfullyDeployed
+        ? `Firmware ${entry.payload.firmwareVersion ?? ''} applied`
+        : `Firmware failed: ${entry.payload.error ?? 'no reason given'}`
+      : entry.payload.configurationFileSuccessfullyDeployed
+        ? `Configuration ${entry.payload.syncId.slice(0, 8)} applied`
+        : `Configuration failed: ${entry.payload.error ?? 'no reason given'}`;
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    serialNumber: entry.serialNumber,
+    serviceUrl: entry.serviceUrl,
+    orgId: entry.orgId,
+    state: entry.state,
+    createdAt: entry.createdAt,
+    attempts: entry.attempts,
+    lastError: entry.lastError?.message ?? null,
+    nextAttemptAt: entry.state === 'pending' ? entry.nextAttemptAt : null,
+    summary,
+  };
+}
+
+export async function outboxView(outbox: Outbox): Promise<OutboxView> {
+  const [entries, summary] = await Promise.all([outbox.list(), outbox.pending()]);
+  return {
+    entries: entries.map(outboxEntryView),
+    pendingCount: summary.count,
+    rejectedCount: summary.rejected,
+    oldestPendingSince: summary.oldestCreatedAt,
+  };
+}
+
+export function outboxHandlers(outbox: Outbox): HandlerGroup<'outbox.get' | 'outbox.sendNow'> {
+  return {
+    'outbox.get': () => outboxView(outbox),
+    'outbox.sendNow': async () => {
+      await outbox.syncNow({ force: true });
+      return outboxView(outbox);
+    },
+  };
+}

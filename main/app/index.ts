@@ -1,0 +1,225 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LiveDeviceList, type LiveDeviceListOptions } from '../devices/discovery';
+import type { LinkFactoryDeps } from '../devices';
+import { benchProvisioning, createDeviceConnector, createProvisioningService, type ProvisioningService as JobsEngine } from './jobs';
+import {
+  CONTRACT,
+  CoreError,
+  FINISHED_PHASES,
+  type AppInfo,
+  type Channel,
+  type ChannelResult,
+  type CoreHost,
+  type EventStream,
+  type EventStreams,
+  type LogLine,
+  type ParsedInput,
+} from '../../contract/index';
+import { Bench, type DeviceSource } from './workbench/workbench';
+import type { JobTarget, ProvisioningService } from './workbench/workbench-jobs';
+import { CoreLog } from './core-log';
+import { toCoreError } from './errors';
+import { EventHub } from './event-hub';
+import { configurationHandlers } from './handlers/configurations';
+import { firmwareHandlers } from './handlers/firmware';
+import { outboxHandlers, outboxView } from './handlers/outbox';
+import { registryHandlers } from './handlers/registry';
+import { supportReport } from './handlers/support';
+import type { AllHandlers, Handler } from './handlers/types';
+import { embeddedWorkspaceStarter, type LocalWorkspaceStarter } from './local-workspace';
+import { LOCAL_WORKSPACE_SERVICE, SessionManager } from './session';
+import type { SecretStore } from '../../platform/secret-store';
+import { SettingsFile } from './settings-file';
+
+export type { SecretStore } from '../../platform/secret-store';
+export { FileSecretStore, MemorySecretStore } from '../../platform/secret-store';
+export type { DeviceSource } from './workbench/workbench';
+export type { ProvisioningService, JobTarget } from './workbench/workbench-jobs';
+export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
+export { embeddedWorkspaceStarter } from './local-workspace';
+
+export interface CoreOptions {
+  /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */
+  dataDir: string;
+  secretStore: SecretStore;
+  host: AppInfo['host'];
+  appVersion?: string;
+  /** Default: the embedded service with its data under `<dataDir>/workspace`. */
+  startLocalWorkspace?: LocalWorkspaceStarter;
+  /** How devices are found (serial ports, the simulator's ptys, BLE, IP targets); see LiveDeviceList. */
+  deviceList?: LiveDeviceListOptions;
+  /** Stands in for the live device list (tests). */
+  deviceSource?: DeviceSource;
+  linkDeps?: LinkFactoryDeps;
+  /** Sign in again as last time (remembered key or local workspace). Default true. */
+  resume?: boolean;
+  /** Each log line also goes here (e.g. stderr in web mode). */
+  onLogLine?: (line: LogLine) => void;
+}
+
+/** The core as a host runs it: the contract's CoreHost, plus shutdown. */
+export interface Core extends CoreHost {
+  readonly log: CoreLog;
+  readonly session: SessionManager;
+  close(): Promise<void>;
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * Builds the core: session and API client, configurations and the organization's records, the
+ * firmware cache, the confirmation outbox, the bench of attached devices and the jobs on them,
+ * the log and the support report; all behind the contract of preload/contract.ts.
+ */
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const events = new EventHub();
+  const log = new CoreLog(events, options.onLogLine);
+  const appInfo: AppInfo = { appVersion: options.appVersion ?? packageVersion(), host: options.host, platform: `${process.platform}-${process.arch}`, nodeVersion: process.version };
+  const settings = new SettingsFile(join(options.dataDir, 'settings.json'));
+  const session = new SessionManager({
+    settings,
+    secrets: options.secretStore,
+    log,
+    events,
+    startLocalWorkspace: options.startLocalWorkspace ?? embeddedWorkspaceStarter(join(options.dataDir, 'workspace')),
+  });
+
+  let outboxChange: ReturnType<typeof setTimeout> | null = null;
+  // The jobs engine of main/provisioning: job queue, firmware cache, confirmation outbox.
+  const engine: JobsEngine = createProvisioningService({
+    dataDir: join(options.dataDir, 'provisioning'),
+    account: () => {
+      const account = session.current();
+      // The local workspace's URL changes per run: its confirmations are filed under a fixed name.
+      return account ? { client: account.client, serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl, orgId: account.orgId } : undefined;
+    },
+    clientFor: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId),
+    connector: createDeviceConnector({ linkDeps: options.linkDeps }),
+    onOutboxEvent: (event) => {
+      if (event.type === 'delivered') log.info('outbox', `Confirmed ${event.entry.kind} of ${event.entry.serialNumber} to the service.`);
+      if (event.type === 'rejected') log.error('outbox', `The service refused the ${event.entry.kind} confirmation of ${event.entry.serialNumber}: ${event.entry.lastError?.message ?? ''}`);
+      if (event.type === 'retry-scheduled') log.warn('outbox', `The ${event.entry.kind} confirmation of ${event.entry.serialNumber} waits: ${event.entry.lastError?.message ?? ''}`);
+      // Several events arrive together (a pass over many entries): tell the renderer once.
+      outboxChange ??= setTimeout(() => {
+        outboxChange = null;
+        void outboxView(engine.outbox).then((view) => events.emit('outbox.changed', view), () => undefined);
+      }, 50);
+    },
+  });
+  const { outbox, cache } = engine;
+  const recovered = await engine.recoverInterrupted().catch(() => 0);
+  if (recovered > 0) log.warn('jobs', `${recovered} job(s) of an earlier run did not finish; their failure is confirmed to the service.`);
+  outbox.start();
+  const provisioning: ProvisioningService = benchProvisioning(engine);
+
+  let bench: Bench | null = null;
+  const source: DeviceSource =
+    options.deviceSource ??
+    new LiveDeviceList({
+      ...options.deviceList,
+      isBusy: (link) => bench?.isBusy(link) ?? false,
+      onWarning: (message) => log.warn('devices', message),
+    });
+  const activeBench = new Bench({ source, account: () => session.current(), events, log });
+  bench = activeBench;
+  provisioning.onProgress((jobs) => {
+    for (const job of jobs) activeBench.noteJob(job, FINISHED_PHASES.includes(job.phase));
+    events.emit('jobs.progress', jobs);
+  });
+  provisioning.onFinished((job) => {
+    activeBench.noteJob(job, true);
+    const who = job.serialNumber ?? job.linkId;
+    if (job.phase === 'done') log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
+    else log.write(job.phase === 'failed' ? 'error' : 'warn', 'jobs', `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`);
+  });
+  session.onChange(() => {
+    void activeBench.refreshNeeds();
+    void outbox.syncNow().catch(() => undefined);
+  });
+  await activeBench.start();
+
+  const handlers: AllHandlers = {
+    'app.info': async () => appInfo,
+    'session.get': () => session.view(),
+    'session.signIn': (input) => session.signIn(input),
+    'session.useLocalWorkspace': () => session.useLocalWorkspace(),
+    'session.signOut': (input) => session.signOut(input.forget),
+    ...configurationHandlers(session),
+    ...registryHandlers(session),
+    ...firmwareHandlers(session, cache),
+    ...outboxHandlers(outbox),
+    'bench.devices': async () => {
+      // Whoever opens the bench wants current needs: the registry or the service may have changed.
+      void activeBench.refreshNeeds();
+      return activeBench.devices();
+    },
+    'bench.rescan': () => activeBench.rescan(),
+    'bench.start': async (input) => {
+      session.require('files.download');
+      let targets: JobTarget[];
+      try {
+        targets = activeBench.targets(input.linkIds);
+      } catch (err) {
+        throw new CoreError('DEVICE_ERROR', err instanceof Error ? err.message : String(err));
+      }
+      const started = provisioning.start(targets, input.action);
+      for (const job of started) activeBench.noteJob(job, false);
+      return started;
+    },
+    'bench.cancel': async (input) => provisioning.cancel(input.jobId),
+    'bench.retry': async (input) => {
+      session.require('files.download');
+      const job = provisioning.retry(input.jobId);
+      activeBench.noteJob(job, false);
+      return job;
+    },
+    'bench.jobs': async () => provisioning.jobs(),
+    'bench.clearFinished': async () => provisioning.clearFinished(),
+    'logs.recent': async (input) => log.recent(input.limit),
+    'support.report': () =>
+      supportReport({ appInfo, session: () => session.view(), devices: () => activeBench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), log }),
+  };
+
+  if (options.resume ?? true) await session.resume();
+  log.info('core', `Provisioner ${appInfo.appVersion} core started (${appInfo.host}, ${appInfo.platform}, Node ${appInfo.nodeVersion}).`);
+
+  let closed = false;
+  return {
+    log,
+    session,
+    async invoke<C extends Channel>(channel: C, input: ParsedInput<C>): Promise<ChannelResult<C>> {
+      const handler = handlers[channel] as Handler<C> | undefined;
+      if (!handler) throw new CoreError('UNKNOWN_CHANNEL', `No handler for ${channel}.`);
+      try {
+        const result = await handler(input);
+        // What attached devices need depends on the registry and the configurations.
+        if (CONTRACT[channel].kind === 'command' && /^(configurations|devices)\./.test(channel)) void activeBench.refreshNeeds();
+        return result;
+      } catch (err) {
+        const core = toCoreError(err);
+        if (core.code === 'INTERNAL') log.error('core', `${channel} failed: ${core.message}`);
+        throw core;
+      }
+    },
+    subscribe<S extends EventStream>(stream: S, listener: (payload: EventStreams[S]) => void): () => void {
+      return events.subscribe(stream, listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await activeBench.close();
+      await provisioning.close();
+      await outbox.stop();
+      if (outboxChange) clearTimeout(outboxChange);
+      await session.close();
+    },
+  };
+}

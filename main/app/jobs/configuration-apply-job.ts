@@ -1,0 +1,166 @@
+import { decodeConfigFile, verifyConfigFile, type DecodedConfigFile } from '../../../domain/files';
+import type { DeviceIdentity, DeviceSession } from './device-port';
+import { confirmConfiguration } from './confirm';
+import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
+import { describeFailure, failureText, JobFailure } from './failure';
+import type { JobIntent } from './intent-journal';
+import { runWithReconnect, type SessionHolder } from './session-holder';
+
+/**
+ * Configuration apply on one attached device:
+ *
+ *   (a file for a named serial number is checked before anything is opened) → identify → get the
+ *   device's file (service, with its syncId header; the kept copy when the service is unreachable;
+ *   or a file) → check it is for THIS device and, when the service's key is known, its signature
+ *   → record the intent → upload → the device reports the syncId it applied → wait for the reboot
+ *   → read the syncId back → confirm through the outbox.
+ *
+ * A file for another device is refused before a single byte of it goes to the device.
+ */
+export async function runConfigurationJob(env: JobEnvironment, request: ConfigurationJobRequest, control: JobControl): Promise<StepResult> {
+  const { signal } = control;
+  const { where, phase } = trackPhase(control, 'configuration');
+  const holder: SessionHolder = { session: undefined };
+  let intent: JobIntent | undefined;
+  let identity: DeviceIdentity | undefined;
+  let decoded: DecodedConfigFile | undefined;
+  let notice: string | null = null;
+  try {
+    phase('resolving', { bytesDone: 0, bytesTotal: null, resumedFrom: null });
+    if (request.source.kind === 'file' && request.target.serialNumber !== undefined) {
+      // The technician named the device: a file for another one is refused before any link is opened.
+      checkFileIsFor(decodeConfigFile(request.source.bytes), request.target.serialNumber, request.source.name);
+    }
+    where.connecting = true;
+    holder.session = await env.connector.connect(request.target, { signal });
+    where.connecting = false;
+    identity = holder.session.identity;
+    control.update({
+      serialNumber: identity.serialNumber,
+      deviceType: identity.deviceType,
+      link: holder.session.link,
+      previousFirmwareVersion: identity.firmwareVersion,
+      attempts: 1,
+    });
+
+    let bytes: Uint8Array;
+    let fileName: string;
+    if (request.source.kind === 'service') {
+      phase('downloading');
+      const resolved = await env.configFiles.resolve(env.client.devices, identity.serialNumber, { signal });
+      bytes = resolved.bytes;
+      notice = resolved.notice ?? null;
+      fileName = `the configuration file of ${identity.serialNumber}`;
+    } else {
+      bytes = request.source.bytes;
+      fileName = request.source.name;
+    }
+
+    phase('verifying', { notice });
+    decoded = decodeConfigFile(bytes);
+    checkFileIsFor(decoded, identity.serialNumber, fileName);
+    if (decoded.deviceType !== identity.deviceType) {
+      throw new JobFailure('CONFIG_WRONG_TYPE', `${fileName} is for a ${decoded.deviceType} device but ${identity.serialNumber} is a ${identity.deviceType}; nothing was sent`);
+    }
+    const key = await env.signingKeys.get(env.client, { signal });
+    if (key.key) {
+      verifyConfigFile(bytes, { publicKeyPem: key.key.publicKeyPem, expectedSerialNumber: identity.serialNumber });
+    } else {
+      notice = [notice, 'The service signing key is not known here yet, so the signature was left to the device to check.'].filter(Boolean).join(' ');
+    }
+    const syncId = decoded.syncId.toLowerCase();
+    control.update({ syncId, notice });
+
+    intent = await env.intents.record({
+      jobId: `${control.jobId}-configuration`,
+      kind: 'configuration',
+      serviceUrl: env.address.serviceUrl,
+      orgId: env.address.orgId,
+      serialNumber: identity.serialNumber,
+      firmwareVersion: null,
+      syncId,
+      phase: 'uploading',
+    });
+
+    phase('uploading', { bytesDone: 0, bytesTotal: bytes.length });
+    const applied = { syncId: '', identity: holder.session.identity };
+    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceSession) => {
+      const answer = await session.uploadConfiguration(bytes, {
+        signal,
+        onProgress: (acknowledged, total) => {
+          where.percent = (acknowledged / total) * 100;
+          control.update({ bytesDone: acknowledged, bytesTotal: total });
+          // The whole file is in: the device checks it, stores it and restarts.
+          if (acknowledged >= total && where.phase === 'uploading') phase('rebooting');
+        },
+      });
+      applied.syncId = answer.syncId;
+      applied.identity = answer.identity;
+    });
+    if (applied.syncId.toLowerCase() !== syncId) {
+      throw new JobFailure('CONFIG_SYNC_ID_MISMATCH', `the device reports it applied syncId ${applied.syncId}, not the file's ${syncId}`);
+    }
+    intent = await env.intents.advance(intent, 'checking');
+    phase('checking');
+    if ((applied.identity.configSyncId ?? '').toLowerCase() !== syncId) {
+      throw new JobFailure(
+        'CONFIG_NOT_APPLIED',
+        `after restarting the device holds configuration ${applied.identity.configSyncId ?? 'none'}, not ${syncId}`,
+        false,
+        'run the same command again',
+      );
+    }
+    phase('confirming');
+    const confirmation = await confirmConfiguration(env.outbox, env.address, identity.serialNumber, { success: true, syncId }, env.now());
+    await env.intents.clear(intent.jobId);
+    return {
+      phase: 'done',
+      outcome: 'applied',
+      resultMessage: `configuration ${syncId} applied${decoded.content.blank ? ' (blank: device reset to no configuration)' : ''}`,
+      errorCode: null,
+      resumable: false,
+      confirmation,
+      syncId,
+      notice,
+    };
+  } catch (error) {
+    const failure = describeFailure(error, { step: 'configuration', phase: where.phase, percent: where.percent, connecting: where.connecting });
+    let confirmation: 'sent' | 'queued' | 'none' = 'none';
+    if (intent && identity && decoded) {
+      try {
+        confirmation = await confirmConfiguration(
+          env.outbox,
+          env.address,
+          identity.serialNumber,
+          { success: false, syncId: decoded.syncId.toLowerCase(), error: failure.message },
+          env.now(),
+        );
+        await env.intents.clear(intent.jobId);
+      } catch {
+        // Left in the intent journal: confirmed as interrupted at the next start.
+      }
+    }
+    return {
+      phase: failure.cancelled ? 'cancelled' : 'failed',
+      outcome: failure.cancelled ? 'cancelled' : 'failed',
+      resultMessage: failureText(failure),
+      errorCode: failure.code,
+      resumable: false,
+      confirmation,
+      notice,
+    };
+  } finally {
+    await holder.session?.close().catch(() => undefined);
+  }
+}
+
+function checkFileIsFor(decoded: DecodedConfigFile, serialNumber: string, fileName: string): void {
+  if (decoded.serialNumber !== serialNumber) {
+    throw new JobFailure(
+      'CONFIG_WRONG_DEVICE',
+      `${fileName} is for device ${decoded.serialNumber}, not ${serialNumber}; nothing was sent`,
+      false,
+      `download the file of ${serialNumber} (provisioner device configuration download ${serialNumber})`,
+    );
+  }
+}

@@ -1,0 +1,108 @@
+import {
+  applyFirmware,
+  createLink,
+  DeviceSession as ProtocolSession,
+  identify,
+  parseLinkSpec,
+  uploadConfiguration,
+  uploadFirmware,
+  type LinkFactoryDeps,
+} from '../../devices';
+import { DeviceNotFoundError, type DeviceConnector, type DeviceFinder, type DeviceIdentity, type DeviceSession, type DeviceTarget, type FirmwareImage, type TransferOptions } from './device-port';
+import { identityOf } from './identity';
+
+/**
+ * The jobs' DeviceConnector over main/devices: a link from the spec (or from discovery for a serial
+ * number), a protocol session on it, and the device operations. Resuming after a pulled cable and
+ * waiting for restarts happen inside the operations, on the same link.
+ */
+
+export interface DeviceConnectorOptions {
+  /** Serial port opener and BLE central (tests pass simulated ones). */
+  linkDeps?: LinkFactoryDeps;
+  /** Finds a device named by serial number. */
+  finder?: DeviceFinder;
+  /** How long a device may take to come back after a pulled cable or a restart. Default 60 s. */
+  reconnectTimeoutMs?: number;
+  /** How long opening a link may take (a BLE device out of range scans forever otherwise). Default 15 s. */
+  openTimeoutMs?: number;
+  /** Resumes of one firmware upload on the same link. Default 3. */
+  maxResumes?: number;
+}
+
+export function createDeviceConnector(options: DeviceConnectorOptions = {}): DeviceConnector {
+  return {
+    async connect(target: DeviceTarget, call: { signal?: AbortSignal } = {}): Promise<DeviceSession> {
+      const spec = target.kind === 'link' ? target.spec : await locate(options.finder, target.serialNumber, call.signal);
+      const link = createLink(parseLinkSpec(spec), options.linkDeps);
+      const opening = AbortSignal.any([...(call.signal ? [call.signal] : []), AbortSignal.timeout(options.openTimeoutMs ?? 15_000)]);
+      await link.open(opening);
+      const session = new ProtocolSession(link, {
+        reconnectTimeoutMs: options.reconnectTimeoutMs,
+        expectedSerialNumber: target.serialNumber,
+      });
+      try {
+        const identity = identityOf(await identify(session, { signal: call.signal }));
+        return new SessionAdapter(session, identity, options.maxResumes ?? 3);
+      } catch (error) {
+        await session.close().catch(() => undefined);
+        throw error;
+      }
+    },
+  };
+}
+
+async function locate(finder: DeviceFinder | undefined, serialNumber: string, signal: AbortSignal | undefined): Promise<string> {
+  if (!finder) throw new DeviceNotFoundError(serialNumber, []);
+  const attached = await finder.list({ signal });
+  const found = attached.find((d) => d.identity?.serialNumber === serialNumber);
+  if (!found) throw new DeviceNotFoundError(serialNumber, attached.map((d) => d.identity?.serialNumber ?? d.link));
+  return found.link;
+}
+
+class SessionAdapter implements DeviceSession {
+  constructor(
+    private readonly session: ProtocolSession,
+    public identity: DeviceIdentity,
+    private readonly maxResumes: number,
+  ) {}
+
+  get link(): string {
+    return this.session.link.description;
+  }
+
+  async identify(signal?: AbortSignal): Promise<DeviceIdentity> {
+    this.identity = identityOf(await identify(this.session, { signal }));
+    return this.identity;
+  }
+
+  async uploadFirmware(image: FirmwareImage, options: TransferOptions = {}): Promise<{ announcedOffsets: number[] }> {
+    const result = await uploadFirmware(this.session, image.bytes, {
+      version: image.version,
+      deviceType: image.deviceType,
+      signal: options.signal,
+      maxResumes: this.maxResumes,
+      onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total),
+    });
+    if (this.session.info) this.identity = identityOf(this.session.info);
+    return { announcedOffsets: result.announcedOffsets };
+  }
+
+  async applyFirmware(version: string, options: { signal?: AbortSignal } = {}): Promise<DeviceIdentity> {
+    this.identity = identityOf(await applyFirmware(this.session, { version, signal: options.signal }));
+    return this.identity;
+  }
+
+  async uploadConfiguration(file: Uint8Array, options: TransferOptions = {}): Promise<{ syncId: string; identity: DeviceIdentity }> {
+    const result = await uploadConfiguration(this.session, file, {
+      signal: options.signal,
+      onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total),
+    });
+    this.identity = identityOf(result.info);
+    return { syncId: result.syncId, identity: this.identity };
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
+  }
+}

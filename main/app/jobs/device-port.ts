@@ -1,0 +1,104 @@
+import type { DeviceType } from '../../../domain/device-types';
+
+/**
+ * What the jobs need from a device, and nothing more. main/devices implements the protocol;
+ * device-connector.ts adapts it to these interfaces, and the job tests use fakes of them.
+ */
+
+export interface DeviceIdentity {
+  serialNumber: string;
+  deviceType: DeviceType;
+  model: string;
+  firmwareVersion: string;
+  /** syncId of the configuration applied, null when none ever was. */
+  configSyncId: string | null;
+  /** Changes at every boot: how a reboot is recognised (compared for equality only). */
+  bootId: number | string;
+}
+
+export interface FirmwareImage {
+  bytes: Uint8Array;
+  /** SHA-256 of `bytes`, hex. */
+  sha256: string;
+  version: string;
+  deviceType: DeviceType;
+}
+
+export interface TransferOptions {
+  signal?: AbortSignal;
+  /** Bytes the device has acknowledged so far (from the resume offset on) and the total. */
+  onProgress?: (acknowledged: number, total: number) => void;
+}
+
+/** One open connection to one identified device. */
+export interface DeviceSession {
+  /** The link in use, as a person reads it: 'serial:/dev/pts/4', 'udp:127.0.0.1:5683', 'ble:…'. */
+  readonly link: string;
+  /** What the device said when the session opened. */
+  readonly identity: DeviceIdentity;
+  identify(signal?: AbortSignal): Promise<DeviceIdentity>;
+  /**
+   * Announces the image and uploads it from the offset the device reports (a resume when it holds
+   * part of the same image), reconnecting and announcing again when the link drops. Resolves once
+   * the device has verified the whole image, with the offset the device gave at each announce.
+   */
+  uploadFirmware(image: FirmwareImage, options?: TransferOptions): Promise<{ announcedOffsets: number[] }>;
+  /**
+   * Asks the device to install the verified image and waits for it to restart; resolves with what
+   * it runs then. The version check is the job's (a device that came back with its old image).
+   */
+  applyFirmware(version: string, options?: { signal?: AbortSignal }): Promise<DeviceIdentity>;
+  /**
+   * Uploads a configuration file; the device checks it, reports the syncId it applied and restarts.
+   * Resolves once it is back, with that syncId and what the device reports then.
+   */
+  uploadConfiguration(file: Uint8Array, options?: TransferOptions): Promise<{ syncId: string; identity: DeviceIdentity }>;
+  close(): Promise<void>;
+}
+
+/**
+ * How a technician names a device: where it is attached (and, when known, who must answer there),
+ * or which one it is (found by discovery).
+ */
+export type DeviceTarget = { kind: 'link'; spec: string; serialNumber?: string } | { kind: 'serialNumber'; serialNumber: string };
+
+export function targetLabel(target: DeviceTarget): string {
+  return target.kind === 'link' ? target.spec : `sn:${target.serialNumber}`;
+}
+
+export interface DeviceConnector {
+  /** Opens the link (finding the device by serial number first when so targeted) and identifies it. */
+  connect(target: DeviceTarget, options?: { signal?: AbortSignal }): Promise<DeviceSession>;
+}
+
+export type AttachedLinkKind = 'serial' | 'udp' | 'ble';
+
+/** A device seen attached, identified or not. */
+export interface AttachedDevice {
+  /** A link spec that reaches it again: 'serial:/dev/pts/4', 'udp:127.0.0.1:5683', 'ble:…'. */
+  link: string;
+  linkKind: AttachedLinkKind;
+  identity: DeviceIdentity | null;
+  /** Why it could not be identified. */
+  error: string | null;
+}
+
+export interface DeviceFinder {
+  /** Every device attached now (serial ports, BLE in range, and the given extra links). */
+  list(options?: { signal?: AbortSignal; extraLinks?: readonly string[] }): Promise<AttachedDevice[]>;
+}
+
+/** No device with this serial number answered on any link. */
+export class DeviceNotFoundError extends Error {
+  override readonly name = 'DeviceNotFoundError';
+  constructor(
+    readonly serialNumber: string,
+    seen: readonly string[],
+  ) {
+    super(
+      `No attached device answers as ${serialNumber}` +
+        (seen.length > 0 ? ` (attached: ${seen.join(', ')})` : ' (no devices found)') +
+        '. Check the cable, or name the device by where it is attached: --link serial:/dev/ttyACM0, udp:ADDRESS or ble:ADDRESS.',
+    );
+  }
+}

@@ -1,0 +1,156 @@
+import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
+import type { DeviceIdentity, DeviceSession, FirmwareImage } from './device-port';
+import { resolveFirmware } from '../cache/resolve-firmware';
+import { confirmFirmware } from './confirm';
+import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
+import { describeFailure, failureText, JobFailure } from './failure';
+import type { JobIntent } from './intent-journal';
+import { runWithReconnect, type SessionHolder } from './session-holder';
+
+/**
+ * Firmware update of one attached device:
+ *
+ *   identify → resolve (service's latest for its serial number, or the cache when the service is
+ *   unreachable; or a file) → verify the bundle (hashes, type = the device's) → skip if it runs
+ *   that version already → record the intent → upload (resuming after a pulled cable) → apply →
+ *   wait for the reboot → read the version back → confirm through the outbox.
+ *
+ * Once the intent is recorded, the job ends with a confirmation whatever happens: success with the
+ * version, or failure with the error text.
+ */
+export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRequest, control: JobControl): Promise<StepResult> {
+  const { signal } = control;
+  const { where, phase } = trackPhase(control, 'firmware');
+  const holder: SessionHolder = { session: undefined };
+  let intent: JobIntent | undefined;
+  let bundle: FirmwareBundle | undefined;
+  let identity: DeviceIdentity | undefined;
+  let notice: string | null = null;
+  try {
+    phase('resolving', { bytesDone: 0, bytesTotal: null });
+    where.connecting = true;
+    holder.session = await env.connector.connect(request.target, { signal });
+    where.connecting = false;
+    identity = holder.session.identity;
+    control.update({
+      serialNumber: identity.serialNumber,
+      deviceType: identity.deviceType,
+      link: holder.session.link,
+      previousFirmwareVersion: identity.firmwareVersion,
+      attempts: 1,
+    });
+
+    let bytes: Uint8Array;
+    if (request.source.kind === 'latest') {
+      const resolved = await resolveFirmware(env.cache, env.client, { deviceType: identity.deviceType, serialNumber: identity.serialNumber }, { signal });
+      bytes = resolved.bytes;
+      notice = resolved.notice ?? null;
+    } else {
+      bytes = request.source.bytes;
+    }
+    phase('verifying', { notice });
+    bundle = readFirmwareBundle(bytes, { deviceType: identity.deviceType });
+    control.update({ firmwareVersion: bundle.version });
+
+    if (!request.force && identity.firmwareVersion === bundle.version) {
+      return {
+        phase: 'done',
+        outcome: 'up-to-date',
+        resultMessage: `already runs firmware ${bundle.version}; nothing sent`,
+        errorCode: null,
+        resumable: false,
+        confirmation: 'none',
+        firmwareVersion: bundle.version,
+        notice,
+      };
+    }
+
+    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType };
+    intent = await env.intents.record({
+      jobId: control.jobId,
+      kind: 'firmware',
+      serviceUrl: env.address.serviceUrl,
+      orgId: env.address.orgId,
+      serialNumber: identity.serialNumber,
+      firmwareVersion: bundle.version,
+      syncId: null,
+      phase: 'uploading',
+    });
+
+    phase('uploading', { bytesDone: 0, bytesTotal: image.bytes.length, resumedFrom: null });
+    const announced: number[] = [];
+    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceSession) => {
+      let last = -1;
+      const result = await session.uploadFirmware(image, {
+        signal,
+        onProgress: (acknowledged, total) => {
+          where.percent = (acknowledged / total) * 100;
+          // The first figure of an upload, or one below the last: the device's announce offset.
+          if (acknowledged < last || last < 0) control.update({ resumedFrom: acknowledged, bytesDone: acknowledged, bytesTotal: total });
+          else control.update({ bytesDone: acknowledged, bytesTotal: total });
+          last = acknowledged;
+        },
+      });
+      announced.push(...result.announcedOffsets);
+    });
+    // Each announce after the first is a reconnection; the last offset is where the upload resumed.
+    control.update({ resumedFrom: announced.at(-1) ?? 0, attempts: Math.max(1, announced.length) });
+    const resumedAt = announced.length > 1 || (announced[0] ?? 0) > 0 ? Math.floor(((announced.at(-1) ?? 0) / image.bytes.length) * 100) : null;
+
+    intent = await env.intents.advance(intent, 'applying');
+    // Applying includes the restart: the device installs the image, reboots, and answers again.
+    phase('applying', { notice });
+    const after = await holder.session!.applyFirmware(bundle.version, { signal });
+    phase('checking');
+    if (after.firmwareVersion !== bundle.version) {
+      throw new JobFailure(
+        'FW_NOT_RUNNING',
+        `the device restarted running firmware ${after.firmwareVersion}, not ${bundle.version}: the install did not take (power lost while applying?)`,
+        false,
+        'run the same command again',
+      );
+    }
+    phase('confirming');
+    const confirmation = await confirmFirmware(env.outbox, env.address, identity.serialNumber, { success: true, version: bundle.version }, env.now());
+    await env.intents.clear(control.jobId);
+    return {
+      phase: 'done',
+      outcome: 'applied',
+      resultMessage: `firmware ${bundle.version} installed (was ${identity.firmwareVersion})${resumedAt === null ? '' : `; the upload resumed at ${resumedAt}%`}`,
+      errorCode: null,
+      resumable: false,
+      confirmation,
+      firmwareVersion: bundle.version,
+      notice,
+    };
+  } catch (error) {
+    const failure = describeFailure(error, { step: 'firmware', phase: where.phase, percent: where.percent, connecting: where.connecting });
+    let confirmation: 'sent' | 'queued' | 'none' = 'none';
+    if (intent && identity) {
+      try {
+        confirmation = await confirmFirmware(
+          env.outbox,
+          env.address,
+          identity.serialNumber,
+          { success: false, version: bundle?.version ?? null, error: failure.message },
+          env.now(),
+        );
+        await env.intents.clear(control.jobId);
+      } catch {
+        // The outbox could not be written (disk full): the intent stays and is confirmed as
+        // interrupted at the next start, so the service still hears of it.
+      }
+    }
+    return {
+      phase: failure.cancelled ? 'cancelled' : 'failed',
+      outcome: failure.cancelled ? 'cancelled' : 'failed',
+      resultMessage: failureText(failure),
+      errorCode: failure.code,
+      resumable: failure.resumable,
+      confirmation,
+      notice,
+    };
+  } finally {
+    await holder.session?.close().catch(() => undefined);
+  }
+}

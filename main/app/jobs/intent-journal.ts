@@ -1,0 +1,116 @@
+import { hostname as osHostname } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { isTempName, nodeFileSystem, readFileIfExists, removeDurable, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import { processIsAlive } from '../../../platform/durable-lock';
+
+/**
+ * A job writes its intent here, durably, before it touches a device, and removes it only after
+ * the job's final confirmation is in the outbox. If the process dies in between (crash, power cut,
+ * the laptop lid closed on a CLI), the intent is still there at the next start and becomes a
+ * failure confirmation: the service hears that an attempt was made and not finished, instead of
+ * hearing nothing. A later successful run confirms again with a later timestamp, which wins.
+ */
+
+export const jobIntentSchema = z.object({
+  format: z.literal('provisioner-job-intent/1'),
+  jobId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
+  kind: z.enum(['firmware', 'configuration']),
+  serviceUrl: z.string().min(1),
+  orgId: z.string().min(1),
+  serialNumber: z.string().min(1),
+  /** Firmware: the version being installed. */
+  firmwareVersion: z.string().nullable(),
+  /** Configuration: the syncId being applied. */
+  syncId: z.string().nullable(),
+  /** The last phase reached, for the failure text. */
+  phase: z.string(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  pid: z.number().int(),
+  hostname: z.string(),
+});
+export type JobIntent = z.infer<typeof jobIntentSchema>;
+
+export type NewJobIntent = Pick<JobIntent, 'jobId' | 'kind' | 'serviceUrl' | 'orgId' | 'serialNumber' | 'firmwareVersion' | 'syncId' | 'phase'>;
+
+export interface IntentJournalOptions {
+  dir: string;
+  fs?: FileSystem;
+  now?: () => number;
+  pid?: number;
+  hostname?: string;
+  isAlive?: (pid: number) => boolean;
+}
+
+export class IntentJournal {
+  readonly dir: string;
+  private readonly fs: FileSystem;
+  private readonly now: () => number;
+  private readonly pid: number;
+  private readonly hostname: string;
+  private readonly isAlive: (pid: number) => boolean;
+  private ready: Promise<unknown> | undefined;
+
+  constructor(options: IntentJournalOptions) {
+    this.dir = options.dir;
+    this.fs = options.fs ?? nodeFileSystem;
+    this.now = options.now ?? Date.now;
+    this.pid = options.pid ?? process.pid;
+    this.hostname = options.hostname ?? osHostname();
+    this.isAlive = options.isAlive ?? processIsAlive;
+  }
+
+  private path(jobId: string): string {
+    return join(this.dir, `${jobId}.json`);
+  }
+
+  /** Durable when it resolves: only then may the device be touched. */
+  async record(intent: NewJobIntent): Promise<JobIntent> {
+    this.ready ??= this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.ready;
+    const at = new Date(this.now()).toISOString();
+    const full = jobIntentSchema.parse({ format: 'provisioner-job-intent/1', ...intent, startedAt: at, updatedAt: at, pid: this.pid, hostname: this.hostname });
+    await writeFileDurable(this.fs, this.path(full.jobId), JSON.stringify(full, null, 2) + '\n');
+    return full;
+  }
+
+  /** The phase reached, so an interruption can say where it happened. */
+  async advance(intent: JobIntent, phase: string): Promise<JobIntent> {
+    const next: JobIntent = { ...intent, phase, updatedAt: new Date(this.now()).toISOString() };
+    await writeFileDurable(this.fs, this.path(intent.jobId), JSON.stringify(next, null, 2) + '\n');
+    return next;
+  }
+
+  async clear(jobId: string): Promise<void> {
+    await removeDurable(this.fs, this.path(jobId));
+  }
+
+  /** Intents whose process is gone: jobs that were interrupted. Those of live processes are running. */
+  async orphans(): Promise<JobIntent[]> {
+    let names: string[];
+    try {
+      names = await this.fs.readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const found: JobIntent[] = [];
+    for (const name of names) {
+      if (isTempName(name) || !name.endsWith('.json')) continue;
+      const raw = await readFileIfExists(this.fs, join(this.dir, name));
+      if (!raw) continue;
+      let intent: JobIntent;
+      try {
+        intent = jobIntentSchema.parse(JSON.parse(raw.toString('utf8')));
+      } catch {
+        continue; // torn by a crash before its rename could not happen: writes are atomic, so this is foreign
+      }
+      const ours = intent.hostname === this.hostname;
+      // Another host's intent (a shared home directory) cannot be judged from here: leave it.
+      if (!ours) continue;
+      if (intent.pid === this.pid || this.isAlive(intent.pid)) continue;
+      found.push(intent);
+    }
+    return found.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  }
+}

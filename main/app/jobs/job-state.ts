@@ -1,0 +1,71 @@
+import { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView } from '../../../domain/jobs';
+
+export { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView };
+
+/**
+ * What a provisioning job looks like from outside: one plain object per job, replaced (never
+ * mutated) on every change, so the CLI and the UI can keep the last one they saw. The fields of
+ * `JobSnapshot` are those of `JobView` (domain/jobs.ts, what the UI contract carries) plus a few the
+ * CLI prints; the UI passes snapshots through as they are.
+ */
+
+/** How a finished job ended, beyond its phase. */
+export type JobOutcome =
+  /** The device now runs the firmware / holds the configuration, checked by reading it back. */
+  | 'applied'
+  /** Nothing to do: the device already ran that firmware (a configuration is always applied). */
+  | 'up-to-date'
+  | 'failed'
+  | 'cancelled';
+
+export interface JobSnapshot extends JobView {
+  /** The link actually used, e.g. 'serial:/dev/pts/4', once connected. */
+  link: string | null;
+  /** Firmware the device ran before the job. */
+  previousFirmwareVersion: string | null;
+  /** Offset the device resumed an interrupted upload from (0 for a fresh upload); null before. */
+  resumedFrom: number | null;
+  /** Attempts at the device so far (reconnections after a pulled cable count). */
+  attempts: number;
+  /** Something the technician should know that is not a failure (e.g. installed from the cache offline). */
+  notice: string | null;
+  outcome: JobOutcome | null;
+  /** Stable code of the failure (device, file or service code), e.g. 'FW_HASH_MISMATCH', 'DEVICE_TIMEOUT'. */
+  errorCode: string | null;
+  /** Whether running the job again continues where this one stopped (an interrupted upload). */
+  resumable: boolean;
+}
+
+export function initialSnapshot(input: { jobId: string; linkId: string; action: JobAction; serialNumber?: string | null; now: Date }): JobSnapshot {
+  const at = input.now.toISOString();
+  return {
+    jobId: input.jobId,
+    linkId: input.linkId,
+    serialNumber: input.serialNumber ?? null,
+    deviceType: null,
+    action: input.action,
+    step: input.action === 'configuration' ? 'configuration' : 'firmware',
+    phase: 'queued',
+    bytesDone: 0,
+    bytesTotal: null,
+    rateBytesPerSecond: null,
+    startedAt: at,
+    updatedAt: at,
+    finishedAt: null,
+    resultMessage: null,
+    firmwareVersion: null,
+    syncId: null,
+    confirmation: 'none',
+    link: null,
+    previousFirmwareVersion: null,
+    resumedFrom: null,
+    attempts: 0,
+    notice: null,
+    outcome: null,
+    errorCode: null,
+    resumable: false,
+  };
+}
+
+/** The part of a snapshot a running job may change; the queue keeps the rest. */
+export type JobUpdate = Partial<Omit<JobSnapshot, 'jobId' | 'linkId' | 'action' | 'startedAt' | 'updatedAt' | 'rateBytesPerSecond'>>;

@@ -1,0 +1,132 @@
+import type { ServiceClient } from '../../cloud';
+import type { AttachedDevice, DeviceConnector, DeviceFinder, DeviceTarget } from './device-port';
+import { FirmwareCache } from '../cache/firmware-cache';
+import type { JobSnapshot } from './job-state';
+import { ConfigFileStore } from './config-file-store';
+import { confirmInterruptedJobs } from './confirm';
+import { DEFAULT_RECONNECT, type JobEnvironment, type ProvisioningClient, type ReconnectPolicy } from './context';
+import { IntentJournal } from './intent-journal';
+import { SigningKeyStore } from './signing-key-store';
+import { Outbox, type OutboxEvent } from '../outbox/outbox';
+import { clientConfirmationSender } from '../outbox/outbox-sender';
+import { provisioningPaths } from '../paths';
+import type { ProgressListener } from './progress';
+import { JobQueue, type JobQueueOptions, type JobRequest } from './queue';
+
+/** The account jobs run for: a client holding its key, and the identity confirmations are filed under. */
+export interface ProvisioningAccount {
+  client: ProvisioningClient;
+  /** The outbox's name for the service: its URL, or a stable name for a service whose URL changes (the local workspace). */
+  serviceUrl: string;
+  orgId: string;
+}
+
+export interface ProvisioningServiceOptions {
+  /** Root of the firmware cache, outbox, intents and per-account files. */
+  dataDir: string;
+  /** The signed-in account now; undefined when nobody is (jobs then fail with "sign in first"). */
+  account: () => ProvisioningAccount | undefined;
+  /** A client for an outbox entry's service and organization, when the key for it is at hand. */
+  clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined;
+  connector: DeviceConnector;
+  finder?: DeviceFinder;
+  concurrency?: number;
+  reconnect?: Partial<ReconnectPolicy>;
+  progressIntervalMs?: number;
+  onOutboxEvent?: (event: OutboxEvent) => void;
+  /** Overrides for tests (step runners, clocks). */
+  queue?: Partial<Pick<JobQueueOptions, 'runners' | 'now' | 'clock' | 'newId'>>;
+}
+
+/**
+ * The provisioning core the app (main/core) and the CLI share: a job queue over attached devices,
+ * throttled progress, the firmware cache and the confirmation outbox.
+ */
+export interface ProvisioningService {
+  /** One job per request; they run `concurrency` at a time, one per device. */
+  start(requests: readonly JobRequest[]): JobSnapshot[];
+  cancel(jobId: string): boolean;
+  retry(jobId: string, target?: DeviceTarget): JobSnapshot;
+  wait(jobId: string): Promise<JobSnapshot>;
+  jobs(): JobSnapshot[];
+  clearFinished(): JobSnapshot[];
+  /** Batches of changed jobs, at most ~10 a second per job (see progress.ts). */
+  onProgress(listener: ProgressListener): () => void;
+  /** Once per job, with its final snapshot. */
+  onFinished(listener: (job: JobSnapshot) => void): () => void;
+  /** Tell the queue a device appeared: a failed, resumable job of it runs again and resumes. */
+  deviceAttached(serialNumber: string, target?: DeviceTarget): JobSnapshot[];
+  listDevices(options?: { signal?: AbortSignal; extraLinks?: readonly string[] }): Promise<AttachedDevice[]>;
+  readonly outbox: Outbox;
+  readonly cache: FirmwareCache;
+  /** Configuration files kept for offline use, for the signed-in account. */
+  configFiles(): ConfigFileStore;
+  /** Turn jobs a previous process left unfinished into failure confirmations (call once at start). */
+  recoverInterrupted(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function createProvisioningService(options: ProvisioningServiceOptions): ProvisioningService {
+  const paths = provisioningPaths(options.dataDir);
+  const cache = new FirmwareCache({ dir: paths.firmwareCache });
+  const outbox = new Outbox({ dir: paths.outbox, sender: clientConfirmationSender(options.clientFor), onEvent: options.onOutboxEvent });
+  const intents = new IntentJournal({ dir: paths.intents });
+  const reconnect: ReconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
+  const perAccount = new Map<string, { configFiles: ConfigFileStore; signingKeys: SigningKeyStore }>();
+  const storesFor = (account: ProvisioningAccount) => {
+    const key = `${account.serviceUrl}\u0000${account.orgId}`;
+    let stores = perAccount.get(key);
+    if (!stores) {
+      const dirs = paths.account(account.serviceUrl, account.orgId);
+      stores = { configFiles: new ConfigFileStore({ dir: dirs.configFiles }), signingKeys: new SigningKeyStore({ dir: dirs.keys }) };
+      perAccount.set(key, stores);
+    }
+    return stores;
+  };
+  const requireAccount = (): ProvisioningAccount => {
+    const account = options.account();
+    if (!account) throw new Error('Not signed in: sign in to a service (or use the local workspace) first.');
+    return account;
+  };
+  const environment = (): JobEnvironment => {
+    const account = requireAccount();
+    return {
+      connector: options.connector,
+      cache,
+      outbox,
+      intents,
+      client: account.client,
+      address: { serviceUrl: account.serviceUrl, orgId: account.orgId },
+      reconnect,
+      now: () => new Date(),
+      ...storesFor(account),
+    };
+  };
+  const queue = new JobQueue({ concurrency: options.concurrency, environment, progressIntervalMs: options.progressIntervalMs, ...options.queue });
+
+  return {
+    start: (requests) => requests.map((request) => queue.submit(request)),
+    cancel: (jobId) => queue.cancel(jobId),
+    retry: (jobId, target) => queue.retry(jobId, target),
+    wait: (jobId) => queue.wait(jobId),
+    jobs: () => queue.jobs(),
+    clearFinished: () => queue.clearFinished(),
+    onProgress: (listener) => queue.subscribe(listener),
+    onFinished: (listener) => queue.onFinished(listener),
+    deviceAttached: (serialNumber, target) => queue.deviceAttached(serialNumber, target),
+    listDevices: async (listOptions) => {
+      if (!options.finder) throw new Error('Device discovery is not available here.');
+      return options.finder.list(listOptions);
+    },
+    outbox,
+    cache,
+    configFiles: () => storesFor(requireAccount()).configFiles,
+    recoverInterrupted: async () => (await confirmInterruptedJobs(intents, outbox)).length,
+    close: async () => {
+      for (const job of queue.jobs()) queue.cancel(job.jobId);
+      await queue.idle();
+      queue.progress.dispose();
+      await outbox.stop();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { NetworkError, type CallOptions } from '../../cloud';
+import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+
+/**
+ * The service's configuration-file signing key (GET /v1/config-file-signing-key), kept on disk so
+ * that files can still be checked before they are sent when the service is unreachable. Asked once
+ * per process; a key that changed on the service replaces the stored one.
+ */
+
+const storedKeySchema = z.object({
+  keyId: z.string(),
+  algorithm: z.string(),
+  publicKeyPem: z.string(),
+  fetchedAt: z.string(),
+});
+export type StoredSigningKey = z.infer<typeof storedKeySchema>;
+
+export interface SigningKeySource {
+  signingKey(call?: CallOptions): Promise<{ keyId: string; algorithm: string; publicKeyPem: string }>;
+}
+
+export interface SigningKeyResult {
+  key: StoredSigningKey | undefined;
+  /** 'service': just asked; 'stored': the service was unreachable, the stored copy is used. */
+  origin: 'service' | 'stored' | 'none';
+}
+
+export class SigningKeyStore {
+  private readonly path: string;
+  private readonly fs: FileSystem;
+  private readonly now: () => number;
+  private memo: Promise<SigningKeyResult> | undefined;
+
+  constructor(options: { dir: string; fs?: FileSystem; now?: () => number }) {
+    this.path = join(options.dir, 'config-file-signing-key.json');
+    this.fs = options.fs ?? nodeFileSystem;
+    this.now = options.now ?? Date.now;
+  }
+
+  async stored(): Promise<StoredSigningKey | undefined> {
+    const raw = await readFileIfExists(this.fs, this.path);
+    if (!raw) return undefined;
+    const parsed = storedKeySchema.safeParse(JSON.parse(raw.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  get(source: SigningKeySource, call: CallOptions = {}): Promise<SigningKeyResult> {
+    this.memo ??= this.fetch(source, call).catch((error: unknown) => {
+      this.memo = undefined;
+      throw error;
+    });
+    return this.memo;
+  }
+
+  private async fetch(source: SigningKeySource, call: CallOptions): Promise<SigningKeyResult> {
+    try {
+      const key = await source.signingKey(call);
+      const stored: StoredSigningKey = { ...key, fetchedAt: new Date(this.now()).toISOString() };
+      const previous = await this.stored();
+      if (previous?.publicKeyPem !== stored.publicKeyPem) {
+        await this.fs.mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
+        await writeFileDurable(this.fs, this.path, JSON.stringify(stored, null, 2) + '\n');
+      }
+      return { key: stored, origin: 'service' };
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      const stored = await this.stored();
+      return { key: stored, origin: stored ? 'stored' : 'none' };
+    }
+  }
+}

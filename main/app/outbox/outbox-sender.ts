@@ -1,0 +1,21 @@
+import type { ServiceClient } from '../../cloud';
+import type { ConfirmationSender, OutboxEntry } from './outbox';
+
+/**
+ * Sends outbox entries with the API client. Each entry names the service and organization it was
+ * made for; `clientFor` returns a client holding the key for that pair, or undefined when there is
+ * none now (logged out): the entry then waits and is retried, never sent elsewhere.
+ */
+export function clientConfirmationSender(clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined): ConfirmationSender {
+  return {
+    async send(entry: OutboxEntry, signal: AbortSignal): Promise<boolean> {
+      const client = clientFor(entry.serviceUrl, entry.orgId);
+      if (!client) throw new Error(`No credentials for organization ${entry.orgId} at ${entry.serviceUrl}: log in to it to send this confirmation.`);
+      // The outbox owns the retry schedule (it survives restarts); the transport must not add its own.
+      const call = { signal, retry: false as const };
+      return entry.kind === 'firmware'
+        ? client.devices.confirmApplyFirmware(entry.serialNumber, entry.payload, call)
+        : client.devices.confirmApplyConfiguration(entry.serialNumber, entry.payload, call);
+    },
+  };
+}

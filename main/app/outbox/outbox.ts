@@ -1,0 +1,525 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  configurationConfirmationSchema as serviceConfigurationConfirmation,
+  firmwareConfirmationSchema as serviceFirmwareConfirmation,
+  validateFirmwareConfirmation,
+} from '../../../domain';
+import { AuthError, CancelledError, NetworkError, ResponseFormatError, ServiceError } from '../../cloud/errors';
+import { realTimers, type Timers } from '../../cloud/http';
+import {
+  errnoCode,
+  fsyncDir,
+  isTempName,
+  nodeFileSystem,
+  readFileIfExists,
+  removeDurable,
+  removeStaleTemps,
+  writeFileDurable,
+  type FileSystem,
+} from '../../../platform/durable-file';
+import { tryAcquireLock, type HeldLock, type LockOptions } from '../../../platform/durable-lock';
+import {
+  DEFAULT_BACKOFF,
+  chainKey,
+  outboxEntrySchema,
+  retryDelay,
+  type BackoffPolicy,
+  type NewConfirmation,
+  type OutboxEntry,
+  type OutboxError,
+} from './outbox-entry';
+
+export * from './outbox-entry';
+
+/**
+ * The confirmation outbox: every confirm-apply call is written to disk (fsync'd file, renamed
+ * into place, directory fsync'd) before it is sent, and removed only when the service answered
+ * 2xx with `data: true`.
+ *
+ * Layout of `dir`:
+ *   pending/<id>.json    waiting to be sent (or retried)
+ *   rejected/<id>.json   the service refused it for good (a 4xx that will not change); kept,
+ *                        visible with the service's errors, until a person retries or discards it
+ *   sender.lock          held by the one process sending (see durable-lock.ts)
+ *
+ * Moving an entry to rejected writes rejected/<id>.json first, then removes pending/<id>.json;
+ * a crash in between leaves both, and loading keeps the rejected copy.
+ */
+
+/** Sends one entry. Resolves with the envelope's boolean data; throws the client's typed errors. */
+export interface ConfirmationSender {
+  send(entry: OutboxEntry, signal: AbortSignal): Promise<boolean>;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface OutboxOptions {
+  dir: string;
+  sender: ConfirmationSender;
+  fs?: FileSystem;
+  clock?: Clock;
+  timers?: Timers;
+  random?: () => number;
+  backoff?: Partial<BackoffPolicy>;
+  /** With nothing due, the loop still looks every so often for entries other processes wrote. */
+  idlePollMs?: number;
+  lock?: Omit<LockOptions, 'fs' | 'now'>;
+  onEvent?: (event: OutboxEvent) => void;
+}
+
+export type OutboxEvent =
+  | { type: 'enqueued'; entry: OutboxEntry }
+  | { type: 'delivered'; entry: OutboxEntry }
+  | { type: 'retry-scheduled'; entry: OutboxEntry }
+  | { type: 'rejected'; entry: OutboxEntry }
+  | { type: 'unreadable'; path: string; reason: string };
+
+export interface PendingSummary {
+  /** Entries still to be delivered. */
+  count: number;
+  /** createdAt of the oldest of them: "waiting since". */
+  oldestCreatedAt: string | null;
+  /** Entries the service refused for good; they need a person. */
+  rejected: number;
+  /** Files in pending/ that cannot be read; kept, never sent, never deleted by the outbox. */
+  unreadable: number;
+}
+
+export interface SyncReport {
+  /** True when another process holds the sender lock and this pass sent nothing. */
+  skippedLocked: boolean;
+  delivered: string[];
+  rejected: string[];
+  retrying: string[];
+}
+
+const PENDING = 'pending';
+const REJECTED = 'rejected';
+const LOCK = 'sender.lock';
+/** Temp files younger than this may belong to a writer in another process. */
+const TEMP_GRACE_MS = 60 * 60_000;
+
+export class Outbox {
+  readonly dir: string;
+  private readonly sender: ConfirmationSender;
+  private readonly fs: FileSystem;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly random: () => number;
+  private readonly backoff: BackoffPolicy;
+  private readonly idlePollMs: number;
+  private readonly lockOptions: LockOptions;
+  private readonly onEvent: ((event: OutboxEvent) => void) | undefined;
+
+  private ready: Promise<void> | undefined;
+  /** The pass running now and, if someone asked meanwhile, the one queued after it. */
+  private running: Promise<SyncReport> | undefined;
+  private queued: Promise<SyncReport> | undefined;
+  /** Whether any caller of the queued pass asked for it to ignore backoff. */
+  private queuedForce = false;
+  private timer: unknown;
+  private started = false;
+  private abort: AbortController | undefined;
+  /** Per service URL: after a network failure, the other entries for it wait as long (in memory only). */
+  private readonly hostBlockedUntil = new Map<string, number>();
+  private sequence = 0;
+
+  constructor(options: OutboxOptions) {
+    this.dir = options.dir;
+    this.sender = options.sender;
+    this.fs = options.fs ?? nodeFileSystem;
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? realTimers;
+    this.random = options.random ?? Math.random;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.idlePollMs = options.idlePollMs ?? 60_000;
+    this.lockOptions = { ...options.lock, fs: this.fs, now: () => this.clock.now() };
+    this.onEvent = options.onEvent;
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      await this.fs.mkdir(join(this.dir, PENDING), { recursive: true, mode: 0o700 });
+      await this.fs.mkdir(join(this.dir, REJECTED), { recursive: true, mode: 0o700 });
+      await fsyncDir(this.fs, this.dir);
+      await removeStaleTemps(this.fs, join(this.dir, PENDING), TEMP_GRACE_MS, this.clock.now());
+      await removeStaleTemps(this.fs, join(this.dir, REJECTED), TEMP_GRACE_MS, this.clock.now());
+    })();
+    return this.ready;
+  }
+
+  /**
+   * Record a confirmation durably. When this resolves the entry survives a crash or power cut;
+   * only then may the caller consider the confirmation "sent". The background loop, if started,
+   * is woken to send it at once.
+   */
+  async enqueue(confirmation: NewConfirmation): Promise<OutboxEntry> {
+    checkPayload(confirmation);
+    await this.init();
+    const now = new Date(this.clock.now()).toISOString();
+    const entry = outboxEntrySchema.parse({
+      format: 'provisioner-outbox/1',
+      id: this.newId(),
+      ...confirmation,
+      createdAt: now,
+      attempts: 0,
+      lastAttemptAt: null,
+      lastError: null,
+      nextAttemptAt: now,
+      state: 'pending',
+      rejectedAt: null,
+    });
+    await this.write(PENDING, entry);
+    this.onEvent?.({ type: 'enqueued', entry });
+    if (this.started) this.schedule(0);
+    return entry;
+  }
+
+  /**
+   * What a job calls once a device has been updated: record the confirmation durably, then try to
+   * send it at once. `delivered` false means it waits in the outbox (service unreachable, or
+   * refused: see `entry.state`), which is not a failure of the job.
+   */
+  async deliver(confirmation: NewConfirmation): Promise<{ entry: OutboxEntry; delivered: boolean }> {
+    const entry = await this.enqueue(confirmation);
+    const report = await this.syncNow();
+    if (report.delivered.includes(entry.id)) return { entry, delivered: true };
+    const current = (await this.list()).find((e) => e.id === entry.id);
+    // Not listed any more and not delivered by us: another pass (this process or another) sent it.
+    return current ? { entry: current, delivered: false } : { entry, delivered: true };
+  }
+
+  /**
+   * Ids sort in creation order (time, then a per-process counter), so entries enqueued within the
+   * same millisecond are still sent in the order they were made; the UUID makes them unique across
+   * processes.
+   */
+  private newId(): string {
+    this.sequence = (this.sequence + 1) % 36 ** 4;
+    return `${this.clock.now().toString(36).padStart(9, '0')}-${this.sequence.toString(36).padStart(4, '0')}-${randomUUID()}`;
+  }
+
+  /** Pending and rejected entries, oldest first. */
+  async list(): Promise<OutboxEntry[]> {
+    const { pending, rejected } = await this.load();
+    return [...pending, ...rejected].sort(byCreatedAt);
+  }
+
+  async pending(): Promise<PendingSummary> {
+    const { pending, rejected, unreadable } = await this.load();
+    const oldest = pending.sort(byCreatedAt)[0];
+    return { count: pending.length, oldestCreatedAt: oldest?.createdAt ?? null, rejected: rejected.length, unreadable: unreadable.length };
+  }
+
+  /** Paths of entry files that could not be parsed: kept for a person to look at. */
+  async unreadable(): Promise<string[]> {
+    return (await this.load()).unreadable;
+  }
+
+  /** A person's decision: send a rejected entry again (same id, same payload). */
+  async retryRejected(id: string): Promise<OutboxEntry> {
+    await this.init();
+    const entry = await this.read(REJECTED, id);
+    if (!entry) throw new Error(`No rejected outbox entry ${id}.`);
+    const revived: OutboxEntry = { ...entry, state: 'pending', rejectedAt: null, nextAttemptAt: new Date(this.clock.now()).toISOString() };
+    await this.write(PENDING, revived);
+    await removeDurable(this.fs, this.path(REJECTED, id));
+    if (this.started) this.schedule(0);
+    return revived;
+  }
+
+  /** A person's decision: forget a rejected entry. Pending entries cannot be discarded. */
+  async discardRejected(id: string): Promise<boolean> {
+    await this.init();
+    return removeDurable(this.fs, this.path(REJECTED, id));
+  }
+
+  /**
+   * Send every entry that is due, oldest first, one at a time. Concurrent calls share passes: a
+   * call during a pass gets the pass after it, so an entry enqueued meanwhile is not missed.
+   */
+  syncNow(options: { force?: boolean } = {}): Promise<SyncReport> {
+    const force = options.force ?? false;
+    if (!this.running) return this.startPass(force);
+    this.queuedForce ||= force;
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        const queuedForce = this.queuedForce;
+        this.queued = undefined;
+        this.queuedForce = false;
+        return this.startPass(queuedForce);
+      });
+    return this.queued;
+  }
+
+  /** Every pass clears `running` itself when it ends, however it was started. */
+  private startPass(force: boolean): Promise<SyncReport> {
+    const pass: Promise<SyncReport> = this.pass(force).finally(() => {
+      if (this.running === pass) this.running = undefined;
+    });
+    this.running = pass;
+    return pass;
+  }
+
+  /** Start the background loop: sends due entries, then sleeps until the next one is due. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.abort = new AbortController();
+    this.schedule(0);
+  }
+
+  /** Stop the loop and cancel a send in flight (that entry stays pending, unchanged). */
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.abort?.abort();
+    await this.running?.catch(() => undefined);
+    await this.queued?.catch(() => undefined);
+    this.abort = undefined;
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.started) return;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = undefined;
+      void this.syncNow()
+        .catch(() => undefined)
+        .then(() => this.scheduleNext());
+    }, Math.max(0, delayMs));
+  }
+
+  private async scheduleNext(): Promise<void> {
+    if (!this.started || this.timer !== undefined) return;
+    const { pending } = await this.load().catch(() => ({ pending: [] as OutboxEntry[] }));
+    const now = this.clock.now();
+    let next = now + this.idlePollMs;
+    for (const entry of pending) next = Math.min(next, this.dueAt(entry));
+    this.schedule(next - now);
+  }
+
+  private dueAt(entry: OutboxEntry): number {
+    return Math.max(Date.parse(entry.nextAttemptAt), this.hostBlockedUntil.get(entry.serviceUrl) ?? 0);
+  }
+
+  private async pass(force: boolean): Promise<SyncReport> {
+    await this.init();
+    const report: SyncReport = { skippedLocked: false, delivered: [], rejected: [], retrying: [] };
+    const lock = await tryAcquireLock(join(this.dir, LOCK), this.lockOptions);
+    if (!lock) return { ...report, skippedLocked: true };
+    try {
+      await this.sendDue(lock, force, report);
+    } finally {
+      await lock.release();
+    }
+    return report;
+  }
+
+  private async sendDue(lock: HeldLock, force: boolean, report: SyncReport): Promise<void> {
+    const { pending } = await this.load();
+    const blockedChains = new Set<string>();
+    for (const entry of pending.sort(byCreatedAt)) {
+      const chain = chainKey(entry);
+      if (blockedChains.has(chain)) continue;
+      if (!force && this.dueAt(entry) > this.clock.now()) {
+        blockedChains.add(chain);
+        continue;
+      }
+      const signal = this.abort?.signal ?? new AbortController().signal;
+      if (signal.aborted) return;
+      await lock.refresh();
+      const outcome = await this.attempt(entry, signal);
+      if (outcome === 'cancelled') return;
+      if (outcome === 'gone') continue;
+      if (outcome === 'delivered') report.delivered.push(entry.id);
+      else if (outcome === 'rejected') report.rejected.push(entry.id);
+      else {
+        report.retrying.push(entry.id);
+        blockedChains.add(chain);
+      }
+    }
+  }
+
+  private async attempt(entry: OutboxEntry, signal: AbortSignal): Promise<'delivered' | 'rejected' | 'retry' | 'cancelled' | 'gone'> {
+    // Re-read: a person may have acted on it, or another process delivered it, since the listing.
+    const current = await this.read(PENDING, entry.id).catch(() => undefined);
+    if (!current) return 'gone';
+    let acknowledged: boolean;
+    try {
+      if (signal.aborted) return 'cancelled';
+      acknowledged = await untilAborted(this.sender.send(current, signal), signal);
+    } catch (err) {
+      if (err instanceof CancelledError || signal.aborted) return 'cancelled';
+      const error = describeFailure(err, this.clock.now());
+      if (error.kind === 'rejected') {
+        await this.reject(current, error);
+        return 'rejected';
+      }
+      await this.retryLater(current, error, err instanceof ServiceError ? err.retryAfterMs : undefined);
+      return 'retry';
+    }
+    if (!acknowledged) {
+      await this.reject(current, {
+        kind: 'refused',
+        message: 'The service answered without error but did not accept the confirmation (data: false).',
+        at: new Date(this.clock.now()).toISOString(),
+      });
+      return 'rejected';
+    }
+    await removeDurable(this.fs, this.path(PENDING, current.id));
+    this.hostBlockedUntil.delete(current.serviceUrl);
+    this.onEvent?.({ type: 'delivered', entry: current });
+    return 'delivered';
+  }
+
+  private async retryLater(entry: OutboxEntry, error: OutboxError, retryAfterMs: number | undefined): Promise<void> {
+    const now = this.clock.now();
+    const attempts = entry.attempts + 1;
+    // The service's own Retry-After wins when it asks for longer than our backoff (still capped).
+    const delay = Math.max(retryDelay(attempts, this.backoff, this.random), Math.min(retryAfterMs ?? 0, this.backoff.capMs));
+    const next = now + delay;
+    const updated: OutboxEntry = {
+      ...entry,
+      attempts,
+      lastAttemptAt: new Date(now).toISOString(),
+      lastError: error,
+      nextAttemptAt: new Date(next).toISOString(),
+    };
+    await this.write(PENDING, updated);
+    if (error.kind === 'network') this.hostBlockedUntil.set(entry.serviceUrl, next);
+    this.onEvent?.({ type: 'retry-scheduled', entry: updated });
+  }
+
+  private async reject(entry: OutboxEntry, error: OutboxError): Promise<void> {
+    const now = new Date(this.clock.now()).toISOString();
+    const rejected: OutboxEntry = { ...entry, attempts: entry.attempts + 1, lastAttemptAt: now, lastError: error, state: 'rejected', rejectedAt: now };
+    await this.write(REJECTED, rejected);
+    await removeDurable(this.fs, this.path(PENDING, entry.id));
+    this.onEvent?.({ type: 'rejected', entry: rejected });
+  }
+
+  private path(folder: string, id: string): string {
+    return join(this.dir, folder, `${id}.json`);
+  }
+
+  private async write(folder: string, entry: OutboxEntry): Promise<void> {
+    await writeFileDurable(this.fs, this.path(folder, entry.id), JSON.stringify(entry, null, 2) + '\n');
+  }
+
+  private async read(folder: string, id: string): Promise<OutboxEntry | undefined> {
+    const raw = await readFileIfExists(this.fs, this.path(folder, id));
+    if (!raw) return undefined;
+    return outboxEntrySchema.parse(JSON.parse(raw.toString('utf8')));
+  }
+
+  private async load(): Promise<{ pending: OutboxEntry[]; rejected: OutboxEntry[]; unreadable: string[] }> {
+    await this.init();
+    const unreadable: string[] = [];
+    const readFolder = async (folder: string): Promise<OutboxEntry[]> => {
+      const entries: OutboxEntry[] = [];
+      for (const name of await this.fs.readdir(join(this.dir, folder))) {
+        if (isTempName(name) || !name.endsWith('.json')) continue;
+        const path = join(this.dir, folder, name);
+        let raw: Buffer | undefined;
+        try {
+          raw = await readFileIfExists(this.fs, path);
+        } catch (err) {
+          unreadable.push(path);
+          this.onEvent?.({ type: 'unreadable', path, reason: errnoCode(err) ?? String(err) });
+          continue;
+        }
+        if (!raw) continue; // delivered meanwhile
+        try {
+          const entry = outboxEntrySchema.parse(JSON.parse(raw.toString('utf8')));
+          if (`${entry.id}.json` !== name) throw new Error(`file name does not match entry id ${entry.id}`);
+          entries.push(entry);
+        } catch (err) {
+          unreadable.push(path);
+          this.onEvent?.({ type: 'unreadable', path, reason: err instanceof Error ? err.message : String(err) });
+        }
+      }
+      return entries;
+    };
+    const rejected = await readFolder(REJECTED);
+    const rejectedIds = new Set(rejected.map((e) => e.id));
+    // An entry in both folders is one whose move to rejected was interrupted: rejected wins.
+    const pending = (await readFolder(PENDING)).filter((e) => !rejectedIds.has(e.id));
+    return { pending, rejected, unreadable };
+  }
+}
+
+/**
+ * A sender's answer, or a rejection as soon as `signal` aborts: stop() must not wait on a sender
+ * that ignores its signal (or was handed one that aborted before it started listening).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * A payload the service would refuse for its form (not a timestamp, no version on success) is a
+ * bug in the caller: refuse it now, loudly, rather than park it as rejected later.
+ */
+function checkPayload(confirmation: NewConfirmation): void {
+  if (confirmation.kind === 'firmware') {
+    const parsed = serviceFirmwareConfirmation.safeParse(confirmation.payload);
+    const problems = parsed.success ? validateFirmwareConfirmation(parsed.data).map((v) => `${v.field}: ${v.message}`) : issues(parsed.error);
+    if (problems.length > 0) throw new Error(`Not a valid firmware confirmation: ${problems.join('; ')}`);
+  } else {
+    const parsed = serviceConfigurationConfirmation.safeParse(confirmation.payload);
+    if (!parsed.success) throw new Error(`Not a valid configuration confirmation: ${issues(parsed.error).join('; ')}`);
+  }
+}
+
+function issues(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string[] {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || 'payload'}: ${i.message}`);
+}
+
+function byCreatedAt(a: OutboxEntry, b: OutboxEntry): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Sort a failure into what the outbox does with it. */
+export function describeFailure(err: unknown, nowMs: number): OutboxError {
+  const at = new Date(nowMs).toISOString();
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof NetworkError) return { kind: 'network', message, at };
+  if (err instanceof AuthError) {
+    // A revoked or missing key is fixed by logging in again; the confirmation must wait, not die.
+    return { kind: 'auth', message, httpStatus: err.httpStatus, errors: [...err.errors], at };
+  }
+  if (err instanceof ServiceError) {
+    const kind = err.retryable ? 'service' : 'rejected';
+    return { kind, message, httpStatus: err.httpStatus, errors: [...err.errors], at };
+  }
+  if (err instanceof ResponseFormatError) {
+    // An answer that is not the interface's (a captive portal's page, a proxy in the way) says
+    // nothing about the confirmation itself: retry, with the reason visible.
+    return { kind: 'format', message, httpStatus: err.httpStatus, at };
+  }
+  // Anything else (no credentials for that service right now, a local failure) is retried too:
+  // only the service's own "no" may stop a confirmation.
+  return { kind: 'other', message, at };
+}

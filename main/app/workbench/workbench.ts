@@ -1,0 +1,216 @@
+import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
+import { parseLinkSpec, type LinkKind as DeviceLinkKind } from '../../devices';
+import type { DeviceListEvent, DiscoveredDevice } from '../../devices/discovery';
+import { compareVersions } from '../cache/firmware-cache';
+import type { AttachedDeviceView, DeviceNeeds, JobView, LinkKind } from '../../../contract/index';
+import type { CoreLog } from '../core-log';
+import type { EventHub } from '../event-hub';
+import type { Account } from '../session';
+import type { JobTarget } from './workbench-jobs';
+
+/** The live list of attached devices (main/devices/discovery's LiveDeviceList has this shape). */
+export interface DeviceSource {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  devices(): DiscoveredDevice[];
+  on(listener: (event: DeviceListEvent) => void): () => void;
+  /** Ask a device again (after a job changed its firmware or configuration). */
+  refresh(link: string): Promise<DiscoveredDevice | undefined>;
+}
+
+export interface BenchDeps {
+  source: DeviceSource;
+  /** The signed-in account, or null; needs are only known with one. */
+  account(): Account | null;
+  events: EventHub;
+  log: CoreLog;
+}
+
+interface JobMark {
+  jobId: string;
+  /** A job runs on the link now: the list neither probes nor drops it while the device reboots. */
+  busy: boolean;
+}
+
+/**
+ * The devices attached now, live (the device list finds and identifies them), with what each
+ * needs worked out against the service and the job on it. When a job ends its device is asked
+ * again (new firmware, new syncId) and its needs are worked out again.
+ */
+export class Bench {
+  private readonly needs = new Map<string, DeviceNeeds | null>();
+  private readonly jobs = new Map<string, JobMark>();
+  private offList: (() => void) | null = null;
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
+  private closed = false;
+
+  constructor(private readonly deps: BenchDeps) {}
+
+  async start(): Promise<void> {
+    this.offList = this.deps.source.on((event) => this.onListEvent(event));
+    await this.deps.source.start();
+    this.changed();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.offList?.();
+    await this.deps.source.stop();
+  }
+
+  /** Whether a job holds the link (the device list leaves it alone then). */
+  isBusy(link: string): boolean {
+    return this.jobs.get(link)?.busy ?? false;
+  }
+
+  devices(): AttachedDeviceView[] {
+    return this.deps.source.devices().map((d) => this.view(d));
+  }
+
+  /** Ask every idle device again and work out its needs. */
+  async rescan(): Promise<AttachedDeviceView[]> {
+    await Promise.all(this.deps.source.devices().filter((d) => !this.isBusy(d.link)).map((d) => this.deps.source.refresh(d.link).catch(() => undefined)));
+    await this.refreshNeeds();
+    return this.devices();
+  }
+
+  /** The devices behind these links, ready for jobs. */
+  targets(linkIds: readonly string[]): JobTarget[] {
+    const present = this.deps.source.devices();
+    return linkIds.map((linkId) => {
+      const device = present.find((d) => d.link === linkId);
+      if (!device) throw new Error(`${linkId} is not attached any more.`);
+      if (!isDeviceType(device.deviceType)) throw new Error(`${device.serialNumber} reports an unknown type ${device.deviceType}.`);
+      return { linkId, spec: parseLinkSpec(linkId), serialNumber: device.serialNumber, deviceType: device.deviceType };
+    });
+  }
+
+  /** Jobs tell the bench which link they occupy and when they let it go. */
+  noteJob(job: JobView, finished: boolean): void {
+    const wasBusy = this.isBusy(job.linkId);
+    this.jobs.set(job.linkId, { jobId: job.jobId, busy: !finished });
+    if (finished && wasBusy) {
+      void this.deps.source
+        .refresh(job.linkId)
+        .catch(() => undefined)
+        .then(() => this.refreshNeeds());
+    } else if (!wasBusy && !finished) {
+      this.changed();
+    }
+  }
+
+  /**
+   * Work out again what every device needs (the session, the registry or a configuration changed).
+   * Calls while one runs are folded into one more run after it.
+   */
+  refreshNeeds(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await Promise.all(this.deps.source.devices().map((d) => this.computeNeeds(d)));
+        this.changed();
+      } while (this.refreshAgain && !this.closed);
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private onListEvent(event: DeviceListEvent): void {
+    const { device } = event;
+    if (event.type === 'removed') {
+      this.needs.delete(device.link);
+      if (!this.isBusy(device.link)) this.jobs.delete(device.link);
+      this.deps.log.info('bench', `${device.serialNumber} detached (${device.link}).`);
+      this.changed();
+      return;
+    }
+    if (event.type === 'added') {
+      this.deps.log.info('bench', `${device.serialNumber} (${device.deviceType}, firmware ${device.firmwareVersion}) attached on ${device.link}.`);
+    }
+    this.changed();
+    void this.computeNeeds(device).then(() => this.changed());
+  }
+
+  private async computeNeeds(device: DiscoveredDevice): Promise<void> {
+    const account = this.deps.account();
+    this.needs.set(device.link, account ? await needsOf(account, device) : null);
+  }
+
+  private view(device: DiscoveredDevice): AttachedDeviceView {
+    return {
+      linkId: device.link,
+      linkKind: contractLinkKind(device.linkKind),
+      address: address(device.link),
+      serialNumber: device.serialNumber,
+      deviceType: isDeviceType(device.deviceType) ? device.deviceType : null,
+      model: device.model,
+      firmwareVersion: device.firmwareVersion,
+      configSyncId: device.configSyncId,
+      error: null,
+      needs: this.needs.get(device.link) ?? null,
+      activeJobId: this.jobs.get(device.link)?.jobId ?? null,
+    };
+  }
+
+  private changed(): void {
+    if (!this.closed) this.deps.events.emit('bench.devicesChanged', this.devices());
+  }
+}
+
+/** Newer firmware than the device runs; a configuration not applied or outdated. Failures say why in the reason. */
+export async function needsOf(account: Account, device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId'>): Promise<DeviceNeeds> {
+  const firmware: DeviceNeeds['firmware'] = { needed: false, latestVersion: null, reason: null };
+  const configuration: DeviceNeeds['configuration'] = { needed: false, syncId: null, reason: null };
+  try {
+    const latest = await account.client.devices.firmwareVersion(device.serialNumber, { retry: false });
+    firmware.latestVersion = latest.version;
+    firmware.needed = compareVersions(latest.version, device.firmwareVersion) > 0;
+    firmware.reason = firmware.needed ? `Runs ${device.firmwareVersion}; ${latest.version} is available.` : `Runs the latest firmware, ${device.firmwareVersion}.`;
+  } catch (err) {
+    firmware.reason = `Latest firmware unknown: ${messageOf(err)}`;
+  }
+  try {
+    const page = await account.client.devices.list({ serial: device.serialNumber, limit: 1 }, { retry: false });
+    const record = page.items[0];
+    if (!record) {
+      configuration.reason = `${device.serialNumber} is not registered in ${account.orgId}.`;
+    } else if (!record.configurationId) {
+      configuration.reason = 'In no configuration.';
+    } else {
+      const holdsCurrent = device.configSyncId !== null && device.configSyncId === record.deployedSyncId;
+      configuration.needed = record.deployStatus !== 'Deployed' || !holdsCurrent;
+      configuration.syncId = record.deployedSyncId;
+      const name = record.configurationName ?? record.configurationId;
+      configuration.reason = configuration.needed
+        ? `Configuration “${name}” is ${record.deployStatus === 'Outdated' ? 'newer than what the device holds' : 'not applied yet'}.`
+        : `Holds the current configuration “${name}”.`;
+    }
+  } catch (err) {
+    configuration.reason = `Configuration state unknown: ${messageOf(err)}`;
+  }
+  return { firmware, configuration };
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isDeviceType(value: string): value is DeviceType {
+  return (DEVICE_TYPES as readonly string[]).includes(value);
+}
+
+function contractLinkKind(kind: DeviceLinkKind): LinkKind {
+  return kind === 'memory' ? 'serial' : kind;
+}
+
+/** 'serial:/dev/ttyACM0' → '/dev/ttyACM0'; 'udp:10.0.0.5:5683' → '10.0.0.5:5683'. */
+function address(link: string): string {
+  const colon = link.indexOf(':');
+  return colon < 0 ? link : link.slice(colon + 1);
+}

@@ -1,6 +1,0 @@
-import type { Channel, ChannelResult, ParsedInput } from '../../../preload/contract';
-
-export type Handler<C extends Channel> = (input: ParsedInput<C>) => Promise<ChannelResult<C>>;
-/** Handlers of some channels; the core checks that the groups together cover every channel. */
-export type HandlerGroup<C extends Channel> = { [K in C]: Handler<K> };
-export type AllHandlers = HandlerGroup<Channel>;

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { decodeConfigFile } from '../../../../domain/files/config-file';
+import { provisioningPaths } from '../../../app/jobs';
+import { ConfigFileStore } from '../../../app/jobs/config-file-store';
+import type { CliContext } from '../context';
+import { EXIT } from '../errors';
+import { runJobs } from '../run-jobs';
+import { resolveTargets } from '../targets';
+import { moveTo, outputDir, readInputFile } from './files';
+
+/** `device configuration download SN -o DIR`: the device's configuration file and its syncId. */
+export async function configurationDownload(ctx: CliContext, serialNumber: string, options: { output: string }): Promise<number> {
+  const account = await ctx.account();
+  const dir = await outputDir(options.output);
+  const temp = join(dir, `.download-${randomBytes(6).toString('hex')}`);
+  const downloaded = await account.client.devices.downloadConfigurationFile(serialNumber, { path: temp });
+  const bytes = new Uint8Array(await readFile(temp));
+  const decoded = decodeConfigFile(bytes);
+  const path = await moveTo(temp, dir, downloaded.fileName ?? `${serialNumber}.cbor`);
+  // Kept for offline use as well: "configuration update" works from it when the service is unreachable.
+  await new ConfigFileStore({ dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).configFiles }).put(serialNumber, bytes, decoded.syncId);
+  const syncId = downloaded.syncId ?? decoded.syncId;
+  if (ctx.out.json) ctx.out.jsonLine({ serialNumber, path, syncId, size: downloaded.size, sha256: downloaded.sha256 });
+  else ctx.out.line(`${serialNumber}: saved ${path} (${downloaded.size} bytes, syncId ${syncId}${decoded.content.blank ? ', blank' : ''})`);
+  return EXIT.ok;
+}
+
+export interface ApplyOptions {
+  file: string;
+  link?: string[];
+}
+
+/** `device configuration apply SN -f FILE`: a file the technician has, checked against the device before it is sent. */
+export async function configurationApply(ctx: CliContext, serialNumber: string | undefined, options: ApplyOptions, interrupt?: AbortSignal): Promise<number> {
+  const file = await readInputFile(options.file);
+  decodeConfigFile(file.bytes); // a damaged file is reported before any device is looked for
+  const { targets, missing } = await resolveTargets(ctx, { serialNumbers: serialNumber ? [serialNumber] : [], links: options.link ?? [] });
+  return runJobs(ctx, targets.map((target) => ({ action: 'configuration', target, configuration: { kind: 'file', bytes: file.bytes, name: file.name } })), missing, interrupt);
+}
+
+export interface UpdateOptions {
+  link?: string[];
+  all?: boolean;
+}
+
+/** `device configuration update SN...`: each device's own file from the service. */
+export async function configurationUpdate(ctx: CliContext, serialNumbers: string[], options: UpdateOptions, interrupt?: AbortSignal): Promise<number> {
+  const { targets, missing } = await resolveTargets(ctx, { serialNumbers, links: options.link ?? [], all: options.all });
+  return runJobs(ctx, targets.map((target) => ({ action: 'configuration', target })), missing, interrupt);
+}

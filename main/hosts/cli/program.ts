@@ -1,0 +1,184 @@
+import { Command, Option } from 'commander';
+import { DEVICE_TYPES } from '../../../domain/device-types';
+import { cacheList, cachePrefetch, cachePrune } from './commands/cache';
+import { configurationApply, configurationDownload, configurationUpdate } from './commands/configuration';
+import { deviceList } from './commands/device-list';
+import { deviceUpdate, firmwareApply, firmwareDownload, firmwareUpdate } from './commands/firmware';
+import { login, logout, status } from './commands/login';
+import { outboxList, outboxSync } from './commands/outbox';
+import type { CliContext, GlobalOptions } from './context';
+import type { CliIo } from './io';
+import { CliError, EXIT } from './errors';
+
+/** Runs a command with the context of this invocation; the exit code is kept for main. */
+export type Runner = (run: (ctx: CliContext) => Promise<number>) => Promise<void>;
+
+function positiveInteger(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new CliError(`${name} must be a whole number of at least 1, not "${value}"`, EXIT.usage);
+    return n;
+  };
+}
+
+function nonNegativeInteger(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be a whole number, not "${value}"`, EXIT.usage);
+    return n;
+  };
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const LINK_HELP = 'where the device is attached: serial:/dev/ttyACM0[@BAUD], udp:HOST[:PORT], ble:ADDRESS (repeatable)';
+
+/**
+ * The command tree. Meanings follow the vendor's CLI (login, logout, device list, device
+ * configuration download/apply/update, device firmware download/apply/update); outbox, cache,
+ * status and device update are ours.
+ */
+export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'>, interrupt?: AbortSignal, stdin?: NodeJS.ReadableStream): Command {
+  // Set before any subcommand is added: subcommands copy these settings when they are created, and
+  // without them commander would call process.exit itself.
+  const program = new Command('provisioner')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .description(
+      'Provision SRCP, WESP, EPC and NSCP devices: firmware and configuration files from the service, onto devices on USB serial, IP or BLE, confirmed back to the service.\n' +
+        'Without a login it works on the local workspace (the embedded service with a demo organization).',
+    )
+    .option('--data-dir <dir>', 'keep the login, cache, outbox and local workspace under DIR (default: your config and data directories; env PROVISIONER_HOME)')
+    .option('--json', 'machine-readable output: JSON (device list, outbox list, cache list) or JSON lines (jobs)')
+    .option('--concurrency <n>', 'devices worked on at once (default 8)', positiveInteger('--concurrency'))
+    .option('--reconnect-timeout <seconds>', 'how long to wait for a device that went away (pulled cable, restart) before giving up (default 60)', positiveInteger('--reconnect-timeout'))
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: false });
+
+  program
+    .command('login')
+    .description('Log in to a service: checks the API key with the service, then keeps it in a file only you can read.')
+    .option('--url <url>', 'the service, e.g. https://provisioning.example.com')
+    .option('--org <orgId>', 'your organization id')
+    .option('--api-key <key>', 'the API key (or $PROVISIONER_API_KEY, or --api-key-stdin)')
+    .option('--api-key-stdin', 'read the API key from standard input')
+    .action((options: { url?: string; org?: string; apiKey?: string; apiKeyStdin?: boolean }) => runner((ctx) => login(ctx, options, stdin)));
+
+  program
+    .command('logout')
+    .description('Forget the login; commands then use the local workspace. Unsent confirmations stay in the outbox.')
+    .action(() => runner((ctx) => logout(ctx)));
+
+  program
+    .command('status')
+    .description('Who you are logged in as, and what waits in the outbox.')
+    .action(() => runner((ctx) => status(ctx)));
+
+  program
+    .command('signing-key')
+    .description("Print the service's configuration-file signing key (PEM), e.g. for the simulator's --public-key.")
+    .action(() =>
+      runner(async (ctx) => {
+        const key = await (await ctx.account()).client.signingKey();
+        if (ctx.out.json) ctx.out.jsonLine(key);
+        else ctx.out.line(key.publicKeyPem.trimEnd());
+        return EXIT.ok;
+      }),
+    );
+
+  const device = program.command('device').description('Attached devices: list them, put firmware and configuration files on them.');
+
+  device
+    .command('list')
+    .description('Attached devices (USB serial, simulator, BLE in range, and --link ones): connection, model, interface, serial number, firmware version.')
+    .option('--link <spec>', LINK_HELP, collect)
+    .action((options: { link?: string[] }) => runner((ctx) => deviceList(ctx, options)));
+
+  device
+    .command('update')
+    .description('Latest firmware, then the configuration file, on each device named.')
+    .argument('[serialNumbers...]', 'devices by serial number (found among the attached ones)')
+    .option('--link <spec>', LINK_HELP, collect)
+    .option('--all', 'every attached device')
+    .option('--force', 'install the firmware even when the device already runs it')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => deviceUpdate(ctx, serialNumbers, options, interrupt)));
+
+  const configuration = device.command('configuration').description("A device's configuration file.");
+  configuration
+    .command('download')
+    .description("Download a device's configuration file (CBOR) into DIR; prints its syncId.")
+    .argument('<serialNumber>')
+    .requiredOption('-o, --output <dir>', 'directory to save it in')
+    .action((serialNumber: string, options: { output: string }) => runner((ctx) => configurationDownload(ctx, serialNumber, options)));
+  configuration
+    .command('apply')
+    .description('Apply a configuration file to a device. A file for another device is refused before anything is sent.')
+    .argument('[serialNumber]', 'the device (found among the attached ones, or checked on --link)')
+    .requiredOption('-f, --file <file>', 'the configuration file')
+    .option('--link <spec>', LINK_HELP, collect)
+    .action((serialNumber: string | undefined, options: { file: string; link?: string[] }) => runner((ctx) => configurationApply(ctx, serialNumber, options, interrupt)));
+  configuration
+    .command('update')
+    .description("Download each device's configuration file from the service and apply it (offline: the file kept by an earlier download).")
+    .argument('[serialNumbers...]')
+    .option('--link <spec>', LINK_HELP, collect)
+    .option('--all', 'every attached device')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
+
+  const firmware = device.command('firmware').description('Device firmware.');
+  firmware
+    .command('download')
+    .description('Download the latest firmware bundle for a device (-s) or a type (-t) into DIR, check it, and keep it in the cache.')
+    .option('-s, --serial <serialNumber>', 'for this device')
+    .addOption(new Option('-t, --type <type>', 'for this device type').choices([...DEVICE_TYPES, ...DEVICE_TYPES.map((t) => t.toLowerCase())]))
+    .requiredOption('-o, --output <dir>', 'directory to save it in')
+    .action((options: { serial?: string; type?: string; output: string }) => runner((ctx) => firmwareDownload(ctx, options)));
+  firmware
+    .command('apply')
+    .description('Install a firmware bundle (zip) on a device: verified, uploaded with resume, applied, read back, confirmed.')
+    .argument('[serialNumber]')
+    .requiredOption('-f, --file <file>', 'the firmware bundle')
+    .option('--link <spec>', LINK_HELP, collect)
+    .option('--force', 'install even when the device already runs this version')
+    .action((serialNumber: string | undefined, options: { file: string; link?: string[]; force?: boolean }) => runner((ctx) => firmwareApply(ctx, serialNumber, options, interrupt)));
+  firmware
+    .command('update')
+    .description('Install the latest firmware on each device named (offline: the newest cached). An interrupted upload resumes.')
+    .argument('[serialNumbers...]')
+    .option('--link <spec>', LINK_HELP, collect)
+    .option('--all', 'every attached device')
+    .option('--force', 'install even when the device already runs the latest version')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => firmwareUpdate(ctx, serialNumbers, options, interrupt)));
+
+  const outbox = program.command('outbox').description('Confirmations waiting to reach the service.');
+  outbox
+    .command('list', { isDefault: true })
+    .description('What waits, since when, and the last error.')
+    .action(() => runner((ctx) => outboxList(ctx)));
+  outbox
+    .command('sync')
+    .description('Send every waiting confirmation now.')
+    .action(() => runner((ctx) => outboxSync(ctx)));
+
+  const cache = program.command('cache').description('Firmware and configuration files kept for installs without the service.');
+  cache
+    .command('list', { isDefault: true })
+    .description('What is cached.')
+    .action(() => runner((ctx) => cacheList(ctx)));
+  cache
+    .command('prefetch')
+    .description("Cache the latest firmware of every type in use (or --type), each configured device's file and the signing key.")
+    .option('-t, --type <type>', 'only this device type (repeatable)', collect)
+    .action((options: { type?: string[] }) => runner((ctx) => cachePrefetch(ctx, options)));
+  cache
+    .command('prune')
+    .description('Delete all but the newest versions of each type.')
+    .option('--keep <n>', 'versions to keep per type', nonNegativeInteger('--keep'), 2)
+    .action((options: { keep: number }) => runner((ctx) => cachePrune(ctx, options)));
+
+  return program;
+}
+
+export function globalOptions(program: Command): GlobalOptions {
+  return program.opts<GlobalOptions>();
+}

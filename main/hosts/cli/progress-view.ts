@@ -1,0 +1,116 @@
+import { MultiBar, Presets, type SingleBar } from 'cli-progress';
+import { deviceLabel, finishedText, runningText, transferPercent, type JobSnapshot, type ProvisioningService } from '../../app/jobs';
+import type { Output } from './output';
+
+/**
+ * Shows jobs as they run: bars on a terminal, a line per step (and per 10% of an upload) when the
+ * output is a file or a pipe, JSON lines with --json. Every finished job ends with one line: the
+ * result on stdout, or `error: SN: why` on stderr.
+ */
+export interface ProgressView {
+  /** Stops drawing; call after the last job finished. */
+  close(): void;
+}
+
+export function showProgress(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+  switch (out.mode) {
+    case 'json':
+      return jsonView(service, out);
+    case 'tty':
+      return barView(service, out);
+    case 'plain':
+      return lineView(service, out);
+  }
+}
+
+function reportFinished(job: JobSnapshot, out: Output, log: (text: string) => void): void {
+  const label = deviceLabel(job);
+  if (job.phase === 'done') {
+    log(`${label}: ${finishedText(job)}`);
+    if (job.notice) out.note(`${label}: ${job.notice}`);
+  } else {
+    out.error(`${label}: ${finishedText(job)}`);
+  }
+}
+
+function jsonView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+  const offProgress = service.onProgress((batch) => {
+    for (const job of batch) if (job.finishedAt === null) out.jsonLine({ event: 'progress', job });
+  });
+  const offFinished = service.onFinished((job) => out.jsonLine({ event: 'result', job }));
+  return {
+    close() {
+      offProgress();
+      offFinished();
+    },
+  };
+}
+
+function lineView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+  const last = new Map<string, { phase: string; decile: number; notice: string | null }>();
+  const offProgress = service.onProgress((batch) => {
+    for (const job of batch) {
+      if (job.finishedAt !== null || job.phase === 'queued') continue;
+      const seen = last.get(job.jobId);
+      const percent = transferPercent(job);
+      const decile = job.phase === 'uploading' && percent !== null ? Math.floor(percent / 10) : -1;
+      if (job.notice && job.notice !== seen?.notice) out.note(`${deviceLabel(job)}: ${job.notice}`);
+      if (!seen || seen.phase !== job.phase || decile > seen.decile) out.line(`${deviceLabel(job)}: ${runningText(job)}`);
+      last.set(job.jobId, { phase: job.phase, decile: Math.max(decile, seen?.phase === job.phase ? seen.decile : -1), notice: job.notice });
+    }
+  });
+  const offFinished = service.onFinished((job) => reportFinished(job, out, (text) => out.line(text)));
+  return {
+    close() {
+      offProgress();
+      offFinished();
+    },
+  };
+}
+
+function barView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+  // Bars go to stderr and vanish at the end; the result lines are then written as in plain mode,
+  // so a terminal shows the same record a log file would.
+  const multi = new MultiBar(
+    {
+      stream: out.io.stderr,
+      format: '{device} {bar} {percentage}% | {text}',
+      hideCursor: true,
+      clearOnComplete: true,
+      barsize: 24,
+      fps: 10,
+      autopadding: true,
+    },
+    Presets.shades_classic,
+  );
+  const bars = new Map<string, SingleBar>();
+  const finished: JobSnapshot[] = [];
+  const payload = (job: JobSnapshot, text: string) => ({ device: deviceLabel(job).padEnd(12), text });
+  const barFor = (job: JobSnapshot): SingleBar => {
+    let bar = bars.get(job.jobId);
+    if (!bar) {
+      bar = multi.create(100, 0, payload(job, runningText(job)));
+      bars.set(job.jobId, bar);
+    }
+    return bar;
+  };
+  const offProgress = service.onProgress((batch) => {
+    for (const job of batch) {
+      if (job.finishedAt !== null) continue;
+      const percent = job.phase === 'uploading' ? (transferPercent(job) ?? 0) : ['applying', 'rebooting', 'checking', 'confirming'].includes(job.phase) ? 100 : 0;
+      barFor(job).update(Math.floor(percent), payload(job, runningText(job)));
+    }
+  });
+  const offFinished = service.onFinished((job) => {
+    finished.push(job);
+    barFor(job).update(job.phase === 'done' ? 100 : Math.floor(transferPercent(job) ?? 0), payload(job, `${job.phase === 'done' ? 'done' : job.phase}: ${finishedText(job)}`));
+  });
+  return {
+    close() {
+      offProgress();
+      offFinished();
+      multi.stop();
+      for (const job of finished) reportFinished(job, out, (text) => out.line(text));
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { parseLinkSpec } from '../../devices';
+import type { AttachedDevice, DeviceTarget } from '../../app/jobs';
+import type { CliContext } from './context';
+import { CliError, EXIT } from './errors';
+
+export interface TargetSelection {
+  serialNumbers: readonly string[];
+  links: readonly string[];
+  all?: boolean;
+}
+
+export interface ResolvedTargets {
+  targets: DeviceTarget[];
+  /** One line per device asked for and not found. */
+  missing: string[];
+}
+
+const HOW = 'name the device by serial number, by --link (serial:/dev/ttyACM0, udp:192.168.3.10, ble:ADDRESS), or use --all';
+
+/**
+ * Turns what the technician typed into job targets. Links alone are used as given (the job checks
+ * who answers). Serial numbers are looked up once, by discovery over every attached device and
+ * the given links, so that 16 devices do not each probe every port.
+ */
+export async function resolveTargets(ctx: CliContext, selection: TargetSelection): Promise<ResolvedTargets> {
+  const { serialNumbers, links, all } = selection;
+  if (serialNumbers.length === 0 && links.length === 0 && !all) throw new CliError(`no device named: ${HOW}`, EXIT.usage);
+  for (const spec of links) {
+    try {
+      parseLinkSpec(spec);
+    } catch (error) {
+      throw new CliError(`--link ${error instanceof Error ? error.message.replace(/\.$/, '') : String(error)}`, EXIT.usage);
+    }
+  }
+  if (serialNumbers.length === 0 && !all) return { targets: links.map((spec) => ({ kind: 'link', spec })), missing: [] };
+  if (serialNumbers.length === 1 && links.length === 1 && !all) {
+    // "SN on this link": the job refuses to talk on if another device answers there.
+    return { targets: [{ kind: 'link', spec: links[0]!, serialNumber: serialNumbers[0]! }], missing: [] };
+  }
+  const attached = await ctx.finder().list({ extraLinks: links });
+  const identified = attached.filter((d): d is AttachedDevice & { identity: NonNullable<AttachedDevice['identity']> } => d.identity !== null);
+  const targets: DeviceTarget[] = [];
+  const missing: string[] = [];
+  const wanted = new Set(serialNumbers);
+  for (const serialNumber of serialNumbers) {
+    const found = identified.find((d) => d.identity.serialNumber === serialNumber);
+    if (found) targets.push({ kind: 'link', spec: found.link, serialNumber });
+    else {
+      const seen = identified.map((d) => d.identity.serialNumber);
+      missing.push(`${serialNumber}: no attached device answers as ${serialNumber}${seen.length > 0 ? ` (attached: ${seen.join(', ')})` : ' (no devices found)'}; check the cable, or name it with --link`);
+    }
+  }
+  for (const device of identified) {
+    if (wanted.has(device.identity.serialNumber)) continue;
+    if (all || links.includes(device.link)) targets.push({ kind: 'link', spec: device.link, serialNumber: device.identity.serialNumber });
+  }
+  for (const spec of links) {
+    const device = attached.find((d) => d.link === spec);
+    if (device && device.identity === null) missing.push(`${spec}: ${device.error ?? 'no answer'}`);
+  }
+  if (all && targets.length === 0 && missing.length === 0) throw new CliError('--all: no attached devices found; check the cables, or name devices with --link');
+  return { targets, missing };
+}

@@ -1,0 +1,89 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { createCore, FileSecretStore } from '../../app';
+import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-renderer';
+import { startWebServer } from './server';
+import { registerBenchDevices, startSimulatedBench, type SimulatedBench } from './simulated-bench';
+
+/**
+ * `npm run web`: the renderer in a browser, the core in this process, the contract over a
+ * WebSocket on 127.0.0.1 with a token of this run. Without a signed-in account it starts the local
+ * workspace (the embedded service with the demo organization); `--simulate` adds a bench of
+ * simulated devices, one of each type, on pty links.
+ */
+const program = new Command()
+  .name('provisioner-web')
+  .description('Run Provisioner in a browser: the app on 127.0.0.1, the core in this process.')
+  .option('-p, --port <port>', 'port on 127.0.0.1 (default: a free one)', (v) => Number.parseInt(v, 10), 0)
+  .option('--simulate', 'also start simulated devices (SRCP, WESP, EPC, NSCP) on pty links', false)
+  .option('--data-dir <dir>', 'where settings, the outbox, the firmware cache and the local workspace live', process.env.PROVISIONER_DATA_DIR ?? '.provisioner-data/app')
+  .option('--rebuild', 'build the renderer even when dist/renderer exists', false)
+  .parse();
+
+const options = program.opts<{ port: number; simulate: boolean; dataDir: string; rebuild: boolean }>();
+
+async function main(): Promise<void> {
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (options.rebuild || !rendererIsBuilt()) {
+    process.stderr.write('Building the renderer…\n');
+    await buildRenderer();
+  }
+
+  const benchDir = join(dataDir, 'simulated-bench');
+  const core = await createCore({
+    dataDir,
+    secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
+    host: 'web',
+    // With --simulate the bench's devices announce their ptys in the bench's own folder.
+    ...(options.simulate ? { deviceList: { serial: { simulatorDir: join(benchDir, 'announce') } } } : {}),
+    onLogLine: (line) => {
+      if (line.level !== 'debug') process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`);
+    },
+  });
+
+  if (core.session.current() === null) await core.session.useLocalWorkspace();
+
+  let bench: SimulatedBench | null = null;
+  if (options.simulate) {
+    const workspace = await core.session.ensureWorkspace();
+    const account = core.session.current();
+    const client = account?.kind === 'local' ? account.client : null;
+    const publicKeyPem = client ? (await client.signingKey()).publicKeyPem : await fetchSigningKey(workspace.serviceUrl);
+    bench = await startSimulatedBench({ dir: benchDir, publicKeyPem });
+    if (client) {
+      const registered = await registerBenchDevices(client, bench.serialNumbers);
+      if (registered.length > 0) core.log.info('web', `Registered the bench devices ${registered.join(', ')} in the local workspace.`);
+    }
+    core.log.info('web', `Simulated bench: ${bench.serialNumbers.join(', ')} on pty links.`);
+  }
+
+  const server = await startWebServer({ core, rendererDir: RENDERER_DIST_DIR, port: options.port, log: (m) => core.log.warn('web', m) });
+  process.stdout.write(`\nProvisioner is running in web mode. Open this address in a browser on this computer:\n\n  ${server.openUrl}\n\n(The address carries a token for this run only. Ctrl+C stops.)\n`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write('Stopping…\n');
+    await server.close().catch(() => undefined);
+    await core.close().catch(() => undefined);
+    await bench?.stop().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+async function fetchSigningKey(serviceUrl: string): Promise<string> {
+  const response = await fetch(`${serviceUrl}/v1/config-file-signing-key`);
+  const body = (await response.json()) as { data?: { publicKeyPem?: string } };
+  if (!body.data?.publicKeyPem) throw new Error('The local workspace did not give its signing key.');
+  return body.data.publicKeyPem;
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Provisioner web mode could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

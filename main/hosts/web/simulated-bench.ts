@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
+import { demoSerialNumbers } from '../../../server';
+import { startFleet, type SimulatedFleet } from '../../../simulator';
+import type { ServiceClient } from '../../cloud';
+
+export interface SimulatedBench {
+  fleet: SimulatedFleet;
+  /** Where the devices announce their ptys: the core's discovery reads it. */
+  descriptorDir: string;
+  serialNumbers: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * One simulated device of each type on a pty link, as if plugged in over USB, with the first
+ * serial numbers of the demo fleet (the local workspace knows them from its manufacturing records).
+ * Their memory lives under `dir`, so an updated device stays updated across runs.
+ */
+export async function startSimulatedBench(options: { dir: string; publicKeyPem: string; types?: readonly DeviceType[] }): Promise<SimulatedBench> {
+  const descriptorDir = join(options.dir, 'announce');
+  const types = options.types ?? DEVICE_TYPES;
+  const devices = types.map((deviceType) => ({ deviceType, serialNumber: demoSerialNumbers(deviceType)[0]!, link: 'pty' as const }));
+  const fleet = await startFleet({
+    stateDir: join(options.dir, 'devices'),
+    publicKeyPem: options.publicKeyPem,
+    defaults: { descriptorDir },
+    devices,
+  });
+  return { fleet, descriptorDir, serialNumbers: devices.map((d) => d.serialNumber), stop: () => fleet.stop() };
+}
+
+/** Registers the bench's devices in the organization (when they are not yet), so they can join configurations at once. */
+export async function registerBenchDevices(client: ServiceClient, serialNumbers: readonly string[]): Promise<string[]> {
+  const registered: string[] = [];
+  for (const serialNumber of serialNumbers) {
+    const found = await client.devices.list({ serial: serialNumber, limit: 1 });
+    if (found.items.length > 0) continue;
+    await client.devices.register({ serialNumber, name: `Bench ${serialNumber.replace(/\d+$/, '')}` });
+    registered.push(serialNumber);
+  }
+  return registered;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { CONTRACT, CoreError, EVENT_STREAMS, invokeForWire, parseChannelInput, type CoreHost } from '../../contract/index';
+
+const echoHost: CoreHost = {
+  invoke: async (channel, input) => ({ channel, input }) as never,
+  subscribe: () => () => undefined,
+};
+
+describe('the contract', () => {
+  it('has a kind and an input schema for every channel', () => {
+    for (const [name, spec] of Object.entries(CONTRACT)) {
+      expect(['command', 'query'], name).toContain(spec.kind);
+      expect(typeof spec.input.safeParse, name).toBe('function');
+    }
+    expect(EVENT_STREAMS).toContain('jobs.progress');
+  });
+
+  it('fills defaults and refuses unknown fields', () => {
+    expect(parseChannelInput('configurations.list', {})).toEqual({ page: 1, limit: 20 });
+    expect(() => parseChannelInput('configurations.list', { limit: 31 })).toThrow(CoreError);
+    expect(() => parseChannelInput('bench.jobs', { extra: 1 })).toThrow(/Invalid input/);
+  });
+
+  it('accepts only http(s) service URLs on sign-in', () => {
+    const good = { serviceUrl: 'https://dcms.example.com', orgId: 'org', apiKey: 'k' };
+    expect(parseChannelInput('session.signIn', good)).toEqual({ ...good, remember: true });
+    expect(() => parseChannelInput('session.signIn', { ...good, serviceUrl: 'file:///etc/passwd' })).toThrow(CoreError);
+  });
+
+  it('turns every failure into plain data on the wire', async () => {
+    await expect(invokeForWire(echoHost, 'no.such', {})).resolves.toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+    const bad = await invokeForWire(echoHost, 'devices.register', { serialNumber: '' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    if (!bad.ok) expect(bad.error.violations.map((v) => v.field)).toEqual(expect.arrayContaining(['serialNumber', 'name']));
+    const thrower: CoreHost = { ...echoHost, invoke: async () => Promise.reject(new CoreError('NOT_ALLOWED', 'Operators may not', [], 403)) };
+    await expect(invokeForWire(thrower, 'bench.jobs', {})).resolves.toEqual({
+      ok: false,
+      error: { code: 'NOT_ALLOWED', message: 'Operators may not', violations: [], httpStatus: 403 },
+    });
+    await expect(invokeForWire(echoHost, 'bench.jobs', undefined)).resolves.toEqual({ ok: true, value: { channel: 'bench.jobs', input: {} } });
+  });
+});

@@ -1,0 +1,82 @@
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import {
+  buildFirmwareBundle,
+  FileFormatError,
+  FIRMWARE_IMAGE_HEADER_SIZE,
+  makeFirmwareImage,
+  parseFirmwareImageHeader,
+  readFirmwareBundle,
+  sha256Hex,
+} from '../../../domain/files';
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof FileFormatError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a FileFormatError');
+}
+
+const image = makeFirmwareImage('EPC', '2.4.1', 4096);
+const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.4.1', image });
+
+describe('firmware image', () => {
+  it('carries its type, version and length in the header', () => {
+    expect(parseFirmwareImageHeader(image)).toEqual({ deviceType: 'EPC', version: '2.4.1', bodyLength: 4096 });
+    expect(image.length).toBe(FIRMWARE_IMAGE_HEADER_SIZE + 4096);
+  });
+
+  it('is repeatable for the same type and version and differs otherwise', () => {
+    expect(sha256Hex(makeFirmwareImage('EPC', '2.4.1', 4096))).toBe(sha256Hex(image));
+    expect(sha256Hex(makeFirmwareImage('EPC', '2.4.2', 4096))).not.toBe(sha256Hex(image));
+  });
+
+  it('refuses bytes without the header', () => {
+    expect(codeOf(() => parseFirmwareImageHeader(new Uint8Array(100)))).toBe('FW_BAD_HEADER');
+  });
+});
+
+describe('firmware bundle', () => {
+  it('reads back what was built, with hashes', () => {
+    const read = readFirmwareBundle(bundle, { deviceType: 'EPC', version: '2.4.1' });
+    expect(read.version).toBe('2.4.1');
+    expect(read.imageSha256).toBe(sha256Hex(image));
+    expect(read.bundleSha256).toBe(sha256Hex(bundle));
+    expect(Buffer.from(read.image).equals(Buffer.from(image))).toBe(true);
+  });
+
+  it('is byte-for-byte repeatable', () => {
+    expect(sha256Hex(buildFirmwareBundle({ deviceType: 'EPC', version: '2.4.1', image }))).toBe(sha256Hex(bundle));
+  });
+
+  it('refuses an image whose bytes changed', () => {
+    const files = unzipSync(bundle);
+    const damaged = new Uint8Array(files['application.bin']!);
+    damaged[2000] = damaged[2000]! ^ 0xff;
+    expect(codeOf(() => readFirmwareBundle(zipSync({ ...files, 'application.bin': damaged })))).toBe('FW_HASH_MISMATCH');
+  });
+
+  it('refuses a truncated image', () => {
+    const files = unzipSync(bundle);
+    expect(codeOf(() => readFirmwareBundle(zipSync({ ...files, 'application.bin': files['application.bin']!.slice(0, 100) })))).toBe('FW_SIZE_MISMATCH');
+  });
+
+  it('refuses a bundle for another type than expected', () => {
+    expect(codeOf(() => readFirmwareBundle(bundle, { deviceType: 'NSCP' }))).toBe('FW_WRONG_TYPE');
+  });
+
+  it('refuses an image whose header disagrees with the manifest', () => {
+    const wrong = buildFirmwareBundle({ deviceType: 'SRCP', version: '2.4.1', image });
+    expect(codeOf(() => readFirmwareBundle(wrong))).toBe('FW_BAD_BUNDLE');
+  });
+
+  it('refuses junk, a missing manifest and unlisted files', () => {
+    expect(codeOf(() => readFirmwareBundle(new Uint8Array([1, 2, 3])))).toBe('FW_BAD_BUNDLE');
+    expect(codeOf(() => readFirmwareBundle(zipSync({ 'application.bin': image })))).toBe('FW_BAD_BUNDLE');
+    const files = unzipSync(bundle);
+    expect(codeOf(() => readFirmwareBundle(zipSync({ ...files, 'extra.txt': strToU8('x') })))).toBe('FW_BAD_BUNDLE');
+  });
+});

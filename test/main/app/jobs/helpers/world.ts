@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { createServiceClient, type ServiceClient } from '../../../../../main/cloud';
+import type { CliDeps } from '../../../../../main/hosts/cli/io';
+import { runCli } from '../../../../../main/hosts/cli/main';
+import type { DeviceType } from '../../../../../domain/device-types';
+import { seedDemo, startService, type RunningService } from '../../../../../server';
+import { serveSimulatedBle, startSimulatedDevice, type BleBridge, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../../simulator';
+
+/**
+ * One end-to-end world: the real service over HTTP on a PGlite directory of its own (seeded with
+ * the demo organization: an Admin key, the demo fleet's manufacturing records, firmware 1.0.0 and
+ * 1.1.0 of every type, 64 KiB images), simulated devices on ptys, UDP and BLE (served to other
+ * processes through the simulator's bridge), and the CLI with a home directory of its own.
+ */
+export interface World {
+  root: string;
+  home: string;
+  simulatorDir: string;
+  service: RunningService | undefined;
+  url: string;
+  port: number;
+  orgId: string;
+  adminKey: string;
+  publicKeyPem: string;
+  client: ServiceClient;
+  devices: SimulatedDevice[];
+  ble: BleBridge | undefined;
+  startDevice(options: { deviceType: DeviceType; serialNumber: string; link: 'pty' | 'udp' | 'ble' } & Omit<Partial<SimulatedDeviceOptions>, 'link'>): Promise<SimulatedDevice>;
+  /** `--link` spec that reaches a device (serial through discovery also works). */
+  linkOf(device: SimulatedDevice): string;
+  /** The real CLI as a child process; `onLine` sees each stdout line as it comes. */
+  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv; onLine?: (line: string, child: ChildProcess) => void }): Promise<CliRun>;
+  cliInProcess(args: readonly string[], deps?: CliDeps): Promise<CliRun>;
+  stopService(): Promise<void>;
+  startServiceAgain(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const BIN = fileURLToPath(new URL('../../../../../bin/provisioner.mjs', import.meta.url));
+
+/** Devices fast where the test is not about speed: 921600 baud, quick restarts. */
+const FAST_DEVICE: Partial<SimulatedDeviceOptions> = { baudRate: 921600, rebootMs: 150, applyMs: 50 };
+
+export async function startWorld(name: string): Promise<World> {
+  const root = await mkdtemp(join(tmpdir(), `pv-e2e-${name}-`));
+  const dbDir = join(root, 'service');
+  let service: RunningService | undefined = await startService({ dataDir: dbDir, port: 0 });
+  const seed = await seedDemo(service.db);
+  const port = service.port;
+  const url = service.url;
+  const publicKeyPem = service.ctx.secrets.signingKey.publicKeyPem;
+  const simulatorDir = join(root, 'sim');
+  const home = join(root, 'home');
+  const devices: SimulatedDevice[] = [];
+  let ble: BleBridge | undefined;
+
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    ...process.env,
+    PROVISIONER_SIMULATOR_DIR: simulatorDir,
+    ...(ble ? { PROVISIONER_SIMULATED_BLE: ble.endpoint } : { PROVISIONER_NO_BLE: '1' }),
+    CI: '1',
+    ...extra,
+  });
+
+  const world: World = {
+    root,
+    home,
+    simulatorDir,
+    get service() {
+      return service;
+    },
+    url,
+    port,
+    orgId: seed.orgId,
+    adminKey: seed.adminKey,
+    publicKeyPem,
+    client: createServiceClient({ baseUrl: url, orgId: seed.orgId, apiKey: seed.adminKey }),
+    devices,
+    get ble() {
+      return ble;
+    },
+    async startDevice(options) {
+      const { link, ...rest } = options;
+      const device = await startSimulatedDevice({
+        ...FAST_DEVICE,
+        ...rest,
+        link: link === 'udp' ? { udp: { host: '127.0.0.1', port: 0 } } : link,
+        stateDir: join(root, 'devices', options.serialNumber),
+        descriptorDir: simulatorDir,
+        publicKeyPem: rest.publicKeyPem ?? publicKeyPem,
+      });
+      devices.push(device);
+      if (link === 'ble') {
+        await ble?.close();
+        ble = await serveSimulatedBle(join(root, 'ble.sock'), devices.filter((d) => d.descriptor.link === 'ble'));
+      }
+      return device;
+    },
+    linkOf(device) {
+      const d = device.descriptor;
+      if (d.link === 'udp') return `udp:${d.host}:${d.port}`;
+      if (d.link === 'ble') return `ble:${d.bleAddress}`;
+      return `serial:${d.path}@921600`;
+    },
+    cli(args, options = {}) {
+      return new Promise<CliRun>((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, '--data-dir', home, ...args], { env: env(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        let pending = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          const text = chunk.toString('utf8');
+          stdout += text;
+          if (!options.onLine) return;
+          pending += text;
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) options.onLine(line, child);
+        });
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      });
+    },
+    async cliInProcess(args, deps = {}) {
+      const stdout = new PassThrough();
+      const stderr = new PassThrough();
+      let out = '';
+      let err = '';
+      stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+      stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: env() }, deps);
+      return { code, stdout: out, stderr: err };
+    },
+    async stopService() {
+      await service?.close();
+      service = undefined;
+    },
+    async startServiceAgain() {
+      if (service) return;
+      service = await startService({ dataDir: dbDir, port });
+    },
+    async dispose() {
+      await ble?.close();
+      await Promise.allSettled(devices.map((d) => d.stop()));
+      await service?.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
+
+/** `provisioner login` against the world's service, as a technician would. */
+export async function loginCli(world: World): Promise<CliRun> {
+  return world.cli(['login', '--url', world.url, '--org', world.orgId, '--api-key', world.adminKey]);
+}
+
+/** What a finished job printed in --json mode. */
+export function results(run: CliRun): Array<{ event: string; job: Record<string, unknown> & { serialNumber: string | null; phase: string } }> {
+  return run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { event: string; job: Record<string, unknown> & { serialNumber: string | null; phase: string } })
+    .filter((e) => e.event === 'result');
+}

@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NetworkError } from '../../../../main/cloud/errors';
+import { abortReason } from '../../../../main/devices/errors';
+import {
+  ConfigFileStore,
+  FirmwareCache,
+  IntentJournal,
+  JobQueue,
+  Outbox,
+  SigningKeyStore,
+  type DeviceConnector,
+  type DeviceIdentity,
+  type DeviceSession,
+  type JobEnvironment,
+  type OutboxEntry,
+  type ProvisioningClient,
+} from '../../../../main/app/jobs';
+import { confirmInterruptedJobs } from '../../../../main/app/jobs/confirm';
+import { buildFirmwareBundle, createConfigFileSigner, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage } from '../../../../domain/files';
+
+/**
+ * The jobs on their own, with a scripted device and a scripted service: the paths the end-to-end
+ * tests cannot reach cheaply (a crash between intent and confirmation, a cancel mid-upload, a
+ * device that comes back with its old firmware, a wrong bundle) and what each leaves in the outbox.
+ */
+
+const keys = generateSigningKeyPair();
+const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image: makeFirmwareImage('EPC', '2.0.0', 4096) });
+
+function configFile(serialNumber: string, syncId = randomUUID()): Uint8Array {
+  return encodeConfigFile(
+    {
+      format: 'provisioner-config/1',
+      syncId,
+      serialNumber,
+      deviceType: 'EPC',
+      configurationId: randomUUID(),
+      blank: false,
+      issuedAt: new Date().toISOString(),
+      device: {},
+      peers: [],
+      safety: {},
+    },
+    createConfigFileSigner(keys.privateKeyPem),
+  );
+}
+
+interface Script {
+  identity: DeviceIdentity;
+  /** What the device runs after apply (default: the version applied). */
+  versionAfterApply?: string;
+  /** The upload stops at this byte and waits to be cancelled. */
+  hangAt?: number;
+  calls: string[];
+}
+
+function scriptedConnector(script: Script): DeviceConnector {
+  return {
+    async connect(target, options) {
+      if (options?.signal?.aborted) throw abortReason(options.signal);
+      script.calls.push('connect');
+      const session: DeviceSession = {
+        link: target.kind === 'link' ? target.spec : 'serial:/dev/fake',
+        identity: { ...script.identity },
+        identify: async () => ({ ...script.identity }),
+        async uploadFirmware(image, transfer = {}) {
+          script.calls.push('uploadFirmware');
+          const total = image.bytes.length;
+          transfer.onProgress?.(0, total);
+          if (script.hangAt !== undefined) {
+            transfer.onProgress?.(script.hangAt, total);
+            await new Promise((_resolve, reject) => transfer.signal?.addEventListener('abort', () => reject(abortReason(transfer.signal!))));
+          }
+          transfer.onProgress?.(total, total);
+          return { announcedOffsets: [0] };
+        },
+        async applyFirmware(version) {
+          script.calls.push('applyFirmware');
+          script.identity = { ...script.identity, firmwareVersion: script.versionAfterApply ?? version, bootId: Number(script.identity.bootId) + 1 };
+          return { ...script.identity };
+        },
+        async uploadConfiguration(file, transfer = {}) {
+          script.calls.push('uploadConfiguration');
+          transfer.onProgress?.(file.length, file.length);
+          const { decodeConfigFile } = await import('../../../../domain/files/config-file');
+          const syncId = decodeConfigFile(file).syncId;
+          script.identity = { ...script.identity, configSyncId: syncId, bootId: Number(script.identity.bootId) + 1 };
+          return { syncId, identity: { ...script.identity } };
+        },
+        close: async () => undefined,
+      };
+      return session;
+    },
+  };
+}
+
+let dir: string;
+let sent: OutboxEntry[];
+let serviceUp: boolean;
+let fileForDevice: Uint8Array;
+
+function client(): ProvisioningClient {
+  const unreachable = () => new NetworkError('unreachable', { method: 'GET', path: '/x' });
+  return {
+    baseUrl: 'http://service.test',
+    orgId: 'org',
+    signingKey: async () => {
+      if (!serviceUp) throw unreachable();
+      return { keyId: keys.keyId, algorithm: 'ES256', publicKeyPem: keys.publicKeyPem };
+    },
+    devices: {
+      listAll: async function* () {},
+      firmwareVersion: async () => {
+        if (!serviceUp) throw unreachable();
+        return { deviceType: 'EPC' as const, version: '2.0.0' };
+      },
+      firmwareVersionByType: async () => ({ deviceType: 'EPC' as const, version: '2.0.0' }),
+      fetchFirmware: async () => ({ bytes: bundle, syncId: undefined, headers: new Headers() }),
+      fetchFirmwareByType: async () => ({ bytes: bundle, syncId: undefined, headers: new Headers() }),
+      fetchConfigurationFile: async () => {
+        if (!serviceUp) throw unreachable();
+        return { bytes: fileForDevice, syncId: undefined, headers: new Headers() };
+      },
+    } as unknown as ProvisioningClient['devices'],
+  };
+}
+
+function environment(script: Script): { env: JobEnvironment; outbox: Outbox; intents: IntentJournal } {
+  const outbox = new Outbox({
+    dir: join(dir, 'outbox'),
+    sender: {
+      send: async (entry) => {
+        if (!serviceUp) throw new NetworkError('unreachable', { method: 'POST', path: '/confirm' });
+        sent.push(entry);
+        return true;
+      },
+    },
+  });
+  const intents = new IntentJournal({ dir: join(dir, 'intents') });
+  const env: JobEnvironment = {
+    connector: scriptedConnector(script),
+    cache: new FirmwareCache({ dir: join(dir, 'cache') }),
+    configFiles: new ConfigFileStore({ dir: join(dir, 'config-files') }),
+    signingKeys: new SigningKeyStore({ dir: join(dir, 'keys') }),
+    outbox,
+    intents,
+    client: client(),
+    address: { serviceUrl: 'http://service.test', orgId: 'org' },
+    reconnect: { attempts: 1, waitMs: 100, pollMs: 10 },
+    now: () => new Date(),
+  };
+  return { env, outbox, intents };
+}
+
+function epc(firmwareVersion = '1.0.0'): DeviceIdentity {
+  return { serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-E4', firmwareVersion, configSyncId: null, bootId: 1 };
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pv-jobs-'));
+  sent = [];
+  serviceUp = true;
+  fileForDevice = configFile('EPC000101');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('firmware job', () => {
+  it('confirms a cancel during the upload as a failure, resumable', async () => {
+    const script: Script = { identity: epc(), hangAt: 2048, calls: [] };
+    const { env, intents } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    const job = queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } });
+    const unsubscribe = queue.subscribe((batch) => {
+      if (batch.some((j) => j.phase === 'uploading' && j.bytesDone === 2048)) queue.cancel(job.jobId);
+    });
+    const final = await queue.wait(job.jobId);
+    unsubscribe();
+    expect(final).toMatchObject({ phase: 'cancelled', errorCode: 'CANCELLED', resumable: true, confirmation: 'sent' });
+    expect(final.resultMessage).toMatch(/^cancelled during uploading at \d+%; run the same command again to resume$/);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '2.0.0' });
+    expect(await intents.orphans()).toEqual([]);
+  });
+
+  it('does nothing to a device that already runs the latest firmware', async () => {
+    const script: Script = { identity: epc('2.0.0'), calls: [] };
+    const { env } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
+    expect(final).toMatchObject({ phase: 'done', outcome: 'up-to-date', confirmation: 'none', resultMessage: 'already runs firmware 2.0.0; nothing sent' });
+    expect(script.calls).toEqual(['connect']);
+    expect(sent).toEqual([]);
+  });
+
+  it('refuses a bundle for another type before the device is touched, and confirms nothing', async () => {
+    const script: Script = { identity: { ...epc(), deviceType: 'NSCP', serialNumber: 'NSCP000101' }, calls: [] };
+    const { env } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' }, firmware: { kind: 'file', bytes: bundle, name: 'EPC-2.0.0.zip' } }).jobId);
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'FW_WRONG_TYPE', confirmation: 'none' });
+    expect(final.resultMessage).toBe('This firmware is for EPC devices, not NSCP');
+    expect(script.calls).toEqual(['connect']);
+  });
+
+  it('fails, and confirms the failure, when the device comes back with its old firmware', async () => {
+    const script: Script = { identity: epc(), versionAfterApply: '1.0.0', calls: [] };
+    const { env } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'FW_NOT_RUNNING', confirmation: 'sent' });
+    expect(sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, error: expect.stringContaining('restarted running firmware 1.0.0, not 2.0.0') });
+  });
+});
+
+describe('interrupted jobs', () => {
+  it('turn into failure confirmations at the next start', async () => {
+    const { outbox } = environment({ identity: epc(), calls: [] });
+    const crashed = new IntentJournal({ dir: join(dir, 'intents'), pid: 999_999_999 });
+    const intent = await crashed.record({ jobId: 'job-1', kind: 'firmware', serviceUrl: 'http://service.test', orgId: 'org', serialNumber: 'EPC000101', firmwareVersion: '2.0.0', syncId: null, phase: 'uploading' });
+    const journal = new IntentJournal({ dir: join(dir, 'intents'), isAlive: () => false });
+    const recovered = await confirmInterruptedJobs(journal, outbox);
+    expect(recovered.map((i) => i.jobId)).toEqual(['job-1']);
+    const [entry] = await outbox.list();
+    expect(entry).toMatchObject({ kind: 'firmware', serialNumber: 'EPC000101', state: 'pending' });
+    expect(entry!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '2.0.0', applyTimeStamp: intent.updatedAt });
+    expect((entry!.payload as { error: string }).error).toMatch(/^Interrupted: Provisioner stopped during uploading/);
+    expect(await journal.orphans()).toEqual([]);
+  });
+});
+
+describe('configuration job', () => {
+  it('applies the kept file when the service is unreachable, and says so', async () => {
+    const script: Script = { identity: epc(), calls: [] };
+    const { env } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    const online = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
+    expect(online).toMatchObject({ phase: 'done', confirmation: 'sent', notice: null });
+    serviceUp = false;
+    const offline = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
+    expect(offline).toMatchObject({ phase: 'done', confirmation: 'queued', syncId: online.syncId });
+    expect(offline.notice).toMatch(/^The service is unreachable; applying the configuration file kept since .* \(syncId [0-9a-f-]+\)\.$/);
+  });
+
+  it('refuses a file for another device after identifying it, without uploading', async () => {
+    const script: Script = { identity: epc(), calls: [] };
+    const { env } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    const final = await queue.wait(
+      queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'udp:10.0.0.2' }, configuration: { kind: 'file', bytes: configFile('EPC000102'), name: 'other.cbor' } }).jobId,
+    );
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_WRONG_DEVICE', confirmation: 'none' });
+    expect(final.resultMessage).toBe(
+      'other.cbor is for device EPC000102, not EPC000101; nothing was sent; download the file of EPC000101 (provisioner device configuration download EPC000101)',
+    );
+    expect(script.calls).toEqual(['connect']);
+  });
+
+  it('refuses a file signed by another service', async () => {
+    const stranger = generateSigningKeyPair();
+    const foreign = encodeConfigFile(
+      { format: 'provisioner-config/1', syncId: randomUUID(), serialNumber: 'EPC000101', deviceType: 'EPC', configurationId: null, blank: false, issuedAt: new Date().toISOString(), device: {}, peers: [], safety: {} },
+      createConfigFileSigner(stranger.privateKeyPem),
+    );
+    const script: Script = { identity: epc(), calls: [] };
+    const { env } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    const final = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' }, configuration: { kind: 'file', bytes: foreign, name: 'x.cbor' } }).jobId);
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_BAD_SIGNATURE', confirmation: 'none' });
+    expect(script.calls).toEqual(['connect']);
+  });
+});

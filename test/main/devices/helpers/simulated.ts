@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeConfigFile, type ConfigFileContent } from '../../../../domain/files/config-file';
+import { createConfigFileSigner, generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
+import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
+import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../simulator';
+
+/** The service's signing key for the whole test run; simulated devices trust its public half. */
+export const serviceKeys: SigningKeyPair = generateSigningKeyPair();
+
+export async function scratchDir(name: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `devices-${name}-`));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+let counter = 0;
+/** Serial numbers unique within a run, so descriptors and ptys never collide between test files. */
+export function uniqueSerial(prefix: string): string {
+  counter++;
+  return `${prefix}H${String(process.pid % 10000).padStart(4, '0')}${String(counter).padStart(2, '0')}`;
+}
+
+export function startDevice(dir: string, options: Partial<SimulatedDeviceOptions> & Pick<SimulatedDeviceOptions, 'serialNumber'>): Promise<SimulatedDevice> {
+  return startSimulatedDevice({
+    deviceType: 'EPC',
+    link: 'pty',
+    stateDir: join(dir, options.serialNumber),
+    descriptorDir: join(dir, 'sim'),
+    publicKeyPem: serviceKeys.publicKeyPem,
+    baudRate: 921600,
+    rebootMs: 150,
+    applyMs: 50,
+    ...options,
+  });
+}
+
+export function configFile(serialNumber: string, deviceType = 'EPC', keys: SigningKeyPair = serviceKeys, overrides: Partial<ConfigFileContent> = {}): { file: Uint8Array; syncId: string } {
+  const syncId = randomUUID();
+  const content: ConfigFileContent = {
+    format: 'provisioner-config/1',
+    syncId,
+    serialNumber,
+    deviceType,
+    configurationId: randomUUID(),
+    blank: false,
+    issuedAt: new Date().toISOString(),
+    device: { role: 'Sender', commInterface: 'ISM' },
+    peers: [{ serialNumber: 'SRCP000001', role: 'Receiver' }],
+    safety: { timeout: '500ms', ismChannel: 3 },
+    ...overrides,
+  };
+  return { file: encodeConfigFile(content, createConfigFileSigner(keys.privateKeyPem)), syncId };
+}
+
+export function firmwareImage(version: string, bodyLength: number, deviceType = 'EPC'): Uint8Array {
+  return makeFirmwareImage(deviceType, version, bodyLength);
+}

@@ -1,0 +1,252 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createCore, FileSecretStore, type Core } from '../../../../main/app';
+import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
+import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
+import { startSimulatedBench, type SimulatedBench } from '../../../../main/hosts/web/simulated-bench';
+
+/**
+ * The app in a real browser against web mode: the embedded service (local workspace), simulated
+ * SRCP and EPC devices on pty links, the renderer built by Vite. It walks the typical flow "SRCP
+ * sender to EPC receiver over ISM radio" the way a technician would, and saves a screenshot of
+ * every screen to test/e2e/screenshots/.
+ */
+
+const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+/** A 2×2 PNG, for the device image. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNgYPj/n4GB4T8DAwMDAwAhRgP/3m7NKAAAAABJRU5ErkJggg==', 'base64');
+/** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
+const NO_LIMIT = { timeout: 0 };
+
+let dir: string;
+let core: Core;
+let server: WebServer;
+let bench: SimulatedBench;
+let browser: Browser;
+let page: Page;
+let serviceUrl: string;
+let apiKey: string;
+const pageErrors: string[] = [];
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+async function go(screen: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: screen }).click();
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-'));
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await buildRenderer({ quiet: true });
+
+  const benchDir = join(dir, 'bench');
+  core = await createCore({
+    dataDir: join(dir, 'app'),
+    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
+    host: 'web',
+    resume: false,
+    // Only the test's own simulated devices: no USB ports, no other simulator's ptys.
+    deviceList: { serial: { simulatorDir: join(benchDir, 'announce'), listPorts: async () => [] }, pollIntervalMs: 300 },
+  });
+  // The local workspace's service is what the technician signs in to, by URL and key.
+  const workspace = await core.session.ensureWorkspace();
+  serviceUrl = workspace.serviceUrl;
+  apiKey = workspace.apiKey;
+  const signing = (await (await fetch(`${serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
+  bench = await startSimulatedBench({ dir: benchDir, publicKeyPem: signing.data.publicKeyPem, types: ['SRCP', 'EPC'] });
+  server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
+
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(server.openUrl);
+}, 180_000);
+
+afterAll(async () => {
+  if (process.env.E2E_DUMP_LOG) console.log(core.log.recent(300).map((l) => `${l.at} ${l.level} ${l.source}: ${l.message}`).join('\n'));
+  await browser?.close();
+  await server?.close();
+  await core?.close();
+  await bench?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('web mode in a real browser', () => {
+  it('keeps the token out of the address bar and refuses pages without it', async () => {
+    expect(page.url()).not.toContain('token');
+    const socketUrl = `ws://127.0.0.1:${server.port}/contract`;
+    // Another site's page, even with the token: refused before the upgrade.
+    const foreign = new WebSocket(`${socketUrl}?token=${server.token}`, { origin: 'http://evil.example' });
+    await expect(new Promise((resolve) => foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode)))).resolves.toBe(403);
+    // Our origin without this run's token: closed with 4401 so the page stops retrying.
+    const stale = new WebSocket(`${socketUrl}?token=stale`, { origin: server.origin });
+    await expect(new Promise((resolve) => stale.on('close', (code) => resolve(code)))).resolves.toBe(4401);
+  });
+
+  it('signs in with a service URL, organization and API key, refusing a wrong key first', async () => {
+    await page.getByLabel('Service URL', { exact: true }).waitFor(NO_LIMIT);
+    await shot('01-sign-in');
+    await page.getByLabel('Service URL', { exact: true }).fill(serviceUrl);
+    await page.getByLabel('Organization', { exact: true }).fill('demo');
+    await page.getByLabel('API key', { exact: true }).fill('not-the-key-0000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Sign-in failed').waitFor(NO_LIMIT)).resolves.toBeUndefined();
+    await shot('02-sign-in-refused');
+
+    await page.getByLabel('API key', { exact: true }).fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('who-role').waitFor(NO_LIMIT);
+    expect(await page.getByTestId('who-role').innerText()).toBe('Admin');
+    expect(await page.getByTestId('who-org').innerText()).toBe('Demo organization');
+    // The key never reaches the page.
+    expect(await page.content()).not.toContain(apiKey);
+  });
+
+  it('registers the two devices in the registry, one with an image', async () => {
+    await go('Devices');
+    for (const [serial, name, image] of [
+      ['SRCP000101', 'Crane 2 remote', true],
+      ['EPC000101', 'Crane 2 controller', false],
+    ] as const) {
+      await page.getByRole('button', { name: 'Register device' }).click();
+      await page.getByLabel('Serial number', { exact: true }).fill(serial);
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      if (image) await page.getByLabel('Image (optional)', { exact: true }).setInputFiles({ name: 'remote.png', mimeType: 'image/png', buffer: PNG });
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      await page.locator(`tr[data-serial="${serial}"]`).waitFor(NO_LIMIT);
+    }
+    await expect(page.locator('tr[data-serial="SRCP000101"] img.thumb').count()).resolves.toBe(1);
+    await shot('03-devices-registered');
+  });
+
+  it('designs the configuration, showing a validation error beside its field and clearing it when fixed', async () => {
+    await go('Configurations');
+    await page.getByRole('button', { name: 'New configuration' }).click();
+    await page.getByLabel('Name of the new configuration', { exact: true }).fill('Crane 2 — SRCP to EPC over ISM');
+    await page.getByRole('button', { name: 'Create and open' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor(NO_LIMIT);
+
+    await page.getByLabel('Safety timeout', { exact: true }).selectOption('1000ms');
+    await page.getByLabel('ISM channel', { exact: true }).fill('22');
+    // Instant: the domain's rule, beside the field, before anything is sent.
+    const channelError = page.locator('.field--invalid', { has: page.getByLabel('ISM channel', { exact: true }) }).locator('.field__error');
+    await channelError.waitFor(NO_LIMIT);
+    expect(await channelError.innerText()).toContain('does not exist in North America');
+    expect(await page.getByLabel('ISM channel', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await shot('04-designer-validation-error');
+
+    await page.getByLabel('ISM channel', { exact: true }).fill('5');
+    await expect(channelError.count()).resolves.toBe(0);
+    await page.getByLabel('ISM transmit power', { exact: true }).selectOption('High');
+    await page.getByLabel('CAN mode', { exact: true }).selectOption('none');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.locator('.form-actions__note', { hasText: 'Saved' }).waitFor(NO_LIMIT);
+
+    for (const [serial, role] of [
+      ['SRCP000101', 'Sender'],
+      ['EPC000101', 'Receiver'],
+    ] as const) {
+      await page.getByRole('button', { name: 'Add device' }).click();
+      const form = page.getByRole('form', { name: 'Add a device' });
+      await form.getByLabel('Device', { exact: true }).selectOption(serial);
+      await form.getByLabel('Role', { exact: true }).selectOption(role);
+      await form.getByRole('checkbox', { name: 'ISM' }).check();
+      if (serial === 'SRCP000101') {
+        // Per-type fields: an SRCP has no inputs and no CAN; an EPC has both.
+        await expect(form.getByLabel('Input 1 (J1 pins 3, 6)', { exact: true }).count()).resolves.toBe(0);
+      } else {
+        await expect(form.getByLabel('Input 1 (J1 pins 3, 6)', { exact: true }).count()).resolves.toBe(1);
+        await expect(form.getByLabel('Stop category', { exact: true }).count()).resolves.toBe(0);
+      }
+      await form.getByRole('button', { name: 'Add to configuration' }).click();
+      await page.getByRole('cell', { name: serial, exact: true }).waitFor(NO_LIMIT);
+    }
+    const status = page.getByRole('region', { name: 'Status' });
+    await status.getByText('Complete', { exact: true }).waitFor(NO_LIMIT);
+    await expect(status.getByText('Ready', { exact: true }).count()).resolves.toBe(2);
+    await shot('05-designer-complete');
+  });
+
+  it('updates firmware and applies the configuration on the bench, every bar reaching done', async () => {
+    await go('Bench');
+    for (const serial of ['SRCP000101', 'EPC000101']) {
+      await page.locator(`tr[data-serial="${serial}"]`).getByText('Firmware 1.1.0').waitFor(NO_LIMIT);
+    }
+    await shot('06-bench-attached');
+    await page.getByRole('checkbox', { name: 'Select all devices' }).check();
+    await page.getByRole('button', { name: 'Both' }).click();
+    await page.locator('.toolbar__count', { hasText: '0 selected' }).waitFor(NO_LIMIT);
+    await page.locator('.progress[data-phase="uploading"]').first().waitFor(NO_LIMIT);
+    // Rate and time left appear once the transfer has been measured.
+    await page.locator('.progress__eta', { hasText: 'left' }).first().waitFor(NO_LIMIT);
+    await shot('07-bench-progress');
+    // Rows keep their height while the bars move: no layout jumps.
+    const heights = await page.locator('.bench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+
+    // Both bars done (the second match exists only once both are).
+    await page.locator('.bench-table .progress[data-phase="done"]').nth(1).waitFor(NO_LIMIT);
+    await expect(page.locator('.bench-table .progress').count()).resolves.toBe(2);
+    const after = await page.locator('.bench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    expect(after).toEqual(heights);
+    for (const serial of ['SRCP000101', 'EPC000101']) {
+      await page.locator(`tr[data-serial="${serial}"] [data-testid="bench-firmware"]`, { hasText: '1.1.0' }).waitFor(NO_LIMIT);
+    }
+    await shot('08-bench-done');
+  }, 300_000);
+
+  it('shows the new firmware version and the deploy status in the registry', async () => {
+    await go('Devices');
+    for (const serial of ['SRCP000101', 'EPC000101']) {
+      const row = page.locator(`tr[data-serial="${serial}"]`);
+      await row.getByTestId('registry-firmware').getByText('1.1.0').waitFor(NO_LIMIT);
+      expect(await row.getByTestId('registry-deploy').innerText()).toBe('Deployed');
+    }
+    await shot('09-devices-after');
+  });
+
+  it('is usable from the keyboard, with the focus always visible', async () => {
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Configurations' }).focus();
+    await page.keyboard.press('Tab');
+    const devicesItem = page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Devices' });
+    await expect(devicesItem.evaluate((el) => el.ownerDocument.activeElement === el)).resolves.toBe(true);
+    await expect(devicesItem.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).outlineStyle)).resolves.toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Register device' }).waitFor(NO_LIMIT);
+    await expect(devicesItem.getAttribute('aria-current')).resolves.toBe('page');
+  });
+
+  it('shows every other screen', async () => {
+    await go('Firmware');
+    await page.getByRole('heading', { name: 'EPC' }).waitFor(NO_LIMIT);
+    await shot('10-firmware');
+    await go('Network templates');
+    await page.getByRole('button', { name: 'New template' }).click();
+    await page.getByLabel('Template name', { exact: true }).fill('Plant LAN');
+    await page.getByLabel('Netmask', { exact: true }).fill('255.255.255.0');
+    await page.getByLabel('Gateway', { exact: true }).fill('10.0.0.1');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('cell', { name: 'Plant LAN' }).waitFor(NO_LIMIT);
+    await shot('11-templates');
+    await go('Users');
+    await page.getByRole('heading', { name: 'Users' }).waitFor(NO_LIMIT);
+    await shot('12-users');
+    await go('API keys');
+    await page.getByRole('cell', { name: /demo-admin/ }).waitFor(NO_LIMIT);
+    await shot('13-api-keys');
+    await go('Outbox & logs');
+    await page.getByText('Every confirmation has reached the service.').waitFor(NO_LIMIT);
+    await shot('14-outbox-logs');
+    expect(pageErrors).toEqual([]);
+  });
+});
