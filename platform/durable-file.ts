@@ -130,3 +130,11 @@ export async function removeStaleTemps(fs: FileSystem, dir: string, olderThanMs:
   }
   return removed;
 }
+
+/**
+ * The one way every process here replaces a file: `writeFileDurable` on the real file system,
+ * private to the user (0600) unless `mode` says otherwise.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  return writeFileDurable(nodeFileSystem, path, data, mode);
+}

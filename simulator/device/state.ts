@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FirmwareState } from '../../protocol/constants';
-import { writeFileAtomic } from './atomic-file';
+import { writeFileAtomic } from '../../platform/durable-file';
 
 /** The firmware upload a device remembers across reboots, so that a host can resume it. */
 export interface PersistedUpload {

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdir, unlink } from 'node:fs/promises';
 import { USB_PRODUCT_ID } from '../../protocol/constants';
-import { writeFileAtomic } from '../device/atomic-file';
+import { writeFileAtomic } from '../../platform/durable-file';
 
 /**
  * Where running serial devices announce themselves. SerialPort.list() never lists ptys, so host

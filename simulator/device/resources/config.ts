@@ -3,7 +3,7 @@ import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { block1Option, CODE } from '../../../main/devices/coap';
 import { DEVICE_ERROR, RESOURCE, type AnyDeviceErrorCode } from '../../../protocol/constants';
-import { writeFileAtomic } from '../atomic-file';
+import { writeFileAtomic } from '../../../platform/durable-file';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse, DeviceError } from '../errors';
 import { incomingBlock } from './block1';
