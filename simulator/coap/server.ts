@@ -20,7 +20,7 @@ import {
   uriPathOf,
   type CoapMessage,
   type CoapOption,
-} from '../../main/devices/coap';
+} from '../../protocol/coap';
 import { encodeCbor } from '../../domain/files/cbor';
 import { CONTENT_FORMAT_CBOR } from '../../protocol/constants';
 import { DedupCache } from './dedup-cache';

@@ -1,4 +1,4 @@
-import type { CoapMessage, CoapOption } from '../../main/devices/coap';
+import type { CoapMessage, CoapOption } from '../../protocol/coap';
 
 export interface CoapRequest {
   /** Who sent it: 'link' on serial and BLE, 'address:port' on UDP. */

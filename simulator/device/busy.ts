@@ -1,5 +1,5 @@
 import { DEVICE_ERROR } from '../../protocol/constants';
-import { OPTION, uintOption } from '../../main/devices/coap';
+import { OPTION, uintOption } from '../../protocol/coap';
 import { DeviceError } from './errors';
 
 /** 5.03 BUSY with Max-Age: how many seconds the host should wait before asking again. */

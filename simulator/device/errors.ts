@@ -1,6 +1,6 @@
 import { encodeCbor } from '../../domain/files/cbor';
 import { CONTENT_FORMAT_CBOR, DEVICE_ERROR_RESPONSE_CODE, type AnyDeviceErrorCode } from '../../protocol/constants';
-import type { CoapOption } from '../../main/devices/coap';
+import type { CoapOption } from '../../protocol/coap';
 import type { CoapResponse } from '../coap/types';
 
 /**

@@ -1,4 +1,4 @@
-import { CODE } from '../../main/devices/coap';
+import { CODE } from '../../protocol/coap';
 import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../protocol/constants';
 import type { CoapResponse, RequestHandler } from '../coap/types';
 import type { DeviceContext, Method, Resource } from './context';

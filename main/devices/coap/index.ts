@@ -1,7 +1,6 @@
-// CoAP for device links: codec (shared with the simulator), RFC parameters, the client engine,
-// block-wise transfers and Observe.
-export * from '../../../protocol/coap/parameters';
-export * from '../../../protocol/coap/codec';
+// The host's CoAP: the shared codec and parameters (protocol/coap), the client engine, block-wise
+// transfers and Observe.
+export * from '../../../protocol/coap';
 export * from './engine';
 export * from './block1';
 export * from './block2';

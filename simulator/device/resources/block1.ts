@@ -1,4 +1,4 @@
-import { block1Of, block1Option, getUintOption, OPTION, type BlockOption, type CoapMessage } from '../../../main/devices/coap';
+import { block1Of, block1Option, getUintOption, OPTION, type BlockOption, type CoapMessage } from '../../../protocol/coap';
 import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../../protocol/constants';
 import { DeviceError } from '../errors';
 

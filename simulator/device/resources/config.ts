@@ -1,7 +1,7 @@
 import { decodeConfigFile, type DecodedConfigFile } from '../../../domain/files/config-file';
 import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
-import { block1Option, CODE } from '../../../main/devices/coap';
+import { block1Option, CODE } from '../../../protocol/coap';
 import { DEVICE_ERROR, RESOURCE, type AnyDeviceErrorCode } from '../../../protocol/constants';
 import { writeFileAtomic } from '../../../platform/durable-file';
 import type { DeviceContext, Resource } from '../context';

@@ -1,4 +1,4 @@
-import { CODE } from '../../../main/devices/coap';
+import { CODE } from '../../../protocol/coap';
 import { RESOURCE } from '../../../protocol/constants';
 import type { Resource } from '../context';
 import { cborResponse } from '../errors';

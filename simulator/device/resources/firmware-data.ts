@@ -1,4 +1,4 @@
-import { block1Option, CODE } from '../../../main/devices/coap';
+import { block1Option, CODE } from '../../../protocol/coap';
 import { RESOURCE } from '../../../protocol/constants';
 import type { Resource } from '../context';
 import { cborResponse } from '../errors';

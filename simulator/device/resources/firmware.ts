@@ -1,5 +1,5 @@
 import { decodeCbor, isByteString } from '../../../domain/files/cbor';
-import { CODE } from '../../../main/devices/coap';
+import { CODE } from '../../../protocol/coap';
 import { DEVICE_ERROR, RESOURCE } from '../../../protocol/constants';
 import type { CoapResponse } from '../../coap/types';
 import type { DeviceContext, Resource } from '../context';

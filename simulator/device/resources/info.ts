@@ -1,4 +1,4 @@
-import { CODE } from '../../../main/devices/coap';
+import { CODE } from '../../../protocol/coap';
 import { PROTOCOL_VERSION, RESOURCE } from '../../../protocol/constants';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse } from '../errors';

@@ -1,4 +1,4 @@
-import { CODE } from '../../../main/devices/coap';
+import { CODE } from '../../../protocol/coap';
 import { CONTENT_FORMAT_LINK_FORMAT, RESOURCE } from '../../../protocol/constants';
 import type { Resource } from '../context';
 

@@ -1,0 +1,3 @@
+// CoAP as devices and hosts both speak it: the message codec and the RFC 7252/7959 parameters.
+export * from './parameters';
+export * from './codec';
