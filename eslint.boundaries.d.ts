@@ -1,0 +1,4 @@
+// Types of eslint.boundaries.js, for test/architecture.test.ts.
+export declare const ELEMENTS: ReadonlyArray<{ type: string; pattern: string }>;
+export declare const ARROWS: Readonly<Record<string, readonly string[]>>;
+export declare const boundariesConfig: object;

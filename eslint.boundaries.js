@@ -1,0 +1,63 @@
+// The folders of the product and the arrows allowed between them (docs/architecture.md draws the
+// same map; test/architecture.test.ts checks that the two agree). An import along an arrow not
+// listed here fails `npm run lint`, and so `npm test`.
+import boundaries from 'eslint-plugin-boundaries';
+
+/** Each element: the folder it owns. Order matters: the first pattern that matches a file wins. */
+export const ELEMENTS = [
+  { type: 'domain', pattern: 'domain/**' },
+  { type: 'protocol', pattern: 'protocol/**' },
+  { type: 'platform', pattern: 'platform/**' },
+  { type: 'contract', pattern: 'contract/**' },
+  { type: 'server', pattern: 'server/**' },
+  { type: 'simulator', pattern: 'simulator/**' },
+  { type: 'cloud', pattern: 'main/cloud/**' },
+  { type: 'devices', pattern: 'main/devices/**' },
+  { type: 'app', pattern: 'main/app/**' },
+  { type: 'hosts', pattern: 'main/hosts/**' },
+  { type: 'preload', pattern: 'preload/**' },
+  { type: 'renderer', pattern: 'renderer/**' },
+];
+
+/**
+ * Who may import whom, besides itself. domain/ is pure and imports nothing of ours; protocol/ is
+ * the device protocol both ends speak; platform/ holds the file-system primitives every process
+ * uses. main/app embeds the service (the local workspace), and only the hosts may start the
+ * simulator (web mode's --simulate, the simulated BLE radio of the CLI).
+ */
+export const ARROWS = {
+  domain: [],
+  protocol: ['domain'],
+  platform: [],
+  contract: ['domain'],
+  server: ['domain', 'platform'],
+  simulator: ['domain', 'protocol', 'platform'],
+  cloud: ['domain', 'platform'],
+  devices: ['domain', 'protocol', 'platform'],
+  app: ['domain', 'protocol', 'platform', 'contract', 'cloud', 'devices', 'server'],
+  hosts: ['domain', 'protocol', 'platform', 'contract', 'cloud', 'devices', 'app', 'server', 'simulator'],
+  preload: ['contract'],
+  renderer: ['domain', 'contract'],
+};
+
+export const boundariesConfig = {
+  files: ['**/*.{ts,tsx,mjs,js}'],
+  plugins: { boundaries },
+  settings: {
+    'boundaries/elements': ELEMENTS.map(({ type, pattern }) => ({ type, pattern, partialMatch: false })),
+    'boundaries/include': ELEMENTS.map(({ pattern }) => pattern),
+    'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mjs', '.js'] } },
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        policies: Object.entries(ARROWS).map(([from, to]) => ({
+          from: { element: { type: from } },
+          allow: { to: { element: { types: { anyOf: [from, ...to] } } } },
+        })),
+      },
+    ],
+  },
+};

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { ARROWS } from '../eslint.boundaries.js';
+
+const root = new URL('../', import.meta.url);
+const doc = readFileSync(new URL('docs/architecture.md', root), 'utf8');
+
+function drawnArrows(): string[] {
+  const mermaid = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+  return [...mermaid.matchAll(/^\s*([a-z]+) --> ([a-z]+)\s*$/gm)].map((m) => `${m[1]} -> ${m[2]}`).sort();
+}
+
+function linted(): string[] {
+  return Object.entries(ARROWS)
+    .flatMap(([from, to]) => to.map((target) => `${from} -> ${target}`))
+    .sort();
+}
+
+describe('the architecture map', () => {
+  it('draws exactly the arrows that lint enforces', () => {
+    expect(drawnArrows().length).toBeGreaterThan(0);
+    expect(drawnArrows()).toEqual(linted());
+  });
+
+  it('lint refuses an import along an arrow that is not drawn', async () => {
+    const eslint = new ESLint({ cwd: new URL('.', root).pathname });
+    const lint = async (filePath: string, code: string) => (await eslint.lintText(code, { filePath }))[0]?.messages.map((m) => m.ruleId) ?? [];
+    // The simulator must not use the host's CoAP engine, nor domain/ the service.
+    expect(await lint('simulator/probe.ts', "import { CoapEngine } from '../main/devices/coap/engine';\nexport const e = CoapEngine;\n")).toContain('boundaries/dependencies');
+    expect(await lint('domain/probe.ts', "import { startService } from '../server';\nexport const s = startService;\n")).toContain('boundaries/dependencies');
+    // Along an arrow it is fine.
+    expect(await lint('simulator/probe.ts', "import { CODE } from '../protocol/coap';\nexport const c = CODE;\n")).not.toContain('boundaries/dependencies');
+  });
+});
