@@ -76,7 +76,7 @@ async function main(): Promise<void> {
             link: 'pty',
             baudRate,
             stateDir: join(scratch, `run${run}`, serial(i)),
-            descriptorDir: join(scratch, `sim${run}`),
+            ptyDir: join(scratch, `sim${run}`),
             publicKeyPem,
             rebootMs: 200,
             applyMs: 100,

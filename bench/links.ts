@@ -68,7 +68,7 @@ async function measure(linkCase: LinkCase, size: number, legacy: boolean, scratc
     serialNumber,
     link: 'pty',
     stateDir: join(scratch, serialNumber),
-    descriptorDir: join(scratch, 'sim'),
+    ptyDir: join(scratch, 'sim'),
     publicKeyPem,
     maxImageSize: 16 * 1024 * 1024,
     ...linkCase.device,

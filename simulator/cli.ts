@@ -6,7 +6,7 @@ import { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 import { readFleetFile } from './cli/fleet-file';
 import { loadPublicKey } from './cli/public-key';
 import { startFleet, type FleetDeviceSpec, type FleetSpec, type SimulatedFleet } from './fleet';
-import { simulatorDir } from './links/descriptor-file';
+import { simulatorDir } from './scratch-dir';
 
 function buildProgram(): Command {
   return new Command('simulator')

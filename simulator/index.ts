@@ -10,4 +10,4 @@ export { startFleet, type FleetSpec, type FleetDeviceSpec, type SimulatedFleet }
 export { createSimulatedBleBindings, type SimulatedBleBindingsOptions } from './ble/bindings';
 export { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 export { connectSimulatedBleBindings, type RemoteBleBindings } from './ble/bridge-client';
-export { simulatorDir, descriptorPath, type SerialDescriptor } from './links/descriptor-file';
+export { simulatorDir, ptyGlob } from './scratch-dir';

@@ -2,7 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
 import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
 import type { FaultOptions } from './faults';
-import { simulatorDir } from './links/descriptor-file';
+import { simulatorDir } from './scratch-dir';
 
 export type LinkOption = 'pty' | 'ble' | { udp: { host: string; port: number } };
 
@@ -45,10 +45,13 @@ export interface SimulatedDeviceOptions {
   rebootMs?: number;
   /** How long writing a verified image into the boot bank takes. Default 300 ms. */
   applyMs?: number;
-  /** Serial: the host end of the pty. Default `<simulator dir>/pty/<serialNumber>`. */
+  /** Serial: the host end of the pty. Default `<ptyDir>/<serialNumber>`. */
   ptyPath?: string;
-  /** Serial: where descriptor JSON files go. Default env PROVISIONER_SIMULATOR_DIR or os.tmpdir()/provisioner-simulator. */
-  descriptorDir?: string;
+  /**
+   * Serial: where the host ends of the ptys appear, found by the port glob `<ptyDir>/*` as a real
+   * adapter is found under /dev. Default `<simulator dir>/pty` (see scratch-dir.ts).
+   */
+  ptyDir?: string;
   faults?: FaultOptions;
 }
 
@@ -76,8 +79,8 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
   if (!(ble.connectionIntervalMs > 0) || !(ble.packetsPerInterval >= 1)) throw new Error('The BLE connection interval and packets per interval must be positive.');
   const baudRate = options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE;
   if (!(baudRate > 0)) throw new Error(`The baud rate must be positive, not ${baudRate}.`);
-  const descriptorDir = options.descriptorDir ?? simulatorDir();
-  const ptyPath = options.ptyPath ?? join(descriptorDir, 'pty', options.serialNumber);
+  const ptyDir = options.ptyDir ?? join(simulatorDir(), 'pty');
+  const ptyPath = options.ptyPath ?? join(ptyDir, options.serialNumber);
   return {
     deviceType: options.deviceType,
     serialNumber: options.serialNumber,
@@ -96,7 +99,7 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     maxConfigSize: options.maxConfigSize ?? 64 * 1024,
     rebootMs: options.rebootMs ?? 500,
     applyMs: options.applyMs ?? 300,
-    descriptorDir,
+    ptyDir,
     ptyPath,
     // Beside the host end, hidden: only the simulator opens it.
     devicePtyPath: join(dirname(ptyPath), `.${basename(ptyPath)}.device`),

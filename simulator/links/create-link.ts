@@ -9,13 +9,9 @@ export function createLink(options: ResolvedDeviceOptions, faults: DeviceFaults)
   const { link } = options;
   if (link === 'pty') {
     return new PtyLink({
-      serialNumber: options.serialNumber,
-      deviceType: options.deviceType,
-      model: options.model,
       hostPath: options.ptyPath,
       devicePath: options.devicePtyPath,
       baudRate: options.baudRate,
-      descriptorDir: options.descriptorDir,
       faults,
     });
   }

@@ -2,21 +2,15 @@ import { SerialPort } from 'serialport';
 import type { DeviceFaults } from '../faults';
 import { PacedChannel } from '../wire/paced-channel';
 import { serialWireModel, type WireModel } from '../wire/models';
-import { removeSerialDescriptor, writeSerialDescriptor } from './descriptor-file';
 import { waitForDrain } from './drain';
 import { FrameStream, splitAfterFrameEnds } from './frame-stream';
 import type { DeviceLink, LinkAddress, MessageReceiver } from './link';
 import { startPtyPair, type PtyPair } from './socat';
 
 export interface PtyLinkOptions {
-  serialNumber: string;
-  deviceType: string;
-  model: string;
   hostPath: string;
   devicePath: string;
   baudRate: number;
-  /** Where the descriptor JSON goes while the device is plugged in. */
-  descriptorDir: string;
   faults: DeviceFaults;
 }
 
@@ -72,14 +66,11 @@ export class PtyLink implements DeviceLink {
     this.port = port;
     this.frames.reset();
     this.up_ = true;
-    const { serialNumber, deviceType, model, hostPath, baudRate } = this.options;
-    await writeSerialDescriptor(this.options.descriptorDir, { serialNumber, deviceType, model, path: hostPath, baudRate });
   }
 
   async down(): Promise<void> {
     if (!this.up_) return;
     this.up_ = false;
-    await removeSerialDescriptor(this.options.descriptorDir, this.options.serialNumber);
     this.inbound.clear();
     this.outbound.clear();
     const port = this.port;

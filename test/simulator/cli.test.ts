@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir, serviceKeys, uniqueSerial } from './helpers/fixtures';
 import { connectSimulatedBleBindings } from '../../simulator';
+import { portsMatching } from '../../main/devices/discovery/serial-candidates';
 import { runSimulatorCli } from './helpers/cli-process';
 import { connectTransport, nobleWith, scanFor } from './helpers/noble';
 import { RawCoapClient } from './helpers/raw-client';
@@ -41,7 +42,7 @@ describe('npm run simulator', () => {
     expect(JSON.parse(await readFile(join(scratch.dir, 'state', serial, 'device.json'), 'utf8'))).toMatchObject({ serialNumber: serial });
   });
 
-  it('starts a fleet from a file with a pty and announces it in the descriptor directory until SIGINT', async () => {
+  it('starts a fleet from a file with a pty that the host finds under the port glob until SIGINT', async () => {
     const simDir = join(scratch.dir, 'sim');
     const pty = uniqueSerial('SRCP');
     const udp = uniqueSerial('EPC');
@@ -63,8 +64,8 @@ describe('npm run simulator', () => {
     const serialLine = lines.find((l) => l.link === 'serial')!;
     expect(serialLine).toMatchObject({ serialNumber: pty, deviceType: 'SRCP', path: join(simDir, 'pty', pty) });
     expect(lines.find((l) => l.link === 'udp')).toMatchObject({ serialNumber: udp });
-    const descriptor = JSON.parse(await readFile(join(simDir, `${pty}.json`), 'utf8'));
-    expect(descriptor).toMatchObject({ serialNumber: pty, path: serialLine.path, productId: 'd101', baudRate: 921600 });
+    // The host finds it by the port glob the simulator's directory answers to; nothing else is written there.
+    expect(await portsMatching(join(simDir, 'pty', '*'))).toEqual([serialLine.path]);
 
     const transport = await openSerialTransport(serialLine.path as string);
     expect(await new RawCoapClient(transport).getCbor('info')).toMatchObject({ serialNumber: pty, firmwareVersion: '3.1.4' });
@@ -72,7 +73,7 @@ describe('npm run simulator', () => {
 
     run.child.kill('SIGINT');
     expect(await run.exit).toBe(0);
-    expect(await exists(join(simDir, `${pty}.json`))).toBe(false);
+    expect(await portsMatching(join(simDir, 'pty', '*'))).toEqual([]);
     expect(await exists(serialLine.path as string)).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 import {
   createLink,
-  DeviceSession as ProtocolSession,
+  DeviceSession,
   formatLinkSpec,
   identify,
   listSerialCandidates,
@@ -23,8 +23,8 @@ import { identityOf } from './identity';
 
 export interface FinderOptions {
   linkDeps?: LinkFactoryDeps;
-  /** Where the simulator announces its ptys; default env PROVISIONER_SIMULATOR_DIR or <tmp>/provisioner-simulator. */
-  simulatorDir?: string;
+  /** Ports to ask beyond USB product id 0xD101; default `$PROVISIONER_PORTS`. */
+  portGlobs?: readonly string[];
   /** Look for USB serial ports (default true). */
   usb?: boolean;
   /** The BLE central to scan with; none: no BLE scan. */
@@ -42,7 +42,7 @@ function serialSpec(path: string, baudRate: number | undefined): string {
 /** USB ports with the vendor's product id and the simulator's ptys, as main/devices lists them. */
 async function serialPorts(options: FinderOptions): Promise<string[]> {
   const candidates = await listSerialCandidates({
-    ...(options.simulatorDir !== undefined ? { simulatorDir: options.simulatorDir } : {}),
+    ...(options.portGlobs !== undefined ? { portGlobs: options.portGlobs } : {}),
     ...(options.usb === false ? { listPorts: async () => [] } : {}),
   });
   return candidates.map((c) => serialSpec(c.path, c.baudRate));
@@ -76,11 +76,11 @@ function kindOf(spec: string): AttachedLinkKind {
 async function probe(spec: string, options: FinderOptions, signal?: AbortSignal): Promise<AttachedDevice> {
   const timeout = AbortSignal.timeout(options.probeTimeoutMs ?? 4000);
   const probing = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let session: ProtocolSession | undefined;
+  let session: DeviceSession | undefined;
   try {
     const link = createLink(parseLinkSpec(spec), options.linkDeps);
     await link.open(probing);
-    session = new ProtocolSession(link, {});
+    session = new DeviceSession(link, {});
     const identity = identityOf(await identify(session, { signal: probing, maxRetransmit: 1 }));
     return { link: spec, linkKind: kindOf(spec), identity, error: null };
   } catch (error) {

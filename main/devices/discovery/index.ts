@@ -1,6 +1,6 @@
-// Finding devices: serial ports (USB 0xD101 and the simulator's ptys), BLE, IP targets, and the live list.
+// Finding devices: serial ports (USB 0xD101 and the port globs), BLE, IP targets, and the live list.
 export { LiveDeviceList, type LiveDeviceListOptions } from './live-list';
 export { DeviceListState, type DeviceListEvent } from './device-list';
-export { listSerialCandidates, simulatorCandidates, isProvisionerProductId, defaultSimulatorDir, type SerialCandidate, type SerialCandidateSources, type PortListing } from './serial-candidates';
+export { listSerialCandidates, isProvisionerProductId, portGlobsFromEnv, portGlobRoot, portsMatching, type SerialCandidate, type SerialCandidateSources, type PortListing } from './serial-candidates';
 export { probeLink } from './probe';
 export type { DiscoveredDevice } from './discovered-device';

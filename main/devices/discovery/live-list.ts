@@ -6,7 +6,7 @@ import type { SerialPortOpener } from '../links/serial-port';
 import type { DiscoveredDevice } from './discovered-device';
 import { DeviceListState, type DeviceListEvent } from './device-list';
 import { probeLink } from './probe';
-import { defaultSimulatorDir, listSerialCandidates, type SerialCandidateSources } from './serial-candidates';
+import { listSerialCandidates, portGlobRoot, portGlobsFromEnv, type SerialCandidateSources } from './serial-candidates';
 
 export interface LiveDeviceListOptions {
   /** Serial discovery (USB product id 0xD101 and the simulator's ptys); on unless false. */
@@ -38,7 +38,7 @@ export interface LiveDeviceListOptions {
 export class LiveDeviceList {
   private readonly state: DeviceListState;
   private readonly timers: NodeJS.Timeout[] = [];
-  private watcher: FSWatcher | undefined;
+  private watchers: FSWatcher[] = [];
   private stopBleScan: (() => Promise<void>) | undefined;
   private serialScan: Promise<void> | undefined;
   private serialRescan = false;
@@ -67,11 +67,15 @@ export class LiveDeviceList {
     const { serial } = this.options;
     if (serial !== false) {
       this.timers.push(setInterval(() => void this.scanSerial(), this.options.pollIntervalMs ?? 1000));
-      try {
-        this.watcher = watch(serial?.simulatorDir ?? defaultSimulatorDir(), () => void this.scanSerial());
-        this.watcher.on('error', () => undefined);
-      } catch {
-        // No simulator directory: polling alone.
+      // A port appearing in a glob's directory (a pty, an adapter's by-id link) is listed at once.
+      for (const root of new Set((serial?.portGlobs ?? portGlobsFromEnv(process.env)).map(portGlobRoot))) {
+        try {
+          const watcher = watch(root, () => void this.scanSerial());
+          watcher.on('error', () => undefined);
+          this.watchers.push(watcher);
+        } catch {
+          // The directory is not there (yet): polling alone.
+        }
       }
     }
     if (this.options.ble) void this.startBle(this.options.ble.central);
@@ -82,8 +86,7 @@ export class LiveDeviceList {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
-    this.watcher?.close();
-    this.watcher = undefined;
+    for (const watcher of this.watchers.splice(0)) watcher.close();
     await this.stopBleScan?.();
     this.stopBleScan = undefined;
     await this.serialScan;

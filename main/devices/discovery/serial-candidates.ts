@@ -1,6 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { glob, stat } from 'node:fs/promises';
+import { delimiter } from 'node:path';
 import { USB_PRODUCT_ID } from '../../../protocol/constants';
 
 /** What SerialPort.list() reports per port (the fields we use). */
@@ -15,23 +14,31 @@ export interface PortListing {
 export interface SerialCandidate {
   path: string;
   baudRate?: number;
-  /** 'usb' from SerialPort.list(), 'simulator' from a descriptor file. */
-  source: 'usb' | 'simulator';
-  /** What the USB descriptor or the simulator says, before the device confirms it. */
+  /** 'usb' from SerialPort.list() by product id, 'glob' from a port glob (ptys, RS-485 adapters). */
+  source: 'usb' | 'glob';
+  /** What the USB descriptor says, before the device confirms it. */
   serialNumberHint?: string;
 }
 
 export interface SerialCandidateSources {
   /** Default SerialPort.list(), loaded lazily. */
   listPorts?: () => Promise<PortListing[]>;
-  /** Where running simulated devices publish descriptor JSON files; default env PROVISIONER_SIMULATOR_DIR or tmp/provisioner-simulator. */
-  simulatorDir?: string;
-  /** Told once per failing source (no udevadm, unreadable directory) instead of failing the list. */
+  /**
+   * Ports to ask beyond USB product id 0xD101, as globs (`/dev/serial/by-id/usb-FTDI*`,
+   * `/tmp/provisioner-simulator/pty/*`), the way esptool's port filters add ports. Default:
+   * portGlobsFromEnv(process.env).
+   */
+  portGlobs?: readonly string[];
+  /** Told once per failing source (no udevadm, a glob that cannot be read) instead of failing the list. */
   onWarning?: (message: string) => void;
 }
 
-export function defaultSimulatorDir(): string {
-  return process.env.PROVISIONER_SIMULATOR_DIR ?? join(tmpdir(), 'provisioner-simulator');
+/** `$PROVISIONER_PORTS`: globs separated like PATH (':' here, ';' on Windows). */
+export function portGlobsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  return (env.PROVISIONER_PORTS ?? '')
+    .split(delimiter)
+    .map((pattern) => pattern.trim())
+    .filter((pattern) => pattern.length > 0);
 }
 
 async function systemListPorts(): Promise<PortListing[]> {
@@ -45,51 +52,33 @@ export function isProvisionerProductId(productId: string | undefined): boolean {
   return Number.parseInt(productId.replace(/^0x/i, ''), 16) === USB_PRODUCT_ID;
 }
 
-function processAlive(pid: unknown): boolean {
-  if (typeof pid !== 'number') return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The directory a port glob's matches appear in: its path up to the first wildcard. */
+export function portGlobRoot(pattern: string): string {
+  const parts = pattern.split(/[\\/]/);
+  const firstWild = parts.findIndex((part) => /[*?[\]{}]/.test(part));
+  const fixed = firstWild === -1 ? parts.slice(0, -1) : parts.slice(0, firstWild);
+  return fixed.join('/') || '/';
 }
 
-/** Descriptor files of running simulated serial devices (SerialPort.list() never lists ptys). */
-export async function simulatorCandidates(dir: string): Promise<SerialCandidate[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const candidates: SerialCandidate[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+/**
+ * The paths a port glob matches now, sorted. Only what is there and is not a directory: a pty
+ * whose simulator (or an adapter that) went away leaves no path, or a dangling link, behind.
+ */
+export async function portsMatching(pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const path of glob(pattern)) {
     try {
-      const descriptor = JSON.parse(await readFile(join(dir, name), 'utf8')) as Record<string, unknown>;
-      if (descriptor.link !== 'serial' || typeof descriptor.path !== 'string') continue;
-      if (!isProvisionerProductId(String(descriptor.productId ?? ''))) continue;
-      // A killed simulator leaves its file behind; its pty is gone.
-      if (!processAlive(descriptor.pid)) continue;
-      await stat(descriptor.path);
-      candidates.push({
-        path: descriptor.path,
-        baudRate: typeof descriptor.baudRate === 'number' ? descriptor.baudRate : undefined,
-        source: 'simulator',
-        serialNumberHint: typeof descriptor.serialNumber === 'string' ? descriptor.serialNumber : undefined,
-      });
+      if (!(await stat(path)).isDirectory()) found.push(path);
     } catch {
-      // Half-written, unreadable, or its pty is not there (unplugged): not a candidate now.
+      // A dangling link (socat killed): not a port now.
     }
   }
-  return candidates;
+  return found.sort();
 }
 
 /**
  * Every serial port that may be one of our devices: USB ports with product id 0xD101 and the
- * simulator's ptys. A source that fails (udevadm missing, so SerialPort.list() rejects) is
+ * ports that the port globs match. A source that fails (udevadm missing, so SerialPort.list() rejects) is
  * reported through onWarning and contributes nothing.
  */
 export async function listSerialCandidates(sources: SerialCandidateSources = {}): Promise<SerialCandidate[]> {
@@ -102,12 +91,14 @@ export async function listSerialCandidates(sources: SerialCandidateSources = {})
   } catch (error) {
     sources.onWarning?.(`Cannot list USB serial ports (${(error as Error).message}); is udev installed? Devices on USB are not listed.`);
   }
-  try {
-    for (const candidate of await simulatorCandidates(sources.simulatorDir ?? defaultSimulatorDir())) {
-      if (!candidates.some((c) => c.path === candidate.path)) candidates.push(candidate);
+  for (const pattern of sources.portGlobs ?? portGlobsFromEnv(process.env)) {
+    try {
+      for (const path of await portsMatching(pattern)) {
+        if (!candidates.some((c) => c.path === path)) candidates.push({ path, source: 'glob' });
+      }
+    } catch (error) {
+      sources.onWarning?.(`Cannot read the ports of ${pattern} (${(error as Error).message}).`);
     }
-  } catch (error) {
-    sources.onWarning?.(`Cannot read the simulator directory (${(error as Error).message}).`);
   }
   return candidates;
 }

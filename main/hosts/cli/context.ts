@@ -1,5 +1,5 @@
 import { createServiceClient, type ServiceClient } from '../../cloud';
-import { BleCentral, systemBleCentral } from '../../devices';
+import { BleCentral, portGlobsFromEnv, systemBleCentral } from '../../devices';
 import {
   createDeviceConnector,
   createDeviceFinder,
@@ -101,7 +101,7 @@ export class CliContext {
     this.finderInstance ??= createDeviceFinder({
       linkDeps: this.linkDeps(),
       bleCentral: this.bleCentral(),
-      ...(this.io.env.PROVISIONER_SIMULATOR_DIR ? { simulatorDir: this.io.env.PROVISIONER_SIMULATOR_DIR } : {}),
+      portGlobs: portGlobsFromEnv(this.io.env),
     });
     return this.finderInstance;
   }

@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { createCore, FileSecretStore } from '../../app';
 import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-renderer';
+import { portGlobsFromEnv } from '../../devices/discovery';
+import { ptyGlob } from '../../../simulator';
 import { startWebServer } from './server';
 import { registerBenchDevices, startSimulatedBench, type SimulatedBench } from './simulated-bench';
 
@@ -36,8 +38,8 @@ async function main(): Promise<void> {
     dataDir,
     secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
     host: 'web',
-    // With --simulate the bench's devices announce their ptys in the bench's own folder.
-    ...(options.simulate ? { deviceList: { serial: { simulatorDir: join(benchDir, 'announce') } } } : {}),
+    // With --simulate the bench's ptys appear in the bench's own folder, found by a port glob as USB adapters are.
+    ...(options.simulate ? { deviceList: { serial: { portGlobs: [...portGlobsFromEnv(process.env), ptyGlob(join(benchDir, 'pty'))] } } } : {}),
     onLogLine: (line) => {
       if (line.level !== 'debug') process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`);
     },

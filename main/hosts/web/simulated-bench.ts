@@ -7,7 +7,7 @@ import type { ServiceClient } from '../../cloud';
 export interface SimulatedBench {
   fleet: SimulatedFleet;
   /** Where the devices announce their ptys: the core's discovery reads it. */
-  descriptorDir: string;
+  ptyDir: string;
   serialNumbers: string[];
   stop(): Promise<void>;
 }
@@ -18,16 +18,16 @@ export interface SimulatedBench {
  * Their memory lives under `dir`, so an updated device stays updated across runs.
  */
 export async function startSimulatedBench(options: { dir: string; publicKeyPem: string; types?: readonly DeviceType[] }): Promise<SimulatedBench> {
-  const descriptorDir = join(options.dir, 'announce');
+  const ptyDir = join(options.dir, 'pty');
   const types = options.types ?? DEVICE_TYPES;
   const devices = types.map((deviceType) => ({ deviceType, serialNumber: demoSerialNumbers(deviceType)[0]!, link: 'pty' as const }));
   const fleet = await startFleet({
     stateDir: join(options.dir, 'devices'),
     publicKeyPem: options.publicKeyPem,
-    defaults: { descriptorDir },
+    defaults: { ptyDir },
     devices,
   });
-  return { fleet, descriptorDir, serialNumbers: devices.map((d) => d.serialNumber), stop: () => fleet.stop() };
+  return { fleet, ptyDir, serialNumbers: devices.map((d) => d.serialNumber), stop: () => fleet.stop() };
 }
 
 /** Registers the bench's devices in the organization (when they are not yet), so they can join configurations at once. */

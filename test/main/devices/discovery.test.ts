@@ -1,9 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveDeviceList, type DeviceListEvent } from '../../../main/devices/discovery';
 import { DeviceListState } from '../../../main/devices/discovery/device-list';
-import { isProvisionerProductId, listSerialCandidates } from '../../../main/devices/discovery/serial-candidates';
+import { isProvisionerProductId, listSerialCandidates, portGlobRoot, portGlobsFromEnv } from '../../../main/devices/discovery/serial-candidates';
 import { BleCentral } from '../../../main/devices/links/ble-central';
 import { SerialLink } from '../../../main/devices/links/serial-link';
 import { uploadConfiguration } from '../../../main/devices/operations/configuration';
@@ -37,41 +37,54 @@ describe('serial candidates', () => {
   });
 
   it('lists USB ports with product id 0xD101 and live simulator descriptors', async () => {
-    const dir = join(scratch.dir, 'descriptors');
-    await mkdir(dir, { recursive: true });
-    const pty = join(scratch.dir, 'fake-pty');
-    await writeFile(pty, '');
-    const descriptor = (serialNumber: string, extra: Record<string, unknown>) =>
-      writeFile(join(dir, `${serialNumber}.json`), JSON.stringify({ serialNumber, deviceType: 'EPC', model: 'EPC-E4', link: 'serial', path: pty, productId: 'd101', baudRate: 921600, pid: process.pid, ...extra }));
-    await descriptor('EPC1', {});
-    await descriptor('EPC2', { pid: 2 ** 22 + 12345 });
-    await descriptor('EPC3', { path: join(scratch.dir, 'no-such-pty') });
-    await writeFile(join(dir, 'broken.json'), '{');
+    const dir = join(scratch.dir, 'ports');
+    await mkdir(join(dir, 'ttyPROV-dir'), { recursive: true });
+    await writeFile(join(dir, 'ttyPROV1'), '');
+    await writeFile(join(dir, 'ttyPROV0'), '');
+    await writeFile(join(dir, '.ttyPROV2.device'), '');
+    await writeFile(join(dir, 'other'), '');
+    // What a killed socat leaves: a link to a pty that is gone.
+    await symlink(join(scratch.dir, 'no-such-pty'), join(dir, 'ttyPROV9'));
     const candidates = await listSerialCandidates({
-      simulatorDir: dir,
+      portGlobs: [join(dir, 'ttyPROV*'), '/dev/ttyACM0'],
       listPorts: async () => [
         { path: '/dev/ttyACM0', productId: 'd101', serialNumber: 'SRCP000001' },
         { path: '/dev/ttyUSB0', productId: '6001' },
         { path: '/dev/ttyS0' },
       ],
     });
+    // USB by product id, then each glob's ports: no directory, no dot file, no dangling link, no duplicate.
     expect(candidates).toEqual([
       { path: '/dev/ttyACM0', source: 'usb', serialNumberHint: 'SRCP000001' },
-      { path: pty, baudRate: 921600, source: 'simulator', serialNumberHint: 'EPC1' },
+      { path: join(dir, 'ttyPROV0'), source: 'glob' },
+      { path: join(dir, 'ttyPROV1'), source: 'glob' },
     ]);
   });
 
-  it('still lists the simulator when USB listing fails (no udevadm), and says why', async () => {
+  it('still lists the port globs when USB listing fails (no udevadm), and says why', async () => {
     const warnings: string[] = [];
+    await writeFile(join(scratch.dir, 'ttyRS485'), '');
     const candidates = await listSerialCandidates({
-      simulatorDir: join(scratch.dir, 'absent'),
+      portGlobs: [join(scratch.dir, 'ttyRS*'), join(scratch.dir, 'absent', '*')],
       listPorts: async () => {
         throw new Error('spawn udevadm ENOENT');
       },
       onWarning: (m) => warnings.push(m),
     });
-    expect(candidates).toEqual([]);
+    expect(candidates).toEqual([{ path: join(scratch.dir, 'ttyRS485'), source: 'glob' }]);
     expect(warnings[0]).toMatch(/udevadm ENOENT.*udev/);
+  });
+
+  it('reads the port globs of $PROVISIONER_PORTS like PATH, and knows which directory to watch', () => {
+    expect(portGlobsFromEnv({ PROVISIONER_PORTS: ` /tmp/provisioner-simulator/pty/*${delimiter}/dev/serial/by-id/usb-FTDI* ${delimiter}` })).toEqual([
+      '/tmp/provisioner-simulator/pty/*',
+      '/dev/serial/by-id/usb-FTDI*',
+    ]);
+    expect(portGlobsFromEnv({})).toEqual([]);
+    expect(portGlobRoot('/tmp/provisioner-simulator/pty/*')).toBe('/tmp/provisioner-simulator/pty');
+    expect(portGlobRoot('/dev/serial/by-id/usb-FTDI*')).toBe('/dev/serial/by-id');
+    expect(portGlobRoot('/dev/tty{USB,ACM}*')).toBe('/dev');
+    expect(portGlobRoot('/dev/ttyRS485')).toBe('/dev');
   });
 });
 
@@ -96,11 +109,11 @@ describe('device list state', () => {
 
 describe('live device list', () => {
   it('notices a simulated serial device being plugged, unplugged and reconfigured', async () => {
-    const descriptorDir = join(scratch.dir, 'live-sim');
+    const ptyDir = join(scratch.dir, 'live-sim');
     const serialNumber = uniqueSerial('EPC');
-    const device = await startDevice(scratch.dir, { serialNumber, descriptorDir });
+    const device = await startDevice(scratch.dir, { serialNumber, ptyDir });
     let busy = false;
-    const list = new LiveDeviceList({ serial: { simulatorDir: descriptorDir, listPorts: async () => [] }, pollIntervalMs: 200, graceMs: 300, isBusy: () => busy });
+    const list = new LiveDeviceList({ serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] }, pollIntervalMs: 200, graceMs: 300, isBusy: () => busy });
     try {
       await list.start();
       expect(list.devices()).toEqual([expect.objectContaining({ serialNumber, deviceType: 'EPC', firmwareVersion: '1.0.0', configSyncId: null, linkKind: 'serial' })]);

@@ -24,7 +24,7 @@ export async function startSerialSession(
     deviceType: 'EPC',
     link: 'pty',
     stateDir: join(dir, options.serialNumber),
-    descriptorDir: join(dir, 'sim'),
+    ptyDir: join(dir, 'sim'),
     publicKeyPem: serviceKeys.publicKeyPem,
     baudRate: 921600,
     rebootMs: 150,

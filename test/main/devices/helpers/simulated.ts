@@ -27,7 +27,7 @@ export function startDevice(dir: string, options: Partial<SimulatedDeviceOptions
     deviceType: 'EPC',
     link: 'pty',
     stateDir: join(dir, options.serialNumber),
-    descriptorDir: join(dir, 'sim'),
+    ptyDir: join(dir, 'sim'),
     publicKeyPem: serviceKeys.publicKeyPem,
     baudRate: 921600,
     rebootMs: 150,

@@ -54,7 +54,7 @@ beforeAll(async () => {
     host: 'web',
     resume: false,
     // Only the test's own simulated devices: no USB ports, no other simulator's ptys.
-    deviceList: { serial: { simulatorDir: join(benchDir, 'announce'), listPorts: async () => [] }, pollIntervalMs: 300 },
+    deviceList: { serial: { portGlobs: [join(benchDir, 'pty', '*')], listPorts: async () => [] }, pollIntervalMs: 300 },
   });
   // The local workspace's service is what the technician signs in to, by URL and key.
   const workspace = await core.session.ensureWorkspace();

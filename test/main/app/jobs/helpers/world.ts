@@ -68,6 +68,8 @@ export async function startWorld(name: string): Promise<World> {
   const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
     ...process.env,
     PROVISIONER_SIMULATOR_DIR: simulatorDir,
+    // The CLI finds the simulated serial devices by a port glob, as it finds USB adapters.
+    PROVISIONER_PORTS: join(simulatorDir, 'pty', '*'),
     ...(ble ? { PROVISIONER_SIMULATED_BLE: ble.endpoint } : { PROVISIONER_NO_BLE: '1' }),
     CI: '1',
     ...extra,
@@ -97,7 +99,7 @@ export async function startWorld(name: string): Promise<World> {
         ...rest,
         link: link === 'udp' ? { udp: { host: '127.0.0.1', port: 0 } } : link,
         stateDir: join(root, 'devices', options.serialNumber),
-        descriptorDir: simulatorDir,
+        ptyDir: join(simulatorDir, 'pty'),
         publicKeyPem: rest.publicKeyPem ?? publicKeyPem,
       });
       devices.push(device);
