@@ -97,8 +97,8 @@ function doneLabel(job: JobView): string | null {
   return parts.length > 0 ? `Done: ${parts.join(', ')}${queued}` : `Done${queued}`;
 }
 
-/** A whole batch in one line, for the bench toolbar: "3 running, 12 done, 1 failed". */
-export function batchSummary(jobs: readonly JobView[]): string {
+/** The workbench's jobs in one line, for its toolbar while they run: "3 running, 12 done, 1 failed". */
+export function workbenchSummary(jobs: readonly JobView[]): string {
   if (jobs.length === 0) return 'No jobs yet';
   const count = (test: (j: JobView) => boolean) => jobs.filter(test).length;
   const parts = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobView } from '../../contract/index';
-import { batchSummary, jobPercent, phaseText, progressStatus, secondsLeft } from '../../renderer/format/progress-status';
+import { jobPercent, phaseText, progressStatus, secondsLeft, workbenchSummary } from '../../renderer/format/progress-status';
 import { durationText, rateText } from '../../renderer/format/units';
 
 function job(change: Partial<JobView> = {}): JobView {
@@ -69,8 +69,8 @@ describe('progress status texts', () => {
     expect(durationText(3725)).toBe('1 h 2 min');
   });
 
-  it('sums up a batch in one line', () => {
-    expect(batchSummary([])).toBe('No jobs yet');
-    expect(batchSummary([job(), job({ phase: 'done' }), job({ phase: 'done' }), job({ phase: 'failed' })])).toBe('1 running, 2 done, 1 failed');
+  it("sums up the workbench's jobs in one line", () => {
+    expect(workbenchSummary([])).toBe('No jobs yet');
+    expect(workbenchSummary([job(), job({ phase: 'done' }), job({ phase: 'done' }), job({ phase: 'failed' })])).toBe('1 running, 2 done, 1 failed');
   });
 });

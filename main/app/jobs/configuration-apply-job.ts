@@ -1,5 +1,5 @@
 import { decodeConfigFile, verifyConfigFile, type DecodedConfigFile } from '../../../domain/files';
-import type { DeviceIdentity, DeviceSession } from './device-port';
+import type { DeviceIdentity, DeviceConnection } from './device-port';
 import { confirmConfiguration } from './confirm';
 import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, failureText, JobFailure } from './failure';
@@ -84,7 +84,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
 
     phase('uploading', { bytesDone: 0, bytesTotal: bytes.length });
     const applied = { syncId: '', identity: holder.session.identity };
-    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceSession) => {
+    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
       const answer = await session.uploadConfiguration(bytes, {
         signal,
         onProgress: (acknowledged, total) => {

@@ -1,14 +1,14 @@
 import {
   applyFirmware,
   createLink,
-  DeviceSession as ProtocolSession,
+  DeviceSession,
   identify,
   parseLinkSpec,
   uploadConfiguration,
   uploadFirmware,
   type LinkFactoryDeps,
 } from '../../devices';
-import { DeviceNotFoundError, type DeviceConnector, type DeviceFinder, type DeviceIdentity, type DeviceSession, type DeviceTarget, type FirmwareImage, type TransferOptions } from './device-port';
+import { DeviceNotFoundError, type DeviceConnector, type DeviceFinder, type DeviceIdentity, type DeviceConnection, type DeviceTarget, type FirmwareImage, type TransferOptions } from './device-port';
 import { identityOf } from './identity';
 
 /**
@@ -32,12 +32,12 @@ export interface DeviceConnectorOptions {
 
 export function createDeviceConnector(options: DeviceConnectorOptions = {}): DeviceConnector {
   return {
-    async connect(target: DeviceTarget, call: { signal?: AbortSignal } = {}): Promise<DeviceSession> {
+    async connect(target: DeviceTarget, call: { signal?: AbortSignal } = {}): Promise<DeviceConnection> {
       const spec = target.kind === 'link' ? target.spec : await locate(options.finder, target.serialNumber, call.signal);
       const link = createLink(parseLinkSpec(spec), options.linkDeps);
       const opening = AbortSignal.any([...(call.signal ? [call.signal] : []), AbortSignal.timeout(options.openTimeoutMs ?? 15_000)]);
       await link.open(opening);
-      const session = new ProtocolSession(link, {
+      const session = new DeviceSession(link, {
         reconnectTimeoutMs: options.reconnectTimeoutMs,
         expectedSerialNumber: target.serialNumber,
       });
@@ -60,9 +60,9 @@ async function locate(finder: DeviceFinder | undefined, serialNumber: string, si
   return found.link;
 }
 
-class SessionAdapter implements DeviceSession {
+class SessionAdapter implements DeviceConnection {
   constructor(
-    private readonly session: ProtocolSession,
+    private readonly session: DeviceSession,
     public identity: DeviceIdentity,
     private readonly maxResumes: number,
   ) {}

@@ -31,10 +31,10 @@ export interface TransferOptions {
 }
 
 /** One open connection to one identified device. */
-export interface DeviceSession {
+export interface DeviceConnection {
   /** The link in use, as a person reads it: 'serial:/dev/pts/4', 'udp:127.0.0.1:5683', 'ble:…'. */
   readonly link: string;
-  /** What the device said when the session opened. */
+  /** What the device said when the connection opened. */
   readonly identity: DeviceIdentity;
   identify(signal?: AbortSignal): Promise<DeviceIdentity>;
   /**
@@ -68,7 +68,7 @@ export function targetLabel(target: DeviceTarget): string {
 
 export interface DeviceConnector {
   /** Opens the link (finding the device by serial number first when so targeted) and identifies it. */
-  connect(target: DeviceTarget, options?: { signal?: AbortSignal }): Promise<DeviceSession>;
+  connect(target: DeviceTarget, options?: { signal?: AbortSignal }): Promise<DeviceConnection>;
 }
 
 export type AttachedLinkKind = 'serial' | 'udp' | 'ble';

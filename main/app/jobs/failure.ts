@@ -49,11 +49,6 @@ export interface FailureContext {
   connecting?: boolean;
 }
 
-/** Errors that mean "the device went away": a pulled cable, a reboot, a BLE disconnect. */
-export function isLinkLoss(error: unknown): boolean {
-  return error instanceof DeviceDisconnectedError || error instanceof DeviceTimeoutError || error instanceof LinkClosedError;
-}
-
 function where(context: FailureContext): string {
   if (context.phase === 'uploading') {
     const at = context.percent === null ? '' : ` at ${Math.floor(context.percent)}%`;

@@ -1,5 +1,5 @@
 import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
-import type { DeviceIdentity, DeviceSession, FirmwareImage } from './device-port';
+import type { DeviceIdentity, DeviceConnection, FirmwareImage } from './device-port';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import { confirmFirmware } from './confirm';
 import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
@@ -79,7 +79,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
 
     phase('uploading', { bytesDone: 0, bytesTotal: image.bytes.length, resumedFrom: null });
     const announced: number[] = [];
-    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceSession) => {
+    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
       let last = -1;
       const result = await session.uploadFirmware(image, {
         signal,

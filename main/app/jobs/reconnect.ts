@@ -1,6 +1,6 @@
 import { abortReason } from '../../devices/errors';
 import { delay } from '../../devices/util/delay';
-import type { DeviceConnector, DeviceSession, DeviceTarget } from './device-port';
+import type { DeviceConnector, DeviceConnection, DeviceTarget } from './device-port';
 import type { ReconnectPolicy } from './context';
 import { JobFailure } from './failure';
 
@@ -15,7 +15,7 @@ export async function waitForDevice(
   serialNumber: string,
   policy: Pick<ReconnectPolicy, 'waitMs' | 'pollMs'>,
   signal?: AbortSignal,
-): Promise<DeviceSession> {
+): Promise<DeviceConnection> {
   const deadline = performance.now() + policy.waitMs;
   let lastError: unknown;
   for (;;) {

@@ -1,12 +1,12 @@
-import type { DeviceSession, DeviceTarget } from './device-port';
+import type { DeviceConnection, DeviceTarget } from './device-port';
 import type { JobPhase } from './job-state';
 import type { JobControl, JobEnvironment } from './context';
-import { isLinkLoss } from './failure';
+import { isLinkLoss } from '../../devices/operations/link-loss';
 import { waitForDevice } from './reconnect';
 
 /** The job's current session: replaced when the device is reconnected, closed by the job at its end. */
 export interface SessionHolder {
-  session: DeviceSession | undefined;
+  session: DeviceConnection | undefined;
 }
 
 /**
@@ -24,7 +24,7 @@ export async function runWithReconnect(
   where: { phase: JobPhase; percent: number | null },
   /** The notice to show again once the device is back (e.g. "installing from the cache"). */
   baseNotice: string | null,
-  step: (session: DeviceSession) => Promise<void>,
+  step: (session: DeviceConnection) => Promise<void>,
 ): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {

@@ -358,7 +358,7 @@ export class Outbox {
       acknowledged = await untilAborted(this.sender.send(current, signal), signal);
     } catch (err) {
       if (err instanceof CancelledError || signal.aborted) return 'cancelled';
-      const error = describeFailure(err, this.clock.now());
+      const error = classifyDeliveryFailure(err, this.clock.now());
       if (error.kind === 'rejected') {
         await this.reject(current, error);
         return 'rejected';
@@ -501,8 +501,8 @@ function byCreatedAt(a: OutboxEntry, b: OutboxEntry): number {
   return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Sort a failure into what the outbox does with it. */
-export function describeFailure(err: unknown, nowMs: number): OutboxError {
+/** Sort a failed delivery into what the outbox does with it: retry later, wait for a sign-in, or reject. */
+function classifyDeliveryFailure(err: unknown, nowMs: number): OutboxError {
   const at = new Date(nowMs).toISOString();
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof NetworkError) return { kind: 'network', message, at };

@@ -14,7 +14,7 @@ import {
   SigningKeyStore,
   type DeviceConnector,
   type DeviceIdentity,
-  type DeviceSession,
+  type DeviceConnection,
   type JobEnvironment,
   type OutboxEntry,
   type ProvisioningClient,
@@ -63,7 +63,7 @@ function scriptedConnector(script: Script): DeviceConnector {
     async connect(target, options) {
       if (options?.signal?.aborted) throw abortReason(options.signal);
       script.calls.push('connect');
-      const session: DeviceSession = {
+      const session: DeviceConnection = {
         link: target.kind === 'link' ? target.spec : 'serial:/dev/fake',
         identity: { ...script.identity },
         identify: async () => ({ ...script.identity }),
