@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { CONTRACT, CoreError, EVENT_STREAMS, invokeForWire, parseChannelInput, type CoreHost } from '../../contract/index';
+import {
+  CONFIGURATION_CHANNELS,
+  CONTRACT,
+  CoreError,
+  EVENT_STREAMS,
+  FIRMWARE_CHANNELS,
+  invokeForWire,
+  OUTBOX_CHANNELS,
+  parseChannelInput,
+  REGISTRY_CHANNELS,
+  SESSION_CHANNELS,
+  SUPPORT_CHANNELS,
+  WORKBENCH_CHANNELS,
+  type CoreHost,
+} from '../../contract/index';
 
 const echoHost: CoreHost = {
   invoke: async (channel, input) => ({ channel, input }) as never,
@@ -13,6 +27,13 @@ describe('the contract', () => {
       expect(typeof spec.input.safeParse, name).toBe('function');
     }
     expect(EVENT_STREAMS).toContain('jobs.progress');
+  });
+
+  it('takes every channel group whole: no group hides another one\'s channel of the same name', () => {
+    const groups = [SESSION_CHANNELS, CONFIGURATION_CHANNELS, REGISTRY_CHANNELS, FIRMWARE_CHANNELS, WORKBENCH_CHANNELS, OUTBOX_CHANNELS, SUPPORT_CHANNELS];
+    const names = groups.flatMap((group) => Object.keys(group));
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(CONTRACT).sort()).toEqual([...names].sort());
   });
 
   it('fills defaults and refuses unknown fields', () => {

@@ -1,20 +1,9 @@
-import type { ConfigurationStatusView, ConfigurationView, DeviceFileReadiness, WriteOutcome } from '../../../contract/index';
+import type { ConfigurationChannel, ConfigurationStatusView, ConfigurationView, DeviceFileReadiness, WriteOutcome } from '../../../contract/index';
 import type { Violation } from '../../../domain/violations';
 import type { DeviceAddInput } from '../../../domain/configuration-device';
 import type { SessionManager } from '../session';
 import { toCoreError, violationsOfRefusal } from '../errors';
 import type { HandlerGroup } from './types';
-
-type Channels =
-  | 'configurations.list'
-  | 'configurations.get'
-  | 'configurations.create'
-  | 'configurations.update'
-  | 'configurations.delete'
-  | 'configurations.status'
-  | 'configurations.addDevice'
-  | 'configurations.updateDevice'
-  | 'configurations.removeDevice';
 
 /** Drops nulls: in PATCH bodies null means "leave as is", so sending it says nothing. */
 function withoutNulls<T extends Record<string, unknown>>(value: T): Partial<T> {
@@ -32,7 +21,7 @@ async function judged<T>(work: () => Promise<T>, dryRun: boolean): Promise<Write
   }
 }
 
-export function configurationHandlers(session: SessionManager): HandlerGroup<Channels> {
+export function configurationHandlers(session: SessionManager): HandlerGroup<ConfigurationChannel> {
   const client = (write = false) => session.require(write ? 'configurations.write' : 'configurations.read').client;
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

@@ -1,7 +1,7 @@
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import type { CacheEntry, FirmwareCache } from '../cache/firmware-cache';
-import { CoreError, type CachedFirmwareView, type FirmwareTypeView } from '../../../contract/index';
+import { CoreError, type CachedFirmwareView, type FirmwareChannel, type FirmwareTypeView } from '../../../contract/index';
 import { toCoreError } from '../errors';
 import type { SessionManager } from '../session';
 import type { HandlerGroup } from './types';
@@ -11,7 +11,7 @@ function cachedView(entry: CacheEntry): CachedFirmwareView {
 }
 
 /** Latest firmware per type from the service, beside what the offline cache holds. */
-export function firmwareHandlers(session: SessionManager, cache: FirmwareCache): HandlerGroup<'firmware.overview' | 'firmware.download'> {
+export function firmwareHandlers(session: SessionManager, cache: FirmwareCache): HandlerGroup<FirmwareChannel> {
   return {
     'firmware.overview': async () => {
       const account = session.require();

@@ -1,5 +1,5 @@
 import type { Outbox, OutboxEntry } from '../outbox/outbox';
-import type { OutboxEntryView, OutboxView } from '../../../contract/index';
+import type { OutboxChannel, OutboxEntryView, OutboxView } from '../../../contract/index';
 import type { HandlerGroup } from './types';
 
 export function outboxEntryView(entry: OutboxEntry): OutboxEntryView {
@@ -36,7 +36,7 @@ export async function outboxView(outbox: Outbox): Promise<OutboxView> {
   };
 }
 
-export function outboxHandlers(outbox: Outbox): HandlerGroup<'outbox.get' | 'outbox.sendNow'> {
+export function outboxHandlers(outbox: Outbox): HandlerGroup<OutboxChannel> {
   return {
     'outbox.get': () => outboxView(outbox),
     'outbox.sendNow': async () => {

@@ -1,20 +1,7 @@
+import type { RegistryChannel } from '../../../contract/index';
 import type { SessionManager } from '../session';
 import { toCoreError } from '../errors';
 import type { HandlerGroup } from './types';
-
-type Channels =
-  | 'devices.list'
-  | 'devices.register'
-  | 'devices.update'
-  | 'templates.list'
-  | 'templates.get'
-  | 'templates.create'
-  | 'users.list'
-  | 'users.register'
-  | 'users.delete'
-  | 'users.updateRole'
-  | 'apiKeys.list'
-  | 'apiKeys.updateRole';
 
 async function call<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -25,7 +12,7 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The organization's records: registered devices, network templates, users, API keys. */
-export function registryHandlers(session: SessionManager): HandlerGroup<Channels> {
+export function registryHandlers(session: SessionManager): HandlerGroup<RegistryChannel> {
   return {
     'devices.list': (input) =>
       call(() =>

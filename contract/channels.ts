@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { AnyChannelSpec, ChannelSpec } from './channel-spec';
+import { CONFIGURATION_CHANNELS } from './configurations';
+import { CoreError } from './errors';
+import { FIRMWARE_CHANNELS } from './firmware';
+import { OUTBOX_CHANNELS } from './outbox';
+import { REGISTRY_CHANNELS } from './registry';
+import { SESSION_CHANNELS } from './session';
+import { SUPPORT_CHANNELS } from './support';
+import { WORKBENCH_CHANNELS } from './workbench';
+
+/**
+ * Every channel between the renderer and the core, by name. Main (Electron IPC), the preload and
+ * the web-mode server take their list of names from here; nothing else defines a channel.
+ */
+export const CONTRACT = {
+  ...SESSION_CHANNELS,
+  ...CONFIGURATION_CHANNELS,
+  ...REGISTRY_CHANNELS,
+  ...FIRMWARE_CHANNELS,
+  ...WORKBENCH_CHANNELS,
+  ...OUTBOX_CHANNELS,
+  ...SUPPORT_CHANNELS,
+} as const;
+
+export type Contract = typeof CONTRACT;
+export type Channel = keyof Contract;
+export type ChannelKind<C extends Channel> = Contract[C]['kind'];
+/** What the caller passes (defaults may be left out). */
+export type ChannelInput<C extends Channel> = z.input<Contract[C]['input']>;
+/** What the core receives: parsed, with defaults filled in. */
+export type ParsedInput<C extends Channel> = z.output<Contract[C]['input']>;
+export type ChannelResult<C extends Channel> = Contract[C] extends ChannelSpec<'command' | 'query', z.ZodType, infer R> ? R : never;
+
+export const CHANNELS = Object.keys(CONTRACT) as Channel[];
+
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(CONTRACT, name);
+}
+
+/** Parse one channel's input as it arrives; a `CoreError('INVALID_INPUT')` lists what is wrong. */
+export function parseChannelInput<C extends Channel>(channel: C, raw: unknown): ParsedInput<C> {
+  const spec: AnyChannelSpec = CONTRACT[channel];
+  const parsed = spec.input.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const violations = parsed.error.issues.map((issue) => ({
+      code: 'INVALID_INPUT',
+      field: issue.path.map(String).join('.'),
+      message: issue.message,
+    }));
+    throw new CoreError('INVALID_INPUT', `Invalid input for ${channel}: ${violations.map((v) => `${v.field || 'input'}: ${v.message}`).join('; ')}`, violations);
+  }
+  return parsed.data as ParsedInput<C>;
+}

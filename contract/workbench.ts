@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { DeviceType } from '../domain/device-types';
+import { JOB_ACTIONS, type JobView } from '../domain/jobs';
+import { command, noInput, query } from './channel-spec';
+import { nonEmpty } from './inputs';
+
+export type LinkKind = 'serial' | 'ble' | 'udp';
+
+/** What an attached device needs, as far as the core can tell. */
+export interface DeviceNeeds {
+  firmware: { needed: boolean; latestVersion: string | null; reason: string | null };
+  configuration: { needed: boolean; syncId: string | null; reason: string | null };
+}
+
+export interface AttachedDeviceView {
+  /** Stable while attached, e.g. `serial:/dev/pts/3`; what jobs target. */
+  linkId: string;
+  linkKind: LinkKind;
+  /** Where: a port path, an IP address or a BLE address. */
+  address: string;
+  serialNumber: string | null;
+  deviceType: DeviceType | null;
+  model: string | null;
+  firmwareVersion: string | null;
+  configSyncId: string | null;
+  /** Why the device could not be identified (e.g. no answer to the info request). */
+  error: string | null;
+  needs: DeviceNeeds | null;
+  /** The running or last job on this device. */
+  activeJobId: string | null;
+}
+
+const jobId = z.object({ jobId: nonEmpty.max(128) }).strict();
+
+/** The device workbench: attached devices and the jobs that provision them. */
+export const WORKBENCH_CHANNELS = {
+  'bench.devices': query(noInput).returns<AttachedDeviceView[]>(),
+  'bench.rescan': command(noInput).returns<AttachedDeviceView[]>(),
+  'bench.start': command(
+    z.object({ linkIds: z.array(z.string().min(1).max(256)).min(1).max(64), action: z.enum(JOB_ACTIONS) }).strict(),
+  ).returns<JobView[]>(),
+  'bench.cancel': command(jobId).returns<boolean>(),
+  'bench.retry': command(jobId).returns<JobView>(),
+  'bench.jobs': query(noInput).returns<JobView[]>(),
+  'bench.clearFinished': command(noInput).returns<JobView[]>(),
+} as const;
+export type WorkbenchChannel = keyof typeof WORKBENCH_CHANNELS;
