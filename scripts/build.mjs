@@ -40,20 +40,22 @@ export const MAIN_EXTERNALS = [
   'utf-8-validate',
 ];
 
-// Chromium 142 and Node 22 are what Electron 45 embeds.
-const PRELOAD_TARGET = 'chrome140';
-const MAIN_TARGET = 'node22';
+// What the pinned Electron (45, see package.json) embeds: Chromium 156 and Node 24. Keep these in
+// step with the Electron line (docs/decisions.md, "Electron line").
+const PRELOAD_TARGET = 'chrome156';
+const MAIN_TARGET = 'node24';
 
 /** A sandboxed preload may require only these; anything else must be bundled in. */
 const SANDBOXED_PRELOAD_MODULES = new Set(['electron', 'events', 'timers', 'url']);
 
 /**
  * Our TypeScript is ESM and may find files next to itself with `new URL('../package.json',
- * import.meta.url)`. A CJS bundle has no import.meta, so each module's import.meta.url becomes the
- * URL its source file has inside the app (dist/main/ is two levels below the app root, which
- * is the project folder in development and app.asar when packaged).
+ * import.meta.url)`. A CJS bundle has no import.meta, so each module's import.meta.url becomes
+ * `__sourceUrl(<its path from the project root>)`, which the bundle's banner defines: here the URL
+ * the source file has inside the app (dist/main/ is two levels below the app root, which is the
+ * project folder in development and app.asar when packaged); scripts/build-cli.mjs defines its own.
  */
-const sourceLocationImportMetaUrl = {
+export const sourceLocationImportMetaUrl = {
   name: 'source-location-import-meta-url',
   setup(pluginBuild) {
     pluginBuild.onLoad({ filter: /\.[cm]?tsx?$/ }, async (args) => {
