@@ -14,7 +14,10 @@ process.on('SIGINT', () => {
   interrupt.abort(new DOMException('Cancelled with Ctrl-C', 'AbortError'));
 });
 
-const code = await runCli(process.argv.slice(2), processIo(), {}, { interrupt: interrupt.signal, stdin: process.stdin });
-// Leave once the output is out: a handle some library left open (a Bluetooth adapter) must not
-// keep a finished command waiting.
-process.stdout.write('', () => process.exit(interrupted > 0 ? 130 : code));
+// A promise chain rather than top-level await: the single executable (scripts/build-cli.mjs) runs
+// this bundled as CommonJS, which has no top-level await.
+void runCli(process.argv.slice(2), processIo(), {}, { interrupt: interrupt.signal, stdin: process.stdin }).then((code) => {
+  // Leave once the output is out: a handle some library left open (a Bluetooth adapter) must not
+  // keep a finished command waiting.
+  process.stdout.write('', () => process.exit(interrupted > 0 ? 130 : code));
+});

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import packageJson from '../../../package.json' with { type: 'json' };
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { cacheList, cachePrefetch, cachePrune } from './commands/cache';
 import { configurationApply, configurationDownload, configurationUpdate } from './commands/configuration';
@@ -31,6 +32,12 @@ function nonNegativeInteger(name: string) {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/**
+ * What `provisioner --version` prints: ours and the Node runtime's, which for the single
+ * executable (scripts/build-cli.mjs) is the one built into it and so not otherwise visible.
+ */
+const VERSION_TEXT = `${packageJson.version} (node ${process.version})`;
+
 const LINK_HELP = 'where the device is attached: serial:/dev/ttyACM0[@BAUD], udp:HOST[:PORT], ble:ADDRESS (repeatable)';
 
 /**
@@ -48,6 +55,7 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
       'Provision SRCP, WESP, EPC and NSCP devices: firmware and configuration files from the service, onto devices on USB serial, IP or BLE, confirmed back to the service.\n' +
         'Without a login it works on the local workspace (the embedded service with a demo organization).',
     )
+    .version(VERSION_TEXT, '-V, --version', 'print the version of provisioner and of its Node runtime')
     .option('--data-dir <dir>', 'keep the login, cache, outbox and local workspace under DIR (default: your config and data directories; env PROVISIONER_HOME)')
     .option('--json', 'machine-readable output: JSON (device list, outbox list, cache list) or JSON lines (jobs)')
     .option('--concurrency <n>', 'devices worked on at once (default 8)', positiveInteger('--concurrency'))

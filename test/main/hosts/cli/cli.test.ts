@@ -77,6 +77,13 @@ describe('usage', () => {
     expect(unknown.stderr).toContain("error: unknown command 'flash'");
   });
 
+  it('prints its version and the version of the Node runtime it runs on', { timeout: 120_000 }, async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const run = await world.cli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${version} (node ${process.version})\n`);
+  });
+
   it('resolves the platform directories, and --data-dir puts everything under one', () => {
     expect(cliDirs({ HOME: '/home/t', XDG_CONFIG_HOME: '/x/config' }, undefined, 'linux')).toEqual({ config: '/x/config/provisioner', data: '/home/t/.local/share/provisioner' });
     expect(cliDirs({ HOME: '/home/t' }, '/tmp/p', 'linux')).toEqual({ config: '/tmp/p', data: '/tmp/p/data' });
