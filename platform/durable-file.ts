@@ -138,3 +138,31 @@ export async function removeStaleTemps(fs: FileSystem, dir: string, olderThanMs:
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   return writeFileDurable(nodeFileSystem, path, data, mode);
 }
+
+/**
+ * writeFileAtomic for data that arrives in pieces (a download): each piece is passed to `onChunk`
+ * as it is written. A failure part way removes the temp file and leaves the old file untouched.
+ */
+export async function writeStreamAtomic(path: string, chunks: AsyncIterable<Uint8Array>, onChunk?: (chunk: Uint8Array) => void, mode = 0o600): Promise<void> {
+  const fs = nodeFileSystem;
+  const temp = tempPathFor(path);
+  const handle = await fs.open(temp, 'wx', mode);
+  try {
+    for await (const chunk of chunks) {
+      await handle.write(chunk);
+      onChunk?.(chunk);
+    }
+    await handle.sync();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await fs.unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  try {
+    await renameDurable(fs, temp, path);
+  } catch (err) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw err;
+  }
+}

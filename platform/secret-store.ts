@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from './durable-file';
 
 /**
  * Where the core keeps the API key between runs. Electron implements it with safeStorage
@@ -56,11 +57,7 @@ export class FileSecretStore implements SecretStore {
 
   private async writeAll(all: Record<string, string>): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(all)}\n`, { mode: 0o600 });
-    // writeFile's mode is masked by the umask; chmod is not.
-    await chmod(temporary, 0o600);
-    await rename(temporary, this.path);
+    await writeFileAtomic(this.path, `${JSON.stringify(all)}\n`);
   }
 }
 

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
-import { constants as fsConstants } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
+import { writeStreamAtomic } from '../../platform/durable-file';
 import type { DownloadBody } from './http';
 
 /** What a finished download left on disk, with the headers that matter to the caller. */
@@ -47,30 +46,15 @@ export function fileNameFromDisposition(value: string | null): string | undefine
  * file at the path untouched.
  */
 export async function saveBody(body: DownloadBody, target: DownloadTarget): Promise<DownloadedFile> {
-  const temp = join(dirname(target.path), `.${basename(target.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const lengthHeader = body.headers.get('content-length');
   const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   const hash = createHash('sha256');
   let size = 0;
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    for await (const chunk of body.chunks) {
-      hash.update(chunk);
-      await handle.write(chunk);
-      size += chunk.length;
-      target.onProgress?.(size, total);
-    }
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await handle.close();
-  await rename(temp, target.path);
-  const dir = await open(dirname(target.path), fsConstants.O_RDONLY).catch(() => undefined);
-  await dir?.sync().catch(() => undefined);
-  await dir?.close();
+  await writeStreamAtomic(target.path, body.chunks, (chunk) => {
+    hash.update(chunk);
+    size += chunk.length;
+    target.onProgress?.(size, total);
+  });
   return {
     path: target.path,
     size,

@@ -1,6 +1,7 @@
 import { safeStorage } from 'electron';
-import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../../platform/durable-file';
 import type { SecretStore } from '../../../platform/secret-store';
 import type { KnownSecrets } from './known-secrets';
 
@@ -67,11 +68,7 @@ export class SafeStorageSecretStore implements SecretStore {
     if (reason) throw new SecretStorageUnavailableError(`The API key cannot be remembered on this computer: ${reason}. Provisioner never stores it in plain text; sign in again next time.`);
     const encrypted = safeStorage.encryptString(value);
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const file = this.fileFor(name);
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, encrypted, { mode: 0o600 });
-    await chmod(temporary, 0o600); // the mode above is masked by the umask; this is not
-    await rename(temporary, file);
+    await writeFileAtomic(this.fileFor(name), encrypted);
   }
 
   async delete(name: string): Promise<void> {

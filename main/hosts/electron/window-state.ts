@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '../../../platform/durable-file';
 
 /** Where and how big the window was, kept in userData between runs. */
 export interface WindowState {
@@ -75,8 +76,6 @@ export async function loadWindowState(file: string): Promise<WindowState | null>
 
 /** Written to a temporary file and renamed, so a crash mid-write leaves the previous state intact. */
 export async function saveWindowState(file: string, state: WindowState): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
-  await rename(temporary, file);
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, JSON.stringify(state, null, 2) + '\n');
 }
