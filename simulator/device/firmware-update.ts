@@ -5,17 +5,10 @@ import type { FlashModel } from '../wire/flash';
 import { busyError } from './busy';
 import { DeviceError } from './errors';
 import { ReceivedRanges } from './received-ranges';
+import type { AnnounceResponse, FirmwareStatus } from '../../protocol/payloads';
 import { StagedImage } from './staged-image';
 import type { PersistedUpload, StateStore } from './state';
 
-export interface FirmwareStatus {
-  state: FirmwareState;
-  size: number | null;
-  received: number;
-  sha256: Uint8Array | null;
-  version: string | null;
-  error: string | null;
-}
 
 export interface Announcement {
   size: number;
@@ -77,7 +70,7 @@ export class FirmwareUpdate {
   }
 
   /** POST /fw: where the host starts sending. */
-  async announce(announcement: Announcement): Promise<{ offset: number; blockSize: number }> {
+  async announce(announcement: Announcement): Promise<AnnounceResponse> {
     const { size, version, deviceType } = announcement;
     const sha256 = bytesToHex(announcement.sha256);
     this.refuseWhileBusy();

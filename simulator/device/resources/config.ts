@@ -2,6 +2,7 @@ import { decodeConfigFile, type DecodedConfigFile } from '../../../domain/files/
 import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { block1Option, CODE } from '../../../protocol/coap';
+import type { ConfigApplied, ConfigStatus } from '../../../protocol/payloads';
 import { DEVICE_ERROR, RESOURCE, type AnyDeviceErrorCode } from '../../../protocol/constants';
 import { writeFileAtomic } from '../../../platform/durable-file';
 import type { DeviceContext, Resource } from '../context';
@@ -42,7 +43,7 @@ export const configResource: Resource = {
   methods: {
     GET: async (_request, device) => {
       const config = device.store.current.config;
-      return cborResponse(CODE.CONTENT, { syncId: config?.syncId ?? null, appliedAt: config?.appliedAt ?? null, blank: config?.blank ?? true });
+      return cborResponse(CODE.CONTENT, { syncId: config?.syncId ?? null, appliedAt: config?.appliedAt ?? null, blank: config?.blank ?? true } satisfies ConfigStatus);
     },
     PUT: async (request, device) => {
       const { block, offset, payload, size1 } = incomingBlock(request.message, device.maxBlockSize);
@@ -54,7 +55,7 @@ export const configResource: Resource = {
       device.store.current.config = { syncId: decoded.syncId, appliedAt: new Date().toISOString(), blank: decoded.content.blank };
       await device.store.save();
       const echo = block1Option({ num: block.num, more: false, size: block.size });
-      return cborResponse(CODE.CHANGED, { syncId: decoded.syncId }, { options: [echo], after: () => device.rebootAfterResponse() });
+      return cborResponse(CODE.CHANGED, { syncId: decoded.syncId } satisfies ConfigApplied, { options: [echo], after: () => device.rebootAfterResponse() });
     },
   },
 };

@@ -1,9 +1,10 @@
 import { CODE } from '../../../protocol/coap';
 import { PROTOCOL_VERSION, RESOURCE } from '../../../protocol/constants';
+import type { DeviceInfo } from '../../../protocol/payloads';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse } from '../errors';
 
-export function deviceInfo(device: DeviceContext): Record<string, unknown> {
+export function deviceInfo(device: DeviceContext): DeviceInfo {
   const state = device.store.current;
   return {
     protocol: PROTOCOL_VERSION,
