@@ -17,4 +17,23 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  {
+    // The renderer takes types only from the contract: its values are zod schemas the page has no
+    // use for (main parses every input), and they would bring zod into the bundle.
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)contract(/|$)',
+              allowTypeImports: true,
+              message: 'The renderer imports contract types only (import type): values belong in domain/ or the renderer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -34,14 +34,14 @@ const jobId = z.object({ jobId: nonEmpty.max(128) }).strict();
 
 /** The device workbench: attached devices and the jobs that provision them. */
 export const WORKBENCH_CHANNELS = {
-  'bench.devices': query(noInput).returns<AttachedDeviceView[]>(),
-  'bench.rescan': command(noInput).returns<AttachedDeviceView[]>(),
-  'bench.start': command(
+  'workbench.devices': query(noInput).returns<AttachedDeviceView[]>(),
+  'workbench.rescan': command(noInput).returns<AttachedDeviceView[]>(),
+  'workbench.start': command(
     z.object({ linkIds: z.array(z.string().min(1).max(256)).min(1).max(64), action: z.enum(JOB_ACTIONS) }).strict(),
   ).returns<JobView[]>(),
-  'bench.cancel': command(jobId).returns<boolean>(),
-  'bench.retry': command(jobId).returns<JobView>(),
-  'bench.jobs': query(noInput).returns<JobView[]>(),
-  'bench.clearFinished': command(noInput).returns<JobView[]>(),
+  'workbench.cancel': command(jobId).returns<boolean>(),
+  'workbench.retry': command(jobId).returns<JobView>(),
+  'workbench.jobs': query(noInput).returns<JobView[]>(),
+  'workbench.clearFinished': command(noInput).returns<JobView[]>(),
 } as const;
 export type WorkbenchChannel = keyof typeof WORKBENCH_CHANNELS;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LiveDeviceList, type LiveDeviceListOptions } from '../devices/discovery';
 import type { LinkFactoryDeps } from '../devices';
-import { benchProvisioning, createDeviceConnector, createProvisioningService, type ProvisioningService as JobsEngine } from './jobs';
+import { createDeviceConnector, createProvisioningService, type ProvisioningService as JobsEngine } from './jobs';
 import {
   CONTRACT,
   CoreError,
@@ -16,8 +16,8 @@ import {
   type LogLine,
   type ParsedInput,
 } from '../../contract/index';
-import { Bench, type DeviceSource } from './workbench/workbench';
-import type { JobTarget, ProvisioningService } from './workbench/workbench-jobs';
+import { Workbench, type DeviceSource } from './workbench/workbench';
+import { workbenchJobs, type JobTarget, type WorkbenchJobs } from './workbench/workbench-jobs';
 import { CoreLog } from './core-log';
 import { toCoreError } from './errors';
 import { EventHub } from './event-hub';
@@ -35,7 +35,7 @@ import { SettingsFile } from './settings-file';
 export type { SecretStore } from '../../platform/secret-store';
 export { FileSecretStore, MemorySecretStore } from '../../platform/secret-store';
 export type { DeviceSource } from './workbench/workbench';
-export type { ProvisioningService, JobTarget } from './workbench/workbench-jobs';
+export type { WorkbenchJobs, JobTarget } from './workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
 export { embeddedWorkspaceStarter } from './local-workspace';
 
@@ -76,8 +76,8 @@ function packageVersion(): string {
 
 /**
  * Builds the core: session and API client, configurations and the organization's records, the
- * firmware cache, the confirmation outbox, the bench of attached devices and the jobs on them,
- * the log and the support report; all behind the contract of preload/contract.ts.
+ * firmware cache, the confirmation outbox, the workbench of attached devices and the jobs on them,
+ * the log and the support report; all behind the contract (contract/).
  */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const events = new EventHub();
@@ -118,33 +118,33 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const recovered = await engine.recoverInterrupted().catch(() => 0);
   if (recovered > 0) log.warn('jobs', `${recovered} job(s) of an earlier run did not finish; their failure is confirmed to the service.`);
   outbox.start();
-  const provisioning: ProvisioningService = benchProvisioning(engine);
+  const provisioning: WorkbenchJobs = workbenchJobs(engine);
 
-  let bench: Bench | null = null;
+  let workbench: Workbench | null = null;
   const source: DeviceSource =
     options.deviceSource ??
     new LiveDeviceList({
       ...options.deviceList,
-      isBusy: (link) => bench?.isBusy(link) ?? false,
+      isBusy: (link) => workbench?.isBusy(link) ?? false,
       onWarning: (message) => log.warn('devices', message),
     });
-  const activeBench = new Bench({ source, account: () => session.current(), events, log });
-  bench = activeBench;
+  const activeWorkbench = new Workbench({ source, account: () => session.current(), events, log });
+  workbench = activeWorkbench;
   provisioning.onProgress((jobs) => {
-    for (const job of jobs) activeBench.noteJob(job, FINISHED_PHASES.includes(job.phase));
+    for (const job of jobs) activeWorkbench.noteJob(job, FINISHED_PHASES.includes(job.phase));
     events.emit('jobs.progress', jobs);
   });
   provisioning.onFinished((job) => {
-    activeBench.noteJob(job, true);
+    activeWorkbench.noteJob(job, true);
     const who = job.serialNumber ?? job.linkId;
     if (job.phase === 'done') log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
     else log.write(job.phase === 'failed' ? 'error' : 'warn', 'jobs', `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`);
   });
   session.onChange(() => {
-    void activeBench.refreshNeeds();
+    void activeWorkbench.refreshNeeds();
     void outbox.syncNow().catch(() => undefined);
   });
-  await activeBench.start();
+  await activeWorkbench.start();
 
   const handlers: AllHandlers = {
     'app.info': async () => appInfo,
@@ -156,36 +156,36 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...registryHandlers(session),
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
-    'bench.devices': async () => {
-      // Whoever opens the bench wants current needs: the registry or the service may have changed.
-      void activeBench.refreshNeeds();
-      return activeBench.devices();
+    'workbench.devices': async () => {
+      // Whoever opens the workbench wants current needs: the registry or the service may have changed.
+      void activeWorkbench.refreshNeeds();
+      return activeWorkbench.devices();
     },
-    'bench.rescan': () => activeBench.rescan(),
-    'bench.start': async (input) => {
+    'workbench.rescan': () => activeWorkbench.rescan(),
+    'workbench.start': async (input) => {
       session.require('files.download');
       let targets: JobTarget[];
       try {
-        targets = activeBench.targets(input.linkIds);
+        targets = activeWorkbench.targets(input.linkIds);
       } catch (err) {
         throw new CoreError('DEVICE_ERROR', err instanceof Error ? err.message : String(err));
       }
       const started = provisioning.start(targets, input.action);
-      for (const job of started) activeBench.noteJob(job, false);
+      for (const job of started) activeWorkbench.noteJob(job, false);
       return started;
     },
-    'bench.cancel': async (input) => provisioning.cancel(input.jobId),
-    'bench.retry': async (input) => {
+    'workbench.cancel': async (input) => provisioning.cancel(input.jobId),
+    'workbench.retry': async (input) => {
       session.require('files.download');
       const job = provisioning.retry(input.jobId);
-      activeBench.noteJob(job, false);
+      activeWorkbench.noteJob(job, false);
       return job;
     },
-    'bench.jobs': async () => provisioning.jobs(),
-    'bench.clearFinished': async () => provisioning.clearFinished(),
+    'workbench.jobs': async () => provisioning.jobs(),
+    'workbench.clearFinished': async () => provisioning.clearFinished(),
     'logs.recent': async (input) => log.recent(input.limit),
     'support.report': () =>
-      supportReport({ appInfo, session: () => session.view(), devices: () => activeBench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), log }),
+      supportReport({ appInfo, session: () => session.view(), devices: () => activeWorkbench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), log }),
   };
 
   if (options.resume ?? true) await session.resume();
@@ -201,7 +201,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       try {
         const result = await handler(input);
         // What attached devices need depends on the registry and the configurations.
-        if (CONTRACT[channel].kind === 'command' && /^(configurations|devices)\./.test(channel)) void activeBench.refreshNeeds();
+        if (CONTRACT[channel].kind === 'command' && /^(configurations|devices)\./.test(channel)) void activeWorkbench.refreshNeeds();
         return result;
       } catch (err) {
         const core = toCoreError(err);
@@ -215,7 +215,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
-      await activeBench.close();
+      await activeWorkbench.close();
       await provisioning.close();
       await outbox.stop();
       if (outboxChange) clearTimeout(outboxChange);

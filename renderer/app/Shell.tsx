@@ -1,22 +1,22 @@
 import { useEffect } from 'react';
 import { ApiKeysScreen } from '../screens/ApiKeysScreen';
-import { BenchScreen } from '../screens/BenchScreen';
 import { ConfigurationsScreen } from '../screens/ConfigurationsScreen';
 import { DevicesScreen } from '../screens/DevicesScreen';
 import { FirmwareScreen } from '../screens/FirmwareScreen';
 import { OutboxScreen } from '../screens/OutboxScreen';
 import { TemplatesScreen } from '../screens/TemplatesScreen';
 import { UsersScreen } from '../screens/UsersScreen';
-import { useBench } from '../stores/bench';
+import { WorkbenchScreen } from '../screens/WorkbenchScreen';
 import { useNavigation, type ScreenId } from '../stores/navigation';
 import { useOutbox } from '../stores/outbox';
+import { useWorkbench } from '../stores/workbench';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   configurations: ConfigurationsScreen,
   devices: DevicesScreen,
-  bench: BenchScreen,
+  workbench: WorkbenchScreen,
   firmware: FirmwareScreen,
   templates: TemplatesScreen,
   users: UsersScreen,
@@ -29,7 +29,7 @@ export function Shell() {
   const Screen = SCREEN_COMPONENTS[screen];
 
   useEffect(() => {
-    void useBench.getState().load();
+    void useWorkbench.getState().load();
     void useOutbox.getState().load();
   }, []);
 

@@ -1,13 +1,13 @@
 import { SCREENS, useNavigation } from '../stores/navigation';
-import { useBench } from '../stores/bench';
 import { useOutbox } from '../stores/outbox';
+import { useWorkbench } from '../stores/workbench';
 
 export function Sidebar() {
   const screen = useNavigation((s) => s.screen);
   const go = useNavigation((s) => s.go);
-  const attached = useBench((s) => s.devices.length);
+  const attached = useWorkbench((s) => s.devices.length);
   const pending = useOutbox((s) => s.outbox?.pendingCount ?? 0);
-  const counts: Partial<Record<string, number>> = { bench: attached, outbox: pending };
+  const counts: Partial<Record<string, number>> = { workbench: attached, outbox: pending };
   return (
     <nav className="sidebar" aria-label="Screens">
       <ul className="sidebar__list">

@@ -1,16 +1,16 @@
-import {
+import type {
+  ChannelInput,
+  ChannelResult,
+  Channel,
+  EventStream,
+  EventStreams,
+  InvokeOutcome,
+  RendererApi,
   WEB_SOCKET_PATH,
   WEB_TOKEN_PARAM,
-  type ChannelInput,
-  type ChannelResult,
-  type Channel,
-  type EventStream,
-  type EventStreams,
-  type InvokeOutcome,
-  type RendererApi,
-  type WebClientMessage,
-  type WebServerMessage,
-  type WireError,
+  WebClientMessage,
+  WebServerMessage,
+  WireError,
 } from '../../contract/index';
 
 /**
@@ -20,12 +20,20 @@ import {
  * in bookmarks or screenshots. A dropped socket reconnects; calls made meanwhile wait for it.
  */
 
+/**
+ * The server's socket address. The renderer takes only types from the contract (its values would
+ * bring zod into the page), so the two texts are restated here and typed as the contract's: the
+ * compiler refuses them the day they differ from what the server listens on.
+ */
+const SOCKET_PATH: typeof WEB_SOCKET_PATH = '/contract';
+const TOKEN_PARAM: typeof WEB_TOKEN_PARAM = 'token';
+
 const TOKEN_KEY = 'provisioner.webToken';
 const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 4000];
 
 export function takeTokenFromLocation(location: Location, history: History, storage: Storage): string | null {
   const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
-  const fromUrl = fragment.get(WEB_TOKEN_PARAM);
+  const fromUrl = fragment.get(TOKEN_PARAM);
   if (fromUrl) {
     storage.setItem(TOKEN_KEY, fromUrl);
     history.replaceState(null, '', location.pathname + location.search);
@@ -36,7 +44,7 @@ export function takeTokenFromLocation(location: Location, history: History, stor
 
 export function webSocketUrl(location: Location, token: string): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}${WEB_SOCKET_PATH}?${WEB_TOKEN_PARAM}=${encodeURIComponent(token)}`;
+  return `${scheme}//${location.host}${SOCKET_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
 }
 
 type Pending = { resolve: (outcome: InvokeOutcome<unknown>) => void; text: string; sent: boolean };

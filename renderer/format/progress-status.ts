@@ -1,4 +1,4 @@
-import { FINISHED_PHASES, type JobAction, type JobView } from '../../contract/index';
+import { FINISHED_PHASES, type JobAction, type JobView } from '../../domain/jobs';
 import { durationText, phaseText, rateText, secondsLeft } from '../../domain/job-text';
 
 export { phaseText, secondsLeft };

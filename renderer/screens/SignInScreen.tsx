@@ -87,7 +87,7 @@ export function SignInScreen() {
           <h2 id="local-title">Local workspace</h2>
           <p>
             Work without a cloud account: Provisioner runs the service on this computer with a demo organization, its devices and
-            firmware. Good for training, demos and the bench.
+            firmware. Good for training, demos and trying devices out on the workbench.
           </p>
           <button type="button" className="button button--secondary" aria-disabled={busy} onClick={() => !busy && void useLocalWorkspace()}>
             Use the local workspace

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 export const SCREENS = [
   { id: 'configurations', label: 'Configurations' },
   { id: 'devices', label: 'Devices' },
-  { id: 'bench', label: 'Bench' },
+  { id: 'workbench', label: 'Workbench' },
   { id: 'firmware', label: 'Firmware' },
   { id: 'templates', label: 'Network templates' },
   { id: 'users', label: 'Users' },

@@ -1,5 +1,5 @@
 import { client } from '../api/client';
-import { useBench } from './bench';
+import { useWorkbench } from './workbench';
 import { useOutbox } from './outbox';
 import { useSession } from './session';
 
@@ -8,8 +8,8 @@ export function wireEvents(): () => void {
   const api = client();
   const offs = [
     api.on('session.changed', (session) => useSession.getState().apply(session)),
-    api.on('bench.devicesChanged', (devices) => useBench.getState().applyDevices(devices)),
-    api.on('jobs.progress', (jobs) => useBench.getState().applyJobs(jobs)),
+    api.on('workbench.devicesChanged', (devices) => useWorkbench.getState().applyDevices(devices)),
+    api.on('jobs.progress', (jobs) => useWorkbench.getState().applyJobs(jobs)),
     api.on('outbox.changed', (outbox) => useOutbox.getState().applyOutbox(outbox)),
     api.on('logs.line', (line) => useOutbox.getState().appendLine(line)),
   ];

@@ -39,7 +39,7 @@ describe('the contract', () => {
   it('fills defaults and refuses unknown fields', () => {
     expect(parseChannelInput('configurations.list', {})).toEqual({ page: 1, limit: 20 });
     expect(() => parseChannelInput('configurations.list', { limit: 31 })).toThrow(CoreError);
-    expect(() => parseChannelInput('bench.jobs', { extra: 1 })).toThrow(/Invalid input/);
+    expect(() => parseChannelInput('workbench.jobs', { extra: 1 })).toThrow(/Invalid input/);
   });
 
   it('accepts only http(s) service URLs on sign-in', () => {
@@ -54,10 +54,10 @@ describe('the contract', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     if (!bad.ok) expect(bad.error.violations.map((v) => v.field)).toEqual(expect.arrayContaining(['serialNumber', 'name']));
     const thrower: CoreHost = { ...echoHost, invoke: async () => Promise.reject(new CoreError('NOT_ALLOWED', 'Operators may not', [], 403)) };
-    await expect(invokeForWire(thrower, 'bench.jobs', {})).resolves.toEqual({
+    await expect(invokeForWire(thrower, 'workbench.jobs', {})).resolves.toEqual({
       ok: false,
       error: { code: 'NOT_ALLOWED', message: 'Operators may not', violations: [], httpStatus: 403 },
     });
-    await expect(invokeForWire(echoHost, 'bench.jobs', undefined)).resolves.toEqual({ ok: true, value: { channel: 'bench.jobs', input: {} } });
+    await expect(invokeForWire(echoHost, 'workbench.jobs', undefined)).resolves.toEqual({ ok: true, value: { channel: 'workbench.jobs', input: {} } });
   });
 });

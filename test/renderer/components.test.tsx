@@ -4,9 +4,9 @@ import type { ConfigurationView, JobView, SessionView } from '../../contract/ind
 import { ActionButton } from '../../renderer/components/ActionButton';
 import { ProgressCell } from '../../renderer/components/ProgressCell';
 import { SettingsForm } from '../../renderer/designer/SettingsForm';
-import { BenchScreen } from '../../renderer/screens/BenchScreen';
+import { WorkbenchScreen } from '../../renderer/screens/WorkbenchScreen';
 import { SignInScreen } from '../../renderer/screens/SignInScreen';
-import { useBench } from '../../renderer/stores/bench';
+import { useWorkbench } from '../../renderer/stores/workbench';
 import { useSession } from '../../renderer/stores/session';
 import { FakeApi } from './fake-api';
 import { button, byLabel, click, messageOf, mount, settle, typeInto, type Mounted } from './dom';
@@ -84,7 +84,7 @@ const configuration: ConfigurationView = {
 let view: Mounted | null = null;
 beforeEach(() => {
   useSession.setState({ session: session('Admin'), busy: false, error: null });
-  useBench.setState({ devices: [], jobs: {}, selected: [], loaded: true, error: null });
+  useWorkbench.setState({ devices: [], jobs: {}, selected: [], loaded: true, error: null });
 });
 afterEach(() => {
   view?.unmount();
@@ -189,10 +189,10 @@ describe('SettingsForm', () => {
   });
 });
 
-describe('BenchScreen', () => {
+describe('WorkbenchScreen', () => {
   it('starts the chosen action on the selected devices', async () => {
-    const api = new FakeApi().answer('bench.start', []).install();
-    useBench.setState({
+    const api = new FakeApi().answer('workbench.start', []).install();
+    useWorkbench.setState({
       devices: ['a', 'b'].map((n) => ({
         linkId: `serial:/dev/${n}`,
         linkKind: 'serial',
@@ -207,14 +207,14 @@ describe('BenchScreen', () => {
         activeJobId: null,
       })),
     });
-    view = await mount(<BenchScreen />);
+    view = await mount(<WorkbenchScreen />);
     expect(button(view.container, 'Update firmware').getAttribute('aria-disabled')).toBe('true');
     const selectAll = view.container.querySelector('input[aria-label="Select all devices"]') as HTMLInputElement;
     await click(selectAll);
     expect(view.container.querySelector('.toolbar__count')?.textContent).toBe('2 selected');
     await click(button(view.container, 'Update firmware'));
     await settle();
-    expect(api.calls).toEqual([{ channel: 'bench.start', input: { action: 'firmware', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } }]);
+    expect(api.calls).toEqual([{ channel: 'workbench.start', input: { action: 'firmware', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } }]);
     expect(view.container.querySelector('.toolbar__count')?.textContent).toBe('0 selected');
     expect(view.container.textContent).toContain('Firmware 1.1.0');
   });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AttachedDeviceView, JobView, SessionView } from '../../contract/index';
 import { ProvisionerError, client } from '../../renderer/api/client';
-import { isSelectable, jobForDevice, selectableLinkIds, useBench } from '../../renderer/stores/bench';
+import { isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../../renderer/stores/workbench';
 import { capability, useSession } from '../../renderer/stores/session';
 import { useOutbox } from '../../renderer/stores/outbox';
 import { wireEvents } from '../../renderer/stores/wire-events';
@@ -72,21 +72,21 @@ const signedIn: SessionView = {
 };
 
 beforeEach(() => {
-  useBench.setState({ devices: [], jobs: {}, selected: [], loaded: false, error: null });
+  useWorkbench.setState({ devices: [], jobs: {}, selected: [], loaded: false, error: null });
   useSession.setState({ session: null, appInfo: null, busy: false, error: null });
 });
 
 describe('the client', () => {
   it('unwraps outcomes and throws the core error with its violations', async () => {
     const api = new FakeApi()
-      .answer('bench.cancel', true)
+      .answer('workbench.cancel', true)
       .answer('devices.register', { code: 'VALIDATION', message: 'Unknown serial', violations: [{ code: 'X', field: 'serialNumber', message: 'm' }], httpStatus: 400 })
       .install();
-    await expect(client().call('bench.cancel', { jobId: 'j' })).resolves.toBe(true);
+    await expect(client().call('workbench.cancel', { jobId: 'j' })).resolves.toBe(true);
     const failure = await client().call('devices.register', { serialNumber: 'S', name: 'n' }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProvisionerError);
     expect(failure).toMatchObject({ code: 'VALIDATION', httpStatus: 400, violations: [{ field: 'serialNumber' }] });
-    expect(api.calls.map((c) => c.channel)).toEqual(['bench.cancel', 'devices.register']);
+    expect(api.calls.map((c) => c.channel)).toEqual(['workbench.cancel', 'devices.register']);
   });
 });
 
@@ -110,14 +110,14 @@ describe('session store', () => {
   });
 });
 
-describe('bench store', () => {
+describe('workbench store', () => {
   it('follows the event streams and never goes back to an older job state', () => {
     const api = new FakeApi().install();
     const off = wireEvents();
-    api.emit('bench.devicesChanged', [device('serial:/dev/a'), device('serial:/dev/b')]);
+    api.emit('workbench.devicesChanged', [device('serial:/dev/a'), device('serial:/dev/b')]);
     api.emit('jobs.progress', [job('j1', 'serial:/dev/a', { bytesDone: 5, updatedAt: '2026-01-01T00:00:05.000Z' })]);
     api.emit('jobs.progress', [job('j1', 'serial:/dev/a', { bytesDone: 2, updatedAt: '2026-01-01T00:00:02.000Z' })]);
-    expect(useBench.getState().jobs.j1?.bytesDone).toBe(5);
+    expect(useWorkbench.getState().jobs.j1?.bytesDone).toBe(5);
     api.emit('session.changed', signedIn);
     expect(useSession.getState().session).toEqual(signedIn);
     api.emit('outbox.changed', { entries: [], pendingCount: 3, rejectedCount: 0, oldestPendingSince: null });
@@ -130,11 +130,11 @@ describe('bench store', () => {
     const jobs = { j1: job('j1', 'serial:/dev/a') };
     expect(selectableLinkIds(devices, jobs)).toEqual(['serial:/dev/b']);
     expect(isSelectable(devices[0]!, { j1: job('j1', 'serial:/dev/a', { phase: 'done' }) })).toBe(true);
-    useBench.setState({ devices, jobs });
-    useBench.getState().selectAll(true);
-    expect(useBench.getState().selected).toEqual(['serial:/dev/b']);
-    useBench.getState().applyDevices([device('serial:/dev/a')]);
-    expect(useBench.getState().selected).toEqual([]);
+    useWorkbench.setState({ devices, jobs });
+    useWorkbench.getState().selectAll(true);
+    expect(useWorkbench.getState().selected).toEqual(['serial:/dev/b']);
+    useWorkbench.getState().applyDevices([device('serial:/dev/a')]);
+    expect(useWorkbench.getState().selected).toEqual([]);
   });
 
   it('shows a device the newest job of its link', () => {
@@ -148,9 +148,9 @@ describe('bench store', () => {
   });
 
   it('starts jobs on the chosen devices and keeps what the core answered', async () => {
-    const api = new FakeApi().answer('bench.start', (input) => input.linkIds.map((linkId, i) => job(`j${i}`, linkId, { action: input.action ?? 'firmware' }))).install();
-    await useBench.getState().start('both', ['serial:/dev/a', 'serial:/dev/b']);
-    expect(api.calls[0]).toEqual({ channel: 'bench.start', input: { action: 'both', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } });
-    expect(Object.values(useBench.getState().jobs).map((j) => j.action)).toEqual(['both', 'both']);
+    const api = new FakeApi().answer('workbench.start', (input) => input.linkIds.map((linkId, i) => job(`j${i}`, linkId, { action: input.action ?? 'firmware' }))).install();
+    await useWorkbench.getState().start('both', ['serial:/dev/a', 'serial:/dev/b']);
+    expect(api.calls[0]).toEqual({ channel: 'workbench.start', input: { action: 'both', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } });
+    expect(Object.values(useWorkbench.getState().jobs).map((j) => j.action)).toEqual(['both', 'both']);
   });
 });

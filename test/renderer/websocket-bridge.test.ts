@@ -66,10 +66,10 @@ describe('the WebSocket bridge', () => {
 
   it('sends calls made before the socket opened, and answers each by its id', async () => {
     const bridge = connect();
-    const answer = bridge.invoke('bench.jobs', {});
+    const answer = bridge.invoke('workbench.jobs', {});
     expect(sockets[0]!.sent).toEqual([]);
     sockets[0]!.serverOpen();
-    expect(sockets[0]!.sent).toEqual([{ type: 'invoke', id: 1, channel: 'bench.jobs', input: {} }]);
+    expect(sockets[0]!.sent).toEqual([{ type: 'invoke', id: 1, channel: 'workbench.jobs', input: {} }]);
     sockets[0]!.serverSend({ type: 'result', id: 1, outcome: { ok: true, value: [] } });
     await expect(answer).resolves.toEqual({ ok: true, value: [] });
   });
@@ -89,7 +89,7 @@ describe('the WebSocket bridge', () => {
   it('answers calls lost with a dropped socket, reconnects, and stops for good on a refused token', async () => {
     const bridge = connect();
     sockets[0]!.serverOpen();
-    const lost = bridge.invoke('bench.jobs', {});
+    const lost = bridge.invoke('workbench.jobs', {});
     sockets[0]!.serverClose(1006);
     await expect(lost).resolves.toMatchObject({ ok: false, error: { code: 'SERVICE_UNREACHABLE' } });
     expect(bridge.state()).toBe('connecting');
@@ -97,6 +97,6 @@ describe('the WebSocket bridge', () => {
     expect(sockets).toHaveLength(2);
     sockets[1]!.serverClose(4401);
     expect(bridge.state()).toBe('closed');
-    await expect(bridge.invoke('bench.jobs', {})).resolves.toMatchObject({ ok: false, error: { message: expect.stringContaining('npm run web') } });
+    await expect(bridge.invoke('workbench.jobs', {})).resolves.toMatchObject({ ok: false, error: { message: expect.stringContaining('npm run web') } });
   });
 });

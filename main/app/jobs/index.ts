@@ -38,4 +38,3 @@ export { Outbox, type OutboxEntry, type OutboxEvent, type PendingSummary } from 
 export { clientConfirmationSender } from '../outbox/outbox-sender';
 export { createDeviceConnector, type DeviceConnectorOptions } from './connector';
 export { createDeviceFinder, type FinderOptions } from './finder';
-export { benchProvisioning, toJobView } from '../workbench/jobs-adapter';

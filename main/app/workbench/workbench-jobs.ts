@@ -1,6 +1,8 @@
 import type { LinkSpec } from '../../devices';
 import type { DeviceType } from '../../../domain/device-types';
-import type { JobAction, JobView } from '../../../contract/index';
+import type { JobAction, JobView } from '../../../domain/jobs';
+import type { JobSnapshot } from '../jobs/job-state';
+import type { ProvisioningService } from '../jobs/provisioning-service';
 
 /** A device a job works on: where it is and who it said it was. */
 export interface JobTarget {
@@ -11,12 +13,11 @@ export interface JobTarget {
 }
 
 /**
- * What the bench needs from provisioning: update firmware, apply configuration, or both, on
- * devices, with progress, cancel and retry. main/core/bench/minimal-provisioning.ts implements it
- * on the device operations, the API client, the firmware cache and the outbox; the jobs engine of
- * main/provisioning can stand in for it behind this same interface.
+ * The jobs engine (main/app/jobs, which the CLI drives too) as the workbench's channels use it:
+ * jobs start on the workbench's attached devices, and every snapshot is cut down to the
+ * contract's JobView, so nothing the renderer does not expect crosses the IPC boundary.
  */
-export interface ProvisioningService {
+export interface WorkbenchJobs {
   start(targets: readonly JobTarget[], action: JobAction): JobView[];
   cancel(jobId: string): boolean;
   /** A new job for the same device and action. */
@@ -30,4 +31,41 @@ export interface ProvisioningService {
   onFinished(listener: (job: JobView) => void): () => void;
   /** Cancels what runs and waits for it to stop. */
   close(): Promise<void>;
+}
+
+export function workbenchJobs(engine: ProvisioningService): WorkbenchJobs {
+  return {
+    start: (targets, action) =>
+      engine.start(targets.map((t) => ({ action, target: { kind: 'link', spec: t.linkId, serialNumber: t.serialNumber } }))).map(toJobView),
+    cancel: (jobId) => engine.cancel(jobId),
+    retry: (jobId) => toJobView(engine.retry(jobId)),
+    jobs: () => engine.jobs().map(toJobView),
+    clearFinished: () => engine.clearFinished().map(toJobView),
+    onProgress: (listener) => engine.onProgress((batch) => listener(batch.map(toJobView))),
+    onFinished: (listener) => engine.onFinished((job) => listener(toJobView(job))),
+    close: () => engine.close(),
+  };
+}
+
+function toJobView(job: JobSnapshot): JobView {
+  return {
+    jobId: job.jobId,
+    linkId: job.linkId,
+    serialNumber: job.serialNumber,
+    deviceType: job.deviceType,
+    action: job.action,
+    step: job.step,
+    phase: job.phase,
+    bytesDone: job.bytesDone,
+    bytesTotal: job.bytesTotal,
+    rateBytesPerSecond: job.rateBytesPerSecond,
+    startedAt: job.startedAt,
+    updatedAt: job.updatedAt,
+    finishedAt: job.finishedAt,
+    // The notice (e.g. "installed from the cache, the service is unreachable") belongs with the result.
+    resultMessage: job.resultMessage && job.notice && job.phase === 'done' ? `${job.resultMessage}. ${job.notice}` : job.resultMessage,
+    firmwareVersion: job.firmwareVersion,
+    syncId: job.syncId,
+    confirmation: job.confirmation,
+  };
 }

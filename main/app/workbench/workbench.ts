@@ -1,7 +1,7 @@
 import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
 import { parseLinkSpec, type LinkKind as DeviceLinkKind } from '../../devices';
 import type { DeviceListEvent, DiscoveredDevice } from '../../devices/discovery';
-import { compareVersions } from '../cache/firmware-cache';
+import { compareVersions } from '../../../domain/firmware-version';
 import type { AttachedDeviceView, DeviceNeeds, JobView, LinkKind } from '../../../contract/index';
 import type { CoreLog } from '../core-log';
 import type { EventHub } from '../event-hub';
@@ -18,7 +18,7 @@ export interface DeviceSource {
   refresh(link: string): Promise<DiscoveredDevice | undefined>;
 }
 
-export interface BenchDeps {
+export interface WorkbenchDeps {
   source: DeviceSource;
   /** The signed-in account, or null; needs are only known with one. */
   account(): Account | null;
@@ -37,7 +37,7 @@ interface JobMark {
  * needs worked out against the service and the job on it. When a job ends its device is asked
  * again (new firmware, new syncId) and its needs are worked out again.
  */
-export class Bench {
+export class Workbench {
   private readonly needs = new Map<string, DeviceNeeds | null>();
   private readonly jobs = new Map<string, JobMark>();
   private offList: (() => void) | null = null;
@@ -45,7 +45,7 @@ export class Bench {
   private refreshAgain = false;
   private closed = false;
 
-  constructor(private readonly deps: BenchDeps) {}
+  constructor(private readonly deps: WorkbenchDeps) {}
 
   async start(): Promise<void> {
     this.offList = this.deps.source.on((event) => this.onListEvent(event));
@@ -86,7 +86,7 @@ export class Bench {
     });
   }
 
-  /** Jobs tell the bench which link they occupy and when they let it go. */
+  /** Jobs tell the workbench which link they occupy and when they let it go. */
   noteJob(job: JobView, finished: boolean): void {
     const wasBusy = this.isBusy(job.linkId);
     this.jobs.set(job.linkId, { jobId: job.jobId, busy: !finished });
@@ -126,12 +126,12 @@ export class Bench {
     if (event.type === 'removed') {
       this.needs.delete(device.link);
       if (!this.isBusy(device.link)) this.jobs.delete(device.link);
-      this.deps.log.info('bench', `${device.serialNumber} detached (${device.link}).`);
+      this.deps.log.info('workbench', `${device.serialNumber} detached (${device.link}).`);
       this.changed();
       return;
     }
     if (event.type === 'added') {
-      this.deps.log.info('bench', `${device.serialNumber} (${device.deviceType}, firmware ${device.firmwareVersion}) attached on ${device.link}.`);
+      this.deps.log.info('workbench', `${device.serialNumber} (${device.deviceType}, firmware ${device.firmwareVersion}) attached on ${device.link}.`);
     }
     this.changed();
     void this.computeNeeds(device).then(() => this.changed());
@@ -159,7 +159,7 @@ export class Bench {
   }
 
   private changed(): void {
-    if (!this.closed) this.deps.events.emit('bench.devicesChanged', this.devices());
+    if (!this.closed) this.deps.events.emit('workbench.devicesChanged', this.devices());
   }
 }
 

@@ -6,7 +6,7 @@ import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-rende
 import { portGlobsFromEnv } from '../../devices/discovery';
 import { ptyGlob } from '../../../simulator';
 import { startWebServer } from './server';
-import { registerBenchDevices, startSimulatedBench, type SimulatedBench } from './simulated-bench';
+import { registerWorkbenchDevices, startSimulatedWorkbench, type SimulatedWorkbench } from './simulated-workbench';
 
 /**
  * `npm run web`: the renderer in a browser, the core in this process, the contract over a
@@ -47,15 +47,15 @@ async function main(): Promise<void> {
 
   if (core.session.current() === null) await core.session.useLocalWorkspace();
 
-  let bench: SimulatedBench | null = null;
+  let bench: SimulatedWorkbench | null = null;
   if (options.simulate) {
     const workspace = await core.session.ensureWorkspace();
     const account = core.session.current();
     const client = account?.kind === 'local' ? account.client : null;
     const publicKeyPem = client ? (await client.signingKey()).publicKeyPem : await fetchSigningKey(workspace.serviceUrl);
-    bench = await startSimulatedBench({ dir: benchDir, publicKeyPem });
+    bench = await startSimulatedWorkbench({ dir: benchDir, publicKeyPem });
     if (client) {
-      const registered = await registerBenchDevices(client, bench.serialNumbers);
+      const registered = await registerWorkbenchDevices(client, bench.serialNumbers);
       if (registered.length > 0) core.log.info('web', `Registered the bench devices ${registered.join(', ')} in the local workspace.`);
     }
     core.log.info('web', `Simulated bench: ${bench.serialNumbers.join(', ')} on pty links.`);

@@ -18,7 +18,7 @@ let adminKey: string;
 let operatorKey: string;
 const cores: Core[] = [];
 
-/** No devices: the bench is not what these tests are about. */
+/** No devices: the workbench is not what these tests are about. */
 const noDevices: DeviceSource = { start: async () => undefined, stop: async () => undefined, devices: () => [], on: () => () => undefined, refresh: async () => undefined };
 
 async function startCore(name: string, resume = false): Promise<Core> {

@@ -73,8 +73,8 @@ function pageSetup(): void {
     'templates.list': [],
     'apiKeys.list': [],
     'firmware.overview': [],
-    'bench.devices': [],
-    'bench.jobs': [],
+    'workbench.devices': [],
+    'workbench.jobs': [],
     'outbox.get': { entries: [], pendingCount: 0, rejectedCount: 0, oldestPendingSince: null },
     'logs.recent': [],
   };

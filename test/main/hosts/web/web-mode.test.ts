@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { createCore, FileSecretStore, type Core } from '../../../../main/app';
 import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
 import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
-import { startSimulatedBench, type SimulatedBench } from '../../../../main/hosts/web/simulated-bench';
+import { startSimulatedWorkbench, type SimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
 
 /**
  * The app in a real browser against web mode: the embedded service (local workspace), simulated
@@ -27,7 +27,7 @@ const NO_LIMIT = { timeout: 0 };
 let dir: string;
 let core: Core;
 let server: WebServer;
-let bench: SimulatedBench;
+let workbench: SimulatedWorkbench;
 let browser: Browser;
 let page: Page;
 let serviceUrl: string;
@@ -47,21 +47,21 @@ beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
   await buildRenderer({ quiet: true });
 
-  const benchDir = join(dir, 'bench');
+  const workbenchDir = join(dir, 'workbench');
   core = await createCore({
     dataDir: join(dir, 'app'),
     secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
     host: 'web',
     resume: false,
     // Only the test's own simulated devices: no USB ports, no other simulator's ptys.
-    deviceList: { serial: { portGlobs: [join(benchDir, 'pty', '*')], listPorts: async () => [] }, pollIntervalMs: 300 },
+    deviceList: { serial: { portGlobs: [join(workbenchDir, 'pty', '*')], listPorts: async () => [] }, pollIntervalMs: 300 },
   });
   // The local workspace's service is what the technician signs in to, by URL and key.
   const workspace = await core.session.ensureWorkspace();
   serviceUrl = workspace.serviceUrl;
   apiKey = workspace.apiKey;
   const signing = (await (await fetch(`${serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
-  bench = await startSimulatedBench({ dir: benchDir, publicKeyPem: signing.data.publicKeyPem, types: ['SRCP', 'EPC'] });
+  workbench = await startSimulatedWorkbench({ dir: workbenchDir, publicKeyPem: signing.data.publicKeyPem, types: ['SRCP', 'EPC'] });
   server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
 
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -78,7 +78,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await core?.close();
-  await bench?.stop();
+  await workbench?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -178,31 +178,31 @@ describe('web mode in a real browser', () => {
     await shot('05-designer-complete');
   });
 
-  it('updates firmware and applies the configuration on the bench, every bar reaching done', async () => {
-    await go('Bench');
+  it('updates firmware and applies the configuration on the workbench, every bar reaching done', async () => {
+    await go('Workbench');
     for (const serial of ['SRCP000101', 'EPC000101']) {
       await page.locator(`tr[data-serial="${serial}"]`).getByText('Firmware 1.1.0').waitFor(NO_LIMIT);
     }
-    await shot('06-bench-attached');
+    await shot('06-workbench-attached');
     await page.getByRole('checkbox', { name: 'Select all devices' }).check();
     await page.getByRole('button', { name: 'Both' }).click();
     await page.locator('.toolbar__count', { hasText: '0 selected' }).waitFor(NO_LIMIT);
     await page.locator('.progress[data-phase="uploading"]').first().waitFor(NO_LIMIT);
     // Rate and time left appear once the transfer has been measured.
     await page.locator('.progress__eta', { hasText: 'left' }).first().waitFor(NO_LIMIT);
-    await shot('07-bench-progress');
+    await shot('07-workbench-progress');
     // Rows keep their height while the bars move: no layout jumps.
-    const heights = await page.locator('.bench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    const heights = await page.locator('.workbench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
 
     // Both bars done (the second match exists only once both are).
-    await page.locator('.bench-table .progress[data-phase="done"]').nth(1).waitFor(NO_LIMIT);
-    await expect(page.locator('.bench-table .progress').count()).resolves.toBe(2);
-    const after = await page.locator('.bench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    await page.locator('.workbench-table .progress[data-phase="done"]').nth(1).waitFor(NO_LIMIT);
+    await expect(page.locator('.workbench-table .progress').count()).resolves.toBe(2);
+    const after = await page.locator('.workbench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
     expect(after).toEqual(heights);
     for (const serial of ['SRCP000101', 'EPC000101']) {
-      await page.locator(`tr[data-serial="${serial}"] [data-testid="bench-firmware"]`, { hasText: '1.1.0' }).waitFor(NO_LIMIT);
+      await page.locator(`tr[data-serial="${serial}"] [data-testid="workbench-firmware"]`, { hasText: '1.1.0' }).waitFor(NO_LIMIT);
     }
-    await shot('08-bench-done');
+    await shot('08-workbench-done');
   }, 300_000);
 
   it('shows the new firmware version and the deploy status in the registry', async () => {

@@ -17,7 +17,7 @@ const listeners = new Set<(line: EventStreams['logs.line']) => void>();
 const core: CoreHost = {
   async invoke(channel, input) {
     seen.push({ channel, input });
-    if (channel === 'bench.cancel') throw new CoreError('NOT_ALLOWED', 'Operators may not', [], 403);
+    if (channel === 'workbench.cancel') throw new CoreError('NOT_ALLOWED', 'Operators may not', [], 403);
     return [] as never;
   },
   subscribe(stream, listener) {
@@ -105,13 +105,13 @@ describe('web mode server', () => {
     expect(await nextMessage(ws)).toMatchObject({ id: 2, outcome: { ok: false, error: { code: 'INVALID_INPUT' } } });
     ws.send(JSON.stringify({ type: 'invoke', id: 3, channel: 'shell.exec', input: {} }));
     expect(await nextMessage(ws)).toMatchObject({ id: 3, outcome: { ok: false, error: { code: 'UNKNOWN_CHANNEL' } } });
-    ws.send(JSON.stringify({ type: 'invoke', id: 4, channel: 'bench.cancel', input: { jobId: 'j' } }));
+    ws.send(JSON.stringify({ type: 'invoke', id: 4, channel: 'workbench.cancel', input: { jobId: 'j' } }));
     expect(await nextMessage(ws)).toEqual({
       type: 'result',
       id: 4,
       outcome: { ok: false, error: { code: 'NOT_ALLOWED', message: 'Operators may not', violations: [], httpStatus: 403 } },
     });
-    expect(seen.map((s) => s.channel)).toEqual(['configurations.list', 'bench.cancel']);
+    expect(seen.map((s) => s.channel)).toEqual(['configurations.list', 'workbench.cancel']);
 
     const event = nextMessage(ws);
     for (const listener of listeners) listener({ seq: 1, at: '2026-01-01T00:00:00.000Z', level: 'info', source: 'test', message: 'hello' });

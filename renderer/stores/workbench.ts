@@ -3,7 +3,7 @@ import type { AttachedDeviceView, JobAction, JobView } from '../../contract/inde
 import { client, errorText } from '../api/client';
 import { isFinished } from '../format/progress-status';
 
-interface BenchState {
+interface WorkbenchState {
   devices: AttachedDeviceView[];
   /** Latest state of every job of this session, by id. */
   jobs: Record<string, JobView>;
@@ -24,7 +24,7 @@ interface BenchState {
   applyJobs(jobs: JobView[]): void;
 }
 
-export const useBench = create<BenchState>((set, get) => ({
+export const useWorkbench = create<WorkbenchState>((set, get) => ({
   devices: [],
   jobs: {},
   selected: [],
@@ -32,7 +32,7 @@ export const useBench = create<BenchState>((set, get) => ({
   error: null,
   async load() {
     try {
-      const [devices, jobs] = await Promise.all([client().call('bench.devices', {}), client().call('bench.jobs', {})]);
+      const [devices, jobs] = await Promise.all([client().call('workbench.devices', {}), client().call('workbench.jobs', {})]);
       get().applyDevices(devices);
       set({ jobs: byId(jobs), loaded: true, error: null });
     } catch (err) {
@@ -41,7 +41,7 @@ export const useBench = create<BenchState>((set, get) => ({
   },
   async rescan() {
     try {
-      get().applyDevices(await client().call('bench.rescan', {}));
+      get().applyDevices(await client().call('workbench.rescan', {}));
       set({ error: null });
     } catch (err) {
       set({ error: errorText(err) });
@@ -52,7 +52,7 @@ export const useBench = create<BenchState>((set, get) => ({
   selectAll: (on) => set((s) => ({ selected: on ? selectableLinkIds(s.devices, s.jobs) : [] })),
   async start(action, linkIds) {
     try {
-      get().applyJobs(await client().call('bench.start', { action, linkIds: [...linkIds] }));
+      get().applyJobs(await client().call('workbench.start', { action, linkIds: [...linkIds] }));
       // Started devices leave the selection: the next action is for the next batch.
       set((s) => ({ error: null, selected: s.selected.filter((id) => !linkIds.includes(id)) }));
     } catch (err) {
@@ -61,25 +61,25 @@ export const useBench = create<BenchState>((set, get) => ({
   },
   async cancel(jobId) {
     try {
-      await client().call('bench.cancel', { jobId });
+      await client().call('workbench.cancel', { jobId });
     } catch (err) {
       set({ error: errorText(err) });
     }
   },
   async retry(jobId) {
     try {
-      get().applyJobs([await client().call('bench.retry', { jobId })]);
+      get().applyJobs([await client().call('workbench.retry', { jobId })]);
     } catch (err) {
       set({ error: errorText(err) });
     }
   },
   async clearFinished() {
-    set({ jobs: byId(await client().call('bench.clearFinished', {})) });
+    set({ jobs: byId(await client().call('workbench.clearFinished', {})) });
   },
   applyDevices: (devices) =>
     set((s) => ({
       devices,
-      // A device that left the bench cannot stay selected.
+      // A device that was unplugged cannot stay selected.
       selected: s.selected.filter((id) => devices.some((d) => d.linkId === id)),
     })),
   applyJobs: (jobs) =>

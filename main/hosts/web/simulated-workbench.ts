@@ -4,7 +4,7 @@ import { demoSerialNumbers } from '../../../server';
 import { startFleet, type SimulatedFleet } from '../../../simulator';
 import type { ServiceClient } from '../../cloud';
 
-export interface SimulatedBench {
+export interface SimulatedWorkbench {
   fleet: SimulatedFleet;
   /** Where the devices announce their ptys: the core's discovery reads it. */
   ptyDir: string;
@@ -17,7 +17,7 @@ export interface SimulatedBench {
  * serial numbers of the demo fleet (the local workspace knows them from its manufacturing records).
  * Their memory lives under `dir`, so an updated device stays updated across runs.
  */
-export async function startSimulatedBench(options: { dir: string; publicKeyPem: string; types?: readonly DeviceType[] }): Promise<SimulatedBench> {
+export async function startSimulatedWorkbench(options: { dir: string; publicKeyPem: string; types?: readonly DeviceType[] }): Promise<SimulatedWorkbench> {
   const ptyDir = join(options.dir, 'pty');
   const types = options.types ?? DEVICE_TYPES;
   const devices = types.map((deviceType) => ({ deviceType, serialNumber: demoSerialNumbers(deviceType)[0]!, link: 'pty' as const }));
@@ -30,13 +30,13 @@ export async function startSimulatedBench(options: { dir: string; publicKeyPem: 
   return { fleet, ptyDir, serialNumbers: devices.map((d) => d.serialNumber), stop: () => fleet.stop() };
 }
 
-/** Registers the bench's devices in the organization (when they are not yet), so they can join configurations at once. */
-export async function registerBenchDevices(client: ServiceClient, serialNumbers: readonly string[]): Promise<string[]> {
+/** Registers the workbench's devices in the organization (when they are not yet), so they can join configurations at once. */
+export async function registerWorkbenchDevices(client: ServiceClient, serialNumbers: readonly string[]): Promise<string[]> {
   const registered: string[] = [];
   for (const serialNumber of serialNumbers) {
     const found = await client.devices.list({ serial: serialNumber, limit: 1 });
     if (found.items.length > 0) continue;
-    await client.devices.register({ serialNumber, name: `Bench ${serialNumber.replace(/\d+$/, '')}` });
+    await client.devices.register({ serialNumber, name: `Workbench ${serialNumber.replace(/\d+$/, '')}` });
     registered.push(serialNumber);
   }
   return registered;

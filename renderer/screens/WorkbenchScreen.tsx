@@ -3,8 +3,8 @@ import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { ProgressCell } from '../components/ProgressCell';
 import { linkText, needsDetail, needsSomething, needsText } from '../format/device-needs';
-import { batchSummary, isFinished } from '../format/progress-status';
-import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useBench } from '../stores/bench';
+import { isFinished, workbenchSummary } from '../format/progress-status';
+import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../stores/workbench';
 import { useCapability } from '../stores/session';
 
 const ACTIONS: { action: JobAction; label: string }[] = [
@@ -14,25 +14,25 @@ const ACTIONS: { action: JobAction; label: string }[] = [
 ];
 
 /** Devices attached over USB, BLE or IP, live, and the jobs that provision them. */
-export function BenchScreen() {
-  const devices = useBench((s) => s.devices);
-  const jobs = useBench((s) => s.jobs);
-  const selected = useBench((s) => s.selected);
-  const error = useBench((s) => s.error);
-  const loaded = useBench((s) => s.loaded);
-  const { toggle, selectAll, start, cancel, retry, rescan, clearFinished } = useBench.getState();
+export function WorkbenchScreen() {
+  const devices = useWorkbench((s) => s.devices);
+  const jobs = useWorkbench((s) => s.jobs);
+  const selected = useWorkbench((s) => s.selected);
+  const error = useWorkbench((s) => s.error);
+  const loaded = useWorkbench((s) => s.loaded);
+  const { toggle, selectAll, start, cancel, retry, rescan, clearFinished } = useWorkbench.getState();
   const download = useCapability('files.download');
 
   const selectable = selectableLinkIds(devices, jobs);
   const allSelected = selectable.length > 0 && selectable.every((id) => selected.includes(id));
-  const benchJobs = devices.map((d) => jobForDevice(d, jobs)).filter((j) => j !== null);
+  const shownJobs = devices.map((d) => jobForDevice(d, jobs)).filter((j) => j !== null);
   const chosen = selected.filter((id) => selectable.includes(id));
   const noSelection = chosen.length === 0 ? 'Select one or more devices first.' : null;
   const anyFinished = Object.values(jobs).some(isFinished);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Bench" note={<span className="muted" aria-live="polite">{devices.length} attached · {batchSummary(benchJobs)}</span>}>
+      <ScreenHeader title="Workbench" note={<span className="muted" aria-live="polite">{devices.length} attached · {workbenchSummary(shownJobs)}</span>}>
         <button type="button" className="button button--quiet" onClick={() => void rescan()}>
           Rescan
         </button>
@@ -40,25 +40,25 @@ export function BenchScreen() {
           Clear results
         </button>
       </ScreenHeader>
-      <div className="toolbar toolbar--bench" role="toolbar" aria-label="Provision the selected devices">
+      <div className="toolbar toolbar--workbench" role="toolbar" aria-label="Provision the selected devices">
         <span className="toolbar__count">{chosen.length} selected</span>
         {ACTIONS.map(({ action, label }) => (
-          <ActionButton key={action} variant={action === 'both' ? 'primary' : 'secondary'} capability="files.download" disabledReason={noSelection} onClick={() => void start(action, chosen)} name={`bench-${action}`}>
+          <ActionButton key={action} variant={action === 'both' ? 'primary' : 'secondary'} capability="files.download" disabledReason={noSelection} onClick={() => void start(action, chosen)} name={`workbench-${action}`}>
             {label}
           </ActionButton>
         ))}
         {!download.allowed ? <span className="muted">{download.reason}</span> : null}
       </div>
       {error ? <Callout tone="bad">{error}</Callout> : null}
-      <table className="table bench-table">
+      <table className="table workbench-table">
         <colgroup>
-          <col className="bench-table__check" />
-          <col className="bench-table__device" />
-          <col className="bench-table__link" />
-          <col className="bench-table__firmware" />
-          <col className="bench-table__needs" />
-          <col className="bench-table__progress" />
-          <col className="bench-table__actions" />
+          <col className="workbench-table__check" />
+          <col className="workbench-table__device" />
+          <col className="workbench-table__link" />
+          <col className="workbench-table__firmware" />
+          <col className="workbench-table__needs" />
+          <col className="workbench-table__progress" />
+          <col className="workbench-table__actions" />
         </colgroup>
         <thead>
           <tr>
@@ -97,7 +97,7 @@ export function BenchScreen() {
                   {linkText(d)}
                 </td>
                 <td>
-                  <span className="mono" data-testid="bench-firmware">
+                  <span className="mono" data-testid="workbench-firmware">
                     {d.firmwareVersion ?? '—'}
                   </span>
                 </td>
