@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm run bench [-- service links fleet]`: runs the named benchmarks one after another (all of
+ * `npm run bench [-- service links fleet cli-startup]`: runs the named benchmarks one after another (all of
  * them by default), each in its own process so one's warm caches and timers don't colour another's
  * figures. Each prints its own figures.
  */
-const BENCHMARKS = ['service', 'links', 'fleet'] as const;
+const BENCHMARKS = ['service', 'links', 'fleet', 'cli-startup'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const requested = process.argv.slice(2);
