@@ -27,8 +27,8 @@ import { outboxHandlers, outboxView } from './handlers/outbox';
 import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
 import type { AllHandlers, Handler } from './handlers/types';
-import { embeddedWorkspaceStarter, type LocalWorkspaceStarter } from './local-workspace';
-import { LOCAL_WORKSPACE_SERVICE, SessionManager } from './session';
+import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceStarter } from './local-workspace';
+import { SessionManager } from './session';
 import type { SecretStore } from '../../platform/secret-store';
 import { SettingsFile } from './settings-file';
 
@@ -36,8 +36,8 @@ export type { SecretStore } from '../../platform/secret-store';
 export { FileSecretStore, MemorySecretStore } from '../../platform/secret-store';
 export type { DeviceSource } from './workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from './workbench/workbench-jobs';
-export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
-export { embeddedWorkspaceStarter } from './local-workspace';
+export type { LocalWorkspace, LocalWorkspaceStarter, LocalWorkspaceOptions } from './local-workspace';
+export { embeddedWorkspaceStarter, openLocalWorkspace, LocalWorkspaceBusyError, LOCAL_WORKSPACE_SERVICE } from './local-workspace';
 
 export interface CoreOptions {
   /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */

@@ -6,7 +6,7 @@ import { capabilitiesOf } from './capabilities';
 import type { CoreLog } from './core-log';
 import { toCoreError } from './errors';
 import type { EventHub } from './event-hub';
-import type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
+import { LOCAL_WORKSPACE_SERVICE, type LocalWorkspace, type LocalWorkspaceStarter } from './local-workspace';
 import type { SecretStore } from '../../platform/secret-store';
 import type { SettingsFile } from './settings-file';
 
@@ -33,13 +33,6 @@ export interface SessionDeps {
   startLocalWorkspace: LocalWorkspaceStarter;
   createClient?: ClientFactory;
 }
-
-/**
- * The outbox's name for the local workspace: its URL changes from run to run (a free loopback
- * port), so its confirmations are filed under this name (as the CLI files them) and still reach it
- * in a later run.
- */
-export const LOCAL_WORKSPACE_SERVICE = 'local-workspace';
 
 /** Secret names are file names in Electron's store: a digest of where the key belongs. */
 export function secretNameFor(serviceUrl: string, orgId: string): string {

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../platform/durable-file';
 
 /** What the core remembers between runs, apart from secrets: where the technician signed in last. */
 const settingsSchema = z.object({
@@ -32,10 +33,8 @@ export class SettingsFile {
 
   async update(change: Partial<CoreSettings>): Promise<CoreSettings> {
     const next = { ...(await this.read()), ...change };
-    await mkdir(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, this.path);
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(this.path, `${JSON.stringify(next, null, 2)}\n`);
     return next;
   }
 }

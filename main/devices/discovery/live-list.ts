@@ -1,18 +1,15 @@
 import { watch, type FSWatcher } from 'node:fs';
 import type { Peripheral } from '@abandonware/noble';
-import { normalizeBleId, type BleCentral } from '../links/ble-central';
-import { createLink, formatLinkSpec, parseLinkSpec, type LinkSpec } from '../links/link-spec';
-import type { SerialPortOpener } from '../links/serial-port';
-import type { DiscoveredDevice } from './discovered-device';
+import type { BleCentral } from '../links/ble-central';
+import { formatLinkSpec, parseLinkSpec } from '../links/link-spec';
+import { discoveredFrom, type DiscoveredDevice } from './discovered-device';
 import { DeviceListState, type DeviceListEvent } from './device-list';
+import { bleLinkOf, linkDepsOf, serialLinks, type DeviceSources } from './device-sources';
 import { probeLink } from './probe';
-import { listSerialCandidates, portGlobRoot, portGlobsFromEnv, type SerialCandidateSources } from './serial-candidates';
+import { portGlobRoot, portGlobsFromEnv } from './serial-candidates';
 
-export interface LiveDeviceListOptions {
-  /** Serial discovery (USB product id 0xD101 and the simulator's ptys); on unless false. */
-  serial?: (SerialCandidateSources & { openPort?: SerialPortOpener }) | false;
-  /** BLE discovery: scans for the service while the list runs. Off unless given. */
-  ble?: { central: () => Promise<BleCentral> };
+/** The sources (serial ports, BLE while the list runs) and how often the list looks at them. */
+export interface LiveDeviceListOptions extends DeviceSources {
   /** IP devices by address ('udp:10.0.0.5'), asked periodically. */
   udpTargets?: string[];
   /** How often serial ports are listed. Default 1000 ms. */
@@ -31,9 +28,9 @@ export interface LiveDeviceListOptions {
 }
 
 /**
- * The live list of attached devices: polls serial ports (and watches the simulator's descriptor
- * directory to notice plugging at once), scans BLE, asks IP targets, confirms every candidate with
- * GET /info, and emits added / removed / changed.
+ * The live list of attached devices: polls serial ports (and watches the port globs' directories
+ * to notice plugging at once), scans BLE, asks IP targets, confirms every candidate with GET /info,
+ * and emits added / removed / changed. findDevices is the single look with the same sources.
  */
 export class LiveDeviceList {
   private readonly state: DeviceListState;
@@ -105,16 +102,14 @@ export class LiveDeviceList {
 
   /** Asks a listed device again (after a job changed its firmware or configuration). */
   async refresh(link: string): Promise<DiscoveredDevice | undefined> {
-    const spec = parseLinkSpec(link);
-    const device = await this.probe(spec);
+    const device = await this.probe(link);
     if (device) this.state.present(device);
     return device;
   }
 
-  private probe(spec: LinkSpec): Promise<DiscoveredDevice | undefined> {
-    const serial = this.options.serial;
-    const link = createLink(spec, { openPort: serial === false ? undefined : serial?.openPort, bleCentral: this.options.ble?.central });
-    return probeLink(link, spec, { ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300 });
+  private async probe(link: string): Promise<DiscoveredDevice | undefined> {
+    const result = await probeLink(link, { linkDeps: linkDepsOf(this.options), ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300 });
+    return result.info ? discoveredFrom(result.info, result.link, result.linkKind) : undefined;
   }
 
   private busy(link: string): boolean {
@@ -141,11 +136,8 @@ export class LiveDeviceList {
   private async serialRound(): Promise<void> {
     const serial = this.options.serial;
     if (serial === false || this.stopped) return;
-    const candidates = await listSerialCandidates({ ...serial, onWarning: this.warnOnce() });
     const listed = new Set<string>();
-    for (const candidate of candidates) {
-      const spec: LinkSpec = { kind: 'serial', path: candidate.path, baudRate: candidate.baudRate };
-      const link = formatLinkSpec({ kind: 'serial', path: candidate.path });
+    for (const link of await serialLinks(serial ?? {}, this.warnOnce())) {
       listed.add(link);
       // A listed device is asked again only if its port had vanished (it may have rebooted into new firmware).
       if (this.busy(link) || (this.state.has(link) && !this.state.isMissing(link))) {
@@ -153,9 +145,8 @@ export class LiveDeviceList {
         continue;
       }
       if (this.stopped) return;
-      const device = await this.probe(spec);
-      // The list keys serial devices by path alone: the baud rate is a property of the port.
-      if (device) this.state.present({ ...device, link });
+      const device = await this.probe(link);
+      if (device) this.state.present(device);
     }
     for (const link of this.state.links('serial')) {
       if (!listed.has(link) && !this.busy(link)) this.state.missing(link);
@@ -169,7 +160,7 @@ export class LiveDeviceList {
         this.state.seen(link);
         continue;
       }
-      const device = await this.probe(parseLinkSpec(link));
+      const device = await this.probe(link);
       if (device) this.state.present(device);
       else this.state.missing(link);
     }
@@ -196,11 +187,11 @@ export class LiveDeviceList {
   }
 
   private bleAdvertised(peripheral: Peripheral): void {
-    const link = formatLinkSpec({ kind: 'ble', id: normalizeBleId(peripheral.address && peripheral.address !== 'unknown' ? peripheral.address : peripheral.id) });
+    const link = bleLinkOf(peripheral);
     this.bleLastSeen.set(link, performance.now());
     if (this.state.has(link) || this.bleProbing.has(link) || this.busy(link) || this.stopped) return;
     this.bleProbing.add(link);
-    void this.probe(parseLinkSpec(link))
+    void this.probe(link)
       .then((device) => {
         if (device && !this.stopped) this.state.present(device);
       })

@@ -1,32 +1,42 @@
-import { formatLinkSpec, type LinkSpec } from '../links/link-spec';
-import type { Link } from '../links/link';
+import { createLink, parseLinkSpec, type LinkFactoryDeps, type LinkSpec } from '../links/link-spec';
 import { identify } from '../operations/identify';
+import type { DeviceInfo } from '../operations/payloads';
 import { DeviceSession } from '../session';
-import { discoveredFrom, type DiscoveredDevice } from './discovered-device';
 
 export interface ProbeOptions {
-  /** A quick ACK timeout: a port that is not one of our devices should not hold the list up. */
+  /** How the link is opened (tests: a mock serial port opener, a simulated BLE central). */
+  linkDeps?: LinkFactoryDeps;
+  /** ACK timeout of GET /info: short where a port that is not one of our devices should not hold a list up. */
   ackTimeoutMs?: number;
+  /** The whole probe, opening included (a BLE device out of range is otherwise looked for forever). */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
+/** What asking one link gave: the device's GET /info, or why nothing answered. */
+export type ProbeResult = { link: string; linkKind: LinkSpec['kind'] } & ({ info: DeviceInfo; error: null } | { info: null; error: string });
+
 /**
- * Opens the link, asks GET /info with one retransmission, closes it. Resolves with the device, or
- * undefined when nothing on the link speaks the protocol.
+ * Opens the link, asks GET /info with one retransmission, closes it. A link that is not written
+ * as a link (parseLinkSpec refuses it) is the caller's mistake and throws; a link on which nothing
+ * speaks the protocol resolves with the reason.
  */
-export async function probeLink(link: Link, spec: LinkSpec, options: ProbeOptions = {}): Promise<DiscoveredDevice | undefined> {
+export async function probeLink(link: string, options: ProbeOptions = {}): Promise<ProbeResult> {
+  const spec = parseLinkSpec(link);
+  const timeout = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  const signals = [options.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  let session: DeviceSession | undefined;
   try {
-    await link.open(options.signal);
-  } catch {
-    return undefined;
-  }
-  const session = new DeviceSession(link, { ackTimeoutMs: options.ackTimeoutMs });
-  try {
-    const info = await identify(session, { signal: options.signal, maxRetransmit: 1 });
-    return discoveredFrom(info, formatLinkSpec(spec), link.kind);
-  } catch {
-    return undefined;
+    const opened = createLink(spec, options.linkDeps);
+    await opened.open(signal);
+    session = new DeviceSession(opened, { ackTimeoutMs: options.ackTimeoutMs });
+    const info = await identify(session, { signal, maxRetransmit: 1 });
+    return { link, linkKind: spec.kind, info, error: null };
+  } catch (error) {
+    const reason = timeout?.aborted ? 'no answer to the info request' : error instanceof Error ? error.message : String(error);
+    return { link, linkKind: spec.kind, info: null, error: reason };
   } finally {
-    await session.close().catch(() => undefined);
+    await session?.close().catch(() => undefined);
   }
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from '../../cloud';
 import { BleCentral, portGlobsFromEnv, systemBleCentral } from '../../devices';
 import {
@@ -9,11 +10,11 @@ import {
   type ProvisioningAccount,
   type ProvisioningService,
 } from '../../app/jobs';
+import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../app/local-workspace';
 import { readCredentials, type Credentials } from './credentials';
-import { cliDirs, type CliDirs } from '../../../platform/data-dirs';
+import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
+import { CliError } from './errors';
 import type { CliDeps, CliIo } from './io';
-import type { LocalWorkspace } from './local-workspace';
-import { LOCAL_WORKSPACE_SERVICE } from './local-workspace-name';
 import { chooseMode, Output } from './output';
 
 export interface GlobalOptions {
@@ -32,15 +33,25 @@ export interface CliAccount extends ProvisioningAccount {
   local: boolean;
 }
 
+/** The local workspace as the CLI uses it: for one command, through a client holding its key. */
+export interface CliWorkspace {
+  orgId: string;
+  client: ServiceClient;
+  close(): Promise<void>;
+}
+
+/** The embedded database takes one process at a time: a second command waits this long for the first. */
+const WORKSPACE_LOCK_WAIT_MS = 60_000;
+
 /**
  * Everything a command may need, made on first use and closed once at the end: the login or the
  * local workspace, the device connector and finder, the provisioning core.
  */
 export class CliContext {
-  readonly dirs: CliDirs;
+  readonly dirs: DataDirs;
   readonly out: Output;
   private credentials: Promise<Credentials | undefined> | undefined;
-  private workspace: Promise<LocalWorkspace> | undefined;
+  private workspace: Promise<CliWorkspace> | undefined;
   private accountPromise: Promise<CliAccount> | undefined;
   private provisioningService: ProvisioningService | undefined;
   private finderInstance: DeviceFinder | undefined;
@@ -52,8 +63,13 @@ export class CliContext {
     readonly deps: CliDeps,
     readonly options: GlobalOptions,
   ) {
-    this.dirs = cliDirs(io.env, options.dataDir);
+    this.dirs = resolveDataDirs(io.env, options.dataDir);
     this.out = new Output(io, chooseMode(io, options.json ?? false));
+  }
+
+  /** Makes the data directories, moving an earlier web mode's ./.provisioner-data there once (a note says so). */
+  prepare(): Promise<void> {
+    return prepareDataDirs(this.dirs, { cwd: this.io.cwd, note: (line) => this.io.stderr.write(`note: ${line}\n`) });
   }
 
   login(): Promise<Credentials | undefined> {
@@ -61,9 +77,22 @@ export class CliContext {
     return this.credentials;
   }
 
-  localWorkspace(): Promise<LocalWorkspace> {
-    // Loaded only when used: the embedded service (database, HTTP server) is heavy to load.
-    this.workspace ??= import('./local-workspace').then(({ openLocalWorkspace }) => openLocalWorkspace(this.dirs.data));
+  /**
+   * The local workspace, for the length of this command: its own demo organization with the demo
+   * fleet registered, so a newcomer can provision simulated devices at once.
+   */
+  localWorkspace(): Promise<CliWorkspace> {
+    this.workspace ??= openLocalWorkspace({ dir: join(this.dirs.data, 'local-workspace'), registerDemoFleet: true, lockWaitMs: WORKSPACE_LOCK_WAIT_MS }).then(
+      (workspace) => ({
+        orgId: workspace.orgId,
+        client: createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }),
+        close: () => workspace.close(),
+      }),
+      (error: unknown) => {
+        if (error instanceof LocalWorkspaceBusyError) throw new CliError('another provisioner command is using the local workspace; wait for it to finish, or log in to a service');
+        throw error;
+      },
+    );
     return this.workspace;
   }
 
@@ -98,10 +127,12 @@ export class CliContext {
   }
 
   finder(): DeviceFinder {
-    this.finderInstance ??= createDeviceFinder({
+    if (this.finderInstance) return this.finderInstance;
+    const bleCentral = this.bleCentral();
+    this.finderInstance = createDeviceFinder({
+      serial: { portGlobs: portGlobsFromEnv(this.io.env) },
+      ...(bleCentral ? { ble: { central: bleCentral } } : {}),
       linkDeps: this.linkDeps(),
-      bleCentral: this.bleCentral(),
-      portGlobs: portGlobsFromEnv(this.io.env),
     });
     return this.finderInstance;
   }

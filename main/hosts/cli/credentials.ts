@@ -1,6 +1,7 @@
-import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { nodeFileSystem, removeDurable, writeFileAtomic } from '../../../platform/durable-file';
 
 /**
  * The login: service URL, organization and API key, in one file readable only by the user (0600,
@@ -44,23 +45,13 @@ export async function readCredentials(configDir: string): Promise<Credentials | 
 export async function writeCredentials(configDir: string, credentials: Omit<Credentials, 'format' | 'savedAt'>, now = new Date()): Promise<string> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   const path = credentialsPath(configDir);
-  const temp = `${path}.${process.pid}.tmp`;
   const full: Credentials = { format: 'provisioner-credentials/1', ...credentials, savedAt: now.toISOString() };
-  await writeFile(temp, JSON.stringify(full, null, 2) + '\n', { mode: 0o600 });
-  // writeFile's mode applies only when it creates the file; a leftover temp keeps its old mode.
-  await chmod(temp, 0o600);
-  await rename(temp, path);
+  await writeFileAtomic(path, JSON.stringify(full, null, 2) + '\n', 0o600);
   return path;
 }
 
-export async function removeCredentials(configDir: string): Promise<boolean> {
-  try {
-    await unlink(credentialsPath(configDir));
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+export function removeCredentials(configDir: string): Promise<boolean> {
+  return removeDurable(nodeFileSystem, credentialsPath(configDir));
 }
 
 /** 'http://host:8080/' and 'http://host:8080' are one service. */

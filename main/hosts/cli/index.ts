@@ -1,3 +1,4 @@
+import { keepCreatedFilesPrivate } from '../../../platform/data-dirs';
 import { processIo } from './io';
 import { runCli } from './main';
 
@@ -5,6 +6,8 @@ import { runCli } from './main';
  * `provisioner`: the process around runCli. The first Ctrl-C cancels running jobs (they end and
  * report, an interrupted upload resumes next time); a second one leaves at once.
  */
+keepCreatedFilesPrivate();
+
 const interrupt = new AbortController();
 let interrupted = 0;
 process.on('SIGINT', () => {

@@ -6,6 +6,8 @@ export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
+  /** Where the command was started: an earlier web mode left its data here (./.provisioner-data). */
+  cwd: string;
 }
 
 /** Side effects tests replace: simulated BLE, a serial port opener, faster reconnects. */
@@ -19,5 +21,5 @@ export interface CliDeps {
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }

@@ -21,6 +21,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps =
   const program = buildProgram(
     async (run) => {
       context = new CliContext(io, deps, globalOptions(program));
+      await context.prepare();
       exitCode = await run(context);
     },
     io,

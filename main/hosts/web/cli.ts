@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Command } from 'commander';
+import { keepCreatedFilesPrivate, prepareDataDirs, resolveDataDirs } from '../../../platform/data-dirs';
 import { createCore, FileSecretStore } from '../../app';
 import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-renderer';
 import { portGlobsFromEnv } from '../../devices/discovery';
@@ -12,21 +13,26 @@ import { registerWorkbenchDevices, startSimulatedWorkbench, type SimulatedWorkbe
  * `npm run web`: the renderer in a browser, the core in this process, the contract over a
  * WebSocket on 127.0.0.1 with a token of this run. Without a signed-in account it starts the local
  * workspace (the embedded service with the demo organization); `--simulate` adds a bench of
- * simulated devices, one of each type, on pty links.
+ * simulated devices, one of each type, on pty links. Its data lives in the user's data directory
+ * (platform/data-dirs.ts), under `web/`.
  */
+keepCreatedFilesPrivate();
+
 const program = new Command()
   .name('provisioner-web')
   .description('Run Provisioner in a browser: the app on 127.0.0.1, the core in this process.')
   .option('-p, --port <port>', 'port on 127.0.0.1 (default: a free one)', (v) => Number.parseInt(v, 10), 0)
   .option('--simulate', 'also start simulated devices (SRCP, WESP, EPC, NSCP) on pty links', false)
-  .option('--data-dir <dir>', 'where settings, the outbox, the firmware cache and the local workspace live', process.env.PROVISIONER_DATA_DIR ?? '.provisioner-data/app')
+  .option('--data-dir <dir>', 'keep settings, the outbox, the firmware cache and the local workspace under DIR (default: your data directory; env PROVISIONER_HOME)')
   .option('--rebuild', 'build the renderer even when dist/renderer exists', false)
   .parse();
 
-const options = program.opts<{ port: number; simulate: boolean; dataDir: string; rebuild: boolean }>();
+const options = program.opts<{ port: number; simulate: boolean; dataDir?: string; rebuild: boolean }>();
 
 async function main(): Promise<void> {
-  const dataDir = resolve(options.dataDir);
+  const dirs = resolveDataDirs(process.env, options.dataDir);
+  await prepareDataDirs(dirs, { cwd: process.cwd(), note: (line) => process.stderr.write(`note: ${line}\n`) });
+  const dataDir = dirs.web;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (options.rebuild || !rendererIsBuilt()) {
     process.stderr.write('Building the renderer…\n');

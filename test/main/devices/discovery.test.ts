@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveDeviceList, type DeviceListEvent } from '../../../main/devices/discovery';
+import { findDevices, LiveDeviceList, type DeviceListEvent } from '../../../main/devices/discovery';
 import { DeviceListState } from '../../../main/devices/discovery/device-list';
 import { isProvisionerProductId, listSerialCandidates, portGlobRoot, portGlobsFromEnv } from '../../../main/devices/discovery/serial-candidates';
 import { BleCentral } from '../../../main/devices/links/ble-central';
@@ -171,6 +171,30 @@ describe('live device list', () => {
     } finally {
       await list.stop();
       await device.stop();
+    }
+  });
+});
+
+describe('one look at what is attached', () => {
+  it('asks the ports the globs match and the given links at once, once per port, and says why a link did not answer', async () => {
+    const ptyDir = join(scratch.dir, 'find-sim');
+    const onPty = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC'), ptyDir });
+    const onUdp = await startDevice(scratch.dir, { serialNumber: uniqueSerial('SRCP'), deviceType: 'SRCP', link: { udp: { host: '127.0.0.1', port: 0 } } });
+    const nobody = join(scratch.dir, 'find-nobody');
+    await writeFile(nobody, '');
+    try {
+      // The pty named as written by a person, with a baud rate: asked once, reported as written.
+      const asWritten = `serial:${onPty.descriptor.path}@921600`;
+      const udp = `udp:127.0.0.1:${onUdp.descriptor.port}`;
+      const found = await findDevices({ serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] } }, { links: [asWritten, udp, `serial:${nobody}`], probeTimeoutMs: 2000 });
+      const [first, second] = [onPty.descriptor.serialNumber, onUdp.descriptor.serialNumber].sort();
+      expect(found.map((f) => f.info?.serialNumber ?? f.link)).toEqual([first, second, `serial:${nobody}`]);
+      expect(found.find((f) => f.info?.serialNumber === onPty.descriptor.serialNumber)).toMatchObject({ link: asWritten, linkKind: 'serial', error: null });
+      expect(found.find((f) => f.info?.serialNumber === onUdp.descriptor.serialNumber)).toMatchObject({ link: udp, linkKind: 'udp', info: { deviceType: 'SRCP' } });
+      expect(found[2]).toMatchObject({ info: null, error: expect.stringMatching(/.+/) });
+    } finally {
+      await onPty.stop();
+      await onUdp.stop();
     }
   });
 });

@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { nodeFileSystem, renameDurable } from '../../../../platform/durable-file';
 import { CliError, EXIT } from '../errors';
 
 /** A file the technician named, read whole (firmware bundles and configuration files are small). */
@@ -18,12 +19,15 @@ export async function outputDir(dir: string): Promise<string> {
   return absolute;
 }
 
-/** Moves a finished download to its final name (the service's suggestion, made safe). */
+/**
+ * Moves a finished download (written and fsync'd by the API client) to its final name, the
+ * service's suggestion made safe; the rename itself survives a power cut.
+ */
 export async function moveTo(from: string, dir: string, name: string): Promise<string> {
   const safe = basename(name).replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
   const target = join(dir, safe);
   try {
-    await rename(from, target);
+    await renameDurable(nodeFileSystem, from, target);
   } catch (error) {
     await unlink(from).catch(() => undefined);
     throw error;

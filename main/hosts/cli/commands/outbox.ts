@@ -2,7 +2,7 @@ import type { ServiceClient } from '../../../cloud';
 import { clientConfirmationSender, Outbox, provisioningPaths, type OutboxEntry } from '../../../app/jobs';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
-import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace-name';
+import { LOCAL_WORKSPACE_SERVICE } from '../../../app/local-workspace';
 
 function summary(entry: OutboxEntry): string {
   if (entry.kind === 'firmware') {

@@ -1,10 +1,9 @@
-import { stat, readFile, readdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFirmwareBundle } from '../../../../domain/files/firmware-bundle';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
-import { cliDirs } from '../../../../platform/data-dirs';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
 import { loginCli, results, startWorld, type World } from '../../app/jobs/helpers/world';
@@ -84,9 +83,45 @@ describe('usage', () => {
     expect(run.stdout).toBe(`${version} (node ${process.version})\n`);
   });
 
-  it('resolves the platform directories, and --data-dir puts everything under one', () => {
-    expect(cliDirs({ HOME: '/home/t', XDG_CONFIG_HOME: '/x/config' }, undefined, 'linux')).toEqual({ config: '/x/config/provisioner', data: '/home/t/.local/share/provisioner' });
-    expect(cliDirs({ HOME: '/home/t' }, '/tmp/p', 'linux')).toEqual({ config: '/tmp/p', data: '/tmp/p/data' });
+});
+
+describe('where the CLI keeps its data', () => {
+  it.runIf(process.platform === 'linux')("keeps it in the user's XDG directories, under $PROVISIONER_HOME, or under --data-dir, which wins", { timeout: 120_000 }, async () => {
+    const base = join(world.root, 'places');
+    await mkdir(base, { recursive: true });
+    const xdg = { XDG_CONFIG_HOME: join(base, 'config'), XDG_DATA_HOME: join(base, 'share'), PROVISIONER_HOME: undefined };
+    const dirsOf = async (args: string[], env: NodeJS.ProcessEnv) => {
+      const run = await world.cli([...args, '--json', 'status'], { platformDirs: true, cwd: base, env });
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { dataDir: string; configDir: string };
+    };
+    expect(await dirsOf([], xdg)).toMatchObject({ configDir: join(base, 'config', 'provisioner'), dataDir: join(base, 'share', 'provisioner') });
+    expect((await stat(join(base, 'share', 'provisioner'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(base, 'config', 'provisioner'))).mode & 0o777).toBe(0o700);
+    const home = join(base, 'home');
+    expect(await dirsOf([], { ...xdg, PROVISIONER_HOME: home })).toMatchObject({ configDir: home, dataDir: join(home, 'data') });
+    const flag = join(base, 'flag');
+    expect(await dirsOf(['--data-dir', flag], { ...xdg, PROVISIONER_HOME: home })).toMatchObject({ configDir: flag, dataDir: join(flag, 'data') });
+  });
+
+  it.runIf(process.platform === 'linux')("moves web mode's ./.provisioner-data into the data directory once, with a note on stderr", { timeout: 120_000 }, async () => {
+    const base = join(world.root, 'moving');
+    const project = join(base, 'project');
+    await mkdir(join(project, '.provisioner-data', 'app'), { recursive: true });
+    await writeFile(join(project, '.provisioner-data', 'app', 'settings.json'), '{"resume":{"kind":"local"}}\n');
+    const env = { XDG_CONFIG_HOME: join(base, 'config'), XDG_DATA_HOME: join(base, 'share'), PROVISIONER_HOME: undefined };
+    const web = join(base, 'share', 'provisioner', 'web');
+
+    const first = await world.cli(['status'], { platformDirs: true, cwd: project, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe(`note: moved ${join(project, '.provisioner-data', 'app')} to ${web}: Provisioner keeps its data in your data directory now\n`);
+    expect(await readFile(join(web, 'settings.json'), 'utf8')).toBe('{"resume":{"kind":"local"}}\n');
+    expect((await stat(join(web, 'settings.json'))).mode & 0o777).toBe(0o600);
+    await expect(stat(join(project, '.provisioner-data'))).rejects.toThrow(/ENOENT/);
+
+    const second = await world.cli(['status'], { platformDirs: true, cwd: project, env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toBe('');
   });
 });
 
@@ -199,8 +234,28 @@ describe('the local workspace', () => {
     expect(device.state().firmwareVersion).toBe('1.1.0');
     const outbox = await runIn(newcomer, ['outbox']);
     expect(outbox.stdout).toBe('The outbox is empty: the service has every confirmation.\n');
+    // The login, the outbox, the cache and the workspace's database alike: the user's alone.
+    expect(await modesUnder(newcomer)).toEqual({ dirs: [0o700], files: [0o600] });
   });
 });
+
+/** The distinct modes of the directories and files in a tree. */
+async function modesUnder(root: string): Promise<{ dirs: number[]; files: number[] }> {
+  const dirs = new Set<number>();
+  const files = new Set<number>();
+  const walk = async (path: string): Promise<void> => {
+    const info = await lstat(path);
+    if (info.isSymbolicLink()) return;
+    if (!info.isDirectory()) {
+      files.add(info.mode & 0o777);
+      return;
+    }
+    dirs.add(info.mode & 0o777);
+    for (const name of await readdir(path)) await walk(join(path, name));
+  };
+  await walk(root);
+  return { dirs: [...dirs], files: [...files] };
+}
 
 /** A loopback port nobody listens on. */
 async function closedPort(): Promise<number> {

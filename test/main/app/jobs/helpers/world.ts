@@ -33,8 +33,12 @@ export interface World {
   startDevice(options: { deviceType: DeviceType; serialNumber: string; link: 'pty' | 'udp' | 'ble' } & Omit<Partial<SimulatedDeviceOptions>, 'link'>): Promise<SimulatedDevice>;
   /** `--link` spec that reaches a device (serial through discovery also works). */
   linkOf(device: SimulatedDevice): string;
-  /** The real CLI as a child process; `onLine` sees each stdout line as it comes. */
-  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv; onLine?: (line: string, child: ChildProcess) => void }): Promise<CliRun>;
+  /**
+   * The real CLI as a child process, on the world's home directory (`--data-dir`) unless
+   * `platformDirs` (then where $PROVISIONER_HOME or the platform's places say); `onLine` sees each
+   * stdout line as it comes.
+   */
+  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv; cwd?: string; platformDirs?: boolean; onLine?: (line: string, child: ChildProcess) => void }): Promise<CliRun>;
   cliInProcess(args: readonly string[], deps?: CliDeps): Promise<CliRun>;
   stopService(): Promise<void>;
   startServiceAgain(): Promise<void>;
@@ -117,7 +121,8 @@ export async function startWorld(name: string): Promise<World> {
     },
     cli(args, options = {}) {
       return new Promise<CliRun>((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, '--data-dir', home, ...args], { env: env(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+        const dataDir = options.platformDirs ? [] : ['--data-dir', home];
+        const child = spawn(process.execPath, [BIN, ...dataDir, ...args], { env: env(options.env), ...(options.cwd ? { cwd: options.cwd } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         let pending = '';
@@ -142,7 +147,7 @@ export async function startWorld(name: string): Promise<World> {
       let err = '';
       stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
       stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-      const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: env() }, deps);
+      const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: env(), cwd: root }, deps);
       return { code, stdout: out, stderr: err };
     },
     async stopService() {

@@ -1,0 +1,100 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLocalWorkspace, LocalWorkspaceBusyError, type LocalWorkspace } from '../../../main/app/local-workspace';
+import { createServiceClient } from '../../../main/cloud';
+import { DEVICE_TYPES } from '../../../domain/device-types';
+import { demoSerialNumbers } from '../../../server';
+
+/**
+ * The local workspace the app and the CLI share: the embedded service with the demo organization,
+ * on a database that survives restarts, one process at a time, with the demo fleet registered
+ * where asked.
+ */
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'provisioner-workspace-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function clientOf(workspace: LocalWorkspace) {
+  return createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
+}
+
+async function registeredSerialNumbers(workspace: LocalWorkspace): Promise<string[]> {
+  const serials: string[] = [];
+  for await (const device of clientOf(workspace).devices.listAll()) serials.push(device.serialNumber);
+  return serials.sort();
+}
+
+describe('the local workspace', () => {
+  it('serves the demo organization with an Admin key; as the app opens it, without the demo fleet', { timeout: 180_000 }, async () => {
+    const workspace = await openLocalWorkspace({ dir: join(root, 'app') });
+    try {
+      expect(workspace).toMatchObject({ orgId: 'demo', organizationName: 'Demo organization', region: 'NA' });
+      expect(workspace.serviceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const validated = await clientOf(workspace).apiKeys.validate(workspace.apiKey, { retry: false });
+      expect(validated).toMatchObject({ valid: true, role: 'Admin' });
+      expect(await registeredSerialNumbers(workspace)).toEqual([]);
+    } finally {
+      await workspace.close();
+    }
+  });
+
+  it('registers the demo fleet, as the CLI asks, and remembers that it did; the key survives a restart', { timeout: 180_000 }, async () => {
+    const dir = join(root, 'cli');
+    const fleet = DEVICE_TYPES.flatMap((type) => demoSerialNumbers(type)).sort();
+    const first = await openLocalWorkspace({ dir, registerDemoFleet: true });
+    try {
+      expect(await registeredSerialNumbers(first)).toEqual(fleet);
+    } finally {
+      await first.close();
+    }
+    expect(JSON.parse(await readFile(join(dir, 'workspace.json'), 'utf8'))).toEqual({ format: 'provisioner-local-workspace/2', demoFleetRegistered: true });
+    expect((await stat(join(dir, 'workspace.json'))).mode & 0o777).toBe(0o600);
+
+    const second = await openLocalWorkspace({ dir, registerDemoFleet: true });
+    try {
+      expect(second.apiKey).toBe(first.apiKey);
+      expect(await registeredSerialNumbers(second)).toEqual(fleet);
+    } finally {
+      await second.close();
+    }
+  });
+
+  // What it remembers is what keeps a device a person removed from coming back at the next start.
+  it('registers nothing where it remembers having done so, as a CLI workspace of an earlier version says', { timeout: 180_000 }, async () => {
+    const dir = join(root, 'earlier');
+    const seeded = await openLocalWorkspace({ dir });
+    await seeded.close();
+    await writeFile(join(dir, 'workspace.json'), JSON.stringify({ format: 'provisioner-local-workspace/1', orgId: 'demo', adminKey: seeded.apiKey }));
+    const reopened = await openLocalWorkspace({ dir, registerDemoFleet: true });
+    try {
+      expect(await registeredSerialNumbers(reopened)).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('is open in one process at a time: another waits as long as it is told, then hears why', { timeout: 180_000 }, async () => {
+    const dir = join(root, 'busy');
+    const holder = await openLocalWorkspace({ dir });
+    let held = true;
+    try {
+      await expect(openLocalWorkspace({ dir })).rejects.toBeInstanceOf(LocalWorkspaceBusyError);
+      const waiting = openLocalWorkspace({ dir, lockWaitMs: 120_000 });
+      await holder.close();
+      held = false;
+      const next = await waiting;
+      await next.close();
+    } finally {
+      if (held) await holder.close();
+    }
+    // Closed means the lock is gone too.
+    await expect(readFile(join(dir, 'workspace.lock'))).rejects.toThrow(/ENOENT/);
+  });
+});
