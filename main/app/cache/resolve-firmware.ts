@@ -1,6 +1,8 @@
 import type { DeviceType } from '../../../domain/device-types';
 import { NetworkError, ServiceError, type CallOptions } from '../../cloud';
-import { firmwareSourceLabel, type CachedBundle, type FirmwareCache, type FirmwareSource } from './firmware-cache';
+import type { FirmwareCache } from './firmware-cache';
+import { firmwareSourceLabel, type FirmwareSource } from './firmware-source';
+import type { CachedBundle } from './verified-bundle';
 
 /**
  * Which firmware to install on a device: the service's latest for its serial number (or type),

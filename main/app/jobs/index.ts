@@ -32,7 +32,7 @@ export { ConfigFileStore, type StoredConfigFileMeta } from './config-file-store'
 export { SigningKeyStore } from './signing-key-store';
 export { IntentJournal, type JobIntent } from './intent-journal';
 export { provisioningPaths, type ProvisioningPaths } from '../paths';
-export { FirmwareCache, compareVersions, type CacheEntry } from '../cache/firmware-cache';
+export { FirmwareCache, type CacheEntry } from '../cache/firmware-cache';
 export { resolveFirmware, NoFirmwareAvailableError } from '../cache/resolve-firmware';
 export { Outbox, type OutboxEntry, type OutboxEvent, type PendingSummary } from '../outbox/outbox';
 export { clientConfirmationSender } from '../outbox/outbox-sender';
