@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The service's operator commands (see server/cli.ts), run from the TypeScript sources through tsx
-// so that no build step is needed. Signals are passed on so `serve` stops cleanly.
+// (a devDependency: this is for the repository) so that no build step is needed. Signals are passed
+// on so `serve` stops cleanly.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
