@@ -68,9 +68,9 @@ export async function prepareDataDirs(dirs: DataDirs, options: { cwd: string; no
 }
 
 /**
- * Everything a process of the CLI or web mode creates (the login, the outbox, the local
- * workspace's database files that PGlite writes with default modes, downloads) is readable by the
- * user alone: directories 0700, files 0600. The umask is the one setting PGlite's files obey too.
+ * Everything a process of the CLI or web mode creates (the login, the outbox, the cache,
+ * downloads) is readable by the user alone: directories 0700, files 0600. PGlite sets its files'
+ * modes itself; the local workspace brings them in line with makeTreePrivate.
  */
 export function keepCreatedFilesPrivate(): void {
   process.umask(0o077);
@@ -103,17 +103,21 @@ async function moveTree(from: string, to: string): Promise<void> {
     await rename(partial, to);
     await rm(from, { recursive: true, force: true });
   }
-  await makePrivate(to);
+  await makeTreePrivate(to);
 }
 
-/** The moved tree was made under another umask: bring it to what the new place promises. */
-async function makePrivate(path: string): Promise<void> {
+/**
+ * Brings a tree to what the data directory promises (directories 0700, files 0600) where the umask
+ * had no say: a tree moved in from elsewhere, files PGlite's file system creates 0666 whatever the
+ * umask. Symbolic links are left as they are.
+ */
+export async function makeTreePrivate(path: string): Promise<void> {
   const info = await lstat(path);
   if (info.isSymbolicLink()) return;
   if (!info.isDirectory()) {
-    await chmod(path, 0o600);
+    if ((info.mode & 0o777) !== 0o600) await chmod(path, 0o600);
     return;
   }
-  await chmod(path, 0o700);
-  for (const name of await readdir(path)) await makePrivate(join(path, name));
+  if ((info.mode & 0o777) !== 0o700) await chmod(path, 0o700);
+  for (const name of await readdir(path)) await makeTreePrivate(join(path, name));
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,8 @@ describe('the local workspace', () => {
     } finally {
       await workspace.close();
     }
+    // PGlite writes its files 0666 whatever the umask; closed, the database is the user's alone.
+    expect(await modesUnder(join(root, 'app'))).toEqual({ dirs: [0o700], files: [0o600] });
   });
 
   it('registers the demo fleet, as the CLI asks, and remembers that it did; the key survives a restart', { timeout: 180_000 }, async () => {
@@ -98,3 +100,20 @@ describe('the local workspace', () => {
     await expect(readFile(join(dir, 'workspace.lock'))).rejects.toThrow(/ENOENT/);
   });
 });
+
+/** The distinct modes of the directories and files in a tree. */
+async function modesUnder(path: string): Promise<{ dirs: number[]; files: number[] }> {
+  const dirs = new Set<number>();
+  const files = new Set<number>();
+  const walk = async (at: string): Promise<void> => {
+    const info = await stat(at);
+    if (!info.isDirectory()) {
+      files.add(info.mode & 0o777);
+      return;
+    }
+    dirs.add(info.mode & 0o777);
+    for (const name of await readdir(at)) await walk(join(at, name));
+  };
+  await walk(path);
+  return { dirs: [...dirs], files: [...files] };
+}
