@@ -7,7 +7,7 @@
 # shellcheck shell=bash
 
 ci_node_major=24
-ci_node_cache="${XDG_CACHE_HOME:-$HOME/.cache}/provisioner-ci"
+ci_node_cache="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/provisioner-ci"
 mkdir -p "$ci_node_cache"
 
 # The newest 24.x the registry has; without the registry, the newest one already unpacked.
