@@ -9,7 +9,6 @@ export const apiKeyRoleBodySchema = apiKeyRoleSchema;
 export const apiKeyValidateSchema = z.strictObject({
   apiKey: z.string().nullish().transform((key) => key ?? null),
 });
-export type ApiKeyValidate = z.output<typeof apiKeyValidateSchema>;
 
 /**
  * An API key as listed. `key` is absent unless IncludeApiKeys=true; then it is null for
@@ -39,4 +38,3 @@ export const apiKeyValidationSchema = z.object({
   organizationName: z.string().nullable().optional(),
   region: regionSchema.nullable().optional(),
 });
-export type ApiKeyValidation = z.output<typeof apiKeyValidationSchema>;

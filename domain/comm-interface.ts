@@ -52,10 +52,6 @@ export function formatCommInterface(flags: readonly CommInterfaceFlag[]): CommIn
   return COMM_INTERFACE_FLAGS.filter((f) => wanted.has(f)).join(',');
 }
 
-export function usesInterface(value: CommInterface | null | undefined, flag: CommInterfaceFlag): boolean {
-  return commInterfaceFlags(value).includes(flag);
-}
-
 /** Ethernet or Wifi: the device is reached with CoAP over UDP and needs IP settings. */
 export function usesIp(value: CommInterface | null | undefined): boolean {
   const flags = commInterfaceFlags(value);

@@ -86,7 +86,6 @@ export const deviceAddSchema = z.strictObject({
   serial0Baudrate: updateOnly('serial0Baudrate'),
   serial1Baudrate: updateOnly('serial1Baudrate'),
 });
-export type DeviceAdd = z.output<typeof deviceAddSchema>;
 export type DeviceAddInput = z.input<typeof deviceAddSchema>;
 
 /** PATCH configurations/{id}/devices/{serialNumber}. null means "leave as is" (see mergeDevicePatch). */

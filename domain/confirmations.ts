@@ -41,5 +41,4 @@ export const configurationConfirmationSchema = z.object({
   syncId: uuidField,
   applyTimeStamp: dateTimeField,
 });
-export type ConfigurationConfirmation = z.output<typeof configurationConfirmationSchema>;
 export type ConfigurationConfirmationInput = z.input<typeof configurationConfirmationSchema>;

@@ -34,7 +34,6 @@ export const ipNetworkTemplateCreateSchema = z
       ctx.addIssue({ code: 'custom', path: [broken.field], message: broken.message, params: { code: broken.code } });
     }
   });
-export type IpNetworkTemplateCreate = z.output<typeof ipNetworkTemplateCreateSchema>;
 export type IpNetworkTemplateCreateInput = z.input<typeof ipNetworkTemplateCreateSchema>;
 
 /** What the template rules and template application look at (a payload or a stored template). */

@@ -72,7 +72,6 @@ export const configurationListQuerySchema = z.strictObject({
   Limit: limit,
   Page: page,
 });
-export type ConfigurationListQuery = z.output<typeof configurationListQuerySchema>;
 
 /** GET devices. search and serial exclude each other. */
 export const deviceListQuerySchema = z
@@ -93,7 +92,6 @@ export const deviceListQuerySchema = z
       });
     }
   });
-export type DeviceListQuery = z.output<typeof deviceListQuerySchema>;
 
 /** GET ipNetworkTemplates. */
 export const templateListQuerySchema = z.strictObject({
@@ -104,7 +102,6 @@ export const templateListQuerySchema = z.strictObject({
   limit,
   page,
 });
-export type TemplateListQuery = z.output<typeof templateListQuerySchema>;
 
 /** GET users. IsActive unset lists everyone. */
 export const userListQuerySchema = z.strictObject({
@@ -114,7 +111,6 @@ export const userListQuerySchema = z.strictObject({
   limit,
   page,
 });
-export type UserListQuery = z.output<typeof userListQuerySchema>;
 
 /**
  * GET apiKeys: offset-based. KeyFormat defaults to Masked so that asking for key data never shows
@@ -126,10 +122,8 @@ export const apiKeyListQuerySchema = z.strictObject({
   IncludeApiKeys: queryBoolean.optional().default(false),
   KeyFormat: keyFormatSchema.optional().default('Masked'),
 });
-export type ApiKeyListQuery = z.output<typeof apiKeyListQuerySchema>;
 
 /** PATCH configurations/{id}, POST and PATCH of its devices. */
 export const dryRunQuerySchema = z.strictObject({
   dryRun: queryBoolean.optional().default(false),
 });
-export type DryRunQuery = z.output<typeof dryRunQuerySchema>;

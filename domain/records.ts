@@ -13,7 +13,6 @@ export const errorEntrySchema = z.object({
   message: z.string(),
   field: z.string().optional(),
 });
-export type ErrorEntry = z.output<typeof errorEntrySchema>;
 
 export const violationSchema = z.object({ code: z.string(), message: z.string(), field: z.string() });
 export const violationsSchema = z.array(violationSchema) satisfies z.ZodType<Violation[]>;
@@ -26,7 +25,6 @@ export function envelopeSchema<T extends z.ZodType>(data: T) {
     errors: z.array(errorEntrySchema).nullable(),
   });
 }
-export type Envelope<T> = { data: T; success: boolean; errors: ErrorEntry[] | null };
 
 /** Object lists (configurations, devices, users). page starts at 1; totalCount counts every match. */
 export function pageSchema<T extends z.ZodType>(item: T) {
@@ -44,14 +42,12 @@ export const versionSchema = z.object({
   apiVersion: z.string(),
   serviceVersion: z.string(),
 });
-export type VersionRecord = z.output<typeof versionSchema>;
 
 /** DELETE configurations/{id}: the result of the delete attempt. */
 export const deleteResultSchema = z.object({
   id: uuidField,
   deleted: z.boolean(),
 });
-export type DeleteResult = z.output<typeof deleteResultSchema>;
 
 /** data of an operation called with dryRun=true: what the change would break; nothing changed. */
 export const dryRunResultSchema = z.object({

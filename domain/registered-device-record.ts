@@ -9,7 +9,6 @@ export const firmwareApplySchema = z.object({
   error: z.string().nullable(),
   appliedAt: dateTimeField,
 });
-export type FirmwareApply = z.output<typeof firmwareApplySchema>;
 
 export const configurationApplySchema = z.object({
   success: z.boolean(),
@@ -17,7 +16,6 @@ export const configurationApplySchema = z.object({
   error: z.string().nullable(),
   appliedAt: dateTimeField,
 });
-export type ConfigurationApply = z.output<typeof configurationApplySchema>;
 
 /**
  * A registered device. deviceType and model come from the manufacturing records; firmwareVersion
@@ -47,4 +45,3 @@ export const firmwareVersionRecordSchema = z.object({
   deviceType: deviceTypeSchema,
   version: z.string(),
 });
-export type FirmwareVersionRecord = z.output<typeof firmwareVersionRecordSchema>;

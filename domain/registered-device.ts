@@ -33,7 +33,6 @@ export const deviceRegisterQuerySchema = z.strictObject({
   name: deviceNameField,
   serialNumber: serialNumberQueryField,
 });
-export type DeviceRegisterQuery = z.output<typeof deviceRegisterQuerySchema>;
 
 /** Body of POST devices and PATCH devices/{serialNumber}; an absent body is an empty one. */
 export const deviceImageBodySchema = z.preprocess(
@@ -41,8 +40,6 @@ export const deviceImageBodySchema = z.preprocess(
   z.strictObject({ deviceImage: optionalField(deviceImageField) }),
 );
 export type DeviceImageBody = z.output<typeof deviceImageBodySchema>;
-export const deviceRegisterBodySchema = deviceImageBodySchema;
-export const deviceRenameBodySchema = deviceImageBodySchema;
 
 /** PATCH devices/{serialNumber}: rename and/or delete the image. */
 export const deviceRenameQuerySchema = z.strictObject({

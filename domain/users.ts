@@ -7,7 +7,6 @@ export const userRegisterSchema = z.strictObject({
   email: z.email(),
   userRole: userRoleSchema,
 });
-export type UserRegister = z.output<typeof userRegisterSchema>;
 export type UserRegisterInput = z.input<typeof userRegisterSchema>;
 
 /** PATCH users/{id}/role: the body is a bare JSON string such as "Admin". */

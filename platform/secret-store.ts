@@ -60,17 +60,3 @@ export class FileSecretStore implements SecretStore {
     await writeFileAtomic(this.path, `${JSON.stringify(all)}\n`);
   }
 }
-
-/** Keeps secrets for this run only (tests; places where nothing may be written). */
-export class MemorySecretStore implements SecretStore {
-  private readonly values = new Map<string, string>();
-  async get(name: string): Promise<string | null> {
-    return this.values.get(name) ?? null;
-  }
-  async set(name: string, value: string): Promise<void> {
-    this.values.set(name, value);
-  }
-  async delete(name: string): Promise<void> {
-    this.values.delete(name);
-  }
-}

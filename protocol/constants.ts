@@ -129,6 +129,3 @@ export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
   INTERNAL_ERROR: '5.00',
   BUSY: '5.03',
 };
-
-/** Device states reported by GET /info `state`: the firmware update state (as GET /fw). */
-export type DeviceInfoState = FirmwareState;

@@ -33,7 +33,7 @@ import type { SecretStore } from '../../platform/secret-store';
 import { SettingsFile } from './settings-file';
 
 export type { SecretStore } from '../../platform/secret-store';
-export { FileSecretStore, MemorySecretStore } from '../../platform/secret-store';
+export { FileSecretStore } from '../../platform/secret-store';
 export type { DeviceSource } from './workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from './workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter, LocalWorkspaceOptions } from './local-workspace';

@@ -97,10 +97,6 @@ export class CancelledError extends CloudError {
   }
 }
 
-export function isRetryable(err: unknown): boolean {
-  return err instanceof CloudError && err.retryable;
-}
-
 function describeEntries(status: number, errors: readonly ServiceErrorEntry[]): string {
   if (errors.length === 0) return `The service answered ${status}.`;
   return errors.map((e) => (e.field ? `${e.message} (${e.field}, ${e.code})` : `${e.message} (${e.code})`)).join('; ');

@@ -251,11 +251,6 @@ export function isRequestCode(code: string): boolean {
   return code.startsWith('0.') && code !== CODE.EMPTY;
 }
 
-/** 2.xx. */
-export function isSuccessCode(code: string): boolean {
-  return code.startsWith('2.');
-}
-
 /** 4.xx and 5.xx. */
 export function isErrorCode(code: string): boolean {
   return code.startsWith('4.') || code.startsWith('5.');

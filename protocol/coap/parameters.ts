@@ -3,26 +3,12 @@
  * RFC 7252 §4.8 transmission parameters; §12 registries; RFC 7959 block options; RFC 7641 Observe.
  */
 
-/** RFC 7252 §4.8, in seconds as the RFC writes them. Serial and BLE links shorten ACK_TIMEOUT. */
-export const ACK_TIMEOUT = 2;
+/** RFC 7252 §4.8. ACK_TIMEOUT is each link's own (ACK_TIMEOUT_MS in protocol/constants.ts). */
 export const ACK_RANDOM_FACTOR = 1.5;
 export const MAX_RETRANSMIT = 4;
-export const NSTART = 1;
-export const DEFAULT_LEISURE = 5;
-export const PROBING_RATE = 1;
-/** RFC 7252 §4.8.2 derived times, seconds. */
-export const MAX_LATENCY = 100;
-export const PROCESSING_DELAY = ACK_TIMEOUT;
-export const MAX_TRANSMIT_SPAN = ACK_TIMEOUT * (2 ** MAX_RETRANSMIT - 1) * ACK_RANDOM_FACTOR;
-export const MAX_TRANSMIT_WAIT = ACK_TIMEOUT * (2 ** (MAX_RETRANSMIT + 1) - 1) * ACK_RANDOM_FACTOR;
-export const MAX_RTT = 2 * MAX_LATENCY + PROCESSING_DELAY;
-export const EXCHANGE_LIFETIME = MAX_TRANSMIT_SPAN + 2 * MAX_LATENCY + PROCESSING_DELAY;
-export const NON_LIFETIME = MAX_TRANSMIT_SPAN + MAX_LATENCY;
 
 /** RFC 7252 §3: the version every message carries. */
 export const COAP_VERSION = 1;
-/** RFC 7252 §3: tokens are 0 to 8 bytes. */
-export const MAX_TOKEN_LENGTH = 8;
 /** Message ids are 16 bits. */
 export const MESSAGE_ID_MODULUS = 0x10000;
 
@@ -83,12 +69,10 @@ export const CODE = {
   SERVICE_UNAVAILABLE: '5.03',
   GATEWAY_TIMEOUT: '5.04',
 } as const;
-export type CoapCode = (typeof CODE)[keyof typeof CODE];
 
 /** RFC 7641 §2: Observe values in a GET. */
 export const OBSERVE_REGISTER = 0;
 export const OBSERVE_DEREGISTER = 1;
 
 /** RFC 7959 §2.2: SZX 0..6 gives 16..1024 bytes; 7 is reserved (BERT on TCP only). */
-export const BLOCK_SZX_MIN = 0;
 export const BLOCK_SZX_MAX = 6;

@@ -49,11 +49,3 @@ export function sqlErrorCode(error: unknown): string | undefined {
   }
   return undefined;
 }
-
-export function constraintOf(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'constraint' in error) {
-    const constraint = (error as { constraint: unknown }).constraint;
-    if (typeof constraint === 'string') return constraint;
-  }
-  return undefined;
-}

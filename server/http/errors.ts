@@ -29,4 +29,3 @@ export const unauthorized = (code: string, message: string) => one(401, code, me
 export const forbidden = (code: string, message: string) => one(403, code, message);
 export const notFound = (code: string, message: string, field?: string) => one(404, code, message, field);
 export const conflict = (code: string, message: string, field?: string) => one(409, code, message, field);
-export const tooLarge = (code: string, message: string, field?: string) => one(413, code, message, field);

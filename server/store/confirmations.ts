@@ -19,8 +19,3 @@ export async function recordConfirmationOnce(
   );
   return rows.length > 0;
 }
-
-export async function countConfirmations(db: Queryable, serialNumber: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1', [serialNumber]);
-  return rows[0]?.n ?? 0;
-}

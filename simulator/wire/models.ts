@@ -62,11 +62,3 @@ export function udpWireModel(parameters: UdpWireParameters): WireModel {
     transmitSeconds: (bytes) => bytes / parameters.bytesPerSecond,
   };
 }
-
-/** A wire with no cost, for the flash model's "unlimited" and for unit tests. */
-export const instantWireModel: WireModel = {
-  name: 'instant',
-  bytesPerSecond: Number.POSITIVE_INFINITY,
-  latencyMs: 0,
-  transmitSeconds: () => 0,
-};

@@ -54,7 +54,6 @@ export const outboxEntrySchema = z.discriminatedUnion('kind', [
   z.object({ ...common, kind: z.literal('configuration'), payload: configurationConfirmationSchema }),
 ]);
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
-export type ConfirmationKind = OutboxEntry['kind'];
 
 export type NewConfirmation =
   | { kind: 'firmware'; serviceUrl: string; orgId: string; serialNumber: string; payload: FirmwareConfirmation }

@@ -37,4 +37,3 @@ export function apiKeyOperations(t: Transport) {
       t.json({ method: 'POST', path: '/apiKeys/validate', body: { apiKey }, safeToRepeat: true }, apiKeyValidationSchema, call),
   };
 }
-export type ApiKeyOperations = ReturnType<typeof apiKeyOperations>;

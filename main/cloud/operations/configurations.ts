@@ -78,4 +78,3 @@ export function configurationOperations(t: Transport) {
       ),
   };
 }
-export type ConfigurationOperations = ReturnType<typeof configurationOperations>;

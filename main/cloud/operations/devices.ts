@@ -107,4 +107,3 @@ export function deviceOperations(t: Transport) {
       t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-configuration`, body: payload, safeToRepeat: true }, z.boolean(), call),
   };
 }
-export type DeviceOperations = ReturnType<typeof deviceOperations>;

@@ -42,4 +42,3 @@ export function ipNetworkTemplateOperations(t: Transport) {
       t.json({ method: 'GET', path: `/ipNetworkTemplates/${seg(id)}`, safeToRepeat: true }, ipNetworkTemplateRecordSchema, call),
   };
 }
-export type IpNetworkTemplateOperations = ReturnType<typeof ipNetworkTemplateOperations>;

@@ -34,4 +34,3 @@ export function userOperations(t: Transport) {
       t.json({ method: 'PATCH', path: `${byId(id)}/role`, body: role, safeToRepeat: true }, z.boolean(), call),
   };
 }
-export type UserOperations = ReturnType<typeof userOperations>;

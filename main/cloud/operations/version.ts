@@ -19,4 +19,3 @@ export function versionOperations(t: Transport) {
       t.json({ method: 'GET', path: '/v1/config-file-signing-key', absolute: true, safeToRepeat: true }, signingKeySchema, call),
   };
 }
-export type VersionOperations = ReturnType<typeof versionOperations>;

@@ -11,7 +11,7 @@ import { RateMeter } from '../util/rate-meter';
 import type { UploadProgress } from './firmware';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
-import { configAppliedSchema, configStatusSchema, parsePayload, type ConfigStatus, type DeviceInfo } from './payloads';
+import { configAppliedSchema, parsePayload, type DeviceInfo } from './payloads';
 import { waitForDevice, waitForReboot } from './wait-for-device';
 
 export interface ConfigUploadOptions {
@@ -99,10 +99,4 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
       if (!isLinkLoss(error) || attempt >= maxAttempts) throw error;
     }
   }
-}
-
-/** GET /config. */
-export async function readConfigStatus(session: DeviceSession, signal?: AbortSignal): Promise<ConfigStatus> {
-  const response = await session.engine.request({ method: CODE.GET, path: 'config', step: 'configuration status request', signal });
-  return parsePayload(configStatusSchema, response, session.context('configuration status request'));
 }
