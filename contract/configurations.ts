@@ -1,70 +1,22 @@
 import { z } from 'zod';
-import type { ConfigurationDeviceRecord, ConfigurationRecord } from '../domain/configuration-record';
+import { CONFIGURATION_SETTING_KEYS } from '../domain/configuration';
+import { DEVICE_SETTING_VALUES } from '../domain/configuration-device';
+import { configurationRecordSchema, type ConfigurationDeviceRecord, type ConfigurationRecord } from '../domain/configuration-record';
 import type { DeviceType } from '../domain/device-types';
-import {
-  canKBitrateSchema,
-  canModeSchema,
-  configurationSortOptionSchema,
-  deviceRoleSchema,
-  inputConfigurationSchema,
-  ismTxPowerSchema,
-  serialBaudrateSchema,
-  serialUsageSchema,
-  stopCategorySchema,
-  timeoutConfigurationSchema,
-  voltageSchema,
-} from '../domain/enums';
+import { configurationSortOptionSchema } from '../domain/enums';
 import type { Page } from '../domain/records';
 import type { Violation } from '../domain/violations';
 import { command, query } from './channel-spec';
-import { nonEmpty, pageQuery, recordId, serialNumber } from './inputs';
+import { nonEmpty, pageQuery, pickFields, recordId, serialNumber, settableFields } from './inputs';
 
-/** The configuration settings a technician edits. Shapes only: the rules live in domain/ and the service. */
-export const configurationSettingsSchema = z.object({
-  name: z.string().nullable().optional(),
-  startingIpAddress: z.string().nullable().optional(),
-  ismTxPower: ismTxPowerSchema.nullable().optional(),
-  ismTxChannel: z.number().int().nullable().optional(),
-  ismNetworkId: z.number().int().nullable().optional(),
-  canMode: canModeSchema.nullable().optional(),
-  canKBitrate: canKBitrateSchema.nullable().optional(),
-  displayTextPgn: z.number().int().nullable().optional(),
-  settingsPgn: z.number().int().nullable().optional(),
-  approvedSourceAddresses: z.array(z.number().int()).max(256).nullable().optional(),
-  receiverOutputControl: z.number().int().nullable().optional(),
-  timeoutConfiguration: timeoutConfigurationSchema.nullable().optional(),
-});
-export type ConfigurationSettings = z.infer<typeof configurationSettingsSchema>;
+/**
+ * The settings a technician edits, as the renderer may send them: any value of each field's type,
+ * null, or absent. The fields come from the domain's lists; the rules live in domain/ and the service.
+ */
+export const configurationSettingsSchema = z.object(settableFields(pickFields(configurationRecordSchema.shape, CONFIGURATION_SETTING_KEYS)));
 
-/** A device's settings inside a configuration (add and update payloads share it; serialNumber is separate). */
-export const configurationDeviceSettingsSchema = z.object({
-  ipAddress: z.string().nullable().optional(),
-  deviceConfigurationType: deviceRoleSchema.nullable().optional(),
-  commInterface: z.string().max(64).nullable().optional(),
-  inputConfiguration1: inputConfigurationSchema.nullable().optional(),
-  inputConfiguration2: inputConfigurationSchema.nullable().optional(),
-  inputConfiguration3: inputConfigurationSchema.nullable().optional(),
-  can0Id: z.number().int().nullable().optional(),
-  can1Id: z.number().int().nullable().optional(),
-  voltage: voltageSchema.nullable().optional(),
-  serial0Usage: serialUsageSchema.nullable().optional(),
-  serial1Usage: serialUsageSchema.nullable().optional(),
-  serial0Baudrate: serialBaudrateSchema.nullable().optional(),
-  serial1Baudrate: serialBaudrateSchema.nullable().optional(),
-  stopCategory: stopCategorySchema.nullable().optional(),
-  cat1StopDelay: z.number().nullable().optional(),
-  ossdEnabled: z.boolean().nullable().optional(),
-  ethNetmask: z.string().nullable().optional(),
-  ethGateway: z.string().nullable().optional(),
-  ethNameservers: z.array(z.string()).max(8).nullable().optional(),
-  wifiNetmask: z.string().nullable().optional(),
-  wifiGateway: z.string().nullable().optional(),
-  wifiNameservers: z.array(z.string()).max(8).nullable().optional(),
-  wifiSsid: z.string().nullable().optional(),
-  wifiPassword: z.string().nullable().optional(),
-  networkTemplateId: z.string().nullable().optional(),
-});
-export type ConfigurationDeviceSettings = z.infer<typeof configurationDeviceSettingsSchema>;
+/** A device's settings inside a configuration (add and update share it; serialNumber travels beside it). */
+export const configurationDeviceSettingsSchema = z.object(settableFields(DEVICE_SETTING_VALUES));
 
 /** Records as the service returns them (domain/ owns their schemas). */
 export type ConfigurationView = ConfigurationRecord;

@@ -1,26 +1,13 @@
 import { z } from 'zod';
-import type { CommInterface } from './comm-interface';
 import type { DeviceType } from './device-types';
-import {
-  deviceRoleSchema,
-  inputConfigurationSchema,
-  serialBaudrateSchema,
-  serialUsageSchema,
-  stopCategorySchema,
-  voltageSchema,
-  type DeviceRole,
-  type InputConfiguration,
-  type SerialBaudrate,
-  type SerialUsage,
-  type StopCategory,
-  type Voltage,
-} from './enums';
+import { deviceRoleSchema, inputConfigurationSchema, serialBaudrateSchema, serialUsageSchema, stopCategorySchema, voltageSchema } from './enums';
 import {
   anyInput,
   commInterfaceField,
   forbiddenField,
   int32Field,
   ipv4Field,
+  mapFields,
   nameserversField,
   netmaskField,
   optionalField,
@@ -30,6 +17,49 @@ import {
 } from './fields';
 import { checkCat1StopDelay } from './rules/field-rules';
 
+/**
+ * Every setting of a device in a configuration, with its value as the service records it: the one
+ * list of device settings. The record (configuration-record.ts), the settings type below, the
+ * labels (field-labels.ts), the contract's input and the designer's draft are made from it; the
+ * payload schemas below are checked against it.
+ */
+export const DEVICE_SETTING_VALUES = {
+  ipAddress: z.string(),
+  deviceConfigurationType: deviceRoleSchema,
+  commInterface: z.string(),
+  inputConfiguration1: inputConfigurationSchema,
+  inputConfiguration2: inputConfigurationSchema,
+  inputConfiguration3: inputConfigurationSchema,
+  can0Id: z.int(),
+  can1Id: z.int(),
+  voltage: voltageSchema,
+  serial0Usage: serialUsageSchema,
+  serial1Usage: serialUsageSchema,
+  serial0Baudrate: serialBaudrateSchema,
+  serial1Baudrate: serialBaudrateSchema,
+  stopCategory: stopCategorySchema,
+  cat1StopDelay: z.number(),
+  /** NSCP: true unless turned off (the interface: enabled by default). Other types: null. */
+  ossdEnabled: z.boolean(),
+  ethNetmask: z.string(),
+  ethGateway: z.string(),
+  ethNameservers: z.array(z.string()),
+  wifiNetmask: z.string(),
+  wifiGateway: z.string(),
+  wifiNameservers: z.array(z.string()),
+  wifiSsid: z.string(),
+  /** Written, never read back: a record says only whether one is stored (wifiPasswordSet). */
+  wifiPassword: z.string(),
+  networkTemplateId: uuidField,
+};
+export type DeviceSettingKey = keyof typeof DEVICE_SETTING_VALUES;
+export const DEVICE_SETTING_KEYS = Object.keys(DEVICE_SETTING_VALUES) as DeviceSettingKey[];
+
+/** Settings a device takes only once it is in a configuration: an add payload must not carry them. */
+export const UPDATE_ONLY_DEVICE_SETTINGS = ['can1Id', 'voltage', 'serial0Baudrate', 'serial1Baudrate'] as const satisfies readonly DeviceSettingKey[];
+type UpdateOnlySetting = (typeof UPDATE_ONLY_DEVICE_SETTINGS)[number];
+
+/** How add and update payloads read each setting: the observed forms, normalized, with the field rules. */
 const deviceSettingsFields = {
   ipAddress: optionalField(ipv4Field),
   deviceConfigurationType: optionalField(deviceRoleSchema),
@@ -52,7 +82,14 @@ const deviceSettingsFields = {
   wifiSsid: optionalField(z.string()),
   wifiPassword: optionalField(z.string()),
   networkTemplateId: optionalField(uuidField),
-};
+} satisfies Record<Exclude<DeviceSettingKey, UpdateOnlySetting>, z.ZodType>;
+
+const updateOnlyFields = {
+  can1Id: optionalField(int32Field),
+  voltage: optionalField(voltageSchema),
+  serial0Baudrate: optionalField(serialBaudrateSchema),
+  serial1Baudrate: optionalField(serialBaudrateSchema),
+} satisfies Record<UpdateOnlySetting, z.ZodType>;
 
 const updateOnly = (field: string) =>
   forbiddenField(
@@ -81,10 +118,7 @@ const serialNumberField = anyInput<string>().transform((input, ctx): string => {
 export const deviceAddSchema = z.strictObject({
   serialNumber: serialNumberField,
   ...deviceSettingsFields,
-  can1Id: updateOnly('can1Id'),
-  voltage: updateOnly('voltage'),
-  serial0Baudrate: updateOnly('serial0Baudrate'),
-  serial1Baudrate: updateOnly('serial1Baudrate'),
+  ...mapFields(updateOnlyFields, (_field, name) => updateOnly(name)),
 });
 export type DeviceAddInput = z.input<typeof deviceAddSchema>;
 
@@ -95,46 +129,23 @@ export const deviceUpdateSchema = z.strictObject({
     'The serial number cannot be changed: remove the device from the configuration and add the other one.',
   ),
   ...deviceSettingsFields,
-  can1Id: optionalField(int32Field),
-  voltage: optionalField(voltageSchema),
-  serial0Baudrate: optionalField(serialBaudrateSchema),
-  serial1Baudrate: optionalField(serialBaudrateSchema),
+  ...updateOnlyFields,
 });
 export type DeviceUpdate = z.output<typeof deviceUpdateSchema>;
 export type DeviceUpdateInput = z.input<typeof deviceUpdateSchema>;
 
+/** A list may arrive read-only (a merged update keeps the stored one). */
+type Settable<V> = V extends (infer E)[] ? readonly E[] : V;
+
 /**
  * The settings the device rules look at: an add or update payload, a merged update or a stored
- * record. A record never has wifiPassword, only wifiPasswordSet.
+ * record. Absent and null both mean "not set". A record never has wifiPassword, only wifiPasswordSet.
  */
 export type ConfigurationDeviceSettings = {
+  [K in DeviceSettingKey]?: Settable<z.output<(typeof DEVICE_SETTING_VALUES)[K]>> | null | undefined;
+} & {
   serialNumber?: string | null | undefined;
-  ipAddress?: string | null | undefined;
-  deviceConfigurationType?: DeviceRole | null | undefined;
-  commInterface?: CommInterface | null | undefined;
-  inputConfiguration1?: InputConfiguration | null | undefined;
-  inputConfiguration2?: InputConfiguration | null | undefined;
-  inputConfiguration3?: InputConfiguration | null | undefined;
-  can0Id?: number | null | undefined;
-  can1Id?: number | null | undefined;
-  voltage?: Voltage | null | undefined;
-  serial0Usage?: SerialUsage | null | undefined;
-  serial1Usage?: SerialUsage | null | undefined;
-  serial0Baudrate?: SerialBaudrate | null | undefined;
-  serial1Baudrate?: SerialBaudrate | null | undefined;
-  stopCategory?: StopCategory | null | undefined;
-  cat1StopDelay?: number | null | undefined;
-  ossdEnabled?: boolean | null | undefined;
-  ethNetmask?: string | null | undefined;
-  ethGateway?: string | null | undefined;
-  ethNameservers?: readonly string[] | null | undefined;
-  wifiNetmask?: string | null | undefined;
-  wifiGateway?: string | null | undefined;
-  wifiNameservers?: readonly string[] | null | undefined;
-  wifiSsid?: string | null | undefined;
-  wifiPassword?: string | null | undefined;
   wifiPasswordSet?: boolean | null | undefined;
-  networkTemplateId?: string | null | undefined;
 };
 
 /** A device as a member of a configuration: its settings plus what the service knows of it. */

@@ -1,56 +1,36 @@
 import { z } from 'zod';
+import { DEVICE_SETTING_VALUES, type ConfigurationDeviceSettings } from './configuration-device';
 import { deviceTypeSchema } from './device-types';
-import {
-  canKBitrateSchema,
-  canModeSchema,
-  deviceRoleSchema,
-  inputConfigurationSchema,
-  ismTxPowerSchema,
-  serialBaudrateSchema,
-  serialUsageSchema,
-  stopCategorySchema,
-  timeoutConfigurationSchema,
-  voltageSchema,
-} from './enums';
-import { dateTimeField, uuidField } from './fields';
+import { canKBitrateSchema, canModeSchema, ismTxPowerSchema, timeoutConfigurationSchema } from './enums';
+import { dateTimeField, nullableFields, uuidField } from './fields';
+import { violationsSchema } from './records';
 
 /**
  * A device of a configuration as the service returns it: every field present, null when unset.
  * wifiPassword is a secret and never returned; wifiPasswordSet says whether one is stored. A
  * response that carries wifiPassword is refused by this schema, so a leak shows up in tests.
  */
+const { wifiPassword: _writtenOnly, ...recordedSettings } = DEVICE_SETTING_VALUES;
+
 export const configurationDeviceRecordSchema = z.object({
   serialNumber: z.string(),
   deviceType: deviceTypeSchema,
-  deviceConfigurationType: deviceRoleSchema.nullable(),
-  commInterface: z.string().nullable(),
-  ipAddress: z.string().nullable(),
-  inputConfiguration1: inputConfigurationSchema.nullable(),
-  inputConfiguration2: inputConfigurationSchema.nullable(),
-  inputConfiguration3: inputConfigurationSchema.nullable(),
-  can0Id: z.int().nullable(),
-  can1Id: z.int().nullable(),
-  voltage: voltageSchema.nullable(),
-  serial0Usage: serialUsageSchema.nullable(),
-  serial1Usage: serialUsageSchema.nullable(),
-  serial0Baudrate: serialBaudrateSchema.nullable(),
-  serial1Baudrate: serialBaudrateSchema.nullable(),
-  stopCategory: stopCategorySchema.nullable(),
-  cat1StopDelay: z.number().nullable(),
-  /** NSCP: true unless turned off (the interface: enabled by default). Other types: null. */
-  ossdEnabled: z.boolean().nullable(),
-  ethNetmask: z.string().nullable(),
-  ethGateway: z.string().nullable(),
-  ethNameservers: z.array(z.string()).nullable(),
-  wifiNetmask: z.string().nullable(),
-  wifiGateway: z.string().nullable(),
-  wifiNameservers: z.array(z.string()).nullable(),
-  wifiSsid: z.string().nullable(),
+  ...nullableFields(recordedSettings),
   wifiPasswordSet: z.boolean(),
   wifiPassword: z.never().optional(),
-  networkTemplateId: uuidField.nullable(),
 });
 export type ConfigurationDeviceRecord = z.output<typeof configurationDeviceRecordSchema>;
+export type RecordedDeviceSettings = Omit<ConfigurationDeviceRecord, 'serialNumber' | 'deviceType'>;
+
+/** A device's settings as its record carries them: every setting, null when unset; of the Wifi password only whether one is set. */
+export function recordedDeviceSettings(settings: ConfigurationDeviceSettings): RecordedDeviceSettings {
+  const recorded: Record<string, unknown> = {};
+  for (const key of Object.keys(recordedSettings) as (keyof typeof recordedSettings)[]) {
+    const value = settings[key];
+    recorded[key] = Array.isArray(value) ? [...value] : (value ?? null);
+  }
+  return { ...recorded, wifiPasswordSet: settings.wifiPasswordSet === true } as RecordedDeviceSettings;
+}
 
 /**
  * A configuration as the service returns it. Defaults are applied: with canMode j1939, an unset
@@ -80,7 +60,7 @@ export type ConfigurationRecord = z.output<typeof configurationRecordSchema>;
 export const configurationStatusSchema = z.object({
   configurationId: uuidField,
   complete: z.boolean(),
-  errors: z.array(z.object({ code: z.string(), message: z.string(), field: z.string() })),
+  errors: violationsSchema,
   /** Devices whose configuration file can be downloaded now: all of them once complete, none before. */
   readyDevices: z.array(z.string()),
 });

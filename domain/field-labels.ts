@@ -1,5 +1,12 @@
-/** How fields are named in messages a technician reads. Fields not listed are named as in the interface. */
-const FIELD_LABELS: Record<string, string> = {
+import type { CONFIGURATION_SETTING_KEYS } from './configuration';
+import type { DeviceSettingKey } from './configuration-device';
+
+/**
+ * How fields are named in messages a technician reads. Every setting of a configuration and of a
+ * device has a label (the compiler holds these tables to the domain's lists); other fields not
+ * listed are named as in the interface.
+ */
+const CONFIGURATION_SETTING_LABELS = {
   name: 'Name',
   startingIpAddress: 'Starting IP address',
   ismTxPower: 'ISM transmit power',
@@ -12,7 +19,9 @@ const FIELD_LABELS: Record<string, string> = {
   approvedSourceAddresses: 'Approved source addresses',
   receiverOutputControl: 'Receiver output control',
   timeoutConfiguration: 'Safety timeout',
-  serialNumber: 'Serial number',
+} satisfies Record<(typeof CONFIGURATION_SETTING_KEYS)[number], string>;
+
+const DEVICE_SETTING_LABELS = {
   ipAddress: 'IP address',
   deviceConfigurationType: 'Device role',
   commInterface: 'Communication interface',
@@ -38,6 +47,10 @@ const FIELD_LABELS: Record<string, string> = {
   wifiSsid: 'Wifi SSID',
   wifiPassword: 'Wifi password',
   networkTemplateId: 'Network template',
+} satisfies Record<DeviceSettingKey, string>;
+
+const OTHER_FIELD_LABELS: Record<string, string> = {
+  serialNumber: 'Serial number',
   ipNetworkTemplateName: 'Template name',
   netmask: 'Netmask',
   gatewayIpAddress: 'Gateway',
@@ -52,6 +65,8 @@ const FIELD_LABELS: Record<string, string> = {
   firmwareVersion: 'Firmware version',
   deviceImage: 'Device image',
 };
+
+const FIELD_LABELS: Record<string, string> = { ...CONFIGURATION_SETTING_LABELS, ...DEVICE_SETTING_LABELS, ...OTHER_FIELD_LABELS };
 
 /** The label of a dotted field path: its last named segment ('approvedSourceAddresses.2' → 'Approved source addresses'). */
 export function fieldLabel(field: string): string {

@@ -102,6 +102,19 @@ export const int32Field = z.int32();
 export const uuidField = z.uuid();
 export const dateTimeField = z.iso.datetime({ offset: true });
 
+/** A shape whose every field `make` turned into another (it is told the field's name); names and order stay. */
+export function mapFields<T extends Record<string, z.ZodType>, R extends z.ZodType>(
+  shape: T,
+  make: (field: T[keyof T], name: keyof T & string) => R,
+): { [K in keyof T]: R } {
+  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, make(field as T[keyof T], name)])) as { [K in keyof T]: R };
+}
+
+/** Every field of a shape made nullable: a record carries every field, null when unset. */
+export function nullableFields<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodNullable<T[K]> } {
+  return mapFields(shape, (field) => field.nullable()) as { [K in keyof T]: z.ZodNullable<T[K]> };
+}
+
 /** A field the payload must not carry, with the reason the technician reads. */
 export function forbiddenField(code: ViolationCode, message: string) {
   return anyInput<undefined>()

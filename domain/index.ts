@@ -21,6 +21,7 @@ export * from './users';
 export * from './api-keys';
 export * from './queries';
 export * from './records';
+export * from './config-file-download';
 export * from './device-capabilities';
 export * from './defaults';
 export * from './merge';

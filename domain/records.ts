@@ -43,6 +43,14 @@ export const versionSchema = z.object({
   serviceVersion: z.string(),
 });
 
+/** GET /v1/config-file-signing-key: the public key that verifies configuration file signatures (SPKI PEM). */
+export const signingKeySchema = z.object({
+  keyId: z.string(),
+  algorithm: z.literal('ES256'),
+  publicKeyPem: z.string(),
+});
+export type SigningKey = z.output<typeof signingKeySchema>;
+
 /** DELETE configurations/{id}: the result of the delete attempt. */
 export const deleteResultSchema = z.object({
   id: uuidField,

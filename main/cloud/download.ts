@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
+import { SYNC_ID_HEADER } from '../../domain/config-file-download';
 import { writeStreamAtomic } from '../../platform/durable-file';
 import type { DownloadBody } from './http';
 
@@ -23,8 +24,6 @@ export interface DownloadTarget {
   /** Bytes received so far, for progress displays. */
   onProgress?: (received: number, total: number | undefined) => void;
 }
-
-export const SYNC_ID_HEADER = 'x-config-file-sync-id';
 
 export function fileNameFromDisposition(value: string | null): string | undefined {
   if (!value) return undefined;

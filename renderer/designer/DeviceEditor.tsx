@@ -3,6 +3,7 @@ import { formatCommInterface } from '../../domain/comm-interface';
 import { SUPPORTED_INTERFACES } from '../../domain/device-capabilities';
 import type { DeviceType } from '../../domain/device-types';
 import type { CommInterfaceFlag, Region } from '../../domain/enums';
+import { fieldLabel } from '../../domain/field-labels';
 import type { Violation } from '../../domain/violations';
 import type { ConfigurationDeviceView, ConfigurationView } from '../../contract/index';
 import { client, errorText, violationsOf } from '../api/client';
@@ -30,6 +31,12 @@ interface Props {
   region: Region;
   onClose(): void;
   onSaved(): void;
+}
+
+/** What a field's input says beside it: its label and a hint. */
+interface FieldText {
+  label?: string;
+  hint?: string | undefined;
 }
 
 const INTERFACE_FLAGS: readonly Exclude<CommInterfaceFlag, 'None'>[] = ['BLE', 'ISM', 'Ethernet', 'Wifi'];
@@ -108,11 +115,12 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   }));
   const supported = deviceType ? SUPPORTED_INTERFACES[deviceType] : [];
   const shows = (field: DeviceField) => fields.includes(field);
-  const select = (field: DeviceField, label: string, options: readonly Option<string>[], hint?: string) =>
+  // A field is labelled as the domain names it in messages, unless its section says more or less.
+  const select = (field: DeviceField, options: readonly Option<string>[], { label = fieldLabel(field), hint }: FieldText = {}) =>
     shows(field) ? (
       <SelectField key={field} label={label} name={field} value={draft[field]} options={options} emptyLabel="Not set" onChange={set(field)} error={byField[field]} hint={hint} />
     ) : null;
-  const text = (field: DeviceField, label: string, hint?: string, type: 'text' | 'password' = 'text') =>
+  const text = (field: DeviceField, { label = fieldLabel(field), hint, type = 'text' }: FieldText & { type?: 'text' | 'password' } = {}) =>
     shows(field) ? <TextField key={field} label={label} name={field} type={type} value={draft[field]} onChange={set(field)} error={byField[field]} hint={hint} /> : null;
 
   return (
@@ -139,7 +147,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       {deviceType ? (
         <>
           <div className="form-grid">
-            {select('deviceConfigurationType', 'Role', ROLE_OPTIONS)}
+            {select('deviceConfigurationType', ROLE_OPTIONS, { label: 'Role' })}
             <div className="span-2">
               <CheckboxGroup
                 legend="Interfaces"
@@ -158,27 +166,27 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
           </div>
           {shows('ipAddress') || shows('inputConfiguration1') || shows('can0Id') ? (
             <div className="form-grid">
-              {text('ipAddress', 'IP address', configuration.startingIpAddress ? `Empty: assigned from ${configuration.startingIpAddress}.` : undefined)}
-              {select('networkTemplateId', 'Network template', templateOptions, templateOptions.length === 0 ? 'No template for these interfaces.' : 'Fills netmask, gateway and nameservers.')}
-              {select('inputConfiguration1', 'Input 1 (J1 pins 3, 6)', INPUT_OPTIONS)}
-              {select('inputConfiguration2', 'Input 2 (J1 pins 2, 5)', INPUT_OPTIONS)}
-              {select('inputConfiguration3', 'Input 3', INPUT_OPTIONS)}
-              {text('can0Id', 'CAN 0 id')}
-              {text('can1Id', 'CAN 1 id')}
-              {select('voltage', 'Voltage', VOLTAGE_OPTIONS)}
+              {text('ipAddress', { hint: configuration.startingIpAddress ? `Empty: assigned from ${configuration.startingIpAddress}.` : undefined })}
+              {select('networkTemplateId', templateOptions, { hint: templateOptions.length === 0 ? 'No template for these interfaces.' : 'Fills netmask, gateway and nameservers.' })}
+              {select('inputConfiguration1', INPUT_OPTIONS, { label: 'Input 1 (J1 pins 3, 6)' })}
+              {select('inputConfiguration2', INPUT_OPTIONS, { label: 'Input 2 (J1 pins 2, 5)' })}
+              {select('inputConfiguration3', INPUT_OPTIONS)}
+              {text('can0Id')}
+              {text('can1Id')}
+              {select('voltage', VOLTAGE_OPTIONS)}
             </div>
           ) : null}
           {deviceType === 'NSCP' ? (
             <>
               <h4 className="form-section">NSCP</h4>
               <div className="form-grid">
-                {select('stopCategory', 'Stop category', STOP_CATEGORY_OPTIONS)}
-                {text('cat1StopDelay', 'CAT1 stop delay (s)', 'Time until output 2 turns off.')}
-                {select('ossdEnabled', 'OSSD pulses', OSSD_OPTIONS, 'Enabled unless turned off.')}
-                {select('serial0Usage', 'Serial 0 usage', SERIAL_USAGE_OPTIONS)}
-                {select('serial0Baudrate', 'Serial 0 baud rate', BAUDRATE_OPTIONS)}
-                {select('serial1Usage', 'Serial 1 usage', SERIAL_USAGE_OPTIONS)}
-                {select('serial1Baudrate', 'Serial 1 baud rate', BAUDRATE_OPTIONS)}
+                {select('stopCategory', STOP_CATEGORY_OPTIONS)}
+                {text('cat1StopDelay', { label: 'CAT1 stop delay (s)', hint: 'Time until output 2 turns off.' })}
+                {select('ossdEnabled', OSSD_OPTIONS, { hint: 'Enabled unless turned off.' })}
+                {select('serial0Usage', SERIAL_USAGE_OPTIONS)}
+                {select('serial0Baudrate', BAUDRATE_OPTIONS)}
+                {select('serial1Usage', SERIAL_USAGE_OPTIONS)}
+                {select('serial1Baudrate', BAUDRATE_OPTIONS)}
               </div>
             </>
           ) : null}
@@ -186,9 +194,9 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
             <>
               <h4 className="form-section">Ethernet</h4>
               <div className="form-grid">
-                {text('ethNetmask', 'Netmask', 'e.g. 255.255.255.0')}
-                {text('ethGateway', 'Gateway')}
-                {text('ethNameservers', 'Nameservers', 'Separated by commas.')}
+                {text('ethNetmask', { label: 'Netmask', hint: 'e.g. 255.255.255.0' })}
+                {text('ethGateway', { label: 'Gateway' })}
+                {text('ethNameservers', { label: 'Nameservers', hint: 'Separated by commas.' })}
               </div>
             </>
           ) : null}
@@ -196,11 +204,11 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
             <>
               <h4 className="form-section">Wifi</h4>
               <div className="form-grid">
-                {text('wifiSsid', 'SSID')}
-                {text('wifiPassword', 'Password', device?.wifiPasswordSet ? 'A password is stored; type to replace it.' : undefined, 'password')}
-                {text('wifiNetmask', 'Netmask', 'e.g. 255.255.255.0')}
-                {text('wifiGateway', 'Gateway')}
-                {text('wifiNameservers', 'Nameservers', 'Separated by commas.')}
+                {text('wifiSsid', { label: 'SSID' })}
+                {text('wifiPassword', { label: 'Password', hint: device?.wifiPasswordSet ? 'A password is stored; type to replace it.' : undefined, type: 'password' })}
+                {text('wifiNetmask', { label: 'Netmask', hint: 'e.g. 255.255.255.0' })}
+                {text('wifiGateway', { label: 'Gateway' })}
+                {text('wifiNameservers', { label: 'Nameservers', hint: 'Separated by commas.' })}
               </div>
             </>
           ) : null}

@@ -1,6 +1,14 @@
 import { commInterfaceFlags, formatCommInterface, usesIp } from '../../domain/comm-interface';
 import type { ConfigurationSettings } from '../../domain/configuration';
-import { deviceAddSchema, deviceUpdateSchema, ETHERNET_FIELDS, WIFI_FIELDS, type ConfigurationDeviceSettings, type DeviceUpdate } from '../../domain/configuration-device';
+import {
+  DEVICE_SETTING_KEYS,
+  deviceAddSchema,
+  deviceUpdateSchema,
+  UPDATE_ONLY_DEVICE_SETTINGS,
+  type ConfigurationDeviceSettings,
+  type DeviceSettingKey,
+  type DeviceUpdate,
+} from '../../domain/configuration-device';
 import { TYPES_WITHOUT_INPUTS } from '../../domain/device-capabilities';
 import { ENDPOINT_CONTROLLER_TYPES, type DeviceType } from '../../domain/device-types';
 import type { CommInterfaceFlag, Region } from '../../domain/enums';
@@ -11,33 +19,13 @@ import { violation, type Violation } from '../../domain/violations';
 import { listText, numberText, parseDecimal, parseInteger, parseTextList, type Parsed } from './text-values';
 import { dedupeViolations } from './violations';
 
-/** A device's settings in a configuration as the designer's inputs hold them. */
-export const DEVICE_FIELDS = [
-  'deviceConfigurationType',
-  'commInterface',
-  'ipAddress',
-  'networkTemplateId',
-  'inputConfiguration1',
-  'inputConfiguration2',
-  'inputConfiguration3',
-  'can0Id',
-  'can1Id',
-  'voltage',
-  'serial0Usage',
-  'serial1Usage',
-  'serial0Baudrate',
-  'serial1Baudrate',
-  'stopCategory',
-  'cat1StopDelay',
-  'ossdEnabled',
-  ...ETHERNET_FIELDS,
-  ...WIFI_FIELDS,
-] as const;
-export type DeviceField = (typeof DEVICE_FIELDS)[number];
+/** A device's settings in a configuration as the designer's inputs hold them: every setting the domain lists. */
+export const DEVICE_FIELDS = DEVICE_SETTING_KEYS;
+export type DeviceField = DeviceSettingKey;
 /** Text per field; commInterface as the canonical flags text ('BLE,Ethernet'); ossdEnabled 'true'/'false'. */
 export type DeviceDraft = Record<DeviceField, string>;
 
-const UPDATE_ONLY: readonly DeviceField[] = ['can1Id', 'voltage', 'serial0Baudrate', 'serial1Baudrate'];
+const UPDATE_ONLY: readonly DeviceField[] = UPDATE_ONLY_DEVICE_SETTINGS;
 
 export function emptyDeviceDraft(): DeviceDraft {
   return Object.fromEntries(DEVICE_FIELDS.map((f) => [f, ''])) as DeviceDraft;

@@ -1,5 +1,6 @@
 import {
   effectiveDevices,
+  recordedDeviceSettings,
   withConfigurationDefaults,
   withDeviceDefaults,
   type ConfigurationContext,
@@ -30,34 +31,10 @@ export function deviceRecord(member: ConfigurationMember, assignedIpAddress: str
   return {
     serialNumber: d.serialNumber,
     deviceType: d.deviceType,
-    deviceConfigurationType: d.deviceConfigurationType ?? null,
-    commInterface: d.commInterface ?? null,
-    ipAddress: d.ipAddress ?? null,
+    ...recordedDeviceSettings(d),
     // Not in the domain record: the address the file will carry when ipAddress is unset and the
     // configuration assigns one from startingIpAddress.
     assignedIpAddress,
-    inputConfiguration1: d.inputConfiguration1 ?? null,
-    inputConfiguration2: d.inputConfiguration2 ?? null,
-    inputConfiguration3: d.inputConfiguration3 ?? null,
-    can0Id: d.can0Id ?? null,
-    can1Id: d.can1Id ?? null,
-    voltage: d.voltage ?? null,
-    serial0Usage: d.serial0Usage ?? null,
-    serial1Usage: d.serial1Usage ?? null,
-    serial0Baudrate: d.serial0Baudrate ?? null,
-    serial1Baudrate: d.serial1Baudrate ?? null,
-    stopCategory: d.stopCategory ?? null,
-    cat1StopDelay: d.cat1StopDelay ?? null,
-    ossdEnabled: d.ossdEnabled ?? null,
-    ethNetmask: d.ethNetmask ?? null,
-    ethGateway: d.ethGateway ?? null,
-    ethNameservers: d.ethNameservers ? [...d.ethNameservers] : null,
-    wifiNetmask: d.wifiNetmask ?? null,
-    wifiGateway: d.wifiGateway ?? null,
-    wifiNameservers: d.wifiNameservers ? [...d.wifiNameservers] : null,
-    wifiSsid: d.wifiSsid ?? null,
-    wifiPasswordSet: d.wifiPasswordSet === true,
-    networkTemplateId: d.networkTemplateId ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { SYNC_ID_HEADER } from '../../domain/config-file-download';
 import { encodeConfigFile } from '../../domain/files';
 import type { ServiceContext } from '../context';
 import { fileState } from '../configurations/files';
@@ -12,7 +13,6 @@ import { getRegisteredDevice } from '../store/devices';
 import { canonicalJson } from '../store/json';
 import { syncIdFor } from '../store/sync-ids';
 
-export const SYNC_ID_HEADER = 'X-Config-File-Sync-Id';
 export const CONFIG_FILE_MEDIA_TYPE = 'application/cbor';
 
 async function signedFile(db: Queryable, svc: ServiceContext, orgId: string, settings: FileSettings, hash: string) {

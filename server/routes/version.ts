@@ -1,19 +1,8 @@
-import { z } from 'zod';
+import { signingKeySchema, versionSchema } from '../../domain/records';
 import { orgParams } from '../http/schemas';
 import { orgOperation, publicOperation, type AnyOperationSpec } from '../http/operation';
 
 export const API_VERSION = 'v1';
-
-const versionSchema = z.object({
-  apiVersion: z.literal(API_VERSION),
-  serviceVersion: z.string(),
-});
-
-const signingKeySchema = z.object({
-  keyId: z.string(),
-  algorithm: z.literal('ES256'),
-  publicKeyPem: z.string(),
-});
 
 export const versionOperations: AnyOperationSpec[] = [
   publicOperation({

@@ -2,12 +2,7 @@ import { createHmac, createPublicKey, randomBytes } from 'node:crypto';
 import { createConfigFileSigner, generateSigningKeyPair, keyIdOf, type ConfigFileSigner } from '../../domain/files';
 import { createSecretBox, type SecretBox } from '../auth/secret-box';
 import type { Queryable } from '../db/database';
-
-export interface SigningKeyInfo {
-  keyId: string;
-  algorithm: 'ES256';
-  publicKeyPem: string;
-}
+import type { SigningKey } from '../../domain/records';
 
 export interface ServiceSecrets {
   box: SecretBox;
@@ -17,7 +12,7 @@ export interface ServiceSecrets {
    */
   contentHash(canonicalContent: string): string;
   signer: ConfigFileSigner;
-  signingKey: SigningKeyInfo;
+  signingKey: SigningKey;
 }
 
 /**

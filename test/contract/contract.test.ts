@@ -42,6 +42,13 @@ describe('the contract', () => {
     expect(() => parseChannelInput('workbench.jobs', { extra: 1 })).toThrow(/Invalid input/);
   });
 
+  it("takes a device's settings with the domain's fields and types", () => {
+    const settings = { can1Id: 7, ossdEnabled: null, wifiPassword: 'secret', ethNameservers: ['10.0.0.53'] };
+    expect(parseChannelInput('configurations.updateDevice', { id: 'c', serialNumber: 'EPC000101', settings }).settings).toEqual(settings);
+    expect(() => parseChannelInput('configurations.updateDevice', { id: 'c', serialNumber: 'EPC000101', settings: { can1Id: 'seven' } })).toThrow(/settings\.can1Id/);
+    expect(() => parseChannelInput('configurations.update', { id: 'c', settings: { ismTxPower: 'Loud' } })).toThrow(/settings\.ismTxPower/);
+  });
+
   it('accepts only http(s) service URLs on sign-in', () => {
     const good = { serviceUrl: 'https://dcms.example.com', orgId: 'org', apiKey: 'k' };
     expect(parseChannelInput('session.signIn', good)).toEqual({ ...good, remember: true });

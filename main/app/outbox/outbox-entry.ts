@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  configurationConfirmationSchema,
+  firmwareConfirmationSchema,
+  type ConfigurationConfirmationInput,
+  type FirmwareConfirmationInput,
+} from '../../../domain/confirmations';
 
 /**
  * The outbox's record of one confirm-apply call. Stored one file per entry; the `payload` is
@@ -6,21 +12,10 @@ import { z } from 'zod';
  * the service recognise a replay (it deduplicates on serial number, kind and payload).
  */
 
-export const firmwareConfirmationSchema = z.object({
-  firmwareFileSuccessfullyDeployed: z.boolean().nullable(),
-  error: z.string().nullable(),
-  firmwareVersion: z.string().nullable(),
-  applyTimeStamp: z.string().min(1),
-});
-export type FirmwareConfirmation = z.infer<typeof firmwareConfirmationSchema>;
-
-export const configurationConfirmationSchema = z.object({
-  configurationFileSuccessfullyDeployed: z.boolean(),
-  error: z.string().nullable(),
-  syncId: z.string().min(1),
-  applyTimeStamp: z.string().min(1),
-});
-export type ConfigurationConfirmation = z.infer<typeof configurationConfirmationSchema>;
+/** A stored payload must be one the service accepts (its own schema says so), and is kept as written, not normalized. */
+function storedPayload<T>(serviceSchema: z.ZodType) {
+  return z.custom<T>((payload) => serviceSchema.safeParse(payload).success, { message: 'not a confirmation the service accepts' });
+}
 
 export const outboxErrorSchema = z.object({
   /** network: no answer; service: a 5xx; auth: 401/403 or no credentials; rejected: a 4xx that will not change; refused: 2xx with data false; format: an answer that is not the envelope. */
@@ -50,14 +45,14 @@ const common = {
 };
 
 export const outboxEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ ...common, kind: z.literal('firmware'), payload: firmwareConfirmationSchema }),
-  z.object({ ...common, kind: z.literal('configuration'), payload: configurationConfirmationSchema }),
+  z.object({ ...common, kind: z.literal('firmware'), payload: storedPayload<FirmwareConfirmationInput>(firmwareConfirmationSchema) }),
+  z.object({ ...common, kind: z.literal('configuration'), payload: storedPayload<ConfigurationConfirmationInput>(configurationConfirmationSchema) }),
 ]);
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 
 export type NewConfirmation =
-  | { kind: 'firmware'; serviceUrl: string; orgId: string; serialNumber: string; payload: FirmwareConfirmation }
-  | { kind: 'configuration'; serviceUrl: string; orgId: string; serialNumber: string; payload: ConfigurationConfirmation };
+  | { kind: 'firmware'; serviceUrl: string; orgId: string; serialNumber: string; payload: FirmwareConfirmationInput }
+  | { kind: 'configuration'; serviceUrl: string; orgId: string; serialNumber: string; payload: ConfigurationConfirmationInput };
 
 /** Entries of one chain are delivered in order: a later firmware confirmation never overtakes an earlier one. */
 export function chainKey(entry: Pick<OutboxEntry, 'serviceUrl' | 'orgId' | 'serialNumber' | 'kind'>): string {

@@ -1,28 +1,18 @@
-import { z } from 'zod';
 import {
   configurationRecordSchema,
+  configurationStatusSchema,
   deleteResultSchema,
   dryRunResultSchema,
   pageSchema,
-  violationsSchema,
   type ConfigurationCreateInput,
   type ConfigurationPatchInput,
   type ConfigurationRecord,
   type ConfigurationSortOption,
-  type ConfigurationStatus,
   type DeviceAddInput,
   type DeviceUpdateInput,
 } from '../../../domain';
 import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
 import { walkPages, type WalkOptions } from '../paging';
-
-/** GET configurations/validate/{id}: the domain's ConfigurationStatus. */
-export const configurationStatusSchema = z.object({
-  configurationId: z.string(),
-  complete: z.boolean(),
-  errors: violationsSchema,
-  readyDevices: z.array(z.string()),
-}) satisfies z.ZodType<ConfigurationStatus>;
 
 const configurationPageSchema = pageSchema(configurationRecordSchema);
 

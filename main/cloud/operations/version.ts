@@ -1,13 +1,5 @@
-import { z } from 'zod';
-import { versionSchema } from '../../../domain';
+import { signingKeySchema, versionSchema } from '../../../domain';
 import type { CallOptions, Transport } from '../http';
-
-/** The service's public key for configuration file signatures (an extension of the interface). */
-export const signingKeySchema = z.object({
-  keyId: z.string(),
-  algorithm: z.string(),
-  publicKeyPem: z.string(),
-});
 
 export function versionOperations(t: Transport) {
   return {
@@ -15,6 +7,7 @@ export function versionOperations(t: Transport) {
     version: (call?: CallOptions) => t.json({ method: 'GET', path: '/v1/version', absolute: true, safeToRepeat: true }, versionSchema, call),
     /** GET /v1/organizations/{orgId}/version: the same, checked with the key. */
     organizationVersion: (call?: CallOptions) => t.json({ method: 'GET', path: '/version', safeToRepeat: true }, versionSchema, call),
+    /** The service's public key for configuration file signatures (an extension of the interface). */
     signingKey: (call?: CallOptions) =>
       t.json({ method: 'GET', path: '/v1/config-file-signing-key', absolute: true, safeToRepeat: true }, signingKeySchema, call),
   };
