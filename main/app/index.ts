@@ -47,7 +47,7 @@ export interface CoreOptions {
   appVersion?: string;
   /** Default: the embedded service with its data under `<dataDir>/workspace`. */
   startLocalWorkspace?: LocalWorkspaceStarter;
-  /** How devices are found (serial ports, the simulator's ptys, BLE, IP targets); see LiveDeviceList. */
+  /** Where devices are looked for (serial ports by USB id and port globs, BLE, IP targets) and how often; see LiveDeviceList. */
   deviceList?: LiveDeviceListOptions;
   /** Stands in for the live device list (tests). */
   deviceSource?: DeviceSource;
