@@ -36,8 +36,8 @@ export type { SecretStore } from '../../platform/secret-store';
 export { FileSecretStore } from '../../platform/secret-store';
 export type { DeviceSource } from './workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from './workbench/workbench-jobs';
-export type { LocalWorkspace, LocalWorkspaceStarter, LocalWorkspaceOptions } from './local-workspace';
-export { embeddedWorkspaceStarter, openLocalWorkspace, LocalWorkspaceBusyError, LOCAL_WORKSPACE_SERVICE } from './local-workspace';
+export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
+export { embeddedWorkspaceStarter } from './local-workspace';
 
 export interface CoreOptions {
   /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */
