@@ -61,11 +61,16 @@ export async function fsyncDir(fs: FileSystem, dir: string): Promise<void> {
  * Replace `path` with `data` so that after a crash at any point the file holds either the old
  * content or the new one, never a torn mix: write a temp file, fsync it, rename over, fsync the dir.
  */
-export async function writeFileDurable(fs: FileSystem, path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+export function writeFileDurable(fs: FileSystem, path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  return replaceDurably(fs, path, mode, (handle) => handle.writeFile(data));
+}
+
+/** The steps behind every durable replace; `write` fills the temp file. */
+async function replaceDurably(fs: FileSystem, path: string, mode: number, write: (handle: nodeFs.FileHandle) => Promise<void>): Promise<void> {
   const temp = tempPathFor(path);
   const handle = await fs.open(temp, 'wx', mode);
   try {
-    await handle.writeFile(data);
+    await write(handle);
     await handle.sync();
   } catch (err) {
     await handle.close().catch(() => undefined);
@@ -143,26 +148,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
  * writeFileAtomic for data that arrives in pieces (a download): each piece is passed to `onChunk`
  * as it is written. A failure part way removes the temp file and leaves the old file untouched.
  */
-export async function writeStreamAtomic(path: string, chunks: AsyncIterable<Uint8Array>, onChunk?: (chunk: Uint8Array) => void, mode = 0o600): Promise<void> {
-  const fs = nodeFileSystem;
-  const temp = tempPathFor(path);
-  const handle = await fs.open(temp, 'wx', mode);
-  try {
+export function writeStreamAtomic(path: string, chunks: AsyncIterable<Uint8Array>, onChunk?: (chunk: Uint8Array) => void, mode = 0o600): Promise<void> {
+  return replaceDurably(nodeFileSystem, path, mode, async (handle) => {
     for await (const chunk of chunks) {
       await handle.write(chunk);
       onChunk?.(chunk);
     }
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await fs.unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await handle.close();
-  try {
-    await renameDurable(fs, temp, path);
-  } catch (err) {
-    await fs.unlink(temp).catch(() => undefined);
-    throw err;
-  }
+  });
 }

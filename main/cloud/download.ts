@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { SYNC_ID_HEADER } from '../../domain/config-file-download';
 import { writeStreamAtomic } from '../../platform/durable-file';
 import type { DownloadBody } from './http';
@@ -67,17 +68,7 @@ export async function saveBody(body: DownloadBody, target: DownloadTarget): Prom
 
 /** Collect a (small) body in memory, for callers that verify it before it touches the disk. */
 export async function collectBody(body: DownloadBody): Promise<{ bytes: Uint8Array; headers: Headers; syncId: string | undefined }> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body.chunks) {
-    parts.push(chunk);
-    size += chunk.length;
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
+  const collected = await buffer(body.chunks);
+  const bytes = new Uint8Array(collected.buffer, collected.byteOffset, collected.byteLength);
   return { bytes, headers: body.headers, syncId: body.headers.get(SYNC_ID_HEADER) ?? undefined };
 }

@@ -8,6 +8,7 @@ import { CacheIndex } from './cache-index';
 import type { FirmwareSource } from './firmware-source';
 import { prefetchFirmware, type PrefetchReport } from './prefetch';
 import { checkStoredBundle, CorruptCacheEntryError, type CachedBundle } from './verified-bundle';
+import { buffer } from 'node:stream/consumers';
 
 export type { CacheEntry } from './cache-entry';
 
@@ -175,17 +176,6 @@ export class FirmwareCache {
 
 async function collect(input: BundleInput): Promise<Uint8Array> {
   if (input instanceof Uint8Array) return input;
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of input) {
-    parts.push(chunk);
-    size += chunk.length;
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
+  const collected = await buffer(input);
+  return new Uint8Array(collected.buffer, collected.byteOffset, collected.byteLength);
 }
