@@ -4,7 +4,7 @@ import { writeFileAtomic } from './durable-file';
 
 /**
  * Where the core keeps the API key between runs. Electron implements it with safeStorage
- * (main/electron/safe-storage-secret-store.ts); the CLI and web mode with a file only the user can
+ * (main/hosts/electron/safe-storage-secret-store.ts); the CLI and web mode with a file only the user can
  * read. `set` may throw when secrets cannot be kept safely: the sign-in still succeeds, the key is
  * just not remembered.
  */

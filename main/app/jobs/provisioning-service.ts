@@ -39,7 +39,7 @@ export interface ProvisioningServiceOptions {
 }
 
 /**
- * The provisioning core the app (main/core) and the CLI share: a job queue over attached devices,
+ * The provisioning core the app (main/app) and the CLI share: a job queue over attached devices,
  * throttled progress, the firmware cache and the confirmation outbox.
  */
 export interface ProvisioningService {

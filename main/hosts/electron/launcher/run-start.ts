@@ -58,9 +58,9 @@ export async function runStart({ projectRoot, args, build, env = process.env, is
   throw new Error('unreachable: a second download was planned');
 }
 
-/** `npm run web`, i.e. `tsx main/web/cli.ts`: it prints the address to open. */
+/** `npm run web`, i.e. `tsx main/hosts/web/cli.ts`: it prints the address to open. */
 export async function startWebMode(projectRoot: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const entry = join(projectRoot, 'main', 'web', 'cli.ts');
+  const entry = join(projectRoot, 'main', 'hosts', 'web', 'cli.ts');
   if (!existsSync(entry)) {
     console.error(`Web mode is not available in this checkout (${entry} is missing).`);
     return 1;
