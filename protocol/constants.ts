@@ -59,6 +59,16 @@ export const DEVICE_ERROR = {
   fwHashMismatch: 'FW_HASH_MISMATCH',
   fwWrongType: 'FW_WRONG_TYPE',
   fwBadHeader: 'FW_BAD_HEADER',
+  /** The announce carries no signed firmware manifest. */
+  fwUnsigned: 'FW_UNSIGNED',
+  /** The signed manifest is malformed, its signature does not verify, or it does not describe the announced image. */
+  fwBadSignature: 'FW_BAD_SIGNATURE',
+  /** The manifest is signed by a release key the device does not hold. */
+  fwUntrustedKey: 'FW_UNTRUSTED_KEY',
+  /** The manifest is signed by a release key that an applied release retired. */
+  fwKeyRetired: 'FW_KEY_RETIRED',
+  /** The manifest's security counter is below the highest the device has applied. */
+  fwRollback: 'FW_ROLLBACK',
   configBadFormat: 'CONFIG_BAD_FORMAT',
   configChecksumMismatch: 'CONFIG_CHECKSUM_MISMATCH',
   configBadSignature: 'CONFIG_BAD_SIGNATURE',
@@ -115,6 +125,10 @@ export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
   CONFIG_BAD_FORMAT: '4.00',
   CONFIG_CHECKSUM_MISMATCH: '4.00',
   CONFIG_BAD_SIGNATURE: '4.03',
+  FW_UNSIGNED: '4.03',
+  FW_BAD_SIGNATURE: '4.03',
+  FW_UNTRUSTED_KEY: '4.03',
+  FW_KEY_RETIRED: '4.03',
   NOT_FOUND: '4.04',
   METHOD_NOT_ALLOWED: '4.05',
   FW_OUT_OF_WINDOW: '4.08',
@@ -122,6 +136,7 @@ export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
   FW_NOT_ANNOUNCED: '4.09',
   FW_INCOMPLETE: '4.09',
   FW_WRONG_TYPE: '4.09',
+  FW_ROLLBACK: '4.09',
   CONFIG_WRONG_DEVICE: '4.09',
   FW_TOO_LARGE: '4.13',
   CONFIG_TOO_LARGE: '4.13',

@@ -6,3 +6,5 @@ export * from './config-file';
 export * from './config-file-signature';
 export * from './firmware-image';
 export * from './firmware-bundle';
+export * from './firmware-release-key';
+export * from './firmware-manifest';
