@@ -30,6 +30,14 @@ export interface AttachedDeviceView {
   activeJobId: string | null;
 }
 
+/** Serial ports asked beside USB product id 0xD101, as globs (RS-485 adapters, simulators' ptys). */
+export interface PortGlobsView {
+  /** The technician's setting, kept between runs. */
+  saved: string[];
+  /** From `$PROVISIONER_PORTS` or the host; asked too, not editable here. */
+  fromEnvironment: string[];
+}
+
 const jobId = z.object({ jobId: nonEmpty.max(128) }).strict();
 
 /** The device workbench: attached devices and the jobs that provision them. */
@@ -43,5 +51,9 @@ export const WORKBENCH_CHANNELS = {
   'workbench.retry': command(jobId).returns<JobView>(),
   'workbench.jobs': query(noInput).returns<JobView[]>(),
   'workbench.clearFinished': command(noInput).returns<JobView[]>(),
+  'workbench.portGlobs': query(noInput).returns<PortGlobsView>(),
+  'workbench.setPortGlobs': command(
+    z.object({ portGlobs: z.array(z.string().trim().min(1).max(1024)).max(32) }).strict(),
+  ).returns<PortGlobsView>(),
 } as const;
 export type WorkbenchChannel = keyof typeof WORKBENCH_CHANNELS;

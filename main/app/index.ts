@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LiveDeviceList, type LiveDeviceListOptions } from '../devices/discovery';
+import { LiveDeviceList, portGlobsFromEnv, type LiveDeviceListOptions } from '../devices/discovery';
 import type { LinkFactoryDeps } from '../devices';
 import { createDeviceConnector, createProvisioningService, type ProvisioningService as JobsEngine } from './jobs';
 import {
@@ -121,10 +121,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const provisioning: WorkbenchJobs = workbenchJobs(engine);
 
   let workbench: Workbench | null = null;
+  const serialOptions = options.deviceList?.serial;
+  // Globs the host gives (web mode's --simulate) or $PROVISIONER_PORTS, plus the technician's setting.
+  const environmentPortGlobs = serialOptions === false ? [] : [...(serialOptions?.portGlobs ?? portGlobsFromEnv(process.env))];
+  const portGlobsOf = (saved: readonly string[]) => [...new Set([...environmentPortGlobs, ...saved])];
   const source: DeviceSource =
     options.deviceSource ??
     new LiveDeviceList({
       ...options.deviceList,
+      ...(serialOptions === false ? {} : { serial: { ...serialOptions, portGlobs: portGlobsOf((await settings.read()).portGlobs) } }),
       isBusy: (link) => workbench?.isBusy(link) ?? false,
       onWarning: (message) => log.warn('devices', message),
     });
@@ -182,6 +187,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return job;
     },
     'workbench.jobs': async () => provisioning.jobs(),
+    'workbench.portGlobs': async () => ({ saved: (await settings.read()).portGlobs, fromEnvironment: environmentPortGlobs }),
+    'workbench.setPortGlobs': async (input) => {
+      const { portGlobs } = await settings.update({ portGlobs: [...new Set(input.portGlobs)] });
+      await source.setPortGlobs?.(portGlobsOf(portGlobs));
+      log.info('devices', portGlobs.length > 0 ? `Serial ports are also looked for at ${portGlobs.join(', ')}.` : 'Serial ports are looked for by USB id only.');
+      return { saved: portGlobs, fromEnvironment: environmentPortGlobs };
+    },
     'workbench.clearFinished': async () => provisioning.clearFinished(),
     'logs.recent': async (input) => log.recent(input.limit),
     'support.report': () =>

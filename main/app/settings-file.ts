@@ -15,6 +15,8 @@ const settingsSchema = z.object({
     ])
     .nullable()
     .default(null),
+  /** Serial ports asked beside USB 0xD101, as globs (RS-485 adapters, simulators' ptys). */
+  portGlobs: z.array(z.string().min(1).max(1024)).max(32).default([]),
 });
 export type CoreSettings = z.infer<typeof settingsSchema>;
 

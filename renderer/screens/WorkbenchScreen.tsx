@@ -6,6 +6,7 @@ import { linkText, needsDetail, needsSomething, needsText } from '../format/devi
 import { isFinished, workbenchSummary } from '../format/progress-status';
 import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../stores/workbench';
 import { useCapability } from '../stores/session';
+import { PortGlobsForm } from './PortGlobsForm';
 
 const ACTIONS: { action: JobAction; label: string }[] = [
   { action: 'firmware', label: 'Update firmware' },
@@ -126,6 +127,7 @@ export function WorkbenchScreen() {
           ) : null}
         </tbody>
       </table>
+      <PortGlobsForm />
     </section>
   );
 }

@@ -33,9 +33,10 @@ export async function settle(): Promise<void> {
 }
 
 /** Types into a React-controlled input or select the way a person would. */
-export async function typeInto(element: HTMLInputElement | HTMLSelectElement, value: string): Promise<void> {
+export async function typeInto(element: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, value: string): Promise<void> {
   await act(async () => {
-    const prototype = element instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+    const prototype =
+      element instanceof HTMLSelectElement ? HTMLSelectElement.prototype : element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(element, value);
     element.dispatchEvent(new Event(element instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
   });

@@ -16,6 +16,8 @@ export interface DeviceSource {
   on(listener: (event: DeviceListEvent) => void): () => void;
   /** Ask a device again (after a job changed its firmware or configuration). */
   refresh(link: string): Promise<DiscoveredDevice | undefined>;
+  /** Where serial ports beyond USB 0xD101 are looked for; a source without serial ports ignores it. */
+  setPortGlobs?(portGlobs: readonly string[]): Promise<void>;
 }
 
 export interface WorkbenchDeps {

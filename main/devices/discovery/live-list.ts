@@ -44,7 +44,7 @@ export class LiveDeviceList {
   private readonly udpTargets = new Set<string>();
   private stopped = true;
 
-  constructor(private readonly options: LiveDeviceListOptions = {}) {
+  constructor(private options: LiveDeviceListOptions = {}) {
     this.state = new DeviceListState(options.graceMs ?? 3000);
     for (const target of options.udpTargets ?? []) this.udpTargets.add(formatLinkSpec(parseLinkSpec(target)));
   }
@@ -64,20 +64,39 @@ export class LiveDeviceList {
     const { serial } = this.options;
     if (serial !== false) {
       this.timers.push(setInterval(() => void this.scanSerial(), this.options.pollIntervalMs ?? 1000));
-      // A port appearing in a glob's directory (a pty, an adapter's by-id link) is listed at once.
-      for (const root of new Set((serial?.portGlobs ?? portGlobsFromEnv(process.env)).map(portGlobRoot))) {
-        try {
-          const watcher = watch(root, () => void this.scanSerial());
-          watcher.on('error', () => undefined);
-          this.watchers.push(watcher);
-        } catch {
-          // The directory is not there (yet): polling alone.
-        }
-      }
+      this.watchPortGlobs();
     }
     if (this.options.ble) void this.startBle(this.options.ble.central);
     this.timers.push(setInterval(() => void this.scanUdp(), this.options.ipPollIntervalMs ?? 5000));
     await Promise.all([serial === false ? undefined : this.scanSerial(), this.scanUdp()]);
+  }
+
+  /**
+   * The port globs asked beside USB 0xD101 (the app's setting): the list is rescanned at once and
+   * the new globs' directories are watched.
+   */
+  async setPortGlobs(portGlobs: readonly string[]): Promise<void> {
+    if (this.options.serial === false) return;
+    this.options = { ...this.options, serial: { ...this.options.serial, portGlobs } };
+    if (this.stopped) return;
+    this.watchPortGlobs();
+    await this.scanSerial();
+  }
+
+  /** A port appearing in a glob's directory (a pty, an adapter's by-id link) is listed at once. */
+  private watchPortGlobs(): void {
+    for (const watcher of this.watchers.splice(0)) watcher.close();
+    const serial = this.options.serial;
+    if (serial === false) return;
+    for (const root of new Set((serial?.portGlobs ?? portGlobsFromEnv(process.env)).map(portGlobRoot))) {
+      try {
+        const watcher = watch(root, () => void this.scanSerial());
+        watcher.on('error', () => undefined);
+        this.watchers.push(watcher);
+      } catch {
+        // The directory is not there (yet): polling alone.
+      }
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { client, errorText } from '../api/client';
+import { useQuery } from '../api/use-query';
+import { Callout } from '../components/misc';
+
+/** One glob a line; blank lines dropped. */
+export function parsePortGlobs(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+}
+
+/**
+ * Serial ports beyond USB product id 0xD101 (an RS-485 adapter, a simulator's ptys), as globs the
+ * workbench also asks, like esptool's port filters. Kept between runs.
+ */
+export function PortGlobsForm() {
+  const current = useQuery('workbench.portGlobs', {});
+  const [text, setText] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (current.data) setText(current.data.saved.join('\n'));
+  }, [current.data]);
+
+  const save = async () => {
+    setSaving(true);
+    setError(null);
+    setSavedNote(null);
+    try {
+      const view = await client().call('workbench.setPortGlobs', { portGlobs: parsePortGlobs(text) });
+      setText(view.saved.join('\n'));
+      setSavedNote(view.saved.length > 0 ? `Also looking at ${view.saved.length} port pattern${view.saved.length === 1 ? '' : 's'}.` : 'Looking for USB devices only.');
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <details className="port-globs">
+      <summary>Other serial ports</summary>
+      <p className="muted">
+        Devices on USB are found by themselves. For an RS-485 or other adapter, give the paths of its ports as patterns, one a line, for
+        example <code>/dev/serial/by-id/usb-FTDI*</code>.
+      </p>
+      <label className="field">
+        <span className="field__label">Port patterns</span>
+        <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} name="port-globs" />
+      </label>
+      {current.data && current.data.fromEnvironment.length > 0 ? (
+        <p className="muted">Also from the environment: {current.data.fromEnvironment.join(', ')}</p>
+      ) : null}
+      <button type="button" className="button button--secondary" disabled={saving} onClick={() => void save()}>
+        Save port patterns
+      </button>
+      {savedNote ? (
+        <p className="muted" role="status">
+          {savedNote}
+        </p>
+      ) : null}
+      {error ?? current.error ? <Callout tone="bad">{error ?? current.error}</Callout> : null}
+    </details>
+  );
+}

@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, FileSecretStore, type Core } from '../../../main/app';
+import { invokeForWire, type Channel, type ChannelInput } from '../../../contract/index';
+import { startSimulatedDevice, type SimulatedDevice } from '../../../simulator';
+import { serviceKeys, uniqueSerial } from '../devices/helpers/simulated';
+
+/**
+ * The technician's port-glob setting: a serial device that is not USB 0xD101 (here a simulated
+ * device's pty, as an RS-485 adapter would be) is found once its glob is saved, and still after a
+ * restart, without $PROVISIONER_PORTS.
+ */
+
+let dir: string;
+let device: SimulatedDevice;
+const cores: Core[] = [];
+
+async function startCore(): Promise<Core> {
+  const core = await createCore({
+    dataDir: join(dir, 'app'),
+    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
+    host: 'test',
+    resume: false,
+    // No USB ports and no globs from the environment: only the setting can find the device.
+    deviceList: { serial: { listPorts: async () => [], portGlobs: [] }, pollIntervalMs: 200 },
+    startLocalWorkspace: async () => {
+      throw new Error('not used');
+    },
+  });
+  cores.push(core);
+  return core;
+}
+
+async function value<C extends Channel>(core: Core, channel: C, input: ChannelInput<C>): Promise<unknown> {
+  const outcome = await invokeForWire(core, channel, input);
+  if (!outcome.ok) throw new Error(`${channel}: ${outcome.error.code} ${outcome.error.message}`);
+  return outcome.value;
+}
+
+async function serialNumbersOn(core: Core): Promise<(string | null)[]> {
+  const devices = (await value(core, 'workbench.devices', {})) as { serialNumber: string | null }[];
+  return devices.map((d) => d.serialNumber);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'provisioner-port-globs-'));
+  device = await startSimulatedDevice({
+    deviceType: 'EPC',
+    serialNumber: uniqueSerial('EPC'),
+    link: 'pty',
+    stateDir: join(dir, 'device'),
+    ptyDir: join(dir, 'rs485'),
+    publicKeyPem: serviceKeys.publicKeyPem,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  for (const core of cores) await core.close();
+  await device?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the port-glob setting', () => {
+  it('finds a serial device beyond USB 0xD101 once its glob is saved, and keeps the glob across a restart', async () => {
+    const serialNumber = device.descriptor.serialNumber;
+    const first = await startCore();
+    expect(await serialNumbersOn(first)).not.toContain(serialNumber);
+    expect(await value(first, 'workbench.portGlobs', {})).toEqual({ saved: [], fromEnvironment: [] });
+
+    const glob = join(dir, 'rs485', '*');
+    expect(await value(first, 'workbench.setPortGlobs', { portGlobs: [glob, glob] })).toEqual({ saved: [glob], fromEnvironment: [] });
+    await expect.poll(() => serialNumbersOn(first), { interval: 200, timeout: 20_000 }).toContain(serialNumber);
+    await first.close();
+    cores.pop();
+
+    const second = await startCore();
+    expect(await value(second, 'workbench.portGlobs', {})).toEqual({ saved: [glob], fromEnvironment: [] });
+    await expect.poll(() => serialNumbersOn(second), { interval: 200, timeout: 20_000 }).toContain(serialNumber);
+
+    // Cleared, the device is no longer looked for.
+    await value(second, 'workbench.setPortGlobs', { portGlobs: [] });
+    await expect.poll(() => serialNumbersOn(second), { interval: 200, timeout: 20_000 }).not.toContain(serialNumber);
+  });
+
+  it('refuses a glob that is not text of a sane length before it reaches the settings', async () => {
+    const core = cores[0] ?? (await startCore());
+    const outcome = await invokeForWire(core, 'workbench.setPortGlobs', { portGlobs: ['x'.repeat(2000)] });
+    expect(outcome).toMatchObject({ ok: false });
+    expect(await value(core, 'workbench.portGlobs', {})).toMatchObject({ saved: [] });
+  });
+});
