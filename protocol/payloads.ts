@@ -19,14 +19,28 @@ export const deviceInfoSchema = z.object({
 });
 export type DeviceInfo = z.infer<typeof deviceInfoSchema>;
 
+const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'bytes');
+
+/**
+ * POST /fw request (§3.3): the image announced and the signed firmware manifest that vouches for
+ * it (§8.3). The plain fields must equal the manifest's; a device trusts only the manifest.
+ */
+export const firmwareAnnouncementSchema = z.object({
+  size: z.number().int().positive(),
+  sha256: bytes.refine((value) => value.length === 32, '32 bytes'),
+  version: z.string().min(1).max(32),
+  deviceType: z.string(),
+  /** The signed firmware manifest; optional in the schema so that its absence is FW_UNSIGNED, not BAD_REQUEST. */
+  signedManifest: bytes.optional(),
+});
+export type FirmwareAnnouncement = z.infer<typeof firmwareAnnouncementSchema>;
+
 /** POST /fw response (§3.3). */
 export const announceResponseSchema = z.object({
   offset: z.number().int().min(0),
   blockSize: z.number().int().min(16),
 });
 export type AnnounceResponse = z.infer<typeof announceResponseSchema>;
-
-const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'bytes');
 
 /** GET /fw (§3.4). */
 export const firmwareStatusSchema = z.object({
@@ -39,14 +53,24 @@ export const firmwareStatusSchema = z.object({
 });
 export type FirmwareStatus = z.infer<typeof firmwareStatusSchema>;
 
-/** GET /config (§3.7). */
+/**
+ * GET /config (§3.7). `sequence`, `orgId` and `orgKeyId` (the applied file's sequence and the
+ * organization key the device is claimed by) are absent from devices made before files carried
+ * them: the host then leaves those checks to the device.
+ */
 export const configStatusSchema = z.object({
   syncId: z.string().nullable(),
   appliedAt: z.string().nullable(),
   blank: z.boolean(),
+  sequence: z.number().int().nullish(),
+  orgId: z.string().nullish(),
+  orgKeyId: z.string().nullish(),
 });
 export type ConfigStatus = z.infer<typeof configStatusSchema>;
 
-/** The 2.04 of a completed configuration upload (§3.8). */
-export const configAppliedSchema = z.object({ syncId: z.string() });
+/**
+ * The 2.04 of a completed configuration upload (§3.8). `unchanged`: the file is the one applied
+ * already; the device changed nothing and does not restart.
+ */
+export const configAppliedSchema = z.object({ syncId: z.string(), unchanged: z.boolean().optional() });
 export type ConfigApplied = z.infer<typeof configAppliedSchema>;

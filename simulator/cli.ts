@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
-import { fraction, integer, nonNegativeNumber, positiveNumber, sharedOptions, stall, type CliFlags } from './cli/flags';
+import { fraction, integer, nonNegativeNumber, positiveNumber, repeated, sharedOptions, stall, type CliFlags } from './cli/flags';
 import { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 import { readFleetFile } from './cli/fleet-file';
 import { loadPublicKey } from './cli/public-key';
+import { loadReleaseKeys } from './cli/release-keys';
 import { startFleet, type FleetDeviceSpec, type FleetSpec, type SimulatedFleet } from './fleet';
 import { simulatorDir } from './scratch-dir';
 
@@ -22,7 +23,8 @@ function buildProgram(): Command {
     .option('--fleet <file>', 'JSON file listing several devices (instead of --type/--serial)')
     .option('--state-dir <dir>', 'root of the devices\' state directories (each device in <dir>/<serial>)')
     .option('--public-key <file>', 'the service\'s configuration-file signing key (PEM)')
-    .option('--service-url <url>', 'fetch the signing key from GET <url>/v1/config-file-signing-key')
+    .option('--release-key-pub <file>', 'a firmware release public key (PEM) the devices trust; repeat for several', repeated, [])
+    .option('--service-url <url>', 'fetch the signing key (GET <url>/v1/config-file-signing-key) and the release keys (GET <url>/v1/firmware-release-keys)')
     .option('--baud <rate>', 'serial wire model: baud rate (baud/10 bytes per second)', integer)
     .option('--ble-mtu <mtu>', 'largest ATT MTU the peripheral accepts', integer)
     .option('--ble-interval <ms>', 'BLE connection interval, milliseconds', positiveNumber)
@@ -70,8 +72,12 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     const publicKeyPem = await loadPublicKey({ file: flags.publicKey, serviceUrl: flags.serviceUrl });
+    const releaseKeysPem = await loadReleaseKeys({ files: flags.releaseKeyPub ?? [], serviceUrl: flags.serviceUrl });
     const { defaults, devices } = await devicesFrom(flags);
-    const shared = sharedOptions(flags);
+    const shared = { ...sharedOptions(flags), ...(releaseKeysPem.length > 0 ? { releaseKeysPem } : {}) };
+    if ((shared.releaseKeysPem ?? defaults?.releaseKeysPem ?? []).length === 0) {
+      console.error('simulator: no firmware release keys (--release-key-pub or --service-url): the devices refuse every firmware image');
+    }
     fleet = await startFleet({
       stateDir: flags.stateDir ?? join(simulatorDir(), 'state'),
       publicKeyPem,

@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
+import { releaseKeyFromPem, type ReleaseKey } from '../domain/files/firmware-release-key';
 import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
 import type { FaultOptions } from './faults';
 import { simulatorDir } from './scratch-dir';
@@ -26,6 +27,11 @@ export interface SimulatedDeviceOptions {
   stateDir: string;
   /** The service's configuration-file signing key (SPKI PEM). */
   publicKeyPem: string;
+  /**
+   * The firmware release keys (Ed25519, SPKI PEM) the device trusts: a real device gets them at
+   * manufacture. Without any, the device refuses every firmware image. Default none.
+   */
+  releaseKeysPem?: readonly string[];
   /** Serial line rate; the wire model moves baud / 10 bytes per second. Default 115200. */
   baudRate?: number;
   ble?: BleOptions;
@@ -61,6 +67,8 @@ export type ResolvedDeviceOptions = Required<Omit<SimulatedDeviceOptions, 'ble' 
   faults: FaultOptions;
   ptyPath: string;
   devicePtyPath: string;
+  /** `releaseKeysPem`, checked and with their key ids. */
+  releaseKeys: ReleaseKey[];
 };
 
 const MODELS: Record<DeviceType, string> = { SRCP: 'SRCP-R2', WESP: 'WESP-W1', EPC: 'EPC-E4', NSCP: 'NSCP-N2' };
@@ -81,6 +89,14 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
   if (!(baudRate > 0)) throw new Error(`The baud rate must be positive, not ${baudRate}.`);
   const ptyDir = options.ptyDir ?? join(simulatorDir(), 'pty');
   const ptyPath = options.ptyPath ?? join(ptyDir, options.serialNumber);
+  const releaseKeysPem = options.releaseKeysPem ?? [];
+  const releaseKeys = releaseKeysPem.map((pem, i) => {
+    try {
+      return releaseKeyFromPem(pem, `provisioned release key ${i + 1}`);
+    } catch (error) {
+      throw new Error(`Release key ${i + 1} of ${options.serialNumber}: ${(error as Error).message}`);
+    }
+  });
   return {
     deviceType: options.deviceType,
     serialNumber: options.serialNumber,
@@ -89,6 +105,8 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     link: options.link,
     stateDir: options.stateDir,
     publicKeyPem: options.publicKeyPem,
+    releaseKeysPem,
+    releaseKeys,
     baudRate,
     ble,
     udp: { bytesPerSecond: 1_000_000, latencyMs: 1, ...options.udp },

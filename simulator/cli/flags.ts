@@ -11,6 +11,8 @@ export interface CliFlags {
   fleet?: string;
   stateDir?: string;
   publicKey?: string;
+  /** Release public key files, in the order given. */
+  releaseKeyPub?: string[];
   serviceUrl?: string;
   baud?: number;
   bleMtu?: number;
@@ -36,6 +38,11 @@ export function integer(text: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 0) throw new InvalidArgumentError(`"${text}" is not a whole number.`);
   return value;
+}
+
+/** Commander's collector for a flag that may be repeated. */
+export function repeated(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function positiveNumber(text: string): number {

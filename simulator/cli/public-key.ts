@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { fetchServiceData } from './service-fetch';
 
 /** The service's configuration-file signing key, from a PEM file or the service itself. */
 export async function loadPublicKey(source: { file?: string; serviceUrl?: string }): Promise<string> {
@@ -21,17 +22,8 @@ export async function loadPublicKey(source: { file?: string; serviceUrl?: string
 
 /** GET /v1/config-file-signing-key (public, no API key): `{ data: { keyId, algorithm, publicKeyPem } }`. */
 async function fetchSigningKey(serviceUrl: string): Promise<string> {
-  const base = serviceUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
-  const url = `${base}/v1/config-file-signing-key`;
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { accept: 'application/json' } });
-  } catch (error) {
-    throw new Error(`Cannot reach the service at ${url}: ${(error as Error).message}`);
-  }
-  if (!response.ok) throw new Error(`The service answered ${response.status} to GET ${url}.`);
-  const body = (await response.json()) as { data?: { publicKeyPem?: unknown } };
-  const pem = body.data?.publicKeyPem;
+  const { url, data } = await fetchServiceData(serviceUrl, '/v1/config-file-signing-key');
+  const pem = (data as { publicKeyPem?: unknown } | undefined)?.publicKeyPem;
   if (typeof pem !== 'string') throw new Error(`GET ${url} returned no data.publicKeyPem.`);
   return pem;
 }

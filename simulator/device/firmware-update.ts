@@ -1,25 +1,22 @@
+import { FileFormatError } from '../../domain/files/file-error';
 import { FIRMWARE_IMAGE_HEADER_SIZE, parseFirmwareImageHeader, type FirmwareImageHeader } from '../../domain/files/firmware-image';
-import { DEVICE_ERROR, type AnyDeviceErrorCode, type FirmwareState } from '../../protocol/constants';
+import { checkFirmwareManifest, verifySignedFirmwareManifest, type FirmwareManifest } from '../../domain/files/firmware-manifest';
+import type { ReleaseKey } from '../../domain/files/firmware-release-key';
+import { DEVICE_ERROR, DEVICE_ERROR_RESPONSE_CODE, type AnyDeviceErrorCode, type FirmwareState } from '../../protocol/constants';
 import { bytesToHex, hexToBytes } from '../hex';
 import type { FlashModel } from '../wire/flash';
 import { busyError } from './busy';
 import { DeviceError } from './errors';
 import { ReceivedRanges } from './received-ranges';
-import type { AnnounceResponse, FirmwareStatus } from '../../protocol/payloads';
+import type { AnnounceResponse, FirmwareAnnouncement, FirmwareStatus } from '../../protocol/payloads';
 import { StagedImage } from './staged-image';
 import type { PersistedUpload, StateStore } from './state';
-
-
-export interface Announcement {
-  size: number;
-  sha256: Uint8Array;
-  version: string;
-  deviceType: string;
-}
 
 export interface FirmwareUpdateOptions {
   store: StateStore;
   deviceType: string;
+  /** The release keys provisioned at manufacture: the only signers whose images the device takes. */
+  releaseKeys: readonly ReleaseKey[];
   /** The device's maxBlockSize: the block size it offers, and with maxInFlight its receive window. */
   blockSize: number;
   maxInFlight: number;
@@ -69,15 +66,25 @@ export class FirmwareUpdate {
     };
   }
 
-  /** POST /fw: where the host starts sending. */
-  async announce(announcement: Announcement): Promise<AnnounceResponse> {
+  /**
+   * POST /fw: where the host starts sending. Nothing is erased or stored until the signed manifest
+   * has verified with a provisioned, unretired key and names this type and a counter not below the
+   * floor (docs/device-protocol.md 3.3).
+   */
+  async announce(announcement: FirmwareAnnouncement): Promise<AnnounceResponse> {
     const { size, version, deviceType } = announcement;
     const sha256 = bytesToHex(announcement.sha256);
     this.refuseWhileBusy();
+    if (announcement.signedManifest === undefined) {
+      throw new DeviceError(DEVICE_ERROR.fwUnsigned, 'The announcement carries no signed firmware manifest; this device takes only signed firmware.');
+    }
+    const manifest = this.checkSignedManifest(announcement.signedManifest);
+    if (manifest.imageSize !== size || manifest.imageSha256 !== sha256 || manifest.version !== version || manifest.deviceType !== deviceType) {
+      throw new DeviceError(DEVICE_ERROR.badRequest, 'The announced size, sha256, version or deviceType differ from the signed manifest.');
+    }
     if (size < FIRMWARE_IMAGE_HEADER_SIZE) {
       throw new DeviceError(DEVICE_ERROR.badRequest, `The image is ${size} bytes, smaller than the ${FIRMWARE_IMAGE_HEADER_SIZE}-byte image header.`);
     }
-    if (deviceType !== this.options.deviceType) throw this.wrongType(`This firmware is for ${deviceType} devices`);
     if (size > this.options.maxImageSize) {
       throw new DeviceError(DEVICE_ERROR.fwTooLarge, `The image is ${size} bytes; this device's image slot holds ${this.options.maxImageSize}.`, {
         maxSize: this.options.maxImageSize,
@@ -85,14 +92,20 @@ export class FirmwareUpdate {
     }
     const blockSize = this.options.blockSize;
     const current = this.upload;
+    const signedManifest = bytesToHex(announcement.signedManifest);
     if (current !== null && current.state !== 'failed' && current.sha256 === sha256 && current.size === size) {
+      if (current.signedManifest !== signedManifest) {
+        // The same image under another signature (re-signed by a newer key): the bytes stay, the newer manifest counts.
+        current.signedManifest = signedManifest;
+        await this.options.store.save();
+      }
       // A resume. Rounded down to our block size, which every smaller block size divides.
       const offset = current.state === 'received' ? size : Math.floor(current.ackedOffset / blockSize) * blockSize;
       return { offset, blockSize };
     }
     await this.staged.erase();
     this.ranges = new ReceivedRanges();
-    this.options.store.current.upload = { size, sha256, version, deviceType, ackedOffset: 0, state: 'receiving', error: null };
+    this.options.store.current.upload = { size, sha256, version, deviceType, signedManifest, ackedOffset: 0, state: 'receiving', error: null };
     await this.options.store.save();
     this.options.onChange(true);
     return { offset: 0, blockSize };
@@ -144,7 +157,10 @@ export class FirmwareUpdate {
     return this.completion(upload);
   }
 
-  /** POST /fw/apply, before the device answers: everything is checked again from the bank. */
+  /**
+   * POST /fw/apply, before the device answers: everything is checked again from the bank, the
+   * signed manifest included (a key may have been retired since the announce).
+   */
   async verifyForApply(): Promise<FirmwareImageHeader> {
     const upload = this.upload;
     if (upload === null) throw new DeviceError(DEVICE_ERROR.fwNotAnnounced, 'No firmware upload is announced.');
@@ -158,6 +174,15 @@ export class FirmwareUpdate {
         { received: upload.ackedOffset },
       );
     }
+    let manifest: FirmwareManifest;
+    try {
+      manifest = this.checkSignedManifest(hexToBytes(upload.signedManifest));
+    } catch (error) {
+      throw await this.fail(upload, error as DeviceError);
+    }
+    if (manifest.imageSha256 !== upload.sha256 || manifest.imageSize !== upload.size) {
+      throw await this.fail(upload, new DeviceError(DEVICE_ERROR.fwBadSignature, 'The staged upload is not the image its signed manifest names.'));
+    }
     return this.verifyStaged(upload);
   }
 
@@ -166,10 +191,20 @@ export class FirmwareUpdate {
     this.options.onChange(true);
   }
 
-  /** The new image runs: the staged bank is free again. */
+  /**
+   * The new image runs: the staged bank is free again, the anti-rollback floor rises to the
+   * image's counter and the keys its manifest retires are refused from now on.
+   */
   async applied(header: FirmwareImageHeader): Promise<void> {
-    this.options.store.current.firmwareVersion = header.version;
-    this.options.store.current.upload = null;
+    const state = this.options.store.current;
+    const upload = this.upload;
+    if (upload !== null) {
+      const { manifest } = verifySignedFirmwareManifest(hexToBytes(upload.signedManifest), this.keyring());
+      state.securityCounter = Math.max(state.securityCounter, manifest.securityCounter);
+      state.retiredReleaseKeyIds = [...new Set([...state.retiredReleaseKeyIds, ...manifest.retires])];
+    }
+    state.firmwareVersion = header.version;
+    state.upload = null;
     this.ranges = new ReceivedRanges();
     await this.options.store.save();
     await this.staged.erase();
@@ -187,6 +222,29 @@ export class FirmwareUpdate {
 
   async close(): Promise<void> {
     await this.staged.close();
+  }
+
+  private keyring() {
+    return { keys: this.options.releaseKeys, retiredKeyIds: this.options.store.current.retiredReleaseKeyIds };
+  }
+
+  /** The manifest, once its signature, key, type and counter are all acceptable; a DeviceError otherwise. */
+  private checkSignedManifest(signedManifest: Uint8Array): FirmwareManifest {
+    try {
+      const { manifest } = verifySignedFirmwareManifest(signedManifest, this.keyring());
+      checkFirmwareManifest(manifest, { deviceType: this.options.deviceType, securityCounterFloor: this.options.store.current.securityCounter });
+      return manifest;
+    } catch (error) {
+      if (!(error instanceof FileFormatError) || !(error.code in DEVICE_ERROR_RESPONSE_CODE)) throw error;
+      // The fields section 6 lists with these codes: what the device is, and its floor.
+      const fields =
+        error.code === DEVICE_ERROR.fwWrongType
+          ? { deviceType: this.options.deviceType }
+          : error.code === DEVICE_ERROR.fwRollback
+            ? { securityCounter: this.options.store.current.securityCounter }
+            : {};
+      throw new DeviceError(error.code as AnyDeviceErrorCode, error.message, fields);
+    }
   }
 
   private refuseWhileBusy(): void {

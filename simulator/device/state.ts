@@ -10,6 +10,8 @@ export interface PersistedUpload {
   sha256: string;
   version: string;
   deviceType: string;
+  /** Hex of the signed firmware manifest the announce carried: checked again at apply, and applied then (counter, retirements). */
+  signedManifest: string;
   /** Bytes stored contiguously from offset 0: where a resumed upload starts. */
   ackedOffset: number;
   /** receiving → received (every byte in, hash verified) or failed (error says why). */
@@ -32,11 +34,25 @@ export interface DeviceState {
   firmwareVersion: string;
   /** Bumped on every boot, so a host can tell that a reboot happened. */
   bootId: number;
+  /** Anti-rollback floor: the highest security counter of an image applied; images below it are refused. */
+  securityCounter: number;
+  /** Release keys that applied manifests retired: refused from then on, although still provisioned. */
+  retiredReleaseKeyIds: string[];
   config: PersistedConfig | null;
   upload: PersistedUpload | null;
 }
 
 export const STATE_FILE = 'device.json';
+
+/**
+ * device.json as written, brought up to date: a device from before signed firmware has floor 0 and
+ * no retired keys, and its unsigned staged upload is dropped (it could never be applied now).
+ */
+function readState(text: string): DeviceState {
+  const stored = JSON.parse(text) as Partial<DeviceState> & Omit<DeviceState, 'securityCounter' | 'retiredReleaseKeyIds'>;
+  const upload = stored.upload && typeof stored.upload.signedManifest === 'string' ? stored.upload : null;
+  return { ...stored, securityCounter: stored.securityCounter ?? 0, retiredReleaseKeyIds: stored.retiredReleaseKeyIds ?? [], upload };
+}
 export const STAGED_IMAGE_FILE = 'staged.bin';
 export const CONFIG_FILE = 'config.cbor';
 
@@ -58,14 +74,17 @@ export class StateStore {
     public current: DeviceState,
   ) {}
 
-  static async open(dir: string, initial: Omit<DeviceState, 'format' | 'bootId' | 'config' | 'upload'>): Promise<StateStore> {
+  static async open(
+    dir: string,
+    initial: Omit<DeviceState, 'format' | 'bootId' | 'config' | 'upload' | 'securityCounter' | 'retiredReleaseKeyIds'>,
+  ): Promise<StateStore> {
     await mkdir(dir, { recursive: true });
     let current: DeviceState;
     try {
-      current = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as DeviceState;
+      current = readState(await readFile(join(dir, STATE_FILE), 'utf8'));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      current = { format: 'provisioner-simulator-state/1', ...initial, bootId: 0, config: null, upload: null };
+      current = { format: 'provisioner-simulator-state/1', ...initial, bootId: 0, securityCounter: 0, retiredReleaseKeyIds: [], config: null, upload: null };
     }
     if (current.serialNumber !== initial.serialNumber || current.deviceType !== initial.deviceType) {
       throw new Error(
@@ -93,7 +112,7 @@ export class StateStore {
   /** Re-reads what survived on disk: what a device knows after its power comes back. */
   async reload(): Promise<void> {
     await this.flushed();
-    this.current = JSON.parse(await readFile(join(this.dir, STATE_FILE), 'utf8')) as DeviceState;
+    this.current = readState(await readFile(join(this.dir, STATE_FILE), 'utf8'));
   }
 
   save(): Promise<void> {

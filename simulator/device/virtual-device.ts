@@ -45,6 +45,7 @@ export class VirtualDevice implements DeviceContext {
     this.firmware = new FirmwareUpdate({
       store,
       deviceType: options.deviceType,
+      releaseKeys: options.releaseKeys,
       blockSize: options.maxBlockSize,
       maxInFlight: options.maxInFlight,
       maxImageSize: options.maxImageSize,

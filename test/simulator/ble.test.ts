@@ -7,6 +7,7 @@ import { createSimulatedBleBindings, startSimulatedDevice, type SimulatedDevice 
 import { announcement, scratchDir, serviceKeys, testImage, uniqueSerial } from './helpers/fixtures';
 import { connectTransport, nobleWith, scanFor } from './helpers/noble';
 import { RawCoapClient } from './helpers/raw-client';
+import { testReleaseKey } from '../fixtures/release-key';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 const devices: SimulatedDevice[] = [];
@@ -27,6 +28,7 @@ async function bleDevice(mtu: number): Promise<SimulatedDevice> {
     link: 'ble',
     stateDir: join(scratch.dir, serialNumber),
     publicKeyPem: serviceKeys.publicKeyPem,
+    releaseKeysPem: [testReleaseKey.publicKeyPem],
     ble: { mtu, connectionIntervalMs: 7.5, packetsPerInterval: 6 },
     rebootMs: 100,
     applyMs: 50,

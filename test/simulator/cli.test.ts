@@ -3,12 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratchDir, serviceKeys, uniqueSerial } from './helpers/fixtures';
+import { generateReleaseKeyPair } from '../../domain/files/firmware-release-key';
+import { CODE } from '../../main/devices/coap';
+import { testReleaseKey } from '../fixtures/release-key';
+import { announcement, scratchDir, serviceKeys, testImage, uniqueSerial } from './helpers/fixtures';
 import { connectSimulatedBleBindings } from '../../simulator';
 import { portsMatching } from '../../main/devices/discovery/serial-candidates';
 import { runSimulatorCli } from './helpers/cli-process';
 import { connectTransport, nobleWith, scanFor } from './helpers/noble';
-import { RawCoapClient } from './helpers/raw-client';
+import { errorCode, RawCoapClient } from './helpers/raw-client';
 import { openSerialTransport, openUdpTransport } from './helpers/transports';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
@@ -100,27 +103,72 @@ describe('npm run simulator', () => {
     expect(await exists(line!.bleEndpoint as string)).toBe(false);
   });
 
-  it('fetches the signing key from the service', async () => {
+  it('fetches the signing key and the firmware release keys from the service', async () => {
+    const served = generateReleaseKeyPair();
     const server: Server = createServer((request, response) => {
-      if (request.url !== '/v1/config-file-signing-key') {
+      const data =
+        request.url === '/v1/config-file-signing-key'
+          ? { keyId: serviceKeys.keyId, algorithm: 'ES256', publicKeyPem: serviceKeys.publicKeyPem }
+          : request.url === '/v1/firmware-release-keys'
+            ? [{ keyId: served.keyId, name: 'served', algorithm: 'Ed25519', publicKeyPem: served.publicKeyPem, trustedAt: new Date().toISOString() }]
+            : undefined;
+      if (data === undefined) {
         response.writeHead(404).end();
         return;
       }
       response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ data: { keyId: serviceKeys.keyId, algorithm: 'ES256', publicKeyPem: serviceKeys.publicKeyPem }, success: true, errors: [] }));
+      response.end(JSON.stringify({ data, success: true, errors: [] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const run = runSimulatorCli(['--type', 'WESP', '--serial', uniqueSerial('WESP'), '--link', 'ble', '--service-url', url, '--state-dir', join(scratch.dir, 'state')], 1);
+      const run = runSimulatorCli(['--type', 'WESP', '--serial', uniqueSerial('WESP'), '--link', 'udp:127.0.0.1:0', '--service-url', url, '--state-dir', join(scratch.dir, 'state')], 1);
       const [line] = await run.lines;
-      expect(line).toMatchObject({ link: 'ble', deviceType: 'WESP' });
-      expect(line!.bleAddress).toMatch(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
+      expect(line).toMatchObject({ link: 'udp', deviceType: 'WESP' });
+      const transport = await openUdpTransport('127.0.0.1', line!.port as number);
+      const client = new RawCoapClient(transport);
+      expect((await client.postCbor('fw', announcement(testImage('WESP', '2.0.0', 1024, { key: served })))).code).toBe(CODE.CREATED);
+      const unknown = await client.postCbor('fw', announcement(testImage('WESP', '2.0.0', 1024, { key: testReleaseKey })));
+      expect(errorCode(unknown)).toBe('FW_UNTRUSTED_KEY');
+      await transport.close();
       run.child.kill('SIGTERM');
       expect(await run.exit).toBe(0);
+      expect(run.stderr()).not.toMatch(/no firmware release keys/);
     } finally {
       server.close();
     }
+  });
+
+  it('trusts the release keys given with --release-key-pub, and none without', async () => {
+    const other = generateReleaseKeyPair();
+    const files = [join(scratch.dir, 'release-a.pub'), join(scratch.dir, 'release-b.pub')];
+    await writeFile(files[0]!, testReleaseKey.publicKeyPem);
+    await writeFile(files[1]!, other.publicKeyPem);
+    const run = runSimulatorCli(
+      ['--type', 'EPC', '--serial', uniqueSerial('EPC'), '--link', 'udp:127.0.0.1:0', '--public-key', keyFile, '--release-key-pub', files[0]!, '--release-key-pub', files[1]!, '--state-dir', join(scratch.dir, 'state')],
+      1,
+    );
+    const [line] = await run.lines;
+    const transport = await openUdpTransport('127.0.0.1', line!.port as number);
+    const client = new RawCoapClient(transport);
+    for (const key of [testReleaseKey, other]) expect((await client.postCbor('fw', announcement(testImage('EPC', '2.0.0', 1024, { key })))).code).toBe(CODE.CREATED);
+    await transport.close();
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+
+    const keyless = runSimulatorCli(['--type', 'EPC', '--serial', uniqueSerial('EPC'), '--link', 'udp:127.0.0.1:0', '--public-key', keyFile, '--state-dir', join(scratch.dir, 'state')], 1);
+    const [keylessLine] = await keyless.lines;
+    const keylessTransport = await openUdpTransport('127.0.0.1', keylessLine!.port as number);
+    expect(errorCode(await new RawCoapClient(keylessTransport).postCbor('fw', announcement(testImage('EPC', '2.0.0', 1024))))).toBe('FW_UNTRUSTED_KEY');
+    await keylessTransport.close();
+    keyless.child.kill('SIGTERM');
+    expect(await keyless.exit).toBe(0);
+    expect(keyless.stderr()).toMatch(/no firmware release keys/);
+
+    const notAKey = runSimulatorCli(['--type', 'EPC', '--serial', 'EPC1', '--public-key', keyFile, '--release-key-pub', keyFile], 1);
+    expect(await notAKey.exit).toBe(1);
+    expect(notAKey.stderr()).toMatch(/Ed25519/);
+    await notAKey.lines.catch(() => undefined);
   });
 
   it('says what is wrong with bad flags and exits non-zero', async () => {

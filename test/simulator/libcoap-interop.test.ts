@@ -7,6 +7,7 @@ import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
 import { startSimulatedDevice, type SimulatedDevice } from '../../simulator';
 import { announcement, configContent, scratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
 import { waitFor } from './helpers/wait';
+import { testReleaseKey } from '../fixtures/release-key';
 
 const run = promisify(execFile);
 const COAP_CLIENT = '/usr/bin/coap-client-notls';
@@ -29,6 +30,7 @@ beforeAll(async () => {
     link: { udp: { host: '127.0.0.1', port: 0 } },
     stateDir: join(scratch.dir, 'device'),
     publicKeyPem: serviceKeys.publicKeyPem,
+    releaseKeysPem: [testReleaseKey.publicKeyPem],
     rebootMs: 100,
     applyMs: 50,
   });

@@ -8,6 +8,7 @@ import { connectTransport, nobleWith, scanFor } from './helpers/noble';
 import { RawCoapClient } from './helpers/raw-client';
 import { startSerialSession } from './helpers/serial-session';
 import { openUdpTransport, type Transport } from './helpers/transports';
+import { testReleaseKey } from '../fixtures/release-key';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 beforeAll(async () => {
@@ -65,6 +66,7 @@ describe('wire pacing', () => {
       link: 'ble',
       stateDir: join(scratch.dir, serialNumber),
       publicKeyPem: serviceKeys.publicKeyPem,
+      releaseKeysPem: [testReleaseKey.publicKeyPem],
       ble: { mtu: 23, connectionIntervalMs: 15, packetsPerInterval: 4 },
     });
     try {
@@ -96,6 +98,7 @@ describe('wire pacing', () => {
       link: { udp: { host: '127.0.0.1', port: 0 } },
       stateDir: join(scratch.dir, serialNumber),
       publicKeyPem: serviceKeys.publicKeyPem,
+      releaseKeysPem: [testReleaseKey.publicKeyPem],
       udp: { bytesPerSecond: 50_000, latencyMs: 1 },
     });
     const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);

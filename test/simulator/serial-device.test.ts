@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
 import { block1Option, block2Option, CODE, decodeBlock, decodeUint, encodeMessage, getOption, OPTION } from '../../main/devices/coap';
 import { encodeFrame } from '../../protocol/framing';
-import { announcement, configContent, scratchDir, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import { announcement, configContent, scratchDir, signedAnnouncement, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
 import { errorCode } from './helpers/raw-client';
 import { startSerialSession, type SerialSession } from './helpers/serial-session';
 import { generateSigningKeyPair } from '../../domain/files/config-file-signature';
@@ -133,12 +133,16 @@ describe('simulated device over a real pty', () => {
       expect(session.device.state().upload).toMatchObject({ state: 'received', ackedOffset: image.image.length });
     }));
 
-  it('refuses an image whose SHA-256 does not match the announcement, and never reports it', () =>
+  it('refuses an image whose bytes are not the signed SHA-256, and never reports it', () =>
     withSession(async ({ client, device }) => {
       const image = testImage('EPC', '3.0.0', 5000);
-      const wrong = { ...announcement(image), sha256: new Uint8Array(32).fill(7) };
-      await client.postCbor('fw', wrong);
-      const { final } = await client.uploadBlock1('fw/data', image.image);
+      // The plain fields of an announce must say what the signed manifest says.
+      const lying = await client.postCbor('fw', { ...announcement(image), sha256: new Uint8Array(32).fill(7) });
+      expect([lying.code, errorCode(lying)]).toEqual(['4.00', 'BAD_REQUEST']);
+      await client.postCbor('fw', announcement(image));
+      const other = new Uint8Array(image.image);
+      other[4000] = other[4000]! ^ 0xff;
+      const { final } = await client.uploadBlock1('fw/data', other);
       expect([final.code, errorCode(final)]).toEqual(['4.00', 'FW_HASH_MISMATCH']);
       expect(await client.getCbor('fw')).toMatchObject({ state: 'failed', error: 'FW_HASH_MISMATCH', received: 0 });
       const apply = await client.request({ method: CODE.POST, path: 'fw/apply' });
@@ -153,8 +157,8 @@ describe('simulated device over a real pty', () => {
       const atAnnounce = await client.postCbor('fw', announcement(srcp));
       expect([atAnnounce.code, errorCode(atAnnounce)]).toEqual(['4.09', 'FW_WRONG_TYPE']);
       expect(decodeCbor(atAnnounce.payload)).toMatchObject({ deviceType: 'EPC' });
-      // Announced as EPC, but the header says SRCP: refused once block 0 is in.
-      await client.postCbor('fw', { ...announcement(srcp), deviceType: 'EPC' });
+      // Signed as EPC, but the header says SRCP: refused once block 0 is in.
+      await client.postCbor('fw', signedAnnouncement({ size: srcp.image.length, sha256: srcp.sha256, version: '4.0.0', deviceType: 'EPC' }));
       const { final } = await client.uploadBlock1('fw/data', srcp.image, { window: 1 });
       expect([final.code, errorCode(final)]).toEqual(['4.09', 'FW_WRONG_TYPE']);
       expect(await client.getCbor('fw')).toMatchObject({ state: 'failed', error: 'FW_WRONG_TYPE' });
@@ -169,7 +173,7 @@ describe('simulated device over a real pty', () => {
       const far = await client.request({ method: CODE.PUT, path: 'fw/data', payload: new Uint8Array(1024), options: [block1Option({ num: 4, more: true, size: 1024 })] });
       expect([far.code, errorCode(far)]).toEqual(['4.08', 'FW_OUT_OF_WINDOW']);
       expect(decodeCbor(far.payload)).toMatchObject({ offset: 0 });
-      const tooLarge = await client.postCbor('fw', { ...announcement(image), size: 64 * 1024 * 1024 });
+      const tooLarge = await client.postCbor('fw', signedAnnouncement({ size: 64 * 1024 * 1024, sha256: image.sha256, version: '2.0.0', deviceType: 'EPC' }));
       expect([tooLarge.code, errorCode(tooLarge)]).toEqual(['4.13', 'FW_TOO_LARGE']);
     }));
 

@@ -9,6 +9,7 @@ import { announcement, configContent, scratchDir, serviceKeys, signedConfigFile,
 import { errorCode, RawCoapClient } from './helpers/raw-client';
 import { openUdpTransport, type Transport } from './helpers/transports';
 import { waitFor } from './helpers/wait';
+import { testReleaseKey } from '../fixtures/release-key';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 beforeAll(async () => {
@@ -25,6 +26,7 @@ async function udpDevice(serialNumber: string, extra: Partial<SimulatedDeviceOpt
     link: { udp: { host: '127.0.0.1', port: 0 } },
     stateDir: join(scratch.dir, serialNumber),
     publicKeyPem: serviceKeys.publicKeyPem,
+    releaseKeysPem: [testReleaseKey.publicKeyPem],
     rebootMs: 50,
     applyMs: 20,
     ...extra,
@@ -91,6 +93,7 @@ describe('device state directory', () => {
         link: { udp: { host: '127.0.0.1', port: 0 } },
         stateDir: join(scratch.dir, serial),
         publicKeyPem: serviceKeys.publicKeyPem,
+        releaseKeysPem: [testReleaseKey.publicKeyPem],
       }),
     ).rejects.toThrow(/belongs to NSCP/);
   });

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { createConfigFileSigner, generateSigningKeyPair, type SigningKeyPair } from '../../../domain/files/config-file-signature';
 import { encodeConfigFile, sha256, type ConfigFileContent } from '../../../domain/files/config-file';
 import { makeFirmwareImage } from '../../../domain/files/firmware-image';
+import type { ReleaseKeyPair } from '../../../domain/files/firmware-release-key';
+import { signFirmwareManifest } from '../../../domain/files/firmware-manifest';
+import { signedManifestFor, testReleaseKey } from '../../fixtures/release-key';
 
 export const serviceKeys: SigningKeyPair = generateSigningKeyPair();
 
@@ -33,15 +36,34 @@ export interface TestImage {
   sha256: Uint8Array;
   version: string;
   deviceType: string;
+  /** Signed with the test release key (or the one given), which the test devices trust. */
+  signedManifest: Uint8Array;
 }
 
-export function testImage(deviceType: string, version: string, bodyLength: number): TestImage {
+export function testImage(
+  deviceType: string,
+  version: string,
+  bodyLength: number,
+  signing: { key?: ReleaseKeyPair; securityCounter?: number; retires?: string[] } = {},
+): TestImage {
   const image = makeFirmwareImage(deviceType, version, bodyLength);
-  return { image, sha256: sha256(image), version, deviceType };
+  return { image, sha256: sha256(image), version, deviceType, signedManifest: signedManifestFor(image, signing) };
+}
+
+/**
+ * An announce whose signed manifest vouches for exactly these fields, whatever the image really is:
+ * what a release key holder who signed the wrong thing would send.
+ */
+export function signedAnnouncement(fields: { size: number; sha256: Uint8Array; version: string; deviceType: string }, key: ReleaseKeyPair = testReleaseKey): Record<string, unknown> {
+  const signedManifest = signFirmwareManifest(
+    { deviceType: fields.deviceType, version: fields.version, imageSize: fields.size, imageSha256: Buffer.from(fields.sha256).toString('hex'), securityCounter: 0, retires: [] },
+    key.privateKeyPem,
+  );
+  return { ...fields, signedManifest };
 }
 
 export function announcement(image: TestImage): Record<string, unknown> {
-  return { size: image.image.length, sha256: image.sha256, version: image.version, deviceType: image.deviceType };
+  return { size: image.image.length, sha256: image.sha256, version: image.version, deviceType: image.deviceType, signedManifest: image.signedManifest };
 }
 
 /** A scratch directory per test file: state dirs, descriptor dir and ptys all go inside it. */

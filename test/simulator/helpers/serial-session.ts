@@ -3,6 +3,7 @@ import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions
 import { RawCoapClient } from './raw-client';
 import { openSerialTransport, type Transport } from './transports';
 import { serviceKeys } from './fixtures';
+import { testReleaseKey } from '../../fixtures/release-key';
 
 export interface SerialSession {
   device: SimulatedDevice;
@@ -26,6 +27,7 @@ export async function startSerialSession(
     stateDir: join(dir, options.serialNumber),
     ptyDir: join(dir, 'sim'),
     publicKeyPem: serviceKeys.publicKeyPem,
+    releaseKeysPem: [testReleaseKey.publicKeyPem],
     baudRate: 921600,
     rebootMs: 150,
     applyMs: 50,
