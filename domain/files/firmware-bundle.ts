@@ -13,6 +13,7 @@ import {
   type VerifiedFirmwareManifest,
 } from './firmware-manifest';
 import type { ReleaseKeyring } from './firmware-release-key';
+import { checkZipLimits, FIRMWARE_BUNDLE_LIMITS } from './zip-limits';
 
 /**
  * A firmware bundle is a zip holding `manifest.json`, the image it names and the signed firmware
@@ -115,6 +116,8 @@ function fail(code: string, message: string): never {
  * when given, the type and version expected.
  */
 export function readFirmwareBundle(zip: Uint8Array, expect: { deviceType?: string; version?: string } = {}): FirmwareBundle {
+  // Sizes, counts and ratios from the central directory first: a zip bomb fails before it inflates.
+  checkZipLimits(zip, FIRMWARE_BUNDLE_LIMITS);
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(zip);
