@@ -28,6 +28,7 @@ export const ROLE_MATRIX = {
   'devices.list': READERS,
   'devices.register': DEVICE_WRITERS,
   'devices.update': DEVICE_WRITERS,
+  'devices.release': DEVICE_WRITERS,
   'devices.firmware': FILE_READERS,
   'devices.firmwareVersion': [...FILE_READERS, 'ConfigManager'],
   'devices.typeFirmware': FILE_READERS,
@@ -59,4 +60,23 @@ export type OperationId = keyof typeof ROLE_MATRIX;
 
 export function isAllowed(operation: OperationId, role: ApiKeyRole): boolean {
   return (ROLE_MATRIX[operation] as readonly ApiKeyRole[]).includes(role);
+}
+
+const OPERATIONS = Object.keys(ROLE_MATRIX) as OperationId[];
+
+/**
+ * The rank of roles, which keeps key management to least privilege: a caller sees the value of a
+ * key, gives a role or changes a key's role only when `holder` (its own role) ranks at least as
+ * high as that role, i.e. the role can do nothing the holder cannot. Seeing a key's value is
+ * holding its powers, so a lower key must never see a higher one.
+ * - Admin ranks above every role: it may call every operation.
+ * - KeyManager ranks above every role but Admin: it may give any of them, to its own key too, so
+ *   their operations are within its reach already; Admin's (users, making admins) are not.
+ * - Any other role ranks at least as high as the roles whose every operation it may call
+ *   (DeviceManager over Operator and Service, Operator over Service); ConfigManager and the rest
+ *   do not compare. docs/service-roles.md draws it.
+ */
+export function ranksAtLeast(holder: ApiKeyRole, role: ApiKeyRole): boolean {
+  if (holder === 'KeyManager' && role !== 'Admin') return true;
+  return OPERATIONS.every((operation) => !isAllowed(operation, role) || isAllowed(operation, holder));
 }

@@ -9,6 +9,7 @@ import { seedDemo } from '../seed/demo';
 import { startService } from '../service';
 import { API_KEY_NAME_PATTERN, issueApiKey } from '../store/api-keys';
 import { putFirmwareBundle } from '../store/firmware';
+import { releaseDevice } from '../store/devices';
 import { upsertManufacturingRecords } from '../store/manufacturing';
 import { createOrganization, getOrganization, organizationIdSchema } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
@@ -120,7 +121,7 @@ export function buildProgram(io: CliIo): Command {
       io.out(`${value}\n`);
     });
 
-  const devices = program.command('devices').description('Manufacturing records.');
+  const devices = program.command('devices').description('Manufacturing records and who holds a device.');
   devices.command('import').argument('<file>', 'CSV with the header serialNumber,deviceType,model')
     .description('Import manufacturing records; nothing is imported when any line is wrong.')
     .action(async (file: string) => {
@@ -134,6 +135,17 @@ export function buildProgram(io: CliIo): Command {
       if (parsed.errors.length > 0) throw new CliError(`${file}: nothing imported.\n${parsed.errors.join('\n')}`);
       const result = await withDatabase(storage(), (db) => db.transaction((tx) => upsertManufacturingRecords(tx, parsed.records)));
       io.out(`imported ${parsed.records.length} manufacturing records (${result.inserted} new, ${result.updated} updated)\n`);
+    });
+
+  devices.command('release').argument('<orgId>', 'the organization that holds the device').argument('<serialNumber>', 'the device')
+    .description('Release a device an organization holds (sold on, returned) so that another organization can register it; its history in that organization goes with it.')
+    .action(async (orgId: string, serialNumber: string) => {
+      const outcome = await withDatabase(storage(), (db) => db.transaction((tx) => releaseDevice(tx, orgId, serialNumber)));
+      if (!outcome.released && outcome.reason === 'not-registered') throw new CliError(`Device ${serialNumber} is not registered in organization "${orgId}".`);
+      if (!outcome.released) {
+        throw new CliError(`Device ${serialNumber} is in configuration "${outcome.configurationName}" (${outcome.configurationId}) of organization "${orgId}": remove it from the configuration first.`);
+      }
+      io.out(`released ${serialNumber} from organization ${orgId}\n`);
     });
 
   const firmware = program.command('firmware').description('Firmware bundles.');

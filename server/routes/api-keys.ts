@@ -8,6 +8,7 @@ import {
   type ApiKeyRecord as ApiKeyRecordOut,
   type KeyFormat,
 } from '../../domain';
+import { ranksAtLeast } from '../../domain/role-matrix';
 import { maskApiKey } from '../auth/api-key-value';
 import type { SecretBox } from '../auth/secret-box';
 import { forbidden, notFound } from '../http/errors';
@@ -29,14 +30,21 @@ function canSeeWholeKeys(caller: Caller): boolean {
   return caller.role === 'Admin' || caller.role === 'KeyManager';
 }
 
-function present(record: ApiKeyRecord, include: boolean, format: KeyFormat, box: SecretBox): ApiKeyRecordOut {
+/**
+ * A key as the caller may see it. The value of a key whose role ranks above the caller's is never
+ * shown, whole or masked: holding it would give the caller powers it does not have (a KeyManager
+ * reading the Admin key becomes Admin).
+ */
+function present(record: ApiKeyRecord, caller: Caller, include: boolean, format: KeyFormat, box: SecretBox): ApiKeyRecordOut {
   const out: ApiKeyRecordOut = {
     name: record.name,
     role: record.role,
     createdAt: record.createdAt.toISOString(),
     lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
   };
-  if (include) out.key = format === 'Visible' ? box.open(record.keySealed) : format === 'Masked' ? maskApiKey(record.keySuffix) : null;
+  if (!include) return out;
+  if (!ranksAtLeast(caller.role, record.role)) out.key = null;
+  else out.key = format === 'Visible' ? box.open(record.keySealed) : format === 'Masked' ? maskApiKey(record.keySuffix) : null;
   return out;
 }
 
@@ -56,7 +64,7 @@ export const apiKeyOperations: AnyOperationSpec[] = [
         throw forbidden('KEY_FORMAT_FORBIDDEN', 'Only a KeyManager or an Admin may list whole keys (KeyFormat=Visible).');
       }
       const records = await listApiKeys(db, caller.orgId, { limit: query.Limit, offset: query.Offset, name: query.Name });
-      return records.map((record) => present(record, query.IncludeApiKeys, query.KeyFormat, ctx.secrets.box));
+      return records.map((record) => present(record, caller, query.IncludeApiKeys, query.KeyFormat, ctx.secrets.box));
     },
   }),
   orgOperation({
@@ -72,9 +80,12 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     handler: async ({ db, ctx, caller, params, body }) => {
       const record = await findApiKeyByName(db, caller.orgId, params.keyName);
       if (!record) throw notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`);
-      // A KeyManager manages keys but must not mint admins (itself included).
-      if (caller.role !== 'Admin' && (body === 'Admin' || record.role === 'Admin')) {
-        throw forbidden('ROLE_ESCALATION_FORBIDDEN', 'Only an Admin may give the Admin role or change the role of an Admin key.');
+      // A caller neither gives a role above its own (to its own key neither) nor touches a key above it.
+      if (!ranksAtLeast(caller.role, body) || !ranksAtLeast(caller.role, record.role)) {
+        throw forbidden(
+          'ROLE_ESCALATION_FORBIDDEN',
+          `A ${caller.role} key may neither give a role that ranks above its own nor change the role of such a key (docs/service-roles.md); only an Admin may give the Admin role or change an Admin key.`,
+        );
       }
       await setApiKeyRole(db, record.id, body);
       ctx.keys.evict(record.id);

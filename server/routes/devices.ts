@@ -12,7 +12,7 @@ import { conflict, notFound } from '../http/errors';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { orgParams, serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
-import { getDeviceRecord, getRegisteredDevice, insertDevice, listDeviceRecords, registrationOf, updateDevice } from '../store/devices';
+import { getDeviceRecord, getRegisteredDevice, insertDevice, listDeviceRecords, registrationOf, releaseDevice, updateDevice } from '../store/devices';
 import { getManufacturingRecord } from '../store/manufacturing';
 import type { Queryable } from '../db/database';
 
@@ -101,6 +101,30 @@ export const deviceOperations: AnyOperationSpec[] = [
         image: query.deleteImage ? null : image.deviceImage,
       });
       return recordOrThrow(db, caller.orgId, params.serialNumber);
+    },
+  }),
+  orgOperation({
+    id: 'devices.release',
+    method: 'DELETE',
+    path: '/organizations/:orgId/devices/:serialNumber',
+    tag: 'Devices',
+    summary:
+      'Releases a device the organization holds (sold on, returned): its registration, name, image and apply history go, and another organization may register it.',
+    description: 'A device in a configuration is not released (409 DEVICE_IN_CONFIGURATION): remove it from the configuration first.',
+    params: serialParams,
+    mutates: true,
+    response: { kind: 'json', data: z.object({ serialNumber: z.string(), released: z.literal(true) }), description: '{ serialNumber, released: true }' },
+    handler: async ({ db, caller, params }) => {
+      const outcome = await releaseDevice(db, caller.orgId, params.serialNumber);
+      if (outcome.released) return { serialNumber: params.serialNumber, released: true };
+      if (outcome.reason === 'not-registered') {
+        throw notFound('DEVICE_NOT_FOUND', `Device ${params.serialNumber} is not registered in this organization.`, 'serialNumber');
+      }
+      throw conflict(
+        'DEVICE_IN_CONFIGURATION',
+        `Device ${params.serialNumber} is in configuration "${outcome.configurationName}": remove it from the configuration (DELETE configurations/${outcome.configurationId}/devices/${params.serialNumber}) before releasing it.`,
+        'serialNumber',
+      );
     },
   }),
 ];

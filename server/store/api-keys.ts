@@ -3,6 +3,7 @@ import { apiKeySuffix, generateApiKey, hashApiKey } from '../auth/api-key-value'
 import type { ApiKeyRole } from '../../domain/enums';
 import type { SecretBox } from '../auth/secret-box';
 import type { Queryable } from '../db/database';
+import { likePattern } from '../http/query';
 
 export interface ApiKeyRecord {
   id: string;
@@ -75,9 +76,9 @@ export async function listApiKeys(
 ): Promise<ApiKeyRecord[]> {
   const { rows } = await db.query<ApiKeyRow>(
     `SELECT * FROM api_keys
-     WHERE org_id = $1 AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%')
+     WHERE org_id = $1 AND ($2::text IS NULL OR name ILIKE $2)
      ORDER BY name, id LIMIT $3 OFFSET $4`,
-    [orgId, options.name ?? null, options.limit, options.offset],
+    [orgId, options.name === undefined ? null : likePattern(options.name), options.limit, options.offset],
   );
   return rows.map(toRecord);
 }

@@ -48,6 +48,39 @@ export async function updateDevice(db: Queryable, input: { serialNumber: string;
   );
 }
 
+/** Why a device could not be released, or that it was. */
+export type ReleaseOutcome =
+  | { released: true }
+  | { released: false; reason: 'not-registered' }
+  | { released: false; reason: 'in-configuration'; configurationId: string; configurationName: string };
+
+/**
+ * Gives a device its organization holds back to the manufacturing records, so that another
+ * organization can register it (a resold device). Its name, image, applies, confirmations and the
+ * syncIds issued for it go with it: they are the organization's history, and syncIds and
+ * confirmations are unique per device, so left behind they would answer the next holder's
+ * downloads and replays. A device in a configuration stays: the configuration would change under
+ * its owner's feet.
+ */
+export async function releaseDevice(db: Queryable, orgId: string, serialNumber: string): Promise<ReleaseOutcome> {
+  const { rows } = await db.query<{ configuration_id: string | null; configuration_name: string | null }>(
+    `SELECT cd.configuration_id, c.name AS configuration_name FROM devices d
+     LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number
+     LEFT JOIN configurations c ON c.id = cd.configuration_id
+     WHERE d.serial_number = $1 AND d.org_id = $2`,
+    [serialNumber, orgId],
+  );
+  const row = rows[0];
+  if (!row) return { released: false, reason: 'not-registered' };
+  if (row.configuration_id !== null) {
+    return { released: false, reason: 'in-configuration', configurationId: row.configuration_id, configurationName: row.configuration_name ?? '' };
+  }
+  await db.query('DELETE FROM sync_ids WHERE serial_number = $1 AND org_id = $2', [serialNumber, orgId]);
+  await db.query('DELETE FROM confirmations WHERE serial_number = $1 AND org_id = $2', [serialNumber, orgId]);
+  await db.query('DELETE FROM devices WHERE serial_number = $1 AND org_id = $2', [serialNumber, orgId]);
+  return { released: true };
+}
+
 interface RecordRow {
   serial_number: string;
   name: string;

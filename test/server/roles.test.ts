@@ -67,6 +67,12 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     return { method: 'POST', path: `/devices?serialNumber=${serial}&name=Role%20test` };
   },
   'devices.update': async () => ({ method: 'PATCH', path: '/devices/SRCP000101?name=Remote%201' }),
+  'devices.release': async (env) => {
+    const serial = `ROLE${String(++serialCounter).padStart(4, '0')}`;
+    await upsertManufacturingRecords(env.db, [{ serialNumber: serial, deviceType: 'EPC', model: 'EPC-300' }]);
+    await register(env, [serial]);
+    return { method: 'DELETE', path: `/devices/${serial}` };
+  },
   'devices.firmware': async () => ({ method: 'GET', path: '/devices/SRCP000101/firmware' }),
   'devices.firmwareVersion': async () => ({ method: 'GET', path: '/devices/SRCP000101/firmware/version' }),
   'devices.typeFirmware': async () => ({ method: 'GET', path: '/devices/types/NSCP/firmware' }),
