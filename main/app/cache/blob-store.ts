@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../../domain/files/firmware-bundle';
 import { fsyncDir, isTempName, readFileIfExists, removeDurable, removeStaleTemps, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import { quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 
 /**
  * Bytes stored once each, named by their SHA-256 (`<dir>/<sha256>.zip`). The name is the only
@@ -16,6 +17,8 @@ export class BlobStore {
 
   constructor(
     readonly dir: string,
+    /** Where blobs that fail their check are moved to (never deleted). */
+    private readonly quarantineDir: string,
     private readonly fs: FileSystem,
     private readonly now: () => number,
   ) {}
@@ -55,8 +58,14 @@ export class BlobStore {
     return new Date((await this.fs.stat(this.path(sha256))).mtimeMs);
   }
 
+  /** Deletes a healthy blob nobody wants any more (pruning). */
   async remove(sha256: string): Promise<void> {
     await removeDurable(this.fs, this.path(sha256));
+  }
+
+  /** Moves a blob that failed its check aside; undefined when it was gone already. */
+  quarantine(sha256: string, reason: string): Promise<QuarantinedFile | undefined> {
+    return quarantineFile(this.fs, this.path(sha256), { quarantineDir: this.quarantineDir, reason, now: this.now() });
   }
 
   /** The SHA-256 of every blob present (temp files of unfinished writes are not blobs). */

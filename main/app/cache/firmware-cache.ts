@@ -1,24 +1,28 @@
 import { join } from 'node:path';
 import type { DeviceType } from '../../../domain/device-types';
-import { readFirmwareBundle } from '../../../domain/files/firmware-bundle';
+import { FileFormatError } from '../../../domain/files/file-error';
+import { readFirmwareBundle, sha256Hex } from '../../../domain/files/firmware-bundle';
+import { FIRMWARE_BUNDLE_LIMITS } from '../../../domain/files/zip-limits';
 import { nodeFileSystem, type FileSystem } from '../../../platform/durable-file';
+import { listQuarantined, QUARANTINE_DIR } from '../../../platform/quarantine';
 import { BlobStore } from './blob-store';
-import { newestFirst, type CacheEntry, type CacheEvent } from './cache-entry';
+import { newestFirst, sameOrigin, withOrigin, type CacheEntry, type CacheEvent, type CacheOrigin } from './cache-entry';
 import { CacheIndex } from './cache-index';
 import type { FirmwareSource } from './firmware-source';
 import { prefetchFirmware, type PrefetchReport } from './prefetch';
+import { ReleaseKeyStore, type ReleaseKeySource } from './release-key-store';
 import { checkStoredBundle, CorruptCacheEntryError, type CachedBundle } from './verified-bundle';
-import { buffer } from 'node:stream/consumers';
 
-export type { CacheEntry } from './cache-entry';
+export type { CacheEntry, CacheOrigin } from './cache-entry';
 
 /**
  * Firmware bundles kept for installs without the service. Each bundle is stored once, named by
  * the SHA-256 of its bytes (`blobs/<sha256>.zip`, blob-store.ts); `index.json` says which type and
- * version each one holds, where it came from and when (cache-index.ts).
+ * version each one holds, where it came from and when, and which services and organizations
+ * served it (cache-index.ts).
  *
  * Integrity is checked on every read: the bytes are hashed again and must match their name. A
- * corrupt blob is deleted from the cache, reported, and never returned.
+ * corrupt blob or index is moved to `quarantine/` (never deleted), reported, and never returned.
  */
 
 export interface FirmwareCacheOptions {
@@ -34,16 +38,30 @@ export class FirmwareCache {
   readonly dir: string;
   private readonly now: () => number;
   private readonly onEvent: ((event: CacheEvent) => void) | undefined;
+  private readonly fs: FileSystem;
   private readonly blobs: BlobStore;
   private readonly index: CacheIndex;
+  /** The release keys of each service, for checking bundles' signatures without it (release-key-store.ts). */
+  readonly releaseKeys: ReleaseKeyStore;
 
   constructor(options: FirmwareCacheOptions) {
     this.dir = options.dir;
-    const fs = options.fs ?? nodeFileSystem;
+    this.fs = options.fs ?? nodeFileSystem;
     this.now = options.now ?? Date.now;
     this.onEvent = options.onEvent;
-    this.blobs = new BlobStore(join(this.dir, 'blobs'), fs, this.now);
-    this.index = new CacheIndex(this.dir, this.blobs, fs, this.now, this.onEvent);
+    this.blobs = new BlobStore(join(this.dir, 'blobs'), this.quarantineDir, this.fs, this.now);
+    this.index = new CacheIndex(this.dir, this.quarantineDir, this.blobs, this.fs, this.now, this.onEvent);
+    this.releaseKeys = new ReleaseKeyStore({ dir: join(this.dir, 'release-keys'), fs: this.fs, now: this.now });
+  }
+
+  /** Where damaged bundles and indexes are kept for a person to look at. */
+  get quarantineDir(): string {
+    return join(this.dir, QUARANTINE_DIR);
+  }
+
+  /** The files set aside as damaged, oldest first. */
+  quarantined(): Promise<string[]> {
+    return listQuarantined(this.fs, this.quarantineDir);
   }
 
   blobPath(sha256: string): string {
@@ -51,26 +69,45 @@ export class FirmwareCache {
   }
 
   /**
-   * Add a bundle. It is opened and verified first (manifest, image hash, header): a bundle that
-   * fails is refused with the bundle's own error and never stored. Adding the same bytes twice
-   * keeps one copy.
+   * Add a bundle. It is opened and verified first (size, manifest, image hash, header, and the
+   * SHA-256 the service announced for it when given): a bundle that fails is refused with the
+   * bundle's own error and never stored. Adding the same bytes twice keeps one copy, which then
+   * belongs to every origin that served it.
    */
-  async put(input: BundleInput, meta: { source: string; expect?: { deviceType?: string; version?: string } }): Promise<CacheEntry> {
+  async put(
+    input: BundleInput,
+    meta: {
+      source: string;
+      /** The service and organization that served it; none for a file a person added. */
+      origin?: CacheOrigin;
+      /** `sha256`: the whole bundle's, as the service announced it (X-Firmware-Sha256). */
+      expect?: { deviceType?: string; version?: string; sha256?: string };
+    },
+  ): Promise<CacheEntry> {
     await this.index.open();
     const bytes = await collect(input);
-    const bundle = readFirmwareBundle(bytes, meta.expect ?? {});
+    const { sha256: announced, ...expect } = meta.expect ?? {};
+    if (announced !== undefined && sha256Hex(bytes) !== announced) {
+      throw new FileFormatError('FW_HASH_MISMATCH', `The firmware bundle received does not match the SHA-256 the service announced for it (${announced.slice(0, 12)}…). Download it again.`);
+    }
+    const bundle = readFirmwareBundle(bytes, expect);
     const sha256 = await this.blobs.write(bytes);
-    const entry: CacheEntry = {
-      sha256,
-      deviceType: bundle.deviceType,
-      version: bundle.version,
-      size: bytes.length,
-      fetchedAt: new Date(this.now()).toISOString(),
-      source: meta.source,
-    };
-    await this.index.update((entries) => [...entries.filter((e) => e.sha256 !== sha256), entry]);
-    this.onEvent?.({ type: 'added', entry });
-    return entry;
+    let entry: CacheEntry | undefined;
+    await this.index.update((entries) => {
+      const previous = entries.find((e) => e.sha256 === sha256);
+      entry = {
+        sha256,
+        deviceType: bundle.deviceType,
+        version: bundle.version,
+        size: bytes.length,
+        fetchedAt: new Date(this.now()).toISOString(),
+        source: meta.source,
+        origins: withOrigin(previous?.origins ?? [], meta.origin),
+      };
+      return [...entries.filter((e) => e.sha256 !== sha256), entry];
+    });
+    this.onEvent?.({ type: 'added', entry: entry! });
+    return entry!;
   }
 
   /** Every entry whose blob is present, newest first per type. Does not re-hash (use verifyAll). */
@@ -89,19 +126,22 @@ export class FirmwareCache {
     return this.readVerified(entry);
   }
 
-  /** The cached bundle of this type and version, verified; a corrupt one is evicted and skipped. */
-  async find(deviceType: DeviceType, version: string): Promise<CachedBundle | undefined> {
-    const candidates = (await this.index.entries()).filter((e) => e.deviceType === deviceType && e.version === version).sort(newestFirst);
+  /**
+   * The cached bundle of this type and version, verified; a corrupt one is evicted and skipped.
+   * With `origin`, only a bundle that service and organization served.
+   */
+  async find(deviceType: DeviceType, version: string, origin?: CacheOrigin): Promise<CachedBundle | undefined> {
+    const candidates = (await this.candidates(deviceType, origin)).filter((e) => e.version === version);
     return this.firstIntact(candidates);
   }
 
   /**
-   * The newest intact bundle for a type. Corrupt candidates are evicted (and reported through
+   * The newest intact bundle for a type; with `origin`, among those that service and organization
+   * served (what the offline fallback uses). Corrupt candidates are evicted (and reported through
    * onEvent) and the next newest is tried.
    */
-  async latest(deviceType: DeviceType): Promise<CachedBundle | undefined> {
-    const candidates = (await this.index.entries()).filter((e) => e.deviceType === deviceType).sort(newestFirst);
-    return this.firstIntact(candidates);
+  async latest(deviceType: DeviceType, origin?: CacheOrigin): Promise<CachedBundle | undefined> {
+    return this.firstIntact(await this.candidates(deviceType, origin));
   }
 
   /** Re-hash every blob; evict the corrupt ones. Returns what was evicted. */
@@ -143,8 +183,15 @@ export class FirmwareCache {
   }
 
   /** See prefetchFirmware: the service's latest bundle of each type, downloaded unless cached. */
-  prefetch(client: FirmwareSource, deviceTypes?: readonly DeviceType[], options: { signal?: AbortSignal } = {}): Promise<PrefetchReport> {
+  async prefetch(client: FirmwareSource & ReleaseKeySource, deviceTypes?: readonly DeviceType[], options: { signal?: AbortSignal } = {}): Promise<PrefetchReport> {
+    // The service's release keys are kept too: an install without the service checks bundles with them.
+    await this.releaseKeys.get(client, options);
     return prefetchFirmware(this, client, deviceTypes, options);
+  }
+
+  private async candidates(deviceType: DeviceType, origin: CacheOrigin | undefined): Promise<CacheEntry[]> {
+    const entries = (await this.index.entries()).filter((e) => e.deviceType === deviceType);
+    return (origin ? entries.filter((e) => e.origins.some((o) => sameOrigin(o, origin))) : entries).sort(newestFirst);
   }
 
   private async firstIntact(candidates: CacheEntry[]): Promise<CachedBundle | undefined> {
@@ -169,13 +216,22 @@ export class FirmwareCache {
 
   private async evict(entry: CacheEntry, reason: string): Promise<void> {
     await this.index.update((entries) => entries.filter((e) => e.sha256 !== entry.sha256));
-    await this.blobs.remove(entry.sha256);
-    this.onEvent?.({ type: 'evicted-corrupt', entry, reason });
+    const file = await this.blobs.quarantine(entry.sha256, `the cached firmware ${entry.deviceType} ${entry.version} is damaged: ${reason}`);
+    this.onEvent?.({ type: 'evicted-corrupt', entry, reason, file });
   }
 }
 
+/** The bundle's bytes; a stream is read no further than the largest bundle there can be. */
 async function collect(input: BundleInput): Promise<Uint8Array> {
   if (input instanceof Uint8Array) return input;
-  const collected = await buffer(input);
-  return new Uint8Array(collected.buffer, collected.byteOffset, collected.byteLength);
+  const limit = FIRMWARE_BUNDLE_LIMITS.maxZipBytes;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of input) {
+    size += chunk.length;
+    if (size > limit) throw new FileFormatError('FW_BUNDLE_TOO_LARGE', `The firmware bundle is refused: it is more than ${limit} bytes, more than a bundle may be.`);
+    parts.push(chunk);
+  }
+  const joined = Buffer.concat(parts);
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }

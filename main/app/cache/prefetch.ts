@@ -1,7 +1,7 @@
 import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
 import type { CacheEntry } from './cache-entry';
 import type { FirmwareCache } from './firmware-cache';
-import { firmwareSourceLabel, type FirmwareSource } from './firmware-source';
+import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
 
 export interface PrefetchReport {
   fetched: CacheEntry[];
@@ -12,9 +12,9 @@ export interface PrefetchReport {
 }
 
 /**
- * Makes sure the latest bundle of each type is cached: the types given, or every type among the
- * organization's registered devices. A type already cached at the service's latest version (and
- * intact) is not downloaded again.
+ * Makes sure the latest bundle of each type is cached for this service and organization: the types
+ * given, or every type among the organization's registered devices. A type it already served at
+ * its latest version (and intact) is not downloaded again.
  */
 export async function prefetchFirmware(
   cache: Pick<FirmwareCache, 'find' | 'put'>,
@@ -23,16 +23,18 @@ export async function prefetchFirmware(
   options: { signal?: AbortSignal } = {},
 ): Promise<PrefetchReport> {
   const types = deviceTypes ?? (await typesInUse(client, options.signal));
+  const origin = originOf(client);
   const report: PrefetchReport = { fetched: [], upToDate: [], failed: [] };
   for (const deviceType of types) {
     try {
       const { version } = await client.devices.firmwareVersionByType(deviceType, { signal: options.signal });
-      if (await cache.find(deviceType, version)) {
+      if (await cache.find(deviceType, version, origin)) {
         report.upToDate.push({ deviceType, version });
         continue;
       }
       const file = await client.devices.fetchFirmwareByType(deviceType, { signal: options.signal });
-      report.fetched.push(await cache.put(file.bytes, { source: firmwareSourceLabel(client, `/devices/types/${deviceType}/firmware`), expect: { deviceType } }));
+      const source = firmwareSourceLabel(client, `/devices/types/${deviceType}/firmware`);
+      report.fetched.push(await cache.put(file.bytes, { source, origin, expect: { deviceType, sha256: announcedBundleSha256(file.headers) } }));
     } catch (error) {
       report.failed.push({ deviceType, error });
     }

@@ -1,14 +1,16 @@
 import type { DeviceType } from '../../../domain/device-types';
 import { NetworkError, ServiceError, type CallOptions } from '../../cloud';
 import type { FirmwareCache } from './firmware-cache';
-import { firmwareSourceLabel, type FirmwareSource } from './firmware-source';
+import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
 import type { CachedBundle } from './verified-bundle';
 
 /**
  * Which firmware to install on a device: the service's latest for its serial number (or type),
- * taken from the cache when it is there and intact, downloaded and cached otherwise. When the
- * service cannot be reached, the newest intact cached bundle for the type, with a notice saying
- * so: a plant without network can still be provisioned.
+ * taken from the cache when this service and organization served it before and it is intact,
+ * downloaded (checked against the SHA-256 the service announces) and cached otherwise. When the
+ * service cannot be reached, the newest intact bundle this service and organization served, with
+ * a notice saying so: a plant without network can still be provisioned, but never with another
+ * organization's firmware.
  */
 export type ResolvedFirmware = CachedBundle & {
   origin: 'cache' | 'download' | 'offline-cache';
@@ -25,7 +27,7 @@ export class NoFirmwareAvailableError extends Error {
     override readonly cause: unknown,
   ) {
     super(
-      `The service cannot be reached and no ${deviceType} firmware is cached. Connect once to download it (provisioner cache prefetch), then installs work offline.`,
+      `The service cannot be reached and no ${deviceType} firmware from this organization is cached. Connect once to download it (provisioner cache prefetch), then installs work offline.`,
       { cause },
     );
   }
@@ -38,6 +40,7 @@ export async function resolveFirmware(
   call: CallOptions = {},
 ): Promise<ResolvedFirmware> {
   const { deviceType, serialNumber } = target;
+  const origin = originOf(client);
   let latestVersion: string | undefined;
   try {
     const latest =
@@ -45,12 +48,16 @@ export async function resolveFirmware(
         ? await client.devices.firmwareVersion(serialNumber, call)
         : await client.devices.firmwareVersionByType(deviceType, call);
     latestVersion = latest.version;
-    const cached = await cache.find(deviceType, latest.version);
+    const cached = await cache.find(deviceType, latest.version, origin);
     if (cached) return { ...cached, origin: 'cache', latestVersion, notice: undefined };
     const file =
       serialNumber !== undefined ? await client.devices.fetchFirmware(serialNumber, call) : await client.devices.fetchFirmwareByType(deviceType, call);
     const path = serialNumber !== undefined ? `/devices/${encodeURIComponent(serialNumber)}/firmware` : `/devices/types/${deviceType}/firmware`;
-    const entry = await cache.put(file.bytes, { source: firmwareSourceLabel(client, path), expect: { deviceType } });
+    const entry = await cache.put(file.bytes, {
+      source: firmwareSourceLabel(client, path),
+      origin,
+      expect: { deviceType, sha256: announcedBundleSha256(file.headers) },
+    });
     const stored = await cache.get(entry.sha256);
     if (!stored) throw new Error(`The firmware just cached (${entry.sha256}) is gone from the cache.`);
     return { ...stored, origin: 'download', latestVersion, notice: undefined };
@@ -59,7 +66,7 @@ export async function resolveFirmware(
     // serial number, no firmware for the type, a revoked key) is an answer and is passed on.
     const unavailable = error instanceof NetworkError || (error instanceof ServiceError && error.retryable);
     if (!unavailable) throw error;
-    const fallback = await cache.latest(deviceType);
+    const fallback = await cache.latest(deviceType, origin);
     if (!fallback) throw new NoFirmwareAvailableError(deviceType, error);
     const why = error instanceof NetworkError ? 'unreachable' : `unavailable (HTTP ${error.httpStatus})`;
     const notice =

@@ -15,14 +15,14 @@ export interface CachedBundle {
   bundle: FirmwareBundle;
 }
 
-/** A cached bundle failed its integrity check; it has been removed from the cache. */
+/** A cached bundle failed its integrity check; it has been taken out of the cache and set aside in quarantine. */
 export class CorruptCacheEntryError extends Error {
   override readonly name = 'CorruptCacheEntryError';
   constructor(
     readonly entry: CacheEntry,
     readonly reason: string,
   ) {
-    super(`The cached firmware ${entry.deviceType} ${entry.version} (${entry.sha256.slice(0, 12)}) is damaged (${reason}); it was removed from the cache. Download it again.`);
+    super(`The cached firmware ${entry.deviceType} ${entry.version} (${entry.sha256.slice(0, 12)}) is damaged (${reason}); it was taken out of the cache (kept in its quarantine folder). Download it again.`);
   }
 }
 

@@ -37,7 +37,9 @@ export async function firmwareDownload(ctx: CliContext, options: { serial?: stri
   }
   const path = await moveTo(temp, dir, downloaded.fileName ?? `${bundle.deviceType}-${bundle.version}.zip`);
   const service = await ctx.provisioning();
-  await service.cache.put(bytes, { source: `file ${path}`, expect: { deviceType: bundle.deviceType, version: bundle.version } });
+  // Downloaded from this organization: it may stand in for the service's answer offline.
+  const origin = { serviceUrl: account.client.baseUrl, orgId: account.client.orgId };
+  await service.cache.put(bytes, { source: `file ${path}`, origin, expect: { deviceType: bundle.deviceType, version: bundle.version } });
   if (ctx.out.json) ctx.out.jsonLine({ path, deviceType: bundle.deviceType, version: bundle.version, size: downloaded.size, sha256: downloaded.sha256 });
   else ctx.out.line(`Saved ${path}: ${bundle.deviceType} firmware ${bundle.version} (${downloaded.size} bytes, image SHA-256 checked); also kept in the cache for offline installs.`);
   return EXIT.ok;

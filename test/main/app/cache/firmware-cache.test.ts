@@ -9,7 +9,7 @@ import { FirmwareCache } from '../../../../main/app/cache/firmware-cache';
 import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
 import { CorruptCacheEntryError } from '../../../../main/app/cache/verified-bundle';
 import { NoFirmwareAvailableError, resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
-import { bundle } from '../jobs/bundles';
+import { signedTestBundle as bundle } from '../../../fixtures/release-key';
 import { FakeTime } from '../jobs/fake-time';
 
 let dir: string;
@@ -41,6 +41,7 @@ describe('firmware cache', () => {
       size: bytes.length,
       fetchedAt: new Date(time.now()).toISOString(),
       source: 'test',
+      origins: [],
     });
     expect(await readdir(join(dir, 'blobs'))).toEqual([`${entry.sha256}.zip`]);
     const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { entries: unknown[] };
@@ -162,10 +163,12 @@ describe('firmware resolution (service stand-ins)', () => {
     };
   }
 
+  const origin = { serviceUrl: 'http://service.test', orgId: 'o' };
+
   it('falls back to the newest cached bundle on a network error or a 5xx, and says so', async () => {
     const cache = makeCache();
-    await cache.put(bundle('EPC', '1.0.0'), { source: 'x' });
-    await cache.put(bundle('EPC', '1.5.0'), { source: 'x' });
+    await cache.put(bundle('EPC', '1.0.0'), { source: 'x', origin });
+    await cache.put(bundle('EPC', '1.5.0'), { source: 'x', origin });
     const offline = await resolveFirmware(cache, source(new NetworkError('unreachable', request)), { deviceType: 'EPC', serialNumber: 'EPC1' });
     expect(offline).toMatchObject({ origin: 'offline-cache', latestVersion: undefined });
     expect(offline.entry.version).toBe('1.5.0');
@@ -177,7 +180,7 @@ describe('firmware resolution (service stand-ins)', () => {
 
   it('passes a 4xx on instead of hiding it behind the cache', async () => {
     const cache = makeCache();
-    await cache.put(bundle('EPC', '1.0.0'), { source: 'x' });
+    await cache.put(bundle('EPC', '1.0.0'), { source: 'x', origin });
     const notFound = new ServiceError(404, [{ code: 'DEVICE_NOT_REGISTERED', message: 'no' }], request);
     await expect(resolveFirmware(cache, source(notFound), { deviceType: 'EPC', serialNumber: 'X' })).rejects.toBe(notFound);
   });
