@@ -19,6 +19,7 @@ import {
   type FileSystem,
 } from '../../../platform/durable-file';
 import { tryAcquireLock, type HeldLock, type LockOptions } from '../../../platform/durable-lock';
+import { listQuarantined, QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 import {
   DEFAULT_BACKOFF,
   chainKey,
@@ -41,6 +42,9 @@ export * from './outbox-entry';
  *   pending/<id>.json    waiting to be sent (or retried)
  *   rejected/<id>.json   the service refused it for good (a 4xx that will not change); kept,
  *                        visible with the service's errors, until a person retries or discards it
+ *   quarantine/<time>-<random>-<name>
+ *                        entry files that could not be read (garbage, truncated, not an entry):
+ *                        moved aside with their bytes intact, reported, never sent, never deleted
  *   sender.lock          held by the one process sending (see durable-lock.ts)
  *
  * Moving an entry to rejected writes rejected/<id>.json first, then removes pending/<id>.json;
@@ -77,6 +81,9 @@ export type OutboxEvent =
   | { type: 'delivered'; entry: OutboxEntry }
   | { type: 'retry-scheduled'; entry: OutboxEntry }
   | { type: 'rejected'; entry: OutboxEntry }
+  /** An entry file that cannot be read was moved to quarantine/. */
+  | { type: 'quarantined'; file: QuarantinedFile }
+  /** An entry file left where it is: it could not be opened (an I/O error), or a newer version of the app wrote it. */
   | { type: 'unreadable'; path: string; reason: string };
 
 export interface PendingSummary {
@@ -86,8 +93,10 @@ export interface PendingSummary {
   oldestCreatedAt: string | null;
   /** Entries the service refused for good; they need a person. */
   rejected: number;
-  /** Files in pending/ that cannot be read; kept, never sent, never deleted by the outbox. */
+  /** Entry files left in place that this version cannot read now (I/O errors, a newer format). */
   unreadable: number;
+  /** Entry files set aside in quarantine/ as damaged; they need a person. */
+  quarantined: number;
 }
 
 export interface SyncReport {
@@ -101,6 +110,7 @@ export interface SyncReport {
 const PENDING = 'pending';
 const REJECTED = 'rejected';
 const LOCK = 'sender.lock';
+const FORMAT = 'provisioner-outbox/1';
 /** Temp files younger than this may belong to a writer in another process. */
 const TEMP_GRACE_MS = 60 * 60_000;
 
@@ -163,7 +173,7 @@ export class Outbox {
     await this.init();
     const now = new Date(this.clock.now()).toISOString();
     const entry = outboxEntrySchema.parse({
-      format: 'provisioner-outbox/1',
+      format: FORMAT,
       id: this.newId(),
       ...confirmation,
       createdAt: now,
@@ -213,12 +223,18 @@ export class Outbox {
   async pending(): Promise<PendingSummary> {
     const { pending, rejected, unreadable } = await this.load();
     const oldest = pending.sort(byCreatedAt)[0];
-    return { count: pending.length, oldestCreatedAt: oldest?.createdAt ?? null, rejected: rejected.length, unreadable: unreadable.length };
+    const quarantined = (await this.quarantined()).length;
+    return { count: pending.length, oldestCreatedAt: oldest?.createdAt ?? null, rejected: rejected.length, unreadable: unreadable.length, quarantined };
   }
 
-  /** Paths of entry files that could not be parsed: kept for a person to look at. */
+  /** Paths of entry files left in place that cannot be read now (I/O errors, a newer format). */
   async unreadable(): Promise<string[]> {
     return (await this.load()).unreadable;
+  }
+
+  /** Paths of the entry files set aside as damaged, oldest first: kept for a person to look at. */
+  quarantined(): Promise<string[]> {
+    return listQuarantined(this.fs, join(this.dir, QUARANTINE_DIR));
   }
 
   /** A person's decision: send a rejected entry again (same id, same payload). */
@@ -432,18 +448,20 @@ export class Outbox {
         try {
           raw = await readFileIfExists(this.fs, path);
         } catch (err) {
+          // Could not be opened at all (permissions, a disk error): nothing says the bytes are bad.
           unreadable.push(path);
           this.onEvent?.({ type: 'unreadable', path, reason: errnoCode(err) ?? String(err) });
           continue;
         }
         if (!raw) continue; // delivered meanwhile
-        try {
-          const entry = outboxEntrySchema.parse(JSON.parse(raw.toString('utf8')));
-          if (`${entry.id}.json` !== name) throw new Error(`file name does not match entry id ${entry.id}`);
-          entries.push(entry);
-        } catch (err) {
+        const read = readEntry(raw, name);
+        if ('entry' in read) {
+          entries.push(read.entry);
+        } else if (read.otherFormat) {
           unreadable.push(path);
-          this.onEvent?.({ type: 'unreadable', path, reason: err instanceof Error ? err.message : String(err) });
+          this.onEvent?.({ type: 'unreadable', path, reason: read.reason });
+        } else {
+          await this.quarantine(path, read.reason);
         }
       }
       return entries;
@@ -454,6 +472,36 @@ export class Outbox {
     const pending = (await readFolder(PENDING)).filter((e) => !rejectedIds.has(e.id));
     return { pending, rejected, unreadable };
   }
+
+  /** Moves a damaged entry file aside; another process may have done it first. */
+  private async quarantine(path: string, reason: string): Promise<void> {
+    const file = await quarantineFile(this.fs, path, { quarantineDir: join(this.dir, QUARANTINE_DIR), reason, now: this.clock.now() });
+    if (file) this.onEvent?.({ type: 'quarantined', file });
+  }
+}
+
+/**
+ * An entry file's entry, or why it is not one. A file in another outbox format (a newer version
+ * of the app wrote it) is not damaged: it is left for that version to send.
+ */
+function readEntry(raw: Buffer, name: string): { entry: OutboxEntry } | { reason: string; otherFormat: boolean } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { reason: `not JSON (${raw.length} bytes)`, otherFormat: false };
+  }
+  const format = typeof json === 'object' && json !== null && 'format' in json ? json.format : undefined;
+  if (typeof format === 'string' && format.startsWith('provisioner-outbox/') && format !== FORMAT) {
+    return { reason: `written in format ${format}, which this version does not read`, otherFormat: true };
+  }
+  const parsed = outboxEntrySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { reason: `not an outbox entry (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'})`, otherFormat: false };
+  }
+  if (`${parsed.data.id}.json` !== name) return { reason: `the file name does not match entry id ${parsed.data.id}`, otherFormat: false };
+  return { entry: parsed.data };
 }
 
 /**

@@ -72,7 +72,7 @@ describe('outbox durability', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]!.id).toBe(entry.id);
     expect(listed[0]!.payload).toEqual(firmware().payload);
-    expect(await second.pending()).toEqual({ count: 1, oldestCreatedAt: entry.createdAt, rejected: 0, unreadable: 0 });
+    expect(await second.pending()).toEqual({ count: 1, oldestCreatedAt: entry.createdAt, rejected: 0, unreadable: 0, quarantined: 0 });
   });
 
   it('refuses a payload the service could never accept, before writing anything', async () => {
@@ -139,16 +139,18 @@ describe('outbox durability', () => {
     expect(await readdir(join(dir, 'pending'))).toEqual([]);
   });
 
-  it('keeps an unreadable entry file visible and never sends or deletes it', async () => {
+  it('sets an unreadable entry file aside in quarantine, never sends or deletes it', async () => {
     const sender = new ScriptedSender();
     const outbox = makeOutbox(sender);
     await outbox.enqueue(firmware());
     await writeFile(join(dir, 'pending', 'broken.json'), 'not json');
-    expect((await outbox.pending()).unreadable).toBe(1);
+    expect(await outbox.pending()).toMatchObject({ count: 1, unreadable: 0, quarantined: 1 });
     await outbox.syncNow();
     expect(sender.sent).toHaveLength(1);
-    expect(await readdir(join(dir, 'pending'))).toEqual(['broken.json']);
-    expect(await outbox.unreadable()).toEqual([join(dir, 'pending', 'broken.json')]);
+    expect(await readdir(join(dir, 'pending'))).toEqual([]);
+    const [quarantined] = await outbox.quarantined();
+    expect(quarantined).toMatch(/quarantine\/.*-broken\.json$/);
+    expect(await readFile(quarantined!, 'utf8')).toBe('not json');
   });
 });
 
