@@ -1,7 +1,8 @@
-import { chmod, cp, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { cp, lstat, mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import { errnoCode } from './durable-file';
+import { describeMadePrivate, makePrivate } from './private-files';
 
 /**
  * Where the CLI and web mode keep a user's things. By default the platform's places for a user's
@@ -52,9 +53,10 @@ export const LEGACY_WEB_DIR = join('.provisioner-data', 'app');
  * Makes the places (0700) and, when they are the platform's, moves the web mode data an earlier
  * version left in `<cwd>/.provisioner-data/app` there, once: only while the new place does not
  * exist, so a second start (or an older copy somewhere else) changes nothing. `note` gets one line
- * saying what moved where.
+ * saying what moved where. Whatever in them other users could read (a copy, an older version, a
+ * database left open by a crash) is made private, and `warn` gets one line saying how much and where.
  */
-export async function prepareDataDirs(dirs: DataDirs, options: { cwd: string; note: (line: string) => void }): Promise<void> {
+export async function prepareDataDirs(dirs: DataDirs, options: { cwd: string; note: (line: string) => void; warn: (line: string) => void }): Promise<void> {
   if (!dirs.chosen) {
     const legacy = join(options.cwd, LEGACY_WEB_DIR);
     if ((await exists(legacy)) && !(await exists(dirs.web))) {
@@ -64,13 +66,17 @@ export async function prepareDataDirs(dirs: DataDirs, options: { cwd: string; no
       options.note(`moved ${legacy} to ${dirs.web}: Provisioner keeps its data in your data directory now`);
     }
   }
-  for (const dir of [dirs.config, dirs.data]) await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const dir of [dirs.config, dirs.data]) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const fixed = await makePrivate(dir);
+    if (fixed.length > 0) options.warn(describeMadePrivate(dir, fixed));
+  }
 }
 
 /**
  * Everything a process of the CLI or web mode creates (the login, the outbox, the cache,
  * downloads) is readable by the user alone: directories 0700, files 0600. PGlite sets its files'
- * modes itself; the local workspace brings them in line with makeTreePrivate.
+ * modes itself; the local workspace brings them in line with makePrivate.
  */
 export function keepCreatedFilesPrivate(): void {
   process.umask(0o077);
@@ -103,21 +109,5 @@ async function moveTree(from: string, to: string): Promise<void> {
     await rename(partial, to);
     await rm(from, { recursive: true, force: true });
   }
-  await makeTreePrivate(to);
-}
-
-/**
- * Brings a tree to what the data directory promises (directories 0700, files 0600) where the umask
- * had no say: a tree moved in from elsewhere, files PGlite's file system creates 0666 whatever the
- * umask. Symbolic links are left as they are.
- */
-export async function makeTreePrivate(path: string): Promise<void> {
-  const info = await lstat(path);
-  if (info.isSymbolicLink()) return;
-  if (!info.isDirectory()) {
-    if ((info.mode & 0o777) !== 0o600) await chmod(path, 0o600);
-    return;
-  }
-  if ((info.mode & 0o777) !== 0o700) await chmod(path, 0o700);
-  for (const name of await readdir(path)) await makeTreePrivate(join(path, name));
+  await makePrivate(to);
 }

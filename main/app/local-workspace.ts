@@ -1,9 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Region } from '../../domain/enums';
-import { makeTreePrivate } from '../../platform/data-dirs';
 import { writeFileAtomic } from '../../platform/durable-file';
 import { tryAcquireLock, type HeldLock } from '../../platform/durable-lock';
+import { makePrivate } from '../../platform/private-files';
 import { createServiceClient, ServiceError, type ServiceClient } from '../cloud';
 
 /**
@@ -75,7 +75,7 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
     // that never needs the workspace should not pay for it.
     const { getOrganization, seedDemo, startService } = await import('../../server');
     // A database an earlier version (or a crash before close) left with PGlite's own modes.
-    await makeTreePrivate(options.dir);
+    await makePrivate(options.dir);
     const service = await startService({ dataDir: join(options.dir, 'service'), host: '127.0.0.1', port: 0 });
     try {
       // Cheap once seeded: the firmware bundles, the slow part, are built only when missing.
@@ -93,7 +93,7 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
             await service.close();
             // PGlite's file system creates its files 0666 whatever the umask; the workspace's
             // folder (0700) kept them from others meanwhile.
-            await makeTreePrivate(join(options.dir, 'service'));
+            await makePrivate(join(options.dir, 'service'));
           } finally {
             await release();
           }

@@ -4,6 +4,7 @@ import { apiKeyRoleSchema, regionSchema } from '../../domain/enums';
 import { deviceTypeSchema, type DeviceType } from '../../domain/device-types';
 import { buildFirmwareBundle, FileFormatError, makeFirmwareImage, readFirmwareBundle } from '../../domain/files';
 import type { Database } from '../db/database';
+import { describeMadePrivate, makePrivate } from '../../platform/private-files';
 import { DEFAULT_DATA_DIR, openDatabase } from '../db/open';
 import { seedDemo } from '../seed/demo';
 import { startService } from '../service';
@@ -77,6 +78,13 @@ export function buildProgram(io: CliIo): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .action(async (options: { host: string; port: number }) => {
+      // The data directory holds sealed keys and the signing keys: whatever made it readable by
+      // others (an older version, a copy, a person) is undone before serving, and said.
+      if (!storage().databaseUrl) {
+        const dataDir = storage().data ?? DEFAULT_DATA_DIR;
+        const fixed = await makePrivate(dataDir);
+        if (fixed.length > 0) io.err(`warning: ${describeMadePrivate(dataDir, fixed)}\n`);
+      }
       const service = await startService({
         ...(storage().databaseUrl ? { databaseUrl: storage().databaseUrl } : { dataDir: storage().data }),
         host: options.host,

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { makePrivate } from '../../platform/private-files';
 import type { Database, Queryable, QueryResult, SqlValue } from './database';
 
 const PGLITE = Symbol('pglite');
@@ -16,10 +17,16 @@ function wrap(target: Pick<PGlite, 'query'>): Queryable {
 /**
  * PGlite runs one backend in this process; it serialises transactions itself, so a transaction
  * here is as isolated as SERIALIZABLE on a server.
+ *
+ * The data directory holds the keys' sealed values and the signing keys: it is the user's alone.
+ * PGlite creates its files 0666 whatever the umask, so they are made private once it has opened
+ * them and again when it closes (the 0700 directory keeps them from others meanwhile).
  */
 export async function openPglite(dataDir: string, template?: Blob): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const onDisk = !dataDir.startsWith('memory://');
+  if (onDisk) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
+  if (onDisk) await makePrivate(dataDir);
   const base = wrap(db);
   const database: Database & { [PGLITE]: PGlite } = {
     [PGLITE]: db,
@@ -29,7 +36,10 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
     exec: async (sql) => {
       await db.exec(sql);
     },
-    close: () => db.close(),
+    close: async () => {
+      await db.close();
+      if (onDisk) await makePrivate(dataDir);
+    },
   };
   return database;
 }

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,9 +38,34 @@ describe('where the CLI and web mode keep their data', () => {
 describe('preparing the data directories', () => {
   it('makes them readable by the user alone', async () => {
     const dirs = platformPlaces(join(scratch, 'fresh'));
-    await prepareDataDirs(dirs, { cwd: join(scratch, 'fresh', 'cwd'), note: () => expect.unreachable() });
+    await prepareDataDirs(dirs, { cwd: join(scratch, 'fresh', 'cwd'), note: () => expect.unreachable(), warn: () => expect.unreachable() });
     expect(modeOf(dirs.config)).toBe(0o700);
     expect(modeOf(dirs.data)).toBe(0o700);
+  });
+
+  it('makes private, with one warning line, what other users could read in them', async () => {
+    const dirs = platformPlaces(join(scratch, 'loose'));
+    await prepareDataDirs(dirs, { cwd: join(scratch, 'loose', 'cwd'), note: () => expect.unreachable(), warn: () => expect.unreachable() });
+    // What a copy made with another umask, or a person with a text editor, leaves behind.
+    await mkdir(join(dirs.data, 'outbox'), { mode: 0o755 });
+    await chmod(join(dirs.data, 'outbox'), 0o755);
+    await writeFile(join(dirs.data, 'outbox', 'entry.json'), '{}', { mode: 0o644 });
+    await chmod(join(dirs.data, 'outbox', 'entry.json'), 0o644);
+    await writeFile(join(dirs.config, 'credentials.json'), '{}', { mode: 0o666 });
+    await chmod(join(dirs.config, 'credentials.json'), 0o666);
+    const warnings: string[] = [];
+
+    await prepareDataDirs(dirs, { cwd: join(scratch, 'loose', 'cwd'), note: () => expect.unreachable(), warn: (line) => warnings.push(line) });
+    expect(warnings).toEqual([
+      `1 file in ${dirs.config} could be read by other users; made them private (files 0600, directories 0700)`,
+      `1 file and 1 directory in ${dirs.data} could be read by other users; made them private (files 0600, directories 0700)`,
+    ]);
+    expect(modeOf(join(dirs.data, 'outbox'))).toBe(0o700);
+    expect(modeOf(join(dirs.data, 'outbox', 'entry.json'))).toBe(0o600);
+    expect(modeOf(join(dirs.config, 'credentials.json'))).toBe(0o600);
+
+    await prepareDataDirs(dirs, { cwd: join(scratch, 'loose', 'cwd'), note: () => expect.unreachable(), warn: (line) => warnings.push(line) });
+    expect(warnings).toHaveLength(2);
   });
 
   it("moves web mode's ./.provisioner-data/app into the data directory once, says so, and leaves the service's database", async () => {
@@ -51,7 +76,7 @@ describe('preparing the data directories', () => {
     const dirs = platformPlaces(root);
     const notes: string[] = [];
 
-    await prepareDataDirs(dirs, { cwd, note: (line) => notes.push(line) });
+    await prepareDataDirs(dirs, { cwd, note: (line) => notes.push(line), warn: () => expect.unreachable() });
     expect(notes).toEqual([`moved ${join(cwd, '.provisioner-data', 'app')} to ${dirs.web}: Provisioner keeps its data in your data directory now`]);
     expect(await readFile(join(dirs.web, 'settings.json'), 'utf8')).toBe('{"resume":null}\n');
     expect(await readFile(join(dirs.web, 'workspace', 'service', 'PG_VERSION'), 'utf8')).toBe('17\n');
@@ -61,8 +86,8 @@ describe('preparing the data directories', () => {
 
     // A second start, and one in a directory with an older copy: the new place exists, nothing moves.
     await legacyWebData(join(root, 'elsewhere'));
-    await prepareDataDirs(dirs, { cwd, note: (line) => notes.push(line) });
-    await prepareDataDirs(dirs, { cwd: join(root, 'elsewhere'), note: (line) => notes.push(line) });
+    await prepareDataDirs(dirs, { cwd, note: (line) => notes.push(line), warn: () => expect.unreachable() });
+    await prepareDataDirs(dirs, { cwd: join(root, 'elsewhere'), note: (line) => notes.push(line), warn: () => expect.unreachable() });
     expect(notes).toHaveLength(1);
     expect(existsSync(join(root, 'elsewhere', '.provisioner-data', 'app', 'settings.json'))).toBe(true);
   });
@@ -70,7 +95,7 @@ describe('preparing the data directories', () => {
   it('removes ./.provisioner-data when web mode was all it held', async () => {
     const root = join(scratch, 'only-web');
     await legacyWebData(join(root, 'project'));
-    await prepareDataDirs(platformPlaces(root), { cwd: join(root, 'project'), note: () => undefined });
+    await prepareDataDirs(platformPlaces(root), { cwd: join(root, 'project'), note: () => undefined, warn: () => expect.unreachable() });
     expect(existsSync(join(root, 'project', '.provisioner-data'))).toBe(false);
   });
 
@@ -78,7 +103,7 @@ describe('preparing the data directories', () => {
     const root = join(scratch, 'chosen');
     await legacyWebData(join(root, 'project'));
     const dirs = resolveDataDirs({}, join(root, 'home'));
-    await prepareDataDirs(dirs, { cwd: join(root, 'project'), note: () => expect.unreachable() });
+    await prepareDataDirs(dirs, { cwd: join(root, 'project'), note: () => expect.unreachable(), warn: () => expect.unreachable() });
     expect(existsSync(dirs.web)).toBe(false);
     expect(existsSync(join(root, 'project', '.provisioner-data', 'app', 'settings.json'))).toBe(true);
   });
@@ -90,7 +115,7 @@ describe('preparing the data directories', () => {
       await legacyWebData(project);
       const dirs = platformPlaces(join(scratch, 'other-device'));
       const notes: string[] = [];
-      await prepareDataDirs(dirs, { cwd: project, note: (line) => notes.push(line) });
+      await prepareDataDirs(dirs, { cwd: project, note: (line) => notes.push(line), warn: () => expect.unreachable() });
       expect(notes).toHaveLength(1);
       expect(await readFile(join(dirs.web, 'workspace', 'service', 'PG_VERSION'), 'utf8')).toBe('17\n');
       expect(existsSync(join(project, '.provisioner-data'))).toBe(false);

@@ -67,9 +67,16 @@ export class CliContext {
     this.out = new Output(io, chooseMode(io, options.json ?? false));
   }
 
-  /** Makes the data directories, moving an earlier web mode's ./.provisioner-data there once (a note says so). */
+  /**
+   * Makes the data directories, moving an earlier web mode's ./.provisioner-data there once (a note
+   * says so) and making private what others could read in them (a warning says so).
+   */
   prepare(): Promise<void> {
-    return prepareDataDirs(this.dirs, { cwd: this.io.cwd, note: (line) => this.io.stderr.write(`note: ${line}\n`) });
+    return prepareDataDirs(this.dirs, {
+      cwd: this.io.cwd,
+      note: (line) => this.io.stderr.write(`note: ${line}\n`),
+      warn: (line) => this.io.stderr.write(`warning: ${line}\n`),
+    });
   }
 
   login(): Promise<Credentials | undefined> {

@@ -31,7 +31,11 @@ const options = program.opts<{ port: number; simulate: boolean; dataDir?: string
 
 async function main(): Promise<void> {
   const dirs = resolveDataDirs(process.env, options.dataDir);
-  await prepareDataDirs(dirs, { cwd: process.cwd(), note: (line) => process.stderr.write(`note: ${line}\n`) });
+  await prepareDataDirs(dirs, {
+    cwd: process.cwd(),
+    note: (line) => process.stderr.write(`note: ${line}\n`),
+    warn: (line) => process.stderr.write(`warning: ${line}\n`),
+  });
   const dataDir = dirs.web;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (options.rebuild || !rendererIsBuilt()) {
