@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from './durable-file';
+import { dirname, join } from 'node:path';
+import { nodeFileSystem, writeFileAtomic } from './durable-file';
+import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from './quarantine';
 
 /**
  * Where the core keeps the API key between runs. Electron implements it with safeStorage
@@ -14,9 +15,16 @@ export interface SecretStore {
   delete(name: string): Promise<void>;
 }
 
-/** All secrets in one JSON file, mode 0600 in a 0700 folder, replaced atomically. */
+/**
+ * All secrets in one JSON file, mode 0600 in a 0700 folder, replaced atomically. A damaged file
+ * (not JSON, or not all text values) is moved to `quarantine/` beside it before anything replaces
+ * it, and the technician signs in again.
+ */
 export class FileSecretStore implements SecretStore {
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly onQuarantine?: (file: QuarantinedFile) => void,
+  ) {}
 
   async get(name: string): Promise<string | null> {
     const all = await this.readAll();
@@ -44,15 +52,23 @@ export class FileSecretStore implements SecretStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw err;
     }
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-        return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
-      }
+      parsed = JSON.parse(text);
     } catch {
-      // A damaged file holds nothing usable; the technician signs in again.
+      parsed = undefined;
     }
-    return {};
+    const entries = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed) : undefined;
+    const texts = entries?.filter((e): e is [string, string] => typeof e[1] === 'string');
+    if (entries && texts && texts.length === entries.length) return Object.fromEntries(texts);
+    // Not what this store writes: kept aside, so the next write does not destroy what it held.
+    const file = await quarantineFile(nodeFileSystem, this.path, {
+      quarantineDir: join(dirname(this.path), QUARANTINE_DIR),
+      reason: 'the secrets file is damaged; sign in again',
+      now: Date.now(),
+    });
+    if (file) this.onQuarantine?.(file);
+    return Object.fromEntries(texts ?? []);
   }
 
   private async writeAll(all: Record<string, string>): Promise<void> {

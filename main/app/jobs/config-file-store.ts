@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NetworkError, type CallOptions, type FetchedFile } from '../../cloud';
 import { decodeConfigFile } from '../../../domain/files/config-file';
 import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 import { JobFailure } from './failure';
 
 /**
@@ -35,15 +36,32 @@ function safeName(serialNumber: string): string {
   return encodeURIComponent(serialNumber);
 }
 
+function readMeta(raw: Buffer): StoredConfigFileMeta | undefined {
+  try {
+    const parsed = metaSchema.safeParse(JSON.parse(raw.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ConfigFileStore {
   private readonly dir: string;
   private readonly fs: FileSystem;
   private readonly now: () => number;
+  private readonly onQuarantine: ((file: QuarantinedFile) => void) | undefined;
 
-  constructor(options: { dir: string; fs?: FileSystem; now?: () => number }) {
+  constructor(options: { dir: string; fs?: FileSystem; now?: () => number; onQuarantine?: (file: QuarantinedFile) => void }) {
     this.dir = options.dir;
     this.fs = options.fs ?? nodeFileSystem;
     this.now = options.now ?? Date.now;
+    this.onQuarantine = options.onQuarantine;
+  }
+
+  /** A damaged file (or description) is moved to `quarantine/` with its bytes intact, never deleted. */
+  private async quarantine(path: string, reason: string): Promise<void> {
+    const file = await quarantineFile(this.fs, path, { quarantineDir: join(this.dir, QUARANTINE_DIR), reason, now: this.now() });
+    if (file) this.onQuarantine?.(file);
   }
 
   private paths(serialNumber: string): { file: string; meta: string } {
@@ -62,19 +80,31 @@ export class ConfigFileStore {
     return meta;
   }
 
+  /**
+   * The device's kept file. A damaged one (or one for another device) is set aside with its
+   * description and reported; then, as when none is kept, undefined: the next download replaces it.
+   */
   async get(serialNumber: string): Promise<{ bytes: Uint8Array; meta: StoredConfigFileMeta } | undefined> {
     const paths = this.paths(serialNumber);
     const [bytes, rawMeta] = await Promise.all([readFileIfExists(this.fs, paths.file), readFileIfExists(this.fs, paths.meta)]);
     if (!bytes || !rawMeta) return undefined;
-    const meta = metaSchema.safeParse(JSON.parse(rawMeta.toString('utf8')));
-    if (!meta.success) return undefined;
+    const meta = readMeta(rawMeta);
+    if (!meta) {
+      await this.quarantine(paths.meta, `the description of the configuration file kept for ${serialNumber} is damaged`);
+      return undefined;
+    }
+    let problem: string;
     try {
       const decoded = decodeConfigFile(bytes);
-      if (decoded.serialNumber !== serialNumber) return undefined;
-      return { bytes: new Uint8Array(bytes), meta: { ...meta.data, syncId: decoded.syncId } };
-    } catch {
-      return undefined; // damaged: as if absent; the next download replaces it
+      if (decoded.serialNumber === serialNumber) return { bytes: new Uint8Array(bytes), meta: { ...meta, syncId: decoded.syncId } };
+      problem = `it is for ${decoded.serialNumber}`;
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
     }
+    const reason = `the configuration file kept for ${serialNumber} cannot be used: ${problem}`;
+    await this.quarantine(paths.file, reason);
+    await this.quarantine(paths.meta, reason);
+    return undefined;
   }
 
   async list(): Promise<StoredConfigFileMeta[]> {
@@ -87,8 +117,10 @@ export class ConfigFileStore {
     const metas: StoredConfigFileMeta[] = [];
     for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
       const raw = await readFileIfExists(this.fs, join(this.dir, name));
-      const parsed = raw ? metaSchema.safeParse(JSON.parse(raw.toString('utf8'))) : undefined;
-      if (parsed?.success) metas.push(parsed.data);
+      if (!raw) continue;
+      const meta = readMeta(raw);
+      if (meta) metas.push(meta);
+      else await this.quarantine(join(this.dir, name), `the description ${name} of a kept configuration file is damaged`);
     }
     return metas.sort((a, b) => a.serialNumber.localeCompare(b.serialNumber));
   }

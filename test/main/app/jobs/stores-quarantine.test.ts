@@ -1,0 +1,76 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigFileStore } from '../../../../main/app/jobs/config-file-store';
+import type { QuarantinedFile } from '../../../../platform/quarantine';
+
+/**
+ * The stores under the data directory (kept configuration files, the intent journal, the signing
+ * key) meet garbage and truncated files: each starts, reports the file, keeps its bytes in
+ * quarantine/, and still has every good entry.
+ */
+
+let dir: string;
+let reported: QuarantinedFile[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stores-quarantine-'));
+  reported = [];
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function quarantined(storeDir: string): Promise<Map<string, Buffer>> {
+  const names = await readdir(join(storeDir, 'quarantine')).catch(() => [] as string[]);
+  return new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(storeDir, 'quarantine', name))] as const)));
+}
+
+/** The quarantined file that was `name`, by its original name at the end. */
+function byOriginal(files: Map<string, Buffer>, name: string): Buffer | undefined {
+  return [...files].find(([stored]) => stored.endsWith(`-${name}`))?.[1];
+}
+
+describe('kept configuration files', () => {
+  const store = () => new ConfigFileStore({ dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+
+  it('lists the good descriptions and quarantines a garbage or truncated one', async () => {
+    await store().put('EPC000101', new Uint8Array([1, 2, 3]), 'sync-1');
+    await store().put('EPC000102', new Uint8Array([4, 5, 6]), 'sync-2');
+    const truncated = (await readFile(join(dir, 'EPC000102.json'))).subarray(0, 20);
+    await writeFile(join(dir, 'EPC000102.json'), truncated);
+    const garbage = Buffer.from([0xff, 0xfe, 0x00, 0x01]);
+    await writeFile(join(dir, 'EPC000103.json'), garbage);
+
+    const listed = await store().list();
+    expect(listed.map((m) => m.serialNumber)).toEqual(['EPC000101']);
+    expect(reported.map((f) => basename(f.from)).sort()).toEqual(['EPC000102.json', 'EPC000103.json']);
+    const files = await quarantined(dir);
+    expect(byOriginal(files, 'EPC000102.json')?.equals(truncated)).toBe(true);
+    expect(byOriginal(files, 'EPC000103.json')?.equals(garbage)).toBe(true);
+    expect([...files.keys()].every((name) => name.startsWith('2026-02-03T04-05-06.789Z-'))).toBe(true);
+    // The good one is untouched, and a second look reports nothing new.
+    expect(await readFile(join(dir, 'EPC000101.cbor'))).toEqual(Buffer.from([1, 2, 3]));
+    reported = [];
+    expect((await store().list()).map((m) => m.serialNumber)).toEqual(['EPC000101']);
+    expect(reported).toEqual([]);
+  });
+
+  it('sets a damaged configuration file aside with its description, instead of failing or keeping it', async () => {
+    const damaged = new Uint8Array([0xa1, 0x61, 0x61]); // a map cut short
+    await store().put('EPC000101', damaged, 'sync-1');
+    expect(await store().get('EPC000101')).toBeUndefined();
+    expect(reported.map((f) => basename(f.from)).sort()).toEqual(['EPC000101.cbor', 'EPC000101.json']);
+    expect(reported[0]!.reason).toMatch(/^the configuration file kept for EPC000101 cannot be used: /);
+    expect(byOriginal(await quarantined(dir), 'EPC000101.cbor')?.equals(Buffer.from(damaged))).toBe(true);
+    expect(await store().list()).toEqual([]);
+  });
+
+  it('a garbage description makes get() answer "none kept" instead of throwing', async () => {
+    await store().put('EPC000101', new Uint8Array([1]), 'sync-1');
+    await writeFile(join(dir, 'EPC000101.json'), '{"serialNumber":');
+    await expect(store().get('EPC000101')).resolves.toBeUndefined();
+    expect(reported.map((f) => basename(f.from))).toEqual(['EPC000101.json']);
+  });
+});
