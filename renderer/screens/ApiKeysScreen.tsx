@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../domain/enums';
-import { client, errorText } from '../api/client';
+import { client } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { SelectField } from '../components/fields';
 import { Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { Pager } from '../components/Pager';
 import { agoText, dateTimeText } from '../format/units';
-import { notify } from '../stores/notices';
+import { runWithNotice } from '../stores/notices';
 import { signedIn, useCapability, useSession } from '../stores/session';
 
 const PAGE_SIZE = 15;
@@ -22,15 +22,7 @@ export function ApiKeysScreen() {
   const [offset, setOffset] = useState(0);
   const list = useQuery('apiKeys.list', { limit: PAGE_SIZE, offset, includeApiKeys: keyFormat !== 'None', keyFormat }, manage.allowed);
 
-  const changeRole = async (keyName: string, role: ApiKeyRole) => {
-    try {
-      await client().call('apiKeys.updateRole', { keyName, role });
-      notify('success', `${keyName} is now ${role}.`);
-      list.reload();
-    } catch (err) {
-      notify('error', errorText(err));
-    }
-  };
+  const changeRole = (keyName: string, role: ApiKeyRole) => runWithNotice(() => client().call('apiKeys.updateRole', { keyName, role }), `${keyName} is now ${role}.`, list.reload);
 
   return (
     <section className="screen" aria-labelledby="screen-title">

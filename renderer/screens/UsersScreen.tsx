@@ -9,7 +9,7 @@ import { SelectField, TextField } from '../components/fields';
 import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { Pager } from '../components/Pager';
 import { agoText } from '../format/units';
-import { notify } from '../stores/notices';
+import { notify, runWithNotice } from '../stores/notices';
 import { useCapability } from '../stores/session';
 
 const PAGE_SIZE = 15;
@@ -31,24 +31,8 @@ export function UsersScreen() {
   const [inviting, setInviting] = useState(false);
   const list = useQuery('users.list', { search: search.trim() || undefined, isActive: active === '' ? undefined : active === 'true', sortOptions: sort, page, limit: PAGE_SIZE }, manage.allowed);
 
-  const changeRole = async (id: string, userRole: UserRole) => {
-    try {
-      await client().call('users.updateRole', { id, userRole });
-      notify('success', `Role changed to ${userRole}.`);
-      list.reload();
-    } catch (err) {
-      notify('error', errorText(err));
-    }
-  };
-  const remove = async (id: string, email: string) => {
-    try {
-      await client().call('users.delete', { id });
-      notify('success', `${email} removed.`);
-      list.reload();
-    } catch (err) {
-      notify('error', errorText(err));
-    }
-  };
+  const changeRole = (id: string, userRole: UserRole) => runWithNotice(() => client().call('users.updateRole', { id, userRole }), `Role changed to ${userRole}.`, list.reload);
+  const remove = (id: string, email: string) => runWithNotice(() => client().call('users.delete', { id }), `${email} removed.`, list.reload);
 
   return (
     <section className="screen" aria-labelledby="screen-title">

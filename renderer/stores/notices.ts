@@ -1,3 +1,4 @@
+import { errorText } from '../api/client';
 import { create } from 'zustand';
 
 export type NoticeTone = 'info' | 'success' | 'error';
@@ -30,4 +31,20 @@ export const useNotices = create<NoticeState>((set) => {
 
 export function notify(tone: NoticeTone, text: string): void {
   useNotices.getState().push(tone, text);
+}
+
+/**
+ * Run a change the technician asked for: on success say so (the text may depend on the answer) and
+ * call `then` (reload a list); on failure say why. Resolves true when it succeeded.
+ */
+export async function runWithNotice<T>(action: () => Promise<T>, success: string | ((value: T) => string), then?: () => void): Promise<boolean> {
+  try {
+    const value = await action();
+    notify('success', typeof success === 'string' ? success : success(value));
+    then?.();
+    return true;
+  } catch (err) {
+    notify('error', errorText(err));
+    return false;
+  }
 }
