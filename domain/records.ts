@@ -43,7 +43,7 @@ export const versionSchema = z.object({
   serviceVersion: z.string(),
 });
 
-/** GET /v1/config-file-signing-key: the public key that verifies configuration file signatures (SPKI PEM). */
+/** GET /v1/config-file-signing-key: the service's root key, which certifies organization keys (SPKI PEM). */
 export const signingKeySchema = z.object({
   keyId: z.string(),
   algorithm: z.literal('ES256'),

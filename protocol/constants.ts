@@ -74,6 +74,10 @@ export const DEVICE_ERROR = {
   configBadSignature: 'CONFIG_BAD_SIGNATURE',
   configWrongDevice: 'CONFIG_WRONG_DEVICE',
   configTooLarge: 'CONFIG_TOO_LARGE',
+  /** The device is claimed by an organization and the file is signed by another organization's key. */
+  configWrongOrganization: 'CONFIG_WRONG_ORGANIZATION',
+  /** The file's sequence is below the applied file's (a replay), or equal to it for another file. */
+  configSuperseded: 'CONFIG_SUPERSEDED',
 } as const;
 export type DeviceErrorCode = (typeof DEVICE_ERROR)[keyof typeof DEVICE_ERROR];
 
@@ -125,6 +129,7 @@ export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
   CONFIG_BAD_FORMAT: '4.00',
   CONFIG_CHECKSUM_MISMATCH: '4.00',
   CONFIG_BAD_SIGNATURE: '4.03',
+  CONFIG_WRONG_ORGANIZATION: '4.03',
   FW_UNSIGNED: '4.03',
   FW_BAD_SIGNATURE: '4.03',
   FW_UNTRUSTED_KEY: '4.03',
@@ -138,6 +143,7 @@ export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
   FW_WRONG_TYPE: '4.09',
   FW_ROLLBACK: '4.09',
   CONFIG_WRONG_DEVICE: '4.09',
+  CONFIG_SUPERSEDED: '4.09',
   FW_TOO_LARGE: '4.13',
   CONFIG_TOO_LARGE: '4.13',
   BLOCK_TOO_LARGE: '4.13',

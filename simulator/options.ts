@@ -25,7 +25,7 @@ export interface SimulatedDeviceOptions {
   link: LinkOption;
   /** The device's own directory: its non-volatile memory. */
   stateDir: string;
-  /** The service's configuration-file signing key (SPKI PEM). */
+  /** The service's root key (SPKI PEM): it certifies the organization keys that sign configuration files. */
   publicKeyPem: string;
   /**
    * The firmware release keys (Ed25519, SPKI PEM) the device trusts: a real device gets them at

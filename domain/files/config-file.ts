@@ -1,31 +1,48 @@
 import { createHash } from 'node:crypto';
 import { decodeCbor, encodeCbor, isByteString } from './cbor';
+import { decodeOrgKeyCertificate, type DecodedOrgKeyCertificate } from './config-file-org-key';
 import { FileFormatError } from './file-error';
 
 /**
- * Layout of the device configuration file (CBOR), version 1.
+ * Layout of the device configuration file (CBOR), version 2.
  *
  * Top level: a map
- *   format       text   "provisioner-config/1"
+ *   format       text   "provisioner-config/2"
  *   syncId       text   uuid; the same value as the X-Config-File-Sync-Id response header
  *   serialNumber text   the device the file is for
  *   deviceType   text
+ *   orgId        text   the organization whose key signed the file
+ *   sequence     uint   above that of every file the service made before for this device (from 1)
  *   settings     bytes  CBOR encoding of ConfigFileContent (below)
  *   sha256       bytes  SHA-256 of `settings` (32 bytes)
- *   signature    bytes  ECDSA P-256 over `settings` with SHA-256, IEEE P1363 r||s (64 bytes)
- *   keyId        text   hex SHA-256 of the service's public key (SPKI DER), first 16 bytes
+ *   signature    bytes  ECDSA P-256 over `settings` with SHA-256, IEEE P1363 r||s (64 bytes), by the
+ *                       organization's key
+ *   keyId        text   hex SHA-256 of the organization's public key (SPKI DER), first 16 bytes
+ *   orgKey       bytes  the organization key certificate (config-file-org-key.ts): the service's
+ *                       root key vouching for that key
  *
  * The settings travel as a byte string (as COSE does) so that a device verifies exactly the bytes
- * the service signed, without re-encoding a map canonically. The readable top-level fields are
- * repeated inside the signed content and must match it.
+ * the organization signed, without re-encoding a map canonically. The readable top-level fields
+ * are repeated inside the signed content and must match it.
+ *
+ * Version 1 had no organization and no sequence: a device could be given an older file again.
+ * Devices refuse it as an unknown format.
  */
-export const CONFIG_FILE_FORMAT = 'provisioner-config/1';
+export const CONFIG_FILE_FORMAT = 'provisioner-config/2';
 
 export interface ConfigFileContent {
   format: typeof CONFIG_FILE_FORMAT;
   syncId: string;
   serialNumber: string;
   deviceType: string;
+  /** The organization the file is from; its key signs the file. */
+  orgId: string;
+  /**
+   * Increases with every file the service makes for this serial number, blank ones included, and
+   * never repeats (the service counts for all devices at once, so a device's numbers have gaps): a
+   * device refuses a file older than the one it applied (a replay).
+   */
+  sequence: number;
   /** null for a blank file. */
   configurationId: string | null;
   /** A blank file resets the device to no configuration. */
@@ -39,8 +56,12 @@ export interface ConfigFileContent {
   safety: Record<string, unknown>;
 }
 
+/** An organization's configuration-file signing key, as the service holds it. */
 export interface ConfigFileSigner {
+  orgId: string;
   keyId: string;
+  /** The organization key certificate: travels in every file the key signs. */
+  certificate: Uint8Array;
   /** Returns the 64-byte IEEE P1363 ECDSA P-256 signature of `data`. */
   sign(data: Uint8Array): Uint8Array;
 }
@@ -49,10 +70,14 @@ export interface DecodedConfigFile {
   syncId: string;
   serialNumber: string;
   deviceType: string;
+  orgId: string;
+  sequence: number;
   keyId: string;
   settings: Uint8Array;
   sha256: Uint8Array;
   signature: Uint8Array;
+  /** Taken apart, its signature not checked (verifyConfigFile does). */
+  orgKey: DecodedOrgKeyCertificate;
   content: ConfigFileContent;
 }
 
@@ -61,17 +86,26 @@ export function sha256(data: Uint8Array): Uint8Array {
 }
 
 export function encodeConfigFile(content: ConfigFileContent, signer: ConfigFileSigner): Uint8Array {
+  if (content.orgId !== signer.orgId) throw new Error(`A file of organization ${content.orgId} cannot be signed with the key of ${signer.orgId}.`);
+  if (!isSequence(content.sequence)) throw new Error(`A configuration file's sequence is a positive integer, not ${content.sequence}.`);
   const settings = encodeCbor(content);
   return encodeCbor({
     format: CONFIG_FILE_FORMAT,
     syncId: content.syncId,
     serialNumber: content.serialNumber,
     deviceType: content.deviceType,
+    orgId: content.orgId,
+    sequence: content.sequence,
     settings,
     sha256: sha256(settings),
     signature: signer.sign(settings),
     keyId: signer.keyId,
+    orgKey: signer.certificate,
   });
+}
+
+function isSequence(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
 }
 
 function bad(message: string): never {
@@ -81,6 +115,12 @@ function bad(message: string): never {
 function text(map: Record<string, unknown>, key: string): string {
   const value = map[key];
   if (typeof value !== 'string') bad(`field "${key}" is missing or not text`);
+  return value;
+}
+
+function sequenceOf(map: Record<string, unknown>): number {
+  const value = map.sequence;
+  if (!isSequence(value)) bad('field "sequence" is missing or not a positive integer');
   return value;
 }
 
@@ -95,7 +135,7 @@ function asMap(value: unknown, what: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Parses the file's structure and checks its internal consistency; does not check the signature. */
+/** Parses the file's structure and checks its internal consistency; does not check the signatures. */
 export function decodeConfigFile(file: Uint8Array): DecodedConfigFile {
   let top: unknown;
   try {
@@ -118,9 +158,12 @@ export function decodeConfigFile(file: Uint8Array): DecodedConfigFile {
   }
   const content = asMap(inner, 'the settings');
   if (content.format !== CONFIG_FILE_FORMAT) bad('the settings carry an unknown format');
-  for (const key of ['syncId', 'serialNumber', 'deviceType'] as const) {
+  for (const key of ['syncId', 'serialNumber', 'deviceType', 'orgId'] as const) {
     if (text(content, key) !== text(map, key)) bad(`"${key}" differs between the header and the signed settings`);
   }
+  const sequence = sequenceOf(map);
+  if (sequenceOf(content) !== sequence) bad('"sequence" differs between the header and the signed settings');
+  text(content, 'issuedAt');
   if (typeof content.blank !== 'boolean') bad('field "blank" is missing');
   asMap(content.device, 'the device settings');
   asMap(content.safety, 'the safety settings');
@@ -129,10 +172,13 @@ export function decodeConfigFile(file: Uint8Array): DecodedConfigFile {
     syncId: text(map, 'syncId'),
     serialNumber: text(map, 'serialNumber'),
     deviceType: text(map, 'deviceType'),
+    orgId: text(map, 'orgId'),
+    sequence,
     keyId: text(map, 'keyId'),
     settings,
     sha256: digest,
     signature: bytes(map, 'signature'),
+    orgKey: decodeOrgKeyCertificate(bytes(map, 'orgKey')),
     content: content as unknown as ConfigFileContent,
   };
 }

@@ -4,6 +4,8 @@ export * from './cbor';
 export * from './file-error';
 export * from './config-file';
 export * from './config-file-signature';
+export * from './config-file-org-key';
+export * from './config-file-acceptance';
 export * from './firmware-image';
 export * from './firmware-bundle';
 export * from './firmware-release-key';

@@ -15,7 +15,7 @@ export { DeviceSession, type DeviceSessionOptions } from './session';
 export { identify } from './operations/identify';
 export { uploadFirmware, applyFirmware, readFirmwareStatus, observeFirmwareStatus } from './operations/firmware';
 export type { UploadProgress, FirmwareUploadOptions, FirmwareUploadResult, ApplyFirmwareOptions } from './operations/firmware';
-export { uploadConfiguration, type ConfigUploadOptions, type ConfigUploadResult } from './operations/configuration';
+export { uploadConfiguration, readConfigStatus, type ConfigUploadOptions, type ConfigUploadResult } from './operations/configuration';
 export { reboot } from './operations/reboot';
 export { waitForDevice, waitForReboot } from './operations/wait-for-device';
 export type { DeviceInfo, FirmwareStatus, ConfigStatus } from './operations/payloads';

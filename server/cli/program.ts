@@ -196,9 +196,9 @@ export function buildProgram(io: CliIo): Command {
       io.out(`wrote ${options.out} (${options.type} ${options.version}, ${bytes.length} bytes)\n`);
     });
 
-  const signingKey = program.command('signing-key').description('The key that signs configuration files.');
+  const signingKey = program.command('signing-key').description("The service's root key: it certifies each organization's configuration-file signing key.");
   signingKey.command('show')
-    .description('Print the public key (PEM) that verifies configuration files; also served at GET /v1/config-file-signing-key.')
+    .description('Print the root public key (PEM) that devices are made trusting; also served at GET /v1/config-file-signing-key.')
     .option('--json', 'print { keyId, algorithm, publicKeyPem } as JSON')
     .action(async (options: { json?: boolean }) => {
       const info = await withDatabase(storage(), async (db) => (await loadServiceSecrets(db)).signingKey);

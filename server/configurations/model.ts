@@ -9,7 +9,7 @@ import {
   type ConfigurationRecord,
   type ConfigurationSettings,
 } from '../../domain';
-import type { ConfigFileContent } from '../../domain/files';
+import { CONFIG_FILE_FORMAT, type ConfigFileContent } from '../../domain/files';
 import type { StoredConfiguration, StoredMember } from '../store/configurations';
 import { compactObject } from '../store/json';
 
@@ -66,8 +66,11 @@ export function configurationRecord(stored: StoredConfiguration, ctx: Pick<Confi
   };
 }
 
-/** The file content of one device, without syncId and issue time: what its settings hash covers. */
-export type FileSettings = Omit<ConfigFileContent, 'syncId' | 'issuedAt'>;
+/**
+ * The file content of one device without what each issue of a file adds (syncId, organization,
+ * sequence, issue time): what its settings hash covers.
+ */
+export type FileSettings = Omit<ConfigFileContent, 'syncId' | 'orgId' | 'sequence' | 'issuedAt'>;
 
 const SAFETY_KEYS = [
   'timeoutConfiguration',
@@ -105,7 +108,7 @@ export function fileSettingsOf(stored: StoredConfiguration, effective: readonly 
         }),
       );
     out.set(serialNumber, {
-      format: 'provisioner-config/1',
+      format: CONFIG_FILE_FORMAT,
       serialNumber,
       deviceType,
       configurationId: stored.id,
@@ -119,5 +122,5 @@ export function fileSettingsOf(stored: StoredConfiguration, effective: readonly 
 }
 
 export function blankFileSettings(serialNumber: string, deviceType: string): FileSettings {
-  return { format: 'provisioner-config/1', serialNumber, deviceType, configurationId: null, blank: true, device: {}, peers: [], safety: {} };
+  return { format: CONFIG_FILE_FORMAT, serialNumber, deviceType, configurationId: null, blank: true, device: {}, peers: [], safety: {} };
 }

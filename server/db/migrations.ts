@@ -169,6 +169,30 @@ CREATE TABLE service_secrets (
     // row, on PGlite and on a server alike. Null for rows written before; those are rebuilt on read.
     sql: `ALTER TABLE configurations ADD COLUMN record jsonb`,
   },
+  {
+    version: 3,
+    name: 'configuration files signed per organization, with a sequence per device',
+    // Keys are made on first use (server/configurations/organization-keys.ts): SQL cannot make key
+    // pairs, and an organization needs one only once a file of it is made.
+    sql: `
+-- Each organization's configuration-file signing key: its private key sealed with the sealing key,
+-- and the service root key's certificate for its public key (every file carries it).
+CREATE TABLE organization_signing_keys (
+  org_id text PRIMARY KEY REFERENCES organizations (id),
+  key_id text NOT NULL UNIQUE,
+  public_key_pem text NOT NULL,
+  private_key_sealed bytea NOT NULL,
+  certificate bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- The sequence of configuration files: devices refuse a file older than the one they applied, so
+-- a number is never issued twice. One counter for every device: nextval neither blocks nor fails
+-- under concurrent SERIALIZABLE transactions, where a counter row per device would make concurrent
+-- downloads of one device fail to serialize. Each device still sees its numbers only go up.
+CREATE SEQUENCE config_file_sequence AS bigint START 1;
+`,
+  },
 ];
 
 /** Serialises concurrent service instances migrating one server (any constant works). */

@@ -1,23 +1,47 @@
+import { z } from 'zod';
 import { SYNC_ID_HEADER } from '../../domain/config-file-download';
 import { encodeConfigFile } from '../../domain/files';
+import { signingKeySchema } from '../../domain/records';
 import type { ServiceContext } from '../context';
 import { fileState } from '../configurations/files';
 import { blankFileSettings, type FileSettings } from '../configurations/model';
+import { organizationSigner, organizationSigningKey } from '../configurations/organization-keys';
 import type { Queryable } from '../db/database';
 import { conflict, notFound, ServiceError } from '../http/errors';
-import { fileResult, orgOperation, type AnyOperationSpec } from '../http/operation';
-import { serialParams } from '../http/schemas';
+import { fileResult, orgOperation, publicOperation, type AnyOperationSpec } from '../http/operation';
+import { orgParams, serialParams } from '../http/schemas';
 import { violationsToEntries } from '../http/validation';
+import { nextConfigFileSequence } from '../store/config-sequences';
 import { getConfiguration } from '../store/configurations';
 import { getRegisteredDevice } from '../store/devices';
 import { canonicalJson } from '../store/json';
+import { getOrganization } from '../store/organizations';
 import { syncIdFor } from '../store/sync-ids';
 
 export const CONFIG_FILE_MEDIA_TYPE = 'application/cbor';
 
+/** GET /v1/organizations/{orgId}/config-file-signing-key: the key that signs the organization's files. */
+export const organizationSigningKeySchema = z.object({
+  orgId: z.string(),
+  keyId: z.string(),
+  algorithm: z.literal('ES256'),
+  publicKeyPem: z.string(),
+  /** The organization key certificate (base64): the root key vouching for publicKeyPem; every file carries it. */
+  certificate: z.string(),
+  /** The key id of the root key (GET /v1/config-file-signing-key) that signed the certificate. */
+  rootKeyId: z.string(),
+});
+
+/**
+ * A file as each download makes it: the syncId of its content (the same for the same content), a
+ * new sequence (a device refuses anything older than what it applied) and the organization's
+ * signature.
+ */
 async function signedFile(db: Queryable, svc: ServiceContext, orgId: string, settings: FileSettings, hash: string) {
   const syncId = await syncIdFor(db, { serialNumber: settings.serialNumber, orgId, settingsHash: hash, configurationId: settings.configurationId });
-  const body = encodeConfigFile({ ...settings, syncId, issuedAt: new Date().toISOString() }, svc.secrets.signer);
+  const sequence = await nextConfigFileSequence(db);
+  const signer = await organizationSigner(db, svc.secrets, orgId);
+  const body = encodeConfigFile({ ...settings, syncId, orgId, sequence, issuedAt: new Date().toISOString() }, signer);
   return fileResult({
     body,
     mediaType: CONFIG_FILE_MEDIA_TYPE,
@@ -43,7 +67,8 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     summary:
       "The device's signed configuration file (CBOR). 409 with the reasons while the device is in no configuration or its configuration is incomplete.",
     description:
-      'The syncId stays the same while the content of the file stays the same and changes whenever it changes. Verify the signature with GET /v1/config-file-signing-key.',
+      'The syncId stays the same while the content of the file stays the same and changes whenever it changes; the sequence in the file is new at every download. ' +
+      "The file is signed with the organization's key, whose certificate it carries; verify that with the service's root key, GET /v1/config-file-signing-key.",
     params: serialParams,
     // Issuing a syncId for new content is a write.
     mutates: true,
@@ -86,6 +111,41 @@ export const configurationFileOperations: AnyOperationSpec[] = [
       const device = await registered(db, caller.orgId, params.serialNumber);
       const settings = blankFileSettings(device.serialNumber, device.deviceType);
       return signedFile(db, ctx, caller.orgId, settings, ctx.secrets.contentHash(canonicalJson(settings)));
+    },
+  }),
+  publicOperation({
+    id: 'public.signingKey',
+    method: 'GET',
+    path: '/config-file-signing-key',
+    tag: 'Configuration files',
+    summary: "The service's root key (no key needed): devices are made trusting it; it certifies each organization's configuration-file signing key.",
+    description: 'It signs no configuration file itself. A file carries the certificate of the organization key that signed it; this key checks that certificate.',
+    mutates: false,
+    response: { kind: 'json', data: signingKeySchema, description: 'The ES256 (ECDSA P-256) public key, SPKI PEM.' },
+    handler: async ({ ctx }) => ctx.secrets.signingKey,
+  }),
+  publicOperation({
+    id: 'public.organizationSigningKey',
+    method: 'GET',
+    path: '/organizations/:orgId/config-file-signing-key',
+    tag: 'Configuration files',
+    summary: "The key that signs the organization's configuration files, with the root key's certificate for it (no key needed: public keys).",
+    description: "Made with the organization's first file, or by this call. Unknown organization: 404 ORGANIZATION_NOT_FOUND.",
+    params: orgParams,
+    // The key is made on first use.
+    mutates: true,
+    response: { kind: 'json', data: organizationSigningKeySchema, description: "The organization's ES256 public key and its certificate." },
+    handler: async ({ db, ctx, params }) => {
+      if (!(await getOrganization(db, params.orgId))) throw notFound('ORGANIZATION_NOT_FOUND', `There is no organization ${params.orgId}.`, 'orgId');
+      const key = await organizationSigningKey(db, ctx.secrets, params.orgId);
+      return {
+        orgId: key.orgId,
+        keyId: key.keyId,
+        algorithm: 'ES256' as const,
+        publicKeyPem: key.publicKeyPem,
+        certificate: Buffer.from(key.certificate).toString('base64'),
+        rootKeyId: key.rootKeyId,
+      };
     },
   }),
 ];

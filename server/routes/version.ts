@@ -1,4 +1,4 @@
-import { signingKeySchema, versionSchema } from '../../domain/records';
+import { versionSchema } from '../../domain/records';
 import { orgParams } from '../http/schemas';
 import { orgOperation, publicOperation, type AnyOperationSpec } from '../http/operation';
 
@@ -25,15 +25,5 @@ export const versionOperations: AnyOperationSpec[] = [
     mutates: false,
     response: { kind: 'json', data: versionSchema, description: 'The API and service versions.' },
     handler: async ({ ctx }) => ({ apiVersion: API_VERSION, serviceVersion: ctx.version }),
-  }),
-  publicOperation({
-    id: 'public.signingKey',
-    method: 'GET',
-    path: '/config-file-signing-key',
-    tag: 'Version',
-    summary: "The public key that verifies the signature of this service's configuration files.",
-    mutates: false,
-    response: { kind: 'json', data: signingKeySchema, description: 'The ES256 (ECDSA P-256) public key, SPKI PEM.' },
-    handler: async ({ ctx }) => ctx.secrets.signingKey,
   }),
 ];

@@ -1,5 +1,5 @@
 import { createHmac, createPublicKey, randomBytes } from 'node:crypto';
-import { createConfigFileSigner, generateSigningKeyPair, keyIdOf, type ConfigFileSigner } from '../../domain/files';
+import { createOrganizationKey, generateSigningKeyPair, keyIdOf, type OrganizationKeyPair } from '../../domain/files';
 import { createSecretBox, type SecretBox } from '../auth/secret-box';
 import type { Queryable } from '../db/database';
 import type { SigningKey } from '../../domain/records';
@@ -11,8 +11,13 @@ export interface ServiceSecrets {
    * passwords: a plain hash stored in the database would let a reader test password guesses.
    */
   contentHash(canonicalContent: string): string;
-  signer: ConfigFileSigner;
+  /**
+   * The public half of the service's root key: devices are made trusting it (GET
+   * /v1/config-file-signing-key). It signs no file itself: it certifies organization keys.
+   */
   signingKey: SigningKey;
+  /** A new configuration-file signing key for an organization, certified by the root key. */
+  createOrganizationKey(orgId: string): OrganizationKeyPair;
 }
 
 /**
@@ -41,14 +46,14 @@ export async function loadServiceSecrets(db: Queryable, env: NodeJS.ProcessEnv =
   } else {
     sealingKey = Buffer.from(await getOrCreate(db, 'sealing-key', () => randomBytes(32).toString('base64')), 'base64');
   }
-  const privateKeyPem = await getOrCreate(db, 'config-file-signing-key', () => generateSigningKeyPair().privateKeyPem);
-  const signer = createConfigFileSigner(privateKeyPem);
-  const publicKeyPem = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+  // The root key keeps the name it had when it signed every file itself.
+  const rootPrivateKeyPem = await getOrCreate(db, 'config-file-signing-key', () => generateSigningKeyPair().privateKeyPem);
+  const publicKeyPem = createPublicKey(rootPrivateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
   const hashKey = createHmac('sha256', sealingKey).update('provisioner/config-file-content-hash/1').digest();
   return {
     box: createSecretBox(sealingKey),
     contentHash: (content) => createHmac('sha256', hashKey).update(content, 'utf8').digest('hex'),
-    signer,
     signingKey: { keyId: keyIdOf(publicKeyPem), algorithm: 'ES256', publicKeyPem },
+    createOrganizationKey: (orgId) => createOrganizationKey(orgId, rootPrivateKeyPem),
   };
 }

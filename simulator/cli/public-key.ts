@@ -2,7 +2,10 @@ import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fetchServiceData } from './service-fetch';
 
-/** The service's configuration-file signing key, from a PEM file or the service itself. */
+/**
+ * The service's root key, from a PEM file or the service itself: what a device is made trusting. It
+ * certifies each organization's key, and the first organization whose file the device takes claims it.
+ */
 export async function loadPublicKey(source: { file?: string; serviceUrl?: string }): Promise<string> {
   let pem: string;
   if (source.file !== undefined) {
@@ -10,7 +13,7 @@ export async function loadPublicKey(source: { file?: string; serviceUrl?: string
   } else if (source.serviceUrl !== undefined) {
     pem = await fetchSigningKey(source.serviceUrl);
   } else {
-    throw new Error('Give the service public key: --public-key FILE.pem or --service-url URL.');
+    throw new Error('Give the service root key: --public-key FILE.pem or --service-url URL.');
   }
   try {
     createPublicKey(pem);
@@ -20,7 +23,7 @@ export async function loadPublicKey(source: { file?: string; serviceUrl?: string
   return pem;
 }
 
-/** GET /v1/config-file-signing-key (public, no API key): `{ data: { keyId, algorithm, publicKeyPem } }`. */
+/** GET /v1/config-file-signing-key (public, no API key), the root key: `{ data: { keyId, algorithm, publicKeyPem } }`. */
 async function fetchSigningKey(serviceUrl: string): Promise<string> {
   const { url, data } = await fetchServiceData(serviceUrl, '/v1/config-file-signing-key');
   const pem = (data as { publicKeyPem?: unknown } | undefined)?.publicKeyPem;

@@ -11,6 +11,7 @@ export interface DeviceContext {
   readonly firmware: FirmwareUpdate;
   readonly config: ConfigUpload;
   readonly faults: DeviceFaults;
+  /** The service's root key (SPKI PEM), given at manufacture: it certifies the organization keys that sign files. */
   readonly publicKeyPem: string;
   readonly maxBlockSize: number;
   readonly maxInFlight: number;

@@ -23,6 +23,18 @@ export interface PersistedConfig {
   syncId: string;
   appliedAt: string;
   blank: boolean;
+  /** The applied file's sequence: an older file is refused. 0 for a file from before sequences. */
+  sequence: number;
+}
+
+/**
+ * The organization key the device trusts: that of the first file it accepted. Kept when a blank
+ * file resets the configuration; only a factory reset (a new state directory) forgets it.
+ */
+export interface PersistedClaim {
+  orgId: string;
+  keyId: string;
+  claimedAt: string;
 }
 
 /** What `SimulatedDevice.state()` returns and `device.json` holds. */
@@ -39,6 +51,7 @@ export interface DeviceState {
   /** Release keys that applied manifests retired: refused from then on, although still provisioned. */
   retiredReleaseKeyIds: string[];
   config: PersistedConfig | null;
+  claim: PersistedClaim | null;
   upload: PersistedUpload | null;
 }
 
@@ -49,16 +62,19 @@ export const STATE_FILE = 'device.json';
  * no retired keys, and its unsigned staged upload is dropped (it could never be applied now).
  */
 function readState(text: string): DeviceState {
-  const stored = JSON.parse(text) as Partial<DeviceState> & Omit<DeviceState, 'securityCounter' | 'retiredReleaseKeyIds'>;
+  const stored = JSON.parse(text) as Partial<DeviceState> & Omit<DeviceState, 'securityCounter' | 'retiredReleaseKeyIds' | 'claim'>;
   const upload = stored.upload && typeof stored.upload.signedManifest === 'string' ? stored.upload : null;
-  return { ...stored, securityCounter: stored.securityCounter ?? 0, retiredReleaseKeyIds: stored.retiredReleaseKeyIds ?? [], upload };
+  // A device from before claims and sequences is unclaimed, its configuration at sequence 0.
+  const config = stored.config && { ...stored.config, sequence: stored.config.sequence ?? 0 };
+  return { ...stored, securityCounter: stored.securityCounter ?? 0, retiredReleaseKeyIds: stored.retiredReleaseKeyIds ?? [], config, claim: stored.claim ?? null, upload };
 }
 export const STAGED_IMAGE_FILE = 'staged.bin';
 export const CONFIG_FILE = 'config.cbor';
 
 /**
  * The device's non-volatile memory: a directory with device.json (identity, versions, upload
- * progress), staged.bin (the image being received) and config.cbor (the applied configuration).
+ * progress, the organization it is claimed by), staged.bin (the image being received) and
+ * config.cbor (the applied configuration).
  * The in-memory copy is what the running device uses; `save()` persists it atomically. Saves are
  * coalesced: many blocks acknowledged in a burst cost one write, yet each caller resumes only once
  * a write that includes its change is on disk.
@@ -76,7 +92,7 @@ export class StateStore {
 
   static async open(
     dir: string,
-    initial: Omit<DeviceState, 'format' | 'bootId' | 'config' | 'upload' | 'securityCounter' | 'retiredReleaseKeyIds'>,
+    initial: Omit<DeviceState, 'format' | 'bootId' | 'config' | 'claim' | 'upload' | 'securityCounter' | 'retiredReleaseKeyIds'>,
   ): Promise<StateStore> {
     await mkdir(dir, { recursive: true });
     let current: DeviceState;
@@ -84,7 +100,7 @@ export class StateStore {
       current = readState(await readFile(join(dir, STATE_FILE), 'utf8'));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      current = { format: 'provisioner-simulator-state/1', ...initial, bootId: 0, securityCounter: 0, retiredReleaseKeyIds: [], config: null, upload: null };
+      current = { format: 'provisioner-simulator-state/1', ...initial, bootId: 0, securityCounter: 0, retiredReleaseKeyIds: [], config: null, claim: null, upload: null };
     }
     if (current.serialNumber !== initial.serialNumber || current.deviceType !== initial.deviceType) {
       throw new Error(

@@ -11,7 +11,7 @@ describe.each(backends())('files, syncIds and confirmations on %s', (backend) =>
   async function download(serial: string) {
     const response = await env.call('GET', `/devices/${serial}/configuration-file`);
     expect(response.status, JSON.stringify(response.json?.errors)).toBe(200);
-    const file = verifyConfigFile(response.bytes, { publicKeyPem, expectedSerialNumber: serial });
+    const file = verifyConfigFile(response.bytes, { rootKeyPem: publicKeyPem, expectedSerialNumber: serial });
     expect(response.headers.get('x-config-file-sync-id')).toBe(file.syncId);
     return file;
   }
@@ -144,7 +144,7 @@ describe.each(backends())('files, syncIds and confirmations on %s', (backend) =>
   it('serves a signed blank file with a stable syncId of its own', async () => {
     const a = await env.call('GET', '/devices/WESP000101/configuration-file/blank');
     const b = await env.call('GET', '/devices/WESP000101/configuration-file/blank');
-    const file = verifyConfigFile(a.bytes, { publicKeyPem, expectedSerialNumber: 'WESP000101' });
+    const file = verifyConfigFile(a.bytes, { rootKeyPem: publicKeyPem, expectedSerialNumber: 'WESP000101' });
     expect(file.content).toMatchObject({ blank: true, configurationId: null, device: {}, peers: [], safety: {}, deviceType: 'WESP' });
     expect(a.headers.get('x-config-file-sync-id')).toBe(file.syncId);
     expect(b.headers.get('x-config-file-sync-id')).toBe(file.syncId);

@@ -48,7 +48,7 @@ describe.each(backends())('typical flows on %s', (backend) => {
         expect(response.status).toBe(200);
         expect(response.headers.get('content-type')).toBe('application/cbor');
         const header = response.headers.get('x-config-file-sync-id');
-        const file = verifyConfigFile(response.bytes, { publicKeyPem, expectedSerialNumber: serial });
+        const file = verifyConfigFile(response.bytes, { rootKeyPem: publicKeyPem, expectedSerialNumber: serial });
         expect(file.syncId).toBe(header);
         expect((decodeCbor(response.bytes) as { syncId: string }).syncId).toBe(header);
         expect(file.content).toMatchObject({ serialNumber: serial, deviceType: device.deviceType, configurationId: id, blank: false });
@@ -84,7 +84,7 @@ describe.each(backends())('typical flows on %s', (backend) => {
       [null, '10.20.0.12'],
     ]);
     const file = await env.call('GET', '/devices/EPC000103/configuration-file');
-    const content = verifyConfigFile(file.bytes, { publicKeyPem }).content;
+    const content = verifyConfigFile(file.bytes, { rootKeyPem: publicKeyPem }).content;
     expect(content.device.ipAddress).toBe('10.20.0.12');
     expect(content.peers.map((p) => p.ipAddress)).toEqual(['10.20.0.10', '10.20.0.11']);
     await env.call('DELETE', `/configurations/${id}`);

@@ -62,7 +62,7 @@ describe('device state directory', () => {
     // Only the contiguous prefix counts: block 3 arrived, block 2 did not.
     expect(onDisk.upload).toMatchObject({ ackedOffset: 2048, state: 'receiving', size: image.image.length });
     const stored = await readFile(join(scratch.dir, serial, 'config.cbor'));
-    expect(verifyConfigFile(stored, { publicKeyPem: serviceKeys.publicKeyPem }).syncId).toBe(content.syncId);
+    expect(verifyConfigFile(stored, { rootKeyPem: serviceKeys.publicKeyPem }).syncId).toBe(content.syncId);
 
     // Options given at the next start do not override what the device's memory says.
     const second = await udpDevice(serial, { firmwareVersion: '9.9.9' });

@@ -1,5 +1,5 @@
-import { decodeConfigFile, verifyConfigFile, type DecodedConfigFile } from '../../../domain/files';
-import type { DeviceIdentity, DeviceConnection } from './device-port';
+import { decideConfigFile, decodeConfigFile, FileFormatError, verifyConfigFile, type ConfigFileDecision, type DecodedConfigFile } from '../../../domain/files';
+import type { DeviceConfigStatus, DeviceIdentity, DeviceConnection } from './device-port';
 import { confirmConfiguration } from './confirm';
 import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, failureText, JobFailure } from './failure';
@@ -11,11 +11,15 @@ import { runWithReconnect, type SessionHolder } from './session-holder';
  *
  *   (a file for a named serial number is checked before anything is opened) → identify → get the
  *   device's file (service, with its syncId header; the kept copy when the service is unreachable;
- *   or a file) → check it is for THIS device and, when the service's key is known, its signature
- *   → record the intent → upload → the device reports the syncId it applied → wait for the reboot
- *   → read the syncId back → confirm through the outbox.
+ *   or a file) → check it is for THIS device, from the organization signed in to and, when the
+ *   service's root key is known, its signatures → ask the device what it holds (GET /config) and
+ *   check what the device would: the organization it is claimed by, no older sequence than the
+ *   applied one; the very file applied already is "up to date" → record the intent → upload → the
+ *   device reports the syncId it applied → wait for the reboot → read the syncId back → confirm
+ *   through the outbox.
  *
- * A file for another device is refused before a single byte of it goes to the device.
+ * A file the device would refuse (another device's, another organization's, an older one) is
+ * refused before a single byte of it goes to the device.
  */
 export async function runConfigurationJob(env: JobEnvironment, request: ConfigurationJobRequest, control: JobControl): Promise<StepResult> {
   const { signal } = control;
@@ -62,14 +66,28 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     if (decoded.deviceType !== identity.deviceType) {
       throw new JobFailure('CONFIG_WRONG_TYPE', `${fileName} is for a ${decoded.deviceType} device but ${identity.serialNumber} is a ${identity.deviceType}; nothing was sent`);
     }
+    checkFileIsFromOrganization(decoded, env.address.orgId, fileName);
     const key = await env.signingKeys.get(env.client, { signal });
     if (key.key) {
-      verifyConfigFile(bytes, { publicKeyPem: key.key.publicKeyPem, expectedSerialNumber: identity.serialNumber });
+      verifyConfigFile(bytes, { rootKeyPem: key.key.publicKeyPem, expectedSerialNumber: identity.serialNumber });
     } else {
-      notice = [notice, 'The service signing key is not known here yet, so the signature was left to the device to check.'].filter(Boolean).join(' ');
+      notice = [notice, 'The service root key is not known here yet, so the signatures were left to the device to check.'].filter(Boolean).join(' ');
     }
     const syncId = decoded.syncId.toLowerCase();
     control.update({ syncId, notice });
+    const held = await holder.session.readConfigStatus(signal);
+    if (decideAsTheDevice(decoded, held, identity.serialNumber, fileName) === 'unchanged') {
+      return {
+        phase: 'done',
+        outcome: 'up-to-date',
+        resultMessage: `already holds configuration ${syncId} (sequence ${decoded.sequence}); nothing sent`,
+        errorCode: null,
+        resumable: false,
+        confirmation: 'none',
+        syncId,
+        notice,
+      };
+    }
 
     intent = await env.intents.record({
       jobId: `${control.jobId}-configuration`,
@@ -162,5 +180,47 @@ function checkFileIsFor(decoded: DecodedConfigFile, serialNumber: string, fileNa
       false,
       `download the file of ${serialNumber} (provisioner device configuration download ${serialNumber})`,
     );
+  }
+}
+
+function checkFileIsFromOrganization(decoded: DecodedConfigFile, orgId: string, fileName: string): void {
+  if (decoded.orgId !== orgId) {
+    throw new JobFailure(
+      'CONFIG_WRONG_ORGANIZATION',
+      `${fileName} is a file of organization ${decoded.orgId}, not of ${orgId} (signed in); nothing was sent`,
+      false,
+      `download the file of ${decoded.serialNumber} from organization ${orgId}`,
+    );
+  }
+}
+
+/**
+ * The device's own decision (domain/files/config-file-acceptance.ts), made here from what it
+ * reports, so that a refusal reads as the technician's next step. A device that reports no
+ * sequence or claim is left to decide for itself.
+ */
+function decideAsTheDevice(decoded: DecodedConfigFile, held: DeviceConfigStatus, serialNumber: string, fileName: string): ConfigFileDecision {
+  const applied = held.sequence !== null && held.syncId !== null ? { sequence: held.sequence, syncId: held.syncId } : null;
+  try {
+    return decideConfigFile(decoded, { claim: held.claim, applied });
+  } catch (error) {
+    if (!(error instanceof FileFormatError)) throw error;
+    if (error.code === 'CONFIG_WRONG_ORGANIZATION' && held.claim) {
+      throw new JobFailure(
+        error.code,
+        `${serialNumber} belongs to organization ${held.claim.orgId} and takes only files signed with its key (${held.claim.keyId}); ${fileName} is signed by ${decoded.orgId} (key ${decoded.keyId}); nothing was sent`,
+        false,
+        'a device changes organization only after a factory reset',
+      );
+    }
+    if (error.code === 'CONFIG_SUPERSEDED' && applied) {
+      throw new JobFailure(
+        error.code,
+        `${serialNumber} applied a newer configuration file (sequence ${applied.sequence}, syncId ${applied.syncId}) than ${fileName} (sequence ${decoded.sequence}); nothing was sent`,
+        false,
+        `download the current file of ${serialNumber} (provisioner device configuration download ${serialNumber})`,
+      );
+    }
+    throw error;
   }
 }

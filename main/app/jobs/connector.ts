@@ -4,11 +4,22 @@ import {
   DeviceSession,
   identify,
   parseLinkSpec,
+  readConfigStatus,
   uploadConfiguration,
   uploadFirmware,
   type LinkFactoryDeps,
 } from '../../devices';
-import { DeviceNotFoundError, type DeviceConnector, type DeviceFinder, type DeviceIdentity, type DeviceConnection, type DeviceTarget, type FirmwareImage, type TransferOptions } from './device-port';
+import {
+  DeviceNotFoundError,
+  type DeviceConfigStatus,
+  type DeviceConnector,
+  type DeviceFinder,
+  type DeviceIdentity,
+  type DeviceConnection,
+  type DeviceTarget,
+  type FirmwareImage,
+  type TransferOptions,
+} from './device-port';
 import { identityOf } from './identity';
 
 /**
@@ -100,6 +111,15 @@ class SessionAdapter implements DeviceConnection {
     });
     this.identity = identityOf(result.info);
     return { syncId: result.syncId, identity: this.identity };
+  }
+
+  async readConfigStatus(signal?: AbortSignal): Promise<DeviceConfigStatus> {
+    const status = await readConfigStatus(this.session, signal);
+    return {
+      syncId: status.syncId,
+      sequence: status.sequence ?? null,
+      claim: status.orgId && status.orgKeyId ? { orgId: status.orgId, keyId: status.orgKeyId } : null,
+    };
   }
 
   close(): Promise<void> {

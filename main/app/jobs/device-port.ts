@@ -16,6 +16,18 @@ export interface DeviceIdentity {
   bootId: number | string;
 }
 
+/**
+ * The configuration a device holds (GET /config). `sequence` and `claim` are null when the device
+ * does not report them (made before files carried them) or holds none.
+ */
+export interface DeviceConfigStatus {
+  syncId: string | null;
+  /** The applied file's sequence: the device refuses any older file. */
+  sequence: number | null;
+  /** The organization key the device is claimed by: it refuses files signed by any other. */
+  claim: { orgId: string; keyId: string } | null;
+}
+
 export interface FirmwareImage {
   bytes: Uint8Array;
   /** SHA-256 of `bytes`, hex. */
@@ -53,6 +65,8 @@ export interface DeviceConnection {
    * Resolves once it is back, with that syncId and what the device reports then.
    */
   uploadConfiguration(file: Uint8Array, options?: TransferOptions): Promise<{ syncId: string; identity: DeviceIdentity }>;
+  /** What configuration the device holds, as it reports it. */
+  readConfigStatus(signal?: AbortSignal): Promise<DeviceConfigStatus>;
   close(): Promise<void>;
 }
 

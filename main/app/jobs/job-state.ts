@@ -13,7 +13,7 @@ export { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobActi
 export type JobOutcome =
   /** The device now runs the firmware / holds the configuration, checked by reading it back. */
   | 'applied'
-  /** Nothing to do: the device already ran that firmware (a configuration is always applied). */
+  /** Nothing to do: the device already ran that firmware, or held that very configuration file. */
   | 'up-to-date'
   | 'failed'
   | 'cancelled';

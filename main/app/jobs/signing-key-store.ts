@@ -4,9 +4,11 @@ import { NetworkError, type CallOptions } from '../../cloud';
 import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 
 /**
- * The service's configuration-file signing key (GET /v1/config-file-signing-key), kept on disk so
- * that files can still be checked before they are sent when the service is unreachable. Asked once
- * per process; a key that changed on the service replaces the stored one.
+ * The service's root key (GET /v1/config-file-signing-key), kept on disk so that files can still be
+ * checked before they are sent when the service is unreachable. It certifies each organization's
+ * key, and every file carries the certificate of the key that signed it: this one key checks the
+ * files of any organization. Asked once per process; a key that changed on the service replaces the
+ * stored one.
  */
 
 const storedKeySchema = z.object({

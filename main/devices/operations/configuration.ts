@@ -11,16 +11,16 @@ import { RateMeter } from '../util/rate-meter';
 import type { UploadProgress } from './firmware';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
-import { configAppliedSchema, parsePayload, type DeviceInfo } from './payloads';
+import { configAppliedSchema, configStatusSchema, parsePayload, type ConfigStatus, type DeviceInfo } from './payloads';
 import { waitForDevice, waitForReboot } from './wait-for-device';
 
 export interface ConfigUploadOptions {
   signal?: AbortSignal;
   onProgress?: (progress: UploadProgress) => void;
-  /** The service's public key: the host checks the signature before touching the device. */
+  /** The service's root key: the host checks the file's signatures with it before touching the device. */
   publicKeyPem?: string;
   /**
-   * Check the file (structure, checksum, serial number, and signature with publicKeyPem) before
+   * Check the file (structure, checksum, serial number, and signatures with publicKeyPem) before
    * sending. Default true; tests turn it off to see the device's own checks.
    */
   checkFile?: boolean;
@@ -45,7 +45,7 @@ function checkedFile(file: Uint8Array, options: ConfigUploadOptions): DecodedCon
       return undefined;
     }
   }
-  return options.publicKeyPem ? verifyConfigFile(file, { publicKeyPem: options.publicKeyPem }) : decodeConfigFile(file);
+  return options.publicKeyPem ? verifyConfigFile(file, { rootKeyPem: options.publicKeyPem }) : decodeConfigFile(file);
 }
 
 /**
@@ -89,6 +89,8 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
       if (decoded && applied.syncId !== decoded.syncId) {
         throw new DeviceVerificationError('CONFIG_NOT_APPLIED', session.context(step), `reports syncId ${applied.syncId}, not the file's ${decoded.syncId}`);
       }
+      // The device holds this very file already: it changed nothing and does not restart.
+      if (applied.unchanged === true) return { syncId: applied.syncId, info: before };
       const after = await waitForReboot(session, { previousBootId: before.bootId, step, timeoutMs: options.timeoutMs, signal: options.signal });
       if (after.configSyncId !== applied.syncId) {
         throw new DeviceVerificationError('CONFIG_NOT_APPLIED', session.context(step), `came back with configuration ${after.configSyncId ?? 'none'}, not ${applied.syncId}`);
@@ -99,4 +101,10 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
       if (!isLinkLoss(error) || attempt >= maxAttempts) throw error;
     }
   }
+}
+
+/** GET /config: what the device holds, and (devices that report them) its sequence and the organization it is claimed by. */
+export async function readConfigStatus(session: DeviceSession, signal?: AbortSignal): Promise<ConfigStatus> {
+  const response = await session.engine.request({ method: CODE.GET, path: 'config', step: 'configuration status request', signal });
+  return parsePayload(configStatusSchema, response, session.context('configuration status request'));
 }

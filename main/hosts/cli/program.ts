@@ -84,7 +84,7 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
 
   program
     .command('signing-key')
-    .description("Print the service's configuration-file signing key (PEM), e.g. for the simulator's --public-key.")
+    .description("Print the service's root key (PEM), which devices are made trusting, e.g. for the simulator's --public-key.")
     .action(() =>
       runner(async (ctx) => {
         const key = await (await ctx.account()).client.signingKey();

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConfigFileSigner, generateSigningKeyPair, type SigningKeyPair } from '../../../domain/files/config-file-signature';
-import { encodeConfigFile, sha256, type ConfigFileContent } from '../../../domain/files/config-file';
+import { generateSigningKeyPair, type SigningKeyPair } from '../../../domain/files/config-file-signature';
+import { CONFIG_FILE_FORMAT, encodeConfigFile, sha256, type ConfigFileContent } from '../../../domain/files/config-file';
+import { nextSequence, organizationSigner, TEST_ORG_ID } from '../../fixtures/config-files';
 import { makeFirmwareImage } from '../../../domain/files/firmware-image';
 import type { ReleaseKeyPair } from '../../../domain/files/firmware-release-key';
 import { signFirmwareManifest } from '../../../domain/files/firmware-manifest';
@@ -13,10 +14,12 @@ export const serviceKeys: SigningKeyPair = generateSigningKeyPair();
 
 export function configContent(serialNumber: string, deviceType: string, overrides: Partial<ConfigFileContent> = {}): ConfigFileContent {
   return {
-    format: 'provisioner-config/1',
+    format: CONFIG_FILE_FORMAT,
     syncId: randomUUID(),
     serialNumber,
     deviceType,
+    orgId: TEST_ORG_ID,
+    sequence: nextSequence(),
     configurationId: randomUUID(),
     blank: false,
     issuedAt: new Date().toISOString(),
@@ -27,8 +30,9 @@ export function configContent(serialNumber: string, deviceType: string, override
   };
 }
 
-export function signedConfigFile(content: ConfigFileContent, keys: SigningKeyPair = serviceKeys): Uint8Array {
-  return encodeConfigFile(content, createConfigFileSigner(keys.privateKeyPem));
+/** Signed by the key of the content's organization, certified by `root` (the devices trust serviceKeys). */
+export function signedConfigFile(content: ConfigFileContent, root: SigningKeyPair = serviceKeys): Uint8Array {
+  return encodeConfigFile(content, organizationSigner(root, content.orgId));
 }
 
 export interface TestImage {

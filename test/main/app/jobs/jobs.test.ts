@@ -12,6 +12,7 @@ import {
   JobQueue,
   Outbox,
   SigningKeyStore,
+  type DeviceConfigStatus,
   type DeviceConnector,
   type DeviceIdentity,
   type DeviceConnection,
@@ -20,7 +21,8 @@ import {
   type ProvisioningClient,
 } from '../../../../main/app/jobs';
 import { confirmInterruptedJobs } from '../../../../main/app/jobs/confirm';
-import { buildFirmwareBundle, createConfigFileSigner, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage } from '../../../../domain/files';
+import { buildFirmwareBundle, CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage, type SigningKeyPair } from '../../../../domain/files';
+import { nextSequence, organizationSigner } from '../../../fixtures/config-files';
 
 /**
  * The jobs on their own, with a scripted device and a scripted service: the paths the end-to-end
@@ -28,16 +30,21 @@ import { buildFirmwareBundle, createConfigFileSigner, encodeConfigFile, generate
  * device that comes back with its old firmware, a wrong bundle) and what each leaves in the outbox.
  */
 
+/** The service's root key: it certifies the organization key that signs the files. */
 const keys = generateSigningKeyPair();
 const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image: makeFirmwareImage('EPC', '2.0.0', 4096) });
 
-function configFile(serialNumber: string, syncId = randomUUID()): Uint8Array {
+/** A file of organization `orgId` (the one signed in to by default), newer than every one made before. */
+function configFile(serialNumber: string, options: { orgId?: string; root?: SigningKeyPair } = {}): Uint8Array {
+  const orgId = options.orgId ?? 'org';
   return encodeConfigFile(
     {
-      format: 'provisioner-config/1',
-      syncId,
+      format: CONFIG_FILE_FORMAT,
+      syncId: randomUUID(),
       serialNumber,
       deviceType: 'EPC',
+      orgId,
+      sequence: nextSequence(),
       configurationId: randomUUID(),
       blank: false,
       issuedAt: new Date().toISOString(),
@@ -45,7 +52,7 @@ function configFile(serialNumber: string, syncId = randomUUID()): Uint8Array {
       peers: [],
       safety: {},
     },
-    createConfigFileSigner(keys.privateKeyPem),
+    organizationSigner(options.root ?? keys, orgId),
   );
 }
 
@@ -55,6 +62,8 @@ interface Script {
   versionAfterApply?: string;
   /** The upload stops at this byte and waits to be cancelled. */
   hangAt?: number;
+  /** What GET /config reports (default: nothing applied, unclaimed); an applied file updates it. */
+  config?: DeviceConfigStatus;
   calls: string[];
 }
 
@@ -86,10 +95,15 @@ function scriptedConnector(script: Script): DeviceConnector {
         async uploadConfiguration(file, transfer = {}) {
           script.calls.push('uploadConfiguration');
           transfer.onProgress?.(file.length, file.length);
-          const { decodeConfigFile } = await import('../../../../domain/files/config-file');
-          const syncId = decodeConfigFile(file).syncId;
+          const decoded = decodeConfigFile(file);
+          const syncId = decoded.syncId;
           script.identity = { ...script.identity, configSyncId: syncId, bootId: Number(script.identity.bootId) + 1 };
+          script.config = { syncId, sequence: decoded.sequence, claim: script.config?.claim ?? { orgId: decoded.orgId, keyId: decoded.keyId } };
           return { syncId, identity: { ...script.identity } };
+        },
+        async readConfigStatus() {
+          script.calls.push('readConfigStatus');
+          return script.config ?? { syncId: null, sequence: null, claim: null };
         },
         close: async () => undefined,
       };
@@ -238,12 +252,13 @@ describe('configuration job', () => {
   it('applies the kept file when the service is unreachable, and says so', async () => {
     const script: Script = { identity: epc(), calls: [] };
     const { env } = environment(script);
-    const queue = new JobQueue({ environment: () => env });
-    const online = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
-    expect(online).toMatchObject({ phase: 'done', confirmation: 'sent', notice: null });
+    // Kept from a download while the service was reachable (as cache prefetch does), with the root key.
+    const kept = await env.configFiles.resolve(env.client.devices, 'EPC000101');
+    await env.signingKeys.get(env.client);
     serviceUp = false;
+    const queue = new JobQueue({ environment: () => env });
     const offline = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
-    expect(offline).toMatchObject({ phase: 'done', confirmation: 'queued', syncId: online.syncId });
+    expect(offline).toMatchObject({ phase: 'done', outcome: 'applied', confirmation: 'queued', syncId: kept.syncId });
     expect(offline.notice).toMatch(/^The service is unreachable; applying the configuration file kept since .* \(syncId [0-9a-f-]+\)\.$/);
   });
 
@@ -262,16 +277,73 @@ describe('configuration job', () => {
   });
 
   it('refuses a file signed by another service', async () => {
-    const stranger = generateSigningKeyPair();
-    const foreign = encodeConfigFile(
-      { format: 'provisioner-config/1', syncId: randomUUID(), serialNumber: 'EPC000101', deviceType: 'EPC', configurationId: null, blank: false, issuedAt: new Date().toISOString(), device: {}, peers: [], safety: {} },
-      createConfigFileSigner(stranger.privateKeyPem),
-    );
+    const foreign = configFile('EPC000101', { root: generateSigningKeyPair() });
     const script: Script = { identity: epc(), calls: [] };
     const { env } = environment(script);
     const queue = new JobQueue({ environment: () => env });
     const final = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' }, configuration: { kind: 'file', bytes: foreign, name: 'x.cbor' } }).jobId);
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_BAD_SIGNATURE', confirmation: 'none' });
     expect(script.calls).toEqual(['connect']);
+  });
+});
+
+describe('configuration job: what the device would refuse is refused before anything is sent', () => {
+  async function applyFile(script: Script, bytes: Uint8Array) {
+    const { env } = environment(script);
+    const queue = new JobQueue({ environment: () => env });
+    return queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' }, configuration: { kind: 'file', bytes, name: 'x.cbor' } }).jobId);
+  }
+
+  it('a file older than the one the device applied', async () => {
+    const older = configFile('EPC000101');
+    const newer = configFile('EPC000101');
+    const script: Script = { identity: epc(), calls: [] };
+    expect(await applyFile(script, newer)).toMatchObject({ phase: 'done', outcome: 'applied' });
+    script.calls = [];
+    const final = await applyFile(script, older);
+    const held = decodeConfigFile(newer);
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_SUPERSEDED', confirmation: 'none' });
+    expect(final.resultMessage).toBe(
+      `EPC000101 applied a newer configuration file (sequence ${held.sequence}, syncId ${held.syncId}) than x.cbor (sequence ${decodeConfigFile(older).sequence}); nothing was sent; ` +
+        'download the current file of EPC000101 (provisioner device configuration download EPC000101)',
+    );
+    expect(script.calls).toEqual(['connect', 'readConfigStatus']);
+  });
+
+  it('the file the device applied: up to date, nothing sent, nothing confirmed', async () => {
+    const file = configFile('EPC000101');
+    const script: Script = { identity: epc(), calls: [] };
+    await applyFile(script, file);
+    const bootId = script.identity.bootId;
+    script.calls = [];
+    sent = [];
+    const final = await applyFile(script, file);
+    const { syncId, sequence } = decodeConfigFile(file);
+    expect(final).toMatchObject({ phase: 'done', outcome: 'up-to-date', confirmation: 'none', resultMessage: `already holds configuration ${syncId} (sequence ${sequence}); nothing sent` });
+    expect(script.calls).toEqual(['connect', 'readConfigStatus']);
+    expect(script.identity.bootId).toBe(bootId);
+    expect(sent).toEqual([]);
+  });
+
+  it('a device claimed by another organization', async () => {
+    const script: Script = { identity: epc(), config: { syncId: randomUUID(), sequence: 1, claim: { orgId: 'plant-b', keyId: 'b'.repeat(32) } }, calls: [] };
+    const final = await applyFile(script, configFile('EPC000101'));
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_WRONG_ORGANIZATION', confirmation: 'none' });
+    expect(final.resultMessage).toMatch(/^EPC000101 belongs to organization plant-b and takes only files signed with its key \(b{32}\); x\.cbor is signed by org \(key [0-9a-f]{32}\); nothing was sent; a device changes organization only after a factory reset$/);
+    expect(script.calls).toEqual(['connect', 'readConfigStatus']);
+  });
+
+  it("a file of another organization than the one signed in to, even one the service's root certified", async () => {
+    const script: Script = { identity: epc(), calls: [] };
+    const final = await applyFile(script, configFile('EPC000101', { orgId: 'plant-b' }));
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_WRONG_ORGANIZATION', confirmation: 'none' });
+    expect(final.resultMessage).toBe('x.cbor is a file of organization plant-b, not of org (signed in); nothing was sent; download the file of EPC000101 from organization org');
+    expect(script.calls).toEqual(['connect']);
+  });
+
+  it('leaves the checks to a device that reports no sequence or claim', async () => {
+    const script: Script = { identity: epc(), config: { syncId: randomUUID(), sequence: null, claim: null }, calls: [] };
+    expect(await applyFile(script, configFile('EPC000101'))).toMatchObject({ phase: 'done', outcome: 'applied' });
+    expect(script.calls).toEqual(['connect', 'readConfigStatus', 'uploadConfiguration']);
   });
 });

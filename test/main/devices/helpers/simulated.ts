@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeConfigFile, type ConfigFileContent } from '../../../../domain/files/config-file';
-import { createConfigFileSigner, generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
+import { CONFIG_FILE_FORMAT, encodeConfigFile, type ConfigFileContent } from '../../../../domain/files/config-file';
+import { generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
 import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
 import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../simulator';
+import { nextSequence, organizationSigner, TEST_ORG_ID } from '../../../fixtures/config-files';
 
-/** The service's signing key for the whole test run; simulated devices trust its public half. */
+/** The service's root key for the whole test run; simulated devices trust its public half. */
 export const serviceKeys: SigningKeyPair = generateSigningKeyPair();
 
 export async function scratchDir(name: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -39,10 +40,12 @@ export function startDevice(dir: string, options: Partial<SimulatedDeviceOptions
 export function configFile(serialNumber: string, deviceType = 'EPC', keys: SigningKeyPair = serviceKeys, overrides: Partial<ConfigFileContent> = {}): { file: Uint8Array; syncId: string } {
   const syncId = randomUUID();
   const content: ConfigFileContent = {
-    format: 'provisioner-config/1',
+    format: CONFIG_FILE_FORMAT,
     syncId,
     serialNumber,
     deviceType,
+    orgId: TEST_ORG_ID,
+    sequence: nextSequence(),
     configurationId: randomUUID(),
     blank: false,
     issuedAt: new Date().toISOString(),
@@ -51,7 +54,7 @@ export function configFile(serialNumber: string, deviceType = 'EPC', keys: Signi
     safety: { timeout: '500ms', ismChannel: 3 },
     ...overrides,
   };
-  return { file: encodeConfigFile(content, createConfigFileSigner(keys.privateKeyPem)), syncId };
+  return { file: encodeConfigFile(content, organizationSigner(keys, content.orgId)), syncId };
 }
 
 export function firmwareImage(version: string, bodyLength: number, deviceType = 'EPC'): Uint8Array {
