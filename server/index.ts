@@ -14,7 +14,9 @@ export { seedDemo, demoSerialNumbers, demoManufacturingRecords, DEMO_ORG_ID, DEM
 export { createOrganization, getOrganization } from './store/organizations';
 export { issueApiKey } from './store/api-keys';
 export { upsertManufacturingRecords, type ManufacturingRecord } from './store/manufacturing';
-export { putFirmwareBundle } from './store/firmware';
+export { importFirmwareBundle, type ImportedFirmware } from './store/firmware';
+export { listReleaseKeys, releaseKeyring, trustReleaseKey } from './store/release-keys';
+export { loadDefaultReleaseKey, trustDefaultReleaseKey } from './store/default-release-key';
 export { loadServiceSecrets } from './store/secrets';
 export { ROLE_MATRIX, isAllowed, type OperationId } from '../domain/role-matrix';
 export { CONFIG_FILE_MEDIA_TYPE } from './routes/configuration-files';

@@ -1,23 +1,22 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { apiKeyRoleSchema, regionSchema } from '../../domain/enums';
-import { deviceTypeSchema, type DeviceType } from '../../domain/device-types';
-import { buildFirmwareBundle, FileFormatError, makeFirmwareImage, readFirmwareBundle } from '../../domain/files';
 import type { Database } from '../db/database';
 import { describeMadePrivate, makePrivate } from '../../platform/private-files';
 import { DEFAULT_DATA_DIR, openDatabase } from '../db/open';
 import { seedDemo } from '../seed/demo';
 import { startService } from '../service';
 import { API_KEY_NAME_PATTERN, issueApiKey } from '../store/api-keys';
-import { putFirmwareBundle } from '../store/firmware';
+import { loadDefaultReleaseKey } from '../store/default-release-key';
 import { releaseDevice } from '../store/devices';
 import { upsertManufacturingRecords } from '../store/manufacturing';
 import { createOrganization, getOrganization, organizationIdSchema } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
+import { CliError } from './cli-error';
 import { parseManufacturingCsv } from './csv';
+import { addFirmwareCommands } from './firmware-commands';
 
-/** A failure the operator can fix: printed as is, without a stack, exit status 1. */
-export class CliError extends Error {}
+export { CliError } from './cli-error';
 
 export interface CliIo {
   out: (text: string) => void;
@@ -53,13 +52,6 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('The port must be a number from 0 to 65535.');
   return port;
-}
-
-const parseDeviceType = parseWith(deviceTypeSchema, 'The device type', deviceTypeSchema.options);
-
-function parseVersion(value: string): string {
-  if (!/^[\x21-\x7e]{1,32}$/.test(value)) throw new InvalidArgumentError('The version must be 1 to 32 printable characters without spaces, e.g. 1.2.0.');
-  return value;
 }
 
 export function buildProgram(io: CliIo): Command {
@@ -156,45 +148,7 @@ export function buildProgram(io: CliIo): Command {
       io.out(`released ${serialNumber} from organization ${orgId}\n`);
     });
 
-  const firmware = program.command('firmware').description('Firmware bundles.');
-  firmware.command('import').argument('<file>', 'firmware bundle (zip with manifest.json and the image)')
-    .description('Import a firmware bundle after checking its manifest and hashes.')
-    .requiredOption('--type <type>', `device type: ${deviceTypeSchema.options.join(', ')}`, parseDeviceType)
-    .requiredOption('--version <version>', 'firmware version, e.g. 1.2.0', parseVersion)
-    .action(async (file: string, options: { type: DeviceType; version: string }) => {
-      let bytes: Uint8Array;
-      try {
-        bytes = new Uint8Array(readFileSync(file));
-      } catch (error) {
-        throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
-      }
-      let bundle;
-      try {
-        bundle = readFirmwareBundle(bytes, { deviceType: options.type, version: options.version });
-      } catch (error) {
-        if (error instanceof FileFormatError) throw new CliError(`${file}: ${error.message} (${error.code})`);
-        throw error;
-      }
-      await withDatabase(storage(), (db) =>
-        putFirmwareBundle(db, { deviceType: bundle.deviceType, version: bundle.version, bytes, sha256: bundle.bundleSha256, manifest: bundle.manifest }),
-      );
-      io.out(`imported ${bundle.deviceType} firmware ${bundle.version} (${bytes.length} bytes, sha256 ${bundle.bundleSha256})\n`);
-    });
-  firmware
-    .command('build')
-    .description('Write a valid test bundle (deterministic image) to a file.')
-    .requiredOption('--type <type>', `device type: ${deviceTypeSchema.options.join(', ')}`, parseDeviceType)
-    .requiredOption('--version <version>', 'firmware version, e.g. 1.2.0', parseVersion)
-    .requiredOption('--out <file>', 'where to write the zip')
-    .option('--size <bytes>', 'image body size in bytes', (value) => {
-      if (!/^\d+$/.test(value) || Number(value) > 64 * 1024 * 1024) throw new InvalidArgumentError('The size must be a number of bytes up to 64 MiB.');
-      return Number(value);
-    }, 64 * 1024)
-    .action((options: { type: DeviceType; version: string; out: string; size: number }) => {
-      const bytes = buildFirmwareBundle({ deviceType: options.type, version: options.version, image: makeFirmwareImage(options.type, options.version, options.size) });
-      writeFileSync(options.out, bytes);
-      io.out(`wrote ${options.out} (${options.type} ${options.version}, ${bytes.length} bytes)\n`);
-    });
+  addFirmwareCommands(program, { out: io.out, dataDir: () => storage().data, withDatabase: (work) => withDatabase(storage(), work) });
 
   const signingKey = program.command('signing-key').description("The service's root key: it certifies each organization's configuration-file signing key.");
   signingKey.command('show')
@@ -209,7 +163,9 @@ export function buildProgram(io: CliIo): Command {
   program.command('seed-demo')
     .description('Organization "demo" (NA) with an Admin key (printed), a small fleet of every type and firmware for every type. Safe to run again.')
     .action(async () => {
-      const seed = await withDatabase(storage(), (db) => seedDemo(db));
+      // The demo firmware is signed with the data directory's default release key (made on first use).
+      const releaseKey = await loadDefaultReleaseKey(storage().data ?? DEFAULT_DATA_DIR);
+      const seed = await withDatabase(storage(), (db) => seedDemo(db, { releaseKey }));
       io.out(`${seed.adminKey}\n`);
       io.err(`organization ${seed.orgId} is ready; the line above is its Admin key\n`);
     });

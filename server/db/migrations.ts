@@ -193,6 +193,29 @@ CREATE TABLE organization_signing_keys (
 CREATE SEQUENCE config_file_sequence AS bigint START 1;
 `,
   },
+  {
+    version: 4,
+    name: 'firmware release keys and signed bundles',
+    sql: `
+-- Ed25519 public keys the service trusts to sign firmware manifests. A signed manifest may retire a
+-- key: the row stays, retired, so the key is never trusted again by mistake. A key retired before it
+-- was ever trusted is kept as its id alone (no public key).
+CREATE TABLE firmware_release_keys (
+  key_id text PRIMARY KEY,
+  name text NOT NULL,
+  public_key_pem text,
+  trusted_at timestamptz,
+  retired_at timestamptz,
+  -- The key whose signed manifest retired this one.
+  retired_by text
+);
+
+-- Who signed each bundle, and its anti-rollback counter. Null for bundles imported before
+-- signatures were required: they are never served (devices refuse unsigned firmware).
+ALTER TABLE firmware_bundles ADD COLUMN key_id text;
+ALTER TABLE firmware_bundles ADD COLUMN security_counter integer;
+`,
+  },
 ];
 
 /** Serialises concurrent service instances migrating one server (any constant works). */

@@ -1,17 +1,21 @@
 import { z } from 'zod';
 import { deviceTypeSchema, firmwareVersionRecordSchema, type DeviceType } from '../../domain';
+import { firmwareReleaseKeySchema, RELEASE_KEY_ALGORITHM } from '../../domain/files/firmware-release-key';
 import type { Queryable } from '../db/database';
 import { notFound } from '../http/errors';
-import { fileResult, orgOperation, type AnyOperationSpec } from '../http/operation';
+import { fileResult, orgOperation, publicOperation, type AnyOperationSpec } from '../http/operation';
 import { serialParams } from '../http/schemas';
 import { getRegisteredDevice } from '../store/devices';
 import { firmwareBundleBytes, latestFirmware } from '../store/firmware';
+import { isActive, listReleaseKeys } from '../store/release-keys';
 
 const typeParams = z.object({ orgId: z.string(), deviceType: deviceTypeSchema });
 
+/** The signature travels inside the bundle (firmware-manifest.bin); the header only names its key. */
 const FIRMWARE_HEADERS = {
   'X-Firmware-Version': 'the version in the bundle',
   'X-Firmware-Sha256': 'SHA-256 (hex) of the whole bundle',
+  'X-Firmware-Release-Key-Id': "key id of the release key that signed the bundle's firmware manifest (firmware-manifest.bin in the zip)",
 };
 
 async function typeOfDevice(db: Queryable, orgId: string, serialNumber: string): Promise<DeviceType> {
@@ -34,7 +38,7 @@ async function bundleFile(db: Queryable, deviceType: DeviceType) {
     body,
     mediaType: 'application/zip',
     fileName: `${deviceType}-${latest.version}.zip`,
-    headers: { 'X-Firmware-Version': latest.version, 'X-Firmware-Sha256': latest.sha256 },
+    headers: { 'X-Firmware-Version': latest.version, 'X-Firmware-Sha256': latest.sha256, 'X-Firmware-Release-Key-Id': latest.keyId },
   });
 }
 
@@ -85,5 +89,24 @@ export const firmwareOperations: AnyOperationSpec[] = [
     mutates: false,
     response: { kind: 'file', mediaType: 'application/zip', description: 'The firmware bundle.', headers: FIRMWARE_HEADERS },
     handler: async ({ db, params }) => bundleFile(db, params.deviceType),
+  }),
+  publicOperation({
+    id: 'public.firmwareReleaseKeys',
+    method: 'GET',
+    path: '/firmware-release-keys',
+    tag: 'Firmware',
+    summary: 'The release keys this service trusts to sign firmware (Ed25519, SPKI PEM); retired keys are left out.',
+    description:
+      'What the firmware this service serves is signed with: a host checks a bundle with them before it touches a device. Devices get their release keys at manufacture.',
+    mutates: false,
+    response: { kind: 'json', data: z.array(firmwareReleaseKeySchema), description: '[{ keyId, name, algorithm: "Ed25519", publicKeyPem, trustedAt }]' },
+    handler: async ({ db }) =>
+      (await listReleaseKeys(db)).filter(isActive).map((key) => ({
+        keyId: key.keyId,
+        name: key.name,
+        algorithm: RELEASE_KEY_ALGORITHM,
+        publicKeyPem: key.publicKeyPem,
+        trustedAt: key.trustedAt.toISOString(),
+      })),
   }),
 ];

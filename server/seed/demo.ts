@@ -1,8 +1,10 @@
 import { DEVICE_TYPES, type DeviceType } from '../../domain/device-types';
-import { buildFirmwareBundle, makeFirmwareImage, readFirmwareBundle } from '../../domain/files';
-import type { Database } from '../db/database';
+import { buildFirmwareBundle, generateReleaseKeyPair, makeFirmwareImage, releaseKeyFromPem, type ReleaseKeyPair } from '../../domain/files';
+import type { Database, Queryable } from '../db/database';
 import { findApiKeyByName, issueApiKey, setApiKeyRole } from '../store/api-keys';
-import { firmwareBundleExists, putFirmwareBundle } from '../store/firmware';
+import { trustDefaultReleaseKey } from '../store/default-release-key';
+import { importFirmwareBundle, servableFirmwareExists } from '../store/firmware';
+import { trustReleaseKey } from '../store/release-keys';
 import { upsertManufacturingRecords, type ManufacturingRecord } from '../store/manufacturing';
 import { createOrganization } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
@@ -13,6 +15,8 @@ export const DEMO_FIRMWARE_VERSIONS = ['1.0.0', '1.1.0'] as const;
 /** Devices per type: enough for every typical flow (one EPC sender to several EPC receivers needs four). */
 export const DEMO_FLEET_SIZE = 4;
 const DEMO_IMAGE_BODY_BYTES = 64 * 1024;
+/** Both demo versions share one counter: 1.1.0 fixes nothing that forbids going back to 1.0.0. */
+const DEMO_SECURITY_COUNTER = 1;
 
 export const DEMO_MODELS: Record<DeviceType, string> = {
   SRCP: 'SRCP-100 safety remote control',
@@ -37,23 +41,35 @@ export interface DemoSeed {
   adminKey: string;
 }
 
+export interface DemoSeedOptions {
+  /**
+   * The release key that signs the demo firmware, trusted by the service as its default release key:
+   * the data directory's (loadDefaultReleaseKey) for local use. Without one the seed makes a key of
+   * its own, trusted under the name "demo release key", whose private half is then forgotten.
+   */
+  releaseKey?: ReleaseKeyPair;
+}
+
 /**
  * The demo organization (region NA) with an Admin key, manufacturing records for a small fleet of
- * every type and two firmware versions per type. Running it again changes nothing and returns the
- * same key (it is stored sealed, so the service can show it again).
+ * every type and two signed firmware versions per type. Running it again changes nothing and
+ * returns the same key (it is stored sealed, so the service can show it again).
  */
-export async function seedDemo(db: Database): Promise<DemoSeed> {
+export async function seedDemo(db: Database, options: DemoSeedOptions = {}): Promise<DemoSeed> {
   const secrets = await loadServiceSecrets(db);
   return db.transaction(async (tx) => {
     await createOrganization(tx, { id: DEMO_ORG_ID, name: 'Demo organization', region: 'NA' });
     await upsertManufacturingRecords(tx, demoManufacturingRecords());
+    let signer: ReleaseKeyPair | undefined;
     for (const deviceType of DEVICE_TYPES) {
       for (const version of DEMO_FIRMWARE_VERSIONS) {
-        // Building a bundle is the slow part of seeding; one that is there already is left as is.
-        if (await firmwareBundleExists(tx, deviceType, version)) continue;
-        const bytes = buildFirmwareBundle({ deviceType, version, image: makeFirmwareImage(deviceType, version, DEMO_IMAGE_BODY_BYTES) });
-        const bundle = readFirmwareBundle(bytes, { deviceType, version });
-        await putFirmwareBundle(tx, { deviceType, version, bytes, sha256: bundle.bundleSha256, manifest: bundle.manifest });
+        // Building a bundle is the slow part of seeding; one the service serves already is left as
+        // is (an unsigned one from before signatures, or one of a retired key, is built again).
+        if (await servableFirmwareExists(tx, deviceType, version)) continue;
+        signer ??= await trustedSigner(tx, options.releaseKey);
+        const image = makeFirmwareImage(deviceType, version, DEMO_IMAGE_BODY_BYTES);
+        const bytes = buildFirmwareBundle({ deviceType, version, image, releaseKeyPem: signer.privateKeyPem, securityCounter: DEMO_SECURITY_COUNTER });
+        await importFirmwareBundle(tx, bytes, { deviceType, version });
       }
     }
     const existing = await findApiKeyByName(tx, DEMO_ORG_ID, DEMO_ADMIN_KEY_NAME);
@@ -66,4 +82,11 @@ export async function seedDemo(db: Database): Promise<DemoSeed> {
     if (issued === 'name-taken') throw new Error('The demo admin key appeared while seeding; run seed-demo again.');
     return { orgId: DEMO_ORG_ID, adminKey: issued.key };
   });
+}
+
+async function trustedSigner(db: Queryable, given: ReleaseKeyPair | undefined): Promise<ReleaseKeyPair> {
+  const key = given ?? generateReleaseKeyPair();
+  const outcome = given ? await trustDefaultReleaseKey(db, key) : await trustReleaseKey(db, releaseKeyFromPem(key.publicKeyPem, 'demo release key'));
+  if (outcome.kind === 'retired') throw new Error(`The release key ${key.keyId} was retired (by ${outcome.retiredBy ?? 'a signed manifest'}); the demo firmware cannot be signed with it.`);
+  return key;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFirmwareBundle } from '../../domain/files';
-import { buildProgram, CliError } from '../../server/cli/program';
+import { runInProcess } from './cli-run';
 import { openDatabase } from '../../server';
 import { pgliteTemplate } from './harness';
 
@@ -12,26 +12,6 @@ import { pgliteTemplate } from './harness';
  * The operator commands, in-process through the same commander program (fast), and the real
  * entry points as child processes for what only a process shows: exit codes, signals, stdout.
  */
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function runInProcess(args: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const program = buildProgram({ out: (t) => (out += t), err: (t) => (err += t), waitForStop: () => new Promise(() => {}) });
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    return { code: 0, out, err };
-  } catch (error) {
-    if (error instanceof CliError) return { code: 1, out, err: err + error.message };
-    if (error instanceof Error && 'exitCode' in error) return { code: Number(error.exitCode) || 1, out, err };
-    throw error;
-  }
-}
-
 describe('operator commands', () => {
   let dir: string;
   let data: string;
@@ -101,7 +81,7 @@ describe('operator commands', () => {
 
   it('builds a valid bundle and imports it after checking manifest and hashes', async () => {
     const zip = join(dir, 'wesp.zip');
-    expect((await runInProcess(['firmware', 'build', '--type', 'WESP', '--version', '2.0.0', '--out', zip, '--size', '1024'])).code).toBe(0);
+    expect((await runInProcess(['firmware', 'build', '--type', 'WESP', '--version', '2.0.0', '--out', zip, '--size', '1024', '--data', data])).code).toBe(0);
     expect(readFirmwareBundle(new Uint8Array(readFileSync(zip)))).toMatchObject({ deviceType: 'WESP', version: '2.0.0' });
     expect((await runInProcess(['firmware', 'import', '--type', 'WESP', '--version', '2.0.0', zip, '--data', data])).out).toMatch(/^imported WESP firmware 2.0.0/);
     const wrong = await runInProcess(['firmware', 'import', '--type', 'EPC', '--version', '2.0.0', zip, '--data', data]);
