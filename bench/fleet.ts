@@ -18,10 +18,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildFirmwareBundle, makeFirmwareImage, readFirmwareBundle } from '../domain/files';
+import { buildFirmwareBundle, makeFirmwareImage } from '../domain/files';
 import { createServiceClient } from '../main/cloud';
 import { createDeviceConnector, createProvisioningService, type JobSnapshot } from '../main/app/jobs';
-import { putFirmwareBundle, seedDemo, startService, upsertManufacturingRecords } from '../server';
+import { importFirmwareBundle, loadDefaultReleaseKey, seedDemo, startService, upsertManufacturingRecords } from '../server';
 import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
 
 const { values } = parseArgs({
@@ -52,15 +52,16 @@ async function main(): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'pv-bench-fleet-'));
   const service = await startService({ dataDir: join(scratch, 'service'), port: 0 });
   try {
-    const seed = await seedDemo(service.db);
+    // The service's default release key signs the bench's firmware, as in local use; the devices trust it.
+    const releaseKey = await loadDefaultReleaseKey(join(scratch, 'service'));
+    const seed = await seedDemo(service.db, { releaseKey });
     const most = Math.max(...fleets);
     await upsertManufacturingRecords(
       service.db,
       Array.from({ length: most }, (_, i) => ({ serialNumber: serial(i), deviceType: 'EPC' as const, model: 'EPC-300 bench' })),
     );
-    const bytes = buildFirmwareBundle({ deviceType: 'EPC', version: VERSION, image: makeFirmwareImage('EPC', VERSION, imageBytes - 64) });
-    const bundle = readFirmwareBundle(bytes);
-    await putFirmwareBundle(service.db, { deviceType: 'EPC', version: VERSION, bytes, sha256: bundle.bundleSha256, manifest: bundle.manifest });
+    const bytes = buildFirmwareBundle({ deviceType: 'EPC', version: VERSION, image: makeFirmwareImage('EPC', VERSION, imageBytes - 64), releaseKeyPem: releaseKey.privateKeyPem });
+    await importFirmwareBundle(service.db, bytes, { deviceType: 'EPC', version: VERSION });
     const client = createServiceClient({ baseUrl: service.url, orgId: seed.orgId, apiKey: seed.adminKey });
     for (let i = 0; i < most; i += 1) await client.devices.register({ serialNumber: serial(i), name: serial(i) });
     const publicKeyPem = service.ctx.secrets.signingKey.publicKeyPem;
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
             stateDir: join(scratch, `run${run}`, serial(i)),
             ptyDir: join(scratch, `sim${run}`),
             publicKeyPem,
+            releaseKeysPem: [releaseKey.publicKeyPem],
             rebootMs: 200,
             applyMs: 100,
           }),

@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSigningKeyPair } from '../domain/files/config-file-signature';
+import { signFirmwareImage } from '../domain/files/firmware-bundle';
 import { makeFirmwareImage } from '../domain/files/firmware-image';
+import { generateReleaseKeyPair } from '../domain/files/firmware-release-key';
 import { BleCentral } from '../main/devices/links/ble-central';
 import { BleLink } from '../main/devices/links/ble-link';
 import type { Link } from '../main/devices/links/link';
@@ -60,6 +62,9 @@ interface Measurement {
   retransmissions: number;
 }
 
+/** Signs the bench's images; its devices trust nothing else. */
+const releaseKey = generateReleaseKeyPair();
+
 async function measure(linkCase: LinkCase, size: number, legacy: boolean, scratch: string, publicKeyPem: string, run: number): Promise<Measurement> {
   const deviceType = linkCase.device.deviceType ?? 'EPC';
   const serialNumber = `BENCH${run.toString().padStart(3, '0')}`;
@@ -70,6 +75,7 @@ async function measure(linkCase: LinkCase, size: number, legacy: boolean, scratc
     stateDir: join(scratch, serialNumber),
     ptyDir: join(scratch, 'sim'),
     publicKeyPem,
+    releaseKeysPem: [releaseKey.publicKeyPem],
     maxImageSize: 16 * 1024 * 1024,
     ...linkCase.device,
   });
@@ -81,6 +87,7 @@ async function measure(linkCase: LinkCase, size: number, legacy: boolean, scratc
     const result = await uploadFirmware(session, image, {
       version: '9.9.9',
       deviceType,
+      signedManifest: signFirmwareImage(image, { releaseKeyPem: releaseKey.privateKeyPem }),
       ...(legacy ? { blockSize: LEGACY_BLOCK_SIZE, window: 1 } : {}),
     });
     const seconds = (performance.now() - started) / 1000;

@@ -78,6 +78,25 @@ export interface FirmwareBundleInput {
   retires?: string[];
 }
 
+/**
+ * The signed firmware manifest of an image: type and version from its header, size and SHA-256
+ * from its bytes. What a release key holder's build step makes, and what the announce carries.
+ */
+export function signFirmwareImage(image: Uint8Array, signing: Pick<FirmwareBundleInput, 'releaseKeyPem' | 'securityCounter' | 'retires'>): Uint8Array {
+  const header = parseFirmwareImageHeader(image);
+  return signFirmwareManifest(
+    {
+      deviceType: header.deviceType,
+      version: header.version,
+      imageSize: image.length,
+      imageSha256: sha256Hex(image),
+      securityCounter: signing.securityCounter ?? 0,
+      retires: signing.retires ?? [],
+    },
+    signing.releaseKeyPem,
+  );
+}
+
 export function buildFirmwareBundle(input: FirmwareBundleInput): Uint8Array {
   const imageName = input.imageName ?? 'application.bin';
   const imageSha256 = sha256Hex(input.image);
@@ -87,17 +106,7 @@ export function buildFirmwareBundle(input: FirmwareBundleInput): Uint8Array {
     version: input.version,
     images: [{ name: imageName, size: input.image.length, sha256: imageSha256 }],
   };
-  const signed = signFirmwareManifest(
-    {
-      deviceType: input.deviceType,
-      version: input.version,
-      imageSize: input.image.length,
-      imageSha256,
-      securityCounter: input.securityCounter ?? 0,
-      retires: input.retires ?? [],
-    },
-    input.releaseKeyPem,
-  );
+  const signed = signFirmwareImage(input.image, input);
   // Fixed mtime so the same inputs always give the same zip (and the same bundle hash): Ed25519
   // signatures are deterministic too.
   return zipSync(

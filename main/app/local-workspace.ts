@@ -73,13 +73,15 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
   try {
     // Loaded here, not at the top: the service (database, HTTP server) is heavy, and a command
     // that never needs the workspace should not pay for it.
-    const { getOrganization, seedDemo, startService } = await import('../../server');
+    const { getOrganization, loadDefaultReleaseKey, seedDemo, startService } = await import('../../server');
     // A database an earlier version (or a crash before close) left with PGlite's own modes.
     await makePrivate(options.dir);
-    const service = await startService({ dataDir: join(options.dir, 'service'), host: '127.0.0.1', port: 0 });
+    const serviceDir = join(options.dir, 'service');
+    const service = await startService({ dataDir: serviceDir, host: '127.0.0.1', port: 0 });
     try {
-      // Cheap once seeded: the firmware bundles, the slow part, are built only when missing.
-      const seed = await seedDemo(service.db);
+      // Cheap once seeded: the firmware bundles, the slow part, are built only when missing. They
+      // are signed with the service's default release key, which it trusts.
+      const seed = await seedDemo(service.db, { releaseKey: await loadDefaultReleaseKey(serviceDir) });
       if (options.registerDemoFleet) await registerDemoFleetOnce(options.dir, createServiceClient({ baseUrl: service.url, orgId: seed.orgId, apiKey: seed.adminKey }));
       const org = await getOrganization(service.db, seed.orgId);
       return {

@@ -2,6 +2,7 @@ import { Transport, type TransportOptions } from './http';
 import { apiKeyOperations } from './operations/api-keys';
 import { configurationOperations } from './operations/configurations';
 import { deviceOperations } from './operations/devices';
+import { firmwareReleaseKeyOperations } from './operations/firmware-release-keys';
 import { ipNetworkTemplateOperations } from './operations/ip-network-templates';
 import { userOperations } from './operations/users';
 import { versionOperations } from './operations/version';
@@ -23,6 +24,7 @@ export function createServiceClient(options: TransportOptions) {
     users: userOperations(transport),
     apiKeys: apiKeyOperations(transport),
     ...versionOperations(transport),
+    ...firmwareReleaseKeyOperations(transport),
   };
 }
 export type ServiceClient = ReturnType<typeof createServiceClient>;

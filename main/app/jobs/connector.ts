@@ -91,6 +91,7 @@ class SessionAdapter implements DeviceConnection {
     const result = await uploadFirmware(this.session, image.bytes, {
       version: image.version,
       deviceType: image.deviceType,
+      signedManifest: image.signedManifest,
       signal: options.signal,
       maxResumes: this.maxResumes,
       onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total),

@@ -9,7 +9,7 @@ import type { IntentJournal } from './intent-journal';
 import type { SigningKeyStore } from './signing-key-store';
 
 /** The part of the API client the jobs use (tests pass narrower fakes). */
-export type ProvisioningClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey'> & {
+export type ProvisioningClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey' | 'firmwareReleaseKeys'> & {
   devices: Pick<
     ServiceClient['devices'],
     'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'

@@ -34,6 +34,8 @@ export interface FirmwareImage {
   sha256: string;
   version: string;
   deviceType: DeviceType;
+  /** The signed firmware manifest that vouches for `bytes`: the device takes nothing without it. */
+  signedManifest: Uint8Array;
 }
 
 export interface TransferOptions {

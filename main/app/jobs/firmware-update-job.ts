@@ -1,19 +1,22 @@
 import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
 import type { DeviceIdentity, DeviceConnection, FirmwareImage } from './device-port';
+import { checkFirmwareSignature } from '../cache/firmware-signature';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import { confirmFirmware } from './confirm';
 import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, failureText, JobFailure } from './failure';
 import type { JobIntent } from './intent-journal';
+import { reconcileJobDevice, rereadAfterFailure, settleInterruptedJobs } from './job-contact';
 import { runWithReconnect, type SessionHolder } from './session-holder';
 
 /**
  * Firmware update of one attached device:
  *
  *   identify → resolve (service's latest for its serial number, or the cache when the service is
- *   unreachable; or a file) → verify the bundle (hashes, type = the device's) → skip if it runs
- *   that version already → record the intent → upload (resuming after a pulled cable) → apply →
- *   wait for the reboot → read the version back → confirm through the outbox.
+ *   unreachable; or a file) → verify the bundle (hashes, type = the device's, signed by a release
+ *   key the service trusts: what the device checks, so no refusal comes after minutes of upload)
+ *   → skip if it runs that version already → record the intent → upload (resuming after a pulled
+ *   cable) → apply → wait for the reboot → read the version back → confirm through the outbox.
  *
  * Once the intent is recorded, the job ends with a confirmation whatever happens: success with the
  * version, or failure with the error text.
@@ -32,6 +35,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     holder.session = await env.connector.connect(request.target, { signal });
     where.connecting = false;
     identity = holder.session.identity;
+    await settleInterruptedJobs(env, identity);
     control.update({
       serialNumber: identity.serialNumber,
       deviceType: identity.deviceType,
@@ -50,7 +54,9 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     }
     phase('verifying', { notice });
     bundle = readFirmwareBundle(bytes, { deviceType: identity.deviceType });
-    control.update({ firmwareVersion: bundle.version });
+    // `force` reinstalls a version; it never lets an unsigned image through.
+    const { signer, signedManifest } = await checkFirmwareSignature(bundle, env.cache.releaseKeys, env.client, { signal });
+    control.update({ firmwareVersion: bundle.version, firmwareSigner: signer });
 
     if (!request.force && identity.firmwareVersion === bundle.version) {
       return {
@@ -59,13 +65,14 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
         resultMessage: `already runs firmware ${bundle.version}; nothing sent`,
         errorCode: null,
         resumable: false,
-        confirmation: 'none',
+        // The service may not know it runs that version yet: tell it what was observed.
+        confirmation: await reconcileJobDevice(env, identity),
         firmwareVersion: bundle.version,
         notice,
       };
     }
 
-    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType };
+    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType, signedManifest };
     intent = await env.intents.record({
       jobId: control.jobId,
       kind: 'firmware',
@@ -74,6 +81,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       serialNumber: identity.serialNumber,
       firmwareVersion: bundle.version,
       syncId: null,
+      previousFirmwareVersion: identity.firmwareVersion,
       phase: 'uploading',
     });
 
@@ -137,10 +145,11 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
         );
         await env.intents.clear(control.jobId);
       } catch {
-        // The outbox could not be written (disk full): the intent stays and is confirmed as
-        // interrupted at the next start, so the service still hears of it.
+        // The outbox could not be written (disk full): the intent stays and is judged at the
+        // next contact with the device, so the service still hears of it.
       }
     }
+    if (!failure.cancelled) await reconcileJobDevice(env, await rereadAfterFailure(holder.session));
     return {
       phase: failure.cancelled ? 'cancelled' : 'failed',
       outcome: failure.cancelled ? 'cancelled' : 'failed',

@@ -23,6 +23,8 @@ export interface JobSnapshot extends JobView {
   link: string | null;
   /** Firmware the device ran before the job. */
   previousFirmwareVersion: string | null;
+  /** The release key that signed the firmware the job installs (checked before any upload); null before. */
+  firmwareSigner: { keyId: string; name: string } | null;
   /** Offset the device resumed an interrupted upload from (0 for a fresh upload); null before. */
   resumedFrom: number | null;
   /** Attempts at the device so far (reconnections after a pulled cable count). */
@@ -58,6 +60,7 @@ export function initialSnapshot(input: { jobId: string; linkId: string; action: 
     confirmation: 'none',
     link: null,
     previousFirmwareVersion: null,
+    firmwareSigner: null,
     resumedFrom: null,
     attempts: 0,
     notice: null,

@@ -1,5 +1,6 @@
 import { FileFormatError } from '../../../domain/files/file-error';
 import { parseFirmwareImageHeader } from '../../../domain/files/firmware-image';
+import { checkFirmwareManifest, readSignedFirmwareManifest } from '../../../domain/files/firmware-manifest';
 import { sha256 } from '../../../domain/files/config-file';
 import { encodeCbor } from '../../../domain/files/cbor';
 import { uploadBlock1 } from '../coap/block1';
@@ -26,6 +27,11 @@ export interface UploadProgress {
 export interface FirmwareUploadOptions {
   version: string;
   deviceType: string;
+  /**
+   * The signed firmware manifest of the image (docs/device-protocol.md 8.3), sent with the announce:
+   * a device checks its signature before it takes a block.
+   */
+  signedManifest: Uint8Array;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
   /** Largest block to use; default the largest the device takes (up to 1024). */
@@ -59,6 +65,10 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
     throw new FileFormatError(DEVICE_ERROR.fwBadHeader, `The image's header says version ${header.version}, not ${options.version}.`);
   }
   const digest = sha256(image);
+  // A manifest for other bytes would only be refused by the device: say so before touching it.
+  checkFirmwareManifest(readSignedFirmwareManifest(options.signedManifest).manifest, {
+    image: { size: image.length, sha256: Buffer.from(digest).toString('hex'), deviceType: header.deviceType, version: header.version },
+  });
   const announcedOffsets: number[] = [];
   const meter = new RateMeter();
   const maxResumes = options.maxResumes ?? 3;
@@ -72,7 +82,7 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
         method: CODE.POST,
         path: 'fw',
         options: [contentFormatOption(CONTENT_FORMAT_CBOR)],
-        payload: encodeCbor({ size: image.length, sha256: digest, version: options.version, deviceType: options.deviceType }),
+        payload: encodeCbor({ size: image.length, sha256: digest, version: options.version, deviceType: options.deviceType, signedManifest: options.signedManifest }),
         step: 'firmware announce',
         signal: options.signal,
       });

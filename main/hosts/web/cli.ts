@@ -7,7 +7,7 @@ import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-rende
 import { portGlobsFromEnv } from '../../devices/discovery';
 import { ptyGlob } from '../../../simulator';
 import { startWebServer } from './server';
-import { registerWorkbenchDevices, startSimulatedWorkbench, type SimulatedWorkbench } from './simulated-workbench';
+import { registerWorkbenchDevices, startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from './simulated-workbench';
 
 /**
  * `npm run web`: the renderer in a browser, the core in this process, the contract over a
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const account = core.session.current();
     const client = account?.kind === 'local' ? account.client : null;
     const publicKeyPem = client ? (await client.signingKey()).publicKeyPem : await fetchSigningKey(workspace.serviceUrl);
-    bench = await startSimulatedWorkbench({ dir: benchDir, publicKeyPem });
+    bench = await startSimulatedWorkbench({ dir: benchDir, publicKeyPem, releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl) });
     if (client) {
       const registered = await registerWorkbenchDevices(client, bench.serialNumbers);
       if (registered.length > 0) core.log.info('web', `Registered the bench devices ${registered.join(', ')} in the local workspace.`);

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
+import { firmwareReleaseKeySchema } from '../../../domain/files/firmware-release-key';
 import { demoSerialNumbers } from '../../../server';
 import { startFleet, type SimulatedFleet } from '../../../simulator';
 import type { ServiceClient } from '../../cloud';
@@ -15,16 +17,23 @@ export interface SimulatedWorkbench {
 /**
  * One simulated device of each type on a pty link, as if plugged in over USB, with the first
  * serial numbers of the demo fleet (the local workspace knows them from its manufacturing records).
- * Their memory lives under `dir`, so an updated device stays updated across runs.
+ * Their memory lives under `dir`, so an updated device stays updated across runs. They trust the
+ * firmware release keys given (the local workspace's: trustedReleaseKeys), as a real device
+ * trusts the keys it was made with.
  */
-export async function startSimulatedWorkbench(options: { dir: string; publicKeyPem: string; types?: readonly DeviceType[] }): Promise<SimulatedWorkbench> {
+export async function startSimulatedWorkbench(options: {
+  dir: string;
+  publicKeyPem: string;
+  releaseKeysPem: readonly string[];
+  types?: readonly DeviceType[];
+}): Promise<SimulatedWorkbench> {
   const ptyDir = join(options.dir, 'pty');
   const types = options.types ?? DEVICE_TYPES;
   const devices = types.map((deviceType) => ({ deviceType, serialNumber: demoSerialNumbers(deviceType)[0]!, link: 'pty' as const }));
   const fleet = await startFleet({
     stateDir: join(options.dir, 'devices'),
     publicKeyPem: options.publicKeyPem,
-    defaults: { ptyDir },
+    defaults: { ptyDir, releaseKeysPem: options.releaseKeysPem },
     devices,
   });
   return { fleet, ptyDir, serialNumbers: devices.map((d) => d.serialNumber), stop: () => fleet.stop() };
@@ -40,4 +49,14 @@ export async function registerWorkbenchDevices(client: ServiceClient, serialNumb
     registered.push(serialNumber);
   }
   return registered;
+}
+
+/** The release keys a service trusts (GET /v1/firmware-release-keys, no API key), as PEM. */
+export async function trustedReleaseKeys(serviceUrl: string): Promise<string[]> {
+  const response = await fetch(`${serviceUrl}/v1/firmware-release-keys`);
+  if (!response.ok) throw new Error(`The service answered ${response.status} to GET /v1/firmware-release-keys.`);
+  const body = (await response.json()) as { data?: unknown };
+  const parsed = z.array(firmwareReleaseKeySchema).safeParse(body.data);
+  if (!parsed.success) throw new Error('The service did not list its firmware release keys.');
+  return parsed.data.map((key) => key.publicKeyPem);
 }

@@ -10,6 +10,7 @@ import { reboot } from '../../../main/devices/operations/reboot';
 import { DeviceSession } from '../../../main/devices/session';
 import { createSimulatedBleBindings, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../simulator';
 import { configFile, firmwareImage, scratchDir, serviceKeys, startDevice, uniqueSerial } from './helpers/simulated';
+import { signedManifestFor } from '../../fixtures/release-key';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 const running: { device: SimulatedDevice; session: DeviceSession }[] = [];
@@ -56,7 +57,7 @@ describe.each([
     const info = await identify(session);
     expect(info.serialNumber).toBe(device.descriptor.serialNumber);
     const image = firmwareImage('2.0.0', 48 * 1024, info.deviceType);
-    await uploadFirmware(session, image, { version: '2.0.0', deviceType: info.deviceType });
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.0.0', deviceType: info.deviceType });
     expect(device.state().upload).toMatchObject({ state: 'received' });
     const after = await applyFirmware(session, { version: '2.0.0' });
     expect(after.firmwareVersion).toBe('2.0.0');
@@ -87,7 +88,7 @@ describe('UDP specifics', () => {
     const session = await DeviceSession.open(link, { ackTimeoutMs: 300 });
     running.push({ device, session });
     const image = firmwareImage('2.1.0', 40 * 1024);
-    const result = await uploadFirmware(session, image, { version: '2.1.0', deviceType: 'EPC' });
+    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.1.0', deviceType: 'EPC' });
     expect(device.faultStats.pulls).toBe(1);
     expect(session.engine.stats.retransmissions).toBeGreaterThan(0);
     // docs/device-protocol.md §2: a request lost with the cable was not acted on, so its
@@ -101,7 +102,7 @@ describe('BLE specifics', () => {
   it('resumes an upload from the acknowledged offset after a disconnect mid-way', async () => {
     const { device, session } = await attachBle({ faults: { pullAt: 20 * 1024, replugAfterMs: 300 } });
     const image = firmwareImage('2.1.0', 40 * 1024, 'WESP');
-    const result = await uploadFirmware(session, image, { version: '2.1.0', deviceType: 'WESP' });
+    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.1.0', deviceType: 'WESP' });
     expect(device.faultStats.pulls).toBe(1);
     expect(result.announcedOffsets).toHaveLength(2);
     expect(result.announcedOffsets[1]).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ import { reboot } from '../../../main/devices/operations/reboot';
 import { DeviceSession } from '../../../main/devices/session';
 import type { SimulatedDevice, SimulatedDeviceOptions } from '../../../simulator';
 import { configFile, firmwareImage, scratchDir, serviceKeys, startDevice, uniqueSerial } from './helpers/simulated';
+import { signedManifestFor } from '../../fixtures/release-key';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 const running: { device: SimulatedDevice; session: DeviceSession }[] = [];
@@ -51,7 +52,7 @@ describe('host operations against a simulated device over a pty', () => {
     const { device, session } = await attach();
     const image = firmwareImage('2.0.0', 200 * 1024);
     const progress: UploadProgress[] = [];
-    const result = await uploadFirmware(session, image, { version: '2.0.0', deviceType: 'EPC', onProgress: (p) => progress.push(p) });
+    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.0.0', deviceType: 'EPC', onProgress: (p) => progress.push(p) });
     expect(result.announcedOffsets).toEqual([0]);
     expect(result.blockSize).toBe(1024);
     expect(result.window).toBe(4);
@@ -95,23 +96,24 @@ describe('host operations against a simulated device over a pty', () => {
 
   it('refuses an image for another device type before touching the device', async () => {
     const { session } = await attach();
-    await expect(uploadFirmware(session, firmwareImage('2.0.0', 1024, 'SRCP'), { version: '2.0.0', deviceType: 'EPC' })).rejects.toBeInstanceOf(FileFormatError);
-    await expect(uploadFirmware(session, firmwareImage('2.0.0', 1024, 'SRCP'), { version: '2.0.0', deviceType: 'SRCP' })).rejects.toMatchObject({ code: 'FW_WRONG_TYPE' });
+    const srcp = firmwareImage('2.0.0', 1024, 'SRCP');
+    await expect(uploadFirmware(session, srcp, { signedManifest: signedManifestFor(srcp), version: '2.0.0', deviceType: 'EPC' })).rejects.toBeInstanceOf(FileFormatError);
+    await expect(uploadFirmware(session, srcp, { signedManifest: signedManifestFor(srcp), version: '2.0.0', deviceType: 'SRCP' })).rejects.toMatchObject({ code: 'FW_WRONG_TYPE' });
   });
 
   it('never takes an image whose bytes do not match the announced SHA-256', async () => {
     const { device, session } = await attach();
     const image = firmwareImage('2.0.0', 8 * 1024);
     await identify(session);
-    const wrongDigest = sha256(firmwareImage('2.0.1', 8 * 1024));
     await session.engine.request({
       method: CODE.POST,
       path: 'fw',
       options: [contentFormatOption(60)],
-      payload: encodeCbor({ size: image.length, sha256: wrongDigest, version: '2.0.0', deviceType: 'EPC' }),
+      payload: encodeCbor({ size: image.length, sha256: sha256(image), version: '2.0.0', deviceType: 'EPC', signedManifest: signedManifestFor(image) }),
       step: 'firmware announce',
     });
-    const error = await uploadBlock1(session.engine, { path: 'fw/data', data: image, blockSize: 1024, window: 4, what: 'firmware' }).catch((e: unknown) => e);
+    const other = image.map((byte, i) => (i === 5000 ? byte ^ 0xff : byte));
+    const error = await uploadBlock1(session.engine, { path: 'fw/data', data: other, blockSize: 1024, window: 4, what: 'firmware' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'FW_HASH_MISMATCH', coapCode: '4.00' });
     expect(await readFirmwareStatus(session)).toMatchObject({ state: 'failed', error: 'FW_HASH_MISMATCH' });
     await expect(applyFirmware(session, { version: '2.0.0' })).rejects.toMatchObject({ code: 'FW_INCOMPLETE' });
@@ -139,7 +141,7 @@ describe('host operations against a simulated device over a pty', () => {
     // Let the registration reach the device before the upload starts.
     while (states.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const image = firmwareImage('2.1.0', 64 * 1024);
-    await uploadFirmware(session, image, { version: '2.1.0', deviceType: 'EPC' });
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.1.0', deviceType: 'EPC' });
     await watching;
     expect(states[0]).toBe('idle');
     expect(states).toContain('receiving');
@@ -151,7 +153,7 @@ describe('faults on the serial line', () => {
   it('completes an upload through dropped and corrupted frames', async () => {
     const { device, session } = await attach({ faults: { seed: 7, drop: 0.03, corrupt: 0.03 } });
     const image = firmwareImage('3.0.0', 48 * 1024);
-    await uploadFirmware(session, image, { version: '3.0.0', deviceType: 'EPC' });
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '3.0.0', deviceType: 'EPC' });
     expect(device.faultStats.dropped + device.faultStats.corrupted).toBeGreaterThan(0);
     expect(session.engine.stats.retransmissions).toBeGreaterThan(0);
     const after = await applyFirmware(session, { version: '3.0.0' });
@@ -162,7 +164,7 @@ describe('faults on the serial line', () => {
     const pullAt = 100 * 1024 + 77;
     const { device, session } = await attach({ faults: { pullAt, replugAfterMs: 500 } });
     const image = firmwareImage('3.1.0', 256 * 1024);
-    const result = await uploadFirmware(session, image, { version: '3.1.0', deviceType: 'EPC' });
+    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '3.1.0', deviceType: 'EPC' });
     expect(device.faultStats.pulls).toBe(1);
     expect(result.announcedOffsets).toHaveLength(2);
     expect(result.announcedOffsets[1]).toBeGreaterThan(0);
@@ -174,7 +176,7 @@ describe('faults on the serial line', () => {
   it('ends in a clean timeout when the cable stays out, with the device holding no partial image as received', async () => {
     const { device, session } = await attach({ faults: { pullAt: 20 * 1024, replugAfterMs: 600_000 } }, { reconnectTimeoutMs: 1500 });
     const image = firmwareImage('3.2.0', 64 * 1024);
-    const error = await uploadFirmware(session, image, { version: '3.2.0', deviceType: 'EPC', maxResumes: 1 }).catch((e: unknown) => e);
+    const error = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '3.2.0', deviceType: 'EPC', maxResumes: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeviceTimeoutError);
     expect((error as Error).message).toMatch(/^EPC\w+ did not come back from firmware upload resume within 1\.5 s over serial:/);
     expect(device.state().upload).toMatchObject({ state: 'receiving' });
@@ -185,7 +187,7 @@ describe('faults on the serial line', () => {
   it('rides out a stalled device', async () => {
     const { device, session } = await attach({ faults: { stall: { ms: 2500, atOffset: 30 * 1024 } } });
     const image = firmwareImage('3.3.0', 64 * 1024);
-    await uploadFirmware(session, image, { version: '3.3.0', deviceType: 'EPC' });
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '3.3.0', deviceType: 'EPC' });
     expect(device.faultStats.stalls).toBe(1);
     expect(device.state().upload).toMatchObject({ state: 'received' });
   });
@@ -193,7 +195,7 @@ describe('faults on the serial line', () => {
   it('reports a power cut during apply cleanly, and a second apply succeeds', async () => {
     const { device, session } = await attach({ faults: { powerCycleDuringApply: true } });
     const image = firmwareImage('3.4.0', 32 * 1024);
-    await uploadFirmware(session, image, { version: '3.4.0', deviceType: 'EPC' });
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '3.4.0', deviceType: 'EPC' });
     const error = await applyFirmware(session, { version: '3.4.0' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeviceVerificationError);
     expect(error).toMatchObject({ code: 'FW_APPLY_FAILED' });

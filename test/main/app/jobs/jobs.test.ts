@@ -23,6 +23,7 @@ import {
 import { confirmInterruptedJobs } from '../../../../main/app/jobs/confirm';
 import { buildFirmwareBundle, CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage, type SigningKeyPair } from '../../../../domain/files';
 import { nextSequence, organizationSigner } from '../../../fixtures/config-files';
+import { testReleaseKey } from '../../../fixtures/release-key';
 
 /**
  * The jobs on their own, with a scripted device and a scripted service: the paths the end-to-end
@@ -32,7 +33,7 @@ import { nextSequence, organizationSigner } from '../../../fixtures/config-files
 
 /** The service's root key: it certifies the organization key that signs the files. */
 const keys = generateSigningKeyPair();
-const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image: makeFirmwareImage('EPC', '2.0.0', 4096) });
+const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image: makeFirmwareImage('EPC', '2.0.0', 4096), releaseKeyPem: testReleaseKey.privateKeyPem });
 
 /** A file of organization `orgId` (the one signed in to by default), newer than every one made before. */
 function configFile(serialNumber: string, options: { orgId?: string; root?: SigningKeyPair } = {}): Uint8Array {
@@ -125,6 +126,10 @@ function client(): ProvisioningClient {
     signingKey: async () => {
       if (!serviceUp) throw unreachable();
       return { keyId: keys.keyId, algorithm: 'ES256', publicKeyPem: keys.publicKeyPem };
+    },
+    firmwareReleaseKeys: async () => {
+      if (!serviceUp) throw unreachable();
+      return [{ keyId: testReleaseKey.keyId, name: 'test release key', algorithm: 'Ed25519' as const, publicKeyPem: testReleaseKey.publicKeyPem, trustedAt: '2025-01-01T00:00:00.000Z' }];
     },
     devices: {
       listAll: async function* () {},

@@ -6,6 +6,7 @@ import { CONFIG_FILE_FORMAT, encodeConfigFile, type ConfigFileContent } from '..
 import { generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
 import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
 import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../simulator';
+import { testReleaseKey } from '../../../fixtures/release-key';
 import { nextSequence, organizationSigner, TEST_ORG_ID } from '../../../fixtures/config-files';
 
 /** The service's root key for the whole test run; simulated devices trust its public half. */
@@ -30,6 +31,7 @@ export function startDevice(dir: string, options: Partial<SimulatedDeviceOptions
     stateDir: join(dir, options.serialNumber),
     ptyDir: join(dir, 'sim'),
     publicKeyPem: serviceKeys.publicKeyPem,
+    releaseKeysPem: [testReleaseKey.publicKeyPem],
     baudRate: 921600,
     rebootMs: 150,
     applyMs: 50,
@@ -57,6 +59,7 @@ export function configFile(serialNumber: string, deviceType = 'EPC', keys: Signi
   return { file: encodeConfigFile(content, organizationSigner(keys, content.orgId)), syncId };
 }
 
+/** An image the simulated devices take once it is announced with signedManifestFor(image) (test/fixtures/release-key.ts). */
 export function firmwareImage(version: string, bodyLength: number, deviceType = 'EPC'): Uint8Array {
   return makeFirmwareImage(deviceType, version, bodyLength);
 }

@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { createCore, FileSecretStore, type Core } from '../../../../main/app';
 import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
 import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
-import { startSimulatedWorkbench, type SimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
+import { startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
 
 /**
  * The app in a real browser against web mode: the embedded service (local workspace), simulated
@@ -61,7 +61,7 @@ beforeAll(async () => {
   serviceUrl = workspace.serviceUrl;
   apiKey = workspace.apiKey;
   const signing = (await (await fetch(`${serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
-  workbench = await startSimulatedWorkbench({ dir: workbenchDir, publicKeyPem: signing.data.publicKeyPem, types: ['SRCP', 'EPC'] });
+  workbench = await startSimulatedWorkbench({ dir: workbenchDir, publicKeyPem: signing.data.publicKeyPem, releaseKeysPem: await trustedReleaseKeys(serviceUrl), types: ['SRCP', 'EPC'] });
   server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
 
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });

@@ -8,14 +8,16 @@ import { createServiceClient, type ServiceClient } from '../../../../../main/clo
 import type { CliDeps } from '../../../../../main/hosts/cli/io';
 import { runCli } from '../../../../../main/hosts/cli/main';
 import type { DeviceType } from '../../../../../domain/device-types';
-import { seedDemo, startService, type RunningService } from '../../../../../server';
+import type { ReleaseKeyPair } from '../../../../../domain/files/firmware-release-key';
+import { loadDefaultReleaseKey, releaseKeyring, seedDemo, startService, type RunningService } from '../../../../../server';
 import { serveSimulatedBle, startSimulatedDevice, type BleBridge, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../../simulator';
 
 /**
  * One end-to-end world: the real service over HTTP on a PGlite directory of its own (seeded with
  * the demo organization: an Admin key, the demo fleet's manufacturing records, firmware 1.0.0 and
- * 1.1.0 of every type, 64 KiB images), simulated devices on ptys, UDP and BLE (served to other
- * processes through the simulator's bridge), and the CLI with a home directory of its own.
+ * 1.1.0 of every type, 64 KiB images, signed with the directory's default release key), simulated
+ * devices on ptys, UDP and BLE (served to other processes through the simulator's bridge) that
+ * trust the release keys the service trusts, and the CLI with a home directory of its own.
  */
 export interface World {
   root: string;
@@ -27,6 +29,8 @@ export interface World {
   orgId: string;
   adminKey: string;
   publicKeyPem: string;
+  /** The service's default release key: it signed the demo firmware, and the devices trust it. */
+  releaseKey: ReleaseKeyPair;
   client: ServiceClient;
   devices: SimulatedDevice[];
   ble: BleBridge | undefined;
@@ -60,7 +64,10 @@ export async function startWorld(name: string): Promise<World> {
   const root = await mkdtemp(join(tmpdir(), `pv-e2e-${name}-`));
   const dbDir = join(root, 'service');
   let service: RunningService | undefined = await startService({ dataDir: dbDir, port: 0 });
-  const seed = await seedDemo(service.db);
+  const releaseKey = await loadDefaultReleaseKey(dbDir);
+  const seed = await seedDemo(service.db, { releaseKey });
+  // What a device is made trusting: the keys the service trusts when the world starts.
+  const releaseKeysPem = (await releaseKeyring(service.db)).keys.map((key) => key.publicKeyPem);
   const port = service.port;
   const url = service.url;
   const publicKeyPem = service.ctx.secrets.signingKey.publicKeyPem;
@@ -91,6 +98,7 @@ export async function startWorld(name: string): Promise<World> {
     orgId: seed.orgId,
     adminKey: seed.adminKey,
     publicKeyPem,
+    releaseKey,
     client: createServiceClient({ baseUrl: url, orgId: seed.orgId, apiKey: seed.adminKey }),
     devices,
     get ble() {
@@ -105,6 +113,7 @@ export async function startWorld(name: string): Promise<World> {
         stateDir: join(root, 'devices', options.serialNumber),
         ptyDir: join(simulatorDir, 'pty'),
         publicKeyPem: rest.publicKeyPem ?? publicKeyPem,
+        releaseKeysPem: rest.releaseKeysPem ?? releaseKeysPem,
       });
       devices.push(device);
       if (link === 'ble') {
