@@ -8,7 +8,7 @@ export interface ServiceContext {
   db: Database;
   secrets: ServiceSecrets;
   keys: ApiKeyCache;
-  /** Read answers kept between writes; null on PostgreSQL, where other instances write too. */
+  /** Read answers kept while no commit changed the data (server/cache/read-cache.ts); null turns the cache off (benchmarks). */
   reads: ReadCache | null;
   /** The service's version, reported by the version operations. */
   version: string;

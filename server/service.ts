@@ -6,6 +6,7 @@ import type { ServiceContext } from './context';
 import type { Database, DatabaseOptions } from './db/database';
 import { openDatabase } from './db/open';
 import { buildApp } from './http/app';
+import type { MetricsOptions } from './http/metrics';
 import { ALL_OPERATIONS } from './routes';
 import { loadServiceSecrets } from './store/secrets';
 
@@ -17,8 +18,8 @@ export interface StartServiceOptions extends DatabaseOptions {
   db?: Database;
   /** Structured request logs go here (e.g. process.stderr); no logs when absent. */
   logStream?: NodeJS.WritableStream;
-  /** How long a looked-up API key is trusted without asking the database again. */
-  keyCacheMs?: number;
+  /** Who may read GET /metrics besides a direct loopback peer (docs/operations.md). */
+  metrics?: MetricsOptions;
 }
 
 export interface RunningService {
@@ -37,13 +38,16 @@ function packageVersion(): string {
   return pkg.version ?? '0.0.0';
 }
 
-export async function createContext(db: Database, options: { keyCacheMs?: number } = {}): Promise<ServiceContext> {
+export async function createContext(db: Database): Promise<ServiceContext> {
   const secrets = await loadServiceSecrets(db);
+  // Both caches hold only what no commit has changed since, on PGlite and on a shared PostgreSQL
+  // server alike (server/cache/read-cache.ts): instances stay stateless.
+  const reads = new ReadCache();
   return {
     db,
     secrets,
-    keys: new ApiKeyCache(options.keyCacheMs ?? 5_000),
-    reads: db.kind === 'pglite' ? new ReadCache() : null,
+    keys: new ApiKeyCache(reads, db.kind),
+    reads,
     version: packageVersion(),
   };
 }
@@ -53,8 +57,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const ownsDb = options.db === undefined;
   const db = options.db ?? (await openDatabase(options));
   try {
-    const ctx = await createContext(db, options);
-    const app = buildApp(ctx, ALL_OPERATIONS, options.logStream ? { logStream: options.logStream } : {});
+    const ctx = await createContext(db);
+    const app = buildApp(ctx, ALL_OPERATIONS, { ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ host, port: options.port ?? 8080 });
     const address = app.server.address();

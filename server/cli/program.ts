@@ -14,6 +14,7 @@ import { createOrganization, getOrganization, organizationIdSchema } from '../st
 import { loadServiceSecrets } from '../store/secrets';
 import { CliError } from './cli-error';
 import { parseManufacturingCsv } from './csv';
+import { addDatabaseCommands } from './database-commands';
 import { addFirmwareCommands } from './firmware-commands';
 
 export { CliError } from './cli-error';
@@ -69,7 +70,8 @@ export function buildProgram(io: CliIo): Command {
   program.command('serve').description('Serve the v1 interface over HTTP until SIGINT or SIGTERM.')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
-    .action(async (options: { host: string; port: number }) => {
+    .addOption(new Option('--metrics-token <token>', 'lets a scraper on another machine read GET /metrics (Authorization: Bearer <token>)').env('PROVISIONER_METRICS_TOKEN'))
+    .action(async (options: { host: string; port: number; metricsToken?: string }) => {
       // The data directory holds sealed keys and the signing keys: whatever made it readable by
       // others (an older version, a copy, a person) is undone before serving, and said.
       if (!storage().databaseUrl) {
@@ -82,6 +84,7 @@ export function buildProgram(io: CliIo): Command {
         host: options.host,
         port: options.port,
         logStream: process.stderr,
+        metrics: { ...(options.metricsToken ? { token: options.metricsToken } : {}), processMetrics: true },
       });
       io.out(`listening on ${service.url}\n`);
       const signal = await io.waitForStop();
@@ -169,6 +172,15 @@ export function buildProgram(io: CliIo): Command {
       io.out(`${seed.adminKey}\n`);
       io.err(`organization ${seed.orgId} is ready; the line above is its Admin key\n`);
     });
+
+  addDatabaseCommands(program, {
+    out: io.out,
+    err: io.err,
+    target: () => {
+      const { databaseUrl, data } = storage();
+      return databaseUrl ? { kind: 'postgres', databaseUrl } : { kind: 'pglite', dataDir: data ?? DEFAULT_DATA_DIR };
+    },
+  });
 
   return program;
 }

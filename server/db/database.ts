@@ -22,7 +22,23 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons, without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `work` while holding the advisory lock `lockId`: every process sharing the database that
+   * asks for the same lock waits until `work` has finished (or its process has died).
+   */
+  withLock<T>(lockId: number, work: () => Promise<T>): Promise<T>;
+  /** The connections open to a server now; null for PGlite (one backend in this process). */
+  poolUse(): PoolUse | null;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  /** Open connections, busy or idle. */
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
+  max: number;
 }
 
 export interface DatabaseOptions {

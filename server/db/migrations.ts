@@ -1,5 +1,3 @@
-import type { Database } from './database';
-
 /**
  * Numbered, append-only migrations. A released migration is never edited: change the schema with
  * a new entry. Each runs in its own transaction together with its row in `schema_migrations`.
@@ -216,36 +214,19 @@ ALTER TABLE firmware_bundles ADD COLUMN key_id text;
 ALTER TABLE firmware_bundles ADD COLUMN security_counter integer;
 `,
   },
+  {
+    version: 5,
+    name: 'idempotency keys of confirmations',
+    sql: `
+-- The Idempotency-Key each confirm-apply request came with and the confirmation it resolved to: a
+-- request repeated with the same key, through any instance, is answered as the first one was.
+CREATE TABLE confirmation_requests (
+  org_id text NOT NULL REFERENCES organizations (id),
+  idempotency_key text NOT NULL,
+  confirmation_id uuid NOT NULL REFERENCES confirmations (id) ON DELETE CASCADE,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (org_id, idempotency_key)
+);
+`,
+  },
 ];
-
-/** Serialises concurrent service instances migrating one server (any constant works). */
-const MIGRATION_LOCK = 7_140_201;
-
-export async function migrate(db: Database): Promise<number[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
-    const done = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-      const existing = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
-      if (existing.rows.length > 0) return false;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
-      return true;
-    });
-    if (done) applied.push(migration.version);
-  }
-  return applied;
-}
-
-/** The migrations hold no semicolons inside literals, so splitting on `;` at line ends is exact. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
-    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-    .filter((statement) => statement.length > 0);
-}

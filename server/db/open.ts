@@ -1,5 +1,5 @@
 import type { Database, DatabaseOptions } from './database';
-import { migrate } from './migrations';
+import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 

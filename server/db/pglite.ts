@@ -28,6 +28,8 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
   const db = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
   if (onDisk) await makePrivate(dataDir);
   const base = wrap(db);
+  // This process is the database's only user: a lock need only order the callers in it.
+  let lockTail: Promise<unknown> = Promise.resolve();
   const database: Database & { [PGLITE]: PGlite } = {
     [PGLITE]: db,
     kind: 'pglite',
@@ -36,6 +38,12 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
     exec: async (sql) => {
       await db.exec(sql);
     },
+    withLock<T>(_lockId: number, work: () => Promise<T>): Promise<T> {
+      const run = lockTail.then(work, work);
+      lockTail = run.catch(() => undefined);
+      return run;
+    },
+    poolUse: () => null,
     close: async () => {
       await db.close();
       if (onDisk) await makePrivate(dataDir);
@@ -44,10 +52,13 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
   return database;
 }
 
-/** A dump of a fresh database with the current schema, to start other databases from quickly. */
-export async function dumpPglite(db: Database): Promise<Blob> {
+/**
+ * The whole data directory as one tar (gzip'd for a backup): a dump of a fresh database with the
+ * current schema starts other databases quickly, a dump of a used one is a backup.
+ */
+export async function dumpPglite(db: Database, compression: 'none' | 'gzip' = 'none'): Promise<Blob> {
   const raw = (db as Database & { [PGLITE]?: PGlite })[PGLITE];
   if (!raw) throw new Error('Not a PGlite database.');
-  const dump = await raw.dumpDataDir('none');
+  const dump = await raw.dumpDataDir(compression);
   return dump;
 }

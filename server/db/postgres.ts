@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Database, Queryable, QueryResult, SqlValue } from './database';
 import { RETRYABLE_CODES, sqlErrorCode } from './database';
+import { DatabaseUnavailableError, isConnectionFailure, TransactionConflictError } from './failures';
 
 // Return bigint (int8) and numeric as JS numbers, like PGlite does, so rows look the same on both.
 // Counts and sizes in this schema stay far below 2^53.
@@ -32,14 +33,25 @@ function wrap(client: PgClient): Queryable {
   };
 }
 
-const MAX_ATTEMPTS = 5;
+/**
+ * Serialization failures are retried after a short random pause that grows with each attempt, so
+ * that transactions which collided do not collide again in step.
+ */
+const MAX_ATTEMPTS = 10;
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+
+/** Connections per instance; several instances share one server (max_connections is 100 by default). */
+const POOL_SIZE = 10;
 
 /**
  * Several stateless service instances may share one server: transactions run SERIALIZABLE and are
  * retried on serialization failures, so every rule checked inside one holds when it commits.
+ * While the server is away (a restart, a failover) requests fail with DatabaseUnavailableError, and
+ * the pool connects again by itself once it is back.
  */
 export async function openPostgres(databaseUrl: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // A connection that cannot be had in 5 s means the server is away: answer 503 rather than queue.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
   // An idle pooled connection that the server closes (a restart, a failover, an administrator)
   // is reported here; without a listener it would be an uncaught exception that stops the
   // service. The pool has already dropped that client, and the next query opens a new one.
@@ -52,14 +64,34 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
   const base = wrap(pool);
   return {
     kind: 'postgres',
-    query: base.query,
+    async query<Row>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>> {
+      try {
+        return await base.query<Row>(sql, params);
+      } catch (error) {
+        if (!isConnectionFailure(error)) throw error;
+        // A pooled connection the server closed while idle may be handed out once more: a
+        // statement on its own either ran whole or not at all, so one more try on a new one is safe.
+        try {
+          return await base.query<Row>(sql, params);
+        } catch (again) {
+          throw isConnectionFailure(again) ? new DatabaseUnavailableError(again) : again;
+        }
+      }
+    },
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       for (let attempt = 1; ; attempt++) {
-        const client = await pool.connect();
+        let client: pg.PoolClient;
+        try {
+          client = await pool.connect();
+        } catch (error) {
+          throw isConnectionFailure(error) ? new DatabaseUnavailableError(error) : error;
+        }
         let broken = false;
+        let committing = false;
         try {
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
           const result = await work(wrap(client));
+          committing = true;
           await client.query('COMMIT');
           return result;
         } catch (error) {
@@ -68,8 +100,18 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
             () => false,
             () => true,
           );
+          if (isConnectionFailure(error)) {
+            // Before COMMIT nothing was applied and the work may run again on a new connection;
+            // a COMMIT without an answer may have been applied, so it is never repeated here.
+            if (!committing && attempt === 1) continue;
+            throw new DatabaseUnavailableError(error);
+          }
           const code = sqlErrorCode(error);
-          if (code !== undefined && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
+          if (code !== undefined && RETRYABLE_CODES.has(code)) {
+            if (attempt >= MAX_ATTEMPTS) throw new TransactionConflictError(attempt, error);
+            await pause(attempt);
+            continue;
+          }
           throw error;
         } finally {
           // A broken connection is closed, not handed to the next request.
@@ -80,6 +122,26 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
     exec: async (sql) => {
       await pool.query(sql);
     },
+    async withLock<T>(lockId: number, work: () => Promise<T>): Promise<T> {
+      // A session lock on a connection of its own, held across the transactions `work` runs on
+      // other connections; the server releases it if this process dies.
+      const holder = await pool.connect();
+      let broken = false;
+      try {
+        await holder.query('SELECT pg_advisory_lock($1)', [lockId]);
+        try {
+          return await work();
+        } finally {
+          broken = await holder.query('SELECT pg_advisory_unlock($1)', [lockId]).then(
+            () => false,
+            () => true,
+          );
+        }
+      } finally {
+        holder.release(broken ? new Error('the advisory lock could not be released') : undefined);
+      }
+    },
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_SIZE }),
     close: () => pool.end(),
   };
 }

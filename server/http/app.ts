@@ -1,8 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServiceContext } from '../context';
 import { installErrorHandlers } from './error-handler';
+import { installHealth } from './health';
+import { installMetrics, type MetricsOptions } from './metrics';
 import type { AnyOperationSpec } from './operation';
 import { registerOperation } from './register';
+import { installRequestId, requestIdOptions } from './request-id';
 
 /**
  * The largest body is a device image: the domain allows 2,000,000 characters once encoded
@@ -14,6 +17,8 @@ export const BODY_LIMIT = 2.5 * 1024 * 1024;
 export interface AppOptions {
   /** Structured JSON request logs (one line per request and response) to this stream; none when absent. */
   logStream?: NodeJS.WritableStream;
+  /** Who may read GET /metrics besides a direct loopback peer, and whether it shows the process's own figures. */
+  metrics?: MetricsOptions;
 }
 
 export function buildApp(ctx: ServiceContext, operations: readonly AnyOperationSpec[], options: AppOptions = {}): FastifyInstance {
@@ -24,8 +29,12 @@ export function buildApp(ctx: ServiceContext, operations: readonly AnyOperationS
     // Keep-alive clients (the app, load balancers) must not hold a stop forever.
     forceCloseConnections: true,
     return503OnClosing: true,
+    ...requestIdOptions,
   });
   installErrorHandlers(app);
+  installRequestId(app);
+  installHealth(app, ctx);
+  installMetrics(app, ctx, options.metrics);
   // An empty body sent as application/json (generic clients set the type on every request) is no
   // body: operations whose body is optional accept it, the others answer BODY_REQUIRED.
   const strictJson = app.getDefaultJsonParser('error', 'error');

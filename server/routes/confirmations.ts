@@ -6,6 +6,7 @@ import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import { recordConfirmationOnce } from '../store/confirmations';
+import { answeredBefore, rememberAnswer } from './confirmation-idempotency';
 import { getRegisteredDevice, recordConfigurationApply, recordFirmwareApply } from '../store/devices';
 import { findIssuedSyncId } from '../store/sync-ids';
 
@@ -26,12 +27,12 @@ export const confirmationOperations: AnyOperationSpec[] = [
     tag: 'Confirmations',
     summary: "Records that a firmware file was applied (or failed); a success sets the device's firmware version.",
     description:
-      'Idempotent: the same confirmation sent again (an outbox replay) answers true and changes nothing. A confirmation older (by applyTimeStamp) than the one recorded is kept in the history but does not replace it.',
+      'Idempotent: the same confirmation sent again (an outbox replay) answers true and changes nothing; a request repeated with the same Idempotency-Key header (e.g. a UUID per confirmation) is answered as the first one and recorded once (the same key with another confirmation: 422 IDEMPOTENCY_KEY_REUSED). A confirmation older (by applyTimeStamp) than the one recorded is kept in the history but does not replace it.',
     params: serialParams,
     body: firmwareConfirmationSchema,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when recorded (or already recorded).' },
-    handler: async ({ db, caller, params, body }) => {
+    handler: async ({ db, caller, params, body, request }) => {
       const violations = validateFirmwareConfirmation(body);
       if (violations.length > 0) throw invalid(violations);
       await registered(db, caller.orgId, params.serialNumber);
@@ -41,6 +42,8 @@ export const confirmationOperations: AnyOperationSpec[] = [
         error: body.error ?? null,
         appliedAt: instant(body.applyTimeStamp),
       };
+      const confirmation = { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware' as const, payload: apply };
+      if (await answeredBefore(db, request, confirmation)) return true;
       const first = await recordConfirmationOnce(db, {
         orgId: caller.orgId,
         serialNumber: params.serialNumber,
@@ -49,6 +52,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
         outcome: apply.success ? 'deployed' : 'failed',
       });
       if (first) await recordFirmwareApply(db, params.serialNumber, apply);
+      await rememberAnswer(db, request, confirmation, first);
       return true;
     },
   }),
@@ -64,7 +68,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
     body: configurationConfirmationSchema,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when recorded (or already recorded).' },
-    handler: async ({ db, caller, params, body }) => {
+    handler: async ({ db, caller, params, body, request }) => {
       await registered(db, caller.orgId, params.serialNumber);
       if (!(await findIssuedSyncId(db, caller.orgId, params.serialNumber, body.syncId))) {
         throw badRequest(
@@ -79,6 +83,8 @@ export const confirmationOperations: AnyOperationSpec[] = [
         error: body.error ?? null,
         appliedAt: instant(body.applyTimeStamp),
       };
+      const confirmation = { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration' as const, payload: apply };
+      if (await answeredBefore(db, request, confirmation)) return true;
       const first = await recordConfirmationOnce(db, {
         orgId: caller.orgId,
         serialNumber: params.serialNumber,
@@ -87,6 +93,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
         outcome: apply.success ? 'deployed' : 'failed',
       });
       if (first) await recordConfigurationApply(db, params.serialNumber, apply);
+      await rememberAnswer(db, request, confirmation, first);
       return true;
     },
   }),

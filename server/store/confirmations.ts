@@ -2,6 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/database';
 import { canonicalJson } from './json';
 
+/** What tells one confirmation from another of the same device and kind: its canonical payload, hashed. */
+export function confirmationHash(payload: object): string {
+  return createHash('sha256').update(canonicalJson(payload)).digest('hex');
+}
+
 /**
  * Stores a confirmation as received, once. Returns false when the same payload was confirmed for
  * this device before: clients replay confirmations from an outbox, and a replay must change nothing.
@@ -11,7 +16,7 @@ export async function recordConfirmationOnce(
   input: { orgId: string; serialNumber: string; kind: 'firmware' | 'configuration'; payload: object; outcome: string },
 ): Promise<boolean> {
   const text = canonicalJson(input.payload);
-  const hash = createHash('sha256').update(text).digest('hex');
+  const hash = confirmationHash(input.payload);
   const { rows } = await db.query(
     `INSERT INTO confirmations (id, serial_number, org_id, kind, payload_hash, payload, outcome) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
      ON CONFLICT (serial_number, kind, payload_hash) DO NOTHING RETURNING id`,

@@ -13,9 +13,11 @@ export function clientConfirmationSender(clientFor: (serviceUrl: string, orgId: 
       if (!client) throw new Error(`No credentials for organization ${entry.orgId} at ${entry.serviceUrl}: log in to it to send this confirmation.`);
       // The outbox owns the retry schedule (it survives restarts); the transport must not add its own.
       const call = { signal, retry: false as const };
+      // The entry's id is its idempotency key: the service records the entry once, whichever of
+      // its retries (through whichever instance) gets there first.
       return entry.kind === 'firmware'
-        ? client.devices.confirmApplyFirmware(entry.serialNumber, entry.payload, call)
-        : client.devices.confirmApplyConfiguration(entry.serialNumber, entry.payload, call);
+        ? client.devices.confirmApplyFirmware(entry.serialNumber, entry.payload, call, entry.id)
+        : client.devices.confirmApplyConfiguration(entry.serialNumber, entry.payload, call, entry.id);
     },
   };
 }

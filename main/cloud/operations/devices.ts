@@ -14,6 +14,8 @@ import { walkPages, type WalkOptions } from '../paging';
 
 const devicePageSchema = pageSchema(deviceRecordSchema);
 
+const keyHeader = (idempotencyKey: string | undefined): Record<string, string> => (idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
+
 export interface DeviceListQuery {
   limit?: number;
   page?: number;
@@ -99,11 +101,13 @@ export function deviceOperations(t: Transport) {
     fetchBlankConfigurationFile: (serialNumber: string, call?: CallOptions) => fetchFile(paths.blankConfigurationFile(serialNumber), call),
     /**
      * Confirmations are safe to repeat: the service records one per (device, kind, payload) and
-     * answers a replay like the first call. Prefer sending them through the outbox.
+     * answers a replay like the first call; with an `idempotencyKey` (the same on every retry of
+     * one confirmation: the outbox sends its entry id) it records the key's request exactly once.
+     * Prefer sending them through the outbox.
      */
-    confirmApplyFirmware: (serialNumber: string, payload: FirmwareConfirmationInput, call?: CallOptions) =>
-      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-firmware`, body: payload, safeToRepeat: true }, z.boolean(), call),
-    confirmApplyConfiguration: (serialNumber: string, payload: ConfigurationConfirmationInput, call?: CallOptions) =>
-      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-configuration`, body: payload, safeToRepeat: true }, z.boolean(), call),
+    confirmApplyFirmware: (serialNumber: string, payload: FirmwareConfirmationInput, call?: CallOptions, idempotencyKey?: string) =>
+      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-firmware`, body: payload, safeToRepeat: true, headers: keyHeader(idempotencyKey) }, z.boolean(), call),
+    confirmApplyConfiguration: (serialNumber: string, payload: ConfigurationConfirmationInput, call?: CallOptions, idempotencyKey?: string) =>
+      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-configuration`, body: payload, safeToRepeat: true, headers: keyHeader(idempotencyKey) }, z.boolean(), call),
   };
 }

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { backupDatabase, BackupError, restoreDatabase, type BackupTarget } from '../db/backup';
+import { migrate } from '../db/migrate';
+import { openPglite } from '../db/pglite';
+import { openPostgres } from '../db/postgres';
+import { CliError } from './cli-error';
+
+/** What the database commands need of the program around them. */
+export interface DatabaseCommandContext {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** The database the global options name (--database-url wins over --data). */
+  target: () => BackupTarget;
+}
+
+/** migrate, backup and restore: the commands that work on the database as a whole. */
+export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContext): void {
+  program.command('migrate')
+    .description('Apply the migrations this version knows, then exit. Safe beside starting instances: one runner applies them, the others wait and find them applied.')
+    .action(async () => {
+      const target = ctx.target();
+      // Opened without openDatabase, which would migrate before this command could report it.
+      const db = target.kind === 'postgres' ? await openPostgres(target.databaseUrl) : await openPglite(target.dataDir);
+      try {
+        const applied = await migrate(db);
+        ctx.out(applied.length > 0 ? `applied migrations ${applied.join(', ')}\n` : 'the schema is up to date\n');
+      } finally {
+        await db.close();
+      }
+    });
+
+  program.command('backup')
+    .description('Write a backup of the whole database to a file: a PGlite data directory dump, or a pg_dump archive for PostgreSQL.')
+    .requiredOption('--out <file>', 'where to write the backup')
+    .action(async (options: { out: string }) => {
+      await reported(() => backupDatabase(ctx.target(), options.out));
+      ctx.out(`wrote ${options.out}\n`);
+    });
+
+  program.command('restore').argument('<file>', 'a backup written by the backup command')
+    .description('Replace the database with a backup. Stop the service first. PGlite: the current data directory is kept beside it; PostgreSQL: applied in one transaction.')
+    .action(async (file: string) => {
+      const { previous } = await reported(() => restoreDatabase(ctx.target(), file));
+      if (previous) ctx.err(`the data directory as it was is kept at ${previous}\n`);
+      ctx.out(`restored ${file}\n`);
+    });
+}
+
+async function reported<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof BackupError) throw new CliError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../context';
+import { pendingMigrations } from '../db/migrate';
+
+/**
+ * Two probes for whoever runs instances (a load balancer, an orchestrator), outside /v1 and without
+ * a key:
+ * - GET /healthz: the process is alive and answers (it touches nothing else), 200.
+ * - GET /readyz: the database answers and has every migration this build knows, 200; else 503 with
+ *   the reason. A load balancer sends traffic only to ready instances; an instance becomes ready
+ *   again by itself when its database comes back.
+ */
+export function installHealth(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get('/healthz', async () => ({ status: 'alive' }));
+  app.get('/readyz', async (request, reply) => {
+    let pending: number[];
+    try {
+      pending = await pendingMigrations(ctx.db);
+    } catch (error) {
+      request.log.warn({ err: error }, 'not ready: the database does not answer');
+      return reply.code(503).send({ status: 'database unreachable' });
+    }
+    if (pending.length > 0) return reply.code(503).send({ status: 'migrations pending', pending });
+    return { status: 'ready' };
+  });
+}
