@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { firmwareReleaseKeySchema, releaseKeyFromPem, type ReleaseKey } from '../../domain/files/firmware-release-key';
 import { fetchServiceData } from './service-fetch';
 
+const PEM_BLOCK = /-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g;
+
 /**
  * The firmware release keys the simulated devices trust: the public key files given
- * (`--release-key-pub`, repeatable) and, with `--service-url`, the keys the service trusts
+ * (`--release-key-pub`, repeatable, each file one key or several PEM blocks) and, with `--service-url`, the keys the service trusts
  * (GET /v1/firmware-release-keys). A convenience of the simulation: a real device gets its
  * release keys at manufacture and never asks a service which keys to trust.
  */
@@ -18,10 +20,14 @@ export async function loadReleaseKeys(source: { files: readonly string[]; servic
     } catch (error) {
       throw new Error(`Cannot read the release key ${file}: ${(error as Error).message}`);
     }
-    try {
-      keys.push(releaseKeyFromPem(pem, file));
-    } catch (error) {
-      throw new Error(`${file}: ${(error as Error).message}`);
+    // A file may hold several keys one after another (what `provisioner release-keys` prints).
+    const blocks = pem.match(PEM_BLOCK) ?? [pem];
+    for (const block of blocks) {
+      try {
+        keys.push(releaseKeyFromPem(block, file));
+      } catch (error) {
+        throw new Error(`${file}: ${(error as Error).message}`);
+      }
     }
   }
   if (source.serviceUrl !== undefined) keys.push(...(await fetchReleaseKeys(source.serviceUrl)));

@@ -141,9 +141,11 @@ describe('npm run simulator', () => {
 
   it('trusts the release keys given with --release-key-pub, and none without', async () => {
     const other = generateReleaseKeyPair();
+    const third = generateReleaseKeyPair();
     const files = [join(scratch.dir, 'release-a.pub'), join(scratch.dir, 'release-b.pub')];
     await writeFile(files[0]!, testReleaseKey.publicKeyPem);
-    await writeFile(files[1]!, other.publicKeyPem);
+    // Several keys in one file, as `provisioner release-keys` prints them.
+    await writeFile(files[1]!, `${other.publicKeyPem}${third.publicKeyPem}`);
     const run = runSimulatorCli(
       ['--type', 'EPC', '--serial', uniqueSerial('EPC'), '--link', 'udp:127.0.0.1:0', '--public-key', keyFile, '--release-key-pub', files[0]!, '--release-key-pub', files[1]!, '--state-dir', join(scratch.dir, 'state')],
       1,
@@ -151,7 +153,7 @@ describe('npm run simulator', () => {
     const [line] = await run.lines;
     const transport = await openUdpTransport('127.0.0.1', line!.port as number);
     const client = new RawCoapClient(transport);
-    for (const key of [testReleaseKey, other]) expect((await client.postCbor('fw', announcement(testImage('EPC', '2.0.0', 1024, { key })))).code).toBe(CODE.CREATED);
+    for (const key of [testReleaseKey, other, third]) expect((await client.postCbor('fw', announcement(testImage('EPC', '2.0.0', 1024, { key })))).code).toBe(CODE.CREATED);
     await transport.close();
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);

@@ -94,6 +94,18 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
       }),
     );
 
+  program
+    .command('release-keys')
+    .description("Print the firmware release keys the service trusts (PEM, one after another), e.g. for the simulator's --release-key-pub.")
+    .action(() =>
+      runner(async (ctx) => {
+        const keys = await (await ctx.account()).client.firmwareReleaseKeys();
+        if (ctx.out.json) ctx.out.jsonLine(keys);
+        else for (const key of keys) ctx.out.line(key.publicKeyPem.trimEnd());
+        return EXIT.ok;
+      }),
+    );
+
   const device = program.command('device').description('Attached devices: list them, put firmware and configuration files on them.');
 
   device

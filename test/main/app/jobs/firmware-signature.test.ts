@@ -25,7 +25,10 @@ describe('signed firmware through the CLI', () => {
     const w = world;
     await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
     expect((await loginCli(w)).code).toBe(0);
-    const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty' });
+    // What a simulated device is given with --release-key-pub: the keys the service trusts.
+    const keys = await w.cli(['release-keys']);
+    expect(keys.stdout).toBe(w.releaseKey.publicKeyPem);
+    const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', releaseKeysPem: [keys.stdout] });
 
     const update = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101']);
     expect(update.code, update.stderr).toBe(0);
