@@ -15,6 +15,7 @@ import {
   uuidField,
   withRule,
 } from './fields';
+import { boundedText, TEXT_LIMITS } from './text-limits';
 import { checkCat1StopDelay } from './rules/field-rules';
 
 /**
@@ -79,8 +80,8 @@ const deviceSettingsFields = {
   wifiNetmask: optionalField(netmaskField),
   wifiGateway: optionalField(ipv4Field),
   wifiNameservers: optionalField(nameserversField),
-  wifiSsid: optionalField(z.string()),
-  wifiPassword: optionalField(z.string()),
+  wifiSsid: optionalField(boundedText(TEXT_LIMITS.wifiSsid)),
+  wifiPassword: optionalField(boundedText(TEXT_LIMITS.wifiPassword)),
   networkTemplateId: optionalField(uuidField),
 } satisfies Record<Exclude<DeviceSettingKey, UpdateOnlySetting>, z.ZodType>;
 

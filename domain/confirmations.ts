@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTimeField, optionalField, uuidField } from './fields';
+import { boundedText, TEXT_LIMITS } from './text-limits';
 import { violation, type Violation } from './violations';
 
 /**
@@ -14,8 +15,8 @@ export const firmwareConfirmationSchema = z.object({
     .boolean()
     .nullish()
     .transform((deployed) => deployed === true),
-  error: optionalField(z.string()),
-  firmwareVersion: optionalField(z.string().transform((s) => s.trim())),
+  error: optionalField(boundedText(TEXT_LIMITS.applyError)),
+  firmwareVersion: optionalField(boundedText(TEXT_LIMITS.firmwareVersion).transform((s) => s.trim())),
   applyTimeStamp: dateTimeField,
 });
 export type FirmwareConfirmation = z.output<typeof firmwareConfirmationSchema>;
@@ -37,7 +38,7 @@ export function validateFirmwareConfirmation(confirmation: FirmwareConfirmation)
 /** POST devices/{serialNumber}/confirm-apply-configuration. */
 export const configurationConfirmationSchema = z.object({
   configurationFileSuccessfullyDeployed: z.boolean(),
-  error: optionalField(z.string()),
+  error: optionalField(boundedText(TEXT_LIMITS.applyError)),
   syncId: uuidField,
   applyTimeStamp: dateTimeField,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseCommInterface } from './comm-interface';
 import { checkIpv4Address, checkNetmask, type FieldRule } from './rules/field-rules';
+import { boundedText, quoteForMessage, TEXT_LIMITS } from './text-limits';
 import type { ViolationCode } from './violations';
 
 /**
@@ -54,7 +55,7 @@ export function normalizedEnum<const V extends readonly [string, ...string[]], I
     }
     const value = normalize(input);
     if (value === undefined) {
-      pushViolation(ctx, input, 'INVALID_ENUM_VALUE', `${JSON.stringify(input)} is not accepted: use ${accepted}.`);
+      pushViolation(ctx, input, 'INVALID_ENUM_VALUE', `${quoteForMessage(input)} is not accepted: use ${accepted}.`);
       return z.NEVER;
     }
     return value;
@@ -89,13 +90,17 @@ export const commInterfaceField = anyInput<string>().transform((input, ctx): str
   return parsed.value;
 });
 
-export const ipv4Field = withRule(z.string(), checkIpv4Address);
-export const netmaskField = withRule(z.string(), checkNetmask);
+// Bounded first: the rules quote what they refuse.
+export const ipv4Field = withRule(boundedText(TEXT_LIMITS.address), checkIpv4Address);
+export const netmaskField = withRule(boundedText(TEXT_LIMITS.address), checkNetmask);
 export const nameserversField = z.array(ipv4Field);
 
-/** A name-like text: surrounding spaces are dropped so ' Line 3 ' and 'Line 3' are the same name. */
-export function trimmedText(rule: FieldRule<string>) {
-  return withRule(z.string().transform((s) => s.trim()), rule);
+/**
+ * A name-like text: surrounding spaces are dropped so ' Line 3 ' and 'Line 3' are the same name;
+ * at most `max` characters as sent.
+ */
+export function trimmedText(rule: FieldRule<string>, max: number = TEXT_LIMITS.name) {
+  return withRule(boundedText(max).transform((s) => s.trim()), rule);
 }
 
 export const int32Field = z.int32();

@@ -2,16 +2,17 @@ import { z } from 'zod';
 import { TEMPLATE_INTERFACES, type TemplateInterface } from './enums';
 import { caseInsensitiveEnum, ipv4Field, nameserversField, optionalField, withRule } from './fields';
 import { checkNetmask } from './rules/field-rules';
+import { boundedText, TEXT_LIMITS } from './text-limits';
 import { validateIpNetworkTemplate } from './rules/ip-network-template';
 import { violation } from './violations';
 
 const templateNameField = withRule(
-  z.string().transform((s) => s.trim()),
+  boundedText(TEXT_LIMITS.name).transform((s) => s.trim()),
   (name, field) =>
     name.length >= 1 ? null : violation('TEMPLATE_NAME_TOO_SHORT', field, 'The template needs a name: enter at least one character.'),
 );
 
-const templateNetmaskField = withRule(z.string(), (value, field) =>
+const templateNetmaskField = withRule(boundedText(TEXT_LIMITS.address), (value, field) =>
   value.trim().length === 0
     ? violation('TEMPLATE_NETMASK_TOO_SHORT', field, 'The template needs a netmask, e.g. 255.255.255.0.')
     : checkNetmask(value, field),
@@ -25,8 +26,8 @@ export const ipNetworkTemplateCreateSchema = z
   netmask: templateNetmaskField,
   gatewayIpAddress: optionalField(ipv4Field),
   nameservers: optionalField(nameserversField),
-  ssid: optionalField(z.string()),
-  password: optionalField(z.string()),
+  ssid: optionalField(boundedText(TEXT_LIMITS.wifiSsid)),
+  password: optionalField(boundedText(TEXT_LIMITS.wifiPassword)),
   })
   .superRefine((template, ctx) => {
     // Only the rules across fields; the field rules already ran above.

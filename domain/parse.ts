@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { fieldLabel } from './field-labels';
+import { quoteForMessage } from './text-limits';
 import { violation, type Violation, type ViolationCode } from './violations';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; violations: Violation[] };
@@ -53,7 +54,7 @@ function issueToViolations(issue: z.core.$ZodIssue, knownTopLevelKeys: readonly 
         violation(
           'INVALID_ENUM_VALUE',
           field,
-          `${label} ${JSON.stringify(input)} is not accepted: use ${issue.values.map(String).join(', ')}.`,
+          `${label} ${quoteForMessage(input)} is not accepted: use ${issue.values.map(String).join(', ')}.`,
         ),
       ];
     case 'invalid_format':
@@ -64,7 +65,7 @@ function issueToViolations(issue: z.core.$ZodIssue, knownTopLevelKeys: readonly 
         return [violation('INVALID_DATE_TIME', field, `${label} must be a date and time such as 2025-03-01T14:30:00Z.`)];
       }
       if (issue.format === 'email') {
-        return [violation('INVALID_EMAIL', field, `${JSON.stringify(input)} is not an email address.`)];
+        return [violation('INVALID_EMAIL', field, `${quoteForMessage(input)} is not an email address.`)];
       }
       return [violation('INVALID_VALUE', field, `${label} has the wrong format.`)];
     case 'unrecognized_keys':
@@ -99,7 +100,7 @@ function describeExpected(expected: string): string {
 
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return `the text ${JSON.stringify(value)}`;
+  if (typeof value === 'string') return `the text ${quoteForMessage(value)}`;
   if (typeof value === 'object') return 'an object';
   return String(value);
 }

@@ -8,6 +8,7 @@ import {
   userSortOptionSchema,
 } from './enums';
 import { anyInput, pushViolation } from './fields';
+import { boundedText, TEXT_LIMITS } from './text-limits';
 import type { ViolationCode } from './violations';
 
 /** DESIGN.md: a limit above 30 is an error, pages start at 1. */
@@ -53,8 +54,7 @@ export const queryBoolean = anyInput<'true' | 'false' | boolean>().transform((in
 });
 
 /** Free text; blank means no filter. */
-const queryText = z
-  .string()
+const queryText = boundedText(TEXT_LIMITS.search)
   .optional()
   .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
 

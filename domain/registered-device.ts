@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalField, pushViolation, withRule } from './fields';
 import { queryBoolean } from './queries';
+import { boundedText, TEXT_LIMITS } from './text-limits';
 import { violation, type Violation } from './violations';
 
 /**
@@ -11,12 +12,12 @@ import { violation, type Violation } from './violations';
 export const MAX_DEVICE_IMAGE_LENGTH = 2_000_000;
 
 const deviceNameField = withRule(
-  z.string().transform((s) => s.trim()),
+  boundedText(TEXT_LIMITS.name).transform((s) => s.trim()),
   (name, field) =>
     name.length >= 1 ? null : violation('DEVICE_NAME_TOO_SHORT', field, 'The device needs a name: enter at least one character.'),
 );
 
-const serialNumberQueryField = z.string().transform((s, ctx) => {
+const serialNumberQueryField = boundedText(TEXT_LIMITS.serialNumber).transform((s, ctx) => {
   const serial = s.trim();
   if (serial.length === 0) pushViolation(ctx, s, 'SERIAL_NUMBER_TOO_SHORT', 'The serial number is empty: enter the serial number printed on the device.');
   return serial;
@@ -40,6 +41,9 @@ export const deviceImageBodySchema = z.preprocess(
   z.strictObject({ deviceImage: optionalField(deviceImageField) }),
 );
 export type DeviceImageBody = z.output<typeof deviceImageBodySchema>;
+
+/** DELETE devices/{serialNumber} (ours): the answer of a release. */
+export const deviceReleasedSchema = z.object({ serialNumber: z.string(), released: z.literal(true) });
 
 /** PATCH devices/{serialNumber}: rename and/or delete the image. */
 export const deviceRenameQuerySchema = z.strictObject({

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { userRoleSchema } from './enums';
 import { dateTimeField, uuidField } from './fields';
+import { boundedText, TEXT_LIMITS } from './text-limits';
 
 /** POST users. The interface types email as nullable, but a user cannot be invited without one. */
 export const userRegisterSchema = z.strictObject({
-  email: z.email(),
+  email: boundedText(TEXT_LIMITS.email).pipe(z.email()),
   userRole: userRoleSchema,
 });
 export type UserRegisterInput = z.input<typeof userRegisterSchema>;

@@ -6,6 +6,8 @@ import type { ServiceContext } from '../context';
 import type { SqlValue } from '../db/database';
 import { ok } from './envelope';
 import { badRequest } from './errors';
+import { safeFileName } from './file-name';
+import { findNulCharacter } from './nul-characters';
 import { Answer, isFileResult, JsonText, RawJson, type AnyOperationSpec, type Caller } from './operation';
 import { parseInput } from './validation';
 
@@ -19,8 +21,25 @@ export function openApiPath(path: string): string {
 /** Callers by request: set by the onRequest hook, which runs before the body is even read. */
 const callers = new WeakMap<FastifyRequest, Caller>();
 
+/** A 400 naming the first field that holds a NUL character, in any part of the request. */
+function refuseNulCharacters(request: FastifyRequest): void {
+  const parts = [
+    { field: (path: string) => `path.${path}`, value: request.params },
+    { field: (path: string) => path, value: request.query },
+    { field: (path: string) => path, value: request.body },
+  ];
+  for (const part of parts) {
+    const path = findNulCharacter(part.value);
+    if (path === undefined) continue;
+    const field = part.field(path);
+    throw badRequest('NUL_CHARACTER', `${field || 'The request body'} contains a NUL character (U+0000), which the service does not accept: remove it.`, field || undefined);
+  }
+}
+
 async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const caller = callers.get(request);
+
+  refuseNulCharacters(request);
 
   const params = spec.params ? parseInput('path', spec.params, request.params) : {};
   // Unknown query parameters are refused: a misspelt `search` for `Search` must not silently list everything.
@@ -72,7 +91,7 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
         for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
         return reply
           .type(result.mediaType)
-          .header('content-disposition', `attachment; filename="${result.fileName}"`)
+          .header('content-disposition', `attachment; filename="${safeFileName(result.fileName)}"`)
           .header('content-length', result.body.length)
           .send(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
       }

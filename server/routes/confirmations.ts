@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { configurationConfirmationSchema, firmwareConfirmationSchema, validateFirmwareConfirmation } from '../../domain';
+import { checkApplyTime } from '../../domain/apply-time';
 import type { Queryable } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
@@ -33,7 +34,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when recorded (or already recorded).' },
     handler: async ({ db, caller, params, body, request }) => {
-      const violations = validateFirmwareConfirmation(body);
+      const violations = [...validateFirmwareConfirmation(body), ...checkApplyTime(body.applyTimeStamp, new Date())];
       if (violations.length > 0) throw invalid(violations);
       await registered(db, caller.orgId, params.serialNumber);
       const apply = {
@@ -69,6 +70,8 @@ export const confirmationOperations: AnyOperationSpec[] = [
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when recorded (or already recorded).' },
     handler: async ({ db, caller, params, body, request }) => {
+      const outOfWindow = checkApplyTime(body.applyTimeStamp, new Date());
+      if (outOfWindow.length > 0) throw invalid(outOfWindow);
       await registered(db, caller.orgId, params.serialNumber);
       if (!(await findIssuedSyncId(db, caller.orgId, params.serialNumber, body.syncId))) {
         throw badRequest(

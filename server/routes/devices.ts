@@ -4,6 +4,7 @@ import {
   deviceListQuerySchema,
   deviceRecordSchema,
   deviceRegisterQuerySchema,
+  deviceReleasedSchema,
   deviceRenameQuerySchema,
   pageSchema,
   validateDeviceRename,
@@ -113,7 +114,7 @@ export const deviceOperations: AnyOperationSpec[] = [
     description: 'A device in a configuration is not released (409 DEVICE_IN_CONFIGURATION): remove it from the configuration first.',
     params: serialParams,
     mutates: true,
-    response: { kind: 'json', data: z.object({ serialNumber: z.string(), released: z.literal(true) }), description: '{ serialNumber, released: true }' },
+    response: { kind: 'json', data: deviceReleasedSchema, description: '{ serialNumber, released: true }' },
     handler: async ({ db, caller, params }) => {
       const outcome = await releaseDevice(db, caller.orgId, params.serialNumber);
       if (outcome.released) return { serialNumber: params.serialNumber, released: true };

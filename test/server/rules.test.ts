@@ -77,6 +77,7 @@ const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectFi
   INVALID_IPV4_ADDRESS: { expectField: 'startingIpAddress', run: (c) => c.env.call('POST', '/configurations', { body: { name: 'x', startingIpAddress: '10.0.0.300' } }) },
   INVALID_NETMASK: { expectField: 'ethNetmask', run: (c) => addDry(c, { serialNumber: 'EPC000101', commInterface: 'Ethernet', ethNetmask: '255.0.255.0' }) },
   SERIAL_NUMBER_TOO_SHORT: { expectField: 'serialNumber', run: (c) => addDry(c, { serialNumber: '   ' }) },
+  TEXT_TOO_LONG: { expectField: 'name', run: (c) => c.env.call('POST', '/configurations', { body: { name: 'n'.repeat(101) } }) },
   // Configuration settings
   NAME_TOO_SHORT: { expectField: 'name', run: (c) => c.env.call('POST', '/configurations', { body: { name: '  ' } }) },
   ISM_CHANNEL_OUT_OF_RANGE: { expectField: 'ismTxChannel', run: (c) => c.env.call('PATCH', `/configurations/${c.base}?dryRun=true`, { body: { ismTxChannel: 22 } }) },
@@ -176,6 +177,10 @@ const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectFi
   DEVICE_NAME_TOO_SHORT: { expectField: 'name', run: (c) => c.env.call('POST', '/devices?serialNumber=WESP000104&name=%20') },
   DEVICE_IMAGE_TOO_LARGE: { expectField: 'deviceImage', run: (c) => c.env.call('PATCH', '/devices/EPC000101', { body: 'A'.repeat(2_000_001) }) },
   DELETE_IMAGE_WITH_IMAGE: { expectField: 'deleteImage', run: (c) => c.env.call('PATCH', '/devices/EPC000101?deleteImage=true', { body: 'data:image/png;base64,AAAA' }) },
+  APPLY_TIME_OUT_OF_RANGE: {
+    expectField: 'applyTimeStamp',
+    run: (c) => c.env.call('POST', '/devices/EPC000101/confirm-apply-firmware', { body: { firmwareFileSuccessfullyDeployed: false, applyTimeStamp: '1970-01-01T00:00:00Z' } }),
+  },
   FIRMWARE_VERSION_REQUIRED: {
     expectField: 'firmwareVersion',
     run: (c) => c.env.call('POST', '/devices/EPC000101/confirm-apply-firmware', { body: { firmwareFileSuccessfullyDeployed: true, applyTimeStamp: '2025-01-01T00:00:00Z' } }),

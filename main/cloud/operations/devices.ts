@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  deviceRecordSchema,
+  deviceRecordSchema, deviceReleasedSchema,
   firmwareVersionRecordSchema,
   pageSchema,
   type ConfigurationConfirmationInput,
@@ -82,6 +82,9 @@ export function deviceOperations(t: Transport) {
         deviceRecordSchema,
         call,
       ),
+    /** DELETE devices/{serialNumber} (ours): gives the device up, so another organization can register it. */
+    release: (serialNumber: string, call?: CallOptions) =>
+      t.json({ method: 'DELETE', path: bySerial(serialNumber), safeToRepeat: false }, deviceReleasedSchema, call),
     firmwareVersion: (serialNumber: string, call?: CallOptions) =>
       t.json({ method: 'GET', path: `${paths.firmware(serialNumber)}/version`, safeToRepeat: true }, firmwareVersionRecordSchema, call),
     firmwareVersionByType: (deviceType: DeviceType, call?: CallOptions) =>

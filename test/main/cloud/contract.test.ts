@@ -127,6 +127,12 @@ describe('devices', () => {
     expect((await client.devices.update('EPC000102', { deleteImage: true })).hasImage).toBe(false);
   });
 
+  it('release a device, which another organization may then register', async () => {
+    await client.devices.register({ serialNumber: 'WESP000104', name: 'Sold on' });
+    expect(await client.devices.release('WESP000104')).toEqual({ serialNumber: 'WESP000104', released: true });
+    expect((await client.devices.list({ serial: 'WESP000104' })).totalCount).toBe(0);
+  });
+
   it('latest firmware version by serial number and by type', async () => {
     expect(await client.devices.firmwareVersion('EPC000101')).toEqual({ deviceType: 'EPC', version: '1.1.0' });
     expect(await client.devices.firmwareVersionByType('NSCP')).toEqual({ deviceType: 'NSCP', version: '1.1.0' });
