@@ -11,8 +11,10 @@ import { pendingMigrations } from '../db/migrate';
  *   again by itself when its database comes back.
  */
 export function installHealth(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/healthz', async () => ({ status: 'alive' }));
-  app.get('/readyz', async (request, reply) => {
+  // Probes come twice a second from every load balancer: only their failures are logged.
+  const quiet = { logLevel: 'warn' as const };
+  app.get('/healthz', quiet, async () => ({ status: 'alive' }));
+  app.get('/readyz', quiet, async (request, reply) => {
     let pending: number[];
     try {
       pending = await pendingMigrations(ctx.db);

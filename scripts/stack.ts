@@ -1,0 +1,338 @@
+/**
+ * `npm run stack -- up [--instances N]` / `npm run stack -- down`: the service as it runs at scale,
+ * on this machine: N stateless instances on one PostgreSQL database behind HAProxy (Debian's
+ * package), everything on 127.0.0.1. `up` prints the one URL to use; `down` stops what `up`
+ * started. Without --database-url (or DATABASE_URL) `up` also starts a throwaway PostgreSQL
+ * cluster in the run directory. docs/operations.md says how to run the same in production.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, chownSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVICE_CLI = join(ROOT, 'server', 'cli.ts');
+const PG_BIN = process.env.PROVISIONER_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+export interface StackInstance {
+  name: string;
+  pid: number;
+  port: number;
+  url: string;
+  log: string;
+}
+
+export interface StackPostgres {
+  dataDir: string;
+  port: number;
+  /** The user that owns and runs the cluster (postgres when we run as root: initdb refuses root). */
+  user: string;
+  log: string;
+}
+
+export interface StackState {
+  runDir: string;
+  /** The load balancer: the one URL clients use. */
+  url: string;
+  databaseUrl: string;
+  instances: StackInstance[];
+  haproxy: { pid: number; port: number; config: string; log: string };
+  /** Set when `up` started its own cluster (and `down` stops it). */
+  postgres?: StackPostgres;
+  /** The demo organization's Admin key, when `up` seeded it. */
+  adminKey?: string;
+}
+
+export interface StackOptions {
+  instances: number;
+  runDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  databaseUrl?: string;
+  seedDemo: boolean;
+  log?: (line: string) => void;
+}
+
+export function defaultRunDir(): string {
+  return process.env.PROVISIONER_STACK_DIR ?? join(tmpdir(), `provisioner-stack-${userInfo().username}`);
+}
+
+const stateFile = (runDir: string) => join(runDir, 'stack.json');
+
+export function readState(runDir: string): StackState | undefined {
+  const file = stateFile(runDir);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StackState) : undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `url` until it answers 200; gives up after `attempts` tries a tenth of a second apart. */
+export async function waitUntilOk(url: string, attempts = 600): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer 200 after ${attempts} tries.`);
+}
+
+function run(command: string, args: string[], what: string): string {
+  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' });
+  if (result.error) throw new Error(`${what}: cannot run ${command}: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status}): ${result.stderr.trim()}`);
+  return result.stdout;
+}
+
+/** The service's operator CLI through tsx, as `npm run server` runs it. */
+const serviceCommand = (args: string[]): [string, string[]] => [process.execPath, ['--import', 'tsx', SERVICE_CLI, ...args]];
+
+/** Commands run as the cluster's owner: initdb and the server refuse to run as root. */
+function asOwner(user: string, command: string, args: string[]): [string, string[]] {
+  return process.getuid?.() === 0 && user !== 'root' ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
+}
+
+async function startPostgres(runDir: string): Promise<{ postgres: StackPostgres; databaseUrl: string }> {
+  const dir = join(runDir, 'postgres');
+  mkdirSync(dir, { recursive: true });
+  const root = process.getuid?.() === 0;
+  const user = root ? 'postgres' : userInfo().username;
+  if (root) {
+    if (spawnSync('id', ['postgres']).status !== 0) run('useradd', ['--system', '--no-create-home', 'postgres'], 'creating the postgres user');
+    const uid = Number(run('id', ['-u', 'postgres'], 'id').trim());
+    chownSync(dir, uid, -1);
+  }
+  const postgres: StackPostgres = { dataDir: join(dir, 'data'), port: await freePort(), user, log: join(dir, 'postgres.log') };
+  run(...asOwner(user, join(PG_BIN, 'initdb'), ['-D', postgres.dataDir, '-U', user, '-A', 'trust']), 'initdb');
+  pgCtl(postgres, 'start');
+  return { postgres, databaseUrl: `postgres://${user}@127.0.0.1:${postgres.port}/postgres` };
+}
+
+/** Starts, stops or restarts the stack's own cluster, waiting until it has. */
+export function pgCtl(postgres: StackPostgres, action: 'start' | 'stop' | 'restart'): void {
+  const dir = join(postgres.dataDir, '..');
+  const args = ['-D', postgres.dataDir, '-l', postgres.log, '-w', action];
+  if (action !== 'stop') args.splice(2, 0, '-o', `-p ${postgres.port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`);
+  if (action !== 'start') args.splice(args.length - 1, 0, '-m', 'fast');
+  run(...asOwner(postgres.user, join(PG_BIN, 'pg_ctl'), args), `pg_ctl ${action}`);
+}
+
+/** One instance: `serve` in its own process group, so that it outlives `up` and can be killed alone. */
+export async function startInstance(runDir: string, name: string, databaseUrl: string): Promise<StackInstance> {
+  const port = await freePort();
+  const log = join(runDir, `${name}.log`);
+  const fd = openSync(log, 'a');
+  const [command, args] = serviceCommand(['--database-url', databaseUrl, 'serve', '--host', '127.0.0.1', '--port', String(port)]);
+  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  child.unref();
+  if (child.pid === undefined) throw new Error(`Cannot start ${name}.`);
+  return { name, pid: child.pid, port, url: `http://127.0.0.1:${port}`, log };
+}
+
+/**
+ * The load balancer: round robin over the ready instances. An instance is checked on /readyz
+ * twice a second and taken out after two failures (it died, or the database is away), back after
+ * one success. A request that could not reach an instance is sent to another. /metrics is not
+ * passed on: each instance is scraped directly (docs/operations.md).
+ */
+export function haproxyConfig(port: number, instances: readonly StackInstance[]): string {
+  return [
+    'global',
+    '  maxconn 4096',
+    '',
+    'defaults',
+    '  mode http',
+    '  timeout connect 2s',
+    '  timeout client 60s',
+    '  timeout server 60s',
+    '  timeout http-keep-alive 10s',
+    '  timeout check 2s',
+    '  option redispatch',
+    '  retries 3',
+    '',
+    'frontend provisioner',
+    `  bind 127.0.0.1:${port}`,
+    '  option forwardfor',
+    '  http-request deny deny_status 404 if { path /metrics }',
+    '  default_backend instances',
+    '',
+    'backend instances',
+    '  balance roundrobin',
+    '  option httpchk GET /readyz',
+    '  http-check expect status 200',
+    '  default-server inter 500ms fall 2 rise 1',
+    ...instances.map((instance) => `  server ${instance.name} 127.0.0.1:${instance.port} check`),
+    '',
+  ].join('\n');
+}
+
+function startHaproxy(runDir: string, port: number, instances: readonly StackInstance[]): StackState['haproxy'] {
+  const config = join(runDir, 'haproxy.cfg');
+  writeFileSync(config, haproxyConfig(port, instances));
+  run('haproxy', ['-c', '-q', '-f', config], 'checking the HAProxy configuration (apt-get install -y haproxy)');
+  const log = join(runDir, 'haproxy.log');
+  const fd = openSync(log, 'a');
+  const child = spawn('haproxy', ['-db', '-f', config], { cwd: runDir, detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  child.unref();
+  if (child.pid === undefined) throw new Error('Cannot start haproxy.');
+  return { pid: child.pid, port, config, log };
+}
+
+export async function up(options: StackOptions): Promise<StackState> {
+  const log = options.log ?? (() => {});
+  const runDir = resolve(options.runDir);
+  const running = readState(runDir);
+  if (running && [running.haproxy.pid, ...running.instances.map((i) => i.pid)].some(isAlive)) {
+    throw new Error(`A stack is already up at ${running.url} (run directory ${runDir}): npm run stack -- down first.`);
+  }
+  rmSync(runDir, { recursive: true, force: true });
+  mkdirSync(runDir, { recursive: true });
+  const state: Partial<StackState> & { runDir: string; instances: StackInstance[] } = { runDir, instances: [] };
+  const save = () => writeFileSync(stateFile(runDir), `${JSON.stringify(state, null, 2)}\n`);
+  try {
+    if (options.databaseUrl) {
+      state.databaseUrl = options.databaseUrl;
+    } else {
+      log('starting a throwaway PostgreSQL cluster');
+      const started = await startPostgres(runDir);
+      state.postgres = started.postgres;
+      state.databaseUrl = started.databaseUrl;
+    }
+    save();
+    const databaseUrl = state.databaseUrl;
+    // Once, before any instance: the instances would also migrate (one at a time, under the lock).
+    log('migrating');
+    run(...serviceCommand(['--database-url', databaseUrl, 'migrate']), 'migrate');
+    if (options.seedDemo) state.adminKey = run(...serviceCommand(['--database-url', databaseUrl, 'seed-demo']), 'seed-demo').trim();
+    for (let i = 1; i <= options.instances; i++) {
+      state.instances.push(await startInstance(runDir, `instance-${i}`, databaseUrl));
+      save();
+    }
+    log(`starting ${options.instances} instances`);
+    await Promise.all(state.instances.map((instance) => waitUntilOk(`${instance.url}/readyz`)));
+    state.haproxy = startHaproxy(runDir, options.port || (await freePort()), state.instances);
+    state.url = `http://127.0.0.1:${state.haproxy.port}`;
+    save();
+    await waitUntilOk(`${state.url}/readyz`);
+    return state as StackState;
+  } catch (error) {
+    save();
+    await down(runDir);
+    throw error;
+  }
+}
+
+async function stopProcess(pid: number): Promise<void> {
+  if (!isAlive(pid)) return;
+  // Each was started in its own process group: the group takes tsx's child along.
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, name);
+    } catch {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  };
+  signal('SIGTERM');
+  for (let attempt = 0; attempt < 100 && isAlive(pid); attempt++) await sleep(100);
+  if (isAlive(pid)) signal('SIGKILL');
+}
+
+/** Stops what `up` started in `runDir` and removes the directory. */
+export async function down(runDir: string): Promise<boolean> {
+  const state = readState(runDir) as Partial<StackState> | undefined;
+  if (!state) return false;
+  const pids = [state.haproxy?.pid, ...(state.instances ?? []).map((instance) => instance.pid)].filter((pid): pid is number => pid !== undefined);
+  await Promise.all(pids.map(stopProcess));
+  if (state.postgres && existsSync(join(state.postgres.dataDir, 'postmaster.pid'))) pgCtl(state.postgres, 'stop');
+  rmSync(runDir, { recursive: true, force: true });
+  return true;
+}
+
+const USAGE = `usage: npm run stack -- up [--instances N] [--port PORT] [--database-url URL] [--seed-demo] [--run-dir DIR]
+       npm run stack -- down [--run-dir DIR]`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      instances: { type: 'string', default: '2' },
+      port: { type: 'string', default: '0' },
+      'database-url': { type: 'string' },
+      'seed-demo': { type: 'boolean', default: false },
+      'run-dir': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const runDir = values['run-dir'] ?? defaultRunDir();
+  const [command] = positionals;
+  if (values.help || positionals.length !== 1 || (command !== 'up' && command !== 'down')) {
+    process.stderr.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  if (command === 'down') {
+    const stopped = await down(runDir);
+    process.stderr.write(stopped ? `stopped the stack in ${runDir}\n` : `no stack in ${runDir}\n`);
+    return 0;
+  }
+  const instances = Number(values.instances);
+  const port = Number(values.port);
+  if (!Number.isInteger(instances) || instances < 1 || instances > 16) throw new Error('--instances must be a whole number from 1 to 16.');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a port number (0 picks a free one).');
+  const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
+  const state = await up({
+    instances,
+    port,
+    runDir,
+    seedDemo: values['seed-demo'],
+    ...(databaseUrl ? { databaseUrl } : {}),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stderr.write(`${instances} instances behind HAProxy; logs and configuration in ${runDir}; stop with: npm run stack -- down\n`);
+  if (state.adminKey) process.stderr.write(`organization demo, Admin key: ${state.adminKey}\n`);
+  process.stdout.write(`${state.url}\n`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
