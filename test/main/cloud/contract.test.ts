@@ -50,6 +50,8 @@ describe('version and authentication', () => {
     expect(await client.version()).toEqual({ apiVersion: 'v1', serviceVersion: expect.any(String) });
     expect((await client.organizationVersion()).apiVersion).toBe('v1');
     expect((await client.signingKey()).publicKeyPem).toContain('BEGIN PUBLIC KEY');
+    // The seed's demo firmware is signed by a release key the service trusts, and lists.
+    expect((await client.firmwareReleaseKeys()).map((key) => key.algorithm)).toEqual(['Ed25519']);
   });
 
   it('an unknown key is an AuthError (401) with the service error entries', async () => {
