@@ -32,7 +32,10 @@ export interface DeviceFileReadiness {
 
 export interface ConfigurationStatusView {
   complete: boolean;
+  /** The interface's rules the configuration breaks: they hold back its files. */
   violations: Violation[];
+  /** Our own rules it breaks (severity 'warning'): shown before applying, holding nothing back. */
+  warnings: Violation[];
   devices: DeviceFileReadiness[];
 }
 

@@ -8,12 +8,14 @@ import { SENDER_ROLES, type CommInterfaceFlag } from './enums';
 import { assignIpAddresses } from './ip-assignment';
 import { applyNetworkTemplate } from './network-template-apply';
 import { devicePath, validateConfiguration, type ConfigurationContext } from './rules/configuration';
+import { errorsOf, warningsOf, withSeverity } from './rules/rule-sources';
 import { violation, type Violation } from './violations';
 
 /**
- * Everything that stops the configuration files from being produced: every validation rule, then
- * what a complete configuration needs for the ways its devices communicate. Empty means complete.
- * This is what the service's status operation (GET configurations/validate/{id}) reports.
+ * Every validation rule, then what a complete configuration needs for the ways its devices
+ * communicate; ours marked as warnings. Its errors are what stops the configuration files from
+ * being produced: none means complete. This is what the service's status operation
+ * (GET configurations/validate/{id}) reports, errors and warnings apart.
  *
  * Devices are looked at as the files would carry them: with their network template applied (when
  * ctx can look templates up) and with addresses assigned from startingIpAddress.
@@ -24,12 +26,12 @@ export function checkConfigurationCompleteness(
   ctx: ConfigurationContext,
 ): Violation[] {
   const effective = effectiveDevices(configuration, devices, ctx);
-  return [
+  return withSeverity([
     ...validateConfiguration(configuration, devices, ctx),
     ...roleAndLinkCompleteness(effective),
     ...settingsCompleteness(configuration, effective),
     ...effective.flatMap(deviceCompleteness),
-  ];
+  ]);
 }
 
 export function configurationStatus(
@@ -38,9 +40,10 @@ export function configurationStatus(
   devices: readonly ConfigurationMember[],
   ctx: ConfigurationContext,
 ): ConfigurationStatus {
-  const errors = checkConfigurationCompleteness(configuration, devices, ctx);
+  const found = checkConfigurationCompleteness(configuration, devices, ctx);
+  const errors = errorsOf(found);
   const complete = errors.length === 0;
-  return { configurationId, complete, errors, readyDevices: complete ? devices.map((d) => d.serialNumber) : [] };
+  return { configurationId, complete, errors, warnings: warningsOf(found), readyDevices: complete ? devices.map((d) => d.serialNumber) : [] };
 }
 
 /** The devices as their files would describe them (template applied, addresses assigned). */

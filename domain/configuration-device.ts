@@ -13,10 +13,8 @@ import {
   optionalField,
   pushViolation,
   uuidField,
-  withRule,
 } from './fields';
 import { boundedText, TEXT_LIMITS } from './text-limits';
-import { checkCat1StopDelay } from './rules/field-rules';
 
 /**
  * Every setting of a device in a configuration, with its value as the service records it: the one
@@ -72,7 +70,8 @@ const deviceSettingsFields = {
   serial0Usage: optionalField(serialUsageSchema),
   serial1Usage: optionalField(serialUsageSchema),
   stopCategory: optionalField(stopCategorySchema),
-  cat1StopDelay: optionalField(withRule(z.number(), checkCat1StopDelay)),
+  // Its range is ours: the device rules warn of a negative delay, the payload does not refuse it.
+  cat1StopDelay: optionalField(z.number()),
   ossdEnabled: optionalField(z.boolean()),
   ethNetmask: optionalField(netmaskField),
   ethGateway: optionalField(ipv4Field),

@@ -61,6 +61,11 @@ export const configurationStatusSchema = z.object({
   configurationId: uuidField,
   complete: z.boolean(),
   errors: violationsSchema,
+  /**
+   * Our extension: the rules of ours the configuration breaks (severity 'warning'). They hold back
+   * no file; the technician reads them before applying. Absent from services without it.
+   */
+  warnings: violationsSchema.default([]),
   /** Devices whose configuration file can be downloaded now: all of them once complete, none before. */
   readyDevices: z.array(z.string()),
 });

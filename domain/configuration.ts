@@ -12,7 +12,6 @@ import {
 import { caseInsensitiveEnum, int32Field, ipv4Field, normalizedEnum, optionalField, trimmedText, withRule } from './fields';
 import {
   checkConfigurationName,
-  checkIsmNetworkId,
   checkPgn,
   checkReceiverOutputControl,
   checkSourceAddress,
@@ -41,9 +40,10 @@ const configurationSettingsFields = {
   ismTxChannel: optionalField(int32Field),
   /**
    * Not in the interface's table; sample create payloads send it. Stored as a setting of the
-   * configuration (radio network id of its ISM devices), returned in the record, patchable.
+   * configuration (radio network id of its ISM devices), returned in the record, patchable. Its
+   * range is ours, so validateConfigurationSettings warns of it instead of the payload refusing it.
    */
-  ismNetworkId: optionalField(withRule(int32Field, checkIsmNetworkId)),
+  ismNetworkId: optionalField(int32Field),
   canMode: optionalField(canModeField),
   // Sample payloads only use the enumerated names, so no variants are accepted.
   canKBitrate: optionalField(canKBitrateSchema),

@@ -9,6 +9,24 @@ import { violation, type Violation } from './violations';
  * confirmation bounce forever.
  */
 
+/**
+ * Why a confirmation was sent: the result of a job (also one judged later from the device, after
+ * the job was interrupted), or an observation of a device the service had recorded otherwise.
+ */
+export const CONFIRMATION_REASONS = ['job-result', 'observation'] as const;
+export const confirmationReasonSchema = z.enum(CONFIRMATION_REASONS);
+export type ConfirmationReason = z.infer<typeof confirmationReasonSchema>;
+
+/**
+ * Our extension to both confirmations, each field optional: what a workstation saw, when, and why
+ * it says so. A workstation is a stable id its client keeps (docs/service-api.md).
+ */
+const observationFields = {
+  observedAt: optionalField(dateTimeField),
+  workstation: optionalField(z.string().min(1).max(128)),
+  reason: optionalField(confirmationReasonSchema),
+};
+
 /** POST devices/{serialNumber}/confirm-apply-firmware. null for the outcome counts as "not deployed". */
 export const firmwareConfirmationSchema = z.object({
   firmwareFileSuccessfullyDeployed: z
@@ -18,6 +36,7 @@ export const firmwareConfirmationSchema = z.object({
   error: optionalField(boundedText(TEXT_LIMITS.applyError)),
   firmwareVersion: optionalField(boundedText(TEXT_LIMITS.firmwareVersion).transform((s) => s.trim())),
   applyTimeStamp: dateTimeField,
+  ...observationFields,
 });
 export type FirmwareConfirmation = z.output<typeof firmwareConfirmationSchema>;
 export type FirmwareConfirmationInput = z.input<typeof firmwareConfirmationSchema>;
@@ -41,5 +60,6 @@ export const configurationConfirmationSchema = z.object({
   error: optionalField(boundedText(TEXT_LIMITS.applyError)),
   syncId: uuidField,
   applyTimeStamp: dateTimeField,
+  ...observationFields,
 });
 export type ConfigurationConfirmationInput = z.input<typeof configurationConfirmationSchema>;

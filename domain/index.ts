@@ -34,3 +34,4 @@ export { validateConfigurationDevice, type ConfigurationDeviceContext } from './
 export { validateConfiguration, devicePath, type ConfigurationContext } from './rules/configuration';
 export { validateIpNetworkTemplate } from './rules/ip-network-template';
 export { checkConfigurationCompleteness, configurationStatus, effectiveDevices } from './completeness';
+export * from './rules/rule-sources';

@@ -14,7 +14,7 @@ export const errorEntrySchema = z.object({
   field: z.string().optional(),
 });
 
-export const violationSchema = z.object({ code: z.string(), message: z.string(), field: z.string() });
+export const violationSchema = z.object({ code: z.string(), message: z.string(), field: z.string(), severity: z.literal('warning').optional() });
 export const violationsSchema = z.array(violationSchema) satisfies z.ZodType<Violation[]>;
 
 /** Every JSON response: { data, success, errors }. errors is null on success. */
@@ -57,10 +57,3 @@ export const deleteResultSchema = z.object({
   deleted: z.boolean(),
 });
 
-/** data of an operation called with dryRun=true: what the change would break; nothing changed. */
-export const dryRunResultSchema = z.object({
-  dryRun: z.literal(true),
-  valid: z.boolean(),
-  violations: violationsSchema,
-});
-export type DryRunResult = z.output<typeof dryRunResultSchema>;

@@ -1,13 +1,22 @@
 import { z } from 'zod';
+import { confirmationReasonSchema } from './confirmations';
 import { deviceTypeSchema } from './device-types';
 import { deployStatusSchema } from './enums';
 import { dateTimeField, uuidField } from './fields';
+
+/** Our extension: who saw it, when and why (the confirmation's observedAt, workstation and reason); absent when it did not say. */
+const observedFields = {
+  observedAt: dateTimeField.optional(),
+  workstation: z.string().optional(),
+  reason: confirmationReasonSchema.optional(),
+};
 
 export const firmwareApplySchema = z.object({
   success: z.boolean(),
   firmwareVersion: z.string().nullable(),
   error: z.string().nullable(),
   appliedAt: dateTimeField,
+  ...observedFields,
 });
 
 export const configurationApplySchema = z.object({
@@ -15,6 +24,7 @@ export const configurationApplySchema = z.object({
   syncId: uuidField,
   error: z.string().nullable(),
   appliedAt: dateTimeField,
+  ...observedFields,
 });
 
 /**
@@ -35,6 +45,12 @@ export const deviceRecordSchema = z.object({
   lastFirmwareApply: firmwareApplySchema.nullable(),
   deployStatus: deployStatusSchema,
   deployedSyncId: uuidField.nullable(),
+  /**
+   * Our extension: the syncId of the file the service serves the device now, null while it is in
+   * no configuration or its file changed and was not issued since (a download issues it). What a
+   * device must hold to be in sync. Absent from services without it.
+   */
+  currentSyncId: uuidField.nullable().optional(),
   lastConfigurationApply: configurationApplySchema.nullable(),
   registeredAt: dateTimeField,
 });

@@ -2,9 +2,10 @@
  * A broken rule, phrased for the technician who broke it. `code` is stable (clients branch on it,
  * docs/configuration-rules.md lists every one); `message` may be reworded; `field` is a dotted path
  * into the payload ('approvedSourceAddresses.2', 'devices.EPC000101.ipAddress'), '' for the payload
- * as a whole.
+ * as a whole. `severity: 'warning'` marks a rule of ours that the interface does not state: it is
+ * reported but refuses nothing (rules/rule-sources.ts); without it the violation is an error.
  */
-export type Violation = { code: string; message: string; field: string };
+export type Violation = { code: string; message: string; field: string; severity?: 'warning' };
 
 /** Every code the domain emits. A code is never renamed once released; add, do not rename. */
 export const VIOLATION_CODES = [

@@ -10,6 +10,7 @@ import { isHostAddress, isNetmask, sameSubnet } from '../ipv4';
 import { violation, type Violation } from '../violations';
 import { checkCanBitrateForTypes } from './configuration-settings';
 import { checkCat1StopDelay, checkIpv4Address, checkNetmask } from './field-rules';
+import { withSeverity } from './rule-sources';
 
 export type ConfigurationDeviceContext = {
   deviceType: DeviceType;
@@ -22,14 +23,14 @@ export type ConfigurationDeviceContext = {
   networkTemplate?: IpNetworkTemplateSettings | null;
 };
 
-/** Every rule on one device of a configuration. Unset fields break no rule here (see completeness). */
+/** Every rule on one device of a configuration, ours marked as warnings. Unset fields break no rule here (see completeness). */
 export function validateConfigurationDevice(device: ConfigurationDeviceSettings, ctx: ConfigurationDeviceContext): Violation[] {
-  return [
+  return withSeverity([
     ...deviceFieldRules(device, ctx),
     ...compact([
       ctx.configuration.canKBitrate ? checkCanBitrateForTypes(ctx.configuration.canKBitrate, [ctx.deviceType], '') : null,
     ]),
-  ];
+  ]);
 }
 
 /** The device rules without the configuration-wide CAN bitrate rule, which validateConfiguration reports once. */

@@ -2,6 +2,7 @@ import type { ConfigurationSettings } from '../configuration';
 import { ENDPOINT_CONTROLLER_TYPES, type DeviceType } from '../device-types';
 import { ENDPOINT_CONTROLLER_CAN_K_BITRATES, type CanKBitrate, type Region } from '../enums';
 import { violation, type Violation } from '../violations';
+import { withSeverity } from './rule-sources';
 import {
   checkConfigurationName,
   checkIpv4Address,
@@ -18,7 +19,10 @@ export type ConfigurationSettingsContext = {
   deviceTypes: readonly DeviceType[];
 };
 
-/** Every rule on a configuration's own settings. Unset settings break no rule here (see completeness). */
+/**
+ * Every rule on a configuration's own settings, ours marked as warnings. Unset settings break no
+ * rule here (see completeness).
+ */
 export function validateConfigurationSettings(settings: ConfigurationSettings, ctx: ConfigurationSettingsContext): Violation[] {
   const found: (Violation | null)[] = [];
   if (typeof settings.name === 'string') found.push(checkConfigurationName(settings.name, 'name'));
@@ -37,7 +41,7 @@ export function validateConfigurationSettings(settings: ConfigurationSettings, c
     found.push(checkReceiverOutputControl(settings.receiverOutputControl, 'receiverOutputControl'));
   }
   if (settings.canKBitrate != null) found.push(checkCanBitrateForTypes(settings.canKBitrate, ctx.deviceTypes, 'canKBitrate'));
-  return found.filter((v): v is Violation => v !== null);
+  return withSeverity(found.filter((v): v is Violation => v !== null));
 }
 
 export function checkCanBitrateForTypes(bitrate: CanKBitrate, deviceTypes: readonly DeviceType[], field: string): Violation | null {

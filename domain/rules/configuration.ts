@@ -5,6 +5,7 @@ import type { IpNetworkTemplateSettings } from '../ip-network-template';
 import { underField, violation, type Violation } from '../violations';
 import { deviceFieldRules } from './configuration-device';
 import { validateConfigurationSettings } from './configuration-settings';
+import { withSeverity } from './rule-sources';
 
 export type ConfigurationContext = {
   region: Region;
@@ -14,8 +15,9 @@ export type ConfigurationContext = {
 
 /**
  * Every validation rule of a configuration with its devices: its settings, each device (fields
- * under 'devices.<serialNumber>'), and the rules across devices. What dryRun reports after the
- * change is applied. Does not say whether the configuration is complete.
+ * under 'devices.<serialNumber>'), and the rules across devices; ours marked as warnings. Its
+ * errors are what a write (and its dry run) refuses. Does not say whether the configuration is
+ * complete.
  */
 export function validateConfiguration(
   configuration: ConfigurationSettings,
@@ -34,7 +36,7 @@ export function validateConfiguration(
     );
   }
   found.push(...duplicateSerialNumbers(devices), ...duplicateIpAddresses(devices));
-  return found;
+  return withSeverity(found);
 }
 
 export function devicePath(serialNumber: string): string {

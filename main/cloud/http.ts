@@ -90,7 +90,7 @@ export const envelopeSchema = z.object({
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-/** A raw envelope plus the status, for the few operations (dry runs) that report errors as results. */
+/** A raw envelope plus the status, before it is judged a success or a failure. */
 export interface EnvelopeResult {
   httpStatus: number;
   success: boolean;
@@ -182,8 +182,8 @@ export class Transport {
   }
 
   /**
-   * The envelope as sent, without throwing for `success: false` with a 400/409 (dry runs report
-   * validation errors that way). Network failures, auth failures and 5xx still throw.
+   * The envelope as sent, without throwing for `success: false` with a 400/409 (json() judges it).
+   * Network failures, auth failures and 5xx throw.
    */
   async envelope(spec: RequestSpec, call: CallOptions = {}): Promise<EnvelopeResult> {
     return this.withRetry(spec, call, async (attempt, request) => {

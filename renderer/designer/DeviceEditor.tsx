@@ -23,6 +23,7 @@ import {
   VOLTAGE_OPTIONS,
 } from './options';
 import { placeViolations } from './violations';
+import { WarningList } from './WarningList';
 
 interface Props {
   mode: 'add' | 'edit';
@@ -217,6 +218,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
         <p className="muted">Choose a device: the fields that apply to its type appear here.</p>
       )}
       <ViolationList title="The service reports" violations={unplaced} />
+      <WarningList title="Warnings (saving is still possible)" warnings={check.warnings} />
       {serviceError ? <Callout tone="bad" title="Not saved">{serviceError}</Callout> : null}
       <div className="form-actions">
         <ActionButton

@@ -10,6 +10,7 @@ import { useCapability } from '../stores/session';
 import { CAN_BITRATE_OPTIONS, CAN_MODE_OPTIONS, ISM_POWER_OPTIONS, RECEIVER_OUTPUT_OPTIONS, TIMEOUT_OPTIONS } from './options';
 import { SETTING_FIELDS, checkSettingsDraft, draftFromSettings, type SettingField, type SettingsDraft } from './settings-draft';
 import { placeViolations } from './violations';
+import { WarningList } from './WarningList';
 import type { Violation } from '../../domain/violations';
 
 interface Props {
@@ -21,7 +22,8 @@ interface Props {
 /**
  * The configuration's own settings. Every keystroke is checked with the domain's rules and the
  * message shows under the field at once; Save first asks the service with dryRun (it knows things
- * the renderer does not, such as other configurations), and writes only when that is clean.
+ * the renderer does not, such as other configurations), and writes only when that is clean. Our
+ * own rules show as warnings beside them and stop nothing.
  */
 export function SettingsForm({ configuration, region, onSaved }: Props) {
   const write = useCapability('configurations.write');
@@ -116,6 +118,7 @@ export function SettingsForm({ configuration, region, onSaved }: Props) {
         <TextField label="Starting IP address" name="startingIpAddress" value={draft.startingIpAddress} onChange={set('startingIpAddress')} error={byField.startingIpAddress} hint="Devices on Ethernet or Wifi without an address get the next free one from here." />
       </fieldset>
       <ViolationList title="The service reports" violations={unplaced} />
+      <WarningList title="Warnings (saving is still possible)" warnings={check.warnings} />
       {serviceError ? <Callout tone="bad" title="Not saved">{serviceError}</Callout> : null}
       <div className="form-actions">
         <ActionButton type="submit" variant="primary" capability="configurations.write" disabledReason={saveReason} busy={busy} onClick={() => undefined} name="saveSettings">

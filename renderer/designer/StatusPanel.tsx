@@ -1,5 +1,6 @@
 import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
 import { Badge } from '../components/misc';
+import { WarningList } from './WarningList';
 
 interface Props {
   configuration: ConfigurationView;
@@ -7,7 +8,10 @@ interface Props {
   onRefresh(): void;
 }
 
-/** The service's verdict (the status operation) and which devices' files can be downloaded. */
+/**
+ * The service's verdict (the status operation) and which devices' files can be downloaded; our
+ * own rules' warnings beside it, which hold back no file but are to be read before applying.
+ */
 export function StatusPanel({ configuration, status, onRefresh }: Props) {
   return (
     <section className="panel status-panel" aria-labelledby="status-title" aria-live="polite">
@@ -38,6 +42,7 @@ export function StatusPanel({ configuration, status, onRefresh }: Props) {
           </ul>
         </>
       )}
+      {status ? <WarningList title="Warnings: read these before applying (they hold back no file)" warnings={status.warnings} /> : null}
       <h3 className="form-section">Configuration files</h3>
       <ul className="file-list">
         {configuration.devices.map((d) => {

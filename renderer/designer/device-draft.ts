@@ -15,6 +15,7 @@ import type { CommInterfaceFlag, Region } from '../../domain/enums';
 import { mergeDevicePatch } from '../../domain/merge';
 import { parsePayload } from '../../domain/parse';
 import { validateConfigurationDevice } from '../../domain/rules/configuration-device';
+import { errorsOf, warningsOf } from '../../domain/rules/rule-sources';
 import { violation, type Violation } from '../../domain/violations';
 import { listText, numberText, parseDecimal, parseInteger, parseTextList, type Parsed } from './text-values';
 import { dedupeViolations } from './violations';
@@ -69,7 +70,10 @@ export function applicableDeviceFields(deviceType: DeviceType, draft: Pick<Devic
 
 export interface DeviceDraftCheck {
   payload: Record<string, unknown>;
+  /** The interface's rules the draft breaks: Save waits until they are fixed. */
   violations: Violation[];
+  /** Our own rules it breaks: shown, but they stop nothing (domain/rules/rule-sources.ts). */
+  warnings: Violation[];
   changed: boolean;
 }
 
@@ -118,7 +122,8 @@ export function checkDeviceDraft(
     found.push(...validateConfigurationDevice(merged, { deviceType: ctx.deviceType, configuration: ctx.configuration, region: ctx.region }));
   }
   const changed = Object.keys(payload).some((k) => k !== 'serialNumber');
-  return { payload, violations: dedupeViolations(found), changed };
+  const judged = dedupeViolations(found);
+  return { payload, violations: errorsOf(judged), warnings: warningsOf(judged), changed };
 }
 
 function toValue(field: DeviceField, text: string): Parsed<unknown> {

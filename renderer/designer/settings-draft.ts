@@ -4,6 +4,7 @@ import type { Region } from '../../domain/enums';
 import { mergeConfigurationPatch } from '../../domain/merge';
 import { parsePayload } from '../../domain/parse';
 import { validateConfigurationSettings } from '../../domain/rules/configuration-settings';
+import { errorsOf, warningsOf } from '../../domain/rules/rule-sources';
 import { violation, type Violation } from '../../domain/violations';
 import { dedupeViolations } from './violations';
 import { listText, numberText, parseInteger, parseIntegerList, type Parsed } from './text-values';
@@ -36,7 +37,10 @@ export function draftFromSettings(settings: ConfigurationSettings): SettingsDraf
 export interface DraftCheck {
   /** The PATCH body: only fields that differ from what is stored. */
   patch: Record<string, unknown>;
+  /** The interface's rules the draft breaks: Save waits until they are fixed. */
   violations: Violation[];
+  /** Our own rules it breaks: shown, but they stop nothing (domain/rules/rule-sources.ts). */
+  warnings: Violation[];
   changed: boolean;
 }
 
@@ -74,7 +78,8 @@ export function checkSettingsDraft(
   const parsed = parsePayload(configurationPatchSchema, patch);
   if (!parsed.ok) found.push(...parsed.violations);
   else found.push(...validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), ctx));
-  return { patch, violations: dedupeViolations(found), changed: Object.keys(patch).length > 0 };
+  const judged = dedupeViolations(found);
+  return { patch, violations: errorsOf(judged), warnings: warningsOf(judged), changed: Object.keys(patch).length > 0 };
 }
 
 function toValue(field: SettingField, text: string): Parsed<unknown> {

@@ -1,4 +1,4 @@
-import { checkConfigurationCompleteness, effectiveDevices, type ConfigurationMember, type Violation } from '../../domain';
+import { checkConfigurationCompleteness, effectiveDevices, errorsOf, type ConfigurationMember, type Violation } from '../../domain';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import { getConfiguration, sealedWifiPasswords, setCurrentSettingsHashes, type StoredConfiguration } from '../store/configurations';
@@ -22,7 +22,8 @@ export async function fileState(db: Queryable, svc: ServiceContext, stored: Stor
   });
   const ctx = await configurationContext(db, stored.orgId, members.map((m) => m.networkTemplateId), svc.secrets.box);
   const settings = settingsOf(stored);
-  const violations = checkConfigurationCompleteness(settings, members, ctx);
+  // Warnings (rules of ours) hold back no file: only errors do.
+  const violations = errorsOf(checkConfigurationCompleteness(settings, members, ctx));
   if (violations.length > 0) return { complete: false, violations };
   const contents = fileSettingsOf(stored, effectiveDevices(settings, members, ctx));
   const files = new Map<string, { settings: FileSettings; hash: string }>();

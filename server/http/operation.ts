@@ -112,9 +112,18 @@ export function isFileResult(value: unknown): value is FileResult {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'body' in value;
 }
 
-/** A JSON answer sent as is, without the envelope (the OpenAPI document). */
+/** A JSON answer sent as is, not wrapped in the envelope again (the OpenAPI document, a dry run that passes). */
 export class RawJson {
   constructor(readonly body: unknown) {}
+}
+
+/**
+ * A dry run whose real call would succeed: the interface's envelope with no errors and no data,
+ * 200 whatever the operation's usual status (nothing was created or changed). One that would fail
+ * throws the real call's error instead, so both answer alike.
+ */
+export function dryRunPassed(): RawJson {
+  return new RawJson({ data: null, success: true, errors: [] });
 }
 
 /** `data` already serialised as JSON text (records kept as JSON in the database go out unparsed). */

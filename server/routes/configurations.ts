@@ -9,7 +9,7 @@ import {
   deviceAddSchema,
   deviceUpdateSchema,
   dryRunQuerySchema,
-  dryRunResultSchema,
+  errorsOf,
   mergeConfigurationPatch,
   mergeDevicePatch,
   pageSchema,
@@ -18,7 +18,6 @@ import {
   configurationStatus,
   configurationStatusSchema,
   type ConfigurationMember,
-  type DryRunResult,
   type Violation,
 } from '../../domain';
 import { readThrough } from '../cache/read-cache';
@@ -28,7 +27,7 @@ import { refreshSettingsHashes } from '../configurations/files';
 import { configurationRecord, membersOf, settingsOf } from '../configurations/model';
 import type { Queryable } from '../db/database';
 import { conflict, notFound } from '../http/errors';
-import { Answer, JsonText, orgOperation, type AnyOperationSpec } from '../http/operation';
+import { dryRunPassed, JsonText, orgOperation, type AnyOperationSpec, type RawJson } from '../http/operation';
 import { idParams, orgParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import {
@@ -62,10 +61,15 @@ async function recordOf(db: Queryable, stored: StoredConfiguration) {
   return configurationRecord(stored, ctx);
 }
 
-/** A dry run answers 200 whatever the operation's usual status: nothing was created or changed. */
-function dryRun(violations: Violation[]): Answer {
-  const result: DryRunResult = { dryRun: true, valid: violations.length === 0, violations };
-  return new Answer(200, result);
+/**
+ * The interface's errors refuse the write, and its dry run alike (the same 400, one entry per
+ * violation); our rules only warn (the status operation shows them). A dry run that passes
+ * answers the empty envelope: nothing was changed.
+ */
+function judgeChange(violations: readonly Violation[], dryRun: boolean): RawJson | undefined {
+  const errors = errorsOf(violations);
+  if (errors.length > 0) throw invalid(errors);
+  return dryRun ? dryRunPassed() : undefined;
 }
 
 /**
@@ -87,7 +91,8 @@ async function readRecordText(db: Queryable, orgId: string, id: string): Promise
   return kept ?? JSON.stringify(await recordOf(db, await mustGet(db, orgId, id)));
 }
 
-const recordOrDryRun = z.union([configurationRecordSchema, dryRunResultSchema]);
+/** A dry run's data is null: the errors, if any, are the envelope's. */
+const recordOrDryRun = configurationRecordSchema.nullable();
 
 export const configurationOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -127,8 +132,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     response: { kind: 'json', status: 201, data: configurationRecordSchema, description: 'The new configuration; note its id.' },
     handler: async ({ db, ctx, caller, body }) => {
       const { region } = await configurationContext(db, caller.orgId, []);
-      const violations = validateConfigurationSettings(body, { region, deviceTypes: [] });
-      if (violations.length > 0) throw invalid(violations);
+      judgeChange(validateConfigurationSettings(body, { region, deviceTypes: [] }), false);
       const id = randomUUID();
       await insertConfiguration(db, { id, orgId: caller.orgId, name: body.name, settings: body });
       return afterChange(db, ctx, caller.orgId, id, false);
@@ -169,21 +173,21 @@ export const configurationOperations: AnyOperationSpec[] = [
     method: 'PATCH',
     path: '/organizations/:orgId/configurations/:id',
     tag: 'Configurations',
-    summary: 'Changes settings of a configuration. With dryRun=true nothing changes and the answer lists the violations the change would cause.',
+    summary:
+      'Changes settings of a configuration. With dryRun=true nothing changes: the answer is the one the change would get, 400 with its validation errors or 200 with data null.',
     params: idParams,
     query: dryRunQuerySchema,
     body: configurationPatchSchema,
     mutates: true,
     readOnlyWhen: (query) => query.dryRun,
-    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
+    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration; with dryRun, null when the change would pass.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const merged = mergeConfigurationPatch(settingsOf(stored), body);
       const members = membersOf(stored);
       const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
-      const violations = validateConfiguration(merged, members, cctx);
-      if (query.dryRun) return dryRun(violations);
-      if (violations.length > 0) throw invalid(violations);
+      const passed = judgeChange(validateConfiguration(merged, members, cctx), query.dryRun);
+      if (passed) return passed;
       await updateConfiguration(db, stored.id, merged.name ?? stored.name, merged);
       return afterChange(db, ctx, caller.orgId, stored.id, false);
     },
@@ -215,7 +219,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     body: deviceAddSchema,
     mutates: true,
     readOnlyWhen: (query) => query.dryRun,
-    response: { kind: 'json', status: 201, data: recordOrDryRun, description: 'The configuration with the device, or with dryRun the would-be violations.' },
+    response: { kind: 'json', status: 201, data: recordOrDryRun, description: 'The configuration with the device; with dryRun, 200 and null when the add would pass.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const device = await readThrough(ctx, db, `registered-device/${caller.orgId}/${body.serialNumber}`, () =>
@@ -244,9 +248,8 @@ export const configurationOperations: AnyOperationSpec[] = [
       const member: ConfigurationMember = { ...body, deviceType: device.deviceType, wifiPasswordSet: body.wifiPassword !== undefined };
       const members = [...membersOf(stored), member];
       const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
-      const violations = validateConfiguration(settingsOf(stored), members, cctx);
-      if (query.dryRun) return dryRun(violations);
-      if (violations.length > 0) throw invalid(violations);
+      const passed = judgeChange(validateConfiguration(settingsOf(stored), members, cctx), query.dryRun);
+      if (passed) return passed;
       await insertMember(db, {
         configurationId: stored.id,
         orgId: caller.orgId,
@@ -280,13 +283,14 @@ export const configurationOperations: AnyOperationSpec[] = [
     method: 'PATCH',
     path: '/organizations/:orgId/configurations/:id/devices/:serialNumber',
     tag: 'Configurations',
-    summary: 'Changes settings of a device in the configuration. With dryRun=true nothing changes and the answer lists the violations the change would cause.',
+    summary:
+      'Changes settings of a device in the configuration. With dryRun=true nothing changes: the answer is the one the change would get, 400 with its validation errors or 200 with data null.',
     params: deviceParams,
     query: dryRunQuerySchema,
     body: deviceUpdateSchema,
     mutates: true,
     readOnlyWhen: (query) => query.dryRun,
-    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration, or with dryRun the would-be violations.' },
+    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration; with dryRun, null when the change would pass.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const members = membersOf(stored);
@@ -298,9 +302,8 @@ export const configurationOperations: AnyOperationSpec[] = [
       const member: ConfigurationMember = { ...merged, wifiPasswordSet: passwordGiven || merged.wifiPasswordSet === true };
       members[index] = member;
       const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
-      const violations = validateConfiguration(settingsOf(stored), members, cctx);
-      if (query.dryRun) return dryRun(violations);
-      if (violations.length > 0) throw invalid(violations);
+      const passed = judgeChange(validateConfiguration(settingsOf(stored), members, cctx), query.dryRun);
+      if (passed) return passed;
       await updateMember(db, {
         configurationId: stored.id,
         serialNumber: params.serialNumber,

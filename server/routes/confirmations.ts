@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { configurationConfirmationSchema, firmwareConfirmationSchema, validateFirmwareConfirmation } from '../../domain';
+import { configurationConfirmationSchema, firmwareConfirmationSchema, validateFirmwareConfirmation, type ConfirmationReason } from '../../domain';
 import { checkApplyTime } from '../../domain/apply-time';
 import type { Queryable } from '../db/database';
 import { badRequest, notFound } from '../http/errors';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
-import { recordConfirmationOnce } from '../store/confirmations';
+import { recordConfirmationOnce, stateAlreadyRecorded } from '../store/confirmations';
 import { answeredBefore, rememberAnswer } from './confirmation-idempotency';
 import { getRegisteredDevice, recordConfigurationApply, recordFirmwareApply } from '../store/devices';
 import { findIssuedSyncId } from '../store/sync-ids';
@@ -20,6 +20,15 @@ async function registered(db: Queryable, orgId: string, serialNumber: string) {
 /** Times are compared as instants: '...+02:00' and the same instant in 'Z' are one confirmation. */
 const instant = (text: string) => new Date(text).toISOString();
 
+/** Our extension's fields, kept with the apply only when the client sent them. */
+function observedOf(body: { observedAt?: string; workstation?: string; reason?: ConfirmationReason }) {
+  return {
+    ...(body.observedAt !== undefined ? { observedAt: instant(body.observedAt) } : {}),
+    ...(body.workstation !== undefined ? { workstation: body.workstation } : {}),
+    ...(body.reason !== undefined ? { reason: body.reason } : {}),
+  };
+}
+
 export const confirmationOperations: AnyOperationSpec[] = [
   orgOperation({
     id: 'devices.confirmFirmware',
@@ -28,7 +37,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
     tag: 'Confirmations',
     summary: "Records that a firmware file was applied (or failed); a success sets the device's firmware version.",
     description:
-      'Idempotent: the same confirmation sent again (an outbox replay) answers true and changes nothing; a request repeated with the same Idempotency-Key header (e.g. a UUID per confirmation) is answered as the first one and recorded once (the same key with another confirmation: 422 IDEMPOTENCY_KEY_REUSED). A confirmation older (by applyTimeStamp) than the one recorded is kept in the history but does not replace it.',
+      'Idempotent: the same confirmation sent again (an outbox replay) answers true and changes nothing; a request repeated with the same Idempotency-Key header (e.g. a UUID per confirmation) is answered as the first one and recorded once (the same key with another confirmation: 422 IDEMPOTENCY_KEY_REUSED), and so does an observation (reason observation) of the version the service already records. A confirmation older (by applyTimeStamp) than the one recorded is kept in the history but does not replace it.',
     params: serialParams,
     body: firmwareConfirmationSchema,
     mutates: true,
@@ -42,9 +51,14 @@ export const confirmationOperations: AnyOperationSpec[] = [
         firmwareVersion: body.firmwareVersion ?? null,
         error: body.error ?? null,
         appliedAt: instant(body.applyTimeStamp),
+        ...observedOf(body),
       };
       const confirmation = { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware' as const, payload: apply };
       if (await answeredBefore(db, request, confirmation)) return true;
+      if (body.reason === 'observation' && apply.success && apply.firmwareVersion !== null) {
+        const known = await stateAlreadyRecorded(db, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware', firmwareVersion: apply.firmwareVersion });
+        if (known) return true;
+      }
       const first = await recordConfirmationOnce(db, {
         orgId: caller.orgId,
         serialNumber: params.serialNumber,
@@ -64,7 +78,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
     tag: 'Confirmations',
     summary:
       "Records that a configuration file was applied (or failed). The syncId must be one this service issued for this device; the device's deploy status follows (Deployed, Failed, Outdated).",
-    description: 'Idempotent like confirm-apply-firmware.',
+    description: 'Idempotent like confirm-apply-firmware; an observation of the syncId the service already records adds nothing.',
     params: serialParams,
     body: configurationConfirmationSchema,
     mutates: true,
@@ -85,9 +99,14 @@ export const confirmationOperations: AnyOperationSpec[] = [
         syncId: body.syncId.toLowerCase(),
         error: body.error ?? null,
         appliedAt: instant(body.applyTimeStamp),
+        ...observedOf(body),
       };
       const confirmation = { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration' as const, payload: apply };
       if (await answeredBefore(db, request, confirmation)) return true;
+      if (body.reason === 'observation' && apply.success) {
+        const known = await stateAlreadyRecorded(db, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration', syncId: apply.syncId });
+        if (known) return true;
+      }
       const first = await recordConfirmationOnce(db, {
         orgId: caller.orgId,
         serialNumber: params.serialNumber,

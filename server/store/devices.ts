@@ -128,6 +128,7 @@ function toRecord(row: RecordRow): DeviceRecord {
     lastFirmwareApply: row.last_firmware_apply,
     deployStatus: deriveDeployStatus({ lastConfigurationApply: row.last_configuration_apply, currentSyncId }),
     deployedSyncId: row.deployed_sync_id,
+    currentSyncId: row.configuration_id === null ? null : row.current_sync_id,
     lastConfigurationApply: row.last_configuration_apply,
     registeredAt: row.registered_at.toISOString(),
   };

@@ -238,7 +238,7 @@ describe('configurationStatus', () => {
   const id = '2f0e6b7c-1d2e-4f3a-9b4c-5d6e7f8a9b0c';
   it('lists every device as ready once complete', () => {
     const status = configurationStatus(id, bleSettings, [srcp(), epc('EPC000101')], { region: 'NA' });
-    expect(status).toEqual({ configurationId: id, complete: true, errors: [], readyDevices: ['SRCP000101', 'EPC000101'] });
+    expect(status).toEqual({ configurationId: id, complete: true, errors: [], warnings: [], readyDevices: ['SRCP000101', 'EPC000101'] });
     expect(configurationStatusSchema.parse(status)).toEqual(status);
   });
   it('lists none while incomplete, with the errors', () => {
@@ -246,5 +246,28 @@ describe('configurationStatus', () => {
     expect(status.complete).toBe(false);
     expect(status.readyDevices).toEqual([]);
     expect(pairs(status.errors)).toEqual([{ code: 'NO_RECEIVER', field: 'devices' }]);
+  });
+  it('holds back no file for a rule of ours: it is a warning beside a complete status', () => {
+    const sender = epc('EPC000102', { deviceConfigurationType: 'Sender', ...ethernet('192.168.1.20'), ethGateway: '10.0.0.1' });
+    const receiver = epc('EPC000101', ethernet('192.168.1.20'));
+    const status = configurationStatus(id, bleSettings, [sender, receiver], { region: 'NA' });
+    expect(status.complete).toBe(true);
+    expect(status.errors).toEqual([]);
+    expect(status.readyDevices).toEqual(['EPC000102', 'EPC000101']);
+    expect(status.warnings.map(({ code, field, severity }) => ({ code, field, severity }))).toEqual([
+      { code: 'GATEWAY_OUTSIDE_SUBNET', field: 'devices.EPC000102.ethGateway', severity: 'warning' },
+      { code: 'DUPLICATE_IP_ADDRESS', field: 'devices.EPC000101.ipAddress', severity: 'warning' },
+    ]);
+    expect(configurationStatusSchema.parse(status)).toEqual(status);
+  });
+  it('keeps the interface\'s rules errors when ours warn beside them', () => {
+    const status = configurationStatus(id, { ...bleSettings, ismTxChannel: 30, ismNetworkId: -1 }, [srcp(), epc('EPC000101')], { region: 'NA' });
+    expect(status.complete).toBe(false);
+    expect(pairs(status.errors)).toEqual([{ code: 'ISM_CHANNEL_OUT_OF_RANGE', field: 'ismTxChannel' }]);
+    expect(pairs(status.warnings)).toEqual([{ code: 'ISM_NETWORK_ID_OUT_OF_RANGE', field: 'ismNetworkId' }]);
+    expect(status.errors.every((v) => v.severity === undefined)).toBe(true);
+  });
+  it('reads a status without warnings (a service without our extension) as having none', () => {
+    expect(configurationStatusSchema.parse({ configurationId: id, complete: true, errors: [], readyDevices: [] }).warnings).toEqual([]);
   });
 });

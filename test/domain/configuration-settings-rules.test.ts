@@ -69,9 +69,10 @@ describe('validateConfigurationSettings', () => {
 
   describe('ismNetworkId', () => {
     it('passes from 0', () => expect(check({ ismNetworkId: 0 })).toEqual([]));
-    it('breaks when negative', () => {
+    it('warns when negative: a range of ours, so the payload is accepted', () => {
       expect(check({ ismNetworkId: -1 })).toEqual([{ code: 'ISM_NETWORK_ID_OUT_OF_RANGE', field: 'ismNetworkId' }]);
-      expectRejected(parsePayload(configurationCreateSchema, { name: 'A', ismNetworkId: -1 }), 'ISM_NETWORK_ID_OUT_OF_RANGE', 'ismNetworkId');
+      expect(validateConfigurationSettings({ ismNetworkId: -1 }, NA)[0]?.severity).toBe('warning');
+      expect(expectAccepted(parsePayload(configurationCreateSchema, { name: 'A', ismNetworkId: -1 })).ismNetworkId).toBe(-1);
     });
   });
 

@@ -176,6 +176,28 @@ describe('SettingsForm', () => {
     expect(saved).toBe(1);
   });
 
+  it('shows a rule of ours as a warning that does not stop the save', async () => {
+    const api = new FakeApi()
+      .answer('configurations.update', (input) => ({ dryRun: input.dryRun ?? false, violations: [], value: input.dryRun ? null : configuration }))
+      .install();
+    let saved = 0;
+    view = await mount(<SettingsForm configuration={configuration} region="NA" onSaved={() => saved++} />);
+    const networkId = byLabel(view.container, 'ISM network id');
+    await typeInto(networkId, '-1');
+    expect(networkId.getAttribute('aria-invalid')).toBe('false');
+    const warnings = view.container.querySelector('[data-testid="designer-warnings"]');
+    expect(warnings?.textContent).toContain('ISM_NETWORK_ID_OUT_OF_RANGE');
+    const save = button(view.container, 'Save settings');
+    expect(save.getAttribute('aria-disabled')).toBe('false');
+    await click(save);
+    await settle();
+    expect(api.calls.map((c) => c.input)).toEqual([
+      { id: configuration.id, settings: { ismNetworkId: -1 }, dryRun: true },
+      { id: configuration.id, settings: { ismNetworkId: -1 }, dryRun: false },
+    ]);
+    expect(saved).toBe(1);
+  });
+
   it('places the violations of the dry run beside their fields and saves nothing', async () => {
     const api = new FakeApi()
       .answer('configurations.update', { dryRun: true, violations: [{ code: 'ISM_CHANNEL_NOT_ALLOWED_IN_REGION', field: 'ismTxChannel', message: 'Europe: channel 1 only.' }], value: null })

@@ -57,17 +57,19 @@ describe('device in a configuration draft', () => {
     expect(nscp).not.toContain('serial0Baudrate');
   });
 
-  it('checks an add with the domain: required choices, interfaces of the type', () => {
+  it('checks an add with the domain: required choices block, an interface the type lacks (our rule) warns', () => {
     const ctx = { mode: 'add' as const, serialNumber: 'SRCP000101', deviceType: 'SRCP' as const, stored: null, configuration: stored, region: 'NA' as const };
     expect(codes(checkDeviceDraft(emptyDeviceDraft(), ctx).violations)).toEqual([
       'deviceConfigurationType:DEVICE_ROLE_MISSING',
       'commInterface:COMM_INTERFACE_MISSING',
     ]);
     const wrong = { ...emptyDeviceDraft(), deviceConfigurationType: 'Sender', commInterface: 'Ethernet' };
-    expect(codes(checkDeviceDraft(wrong, ctx).violations)).toEqual(['commInterface:INTERFACE_NOT_SUPPORTED_BY_DEVICE_TYPE']);
+    expect(checkDeviceDraft(wrong, ctx).violations).toEqual([]);
+    expect(codes(checkDeviceDraft(wrong, ctx).warnings)).toEqual(['commInterface:INTERFACE_NOT_SUPPORTED_BY_DEVICE_TYPE']);
     const good = { ...emptyDeviceDraft(), deviceConfigurationType: 'Sender', commInterface: 'ISM' };
     const check = checkDeviceDraft(good, ctx);
     expect(check.violations).toEqual([]);
+    expect(check.warnings).toEqual([]);
     expect(check.payload).toEqual({ serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'ISM' });
   });
 

@@ -49,33 +49,85 @@ describe.each(backends())('configurations on %s', (backend) => {
     expect((await env.call('PATCH', `/configurations/${created.id}`, { body: {} })).status).toBe(404);
   });
 
-  it('changes nothing on a dry run, whatever it would break or not', async () => {
-    const created = await create({ name: 'Dry', ismTxChannel: 3, canMode: 'canopen', canKBitrate: 'BITRATE_250000' });
-    await env.call('POST', `/configurations/${created.id}/devices`, { body: { serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'ISM' } });
-    const before = (await env.call('GET', `/configurations/${created.id}`)).json.data;
+  describe('a dry run answers as the real call would, in the envelope, and changes nothing', () => {
+    /** The three operations that take dryRun, each with a change that passes and one that breaks an interface rule. */
+    const OPERATIONS = [
+      {
+        name: 'configuration update',
+        method: 'PATCH' as const,
+        path: (id: string) => `/configurations/${id}`,
+        passes: { ismTxChannel: 9, name: 'Renamed' },
+        breaks: { ismTxChannel: 99 },
+        broken: [{ code: 'ISM_CHANNEL_OUT_OF_RANGE', field: 'ismTxChannel' }],
+        realStatus: 200,
+      },
+      {
+        name: 'device add',
+        method: 'POST' as const,
+        path: (id: string) => `/configurations/${id}/devices`,
+        passes: { serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver', commInterface: 'ISM' },
+        breaks: { serialNumber: 'SRCP000102', deviceConfigurationType: 'Sender', commInterface: 'BLE', inputConfiguration1: 'ESTOP_TYPE_SWITCH' },
+        broken: [{ code: 'INPUT_MUST_BE_NOT_USED', field: 'devices.SRCP000102.inputConfiguration1' }],
+        realStatus: 201,
+      },
+      {
+        name: 'device update',
+        method: 'PATCH' as const,
+        path: (id: string) => `/configurations/${id}/devices/SRCP000101`,
+        passes: { commInterface: 'BLE' },
+        breaks: { commInterface: 'BLE', inputConfiguration1: 'ESTOP_TYPE_SWITCH' },
+        broken: [{ code: 'INPUT_MUST_BE_NOT_USED', field: 'devices.SRCP000101.inputConfiguration1' }],
+        realStatus: 200,
+      },
+    ];
 
-    const clean = await env.call('PATCH', `/configurations/${created.id}?dryRun=true`, { body: { ismTxChannel: 9, name: 'Renamed' } });
-    expect(clean.status).toBe(200);
-    expect(clean.json.data).toEqual({ dryRun: true, valid: true, violations: [] });
-    const broken = await env.call('PATCH', `/configurations/${created.id}?dryRun=true`, { body: { ismTxChannel: 99 } });
-    expect(broken.json.data).toMatchObject({ dryRun: true, valid: false, violations: [{ code: 'ISM_CHANNEL_OUT_OF_RANGE', field: 'ismTxChannel' }] });
-    const add = await env.call('POST', `/configurations/${created.id}/devices?dryRun=true`, { body: { serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver', commInterface: 'ISM' } });
-    expect(add.status).toBe(200);
-    expect(add.json.data).toEqual({ dryRun: true, valid: true, violations: [] });
-    const update = await env.call('PATCH', `/configurations/${created.id}/devices/SRCP000101?dryRun=true`, { body: { commInterface: 'BLE', inputConfiguration1: 'ESTOP_TYPE_SWITCH' } });
-    expect(update.json.data).toMatchObject({ valid: false, violations: [{ code: 'INPUT_MUST_BE_NOT_USED' }] });
+    for (const operation of OPERATIONS) {
+      it(`${operation.name}: invalid is the real call's 400 with each error; valid is 200 with data null; the configuration reads the same after`, async () => {
+        const created = await create({ name: 'Dry', ismTxChannel: 3, canMode: 'canopen', canKBitrate: 'BITRATE_250000' });
+        await env.call('POST', `/configurations/${created.id}/devices`, { body: { serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'ISM' } });
+        const before = (await env.call('GET', `/configurations/${created.id}`)).json.data;
+        const dry = `${operation.path(created.id)}?dryRun=true`;
 
-    expect((await env.call('GET', `/configurations/${created.id}`)).json.data).toEqual(before);
-    expect((await env.call('GET', '/devices?serial=EPC000102')).json.data.items[0].configurationId).toBeNull();
+        const invalid = await env.call(operation.method, dry, { body: operation.breaks });
+        expect(invalid.status).toBe(400);
+        expect(invalid.json).toEqual({ data: null, success: false, errors: operation.broken.map((e) => expect.objectContaining(e)) });
+        const real = await env.call(operation.method, operation.path(created.id), { body: operation.breaks });
+        expect(real.status).toBe(invalid.status);
+        expect(real.json).toEqual(invalid.json);
 
-    // Without dryRun the same broken patch is a 400 with the same violations, and changes nothing.
-    const refused = await env.call('PATCH', `/configurations/${created.id}`, { body: { ismTxChannel: 99 } });
-    expect(refused.status).toBe(400);
-    expect(refused.json.errors).toEqual([expect.objectContaining({ code: 'ISM_CHANNEL_OUT_OF_RANGE', field: 'ismTxChannel' })]);
-    expect((await env.call('GET', `/configurations/${created.id}`)).json.data).toEqual(before);
-    // A dry run still needs the configuration and the device to exist.
-    expect((await env.call('PATCH', '/configurations/3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f?dryRun=true', { body: {} })).status).toBe(404);
-    await env.call('DELETE', `/configurations/${created.id}`);
+        const valid = await env.call(operation.method, dry, { body: operation.passes });
+        expect(valid.status).toBe(200);
+        expect(valid.json).toEqual({ data: null, success: true, errors: [] });
+
+        expect((await env.call('GET', `/configurations/${created.id}`)).json.data).toEqual(before);
+        expect((await env.call('GET', '/devices?serial=EPC000102')).json.data.items[0].configurationId).toBeNull();
+        // The change that passed the dry run passes for real too.
+        expect((await env.call(operation.method, operation.path(created.id), { body: operation.passes })).status).toBe(operation.realStatus);
+        await env.call('DELETE', `/configurations/${created.id}`);
+      });
+    }
+
+    it('answers a conflict or an unknown configuration as the real call does', async () => {
+      expect((await env.call('PATCH', '/configurations/3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f?dryRun=true', { body: {} })).status).toBe(404);
+      const created = await create({ name: 'Dry conflict' });
+      await env.call('POST', `/configurations/${created.id}/devices`, { body: { serialNumber: 'SRCP000101' } });
+      const again = await env.call('POST', `/configurations/${created.id}/devices?dryRun=true`, { body: { serialNumber: 'SRCP000101' } });
+      expect(again.status).toBe(409);
+      expect(codes(again)).toEqual(['DEVICE_ALREADY_IN_CONFIGURATION']);
+      await env.call('DELETE', `/configurations/${created.id}`);
+    });
+
+    it('a rule of ours neither fails the dry run nor the write: it is a warning in the status', async () => {
+      const created = await create({ name: 'Warned', canMode: 'none' });
+      const device = { serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ipAddress: '192.168.1.20', ethNetmask: '255.255.255.0', ethGateway: '10.0.0.1' };
+      const dry = await env.call('POST', `/configurations/${created.id}/devices?dryRun=true`, { body: device });
+      expect(dry.json).toEqual({ data: null, success: true, errors: [] });
+      expect((await env.call('POST', `/configurations/${created.id}/devices`, { body: device })).status).toBe(201);
+      const status = (await env.call('GET', `/configurations/validate/${created.id}`)).json.data;
+      expect(status.warnings).toEqual([expect.objectContaining({ code: 'GATEWAY_OUTSIDE_SUBNET', field: 'devices.EPC000102.ethGateway', severity: 'warning' })]);
+      expect(status.errors.map((e: { code: string }) => e.code)).not.toContain('GATEWAY_OUTSIDE_SUBNET');
+      await env.call('DELETE', `/configurations/${created.id}`);
+    });
   });
 
   it('adds, updates and removes devices; a device is in one configuration at a time, and must be registered', async () => {
@@ -147,6 +199,7 @@ describe.each(backends())('configurations on %s', (backend) => {
       configurationId: created.id,
       complete: false,
       errors: [expect.objectContaining({ code: 'NO_SENDER' }), expect.objectContaining({ code: 'NO_RECEIVER' })],
+      warnings: [],
       readyDevices: [],
     });
     await env.call('POST', `/configurations/${created.id}/devices`, { body: { serialNumber: 'SRCP000102', deviceConfigurationType: 'Sender', commInterface: 'BLE' } });

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIOLATION_CODES, type ViolationCode } from '../../domain';
+import { configurationRuleSource, VIOLATION_CODES, type ViolationCode } from '../../domain';
 import { upsertManufacturingRecords } from '../../server';
 import { backends, register, startEnv, type Response, type TestEnv } from './harness';
 
 /**
  * Every violation code of the domain, reached through an operation of the service that accepts
  * the input (create or patch, a device add or update as a dry run, the status operation, the
- * list queries...). The last test checks that no code of the domain is left out.
+ * list queries...). A rule of ours is reached through the status, as a warning: the write it is
+ * found in is accepted. The last test checks that no code of the domain is left out.
  */
-type Found = { code: string; field?: string };
+type Found = { code: string; field?: string; severity?: string };
 
 /** Codes no HTTP request can produce, and what the service answers instead. */
 const UNREACHABLE = {
@@ -30,8 +31,7 @@ interface Context {
 }
 
 const reported = (response: Response): Found[] => {
-  if (response.json?.data?.dryRun) return response.json.data.violations;
-  if (response.json?.data && 'complete' in (response.json.data as object)) return response.json.data.errors;
+  if (response.json?.data && 'complete' in (response.json.data as object)) return [...response.json.data.errors, ...response.json.data.warnings];
   return response.json?.errors ?? [];
 };
 
@@ -85,7 +85,7 @@ const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectFi
     expectField: 'ismTxChannel',
     run: (c) => c.env.call('POST', '/configurations', { key: c.euKey, orgId: c.euOrg, body: { name: 'EU line', ismTxChannel: 2 } }),
   },
-  ISM_NETWORK_ID_OUT_OF_RANGE: { expectField: 'ismNetworkId', run: (c) => c.env.call('POST', '/configurations', { body: { name: 'x', ismNetworkId: -1 } }) },
+  ISM_NETWORK_ID_OUT_OF_RANGE: { expectField: 'ismNetworkId', run: (c) => statusOf(c, { ismNetworkId: -1 }, []) },
   PGN_REQUIRES_J1939: { expectField: 'displayTextPgn', run: (c) => c.env.call('PATCH', `/configurations/${c.base}?dryRun=true`, { body: { displayTextPgn: 0xff10 } }) },
   PGN_OUT_OF_RANGE: { expectField: 'settingsPgn', run: (c) => c.env.call('POST', '/configurations', { body: { name: 'x', canMode: 'j1939', settingsPgn: 0xfe00 } }) },
   SOURCE_ADDRESS_OUT_OF_RANGE: {
@@ -102,19 +102,19 @@ const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectFi
   },
   SERIAL_USAGE_CONFLICT: { expectField: 'devices.NSCP000101.serial1Usage', run: (c) => addDry(c, { serialNumber: 'NSCP000101', serial0Usage: 'control', serial1Usage: 'control' }) },
   NSCP_ONLY_FIELD: { expectField: 'devices.EPC000101.stopCategory', run: (c) => addDry(c, { serialNumber: 'EPC000101', stopCategory: 'CAT0' }) },
-  CAT1_STOP_DELAY_WITHOUT_CAT1: { expectField: 'devices.NSCP000101.cat1StopDelay', run: (c) => addDry(c, { serialNumber: 'NSCP000101', stopCategory: 'CAT0', cat1StopDelay: 2 }) },
-  CAT1_STOP_DELAY_NEGATIVE: { expectField: 'cat1StopDelay', run: (c) => addDry(c, { serialNumber: 'NSCP000101', stopCategory: 'CAT1', cat1StopDelay: -1 }) },
-  INTERFACE_NOT_SUPPORTED_BY_DEVICE_TYPE: { expectField: 'devices.WESP000101.commInterface', run: (c) => addDry(c, { serialNumber: 'WESP000101', commInterface: 'Wifi' }) },
-  IP_ADDRESS_WITHOUT_IP_INTERFACE: { expectField: 'devices.EPC000101.ipAddress', run: (c) => addDry(c, { serialNumber: 'EPC000101', commInterface: 'BLE', ipAddress: '10.0.0.5' }) },
-  ETHERNET_FIELD_WITHOUT_ETHERNET: { expectField: 'devices.EPC000101.ethGateway', run: (c) => addDry(c, { serialNumber: 'EPC000101', commInterface: 'Wifi', ethGateway: '10.0.0.1' }) },
-  WIFI_FIELD_WITHOUT_WIFI: { expectField: 'devices.EPC000101.wifiPassword', run: (c) => addDry(c, { serialNumber: 'EPC000101', commInterface: 'Ethernet', wifiPassword: 'x' }) },
+  CAT1_STOP_DELAY_WITHOUT_CAT1: { expectField: 'devices.NSCP000101.cat1StopDelay', run: (c) => statusOf(c, {}, [{ serialNumber: 'NSCP000101', stopCategory: 'CAT0', cat1StopDelay: 2 }]) },
+  CAT1_STOP_DELAY_NEGATIVE: { expectField: 'devices.NSCP000101.cat1StopDelay', run: (c) => statusOf(c, {}, [{ serialNumber: 'NSCP000101', stopCategory: 'CAT1', cat1StopDelay: -1 }]) },
+  INTERFACE_NOT_SUPPORTED_BY_DEVICE_TYPE: { expectField: 'devices.WESP000101.commInterface', run: (c) => statusOf(c, {}, [{ serialNumber: 'WESP000101', commInterface: 'Wifi' }]) },
+  IP_ADDRESS_WITHOUT_IP_INTERFACE: { expectField: 'devices.EPC000101.ipAddress', run: (c) => statusOf(c, {}, [{ serialNumber: 'EPC000101', commInterface: 'BLE', ipAddress: '10.0.0.5' }]) },
+  ETHERNET_FIELD_WITHOUT_ETHERNET: { expectField: 'devices.EPC000101.ethGateway', run: (c) => statusOf(c, {}, [{ serialNumber: 'EPC000101', commInterface: 'Wifi', ethGateway: '10.0.0.1' }]) },
+  WIFI_FIELD_WITHOUT_WIFI: { expectField: 'devices.EPC000101.wifiSsid', run: (c) => statusOf(c, {}, [{ serialNumber: 'EPC000101', commInterface: 'Ethernet', wifiSsid: 'Plant' }]) },
   IP_ADDRESS_NOT_A_HOST: {
     expectField: 'devices.EPC000101.ipAddress',
-    run: (c) => addDry(c, { serialNumber: 'EPC000101', commInterface: 'Ethernet', ipAddress: '10.0.0.255', ethNetmask: '255.255.255.0' }),
+    run: (c) => statusOf(c, {}, [{ serialNumber: 'EPC000101', commInterface: 'Ethernet', ipAddress: '10.0.0.255', ethNetmask: '255.255.255.0' }]),
   },
   GATEWAY_OUTSIDE_SUBNET: {
     expectField: 'devices.EPC000101.ethGateway',
-    run: (c) => addDry(c, { serialNumber: 'EPC000101', commInterface: 'Ethernet', ipAddress: '10.0.0.5', ethNetmask: '255.255.255.0', ethGateway: '10.0.1.1' }),
+    run: (c) => statusOf(c, {}, [{ serialNumber: 'EPC000101', commInterface: 'Ethernet', ipAddress: '10.0.0.5', ethNetmask: '255.255.255.0', ethGateway: '10.0.1.1' }]),
   },
   NETWORK_TEMPLATE_NOT_FOUND: {
     expectField: 'devices.EPC000101.networkTemplateId',
@@ -122,16 +122,15 @@ const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectFi
   },
   NETWORK_TEMPLATE_INTERFACE_MISMATCH: {
     expectField: 'devices.EPC000101.networkTemplateId',
-    run: (c) => addDry(c, { serialNumber: 'EPC000101', commInterface: 'Wifi', networkTemplateId: c.templates.ethernet }),
+    run: (c) => statusOf(c, {}, [{ serialNumber: 'EPC000101', commInterface: 'Wifi', networkTemplateId: c.templates.ethernet }]),
   },
   DUPLICATE_IP_ADDRESS: {
     expectField: 'devices.EPC900002.ipAddress',
-    run: async (c) => {
-      await c.env.call('POST', `/configurations/${c.base}/devices`, { body: { serialNumber: 'EPC000101', commInterface: 'Ethernet', ipAddress: '10.0.0.7' } });
-      const response = await addDry(c, { serialNumber: 'EPC900002', commInterface: 'Ethernet', ipAddress: '10.0.0.7' });
-      await c.env.call('DELETE', `/configurations/${c.base}/devices/EPC000101`);
-      return response;
-    },
+    run: (c) =>
+      statusOf(c, {}, [
+        { serialNumber: 'EPC000101', commInterface: 'Ethernet', ipAddress: '10.0.0.7' },
+        { serialNumber: 'EPC900002', commInterface: 'Ethernet', ipAddress: '10.0.0.7' },
+      ]),
   },
   // Completeness (the status operation)
   NO_SENDER: { expectField: 'devices', run: (c) => statusOf(c, {}, []) },
@@ -217,8 +216,11 @@ describe.each(backends())('every rule of the domain through the operations, on %
       const response = await run(context);
       const found = reported(response);
       expect(found, JSON.stringify(found)).toContainEqual(expect.objectContaining(expectField ? { code, field: expectField } : { code }));
+      // Ours warn and the interface's refuse: the severity says which.
+      const entry = found.find((f) => f.code === code && (!expectField || f.field === expectField));
+      expect(entry?.severity).toBe(configurationRuleSource(code) === 'ours' ? 'warning' : undefined);
       // A request that broke a rule changed nothing: dry runs and refused requests alike.
-      if (!['SERIAL_NUMBER_IN_UPDATE', 'DUPLICATE_SERIAL_NUMBER', 'DUPLICATE_IP_ADDRESS'].includes(code)) {
+      if (!['SERIAL_NUMBER_IN_UPDATE', 'DUPLICATE_SERIAL_NUMBER'].includes(code)) {
         const after = await context.env.call('GET', `/configurations/${context.base}`);
         expect(after.json.data).toEqual(before.json.data);
       }

@@ -30,10 +30,12 @@ export function configurationHandlers(session: SessionManager): HandlerGroup<Con
       throw toCoreError(err);
     }
   };
-  const dryRunOutcome = async (work: () => Promise<{ violations: Violation[] }>): Promise<WriteOutcome<ConfigurationView>> => {
-    const outcome = await judged(work, true);
-    return { dryRun: true, violations: outcome.value?.violations ?? outcome.violations, value: null };
-  };
+  // A dry run resolves with the validation errors the real call would get; others throw as it would.
+  const dryRunOutcome = async (work: () => Promise<Violation[]>): Promise<WriteOutcome<ConfigurationView>> => ({
+    dryRun: true,
+    violations: await call(work),
+    value: null,
+  });
 
   return {
     'configurations.list': (input) =>
@@ -76,7 +78,7 @@ export function configurationHandlers(session: SessionManager): HandlerGroup<Con
 }
 
 export function statusView(
-  status: { complete: boolean; errors: Violation[]; readyDevices: string[] },
+  status: { complete: boolean; errors: Violation[]; warnings: Violation[]; readyDevices: string[] },
   configuration: ConfigurationView,
 ): ConfigurationStatusView {
   const devices: DeviceFileReadiness[] = configuration.devices.map((d) => {
@@ -89,5 +91,5 @@ export function statusView(
       reason: ready ? null : (own?.message ?? 'Files are produced once the whole configuration is complete.'),
     };
   });
-  return { complete: status.complete, violations: status.errors, devices };
+  return { complete: status.complete, violations: status.errors, warnings: status.warnings, devices };
 }

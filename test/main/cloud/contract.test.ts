@@ -207,8 +207,8 @@ describe('configurations and their devices, files and confirmations', () => {
 
   it('update and update with dryRun (which changes nothing)', async () => {
     const dry = await client.configurations.updateDryRun(configurationId, { ismTxChannel: 40 });
-    expect(dry.valid).toBe(false);
-    expect(dry.violations.some((v) => v.field === 'ismTxChannel')).toBe(true);
+    expect(dry.some((v) => v.field === 'ismTxChannel' && v.code === 'ISM_CHANNEL_OUT_OF_RANGE')).toBe(true);
+    expect(await client.configurations.updateDryRun(configurationId, { ismTxChannel: 7 })).toEqual([]);
     expect((await client.configurations.get(configurationId)).ismTxChannel).toBe(5);
     const updated = await client.configurations.update(configurationId, { ismTxChannel: 7 });
     expect(updated.ismTxChannel).toBe(7);
@@ -217,7 +217,7 @@ describe('configurations and their devices, files and confirmations', () => {
   it('devices in a configuration: add (dry run first), update (dry run first), status, remove', async () => {
     const [sender, receiver] = srcpToEpcOverIsm.devices;
     const dry = await client.configurations.addDeviceDryRun(configurationId, sender!.payload);
-    expect(dry).toMatchObject({ dryRun: true, valid: true });
+    expect(dry).toEqual([]);
     expect((await client.configurations.get(configurationId)).devices).toEqual([]);
     const incomplete = await client.configurations.validate(configurationId);
     expect(incomplete.complete).toBe(false);
@@ -229,7 +229,7 @@ describe('configurations and their devices, files and confirmations', () => {
     expect(status.readyDevices.sort()).toEqual(['EPC000101', 'SRCP000101']);
 
     const dryUpdate = await client.configurations.updateDeviceDryRun(configurationId, 'EPC000101', { can0Id: 2 });
-    expect(dryUpdate.valid).toBe(true);
+    expect(dryUpdate).toEqual([]);
     const updated = await client.configurations.updateDevice(configurationId, 'EPC000101', { can0Id: 2 });
     expect(updated.devices.find((d) => d.serialNumber === 'EPC000101')?.can0Id).toBe(2);
 
