@@ -81,7 +81,7 @@ describe.each(backends())('health, request ids and metrics on %s', (backend) => 
   it('shows /metrics to a direct loopback peer only, unless it sends the token', async () => {
     const relayed = await fetch(`${env.url}/metrics`, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
     expect(relayed.status).toBe(403);
-    expect((await relayed.json()).errors[0].code).toBe('METRICS_FORBIDDEN');
+    expect(((await relayed.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('METRICS_FORBIDDEN');
 
     const withToken: RunningService = await startService({ db: env.db, port: 0, metrics: { token: 'scrape-me' } });
     try {
