@@ -15,6 +15,13 @@ export const COAP_DEFAULT_PORT = 5683;
 export const SERIAL_DEFAULT_BAUD_RATE = 115200;
 /** USB product id of the vendor's devices. */
 export const USB_PRODUCT_ID = 0xd101;
+/**
+ * USB vendor id of the vendor's devices. A product id alone is 16 bits any gadget may claim: the
+ * Linux udev rule (assets/linux/60-provisioner.rules) gives access only to this vendor's 0xD101.
+ * No vendor id was recorded anywhere before; 0x1209 (pid.codes) stands in until the hardware
+ * team confirms the devices' own, and the rule's test keeps the two equal.
+ */
+export const USB_VENDOR_ID = 0x1209;
 
 /** BLE GATT service carrying the SLIP byte stream. */
 export const BLE_SERVICE_UUID = '6e40d101b5a3f393e0a9e50e24dcca9e';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import type { ApiKeyRole, Region } from '../../domain/enums';
 import { createServiceClient, type ServiceClient } from '../cloud';
 import { CoreError, type Capability, type SessionView } from '../../contract/index';
@@ -41,6 +42,31 @@ export function secretNameFor(serviceUrl: string, orgId: string): string {
 
 export function normalizeServiceUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
+}
+
+/** This computer's own addresses: 127.0.0.0/8, ::1 (also as ::ffff:127.x.x.x) and localhost. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost' || host === '::1') return true;
+  if (isIPv4(host)) return host.startsWith('127.');
+  // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
+}
+
+/**
+ * Whether signing in at `serviceUrl` would send the API key unencrypted over a network: plain
+ * http:// to anything but this computer. Anyone on the plant network could read the key on the
+ * way and act with its role. (The local workspace is http:// on loopback, which never leaves the
+ * machine.)
+ */
+export function isPlainHttpOverNetwork(serviceUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(serviceUrl);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 
 /**
@@ -103,6 +129,10 @@ export class SessionManager {
   async signIn(input: { serviceUrl: string; orgId: string; apiKey: string; remember: boolean }): Promise<SessionView> {
     const serviceUrl = normalizeServiceUrl(input.serviceUrl);
     this.deps.log.addSecret(input.apiKey);
+    if (isPlainHttpOverNetwork(serviceUrl)) {
+      const message = `Not signing in at ${serviceUrl}: over http:// the API key would cross the network unencrypted, readable by anyone on the way. Use the service's https:// address (plain http:// is only for this computer: localhost, 127.0.0.1, ::1).`;
+      throw new CoreError('INVALID_INPUT', message, [{ code: 'INSECURE_SERVICE_URL', field: 'serviceUrl', message }]);
+    }
     const validated = await this.validate(serviceUrl, input.orgId, input.apiKey);
     let remembered = false;
     const name = secretNameFor(serviceUrl, input.orgId);

@@ -5,7 +5,7 @@ import { cacheList, cachePrefetch, cachePrune } from './commands/cache';
 import { configurationApply, configurationDownload, configurationUpdate } from './commands/configuration';
 import { deviceList } from './commands/device-list';
 import { deviceUpdate, firmwareApply, firmwareDownload, firmwareUpdate } from './commands/firmware';
-import { login, logout, status } from './commands/login';
+import { login, logout, status, type LoginOptions } from './commands/login';
 import { outboxList, outboxSync } from './commands/outbox';
 import type { CliContext, GlobalOptions } from './context';
 import type { CliIo } from './io';
@@ -70,7 +70,8 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .option('--org <orgId>', 'your organization id')
     .option('--api-key <key>', 'the API key (or $PROVISIONER_API_KEY, or --api-key-stdin)')
     .option('--api-key-stdin', 'read the API key from standard input')
-    .action((options: { url?: string; org?: string; apiKey?: string; apiKeyStdin?: boolean }) => runner((ctx) => login(ctx, options, stdin)));
+    .option('--insecure', 'allow a plain http:// URL of another computer (the key then crosses the network unencrypted)')
+    .action((options: LoginOptions) => runner((ctx) => login(ctx, options, stdin)));
 
   program
     .command('logout')

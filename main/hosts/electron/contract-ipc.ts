@@ -1,7 +1,7 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { EVENT_STREAMS, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, invokeForWire, type CoreHost, type InvokeOutcome } from '../../../contract/index';
 import { isAppUrl } from './app-origin';
-import type { KnownSecrets } from './known-secrets';
+import type { KnownSecrets } from '../known-secrets';
 import { describeSender, isTrustedSender } from './trusted-sender';
 
 export interface ContractIpcOptions {

@@ -3,7 +3,7 @@ import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../platform/durable-file';
 import type { SecretStore } from '../../../platform/secret-store';
-import type { KnownSecrets } from './known-secrets';
+import type { KnownSecrets } from '../known-secrets';
 
 /** Thrown when a secret would have to be written in plain text; the message says so to the technician. */
 export class SecretStorageUnavailableError extends Error {

@@ -2,7 +2,7 @@ import { app, Menu, session, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import type { CoreHost } from '../../../contract/index';
 import { registerContractIpc } from './contract-ipc';
-import { KnownSecrets } from './known-secrets';
+import { KnownSecrets } from '../known-secrets';
 import { createMainWindow } from './main-window';
 import { buildMenuTemplate } from './menu-template';
 import { registerAppScheme, serveRenderer } from './renderer-protocol';

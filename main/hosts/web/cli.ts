@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { keepCreatedFilesPrivate, prepareDataDirs, resolveDataDirs } from '../../../platform/data-dirs';
-import { createCore, FileSecretStore } from '../../app';
+import { createCore, embeddedWorkspaceStarter, FileSecretStore } from '../../app';
+import { KnownSecrets, withholdingSecretStore } from '../known-secrets';
 import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-renderer';
 import { portGlobsFromEnv } from '../../devices/discovery';
 import { ptyGlob } from '../../../simulator';
@@ -44,10 +45,18 @@ async function main(): Promise<void> {
   }
 
   const benchDir = join(dataDir, 'simulated-bench');
+  // Every key this process holds stays out of what the browser is sent, as in Electron.
+  const secrets = new KnownSecrets();
+  const startWorkspace = embeddedWorkspaceStarter(join(dataDir, 'workspace'));
   const core = await createCore({
     dataDir,
-    secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
+    secretStore: withholdingSecretStore(new FileSecretStore(join(dataDir, 'secrets.json')), secrets),
     host: 'web',
+    startLocalWorkspace: async () => {
+      const workspace = await startWorkspace();
+      secrets.add(workspace.apiKey);
+      return workspace;
+    },
     // With --simulate the bench's ptys appear in the bench's own folder, found by a port glob as USB adapters are.
     ...(options.simulate ? { deviceList: { serial: { portGlobs: [...portGlobsFromEnv(process.env), ptyGlob(join(benchDir, 'pty'))] } } } : {}),
     onLogLine: (line) => {
@@ -71,7 +80,7 @@ async function main(): Promise<void> {
     core.log.info('web', `Simulated bench: ${bench.serialNumbers.join(', ')} on pty links.`);
   }
 
-  const server = await startWebServer({ core, rendererDir: RENDERER_DIST_DIR, port: options.port, log: (m) => core.log.warn('web', m) });
+  const server = await startWebServer({ core, rendererDir: RENDERER_DIST_DIR, port: options.port, secrets, log: (m) => core.log.warn('web', m) });
   process.stdout.write(`\nProvisioner is running in web mode. Open this address in a browser on this computer:\n\n  ${server.openUrl}\n\n(The address carries a token for this run only. Ctrl+C stops.)\n`);
 
   let stopping = false;

@@ -12,6 +12,7 @@ import {
   type CoreHost,
   type WebServerMessage,
 } from '../../../contract/index';
+import { KnownSecrets } from '../known-secrets';
 import { readStaticFile } from './static-files';
 
 /** The page's policy, also sent as a header (frame-ancestors only works there); the WebSocket is named explicitly. */
@@ -30,6 +31,11 @@ export interface WebServerOptions {
   port?: number;
   /** The per-run token; random when absent. */
   token?: string;
+  /**
+   * Secrets cut out of everything sent to the page (the API key: the one typed at sign-in is added
+   * as it passes); the host adds the ones it holds itself (a remembered key, the local workspace's).
+   */
+  secrets?: KnownSecrets;
   log?: (message: string) => void;
 }
 
@@ -61,10 +67,12 @@ function isLoopback(address: string | undefined): boolean {
  * - Host must name this loopback origin (a DNS-rebinding page cannot talk to it).
  * - The WebSocket needs this run's token and an Origin of this server (other sites' pages cannot).
  * - Every call goes through invokeForWire: channel checked, input parsed with the contract's schema.
+ * - What goes back, like every event, is scrubbed of the API key, as Electron's IPC does.
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const log = options.log ?? (() => undefined);
+  const secrets = options.secrets ?? new KnownSecrets();
   let port = options.port ?? 0;
   const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
@@ -127,7 +135,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const send = (message: WebServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const offs = EVENT_STREAMS.map((stream) => options.core.subscribe(stream, (payload) => send({ type: 'event', stream, payload })));
+    const offs = EVENT_STREAMS.map((stream) => options.core.subscribe(stream, (payload) => send({ type: 'event', stream, payload: secrets.scrub(payload) })));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       let parsed;
@@ -138,7 +146,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       }
       if (!parsed.success) return;
       const { id, channel, input } = parsed.data;
-      void invokeForWire(options.core, channel, input).then((outcome) => send({ type: 'result', id, outcome }));
+      secrets.noteInvocation(channel, input);
+      void invokeForWire(options.core, channel, input).then((outcome) => send({ type: 'result', id, outcome: secrets.scrub(outcome) }));
     });
     ws.on('close', () => {
       sockets.delete(ws);

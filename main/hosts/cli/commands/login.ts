@@ -1,6 +1,7 @@
 import { createServiceClient } from '../../../cloud';
 import { provisioningPaths } from '../../../app/jobs';
 import { Outbox } from '../../../app/outbox/outbox';
+import { isPlainHttpOverNetwork } from '../../../app/session';
 import type { CliContext } from '../context';
 import { normalizeServiceUrl, readCredentials, removeCredentials, writeCredentials } from '../credentials';
 import { CliError, EXIT } from '../errors';
@@ -10,6 +11,8 @@ export interface LoginOptions {
   org?: string;
   apiKey?: string;
   apiKeyStdin?: boolean;
+  /** Send the key over plain http:// to another computer anyway (a test bench without TLS). */
+  insecure?: boolean;
 }
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -31,6 +34,17 @@ export async function login(ctx: CliContext, options: LoginOptions, stdin: NodeJ
     serviceUrl = normalizeServiceUrl(options.url);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message.replace(/\.$/, '') : String(error), EXIT.usage);
+  }
+  if (isPlainHttpOverNetwork(serviceUrl)) {
+    if (!options.insecure) {
+      throw new CliError(
+        `not logging in at ${serviceUrl}: over http:// the API key would cross the network unencrypted; use the service's https:// address (or --insecure if you accept that anyone on the network path can read the key)`,
+        EXIT.usage,
+      );
+    }
+    const warning = `sending the API key to ${serviceUrl} over plain http (--insecure): anyone on the network path can read it and act with its role`;
+    if (ctx.out.json) ctx.out.jsonLine({ event: 'warning', message: warning });
+    else ctx.io.stderr.write(`warning: ${warning}\n`);
   }
   const client = createServiceClient({ baseUrl: serviceUrl, orgId: options.org, apiKey, retry: { attempts: 2 } });
   const result = await client.apiKeys.validate(apiKey);

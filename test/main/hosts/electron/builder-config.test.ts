@@ -10,6 +10,7 @@ import type { Configuration } from 'app-builder-lib';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { USB_PRODUCT_ID, USB_VENDOR_ID } from '../../../../protocol/constants';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 let config: Configuration;
@@ -111,11 +112,16 @@ describe('Linux udev rule and package scripts', () => {
   const ruleLines = rules.split('\n').filter((line) => line.trim() && !line.trim().startsWith('#'));
   const deviceRules = ruleLines.filter((line) => line.includes('idProduct'));
 
-  it('matches USB product id 0xD101 for the USB device and its tty', () => {
+  it("matches the vendor's USB vendor and product ids, both, for the USB device and its tty", () => {
+    const hex = (id: number) => id.toString(16).padStart(4, '0');
     expect(deviceRules.length).toBe(2);
     expect(deviceRules.some((line) => line.includes('SUBSYSTEM=="usb"'))).toBe(true);
     expect(deviceRules.some((line) => line.includes('SUBSYSTEM=="tty"'))).toBe(true);
-    for (const line of deviceRules) expect(line).toMatch(/ATTRS?\{idProduct\}=="d101"/);
+    for (const line of deviceRules) {
+      expect(line).toContain(`ATTRS{idProduct}=="${hex(USB_PRODUCT_ID)}"`);
+      // A rogue gadget claiming product 0xD101 under another vendor id gets nothing.
+      expect(line).toContain(`ATTRS{idVendor}=="${hex(USB_VENDOR_ID)}"`);
+    }
   });
 
   it('grants the plugdev group read and write, and tells ModemManager to keep away', () => {

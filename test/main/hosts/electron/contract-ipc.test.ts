@@ -5,7 +5,7 @@ import { BrowserWindow, fake, ipcMain } from './fake-electron';
 vi.mock('electron', () => import('./fake-electron'));
 
 const { registerContractIpc } = await import('../../../../main/hosts/electron/contract-ipc');
-const { KnownSecrets, REDACTED } = await import('../../../../main/hosts/electron/known-secrets');
+const { KnownSecrets, REDACTED } = await import('../../../../main/hosts/known-secrets');
 
 const API_KEY = 'pk_live_7f3c9a1e5b2d4f6a8c0e1b3d5f7a9c2e';
 

@@ -1,7 +1,10 @@
+import type { SecretStore } from '../../platform/secret-store';
+
 /**
- * The secrets main holds (the API key) and the last line of defence that keeps them out of
- * everything sent to the renderer. The core is meant never to return a key; this makes a slip
- * (an error message that quotes a request, a log line with a header) harmless instead of a leak.
+ * The secrets a host holds (the API key) and the last line of defence that keeps them out of
+ * everything sent to the page: Electron's renderer over IPC, web mode's browser over its
+ * WebSocket. The core is meant never to return a key; this makes a slip (an error message that
+ * quotes a request, a log line with a header) harmless instead of a leak.
  */
 export const REDACTED = '[redacted]';
 
@@ -62,4 +65,24 @@ function scrubValue(value: unknown, secrets: readonly string[], seen: WeakMap<ob
   seen.set(value, copy);
   for (const [key, item] of Object.entries(value)) copy[key] = scrubValue(item, secrets, seen);
   return copy;
+}
+
+/**
+ * A secret store whose every value, read or written, is withheld from the page from then on: a
+ * key remembered from an earlier run is a secret before anyone types it. (Electron's store does
+ * this itself.)
+ */
+export function withholdingSecretStore(store: SecretStore, secrets: KnownSecrets): SecretStore {
+  return {
+    async get(name) {
+      const value = await store.get(name);
+      secrets.add(value);
+      return value;
+    },
+    async set(name, value) {
+      secrets.add(value);
+      await store.set(name, value);
+    },
+    delete: (name) => store.delete(name),
+  };
 }

@@ -1,0 +1,113 @@
+import { chmod, lstat, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../../main/hosts/cli/main';
+import { openDatabase, seedDemo, startService, type Database, type RunningService } from '../../../../server';
+import { pgliteTemplate } from '../../../server/harness';
+
+/**
+ * The CLI's edges as a user (or someone on the plant network) meets them: the API key never goes
+ * out over plain http to another computer unless --insecure says so, with a warning; and a data
+ * directory someone made readable to others is made private again at start, with a warning.
+ */
+
+/** An address of this computer that is not loopback, as another computer on the network would use. */
+function networkAddress(): string {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
+  }
+  return hostname();
+}
+
+async function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: { PATH: process.env.PATH }, cwd: home });
+  return { code, stdout: out, stderr: err };
+}
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'provisioner-cli-security-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('login over plain http', () => {
+  let listener: Server;
+  let requests = 0;
+  let db: Database;
+  let service: RunningService;
+  let adminKey: string;
+
+  beforeAll(async () => {
+    listener = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
+    db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
+    adminKey = (await seedDemo(db)).adminKey;
+    service = await startService({ db, host: '0.0.0.0', port: 0 });
+  }, 120_000);
+  afterAll(async () => {
+    await new Promise((resolve) => listener?.close(resolve));
+    await service?.close();
+    await db?.close();
+  });
+
+  it('is refused to another computer: the key is never sent, nothing is kept', async () => {
+    const home = join(root, 'refused');
+    const url = `http://${networkAddress()}:${(listener.address() as AddressInfo).port}`;
+    const run = await cli(home, ['login', '--url', url, '--org', 'demo', '--api-key', adminKey]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: not logging in at http:\/\/.+: over http:\/\/ the API key would cross the network unencrypted; use the service's https:\/\/ address \(or --insecure .+\)\n$/);
+    expect(requests).toBe(0);
+    await expect(stat(join(home, 'credentials.json'))).rejects.toThrow();
+  });
+
+  it('goes ahead with --insecure, saying so', async () => {
+    const home = join(root, 'insecure');
+    const url = `http://${networkAddress()}:${service.port}`;
+    const run = await cli(home, ['login', '--url', url, '--org', 'demo', '--api-key', adminKey, '--insecure']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe(`warning: sending the API key to ${url} over plain http (--insecure): anyone on the network path can read it and act with its role\n`);
+    expect(run.stdout).toContain('Logged in to organization demo');
+  });
+
+  it('needs no --insecure on this computer (loopback)', async () => {
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const run = await cli(join(root, `loopback-${host}`), ['login', '--url', `http://${host}:${service.port}`, '--org', 'demo', '--api-key', adminKey]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+    }
+  });
+});
+
+describe('a data directory others can read', () => {
+  it('is made private at start, with one warning line', async () => {
+    const home = join(root, 'loosened');
+    expect((await cli(home, ['status'])).stderr).toBe('');
+    await mkdir(join(home, 'data', 'downloads'), { recursive: true });
+    await chmod(join(home, 'data', 'downloads'), 0o755);
+    await writeFile(join(home, 'data', 'downloads', 'EPC000101.cbor'), 'x');
+    await chmod(join(home, 'data', 'downloads', 'EPC000101.cbor'), 0o644);
+
+    const run = await cli(home, ['status']);
+    expect(run.code).toBe(0);
+    // --data-dir puts the login at its root and the data under data/: one tree, one line.
+    expect(run.stderr).toBe(`warning: 1 file and 1 directory in ${home} could be read by other users; made them private (files 0600, directories 0700)\n`);
+    expect((await lstat(join(home, 'data', 'downloads'))).mode & 0o777).toBe(0o700);
+    expect((await lstat(join(home, 'data', 'downloads', 'EPC000101.cbor'))).mode & 0o777).toBe(0o600);
+    expect((await cli(home, ['status'])).stderr).toBe('');
+  });
+});
