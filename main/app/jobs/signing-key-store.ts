@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { NetworkError, type CallOptions } from '../../cloud';
 import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 
 /**
  * The service's root key (GET /v1/config-file-signing-key), kept on disk so that files can still be
@@ -33,19 +34,32 @@ export class SigningKeyStore {
   private readonly path: string;
   private readonly fs: FileSystem;
   private readonly now: () => number;
+  private readonly onQuarantine: ((file: QuarantinedFile) => void) | undefined;
   private memo: Promise<SigningKeyResult> | undefined;
 
-  constructor(options: { dir: string; fs?: FileSystem; now?: () => number }) {
+  constructor(options: { dir: string; fs?: FileSystem; now?: () => number; onQuarantine?: (file: QuarantinedFile) => void }) {
     this.path = join(options.dir, 'config-file-signing-key.json');
     this.fs = options.fs ?? nodeFileSystem;
     this.now = options.now ?? Date.now;
+    this.onQuarantine = options.onQuarantine;
   }
 
+  /** The key kept on disk. A damaged file is moved to `quarantine/` beside it (bytes intact) and reported: as if none were kept. */
   async stored(): Promise<StoredSigningKey | undefined> {
     const raw = await readFileIfExists(this.fs, this.path);
     if (!raw) return undefined;
-    const parsed = storedKeySchema.safeParse(JSON.parse(raw.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
+    let parsed: StoredSigningKey | undefined;
+    try {
+      parsed = storedKeySchema.parse(JSON.parse(raw.toString('utf8')));
+    } catch {
+      const file = await quarantineFile(this.fs, this.path, {
+        quarantineDir: join(this.path, '..', QUARANTINE_DIR),
+        reason: 'the kept signing key is damaged',
+        now: this.now(),
+      });
+      if (file) this.onQuarantine?.(file);
+    }
+    return parsed;
   }
 
   get(source: SigningKeySource, call: CallOptions = {}): Promise<SigningKeyResult> {

@@ -2,7 +2,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NetworkError } from '../../../../main/cloud';
 import { ConfigFileStore } from '../../../../main/app/jobs/config-file-store';
+import { SigningKeyStore, type SigningKeySource } from '../../../../main/app/jobs/signing-key-store';
 import type { QuarantinedFile } from '../../../../platform/quarantine';
 
 /**
@@ -73,4 +75,35 @@ describe('kept configuration files', () => {
     await expect(store().get('EPC000101')).resolves.toBeUndefined();
     expect(reported.map((f) => basename(f.from))).toEqual(['EPC000101.json']);
   });
+});
+
+describe('kept signing key', () => {
+  const store = () => new SigningKeyStore({ dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+  const key = { keyId: 'k1', algorithm: 'ES256', publicKeyPem: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n' };
+  const online: SigningKeySource = { signingKey: async () => key };
+  const offline: SigningKeySource = {
+    signingKey: async () => {
+      throw new NetworkError('unreachable', { method: 'GET', path: '/v1/config-file-signing-key' });
+    },
+  };
+
+  for (const [what, damage] of [
+    ['garbage', (_good: Buffer) => Buffer.from([0x00, 0x01, 0xfe])],
+    ['truncated', (good: Buffer) => good.subarray(0, good.length - 9)],
+  ] as const) {
+    it(`offline with a ${what} key file: answers "none kept", reports it, keeps its bytes; online writes a good one`, async () => {
+      await store().get(online);
+      const path = join(dir, 'config-file-signing-key.json');
+      const bad = damage(await readFile(path));
+      await writeFile(path, bad);
+
+      expect(await store().get(offline)).toEqual({ key: undefined, origin: 'none' });
+      expect(reported.map((f) => basename(f.from))).toEqual(['config-file-signing-key.json']);
+      expect(byOriginal(await quarantined(dir), 'config-file-signing-key.json')?.equals(bad)).toBe(true);
+
+      expect((await store().get(online)).key?.keyId).toBe('k1');
+      expect((await store().get(offline)).origin).toBe('stored');
+      expect(reported).toHaveLength(1);
+    });
+  }
 });
