@@ -41,7 +41,8 @@ export async function loadDefaultReleaseKey(dataDir: string): Promise<ReleaseKey
     pem = await readFile(path, 'utf8');
   }
   const pair = releaseKeyPairFromPrivateKey(pem);
-  await writeFileAtomic(join(dir, 'default.pub'), pair.publicKeyPem, 0o644);
+  // Private too, although public: everything in a data directory is its owner's alone.
+  await writeFileAtomic(join(dir, 'default.pub'), pair.publicKeyPem, 0o600);
   return pair;
 }
 

@@ -227,7 +227,9 @@ describe('the local workspace', () => {
     expect(status.stdout).toContain('Not logged in: commands use the local workspace');
     const key = await runIn(newcomer, ['signing-key']);
     expect(key.stdout).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
-    const device = await world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000104', link: 'pty', publicKeyPem: key.stdout });
+    const releaseKeys = await runIn(newcomer, ['release-keys']);
+    expect(releaseKeys.stdout).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
+    const device = await world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000104', link: 'pty', publicKeyPem: key.stdout, releaseKeysPem: [releaseKeys.stdout] });
     const run = await runIn(newcomer, ['device', 'firmware', 'update', 'EPC000104']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('EPC000104: firmware 1.1.0 installed (was 1.0.0); confirmed to the service');
