@@ -12,7 +12,18 @@ export interface UdpLinkOptions {
   bytesPerSecond: number;
   latencyMs: number;
   faults: DeviceFaults;
+  /**
+   * The All-CoAP-Nodes port whose group the device joins on loopback, to answer discovery
+   * (RFC 7252 §8). Default $PROVISIONER_DISCOVERY_PORT; not joined when neither says a port, so
+   * that simulators of unrelated tests do not answer each other's discovery.
+   */
+  discoveryPort?: number | false;
 }
+
+/** RFC 7252 §12.8: All-CoAP-Nodes (IPv4). */
+const ALL_COAP_NODES = '224.0.1.187';
+/** The only interface the simulator joins a group on: multicast never leaves the computer. */
+const LOOPBACK = '127.0.0.1';
 
 interface Datagram {
   length: number;
@@ -28,6 +39,7 @@ export class UdpLink implements DeviceLink {
   readonly kind = 'udp' as const;
   readonly wire: { inbound: WireModel; outbound: WireModel };
   private socket: Socket | undefined;
+  private groupSocket: Socket | undefined;
   private receiver: MessageReceiver = () => undefined;
   private readonly inbound: PacedChannel<Datagram>;
   private readonly outbound: PacedChannel<Datagram>;
@@ -74,6 +86,31 @@ export class UdpLink implements DeviceLink {
     });
     this.boundPort = socket.address().port;
     this.socket = socket;
+    const discoveryPort = this.options.discoveryPort ?? discoveryPortFromEnv(process.env);
+    if (discoveryPort !== false && !this.options.host.includes(':')) this.groupSocket = await this.joinGroup(discoveryPort);
+  }
+
+  /**
+   * A second socket on the group's port (shared with the other simulated devices) receives the
+   * multicast requests; answers go out of the device's own socket, from its own address, which is
+   * how the host learns where the device is.
+   */
+  private async joinGroup(port: number): Promise<Socket> {
+    const socket = createSocket({ type: 'udp4', reuseAddr: true });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(port, ALL_COAP_NODES, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    socket.addMembership(ALL_COAP_NODES, LOOPBACK);
+    socket.on('error', () => undefined);
+    socket.on('message', (bytes, remote) => {
+      if (!this.up_ || this.options.faults.frameFate('in') !== 'pass') return;
+      this.inbound.send({ length: bytes.length, bytes: new Uint8Array(bytes), peer: joinPeer(remote.address, remote.port) });
+    });
+    return socket;
   }
 
   async up(): Promise<void> {
@@ -103,9 +140,11 @@ export class UdpLink implements DeviceLink {
 
   async close(): Promise<void> {
     await this.down();
-    const socket = this.socket;
+    for (const socket of [this.socket, this.groupSocket]) {
+      if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
+    }
     this.socket = undefined;
-    if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
+    this.groupSocket = undefined;
   }
 }
 
@@ -116,4 +155,9 @@ function joinPeer(address: string, port: number): string {
 function splitPeer(peer: string): [string, number] {
   const at = peer.lastIndexOf(':');
   return [peer.slice(0, at).replace(/^\[|\]$/g, ''), Number(peer.slice(at + 1))];
+}
+
+function discoveryPortFromEnv(env: NodeJS.ProcessEnv): number | false {
+  const port = Number(env.PROVISIONER_DISCOVERY_PORT);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : false;
 }

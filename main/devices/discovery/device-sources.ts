@@ -1,6 +1,7 @@
 import type { Peripheral } from '@abandonware/noble';
 import { normalizeBleId, type BleCentral } from '../links/ble-central';
 import { formatLinkSpec, parseLinkSpec, type LinkFactoryDeps } from '../links/link-spec';
+import { discoverByMulticast, multicastDiscoveryFromEnv, type MulticastDiscoveryOptions } from './multicast';
 import { listSerialCandidates, type SerialCandidateSources } from './serial-candidates';
 
 /**
@@ -12,12 +13,28 @@ export interface DeviceSources {
   serial?: Omit<SerialCandidateSources, 'onWarning'> | false;
   /** Peripherals advertising the protocol's BLE service; off unless given. */
   ble?: { central: () => Promise<BleCentral> };
+  /**
+   * IP devices that answer a CoAP multicast GET /.well-known/core (multicast.ts); off if false.
+   * Default multicastDiscoveryFromEnv(process.env): on, loopback, port 5683.
+   */
+  multicast?: MulticastDiscoveryOptions | false;
   /** How links are opened (tests: a mock serial port opener). BLE links go through `ble.central` unless this names another. */
   linkDeps?: LinkFactoryDeps;
 }
 
 export function linkDepsOf(sources: DeviceSources): LinkFactoryDeps {
   return { ...(sources.ble ? { bleCentral: sources.ble.central } : {}), ...sources.linkDeps };
+}
+
+/** The links of the IP devices that answer the multicast request now; none when discovery is off or cannot send. */
+export async function multicastLinks(sources: DeviceSources, signal?: AbortSignal, onWarning?: (message: string) => void): Promise<string[]> {
+  try {
+    const options = sources.multicast ?? multicastDiscoveryFromEnv(process.env);
+    return options === false ? [] : await discoverByMulticast(options, signal);
+  } catch (error) {
+    onWarning?.(`IP devices are not discovered: ${(error as Error).message}`);
+    return [];
+  }
 }
 
 /** The links of the serial ports worth asking now. */

@@ -1,9 +1,9 @@
 import type { BleCentral } from '../links/ble-central';
-import { bleLinkOf, linkDepsOf, portOf, serialLinks, type DeviceSources } from './device-sources';
+import { bleLinkOf, linkDepsOf, multicastLinks, portOf, serialLinks, type DeviceSources } from './device-sources';
 import { probeLink, type ProbeResult } from './probe';
 
 export interface FindOptions {
-  /** Links to ask besides what the sources list (IP devices cannot be discovered); reported as written here. */
+  /** Links to ask besides what the sources list (IP devices the multicast request does not reach); reported as written here. */
   links?: readonly string[];
   /** How long the BLE scan listens. Default 2 s. */
   bleScanMs?: number;
@@ -16,25 +16,28 @@ export interface FindOptions {
 
 /**
  * One look at what is attached (the CLI's `device list`, serial numbers to look up): the serial
- * ports and BLE peripherals the sources list and the given links, each asked GET /info, all at
+ * ports and BLE peripherals the sources list, the IP devices that answer the multicast request, and the given links, each asked GET /info, all at
  * once (16 serial ports one after the other would take a while). Devices come sorted by serial
  * number; links on which nothing answered, by link, with the reason. The app's LiveDeviceList
  * keeps looking with the same sources.
  */
 export async function findDevices(sources: DeviceSources, options: FindOptions = {}): Promise<ProbeResult[]> {
-  const [serial, ble] = await Promise.all([
+  const [serial, ble, ip] = await Promise.all([
     sources.serial === false ? [] : serialLinks(sources.serial ?? {}, options.onWarning),
     sources.ble ? scanBle(sources.ble.central, options.bleScanMs ?? 2000, options.signal) : [],
+    multicastLinks(sources, options.signal, options.onWarning),
   ]);
   // One probe per port: two at once on one port would garble both. A given link keeps its spelling,
   // which is what the caller looks for in the answer.
   const byPort = new Map<string, string>();
-  for (const link of [...serial, ...ble, ...(options.links ?? [])]) byPort.set(portOf(link), link);
+  for (const link of [...serial, ...ble, ...ip, ...(options.links ?? [])]) byPort.set(portOf(link), link);
   const linkDeps = linkDepsOf(sources);
   const found = await Promise.all(
     [...byPort.values()].map((link) => probeLink(link, { linkDeps, timeoutMs: options.probeTimeoutMs ?? 4000, ...(options.signal ? { signal: options.signal } : {}) })),
   );
-  return found.sort(byListingOrder);
+  // A node that answered the multicast request but not GET /info is not one of our devices: not listed.
+  const asked = new Set([...serial, ...ble, ...(options.links ?? [])].map(portOf));
+  return found.filter((result) => result.info !== null || asked.has(portOf(result.link))).sort(byListingOrder);
 }
 
 /** Devices by serial number, then the links on which nothing answered, by link. */

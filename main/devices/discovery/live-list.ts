@@ -4,17 +4,17 @@ import type { BleCentral } from '../links/ble-central';
 import { formatLinkSpec, parseLinkSpec } from '../links/link-spec';
 import { discoveredFrom, type DiscoveredDevice } from './discovered-device';
 import { DeviceListState, type DeviceListEvent } from './device-list';
-import { bleLinkOf, linkDepsOf, serialLinks, type DeviceSources } from './device-sources';
+import { bleLinkOf, linkDepsOf, multicastLinks, serialLinks, type DeviceSources } from './device-sources';
 import { probeLink } from './probe';
 import { portGlobRoot, portGlobsFromEnv } from './serial-candidates';
 
 /** The sources (serial ports, BLE while the list runs) and how often the list looks at them. */
 export interface LiveDeviceListOptions extends DeviceSources {
-  /** IP devices by address ('udp:10.0.0.5'), asked periodically. */
+  /** IP devices by address ('udp:10.0.0.5'), asked periodically, besides those the multicast request finds. */
   udpTargets?: string[];
   /** How often serial ports are listed. Default 1000 ms. */
   pollIntervalMs?: number;
-  /** How often IP targets are asked. Default 5000 ms. */
+  /** How often IP devices are looked for (multicast) and asked. Default 5000 ms. */
   ipPollIntervalMs?: number;
   /** A device whose link disappears is removed after this long (a reboot takes less). Default 3000 ms. */
   graceMs?: number;
@@ -29,7 +29,7 @@ export interface LiveDeviceListOptions extends DeviceSources {
 
 /**
  * The live list of attached devices: polls serial ports (and watches the port globs' directories
- * to notice plugging at once), scans BLE, asks IP targets, confirms every candidate with GET /info,
+ * to notice plugging at once), scans BLE, looks for IP devices by multicast and asks them and the IP targets, confirms every candidate with GET /info,
  * and emits added / removed / changed. findDevices is the single look with the same sources.
  */
 export class LiveDeviceList {
@@ -42,6 +42,8 @@ export class LiveDeviceList {
   private readonly bleLastSeen = new Map<string, number>();
   private readonly bleProbing = new Set<string>();
   private readonly udpTargets = new Set<string>();
+  /** IP devices the multicast request found, asked until they are gone from the list. */
+  private readonly discoveredUdp = new Set<string>();
   private stopped = true;
 
   constructor(private options: LiveDeviceListOptions = {}) {
@@ -173,7 +175,8 @@ export class LiveDeviceList {
   }
 
   private async scanUdp(): Promise<void> {
-    for (const link of [...this.udpTargets]) {
+    for (const link of await multicastLinks(this.options, undefined, this.warnOnce())) this.discoveredUdp.add(link);
+    for (const link of new Set([...this.udpTargets, ...this.discoveredUdp])) {
       if (this.stopped) return;
       if (this.busy(link)) {
         this.state.seen(link);
@@ -182,6 +185,9 @@ export class LiveDeviceList {
       const device = await this.probe(link);
       if (device) this.state.present(device);
       else this.state.missing(link);
+      // Once gone from the list (or never on it: it answered the multicast request but not /info),
+      // a discovered device is asked again only when it answers the multicast request again.
+      if (!this.state.has(link)) this.discoveredUdp.delete(link);
     }
   }
 
