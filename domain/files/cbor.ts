@@ -42,6 +42,8 @@ export function isByteString(value: unknown): value is Uint8Array {
   return value instanceof Uint8Array;
 }
 
+const MAJOR_UNSIGNED = 0;
+const MAJOR_NEGATIVE = 1;
 const MAJOR_BYTES = 2;
 const MAJOR_TEXT = 3;
 const MAJOR_ARRAY = 4;
@@ -50,18 +52,28 @@ const MAJOR_TAG = 6;
 const BREAK = 0xff;
 const INDEFINITE = 31;
 
+/** An array or map being walked: items still expected (Infinity: indefinite length), items seen, and for a map its keys. */
+interface OpenContainer {
+  left: number;
+  seen: number;
+  keys: Set<string> | undefined;
+}
+
 /**
  * Walks the encoded items without building anything, in a loop rather than recursion: exactly one
  * value, every declared length within the bytes that remain (so a header declaring a 4 GiB string
  * fails here, before anything is allocated), nesting at most `maxDepth`, no tags and no
- * indefinite-length strings (cbor-x does not read those). Throws CborFormatError.
+ * indefinite-length strings (cbor-x does not read those). Map keys are text or integers, each
+ * once per map and never `__proto__`: cbor-x would keep the last of two equal keys and rename
+ * `__proto__`, silently, where another decoder (a device's) may read the same bytes differently.
+ * Throws CborFormatError.
  */
 export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): void {
-  const fail = (offset: number, what: string): never => {
+  function fail(offset: number, what: string): never {
     throw new CborFormatError(`Malformed CBOR at byte ${offset}: ${what}.`);
-  };
-  // Items each open array or map still expects; Infinity for an indefinite-length one.
-  const open: number[] = [];
+  }
+  const open: OpenContainer[] = [];
+  const text = new TextDecoder();
   let offset = 0;
 
   const readArgument = (info: number, at: number): number => {
@@ -76,18 +88,23 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
     return value;
   };
   const completeItem = (): void => {
-    while (open.length > 0) {
-      const left = open[open.length - 1]! - 1;
-      if (left > 0) {
-        open[open.length - 1] = left;
-        return;
-      }
+    for (let top = open[open.length - 1]; top; top = open[open.length - 1]) {
+      top.seen += 1;
+      top.left -= 1;
+      if (top.left > 0) return;
       open.pop();
     }
   };
-  const openContainer = (items: number, at: number): void => {
+  const openContainer = (items: number, isMap: boolean, at: number): void => {
     if (open.length + 1 > maxDepth) fail(at, `arrays and maps nest deeper than ${maxDepth} levels`);
-    open.push(items);
+    open.push({ left: items, seen: 0, keys: isMap ? new Set() : undefined });
+  };
+  /** Records the key a map's next item is, as the property name cbor-x would make of it. */
+  const checkKey = (name: string, at: number): void => {
+    const keys = open[open.length - 1]!.keys!;
+    if (name === '__proto__') fail(at, 'a map key __proto__');
+    if (keys.has(name)) fail(at, `the map key ${JSON.stringify(name.slice(0, 40))} twice`);
+    keys.add(name);
   };
 
   do {
@@ -96,16 +113,20 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
     const initial = bytes[offset++]!;
     const major = initial >> 5;
     const info = initial & 0x1f;
+    const parent = open[open.length - 1];
+    const isKey = parent?.keys !== undefined && parent.seen % 2 === 0;
     if (initial === BREAK) {
-      if (open[open.length - 1] !== Number.POSITIVE_INFINITY) fail(at, 'a break code outside an indefinite-length array or map');
+      if (parent?.left !== Number.POSITIVE_INFINITY) fail(at, 'a break code outside an indefinite-length array or map');
+      if (parent.keys && parent.seen % 2 !== 0) fail(at, 'a map key without a value');
       open.pop();
       completeItem();
       continue;
     }
+    if (isKey && major !== MAJOR_TEXT && major !== MAJOR_UNSIGNED && major !== MAJOR_NEGATIVE) fail(at, 'a map key that is not text or an integer');
     if (info >= 28 && info <= 30) fail(at, `reserved additional information ${info}`);
     if (info === INDEFINITE) {
       if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
-        openContainer(Number.POSITIVE_INFINITY, at);
+        openContainer(Number.POSITIVE_INFINITY, major === MAJOR_MAP, at);
         continue;
       }
       fail(at, major === MAJOR_BYTES || major === MAJOR_TEXT ? 'an indefinite-length string' : 'an indefinite length where none is allowed');
@@ -116,6 +137,7 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
       case MAJOR_BYTES:
       case MAJOR_TEXT:
         if (argument > remaining) fail(at, `a ${major === MAJOR_BYTES ? 'byte' : 'text'} string of ${argument} bytes where ${remaining} remain`);
+        if (isKey) checkKey(text.decode(bytes.subarray(offset, offset + argument)), at);
         offset += argument;
         completeItem();
         break;
@@ -125,7 +147,7 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
         const items = major === MAJOR_MAP ? argument * 2 : argument;
         if (items > remaining) fail(at, `${major === MAJOR_MAP ? 'a map' : 'an array'} of ${argument} entries where ${remaining} bytes remain`);
         if (items === 0) completeItem();
-        else openContainer(items, at);
+        else openContainer(items, major === MAJOR_MAP, at);
         break;
       }
       case MAJOR_TAG:
@@ -133,6 +155,7 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
         break;
       default:
         // Integers, simple values and floats: the argument was the whole item.
+        if (isKey) checkKey(String(major === MAJOR_NEGATIVE ? -1 - argument : argument), at);
         completeItem();
     }
   } while (open.length > 0);

@@ -72,7 +72,22 @@ describe('CBOR decoding of untrusted bytes', () => {
     }
   });
 
-  it('turns what cbor-x itself refuses into the typed error (a map key that is a map)', () => {
-    expect(decodeError(Uint8Array.from([0xa1, 0xa1, 0x01, 0x01, 0x02]))).toBeInstanceOf(CborFormatError);
+  it('refuses map keys cbor-x would silently rename or drop: __proto__, and a key twice', () => {
+    // Found by test/fuzz/config-file.test.ts: settings with a "__proto__" key came back as "__proto_".
+    const renamed = decodeError(encodeCbor({ device: JSON.parse('{"__proto__":[]}') as unknown }));
+    expect(renamed).toBeInstanceOf(CborFormatError);
+    expect((renamed as Error).message).toMatch(/a map key __proto__/);
+    // {"a": 1, "a": 2}: cbor-x keeps the last, another decoder may keep the first.
+    expect((decodeError(Uint8Array.from([0xa2, 0x61, 0x61, 0x01, 0x61, 0x61, 0x02])) as Error).message).toMatch(/the map key "a" twice/);
+    // 1 and "1" are one property name.
+    expect(decodeError(Uint8Array.from([0xa2, 0x01, 0x01, 0x61, 0x31, 0x02]))).toBeInstanceOf(CborFormatError);
+    // The same key in two maps is fine.
+    expect(decodeCbor(encodeCbor({ a: { a: 1 }, b: { a: 2 } }))).toEqual({ a: { a: 1 }, b: { a: 2 } });
+  });
+
+  it('refuses map keys that are not text or integers, and an indefinite map ending after a key', () => {
+    expect(decodeError(Uint8Array.from([0xa1, 0xa1, 0x01, 0x01, 0x02]))).toBeInstanceOf(CborFormatError); // a map as a key
+    expect(decodeError(Uint8Array.from([0xa1, 0x41, 0x00, 0x02]))).toBeInstanceOf(CborFormatError); // a byte string as a key
+    expect(decodeError(Uint8Array.from([0xbf, 0x61, 0x61, 0xff]))).toBeInstanceOf(CborFormatError);
   });
 });
