@@ -81,7 +81,7 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
     try {
       // Cheap once seeded: the firmware bundles, the slow part, are built only when missing. They
       // are signed with the service's default release key, which it trusts.
-      const seed = await seedDemo(service.db, { releaseKey: await loadDefaultReleaseKey(serviceDir) });
+      const seed = await seedDemo(service.db, { releaseKey: await loadDefaultReleaseKey(serviceDir), configurations: true });
       if (options.registerDemoFleet) await registerDemoFleetOnce(options.dir, createServiceClient({ baseUrl: service.url, orgId: seed.orgId, apiKey: seed.adminKey }));
       const org = await getOrganization(service.db, seed.orgId);
       return {

@@ -10,6 +10,7 @@ import { signedIn, useSession } from '../stores/session';
 import { DevicesPanel } from './DevicesPanel';
 import { SettingsForm } from './SettingsForm';
 import { StatusPanel } from './StatusPanel';
+import { TopologyView } from './TopologyView';
 
 /** One configuration: its settings, its devices, and what the service says of it. */
 export function ConfigurationDesigner({ id }: { id: string }) {
@@ -94,6 +95,7 @@ export function ConfigurationDesigner({ id }: { id: string }) {
       {error ? <Callout tone="bad">{error}</Callout> : null}
       <div className="designer__grid">
         <div className="designer__main">
+          <TopologyView configuration={configuration} status={status} />
           <SettingsForm configuration={configuration} region={region} onSaved={() => void reload()} />
           <DevicesPanel configuration={configuration} region={region} onChanged={() => void reload()} />
         </div>

@@ -168,7 +168,7 @@ export function buildProgram(io: CliIo): Command {
     .action(async () => {
       // The demo firmware is signed with the data directory's default release key (made on first use).
       const releaseKey = await loadDefaultReleaseKey(storage().data ?? DEFAULT_DATA_DIR);
-      const seed = await withDatabase(storage(), (db) => seedDemo(db, { releaseKey }));
+      const seed = await withDatabase(storage(), (db) => seedDemo(db, { releaseKey, configurations: true }));
       io.out(`${seed.adminKey}\n`);
       io.err(`organization ${seed.orgId} is ready; the line above is its Admin key\n`);
     });

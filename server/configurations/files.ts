@@ -14,7 +14,7 @@ export type FileState =
  * What the service would put in each device's file now: nothing while the configuration is
  * incomplete (with the reasons), otherwise each device's content and its keyed hash.
  */
-export async function fileState(db: Queryable, svc: ServiceContext, stored: StoredConfiguration): Promise<FileState> {
+export async function fileState(db: Queryable, svc: Pick<ServiceContext, 'secrets'>, stored: StoredConfiguration): Promise<FileState> {
   const passwords = await sealedWifiPasswords(db, stored.id);
   const members: ConfigurationMember[] = membersOf(stored).map((member) => {
     const sealed = passwords.get(member.serialNumber);
@@ -35,7 +35,7 @@ export async function fileState(db: Queryable, svc: ServiceContext, stored: Stor
  * Recomputes which content each device of the configuration would get now. Called in the
  * transaction of every change, so that deploy statuses (Deployed vs Outdated) read true at once.
  */
-export async function refreshSettingsHashes(db: Queryable, svc: ServiceContext, orgId: string, configurationId: string): Promise<void> {
+export async function refreshSettingsHashes(db: Queryable, svc: Pick<ServiceContext, 'secrets'>, orgId: string, configurationId: string): Promise<void> {
   const stored = await getConfiguration(db, orgId, configurationId);
   if (!stored) return;
   const state = await fileState(db, svc, stored);

@@ -8,6 +8,7 @@ import { trustReleaseKey } from '../store/release-keys';
 import { upsertManufacturingRecords, type ManufacturingRecord } from '../store/manufacturing';
 import { createOrganization } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
+import { demoConfigurationRecords, seedDemoConfigurations } from './demo-configurations';
 
 export const DEMO_ORG_ID = 'demo';
 export const DEMO_ADMIN_KEY_NAME = 'demo-admin';
@@ -30,10 +31,12 @@ export function demoSerialNumbers(deviceType: DeviceType): string[] {
   return Array.from({ length: DEMO_FLEET_SIZE }, (_, i) => `${deviceType}${String(101 + i).padStart(6, '0')}`);
 }
 
+/** The free demo fleet, then the devices of the demo configurations (demo-configurations.ts). */
 export function demoManufacturingRecords(): ManufacturingRecord[] {
-  return DEVICE_TYPES.flatMap((deviceType) =>
-    demoSerialNumbers(deviceType).map((serialNumber) => ({ serialNumber, deviceType, model: DEMO_MODELS[deviceType] })),
-  );
+  return [
+    ...DEVICE_TYPES.flatMap((deviceType) => demoSerialNumbers(deviceType).map((serialNumber) => ({ serialNumber, deviceType, model: DEMO_MODELS[deviceType] }))),
+    ...demoConfigurationRecords(DEMO_MODELS),
+  ];
 }
 
 export interface DemoSeed {
@@ -48,6 +51,12 @@ export interface DemoSeedOptions {
    * its own, trusted under the name "demo release key", whose private half is then forgotten.
    */
   releaseKey?: ReleaseKeyPair;
+  /**
+   * Also make the six typical flows as configurations, with devices of their own registered in the
+   * organization: what a new user of the local workspace (and `seed-demo`) sees at once. Tests that
+   * count what an organization holds seed without them.
+   */
+  configurations?: boolean;
 }
 
 /**
@@ -72,6 +81,7 @@ export async function seedDemo(db: Database, options: DemoSeedOptions = {}): Pro
         await importFirmwareBundle(tx, bytes, { deviceType, version });
       }
     }
+    if (options.configurations) await seedDemoConfigurations(tx, secrets, DEMO_ORG_ID, DEMO_MODELS);
     const existing = await findApiKeyByName(tx, DEMO_ORG_ID, DEMO_ADMIN_KEY_NAME);
     if (existing) {
       // Someone may have changed its role through the API: the demo promises an Admin key.

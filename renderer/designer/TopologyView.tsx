@@ -1,0 +1,146 @@
+import { Background, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useMemo } from 'react';
+import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
+import type { Violation } from '../../domain/violations';
+import { configurationTopology, type TopologyNode } from './topology';
+import { NODE_HEIGHT, NODE_WIDTH, topologyLayout } from './topology-layout';
+
+interface Props {
+  configuration: ConfigurationView;
+  status: ConfigurationStatusView | null;
+}
+
+type DeviceNodeData = TopologyNode & Record<string, unknown>;
+type DeviceFlowNode = Node<DeviceNodeData, 'device'>;
+
+const ROLE_TEXT: Record<string, string> = { Sender: 'Sender', EStopSender: 'E-stop sender', Receiver: 'Receiver' };
+const NODE_TYPES = { device: DeviceNode };
+
+function problemTone(problems: readonly Violation[]): 'error' | 'warning' | null {
+  if (problems.some((p) => p.severity !== 'warning')) return 'error';
+  return problems.length > 0 ? 'warning' : null;
+}
+
+function problemCount(problems: readonly Violation[]): string {
+  const errors = problems.filter((p) => p.severity !== 'warning').length;
+  const warnings = problems.length - errors;
+  return [errors ? `${errors} error${errors === 1 ? '' : 's'}` : '', warnings ? `${warnings} warning${warnings === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
+}
+
+/**
+ * The configuration as a picture, redrawn from what is being edited: which device sends to which,
+ * over what, at which address, and where the problems are. The graph itself is for the eye; the
+ * list under it says the same in words for a screen reader.
+ */
+export function TopologyView({ configuration, status }: Props) {
+  const topology = useMemo(() => configurationTopology(configuration, status), [configuration, status]);
+  const { nodes, edges } = useMemo(() => {
+    const positions = topologyLayout(topology);
+    const flowNodes: DeviceFlowNode[] = topology.nodes.map((node) => ({
+      id: node.id,
+      type: 'device',
+      position: positions.get(node.id) ?? { x: 0, y: 0 },
+      data: node as DeviceNodeData,
+      width: NODE_WIDTH,
+      height: NODE_HEIGHT,
+      className: `topology-node topology-node--${node.group}`,
+    }));
+    const flowEdges: Edge[] = topology.edges.map((edge) => {
+      const tone = problemTone(edge.problems);
+      return {
+        id: edge.id,
+        source: edge.source,
+        target: edge.target,
+        label: tone ? `${edge.label} · ${problemCount(edge.problems)}` : edge.label,
+        className: tone ? `topology-edge topology-edge--${tone}` : 'topology-edge',
+        labelBgPadding: [6, 3] as [number, number],
+        labelBgBorderRadius: 4,
+        focusable: false,
+      };
+    });
+    return { nodes: flowNodes, edges: flowEdges };
+  }, [topology]);
+
+  const placed = [
+    ...topology.nodes.flatMap((n) => n.problems.map((p) => ({ where: n.serialNumber, problem: p }))),
+    ...topology.edges.flatMap((e) => e.problems.map((p) => ({ where: `${e.source} → ${e.target}`, problem: p }))),
+  ];
+
+  return (
+    <section className="panel topology" aria-labelledby="topology-title">
+      <div className="panel__header">
+        <h2 id="topology-title">System</h2>
+        <span className="muted">
+          {topology.nodes.length} device{topology.nodes.length === 1 ? '' : 's'} · {topology.edges.length} link{topology.edges.length === 1 ? '' : 's'}
+        </span>
+      </div>
+      {topology.nodes.length === 0 ? (
+        <p className="muted">Add devices to see who sends to whom.</p>
+      ) : (
+        <div className="topology__canvas" data-testid="topology-canvas" role="img" aria-label={systemDescription(topology.nodes.length, topology.edges.map((e) => `${e.source} to ${e.target} over ${e.label}`))}>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={NODE_TYPES}
+            fitView
+            fitViewOptions={{ padding: 0.15 }}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            nodesFocusable={false}
+            edgesFocusable={false}
+            elementsSelectable={false}
+            zoomOnScroll={false}
+            preventScrolling={false}
+            minZoom={0.3}
+            proOptions={{ hideAttribution: true }}
+          >
+            <Background gap={24} />
+          </ReactFlow>
+        </div>
+      )}
+      {placed.length > 0 ? (
+        <ul className="topology__problems">
+          {placed.map(({ where, problem }, i) => (
+            <li key={`${where}-${problem.code}-${i}`} className={problem.severity === 'warning' ? 'topology__problem--warning' : 'topology__problem--error'}>
+              <span className="mono">{where}</span>: {problem.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+function systemDescription(devices: number, links: string[]): string {
+  const head = `System picture: ${devices} device${devices === 1 ? '' : 's'}, ${links.length} link${links.length === 1 ? '' : 's'}`;
+  return links.length > 0 ? `${head}: ${links.join('; ')}.` : `${head}.`;
+}
+
+function DeviceNode({ data }: NodeProps<DeviceFlowNode>) {
+  const tone = problemTone(data.problems);
+  return (
+    <div className={`topology-device${tone ? ` topology-device--${tone}` : ''}`} data-serial={data.serialNumber}>
+      <Handle type="target" position={Position.Left} isConnectable={false} className="topology-device__handle" />
+      <div className="topology-device__title">
+        <span className="mono">{data.serialNumber}</span>
+        <span className="topology-device__role">{data.role ? ROLE_TEXT[data.role] : 'No role'}</span>
+      </div>
+      <div className="topology-device__line">
+        {data.deviceType ?? 'Unknown type'} · {data.media ?? 'no interface'}
+      </div>
+      <div className="topology-device__line mono">
+        {data.ipAddress ? (
+          <>
+            {data.ipAddress}
+            {data.ipAddressAssigned ? <span className="topology-device__note"> (assigned)</span> : null}
+          </>
+        ) : (
+          <span className="topology-device__note">no IP address</span>
+        )}
+      </div>
+      {tone ? <div className={`topology-device__problems topology-device__problems--${tone}`}>{problemCount(data.problems)}</div> : null}
+      <Handle type="source" position={Position.Right} isConnectable={false} className="topology-device__handle" />
+    </div>
+  );
+}
