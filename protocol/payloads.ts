@@ -14,6 +14,8 @@ export const deviceInfoSchema = z.object({
   configSyncId: z.string().nullable(),
   maxBlockSize: z.number().int().min(16),
   maxInFlight: z.number().int().min(1),
+  /** The device takes Q-Block1 (RFC 9177, option 19) on its Block1 resources; absent: Block1 only. */
+  qBlock1: z.boolean().optional(),
   bootId: z.union([z.number(), z.string()]),
   state: z.string(),
 });

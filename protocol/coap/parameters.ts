@@ -26,9 +26,13 @@ export const OPTION = {
   MAX_AGE: 14,
   URI_QUERY: 15,
   ACCEPT: 17,
+  /** RFC 9177 §4: Block1 for NON requests in payload sets; same value encoding as Block1. */
+  Q_BLOCK1: 19,
   LOCATION_QUERY: 20,
   BLOCK2: 23,
   BLOCK1: 27,
+  /** RFC 9177 §4. */
+  Q_BLOCK2: 31,
   SIZE2: 28,
   PROXY_URI: 35,
   PROXY_SCHEME: 39,

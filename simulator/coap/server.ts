@@ -125,10 +125,14 @@ export class CoapServer {
 
   private async process(message: CoapMessage, peer: string, epoch: number): Promise<void> {
     if (epoch !== this.epoch) return;
-    const request: CoapRequest = { peer, message, method: message.code, path: uriPathOf(message) };
+    const qBlock1 = message.options.some((o) => o.number === OPTION.Q_BLOCK1);
+    // Q-Block1 (RFC 9177) carries what Block1 carries: resources read Block1, and the answer names
+    // the block in the option the client used.
+    const request: CoapRequest = { peer, message: qBlock1 ? withOptionRenumbered(message, OPTION.Q_BLOCK1, OPTION.BLOCK1) : message, method: message.code, path: uriPathOf(message) };
     let response: CoapResponse | undefined;
     try {
       response = refuseOptions(message) ?? (await this.options.handle(request));
+      if (response && qBlock1 && response.options) response = { ...response, options: renumbered(response.options, OPTION.BLOCK1, OPTION.Q_BLOCK1) };
     } catch (error) {
       response = internalError(error);
     }
@@ -205,12 +209,17 @@ const UNDERSTOOD_CRITICAL_OPTIONS = new Set<number>([
   OPTION.ACCEPT,
   OPTION.BLOCK2,
   OPTION.BLOCK1,
+  OPTION.Q_BLOCK1,
 ]);
 
 /** RFC 7252 §5.4.1 and RFC 7959 §2.2: refusals that come before any resource sees the request. */
 function refuseOptions(message: CoapMessage): CoapResponse | undefined {
   if (message.options.some((o) => o.number % 2 === 1 && !UNDERSTOOD_CRITICAL_OPTIONS.has(o.number))) return { code: CODE.BAD_OPTION };
-  for (const number of [OPTION.BLOCK1, OPTION.BLOCK2]) {
+  if (message.options.some((o) => o.number === OPTION.Q_BLOCK1) && message.options.some((o) => o.number === OPTION.BLOCK1)) {
+    // RFC 9177 §4.1: a request carries one or the other.
+    return { code: CODE.BAD_REQUEST, contentFormat: CONTENT_FORMAT_CBOR, payload: encodeCbor({ code: 'BAD_REQUEST', message: 'Q-Block1 and Block1 together.' }) };
+  }
+  for (const number of [OPTION.BLOCK1, OPTION.Q_BLOCK1, OPTION.BLOCK2]) {
     const value = message.options.find((o) => o.number === number)?.value;
     if (value === undefined) continue;
     try {
@@ -224,6 +233,15 @@ function refuseOptions(message: CoapMessage): CoapResponse | undefined {
     }
   }
   return undefined;
+}
+
+function renumbered(options: readonly CoapOption[], from: number, to: number): CoapOption[] {
+  return options.map((o) => (o.number === from ? { ...o, number: to } : o));
+}
+
+/** Options stay sorted by number in a message (the codec encodes deltas in order). */
+function withOptionRenumbered(message: CoapMessage, from: number, to: number): CoapMessage {
+  return { ...message, options: renumbered(message.options, from, to).sort((a, b) => a.number - b.number) };
 }
 
 /** Malformed Block2 was refused before the handler ran; its error response is not block-wise. */

@@ -15,6 +15,7 @@ export function deviceInfo(device: DeviceContext): DeviceInfo {
     configSyncId: state.config?.syncId ?? null,
     maxBlockSize: device.maxBlockSize,
     maxInFlight: device.maxInFlight,
+    qBlock1: true,
     bootId: state.bootId,
     state: device.firmware.status().state,
   };

@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { createSocket, type RemoteInfo } from 'node:dgram';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCbor } from '../../domain/files/cbor';
+import { CODE, decodeMessage, encodeBlock, encodeMessage, OPTION, uriPathOptions, type CoapMessage } from '../../protocol/coap';
+import { startSimulatedDevice, type SimulatedDevice } from '../../simulator';
+import { configContent, scratchDir, serviceKeys, signedConfigFile, uniqueSerial } from './helpers/fixtures';
+import { testReleaseKey } from '../fixtures/release-key';
+
+const run = promisify(execFile);
+const COAP_CLIENT = '/usr/bin/coap-client-notls';
+/** libcoap's COAP_BLOCK_USE_LIBCOAP (1) + COAP_BLOCK_TRY_Q_BLOCK (4). */
+const TRY_Q_BLOCK = '5';
+
+let scratch: Awaited<ReturnType<typeof scratchDir>>;
+let device: SimulatedDevice;
+
+/**
+ * A UDP relay in front of the device that records the option numbers of every request, so the
+ * test sees which block option libcoap chose (it falls back to Block1 when a server refuses Q-Block1).
+ */
+async function relay(target: number): Promise<{ port: number; requestOptions: number[][]; close: () => Promise<void> }> {
+  const front = createSocket('udp4');
+  const back = createSocket('udp4');
+  const requestOptions: number[][] = [];
+  let client: RemoteInfo | undefined;
+  front.on('message', (bytes, remote) => {
+    client = remote;
+    requestOptions.push(decodeMessage(new Uint8Array(bytes)).options.map((o) => o.number));
+    back.send(bytes, target, '127.0.0.1');
+  });
+  back.on('message', (bytes) => {
+    if (client) front.send(bytes, client.port, client.address);
+  });
+  await new Promise<void>((resolve) => front.bind(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => back.bind(0, '127.0.0.1', resolve));
+  return {
+    port: front.address().port,
+    requestOptions,
+    close: async () => {
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await new Promise<void>((resolve) => back.close(() => resolve()));
+    },
+  };
+}
+
+beforeAll(async () => {
+  scratch = await scratchDir('libcoap-qblock');
+  device = await startSimulatedDevice({
+    deviceType: 'EPC',
+    serialNumber: uniqueSerial('EPC'),
+    link: { udp: { host: '127.0.0.1', port: 0 } },
+    stateDir: join(scratch.dir, 'device'),
+    publicKeyPem: serviceKeys.publicKeyPem,
+    releaseKeysPem: [testReleaseKey.publicKeyPem],
+    rebootMs: 100,
+    applyMs: 50,
+  });
+});
+
+afterAll(async () => {
+  await device?.stop();
+  await scratch?.cleanup();
+});
+
+describe('Q-Block1 (RFC 9177) into the simulated device', () => {
+  it('takes a configuration file PUT with Q-Block1 blocks', async () => {
+    const content = configContent(device.descriptor.serialNumber, 'EPC');
+    const file = join(scratch.dir, 'config.cbor');
+    const answer = join(scratch.dir, 'config-answer.cbor');
+    await writeFile(file, signedConfigFile(content));
+    const via = await relay(device.descriptor.port!);
+    try {
+      await run(COAP_CLIENT, ['-B', '30', '-L', TRY_Q_BLOCK, '-m', 'put', '-b', '256', '-f', file, '-o', answer, `coap://127.0.0.1:${via.port}/config`], { timeout: 60_000 });
+    } finally {
+      await via.close();
+    }
+    // libcoap 4.3.1's client in TRY_Q_BLOCK mode still sends this PUT in Block1 (option 27) blocks:
+    // it is the upload working with libcoap's Q-Block mode on that is checked here, and Q-Block1
+    // itself is not yet exercised end to end (see the report).
+    expect(via.requestOptions.filter((numbers) => numbers.includes(OPTION.BLOCK1) || numbers.includes(OPTION.Q_BLOCK1)).length).toBeGreaterThan(1);
+    expect(decodeCbor(await readFile(answer))).toEqual({ syncId: content.syncId });
+    expect(device.state().config?.syncId).toBe(content.syncId);
+  });
+
+  it('refuses Q-Block1 and Block1 in one request', async () => {
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.connect(device.descriptor.port!, '127.0.0.1', resolve));
+    try {
+      const block = encodeBlock({ num: 0, more: true, size: 16 });
+      const answer = new Promise<CoapMessage>((resolve) => socket.once('message', (bytes) => resolve(decodeMessage(new Uint8Array(bytes)))));
+      socket.send(
+        encodeMessage({
+          type: 'CON',
+          code: CODE.PUT,
+          messageId: 999,
+          token: new Uint8Array([9]),
+          options: [...uriPathOptions('config'), { number: OPTION.Q_BLOCK1, value: block }, { number: OPTION.BLOCK1, value: block }],
+          payload: new Uint8Array(16),
+        }),
+      );
+      expect((await answer).code).toBe(CODE.BAD_REQUEST);
+    } finally {
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
+    }
+  });
+});
