@@ -144,7 +144,8 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .argument('[serialNumbers...]')
     .option('--link <spec>', LINK_HELP, collect)
     .option('--all', 'every attached device')
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
+    .option('--dry-run', 'say what would change on each device, parameter by parameter, and change nothing')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; dryRun?: boolean }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
 
   const firmware = device.command('firmware').description('Device firmware.');
   firmware
