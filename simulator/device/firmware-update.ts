@@ -1,6 +1,6 @@
 import { FileFormatError } from '../../domain/files/file-error';
 import { FIRMWARE_IMAGE_HEADER_SIZE, parseFirmwareImageHeader, type FirmwareImageHeader } from '../../domain/files/firmware-image';
-import { checkFirmwareManifest, verifySignedFirmwareManifest, type FirmwareManifest } from '../../domain/files/firmware-manifest';
+import { checkFirmwareManifest, readSignedFirmwareManifest, verifySignedFirmwareManifest, type FirmwareManifest } from '../../domain/files/firmware-manifest';
 import type { ReleaseKey } from '../../domain/files/firmware-release-key';
 import { DEVICE_ERROR, DEVICE_ERROR_RESPONSE_CODE, type AnyDeviceErrorCode, type FirmwareState } from '../../protocol/constants';
 import { bytesToHex, hexToBytes } from '../hex';
@@ -33,10 +33,10 @@ export interface UploadComplete {
 }
 
 /**
- * The firmware update state machine (docs/device-protocol.md 3.3 to 3.6): announce, offset-
- * addressed blocks into the staged bank within the receive window, verification (header, size,
- * SHA-256) and what survives a reboot. An image never counts as received unless every byte is
- * stored and its hash matches the announcement.
+ * The firmware update state machine (docs/device-protocol.md 3.3 to 3.6): announce (only with a
+ * manifest signed by a provisioned release key), offset-addressed blocks into the staged bank within
+ * the receive window, verification (header, size, SHA-256) and what survives a reboot. An image
+ * never counts as received unless every byte is stored and its hash matches the signed one.
  */
 export class FirmwareUpdate {
   private readonly staged: StagedImage;
@@ -178,7 +178,8 @@ export class FirmwareUpdate {
     try {
       manifest = this.checkSignedManifest(hexToBytes(upload.signedManifest));
     } catch (error) {
-      throw await this.fail(upload, error as DeviceError);
+      if (!(error instanceof DeviceError)) throw error;
+      throw await this.fail(upload, error);
     }
     if (manifest.imageSha256 !== upload.sha256 || manifest.imageSize !== upload.size) {
       throw await this.fail(upload, new DeviceError(DEVICE_ERROR.fwBadSignature, 'The staged upload is not the image its signed manifest names.'));
@@ -199,7 +200,8 @@ export class FirmwareUpdate {
     const state = this.options.store.current;
     const upload = this.upload;
     if (upload !== null) {
-      const { manifest } = verifySignedFirmwareManifest(hexToBytes(upload.signedManifest), this.keyring());
+      // verifyForApply checked it a moment ago; what it says now takes effect.
+      const { manifest } = readSignedFirmwareManifest(hexToBytes(upload.signedManifest));
       state.securityCounter = Math.max(state.securityCounter, manifest.securityCounter);
       state.retiredReleaseKeyIds = [...new Set([...state.retiredReleaseKeyIds, ...manifest.retires])];
     }
