@@ -2,26 +2,31 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm run bench [-- service links fleet cli-startup]`: runs the named benchmarks one after another (all of
- * them by default), each in its own process so one's warm caches and timers don't colour another's
- * figures. Each prints its own figures.
+ * `npm run bench [-- service links fleet cli-startup cluster] [--flags]`: runs the named benchmarks
+ * one after another (all but cluster by default: it needs PostgreSQL and haproxy), each in its own
+ * process so one's warm caches and timers don't colour another's figures. Each prints its own
+ * figures; flags (e.g. `cluster --json`) go to each benchmark, and the headers to stderr, so that
+ * stdout holds only what the benchmarks print.
  */
-const BENCHMARKS = ['service', 'links', 'fleet', 'cli-startup'] as const;
+const BENCHMARKS = ['service', 'links', 'fleet', 'cli-startup', 'cluster'] as const;
+const DEFAULT_BENCHMARKS: readonly Benchmark[] = ['service', 'links', 'fleet', 'cli-startup'];
 type Benchmark = (typeof BENCHMARKS)[number];
 
-const requested = process.argv.slice(2);
+const args = process.argv.slice(2);
+const flags = args.filter((arg) => arg.startsWith('-'));
+const requested = args.filter((arg) => !arg.startsWith('-'));
 const unknown = requested.filter((name) => !(BENCHMARKS as readonly string[]).includes(name));
 if (unknown.length > 0) {
   console.error(`error: unknown benchmark ${unknown.join(', ')}; choose from ${BENCHMARKS.join(', ')}`);
   process.exit(2);
 }
-const chosen = (requested.length > 0 ? requested : BENCHMARKS) as Benchmark[];
+const chosen = (requested.length > 0 ? requested : DEFAULT_BENCHMARKS) as Benchmark[];
 
 let failed = 0;
 for (const name of chosen) {
-  console.log(`\n=== bench/${name}.ts`);
+  console.error(`\n=== bench/${name}.ts`);
   const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
-  const run = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script, ...flags], { stdio: 'inherit' });
   if (run.status !== 0) {
     failed += 1;
     console.error(`error: bench/${name}.ts exited with ${run.status ?? run.signal}`);

@@ -136,13 +136,17 @@ async function startPostgres(runDir: string): Promise<{ postgres: StackPostgres;
   return { postgres, databaseUrl: `postgres://${user}@127.0.0.1:${postgres.port}/postgres` };
 }
 
-/** Starts, stops or restarts the stack's own cluster, waiting until it has. */
-export function pgCtl(postgres: StackPostgres, action: 'start' | 'stop' | 'restart'): void {
+/** The pg_ctl command that starts, stops or restarts the stack's own cluster and waits until it has. */
+export function pgCtlCommand(postgres: StackPostgres, action: 'start' | 'stop' | 'restart'): [string, string[]] {
   const dir = join(postgres.dataDir, '..');
   const args = ['-D', postgres.dataDir, '-l', postgres.log, '-w', action];
   if (action !== 'stop') args.splice(2, 0, '-o', `-p ${postgres.port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`);
   if (action !== 'start') args.splice(args.length - 1, 0, '-m', 'fast');
-  run(...asOwner(postgres.user, join(PG_BIN, 'pg_ctl'), args), `pg_ctl ${action}`);
+  return asOwner(postgres.user, join(PG_BIN, 'pg_ctl'), args);
+}
+
+function pgCtl(postgres: StackPostgres, action: 'start' | 'stop'): void {
+  run(...pgCtlCommand(postgres, action), `pg_ctl ${action}`);
 }
 
 /** One instance: `serve` in its own process group, so that it outlives `up` and can be killed alone. */
@@ -218,7 +222,8 @@ export async function up(options: StackOptions): Promise<StackState> {
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
   const state: Partial<StackState> & { runDir: string; instances: StackInstance[] } = { runDir, instances: [] };
-  const save = () => writeFileSync(stateFile(runDir), `${JSON.stringify(state, null, 2)}\n`);
+  // It may hold the demo Admin key: the user's alone.
+  const save = () => writeFileSync(stateFile(runDir), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   try {
     if (options.databaseUrl) {
       state.databaseUrl = options.databaseUrl;

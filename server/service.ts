@@ -40,24 +40,46 @@ function packageVersion(): string {
 
 export async function createContext(db: Database): Promise<ServiceContext> {
   const secrets = await loadServiceSecrets(db);
-  // Both caches hold only what no commit has changed since, on PGlite and on a shared PostgreSQL
-  // server alike (server/cache/read-cache.ts): instances stay stateless.
+  // Both caches hold only what no commit has changed since (server/cache/read-cache.ts): instances
+  // stay stateless. Where other processes write (PostgreSQL) nothing is kept until the instance
+  // hears their commits (startService starts that).
   const reads = new ReadCache();
-  return {
-    db,
-    secrets,
-    keys: new ApiKeyCache(reads, db.kind),
-    reads,
-    version: packageVersion(),
-  };
+  // PGlite: every write passes through this process, and any of them makes the keys stale too.
+  const keys = new ApiKeyCache(db.kind === 'pglite' ? reads : undefined);
+  if (db.kind === 'postgres') {
+    reads.suspend();
+    keys.suspend();
+  }
+  return { db, secrets, keys, reads, version: packageVersion() };
 }
 
 /** Opens (and migrates) the database, then serves every operation of the interface. */
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const ownsDb = options.db === undefined;
   const db = options.db ?? (await openDatabase(options));
+  let feed: { stop(): Promise<void> } | null = null;
   try {
     const ctx = await createContext(db);
+    const reads = ctx.reads;
+    const watching = reads
+      ? db.watchChanges({
+          changed: (keysChanged) => {
+            reads.changed();
+            if (keysChanged) ctx.keys.clear();
+          },
+          listening: (heard) => {
+            if (heard) {
+              reads.resume();
+              ctx.keys.resume();
+            } else {
+              reads.suspend();
+              ctx.keys.suspend();
+            }
+          },
+        })
+      : null;
+    if (watching && reads) reads.heardFromDatabase();
+    feed = await watching;
     const app = buildApp(ctx, ALL_OPERATIONS, { ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ host, port: options.port ?? 8080 });
@@ -76,10 +98,12 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
         if (closed) return;
         closed = true;
         await app.close();
+        await feed?.stop();
         if (ownsDb) await db.close();
       },
     };
   } catch (error) {
+    await feed?.stop();
     if (ownsDb) await db.close();
     throw error;
   }

@@ -1,53 +1,65 @@
 import type { Database } from '../db/database';
-import type { ReadCache } from '../cache/read-cache';
 import { CacheStats } from '../cache/cache-stats';
-import { findApiKeyByValue, findApiKeyByValueWithSnapshot, type ApiKeyRecord } from '../store/api-keys';
+import { Generation, type Freshness } from '../cache/generation';
+import { findApiKeyByValue, type ApiKeyRecord } from '../store/api-keys';
 import { hashApiKey } from './api-key-value';
 
 /**
- * Finds the key of each request. A key revoked or given another role is refused or judged by its
- * new role on the very next request, whichever instance changed it:
- *
- * - PGlite: this process is the database's only user, so every write passes through it. A key
- *   found is kept until a transaction that wrote commits (the read cache's generation moves).
- * - PostgreSQL: other instances write too, so nothing is kept. Each request reads its key together
- *   with the database's snapshot, in one round trip, and hands the snapshot to the read cache,
- *   which drops what it read before any commit anywhere.
+ * Finds the key of each request and keeps the keys it found while nothing they came from changed:
+ * - PostgreSQL: until a commit that changed API keys is heard, from any instance or process
+ *   (server/db/change-feed.ts calls `clear()`), and never while commits cannot be heard
+ *   (`suspend()`).
+ * - PGlite: until any write commits (`staleWith`, the read cache's generation): every write passes
+ *   through this process.
+ * So a key revoked or given another role is refused or judged by its new role on the very next
+ * request, whichever instance changed it.
  */
 export class ApiKeyCache {
-  private readonly entries = new Map<string, { record: ApiKeyRecord; token: number }>();
+  private readonly entries = new Map<string, { record: ApiKeyRecord; own: number; linked: number }>();
+  private readonly generation = new Generation();
   readonly stats = new CacheStats();
 
-  constructor(
-    /** Whose generation says whether a write committed since a key was found. */
-    private readonly reads: ReadCache,
-    private readonly kind: Database['kind'],
-  ) {}
+  constructor(private readonly staleWith?: Freshness) {}
+
+  private current(entry: { own: number; linked: number }): boolean {
+    return this.generation.isCurrent(entry.own) && (!this.staleWith || this.staleWith.isCurrent(entry.linked));
+  }
 
   async lookup(db: Database, key: string): Promise<ApiKeyRecord | undefined> {
-    if (this.kind === 'postgres') {
-      this.stats.miss();
-      const { record, snapshot } = await findApiKeyByValueWithSnapshot(db, key);
-      this.reads.observe(snapshot);
-      return record;
-    }
     const hash = hashApiKey(key);
     const hit = this.entries.get(hash);
-    if (hit && this.reads.isCurrent(hit.token)) {
+    if (hit && this.current(hit)) {
       this.stats.hit();
       return hit.record;
     }
     this.stats.miss();
-    const token = this.reads.begin();
+    const taken = { own: this.generation.begin(), linked: this.staleWith?.begin() ?? 0 };
     const record = await findApiKeyByValue(db, key);
     // Unknown keys are not kept: a key issued a moment ago must work at once.
-    if (record && this.reads.isCurrent(token)) {
+    if (record && this.current(taken)) {
       if (this.entries.size > 10_000) this.entries.clear();
-      this.entries.set(hash, { record, token });
+      this.entries.set(hash, { record, ...taken });
     } else {
       this.entries.delete(hash);
     }
     return record;
+  }
+
+  /** Keys may have changed somewhere: look each up again. */
+  clear(): void {
+    this.generation.advance();
+    this.entries.clear();
+  }
+
+  /** Changes can no longer be heard: keep nothing until `resume()`. */
+  suspend(): void {
+    this.generation.suspend();
+    this.entries.clear();
+  }
+
+  resume(): void {
+    this.generation.resume();
+    this.entries.clear();
   }
 
   /** Drops a key at once (its role is being changed); the commit that follows clears the rest. */

@@ -1,22 +1,22 @@
 import { CacheStats } from './cache-stats';
+import { Generation, type Freshness } from './generation';
 
 /**
  * Answers of read operations kept in memory while the data they were read from is unchanged.
  *
- * - A transaction that wrote through this instance clears it when it commits (`clear()`).
- * - On a PostgreSQL server other instances write too: each request reads the database's snapshot
- *   with its API key (server/auth/api-key-cache.ts) and hands it to `observe()`. Two equal
- *   snapshots mean that no transaction committed between them anywhere on the server, so what was
- *   read after the first is still what the database holds; any other snapshot clears the cache.
- *   A change committed through instance A is therefore seen by instance B on its very next request.
+ * - PGlite: a transaction that wrote through this instance clears it when it commits (`clear()`).
+ * - On a PostgreSQL server other instances write too: every commit that changed something is
+ *   announced (server/db/change-feed.ts) and clears the cache of every instance, this one
+ *   included, as it happens (`changed()`). While this
+ *   instance cannot hear the announcements (its listening connection is down), the cache is
+ *   suspended: nothing is kept, every read goes to the database.
  *
  * A read that raced with a change must not store what it read before it: `begin()` takes the
  * generation before the query and `set()` stores only if the generation did not move since.
  */
-export class ReadCache {
-  private generation = 0;
-  /** The snapshot the entries were read at (PostgreSQL), or null before the first one. */
-  private snapshot: string | null = null;
+export class ReadCache implements Freshness {
+  private readonly generation = new Generation();
+  private announced = false;
   private readonly entries = new Map<string, unknown>();
   readonly stats = new CacheStats();
 
@@ -32,31 +32,51 @@ export class ReadCache {
   }
 
   begin(): number {
-    return this.generation;
+    return this.generation.begin();
   }
 
   /** Whether nothing was written since `token` was taken (a key found then may still be used). */
   isCurrent(token: number): boolean {
-    return token === this.generation;
+    return this.generation.isCurrent(token);
   }
 
   set(key: string, value: unknown, token: number): void {
-    if (token !== this.generation) return;
+    if (!this.isCurrent(token)) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, value);
   }
 
-  /** Called after a transaction that wrote has committed (or failed: clearing is always safe). */
+  /**
+   * Called after a transaction that wrote through this instance has committed (or failed). Where
+   * commits are announced (PostgreSQL), the announcement has cleared the cache already, and only
+   * if the commit changed something: the writer waits for it before answering. Then this does
+   * nothing, so that a download that issued nothing new does not empty the cache.
+   */
   clear(): void {
-    this.generation++;
+    if (!this.announced) this.changed();
+  }
+
+  /** Something committed: drop every answer. */
+  changed(): void {
+    this.generation.advance();
     this.entries.clear();
   }
 
-  /** The database's snapshot as of now (PostgreSQL): entries read at another one are dropped. */
-  observe(snapshot: string): void {
-    if (snapshot === this.snapshot) return;
-    this.snapshot = snapshot;
-    this.clear();
+  /** From now on commits are announced to this cache (`changed()`), local ones included. */
+  heardFromDatabase(): void {
+    this.announced = true;
+  }
+
+  /** Changes can no longer be heard: keep nothing until `resume()`. */
+  suspend(): void {
+    this.generation.suspend();
+    this.entries.clear();
+  }
+
+  /** Changes are heard again: start keeping answers, from empty. */
+  resume(): void {
+    this.generation.resume();
+    this.entries.clear();
   }
 
   /** Reads through the cache: `load` runs (outside any transaction) only on a miss. */

@@ -29,7 +29,23 @@ export interface Database extends Queryable {
   withLock<T>(lockId: number, work: () => Promise<T>): Promise<T>;
   /** The connections open to a server now; null for PGlite (one backend in this process). */
   poolUse(): PoolUse | null;
+  /**
+   * Hears every commit that wrote, by any process using this database (PostgreSQL: every instance
+   * announces its writes; server/db/change-feed.ts). Null for PGlite, whose only writer is this
+   * process.
+   */
+  watchChanges(listener: ChangeListener): Promise<{ stop(): Promise<void> }> | null;
   close(): Promise<void>;
+}
+
+export interface ChangeListener {
+  /**
+   * Something committed: whatever was read before may be out of date; `keys` when API keys may
+   * have changed too (a role, a revocation).
+   */
+  changed(keys: boolean): void;
+  /** Whether commits are being heard now; while they are not, nothing read may be kept. */
+  listening(heard: boolean): void;
 }
 
 export interface PoolUse {

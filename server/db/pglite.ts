@@ -44,6 +44,7 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
       return run;
     },
     poolUse: () => null,
+    watchChanges: () => null,
     close: async () => {
       await db.close();
       if (onDisk) await makePrivate(dataDir);

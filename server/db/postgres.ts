@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Database, Queryable, QueryResult, SqlValue } from './database';
 import { RETRYABLE_CODES, sqlErrorCode } from './database';
+import { CHANGES_CHANNEL, ChangeFeed } from './change-feed';
 import { DatabaseUnavailableError, isConnectionFailure, TransactionConflictError } from './failures';
 
 // Return bigint (int8) and numeric as JS numbers, like PGlite does, so rows look the same on both.
@@ -29,6 +30,37 @@ function wrap(client: PgClient): Queryable {
         return row;
       }) as Row[];
       return { rows, rowCount: result.rowCount ?? rows.length };
+    },
+  };
+}
+
+/** Statements that change nothing the caches hold; anything else is a write to announce. */
+const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
+
+/** An INSERT, UPDATE or DELETE that affected no row (ON CONFLICT DO NOTHING, a no-op update) changed nothing. */
+const isRowChange = (sql: string) => /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql);
+
+/** A write that may concern API keys (their roles, their existence). */
+const touchesKeys = (sql: string) => /\bapi_keys\b/i.test(sql);
+
+interface Writes {
+  wrote: boolean;
+  keys: boolean;
+}
+
+function noteWrite(writes: Writes, sql: string, rowCount: number): void {
+  if (isRead(sql) || (isRowChange(sql) && rowCount === 0)) return;
+  writes.wrote = true;
+  if (touchesKeys(sql)) writes.keys = true;
+}
+
+/** Notes in `writes` what the statements of the transaction may have changed. */
+function noticingWrites(tx: Queryable, writes: Writes): Queryable {
+  return {
+    async query<Row>(sql: string, params?: readonly SqlValue[]) {
+      const result = await tx.query<Row>(sql, params);
+      noteWrite(writes, sql, result.rowCount);
+      return result;
     },
   };
 }
@@ -62,17 +94,34 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
   const probe = await pool.connect();
   probe.release();
   const base = wrap(pool);
+  // Every write is announced to the instances sharing the database (their caches drop what it changed).
+  const feed = new ChangeFeed(databaseUrl);
+  // After a statement that wrote outside a transaction. Best effort: the write stands whatever
+  // happens to the announcement, and must not be repeated because of it.
+  const announceAfter = async (sql: string, rowCount: number) => {
+    const writes = { wrote: false, keys: false };
+    noteWrite(writes, sql, rowCount);
+    if (!writes.wrote) return;
+    await base.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, feed.nextToken(writes.keys)]).then(
+      () => undefined,
+      () => undefined,
+    );
+  };
   return {
     kind: 'postgres',
     async query<Row>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>> {
       try {
-        return await base.query<Row>(sql, params);
+        const result = await base.query<Row>(sql, params);
+        await announceAfter(sql, result.rowCount);
+        return result;
       } catch (error) {
         if (!isConnectionFailure(error)) throw error;
         // A pooled connection the server closed while idle may be handed out once more: a
         // statement on its own either ran whole or not at all, so one more try on a new one is safe.
         try {
-          return await base.query<Row>(sql, params);
+          const result = await base.query<Row>(sql, params);
+          await announceAfter(sql, result.rowCount);
+          return result;
         } catch (again) {
           throw isConnectionFailure(again) ? new DatabaseUnavailableError(again) : again;
         }
@@ -88,13 +137,27 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
         }
         let broken = false;
         let committing = false;
+        let echo: { arrived: Promise<void>; cancel(): void } | undefined;
+        // A connection the server closes between two statements reports it as an 'error' event of
+        // the client; unheard, that event would stop the process. The next statement fails anyway.
+        const onLost = () => {
+          broken = true;
+        };
+        client.on('error', onLost);
         try {
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-          const result = await work(wrap(client));
+          const writes = { wrote: false, keys: false };
+          const result = await work(noticingWrites(wrap(client), writes));
+          // Sent inside the transaction, the notification goes out with the commit or not at all.
+          const token = writes.wrote ? feed.nextToken(writes.keys) : undefined;
+          if (token) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, token]);
+          echo = token ? feed.expect(token) : undefined;
           committing = true;
           await client.query('COMMIT');
+          await echo?.arrived;
           return result;
         } catch (error) {
+          echo?.cancel();
           // A healthy connection can always roll back; one that cannot is broken.
           broken = await client.query('ROLLBACK').then(
             () => false,
@@ -114,6 +177,7 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
           }
           throw error;
         } finally {
+          client.off('error', onLost);
           // A broken connection is closed, not handed to the next request.
           client.release(broken ? new Error('connection failed during a transaction') : undefined);
         }
@@ -121,12 +185,18 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
     },
     exec: async (sql) => {
       await pool.query(sql);
+      // Schema changes (migrations): everything may differ.
+      await announceAfter('-- schema api_keys', 1);
     },
     async withLock<T>(lockId: number, work: () => Promise<T>): Promise<T> {
       // A session lock on a connection of its own, held across the transactions `work` runs on
       // other connections; the server releases it if this process dies.
       const holder = await pool.connect();
       let broken = false;
+      const onLost = () => {
+        broken = true;
+      };
+      holder.on('error', onLost);
       try {
         await holder.query('SELECT pg_advisory_lock($1)', [lockId]);
         try {
@@ -138,10 +208,15 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
           );
         }
       } finally {
+        holder.off('error', onLost);
         holder.release(broken ? new Error('the advisory lock could not be released') : undefined);
       }
     },
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_SIZE }),
-    close: () => pool.end(),
+    watchChanges: (listener) => feed.watch(listener),
+    close: async () => {
+      await feed.close();
+      await pool.end();
+    },
   };
 }

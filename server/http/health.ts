@@ -19,7 +19,7 @@ export function installHealth(app: FastifyInstance, ctx: ServiceContext): void {
     try {
       pending = await pendingMigrations(ctx.db);
     } catch (error) {
-      request.log.warn({ err: error }, 'not ready: the database does not answer');
+      request.log.warn({ reason: error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error) }, 'not ready: the database does not answer');
       return reply.code(503).send({ status: 'database unreachable' });
     }
     if (pending.length > 0) return reply.code(503).send({ status: 'migrations pending', pending });

@@ -16,6 +16,7 @@ import { invalid } from '../http/validation';
 import { getDeviceRecord, getRegisteredDevice, insertDevice, listDeviceRecords, registrationOf, releaseDevice, updateDevice } from '../store/devices';
 import { getManufacturingRecord } from '../store/manufacturing';
 import type { Queryable } from '../db/database';
+import { readThrough } from '../cache/read-cache';
 
 /**
  * The interface puts deviceImage "in the body" without saying how. Accepted: a bare JSON string
@@ -44,8 +45,9 @@ export const deviceOperations: AnyOperationSpec[] = [
     query: deviceListQuerySchema,
     mutates: false,
     response: { kind: 'json', data: pageSchema(deviceRecordSchema), description: '{ items, page, limit, totalCount }' },
-    handler: async ({ db, caller, query }) => {
-      const { items, totalCount } = await listDeviceRecords(db, caller.orgId, query);
+    handler: async ({ db, ctx, caller, query }) => {
+      // Through the read cache, as the configuration lists: any commit drops it (server/cache/read-cache.ts).
+      const { items, totalCount } = await readThrough(ctx, db, `devices/${caller.orgId}/${JSON.stringify(query)}`, () => listDeviceRecords(db, caller.orgId, query));
       return { items, page: query.page, limit: query.limit, totalCount };
     },
   }),

@@ -90,18 +90,3 @@ export async function setApiKeyRole(db: Queryable, id: string, role: ApiKeyRole)
 export async function markApiKeyUsed(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
 }
-
-/**
- * The key (if there is one) and the database's snapshot, in one round trip (PostgreSQL). The
- * snapshot tells the read cache whether any transaction committed since its answers were read
- * (server/cache/read-cache.ts).
- */
-export async function findApiKeyByValueWithSnapshot(db: Queryable, key: string): Promise<{ record: ApiKeyRecord | undefined; snapshot: string }> {
-  const { rows } = await db.query<ApiKeyRow & { snapshot: string }>(
-    `SELECT k.*, pg_current_snapshot()::text AS snapshot FROM (SELECT 1) AS one LEFT JOIN api_keys k ON k.key_hash = $1`,
-    [hashApiKey(key)],
-  );
-  const row = rows[0];
-  if (!row) throw new Error('The key lookup returned no row.');
-  return { record: row.id === null ? undefined : toRecord(row), snapshot: row.snapshot };
-}

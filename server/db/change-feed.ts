@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { ChangeListener } from './database';
+
+/**
+ * How the instances sharing a PostgreSQL database keep their caches true: every transaction that
+ * wrote sends NOTIFY on one channel as it commits (PostgreSQL delivers it at the commit, and only
+ * if it commits), and every instance LISTENs on a connection of its own.
+ *
+ * - A notification clears the listener's caches at once. PostgreSQL signals every listening
+ *   connection as the writer's COMMIT completes, so the others have it before the writer's answer
+ *   has even left it; the writer also waits for its own notification to come back before it
+ *   answers (`expect()`), so that its change has reached the listening side of the server.
+ * - While the listening connection is down (a restart, a failover, at start), nothing is cached:
+ *   `listening(false)` turns the caches off, and they start empty when it is back.
+ */
+export const CHANGES_CHANNEL = 'provisioner_changes';
+
+const KEYS = 'keys';
+const DATA = 'data';
+
+/** How long a writer waits for its own notification before answering anyway. */
+const ECHO_WAIT_MS = 1_000;
+
+export class ChangeFeed {
+  /** This process's mark on its notifications, to recognise its own coming back. */
+  readonly origin = randomUUID();
+  private sequence = 0;
+  private readonly echoes = new Map<string, () => void>();
+  private readonly listeners = new Set<ChangeListener>();
+  private client: pg.Client | undefined;
+  private heard = false;
+  private retryDelayMs = 100;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly databaseUrl: string) {}
+
+  /**
+   * A payload for the next write's NOTIFY: this process's origin, a number of its own, and whether
+   * API keys changed (only then do the instances drop the keys they hold).
+   */
+  nextToken(keys: boolean): string {
+    this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
+    return `${this.origin}:${this.sequence}:${keys ? KEYS : DATA}`;
+  }
+
+  /**
+   * Before the COMMIT of a write that sent `token`: `arrived` resolves when the notification has
+   * come back (at once while not listening, or after ECHO_WAIT_MS at most). Asked before the
+   * COMMIT because the notification may come back before the COMMIT's own answer.
+   */
+  expect(token: string): { arrived: Promise<void>; cancel(): void } {
+    if (!this.heard) return { arrived: Promise.resolve(), cancel: () => {} };
+    let release!: () => void;
+    const arrived = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.echoes.delete(token);
+        resolve();
+      }, ECHO_WAIT_MS);
+      release = () => {
+        clearTimeout(timer);
+        this.echoes.delete(token);
+        resolve();
+      };
+      this.echoes.set(token, release);
+    });
+    return { arrived, cancel: release };
+  }
+
+  async watch(listener: ChangeListener): Promise<{ stop(): Promise<void> }> {
+    this.listeners.add(listener);
+    listener.listening(this.heard);
+    if (this.listeners.size === 1) await this.connect();
+    return {
+      stop: async () => {
+        this.listeners.delete(listener);
+        if (this.listeners.size === 0) await this.close();
+      },
+    };
+  }
+
+  private setHeard(heard: boolean): void {
+    if (heard === this.heard) return;
+    this.heard = heard;
+    for (const listener of this.listeners) listener.listening(heard);
+    if (!heard) {
+      // Nobody will answer these now; the writers need not wait.
+      for (const release of [...this.echoes.values()]) release();
+    }
+  }
+
+  private async connect(): Promise<void> {
+    if (this.listeners.size === 0 || this.client) return;
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    this.client = client;
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.setHeard(false);
+      void client.end().catch(() => undefined);
+      this.scheduleReconnect();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => {
+      const payload = message.payload ?? '';
+      this.echoes.get(payload)?.();
+      // A notification of anyone else's (an operator's NOTIFY) may concern keys too.
+      const keys = !payload.endsWith(`:${DATA}`);
+      for (const listener of this.listeners) listener.changed(keys);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      this.retryDelayMs = 100;
+      // Whatever committed before this moment was not heard: the caches start empty now.
+      if (this.client === client) this.setHeard(true);
+    } catch {
+      lost();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.listeners.size === 0 || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect();
+    }, this.retryDelayMs);
+    this.retryDelayMs = Math.min(2_000, this.retryDelayMs * 2);
+  }
+
+  /** Stops listening (when the last watcher stops, or the database is closed). */
+  async close(): Promise<void> {
+    this.listeners.clear();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const client = this.client;
+    this.client = undefined;
+    this.setHeard(false);
+    await client?.end().catch(() => undefined);
+  }
+}
