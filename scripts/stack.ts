@@ -216,9 +216,11 @@ export async function up(options: StackOptions): Promise<StackState> {
   const log = options.log ?? (() => {});
   const runDir = resolve(options.runDir);
   const running = readState(runDir);
-  if (running && [running.haproxy.pid, ...running.instances.map((i) => i.pid)].some(isAlive)) {
+  if (running && [running.haproxy?.pid, ...running.instances.map((i) => i.pid)].some((pid) => pid !== undefined && isAlive(pid))) {
     throw new Error(`A stack is already up at ${running.url} (run directory ${runDir}): npm run stack -- down first.`);
   }
+  // What a stack that ended badly left (its PostgreSQL may still run) goes first.
+  await down(runDir);
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
   const state: Partial<StackState> & { runDir: string; instances: StackInstance[] } = { runDir, instances: [] };
