@@ -31,6 +31,22 @@ export type NetworkTemplatePayload = z.infer<typeof networkTemplatePayloadSchema
 
 /** Records as the service returns them (domain/ owns their schemas). */
 export type RegisteredDeviceView = DeviceRecord;
+
+/**
+ * How a registered device stands against what the service expects, judged from what the service
+ * last recorded of it (main/app/jobs/device-sync.ts, as `device list` judges attached devices).
+ */
+export interface DeviceSyncView {
+  state: 'in-sync' | 'behind' | 'drift' | 'unconfigured' | 'unknown';
+  /** For a person: "in sync", "firmware behind (device 1.0.0, service expects 1.1.0)", ... */
+  text: string;
+  expectedFirmwareVersion: string | null;
+  /** When the service last recorded what a workstation saw of it; null when never. */
+  lastObservedAt: string | null;
+}
+
+/** A row of the device list: the record and how it stands. */
+export type RegisteredDeviceRowView = RegisteredDeviceView & { sync: DeviceSyncView };
 export type NetworkTemplateView = IpNetworkTemplateRecord;
 export type UserView = UserRecord;
 /** `key` is only ever the masked form or null: whole keys never reach the renderer. */
@@ -47,7 +63,7 @@ export const REGISTRY_CHANNELS = {
         ...pageQuery,
       })
       .strict(),
-  ).returns<Page<RegisteredDeviceView>>(),
+  ).returns<Page<RegisteredDeviceRowView>>(),
   'devices.register': command(
     z.object({ serialNumber, name: nonEmpty.max(200), deviceImage: deviceImage.nullable().default(null) }).strict(),
   ).returns<RegisteredDeviceView>(),

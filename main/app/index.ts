@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LiveDeviceList, portGlobsFromEnv, type LiveDeviceListOptions } from '../devices/discovery';
+import { LiveDeviceList, portGlobsFromEnv, type DiscoveredDevice, type LiveDeviceListOptions } from '../devices/discovery';
 import type { LinkFactoryDeps } from '../devices';
-import { createDeviceConnector, createProvisioningService, type ProvisioningService as JobsEngine } from './jobs';
+import { createDeviceConnector, createProvisioningService, observationOf, type ProvisioningService as JobsEngine } from './jobs';
 import {
   CONTRACT,
   CoreError,
@@ -145,9 +145,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (job.phase === 'done') log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
     else log.write(job.phase === 'failed' ? 'error' : 'warn', 'jobs', `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`);
   });
+  // Every device read is an observation: what it runs that the service has not recorded is
+  // confirmed to it, and an interrupted job on it is judged (main/app/jobs/reconcile.ts).
+  const observe = (devices: readonly DiscoveredDevice[]) => {
+    if (devices.length > 0) void engine.reconcile(devices.map((d) => observationOf(d, new Date()))).catch(() => undefined);
+  };
+  source.on((event) => {
+    if (event.type !== 'removed') observe([event.device]);
+  });
   session.onChange(() => {
     void activeWorkbench.refreshNeeds();
     void outbox.syncNow().catch(() => undefined);
+    observe(source.devices());
   });
   await activeWorkbench.start();
 

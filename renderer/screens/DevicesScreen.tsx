@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { DeployStatus } from '../../domain/enums';
-import type { RegisteredDeviceView } from '../../contract/index';
+import type { DeviceSyncView, RegisteredDeviceView } from '../../contract/index';
 import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
@@ -8,6 +8,7 @@ import { TextField } from '../components/fields';
 import { ImagePicker } from '../components/ImagePicker';
 import { Badge, Callout, EmptyRow, ScreenHeader, type Tone } from '../components/misc';
 import { Pager } from '../components/Pager';
+import { dateTimeText } from '../format/units';
 import { notify } from '../stores/notices';
 import { useCapability } from '../stores/session';
 
@@ -18,6 +19,15 @@ export const DEPLOY_STATUS_TEXT: Record<DeployStatus, { text: string; tone: Tone
   Outdated: { text: 'Outdated', tone: 'warn' },
   Deployed: { text: 'Deployed', tone: 'ok' },
   Failed: { text: 'Failed', tone: 'bad' },
+};
+
+/** How a device stands against the service, in the words `provisioner device list` uses. */
+export const SYNC_STATE_TEXT: Record<DeviceSyncView['state'], { text: string; tone: Tone }> = {
+  'in-sync': { text: 'In sync', tone: 'ok' },
+  behind: { text: 'Behind', tone: 'warn' },
+  drift: { text: 'Drift', tone: 'warn' },
+  unconfigured: { text: 'No configuration', tone: 'neutral' },
+  unknown: { text: 'Unknown', tone: 'neutral' },
 };
 
 /** The organization's registry of devices. */
@@ -76,6 +86,8 @@ export function DevicesScreen() {
             <th scope="col">Firmware</th>
             <th scope="col">Configuration</th>
             <th scope="col">Deploy status</th>
+            <th scope="col">State</th>
+            <th scope="col">Last observed</th>
             <th scope="col" className="actions-col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -108,6 +120,11 @@ export function DevicesScreen() {
                 <td data-testid="registry-deploy">
                   <Badge tone={DEPLOY_STATUS_TEXT[d.deployStatus].tone}>{DEPLOY_STATUS_TEXT[d.deployStatus].text}</Badge>
                 </td>
+                <td data-testid="registry-sync" title={d.sync.text}>
+                  <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
+                  {d.sync.state !== 'in-sync' ? <span className="muted registry-sync__why"> {d.sync.text}</span> : null}
+                </td>
+                <td data-testid="registry-observed">{d.sync.lastObservedAt ? dateTimeText(d.sync.lastObservedAt) : <span className="muted">Never</span>}</td>
                 <td className="actions-col">
                   <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
                     Edit
@@ -116,7 +133,7 @@ export function DevicesScreen() {
               </tr>
             ),
           )}
-          {list.data && list.data.items.length === 0 ? <EmptyRow columns={8}>{search ? `No device matches “${search}”.` : 'No devices registered yet.'}</EmptyRow> : null}
+          {list.data && list.data.items.length === 0 ? <EmptyRow columns={10}>{search ? `No device matches “${search}”.` : 'No devices registered yet.'}</EmptyRow> : null}
         </tbody>
       </table>
       {list.data ? <Pager page={list.data.page} limit={list.data.limit} totalCount={list.data.totalCount} onPage={setPage} /> : null}
@@ -197,7 +214,7 @@ function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceVi
 
   return (
     <tr className="row--editing">
-      <td colSpan={8}>
+      <td colSpan={10}>
         <div className="inline-editor">
           <span className="mono strong">{device.serialNumber}</span>
           <TextField label="Name" name="editName" value={name} onChange={setName} error={nameError} />

@@ -3,13 +3,15 @@ import type { OutboxChannel, OutboxEntryView, OutboxView } from '../../../contra
 import type { HandlerGroup } from './types';
 
 export function outboxEntryView(entry: OutboxEntry): OutboxEntryView {
+  // An observation reports what a device was seen running, which no job of ours applied.
+  const done = entry.payload.reason === 'observation' ? 'observed' : 'applied';
   const summary =
     entry.kind === 'firmware'
       ? entry.payload.firmwareFileSuccessfullyDeployed
-        ? `Firmware ${entry.payload.firmwareVersion ?? ''} applied`
+        ? `Firmware ${entry.payload.firmwareVersion ?? ''} ${done}`
         : `Firmware failed: ${entry.payload.error ?? 'no reason given'}`
       : entry.payload.configurationFileSuccessfullyDeployed
-        ? `Configuration ${entry.payload.syncId.slice(0, 8)} applied`
+        ? `Configuration ${entry.payload.syncId.slice(0, 8)} ${done}`
         : `Configuration failed: ${entry.payload.error ?? 'no reason given'}`;
   return {
     id: entry.id,

@@ -1,4 +1,7 @@
-import type { RegistryChannel } from '../../../contract/index';
+import type { DeviceSyncView, RegisteredDeviceRowView, RegistryChannel } from '../../../contract/index';
+import type { DeviceRecord } from '../../../domain/registered-device-record';
+import type { Page } from '../../../domain/records';
+import { deviceSync, latestFirmwareByType, recordedReading } from '../jobs/device-sync';
 import type { SessionManager } from '../session';
 import { toCoreError } from '../errors';
 import type { HandlerGroup } from './types';
@@ -14,16 +17,19 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 /** The organization's records: registered devices, network templates, users, API keys. */
 export function registryHandlers(session: SessionManager): HandlerGroup<RegistryChannel> {
   return {
-    'devices.list': (input) =>
-      call(() =>
-        session.require('devices.read').client.devices.list({
+    'devices.list': async (input) => {
+      const { client } = session.require('devices.read');
+      const page = await call(() =>
+        client.devices.list({
           limit: input.limit,
           page: input.page,
           search: input.search || undefined,
           serial: input.serial || undefined,
           configurableOnly: input.configurableOnly,
         }),
-      ),
+      );
+      return withSync(page, await latestFirmwareByType(client, page.items.map((d) => d.deviceType)));
+    },
     'devices.register': (input) =>
       call(() =>
         session
@@ -78,6 +84,21 @@ export function registryHandlers(session: SessionManager): HandlerGroup<Registry
       return keys.map((k) => ({ ...k, key: input.keyFormat === 'Masked' && k.key ? maskKey(k.key) : null }));
     },
     'apiKeys.updateRole': (input) => call(() => session.require('keys.manage').client.apiKeys.setRole(input.keyName, input.role)),
+  };
+}
+
+/**
+ * Each row with how the device stands, judged from what the service last recorded of it: the
+ * Devices screen shows the same states as `device list` (main/app/jobs/device-sync.ts).
+ */
+function withSync(page: Page<DeviceRecord>, latest: ReadonlyMap<string, string | null | undefined>): Page<RegisteredDeviceRowView> {
+  return {
+    ...page,
+    items: page.items.map((record) => {
+      const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
+      const view: DeviceSyncView = { state: sync.state, text: sync.text, expectedFirmwareVersion: sync.firmware.expected, lastObservedAt: sync.lastObservedAt };
+      return { ...record, sync: view };
+    }),
   };
 }
 

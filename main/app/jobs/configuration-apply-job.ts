@@ -4,6 +4,8 @@ import { confirmConfiguration } from './confirm';
 import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, failureText, JobFailure } from './failure';
 import type { JobIntent } from './intent-journal';
+import { configurationWarningsNotice } from './configuration-warnings';
+import { reconcileJobDevice, rereadAfterFailure, settleInterruptedJobs } from './job-contact';
 import { runWithReconnect, type SessionHolder } from './session-holder';
 
 /**
@@ -39,6 +41,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     holder.session = await env.connector.connect(request.target, { signal });
     where.connecting = false;
     identity = holder.session.identity;
+    await settleInterruptedJobs(env, identity);
     control.update({
       serialNumber: identity.serialNumber,
       deviceType: identity.deviceType,
@@ -53,7 +56,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       phase('downloading');
       const resolved = await env.configFiles.resolve(env.client.devices, identity.serialNumber, { signal });
       bytes = resolved.bytes;
-      notice = resolved.notice ?? null;
+      notice = [resolved.notice, await configurationWarningsNotice(env.client, identity.serialNumber, signal)].filter(Boolean).join(' ') || null;
       fileName = `the configuration file of ${identity.serialNumber}`;
     } else {
       bytes = request.source.bytes;
@@ -83,7 +86,8 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
         resultMessage: `already holds configuration ${syncId} (sequence ${decoded.sequence}); nothing sent`,
         errorCode: null,
         resumable: false,
-        confirmation: 'none',
+        // The service may not have recorded that it holds it: tell it what was observed.
+        confirmation: await reconcileJobDevice(env, identity),
         syncId,
         notice,
       };
@@ -97,6 +101,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       serialNumber: identity.serialNumber,
       firmwareVersion: null,
       syncId,
+      previousSyncId: identity.configSyncId,
       phase: 'uploading',
     });
 
@@ -155,9 +160,10 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
         );
         await env.intents.clear(intent.jobId);
       } catch {
-        // Left in the intent journal: confirmed as interrupted at the next start.
+        // Left in the intent journal: judged at the next contact with the device.
       }
     }
+    if (!failure.cancelled) await reconcileJobDevice(env, await rereadAfterFailure(holder.session));
     return {
       phase: failure.cancelled ? 'cancelled' : 'failed',
       outcome: failure.cancelled ? 'cancelled' : 'failed',

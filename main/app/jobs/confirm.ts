@@ -1,29 +1,48 @@
+import type { ConfirmationReason } from '../../../domain/confirmations';
+import type { NewConfirmation } from '../outbox/outbox-entry';
 import type { Outbox } from '../outbox/outbox';
 import type { IntentJournal, JobIntent } from './intent-journal';
 
 /**
  * Confirmations go to the service only through the outbox: written durably first, then sent, and
  * replayed until the service has them. A job's result is "sent" when the service acknowledged it
- * at once, "queued" when it waits (service unreachable); either way it is not lost.
+ * at once, "queued" when it waits (service unreachable); either way it is not lost. Each says what
+ * was observed, when, by which workstation and why (our extension of the interface's payloads).
  */
 
-/** The service and organization confirmations go to; `serviceUrl` is the identity the outbox keys them on. */
+/** The service and organization confirmations go to, and the workstation they come from; `serviceUrl` is the identity the outbox keys them on. */
 export interface ConfirmationAddress {
   serviceUrl: string;
   orgId: string;
+  /** This workstation's stable id (workstation.ts); absent where none is kept (tests). */
+  workstation?: string;
 }
 
 export type FirmwareOutcome = { success: true; version: string } | { success: false; version: string | null; error: string };
 export type ConfigurationOutcome = { success: true; syncId: string } | { success: false; syncId: string; error: string };
 
-export async function confirmFirmware(
-  outbox: Pick<Outbox, 'deliver'>,
-  address: ConfirmationAddress,
-  serialNumber: string,
-  outcome: FirmwareOutcome,
-  at: Date,
-): Promise<'sent' | 'queued'> {
-  const { delivered } = await outbox.deliver({
+/** When the outcome happened (applyTimeStamp), when a workstation saw it, and why it is said. */
+export interface ConfirmationMoment {
+  appliedAt: Date;
+  observedAt: Date;
+  reason: ConfirmationReason;
+}
+
+/** A moment seen as it happened: a job that read the device back. */
+export function jobResultAt(at: Date): ConfirmationMoment {
+  return { appliedAt: at, observedAt: at, reason: 'job-result' };
+}
+
+function observedFields(address: ConfirmationAddress, moment: ConfirmationMoment) {
+  return {
+    observedAt: moment.observedAt.toISOString(),
+    ...(address.workstation !== undefined ? { workstation: address.workstation } : {}),
+    reason: moment.reason,
+  };
+}
+
+export function firmwareConfirmation(address: ConfirmationAddress, serialNumber: string, outcome: FirmwareOutcome, moment: ConfirmationMoment): NewConfirmation {
+  return {
     kind: 'firmware',
     serviceUrl: address.serviceUrl,
     orgId: address.orgId,
@@ -32,9 +51,41 @@ export async function confirmFirmware(
       firmwareFileSuccessfullyDeployed: outcome.success,
       error: outcome.success ? null : outcome.error,
       firmwareVersion: outcome.version,
-      applyTimeStamp: at.toISOString(),
+      applyTimeStamp: moment.appliedAt.toISOString(),
+      ...observedFields(address, moment),
     },
-  });
+  };
+}
+
+export function configurationConfirmation(
+  address: ConfirmationAddress,
+  serialNumber: string,
+  outcome: ConfigurationOutcome,
+  moment: ConfirmationMoment,
+): NewConfirmation {
+  return {
+    kind: 'configuration',
+    serviceUrl: address.serviceUrl,
+    orgId: address.orgId,
+    serialNumber,
+    payload: {
+      configurationFileSuccessfullyDeployed: outcome.success,
+      error: outcome.success ? null : outcome.error,
+      syncId: outcome.syncId,
+      applyTimeStamp: moment.appliedAt.toISOString(),
+      ...observedFields(address, moment),
+    },
+  };
+}
+
+export async function confirmFirmware(
+  outbox: Pick<Outbox, 'deliver'>,
+  address: ConfirmationAddress,
+  serialNumber: string,
+  outcome: FirmwareOutcome,
+  at: Date,
+): Promise<'sent' | 'queued'> {
+  const { delivered } = await outbox.deliver(firmwareConfirmation(address, serialNumber, outcome, jobResultAt(at)));
   return delivered ? 'sent' : 'queued';
 }
 
@@ -45,44 +96,65 @@ export async function confirmConfiguration(
   outcome: ConfigurationOutcome,
   at: Date,
 ): Promise<'sent' | 'queued'> {
-  const { delivered } = await outbox.deliver({
-    kind: 'configuration',
-    serviceUrl: address.serviceUrl,
-    orgId: address.orgId,
-    serialNumber,
-    payload: {
-      configurationFileSuccessfullyDeployed: outcome.success,
-      error: outcome.success ? null : outcome.error,
-      syncId: outcome.syncId,
-      applyTimeStamp: at.toISOString(),
-    },
-  });
+  const { delivered } = await outbox.deliver(configurationConfirmation(address, serialNumber, outcome, jobResultAt(at)));
   return delivered ? 'sent' : 'queued';
 }
 
 /**
- * Turns the intents of jobs whose process died into failure confirmations. Their time is the last
- * moment the job was known alive, so a successful run afterwards (a later time) supersedes them.
+ * How long an interrupted job waits for its device to be seen again before it is confirmed as a
+ * failure without it (docs/decisions.md): long enough for a device carried back to the workshop
+ * after a week away, short enough that the service does not wait on it for ever.
  */
-export async function confirmInterruptedJobs(journal: IntentJournal, outbox: Pick<Outbox, 'enqueue'>): Promise<JobIntent[]> {
-  const orphans = await journal.orphans();
-  for (const intent of orphans) {
-    const error = `Interrupted: Provisioner stopped during ${intent.phase} (started ${intent.startedAt}) before the result could be checked.`;
-    const base = { serviceUrl: intent.serviceUrl, orgId: intent.orgId, serialNumber: intent.serialNumber };
-    if (intent.kind === 'firmware') {
-      await outbox.enqueue({
-        ...base,
-        kind: 'firmware',
-        payload: { firmwareFileSuccessfullyDeployed: false, error, firmwareVersion: intent.firmwareVersion, applyTimeStamp: intent.updatedAt },
-      });
-    } else if (intent.syncId !== null) {
-      await outbox.enqueue({
-        ...base,
-        kind: 'configuration',
-        payload: { configurationFileSuccessfullyDeployed: false, error, syncId: intent.syncId, applyTimeStamp: intent.updatedAt },
-      });
+export const INTERRUPTED_JOB_LIMIT_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * Intents of jobs whose process died wait for their device (reconcile.ts judges them from what it
+ * runs). Those older than `limitMs` (by the last moment their job was known alive) are confirmed
+ * as failures now, with that moment as their time, so a successful run afterwards supersedes them.
+ */
+export async function expireInterruptedJobs(
+  journal: IntentJournal,
+  outbox: Pick<Outbox, 'enqueue'>,
+  options: { now: Date; workstation?: string; limitMs?: number },
+): Promise<{ waiting: JobIntent[]; expired: JobIntent[] }> {
+  const limit = options.limitMs ?? INTERRUPTED_JOB_LIMIT_MS;
+  const waiting: JobIntent[] = [];
+  const expired: JobIntent[] = [];
+  for (const intent of await journal.orphans()) {
+    if (options.now.getTime() - Date.parse(intent.updatedAt) < limit) {
+      waiting.push(intent);
+      continue;
     }
+    const error = `Interrupted: Provisioner stopped during ${intent.phase} (started ${intent.startedAt}) and ${intent.serialNumber} was not seen again within ${Math.round(limit / 86_400_000)} days to tell whether it took.`;
+    const confirmation = interruptedConfirmation(intent, { success: false, error }, options.now, options.workstation);
+    if (confirmation) await outbox.enqueue(confirmation);
     await journal.clear(intent.jobId);
+    expired.push(intent);
   }
-  return orphans;
+  return { waiting, expired };
+}
+
+/**
+ * The confirmation that closes an interrupted job: its outcome, timed at the last moment the job
+ * was known alive (the device took it, or not, no later than that) and observed `observedAt`.
+ * A configuration intent written before its file's syncId was known has nothing to confirm.
+ */
+export function interruptedConfirmation(
+  intent: JobIntent,
+  outcome: { success: true } | { success: false; error: string },
+  observedAt: Date,
+  workstation: string | undefined,
+): NewConfirmation | null {
+  const address: ConfirmationAddress = { serviceUrl: intent.serviceUrl, orgId: intent.orgId, ...(workstation !== undefined ? { workstation } : {}) };
+  const moment: ConfirmationMoment = { appliedAt: new Date(intent.updatedAt), observedAt, reason: 'job-result' };
+  if (intent.kind === 'firmware') {
+    const firmware: FirmwareOutcome = outcome.success
+      ? { success: true, version: intent.firmwareVersion ?? '' }
+      : { success: false, version: intent.firmwareVersion, error: outcome.error };
+    if (firmware.success && !firmware.version) return null;
+    return firmwareConfirmation(address, intent.serialNumber, firmware, moment);
+  }
+  if (intent.syncId === null) return null;
+  const configuration: ConfigurationOutcome = outcome.success ? { success: true, syncId: intent.syncId } : { success: false, syncId: intent.syncId, error: outcome.error };
+  return configurationConfirmation(address, intent.serialNumber, configuration, moment);
 }

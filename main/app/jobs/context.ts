@@ -6,14 +6,17 @@ import type { Outbox } from '../outbox/outbox';
 import type { ConfigFileStore } from './config-file-store';
 import type { ConfirmationAddress } from './confirm';
 import type { IntentJournal } from './intent-journal';
+import type { Reconciler } from './reconcile';
 import type { SigningKeyStore } from './signing-key-store';
 
 /** The part of the API client the jobs use (tests pass narrower fakes). */
 export type ProvisioningClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey' | 'firmwareReleaseKeys'> & {
   devices: Pick<
     ServiceClient['devices'],
-    'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'
+    'list' | 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'
   >;
+  /** The status of a device's configuration, for its warnings (configuration-warnings.ts); without it none are shown. */
+  configurations?: Pick<ServiceClient['configurations'], 'validate'>;
 };
 
 /** After a pulled cable: how long and how often to look for the device before giving up. */
@@ -35,6 +38,8 @@ export interface JobEnvironment {
   signingKeys: SigningKeyStore;
   outbox: Pick<Outbox, 'deliver'>;
   intents: IntentJournal;
+  /** Compares what a device reports with what the service recorded (absent in tests that do not need it). */
+  reconciler?: Pick<Reconciler, 'reconcile' | 'settleInterrupted'>;
   client: ProvisioningClient;
   /** Where confirmations go. */
   address: ConfirmationAddress;

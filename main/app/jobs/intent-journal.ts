@@ -7,9 +7,10 @@ import { processIsAlive } from '../../../platform/durable-lock';
 /**
  * A job writes its intent here, durably, before it touches a device, and removes it only after
  * the job's final confirmation is in the outbox. If the process dies in between (crash, power cut,
- * the laptop lid closed on a CLI), the intent is still there at the next start and becomes a
- * failure confirmation: the service hears that an attempt was made and not finished, instead of
- * hearing nothing. A later successful run confirms again with a later timestamp, which wins.
+ * the laptop lid closed on a CLI), the intent is still there afterwards and waits for the device:
+ * the next contact with it (reconcile.ts) confirms the job as a success when the device runs what
+ * the job installed, and as a failure when it does not. Only an intent whose device is not seen
+ * for a long time is confirmed as a failure without it (confirm.ts, expireInterruptedJobs).
  */
 
 export const jobIntentSchema = z.object({
@@ -23,6 +24,9 @@ export const jobIntentSchema = z.object({
   firmwareVersion: z.string().nullable(),
   /** Configuration: the syncId being applied. */
   syncId: z.string().nullable(),
+  /** What the device held before the job, to tell "still the old one" in the failure text (absent in older intents). */
+  previousFirmwareVersion: z.string().nullable().default(null),
+  previousSyncId: z.string().nullable().default(null),
   /** The last phase reached, for the failure text. */
   phase: z.string(),
   startedAt: z.string(),
@@ -32,7 +36,8 @@ export const jobIntentSchema = z.object({
 });
 export type JobIntent = z.infer<typeof jobIntentSchema>;
 
-export type NewJobIntent = Pick<JobIntent, 'jobId' | 'kind' | 'serviceUrl' | 'orgId' | 'serialNumber' | 'firmwareVersion' | 'syncId' | 'phase'>;
+export type NewJobIntent = Pick<JobIntent, 'jobId' | 'kind' | 'serviceUrl' | 'orgId' | 'serialNumber' | 'firmwareVersion' | 'syncId' | 'phase'> &
+  Partial<Pick<JobIntent, 'previousFirmwareVersion' | 'previousSyncId'>>;
 
 export interface IntentJournalOptions {
   dir: string;

@@ -3,9 +3,11 @@ import type { AttachedDevice, DeviceConnector, DeviceFinder, DeviceTarget } from
 import { FirmwareCache } from '../cache/firmware-cache';
 import type { JobSnapshot } from './job-state';
 import { ConfigFileStore } from './config-file-store';
-import { confirmInterruptedJobs } from './confirm';
+import { expireInterruptedJobs } from './confirm';
 import { DEFAULT_RECONNECT, type JobEnvironment, type ProvisioningClient, type ReconnectPolicy } from './context';
 import { IntentJournal } from './intent-journal';
+import { Reconciler, type DeviceObservation, type ReconcileOutcome } from './reconcile';
+import { workstationId } from './workstation';
 import { SigningKeyStore } from './signing-key-store';
 import { Outbox, type OutboxEvent } from '../outbox/outbox';
 import { clientConfirmationSender } from '../outbox/outbox-sender';
@@ -57,11 +59,22 @@ export interface ProvisioningService {
   /** Tell the queue a device appeared: a failed, resumable job of it runs again and resumes. */
   deviceAttached(serialNumber: string, target?: DeviceTarget): JobSnapshot[];
   listDevices(options?: { signal?: AbortSignal; extraLinks?: readonly string[] }): Promise<AttachedDevice[]>;
+  /**
+   * Devices were read (listed, identified): judge their interrupted jobs and confirm to the
+   * signed-in service what they report that it has not recorded (reconcile.ts).
+   */
+  reconcile(observations: readonly DeviceObservation[], options?: { signal?: AbortSignal }): Promise<ReconcileOutcome[]>;
+  /** This workstation's stable id, sent with every confirmation. */
+  workstation(): Promise<string>;
   readonly outbox: Outbox;
   readonly cache: FirmwareCache;
   /** Configuration files kept for offline use, for the signed-in account. */
   configFiles(): ConfigFileStore;
-  /** Turn jobs a previous process left unfinished into failure confirmations (call once at start). */
+  /**
+   * Jobs a previous process left unfinished wait for their device to be seen again; those waiting
+   * longer than the limit (INTERRUPTED_JOB_LIMIT_MS) are confirmed as failures now. Call once at
+   * start; resolves with how many were confirmed so.
+   */
   recoverInterrupted(): Promise<number>;
   close(): Promise<void>;
 }
@@ -72,6 +85,23 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
   const outbox = new Outbox({ dir: paths.outbox, sender: clientConfirmationSender(options.clientFor), onEvent: options.onOutboxEvent });
   const intents = new IntentJournal({ dir: paths.intents });
   const reconnect: ReconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
+  let workstationPromise: Promise<string> | undefined;
+  const workstation = (): Promise<string> => {
+    workstationPromise ??= workstationId(options.dataDir).catch((err: unknown) => {
+      workstationPromise = undefined;
+      throw err;
+    });
+    return workstationPromise;
+  };
+  const reconciler = new Reconciler({
+    intents,
+    outbox,
+    workstation,
+    account: () => {
+      const account = options.account();
+      return account && { client: account.client, address: { serviceUrl: account.serviceUrl, orgId: account.orgId } };
+    },
+  });
   const perAccount = new Map<string, { configFiles: ConfigFileStore; signingKeys: SigningKeyStore }>();
   const storesFor = (account: ProvisioningAccount) => {
     const key = `${account.serviceUrl}\u0000${account.orgId}`;
@@ -88,15 +118,16 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
     if (!account) throw new Error('Not signed in: sign in to a service (or use the local workspace) first.');
     return account;
   };
-  const environment = (): JobEnvironment => {
+  const environment = async (): Promise<JobEnvironment> => {
     const account = requireAccount();
     return {
       connector: options.connector,
       cache,
       outbox,
       intents,
+      reconciler,
       client: account.client,
-      address: { serviceUrl: account.serviceUrl, orgId: account.orgId },
+      address: { serviceUrl: account.serviceUrl, orgId: account.orgId, workstation: await workstation() },
       reconnect,
       now: () => new Date(),
       ...storesFor(account),
@@ -118,10 +149,12 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
       if (!options.finder) throw new Error('Device discovery is not available here.');
       return options.finder.list(listOptions);
     },
+    reconcile: (observations, reconcileOptions) => reconciler.reconcile(observations, reconcileOptions),
+    workstation,
     outbox,
     cache,
     configFiles: () => storesFor(requireAccount()).configFiles,
-    recoverInterrupted: async () => (await confirmInterruptedJobs(intents, outbox)).length,
+    recoverInterrupted: async () => (await expireInterruptedJobs(intents, outbox, { now: new Date(), workstation: await workstation() })).expired.length,
     close: async () => {
       for (const job of queue.jobs()) queue.cancel(job.jobId);
       await queue.idle();

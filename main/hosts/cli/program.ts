@@ -4,6 +4,7 @@ import { DEVICE_TYPES } from '../../../domain/device-types';
 import { cacheList, cachePrefetch, cachePrune } from './commands/cache';
 import { configurationApply, configurationDownload, configurationUpdate } from './commands/configuration';
 import { deviceList } from './commands/device-list';
+import { deviceVerify } from './commands/verify';
 import { deviceUpdate, firmwareApply, firmwareDownload, firmwareUpdate } from './commands/firmware';
 import { login, logout, status, type LoginOptions } from './commands/login';
 import { outboxList, outboxSync } from './commands/outbox';
@@ -111,9 +112,21 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
 
   device
     .command('list')
-    .description('Attached devices (USB serial, simulator, BLE in range, and --link ones): connection, model, interface, serial number, firmware version.')
+    .description(
+      'Attached devices (USB serial, simulator, BLE in range, and --link ones): connection, model, interface, serial number, firmware version, and how each stands against the service (in sync, behind, drift, unknown) with when it was last observed. What a device runs that the service has not recorded is confirmed to it.',
+    )
     .option('--link <spec>', LINK_HELP, collect)
     .action((options: { link?: string[] }) => runner((ctx) => deviceList(ctx, options)));
+
+  device
+    .command('verify')
+    .description(
+      'Read each device back and compare it with what the service expects, changing nothing: in sync, firmware behind, configuration drift, or not in any configuration. Exits 0 only when every device is in sync.',
+    )
+    .argument('[serialNumbers...]', 'devices by serial number (found among the attached ones)')
+    .option('--link <spec>', LINK_HELP, collect)
+    .option('--all', 'every attached device')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
 
   device
     .command('update')

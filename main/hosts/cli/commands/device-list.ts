@@ -1,25 +1,66 @@
-import type { AttachedDevice } from '../../../app/jobs';
+import {
+  deviceSync,
+  latestFirmwareByType,
+  observationOf,
+  SYNC_STATE_LABELS,
+  type AttachedDevice,
+  type DeviceIdentity,
+  type DeviceSync,
+  type ReconcileOutcome,
+} from '../../../app/jobs';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 
 const INTERFACE: Record<AttachedDevice['linkKind'], string> = { serial: 'USB serial', udp: 'IP (UDP)', ble: 'BLE' };
 
-/** `device list`: every attached device, identified over its link. */
+export type Identified = AttachedDevice & { identity: DeviceIdentity };
+
+/** When the service last heard what a device runs, to the second, in UTC; "never" before the first time. */
+export function observedText(at: string | null): string {
+  return at === null ? 'never' : `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** What listing told of an identified device: how it stands against the service, and what was confirmed. */
+interface Standing {
+  sync: DeviceSync;
+  confirmation: ReconcileOutcome['confirmation'];
+  /** Jobs an earlier run left unfinished on it, judged now from what it runs. */
+  interrupted: Array<{ kind: 'firmware' | 'configuration'; jobId: string; success: boolean }>;
+}
+
+/**
+ * `device list`: every attached device, identified over its link, and how it stands against the
+ * service (in sync, behind, drift, unknown). Reading a device is an observation: what it runs that
+ * the service has not recorded is confirmed to it (reconcile.ts), and jobs an earlier run left
+ * unfinished on it are judged from what it runs.
+ */
 export async function deviceList(ctx: CliContext, options: { link?: string[] }): Promise<number> {
   const devices = await ctx.finder().list({ extraLinks: options.link ?? [] });
+  const identified = devices.filter((d): d is Identified => d.identity !== null);
+  const standings = identified.length > 0 ? await reconcileListed(ctx, identified) : new Map<string, Standing>();
   if (ctx.out.json) {
     ctx.out.line(
       JSON.stringify(
-        devices.map((d) => ({
-          connection: d.link,
-          interface: d.linkKind,
-          model: d.identity?.model ?? null,
-          deviceType: d.identity?.deviceType ?? null,
-          serialNumber: d.identity?.serialNumber ?? null,
-          firmwareVersion: d.identity?.firmwareVersion ?? null,
-          configSyncId: d.identity?.configSyncId ?? null,
-          error: d.error,
-        })),
+        devices.map((d) => {
+          const standing = standings.get(d.link);
+          return {
+            connection: d.link,
+            interface: d.linkKind,
+            model: d.identity?.model ?? null,
+            deviceType: d.identity?.deviceType ?? null,
+            serialNumber: d.identity?.serialNumber ?? null,
+            firmwareVersion: d.identity?.firmwareVersion ?? null,
+            configSyncId: d.identity?.configSyncId ?? null,
+            state: standing?.sync.state ?? null,
+            stateText: standing?.sync.text ?? null,
+            expectedFirmwareVersion: standing?.sync.firmware.expected ?? null,
+            expectedSyncId: standing?.sync.configuration.expected ?? null,
+            lastObservedAt: standing?.sync.lastObservedAt ?? null,
+            confirmation: standing?.confirmation ?? 'none',
+            interruptedJobs: standing?.interrupted ?? [],
+            error: d.error,
+          };
+        }),
         null,
         2,
       ),
@@ -31,8 +72,58 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
     return EXIT.ok;
   }
   ctx.out.table(
-    ['CONNECTION', 'MODEL', 'INTERFACE', 'SERIAL NUMBER', 'FIRMWARE'],
-    devices.map((d) => [d.link, d.identity?.model ?? '?', INTERFACE[d.linkKind], d.identity?.serialNumber ?? `? (${d.error ?? 'no answer'})`, d.identity?.firmwareVersion ?? '?']),
+    ['CONNECTION', 'MODEL', 'INTERFACE', 'SERIAL NUMBER', 'FIRMWARE', 'STATE', 'LAST OBSERVED'],
+    devices.map((d) => {
+      const standing = standings.get(d.link);
+      return [
+        d.link,
+        d.identity?.model ?? '?',
+        INTERFACE[d.linkKind],
+        d.identity?.serialNumber ?? `? (${d.error ?? 'no answer'})`,
+        d.identity?.firmwareVersion ?? '?',
+        standing ? SYNC_STATE_LABELS[standing.sync.state] : '?',
+        standing ? observedText(standing.sync.lastObservedAt) : '',
+      ];
+    }),
   );
+  for (const d of identified) {
+    const standing = standings.get(d.link);
+    for (const job of standing?.interrupted ?? []) {
+      ctx.out.note(`${d.identity.serialNumber}: the interrupted ${job.kind} job ${job.success ? 'took: confirmed as applied' : 'did not take: confirmed as failed'}`);
+    }
+    if (standing && standing.sync.state !== 'in-sync') ctx.out.note(`${d.identity.serialNumber}: ${standing.sync.text}`);
+  }
   return EXIT.ok;
+}
+
+/**
+ * Confirms what the listed devices report, then judges each against the service. Without a
+ * service to ask (none reachable, no workspace) every device reads "unknown" and the list is still
+ * shown: listing must work on a plant floor without a network.
+ */
+async function reconcileListed(ctx: CliContext, identified: readonly Identified[]): Promise<Map<string, Standing>> {
+  const observedAt = new Date();
+  const standings = new Map<string, Standing>();
+  let outcomes: ReconcileOutcome[] = [];
+  let latest = new Map<string, string | null | undefined>();
+  try {
+    const provisioning = await ctx.provisioning();
+    outcomes = await provisioning.reconcile(identified.map((d) => observationOf(d.identity, observedAt)));
+    latest = await latestFirmwareByType((await ctx.account()).client, identified.map((d) => d.identity.deviceType));
+  } catch (err) {
+    // The list itself is still worth showing; the JSON says "unknown" per device instead.
+    if (!ctx.out.json) ctx.out.note(`how the devices stand against the service is unknown: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  identified.forEach((d, i) => {
+    const outcome = outcomes[i];
+    const sync = deviceSync(d.identity, outcome?.record, latest.get(d.identity.deviceType));
+    // What this contact confirmed is what the service now holds as last observed.
+    const confirmed = outcome !== undefined && outcome.confirmations.length > 0;
+    standings.set(d.link, {
+      sync: confirmed ? { ...sync, lastObservedAt: observedAt.toISOString() } : sync,
+      confirmation: outcome?.confirmation ?? 'none',
+      interrupted: (outcome?.interrupted ?? []).map(({ intent, success }) => ({ kind: intent.kind, jobId: intent.jobId, success })),
+    });
+  });
+  return standings;
 }

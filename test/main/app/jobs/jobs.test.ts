@@ -20,7 +20,7 @@ import {
   type OutboxEntry,
   type ProvisioningClient,
 } from '../../../../main/app/jobs';
-import { confirmInterruptedJobs } from '../../../../main/app/jobs/confirm';
+import { expireInterruptedJobs, INTERRUPTED_JOB_LIMIT_MS } from '../../../../main/app/jobs/confirm';
 import { buildFirmwareBundle, CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage, type SigningKeyPair } from '../../../../domain/files';
 import { nextSequence, organizationSigner } from '../../../fixtures/config-files';
 import { testReleaseKey } from '../../../fixtures/release-key';
@@ -238,17 +238,21 @@ describe('firmware job', () => {
 });
 
 describe('interrupted jobs', () => {
-  it('turn into failure confirmations at the next start', async () => {
+  it('wait for their device at the next start, and turn into failure confirmations only once too old', async () => {
     const { outbox } = environment({ identity: epc(), calls: [] });
     const crashed = new IntentJournal({ dir: join(dir, 'intents'), pid: 999_999_999 });
     const intent = await crashed.record({ jobId: 'job-1', kind: 'firmware', serviceUrl: 'http://service.test', orgId: 'org', serialNumber: 'EPC000101', firmwareVersion: '2.0.0', syncId: null, phase: 'uploading' });
     const journal = new IntentJournal({ dir: join(dir, 'intents'), isAlive: () => false });
-    const recovered = await confirmInterruptedJobs(journal, outbox);
-    expect(recovered.map((i) => i.jobId)).toEqual(['job-1']);
+    const soon = await expireInterruptedJobs(journal, outbox, { now: new Date(Date.parse(intent.updatedAt) + INTERRUPTED_JOB_LIMIT_MS - 60_000) });
+    expect([soon.waiting.map((i) => i.jobId), soon.expired]).toEqual([['job-1'], []]);
+    expect(await outbox.list()).toEqual([]);
+    const later = await expireInterruptedJobs(journal, outbox, { now: new Date(Date.parse(intent.updatedAt) + INTERRUPTED_JOB_LIMIT_MS), workstation: 'ws-1' });
+    expect(later.expired.map((i) => i.jobId)).toEqual(['job-1']);
     const [entry] = await outbox.list();
     expect(entry).toMatchObject({ kind: 'firmware', serialNumber: 'EPC000101', state: 'pending' });
     expect(entry!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '2.0.0', applyTimeStamp: intent.updatedAt });
-    expect((entry!.payload as { error: string }).error).toMatch(/^Interrupted: Provisioner stopped during uploading/);
+    expect(entry!.payload).toMatchObject({ workstation: 'ws-1', reason: 'job-result' });
+    expect((entry!.payload as { error: string }).error).toMatch(/^Interrupted: Provisioner stopped during uploading .* was not seen again within 30 days/);
     expect(await journal.orphans()).toEqual([]);
   });
 });

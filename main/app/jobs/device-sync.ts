@@ -1,0 +1,138 @@
+import type { ServiceClient } from '../../cloud';
+import { ServiceError } from '../../cloud/errors';
+import type { DeviceType } from '../../../domain/device-types';
+import { compareVersions } from '../../../domain/firmware-version';
+import type { DeviceRecord } from '../../../domain/registered-device-record';
+
+/**
+ * How a device stands against what the service expects of it: the latest firmware for its type,
+ * and the configuration file the service serves it now. `device list`, `device verify` and the
+ * Devices screen all judge with deviceSync, so they say the same of the same device.
+ */
+export type DeviceSyncState =
+  /** Runs the latest firmware and holds the current configuration. */
+  | 'in-sync'
+  /** Runs older firmware than the service's latest. */
+  | 'behind'
+  /** Holds another configuration than the one the service serves it. */
+  | 'drift'
+  /** In no configuration: nothing to hold. */
+  | 'unconfigured'
+  /** Cannot be told: not registered here, the service unreachable, or never observed. */
+  | 'unknown';
+
+/** The states in a word or two, as `device list` and `device verify` print them. */
+export const SYNC_STATE_LABELS: Readonly<Record<DeviceSyncState, string>> = {
+  'in-sync': 'in sync',
+  behind: 'behind',
+  drift: 'drift',
+  unconfigured: 'no configuration',
+  unknown: 'unknown',
+};
+
+export interface DeviceSync {
+  state: DeviceSyncState;
+  /** For a person: "in sync", "firmware behind (device 1.0.0, service expects 1.1.0)", ... */
+  text: string;
+  firmware: { version: string | null; expected: string | null };
+  configuration: { syncId: string | null; expected: string | null };
+  /** When the service last recorded what a workstation saw of the device (an apply or an observation); null when never. */
+  lastObservedAt: string | null;
+}
+
+/** What is known of the device: read from it when attached, or what the service last recorded of it. */
+export interface DeviceReading {
+  firmwareVersion: string | null;
+  configSyncId: string | null;
+}
+
+/**
+ * `record`: the service's record; null when the device is not registered in the organization,
+ * undefined when it could not be read. `latestFirmware`: the service's latest version for the
+ * device's type; null when it has none (then it expects no version), undefined when unknown.
+ */
+export function deviceSync(reading: DeviceReading, record: DeviceRecord | null | undefined, latestFirmware: string | null | undefined): DeviceSync {
+  const lastObservedAt = record ? lastObservationOf(record) : null;
+  const firmware = { version: reading.firmwareVersion, expected: latestFirmware ?? null };
+  const configuration = { syncId: reading.configSyncId, expected: record ? expectedSyncId(record) : null };
+  if (record === undefined) return { state: 'unknown', text: 'unknown: the service could not be asked', firmware, configuration, lastObservedAt };
+  if (record === null) return { state: 'unknown', text: 'unknown: not registered in this organization', firmware, configuration, lastObservedAt };
+
+  const problems: string[] = [];
+  let state: DeviceSyncState = 'in-sync';
+  const worse = (next: DeviceSyncState) => {
+    if (RANK[next] > RANK[state]) state = next;
+  };
+  if (reading.firmwareVersion === null) {
+    worse('unknown');
+    problems.push('firmware never observed');
+  } else if (latestFirmware === undefined) {
+    worse('unknown');
+    problems.push(`firmware ${reading.firmwareVersion}, latest unknown`);
+  } else if (latestFirmware !== null && compareVersions(latestFirmware, reading.firmwareVersion) > 0) {
+    worse('behind');
+    problems.push(`firmware behind (device ${reading.firmwareVersion}, service expects ${latestFirmware})`);
+  }
+  if (record.configurationId === null) {
+    worse('unconfigured');
+    problems.push('not in any configuration');
+  } else if (!sameSyncId(reading.configSyncId, configuration.expected)) {
+    worse('drift');
+    const held = reading.configSyncId === null ? 'no configuration' : `syncId ${reading.configSyncId}`;
+    const expected = configuration.expected ?? `the file of “${record.configurationName ?? record.configurationId}”, not downloaded since it changed`;
+    problems.push(`configuration drift (device has ${held}, service expects ${expected})`);
+  }
+  return { state, text: problems.length === 0 ? 'in sync' : problems.join('; '), firmware, configuration, lastObservedAt };
+}
+
+/** Which state a device shows when several apply: the one that needs a job first. */
+const RANK: Record<DeviceSyncState, number> = { 'in-sync': 0, unknown: 1, unconfigured: 2, drift: 3, behind: 4 };
+
+/**
+ * The syncId the device should hold: the file served now (our service says it: currentSyncId), or,
+ * from a service without it, the deployed one while it is current.
+ */
+function expectedSyncId(record: DeviceRecord): string | null {
+  if (record.configurationId === null) return null;
+  if (record.currentSyncId !== undefined) return record.currentSyncId;
+  return record.deployStatus === 'Deployed' ? record.deployedSyncId : null;
+}
+
+function sameSyncId(a: string | null, b: string | null): boolean {
+  return a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+}
+
+function lastObservationOf(record: DeviceRecord): string | null {
+  const times = [record.lastFirmwareApply, record.lastConfigurationApply]
+    .filter((apply) => apply !== null)
+    .map((apply) => apply.observedAt ?? apply.appliedAt);
+  if (times.length === 0) return null;
+  return times.reduce((latest, t) => (Date.parse(t) > Date.parse(latest) ? t : latest));
+}
+
+/** What the service last recorded of a device, as a reading (the registry, where no device is attached). */
+export function recordedReading(record: DeviceRecord): DeviceReading {
+  return { firmwareVersion: record.firmwareVersion, configSyncId: record.deployedSyncId };
+}
+
+/**
+ * The service's latest firmware version per device type, each asked once: null for a type it has
+ * none of, undefined for one it could not be asked about.
+ */
+export async function latestFirmwareByType(
+  client: { devices: Pick<ServiceClient['devices'], 'firmwareVersionByType'> },
+  types: Iterable<DeviceType>,
+  signal?: AbortSignal,
+): Promise<Map<DeviceType, string | null | undefined>> {
+  const distinct = [...new Set(types)];
+  const answers = await Promise.all(
+    distinct.map(async (deviceType) => {
+      try {
+        return (await client.devices.firmwareVersionByType(deviceType, { retry: false, ...(signal ? { signal } : {}) })).version;
+      } catch (err) {
+        return err instanceof ServiceError && err.entry('FIRMWARE_NOT_AVAILABLE') ? null : undefined;
+      }
+    }),
+  );
+  return new Map(distinct.map((deviceType, i) => [deviceType, answers[i]]));
+}

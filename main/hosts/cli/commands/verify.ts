@@ -1,0 +1,68 @@
+import type { DeviceRecord } from '../../../../domain/registered-device-record';
+import { deviceSync, latestFirmwareByType, SYNC_STATE_LABELS, type DeviceSync } from '../../../app/jobs';
+import type { CliContext } from '../context';
+import { CliError, EXIT } from '../errors';
+import { observedText, type Identified } from './device-list';
+
+/**
+ * `device verify [SN...] [--all]`: reads each device back and says how it stands against what the
+ * service expects (the latest firmware, the configuration file it serves the device now), without
+ * changing anything: no job, no confirmation, not even the judging of interrupted jobs. The exit
+ * code is 0 only when every device is in sync, so a line's script can gate on it.
+ */
+export async function deviceVerify(ctx: CliContext, serialNumbers: string[], options: { link?: string[]; all?: boolean }): Promise<number> {
+  const links = options.link ?? [];
+  if (serialNumbers.length === 0 && links.length === 0 && !options.all) {
+    throw new CliError('no device named: name the device by serial number, by --link (serial:/dev/ttyACM0, udp:192.168.3.10, ble:ADDRESS), or use --all', EXIT.usage);
+  }
+  const attached = await ctx.finder().list({ extraLinks: links });
+  const identified = attached.filter((d): d is Identified => d.identity !== null);
+  const wanted = identified.filter((d) => options.all || serialNumbers.includes(d.identity.serialNumber) || links.includes(d.link));
+  const missing = serialNumbers.filter((sn) => !identified.some((d) => d.identity.serialNumber === sn));
+  if (options.all && wanted.length === 0 && missing.length === 0) throw new CliError('--all: no attached devices found; check the cables, or name devices with --link');
+
+  const { client } = await ctx.account();
+  const records = new Map<string, DeviceRecord | null | undefined>();
+  await Promise.all(
+    wanted.map(async (d) => {
+      const serial = d.identity.serialNumber;
+      try {
+        const page = await client.devices.list({ serial, limit: 1 }, { retry: false });
+        records.set(serial, page.items.find((r) => r.serialNumber === serial) ?? null);
+      } catch {
+        records.set(serial, undefined);
+      }
+    }),
+  );
+  const latest = await latestFirmwareByType(client, wanted.map((d) => d.identity.deviceType));
+  const verdicts = wanted.map((d) => ({ device: d, sync: deviceSync(d.identity, records.get(d.identity.serialNumber), latest.get(d.identity.deviceType)) }));
+
+  if (ctx.out.json) {
+    ctx.out.line(JSON.stringify([...verdicts.map(({ device, sync }) => verdictJson(device, sync)), ...missing.map(missingJson)], null, 2));
+  } else {
+    for (const { device, sync } of verdicts) ctx.out.line(`${device.identity.serialNumber}: ${sync.text} (last observed ${observedText(sync.lastObservedAt)})`);
+    for (const serialNumber of missing) ctx.out.error(`${serialNumber}: not attached; check the cable, or name it with --link`);
+    const behind = verdicts.filter((v) => v.sync.state !== 'in-sync').length + missing.length;
+    if (verdicts.length + missing.length > 1) ctx.out.line(behind === 0 ? `All ${verdicts.length} in sync.` : `${behind} of ${verdicts.length + missing.length} not in sync.`);
+  }
+  return missing.length === 0 && verdicts.every((v) => v.sync.state === 'in-sync') ? EXIT.ok : EXIT.failed;
+}
+
+function verdictJson(device: Identified, sync: DeviceSync) {
+  return {
+    serialNumber: device.identity.serialNumber,
+    connection: device.link,
+    state: sync.state,
+    stateLabel: SYNC_STATE_LABELS[sync.state],
+    text: sync.text,
+    firmwareVersion: sync.firmware.version,
+    expectedFirmwareVersion: sync.firmware.expected,
+    configSyncId: sync.configuration.syncId,
+    expectedSyncId: sync.configuration.expected,
+    lastObservedAt: sync.lastObservedAt,
+  };
+}
+
+function missingJson(serialNumber: string) {
+  return { serialNumber, connection: null, state: 'unknown', stateLabel: 'not attached', text: 'not attached', firmwareVersion: null, expectedFirmwareVersion: null, configSyncId: null, expectedSyncId: null, lastObservedAt: null };
+}

@@ -1,0 +1,144 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
+import { buildFlow } from './helpers/flows';
+import { loginCli, results, startWorld, type World } from './helpers/world';
+
+/**
+ * Applied means observed, end to end through the real CLI over pty links with simulated devices:
+ * what a device runs reaches the service whenever a workstation reads it, also after the CLI was
+ * killed between apply and confirmation, also when no job had anything to install; and
+ * `device verify` says where a device and the service disagree, changing nothing.
+ */
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.dispose();
+  world = undefined;
+});
+
+async function record(w: World, serialNumber: string) {
+  return (await w.client.devices.list({ serial: serialNumber })).items[0]!;
+}
+
+async function confirmationCount(w: World, serialNumber: string): Promise<number> {
+  const { rows } = await w.service!.db.query<{ n: number }>('SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1', [serialNumber]);
+  return rows[0]?.n ?? 0;
+}
+
+/** Resolves once `check` holds, looking every 20 ms; the test's own timeout bounds it. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('the CLI is killed after the device applied the firmware', () => {
+  it('leaves the job to the next contact: `device list` finds the new version and the service then reports it', { timeout: 300_000 }, async () => {
+    world = await startWorld('killed-after-apply');
+    const w = world;
+    await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
+    expect((await loginCli(w)).code).toBe(0);
+    // A slow restart: the CLI waits for it, and is killed meanwhile, after the device installed the image.
+    const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', rebootMs: 3_000 });
+    const bootBefore = device.state().bootId;
+
+    let killing: Promise<void> | undefined;
+    const killed = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101'], {
+      onLine: (line: string, child: ChildProcess) => {
+        if (killing || !line.startsWith('{')) return;
+        const event = JSON.parse(line) as { event: string; job?: { phase: string } };
+        if (event.job?.phase !== 'applying') return;
+        killing = until(() => device.state().firmwareVersion === '1.1.0').then(() => {
+          child.kill('SIGKILL');
+        });
+      },
+    });
+    await killing;
+    expect(killing, 'the job reached the apply').toBeDefined();
+    expect(killed.code).not.toBe(0);
+    expect(results(killed)).toEqual([]);
+    expect(device.state().firmwareVersion).toBe('1.1.0');
+    // Nothing reached the service: the process died before it could confirm.
+    expect((await record(w, 'EPC000101')).firmwareVersion).toBeNull();
+
+    await until(() => device.state().bootId > bootBefore);
+    const listed = await w.cli(['--json', 'device', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const [row] = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
+    expect(row).toMatchObject({ serialNumber: 'EPC000101', firmwareVersion: '1.1.0', confirmation: 'sent', interruptedJobs: [expect.objectContaining({ kind: 'firmware', success: true })] });
+
+    const after = await record(w, 'EPC000101');
+    expect(after.firmwareVersion).toBe('1.1.0');
+    expect(after.lastFirmwareApply).toMatchObject({ success: true, firmwareVersion: '1.1.0', reason: 'job-result', workstation: expect.any(String), observedAt: expect.any(String) });
+    expect(await confirmationCount(w, 'EPC000101')).toBe(1);
+
+    // Listed again: nothing more to say, and the interrupted job is not judged twice.
+    const again = await w.cli(['--json', 'device', 'list']);
+    expect(JSON.parse(again.stdout)).toEqual([expect.objectContaining({ serialNumber: 'EPC000101', confirmation: 'none', interruptedJobs: [] })]);
+    expect(await confirmationCount(w, 'EPC000101')).toBe(1);
+  });
+});
+
+describe('a device already on the latest firmware that the service does not know of', () => {
+  it('is not touched by `device firmware update`, and the service learns its version', { timeout: 300_000 }, async () => {
+    world = await startWorld('up-to-date-observed');
+    const w = world;
+    await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
+    expect((await loginCli(w)).code).toBe(0);
+    const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
+    const bootBefore = device.state().bootId;
+    expect((await record(w, 'EPC000101')).firmwareVersion).toBeNull();
+
+    const run = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('EPC000101: already runs firmware 1.1.0; nothing sent; confirmed to the service');
+    expect(device.state().bootId).toBe(bootBefore);
+
+    const after = await record(w, 'EPC000101');
+    expect(after.firmwareVersion).toBe('1.1.0');
+    expect(after.lastFirmwareApply).toMatchObject({ success: true, firmwareVersion: '1.1.0', reason: 'observation' });
+
+    // Run again: the service knows; nothing is confirmed twice.
+    const again = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+    expect(again.stdout).toContain('EPC000101: already runs firmware 1.1.0; nothing sent');
+    expect(again.stdout).not.toContain('confirmed to the service');
+    expect(await confirmationCount(w, 'EPC000101')).toBe(1);
+  });
+});
+
+describe('device verify', () => {
+  it('says in sync, then configuration drift once the configuration changed, with exit code 1, changing nothing', { timeout: 300_000 }, async () => {
+    world = await startWorld('verify-drift');
+    const w = world;
+    const configurationId = await buildFlow(w.client, epcToEpcOverEthernet);
+    expect((await loginCli(w)).code).toBe(0);
+    await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
+    const applied = await w.cli(['device', 'configuration', 'update', 'EPC000101']);
+    expect(applied.code, applied.stderr).toBe(0);
+
+    const clean = await w.cli(['device', 'verify', 'EPC000101']);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/^EPC000101: in sync \(last observed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/m);
+    const held = (await record(w, 'EPC000101')).deployedSyncId!;
+
+    // The configuration changes and its new file is issued: the device still holds the old one.
+    await w.client.configurations.update(configurationId, { timeoutConfiguration: '3000ms' });
+    const expected = (await w.client.devices.fetchConfigurationFile('EPC000101')).syncId!;
+    expect(expected).not.toBe(held);
+    const confirmationsBefore = await confirmationCount(w, 'EPC000101');
+
+    const drift = await w.cli(['device', 'verify', 'EPC000101']);
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain(`EPC000101: configuration drift (device has syncId ${held}, service expects ${expected})`);
+    const json = await w.cli(['--json', 'device', 'verify', '--all']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ serialNumber: 'EPC000101', state: 'drift', configSyncId: held, expectedSyncId: expected, firmwareVersion: '1.1.0', expectedFirmwareVersion: '1.1.0' })]);
+
+    // Verify only reads: no confirmation, nothing in the outbox.
+    expect(await confirmationCount(w, 'EPC000101')).toBe(confirmationsBefore);
+    expect(JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
+    // A device that is not attached is not in sync either.
+    const missing = await w.cli(['device', 'verify', 'EPC000101', 'EPC000102']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('EPC000102: not attached');
+  });
+});
