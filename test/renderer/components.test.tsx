@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigurationView, JobView, SessionView } from '../../contract/index';
+import type { ConfigurationView, JobView, RegisteredDeviceRowView, SessionView } from '../../contract/index';
 import { ActionButton } from '../../renderer/components/ActionButton';
 import { ProgressCell } from '../../renderer/components/ProgressCell';
 import { SettingsForm } from '../../renderer/designer/SettingsForm';
 import { WorkbenchScreen } from '../../renderer/screens/WorkbenchScreen';
+import { DevicesScreen } from '../../renderer/screens/DevicesScreen';
 import { SignInScreen } from '../../renderer/screens/SignInScreen';
 import { useWorkbench } from '../../renderer/stores/workbench';
 import { useSession } from '../../renderer/stores/session';
@@ -239,5 +240,49 @@ describe('WorkbenchScreen', () => {
     expect(api.calls.filter((c) => c.channel !== 'workbench.portGlobs')).toEqual([{ channel: 'workbench.start', input: { action: 'firmware', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } }]);
     expect(view.container.querySelector('.toolbar__count')?.textContent).toBe('0 selected');
     expect(view.container.textContent).toContain('Firmware 1.1.0');
+  });
+});
+
+describe('DevicesScreen', () => {
+  function row(serialNumber: string, sync: RegisteredDeviceRowView['sync']): RegisteredDeviceRowView {
+    return {
+      serialNumber,
+      name: serialNumber,
+      deviceType: 'EPC',
+      model: 'EPC-E4',
+      hasImage: false,
+      deviceImage: null,
+      configurationId: null,
+      configurationName: null,
+      firmwareVersion: '1.0.0',
+      lastFirmwareApply: null,
+      deployStatus: 'NotDeployed',
+      deployedSyncId: null,
+      lastConfigurationApply: null,
+      registeredAt: '2026-01-01T00:00:00.000Z',
+      sync,
+    };
+  }
+
+  it('shows how each device stands against the service, and when it was last observed', async () => {
+    new FakeApi()
+      .answer('devices.list', {
+        items: [
+          row('EPC000101', { state: 'behind', text: 'firmware behind (device 1.0.0, service expects 1.1.0)', expectedFirmwareVersion: '1.1.0', lastObservedAt: '2026-01-05T09:12:40.000Z' }),
+          row('EPC000102', { state: 'in-sync', text: 'in sync', expectedFirmwareVersion: '1.0.0', lastObservedAt: null }),
+        ],
+        page: 1,
+        limit: 15,
+        totalCount: 2,
+      })
+      .install();
+    view = await mount(<DevicesScreen />);
+    await settle();
+    const cells = (serial: string, testId: string) => view!.container.querySelector(`tr[data-serial="${serial}"] [data-testid="${testId}"]`)?.textContent ?? '';
+    expect(cells('EPC000101', 'registry-sync')).toContain('Behind');
+    expect(cells('EPC000101', 'registry-sync')).toContain('service expects 1.1.0');
+    expect(cells('EPC000101', 'registry-observed')).not.toBe('Never');
+    expect(cells('EPC000102', 'registry-sync')).toBe('In sync');
+    expect(cells('EPC000102', 'registry-observed')).toBe('Never');
   });
 });

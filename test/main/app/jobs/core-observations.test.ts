@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, FileSecretStore, type Core, type DeviceSource } from '../../../../main/app';
+import { createServiceClient } from '../../../../main/cloud';
+import type { DeviceListEvent, DiscoveredDevice } from '../../../../main/devices/discovery';
+import { invokeForWire, type RegisteredDeviceRowView } from '../../../../contract/index';
+import type { Page } from '../../../../domain/records';
+import { seedDemo, startService, type RunningService } from '../../../../server';
+
+/**
+ * The app's path: a device the live list finds is an observation, reconciled with the service as
+ * `device list` does; the Devices screen's rows then say how each registered device stands.
+ */
+
+let dir: string;
+let service: RunningService;
+let adminKey: string;
+let core: Core | undefined;
+
+const epc: DiscoveredDevice = { serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-E4', firmwareVersion: '1.1.0', configSyncId: null, link: 'serial:/dev/fake', linkKind: 'serial' };
+
+/** A live list that finds one device when told to. */
+function scriptedSource(): DeviceSource & { attach(device: DiscoveredDevice): void } {
+  const listeners = new Set<(event: DeviceListEvent) => void>();
+  const present: DiscoveredDevice[] = [];
+  return {
+    start: async () => undefined,
+    stop: async () => undefined,
+    devices: () => [...present],
+    on: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    refresh: async () => undefined,
+    attach(device) {
+      present.push(device);
+      for (const listener of listeners) listener({ type: 'added', device });
+    },
+  };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'provisioner-core-observations-'));
+  service = await startService({ dataDir: 'memory://', port: 0 });
+  adminKey = (await seedDemo(service.db)).adminKey;
+}, 120_000);
+
+afterAll(async () => {
+  await core?.close();
+  await service?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the app reconciles what its device list finds', () => {
+  it('confirms the firmware an attached device runs, and the Devices screen row says how it stands and when it was seen', { timeout: 120_000 }, async () => {
+    const client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
+    await client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
+    const source = scriptedSource();
+    core = await createCore({
+      dataDir: join(dir, 'app'),
+      secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
+      host: 'test',
+      resume: false,
+      deviceSource: source,
+      startLocalWorkspace: async () => ({ serviceUrl: service.url, orgId: 'demo', apiKey: adminKey, organizationName: 'Demo organization', region: 'NA', close: async () => undefined }),
+    });
+    expect(await invokeForWire(core, 'session.useLocalWorkspace', {})).toMatchObject({ ok: true });
+
+    source.attach(epc);
+    let recorded = (await client.devices.list({ serial: 'EPC000101' })).items[0]!;
+    while (recorded.firmwareVersion === null) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      recorded = (await client.devices.list({ serial: 'EPC000101' })).items[0]!;
+    }
+    expect(recorded.lastFirmwareApply).toMatchObject({ success: true, firmwareVersion: '1.1.0', reason: 'observation', workstation: expect.any(String) });
+
+    const listed = await invokeForWire(core, 'devices.list', { serial: 'EPC000101', page: 1, limit: 15 });
+    if (!listed.ok) throw new Error(listed.error.message);
+    const [row] = (listed.value as Page<RegisteredDeviceRowView>).items;
+    // The demo's latest EPC firmware is 1.1.0; the device is in no configuration.
+    expect(row!.sync).toEqual({ state: 'unconfigured', text: 'not in any configuration', expectedFirmwareVersion: '1.1.0', lastObservedAt: recorded.lastFirmwareApply!.observedAt });
+  });
+});
