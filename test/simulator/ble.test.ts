@@ -1,13 +1,12 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { CODE } from '../../main/devices/coap';
 import { BLE_SERVICE_UUID } from '../../protocol/constants';
-import { createSimulatedBleBindings, startSimulatedDevice, type SimulatedDevice } from '../../simulator';
-import { announcement, scratchDir, serviceKeys, testImage, uniqueSerial } from './helpers/fixtures';
+import { createSimulatedBleBindings, type SimulatedDevice } from '../../simulator';
+import { announcement, scratchDir, testImage, uniqueSerial } from './helpers/fixtures';
 import { connectTransport, nobleWith, scanFor } from './helpers/noble';
 import { RawCoapClient } from './helpers/raw-client';
-import { testReleaseKey } from '../fixtures/release-key';
+import { startDevice } from '../fixtures/simulated-device';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 const devices: SimulatedDevice[] = [];
@@ -22,16 +21,12 @@ afterAll(async () => {
 
 async function bleDevice(mtu: number): Promise<SimulatedDevice> {
   const serialNumber = uniqueSerial('WESP');
-  const device = await startSimulatedDevice({
-    deviceType: 'WESP',
+  const device = await startDevice(scratch.dir, {
     serialNumber,
+    deviceType: 'WESP',
     link: 'ble',
-    stateDir: join(scratch.dir, serialNumber),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    releaseKeysPem: [testReleaseKey.publicKeyPem],
     ble: { mtu, connectionIntervalMs: 7.5, packetsPerInterval: 6 },
     rebootMs: 100,
-    applyMs: 50,
   });
   devices.push(device);
   return device;

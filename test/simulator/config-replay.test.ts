@@ -1,12 +1,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { encodeConfigFile, type ConfigFileContent } from '../../domain/files/config-file';
 import { CODE } from '../../main/devices/coap';
 import { startSimulatedDevice, type SimulatedDevice } from '../../simulator';
 import { organizationSigner } from '../fixtures/config-files';
-import { configContent, scratchDir, serviceKeys, signedConfigFile, uniqueSerial } from './helpers/fixtures';
+import { configContent, useScratchDir, serviceKeys, signedConfigFile, uniqueSerial } from './helpers/fixtures';
 import { errorCode, RawCoapClient } from './helpers/raw-client';
 import { openUdpTransport, type Transport } from './helpers/transports';
 
@@ -17,13 +17,7 @@ import { openUdpTransport, type Transport } from './helpers/transports';
  * older file again, another device's file, another organization's file once it is claimed.
  */
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-beforeAll(async () => {
-  scratch = await scratchDir('config-replay');
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const scratch = useScratchDir('config-replay');
 
 interface Bench {
   serial: string;

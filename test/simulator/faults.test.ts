@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { CODE } from '../../main/devices/coap';
 import { DeviceFaults } from '../../simulator/faults';
-import { announcement, scratchDir, testImage, uniqueSerial } from './helpers/fixtures';
+import { announcement, useScratchDir, testImage, uniqueSerial } from './helpers/fixtures';
 import { RawCoapClient } from './helpers/raw-client';
 import { startSerialSession } from './helpers/serial-session';
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-beforeAll(async () => {
-  scratch = await scratchDir('faults');
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const scratch = useScratchDir('faults');
 
 describe('fault injection', () => {
   it('is deterministic for a seed', () => {

@@ -1,15 +1,14 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { sha256 } from '../../domain/files/config-file';
 import { makeFirmwareImage } from '../../domain/files/firmware-image';
 import { generateReleaseKeyPair, type ReleaseKeyPair } from '../../domain/files/firmware-release-key';
 import { block1Option, CODE, type CoapMessage } from '../../main/devices/coap';
-import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../simulator';
+import type { SimulatedDeviceOptions } from '../../simulator';
+import { announcement, useScratchDir, testImage, uniqueSerial, type TestImage } from './helpers/fixtures';
+import { errorCode, type RawCoapClient } from './helpers/raw-client';
 import { testReleaseKey } from '../fixtures/release-key';
-import { announcement, scratchDir, serviceKeys, testImage, uniqueSerial, type TestImage } from './helpers/fixtures';
-import { errorCode, RawCoapClient } from './helpers/raw-client';
-import { openUdpTransport, type Transport } from './helpers/transports';
+import { startUdpSession, type UdpSession } from './helpers/udp-session';
 import { waitFor } from './helpers/wait';
 
 /**
@@ -19,45 +18,14 @@ import { waitFor } from './helpers/wait';
  * signed SHA-256. Every refusal leaves the old image running.
  */
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-beforeAll(async () => {
-  scratch = await scratchDir('fw-signature');
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const scratch = useScratchDir('fw-signature');
 
 const attacker: ReleaseKeyPair = generateReleaseKeyPair();
 
-interface Target {
-  device: SimulatedDevice;
-  client: RawCoapClient;
-  transport: Transport;
-  stop(): Promise<void>;
-}
+type Target = UdpSession;
 
-async function udpDevice(serialNumber: string, extra: Partial<SimulatedDeviceOptions> = {}): Promise<Target> {
-  const device = await startSimulatedDevice({
-    deviceType: 'EPC',
-    serialNumber,
-    link: { udp: { host: '127.0.0.1', port: 0 } },
-    stateDir: join(scratch.dir, serialNumber),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    releaseKeysPem: [testReleaseKey.publicKeyPem],
-    rebootMs: 50,
-    applyMs: 20,
-    ...extra,
-  });
-  const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);
-  return {
-    device,
-    transport,
-    client: new RawCoapClient(transport, { ackTimeoutMs: 200, retries: 6 }),
-    async stop() {
-      await transport.close();
-      await device.stop();
-    },
-  };
+function udpDevice(serialNumber: string, extra: Partial<SimulatedDeviceOptions> = {}): Promise<Target> {
+  return startUdpSession(scratch.dir, { serialNumber, ...extra });
 }
 
 async function withDevice(work: (target: Target) => Promise<void>, extra: Partial<SimulatedDeviceOptions> = {}): Promise<void> {
@@ -65,7 +33,7 @@ async function withDevice(work: (target: Target) => Promise<void>, extra: Partia
   try {
     await work(target);
   } finally {
-    await target.stop();
+    await target.close();
   }
 }
 
@@ -172,7 +140,7 @@ describe('a device refuses firmware nobody it trusts signed, straight over UDP',
       expect(decodeCbor(response.payload)).toMatchObject({ securityCounter: 5 });
       await pushAnyway(target.client, old.image);
       await expectUntouched(target, '2.0.0');
-      await target.stop();
+      await target.close();
 
       // The floor is in the device's non-volatile memory.
       target = await udpDevice(serial);
@@ -181,7 +149,7 @@ describe('a device refuses firmware nobody it trusts signed, straight over UDP',
       // The same counter is no rollback: a newer version without a security fix goes in.
       await install(target, testImage('EPC', '2.1.0', 8 * 1024, { securityCounter: 5 }));
     } finally {
-      await target.stop();
+      await target.close();
     }
   });
 });
@@ -205,13 +173,13 @@ describe('release key rotation on a device', () => {
       const late = testImage('EPC', '2.3.0', 4 * 1024, { key: oldKey });
       expect(refusal(await target.client.postCbor('fw', announcement(late)))).toEqual(['4.03', 'FW_KEY_RETIRED']);
       await expectUntouched(target, '2.2.0');
-      await target.stop();
+      await target.close();
 
       target = await udpDevice(serial, keys);
       expect(refusal(await target.client.postCbor('fw', announcement(late)))).toEqual(['4.03', 'FW_KEY_RETIRED']);
       await install(target, testImage('EPC', '2.3.0', 4 * 1024, { key: newKey }));
     } finally {
-      await target.stop();
+      await target.close();
     }
   });
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
-import { startSimulatedDevice, type SimulatedDevice } from '../../simulator';
-import { announcement, configContent, scratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import type { SimulatedDevice } from '../../simulator';
+import { announcement, configContent, scratchDir, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
 import { waitFor } from './helpers/wait';
-import { testReleaseKey } from '../fixtures/release-key';
+import { startDevice } from '../fixtures/simulated-device';
 
 const run = promisify(execFile);
 const COAP_CLIENT = '/usr/bin/coap-client-notls';
@@ -24,15 +24,11 @@ let base: string;
 
 beforeAll(async () => {
   scratch = await scratchDir('libcoap');
-  device = await startSimulatedDevice({
-    deviceType: 'EPC',
+  device = await startDevice(scratch.dir, {
     serialNumber: uniqueSerial('EPC'),
     link: { udp: { host: '127.0.0.1', port: 0 } },
     stateDir: join(scratch.dir, 'device'),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    releaseKeysPem: [testReleaseKey.publicKeyPem],
     rebootMs: 100,
-    applyMs: 50,
   });
   base = `coap://127.0.0.1:${device.descriptor.port}`;
 });

@@ -1,22 +1,15 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CODE } from '../../main/devices/coap';
 import { encodeFrame } from '../../protocol/framing';
-import { createSimulatedBleBindings, startSimulatedDevice } from '../../simulator';
-import { announcement, scratchDir, serviceKeys, testImage, uniqueSerial } from './helpers/fixtures';
+import { createSimulatedBleBindings } from '../../simulator';
+import { announcement, useScratchDir, testImage, uniqueSerial } from './helpers/fixtures';
 import { connectTransport, nobleWith, scanFor } from './helpers/noble';
 import { RawCoapClient } from './helpers/raw-client';
 import { startSerialSession } from './helpers/serial-session';
 import { openUdpTransport, type Transport } from './helpers/transports';
-import { testReleaseKey } from '../fixtures/release-key';
+import { startDevice } from '../fixtures/simulated-device';
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-beforeAll(async () => {
-  scratch = await scratchDir('pacing');
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const scratch = useScratchDir('pacing');
 
 /** Counts the bytes the host puts on the wire (whole frames, as the wire model charges them). */
 function countFrameBytes(transport: Transport): { bytes: number } {
@@ -60,15 +53,7 @@ describe('wire pacing', () => {
 
   it('paces BLE per packet: one MTU - 3 write per slot of the connection interval', async () => {
     const serialNumber = uniqueSerial('SRCP');
-    const device = await startSimulatedDevice({
-      deviceType: 'SRCP',
-      serialNumber,
-      link: 'ble',
-      stateDir: join(scratch.dir, serialNumber),
-      publicKeyPem: serviceKeys.publicKeyPem,
-      releaseKeysPem: [testReleaseKey.publicKeyPem],
-      ble: { mtu: 23, connectionIntervalMs: 15, packetsPerInterval: 4 },
-    });
+    const device = await startDevice(scratch.dir, { serialNumber, deviceType: 'SRCP', link: 'ble', ble: { mtu: 23, connectionIntervalMs: 15, packetsPerInterval: 4 }, rebootMs: 500, applyMs: 300 });
     try {
       const noble = nobleWith(createSimulatedBleBindings([device]));
       const transport = await connectTransport(await scanFor(noble, `SRCP-${serialNumber}`));
@@ -92,15 +77,7 @@ describe('wire pacing', () => {
 
   it('paces UDP at its configured rate', async () => {
     const serialNumber = uniqueSerial('EPC');
-    const device = await startSimulatedDevice({
-      deviceType: 'EPC',
-      serialNumber,
-      link: { udp: { host: '127.0.0.1', port: 0 } },
-      stateDir: join(scratch.dir, serialNumber),
-      publicKeyPem: serviceKeys.publicKeyPem,
-      releaseKeysPem: [testReleaseKey.publicKeyPem],
-      udp: { bytesPerSecond: 50_000, latencyMs: 1 },
-    });
+    const device = await startDevice(scratch.dir, { serialNumber, link: { udp: { host: '127.0.0.1', port: 0 } }, udp: { bytesPerSecond: 50_000, latencyMs: 1 }, rebootMs: 500, applyMs: 300 });
     const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);
     try {
       const client = new RawCoapClient(transport);

@@ -1,22 +1,16 @@
 import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
 import { block1Option, block2Option, CODE, decodeBlock, decodeUint, encodeMessage, getOption, OPTION } from '../../main/devices/coap';
 import { encodeFrame } from '../../protocol/framing';
-import { announcement, configContent, scratchDir, signedAnnouncement, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import { announcement, configContent, useScratchDir, signedAnnouncement, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
 import { errorCode } from './helpers/raw-client';
 import { startSerialSession, type SerialSession } from './helpers/serial-session';
 import { generateSigningKeyPair } from '../../domain/files/config-file-signature';
 import { waitFor } from './helpers/wait';
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-beforeAll(async () => {
-  scratch = await scratchDir('serial');
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const scratch = useScratchDir('serial');
 
 async function withSession(test: (session: SerialSession) => Promise<void>, options: Parameters<typeof startSerialSession>[1] = { serialNumber: uniqueSerial('EPC') }): Promise<void> {
   const session = await startSerialSession(scratch.dir, options);

@@ -1,38 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { verifyConfigFile } from '../../domain/files/config-file-signature';
 import { block1Option, CODE } from '../../main/devices/coap';
-import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../simulator';
-import { announcement, configContent, scratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
-import { errorCode, RawCoapClient } from './helpers/raw-client';
-import { openUdpTransport, type Transport } from './helpers/transports';
+import type { SimulatedDeviceOptions } from '../../simulator';
+import { announcement, configContent, useScratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import { errorCode } from './helpers/raw-client';
+import { startUdpSession, type UdpSession } from './helpers/udp-session';
+import { startDevice } from '../fixtures/simulated-device';
 import { waitFor } from './helpers/wait';
-import { testReleaseKey } from '../fixtures/release-key';
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-beforeAll(async () => {
-  scratch = await scratchDir('state');
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const scratch = useScratchDir('state');
 
-async function udpDevice(serialNumber: string, extra: Partial<SimulatedDeviceOptions> = {}): Promise<{ device: SimulatedDevice; client: RawCoapClient; transport: Transport }> {
-  const device = await startSimulatedDevice({
-    deviceType: 'NSCP',
-    serialNumber,
-    link: { udp: { host: '127.0.0.1', port: 0 } },
-    stateDir: join(scratch.dir, serialNumber),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    releaseKeysPem: [testReleaseKey.publicKeyPem],
-    rebootMs: 50,
-    applyMs: 20,
-    ...extra,
-  });
-  const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);
-  return { device, transport, client: new RawCoapClient(transport, { ackTimeoutMs: 200, retries: 6 }) };
+function udpDevice(serialNumber: string, extra: Partial<SimulatedDeviceOptions> = {}): Promise<UdpSession> {
+  return startUdpSession(scratch.dir, { serialNumber, deviceType: 'NSCP', ...extra });
 }
 
 describe('device state directory', () => {
@@ -54,8 +36,7 @@ describe('device state directory', () => {
       });
       expect(block.code).toBe(CODE.CONTINUE);
     }
-    await first.transport.close();
-    await first.device.stop();
+    await first.close();
 
     const onDisk = JSON.parse(await readFile(join(scratch.dir, serial, 'device.json'), 'utf8'));
     expect(onDisk).toMatchObject({ serialNumber: serial, model: 'NSCP-N9', firmwareVersion: '1.2.3', config: { syncId: content.syncId, blank: true } });
@@ -76,31 +57,22 @@ describe('device state directory', () => {
       expect([apply.code, errorCode(apply)]).toEqual(['4.09', 'FW_INCOMPLETE']);
       expect(decodeCbor(apply.payload)).toMatchObject({ received: 2048 });
     } finally {
-      await second.transport.close();
-      await second.device.stop();
+      await second.close();
     }
   });
 
   it('refuses a state directory that belongs to another device', async () => {
     const serial = uniqueSerial('NSCP');
-    const { device, transport } = await udpDevice(serial);
-    await transport.close();
-    await device.stop();
+    await (await udpDevice(serial)).close();
     await expect(
-      startSimulatedDevice({
-        deviceType: 'NSCP',
-        serialNumber: 'NSCP-OTHER',
-        link: { udp: { host: '127.0.0.1', port: 0 } },
-        stateDir: join(scratch.dir, serial),
-        publicKeyPem: serviceKeys.publicKeyPem,
-        releaseKeysPem: [testReleaseKey.publicKeyPem],
-      }),
+      startDevice(scratch.dir, { serialNumber: 'NSCP-OTHER', deviceType: 'NSCP', link: { udp: { host: '127.0.0.1', port: 0 } }, stateDir: join(scratch.dir, serial) }),
     ).rejects.toThrow(/belongs to NSCP/);
   });
 
   it('loses blocks held only in RAM on a power cycle, never the acknowledged prefix', async () => {
     const serial = uniqueSerial('NSCP');
-    const { device, client, transport } = await udpDevice(serial);
+    const session = await udpDevice(serial);
+    const { device, client } = session;
     try {
       const image = testImage('NSCP', '2.1.0', 5000);
       await client.postCbor('fw', announcement(image));
@@ -115,8 +87,7 @@ describe('device state directory', () => {
       await client.request({ method: CODE.PUT, path: 'fw/data', payload: image.image.subarray(1024, 2048), options: [block1Option({ num: 1, more: true, size: 1024 })] });
       expect(await client.getCbor('fw')).toMatchObject({ received: 2048 });
     } finally {
-      await transport.close();
-      await device.stop();
+      await session.close();
     }
   });
 });

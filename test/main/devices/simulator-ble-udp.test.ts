@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BleCentral } from '../../../main/devices/links/ble-central';
 import { BleLink } from '../../../main/devices/links/ble-link';
 import type { Link } from '../../../main/devices/links/link';
@@ -9,42 +9,28 @@ import { identify } from '../../../main/devices/operations/identify';
 import { reboot } from '../../../main/devices/operations/reboot';
 import { DeviceSession } from '../../../main/devices/session';
 import { createSimulatedBleBindings, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../simulator';
-import { configFile, firmwareImage, scratchDir, serviceKeys, startDevice, uniqueSerial } from './helpers/simulated';
+import { configFile, firmwareImage, serviceKeys, startDevice, uniqueSerial, useDeviceBench } from './helpers/simulated';
 import { signedManifestFor } from '../../fixtures/release-key';
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-const running: { device: SimulatedDevice; session: DeviceSession }[] = [];
-
-beforeAll(async () => {
-  scratch = await scratchDir('ble-udp');
-});
-afterEach(async () => {
-  for (const { device, session } of running.splice(0)) {
-    await session.close().catch(() => undefined);
-    await device.stop();
-  }
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const bench = useDeviceBench('ble-udp');
 
 type Attach = (options?: Partial<SimulatedDeviceOptions>) => Promise<{ device: SimulatedDevice; session: DeviceSession; link: Link }>;
 
 /** BLE through the real noble code, on the simulator's bindings instead of an HCI socket. */
 const attachBle: Attach = async (options = {}) => {
-  const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('WESP'), deviceType: 'WESP', link: 'ble', ...options });
+  const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('WESP'), deviceType: 'WESP', link: 'ble', ...options });
   const central = await BleCentral.create(createSimulatedBleBindings([device]));
   const link = new BleLink({ id: device.descriptor.bleAddress!, central });
   const session = await DeviceSession.open(link, { reconnectTimeoutMs: 30_000 });
-  running.push({ device, session });
+  bench.keep(device, session);
   return { device, session, link };
 };
 
 const attachUdp: Attach = async (options = {}) => {
-  const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, ...options });
+  const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, ...options });
   const link = new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! });
   const session = await DeviceSession.open(link, { reconnectTimeoutMs: 30_000 });
-  running.push({ device, session });
+  bench.keep(device, session);
   return { device, session, link };
 };
 
@@ -82,11 +68,11 @@ describe.each([
 
 describe('UDP specifics', () => {
   it('rides out a pulled Ethernet cable by retransmission alone (UDP has no connection to lose)', async () => {
-    const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, faults: { pullAt: 20 * 1024, replugAfterMs: 300 } });
+    const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, faults: { pullAt: 20 * 1024, replugAfterMs: 300 } });
     const link = new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! });
     // A short ACK_TIMEOUT so that a device ignoring retransmissions fails this test in seconds, not minutes.
     const session = await DeviceSession.open(link, { ackTimeoutMs: 300 });
-    running.push({ device, session });
+    bench.keep(device, session);
     const image = firmwareImage('2.1.0', 40 * 1024);
     const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.1.0', deviceType: 'EPC' });
     expect(device.faultStats.pulls).toBe(1);

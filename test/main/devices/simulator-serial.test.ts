@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeCbor } from '../../../domain/files/cbor';
 import { sha256 } from '../../../domain/files/config-file';
 import { generateSigningKeyPair } from '../../../domain/files/config-file-signature';
@@ -12,31 +12,17 @@ import { uploadConfiguration } from '../../../main/devices/operations/configurat
 import { identify } from '../../../main/devices/operations/identify';
 import { reboot } from '../../../main/devices/operations/reboot';
 import { DeviceSession } from '../../../main/devices/session';
-import type { SimulatedDevice, SimulatedDeviceOptions } from '../../../simulator';
-import { configFile, firmwareImage, scratchDir, serviceKeys, startDevice, uniqueSerial } from './helpers/simulated';
+import type { SimulatedDeviceOptions } from '../../../simulator';
+import { configFile, firmwareImage, serviceKeys, startDevice, uniqueSerial, useDeviceBench } from './helpers/simulated';
 import { signedManifestFor } from '../../fixtures/release-key';
 
-let scratch: Awaited<ReturnType<typeof scratchDir>>;
-const running: { device: SimulatedDevice; session: DeviceSession }[] = [];
-
-beforeAll(async () => {
-  scratch = await scratchDir('serial');
-});
-afterEach(async () => {
-  for (const { device, session } of running.splice(0)) {
-    await session.close().catch(() => undefined);
-    await device.stop();
-  }
-});
-afterAll(async () => {
-  await scratch.cleanup();
-});
+const bench = useDeviceBench('serial');
 
 async function attach(options: Partial<SimulatedDeviceOptions> = {}, sessionOptions: { reconnectTimeoutMs?: number } = {}) {
-  const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC'), ...options });
+  const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), ...options });
   const link = new SerialLink({ path: device.descriptor.path!, baudRate: options.baudRate ?? 921600 });
   const session = await DeviceSession.open(link, { reconnectTimeoutMs: 30_000, ...sessionOptions });
-  running.push({ device, session });
+  bench.keep(device, session);
   return { device, session, link };
 }
 

@@ -1,9 +1,7 @@
-import { join } from 'node:path';
-import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../simulator';
+import type { SimulatedDevice } from '../../../simulator';
+import { startDevice, type TestDeviceOptions } from '../../fixtures/simulated-device';
 import { RawCoapClient } from './raw-client';
 import { openSerialTransport, type Transport } from './transports';
-import { serviceKeys } from './fixtures';
-import { testReleaseKey } from '../../fixtures/release-key';
 
 export interface SerialSession {
   device: SimulatedDevice;
@@ -18,21 +16,10 @@ export interface SerialSession {
 /** A device on a pty and a raw client on the host end. */
 export async function startSerialSession(
   dir: string,
-  options: Partial<SimulatedDeviceOptions> & Pick<SimulatedDeviceOptions, 'serialNumber'>,
+  options: TestDeviceOptions,
   clientOptions?: { ackTimeoutMs: number; retries: number },
 ): Promise<SerialSession> {
-  const device = await startSimulatedDevice({
-    deviceType: 'EPC',
-    link: 'pty',
-    stateDir: join(dir, options.serialNumber),
-    ptyDir: join(dir, 'sim'),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    releaseKeysPem: [testReleaseKey.publicKeyPem],
-    baudRate: 921600,
-    rebootMs: 150,
-    applyMs: 50,
-    ...options,
-  });
+  const device = await startDevice(dir, options);
   const path = device.descriptor.path!;
   const session: SerialSession = {
     device,

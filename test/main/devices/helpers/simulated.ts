@@ -1,65 +1,49 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CONFIG_FILE_FORMAT, encodeConfigFile, type ConfigFileContent } from '../../../../domain/files/config-file';
-import { generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
+import type { ConfigFileContent } from '../../../../domain/files/config-file';
+import type { SigningKeyPair } from '../../../../domain/files/config-file-signature';
 import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
-import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../simulator';
-import { testReleaseKey } from '../../../fixtures/release-key';
-import { nextSequence, organizationSigner, TEST_ORG_ID } from '../../../fixtures/config-files';
+import { afterEach } from 'vitest';
+import type { DeviceSession } from '../../../../main/devices/session';
+import type { SimulatedDevice } from '../../../../simulator';
+import { useScratchDir } from '../../../fixtures/scratch';
+import { configContent, serviceKeys, signedConfigFile } from '../../../fixtures/simulated-device';
 
-/** The service's root key for the whole test run; simulated devices trust its public half. */
-export const serviceKeys: SigningKeyPair = generateSigningKeyPair();
+export { scratchDir, uniqueSerial } from '../../../fixtures/scratch';
+export { serviceKeys, startDevice } from '../../../fixtures/simulated-device';
 
-export async function scratchDir(name: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), `devices-${name}-`));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
-let counter = 0;
-/** Serial numbers unique within a run, so descriptors and ptys never collide between test files. */
-export function uniqueSerial(prefix: string): string {
-  counter++;
-  return `${prefix}H${String(process.pid % 10000).padStart(4, '0')}${String(counter).padStart(2, '0')}`;
-}
-
-export function startDevice(dir: string, options: Partial<SimulatedDeviceOptions> & Pick<SimulatedDeviceOptions, 'serialNumber'>): Promise<SimulatedDevice> {
-  return startSimulatedDevice({
-    deviceType: 'EPC',
-    link: 'pty',
-    stateDir: join(dir, options.serialNumber),
-    ptyDir: join(dir, 'sim'),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    releaseKeysPem: [testReleaseKey.publicKeyPem],
-    baudRate: 921600,
-    rebootMs: 150,
-    applyMs: 50,
-    ...options,
-  });
-}
-
+/** A configuration file for a simulated device, signed under `keys` (the devices trust serviceKeys), and its sync id. */
 export function configFile(serialNumber: string, deviceType = 'EPC', keys: SigningKeyPair = serviceKeys, overrides: Partial<ConfigFileContent> = {}): { file: Uint8Array; syncId: string } {
-  const syncId = randomUUID();
-  const content: ConfigFileContent = {
-    format: CONFIG_FILE_FORMAT,
-    syncId,
-    serialNumber,
-    deviceType,
-    orgId: TEST_ORG_ID,
-    sequence: nextSequence(),
-    configurationId: randomUUID(),
-    blank: false,
-    issuedAt: new Date().toISOString(),
-    device: { role: 'Sender', commInterface: 'ISM' },
-    peers: [{ serialNumber: 'SRCP000001', role: 'Receiver' }],
-    safety: { timeout: '500ms', ismChannel: 3 },
-    ...overrides,
-  };
-  return { file: encodeConfigFile(content, organizationSigner(keys, content.orgId)), syncId };
+  const content = configContent(serialNumber, deviceType, overrides);
+  return { file: signedConfigFile(content, keys), syncId: content.syncId };
 }
 
 /** An image the simulated devices take once it is announced with signedManifestFor(image) (test/fixtures/release-key.ts). */
 export function firmwareImage(version: string, bodyLength: number, deviceType = 'EPC'): Uint8Array {
   return makeFirmwareImage(deviceType, version, bodyLength);
+}
+
+export interface DeviceBench {
+  /** The file's scratch directory: device state and ptys go inside it. */
+  readonly dir: string;
+  /** Closes the session and stops the device after the current test, whatever it left open. */
+  keep(device: SimulatedDevice, session: DeviceSession): void;
+}
+
+/** The scratch directory of a test file and the devices its tests open, each test starting with none running. */
+export function useDeviceBench(name: string): DeviceBench {
+  const scratch = useScratchDir(name);
+  const running: { device: SimulatedDevice; session: DeviceSession }[] = [];
+  afterEach(async () => {
+    for (const { device, session } of running.splice(0)) {
+      await session.close().catch(() => undefined);
+      await device.stop();
+    }
+  });
+  return {
+    get dir() {
+      return scratch.dir;
+    },
+    keep(device, session) {
+      running.push({ device, session });
+    },
+  };
 }
