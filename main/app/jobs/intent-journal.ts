@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isTempName, nodeFileSystem, readFileIfExists, removeDurable, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import { processIsAlive } from '../../../platform/durable-lock';
+import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 
 /**
  * A job writes its intent here, durably, before it touches a device, and removes it only after
@@ -46,6 +47,8 @@ export interface IntentJournalOptions {
   pid?: number;
   hostname?: string;
   isAlive?: (pid: number) => boolean;
+  /** A damaged intent file was moved to `quarantine/` (bytes intact, never deleted). */
+  onQuarantine?: (file: QuarantinedFile) => void;
 }
 
 export class IntentJournal {
@@ -55,6 +58,7 @@ export class IntentJournal {
   private readonly pid: number;
   private readonly hostname: string;
   private readonly isAlive: (pid: number) => boolean;
+  private readonly onQuarantine: ((file: QuarantinedFile) => void) | undefined;
   private ready: Promise<unknown> | undefined;
 
   constructor(options: IntentJournalOptions) {
@@ -64,6 +68,7 @@ export class IntentJournal {
     this.pid = options.pid ?? process.pid;
     this.hostname = options.hostname ?? osHostname();
     this.isAlive = options.isAlive ?? processIsAlive;
+    this.onQuarantine = options.onQuarantine;
   }
 
   private path(jobId: string): string {
@@ -104,12 +109,8 @@ export class IntentJournal {
       if (isTempName(name) || !name.endsWith('.json')) continue;
       const raw = await readFileIfExists(this.fs, join(this.dir, name));
       if (!raw) continue;
-      let intent: JobIntent;
-      try {
-        intent = jobIntentSchema.parse(JSON.parse(raw.toString('utf8')));
-      } catch {
-        continue; // torn by a crash before its rename could not happen: writes are atomic, so this is foreign
-      }
+      const intent = await this.readIntent(join(this.dir, name), raw);
+      if (!intent) continue;
       const ours = intent.hostname === this.hostname;
       // Another host's intent (a shared home directory) cannot be judged from here: leave it.
       if (!ours) continue;
@@ -117,5 +118,24 @@ export class IntentJournal {
       found.push(intent);
     }
     return found.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  }
+
+  /**
+   * The intent a file holds. Writes are atomic, so a file that does not read was damaged on disk
+   * (or written by hand): it is set aside, never deleted. One in another intent format (a newer
+   * version of the app) is left for that version.
+   */
+  private async readIntent(path: string, raw: Buffer): Promise<JobIntent | undefined> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString('utf8'));
+      return jobIntentSchema.parse(json);
+    } catch {
+      const format = typeof json === 'object' && json !== null && 'format' in json ? json.format : undefined;
+      if (typeof format === 'string' && format.startsWith('provisioner-job-intent/') && format !== 'provisioner-job-intent/1') return undefined;
+      const file = await quarantineFile(this.fs, path, { quarantineDir: join(this.dir, QUARANTINE_DIR), reason: 'a job intent file is damaged', now: this.now() });
+      if (file) this.onQuarantine?.(file);
+      return undefined;
+    }
   }
 }

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../../main/cloud';
 import { ConfigFileStore } from '../../../../main/app/jobs/config-file-store';
+import { IntentJournal } from '../../../../main/app/jobs/intent-journal';
 import { SigningKeyStore, type SigningKeySource } from '../../../../main/app/jobs/signing-key-store';
 import type { QuarantinedFile } from '../../../../platform/quarantine';
 
@@ -106,4 +107,42 @@ describe('kept signing key', () => {
       expect(reported).toHaveLength(1);
     });
   }
+});
+
+describe('intent journal', () => {
+  const journal = (pid: number) =>
+    new IntentJournal({ dir, pid, hostname: 'bench-1', isAlive: () => false, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+  const intent = (jobId: string, serialNumber: string) => ({
+    jobId,
+    kind: 'firmware' as const,
+    serviceUrl: 'http://service.test',
+    orgId: 'org-1',
+    serialNumber,
+    firmwareVersion: '2.0.0',
+    syncId: null,
+    phase: 'uploading',
+  });
+
+  it('finds every good interrupted job among garbage and truncated intent files, which it sets aside intact', async () => {
+    const crashed = journal(111);
+    await crashed.record(intent('job-1', 'EPC000101'));
+    await crashed.record(intent('job-2', 'EPC000102'));
+    const good = await readFile(join(dir, 'job-1.json'));
+    const damaged: Record<string, Buffer> = { 'job-3.json': good.subarray(0, good.length >> 1), 'job-4.json': Buffer.from([0xc0, 0xff, 0xee]) };
+    for (const [name, bytes] of Object.entries(damaged)) await writeFile(join(dir, name), bytes);
+    const newer = JSON.stringify({ ...JSON.parse(good.toString('utf8')), format: 'provisioner-job-intent/2', jobId: 'job-5' });
+    await writeFile(join(dir, 'job-5.json'), newer);
+
+    const found = await journal(222).orphans();
+    expect(found.map((i) => i.serialNumber).sort()).toEqual(['EPC000101', 'EPC000102']);
+    expect(reported.map((f) => basename(f.from)).sort()).toEqual(['job-3.json', 'job-4.json']);
+    const files = await quarantined(dir);
+    for (const [name, bytes] of Object.entries(damaged)) expect(byOriginal(files, name)?.equals(bytes)).toBe(true);
+    // A newer version's intent is not damaged: left for it.
+    expect(await readFile(join(dir, 'job-5.json'), 'utf8')).toBe(newer);
+
+    reported = [];
+    expect(await journal(222).orphans()).toHaveLength(2);
+    expect(reported).toEqual([]);
+  });
 });
