@@ -182,7 +182,14 @@ async function main(): Promise<void> {
   // The throwaway cluster runs as the postgres user when we are root: it must reach its folder.
   chmodSync(workDir, 0o755);
   log(`starting ${INSTANCES} instances on PostgreSQL behind HAProxy`);
-  const stack = await up({ instances: INSTANCES, runDir: join(workDir, 'stack'), port: 0, seedDemo: true, log });
+  let stack: StackState;
+  try {
+    // up() stops what it started when it fails.
+    stack = await up({ instances: INSTANCES, runDir: join(workDir, 'stack'), port: 0, seedDemo: true, log });
+  } catch (error) {
+    rmSync(workDir, { recursive: true, force: true });
+    throw error;
+  }
   try {
     const configurationId = await seed(stack);
     const steadyWrites: WriteCounter = { failed: 0 };
