@@ -51,7 +51,8 @@ describe('backup and restore', () => {
     expect(readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
     const kept = /kept at (\S+)\n/.exec(said)?.[1];
     expect(kept && existsSync(kept)).toBe(true);
-  });
+    // PGlite starts five times here (each open, the dump, the load): more room than one test usually needs.
+  }, 180_000);
 
   it('refuses a file that is no backup, and a backup of the other kind, changing nothing', async () => {
     const data = join(dir, 'service');

@@ -49,7 +49,9 @@ describe.skipIf(skipReason !== '')(`the stack: instances behind HAProxy ${skipRe
     url = started.out.trim();
     stack = readState(runDir)!;
     key = stack.adminKey!;
-  });
+    // Five processes start one after the other (migrate, seed, two instances, HAProxy): more room
+    // than one hook usually needs on a busy 2-core machine.
+  }, 240_000);
   afterAll(async () => {
     if (runDir) {
       await down(runDir);
