@@ -1,8 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modesUnder } from '../fixtures/file-modes';
 import { platformDirs, prepareDataDirs, resolveDataDirs, type DataDirs, type PlatformDirs } from '../../platform/data-dirs';
 
 let scratch: string;
@@ -147,21 +148,4 @@ async function legacyWebData(cwd: string): Promise<void> {
 
 function modeOf(path: string): number {
   return statSync(path).mode & 0o777;
-}
-
-/** The distinct modes of the directories and files in a tree. */
-async function modesUnder(root: string): Promise<{ dirs: number[]; files: number[] }> {
-  const dirs = new Set<number>();
-  const files = new Set<number>();
-  const walk = async (path: string): Promise<void> => {
-    const info = await stat(path);
-    if (!info.isDirectory()) {
-      files.add(info.mode & 0o777);
-      return;
-    }
-    dirs.add(info.mode & 0o777);
-    for (const name of await readdir(path)) await walk(join(path, name));
-  };
-  await walk(root);
-  return { dirs: [...dirs], files: [...files] };
 }

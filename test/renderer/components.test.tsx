@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigurationView, JobView, RegisteredDeviceRowView, SessionView } from '../../contract/index';
+import type { ConfigurationView, RegisteredDeviceRowView, SessionView } from '../../contract/index';
 import { ActionButton } from '../../renderer/components/ActionButton';
 import { ProgressCell } from '../../renderer/components/ProgressCell';
 import { SettingsForm } from '../../renderer/designer/SettingsForm';
@@ -9,6 +9,7 @@ import { DevicesScreen } from '../../renderer/screens/DevicesScreen';
 import { SignInScreen } from '../../renderer/screens/SignInScreen';
 import { useWorkbench } from '../../renderer/stores/workbench';
 import { useSession } from '../../renderer/stores/session';
+import { jobView } from '../fixtures/job-view';
 import { FakeApi } from './fake-api';
 import { button, byLabel, click, messageOf, mount, settle, typeInto, type Mounted } from './dom';
 
@@ -37,29 +38,6 @@ function session(role: 'Admin' | 'Operator'): SessionView {
       'users.manage': ALLOWED,
       'keys.manage': ALLOWED,
     },
-  };
-}
-
-function job(change: Partial<JobView>): JobView {
-  return {
-    jobId: 'j1',
-    linkId: 'serial:/dev/a',
-    serialNumber: 'EPC000101',
-    deviceType: 'EPC',
-    action: 'firmware',
-    step: 'firmware',
-    phase: 'uploading',
-    bytesDone: 50,
-    bytesTotal: 100,
-    rateBytesPerSecond: 10,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:01.000Z',
-    finishedAt: null,
-    resultMessage: null,
-    firmwareVersion: null,
-    syncId: null,
-    confirmation: 'none',
-    ...change,
   };
 }
 
@@ -94,7 +72,7 @@ afterEach(() => {
 
 describe('ProgressCell', () => {
   it('keeps the same structure while running and shows the numbers in their own columns', async () => {
-    view = await mount(<ProgressCell job={job({})} label="EPC000101" />);
+    view = await mount(<ProgressCell job={jobView({})} label="EPC000101" />);
     const bar = view.container.querySelector('progress')!;
     expect(bar.getAttribute('value')).toBe('50');
     expect(bar.getAttribute('aria-label')).toBe('EPC000101: Uploading firmware');
@@ -103,7 +81,7 @@ describe('ProgressCell', () => {
   });
 
   it('gives a finished job the whole line for its result', async () => {
-    view = await mount(<ProgressCell job={job({ phase: 'failed', resultMessage: 'no answer' })} label="EPC000101" />);
+    view = await mount(<ProgressCell job={jobView({ phase: 'failed', resultMessage: 'no answer' })} label="EPC000101" />);
     expect(view.container.querySelector('.progress')?.getAttribute('data-phase')).toBe('failed');
     expect(view.container.querySelector('.progress__label')?.textContent).toBe('Failed: no answer');
     expect(view.container.querySelectorAll('.progress__text > span')).toHaveLength(2);

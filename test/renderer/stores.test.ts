@@ -5,6 +5,7 @@ import { isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../
 import { capability, useSession } from '../../renderer/stores/session';
 import { useOutbox } from '../../renderer/stores/outbox';
 import { wireEvents } from '../../renderer/stores/wire-events';
+import { jobView } from '../fixtures/job-view';
 import { FakeApi } from './fake-api';
 
 function device(linkId: string, change: Partial<AttachedDeviceView> = {}): AttachedDeviceView {
@@ -24,27 +25,9 @@ function device(linkId: string, change: Partial<AttachedDeviceView> = {}): Attac
   };
 }
 
+/** A job on `linkId` at the start of its upload, its device not identified yet. */
 function job(jobId: string, linkId: string, change: Partial<JobView> = {}): JobView {
-  return {
-    jobId,
-    linkId,
-    serialNumber: null,
-    deviceType: 'EPC',
-    action: 'firmware',
-    step: 'firmware',
-    phase: 'uploading',
-    bytesDone: 0,
-    bytesTotal: 10,
-    rateBytesPerSecond: null,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:01.000Z',
-    finishedAt: null,
-    resultMessage: null,
-    firmwareVersion: null,
-    syncId: null,
-    confirmation: 'none',
-    ...change,
-  };
+  return jobView({ jobId, linkId, serialNumber: null, bytesDone: 0, bytesTotal: 10, rateBytesPerSecond: null, ...change });
 }
 
 const signedIn: SessionView = {

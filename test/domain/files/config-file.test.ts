@@ -6,13 +6,13 @@ import {
   decodeCbor,
   encodeCbor,
   encodeConfigFile,
-  FileFormatError,
   generateSigningKeyPair,
   verifyConfigFile,
   verifyOrganizationKey,
   type ConfigFileContent,
   type ConfigFileSigner,
 } from '../../../domain/files';
+import { codeOf } from '../../fixtures/file-format-error';
 
 const root = generateSigningKeyPair();
 const orgKey = createOrganizationKey('plant-a', root.privateKeyPem);
@@ -35,16 +35,6 @@ function content(overrides: Partial<ConfigFileContent> = {}): ConfigFileContent 
     safety: { timeoutConfiguration: '500ms', canMode: 'none' },
     ...overrides,
   };
-}
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FileFormatError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a FileFormatError');
 }
 
 /** The file's top-level map, changed and encoded again: what someone holding the bytes can do. */

@@ -2,7 +2,6 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
   buildFirmwareBundle,
-  FileFormatError,
   FIRMWARE_IMAGE_HEADER_SIZE,
   generateReleaseKeyPair,
   makeFirmwareImage,
@@ -13,16 +12,7 @@ import {
   SIGNED_MANIFEST_FILE,
   verifyFirmwareBundleSignature,
 } from '../../../domain/files';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FileFormatError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a FileFormatError');
-}
+import { codeOf } from '../../fixtures/file-format-error';
 
 const releaseKey = generateReleaseKeyPair();
 const keyring = { keys: [releaseKeyFromPem(releaseKey.publicKeyPem, 'release')], retiredKeyIds: [] };

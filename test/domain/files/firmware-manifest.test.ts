@@ -4,7 +4,6 @@ import {
   checkFirmwareManifest,
   decodeFirmwareManifest,
   encodeFirmwareManifest,
-  FileFormatError,
   FIRMWARE_MANIFEST_FIXED_SIZE,
   FIRMWARE_SIGNATURE_SIZE,
   generateReleaseKeyPair,
@@ -18,16 +17,7 @@ import {
   type FirmwareManifest,
   type ReleaseKeyring,
 } from '../../../domain/files';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FileFormatError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a FileFormatError');
-}
+import { codeOf } from '../../fixtures/file-format-error';
 
 const owner = generateReleaseKeyPair();
 const stranger = generateReleaseKeyPair();

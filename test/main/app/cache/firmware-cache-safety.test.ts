@@ -1,34 +1,17 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileFormatError } from '../../../../domain/files/file-error';
 import { sha256Hex } from '../../../../domain/files/firmware-bundle';
 import { FIRMWARE_BUNDLE_LIMITS } from '../../../../domain/files/zip-limits';
 import { NetworkError } from '../../../../main/cloud';
-import type { CacheEvent } from '../../../../main/app/cache/cache-entry';
-import { FirmwareCache } from '../../../../main/app/cache/firmware-cache';
 import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
 import { NoFirmwareAvailableError, resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
 import { signedTestBundle as bundle } from '../../../fixtures/release-key';
-import { FakeTime } from '../jobs/fake-time';
+import { useFirmwareCacheBench } from './firmware-cache-bench';
 
-let dir: string;
-let time: FakeTime;
-let events: CacheEvent[];
-
-function makeCache(): FirmwareCache {
-  return new FirmwareCache({ dir, now: time.now, onEvent: (e) => events.push(e) });
-}
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'fwcache-safety-'));
-  time = new FakeTime();
-  events = [];
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const bench = useFirmwareCacheBench('fwcache-safety');
+const { makeCache } = bench;
 
 const request = { method: 'GET', path: '/x' };
 
@@ -84,7 +67,7 @@ describe('firmware cache: keyed by service and organization', () => {
     expect(b.origin).toBe('download');
     expect(b.entry.sha256).toBe(a.entry.sha256);
     expect(b.entry.origins.map((o) => o.orgId)).toEqual(['org-a', 'org-b']);
-    expect(await readdir(join(dir, 'blobs'))).toHaveLength(1);
+    expect(await readdir(join(bench.dir, 'blobs'))).toHaveLength(1);
     expect((await resolveFirmware(cache, service('http://s.test', 'org-b', { down: unreachable }), { deviceType: 'EPC' })).origin).toBe('offline-cache');
   });
 
@@ -94,7 +77,7 @@ describe('firmware cache: keyed by service and organization', () => {
     const error = await resolveFirmware(cache, lying, { deviceType: 'EPC' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FileFormatError);
     expect((error as FileFormatError).code).toBe('FW_HASH_MISMATCH');
-    expect(await readdir(join(dir, 'blobs'))).toEqual([]);
+    expect(await readdir(join(bench.dir, 'blobs'))).toEqual([]);
   });
 
   it('entries of an index written before origins existed take theirs from their source label', async () => {
@@ -104,7 +87,7 @@ describe('firmware cache: keyed by service and organization', () => {
       format: 'provisioner-firmware-cache/1',
       entries: [{ sha256, deviceType: 'EPC', version: '1.0.0', size: bytes.length, fetchedAt: '2026-01-01T00:00:00.000Z', source: 'service http://a.test/v1/organizations/org%20a/devices/types/EPC/firmware' }],
     };
-    await writeFile(join(dir, 'index.json'), JSON.stringify(old));
+    await writeFile(join(bench.dir, 'index.json'), JSON.stringify(old));
     const [entry] = await makeCache().list();
     expect(entry!.origins).toEqual([{ serviceUrl: 'http://a.test', orgId: 'org a' }]);
     expect(await makeCache().quarantined()).toEqual([]);
@@ -132,14 +115,14 @@ describe('firmware cache: a damaged index or bundle is quarantined, never delete
     const origin = { serviceUrl: 'http://a.test', orgId: 'org-a' };
     const a = await cache.put(bundle('EPC', '1.0.0'), { source: 'x', origin });
     const b = await cache.put(bundle('WESP', '3.0.0'), { source: 'y', origin });
-    events = [];
+    bench.events.splice(0);
     return { a: a.sha256, b: b.sha256 };
   }
 
   async function quarantinedFile(): Promise<{ name: string; bytes: Buffer }> {
-    const names = await readdir(join(dir, 'quarantine'));
+    const names = await readdir(join(bench.dir, 'quarantine'));
     expect(names).toHaveLength(1);
-    return { name: names[0]!, bytes: await readFile(join(dir, 'quarantine', names[0]!)) };
+    return { name: names[0]!, bytes: await readFile(join(bench.dir, 'quarantine', names[0]!)) };
   }
 
   for (const [what, damage] of [
@@ -148,31 +131,31 @@ describe('firmware cache: a damaged index or bundle is quarantined, never delete
   ] as const) {
     it(`starts with a ${what} index.json: reports it, keeps its bytes in quarantine, lists every bundle`, async () => {
       const { a, b } = await filled();
-      const bad = damage(await readFile(join(dir, 'index.json'), 'utf8'));
-      await writeFile(join(dir, 'index.json'), bad);
+      const bad = damage(await readFile(join(bench.dir, 'index.json'), 'utf8'));
+      await writeFile(join(bench.dir, 'index.json'), bad);
 
       const cache = makeCache();
       expect((await cache.list()).map((e) => e.sha256).sort()).toEqual([a, b].sort());
-      const reported = events.filter((e) => e.type === 'quarantined');
+      const reported = bench.events.filter((e) => e.type === 'quarantined');
       expect(reported).toHaveLength(1);
       const file = await quarantinedFile();
       expect(file.name).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z-[0-9a-f]{6}-index\.json$/);
       expect(file.bytes.equals(bad)).toBe(true);
-      expect(reported[0]).toMatchObject({ file: { from: join(dir, 'index.json'), path: join(dir, 'quarantine', file.name) } });
+      expect(reported[0]).toMatchObject({ file: { from: join(bench.dir, 'index.json'), path: join(bench.dir, 'quarantine', file.name) } });
       // A good index is written back: the next start reports nothing.
-      events = [];
+      bench.events.splice(0);
       expect(await makeCache().list()).toHaveLength(2);
-      expect(events.filter((e) => e.type === 'quarantined')).toEqual([]);
+      expect(bench.events.filter((e) => e.type === 'quarantined')).toEqual([]);
     });
   }
 
   it('keeps the readable entries of a partly damaged index, origins included', async () => {
     const { a, b } = await filled();
-    const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { entries: Array<Record<string, unknown>> };
+    const index = JSON.parse(await readFile(join(bench.dir, 'index.json'), 'utf8')) as { entries: Array<Record<string, unknown>> };
     const damagedEntry = index.entries.find((e) => e.sha256 === b)!;
     damagedEntry.size = 'twelve';
     const text = JSON.stringify(index);
-    await writeFile(join(dir, 'index.json'), text);
+    await writeFile(join(bench.dir, 'index.json'), text);
 
     const entries = await makeCache().list();
     expect(entries.find((e) => e.sha256 === a)?.origins).toEqual([{ serviceUrl: 'http://a.test', orgId: 'org-a' }]);
@@ -183,14 +166,14 @@ describe('firmware cache: a damaged index or bundle is quarantined, never delete
 
   it('moves a corrupt bundle to quarantine with its bytes intact instead of deleting it', async () => {
     const { a } = await filled();
-    const path = join(dir, 'blobs', `${a}.zip`);
+    const path = join(bench.dir, 'blobs', `${a}.zip`);
     const damaged = await readFile(path);
     damaged[damaged.length >> 1]! ^= 0x01;
     await writeFile(path, damaged);
 
     const cache = makeCache();
     expect(await cache.latest('EPC')).toBeUndefined();
-    const evicted = events.find((e) => e.type === 'evicted-corrupt');
+    const evicted = bench.events.find((e) => e.type === 'evicted-corrupt');
     expect(evicted).toMatchObject({ entry: { sha256: a }, reason: 'SHA-256 does not match' });
     const file = await quarantinedFile();
     expect(file.name.endsWith(`-${a}.zip`)).toBe(true);

@@ -1,33 +1,16 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NetworkError, ServiceError } from '../../../../main/cloud';
 import { sha256Hex } from '../../../../domain/files/firmware-bundle';
-import type { CacheEvent } from '../../../../main/app/cache/cache-entry';
-import { FirmwareCache } from '../../../../main/app/cache/firmware-cache';
 import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
 import { CorruptCacheEntryError } from '../../../../main/app/cache/verified-bundle';
 import { NoFirmwareAvailableError, resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
 import { signedTestBundle as bundle } from '../../../fixtures/release-key';
-import { FakeTime } from '../jobs/fake-time';
+import { useFirmwareCacheBench } from './firmware-cache-bench';
 
-let dir: string;
-let time: FakeTime;
-let events: CacheEvent[];
-
-function makeCache(): FirmwareCache {
-  return new FirmwareCache({ dir, now: time.now, onEvent: (e) => events.push(e) });
-}
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'fwcache-'));
-  time = new FakeTime();
-  events = [];
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const bench = useFirmwareCacheBench('fwcache');
+const { makeCache } = bench;
 
 describe('firmware cache', () => {
   it('stores a bundle under its SHA-256 with type, version, size, time and source', async () => {
@@ -39,12 +22,12 @@ describe('firmware cache', () => {
       deviceType: 'EPC',
       version: '2.1.0',
       size: bytes.length,
-      fetchedAt: new Date(time.now()).toISOString(),
+      fetchedAt: new Date(bench.time.now()).toISOString(),
       source: 'test',
       origins: [],
     });
-    expect(await readdir(join(dir, 'blobs'))).toEqual([`${entry.sha256}.zip`]);
-    const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { entries: unknown[] };
+    expect(await readdir(join(bench.dir, 'blobs'))).toEqual([`${entry.sha256}.zip`]);
+    const index = JSON.parse(await readFile(join(bench.dir, 'index.json'), 'utf8')) as { entries: unknown[] };
     expect(index.entries).toEqual([entry]);
     const got = await makeCache().get(entry.sha256);
     expect(got?.entry).toEqual(entry);
@@ -59,7 +42,7 @@ describe('firmware cache', () => {
       for (let i = 0; i < bytes.length; i += 100) yield bytes.subarray(i, i + 100);
     }
     await cache.put(chunks(), { source: 'stream' });
-    time.advance(1000);
+    bench.time.advance(1000);
     await cache.put(bytes, { source: 'again' });
     const list = await cache.list();
     expect(list).toHaveLength(1);
@@ -73,7 +56,7 @@ describe('firmware cache', () => {
     damaged[damaged.length - 30]! ^= 0xff;
     await expect(cache.put(damaged, { source: 'x' })).rejects.toThrow();
     await expect(cache.put(bytes, { source: 'x', expect: { deviceType: 'NSCP' } })).rejects.toThrow(/EPC devices, not NSCP/);
-    expect(await readdir(join(dir, 'blobs'))).toEqual([]);
+    expect(await readdir(join(bench.dir, 'blobs'))).toEqual([]);
   });
 
   it('detects a file corrupted on disk on read, evicts it and never returns it', async () => {
@@ -86,8 +69,8 @@ describe('firmware cache', () => {
     await writeFile(path, onDisk);
 
     await expect(makeCache().get(newer.sha256)).rejects.toBeInstanceOf(CorruptCacheEntryError);
-    expect(events.some((e) => e.type === 'evicted-corrupt' && e.entry.sha256 === newer.sha256)).toBe(true);
-    expect(await readdir(join(dir, 'blobs'))).toEqual([`${older.sha256}.zip`]);
+    expect(bench.events.some((e) => e.type === 'evicted-corrupt' && e.entry.sha256 === newer.sha256)).toBe(true);
+    expect(await readdir(join(bench.dir, 'blobs'))).toEqual([`${older.sha256}.zip`]);
     expect(await cache.get(newer.sha256)).toBeUndefined();
   });
 
@@ -98,7 +81,7 @@ describe('firmware cache', () => {
     await writeFile(cache.blobPath(newer.sha256), 'garbage');
     const latest = await cache.latest('NSCP');
     expect(latest?.entry.sha256).toBe(older.sha256);
-    expect(events.filter((e) => e.type === 'evicted-corrupt').map((e) => (e as { entry: { version: string } }).entry.version)).toEqual(['1.10.0']);
+    expect(bench.events.filter((e) => e.type === 'evicted-corrupt').map((e) => (e as { entry: { version: string } }).entry.version)).toEqual(['1.10.0']);
   });
 
   it('picks the newest version per type, 2.10.0 after 2.9.1', async () => {
@@ -119,13 +102,13 @@ describe('firmware cache', () => {
     const removed = await cache.prune({ keepPerType: 1 });
     expect(removed.map((e) => `${e.deviceType} ${e.version}`).sort()).toEqual(['EPC 1.0.0', 'EPC 1.1.0', 'SRCP 4.0.0']);
     expect((await cache.list()).map((e) => `${e.deviceType} ${e.version}`)).toEqual(['EPC 1.2.0', 'SRCP 5.0.0']);
-    expect(await readdir(join(dir, 'blobs'))).toHaveLength(2);
+    expect(await readdir(join(bench.dir, 'blobs'))).toHaveLength(2);
   });
 
   it('rebuilds a lost or damaged index from the blobs', async () => {
     const cache = makeCache();
     const entry = await cache.put(bundle('WESP', '3.2.1'), { source: 'x' });
-    await writeFile(join(dir, 'index.json'), '{ torn');
+    await writeFile(join(bench.dir, 'index.json'), '{ torn');
     const reopened = makeCache();
     const list = await reopened.list();
     expect(list.map((e) => [e.sha256, e.deviceType, e.version])).toEqual([[entry.sha256, 'WESP', '3.2.1']]);

@@ -1,9 +1,10 @@
-import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFirmwareBundle } from '../../../../domain/files/firmware-bundle';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
+import { modesUnder } from '../../../fixtures/file-modes';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
 import { loginCli, results, startWorld, type World } from '../../app/jobs/helpers/world';
@@ -240,24 +241,6 @@ describe('the local workspace', () => {
     expect(await modesUnder(newcomer)).toEqual({ dirs: [0o700], files: [0o600] });
   });
 });
-
-/** The distinct modes of the directories and files in a tree. */
-async function modesUnder(root: string): Promise<{ dirs: number[]; files: number[] }> {
-  const dirs = new Set<number>();
-  const files = new Set<number>();
-  const walk = async (path: string): Promise<void> => {
-    const info = await lstat(path);
-    if (info.isSymbolicLink()) return;
-    if (!info.isDirectory()) {
-      files.add(info.mode & 0o777);
-      return;
-    }
-    dirs.add(info.mode & 0o777);
-    for (const name of await readdir(path)) await walk(join(path, name));
-  };
-  await walk(root);
-  return { dirs: [...dirs], files: [...files] };
-}
 
 /** A loopback port nobody listens on. */
 async function closedPort(): Promise<number> {
