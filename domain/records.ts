@@ -51,6 +51,19 @@ export const signingKeySchema = z.object({
 });
 export type SigningKey = z.output<typeof signingKeySchema>;
 
+/** GET /v1/organizations/{orgId}/config-file-signing-key: the key that signs the organization's files. */
+export const organizationSigningKeySchema = z.object({
+  orgId: z.string(),
+  keyId: z.string(),
+  algorithm: z.literal('ES256'),
+  publicKeyPem: z.string(),
+  /** The organization key certificate (base64): the root key vouching for publicKeyPem; every file carries it. */
+  certificate: z.string(),
+  /** The key id of the root key (GET /v1/config-file-signing-key) that signed the certificate. */
+  rootKeyId: z.string(),
+});
+export type OrganizationSigningKey = z.output<typeof organizationSigningKeySchema>;
+
 /** DELETE configurations/{id}: the result of the delete attempt. */
 export const deleteResultSchema = z.object({
   id: uuidField,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SYNC_ID_HEADER } from '../../domain/config-file-download';
 import { encodeConfigFile } from '../../domain/files';
-import { signingKeySchema } from '../../domain/records';
+import { organizationSigningKeySchema, signingKeySchema } from '../../domain/records';
 import type { ServiceContext } from '../context';
 import { fileState } from '../configurations/files';
 import { blankFileSettings, type FileSettings } from '../configurations/model';
@@ -19,18 +19,6 @@ import { getOrganization } from '../store/organizations';
 import { syncIdFor } from '../store/sync-ids';
 
 export const CONFIG_FILE_MEDIA_TYPE = 'application/cbor';
-
-/** GET /v1/organizations/{orgId}/config-file-signing-key: the key that signs the organization's files. */
-export const organizationSigningKeySchema = z.object({
-  orgId: z.string(),
-  keyId: z.string(),
-  algorithm: z.literal('ES256'),
-  publicKeyPem: z.string(),
-  /** The organization key certificate (base64): the root key vouching for publicKeyPem; every file carries it. */
-  certificate: z.string(),
-  /** The key id of the root key (GET /v1/config-file-signing-key) that signed the certificate. */
-  rootKeyId: z.string(),
-});
 
 /**
  * A file as each download makes it: the syncId of its content (the same for the same content), a

@@ -1,4 +1,4 @@
-import { signingKeySchema, versionSchema } from '../../../domain';
+import { organizationSigningKeySchema, signingKeySchema, versionSchema } from '../../../domain';
 import type { CallOptions, Transport } from '../http';
 
 export function versionOperations(t: Transport) {
@@ -10,5 +10,8 @@ export function versionOperations(t: Transport) {
     /** The service's public key for configuration file signatures (an extension of the interface). */
     signingKey: (call?: CallOptions) =>
       t.json({ method: 'GET', path: '/v1/config-file-signing-key', absolute: true, safeToRepeat: true }, signingKeySchema, call),
+    /** The organization's own file-signing key and the root key's certificate for it (ours; needs no key). */
+    organizationSigningKey: (call?: CallOptions) =>
+      t.json({ method: 'GET', path: '/config-file-signing-key', safeToRepeat: true }, organizationSigningKeySchema, call),
   };
 }

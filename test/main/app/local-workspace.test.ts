@@ -6,6 +6,12 @@ import { openLocalWorkspace, LocalWorkspaceBusyError, type LocalWorkspace } from
 import { createServiceClient } from '../../../main/cloud';
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { demoSerialNumbers } from '../../../server';
+import { demoConfigurations } from '../../../server/seed/demo-configurations';
+
+/** The devices of the six demo configurations: registered whenever the workspace is seeded. */
+const configurationDevices = demoConfigurations()
+  .flatMap((c) => c.seeded.devices.map((d) => d.payload.serialNumber))
+  .sort();
 
 /**
  * The local workspace the app and the CLI share: the embedded service with the demo organization,
@@ -32,14 +38,15 @@ async function registeredSerialNumbers(workspace: LocalWorkspace): Promise<strin
 }
 
 describe('the local workspace', () => {
-  it('serves the demo organization with an Admin key; as the app opens it, without the demo fleet', { timeout: 180_000 }, async () => {
+  it('serves the demo organization with an Admin key and its demo configurations; as the app opens it, without the demo fleet', { timeout: 180_000 }, async () => {
     const workspace = await openLocalWorkspace({ dir: join(root, 'app') });
     try {
       expect(workspace).toMatchObject({ orgId: 'demo', organizationName: 'Demo organization', region: 'NA' });
       expect(workspace.serviceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const validated = await clientOf(workspace).apiKeys.validate(workspace.apiKey, { retry: false });
       expect(validated).toMatchObject({ valid: true, role: 'Admin' });
-      expect(await registeredSerialNumbers(workspace)).toEqual([]);
+      expect(configurationDevices.length).toBeGreaterThan(6);
+      expect(await registeredSerialNumbers(workspace)).toEqual(configurationDevices);
     } finally {
       await workspace.close();
     }
@@ -49,7 +56,7 @@ describe('the local workspace', () => {
 
   it('registers the demo fleet, as the CLI asks, and remembers that it did; the key survives a restart', { timeout: 180_000 }, async () => {
     const dir = join(root, 'cli');
-    const fleet = DEVICE_TYPES.flatMap((type) => demoSerialNumbers(type)).sort();
+    const fleet = [...DEVICE_TYPES.flatMap((type) => demoSerialNumbers(type)), ...configurationDevices].sort();
     const first = await openLocalWorkspace({ dir, registerDemoFleet: true });
     try {
       expect(await registeredSerialNumbers(first)).toEqual(fleet);
@@ -76,7 +83,7 @@ describe('the local workspace', () => {
     await writeFile(join(dir, 'workspace.json'), JSON.stringify({ format: 'provisioner-local-workspace/1', orgId: 'demo', adminKey: seeded.apiKey }));
     const reopened = await openLocalWorkspace({ dir, registerDemoFleet: true });
     try {
-      expect(await registeredSerialNumbers(reopened)).toEqual([]);
+      expect(await registeredSerialNumbers(reopened)).toEqual(configurationDevices);
     } finally {
       await reopened.close();
     }

@@ -49,7 +49,10 @@ describe('version and authentication', () => {
   it('GET /v1/version, GET <P>/version and the signing key', async () => {
     expect(await client.version()).toEqual({ apiVersion: 'v1', serviceVersion: expect.any(String) });
     expect((await client.organizationVersion()).apiVersion).toBe('v1');
-    expect((await client.signingKey()).publicKeyPem).toContain('BEGIN PUBLIC KEY');
+    const root = await client.signingKey();
+    expect(root.publicKeyPem).toContain('BEGIN PUBLIC KEY');
+    // The organization's own key, certified by that root key.
+    expect(await client.organizationSigningKey()).toMatchObject({ orgId: 'demo', algorithm: 'ES256', rootKeyId: root.keyId });
     // The seed's demo firmware is signed by a release key the service trusts, and lists.
     expect((await client.firmwareReleaseKeys()).map((key) => key.algorithm)).toEqual(['Ed25519']);
   });

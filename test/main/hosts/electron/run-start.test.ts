@@ -35,8 +35,8 @@ beforeEach(async (context) => {
   await writeFile(join(project, 'node_modules', 'electron', 'package.json'), '{"name":"electron","version":"45.4.1"}');
   // The real install script would fetch from the mirror; this one records that it ran.
   await writeFile(join(project, 'node_modules', 'electron', 'install.js'), "require('fs').writeFileSync(__dirname + '/install-ran', ''); process.exit(1);");
-  await mkdir(join(project, 'main', 'web'), { recursive: true });
-  await writeFile(join(project, 'main', 'web', 'cli.ts'), "import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.WEB_ARGS_FILE as string, JSON.stringify(process.argv.slice(2)));\n");
+  await mkdir(join(project, 'main', 'hosts', 'web'), { recursive: true });
+  await writeFile(join(project, 'main', 'hosts', 'web', 'cli.ts'), "import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.WEB_ARGS_FILE as string, JSON.stringify(process.argv.slice(2)));\n");
 });
 
 function env(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
