@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { SYNC_ID_HEADER } from '../../domain/config-file-download';
 import { encodeConfigFile } from '../../domain/files';
 import { organizationSigningKeySchema, signingKeySchema } from '../../domain/records';
