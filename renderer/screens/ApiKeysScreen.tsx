@@ -3,8 +3,8 @@ import { API_KEY_ROLES, type ApiKeyRole } from '../../domain/enums';
 import { client } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { SelectField } from '../components/fields';
-import { Callout, EmptyRow, ScreenHeader } from '../components/misc';
-import { Pager } from '../components/Pager';
+import { ListTable } from '../components/ListTable';
+import { Callout, ScreenHeader } from '../components/misc';
 import { agoText, dateTimeText } from '../format/units';
 import { runWithNotice } from '../stores/notices';
 import { signedIn, useCapability, useSession } from '../stores/session';
@@ -36,50 +36,41 @@ export function ApiKeysScreen() {
           <div className="toolbar">
             <SelectField label="Key data" value={keyFormat} options={[{ value: 'Masked', label: 'Show the end of each key' }, { value: 'None', label: 'Hide key data' }]} onChange={(v) => v && setKeyFormat(v)} reserveMessage={false} />
           </div>
-          {list.error ? <Callout tone="bad" title="Could not load keys">{list.error}</Callout> : null}
-          <table className="table" aria-busy={list.loading}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Role</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
+          <ListTable
+            columns={['Name', 'Key', 'Role', 'Created', 'Last used']}
+            rows={list.data}
+            row={(k) => (
+              <tr key={k.name}>
+                <td>
+                  {k.name} {k.name === ownKey ? <span className="muted small">(this session)</span> : null}
+                </td>
+                <td className="mono">{k.key ?? <span className="muted">hidden</span>}</td>
+                <td>
+                  <select
+                    className="input select input--inline"
+                    aria-label={`Role of ${k.name}`}
+                    value={k.role}
+                    disabled={k.name === ownKey}
+                    title={k.name === ownKey ? 'You cannot change the role of the key you are signed in with.' : undefined}
+                    onChange={(e) => void changeRole(k.name, e.target.value as ApiKeyRole)}
+                  >
+                    {API_KEY_ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>{dateTimeText(k.createdAt)}</td>
+                <td>{agoText(k.lastUsedAt, Date.now())}</td>
               </tr>
-            </thead>
-            <tbody>
-              {list.data?.map((k) => (
-                <tr key={k.name}>
-                  <td>
-                    {k.name} {k.name === ownKey ? <span className="muted small">(this session)</span> : null}
-                  </td>
-                  <td className="mono">{k.key ?? <span className="muted">hidden</span>}</td>
-                  <td>
-                    <select
-                      className="input select input--inline"
-                      aria-label={`Role of ${k.name}`}
-                      value={k.role}
-                      disabled={k.name === ownKey}
-                      title={k.name === ownKey ? 'You cannot change the role of the key you are signed in with.' : undefined}
-                      onChange={(e) => void changeRole(k.name, e.target.value as ApiKeyRole)}
-                    >
-                      {API_KEY_ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>{dateTimeText(k.createdAt)}</td>
-                  <td>{agoText(k.lastUsedAt, Date.now())}</td>
-                </tr>
-              ))}
-              {list.data && list.data.length === 0 ? <EmptyRow columns={5}>No keys.</EmptyRow> : null}
-            </tbody>
-          </table>
-          {list.data ? (
-            <Pager page={offset / PAGE_SIZE + 1} limit={PAGE_SIZE} totalCount={0} onPage={(p) => setOffset((p - 1) * PAGE_SIZE)} mayHaveMore={list.data.length === PAGE_SIZE} />
-          ) : null}
+            )}
+            empty="No keys."
+            loading={list.loading}
+            error={list.error}
+            errorTitle="Could not load keys"
+            pager={list.data ? { page: offset / PAGE_SIZE + 1, limit: PAGE_SIZE, totalCount: 0, onPage: (p) => setOffset((p - 1) * PAGE_SIZE), mayHaveMore: list.data.length === PAGE_SIZE } : undefined}
+          />
         </>
       )}
     </section>

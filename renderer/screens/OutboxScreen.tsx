@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
-import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
+import { ListTable } from '../components/ListTable';
+import { Badge, Callout, ScreenHeader } from '../components/misc';
 import { agoText, dateTimeText } from '../format/units';
 import { notify } from '../stores/notices';
 import { useOutbox } from '../stores/outbox';
@@ -61,31 +62,22 @@ export function OutboxScreen() {
       </ScreenHeader>
       {error ? <Callout tone="bad">{error}</Callout> : null}
       <h2 className="section-title">Confirmations</h2>
-      <table className="table table--compact">
-        <thead>
-          <tr>
-            <th scope="col">Device</th>
-            <th scope="col">What</th>
-            <th scope="col">State</th>
-            <th scope="col">Waiting since</th>
-            <th scope="col" className="num">Attempts</th>
-            <th scope="col">Last error</th>
+      <ListTable
+        compact
+        columns={['Device', 'What', 'State', 'Waiting since', { label: 'Attempts', className: 'num' }, 'Last error']}
+        rows={outbox?.entries}
+        row={(e) => (
+          <tr key={e.id}>
+            <td className="mono">{e.serialNumber}</td>
+            <td>{e.summary}</td>
+            <td>{e.state === 'pending' ? <Badge tone="warn">Pending</Badge> : <Badge tone="bad">Rejected</Badge>}</td>
+            <td>{agoText(e.createdAt, now)}</td>
+            <td className="num">{e.attempts}</td>
+            <td className="small">{e.lastError ?? '—'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {outbox?.entries.map((e) => (
-            <tr key={e.id}>
-              <td className="mono">{e.serialNumber}</td>
-              <td>{e.summary}</td>
-              <td>{e.state === 'pending' ? <Badge tone="warn">Pending</Badge> : <Badge tone="bad">Rejected</Badge>}</td>
-              <td>{agoText(e.createdAt, now)}</td>
-              <td className="num">{e.attempts}</td>
-              <td className="small">{e.lastError ?? '—'}</td>
-            </tr>
-          ))}
-          {outbox && outbox.entries.length === 0 ? <EmptyRow columns={6}>The outbox is empty.</EmptyRow> : null}
-        </tbody>
-      </table>
+        )}
+        empty="The outbox is empty."
+      />
       <h2 className="section-title">Recent log</h2>
       <ol className="log" aria-label="Recent log" tabIndex={0}>
         {lines.slice(-300).map((l) => (

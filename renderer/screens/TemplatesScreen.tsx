@@ -7,8 +7,9 @@ import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { SelectField, TextField } from '../components/fields';
-import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
-import { Pager } from '../components/Pager';
+import { ListTable } from '../components/ListTable';
+import { Badge, Callout, ScreenHeader } from '../components/misc';
+import { useListFilters } from '../components/use-list-filters';
 import { parseTextList } from '../designer/text-values';
 import { placeViolations } from '../designer/violations';
 import { dateTimeText } from '../format/units';
@@ -19,11 +20,10 @@ const PAGE_SIZE = 15;
 
 /** Reusable IP network settings (Ethernet or Wifi) that devices of a configuration can take. */
 export function TemplatesScreen() {
-  const [nameFilter, setNameFilter] = useState('');
-  const [typeFilter, setTypeFilter] = useState<TemplateInterface | ''>('');
+  const { filters, setFilter, page, setPage } = useListFilters({ nameFilter: '', typeFilter: '' as TemplateInterface | '' });
+  const { nameFilter, typeFilter } = filters;
   const [sortBy, setSortBy] = useState<TemplateSortBy>('Name');
   const [sortDirection, setSortDirection] = useState<SortDirection>('Ascending');
-  const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const write = useCapability('templates.write');
   const list = useQuery('templates.list', { nameFilter: nameFilter.trim() || undefined, typeFilter: typeFilter || undefined, sortBy, sortDirection, page, limit: PAGE_SIZE });
@@ -45,42 +45,33 @@ export function TemplatesScreen() {
         />
       ) : null}
       <div className="toolbar">
-        <TextField className="toolbar__search" label="Name contains" type="search" value={nameFilter} onChange={(v) => { setNameFilter(v); setPage(1); }} reserveMessage={false} />
-        <SelectField label="Type" value={typeFilter} options={TEMPLATE_INTERFACES.map((v) => ({ value: v, label: v }))} emptyLabel="All" onChange={(v) => { setTypeFilter(v); setPage(1); }} reserveMessage={false} />
+        <TextField className="toolbar__search" label="Name contains" type="search" value={nameFilter} onChange={setFilter('nameFilter')} reserveMessage={false} />
+        <SelectField label="Type" value={typeFilter} options={TEMPLATE_INTERFACES.map((v) => ({ value: v, label: v }))} emptyLabel="All" onChange={setFilter('typeFilter')} reserveMessage={false} />
         <SelectField label="Sort by" value={sortBy} options={TEMPLATE_SORT_BY.map((v) => ({ value: v, label: v === 'LastEdited' ? 'Last edited' : 'Name' }))} onChange={(v) => v && setSortBy(v)} reserveMessage={false} />
         <SelectField label="Direction" value={sortDirection} options={SORT_DIRECTIONS.map((v) => ({ value: v, label: v }))} onChange={(v) => v && setSortDirection(v)} reserveMessage={false} />
       </div>
-      {list.error ? <Callout tone="bad" title="Could not load templates">{list.error}</Callout> : null}
-      <table className="table" aria-busy={list.loading}>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Netmask</th>
-            <th scope="col">Gateway</th>
-            <th scope="col">Nameservers</th>
-            <th scope="col">SSID</th>
-            <th scope="col">Last edited</th>
+      <ListTable
+        columns={['Name', 'Type', 'Netmask', 'Gateway', 'Nameservers', 'SSID', 'Last edited']}
+        rows={list.data}
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.ipNetworkTemplateName}</td>
+            <td>
+              <Badge>{t.commInterface}</Badge>
+            </td>
+            <td className="mono">{t.netmask}</td>
+            <td className="mono">{t.gatewayIpAddress ?? '—'}</td>
+            <td className="mono">{t.nameservers?.join(', ') || '—'}</td>
+            <td>{t.ssid ?? '—'}{t.passwordSet ? <span className="muted small"> · password set</span> : null}</td>
+            <td>{dateTimeText(t.lastEditedAt)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.map((t) => (
-            <tr key={t.id}>
-              <td>{t.ipNetworkTemplateName}</td>
-              <td>
-                <Badge>{t.commInterface}</Badge>
-              </td>
-              <td className="mono">{t.netmask}</td>
-              <td className="mono">{t.gatewayIpAddress ?? '—'}</td>
-              <td className="mono">{t.nameservers?.join(', ') || '—'}</td>
-              <td>{t.ssid ?? '—'}{t.passwordSet ? <span className="muted small"> · password set</span> : null}</td>
-              <td>{dateTimeText(t.lastEditedAt)}</td>
-            </tr>
-          ))}
-          {list.data && list.data.length === 0 ? <EmptyRow columns={7}>No templates{nameFilter || typeFilter ? ' match the filters' : ' yet'}.</EmptyRow> : null}
-        </tbody>
-      </table>
-      {list.data ? <Pager page={page} limit={PAGE_SIZE} totalCount={0} onPage={setPage} mayHaveMore={list.data.length === PAGE_SIZE} /> : null}
+        )}
+        empty={`No templates${nameFilter || typeFilter ? ' match the filters' : ' yet'}.`}
+        loading={list.loading}
+        error={list.error}
+        errorTitle="Could not load templates"
+        pager={list.data ? { page, limit: PAGE_SIZE, totalCount: 0, onPage: setPage, mayHaveMore: list.data.length === PAGE_SIZE } : undefined}
+      />
     </section>
   );
 }

@@ -6,8 +6,9 @@ import { client, errorText } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { SelectField, TextField } from '../components/fields';
-import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
-import { Pager } from '../components/Pager';
+import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
+import { Badge, Callout, ScreenHeader } from '../components/misc';
+import { useListFilters } from '../components/use-list-filters';
 import { agoText } from '../format/units';
 import { notify, runWithNotice } from '../stores/notices';
 import { useCapability } from '../stores/session';
@@ -24,10 +25,9 @@ const ROLE_OPTIONS = USER_ROLES.map((value) => ({ value, label: value }));
 /** The people of the organization and their roles. Admins only. */
 export function UsersScreen() {
   const manage = useCapability('users.manage');
-  const [search, setSearch] = useState('');
-  const [active, setActive] = useState<'' | 'true' | 'false'>('');
+  const { filters, setFilter, page, setPage } = useListFilters({ search: '', active: '' as '' | 'true' | 'false' });
+  const { search, active } = filters;
   const [sort, setSort] = useState<UserSortOption>('FirstNameASC');
-  const [page, setPage] = useState(1);
   const [inviting, setInviting] = useState(false);
   const list = useQuery('users.list', { search: search.trim() || undefined, isActive: active === '' ? undefined : active === 'true', sortOptions: sort, page, limit: PAGE_SIZE }, manage.allowed);
 
@@ -57,51 +57,41 @@ export function UsersScreen() {
             />
           ) : null}
           <div className="toolbar">
-            <TextField className="toolbar__search" label="Search name or email" type="search" value={search} onChange={(v) => { setSearch(v); setPage(1); }} reserveMessage={false} />
-            <SelectField label="Status" value={active} options={[{ value: 'true', label: 'Active' }, { value: 'false', label: 'Inactive' }]} emptyLabel="All" onChange={(v) => { setActive(v); setPage(1); }} reserveMessage={false} />
+            <TextField className="toolbar__search" label="Search name or email" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
+            <SelectField label="Status" value={active} options={[{ value: 'true', label: 'Active' }, { value: 'false', label: 'Inactive' }]} emptyLabel="All" onChange={setFilter('active')} reserveMessage={false} />
             <SelectField label="Sort" value={sort} options={USER_SORT_OPTIONS.map((value) => ({ value, label: SORT_LABELS[value] }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
           </div>
-          {list.error ? <Callout tone="bad" title="Could not load users">{list.error}</Callout> : null}
-          <table className="table" aria-busy={list.loading}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last active</th>
-                <th scope="col" className="actions-col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+          <ListTable
+            columns={['Name', 'Email', 'Role', 'Status', 'Last active', ACTIONS_COLUMN]}
+            rows={list.data?.items}
+            row={(u) => (
+              <tr key={u.id}>
+                <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || <span className="muted">Not signed in yet</span>}</td>
+                <td>{u.email}</td>
+                <td>
+                  <select className="input select input--inline" aria-label={`Role of ${u.email}`} value={u.userRole} onChange={(e) => void changeRole(u.id, e.target.value as UserRole)}>
+                    {ROLE_OPTIONS.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>{u.isActive ? <Badge tone="ok">Active</Badge> : <Badge>Inactive</Badge>}</td>
+                <td>{agoText(u.lastActivityAt, Date.now())}</td>
+                <td className="actions-col">
+                  <ActionButton variant="quiet" capability="users.manage" onClick={() => void remove(u.id, u.email)}>
+                    Remove
+                  </ActionButton>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.data?.items.map((u) => (
-                <tr key={u.id}>
-                  <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || <span className="muted">Not signed in yet</span>}</td>
-                  <td>{u.email}</td>
-                  <td>
-                    <select className="input select input--inline" aria-label={`Role of ${u.email}`} value={u.userRole} onChange={(e) => void changeRole(u.id, e.target.value as UserRole)}>
-                      {ROLE_OPTIONS.map((o) => (
-                        <option key={o.value} value={o.value}>
-                          {o.label}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>{u.isActive ? <Badge tone="ok">Active</Badge> : <Badge>Inactive</Badge>}</td>
-                  <td>{agoText(u.lastActivityAt, Date.now())}</td>
-                  <td className="actions-col">
-                    <ActionButton variant="quiet" capability="users.manage" onClick={() => void remove(u.id, u.email)}>
-                      Remove
-                    </ActionButton>
-                  </td>
-                </tr>
-              ))}
-              {list.data && list.data.items.length === 0 ? <EmptyRow columns={6}>No users match.</EmptyRow> : null}
-            </tbody>
-          </table>
-          {list.data ? <Pager page={list.data.page} limit={list.data.limit} totalCount={list.data.totalCount} onPage={setPage} /> : null}
+            )}
+            empty="No users match."
+            loading={list.loading}
+            error={list.error}
+            errorTitle="Could not load users"
+            pager={list.data ? { page: list.data.page, limit: list.data.limit, totalCount: list.data.totalCount, onPage: setPage } : undefined}
+          />
         </>
       )}
     </section>

@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import { Callout, EmptyRow } from './misc';
+import { Pager, type PagerProps } from './Pager';
+
+/** A column heading; `hidden` keeps it for screen readers only (a column of row actions). */
+export type ListColumn = string | { label: string; className?: string; hidden?: boolean };
+
+export interface ListTableProps<Row> {
+  columns: readonly ListColumn[];
+  /** Undefined or null until the first answer: then neither the empty line nor the pager shows. */
+  rows: readonly Row[] | null | undefined;
+  /** One `<tr>` with its key. */
+  row(item: Row): ReactNode;
+  /** What the table says when there are no rows. */
+  empty: ReactNode;
+  /** Marks the table busy for assistive technology while a query runs; omitted, the table never is. */
+  loading?: boolean;
+  /** The query's error, shown above the table under `errorTitle`. */
+  error?: string | null;
+  errorTitle?: string;
+  /** The pager under the table, once there are rows to page through. */
+  pager?: PagerProps;
+  compact?: boolean;
+}
+
+/** The table of a list screen: its load error, the rows or a line saying there are none, and the pager. */
+export function ListTable<Row>({ columns, rows, row, empty, loading, error, errorTitle, pager, compact }: ListTableProps<Row>) {
+  return (
+    <>
+      {error ? (
+        <Callout tone="bad" title={errorTitle}>
+          {error}
+        </Callout>
+      ) : null}
+      <table className={compact ? 'table table--compact' : 'table'} aria-busy={loading}>
+        <thead>
+          <tr>{columns.map(columnHeading)}</tr>
+        </thead>
+        <tbody>
+          {rows?.map(row)}
+          {rows && rows.length === 0 ? <EmptyRow columns={columns.length}>{empty}</EmptyRow> : null}
+        </tbody>
+      </table>
+      {rows && pager ? <Pager {...pager} /> : null}
+    </>
+  );
+}
+
+function columnHeading(column: ListColumn): ReactNode {
+  const { label, className, hidden } = typeof column === 'string' ? { label: column, className: undefined, hidden: false } : column;
+  return (
+    <th key={label} scope="col" className={className}>
+      {hidden ? <span className="visually-hidden">{label}</span> : label}
+    </th>
+  );
+}
+
+/** The last column of a list whose rows have buttons: no visible heading. */
+export const ACTIONS_COLUMN: ListColumn = { label: 'Actions', className: 'actions-col', hidden: true };
