@@ -2,6 +2,7 @@ import type { ConfirmationReason } from '../../../domain/confirmations';
 import type { NewConfirmation } from '../outbox/outbox-entry';
 import type { Outbox } from '../outbox/outbox';
 import type { IntentJournal, JobIntent } from './intent-journal';
+import { TEXT_LIMITS } from '../../../domain/text-limits';
 
 /**
  * Confirmations go to the service only through the outbox: written durably first, then sent, and
@@ -41,6 +42,16 @@ function observedFields(address: ConfirmationAddress, moment: ConfirmationMoment
   };
 }
 
+/**
+ * A device's error text can be any length; the service refuses one above its limit, and a refused
+ * confirmation would never be recorded. The start says what went wrong; the clipped rest is marked.
+ */
+export function clipApplyError(error: string): string {
+  if (error.length <= TEXT_LIMITS.applyError) return error;
+  const marker = ' … (cut)';
+  return error.slice(0, TEXT_LIMITS.applyError - marker.length) + marker;
+}
+
 export function firmwareConfirmation(address: ConfirmationAddress, serialNumber: string, outcome: FirmwareOutcome, moment: ConfirmationMoment): NewConfirmation {
   return {
     kind: 'firmware',
@@ -49,7 +60,7 @@ export function firmwareConfirmation(address: ConfirmationAddress, serialNumber:
     serialNumber,
     payload: {
       firmwareFileSuccessfullyDeployed: outcome.success,
-      error: outcome.success ? null : outcome.error,
+      error: outcome.success ? null : clipApplyError(outcome.error),
       firmwareVersion: outcome.version,
       applyTimeStamp: moment.appliedAt.toISOString(),
       ...observedFields(address, moment),
@@ -70,7 +81,7 @@ export function configurationConfirmation(
     serialNumber,
     payload: {
       configurationFileSuccessfullyDeployed: outcome.success,
-      error: outcome.success ? null : outcome.error,
+      error: outcome.success ? null : clipApplyError(outcome.error),
       syncId: outcome.syncId,
       applyTimeStamp: moment.appliedAt.toISOString(),
       ...observedFields(address, moment),
