@@ -27,7 +27,13 @@ export async function startSerialSession(
     transport: await openSerialTransport(path),
     client: undefined as unknown as RawCoapClient,
     async reconnect() {
-      if (session.transport.isOpen) await new Promise<void>((resolve) => session.transport.onClose(resolve));
+      // The host end notices the unplug through a read error; when serialport has not reported it
+      // yet (it may not: the pty went away between two reads), close it as a host would.
+      if (session.transport.isOpen) {
+        const closed = new Promise<void>((resolve) => session.transport.onClose(resolve));
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1000))]);
+        await session.transport.close();
+      }
       session.transport = await openSerialTransport(path);
       session.client.replaceTransport(session.transport);
     },
