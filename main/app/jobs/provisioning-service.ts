@@ -14,6 +14,7 @@ import { clientConfirmationSender } from '../outbox/outbox-sender';
 import { provisioningPaths } from '../paths';
 import type { ProgressListener } from './progress';
 import { JobQueue, type JobQueueOptions, type JobRequest } from './queue';
+import type { QuarantinedFile } from '../../../platform/quarantine';
 
 /** The account jobs run for: a client holding its key, and the identity confirmations are filed under. */
 export interface ProvisioningAccount {
@@ -36,6 +37,12 @@ export interface ProvisioningServiceOptions {
   reconnect?: Partial<ReconnectPolicy>;
   progressIntervalMs?: number;
   onOutboxEvent?: (event: OutboxEvent) => void;
+  /**
+   * A damaged file of one of the stores (cache index or blob, outbox entry, job intent, kept
+   * configuration file, signing key) was set aside in its quarantine folder, bytes intact. The host
+   * says so where a person reads it: nothing is lost, but someone should know.
+   */
+  onQuarantine?: (file: QuarantinedFile) => void;
   /** Overrides for tests (step runners, clocks). */
   queue?: Partial<Pick<JobQueueOptions, 'runners' | 'now' | 'clock' | 'newId'>>;
 }
@@ -81,9 +88,23 @@ export interface ProvisioningService {
 
 export function createProvisioningService(options: ProvisioningServiceOptions): ProvisioningService {
   const paths = provisioningPaths(options.dataDir);
-  const cache = new FirmwareCache({ dir: paths.firmwareCache });
-  const outbox = new Outbox({ dir: paths.outbox, sender: clientConfirmationSender(options.clientFor), onEvent: options.onOutboxEvent });
-  const intents = new IntentJournal({ dir: paths.intents });
+  const onQuarantine = options.onQuarantine;
+  const cache = new FirmwareCache({
+    dir: paths.firmwareCache,
+    onEvent: (event) => {
+      if (event.type === 'quarantined') onQuarantine?.(event.file);
+      if (event.type === 'evicted-corrupt' && event.file) onQuarantine?.(event.file);
+    },
+  });
+  const outbox = new Outbox({
+    dir: paths.outbox,
+    sender: clientConfirmationSender(options.clientFor),
+    onEvent: (event) => {
+      if (event.type === 'quarantined') onQuarantine?.(event.file);
+      options.onOutboxEvent?.(event);
+    },
+  });
+  const intents = new IntentJournal({ dir: paths.intents, onQuarantine });
   const reconnect: ReconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
   let workstationPromise: Promise<string> | undefined;
   const workstation = (): Promise<string> => {
@@ -108,7 +129,7 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
     let stores = perAccount.get(key);
     if (!stores) {
       const dirs = paths.account(account.serviceUrl, account.orgId);
-      stores = { configFiles: new ConfigFileStore({ dir: dirs.configFiles }), signingKeys: new SigningKeyStore({ dir: dirs.keys }) };
+      stores = { configFiles: new ConfigFileStore({ dir: dirs.configFiles, onQuarantine }), signingKeys: new SigningKeyStore({ dir: dirs.keys, onQuarantine }) };
       perAccount.set(key, stores);
     }
     return stores;
