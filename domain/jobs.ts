@@ -1,4 +1,5 @@
 import type { DeviceType } from './device-types';
+import type { JobStepResult } from './job-steps';
 
 /**
  * The vocabulary of provisioning jobs, shared by the core that runs them, the CLI that prints them,
@@ -60,4 +61,9 @@ export interface JobView {
   /** Configuration syncId the job applies or applied. */
   syncId: string | null;
   confirmation: JobConfirmation;
+  /**
+   * Each step's own outcome, in order (domain/job-steps.ts): a "both" job whose firmware installed
+   * and whose configuration could not be applied says so step by step.
+   */
+  steps: JobStepResult[];
 }

@@ -1,3 +1,4 @@
+import { plannedSteps } from '../../../domain/job-steps';
 import { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView } from '../../../domain/jobs';
 
 export { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView };
@@ -58,6 +59,7 @@ export function initialSnapshot(input: { jobId: string; linkId: string; action: 
     firmwareVersion: null,
     syncId: null,
     confirmation: 'none',
+    steps: plannedSteps(input.action),
     link: null,
     previousFirmwareVersion: null,
     firmwareSigner: null,

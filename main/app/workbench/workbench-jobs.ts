@@ -67,5 +67,6 @@ function toJobView(job: JobSnapshot): JobView {
     firmwareVersion: job.firmwareVersion,
     syncId: job.syncId,
     confirmation: job.confirmation,
+    steps: job.steps,
   };
 }
