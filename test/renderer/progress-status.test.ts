@@ -22,6 +22,7 @@ function job(change: Partial<JobView> = {}): JobView {
     firmwareVersion: null,
     syncId: null,
     confirmation: 'none',
+    steps: [],
     ...change,
   };
 }
