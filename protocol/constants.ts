@@ -126,7 +126,23 @@ export const DEVICE_ERROR_MORE = {
   configOutOfWindow: 'CONFIG_OUT_OF_WINDOW',
   internal: 'INTERNAL_ERROR',
 } as const;
-export type AnyDeviceErrorCode = DeviceErrorCode | (typeof DEVICE_ERROR_MORE)[keyof typeof DEVICE_ERROR_MORE];
+/**
+ * Error codes of compressed and delta firmware transfer (docs/device-protocol.md 3.3, "Content
+ * codings"). Each leaves the running image untouched: the staged bank is discarded.
+ */
+export const DEVICE_ERROR_CODING = {
+  /** The announce names a coding (or a window) the device did not advertise in GET /info. */
+  codingUnsupported: 'FW_CODING_UNSUPPORTED',
+  /** The coded stream is corrupt, truncated, or decodes to other than the announced size. */
+  codingCorrupt: 'FW_CODING_CORRUPT',
+  /** A patch's base is not the image the device runs: send the full image instead. */
+  baseMismatch: 'FW_BASE_MISMATCH',
+} as const;
+
+export type AnyDeviceErrorCode =
+  | DeviceErrorCode
+  | (typeof DEVICE_ERROR_MORE)[keyof typeof DEVICE_ERROR_MORE]
+  | (typeof DEVICE_ERROR_CODING)[keyof typeof DEVICE_ERROR_CODING];
 
 /** The CoAP response code a device answers with for each error code (docs/device-protocol.md). */
 export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
@@ -151,6 +167,9 @@ export const DEVICE_ERROR_RESPONSE_CODE: Record<AnyDeviceErrorCode, string> = {
   FW_ROLLBACK: '4.09',
   CONFIG_WRONG_DEVICE: '4.09',
   CONFIG_SUPERSEDED: '4.09',
+  FW_CODING_CORRUPT: '4.00',
+  FW_BASE_MISMATCH: '4.12',
+  FW_CODING_UNSUPPORTED: '4.15',
   FW_TOO_LARGE: '4.13',
   CONFIG_TOO_LARGE: '4.13',
   BLOCK_TOO_LARGE: '4.13',
