@@ -1,0 +1,202 @@
+import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * The provisioning ledger: one entry per provisioning action (firmware installed, configuration
+ * applied, verify, function test; each a success or a failure), in the order they happened. Each
+ * entry holds the hash of the one before it and is signed by the workstation that wrote it, so a
+ * changed, removed or reordered entry breaks the chain at that entry and cannot be repaired
+ * without the workstation's key (docs/ledger.md for what that does and does not protect against).
+ *
+ * This module is the pure part: the entry's shape, its canonical bytes, its hash and signature,
+ * and the chain check. Keeping the file is main/app/ledger/; keeping the organization's chain is
+ * server/store/ledger.ts.
+ */
+
+export const LEDGER_FORMAT = 'provisioner-ledger/1';
+
+/** The previous hash of the first entry. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+export const LEDGER_ACTIONS = ['firmware-install', 'configuration-apply', 'verify', 'function-test'] as const;
+export type LedgerAction = (typeof LEDGER_ACTIONS)[number];
+
+const hexHash = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hash in 64 lowercase hex digits');
+
+/** Facts are flat: strings, numbers, booleans or null. Flat values have one canonical text. */
+const factValue = z.union([z.string().max(2000), z.number().finite(), z.boolean(), z.null()]);
+export type LedgerFactValue = z.infer<typeof factValue>;
+
+/** Everything an entry says, without its hash and signature: what is hashed. */
+export const ledgerEntryBodySchema = z.object({
+  format: z.literal(LEDGER_FORMAT),
+  /** 1 for the first entry of this ledger, one more for each next. */
+  seq: z.number().int().min(1),
+  /** When the action ended (ISO 8601). */
+  at: z.string().datetime({ offset: true }),
+  action: z.enum(LEDGER_ACTIONS),
+  outcome: z.enum(['success', 'failure']),
+  serialNumber: z.string().min(1).max(64),
+  /** The workstation's id (main/app/jobs/workstation.ts). */
+  workstation: z.string().min(1).max(128),
+  /** Who was signed in (the API key's name, or the local workspace), when known. */
+  actor: z.string().max(200).optional(),
+  /** The service and organization the action was done for, when signed in to one. */
+  serviceUrl: z.string().max(2000).optional(),
+  orgId: z.string().max(200).optional(),
+  /** What was done: firmware version and image hash, syncId, function test result, … */
+  facts: z.record(z.string().max(64), factValue),
+  error: z.string().max(2000).optional(),
+  prevHash: hexHash,
+  /** The signer's Ed25519 public key (SPKI DER, base64): each entry can be checked on its own. */
+  signerKey: z.string().min(1).max(200),
+});
+export type LedgerEntryBody = z.infer<typeof ledgerEntryBodySchema>;
+
+export const ledgerEntrySchema = ledgerEntryBodySchema.extend({
+  /** SHA-256 of the body's canonical bytes. */
+  hash: hexHash,
+  /** Ed25519 signature of the hash's 32 bytes, base64. */
+  signature: z.string().min(1).max(200),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+
+/** What a writer supplies; the ledger fills in format, seq, prevHash and signerKey. */
+export type LedgerRecord = Omit<LedgerEntryBody, 'format' | 'seq' | 'prevHash' | 'signerKey'>;
+
+/** JSON with object keys sorted at every level and no space: equal bodies give equal bytes. */
+export function canonicalLedgerBytes(body: LedgerEntryBody): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(sortKeys(body)));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .filter((key) => record[key] !== undefined)
+        .sort()
+        .map((key) => [key, sortKeys(record[key])]),
+    );
+  }
+  return value;
+}
+
+export function ledgerEntryHash(body: LedgerEntryBody): string {
+  return createHash('sha256').update(canonicalLedgerBytes(body)).digest('hex');
+}
+
+/** Only the body's own fields: a parsed entry minus hash and signature (and anything unknown). */
+export function bodyOf(entry: LedgerEntry): LedgerEntryBody {
+  const { hash: _hash, signature: _signature, ...body } = entry;
+  return ledgerEntryBodySchema.parse(body);
+}
+
+/** The public half of an Ed25519 private key, as entries carry it. */
+export function ledgerSignerKeyOf(privateKeyPem: string): string {
+  return createPublicKey(createPrivateKey(privateKeyPem)).export({ type: 'spki', format: 'der' }).toString('base64');
+}
+
+export function signLedgerEntry(body: LedgerEntryBody, privateKeyPem: string): LedgerEntry {
+  const parsed = ledgerEntryBodySchema.parse(body);
+  const hash = ledgerEntryHash(parsed);
+  const signature = sign(null, Buffer.from(hash, 'hex'), createPrivateKey(privateKeyPem)).toString('base64');
+  return { ...parsed, hash, signature };
+}
+
+/** Why one entry does not hold: undefined when it does (ignoring its link to the one before). */
+export function ledgerEntryFault(entry: LedgerEntry): string | undefined {
+  let body: LedgerEntryBody;
+  try {
+    body = bodyOf(entry);
+  } catch {
+    return 'its fields are not those of a ledger entry';
+  }
+  if (ledgerEntryHash(body) !== entry.hash) return 'its content does not match its hash (it was changed after it was written)';
+  try {
+    const key = createPublicKey({ key: Buffer.from(entry.signerKey, 'base64'), format: 'der', type: 'spki' });
+    if (!verify(null, Buffer.from(entry.hash, 'hex'), key, Buffer.from(entry.signature, 'base64'))) return 'its signature does not match its hash and signer key';
+  } catch {
+    return 'its signer key or signature cannot be read';
+  }
+  return undefined;
+}
+
+/** One line of a ledger file, read: the entry, or why it is not one. */
+export type LedgerLine = { line: number; entry: LedgerEntry } | { line: number; fault: string; text: string };
+
+/** One JSON entry per line; a blank last line is the file's final newline. */
+export function parseLedgerText(text: string): LedgerLine[] {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((raw, index) => {
+    const line = index + 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return { line, fault: 'it is not valid JSON', text: raw };
+    }
+    const parsed = ledgerEntrySchema.safeParse(json);
+    if (!parsed.success) return { line, fault: `its fields are not those of a ledger entry (${parsed.error.issues[0]?.path.join('.') || 'entry'})`, text: raw };
+    return { line, entry: parsed.data };
+  });
+}
+
+/** The first link that does not hold, named so a person can find it in the file. */
+export interface BrokenLink {
+  /** 1-based line in the file (or position in the chain). */
+  line: number;
+  /** The entry's seq, when the line could be read as an entry. */
+  seq?: number;
+  /** The entry's hash as written, when readable. */
+  hash?: string;
+  reason: string;
+}
+
+export interface ChainCheck {
+  ok: boolean;
+  entries: number;
+  /** The last entry's hash: what the next entry will link to. */
+  head: string;
+  broken?: BrokenLink;
+}
+
+/**
+ * Checks every entry (fields, hash, signature) and every link (prevHash is the hash before, seq is
+ * one more) in order, and stops at the first that does not hold: everything after a broken link
+ * is unproven, whatever it says.
+ */
+export function checkLedgerChain(lines: readonly LedgerLine[]): ChainCheck {
+  let previous = GENESIS_HASH;
+  let seq = 0;
+  for (const item of lines) {
+    if (!('entry' in item)) return { ok: false, entries: lines.length, head: previous, broken: { line: item.line, reason: item.fault } };
+    const { entry } = item;
+    const name = { line: item.line, seq: entry.seq, hash: entry.hash };
+    const fault = ledgerEntryFault(entry);
+    if (fault) return { ok: false, entries: lines.length, head: previous, broken: { ...name, reason: fault } };
+    if (entry.prevHash !== previous) {
+      return { ok: false, entries: lines.length, head: previous, broken: { ...name, reason: `it links to ${entry.prevHash.slice(0, 12)}…, but the entry before it has hash ${previous.slice(0, 12)}… (an entry was removed, inserted or reordered)` } };
+    }
+    if (entry.seq !== seq + 1) return { ok: false, entries: lines.length, head: previous, broken: { ...name, reason: `its number is ${entry.seq}, expected ${seq + 1}` } };
+    previous = entry.hash;
+    seq = entry.seq;
+  }
+  return { ok: true, entries: lines.length, head: previous };
+}
+
+/** "line 3 (entry 3, 9f2c…): its content does not match its hash" */
+export function describeBrokenLink(broken: BrokenLink): string {
+  const which = broken.seq !== undefined ? `entry ${broken.seq} at line ${broken.line}${broken.hash ? ` (hash ${broken.hash.slice(0, 12)}…)` : ''}` : `line ${broken.line}`;
+  return `${which}: ${broken.reason}`;
+}
+
+/**
+ * The organization's chain on the service: each received entry is linked to the one the service
+ * received before it, whichever workstation wrote it. `orgHash = sha256(orgPrevHash ‖ entryHash)`.
+ */
+export function orgChainHash(orgPrevHash: string, entryHash: string): string {
+  return createHash('sha256').update(`${orgPrevHash}${entryHash}`).digest('hex');
+}

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import {
+  checkLedgerChain,
+  GENESIS_HASH,
+  LEDGER_FORMAT,
+  parseLedgerText,
+  signLedgerEntry,
+  type ChainCheck,
+  type LedgerEntry,
+  type LedgerLine,
+  type LedgerRecord,
+} from '../../../domain/ledger';
+import { fsyncDir, nodeFileSystem, readFileIfExists, type FileSystem } from '../../../platform/durable-file';
+import { tryAcquireLock } from '../../../platform/durable-lock';
+import type { QuarantinedFile } from '../../../platform/quarantine';
+import type { SecretStore } from '../../../platform/secret-store';
+import { loadOrCreateLedgerKey, type LedgerKey } from './ledger-key';
+
+/**
+ * The local ledger: `<dir>/ledger.jsonl`, one signed entry per line, only ever appended to.
+ * Appends from several processes (the desktop app, a CLI beside it) are serialized by a lock file,
+ * so each entry links to the one truly before it. An append is on disk (fsync) before it returns.
+ */
+
+export const LEDGER_FILE = 'ledger.jsonl';
+const LOCK_FILE = 'ledger.lock';
+/** An append holds the lock for milliseconds; one held this long belongs to a process that died. */
+const LOCK_STALE_MS = 30_000;
+const LOCK_WAIT_MS = 20_000;
+const LOCK_POLL_MS = 25;
+
+export interface LedgerOptions {
+  dir: string;
+  secrets: SecretStore;
+  fs?: FileSystem;
+  now?: () => number;
+  onQuarantine?: (file: QuarantinedFile) => void;
+}
+
+export class Ledger {
+  readonly path: string;
+  private readonly dir: string;
+  private readonly fs: FileSystem;
+  private readonly now: () => number;
+  private key: LedgerKey | undefined;
+
+  constructor(private readonly options: LedgerOptions) {
+    this.dir = options.dir;
+    this.path = join(options.dir, LEDGER_FILE);
+    this.fs = options.fs ?? nodeFileSystem;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Signs and appends one entry, linked to the last one; returns it as written. */
+  async append(record: LedgerRecord): Promise<LedgerEntry> {
+    await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    return this.locked(async () => {
+      this.key ??= await loadOrCreateLedgerKey(this.options.secrets, { now: this.now, onQuarantine: this.options.onQuarantine });
+      const raw = await readFileIfExists(this.fs, this.path);
+      const lines = raw ? parseLedgerText(raw.toString('utf8')) : [];
+      // Link to the last entry that can be read: a damaged line stays where it is, and verify names it.
+      const last = [...lines].reverse().find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line)?.entry;
+      const entry = signLedgerEntry(
+        { ...record, format: LEDGER_FORMAT, seq: (last?.seq ?? 0) + 1, prevHash: last?.hash ?? GENESIS_HASH, signerKey: this.key.signerKey },
+        this.key.privateKeyPem,
+      );
+      // A line torn by a crash mid-append has no newline yet: end it, so the new entry stands on its own line.
+      const tornTail = raw !== undefined && raw.length > 0 && raw[raw.length - 1] !== 0x0a;
+      const text = `${tornTail ? '\n' : ''}${JSON.stringify(entry)}\n`;
+      const handle = await this.fs.open(this.path, 'a', 0o600);
+      try {
+        await handle.write(text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (raw === undefined) await fsyncDir(this.fs, this.dir);
+      return entry;
+    });
+  }
+
+  /** Every line of the ledger, oldest first: an entry, or why that line is not one. */
+  async readAll(): Promise<LedgerLine[]> {
+    const raw = await readFileIfExists(this.fs, this.path);
+    return raw ? parseLedgerText(raw.toString('utf8')) : [];
+  }
+
+  /** The chain check of the whole file: the first broken link, if any. */
+  async verify(): Promise<ChainCheck> {
+    return checkLedgerChain(await this.readAll());
+  }
+
+  private async locked<T>(work: () => Promise<T>): Promise<T> {
+    const lockPath = join(this.dir, LOCK_FILE);
+    const deadline = this.now() + LOCK_WAIT_MS;
+    for (;;) {
+      const lock = await tryAcquireLock(lockPath, { fs: this.fs, staleMs: LOCK_STALE_MS });
+      if (lock) {
+        try {
+          return await work();
+        } finally {
+          await lock.release();
+        }
+      }
+      if (this.now() > deadline) throw new Error(`The ledger is locked by another Provisioner process (${lockPath}); try again, or delete that file if no other Provisioner is running.`);
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  }
+}
