@@ -17,6 +17,20 @@ export interface PersistedUpload {
   /** receiving → received (every byte in, hash verified) or failed (error says why). */
   state: Extract<FirmwareState, 'receiving' | 'received' | 'failed'>;
   error: string | null;
+  /** A coded upload (docs/device-protocol.md 3.3, "Content codings"): `ackedOffset` then counts coded bytes. */
+  coding?: PersistedCoding;
+}
+
+/** How a coded upload travels; its decoder's state lives in RAM only, so a power cut restarts it. */
+export interface PersistedCoding {
+  name: 'deflate' | 'delta';
+  /** Coded bytes in all. */
+  size: number;
+  windowBits: number;
+  /** delta: hex SHA-256 of the base image. */
+  baseSha256: string | null;
+  /** Decoded image bytes stored so far. */
+  decoded: number;
 }
 
 export interface PersistedConfig {
