@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { firmwareReleaseKeySchema, releaseKeyFromPem, type ReleaseKey } from '../../../domain/files/firmware-release-key';
+import { firmwareReleaseKeySchema, releaseKeyFromPem, type FirmwareReleaseKeyRecord, type ReleaseKey } from '../../../domain/files/firmware-release-key';
 import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import { NetworkError, ServiceError, type CallOptions, type ServiceClient } from '../../cloud';
 
@@ -65,6 +65,17 @@ export class ReleaseKeyStore {
       return undefined; // a damaged copy is as good as none: the next answer of the service replaces it
     }
     return { keys: parsed.keys.map((k) => releaseKeyFromPem(k.publicKeyPem, k.name)), fetchedAt: parsed.fetchedAt, origin: 'stored' };
+  }
+
+  /**
+   * Keep keys that came another way than from the service itself (a signed work package carried to
+   * a plant without network): stored as if the service had answered with them.
+   */
+  async keep(serviceUrl: string, records: readonly FirmwareReleaseKeyRecord[], fetchedAt: string): Promise<void> {
+    const stored: StoredReleaseKeys = { serviceUrl, fetchedAt, keys: [...records] };
+    await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await writeFileDurable(this.fs, this.pathFor(serviceUrl), `${JSON.stringify(stored, null, 2)}\n`);
+    this.recent.delete(serviceUrl);
   }
 
   private pathFor(serviceUrl: string): string {

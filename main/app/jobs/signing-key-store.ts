@@ -62,6 +62,17 @@ export class SigningKeyStore {
     return parsed;
   }
 
+  /**
+   * Keep a root key that came another way than from the service itself (a signed work package
+   * carried to a plant without network), as if the service had answered with it.
+   */
+  async keep(key: { keyId: string; algorithm: string; publicKeyPem: string }, fetchedAt: string): Promise<void> {
+    const stored: StoredSigningKey = { keyId: key.keyId, algorithm: key.algorithm, publicKeyPem: key.publicKeyPem, fetchedAt };
+    await this.fs.mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
+    await writeFileDurable(this.fs, this.path, JSON.stringify(stored, null, 2) + '\n');
+    this.memo = undefined;
+  }
+
   get(source: SigningKeySource, call: CallOptions = {}): Promise<SigningKeyResult> {
     this.memo ??= this.fetch(source, call).catch((error: unknown) => {
       this.memo = undefined;
