@@ -4,15 +4,15 @@ import { configurationCreateSchema } from '../../domain/configuration';
 import { parsePayload } from '../../domain/parse';
 import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
-import { ActionButton } from '../components/ActionButton';
 import { SelectField, TextField } from '../components/fields';
-import { Callout, EmptyRow, ScreenHeader } from '../components/misc';
-import { Pager } from '../components/Pager';
+import { FormActions } from '../components/FormActions';
+import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
+import { ListScreenHeader } from '../components/ListScreenHeader';
+import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
 import { dateTimeText } from '../format/units';
 import { useNavigation } from '../stores/navigation';
 import { notify } from '../stores/notices';
-import { useCapability } from '../stores/session';
 
 const SORT_LABELS: Record<ConfigurationSortOption, string> = {
   LastEditedDESC: 'Last edited, newest first',
@@ -28,88 +28,58 @@ export function ConfigurationsScreen() {
 }
 
 function ConfigurationList() {
-  const [search, setSearch] = useState('');
+  const { filters, setFilter, page, setPage } = useListFilters({ search: '' });
+  const { search } = filters;
   const [sort, setSort] = useState<ConfigurationSortOption>('LastEditedDESC');
-  const [page, setPage] = useState(1);
-  const [creating, setCreating] = useState(false);
   const open = useNavigation((s) => s.openConfiguration);
-  const write = useCapability('configurations.write');
   const list = useQuery('configurations.list', { search: search.trim() || undefined, sortOptions: sort, page, limit: PAGE_SIZE });
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader
+      <ListScreenHeader
         title="Configurations"
-        note={!write.allowed ? <span className="muted">{write.reason}</span> : undefined}
-      >
-        <ActionButton variant="primary" capability="configurations.write" onClick={() => setCreating(true)}>
-          New configuration
-        </ActionButton>
-      </ScreenHeader>
-      {creating ? (
-        <CreateConfiguration
-          onCancel={() => setCreating(false)}
-          onCreated={(id) => {
-            setCreating(false);
-            open(id);
-          }}
-        />
-      ) : null}
+        capability="configurations.write"
+        actionLabel="New configuration"
+        explainRefusal
+        form={({ onClose }) => (
+          <CreateConfiguration
+            onCancel={onClose}
+            onCreated={(id) => {
+              onClose();
+              open(id);
+            }}
+          />
+        )}
+      />
       <div className="toolbar">
-        <TextField
-          className="toolbar__search"
-          label="Search by name"
-          type="search"
-          value={search}
-          onChange={(v) => {
-            setSearch(v);
-            setPage(1);
-          }}
-          reserveMessage={false}
-        />
-        <SelectField
-          label="Sort"
-          value={sort}
-          options={CONFIGURATION_SORT_OPTIONS.map((value) => ({ value, label: SORT_LABELS[value] }))}
-          onChange={(v) => v && setSort(v)}
-          reserveMessage={false}
-        />
+        <TextField className="toolbar__search" label="Search by name" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
+        <SelectField label="Sort" value={sort} options={CONFIGURATION_SORT_OPTIONS.map((value) => ({ value, label: SORT_LABELS[value] }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
       </div>
-      {list.error ? <Callout tone="bad" title="Could not load configurations">{list.error}</Callout> : null}
-      <table className="table" aria-busy={list.loading}>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col" className="num">Devices</th>
-            <th scope="col">Last edited</th>
-            <th scope="col" className="actions-col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+      <ListTable
+        columns={['Name', { label: 'Devices', className: 'num' }, 'Last edited', ACTIONS_COLUMN]}
+        rows={list.data?.items}
+        row={(c) => (
+          <tr key={c.id}>
+            <td>
+              <button type="button" className="link" onClick={() => open(c.id)}>
+                {c.name}
+              </button>
+            </td>
+            <td className="num">{c.devices.length}</td>
+            <td>{dateTimeText(c.lastEditedAt)}</td>
+            <td className="actions-col">
+              <button type="button" className="button button--quiet" onClick={() => open(c.id)} aria-label={`Open ${c.name}`}>
+                Open
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.items.map((c) => (
-            <tr key={c.id}>
-              <td>
-                <button type="button" className="link" onClick={() => open(c.id)}>
-                  {c.name}
-                </button>
-              </td>
-              <td className="num">{c.devices.length}</td>
-              <td>{dateTimeText(c.lastEditedAt)}</td>
-              <td className="actions-col">
-                <button type="button" className="button button--quiet" onClick={() => open(c.id)} aria-label={`Open ${c.name}`}>
-                  Open
-                </button>
-              </td>
-            </tr>
-          ))}
-          {list.data && list.data.items.length === 0 ? (
-            <EmptyRow columns={4}>{search ? `No configuration matches “${search}”.` : 'No configurations yet.'}</EmptyRow>
-          ) : null}
-        </tbody>
-      </table>
-      {list.data ? <Pager page={list.data.page} limit={list.data.limit} totalCount={list.data.totalCount} onPage={setPage} /> : null}
+        )}
+        empty={search ? `No configuration matches “${search}”.` : 'No configurations yet.'}
+        loading={list.loading}
+        error={list.error}
+        errorTitle="Could not load configurations"
+        pager={list.data ? { page: list.data.page, limit: list.data.limit, totalCount: list.data.totalCount, onPage: setPage } : undefined}
+      />
     </section>
   );
 }
@@ -156,14 +126,7 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
         error={nameError ?? serviceError}
         hint="e.g. Line 3 — SRCP to EPC over ISM. The designer opens next."
       />
-      <div className="form-actions">
-        <button type="submit" className="button button--primary" aria-disabled={busy}>
-          {busy ? 'Creating…' : 'Create and open'}
-        </button>
-        <button type="button" className="button button--quiet" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel={busy ? 'Creating…' : 'Create and open'} busy={busy} onCancel={onCancel} />
     </form>
   );
 }

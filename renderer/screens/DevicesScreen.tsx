@@ -5,12 +5,14 @@ import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { TextField } from '../components/fields';
+import { FormActions } from '../components/FormActions';
 import { ImagePicker } from '../components/ImagePicker';
-import { Badge, Callout, EmptyRow, ScreenHeader, type Tone } from '../components/misc';
-import { Pager } from '../components/Pager';
+import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
+import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
+import { Badge, Callout, type Tone } from '../components/misc';
+import { useListFilters } from '../components/use-list-filters';
 import { dateTimeText } from '../format/units';
 import { notify } from '../stores/notices';
-import { useCapability } from '../stores/session';
 
 const PAGE_SIZE = 15;
 
@@ -32,116 +34,74 @@ export const SYNC_STATE_TEXT: Record<DeviceSyncView['state'], { text: string; to
 
 /** The organization's registry of devices. */
 export function DevicesScreen() {
-  const [search, setSearch] = useState('');
-  const [configurableOnly, setConfigurableOnly] = useState(false);
-  const [page, setPage] = useState(1);
-  const [registering, setRegistering] = useState(false);
+  const { filters, setFilter, page, setPage } = useListFilters({ search: '', configurableOnly: false });
+  const { search, configurableOnly } = filters;
   const [editing, setEditing] = useState<string | null>(null);
-  const write = useCapability('devices.write');
   const list = useQuery('devices.list', { search: search.trim() || undefined, configurableOnly: configurableOnly || undefined, page, limit: PAGE_SIZE });
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Devices" note={!write.allowed ? <span className="muted">{write.reason}</span> : undefined}>
-        <ActionButton variant="primary" capability="devices.write" onClick={() => setRegistering(true)}>
-          Register device
-        </ActionButton>
-      </ScreenHeader>
-      {registering ? (
-        <RegisterDevice
-          onClose={() => setRegistering(false)}
-          onDone={() => {
-            setRegistering(false);
-            list.reload();
-          }}
-        />
-      ) : null}
+      <ListScreenHeader title="Devices" capability="devices.write" actionLabel="Register device" explainRefusal form={(handlers) => <RegisterDevice {...handlers} />} onDone={list.reload} />
       <div className="toolbar">
-        <TextField
-          className="toolbar__search"
-          label="Search name, serial number, type"
-          type="search"
-          value={search}
-          onChange={(v) => {
-            setSearch(v);
-            setPage(1);
-          }}
-          reserveMessage={false}
-        />
+        <TextField className="toolbar__search" label="Search name, serial number, type" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
         <label className="checkbox toolbar__check">
-          <input type="checkbox" checked={configurableOnly} onChange={(e) => { setConfigurableOnly(e.target.checked); setPage(1); }} />
+          <input type="checkbox" checked={configurableOnly} onChange={(e) => setFilter('configurableOnly')(e.target.checked)} />
           <span>Only devices in no configuration</span>
         </label>
       </div>
-      {list.error ? <Callout tone="bad" title="Could not load devices">{list.error}</Callout> : null}
-      <table className="table registry-table" aria-busy={list.loading}>
-        <thead>
-          <tr>
-            <th scope="col" className="thumb-col">
-              <span className="visually-hidden">Image</span>
-            </th>
-            <th scope="col">Serial number</th>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Firmware</th>
-            <th scope="col">Configuration</th>
-            <th scope="col">Deploy status</th>
-            <th scope="col">State</th>
-            <th scope="col">Last observed</th>
-            <th scope="col" className="actions-col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data?.items.map((d) =>
-            editing === d.serialNumber ? (
-              <EditDeviceRow
-                key={d.serialNumber}
-                device={d}
-                onClose={() => setEditing(null)}
-                onDone={() => {
-                  setEditing(null);
-                  list.reload();
-                }}
-              />
-            ) : (
-              <tr key={d.serialNumber} data-serial={d.serialNumber}>
-                <td className="thumb-col">{d.deviceImage ? <img className="thumb" src={d.deviceImage} alt="" /> : <span className="thumb thumb--empty" aria-hidden="true" />}</td>
-                <td className="mono">{d.serialNumber}</td>
-                <td>{d.name}</td>
-                <td>
-                  <Badge>{d.deviceType}</Badge>
-                </td>
-                <td className="mono" data-testid="registry-firmware">
-                  {d.firmwareVersion ?? <span className="muted">—</span>}
-                </td>
-                <td>{d.configurationName ?? <span className="muted">—</span>}</td>
-                <td data-testid="registry-deploy">
-                  <Badge tone={DEPLOY_STATUS_TEXT[d.deployStatus].tone}>{DEPLOY_STATUS_TEXT[d.deployStatus].text}</Badge>
-                </td>
-                <td data-testid="registry-sync" title={d.sync.text}>
-                  <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
-                  {d.sync.state !== 'in-sync' ? <span className="muted registry-sync__why"> {d.sync.text}</span> : null}
-                </td>
-                <td data-testid="registry-observed">{d.sync.lastObservedAt ? dateTimeText(d.sync.lastObservedAt) : <span className="muted">Never</span>}</td>
-                <td className="actions-col">
-                  <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
-                    Edit
-                  </ActionButton>
-                </td>
-              </tr>
-            ),
-          )}
-          {list.data && list.data.items.length === 0 ? <EmptyRow columns={10}>{search ? `No device matches “${search}”.` : 'No devices registered yet.'}</EmptyRow> : null}
-        </tbody>
-      </table>
-      {list.data ? <Pager page={list.data.page} limit={list.data.limit} totalCount={list.data.totalCount} onPage={setPage} /> : null}
+      <ListTable
+        columns={[{ label: 'Image', className: 'thumb-col', hidden: true }, 'Serial number', 'Name', 'Type', 'Firmware', 'Configuration', 'Deploy status', 'State', 'Last observed', ACTIONS_COLUMN]}
+        rows={list.data?.items}
+        row={(d) =>
+          editing === d.serialNumber ? (
+            <EditDeviceRow
+              key={d.serialNumber}
+              device={d}
+              onClose={() => setEditing(null)}
+              onDone={() => {
+                setEditing(null);
+                list.reload();
+              }}
+            />
+          ) : (
+            <tr key={d.serialNumber} data-serial={d.serialNumber}>
+              <td className="thumb-col">{d.deviceImage ? <img className="thumb" src={d.deviceImage} alt="" /> : <span className="thumb thumb--empty" aria-hidden="true" />}</td>
+              <td className="mono">{d.serialNumber}</td>
+              <td>{d.name}</td>
+              <td>
+                <Badge>{d.deviceType}</Badge>
+              </td>
+              <td className="mono" data-testid="registry-firmware">
+                {d.firmwareVersion ?? <span className="muted">—</span>}
+              </td>
+              <td>{d.configurationName ?? <span className="muted">—</span>}</td>
+              <td data-testid="registry-deploy">
+                <Badge tone={DEPLOY_STATUS_TEXT[d.deployStatus].tone}>{DEPLOY_STATUS_TEXT[d.deployStatus].text}</Badge>
+              </td>
+              <td data-testid="registry-sync" title={d.sync.text}>
+                <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
+                {d.sync.state !== 'in-sync' ? <span className="muted registry-sync__why"> {d.sync.text}</span> : null}
+              </td>
+              <td data-testid="registry-observed">{d.sync.lastObservedAt ? dateTimeText(d.sync.lastObservedAt) : <span className="muted">Never</span>}</td>
+              <td className="actions-col">
+                <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
+                  Edit
+                </ActionButton>
+              </td>
+            </tr>
+          )
+        }
+        empty={search ? `No device matches “${search}”.` : 'No devices registered yet.'}
+        loading={list.loading}
+        error={list.error}
+        errorTitle="Could not load devices"
+        pager={list.data ? { page: list.data.page, limit: list.data.limit, totalCount: list.data.totalCount, onPage: setPage } : undefined}
+      />
     </section>
   );
 }
 
-function RegisterDevice({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
   const [serialNumber, setSerialNumber] = useState('');
   const [name, setName] = useState('');
   const [image, setImage] = useState<string | null>(null);
@@ -179,14 +139,7 @@ function RegisterDevice({ onClose, onDone }: { onClose(): void; onDone(): void }
         <ImagePicker label="Image (optional)" onPicked={setImage} />
       </div>
       {shown.deviceImage ? <Callout tone="bad">{shown.deviceImage}</Callout> : null}
-      <div className="form-actions">
-        <button type="submit" className="button button--primary" aria-disabled={busy}>
-          {busy ? 'Registering…' : 'Register'}
-        </button>
-        <button type="button" className="button button--quiet" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel={busy ? 'Registering…' : 'Register'} busy={busy} onCancel={onClose} />
     </form>
   );
 }

@@ -5,16 +5,16 @@ import { parsePayload } from '../../domain/parse';
 import { validateIpNetworkTemplate } from '../../domain/rules/ip-network-template';
 import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
-import { ActionButton } from '../components/ActionButton';
 import { SelectField, TextField } from '../components/fields';
+import { FormActions } from '../components/FormActions';
 import { ListTable } from '../components/ListTable';
-import { Badge, Callout, ScreenHeader } from '../components/misc';
+import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
+import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
 import { parseTextList } from '../designer/text-values';
 import { placeViolations } from '../designer/violations';
 import { dateTimeText } from '../format/units';
 import { notify } from '../stores/notices';
-import { useCapability } from '../stores/session';
 
 const PAGE_SIZE = 15;
 
@@ -24,26 +24,11 @@ export function TemplatesScreen() {
   const { nameFilter, typeFilter } = filters;
   const [sortBy, setSortBy] = useState<TemplateSortBy>('Name');
   const [sortDirection, setSortDirection] = useState<SortDirection>('Ascending');
-  const [creating, setCreating] = useState(false);
-  const write = useCapability('templates.write');
   const list = useQuery('templates.list', { nameFilter: nameFilter.trim() || undefined, typeFilter: typeFilter || undefined, sortBy, sortDirection, page, limit: PAGE_SIZE });
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Network templates" note={!write.allowed ? <span className="muted">{write.reason}</span> : undefined}>
-        <ActionButton variant="primary" capability="templates.write" onClick={() => setCreating(true)}>
-          New template
-        </ActionButton>
-      </ScreenHeader>
-      {creating ? (
-        <CreateTemplate
-          onClose={() => setCreating(false)}
-          onDone={() => {
-            setCreating(false);
-            list.reload();
-          }}
-        />
-      ) : null}
+      <ListScreenHeader title="Network templates" capability="templates.write" actionLabel="New template" explainRefusal form={(handlers) => <CreateTemplate {...handlers} />} onDone={list.reload} />
       <div className="toolbar">
         <TextField className="toolbar__search" label="Name contains" type="search" value={nameFilter} onChange={setFilter('nameFilter')} reserveMessage={false} />
         <SelectField label="Type" value={typeFilter} options={TEMPLATE_INTERFACES.map((v) => ({ value: v, label: v }))} emptyLabel="All" onChange={setFilter('typeFilter')} reserveMessage={false} />
@@ -78,7 +63,7 @@ export function TemplatesScreen() {
 
 const TEMPLATE_FIELDS = ['ipNetworkTemplateName', 'commInterface', 'netmask', 'gatewayIpAddress', 'nameservers', 'ssid', 'password'];
 
-function CreateTemplate({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+function CreateTemplate({ onClose, onDone }: CreateFormHandlers) {
   const [form, setForm] = useState({ ipNetworkTemplateName: '', commInterface: 'Ethernet' as TemplateInterface, netmask: '', gatewayIpAddress: '', nameservers: '', ssid: '', password: '' });
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -132,14 +117,7 @@ function CreateTemplate({ onClose, onDone }: { onClose(): void; onDone(): void }
       </div>
       {tried && unplaced.length > 0 ? <Callout tone="bad">{unplaced.map((v) => v.message).join(' ')}</Callout> : null}
       {serviceError ? <Callout tone="bad" title="Not created">{serviceError}</Callout> : null}
-      <div className="form-actions">
-        <button type="submit" className="button button--primary" aria-disabled={busy}>
-          Create template
-        </button>
-        <button type="button" className="button button--quiet" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel="Create template" busy={busy} onCancel={onClose} />
     </form>
   );
 }

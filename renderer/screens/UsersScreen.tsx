@@ -6,8 +6,10 @@ import { client, errorText } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { SelectField, TextField } from '../components/fields';
+import { FormActions } from '../components/FormActions';
 import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
-import { Badge, Callout, ScreenHeader } from '../components/misc';
+import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
+import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
 import { agoText } from '../format/units';
 import { notify, runWithNotice } from '../stores/notices';
@@ -28,7 +30,6 @@ export function UsersScreen() {
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', active: '' as '' | 'true' | 'false' });
   const { search, active } = filters;
   const [sort, setSort] = useState<UserSortOption>('FirstNameASC');
-  const [inviting, setInviting] = useState(false);
   const list = useQuery('users.list', { search: search.trim() || undefined, isActive: active === '' ? undefined : active === 'true', sortOptions: sort, page, limit: PAGE_SIZE }, manage.allowed);
 
   const changeRole = (id: string, userRole: UserRole) => runWithNotice(() => client().call('users.updateRole', { id, userRole }), `Role changed to ${userRole}.`, list.reload);
@@ -36,26 +37,13 @@ export function UsersScreen() {
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Users">
-        <ActionButton variant="primary" capability="users.manage" onClick={() => setInviting(true)}>
-          Add user
-        </ActionButton>
-      </ScreenHeader>
+      <ListScreenHeader title="Users" capability="users.manage" actionLabel="Add user" form={(handlers) => <InviteUser {...handlers} />} onDone={list.reload} />
       {!manage.allowed ? (
         <Callout tone="info" title="Not available for your role">
           {manage.reason}
         </Callout>
       ) : (
         <>
-          {inviting ? (
-            <InviteUser
-              onClose={() => setInviting(false)}
-              onDone={() => {
-                setInviting(false);
-                list.reload();
-              }}
-            />
-          ) : null}
           <div className="toolbar">
             <TextField className="toolbar__search" label="Search name or email" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
             <SelectField label="Status" value={active} options={[{ value: 'true', label: 'Active' }, { value: 'false', label: 'Inactive' }]} emptyLabel="All" onChange={setFilter('active')} reserveMessage={false} />
@@ -98,7 +86,7 @@ export function UsersScreen() {
   );
 }
 
-function InviteUser({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+function InviteUser({ onClose, onDone }: CreateFormHandlers) {
   const [email, setEmail] = useState('');
   const [userRole, setUserRole] = useState<UserRole>('Operator');
   const [tried, setTried] = useState(false);
@@ -125,14 +113,7 @@ function InviteUser({ onClose, onDone }: { onClose(): void; onDone(): void }) {
         <TextField label="Email" name="email" type="email" value={email} onChange={setEmail} error={emailError ?? serviceError} />
         <SelectField label="Role" name="userRole" value={userRole} options={ROLE_OPTIONS} onChange={(v) => v && setUserRole(v)} />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button button--primary">
-          Add user
-        </button>
-        <button type="button" className="button button--quiet" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel="Add user" onCancel={onClose} />
     </form>
   );
 }
