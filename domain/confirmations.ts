@@ -25,6 +25,8 @@ const observationFields = {
   observedAt: optionalField(dateTimeField),
   workstation: optionalField(z.string().min(1).max(128)),
   reason: optionalField(confirmationReasonSchema),
+  /** The hash of the workstation's ledger entry for this action (domain/ledger.ts), so the record and the ledger can be matched. */
+  ledgerHash: optionalField(z.string().regex(/^[0-9a-f]{64}$/, 'ledgerHash must be a SHA-256 hash in 64 lowercase hex digits')),
 };
 
 /** POST devices/{serialNumber}/confirm-apply-firmware. null for the outcome counts as "not deployed". */
