@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import type { JobPhase, JobStep } from '../domain/jobs';
+import { command, noInput, query } from './channel-spec';
+import { nonEmpty } from './inputs';
+
+/**
+ * Station mode: a production station that provisions every device of one configuration that is
+ * plugged in, several lanes at once. These are the views the Station screen shows and the events
+ * `provisioner station --json` streams (one a line), so a line-control system and the screen read
+ * the same words.
+ */
+
+/** Where a device's lane stands. */
+export type StationLaneState =
+  /** Plugged in and in the configuration; waits for a free lane (or for the sync check). */
+  | 'waiting'
+  /** A job runs on it: firmware, configuration, read-back, confirmation. */
+  | 'working'
+  /** Provisioned and confirmed: unplug it. */
+  | 'done'
+  /** Its job failed: `reason` says why, `action` what to do. */
+  | 'failed'
+  /** It already ran the latest firmware and held the current configuration: left alone. */
+  | 'in-sync';
+
+export interface StationLaneView {
+  serialNumber: string;
+  deviceType: string | null;
+  /** The link the device is on: 'serial:/dev/ttyACM0', 'udp:…', 'ble:…'. */
+  link: string;
+  state: StationLaneState;
+  step: JobStep | null;
+  phase: JobPhase | null;
+  /** Of the current upload; null when nothing is being uploaded. */
+  percent: number | null;
+  /** The tile's big line, readable from two metres: "Firmware 42%", "Done, unplug me", "Failed". */
+  headline: string;
+  /** Why it failed, or what was done. */
+  detail: string | null;
+  /** What to do now (failed, or done: unplug it). */
+  action: string | null;
+  /** Still plugged in. */
+  present: boolean;
+  firmwareVersion: string | null;
+  syncId: string | null;
+  jobId: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** A plugged device the station does not work on, and why. */
+export interface StationNoteView {
+  kind: 'refused' | 'duplicate';
+  serialNumber: string;
+  link: string;
+  message: string;
+  at: string;
+}
+
+export interface StationCounts {
+  done: number;
+  failed: number;
+  waiting: number;
+  working: number;
+  inSync: number;
+  refused: number;
+  duplicate: number;
+}
+
+export interface StationView {
+  running: boolean;
+  configurationName: string | null;
+  /** Devices the configuration holds. */
+  configurationSize: number;
+  lanes: number;
+  firmware: StationFirmwarePolicy;
+  startedAt: string | null;
+  counts: StationCounts;
+  /** Done out of done and failed, in percent (each device by its last outcome); null before any finished. */
+  yieldPercent: number | null;
+  tiles: StationLaneView[];
+  notes: StationNoteView[];
+  /** The shift report of the last stop. */
+  report: StationReportView | null;
+}
+
+export interface StationReportView {
+  path: string;
+  rows: number;
+}
+
+/** `latest`: install the service's latest firmware when the device runs older; `keep`: configuration only. */
+export type StationFirmwarePolicy = 'latest' | 'keep';
+export const STATION_FIRMWARE_POLICIES = ['latest', 'keep'] as const satisfies readonly StationFirmwarePolicy[];
+
+export const STATION_MAX_LANES = 16;
+
+/** One event of a shift, as `--json` streams it (one per line). Every event carries the counts after it. */
+export type StationEvent = { at: string; counts: StationCounts } & (
+  | { event: 'station-started'; configurationName: string; configurationSize: number; lanes: number; firmware: StationFirmwarePolicy }
+  | { event: 'waiting'; serialNumber: string; link: string }
+  | { event: 'lane-started'; serialNumber: string; link: string; jobId: string; resumed: boolean }
+  | { event: 'step'; serialNumber: string; step: JobStep; phase: JobPhase; text: string }
+  | { event: 'progress'; serialNumber: string; step: JobStep; percent: number }
+  | { event: 'done'; serialNumber: string; link: string; firmwareVersion: string | null; syncId: string | null; text: string }
+  | { event: 'failed'; serialNumber: string; link: string; errorCode: string | null; reason: string; action: string; resumable: boolean }
+  | { event: 'refused'; serialNumber: string; link: string; reason: string }
+  | { event: 'duplicate'; serialNumber: string; link: string; reason: string }
+  | { event: 'in-sync'; serialNumber: string; link: string; text: string }
+  | { event: 'unplugged'; serialNumber: string; link: string; state: StationLaneState }
+  | { event: 'station-stopped'; yieldPercent: number | null; report: StationReportView | null }
+);
+
+/** Station mode: provision whatever of one configuration is plugged in. */
+export const STATION_CHANNELS = {
+  'station.view': query(noInput).returns<StationView>(),
+  'station.start': command(
+    z
+      .object({
+        configurationName: nonEmpty.max(200),
+        lanes: z.number().int().min(1).max(STATION_MAX_LANES).default(4),
+        firmware: z.enum(STATION_FIRMWARE_POLICIES).default('latest'),
+      })
+      .strict(),
+  ).returns<StationView>(),
+  'station.stop': command(noInput).returns<StationView>(),
+} as const;
+export type StationChannel = keyof typeof STATION_CHANNELS;

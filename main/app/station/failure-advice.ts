@@ -1,0 +1,18 @@
+import type { JobSnapshot } from '../jobs/job-state';
+
+/**
+ * What the person at the station does about a failed device, in one sentence. The job's own
+ * message says what went wrong; this says what to do here, where the answer is "plug it in again",
+ * "fix the configuration" or "set it aside", not a command to type.
+ */
+export function stationAdvice(job: Pick<JobSnapshot, 'errorCode' | 'resumable' | 'phase'>): string {
+  if (job.phase === 'cancelled') return 'Plug it in again at the next shift: an interrupted upload resumes there.';
+  if (job.resumable) return 'Plug it in again: the upload resumes where it stopped.';
+  const code = job.errorCode ?? '';
+  if (/NOT_IN_CONFIGURATION|CONFIG_INCOMPLETE|VALIDATION|NOT_READY|CONFIGURATION/.test(code)) {
+    return 'Set it aside and ask the safety engineer to complete its configuration; then plug it in again.';
+  }
+  if (/SIGN|HASH|SIGNATURE|KEY|CLAIM/.test(code)) return `Set it aside for the engineer (code ${code}): the device or the file is not trusted.`;
+  if (/AUTH|SERVICE|NETWORK|UNREACHABLE|OFFLINE/.test(code)) return 'Check the connection to the service, then unplug it and plug it in again.';
+  return `Unplug it, check the cable and plug it in again to retry; if it fails again, set it aside for repair${code ? ` (code ${code})` : ''}.`;
+}

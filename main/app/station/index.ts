@@ -1,0 +1,11 @@
+/**
+ * Station mode: provision every device of one configuration that is plugged in, several lanes at
+ * once, through the jobs engine; counts, yield and a shift report at the end.
+ */
+export { Station, type StationDevices, type StationJobs, type StationOptions } from './station';
+export { loadStationRoster, StationSetupError, type StationRoster } from './roster';
+export { serviceSyncCheck, type SyncCheck, type PluggedReading } from './sync-check';
+export { tileText, type TileText } from './tile-text';
+export { stationAdvice } from './failure-advice';
+export { stationCounts, yieldPercent } from './counts';
+export { shiftReportCsv, shiftReportPath, shiftReportRows, writeShiftReport, SHIFT_REPORT_COLUMNS } from './shift-report';

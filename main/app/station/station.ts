@@ -1,0 +1,367 @@
+import type { StationEvent, StationFirmwarePolicy, StationLaneView, StationNoteView, StationReportView, StationView } from '../../../contract/station';
+import type { DeviceListEvent } from '../../devices/discovery/device-list';
+import type { DiscoveredDevice } from '../../devices/discovery/discovered-device';
+import type { DeviceTarget } from '../jobs/device-port';
+import type { JobSnapshot } from '../jobs/job-state';
+import type { ProvisioningService } from '../jobs/provisioning-service';
+import { transferPercent } from '../jobs/progress-text';
+import { phaseText } from '../../../domain/job-text';
+import { stationCounts, yieldPercent } from './counts';
+import { stationAdvice } from './failure-advice';
+import type { Lane } from './lane';
+import type { StationRoster } from './roster';
+import { shiftReportPath, shiftReportRows, writeShiftReport } from './shift-report';
+import type { SyncCheck } from './sync-check';
+import { tileText } from './tile-text';
+
+/** Arrivals and departures of devices: the live device list (USB hot-plug, BLE in range, IP found by multicast). */
+export interface StationDevices {
+  on(listener: (event: DeviceListEvent) => void): () => void;
+  devices(): DiscoveredDevice[];
+}
+
+/** The jobs engine (main/app/jobs) the station hands its devices to: the same queue, jobs and confirmations as every other job. */
+export type StationJobs = Pick<ProvisioningService, 'start' | 'cancel' | 'wait' | 'onProgress' | 'onFinished' | 'deviceAttached'>;
+
+export interface StationOptions {
+  roster: StationRoster;
+  devices: StationDevices;
+  jobs: StationJobs;
+  checkSync: SyncCheck;
+  /** Devices worked on at once. */
+  lanes: number;
+  firmware: StationFirmwarePolicy;
+  /** Where the shift report is written: this file, or a new one under `reportDir`. */
+  reportDir: string;
+  reportPath?: string;
+  now?: () => Date;
+  /** A step of the station's own that failed (the sync check): said, never thrown. */
+  onWarning?: (message: string) => void;
+}
+
+/** How many progress events an upload makes: one every this many percent. */
+const PROGRESS_STEP_PERCENT = 10;
+/** Notes the view keeps (the report keeps them all). */
+const VIEW_NOTES = 30;
+const TILE_ORDER: Record<Lane['state'], number> = { working: 0, failed: 1, waiting: 2, done: 3, 'in-sync': 4 };
+
+/**
+ * A production station for one configuration: every device of it that is plugged in is
+ * provisioned by the jobs engine (firmware if behind, configuration, read-back, confirmation), at
+ * most `lanes` at once, each on its own (one failing never stops another). A device not in the
+ * configuration is refused, a serial number seen twice in the shift is flagged, a device already
+ * in sync is left alone. Runs until stop(), which writes the shift report.
+ */
+export class Station {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly queue: string[] = [];
+  private readonly laneOfJob = new Map<string, string>();
+  private readonly notes: StationNoteView[] = [];
+  /** Links of refused devices still plugged in: a device is refused once per plug, not per list change. */
+  private readonly refusedLinks = new Set<string>();
+  private readonly listeners = new Set<(event: StationEvent) => void>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private readonly now: () => Date;
+  private readonly startedAt: string;
+  private running = false;
+  private report: StationReportView | null = null;
+  private pendingChecks = new Set<Promise<void>>();
+
+  constructor(private readonly options: StationOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.startedAt = this.now().toISOString();
+  }
+
+  on(listener: (event: StationEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts listening for devices; those plugged in already arrive first. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const { roster } = this.options;
+    this.emit({ event: 'station-started', configurationName: roster.configurationName, configurationSize: roster.devices.size, lanes: this.options.lanes, firmware: this.options.firmware });
+    this.unsubscribe.push(this.options.jobs.onProgress((batch) => this.progressed(batch)));
+    this.unsubscribe.push(this.options.jobs.onFinished((job) => this.finished(job)));
+    this.unsubscribe.push(this.options.devices.on((event) => this.deviceEvent(event)));
+    for (const device of this.options.devices.devices()) this.arrived(device);
+  }
+
+  /** A link the station's job is using: discovery neither probes nor drops it. */
+  isBusy(link: string): boolean {
+    for (const lane of this.lanes.values()) if (lane.link === link && lane.state === 'working') return true;
+    return false;
+  }
+
+  /** Resolves once no sync check is running (tests, and stop). */
+  async settled(): Promise<void> {
+    while (this.pendingChecks.size > 0) await Promise.all([...this.pendingChecks]);
+  }
+
+  /**
+   * Stops taking devices, cancels the jobs still running (an interrupted upload resumes at the next
+   * plug), waits for them to end and writes the shift report.
+   */
+  async stop(): Promise<StationReportView> {
+    if (!this.running && this.report) return this.report;
+    this.running = false;
+    await this.settled();
+    const working = [...this.lanes.values()].filter((lane) => lane.state === 'working' && lane.job);
+    for (const lane of working) this.options.jobs.cancel(lane.job!.jobId);
+    await Promise.all(working.map((lane) => this.options.jobs.wait(lane.job!.jobId).catch(() => undefined)));
+    for (const off of this.unsubscribe.splice(0)) off();
+    const path = this.options.reportPath ?? shiftReportPath(this.options.reportDir, { configurationName: this.options.roster.configurationName, startedAt: this.startedAt });
+    const rows = shiftReportRows([...this.lanes.values()], this.notes);
+    await writeShiftReport(path, rows);
+    this.report = { path, rows: rows.length };
+    const counts = this.counts();
+    this.emit({ event: 'station-stopped', yieldPercent: yieldPercent(counts), report: this.report });
+    return this.report;
+  }
+
+  view(): StationView {
+    const counts = this.counts();
+    const tiles = [...this.lanes.values()]
+      .filter((lane) => lane.present || lane.state === 'working')
+      .sort((a, b) => TILE_ORDER[a.state] - TILE_ORDER[b.state] || a.serialNumber.localeCompare(b.serialNumber))
+      .map((lane) => this.laneView(lane));
+    return {
+      running: this.running,
+      configurationName: this.options.roster.configurationName,
+      configurationSize: this.options.roster.devices.size,
+      lanes: this.options.lanes,
+      firmware: this.options.firmware,
+      startedAt: this.startedAt,
+      counts,
+      yieldPercent: yieldPercent(counts),
+      tiles,
+      notes: this.notes.slice(-VIEW_NOTES).reverse(),
+      report: this.report,
+    };
+  }
+
+  private laneView(lane: Lane): StationLaneView {
+    const text = tileText(lane);
+    const job = lane.job;
+    const uploading = lane.state === 'working' && job !== null && (job.phase === 'uploading' || job.phase === 'downloading');
+    return {
+      serialNumber: lane.serialNumber,
+      deviceType: lane.deviceType,
+      link: lane.link,
+      state: lane.state,
+      step: lane.state === 'working' && job ? job.step : null,
+      phase: lane.state === 'working' && job ? job.phase : null,
+      percent: uploading ? transferPercent(job) : null,
+      headline: text.headline,
+      detail: text.detail,
+      action: text.action,
+      present: lane.present,
+      firmwareVersion: job?.firmwareVersion ?? lane.firmwareBefore,
+      syncId: job?.syncId ?? null,
+      jobId: job?.jobId ?? null,
+      startedAt: lane.startedAt,
+      finishedAt: lane.finishedAt,
+    };
+  }
+
+  private counts() {
+    return stationCounts(this.lanes.values(), {
+      refused: this.notes.filter((n) => n.kind === 'refused').length,
+      duplicate: this.notes.filter((n) => n.kind === 'duplicate').length,
+    });
+  }
+
+  private emit(event: DistributiveOmit<StationEvent, 'at' | 'counts'>): void {
+    const full = { at: this.now().toISOString(), counts: this.counts(), ...event } as StationEvent;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(full);
+      } catch {
+        // One broken listener (a closed window) must not stop the station or the others.
+      }
+    }
+  }
+
+  private deviceEvent(event: DeviceListEvent): void {
+    if (!this.running) return;
+    if (event.type === 'added') this.arrived(event.device);
+    else if (event.type === 'removed') this.departed(event.device);
+  }
+
+  private note(kind: StationNoteView['kind'], device: DiscoveredDevice, message: string): void {
+    this.notes.push({ kind, serialNumber: device.serialNumber, link: device.link, message, at: this.now().toISOString() });
+    this.emit({ event: kind, serialNumber: device.serialNumber, link: device.link, reason: message });
+  }
+
+  private arrived(device: DiscoveredDevice): void {
+    const { roster } = this.options;
+    const serial = device.serialNumber;
+    if (!roster.devices.has(serial)) {
+      if (this.refusedLinks.has(device.link)) return;
+      this.refusedLinks.add(device.link);
+      this.note('refused', device, `${serial} is not in the configuration "${roster.configurationName}": set it aside (it belongs to another configuration, or must be added to this one first).`);
+      return;
+    }
+    const lane = this.lanes.get(serial);
+    if (lane) {
+      this.arrivedAgain(lane, device);
+      return;
+    }
+    const fresh: Lane = {
+      serialNumber: serial,
+      deviceType: device.deviceType,
+      link: device.link,
+      state: 'waiting',
+      present: true,
+      job: null,
+      reason: null,
+      action: null,
+      firmwareBefore: device.firmwareVersion,
+      attempts: 0,
+      startedAt: this.now().toISOString(),
+      finishedAt: null,
+    };
+    this.lanes.set(serial, fresh);
+    this.track(this.checkThenQueue(fresh, device));
+  }
+
+  /** The same serial number again: back after a pull, a retry after a failure, or a second plug in the shift. */
+  private arrivedAgain(lane: Lane, device: DiscoveredDevice): void {
+    if (lane.link === device.link && lane.present) return;
+    if (lane.present) {
+      this.note('duplicate', device, `${device.serialNumber} is plugged in twice: also on ${lane.link}. Two devices must not share a serial number: set this one aside and report it.`);
+      return;
+    }
+    if (lane.state === 'done' || lane.state === 'in-sync') {
+      const when = (lane.finishedAt ?? lane.startedAt).slice(11, 16);
+      this.note('duplicate', device, `${device.serialNumber} was already ${lane.state === 'done' ? 'provisioned' : 'found in sync'} in this shift (${when} UTC): left alone. If this is another device, its serial number is a copy: set it aside and report it.`);
+      return;
+    }
+    lane.present = true;
+    lane.link = device.link;
+    if (lane.state === 'failed') {
+      lane.state = 'waiting';
+      lane.finishedAt = null;
+      this.emit({ event: 'waiting', serialNumber: lane.serialNumber, link: lane.link });
+      this.queue.push(lane.serialNumber);
+      this.pump();
+    }
+    // Working: the job waits for the device itself (reconnect) and resumes its upload.
+  }
+
+  private async checkThenQueue(lane: Lane, device: DiscoveredDevice): Promise<void> {
+    try {
+      const sync = await this.options.checkSync(device);
+      if (sync.state === 'in-sync') {
+        lane.state = 'in-sync';
+        lane.reason = sync.text;
+        lane.finishedAt = this.now().toISOString();
+        this.emit({ event: 'in-sync', serialNumber: lane.serialNumber, link: lane.link, text: `${lane.serialNumber} already runs firmware ${device.firmwareVersion} and holds the current configuration: left alone` });
+        return;
+      }
+    } catch (error) {
+      // The check only saves work: without it the job finds out itself (up to date, same file).
+      this.options.onWarning?.(`Could not check whether ${lane.serialNumber} is in sync (${(error as Error).message}); provisioning it.`);
+    }
+    if (!this.running || !lane.present) return;
+    this.emit({ event: 'waiting', serialNumber: lane.serialNumber, link: lane.link });
+    this.queue.push(lane.serialNumber);
+    this.pump();
+  }
+
+  private track(check: Promise<void>): void {
+    this.pendingChecks.add(check);
+    void check.finally(() => this.pendingChecks.delete(check));
+  }
+
+  private activeLanes(): number {
+    let n = 0;
+    for (const lane of this.lanes.values()) if (lane.state === 'working') n += 1;
+    return n;
+  }
+
+  private pump(): void {
+    while (this.running && this.queue.length > 0 && this.activeLanes() < this.options.lanes) {
+      const lane = this.lanes.get(this.queue.shift()!);
+      if (lane && lane.state === 'waiting' && lane.present) this.startLane(lane);
+    }
+  }
+
+  private startLane(lane: Lane): void {
+    const target: DeviceTarget = { kind: 'link', spec: lane.link, serialNumber: lane.serialNumber };
+    const previous = lane.job;
+    // A failed upload the device kept part of continues where it stopped (the queue's resume).
+    const resumed = previous && previous.phase === 'failed' && previous.resumable ? this.options.jobs.deviceAttached(lane.serialNumber, target)[0] : undefined;
+    const job = resumed ?? this.options.jobs.start([{ action: this.options.firmware === 'latest' ? 'both' : 'configuration', target }])[0]!;
+    lane.state = 'working';
+    lane.job = job;
+    lane.reason = null;
+    lane.action = null;
+    lane.attempts += 1;
+    this.laneOfJob.set(job.jobId, lane.serialNumber);
+    this.emit({ event: 'lane-started', serialNumber: lane.serialNumber, link: lane.link, jobId: job.jobId, resumed: resumed !== undefined });
+  }
+
+  private laneOf(job: JobSnapshot): Lane | undefined {
+    const serial = this.laneOfJob.get(job.jobId);
+    const lane = serial === undefined ? undefined : this.lanes.get(serial);
+    return lane && lane.job?.jobId === job.jobId ? lane : undefined;
+  }
+
+  private progressed(batch: readonly JobSnapshot[]): void {
+    for (const job of batch) {
+      const lane = this.laneOf(job);
+      if (!lane || lane.state !== 'working' || job.phase === 'done' || job.phase === 'failed' || job.phase === 'cancelled') continue;
+      const before = lane.job;
+      lane.job = job;
+      if (job.deviceType) lane.deviceType = job.deviceType;
+      if (!before || before.step !== job.step || before.phase !== job.phase) {
+        this.emit({ event: 'step', serialNumber: lane.serialNumber, step: job.step, phase: job.phase, text: phaseText(job.phase, job.step, { version: job.firmwareVersion }) });
+      }
+      if (job.phase === 'uploading') {
+        const percent = transferPercent(job);
+        const was = before && before.phase === 'uploading' && before.step === job.step ? transferPercent(before) : null;
+        if (percent !== null && (was === null || Math.floor(percent / PROGRESS_STEP_PERCENT) > Math.floor(was / PROGRESS_STEP_PERCENT))) {
+          this.emit({ event: 'progress', serialNumber: lane.serialNumber, step: job.step, percent: Math.floor(percent) });
+        }
+      }
+    }
+  }
+
+  private finished(job: JobSnapshot): void {
+    const lane = this.laneOf(job);
+    if (!lane) return;
+    this.laneOfJob.delete(job.jobId);
+    lane.job = job;
+    lane.finishedAt = job.finishedAt ?? this.now().toISOString();
+    if (job.phase === 'done') {
+      lane.state = 'done';
+      this.emit({ event: 'done', serialNumber: lane.serialNumber, link: lane.link, firmwareVersion: job.firmwareVersion, syncId: job.syncId, text: job.resultMessage ?? 'done' });
+    } else {
+      lane.state = 'failed';
+      lane.reason = job.resultMessage ?? (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
+      lane.action = stationAdvice(job);
+      this.emit({ event: 'failed', serialNumber: lane.serialNumber, link: lane.link, errorCode: job.errorCode, reason: lane.reason, action: lane.action, resumable: job.resumable });
+    }
+    this.pump();
+  }
+
+  private departed(device: DiscoveredDevice): void {
+    this.refusedLinks.delete(device.link);
+    const lane = this.lanes.get(device.serialNumber);
+    if (!lane || lane.link !== device.link || !lane.present) return;
+    lane.present = false;
+    if (lane.state === 'waiting') {
+      const index = this.queue.indexOf(lane.serialNumber);
+      if (index >= 0) this.queue.splice(index, 1);
+      // Never started: as if it had not come. A failed one waiting for its retry stays failed.
+      if (lane.attempts === 0) this.lanes.delete(lane.serialNumber);
+      else lane.state = 'failed';
+    }
+    this.emit({ event: 'unplugged', serialNumber: lane.serialNumber, link: lane.link, state: lane.state });
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,35 @@
+import { phaseText } from '../../../domain/job-text';
+import { transferPercent } from '../jobs/progress-text';
+import type { Lane } from './lane';
+
+/** What a Station tile shows: a headline readable from two metres, why, and what to do. */
+export interface TileText {
+  headline: string;
+  detail: string | null;
+  action: string | null;
+}
+
+/**
+ * A lane in the tile's words. The one place they are made, so that per-step outcomes of a job
+ * ("firmware installed ✓ · configuration not applied: reason") can be shown here once the job
+ * results carry them, and the screen and the CLI say the same.
+ */
+export function tileText(lane: Lane): TileText {
+  const job = lane.job;
+  switch (lane.state) {
+    case 'waiting':
+      return { headline: 'Waiting for a lane', detail: null, action: null };
+    case 'in-sync':
+      return { headline: 'Already in sync', detail: lane.reason, action: 'Left alone: unplug it' };
+    case 'done':
+      return { headline: 'Done, unplug me', detail: job?.resultMessage ?? null, action: 'Unplug it' };
+    case 'failed':
+      return { headline: 'Failed', detail: lane.reason, action: lane.action };
+    case 'working': {
+      if (!job) return { headline: 'Starting', detail: null, action: null };
+      const percent = job.phase === 'uploading' || job.phase === 'downloading' ? transferPercent(job) : null;
+      const words = phaseText(job.phase, job.step, { version: job.firmwareVersion });
+      return { headline: percent === null ? words : `${words} ${Math.floor(percent)}%`, detail: lane.present ? null : 'Unplugged: plug it in again to continue', action: null };
+    }
+  }
+}
