@@ -4,6 +4,7 @@ import { releaseKeyFromPem, type ReleaseKey } from '../domain/files/firmware-rel
 import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
 import type { FaultOptions } from './faults';
 import { simulatorDir } from './scratch-dir';
+import type { AdvertisedCoding } from '../domain/files/content-coding';
 
 export type LinkOption = 'pty' | 'ble' | { udp: { host: string; port: number } };
 
@@ -45,6 +46,11 @@ export interface SimulatedDeviceOptions {
   maxInFlight?: number;
   /** Largest image the staged bank holds. Default 8 MiB. */
   maxImageSize?: number;
+  /**
+   * Content codings the device decodes besides identity, advertised in GET /info (docs/device-protocol.md
+   * 3.3). Default deflate and delta with a 32 KiB window; [] is a device from before codings.
+   */
+  codings?: readonly AdvertisedCoding[];
   /** Largest configuration file. Default 64 KiB. */
   maxConfigSize?: number;
   /** How long the device is gone while it reboots. Default 500 ms. */
@@ -70,6 +76,12 @@ export type ResolvedDeviceOptions = Required<Omit<SimulatedDeviceOptions, 'ble' 
   /** `releaseKeysPem`, checked and with their key ids. */
   releaseKeys: ReleaseKey[];
 };
+
+/** What a simulated device decodes unless told otherwise: a 32 KiB DEFLATE window, as esptool's ROM loaders keep. */
+export const DEFAULT_DEVICE_CODINGS: readonly AdvertisedCoding[] = [
+  { name: 'deflate', windowBits: 15 },
+  { name: 'delta', windowBits: 15 },
+];
 
 const MODELS: Record<DeviceType, string> = { SRCP: 'SRCP-R2', WESP: 'WESP-W1', EPC: 'EPC-E4', NSCP: 'NSCP-N2' };
 
@@ -115,6 +127,7 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     maxInFlight,
     maxImageSize: options.maxImageSize ?? 8 * 1024 * 1024,
     maxConfigSize: options.maxConfigSize ?? 64 * 1024,
+    codings: options.codings ?? DEFAULT_DEVICE_CODINGS,
     rebootMs: options.rebootMs ?? 500,
     applyMs: options.applyMs ?? 300,
     ptyDir,
