@@ -59,3 +59,8 @@ export async function listQuarantined(fs: FileSystem, quarantineDir: string): Pr
     throw err;
   }
 }
+
+/** One sentence a person reads: what was set aside, why, where it is now, and that nothing was lost. */
+export function quarantineNotice(file: QuarantinedFile): string {
+  return `A damaged file was set aside, not deleted: ${file.from} (${file.reason}). It is kept at ${file.path}; keep it for support if this happens again.`;
+}

@@ -30,6 +30,7 @@ import type { AllHandlers, Handler } from './handlers/types';
 import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceStarter } from './local-workspace';
 import { SessionManager } from './session';
 import type { SecretStore } from '../../platform/secret-store';
+import { quarantineNotice } from '../../platform/quarantine';
 import { SettingsFile } from './settings-file';
 
 export type { SecretStore } from '../../platform/secret-store';
@@ -103,6 +104,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     clientFor: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId),
     connector: createDeviceConnector({ linkDeps: options.linkDeps }),
+    onQuarantine: (file) => log.warn('files', quarantineNotice(file)),
     onOutboxEvent: (event) => {
       if (event.type === 'delivered') log.info('outbox', `Confirmed ${event.entry.kind} of ${event.entry.serialNumber} to the service.`);
       if (event.type === 'rejected') log.error('outbox', `The service refused the ${event.entry.kind} confirmation of ${event.entry.serialNumber}: ${event.entry.lastError?.message ?? ''}`);

@@ -11,8 +11,10 @@ import {
   type ProvisioningService,
 } from '../../app/jobs';
 import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../app/local-workspace';
+import type { OutboxEvent } from '../../app/outbox/outbox';
 import { readCredentials, type Credentials } from './credentials';
 import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
+import { quarantineNotice } from '../../../platform/quarantine';
 import { CliError } from './errors';
 import type { CliDeps, CliIo } from './io';
 import { chooseMode, Output } from './output';
@@ -158,6 +160,12 @@ export class CliContext {
     return { ...this.deps.linkDeps, ...(bleCentral ? { bleCentral } : {}) };
   }
 
+  /** What an outbox this run opens has to say to the person at the terminal. */
+  noteOutboxEvent(event: OutboxEvent): void {
+    if (event.type === 'quarantined') this.out.note(quarantineNotice(event.file));
+    if (event.type === 'unreadable') this.out.note(`A confirmation file could not be read and was left where it is: ${event.path} (${event.reason}).`);
+  }
+
   /**
    * The provisioning core for this run, after confirming jobs an earlier run left unfinished.
    * Confirmations for another service than the current one wait in the outbox until that login.
@@ -176,6 +184,7 @@ export class CliContext {
       },
       connector: this.connector(),
       finder: this.finder(),
+      onQuarantine: (file) => this.out.note(quarantineNotice(file)),
       concurrency: this.options.concurrency,
       reconnect: {
         ...this.deps.reconnect,

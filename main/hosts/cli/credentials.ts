@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { nodeFileSystem, removeDurable, writeFileAtomic } from '../../../platform/durable-file';
+import { QUARANTINE_DIR, quarantineFile } from '../../../platform/quarantine';
 
 /**
  * The login: service URL, organization and API key, in one file readable only by the user (0600,
@@ -37,9 +38,25 @@ export async function readCredentials(configDir: string): Promise<Credentials | 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = credentialsSchema.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new CredentialsFileError(`${path} is damaged; run "provisioner logout" and log in again`);
-  return parsed.data;
+  const parsed = credentialsSchema.safeParse(parseJson(raw));
+  if (parsed.success) return parsed.data;
+  // Set aside, never deleted: the next run starts logged out instead of failing here every time,
+  // and the bytes stay for support.
+  const file = await quarantineFile(nodeFileSystem, path, {
+    quarantineDir: join(configDir, QUARANTINE_DIR),
+    reason: 'the saved login is damaged',
+    now: Date.now(),
+  });
+  const where = file ? `; it was set aside as ${file.path}` : '';
+  throw new CredentialsFileError(`The saved login (${path}) is damaged${where}. Log in again with "provisioner login".`);
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function writeCredentials(configDir: string, credentials: Omit<Credentials, 'format' | 'savedAt'>, now = new Date()): Promise<string> {

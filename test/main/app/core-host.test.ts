@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,5 +119,20 @@ describe('the core behind the contract', () => {
     expect(parsed.os.platform).toBe(process.platform);
     expect(parsed.recentLog.length).toBeGreaterThan(0);
     expect(parsed.attachedDevices).toEqual([]);
+  });
+});
+
+describe('a damaged file at start', () => {
+  it('is set aside and the log says where, so the person at the screen learns of it', async () => {
+    const outboxPending = join(dir, 'damaged', 'provisioning', 'outbox', 'pending');
+    await mkdir(outboxPending, { recursive: true, mode: 0o700 });
+    await writeFile(join(outboxPending, 'torn.json'), '{"id":"torn", "kind": "firmw', { mode: 0o600 });
+    const core = await startCore('damaged');
+    // The outbox reads its entries when it starts sending; ask for the view, which reads them too.
+    await value(core, 'outbox.get', {});
+    const lines = (await value(core, 'logs.recent', { limit: 200 })) as { level: string; message: string }[];
+    const line = lines.find((l) => l.message.includes('torn.json'));
+    expect(line).toMatchObject({ level: 'warn' });
+    expect(line?.message).toMatch(/set aside, not deleted.*quarantine/);
   });
 });

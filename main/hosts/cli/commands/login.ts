@@ -63,7 +63,7 @@ export async function logout(ctx: CliContext): Promise<number> {
   const removed = await removeCredentials(ctx.dirs.config);
   let waiting = 0;
   if (current) {
-    const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) } });
+    const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
     waiting = (await outbox.list()).filter((e) => e.serviceUrl === current.serviceUrl && e.orgId === current.orgId && e.state === 'pending').length;
   }
   if (ctx.out.json) ctx.out.jsonLine({ loggedOut: removed, pendingConfirmations: waiting });
@@ -76,7 +76,7 @@ export async function logout(ctx: CliContext): Promise<number> {
 
 export async function status(ctx: CliContext): Promise<number> {
   const current = await ctx.login();
-  const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) } });
+  const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
   const pending = await outbox.pending();
   const account = current
     ? { kind: 'service', serviceUrl: current.serviceUrl, orgId: current.orgId, keyName: current.keyName, role: current.role }

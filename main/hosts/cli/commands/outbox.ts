@@ -24,7 +24,8 @@ function clip(text: string, max = 60): string {
 /** An outbox whose sender has a client for every service the entries name that we hold a key for. */
 async function openOutbox(ctx: CliContext): Promise<{ outbox: Outbox; hasClient: (entry: OutboxEntry) => boolean }> {
   const dir = provisioningPaths(ctx.dirs.data).outbox;
-  const peek = new Outbox({ dir, sender: { send: () => Promise.reject(new Error('not sending')) } });
+  // Only the peek reads first: it alone says what it set aside or could not read.
+  const peek = new Outbox({ dir, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
   const clients = new Map<string, ServiceClient | undefined>();
   for (const entry of await peek.list()) {
     const key = `${entry.serviceUrl}\u0000${entry.orgId}`;
@@ -39,7 +40,7 @@ async function openOutbox(ctx: CliContext): Promise<{ outbox: Outbox; hasClient:
 
 /** `outbox list`: what waits, since when, why. */
 export async function outboxList(ctx: CliContext): Promise<number> {
-  const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) } });
+  const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
   const entries = await outbox.list();
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify(entries, null, 2));
