@@ -3,6 +3,7 @@ import type { NewConfirmation } from '../outbox/outbox-entry';
 import type { Outbox } from '../outbox/outbox';
 import type { IntentJournal, JobIntent } from './intent-journal';
 import { TEXT_LIMITS } from '../../../domain/text-limits';
+import { withLedgerHash, type ConfirmationLedger } from '../ledger/confirmation-ledger';
 
 /**
  * Confirmations go to the service only through the outbox: written durably first, then sent, and
@@ -17,6 +18,8 @@ export interface ConfirmationAddress {
   orgId: string;
   /** This workstation's stable id (workstation.ts); absent where none is kept (tests). */
   workstation?: string;
+  /** Where each confirmed action is recorded first; the confirmation carries the entry's hash (absent in tests). */
+  ledger?: ConfirmationLedger;
 }
 
 export type FirmwareOutcome = { success: true; version: string } | { success: false; version: string | null; error: string };
@@ -96,7 +99,7 @@ export async function confirmFirmware(
   outcome: FirmwareOutcome,
   at: Date,
 ): Promise<'sent' | 'queued'> {
-  const { delivered } = await outbox.deliver(firmwareConfirmation(address, serialNumber, outcome, jobResultAt(at)));
+  const { delivered } = await outbox.deliver(await withLedgerHash(address.ledger, firmwareConfirmation(address, serialNumber, outcome, jobResultAt(at))));
   return delivered ? 'sent' : 'queued';
 }
 
@@ -107,7 +110,7 @@ export async function confirmConfiguration(
   outcome: ConfigurationOutcome,
   at: Date,
 ): Promise<'sent' | 'queued'> {
-  const { delivered } = await outbox.deliver(configurationConfirmation(address, serialNumber, outcome, jobResultAt(at)));
+  const { delivered } = await outbox.deliver(await withLedgerHash(address.ledger, configurationConfirmation(address, serialNumber, outcome, jobResultAt(at))));
   return delivered ? 'sent' : 'queued';
 }
 
