@@ -15,6 +15,7 @@ import { provisioningPaths } from '../paths';
 import type { ProgressListener } from './progress';
 import { JobQueue, type JobQueueOptions, type JobRequest } from './queue';
 import type { QuarantinedFile } from '../../../platform/quarantine';
+import { confirmationLedger, openWorkstationLedger, type Ledger } from '../ledger';
 
 /** The account jobs run for: a client holding its key, and the identity confirmations are filed under. */
 export interface ProvisioningAccount {
@@ -74,6 +75,8 @@ export interface ProvisioningService {
   /** This workstation's stable id, sent with every confirmation. */
   workstation(): Promise<string>;
   readonly outbox: Outbox;
+  /** The workstation's provisioning ledger: every confirmed action is appended to it first. */
+  readonly ledger: Ledger;
   readonly cache: FirmwareCache;
   /** Configuration files kept for offline use, for the signed-in account. */
   configFiles(): ConfigFileStore;
@@ -105,6 +108,7 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
     },
   });
   const intents = new IntentJournal({ dir: paths.intents, onQuarantine });
+  const ledger = openWorkstationLedger(options.dataDir, onQuarantine);
   const reconnect: ReconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
   let workstationPromise: Promise<string> | undefined;
   const workstation = (): Promise<string> => {
@@ -148,7 +152,12 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
       intents,
       reconciler,
       client: account.client,
-      address: { serviceUrl: account.serviceUrl, orgId: account.orgId, workstation: await workstation() },
+      address: {
+        serviceUrl: account.serviceUrl,
+        orgId: account.orgId,
+        workstation: await workstation(),
+        ledger: confirmationLedger(ledger, async () => ({ workstation: await workstation() })),
+      },
       reconnect,
       now: () => new Date(),
       ...storesFor(account),
@@ -173,6 +182,7 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
     reconcile: (observations, reconcileOptions) => reconciler.reconcile(observations, reconcileOptions),
     workstation,
     outbox,
+    ledger,
     cache,
     configFiles: () => storesFor(requireAccount()).configFiles,
     recoverInterrupted: async () => (await expireInterruptedJobs(intents, outbox, { now: new Date(), workstation: await workstation() })).expired.length,
