@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { buildWorkConfirmations, readWorkConfirmations, type CarriedConfirmation, type WorkConfirmationsBody } from '../../../domain/files/work-package-confirmations';
+import type { ContainerSigner } from '../../../domain/files/work-package-container';
+import { AuthError, NetworkError, ServiceError, type ServiceClient } from '../../cloud';
+import type { Outbox } from '../outbox/outbox';
+import { WorkPackageError } from './errors';
+
+/**
+ * Confirmations carried by hand from a laptop that never reaches the service.
+ *
+ * Export copies what waits in the outbox into a signed file and leaves the outbox as it is: if the
+ * laptop comes back online, its outbox still sends them. Each confirmation keeps its outbox entry
+ * id, and both roads send that id as the Idempotency-Key, so the service records each confirmation
+ * once, whichever arrives first, and answers the other as a replay. Nothing is lost when the file
+ * is, and nothing is recorded twice when both arrive.
+ */
+
+export interface ExportConfirmationsOptions {
+  outbox: Pick<Outbox, 'list'>;
+  signer: ContainerSigner;
+  workstation: string;
+  /** The workstation's ledger lines, when it keeps a ledger. */
+  ledgerLines?: () => Promise<unknown[]>;
+  now?: () => Date;
+}
+
+export interface ExportedConfirmations {
+  bytes: Uint8Array;
+  body: WorkConfirmationsBody;
+  signerKeyId: string;
+}
+
+export async function exportConfirmations(options: ExportConfirmationsOptions): Promise<ExportedConfirmations> {
+  const pending = (await options.outbox.list()).filter((entry) => entry.state === 'pending');
+  const ledger = (await options.ledgerLines?.()) ?? [];
+  if (pending.length === 0 && ledger.length === 0) {
+    throw new WorkPackageError('WP_NOTHING_TO_EXPORT', 'No confirmation waits in the outbox, so there is nothing to carry back: the service has every confirmation this workstation made.');
+  }
+  const confirmations = pending.map(
+    (entry) =>
+      ({
+        id: entry.id,
+        kind: entry.kind,
+        serviceUrl: entry.serviceUrl,
+        orgId: entry.orgId,
+        serialNumber: entry.serialNumber,
+        createdAt: entry.createdAt,
+        payload: entry.payload,
+      }) as CarriedConfirmation,
+  );
+  const body: WorkConfirmationsBody = {
+    exportId: randomUUID(),
+    createdAt: (options.now ?? (() => new Date()))().toISOString(),
+    workstation: options.workstation,
+    confirmations,
+    ledger,
+  };
+  return { bytes: buildWorkConfirmations(body, options.signer), body, signerKeyId: options.signer.keyId };
+}
+
+export type DeliveryOutcome =
+  /** The service has it: recorded now, or recorded before (a replay of this file, or the laptop's outbox got there first). */
+  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'delivered' }
+  /** The service said no for good (e.g. the device is no longer registered); the message says why. */
+  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'refused'; message: string }
+  /** Not sent: the service could not be reached (or is failing for now). Import the file again later. */
+  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'not-sent'; message: string }
+  /** For another service or organization than this workstation's: left for a workstation of that one. */
+  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'other-organization' };
+
+export interface DeliveryReport {
+  exportId: string;
+  workstation: string;
+  signerKeyId: string;
+  ledgerEntries: number;
+  outcomes: DeliveryOutcome[];
+}
+
+export interface DeliverConfirmationsOptions {
+  bytes: Uint8Array;
+  account: { serviceUrl: string; orgId: string; client: Pick<ServiceClient, 'devices'> };
+  /** The key id of the workstation that must have signed it; any signer when absent. */
+  requiredSigner?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Checks a confirmations file (signature, every byte) and sends each confirmation for this
+ * workstation's service and organization, oldest first, each with its own Idempotency-Key. Stops
+ * sending at the first failure to reach the service; the rest are reported not sent, and the
+ * whole file may be imported again later without anything being recorded twice.
+ */
+export async function deliverConfirmations(options: DeliverConfirmationsOptions): Promise<DeliveryReport> {
+  const file = readWorkConfirmations(options.bytes);
+  if (options.requiredSigner !== undefined && options.requiredSigner.toLowerCase() !== file.signer.keyId) {
+    throw new WorkPackageError(
+      'WP_UNTRUSTED_SIGNER',
+      `This confirmations file was signed by workstation key ${file.signer.keyId}, not by ${options.requiredSigner} as required.`,
+    );
+  }
+  const { account } = options;
+  const ours = (c: CarriedConfirmation) => c.serviceUrl === account.serviceUrl && c.orgId === account.orgId;
+  const confirmations = [...file.body.confirmations].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+  if (confirmations.length > 0 && !confirmations.some(ours)) {
+    const first = confirmations[0]!;
+    throw new WorkPackageError(
+      'WP_WRONG_ORGANIZATION',
+      `The confirmations in this file are for organization ${first.orgId} at ${first.serviceUrl}, but this workstation works for organization ${account.orgId} at ${account.serviceUrl}. Import it on a workstation logged in to that organization.`,
+    );
+  }
+  const outcomes: DeliveryOutcome[] = [];
+  let unreachable: string | undefined;
+  for (const confirmation of confirmations) {
+    const about = { id: confirmation.id, serialNumber: confirmation.serialNumber, kind: confirmation.kind };
+    if (!ours(confirmation)) {
+      outcomes.push({ ...about, outcome: 'other-organization' });
+      continue;
+    }
+    if (unreachable !== undefined) {
+      outcomes.push({ ...about, outcome: 'not-sent', message: unreachable });
+      continue;
+    }
+    const call = options.signal ? { signal: options.signal } : {};
+    try {
+      const accepted =
+        confirmation.kind === 'firmware'
+          ? await account.client.devices.confirmApplyFirmware(confirmation.serialNumber, confirmation.payload, call, confirmation.id)
+          : await account.client.devices.confirmApplyConfiguration(confirmation.serialNumber, confirmation.payload, call, confirmation.id);
+      outcomes.push(accepted ? { ...about, outcome: 'delivered' } : { ...about, outcome: 'refused', message: 'The service answered without error but did not accept it.' });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof NetworkError || error instanceof AuthError || (error instanceof ServiceError && error.retryable)) {
+        // Not the service's "no" to this confirmation: nothing after it can go either.
+        unreachable = message;
+        outcomes.push({ ...about, outcome: 'not-sent', message });
+      } else if (error instanceof ServiceError) {
+        outcomes.push({ ...about, outcome: 'refused', message });
+      } else {
+        throw error;
+      }
+    }
+  }
+  return { exportId: file.body.exportId, workstation: file.body.workstation, signerKeyId: file.signer.keyId, ledgerEntries: file.body.ledger.length, outcomes };
+}

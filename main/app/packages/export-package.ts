@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { DeviceType } from '../../../domain/device-types';
+import { verifyConfigFile } from '../../../domain/files/config-file-signature';
+import { verifyFirmwareBundleSignature } from '../../../domain/files/firmware-bundle';
+import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
+import { buildWorkPackage, DEFAULT_WORK_PACKAGE_DAYS, workPackageExpiry, type WorkPackageBody } from '../../../domain/files/work-package';
+import { sha256OfBytes, type ContainerSigner } from '../../../domain/files/work-package-container';
+import type { ServiceClient } from '../../cloud';
+import type { FirmwareCache } from '../cache/firmware-cache';
+import { resolveFirmware } from '../cache/resolve-firmware';
+import { WorkPackageError } from './errors';
+
+/**
+ * Makes a work package for one configuration while the service is reachable: each device's
+ * configuration file and the firmware the service names for it (taken through the firmware cache,
+ * so what is already cached is not downloaded again), the service's root key and firmware release
+ * keys, and an expiry. Every file is checked against those keys before it goes in: a package never
+ * carries a file the devices would refuse.
+ */
+
+export type PackageSourceClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey' | 'firmwareReleaseKeys'> & {
+  configurations: Pick<ServiceClient['configurations'], 'listAll' | 'get' | 'validate'>;
+  devices: Pick<ServiceClient['devices'], 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'>;
+};
+
+/** A delta patch the exporter's cache holds, carried as it is. */
+export interface CarriedPatch {
+  fromVersion: string;
+  toVersion: string;
+  bytes: Uint8Array;
+}
+
+export interface ExportPackageOptions {
+  client: PackageSourceClient;
+  /** What the package's confirmations will be filed under: the account's service name and organization. */
+  origin: { serviceUrl: string; orgId: string };
+  cache: FirmwareCache;
+  /** The configuration by name (as people know it) or by id (as the UI knows it). */
+  configuration: { name: string } | { id: string };
+  signer: ContainerSigner;
+  workstation: string;
+  now?: () => Date;
+  expiresInDays?: number;
+  /** Delta patches towards a version, when the cache keeps them; none when omitted. */
+  patchesFor?: (deviceType: DeviceType, toVersion: string) => Promise<CarriedPatch[]>;
+  onProgress?: (line: string) => void;
+}
+
+export interface ExportedPackage {
+  bytes: Uint8Array;
+  body: WorkPackageBody;
+  signerKeyId: string;
+}
+
+async function findConfiguration(client: PackageSourceClient, which: ExportPackageOptions['configuration']) {
+  if ('id' in which) return client.configurations.get(which.id);
+  const matches = [];
+  for await (const configuration of client.configurations.listAll({ Search: which.name })) {
+    if (configuration.name === which.name) matches.push(configuration);
+  }
+  if (matches.length === 0) {
+    throw new WorkPackageError('WP_NO_SUCH_CONFIGURATION', `There is no configuration named "${which.name}" in organization ${client.orgId}. Check the name on the Configurations screen (names are case-sensitive).`);
+  }
+  if (matches.length > 1) {
+    throw new WorkPackageError('WP_AMBIGUOUS_CONFIGURATION', `${matches.length} configurations are named "${which.name}". Rename one of them so that the name says which one to export.`);
+  }
+  return matches[0]!;
+}
+
+export async function exportWorkPackage(options: ExportPackageOptions): Promise<ExportedPackage> {
+  const { client, cache } = options;
+  const now = (options.now ?? (() => new Date()))();
+  const expiresAt = workPackageExpiry(now, options.expiresInDays ?? DEFAULT_WORK_PACKAGE_DAYS);
+  const configuration = await findConfiguration(client, options.configuration);
+  if (configuration.devices.length === 0) {
+    throw new WorkPackageError('WP_EMPTY_CONFIGURATION', `Configuration "${configuration.name}" has no devices: add its devices first, then export it.`);
+  }
+  const status = await client.configurations.validate(configuration.id);
+  if (!status.complete) {
+    const first = status.errors[0];
+    throw new WorkPackageError(
+      'WP_CONFIGURATION_INCOMPLETE',
+      `Configuration "${configuration.name}" is not complete (${status.errors.length} problem${status.errors.length === 1 ? '' : 's'}${first ? `, e.g. ${first.message}` : ''}), so its devices have no configuration files yet. Complete it in the designer, then export it.`,
+    );
+  }
+  const rootKey = await client.signingKey();
+  const releaseKeyRecords = await client.firmwareReleaseKeys();
+  const keyring = { keys: releaseKeyRecords.map((k) => releaseKeyFromPem(k.publicKeyPem, k.name)), retiredKeyIds: [] };
+
+  const files = new Map<string, Uint8Array>();
+  const devices: WorkPackageBody['devices'] = [];
+  const firmware = new Map<string, WorkPackageBody['firmware'][number]>();
+  const patches: WorkPackageBody['patches'] = [];
+  for (const device of [...configuration.devices].sort((a, b) => a.serialNumber.localeCompare(b.serialNumber))) {
+    options.onProgress?.(`${device.serialNumber}: configuration file and firmware`);
+    const file = await client.devices.fetchConfigurationFile(device.serialNumber);
+    const decoded = verifyConfigFile(file.bytes, { rootKeyPem: rootKey.publicKeyPem, expectedSerialNumber: device.serialNumber });
+    if (file.syncId !== undefined && file.syncId.toLowerCase() !== decoded.syncId.toLowerCase()) {
+      throw new WorkPackageError('WP_SERVICE_INCONSISTENT', `The service sent a configuration file of ${device.serialNumber} whose syncId differs from the one it announced. Export again.`);
+    }
+    if (decoded.orgId !== client.orgId) {
+      throw new WorkPackageError('WP_SERVICE_INCONSISTENT', `The configuration file of ${device.serialNumber} is of organization ${decoded.orgId}, not ${client.orgId}. Export again.`);
+    }
+    const configFile = `config-files/${encodeURIComponent(device.serialNumber).replace(/%/g, '_')}.cbor`;
+    files.set(configFile, file.bytes);
+
+    const resolved = await resolveFirmware(cache, client, { deviceType: device.deviceType, serialNumber: device.serialNumber });
+    if (resolved.origin === 'offline-cache') {
+      throw new WorkPackageError('WP_SERVICE_UNREACHABLE', `The service could not be asked for the firmware of ${device.serialNumber}: ${resolved.notice ?? ''} A work package is made while the service is reachable; try again.`);
+    }
+    verifyFirmwareBundleSignature(resolved.bundle, keyring);
+    const sha256 = resolved.entry.sha256;
+    if (!firmware.has(sha256)) {
+      const name = `firmware/${resolved.entry.deviceType}-${resolved.entry.version.replace(/[^A-Za-z0-9._-]/g, '_')}-${sha256.slice(0, 12)}.zip`;
+      files.set(name, resolved.bytes);
+      firmware.set(sha256, { deviceType: resolved.entry.deviceType, version: resolved.entry.version, sha256, file: name });
+      for (const patch of (await options.patchesFor?.(resolved.entry.deviceType, resolved.entry.version)) ?? []) {
+        const patchName = `patches/${resolved.entry.deviceType}-${patch.fromVersion}-to-${patch.toVersion}.bin`.replace(/[^A-Za-z0-9._/-]/g, '_');
+        files.set(patchName, patch.bytes);
+        patches.push({ deviceType: resolved.entry.deviceType, fromVersion: patch.fromVersion, toVersion: patch.toVersion, sha256: sha256OfBytes(patch.bytes), file: patchName });
+      }
+    }
+    devices.push({
+      serialNumber: device.serialNumber,
+      deviceType: device.deviceType,
+      syncId: decoded.syncId.toLowerCase(),
+      configFile,
+      firmware: { version: resolved.entry.version, sha256 },
+    });
+  }
+
+  const body: WorkPackageBody = {
+    packageId: randomUUID(),
+    createdAt: now.toISOString(),
+    expiresAt,
+    origin: options.origin,
+    exportedBy: { workstation: options.workstation },
+    configuration: { id: configuration.id, name: configuration.name },
+    devices,
+    firmware: [...firmware.values()],
+    patches,
+    keys: {
+      configFileRootKey: { keyId: rootKey.keyId, algorithm: rootKey.algorithm, publicKeyPem: rootKey.publicKeyPem },
+      firmwareReleaseKeys: releaseKeyRecords,
+    },
+  };
+  return { bytes: buildWorkPackage(body, files, options.signer), body, signerKeyId: options.signer.keyId };
+}

@@ -1,0 +1,13 @@
+export { WorkPackageError } from './errors';
+export { exportWorkPackage, type CarriedPatch, type ExportedPackage, type ExportPackageOptions, type PackageSourceClient } from './export-package';
+export { checkWorkPackage, importWorkPackage, type ImportedPackage, type ImportPackageOptions } from './import-package';
+export {
+  deliverConfirmations,
+  exportConfirmations,
+  type DeliveryOutcome,
+  type DeliveryReport,
+  type ExportConfirmationsOptions,
+  type ExportedConfirmations,
+} from './confirmations-transfer';
+export { loadOrCreatePackageSigner, PACKAGE_KEY_SECRET } from './package-signing-key';
+export { packagePaths, type PackagePaths } from './package-paths';
