@@ -9,7 +9,7 @@ import { assignIpAddresses } from './ip-assignment';
 import { applyNetworkTemplate } from './network-template-apply';
 import { devicePath, validateConfiguration, type ConfigurationContext } from './rules/configuration';
 import { errorsOf, warningsOf, withSeverity } from './rules/rule-sources';
-import { violation, type Violation } from './violations';
+import { violation, type Violation, type ViolationCode } from './violations';
 
 /**
  * Every validation rule, then what a complete configuration needs for the ways its devices
@@ -136,108 +136,96 @@ function roleAndLinkCompleteness(devices: readonly ConfigurationMember[]): Viola
   return found;
 }
 
+/** A setting that something else needs, and what to tell the technician when it is not set. */
+interface NeededSetting {
+  missing: boolean;
+  code: ViolationCode;
+  field: string;
+  message: string;
+}
+
+function missingSettings(needed: readonly NeededSetting[]): Violation[] {
+  return needed.filter((n) => n.missing).map((n) => violation(n.code, n.field, n.message));
+}
+
 function settingsCompleteness(configuration: ConfigurationSettings, devices: readonly ConfigurationMember[]): Violation[] {
-  const found: Violation[] = [];
-  if (configuration.timeoutConfiguration == null) {
-    found.push(
-      violation(
-        'TIMEOUT_CONFIGURATION_MISSING',
-        'timeoutConfiguration',
-        'The safety timeout is not set: choose how long receivers wait for a sender (250ms to 5000ms).',
-      ),
-    );
-  }
-  if (devices.some((d) => commInterfaceFlags(d.commInterface).includes('ISM'))) {
-    if (configuration.ismTxChannel == null) {
-      found.push(violation('ISM_CHANNEL_MISSING', 'ismTxChannel', 'Devices use the ISM radio but no ISM channel is set: choose a channel.'));
-    }
-    if (configuration.ismTxPower == null) {
-      found.push(
-        violation('ISM_TX_POWER_MISSING', 'ismTxPower', 'Devices use the ISM radio but no transmit power is set: choose Low, Medium or High.'),
-      );
-    }
-  }
+  const usesIsm = devices.some((d) => commInterfaceFlags(d.commInterface).includes('ISM'));
   const controllers = ENDPOINT_CONTROLLER_TYPES.filter((t) => devices.some((d) => d.deviceType === t));
-  if (controllers.length > 0 && configuration.canMode == null) {
-    found.push(
-      violation(
-        'CAN_MODE_MISSING',
-        'canMode',
-        `The configuration has ${controllers.join(' and ')} devices but no CAN mode: choose canopen, j1939 or none.`,
-      ),
-    );
-  }
-  if ((configuration.canMode === 'canopen' || configuration.canMode === 'j1939') && configuration.canKBitrate == null) {
-    found.push(
-      violation(
-        'CAN_BITRATE_MISSING',
-        'canKBitrate',
-        `CAN mode ${configuration.canMode} needs a CAN bitrate: choose one (EPC and NSCP devices take 250 or 500 kbit/s).`,
-      ),
-    );
-  }
-  return found;
+  return missingSettings([
+    {
+      missing: configuration.timeoutConfiguration == null,
+      code: 'TIMEOUT_CONFIGURATION_MISSING',
+      field: 'timeoutConfiguration',
+      message: 'The safety timeout is not set: choose how long receivers wait for a sender (250ms to 5000ms).',
+    },
+    {
+      missing: usesIsm && configuration.ismTxChannel == null,
+      code: 'ISM_CHANNEL_MISSING',
+      field: 'ismTxChannel',
+      message: 'Devices use the ISM radio but no ISM channel is set: choose a channel.',
+    },
+    {
+      missing: usesIsm && configuration.ismTxPower == null,
+      code: 'ISM_TX_POWER_MISSING',
+      field: 'ismTxPower',
+      message: 'Devices use the ISM radio but no transmit power is set: choose Low, Medium or High.',
+    },
+    {
+      missing: controllers.length > 0 && configuration.canMode == null,
+      code: 'CAN_MODE_MISSING',
+      field: 'canMode',
+      message: `The configuration has ${controllers.join(' and ')} devices but no CAN mode: choose canopen, j1939 or none.`,
+    },
+    {
+      missing: (configuration.canMode === 'canopen' || configuration.canMode === 'j1939') && configuration.canKBitrate == null,
+      code: 'CAN_BITRATE_MISSING',
+      field: 'canKBitrate',
+      message: `CAN mode ${configuration.canMode} needs a CAN bitrate: choose one (EPC and NSCP devices take 250 or 500 kbit/s).`,
+    },
+  ]);
 }
 
 function deviceCompleteness(device: ConfigurationMember): Violation[] {
   const at = (field: string) => `${devicePath(device.serialNumber)}.${field}`;
   // An interface the type lacks is already reported; asking for its settings too would only add noise.
   const flags = commInterfaceFlags(device.commInterface).filter((f) => supportsInterface(device.deviceType, f));
-  const found: Violation[] = [];
-  if ((flags.includes('Ethernet') || flags.includes('Wifi')) && !device.ipAddress) {
-    found.push(
-      violation(
-        'IP_ADDRESS_MISSING',
-        at('ipAddress'),
-        `Device ${device.serialNumber} uses ${flags.filter((f) => f === 'Ethernet' || f === 'Wifi').join(' and ')} but has no IP address: set one, or set the configuration's starting IP address so one is assigned.`,
-      ),
-    );
-  }
-  if (flags.includes('Ethernet') && !device.ethNetmask) {
-    found.push(
-      violation(
-        'NETMASK_MISSING',
-        at('ethNetmask'),
-        `Device ${device.serialNumber} uses Ethernet but has no Ethernet netmask: set one (e.g. 255.255.255.0) or apply an Ethernet network template.`,
-      ),
-    );
-  }
-  if (flags.includes('Wifi') && !device.wifiNetmask) {
-    found.push(
-      violation(
-        'NETMASK_MISSING',
-        at('wifiNetmask'),
-        `Device ${device.serialNumber} uses Wifi but has no Wifi netmask: set one (e.g. 255.255.255.0) or apply a Wifi network template.`,
-      ),
-    );
-  }
-  if (flags.includes('Wifi') && !device.wifiSsid) {
-    found.push(
-      violation(
-        'WIFI_SSID_MISSING',
-        at('wifiSsid'),
-        `Device ${device.serialNumber} uses Wifi but no network name (SSID) is set: set the SSID or apply a Wifi network template.`,
-      ),
-    );
-  }
-  if (device.deviceType === 'NSCP') {
-    if (device.stopCategory == null) {
-      found.push(
-        violation(
-          'STOP_CATEGORY_MISSING',
-          at('stopCategory'),
-          `NSCP ${device.serialNumber} has no stop category: choose CAT0 (outputs off at once) or CAT1 (output 2 off after a delay).`,
-        ),
-      );
-    } else if (device.stopCategory === 'CAT1' && device.cat1StopDelay == null) {
-      found.push(
-        violation(
-          'CAT1_STOP_DELAY_MISSING',
-          at('cat1StopDelay'),
-          `NSCP ${device.serialNumber} uses stop category CAT1 but has no CAT1 stop delay: set how long output 2 stays on after output 1 turns off.`,
-        ),
-      );
-    }
-  }
-  return found;
+  const nscp = device.deviceType === 'NSCP';
+  return missingSettings([
+    {
+      missing: (flags.includes('Ethernet') || flags.includes('Wifi')) && !device.ipAddress,
+      code: 'IP_ADDRESS_MISSING',
+      field: at('ipAddress'),
+      message: `Device ${device.serialNumber} uses ${flags.filter((f) => f === 'Ethernet' || f === 'Wifi').join(' and ')} but has no IP address: set one, or set the configuration's starting IP address so one is assigned.`,
+    },
+    {
+      missing: flags.includes('Ethernet') && !device.ethNetmask,
+      code: 'NETMASK_MISSING',
+      field: at('ethNetmask'),
+      message: `Device ${device.serialNumber} uses Ethernet but has no Ethernet netmask: set one (e.g. 255.255.255.0) or apply an Ethernet network template.`,
+    },
+    {
+      missing: flags.includes('Wifi') && !device.wifiNetmask,
+      code: 'NETMASK_MISSING',
+      field: at('wifiNetmask'),
+      message: `Device ${device.serialNumber} uses Wifi but has no Wifi netmask: set one (e.g. 255.255.255.0) or apply a Wifi network template.`,
+    },
+    {
+      missing: flags.includes('Wifi') && !device.wifiSsid,
+      code: 'WIFI_SSID_MISSING',
+      field: at('wifiSsid'),
+      message: `Device ${device.serialNumber} uses Wifi but no network name (SSID) is set: set the SSID or apply a Wifi network template.`,
+    },
+    {
+      missing: nscp && device.stopCategory == null,
+      code: 'STOP_CATEGORY_MISSING',
+      field: at('stopCategory'),
+      message: `NSCP ${device.serialNumber} has no stop category: choose CAT0 (outputs off at once) or CAT1 (output 2 off after a delay).`,
+    },
+    {
+      missing: nscp && device.stopCategory === 'CAT1' && device.cat1StopDelay == null,
+      code: 'CAT1_STOP_DELAY_MISSING',
+      field: at('cat1StopDelay'),
+      message: `NSCP ${device.serialNumber} uses stop category CAT1 but has no CAT1 stop delay: set how long output 2 stays on after output 1 turns off.`,
+    },
+  ]);
 }
