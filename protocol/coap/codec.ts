@@ -260,3 +260,15 @@ export function isErrorCode(code: string): boolean {
 export function emptyMessage(type: 'ACK' | 'RST', messageId: number): CoapMessage {
   return { type, code: CODE.EMPTY, messageId, token: new Uint8Array(0), options: [], payload: new Uint8Array(0) };
 }
+
+// ---- RFC 9177 Q-Block1 ----------------------------------------------------------------------------
+
+/** Q-Block1 has Block1's value format (RFC 9177 §4.2). */
+export function qBlock1Option(block: BlockOption): CoapOption {
+  return { number: OPTION.Q_BLOCK1, value: encodeBlock(block) };
+}
+
+export function qBlock1Of(message: CoapMessage): BlockOption | undefined {
+  const value = getOption(message, OPTION.Q_BLOCK1);
+  return value === undefined ? undefined : decodeBlock(value);
+}

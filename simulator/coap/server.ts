@@ -16,6 +16,11 @@ import {
   OBSERVE_DEREGISTER,
   OBSERVE_REGISTER,
   OPTION,
+  CONTENT_FORMAT_MISSING_BLOCKS,
+  encodeMissingBlocks,
+  getOption,
+  qBlock1Of,
+  qBlock1Option,
   uintOption,
   uriPathOf,
   type CoapMessage,
@@ -25,6 +30,7 @@ import { encodeCbor } from '../../domain/files/cbor';
 import { CONTENT_FORMAT_CBOR } from '../../protocol/constants';
 import { DedupCache } from './dedup-cache';
 import { ObserverRegistry } from './observers';
+import { QBlock1Sets, type SetAnswer } from './q-block1-sets';
 import type { CoapRequest, CoapResponse, RequestHandler } from './types';
 
 export interface CoapServerOptions {
@@ -52,6 +58,7 @@ export class CoapServer {
   readonly stats: CoapServerStats = { requests: 0, duplicatesAnswered: 0, duplicatesIgnored: 0, malformed: 0 };
   private readonly dedup: DedupCache;
   private readonly observers = new ObserverRegistry();
+  private readonly qBlock1Sets = new QBlock1Sets();
   private queue: Promise<void> = Promise.resolve();
   /** Bumped by reset(): requests queued before a reboot are forgotten, not answered. */
   private epoch = 0;
@@ -120,6 +127,7 @@ export class CoapServer {
     this.epoch++;
     this.dedup.clear();
     this.observers.clear();
+    this.qBlock1Sets.clear();
     this.nextMessageId = randomInt(MESSAGE_ID_MODULUS);
   }
 
@@ -143,11 +151,33 @@ export class CoapServer {
       this.dedup.forget(peer, message.messageId);
       return;
     }
+    if (qBlock1) {
+      response = this.answerPayloadSet(message, peer, request.path, response);
+      // A NON payload in the middle of its set: stored, and answered by the set's answer. Its
+      // message id stays remembered without a response, so a duplicate of it is ignored.
+      if (response === undefined) return;
+    }
     const reply = this.buildReply(request, response);
     const bytes = encodeMessage(reply);
     this.dedup.complete(peer, message.messageId, bytes);
     this.options.send(bytes, peer);
     if (response.after) await response.after();
+  }
+
+  /**
+   * RFC 9177 §4.4 payload sets (docs/device-protocol.md 2.2): the resource answered this payload as
+   * a Block1 block; a 2.31 or a 4.08 (the block lies outside its receive window: not stored) becomes
+   * the set's answer, or none. Final answers and other errors go to the host as they are.
+   */
+  private answerPayloadSet(message: CoapMessage, peer: string, path: string, response: CoapResponse): CoapResponse | undefined {
+    const stored = response.code === CODE.CONTINUE;
+    if (!stored && response.code !== CODE.REQUEST_ENTITY_INCOMPLETE) return response;
+    // Malformed Q-Block1 was refused before the resource ran.
+    const block = qBlock1Of(message)!;
+    const answer: SetAnswer = this.qBlock1Sets.record(peer, path, getOption(message, OPTION.REQUEST_TAG), block, message.type === 'CON', stored);
+    if (answer.kind === 'silent') return undefined;
+    if (answer.kind === 'continue') return { code: CODE.CONTINUE, options: [qBlock1Option({ num: answer.num, more: true, size: block.size })] };
+    return { code: CODE.REQUEST_ENTITY_INCOMPLETE, contentFormat: CONTENT_FORMAT_MISSING_BLOCKS, payload: encodeMissingBlocks(answer.blocks) };
   }
 
   private buildReply(request: CoapRequest, response: CoapResponse): CoapMessage {

@@ -2,6 +2,7 @@ import { abortReason, DeviceProtocolError } from '../errors';
 import { block1Of, block1Option, encodeUint, type CoapOption } from '../../../protocol/coap/codec';
 import { deviceErrorFromResponse, type CoapEngine, type CoapResponse } from './engine';
 import { CODE, OPTION } from '../../../protocol/coap/parameters';
+import { Q_BLOCK1_UNSUPPORTED, uploadQBlock1 } from './q-block1';
 
 export interface Block1UploadOptions {
   path: string;
@@ -22,6 +23,11 @@ export interface Block1UploadOptions {
   signal?: AbortSignal;
   /** Called whenever the acknowledged prefix grows, with its length in bytes. */
   onProgress?: (acknowledged: number) => void;
+  /**
+   * The device takes Q-Block1 (its /info says `qBlock1`): on UDP the body then goes in RFC 9177
+   * payload sets (q-block1.ts), and in Block1 if the device answers the first one with 4.02.
+   */
+  qBlock1?: boolean;
 }
 
 export interface Block1UploadResult {
@@ -42,7 +48,17 @@ interface Range {
  * acknowledged in any order. The upload ends with the first final (non-2.31) success response;
  * a 4.13 with a smaller Block1 size, or a 2.31 echoing a smaller one, makes later blocks smaller.
  */
-export function uploadBlock1(engine: CoapEngine, options: Block1UploadOptions): Promise<Block1UploadResult> {
+export async function uploadBlock1(engine: CoapEngine, options: Block1UploadOptions): Promise<Block1UploadResult> {
+  // Q-Block1 is for UDP, where a round trip per window leaves the wire idle; serial and BLE frames
+  // already fill their line with the Block1 window.
+  if (options.qBlock1 && engine.link.kind === 'udp') {
+    const result = await uploadQBlock1(engine, options);
+    if (result !== Q_BLOCK1_UNSUPPORTED) return result;
+  }
+  return uploadInWindow(engine, options);
+}
+
+function uploadInWindow(engine: CoapEngine, options: Block1UploadOptions): Promise<Block1UploadResult> {
   const { data, signal } = options;
   const total = data.length;
   let blockSize = options.blockSize;

@@ -190,6 +190,31 @@ export class CoapEngine {
     });
   }
 
+  /**
+   * A non-confirmable request (RFC 7252 §4.3), sent once and not tracked: its answer, if the device
+   * sends one, reaches whoever listen()s to its token. Returns the token. Q-Block1 payloads use it.
+   */
+  sendNonRequest(request: Omit<CoapRequest, 'signal' | 'acceptErrors' | 'maxRetransmit'>): Uint8Array {
+    if (!this.link.isOpen) throw new DeviceDisconnectedError(this.context(request.step));
+    const token = request.token ?? this.allocateToken();
+    const bytes = encodeMessage({
+      type: 'NON',
+      code: request.method,
+      messageId: this.allocateMessageId(),
+      token,
+      options: [...uriPathOptions(request.path), ...(request.options ?? [])],
+      payload: request.payload ?? new Uint8Array(0),
+    });
+    if (bytes.length > this.link.mtu) throw new RangeError(`${request.step}: a ${bytes.length}-byte message does not fit ${this.link.description} (at most ${this.link.mtu})`);
+    this.stats.sent++;
+    try {
+      this.link.send(bytes, { moreFollows: request.moreFollows ?? false });
+    } catch (error) {
+      throw new DeviceDisconnectedError(this.context(request.step), error);
+    }
+    return token;
+  }
+
   /** Sends a NON or an ACK/RST the engine does not track (Observe deregistration uses request()). */
   sendUntracked(message: CoapMessage): void {
     if (this.link.isOpen) this.link.send(encodeMessage(message));
