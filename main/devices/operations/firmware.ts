@@ -107,6 +107,7 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
           what: 'firmware',
           signal: options.signal,
           onProgress: report,
+          qBlock1: info.qBlock1 === true,
         });
         report(image.length);
         return { sha256: digest, announcedOffsets, blockSize: result.blockSize, window };
