@@ -1,0 +1,125 @@
+import { join } from 'node:path';
+import type { StationEvent, StationFirmwarePolicy } from '../../../../contract/station';
+import { BleCentral, systemBleCentral } from '../../../devices';
+import { LiveDeviceList, portGlobsFromEnv } from '../../../devices/discovery';
+import { loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../../../app/station';
+import type { CliContext } from '../context';
+import { CliError, EXIT } from '../errors';
+
+export interface StationCommandOptions {
+  configuration: string;
+  firmware: StationFirmwarePolicy;
+  lanes: number;
+  report?: string;
+}
+
+/**
+ * `provisioner station --configuration NAME`: provisions every device of the configuration that
+ * is plugged in (USB hot-plug, BLE in range, IP devices found by multicast), `--lanes` at once,
+ * until Ctrl-C; then writes the shift report and says where. With --json, one event a line.
+ */
+export async function station(ctx: CliContext, options: StationCommandOptions, interrupt?: AbortSignal): Promise<number> {
+  const account = await ctx.account();
+  let roster;
+  try {
+    roster = await loadStationRoster(account.client, options.configuration);
+  } catch (error) {
+    if (error instanceof StationSetupError) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
+  const jobs = await ctx.provisioning();
+  const bleCentral = bleCentralOf(ctx);
+  // The list asks the station which links its jobs use; the station is made from the list.
+  const holder: { station?: Station } = {};
+  const list = new LiveDeviceList({
+    serial: { portGlobs: portGlobsFromEnv(ctx.io.env) },
+    ...(bleCentral ? { ble: { central: bleCentral } } : {}),
+    ...(ctx.deps.linkDeps ? { linkDeps: ctx.deps.linkDeps } : {}),
+    // Plugging is noticed at once through the port directories' watch; the poll is the fallback.
+    pollIntervalMs: 500,
+    ipPollIntervalMs: 2000,
+    isBusy: (link) => holder.station?.isBusy(link) ?? false,
+    onWarning: (message) => ctx.out.note(message),
+  });
+  const shift = new Station({
+    roster,
+    devices: list,
+    jobs,
+    checkSync: serviceSyncCheck(account.client, options.firmware),
+    lanes: options.lanes,
+    firmware: options.firmware,
+    reportDir: join(ctx.dirs.data, 'station'),
+    ...(options.report ? { reportPath: options.report } : {}),
+    onWarning: (message) => ctx.out.note(message),
+  });
+  holder.station = shift;
+  shift.on((event) => {
+    if (ctx.out.json) ctx.out.jsonLine(event);
+    else {
+      const line = eventLine(event);
+      if (line) ctx.out.line(line);
+    }
+  });
+  const stopped = new Promise<void>((resolve) => {
+    if (!interrupt) return;
+    if (interrupt.aborted) resolve();
+    else interrupt.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await list.start();
+  shift.start();
+  if (!ctx.out.json) ctx.out.line(`Plug in the devices of "${roster.configurationName}"; stop the station with Ctrl-C.`);
+  await stopped;
+  await list.stop();
+  const report = await shift.stop();
+  const { counts, yieldPercent } = shift.view();
+  if (!ctx.out.json) {
+    ctx.out.line(`Shift: ${counts.done} done, ${counts.failed} failed, ${counts.waiting + counts.working} unfinished, ${counts.inSync} already in sync, ${counts.refused} refused, ${counts.duplicate} duplicate; yield ${yieldPercent === null ? '—' : `${yieldPercent}%`}.`);
+    ctx.out.line(`Shift report: ${report.path}`);
+  }
+  return counts.failed === 0 && counts.working === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/** One line for a person watching the terminal; progress is left to the tiles and --json. */
+export function eventLine(event: StationEvent): string | null {
+  switch (event.event) {
+    case 'station-started':
+      return `Station for "${event.configurationName}" (${event.configurationSize} devices), ${event.lanes} lane${event.lanes === 1 ? '' : 's'}, firmware: ${event.firmware}.`;
+    case 'waiting':
+      return `${event.serialNumber}: plugged in (${event.link}), waiting for a lane`;
+    case 'lane-started':
+      return `${event.serialNumber}: ${event.resumed ? 'resuming' : 'started'}`;
+    case 'step':
+      return `${event.serialNumber}: ${event.text}`;
+    case 'progress':
+      return null;
+    case 'done':
+      return `${event.serialNumber}: DONE, unplug it (${event.text})`;
+    case 'failed':
+      return `${event.serialNumber}: FAILED: ${event.reason}. ${event.action}`;
+    case 'refused':
+      return `${event.serialNumber}: REFUSED: ${event.reason}`;
+    case 'duplicate':
+      return `${event.serialNumber}: DUPLICATE: ${event.reason}`;
+    case 'in-sync':
+      return `${event.serialNumber}: ${event.text}`;
+    case 'unplugged':
+      return `${event.serialNumber}: unplugged`;
+    case 'station-stopped':
+      return `Station stopped.`;
+  }
+}
+
+/**
+ * The BLE central the station's discovery scans with: the one tests pass, the simulator's served
+ * from another process (PROVISIONER_SIMULATED_BLE), or the computer's adapter. Chosen as the
+ * context chooses the connector's.
+ */
+function bleCentralOf(ctx: CliContext): (() => Promise<BleCentral>) | undefined {
+  if (ctx.deps.bleCentral) return ctx.deps.bleCentral;
+  const endpoint = ctx.io.env.PROVISIONER_SIMULATED_BLE;
+  if (endpoint) {
+    const central = import('../../../../simulator/ble/bridge-client').then(({ connectSimulatedBleBindings }) => BleCentral.create(connectSimulatedBleBindings(endpoint)));
+    return () => central;
+  }
+  return ctx.io.env.PROVISIONER_NO_BLE ? undefined : systemBleCentral;
+}
