@@ -8,6 +8,7 @@ import { deviceVerify } from './commands/verify';
 import { deviceUpdate, firmwareApply, firmwareDownload, firmwareUpdate } from './commands/firmware';
 import { login, logout, status, type LoginOptions } from './commands/login';
 import { outboxList, outboxSync } from './commands/outbox';
+import { station } from './commands/station';
 import type { CliContext, GlobalOptions } from './context';
 import type { CliIo } from './io';
 import { CliError, EXIT } from './errors';
@@ -184,6 +185,17 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .option('--all', 'every attached device')
     .option('--force', 'install even when the device already runs the latest version')
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => firmwareUpdate(ctx, serialNumbers, options, interrupt)));
+
+  program
+    .command('station')
+    .description(
+      'Station mode: provision every device of one configuration that is plugged in (USB, BLE in range, IP found on the network), several at once: firmware if behind, then the configuration, read back and confirmed. Devices not in the configuration are refused, a serial number seen twice is flagged, devices already in sync are left alone. Runs until Ctrl-C, then writes the shift report (CSV) and says where. With --json, one event a line.',
+    )
+    .requiredOption('--configuration <name>', 'the configuration whose devices this station provisions')
+    .addOption(new Option('--firmware <policy>', 'latest: install the latest firmware when a device runs older; keep: configuration only').choices(['latest', 'keep']).default('latest'))
+    .option('--lanes <n>', 'devices provisioned at once (default 4)', positiveInteger('--lanes'), 4)
+    .option('--report <file>', 'write the shift report here (default: a new file under the data directory)')
+    .action((options: { configuration: string; firmware: 'latest' | 'keep'; lanes: number; report?: string }) => runner((ctx) => station(ctx, options, interrupt)));
 
   const outbox = program.command('outbox').description('Confirmations waiting to reach the service.');
   outbox
