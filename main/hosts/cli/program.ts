@@ -193,7 +193,7 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     )
     .requiredOption('--configuration <name>', 'the configuration whose devices this station provisions')
     .addOption(new Option('--firmware <policy>', 'latest: install the latest firmware when a device runs older; keep: configuration only').choices(['latest', 'keep']).default('latest'))
-    .option('--lanes <n>', 'devices provisioned at once (default 4)', positiveInteger('--lanes'), 4)
+    .option('--lanes <n>', 'devices provisioned at once', positiveInteger('--lanes'), 4)
     .option('--report <file>', 'write the shift report here (default: a new file under the data directory)')
     .action((options: { configuration: string; firmware: 'latest' | 'keep'; lanes: number; report?: string }) => runner((ctx) => station(ctx, options, interrupt)));
 
