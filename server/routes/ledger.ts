@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { describeBrokenLink, ledgerEntryFault, ledgerEntrySchema } from '../../domain/ledger';
+import { badRequest } from '../http/errors';
+import { orgOperation, type AnyOperationSpec } from '../http/operation';
+import { orgParams } from '../http/schemas';
+import { appendLedgerEntries, listLedgerEntries } from '../store/ledger';
+
+/** Entries one request may carry: a workstation sends what it has not sent yet, in batches. */
+export const MAX_LEDGER_BATCH = 500;
+const MAX_LEDGER_PAGE = 1000;
+
+const storedLedgerEntrySchema = z.object({
+  orgSeq: z.number().int(),
+  orgPrevHash: z.string(),
+  orgHash: z.string(),
+  receivedAt: z.string(),
+  entry: ledgerEntrySchema,
+});
+export const ledgerPageSchema = z.object({ entries: z.array(storedLedgerEntrySchema), nextAfter: z.number().int().nullable() });
+
+export const ledgerOperations: AnyOperationSpec[] = [
+  orgOperation({
+    id: 'ledger.append',
+    method: 'POST',
+    path: '/organizations/:orgId/ledger/entries',
+    tag: 'Ledger',
+    summary: "Adds a workstation's signed ledger entries to the organization's chain (ours).",
+    description:
+      'Each entry must hold: its hash matches its content and its signature its hash. Entries the service already has (by hash) are skipped, so a workstation may send its whole ledger again. Entries of another organization are refused.',
+    params: orgParams,
+    body: z.object({ entries: z.array(ledgerEntrySchema).min(1).max(MAX_LEDGER_BATCH) }),
+    mutates: true,
+    response: { kind: 'json', data: z.object({ received: z.number().int(), known: z.number().int() }), description: 'How many entries were new, and how many the service had.' },
+    handler: async ({ db, caller, body }) => {
+      body.entries.forEach((entry, index) => {
+        const fault = ledgerEntryFault(entry);
+        if (fault) throw badRequest('LEDGER_ENTRY_INVALID', `Ledger entry ${describeBrokenLink({ line: index + 1, seq: entry.seq, hash: entry.hash, reason: fault })}; send the entry exactly as the workstation wrote it.`, `entries.${index}`);
+        if (entry.orgId !== undefined && entry.orgId !== caller.orgId) {
+          throw badRequest('LEDGER_ENTRY_OTHER_ORGANIZATION', `Ledger entry ${entry.seq} records an action for organization ${entry.orgId}: send it to that organization.`, `entries.${index}.orgId`);
+        }
+      });
+      return appendLedgerEntries(db, caller.orgId, body.entries);
+    },
+  }),
+  orgOperation({
+    id: 'ledger.list',
+    method: 'GET',
+    path: '/organizations/:orgId/ledger/entries',
+    tag: 'Ledger',
+    summary: "The organization's ledger chain, oldest first, with each entry's link (ours).",
+    params: orgParams,
+    query: z.object({
+      after: z.coerce.number().int().min(0).default(0),
+      limit: z.coerce.number().int().min(1).max(MAX_LEDGER_PAGE).default(MAX_LEDGER_PAGE),
+      workstation: z.string().min(1).max(128).optional(),
+    }),
+    mutates: false,
+    response: { kind: 'json', data: ledgerPageSchema, description: 'A page of the chain; nextAfter is the after of the next page, null on the last.' },
+    handler: async ({ db, caller, query }) => {
+      const entries = await listLedgerEntries(db, caller.orgId, { afterOrgSeq: query.after, limit: query.limit, ...(query.workstation ? { workstation: query.workstation } : {}) });
+      return { entries, nextAfter: entries.length === query.limit ? (entries.at(-1)?.orgSeq ?? null) : null };
+    },
+  }),
+];
