@@ -229,4 +229,29 @@ CREATE TABLE confirmation_requests (
 );
 `,
   },
+  {
+    version: 7,
+    name: 'the organization ledger chain',
+    sql: `
+-- Every ledger entry a workstation of the organization sent (domain/ledger.ts), in the order they
+-- were received, each linked to the one before: org_hash = sha256(org_prev_hash || entry_hash).
+-- Rows are only ever added; an entry sent again (by hash) is not added twice.
+CREATE TABLE ledger_entries (
+  org_id text NOT NULL REFERENCES organizations (id),
+  org_seq bigint NOT NULL,
+  entry_hash text NOT NULL,
+  org_prev_hash text NOT NULL,
+  org_hash text NOT NULL,
+  workstation text NOT NULL,
+  seq integer NOT NULL,
+  serial_number text NOT NULL,
+  action text NOT NULL,
+  entry jsonb NOT NULL,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (org_id, org_seq),
+  UNIQUE (org_id, entry_hash)
+);
+CREATE INDEX ledger_entries_serial ON ledger_entries (org_id, serial_number);
+`,
+  },
 ];
