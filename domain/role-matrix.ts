@@ -37,6 +37,9 @@ export const ROLE_MATRIX = {
   'devices.blankConfigurationFile': FILE_READERS,
   'devices.confirmFirmware': CONFIRMERS,
   'devices.confirmConfiguration': CONFIRMERS,
+  // The ledger goes with the confirmations: who confirms an action sends its signed record.
+  'ledger.append': CONFIRMERS,
+  'ledger.list': CONFIRMERS,
 
   'ipNetworkTemplates.list': READERS,
   'ipNetworkTemplates.create': CONFIG_WRITERS,
