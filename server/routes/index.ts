@@ -5,6 +5,7 @@ import { configurationOperations } from './configurations';
 import { confirmationOperations } from './confirmations';
 import { deviceOperations } from './devices';
 import { firmwareOperations } from './firmware';
+import { ledgerOperations } from './ledger';
 import { templateOperations } from './templates';
 import { userOperations } from './users';
 import { openApiOperation } from './openapi';
@@ -17,6 +18,7 @@ export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
   ...firmwareOperations,
   ...configurationFileOperations,
   ...confirmationOperations,
+  ...ledgerOperations,
   ...templateOperations,
   ...userOperations,
   ...apiKeyOperations,
