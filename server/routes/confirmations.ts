@@ -21,8 +21,9 @@ async function registered(db: Queryable, orgId: string, serialNumber: string) {
 const instant = (text: string) => new Date(text).toISOString();
 
 /** Our extension's fields, kept with the apply only when the client sent them. */
-function observedOf(body: { observedAt?: string; workstation?: string; reason?: ConfirmationReason }) {
+function observedOf(body: { observedAt?: string; workstation?: string; reason?: ConfirmationReason; ledgerHash?: string }) {
   return {
+    ...(body.ledgerHash !== undefined ? { ledgerHash: body.ledgerHash } : {}),
     ...(body.observedAt !== undefined ? { observedAt: instant(body.observedAt) } : {}),
     ...(body.workstation !== undefined ? { workstation: body.workstation } : {}),
     ...(body.reason !== undefined ? { reason: body.reason } : {}),
