@@ -5,6 +5,7 @@ import { upsertManufacturingRecords } from '../../server';
 import { ALL_OPERATIONS } from '../../server/routes';
 import { openApiPath } from '../../server/http/register';
 import { srcpToEpcOverBle } from '../fixtures/typical-flows';
+import { signedLedgerEntry } from '../fixtures/ledger';
 import { backends, codes, register, startEnv, type TestEnv } from './harness';
 
 /**
@@ -89,6 +90,8 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     path: '/devices/WESP000101/confirm-apply-configuration',
     body: { configurationFileSuccessfullyDeployed: true, syncId: f.blankSyncId, error: null, applyTimeStamp: '2025-05-01T10:00:00Z' },
   }),
+  'ledger.append': async () => ({ method: 'POST', path: '/ledger/entries', body: { entries: [signedLedgerEntry()] } }),
+  'ledger.list': async () => ({ method: 'GET', path: '/ledger/entries' }),
   'ipNetworkTemplates.list': async () => ({ method: 'GET', path: '/ipNetworkTemplates' }),
   'ipNetworkTemplates.create': async () => ({
     method: 'POST',
