@@ -74,68 +74,6 @@ function links(commInterface: string | null | undefined): Set<Link> {
   return new Set(commInterfaceFlags(commInterface).map((f) => linkOf[f as Exclude<CommInterfaceFlag, 'None'>]));
 }
 
-function roleAndLinkCompleteness(devices: readonly ConfigurationMember[]): Violation[] {
-  const found: Violation[] = [];
-  const senders = devices.filter((d) => d.deviceConfigurationType != null && SENDER_ROLES.includes(d.deviceConfigurationType));
-  const receivers = devices.filter((d) => d.deviceConfigurationType === 'Receiver');
-  if (senders.length === 0) {
-    found.push(
-      violation('NO_SENDER', 'devices', 'The configuration has no sender: add a device with role Sender or EStopSender.'),
-    );
-  }
-  if (receivers.length === 0) {
-    found.push(violation('NO_RECEIVER', 'devices', 'The configuration has no receiver: add a device with role Receiver.'));
-  }
-  for (const device of devices) {
-    if (device.deviceConfigurationType == null) {
-      found.push(
-        violation(
-          'DEVICE_ROLE_MISSING',
-          `${devicePath(device.serialNumber)}.deviceConfigurationType`,
-          `Device ${device.serialNumber} has no role: set it to Sender, Receiver or EStopSender.`,
-        ),
-      );
-    }
-    if (links(device.commInterface).size === 0) {
-      found.push(
-        violation(
-          'COMM_INTERFACE_MISSING',
-          `${devicePath(device.serialNumber)}.commInterface`,
-          `Device ${device.serialNumber} has no communication interface: choose how it talks to the others (BLE, ISM, Ethernet or Wifi).`,
-        ),
-      );
-    }
-  }
-  if (senders.length === 0 || receivers.length === 0) return found;
-  const sharesLink = (a: ConfigurationMember, others: readonly ConfigurationMember[]) => {
-    const mine = links(a.commInterface);
-    return others.some((other) => [...links(other.commInterface)].some((link) => mine.has(link)));
-  };
-  for (const sender of senders) {
-    if (links(sender.commInterface).size > 0 && !sharesLink(sender, receivers)) {
-      found.push(
-        violation(
-          'SENDER_WITHOUT_RECEIVER_LINK',
-          `${devicePath(sender.serialNumber)}.commInterface`,
-          `Sender ${sender.serialNumber} (${sender.commInterface}) shares no interface with any receiver: give it an interface a receiver uses, or add that interface to a receiver.`,
-        ),
-      );
-    }
-  }
-  for (const receiver of receivers) {
-    if (links(receiver.commInterface).size > 0 && !sharesLink(receiver, senders)) {
-      found.push(
-        violation(
-          'RECEIVER_WITHOUT_SENDER_LINK',
-          `${devicePath(receiver.serialNumber)}.commInterface`,
-          `Receiver ${receiver.serialNumber} (${receiver.commInterface}) shares no interface with any sender: give it an interface a sender uses.`,
-        ),
-      );
-    }
-  }
-  return found;
-}
-
 /** A setting that something else needs, and what to tell the technician when it is not set. */
 interface NeededSetting {
   missing: boolean;
@@ -146,6 +84,55 @@ interface NeededSetting {
 
 function missingSettings(needed: readonly NeededSetting[]): Violation[] {
   return needed.filter((n) => n.missing).map((n) => violation(n.code, n.field, n.message));
+}
+
+function roleAndLinkCompleteness(devices: readonly ConfigurationMember[]): Violation[] {
+  const senders = devices.filter((d) => d.deviceConfigurationType != null && SENDER_ROLES.includes(d.deviceConfigurationType));
+  const receivers = devices.filter((d) => d.deviceConfigurationType === 'Receiver');
+  const found = missingSettings([
+    { missing: senders.length === 0, code: 'NO_SENDER', field: 'devices', message: 'The configuration has no sender: add a device with role Sender or EStopSender.' },
+    { missing: receivers.length === 0, code: 'NO_RECEIVER', field: 'devices', message: 'The configuration has no receiver: add a device with role Receiver.' },
+    ...devices.flatMap((device): NeededSetting[] => [
+      {
+        missing: device.deviceConfigurationType == null,
+        code: 'DEVICE_ROLE_MISSING',
+        field: `${devicePath(device.serialNumber)}.deviceConfigurationType`,
+        message: `Device ${device.serialNumber} has no role: set it to Sender, Receiver or EStopSender.`,
+      },
+      {
+        missing: links(device.commInterface).size === 0,
+        code: 'COMM_INTERFACE_MISSING',
+        field: `${devicePath(device.serialNumber)}.commInterface`,
+        message: `Device ${device.serialNumber} has no communication interface: choose how it talks to the others (BLE, ISM, Ethernet or Wifi).`,
+      },
+    ]),
+  ]);
+  if (senders.length === 0 || receivers.length === 0) return found;
+  return [
+    ...found,
+    ...unlinked(senders, receivers, 'SENDER_WITHOUT_RECEIVER_LINK', (sender) =>
+      `Sender ${sender.serialNumber} (${sender.commInterface}) shares no interface with any receiver: give it an interface a receiver uses, or add that interface to a receiver.`,
+    ),
+    ...unlinked(receivers, senders, 'RECEIVER_WITHOUT_SENDER_LINK', (receiver) =>
+      `Receiver ${receiver.serialNumber} (${receiver.commInterface}) shares no interface with any sender: give it an interface a sender uses.`,
+    ),
+  ];
+}
+
+/** The devices, among those with an interface, that share no link with any of the others; each reported at its interface. */
+function unlinked(
+  devices: readonly ConfigurationMember[],
+  others: readonly ConfigurationMember[],
+  code: ViolationCode,
+  message: (device: ConfigurationMember) => string,
+): Violation[] {
+  const sharesLink = (device: ConfigurationMember) => {
+    const mine = links(device.commInterface);
+    return others.some((other) => [...links(other.commInterface)].some((link) => mine.has(link)));
+  };
+  return devices
+    .filter((device) => links(device.commInterface).size > 0 && !sharesLink(device))
+    .map((device) => violation(code, `${devicePath(device.serialNumber)}.commInterface`, message(device)));
 }
 
 function settingsCompleteness(configuration: ConfigurationSettings, devices: readonly ConfigurationMember[]): Violation[] {
