@@ -107,17 +107,29 @@ export function headlineSteps(steps: readonly JobStepResult[]): JobStepResult[] 
 }
 
 /** One step in a line: "firmware 1.1.0 installed ✓", "configuration not applied: EPC000101 is in no configuration". */
-export function stepText(step: JobStepResult): string {
-  if (step.status === 'done' || step.status === 'waiting' || step.status === 'running') return `${step.summary} ${stepMark(step.status)}`;
-  return step.reason ? `${step.summary}: ${step.reason}` : step.summary;
+export function stepText(step: JobStepResult, confirmation?: JobStepResult): string {
+  // A step's confirmation is said beside it: "failure confirmed" must never be read for a step it is not about.
+  const confirmed = confirmation && (confirmation.status === 'done' || confirmation.status === 'waiting') && confirmation.summary !== 'nothing new to confirm' ? confirmation.summary : null;
+  if (step.status === 'done' || step.status === 'waiting' || step.status === 'running') return `${step.summary}${confirmed ? `, ${confirmed}` : ''} ${stepMark(step.status)}`;
+  const text = step.reason ? `${step.summary}: ${step.reason}` : step.summary;
+  return confirmed ? `${text} (${confirmed})` : text;
 }
 
 /**
- * The job's line, every headline step in order, nothing cut:
- * `firmware 1.1.0 installed ✓ · configuration not applied: EPC000101 is in no configuration`.
+ * The job's line, every headline step in order with its confirmation, nothing cut:
+ * `firmware 1.1.0 installed, confirmed to the service ✓ · configuration not applied: EPC000101 is in no configuration`.
  */
 export function stepsLine(steps: readonly JobStepResult[]): string {
-  return headlineSteps(steps).map(stepText).join(' · ');
+  const headline = headlineSteps(steps);
+  const group = (s: JobStepResult) => (s.step === 'firmware' || s.step === 'configuration' ? s.step : s.of);
+  return headline
+    .map((s, i) => {
+      // The confirmation is said once, beside the last step of its group the line names (the one that failed, if one did).
+      const last = group(s) !== null && !headline.slice(i + 1).some((later) => group(later) === group(s));
+      const confirmation = last && s.step !== 'confirmation' ? steps.find((c) => c.step === 'confirmation' && c.of === group(s)) : undefined;
+      return stepText(s, confirmation);
+    })
+    .join(' · ');
 }
 
 /** Whether every step the technician asked for did its work (a waiting confirmation counts: the outbox sends it). */

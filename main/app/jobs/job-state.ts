@@ -16,6 +16,8 @@ export type JobOutcome =
   | 'applied'
   /** Nothing to do: the device already ran that firmware, or held that very configuration file. */
   | 'up-to-date'
+  /** Some steps did their work and others were skipped, for the reason their step gives (the device is in no configuration). */
+  | 'partial'
   | 'failed'
   | 'cancelled';
 

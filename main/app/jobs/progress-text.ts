@@ -1,5 +1,6 @@
 import { bytesText, durationText, phaseText, rateText, secondsLeft } from '../../../domain/job-text';
 import type { JobSnapshot } from './job-state';
+import { stepsLine } from '../../../domain/job-steps';
 
 export { bytesText, durationText, phaseText, rateText, secondsLeft };
 
@@ -45,8 +46,13 @@ export function confirmationWords(confirmation: JobSnapshot['confirmation']): st
   }
 }
 
-/** One line for a finished job; for failures the job's own one-line error. */
+/**
+ * One line for a finished job; for failures the job's own one-line error. A job of two steps, or
+ * one with a step skipped, says each step's outcome:
+ * "firmware 1.1.0 installed (was 1.0.0) ✓ · configuration not applied: EPC000101 is in no configuration: add it in Configurations".
+ */
 export function finishedText(job: JobSnapshot): string {
+  if (job.outcome === 'partial' || (job.action === 'both' && job.phase !== 'cancelled')) return stepsLine(job.steps);
   if (job.phase === 'failed' || job.phase === 'cancelled') {
     const confirmation = confirmationWords(job.confirmation);
     return `${job.resultMessage ?? (job.phase === 'failed' ? 'failed' : 'cancelled')}${confirmation ? ` (failure ${confirmation})` : ''}`;

@@ -6,6 +6,8 @@ import type { ConfigurationSourceRequest, FirmwareSourceRequest, JobControl, Job
 import { runFirmwareJob } from './firmware-update-job';
 import { ProgressBatcher, RateMeter, type ProgressListener } from './progress';
 import { confirmationWords } from './progress-text';
+import { isNotApplicable, stepsOnCancelledBeforeStart, stepsOnProgress, stepsOnResult } from './step-record';
+import { stepsLine } from '../../../domain/job-steps';
 
 /**
  * Many devices at once: jobs wait for one of `concurrency` slots, at most one job per device runs at
@@ -136,7 +138,7 @@ export class JobQueue {
     const index = this.waiting.indexOf(jobId);
     if (index >= 0) {
       this.waiting.splice(index, 1);
-      this.finish(entry, { phase: 'cancelled', outcome: 'cancelled', resultMessage: 'cancelled before it started', errorCode: 'CANCELLED', resumable: false, confirmation: 'none' });
+      this.finish(entry, { steps: stepsOnCancelledBeforeStart(entry.snapshot.steps, this.now().toISOString()), phase: 'cancelled', outcome: 'cancelled', resultMessage: 'cancelled before it started', errorCode: 'CANCELLED', resumable: false, confirmation: 'none' });
       return true;
     }
     entry.controller.abort(new DOMException('Cancelled by the technician', 'AbortError'));
@@ -202,7 +204,11 @@ export class JobQueue {
 
   private update(entry: Entry, change: JobUpdate): void {
     const previous = entry.snapshot;
-    const next: JobSnapshot = { ...previous, ...change, updatedAt: this.now().toISOString() };
+    const at = this.now().toISOString();
+    const next: JobSnapshot = { ...previous, ...change, updatedAt: at };
+    if (change.steps === undefined && (change.phase !== undefined || change.step !== undefined || change.bytesDone !== undefined || change.resumedFrom !== undefined || change.attempts !== undefined)) {
+      next.steps = stepsOnProgress(previous.steps, next, at);
+    }
     if (change.phase !== undefined && change.phase !== previous.phase) {
       entry.rate.reset();
       next.rateBytesPerSecond = null;
@@ -228,6 +234,13 @@ export class JobQueue {
     }
   }
 
+  /** A job step ended: its steps (the step, its read-back, its confirmation) take their final status. */
+  private recordResult(entry: Entry, step: 'firmware' | 'configuration', result: StepResult) {
+    const steps = stepsOnResult(entry.snapshot.steps, step, result, entry.snapshot.serialNumber, this.now().toISOString());
+    this.update(entry, { steps });
+    return steps;
+  }
+
   private async run(entry: Entry): Promise<void> {
     const control: JobControl = {
       jobId: entry.snapshot.jobId,
@@ -240,29 +253,38 @@ export class JobQueue {
     try {
       const env = await this.options.environment();
       if (entry.controller.signal.aborted) {
-        this.finish(entry, { phase: 'cancelled', outcome: 'cancelled', resultMessage: 'cancelled before it started', errorCode: 'CANCELLED', resumable: false, confirmation: 'none' });
+        this.finish(entry, { steps: stepsOnCancelledBeforeStart(entry.snapshot.steps, this.now().toISOString()), phase: 'cancelled', outcome: 'cancelled', resultMessage: 'cancelled before it started', errorCode: 'CANCELLED', resumable: false, confirmation: 'none' });
         return;
       }
       let firmware: StepResult | undefined;
       if (request.action !== 'configuration') {
         firmware = await this.runners.firmware(env, { target: request.target, source: request.firmware ?? { kind: 'latest' }, force: request.force }, control);
+        this.recordResult(entry, 'firmware', firmware);
         if (request.action === 'firmware' || (firmware.outcome !== 'applied' && firmware.outcome !== 'up-to-date')) {
           this.finish(entry, firmware);
           return;
         }
       }
       const configuration = await this.runners.configuration(env, { target: request.target, source: request.configuration ?? { kind: 'service' } }, control);
+      const steps = this.recordResult(entry, 'configuration', configuration);
+      if (isNotApplicable(configuration)) {
+        // Nothing was sent for the configuration: the job is not a failure (a firmware it installed
+        // stays installed), and its line says step by step what was done and what was not.
+        this.finish(entry, { ...(firmware ? combine(firmware, configuration) : configuration), phase: 'done', outcome: 'partial', resultMessage: stepsLine(steps), steps });
+        return;
+      }
       this.finish(entry, firmware ? combine(firmware, configuration) : configuration);
     } catch (error) {
       // A bug in a step, not a device failure: it ends this job only.
-      this.finish(entry, {
+      const failed: StepResult = {
         phase: 'failed',
         outcome: 'failed',
         resultMessage: `internal error: ${error instanceof Error ? error.message : String(error)}`,
         errorCode: 'INTERNAL',
         resumable: false,
         confirmation: 'none',
-      });
+      };
+      this.finish(entry, { ...failed, steps: stepsOnResult(entry.snapshot.steps, entry.snapshot.step, failed, entry.snapshot.serialNumber, this.now().toISOString()) });
     }
   }
 }

@@ -174,7 +174,7 @@ describe('job queue', () => {
 describe('firmware then configuration as one job', () => {
   const env = {} as JobEnvironment;
 
-  it('says the firmware was confirmed and the configuration failure was not, when no file could be had', async () => {
+  it('says the firmware was installed and confirmed, and the configuration skipped and why, when the device is in no configuration', async () => {
     const queue = new JobQueue({
       concurrency: 1,
       environment: () => env,
@@ -186,10 +186,20 @@ describe('firmware then configuration as one job', () => {
     });
     queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
     const [final] = await queue.idle();
-    expect(final!.phase).toBe('failed');
-    expect(final!.confirmation).toBe('none');
+    // Not a failure: the firmware stays installed; the configuration was never attempted.
+    expect(final!.phase).toBe('done');
+    expect(final!.outcome).toBe('partial');
+    expect(final!.steps.map((s) => [s.step, s.of, s.status])).toEqual([
+      ['firmware', null, 'done'],
+      ['read-back', 'firmware', 'done'],
+      ['confirmation', 'firmware', 'done'],
+      ['configuration', null, 'skipped'],
+      ['read-back', 'configuration', 'not-started'],
+      ['confirmation', 'configuration', 'not-started'],
+    ]);
+    expect(final!.steps[3]!.errorCode).toBe('DEVICE_NOT_IN_CONFIGURATION');
     expect(jobText(final!)).toBe(
-      'firmware 1.1.0 installed (was 1.0.0) (confirmed to the service); getting the configuration file failed: device is in no configuration',
+      'firmware 1.1.0 installed (was 1.0.0), confirmed to the service ✓ · configuration not applied: EPC000101 is in no configuration: add it in Configurations',
     );
   });
 
@@ -204,8 +214,9 @@ describe('firmware then configuration as one job', () => {
     });
     queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
     const [final] = await queue.idle();
+    expect(final!.phase).toBe('failed');
     expect(jobText(final!)).toBe(
-      'firmware 1.1.0 installed (was 1.0.0) (confirmed to the service); the device refused the file (failure confirmation waiting in the outbox)',
+      'firmware 1.1.0 installed (was 1.0.0), confirmed to the service ✓ · configuration not applied: the device refused the file (failure report waiting in the outbox)',
     );
   });
 
@@ -221,6 +232,6 @@ describe('firmware then configuration as one job', () => {
     queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
     const [final] = await queue.idle();
     expect(final!.confirmation).toBe('queued');
-    expect(jobText(final!)).toBe('firmware 1.1.0 installed; configuration applied; confirmation waiting in the outbox');
+    expect(jobText(final!)).toBe('firmware 1.1.0 installed, confirmed to the service ✓ · configuration applied, confirmation waiting in the outbox ✓');
   });
 });
