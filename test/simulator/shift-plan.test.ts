@@ -1,0 +1,90 @@
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseShiftPlan, runShift, type ShiftRun } from '../../simulator/shift-plan';
+import { serviceKeys } from '../fixtures/simulated-device';
+
+/** The simulator's shift plan: what a shift file may say, and acting it out on ptys. */
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+describe('a shift file', () => {
+  it('reads devices, timed steps in order, and an unplug during the firmware transfer as the device’s own pull', () => {
+    const plan = parseShiftPlan({
+      devices: [
+        { deviceType: 'EPC', serialNumber: 'EPC000101' },
+        { id: 'copy', deviceType: 'EPC', serialNumber: 'EPC000101' },
+      ],
+      plan: [
+        { at: 500, plug: 'copy' },
+        { at: 0, plug: 'EPC000101' },
+        { unplug: 'EPC000101', duringFirmwareAt: 20000, for: 1500 },
+      ],
+    });
+    expect(plan.devices.map((d) => d.id)).toEqual(['EPC000101', 'copy']);
+    expect(plan.devices[0]!.faults).toEqual({ pullAt: 20000, replugAfterMs: 1500 });
+    expect(plan.steps).toEqual([
+      { at: 0, action: 'plug', id: 'EPC000101' },
+      { at: 500, action: 'plug', id: 'copy' },
+    ]);
+  });
+
+  it('names what is wrong', () => {
+    const device = { deviceType: 'EPC', serialNumber: 'EPC000101' };
+    expect(() => parseShiftPlan({ devices: [device], plan: [{ at: 0, plug: 'EPC000999' }] }, 'shift.json')).toThrow(
+      'shift.json: plan step 1 names "EPC000999", which is not among the devices (EPC000101).',
+    );
+    expect(() => parseShiftPlan({ devices: [device, device], plan: [{ at: 0, plug: 'EPC000101' }] })).toThrow('two devices have the id "EPC000101"');
+    expect(() => parseShiftPlan({ devices: [device], plan: [{ at: 0, unplug: 'EPC000101' }] })).toThrow('"EPC000101" is unplugged at 0 ms before it was ever plugged in');
+    expect(() => parseShiftPlan({ devices: [device], plan: [] })).toThrow('plan: a shift needs a plan');
+    expect(() => parseShiftPlan({ devices: [device], plan: [{ at: -1, plug: 'EPC000101' }] })).toThrow(/plan\.0/);
+  });
+});
+
+describe('acting out a shift', () => {
+  let dir: string;
+  let run: ShiftRun | undefined;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pv-shift-'));
+  });
+  afterEach(async () => {
+    await run?.stop();
+    run = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('plugs devices in at their time, a copied serial on a port of its own, and pulls and replugs them', async () => {
+    const ptyDir = join(dir, 'pty');
+    const plan = parseShiftPlan({
+      defaults: { ptyDir },
+      devices: [
+        { deviceType: 'EPC', serialNumber: 'EPC000101' },
+        { id: 'copy', deviceType: 'EPC', serialNumber: 'EPC000101' },
+      ],
+      plan: [
+        { at: 0, plug: 'EPC000101' },
+        { at: 50, plug: 'copy' },
+        { at: 100, unplug: 'EPC000101' },
+        { at: 150, plug: 'EPC000101' },
+      ],
+    });
+    const seen: string[] = [];
+    const presence: boolean[] = [];
+    run = runShift(
+      { ...plan, stateDir: join(dir, 'state'), publicKeyPem: serviceKeys.publicKeyPem },
+      {
+        onStep: (step) => {
+          seen.push(`${step.action} ${step.id} ${step.device.descriptor.serialNumber}`);
+          void exists(join(ptyDir, 'EPC000101')).then((present) => presence.push(present));
+        },
+      },
+    );
+    await run.finished;
+    expect(seen).toEqual(['plug EPC000101 EPC000101', 'plug copy EPC000101', 'unplug EPC000101 EPC000101', 'plug EPC000101 EPC000101']);
+    expect(run.devices.get('copy')!.descriptor.path).toBe(join(ptyDir, 'copy'));
+    expect(await exists(join(ptyDir, 'copy'))).toBe(true);
+    expect(await exists(join(ptyDir, 'EPC000101'))).toBe(true);
+    expect(presence[2]).toBe(false);
+  });
+});
