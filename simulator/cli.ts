@@ -8,6 +8,7 @@ import { loadPublicKey } from './cli/public-key';
 import { loadReleaseKeys } from './cli/release-keys';
 import { startFleet, type FleetDeviceSpec, type FleetSpec, type SimulatedFleet } from './fleet';
 import { simulatorDir } from './scratch-dir';
+import { readShiftFile, runShift, type ShiftRun } from './shift-plan';
 
 function buildProgram(): Command {
   return new Command('simulator')
@@ -21,6 +22,7 @@ function buildProgram(): Command {
     .option('--firmware-version <version>', 'version the device runs at first start', undefined)
     .option('--link <link>', 'pty | udp:HOST:PORT | ble', 'pty')
     .option('--fleet <file>', 'JSON file listing several devices (instead of --type/--serial)')
+    .option('--shift <file>', 'JSON file of a shift at a station: devices and a timed plan of plugging them in and out (simulator/shift-plan.ts); one JSON line per step')
     .option('--state-dir <dir>', 'root of the devices\' state directories (each device in <dir>/<serial>)')
     .option('--public-key <file>', 'the service\'s root key (PEM): it certifies the organization keys that sign configuration files')
     .option('--release-key-pub <file>', 'a firmware release public key (PEM) the devices trust; repeat for several', repeated, [])
@@ -58,7 +60,8 @@ async function devicesFrom(flags: CliFlags): Promise<Pick<FleetSpec, 'defaults' 
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   program.parse(argv);
-  const flags = program.opts<CliFlags>();
+  const flags = program.opts<CliFlags & { shift?: string }>();
+  if (flags.shift !== undefined) return actOutShift(flags, flags.shift);
   // Signal handlers go in before anything is printed: a caller that reads our line and at once
   // sends SIGTERM must get a clean stop, not the default kill.
   let fleet: SimulatedFleet | undefined;
@@ -104,6 +107,36 @@ async function main(argv: string[]): Promise<void> {
   }
   if (stopRequested !== undefined) await shutdown(fleet, stopRequested);
   // A BLE-only fleet holds no socket or child process open: keep running until told to stop.
+  keepAlive = setInterval(() => undefined, 1 << 30);
+}
+
+/** `--shift FILE`: acts the plan out, one JSON line per step, then runs until SIGINT or SIGTERM. */
+async function actOutShift(flags: CliFlags, file: string): Promise<void> {
+  let shift: ShiftRun | undefined;
+  const stop = () => {
+    void (async () => {
+      await shift?.stop();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    const plan = await readShiftFile(file);
+    const publicKeyPem = await loadPublicKey({ file: flags.publicKey, serviceUrl: flags.serviceUrl });
+    const releaseKeysPem = await loadReleaseKeys({ files: flags.releaseKeyPub ?? [], serviceUrl: flags.serviceUrl });
+    const shared = { ...sharedOptions(flags), ...(releaseKeysPem.length > 0 ? { releaseKeysPem } : {}) };
+    shift = runShift(
+      { ...plan, stateDir: flags.stateDir ?? join(simulatorDir(), 'state'), publicKeyPem, defaults: { ...plan.defaults, ...shared, faults: { ...plan.defaults?.faults, ...shared.faults } } },
+      { onStep: (step) => process.stdout.write(`${JSON.stringify({ shift: step.action, id: step.id, at: step.at, ...step.device.descriptor })}\n`) },
+    );
+    await shift.finished;
+    process.stdout.write(`${JSON.stringify({ shift: 'plan-done' })}\n`);
+  } catch (error) {
+    console.error(`simulator: ${(error as Error).message}`);
+    await shift?.stop();
+    process.exit(1);
+  }
   keepAlive = setInterval(() => undefined, 1 << 30);
 }
 
