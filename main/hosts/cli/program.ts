@@ -8,6 +8,7 @@ import { deviceVerify } from './commands/verify';
 import { deviceUpdate, firmwareApply, firmwareDownload, firmwareUpdate } from './commands/firmware';
 import { login, logout, status, type LoginOptions } from './commands/login';
 import { outboxList, outboxSync } from './commands/outbox';
+import { packageExport, packageExportConfirmations, packageImport, packageImportConfirmations } from './commands/package';
 import { station } from './commands/station';
 import type { CliContext, GlobalOptions } from './context';
 import type { CliIo } from './io';
@@ -222,6 +223,33 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .description('Delete all but the newest versions of each type.')
     .option('--keep <n>', 'versions to keep per type', nonNegativeInteger('--keep'), 2)
     .action((options: { keep: number }) => runner((ctx) => cachePrune(ctx, options)));
+
+  const workPackage = program.command('package').description('Work packages for plants without network: take what the devices of a configuration need there, bring the confirmations back.');
+  workPackage
+    .command('export')
+    .description("One signed file with a configuration's firmware, each device's configuration file, the device list and the organization's public keys, good until it expires.")
+    .requiredOption('--configuration <name>', 'the configuration, by name')
+    .requiredOption('--out <file>', 'the file to write')
+    .option('--expires-in <days>', 'days the package stays good (1 to 365, default 30)', positiveInteger('--expires-in'))
+    .action((options: { configuration: string; out: string; expiresIn?: number }) => runner((ctx) => packageExport(ctx, options)));
+  workPackage
+    .command('import')
+    .description('Check a work package (signature, expiry, organization) and keep its files, so its devices can be provisioned with the network unplugged.')
+    .argument('<file>')
+    .option('--signer <keyId>', 'refuse it unless the exporting workstation key is this one')
+    .option('--api-key <key>', 'when not logged in: your API key for the organization (or $PROVISIONER_API_KEY), kept unchecked until the service can be reached')
+    .action((file: string, options: { signer?: string; apiKey?: string }) => runner((ctx) => packageImport(ctx, file, options)));
+  workPackage
+    .command('export-confirmations')
+    .description('Write the confirmations waiting in the outbox into one signed file, to deliver from a workstation that reaches the service. They stay in the outbox too.')
+    .requiredOption('--out <file>', 'the file to write')
+    .action((options: { out: string }) => runner((ctx) => packageExportConfirmations(ctx, options)));
+  workPackage
+    .command('import-confirmations')
+    .description('Check a confirmations file and deliver each confirmation to the service, once however often it is imported.')
+    .argument('<file>')
+    .option('--signer <keyId>', 'refuse it unless the exporting workstation key is this one')
+    .action((file: string, options: { signer?: string }) => runner((ctx) => packageImportConfirmations(ctx, file, options)));
 
   return program;
 }
