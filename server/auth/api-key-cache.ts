@@ -1,8 +1,15 @@
 import type { Database } from '../db/database';
-import { CacheStats } from '../cache/cache-stats';
-import { Generation, type Freshness } from '../cache/generation';
+import type { Freshness } from '../cache/generation';
+import { HeardEntries } from '../cache/heard-entries';
 import { findApiKeyByValue, type ApiKeyRecord } from '../store/api-keys';
 import { hashApiKey } from './api-key-value';
+
+interface KeptKey {
+  record: ApiKeyRecord;
+  /** This cache's generation when the key was looked up, and the linked freshness's. */
+  own: number;
+  linked: number;
+}
 
 /**
  * Finds the key of each request and keeps the keys it found while nothing they came from changed:
@@ -14,12 +21,10 @@ import { hashApiKey } from './api-key-value';
  * So a key revoked or given another role is refused or judged by its new role on the very next
  * request, whichever instance changed it.
  */
-export class ApiKeyCache {
-  private readonly entries = new Map<string, { record: ApiKeyRecord; own: number; linked: number }>();
-  private readonly generation = new Generation();
-  readonly stats = new CacheStats();
-
-  constructor(private readonly staleWith?: Freshness) {}
+export class ApiKeyCache extends HeardEntries<KeptKey> {
+  constructor(private readonly staleWith?: Freshness) {
+    super(10_000);
+  }
 
   private current(entry: { own: number; linked: number }): boolean {
     return this.generation.isCurrent(entry.own) && (!this.staleWith || this.staleWith.isCurrent(entry.linked));
@@ -36,30 +41,14 @@ export class ApiKeyCache {
     const taken = { own: this.generation.begin(), linked: this.staleWith?.begin() ?? 0 };
     const record = await findApiKeyByValue(db, key);
     // Unknown keys are not kept: a key issued a moment ago must work at once.
-    if (record && this.current(taken)) {
-      if (this.entries.size > 10_000) this.entries.clear();
-      this.entries.set(hash, { record, ...taken });
-    } else {
-      this.entries.delete(hash);
-    }
+    if (record && this.current(taken)) this.keep(hash, { record, ...taken });
+    else this.entries.delete(hash);
     return record;
   }
 
   /** Keys may have changed somewhere: look each up again. */
   clear(): void {
-    this.generation.advance();
-    this.entries.clear();
-  }
-
-  /** Changes can no longer be heard: keep nothing until `resume()`. */
-  suspend(): void {
-    this.generation.suspend();
-    this.entries.clear();
-  }
-
-  resume(): void {
-    this.generation.resume();
-    this.entries.clear();
+    this.clearAll();
   }
 
   /** Drops a key at once (its role is being changed); the commit that follows clears the rest. */

@@ -1,65 +1,100 @@
-import { CacheStats } from './cache-stats';
-import { Generation, type Freshness } from './generation';
+import { ALL_TABLES, noteTablesRead, overlaps, recordingReads, type TableSet } from '../db/tables';
+import type { Freshness } from './generation';
+import { HeardEntries } from './heard-entries';
+
+interface Kept {
+  value: unknown;
+  /** The tables the answer was read from (server/db/tables.ts). */
+  tables: TableSet;
+}
+
+interface Flight {
+  token: number;
+  answer: Promise<{ value: unknown; tables: TableSet }>;
+}
 
 /**
- * Answers of read operations kept in memory while the data they were read from is unchanged.
+ * Answers of read operations kept in memory while the tables they were read from are unchanged.
  *
- * - PGlite: a transaction that wrote through this instance clears it when it commits (`clear()`).
+ * - Each answer remembers the tables its statements named (recorded as they ran,
+ *   server/db/tables.ts); a commit drops the answers read from a table it wrote, and only those:
+ *   a confirmation (devices, confirmations) leaves the configurations' answers in place.
+ * - PGlite: a transaction that wrote through this instance drops them when it commits (`clear()`).
  * - On a PostgreSQL server other instances write too: every commit that changed something is
- *   announced (server/db/change-feed.ts) and clears the cache of every instance, this one
- *   included, as it happens (`changed()`). While this
- *   instance cannot hear the announcements (its listening connection is down), the cache is
- *   suspended: nothing is kept, every read goes to the database.
+ *   announced with the tables it wrote (server/db/change-feed.ts) to every instance, this one
+ *   included, as it happens (`changed()`). While this instance cannot hear the announcements (its
+ *   listening connection is down), the cache is suspended: nothing is kept, every read goes to
+ *   the database.
  *
- * A read that raced with a change must not store what it read before it: `begin()` takes the
- * generation before the query and `set()` stores only if the generation did not move since.
+ * A read that raced with a change of its tables must not keep what it read before it: `begin()`
+ * takes the generation before the query, and the answer is kept only if none of its tables
+ * changed since. Concurrent misses of one key share one load, but only while nothing at all has
+ * changed since that load began, so a request never gets an answer older than the last change
+ * this instance heard before the request came.
  */
-export class ReadCache implements Freshness {
-  private readonly generation = new Generation();
+export class ReadCache extends HeardEntries<Kept> implements Freshness {
   private announced = false;
-  private readonly entries = new Map<string, unknown>();
-  readonly stats = new CacheStats();
+  /** The generation at which each table last changed, and at which everything last did. */
+  private readonly tableChangedAt = new Map<string, number>();
+  private allChangedAt = 0;
+  private readonly flights = new Map<string, Flight>();
 
-  constructor(private readonly maxEntries = 5_000) {}
-
-  /** Answers held now. */
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get<T>(key: string): T | undefined {
-    return this.entries.get(key) as T | undefined;
+  constructor(maxEntries = 5_000) {
+    super(maxEntries);
   }
 
   begin(): number {
     return this.generation.begin();
   }
 
-  /** Whether nothing was written since `token` was taken (a key found then may still be used). */
+  /** Whether nothing at all was written since `token` was taken (a key found then may still be used). */
   isCurrent(token: number): boolean {
     return this.generation.isCurrent(token);
   }
 
-  set(key: string, value: unknown, token: number): void {
-    if (!this.isCurrent(token)) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, value);
+  /** Whether an answer read from `tables` since `token` may be kept: heard throughout, and none of them changed since. */
+  private keepable(token: number, tables: TableSet): boolean {
+    if (!this.generation.isCurrent(this.generation.begin()) || this.allChangedAt > token) return false;
+    if (tables === ALL_TABLES) return this.generation.isCurrent(token);
+    for (const table of tables) if ((this.tableChangedAt.get(table) ?? 0) > token) return false;
+    return true;
   }
 
   /**
-   * Called after a transaction that wrote through this instance has committed (or failed). Where
-   * commits are announced (PostgreSQL), the announcement has cleared the cache already, and only
-   * if the commit changed something: the writer waits for it before answering. Then this does
-   * nothing, so that a download that issued nothing new does not empty the cache.
+   * Called after a transaction that wrote `tables` through this instance has committed (or
+   * failed). Where commits are announced (PostgreSQL), the announcement has dropped what it
+   * changed already, and only if the commit changed something: the writer waits for it before
+   * answering. Then this does nothing, so that a download that issued nothing new drops nothing.
    */
-  clear(): void {
-    if (!this.announced) this.changed();
+  clear(tables?: TableSet): void {
+    if (!this.announced) this.changed(tables);
   }
 
-  /** Something committed: drop every answer. */
-  changed(): void {
+  /** Something committed that wrote `tables` (anything, when absent): drop the answers read from them. */
+  changed(tables: TableSet = ALL_TABLES): void {
     this.generation.advance();
-    this.entries.clear();
+    const now = this.generation.begin();
+    if (tables === ALL_TABLES) {
+      this.allChangedAt = now;
+      this.entries.clear();
+      return;
+    }
+    for (const table of tables) this.tableChangedAt.set(table, now);
+    for (const [key, kept] of this.entries) if (overlaps(kept.tables, tables)) this.entries.delete(key);
+  }
+
+  override clearAll(): void {
+    this.changed(ALL_TABLES);
+  }
+
+  override suspend(): void {
+    super.suspend();
+    this.allChangedAt = this.generation.begin();
+  }
+
+  override resume(): void {
+    super.resume();
+    this.allChangedAt = this.generation.begin();
   }
 
   /** From now on commits are announced to this cache (`changed()`), local ones included. */
@@ -67,30 +102,33 @@ export class ReadCache implements Freshness {
     this.announced = true;
   }
 
-  /** Changes can no longer be heard: keep nothing until `resume()`. */
-  suspend(): void {
-    this.generation.suspend();
-    this.entries.clear();
-  }
-
-  /** Changes are heard again: start keeping answers, from empty. */
-  resume(): void {
-    this.generation.resume();
-    this.entries.clear();
-  }
-
   /** Reads through the cache: `load` runs (outside any transaction) only on a miss. */
   async through<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.get<T>(key);
-    if (hit !== undefined) {
+    const kept = this.entries.get(key);
+    if (kept !== undefined) {
       this.stats.hit();
-      return hit;
+      // A cached read inside a cached read: the outer answer depends on these tables too.
+      noteTablesRead(kept.tables);
+      return kept.value as T;
+    }
+    const flight = this.flights.get(key);
+    if (flight && this.generation.isCurrent(flight.token)) {
+      this.stats.hit();
+      const { value, tables } = await flight.answer;
+      noteTablesRead(tables);
+      return value as T;
     }
     this.stats.miss();
     const token = this.begin();
-    const value = await load();
-    this.set(key, value, token);
-    return value;
+    const answer = recordingReads(load);
+    this.flights.set(key, { token, answer });
+    try {
+      const { value, tables } = await answer;
+      if (this.keepable(token, tables)) this.keep(key, { value, tables });
+      return value;
+    } finally {
+      if (this.flights.get(key)?.answer === answer) this.flights.delete(key);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { ChangeListener } from './database';
+import { ALL_TABLES, TABLES, type TableSet } from './tables';
 
 /**
  * How the instances sharing a PostgreSQL database keep their caches true: every transaction that
@@ -18,6 +19,22 @@ export const CHANGES_CHANNEL = 'provisioner_changes';
 
 const KEYS = 'keys';
 const DATA = 'data';
+const ALL = '*';
+
+/**
+ * What a notification says changed. Ours: `origin:sequence:keys|data:table,table` (the tables the
+ * commit wrote, or `*`). Anything else (an operator's bare NOTIFY, a payload of an older build)
+ * may have changed anything, API keys included.
+ */
+export function changeOf(payload: string): { keys: boolean; tables: TableSet } {
+  const [, , kind, list] = payload.split(':');
+  if ((kind !== KEYS && kind !== DATA) || list === undefined || list === ALL) return { keys: kind !== DATA, tables: ALL_TABLES };
+  const tables = new Set(list.split(','));
+  // A table this build does not know (a newer build's) was read by none of its answers, but the
+  // payload may also be garbled: then drop everything.
+  if ([...tables].some((table) => !TABLES.includes(table))) return { keys: true, tables: ALL_TABLES };
+  return { keys: kind === KEYS, tables };
+}
 
 /** How long a writer waits for its own notification before answering anyway. */
 const ECHO_WAIT_MS = 1_000;
@@ -36,12 +53,13 @@ export class ChangeFeed {
   constructor(private readonly databaseUrl: string) {}
 
   /**
-   * A payload for the next write's NOTIFY: this process's origin, a number of its own, and whether
-   * API keys changed (only then do the instances drop the keys they hold).
+   * A payload for the next write's NOTIFY: this process's origin, a number of its own, whether
+   * API keys changed (only then do the instances drop the keys they hold), and the tables written
+   * (the instances drop only the answers read from them).
    */
-  nextToken(keys: boolean): string {
+  nextToken(keys: boolean, tables: TableSet = ALL_TABLES): string {
     this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
-    return `${this.origin}:${this.sequence}:${keys ? KEYS : DATA}`;
+    return `${this.origin}:${this.sequence}:${keys ? KEYS : DATA}:${tables === ALL_TABLES ? ALL : [...tables].sort().join(',')}`;
   }
 
   /**
@@ -105,9 +123,8 @@ export class ChangeFeed {
     client.on('notification', (message) => {
       const payload = message.payload ?? '';
       this.echoes.get(payload)?.();
-      // A notification of anyone else's (an operator's NOTIFY) may concern keys too.
-      const keys = !payload.endsWith(`:${DATA}`);
-      for (const listener of this.listeners) listener.changed(keys);
+      const { keys, tables } = changeOf(payload);
+      for (const listener of this.listeners) listener.changed(keys, tables);
     });
     try {
       await client.connect();

@@ -1,3 +1,5 @@
+import type { TableSet } from './tables';
+
 /**
  * One query layer over PGlite (embedded, file-backed) and a PostgreSQL server (`pg`). Every store
  * function takes a `Queryable`, so the same SQL runs inside or outside a transaction on both.
@@ -40,10 +42,10 @@ export interface Database extends Queryable {
 
 export interface ChangeListener {
   /**
-   * Something committed: whatever was read before may be out of date; `keys` when API keys may
-   * have changed too (a role, a revocation).
+   * Something committed: whatever was read from `tables` before may be out of date (all of them
+   * when absent); `keys` when API keys may have changed too (a role, a revocation).
    */
-  changed(keys: boolean): void;
+  changed(keys: boolean, tables?: TableSet): void;
   /** Whether commits are being heard now; while they are not, nothing read may be kept. */
   listening(heard: boolean): void;
 }

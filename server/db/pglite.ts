@@ -2,12 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { makePrivate } from '../../platform/private-files';
 import type { Database, Queryable, QueryResult, SqlValue } from './database';
+import { noteStatement } from './tables';
 
 const PGLITE = Symbol('pglite');
 
 function wrap(target: Pick<PGlite, 'query'>): Queryable {
   return {
     async query<Row>(sql: string, params: readonly SqlValue[] = []): Promise<QueryResult<Row>> {
+      noteStatement(sql);
       const result = await target.query<Row>(sql, params as unknown[]);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     },

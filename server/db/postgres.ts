@@ -3,6 +3,7 @@ import type { Database, Queryable, QueryResult, SqlValue } from './database';
 import { RETRYABLE_CODES, sqlErrorCode } from './database';
 import { CHANGES_CHANNEL, ChangeFeed } from './change-feed';
 import { DatabaseUnavailableError, isConnectionFailure, TransactionConflictError } from './failures';
+import { ALL_TABLES, joinTables, noteStatement, tablesNamedIn } from './tables';
 
 // Return bigint (int8) and numeric as JS numbers, like PGlite does, so rows look the same on both.
 // Counts and sizes in this schema stay far below 2^53.
@@ -23,6 +24,7 @@ function toUint8(value: unknown): unknown {
 function wrap(client: PgClient): Queryable {
   return {
     async query<Row>(sql: string, params: readonly SqlValue[] = []): Promise<QueryResult<Row>> {
+      noteStatement(sql);
       const result = await client.query(sql, normalise(params));
       // bytea comes back as Buffer; hand out Uint8Array as PGlite does so callers see one type.
       const rows = result.rows.map((row: Record<string, unknown>) => {
@@ -40,18 +42,21 @@ const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
 /** An INSERT, UPDATE or DELETE that affected no row (ON CONFLICT DO NOTHING, a no-op update) changed nothing. */
 const isRowChange = (sql: string) => /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql);
 
-/** A write that may concern API keys (their roles, their existence). */
-const touchesKeys = (sql: string) => /\bapi_keys\b/i.test(sql);
-
 interface Writes {
   wrote: boolean;
   keys: boolean;
+  /** The tables the writes named (server/db/tables.ts): the caches drop only what was read from them. */
+  tables: Set<string> | typeof ALL_TABLES;
 }
+
+const noWrites = (): Writes => ({ wrote: false, keys: false, tables: new Set() });
 
 function noteWrite(writes: Writes, sql: string, rowCount: number): void {
   if (isRead(sql) || (isRowChange(sql) && rowCount === 0)) return;
   writes.wrote = true;
-  if (touchesKeys(sql)) writes.keys = true;
+  writes.tables = joinTables(writes.tables, tablesNamedIn(sql));
+  // A write that may concern API keys (their roles, their existence): one naming no known table may.
+  if (writes.tables === ALL_TABLES || writes.tables.has('api_keys')) writes.keys = true;
 }
 
 /** Notes in `writes` what the statements of the transaction may have changed. */
@@ -99,10 +104,10 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
   // After a statement that wrote outside a transaction. Best effort: the write stands whatever
   // happens to the announcement, and must not be repeated because of it.
   const announceAfter = async (sql: string, rowCount: number) => {
-    const writes = { wrote: false, keys: false };
+    const writes = noWrites();
     noteWrite(writes, sql, rowCount);
     if (!writes.wrote) return;
-    await base.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, feed.nextToken(writes.keys)]).then(
+    await base.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, feed.nextToken(writes.keys, writes.tables)]).then(
       () => undefined,
       () => undefined,
     );
@@ -146,10 +151,10 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
         client.on('error', onLost);
         try {
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-          const writes = { wrote: false, keys: false };
+          const writes = noWrites();
           const result = await work(noticingWrites(wrap(client), writes));
           // Sent inside the transaction, the notification goes out with the commit or not at all.
-          const token = writes.wrote ? feed.nextToken(writes.keys) : undefined;
+          const token = writes.wrote ? feed.nextToken(writes.keys, writes.tables) : undefined;
           if (token) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, token]);
           echo = token ? feed.expect(token) : undefined;
           committing = true;
@@ -185,8 +190,8 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
     },
     exec: async (sql) => {
       await pool.query(sql);
-      // Schema changes (migrations): everything may differ.
-      await announceAfter('-- schema api_keys', 1);
+      // Schema changes (migrations): everything may differ (a statement naming no table stands for all).
+      await announceAfter('-- schema change', 1);
     },
     async withLock<T>(lockId: number, work: () => Promise<T>): Promise<T> {
       // A session lock on a connection of its own, held across the transactions `work` runs on

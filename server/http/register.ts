@@ -4,6 +4,7 @@ import { authenticate } from '../auth/authenticate';
 import type { OperationId } from '../../domain/role-matrix';
 import type { ServiceContext } from '../context';
 import type { SqlValue } from '../db/database';
+import { joinTables, tablesNamedIn } from '../db/tables';
 import { ok } from './envelope';
 import { badRequest } from './errors';
 import { safeFileName } from './file-name';
@@ -55,19 +56,19 @@ async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: Fastify
 
   if (!spec.mutates || spec.readOnlyWhen?.(query as never)) return call(ctx.db);
   // A mutating operation runs in one transaction: whatever it throws rolls every change back.
-  let wrote = false;
+  let written: ReturnType<typeof joinTables> | undefined;
   try {
     return await ctx.db.transaction((tx) =>
       call({
         query: <Row,>(sql: string, params?: readonly SqlValue[]) => {
-          // Dry runs and downloads that only read keep the read cache.
-          if (!/^\s*SELECT\b/i.test(sql)) wrote = true;
+          // Dry runs and downloads that only read keep the read cache; a write drops the answers read from its tables.
+          if (!/^\s*SELECT\b/i.test(sql)) written = joinTables(written ?? new Set(), tablesNamedIn(sql));
           return tx.query<Row>(sql, params);
         },
       }),
     );
   } finally {
-    if (wrote) ctx.reads?.clear();
+    if (written) ctx.reads?.clear(written);
   }
 }
 

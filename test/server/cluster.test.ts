@@ -82,6 +82,24 @@ describe.skipIf(!POSTGRES_URL)(`two instances on one PostgreSQL database (${reas
     }
   });
 
+  it("shows a device's firmware confirmed through the other instance on the very next request, and keeps the configurations' answers meanwhile", async () => {
+    const id = (await admin(a.url, 'POST', 'configurations', { body: { name: 'Kept across confirmations' } })).json.data.id as string;
+    const firmwareOf = async () => (await admin(b.url, 'GET', 'devices?serial=NSCP000104')).json.data.items[0].firmwareVersion as string | null;
+    await admin(b.url, 'GET', `configurations/${id}`);
+    await firmwareOf();
+    for (const version of ['1.1.0', '1.2.0']) {
+      const confirmed = await admin(a.url, 'POST', 'devices/NSCP000104/confirm-apply-firmware', {
+        body: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: version, applyTimeStamp: new Date().toISOString() },
+      });
+      expect(confirmed.status).toBe(200);
+      expect(await firmwareOf()).toBe(version);
+      // The confirmation wrote devices and confirmations: B answers the configuration from memory.
+      const hits = b.ctx.reads!.stats.hits;
+      expect((await admin(b.url, 'GET', `configurations/${id}`)).json.data.name).toBe('Kept across confirmations');
+      expect(b.ctx.reads!.stats.hits).toBe(hits + 1);
+    }
+  });
+
   it('loses no device of many added to one configuration at once through both instances', async () => {
     const id = (await admin(a.url, 'POST', 'configurations', { body: { name: 'Many at once' } })).json.data.id as string;
     // Devices of this test only: the others use EPC000104 (rivals), SRCP000101 and EPC000101 (files).
