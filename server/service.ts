@@ -63,8 +63,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const reads = ctx.reads;
     const watching = reads
       ? db.watchChanges({
-          changed: (keysChanged) => {
-            reads.changed();
+          changed: (keysChanged, tables) => {
+            reads.changed(tables);
             if (keysChanged) ctx.keys.clear();
           },
           listening: (heard) => {
