@@ -4,6 +4,11 @@ import { FIRMWARE_STATES } from './constants';
 // The CBOR payloads of the device resources (docs/device-protocol.md §3), as both ends read them:
 // the host parses what a device answers with these, and the simulator types what it sends by them.
 
+const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'bytes');
+
+/** One content coding a device can decode (§3.2 `codings`); names it does not know a host ignores. */
+export const advertisedCodingSchema = z.object({ name: z.string(), windowBits: z.number().int().optional() });
+
 /** GET /info (docs/device-protocol.md §3.2). Unknown fields are ignored. */
 export const deviceInfoSchema = z.object({
   protocol: z.number().int(),
@@ -16,12 +21,28 @@ export const deviceInfoSchema = z.object({
   maxInFlight: z.number().int().min(1),
   /** The device takes Q-Block1 (RFC 9177, option 19) on its Block1 resources; absent: Block1 only. */
   qBlock1: z.boolean().optional(),
+  /** Content codings the device decodes besides identity (§3.3 "Content codings"); absent: identity only. */
+  codings: z.array(advertisedCodingSchema).optional(),
+  /** SHA-256 of the image in the running slot, when the device knows it: the base a patch must name. */
+  imageSha256: bytes.nullable().optional(),
   bootId: z.union([z.number(), z.string()]),
   state: z.string(),
 });
 export type DeviceInfo = z.infer<typeof deviceInfoSchema>;
 
-const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'bytes');
+/**
+ * The `coding` of an announce (§3.3 "Content codings"): the bytes of PUT /fw/data are the image
+ * deflated ("deflate") or a deflated patch from the running image ("delta"), `size` of them.
+ */
+export const announcedCodingSchema = z.object({
+  name: z.enum(['deflate', 'delta']),
+  /** Bytes on the wire: the coded stream's length. */
+  size: z.number().int().positive(),
+  windowBits: z.number().int().min(9).max(15),
+  /** delta: SHA-256 of the image the patch applies to, which must be the running image. */
+  baseSha256: bytes.refine((value) => value.length === 32, '32 bytes').optional(),
+});
+export type AnnouncedCoding = z.infer<typeof announcedCodingSchema>;
 
 /**
  * POST /fw request (§3.3): the image announced and the signed firmware manifest that vouches for
@@ -34,6 +55,8 @@ export const firmwareAnnouncementSchema = z.object({
   deviceType: z.string(),
   /** The signed firmware manifest; optional in the schema so that its absence is FW_UNSIGNED, not BAD_REQUEST. */
   signedManifest: bytes.optional(),
+  /** Absent: identity, the image's own bytes. */
+  coding: announcedCodingSchema.optional(),
 });
 export type FirmwareAnnouncement = z.infer<typeof firmwareAnnouncementSchema>;
 
@@ -52,6 +75,9 @@ export const firmwareStatusSchema = z.object({
   sha256: bytes.nullable(),
   version: z.string().nullable(),
   error: z.string().nullable(),
+  /** While a coded upload runs: its coding and the coded bytes in (`received` counts decoded image bytes). */
+  coding: z.string().optional(),
+  wireReceived: z.number().int().optional(),
 });
 export type FirmwareStatus = z.infer<typeof firmwareStatusSchema>;
 

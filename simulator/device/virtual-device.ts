@@ -49,6 +49,7 @@ export class VirtualDevice implements DeviceContext {
       blockSize: options.maxBlockSize,
       maxInFlight: options.maxInFlight,
       maxImageSize: options.maxImageSize,
+      codings: options.codings,
       flash: new FlashModel(options.flashWriteBytesPerSecond),
       onChange: (stateChanged) => this.firmwareChanged(stateChanged),
     });

@@ -8,7 +8,9 @@ import { contentFormatOption, largestBlockSizeAtMost } from '../../../protocol/c
 import { observe } from '../coap/observe';
 import { CODE } from '../../../protocol/coap/parameters';
 import { abortReason, DeviceError, DeviceVerificationError } from '../errors';
-import { CONTENT_FORMAT_CBOR, DEVICE_ERROR, MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT } from '../../../protocol/constants';
+import { CONTENT_FORMAT_CBOR, DEVICE_ERROR, DEVICE_ERROR_CODING, MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT } from '../../../protocol/constants';
+import type { ContentCoding } from '../../../domain/files/content-coding';
+import { wireImageFor, type CodingPreference, type FirmwarePatchOffer, type WireImage } from './firmware-coding';
 import type { DeviceSession } from '../session';
 import { RateMeter } from '../util/rate-meter';
 import { identify } from './identify';
@@ -17,11 +19,14 @@ import { announceResponseSchema, firmwareStatusSchema, parsePayload, type Device
 import { waitForDevice, waitForReboot } from './wait-for-device';
 
 export interface UploadProgress {
-  /** Bytes the device has acknowledged without a gap. */
+  /** Image bytes the device has (for a coded upload: its share of the coded bytes acknowledged). */
   bytes: number;
   total: number;
-  /** Bytes per second over the last two seconds. */
+  /** Effective image bytes per second over the last two seconds. */
   rate: number;
+  /** How the image travels, and its coded length (equal to `total` for identity). */
+  coding?: ContentCoding;
+  wireTotal?: number;
 }
 
 export interface FirmwareUploadOptions {
@@ -40,6 +45,10 @@ export interface FirmwareUploadOptions {
   window?: number;
   /** How often to reconnect and resume after the link drops or the device stops answering. Default 3. */
   maxResumes?: number;
+  /** Patches to this image from images a device may run: used when the device runs one's base. */
+  patches?: readonly FirmwarePatchOffer[];
+  /** Default 'auto', the best coding both sides have; 'identity' sends the image as it is. */
+  coding?: CodingPreference;
 }
 
 export interface FirmwareUploadResult {
@@ -48,6 +57,11 @@ export interface FirmwareUploadResult {
   announcedOffsets: number[];
   blockSize: number;
   window: number;
+  /** How the image went, and its bytes on the wire (the last attempt's). */
+  coding: ContentCoding;
+  wireBytes: number;
+  /** What the host decided on its own, e.g. the full image after a patch's base did not match. */
+  notes: string[];
 }
 
 /**
@@ -70,6 +84,9 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
     image: { size: image.length, sha256: Buffer.from(digest).toString('hex'), deviceType: header.deviceType, version: header.version },
   });
   const announcedOffsets: number[] = [];
+  const notes: string[] = [];
+  /** Codings the device refused during this upload: not offered again. */
+  const excluded = new Set<ContentCoding>();
   const meter = new RateMeter();
   const maxResumes = options.maxResumes ?? 3;
   for (let attempt = 0; ; attempt++) {
@@ -78,44 +95,101 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
       if (info.deviceType !== options.deviceType) {
         throw new DeviceVerificationError(DEVICE_ERROR.fwWrongType, session.context('firmware announce'), `is a ${info.deviceType}; this firmware is for ${options.deviceType} devices`);
       }
-      const announced = await session.engine.request({
-        method: CODE.POST,
-        path: 'fw',
-        options: [contentFormatOption(CONTENT_FORMAT_CBOR)],
-        payload: encodeCbor({ size: image.length, sha256: digest, version: options.version, deviceType: options.deviceType, signedManifest: options.signedManifest }),
-        step: 'firmware announce',
-        signal: options.signal,
-      });
-      const { offset: deviceOffset, blockSize: deviceBlockSize } = parsePayload(announceResponseSchema, announced, session.context('firmware announce'));
+      const { wire, deviceOffset, deviceBlockSize } = await announceCoded(session, image, digest, info, options, excluded, notes);
       announcedOffsets.push(deviceOffset);
       const blockSize = largestBlockSizeAtMost(Math.min(info.maxBlockSize, deviceBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE));
       const window = Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
-      const report = (bytes: number) => options.onProgress?.({ bytes, total: image.length, rate: meter.record(bytes) });
-      if (deviceOffset > image.length) {
-        throw new DeviceVerificationError('FW_BAD_OFFSET', session.context('firmware announce'), `offered to resume at ${deviceOffset}, beyond the ${image.length}-byte image`);
+      const data = wire.bytes;
+      // Coded bytes acknowledged, shown as the share of the image they carry.
+      const report = (acknowledged: number) => {
+        const bytes = acknowledged >= data.length ? image.length : Math.floor((acknowledged / data.length) * image.length);
+        options.onProgress?.({ bytes, total: image.length, rate: meter.record(bytes), coding: wire.coding, wireTotal: data.length });
+      };
+      const done = (size: number): FirmwareUploadResult => ({ sha256: digest, announcedOffsets, blockSize: size, window, coding: wire.coding, wireBytes: data.length, notes });
+      if (deviceOffset > data.length) {
+        throw new DeviceVerificationError('FW_BAD_OFFSET', session.context('firmware announce'), `offered to resume at ${deviceOffset}, beyond the ${data.length}-byte ${wire.coding} stream`);
       }
       report(deviceOffset);
-      if (deviceOffset < image.length) {
+      if (deviceOffset < data.length) {
         // The protocol rounds the offset to the device's block size; a smaller host block divides it.
         const startOffset = deviceOffset - (deviceOffset % blockSize);
         const result = await uploadBlock1(session.engine, {
           path: 'fw/data',
-          data: image,
+          data,
           startOffset,
           blockSize,
           window,
-          what: 'firmware',
+          what: wire.coding === 'identity' ? 'firmware' : `firmware (${wire.coding})`,
           signal: options.signal,
           onProgress: report,
           qBlock1: info.qBlock1 === true,
         });
-        report(image.length);
-        return { sha256: digest, announcedOffsets, blockSize: result.blockSize, window };
+        report(data.length);
+        return done(result.blockSize);
       }
-      return { sha256: digest, announcedOffsets, blockSize, window };
+      return done(blockSize);
     } catch (error) {
       if (options.signal?.aborted) throw abortReason(options.signal);
+      if (error instanceof DeviceError && error.code === DEVICE_ERROR_CODING.baseMismatch && !excluded.has('delta')) {
+        // The patch's own header named another base than the device runs (a stale offer): the
+        // device discarded it; the full image goes instead, from its first byte.
+        excluded.add('delta');
+        notes.push(`${session.info?.serialNumber ?? 'The device'} does not run the image the patch applies to; the full image was sent instead.`);
+        attempt--;
+        continue;
+      }
       if (!isLinkLoss(error) || attempt >= maxResumes) throw error;
+    }
+  }
+}
+
+/**
+ * POST /fw with the best coding the device takes. A patch whose base the device no longer runs
+ * (FW_BASE_MISMATCH), or a coding it refuses, is dropped with a note and the announce repeated with
+ * the next best, down to identity: the image gets there whole in any case.
+ */
+async function announceCoded(
+  session: DeviceSession,
+  image: Uint8Array,
+  digest: Uint8Array,
+  info: DeviceInfo,
+  options: FirmwareUploadOptions,
+  excluded: Set<ContentCoding>,
+  notes: string[],
+): Promise<{ wire: WireImage; deviceOffset: number; deviceBlockSize: number }> {
+  let preference = options.coding;
+  for (;;) {
+    const wire = wireImageFor(image, info, { patches: options.patches, preference, excluded });
+    try {
+      const announced = await session.engine.request({
+        method: CODE.POST,
+        path: 'fw',
+        options: [contentFormatOption(CONTENT_FORMAT_CBOR)],
+        payload: encodeCbor({
+          size: image.length,
+          sha256: digest,
+          version: options.version,
+          deviceType: options.deviceType,
+          signedManifest: options.signedManifest,
+          ...(wire.announced === undefined ? {} : { coding: wire.announced }),
+        }),
+        step: 'firmware announce',
+        signal: options.signal,
+      });
+      const { offset, blockSize } = parsePayload(announceResponseSchema, announced, session.context('firmware announce'));
+      return { wire, deviceOffset: offset, deviceBlockSize: blockSize };
+    } catch (error) {
+      const refused = error instanceof DeviceError && (error.code === DEVICE_ERROR_CODING.baseMismatch || error.code === DEVICE_ERROR_CODING.codingUnsupported);
+      if (!refused || wire.coding === 'identity') throw error;
+      excluded.add(wire.coding);
+      // A coding asked for by name gives way to the best of the rest.
+      preference = 'auto';
+      const device = session.info?.serialNumber ?? 'The device';
+      notes.push(
+        error.code === DEVICE_ERROR_CODING.baseMismatch
+          ? `${device} does not run the image the patch applies to; the full image was sent instead.`
+          : `${device} refused ${wire.coding}; the image was sent without it.`,
+      );
     }
   }
 }

@@ -3,6 +3,7 @@ import { PROTOCOL_VERSION, RESOURCE } from '../../../protocol/constants';
 import type { DeviceInfo } from '../../../protocol/payloads';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse } from '../errors';
+import { hexToBytes } from '../../hex';
 
 export function deviceInfo(device: DeviceContext): DeviceInfo {
   const state = device.store.current;
@@ -16,6 +17,9 @@ export function deviceInfo(device: DeviceContext): DeviceInfo {
     maxBlockSize: device.maxBlockSize,
     maxInFlight: device.maxInFlight,
     qBlock1: true,
+    // Omitted, not empty, by a device without codings: exactly what devices sent before them.
+    ...(device.firmware.codings.length > 0 ? { codings: [...device.firmware.codings] } : {}),
+    imageSha256: device.firmware.runningImageSha256 === null ? null : hexToBytes(device.firmware.runningImageSha256),
     bootId: state.bootId,
     state: device.firmware.status().state,
   };

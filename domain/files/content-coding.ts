@@ -1,0 +1,51 @@
+/**
+ * How a firmware image travels to a device (docs/device-protocol.md 3.3, "Content codings"):
+ * as it is, deflated (raw DEFLATE, RFC 1951, with a window no larger than the device's), or as a
+ * deflated patch from the image the device runs. Whatever the coding, the device stores, hashes and
+ * verifies the decoded image: the signed manifest covers the image, never the wire bytes.
+ */
+export const CONTENT_CODINGS = ['identity', 'deflate', 'delta'] as const;
+export type ContentCoding = (typeof CONTENT_CODINGS)[number];
+
+/** One coding a device says it can decode (GET /info `codings`). */
+export interface AdvertisedCoding {
+  name: string;
+  /** deflate and delta: log2 of the largest DEFLATE window the device keeps (9 to 15). */
+  windowBits?: number;
+}
+
+/** Raw DEFLATE allows windows of 2^9 to 2^15 bytes (zlib's limits). */
+export const MIN_WINDOW_BITS = 9;
+export const MAX_WINDOW_BITS = 15;
+
+export interface CodingChoice {
+  coding: ContentCoding;
+  /** For deflate and delta: the window the host must compress within. */
+  windowBits?: number;
+}
+
+function usableWindow(advertised: AdvertisedCoding | undefined): number | undefined {
+  const bits = advertised?.windowBits;
+  if (bits === undefined || !Number.isInteger(bits) || bits < MIN_WINDOW_BITS) return undefined;
+  return Math.min(bits, MAX_WINDOW_BITS);
+}
+
+/**
+ * The best coding both sides have: delta when the device can apply a patch and the host holds one
+ * from the image the device runs, else deflate, else identity. A device that advertises nothing (or
+ * only codings this host does not know) gets identity, exactly as before codings existed.
+ */
+export function chooseCoding(advertised: readonly AdvertisedCoding[] | undefined, host: { patchForRunningImage: boolean }): CodingChoice {
+  const find = (name: ContentCoding) => advertised?.find((coding) => coding.name === name);
+  const deltaWindow = usableWindow(find('delta'));
+  if (host.patchForRunningImage && deltaWindow !== undefined) return { coding: 'delta', windowBits: deltaWindow };
+  const deflateWindow = usableWindow(find('deflate'));
+  if (deflateWindow !== undefined) return { coding: 'deflate', windowBits: deflateWindow };
+  return { coding: 'identity' };
+}
+
+/** "deflate, 1.6× wire": the coding and how many image bytes each wire byte carries. */
+export function describeCoding(coding: ContentCoding, imageBytes: number, wireBytes: number): string {
+  if (coding === 'identity' || wireBytes <= 0) return 'identity';
+  return `${coding}, ${(imageBytes / wireBytes).toFixed(1)}× wire`;
+}
