@@ -66,7 +66,7 @@ export const configurationFileOperations: AnyOperationSpec[] = [
       if (!stored) {
         throw conflict(
           'DEVICE_NOT_IN_CONFIGURATION',
-          `Device ${params.serialNumber} is in no configuration: add it to one (POST configurations/{id}/devices) before downloading its file.`,
+          `Device ${params.serialNumber} is in no configuration: add it to a configuration first.`,
           'serialNumber',
         );
       }
@@ -75,7 +75,7 @@ export const configurationFileOperations: AnyOperationSpec[] = [
         throw new ServiceError(409, [
           {
             code: 'CONFIGURATION_INCOMPLETE',
-            message: `Configuration "${stored.name}" is not complete, so no file can be made yet: fix the errors listed with it (also shown by GET configurations/validate/${stored.id}).`,
+            message: `Configuration "${stored.name}" is not complete, so no file can be made yet: fix the errors listed with it.`,
           },
           ...violationsToEntries(state.violations),
         ]);

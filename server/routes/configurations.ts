@@ -18,6 +18,7 @@ import {
   configurationStatus,
   configurationStatusSchema,
   type ConfigurationMember,
+  type ConfigurationSettings,
   type Violation,
 } from '../../domain';
 import { readThrough } from '../cache/read-cache';
@@ -91,8 +92,25 @@ async function readRecordText(db: Queryable, orgId: string, id: string): Promise
   return kept ?? JSON.stringify(await recordOf(db, await mustGet(db, orgId, id)));
 }
 
+/** The domain's context for these members: the organization's region and the templates they name. */
+function contextOf(db: Queryable, orgId: string, members: readonly ConfigurationMember[]) {
+  return configurationContext(db, orgId, members.map((m) => m.networkTemplateId));
+}
+
+/** judgeChange for the configuration these settings and members would make. */
+async function judgeConfiguration(db: Queryable, orgId: string, settings: ConfigurationSettings, members: readonly ConfigurationMember[], dryRun: boolean) {
+  return judgeChange(validateConfiguration(settings, members, await contextOf(db, orgId, members)), dryRun);
+}
+
 /** A dry run's data is null: the errors, if any, are the envelope's. */
 const recordOrDryRun = configurationRecordSchema.nullable();
+
+/**
+ * What a change that may be a dry run declares: dryRun=true runs it without a transaction, and it
+ * answers as the change would, 400 with its validation errors or 200 with data null.
+ */
+const DRY_RUNNABLE = { query: dryRunQuerySchema, mutates: true, readOnlyWhen: (query: { dryRun: boolean }) => query.dryRun } as const;
+const DRY_RUN_SUMMARY = 'With dryRun=true nothing changes: the answer is the one the change would get, 400 with its validation errors or 200 with data null.';
 
 export const configurationOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -173,20 +191,15 @@ export const configurationOperations: AnyOperationSpec[] = [
     method: 'PATCH',
     path: '/organizations/:orgId/configurations/:id',
     tag: 'Configurations',
-    summary:
-      'Changes settings of a configuration. With dryRun=true nothing changes: the answer is the one the change would get, 400 with its validation errors or 200 with data null.',
+    summary: `Changes settings of a configuration. ${DRY_RUN_SUMMARY}`,
     params: idParams,
-    query: dryRunQuerySchema,
     body: configurationPatchSchema,
-    mutates: true,
-    readOnlyWhen: (query) => query.dryRun,
+    ...DRY_RUNNABLE,
     response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration; with dryRun, null when the change would pass.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const merged = mergeConfigurationPatch(settingsOf(stored), body);
-      const members = membersOf(stored);
-      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
-      const passed = judgeChange(validateConfiguration(merged, members, cctx), query.dryRun);
+      const passed = await judgeConfiguration(db, caller.orgId, merged, membersOf(stored), query.dryRun);
       if (passed) return passed;
       await updateConfiguration(db, stored.id, merged.name ?? stored.name, merged);
       return afterChange(db, ctx, caller.orgId, stored.id, false);
@@ -204,8 +217,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     handler: async ({ db, ctx, caller, params }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const members = membersOf(stored);
-      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
-      return configurationStatus(stored.id, settingsOf(stored), members, cctx);
+      return configurationStatus(stored.id, settingsOf(stored), members, await contextOf(db, caller.orgId, members));
     },
   }),
   orgOperation({
@@ -215,10 +227,8 @@ export const configurationOperations: AnyOperationSpec[] = [
     tag: 'Configurations',
     summary: 'Adds a registered device of the organization to the configuration. A device is in at most one configuration.',
     params: idParams,
-    query: dryRunQuerySchema,
     body: deviceAddSchema,
-    mutates: true,
-    readOnlyWhen: (query) => query.dryRun,
+    ...DRY_RUNNABLE,
     response: { kind: 'json', status: 201, data: recordOrDryRun, description: 'The configuration with the device; with dryRun, 200 and null when the add would pass.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
@@ -228,7 +238,7 @@ export const configurationOperations: AnyOperationSpec[] = [
       if (!device) {
         throw notFound(
           'DEVICE_NOT_REGISTERED',
-          `Device ${body.serialNumber} is not registered in this organization: register it first (POST devices?serialNumber=${body.serialNumber}&name=...).`,
+          `Device ${body.serialNumber} is not registered in this organization: register it first, then add it.`,
           'serialNumber',
         );
       }
@@ -247,8 +257,7 @@ export const configurationOperations: AnyOperationSpec[] = [
       // The password takes part in the rules (a password without Wifi is an error) but is stored sealed, apart.
       const member: ConfigurationMember = { ...body, deviceType: device.deviceType, wifiPasswordSet: body.wifiPassword !== undefined };
       const members = [...membersOf(stored), member];
-      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
-      const passed = judgeChange(validateConfiguration(settingsOf(stored), members, cctx), query.dryRun);
+      const passed = await judgeConfiguration(db, caller.orgId, settingsOf(stored), members, query.dryRun);
       if (passed) return passed;
       await insertMember(db, {
         configurationId: stored.id,
@@ -283,13 +292,10 @@ export const configurationOperations: AnyOperationSpec[] = [
     method: 'PATCH',
     path: '/organizations/:orgId/configurations/:id/devices/:serialNumber',
     tag: 'Configurations',
-    summary:
-      'Changes settings of a device in the configuration. With dryRun=true nothing changes: the answer is the one the change would get, 400 with its validation errors or 200 with data null.',
+    summary: `Changes settings of a device in the configuration. ${DRY_RUN_SUMMARY}`,
     params: deviceParams,
-    query: dryRunQuerySchema,
     body: deviceUpdateSchema,
-    mutates: true,
-    readOnlyWhen: (query) => query.dryRun,
+    ...DRY_RUNNABLE,
     response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration; with dryRun, null when the change would pass.' },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
@@ -301,8 +307,7 @@ export const configurationOperations: AnyOperationSpec[] = [
       const passwordGiven = body.wifiPassword !== undefined;
       const member: ConfigurationMember = { ...merged, wifiPasswordSet: passwordGiven || merged.wifiPasswordSet === true };
       members[index] = member;
-      const cctx = await configurationContext(db, caller.orgId, members.map((m) => m.networkTemplateId));
-      const passed = judgeChange(validateConfiguration(settingsOf(stored), members, cctx), query.dryRun);
+      const passed = await judgeConfiguration(db, caller.orgId, settingsOf(stored), members, query.dryRun);
       if (passed) return passed;
       await updateMember(db, {
         configurationId: stored.id,

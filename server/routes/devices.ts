@@ -125,7 +125,7 @@ export const deviceOperations: AnyOperationSpec[] = [
       }
       throw conflict(
         'DEVICE_IN_CONFIGURATION',
-        `Device ${params.serialNumber} is in configuration "${outcome.configurationName}": remove it from the configuration (DELETE configurations/${outcome.configurationId}/devices/${params.serialNumber}) before releasing it.`,
+        `Device ${params.serialNumber} is in configuration "${outcome.configurationName}": remove it from that configuration first, then release it.`,
         'serialNumber',
       );
     },
