@@ -70,7 +70,8 @@ export class NetworkError extends CloudError {
     cause?: unknown,
     message?: string,
   ) {
-    super(message ?? `${networkText(failure)} (${request.method} ${request.path})${causeText(cause)}`, request, { cause });
+    // The request stays on `request` for the log; the message is read by technicians and names no route.
+    super(message ?? `${networkText(failure)}${causeText(cause)}`, request, { cause });
   }
 }
 
@@ -84,7 +85,7 @@ export class ResponseFormatError extends CloudError {
     readonly httpStatus: number,
     cause?: unknown,
   ) {
-    super(`${message} (${request.method} ${request.path})`, request, { cause });
+    super(message, request, { cause });
   }
 }
 
@@ -93,7 +94,7 @@ export class CancelledError extends CloudError {
   override readonly name = 'CancelledError';
   readonly retryable = false;
   constructor(request: RequestDescription, cause?: unknown) {
-    super(`Cancelled: ${request.method} ${request.path}`, request, { cause });
+    super('Cancelled.', request, { cause });
   }
 }
 
