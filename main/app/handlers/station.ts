@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { CoreError, type StationChannel, type StationView } from '../../../contract/index';
+import type { DeviceSource } from '../workbench/workbench';
+import type { ProvisioningService } from '../jobs/provisioning-service';
+import type { CoreLog } from '../core-log';
+import type { SessionManager } from '../session';
+import { loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../station';
+import type { HandlerGroup } from './types';
+
+export interface StationHost {
+  session: SessionManager;
+  /** The live device list the workbench shows: the station takes its arrivals and departures. */
+  devices: DeviceSource;
+  /** The jobs engine the workbench uses too: station jobs show on the workbench as well. */
+  jobs: ProvisioningService;
+  /** The shift reports go under `<dataDir>/station/`. */
+  dataDir: string;
+  log: CoreLog;
+}
+
+/** What the screen shows before the first start. */
+function idleView(): StationView {
+  return {
+    running: false,
+    configurationName: null,
+    configurationSize: 0,
+    lanes: 0,
+    firmware: 'latest',
+    startedAt: null,
+    counts: { done: 0, failed: 0, waiting: 0, working: 0, inSync: 0, refused: 0, duplicate: 0 },
+    yieldPercent: null,
+    tiles: [],
+    notes: [],
+    report: null,
+  };
+}
+
+/**
+ * The Station screen's channels: one station at a time in the core, started for a configuration
+ * by name, stopped with its shift report. Its events go to the log; the screen reads the view.
+ */
+export function stationHandlers(host: StationHost): { handlers: HandlerGroup<StationChannel>; close(): Promise<void> } {
+  let station: Station | null = null;
+  let unsubscribe: (() => void) | null = null;
+
+  const stop = async (): Promise<StationView> => {
+    if (!station) return idleView();
+    const report = await station.stop();
+    unsubscribe?.();
+    unsubscribe = null;
+    host.log.info('station', `Station stopped; shift report: ${report.path}`);
+    return station.view();
+  };
+
+  return {
+    handlers: {
+      'station.view': async () => station?.view() ?? idleView(),
+      'station.start': async (input) => {
+        const account = host.session.require('files.download');
+        if (station?.view().running) throw new CoreError('CONFLICT', `The station already runs for "${station.view().configurationName}": stop it first.`);
+        let roster;
+        try {
+          roster = await loadStationRoster(account.client, input.configurationName);
+        } catch (error) {
+          if (error instanceof StationSetupError) throw new CoreError('NOT_FOUND', error.message);
+          throw error;
+        }
+        const next = new Station({
+          roster,
+          devices: host.devices,
+          jobs: host.jobs,
+          checkSync: serviceSyncCheck(account.client, input.firmware),
+          lanes: input.lanes,
+          firmware: input.firmware,
+          reportDir: join(host.dataDir, 'station'),
+          onWarning: (message) => host.log.warn('station', message),
+        });
+        unsubscribe = next.on((event) => {
+          if (event.event === 'failed') host.log.error('station', `${event.serialNumber}: ${event.reason}. ${event.action}`);
+          else if (event.event === 'refused' || event.event === 'duplicate') host.log.warn('station', event.reason);
+          else if (event.event === 'done') host.log.info('station', `${event.serialNumber}: done (${event.text}).`);
+        });
+        station = next;
+        next.start();
+        host.log.info('station', `Station started for "${roster.configurationName}" with ${input.lanes} lane(s).`);
+        return next.view();
+      },
+      'station.stop': () => stop(),
+    },
+    close: async () => {
+      if (station?.view().running) await stop();
+    },
+  };
+}
