@@ -6,6 +6,7 @@ import { FIRMWARE_CHANNELS } from './firmware';
 import { OUTBOX_CHANNELS } from './outbox';
 import { REGISTRY_CHANNELS } from './registry';
 import { SESSION_CHANNELS } from './session';
+import { STATION_CHANNELS } from './station';
 import { SUPPORT_CHANNELS } from './support';
 import { WORKBENCH_CHANNELS } from './workbench';
 
@@ -21,6 +22,7 @@ export const CONTRACT = {
   ...WORKBENCH_CHANNELS,
   ...OUTBOX_CHANNELS,
   ...SUPPORT_CHANNELS,
+  ...STATION_CHANNELS,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -23,6 +23,7 @@ export * from './firmware';
 export * from './workbench';
 export * from './outbox';
 export * from './support';
+export * from './station';
 export * from './channels';
 export * from './events';
 export * from './errors';
