@@ -26,6 +26,7 @@ import { firmwareHandlers } from './handlers/firmware';
 import { outboxHandlers, outboxView } from './handlers/outbox';
 import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
+import { stationHandlers } from './handlers/station';
 import type { AllHandlers, Handler } from './handlers/types';
 import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceStarter } from './local-workspace';
 import { SessionManager } from './session';
@@ -161,6 +162,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     observe(source.devices());
   });
   await activeWorkbench.start();
+  // Station mode: the same device list and jobs engine as the workbench (its jobs show there too).
+  const station = stationHandlers({ session, devices: source, jobs: engine, dataDir: options.dataDir, log });
 
   const handlers: AllHandlers = {
     'app.info': async () => appInfo,
@@ -172,6 +175,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...registryHandlers(session),
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
+    ...station.handlers,
     'workbench.devices': async () => {
       // Whoever opens the workbench wants current needs: the registry or the service may have changed.
       void activeWorkbench.refreshNeeds();
@@ -238,6 +242,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
+      await station.close();
       await activeWorkbench.close();
       await provisioning.close();
       await outbox.stop();
