@@ -200,3 +200,35 @@ export function describeBrokenLink(broken: BrokenLink): string {
 export function orgChainHash(orgPrevHash: string, entryHash: string): string {
   return createHash('sha256').update(`${orgPrevHash}${entryHash}`).digest('hex');
 }
+
+/** One entry of the organization's chain as the service gives it. */
+export const orgLedgerEntrySchema = z.object({
+  orgSeq: z.number().int().min(1),
+  orgPrevHash: hexHash,
+  orgHash: hexHash,
+  receivedAt: z.string(),
+  entry: ledgerEntrySchema,
+});
+export type OrgLedgerEntry = z.infer<typeof orgLedgerEntrySchema>;
+
+/** A page of the organization's chain; nextAfter is where the next page starts, null on the last. */
+export const orgLedgerPageSchema = z.object({ entries: z.array(orgLedgerEntrySchema), nextAfter: z.number().int().nullable() });
+
+/** What the service answers to entries sent: how many were new, how many it had. */
+export const ledgerAppendResultSchema = z.object({ received: z.number().int(), known: z.number().int() });
+
+/** The organization's chain check: every link, every entry's own hash and signature. */
+export function checkOrgLedgerChain(entries: readonly OrgLedgerEntry[]): ChainCheck {
+  let previous = GENESIS_HASH;
+  for (const [index, item] of entries.entries()) {
+    const name = { line: item.orgSeq, seq: item.entry.seq, hash: item.entry.hash };
+    const reasonOf = (why: string) => `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${why}`;
+    if (item.orgSeq !== index + 1) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf(`expected number ${index + 1} (an entry is missing)`) } };
+    if (item.orgPrevHash !== previous) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf('it does not link to the entry before it') } };
+    if (item.orgHash !== orgChainHash(item.orgPrevHash, item.entry.hash)) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf('its link hash is wrong') } };
+    const fault = ledgerEntryFault(item.entry);
+    if (fault) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf(fault) } };
+    previous = item.orgHash;
+  }
+  return { ok: true, entries: entries.length, head: previous };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeBrokenLink, ledgerEntryFault, ledgerEntrySchema } from '../../domain/ledger';
+import { describeBrokenLink, ledgerAppendResultSchema, ledgerEntryFault, ledgerEntrySchema, orgLedgerPageSchema } from '../../domain/ledger';
 import { badRequest } from '../http/errors';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { orgParams } from '../http/schemas';
@@ -8,15 +8,6 @@ import { appendLedgerEntries, listLedgerEntries } from '../store/ledger';
 /** Entries one request may carry: a workstation sends what it has not sent yet, in batches. */
 export const MAX_LEDGER_BATCH = 500;
 const MAX_LEDGER_PAGE = 1000;
-
-const storedLedgerEntrySchema = z.object({
-  orgSeq: z.number().int(),
-  orgPrevHash: z.string(),
-  orgHash: z.string(),
-  receivedAt: z.string(),
-  entry: ledgerEntrySchema,
-});
-export const ledgerPageSchema = z.object({ entries: z.array(storedLedgerEntrySchema), nextAfter: z.number().int().nullable() });
 
 export const ledgerOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -30,7 +21,7 @@ export const ledgerOperations: AnyOperationSpec[] = [
     params: orgParams,
     body: z.object({ entries: z.array(ledgerEntrySchema).min(1).max(MAX_LEDGER_BATCH) }),
     mutates: true,
-    response: { kind: 'json', data: z.object({ received: z.number().int(), known: z.number().int() }), description: 'How many entries were new, and how many the service had.' },
+    response: { kind: 'json', data: ledgerAppendResultSchema, description: 'How many entries were new, and how many the service had.' },
     handler: async ({ db, caller, body }) => {
       body.entries.forEach((entry, index) => {
         const fault = ledgerEntryFault(entry);
@@ -55,7 +46,7 @@ export const ledgerOperations: AnyOperationSpec[] = [
       workstation: z.string().min(1).max(128).optional(),
     }),
     mutates: false,
-    response: { kind: 'json', data: ledgerPageSchema, description: 'A page of the chain; nextAfter is the after of the next page, null on the last.' },
+    response: { kind: 'json', data: orgLedgerPageSchema, description: 'A page of the chain; nextAfter is the after of the next page, null on the last.' },
     handler: async ({ db, caller, query }) => {
       const entries = await listLedgerEntries(db, caller.orgId, { afterOrgSeq: query.after, limit: query.limit, ...(query.workstation ? { workstation: query.workstation } : {}) });
       return { entries, nextAfter: entries.length === query.limit ? (entries.at(-1)?.orgSeq ?? null) : null };
