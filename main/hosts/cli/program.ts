@@ -10,6 +10,7 @@ import { login, logout, status, type LoginOptions } from './commands/login';
 import { outboxList, outboxSync } from './commands/outbox';
 import { packageExport, packageExportConfirmations, packageImport, packageImportConfirmations } from './commands/package';
 import { station } from './commands/station';
+import { addAccountabilityCommands } from './commands/accountability';
 import type { CliContext, GlobalOptions } from './context';
 import type { CliIo } from './io';
 import { CliError, EXIT } from './errors';
@@ -250,6 +251,8 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .argument('<file>')
     .option('--signer <keyId>', 'refuse it unless the exporting workstation key is this one')
     .action((file: string, options: { signer?: string }) => runner((ctx) => packageImportConfirmations(ctx, file, options)));
+
+  addAccountabilityCommands(program, runner);
 
   return program;
 }
