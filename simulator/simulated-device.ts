@@ -29,4 +29,6 @@ export interface SimulatedDevice {
   /** The wire models in use, for measurements (BLE: of the current connection). */
   readonly wire: { inbound: WireModel; outbound: WireModel };
   readonly faultStats: FaultStats;
+  /** The most memory the device's firmware decoder (inflate, patch) has held, for the link benchmark. */
+  decoderPeakBytes(): number;
 }

@@ -28,6 +28,7 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions): Pro
       return link.wire;
     },
     faultStats: device.faults.stats,
+    decoderPeakBytes: () => device.firmware.decoderPeakBytes,
   };
   registerLink(simulated, link);
   return simulated;
