@@ -63,14 +63,19 @@ export class FirmwareUpdate {
   private codedChain: Promise<unknown> = Promise.resolve();
   private readonly runningPath: string;
   private runningSha256: string | null;
-  /** The most memory any coded upload's decoder held (window, blocks, their output). */
-  peakDecoderBytes = 0;
+  /** The most memory a finished coded upload's decoder held (window, blocks, their output). */
+  private peakOfFinished = 0;
 
   constructor(private readonly options: FirmwareUpdateOptions) {
     this.staged = new StagedImage(options.store.stagedImagePath);
     this.runningPath = join(dirname(options.store.stagedImagePath), RUNNING_IMAGE_FILE);
     this.runningSha256 = hashOfFile(this.runningPath);
     this.ranges = new ReceivedRanges(this.upload?.ackedOffset ?? 0);
+  }
+
+  /** The most memory any coded upload's decoder has held since the device started. */
+  get decoderPeakBytes(): number {
+    return Math.max(this.peakOfFinished, this.coded?.peakBytes ?? 0);
   }
 
   /** What GET /info advertises. */
@@ -339,7 +344,7 @@ export class FirmwareUpdate {
   }
 
   private dropDecoder(): void {
-    if (this.coded !== null) this.peakDecoderBytes = Math.max(this.peakDecoderBytes, this.coded.peakBytes);
+    if (this.coded !== null) this.peakOfFinished = Math.max(this.peakOfFinished, this.coded.peakBytes);
     this.coded = null;
     this.codedAhead = new Map();
   }
