@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StationEvent } from '../../../../contract/station';
+import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/app/jobs/device-sync';
+import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
+import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
+import { buildFlow } from '../../app/jobs/helpers/flows';
+import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+
+/**
+ * A shift at a station, end to end through the real `provisioner station --json` (a child
+ * process) against the real service, with simulated devices plugged in and out by the simulator's
+ * shift plan: both devices of "Loader 7 remote (ISM)" end in sync by the service's records, the
+ * one unplugged during its firmware transfer resumes, a device of no part of the configuration is
+ * refused, and a second device with a serial number already seen is flagged. The test stops the
+ * station (Ctrl-C) once the plan's outcomes are all in, and reads the shift report.
+ */
+
+let world: World;
+let shift: ShiftRun | undefined;
+
+beforeAll(async () => {
+  world = await startWorld('station');
+  await buildFlow(world.client, srcpToEpcOverIsm);
+  expect((await loginCli(world)).code).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await shift?.stop();
+  await world?.dispose();
+});
+
+/** The plan: the two devices of the configuration, one pulled at 24 000 bytes of its firmware; a foreign one; a copy of a serial. */
+function plan() {
+  return parseShiftPlan({
+    defaults: { ptyDir: join(world.simulatorDir, 'pty'), releaseKeysPem: [world.releaseKey.publicKeyPem], baudRate: 921600, rebootMs: 150, applyMs: 50 },
+    devices: [
+      { deviceType: 'SRCP', serialNumber: 'SRCP000101' },
+      { deviceType: 'EPC', serialNumber: 'EPC000101' },
+      { deviceType: 'EPC', serialNumber: 'EPC000103' },
+      { id: 'EPC000101-copy', deviceType: 'EPC', serialNumber: 'EPC000101' },
+    ],
+    plan: [
+      { at: 0, plug: 'SRCP000101' },
+      { unplug: 'SRCP000101', duringFirmwareAt: 24_000, for: 1500 },
+      { at: 100, plug: 'EPC000101' },
+      { at: 400, plug: 'EPC000103' },
+      { at: 2500, plug: 'EPC000101-copy' },
+    ],
+  });
+}
+
+describe('provisioner station', () => {
+  it('provisions a simulated shift: all planned devices in sync, the unplugged one resumed, a foreign one refused, a repeated serial flagged', { timeout: 300_000 }, async () => {
+    const events: StationEvent[] = [];
+    let planDone = false;
+    let stopping = false;
+    const outcomesIn = () =>
+      ['SRCP000101', 'EPC000101'].every((sn) => events.some((e) => e.event === 'done' && e.serialNumber === sn)) &&
+      events.some((e) => e.event === 'refused' && e.serialNumber === 'EPC000103') &&
+      events.some((e) => e.event === 'duplicate' && e.serialNumber === 'EPC000101');
+
+    const run = await world.cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--lanes', '2', '--json'], {
+      env: { PROVISIONER_DISCOVERY: 'off' },
+      onLine: (line, child) => {
+        if (!line.startsWith('{')) return;
+        const event = JSON.parse(line) as StationEvent;
+        events.push(event);
+        if (event.event === 'station-started') {
+          shift = runShift({ ...plan(), stateDir: join(world.root, 'shift'), publicKeyPem: world.publicKeyPem });
+          void shift.finished.then(() => {
+            planDone = true;
+          });
+        }
+        // The test's stop: Ctrl-C once every outcome of the plan has been reported.
+        if (!stopping && planDone && outcomesIn()) {
+          stopping = true;
+          child.kill('SIGINT');
+        } else if (!stopping && outcomesIn()) {
+          void shift!.finished.then(() => {
+            if (stopping) return;
+            stopping = true;
+            child.kill('SIGINT');
+          });
+        }
+      },
+    });
+    expect(events.map((e) => e.event), run.stderr).toContain('station-stopped');
+
+    const of = (serialNumber: string, kind: StationEvent['event']) => events.filter((e) => e.event === kind && 'serialNumber' in e && e.serialNumber === serialNumber);
+    // The unplugged one: pulled once, and its upload continued from where the device kept it.
+    expect(shift!.devices.get('SRCP000101')!.faultStats.pulls).toBe(1);
+    const srcpDone = of('SRCP000101', 'done')[0] as Extract<StationEvent, { event: 'done' }>;
+    expect(srcpDone.text).toMatch(/the upload resumed at [1-9]\d*%/);
+    expect(of('SRCP000101', 'failed')).toEqual([]);
+    expect(of('EPC000101', 'failed')).toEqual([]);
+    // The foreign one: refused with a note, never worked on.
+    expect((of('EPC000103', 'refused')[0] as Extract<StationEvent, { event: 'refused' }>).reason).toContain('not in the configuration');
+    expect(of('EPC000103', 'lane-started')).toEqual([]);
+    expect(shift!.devices.get('EPC000103')!.state().firmwareVersion).toBe('1.0.0');
+    // The repeated serial: flagged once, and only one lane for it.
+    expect(of('EPC000101', 'duplicate')).toHaveLength(1);
+    expect(of('EPC000101', 'lane-started')).toHaveLength(1);
+
+    // Every planned device is in sync by the service's own records.
+    const latest = await latestFirmwareByType(world.client, ['SRCP', 'EPC']);
+    for (const serial of ['SRCP000101', 'EPC000101']) {
+      const record = (await world.client.devices.list({ serial, limit: 1 })).items[0]!;
+      expect(deviceSync(recordedReading(record), record, latest.get(record.deviceType)).state, serial).toBe('in-sync');
+      expect(record.firmwareVersion).toBe(latest.get(record.deviceType));
+    }
+
+    // Counts, yield and the shift report.
+    const stopped = events.at(-1) as Extract<StationEvent, { event: 'station-stopped' }>;
+    expect(stopped.counts).toMatchObject({ done: 2, failed: 0, working: 0, refused: 1, duplicate: 1 });
+    expect(stopped.yieldPercent).toBe(100);
+    const rows = parse(await readFile(stopped.report!.path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => [r.serialNumber, r.result]).sort()).toEqual([
+      ['EPC000101', 'done'],
+      ['EPC000101', 'duplicate'],
+      ['EPC000103', 'refused'],
+      ['SRCP000101', 'done'],
+    ]);
+    expect(rows.find((r) => r.serialNumber === 'SRCP000101' && r.result === 'done')).toMatchObject({ firmwareBefore: '1.0.0', firmwareAfter: latest.get('SRCP'), confirmation: 'sent' });
+  });
+});
