@@ -123,8 +123,8 @@ export const configurationOperations: AnyOperationSpec[] = [
     query: configurationListQuerySchema,
     mutates: false,
     response: { kind: 'json', data: pageSchema(configurationRecordSchema), description: '{ items, page, limit, totalCount }' },
-    handler: async ({ db, ctx, caller, query }) => {
-      const list = async () => {
+    handler: async ({ db, ctx, caller, query }) =>
+      readThrough(ctx, db, `configurations/${caller.orgId}/${JSON.stringify(query)}`, async () => {
         const { items, totalCount } = await listConfigurationRecordTexts(db, caller.orgId, {
           search: query.Search,
           sort: query.SortOptions,
@@ -134,9 +134,7 @@ export const configurationOperations: AnyOperationSpec[] = [
         const records: string[] = [];
         for (const item of items) records.push(item.record ?? (await readRecordText(db, caller.orgId, item.id)));
         return new JsonText(`{"items":[${records.join(',')}],"page":${query.Page},"limit":${query.Limit},"totalCount":${totalCount}}`);
-      };
-      return ctx.reads ? ctx.reads.through(`configurations/${caller.orgId}/${JSON.stringify(query)}`, list) : list();
-    },
+      }),
   }),
   orgOperation({
     id: 'configurations.create',
@@ -165,10 +163,8 @@ export const configurationOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration.' },
-    handler: async ({ db, ctx, caller, params }) => {
-      const read = async () => new JsonText(await readRecordText(db, caller.orgId, params.id));
-      return ctx.reads ? ctx.reads.through(`configuration/${caller.orgId}/${params.id}`, read) : read();
-    },
+    handler: async ({ db, ctx, caller, params }) =>
+      readThrough(ctx, db, `configuration/${caller.orgId}/${params.id}`, async () => new JsonText(await readRecordText(db, caller.orgId, params.id))),
   }),
   orgOperation({
     id: 'configurations.delete',
