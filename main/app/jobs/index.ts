@@ -28,6 +28,8 @@ export { DEFAULT_RECONNECT } from './context';
 export { runFirmwareJob } from './firmware-update-job';
 export { runConfigurationJob } from './configuration-apply-job';
 export { describeFailure, failureText, JobFailure, type Failure } from './failure';
+export { configurationReadiness, type ConfigurationReadiness } from './configuration-readiness';
+export { notApplicableReason } from './step-record';
 export { ConfigFileStore, type StoredConfigFileMeta } from './config-file-store';
 export { SigningKeyStore } from './signing-key-store';
 export { IntentJournal, type JobIntent } from './intent-journal';

@@ -1,19 +1,23 @@
-import { batchSummary, type JobRequest } from '../../app/jobs';
+import { batchSummary, configurationReadiness, deviceLabel, type JobRequest, type JobSnapshot } from '../../app/jobs';
+import { errorAdvice } from '../../../domain/job-errors';
 import type { CliContext } from './context';
 import { EXIT } from './errors';
 import { showProgress } from './progress-view';
 
 /**
  * Runs jobs on every target at once (the queue's concurrency limit applies), shows their
- * progress, and answers the exit code: 0 when every device succeeded, 1 otherwise. Ctrl-C cancels
- * the jobs (an interrupted firmware upload resumes on the next run).
+ * progress, and answers the exit code: 0 when every step of every device did its work, 1
+ * otherwise (a configuration step skipped because the device is in no configuration counts).
+ * Ctrl-C cancels the jobs (an interrupted firmware upload resumes on the next run).
  */
 export async function runJobs(ctx: CliContext, requests: readonly JobRequest[], failedBefore: readonly string[], interrupt?: AbortSignal): Promise<number> {
   for (const line of failedBefore) ctx.out.error(line);
-  if (requests.length === 0) return failedBefore.length > 0 ? EXIT.failed : EXIT.ok;
+  const { runnable, refused } = await checkBeforeStart(ctx, requests);
+  const notRun = failedBefore.length + refused;
+  if (runnable.length === 0) return notRun > 0 ? EXIT.failed : EXIT.ok;
   const service = await ctx.provisioning();
   const view = showProgress(service, ctx.out);
-  const started = service.start(requests);
+  const started = service.start(runnable);
   const cancelAll = () => {
     for (const job of started) service.cancel(job.jobId);
   };
@@ -21,11 +25,54 @@ export async function runJobs(ctx: CliContext, requests: readonly JobRequest[], 
   try {
     const finals = await Promise.all(started.map((job) => service.wait(job.jobId)));
     view.close();
-    if (finals.length + failedBefore.length > 1 && !ctx.out.json) ctx.out.line(batchSummary(finals) + (failedBefore.length > 0 ? `, ${failedBefore.length} not found` : ''));
+    for (const job of finals) explainSteps(ctx, job);
+    if (finals.length + notRun > 1 && !ctx.out.json) ctx.out.line(batchSummary(finals) + (notRun > 0 ? `, ${notRun} not started` : ''));
     const queued = finals.filter((job) => job.confirmation === 'queued').length;
     if (queued > 0) ctx.out.note(`${queued} confirmation${queued === 1 ? '' : 's'} wait${queued === 1 ? 's' : ''} in the outbox until the service can be reached; send with: provisioner outbox sync`);
-    return finals.every((job) => job.phase === 'done') && failedBefore.length === 0 ? EXIT.ok : EXIT.failed;
+    return finals.every((job) => job.phase === 'done' && job.outcome !== 'partial') && notRun === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     interrupt?.removeEventListener('abort', cancelAll);
+  }
+}
+
+/**
+ * Before anything starts, the service is asked whether each device's configuration step can run:
+ * a device in no configuration gets its firmware ("device update") and is told now that the
+ * configuration will be skipped and why; a configuration-only job for it is not started.
+ */
+async function checkBeforeStart(ctx: CliContext, requests: readonly JobRequest[]): Promise<{ runnable: JobRequest[]; refused: number }> {
+  const asking = requests.filter((r) => r.action !== 'firmware' && (r.configuration ?? { kind: 'service' }).kind === 'service' && r.target.serialNumber !== undefined);
+  if (asking.length === 0) return { runnable: [...requests], refused: 0 };
+  const account = await ctx.account();
+  const runnable: JobRequest[] = [];
+  let refused = 0;
+  for (const request of requests) {
+    if (!asking.includes(request)) {
+      runnable.push(request);
+      continue;
+    }
+    const serialNumber = request.target.serialNumber!;
+    const readiness = await configurationReadiness(account.client, serialNumber);
+    if (readiness.ready !== false) {
+      runnable.push(request);
+    } else if (request.action === 'both') {
+      ctx.out.note(`${serialNumber}: ${readiness.reason}; its firmware is updated and its configuration step will be skipped`);
+      runnable.push(request);
+    } else {
+      ctx.out.error(`${serialNumber}: configuration not applied: ${readiness.reason} (${readiness.code}); nothing was started`);
+      refused += 1;
+    }
+  }
+  return { runnable, refused };
+}
+
+/** For each step that did not do its work: what to do about it, from the catalogue (docs/errors.md), then the code for support. */
+function explainSteps(ctx: CliContext, job: JobSnapshot): void {
+  const seen = new Set<string>();
+  for (const step of job.steps) {
+    if ((step.status !== 'failed' && step.status !== 'skipped') || !step.errorCode || seen.has(step.errorCode)) continue;
+    seen.add(step.errorCode);
+    const advice = errorAdvice(step.errorCode);
+    if (advice) ctx.out.note(`${deviceLabel(job)}: ${step.step}: ${advice} (${step.errorCode})`);
   }
 }
