@@ -4,6 +4,7 @@ import { ConfigurationsScreen } from '../screens/ConfigurationsScreen';
 import { DevicesScreen } from '../screens/DevicesScreen';
 import { FirmwareScreen } from '../screens/FirmwareScreen';
 import { OutboxScreen } from '../screens/OutboxScreen';
+import { StationScreen } from '../screens/StationScreen';
 import { TemplatesScreen } from '../screens/TemplatesScreen';
 import { UsersScreen } from '../screens/UsersScreen';
 import { WorkbenchScreen } from '../screens/WorkbenchScreen';
@@ -17,6 +18,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   configurations: ConfigurationsScreen,
   devices: DevicesScreen,
   workbench: WorkbenchScreen,
+  station: StationScreen,
   firmware: FirmwareScreen,
   templates: TemplatesScreen,
   users: UsersScreen,

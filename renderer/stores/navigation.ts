@@ -4,6 +4,7 @@ export const SCREENS = [
   { id: 'configurations', label: 'Configurations' },
   { id: 'devices', label: 'Devices' },
   { id: 'workbench', label: 'Workbench' },
+  { id: 'station', label: 'Station' },
   { id: 'firmware', label: 'Firmware' },
   { id: 'templates', label: 'Network templates' },
   { id: 'users', label: 'Users' },
