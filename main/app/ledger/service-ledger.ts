@@ -2,7 +2,9 @@ import {
   checkLedgerChain,
   checkOrgLedgerChain,
   ledgerAppendResultSchema,
+  bodyOf,
   ledgerEntryFault,
+  ledgerEntryHash,
   orgLedgerPageSchema,
   type ChainCheck,
   type BrokenLink,
@@ -65,19 +67,28 @@ export async function fetchOrgLedger(client: Pick<ServiceClient, 'transport'>): 
   }
 }
 
+function contentHash(entry: LedgerEntry): string {
+  try {
+    return ledgerEntryHash(bodyOf(entry));
+  } catch {
+    return 'unreadable';
+  }
+}
+
 /**
  * Where the service's copy of this workstation's entries and the local ledger disagree: an entry
  * the service holds whose local line has another hash (changed here) or is gone (removed here).
  */
 export function compareWithService(local: readonly LedgerLine[], service: readonly OrgLedgerEntry[], workstation: string): BrokenLink | undefined {
   const bySeq = new Map<number, { line: number; hash: string }>();
-  for (const line of local) if ('entry' in line) bySeq.set(line.entry.seq, { line: line.line, hash: line.entry.hash });
+  // What each local entry hashes to now, not the hash it claims: a changed entry keeps its old hash field.
+  for (const line of local) if ('entry' in line) bySeq.set(line.entry.seq, { line: line.line, hash: contentHash(line.entry) });
   const ours = service.filter((item) => item.entry.workstation === workstation).sort((a, b) => a.entry.seq - b.entry.seq);
   for (const { entry } of ours) {
     const here = bySeq.get(entry.seq);
     if (!here) return { line: entry.seq, seq: entry.seq, hash: entry.hash, reason: `the service holds entry ${entry.seq} of this workstation, but the local ledger has no readable entry ${entry.seq} (removed or damaged here)` };
     if (here.hash !== entry.hash) {
-      return { line: here.line, seq: entry.seq, hash: here.hash, reason: `the service holds entry ${entry.seq} with hash ${entry.hash.slice(0, 12)}…, the local ledger's has ${here.hash.slice(0, 12)}… (changed here after it was sent)` };
+      return { line: here.line, seq: entry.seq, hash: entry.hash, reason: `the service holds entry ${entry.seq} with hash ${entry.hash.slice(0, 12)}…, the local entry's content hashes to ${here.hash.slice(0, 12)}… (changed here after it was sent)` };
     }
   }
   return undefined;
