@@ -1,0 +1,141 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
+import { buildFlow } from '../../app/jobs/helpers/flows';
+import { loginCli, results, startWorld, type CliRun, type World } from '../../app/jobs/helpers/world';
+
+/**
+ * A plant without network, end to end through the real CLI: a connected workstation exports the
+ * work package of a configuration; the service stops; a second workstation (its own data
+ * directory, never connected) imports the package and provisions the simulated devices; it exports
+ * its confirmations; the service comes back; the first workstation imports them, and the service
+ * reports each device as the plant left it, each confirmation recorded once however often it
+ * arrives (the same file again, and the plant laptop's own outbox when it comes back too).
+ */
+
+let world: World;
+const SERIALS = ['EPC000101', 'SRCP000101'];
+
+beforeAll(async () => {
+  world = await startWorld('package');
+  await buildFlow(world.client, srcpToEpcOverIsm);
+  expect((await loginCli(world)).code).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await world?.dispose();
+});
+
+/** The plant laptop: a data directory of its own, never logged in while the service runs. */
+function plant(args: readonly string[]): Promise<CliRun> {
+  return world.cli(args, { platformDirs: true, env: { PROVISIONER_HOME: join(world.root, 'plant-laptop') } });
+}
+
+async function confirmationCount(serialNumber: string, kind: 'firmware' | 'configuration'): Promise<number> {
+  const { rows } = await world.service!.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1 AND kind = $2`, [serialNumber, kind]);
+  return rows[0]?.n ?? 0;
+}
+
+async function deviceRecord(serialNumber: string) {
+  return (await world.client.devices.list({ serial: serialNumber })).items.find((d) => d.serialNumber === serialNumber)!;
+}
+
+describe('a work package carried to a plant without network and back', () => {
+  it('provisions every device offline and delivers the confirmations once', { timeout: 600_000 }, async () => {
+    const packageFile = join(world.root, 'loader-7.provisioner-package');
+    const confirmationsFile = join(world.root, 'loader-7.confirmations');
+    const name = srcpToEpcOverIsm.configuration.name;
+
+    // Connected: the package of the configuration.
+    const exported = await world.cli(['--json', 'package', 'export', '--configuration', name, '--out', packageFile, '--expires-in', '7']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const summary = JSON.parse(exported.stdout) as {
+      signerKeyId: string;
+      devices: Array<{ serialNumber: string; syncId: string; firmware: { version: string } }>;
+      firmware: Array<{ deviceType: string; version: string }>;
+      expiresAt: string;
+    };
+    expect(summary.devices.map((d) => d.serialNumber)).toEqual(SERIALS);
+    expect(summary.firmware.map((f) => `${f.deviceType} ${f.version}`).sort()).toEqual(['EPC 1.1.0', 'SRCP 1.1.0']);
+    const syncIds = Object.fromEntries(summary.devices.map((d) => [d.serialNumber, d.syncId]));
+
+    // The plant: no service from here on.
+    await world.stopService();
+    const devices = await Promise.all([
+      world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty' }),
+      world.startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty' }),
+    ]);
+    for (const device of devices) expect(device.state().firmwareVersion).toBe('1.0.0');
+
+    const notLoggedIn = await plant(['package', 'import', packageFile]);
+    expect(notLoggedIn.code).toBe(2);
+    expect(notLoggedIn.stderr).toContain(`this workstation is not logged in; the package is for organization ${world.orgId} at ${world.url}`);
+
+    const imported = await plant(['package', 'import', packageFile, '--signer', summary.signerKeyId, '--api-key', world.adminKey]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(`Imported the work package of configuration "${name}"`);
+    expect(imported.stdout).toContain(`These devices can now be provisioned without the service: provisioner device update ${SERIALS.join(' ')}`);
+
+    const update = await plant(['--json', 'device', 'update', ...SERIALS]);
+    expect(update.code, update.stderr + update.stdout).toBe(0);
+    for (const device of devices) {
+      expect(device.state().firmwareVersion).toBe('1.1.0');
+      expect(device.state().config?.syncId.toLowerCase()).toBe(syncIds[device.state().serialNumber]);
+    }
+    const finished = results(update);
+    expect(finished.length).toBeGreaterThanOrEqual(2);
+    for (const result of finished) expect(result.job.phase).toBe('done');
+
+    const waiting = JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as Array<{ serialNumber: string; kind: string; state: string }>;
+    expect(waiting.map((e) => `${e.serialNumber} ${e.kind}`).sort()).toEqual(['EPC000101 configuration', 'EPC000101 firmware', 'SRCP000101 configuration', 'SRCP000101 firmware']);
+
+    const carried = await plant(['package', 'export-confirmations', '--out', confirmationsFile]);
+    expect(carried.code, carried.stderr).toBe(0);
+    expect(carried.stdout).toContain('Wrote 4 confirmations (EPC000101, SRCP000101)');
+    // Exported, not taken out: the plant laptop's outbox still holds them.
+    expect((JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as unknown[]).length).toBe(4);
+
+    // Back where the service is.
+    await world.startServiceAgain();
+    for (const serialNumber of SERIALS) {
+      // Nothing of the plant has reached the service yet.
+      expect((await deviceRecord(serialNumber)).firmwareVersion).not.toBe('1.1.0');
+      expect(await confirmationCount(serialNumber, 'configuration')).toBe(0);
+    }
+    const delivered = await world.cli(['package', 'import-confirmations', confirmationsFile]);
+    expect(delivered.code, delivered.stderr).toBe(0);
+    expect(delivered.stdout).toContain('Delivered 4 confirmations');
+
+    const checkService = async () => {
+      for (const serialNumber of SERIALS) {
+        const record = await deviceRecord(serialNumber);
+        expect(record.firmwareVersion).toBe('1.1.0');
+        expect(record.deployStatus).toBe('Deployed');
+        expect(record.deployedSyncId).toBe(syncIds[serialNumber]);
+        expect(await confirmationCount(serialNumber, 'firmware')).toBe(1);
+        expect(await confirmationCount(serialNumber, 'configuration')).toBe(1);
+      }
+    };
+    await checkService();
+
+    // Replayed: the same file again records nothing new.
+    const replay = await world.cli(['package', 'import-confirmations', confirmationsFile]);
+    expect(replay.code, replay.stderr).toBe(0);
+    await checkService();
+
+    // The plant laptop comes online too: its outbox sends them, the service answers as before.
+    const sync = await plant(['outbox', 'sync']);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
+    await checkService();
+
+    // One byte changed: refused, nothing sent.
+    const bytes = await readFile(confirmationsFile);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+    const tamperedFile = join(world.root, 'tampered.confirmations');
+    await writeFile(tamperedFile, bytes);
+    const tampered = await world.cli(['package', 'import-confirmations', tamperedFile]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toMatch(/^error: The confirmations file has been changed since it was signed \(.+\)\. Do not use it: ask for a new one\n$/);
+  });
+});
