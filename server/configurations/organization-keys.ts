@@ -49,8 +49,25 @@ export async function organizationSigningKey(db: Queryable, secrets: ServiceSecr
   return { orgId, keyId: row.key_id, publicKeyPem: row.public_key_pem, certificate: new Uint8Array(row.certificate), rootKeyId: secrets.signingKey.keyId };
 }
 
-/** The signer of the organization's files; its private key is unsealed for this one use. */
+/**
+ * Signers made from a stored key, by organization. Unsealing the key, parsing it and checking its
+ * certificate cost more than the rest of a download; a key row is never changed once stored, but
+ * the row is still read for every file and the signer made again if it differs (a database
+ * restored under a running instance), so a file is never signed with a key the database no longer
+ * holds. The process holds the sealing key already, so keeping the opened key adds no exposure.
+ */
+const signers = new Map<string, { sealed: Uint8Array; certificate: Uint8Array; signer: ConfigFileSigner }>();
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
+
+/** The signer of the organization's files. */
 export async function organizationSigner(db: Queryable, secrets: ServiceSecrets, orgId: string): Promise<ConfigFileSigner> {
   const row = await keyRow(db, secrets, orgId);
-  return createConfigFileSigner(secrets.box.open(new Uint8Array(row.private_key_sealed)), new Uint8Array(row.certificate));
+  const sealed = new Uint8Array(row.private_key_sealed);
+  const certificate = new Uint8Array(row.certificate);
+  const made = signers.get(orgId);
+  if (made && sameBytes(made.sealed, sealed) && sameBytes(made.certificate, certificate)) return made.signer;
+  const signer = createConfigFileSigner(secrets.box.open(sealed), certificate);
+  signers.set(orgId, { sealed, certificate, signer });
+  return signer;
 }

@@ -6,18 +6,24 @@ import type { Queryable } from '../db/database';
  * one. So a download repeated without a change gives the same syncId, and any change a new one.
  */
 export async function syncIdFor(db: Queryable, input: { serialNumber: string; orgId: string; settingsHash: string; configurationId: string | null }): Promise<string> {
+  // Most downloads are of content issued before: one statement finds its syncId.
+  const issued = await issuedSyncId(db, input.serialNumber, input.settingsHash);
+  if (issued) return issued;
+  // Two transactions issuing the same content at once: the second one's insert conflicts with a
+  // row its snapshot cannot see, which fails it to be retried (server/db/postgres.ts); the retry finds the row.
   await db.query(
     `INSERT INTO sync_ids (sync_id, serial_number, org_id, settings_hash, configuration_id) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (serial_number, settings_hash) DO NOTHING`,
     [randomUUID(), input.serialNumber, input.orgId, input.settingsHash, input.configurationId],
   );
-  const { rows } = await db.query<{ sync_id: string }>('SELECT sync_id FROM sync_ids WHERE serial_number = $1 AND settings_hash = $2', [
-    input.serialNumber,
-    input.settingsHash,
-  ]);
-  const row = rows[0];
-  if (!row) throw new Error(`No syncId could be issued for ${input.serialNumber}.`);
-  return row.sync_id;
+  const stored = await issuedSyncId(db, input.serialNumber, input.settingsHash);
+  if (!stored) throw new Error(`No syncId could be issued for ${input.serialNumber}.`);
+  return stored;
+}
+
+async function issuedSyncId(db: Queryable, serialNumber: string, settingsHash: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ sync_id: string }>('SELECT sync_id FROM sync_ids WHERE serial_number = $1 AND settings_hash = $2', [serialNumber, settingsHash]);
+  return rows[0]?.sync_id;
 }
 
 /** Whether the service issued this syncId for this device of this organization. */
