@@ -1,9 +1,9 @@
-import { generate, parse, type OptionName } from 'coap-packet';
+import { parse, type OptionName } from 'coap-packet';
 import { BLOCK_SZX_MAX, CODE, COAP_VERSION, MESSAGE_ID_MODULUS, OPTION } from './parameters';
 
 /**
- * CoAP message codec for the host engine and the simulator. coap-packet does the wire format;
- * this module gives messages a typed shape and encodes the options we use (Uri-Path,
+ * CoAP message codec for the host engine and the simulator. coap-packet parses the wire format
+ * and encodeMessage writes it; this module gives messages a typed shape and encodes the options we use (Uri-Path,
  * Content-Format, Block1/Block2, Observe, Size1/Size2) so that no caller hand-writes option bytes.
  */
 
@@ -69,34 +69,62 @@ function optionNumber(name: string | number): number {
   return parsed;
 }
 
-const TYPE_FLAGS: Record<CoapType, { confirmable: boolean; ack: boolean; reset: boolean }> = {
-  CON: { confirmable: true, ack: false, reset: false },
-  NON: { confirmable: false, ack: false, reset: false },
-  ACK: { confirmable: false, ack: true, reset: false },
-  RST: { confirmable: false, ack: false, reset: true },
-};
-
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Upper bound given to coap-packet: a UDP datagram; links enforce their own smaller limits. */
+/** Largest message encodeMessage makes: a UDP datagram; links enforce their own smaller limits. */
 const MAX_ENCODED_LENGTH = 65507;
 
+const TYPE_NUMBER: Record<CoapType, number> = { CON: 0, NON: 1, ACK: 2, RST: 3 };
+
+/** "c.dd" → the code byte (class in the top 3 bits, detail in the low 5). */
+function codeByte(code: string): number {
+  const match = /^([0-7])\.(\d\d)$/.exec(code);
+  const detail = match ? Number(match[2]) : Number.NaN;
+  if (!match || detail > 31) throw new RangeError(`CoAP code ${code} is not c.dd with class 0 to 7 and detail 0 to 31`);
+  return (Number(match[1]) << 5) | detail;
+}
+
+/** RFC 7252 §3.1: a delta or length nibble, and its 0, 1 or 2 extension bytes. */
+function nibble(value: number): { nibble: number; extension: number[] } {
+  if (value < 13) return { nibble: value, extension: [] };
+  if (value < 269) return { nibble: 13, extension: [value - 13] };
+  if (value < 65805) return { nibble: 14, extension: [(value - 269) >> 8, (value - 269) & 0xff] };
+  throw new RangeError(`option delta or length ${value} is too large`);
+}
+
+/**
+ * RFC 7252 §3 written directly (decoding stays with coap-packet): header, token, options sorted by
+ * number (repeated options keep their order) with delta encoding, and the payload after 0xFF.
+ * coap-packet's generate turned every payload into a string on the way, which cost more than the
+ * rest of a 1024-byte block's journey through the host.
+ */
 export function encodeMessage(message: CoapMessage): Uint8Array {
   if (message.messageId < 0 || message.messageId >= MESSAGE_ID_MODULUS) throw new RangeError(`message id ${message.messageId} out of range`);
-  return generate(
-    {
-      ...TYPE_FLAGS[message.type],
-      code: message.code,
-      messageId: message.messageId,
-      token: asBuffer(message.token),
-      // coap-packet sorts the array it is given: hand it a copy.
-      options: message.options.map((o) => ({ name: String(o.number), value: asBuffer(o.value) })),
-      payload: asBuffer(message.payload),
-    },
-    MAX_ENCODED_LENGTH,
-  );
+  if (message.token.length > 8) throw new RangeError(`a token of ${message.token.length} bytes is longer than 8`);
+  const options = message.options.map((option, index) => ({ option, index })).sort((a, b) => a.option.number - b.option.number || a.index - b.index);
+  const head: number[] = [
+    (COAP_VERSION << 6) | (TYPE_NUMBER[message.type] << 4) | message.token.length,
+    codeByte(message.code),
+    message.messageId >> 8,
+    message.messageId & 0xff,
+    ...message.token,
+  ];
+  let previous = 0;
+  for (const { option } of options) {
+    const delta = nibble(option.number - previous);
+    const length = nibble(option.value.length);
+    head.push((delta.nibble << 4) | length.nibble, ...delta.extension, ...length.extension, ...option.value);
+    previous = option.number;
+  }
+  if (message.payload.length > 0) head.push(0xff);
+  const size = head.length + message.payload.length;
+  if (size > MAX_ENCODED_LENGTH) throw new RangeError(`a ${size}-byte CoAP message is larger than a UDP datagram`);
+  const bytes = new Uint8Array(size);
+  bytes.set(head, 0);
+  bytes.set(message.payload, head.length);
+  return bytes;
 }
 
 export function decodeMessage(bytes: Uint8Array): CoapMessage {

@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FirmwareState } from '../../protocol/constants';
 import { writeFileAtomic } from '../../platform/durable-file';
+import { flushStagedImage } from './staged-image';
 
 /** The firmware upload a device remembers across reboots, so that a host can resume it. */
 export interface PersistedUpload {
@@ -82,6 +83,19 @@ function readState(text: string): DeviceState {
   const config = stored.config && { ...stored.config, sequence: stored.config.sequence ?? 0 };
   return { ...stored, securityCounter: stored.securityCounter ?? 0, retiredReleaseKeyIds: stored.retiredReleaseKeyIds ?? [], config, claim: stored.claim ?? null, upload };
 }
+/**
+ * How often the upload's acknowledged offset alone is persisted, at most: about once per Q-Block1
+ * payload set at 1 MB/s. A power cut loses at most this much progress, which the host sends again
+ * on resume; it can never lose a state change (announce, received, failed, applied), which is
+ * written at once.
+ */
+export const PROGRESS_SAVE_INTERVAL_MS = 100;
+
+/** The state without the upload's progress: equal shapes differ in progress only. */
+function shapeOf(state: DeviceState): string {
+  return JSON.stringify(state.upload === null ? state : { ...state, upload: { ...state.upload, ackedOffset: 0 } });
+}
+
 export const STAGED_IMAGE_FILE = 'staged.bin';
 export const CONFIG_FILE = 'config.cbor';
 
@@ -91,13 +105,21 @@ export const CONFIG_FILE = 'config.cbor';
  * config.cbor (the applied configuration).
  * The in-memory copy is what the running device uses; `save()` persists it atomically. Saves are
  * coalesced: many blocks acknowledged in a burst cost one write, yet each caller resumes only once
- * a write that includes its change is on disk.
+ * a write that includes its change is on disk. A change of upload progress alone waits for the
+ * next write at most PROGRESS_SAVE_INTERVAL_MS.
  */
 export class StateStore {
   private requested = 0;
   private completed = 0;
   private running = false;
   private waiters: { generation: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  /** When the last write started (performance.now()) and what it held besides upload progress. */
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
+  private lastWrittenShape: string | undefined;
+  /** Ends the wait of a write held back as progress only, when something else changed meanwhile. */
+  private wake: (() => void) | undefined;
+  /** The next write goes at once (a power cut writes what is pending, as it always did). */
+  private forceNext = false;
 
   private constructor(
     readonly dir: string,
@@ -149,18 +171,42 @@ export class StateStore {
     const generation = ++this.requested;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ generation, resolve, reject }));
     if (!this.running) void this.run();
+    else if (this.wake !== undefined && shapeOf(this.current) !== this.lastWrittenShape) this.wake();
     return done;
   }
 
   private async flushed(): Promise<void> {
-    if (this.completed < this.requested) await this.save();
+    if (this.completed < this.requested) {
+      this.forceNext = true;
+      this.wake?.();
+      await this.save();
+    }
   }
 
   private async run(): Promise<void> {
     this.running = true;
     while (this.completed < this.requested) {
+      // Progress alone is written at most every PROGRESS_SAVE_INTERVAL_MS: a block per write would
+      // cost a durable file replacement per block. Every other change is written at once.
+      const holdMs = this.lastWriteAt + PROGRESS_SAVE_INTERVAL_MS - performance.now();
+      if (!this.forceNext && holdMs > 0 && shapeOf(this.current) === this.lastWrittenShape) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, holdMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+        continue;
+      }
+      this.forceNext = false;
       const generation = this.requested;
       try {
+        this.lastWriteAt = performance.now();
+        // The image bytes first: a saved ackedOffset must never cover bytes still in RAM.
+        await flushStagedImage(this.stagedImagePath);
+        this.lastWrittenShape = shapeOf(this.current);
         await writeFileAtomic(join(this.dir, STATE_FILE), `${JSON.stringify(this.current, null, 2)}\n`);
         this.completed = generation;
         this.settle((w) => w.generation <= generation, (w) => w.resolve());

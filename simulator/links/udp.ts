@@ -78,6 +78,10 @@ export class UdpLink implements DeviceLink {
       });
     });
     socket.on('error', () => undefined);
+    // The wire model (PacedChannel) is where datagrams take their time; the socket in front of it
+    // must hold a whole Q-Block1 payload set that a host sends at memory speed, or loopback itself
+    // would lose blocks that no modeled wire lost. Linux caps this at net.core.rmem_max.
+    trySetRecvBufferSize(socket, RECEIVE_BUFFER_BYTES);
     socket.on('message', (bytes, remote) => {
       if (!this.up_) return;
       // The UDP checksum drops a corrupted datagram, so corruption is a loss here.
@@ -145,6 +149,17 @@ export class UdpLink implements DeviceLink {
     }
     this.socket = undefined;
     this.groupSocket = undefined;
+  }
+}
+
+/** Room for four payload sets of 64 blocks with the kernel's per-datagram overhead. */
+const RECEIVE_BUFFER_BYTES = 2 * 1024 * 1024;
+
+function trySetRecvBufferSize(socket: Socket, bytes: number): void {
+  try {
+    socket.setRecvBufferSize(bytes);
+  } catch {
+    // Not permitted or not supported: the system's default stays, and losses show as repairs.
   }
 }
 

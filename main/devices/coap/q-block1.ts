@@ -17,8 +17,9 @@ export const Q_BLOCK1_UNSUPPORTED = Symbol('Q-Block1 unsupported');
  * again, the last of them as CON), or the final response. So the wire carries a whole set before
  * the host waits, and a lost block costs one more round, not a timeout.
  *
- * The first payload goes alone as CON: a device without Q-Block1 answers it with 4.02, and the
- * caller then sends Block1 (Q_BLOCK1_UNSUPPORTED). Every call uses a fresh Request-Tag (RFC 9175),
+ * The host uses it only with a device whose /info says `qBlock1`, so it does not probe first (RFC
+ * 9177 §4.1): a device without Q-Block1 ignores or refuses the NON payloads and answers the first
+ * set's CON with 4.02, and the caller then sends Block1 (Q_BLOCK1_UNSUPPORTED). Every call uses a fresh Request-Tag (RFC 9175),
  * so the device never counts blocks of an earlier attempt into this one's sets. A resumed upload
  * starts at the set holding `startOffset`: the blocks of that set below it are sent again (the
  * device stores them once), because the device's set bookkeeping begins with the set's first block.
@@ -82,24 +83,23 @@ export async function uploadQBlock1(
   };
 
   const firstNum = Math.floor(startOffset / blockSize / maxPayloads) * maxPayloads;
-  let probed = false;
+  /** Whether the device has answered a set yet: a 4.02 to the first says it has no Q-Block1. */
+  let answered = false;
   for (let set = firstNum / maxPayloads; set * maxPayloads <= lastNum; set++) {
     const setEnd = Math.min(lastNum, set * maxPayloads + maxPayloads - 1);
     let pending = range(set * maxPayloads, setEnd);
     let fewestMissing = Number.POSITIVE_INFINITY;
     let roundsWithoutProgress = 0;
     while (pending.length > 0) {
-      // The probe: the first payload alone, as CON.
-      const round = probed ? pending : pending.slice(0, 1);
-      const response = await sendRound(round);
-      const answeredNum = round[round.length - 1]!;
+      const response = await sendRound(pending);
+      const answeredNum = pending[pending.length - 1]!;
       if (nonAnswer !== undefined) {
         // A NON payload that completed the body got the final answer; any other was refused.
         if (nonAnswer.code.startsWith('2.')) return finalResult(nonAnswer);
         throw deviceErrorFromResponse(nonAnswer, engine.context(`${options.what} upload`));
       }
-      if (!probed && response.code === CODE.BAD_OPTION) return Q_BLOCK1_UNSUPPORTED;
-      probed = true;
+      if (!answered && response.code === CODE.BAD_OPTION) return Q_BLOCK1_UNSUPPORTED;
+      answered = true;
       if (response.code.startsWith('2.') && response.code !== CODE.CONTINUE) return finalResult(response);
       if (response.code === CODE.CONTINUE) {
         pending = pending.filter((num) => num > answeredNum);
