@@ -9,7 +9,16 @@ export type LinkKind = 'serial' | 'ble' | 'udp';
 /** What an attached device needs, as far as the core can tell. */
 export interface DeviceNeeds {
   firmware: { needed: boolean; latestVersion: string | null; reason: string | null };
-  configuration: { needed: boolean; syncId: string | null; reason: string | null };
+  configuration: {
+    needed: boolean;
+    syncId: string | null;
+    reason: string | null;
+    /**
+     * Why no configuration can be applied at all (the device is in no configuration, or not
+     * registered): "Apply configuration" and "Both" are offered disabled with this reason.
+     */
+    blocked: { code: string; reason: string } | null;
+  };
 }
 
 export interface AttachedDeviceView {
@@ -51,6 +60,8 @@ export const WORKBENCH_CHANNELS = {
   'workbench.retry': command(jobId).returns<JobView>(),
   'workbench.jobs': query(noInput).returns<JobView[]>(),
   'workbench.clearFinished': command(noInput).returns<JobView[]>(),
+  /** A device's last finished jobs, newest first, each with its steps (kept across restarts). */
+  'workbench.timeline': query(z.object({ device: nonEmpty.max(256) }).strict()).returns<JobView[]>(),
   'workbench.portGlobs': query(noInput).returns<PortGlobsView>(),
   'workbench.setPortGlobs': command(
     z.object({ portGlobs: z.array(z.string().trim().min(1).max(1024)).max(32) }).strict(),

@@ -17,6 +17,7 @@ import {
   type ParsedInput,
 } from '../../contract/index';
 import { Workbench, type DeviceSource } from './workbench/workbench';
+import { JobTimeline } from './workbench/job-timeline';
 import { workbenchJobs, type JobTarget, type WorkbenchJobs } from './workbench/workbench-jobs';
 import { CoreLog } from './core-log';
 import { toCoreError } from './errors';
@@ -136,7 +137,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       isBusy: (link) => workbench?.isBusy(link) ?? false,
       onWarning: (message) => log.warn('devices', message),
     });
-  const activeWorkbench = new Workbench({ source, account: () => session.current(), events, log });
+  const timeline = new JobTimeline(join(options.dataDir, 'provisioning', 'job-timeline.json'), { onError: (message) => log.warn('jobs', message) });
+  const activeWorkbench = new Workbench({ source, account: () => session.current(), events, log, timeline });
   workbench = activeWorkbench;
   provisioning.onProgress((jobs) => {
     for (const job of jobs) activeWorkbench.noteJob(job, FINISHED_PHASES.includes(job.phase));
@@ -210,9 +212,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return { saved: portGlobs, fromEnvironment: environmentPortGlobs };
     },
     'workbench.clearFinished': async () => provisioning.clearFinished(),
+    'workbench.timeline': (input) => activeWorkbench.timeline(input.device),
     'logs.recent': async (input) => log.recent(input.limit),
     'support.report': () =>
-      supportReport({ appInfo, session: () => session.view(), devices: () => activeWorkbench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), log }),
+      supportReport({ appInfo, session: () => session.view(), devices: () => activeWorkbench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), timeline: () => activeWorkbench.timelines(), log }),
   };
 
   if (options.resume ?? true) await session.resume();

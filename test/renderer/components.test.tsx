@@ -204,7 +204,7 @@ describe('WorkbenchScreen', () => {
         firmwareVersion: '1.0.0',
         configSyncId: null,
         error: null,
-        needs: { firmware: { needed: true, latestVersion: '1.1.0', reason: null }, configuration: { needed: false, syncId: null, reason: 'In no configuration.' } },
+        needs: { firmware: { needed: true, latestVersion: '1.1.0', reason: null }, configuration: { needed: false, syncId: null, reason: 'In no configuration.', blocked: null } },
         activeJobId: null,
       })),
     });

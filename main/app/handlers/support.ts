@@ -8,12 +8,15 @@ export interface SupportSources {
   devices(): AttachedDeviceView[];
   jobs(): JobView[];
   outbox(): Promise<OutboxView>;
+  /** Every device's last jobs with their steps (main/app/workbench/job-timeline.ts). */
+  timeline?(): Promise<Record<string, JobView[]>>;
   log: CoreLog;
 }
 
 /**
  * What a technician sends to support: versions, OS, session (never the key), attached devices,
- * jobs, outbox and the recent log. Log lines are redacted when written; the whole text is
+ * jobs, each device's timeline of its last jobs (steps, bytes, retries, errors), outbox and the
+ * recent log. Log lines are redacted when written; the whole text is
  * redacted once more in case a secret hides in a device error.
  */
 export async function supportReport(sources: SupportSources, now = new Date()): Promise<SupportReport> {
@@ -26,6 +29,7 @@ export async function supportReport(sources: SupportSources, now = new Date()): 
     session: session.status === 'signedIn' ? { ...session, capabilities: undefined } : session,
     attachedDevices: sources.devices(),
     jobs: sources.jobs(),
+    jobTimeline: sources.timeline ? await sources.timeline().catch((err: unknown) => ({ error: String(err) })) : {},
     outbox: await sources.outbox().catch((err: unknown) => ({ error: String(err) })),
     recentLog: sources.log.recent(1000),
   };

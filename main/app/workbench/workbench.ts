@@ -7,6 +7,8 @@ import type { CoreLog } from '../core-log';
 import type { EventHub } from '../event-hub';
 import type { Account } from '../session';
 import type { JobTarget } from './workbench-jobs';
+import { notApplicableReason } from '../jobs/step-record';
+import type { JobTimeline } from './job-timeline';
 
 /** The live list of attached devices (main/devices/discovery's LiveDeviceList has this shape). */
 export interface DeviceSource {
@@ -26,6 +28,8 @@ export interface WorkbenchDeps {
   account(): Account | null;
   events: EventHub;
   log: CoreLog;
+  /** Where finished jobs are kept per device (the row's timeline, the support report); none in tests that do not look. */
+  timeline?: JobTimeline;
 }
 
 interface JobMark {
@@ -42,6 +46,8 @@ interface JobMark {
 export class Workbench {
   private readonly needs = new Map<string, DeviceNeeds | null>();
   private readonly jobs = new Map<string, JobMark>();
+  /** Finished jobs already written to the timeline (a finished job is reported by its last progress batch and by its end). */
+  private readonly recorded = new Set<string>();
   private offList: (() => void) | null = null;
   private refreshing: Promise<void> | null = null;
   private refreshAgain = false;
@@ -90,6 +96,10 @@ export class Workbench {
 
   /** Jobs tell the workbench which link they occupy and when they let it go. */
   noteJob(job: JobView, finished: boolean): void {
+    if (finished && job.finishedAt !== null && this.deps.timeline && !this.recorded.has(job.jobId)) {
+      this.recorded.add(job.jobId);
+      void this.deps.timeline.record(job);
+    }
     const wasBusy = this.isBusy(job.linkId);
     this.jobs.set(job.linkId, { jobId: job.jobId, busy: !finished });
     if (finished && wasBusy) {
@@ -100,6 +110,16 @@ export class Workbench {
     } else if (!wasBusy && !finished) {
       this.changed();
     }
+  }
+
+  /** A device's last finished jobs, newest first (by serial number, or by link for one that never said who it is). */
+  async timeline(device: string): Promise<JobView[]> {
+    return this.deps.timeline ? this.deps.timeline.of(device) : [];
+  }
+
+  /** Every device's last jobs, for the support report. */
+  async timelines(): Promise<Record<string, JobView[]>> {
+    return this.deps.timeline ? this.deps.timeline.all() : {};
   }
 
   /**
@@ -168,7 +188,7 @@ export class Workbench {
 /** Newer firmware than the device runs; a configuration not applied or outdated. Failures say why in the reason. */
 export async function needsOf(account: Account, device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId'>): Promise<DeviceNeeds> {
   const firmware: DeviceNeeds['firmware'] = { needed: false, latestVersion: null, reason: null };
-  const configuration: DeviceNeeds['configuration'] = { needed: false, syncId: null, reason: null };
+  const configuration: DeviceNeeds['configuration'] = { needed: false, syncId: null, reason: null, blocked: null };
   try {
     const latest = await account.client.devices.firmwareVersion(device.serialNumber, { retry: false });
     firmware.latestVersion = latest.version;
@@ -182,8 +202,11 @@ export async function needsOf(account: Account, device: Pick<DiscoveredDevice, '
     const record = page.items[0];
     if (!record) {
       configuration.reason = `${device.serialNumber} is not registered in ${account.orgId}.`;
+      configuration.blocked = { code: 'DEVICE_NOT_REGISTERED', reason: notApplicableReason('DEVICE_NOT_REGISTERED', device.serialNumber)! };
     } else if (!record.configurationId) {
       configuration.reason = 'In no configuration.';
+      // The same words the job's skipped step would use, said before anything starts.
+      configuration.blocked = { code: 'DEVICE_NOT_IN_CONFIGURATION', reason: notApplicableReason('DEVICE_NOT_IN_CONFIGURATION', device.serialNumber)! };
     } else {
       const holdsCurrent = device.configSyncId !== null && device.configSyncId === record.deployedSyncId;
       configuration.needed = record.deployStatus !== 'Deployed' || !holdsCurrent;
