@@ -29,6 +29,13 @@ export const FLOW_SERIAL_NUMBERS: Readonly<Record<string, DeviceType>> = {
   NSCP000101: 'NSCP',
 };
 
+/** A device of a flow, of the type its serial number was manufactured as. */
+function flowDevice(payload: FlowDevice['payload']): FlowDevice {
+  const deviceType = FLOW_SERIAL_NUMBERS[payload.serialNumber];
+  if (!deviceType) throw new Error(`${payload.serialNumber} is not one of FLOW_SERIAL_NUMBERS: add it there with its type.`);
+  return { deviceType, payload };
+}
+
 export const srcpToEpcOverIsm: DemoFlow = {
   key: 'srcp-to-epc-over-ism',
   title: 'SRCP sender to EPC receiver over ISM radio',
@@ -45,20 +52,14 @@ export const srcpToEpcOverIsm: DemoFlow = {
     timeoutConfiguration: '1000ms',
   },
   devices: [
-    {
-      deviceType: 'SRCP',
-      payload: {
-        serialNumber: 'SRCP000101',
-        deviceConfigurationType: 'Sender',
-        commInterface: 'ISM',
-        inputConfiguration1: 'NOT_USED',
-        inputConfiguration2: 'NOT_USED',
-      },
-    },
-    {
-      deviceType: 'EPC',
-      payload: { serialNumber: 'EPC000101', deviceConfigurationType: 'Receiver', commInterface: 'ISM', can0Id: 1 },
-    },
+    flowDevice({
+      serialNumber: 'SRCP000101',
+      deviceConfigurationType: 'Sender',
+      commInterface: 'ISM',
+      inputConfiguration1: 'NOT_USED',
+      inputConfiguration2: 'NOT_USED',
+    }),
+    flowDevice({ serialNumber: 'EPC000101', deviceConfigurationType: 'Receiver', commInterface: 'ISM', can0Id: 1 }),
   ],
 };
 
@@ -74,31 +75,25 @@ export const epcToEpcOverEthernet: DemoFlow = {
     timeoutConfiguration: '500ms',
   },
   devices: [
-    {
-      deviceType: 'EPC',
-      payload: {
-        serialNumber: 'EPC000101',
-        deviceConfigurationType: 'Sender',
-        commInterface: 'Ethernet',
-        ipAddress: '192.168.10.11',
-        ethNetmask: '255.255.255.0',
-        ethGateway: '192.168.10.1',
-        ethNameservers: ['192.168.10.1'],
-        inputConfiguration1: 'ESTOP_TYPE_SWITCH',
-        inputConfiguration2: 'NOT_USED',
-      },
-    },
-    {
-      deviceType: 'EPC',
-      payload: {
-        serialNumber: 'EPC000102',
-        deviceConfigurationType: 'Receiver',
-        commInterface: 'Ethernet',
-        ipAddress: '192.168.10.12',
-        ethNetmask: '255.255.255.0',
-        ethGateway: '192.168.10.1',
-      },
-    },
+    flowDevice({
+      serialNumber: 'EPC000101',
+      deviceConfigurationType: 'Sender',
+      commInterface: 'Ethernet',
+      ipAddress: '192.168.10.11',
+      ethNetmask: '255.255.255.0',
+      ethGateway: '192.168.10.1',
+      ethNameservers: ['192.168.10.1'],
+      inputConfiguration1: 'ESTOP_TYPE_SWITCH',
+      inputConfiguration2: 'NOT_USED',
+    }),
+    flowDevice({
+      serialNumber: 'EPC000102',
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'Ethernet',
+      ipAddress: '192.168.10.12',
+      ethNetmask: '255.255.255.0',
+      ethGateway: '192.168.10.1',
+    }),
   ],
 };
 
@@ -113,25 +108,16 @@ export const epcToSeveralEpcsOverEthernet: DemoFlow = {
     timeoutConfiguration: '250ms',
   },
   devices: [
-    {
-      deviceType: 'EPC',
-      payload: {
-        serialNumber: 'EPC000101',
-        deviceConfigurationType: 'Sender',
-        commInterface: 'Ethernet',
-        ethNetmask: '255.255.0.0',
-        inputConfiguration1: 'ESTOP_TYPE_SWITCH',
-        inputConfiguration2: 'SOLID_STATE_SAFETY_DEVICE',
-      },
-    },
-    {
-      deviceType: 'EPC',
-      payload: { serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ethNetmask: '255.255.0.0' },
-    },
-    {
-      deviceType: 'EPC',
-      payload: { serialNumber: 'EPC000103', deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ethNetmask: '255.255.0.0' },
-    },
+    flowDevice({
+      serialNumber: 'EPC000101',
+      deviceConfigurationType: 'Sender',
+      commInterface: 'Ethernet',
+      ethNetmask: '255.255.0.0',
+      inputConfiguration1: 'ESTOP_TYPE_SWITCH',
+      inputConfiguration2: 'SOLID_STATE_SAFETY_DEVICE',
+    }),
+    flowDevice({ serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ethNetmask: '255.255.0.0' }),
+    flowDevice({ serialNumber: 'EPC000103', deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ethNetmask: '255.255.0.0' }),
   ],
 };
 
@@ -148,35 +134,29 @@ export const epcToNscpOverEthernet: DemoFlow = {
     timeoutConfiguration: '750ms',
   },
   devices: [
-    {
-      deviceType: 'EPC',
-      payload: {
-        serialNumber: 'EPC000101',
-        deviceConfigurationType: 'Sender',
-        commInterface: 'Ethernet',
-        ipAddress: '172.16.5.20',
-        ethNetmask: '255.255.255.0',
-        inputConfiguration1: 'ESTOP_TYPE_SWITCH',
-        inputConfiguration2: 'ESTOP_TYPE_SWITCH',
-      },
-    },
-    {
-      deviceType: 'NSCP',
-      payload: {
-        serialNumber: 'NSCP000101',
-        deviceConfigurationType: 'Receiver',
-        commInterface: 'Ethernet',
-        ipAddress: '172.16.5.21',
-        ethNetmask: '255.255.255.0',
-        serial0Usage: 'comms',
-        serial1Usage: 'control',
-        stopCategory: 'CAT1',
-        cat1StopDelay: 1.5,
-        inputConfiguration1: 'ESTOP_TYPE_SWITCH',
-        inputConfiguration2: 'NOT_USED',
-        ossdEnabled: true,
-      },
-    },
+    flowDevice({
+      serialNumber: 'EPC000101',
+      deviceConfigurationType: 'Sender',
+      commInterface: 'Ethernet',
+      ipAddress: '172.16.5.20',
+      ethNetmask: '255.255.255.0',
+      inputConfiguration1: 'ESTOP_TYPE_SWITCH',
+      inputConfiguration2: 'ESTOP_TYPE_SWITCH',
+    }),
+    flowDevice({
+      serialNumber: 'NSCP000101',
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'Ethernet',
+      ipAddress: '172.16.5.21',
+      ethNetmask: '255.255.255.0',
+      serial0Usage: 'comms',
+      serial1Usage: 'control',
+      stopCategory: 'CAT1',
+      cat1StopDelay: 1.5,
+      inputConfiguration1: 'ESTOP_TYPE_SWITCH',
+      inputConfiguration2: 'NOT_USED',
+      ossdEnabled: true,
+    }),
   ],
 };
 
@@ -192,14 +172,8 @@ export const srcpToEpcOverBle: DemoFlow = {
     timeoutConfiguration: '3000ms',
   },
   devices: [
-    {
-      deviceType: 'SRCP',
-      payload: { serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
-    },
-    {
-      deviceType: 'EPC',
-      payload: { serialNumber: 'EPC000101', deviceConfigurationType: 'Receiver', commInterface: 'BLE' },
-    },
+    flowDevice({ serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'BLE' }),
+    flowDevice({ serialNumber: 'EPC000101', deviceConfigurationType: 'Receiver', commInterface: 'BLE' }),
   ],
 };
 
@@ -215,33 +189,24 @@ export const estopAndSrcpToEpcOverEthernetAndBle: DemoFlow = {
     timeoutConfiguration: '5000ms',
   },
   devices: [
-    {
-      deviceType: 'EPC',
-      payload: {
-        serialNumber: 'EPC000102',
-        deviceConfigurationType: 'EStopSender',
-        commInterface: 'Ethernet',
-        ipAddress: '192.168.50.31',
-        ethNetmask: '255.255.255.0',
-        inputConfiguration1: 'ESTOP_TYPE_SWITCH',
-        inputConfiguration2: 'NOT_USED',
-        inputConfiguration3: 'ESTOP_TYPE_SWITCH',
-      },
-    },
-    {
-      deviceType: 'SRCP',
-      payload: { serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
-    },
-    {
-      deviceType: 'EPC',
-      payload: {
-        serialNumber: 'EPC000101',
-        deviceConfigurationType: 'Receiver',
-        commInterface: 'BLE,Ethernet',
-        ipAddress: '192.168.50.30',
-        ethNetmask: '255.255.255.0',
-      },
-    },
+    flowDevice({
+      serialNumber: 'EPC000102',
+      deviceConfigurationType: 'EStopSender',
+      commInterface: 'Ethernet',
+      ipAddress: '192.168.50.31',
+      ethNetmask: '255.255.255.0',
+      inputConfiguration1: 'ESTOP_TYPE_SWITCH',
+      inputConfiguration2: 'NOT_USED',
+      inputConfiguration3: 'ESTOP_TYPE_SWITCH',
+    }),
+    flowDevice({ serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'BLE' }),
+    flowDevice({
+      serialNumber: 'EPC000101',
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'BLE,Ethernet',
+      ipAddress: '192.168.50.30',
+      ethNetmask: '255.255.255.0',
+    }),
   ],
 };
 
