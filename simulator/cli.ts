@@ -8,6 +8,7 @@ import { loadPublicKey } from './cli/public-key';
 import { loadReleaseKeys } from './cli/release-keys';
 import { startFleet, type FleetDeviceSpec, type FleetSpec, type SimulatedFleet } from './fleet';
 import { simulatorDir } from './scratch-dir';
+import { sendControlCommand } from './device/control-socket';
 import { readShiftFile, runShift, type ShiftRun } from './shift-plan';
 
 function buildProgram(): Command {
@@ -44,7 +45,9 @@ function buildProgram(): Command {
     .option('--replug-after <ms>', 'fault: how long the cable stays out after --pull-at (default 1000)', integer)
     .option('--stall <ms@offset>', 'fault: stop for MS milliseconds when the firmware upload reaches OFFSET', stall)
     .option('--power-cycle-during-apply', 'fault: cut the power while the image is being applied (once)')
-    .option('--seed <n>', 'seed of the fault decisions (default 1)', integer);
+    .option('--seed <n>', 'seed of the fault decisions (default 1)', integer)
+    .option('--press-estop-after-ms <ms>', "the function test's technician: press the E-stop this long after a host starts observing /safety", integer)
+    .option('--press-estop <socket>', "press the E-stop of a running simulated device through its control socket (its JSON line's controlSocket), then exit");
 }
 
 async function devicesFrom(flags: CliFlags): Promise<Pick<FleetSpec, 'defaults' | 'devices'>> {
@@ -60,7 +63,8 @@ async function devicesFrom(flags: CliFlags): Promise<Pick<FleetSpec, 'defaults' 
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   program.parse(argv);
-  const flags = program.opts<CliFlags & { shift?: string }>();
+  const flags = program.opts<CliFlags & { shift?: string; pressEstop?: string }>();
+  if (flags.pressEstop !== undefined) return pressThroughControlSocket(flags.pressEstop);
   if (flags.shift !== undefined) return actOutShift(flags, flags.shift);
   // Signal handlers go in before anything is printed: a caller that reads our line and at once
   // sends SIGTERM must get a clean stop, not the default kill.
@@ -108,6 +112,18 @@ async function main(argv: string[]): Promise<void> {
   if (stopRequested !== undefined) await shutdown(fleet, stopRequested);
   // A BLE-only fleet holds no socket or child process open: keep running until told to stop.
   keepAlive = setInterval(() => undefined, 1 << 30);
+}
+
+/** `--press-estop SOCKET`: one press on a running device, its answer as a JSON line. */
+async function pressThroughControlSocket(socket: string): Promise<void> {
+  try {
+    const answer = await sendControlCommand(socket, { command: 'press-estop' });
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+    if (!answer.ok) process.exit(1);
+  } catch (error) {
+    console.error(`simulator: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
 
 /** `--shift FILE`: acts the plan out, one JSON line per step, then runs until SIGINT or SIGTERM. */

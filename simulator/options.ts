@@ -65,9 +65,16 @@ export interface SimulatedDeviceOptions {
    */
   ptyDir?: string;
   faults?: FaultOptions;
+  /** The function test's simulated technician: press the E-stop this long after a host starts observing /safety. Default never. */
+  pressEstopAfterMs?: number;
+  /** Where devices of one configuration tell each other of a press (device/safety.ts). Default `<simulator dir>/safety-bus`. */
+  safetyBusDir?: string;
+  /** The device's control socket (device/control-socket.ts). Default `<simulator dir>/control/<serialNumber>.sock`. */
+  controlSocketPath?: string;
 }
 
-export type ResolvedDeviceOptions = Required<Omit<SimulatedDeviceOptions, 'ble' | 'udp' | 'faults' | 'ptyPath'>> & {
+export type ResolvedDeviceOptions = Required<Omit<SimulatedDeviceOptions, 'ble' | 'udp' | 'faults' | 'ptyPath' | 'pressEstopAfterMs'>> & {
+  pressEstopAfterMs: number | undefined;
   ble: Required<BleOptions>;
   udp: { bytesPerSecond: number; latencyMs: number };
   faults: FaultOptions;
@@ -135,5 +142,8 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     // Beside the host end, hidden: only the simulator opens it.
     devicePtyPath: join(dirname(ptyPath), `.${basename(ptyPath)}.device`),
     faults: options.faults ?? {},
+    pressEstopAfterMs: options.pressEstopAfterMs,
+    safetyBusDir: options.safetyBusDir ?? join(dirname(ptyDir), 'safety-bus'),
+    controlSocketPath: options.controlSocketPath ?? join(dirname(ptyDir), 'control', `${options.serialNumber}.sock`),
   };
 }

@@ -14,6 +14,8 @@ export interface SimulatedDeviceDescriptor {
   host?: string;
   port?: number;
   bleAddress?: string;
+  /** The device's control socket: `{"command":"press-estop"}` presses its E-stop (device/control-socket.ts). */
+  controlSocket?: string;
 }
 
 export interface SimulatedDevice {
@@ -31,4 +33,6 @@ export interface SimulatedDevice {
   readonly faultStats: FaultStats;
   /** The most memory the device's firmware decoder (inflate, patch) has held, for the link benchmark. */
   decoderPeakBytes(): number;
+  /** A hand on the E-stop (as through the control socket); resolves with the presses since boot. */
+  pressEstop(): Promise<number>;
 }

@@ -16,6 +16,7 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions): Pro
     deviceType: resolved.deviceType,
     model: resolved.model,
     ...link.address(),
+    controlSocket: resolved.controlSocketPath,
   };
   const simulated: SimulatedDevice = {
     descriptor,
@@ -29,6 +30,7 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions): Pro
     },
     faultStats: device.faults.stats,
     decoderPeakBytes: () => device.firmware.decoderPeakBytes,
+    pressEstop: () => device.pressEstop(),
   };
   registerLink(simulated, link);
   return simulated;

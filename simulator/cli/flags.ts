@@ -32,6 +32,7 @@ export interface CliFlags {
   stall?: { ms: number; atOffset: number };
   powerCycleDuringApply?: boolean;
   seed?: number;
+  pressEstopAfterMs?: number;
 }
 
 export function integer(text: string): number {
@@ -103,6 +104,7 @@ export function sharedOptions(flags: CliFlags): Partial<SimulatedDeviceOptions> 
     maxInFlight: flags.maxInFlight,
     rebootMs: flags.rebootMs,
     applyMs: flags.applyMs,
+    pressEstopAfterMs: flags.pressEstopAfterMs,
     faults: nonEmpty(faults),
   });
 }

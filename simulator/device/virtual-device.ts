@@ -11,6 +11,11 @@ import { FirmwareUpdate } from './firmware-update';
 import { deviceResources, firmwareStatusResponse } from './resources';
 import { createRouter } from './router';
 import { StateStore, type DeviceState } from './state';
+import { attachSafety, SafetyFunction } from './safety';
+import { ControlSocket } from './control-socket';
+import { SAFETY_RESOURCE } from '../../protocol/safety';
+import { CODE } from '../../protocol/coap';
+import { cborResponse } from './errors';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -22,6 +27,9 @@ export class VirtualDevice implements DeviceContext {
   readonly faults: DeviceFaults;
   readonly config: ConfigUpload;
   readonly firmware: FirmwareUpdate;
+  /** The E-stop and the outputs (safety.ts); pressed through the control socket. */
+  readonly safety: SafetyFunction;
+  private control: ControlSocket | undefined;
   private readonly server: CoapServer;
   private running = false;
   private plugged = true;
@@ -59,6 +67,20 @@ export class VirtualDevice implements DeviceContext {
       blockSize: options.maxBlockSize,
       dedupCapacity: DEDUPLICATION_CACHE_SIZE,
     });
+    this.safety = new SafetyFunction({
+      serialNumber: options.serialNumber,
+      busDir: options.safetyBusDir,
+      configPath: store.configPath,
+      ...(options.pressEstopAfterMs !== undefined ? { pressAfterObserveMs: options.pressEstopAfterMs } : {}),
+      onChange: (status) => this.server.notify(SAFETY_RESOURCE, cborResponse(CODE.CONTENT, status, { observable: true })),
+    });
+    attachSafety(this, this.safety);
+  }
+
+  /** A hand on the E-stop; returns the presses since boot. */
+  async pressEstop(): Promise<number> {
+    await this.safety.press();
+    return this.safety.status().presses;
   }
 
   /** `faults` is shared with the link, which applies the frame faults. */
@@ -72,6 +94,8 @@ export class VirtualDevice implements DeviceContext {
     const device = new VirtualDevice(options, store, link, faults);
     try {
       await link.open((message, peer) => device.server.receive(message, peer));
+      await device.safety.start();
+      device.control = await ControlSocket.listen(options.controlSocketPath, { pressEstop: () => device.pressEstop() });
       await device.boot();
     } catch (error) {
       // A device that cannot come up (socat missing, port taken) leaves nothing bound behind.
@@ -153,6 +177,8 @@ export class VirtualDevice implements DeviceContext {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.safety.stop();
+    await this.control?.close();
     clearTimeout(this.notifyTimer);
     clearTimeout(this.replugTimer);
     this.running = false;
@@ -194,6 +220,7 @@ export class VirtualDevice implements DeviceContext {
   }
 
   private async boot(): Promise<void> {
+    await this.safety.rebooted();
     this.store.current.bootId++;
     await this.store.save();
     this.running = true;

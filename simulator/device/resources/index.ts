@@ -5,11 +5,12 @@ import { firmwareApplyResource } from './firmware-apply';
 import { firmwareDataResource } from './firmware-data';
 import { infoResource } from './info';
 import { rebootResource } from './reboot';
+import { safetyResource } from './safety';
 import { wellKnownCoreResource } from './well-known-core';
 
 /** Every resource of docs/device-protocol.md, /.well-known/core listing the others. */
 export function deviceResources(): Resource[] {
-  const resources = [infoResource, firmwareResource, firmwareDataResource, firmwareApplyResource, configResource, rebootResource];
+  const resources = [infoResource, firmwareResource, firmwareDataResource, firmwareApplyResource, configResource, rebootResource, safetyResource];
   return [wellKnownCoreResource(resources), ...resources];
 }
 
