@@ -1,11 +1,13 @@
 /**
- * Device link throughput: payload bytes per second of a firmware upload divided by the wire
- * model's rate, for every link the protocol has, against simulated devices (pty, simulated BLE
- * through noble, UDP). The baseline is the vendor's old tool: 64-byte blocks, stop-and-wait.
+ * Device link throughput: image bytes per second of a firmware upload divided by the wire model's
+ * rate, against simulated devices (pty, simulated BLE through noble, UDP).
  *
- *   npx tsx bench/links.ts                 1 MiB on every link (takes a while on slow links)
- *   npx tsx bench/links.ts --size 262144   a smaller image
- *   npx tsx bench/links.ts --only ble      links whose name contains "ble"
+ *   npx tsx bench/links.ts --json          real firmware (bench/real-firmware.ts) on serial 115200 and
+ *                                          921600, BLE MTU 247 and UDP, identity, deflate and delta:
+ *                                          one JSON object per line, then the decoder's peak memory
+ *   npx tsx bench/links.ts                 the same as a table
+ *   npx tsx bench/links.ts --legacy        1 MiB of random bytes on every link against the vendor's
+ *                                          old tool (64-byte blocks, stop-and-wait); --size, --only
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,40 +17,13 @@ import { generateSigningKeyPair } from '../domain/files/config-file-signature';
 import { signFirmwareImage } from '../domain/files/firmware-bundle';
 import { makeFirmwareImage } from '../domain/files/firmware-image';
 import { generateReleaseKeyPair } from '../domain/files/firmware-release-key';
-import { BleCentral } from '../main/devices/links/ble-central';
-import { BleLink } from '../main/devices/links/ble-link';
-import type { Link } from '../main/devices/links/link';
-import { SerialLink } from '../main/devices/links/serial-link';
-import { UdpLink } from '../main/devices/links/udp-link';
 import { uploadFirmware } from '../main/devices/operations/firmware';
 import { identify } from '../main/devices/operations/identify';
 import { DeviceSession } from '../main/devices/session';
 import { LEGACY_BLOCK_SIZE } from '../protocol/constants';
-import { createSimulatedBleBindings, startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../simulator';
-
-interface LinkCase {
-  name: string;
-  device: Partial<SimulatedDeviceOptions>;
-  connect(device: SimulatedDevice): Promise<Link>;
-}
-
-const serial = (baudRate: number): LinkCase => ({
-  name: `serial ${baudRate}`,
-  device: { link: 'pty', baudRate },
-  connect: async (device) => new SerialLink({ path: device.descriptor.path!, baudRate }),
-});
-
-const ble = (mtu: number): LinkCase => ({
-  name: `BLE MTU ${mtu}`,
-  device: { link: 'ble', deviceType: 'WESP', ble: { mtu } },
-  connect: async (device) => new BleLink({ id: device.descriptor.bleAddress!, central: await BleCentral.create(createSimulatedBleBindings([device], { mtu })) }),
-});
-
-const udp: LinkCase = {
-  name: 'UDP',
-  device: { link: { udp: { host: '127.0.0.1', port: 0 } } },
-  connect: async (device) => new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! }),
-};
+import { codedRuns } from './links-coded';
+import { startSimulatedDevice } from '../simulator';
+import { ble, serial, udp, type LinkCase } from './link-cases';
 
 const CASES: LinkCase[] = [serial(115200), serial(921600), ble(23), ble(247), udp];
 
@@ -88,6 +63,8 @@ async function measure(linkCase: LinkCase, size: number, legacy: boolean, scratc
       version: '9.9.9',
       deviceType,
       signedManifest: signFirmwareImage(image, { releaseKeyPem: releaseKey.privateKeyPem }),
+      // Random bytes do not compress; the legacy table is about blocks and windows.
+      coding: 'identity',
       ...(legacy ? { blockSize: LEGACY_BLOCK_SIZE, window: 1 } : {}),
     });
     const seconds = (performance.now() - started) / 1000;
@@ -108,8 +85,7 @@ async function measure(linkCase: LinkCase, size: number, legacy: boolean, scratc
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const kib = (bytesPerSecond: number) => `${fmt(bytesPerSecond / 1024, 1)} KiB/s`;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { size: { type: 'string' }, only: { type: 'string' } } });
+async function legacyTable(values: { size?: string; only?: string }): Promise<void> {
   const size = values.size === undefined ? 1024 * 1024 : Number(values.size);
   const cases = CASES.filter((c) => values.only === undefined || c.name.toLowerCase().includes(values.only.toLowerCase()));
   const scratch = await mkdtemp(join(tmpdir(), 'bench-links-'));
@@ -131,6 +107,12 @@ async function main(): Promise<void> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { size: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' }, legacy: { type: 'boolean' } } });
+  if (values.legacy === true) return legacyTable(values);
+  return codedRuns({ json: values.json === true, only: values.only });
 }
 
 await main();

@@ -1,0 +1,157 @@
+/**
+ * The coded-transfer runs of bench/links.ts: every real image (bench/real-firmware.ts) on every
+ * link with identity and deflate, and each delta pair with a patch from the image the device runs.
+ * ratio = image bytes ÷ seconds ÷ the wire model's rate host to device, so a ratio above 1 is an
+ * upload faster than the wire could carry the image's own bytes.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ContentCoding } from '../domain/files/content-coding';
+import { generateSigningKeyPair } from '../domain/files/config-file-signature';
+import { signFirmwareImage } from '../domain/files/firmware-bundle';
+import { encodeFirmwareImageHeader } from '../domain/files/firmware-image';
+import { createFirmwarePatch } from '../domain/files/firmware-patch';
+import { generateReleaseKeyPair } from '../domain/files/firmware-release-key';
+import { applyFirmware, uploadFirmware } from '../main/devices/operations/firmware';
+import type { FirmwarePatchOffer } from '../main/devices/operations/firmware-coding';
+import { DeviceSession } from '../main/devices/session';
+import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
+import { ble, serial, udp, type LinkCase } from './link-cases';
+import { benchCacheDir, loadRealImages, type RealImage } from './real-firmware';
+
+export interface CodedRow {
+  link: string;
+  coding: ContentCoding;
+  image: string;
+  /** The image's bytes (64-byte header included). */
+  bytes: number;
+  ratio: number;
+  wireBytes: number;
+  seconds: number;
+  package: string;
+  version: string;
+  /** delta: the image the device ran. */
+  base?: string;
+  /** CoAP retransmissions during this upload: a row with any is slowed by a timeout, not by its coding. */
+  retransmissions: number;
+}
+
+const LINKS: LinkCase[] = [serial(115200), serial(921600), ble(247), udp];
+
+const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
+
+/** A real binary behind our 64-byte image header, as the vendor's build would wrap it. */
+function wrap(real: RealImage, deviceType: string, version: string): Uint8Array {
+  const image = new Uint8Array(64 + real.bytes.length);
+  image.set(encodeFirmwareImageHeader({ deviceType, version, bodyLength: real.bytes.length }));
+  image.set(real.bytes, 64);
+  return image;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export async function codedRuns(options: { json: boolean; only?: string }): Promise<void> {
+  const { images, pairs } = loadRealImages();
+  const links = LINKS.filter((c) => options.only === undefined || c.name.toLowerCase().includes(options.only.toLowerCase()));
+  const scratch = await mkdtemp(join(tmpdir(), 'bench-links-coded-'));
+  const { publicKeyPem } = generateSigningKeyPair();
+  const releaseKey = generateReleaseKeyPair();
+  const sign = (image: Uint8Array) => signFirmwareImage(image, { releaseKeyPem: releaseKey.privateKeyPem });
+  const rows: CodedRow[] = [];
+  let decoderPeak = 0;
+  const emit = (row: CodedRow) => {
+    rows.push(row);
+    if (options.json) console.log(JSON.stringify(row));
+    else console.log(`| ${row.link} | ${row.coding} | ${row.image}${row.base ? ` (from ${row.base})` : ''} | ${row.bytes} | ${row.wireBytes} | ${row.seconds.toFixed(2)} | ${row.ratio.toFixed(2)} |`);
+  };
+  if (!options.json) {
+    console.log(`Real firmware from ${benchCacheDir()}; ratio = image bytes / s / wire model rate.`);
+    console.log('| link | coding | image | bytes | wire bytes | s | ratio |');
+    console.log('|---|---|---|---|---|---|---|');
+  }
+  let run = 0;
+  try {
+    for (const linkCase of links) {
+      const deviceType = linkCase.device.deviceType ?? 'EPC';
+      const serialNumber = `CODED${(run++).toString().padStart(3, '0')}`;
+      const device: SimulatedDevice = await startSimulatedDevice({
+        deviceType,
+        serialNumber,
+        link: 'pty',
+        stateDir: join(scratch, serialNumber),
+        ptyDir: join(scratch, 'sim'),
+        publicKeyPem,
+        releaseKeysPem: [releaseKey.publicKeyPem],
+        rebootMs: 100,
+        applyMs: 50,
+        ...linkCase.device,
+      });
+      const session = await DeviceSession.open(await linkCase.connect(device), { reconnectTimeoutMs: 30_000 });
+      try {
+        const measure = async (real: RealImage, image: Uint8Array, version: string, coding: ContentCoding, patches?: FirmwarePatchOffer[], base?: RealImage) => {
+          const retransmitted = session.engine.stats.retransmissions;
+          const started = performance.now();
+          const result = await uploadFirmware(session, image, { version, deviceType, signedManifest: sign(image), coding, patches });
+          const seconds = (performance.now() - started) / 1000;
+          if (device.state().upload?.state !== 'received') throw new Error(`${linkCase.name}: the device did not receive ${real.name}`);
+          if (result.coding !== coding) throw new Error(`${linkCase.name}: ${real.name} went as ${result.coding}, not ${coding} (${result.notes.join(' ')})`);
+          emit({
+            link: linkCase.name,
+            coding,
+            image: real.name,
+            bytes: image.length,
+            ratio: image.length / seconds / device.wire.inbound.bytesPerSecond,
+            wireBytes: result.wireBytes,
+            seconds,
+            package: real.package,
+            version: real.version,
+            ...(base ? { base: base.name } : {}),
+            retransmissions: session.engine.stats.retransmissions - retransmitted,
+          });
+        };
+        for (const real of images) {
+          for (const coding of ['identity', 'deflate'] as const) {
+            const version = `${real.version}.${coding === 'identity' ? 1 : 2}.${run}`;
+            await measure(real, wrap(real, deviceType, version), version, coding);
+          }
+        }
+        for (const pair of pairs) {
+          // The device must run the base: install it first (not measured).
+          const baseVersion = `${pair.from.version}.base.${run}`;
+          const base = wrap(pair.from, deviceType, baseVersion);
+          await uploadFirmware(session, base, { version: baseVersion, deviceType, signedManifest: sign(base) });
+          await applyFirmware(session, { version: baseVersion });
+          const version = `${pair.to.version}.delta.${run}`;
+          const target = wrap(pair.to, deviceType, version);
+          const patch = createFirmwarePatch(base, target, { baseSha256: sha256(base), targetSha256: sha256(target) });
+          const offer = { baseSha256: Buffer.from(sha256(base)).toString('hex'), patch };
+          await measure(pair.to, target, version, 'delta', [offer], pair.from);
+        }
+        decoderPeak = Math.max(decoderPeak, device.decoderPeakBytes());
+      } finally {
+        await session.close().catch(() => undefined);
+        await device.stop();
+      }
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  const peak = { decoderPeakBytes: decoderPeak, window: 2 ** 15, note: 'the simulated device decoder at its fullest: DEFLATE window, the block in hand, its output' };
+  if (options.json) console.log(JSON.stringify(peak));
+  else console.log(`\nDecoder peak memory: ${decoderPeak} bytes (window ${2 ** 15}).`);
+  // Medians per link and coding, for docs/performance.md; on stderr in JSON mode.
+  const say = options.json ? console.error : console.log;
+  for (const link of new Set(rows.map((r) => r.link))) {
+    const parts = (['identity', 'deflate', 'delta'] as const).map((coding) => {
+      const ratios = rows.filter((r) => r.link === link && r.coding === coding).map((r) => r.ratio);
+      return ratios.length === 0 ? `${coding} -` : `${coding} median ${median(ratios).toFixed(2)} (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)})`;
+    });
+    say(`${link}: ${parts.join('; ')}`);
+  }
+}
