@@ -12,7 +12,11 @@ import { testReleaseKey } from '../fixtures/release-key';
 
 const run = promisify(execFile);
 const COAP_CLIENT = '/usr/bin/coap-client-notls';
-/** libcoap's COAP_BLOCK_USE_LIBCOAP (1) + COAP_BLOCK_TRY_Q_BLOCK (4). */
+/**
+ * COAP_BLOCK_USE_LIBCOAP (1) + 4, which is COAP_BLOCK_TRY_Q_BLOCK from libcoap 4.3.2 on. Debian's
+ * 4.3.1 has no Q-Block code at all (its source has neither option 19 nor MAX_PAYLOADS), so there
+ * the 4 does nothing and the client sends Block1.
+ */
 const TRY_Q_BLOCK = '5';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
@@ -78,10 +82,11 @@ describe('Q-Block1 (RFC 9177) into the simulated device', () => {
     } finally {
       await via.close();
     }
-    // libcoap 4.3.1's client in TRY_Q_BLOCK mode still sends this PUT in Block1 (option 27) blocks:
-    // it is the upload working with libcoap's Q-Block mode on that is checked here, and Q-Block1
-    // itself is not yet exercised end to end (see the report).
-    expect(via.requestOptions.filter((numbers) => numbers.includes(OPTION.BLOCK1) || numbers.includes(OPTION.Q_BLOCK1)).length).toBeGreaterThan(1);
+    // libcoap 4.3.1 sends this PUT in Block1 (option 27) blocks whatever -L says: what is checked
+    // here is that a device which takes Q-Block1 still takes Block1 from a client that has none.
+    // Our own Q-Block1 host against libcoap is in test/main/devices/libcoap-interop.test.ts.
+    expect(via.requestOptions.filter((numbers) => numbers.includes(OPTION.BLOCK1)).length).toBeGreaterThan(1);
+    expect(via.requestOptions.filter((numbers) => numbers.includes(OPTION.Q_BLOCK1))).toHaveLength(0);
     expect(decodeCbor(await readFile(answer))).toEqual({ syncId: content.syncId });
     expect(device.state().config?.syncId).toBe(content.syncId);
   });
