@@ -12,6 +12,7 @@ import { ActionButton } from '../components/ActionButton';
 import { CheckboxGroup, SelectField, TextField, type Option } from '../components/fields';
 import { Callout, ViolationList } from '../components/misc';
 import { notify } from '../stores/notices';
+import { useNavigation } from '../stores/navigation';
 import { applicableDeviceFields, checkDeviceDraft, draftFromDevice, emptyDeviceDraft, interfaceFlagsOf, type DeviceDraft, type DeviceField } from './device-draft';
 import {
   BAUDRATE_OPTIONS,
@@ -47,7 +48,7 @@ const INTERFACE_FLAGS: readonly Exclude<CommInterfaceFlag, 'None'>[] = ['BLE', '
  * type, role, interfaces and stop category are shown; each is checked as it is typed.
  */
 export function DeviceEditor({ mode, configuration, device, region, onClose, onSaved }: Props) {
-  const [serialNumber, setSerialNumber] = useState(device?.serialNumber ?? '');
+  const [serialNumber, setSerialNumber] = useState(device?.serialNumber ?? (mode === 'add' ? useNavigation.getState().deviceToAdd : null) ?? '');
   const [draft, setDraft] = useState<DeviceDraft>(() => (device ? draftFromDevice(device) : emptyDeviceDraft()));
   const [serviceViolations, setServiceViolations] = useState<Violation[]>([]);
   const [serviceError, setServiceError] = useState<string | null>(null);
@@ -100,6 +101,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
         return;
       }
       notify('success', mode === 'add' ? `${serialNumber} added.` : `${serialNumber} saved.`);
+      if (mode === 'add') useNavigation.getState().deviceAdded();
       onSaved();
     } catch (err) {
       const violations = violationsOf(err);

@@ -5,6 +5,7 @@ import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, EmptyRow } from '../components/misc';
 import { notify } from '../stores/notices';
+import { useNavigation } from '../stores/navigation';
 import { DeviceEditor } from './DeviceEditor';
 import { ROLE_OPTIONS } from './options';
 
@@ -17,7 +18,8 @@ interface Props {
 type Editing = { mode: 'add' } | { mode: 'edit'; serialNumber: string } | null;
 
 export function DevicesPanel({ configuration, region, onChanged }: Props) {
-  const [editing, setEditing] = useState<Editing>(null);
+  // Sent here from the Workbench to add a device: the add form opens with it.
+  const [editing, setEditing] = useState<Editing>(useNavigation.getState().deviceToAdd ? { mode: 'add' } : null);
   const [removing, setRemoving] = useState<string | null>(null);
   const editingDevice = editing?.mode === 'edit' ? (configuration.devices.find((d) => d.serialNumber === editing.serialNumber) ?? null) : null;
 

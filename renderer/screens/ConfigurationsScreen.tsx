@@ -32,6 +32,7 @@ function ConfigurationList() {
   const { search } = filters;
   const [sort, setSort] = useState<ConfigurationSortOption>('LastEditedDESC');
   const open = useNavigation((s) => s.openConfiguration);
+  const deviceToAdd = useNavigation((s) => s.deviceToAdd);
   const list = useQuery('configurations.list', { search: search.trim() || undefined, sortOptions: sort, page, limit: PAGE_SIZE });
 
   return (
@@ -51,6 +52,11 @@ function ConfigurationList() {
           />
         )}
       />
+      {deviceToAdd ? (
+        <p className="callout callout--info" role="status">
+          Open the configuration {deviceToAdd} goes into: its add form opens with {deviceToAdd} filled in.
+        </p>
+      ) : null}
       <div className="toolbar">
         <TextField className="toolbar__search" label="Search by name" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
         <SelectField label="Sort" value={sort} options={CONFIGURATION_SORT_OPTIONS.map((value) => ({ value, label: SORT_LABELS[value] }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
