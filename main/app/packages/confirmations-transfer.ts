@@ -78,7 +78,7 @@ export interface DeliveryReport {
 
 export interface DeliverConfirmationsOptions {
   bytes: Uint8Array;
-  account: { serviceUrl: string; orgId: string; client: Pick<ServiceClient, 'devices'> };
+  account: { serviceUrl: string; orgId: string; client: { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> } };
   /** The key id of the workstation that must have signed it; any signer when absent. */
   requiredSigner?: string;
   signal?: AbortSignal;

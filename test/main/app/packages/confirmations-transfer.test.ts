@@ -1,0 +1,116 @@
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateContainerSigner } from '../../../../domain/files/work-package-container';
+import { readWorkConfirmations } from '../../../../domain/files/work-package-confirmations';
+import { NetworkError, ServiceError } from '../../../../main/cloud';
+import { Outbox } from '../../../../main/app/outbox/outbox';
+import { deliverConfirmations, exportConfirmations, WorkPackageError } from '../../../../main/app/packages';
+import { useScratchDir } from '../../../fixtures/scratch';
+import { ORG_ID, SERVICE_URL } from './helpers';
+
+/**
+ * Confirmations carried by hand: exported signed and left in the outbox, delivered each with its
+ * outbox id as the Idempotency-Key (so the service records it once however it arrives), refused
+ * when changed or for another organization, and stopped, not lost, when the service goes away.
+ */
+
+const scratch = useScratchDir('work-confirmations');
+const account = { serviceUrl: SERVICE_URL, orgId: ORG_ID };
+const REQUEST = { method: 'POST', path: '/v1/organizations/plant-org/devices/EPC000101/confirm' };
+
+async function outboxWithTwo(): Promise<Outbox> {
+  const outbox = new Outbox({ dir: await mkdtemp(join(scratch.dir, 'outbox-')), sender: { send: () => Promise.reject(new NetworkError('unreachable', REQUEST)) } });
+  await outbox.enqueue({ kind: 'firmware', ...account, serialNumber: 'EPC000101', payload: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: '2026-03-02T09:00:00Z' } });
+  await outbox.enqueue({
+    kind: 'configuration',
+    ...account,
+    serialNumber: 'EPC000101',
+    payload: { configurationFileSuccessfullyDeployed: true, syncId: '3f1c9a52-7d4e-4b8a-9c1e-2a6b8d0e4f17', applyTimeStamp: '2026-03-02T09:01:00Z' },
+  });
+  return outbox;
+}
+
+/** A client that records what it is sent; `fail` decides per call. */
+function recordingClient(fail: (call: number) => Error | undefined = () => undefined) {
+  const sent: Array<{ serialNumber: string; kind: string; key: string | undefined; payload: unknown }> = [];
+  let calls = 0;
+  const answer =
+    (kind: string) =>
+    async (serialNumber: string, payload: unknown, _call?: unknown, key?: string): Promise<boolean> => {
+      const error = fail(calls++);
+      if (error) throw error;
+      sent.push({ serialNumber, kind, key, payload });
+      return true;
+    };
+  return { sent, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
+}
+
+describe('exporting and delivering confirmations', () => {
+  it('exports what waits, signed, and leaves it in the outbox', async () => {
+    const outbox = await outboxWithTwo();
+    const signer = generateContainerSigner();
+    const exported = await exportConfirmations({ outbox, signer, workstation: 'plant-laptop', ledgerLines: async () => [{ seq: 1 }] });
+    const read = readWorkConfirmations(exported.bytes);
+    expect(read.signer.keyId).toBe(signer.keyId);
+    expect(read.body.workstation).toBe('plant-laptop');
+    expect(read.body.ledger).toEqual([{ seq: 1 }]);
+    const waiting = await outbox.list();
+    expect(read.body.confirmations.map((c) => c.id)).toEqual(waiting.map((e) => e.id));
+    expect(read.body.confirmations.map((c) => c.payload)).toEqual(waiting.map((e) => e.payload));
+    expect(waiting).toHaveLength(2);
+  });
+
+  it('says so when nothing waits', async () => {
+    const outbox = new Outbox({ dir: await mkdtemp(join(scratch.dir, 'empty-')), sender: { send: () => Promise.resolve(true) } });
+    await expect(exportConfirmations({ outbox, signer: generateContainerSigner(), workstation: 'w' })).rejects.toBeInstanceOf(WorkPackageError);
+  });
+
+  it('delivers each with its outbox id as the Idempotency-Key, oldest first, the payload as written', async () => {
+    const outbox = await outboxWithTwo();
+    const { bytes } = await exportConfirmations({ outbox, signer: generateContainerSigner(), workstation: 'plant-laptop' });
+    const client = recordingClient();
+    const report = await deliverConfirmations({ bytes, account: { ...account, client } });
+    const waiting = await outbox.list();
+    expect(client.sent.map((s) => [s.kind, s.key])).toEqual(waiting.map((e) => [e.kind, e.id]));
+    expect(client.sent.map((s) => s.payload)).toEqual(waiting.map((e) => e.payload));
+    expect(report.outcomes.map((o) => o.outcome)).toEqual(['delivered', 'delivered']);
+    // Replayed: sent with the same keys again, which the service answers as the first time.
+    const again = recordingClient();
+    await deliverConfirmations({ bytes, account: { ...account, client: again } });
+    expect(again.sent.map((s) => s.key)).toEqual(client.sent.map((s) => s.key));
+  });
+
+  it('refuses a file with one byte changed, sending nothing', async () => {
+    const { bytes } = await exportConfirmations({ outbox: await outboxWithTwo(), signer: generateContainerSigner(), workstation: 'w' });
+    for (const position of [0, 40, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length - 10, bytes.length - 1]) {
+      const changed = new Uint8Array(bytes);
+      changed[position]! ^= 0x04;
+      const client = recordingClient();
+      await expect(deliverConfirmations({ bytes: changed, account: { ...account, client } })).rejects.toMatchObject({ code: expect.stringMatching(/^WP_(TAMPERED|NOT_A_PACKAGE)$/) });
+      expect(client.sent).toEqual([]);
+    }
+  });
+
+  it('refuses a file of another organization, and one signed by another workstation than the one named', async () => {
+    const signer = generateContainerSigner();
+    const { bytes } = await exportConfirmations({ outbox: await outboxWithTwo(), signer, workstation: 'w' });
+    const client = recordingClient();
+    await expect(deliverConfirmations({ bytes, account: { serviceUrl: SERVICE_URL, orgId: 'other-org', client } })).rejects.toThrow(
+      `The confirmations in this file are for organization ${ORG_ID} at ${SERVICE_URL}, but this workstation works for organization other-org at ${SERVICE_URL}. Import it on a workstation logged in to that organization.`,
+    );
+    await expect(deliverConfirmations({ bytes, account: { ...account, client }, requiredSigner: generateContainerSigner().keyId })).rejects.toMatchObject({ code: 'WP_UNTRUSTED_SIGNER' });
+    expect(client.sent).toEqual([]);
+  });
+
+  it('stops at the first failure to reach the service and reports the rest not sent; a refusal is reported and the rest go on', async () => {
+    const { bytes } = await exportConfirmations({ outbox: await outboxWithTwo(), signer: generateContainerSigner(), workstation: 'w' });
+    const down = recordingClient(() => new NetworkError('unreachable', REQUEST));
+    const report = await deliverConfirmations({ bytes, account: { ...account, client: down } });
+    expect(report.outcomes.map((o) => o.outcome)).toEqual(['not-sent', 'not-sent']);
+
+    const refusing = recordingClient((call) => (call === 0 ? new ServiceError(404, [{ code: 'DEVICE_NOT_FOUND', message: 'Device EPC000101 is not registered in this organization.' }], REQUEST) : undefined));
+    const mixed = await deliverConfirmations({ bytes, account: { ...account, client: refusing } });
+    expect(mixed.outcomes.map((o) => o.outcome)).toEqual(['refused', 'delivered']);
+  });
+});

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile } from '../../../../domain/files/config-file';
+import { generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
+import { buildWorkPackage, type WorkPackageBody } from '../../../../domain/files/work-package';
+import { generateContainerSigner, type ContainerSigner } from '../../../../domain/files/work-package-container';
+import { sha256Hex } from '../../../../domain/files/firmware-bundle';
+import { FirmwareCache } from '../../../../main/app/cache/firmware-cache';
+import { ConfigFileStore } from '../../../../main/app/jobs/config-file-store';
+import { SigningKeyStore } from '../../../../main/app/jobs/signing-key-store';
+import { nextSequence, organizationSigner } from '../../../fixtures/config-files';
+import { signedTestBundle, testReleaseKey } from '../../../fixtures/release-key';
+
+/** A service's identity as a work package carries it: its URL, organization, root key and release key. */
+export const SERVICE_URL = 'https://provisioning.example.test';
+export const ORG_ID = 'plant-org';
+
+export interface PackageWorld {
+  root: SigningKeyPair;
+  signer: ContainerSigner;
+}
+
+export function packageWorld(): PackageWorld {
+  return { root: generateSigningKeyPair(), signer: generateContainerSigner() };
+}
+
+export function configFileFor(world: PackageWorld, serialNumber: string, deviceType: string, options: { sequence?: number; orgId?: string } = {}): Uint8Array {
+  const orgId = options.orgId ?? ORG_ID;
+  return encodeConfigFile(
+    {
+      format: CONFIG_FILE_FORMAT,
+      syncId: randomUUID(),
+      serialNumber,
+      deviceType,
+      orgId,
+      sequence: options.sequence ?? nextSequence(),
+      configurationId: randomUUID(),
+      blank: false,
+      issuedAt: new Date().toISOString(),
+      device: { role: 'Receiver' },
+      peers: [],
+      safety: { timeoutConfiguration: '500ms' },
+    },
+    organizationSigner(world.root, orgId),
+  );
+}
+
+/** A package of two devices (an EPC and an SRCP, firmware 1.1.0), as export makes one; `change` edits the body before signing. */
+export function makePackage(
+  world: PackageWorld,
+  options: { now?: Date; days?: number; orgId?: string; configFiles?: Record<string, Uint8Array>; change?: (body: WorkPackageBody) => void } = {},
+): { bytes: Uint8Array; body: WorkPackageBody; files: Map<string, Uint8Array> } {
+  const now = options.now ?? new Date();
+  const files = new Map<string, Uint8Array>();
+  const devices: WorkPackageBody['devices'] = [];
+  const firmware: WorkPackageBody['firmware'] = [];
+  for (const [serialNumber, deviceType] of [
+    ['EPC000101', 'EPC'],
+    ['SRCP000101', 'SRCP'],
+  ] as const) {
+    const bundle = signedTestBundle(deviceType, '1.1.0');
+    const sha256 = sha256Hex(bundle);
+    const file = `firmware/${deviceType}-1.1.0.zip`;
+    files.set(file, bundle);
+    firmware.push({ deviceType, version: '1.1.0', sha256, file });
+    const config = options.configFiles?.[serialNumber] ?? configFileFor(world, serialNumber, deviceType, { orgId: options.orgId ?? ORG_ID });
+    const configFile = `config-files/${serialNumber}.cbor`;
+    files.set(configFile, config);
+    devices.push({ serialNumber, deviceType, syncId: decodeConfigFile(config).syncId.toLowerCase(), configFile, firmware: { version: '1.1.0', sha256 } });
+  }
+  const body: WorkPackageBody = {
+    packageId: randomUUID(),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + (options.days ?? 7) * 86_400_000).toISOString(),
+    origin: { serviceUrl: SERVICE_URL, orgId: options.orgId ?? ORG_ID },
+    exportedBy: { workstation: 'office-workstation-1' },
+    configuration: { id: randomUUID(), name: 'Loader 7 remote (ISM)' },
+    devices,
+    firmware,
+    patches: [],
+    keys: {
+      configFileRootKey: { keyId: world.root.keyId, algorithm: 'ES256', publicKeyPem: world.root.publicKeyPem },
+      firmwareReleaseKeys: [{ keyId: testReleaseKey.keyId, name: 'test release key', algorithm: 'Ed25519', publicKeyPem: testReleaseKey.publicKeyPem, trustedAt: now.toISOString() }],
+    },
+  };
+  options.change?.(body);
+  return { bytes: buildWorkPackage(body, files, world.signer), body, files };
+}
+
+/** The stores a workstation's jobs read without the service, under `dir`, for the package's account. */
+export function plantStores(dir: string) {
+  return {
+    cache: new FirmwareCache({ dir: join(dir, 'firmware-cache') }),
+    configFiles: new ConfigFileStore({ dir: join(dir, 'config-files') }),
+    signingKeys: new SigningKeyStore({ dir: join(dir, 'keys') }),
+    recordDir: join(dir, 'imported'),
+  };
+}
