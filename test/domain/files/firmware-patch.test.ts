@@ -20,7 +20,7 @@ function pseudoRandom(length: number, seed: number): Uint8Array {
 /** B from A as a new release would be: a few bytes changed, a run inserted, a run removed. */
 function edited(a: Uint8Array): Uint8Array {
   const b = new Uint8Array([...a.subarray(0, 1000), ...pseudoRandom(300, 9), ...a.subarray(1000, 5000), ...a.subarray(5600)]);
-  for (let i = 0; i < 40; i++) b[(i * 173) % b.length] ^= 0x11;
+  for (let i = 0; i < 40; i++) b[(i * 173) % b.length]! ^= 0x11;
   return b;
 }
 

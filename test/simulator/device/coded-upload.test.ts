@@ -105,7 +105,7 @@ describe('a coded upload on the device', () => {
     const { firmware, store } = await device();
     const img = image('2.2.0', 20_000);
     const wire = deflated(img).slice();
-    for (let i = 300; i < 340; i++) wire[i] ^= 0xa5;
+    for (let i = 300; i < 340; i++) wire[i]! ^= 0xa5;
     await announce(firmware, img, { name: 'deflate', size: wire.length, windowBits: 12 });
     const error = await send(firmware, wire).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeviceError);
