@@ -1,4 +1,4 @@
-import type { JobAction } from '../../contract/index';
+import { Fragment, useState } from 'react';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { ProgressCell } from '../components/ProgressCell';
@@ -6,13 +6,11 @@ import { linkText, needsDetail, needsSomething, needsText } from '../format/devi
 import { isFinished, workbenchSummary } from '../format/progress-status';
 import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../stores/workbench';
 import { useCapability } from '../stores/session';
+import { useNavigation } from '../stores/navigation';
+import { actionOffers, blockedDevices } from '../workbench/actions';
+import { JobTimeline } from '../workbench/JobTimeline';
+import { StepOutcome } from '../workbench/StepOutcome';
 import { PortGlobsForm } from './PortGlobsForm';
-
-const ACTIONS: { action: JobAction; label: string }[] = [
-  { action: 'firmware', label: 'Update firmware' },
-  { action: 'configuration', label: 'Apply configuration' },
-  { action: 'both', label: 'Both' },
-];
 
 /** Devices attached over USB, BLE or IP, live, and the jobs that provision them. */
 export function WorkbenchScreen() {
@@ -23,12 +21,17 @@ export function WorkbenchScreen() {
   const loaded = useWorkbench((s) => s.loaded);
   const { toggle, selectAll, start, cancel, retry, rescan, clearFinished } = useWorkbench.getState();
   const download = useCapability('files.download');
+  const addToConfiguration = useNavigation((s) => s.addDeviceToConfiguration);
+  const [timelineOpen, setTimelineOpen] = useState<string[]>([]);
+  const toggleTimeline = (linkId: string) => setTimelineOpen((open) => (open.includes(linkId) ? open.filter((id) => id !== linkId) : [...open, linkId]));
 
   const selectable = selectableLinkIds(devices, jobs);
   const allSelected = selectable.length > 0 && selectable.every((id) => selected.includes(id));
   const shownJobs = devices.map((d) => jobForDevice(d, jobs)).filter((j) => j !== null);
   const chosen = selected.filter((id) => selectable.includes(id));
-  const noSelection = chosen.length === 0 ? 'Select one or more devices first.' : null;
+  const chosenDevices = devices.filter((d) => chosen.includes(d.linkId));
+  const offers = actionOffers(chosenDevices);
+  const blocked = blockedDevices(chosenDevices);
   const anyFinished = Object.values(jobs).some(isFinished);
 
   return (
@@ -43,13 +46,27 @@ export function WorkbenchScreen() {
       </ScreenHeader>
       <div className="toolbar toolbar--workbench" role="toolbar" aria-label="Provision the selected devices">
         <span className="toolbar__count">{chosen.length} selected</span>
-        {ACTIONS.map(({ action, label }) => (
-          <ActionButton key={action} variant={action === 'both' ? 'primary' : 'secondary'} capability="files.download" disabledReason={noSelection} onClick={() => void start(action, chosen)} name={`workbench-${action}`}>
+        {offers.map(({ action, label, disabledReason }) => (
+          <ActionButton key={action} variant={action === 'both' ? 'primary' : 'secondary'} capability="files.download" disabledReason={disabledReason} onClick={() => void start(action, chosen)} name={`workbench-${action}`}>
             {label}
           </ActionButton>
         ))}
         {!download.allowed ? <span className="muted">{download.reason}</span> : null}
       </div>
+      {download.allowed && blocked.length > 0 ? (
+        <div className="callout callout--warn workbench-blocked" role="status" data-testid="workbench-blocked">
+          “Apply configuration” and “Both” are off:{' '}
+          {blocked.map((d, i) => (
+            <span key={d.linkId}>
+              {i > 0 ? '; ' : ''}
+              {d.needs!.configuration.blocked!.reason}{' '}
+              <button type="button" className="button button--link" onClick={() => addToConfiguration(d.serialNumber!)}>
+                Add {d.serialNumber} in Configurations
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : null}
       {error ? <Callout tone="bad">{error}</Callout> : null}
       <table className="table workbench-table">
         <colgroup>
@@ -81,8 +98,11 @@ export function WorkbenchScreen() {
             const job = jobForDevice(d, jobs);
             const busy = isBusy(d, jobs);
             const name = d.serialNumber ?? d.address;
+            const open = timelineOpen.includes(d.linkId);
+            const timelineId = `timeline-${d.linkId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
             return (
-              <tr key={d.linkId} data-link={d.linkId} data-serial={d.serialNumber ?? ''} className={selected.includes(d.linkId) ? 'row--selected' : undefined}>
+              <Fragment key={d.linkId}>
+              <tr data-link={d.linkId} data-serial={d.serialNumber ?? ''} className={selected.includes(d.linkId) ? 'row--selected' : undefined}>
                 <td>
                   <input type="checkbox" aria-label={`Select ${name}`} checked={selected.includes(d.linkId)} disabled={!isSelectable(d, jobs)} onChange={() => toggle(d.linkId)} />
                 </td>
@@ -104,10 +124,16 @@ export function WorkbenchScreen() {
                 </td>
                 <td title={needsDetail(d.needs)}>
                   {needsSomething(d.needs) ? <Badge tone="warn">{needsText(d.needs)}</Badge> : <span className="muted">{needsText(d.needs)}</span>}
+                  {d.needs?.configuration.blocked && d.serialNumber ? (
+                    <span className="workbench-blocked small">
+                      {d.needs.configuration.blocked.reason}.{' '}
+                      <button type="button" className="button button--link" onClick={() => addToConfiguration(d.serialNumber!)} aria-label={`Add ${d.serialNumber} in Configurations`}>
+                        Add it
+                      </button>
+                    </span>
+                  ) : null}
                 </td>
-                <td>
-                  <ProgressCell job={job} label={name} />
-                </td>
+                <td>{job && isFinished(job) && job.steps.length > 0 ? <StepOutcome job={job} label={name} /> : <ProgressCell job={job} label={name} />}</td>
                 <td className="actions-col">
                   {job && busy ? (
                     <button type="button" className="button button--quiet" onClick={() => void cancel(job.jobId)} aria-label={`Cancel the job on ${name}`}>
@@ -118,8 +144,21 @@ export function WorkbenchScreen() {
                       Retry
                     </ActionButton>
                   ) : null}
+                  {d.serialNumber ? (
+                    <button type="button" className="button button--quiet" aria-expanded={open} aria-controls={timelineId} onClick={() => toggleTimeline(d.linkId)} aria-label={`Timeline of ${name}`}>
+                      Timeline
+                    </button>
+                  ) : null}
                 </td>
               </tr>
+              {open && d.serialNumber ? (
+                <tr id={timelineId} className="workbench-timeline-row">
+                  <td colSpan={7}>
+                    <JobTimeline device={d.serialNumber} version={job?.finishedAt ?? ''} />
+                  </td>
+                </tr>
+              ) : null}
+              </Fragment>
             );
           })}
           {loaded && devices.length === 0 ? (

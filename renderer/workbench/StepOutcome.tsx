@@ -1,0 +1,51 @@
+import type { JobView } from '../../contract/index';
+import { headlineSteps, jobTone, stepMark, stepsLine, type JobStepResult, type JobTone } from '../../domain/job-steps';
+import { errorAdvice } from '../../domain/job-errors';
+import './workbench.css';
+
+/** The Badge/Callout tone a job's worst step gives its row. */
+export function toneClass(tone: JobTone): 'ok' | 'warn' | 'bad' | 'info' {
+  return tone === 'ok' ? 'ok' : tone === 'attention' ? 'warn' : tone === 'failed' ? 'bad' : 'info';
+}
+
+const TONE_WORDS: Record<JobTone, string> = { ok: 'Done', attention: 'Not everything done', failed: 'A step failed', running: 'Running' };
+
+/**
+ * A finished job on a device row: one line per step the technician asked for, each with its own
+ * mark, so an installed firmware reads installed even when the configuration after it was not
+ * applied. The row's colour follows the worst step. Nothing is cut: the lines wrap, the whole
+ * text is the tooltip and the accessible name, and a step's reason is given in full with what
+ * to do (docs/errors.md) and the code after it.
+ */
+export function StepOutcome({ job, label }: { job: JobView; label: string }) {
+  const tone = jobTone(job.steps, true);
+  const line = stepsLine(job.steps) || job.resultMessage || TONE_WORDS[tone];
+  return (
+    <div className={`step-outcome step-outcome--${toneClass(tone)}`} data-tone={tone} title={line} aria-label={`${label}: ${TONE_WORDS[tone]}: ${line}`} role="group">
+      <ul className="step-outcome__steps">
+        {headlineSteps(job.steps).map((step, i) => (
+          <StepLine key={`${step.step}-${step.of ?? ''}-${i}`} step={step} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function StepLine({ step }: { step: JobStepResult }) {
+  const advice = step.errorCode ? errorAdvice(step.errorCode) : null;
+  return (
+    <li className={`step-outcome__step step-outcome__step--${step.status}`} data-step={step.step} data-status={step.status}>
+      <span className="step-outcome__mark" aria-hidden="true">
+        {stepMark(step.status)}
+      </span>{' '}
+      <span className="step-outcome__summary">{step.summary}</span>
+      {step.reason ? <span className="step-outcome__reason">: {step.reason}</span> : null}
+      {advice || step.errorCode ? (
+        <span className="step-outcome__advice muted small">
+          {advice ? `${advice} ` : ''}
+          {step.errorCode ? <span className="mono">({step.errorCode})</span> : null}
+        </span>
+      ) : null}
+    </li>
+  );
+}
