@@ -6,7 +6,8 @@ export function StationCounts({ view }: { view: StationView }) {
   const items: Array<[string, string, string]> = [
     ['Done', String(counts.done), 'done'],
     ['Failed', String(counts.failed), 'failed'],
-    ['Waiting', String(counts.waiting + counts.working), 'waiting'],
+    ['Working', String(counts.working), 'waiting'],
+    ['Waiting', String(counts.waiting), 'waiting'],
     ['Already in sync', String(counts.inSync), 'neutral'],
     ['Refused', String(counts.refused), 'neutral'],
     ['Duplicate', String(counts.duplicate), 'neutral'],

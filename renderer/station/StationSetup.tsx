@@ -10,7 +10,7 @@ import { Callout } from '../components/misc';
 const MAX_LANES = 16;
 const LANE_OPTIONS = Array.from({ length: MAX_LANES }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
 const FIRMWARE_OPTIONS: { value: StationFirmwarePolicy; label: string }[] = [
-  { value: 'latest', label: 'Install the latest when behind' },
+  { value: 'latest', label: 'Latest, when behind' },
   { value: 'keep', label: 'Keep (configuration only)' },
 ];
 
