@@ -230,6 +230,26 @@ CREATE TABLE confirmation_requests (
 `,
   },
   {
+    version: 6,
+    name: 'firmware patches between releases',
+    sql: `
+-- Patches (domain/files/firmware-patch.ts) from earlier releases of a device type to a later one,
+-- made when the later one is imported: a device running from_version gets to_version in a fraction
+-- of the bytes. base_sha256 and target_sha256 are the images' SHA-256 (hex), what devices compare.
+CREATE TABLE firmware_patches (
+  device_type text NOT NULL,
+  from_version text NOT NULL,
+  to_version text NOT NULL,
+  base_sha256 text NOT NULL,
+  target_sha256 text NOT NULL,
+  patch bytea NOT NULL,
+  size integer NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (device_type, from_version, to_version)
+);
+`,
+  },
+  {
     version: 7,
     name: 'the organization ledger chain',
     sql: `
