@@ -124,4 +124,12 @@ describe('provisioner station', () => {
     ]);
     expect(rows.find((r) => r.serialNumber === 'SRCP000101' && r.result === 'done')).toMatchObject({ firmwareBefore: '1.0.0', firmwareAfter: latest.get('SRCP'), confirmation: 'sent' });
   });
+  it('refuses a configuration name it does not know, naming those there are', { timeout: 120_000 }, async () => {
+    const run = await world.cliInProcess(['station', '--configuration', 'Loader 9']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`error: No configuration is named "Loader 9". There are: "${srcpToEpcOverIsm.configuration.name}".\n`);
+    const lanes = await world.cliInProcess(['station', '--configuration', 'x', '--lanes', '0']);
+    expect(lanes.code).toBe(2);
+    expect(lanes.stderr).toContain('--lanes must be a whole number of at least 1, not "0"');
+  });
 });
