@@ -4,6 +4,7 @@ import { CONFIGURATION_CHANNELS } from './configurations';
 import { CoreError } from './errors';
 import { FIRMWARE_CHANNELS } from './firmware';
 import { OUTBOX_CHANNELS } from './outbox';
+import { PACKAGE_CHANNELS } from './packages';
 import { REGISTRY_CHANNELS } from './registry';
 import { SESSION_CHANNELS } from './session';
 import { STATION_CHANNELS } from './station';
@@ -23,6 +24,7 @@ export const CONTRACT = {
   ...OUTBOX_CHANNELS,
   ...SUPPORT_CHANNELS,
   ...STATION_CHANNELS,
+  ...PACKAGE_CHANNELS,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -24,6 +24,7 @@ export * from './workbench';
 export * from './outbox';
 export * from './support';
 export * from './station';
+export * from './packages';
 export * from './channels';
 export * from './events';
 export * from './errors';
