@@ -25,6 +25,7 @@ import { EventHub } from './event-hub';
 import { configurationHandlers } from './handlers/configurations';
 import { firmwareHandlers } from './handlers/firmware';
 import { outboxHandlers, outboxView } from './handlers/outbox';
+import { packageHandlers } from './handlers/packages';
 import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
 import { stationHandlers } from './handlers/station';
@@ -177,6 +178,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...registryHandlers(session),
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
+    ...packageHandlers({ session, cache, secrets: options.secretStore, workstation: () => engine.workstation() }),
     ...station.handlers,
     'workbench.devices': async () => {
       // Whoever opens the workbench wants current needs: the registry or the service may have changed.
