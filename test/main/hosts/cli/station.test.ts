@@ -132,4 +132,28 @@ describe('provisioner station', () => {
     expect(lanes.code).toBe(2);
     expect(lanes.stderr).toContain('--lanes must be a whole number of at least 1, not "0"');
   });
+  it('leaves the devices already in sync alone at the next shift, and still refuses the foreign one', { timeout: 300_000 }, async () => {
+    expect(shift, 'runs after the shift above').toBeDefined();
+    // The copied serial goes away: only the devices provisioned above and the foreign one stay plugged in.
+    await shift!.devices.get('EPC000101-copy')!.unplug();
+    const events: StationEvent[] = [];
+    let stopping = false;
+    await world.cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--json'], {
+      env: { PROVISIONER_DISCOVERY: 'off' },
+      onLine: (line, child) => {
+        if (!line.startsWith('{')) return;
+        events.push(JSON.parse(line) as StationEvent);
+        const inSync = events.filter((e) => e.event === 'in-sync').map((e) => (e as { serialNumber: string }).serialNumber);
+        if (!stopping && inSync.includes('SRCP000101') && inSync.includes('EPC000101') && events.some((e) => e.event === 'refused')) {
+          stopping = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(events.filter((e) => e.event === 'lane-started')).toEqual([]);
+    expect(events.filter((e) => e.event === 'refused').map((e) => (e as { serialNumber: string }).serialNumber)).toEqual(['EPC000103']);
+    const stopped = events.at(-1) as Extract<StationEvent, { event: 'station-stopped' }>;
+    expect(stopped.counts).toMatchObject({ done: 0, failed: 0, inSync: 2, refused: 1 });
+    expect(stopped.yieldPercent).toBeNull();
+  });
 });
