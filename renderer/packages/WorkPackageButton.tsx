@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { client, errorText } from '../api/client';
+import { ActionButton } from '../components/ActionButton';
+import { dateTimeText } from '../format/units';
+import { notify } from '../stores/notices';
+import { signedIn, useSession } from '../stores/session';
+
+/** The saved file as the browser (or the desktop app's download) keeps it: the bytes from base64. */
+function save(fileName: string, contentBase64: string): void {
+  const binary = atob(contentBase64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/**
+ * Exports a configuration's work package (docs/work-packages.md): one signed file with everything
+ * its devices need on a plant without network, saved as a download; the notice says until when it
+ * is good and which workstation key signed it, for whoever imports it.
+ */
+export function WorkPackageButton({ configurationId, configurationName }: { configurationId: string; configurationName: string }) {
+  const [busy, setBusy] = useState(false);
+  const local = useSession((s) => signedIn(s.session)?.kind === 'local');
+  const run = async () => {
+    setBusy(true);
+    try {
+      const file = await client().call('packages.export', { configurationId });
+      save(file.fileName, file.contentBase64);
+      notify(
+        'success',
+        `Work package of “${file.configurationName}” saved as ${file.fileName}: ${file.deviceCount} device${file.deviceCount === 1 ? '' : 's'}, good until ${dateTimeText(file.expiresAt)}. Signed by this workstation's key ${file.signerKeyId}: tell whoever imports it.`,
+      );
+    } catch (err) {
+      notify('error', `No work package for “${configurationName}”: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <ActionButton
+      variant="quiet"
+      capability="files.download"
+      busy={busy}
+      disabledReason={local ? 'The local workspace is on this computer only: sign in to the service to export a work package.' : null}
+      onClick={() => void run()}
+    >
+      {busy ? 'Exporting…' : 'Work package'}
+      <span className="visually-hidden"> of {configurationName}</span>
+    </ActionButton>
+  );
+}
