@@ -10,6 +10,7 @@ import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
 import { ListScreenHeader } from '../components/ListScreenHeader';
 import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
+import { WorkPackageButton } from '../packages/WorkPackageButton';
 import { dateTimeText } from '../format/units';
 import { useNavigation } from '../stores/navigation';
 import { notify } from '../stores/notices';
@@ -77,6 +78,7 @@ function ConfigurationList() {
               <button type="button" className="button button--quiet" onClick={() => open(c.id)} aria-label={`Open ${c.name}`}>
                 Open
               </button>
+              <WorkPackageButton configurationId={c.id} configurationName={c.name} />
             </td>
           </tr>
         )}
