@@ -6,6 +6,9 @@ import { CODE, CONTENT_FORMAT_MISSING_BLOCKS, MAX_RETRANSMIT, OPTION, Q_BLOCK_MA
 import { deviceErrorFromResponse, type CoapEngine, type CoapResponse } from './engine';
 import type { Block1UploadOptions, Block1UploadResult } from './block1';
 
+/** Payloads sent between two turns of the event loop. */
+const YIELD_EVERY = 16;
+
 /** The device answered the first payload with 4.02: it does not take Q-Block1 (RFC 9177 §4.1). */
 export const Q_BLOCK1_UNSUPPORTED = Symbol('Q-Block1 unsupported');
 
@@ -56,8 +59,11 @@ export async function uploadQBlock1(
   const sendRound = async (nums: number[]): Promise<CoapResponse> => {
     const stopListening: (() => void)[] = [];
     try {
-      for (const num of nums.slice(0, -1)) {
+      for (const [index, num] of nums.slice(0, -1).entries()) {
         if (signal?.aborted) throw abortReason(signal);
+        // A set is a few milliseconds of encoding: let the event loop in between (the UI, the
+        // answers of other devices, and in tests and benches the simulated device itself).
+        if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         const token = engine.allocateToken();
         stopListening.push(engine.listen(token, onNonAnswer));
         engine.sendNonRequest({ method: options.method ?? CODE.PUT, path: options.path, options: payloadOptions(num), payload: payloadOf(num), token, step: stepOf(num) });
