@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { apiKeyRecordSchema, apiKeyValidationSchema, type ApiKeyRecord, type ApiKeyRole, type KeyFormat } from '../../../domain';
 import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
-import { walkOffsets, type WalkOptions } from '../paging';
+import { walkOffsets } from '../paging';
+import { listOperations } from './list-operations';
 
 export interface ApiKeyListQuery {
   Limit?: number;
@@ -22,13 +23,10 @@ const apiKeyArraySchema = z
 
 export function apiKeyOperations(t: Transport) {
   return {
-    list: (query: ApiKeyListQuery = {}, call?: CallOptions) =>
-      t.json({ method: 'GET', path: '/apiKeys', query: { ...query }, safeToRepeat: true }, apiKeyArraySchema, call),
-    listAll: (query: Omit<ApiKeyListQuery, 'Limit' | 'Offset'> = {}, options: WalkOptions & CallOptions = {}) =>
-      walkOffsets<ApiKeyRecord>(
-        (Offset, Limit) => t.json({ method: 'GET', path: '/apiKeys', query: { ...query, Limit, Offset }, safeToRepeat: true }, apiKeyArraySchema, options),
-        options,
-      ),
+    ...listOperations<ApiKeyListQuery, { Limit: number; Offset: number }, ApiKeyRecord[], ApiKeyRecord>(t, '/apiKeys', apiKeyArraySchema, {
+      walk: walkOffsets,
+      at: (Offset, Limit) => ({ Limit, Offset }),
+    }),
     /** PUT apiKeys/{keyName}/role with the role as a bare JSON string. */
     setRole: (keyName: string, role: ApiKeyRole, call?: CallOptions) =>
       t.json({ method: 'PUT', path: `/apiKeys/${seg(keyName)}/role`, body: role, safeToRepeat: true }, z.boolean(), call),

@@ -14,7 +14,8 @@ import {
 } from '../../../domain';
 import { AuthError, ServiceError } from '../errors';
 import { encodePathSegment as seg, type CallOptions, type RequestSpec, type Transport } from '../http';
-import { walkPages, type WalkOptions } from '../paging';
+import { walkPages, type PageOf } from '../paging';
+import { listOperations } from './list-operations';
 
 const configurationPageSchema = pageSchema(configurationRecordSchema);
 
@@ -48,15 +49,11 @@ export function configurationOperations(t: Transport) {
   const byId = (id: string): string => `/configurations/${seg(id)}`;
   const device = (id: string, serialNumber: string): string => `${byId(id)}/devices/${seg(serialNumber)}`;
   return {
-    list: (query: ConfigurationListQuery = {}, call?: CallOptions) =>
-      t.json({ method: 'GET', path: '/configurations', query: { ...query }, safeToRepeat: true }, configurationPageSchema, call),
-    /** Every configuration, page by page (at most 30 per request). */
-    listAll: (query: Omit<ConfigurationListQuery, 'Limit' | 'Page'> = {}, options: WalkOptions & CallOptions = {}) =>
-      walkPages<ConfigurationRecord>(
-        (Page, Limit) =>
-          t.json({ method: 'GET', path: '/configurations', query: { ...query, Limit, Page }, safeToRepeat: true }, configurationPageSchema, options),
-        options,
-      ),
+    /** listAll: every configuration, page by page (at most 30 per request). */
+    ...listOperations<ConfigurationListQuery, { Limit: number; Page: number }, PageOf<ConfigurationRecord>, ConfigurationRecord>(t, '/configurations', configurationPageSchema, {
+      walk: walkPages,
+      at: (Page, Limit) => ({ Limit, Page }),
+    }),
     create: (payload: ConfigurationCreateInput, call?: CallOptions) =>
       t.json({ method: 'POST', path: '/configurations', body: payload, safeToRepeat: false }, configurationRecordSchema, call),
     get: (id: string, call?: CallOptions) => t.json({ method: 'GET', path: byId(id), safeToRepeat: true }, configurationRecordSchema, call),

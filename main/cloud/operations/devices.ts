@@ -10,7 +10,8 @@ import {
 } from '../../../domain';
 import { collectBody, saveBody, type DownloadTarget, type DownloadedFile } from '../download';
 import { encodePathSegment as seg, type CallOptions, type RequestSpec, type Transport } from '../http';
-import { walkPages, type WalkOptions } from '../paging';
+import { walkPages, type PageOf } from '../paging';
+import { listOperations } from './list-operations';
 
 const devicePageSchema = pageSchema(deviceRecordSchema);
 
@@ -49,13 +50,10 @@ export function deviceOperations(t: Transport) {
     blankConfigurationFile: (serialNumber: string) => `${bySerial(serialNumber)}/configuration-file/blank`,
   };
   return {
-    list: (query: DeviceListQuery = {}, call?: CallOptions) =>
-      t.json({ method: 'GET', path: '/devices', query: { ...query }, safeToRepeat: true }, devicePageSchema, call),
-    listAll: (query: Omit<DeviceListQuery, 'limit' | 'page'> = {}, options: WalkOptions & CallOptions = {}) =>
-      walkPages<DeviceRecord>(
-        (page, limit) => t.json({ method: 'GET', path: '/devices', query: { ...query, limit, page }, safeToRepeat: true }, devicePageSchema, options),
-        options,
-      ),
+    ...listOperations<DeviceListQuery, { limit: number; page: number }, PageOf<DeviceRecord>, DeviceRecord>(t, '/devices', devicePageSchema, {
+      walk: walkPages,
+      at: (page, limit) => ({ limit, page }),
+    }),
     /** POST devices: claims a known serial number into the organization. */
     register: (input: { serialNumber: string; name: string; deviceImage?: string }, call?: CallOptions) =>
       t.json(

@@ -8,7 +8,8 @@ import {
   type TemplateSortBy,
 } from '../../../domain';
 import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
-import { walkArrayPages, type WalkOptions } from '../paging';
+import { walkArrayPages } from '../paging';
+import { listOperations } from './list-operations';
 
 export interface TemplateListQuery {
   /** Case-insensitive part of the name. */
@@ -28,14 +29,10 @@ const templateArraySchema = z
 
 export function ipNetworkTemplateOperations(t: Transport) {
   return {
-    list: (query: TemplateListQuery = {}, call?: CallOptions) =>
-      t.json({ method: 'GET', path: '/ipNetworkTemplates', query: { ...query }, safeToRepeat: true }, templateArraySchema, call),
-    listAll: (query: Omit<TemplateListQuery, 'limit' | 'page'> = {}, options: WalkOptions & CallOptions = {}) =>
-      walkArrayPages<IpNetworkTemplateRecord>(
-        (page, limit) =>
-          t.json({ method: 'GET', path: '/ipNetworkTemplates', query: { ...query, limit, page }, safeToRepeat: true }, templateArraySchema, options),
-        options,
-      ),
+    ...listOperations<TemplateListQuery, { limit: number; page: number }, IpNetworkTemplateRecord[], IpNetworkTemplateRecord>(t, '/ipNetworkTemplates', templateArraySchema, {
+      walk: walkArrayPages,
+      at: (page, limit) => ({ limit, page }),
+    }),
     create: (payload: IpNetworkTemplateCreateInput, call?: CallOptions) =>
       t.json({ method: 'POST', path: '/ipNetworkTemplates', body: payload, safeToRepeat: false }, ipNetworkTemplateRecordSchema, call),
     get: (id: string, call?: CallOptions) =>

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { pageSchema, userRecordSchema, type UserRecord, type UserRegisterInput, type UserRole, type UserSortOption } from '../../../domain';
 import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
-import { walkPages, type WalkOptions } from '../paging';
+import { walkPages, type PageOf } from '../paging';
+import { listOperations } from './list-operations';
 
 const userPageSchema = pageSchema(userRecordSchema);
 
@@ -18,13 +19,10 @@ export interface UserListQuery {
 export function userOperations(t: Transport) {
   const byId = (id: string): string => `/users/${seg(id)}`;
   return {
-    list: (query: UserListQuery = {}, call?: CallOptions) =>
-      t.json({ method: 'GET', path: '/users', query: { ...query }, safeToRepeat: true }, userPageSchema, call),
-    listAll: (query: Omit<UserListQuery, 'limit' | 'page'> = {}, options: WalkOptions & CallOptions = {}) =>
-      walkPages<UserRecord>(
-        (page, limit) => t.json({ method: 'GET', path: '/users', query: { ...query, limit, page }, safeToRepeat: true }, userPageSchema, options),
-        options,
-      ),
+    ...listOperations<UserListQuery, { limit: number; page: number }, PageOf<UserRecord>, UserRecord>(t, '/users', userPageSchema, {
+      walk: walkPages,
+      at: (page, limit) => ({ limit, page }),
+    }),
     register: (payload: UserRegisterInput, call?: CallOptions) =>
       t.json({ method: 'POST', path: '/users', body: payload, safeToRepeat: false }, z.boolean(), call),
     get: (id: string, call?: CallOptions) => t.json({ method: 'GET', path: byId(id), safeToRepeat: true }, userRecordSchema, call),
