@@ -1,6 +1,18 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { Runner } from '../program';
+import { functionTest, type FunctionTestOptions } from './function-test';
 import { ledgerVerify } from './ledger';
+
+function seconds(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError(`"${text}" is not a whole number of seconds of at least 1.`);
+  return value;
+}
+
+function result(text: string): 'pass' | 'fail' {
+  if (text !== 'pass' && text !== 'fail') throw new InvalidArgumentError(`"${text}" is not a result; give pass or fail.`);
+  return text;
+}
 
 /**
  * The commands that prove what was done: the ledger's check, the function test after an apply and
@@ -13,4 +25,19 @@ export function addAccountabilityCommands(program: Command, runner: Runner): voi
     .description("Check every link of the local ledger and of the organization's chain on the service (sending it the entries it lacks), and name the first broken one.")
     .option('--local', 'check only the local ledger; do not reach the service')
     .action((options: { local?: boolean }) => runner((ctx) => ledgerVerify(ctx, options)));
+
+  const device = program.commands.find((command) => command.name() === 'device');
+  if (!device) throw new Error('The device command must exist before the function test is added to it.');
+  device
+    .command('function-test')
+    .description(
+      "Test the safety function after a configuration apply: press the device's E-stop while Provisioner watches it and the receivers of its configuration; " +
+        'records the result, the reaction time it observed and a note in the ledger. A failed test leaves the device not commissioned.',
+    )
+    .argument('<serialNumber>')
+    .option('--link <link>', 'where the device is attached, when discovery does not find it: serial:/dev/ttyACM0[@BAUD], udp:HOST[:PORT], ble:ADDRESS')
+    .option('--result <result>', "the technician's verdict without asking (pass or fail); a press not seen or a receiver that did not trip fails whatever it says", result)
+    .option('--note <text>', 'a note kept with the result')
+    .option('--press-timeout <seconds>', 'how long to wait for the press (default 120)', seconds)
+    .action((serialNumber: string, options: FunctionTestOptions) => runner((ctx) => functionTest(ctx, serialNumber, options)));
 }

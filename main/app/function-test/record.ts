@@ -1,0 +1,79 @@
+import type { LedgerEntry, LedgerRecord } from '../../../domain/ledger';
+import type { Ledger } from '../ledger';
+import type { FunctionTestObservation } from './function-test';
+
+/**
+ * The function test's verdict and its record. What the app observed can only make a test fail: a
+ * press not seen, a receiver that did not trip or could not be watched. The technician's own
+ * judgment (the machine stopped, the lamp went off) can fail it too, never pass what failed.
+ */
+
+export type FunctionTestResult = 'pass' | 'fail';
+
+export interface FunctionTestVerdict {
+  result: FunctionTestResult;
+  /** Why it failed, in words; empty when it passed. */
+  reasons: string[];
+}
+
+export function verdictOf(observation: FunctionTestObservation, technician: FunctionTestResult | undefined): FunctionTestVerdict {
+  const reasons: string[] = [];
+  if (!observation.pressed) reasons.push('no press of the E-stop was seen');
+  for (const receiver of observation.receivers) if (observation.pressed && !receiver.tripped) reasons.push(`${receiver.serialNumber} did not trip`);
+  for (const missing of observation.unreachable) reasons.push(`${missing.serialNumber} could not be watched (${missing.reason})`);
+  if (technician === 'fail') reasons.push('the technician judged it failed');
+  return { result: reasons.length === 0 ? 'pass' : 'fail', reasons };
+}
+
+/** "EPC000102 14 ms, EPC000103 did not trip" */
+export function describeReactions(observation: FunctionTestObservation): string {
+  const parts = observation.receivers.map((r) => (r.tripped ? `${r.serialNumber} ${r.reactionMs} ms` : `${r.serialNumber} did not trip`));
+  for (const missing of observation.unreachable) parts.push(`${missing.serialNumber} not watched`);
+  return parts.length > 0 ? parts.join(', ') : 'no receivers in the configuration';
+}
+
+export interface FunctionTestRecordInput {
+  serialNumber: string;
+  workstation: string;
+  actor?: string;
+  serviceUrl?: string;
+  orgId?: string;
+  observation: FunctionTestObservation;
+  verdict: FunctionTestVerdict;
+  note: string;
+  /** What the device runs, as it reported it: the test is about this configuration. */
+  syncId: string | null;
+  configurationName: string | null;
+  at: Date;
+}
+
+export function functionTestRecord(input: FunctionTestRecordInput): LedgerRecord {
+  const { observation } = input;
+  const reactions = observation.receivers.flatMap((r) => (r.reactionMs === null ? [] : [r.reactionMs]));
+  return {
+    at: input.at.toISOString(),
+    action: 'function-test',
+    outcome: input.verdict.result === 'pass' ? 'success' : 'failure',
+    serialNumber: input.serialNumber,
+    workstation: input.workstation,
+    ...(input.actor ? { actor: input.actor } : {}),
+    ...(input.serviceUrl ? { serviceUrl: input.serviceUrl } : {}),
+    ...(input.orgId ? { orgId: input.orgId } : {}),
+    facts: {
+      result: input.verdict.result,
+      note: input.note.slice(0, 2000),
+      pressedAt: observation.pressedAt,
+      receivers: describeReactions(observation).slice(0, 2000),
+      receiversTripped: observation.receivers.filter((r) => r.tripped).length,
+      receiversExpected: observation.receivers.length + observation.unreachable.length,
+      maxReactionMs: reactions.length > 0 ? Math.max(...reactions) : null,
+      syncId: input.syncId,
+      configurationName: input.configurationName,
+    },
+    ...(input.verdict.reasons.length > 0 ? { error: input.verdict.reasons.join('; ').slice(0, 2000) } : {}),
+  };
+}
+
+export function recordFunctionTest(ledger: Pick<Ledger, 'append'>, input: FunctionTestRecordInput): Promise<LedgerEntry> {
+  return ledger.append(functionTestRecord(input));
+}
