@@ -33,6 +33,8 @@ export const ROLE_MATRIX = {
   'devices.firmwareVersion': [...FILE_READERS, 'ConfigManager'],
   'devices.typeFirmware': FILE_READERS,
   'devices.typeFirmwareVersion': [...FILE_READERS, 'ConfigManager'],
+  'devices.typeFirmwarePatches': FILE_READERS,
+  'devices.typeFirmwarePatch': FILE_READERS,
   'devices.configurationFile': FILE_READERS,
   'devices.blankConfigurationFile': FILE_READERS,
   'devices.confirmFirmware': CONFIRMERS,
