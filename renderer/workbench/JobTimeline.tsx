@@ -93,16 +93,12 @@ export function JobTimeline({ device, version }: { device: string; version: stri
   );
 }
 
-/** Whether the service has the job's confirmation (as the job ended; the outbox sends a waiting one later). */
+/** Whether the service has each step's confirmation (as the job ended; the outbox sends a waiting one later). */
 function confirmationText(job: JobView): string {
-  switch (job.confirmation) {
-    case 'sent':
-      return 'The service has its confirmation.';
-    case 'queued':
-      return 'Its confirmation was waiting in the outbox when it ended.';
-    case 'none':
-      return 'Nothing was confirmed to the service.';
-  }
+  const said = job.steps
+    .filter((s) => s.step === 'confirmation' && (s.status === 'waiting' || (s.status === 'done' && s.summary !== 'nothing new to confirm')))
+    .map((s) => `${s.of === 'firmware' ? 'Firmware' : 'Configuration'}: ${s.status === 'done' ? 'the service has its confirmation' : 'its confirmation was waiting in the outbox when the job ended'}.`);
+  return said.length > 0 ? said.join(' ') : 'Nothing was confirmed to the service.';
 }
 
 function timeText(iso: string): string {

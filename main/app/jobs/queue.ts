@@ -270,7 +270,15 @@ export class JobQueue {
       if (isNotApplicable(configuration)) {
         // Nothing was sent for the configuration: the job is not a failure (a firmware it installed
         // stays installed), and its line says step by step what was done and what was not.
-        this.finish(entry, { ...(firmware ? combine(firmware, configuration) : configuration), phase: 'done', outcome: 'partial', resultMessage: stepsLine(steps), steps });
+        // The job's confirmation is the firmware's: the configuration step had none to make.
+        this.finish(entry, {
+          ...(firmware ? combine(firmware, configuration) : configuration),
+          phase: 'done',
+          outcome: 'partial',
+          resultMessage: stepsLine(steps),
+          confirmation: firmware?.confirmation ?? 'none',
+          steps,
+        });
         return;
       }
       this.finish(entry, firmware ? combine(firmware, configuration) : configuration);

@@ -189,6 +189,7 @@ describe('firmware then configuration as one job', () => {
     // Not a failure: the firmware stays installed; the configuration was never attempted.
     expect(final!.phase).toBe('done');
     expect(final!.outcome).toBe('partial');
+    expect(final!.confirmation).toBe('sent');
     expect(final!.steps.map((s) => [s.step, s.of, s.status])).toEqual([
       ['firmware', null, 'done'],
       ['read-back', 'firmware', 'done'],
