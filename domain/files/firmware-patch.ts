@@ -364,3 +364,30 @@ export async function applyFirmwarePatch(base: Uint8Array, patch: Uint8Array): P
   }
   return out;
 }
+
+const SAMPLE_WINDOW = 16;
+
+function windowHash(data: Uint8Array, at: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < SAMPLE_WINDOW; i++) hash = Math.imul(hash ^ data[at + i]!, 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * The share of `target`'s 16-byte windows (sampled every 64 bytes) found anywhere in `base`: a
+ * quick look (milliseconds) before the suffix sort (seconds per MiB). Two builds of one firmware
+ * share most of theirs; unrelated images (or random test bytes) almost none, and a patch between
+ * them would be no smaller than the deflated image.
+ */
+export function sharedContentFraction(base: Uint8Array, target: Uint8Array): number {
+  if (base.length < SAMPLE_WINDOW || target.length < SAMPLE_WINDOW) return 0;
+  const seen = new Set<number>();
+  for (let at = 0; at + SAMPLE_WINDOW <= base.length; at++) seen.add(windowHash(base, at));
+  let sampled = 0;
+  let found = 0;
+  for (let at = 0; at + SAMPLE_WINDOW <= target.length; at += 64) {
+    sampled++;
+    if (seen.has(windowHash(target, at))) found++;
+  }
+  return found / sampled;
+}

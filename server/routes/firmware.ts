@@ -7,9 +7,18 @@ import { fileResult, orgOperation, publicOperation, type AnyOperationSpec } from
 import { serialParams } from '../http/schemas';
 import { getRegisteredDevice } from '../store/devices';
 import { firmwareBundleBytes, latestFirmware } from '../store/firmware';
+import { firmwarePatchBytes, firmwarePatchesTo } from '../store/firmware-patches';
+import { firmwarePatchRecordSchema } from '../../domain/files/firmware-patch-record';
 import { isActive, listReleaseKeys } from '../store/release-keys';
 
 const typeParams = z.object({ orgId: z.string(), deviceType: deviceTypeSchema });
+const patchParams = typeParams.extend({ fromVersion: z.string().min(1).max(32) });
+
+const PATCH_HEADERS = {
+  'X-Firmware-Version': 'the version the patch builds (the latest)',
+  'X-Firmware-Patch-Base-Sha256': 'SHA-256 (hex) of the image the patch applies to',
+  'X-Firmware-Patch-Target-Sha256': 'SHA-256 (hex) of the image the patch builds',
+};
 
 /** The signature travels inside the bundle (firmware-manifest.bin); the header only names its key. */
 const FIRMWARE_HEADERS = {
@@ -89,6 +98,42 @@ export const firmwareOperations: AnyOperationSpec[] = [
     mutates: false,
     response: { kind: 'file', mediaType: 'application/zip', description: 'The firmware bundle.', headers: FIRMWARE_HEADERS },
     handler: async ({ db, params }) => bundleFile(db, params.deviceType),
+  }),
+  orgOperation({
+    id: 'devices.typeFirmwarePatches',
+    method: 'GET',
+    path: '/organizations/:orgId/devices/types/:deviceType/firmware/patches',
+    tag: 'Firmware',
+    summary: 'Patches to the latest firmware of a device type from the releases before it (ours).',
+    description:
+      'Made when a release is imported, from the three releases before it. A device that runs one of their images (baseSha256) can be sent the patch instead of the whole image; the bundle is still needed for its signed manifest.',
+    params: typeParams,
+    mutates: false,
+    response: { kind: 'json', data: z.array(firmwarePatchRecordSchema), description: '[{ deviceType, fromVersion, toVersion, baseSha256, targetSha256, size }]' },
+    handler: async ({ db, params }) => firmwarePatchesTo(db, params.deviceType, (await latestOrThrow(db, params.deviceType)).version),
+  }),
+  orgOperation({
+    id: 'devices.typeFirmwarePatch',
+    method: 'GET',
+    path: '/organizations/:orgId/devices/types/:deviceType/firmware/patches/:fromVersion',
+    tag: 'Firmware',
+    summary: 'The patch from one release of a device type to its latest firmware (ours; format in docs/device-protocol.md).',
+    params: patchParams,
+    mutates: false,
+    response: { kind: 'file', mediaType: 'application/octet-stream', description: 'The firmware patch.', headers: PATCH_HEADERS },
+    handler: async ({ db, params }) => {
+      const latest = await latestOrThrow(db, params.deviceType);
+      const found = await firmwarePatchBytes(db, params.deviceType, params.fromVersion, latest.version);
+      if (!found) {
+        throw notFound('FIRMWARE_PATCH_NOT_AVAILABLE', `There is no patch from ${params.deviceType} ${params.fromVersion} to ${latest.version}; send the full firmware.`, 'fromVersion');
+      }
+      return fileResult({
+        body: found.patch,
+        mediaType: 'application/octet-stream',
+        fileName: `${params.deviceType}-${params.fromVersion}-to-${latest.version}.patch`,
+        headers: { 'X-Firmware-Version': latest.version, 'X-Firmware-Patch-Base-Sha256': found.record.baseSha256, 'X-Firmware-Patch-Target-Sha256': found.record.targetSha256 },
+      });
+    },
   }),
   publicOperation({
     id: 'public.firmwareReleaseKeys',

@@ -2,6 +2,7 @@ import type { DeviceType } from '../../domain/device-types';
 import { readFirmwareBundle, verifyFirmwareBundleSignature, type FirmwareBundle } from '../../domain/files/firmware-bundle';
 import type { VerifiedFirmwareManifest } from '../../domain/files/firmware-manifest';
 import type { Queryable } from '../db/database';
+import { makeFirmwarePatches } from './firmware-patches';
 import { releaseKeyring, retireReleaseKeys } from './release-keys';
 
 export interface FirmwareBundleRow {
@@ -55,7 +56,7 @@ interface Row {
  * Bundles signed by a key the service trusts and has not retired: the only ones it serves. Unsigned
  * rows from before signatures were required, and bundles of a retired key, stay stored but unseen.
  */
-const SERVABLE = `firmware_bundles b JOIN firmware_release_keys k ON k.key_id = b.key_id
+export const SERVABLE = `firmware_bundles b JOIN firmware_release_keys k ON k.key_id = b.key_id
   AND k.public_key_pem IS NOT NULL AND k.trusted_at IS NOT NULL AND k.retired_at IS NULL`;
 
 /** A bundle that passed importFirmwareBundle's checks. */
@@ -82,6 +83,8 @@ export async function importFirmwareBundle(db: Queryable, bytes: Uint8Array, exp
            key_id = EXCLUDED.key_id, security_counter = EXCLUDED.security_counter, imported_at = now()`,
     [bundle.deviceType, bundle.version, bytes, bundle.bundleSha256, bytes.length, JSON.stringify(bundle.manifest), signer.key.keyId, signer.manifest.securityCounter],
   );
+  // Patches from the releases devices still run, so they can update in a fraction of the bytes.
+  await makeFirmwarePatches(db, bundle);
   return { bundle, signer };
 }
 
