@@ -6,6 +6,35 @@ import { ALL_OPERATIONS } from '../../server/routes';
 import { openApiPath } from '../../server/http/register';
 import { srcpToEpcOverBle } from '../fixtures/typical-flows';
 import { signedLedgerEntry } from '../fixtures/ledger';
+import { buildFirmwareBundle } from '../../domain/files/firmware-bundle';
+import { makeFirmwareImage } from '../../domain/files/firmware-image';
+import { releaseKeyFromPem } from '../../domain/files/firmware-release-key';
+import { importFirmwareBundle } from '../../server/store/firmware';
+import { trustReleaseKey } from '../../server/store/release-keys';
+import { testReleaseKey } from '../fixtures/release-key';
+
+/**
+ * Two NSCP releases whose images share most bytes (the demo's are unrelated random bytes, which
+ * get no patch), imported once per environment: the patch from 1.2.0 to 1.3.0 is then served.
+ */
+const patchableReleases = new WeakMap<TestEnv, Promise<void>>();
+function patchableNscpReleases(env: TestEnv): Promise<void> {
+  let ready = patchableReleases.get(env);
+  if (ready === undefined) {
+    ready = (async () => {
+      await trustReleaseKey(env.db, releaseKeyFromPem(testReleaseKey.publicKeyPem, 'roles test release key'));
+      const base = makeFirmwareImage('NSCP', '1.2.0', 4096);
+      const next = makeFirmwareImage('NSCP', '1.3.0', 4096);
+      next.set(base.subarray(64), 64);
+      next[100] = next[100]! ^ 1;
+      for (const [version, image] of [['1.2.0', base], ['1.3.0', next]] as const) {
+        await importFirmwareBundle(env.db, buildFirmwareBundle({ deviceType: 'NSCP', version, image, releaseKeyPem: testReleaseKey.privateKeyPem }), { deviceType: 'NSCP', version });
+      }
+    })();
+    patchableReleases.set(env, ready);
+  }
+  return ready;
+}
 import { backends, codes, register, startEnv, type TestEnv } from './harness';
 
 /**
@@ -79,7 +108,10 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
   'devices.typeFirmware': async () => ({ method: 'GET', path: '/devices/types/NSCP/firmware' }),
   'devices.typeFirmwareVersion': async () => ({ method: 'GET', path: '/devices/types/NSCP/firmware/version' }),
   'devices.typeFirmwarePatches': async () => ({ method: 'GET', path: '/devices/types/NSCP/firmware/patches' }),
-  'devices.typeFirmwarePatch': async () => ({ method: 'GET', path: '/devices/types/NSCP/firmware/patches/1.0.0' }),
+  'devices.typeFirmwarePatch': async (env) => {
+    await patchableNscpReleases(env);
+    return { method: 'GET', path: '/devices/types/NSCP/firmware/patches/1.2.0' };
+  },
   'devices.configurationFile': async (_env, f) => ({ method: 'GET', path: `/devices/${f.completeDevice}/configuration-file` }),
   'devices.blankConfigurationFile': async () => ({ method: 'GET', path: '/devices/WESP000101/configuration-file/blank' }),
   'devices.confirmFirmware': async () => ({
