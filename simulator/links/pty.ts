@@ -1,10 +1,9 @@
 import { SerialPort } from 'serialport';
 import type { DeviceFaults } from '../faults';
-import { PacedChannel } from '../wire/paced-channel';
-import { serialWireModel, type WireModel } from '../wire/models';
-import { waitForDrain } from './drain';
+import { serialWireModel } from '../wire/models';
 import { FrameStream, splitAfterFrameEnds } from './frame-stream';
 import type { DeviceLink, LinkAddress, MessageReceiver } from './link';
+import { PacedLink } from './paced-link';
 import { startPtyPair, type PtyPair } from './socat';
 
 export interface PtyLinkOptions {
@@ -19,29 +18,23 @@ export interface PtyLinkOptions {
  * through a paced channel at baud / 10 bytes per second: the host's bytes reach the device, and
  * the device's bytes reach the host, when they would on a real line.
  */
-export class PtyLink implements DeviceLink {
+export class PtyLink extends PacedLink<Uint8Array> implements DeviceLink {
   readonly kind = 'serial' as const;
-  readonly wire: { inbound: WireModel; outbound: WireModel };
   private readonly frames: FrameStream;
-  private readonly inbound: PacedChannel<Uint8Array>;
-  private readonly outbound: PacedChannel<Uint8Array>;
-  private receiver: MessageReceiver = () => undefined;
   private pair: PtyPair | undefined;
   private port: SerialPort | undefined;
-  private up_ = false;
 
   constructor(private readonly options: PtyLinkOptions) {
-    const model = serialWireModel(options.baudRate);
-    this.wire = { inbound: model, outbound: model };
+    super(serialWireModel(options.baudRate));
     this.frames = new FrameStream(options.faults);
-    this.inbound = new PacedChannel<Uint8Array>(model, (chunk) => {
-      for (const message of this.frames.receive(chunk)) this.receiver(message, 'link');
-    });
-    this.outbound = new PacedChannel<Uint8Array>(model, (frame) => this.port?.write(frame));
   }
 
-  get isUp(): boolean {
-    return this.up_;
+  protected arrive(chunk: Uint8Array): void {
+    for (const message of this.frames.receive(chunk)) this.receiver(message, 'link');
+  }
+
+  protected leave(frame: Uint8Array): void {
+    this.port?.write(frame);
   }
 
   address(): LinkAddress {
@@ -71,8 +64,7 @@ export class PtyLink implements DeviceLink {
   async down(): Promise<void> {
     if (!this.up_) return;
     this.up_ = false;
-    this.inbound.clear();
-    this.outbound.clear();
+    this.clearWire();
     const port = this.port;
     this.port = undefined;
     port?.removeAllListeners('data');
@@ -87,15 +79,6 @@ export class PtyLink implements DeviceLink {
     if (!this.up_) return;
     const frame = this.frames.send(message);
     if (frame !== undefined) this.outbound.send(frame);
-  }
-
-  drained(): Promise<void> {
-    return waitForDrain(this.outbound);
-  }
-
-  hold(ms: number): void {
-    this.inbound.hold(ms);
-    this.outbound.hold(ms);
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { DeviceFaults } from '../faults';
-import { PacedChannel } from '../wire/paced-channel';
-import { udpWireModel, type WireModel } from '../wire/models';
-import { waitForDrain } from './drain';
+import { udpWireModel } from '../wire/models';
 import type { DeviceLink, LinkAddress, MessageReceiver } from './link';
+import { PacedLink } from './paced-link';
 
 export interface UdpLinkOptions {
   host: string;
@@ -35,32 +34,24 @@ interface Datagram {
  * CoAP over UDP (EPC on Ethernet or Wifi). The socket stays bound across reboots so the device
  * keeps its address; while down it is silent, as a rebooting device is.
  */
-export class UdpLink implements DeviceLink {
+export class UdpLink extends PacedLink<Datagram> implements DeviceLink {
   readonly kind = 'udp' as const;
-  readonly wire: { inbound: WireModel; outbound: WireModel };
   private socket: Socket | undefined;
   private groupSocket: Socket | undefined;
-  private receiver: MessageReceiver = () => undefined;
-  private readonly inbound: PacedChannel<Datagram>;
-  private readonly outbound: PacedChannel<Datagram>;
-  private up_ = false;
   private boundPort: number;
 
   constructor(private readonly options: UdpLinkOptions) {
-    const model = udpWireModel({ bytesPerSecond: options.bytesPerSecond, latencyMs: options.latencyMs });
-    this.wire = { inbound: model, outbound: model };
+    super(udpWireModel({ bytesPerSecond: options.bytesPerSecond, latencyMs: options.latencyMs }));
     this.boundPort = options.port;
-    this.inbound = new PacedChannel<Datagram>(model, (d) => {
-      if (this.up_) this.receiver(d.bytes, d.peer);
-    });
-    this.outbound = new PacedChannel<Datagram>(model, (d) => {
-      const [host, port] = splitPeer(d.peer);
-      this.socket?.send(d.bytes, port, host);
-    });
   }
 
-  get isUp(): boolean {
-    return this.up_;
+  protected arrive(d: Datagram): void {
+    if (this.up_) this.receiver(d.bytes, d.peer);
+  }
+
+  protected leave(d: Datagram): void {
+    const [host, port] = splitPeer(d.peer);
+    this.socket?.send(d.bytes, port, host);
   }
 
   address(): LinkAddress {
@@ -123,23 +114,13 @@ export class UdpLink implements DeviceLink {
 
   async down(): Promise<void> {
     this.up_ = false;
-    this.inbound.clear();
-    this.outbound.clear();
+    this.clearWire();
   }
 
   send(message: Uint8Array, peer: string): void {
     if (!this.up_) return;
     if (this.options.faults.frameFate('out') !== 'pass') return;
     this.outbound.send({ length: message.length, bytes: message, peer });
-  }
-
-  drained(): Promise<void> {
-    return waitForDrain(this.outbound);
-  }
-
-  hold(ms: number): void {
-    this.inbound.hold(ms);
-    this.outbound.hold(ms);
   }
 
   async close(): Promise<void> {
