@@ -60,11 +60,16 @@ const signers = new Map<string, { sealed: Uint8Array; certificate: Uint8Array; s
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
 
-/** The signer of the organization's files. */
+/** The signer of the organization's files (its key is made on first use). */
 export async function organizationSigner(db: Queryable, secrets: ServiceSecrets, orgId: string): Promise<ConfigFileSigner> {
   const row = await keyRow(db, secrets, orgId);
-  const sealed = new Uint8Array(row.private_key_sealed);
-  const certificate = new Uint8Array(row.certificate);
+  return signerOfStoredKey(secrets, orgId, { privateKeySealed: row.private_key_sealed, certificate: row.certificate });
+}
+
+/** The signer of a key row read just now. */
+export function signerOfStoredKey(secrets: ServiceSecrets, orgId: string, key: { privateKeySealed: Uint8Array; certificate: Uint8Array }): ConfigFileSigner {
+  const sealed = new Uint8Array(key.privateKeySealed);
+  const certificate = new Uint8Array(key.certificate);
   const made = signers.get(orgId);
   if (made && sameBytes(made.sealed, sealed) && sameBytes(made.certificate, certificate)) return made.signer;
   const signer = createConfigFileSigner(secrets.box.open(sealed), certificate);

@@ -1,18 +1,18 @@
 import { SYNC_ID_HEADER } from '../../domain/config-file-download';
-import { encodeConfigFile } from '../../domain/files';
+import { encodeConfigFile, type ConfigFileSigner } from '../../domain/files';
 import { organizationSigningKeySchema, signingKeySchema } from '../../domain/records';
 import type { ServiceContext } from '../context';
-import { fileState } from '../configurations/files';
+import { planStillHolds, prepareFilePlan, type FilePlan } from '../configurations/file-plan';
 import { blankFileSettings, type FileSettings } from '../configurations/model';
-import { organizationSigner, organizationSigningKey } from '../configurations/organization-keys';
+import { organizationSigner, organizationSigningKey, signerOfStoredKey } from '../configurations/organization-keys';
 import type { Queryable } from '../db/database';
 import { conflict, notFound, ServiceError } from '../http/errors';
 import { fileResult, orgOperation, publicOperation, type AnyOperationSpec } from '../http/operation';
 import { orgParams, serialParams } from '../http/schemas';
 import { violationsToEntries } from '../http/validation';
 import { nextConfigFileSequence } from '../store/config-sequences';
-import { getConfiguration } from '../store/configurations';
 import { getRegisteredDevice } from '../store/devices';
+import { fileIssue } from '../store/file-issues';
 import { canonicalJson } from '../store/json';
 import { getOrganization } from '../store/organizations';
 import { syncIdFor } from '../store/sync-ids';
@@ -28,6 +28,11 @@ async function signedFile(db: Queryable, svc: ServiceContext, orgId: string, set
   const syncId = await syncIdFor(db, { serialNumber: settings.serialNumber, orgId, settingsHash: hash, configurationId: settings.configurationId });
   const sequence = await nextConfigFileSequence(db);
   const signer = await organizationSigner(db, svc.secrets, orgId);
+  return fileOf(settings, { syncId, orgId, sequence, signer });
+}
+
+function fileOf(settings: FileSettings, issued: { syncId: string; orgId: string; sequence: number; signer: ConfigFileSigner }) {
+  const { syncId, orgId, sequence, signer } = issued;
   const body = encodeConfigFile({ ...settings, syncId, orgId, sequence, issuedAt: new Date().toISOString() }, signer);
   return fileResult({
     body,
@@ -41,6 +46,45 @@ async function registered(db: Queryable, orgId: string, serialNumber: string) {
   const device = await getRegisteredDevice(db, orgId, serialNumber);
   if (!device) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
   return device;
+}
+
+/**
+ * A device's file: its content from the plan kept in the read cache when that plan is still the
+ * one the database calls for (configuration-files plan, server/configurations/file-plan.ts), else
+ * prepared in this transaction; then the syncId, a new sequence and the signature. On the common
+ * path that is one statement in the transaction.
+ */
+async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, serialNumber: string) {
+  const prepare = () => prepareFilePlan(db, ctx, orgId, serialNumber);
+  // First in the transaction: a plan prepared here reads a snapshot taken after the cache's token,
+  // so the cache keeps it only if nothing it was read from changed since (server/cache/read-cache.ts).
+  let plan: FilePlan = ctx.reads ? await ctx.reads.through(`file-plan/${orgId}/${serialNumber}`, prepare) : await prepare();
+  const issue = await fileIssue(db, orgId, serialNumber);
+  if (!planStillHolds(plan, issue)) plan = await prepare();
+  if (!issue || plan.kind === 'unregistered') throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
+  if (plan.kind === 'unconfigured') {
+    throw conflict(
+      'DEVICE_NOT_IN_CONFIGURATION',
+      `Device ${serialNumber} is in no configuration: add it to one (POST configurations/{id}/devices) before downloading its file.`,
+      'serialNumber',
+    );
+  }
+  if (plan.kind === 'incomplete') {
+    throw new ServiceError(409, [
+      {
+        code: 'CONFIGURATION_INCOMPLETE',
+        message: `Configuration "${plan.configurationName}" is not complete, so no file can be made yet: fix the errors listed with it (also shown by GET configurations/validate/${plan.configurationId}).`,
+      },
+      ...violationsToEntries(plan.violations),
+    ]);
+  }
+  // The syncId issued for the stored hash is this content's only when the plan has that hash.
+  const syncId =
+    issue.syncId !== null && issue.currentSettingsHash === plan.hash
+      ? issue.syncId
+      : await syncIdFor(db, { serialNumber, orgId, settingsHash: plan.hash, configurationId: plan.configurationId });
+  const signer = issue.key ? signerOfStoredKey(ctx.secrets, orgId, issue.key) : await organizationSigner(db, ctx.secrets, orgId);
+  return fileOf(plan.settings, { syncId, orgId, sequence: issue.sequence, signer });
 }
 
 const FILE_HEADERS = { [SYNC_ID_HEADER]: 'the syncId in the file (uuid); confirm-apply-configuration names it' };
@@ -60,30 +104,7 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     // Issuing a syncId for new content is a write.
     mutates: true,
     response: { kind: 'file', mediaType: CONFIG_FILE_MEDIA_TYPE, description: 'The configuration file.', headers: FILE_HEADERS },
-    handler: async ({ db, ctx, caller, params }) => {
-      const device = await registered(db, caller.orgId, params.serialNumber);
-      const stored = device.configurationId === null ? undefined : await getConfiguration(db, caller.orgId, device.configurationId);
-      if (!stored) {
-        throw conflict(
-          'DEVICE_NOT_IN_CONFIGURATION',
-          `Device ${params.serialNumber} is in no configuration: add it to a configuration first.`,
-          'serialNumber',
-        );
-      }
-      const state = await fileState(db, ctx, stored);
-      if (!state.complete) {
-        throw new ServiceError(409, [
-          {
-            code: 'CONFIGURATION_INCOMPLETE',
-            message: `Configuration "${stored.name}" is not complete, so no file can be made yet: fix the errors listed with it.`,
-          },
-          ...violationsToEntries(state.violations),
-        ]);
-      }
-      const file = state.files.get(params.serialNumber);
-      if (!file) throw new Error(`The file of ${params.serialNumber} is missing from its complete configuration.`);
-      return signedFile(db, ctx, caller.orgId, file.settings, file.hash);
-    },
+    handler: async ({ db, ctx, caller, params }) => downloadFile(db, ctx, caller.orgId, params.serialNumber),
   }),
   orgOperation({
     id: 'devices.blankConfigurationFile',

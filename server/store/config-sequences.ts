@@ -8,7 +8,12 @@ import type { Queryable } from '../db/database';
  */
 export async function nextConfigFileSequence(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ sequence: string | number }>("SELECT nextval('config_file_sequence') AS sequence");
-  const sequence = Number(rows[0]?.sequence);
-  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new Error(`The configuration file sequence ${rows[0]?.sequence} is not usable.`);
+  return usableSequence(rows[0]?.sequence);
+}
+
+/** A sequence as the database returned it (bigint), checked to be a positive safe integer. */
+export function usableSequence(value: string | number | undefined): number {
+  const sequence = Number(value);
+  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new Error(`The configuration file sequence ${value} is not usable.`);
   return sequence;
 }
