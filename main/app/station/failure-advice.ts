@@ -6,6 +6,7 @@ import type { JobSnapshot } from '../jobs/job-state';
  * "fix the configuration" or "set it aside", not a command to type.
  */
 export function stationAdvice(job: Pick<JobSnapshot, 'errorCode' | 'resumable' | 'phase'>): string {
+  if (job.phase === 'done') return 'Set it aside: a step was not done (see why); plug it in again once that is fixed.';
   if (job.phase === 'cancelled') return 'Plug it in again at the next shift: an interrupted upload resumes there.';
   if (job.resumable) return 'Plug it in again: the upload resumes where it stopped.';
   const code = job.errorCode ?? '';

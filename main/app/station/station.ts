@@ -5,6 +5,7 @@ import type { DeviceTarget } from '../jobs/device-port';
 import type { JobSnapshot } from '../jobs/job-state';
 import type { ProvisioningService } from '../jobs/provisioning-service';
 import { transferPercent } from '../jobs/progress-text';
+import { allStepsDone, stepsLine } from '../../../domain/job-steps';
 import { phaseText } from '../../../domain/job-text';
 import { stationCounts, yieldPercent } from './counts';
 import { stationAdvice } from './failure-advice';
@@ -336,12 +337,15 @@ export class Station {
     this.laneOfJob.delete(job.jobId);
     lane.job = job;
     lane.finishedAt = job.finishedAt ?? this.now().toISOString();
-    if (job.phase === 'done') {
+    // Done only when every step did its work: a job that installed the firmware but skipped the
+    // configuration is not a device to unplug as finished.
+    if (job.phase === 'done' && allStepsDone(job.steps)) {
       lane.state = 'done';
       this.emit({ event: 'done', serialNumber: lane.serialNumber, link: lane.link, firmwareVersion: job.firmwareVersion, syncId: job.syncId, text: job.resultMessage ?? 'done' });
     } else {
       lane.state = 'failed';
-      lane.reason = job.resultMessage ?? (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
+      const steps = job.steps.some((step) => step.status !== 'not-started') ? stepsLine(job.steps) : '';
+      lane.reason = steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
       lane.action = stationAdvice(job);
       this.emit({ event: 'failed', serialNumber: lane.serialNumber, link: lane.link, errorCode: job.errorCode, reason: lane.reason, action: lane.action, resumable: job.resumable });
     }

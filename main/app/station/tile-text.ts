@@ -10,9 +10,10 @@ export interface TileText {
 }
 
 /**
- * A lane in the tile's words. The one place they are made, so that per-step outcomes of a job
- * ("firmware installed ✓ · configuration not applied: reason") can be shown here once the job
- * results carry them, and the screen and the CLI say the same.
+ * A lane in the tile's words, the one place they are made, so the screen and the CLI say the same.
+ * A failed lane's detail is its job's per-step outcomes ("firmware 1.1.0 installed ✓ ·
+ * configuration not applied: reason", made by the station from the job's steps), so a firmware
+ * that did install is never called failed with the rest.
  */
 export function tileText(lane: Lane): TileText {
   const job = lane.job;

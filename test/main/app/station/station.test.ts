@@ -114,7 +114,7 @@ class FakeJobs implements StationJobs {
   }
   succeed(serialNumber: string): void {
     const job = this.jobOf(serialNumber);
-    this.finish(job.jobId, { phase: 'done', outcome: 'applied', firmwareVersion: '1.1.0', syncId: 'c0ffee00-0000-4000-8000-000000000000', confirmation: 'sent', resultMessage: 'firmware 1.1.0 installed; configuration applied' });
+    this.finish(job.jobId, { steps: job.steps.map((step) => ({ ...step, status: 'done' as const })), phase: 'done', outcome: 'applied', firmwareVersion: '1.1.0', syncId: 'c0ffee00-0000-4000-8000-000000000000', confirmation: 'sent', resultMessage: 'firmware 1.1.0 installed; configuration applied' });
   }
 }
 
@@ -275,5 +275,20 @@ describe('the station', () => {
     expect(events.at(-1)).toMatchObject({ event: 'station-stopped', report });
     devices.plug('EPC000102');
     expect(jobs.started).toHaveLength(2);
+  });
+  it('does not call a device done when a step of its job was not done: the tile says which', async () => {
+    const s = station();
+    devices.plug('EPC000101');
+    await s.settled();
+    const job = jobs.jobOf('EPC000101');
+    const steps = job.steps.map((step) =>
+      step.step === 'firmware' ? { ...step, status: 'done' as const, summary: 'firmware 1.1.0 installed' } : step.step === 'configuration' ? { ...step, status: 'skipped' as const, summary: 'configuration not applied', reason: 'the service has no file for it yet' } : step,
+    );
+    jobs.finish(job.jobId, { phase: 'done', outcome: 'applied', steps, resultMessage: 'firmware 1.1.0 installed' });
+    const tile = s.view().tiles[0]!;
+    expect(tile).toMatchObject({ state: 'failed', headline: 'Failed' });
+    expect(tile.detail).toContain('firmware 1.1.0 installed ✓');
+    expect(tile.detail).toContain('configuration not applied: the service has no file for it yet');
+    expect(s.view().counts).toMatchObject({ done: 0, failed: 1 });
   });
 });
