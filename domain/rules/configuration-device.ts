@@ -3,11 +3,11 @@ import type { ConfigurationSettings } from '../configuration';
 import { ETHERNET_FIELDS, WIFI_FIELDS, NSCP_ONLY_FIELDS, type ConfigurationDeviceSettings } from '../configuration-device';
 import { SUPPORTED_INTERFACES, TYPES_WITHOUT_INPUTS, supportsInterface } from '../device-capabilities';
 import type { DeviceType } from '../device-types';
-import type { Region } from '../enums';
+import type { CommInterfaceFlag, Region } from '../enums';
 import { fieldLabel } from '../field-labels';
 import type { IpNetworkTemplateSettings } from '../ip-network-template';
 import { isHostAddress, isNetmask, sameSubnet } from '../ipv4';
-import { violation, type Violation } from '../violations';
+import { violation, type Violation, type ViolationCode } from '../violations';
 import { checkCanBitrateForTypes } from './configuration-settings';
 import { checkCat1StopDelay, checkIpv4Address, checkNetmask } from './field-rules';
 import { withSeverity } from './rule-sources';
@@ -83,25 +83,11 @@ function interfaceRules(device: ConfigurationDeviceSettings, deviceType: DeviceT
       ),
     );
   }
-  if (!flags.includes('Ethernet')) {
-    for (const field of ETHERNET_FIELDS.filter((f) => isSet(device[f]))) {
+  for (const { adapter, fields, code } of ADAPTER_FIELDS) {
+    if (flags.includes(adapter)) continue;
+    for (const field of fields.filter((f) => isSet(device[f]))) {
       found.push(
-        violation(
-          'ETHERNET_FIELD_WITHOUT_ETHERNET',
-          field,
-          `${fieldLabel(field)} is only used over Ethernet, and this device does not use Ethernet: add Ethernet to its interface, or remove the value.`,
-        ),
-      );
-    }
-  }
-  if (!flags.includes('Wifi')) {
-    for (const field of WIFI_FIELDS.filter((f) => isSet(device[f]))) {
-      found.push(
-        violation(
-          'WIFI_FIELD_WITHOUT_WIFI',
-          field,
-          `${fieldLabel(field)} is only used over Wifi, and this device does not use Wifi: add Wifi to its interface, or remove the value.`,
-        ),
+        violation(code, field, `${fieldLabel(field)} is only used over ${adapter}, and this device does not use ${adapter}: add ${adapter} to its interface, or remove the value.`),
       );
     }
   }
@@ -220,6 +206,12 @@ function networkTemplateRules(device: ConfigurationDeviceSettings, template: IpN
 function orList(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
+
+/** The settings of each network adapter, and the code that says one is set for an adapter the device does not use. */
+const ADAPTER_FIELDS: readonly { adapter: CommInterfaceFlag; fields: readonly (keyof ConfigurationDeviceSettings)[]; code: ViolationCode }[] = [
+  { adapter: 'Ethernet', fields: ETHERNET_FIELDS, code: 'ETHERNET_FIELD_WITHOUT_ETHERNET' },
+  { adapter: 'Wifi', fields: WIFI_FIELDS, code: 'WIFI_FIELD_WITHOUT_WIFI' },
+];
 
 function isSet(value: unknown): boolean {
   if (value == null) return false;
