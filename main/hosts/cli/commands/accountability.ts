@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Runner } from '../program';
 import { functionTest, type FunctionTestOptions } from './function-test';
 import { ledgerVerify } from './ledger';
+import { report, type ReportOptions } from './report';
 
 function seconds(text: string): number {
   const value = Number(text);
@@ -40,4 +41,15 @@ export function addAccountabilityCommands(program: Command, runner: Runner): voi
     .option('--note <text>', 'a note kept with the result')
     .option('--press-timeout <seconds>', 'how long to wait for the press (default 120)', seconds)
     .action((serialNumber: string, options: FunctionTestOptions) => runner((ctx) => functionTest(ctx, serialNumber, options)));
+
+  program
+    .command('report')
+    .description(
+      'The commissioning report of a configuration (or one device of it): per device its type and model, firmware, image SHA-256 and signer, syncId, ' +
+        'who applied it when and where, the function test, and the ledger hashes; the safety parameters in words.',
+    )
+    .requiredOption('--configuration <name>', 'the configuration, by name')
+    .option('--device <serialNumber>', 'only this device of the configuration')
+    .option('--out <file>', 'write it here: FILE.pdf or FILE.json')
+    .action((options: ReportOptions) => runner((ctx) => report(ctx, options)));
 }

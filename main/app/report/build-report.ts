@@ -1,0 +1,110 @@
+import type { ConfigurationRecord } from '../../../domain/configuration-record';
+import { settingValueText } from '../../../domain/configuration-diff';
+import { fieldLabel } from '../../../domain/field-labels';
+import { checkLedgerChain, describeBrokenLink, type LedgerEntry, type LedgerLine } from '../../../domain/ledger';
+import { commissioningOf } from '../../../domain/ledger-commissioning';
+import type { DeviceRecord } from '../../../domain/registered-device-record';
+import type { DeviceType } from '../../../domain/device-types';
+import { REPORT_FORMAT, type CommissioningReport, type ReportDevice, type ReportSafetyParameter } from './report-model';
+
+/** The configuration's own parameters a safety reviewer reads, in this order. */
+const SAFETY_FIELDS = [
+  'timeoutConfiguration',
+  'receiverOutputControl',
+  'ismTxPower',
+  'ismTxChannel',
+  'ismNetworkId',
+  'canMode',
+  'canKBitrate',
+  'approvedSourceAddresses',
+  'displayTextPgn',
+  'settingsPgn',
+  'startingIpAddress',
+] as const satisfies readonly (keyof ConfigurationRecord)[];
+
+export function safetyParametersOf(configuration: ConfigurationRecord): ReportSafetyParameter[] {
+  return SAFETY_FIELDS.map((field) => ({ field, label: fieldLabel(field), value: settingValueText(field, configuration[field]) }));
+}
+
+/** What the report needs to know of a firmware version: its image and who signed it. */
+export interface FirmwareFacts {
+  imageSha256: string;
+  signedBy: string | null;
+}
+
+export interface ReportSources {
+  configuration: ConfigurationRecord;
+  /** The service's records of the configuration's devices. */
+  devices: readonly DeviceRecord[];
+  ledger: readonly LedgerLine[];
+  /** The image and signer of a version, when this workstation holds the bundle. */
+  firmware: (deviceType: DeviceType, version: string) => Promise<FirmwareFacts | undefined>;
+  workstation: string;
+  service: string;
+  orgId: string;
+  now: Date;
+}
+
+function lastOf(entries: readonly LedgerEntry[], serialNumber: string, action: LedgerEntry['action'], success?: boolean): LedgerEntry | undefined {
+  return entries.findLast((e) => e.serialNumber === serialNumber && e.action === action && (success === undefined || (e.outcome === 'success') === success));
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+export async function buildCommissioningReport(sources: ReportSources): Promise<CommissioningReport> {
+  const entries = sources.ledger.flatMap((line) => ('entry' in line ? [line.entry] : []));
+  const chain = checkLedgerChain(sources.ledger);
+  const devices: ReportDevice[] = [];
+  for (const record of sources.devices) {
+    const serial = record.serialNumber;
+    const firmwareEntry = lastOf(entries, serial, 'firmware-install', true);
+    const version = record.firmwareVersion ?? text(firmwareEntry?.facts['firmwareVersion']);
+    const facts = version ? await sources.firmware(record.deviceType, version) : undefined;
+    const commissioning = commissioningOf(entries, serial);
+    const apply = commissioning.apply;
+    const test = commissioning.test;
+    const serviceApply = record.lastConfigurationApply;
+    devices.push({
+      serialNumber: serial,
+      name: record.name,
+      deviceType: record.deviceType,
+      model: record.model,
+      firmware: {
+        version,
+        imageSha256: facts?.imageSha256 ?? null,
+        signedBy: facts?.signedBy ?? null,
+        installedAt: firmwareEntry?.at ?? record.lastFirmwareApply?.appliedAt ?? null,
+      },
+      configuration: {
+        syncId: record.deployedSyncId ?? text(apply?.facts['syncId']),
+        deployStatus: record.deployStatus,
+        appliedAt: apply?.at ?? serviceApply?.appliedAt ?? null,
+        appliedBy: apply?.actor ?? null,
+        workstation: apply?.workstation ?? serviceApply?.workstation ?? null,
+      },
+      functionTest: {
+        result: test ? (test.outcome === 'success' ? 'pass' : 'fail') : null,
+        at: test?.at ?? null,
+        note: text(test?.facts['note']),
+        reactions: text(test?.facts['receivers']),
+        maxReactionMs: typeof test?.facts['maxReactionMs'] === 'number' ? test.facts['maxReactionMs'] : null,
+        workstation: test?.workstation ?? null,
+      },
+      commissioning: commissioning.state,
+      ledgerHashes: { firmwareInstall: firmwareEntry?.hash ?? null, configurationApply: apply?.hash ?? null, functionTest: test?.hash ?? null },
+    });
+  }
+  return {
+    format: REPORT_FORMAT,
+    generatedAt: sources.now.toISOString(),
+    workstation: sources.workstation,
+    service: sources.service,
+    orgId: sources.orgId,
+    configuration: { id: sources.configuration.id, name: sources.configuration.name },
+    safetyParameters: safetyParametersOf(sources.configuration),
+    devices,
+    ledger: { entries: entries.length, intact: chain.ok, head: chain.head, broken: chain.broken ? describeBrokenLink(chain.broken) : null },
+  };
+}

@@ -1,0 +1,4 @@
+export { buildCommissioningReport, safetyParametersOf, type FirmwareFacts, type ReportSources } from './build-report';
+export { renderReportPdf } from './report-pdf';
+export { REPORT_FORMAT, type CommissioningReport, type ReportDevice, type ReportSafetyParameter } from './report-model';
+export { makeCommissioningReport, ReportRequestError, type ReportContext, type ReportRequest } from './make-report';

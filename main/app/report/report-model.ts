@@ -1,0 +1,61 @@
+import type { CommissioningState } from '../../../domain/ledger-commissioning';
+
+/**
+ * The commissioning report: what was done to each device of a configuration, and what proves it.
+ * Made from the service's records and this workstation's ledger; rendered as JSON or PDF. Every
+ * ledger hash in it can be looked up later with `provisioner ledger verify`.
+ */
+export const REPORT_FORMAT = 'provisioner-commissioning-report/1';
+
+export interface ReportSafetyParameter {
+  field: string;
+  label: string;
+  value: string;
+}
+
+export interface ReportDevice {
+  serialNumber: string;
+  name: string;
+  deviceType: string;
+  model: string | null;
+  firmware: {
+    version: string | null;
+    /** SHA-256 of the image the version is made of, from the verified bundle; null when this workstation does not hold it. */
+    imageSha256: string | null;
+    /** The release key that signed the image: "name (key id)". */
+    signedBy: string | null;
+    installedAt: string | null;
+  };
+  configuration: {
+    syncId: string | null;
+    /** The service's deploy status: Deployed, Outdated, Failed, … */
+    deployStatus: string;
+    appliedAt: string | null;
+    appliedBy: string | null;
+    workstation: string | null;
+  };
+  functionTest: {
+    result: 'pass' | 'fail' | null;
+    at: string | null;
+    note: string | null;
+    reactions: string | null;
+    maxReactionMs: number | null;
+    workstation: string | null;
+  };
+  commissioning: CommissioningState;
+  /** The ledger entries this device's lines come from. */
+  ledgerHashes: { firmwareInstall: string | null; configurationApply: string | null; functionTest: string | null };
+}
+
+export interface CommissioningReport {
+  format: typeof REPORT_FORMAT;
+  generatedAt: string;
+  /** The workstation that made the report. */
+  workstation: string;
+  service: string;
+  orgId: string;
+  configuration: { id: string; name: string };
+  safetyParameters: ReportSafetyParameter[];
+  devices: ReportDevice[];
+  ledger: { entries: number; intact: boolean; head: string; broken: string | null };
+}

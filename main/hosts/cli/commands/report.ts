@@ -1,0 +1,63 @@
+import { extname, resolve } from 'node:path';
+import { writeFileAtomic } from '../../../../platform/durable-file';
+import { quarantineNotice } from '../../../../platform/quarantine';
+import { openWorkstationLedger } from '../../../app/ledger';
+import { workstationId } from '../../../app/jobs/workstation';
+import { makeCommissioningReport, renderReportPdf, ReportRequestError, type CommissioningReport } from '../../../app/report';
+import type { CliContext } from '../context';
+import { CliError, EXIT } from '../errors';
+
+export interface ReportOptions {
+  configuration: string;
+  device?: string;
+  out?: string;
+}
+
+function summary(report: CommissioningReport): string {
+  const commissioned = report.devices.filter((d) => d.commissioning === 'commissioned').length;
+  return `${report.devices.length} device${report.devices.length === 1 ? '' : 's'}, ${commissioned} commissioned`;
+}
+
+/**
+ * `report --configuration NAME [--device SERIAL] --out FILE.pdf|FILE.json`: the commissioning
+ * report of a configuration (or one device of it) from the service's records and this
+ * workstation's ledger. Without --out, --json prints the report.
+ */
+export async function report(ctx: CliContext, options: ReportOptions): Promise<number> {
+  const kind = options.out === undefined ? undefined : extname(options.out).toLowerCase();
+  if (options.out === undefined && !ctx.out.json) throw new CliError('say where the report goes: --out FILE.pdf or --out FILE.json (or --json to print it)', EXIT.usage);
+  if (kind !== undefined && kind !== '.pdf' && kind !== '.json') throw new CliError(`--out ${options.out}: the report is written as .pdf or .json; end the file name with one of them`, EXIT.usage);
+  const account = await ctx.account();
+  const provisioning = await ctx.provisioning();
+  let made: CommissioningReport;
+  try {
+    made = await makeCommissioningReport(
+      {
+        client: account.client,
+        ledger: openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file))),
+        cache: provisioning.cache,
+        workstation: await workstationId(ctx.dirs.data),
+        service: account.label,
+        orgId: account.orgId,
+      },
+      { configurationName: options.configuration, ...(options.device ? { deviceSerial: options.device } : {}) },
+    );
+  } catch (error) {
+    if (error instanceof ReportRequestError) throw new CliError(error.message.replace(/\.$/, ''), EXIT.usage);
+    throw error;
+  }
+  if (options.out === undefined) {
+    ctx.out.line(JSON.stringify(made, null, 2));
+    return EXIT.ok;
+  }
+  const path = resolve(ctx.io.cwd, options.out);
+  const bytes = kind === '.pdf' ? await renderReportPdf(made) : `${JSON.stringify(made, null, 2)}\n`;
+  // A report is for handing on: readable like any document the user saves.
+  await writeFileAtomic(path, bytes, 0o644);
+  if (ctx.out.json) ctx.out.jsonLine({ event: 'written', path, format: kind === '.pdf' ? 'pdf' : 'json', devices: made.devices.length, ledgerIntact: made.ledger.intact });
+  else {
+    ctx.out.line(`Wrote the commissioning report of configuration "${made.configuration.name}" to ${path}: ${summary(made)}.`);
+    if (!made.ledger.intact) ctx.out.error(`the ledger is broken (${made.ledger.broken ?? ''}); the report says so; run "provisioner ledger verify"`);
+  }
+  return EXIT.ok;
+}
