@@ -1,9 +1,10 @@
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../simulator/shift-plan';
 import { serviceKeys } from '../fixtures/simulated-device';
+import { runSimulatorCli } from './helpers/cli-process';
 
 /** The simulator's shift plan: what a shift file may say, and acting it out on ptys. */
 
@@ -86,5 +87,56 @@ describe('acting out a shift', () => {
     expect(await exists(join(ptyDir, 'copy'))).toBe(true);
     expect(await exists(join(ptyDir, 'EPC000101'))).toBe(true);
     expect(presence[2]).toBe(false);
+  });
+});
+
+describe('npm run simulator -- --shift FILE', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pv-shift-cli-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('acts the plan out, one JSON line per step and one when the plan is done, until SIGINT', async () => {
+    const ptyDir = join(dir, 'pty');
+    const file = join(dir, 'shift.json');
+    await writeFile(join(dir, 'service.pem'), serviceKeys.publicKeyPem);
+    await writeFile(
+      file,
+      JSON.stringify({
+        defaults: { ptyDir },
+        devices: [{ deviceType: 'EPC', serialNumber: 'EPC000101' }, { id: 'copy', deviceType: 'EPC', serialNumber: 'EPC000101' }],
+        plan: [
+          { at: 0, plug: 'EPC000101' },
+          { at: 20, plug: 'copy' },
+          { at: 40, unplug: 'copy' },
+        ],
+      }),
+    );
+    const run = runSimulatorCli(['--shift', file, '--public-key', join(dir, 'service.pem'), '--state-dir', join(dir, 'state')], 4);
+    const lines = await run.lines;
+    expect(lines.map((l) => [l.shift, l.id ?? null, l.serialNumber ?? null])).toEqual([
+      ['plug', 'EPC000101', 'EPC000101'],
+      ['plug', 'copy', 'EPC000101'],
+      ['unplug', 'copy', 'EPC000101'],
+      ['plan-done', null, null],
+    ]);
+    expect(lines[1]).toMatchObject({ link: 'serial', path: join(ptyDir, 'copy') });
+    expect(await exists(join(ptyDir, 'EPC000101'))).toBe(true);
+    expect(await exists(join(ptyDir, 'copy'))).toBe(false);
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('names a mistake in the file and exits 1', async () => {
+    const file = join(dir, 'shift.json');
+    await writeFile(join(dir, 'service.pem'), serviceKeys.publicKeyPem);
+    await writeFile(file, JSON.stringify({ devices: [{ deviceType: 'EPC', serialNumber: 'EPC000101' }], plan: [{ at: 0, plug: 'EPC000102' }] }));
+    const run = runSimulatorCli(['--shift', file, '--public-key', join(dir, 'service.pem')], 1);
+    run.lines.catch(() => undefined);
+    expect(await run.exit).toBe(1);
+    expect(run.stderr()).toContain(`simulator: ${file}: plan step 1 names "EPC000102", which is not among the devices (EPC000101).`);
   });
 });
