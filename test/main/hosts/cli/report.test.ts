@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { copyFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
+import { buildFlow } from '../../app/jobs/helpers/flows';
+import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+
+/**
+ * The commissioning report end to end: firmware installed, configuration applied and a function
+ * test on one device, the other only applied; the PDF read back with poppler's pdftotext holds
+ * both serials and syncIds, the JSON the image hash, signer and ledger hashes.
+ */
+
+const run = promisify(execFile);
+let world: World | undefined;
+afterAll(async () => {
+  await world?.dispose();
+});
+
+interface ReportJson {
+  configuration: { name: string };
+  safetyParameters: { label: string; value: string }[];
+  devices: {
+    serialNumber: string;
+    deviceType: string;
+    model: string | null;
+    firmware: { version: string | null; imageSha256: string | null; signedBy: string | null };
+    configuration: { syncId: string | null; workstation: string | null };
+    functionTest: { result: string | null; maxReactionMs: number | null };
+    commissioning: string;
+    ledgerHashes: { firmwareInstall: string | null; configurationApply: string | null; functionTest: string | null };
+  }[];
+  ledger: { intact: boolean; entries: number };
+}
+
+describe('provisioner report', () => {
+  it('writes the PDF and JSON report of a configuration and of one device', { timeout: 300_000 }, async () => {
+    world = await startWorld('report');
+    const w = world;
+    const configurationId = await buildFlow(w.client, epcToEpcOverEthernet);
+    const { name } = await w.client.configurations.get(configurationId);
+    expect((await loginCli(w)).code).toBe(0);
+    await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.0.0', pressEstopAfterMs: 150 });
+    await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', firmwareVersion: '1.1.0' });
+    const firmware = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+    expect(firmware.code, firmware.stderr).toBe(0);
+    for (const serial of ['EPC000101', 'EPC000102']) expect((await w.cli(['device', 'configuration', 'update', serial])).code).toBe(0);
+    const tested = await w.cli(['device', 'function-test', 'EPC000101', '--result', 'pass', '--note', 'cabinet 3']);
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+
+    const syncIds = Object.fromEntries(
+      await Promise.all(['EPC000101', 'EPC000102'].map(async (serial) => [serial, (await w.client.devices.list({ serial })).items[0]?.deployedSyncId] as const)),
+    );
+    expect(syncIds.EPC000101).toMatch(/^[0-9a-f-]{36}$/);
+    expect(syncIds.EPC000102).toMatch(/^[0-9a-f-]{36}$/);
+
+    const pdfPath = join(w.root, 'report.pdf');
+    const pdf = await w.cli(['report', '--configuration', name, '--out', pdfPath]);
+    expect(pdf.code, pdf.stderr).toBe(0);
+    expect(pdf.stdout).toContain(`Wrote the commissioning report of configuration "${name}"`);
+    expect(pdf.stdout).toContain('2 devices, 1 commissioned');
+    // To look at it: PROVISIONER_KEEP_REPORT=/tmp/report.pdf npx vitest run test/main/hosts/cli/report.test.ts
+    if (process.env.PROVISIONER_KEEP_REPORT) await copyFile(pdfPath, process.env.PROVISIONER_KEEP_REPORT);
+    const { stdout: text } = await run('pdftotext', ['-layout', pdfPath, '-']);
+    for (const serial of ['EPC000101', 'EPC000102']) {
+      expect(text).toContain(serial);
+      expect(text).toContain(syncIds[serial]);
+    }
+    expect(text).toContain('Commissioning report');
+    expect(text).toContain('Safety timeout: 500 ms');
+    expect(text).toMatch(/Function test: PASSED/);
+    expect(text).toContain('Note: cabinet 3');
+    expect(text).toContain('not commissioned: no function test since the configuration was applied');
+
+    const jsonPath = join(w.root, 'report.json');
+    expect((await w.cli(['report', '--configuration', name, '--out', jsonPath])).code).toBe(0);
+    const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ReportJson;
+    expect(report.ledger.intact).toBe(true);
+    const [first, second] = report.devices;
+    expect(first).toMatchObject({ serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-300 endpoint controller', commissioning: 'commissioned', functionTest: { result: 'pass' } });
+    expect(first!.firmware.version).toBe('1.1.0');
+    expect(first!.firmware.imageSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(first!.firmware.signedBy).toMatch(/\([0-9a-f]{32}\)$/);
+    expect(first!.ledgerHashes.firmwareInstall).toMatch(/^[0-9a-f]{64}$/);
+    expect(first!.ledgerHashes.configurationApply).toMatch(/^[0-9a-f]{64}$/);
+    expect(first!.ledgerHashes.functionTest).toMatch(/^[0-9a-f]{64}$/);
+    expect(first!.configuration.syncId).toBe(syncIds.EPC000101);
+    expect(second).toMatchObject({ serialNumber: 'EPC000102', commissioning: 'untested', functionTest: { result: null } });
+    // The PDF names each ledger hash in full, to be checked against the ledger.
+    expect(text).toContain(first!.ledgerHashes.functionTest);
+
+    const one = await w.cli(['--json', 'report', '--configuration', name, '--device', 'EPC000102']);
+    expect(one.code, one.stderr).toBe(0);
+    expect((JSON.parse(one.stdout) as ReportJson).devices.map((d) => d.serialNumber)).toEqual(['EPC000102']);
+
+    const unknown = await w.cli(['report', '--configuration', 'No such line', '--out', pdfPath]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`No configuration is named "No such line"; there are "${name}"`);
+    const wrongKind = await w.cli(['report', '--configuration', name, '--out', join(w.root, 'report.txt')]);
+    expect(wrongKind.code).toBe(2);
+    expect(wrongKind.stderr).toContain('end the file name with one of them');
+  });
+});
