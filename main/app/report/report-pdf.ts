@@ -123,7 +123,7 @@ export async function renderReportPdf(report: CommissioningReport): Promise<Uint
   });
   w.text('Commissioning report', { size: 18, font: 'bold' });
   w.text(`Configuration "${report.configuration.name}" (${report.configuration.id})`, { size: 12 });
-  w.text(`Organization ${report.orgId}, ${report.service}`);
+  w.text(`Service: ${report.service}`);
   w.text(`Made ${report.generatedAt} on workstation ${report.workstation}`);
   w.text(
     report.ledger.intact
