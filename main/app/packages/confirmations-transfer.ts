@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { buildWorkConfirmations, readWorkConfirmations, type CarriedConfirmation, type WorkConfirmationsBody } from '../../../domain/files/work-package-confirmations';
 import type { ContainerSigner } from '../../../domain/files/work-package-container';
+import { ledgerEntrySchema, type LedgerEntry } from '../../../domain/ledger';
 import { AuthError, NetworkError, ServiceError, type ServiceClient } from '../../cloud';
+import { sendLedger } from '../ledger';
 import type { Outbox } from '../outbox/outbox';
 import { WorkPackageError } from './errors';
 
@@ -73,12 +75,18 @@ export interface DeliveryReport {
   workstation: string;
   signerKeyId: string;
   ledgerEntries: number;
+  /**
+   * The carried ledger entries of this organization, sent to its chain on the service: how many it
+   * took, how many it had, how many were withheld as changed (their hash or signature fails); or
+   * why they could not be sent. Undefined when the file carries none or the service was unreachable.
+   */
+  ledger?: { received: number; known: number; withheld: number } | { error: string };
   outcomes: DeliveryOutcome[];
 }
 
 export interface DeliverConfirmationsOptions {
   bytes: Uint8Array;
-  account: { serviceUrl: string; orgId: string; client: { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> } };
+  account: { serviceUrl: string; orgId: string; client: Pick<ServiceClient, 'transport'> & { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> } };
   /** The key id of the workstation that must have signed it; any signer when absent. */
   requiredSigner?: string;
   signal?: AbortSignal;
@@ -140,5 +148,23 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
       }
     }
   }
-  return { exportId: file.body.exportId, workstation: file.body.workstation, signerKeyId: file.signer.keyId, ledgerEntries: file.body.ledger.length, outcomes };
+  const entries = file.body.ledger.flatMap((raw): LedgerEntry[] => {
+    const parsed = ledgerEntrySchema.safeParse(raw);
+    return parsed.success ? [parsed.data] : [];
+  });
+  let ledger: DeliveryReport['ledger'];
+  if (entries.length > 0 && unreachable === undefined) {
+    // The same road as `ledger verify`: only this organization's entries whose hash and signature hold are sent.
+    ledger = await sendLedger({ readAll: async () => entries.map((entry, i) => ({ line: i + 1, entry })) }, account).catch((error: unknown) => ({
+      error: error instanceof Error ? error.message : String(error),
+    }));
+  }
+  return {
+    exportId: file.body.exportId,
+    workstation: file.body.workstation,
+    signerKeyId: file.signer.keyId,
+    ledgerEntries: file.body.ledger.length,
+    ...(ledger ? { ledger } : {}),
+    outcomes,
+  };
 }

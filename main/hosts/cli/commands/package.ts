@@ -6,6 +6,8 @@ import { writeFileAtomic } from '../../../../platform/durable-file';
 import { FirmwareCache } from '../../../app/cache/firmware-cache';
 import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../app/jobs';
 import { workstationId } from '../../../app/jobs/workstation';
+import { openWorkstationLedger } from '../../../app/ledger';
+import { quarantineNotice } from '../../../../platform/quarantine';
 import {
   checkWorkPackage,
   deliverConfirmations,
@@ -195,9 +197,15 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
 /** `package export-confirmations --out FILE`: what waits in the outbox, signed, to carry to a workstation online. */
 export async function packageExportConfirmations(ctx: CliContext, options: { out: string }): Promise<number> {
   const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) } });
-  // TODO(ledger): carry the ledger's lines (main/app/ledger, readAll) once the CLI opens the ledger.
+  const ledger = openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file)));
   const exported = await refusing(async () =>
-    exportConfirmations({ outbox, signer: await signer(ctx), workstation: await workstationId(ctx.dirs.data) }),
+    exportConfirmations({
+      outbox,
+      signer: await signer(ctx),
+      workstation: await workstationId(ctx.dirs.data),
+      // The whole ledger: the service takes each organization's entries (and checks them) when the file is imported.
+      ledgerLines: async () => (await ledger.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : [])),
+    }),
   );
   const path = await writeOutput(ctx, options.out, exported.bytes);
   const { confirmations } = exported.body;
@@ -212,7 +220,9 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
     return EXIT.ok;
   }
   const devices = [...new Set(confirmations.map((c) => c.serialNumber))].sort();
-  ctx.out.line(`Wrote ${plural(confirmations.length, 'confirmation')} (${devices.join(', ')}) to ${path}, signed by workstation key ${exported.signerKeyId}.`);
+  ctx.out.line(
+    `Wrote ${plural(confirmations.length, 'confirmation')} (${devices.join(', ')}) and ${plural(exported.body.ledger.length, 'ledger entry').replace('entrys', 'entries')} to ${path}, signed by workstation key ${exported.signerKeyId}.`,
+  );
   ctx.out.line('They stay in the outbox too: should this workstation reach the service, it sends them, and the service records each one once.');
   return EXIT.ok;
 }
@@ -227,7 +237,7 @@ export async function packageImportConfirmations(ctx: CliContext, file: string, 
   const count = (outcome: string) => report.outcomes.filter((o) => o.outcome === outcome).length;
   const failed = count('not-sent') + count('refused');
   if (ctx.out.json) {
-    ctx.out.jsonLine({ exportId: report.exportId, workstation: report.workstation, signerKeyId: report.signerKeyId, ledgerEntries: report.ledgerEntries, outcomes: report.outcomes });
+    ctx.out.jsonLine({ exportId: report.exportId, workstation: report.workstation, signerKeyId: report.signerKeyId, ledgerEntries: report.ledgerEntries, ledger: report.ledger ?? null, outcomes: report.outcomes });
     return failed === 0 ? EXIT.ok : EXIT.failed;
   }
   for (const outcome of report.outcomes) {
@@ -239,6 +249,12 @@ export async function packageImportConfirmations(ctx: CliContext, file: string, 
   ctx.out.line(
     `Delivered ${plural(count('delivered'), 'confirmation')} from workstation ${report.workstation} (signed by key ${report.signerKeyId}) to ${account.label}; the service records each one once, however often it is sent.`,
   );
+  if (report.ledger && 'error' in report.ledger) ctx.out.error(`the ledger entries could not be sent: ${report.ledger.error}`);
+  else if (report.ledger) {
+    ctx.out.line(
+      `Ledger: the organization's chain took ${report.ledger.received} new entr${report.ledger.received === 1 ? 'y' : 'ies'} (it had ${report.ledger.known})${report.ledger.withheld > 0 ? `; ${report.ledger.withheld} changed entr${report.ledger.withheld === 1 ? 'y was' : 'ies were'} not sent` : ''}.`,
+    );
+  }
   if (count('not-sent') > 0) ctx.out.line('Import the same file again once the service can be reached: nothing is recorded twice.');
   return failed === 0 ? EXIT.ok : EXIT.failed;
 }

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { generateContainerSigner } from '../../../../domain/files/work-package-container';
 import { readWorkConfirmations } from '../../../../domain/files/work-package-confirmations';
 import { NetworkError, ServiceError } from '../../../../main/cloud';
+import type { Transport } from '../../../../main/cloud/http';
+import { Ledger } from '../../../../main/app/ledger';
+import { FileSecretStore } from '../../../../platform/secret-store';
 import { Outbox } from '../../../../main/app/outbox/outbox';
 import { deliverConfirmations, exportConfirmations, WorkPackageError } from '../../../../main/app/packages';
 import { useScratchDir } from '../../../fixtures/scratch';
@@ -43,7 +46,15 @@ function recordingClient(fail: (call: number) => Error | undefined = () => undef
       sent.push({ serialNumber, kind, key, payload });
       return true;
     };
-  return { sent, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
+  const ledgerSent: unknown[] = [];
+  // The ledger road (POST of entries to the organization's chain): records what was sent, takes all of it as new.
+  const transport = {
+    json: async (spec: { body?: { entries?: unknown[] } }) => {
+      ledgerSent.push(...(spec.body?.entries ?? []));
+      return { received: spec.body?.entries?.length ?? 0, known: 0 };
+    },
+  } as unknown as Transport;
+  return { sent, ledgerSent, transport, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
 }
 
 describe('exporting and delivering confirmations', () => {
@@ -79,6 +90,32 @@ describe('exporting and delivering confirmations', () => {
     const again = recordingClient();
     await deliverConfirmations({ bytes, account: { ...account, client: again } });
     expect(again.sent.map((s) => s.key)).toEqual(client.sent.map((s) => s.key));
+  });
+
+  it("carries the ledger's entries and sends this organization's sound ones to its chain on the service", async () => {
+    const dir = await mkdtemp(join(scratch.dir, 'ledger-'));
+    const ledger = new Ledger({ dir, secrets: new FileSecretStore(join(dir, 'secrets.json')) });
+    const record = (serialNumber: string, orgId: string) => ({
+      at: '2026-03-02T09:00:00Z',
+      action: 'firmware-install' as const,
+      outcome: 'success' as const,
+      serialNumber,
+      workstation: 'plant-laptop',
+      serviceUrl: SERVICE_URL,
+      orgId,
+      facts: { firmwareVersion: '1.1.0' },
+    });
+    await ledger.append(record('EPC000101', ORG_ID));
+    await ledger.append(record('EPC000900', 'other-org'));
+    await ledger.append(record('SRCP000101', ORG_ID));
+    const entries = (await ledger.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : []));
+    const { bytes } = await exportConfirmations({ outbox: await outboxWithTwo(), signer: generateContainerSigner(), workstation: 'plant-laptop', ledgerLines: async () => entries });
+    const client = recordingClient();
+    const report = await deliverConfirmations({ bytes, account: { ...account, client } });
+    expect(report.ledgerEntries).toBe(3);
+    expect(report.ledger).toEqual({ received: 2, known: 0, withheld: 0 });
+    expect((client.ledgerSent as Array<{ serialNumber: string; hash: string }>).map((e) => e.serialNumber)).toEqual(['EPC000101', 'SRCP000101']);
+    expect((client.ledgerSent as Array<{ hash: string }>).map((e) => e.hash)).toEqual([entries[0]!.hash, entries[2]!.hash]);
   });
 
   it('refuses a file with one byte changed, sending nothing', async () => {

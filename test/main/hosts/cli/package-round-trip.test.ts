@@ -91,7 +91,7 @@ describe('a work package carried to a plant without network and back', () => {
 
     const carried = await plant(['package', 'export-confirmations', '--out', confirmationsFile]);
     expect(carried.code, carried.stderr).toBe(0);
-    expect(carried.stdout).toContain('Wrote 4 confirmations (EPC000101, SRCP000101)');
+    expect(carried.stdout).toMatch(/Wrote 4 confirmations \(EPC000101, SRCP000101\) and [1-9]\d* ledger entr(y|ies) to /);
     // Exported, not taken out: the plant laptop's outbox still holds them.
     expect((JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as unknown[]).length).toBe(4);
 
@@ -105,6 +105,13 @@ describe('a work package carried to a plant without network and back', () => {
     const delivered = await world.cli(['package', 'import-confirmations', confirmationsFile]);
     expect(delivered.code, delivered.stderr).toBe(0);
     expect(delivered.stdout).toContain('Delivered 4 confirmations');
+    // The plant laptop's ledger entries join the organization's chain, which then holds.
+    expect(delivered.stdout).toMatch(/Ledger: the organization's chain took [1-9]\d* new entr(y|ies) \(it had 0\)\./);
+    const verified = await world.cli(['--json', 'ledger', 'verify']);
+    expect(verified.code, verified.stderr + verified.stdout).toBe(0);
+    const chain = (JSON.parse(verified.stdout) as { service: { chain: { ok: boolean; entries: number } } }).service.chain;
+    expect(chain.ok).toBe(true);
+    expect(chain.entries).toBeGreaterThanOrEqual(4);
 
     const checkService = async () => {
       for (const serialNumber of SERIALS) {
