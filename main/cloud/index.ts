@@ -2,6 +2,7 @@ import { Transport, type TransportOptions } from './http';
 import { apiKeyOperations } from './operations/api-keys';
 import { configurationOperations } from './operations/configurations';
 import { deviceOperations } from './operations/devices';
+import { firmwarePatchOperations } from './operations/firmware-patches';
 import { firmwareReleaseKeyOperations } from './operations/firmware-release-keys';
 import { ipNetworkTemplateOperations } from './operations/ip-network-templates';
 import { userOperations } from './operations/users';
@@ -25,6 +26,7 @@ export function createServiceClient(options: TransportOptions) {
     apiKeys: apiKeyOperations(transport),
     ...versionOperations(transport),
     ...firmwareReleaseKeyOperations(transport),
+    ...firmwarePatchOperations(transport),
   };
 }
 export type ServiceClient = ReturnType<typeof createServiceClient>;

@@ -154,6 +154,12 @@ describe('devices', () => {
     expect((await client.devices.fetchFirmware('EPC000101')).bytes.length).toBe(bySerial.size);
     expect((await readdir(dir)).sort()).toEqual(['epc.zip', 'srcp.zip']);
   });
+
+  it('firmware patches (ours): the demo releases share no content, so none is offered and the patch is a 404', async () => {
+    expect(await client.firmwarePatches.list('WESP')).toEqual([]);
+    const missing = await expectServiceError(client.firmwarePatches.fetch('WESP', '1.0.0'), 404);
+    expect(missing.errors.map((e) => e.code)).toEqual(['FIRMWARE_PATCH_NOT_AVAILABLE']);
+  });
 });
 
 describe('IP network templates', () => {
