@@ -22,8 +22,9 @@ export const Q_BLOCK1_UNSUPPORTED = Symbol('Q-Block1 unsupported');
  *
  * The host uses it only with a device whose /info says `qBlock1`, so it does not probe first (RFC
  * 9177 §4.1): a device without Q-Block1 ignores or refuses the NON payloads and answers the first
- * set's CON with 4.02, and the caller then sends Block1 (Q_BLOCK1_UNSUPPORTED). Every call uses a fresh Request-Tag (RFC 9175),
- * so the device never counts blocks of an earlier attempt into this one's sets. A resumed upload
+ * set's CON with 4.02, and the caller then sends Block1 (Q_BLOCK1_UNSUPPORTED). Every call uses a
+ * fresh Request-Tag (RFC 9175), so the device never counts blocks of an earlier attempt into this
+ * one's sets. A resumed upload
  * starts at the set holding `startOffset`: the blocks of that set below it are sent again (the
  * device stores them once), because the device's set bookkeeping begins with the set's first block.
  */
