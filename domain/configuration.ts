@@ -91,9 +91,11 @@ export type ConfigurationSettings = {
   timeoutConfiguration?: TimeoutConfiguration | null | undefined;
 };
 
-export const CONFIGURATION_SETTING_KEYS = [
-  'name',
-  'startingIpAddress',
+/**
+ * The configuration's safety parameters: the settings every device of it must share, which each
+ * device's configuration file carries in `safety` (the service builds it from this list).
+ */
+export const CONFIGURATION_SAFETY_KEYS = [
   'ismTxPower',
   'ismTxChannel',
   'ismNetworkId',
@@ -105,3 +107,6 @@ export const CONFIGURATION_SETTING_KEYS = [
   'receiverOutputControl',
   'timeoutConfiguration',
 ] as const satisfies readonly (keyof ConfigurationSettings)[];
+
+/** Every setting of a configuration, in the order forms show them: its name, the address plan, the safety parameters. */
+export const CONFIGURATION_SETTING_KEYS = ['name', 'startingIpAddress', ...CONFIGURATION_SAFETY_KEYS] as const satisfies readonly (keyof ConfigurationSettings)[];

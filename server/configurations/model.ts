@@ -1,4 +1,5 @@
 import {
+  CONFIGURATION_SAFETY_KEYS,
   effectiveDevices,
   recordedDeviceSettings,
   withConfigurationDefaults,
@@ -72,19 +73,6 @@ export function configurationRecord(stored: StoredConfiguration, ctx: Pick<Confi
  */
 export type FileSettings = Omit<ConfigFileContent, 'syncId' | 'orgId' | 'sequence' | 'issuedAt'>;
 
-const SAFETY_KEYS = [
-  'timeoutConfiguration',
-  'ismTxPower',
-  'ismTxChannel',
-  'ismNetworkId',
-  'canMode',
-  'canKBitrate',
-  'displayTextPgn',
-  'settingsPgn',
-  'approvedSourceAddresses',
-  'receiverOutputControl',
-] as const;
-
 /**
  * What each device of a complete configuration gets in its file: its own effective settings
  * (template applied, address assigned, defaults, its Wifi password), the peers it talks to, and
@@ -92,7 +80,7 @@ const SAFETY_KEYS = [
  */
 export function fileSettingsOf(stored: StoredConfiguration, effective: readonly ConfigurationMember[]): Map<string, FileSettings> {
   const settings = withConfigurationDefaults(settingsOf(stored));
-  const safety = compactObject(Object.fromEntries(SAFETY_KEYS.map((key) => [key, settings[key]])));
+  const safety = compactObject(Object.fromEntries(CONFIGURATION_SAFETY_KEYS.map((key) => [key, settings[key]])));
   const out = new Map<string, FileSettings>();
   for (const member of effective) {
     const { serialNumber, deviceType, wifiPasswordSet: _set, ...own } = withDeviceDefaults(member, member.deviceType);
