@@ -12,6 +12,7 @@ import { ranksAtLeast } from '../../domain/role-matrix';
 import { maskApiKey } from '../auth/api-key-value';
 import type { SecretBox } from '../auth/secret-box';
 import { forbidden, notFound } from '../http/errors';
+import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec, type Caller } from '../http/operation';
 import { orgParams } from '../http/schemas';
 import { findApiKeyByName, findApiKeyByValue, listApiKeys, setApiKeyRole, type ApiKeyRecord } from '../store/api-keys';
@@ -78,8 +79,9 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when the role is set.' },
     handler: async ({ db, ctx, caller, params, body }) => {
-      const record = await findApiKeyByName(db, caller.orgId, params.keyName);
-      if (!record) throw notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`);
+      const record = await foundOr(findApiKeyByName(db, caller.orgId, params.keyName), () =>
+        notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`),
+      );
       // A caller neither gives a role above its own (to its own key neither) nor touches a key above it.
       if (!ranksAtLeast(caller.role, body) || !ranksAtLeast(caller.role, record.role)) {
         throw forbidden(

@@ -28,6 +28,7 @@ import { refreshSettingsHashes } from '../configurations/files';
 import { configurationRecord, membersOf, settingsOf } from '../configurations/model';
 import type { Queryable } from '../db/database';
 import { conflict, notFound } from '../http/errors';
+import { foundOr } from '../http/found-or';
 import { dryRunPassed, JsonText, orgOperation, type AnyOperationSpec, type RawJson } from '../http/operation';
 import { idParams, orgParams } from '../http/schemas';
 import { invalid } from '../http/validation';
@@ -50,11 +51,13 @@ import { getRegisteredDevice } from '../store/devices';
 const deviceParams = idParams.extend({ serialNumber: z.string().min(1).max(64) });
 
 
+const configurationNotFound = (id: string) => notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
+const deviceNotInConfiguration = (serialNumber: string) =>
+  notFound('DEVICE_NOT_IN_CONFIGURATION', `Device ${serialNumber} is not in this configuration.`, 'serialNumber');
+
 async function mustGet(db: Queryable, orgId: string, id: string, svc?: ServiceContext): Promise<StoredConfiguration> {
   const load = () => getConfiguration(db, orgId, id);
-  const stored = svc ? await readThrough(svc, db, `stored-configuration/${orgId}/${id}`, load) : await load();
-  if (!stored) throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
-  return stored;
+  return foundOr(svc ? readThrough(svc, db, `stored-configuration/${orgId}/${id}`, load) : load(), () => configurationNotFound(id));
 }
 
 async function recordOf(db: Queryable, stored: StoredConfiguration) {
@@ -88,7 +91,7 @@ async function afterChange(db: Queryable, svc: ServiceContext, orgId: string, id
 /** The kept record as JSON text, or one rebuilt from the tables for a configuration written before records were kept. */
 async function readRecordText(db: Queryable, orgId: string, id: string): Promise<string> {
   const kept = await getConfigurationRecordText(db, orgId, id);
-  if (kept === undefined) throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
+  if (kept === undefined) throw configurationNotFound(id);
   return kept ?? JSON.stringify(await recordOf(db, await mustGet(db, orgId, id)));
 }
 
@@ -176,9 +179,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     mutates: true,
     response: { kind: 'json', data: deleteResultSchema, description: '{ id, deleted: true }' },
     handler: async ({ db, caller, params }) => {
-      if (!(await deleteConfiguration(db, caller.orgId, params.id))) {
-        throw notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${params.id} in this organization.`, 'id');
-      }
+      if (!(await deleteConfiguration(db, caller.orgId, params.id))) throw configurationNotFound(params.id);
       return { id: params.id, deleted: true };
     },
   }),
@@ -276,9 +277,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration without the device.' },
     handler: async ({ db, ctx, caller, params }) => {
       const stored = await mustGet(db, caller.orgId, params.id);
-      if (!stored.members.some((m) => m.serialNumber === params.serialNumber)) {
-        throw notFound('DEVICE_NOT_IN_CONFIGURATION', `Device ${params.serialNumber} is not in this configuration.`, 'serialNumber');
-      }
+      if (!stored.members.some((m) => m.serialNumber === params.serialNumber)) throw deviceNotInConfiguration(params.serialNumber);
       await deleteMember(db, stored.id, params.serialNumber);
       return afterChange(db, ctx, caller.orgId, stored.id, true);
     },
@@ -298,7 +297,7 @@ export const configurationOperations: AnyOperationSpec[] = [
       const members = membersOf(stored);
       const index = members.findIndex((m) => m.serialNumber === params.serialNumber);
       const current = members[index];
-      if (!current) throw notFound('DEVICE_NOT_IN_CONFIGURATION', `Device ${params.serialNumber} is not in this configuration.`, 'serialNumber');
+      if (!current) throw deviceNotInConfiguration(params.serialNumber);
       const merged = mergeDevicePatch(current, body);
       const passwordGiven = body.wifiPassword !== undefined;
       const member: ConfigurationMember = { ...merged, wifiPasswordSet: passwordGiven || merged.wifiPasswordSet === true };

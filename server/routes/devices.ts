@@ -10,6 +10,7 @@ import {
   validateDeviceRename,
 } from '../../domain';
 import { conflict, notFound } from '../http/errors';
+import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { orgParams, serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
@@ -27,11 +28,9 @@ export const deviceImageBody = z.preprocess((body) => (typeof body === 'string' 
 
 const IMAGE_AS_STRING = { type: 'string', description: 'The deviceImage itself: a data URL (data:image/png;base64,...) or base64.' } as const;
 
-async function recordOrThrow(db: Queryable, orgId: string, serialNumber: string) {
-  const record = await getDeviceRecord(db, orgId, serialNumber);
-  if (!record) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
-  return record;
-}
+const deviceNotFound = (serialNumber: string) => notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
+
+const recordOrThrow = (db: Queryable, orgId: string, serialNumber: string) => foundOr(getDeviceRecord(db, orgId, serialNumber), () => deviceNotFound(serialNumber));
 
 export const deviceOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -95,9 +94,7 @@ export const deviceOperations: AnyOperationSpec[] = [
       const image = body ?? {};
       const violations = validateDeviceRename(query, image);
       if (violations.length > 0) throw invalid(violations);
-      if (!(await getRegisteredDevice(db, caller.orgId, params.serialNumber))) {
-        throw notFound('DEVICE_NOT_FOUND', `Device ${params.serialNumber} is not registered in this organization.`, 'serialNumber');
-      }
+      await foundOr(getRegisteredDevice(db, caller.orgId, params.serialNumber), () => deviceNotFound(params.serialNumber));
       await updateDevice(db, {
         serialNumber: params.serialNumber,
         name: query.name,
@@ -120,9 +117,7 @@ export const deviceOperations: AnyOperationSpec[] = [
     handler: async ({ db, caller, params }) => {
       const outcome = await releaseDevice(db, caller.orgId, params.serialNumber);
       if (outcome.released) return { serialNumber: params.serialNumber, released: true };
-      if (outcome.reason === 'not-registered') {
-        throw notFound('DEVICE_NOT_FOUND', `Device ${params.serialNumber} is not registered in this organization.`, 'serialNumber');
-      }
+      if (outcome.reason === 'not-registered') throw deviceNotFound(params.serialNumber);
       throw conflict(
         'DEVICE_IN_CONFIGURATION',
         `Device ${params.serialNumber} is in configuration "${outcome.configurationName}": remove it from that configuration first, then release it.`,

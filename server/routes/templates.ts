@@ -8,6 +8,7 @@ import {
   type IpNetworkTemplateRecord,
 } from '../../domain';
 import { notFound } from '../http/errors';
+import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { idParams, orgParams } from '../http/schemas';
 import { invalid } from '../http/validation';
@@ -27,6 +28,8 @@ function templateRecord(template: StoredTemplate): IpNetworkTemplateRecord {
     lastEditedAt: template.lastEditedAt.toISOString(),
   };
 }
+
+const templateNotFound = (id: string) => notFound('TEMPLATE_NOT_FOUND', `There is no IP network template ${id} in this organization.`, 'id');
 
 export const templateOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -72,10 +75,6 @@ export const templateOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: ipNetworkTemplateRecordSchema, description: 'The template.' },
-    handler: async ({ db, caller, params }) => {
-      const template = await getTemplate(db, caller.orgId, params.id);
-      if (!template) throw notFound('TEMPLATE_NOT_FOUND', `There is no IP network template ${params.id} in this organization.`, 'id');
-      return templateRecord(template);
-    },
+    handler: async ({ db, caller, params }) => templateRecord(await foundOr(getTemplate(db, caller.orgId, params.id), () => templateNotFound(params.id))),
   }),
 ];

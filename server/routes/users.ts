@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSchema, userListQuerySchema, userRecordSchema, userRegisterSchema, userRoleBodySchema } from '../../domain';
 import { conflict, notFound } from '../http/errors';
+import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { idParams, orgParams } from '../http/schemas';
 import { deactivateUser, findUserByEmail, getUser, insertUser, listUsers, reactivateUser, setUserRole } from '../store/users';
@@ -56,11 +57,7 @@ export const userOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: userRecordSchema, description: 'The user.' },
-    handler: async ({ db, caller, params }) => {
-      const user = await getUser(db, caller.orgId, params.id);
-      if (!user) throw userNotFound(params.id);
-      return user;
-    },
+    handler: async ({ db, caller, params }) => foundOr(getUser(db, caller.orgId, params.id), () => userNotFound(params.id)),
   }),
   orgOperation({
     id: 'users.delete',
