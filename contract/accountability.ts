@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { command } from './channel-spec';
+
+/** One receiver's reaction, as the core observed it. */
+export interface ReceiverReactionView {
+  serialNumber: string;
+  tripped: boolean;
+  /** From the press to this receiver's trip, observed by the core; null when it did not trip. */
+  reactionMs: number | null;
+}
+
+/** What the core saw during one press of the E-stop, kept until the technician records a verdict. */
+export interface FunctionTestObservationView {
+  observationId: string;
+  serialNumber: string;
+  configurationName: string;
+  pressed: boolean;
+  receivers: ReceiverReactionView[];
+  /** Receivers of the configuration that could not be watched: they count as not tripped. */
+  unreachable: { serialNumber: string; reason: string }[];
+  /** Why it fails already, whatever the technician says (no press, a receiver that did not trip). */
+  failsBecause: string[];
+}
+
+export type CommissioningStateView = 'commissioned' | 'not-commissioned' | 'untested';
+
+/** A function test as recorded in the ledger. */
+export interface FunctionTestRecordView {
+  serialNumber: string;
+  result: 'pass' | 'fail';
+  reasons: string[];
+  note: string;
+  commissioning: CommissioningStateView;
+  ledgerSeq: number;
+  ledgerHash: string;
+}
+
+/** A commissioning report made for the renderer to save. */
+export interface CommissioningReportFileView {
+  fileName: string;
+  contentBase64: string;
+  mediaType: 'application/pdf' | 'application/json';
+  configurationName: string;
+  deviceCount: number;
+  commissionedCount: number;
+  ledgerIntact: boolean;
+}
+
+/** The function test after an apply, and the commissioning report (docs/ledger.md). */
+export const ACCOUNTABILITY_CHANNELS = {
+  /** Watches the device and its configuration's receivers until the E-stop is pressed (or the wait ends). */
+  'functionTest.observe': command(
+    z.object({ serialNumber: z.string().min(1).max(64), pressTimeoutSeconds: z.number().int().min(1).max(600).default(120) }).strict(),
+  ).returns<FunctionTestObservationView>(),
+  /** Records the observed test with the technician's verdict and note in the ledger. */
+  'functionTest.record': command(
+    z.object({ observationId: z.string().min(1), technician: z.enum(['pass', 'fail']), note: z.string().max(2000).default('') }).strict(),
+  ).returns<FunctionTestRecordView>(),
+  'reports.commissioning': command(
+    z.object({ configurationId: z.string().min(1), serialNumber: z.string().min(1).max(64).optional(), format: z.enum(['pdf', 'json']).default('pdf') }).strict(),
+  ).returns<CommissioningReportFileView>(),
+} as const;
+export type AccountabilityChannel = keyof typeof ACCOUNTABILITY_CHANNELS;
