@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AnyChannelSpec, ChannelSpec } from './channel-spec';
+import { ACCOUNTABILITY_CHANNELS } from './accountability';
 import { CONFIGURATION_CHANNELS } from './configurations';
 import { CoreError } from './errors';
 import { FIRMWARE_CHANNELS } from './firmware';
@@ -25,6 +26,7 @@ export const CONTRACT = {
   ...SUPPORT_CHANNELS,
   ...STATION_CHANNELS,
   ...PACKAGE_CHANNELS,
+  ...ACCOUNTABILITY_CHANNELS,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -25,6 +25,7 @@ export * from './outbox';
 export * from './support';
 export * from './station';
 export * from './packages';
+export * from './accountability';
 export * from './channels';
 export * from './events';
 export * from './errors';
