@@ -26,6 +26,7 @@ import { configurationHandlers } from './handlers/configurations';
 import { firmwareHandlers } from './handlers/firmware';
 import { outboxHandlers, outboxView } from './handlers/outbox';
 import { packageHandlers } from './handlers/packages';
+import { accountabilityHandlers } from './handlers/accountability';
 import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
 import { stationHandlers } from './handlers/station';
@@ -179,6 +180,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
     ...packageHandlers({ session, cache, secrets: options.secretStore, workstation: () => engine.workstation() }),
+    ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices() }),
     ...station.handlers,
     'workbench.devices': async () => {
       // Whoever opens the workbench wants current needs: the registry or the service may have changed.
