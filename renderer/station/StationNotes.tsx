@@ -7,7 +7,7 @@ export function StationNotes({ notes }: { notes: readonly StationNoteView[] }) {
     <ul className="station-notes" data-testid="station-notes">
       {notes.map((note) => (
         <li key={`${note.at}-${note.link}-${note.kind}`} className={`station-note station-note--${note.kind}`}>
-          <strong>{note.kind === 'refused' ? 'Refused' : 'Duplicate'}</strong> <span className="mono">{note.serialNumber}</span>: {note.message}
+          <strong>{note.kind === 'refused' ? 'Refused' : 'Duplicate'}</strong> <span className="mono">{note.serialNumber}</span> on <span className="mono">{note.link}</span>: {note.message}
         </li>
       ))}
     </ul>

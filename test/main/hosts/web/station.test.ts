@@ -158,7 +158,7 @@ describe('the Station screen', () => {
     expect(await seriousViolations()).toEqual([]);
     await shift.finished;
     for (const serial of [SRCP, EPC]) await tiles.filter({ hasText: serial }).and(page.locator('[data-state="done"]')).first().waitFor(NO_LIMIT);
-    await page.getByTestId('station-notes').getByText(FOREIGN).waitFor(NO_LIMIT);
+    await page.getByTestId('station-notes').getByText(FOREIGN, { exact: true }).waitFor(NO_LIMIT);
     await page.getByTestId('station-notes').getByText('Duplicate').waitFor(NO_LIMIT);
     await page.screenshot({ path: join(SCREENSHOTS, 'station-03-done.png') });
     expect(await seriousViolations()).toEqual([]);
@@ -167,8 +167,8 @@ describe('the Station screen', () => {
     expect(await tiles.filter({ hasText: SRCP }).first().innerText()).toMatch(/the upload resumed at [1-9]\d*%/);
     expect(shift.devices.get(SRCP)!.faultStats.pulls).toBe(1);
     const notes = await page.getByTestId('station-notes').innerText();
-    expect(notes).toContain(`Refused ${FOREIGN}: ${FOREIGN} is not in the configuration`);
-    expect(notes).toContain(`Duplicate ${EPC}`);
+    expect(notes).toContain(`Refused ${FOREIGN} on serial:${join(dir, 'pty', FOREIGN)}: ${FOREIGN} is not in the configuration`);
+    expect(notes).toContain(`Duplicate ${EPC} on serial:${join(dir, 'pty')}`);
     expect(await page.getByTestId('station-count-done').innerText()).toBe('2');
     expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
     expect(await page.getByTestId('station-count-refused').innerText()).toBe('1');
