@@ -10,6 +10,7 @@ import { ImagePicker } from '../components/ImagePicker';
 import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
 import { Badge, Callout, type Tone } from '../components/misc';
+import { useBusyAction } from '../components/use-busy-action';
 import { useListFilters } from '../components/use-list-filters';
 import { dateTimeText } from '../format/units';
 import { notify } from '../stores/notices';
@@ -147,23 +148,15 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
 function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceView; onClose(): void; onDone(): void }) {
   const [name, setName] = useState(device.name);
   const [image, setImage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useBusyAction();
   const nameError = name.trim() === '' ? 'The name cannot be empty.' : null;
 
-  const save = async (change: { name?: string; deviceImage?: string; deleteImage?: boolean }) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const save = (change: { name?: string; deviceImage?: string; deleteImage?: boolean }) =>
+    run(async () => {
       await client().call('devices.update', { serialNumber: device.serialNumber, ...change });
       notify('success', `${device.serialNumber} updated.`);
       onDone();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <tr className="row--editing">

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { client, errorText } from '../api/client';
+import { client } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { Callout } from '../components/misc';
+import { useBusyAction } from '../components/use-busy-action';
 
 /** One glob a line; blank lines dropped. */
 export function parsePortGlobs(text: string): string[] {
@@ -18,28 +19,20 @@ export function parsePortGlobs(text: string): string[] {
 export function PortGlobsForm() {
   const current = useQuery('workbench.portGlobs', {});
   const [text, setText] = useState('');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saving = useBusyAction();
   const [savedNote, setSavedNote] = useState<string | null>(null);
 
   useEffect(() => {
     if (current.data) setText(current.data.saved.join('\n'));
   }, [current.data]);
 
-  const save = async () => {
-    setSaving(true);
-    setError(null);
-    setSavedNote(null);
-    try {
+  const save = () =>
+    saving.run(async () => {
+      setSavedNote(null);
       const view = await client().call('workbench.setPortGlobs', { portGlobs: parsePortGlobs(text) });
       setText(view.saved.join('\n'));
       setSavedNote(view.saved.length > 0 ? `Also looking at ${view.saved.length} port pattern${view.saved.length === 1 ? '' : 's'}.` : 'Looking for USB devices only.');
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
     <details className="port-globs">
@@ -55,7 +48,7 @@ export function PortGlobsForm() {
       {current.data && current.data.fromEnvironment.length > 0 ? (
         <p className="muted">Also from the environment: {current.data.fromEnvironment.join(', ')}</p>
       ) : null}
-      <button type="button" className="button button--secondary" disabled={saving} onClick={() => void save()}>
+      <button type="button" className="button button--secondary" disabled={saving.busy} onClick={() => void save()}>
         Save port patterns
       </button>
       {savedNote ? (
@@ -63,7 +56,7 @@ export function PortGlobsForm() {
           {savedNote}
         </p>
       ) : null}
-      {error ?? current.error ? <Callout tone="bad">{error ?? current.error}</Callout> : null}
+      {saving.error ?? current.error ? <Callout tone="bad">{saving.error ?? current.error}</Callout> : null}
     </details>
   );
 }
