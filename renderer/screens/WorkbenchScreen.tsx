@@ -11,6 +11,7 @@ import { actionOffers, blockedDevices } from '../workbench/actions';
 import { JobTimeline } from '../workbench/JobTimeline';
 import { StepOutcome } from '../workbench/StepOutcome';
 import { PortGlobsForm } from './PortGlobsForm';
+import { FunctionTestPanel } from '../accountability/FunctionTestPanel';
 
 /** Devices attached over USB, BLE or IP, live, and the jobs that provision them. */
 export function WorkbenchScreen() {
@@ -68,6 +69,7 @@ export function WorkbenchScreen() {
         </div>
       ) : null}
       {error ? <Callout tone="bad">{error}</Callout> : null}
+      <FunctionTestPanel />
       <table className="table workbench-table">
         <colgroup>
           <col className="workbench-table__check" />
