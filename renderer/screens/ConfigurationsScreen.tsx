@@ -11,6 +11,7 @@ import { ListScreenHeader } from '../components/ListScreenHeader';
 import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
 import { WorkPackageButton } from '../packages/WorkPackageButton';
+import { CommissioningReportButton } from '../accountability/CommissioningReportButton';
 import { dateTimeText } from '../format/units';
 import { useNavigation } from '../stores/navigation';
 import { notify } from '../stores/notices';
@@ -79,6 +80,7 @@ function ConfigurationList() {
                 Open
               </button>
               <WorkPackageButton configurationId={c.id} configurationName={c.name} />
+              <CommissioningReportButton configurationId={c.id} configurationName={c.name} />
             </td>
           </tr>
         )}
