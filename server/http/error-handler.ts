@@ -47,6 +47,6 @@ export function installErrorHandlers(app: FastifyInstance): void {
     return reply.code(500).send(failed([{ code: 'INTERNAL_ERROR', message: 'The service failed to handle this request. It has been logged.' }]));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(failed([{ code: 'ROUTE_NOT_FOUND', message: `There is no operation ${request.method} ${request.url.split('?')[0]}.` }])),
+    reply.code(404).send(failed([{ code: 'ROUTE_NOT_FOUND', message: 'The service has no operation at this path for this method: check the path and the method against the service interface (docs/service-api.md).' }])),
   );
 }

@@ -15,7 +15,7 @@ import { getRegisteredDevice } from '../store/devices';
 import { fileIssue } from '../store/file-issues';
 import { canonicalJson } from '../store/json';
 import { getOrganization } from '../store/organizations';
-import { syncIdFor } from '../store/sync-ids';
+import { syncIdFor, type IssuedSettings } from '../store/sync-ids';
 
 export const CONFIG_FILE_MEDIA_TYPE = 'application/cbor';
 
@@ -25,10 +25,17 @@ export const CONFIG_FILE_MEDIA_TYPE = 'application/cbor';
  * signature.
  */
 async function signedFile(db: Queryable, svc: ServiceContext, orgId: string, settings: FileSettings, hash: string) {
-  const syncId = await syncIdFor(db, { serialNumber: settings.serialNumber, orgId, settingsHash: hash, configurationId: settings.configurationId });
+  const syncId = await syncIdFor(db, { serialNumber: settings.serialNumber, orgId, settingsHash: hash, configurationId: settings.configurationId, settings: issuedSettingsOf(svc, settings) });
   const sequence = await nextConfigFileSequence(db);
   const signer = await organizationSigner(db, svc.secrets, orgId);
   return fileOf(settings, { syncId, orgId, sequence, signer });
+}
+
+/** The settings kept with a syncId: the Wifi password only as its keyed hash. */
+function issuedSettingsOf(svc: ServiceContext, settings: FileSettings): IssuedSettings {
+  const password = settings.device['wifiPassword'];
+  if (typeof password !== 'string') return settings;
+  return { ...settings, device: { ...settings.device, wifiPassword: `hmac-sha256:${svc.secrets.contentHash(password)}` } };
 }
 
 function fileOf(settings: FileSettings, issued: { syncId: string; orgId: string; sequence: number; signer: ConfigFileSigner }) {
@@ -65,7 +72,7 @@ async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, s
   if (plan.kind === 'unconfigured') {
     throw conflict(
       'DEVICE_NOT_IN_CONFIGURATION',
-      `Device ${serialNumber} is in no configuration: add it to one (POST configurations/{id}/devices) before downloading its file.`,
+      `Device ${serialNumber} is in no configuration: add it to one before downloading its file.`,
       'serialNumber',
     );
   }
@@ -73,7 +80,7 @@ async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, s
     throw new ServiceError(409, [
       {
         code: 'CONFIGURATION_INCOMPLETE',
-        message: `Configuration "${plan.configurationName}" is not complete, so no file can be made yet: fix the errors listed with it (also shown by GET configurations/validate/${plan.configurationId}).`,
+        message: `Configuration "${plan.configurationName}" is not complete, so no file can be made yet: fix the errors listed with it (the configuration's status shows them too).`,
       },
       ...violationsToEntries(plan.violations),
     ]);
@@ -82,7 +89,7 @@ async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, s
   const syncId =
     issue.syncId !== null && issue.currentSettingsHash === plan.hash
       ? issue.syncId
-      : await syncIdFor(db, { serialNumber, orgId, settingsHash: plan.hash, configurationId: plan.configurationId });
+      : await syncIdFor(db, { serialNumber, orgId, settingsHash: plan.hash, configurationId: plan.configurationId, settings: issuedSettingsOf(ctx, plan.settings) });
   const signer = issue.key ? signerOfStoredKey(ctx.secrets, orgId, issue.key) : await organizationSigner(db, ctx.secrets, orgId);
   return fileOf(plan.settings, { syncId, orgId, sequence: issue.sequence, signer });
 }
