@@ -79,9 +79,9 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
     // not ours is therefore not tested here (docs/device-protocol.md 2.2).
     const sentOptions: number[][] = [];
     const send = link.send.bind(link);
-    link.send = (message, hint) => {
+    link.send = (message: Uint8Array) => {
       sentOptions.push(decodeMessage(message).options.map((o) => o.number));
-      send(message, hint);
+      send(message);
     };
     const data = pattern(200 * 1024 + 77);
     try {
