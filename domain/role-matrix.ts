@@ -37,6 +37,7 @@ export const ROLE_MATRIX = {
   'devices.typeFirmwarePatch': FILE_READERS,
   'devices.configurationFile': FILE_READERS,
   'devices.blankConfigurationFile': FILE_READERS,
+  'devices.syncId': FILE_READERS,
   'devices.confirmFirmware': CONFIRMERS,
   'devices.confirmConfiguration': CONFIRMERS,
   // The ledger goes with the confirmations: who confirms an action sends its signed record.

@@ -274,4 +274,14 @@ CREATE TABLE ledger_entries (
 CREATE INDEX ledger_entries_serial ON ledger_entries (org_id, serial_number);
 `,
   },
+  {
+    version: 8,
+    name: 'what each syncId sets',
+    sql: `
+-- The settings a syncId stands for (the file's content without what each issue adds; the Wifi
+-- password replaced by its keyed hash), so a workstation can show what an apply will change against
+-- the file a device holds, even when it kept no copy. Null for syncIds issued before this.
+ALTER TABLE sync_ids ADD COLUMN settings jsonb;
+`,
+  },
 ];

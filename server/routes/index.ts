@@ -6,6 +6,7 @@ import { confirmationOperations } from './confirmations';
 import { deviceOperations } from './devices';
 import { firmwareOperations } from './firmware';
 import { ledgerOperations } from './ledger';
+import { syncIdOperations } from './sync-ids';
 import { templateOperations } from './templates';
 import { userOperations } from './users';
 import { openApiOperation } from './openapi';
@@ -17,6 +18,7 @@ export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
   ...deviceOperations,
   ...firmwareOperations,
   ...configurationFileOperations,
+  ...syncIdOperations,
   ...confirmationOperations,
   ...ledgerOperations,
   ...templateOperations,

@@ -180,6 +180,25 @@ describe.each(backends())('files, syncIds and confirmations on %s', (backend) =>
     const rotated = await download('NSCP000104');
     expect(rotated.syncId).not.toBe(receiver.syncId);
     expect(rotated.content.device.wifiPassword).toBe('rotated-secret');
+    // What each syncId set can be read back by the syncId alone, for the change view before an
+    // apply; the password only as a keyed hash, so a change shows and the secret never does.
+    const issued = async (syncId: string) => env.call('GET', `/devices/NSCP000104/sync-ids/${syncId}`);
+    const first = await issued(receiver.syncId);
+    const second = await issued(rotated.syncId);
+    expect(first.status).toBe(200);
+    expect(JSON.stringify([first.json, second.json])).not.toMatch(/secret/);
+    const { wifiPassword: firstHash, ...firstDevice } = first.json.data.settings.device;
+    const { wifiPassword: _password, ...fileDevice } = receiver.content.device;
+    expect(firstDevice).toEqual(fileDevice);
+    expect(first.json.data.settings.safety).toEqual(receiver.content.safety);
+    expect(first.json.data.settings.peers).toEqual(receiver.content.peers);
+    expect(first.json.data).toMatchObject({ syncId: receiver.syncId, serialNumber: 'NSCP000104', configurationId: id });
+    expect(firstHash).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(second.json.data.settings.device.wifiPassword).toMatch(/^hmac-sha256:/);
+    expect(second.json.data.settings.device.wifiPassword).not.toBe(firstHash);
+    // Another device's syncId, or one never issued, is not found: nothing leaks across devices.
+    expect(codes(await env.call('GET', `/devices/EPC000102/sync-ids/${receiver.syncId}`))).toEqual(['SYNC_ID_NOT_FOUND']);
+    expect((await env.call('GET', `/devices/NSCP000104/sync-ids/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     // Leaving Wifi drops the stored password with the other Wifi fields.
     await env.call('PATCH', `/configurations/${id}/devices/NSCP000104`, { body: { commInterface: 'BLE' } });
     const after = await env.call('GET', `/configurations/${id}`);

@@ -114,6 +114,7 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
   },
   'devices.configurationFile': async (_env, f) => ({ method: 'GET', path: `/devices/${f.completeDevice}/configuration-file` }),
   'devices.blankConfigurationFile': async () => ({ method: 'GET', path: '/devices/WESP000101/configuration-file/blank' }),
+  'devices.syncId': async (_env, f) => ({ method: 'GET', path: `/devices/WESP000101/sync-ids/${f.blankSyncId}` }),
   'devices.confirmFirmware': async () => ({
     method: 'POST',
     path: '/devices/SRCP000101/confirm-apply-firmware',
