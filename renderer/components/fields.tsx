@@ -114,14 +114,38 @@ export function SelectField<V extends string>({ label, value, options, onChange,
           onChange={(e) => onChange(e.target.value as V | '')}
         >
           {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
+          <OptionList options={options} />
         </select>
       )}
     </FieldShell>
+  );
+}
+
+function OptionList<V extends string>({ options }: { options: readonly Option<V>[] }) {
+  return options.map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ));
+}
+
+interface InlineSelectProps<V extends string> {
+  /** Said by screen readers only: a select in a table row has no visible label. */
+  label: string;
+  value: V;
+  options: readonly Option<V>[];
+  onChange(value: V): void;
+  disabled?: boolean;
+  /** Why it is disabled, as a tooltip. */
+  title?: string;
+}
+
+/** A select inside a table row (a user's or a key's role). */
+export function InlineSelect<V extends string>({ label, value, options, onChange, disabled, title }: InlineSelectProps<V>) {
+  return (
+    <select className="input select input--inline" aria-label={label} value={value} disabled={disabled} title={title} onChange={(e) => onChange(e.target.value as V)}>
+      <OptionList options={options} />
+    </select>
   );
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../domain/enums';
 import { client } from '../api/client';
 import { useQuery } from '../api/use-query';
-import { SelectField } from '../components/fields';
+import { InlineSelect, SelectField } from '../components/fields';
 import { ListTable } from '../components/ListTable';
 import { Callout, ScreenHeader } from '../components/misc';
 import { agoText, dateTimeText } from '../format/units';
@@ -10,6 +10,7 @@ import { runWithNotice } from '../stores/notices';
 import { signedIn, useCapability, useSession } from '../stores/session';
 
 const PAGE_SIZE = 15;
+const ROLE_OPTIONS = API_KEY_ROLES.map((value) => ({ value, label: value }));
 
 /**
  * The organization's API keys and the roles of their service accounts. Keys are issued by an
@@ -46,20 +47,14 @@ export function ApiKeysScreen() {
                 </td>
                 <td className="mono">{k.key ?? <span className="muted">hidden</span>}</td>
                 <td>
-                  <select
-                    className="input select input--inline"
-                    aria-label={`Role of ${k.name}`}
+                  <InlineSelect
+                    label={`Role of ${k.name}`}
                     value={k.role}
+                    options={ROLE_OPTIONS}
                     disabled={k.name === ownKey}
                     title={k.name === ownKey ? 'You cannot change the role of the key you are signed in with.' : undefined}
-                    onChange={(e) => void changeRole(k.name, e.target.value as ApiKeyRole)}
-                  >
-                    {API_KEY_ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
+                    onChange={(role) => void changeRole(k.name, role)}
+                  />
                 </td>
                 <td>{dateTimeText(k.createdAt)}</td>
                 <td>{agoText(k.lastUsedAt, Date.now())}</td>

@@ -5,7 +5,7 @@ import { parsePayload } from '../../domain/parse';
 import { client, errorText } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
-import { SelectField, TextField } from '../components/fields';
+import { InlineSelect, SelectField, TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
 import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
@@ -57,13 +57,7 @@ export function UsersScreen() {
                 <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || <span className="muted">Not signed in yet</span>}</td>
                 <td>{u.email}</td>
                 <td>
-                  <select className="input select input--inline" aria-label={`Role of ${u.email}`} value={u.userRole} onChange={(e) => void changeRole(u.id, e.target.value as UserRole)}>
-                    {ROLE_OPTIONS.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </select>
+                  <InlineSelect label={`Role of ${u.email}`} value={u.userRole} options={ROLE_OPTIONS} onChange={(role) => void changeRole(u.id, role)} />
                 </td>
                 <td>{u.isActive ? <Badge tone="ok">Active</Badge> : <Badge>Inactive</Badge>}</td>
                 <td>{agoText(u.lastActivityAt, Date.now())}</td>

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigurationView, RegisteredDeviceRowView, SessionView } from '../../contract/index';
+import type { ConfigurationView, RegisteredDeviceRowView } from '../../contract/index';
 import { ActionButton } from '../../renderer/components/ActionButton';
 import { ProgressCell } from '../../renderer/components/ProgressCell';
 import { SettingsForm } from '../../renderer/designer/SettingsForm';
@@ -11,35 +11,8 @@ import { useWorkbench } from '../../renderer/stores/workbench';
 import { useSession } from '../../renderer/stores/session';
 import { jobView } from '../fixtures/job-view';
 import { FakeApi } from './fake-api';
+import { session } from './session-fixture';
 import { button, byLabel, click, messageOf, mount, settle, typeInto, type Mounted } from './dom';
-
-const ALLOWED = { allowed: true } as const;
-function session(role: 'Admin' | 'Operator'): SessionView {
-  const refused = { allowed: false, reason: `Your key's role ${role} may not create or change configurations; Admin or ConfigManager may.` } as const;
-  return {
-    status: 'signedIn',
-    kind: 'local',
-    serviceUrl: 'http://127.0.0.1:1',
-    orgId: 'demo',
-    organizationName: 'Demo',
-    region: 'NA',
-    keyName: 'k',
-    role,
-    remembered: true,
-    capabilities: {
-      'configurations.read': ALLOWED,
-      'configurations.write': role === 'Admin' ? ALLOWED : refused,
-      'devices.read': ALLOWED,
-      'devices.write': ALLOWED,
-      'files.download': ALLOWED,
-      'confirmations.send': ALLOWED,
-      'templates.read': ALLOWED,
-      'templates.write': ALLOWED,
-      'users.manage': ALLOWED,
-      'keys.manage': ALLOWED,
-    },
-  };
-}
 
 const configuration: ConfigurationView = {
   id: '3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f',
