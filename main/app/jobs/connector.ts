@@ -21,6 +21,7 @@ import {
   type TransferOptions,
 } from './device-port';
 import { identityOf } from './identity';
+import { describeCoding } from '../../../domain/files/content-coding';
 
 /**
  * The jobs' DeviceConnector over main/devices: a link from the spec (or from discovery for a serial
@@ -92,9 +93,10 @@ class SessionAdapter implements DeviceConnection {
       version: image.version,
       deviceType: image.deviceType,
       signedManifest: image.signedManifest,
+      patches: image.patches,
       signal: options.signal,
       maxResumes: this.maxResumes,
-      onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total),
+      onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total, describeCoding(progress.coding ?? 'identity', progress.total, progress.wireTotal ?? progress.total)),
     });
     if (this.session.info) this.identity = identityOf(this.session.info);
     return { announcedOffsets: result.announcedOffsets };

@@ -36,12 +36,17 @@ export interface FirmwareImage {
   deviceType: DeviceType;
   /** The signed firmware manifest that vouches for `bytes`: the device takes nothing without it. */
   signedManifest: Uint8Array;
+  /** Patches to `bytes` from images a device may run (the firmware cache's): a device running a base gets the patch. */
+  patches?: readonly { baseSha256: string; patch: Uint8Array }[];
 }
 
 export interface TransferOptions {
   signal?: AbortSignal;
-  /** Bytes the device has acknowledged so far (from the resume offset on) and the total. */
-  onProgress?: (acknowledged: number, total: number) => void;
+  /**
+   * Bytes the device has acknowledged so far (from the resume offset on) and the total; for a
+   * compressed or delta upload, image bytes carried, and `coding` says how ("deflate, 1.6× wire").
+   */
+  onProgress?: (acknowledged: number, total: number, coding?: string) => void;
 }
 
 /** One open connection to one identified device. */
