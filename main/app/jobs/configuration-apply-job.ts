@@ -5,7 +5,8 @@ import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvi
 import { describeFailure, failureText, JobFailure } from './failure';
 import type { JobIntent } from './intent-journal';
 import { configurationWarningsNotice } from './configuration-warnings';
-import { reconcileJobDevice, rereadAfterFailure, settleInterruptedJobs } from './job-contact';
+import { reconcileJobDevice, rereadAfterFailure } from './job-contact';
+import { openJobDevice } from './job-opening';
 import { runWithReconnect, type SessionHolder } from './session-holder';
 
 /**
@@ -37,18 +38,8 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       // The technician named the device: a file for another one is refused before any link is opened.
       checkFileIsFor(decodeConfigFile(request.source.bytes), request.target.serialNumber, request.source.name);
     }
-    where.connecting = true;
-    holder.session = await env.connector.connect(request.target, { signal });
-    where.connecting = false;
-    identity = holder.session.identity;
-    await settleInterruptedJobs(env, identity);
-    control.update({
-      serialNumber: identity.serialNumber,
-      deviceType: identity.deviceType,
-      link: holder.session.link,
-      previousFirmwareVersion: identity.firmwareVersion,
-      attempts: 1,
-    });
+    const opened = await openJobDevice(env, request.target, control, where, holder);
+    identity = opened.identity;
 
     let bytes: Uint8Array;
     let fileName: string;
@@ -78,7 +69,8 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     }
     const syncId = decoded.syncId.toLowerCase();
     control.update({ syncId, notice });
-    const held = await holder.session.readConfigStatus(signal);
+    // Read on the session the job opened: no reconnection happens before the upload.
+    const held = await opened.session.readConfigStatus(signal);
     if (decideAsTheDevice(decoded, held, identity.serialNumber, fileName) === 'unchanged') {
       return {
         phase: 'done',
@@ -106,7 +98,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     });
 
     phase('uploading', { bytesDone: 0, bytesTotal: bytes.length });
-    const applied = { syncId: '', identity: holder.session.identity };
+    const applied = { syncId: '', identity: opened.session.identity };
     await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
       const answer = await session.uploadConfiguration(bytes, {
         signal,

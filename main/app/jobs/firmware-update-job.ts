@@ -6,7 +6,8 @@ import { confirmFirmware } from './confirm';
 import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, failureText, JobFailure } from './failure';
 import type { JobIntent } from './intent-journal';
-import { reconcileJobDevice, rereadAfterFailure, settleInterruptedJobs } from './job-contact';
+import { reconcileJobDevice, rereadAfterFailure } from './job-contact';
+import { openJobDevice } from './job-opening';
 import { runWithReconnect, type SessionHolder } from './session-holder';
 
 /**
@@ -31,18 +32,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
   let notice: string | null = null;
   try {
     phase('resolving', { bytesDone: 0, bytesTotal: null });
-    where.connecting = true;
-    holder.session = await env.connector.connect(request.target, { signal });
-    where.connecting = false;
-    identity = holder.session.identity;
-    await settleInterruptedJobs(env, identity);
-    control.update({
-      serialNumber: identity.serialNumber,
-      deviceType: identity.deviceType,
-      link: holder.session.link,
-      previousFirmwareVersion: identity.firmwareVersion,
-      attempts: 1,
-    });
+    identity = (await openJobDevice(env, request.target, control, where, holder)).identity;
 
     let bytes: Uint8Array;
     if (request.source.kind === 'latest') {

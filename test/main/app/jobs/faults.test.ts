@@ -154,7 +154,9 @@ describe('a configuration file for another device', () => {
     const bySerial = await w.cli(['device', 'configuration', 'apply', 'EPC000101', '-f', file, '--link', spy.link]);
     expect(bySerial.code).toBe(1);
     expect(bySerial.stderr.trim()).toBe(
-      'error: EPC000101: EPC000102.cbor is for device EPC000102, not EPC000101; nothing was sent; download the file of EPC000101 (provisioner device configuration download EPC000101)',
+      'error: EPC000101: EPC000102.cbor is for device EPC000102, not EPC000101; nothing was sent; download the file of EPC000101 (provisioner device configuration download EPC000101)\n' +
+        // The catalogue's words (docs/errors.md), then the code for support.
+        'note: EPC000101: configuration: The configuration file is for another device (another serial number). Use the file of this device: apply from the service, or download its own file. (CONFIG_WRONG_DEVICE)',
     );
     expect(spy.paths).toEqual([]);
 
