@@ -10,6 +10,7 @@ import { newestFirst, sameOrigin, withOrigin, type CacheEntry, type CacheEvent, 
 import { CacheIndex } from './cache-index';
 import type { FirmwareSource } from './firmware-source';
 import { prefetchFirmware, type PrefetchReport } from './prefetch';
+import { PatchStore } from './patch-store';
 import { ReleaseKeyStore, type ReleaseKeySource } from './release-key-store';
 import { checkStoredBundle, CorruptCacheEntryError, type CachedBundle } from './verified-bundle';
 
@@ -43,6 +44,8 @@ export class FirmwareCache {
   private readonly index: CacheIndex;
   /** The release keys of each service, for checking bundles' signatures without it (release-key-store.ts). */
   readonly releaseKeys: ReleaseKeyStore;
+  /** Patches between firmware images, so installs without the service still send them (patch-store.ts). */
+  readonly patches: PatchStore;
 
   constructor(options: FirmwareCacheOptions) {
     this.dir = options.dir;
@@ -52,6 +55,7 @@ export class FirmwareCache {
     this.blobs = new BlobStore(join(this.dir, 'blobs'), this.quarantineDir, this.fs, this.now);
     this.index = new CacheIndex(this.dir, this.quarantineDir, this.blobs, this.fs, this.now, this.onEvent);
     this.releaseKeys = new ReleaseKeyStore({ dir: join(this.dir, 'release-keys'), fs: this.fs, now: this.now });
+    this.patches = new PatchStore(this.dir, this.quarantineDir, this.fs, this.now);
   }
 
   /** Where damaged bundles and indexes are kept for a person to look at. */

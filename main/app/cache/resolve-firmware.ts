@@ -2,6 +2,7 @@ import type { DeviceType } from '../../../domain/device-types';
 import { NetworkError, ServiceError, type CallOptions } from '../../cloud';
 import type { FirmwareCache } from './firmware-cache';
 import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
+import type { CachedPatch } from './patch-store';
 import type { CachedBundle } from './verified-bundle';
 
 /**
@@ -14,6 +15,8 @@ import type { CachedBundle } from './verified-bundle';
  */
 export type ResolvedFirmware = CachedBundle & {
   origin: 'cache' | 'download' | 'offline-cache';
+  /** Patches to this bundle's image from images devices may run (kept in the cache), for a delta upload. */
+  patches: CachedPatch[];
   /** The service's latest version; undefined when it could not be asked. */
   latestVersion: string | undefined;
   /** For the person: set when the choice was not the service's own answer. */
@@ -33,6 +36,29 @@ export class NoFirmwareAvailableError extends Error {
   }
 }
 
+/**
+ * Fetches into the cache the service's patches to `bundle`'s image that it does not hold yet. A
+ * patch is an optimisation: one that cannot be fetched or is not a patch is left out, and the
+ * device gets the deflated image.
+ */
+async function fetchPatches(cache: FirmwareCache, client: FirmwareSource, bundle: CachedBundle, call: CallOptions): Promise<void> {
+  if (client.firmwarePatches === undefined) return;
+  const { deviceType, imageSha256 } = bundle.bundle;
+  try {
+    for (const offered of await client.firmwarePatches.list(deviceType, call)) {
+      if (offered.targetSha256 !== imageSha256 || (await cache.patches.has(offered.baseSha256, offered.targetSha256))) continue;
+      const file = await client.firmwarePatches.fetch(deviceType, offered.fromVersion, call);
+      await cache.patches.put(file.bytes, { baseSha256: offered.baseSha256, targetSha256: offered.targetSha256 });
+    }
+  } catch (error) {
+    if (call.signal?.aborted) throw error;
+  }
+}
+
+async function withPatches(cache: FirmwareCache, resolved: Omit<ResolvedFirmware, 'patches'>): Promise<ResolvedFirmware> {
+  return { ...resolved, patches: await cache.patches.to(resolved.bundle.imageSha256) };
+}
+
 export async function resolveFirmware(
   cache: FirmwareCache,
   client: FirmwareSource,
@@ -49,7 +75,10 @@ export async function resolveFirmware(
         : await client.devices.firmwareVersionByType(deviceType, call);
     latestVersion = latest.version;
     const cached = await cache.find(deviceType, latest.version, origin);
-    if (cached) return { ...cached, origin: 'cache', latestVersion, notice: undefined };
+    if (cached) {
+      await fetchPatches(cache, client, cached, call);
+      return withPatches(cache, { ...cached, origin: 'cache', latestVersion, notice: undefined });
+    }
     const file =
       serialNumber !== undefined ? await client.devices.fetchFirmware(serialNumber, call) : await client.devices.fetchFirmwareByType(deviceType, call);
     const path = serialNumber !== undefined ? `/devices/${encodeURIComponent(serialNumber)}/firmware` : `/devices/types/${deviceType}/firmware`;
@@ -60,7 +89,8 @@ export async function resolveFirmware(
     });
     const stored = await cache.get(entry.sha256);
     if (!stored) throw new Error(`The firmware just cached (${entry.sha256}) is gone from the cache.`);
-    return { ...stored, origin: 'download', latestVersion, notice: undefined };
+    await fetchPatches(cache, client, stored, call);
+    return withPatches(cache, { ...stored, origin: 'download', latestVersion, notice: undefined });
   } catch (error) {
     // Unreachable, or up but failing for now (5xx, 429): the cache stands in. A 4xx (unknown
     // serial number, no firmware for the type, a revoked key) is an answer and is passed on.
@@ -73,6 +103,6 @@ export async function resolveFirmware(
       `The service is ${why} (${error.message}); installing the newest cached ${deviceType} firmware, ` +
       `version ${fallback.entry.version}, fetched ${fallback.entry.fetchedAt}` +
       (latestVersion !== undefined && latestVersion !== fallback.entry.version ? `, although the service's latest is ${latestVersion}.` : '.');
-    return { ...fallback, origin: 'offline-cache', latestVersion, notice };
+    return withPatches(cache, { ...fallback, origin: 'offline-cache', latestVersion, notice });
   }
 }

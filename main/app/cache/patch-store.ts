@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { FileFormatError } from '../../../domain/files/file-error';
+import { parseFirmwarePatchHeader } from '../../../domain/files/firmware-patch';
+import { errnoCode, nodeFileSystem, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import { quarantineFile } from '../../../platform/quarantine';
+
+/** A patch the cache holds: from the image whose SHA-256 is `baseSha256` (hex) to `targetSha256`'s. */
+export interface CachedPatch {
+  baseSha256: string;
+  targetSha256: string;
+  patch: Uint8Array;
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const NAME = /^([0-9a-f]{64})\.([0-9a-f]{64})\.([0-9a-f]{64})\.patch$/;
+
+/**
+ * Firmware patches kept beside the bundles (`patches/`), so that an install without the service
+ * still sends a patch. A file is named `<base>.<target>.<sha256 of its bytes>.patch`: which images
+ * it joins and what its bytes hash to, checked on every read. A damaged file goes to the cache's
+ * quarantine and is never sent. A patch needs no signature of its own: the device verifies the
+ * image it builds against the bundle's signed manifest.
+ */
+export class PatchStore {
+  private readonly dir: string;
+
+  constructor(
+    cacheDir: string,
+    private readonly quarantineDir: string,
+    private readonly fs: FileSystem = nodeFileSystem,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.dir = join(cacheDir, 'patches');
+  }
+
+  /** Keeps a patch; its header says which images it joins. Refuses bytes that are not a patch. */
+  async put(patch: Uint8Array, expect: { baseSha256?: string; targetSha256?: string } = {}): Promise<CachedPatch> {
+    const header = parseFirmwarePatchHeader(patch);
+    const baseSha256 = hex(header.baseSha256);
+    const targetSha256 = hex(header.targetSha256);
+    if ((expect.baseSha256 !== undefined && expect.baseSha256 !== baseSha256) || (expect.targetSha256 !== undefined && expect.targetSha256 !== targetSha256)) {
+      throw new FileFormatError('FW_CODING_CORRUPT', 'The firmware patch joins other images than the service said; it was not kept.');
+    }
+    await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await writeFileDurable(this.fs, join(this.dir, `${baseSha256}.${targetSha256}.${sha256(patch)}.patch`), patch);
+    return { baseSha256, targetSha256, patch };
+  }
+
+  /** Whether a patch between these images is kept (not checked: get() checks). */
+  async has(baseSha256: string, targetSha256: string): Promise<boolean> {
+    return (await this.names()).some((name) => name.startsWith(`${baseSha256}.${targetSha256}.`));
+  }
+
+  /** The intact patches to the image `targetSha256`; damaged ones are quarantined on the way. */
+  async to(targetSha256: string): Promise<CachedPatch[]> {
+    const found: CachedPatch[] = [];
+    for (const name of await this.names()) {
+      const match = NAME.exec(name);
+      if (!match || match[2] !== targetSha256) continue;
+      const path = join(this.dir, name);
+      let bytes: Uint8Array;
+      try {
+        bytes = new Uint8Array(await this.fs.readFile(path));
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') continue;
+        throw error;
+      }
+      if (sha256(bytes) !== match[3]) {
+        await quarantineFile(this.fs, path, { quarantineDir: this.quarantineDir, reason: 'its bytes no longer hash to its name', now: this.now() });
+        continue;
+      }
+      found.push({ baseSha256: match[1]!, targetSha256, patch: bytes });
+    }
+    return found;
+  }
+
+  private async names(): Promise<string[]> {
+    try {
+      return await this.fs.readdir(this.dir);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return [];
+      throw error;
+    }
+  }
+}
