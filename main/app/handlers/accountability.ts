@@ -112,7 +112,6 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
     'reports.commissioning': async (input): Promise<CommissioningReportFileView> => {
       const account = deps.session.require();
       try {
-        const configuration = await account.client.configurations.get(input.configurationId);
         const report = await makeCommissioningReport(
           {
             client: account.client,
@@ -122,7 +121,7 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
             service: account.kind === 'local' ? 'the local workspace' : `organization ${account.orgId} at ${account.serviceUrl}`,
             orgId: account.orgId,
           },
-          { configurationName: configuration.name, ...(input.serialNumber ? { deviceSerial: input.serialNumber } : {}) },
+          { configurationId: input.configurationId, ...(input.serialNumber ? { deviceSerial: input.serialNumber } : {}) },
         );
         const bytes = input.format === 'pdf' ? await renderReportPdf(report) : new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`);
         const day = report.generatedAt.slice(0, 10);

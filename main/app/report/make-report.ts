@@ -8,10 +8,7 @@ import { buildCommissioningReport, type FirmwareFacts } from './build-report';
 import type { CommissioningReport } from './report-model';
 
 /** Which devices the report is about: a whole configuration, or one device of it. */
-export interface ReportRequest {
-  configurationName: string;
-  deviceSerial?: string;
-}
+export type ReportRequest = ({ configurationName: string } | { configurationId: string }) & { deviceSerial?: string };
 
 export interface ReportContext {
   client: Pick<ServiceClient, 'configurations' | 'devices' | 'firmwareReleaseKeys' | 'baseUrl' | 'orgId'>;
@@ -69,7 +66,7 @@ function firmwareLookup(context: ReportContext): (deviceType: DeviceType, versio
 }
 
 export async function makeCommissioningReport(context: ReportContext, request: ReportRequest): Promise<CommissioningReport> {
-  const configuration = await configurationNamed(context.client, request.configurationName);
+  const configuration = 'configurationId' in request ? await context.client.configurations.get(request.configurationId) : await configurationNamed(context.client, request.configurationName);
   const serials = configuration.devices.map((d) => d.serialNumber);
   if (request.deviceSerial !== undefined && !serials.includes(request.deviceSerial)) {
     throw new ReportRequestError(`${request.deviceSerial} is not in configuration "${configuration.name}" (its devices: ${serials.join(', ') || 'none'}).`);

@@ -1,0 +1,180 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, FileSecretStore, type Core } from '../../../../main/app';
+import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
+import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
+import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
+import { trustedReleaseKeys } from '../../../../main/hosts/web/simulated-workbench';
+import { startSimulatedDevice, type SimulatedDevice } from '../../../../simulator';
+import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
+import { buildFlow } from '../../app/jobs/helpers/flows';
+
+/**
+ * Issue 15 in a real browser (web mode, Debian's chromium): after "Apply configuration" on the
+ * Workbench the function test opens by itself; the simulated technician presses the E-stop, the
+ * panel shows the receiver's observed reaction, the verdict and note are recorded and the device is
+ * commissioned. With the receiver gone the test fails, is shown as failed and kept. The
+ * Configurations screen saves the commissioning report as a PDF that pdftotext reads back.
+ */
+
+const run = promisify(execFile);
+const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+/** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
+const NO_LIMIT = { timeout: 0 };
+
+let dir: string;
+let core: Core;
+let server: WebServer;
+let browser: Browser;
+let page: Page;
+let client: ServiceClient;
+let configurationName: string;
+const devices: SimulatedDevice[] = [];
+const pageErrors: string[] = [];
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-function-test-'));
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await buildRenderer({ quiet: true });
+  const ptyDir = join(dir, 'sim', 'pty');
+  core = await createCore({
+    dataDir: join(dir, 'app'),
+    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
+    host: 'web',
+    resume: false,
+    deviceList: { serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] }, pollIntervalMs: 500 },
+  });
+  const workspace = await core.session.ensureWorkspace();
+  client = createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
+  const signing = (await (await fetch(`${workspace.serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
+  const releaseKeysPem = await trustedReleaseKeys(workspace.serviceUrl);
+  for (const [serialNumber, pressEstopAfterMs] of [
+    ['EPC000101', 300],
+    ['EPC000102', undefined],
+  ] as const) {
+    devices.push(
+      await startSimulatedDevice({
+        deviceType: 'EPC',
+        serialNumber,
+        firmwareVersion: '1.1.0',
+        link: 'pty',
+        ptyDir,
+        stateDir: join(dir, 'sim', 'devices', serialNumber),
+        publicKeyPem: signing.data.publicKeyPem,
+        releaseKeysPem,
+        baudRate: 921600,
+        rebootMs: 150,
+        applyMs: 50,
+        ...(pressEstopAfterMs ? { pressEstopAfterMs } : {}),
+      }),
+    );
+  }
+  // A name of its own: the workspace's demo has a configuration of this flow's name too.
+  const configurationId = await buildFlow(client, { ...epcToEpcOverEthernet, configuration: { ...epcToEpcOverEthernet.configuration, name: 'Line 15 E-stop' } });
+  configurationName = (await client.configurations.get(configurationId)).name;
+  await core.session.useLocalWorkspace();
+  server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  await page.goto(server.openUrl);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await core?.close();
+  await Promise.allSettled(devices.map((d) => d.stop()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the function test on the Workbench', () => {
+  it('opens after an apply, shows the observed reaction and records a pass', { timeout: 240_000 }, async () => {
+    // The receiver's configuration first, as another technician would have done.
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Workbench' }).click();
+    await page.locator('tr[data-serial="EPC000102"]').waitFor(NO_LIMIT);
+    await page.locator('tr[data-serial="EPC000101"]').waitFor(NO_LIMIT);
+    const attached = await core.invoke('workbench.devices', {});
+    const receiverLink = attached.find((d) => d.serialNumber === 'EPC000102')!.linkId;
+    const [receiverJob] = await core.invoke('workbench.start', { action: 'configuration', linkIds: [receiverLink] });
+    await page.locator('tr[data-serial="EPC000102"] .step-outcome').waitFor(NO_LIMIT);
+    expect(receiverJob).toBeDefined();
+    // That apply opened the test of EPC000102: not now.
+    const panel = page.getByRole('dialog', { name: /Function test of/ });
+    await panel.waitFor(NO_LIMIT);
+    await panel.getByRole('button', { name: 'Not now' }).click();
+
+    await page.getByLabel('Select EPC000101').check();
+    await page.getByRole('button', { name: 'Apply configuration', exact: true }).click();
+    const test = page.getByRole('dialog', { name: 'Function test of EPC000101' });
+    await test.waitFor(NO_LIMIT);
+    await shot('15-01-function-test-offered');
+    await test.getByRole('button', { name: 'Start watching' }).click();
+    const seen = test.getByText(/^Press seen\. EPC000102 tripped after \d+ ms\.$/);
+    await seen.waitFor(NO_LIMIT);
+    await test.getByLabel('Yes, it stopped safely').check();
+    await test.getByLabel('Note').fill('conveyor stopped, lamp off');
+    await shot('15-02-function-test-observed');
+    await test.getByRole('button', { name: 'Record result' }).click();
+    const result = test.getByTestId('function-test-result');
+    await result.waitFor(NO_LIMIT);
+    expect(await result.innerText()).toMatch(/^PASSED: EPC000102 tripped after \d+ ms\. EPC000101 is commissioned\.$/);
+    await shot('15-03-function-test-passed');
+    await test.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('fails the test when a receiver is gone, shows it failed and keeps it', { timeout: 240_000 }, async () => {
+    await devices[1]!.stop();
+    await page.locator('tr[data-serial="EPC000102"]').waitFor({ state: 'detached', timeout: 0 });
+    await page.getByRole('button', { name: 'Function test…' }).click();
+    await page.getByRole('group', { name: 'Choose the device to test' }).getByRole('button', { name: 'EPC000101' }).click();
+    const test = page.getByRole('dialog', { name: 'Function test of EPC000101' });
+    await test.getByRole('button', { name: 'Start watching' }).click();
+    await test.getByText('This test fails: EPC000102 could not be watched (not attached to this computer).').waitFor(NO_LIMIT);
+    expect(await test.getByLabel('Yes, it stopped safely').isDisabled()).toBe(true);
+    await test.getByLabel('Note').fill('receiver cabinet unpowered');
+    await test.getByRole('button', { name: 'Record result' }).click();
+    const result = test.getByTestId('function-test-result');
+    await result.waitFor(NO_LIMIT);
+    expect(await result.innerText()).toContain('EPC000101 is NOT commissioned: the function test failed.');
+    expect(await result.innerText()).toMatch(/^FAILED/);
+    await shot('15-04-function-test-failed');
+  });
+
+  it('saves the commissioning report from the Configurations screen', { timeout: 240_000 }, async () => {
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Configurations' }).click();
+    const button = page.getByRole('button', { name: `Report of ${configurationName}` });
+    await button.waitFor(NO_LIMIT);
+    const download = page.waitForEvent('download', NO_LIMIT);
+    await button.click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/-commissioning-\d{4}-\d{2}-\d{2}\.pdf$/);
+    const path = join(dir, saved.suggestedFilename());
+    await saved.saveAs(path);
+    const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+    const syncIds: string[] = [];
+    for (const serial of ['EPC000101', 'EPC000102']) {
+      expect(text).toContain(serial);
+      const syncId = (await client.devices.list({ serial })).items[0]?.deployedSyncId;
+      expect(syncId).toMatch(/^[0-9a-f-]{36}$/);
+      syncIds.push(syncId!);
+    }
+    for (const syncId of syncIds) expect(text).toContain(syncId);
+    expect(text).toContain('Function test: FAILED');
+    await page.getByText(`Commissioning report of “${configurationName}” saved as ${saved.suggestedFilename()}: 0 of 2 devices commissioned.`).waitFor(NO_LIMIT);
+    await shot('15-05-commissioning-report-saved');
+    expect(pageErrors).toEqual([]);
+  });
+});
