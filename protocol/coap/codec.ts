@@ -181,12 +181,23 @@ export function getUintOption(message: CoapMessage, number: number): number | un
   return value === undefined ? undefined : decodeUint(value);
 }
 
+/** The few paths a host and a device use, encoded once: an upload asks for one per block. */
+const uriPathCache = new Map<string, readonly CoapOption[]>();
+const URI_PATH_CACHE_SIZE = 64;
+
 /** 'fw/data' → two Uri-Path options; leading and trailing slashes are ignored. */
 export function uriPathOptions(path: string): CoapOption[] {
-  return path
-    .split('/')
-    .filter((segment) => segment.length > 0)
-    .map((segment) => ({ number: OPTION.URI_PATH, value: new TextEncoder().encode(segment) }));
+  let options = uriPathCache.get(path);
+  if (options === undefined) {
+    options = path
+      .split('/')
+      .filter((segment) => segment.length > 0)
+      .map((segment) => ({ number: OPTION.URI_PATH, value: new TextEncoder().encode(segment) }));
+    if (uriPathCache.size >= URI_PATH_CACHE_SIZE) uriPathCache.clear();
+    uriPathCache.set(path, options);
+  }
+  // A new array each time (callers may add to it); the option values are shared and never changed.
+  return options.slice();
 }
 
 /** The request's Uri-Path segments joined by '/', without a leading slash ('' for the root). */

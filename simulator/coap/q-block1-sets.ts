@@ -17,6 +17,8 @@ interface Body {
   set: number;
   /** Blocks of that set the resource stored; at most MAX_PAYLOADS numbers, as a device's bitmap. */
   received: Set<number>;
+  /** The set's first block not stored: every block before it is in. */
+  firstMissing: number;
   /** NUM of the block with M = 0, once seen: the body's last block. */
   lastNum: number | undefined;
 }
@@ -43,8 +45,11 @@ export class QBlock1Sets {
   record(peer: string, path: string, requestTag: Uint8Array | undefined, block: BlockOption, confirmable: boolean, stored: boolean): SetAnswer {
     const body = this.bodyFor(peer, path, requestTag, Math.floor(block.num / this.maxPayloads));
     if (!block.more) body.lastNum = block.num;
-    const completeBefore = this.missingUpTo(body, this.setEnd(body)).length === 0;
-    if (stored) body.received.add(block.num);
+    const completeBefore = body.firstMissing > this.setEnd(body);
+    if (stored) {
+      body.received.add(block.num);
+      while (body.received.has(body.firstMissing)) body.firstMissing++;
+    }
     const setEnd = this.setEnd(body);
     if (confirmable) {
       const missing = this.missingUpTo(body, block.num === setEnd ? setEnd : block.num);
@@ -65,12 +70,13 @@ export class QBlock1Sets {
     const tag = requestTag === undefined ? '' : bytesToHex(requestTag);
     let body = this.bodies.get(key);
     if (body === undefined || body.tag !== tag) {
-      body = { tag, set, received: new Set(), lastNum: undefined };
+      body = { tag, set, received: new Set(), firstMissing: set * this.maxPayloads, lastNum: undefined };
       this.bodies.set(key, body);
     } else if (body.set !== set) {
       // The host moved to another set (it only does once this one was answered): start its bitmap.
       body.set = set;
       body.received.clear();
+      body.firstMissing = set * this.maxPayloads;
     }
     return body;
   }
@@ -83,7 +89,8 @@ export class QBlock1Sets {
   /** Blocks of the current set from its first up to `last` that are not in, ascending. */
   private missingUpTo(body: Body, last: number): number[] {
     const missing: number[] = [];
-    for (let num = body.set * this.maxPayloads; num <= last; num++) if (!body.received.has(num)) missing.push(num);
+    // Every block before firstMissing is in: the common case (nothing lost) costs nothing.
+    for (let num = body.firstMissing; num <= last; num++) if (!body.received.has(num)) missing.push(num);
     return missing;
   }
 }
