@@ -37,10 +37,9 @@ function pattern(length: number): Uint8Array {
 }
 
 /** A Block1 receiver like the protocol's: accepts blocks in any order, completes when every byte is in. */
-function block1Receiver(options: { maxBlockSize?: number; onComplete?: (data: Uint8Array) => Reply } = {}) {
+function block1Receiver(options: { maxBlockSize?: number; onComplete?: (data: Uint8Array) => Reply; outstanding?: () => number } = {}) {
   const chunks = new Map<number, Uint8Array>();
   let total: number | undefined;
-  let inFlight = 0;
   const state = { maxConcurrent: 0, data: new Uint8Array(0), completions: 0 };
   const handler = (request: CoapMessage): Reply | undefined => {
     const block = block1Of(request)!;
@@ -53,9 +52,8 @@ function block1Receiver(options: { maxBlockSize?: number; onComplete?: (data: Ui
     let contiguous = 0;
     while (chunks.has(contiguous)) contiguous += chunks.get(contiguous)!.length;
     const complete = total !== undefined && contiguous >= total;
-    inFlight++;
-    state.maxConcurrent = Math.max(state.maxConcurrent, inFlight);
-    setTimeout(() => inFlight--, 3);
+    // The host's unanswered requests when this one arrives: what its window allows, whatever the timers do.
+    state.maxConcurrent = Math.max(state.maxConcurrent, options.outstanding?.() ?? 0);
     if (complete) {
       state.completions++;
       state.data = Buffer.concat([...chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c));
@@ -170,8 +168,10 @@ describe('CoAP engine: messaging', () => {
 
 describe('CoAP engine: Block1 upload', () => {
   it('uploads with several blocks in flight, up to the window, byte for byte', async () => {
-    const receiver = block1Receiver();
+    let outstanding = () => 0;
+    const receiver = block1Receiver({ outstanding: () => outstanding() });
     const { engine } = setup(receiver.handler);
+    outstanding = () => engine.outstanding;
     const data = pattern(20 * 1024 + 100);
     const progress: number[] = [];
     const result = await uploadBlock1(engine, { path: 'fw/data', data, blockSize: 1024, window: 4, what: 'firmware', onProgress: (n) => progress.push(n) });
