@@ -7,8 +7,8 @@ import { buildSignedZip, openSignedZip, type ContainerSigner, type ContainerSign
 /**
  * A work package: everything a laptop that never reaches the service needs to provision the
  * devices of one configuration (docs/work-packages.md). A signed container
- * (work-package-container.ts) holding the firmware bundles (and delta patches, when the exporter
- * had them), each device's signed configuration file, the device list, the organization's public
+ * (work-package-container.ts) holding the firmware bundles (and delta patches, when the service
+ * offered them), each device's signed configuration file, the device list, the organization's public
  * keys (the service's root key that certifies the organization's configuration signing key, and
  * the firmware release keys it trusts), and an expiry date.
  */
@@ -45,9 +45,24 @@ export const workPackageBodySchema = z.object({
     }),
   ),
   firmware: z.array(z.object({ deviceType: deviceTypeSchema, version: z.string().min(1), sha256: sha256Field, file: entryName })),
-  /** Delta patches between firmware versions, when the exporting cache held them; carried as they are. */
+  /**
+   * Delta patches to the carried firmware from earlier releases, when the service offered them:
+   * `baseSha256` and `targetSha256` are of the images (as devices report them), `sha256` of the
+   * patch file. A patch builds only an image the package carries, which the device verifies
+   * against that bundle's signed manifest.
+   */
   patches: z
-    .array(z.object({ deviceType: deviceTypeSchema, fromVersion: z.string(), toVersion: z.string(), sha256: sha256Field, file: entryName }))
+    .array(
+      z.object({
+        deviceType: deviceTypeSchema,
+        fromVersion: z.string(),
+        toVersion: z.string(),
+        baseSha256: sha256Field,
+        targetSha256: sha256Field,
+        sha256: sha256Field,
+        file: entryName,
+      }),
+    )
     .default([]),
   keys: z.object({
     configFileRootKey: z.object({ keyId: z.string().min(1), algorithm: z.string().min(1), publicKeyPem: z.string().min(1) }),

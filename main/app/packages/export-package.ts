@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { DeviceType } from '../../../domain/device-types';
 import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { verifyFirmwareBundleSignature } from '../../../domain/files/firmware-bundle';
+import { parseFirmwarePatchHeader } from '../../../domain/files/firmware-patch';
+import type { FirmwarePatchRecord } from '../../../domain/files/firmware-patch-record';
 import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
 import { buildWorkPackage, DEFAULT_WORK_PACKAGE_DAYS, workPackageExpiry, type WorkPackageBody } from '../../../domain/files/work-package';
 import { sha256OfBytes, type ContainerSigner } from '../../../domain/files/work-package-container';
-import type { ServiceClient } from '../../cloud';
+import { ServiceError, type ServiceClient } from '../../cloud';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import { WorkPackageError } from './errors';
@@ -21,14 +23,9 @@ import { WorkPackageError } from './errors';
 export type PackageSourceClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey' | 'firmwareReleaseKeys'> & {
   configurations: Pick<ServiceClient['configurations'], 'listAll' | 'get' | 'validate'>;
   devices: Pick<ServiceClient['devices'], 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'>;
+  /** Patches between releases (ours); a service without them offers none. */
+  firmwarePatches?: Pick<ServiceClient['firmwarePatches'], 'list' | 'fetch'>;
 };
-
-/** A delta patch the exporter's cache holds, carried as it is. */
-export interface CarriedPatch {
-  fromVersion: string;
-  toVersion: string;
-  bytes: Uint8Array;
-}
 
 export interface ExportPackageOptions {
   client: PackageSourceClient;
@@ -41,8 +38,6 @@ export interface ExportPackageOptions {
   workstation: string;
   now?: () => Date;
   expiresInDays?: number;
-  /** Delta patches towards a version, when the cache keeps them; none when omitted. */
-  patchesFor?: (deviceType: DeviceType, toVersion: string) => Promise<CarriedPatch[]>;
   onProgress?: (line: string) => void;
 }
 
@@ -65,6 +60,32 @@ async function findConfiguration(client: PackageSourceClient, which: ExportPacka
     throw new WorkPackageError('WP_AMBIGUOUS_CONFIGURATION', `${matches.length} configurations are named "${which.name}". Rename one of them so that the name says which one to export.`);
   }
   return matches[0]!;
+}
+
+/**
+ * The service's patches to this exact image, each fetched and checked against what it says it
+ * joins. Patches only make installs faster: a service that offers none (or refuses the list) gives
+ * a package without them; one that cannot be reached fails the export as any other file would.
+ */
+async function patchesTo(client: PackageSourceClient, deviceType: DeviceType, version: string, imageSha256: string): Promise<Array<{ record: FirmwarePatchRecord; bytes: Uint8Array }>> {
+  if (!client.firmwarePatches) return [];
+  let records: FirmwarePatchRecord[];
+  try {
+    records = await client.firmwarePatches.list(deviceType);
+  } catch (error) {
+    if (error instanceof ServiceError && !error.retryable) return [];
+    throw error;
+  }
+  const carried: Array<{ record: FirmwarePatchRecord; bytes: Uint8Array }> = [];
+  for (const record of records.filter((r) => r.toVersion === version && r.targetSha256 === imageSha256)) {
+    const fetched = await client.firmwarePatches.fetch(deviceType, record.fromVersion);
+    const header = parseFirmwarePatchHeader(fetched.bytes);
+    if (Buffer.from(header.baseSha256).toString('hex') !== record.baseSha256 || Buffer.from(header.targetSha256).toString('hex') !== record.targetSha256) {
+      throw new WorkPackageError('WP_SERVICE_INCONSISTENT', `The service sent a ${deviceType} patch from ${record.fromVersion} that joins other images than it listed. Export again.`);
+    }
+    carried.push({ record, bytes: fetched.bytes });
+  }
+  return carried;
 }
 
 export async function exportWorkPackage(options: ExportPackageOptions): Promise<ExportedPackage> {
@@ -114,10 +135,11 @@ export async function exportWorkPackage(options: ExportPackageOptions): Promise<
       const name = `firmware/${resolved.entry.deviceType}-${resolved.entry.version.replace(/[^A-Za-z0-9._-]/g, '_')}-${sha256.slice(0, 12)}.zip`;
       files.set(name, resolved.bytes);
       firmware.set(sha256, { deviceType: resolved.entry.deviceType, version: resolved.entry.version, sha256, file: name });
-      for (const patch of (await options.patchesFor?.(resolved.entry.deviceType, resolved.entry.version)) ?? []) {
-        const patchName = `patches/${resolved.entry.deviceType}-${patch.fromVersion}-to-${patch.toVersion}.bin`.replace(/[^A-Za-z0-9._/-]/g, '_');
+      for (const patch of await patchesTo(client, resolved.entry.deviceType, resolved.entry.version, resolved.bundle.imageSha256)) {
+        const patchName = `patches/${resolved.entry.deviceType}-${patch.record.fromVersion}-to-${patch.record.toVersion}-${patch.record.baseSha256.slice(0, 12)}.patch`.replace(/[^A-Za-z0-9._/-]/g, '_');
         files.set(patchName, patch.bytes);
-        patches.push({ deviceType: resolved.entry.deviceType, fromVersion: patch.fromVersion, toVersion: patch.toVersion, sha256: sha256OfBytes(patch.bytes), file: patchName });
+        const { deviceType, fromVersion, toVersion, baseSha256, targetSha256 } = patch.record;
+        patches.push({ deviceType, fromVersion, toVersion, baseSha256, targetSha256, sha256: sha256OfBytes(patch.bytes), file: patchName });
       }
     }
     devices.push({

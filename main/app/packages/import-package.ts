@@ -3,6 +3,7 @@ import { decodeConfigFile } from '../../../domain/files/config-file';
 import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { readFirmwareBundle, verifyFirmwareBundleSignature } from '../../../domain/files/firmware-bundle';
+import { parseFirmwarePatchHeader } from '../../../domain/files/firmware-patch';
 import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
 import { checkWorkPackageExpiry, readWorkPackage, type WorkPackage, type WorkPackageBody } from '../../../domain/files/work-package';
 import { nodeFileSystem, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
@@ -38,10 +39,22 @@ export interface ImportPackageOptions {
   fs?: FileSystem;
 }
 
+/** The cache's patch store, in builds whose cache keeps patches (main/app/cache/patch-store.ts). */
+interface PatchKeeper {
+  put(patch: Uint8Array, expect: { baseSha256?: string; targetSha256?: string }): Promise<unknown>;
+}
+
+function patchKeeperOf(cache: FirmwareCache): PatchKeeper | undefined {
+  const candidate = (cache as unknown as { patches?: Partial<PatchKeeper> }).patches;
+  return typeof candidate?.put === 'function' ? (candidate as PatchKeeper) : undefined;
+}
+
 export interface ImportedPackage {
   body: WorkPackageBody;
   signerKeyId: string;
   firmware: Array<{ deviceType: string; version: string; sha256: string }>;
+  /** Patches the package carries, and how many of them the cache kept (none where it keeps no patches). */
+  patches: { carried: number; kept: number };
   configFiles: Array<{ serialNumber: string; syncId: string; kept: 'imported' | 'newer-already-kept' }>;
 }
 
@@ -83,6 +96,17 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
     const bytes = files.get(entry.file)!;
     const bundle = readFirmwareBundle(bytes, { deviceType: entry.deviceType, version: entry.version });
     verifyFirmwareBundleSignature(bundle, keyring);
+    return { entry, bytes, image: bundle.imageSha256 };
+  });
+  const patches = body.patches.map((entry) => {
+    const bytes = files.get(entry.file)!;
+    const header = parseFirmwarePatchHeader(bytes);
+    const joins = Buffer.from(header.baseSha256).toString('hex') === entry.baseSha256 && Buffer.from(header.targetSha256).toString('hex') === entry.targetSha256;
+    // A patch may only build an image the package carries (whose signed manifest the device checks the result against).
+    const builds = bundles.some(({ entry: bundle, image }) => bundle.deviceType === entry.deviceType && image === entry.targetSha256);
+    if (!joins || !builds) {
+      throw new FileFormatError('WP_TAMPERED', `The ${entry.deviceType} patch from ${entry.fromVersion} in the work package does not build firmware the package carries. Do not use it: ask for a new one.`);
+    }
     return { entry, bytes };
   });
   const configFiles = body.devices.map((device) => {
@@ -108,6 +132,8 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
       expect: { deviceType: entry.deviceType, version: entry.version, sha256: entry.sha256 },
     });
   }
+  const keeper = patchKeeperOf(options.cache);
+  for (const { entry, bytes } of keeper ? patches : []) await keeper!.put(bytes, { baseSha256: entry.baseSha256, targetSha256: entry.targetSha256 });
   const keptFiles: ImportedPackage['configFiles'] = [];
   for (const { device, bytes, sequence } of configFiles) {
     // A file kept here that is newer than the package's (a later package, or a download) stays:
@@ -136,6 +162,7 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
     body,
     signerKeyId: opened.signer.keyId,
     firmware: body.firmware.map((f) => ({ deviceType: f.deviceType, version: f.version, sha256: f.sha256 })),
+    patches: { carried: patches.length, kept: keeper ? patches.length : 0 },
     configFiles: keptFiles,
   };
 }

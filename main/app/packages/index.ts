@@ -1,5 +1,5 @@
 export { WorkPackageError } from './errors';
-export { exportWorkPackage, type CarriedPatch, type ExportedPackage, type ExportPackageOptions, type PackageSourceClient } from './export-package';
+export { exportWorkPackage, type ExportedPackage, type ExportPackageOptions, type PackageSourceClient } from './export-package';
 export { checkWorkPackage, importWorkPackage, type ImportedPackage, type ImportPackageOptions } from './import-package';
 export {
   deliverConfirmations,

@@ -177,6 +177,7 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
       signerKeyId: imported.signerKeyId,
       loggedIn: loggedInNow,
       firmware: imported.firmware,
+      patches: imported.patches,
       configurationFiles: imported.configFiles,
     });
     return EXIT.ok;
@@ -190,6 +191,9 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
       return [c.serialNumber, c.syncId, `${device.deviceType} ${device.firmware.version}`, c.kept === 'imported' ? 'from the package' : 'a newer file kept before'];
     }),
   );
+  if (imported.patches.carried > 0) {
+    ctx.out.line(`${plural(imported.patches.carried, 'firmware patch').replace('patchs', 'patches')} carried, ${imported.patches.kept} kept for faster installs.`);
+  }
   ctx.out.line(`These devices can now be provisioned without the service: provisioner device update ${body.devices.map((d) => d.serialNumber).join(' ')}`);
   return EXIT.ok;
 }

@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile } from '../../../../domain/files/config-file';
 import { generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
 import { buildWorkPackage, type WorkPackageBody } from '../../../../domain/files/work-package';
 import { generateContainerSigner, type ContainerSigner } from '../../../../domain/files/work-package-container';
-import { sha256Hex } from '../../../../domain/files/firmware-bundle';
+import { readFirmwareBundle, sha256Hex } from '../../../../domain/files/firmware-bundle';
+import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
+import { createFirmwarePatch } from '../../../../domain/files/firmware-patch';
 import { FirmwareCache } from '../../../../main/app/cache/firmware-cache';
 import { ConfigFileStore } from '../../../../main/app/jobs/config-file-store';
 import { SigningKeyStore } from '../../../../main/app/jobs/signing-key-store';
@@ -48,7 +50,15 @@ export function configFileFor(world: PackageWorld, serialNumber: string, deviceT
 /** A package of two devices (an EPC and an SRCP, firmware 1.1.0), as export makes one; `change` edits the body before signing. */
 export function makePackage(
   world: PackageWorld,
-  options: { now?: Date; days?: number; orgId?: string; configFiles?: Record<string, Uint8Array>; change?: (body: WorkPackageBody) => void } = {},
+  options: {
+    now?: Date;
+    days?: number;
+    orgId?: string;
+    configFiles?: Record<string, Uint8Array>;
+    /** A patch to the EPC image from an EPC 1.0.0 image, or to `patchTarget` when given (an image the package does not carry). */
+    withPatch?: { patchTarget?: Uint8Array };
+    change?: (body: WorkPackageBody) => void;
+  } = {},
 ): { bytes: Uint8Array; body: WorkPackageBody; files: Map<string, Uint8Array> } {
   const now = options.now ?? new Date();
   const files = new Map<string, Uint8Array>();
@@ -68,6 +78,23 @@ export function makePackage(
     files.set(configFile, config);
     devices.push({ serialNumber, deviceType, syncId: decodeConfigFile(config).syncId.toLowerCase(), configFile, firmware: { version: '1.1.0', sha256 } });
   }
+  const patches: WorkPackageBody['patches'] = [];
+  if (options.withPatch) {
+    const base = makeFirmwareImage('EPC', '1.0.0', 2048);
+    const target = options.withPatch.patchTarget ?? readFirmwareBundle(files.get('firmware/EPC-1.1.0.zip')!).image;
+    const hashes = { baseSha256: createHash('sha256').update(base).digest(), targetSha256: createHash('sha256').update(target).digest() };
+    const patch = createFirmwarePatch(base, target, hashes);
+    files.set('patches/EPC-1.0.0-to-1.1.0.patch', patch);
+    patches.push({
+      deviceType: 'EPC',
+      fromVersion: '1.0.0',
+      toVersion: '1.1.0',
+      baseSha256: hashes.baseSha256.toString('hex'),
+      targetSha256: hashes.targetSha256.toString('hex'),
+      sha256: sha256Hex(patch),
+      file: 'patches/EPC-1.0.0-to-1.1.0.patch',
+    });
+  }
   const body: WorkPackageBody = {
     packageId: randomUUID(),
     createdAt: now.toISOString(),
@@ -77,7 +104,7 @@ export function makePackage(
     configuration: { id: randomUUID(), name: 'Loader 7 remote (ISM)' },
     devices,
     firmware,
-    patches: [],
+    patches,
     keys: {
       configFileRootKey: { keyId: world.root.keyId, algorithm: 'ES256', publicKeyPem: world.root.publicKeyPem },
       firmwareReleaseKeys: [{ keyId: testReleaseKey.keyId, name: 'test release key', algorithm: 'Ed25519', publicKeyPem: testReleaseKey.publicKeyPem, trustedAt: now.toISOString() }],

@@ -175,6 +175,24 @@ describe('importing a work package', () => {
     }
   });
 
+  it('carries firmware patches to the cache, and refuses a patch that builds firmware the package does not carry', async () => {
+    const world = packageWorld();
+    const made = makePackage(world, { withPatch: {} });
+    const stores = await plant();
+    const imported = await importWorkPackage({ bytes: made.bytes, account, ...stores });
+    // Kept where the cache keeps patches (main/app/cache/patch-store.ts), in builds that have it.
+    const store = (stores.cache as unknown as { patches?: { to(target: string): Promise<Array<{ patch: Uint8Array }>> } }).patches;
+    expect(imported.patches).toEqual({ carried: 1, kept: store ? 1 : 0 });
+    if (store) expect((await store.to(made.body.patches[0]!.targetSha256)).map((p) => p.patch)).toEqual([made.files.get(made.body.patches[0]!.file)]);
+
+    const elsewhere = makePackage(world, { withPatch: { patchTarget: new Uint8Array(2048).fill(7) } });
+    const refused = await plant();
+    await expect(importWorkPackage({ bytes: elsewhere.bytes, account, ...refused })).rejects.toThrow(
+      'The EPC patch from 1.0.0 in the work package does not build firmware the package carries. Do not use it: ask for a new one.',
+    );
+    await expectNothingKept(refused);
+  });
+
   it('is refused when it names a file it does not hold', () => {
     const world = packageWorld();
     const made = makePackage(world);
