@@ -87,6 +87,8 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
   const notes: string[] = [];
   /** Codings the device refused during this upload: not offered again. */
   const excluded = new Set<ContentCoding>();
+  /** The coding of the stream being sent: a patch the device could not use is dropped, not fatal. */
+  let sending: ContentCoding | undefined;
   const meter = new RateMeter();
   const maxResumes = options.maxResumes ?? 3;
   for (let attempt = 0; ; attempt++) {
@@ -97,6 +99,7 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
       }
       const { wire, deviceOffset, deviceBlockSize } = await announceCoded(session, image, digest, info, options, excluded, notes);
       announcedOffsets.push(deviceOffset);
+      sending = wire.coding;
       const blockSize = largestBlockSizeAtMost(Math.min(info.maxBlockSize, deviceBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE));
       const window = Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
       const data = wire.bytes;
@@ -130,11 +133,21 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
       return done(blockSize);
     } catch (error) {
       if (options.signal?.aborted) throw abortReason(options.signal);
-      if (error instanceof DeviceError && error.code === DEVICE_ERROR_CODING.baseMismatch && !excluded.has('delta')) {
-        // The patch's own header named another base than the device runs (a stale offer): the
-        // device discarded it; the full image goes instead, from its first byte.
+      const patchFailed =
+        error instanceof DeviceError &&
+        sending === 'delta' &&
+        (error.code === DEVICE_ERROR_CODING.baseMismatch || error.code === DEVICE_ERROR_CODING.codingCorrupt || error.code === DEVICE_ERROR.fwHashMismatch);
+      if (patchFailed && !excluded.has('delta')) {
+        // The patch named another base than the device runs (a stale offer), or did not build the
+        // signed image (patches carry no signature of their own): the device discarded it and the
+        // full image goes instead, from its first byte.
         excluded.add('delta');
-        notes.push(`${session.info?.serialNumber ?? 'The device'} does not run the image the patch applies to; the full image was sent instead.`);
+        const device = session.info?.serialNumber ?? 'The device';
+        notes.push(
+          error.code === DEVICE_ERROR_CODING.baseMismatch
+            ? `${device} does not run the image the patch applies to; the full image was sent instead.`
+            : `The patch did not build the signed image on ${device} (${error.code}); the full image was sent instead.`,
+        );
         attempt--;
         continue;
       }

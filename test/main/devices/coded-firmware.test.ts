@@ -32,7 +32,7 @@ function codeLikeImage(version: string, words: number, edits = 0): Uint8Array {
     image[at + 2] = (state >>> 8) & 0x0f;
     image[at + 3] = i % 7 === 0 ? (state >>> 16) & 0xff : 0x00;
   }
-  for (let e = 0; e < edits; e++) image[FIRMWARE_IMAGE_HEADER_SIZE + ((e * 997) % (words * 4))] ^= 0x5a;
+  for (let e = 0; e < edits; e++) image[FIRMWARE_IMAGE_HEADER_SIZE + ((e * 997) % (words * 4))]! ^= 0x5a;
   return image;
 }
 
@@ -99,6 +99,21 @@ describe('coded firmware transfer over a pty', () => {
     expect(result.notes.join(' ')).toMatch(/does not run the image the patch applies to; the full image was sent/);
     expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(b)) });
     expect(device.state().firmwareVersion).toBe('5.0.0');
+  });
+
+  it('sends the full image, with a note, when a patch does not build the signed image', async () => {
+    const { device, session } = await attach();
+    const a = codeLikeImage('5.2.0', 4 * 1024);
+    await upload(session, a, '5.2.0');
+    await applyFirmware(session, { version: '5.2.0' });
+    const b = codeLikeImage('5.3.0', 4 * 1024, 9);
+    const wrong = codeLikeImage('5.3.0', 4 * 1024, 10);
+    // Names the right base and target, but builds other bytes.
+    const lying = createFirmwarePatch(a, wrong, { baseSha256: sha256(a), targetSha256: sha256(b) });
+    const result = await upload(session, b, '5.3.0', { patches: [{ baseSha256: hex(sha256(a)), patch: lying }] });
+    expect(result.coding).toBe('deflate');
+    expect(result.notes.join(' ')).toMatch(/The patch did not build the signed image .* \(FW_HASH_MISMATCH\); the full image was sent instead/);
+    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(b)) });
   });
 
   it('resumes a deflate upload from the last acknowledged coded offset after a pulled cable', async () => {
