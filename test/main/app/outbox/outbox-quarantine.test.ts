@@ -1,22 +1,11 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NetworkError, ServiceError } from '../../../../main/cloud/errors';
-import { Outbox, type ConfirmationSender, type NewConfirmation, type OutboxEntry, type OutboxEvent } from '../../../../main/app/outbox/outbox';
-import { FakeTime } from '../jobs/fake-time';
+import type { ConfirmationSender, OutboxEntry } from '../../../../main/app/outbox/outbox';
+import { firmware, useOutboxBench } from './outbox-bench';
 
 const request = { method: 'POST', path: '/x' };
-
-function firmware(serialNumber: string): NewConfirmation {
-  return {
-    kind: 'firmware',
-    serviceUrl: 'http://service.test',
-    orgId: 'org-1',
-    serialNumber,
-    payload: { firmwareFileSuccessfullyDeployed: true, error: null, firmwareVersion: '2.1.0', applyTimeStamp: '2026-01-01T00:00:00.000Z' },
-  };
-}
 
 class RecordingSender implements ConfirmationSender {
   readonly sent: string[] = [];
@@ -27,35 +16,20 @@ class RecordingSender implements ConfirmationSender {
   }
 }
 
-let dir: string;
-let time: FakeTime;
-let events: OutboxEvent[];
-
-function makeOutbox(sender: ConfirmationSender): Outbox {
-  return new Outbox({ dir, sender, clock: time.clock, timers: time.timers, random: () => 0.5, onEvent: (e) => events.push(e) });
-}
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-quarantine-'));
-  time = new FakeTime();
-  events = [];
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const bench = useOutboxBench('outbox-quarantine-');
 
 describe('outbox: damaged entry files are quarantined, no entry is lost', () => {
   it('starts over garbage, truncated and foreign files: reports them, keeps their bytes, sends every good entry', async () => {
     // Good entries, as an earlier run left them: one the service refused, three waiting (the service was down).
-    const refusing = makeOutbox(
+    const refusing = bench.outbox(
       new RecordingSender(async () => {
         throw new ServiceError(422, [{ code: 'BAD', message: 'no' }], request);
       }),
     );
     const refused = await refusing.enqueue(firmware('SN4'));
     await refusing.syncNow({ force: true });
-    expect((await readdir(join(dir, 'rejected'))).length).toBe(1);
-    const earlier = makeOutbox(
+    expect((await readdir(join(bench.dir, 'rejected'))).length).toBe(1);
+    const earlier = bench.outbox(
       new RecordingSender(async () => {
         throw new NetworkError('unreachable', request);
       }),
@@ -65,19 +39,19 @@ describe('outbox: damaged entry files are quarantined, no entry is lost', () => 
 
     // Then the disk: garbage, a torn copy of a real entry, a JSON file that is no entry, and one a
     // newer version of the app wrote.
-    const goodText = await readFile(join(dir, 'pending', `${waiting[0]!.id}.json`), 'utf8');
+    const goodText = await readFile(join(bench.dir, 'pending', `${waiting[0]!.id}.json`), 'utf8');
     const damaged: Record<string, Buffer> = {
       'garbage.json': Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0x7b]),
       'torn.json': Buffer.from(goodText.slice(0, goodText.length >> 1)),
       'not-an-entry.json': Buffer.from(JSON.stringify({ format: 'provisioner-outbox/1', id: 'x' })),
     };
-    for (const [name, bytes] of Object.entries(damaged)) await writeFile(join(dir, 'pending', name), bytes);
-    await writeFile(join(dir, 'rejected', 'garbage-rejected.json'), '{"format":"provisioner-outbox/1",');
+    for (const [name, bytes] of Object.entries(damaged)) await writeFile(join(bench.dir, 'pending', name), bytes);
+    await writeFile(join(bench.dir, 'rejected', 'garbage-rejected.json'), '{"format":"provisioner-outbox/1",');
     const newer = JSON.stringify({ ...JSON.parse(goodText), format: 'provisioner-outbox/2', id: 'future' });
-    await writeFile(join(dir, 'pending', 'future.json'), newer);
+    await writeFile(join(bench.dir, 'pending', 'future.json'), newer);
 
     const sender = new RecordingSender(async () => true);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const report = await outbox.syncNow({ force: true });
 
     // Every good pending entry was sent; the refused one is still there for a person.
@@ -86,37 +60,37 @@ describe('outbox: damaged entry files are quarantined, no entry is lost', () => 
     expect((await outbox.list()).map((e) => e.id)).toEqual([refused.id]);
 
     // Each damaged file reported once and kept, byte for byte, in quarantine/.
-    const reported = events.flatMap((e) => (e.type === 'quarantined' ? [e.file] : []));
+    const reported = bench.events.flatMap((e) => (e.type === 'quarantined' ? [e.file] : []));
     expect(reported.map((f) => basename(f.from)).sort()).toEqual(['garbage-rejected.json', 'garbage.json', 'not-an-entry.json', 'torn.json']);
     expect(reported.find((f) => basename(f.from) === 'torn.json')?.reason).toMatch(/^not JSON/);
     expect(reported.find((f) => basename(f.from) === 'not-an-entry.json')?.reason).toMatch(/^not an outbox entry/);
     for (const file of reported) {
       const original = damaged[basename(file.from)] ?? Buffer.from('{"format":"provisioner-outbox/1",');
       expect((await readFile(file.path)).equals(original)).toBe(true);
-      expect(file.path.startsWith(join(dir, 'quarantine'))).toBe(true);
+      expect(file.path.startsWith(join(bench.dir, 'quarantine'))).toBe(true);
     }
     expect(await outbox.quarantined()).toHaveLength(4);
 
     // The newer version's entry is not damaged: left in place for that version to send.
-    expect(await readdir(join(dir, 'pending'))).toEqual(['future.json']);
-    expect(await readFile(join(dir, 'pending', 'future.json'), 'utf8')).toBe(newer);
+    expect(await readdir(join(bench.dir, 'pending'))).toEqual(['future.json']);
+    expect(await readFile(join(bench.dir, 'pending', 'future.json'), 'utf8')).toBe(newer);
     expect(await outbox.pending()).toMatchObject({ count: 0, rejected: 1, unreadable: 1, quarantined: 4 });
 
     // A second start finds nothing new to set aside: no crash loop, nothing reported twice.
-    events = [];
-    const again = makeOutbox(new RecordingSender(async () => true));
+    bench.events = [];
+    const again = bench.outbox(new RecordingSender(async () => true));
     await again.syncNow({ force: true });
-    expect(events.filter((e) => e.type === 'quarantined')).toEqual([]);
+    expect(bench.events.filter((e) => e.type === 'quarantined')).toEqual([]);
     expect(await again.quarantined()).toHaveLength(4);
   });
 
   it('the background loop keeps running over a damaged file', async () => {
     const sender = new RecordingSender(async () => true);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     outbox.start();
     await outbox.enqueue(firmware('SN9'));
-    await writeFile(join(dir, 'pending', 'empty.json'), '');
-    time.advance(0);
+    await writeFile(join(bench.dir, 'pending', 'empty.json'), '');
+    bench.time.advance(0);
     await until(() => sender.sent.length === 1);
     await outbox.stop();
     expect(sender.sent).toEqual(['SN9']);

@@ -1,33 +1,21 @@
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthError, NetworkError, ServiceError } from '../../../../main/cloud/errors';
 import { nodeFileSystem, type FileSystem } from '../../../../platform/durable-file';
 import { tryAcquireLock } from '../../../../platform/durable-lock';
 import {
   DEFAULT_BACKOFF,
-  Outbox,
   retryDelay,
   type ConfirmationSender,
-  type NewConfirmation,
   type OutboxEntry,
   type OutboxEvent,
 } from '../../../../main/app/outbox/outbox';
 import { clientConfirmationSender } from '../../../../main/app/outbox/outbox-sender';
-import { FakeTime, deferred } from '../jobs/fake-time';
+import { deferred } from '../jobs/fake-time';
+import { firmware, useOutboxBench } from './outbox-bench';
 
 const request = { method: 'POST', path: '/v1/organizations/o/devices/SN1/confirm-apply-firmware' };
-
-function firmware(serialNumber = 'SN1', version = '2.1.0'): NewConfirmation {
-  return {
-    kind: 'firmware',
-    serviceUrl: 'http://service.test',
-    orgId: 'org-1',
-    serialNumber,
-    payload: { firmwareFileSuccessfullyDeployed: true, error: null, firmwareVersion: version, applyTimeStamp: '2026-01-01T00:00:00.000Z' },
-  };
-}
 
 /** A sender scripted per call: each call takes the next behaviour; records what it was given. */
 class ScriptedSender implements ConfirmationSender {
@@ -45,29 +33,14 @@ class ScriptedSender implements ConfirmationSender {
   }
 }
 
-let dir: string;
-let time: FakeTime;
-let events: OutboxEvent[];
-
-function makeOutbox(sender: ConfirmationSender, extra: Partial<ConstructorParameters<typeof Outbox>[0]> = {}): Outbox {
-  return new Outbox({ dir, sender, clock: time.clock, timers: time.timers, random: () => 0.5, onEvent: (e) => events.push(e), ...extra });
-}
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-'));
-  time = new FakeTime();
-  events = [];
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const bench = useOutboxBench('outbox-');
 
 describe('outbox durability', () => {
   it('keeps an entry across a crash: a new instance on the same directory sees it, same id and payload', async () => {
-    const first = makeOutbox(new ScriptedSender());
+    const first = bench.outbox(new ScriptedSender());
     const entry = await first.enqueue(firmware());
     // "crash": drop the instance without any shutdown and open the directory again
-    const second = makeOutbox(new ScriptedSender());
+    const second = bench.outbox(new ScriptedSender());
     const listed = await second.list();
     expect(listed).toHaveLength(1);
     expect(listed[0]!.id).toBe(entry.id);
@@ -76,7 +49,7 @@ describe('outbox durability', () => {
   });
 
   it('refuses a payload the service could never accept, before writing anything', async () => {
-    const outbox = makeOutbox(new ScriptedSender());
+    const outbox = bench.outbox(new ScriptedSender());
     const bad = firmware();
     if (bad.kind !== 'firmware') throw new Error('fixture');
     await expect(outbox.enqueue({ ...bad, payload: { ...bad.payload, applyTimeStamp: 'yesterday' } })).rejects.toThrow(/applyTimeStamp/);
@@ -111,9 +84,9 @@ describe('outbox durability', () => {
         return nodeFileSystem.rename(from, to);
       },
     };
-    const outbox = makeOutbox(new ScriptedSender(), { fs });
+    const outbox = bench.outbox(new ScriptedSender(), { fs });
     const entry = await outbox.enqueue(firmware());
-    const onDisk = JSON.parse(await readFile(join(dir, 'pending', `${entry.id}.json`), 'utf8')) as OutboxEntry;
+    const onDisk = JSON.parse(await readFile(join(bench.dir, 'pending', `${entry.id}.json`), 'utf8')) as OutboxEntry;
     expect(onDisk.id).toBe(entry.id);
     const renameAt = calls.indexOf(`rename -> ${entry.id}.json`);
     expect(renameAt).toBeGreaterThan(0);
@@ -128,26 +101,26 @@ describe('outbox durability', () => {
         throw Object.assign(new Error('power cut'), { code: 'EIO' });
       },
     };
-    await expect(makeOutbox(new ScriptedSender(), { fs: crashing }).enqueue(firmware())).rejects.toThrow('power cut');
+    await expect(bench.outbox(new ScriptedSender(), { fs: crashing }).enqueue(firmware())).rejects.toThrow('power cut');
     // A temp file a killed process left behind, an hour and more old:
-    const leftover = join(dir, 'pending', '.abc.json.1.dead.tmp');
+    const leftover = join(bench.dir, 'pending', '.abc.json.1.dead.tmp');
     await writeFile(leftover, '{"torn":');
-    const old = new Date(time.now() - 2 * 3600_000);
+    const old = new Date(bench.time.now() - 2 * 3600_000);
     await utimes(leftover, old, old);
-    const outbox = makeOutbox(new ScriptedSender());
+    const outbox = bench.outbox(new ScriptedSender());
     expect(await outbox.list()).toEqual([]);
-    expect(await readdir(join(dir, 'pending'))).toEqual([]);
+    expect(await readdir(join(bench.dir, 'pending'))).toEqual([]);
   });
 
   it('sets an unreadable entry file aside in quarantine, never sends or deletes it', async () => {
     const sender = new ScriptedSender();
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     await outbox.enqueue(firmware());
-    await writeFile(join(dir, 'pending', 'broken.json'), 'not json');
+    await writeFile(join(bench.dir, 'pending', 'broken.json'), 'not json');
     expect(await outbox.pending()).toMatchObject({ count: 1, unreadable: 0, quarantined: 1 });
     await outbox.syncNow();
     expect(sender.sent).toHaveLength(1);
-    expect(await readdir(join(dir, 'pending'))).toEqual([]);
+    expect(await readdir(join(bench.dir, 'pending'))).toEqual([]);
     const [quarantined] = await outbox.quarantined();
     expect(quarantined).toMatch(/quarantine\/.*-broken\.json$/);
     expect(await readFile(quarantined!, 'utf8')).toBe('not json');
@@ -157,18 +130,18 @@ describe('outbox durability', () => {
 describe('outbox delivery', () => {
   it('removes an entry only once the service acknowledged it with data true', async () => {
     const sender = new ScriptedSender([true]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const entry = await outbox.enqueue(firmware());
     const report = await outbox.syncNow();
     expect(report.delivered).toEqual([entry.id]);
     expect(sender.sent.map((e) => e.id)).toEqual([entry.id]);
     expect(await outbox.list()).toEqual([]);
-    expect(events.map((e) => e.type)).toEqual(['enqueued', 'delivered']);
+    expect(bench.events.map((e) => e.type)).toEqual(['enqueued', 'delivered']);
   });
 
   it('deliver(): records durably then sends at once; says whether it is still waiting', async () => {
     const sender = new ScriptedSender([true, new NetworkError('unreachable', request)]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const sent = await outbox.deliver(firmware('SN1'));
     expect(sent.delivered).toBe(true);
     const waiting = await outbox.deliver(firmware('SN2'));
@@ -179,26 +152,26 @@ describe('outbox delivery', () => {
 
   it('retries network errors and 5xx with the same payload, with doubling delays, across restarts', async () => {
     const sender = new ScriptedSender([new NetworkError('unreachable', request), new ServiceError(503, [{ code: 'UNAVAILABLE', message: 'busy' }], request)]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const entry = await outbox.enqueue(firmware());
     await outbox.syncNow();
     let [stored] = await outbox.list();
     expect(stored).toMatchObject({ id: entry.id, state: 'pending', attempts: 1, lastError: { kind: 'network' } });
-    expect(Date.parse(stored!.nextAttemptAt) - time.now()).toBe(5_000);
+    expect(Date.parse(stored!.nextAttemptAt) - bench.time.now()).toBe(5_000);
 
     // not due yet: nothing is sent
     await outbox.syncNow();
     expect(sender.sent).toHaveLength(1);
 
-    time.advance(5_000);
+    bench.time.advance(5_000);
     await outbox.syncNow();
     [stored] = await outbox.list();
     expect(stored).toMatchObject({ attempts: 2, lastError: { kind: 'service', httpStatus: 503, errors: [{ code: 'UNAVAILABLE', message: 'busy' }] } });
-    expect(Date.parse(stored!.nextAttemptAt) - time.now()).toBe(10_000);
+    expect(Date.parse(stored!.nextAttemptAt) - bench.time.now()).toBe(10_000);
 
     // restart: a new instance picks up the schedule from disk
-    time.advance(10_000);
-    const restarted = makeOutbox(sender);
+    bench.time.advance(10_000);
+    const restarted = bench.outbox(sender);
     const report = await restarted.syncNow();
     expect(report.delivered).toEqual([entry.id]);
     expect(sender.sent.map((e) => e.payload)).toEqual([entry.payload, entry.payload, entry.payload]);
@@ -208,11 +181,11 @@ describe('outbox delivery', () => {
 
   it('waits at least as long as the service asks with Retry-After', async () => {
     const busy = new ServiceError(503, [], request, undefined, 120_000);
-    const outbox = makeOutbox(new ScriptedSender([busy]));
+    const outbox = bench.outbox(new ScriptedSender([busy]));
     await outbox.enqueue(firmware());
     await outbox.syncNow();
     const [stored] = await outbox.list();
-    expect(Date.parse(stored!.nextAttemptAt) - time.now()).toBe(120_000);
+    expect(Date.parse(stored!.nextAttemptAt) - bench.time.now()).toBe(120_000);
   });
 
   it('follows the backoff schedule: 5 s doubling, capped at 5 minutes, jitter within ±20%', () => {
@@ -226,19 +199,19 @@ describe('outbox delivery', () => {
   it('moves a 4xx that will never succeed to rejected, keeps it visible with the service errors, and lets a person retry or discard it', async () => {
     const refusal = new ServiceError(409, [{ code: 'SYNC_ID_UNKNOWN', message: 'No such syncId for this device.', field: 'syncId' }], request);
     const sender = new ScriptedSender([refusal, true]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const entry = await outbox.enqueue(firmware());
     const report = await outbox.syncNow();
     expect(report.rejected).toEqual([entry.id]);
     expect(await outbox.pending()).toMatchObject({ count: 0, rejected: 1 });
-    const [rejected] = await makeOutbox(sender).list();
+    const [rejected] = await bench.outbox(sender).list();
     expect(rejected).toMatchObject({
       id: entry.id,
       state: 'rejected',
       lastError: { kind: 'rejected', httpStatus: 409, errors: [{ code: 'SYNC_ID_UNKNOWN', message: 'No such syncId for this device.', field: 'syncId' }] },
     });
     // never retried on its own
-    time.advance(3600_000);
+    bench.time.advance(3600_000);
     await outbox.syncNow({ force: true });
     expect(sender.sent).toHaveLength(1);
 
@@ -255,7 +228,7 @@ describe('outbox delivery', () => {
 
   it('treats data false as refused (kept as rejected), and auth errors as retryable', async () => {
     const sender = new ScriptedSender([false, new AuthError(401, [{ code: 'UNAUTHORIZED', message: 'Unknown API key.' }], request)]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const a = await outbox.enqueue(firmware('SN1'));
     const b = await outbox.enqueue(firmware('SN2'));
     await outbox.syncNow();
@@ -266,15 +239,15 @@ describe('outbox delivery', () => {
 
   it('keeps order within one device and kind: a later confirmation waits while an earlier one is retrying', async () => {
     const sender = new ScriptedSender([new ServiceError(500, [], request), true]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const first = await outbox.enqueue(firmware('SN1', '1.0.0'));
-    time.advance(1);
+    bench.time.advance(1);
     const second = await outbox.enqueue(firmware('SN1', '2.0.0'));
-    time.advance(1);
+    bench.time.advance(1);
     const otherDevice = await outbox.enqueue(firmware('SN9', '2.0.0'));
     await outbox.syncNow();
     expect(sender.sent.map((e) => e.id)).toEqual([first.id, otherDevice.id]);
-    time.advance(5_000);
+    bench.time.advance(5_000);
     sender.push(true, true);
     await outbox.syncNow();
     expect(sender.sent.map((e) => e.id)).toEqual([first.id, otherDevice.id, first.id, second.id]);
@@ -282,14 +255,14 @@ describe('outbox delivery', () => {
 
   it('after a network failure, holds the other entries for that service until the backoff ends', async () => {
     const sender = new ScriptedSender([new NetworkError('unreachable', request)]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     await outbox.enqueue(firmware('SN1'));
     await outbox.enqueue(firmware('SN2'));
     await outbox.syncNow();
     // the service is unreachable: no point hammering it with SN2 in the same breath
     expect(sender.sent.map((e) => e.serialNumber)).toEqual(['SN1']);
     expect(await outbox.pending()).toMatchObject({ count: 2 });
-    time.advance(5_000);
+    bench.time.advance(5_000);
     await outbox.syncNow();
     expect(sender.sent.map((e) => e.serialNumber)).toEqual(['SN1', 'SN1', 'SN2']);
     expect(await outbox.pending()).toMatchObject({ count: 0 });
@@ -311,7 +284,7 @@ describe('outbox concurrency', () => {
       },
     };
     const counting = new ScriptedSender();
-    const outbox = makeOutbox({ send: async (e, s) => (await counting.send(e), sender.send(e, s)) });
+    const outbox = bench.outbox({ send: async (e, s) => (await counting.send(e), sender.send(e, s)) });
     await outbox.enqueue(firmware('SN1'));
     await outbox.enqueue(firmware('SN2'));
     const runs = [outbox.syncNow(), outbox.syncNow(), outbox.syncNow()];
@@ -324,7 +297,7 @@ describe('outbox concurrency', () => {
 
   it('keeps sending after overlapping passes: every later confirmation is delivered', async () => {
     const sender = new ScriptedSender();
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     // Three devices confirm at the same moment (one pass running, one queued), then two more later.
     const together = await Promise.all(['SN1', 'SN2', 'SN3'].map((sn) => outbox.deliver(firmware(sn))));
     expect(together.every((r) => r.delivered)).toBe(true);
@@ -337,7 +310,7 @@ describe('outbox concurrency', () => {
   it('a call made during a pass gets a fresh pass that starts after it', async () => {
     const gate = deferred<boolean>();
     const sender = new ScriptedSender([() => gate.promise]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     await outbox.enqueue(firmware('SN1'));
     const first = outbox.syncNow();
     await outbox.enqueue(firmware('SN2'));
@@ -354,16 +327,16 @@ describe('outbox concurrency', () => {
 
   it('skips a pass while another live process holds the sender lock, and takes over a dead one', async () => {
     const sender = new ScriptedSender();
-    const outbox = makeOutbox(sender, { lock: { isAlive: (pid) => pid === 4242 } });
+    const outbox = bench.outbox(sender, { lock: { isAlive: (pid) => pid === 4242 } });
     await outbox.enqueue(firmware());
-    const other = await tryAcquireLock(join(dir, 'sender.lock'), { pid: 4242, now: time.now, isAlive: () => true });
+    const other = await tryAcquireLock(join(bench.dir, 'sender.lock'), { pid: 4242, now: bench.time.now, isAlive: () => true });
     expect(other).toBeDefined();
     expect((await outbox.syncNow()).skippedLocked).toBe(true);
     expect(sender.sent).toHaveLength(0);
     await other!.release();
 
     // a process that died holding the lock
-    const dead = await tryAcquireLock(join(dir, 'sender.lock'), { pid: 999_999, now: time.now, isAlive: () => true });
+    const dead = await tryAcquireLock(join(bench.dir, 'sender.lock'), { pid: 999_999, now: bench.time.now, isAlive: () => true });
     expect(dead).toBeDefined();
     const report = await outbox.syncNow();
     expect(report.skippedLocked).toBe(false);
@@ -380,8 +353,8 @@ describe('outbox concurrency', () => {
       },
     ]);
     const fast = new ScriptedSender();
-    const a = makeOutbox(slow);
-    const b = makeOutbox(fast);
+    const a = bench.outbox(slow);
+    const b = bench.outbox(fast);
     await a.enqueue(firmware());
     const first = a.syncNow();
     await sending.promise;
@@ -393,7 +366,7 @@ describe('outbox concurrency', () => {
   });
 
   it('waits (and retries) when there are no credentials for the entry service', async () => {
-    const outbox = makeOutbox(clientConfirmationSender(() => undefined));
+    const outbox = bench.outbox(clientConfirmationSender(() => undefined));
     const entry = await outbox.enqueue(firmware());
     expect((await outbox.syncNow()).retrying).toEqual([entry.id]);
     const [stored] = await outbox.list();
@@ -401,26 +374,26 @@ describe('outbox concurrency', () => {
   });
 
   it('a lock held too long by a live process counts as stale', async () => {
-    const held = await tryAcquireLock(join(dir, 'lock'), { pid: 4242, now: time.now, isAlive: () => true });
+    const held = await tryAcquireLock(join(bench.dir, 'lock'), { pid: 4242, now: bench.time.now, isAlive: () => true });
     expect(held).toBeDefined();
-    expect(await tryAcquireLock(join(dir, 'lock'), { now: time.now, isAlive: () => true })).toBeUndefined();
-    time.advance(10 * 60_000 + 1);
-    const taken = await tryAcquireLock(join(dir, 'lock'), { now: time.now, isAlive: () => true });
+    expect(await tryAcquireLock(join(bench.dir, 'lock'), { now: bench.time.now, isAlive: () => true })).toBeUndefined();
+    bench.time.advance(10 * 60_000 + 1);
+    const taken = await tryAcquireLock(join(bench.dir, 'lock'), { now: bench.time.now, isAlive: () => true });
     expect(taken).toBeDefined();
     // the old holder's release does not remove the new holder's lock
     await held!.release();
-    expect(await tryAcquireLock(join(dir, 'lock'), { now: time.now, isAlive: () => true })).toBeUndefined();
+    expect(await tryAcquireLock(join(bench.dir, 'lock'), { now: bench.time.now, isAlive: () => true })).toBeUndefined();
     await taken!.release();
   });
 
   it('prefers the rejected copy when a move to rejected was interrupted', async () => {
     const sender = new ScriptedSender([new ServiceError(400, [{ code: 'VALIDATION', message: 'bad' }], request)]);
-    const outbox = makeOutbox(sender);
+    const outbox = bench.outbox(sender);
     const entry = await outbox.enqueue(firmware());
-    const pendingCopy = await readFile(join(dir, 'pending', `${entry.id}.json`));
+    const pendingCopy = await readFile(join(bench.dir, 'pending', `${entry.id}.json`));
     await outbox.syncNow();
-    await writeFile(join(dir, 'pending', `${entry.id}.json`), pendingCopy); // as if the unlink never happened
-    const reopened = makeOutbox(sender);
+    await writeFile(join(bench.dir, 'pending', `${entry.id}.json`), pendingCopy); // as if the unlink never happened
+    const reopened = bench.outbox(sender);
     expect(await reopened.pending()).toMatchObject({ count: 0, rejected: 1 });
     await reopened.syncNow({ force: true });
     expect(sender.sent).toHaveLength(1);
@@ -431,7 +404,7 @@ describe('outbox background loop', () => {
   it('sends at once on enqueue, then retries when the backoff ends, driven by the injected timers', async () => {
     const sender = new ScriptedSender([new NetworkError('timeout', request), true]);
     let notify: (e: OutboxEvent) => void = () => undefined;
-    const outbox = makeOutbox(sender, { onEvent: (e) => notify(e), idlePollMs: 60_000 });
+    const outbox = bench.outbox(sender, { onEvent: (e) => notify(e), idlePollMs: 60_000 });
     const waitFor = (type: OutboxEvent['type']): Promise<OutboxEvent> =>
       new Promise((resolve) => {
         notify = (e) => {
@@ -441,24 +414,24 @@ describe('outbox background loop', () => {
     outbox.start();
     const retry = waitFor('retry-scheduled');
     const entry = await outbox.enqueue(firmware());
-    time.advance(0);
+    bench.time.advance(0);
     await retry;
     // the loop schedules its next wake-up at the entry's nextAttemptAt
-    await until(() => time.scheduled().length === 1);
-    expect(time.scheduled()).toEqual([5_000]);
+    await until(() => bench.time.scheduled().length === 1);
+    expect(bench.time.scheduled()).toEqual([5_000]);
     const delivered = waitFor('delivered');
-    time.advance(5_000);
+    bench.time.advance(5_000);
     expect((await delivered).type).toBe('delivered');
-    await until(() => time.scheduled().length === 1);
-    expect(time.scheduled()).toEqual([60_000]); // idle: look again later for other processes' entries
+    await until(() => bench.time.scheduled().length === 1);
+    expect(bench.time.scheduled()).toEqual([60_000]); // idle: look again later for other processes' entries
     await outbox.stop();
-    expect(time.scheduled()).toEqual([]);
+    expect(bench.time.scheduled()).toEqual([]);
     expect(sender.sent.map((e) => e.id)).toEqual([entry.id, entry.id]);
   });
 
   it('stop cancels a send in flight and leaves the entry pending, unchanged, even if the sender ignores its signal', async () => {
     const sending = deferred();
-    const outbox = makeOutbox({
+    const outbox = bench.outbox({
       send: () => {
         sending.resolve();
         return new Promise<boolean>(() => undefined); // never settles
@@ -466,7 +439,7 @@ describe('outbox background loop', () => {
     });
     outbox.start();
     const entry = await outbox.enqueue(firmware());
-    time.advance(0);
+    bench.time.advance(0);
     await sending.promise;
     await outbox.stop();
     const [stored] = await outbox.list();
