@@ -107,3 +107,24 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
   }
   return verdict.result === 'pass' ? EXIT.ok : EXIT.failed;
 }
+
+/**
+ * After `device configuration update` at a terminal: offers the function test of each device whose
+ * apply was just recorded in the ledger. Returns the worse of `updateCode` and the tests' codes, so
+ * a failed test fails the command. A script (no terminal, --json) is never asked.
+ */
+export async function offerFunctionTests(ctx: CliContext, serialNumbers: readonly string[], updateCode: number): Promise<number> {
+  if (!interactive(ctx)) return updateCode;
+  const entries = (await openWorkstationLedger(ctx.dirs.data).readAll()).flatMap((line) => ('entry' in line ? [line.entry] : []));
+  let code = updateCode;
+  for (const serialNumber of serialNumbers) {
+    const last = entries.findLast((entry) => entry.serialNumber === serialNumber);
+    if (last?.action !== 'configuration-apply' || last.outcome !== 'success') continue;
+    if (!/^y/i.test(await ask(`Test the safety function of ${serialNumber} now (you press its E-stop)? [y/N] `))) {
+      ctx.out.note(`${serialNumber} is not commissioned until its function test passes: provisioner device function-test ${serialNumber}`);
+      continue;
+    }
+    code = Math.max(code, await functionTest(ctx, serialNumber, {}));
+  }
+  return code;
+}

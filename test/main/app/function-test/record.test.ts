@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { functionTestRecord, verdictOf } from '../../../../main/app/function-test';
+import type { FunctionTestObservation } from '../../../../main/app/function-test';
+
+const seen: FunctionTestObservation = {
+  pressed: true,
+  pressedAt: '2026-11-25T10:00:00.000Z',
+  receivers: [
+    { serialNumber: 'EPC000102', tripped: true, reactionMs: 14, trippedBy: 'EPC000101' },
+    { serialNumber: 'EPC000103', tripped: true, reactionMs: 22, trippedBy: 'EPC000101' },
+  ],
+  unreachable: [],
+};
+
+describe('the function test verdict', () => {
+  it('passes only what was observed whole and the technician passes', () => {
+    expect(verdictOf(seen, 'pass')).toEqual({ result: 'pass', reasons: [] });
+    expect(verdictOf(seen, 'fail')).toEqual({ result: 'fail', reasons: ['the technician judged it failed'] });
+  });
+
+  it('fails a test without a press, with a receiver that did not trip or was not watched, whatever the technician says', () => {
+    expect(verdictOf({ ...seen, pressed: false }, 'pass').reasons).toEqual(['no press of the E-stop was seen']);
+    const oneQuiet = { ...seen, receivers: [seen.receivers[0]!, { serialNumber: 'EPC000103', tripped: false, reactionMs: null, trippedBy: null }] };
+    expect(verdictOf(oneQuiet, 'pass')).toEqual({ result: 'fail', reasons: ['EPC000103 did not trip'] });
+    expect(verdictOf({ ...seen, unreachable: [{ serialNumber: 'EPC000104', reason: 'not attached to this computer' }] }, 'pass').result).toBe('fail');
+  });
+
+  it('records the slowest reaction, the counts and the note', () => {
+    const record = functionTestRecord({
+      serialNumber: 'EPC000101',
+      workstation: 'ws-1',
+      observation: seen,
+      verdict: verdictOf(seen, 'pass'),
+      note: 'lamp off',
+      syncId: null,
+      configurationName: 'Line 1',
+      at: new Date('2026-11-25T10:00:01Z'),
+    });
+    expect(record).toMatchObject({ action: 'function-test', outcome: 'success', facts: { maxReactionMs: 22, receiversTripped: 2, receiversExpected: 2, note: 'lamp off', receivers: 'EPC000102 14 ms, EPC000103 22 ms' } });
+    expect(record).not.toHaveProperty('error');
+  });
+});
