@@ -8,6 +8,7 @@ import {
   type DeviceType,
   type FirmwareConfirmationInput,
 } from '../../../domain';
+import { issuedSyncIdSchema } from '../../../domain/issued-sync-id';
 import { collectBody, saveBody, type DownloadTarget, type DownloadedFile } from '../download';
 import { encodePathSegment as seg, type CallOptions, type RequestSpec, type Transport } from '../http';
 import { walkPages, type PageOf } from '../paging';
@@ -100,6 +101,9 @@ export function deviceOperations(t: Transport) {
     downloadBlankConfigurationFile: (serialNumber: string, target: DownloadTarget, call?: CallOptions) =>
       download(paths.blankConfigurationFile(serialNumber), target, call),
     fetchBlankConfigurationFile: (serialNumber: string, call?: CallOptions) => fetchFile(paths.blankConfigurationFile(serialNumber), call),
+    /** GET devices/{serialNumber}/sync-ids/{syncId} (ours): what the file of that syncId set on the device. */
+    issuedSyncId: (serialNumber: string, syncId: string, call?: CallOptions) =>
+      t.json({ method: 'GET', path: `${bySerial(serialNumber)}/sync-ids/${seg(syncId)}`, safeToRepeat: true }, issuedSyncIdSchema, call),
     /**
      * Confirmations are safe to repeat: the service records one per (device, kind, payload) and
      * answers a replay like the first call; with an `idempotencyKey` (the same on every retry of

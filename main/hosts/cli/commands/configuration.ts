@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { configurationDiff, type ConfiguredSettings } from '../../../../domain/configuration-diff';
+import { readFile } from 'node:fs/promises';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
+import { changeBasis, planConfigurationChange } from '../../../app/configuration-changes';
 import { provisioningPaths } from '../../../app/jobs';
 import { ConfigFileStore } from '../../../app/jobs/config-file-store';
 import type { CliContext } from '../context';
@@ -58,42 +57,23 @@ export async function configurationUpdate(ctx: CliContext, serialNumbers: string
 
 /**
  * `device configuration update SN... --dry-run`: what applying each device's file would change, in
- * words, against the file the device was last confirmed with (its deployedSyncId). That file's
- * content is known when it is the copy kept here by the last download; otherwise every setting is
- * listed as new. Nothing is applied and nothing kept: the new file goes to a temporary place only.
+ * words (main/app/configuration-changes.ts). Nothing is applied and nothing kept.
  */
 async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[]): Promise<number> {
   const account = await ctx.account();
   const store = new ConfigFileStore({ dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).configFiles });
   for (const serialNumber of serialNumbers) {
-    const record = (await account.client.devices.list({ serial: serialNumber })).items.find((d) => d.serialNumber === serialNumber);
-    const appliedSyncId = record?.deployedSyncId ?? null;
-    const temp = join(tmpdir(), `provisioner-dry-run-${randomBytes(6).toString('hex')}`);
-    let next: ReturnType<typeof decodeConfigFile>;
-    try {
-      await account.client.devices.downloadConfigurationFile(serialNumber, { path: temp });
-      next = decodeConfigFile(new Uint8Array(await readFile(temp)));
-    } finally {
-      await rm(temp, { force: true });
-    }
-    const kept = appliedSyncId ? await store.get(serialNumber) : undefined;
-    const applied = kept && kept.meta.syncId === appliedSyncId ? decodeConfigFile(kept.bytes).content : null;
-    const inSync = appliedSyncId !== null && appliedSyncId === next.syncId;
-    const changes = inSync ? [] : configurationDiff(applied ? configuredSettings(applied) : null, configuredSettings(next.content));
-    const basis = appliedSyncId === null ? 'no configuration applied' : applied ? `applied ${appliedSyncId}` : `applied ${appliedSyncId}, whose content is not kept here`;
+    const plan = await planConfigurationChange({ client: account.client, store, serialNumber });
     if (ctx.out.json) {
-      ctx.out.jsonLine({ serialNumber, dryRun: true, appliedSyncId, syncId: next.syncId, appliedContentKnown: applied !== null, inSync, changes });
+      const { appliedFrom, ...rest } = plan;
+      ctx.out.jsonLine({ ...rest, dryRun: true, appliedFrom, appliedContentKnown: appliedFrom !== null });
       continue;
     }
-    ctx.out.line(`${serialNumber}: ${basis} → ${next.syncId}`);
-    if (inSync) ctx.out.line('  already in sync: nothing would change');
-    else if (changes.length === 0) ctx.out.line('  the same settings: nothing would change');
-    for (const change of changes) ctx.out.line(`  ${change.text}`);
+    ctx.out.line(`${serialNumber}: ${changeBasis(plan)} → ${plan.syncId}`);
+    if (plan.inSync) ctx.out.line('  already in sync: nothing would change');
+    else if (plan.changes.length === 0) ctx.out.line('  the same settings: nothing would change');
+    for (const change of plan.changes) ctx.out.line(`  ${change.text}`);
   }
   if (!ctx.out.json) ctx.out.line('Dry run: nothing was applied.');
   return EXIT.ok;
-}
-
-function configuredSettings(content: ReturnType<typeof decodeConfigFile>['content']): ConfiguredSettings {
-  return { blank: content.blank, configurationId: content.configurationId, device: content.device, peers: content.peers, safety: content.safety };
 }

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
@@ -46,6 +48,15 @@ describe('configuration update --dry-run', () => {
 
     const json = await w.cli(['--json', 'device', 'configuration', 'update', 'EPC000101', '--dry-run']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ serialNumber: 'EPC000101', dryRun: true, appliedSyncId: held, appliedContentKnown: true, inSync: false });
+    expect(JSON.parse(json.stdout)).toMatchObject({ serialNumber: 'EPC000101', dryRun: true, appliedSyncId: held, appliedContentKnown: true, appliedFrom: 'kept copy', inSync: false });
+
+    // Another workstation (no copy kept): the service's record of what the applied syncId set
+    // gives the same two changes, not every setting as new.
+    await rm(join(w.home, 'data', 'accounts'), { recursive: true, force: true });
+    const elsewhere = await w.cli(['--json', 'device', 'configuration', 'update', 'EPC000101', '--dry-run']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    const plan = JSON.parse(elsewhere.stdout);
+    expect(plan).toMatchObject({ appliedSyncId: held, appliedFrom: 'service', inSync: false });
+    expect(plan.changes.map((c: { text: string }) => c.text)).toEqual(['CAN bitrate 500 kbit/s → 250 kbit/s', 'Safety timeout 500 ms → 1 s']);
   });
 });
