@@ -5,6 +5,9 @@ import { DEVICE_ERROR_CODING } from '../../protocol/constants';
 import { bytesToHex } from '../hex';
 import { DeviceError } from './errors';
 
+/** Coded bytes handed to the inflater at a time. */
+const INFLATE_SLICE = 64;
+
 export interface CodedStreamOptions {
   coding: 'deflate' | 'delta';
   windowBits: number;
@@ -58,17 +61,32 @@ export class CodedStream {
    * here, and must end exactly here with the whole image decoded.
    */
   async push(bytes: Uint8Array, last: boolean, heldBesides = 0): Promise<void> {
+    // Fed in small slices, as a device feeds its inflater from a receive buffer, so that what one
+    // push decodes (long runs of a patch's zero differences inflate a thousandfold) stays small.
+    for (let at = 0; ; at += INFLATE_SLICE) {
+      const end = Math.min(at + INFLATE_SLICE, bytes.length);
+      await this.pushSlice(bytes.subarray(at, end), last && end === bytes.length, bytes.length + heldBesides);
+      if (end === bytes.length) break;
+    }
+    // A truncated stream already failed above: the inflater refuses a final push that ends mid-block.
+    if (last) {
+      if (this.patch !== null && !this.patch.complete) throw corrupt('the patch ends before the image is complete');
+      if (this.decoded !== this.options.imageSize) throw corrupt(`it decodes to ${this.decoded} bytes, not the announced ${this.options.imageSize}`);
+    }
+  }
+
+  /** `held`: the block in hand and any that arrived ahead of a gap (only on links that reorder). */
+  private async pushSlice(slice: Uint8Array, last: boolean, held: number): Promise<void> {
     try {
-      this.inflater.push(bytes, last);
+      this.inflater.push(slice, last);
     } catch (error) {
       throw corrupt(`the DEFLATE stream does not decode (${(error as Error).message})`);
     }
     const inflated = this.inflated;
     this.inflated = [];
     const inflatedBytes = inflated.reduce((n, c) => n + c.length, 0);
-    // The window stays with the inflater; the block and its output are in hand until written.
-    // `heldBesides`: blocks that arrived ahead of a gap (only on links that reorder).
-    this.peak = Math.max(this.peak, 2 ** this.options.windowBits + bytes.length + heldBesides + inflatedBytes * (this.patch === null ? 1 : 2));
+    // The window stays with the inflater; the output is in hand until written (delta: and the base bytes read beside it).
+    this.peak = Math.max(this.peak, 2 ** this.options.windowBits + held + inflatedBytes * (this.patch === null ? 1 : 2));
     for (const chunk of inflated) {
       const output = this.patch === null ? [chunk] : await this.applyPatch(chunk);
       for (const part of output) {
@@ -76,11 +94,6 @@ export class CodedStream {
         await this.options.write(this.decoded, part);
         this.decoded += part.length;
       }
-    }
-    // A truncated stream already failed above: the inflater refuses a final push that ends mid-block.
-    if (last) {
-      if (this.patch !== null && !this.patch.complete) throw corrupt('the patch ends before the image is complete');
-      if (this.decoded !== this.options.imageSize) throw corrupt(`it decodes to ${this.decoded} bytes, not the announced ${this.options.imageSize}`);
     }
   }
 
