@@ -55,5 +55,10 @@ function columnHeading(column: ListColumn): ReactNode {
   );
 }
 
+/** The pager of a list whose answer says its page, limit and total; none before the first answer. */
+export function pagerOf(answer: { page: number; limit: number; totalCount: number } | null, onPage: (page: number) => void): PagerProps | undefined {
+  return answer ? { page: answer.page, limit: answer.limit, totalCount: answer.totalCount, onPage } : undefined;
+}
+
 /** The last column of a list whose rows have buttons: no visible heading. */
 export const ACTIONS_COLUMN: ListColumn = { label: 'Actions', className: 'actions-col', hidden: true };

@@ -6,7 +6,7 @@ import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { SelectField, TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
-import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
+import { ACTIONS_COLUMN, ListTable, pagerOf } from '../components/ListTable';
 import { ListScreenHeader } from '../components/ListScreenHeader';
 import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
@@ -88,7 +88,7 @@ function ConfigurationList() {
         loading={list.loading}
         error={list.error}
         errorTitle="Could not load configurations"
-        pager={list.data ? { page: list.data.page, limit: list.data.limit, totalCount: list.data.totalCount, onPage: setPage } : undefined}
+        pager={pagerOf(list.data, setPage)}
       />
     </section>
   );

@@ -7,7 +7,7 @@ import { ActionButton } from '../components/ActionButton';
 import { TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
 import { ImagePicker } from '../components/ImagePicker';
-import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
+import { ACTIONS_COLUMN, ListTable, pagerOf } from '../components/ListTable';
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
 import { Badge, Callout, type Tone } from '../components/misc';
 import { useBusyAction } from '../components/use-busy-action';
@@ -96,7 +96,7 @@ export function DevicesScreen() {
         loading={list.loading}
         error={list.error}
         errorTitle="Could not load devices"
-        pager={list.data ? { page: list.data.page, limit: list.data.limit, totalCount: list.data.totalCount, onPage: setPage } : undefined}
+        pager={pagerOf(list.data, setPage)}
       />
     </section>
   );

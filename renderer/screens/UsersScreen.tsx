@@ -7,7 +7,7 @@ import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { InlineSelect, SelectField, TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
-import { ACTIONS_COLUMN, ListTable } from '../components/ListTable';
+import { ACTIONS_COLUMN, ListTable, pagerOf } from '../components/ListTable';
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
 import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
@@ -72,7 +72,7 @@ export function UsersScreen() {
             loading={list.loading}
             error={list.error}
             errorTitle="Could not load users"
-            pager={list.data ? { page: list.data.page, limit: list.data.limit, totalCount: list.data.totalCount, onPage: setPage } : undefined}
+            pager={pagerOf(list.data, setPage)}
           />
         </>
       )}

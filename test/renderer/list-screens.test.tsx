@@ -44,6 +44,7 @@ describe('UsersScreen', () => {
     await settle();
     const role = select(view.container, 'Role of ana@example.com');
     expect(role.value).toBe('Operator');
+    expect(view.container.querySelector('.pager__text')?.textContent).toBe('1–1 of 1 · page 1 of 1');
     expect([...role.options].map((o) => o.value)).toContain('Admin');
     await typeInto(role, 'Admin');
     await settle();
