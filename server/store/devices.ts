@@ -149,11 +149,10 @@ export async function listDeviceRecords(
     AND ($3::text IS NULL OR d.serial_number = $3)
     AND (NOT $4::boolean OR cd.serial_number IS NULL)`;
   const params = [orgId, query.search === undefined ? null : likePattern(query.search), query.serial ?? null, query.configurableOnly];
-  const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE ${where} ORDER BY d.serial_number LIMIT $5 OFFSET $6`, [
-    ...params,
-    query.limit,
-    (query.page - 1) * query.limit,
-  ]);
+  const offset = (query.page - 1) * query.limit;
+  const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE ${where} ORDER BY d.serial_number LIMIT $5 OFFSET $6`, [...params, query.limit, offset]);
+  // A short page that holds something (or the first page) shows where the list ends: no count needed.
+  if (rows.length < query.limit && (rows.length > 0 || offset === 0)) return { items: rows.map(toRecord), totalCount: offset + rows.length };
   const count = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM devices d JOIN manufacturing_records m ON m.serial_number = d.serial_number
      LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number WHERE ${where}`,
