@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as NobleModule from '@abandonware/noble';
-import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
 import { BLE_ATT_HEADER_SIZE, BLE_RX_CHARACTERISTIC_UUID, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID } from '../../../protocol/constants';
-import type { Transport } from './transports';
+import { framedTransport, type Transport } from './transports';
 
 export type Noble = typeof NobleModule;
 export type Peripheral = NobleModule.Peripheral;
@@ -53,42 +52,25 @@ export async function connectTransport(peripheral: Peripheral, options: { connec
   const tx = characteristics.find((c) => c.uuid === BLE_TX_CHARACTERISTIC_UUID)!;
   await tx.subscribeAsync();
   const mtu = peripheral.mtu ?? 23;
-  const decoder = new FrameDecoder();
-  const listeners: ((message: Uint8Array) => void)[] = [];
-  const closeListeners: (() => void)[] = [];
-  let open = true;
-  tx.on('data', (data: Buffer) => {
-    for (const message of decoder.push(new Uint8Array(data))) for (const l of listeners) l(message);
-  });
-  peripheral.once('disconnect', () => {
-    open = false;
-    for (const l of closeListeners) l();
-  });
   const writes: number[] = [];
-  const write = (bytes: Uint8Array) => {
-    const chunk = mtu - BLE_ATT_HEADER_SIZE;
-    for (let offset = 0; offset < bytes.length; offset += chunk) {
-      const part = Buffer.from(bytes.subarray(offset, offset + chunk));
-      writes.push(part.length);
-      rx.write(part, true);
-    }
-  };
-  return {
-    mtu,
-    writes,
-    send: (message) => {
-      if (open) write(encodeFrame(message));
+  const framed = framedTransport(
+    {
+      // One write without response per ATT packet: the payload is MTU - 3.
+      write: (bytes) => {
+        const chunk = mtu - BLE_ATT_HEADER_SIZE;
+        for (let offset = 0; offset < bytes.length; offset += chunk) {
+          const part = Buffer.from(bytes.subarray(offset, offset + chunk));
+          writes.push(part.length);
+          rx.write(part, true);
+        }
+      },
+      close: async () => {
+        if (framed.transport.isOpen) await peripheral.disconnectAsync();
+      },
     },
-    sendRaw: (bytes) => {
-      if (open) write(bytes);
-    },
-    onMessage: (l) => listeners.push(l),
-    onClose: (l) => closeListeners.push(l),
-    get isOpen() {
-      return open;
-    },
-    close: async () => {
-      if (open) await peripheral.disconnectAsync();
-    },
-  };
+    { mtu, writes },
+  );
+  tx.on('data', (data: Buffer) => framed.received(new Uint8Array(data)));
+  peripheral.once('disconnect', () => framed.ended());
+  return framed.transport;
 }

@@ -14,6 +14,47 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** The two ends a framed transport needs of its byte stream. */
+export interface ByteStream {
+  write(bytes: Uint8Array): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A Transport over a byte stream that carries SLIP frames (a pty, a BLE characteristic pair).
+ * The caller feeds it what the stream brings (`received`) and says when the stream ended (`ended`).
+ */
+export function framedTransport<Extra extends object>(stream: ByteStream, extra: Extra): { transport: Transport & Extra; received(bytes: Uint8Array): void; ended(): void } {
+  const decoder = new FrameDecoder();
+  const listeners: ((message: Uint8Array) => void)[] = [];
+  const closeListeners: (() => void)[] = [];
+  let open = true;
+  return {
+    transport: {
+      ...extra,
+      send: (message) => {
+        if (open) stream.write(encodeFrame(message));
+      },
+      sendRaw: (bytes) => {
+        if (open) stream.write(bytes);
+      },
+      onMessage: (l) => listeners.push(l),
+      onClose: (l) => closeListeners.push(l),
+      get isOpen() {
+        return open;
+      },
+      close: () => stream.close(),
+    },
+    received: (bytes) => {
+      for (const message of decoder.push(bytes)) for (const l of listeners) l(message);
+    },
+    ended: () => {
+      open = false;
+      for (const l of closeListeners) l();
+    },
+  };
+}
+
 export async function waitForPath(path: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -45,35 +86,20 @@ async function openPort(path: string, timeoutMs = 20_000): Promise<SerialPort> {
 
 export async function openSerialTransport(path: string): Promise<Transport> {
   const port = await openPort(path);
-  const decoder = new FrameDecoder();
-  const listeners: ((message: Uint8Array) => void)[] = [];
-  const closeListeners: (() => void)[] = [];
-  let open = true;
-  port.on('data', (chunk: Buffer) => {
-    for (const message of decoder.push(new Uint8Array(chunk))) for (const l of listeners) l(message);
-  });
+  const framed = framedTransport(
+    {
+      write: (bytes) => port.write(Buffer.from(bytes)),
+      close: async () => {
+        if (!port.isOpen) return;
+        await new Promise<void>((resolve) => port.close(() => resolve()));
+      },
+    },
+    {},
+  );
+  port.on('data', (chunk: Buffer) => framed.received(new Uint8Array(chunk)));
   port.on('error', () => undefined);
-  port.on('close', () => {
-    open = false;
-    for (const l of closeListeners) l();
-  });
-  return {
-    send: (message) => {
-      if (open) port.write(Buffer.from(encodeFrame(message)));
-    },
-    sendRaw: (bytes) => {
-      if (open) port.write(Buffer.from(bytes));
-    },
-    onMessage: (l) => listeners.push(l),
-    onClose: (l) => closeListeners.push(l),
-    get isOpen() {
-      return open;
-    },
-    close: async () => {
-      if (!port.isOpen) return;
-      await new Promise<void>((resolve) => port.close(() => resolve()));
-    },
-  };
+  port.on('close', () => framed.ended());
+  return framed.transport;
 }
 
 export async function openUdpTransport(host: string, port: number): Promise<Transport> {
