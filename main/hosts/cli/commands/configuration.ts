@@ -10,6 +10,7 @@ import { EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
 import { moveTo, outputDir, readInputFile } from './files';
+import { offerFunctionTests } from './function-test';
 
 /** `device configuration download SN -o DIR`: the device's configuration file and its syncId. */
 export async function configurationDownload(ctx: CliContext, serialNumber: string, options: { output: string }): Promise<number> {
@@ -52,7 +53,9 @@ export interface UpdateOptions {
 export async function configurationUpdate(ctx: CliContext, serialNumbers: string[], options: UpdateOptions, interrupt?: AbortSignal): Promise<number> {
   if (options.dryRun) return configurationUpdateDryRun(ctx, serialNumbers);
   const { targets, missing } = await resolveTargets(ctx, { serialNumbers, links: options.link ?? [], all: options.all });
-  return runJobs(ctx, targets.map((target) => ({ action: 'configuration', target })), missing, interrupt);
+  const code = await runJobs(ctx, targets.map((target) => ({ action: 'configuration', target })), missing, interrupt);
+  // At a terminal, the safety function is tested now, while the technician is at the machine.
+  return offerFunctionTests(ctx, targets.flatMap((target) => (target.serialNumber ? [target.serialNumber] : [])), code);
 }
 
 /**
