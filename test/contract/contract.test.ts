@@ -7,6 +7,7 @@ import {
   FIRMWARE_CHANNELS,
   invokeForWire,
   OUTBOX_CHANNELS,
+  PACKAGE_CHANNELS,
   parseChannelInput,
   REGISTRY_CHANNELS,
   SESSION_CHANNELS,
@@ -31,7 +32,7 @@ describe('the contract', () => {
   });
 
   it('takes every channel group whole: no group hides another one\'s channel of the same name', () => {
-    const groups = [SESSION_CHANNELS, CONFIGURATION_CHANNELS, REGISTRY_CHANNELS, FIRMWARE_CHANNELS, WORKBENCH_CHANNELS, OUTBOX_CHANNELS, SUPPORT_CHANNELS, STATION_CHANNELS];
+    const groups = [SESSION_CHANNELS, CONFIGURATION_CHANNELS, REGISTRY_CHANNELS, FIRMWARE_CHANNELS, WORKBENCH_CHANNELS, OUTBOX_CHANNELS, SUPPORT_CHANNELS, STATION_CHANNELS, PACKAGE_CHANNELS];
     const names = groups.flatMap((group) => Object.keys(group));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(CONTRACT).sort()).toEqual([...names].sort());
