@@ -53,15 +53,24 @@ export async function observeFunctionTest(
   const pressTimeoutMs = options.pressTimeoutMs ?? 120_000;
   const tripTimeoutMs = options.tripTimeoutMs ?? 3_000;
   const watchOptions = { ...(options.linkDeps ? { linkDeps: options.linkDeps } : {}), ...(options.signal ? { signal: options.signal } : {}) };
-  const sender = await watchSafety(device, watchOptions);
+  // The receivers are watched before the device under test: a press can come as soon as the
+  // device is watched (a quick technician, or the simulator's), and a trip before its receiver is
+  // watched would be counted as already there.
   const watched: SafetyWatch[] = [];
   const unreachable: FunctionTestObservation['unreachable'] = [];
+  const opened = await Promise.allSettled(receivers.map((receiver) => watchSafety(receiver, watchOptions)));
+  opened.forEach((result, i) => {
+    if (result.status === 'fulfilled') watched.push(result.value);
+    else unreachable.push({ serialNumber: receivers[i]!.serialNumber, reason: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+  });
+  let sender: SafetyWatch;
   try {
-    const opened = await Promise.allSettled(receivers.map((receiver) => watchSafety(receiver, watchOptions)));
-    opened.forEach((result, i) => {
-      if (result.status === 'fulfilled') watched.push(result.value);
-      else unreachable.push({ serialNumber: receivers[i]!.serialNumber, reason: result.reason instanceof Error ? result.reason.message : String(result.reason) });
-    });
+    sender = await watchSafety(device, watchOptions);
+  } catch (error) {
+    await Promise.all(watched.map((watch) => watch.close()));
+    throw error;
+  }
+  try {
 
     let pressAtMs: number | undefined;
     let pressedAt: string | null = null;
