@@ -35,9 +35,12 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     identity = (await openJobDevice(env, request.target, control, where, holder)).identity;
 
     let bytes: Uint8Array;
+    /** Patches to the image from images the device may run (the cache's): sent when it runs one's base. */
+    let patches: FirmwareImage['patches'];
     if (request.source.kind === 'latest') {
       const resolved = await resolveFirmware(env.cache, env.client, { deviceType: identity.deviceType, serialNumber: identity.serialNumber }, { signal });
       bytes = resolved.bytes;
+      patches = resolved.patches;
       notice = resolved.notice ?? null;
     } else {
       bytes = request.source.bytes;
@@ -62,7 +65,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       };
     }
 
-    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType, signedManifest };
+    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType, signedManifest, patches };
     intent = await env.intents.record({
       jobId: control.jobId,
       kind: 'firmware',
@@ -81,11 +84,12 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       let last = -1;
       const result = await session.uploadFirmware(image, {
         signal,
-        onProgress: (acknowledged, total) => {
+        onProgress: (acknowledged, total, coding) => {
           where.percent = (acknowledged / total) * 100;
+          const transferCoding = coding === undefined || coding === 'identity' ? null : coding;
           // The first figure of an upload, or one below the last: the device's announce offset.
-          if (acknowledged < last || last < 0) control.update({ resumedFrom: acknowledged, bytesDone: acknowledged, bytesTotal: total });
-          else control.update({ bytesDone: acknowledged, bytesTotal: total });
+          if (acknowledged < last || last < 0) control.update({ resumedFrom: acknowledged, bytesDone: acknowledged, bytesTotal: total, transferCoding });
+          else control.update({ bytesDone: acknowledged, bytesTotal: total, transferCoding });
           last = acknowledged;
         },
       });
