@@ -27,6 +27,7 @@ export function runningText(job: JobSnapshot): string {
     if (percent !== null) parts.push(`${Math.floor(percent)}%`);
     const rate = rateText(job.rateBytesPerSecond);
     if (rate) parts.push(rate);
+    if (job.phase === 'uploading' && job.transferCoding) parts.push(job.transferCoding);
     const left = secondsLeft(job);
     if (left !== null) parts.push(left < 1 ? 'under 1 s left' : `${durationText(left)} left`);
   }
