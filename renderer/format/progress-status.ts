@@ -79,7 +79,10 @@ export function progressStatus(job: JobView | null): ProgressStatus {
   const transferring = job.phase === 'uploading' || job.phase === 'downloading';
   const left = secondsLeft(job);
   return {
-    label: job.phase === 'failed' && job.resultMessage ? `Failed: ${job.resultMessage}` : doneLabel(job) ?? phaseText(job.phase, job.step),
+    label:
+      job.phase === 'failed' && job.resultMessage
+        ? `Failed: ${job.resultMessage}`
+        : (doneLabel(job) ?? phaseText(job.phase, job.step) + (job.phase === 'uploading' && job.transferCoding ? ` (${job.transferCoding})` : '')),
     percent,
     percentText: percent === null ? '' : `${Math.floor(percent)}%`,
     rateText: transferring ? rateText(job.rateBytesPerSecond) : '',

@@ -51,6 +51,12 @@ describe('progress status texts', () => {
     expect(progressStatus(null)).toMatchObject({ label: 'Idle', tone: 'idle' });
   });
 
+  it('names the coding of a compressed or delta upload beside what it does', () => {
+    expect(progressStatus(jobView({ transferCoding: 'deflate, 1.6× wire' })).label).toMatch(/\(deflate, 1\.6× wire\)$/);
+    expect(progressStatus(jobView({ transferCoding: null })).label).not.toMatch(/wire/);
+    expect(progressStatus(jobView({ phase: 'applying', transferCoding: 'deflate, 1.6× wire' })).label).not.toMatch(/wire/);
+  });
+
   it('keeps numbers short and steady', () => {
     expect(rateText(0)).toBe('');
     expect(rateText(11_520)).toBe('11.5 kB/s');
