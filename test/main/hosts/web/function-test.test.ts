@@ -144,6 +144,8 @@ describe('the function test on the Workbench', () => {
     await test.getByRole('button', { name: 'Start watching' }).click();
     await test.getByText('This test fails: EPC000102 could not be watched (not attached to this computer).').waitFor(NO_LIMIT);
     expect(await test.getByLabel('Yes, it stopped safely').isDisabled()).toBe(true);
+    expect(await test.getByRole('button', { name: 'Record result' }).getAttribute('aria-disabled')).toBe('true');
+    await test.getByLabel('No', { exact: true }).check();
     await test.getByLabel('Note').fill('receiver cabinet unpowered');
     await test.getByRole('button', { name: 'Record result' }).click();
     const result = test.getByTestId('function-test-result');
