@@ -219,7 +219,9 @@ describe('jobs', () => {
   it('cannot open a device that is not there, and says so in one line', { timeout: 120_000 }, async () => {
     const run = await world.cli(['device', 'configuration', 'update', '--link', 'serial:/dev/provisioner-no-such-port']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: serial:\/dev\/provisioner-no-such-port: could not open the device: .*; check the cable and the address, then run the same command again\n$/);
+    expect(run.stderr).toMatch(/^error: serial:\/dev\/provisioner-no-such-port: could not open the device: .*; check the cable and the address, then run the same command again\n/);
+    // Then the catalogue's words (docs/errors.md) and the code, for support.
+    expect(run.stderr).toMatch(/\nnote: serial:\/dev\/provisioner-no-such-port: configuration: The port or address could not be opened .*\(DEVICE_UNREACHABLE\)\n$/);
   });
 });
 
