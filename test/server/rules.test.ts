@@ -48,6 +48,11 @@ async function statusOf(c: Context, configuration: Record<string, unknown>, devi
   return status;
 }
 
+const BLE_SENDER_ISM_RECEIVER = [
+  { serialNumber: 'SRCP000102', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
+  { serialNumber: 'SRCP000103', deviceConfigurationType: 'Receiver', commInterface: 'ISM' },
+];
+
 const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectField?: string; run: (c: Context) => Promise<Response> }> = {
   // Payload shape
   REQUIRED: { expectField: 'name', run: (c) => c.env.call('POST', '/configurations', { body: { ismTxChannel: 3 } }) },
@@ -137,22 +142,9 @@ const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectFi
   NO_RECEIVER: { expectField: 'devices', run: (c) => statusOf(c, {}, [{ serialNumber: 'SRCP000102', deviceConfigurationType: 'Sender', commInterface: 'BLE' }]) },
   DEVICE_ROLE_MISSING: { expectField: 'devices.SRCP000102.deviceConfigurationType', run: (c) => statusOf(c, {}, [{ serialNumber: 'SRCP000102', commInterface: 'BLE' }]) },
   COMM_INTERFACE_MISSING: { expectField: 'devices.SRCP000102.commInterface', run: (c) => statusOf(c, {}, [{ serialNumber: 'SRCP000102', deviceConfigurationType: 'Sender' }]) },
-  SENDER_WITHOUT_RECEIVER_LINK: {
-    expectField: 'devices.SRCP000102.commInterface',
-    run: (c) =>
-      statusOf(c, {}, [
-        { serialNumber: 'SRCP000102', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
-        { serialNumber: 'SRCP000103', deviceConfigurationType: 'Receiver', commInterface: 'ISM' },
-      ]),
-  },
-  RECEIVER_WITHOUT_SENDER_LINK: {
-    expectField: 'devices.SRCP000103.commInterface',
-    run: (c) =>
-      statusOf(c, {}, [
-        { serialNumber: 'SRCP000102', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
-        { serialNumber: 'SRCP000103', deviceConfigurationType: 'Receiver', commInterface: 'ISM' },
-      ]),
-  },
+  // One configuration breaks both link rules: the BLE sender reaches no receiver, the ISM receiver no sender.
+  SENDER_WITHOUT_RECEIVER_LINK: { expectField: 'devices.SRCP000102.commInterface', run: (c) => statusOf(c, {}, BLE_SENDER_ISM_RECEIVER) },
+  RECEIVER_WITHOUT_SENDER_LINK: { expectField: 'devices.SRCP000103.commInterface', run: (c) => statusOf(c, {}, BLE_SENDER_ISM_RECEIVER) },
   TIMEOUT_CONFIGURATION_MISSING: { expectField: 'timeoutConfiguration', run: (c) => statusOf(c, {}, []) },
   ISM_CHANNEL_MISSING: { expectField: 'ismTxChannel', run: (c) => statusOf(c, {}, [{ serialNumber: 'SRCP000102', commInterface: 'ISM' }]) },
   ISM_TX_POWER_MISSING: { expectField: 'ismTxPower', run: (c) => statusOf(c, {}, [{ serialNumber: 'SRCP000102', commInterface: 'ISM' }]) },
