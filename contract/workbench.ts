@@ -47,6 +47,17 @@ export interface PortGlobsView {
   fromEnvironment: string[];
 }
 
+/** The change view before an apply (main/app/configuration-changes.ts). */
+export interface ConfigurationChangesView {
+  serialNumber: string;
+  appliedSyncId: string | null;
+  syncId: string;
+  /** Where the applied settings were read from; null when not known or none applied. */
+  appliedFrom: 'kept copy' | 'service' | null;
+  inSync: boolean;
+  changes: { field: string; before: string; after: string; text: string }[];
+}
+
 const jobId = z.object({ jobId: nonEmpty.max(128) }).strict();
 
 /** The device workbench: attached devices and the jobs that provision them. */
@@ -62,6 +73,8 @@ export const WORKBENCH_CHANNELS = {
   'workbench.clearFinished': command(noInput).returns<JobView[]>(),
   /** A device's last finished jobs, newest first, each with its steps (kept across restarts). */
   'workbench.timeline': query(z.object({ device: nonEmpty.max(256) }).strict()).returns<JobView[]>(),
+  /** What applying the device's next configuration file would change, parameter by parameter; nothing is applied. */
+  'workbench.configurationChanges': query(z.object({ serialNumber: nonEmpty.max(64) }).strict()).returns<ConfigurationChangesView>(),
   'workbench.portGlobs': query(noInput).returns<PortGlobsView>(),
   'workbench.setPortGlobs': command(
     z.object({ portGlobs: z.array(z.string().trim().min(1).max(1024)).max(32) }).strict(),

@@ -35,6 +35,7 @@ import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceS
 import { SessionManager } from './session';
 import type { SecretStore } from '../../platform/secret-store';
 import { quarantineNotice } from '../../platform/quarantine';
+import { planConfigurationChange } from './configuration-changes';
 import { SettingsFile } from './settings-file';
 
 export type { SecretStore } from '../../platform/secret-store';
@@ -217,6 +218,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     'workbench.clearFinished': async () => provisioning.clearFinished(),
     'workbench.timeline': (input) => activeWorkbench.timeline(input.device),
+    'workbench.configurationChanges': async (input) => {
+      const account = session.current();
+      if (!account) throw new Error('Not signed in: sign in (or open the local workspace) to see what an apply would change.');
+      return planConfigurationChange({ client: account.client, store: engine.configFiles(), serialNumber: input.serialNumber });
+    },
     'logs.recent': async (input) => log.recent(input.limit),
     'support.report': () =>
       supportReport({ appInfo, session: () => session.view(), devices: () => activeWorkbench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), timeline: () => activeWorkbench.timelines(), log }),

@@ -8,6 +8,7 @@ import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useWorkbench } f
 import { useCapability } from '../stores/session';
 import { useNavigation } from '../stores/navigation';
 import { actionOffers, blockedDevices } from '../workbench/actions';
+import { ConfigurationChanges } from '../workbench/ConfigurationChanges';
 import { JobTimeline } from '../workbench/JobTimeline';
 import { StepOutcome } from '../workbench/StepOutcome';
 import { PortGlobsForm } from './PortGlobsForm';
@@ -25,6 +26,8 @@ export function WorkbenchScreen() {
   const addToConfiguration = useNavigation((s) => s.addDeviceToConfiguration);
   const [timelineOpen, setTimelineOpen] = useState<string[]>([]);
   const toggleTimeline = (linkId: string) => setTimelineOpen((open) => (open.includes(linkId) ? open.filter((id) => id !== linkId) : [...open, linkId]));
+  const [changesOpen, setChangesOpen] = useState<string[]>([]);
+  const toggleChanges = (linkId: string) => setChangesOpen((open) => (open.includes(linkId) ? open.filter((id) => id !== linkId) : [...open, linkId]));
 
   const selectable = selectableLinkIds(devices, jobs);
   const allSelected = selectable.length > 0 && selectable.every((id) => selected.includes(id));
@@ -102,6 +105,10 @@ export function WorkbenchScreen() {
             const name = d.serialNumber ?? d.address;
             const open = timelineOpen.includes(d.linkId);
             const timelineId = `timeline-${d.linkId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+            const changesId = `changes-${d.linkId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+            // Only where an apply can happen: a device in a configuration, identified.
+            const canReview = d.serialNumber !== null && d.needs !== null && d.needs.configuration.blocked === null;
+            const reviewing = canReview && changesOpen.includes(d.linkId);
             return (
               <Fragment key={d.linkId}>
               <tr data-link={d.linkId} data-serial={d.serialNumber ?? ''} className={selected.includes(d.linkId) ? 'row--selected' : undefined}>
@@ -135,7 +142,12 @@ export function WorkbenchScreen() {
                     </span>
                   ) : null}
                 </td>
-                <td>{job && isFinished(job) && job.steps.length > 0 ? <StepOutcome job={job} label={name} /> : <ProgressCell job={job} label={name} />}</td>
+                <td>{job && isFinished(job) && job.steps.length > 0 ? (
+                      // The same cell as while it ran (.progress with its phase), now with each step's outcome.
+                      <div className="progress" data-phase={job.phase}>
+                        <StepOutcome job={job} label={name} />
+                      </div>
+                    ) : <ProgressCell job={job} label={name} />}</td>
                 <td className="actions-col">
                   {job && busy ? (
                     <button type="button" className="button button--quiet" onClick={() => void cancel(job.jobId)} aria-label={`Cancel the job on ${name}`}>
@@ -146,6 +158,11 @@ export function WorkbenchScreen() {
                       Retry
                     </ActionButton>
                   ) : null}
+                  {canReview ? (
+                    <button type="button" className="button button--quiet" aria-expanded={reviewing} aria-controls={changesId} onClick={() => toggleChanges(d.linkId)} aria-label={`What applying the configuration changes on ${name}`}>
+                      Changes
+                    </button>
+                  ) : null}
                   {d.serialNumber ? (
                     <button type="button" className="button button--quiet" aria-expanded={open} aria-controls={timelineId} onClick={() => toggleTimeline(d.linkId)} aria-label={`Timeline of ${name}`}>
                       Timeline
@@ -153,6 +170,13 @@ export function WorkbenchScreen() {
                   ) : null}
                 </td>
               </tr>
+              {reviewing && d.serialNumber ? (
+                <tr id={changesId} className="workbench-timeline-row">
+                  <td colSpan={7}>
+                    <ConfigurationChanges serialNumber={d.serialNumber} version={job?.finishedAt ?? ''} />
+                  </td>
+                </tr>
+              ) : null}
               {open && d.serialNumber ? (
                 <tr id={timelineId} className="workbench-timeline-row">
                   <td colSpan={7}>
