@@ -142,12 +142,7 @@ export function WorkbenchScreen() {
                     </span>
                   ) : null}
                 </td>
-                <td>{job && isFinished(job) && job.steps.length > 0 ? (
-                      // The same cell as while it ran (.progress with its phase), now with each step's outcome.
-                      <div className="progress" data-phase={job.phase}>
-                        <StepOutcome job={job} label={name} />
-                      </div>
-                    ) : <ProgressCell job={job} label={name} />}</td>
+                <td>{job && isFinished(job) && job.steps.length > 0 ? <StepOutcome job={job} label={name} /> : <ProgressCell job={job} label={name} />}</td>
                 <td className="actions-col">
                   {job && busy ? (
                     <button type="button" className="button button--quiet" onClick={() => void cancel(job.jobId)} aria-label={`Cancel the job on ${name}`}>

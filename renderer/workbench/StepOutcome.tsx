@@ -1,6 +1,7 @@
 import type { JobView } from '../../contract/index';
 import { headlineSteps, jobTone, stepMark, stepsLine, type JobStepResult, type JobTone } from '../../domain/job-steps';
 import { errorAdvice } from '../../domain/job-errors';
+import { ProgressCell } from '../components/ProgressCell';
 import './workbench.css';
 
 /** The Badge/Callout tone a job's worst step gives its row. */
@@ -11,7 +12,8 @@ export function toneClass(tone: JobTone): 'ok' | 'warn' | 'bad' | 'info' {
 const TONE_WORDS: Record<JobTone, string> = { ok: 'Done', attention: 'Not everything done', failed: 'A step failed', running: 'Running' };
 
 /**
- * A finished job on a device row: one line per step the technician asked for, each with its own
+ * A finished job on a device row. When every step did its work, the finished bar as it was; else
+ * one line per step the technician asked for, each with its own
  * mark, so an installed firmware reads installed even when the configuration after it was not
  * applied. The row's colour follows the worst step. Nothing is cut: the lines wrap, the whole
  * text is the tooltip and the accessible name, and a step's reason is given in full with what
@@ -20,13 +22,26 @@ const TONE_WORDS: Record<JobTone, string> = { ok: 'Done', attention: 'Not everyt
 export function StepOutcome({ job, label }: { job: JobView; label: string }) {
   const tone = jobTone(job.steps, true);
   const line = stepsLine(job.steps) || job.resultMessage || TONE_WORDS[tone];
+  const name = `${label}: ${TONE_WORDS[tone]}: ${line}`;
+  if (tone === 'ok') {
+    // Every step did its work: the finished bar keeps the row's height (no jump at the end of a
+    // batch); the whole line is the tooltip and the accessible name.
+    return (
+      <div className="step-outcome step-outcome--compact" data-tone={tone} title={line} aria-label={name} role="group">
+        <ProgressCell job={job} label={label} />
+      </div>
+    );
+  }
+  // Something to read: each step on its own line, in full (the row grows rather than cut it).
   return (
-    <div className={`step-outcome step-outcome--${toneClass(tone)}`} data-tone={tone} title={line} aria-label={`${label}: ${TONE_WORDS[tone]}: ${line}`} role="group">
-      <ul className="step-outcome__steps">
-        {headlineSteps(job.steps).map((step, i) => (
-          <StepLine key={`${step.step}-${step.of ?? ''}-${i}`} step={step} />
-        ))}
-      </ul>
+    <div className="progress" data-phase={job.phase}>
+      <div className={`step-outcome step-outcome--${toneClass(tone)}`} data-tone={tone} title={line} aria-label={name} role="group">
+        <ul className="step-outcome__steps">
+          {headlineSteps(job.steps).map((step, i) => (
+            <StepLine key={`${step.step}-${step.of ?? ''}-${i}`} step={step} />
+          ))}
+        </ul>
+      </div>
     </div>
   );
 }
