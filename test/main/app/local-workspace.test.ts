@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createServiceClient } from '../../../main/cloud';
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { demoSerialNumbers } from '../../../server';
 import { demoConfigurations } from '../../../server/seed/demo-configurations';
+import { modesUnder } from '../../fixtures/file-modes';
 
 /** The devices of the six demo configurations: registered whenever the workspace is seeded. */
 const configurationDevices = demoConfigurations()
@@ -107,20 +108,3 @@ describe('the local workspace', () => {
     await expect(readFile(join(dir, 'workspace.lock'))).rejects.toThrow(/ENOENT/);
   });
 });
-
-/** The distinct modes of the directories and files in a tree. */
-async function modesUnder(path: string): Promise<{ dirs: number[]; files: number[] }> {
-  const dirs = new Set<number>();
-  const files = new Set<number>();
-  const walk = async (at: string): Promise<void> => {
-    const info = await stat(at);
-    if (!info.isDirectory()) {
-      files.add(info.mode & 0o777);
-      return;
-    }
-    dirs.add(info.mode & 0o777);
-    for (const name of await readdir(at)) await walk(join(at, name));
-  };
-  await walk(path);
-  return { dirs: [...dirs], files: [...files] };
-}
