@@ -95,7 +95,12 @@ export class VirtualDevice implements DeviceContext {
     try {
       await link.open((message, peer) => device.server.receive(message, peer));
       await device.safety.start();
-      device.control = await ControlSocket.listen(options.controlSocketPath, { pressEstop: () => device.pressEstop() });
+      // A device without its control socket (a path too long for a Unix socket) still works; only
+      // presses through the socket are not possible, and the reason is said.
+      device.control = await ControlSocket.listen(options.controlSocketPath, { pressEstop: () => device.pressEstop() }).catch((error: unknown) => {
+        console.error(`simulator ${options.serialNumber}: no control socket at ${options.controlSocketPath}: ${(error as Error).message}`);
+        return undefined;
+      });
       await device.boot();
     } catch (error) {
       // A device that cannot come up (socat missing, port taken) leaves nothing bound behind.
