@@ -68,7 +68,7 @@ afterAll(async () => {
 async function changeRows(): Promise<string[]> {
   const view = page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` });
   await view.locator('tbody tr, p').first().waitFor(NO_LIMIT);
-  return view.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent ?? '').join(' | ')));
+  return (await view.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t').map((cell) => cell.trim()).join(' | '));
 }
 
 describe('the change view before an apply', () => {
