@@ -158,7 +158,8 @@ export function WorkbenchScreen() {
                       Changes
                     </button>
                   ) : null}
-                  {d.serialNumber ? (
+                  {/* Not while a job runs: Cancel has the place then, so the row keeps its height. */}
+                  {d.serialNumber && !busy ? (
                     <button type="button" className="button button--quiet" aria-expanded={open} aria-controls={timelineId} onClick={() => toggleTimeline(d.linkId)} aria-label={`Timeline of ${name}`}>
                       Timeline
                     </button>
