@@ -5,6 +5,7 @@ import { deviceOperations } from './operations/devices';
 import { firmwarePatchOperations } from './operations/firmware-patches';
 import { firmwareReleaseKeyOperations } from './operations/firmware-release-keys';
 import { ipNetworkTemplateOperations } from './operations/ip-network-templates';
+import { ledgerOperations } from './operations/ledger';
 import { userOperations } from './operations/users';
 import { versionOperations } from './operations/version';
 
@@ -24,6 +25,7 @@ export function createServiceClient(options: TransportOptions) {
     ipNetworkTemplates: ipNetworkTemplateOperations(transport),
     users: userOperations(transport),
     apiKeys: apiKeyOperations(transport),
+    ledger: ledgerOperations(transport),
     ...versionOperations(transport),
     ...firmwareReleaseKeyOperations(transport),
     ...firmwarePatchOperations(transport),

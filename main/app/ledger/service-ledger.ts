@@ -1,11 +1,9 @@
 import {
   checkLedgerChain,
   checkOrgLedgerChain,
-  ledgerAppendResultSchema,
   bodyOf,
   ledgerEntryFault,
   ledgerEntryHash,
-  orgLedgerPageSchema,
   type ChainCheck,
   type BrokenLink,
   type LedgerEntry,
@@ -23,7 +21,7 @@ import type { Ledger } from './ledger';
 
 /** The account the entries belong to: the client holds its key. */
 export interface LedgerAccount {
-  client: Pick<ServiceClient, 'transport'>;
+  client: Pick<ServiceClient, 'ledger'>;
   serviceUrl: string;
   orgId: string;
 }
@@ -45,10 +43,7 @@ export async function sendLedger(ledger: Pick<Ledger, 'readAll'>, account: Ledge
   let received = 0;
   let known = 0;
   for (let i = 0; i < sound.length; i += BATCH) {
-    const result = await account.client.transport.json(
-      { method: 'POST', path: '/ledger/entries', body: { entries: sound.slice(i, i + BATCH) }, safeToRepeat: true },
-      ledgerAppendResultSchema,
-    );
+    const result = await account.client.ledger.append(sound.slice(i, i + BATCH));
     received += result.received;
     known += result.known;
   }
@@ -56,11 +51,11 @@ export async function sendLedger(ledger: Pick<Ledger, 'readAll'>, account: Ledge
 }
 
 /** The organization's whole chain, oldest first. */
-export async function fetchOrgLedger(client: Pick<ServiceClient, 'transport'>): Promise<OrgLedgerEntry[]> {
+export async function fetchOrgLedger(client: Pick<ServiceClient, 'ledger'>): Promise<OrgLedgerEntry[]> {
   const all: OrgLedgerEntry[] = [];
   let after = 0;
   for (;;) {
-    const page = await client.transport.json({ method: 'GET', path: '/ledger/entries', query: { after }, safeToRepeat: true }, orgLedgerPageSchema);
+    const page = await client.ledger.page(after);
     all.push(...page.entries);
     if (page.nextAfter === null) return all;
     after = page.nextAfter;

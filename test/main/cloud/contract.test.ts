@@ -7,6 +7,7 @@ import { readFirmwareBundle } from '../../../domain/files/firmware-bundle';
 import { AuthError, ServiceError, collect, type FetchFn, type ServiceClient } from '../../../main/cloud';
 import { ALL_OPERATIONS } from '../../../server/routes';
 import { srcpToEpcOverIsm } from '../../fixtures/typical-flows';
+import { signedLedgerEntry } from '../../fixtures/ledger';
 import { startTestService, type TestService } from './service-harness';
 
 /**
@@ -264,6 +265,23 @@ describe('configurations and their devices, files and confirmations', () => {
     expect(decodeConfigFile(await readFile(blankOnDisk.path)).serialNumber).toBe('SRCP000101');
     // a device in no configuration has no file yet
     await expect(client.devices.fetchConfigurationFile('NSCP000101')).rejects.toBeInstanceOf(ServiceError);
+  });
+
+  it('what a syncId set (ours): the settings of the file with that syncId; another device\'s syncId is not found', async () => {
+    const issued = await client.devices.issuedSyncId('EPC000101', syncId);
+    const file = decodeConfigFile((await client.devices.fetchConfigurationFile('EPC000101')).bytes);
+    expect(issued).toMatchObject({ syncId, serialNumber: 'EPC000101', configurationId: file.content.configurationId });
+    expect(issued.settings).toMatchObject({ blank: false, safety: file.content.safety, peers: file.content.peers });
+    const missing = await expectServiceError(client.devices.issuedSyncId('SRCP000101', syncId), 404);
+    expect(missing.errors.map((e) => e.code)).toEqual(['SYNC_ID_NOT_FOUND']);
+  });
+
+  it("the organization's ledger chain (ours): entries appended once, read back by pages", async () => {
+    const entries = [signedLedgerEntry(), signedLedgerEntry()];
+    expect(await client.ledger.append(entries)).toMatchObject({ received: 2, known: 0 });
+    expect(await client.ledger.append(entries)).toMatchObject({ received: 0, known: 2 });
+    const page = await client.ledger.page(0);
+    expect(page.entries.map((e) => e.entry.hash)).toEqual(expect.arrayContaining(entries.map((e) => e.hash)));
   });
 
   it('confirm-apply-firmware and confirm-apply-configuration update the device record; a replay is a no-op', async () => {

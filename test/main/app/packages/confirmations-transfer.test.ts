@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generateContainerSigner } from '../../../../domain/files/work-package-container';
 import { readWorkConfirmations } from '../../../../domain/files/work-package-confirmations';
 import { NetworkError, ServiceError } from '../../../../main/cloud';
-import type { Transport } from '../../../../main/cloud/http';
+import type { ServiceClient } from '../../../../main/cloud';
 import { Ledger } from '../../../../main/app/ledger';
 import { FileSecretStore } from '../../../../platform/secret-store';
 import { Outbox } from '../../../../main/app/outbox/outbox';
@@ -47,14 +47,15 @@ function recordingClient(fail: (call: number) => Error | undefined = () => undef
       return true;
     };
   const ledgerSent: unknown[] = [];
-  // The ledger road (POST of entries to the organization's chain): records what was sent, takes all of it as new.
-  const transport = {
-    json: async (spec: { body?: { entries?: unknown[] } }) => {
-      ledgerSent.push(...(spec.body?.entries ?? []));
-      return { received: spec.body?.entries?.length ?? 0, known: 0 };
+  // The ledger road (the organization's chain): records what was sent, takes all of it as new.
+  const ledger = {
+    append: async (entries: readonly unknown[]) => {
+      ledgerSent.push(...entries);
+      return { received: entries.length, known: 0 };
     },
-  } as unknown as Transport;
-  return { sent, ledgerSent, transport, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
+    page: async () => ({ entries: [], nextAfter: null }),
+  } as unknown as ServiceClient['ledger'];
+  return { sent, ledgerSent, ledger, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
 }
 
 describe('exporting and delivering confirmations', () => {
