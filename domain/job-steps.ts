@@ -136,3 +136,12 @@ export function stepsLine(steps: readonly JobStepResult[]): string {
 export function allStepsDone(steps: readonly JobStepResult[]): boolean {
   return steps.every((s) => s.status === 'done' || s.status === 'waiting');
 }
+
+/**
+ * Whether the job put a configuration on the device: its configuration step did its work. A job
+ * that installed firmware but skipped the configuration (the device is in no configuration) did
+ * not, and must not lead to a function test "now that the configuration is applied".
+ */
+export function configurationApplied(steps: readonly JobStepResult[]): boolean {
+  return steps.some((s) => s.step === 'configuration' && s.status === 'done');
+}

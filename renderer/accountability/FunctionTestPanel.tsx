@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FunctionTestObservationView, FunctionTestRecordView, JobView } from '../../contract/index';
+import { configurationApplied } from '../../domain/job-steps';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { useWorkbench } from '../stores/workbench';
@@ -18,7 +19,7 @@ const COMMISSIONING_TEXT: Record<FunctionTestRecordView['commissioning'], string
 };
 
 function appliedJob(job: JobView): boolean {
-  return (job.action === 'configuration' || job.action === 'both') && job.phase === 'done' && job.serialNumber !== null;
+  return (job.action === 'configuration' || job.action === 'both') && job.phase === 'done' && configurationApplied(job.steps) && job.serialNumber !== null;
 }
 
 function reactionsText(observation: FunctionTestObservationView): string {

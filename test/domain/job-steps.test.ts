@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobTone, plannedSteps, stepsLine, type JobStepResult } from '../../domain/job-steps';
+import { configurationApplied, jobTone, plannedSteps, stepsLine, type JobStepResult } from '../../domain/job-steps';
 import { stepsOnProgress, stepsOnResult } from '../../main/app/jobs/step-record';
 import type { StepResult } from '../../main/app/jobs';
 
@@ -52,5 +52,16 @@ describe('per-step results of a job', () => {
     let steps = stepsOnResult(plannedSteps('both'), 'firmware', applied(), 'EPC000101', at(1));
     steps = stepsOnResult(steps, 'configuration', applied({ resultMessage: 'configuration ab12 applied', confirmation: 'queued' }), 'EPC000101', at(2));
     expect(jobTone(steps, true)).toBe('ok');
+  });
+});
+
+describe('whether a job applied a configuration', () => {
+  it('only when its configuration step did its work: not a both job that skipped it, not a firmware job', () => {
+    const both = plannedSteps('both');
+    const withStatus = (status: JobStepResult['status']) => both.map((s) => (s.step === 'configuration' ? { ...s, status } : { ...s, status: 'done' as const }));
+    expect(configurationApplied(withStatus('done'))).toBe(true);
+    expect(configurationApplied(withStatus('skipped'))).toBe(false);
+    expect(configurationApplied(withStatus('failed'))).toBe(false);
+    expect(configurationApplied(plannedSteps('firmware').map((s) => ({ ...s, status: 'done' as const })))).toBe(false);
   });
 });

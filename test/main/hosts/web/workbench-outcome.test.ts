@@ -114,6 +114,8 @@ describe('Workbench outcomes a technician reads at a glance', () => {
     const box = await configuration.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
     expect(box.scroll).toBeLessThanOrEqual(box.client);
     await shot('18-02-row-outcome');
+    // No configuration was applied: no function test is asked for "now that the configuration is applied".
+    expect(await page.getByRole('heading', { name: `Function test of ${SERIAL}` }).count()).toBe(0);
 
     await row.getByRole('button', { name: `Timeline of ${SERIAL}` }).click();
     const timeline = page.getByRole('region', { name: `Timeline of ${SERIAL}` });
