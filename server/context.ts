@@ -12,4 +12,10 @@ export interface ServiceContext {
   reads: ReadCache | null;
   /** The service's version, reported by the version operations. */
   version: string;
+  /**
+   * Before an operation reads anything it may hold: waits until the commits of other instances
+   * that completed before the request have been heard, or drops all it holds when that cannot be
+   * known. Absent where this process is the only writer (PGlite).
+   */
+  catchUp?: () => Promise<void>;
 }

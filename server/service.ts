@@ -79,7 +79,15 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
         })
       : null;
     if (watching && reads) reads.heardFromDatabase();
-    feed = await watching;
+    const watch = await watching;
+    feed = watch;
+    if (watch && reads) {
+      ctx.catchUp = async () => {
+        if (await watch.caughtUp()) return;
+        reads.changed();
+        ctx.keys.clear();
+      };
+    }
     const app = buildApp(ctx, ALL_OPERATIONS, { ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ host, port: options.port ?? 8080 });

@@ -49,6 +49,8 @@ export class ChangeFeed {
   private heard = false;
   private retryDelayMs = 100;
   private retryTimer: NodeJS.Timeout | undefined;
+  private queuedCatchUp: Promise<boolean> | undefined;
+  private catchUpInFlight: Promise<boolean> | undefined;
 
   constructor(private readonly databaseUrl: string) {}
 
@@ -85,11 +87,43 @@ export class ChangeFeed {
     return { arrived, cancel: release };
   }
 
-  async watch(listener: ChangeListener): Promise<{ stop(): Promise<void> }> {
+  /**
+   * Resolves true once every notification of a commit that completed before this call has been
+   * handled by the listeners; false when that cannot be known (not listening, the connection
+   * failed), and the caller must then not trust what it holds.
+   *
+   * The writer's answer may reach a client, and the client's next request reach this instance,
+   * before this process has read the notification PostgreSQL already sent it (a busy event loop
+   * reads sockets in no set order). A query on the listening connection settles it: the server
+   * sends a pending notification before that query's answer, on the same connection, and pg
+   * handles messages in order. Calls while a query waits to be sent share it; a call after it was
+   * sent waits for the next one, since that one may have left before the commit it must cover.
+   */
+  caughtUp(): Promise<boolean> {
+    if (!this.client || !this.heard) return Promise.resolve(false);
+    if (this.queuedCatchUp) return this.queuedCatchUp;
+    const previous = this.catchUpInFlight ?? Promise.resolve(true);
+    const queued = previous.then(() => {
+      this.queuedCatchUp = undefined;
+      const client = this.client;
+      if (!client || !this.heard) return false;
+      const sent = client.query('SELECT 1').then(
+        () => this.heard,
+        () => false,
+      );
+      this.catchUpInFlight = sent;
+      return sent;
+    });
+    this.queuedCatchUp = queued;
+    return queued;
+  }
+
+  async watch(listener: ChangeListener): Promise<{ stop(): Promise<void>; caughtUp(): Promise<boolean> }> {
     this.listeners.add(listener);
     listener.listening(this.heard);
     if (this.listeners.size === 1) await this.connect();
     return {
+      caughtUp: () => this.caughtUp(),
       stop: async () => {
         this.listeners.delete(listener);
         if (this.listeners.size === 0) await this.close();

@@ -36,8 +36,18 @@ export interface Database extends Queryable {
    * announces its writes; server/db/change-feed.ts). Null for PGlite, whose only writer is this
    * process.
    */
-  watchChanges(listener: ChangeListener): Promise<{ stop(): Promise<void> }> | null;
+  watchChanges(listener: ChangeListener): Promise<ChangeWatch> | null;
   close(): Promise<void>;
+}
+
+/** A watch on the commits of every instance sharing the database. */
+export interface ChangeWatch {
+  stop(): Promise<void>;
+  /**
+   * True once every commit that completed before the call has been heard (see
+   * ChangeFeed.caughtUp); false when that cannot be known.
+   */
+  caughtUp(): Promise<boolean>;
 }
 
 export interface ChangeListener {

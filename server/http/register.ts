@@ -79,10 +79,13 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
     url: `/v1${spec.path}`,
     // Authentication and the role check come first (401, then 403, then 400): a caller without the
     // right learns nothing about what its payload would have done, and its body is not parsed.
+    // Another instance's commit that completed before this request is heard first, so neither the
+    // key nor an answer this instance holds is older than what the caller already saw elsewhere.
     ...(isPublic
-      ? {}
+      ? { onRequest: async () => void (await ctx.catchUp?.()) }
       : {
           onRequest: async (request: FastifyRequest) => {
+            await ctx.catchUp?.();
             callers.set(request, await authenticate(ctx, request, spec.id as OperationId));
           },
         }),
