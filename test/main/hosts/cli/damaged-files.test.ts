@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../../main/hosts/cli/main';
+import { runCliIn } from '../../../fixtures/cli-in-process';
 
 /**
  * A stolen-laptop or failing-disk view of the CLI's own files: a damaged login or confirmation
@@ -11,16 +10,7 @@ import { runCli } from '../../../../main/hosts/cli/main';
  * failing at every start.
  */
 
-async function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: { PATH: process.env.PATH }, cwd: home });
-  return { code, stdout: out, stderr: err };
-}
+const cli = (home: string, args: string[]) => runCliIn(home, args);
 
 async function quarantined(dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'quarantine')).catch(() => [])).map((name) => join(dir, 'quarantine', name));

@@ -1,11 +1,10 @@
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { writeCredentials } from '../../../../main/hosts/cli/credentials';
-import { runCli } from '../../../../main/hosts/cli/main';
 import { useScratchDir } from '../../../fixtures/scratch';
 import { makePackage, ORG_ID, packageWorld, SERVICE_URL } from '../../app/packages/helpers';
+import { runCliIn } from '../../../fixtures/cli-in-process';
 
 /**
  * `provisioner package import` as a technician on a plant laptop meets it, with no service at all:
@@ -16,16 +15,7 @@ import { makePackage, ORG_ID, packageWorld, SERVICE_URL } from '../../app/packag
 
 const scratch = useScratchDir('cli-package-import');
 
-async function cli(home: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: { ...process.env, PROVISIONER_API_KEY: undefined, PROVISIONER_NO_BLE: '1', CI: '1' }, cwd: home });
-  return { code, stdout: out, stderr: err };
-}
+const cli = (home: string, args: readonly string[]) => runCliIn(home, args, { env: { ...process.env, PROVISIONER_API_KEY: undefined, PROVISIONER_NO_BLE: '1', CI: '1' } });
 
 async function laptopWith(bytes: Uint8Array): Promise<{ home: string; file: string }> {
   const home = await mkdtemp(join(scratch.dir, 'laptop-'));

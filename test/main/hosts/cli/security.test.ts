@@ -3,11 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../../main/hosts/cli/main';
 import { openDatabase, seedDemo, startService, type Database, type RunningService } from '../../../../server';
 import { pgliteTemplate } from '../../../server/harness';
+import { runCliIn } from '../../../fixtures/cli-in-process';
 
 /**
  * The CLI's edges as a user (or someone on the plant network) meets them: the API key never goes
@@ -23,16 +22,7 @@ function networkAddress(): string {
   return hostname();
 }
 
-async function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: { PATH: process.env.PATH }, cwd: home });
-  return { code, stdout: out, stderr: err };
-}
+const cli = (home: string, args: string[]) => runCliIn(home, args);
 
 let root: string;
 beforeAll(async () => {

@@ -2,15 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createServiceClient, type ServiceClient } from '../../../../../main/cloud';
 import type { CliDeps } from '../../../../../main/hosts/cli/io';
-import { runCli } from '../../../../../main/hosts/cli/main';
 import type { DeviceType } from '../../../../../domain/device-types';
 import type { ReleaseKeyPair } from '../../../../../domain/files/firmware-release-key';
 import { loadDefaultReleaseKey, releaseKeyring, seedDemo, startService, type RunningService } from '../../../../../server';
 import { serveSimulatedBle, startSimulatedDevice, type BleBridge, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../../simulator';
+import { runCliIn } from '../../../../fixtures/cli-in-process';
 
 /**
  * One end-to-end world: the real service over HTTP on a PGlite directory of its own (seeded with
@@ -149,15 +148,8 @@ export async function startWorld(name: string): Promise<World> {
         child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
       });
     },
-    async cliInProcess(args, deps = {}) {
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      let out = '';
-      let err = '';
-      stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-      stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-      const code = await runCli(['--data-dir', home, ...args], { stdout, stderr, env: env(), cwd: root }, deps);
-      return { code, stdout: out, stderr: err };
+    cliInProcess(args, deps = {}) {
+      return runCliIn(home, args, { env: env(), cwd: root, deps });
     },
     async stopService() {
       await service?.close();
