@@ -1,16 +1,10 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, FileSecretStore, type Core } from '../../../../main/app';
-import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
-import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
-import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
-import { startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
+import type { Core } from '../../../../main/app';
+import type { ServiceClient } from '../../../../main/cloud';
+import type { Page } from 'playwright-core';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
+import { NO_LIMIT, startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
 
 /**
  * Issue 16's change view in a real browser: before an apply, a Workbench row says what the
@@ -19,50 +13,27 @@ import { buildFlow } from '../../app/jobs/helpers/flows';
  * test/e2e/screenshots/.
  */
 
-const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const NO_LIMIT = { timeout: 0 };
 const SERIAL = 'EPC000101';
 
-let dir: string;
+let world: WorkbenchPage;
 let core: Core;
-let server: WebServer;
-let workbench: SimulatedWorkbench;
-let browser: Browser;
 let page: Page;
 let client: ServiceClient;
 let configurationId: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-changes-'));
-  await mkdir(SCREENSHOTS, { recursive: true });
-  await buildRenderer({ quiet: true });
-  const workbenchDir = join(dir, 'workbench');
-  core = await createCore({
-    dataDir: join(dir, 'app'),
-    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
-    host: 'web',
-    resume: false,
-    deviceList: { serial: { portGlobs: [join(workbenchDir, 'pty', '*')], listPorts: async () => [] }, pollIntervalMs: 300 },
+  world = await startWorkbenchPage({
+    name: 'changes',
+    types: ['EPC'],
+    prepare: async (service) => {
+      configurationId = await buildFlow(service, epcToEpcOverEthernet);
+    },
   });
-  const workspace = await core.session.ensureWorkspace();
-  const signing = (await (await fetch(`${workspace.serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
-  workbench = await startSimulatedWorkbench({ dir: workbenchDir, publicKeyPem: signing.data.publicKeyPem, releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl), types: ['EPC'] });
-  client = createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
-  configurationId = await buildFlow(client, epcToEpcOverEthernet);
-  await core.session.useLocalWorkspace();
-  server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  await page.goto(server.openUrl);
+  ({ core, page, client } = world);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await core?.close();
-  await workbench?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 async function changeRows(): Promise<string[]> {
@@ -82,7 +53,7 @@ describe('the change view before an apply', () => {
     expect(first).toContain('Safety timeout | not set | 500 ms');
     expect(first).toContain('IP address | not set | 192.168.10.11');
     expect(await page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` }).innerText()).toContain('No configuration was confirmed on this device yet');
-    await page.screenshot({ path: join(SCREENSHOTS, '16-change-view-first.png'), fullPage: true });
+    await world.shot('16-change-view-first');
 
     const [device] = (await core.invoke('workbench.devices', {})).filter((d) => d.serialNumber === SERIAL);
     const [job] = await core.invoke('workbench.start', { action: 'configuration', linkIds: [device!.linkId] });
@@ -101,6 +72,6 @@ describe('the change view before an apply', () => {
     await changes.click();
     await page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` }).getByText(`The device holds syncId ${deployed}`).waitFor(NO_LIMIT);
     expect(await changeRows()).toEqual(['Safety timeout | 500 ms | 1 s']);
-    await page.screenshot({ path: join(SCREENSHOTS, '16-change-view-after-edit.png'), fullPage: true });
+    await world.shot('16-change-view-after-edit');
   });
 });

@@ -1,14 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, FileSecretStore, type Core } from '../../../../main/app';
-import { createServiceClient } from '../../../../main/cloud';
-import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
-import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
-import { registerWorkbenchDevices, startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
+import type { Core } from '../../../../main/app';
+import type { Page } from 'playwright-core';
+import { registerWorkbenchDevices } from '../../../../main/hosts/web/simulated-workbench';
+import { NO_LIMIT, startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
 
 /**
  * Issue 18 in a real browser: a simulated EPC000101 that is registered but in no configuration.
@@ -18,54 +12,25 @@ import { registerWorkbenchDevices, startSimulatedWorkbench, trustedReleaseKeys, 
  * never "Failed"; the row's timeline shows the steps. Screenshots go to test/e2e/screenshots/.
  */
 
-const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-/** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
-const NO_LIMIT = { timeout: 0 };
 const SERIAL = 'EPC000101';
 const ROUTE = /\b(GET|POST|PUT|PATCH|DELETE)\s|configurations\/|\/devices|\{id\}/;
 
-let dir: string;
+let world: WorkbenchPage;
 let core: Core;
-let server: WebServer;
-let workbench: SimulatedWorkbench;
-let browser: Browser;
 let page: Page;
 
 async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await world.shot(name);
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-outcome-'));
-  await mkdir(SCREENSHOTS, { recursive: true });
-  await buildRenderer({ quiet: true });
-  const workbenchDir = join(dir, 'workbench');
-  core = await createCore({
-    dataDir: join(dir, 'app'),
-    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
-    host: 'web',
-    resume: false,
-    deviceList: { serial: { portGlobs: [join(workbenchDir, 'pty', '*')], listPorts: async () => [] }, pollIntervalMs: 300 },
-  });
-  const workspace = await core.session.ensureWorkspace();
-  const signing = (await (await fetch(`${workspace.serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
-  workbench = await startSimulatedWorkbench({ dir: workbenchDir, publicKeyPem: signing.data.publicKeyPem, releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl), types: ['EPC'] });
   // Registered, in no configuration: the demo configurations hold other devices.
-  await registerWorkbenchDevices(createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }), [SERIAL]);
-  await core.session.useLocalWorkspace();
-  server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  await page.goto(server.openUrl);
+  world = await startWorkbenchPage({ name: 'outcome', types: ['EPC'], prepare: (client) => registerWorkbenchDevices(client, [SERIAL]).then(() => undefined) });
+  ({ core, page } = world);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await core?.close();
-  await workbench?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe('Workbench outcomes a technician reads at a glance', () => {
