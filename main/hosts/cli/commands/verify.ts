@@ -1,5 +1,9 @@
 import type { DeviceRecord } from '../../../../domain/registered-device-record';
 import { deviceSync, latestFirmwareByType, SYNC_STATE_LABELS, type DeviceSync } from '../../../app/jobs';
+import { workstationId } from '../../../app/jobs/workstation';
+import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
+import { verifyRecord } from '../../../app/ledger/verify-record';
+import { quarantineNotice } from '../../../../platform/quarantine';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { observedText, type Identified } from './device-list';
@@ -7,7 +11,8 @@ import { observedText, type Identified } from './device-list';
 /**
  * `device verify [SN...] [--all]`: reads each device back and says how it stands against what the
  * service expects (the latest firmware, the configuration file it serves the device now), without
- * changing anything: no job, no confirmation, not even the judging of interrupted jobs. The exit
+ * changing anything on it: no job, no confirmation, not even the judging of interrupted jobs; only
+ * this workstation's ledger records that it was looked at, and what was seen. The exit
  * code is 0 only when every device is in sync, so a line's script can gate on it.
  */
 export async function deviceVerify(ctx: CliContext, serialNumbers: string[], options: { link?: string[]; all?: boolean }): Promise<number> {
@@ -37,6 +42,8 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
   const latest = await latestFirmwareByType(client, wanted.map((d) => d.identity.deviceType));
   const verdicts = wanted.map((d) => ({ device: d, sync: deviceSync(d.identity, records.get(d.identity.serialNumber), latest.get(d.identity.deviceType)) }));
 
+  await recordVerdicts(ctx, verdicts);
+
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify([...verdicts.map(({ device, sync }) => verdictJson(device, sync)), ...missing.map(missingJson)], null, 2));
   } else {
@@ -46,6 +53,27 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
     if (verdicts.length + missing.length > 1) ctx.out.line(behind === 0 ? `All ${verdicts.length} in sync.` : `${behind} of ${verdicts.length + missing.length} not in sync.`);
   }
   return missing.length === 0 && verdicts.every((v) => v.sync.state === 'in-sync') ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * Each device looked at goes into this workstation's ledger, and to the organization's chain when
+ * the service answers (`ledger verify` sends what it could not). A ledger that cannot be written is
+ * said, and the verdict still stands: it changed nothing on the device.
+ */
+async function recordVerdicts(ctx: CliContext, verdicts: readonly { device: Identified; sync: DeviceSync }[]): Promise<void> {
+  if (verdicts.length === 0) return;
+  const account = await ctx.account();
+  const ledger = openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file)));
+  try {
+    const workstation = await workstationId(ctx.dirs.data);
+    for (const { device, sync } of verdicts) {
+      await ledger.append(verifyRecord({ serialNumber: device.identity.serialNumber, workstation, serviceUrl: account.serviceUrl, orgId: account.orgId, link: device.link, sync, at: new Date() }));
+    }
+  } catch (error) {
+    ctx.out.note(`The verify could not be written to this workstation's ledger: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  await sendLedger(ledger, account).catch(() => undefined);
 }
 
 function verdictJson(device: Identified, sync: DeviceSync) {

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
+import { buildFlow } from '../../app/jobs/helpers/flows';
+import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+
+/** `device verify` is a provisioning action the ledger keeps: who looked, when, and what was seen. */
+
+let world: World | undefined;
+afterAll(async () => {
+  await world?.dispose();
+});
+
+interface Entry {
+  seq: number;
+  serialNumber: string;
+  action: string;
+  outcome: string;
+  error?: string;
+  facts: { state?: string; syncId?: string | null };
+}
+
+describe('device verify in the ledger', () => {
+  it('records an in-sync verify as a success and a behind one as a failure with what was seen, and the service keeps both', { timeout: 300_000 }, async () => {
+    world = await startWorld('verify-ledger');
+    const w = world;
+    const configurationId = await buildFlow(w.client, epcToEpcOverEthernet);
+    expect((await loginCli(w)).code).toBe(0);
+    await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
+    const applied = await w.cli(['device', 'configuration', 'update', 'EPC000101']);
+    expect(applied.code, applied.stderr).toBe(0);
+
+    const inSync = await w.cli(['device', 'verify', 'EPC000101']);
+    expect(inSync.code, inSync.stderr).toBe(0);
+    await w.client.configurations.update(configurationId, { timeoutConfiguration: '1000ms' });
+    const behind = await w.cli(['device', 'verify', 'EPC000101']);
+    expect(behind.code).toBe(1);
+
+    const entries = (await readFile(join(w.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Entry);
+    expect(entries.map((e) => [e.action, e.outcome])).toEqual([
+      ['configuration-apply', 'success'],
+      ['verify', 'success'],
+      ['verify', 'failure'],
+    ]);
+    expect(entries[1]!.facts).toMatchObject({ state: 'in-sync', syncId: entries[0]!.facts.syncId });
+    expect(entries[2]!.facts.state).not.toBe('in-sync');
+    expect(entries[2]!.error).toMatch(/configuration/);
+
+    const { rows } = await w.service!.db.query<{ action: string }>("SELECT entry->>'action' AS action FROM ledger_entries WHERE serial_number = 'EPC000101' ORDER BY org_seq");
+    expect(rows.map((r) => r.action)).toEqual(['configuration-apply', 'verify', 'verify']);
+  });
+});
