@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../../../../platform/durable-file';
 import { quarantineNotice } from '../../../../platform/quarantine';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
-import { makeCommissioningReport, renderReportPdf, ReportRequestError, type CommissioningReport } from '../../../app/report';
+import { makeCommissioningReport, renderReportPdf, ReportRequestError, type CommissioningReport, type ReportRequest } from '../../../app/report';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -18,6 +18,23 @@ function summary(report: CommissioningReport): string {
   return `${report.devices.length} device${report.devices.length === 1 ? '' : 's'}, ${commissioned} commissioned`;
 }
 
+/** The commissioning report of the signed-in account, from its service's records and this workstation's ledger. */
+export async function commissioningReportOf(ctx: CliContext, request: ReportRequest): Promise<CommissioningReport> {
+  const account = await ctx.account();
+  const provisioning = await ctx.provisioning();
+  return makeCommissioningReport(
+    {
+      client: account.client,
+      ledger: openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file))),
+      cache: provisioning.cache,
+      workstation: await workstationId(ctx.dirs.data),
+      service: account.label,
+      orgId: account.orgId,
+    },
+    request,
+  );
+}
+
 /**
  * `report --configuration NAME [--device SERIAL] --out FILE.pdf|FILE.json`: the commissioning
  * report of a configuration (or one device of it) from the service's records and this
@@ -27,21 +44,9 @@ export async function report(ctx: CliContext, options: ReportOptions): Promise<n
   const kind = options.out === undefined ? undefined : extname(options.out).toLowerCase();
   if (options.out === undefined && !ctx.out.json) throw new CliError('say where the report goes: --out FILE.pdf or --out FILE.json (or --json to print it)', EXIT.usage);
   if (kind !== undefined && kind !== '.pdf' && kind !== '.json') throw new CliError(`--out ${options.out}: the report is written as .pdf or .json; end the file name with one of them`, EXIT.usage);
-  const account = await ctx.account();
-  const provisioning = await ctx.provisioning();
   let made: CommissioningReport;
   try {
-    made = await makeCommissioningReport(
-      {
-        client: account.client,
-        ledger: openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file))),
-        cache: provisioning.cache,
-        workstation: await workstationId(ctx.dirs.data),
-        service: account.label,
-        orgId: account.orgId,
-      },
-      { configurationName: options.configuration, ...(options.device ? { deviceSerial: options.device } : {}) },
-    );
+    made = await commissioningReportOf(ctx, { configurationName: options.configuration, ...(options.device ? { deviceSerial: options.device } : {}) });
   } catch (error) {
     if (error instanceof ReportRequestError) throw new CliError(error.message.replace(/\.$/, ''), EXIT.usage);
     throw error;

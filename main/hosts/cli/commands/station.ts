@@ -5,6 +5,9 @@ import { LiveDeviceList, portGlobsFromEnv } from '../../../devices/discovery';
 import { loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../../../app/station';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
+import { renderReportPdf } from '../../../app/report';
+import { writeFileAtomic } from '../../../../platform/durable-file';
+import { commissioningReportOf } from './report';
 
 export interface StationCommandOptions {
   configuration: string;
@@ -72,11 +75,31 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
   await list.stop();
   const report = await shift.stop();
   const { counts, yieldPercent } = shift.view();
+  const commissioning = await writeCommissioningReport(ctx, roster.configurationName, report.path);
   if (!ctx.out.json) {
     ctx.out.line(`Shift: ${counts.done} done, ${counts.failed} failed, ${counts.waiting + counts.working} unfinished, ${counts.inSync} already in sync, ${counts.refused} refused, ${counts.duplicate} duplicate; yield ${yieldPercent === null ? '—' : `${yieldPercent}%`}.`);
     ctx.out.line(`Shift report: ${report.path}`);
+    if (commissioning) ctx.out.line(`Commissioning report: ${commissioning}`);
   }
   return counts.failed === 0 && counts.working === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * Beside the shift report: the commissioning report of the configuration (every device, its
+ * firmware and signer, its syncId, its function test, the ledger hashes), as `provisioner report`
+ * makes it. A report that cannot be made is said; the shift's work stands.
+ */
+async function writeCommissioningReport(ctx: CliContext, configurationName: string, shiftReportPath: string): Promise<string | null> {
+  const path = shiftReportPath.replace(/\.csv$/i, '') + '-commissioning.pdf';
+  try {
+    const made = await commissioningReportOf(ctx, { configurationName });
+    await writeFileAtomic(path, await renderReportPdf(made), 0o644);
+  } catch (error) {
+    ctx.out.note(`The commissioning report of "${configurationName}" could not be made: ${error instanceof Error ? error.message : String(error)}. Make it later with provisioner report --configuration "${configurationName}" --out FILE.pdf`);
+    return null;
+  }
+  if (ctx.out.json) ctx.out.jsonLine({ event: 'commissioning-report', path });
+  return path;
 }
 
 /** One line for a person watching the terminal; progress is left to the tiles and --json. */

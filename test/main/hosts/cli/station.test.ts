@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -112,7 +114,7 @@ describe('provisioner station', () => {
     }
 
     // Counts, yield and the shift report.
-    const stopped = events.at(-1) as Extract<StationEvent, { event: 'station-stopped' }>;
+    const stopped = events.find((e) => e.event === 'station-stopped') as Extract<StationEvent, { event: 'station-stopped' }>;
     expect(stopped.counts).toMatchObject({ done: 2, failed: 0, working: 0, refused: 1, duplicate: 1 });
     expect(stopped.yieldPercent).toBe(100);
     const rows = parse(await readFile(stopped.report!.path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
@@ -123,6 +125,12 @@ describe('provisioner station', () => {
       ['SRCP000101', 'done'],
     ]);
     expect(rows.find((r) => r.serialNumber === 'SRCP000101' && r.result === 'done')).toMatchObject({ firmwareBefore: '1.0.0', firmwareAfter: latest.get('SRCP'), confirmation: 'sent' });
+
+    // Beside it, the commissioning report of the configuration, read back as a person would.
+    const commissioning = events.find((e) => (e as { event: string }).event === 'commissioning-report') as unknown as { path: string } | undefined;
+    expect(commissioning?.path).toMatch(/-commissioning\.pdf$/);
+    const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', commissioning!.path, '-']);
+    for (const serial of ['SRCP000101', 'EPC000101']) expect(text).toContain(serial);
   });
   it('refuses a configuration name it does not know, naming those there are', { timeout: 120_000 }, async () => {
     const run = await world.cliInProcess(['station', '--configuration', 'Loader 9']);
@@ -152,7 +160,7 @@ describe('provisioner station', () => {
     });
     expect(events.filter((e) => e.event === 'lane-started')).toEqual([]);
     expect(events.filter((e) => e.event === 'refused').map((e) => (e as { serialNumber: string }).serialNumber)).toEqual(['EPC000103']);
-    const stopped = events.at(-1) as Extract<StationEvent, { event: 'station-stopped' }>;
+    const stopped = events.find((e) => e.event === 'station-stopped') as Extract<StationEvent, { event: 'station-stopped' }>;
     expect(stopped.counts).toMatchObject({ done: 0, failed: 0, inSync: 2, refused: 1 });
     expect(stopped.yieldPercent).toBeNull();
   });
