@@ -106,8 +106,10 @@ export function WorkbenchScreen() {
             const open = timelineOpen.includes(d.linkId);
             const timelineId = `timeline-${d.linkId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
             const changesId = `changes-${d.linkId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-            // Only where an apply can happen: a device in a configuration, identified.
-            const canReview = d.serialNumber !== null && d.needs !== null && d.needs.configuration.blocked === null;
+            // Only where an apply can happen (a device in a configuration, identified), and not while
+            // a job runs or waits for a retry: the actions stay on one line and the row keeps its height.
+            const retryable = job !== null && !busy && (job.phase === 'failed' || job.phase === 'cancelled');
+            const canReview = d.serialNumber !== null && d.needs !== null && d.needs.configuration.blocked === null && !busy && !retryable;
             const reviewing = canReview && changesOpen.includes(d.linkId);
             return (
               <Fragment key={d.linkId}>
@@ -133,6 +135,7 @@ export function WorkbenchScreen() {
                 </td>
                 <td title={needsDetail(d.needs)}>
                   {needsSomething(d.needs) ? <Badge tone="warn">{needsText(d.needs)}</Badge> : <span className="muted">{needsText(d.needs)}</span>}
+
                   {d.needs?.configuration.blocked && d.serialNumber ? (
                     <span className="workbench-blocked small">
                       {d.needs.configuration.blocked.reason}.{' '}

@@ -67,8 +67,11 @@ describe('the change view before an apply', () => {
     }
 
     await client.configurations.update(configurationId, { timeoutConfiguration: '1000ms' });
-    // Close and open again: the view is read when opened.
-    await changes.click();
+    // Rescan: the device needs its configuration again, and the row offers the review.
+    await page.getByRole('button', { name: 'Rescan', exact: true }).click();
+    await changes.waitFor(NO_LIMIT);
+    // The view is read when it opens: close it if it is still open from before the apply, then open it.
+    if ((await changes.getAttribute('aria-expanded')) === 'true') await changes.click();
     await changes.click();
     await page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` }).getByText(`The device holds syncId ${deployed}`).waitFor(NO_LIMIT);
     expect(await changeRows()).toEqual(['Safety timeout | 500 ms | 1 s']);
