@@ -179,10 +179,16 @@ describe('the Station screen', () => {
     expect(shift.devices.get(FOREIGN)!.state().firmwareVersion).toBe('1.0.0');
 
     const latest = await latestFirmwareByType(client, ['SRCP', 'EPC']);
+    // A tile goes green once the confirmations are in the outbox, which sends them at once but on
+    // its own: wait for the service to have them (the test's timeout bounds the wait).
     for (const serial of [SRCP, EPC]) {
-      const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
-      expect(deviceSync(recordedReading(record), record, latest.get(record.deviceType)).state, serial).toBe('in-sync');
+      for (;;) {
+        const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
+        if (deviceSync(recordedReading(record), record, latest.get(record.deviceType)).state === 'in-sync') break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     }
+    expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
   });
 
   it('stops by keyboard and shows where the shift report is', { timeout: 120_000 }, async () => {
