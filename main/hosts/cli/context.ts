@@ -14,7 +14,7 @@ import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } 
 import type { OutboxEvent } from '../../app/outbox/outbox';
 import { readCredentials, type Credentials } from './credentials';
 import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
-import { quarantineNotice } from '../../../platform/quarantine';
+import { quarantineNotice, type QuarantinedFile } from '../../../platform/quarantine';
 import { CliError } from './errors';
 import type { CliDeps, CliIo } from './io';
 import { chooseMode, Output } from './output';
@@ -160,9 +160,17 @@ export class CliContext {
     return { ...this.deps.linkDeps, ...(bleCentral ? { bleCentral } : {}) };
   }
 
+  /**
+   * The one way the CLI says that a damaged file was set aside (where it went, why). A bound
+   * function, so a command hands it on as is: `openWorkstationLedger(dir, ctx.noteQuarantined)`.
+   */
+  readonly noteQuarantined = (file: QuarantinedFile): void => {
+    this.out.note(quarantineNotice(file));
+  };
+
   /** What an outbox this run opens has to say to the person at the terminal. */
   noteOutboxEvent(event: OutboxEvent): void {
-    if (event.type === 'quarantined') this.out.note(quarantineNotice(event.file));
+    if (event.type === 'quarantined') this.noteQuarantined(event.file);
     if (event.type === 'unreadable') this.out.note(`A confirmation file could not be read and was left where it is: ${event.path} (${event.reason}).`);
   }
 
@@ -184,7 +192,7 @@ export class CliContext {
       },
       connector: this.connector(),
       finder: this.finder(),
-      onQuarantine: (file) => this.out.note(quarantineNotice(file)),
+      onQuarantine: this.noteQuarantined,
       concurrency: this.options.concurrency,
       reconnect: {
         ...this.deps.reconnect,

@@ -3,7 +3,6 @@ import { COMMISSIONING_WORDS, commissioningOf } from '../../../../domain/ledger-
 import { describeReactions, observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestResult } from '../../../app/function-test';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
-import { quarantineNotice } from '../../../../platform/quarantine';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -75,7 +74,7 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
     note = options.note ?? (await ask('Note (optional): '));
   }
   const verdict = verdictOf(observation, technician);
-  const ledger = openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file)));
+  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const entry = await recordFunctionTest(ledger, {
     serialNumber,
     workstation: await workstationId(ctx.dirs.data),

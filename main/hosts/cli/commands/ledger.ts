@@ -1,7 +1,6 @@
 import { describeBrokenLink } from '../../../../domain/ledger';
 import { openWorkstationLedger, verifyLedgers, type LedgerVerification } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
-import { quarantineNotice } from '../../../../platform/quarantine';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 
@@ -19,7 +18,7 @@ export function verificationHolds(result: LedgerVerification): boolean {
  * they are here. Names the first broken link of each; exits 1 when any does not hold.
  */
 export async function ledgerVerify(ctx: CliContext, options: { local?: boolean }): Promise<number> {
-  const ledger = openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file)));
+  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
   const account = options.local ? undefined : await ctx.account();
   const result = await verifyLedgers(ledger, { workstation, ...(account ? { account } : {}) });

@@ -7,7 +7,6 @@ import { FirmwareCache } from '../../../app/cache/firmware-cache';
 import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../app/jobs';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger } from '../../../app/ledger';
-import { quarantineNotice } from '../../../../platform/quarantine';
 import {
   checkWorkPackage,
   deliverConfirmations,
@@ -59,7 +58,7 @@ async function writeOutput(ctx: CliContext, file: string, bytes: Uint8Array): Pr
 }
 
 function signer(ctx: CliContext) {
-  return loadOrCreatePackageSigner(new FileSecretStore(packagePaths(ctx.dirs.data).secrets));
+  return loadOrCreatePackageSigner(new FileSecretStore(packagePaths(ctx.dirs.data).secrets, ctx.noteQuarantined));
 }
 
 function plural(n: number, word: string): string {
@@ -201,7 +200,7 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
 /** `package export-confirmations --out FILE`: what waits in the outbox, signed, to carry to a workstation online. */
 export async function packageExportConfirmations(ctx: CliContext, options: { out: string }): Promise<number> {
   const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) } });
-  const ledger = openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file)));
+  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const exported = await refusing(async () =>
     exportConfirmations({
       outbox,

@@ -1,6 +1,5 @@
 import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../../../platform/durable-file';
-import { quarantineNotice } from '../../../../platform/quarantine';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
 import { makeCommissioningReport, renderReportPdf, ReportRequestError, type CommissioningReport, type ReportRequest } from '../../../app/report';
@@ -25,7 +24,7 @@ export async function commissioningReportOf(ctx: CliContext, request: ReportRequ
   return makeCommissioningReport(
     {
       client: account.client,
-      ledger: openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file))),
+      ledger: openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined),
       cache: provisioning.cache,
       workstation: await workstationId(ctx.dirs.data),
       service: account.label,

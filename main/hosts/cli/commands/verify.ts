@@ -3,7 +3,6 @@ import { deviceSync, latestFirmwareByType, SYNC_STATE_LABELS, type DeviceSync } 
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import { verifyRecord } from '../../../app/ledger/verify-record';
-import { quarantineNotice } from '../../../../platform/quarantine';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { observedText, type Identified } from './device-list';
@@ -63,7 +62,7 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
 async function recordVerdicts(ctx: CliContext, verdicts: readonly { device: Identified; sync: DeviceSync }[]): Promise<void> {
   if (verdicts.length === 0) return;
   const account = await ctx.account();
-  const ledger = openWorkstationLedger(ctx.dirs.data, (file) => ctx.out.note(quarantineNotice(file)));
+  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   try {
     const workstation = await workstationId(ctx.dirs.data);
     for (const { device, sync } of verdicts) {
