@@ -3,7 +3,7 @@ import type { NewConfirmation } from '../outbox/outbox-entry';
 import type { Outbox } from '../outbox/outbox';
 import type { IntentJournal, JobIntent } from './intent-journal';
 import { TEXT_LIMITS } from '../../../domain/text-limits';
-import { withLedgerHash, type ConfirmationLedger } from '../ledger/confirmation-ledger';
+import { withLedgerHash, type ConfirmationLedger, type FirmwareImageFacts } from '../ledger/confirmation-ledger';
 
 /**
  * Confirmations go to the service only through the outbox: written durably first, then sent, and
@@ -98,8 +98,10 @@ export async function confirmFirmware(
   serialNumber: string,
   outcome: FirmwareOutcome,
   at: Date,
+  /** The image installed (or tried), for the ledger entry: a report names it from there. */
+  image?: FirmwareImageFacts,
 ): Promise<'sent' | 'queued'> {
-  const { delivered } = await outbox.deliver(await withLedgerHash(address.ledger, firmwareConfirmation(address, serialNumber, outcome, jobResultAt(at))));
+  const { delivered } = await outbox.deliver(await withLedgerHash(address.ledger, firmwareConfirmation(address, serialNumber, outcome, jobResultAt(at)), image));
   return delivered ? 'sent' : 'queued';
 }
 

@@ -1,6 +1,7 @@
 import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
 import type { DeviceIdentity, DeviceConnection, FirmwareImage } from './device-port';
-import { checkFirmwareSignature } from '../cache/firmware-signature';
+import { checkFirmwareSignature, type FirmwareSigner } from '../cache/firmware-signature';
+import type { FirmwareImageFacts } from '../ledger/confirmation-ledger';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import { confirmFirmware } from './confirm';
 import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
@@ -30,6 +31,10 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
   let bundle: FirmwareBundle | undefined;
   let identity: DeviceIdentity | undefined;
   let notice: string | null = null;
+  let signer: FirmwareSigner | undefined;
+  // The image and its signer, once checked: the ledger entry names them, success or failure.
+  const imageFacts = (): FirmwareImageFacts | undefined =>
+    bundle && signer ? { imageSha256: bundle.imageSha256, signingKeyId: signer.keyId, signingKeyName: signer.name } : undefined;
   try {
     phase('resolving', { bytesDone: 0, bytesTotal: null });
     identity = (await openJobDevice(env, request.target, control, where, holder)).identity;
@@ -48,7 +53,9 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     phase('verifying', { notice });
     bundle = readFirmwareBundle(bytes, { deviceType: identity.deviceType });
     // `force` reinstalls a version; it never lets an unsigned image through.
-    const { signer, signedManifest } = await checkFirmwareSignature(bundle, env.cache.releaseKeys, env.client, { signal });
+    const checked = await checkFirmwareSignature(bundle, env.cache.releaseKeys, env.client, { signal });
+    signer = checked.signer;
+    const { signedManifest } = checked;
     control.update({ firmwareVersion: bundle.version, firmwareSigner: signer });
 
     if (!request.force && identity.firmwareVersion === bundle.version) {
@@ -113,7 +120,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       );
     }
     phase('confirming');
-    const confirmation = await confirmFirmware(env.outbox, env.address, identity.serialNumber, { success: true, version: bundle.version }, env.now());
+    const confirmation = await confirmFirmware(env.outbox, env.address, identity.serialNumber, { success: true, version: bundle.version }, env.now(), imageFacts());
     await env.intents.clear(control.jobId);
     return {
       phase: 'done',
@@ -136,6 +143,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
           identity.serialNumber,
           { success: false, version: bundle?.version ?? null, error: failure.message },
           env.now(),
+          imageFacts(),
         );
         await env.intents.clear(control.jobId);
       } catch {

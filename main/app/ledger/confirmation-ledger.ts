@@ -7,18 +7,35 @@ import type { Ledger } from './ledger';
  * entry's hash, which the confirmation then carries to the service.
  */
 export interface ConfirmationLedger {
-  record(confirmation: NewConfirmation): Promise<string>;
+  record(confirmation: NewConfirmation, image?: FirmwareImageFacts): Promise<string>;
   /** The ledger could not record (disk full, lock held too long): the confirmation still goes, without a hash. */
   onRecordFailed?(error: unknown, confirmation: NewConfirmation): void;
 }
 
-/** The ledger record of what a confirmation says: the same outcome, device, time and workstation. */
-export function ledgerRecordOf(confirmation: NewConfirmation, who: { workstation: string; actor?: string }): LedgerRecord {
+/**
+ * The image a firmware install is about, as its bundle's signed manifest says (what the device
+ * checked): kept in the ledger entry, so that a commissioning report names the image and its signer
+ * from the ledger alone, when the bundle is long gone from the firmware cache. Not part of the
+ * confirmation: the service knows its bundles.
+ */
+export interface FirmwareImageFacts {
+  /** SHA-256 of the image (hex), the one the manifest signs. */
+  imageSha256: string;
+  /** The release key that signed the manifest: its id, and the name the service gave it. */
+  signingKeyId: string;
+  signingKeyName: string;
+}
+
+/**
+ * The ledger record of what a confirmation says: the same outcome, device, time and workstation;
+ * for a firmware install, the image and its signer when the job knew them.
+ */
+export function ledgerRecordOf(confirmation: NewConfirmation, who: { workstation: string; actor?: string }, image?: FirmwareImageFacts): LedgerRecord {
   const { payload } = confirmation;
   const success = confirmation.kind === 'firmware' ? confirmation.payload.firmwareFileSuccessfullyDeployed === true : confirmation.payload.configurationFileSuccessfullyDeployed;
   const facts: LedgerRecord['facts'] =
     confirmation.kind === 'firmware'
-      ? { firmwareVersion: confirmation.payload.firmwareVersion ?? null }
+      ? { firmwareVersion: confirmation.payload.firmwareVersion ?? null, ...(image ? { ...image } : {}) }
       : { syncId: confirmation.payload.syncId };
   if (payload.reason) facts.reason = payload.reason;
   return {
@@ -41,8 +58,8 @@ export function confirmationLedger(
   onRecordFailed?: (error: unknown, confirmation: NewConfirmation) => void,
 ): ConfirmationLedger {
   return {
-    async record(confirmation) {
-      const entry = await ledger.append(ledgerRecordOf(confirmation, await who()));
+    async record(confirmation, image) {
+      const entry = await ledger.append(ledgerRecordOf(confirmation, await who(), image));
       return entry.hash;
     },
     ...(onRecordFailed ? { onRecordFailed } : {}),
@@ -54,10 +71,10 @@ export function confirmationLedger(
  * record never holds a confirmation back: losing the service's record of an apply would be worse
  * than a confirmation without its hash, and the failure is reported.
  */
-export async function withLedgerHash(ledger: ConfirmationLedger | undefined, confirmation: NewConfirmation): Promise<NewConfirmation> {
+export async function withLedgerHash(ledger: ConfirmationLedger | undefined, confirmation: NewConfirmation, image?: FirmwareImageFacts): Promise<NewConfirmation> {
   if (!ledger) return confirmation;
   try {
-    const ledgerHash = await ledger.record(confirmation);
+    const ledgerHash = await ledger.record(confirmation, image);
     return { ...confirmation, payload: { ...confirmation.payload, ledgerHash } } as NewConfirmation;
   } catch (error) {
     ledger.onRecordFailed?.(error, confirmation);

@@ -1,6 +1,6 @@
 export { Ledger, LEDGER_FILE, type LedgerOptions } from './ledger';
 export { LEDGER_KEY_SECRET } from './ledger-key';
-export { confirmationLedger, ledgerRecordOf, withLedgerHash, type ConfirmationLedger } from './confirmation-ledger';
+export { confirmationLedger, ledgerRecordOf, withLedgerHash, type ConfirmationLedger, type FirmwareImageFacts } from './confirmation-ledger';
 export { openWorkstationLedger } from './workstation-ledger';
 export type { ChainCheck, LedgerEntry, LedgerLine, LedgerRecord } from '../../../domain/ledger';
 export { compareWithService, fetchOrgLedger, sendLedger, verifyLedgers, type LedgerAccount, type LedgerVerification } from './service-ledger';
