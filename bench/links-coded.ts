@@ -5,20 +5,13 @@
  * upload faster than the wire could carry the image's own bytes.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ContentCoding } from '../domain/files/content-coding';
-import { generateSigningKeyPair } from '../domain/files/config-file-signature';
-import { signFirmwareImage } from '../domain/files/firmware-bundle';
 import { encodeFirmwareImageHeader } from '../domain/files/firmware-image';
 import { createFirmwarePatch } from '../domain/files/firmware-patch';
-import { generateReleaseKeyPair } from '../domain/files/firmware-release-key';
 import { applyFirmware, uploadFirmware } from '../main/devices/operations/firmware';
 import type { FirmwarePatchOffer } from '../main/devices/operations/firmware-coding';
-import { DeviceSession } from '../main/devices/session';
-import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
 import { ble, serial, udp, type LinkCase } from './link-cases';
+import { LinksRig, timedUpload } from './links-rig';
 import { benchCacheDir, loadRealImages, type RealImage } from './real-firmware';
 
 export interface CodedRow {
@@ -38,7 +31,13 @@ export interface CodedRow {
   retransmissions: number;
 }
 
-const LINKS: LinkCase[] = [serial(115200), serial(921600), ble(247), udp];
+/** `large`: the link also gets the large image (real-firmware.ts), fast enough to carry it in about a second. */
+const LINKS: { linkCase: LinkCase; large: boolean }[] = [
+  { linkCase: serial(115200), large: false },
+  { linkCase: serial(921600), large: false },
+  { linkCase: ble(247), large: false },
+  { linkCase: udp, large: true },
+];
 
 const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
 
@@ -57,12 +56,9 @@ const median = (values: number[]) => {
 };
 
 export async function codedRuns(options: { json: boolean; only?: string }): Promise<void> {
-  const { images, pairs } = loadRealImages();
-  const links = LINKS.filter((c) => options.only === undefined || c.name.toLowerCase().includes(options.only.toLowerCase()));
-  const scratch = await mkdtemp(join(tmpdir(), 'bench-links-coded-'));
-  const { publicKeyPem } = generateSigningKeyPair();
-  const releaseKey = generateReleaseKeyPair();
-  const sign = (image: Uint8Array) => signFirmwareImage(image, { releaseKeyPem: releaseKey.privateKeyPem });
+  const { images, largeImages, pairs } = loadRealImages();
+  const links = LINKS.filter(({ linkCase }) => options.only === undefined || linkCase.name.toLowerCase().includes(options.only.toLowerCase()));
+  const rig = await LinksRig.create('bench-links-coded-');
   const rows: CodedRow[] = [];
   let decoderPeak = 0;
   const emit = (row: CodedRow) => {
@@ -77,45 +73,31 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
   }
   let run = 0;
   try {
-    for (const linkCase of links) {
-      const deviceType = linkCase.device.deviceType ?? 'EPC';
-      const serialNumber = `CODED${(run++).toString().padStart(3, '0')}`;
-      const device: SimulatedDevice = await startSimulatedDevice({
-        deviceType,
-        serialNumber,
-        link: 'pty',
-        stateDir: join(scratch, serialNumber),
-        ptyDir: join(scratch, 'sim'),
-        publicKeyPem,
-        releaseKeysPem: [releaseKey.publicKeyPem],
-        rebootMs: 100,
-        applyMs: 50,
-        ...linkCase.device,
-      });
-      const session = await DeviceSession.open(await linkCase.connect(device), { reconnectTimeoutMs: 30_000 });
+    for (const { linkCase, large } of links) {
+      const bench = await rig.start(linkCase, { rebootMs: 100, applyMs: 50 });
+      const { deviceType, session } = bench;
+      run++;
       try {
         const measure = async (real: RealImage, image: Uint8Array, version: string, coding: ContentCoding, patches?: FirmwarePatchOffer[], base?: RealImage) => {
-          const retransmitted = session.engine.stats.retransmissions;
-          const started = performance.now();
-          const result = await uploadFirmware(session, image, { version, deviceType, signedManifest: sign(image), coding, patches });
-          const seconds = (performance.now() - started) / 1000;
-          if (device.state().upload?.state !== 'received') throw new Error(`${linkCase.name}: the device did not receive ${real.name}`);
+          const signedManifest = rig.sign(image);
+          const upload = await timedUpload(bench, image, { version, deviceType, signedManifest, coding, patches }, `${linkCase.name}, ${real.name}`);
+          const { result } = upload;
           if (result.coding !== coding) throw new Error(`${linkCase.name}: ${real.name} went as ${result.coding}, not ${coding} (${result.notes.join(' ')})`);
           emit({
             link: linkCase.name,
             coding,
             image: real.name,
             bytes: image.length,
-            ratio: image.length / seconds / device.wire.inbound.bytesPerSecond,
+            ratio: upload.ratio,
             wireBytes: result.wireBytes,
-            seconds,
+            seconds: upload.seconds,
             package: real.package,
             version: real.version,
             ...(base ? { base: base.name } : {}),
-            retransmissions: session.engine.stats.retransmissions - retransmitted,
+            retransmissions: upload.retransmissions,
           });
         };
-        for (const real of images) {
+        for (const real of large ? [...images, ...largeImages] : images) {
           for (const coding of ['identity', 'deflate'] as const) {
             const version = `${real.version}.${coding === 'identity' ? 1 : 2}.${run}`;
             await measure(real, wrap(real, deviceType, version), version, coding);
@@ -125,7 +107,7 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
           // The device must run the base: install it first (not measured).
           const baseVersion = `${pair.from.version}.base.${run}`;
           const base = wrap(pair.from, deviceType, baseVersion);
-          await uploadFirmware(session, base, { version: baseVersion, deviceType, signedManifest: sign(base) });
+          await uploadFirmware(session, base, { version: baseVersion, deviceType, signedManifest: rig.sign(base) });
           await applyFirmware(session, { version: baseVersion });
           const version = `${pair.to.version}.delta.${run}`;
           const target = wrap(pair.to, deviceType, version);
@@ -133,14 +115,13 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
           const offer = { baseSha256: Buffer.from(sha256(base)).toString('hex'), patch };
           await measure(pair.to, target, version, 'delta', [offer], pair.from);
         }
-        decoderPeak = Math.max(decoderPeak, device.decoderPeakBytes());
+        decoderPeak = Math.max(decoderPeak, bench.device.decoderPeakBytes());
       } finally {
-        await session.close().catch(() => undefined);
-        await device.stop();
+        await bench.stop();
       }
     }
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await rig.dispose();
   }
   const peak = { decoderPeakBytes: decoderPeak, window: 2 ** 15, note: 'the simulated device decoder at its fullest: DEFLATE window, the block in hand, its output' };
   if (options.json) console.log(JSON.stringify(peak));
