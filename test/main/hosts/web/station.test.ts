@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { parse } from 'csv-parse/sync';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { LogLine } from '../../../../contract/index';
 import { createCore, FileSecretStore, type Core } from '../../../../main/app';
 import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/app/jobs/device-sync';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
@@ -25,8 +26,16 @@ import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/s
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-/** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
-const NO_LIMIT = { timeout: 0 };
+/**
+ * Every wait is a bounded number of looks with a pause between them: a wait that runs out throws
+ * what it last saw and the state of the station, the page, the service and the devices, so a
+ * failure on a loaded CI machine says where things stood. Looks × pause stays well inside the
+ * test's timeout (a slow look makes a wait longer, never endless).
+ */
+const LOOKS = 400;
+const LOOK_PAUSE_MS = 250;
+/** Log lines kept for the state dump. */
+const LOG_TAIL = 60;
 /** Tab presses a walk to one control may take: the sidebar, the top bar and the form hold fewer. */
 const MAX_TABS = 80;
 
@@ -44,6 +53,7 @@ let shift: ShiftRun | undefined;
 let startShift: () => ShiftRun;
 let client: ServiceClient;
 const pageErrors: string[] = [];
+const logTail: LogLine[] = [];
 
 async function seriousViolations(): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -73,6 +83,77 @@ async function tabTo(text: RegExp): Promise<void> {
   throw new Error(`Tab never reached a control matching ${text}`);
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One part of the state dump; a part that cannot be read says why instead. */
+async function part(name: string, read: () => Promise<unknown>): Promise<string> {
+  try {
+    const value = await read();
+    return `${name}: ${typeof value === 'string' ? value : JSON.stringify(value, null, 1)}`;
+  } catch (error) {
+    return `${name}: (could not be read: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/** Where things stood: the tiles and notes as the page shows them, the station's own view, the service's records and their sync, the devices, the outbox and the log's tail. */
+async function stateOfThings(): Promise<string> {
+  const latest = await latestFirmwareByType(client, ['SRCP', 'EPC']).catch(() => new Map<string, string | null>());
+  const parts = await Promise.all([
+    part('tiles on the page', () => page.getByTestId('station-tile').allInnerTexts()),
+    part('notes on the page', () => page.getByTestId('station-notes').allInnerTexts()),
+    part('station view', async () => {
+      const view = await core.invoke('station.view', {});
+      return {
+        running: view.running,
+        counts: view.counts,
+        tiles: view.tiles.map((t) => ({ serial: t.serialNumber, state: t.state, present: t.present, link: t.link, step: t.step, phase: t.phase, headline: t.headline, detail: t.detail })),
+        notes: view.notes.map((n) => `${n.kind} ${n.serialNumber} ${n.link}`),
+      };
+    }),
+    ...[SRCP, EPC].map((serial) =>
+      part(`service record of ${serial}`, async () => {
+        const record = (await client.devices.list({ serial, limit: 1 }, { retry: false, signal: AbortSignal.timeout(5000) })).items[0];
+        if (!record) return 'none';
+        const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
+        return { firmwareVersion: record.firmwareVersion, deployedSyncId: record.deployedSyncId, currentSyncId: record.currentSyncId, lastFirmwareApply: record.lastFirmwareApply, lastConfigurationApply: record.lastConfigurationApply, sync: sync.text };
+      }),
+    ),
+    part('simulated devices', async () =>
+      Object.fromEntries([...(shift?.devices ?? new Map())].map(([id, device]) => [id, { firmwareVersion: device.state().firmwareVersion, syncId: device.state().config?.syncId ?? null, pulls: device.faultStats.pulls }])),
+    ),
+    part('outbox', async () => (await core.invoke('outbox.get', {})).entries),
+    part('log', async () => logTail.map((line) => `${line.at.slice(11, 23)} ${line.level} ${line.source}: ${line.message}`).join('\n')),
+  ]);
+  return parts.join('\n');
+}
+
+/**
+ * Looks until `ok` holds of what `look` returns, at most `looks` times; then throws what it last
+ * saw and where things stood. A look that throws counts as one and is said.
+ */
+async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean, looks = LOOKS): Promise<T> {
+  let last = 'nothing yet';
+  for (let i = 0; i < looks; i += 1) {
+    try {
+      const seen = await look();
+      if (ok(seen)) return seen;
+      last = JSON.stringify(seen);
+    } catch (error) {
+      last = `the look failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    await pause(LOOK_PAUSE_MS);
+  }
+  throw new Error(`Waited for ${what} ${looks} looks; last seen: ${last}\n${await stateOfThings()}`);
+}
+
+/** Until the locator matches at least one element of the page. */
+async function untilShown(what: string, locator: ReturnType<Page['locator']>, looks = LOOKS): Promise<void> {
+  await until(what, () => locator.count(), (n) => n > 0, looks);
+}
+
+/** The shift plan played to its end (every plug and unplug done). */
+let shiftPlayed = false;
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-station-'));
   await mkdir(SCREENSHOTS, { recursive: true });
@@ -83,6 +164,10 @@ beforeAll(async () => {
     secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
     host: 'web',
     resume: false,
+    onLogLine: (line) => {
+      logTail.push(line);
+      if (logTail.length > LOG_TAIL) logTail.shift();
+    },
     // Only the shift's own simulated devices: no USB ports, no other simulator's ptys or IP devices.
     deviceList: { serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] }, multicast: false, pollIntervalMs: 300 },
   });
@@ -114,12 +199,16 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
+  // An action's own wait for its element (30 s by default) is too short on a loaded machine: each
+  // element is first looked for a bounded number of times, then acted on.
+  page.setDefaultTimeout(120_000);
   await page.goto(server.openUrl);
+  await untilShown('the sign-in form', page.getByLabel('Service URL', { exact: true }));
   await page.getByLabel('Service URL', { exact: true }).fill(workspace.serviceUrl);
   await page.getByLabel('Organization', { exact: true }).fill('demo');
   await page.getByLabel('API key', { exact: true }).fill(workspace.apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('who-role').waitFor(NO_LIMIT);
+  await untilShown('the signed-in page', page.getByTestId('who-role'));
   startShift = () => runShift({ ...plan, stateDir: join(dir, 'devices'), publicKeyPem: signing.data.publicKeyPem });
 }, 180_000);
 
@@ -132,11 +221,15 @@ afterAll(async () => {
 });
 
 describe('the Station screen', () => {
+  // A test that fails (its own timeout too) prints where things stood.
+  const dumpOnFailure = () => onTestFailed(async () => console.error(`Station state at the failure:\n${await stateOfThings()}`));
+
   it('starts a station for a configuration by keyboard alone', { timeout: 120_000 }, async () => {
+    dumpOnFailure();
     await tabTo(/^Station$/);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: 'Station' }).waitFor(NO_LIMIT);
-    await page.getByRole('option', { name: new RegExp(`^${LOADER.configuration.name.replace(/[()]/g, '\\$&')}`) }).waitFor({ state: 'attached', timeout: 0 });
+    await untilShown('the Station heading', page.getByRole('heading', { level: 1, name: 'Station' }));
+    await untilShown('the configuration options', page.getByRole('option', { name: new RegExp(`^${LOADER.configuration.name.replace(/[()]/g, '\\$&')}`) }));
     expect(await seriousViolations()).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'station-01-setup.png') });
     await tabTo(/^Configuration$/);
@@ -146,20 +239,24 @@ describe('the Station screen', () => {
     await page.keyboard.type('2');
     await tabTo(/^Start station$/);
     await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: 'Stop station' }).waitFor(NO_LIMIT);
-    await expect.poll(() => page.getByText(`Provisioning “${LOADER.configuration.name}” (2 devices) on 2 lanes`).count(), NO_LIMIT).toBe(1);
+    await untilShown('the Stop station button', page.getByRole('button', { name: 'Stop station' }));
+    await untilShown('the running station line', page.getByText(`Provisioning “${LOADER.configuration.name}” (2 devices) on 2 lanes`));
   });
 
   it('provisions the shift: tiles go green, the foreign device is refused and the copied serial flagged', { timeout: 300_000 }, async () => {
+    dumpOnFailure();
     shift = startShift();
+    void shift.finished.then(() => {
+      shiftPlayed = true;
+    });
     const tiles = page.getByTestId('station-tile');
-    await page.locator('[data-testid="station-tile"][data-state="working"]').first().waitFor(NO_LIMIT);
+    await untilShown('a working tile', page.locator('[data-testid="station-tile"][data-state="working"]'));
     await page.screenshot({ path: join(SCREENSHOTS, 'station-02-working.png') });
     expect(await seriousViolations()).toEqual([]);
-    await shift.finished;
-    for (const serial of [SRCP, EPC]) await tiles.filter({ hasText: serial }).and(page.locator('[data-state="done"]')).first().waitFor(NO_LIMIT);
-    await page.getByTestId('station-notes').getByText(FOREIGN, { exact: true }).waitFor(NO_LIMIT);
-    await page.getByTestId('station-notes').getByText('Duplicate').waitFor(NO_LIMIT);
+    await until('the shift plan played to its end', async () => shiftPlayed, (played) => played);
+    for (const serial of [SRCP, EPC]) await untilShown(`${serial}'s tile green`, tiles.filter({ hasText: serial }).and(page.locator('[data-state="done"]')));
+    await untilShown(`the refused ${FOREIGN}`, page.getByTestId('station-notes').getByText(FOREIGN, { exact: true }));
+    await untilShown('the duplicate note', page.getByTestId('station-notes').getByText('Duplicate'));
     await page.screenshot({ path: join(SCREENSHOTS, 'station-03-done.png') });
     expect(await seriousViolations()).toEqual([]);
 
@@ -180,23 +277,28 @@ describe('the Station screen', () => {
 
     const latest = await latestFirmwareByType(client, ['SRCP', 'EPC']);
     // A tile goes green once the confirmations are in the outbox, which sends them at once but on
-    // its own: wait for the service to have them (the test's timeout bounds the wait).
+    // its own: look until the service has them.
     for (const serial of [SRCP, EPC]) {
-      for (;;) {
-        const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
-        if (deviceSync(recordedReading(record), record, latest.get(record.deviceType)).state === 'in-sync') break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await until(
+        `the service to record ${serial} in sync`,
+        async () => {
+          const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
+          const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
+          return { state: sync.state, text: sync.text };
+        },
+        (sync) => sync.state === 'in-sync',
+      );
     }
     expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
   });
 
   it('stops by keyboard and shows where the shift report is', { timeout: 120_000 }, async () => {
+    dumpOnFailure();
     await page.getByRole('heading', { level: 1, name: 'Station' }).focus();
     await tabTo(/^Stop station$/);
     await page.keyboard.press('Enter');
     const report = page.getByTestId('station-report');
-    await report.waitFor(NO_LIMIT);
+    await untilShown('the shift report', report);
     const rows = parse(await readFile(await report.innerText(), 'utf8'), { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((r) => [r.serialNumber, r.result]).sort()).toEqual(
       [
