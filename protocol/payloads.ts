@@ -21,6 +21,11 @@ export const deviceInfoSchema = z.object({
   maxInFlight: z.number().int().min(1),
   /** The device takes Q-Block1 (RFC 9177, option 19) on its Block1 resources; absent: Block1 only. */
   qBlock1: z.boolean().optional(),
+  /**
+   * With qBlock1: the device's MAX_PAYLOADS, the blocks of one payload set (§2.2); the host sends
+   * sets of this many. Absent: Q_BLOCK_MAX_PAYLOADS (128), what devices said nothing about before.
+   */
+  qBlock1MaxPayloads: z.number().int().min(1).max(4096).optional(),
   /** Content codings the device decodes besides identity (§3.3 "Content codings"); absent: identity only. */
   codings: z.array(advertisedCodingSchema).optional(),
   /** SHA-256 of the image in the running slot, when the device knows it: the base a patch must name. */
