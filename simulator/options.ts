@@ -2,6 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
 import { releaseKeyFromPem, type ReleaseKey } from '../domain/files/firmware-release-key';
 import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
+import { Q_BLOCK_MAX_PAYLOADS } from '../protocol/coap/parameters';
 import type { FaultOptions } from './faults';
 import { simulatorDir } from './scratch-dir';
 import type { AdvertisedCoding } from '../domain/files/content-coding';
@@ -44,6 +45,8 @@ export interface SimulatedDeviceOptions {
   maxBlockSize?: number;
   /** Firmware blocks the host may keep in flight. Default 4. */
   maxInFlight?: number;
+  /** Blocks in one Q-Block1 payload set (MAX_PAYLOADS, GET /info qBlock1MaxPayloads). Default Q_BLOCK_MAX_PAYLOADS (128). */
+  qBlock1MaxPayloads?: number;
   /** Largest image the staged bank holds. Default 8 MiB. */
   maxImageSize?: number;
   /**
@@ -101,6 +104,10 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT_LIMIT) {
     throw new Error(`maxInFlight must be 1 to ${MAX_IN_FLIGHT_LIMIT}, not ${maxInFlight}.`);
   }
+  const qBlock1MaxPayloads = options.qBlock1MaxPayloads ?? Q_BLOCK_MAX_PAYLOADS;
+  if (!Number.isInteger(qBlock1MaxPayloads) || qBlock1MaxPayloads < 1 || qBlock1MaxPayloads > 4096) {
+    throw new Error(`qBlock1MaxPayloads must be 1 to 4096, not ${qBlock1MaxPayloads}.`);
+  }
   const ble = { mtu: 247, connectionIntervalMs: 15, packetsPerInterval: 4, ...options.ble };
   if (!Number.isInteger(ble.mtu) || ble.mtu < 23 || ble.mtu > 517) throw new Error(`The BLE MTU must be 23 to 517, not ${ble.mtu}.`);
   if (!(ble.connectionIntervalMs > 0) || !(ble.packetsPerInterval >= 1)) throw new Error('The BLE connection interval and packets per interval must be positive.');
@@ -132,6 +139,7 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     flashWriteBytesPerSecond: options.flashWriteBytesPerSecond ?? 2_000_000,
     maxBlockSize,
     maxInFlight,
+    qBlock1MaxPayloads,
     maxImageSize: options.maxImageSize ?? 8 * 1024 * 1024,
     maxConfigSize: options.maxConfigSize ?? 64 * 1024,
     codings: options.codings ?? DEFAULT_DEVICE_CODINGS,

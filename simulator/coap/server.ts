@@ -40,6 +40,8 @@ export interface CoapServerOptions {
   blockSize: number;
   /** Message ids remembered per peer for duplicate detection. */
   dedupCapacity: number;
+  /** Blocks in one Q-Block1 payload set, as GET /info says. Default Q_BLOCK_MAX_PAYLOADS. */
+  qBlock1MaxPayloads?: number;
 }
 
 export interface CoapServerStats {
@@ -58,7 +60,7 @@ export class CoapServer {
   readonly stats: CoapServerStats = { requests: 0, duplicatesAnswered: 0, duplicatesIgnored: 0, malformed: 0 };
   private readonly dedup: DedupCache;
   private readonly observers = new ObserverRegistry();
-  private readonly qBlock1Sets = new QBlock1Sets();
+  private readonly qBlock1Sets: QBlock1Sets;
   private queue: Promise<void> = Promise.resolve();
   /** Bumped by reset(): requests queued before a reboot are forgotten, not answered. */
   private epoch = 0;
@@ -66,6 +68,7 @@ export class CoapServer {
 
   constructor(private readonly options: CoapServerOptions) {
     this.dedup = new DedupCache(options.dedupCapacity);
+    this.qBlock1Sets = new QBlock1Sets(options.qBlock1MaxPayloads);
   }
 
   receive(bytes: Uint8Array, peer: string): void {

@@ -15,6 +15,8 @@ export interface DeviceContext {
   readonly publicKeyPem: string;
   readonly maxBlockSize: number;
   readonly maxInFlight: number;
+  /** Blocks in one Q-Block1 payload set (docs/device-protocol.md 2.2). */
+  readonly qBlock1MaxPayloads: number;
   /** Once the response is out: reboot (the link goes away and comes back). Returns at once. */
   rebootAfterResponse(): Promise<void>;
   /** Once the 2.04 of /fw/apply is out: install the image and reboot into it (or lose power). Returns at once. */

@@ -66,6 +66,7 @@ export class VirtualDevice implements DeviceContext {
       handle: createRouter(deviceResources(), this),
       blockSize: options.maxBlockSize,
       dedupCapacity: DEDUPLICATION_CACHE_SIZE,
+      qBlock1MaxPayloads: options.qBlock1MaxPayloads,
     });
     this.safety = new SafetyFunction({
       serialNumber: options.serialNumber,
@@ -120,6 +121,10 @@ export class VirtualDevice implements DeviceContext {
 
   get maxInFlight(): number {
     return this.options.maxInFlight;
+  }
+
+  get qBlock1MaxPayloads(): number {
+    return this.options.qBlock1MaxPayloads;
   }
 
   state(): DeviceState {

@@ -17,6 +17,7 @@ export function deviceInfo(device: DeviceContext): DeviceInfo {
     maxBlockSize: device.maxBlockSize,
     maxInFlight: device.maxInFlight,
     qBlock1: true,
+    qBlock1MaxPayloads: device.qBlock1MaxPayloads,
     // Omitted, not empty, by a device without codings: exactly what devices sent before them.
     ...(device.firmware.codings.length > 0 ? { codings: [...device.firmware.codings] } : {}),
     imageSha256: device.firmware.runningImageSha256 === null ? null : hexToBytes(device.firmware.runningImageSha256),
