@@ -28,6 +28,8 @@ export interface Block1UploadOptions {
    * payload sets (q-block1.ts), and in Block1 if the device answers the first one with 4.02.
    */
   qBlock1?: boolean;
+  /** Blocks per Q-Block1 payload set: the device's MAX_PAYLOADS from /info. Default Q_BLOCK_MAX_PAYLOADS. */
+  qBlock1MaxPayloads?: number;
 }
 
 export interface Block1UploadResult {
@@ -52,7 +54,7 @@ export async function uploadBlock1(engine: CoapEngine, options: Block1UploadOpti
   // Q-Block1 is for UDP, where a round trip per window leaves the wire idle; serial and BLE frames
   // already fill their line with the Block1 window.
   if (options.qBlock1 && engine.link.kind === 'udp') {
-    const result = await uploadQBlock1(engine, options);
+    const result = await uploadQBlock1(engine, options, options.qBlock1MaxPayloads);
     if (result !== Q_BLOCK1_UNSUPPORTED) return result;
   }
   return uploadInWindow(engine, options);

@@ -126,6 +126,7 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
           signal: options.signal,
           onProgress: report,
           qBlock1: info.qBlock1 === true,
+          qBlock1MaxPayloads: info.qBlock1MaxPayloads,
         });
         report(data.length);
         return done(result.blockSize);

@@ -37,6 +37,23 @@ describe('firmware upload over UDP with Q-Block1 (RFC 9177)', () => {
     expect(session.engine.stats.sent).toBeGreaterThanOrEqual(blocks);
   });
 
+  it('sends payload sets of the size the device gives in /info, not a fixed 128', async () => {
+    const { device, session } = await attachUdp({ qBlock1MaxPayloads: 16 });
+    expect(await identify(session)).toMatchObject({ qBlock1: true, qBlock1MaxPayloads: 16 });
+    const image = firmwareImage('2.0.1', 100 * 1024);
+    const setEnds: string[] = [];
+    const request = session.engine.request.bind(session.engine);
+    // Each set ends in the one CON payload the host waits for; the NON payloads go past request().
+    session.engine.request = (sent) => {
+      if (sent.step.startsWith('firmware block')) setEnds.push(sent.step);
+      return request(sent);
+    };
+    await upload(session, image, '2.0.1');
+    expect(device.state().upload).toMatchObject({ state: 'received', ackedOffset: image.length });
+    const blocks = Math.ceil(image.length / 1024);
+    expect(setEnds).toEqual(Array.from({ length: Math.ceil(blocks / 16) }, (_, set) => `firmware block ${Math.min(blocks - 1, set * 16 + 15)} (offset ${Math.min(blocks - 1, set * 16 + 15) * 1024})`));
+  });
+
   it('repairs lost blocks from the device\'s missing-blocks lists, through a receive window of one block', async () => {
     const { device, session } = await attachUdp({ maxInFlight: 1, faults: { drop: 0.03, seed: 7 } }, { ackTimeoutMs: 100 });
     const image = firmwareImage('2.1.0', 200 * 1024);
