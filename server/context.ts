@@ -1,4 +1,4 @@
-import type { Database } from './db/database';
+import type { CatchUpCounts, Database } from './db/database';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { ReadCache } from './cache/read-cache';
 import type { ServiceSecrets } from './store/secrets';
@@ -18,4 +18,6 @@ export interface ServiceContext {
    * known. Absent where this process is the only writer (PGlite).
    */
   catchUp?: () => Promise<void>;
+  /** How many catch-ups were asked for and how many queries they took (for /metrics). */
+  catchUps?: CatchUpCounts;
 }

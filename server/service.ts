@@ -82,6 +82,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const watch = await watching;
     feed = watch;
     if (watch && reads) {
+      ctx.catchUps = watch.catchUps;
       ctx.catchUp = async () => {
         if (await watch.caughtUp()) return;
         reads.changed();

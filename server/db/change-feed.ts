@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { ChangeListener } from './database';
+import type { CatchUpCounts, ChangeListener, ChangeWatch } from './database';
 import { ALL_TABLES, TABLES, type TableSet } from './tables';
 
 /**
@@ -51,6 +51,8 @@ export class ChangeFeed {
   private retryTimer: NodeJS.Timeout | undefined;
   private queuedCatchUp: Promise<boolean> | undefined;
   private catchUpInFlight: Promise<boolean> | undefined;
+  /** Catch-ups asked for, and the queries sent for them (the rest shared a query): /metrics says both. */
+  readonly catchUps: CatchUpCounts = { requests: 0, queries: 0 };
 
   constructor(private readonly databaseUrl: string) {}
 
@@ -101,12 +103,14 @@ export class ChangeFeed {
    */
   caughtUp(): Promise<boolean> {
     if (!this.client || !this.heard) return Promise.resolve(false);
+    this.catchUps.requests++;
     if (this.queuedCatchUp) return this.queuedCatchUp;
     const previous = this.catchUpInFlight ?? Promise.resolve(true);
     const queued = previous.then(() => {
       this.queuedCatchUp = undefined;
       const client = this.client;
       if (!client || !this.heard) return false;
+      this.catchUps.queries++;
       const sent = client.query('SELECT 1').then(
         () => this.heard,
         () => false,
@@ -118,12 +122,13 @@ export class ChangeFeed {
     return queued;
   }
 
-  async watch(listener: ChangeListener): Promise<{ stop(): Promise<void>; caughtUp(): Promise<boolean> }> {
+  async watch(listener: ChangeListener): Promise<ChangeWatch> {
     this.listeners.add(listener);
     listener.listening(this.heard);
     if (this.listeners.size === 1) await this.connect();
     return {
       caughtUp: () => this.caughtUp(),
+      catchUps: this.catchUps,
       stop: async () => {
         this.listeners.delete(listener);
         if (this.listeners.size === 0) await this.close();

@@ -48,6 +48,15 @@ export interface ChangeWatch {
    * ChangeFeed.caughtUp); false when that cannot be known.
    */
   caughtUp(): Promise<boolean>;
+  /** How many catch-ups were asked for and how many queries they took (live counts). */
+  readonly catchUps: CatchUpCounts;
+}
+
+export interface CatchUpCounts {
+  /** Catch-ups asked for while listening (one per request). */
+  requests: number;
+  /** Queries sent on the listening connection for them: the others shared one. */
+  queries: number;
 }
 
 export interface ChangeListener {

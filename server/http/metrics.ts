@@ -100,6 +100,20 @@ export function installMetrics(app: FastifyInstance, ctx: ServiceContext, option
     },
   });
 
+  new Counter({
+    name: 'provisioner_catch_up_total',
+    help: "Catch-ups with the other instances' commits before an operation (PostgreSQL), by how each was settled: query (this one sent a query on the listening connection) or shared (it waited for one sent for others).",
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const counts = ctx.catchUps;
+      if (!counts) return;
+      this.inc({ result: 'query' }, counts.queries);
+      this.inc({ result: 'shared' }, counts.requests - counts.queries);
+    },
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     durations.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);

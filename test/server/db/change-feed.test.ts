@@ -30,6 +30,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('catching up with the other inst
     }
   });
 
+  it('answers the catch-ups that arrive while a query waits to be sent with that one query', async () => {
+    const watch = await feed.watch({ changed: () => undefined, listening: () => undefined });
+    await writer.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, 'other:shared:data:devices']);
+    const before = { ...watch.catchUps };
+    // Requests that came in one turn of the event loop: the first sends a query, the others share it.
+    const answers = await Promise.all(Array.from({ length: 20 }, () => watch.caughtUp()));
+    expect(answers.every(Boolean)).toBe(true);
+    expect([watch.catchUps.requests - before.requests, watch.catchUps.queries - before.queries]).toEqual([20, 1]);
+    // One that comes after that query left may not share it: the query may have left before the commit it must cover.
+    expect(await watch.caughtUp()).toBe(true);
+    expect(watch.catchUps.queries - before.queries).toBe(2);
+  });
+
   it('says it cannot know once it no longer listens', async () => {
     await feed.close();
     expect(await feed.caughtUp()).toBe(false);
