@@ -211,11 +211,14 @@ export const configurationOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: configurationStatusSchema, description: '{ configurationId, complete, errors, readyDevices }' },
-    handler: async ({ db, ctx, caller, params }) => {
-      const stored = await mustGet(db, caller.orgId, params.id, ctx);
-      const members = membersOf(stored);
-      return configurationStatus(stored.id, settingsOf(stored), members, await contextOf(db, caller.orgId, members));
-    },
+    // The rules run once per change of what they read (the configuration, its devices, the
+    // templates they name), not once per request: the verdict is kept as the text it is sent as.
+    handler: async ({ db, ctx, caller, params }) =>
+      readThrough(ctx, db, `configuration-status/${caller.orgId}/${params.id}`, async () => {
+        const stored = await mustGet(db, caller.orgId, params.id, ctx);
+        const members = membersOf(stored);
+        return new JsonText(JSON.stringify(configurationStatus(stored.id, settingsOf(stored), members, await contextOf(db, caller.orgId, members))));
+      }),
   }),
   orgOperation({
     id: 'configurations.addDevice',

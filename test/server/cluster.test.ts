@@ -100,6 +100,22 @@ describe.skipIf(!POSTGRES_URL)(`two instances on one PostgreSQL database (${reas
     }
   });
 
+  it("judges a configuration's status from devices added and removed through the other instance on the very next request, though it had the verdict cached", async () => {
+    const id = (await admin(a.url, 'POST', 'configurations', { body: srcpToEpcOverIsm.configuration })).json.data.id as string;
+    const statusOnB = async () => (await admin(b.url, 'GET', `configurations/validate/${id}`)).json.data as { complete: boolean; readyDevices: string[] };
+    expect(await statusOnB()).toMatchObject({ complete: false, readyDevices: [] });
+    const hits = b.ctx.reads!.stats.hits;
+    expect((await statusOnB()).complete).toBe(false);
+    expect(b.ctx.reads!.stats.hits).toBeGreaterThan(hits);
+    const serials = srcpToEpcOverIsm.devices.map((device) => device.payload.serialNumber);
+    for (const device of srcpToEpcOverIsm.devices) expect((await admin(a.url, 'POST', `configurations/${id}/devices`, { body: device.payload })).status).toBe(201);
+    const complete = await statusOnB();
+    expect([complete.complete, [...complete.readyDevices].sort()]).toEqual([true, [...serials].sort()]);
+    // The devices go back where the file tests below expect them: in no configuration.
+    for (const serial of serials) expect((await admin(a.url, 'DELETE', `configurations/${id}/devices/${serial}`)).status).toBe(200);
+    expect(await statusOnB()).toMatchObject({ complete: false, readyDevices: [] });
+  });
+
   it('loses no device of many added to one configuration at once through both instances', async () => {
     const id = (await admin(a.url, 'POST', 'configurations', { body: { name: 'Many at once' } })).json.data.id as string;
     // Devices of this test only: the others use EPC000104 (rivals), SRCP000101 and EPC000101 (files).
