@@ -27,7 +27,7 @@ import { Outbox } from '../main/app/outbox/outbox';
 import { clientConfirmationSender } from '../main/app/outbox/outbox-sender';
 import { createServiceClient } from '../main/cloud';
 import { down, pgCtlCommand, up, waitUntilOk, type StackState } from '../scripts/stack';
-import { srcpToEpcOverIsm } from '../test/fixtures/typical-flows';
+import { CONFIRMING_DEVICES, seedClusterOrganization } from './cluster-seed';
 
 const { values } = parseArgs({
   options: {
@@ -45,28 +45,6 @@ const CONFIRMATION_INTERVAL_MS = 50;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function api(stack: StackState, method: string, path: string, body?: unknown): Promise<{ id: string }> {
-  const response = await fetch(`${stack.url}/v1/organizations/demo${path}`, {
-    method,
-    headers: { authorization: `Bearer ${stack.adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { data: { id: string }; errors: unknown };
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json.errors)}`);
-  return json.data;
-}
-
-const CONFIRMING_DEVICES = ['EPC000102', 'EPC000103', 'EPC000104', 'NSCP000101', 'NSCP000102', 'NSCP000103', 'WESP000101', 'WESP000102'];
-
-/** A realistic organization: a complete configuration with its two devices, 30 others, a fleet. */
-async function seed(stack: StackState): Promise<string> {
-  for (const serial of ['SRCP000101', 'EPC000101', ...CONFIRMING_DEVICES]) await api(stack, 'POST', `/devices?serialNumber=${serial}&name=${serial}`);
-  const configuration = await api(stack, 'POST', '/configurations', srcpToEpcOverIsm.configuration);
-  for (const device of srcpToEpcOverIsm.devices) await api(stack, 'POST', `/configurations/${configuration.id}/devices`, device.payload);
-  for (let i = 0; i < 30; i++) await api(stack, 'POST', '/configurations', { name: `Line ${String(i).padStart(2, '0')}`, timeoutConfiguration: '1000ms' });
-  return configuration.id;
-}
 
 interface WriteCounter {
   failed: number;
@@ -229,7 +207,7 @@ async function main(): Promise<void> {
     throw error;
   }
   try {
-    const configurationId = await seed(stack);
+    const configurationId = await seedClusterOrganization(stack);
     const steadyWrites: WriteCounter = { failed: 0 };
     const failureWrites: WriteCounter = { failed: 0 };
 

@@ -1,0 +1,105 @@
+/**
+ * Where the cluster's reads lose to the ceiling, route by route (`npx tsx bench/cluster-routes.ts
+ * [--instances N] [--seconds S] [--connections C]`): the stack of bench/cluster.ts, seeded the
+ * same way, and each read of the mix driven alone through the load balancer in turns with the
+ * ceiling (GET /v1/version), in slices of one second, so that each meets the same background load.
+ * Prints, per route, its requests/s ÷ the ceiling's and the size of its answer. No confirmations
+ * run beside it: this is the cost of a read on a warm cache. A profiling aid, not a target.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { down, up } from '../scripts/stack';
+import { seedClusterOrganization } from './cluster-seed';
+
+const { values } = parseArgs({
+  options: {
+    instances: { type: 'string', default: '2' },
+    seconds: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '16' },
+  },
+});
+const SLICE_SECONDS = 1;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const workDir = mkdtempSync(join(tmpdir(), 'provisioner-bench-routes-'));
+chmodSync(workDir, 0o755);
+const stack = await up({ instances: Number(values.instances), runDir: join(workDir, 'stack'), port: 0, seedDemo: true, log });
+try {
+  const configurationId = await seedClusterOrganization(stack);
+  const P = '/v1/organizations/demo';
+  const routes: Record<string, string> = {
+    ceiling: '/v1/version',
+    'configuration list': `${P}/configurations?Limit=20&SortOptions=ConfigNameASC`,
+    'configuration get': `${P}/configurations/${configurationId}`,
+    'configuration status': `${P}/configurations/validate/${configurationId}`,
+    'device list': `${P}/devices?limit=20`,
+  };
+  const headers = { authorization: `Bearer ${stack.adminKey}` };
+  const sizes = new Map<string, number>();
+  for (const [name, path] of Object.entries(routes)) sizes.set(name, (await (await fetch(`${stack.url}${path}`, { headers })).arrayBuffer()).byteLength);
+  const totals = new Map<string, { ok: number; seconds: number }>();
+  const drive = async (name: string) => {
+    const result = await autocannon({ url: `${stack.url}${routes[name]}`, connections: Number(values.connections), duration: SLICE_SECONDS, headers });
+    const total = totals.get(name) ?? { ok: 0, seconds: 0 };
+    total.ok += result['2xx'];
+    total.seconds += result.duration;
+    totals.set(name, total);
+  };
+  for (const name of Object.keys(routes)) await drive(name);
+  totals.clear();
+  for (let round = 0; round < Number(values.seconds); round++) {
+    for (const name of Object.keys(routes)) {
+      if (name !== 'ceiling') await drive('ceiling');
+      await drive(name);
+    }
+  }
+  // What one request of each route asks of PostgreSQL: two seconds of requests, then the
+  // database's committed transactions (each statement outside a transaction is one) and the
+  // instances' counters, read after PostgreSQL has published its statistics.
+  const database = new pg.Client({ connectionString: stack.databaseUrl });
+  await database.connect();
+  const commits = async () =>
+    Number((await database.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0]!.n);
+  const instanceCounters = async () => {
+    const sum = { catchUpQueries: 0, catchUpShared: 0, readMisses: 0 };
+    for (const instance of stack.instances) {
+      const text = await (await fetch(`${instance.url}/metrics`)).text();
+      const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+      sum.catchUpQueries += value(/^provisioner_catch_up_total\{result="query"\} (\d+)/m);
+      sum.catchUpShared += value(/^provisioner_catch_up_total\{result="shared"\} (\d+)/m);
+      sum.readMisses += value(/^provisioner_cache_lookups_total\{cache="read",result="miss"\} (\d+)/m);
+    }
+    return sum;
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_200));
+  const perRequest = new Map<string, string>();
+  for (const [name, path] of Object.entries(routes)) {
+    await settle();
+    const [commitsBefore, countersBefore] = [await commits(), await instanceCounters()];
+    const result = await autocannon({ url: `${stack.url}${path}`, connections: Number(values.connections), duration: 2, headers });
+    const requests = result['2xx'] + result.non2xx;
+    await settle();
+    const [commitsAfter, countersAfter] = [await commits(), await instanceCounters()];
+    // The reads of the counters themselves commit one transaction each.
+    const statements = (commitsAfter - commitsBefore - 1) / requests;
+    const queries = (countersAfter.catchUpQueries - countersBefore.catchUpQueries) / requests;
+    const shared = (countersAfter.catchUpShared - countersBefore.catchUpShared) / requests;
+    const misses = (countersAfter.readMisses - countersBefore.readMisses) / requests;
+    perRequest.set(name, `statements ${statements.toFixed(3)}, catch-up queries ${queries.toFixed(3)} (shared ${shared.toFixed(3)}), read-cache misses ${misses.toFixed(3)}`);
+  }
+  await database.end();
+
+  const rate = (name: string) => totals.get(name)!.ok / totals.get(name)!.seconds;
+  console.log(`${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  for (const name of Object.keys(routes)) {
+    console.log(`${name.padEnd(22)} ${String(Math.round(rate(name))).padStart(6)} requests/s  ratio ${(rate(name) / rate('ceiling')).toFixed(2)}  ${sizes.get(name)} bytes; per request: ${perRequest.get(name)}`);
+  }
+} finally {
+  await down(stack.runDir);
+  rmSync(workDir, { recursive: true, force: true });
+}
