@@ -26,7 +26,7 @@ export function safetyParametersOf(configuration: ConfigurationRecord): ReportSa
   return SAFETY_FIELDS.map((field) => ({ field, label: fieldLabel(field), value: settingValueText(field, configuration[field]) }));
 }
 
-/** What the report needs to know of a firmware version: its image and who signed it. */
+/** What the report needs to know of a firmware version: its image and who signed it ("name (key id)"). */
 export interface FirmwareFacts {
   imageSha256: string;
   signedBy: string | null;
@@ -37,7 +37,7 @@ export interface ReportSources {
   /** The service's records of the configuration's devices. */
   devices: readonly DeviceRecord[];
   ledger: readonly LedgerLine[];
-  /** The image and signer of a version, when this workstation holds the bundle. */
+  /** The image and signer of a version, when this workstation holds the bundle: asked only when the ledger does not say. */
   firmware: (deviceType: DeviceType, version: string) => Promise<FirmwareFacts | undefined>;
   workstation: string;
   service: string;
@@ -53,6 +53,18 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
+/**
+ * The image and signer an install's ledger entry names, when it is of `version` (the device may run
+ * another since, installed elsewhere). Entries made before the ledger kept them name neither.
+ */
+function firmwareFactsOf(entry: LedgerEntry | undefined, version: string | null): FirmwareFacts | undefined {
+  if (!entry || version === null || text(entry.facts['firmwareVersion']) !== version) return undefined;
+  const imageSha256 = text(entry.facts['imageSha256']);
+  const keyId = text(entry.facts['signingKeyId']);
+  if (imageSha256 === null || keyId === null) return undefined;
+  return { imageSha256, signedBy: `${text(entry.facts['signingKeyName']) ?? 'unknown key'} (${keyId})` };
+}
+
 export async function buildCommissioningReport(sources: ReportSources): Promise<CommissioningReport> {
   const entries = sources.ledger.flatMap((line) => ('entry' in line ? [line.entry] : []));
   const chain = checkLedgerChain(sources.ledger);
@@ -61,7 +73,8 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
     const serial = record.serialNumber;
     const firmwareEntry = lastOf(entries, serial, 'firmware-install', true);
     const version = record.firmwareVersion ?? text(firmwareEntry?.facts['firmwareVersion']);
-    const facts = version ? await sources.firmware(record.deviceType, version) : undefined;
+    // The ledger first: it says what was installed even when the bundle has left the cache.
+    const facts = firmwareFactsOf(firmwareEntry, version) ?? (version ? await sources.firmware(record.deviceType, version) : undefined);
     const commissioning = commissioningOf(entries, serial);
     const apply = commissioning.apply;
     const test = commissioning.test;

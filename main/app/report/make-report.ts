@@ -13,7 +13,7 @@ export type ReportRequest = ({ configurationName: string } | { configurationId: 
 export interface ReportContext {
   client: Pick<ServiceClient, 'configurations' | 'devices' | 'firmwareReleaseKeys' | 'baseUrl' | 'orgId'>;
   ledger: Pick<Ledger, 'readAll'>;
-  /** Where the firmware images are: the report names their SHA-256 and signer from the verified bundles. */
+  /** Where the firmware images are: the report names an image's SHA-256 and signer from its verified bundle when the ledger entry of its install does not. */
   cache?: Pick<FirmwareCache, 'find' | 'prefetch'>;
   workstation: string;
   /** For people: "organization demo at https://…" or "the local workspace". */

@@ -20,7 +20,7 @@ export interface ReportDevice {
   model: string | null;
   firmware: {
     version: string | null;
-    /** SHA-256 of the image the version is made of, from the verified bundle; null when this workstation does not hold it. */
+    /** SHA-256 of the image the version is made of, from the ledger entry of its install, else the verified bundle in the cache; null when neither says. */
     imageSha256: string | null;
     /** The release key that signed the image: "name (key id)". */
     signedBy: string | null;

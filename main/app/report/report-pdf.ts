@@ -89,7 +89,7 @@ function deviceBlock(w: Writer, device: ReportDevice): void {
   w.text(`Status: ${COMMISSIONING_WORDS[device.commissioning]}`, { color: commissioned ? GREEN : RED, font: 'bold', indent: 10 });
   w.text(`Firmware: ${device.firmware.version ?? 'not recorded'}${device.firmware.installedAt ? `, installed ${device.firmware.installedAt}` : ''}`, { indent: 10 });
   w.text('Image SHA-256:', { indent: 10, color: GREY, size: 9 });
-  w.text(device.firmware.imageSha256 ?? 'not known on this workstation (its bundle is not in the firmware cache)', { indent: 20, font: device.firmware.imageSha256 ? 'mono' : 'regular', size: 8 });
+  w.text(device.firmware.imageSha256 ?? 'not known on this workstation (no ledger entry of its install names it, and its bundle is not in the firmware cache)', { indent: 20, font: device.firmware.imageSha256 ? 'mono' : 'regular', size: 8 });
   w.text(`Signed by release key: ${device.firmware.signedBy ?? 'not known'}`, { indent: 10 });
   w.text(`Configuration: ${device.configuration.deployStatus}${device.configuration.appliedAt ? `, applied ${device.configuration.appliedAt}` : ''}${device.configuration.appliedBy ? ` by ${device.configuration.appliedBy}` : ''}${device.configuration.workstation ? ` on workstation ${device.configuration.workstation}` : ''}`, { indent: 10 });
   w.text('syncId:', { indent: 10, color: GREY, size: 9 });

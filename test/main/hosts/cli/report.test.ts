@@ -1,16 +1,19 @@
 import { execFile } from 'node:child_process';
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
 import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import { nextReleaseOf, publishRelease } from './helpers/releases';
 
 /**
  * The commissioning report end to end: firmware installed, configuration applied and a function
  * test on one device, the other only applied; the PDF read back with poppler's pdftotext holds
- * both serials and syncIds, the JSON the image hash, signer and ledger hashes.
+ * both serials and syncIds, the JSON the image hash, signer and ledger hashes. The install's
+ * ledger entry names the image and its signer, so a report made once the bundle has left the
+ * firmware cache (and the service has moved on) still names them.
  */
 
 const run = promisify(execFile);
@@ -101,5 +104,27 @@ describe('provisioner report', () => {
     const wrongKind = await w.cli(['report', '--configuration', name, '--out', join(w.root, 'report.txt')]);
     expect(wrongKind.code).toBe(2);
     expect(wrongKind.stderr).toContain('end the file name with one of them');
+
+    // The install's ledger entry says which image and who signed it, as the signed manifest did.
+    const install = (await readFile(join(w.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { action: string; serialNumber: string; facts: Record<string, unknown> })
+      .find((e) => e.action === 'firmware-install' && e.serialNumber === 'EPC000101');
+    expect(install?.facts).toMatchObject({ firmwareVersion: '1.1.0', imageSha256: first!.firmware.imageSha256, signingKeyName: expect.any(String) });
+    expect(first!.firmware.signedBy).toBe(`${String(install!.facts.signingKeyName)} (${String(install!.facts.signingKeyId)})`);
+
+    // The bundle leaves the cache and the service moves on to a release this workstation never
+    // held: the report names the installed image and its signer from the ledger alone.
+    await rm(join(w.home, 'data', 'firmware-cache'), { recursive: true, force: true });
+    await publishRelease(w, 'EPC', '1.2.0', await nextReleaseOf(w, 'EPC', '1.1.0', '1.2.0'));
+    const laterPath = join(w.root, 'report-later.pdf');
+    const later = await w.cli(['report', '--configuration', name, '--out', laterPath]);
+    expect(later.code, later.stderr).toBe(0);
+    const { stdout: laterText } = await run('pdftotext', ['-layout', laterPath, '-']);
+    expect(laterText).toContain(first!.firmware.imageSha256);
+    expect(laterText).toContain(`Signed by release key: ${first!.firmware.signedBy}`);
+    // EPC000102 came with 1.1.0 and was never installed from here: no ledger entry, no bundle.
+    expect(laterText).toContain('not known on this workstation');
   });
 });
