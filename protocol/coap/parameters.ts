@@ -87,9 +87,9 @@ export const BLOCK_SZX_MAX = 6;
 export const CONTENT_FORMAT_MISSING_BLOCKS = 272;
 
 /**
- * RFC 9177 §7.2 MAX_PAYLOADS, as this protocol sets it (docs/device-protocol.md 2.2): a Q-Block1
- * payload set is the blocks whose NUM divided by it (rounded down) is the same, and the host waits
- * for the device's answer after each set. The RFC's default is 10; at 1 MB/s with a few
+ * RFC 9177 §7.2 MAX_PAYLOADS when a device's /info gives none (`qBlock1MaxPayloads`,
+ * docs/device-protocol.md 2.2): a Q-Block1 payload set is the blocks whose NUM divided by it
+ * (rounded down) is the same, and the host waits for the device's answer after each set. The RFC's default is 10; at 1 MB/s with a few
  * milliseconds between the end of one set and the start of the next, 10 blocks of 1024 bytes would
  * leave the wire idle a third of the time, 128 about a twentieth (measured: docs/performance.md).
  */
