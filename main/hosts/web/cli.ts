@@ -8,7 +8,7 @@ import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-rende
 import { portGlobsFromEnv } from '../../devices/discovery';
 import { ptyGlob } from '../../../simulator';
 import { startWebServer } from './server';
-import { registerWorkbenchDevices, startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from './simulated-workbench';
+import { configFileSigningKey, registerWorkbenchDevices, startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from './simulated-workbench';
 
 /**
  * `npm run web`: the renderer in a browser, the core in this process, the contract over a
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     const workspace = await core.session.ensureWorkspace();
     const account = core.session.current();
     const client = account?.kind === 'local' ? account.client : null;
-    const publicKeyPem = client ? (await client.signingKey()).publicKeyPem : await fetchSigningKey(workspace.serviceUrl);
+    const publicKeyPem = client ? (await client.signingKey()).publicKeyPem : await configFileSigningKey(workspace.serviceUrl);
     bench = await startSimulatedWorkbench({ dir: benchDir, publicKeyPem, releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl) });
     if (client) {
       const registered = await registerWorkbenchDevices(client, bench.serialNumbers);
@@ -95,13 +95,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
-}
-
-async function fetchSigningKey(serviceUrl: string): Promise<string> {
-  const response = await fetch(`${serviceUrl}/v1/config-file-signing-key`);
-  const body = (await response.json()) as { data?: { publicKeyPem?: string } };
-  if (!body.data?.publicKeyPem) throw new Error('The local workspace did not give its signing key.');
-  return body.data.publicKeyPem;
 }
 
 main().catch((err: unknown) => {

@@ -60,3 +60,11 @@ export async function trustedReleaseKeys(serviceUrl: string): Promise<string[]> 
   if (!parsed.success) throw new Error('The service did not list its firmware release keys.');
   return parsed.data.map((key) => key.publicKeyPem);
 }
+
+/** The key a service signs configuration files with (GET /v1/config-file-signing-key, no API key), as PEM: the devices check their files against it. */
+export async function configFileSigningKey(serviceUrl: string): Promise<string> {
+  const response = await fetch(`${serviceUrl}/v1/config-file-signing-key`);
+  const body = (await response.json()) as { data?: { publicKeyPem?: string } };
+  if (!body.data?.publicKeyPem) throw new Error('The local workspace did not give its signing key.');
+  return body.data.publicKeyPem;
+}

@@ -1,19 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, FileSecretStore, type Core } from '../../../../main/app';
+import type { Core } from '../../../../main/app';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
-import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
-import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
-import { trustedReleaseKeys } from '../../../../main/hosts/web/simulated-workbench';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../../simulator';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
+import { deviceKeys, goTo, NO_LIMIT, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 
 /**
  * Issue 15 in a real browser (web mode, Debian's chromium): after "Apply configuration" on the
@@ -24,86 +19,70 @@ import { buildFlow } from '../../app/jobs/helpers/flows';
  */
 
 const run = promisify(execFile);
-const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-/** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
-const NO_LIMIT = { timeout: 0 };
+const PTY_DIR = join('sim', 'pty');
 
+let world: WebModePage;
 let dir: string;
 let core: Core;
-let server: WebServer;
-let browser: Browser;
 let page: Page;
 let client: ServiceClient;
 let configurationName: string;
 const devices: SimulatedDevice[] = [];
-const pageErrors: string[] = [];
 
 async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await world.shot(name);
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-function-test-'));
-  await mkdir(SCREENSHOTS, { recursive: true });
-  await buildRenderer({ quiet: true });
-  const ptyDir = join(dir, 'sim', 'pty');
-  core = await createCore({
-    dataDir: join(dir, 'app'),
-    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
-    host: 'web',
-    resume: false,
-    deviceList: { serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] }, pollIntervalMs: 500 },
+  world = await startWebModePage({
+    name: 'function-test',
+    devices: { ptyDir: PTY_DIR, pollIntervalMs: 500 },
+    fullPageShots: true,
+    acceptDownloads: true,
+    prepare: async (setup) => {
+      const { workspace } = setup;
+      setup.stopOnClose(async () => {
+        await Promise.allSettled(devices.map((d) => d.stop()));
+      });
+      client = createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
+      const keys = await deviceKeys(workspace.serviceUrl);
+      for (const [serialNumber, pressEstopAfterMs] of [
+        ['EPC000101', 300],
+        ['EPC000102', undefined],
+      ] as const) {
+        devices.push(
+          await startSimulatedDevice({
+            deviceType: 'EPC',
+            serialNumber,
+            firmwareVersion: '1.1.0',
+            link: 'pty',
+            ptyDir: join(setup.dir, PTY_DIR),
+            stateDir: join(setup.dir, 'sim', 'devices', serialNumber),
+            ...keys,
+            baudRate: 921600,
+            rebootMs: 150,
+            applyMs: 50,
+            ...(pressEstopAfterMs ? { pressEstopAfterMs } : {}),
+          }),
+        );
+      }
+      // A name of its own: the workspace's demo has a configuration of this flow's name too.
+      const configurationId = await buildFlow(client, { ...epcToEpcOverEthernet, configuration: { ...epcToEpcOverEthernet.configuration, name: 'Line 15 E-stop' } });
+      configurationName = (await client.configurations.get(configurationId)).name;
+      await setup.core.session.useLocalWorkspace();
+    },
   });
-  const workspace = await core.session.ensureWorkspace();
-  client = createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
-  const signing = (await (await fetch(`${workspace.serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
-  const releaseKeysPem = await trustedReleaseKeys(workspace.serviceUrl);
-  for (const [serialNumber, pressEstopAfterMs] of [
-    ['EPC000101', 300],
-    ['EPC000102', undefined],
-  ] as const) {
-    devices.push(
-      await startSimulatedDevice({
-        deviceType: 'EPC',
-        serialNumber,
-        firmwareVersion: '1.1.0',
-        link: 'pty',
-        ptyDir,
-        stateDir: join(dir, 'sim', 'devices', serialNumber),
-        publicKeyPem: signing.data.publicKeyPem,
-        releaseKeysPem,
-        baudRate: 921600,
-        rebootMs: 150,
-        applyMs: 50,
-        ...(pressEstopAfterMs ? { pressEstopAfterMs } : {}),
-      }),
-    );
-  }
-  // A name of its own: the workspace's demo has a configuration of this flow's name too.
-  const configurationId = await buildFlow(client, { ...epcToEpcOverEthernet, configuration: { ...epcToEpcOverEthernet.configuration, name: 'Line 15 E-stop' } });
-  configurationName = (await client.configurations.get(configurationId)).name;
-  await core.session.useLocalWorkspace();
-  server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  await page.goto(server.openUrl);
+  ({ dir, core, page } = world);
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await core?.close();
-  await Promise.allSettled(devices.map((d) => d.stop()));
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe('the function test on the Workbench', () => {
   it('opens after an apply, shows the observed reaction and records a pass', { timeout: 240_000 }, async () => {
     // The receiver's configuration first, as another technician would have done.
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Workbench' }).click();
+    await goTo(page, 'Workbench');
     await page.locator('tr[data-serial="EPC000102"]').waitFor(NO_LIMIT);
     await page.locator('tr[data-serial="EPC000101"]').waitFor(NO_LIMIT);
     const attached = await core.invoke('workbench.devices', {});
@@ -156,7 +135,7 @@ describe('the function test on the Workbench', () => {
   });
 
   it('saves the commissioning report from the Configurations screen', { timeout: 240_000 }, async () => {
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Configurations' }).click();
+    await goTo(page, 'Configurations');
     const button = page.getByRole('button', { name: `Report of ${configurationName}` });
     await button.waitFor(NO_LIMIT);
     const download = page.waitForEvent('download', NO_LIMIT);
@@ -177,6 +156,7 @@ describe('the function test on the Workbench', () => {
     expect(text).toContain('Function test: FAILED');
     await page.getByText(`Commissioning report of “${configurationName}” saved as ${saved.suggestedFilename()}: 0 of 2 devices commissioned.`).waitFor(NO_LIMIT);
     await shot('15-05-commissioning-report-saved');
-    expect(pageErrors).toEqual([]);
+    // Uncaught exceptions only: the console is not watched here.
+    expect(world.pageErrors).toEqual([]);
   });
 });

@@ -1,16 +1,16 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { hostname, networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CoreError, type Channel, type CoreHost, type EventStream, type EventStreams, type WebServerMessage } from '../../../../contract/index';
-import { createCore, FileSecretStore, type Core } from '../../../../main/app';
+import type { Core } from '../../../../main/app';
 import { KnownSecrets, REDACTED } from '../../../../main/hosts/known-secrets';
 import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
 import { openDatabase, seedDemo, startService, type Database, type RunningService } from '../../../../server';
+import { startCountingListener, type CountingListener } from '../../../fixtures/another-computer';
 import { pgliteTemplate } from '../../../server/harness';
+import { createWebCore } from './helpers/web-core';
 
 /**
  * What the browser of web mode receives over its WebSocket never holds the API key: the same
@@ -138,44 +138,31 @@ describe('the real core in web mode', () => {
   let adminKey: string;
   let core: Core;
   let server: WebServer;
-  let listener: Server;
-  let requests = 0;
+  let listener: CountingListener;
 
   beforeAll(async () => {
     db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
     adminKey = (await seedDemo(db)).adminKey;
     service = await startService({ db, port: 0 });
-    listener = createServer((_req, res) => {
-      requests += 1;
-      res.writeHead(500).end();
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
-    core = await createCore({
-      dataDir: join(dir, 'app'),
-      secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
-      host: 'web',
-      resume: false,
-      deviceList: { serial: { portGlobs: [], listPorts: async () => [] }, pollIntervalMs: 60_000 },
-    });
+    listener = await startCountingListener();
+    core = await createWebCore(dir, { pollIntervalMs: 60_000 });
     server = await startWebServer({ core, rendererDir: join(dir, 'renderer') });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
     await core?.close();
-    await new Promise((resolve) => listener?.close(resolve));
+    await listener?.close();
     await service?.close();
     await db?.close();
   });
 
   it('refuses to sign in over plain http to another computer, saying why, before the key leaves', async () => {
     const page = await Page.open(server);
-    const address = Object.values(networkInterfaces()).flat().find((a) => a?.family === 'IPv4' && !a.internal)?.address ?? hostname();
-    const serviceUrl = `http://${address}:${(listener.address() as AddressInfo).port}`;
-    const outcome = await page.call('session.signIn', { serviceUrl, orgId: 'demo', apiKey: adminKey, remember: true });
+    const outcome = await page.call('session.signIn', { serviceUrl: listener.url, orgId: 'demo', apiKey: adminKey, remember: true });
     page.close();
     expect(outcome).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', violations: [{ field: 'serviceUrl', code: 'INSECURE_SERVICE_URL' }] } });
     expect(outcome.ok ? '' : outcome.error.message).toMatch(/over http:\/\/ the API key would cross the network unencrypted.*https:\/\//);
-    expect(requests).toBe(0);
+    expect(listener.requests).toBe(0);
     expect(page.frames.join('\n')).not.toContain(adminKey);
   });
 

@@ -1,14 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createCore, FileSecretStore, type Core } from '../../../../main/app';
-import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
-import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
-import { startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
+import type { WebServer } from '../../../../main/hosts/web/server';
+import { goTo, NO_LIMIT, startWebModePage, submitSignIn, type WebModePage } from './helpers/web-mode-page';
+import { startWorkspaceWorkbench, WORKBENCH_DEVICES } from './helpers/workbench-page';
 
 /**
  * The app in a real browser against web mode: the embedded service (local workspace), simulated
@@ -17,69 +12,33 @@ import { startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } 
  * every screen to test/e2e/screenshots/.
  */
 
-const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** A 2×2 PNG, for the device image. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNgYPj/n4GB4T8DAwMDAwAhRgP/3m7NKAAAAABJRU5ErkJggg==', 'base64');
-/** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
-const NO_LIMIT = { timeout: 0 };
 
-let dir: string;
-let core: Core;
+let world: WebModePage;
 let server: WebServer;
-let workbench: SimulatedWorkbench;
-let browser: Browser;
 let page: Page;
 let serviceUrl: string;
 let apiKey: string;
-const pageErrors: string[] = [];
 
 async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  await world.shot(name);
 }
 
 async function go(screen: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: screen }).click();
+  await goTo(page, screen);
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-'));
-  await mkdir(SCREENSHOTS, { recursive: true });
-  await buildRenderer({ quiet: true });
-
-  const workbenchDir = join(dir, 'workbench');
-  core = await createCore({
-    dataDir: join(dir, 'app'),
-    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
-    host: 'web',
-    resume: false,
-    // Only the test's own simulated devices: no USB ports, no other simulator's ptys.
-    deviceList: { serial: { portGlobs: [join(workbenchDir, 'pty', '*')], listPorts: async () => [] }, pollIntervalMs: 300 },
-  });
   // The local workspace's service is what the technician signs in to, by URL and key.
-  const workspace = await core.session.ensureWorkspace();
-  serviceUrl = workspace.serviceUrl;
-  apiKey = workspace.apiKey;
-  const signing = (await (await fetch(`${serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
-  workbench = await startSimulatedWorkbench({ dir: workbenchDir, publicKeyPem: signing.data.publicKeyPem, releaseKeysPem: await trustedReleaseKeys(serviceUrl), types: ['SRCP', 'EPC'] });
-  server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
-
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-  await page.goto(server.openUrl);
+  world = await startWebModePage({ name: 'web-mode', devices: WORKBENCH_DEVICES, prepare: (setup) => startWorkspaceWorkbench(setup, ['SRCP', 'EPC']) });
+  ({ server, page } = world);
+  ({ serviceUrl, apiKey } = world.workspace);
 }, 180_000);
 
 afterAll(async () => {
-  if (process.env.E2E_DUMP_LOG) console.log(core.log.recent(300).map((l) => `${l.at} ${l.level} ${l.source}: ${l.message}`).join('\n'));
-  await browser?.close();
-  await server?.close();
-  await core?.close();
-  await workbench?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (process.env.E2E_DUMP_LOG && world) console.log(world.core.log.recent(300).map((l) => `${l.at} ${l.level} ${l.source}: ${l.message}`).join('\n'));
+  await world?.close();
 });
 
 describe('web mode in a real browser', () => {
@@ -97,10 +56,7 @@ describe('web mode in a real browser', () => {
   it('signs in with a service URL, organization and API key, refusing a wrong key first', async () => {
     await page.getByLabel('Service URL', { exact: true }).waitFor(NO_LIMIT);
     await shot('01-sign-in');
-    await page.getByLabel('Service URL', { exact: true }).fill(serviceUrl);
-    await page.getByLabel('Organization', { exact: true }).fill('demo');
-    await page.getByLabel('API key', { exact: true }).fill('not-the-key-0000000000');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, { serviceUrl, apiKey: 'not-the-key-0000000000' });
     await expect(page.getByText('Sign-in failed').waitFor(NO_LIMIT)).resolves.toBeUndefined();
     await shot('02-sign-in-refused');
 
@@ -247,6 +203,6 @@ describe('web mode in a real browser', () => {
     await go('Outbox & logs');
     await page.getByText('Every confirmation has reached the service.').waitFor(NO_LIMIT);
     await shot('14-outbox-logs');
-    expect(pageErrors).toEqual([]);
+    expect([...world.pageErrors, ...world.consoleErrors]).toEqual([]);
   });
 });

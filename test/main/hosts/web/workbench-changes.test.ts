@@ -4,7 +4,8 @@ import type { ServiceClient } from '../../../../main/cloud';
 import type { Page } from 'playwright-core';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
-import { NO_LIMIT, startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
+import { goTo, NO_LIMIT } from './helpers/web-mode-page';
+import { startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
 
 /**
  * Issue 16's change view in a real browser: before an apply, a Workbench row says what the
@@ -44,7 +45,7 @@ async function changeRows(): Promise<string[]> {
 
 describe('the change view before an apply', () => {
   it('lists every setting as new before the first apply, then only what a configuration change changes', async () => {
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Workbench' }).click();
+    await goTo(page, 'Workbench');
     const row = page.locator(`tr[data-serial="${SERIAL}"]`);
     const changes = row.getByRole('button', { name: `What applying the configuration changes on ${SERIAL}` });
     await changes.waitFor(NO_LIMIT);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../../main/app';
 import type { Page } from 'playwright-core';
 import { registerWorkbenchDevices } from '../../../../main/hosts/web/simulated-workbench';
-import { NO_LIMIT, startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
+import { goTo, NO_LIMIT } from './helpers/web-mode-page';
+import { startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
 
 /**
  * Issue 18 in a real browser: a simulated EPC000101 that is registered but in no configuration.
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 describe('Workbench outcomes a technician reads at a glance', () => {
   it('offers "Both" and "Apply configuration" disabled for a device in no configuration, saying why', async () => {
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Workbench' }).click();
+    await goTo(page, 'Workbench');
     const row = page.locator(`tr[data-serial="${SERIAL}"]`);
     await row.getByText('Firmware 1.1.0').waitFor(NO_LIMIT);
     await row.getByText(`${SERIAL} is in no configuration: add it in Configurations`).waitFor(NO_LIMIT);
