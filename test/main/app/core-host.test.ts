@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, FileSecretStore, type Core, type DeviceSource } from '../../../main/app';
-import { issueKey, seedDemo, startService, type RunningService } from '../../../server';
+import type { Core, DeviceSource } from '../../../main/app';
+import { issueKey, type RunningService } from '../../../server';
 import { invokeForWire, parseChannelInput, type Channel, type ChannelInput, type InvokeOutcome } from '../../../contract/index';
+import { createCoreIn, serviceAsLocalWorkspace, startDemoService } from '../../fixtures/test-core';
 
 /**
  * The core that web mode and Electron host, driven through the contract as a transport would
@@ -22,14 +23,7 @@ const cores: Core[] = [];
 const noDevices: DeviceSource = { start: async () => undefined, stop: async () => undefined, devices: () => [], on: () => () => undefined, refresh: async () => undefined };
 
 async function startCore(name: string, resume = false): Promise<Core> {
-  const core = await createCore({
-    dataDir: join(dir, name),
-    secretStore: new FileSecretStore(join(dir, name, 'secrets.json')),
-    host: 'test',
-    resume,
-    deviceSource: noDevices,
-    startLocalWorkspace: async () => ({ serviceUrl: service.url, orgId: 'demo', apiKey: adminKey, organizationName: 'Demo organization', region: 'NA', close: async () => undefined }),
-  });
+  const core = await createCoreIn(join(dir, name), { host: 'test', resume, deviceSource: noDevices, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
   cores.push(core);
   return core;
 }
@@ -50,8 +44,7 @@ async function value<C extends Channel>(core: Core, channel: C, input: ChannelIn
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provisioner-core-'));
-  service = await startService({ dataDir: 'memory://', port: 0 });
-  adminKey = (await seedDemo(service.db)).adminKey;
+  ({ service, adminKey } = await startDemoService());
   operatorKey = await issueKey(service.db, { orgId: 'demo', name: 'technician', role: 'Operator' });
 }, 120_000);
 

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, FileSecretStore, type Core } from '../../../main/app';
-import { invokeForWire, type Channel, type ChannelInput } from '../../../contract/index';
+import type { Core } from '../../../main/app';
+import { invokeForWire } from '../../../contract/index';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../simulator';
+import { createCoreIn, wireValue } from '../../fixtures/test-core';
 import { serviceKeys, uniqueSerial } from '../devices/helpers/simulated';
 
 /**
@@ -18,11 +19,8 @@ let device: SimulatedDevice;
 const cores: Core[] = [];
 
 async function startCore(): Promise<Core> {
-  const core = await createCore({
-    dataDir: join(dir, 'app'),
-    secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
+  const core = await createCoreIn(join(dir, 'app'), {
     host: 'test',
-    resume: false,
     // No USB ports and no globs from the environment: only the setting can find the device.
     deviceList: { serial: { listPorts: async () => [], portGlobs: [] }, pollIntervalMs: 200 },
     startLocalWorkspace: async () => {
@@ -33,14 +31,8 @@ async function startCore(): Promise<Core> {
   return core;
 }
 
-async function value<C extends Channel>(core: Core, channel: C, input: ChannelInput<C>): Promise<unknown> {
-  const outcome = await invokeForWire(core, channel, input);
-  if (!outcome.ok) throw new Error(`${channel}: ${outcome.error.code} ${outcome.error.message}`);
-  return outcome.value;
-}
-
 async function serialNumbersOn(core: Core): Promise<(string | null)[]> {
-  const devices = (await value(core, 'workbench.devices', {})) as { serialNumber: string | null }[];
+  const devices = (await wireValue(core, 'workbench.devices', {})) as { serialNumber: string | null }[];
   return devices.map((d) => d.serialNumber);
 }
 
@@ -67,20 +59,20 @@ describe('the port-glob setting', () => {
     const serialNumber = device.descriptor.serialNumber;
     const first = await startCore();
     expect(await serialNumbersOn(first)).not.toContain(serialNumber);
-    expect(await value(first, 'workbench.portGlobs', {})).toEqual({ saved: [], fromEnvironment: [] });
+    expect(await wireValue(first, 'workbench.portGlobs', {})).toEqual({ saved: [], fromEnvironment: [] });
 
     const glob = join(dir, 'rs485', '*');
-    expect(await value(first, 'workbench.setPortGlobs', { portGlobs: [glob, glob] })).toEqual({ saved: [glob], fromEnvironment: [] });
+    expect(await wireValue(first, 'workbench.setPortGlobs', { portGlobs: [glob, glob] })).toEqual({ saved: [glob], fromEnvironment: [] });
     await expect.poll(() => serialNumbersOn(first), { interval: 200, timeout: 20_000 }).toContain(serialNumber);
     await first.close();
     cores.pop();
 
     const second = await startCore();
-    expect(await value(second, 'workbench.portGlobs', {})).toEqual({ saved: [glob], fromEnvironment: [] });
+    expect(await wireValue(second, 'workbench.portGlobs', {})).toEqual({ saved: [glob], fromEnvironment: [] });
     await expect.poll(() => serialNumbersOn(second), { interval: 200, timeout: 20_000 }).toContain(serialNumber);
 
     // Cleared, the device is no longer looked for.
-    await value(second, 'workbench.setPortGlobs', { portGlobs: [] });
+    await wireValue(second, 'workbench.setPortGlobs', { portGlobs: [] });
     await expect.poll(() => serialNumbersOn(second), { interval: 200, timeout: 20_000 }).not.toContain(serialNumber);
   });
 
@@ -88,6 +80,6 @@ describe('the port-glob setting', () => {
     const core = cores[0] ?? (await startCore());
     const outcome = await invokeForWire(core, 'workbench.setPortGlobs', { portGlobs: ['x'.repeat(2000)] });
     expect(outcome).toMatchObject({ ok: false });
-    expect(await value(core, 'workbench.portGlobs', {})).toMatchObject({ saved: [] });
+    expect(await wireValue(core, 'workbench.portGlobs', {})).toMatchObject({ saved: [] });
   });
 });

@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, FileSecretStore, type Core, type DeviceSource } from '../../../../main/app';
+import type { Core, DeviceSource } from '../../../../main/app';
 import { createServiceClient } from '../../../../main/cloud';
 import type { DeviceListEvent, DiscoveredDevice } from '../../../../main/devices/discovery';
 import { invokeForWire, type RegisteredDeviceRowView } from '../../../../contract/index';
 import type { Page } from '../../../../domain/records';
-import { seedDemo, startService, type RunningService } from '../../../../server';
+import type { RunningService } from '../../../../server';
+import { createCoreIn, serviceAsLocalWorkspace, startDemoService } from '../../../fixtures/test-core';
 
 /**
  * The app's path: a device the live list finds is an observation, reconciled with the service as
@@ -43,8 +44,7 @@ function scriptedSource(): DeviceSource & { attach(device: DiscoveredDevice): vo
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provisioner-core-observations-'));
-  service = await startService({ dataDir: 'memory://', port: 0 });
-  adminKey = (await seedDemo(service.db)).adminKey;
+  ({ service, adminKey } = await startDemoService());
 }, 120_000);
 
 afterAll(async () => {
@@ -58,14 +58,7 @@ describe('the app reconciles what its device list finds', () => {
     const client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
     await client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
     const source = scriptedSource();
-    core = await createCore({
-      dataDir: join(dir, 'app'),
-      secretStore: new FileSecretStore(join(dir, 'app', 'secrets.json')),
-      host: 'test',
-      resume: false,
-      deviceSource: source,
-      startLocalWorkspace: async () => ({ serviceUrl: service.url, orgId: 'demo', apiKey: adminKey, organizationName: 'Demo organization', region: 'NA', close: async () => undefined }),
-    });
+    core = await createCoreIn(join(dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
     expect(await invokeForWire(core, 'session.useLocalWorkspace', {})).toMatchObject({ ok: true });
 
     source.attach(epc);

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliIn } from '../../../fixtures/cli-in-process';
+import { useScratchDir } from '../../../fixtures/scratch';
 
 /**
  * A stolen-laptop or failing-disk view of the CLI's own files: a damaged login or confirmation
@@ -16,17 +16,11 @@ async function quarantined(dir: string): Promise<string[]> {
   return (await readdir(join(dir, 'quarantine')).catch(() => [])).map((name) => join(dir, 'quarantine', name));
 }
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'provisioner-cli-damaged-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = useScratchDir('cli-damaged');
 
 describe('a damaged saved login', () => {
   it('is reported once, set aside with its bytes, and the next run is simply logged out', async () => {
-    const home = join(root, 'login');
+    const home = join(scratch.dir, 'login');
     await mkdir(home, { recursive: true, mode: 0o700 });
     // A login cut off mid-write by a failing disk.
     const torn = '{"format":"provisioner-credentials/1","serviceUrl":"https://dcms.exa';
@@ -48,7 +42,7 @@ describe('a damaged saved login', () => {
 
 describe('a damaged confirmation in the outbox', () => {
   it('is set aside, not deleted, and the CLI says where it is', async () => {
-    const home = join(root, 'outbox');
+    const home = join(scratch.dir, 'outbox');
     const pending = join(home, 'data', 'outbox', 'pending');
     await mkdir(pending, { recursive: true, mode: 0o700 });
     const garbage = Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x00, 0xff, 0x13]);

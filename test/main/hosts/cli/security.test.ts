@@ -1,12 +1,11 @@
-import { chmod, lstat, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { hostname, networkInterfaces, tmpdir } from 'node:os';
+import { chmod, lstat, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, seedDemo, startService, type Database, type RunningService } from '../../../../server';
 import { pgliteTemplate } from '../../../server/harness';
+import { networkAddress, startCountingListener, type CountingListener } from '../../../fixtures/another-computer';
 import { runCliIn } from '../../../fixtures/cli-in-process';
+import { useScratchDir } from '../../../fixtures/scratch';
 
 /**
  * The CLI's edges as a user (or someone on the plant network) meets them: the API key never goes
@@ -14,59 +13,39 @@ import { runCliIn } from '../../../fixtures/cli-in-process';
  * directory someone made readable to others is made private again at start, with a warning.
  */
 
-/** An address of this computer that is not loopback, as another computer on the network would use. */
-function networkAddress(): string {
-  for (const addresses of Object.values(networkInterfaces())) {
-    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
-  }
-  return hostname();
-}
-
 const cli = (home: string, args: string[]) => runCliIn(home, args);
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'provisioner-cli-security-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = useScratchDir('cli-security');
 
 describe('login over plain http', () => {
-  let listener: Server;
-  let requests = 0;
+  let listener: CountingListener;
   let db: Database;
   let service: RunningService;
   let adminKey: string;
 
   beforeAll(async () => {
-    listener = createServer((_req, res) => {
-      requests += 1;
-      res.writeHead(500).end();
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
+    listener = await startCountingListener();
     db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
     adminKey = (await seedDemo(db)).adminKey;
     service = await startService({ db, host: '0.0.0.0', port: 0 });
   }, 120_000);
   afterAll(async () => {
-    await new Promise((resolve) => listener?.close(resolve));
+    await listener?.close();
     await service?.close();
     await db?.close();
   });
 
   it('is refused to another computer: the key is never sent, nothing is kept', async () => {
-    const home = join(root, 'refused');
-    const url = `http://${networkAddress()}:${(listener.address() as AddressInfo).port}`;
-    const run = await cli(home, ['login', '--url', url, '--org', 'demo', '--api-key', adminKey]);
+    const home = join(scratch.dir, 'refused');
+    const run = await cli(home, ['login', '--url', listener.url, '--org', 'demo', '--api-key', adminKey]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^error: not logging in at http:\/\/.+: over http:\/\/ the API key would cross the network unencrypted; use the service's https:\/\/ address \(or --insecure .+\)\n$/);
-    expect(requests).toBe(0);
+    expect(listener.requests).toBe(0);
     await expect(stat(join(home, 'credentials.json'))).rejects.toThrow();
   });
 
   it('goes ahead with --insecure, saying so', async () => {
-    const home = join(root, 'insecure');
+    const home = join(scratch.dir, 'insecure');
     const url = `http://${networkAddress()}:${service.port}`;
     const run = await cli(home, ['login', '--url', url, '--org', 'demo', '--api-key', adminKey, '--insecure']);
     expect(run.code, run.stderr).toBe(0);
@@ -76,7 +55,7 @@ describe('login over plain http', () => {
 
   it('needs no --insecure on this computer (loopback)', async () => {
     for (const host of ['127.0.0.1', 'localhost']) {
-      const run = await cli(join(root, `loopback-${host}`), ['login', '--url', `http://${host}:${service.port}`, '--org', 'demo', '--api-key', adminKey]);
+      const run = await cli(join(scratch.dir, `loopback-${host}`), ['login', '--url', `http://${host}:${service.port}`, '--org', 'demo', '--api-key', adminKey]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toBe('');
     }
@@ -85,7 +64,7 @@ describe('login over plain http', () => {
 
 describe('a data directory others can read', () => {
   it('is made private at start, with one warning line', async () => {
-    const home = join(root, 'loosened');
+    const home = join(scratch.dir, 'loosened');
     expect((await cli(home, ['status'])).stderr).toBe('');
     await mkdir(join(home, 'data', 'downloads'), { recursive: true });
     await chmod(join(home, 'data', 'downloads'), 0o755);
