@@ -101,7 +101,7 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
       }
       if (result instanceof JsonText) {
         const status = spec.response.kind === 'json' ? (spec.response.status ?? 200) : 200;
-        return reply.code(status).type('application/json; charset=utf-8').send(`{"data":${result.text},"success":true,"errors":null}`);
+        return reply.code(status).type('application/json; charset=utf-8').send(result.envelope());
       }
       if (result instanceof RawJson) return reply.type('application/json').send(result.body);
       if (result instanceof Answer) return reply.code(result.status).send(ok(result.data));
