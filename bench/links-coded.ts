@@ -29,6 +29,10 @@ export interface CodedRow {
   base?: string;
   /** CoAP retransmissions during this upload: a row with any is slowed by a timeout, not by its coding. */
   retransmissions: number;
+  /** Bytes the host put on the line during the upload, framing included (links-rig.ts). */
+  lineBytes: number;
+  /** bytes ÷ lineBytes: the ratio if the line never waited for a round trip or for processing. */
+  ceiling: number;
 }
 
 /** `large`: the link also gets the large image (real-firmware.ts), fast enough to carry it in about a second. */
@@ -95,6 +99,8 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
             version: real.version,
             ...(base ? { base: base.name } : {}),
             retransmissions: upload.retransmissions,
+            lineBytes: upload.lineBytes,
+            ceiling: upload.ceiling,
           });
         };
         for (const real of large ? [...images, ...largeImages] : images) {
@@ -130,8 +136,11 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
   const say = options.json ? console.error : console.log;
   for (const link of new Set(rows.map((r) => r.link))) {
     const parts = (['identity', 'deflate', 'delta'] as const).map((coding) => {
-      const ratios = rows.filter((r) => r.link === link && r.coding === coding).map((r) => r.ratio);
-      return ratios.length === 0 ? `${coding} -` : `${coding} median ${median(ratios).toFixed(2)} (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)})`;
+      const chosen = rows.filter((r) => r.link === link && r.coding === coding);
+      const ratios = chosen.map((r) => r.ratio);
+      if (ratios.length === 0) return `${coding} -`;
+      const ceiling = median(chosen.map((r) => r.ceiling)).toFixed(2);
+      return `${coding} median ${median(ratios).toFixed(2)} (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}; line-bound ceiling median ${ceiling})`;
     });
     say(`${link}: ${parts.join('; ')}`);
   }

@@ -10,6 +10,7 @@ import { signFirmwareImage } from '../domain/files/firmware-bundle';
 import { generateReleaseKeyPair } from '../domain/files/firmware-release-key';
 import { uploadFirmware, type FirmwareUploadOptions, type FirmwareUploadResult } from '../main/devices/operations/firmware';
 import { DeviceSession } from '../main/devices/session';
+import { encodeFrame } from '../protocol/framing';
 import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../simulator';
 import type { LinkCase } from './link-cases';
 
@@ -31,6 +32,34 @@ export interface TimedUpload {
   wireRate: number;
   /** CoAP retransmissions during this upload: a row with any is slowed by a timeout, not by its coding. */
   retransmissions: number;
+  /**
+   * Bytes the host put on the line to the device during the upload: every message of it (identify,
+   * announce, blocks) as the link carries it (serial and BLE: the SLIP frame with its CRC; UDP: the
+   * datagram).
+   */
+  lineBytes: number;
+  /**
+   * Image bytes ÷ lineBytes: the ratio the upload would reach if the line to the device never
+   * waited (no round trip, no processing on either side). What separates it from `ratio` is time;
+   * what separates it from the coding's factor is the protocol's bytes (headers, framing, escapes).
+   */
+  ceiling: number;
+}
+
+/** Counts what the host sends on `session`'s link as it crosses the line, until the returned function is called. */
+function countLineBytes(session: DeviceSession): () => number {
+  const link = session.engine.link;
+  const framed = link.kind === 'serial' || link.kind === 'ble';
+  const send = link.send;
+  let bytes = 0;
+  link.send = (message, hint) => {
+    bytes += framed ? encodeFrame(message).length : message.length;
+    send.call(link, message, hint);
+  };
+  return () => {
+    link.send = send;
+    return bytes;
+  };
 }
 
 /** A scratch directory, the service's and a release key, and the devices started under them. */
@@ -95,11 +124,27 @@ export class LinksRig {
 export async function timedUpload(bench: BenchDevice, image: Uint8Array, options: FirmwareUploadOptions, what: string): Promise<TimedUpload> {
   const { device, session } = bench;
   const retransmitted = session.engine.stats.retransmissions;
+  const stopCounting = countLineBytes(session);
   const started = performance.now();
-  const result = await uploadFirmware(session, image, options);
+  let result: FirmwareUploadResult;
+  let lineBytes: number;
+  try {
+    result = await uploadFirmware(session, image, options);
+  } finally {
+    lineBytes = stopCounting();
+  }
   const seconds = (performance.now() - started) / 1000;
   if (device.state().upload?.state !== 'received') throw new Error(`${what}: the device did not receive the image`);
   const wireRate = device.wire.inbound.bytesPerSecond;
   const rate = image.length / seconds;
-  return { result, seconds, rate, wireRate, ratio: rate / wireRate, retransmissions: session.engine.stats.retransmissions - retransmitted };
+  return {
+    result,
+    seconds,
+    rate,
+    wireRate,
+    ratio: rate / wireRate,
+    retransmissions: session.engine.stats.retransmissions - retransmitted,
+    lineBytes,
+    ceiling: image.length / lineBytes,
+  };
 }
