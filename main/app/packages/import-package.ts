@@ -39,21 +39,11 @@ export interface ImportPackageOptions {
   fs?: FileSystem;
 }
 
-/** The cache's patch store, in builds whose cache keeps patches (main/app/cache/patch-store.ts). */
-interface PatchKeeper {
-  put(patch: Uint8Array, expect: { baseSha256?: string; targetSha256?: string }): Promise<unknown>;
-}
-
-function patchKeeperOf(cache: FirmwareCache): PatchKeeper | undefined {
-  const candidate = (cache as unknown as { patches?: Partial<PatchKeeper> }).patches;
-  return typeof candidate?.put === 'function' ? (candidate as PatchKeeper) : undefined;
-}
-
 export interface ImportedPackage {
   body: WorkPackageBody;
   signerKeyId: string;
   firmware: Array<{ deviceType: string; version: string; sha256: string }>;
-  /** Patches the package carries, and how many of them the cache kept (none where it keeps no patches). */
+  /** Patches the package carries, and how many of them the cache's patch store kept (all of them). */
   patches: { carried: number; kept: number };
   configFiles: Array<{ serialNumber: string; syncId: string; kept: 'imported' | 'newer-already-kept' }>;
 }
@@ -132,8 +122,9 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
       expect: { deviceType: entry.deviceType, version: entry.version, sha256: entry.sha256 },
     });
   }
-  const keeper = patchKeeperOf(options.cache);
-  for (const { entry, bytes } of keeper ? patches : []) await keeper!.put(bytes, { baseSha256: entry.baseSha256, targetSha256: entry.targetSha256 });
+  // Kept where the firmware job looks for them offline (resolveFirmware): a device running a
+  // patch's base is sent the patch, not the whole image.
+  for (const { entry, bytes } of patches) await options.cache.patches.put(bytes, { baseSha256: entry.baseSha256, targetSha256: entry.targetSha256 });
   const keptFiles: ImportedPackage['configFiles'] = [];
   for (const { device, bytes, sequence } of configFiles) {
     // A file kept here that is newer than the package's (a later package, or a download) stays:
@@ -162,7 +153,7 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
     body,
     signerKeyId: opened.signer.keyId,
     firmware: body.firmware.map((f) => ({ deviceType: f.deviceType, version: f.version, sha256: f.sha256 })),
-    patches: { carried: patches.length, kept: keeper ? patches.length : 0 },
+    patches: { carried: patches.length, kept: patches.length },
     configFiles: keptFiles,
   };
 }

@@ -4,14 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
 import { loginCli, results, startWorld, type CliRun, type World } from '../../app/jobs/helpers/world';
+import { nextReleaseOf, publishRelease } from './helpers/releases';
 
 /**
- * A plant without network, end to end through the real CLI: a connected workstation exports the
- * work package of a configuration; the service stops; a second workstation (its own data
- * directory, never connected) imports the package and provisions the simulated devices; it exports
- * its confirmations; the service comes back; the first workstation imports them, and the service
- * reports each device as the plant left it, each confirmation recorded once however often it
- * arrives (the same file again, and the plant laptop's own outbox when it comes back too).
+ * A plant without network, end to end through the real CLI: the devices run a release installed
+ * earlier; the service publishes the next one (and patches to it from that one); a connected
+ * workstation exports the work package of a configuration, patches included; the service stops; a
+ * second workstation (its own data directory, never connected) imports the package and provisions
+ * the simulated devices, sending each the patch from the image it runs, not the whole image; it
+ * exports its confirmations; the service comes back; the first workstation imports them, and the
+ * service reports each device as the plant left it, each confirmation recorded once however often
+ * it arrives (the same file again, and the plant laptop's own outbox when it comes back too).
  */
 
 let world: World;
@@ -46,6 +49,17 @@ describe('a work package carried to a plant without network and back', () => {
     const confirmationsFile = join(world.root, 'loader-7.confirmations');
     const name = srcpToEpcOverIsm.configuration.name;
 
+    // An earlier visit: the devices were given 1.1.0. Since then the service published 1.2.0, a
+    // small change to it, and made the patches from 1.1.0.
+    const devices = await Promise.all([
+      world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty' }),
+      world.startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty' }),
+    ]);
+    const earlier = await world.cli(['device', 'firmware', 'update', ...SERIALS]);
+    expect(earlier.code, earlier.stderr + earlier.stdout).toBe(0);
+    for (const device of devices) expect(device.state().firmwareVersion).toBe('1.1.0');
+    for (const deviceType of ['EPC', 'SRCP'] as const) await publishRelease(world, deviceType, '1.2.0', await nextReleaseOf(world, deviceType, '1.1.0', '1.2.0'));
+
     // Connected: the package of the configuration.
     const exported = await world.cli(['--json', 'package', 'export', '--configuration', name, '--out', packageFile, '--expires-in', '7']);
     expect(exported.code, exported.stderr).toBe(0);
@@ -53,19 +67,17 @@ describe('a work package carried to a plant without network and back', () => {
       signerKeyId: string;
       devices: Array<{ serialNumber: string; syncId: string; firmware: { version: string } }>;
       firmware: Array<{ deviceType: string; version: string }>;
+      patches: number;
       expiresAt: string;
     };
     expect(summary.devices.map((d) => d.serialNumber)).toEqual(SERIALS);
-    expect(summary.firmware.map((f) => `${f.deviceType} ${f.version}`).sort()).toEqual(['EPC 1.1.0', 'SRCP 1.1.0']);
+    expect(summary.firmware.map((f) => `${f.deviceType} ${f.version}`).sort()).toEqual(['EPC 1.2.0', 'SRCP 1.2.0']);
+    // The patch from 1.1.0 of each type (1.0.0 shares too little with 1.2.0 to get one).
+    expect(summary.patches).toBe(2);
     const syncIds = Object.fromEntries(summary.devices.map((d) => [d.serialNumber, d.syncId]));
 
     // The plant: no service from here on.
     await world.stopService();
-    const devices = await Promise.all([
-      world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty' }),
-      world.startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty' }),
-    ]);
-    for (const device of devices) expect(device.state().firmwareVersion).toBe('1.0.0');
 
     const notLoggedIn = await plant(['package', 'import', packageFile]);
     expect(notLoggedIn.code).toBe(2);
@@ -75,16 +87,23 @@ describe('a work package carried to a plant without network and back', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(`Imported the work package of configuration "${name}"`);
     expect(imported.stdout).toContain(`These devices can now be provisioned without the service: provisioner device update ${SERIALS.join(' ')}`);
+    expect(imported.stdout).toContain('2 firmware patches carried, 2 kept for faster installs.');
 
     const update = await plant(['--json', 'device', 'update', ...SERIALS]);
     expect(update.code, update.stderr + update.stdout).toBe(0);
     for (const device of devices) {
-      expect(device.state().firmwareVersion).toBe('1.1.0');
+      expect(device.state().firmwareVersion).toBe('1.2.0');
       expect(device.state().config?.syncId.toLowerCase()).toBe(syncIds[device.state().serialNumber]);
     }
     const finished = results(update);
     expect(finished.length).toBeGreaterThanOrEqual(2);
     for (const result of finished) expect(result.job.phase).toBe('done');
+    // Offline, each device was sent the package's patch from the image it runs, not the image
+    // ("delta, N× wire": the image is N times the bytes that crossed the link).
+    expect(finished.map((r) => [r.job.serialNumber, r.job.transferCoding]).sort()).toEqual([
+      ['EPC000101', expect.stringMatching(/^delta, \d+(\.\d+)?× wire$/)],
+      ['SRCP000101', expect.stringMatching(/^delta, \d+(\.\d+)?× wire$/)],
+    ]);
 
     const waiting = JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as Array<{ serialNumber: string; kind: string; state: string }>;
     expect(waiting.map((e) => `${e.serialNumber} ${e.kind}`).sort()).toEqual(['EPC000101 configuration', 'EPC000101 firmware', 'SRCP000101 configuration', 'SRCP000101 firmware']);
@@ -99,7 +118,7 @@ describe('a work package carried to a plant without network and back', () => {
     await world.startServiceAgain();
     for (const serialNumber of SERIALS) {
       // Nothing of the plant has reached the service yet.
-      expect((await deviceRecord(serialNumber)).firmwareVersion).not.toBe('1.1.0');
+      expect((await deviceRecord(serialNumber)).firmwareVersion).toBe('1.1.0');
       expect(await confirmationCount(serialNumber, 'configuration')).toBe(0);
     }
     const delivered = await world.cli(['package', 'import-confirmations', confirmationsFile]);
@@ -116,10 +135,11 @@ describe('a work package carried to a plant without network and back', () => {
     const checkService = async () => {
       for (const serialNumber of SERIALS) {
         const record = await deviceRecord(serialNumber);
-        expect(record.firmwareVersion).toBe('1.1.0');
+        expect(record.firmwareVersion).toBe('1.2.0');
         expect(record.deployStatus).toBe('Deployed');
         expect(record.deployedSyncId).toBe(syncIds[serialNumber]);
-        expect(await confirmationCount(serialNumber, 'firmware')).toBe(1);
+        // The earlier visit's and the plant's.
+        expect(await confirmationCount(serialNumber, 'firmware')).toBe(2);
         expect(await confirmationCount(serialNumber, 'configuration')).toBe(1);
       }
     };
