@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/fixtures/test-run.ts'],
     // Most of a test's time is spent waiting on paced simulated wires, child processes and a
     // browser, not on the CPU: three files at once on two cores take the suite from about 25
     // minutes (vitest's default here is one worker) to well under 20. Tests share no fixed port,

@@ -5,11 +5,12 @@
  * the renderer with the CSP, and answers the contract over IPC with validation, while refusing a
  * subframe and never letting a key reach the renderer.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtApp } from '../../../fixtures/built-app';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 let userData: string;
@@ -17,7 +18,7 @@ let report: Record<string, unknown>;
 let stderr = '';
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--shell'], { cwd: root, stdio: 'pipe' });
+  await builtApp();
   userData = await mkdtemp(join(tmpdir(), 'provisioner-bundle-'));
   const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(import.meta.dirname, 'bundle-harness.ts'), userData], {
     cwd: root,

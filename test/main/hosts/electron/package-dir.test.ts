@@ -6,12 +6,12 @@
  */
 import { extractFile, listPackage } from '@electron/asar';
 import { build, Platform } from 'electron-builder';
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtApp } from '../../../fixtures/built-app';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
@@ -38,16 +38,16 @@ async function standInElectron(dir: string): Promise<void> {
 describe.runIf(process.platform === 'linux')('a packed Linux build', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'provisioner-pack-'));
-    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--shell'], { cwd: root, stdio: 'pipe' });
-    // The renderer build empties dist/renderer first: only build it when it is not there at all.
-    if (!existsSync(join(root, 'dist', 'renderer', 'index.html'))) execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--web'], { cwd: root, stdio: 'pipe' });
+    await builtApp();
     const electronDist = join(work, 'electron-dist');
     await standInElectron(electronDist);
     // electron-builder reads electron-builder.yml itself; these only add to it.
     await build({
       projectDir: root,
       // npmRebuild off: rebuilding native modules for Electron needs its headers from the network.
-      config: { electronDist, electronVersion: '45.4.1', npmRebuild: false, directories: { output: join(work, 'out') } },
+      // beforeBuild off: the suite's one build is packed (electron-builder.yml's hook would build
+      // dist/ again, emptying dist/renderer while other test files serve it).
+      config: { electronDist, electronVersion: '45.4.1', npmRebuild: false, beforeBuild: null, directories: { output: join(work, 'out') } },
       targets: Platform.LINUX.createTarget('dir'),
       publish: 'never',
     });

@@ -6,10 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { builtApp } from '../../../fixtures/built-app';
 
 vi.mock('electron', () => import('./fake-electron'));
 
@@ -91,8 +91,7 @@ let baseUrl: string;
 
 describe.runIf(existsSync(CHROMIUM))('the renderer under the shell’s CSP', () => {
   beforeAll(async () => {
-    // The renderer build empties dist/renderer first: only build it when it is not there at all.
-    if (!existsSync(join(rendererDir, 'index.html'))) execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--web'], { cwd: root, stdio: 'pipe' });
+    await builtApp();
     server = createServer((request, response) => {
       void respondWithRendererFile(rendererDir, request.method ?? 'GET', `app://provisioner${request.url ?? '/'}`).then(async (answer) => {
         response.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
