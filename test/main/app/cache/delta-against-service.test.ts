@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFirmwareBundle } from '../../../../domain/files/firmware-bundle';
@@ -15,7 +13,7 @@ import { DeviceSession } from '../../../../main/devices/session';
 import { importFirmwareBundle } from '../../../../server/store/firmware';
 import { trustReleaseKey } from '../../../../server/store/release-keys';
 import { signedManifestFor, testReleaseKey } from '../../../fixtures/release-key';
-import { uniqueSerial } from '../../../fixtures/scratch';
+import { uniqueSerial, useScratchDir } from '../../../fixtures/scratch';
 import { startDevice } from '../../../fixtures/simulated-device';
 import { startTestService, type TestService } from '../../cloud/service-harness';
 
@@ -35,18 +33,16 @@ function release(version: string, edits: number): Uint8Array {
   return image;
 }
 
+const scratch = useScratchDir('delta-against-service');
 let service: TestService;
 let client: ServiceClient;
-let work: string;
 
 beforeAll(async () => {
   service = await startTestService();
   client = service.client({ retry: { attempts: 1 } });
-  work = await mkdtemp(join(tmpdir(), 'delta-against-service-'));
 });
 afterAll(async () => {
   await service?.dispose();
-  await rm(work, { recursive: true, force: true });
 });
 
 describe('a firmware patch from the service to the device', () => {
@@ -60,11 +56,11 @@ describe('a firmware patch from the service to the device', () => {
       await db.transaction((tx) => importFirmwareBundle(tx, bytes, { deviceType: 'EPC', version }));
     }
 
-    const resolved = await resolveFirmware(new FirmwareCache({ dir: join(work, 'cache') }), client, { deviceType: 'EPC' });
+    const resolved = await resolveFirmware(new FirmwareCache({ dir: join(scratch.dir, 'cache') }), client, { deviceType: 'EPC' });
     expect(resolved.bundle.version).toBe('2.1.0');
     expect(resolved.patches.map((p) => p.baseSha256)).toEqual([sha(before)]);
 
-    const device = await startDevice(work, { serialNumber: uniqueSerial('EPC') });
+    const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC') });
     const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), { reconnectTimeoutMs: 30_000 });
     try {
       await uploadFirmware(session, before, { version: '2.0.0', deviceType: 'EPC', signedManifest: signedManifestFor(before) });

@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NetworkError } from '../../../../main/cloud/errors';
 import { abortReason } from '../../../../main/devices/errors';
 import {
   ConfigFileStore,
@@ -17,13 +16,13 @@ import {
   type DeviceIdentity,
   type DeviceConnection,
   type JobEnvironment,
-  type OutboxEntry,
   type ProvisioningClient,
 } from '../../../../main/app/jobs';
 import { expireInterruptedJobs, INTERRUPTED_JOB_LIMIT_MS } from '../../../../main/app/jobs/confirm';
 import { buildFirmwareBundle, CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage, type SigningKeyPair } from '../../../../domain/files';
 import { nextSequence, organizationSigner } from '../../../fixtures/config-files';
 import { testReleaseKey } from '../../../fixtures/release-key';
+import { SwitchableService } from './helpers/switchable-service';
 
 /**
  * The jobs on their own, with a scripted device and a scripted service: the paths the end-to-end
@@ -114,34 +113,32 @@ function scriptedConnector(script: Script): DeviceConnector {
 }
 
 let dir: string;
-let sent: OutboxEntry[];
-let serviceUp: boolean;
+let service: SwitchableService;
 let fileForDevice: Uint8Array;
 
 function client(): ProvisioningClient {
-  const unreachable = () => new NetworkError('unreachable', { method: 'GET', path: '/x' });
   return {
     baseUrl: 'http://service.test',
     orgId: 'org',
     signingKey: async () => {
-      if (!serviceUp) throw unreachable();
+      service.reach('GET', '/x');
       return { keyId: keys.keyId, algorithm: 'ES256', publicKeyPem: keys.publicKeyPem };
     },
     firmwareReleaseKeys: async () => {
-      if (!serviceUp) throw unreachable();
+      service.reach('GET', '/x');
       return [{ keyId: testReleaseKey.keyId, name: 'test release key', algorithm: 'Ed25519' as const, publicKeyPem: testReleaseKey.publicKeyPem, trustedAt: '2025-01-01T00:00:00.000Z' }];
     },
     devices: {
       listAll: async function* () {},
       firmwareVersion: async () => {
-        if (!serviceUp) throw unreachable();
+        service.reach('GET', '/x');
         return { deviceType: 'EPC' as const, version: '2.0.0' };
       },
       firmwareVersionByType: async () => ({ deviceType: 'EPC' as const, version: '2.0.0' }),
       fetchFirmware: async () => ({ bytes: bundle, syncId: undefined, headers: new Headers() }),
       fetchFirmwareByType: async () => ({ bytes: bundle, syncId: undefined, headers: new Headers() }),
       fetchConfigurationFile: async () => {
-        if (!serviceUp) throw unreachable();
+        service.reach('GET', '/x');
         return { bytes: fileForDevice, syncId: undefined, headers: new Headers() };
       },
     } as unknown as ProvisioningClient['devices'],
@@ -151,13 +148,7 @@ function client(): ProvisioningClient {
 function environment(script: Script): { env: JobEnvironment; outbox: Outbox; intents: IntentJournal } {
   const outbox = new Outbox({
     dir: join(dir, 'outbox'),
-    sender: {
-      send: async (entry) => {
-        if (!serviceUp) throw new NetworkError('unreachable', { method: 'POST', path: '/confirm' });
-        sent.push(entry);
-        return true;
-      },
-    },
+    sender: service,
   });
   const intents = new IntentJournal({ dir: join(dir, 'intents') });
   const env: JobEnvironment = {
@@ -181,8 +172,7 @@ function epc(firmwareVersion = '1.0.0'): DeviceIdentity {
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pv-jobs-'));
-  sent = [];
-  serviceUp = true;
+  service = new SwitchableService();
   fileForDevice = configFile('EPC000101');
 });
 afterEach(async () => {
@@ -202,8 +192,8 @@ describe('firmware job', () => {
     unsubscribe();
     expect(final).toMatchObject({ phase: 'cancelled', errorCode: 'CANCELLED', resumable: true, confirmation: 'sent' });
     expect(final.resultMessage).toMatch(/^cancelled during uploading at \d+%; run the same command again to resume$/);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '2.0.0' });
+    expect(service.sent).toHaveLength(1);
+    expect(service.sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '2.0.0' });
     expect(await intents.orphans()).toEqual([]);
   });
 
@@ -214,7 +204,7 @@ describe('firmware job', () => {
     const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
     expect(final).toMatchObject({ phase: 'done', outcome: 'up-to-date', confirmation: 'none', resultMessage: 'already runs firmware 2.0.0; nothing sent' });
     expect(script.calls).toEqual(['connect']);
-    expect(sent).toEqual([]);
+    expect(service.sent).toEqual([]);
   });
 
   it('refuses a bundle for another type before the device is touched, and confirms nothing', async () => {
@@ -233,7 +223,7 @@ describe('firmware job', () => {
     const queue = new JobQueue({ environment: () => env });
     const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'FW_NOT_RUNNING', confirmation: 'sent' });
-    expect(sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, error: expect.stringContaining('restarted running firmware 1.0.0, not 2.0.0') });
+    expect(service.sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, error: expect.stringContaining('restarted running firmware 1.0.0, not 2.0.0') });
   });
 });
 
@@ -264,7 +254,7 @@ describe('configuration job', () => {
     // Kept from a download while the service was reachable (as cache prefetch does), with the root key.
     const kept = await env.configFiles.resolve(env.client.devices, 'EPC000101');
     await env.signingKeys.get(env.client);
-    serviceUp = false;
+    service.up = false;
     const queue = new JobQueue({ environment: () => env });
     const offline = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
     expect(offline).toMatchObject({ phase: 'done', outcome: 'applied', confirmation: 'queued', syncId: kept.syncId });
@@ -325,13 +315,13 @@ describe('configuration job: what the device would refuse is refused before anyt
     await applyFile(script, file);
     const bootId = script.identity.bootId;
     script.calls = [];
-    sent = [];
+    service.sent.length = 0;
     const final = await applyFile(script, file);
     const { syncId, sequence } = decodeConfigFile(file);
     expect(final).toMatchObject({ phase: 'done', outcome: 'up-to-date', confirmation: 'none', resultMessage: `already holds configuration ${syncId} (sequence ${sequence}); nothing sent` });
     expect(script.calls).toEqual(['connect', 'readConfigStatus']);
     expect(script.identity.bootId).toBe(bootId);
-    expect(sent).toEqual([]);
+    expect(service.sent).toEqual([]);
   });
 
   it('a device claimed by another organization', async () => {

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NetworkError } from '../../../../main/cloud/errors';
-import { deviceSync, IntentJournal, Outbox, Reconciler, type DeviceObservation, type OutboxEntry } from '../../../../main/app/jobs';
+import { deviceSync, IntentJournal, Outbox, Reconciler, type DeviceObservation } from '../../../../main/app/jobs';
 import { workstationId } from '../../../../main/app/jobs/workstation';
 import type { DeviceRecord } from '../../../../domain/registered-device-record';
+import { SwitchableService } from './helpers/switchable-service';
 
 /**
  * The reconciler on its own, with a scripted service: what a device reports is compared with what
@@ -38,9 +38,8 @@ function record(change: Partial<DeviceRecord> = {}): DeviceRecord {
 }
 
 let dir: string;
-let sent: OutboxEntry[];
+let service: SwitchableService;
 let records: Map<string, DeviceRecord>;
-let serviceUp: boolean;
 let outbox: Outbox;
 let intents: IntentJournal;
 let reconciler: Reconciler;
@@ -55,22 +54,12 @@ const observed = (change: Partial<DeviceObservation> = {}): DeviceObservation =>
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pv-reconcile-'));
-  sent = [];
+  service = new SwitchableService();
   records = new Map();
-  serviceUp = true;
-  outbox = new Outbox({
-    dir: join(dir, 'outbox'),
-    sender: {
-      send: async (entry) => {
-        if (!serviceUp) throw new NetworkError('unreachable', { method: 'POST', path: '/confirm' });
-        sent.push(entry);
-        return true;
-      },
-    },
-  });
+  outbox = new Outbox({ dir: join(dir, 'outbox'), sender: service });
   intents = new IntentJournal({ dir: join(dir, 'intents'), isAlive: () => false });
   const list = async ({ serial }: { serial?: string } = {}) => {
-    if (!serviceUp) throw new NetworkError('unreachable', { method: 'GET', path: '/devices' });
+    service.reach('GET', '/devices');
     const found = serial ? records.get(serial) : undefined;
     return { items: found ? [found] : [], page: 1, limit: 1, totalCount: found ? 1 : 0 };
   };
@@ -107,7 +96,7 @@ describe('reconcile', () => {
     records.set('EPC000101', record({ firmwareVersion: '1.0.0' }));
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome).toMatchObject({ confirmation: 'sent', error: null, interrupted: [] });
-    expect(sent.map((e) => [e.kind, e.payload])).toEqual([
+    expect(service.sent.map((e) => [e.kind, e.payload])).toEqual([
       ['firmware', expect.objectContaining({ firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: '2025-06-01T10:00:00.000Z', observedAt: '2025-06-01T10:00:00.000Z', workstation: 'ws-1', reason: 'observation' })],
       ['configuration', expect.objectContaining({ configurationFileSuccessfullyDeployed: true, syncId: SYNC_A, reason: 'observation', workstation: 'ws-1' })],
     ]);
@@ -117,29 +106,29 @@ describe('reconcile', () => {
     records.set('EPC000101', record({ firmwareVersion: '1.1.0', deployedSyncId: SYNC_A.toUpperCase() }));
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome).toMatchObject({ confirmation: 'none', confirmations: [] });
-    expect(sent).toEqual([]);
+    expect(service.sent).toEqual([]);
   });
 
   it('says nothing of a configuration when the device holds none, nor of a device the organization has not registered', async () => {
     records.set('EPC000101', record({ firmwareVersion: '1.1.0', deployedSyncId: SYNC_A }));
     await reconciler.reconcile([observed({ configSyncId: null }), observed({ serialNumber: 'EPC000199' })]);
-    expect(sent).toEqual([]);
+    expect(service.sent).toEqual([]);
   });
 
   it('says a state once: waiting in the outbox while the service is unreachable, it is not queued again', async () => {
     records.set('EPC000101', record({ firmwareVersion: '1.0.0', deployedSyncId: SYNC_A }));
-    serviceUp = false;
+    service.up = false;
     // The record cannot be read either: nothing to compare with.
     expect((await reconciler.reconcile([observed()]))[0]).toMatchObject({ record: undefined, error: expect.stringContaining('could not be asked'), confirmation: 'none' });
-    serviceUp = true;
+    service.up = true;
     // A job's result waits in the outbox (sent while unreachable): the observation of the same state is not added.
-    serviceUp = false;
+    service.up = false;
     await outbox.enqueue({ kind: 'firmware', serviceUrl: 'http://service.test', orgId: 'org', serialNumber: 'EPC000101', payload: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: '2025-06-01T09:00:00.000Z' } });
-    serviceUp = true;
+    service.up = true;
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome!.confirmations).toEqual([]);
     await outbox.syncNow();
-    expect(sent.map((e) => e.payload.reason ?? 'job')).toEqual(['job']);
+    expect(service.sent.map((e) => e.payload.reason ?? 'job')).toEqual(['job']);
   });
 
   it('judges an interrupted firmware job a success when the device runs the new version', async () => {
@@ -148,7 +137,7 @@ describe('reconcile', () => {
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome!.interrupted).toEqual([{ intent: expect.objectContaining({ jobId: 'job-firmware' }), success: true }]);
     // The job's own success, timed when it was last known alive; no observation on top of it.
-    expect(sent.map((e) => e.payload)).toEqual([
+    expect(service.sent.map((e) => e.payload)).toEqual([
       expect.objectContaining({ firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: intent.updatedAt, reason: 'job-result', workstation: 'ws-1' }),
     ]);
     expect(await intents.orphans()).toEqual([]);
@@ -159,7 +148,7 @@ describe('reconcile', () => {
     records.set('EPC000101', record({ firmwareVersion: null, deployedSyncId: SYNC_A }));
     const [outcome] = await reconciler.reconcile([observed({ firmwareVersion: '1.0.0' })]);
     expect(outcome!.interrupted[0]!.success).toBe(false);
-    expect(sent.map((e) => e.payload)).toEqual([
+    expect(service.sent.map((e) => e.payload)).toEqual([
       expect.objectContaining({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '1.1.0', error: expect.stringMatching(/ran firmware 1\.0\.0, the version it had before, not 1\.1\.0\.$/) }),
       expect.objectContaining({ firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.0.0', reason: 'observation' }),
     ]);
@@ -167,7 +156,7 @@ describe('reconcile', () => {
 
   it('judges an interrupted configuration job from the syncId the device holds, also without the service', async () => {
     await interrupted('configuration', 'checking');
-    serviceUp = false;
+    service.up = false;
     const [outcome] = await reconciler.settleInterrupted([observed()]);
     expect(outcome!.interrupted[0]!.success).toBe(true);
     const [entry] = await outbox.list();

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliIn } from '../../../fixtures/cli-in-process';
+import { useScratchDir } from '../../../fixtures/scratch';
 
 /**
  * Every CLI command says so in one way when a damaged file of its data directory is set aside
@@ -10,17 +10,11 @@ import { runCliIn } from '../../../fixtures/cli-in-process';
  * package signing key, read by `package export-confirmations`.
  */
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'provisioner-cli-quarantine-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = useScratchDir('cli-quarantine');
 
 describe('a damaged secrets file of the data directory', () => {
   it('is set aside with its bytes and named by the command that found it', async () => {
-    const home = join(root, 'secrets');
+    const home = join(scratch.dir, 'secrets');
     const data = join(home, 'data');
     await mkdir(data, { recursive: true, mode: 0o700 });
     const torn = '{"work-package-signing-key":"MC4CAQAwBQYDK2Vw';
