@@ -2,7 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
 import { releaseKeyFromPem, type ReleaseKey } from '../domain/files/firmware-release-key';
 import { MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT, SERIAL_DEFAULT_BAUD_RATE } from '../protocol/constants';
-import { Q_BLOCK_MAX_PAYLOADS } from '../protocol/coap/parameters';
+import { SIMULATED_DEVICE_MAX_PAYLOADS } from './coap/q-block1-sets';
 import type { FaultOptions } from './faults';
 import { simulatorDir } from './scratch-dir';
 import type { AdvertisedCoding } from '../domain/files/content-coding';
@@ -45,7 +45,7 @@ export interface SimulatedDeviceOptions {
   maxBlockSize?: number;
   /** Firmware blocks the host may keep in flight. Default 4. */
   maxInFlight?: number;
-  /** Blocks in one Q-Block1 payload set (MAX_PAYLOADS, GET /info qBlock1MaxPayloads). Default Q_BLOCK_MAX_PAYLOADS (128). */
+  /** Blocks in one Q-Block1 payload set (MAX_PAYLOADS, GET /info qBlock1MaxPayloads). Default SIMULATED_DEVICE_MAX_PAYLOADS (512). */
   qBlock1MaxPayloads?: number;
   /** Largest image the staged bank holds. Default 8 MiB. */
   maxImageSize?: number;
@@ -104,7 +104,7 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT_LIMIT) {
     throw new Error(`maxInFlight must be 1 to ${MAX_IN_FLIGHT_LIMIT}, not ${maxInFlight}.`);
   }
-  const qBlock1MaxPayloads = options.qBlock1MaxPayloads ?? Q_BLOCK_MAX_PAYLOADS;
+  const qBlock1MaxPayloads = options.qBlock1MaxPayloads ?? SIMULATED_DEVICE_MAX_PAYLOADS;
   if (!Number.isInteger(qBlock1MaxPayloads) || qBlock1MaxPayloads < 1 || qBlock1MaxPayloads > 4096) {
     throw new Error(`qBlock1MaxPayloads must be 1 to 4096, not ${qBlock1MaxPayloads}.`);
   }

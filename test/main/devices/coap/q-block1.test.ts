@@ -66,7 +66,7 @@ describe('firmware upload over UDP with Q-Block1 (RFC 9177)', () => {
   });
 
   it('resumes after the link was gone long enough for the host to give up, from the offset the device acknowledged', async () => {
-    const { device, session } = await attachUdp({ faults: { pullAt: 150 * 1024, replugAfterMs: 2500 } }, { ackTimeoutMs: 50 });
+    const { device, session } = await attachUdp({ qBlock1MaxPayloads: 128, faults: { pullAt: 150 * 1024, replugAfterMs: 2500 } }, { ackTimeoutMs: 50 });
     const image = firmwareImage('2.2.0', 400 * 1024);
     const result = await upload(session, image, '2.2.0');
     expect(device.faultStats.pulls).toBe(1);
