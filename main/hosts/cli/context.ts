@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from '../../cloud';
-import { BleCentral, portGlobsFromEnv, systemBleCentral } from '../../devices';
+import { BleCentral, portGlobsFromEnv, systemBleCentral, type LinkFactoryDeps } from '../../devices';
 import {
   createDeviceConnector,
   createDeviceFinder,
@@ -155,7 +155,12 @@ export class CliContext {
     return this.connectorInstance;
   }
 
-  private linkDeps() {
+  /**
+   * What a command needs to open a link itself (as the function test does for each device it
+   * watches): the tests' link factories and the BLE central this run uses, the simulator's
+   * included. Without the central a `ble:` link would go to the computer's adapter.
+   */
+  linkDeps(): LinkFactoryDeps {
     const bleCentral = this.bleCentral();
     return { ...this.deps.linkDeps, ...(bleCentral ? { bleCentral } : {}) };
   }

@@ -56,7 +56,8 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
 
   const technicianAtHand = interactive(ctx) && options.result === undefined;
   const observation = await observeFunctionTest({ serialNumber, link: deviceLink }, receivers, {
-    ...(ctx.deps.linkDeps ? { linkDeps: ctx.deps.linkDeps } : {}),
+    // The run's BLE central too: a device reached over BLE is watched through the same radio that found it.
+    linkDeps: ctx.linkDeps(),
     ...(options.pressTimeout !== undefined ? { pressTimeoutMs: options.pressTimeout * 1000 } : {}),
     onReady: () => {
       const watching = receivers.length > 0 ? `its receivers ${receivers.map((r) => r.serialNumber).join(', ')}` : 'no receivers';
