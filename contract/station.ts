@@ -85,8 +85,14 @@ export interface StationView {
 }
 
 export interface StationReportView {
+  /** The shift report (CSV). */
   path: string;
   rows: number;
+  /**
+   * The commissioning report of the configuration (PDF) written beside it: its path, or why it
+   * could not be made; null when this station does not write one.
+   */
+  commissioning: { path: string; error: null } | { path: null; error: string } | null;
 }
 
 /** `latest`: install the service's latest firmware when the device runs older; `keep`: configuration only. */

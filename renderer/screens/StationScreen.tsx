@@ -4,6 +4,7 @@ import { ActionButton } from '../components/ActionButton';
 import { Callout, ScreenHeader } from '../components/misc';
 import { StationCounts } from '../station/StationCounts';
 import { StationNotes } from '../station/StationNotes';
+import { StationReports } from '../station/StationReports';
 import { StationSetup } from '../station/StationSetup';
 import { StationTile } from '../station/StationTile';
 import { useStationView } from '../station/use-station';
@@ -12,7 +13,7 @@ import '../station/station.css';
 /**
  * Station mode: every device of one configuration that is plugged in is provisioned on its own
  * lane. Large tiles for each device, the shift's counts and yield, and the devices refused or
- * flagged; stopping writes the shift report.
+ * flagged; stopping writes the shift report and the commissioning report.
  */
 export function StationScreen() {
   const { view, error, set } = useStationView();
@@ -53,14 +54,7 @@ export function StationScreen() {
       {error ? <Callout tone="bad">{error}</Callout> : null}
       {stopError ? <Callout tone="bad">{stopError}</Callout> : null}
       {!running ? <StationSetup onStarted={set} /> : null}
-      {view?.report ? (
-        <Callout tone="ok" title="Shift report written">
-          <span className="mono" data-testid="station-report">
-            {view.report.path}
-          </span>{' '}
-          ({view.report.rows} row{view.report.rows === 1 ? '' : 's'})
-        </Callout>
-      ) : null}
+      {view?.report ? <StationReports report={view.report} /> : null}
       {view && (running || view.report) ? (
         <>
           <h2 className="section-title">Shift</h2>

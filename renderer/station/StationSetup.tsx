@@ -3,8 +3,10 @@ import type { StationFirmwarePolicy, StationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
-import { SelectField } from '../components/fields';
+import { SelectField, TextField } from '../components/fields';
 import { Callout } from '../components/misc';
+import { Pager } from '../components/Pager';
+import { useListFilters } from '../components/use-list-filters';
 
 /** The contract's STATION_MAX_LANES (the renderer takes types only from the contract); the core checks it. */
 const MAX_LANES = 16;
@@ -13,16 +15,28 @@ const FIRMWARE_OPTIONS: { value: StationFirmwarePolicy; label: string }[] = [
   { value: 'latest', label: 'Latest, when behind' },
   { value: 'keep', label: 'Keep (configuration only)' },
 ];
+/** Configurations offered at once (the service's largest page); the rest are found by name or by page. */
+const PAGE_SIZE = 30;
 
-/** Which configuration the station provisions, with how many lanes, and whether firmware is updated. */
+/**
+ * Which configuration the station provisions, with how many lanes, and whether firmware is updated.
+ * An organization may hold hundreds of configurations: the list offers one page of them by name,
+ * the search box asks the service for the names that contain what is typed, and the pager walks
+ * the rest. Every control is a native one, so the keyboard reaches and works each.
+ */
 export function StationSetup({ onStarted }: { onStarted(view: StationView): void }) {
-  const configurations = useQuery('configurations.list', { limit: 30 });
+  const { filters, setFilter, page, setPage } = useListFilters({ search: '' });
+  const search = filters.search.trim();
+  const configurations = useQuery('configurations.list', { search: search || undefined, sortOptions: 'ConfigNameASC', page, limit: PAGE_SIZE });
   const [name, setName] = useState('');
   const [lanes, setLanes] = useState('4');
   const [firmware, setFirmware] = useState<StationFirmwarePolicy>('latest');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const options = (configurations.data?.items ?? []).map((c) => ({ value: c.name, label: `${c.name} (${c.devices.length} devices)` }));
+  const found = configurations.data;
+  const options = (found?.items ?? []).map((c) => ({ value: c.name, label: `${c.name} (${c.devices.length} devices)` }));
+  // The chosen one stays offered while another search or page is shown, so the choice is never lost from view.
+  if (name && !options.some((o) => o.value === name)) options.unshift({ value: name, label: name });
 
   const start = async () => {
     setBusy(true);
@@ -45,13 +59,41 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
         if (name && !busy) void start();
       }}
     >
-      <SelectField label="Configuration" value={name} options={options} emptyLabel="Choose a configuration…" onChange={(v) => setName(v)} error={configurations.error} />
+      <TextField
+        label="Find a configuration"
+        type="search"
+        value={filters.search}
+        onChange={setFilter('search')}
+        hint={searchHint(found?.totalCount, search)}
+      />
+      <SelectField
+        label="Configuration"
+        value={name}
+        options={options}
+        emptyLabel={found && found.totalCount > PAGE_SIZE ? `Choose one of ${found.totalCount}…` : 'Choose a configuration…'}
+        onChange={(v) => setName(v)}
+        error={configurations.error}
+        hint={found && found.totalCount > PAGE_SIZE ? 'More than one page: find it by name, or page below' : undefined}
+      />
       <SelectField label="Lanes" value={lanes} options={LANE_OPTIONS} onChange={(v) => setLanes(v || '4')} hint="Devices provisioned at once" />
       <SelectField label="Firmware" value={firmware} options={FIRMWARE_OPTIONS} onChange={(v) => setFirmware((v || 'latest') as StationFirmwarePolicy)} />
       <ActionButton type="submit" variant="primary" capability="files.download" busy={busy} disabledReason={name ? null : 'Choose a configuration first.'} showReason onClick={() => undefined}>
         {busy ? 'Starting…' : 'Start station'}
       </ActionButton>
+      {found && found.totalCount > PAGE_SIZE ? (
+        <div className="station-setup__pages">
+          <Pager page={found.page} limit={found.limit} totalCount={found.totalCount} onPage={setPage} />
+        </div>
+      ) : null}
       {error ? <Callout tone="bad">{error}</Callout> : null}
     </form>
   );
+}
+
+/** Under the search box: what to type, or what the service found for it. */
+function searchHint(totalCount: number | undefined, search: string): string {
+  if (totalCount === undefined) return 'Part of its name';
+  if (totalCount === 0) return search ? `No configuration's name contains “${search}”.` : 'This organization has no configuration yet: design one first.';
+  if (!search) return 'Part of its name';
+  return `${totalCount} configuration${totalCount === 1 ? '' : 's'} found`;
 }

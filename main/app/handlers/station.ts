@@ -4,7 +4,7 @@ import type { DeviceSource } from '../workbench/workbench';
 import type { ProvisioningService } from '../jobs/provisioning-service';
 import type { CoreLog } from '../core-log';
 import type { SessionManager } from '../session';
-import { loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../station';
+import { commissioningReportWriter, loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../station';
 import type { HandlerGroup } from './types';
 
 export interface StationHost {
@@ -39,7 +39,12 @@ function idleView(): StationView {
  * The Station screen's channels: one station at a time in the core, started for a configuration
  * by name, stopped with its shift report. Its events go to the log; the screen reads the view.
  */
-export function stationHandlers(host: StationHost): { handlers: HandlerGroup<StationChannel>; close(): Promise<void> } {
+export function stationHandlers(host: StationHost): {
+  handlers: HandlerGroup<StationChannel>;
+  /** Whether a device's reading may be confirmed to the service: not a copy of a serial the station flags (Station.speaksForItsSerial). */
+  speaksForItsSerial(device: { serialNumber: string; link: string }): boolean;
+  close(): Promise<void>;
+} {
   let station: Station | null = null;
   let unsubscribe: (() => void) | null = null;
 
@@ -48,7 +53,7 @@ export function stationHandlers(host: StationHost): { handlers: HandlerGroup<Sta
     const report = await station.stop();
     unsubscribe?.();
     unsubscribe = null;
-    host.log.info('station', `Station stopped; shift report: ${report.path}`);
+    host.log.info('station', `Station stopped; shift report: ${report.path}${report.commissioning?.path ? `; commissioning report: ${report.commissioning.path}` : ''}`);
     return station.view();
   };
 
@@ -65,6 +70,14 @@ export function stationHandlers(host: StationHost): { handlers: HandlerGroup<Sta
           if (error instanceof StationSetupError) throw new CoreError('NOT_FOUND', error.message);
           throw error;
         }
+        const reportContext = async () => ({
+          client: account.client,
+          ledger: host.jobs.ledger,
+          cache: host.jobs.cache,
+          workstation: await host.jobs.workstation(),
+          service: account.kind === 'local' ? 'the local workspace' : `organization ${account.orgId} at ${account.serviceUrl}`,
+          orgId: account.orgId,
+        });
         const next = new Station({
           roster,
           devices: host.devices,
@@ -73,6 +86,8 @@ export function stationHandlers(host: StationHost): { handlers: HandlerGroup<Sta
           lanes: input.lanes,
           firmware: input.firmware,
           reportDir: join(host.dataDir, 'station'),
+          // At the end of the shift, beside the shift report, as `provisioner station` writes it.
+          commissioningReport: commissioningReportWriter(reportContext, roster.configurationId, roster.configurationName),
           onWarning: (message) => host.log.warn('station', message),
         });
         unsubscribe = next.on((event) => {
@@ -87,6 +102,7 @@ export function stationHandlers(host: StationHost): { handlers: HandlerGroup<Sta
       },
       'station.stop': () => stop(),
     },
+    speaksForItsSerial: (device) => station?.speaksForItsSerial(device) ?? true,
     close: async () => {
       if (station?.view().running) await stop();
     },

@@ -9,3 +9,4 @@ export { tileText, type TileText } from './tile-text';
 export { stationAdvice } from './failure-advice';
 export { stationCounts, yieldPercent } from './counts';
 export { shiftReportCsv, shiftReportPath, shiftReportRows, writeShiftReport, SHIFT_REPORT_COLUMNS } from './shift-report';
+export { commissioningReportPath, commissioningReportWriter, type CommissioningReportWriter, type ShiftCommissioningReport } from './commissioning-report';

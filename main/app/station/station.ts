@@ -11,6 +11,7 @@ import { stationCounts, yieldPercent } from './counts';
 import { stationAdvice } from './failure-advice';
 import type { Lane } from './lane';
 import type { StationRoster } from './roster';
+import type { CommissioningReportWriter } from './commissioning-report';
 import { shiftReportPath, shiftReportRows, writeShiftReport } from './shift-report';
 import type { SyncCheck } from './sync-check';
 import { tileText } from './tile-text';
@@ -35,6 +36,8 @@ export interface StationOptions {
   /** Where the shift report is written: this file, or a new one under `reportDir`. */
   reportDir: string;
   reportPath?: string;
+  /** Writes the configuration's commissioning report beside the shift report at the stop. */
+  commissioningReport?: CommissioningReportWriter;
   now?: () => Date;
   /** A step of the station's own that failed (the sync check): said, never thrown. */
   onWarning?: (message: string) => void;
@@ -60,6 +63,8 @@ export class Station {
   private readonly notes: StationNoteView[] = [];
   /** Links of refused devices still plugged in: a device is refused once per plug, not per list change. */
   private readonly refusedLinks = new Set<string>();
+  /** Links of devices flagged as a copy of a serial number, while they stay plugged in: their readings are not believed. */
+  private readonly duplicateLinks = new Set<string>();
   private readonly listeners = new Set<(event: StationEvent) => void>();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly now: () => Date;
@@ -67,6 +72,7 @@ export class Station {
   private running = false;
   private report: StationReportView | null = null;
   private pendingChecks = new Set<Promise<void>>();
+  private stopping: Promise<StationReportView> | null = null;
 
   constructor(private readonly options: StationOptions) {
     this.now = options.now ?? (() => new Date());
@@ -103,10 +109,15 @@ export class Station {
 
   /**
    * Stops taking devices, cancels the jobs still running (an interrupted upload resumes at the next
-   * plug), waits for them to end and writes the shift report.
+   * plug), waits for them to end and writes the shift report, then the commissioning report.
    */
-  async stop(): Promise<StationReportView> {
-    if (!this.running && this.report) return this.report;
+  stop(): Promise<StationReportView> {
+    // A second stop while the first writes the reports waits for the same reports.
+    this.stopping ??= this.stopAndReport();
+    return this.stopping;
+  }
+
+  private async stopAndReport(): Promise<StationReportView> {
     this.running = false;
     await this.settled();
     const working = [...this.lanes.values()].filter((lane) => lane.state === 'working' && lane.job);
@@ -116,7 +127,9 @@ export class Station {
     const path = this.options.reportPath ?? shiftReportPath(this.options.reportDir, { configurationName: this.options.roster.configurationName, startedAt: this.startedAt });
     const rows = shiftReportRows([...this.lanes.values()], this.notes);
     await writeShiftReport(path, rows);
-    this.report = { path, rows: rows.length };
+    const commissioning = this.options.commissioningReport ? await this.options.commissioningReport(path) : null;
+    if (commissioning?.error) this.options.onWarning?.(commissioning.error);
+    this.report = { path, rows: rows.length, commissioning };
     const counts = this.counts();
     this.emit({ event: 'station-stopped', yieldPercent: yieldPercent(counts), report: this.report });
     return this.report;
@@ -228,16 +241,26 @@ export class Station {
     this.track(this.checkThenQueue(fresh, device));
   }
 
+  /**
+   * Whether what this device reports may be taken as the word of its serial number. Not when the
+   * station flags it as a copy: a second device with the serial of one on the station now, or of
+   * one finished in this shift. The core confirms what it reads of every attached device to the
+   * service; a copy's reading (old firmware, no configuration) would make the service record the
+   * real, provisioned device as running what the copy runs.
+   */
+  speaksForItsSerial(device: Pick<DiscoveredDevice, 'serialNumber' | 'link'>): boolean {
+    if (this.duplicateLinks.has(device.link)) return false;
+    const lane = this.running ? this.lanes.get(device.serialNumber) : undefined;
+    return !lane || duplicateReason(lane, device) === null;
+  }
+
   /** The same serial number again: back after a pull, a retry after a failure, or a second plug in the shift. */
   private arrivedAgain(lane: Lane, device: DiscoveredDevice): void {
     if (lane.link === device.link && lane.present) return;
-    if (lane.present) {
-      this.note('duplicate', device, `${device.serialNumber} is plugged in twice: also on ${lane.link}. Two devices must not share a serial number: set this one aside and report it.`);
-      return;
-    }
-    if (lane.state === 'done' || lane.state === 'in-sync') {
-      const when = (lane.finishedAt ?? lane.startedAt).slice(11, 16);
-      this.note('duplicate', device, `${device.serialNumber} was already ${lane.state === 'done' ? 'provisioned' : 'found in sync'} in this shift (${when} UTC): left alone. If this is another device, its serial number is a copy: set it aside and report it.`);
+    const duplicate = duplicateReason(lane, device);
+    if (duplicate) {
+      this.duplicateLinks.add(device.link);
+      this.note('duplicate', device, duplicate);
       return;
     }
     lane.present = true;
@@ -354,6 +377,7 @@ export class Station {
 
   private departed(device: DiscoveredDevice): void {
     this.refusedLinks.delete(device.link);
+    this.duplicateLinks.delete(device.link);
     const lane = this.lanes.get(device.serialNumber);
     if (!lane || lane.link !== device.link || !lane.present) return;
     lane.present = false;
@@ -366,6 +390,23 @@ export class Station {
     }
     this.emit({ event: 'unplugged', serialNumber: lane.serialNumber, link: lane.link, state: lane.state });
   }
+}
+
+/**
+ * Why a device with the serial number of this lane is a copy, or null when it is the lane's own
+ * device (back after a pull, or a retry after a failure). A serial on the station now under
+ * another link is a second device; one finished in this shift is left alone, as it may be a copy.
+ */
+function duplicateReason(lane: Lane, device: Pick<DiscoveredDevice, 'serialNumber' | 'link'>): string | null {
+  if (lane.present) {
+    if (lane.link === device.link) return null;
+    return `${device.serialNumber} is plugged in twice: also on ${lane.link}. Two devices must not share a serial number: set this one aside and report it.`;
+  }
+  if (lane.state === 'done' || lane.state === 'in-sync') {
+    const when = (lane.finishedAt ?? lane.startedAt).slice(11, 16);
+    return `${device.serialNumber} was already ${lane.state === 'done' ? 'provisioned' : 'found in sync'} in this shift (${when} UTC): left alone. If this is another device, its serial number is a copy: set it aside and report it.`;
+  }
+  return null;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

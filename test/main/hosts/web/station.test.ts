@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { parse } from 'csv-parse/sync';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -21,7 +23,9 @@ import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/s
  * a simulated shift on the demo configuration "Loader 7 remote (ISM)" (its seeded devices), one
  * of them unplugged during its firmware transfer, a device of no part of it and a copy of a serial.
  * Every planned device ends done and in sync by the service, the foreign one is refused and the
- * copy flagged on the screen, the screen passes axe-core, and stopping shows the shift report.
+ * copy flagged on the screen, the screen passes axe-core, and stopping shows the shift report and
+ * the commissioning report. The organization holds more configurations than one page offers: the
+ * one the station is for is found by paging and by name.
  */
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
@@ -42,6 +46,8 @@ const MAX_TABS = 80;
 const LOADER = demoConfigurations()[0]!.seeded;
 const [SRCP, EPC] = LOADER.devices.map((d) => d.payload.serialNumber) as [string, string];
 const FOREIGN = 'EPC000101';
+/** Configurations made besides the demo's, sorted by name before them: the station's is not on the first page of 30. */
+const EXTRA_CONFIGURATIONS = Array.from({ length: 40 }, (_, i) => `Bay ${String(i + 1).padStart(3, '0')}`);
 
 let dir: string;
 let core: Core;
@@ -173,6 +179,7 @@ beforeAll(async () => {
   });
   const workspace = await core.session.ensureWorkspace();
   client = createServiceClient({ baseUrl: workspace.serviceUrl, orgId: 'demo', apiKey: workspace.apiKey });
+  for (const name of EXTRA_CONFIGURATIONS) await client.configurations.create({ name });
   const signing = (await (await fetch(`${workspace.serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
   const releaseKeysPem = await trustedReleaseKeys(workspace.serviceUrl);
   const plan = parseShiftPlan({
@@ -229,9 +236,27 @@ describe('the Station screen', () => {
     await tabTo(/^Station$/);
     await page.keyboard.press('Enter');
     await untilShown('the Station heading', page.getByRole('heading', { level: 1, name: 'Station' }));
-    await untilShown('the configuration options', page.getByRole('option', { name: new RegExp(`^${LOADER.configuration.name.replace(/[()]/g, '\\$&')}`) }));
+    const configuration = page.getByLabel('Configuration', { exact: true });
+    const option = (name: string) => configuration.locator('option', { hasText: new RegExp(`^${name.replace(/[()]/g, '\\$&')} \\(`) });
+    // The first page: 30 configurations by name, the station's not among them.
+    await untilShown('the first page of configurations', option(EXTRA_CONFIGURATIONS[29]!));
+    expect(await option(LOADER.configuration.name).count()).toBe(0);
+    expect(await configuration.locator('option').first().innerText()).toBe(`Choose one of ${EXTRA_CONFIGURATIONS.length + demoConfigurations().length}…`);
     expect(await seriousViolations()).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'station-01-setup.png') });
+    // The next page holds the rest.
+    await tabTo(/^Next/);
+    await page.keyboard.press('Enter');
+    await untilShown('the second page of configurations', option(LOADER.configuration.name));
+    expect(await option(EXTRA_CONFIGURATIONS[30]!).count()).toBe(1);
+    expect(await option(EXTRA_CONFIGURATIONS[0]!).count()).toBe(0);
+    // Or it is found by name: the service answers with those whose name contains the text.
+    await page.getByRole('heading', { level: 1, name: 'Station' }).focus();
+    await tabTo(/^Find a configuration$/);
+    await page.keyboard.type('loader 7');
+    await until('only the matching configuration offered', () => configuration.locator('option').allInnerTexts(), (texts) => texts.length === 2 && texts[1]!.startsWith(LOADER.configuration.name));
+    await page.screenshot({ path: join(SCREENSHOTS, 'station-01b-found.png') });
+    expect(await seriousViolations()).toEqual([]);
     await tabTo(/^Configuration$/);
     // A closed select takes typed letters: the first option starting with them is chosen.
     await page.keyboard.type('Loader');
@@ -275,13 +300,14 @@ describe('the Station screen', () => {
     await tabTo(new RegExp(`^${SRCP}`));
     expect(shift.devices.get(FOREIGN)!.state().firmwareVersion).toBe('1.0.0');
 
-    const latest = await latestFirmwareByType(client, ['SRCP', 'EPC']);
     // A tile goes green once the confirmations are in the outbox, which sends them at once but on
-    // its own: look until the service has them.
+    // its own: look until the service has them. Each look asks for the latest firmware too, so a
+    // question the loaded service did not answer once ("latest unknown") is asked again.
     for (const serial of [SRCP, EPC]) {
       await until(
         `the service to record ${serial} in sync`,
         async () => {
+          const latest = await latestFirmwareByType(client, ['SRCP', 'EPC']);
           const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
           const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
           return { state: sync.state, text: sync.text };
@@ -308,6 +334,17 @@ describe('the Station screen', () => {
         [SRCP, 'done'],
       ].sort(),
     );
+    // Beside it, the commissioning report of the configuration, read back as a person would.
+    const commissioning = await page.getByTestId('station-commissioning-report').innerText();
+    expect(commissioning).toBe((await report.innerText()).replace(/\.csv$/, '-commissioning.pdf'));
+    const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', commissioning, '-']);
+    for (const serial of [SRCP, EPC]) {
+      expect(text).toContain(serial);
+      const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
+      expect(record.deployedSyncId).not.toBeNull();
+      expect(text.replace(/\s+/g, '')).toContain(record.deployedSyncId);
+    }
+    expect(text).not.toContain(FOREIGN);
     await page.screenshot({ path: join(SCREENSHOTS, 'station-04-stopped.png') });
     expect(await seriousViolations()).toEqual([]);
     expect(pageErrors).toEqual([]);
