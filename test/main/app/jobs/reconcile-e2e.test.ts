@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from './helpers/flows';
 import { loginCli, results, startWorld, type World } from './helpers/world';
+import { startAppliedConfiguration } from '../../hosts/cli/helpers/applied-configuration';
 
 /**
  * Applied means observed, end to end through the real CLI over pty links with simulated devices:
@@ -107,13 +106,10 @@ describe('a device already on the latest firmware that the service does not know
 
 describe('device verify', () => {
   it('says in sync, then configuration drift once the configuration changed, with exit code 1, changing nothing', { timeout: 300_000 }, async () => {
-    world = await startWorld('verify-drift');
+    const opened = await startAppliedConfiguration('verify-drift', [{ serialNumber: 'EPC000101' }]);
+    world = opened.world;
     const w = world;
-    const configurationId = await buildFlow(w.client, epcToEpcOverEthernet);
-    expect((await loginCli(w)).code).toBe(0);
-    await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
-    const applied = await w.cli(['device', 'configuration', 'update', 'EPC000101']);
-    expect(applied.code, applied.stderr).toBe(0);
+    const { configurationId } = opened;
 
     const clean = await w.cli(['device', 'verify', 'EPC000101']);
     expect(clean.code, clean.stderr).toBe(0);

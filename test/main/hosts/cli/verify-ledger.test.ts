@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import type { World } from '../../app/jobs/helpers/world';
+import { startAppliedConfiguration } from './helpers/applied-configuration';
 
 /** `device verify` is a provisioning action the ledger keeps: who looked, when, and what was seen. */
 
@@ -23,13 +22,10 @@ interface Entry {
 
 describe('device verify in the ledger', () => {
   it('records an in-sync verify as a success and a behind one as a failure with what was seen, and the service keeps both', { timeout: 300_000 }, async () => {
-    world = await startWorld('verify-ledger');
+    const opened = await startAppliedConfiguration('verify-ledger', [{ serialNumber: 'EPC000101' }]);
+    world = opened.world;
     const w = world;
-    const configurationId = await buildFlow(w.client, epcToEpcOverEthernet);
-    expect((await loginCli(w)).code).toBe(0);
-    await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
-    const applied = await w.cli(['device', 'configuration', 'update', 'EPC000101']);
-    expect(applied.code, applied.stderr).toBe(0);
+    const { configurationId } = opened;
 
     const inSync = await w.cli(['device', 'verify', 'EPC000101']);
     expect(inSync.code, inSync.stderr).toBe(0);
