@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyRecordSchema, ipNetworkTemplateRecordSchema, pageSchema, userRecordSchema } from '../../domain';
-import { backends, codes, startEnv, type TestEnv } from './harness';
+import { backends, codes } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 describe.each(backends())('templates, users, keys and versions on %s', (backend) => {
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    env = await startEnv(backend);
-  });
-  afterAll(() => env?.close());
+  const env = serviceForTests(backend);
 
   it('creates, reads and lists IP network templates with filters and sorting', async () => {
     const make = async (body: Record<string, unknown>) => {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueKey, upsertManufacturingRecords } from '../../server';
 import { openApiPath } from '../../server/http/register';
 import { ALL_OPERATIONS } from '../../server/routes';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, register, type TestEnv } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * What a client with a valid key can send is bounded: every stored text has a length limit, apply
@@ -11,14 +12,12 @@ import { backends, codes, register, startEnv, type TestEnv } from './harness';
  * download file names are safe to save as they are. All tried over HTTP, as a client would.
  */
 describe.each(backends())('bounded input on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   const DAY_MS = 24 * 60 * 60 * 1000;
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     await register(env, ['EPC000101', 'SRCP000101']);
   });
-  afterAll(() => env?.close());
 
   const refused = (response: Awaited<ReturnType<TestEnv['call']>>, code: string, field?: string) => {
     expect(response.status, JSON.stringify(response.json?.errors)?.slice(0, 300)).toBe(400);

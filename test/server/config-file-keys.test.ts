@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createPublicKey } from 'node:crypto';
 import { verifyConfigFile, verifyOrganizationKey, type DecodedConfigFile } from '../../domain/files';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * Configuration files that cannot be moved or replayed, from the service's side: each
@@ -10,7 +11,7 @@ import { backends, codes, register, startEnv, type TestEnv } from './harness';
  * downloads.
  */
 describe.each(backends())('configuration file keys and sequences on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let rootKeyPem: string;
   let otherKey: string;
   const OTHER_ORG = 'plant-b';
@@ -25,13 +26,11 @@ describe.each(backends())('configuration file keys and sequences on %s', (backen
   }
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     rootKeyPem = (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data.publicKeyPem;
     otherKey = await env.createOrg(OTHER_ORG, 'NA');
     await register(env, [OURS, 'NSCP000101']);
     await registerIn(OTHER_ORG, otherKey, [THEIRS, 'NSCP000102']);
   });
-  afterAll(() => env?.close());
 
   async function blankFile(serial: string, orgId = env.orgId, key = env.adminKey): Promise<DecodedConfigFile> {
     const response = await env.call('GET', `/devices/${serial}/configuration-file/blank`, { orgId, key });

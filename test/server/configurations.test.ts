@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { configurationRecordSchema, pageSchema } from '../../domain';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 describe.each(backends())('configurations on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     await register(env, ['SRCP000101', 'SRCP000102', 'EPC000101', 'EPC000102', 'NSCP000101', 'WESP000101']);
   });
-  afterAll(() => env?.close());
 
   const create = async (body: Record<string, unknown>) => {
     const response = await env.call('POST', '/configurations', { body });

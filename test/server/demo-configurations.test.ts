@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoManufacturingRecords, seedDemo } from '../../server';
 import { demoConfigurations } from '../../server/seed/demo-configurations';
 import { DEMO_FLOWS } from '../../server/seed/typical-flows';
-import { startEnv, type TestEnv } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 interface ListedConfiguration {
   id: string;
@@ -12,14 +12,12 @@ interface ListedConfiguration {
 
 /** The demo organization as a new user of the local workspace finds it: the six typical flows, complete. */
 describe('demo configurations', () => {
-  let env: TestEnv;
+  const env = serviceForTests('pglite');
   const list = async () => (await env.call('GET', '/configurations?Limit=30')).json.data as { items: ListedConfiguration[]; totalCount: number };
 
   beforeAll(async () => {
-    env = await startEnv('pglite');
     await seedDemo(env.db, { configurations: true });
   });
-  afterAll(async () => env?.close());
 
   it('holds the six typical flows, each with devices of its own', async () => {
     const { items, totalCount } = await list();

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithKey, openDatabase, startService } from '../../server';
 import { buildProgram, CliError } from '../../server/cli/program';
-import { backends, codes, pgliteTemplate, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, pgliteTemplate, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * A resold device: the organization that holds it releases it (DELETE devices/{serialNumber}, or
@@ -12,7 +13,7 @@ import { backends, codes, pgliteTemplate, register, startEnv, type TestEnv } fro
  * with it as if new. Nobody else can release it.
  */
 describe.each(backends())('releasing a device on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let orgB: string;
   const SERIAL = 'EPC000103';
 
@@ -23,10 +24,8 @@ describe.each(backends())('releasing a device on %s', (backend) => {
     });
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     orgB = await env.createOrg('buyer', 'NA');
   });
-  afterAll(() => env?.close());
 
   it('org A releases, org B registers and starts afresh', async () => {
     await register(env, [SERIAL]);

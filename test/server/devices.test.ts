@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deviceRecordSchema, pageSchema } from '../../domain';
-import { backends, codes, startEnv, type TestEnv } from './harness';
+import { backends, codes } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 describe.each(backends())('registered devices on %s', (backend) => {
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    env = await startEnv(backend);
-  });
-  afterAll(() => env?.close());
+  const env = serviceForTests(backend);
 
   it('claims a manufactured serial number with a name and an optional image in either body form', async () => {
     const plain = await env.call('POST', '/devices?serialNumber=EPC000101&name=Loader%207');

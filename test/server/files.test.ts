@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readFirmwareBundle, verifyConfigFile } from '../../domain/files';
 import { cloneFlow, srcpToEpcOverBle, srcpToEpcOverIsm } from '../fixtures/typical-flows';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 describe.each(backends())('files, syncIds and confirmations on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let publicKeyPem: string;
   let configurationId: string;
 
@@ -29,14 +30,12 @@ describe.each(backends())('files, syncIds and confirmations on %s', (backend) =>
   }
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     publicKeyPem = (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data.publicKeyPem;
     await register(env, ['SRCP000101', 'EPC000101', 'EPC000102', 'WESP000101', 'NSCP000104']);
     const flow = cloneFlow(srcpToEpcOverIsm);
     configurationId = (await env.call('POST', '/configurations', { body: flow.configuration })).json.data.id;
     for (const d of flow.devices) expect((await env.call('POST', `/configurations/${configurationId}/devices`, { body: d.payload })).status).toBe(201);
   });
-  afterAll(() => env?.close());
 
   it('gives the same syncId for the same content and a new one for any change, own or a peer’s', async () => {
     const first = await download('SRCP000101');

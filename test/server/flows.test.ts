@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, verifyConfigFile } from '../../domain/files';
 import { cloneFlow, FLOW_SERIAL_NUMBERS, TYPICAL_FLOWS, type TypicalFlow } from '../fixtures/typical-flows';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * The six typical flows of the interface, built through the API (create, add devices), until
@@ -10,17 +11,15 @@ import { backends, codes, register, startEnv, type TestEnv } from './harness';
  * operation that accepts them.
  */
 describe.each(backends())('typical flows on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let publicKeyPem: string;
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     await register(env, Object.keys(FLOW_SERIAL_NUMBERS));
     const key = await env.call('GET', '/v1/config-file-signing-key', { key: null });
     expect(key.json.data.algorithm).toBe('ES256');
     publicKeyPem = key.json.data.publicKeyPem;
   });
-  afterAll(() => env?.close());
 
   async function build(flow: TypicalFlow, orgKey?: string): Promise<string> {
     const options = orgKey ? { key: orgKey } : {};

@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Database, type RunningService } from '../../server';
 import { buildApp } from '../../server/http/app';
 import { MIGRATIONS } from '../../server/db/migrations';
 import { DatabaseUnavailableError } from '../../server/db/failures';
-import { backends, register, startEnv, type TestEnv } from './harness';
+import { backends, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /** The operational face of each instance: probes, request ids and metrics, on both backends. */
 describe.each(backends())('health, request ids and metrics on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     await register(env, ['EPC000101']);
   });
-  afterAll(() => env?.close());
 
   it('answers /healthz, and /readyz only while every migration is applied', async () => {
     expect(await (await fetch(`${env.url}/healthz`)).json()).toEqual({ status: 'alive' });

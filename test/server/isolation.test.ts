@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends, codes, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /** A key of one organization reads and changes nothing of another: 403 or 404, never data. */
 describe.each(backends())('organizations are isolated on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let otherKey: string;
   const other = 'other-org';
   let configurationId: string;
@@ -12,7 +13,6 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
   let syncId: string;
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     otherKey = await env.createOrg(other, 'NA');
     await register(env, ['SRCP000101', 'EPC000101']);
     configurationId = (await env.call('POST', '/configurations', { body: { name: 'Secret line', timeoutConfiguration: '1000ms', canMode: 'none' } })).json.data.id;
@@ -23,7 +23,6 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
     await env.call('POST', '/users', { body: { email: 'secret@example.com', userRole: 'Admin' } });
     userId = (await env.call('GET', '/users')).json.data.items[0].id;
   });
-  afterAll(() => env?.close());
 
   it('refuses every operation on the demo organization with a key of another (403), and with no data', async () => {
     const paths: [string, string, unknown?][] = [

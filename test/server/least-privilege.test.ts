@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, codes, startEnv, type TestEnv } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends, codes } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * Least privilege among keys, tried the way a key holder would: over HTTP with its own key. No key
@@ -7,7 +8,7 @@ import { backends, codes, startEnv, type TestEnv } from './harness';
  * nothing a KeyManager can read or do makes it an Admin.
  */
 describe.each(backends())('least privilege of keys on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let keyManager: string;
   let keyManagerName: string;
   let operator: string;
@@ -22,7 +23,6 @@ describe.each(backends())('least privilege of keys on %s', (backend) => {
   };
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     keyManager = await env.keyFor('KeyManager');
     operator = await env.keyFor('Operator');
     keyManagerName = await nameOf(keyManager);
@@ -30,7 +30,6 @@ describe.each(backends())('least privilege of keys on %s', (backend) => {
     const { issueKey } = await import('../../server');
     backupAdmin = await issueKey(env.db, { orgId: env.orgId, name: 'backup-admin', role: 'Admin' });
   });
-  afterAll(() => env?.close());
 
   it('a KeyManager listing whole keys never gets an Admin key, whole or masked', async () => {
     for (const format of ['Visible', 'Masked']) {

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends, codes, register, type TestEnv } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /** Malformed input is a 400 with an error entry a person can act on; never a stack trace. */
 describe.each(backends())('malformed input on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let id: string;
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     await register(env, ['EPC000101']);
     id = (await env.call('POST', '/configurations', { body: { name: 'target' } })).json.data.id;
   });
-  afterAll(() => env?.close());
 
   const expectClear = (response: Awaited<ReturnType<TestEnv['call']>>, status: number, code: string, field?: string) => {
     expect(response.status).toBe(status);

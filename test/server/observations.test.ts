@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cloneFlow, srcpToEpcOverIsm } from '../fixtures/typical-flows';
-import { backends, register, startEnv, type TestEnv } from './harness';
+import { backends, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * Confirmations as our clients send them: with what was observed, when, by which workstation and
@@ -8,7 +9,7 @@ import { backends, register, startEnv, type TestEnv } from './harness';
  * whichever workstation and at whatever time; a state that changed is recorded again.
  */
 describe.each(backends())('observed confirmations on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
 
   async function device(serial: string) {
     return (await env.call('GET', `/devices?serial=${serial}`)).json.data.items[0];
@@ -24,10 +25,8 @@ describe.each(backends())('observed confirmations on %s', (backend) => {
   const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     await register(env, ['SRCP000101', 'EPC000101', 'WESP000101']);
   });
-  afterAll(() => env?.close());
 
   it('keeps who observed it, when and why with the device’s last apply', async () => {
     const observedAt = at(2);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../domain';
 import { ROLE_MATRIX, type OperationId } from '../../server';
 import { upsertManufacturingRecords } from '../../server';
@@ -35,7 +35,8 @@ function patchableNscpReleases(env: TestEnv): Promise<void> {
   }
   return ready;
 }
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, register, type TestEnv } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * Every operation with a key of every role: a role the matrix allows gets a 2xx, any other a 403
@@ -146,12 +147,11 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
 };
 
 describe.each(backends())('role matrix on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let fixtures: Fixtures;
   const keys = new Map<ApiKeyRole, string>();
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     for (const role of API_KEY_ROLES) keys.set(role, await env.keyFor(role));
     await env.keyFor('Operator'); // the key whose role the apiKeys.updateRole calls set
     await import('../../server').then(({ issueKey }) => issueKey(env.db, { orgId: env.orgId, name: 'role-target', role: 'Operator' }));
@@ -175,7 +175,6 @@ describe.each(backends())('role matrix on %s', (backend) => {
       freeDevice: 'WESP000104',
     };
   });
-  afterAll(() => env?.close());
 
   it('lists every operation of the service exactly once, at the method and path of its route', () => {
     const orgRoutes = ALL_OPERATIONS.filter((op) => !op.id.startsWith('public.'));

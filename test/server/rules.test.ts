@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { configurationRuleSource, VIOLATION_CODES, type ViolationCode } from '../../domain';
 import { upsertManufacturingRecords } from '../../server';
-import { backends, register, startEnv, type Response, type TestEnv } from './harness';
+import { backends, register, type Response, type TestEnv } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 /**
  * Every violation code of the domain, reached through an operation of the service that accepts
@@ -184,11 +185,10 @@ const CASES: Record<Exclude<ViolationCode, keyof typeof UNREACHABLE>, { expectFi
 };
 
 describe.each(backends())('every rule of the domain through the operations, on %s', (backend) => {
-  const context = {} as Context;
+  const context = { env: serviceForTests(backend) } as Context;
 
   beforeAll(async () => {
-    const env = await startEnv(backend);
-    context.env = env;
+    const env = context.env;
     await register(env, ['SRCP000101', 'SRCP000102', 'SRCP000103', 'WESP000101', 'EPC000101', 'EPC000102', 'EPC000103', 'EPC000104', 'NSCP000101', 'NSCP000102']);
     await upsertManufacturingRecords(env.db, ['EPC900001', 'EPC900002'].map((serialNumber) => ({ serialNumber, deviceType: 'EPC' as const, model: 'EPC-300' })));
     await register(env, ['EPC900001', 'EPC900002']);
@@ -200,7 +200,6 @@ describe.each(backends())('every rule of the domain through the operations, on %
     const none = await env.call('POST', '/ipNetworkTemplates', { body: { ipNetworkTemplateName: 'Off', commInterface: 'None', netmask: '255.255.255.0' } });
     context.templates = { ethernet: ethernet.json.data.id, none: none.json.data.id };
   });
-  afterAll(() => context.env?.close());
 
   for (const [code, { expectField, run }] of Object.entries(CASES)) {
     it(`${code}${expectField ? ` (${expectField})` : ''}`, async () => {

@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../server';
 import { buildApp } from '../../server/http/app';
 import { badRequest } from '../../server/http/errors';
 import { publicOperation } from '../../server/http/operation';
 import { createOrganization, getOrganization } from '../../server/store/organizations';
-import { backends, codes, register, startEnv, type TestEnv } from './harness';
+import { backends, codes, register } from './harness';
+import { serviceForTests } from './helpers/service-env';
 
 describe.each(backends())('transactions on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     await register(env, ['EPC000101', 'EPC000102']);
   });
-  afterAll(() => env?.close());
 
   it('rolls back everything a mutating operation wrote when it then fails', async () => {
     // An operation that writes and then fails, served exactly as the real ones are.

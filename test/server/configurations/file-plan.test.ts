@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyConfigFile } from '../../../domain/files';
 import { refreshSettingsHashes } from '../../../server/configurations/files';
 import { cloneFlow, srcpToEpcOverIsm } from '../../fixtures/typical-flows';
-import { backends, codes, register, startEnv, type TestEnv } from '../harness';
+import { backends, codes, register } from '../harness';
+import { serviceForTests } from '../helpers/service-env';
 
 /**
  * A download takes its content from the plan kept in memory only while that plan is what the
@@ -10,7 +11,7 @@ import { backends, codes, register, startEnv, type TestEnv } from '../harness';
  * instance has heard of the change yet.
  */
 describe.each(backends())('configuration file plans on %s', (backend) => {
-  let env: TestEnv;
+  const env = serviceForTests(backend);
   let rootKeyPem: string;
   let configurationId: string;
 
@@ -21,14 +22,12 @@ describe.each(backends())('configuration file plans on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    env = await startEnv(backend);
     rootKeyPem = (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data.publicKeyPem;
     await register(env, ['SRCP000101', 'EPC000101', 'WESP000101']);
     const flow = cloneFlow(srcpToEpcOverIsm);
     configurationId = (await env.call('POST', '/configurations', { body: flow.configuration })).json.data.id;
     for (const d of flow.devices) expect((await env.call('POST', `/configurations/${configurationId}/devices`, { body: d.payload })).status).toBe(201);
   });
-  afterAll(() => env?.close());
 
   it('makes the file of what the database holds now, though the plan in memory missed the change', async () => {
     const before = await download('SRCP000101');

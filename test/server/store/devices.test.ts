@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listDeviceRecords } from '../../../server/store/devices';
-import { register, startEnv, type TestEnv } from '../harness';
+import { register } from '../harness';
+import { serviceForTests } from '../helpers/service-env';
 
 /** The device list's total: counted, or read off a page that shows where the list ends. */
 describe('device list totals', () => {
-  let env: TestEnv;
+  const env = serviceForTests('pglite');
   const page = (limit: number, pageNumber: number, search?: string) =>
     listDeviceRecords(env.db, env.orgId, { search, serial: undefined, configurableOnly: false, limit, page: pageNumber });
 
   beforeAll(async () => {
-    env = await startEnv('pglite');
     await register(env, ['EPC000101', 'EPC000102', 'EPC000103', 'NSCP000101', 'SRCP000101', 'SRCP000102']);
   });
-  afterAll(() => env?.close());
 
   it('gives the whole count on every page: full, short, past the end and empty', async () => {
     const cases: [number, number, number][] = [
