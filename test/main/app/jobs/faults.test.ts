@@ -3,20 +3,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { startCoapSpy, type CoapSpy } from './helpers/coap-spy';
 import { buildFlow } from './helpers/flows';
-import { loginCli, results, startWorld, type World } from './helpers/world';
+import { logInCli, registerDevices, results, worldPerTest, type World } from './helpers/world';
 
 /**
  * What goes wrong on a plant floor, end to end through the real CLI: the service going away in the
  * middle of a job, a cable pulled during an upload, and a configuration file for another device.
  */
 
-let world: World | undefined;
+const startWorld = worldPerTest();
 let spy: CoapSpy | undefined;
+// Registered after the world's: closed before the world is disposed.
 afterEach(async () => {
   await spy?.close();
   spy = undefined;
-  await world?.dispose();
-  world = undefined;
 });
 
 async function firmwareConfirmations(w: World, serialNumber: string): Promise<number> {
@@ -30,10 +29,9 @@ async function record(w: World, serialNumber: string) {
 
 describe('the service stops during a job', () => {
   it('installs from the cache, keeps the confirmations in the outbox, and delivers each exactly once when the service is back', { timeout: 300_000 }, async () => {
-    world = await startWorld('outage');
-    const w = world;
-    for (const serialNumber of ['EPC000101', 'EPC000102']) await w.client.devices.register({ serialNumber, name: serialNumber });
-    expect((await loginCli(w)).code).toBe(0);
+    const w = await startWorld('outage');
+    await registerDevices(w, ['EPC000101', 'EPC000102']);
+    await logInCli(w);
     // 115200 baud: the upload lasts long enough (~6 s for 64 KiB) to stop the service while it runs.
     const first = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', baudRate: 115200 });
 
@@ -87,10 +85,9 @@ describe('the service stops during a job', () => {
 
 describe('the cable is pulled during a firmware upload', () => {
   it('resumes from where the device stopped when it comes back in time', { timeout: 300_000 }, async () => {
-    world = await startWorld('pull-resume');
-    const w = world;
-    await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
-    expect((await loginCli(w)).code).toBe(0);
+    const w = await startWorld('pull-resume');
+    await registerDevices(w, ['EPC000101']);
+    await logInCli(w);
     const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', faults: { pullAt: 24_000, replugAfterMs: 800 } });
 
     const run = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101']);
@@ -105,10 +102,9 @@ describe('the cable is pulled during a firmware upload', () => {
   });
 
   it('fails cleanly with one line when it does not come back, confirms the failure, and resumes when run again', { timeout: 300_000 }, async () => {
-    world = await startWorld('pull-fail');
-    const w = world;
-    await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
-    expect((await loginCli(w)).code).toBe(0);
+    const w = await startWorld('pull-fail');
+    await registerDevices(w, ['EPC000101']);
+    await logInCli(w);
     const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', faults: { pullAt: 32_000, replugAfterMs: 3_600_000 } });
 
     const failed = await w.cli(['--reconnect-timeout', '2', 'device', 'firmware', 'update', 'EPC000101']);
@@ -137,10 +133,9 @@ describe('the cable is pulled during a firmware upload', () => {
 
 describe('a configuration file for another device', () => {
   it('is refused before anything is sent to the device', { timeout: 300_000 }, async () => {
-    world = await startWorld('wrong-file');
-    const w = world;
+    const w = await startWorld('wrong-file');
     await buildFlow(w.client, epcToEpcOverEthernet);
-    expect((await loginCli(w)).code).toBe(0);
+    await logInCli(w);
     const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'udp' });
     spy = await startCoapSpy(device.descriptor.port!);
     const bootId = device.state().bootId;

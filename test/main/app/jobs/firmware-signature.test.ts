@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildFirmwareBundle, SIGNED_MANIFEST_FILE } from '../../../../domain/files/firmware-bundle';
 import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
 import { generateReleaseKeyPair } from '../../../../domain/files/firmware-release-key';
-import { loginCli, results, startWorld, type World } from './helpers/world';
+import { logInCli, registerDevices, results, worldPerTest } from './helpers/world';
 
 /**
  * Signed firmware end to end through the real CLI over a pty: the service's firmware, signed with
@@ -13,18 +13,13 @@ import { loginCli, results, startWorld, type World } from './helpers/world';
  * signed is refused by the host before the device is touched, `--force` or not.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const startWorld = worldPerTest();
 
 describe('signed firmware through the CLI', () => {
   it('installs the service\'s signed firmware and names its signer; refuses unsigned and untrusted bundles before the device is touched', { timeout: 300_000 }, async () => {
-    world = await startWorld('signed-firmware');
-    const w = world;
-    await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
-    expect((await loginCli(w)).code).toBe(0);
+    const w = await startWorld('signed-firmware');
+    await registerDevices(w, ['EPC000101']);
+    await logInCli(w);
     // What a simulated device is given with --release-key-pub: the keys the service trusts.
     const keys = await w.cli(['release-keys']);
     expect(keys.stdout).toBe(w.releaseKey.publicKeyPem);

@@ -1,23 +1,19 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import { logInCli, worldPerTest } from '../../app/jobs/helpers/world';
 
 /** `device configuration update SN --dry-run`: what would change, in words, and nothing changed. */
 
-let world: World | undefined;
-afterAll(async () => {
-  await world?.dispose();
-});
+const startWorld = worldPerTest();
 
 describe('configuration update --dry-run', () => {
   it('lists every setting as new before any apply, then only what changed, and applies nothing', { timeout: 300_000 }, async () => {
-    world = await startWorld('config-dry-run');
-    const w = world;
+    const w = await startWorld('config-dry-run');
     const configurationId = await buildFlow(w.client, epcToEpcOverEthernet);
-    expect((await loginCli(w)).code).toBe(0);
+    await logInCli(w);
     await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
 
     const first = await w.cli(['device', 'configuration', 'update', 'EPC000101', '--dry-run']);

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import { logInCli, worldPerTest } from '../../app/jobs/helpers/world';
 
 /**
  * The ledger end to end: an apply through the CLI is recorded, its confirmation carries the entry's
@@ -11,10 +11,7 @@ import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
  * one byte changed in the ledger file and verify names that entry, here and against the service.
  */
 
-let world: World | undefined;
-afterAll(async () => {
-  await world?.dispose();
-});
+const startWorld = worldPerTest();
 
 interface Verification {
   ok: boolean;
@@ -24,10 +21,9 @@ interface Verification {
 
 describe('provisioner ledger verify', () => {
   it('records each apply, carries its hash in the confirmation, and names the entry whose byte was changed', { timeout: 300_000 }, async () => {
-    world = await startWorld('ledger');
-    const w = world;
+    const w = await startWorld('ledger');
     await buildFlow(w.client, epcToEpcOverEthernet);
-    expect((await loginCli(w)).code).toBe(0);
+    await logInCli(w);
     await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
     await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', firmwareVersion: '1.1.0' });
 

@@ -9,6 +9,7 @@ import type { DeviceType } from '../../../../../domain/device-types';
 import type { ReleaseKeyPair } from '../../../../../domain/files/firmware-release-key';
 import { loadDefaultReleaseKey, releaseKeyring, seedDemo, startService, type RunningService } from '../../../../../server';
 import { serveSimulatedBle, startSimulatedDevice, type BleBridge, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../../simulator';
+import { afterEach } from 'vitest';
 import { runCliIn } from '../../../../fixtures/cli-in-process';
 
 /**
@@ -172,6 +173,27 @@ export async function startWorld(name: string): Promise<World> {
 /** `provisioner login` against the world's service, as a technician would. */
 export async function loginCli(world: World): Promise<CliRun> {
   return world.cli(['login', '--url', world.url, '--org', world.orgId, '--api-key', world.adminKey]);
+}
+
+/** `provisioner login` that must succeed: a refused login fails the test with what the CLI said. */
+export async function logInCli(world: World): Promise<void> {
+  const run = await loginCli(world);
+  if (run.code !== 0) throw new Error(`provisioner login failed with exit code ${run.code}: ${run.stderr}`);
+}
+
+/** Registers the devices in the world's organization, each named after its serial number. */
+export async function registerDevices(world: World, serialNumbers: readonly string[]): Promise<void> {
+  for (const serialNumber of serialNumbers) await world.client.devices.register({ serialNumber, name: serialNumber });
+}
+
+/** A world for each test of the file that asks for one, disposed when that test ends. */
+export function worldPerTest(): (name: string) => Promise<World> {
+  let world: World | undefined;
+  afterEach(async () => {
+    await world?.dispose();
+    world = undefined;
+  });
+  return async (name) => (world = await startWorld(name));
 }
 
 /** What a finished job printed in --json mode. */
