@@ -110,6 +110,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     clientFor: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId),
     connector: createDeviceConnector({ linkDeps: options.linkDeps }),
     onQuarantine: (file) => log.warn('files', quarantineNotice(file)),
+    ledgerSecrets: options.secretStore,
     onOutboxEvent: (event) => {
       if (event.type === 'delivered') log.info('outbox', `Confirmed ${event.entry.kind} of ${event.entry.serialNumber} to the service.`);
       if (event.type === 'rejected') log.error('outbox', `The service refused the ${event.entry.kind} confirmation of ${event.entry.serialNumber}: ${event.entry.lastError?.message ?? ''}`);
@@ -153,9 +154,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (job.phase === 'done') log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
     else log.write(job.phase === 'failed' ? 'error' : 'warn', 'jobs', `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`);
   });
+  // Station mode: the same device list and jobs engine as the workbench (its jobs show there too).
+  const station = stationHandlers({ session, devices: source, jobs: engine, dataDir: options.dataDir, log });
   // Every device read is an observation: what it runs that the service has not recorded is
-  // confirmed to it, and an interrupted job on it is judged (main/app/jobs/reconcile.ts).
-  const observe = (devices: readonly DiscoveredDevice[]) => {
+  // confirmed to it, and an interrupted job on it is judged (main/app/jobs/reconcile.ts). Not a
+  // copy of a serial number the station flags: it would speak for the real device.
+  const observe = (all: readonly DiscoveredDevice[]) => {
+    const devices = all.filter((d) => station.speaksForItsSerial(d));
     if (devices.length > 0) void engine.reconcile(devices.map((d) => observationOf(d, new Date()))).catch(() => undefined);
   };
   source.on((event) => {
@@ -167,8 +172,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     observe(source.devices());
   });
   await activeWorkbench.start();
-  // Station mode: the same device list and jobs engine as the workbench (its jobs show there too).
-  const station = stationHandlers({ session, devices: source, jobs: engine, dataDir: options.dataDir, log });
 
   const handlers: AllHandlers = {
     'app.info': async () => appInfo,
