@@ -238,6 +238,32 @@ describe('the station', () => {
     expect(s.view().counts.duplicate).toBe(2);
   });
 
+  it('does not take a copy of a serial number at its word; the real device, and one back after a failure, it does', async () => {
+    const s = station();
+    const real = devices.plug('EPC000101');
+    await s.settled();
+    const copy = { serialNumber: 'EPC000101', link: 'serial:/dev/pts/copy' };
+    // Asked before the station itself hears of the copy (the core reads a device first): already a copy.
+    expect(s.speaksForItsSerial(copy)).toBe(false);
+    expect(s.speaksForItsSerial(real)).toBe(true);
+    expect(s.speaksForItsSerial({ serialNumber: 'EPC000102', link: 'serial:/dev/pts/EPC000102' })).toBe(true);
+    devices.plug(copy.serialNumber, copy.link);
+    jobs.succeed('EPC000101');
+    devices.unplug(real.link);
+    // Still plugged in after the real one left: flagged, so still not believed.
+    expect(s.speaksForItsSerial(copy)).toBe(false);
+    devices.unplug(copy.link);
+    // After the real one was done, any device with its serial is a copy for the rest of the shift.
+    expect(s.speaksForItsSerial({ serialNumber: 'EPC000101', link: 'serial:/dev/pts/later' })).toBe(false);
+
+    devices.plug('SRCP000101');
+    await s.settled();
+    jobs.finish(jobs.jobOf('SRCP000101').jobId, { phase: 'failed', outcome: 'failed', errorCode: 'DEVICE_DISCONNECTED', resultMessage: 'the device went away', resumable: true });
+    devices.unplug('serial:/dev/pts/SRCP000101');
+    expect(s.speaksForItsSerial({ serialNumber: 'SRCP000101', link: 'serial:/dev/pts/SRCP000101' })).toBe(true);
+    await s.stop();
+  });
+
   it('resumes a device whose upload was interrupted when it is plugged in again', async () => {
     const s = station();
     devices.plug('SRCP000101');

@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core, DeviceSource } from '../../../../main/app';
+import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
+import type { DeviceListEvent, DiscoveredDevice } from '../../../../main/devices/discovery';
+import { seedDemo, startService, type RunningService } from '../../../../server';
+import { demoConfigurations } from '../../../../server/seed/demo-configurations';
+import { createCoreIn, serviceAsLocalWorkspace, wireValue } from '../../../fixtures/test-core';
+
+/**
+ * The core confirms to the service what it reads of every attached device (main/app/jobs/
+ * reconcile.ts). A second device answering with the serial number of one on the station is a copy
+ * the station flags: what the copy runs must not be confirmed as the real device's, or the service
+ * records the provisioned device as running the copy's old firmware (and a shift that provisioned
+ * it never ends in sync by the service's records).
+ */
+
+const LOADER = demoConfigurations()[0]!.seeded;
+const EPC = LOADER.devices.map((d) => d.payload.serialNumber).find((s) => s.startsWith('EPC'))!;
+/** A registered device of no part of the station's configuration: its reading is believed, and is this test's sign that the readings were confirmed. */
+const OTHER = 'EPC000101';
+/** Looks a wait takes at most (each a question to the service or the core). */
+const LOOKS = 400;
+
+let dir: string;
+let service: RunningService;
+let client: ServiceClient;
+let core: Core | undefined;
+let source: ReturnType<typeof scriptedSource>;
+
+const device = (serialNumber: string, link: string, firmwareVersion: string): DiscoveredDevice => ({ serialNumber, deviceType: 'EPC', model: 'EPC-E4', firmwareVersion, configSyncId: null, link, linkKind: 'serial' });
+
+/** A live list the test plugs devices into. */
+function scriptedSource(): DeviceSource & { attach(device: DiscoveredDevice): void } {
+  const listeners = new Set<(event: DeviceListEvent) => void>();
+  const present: DiscoveredDevice[] = [];
+  return {
+    start: async () => undefined,
+    stop: async () => undefined,
+    devices: () => [...present],
+    on: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    refresh: async () => undefined,
+    attach(device) {
+      present.push(device);
+      for (const listener of listeners) listener({ type: 'added', device });
+    },
+  };
+}
+
+async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean): Promise<T> {
+  let seen: T | undefined;
+  for (let i = 0; i < LOOKS; i += 1) {
+    seen = await look();
+    if (ok(seen)) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Waited for ${what} ${LOOKS} looks; last seen: ${JSON.stringify(seen)}`);
+}
+
+const recordedFirmware = async (serial: string) => (await client.devices.list({ serial, limit: 1 })).items.find((d) => d.serialNumber === serial)?.firmwareVersion ?? null;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'provisioner-station-observations-'));
+  service = await startService({ dataDir: 'memory://', port: 0 });
+  const { adminKey } = await seedDemo(service.db, { configurations: true });
+  client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
+  await client.devices.register({ serialNumber: OTHER, name: OTHER });
+  source = scriptedSource();
+  core = await createCoreIn(join(dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
+  await wireValue(core, 'session.useLocalWorkspace', {});
+}, 120_000);
+
+afterAll(async () => {
+  await core?.close();
+  await service?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a copy of a serial number on the station', () => {
+  it('is not confirmed to the service as the real device', { timeout: 120_000 }, async () => {
+    await wireValue(core!, 'station.start', { configurationName: LOADER.configuration.name, lanes: 1, firmware: 'latest' });
+    // The real device, already on the latest firmware: its reading is confirmed.
+    source.attach(device(EPC, 'serial:/dev/fake-real', '1.1.0'));
+    await until(`${EPC}'s firmware recorded`, () => recordedFirmware(EPC), (v) => v === '1.1.0');
+    // A copy of its serial number on another port, on the old firmware, then a device of another configuration.
+    source.attach(device(EPC, 'serial:/dev/fake-copy', '1.0.0'));
+    source.attach(device(OTHER, 'serial:/dev/fake-other', '1.0.0'));
+    await until('the copy flagged', async () => (await wireValue(core!, 'station.view', {})) as { notes: { kind: string; link: string }[] }, (view) => view.notes.some((n) => n.kind === 'duplicate' && n.link === 'serial:/dev/fake-copy'));
+    // Signing in again reads every attached device once more, in one pass: the other device's
+    // reading reaching the service, and the outbox empty after it, say that pass is over.
+    await wireValue(core!, 'session.useLocalWorkspace', {});
+    await until(`${OTHER}'s firmware recorded`, () => recordedFirmware(OTHER), (v) => v === '1.0.0');
+    await until('the outbox empty', async () => (await wireValue(core!, 'outbox.get', {})) as { pendingCount: number }, (outbox) => outbox.pendingCount === 0);
+    expect(await recordedFirmware(EPC)).toBe('1.1.0');
+  });
+});
