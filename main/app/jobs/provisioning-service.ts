@@ -15,6 +15,7 @@ import { provisioningPaths } from '../paths';
 import type { ProgressListener } from './progress';
 import { JobQueue, type JobQueueOptions, type JobRequest } from './queue';
 import type { QuarantinedFile } from '../../../platform/quarantine';
+import type { SecretStore } from '../../../platform/secret-store';
 import { confirmationLedger, openWorkstationLedger, type Ledger } from '../ledger';
 
 /** The account jobs run for: a client holding its key, and the identity confirmations are filed under. */
@@ -44,6 +45,11 @@ export interface ProvisioningServiceOptions {
    * says so where a person reads it: nothing is lost, but someone should know.
    */
   onQuarantine?: (file: QuarantinedFile) => void;
+  /**
+   * Where the ledger's signing key is kept: the host's secret store (the desktop app's is the OS
+   * key store). Without it, the data directory's 0600 secrets file, as the CLI keeps its login.
+   */
+  ledgerSecrets?: SecretStore;
   /** Overrides for tests (step runners, clocks). */
   queue?: Partial<Pick<JobQueueOptions, 'runners' | 'now' | 'clock' | 'newId'>>;
 }
@@ -108,7 +114,7 @@ export function createProvisioningService(options: ProvisioningServiceOptions): 
     },
   });
   const intents = new IntentJournal({ dir: paths.intents, onQuarantine });
-  const ledger = openWorkstationLedger(options.dataDir, onQuarantine);
+  const ledger = openWorkstationLedger(options.dataDir, onQuarantine, options.ledgerSecrets);
   const reconnect: ReconnectPolicy = { ...DEFAULT_RECONNECT, ...options.reconnect };
   let workstationPromise: Promise<string> | undefined;
   const workstation = (): Promise<string> => {
