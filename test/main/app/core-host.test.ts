@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core, DeviceSource } from '../../../main/app';
 import { issueKey, type RunningService } from '../../../server';
 import { invokeForWire, parseChannelInput, type Channel, type ChannelInput, type InvokeOutcome } from '../../../contract/index';
+import { useScratchDir } from '../../fixtures/scratch';
 import { createCoreIn, serviceAsLocalWorkspace, startDemoService } from '../../fixtures/test-core';
 
 /**
@@ -13,7 +13,8 @@ import { createCoreIn, serviceAsLocalWorkspace, startDemoService } from '../../f
  * that no answer ever carries the key.
  */
 
-let dir: string;
+// Registered first, so removed after the cores and the service are closed.
+const scratch = useScratchDir('core');
 let service: RunningService;
 let adminKey: string;
 let operatorKey: string;
@@ -23,7 +24,7 @@ const cores: Core[] = [];
 const noDevices: DeviceSource = { start: async () => undefined, stop: async () => undefined, devices: () => [], on: () => () => undefined, refresh: async () => undefined };
 
 async function startCore(name: string, resume = false): Promise<Core> {
-  const core = await createCoreIn(join(dir, name), { host: 'test', resume, deviceSource: noDevices, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
+  const core = await createCoreIn(join(scratch.dir, name), { host: 'test', resume, deviceSource: noDevices, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
   cores.push(core);
   return core;
 }
@@ -43,7 +44,6 @@ async function value<C extends Channel>(core: Core, channel: C, input: ChannelIn
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-core-'));
   ({ service, adminKey } = await startDemoService());
   operatorKey = await issueKey(service.db, { orgId: 'demo', name: 'technician', role: 'Operator' });
 }, 120_000);
@@ -51,7 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const core of cores) await core.close();
   await service?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('the core behind the contract', () => {
@@ -64,7 +63,7 @@ describe('the core behind the contract', () => {
     const session = await value(core, 'session.signIn', { serviceUrl: `${service.url}/`, orgId: 'demo', apiKey: operatorKey, remember: true });
     expect(session).toMatchObject({ status: 'signedIn', kind: 'service', serviceUrl: service.url, keyName: 'technician', role: 'Operator', remembered: true });
     // Remembered in a file only the user can read.
-    expect((await stat(join(dir, 'a', 'secrets.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(scratch.dir, 'a', 'secrets.json'))).mode & 0o777).toBe(0o600);
     expect(JSON.stringify(core.log.recent(100))).not.toContain(operatorKey);
   });
 
@@ -117,7 +116,7 @@ describe('the core behind the contract', () => {
 
 describe('a damaged file at start', () => {
   it('is set aside and the log says where, so the person at the screen learns of it', async () => {
-    const outboxPending = join(dir, 'damaged', 'provisioning', 'outbox', 'pending');
+    const outboxPending = join(scratch.dir, 'damaged', 'provisioning', 'outbox', 'pending');
     await mkdir(outboxPending, { recursive: true, mode: 0o700 });
     await writeFile(join(outboxPending, 'torn.json'), '{"id":"torn", "kind": "firmw', { mode: 0o600 });
     const core = await startCore('damaged');

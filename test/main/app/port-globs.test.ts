@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../main/app';
 import { invokeForWire } from '../../../contract/index';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../simulator';
+import { useScratchDir } from '../../fixtures/scratch';
 import { createCoreIn, wireValue } from '../../fixtures/test-core';
 import { serviceKeys, uniqueSerial } from '../devices/helpers/simulated';
 
@@ -14,12 +13,13 @@ import { serviceKeys, uniqueSerial } from '../devices/helpers/simulated';
  * restart, without $PROVISIONER_PORTS.
  */
 
-let dir: string;
+// Registered first, so removed after the cores are closed and the device stopped.
+const scratch = useScratchDir('port-globs');
 let device: SimulatedDevice;
 const cores: Core[] = [];
 
 async function startCore(): Promise<Core> {
-  const core = await createCoreIn(join(dir, 'app'), {
+  const core = await createCoreIn(join(scratch.dir, 'app'), {
     host: 'test',
     // No USB ports and no globs from the environment: only the setting can find the device.
     deviceList: { serial: { listPorts: async () => [], portGlobs: [] }, pollIntervalMs: 200 },
@@ -37,13 +37,12 @@ async function serialNumbersOn(core: Core): Promise<(string | null)[]> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-port-globs-'));
   device = await startSimulatedDevice({
     deviceType: 'EPC',
     serialNumber: uniqueSerial('EPC'),
     link: 'pty',
-    stateDir: join(dir, 'device'),
-    ptyDir: join(dir, 'rs485'),
+    stateDir: join(scratch.dir, 'device'),
+    ptyDir: join(scratch.dir, 'rs485'),
     publicKeyPem: serviceKeys.publicKeyPem,
   });
 }, 60_000);
@@ -51,7 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const core of cores) await core.close();
   await device?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('the port-glob setting', () => {
@@ -61,7 +59,7 @@ describe('the port-glob setting', () => {
     expect(await serialNumbersOn(first)).not.toContain(serialNumber);
     expect(await wireValue(first, 'workbench.portGlobs', {})).toEqual({ saved: [], fromEnvironment: [] });
 
-    const glob = join(dir, 'rs485', '*');
+    const glob = join(scratch.dir, 'rs485', '*');
     expect(await wireValue(first, 'workbench.setPortGlobs', { portGlobs: [glob, glob] })).toEqual({ saved: [glob], fromEnvironment: [] });
     await expect.poll(() => serialNumbersOn(first), { interval: 200, timeout: 20_000 }).toContain(serialNumber);
     await first.close();
