@@ -48,6 +48,11 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
     server?.kill();
   });
 
+  /** Example data put to the server in 1 KiB blocks, lock-step as RFC 7959 has it: libcoap expects blocks in order. */
+  function uploadExample(path: string, data: Uint8Array, extra: { qBlock1?: true } = {}) {
+    return uploadBlock1(engine, { path, data, blockSize: 1024, window: 1, what: 'example data', size1: true, options: [contentFormatOption(42)], ...extra });
+  }
+
   it('answers a GET of /.well-known/core in link format', async () => {
     const { payload } = await downloadBlock2(engine, { path: '.well-known/core', step: 'discovery' });
     expect(Buffer.from(payload).toString()).toContain('</example_data>');
@@ -55,16 +60,7 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
 
   it('stores a 96 KiB Block1 upload and returns it byte for byte with Block2', async () => {
     const data = pattern(96 * 1024 + 123);
-    const upload = await uploadBlock1(engine, {
-      path: 'example_data',
-      data,
-      blockSize: 1024,
-      // RFC 7959 lock-step: libcoap expects blocks in order.
-      window: 1,
-      what: 'example data',
-      size1: true,
-      options: [contentFormatOption(42)],
-    });
+    const upload = await uploadExample('example_data', data);
     expect(upload.response.code.startsWith('2.')).toBe(true);
     // Larger than a device answer may be by default (64 KiB): this download asks for room.
     const { payload } = await downloadBlock2(engine, { path: 'example_data', blockSize: 1024, step: 'example data download', maxBytes: 128 * 1024 });
@@ -85,16 +81,7 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
     };
     const data = pattern(200 * 1024 + 77);
     try {
-      const upload = await uploadBlock1(engine, {
-        path: 'qblock_data',
-        data,
-        blockSize: 1024,
-        window: 1,
-        what: 'example data',
-        size1: true,
-        options: [contentFormatOption(42)],
-        qBlock1: true,
-      });
+      const upload = await uploadExample('qblock_data', data, { qBlock1: true });
       expect(upload.response.code.startsWith('2.')).toBe(true);
     } finally {
       link.send = send;
