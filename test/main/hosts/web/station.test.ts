@@ -217,7 +217,7 @@ beforeAll(async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await untilShown('the signed-in page', page.getByTestId('who-role'));
   startShift = () => runShift({ ...plan, stateDir: join(dir, 'devices'), publicKeyPem: signing.data.publicKeyPem });
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await shift?.stop();
