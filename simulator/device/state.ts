@@ -204,10 +204,15 @@ export class StateStore {
       const generation = this.requested;
       try {
         this.lastWriteAt = performance.now();
-        // The image bytes first: a saved ackedOffset must never cover bytes still in RAM.
+        // The image bytes first: a saved ackedOffset must never cover bytes still in RAM. The state
+        // is read before the flush: blocks that arrive while it runs advance ackedOffset over bytes
+        // it does not write, and a snapshot taken after it would claim them (a kill then left
+        // device.json ahead of staged.bin).
+        const shape = shapeOf(this.current);
+        const text = `${JSON.stringify(this.current, null, 2)}\n`;
         await flushStagedImage(this.stagedImagePath);
-        this.lastWrittenShape = shapeOf(this.current);
-        await writeFileAtomic(join(this.dir, STATE_FILE), `${JSON.stringify(this.current, null, 2)}\n`);
+        this.lastWrittenShape = shape;
+        await writeFileAtomic(join(this.dir, STATE_FILE), text);
         this.completed = generation;
         this.settle((w) => w.generation <= generation, (w) => w.resolve());
       } catch (error) {

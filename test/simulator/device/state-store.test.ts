@@ -39,6 +39,33 @@ describe('StateStore and the staged image', () => {
     await staged.close();
   });
 
+  it('never saves progress over bytes that arrived while the bank was being written', async () => {
+    const store = await openStore();
+    const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7) & 0xff);
+    /** A bank whose first flush lets a block arrive while it writes, as the device's link does. */
+    class BlockDuringFlush extends StagedImage {
+      arrive: (() => Promise<void>) | undefined;
+      override flush(): Promise<void> {
+        const writing = super.flush();
+        const arrive = this.arrive;
+        this.arrive = undefined;
+        return arrive === undefined ? writing : Promise.all([writing, arrive()]).then(() => undefined);
+      }
+    }
+    const staged = new BlockDuringFlush(store.stagedImagePath);
+    await staged.write(0, bytes.subarray(0, 3072));
+    store.current.upload = receiving(3072);
+    staged.arrive = async () => {
+      await staged.write(3072, bytes.subarray(3072));
+      store.current.upload!.ackedOffset = 4096;
+    };
+    await store.save();
+    const saved = (await onDisk(store)).upload!.ackedOffset;
+    const onBank = (await readFile(store.stagedImagePath)).length;
+    expect(saved).toBeLessThanOrEqual(onBank);
+    await staged.close();
+  });
+
   it('writes a burst of progress alone once, a state change at once, and what is pending when the power goes', async () => {
     const store = await openStore();
     store.current.upload = receiving(0);
