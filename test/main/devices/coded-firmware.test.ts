@@ -46,6 +46,14 @@ async function attach(options: Partial<SimulatedDeviceOptions> = {}) {
 const upload = (session: DeviceSession, image: Uint8Array, version: string, extra: Parameters<typeof uploadFirmware>[2] extends infer O ? Partial<O> : never = {}) =>
   uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version, deviceType: 'EPC', ...extra });
 
+/** A device that runs `image` (uploaded and applied), as one whose next update may be a patch from it. */
+async function attachRunning(image: Uint8Array, version: string) {
+  const attached = await attach();
+  await upload(attached.session, image, version);
+  await applyFirmware(attached.session, { version });
+  return attached;
+}
+
 describe('coded firmware transfer over a pty', () => {
   it('deflates for a device that advertises deflate: fewer bytes on the wire, the same verified image, progress naming the coding', async () => {
     const { device, session } = await attach();
@@ -72,10 +80,8 @@ describe('coded firmware transfer over a pty', () => {
   });
 
   it('sends a patch from the running image, and the device builds the exact target from its slot', async () => {
-    const { device, session } = await attach();
     const a = codeLikeImage('4.0.0', 8 * 1024);
-    await upload(session, a, '4.0.0');
-    await applyFirmware(session, { version: '4.0.0' });
+    const { device, session } = await attachRunning(a, '4.0.0');
     const b = codeLikeImage('4.1.0', 8 * 1024 + 64, 20);
     const patch = createFirmwarePatch(a, b, { baseSha256: sha256(a), targetSha256: sha256(b) });
     const delta = await upload(session, b, '4.1.0', { patches: [{ baseSha256: hex(sha256(a)), patch }] });
@@ -86,10 +92,8 @@ describe('coded firmware transfer over a pty', () => {
   });
 
   it('falls back to the full deflated image, with a note, when the patch names another base than the device runs', async () => {
-    const { device, session } = await attach();
     const a = codeLikeImage('5.0.0', 4 * 1024);
-    await upload(session, a, '5.0.0');
-    await applyFirmware(session, { version: '5.0.0' });
+    const { device, session } = await attachRunning(a, '5.0.0');
     const c = codeLikeImage('5.0.1', 4 * 1024, 3);
     const b = codeLikeImage('5.1.0', 4 * 1024, 9);
     // A stale offer: filed under the running image's hash, but built from another image.
@@ -102,10 +106,8 @@ describe('coded firmware transfer over a pty', () => {
   });
 
   it('sends the full image, with a note, when a patch does not build the signed image', async () => {
-    const { device, session } = await attach();
     const a = codeLikeImage('5.2.0', 4 * 1024);
-    await upload(session, a, '5.2.0');
-    await applyFirmware(session, { version: '5.2.0' });
+    const { device, session } = await attachRunning(a, '5.2.0');
     const b = codeLikeImage('5.3.0', 4 * 1024, 9);
     const wrong = codeLikeImage('5.3.0', 4 * 1024, 10);
     // Names the right base and target, but builds other bytes.
