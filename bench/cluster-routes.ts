@@ -4,7 +4,8 @@
  * same way, and each read of the mix driven alone through the load balancer in turns with the
  * ceiling (GET /v1/version), in slices of one second, so that each meets the same background load.
  * Prints, per route, its requests/s ÷ the ceiling's, the size of its answer, and per request the
- * read-cache misses and the catch-up queries (and catch-ups that shared one) the instances counted. No confirmations
+ * statements, read-cache misses and catch-up queries (and catch-ups that shared one) the instances
+ * counted. No confirmations
  * run beside it: this is the cost of a read on a warm cache. A profiling aid, not a target.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -58,16 +59,18 @@ try {
       await drive(name);
     }
   }
-  // What one request of each route asks of PostgreSQL, from the instances' counters: read-cache
-  // misses (each one the statements of a load) and catch-up queries on the listening connection.
+  // What one request of each route asks of PostgreSQL, from the instances' counters: the
+  // operation's statements, read-cache misses and catch-up queries on the listening connection.
   const instanceCounters = async () => {
-    const sum = { catchUpQueries: 0, catchUpShared: 0, readMisses: 0 };
+    const sum = { catchUpQueries: 0, catchUpShared: 0, readMisses: 0, statements: 0 };
     for (const instance of stack.instances) {
       const text = await (await fetch(`${instance.url}/metrics`)).text();
       const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
       sum.catchUpQueries += value(/^provisioner_catch_up_total\{result="query"\} (\d+)/m);
       sum.catchUpShared += value(/^provisioner_catch_up_total\{result="shared"\} (\d+)/m);
       sum.readMisses += value(/^provisioner_cache_lookups_total\{cache="read",result="miss"\} (\d+)/m);
+      // Only the route driven runs meanwhile: every route's statements are its.
+      for (const match of text.matchAll(/^provisioner_db_statements_total\{[^}]*\} (\d+)/gm)) sum.statements += Number(match[1]);
     }
     return sum;
   };
@@ -83,7 +86,8 @@ try {
     const queries = (countersAfter.catchUpQueries - countersBefore.catchUpQueries) / requests;
     const shared = (countersAfter.catchUpShared - countersBefore.catchUpShared) / requests;
     const misses = (countersAfter.readMisses - countersBefore.readMisses) / requests;
-    perRequest.set(name, `catch-up queries ${queries.toFixed(3)} (shared ${shared.toFixed(3)}), read-cache misses ${misses.toFixed(3)}`);
+    const statements = (countersAfter.statements - countersBefore.statements) / requests;
+    perRequest.set(name, `statements ${statements.toFixed(3)}, catch-up queries ${queries.toFixed(3)} (shared ${shared.toFixed(3)}), read-cache misses ${misses.toFixed(3)}`);
   }
 
   const rate = (name: string) => totals.get(name)!.ok / totals.get(name)!.seconds;

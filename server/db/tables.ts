@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { MIGRATIONS } from './migrations';
+import { countStatement } from './statement-count';
 
 /**
  * Which tables a statement may touch, so that a commit drops only the cached answers read from
@@ -75,6 +76,7 @@ export async function recordingReads<T>(work: () => Promise<T>): Promise<{ value
 
 /** Called by the database layer for every statement it runs. */
 export function noteStatement(sql: string): void {
+  countStatement();
   current.getStore()?.add(tablesNamedIn(sql));
 }
 

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ServiceContext } from '../context';
+import { StatementCount } from '../db/statement-count';
 import { forbidden } from './errors';
 
 /**
@@ -29,6 +30,16 @@ const confirmations = new WeakMap<FastifyRequest, { kind: ConfirmationKind; resu
 
 export function noteConfirmation(request: FastifyRequest, kind: ConfirmationKind, result: ConfirmationResult): void {
   confirmations.set(request, { kind, result });
+}
+
+/** The statements each request's operation ran, counted once its answer has gone out. */
+const statementCounts = new WeakMap<FastifyRequest, StatementCount>();
+
+/** Where the statements of this request's operation are to be counted (server/db/statement-count.ts). */
+export function statementCountOf(request: FastifyRequest): StatementCount {
+  const count = new StatementCount();
+  statementCounts.set(request, count);
+  return count;
 }
 
 function isLoopback(address: string | undefined): boolean {
@@ -114,9 +125,18 @@ export function installMetrics(app: FastifyInstance, ctx: ServiceContext, option
     },
   });
 
+  const statements = new Counter({
+    name: 'provisioner_db_statements_total',
+    help: 'SQL statements the operations ran (BEGIN and COMMIT excepted), by route: divided by the route\'s request count, its SQL per request. A read answered from the cache runs none.',
+    labelNames: ['method', 'route'] as const,
+    registers: [registry],
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     durations.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const count = statementCounts.get(request);
+    if (count) statements.inc({ method: request.method, route }, count.statements);
     const confirmation = confirmations.get(request);
     if (confirmation && reply.statusCode < 300) recorded.inc(confirmation);
   });

@@ -5,7 +5,9 @@ import type { OperationId } from '../../domain/role-matrix';
 import type { ServiceContext } from '../context';
 import type { SqlValue } from '../db/database';
 import { joinTables, tablesNamedIn } from '../db/tables';
+import { countingStatements } from '../db/statement-count';
 import { ok } from './envelope';
+import { statementCountOf } from './metrics';
 import { badRequest } from './errors';
 import { safeFileName } from './file-name';
 import { findNulCharacter } from './nul-characters';
@@ -90,7 +92,7 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
           },
         }),
     handler: async (request, reply) => {
-      const result = await run(spec, ctx, request, reply);
+      const result = await countingStatements(statementCountOf(request), () => run(spec, ctx, request, reply));
       if (isFileResult(result)) {
         for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
         return reply

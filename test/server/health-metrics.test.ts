@@ -74,6 +74,8 @@ describe.each(backends())('health, request ids and metrics on %s', (backend) => 
     expect(text).toContain('provisioner_confirmations_total{kind="firmware",result="recorded"} 1');
     expect(text).toContain('provisioner_confirmations_total{kind="firmware",result="replay"} 1');
     expect(text).toMatch(/provisioner_cache_lookups_total\{cache="read",result="hit"\} [1-9]/);
+    // The confirmations ran their statements (the replay too: it looked its key up).
+    expect(text).toMatch(/provisioner_db_statements_total\{method="POST",route="\/v1\/organizations\/:orgId\/devices\/:serialNumber\/confirm-apply-firmware"\} [1-9]/);
     if (backend === 'postgres') {
       expect(text).toMatch(/provisioner_db_pool_connections\{state="total"\} [1-9]/);
       // Every operation first caught up with the other instances' commits: at least one query was sent for that.
