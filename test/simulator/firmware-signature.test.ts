@@ -3,9 +3,9 @@ import { decodeCbor } from '../../domain/files/cbor';
 import { sha256 } from '../../domain/files/config-file';
 import { makeFirmwareImage } from '../../domain/files/firmware-image';
 import { generateReleaseKeyPair, type ReleaseKeyPair } from '../../domain/files/firmware-release-key';
-import { block1Option, CODE, type CoapMessage } from '../../main/devices/coap';
+import { CODE, type CoapMessage } from '../../main/devices/coap';
 import type { SimulatedDeviceOptions } from '../../simulator';
-import { announcement, useScratchDir, testImage, uniqueSerial, type TestImage } from './helpers/fixtures';
+import { announcement, putFirmwareBlock, useScratchDir, testImage, uniqueSerial, type TestImage } from './helpers/fixtures';
 import { errorCode, type RawCoapClient } from './helpers/raw-client';
 import { testReleaseKey } from '../fixtures/release-key';
 import { startUdpSession, type UdpSession } from './helpers/udp-session';
@@ -59,7 +59,7 @@ async function install({ client, device }: Target, image: TestImage): Promise<vo
 
 /** Blocks and an apply pushed at the device anyway, after a refused announce. */
 async function pushAnyway(client: RawCoapClient, image: Uint8Array): Promise<void> {
-  const block = await client.request({ method: CODE.PUT, path: 'fw/data', payload: image.subarray(0, 1024), options: [block1Option({ num: 0, more: true, size: 1024 })] });
+  const block = await putFirmwareBlock(client, image, 0);
   expect(refusal(block)).toEqual(['4.09', 'FW_NOT_ANNOUNCED']);
   const apply = await client.request({ method: CODE.POST, path: 'fw/apply' });
   expect(refusal(apply)).toEqual(['4.09', 'FW_NOT_ANNOUNCED']);

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
-import { block1Option, block2Option, CODE, decodeBlock, decodeUint, encodeMessage, getOption, OPTION } from '../../main/devices/coap';
+import { block2Option, CODE, decodeBlock, decodeUint, encodeMessage, getOption, OPTION } from '../../main/devices/coap';
 import { encodeFrame } from '../../protocol/framing';
-import { announcement, configContent, useScratchDir, signedAnnouncement, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import { announcement, configContent, putFirmwareBlock, useScratchDir, signedAnnouncement, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
 import { errorCode } from './helpers/raw-client';
 import { startSerialSession, type SerialSession } from './helpers/serial-session';
 import { generateSigningKeyPair } from '../../domain/files/config-file-signature';
@@ -107,15 +107,7 @@ describe('simulated device over a real pty', () => {
       const image = testImage('EPC', '2.2.0', 30_000);
       await session.client.postCbor('fw', announcement(image));
       // Send the first 10 blocks only, one at a time, then pull the cable.
-      for (let num = 0; num < 10; num++) {
-        const response = await session.client.request({
-          method: CODE.PUT,
-          path: 'fw/data',
-          payload: image.image.subarray(num * 1024, num * 1024 + 1024),
-          options: [block1Option({ num, more: true, size: 1024 })],
-        });
-        expect(response.code).toBe(CODE.CONTINUE);
-      }
+      for (let num = 0; num < 10; num++) expect((await putFirmwareBlock(session.client, image.image, num)).code).toBe(CODE.CONTINUE);
       await session.device.unplug();
       expect(session.device.state().upload).toMatchObject({ ackedOffset: 10 * 1024, state: 'receiving' });
       await session.device.plug();
@@ -160,11 +152,11 @@ describe('simulated device over a real pty', () => {
 
   it('refuses blocks outside the receive window and before an announce', () =>
     withSession(async ({ client }) => {
-      const early = await client.request({ method: CODE.PUT, path: 'fw/data', payload: new Uint8Array(1024), options: [block1Option({ num: 0, more: true, size: 1024 })] });
+      const early = await putFirmwareBlock(client, new Uint8Array(1024), 0);
       expect([early.code, errorCode(early)]).toEqual(['4.09', 'FW_NOT_ANNOUNCED']);
       const image = testImage('EPC', '2.0.0', 20_000);
       await client.postCbor('fw', announcement(image));
-      const far = await client.request({ method: CODE.PUT, path: 'fw/data', payload: new Uint8Array(1024), options: [block1Option({ num: 4, more: true, size: 1024 })] });
+      const far = await putFirmwareBlock(client, image.image, 4);
       expect([far.code, errorCode(far)]).toEqual(['4.08', 'FW_OUT_OF_WINDOW']);
       expect(decodeCbor(far.payload)).toMatchObject({ offset: 0 });
       const tooLarge = await client.postCbor('fw', signedAnnouncement({ size: 64 * 1024 * 1024, sha256: image.sha256, version: '2.0.0', deviceType: 'EPC' }));

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { verifyConfigFile } from '../../domain/files/config-file-signature';
-import { block1Option, CODE } from '../../main/devices/coap';
+import { CODE } from '../../main/devices/coap';
 import type { SimulatedDeviceOptions } from '../../simulator';
-import { announcement, configContent, useScratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import { announcement, configContent, putFirmwareBlock, useScratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
 import { errorCode } from './helpers/raw-client';
 import { startUdpSession, type UdpSession } from './helpers/udp-session';
 import { startDevice } from '../fixtures/simulated-device';
@@ -27,15 +27,7 @@ describe('device state directory', () => {
     await waitFor(() => first.device.state().bootId === 2);
     const image = testImage('NSCP', '2.0.0', 9000);
     await first.client.postCbor('fw', announcement(image));
-    for (const num of [0, 1, 3]) {
-      const block = await first.client.request({
-        method: CODE.PUT,
-        path: 'fw/data',
-        payload: image.image.subarray(num * 1024, num * 1024 + 1024),
-        options: [block1Option({ num, more: true, size: 1024 })],
-      });
-      expect(block.code).toBe(CODE.CONTINUE);
-    }
+    for (const num of [0, 1, 3]) expect((await putFirmwareBlock(first.client, image.image, num)).code).toBe(CODE.CONTINUE);
     await first.close();
 
     const onDisk = JSON.parse(await readFile(join(scratch.dir, serial, 'device.json'), 'utf8'));
@@ -76,15 +68,13 @@ describe('device state directory', () => {
     try {
       const image = testImage('NSCP', '2.1.0', 5000);
       await client.postCbor('fw', announcement(image));
-      for (const num of [0, 2]) {
-        await client.request({ method: CODE.PUT, path: 'fw/data', payload: image.image.subarray(num * 1024, num * 1024 + 1024), options: [block1Option({ num, more: true, size: 1024 })] });
-      }
+      for (const num of [0, 2]) await putFirmwareBlock(client, image.image, num);
       const bootId = device.state().bootId;
       await device.powerCycle();
       expect(device.state().bootId).toBe(bootId + 1);
       expect(await client.getCbor('fw')).toMatchObject({ state: 'receiving', received: 1024 });
       // Block 2 was in RAM only: after the power cycle a block 1 does not complete 0..3072.
-      await client.request({ method: CODE.PUT, path: 'fw/data', payload: image.image.subarray(1024, 2048), options: [block1Option({ num: 1, more: true, size: 1024 })] });
+      await putFirmwareBlock(client, image.image, 1);
       expect(await client.getCbor('fw')).toMatchObject({ received: 2048 });
     } finally {
       await session.close();

@@ -2,7 +2,9 @@ import { sha256 } from '../../../domain/files/config-file';
 import { makeFirmwareImage } from '../../../domain/files/firmware-image';
 import type { ReleaseKeyPair } from '../../../domain/files/firmware-release-key';
 import { signFirmwareManifest } from '../../../domain/files/firmware-manifest';
+import { block1Option, CODE } from '../../../main/devices/coap';
 import { signedManifestFor, testReleaseKey } from '../../fixtures/release-key';
+import type { RawCoapClient } from './raw-client';
 
 export { scratchDir, uniqueSerial, useScratchDir } from '../../fixtures/scratch';
 export { configContent, serviceKeys, signedConfigFile } from '../../fixtures/simulated-device';
@@ -40,4 +42,9 @@ export function signedAnnouncement(fields: { size: number; sha256: Uint8Array; v
 
 export function announcement(image: TestImage): Record<string, unknown> {
   return { size: image.image.length, sha256: image.sha256, version: image.version, deviceType: image.deviceType, signedManifest: image.signedManifest };
+}
+
+/** Block `num` of an image's upload to /fw/data in 1 KiB blocks, sent alone with more to follow: for tests that stop part way or skip a block. */
+export function putFirmwareBlock(client: RawCoapClient, image: Uint8Array, num: number) {
+  return client.request({ method: CODE.PUT, path: 'fw/data', payload: image.subarray(num * 1024, num * 1024 + 1024), options: [block1Option({ num, more: true, size: 1024 })] });
 }
