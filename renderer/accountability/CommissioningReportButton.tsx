@@ -1,19 +1,8 @@
 import { useState } from 'react';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
+import { saveBase64File } from '../components/save-file';
 import { notify } from '../stores/notices';
-
-function save(fileName: string, contentBase64: string, mediaType: string): void {
-  const binary = atob(contentBase64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const url = URL.createObjectURL(new Blob([bytes], { type: mediaType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.click();
-  URL.revokeObjectURL(url);
-}
 
 /**
  * Saves a configuration's commissioning report as a PDF (docs/ledger.md): per device its firmware,
@@ -25,7 +14,7 @@ export function CommissioningReportButton({ configurationId, configurationName }
     setBusy(true);
     try {
       const file = await client().call('reports.commissioning', { configurationId, format: 'pdf' });
-      save(file.fileName, file.contentBase64, file.mediaType);
+      saveBase64File(file.fileName, file.contentBase64, file.mediaType);
       notify(
         file.ledgerIntact ? 'success' : 'error',
         `Commissioning report of “${file.configurationName}” saved as ${file.fileName}: ${file.commissionedCount} of ${file.deviceCount} device${file.deviceCount === 1 ? '' : 's'} commissioned.` +

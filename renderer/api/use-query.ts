@@ -11,9 +11,10 @@ export interface QueryState<T> {
 
 /**
  * One query channel as React state. The input is compared by its JSON text, so a caller may build
- * it inline; an answer that arrives after a newer request started is dropped.
+ * it inline; an answer that arrives after a newer request started is dropped. A change of
+ * `version` (what the answer depends on besides the input, e.g. a job that finished) reads it again.
  */
-export function useQuery<C extends Channel>(channel: C, input: ChannelInput<C>, enabled = true): QueryState<ChannelResult<C>> {
+export function useQuery<C extends Channel>(channel: C, input: ChannelInput<C>, enabled = true, version = ''): QueryState<ChannelResult<C>> {
   const key = JSON.stringify(input);
   const [data, setData] = useState<ChannelResult<C> | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -39,7 +40,7 @@ export function useQuery<C extends Channel>(channel: C, input: ChannelInput<C>, 
       .finally(() => {
         if (ticket === latest.current) setLoading(false);
       });
-  }, [channel, key, enabled, generation]);
+  }, [channel, key, enabled, generation, version]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { data, error, loading, reload };

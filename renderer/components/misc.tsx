@@ -19,11 +19,14 @@ export function ScreenHeader({ title, children, note }: { title: string; childre
   );
 }
 
-/** Violations that no field on screen shows, listed in one box. */
-export function ViolationList({ title, violations }: { title: string; violations: readonly Violation[] }) {
+/**
+ * Violations that no field on screen shows, listed in one box: as an alert, or in the warning tone
+ * for rules that stop nothing (then `testId` names the box for tests).
+ */
+export function ViolationList({ title, violations, tone = 'bad', testId }: { title: string; violations: readonly Violation[]; tone?: 'bad' | 'warn'; testId?: string }) {
   if (violations.length === 0) return null;
   return (
-    <div className="callout callout--bad" role="alert">
+    <div className={`callout callout--${tone}`} role={tone === 'bad' ? 'alert' : undefined} data-testid={testId}>
       <p className="callout__title">{title}</p>
       <ul className="callout__list">
         {violations.map((v, i) => (

@@ -6,7 +6,7 @@ import type { CommInterfaceFlag, Region } from '../../domain/enums';
 import { fieldLabel } from '../../domain/field-labels';
 import type { Violation } from '../../domain/violations';
 import type { ConfigurationDeviceView, ConfigurationView } from '../../contract/index';
-import { client, errorText, violationsOf } from '../api/client';
+import { client } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { CheckboxGroup, SelectField, TextField, type Option } from '../components/fields';
@@ -23,6 +23,7 @@ import {
   STOP_CATEGORY_OPTIONS,
   VOLTAGE_OPTIONS,
 } from './options';
+import { saveAfterDryRun } from './save-after-dry-run';
 import { placeViolations } from './violations';
 import { WarningList } from './WarningList';
 
@@ -90,23 +91,10 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       const { serialNumber: _ignored, ...settings } = check.payload;
       const channel = mode === 'add' ? 'configurations.addDevice' : 'configurations.updateDevice';
       const input = { id: configuration.id, serialNumber, settings };
-      const dry = await client().call(channel, { ...input, dryRun: true });
-      if (dry.violations.length > 0) {
-        setServiceViolations(dry.violations);
-        return;
-      }
-      const done = await client().call(channel, { ...input, dryRun: false });
-      if (done.violations.length > 0) {
-        setServiceViolations(done.violations);
-        return;
-      }
+      if (!(await saveAfterDryRun((dryRun) => client().call(channel, { ...input, dryRun }), { setServiceViolations, setServiceError }))) return;
       notify('success', mode === 'add' ? `${serialNumber} added.` : `${serialNumber} saved.`);
       if (mode === 'add') useNavigation.getState().deviceAdded();
       onSaved();
-    } catch (err) {
-      const violations = violationsOf(err);
-      if (violations.length > 0) setServiceViolations(violations);
-      else setServiceError(errorText(err));
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Region } from '../../domain/enums';
 import type { ConfigurationView } from '../../contract/index';
-import { client, errorText, violationsOf } from '../api/client';
+import { client } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { SelectField, TextField } from '../components/fields';
 import { Callout, ViolationList } from '../components/misc';
@@ -9,6 +9,7 @@ import { notify } from '../stores/notices';
 import { useCapability } from '../stores/session';
 import { CAN_BITRATE_OPTIONS, CAN_MODE_OPTIONS, ISM_POWER_OPTIONS, RECEIVER_OUTPUT_OPTIONS, TIMEOUT_OPTIONS } from './options';
 import { SETTING_FIELDS, checkSettingsDraft, draftFromSettings, type SettingField, type SettingsDraft } from './settings-draft';
+import { saveAfterDryRun } from './save-after-dry-run';
 import { placeViolations } from './violations';
 import { WarningList } from './WarningList';
 import type { Violation } from '../../domain/violations';
@@ -52,23 +53,11 @@ export function SettingsForm({ configuration, region, onSaved }: Props) {
     setBusy(true);
     setServiceError(null);
     try {
-      const dry = await client().call('configurations.update', { id: configuration.id, settings: check.patch, dryRun: true });
-      if (dry.violations.length > 0) {
-        setServiceViolations(dry.violations);
-        return;
-      }
-      const saved = await client().call('configurations.update', { id: configuration.id, settings: check.patch, dryRun: false });
-      if (saved.violations.length > 0) {
-        setServiceViolations(saved.violations);
-        return;
-      }
+      const write = (dryRun: boolean) => client().call('configurations.update', { id: configuration.id, settings: check.patch, dryRun });
+      if (!(await saveAfterDryRun(write, { setServiceViolations, setServiceError }))) return;
       setServiceViolations([]);
       notify('success', 'Settings saved.');
       onSaved();
-    } catch (err) {
-      const violations = violationsOf(err);
-      if (violations.length > 0) setServiceViolations(violations);
-      else setServiceError(errorText(err));
     } finally {
       setBusy(false);
     }

@@ -1,22 +1,10 @@
 import { useState } from 'react';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
+import { saveBase64File } from '../components/save-file';
 import { dateTimeText } from '../format/units';
 import { notify } from '../stores/notices';
 import { signedIn, useSession } from '../stores/session';
-
-/** The saved file as the browser (or the desktop app's download) keeps it: the bytes from base64. */
-function save(fileName: string, contentBase64: string): void {
-  const binary = atob(contentBase64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.click();
-  URL.revokeObjectURL(url);
-}
 
 /**
  * Exports a configuration's work package (docs/work-packages.md): one signed file with everything
@@ -30,7 +18,7 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
     setBusy(true);
     try {
       const file = await client().call('packages.export', { configurationId });
-      save(file.fileName, file.contentBase64);
+      saveBase64File(file.fileName, file.contentBase64, 'application/zip');
       notify(
         'success',
         `Work package of “${file.configurationName}” saved as ${file.fileName}: ${file.deviceCount} device${file.deviceCount === 1 ? '' : 's'}, good until ${dateTimeText(file.expiresAt)}. Signed by this workstation's key ${file.signerKeyId}: tell whoever imports it.`,

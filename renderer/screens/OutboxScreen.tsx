@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { ListTable } from '../components/ListTable';
+import { saveFile } from '../components/save-file';
 import { Badge, Callout, ScreenHeader } from '../components/misc';
 import { agoText, dateTimeText } from '../format/units';
 import { notify } from '../stores/notices';
@@ -24,12 +25,7 @@ export function OutboxScreen() {
     setExporting(true);
     try {
       const report = await client().call('support.report', {});
-      const url = URL.createObjectURL(new Blob([report.content], { type: 'application/json' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = report.fileName;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(report.fileName, report.content, 'application/json');
       notify('success', `Support report saved as ${report.fileName}.`);
     } catch (err) {
       notify('error', errorText(err));

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { ConfigurationChangesView } from '../../contract/index';
-import { client, errorText } from '../api/client';
+import { useQuery } from '../api/use-query';
 import './workbench.css';
 
 /**
@@ -9,22 +8,12 @@ import './workbench.css';
  * and again when `version` changes (a job on the device finished).
  */
 export function ConfigurationChanges({ serialNumber, version }: { serialNumber: string; version: string }) {
-  const [plan, setPlan] = useState<ConfigurationChangesView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    setPlan(null);
-    client()
-      .call('workbench.configurationChanges', { serialNumber })
-      .then((view) => live && (setPlan(view), setError(null)))
-      .catch((err: unknown) => live && setError(errorText(err)));
-    return () => {
-      live = false;
-    };
-  }, [serialNumber, version]);
+  const changes = useQuery('workbench.configurationChanges', { serialNumber }, true, version);
+  const plan = changes.data;
 
-  if (error) return <p className="callout callout--bad">What an apply would change on {serialNumber} could not be read: {error}</p>;
-  if (!plan) return <p className="muted">Comparing the configuration of {serialNumber}…</p>;
+  if (changes.error) return <p className="callout callout--bad">What an apply would change on {serialNumber} could not be read: {changes.error}</p>;
+  // While it is read again, the last plan is not shown: it may no longer be what an apply would change.
+  if (!plan || changes.loading) return <p className="muted">Comparing the configuration of {serialNumber}…</p>;
   return (
     <section className="config-changes" aria-label={`What applying the configuration changes on ${serialNumber}`}>
       <h3 className="job-timeline__title">Apply configuration on {serialNumber}: what changes</h3>

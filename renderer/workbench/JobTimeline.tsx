@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
 import type { JobView } from '../../contract/index';
 import { bytesText, durationText } from '../../domain/job-text';
 import { jobTone, stepMark, type JobStepResult } from '../../domain/job-steps';
 import { errorAdvice } from '../../domain/job-errors';
-import { client, errorText } from '../api/client';
+import { useQuery } from '../api/use-query';
 import { toneClass } from './StepOutcome';
 import './workbench.css';
 
@@ -23,20 +22,10 @@ const ACTION_NAMES: Record<JobView['action'], string> = { firmware: 'Firmware', 
  * changes when a job of the device finishes, so the list is read again.
  */
 export function JobTimeline({ device, version }: { device: string; version: string }) {
-  const [jobs, setJobs] = useState<JobView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    client()
-      .call('workbench.timeline', { device })
-      .then((list) => live && (setJobs(list), setError(null)))
-      .catch((err: unknown) => live && setError(errorText(err)));
-    return () => {
-      live = false;
-    };
-  }, [device, version]);
+  const timeline = useQuery('workbench.timeline', { device }, true, version);
+  const jobs = timeline.data;
 
-  if (error) return <p className="callout callout--bad">The timeline of {device} could not be read: {error}</p>;
+  if (timeline.error) return <p className="callout callout--bad">The timeline of {device} could not be read: {timeline.error}</p>;
   if (!jobs) return <p className="muted">Reading the timeline of {device}…</p>;
   if (jobs.length === 0) return <p className="muted">No finished job on {device} yet.</p>;
   return (

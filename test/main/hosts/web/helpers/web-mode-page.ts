@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Core, LocalWorkspace } from '../../../../../main/app';
-import { buildRenderer } from '../../../../../main/hosts/web/build-renderer';
+import { buildRenderer, RENDERER_DIST_DIR } from '../../../../../main/hosts/web/build-renderer';
 import { startWebServer, type WebServer } from '../../../../../main/hosts/web/server';
 import { configFileSigningKey, trustedReleaseKeys } from '../../../../../main/hosts/web/simulated-workbench';
 import { createWebCore, type TestDevices } from './web-core';
@@ -17,7 +17,6 @@ import { createWebCore, type TestDevices } from './web-core';
  */
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../../../e2e/screenshots/', import.meta.url));
-const RENDERER_DIR = fileURLToPath(new URL('../../../../../dist/renderer/', import.meta.url));
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
 export const NO_LIMIT = { timeout: 0 };
@@ -80,7 +79,7 @@ export async function startWebModePage(options: {
     core = await createWebCore(dir, options.devices);
     const workspace = await core.session.ensureWorkspace();
     await options.prepare?.({ dir, core, workspace, stopOnClose: (stop) => stops.push(stop) });
-    server = await startWebServer({ core, rendererDir: RENDERER_DIR });
+    server = await startWebServer({ core, rendererDir: RENDERER_DIST_DIR });
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
     // axe-core/playwright opens a page of its own in the page's context: it needs a context made with newContext.
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...(options.acceptDownloads ? { acceptDownloads: true } : {}) });
