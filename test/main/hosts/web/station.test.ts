@@ -21,7 +21,8 @@ import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/s
 /**
  * The Station screen in a real browser (web mode, Debian's chromium), driven by the keyboard alone:
  * a simulated shift on the demo configuration "Loader 7 remote (ISM)" (its seeded devices), one
- * of them unplugged during its firmware transfer, a device of no part of it and a copy of a serial.
+ * of them unplugged during its firmware transfer, a device of no part of it and a copy of a serial
+ * (plugged in beside the real device, and again once that one is done).
  * Every planned device ends done and in sync by the service, the foreign one is refused and the
  * copy flagged on the screen, the screen passes axe-core, and stopping shows the shift report and
  * the commissioning report. The organization holds more configurations than one page offers: the
@@ -300,6 +301,17 @@ describe('the Station screen', () => {
     await tabTo(new RegExp(`^${SRCP}`));
     expect(shift.devices.get(FOREIGN)!.state().firmwareVersion).toBe('1.0.0');
 
+    // The copy once more, now that the device whose serial it carries is done: flagged again, and
+    // what it runs (the old firmware, no configuration) is not confirmed to the service as the
+    // real device's (it would make the provisioned device look behind).
+    const copy = shift.devices.get('copy')!;
+    const copyLink = (await core.invoke('station.view', {})).notes.find((n) => n.kind === 'duplicate')!.link;
+    await copy.unplug();
+    await until('the copy gone from the device list', async () => (await core.invoke('workbench.devices', {})).map((d) => d.linkId), (links) => !links.includes(copyLink));
+    await copy.plug();
+    await until('the copy flagged again', () => page.getByTestId('station-count-duplicate').innerText(), (text) => text === '2');
+    await until('the outbox empty', async () => (await core.invoke('outbox.get', {})).pendingCount, (pending) => pending === 0);
+
     // A tile goes green once the confirmations are in the outbox, which sends them at once but on
     // its own: look until the service has them. Each look asks for the latest firmware too, so a
     // question the loaded service did not answer once ("latest unknown") is asked again.
@@ -329,6 +341,7 @@ describe('the Station screen', () => {
     expect(rows.map((r) => [r.serialNumber, r.result]).sort()).toEqual(
       [
         [EPC, 'done'],
+        [EPC, 'duplicate'],
         [EPC, 'duplicate'],
         [FOREIGN, 'refused'],
         [SRCP, 'done'],
