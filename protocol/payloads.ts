@@ -30,6 +30,11 @@ export const deviceInfoSchema = z.object({
   codings: z.array(advertisedCodingSchema).optional(),
   /** SHA-256 of the image in the running slot, when the device knows it: the base a patch must name. */
   imageSha256: bytes.nullable().optional(),
+  /**
+   * The device takes the short announce (§3.3): the signed manifest and the coding only, the size,
+   * SHA-256, version and device type read from the manifest. Absent: the full announce.
+   */
+  manifestAnnounce: z.boolean().optional(),
   bootId: z.union([z.number(), z.string()]),
   state: z.string(),
 });
@@ -64,6 +69,17 @@ export const firmwareAnnouncementSchema = z.object({
   coding: announcedCodingSchema.optional(),
 });
 export type FirmwareAnnouncement = z.infer<typeof firmwareAnnouncementSchema>;
+
+/**
+ * The short POST /fw request (§3.3), for a device that says `manifestAnnounce`: the signed
+ * manifest alone names the image (its size, SHA-256, version and device type are the manifest's
+ * fixed fields), so the plain fields, 80 bytes that only repeat it, are left out.
+ */
+export const shortFirmwareAnnouncementSchema = z.object({
+  signedManifest: bytes,
+  coding: announcedCodingSchema.optional(),
+});
+export type ShortFirmwareAnnouncement = z.infer<typeof shortFirmwareAnnouncementSchema>;
 
 /** POST /fw response (§3.3). */
 export const announceResponseSchema = z.object({

@@ -14,6 +14,17 @@ export interface AdvertisedCoding {
   windowBits?: number;
 }
 
+/**
+ * A raw DEFLATE stream of some bytes (an image, or a patch) made ahead of time, once, where they
+ * enter the firmware cache: denser than one made at upload time (zopfli, docs/decisions.md), and
+ * valid for any device whose window is at least 2^windowBits bytes.
+ */
+export interface PrecodedStream {
+  /** log2 of the largest distance the stream refers back: the window a decoder needs. */
+  windowBits: number;
+  bytes: Uint8Array;
+}
+
 /** Raw DEFLATE allows windows of 2^9 to 2^15 bytes (zlib's limits). */
 export const MIN_WINDOW_BITS = 9;
 export const MAX_WINDOW_BITS = 15;

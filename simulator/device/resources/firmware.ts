@@ -1,10 +1,13 @@
 import { decodeCbor } from '../../../domain/files/cbor';
+import { FileFormatError } from '../../../domain/files/file-error';
+import { readSignedFirmwareManifest } from '../../../domain/files/firmware-manifest';
 import { CODE } from '../../../protocol/coap';
 import { DEVICE_ERROR, RESOURCE } from '../../../protocol/constants';
 import type { CoapResponse } from '../../coap/types';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse, DeviceError } from '../errors';
-import { firmwareAnnouncementSchema, type FirmwareAnnouncement } from '../../../protocol/payloads';
+import { hexToBytes } from '../../hex';
+import { firmwareAnnouncementSchema, shortFirmwareAnnouncementSchema, type FirmwareAnnouncement } from '../../../protocol/payloads';
 
 /** The representation of GET /fw, also sent to observers. */
 export function firmwareStatusResponse(device: DeviceContext): CoapResponse {
@@ -13,13 +16,47 @@ export function firmwareStatusResponse(device: DeviceContext): CoapResponse {
 
 const ANNOUNCEMENT_FIELDS = '"size" (a positive integer), "sha256" (32 bytes), "version" (1 to 32 characters), "deviceType" and "signedManifest" (bytes)';
 
-function parseAnnouncement(payload: Uint8Array): FirmwareAnnouncement {
+/**
+ * Whether this device takes the short announce (GET /info `manifestAnnounce`): the simulated device
+ * has it from the same firmware generation as content codings, so a device started with no codings
+ * (one from before them) takes only the full announce, as such devices do.
+ */
+export function takesShortAnnounce(device: DeviceContext): boolean {
+  return device.firmware.codings.length > 0;
+}
+
+/**
+ * The short announce (docs/device-protocol.md 3.3) made whole: the plain fields are read from the
+ * signed manifest, which the device verifies next as it does for every announce.
+ */
+function fromManifest(value: unknown): FirmwareAnnouncement | undefined {
+  const short = shortFirmwareAnnouncementSchema.safeParse(value);
+  if (!short.success || (value as Record<string, unknown>).size !== undefined) return undefined;
+  try {
+    const { manifest } = readSignedFirmwareManifest(short.data.signedManifest);
+    return {
+      size: manifest.imageSize,
+      sha256: hexToBytes(manifest.imageSha256),
+      version: manifest.version,
+      deviceType: manifest.deviceType,
+      signedManifest: short.data.signedManifest,
+      ...(short.data.coding === undefined ? {} : { coding: short.data.coding }),
+    };
+  } catch (error) {
+    if (error instanceof FileFormatError) throw new DeviceError(DEVICE_ERROR.fwBadSignature, error.message);
+    throw error;
+  }
+}
+
+function parseAnnouncement(payload: Uint8Array, device: DeviceContext): FirmwareAnnouncement {
   let value: unknown;
   try {
     value = decodeCbor(payload);
   } catch {
     throw new DeviceError(DEVICE_ERROR.badRequest, 'The announcement is not CBOR.');
   }
+  const short = takesShortAnnounce(device) ? fromManifest(value) : undefined;
+  if (short) return short;
   const parsed = firmwareAnnouncementSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -34,7 +71,7 @@ export const firmwareResource: Resource = {
   methods: {
     GET: async (_request, device) => firmwareStatusResponse(device),
     POST: async (request, device) => {
-      const start = await device.firmware.announce(parseAnnouncement(request.message.payload));
+      const start = await device.firmware.announce(parseAnnouncement(request.message.payload, device));
       return cborResponse(CODE.CREATED, start);
     },
   },
