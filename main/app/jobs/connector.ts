@@ -94,6 +94,9 @@ class SessionAdapter implements DeviceConnection {
       deviceType: image.deviceType,
       signedManifest: image.signedManifest,
       patches: image.patches,
+      deflated: image.deflated,
+      // Read when this connection was opened (or by the identify before this upload).
+      info: this.session.info,
       signal: options.signal,
       maxResumes: this.maxResumes,
       onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total, describeCoding(progress.coding ?? 'identity', progress.total, progress.wireTotal ?? progress.total)),

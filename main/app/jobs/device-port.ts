@@ -1,4 +1,5 @@
 import type { DeviceType } from '../../../domain/device-types';
+import type { PrecodedStream } from '../../../domain/files/content-coding';
 
 /**
  * What the jobs need from a device, and nothing more. main/devices implements the protocol;
@@ -37,7 +38,9 @@ export interface FirmwareImage {
   /** The signed firmware manifest that vouches for `bytes`: the device takes nothing without it. */
   signedManifest: Uint8Array;
   /** Patches to `bytes` from images a device may run (the firmware cache's): a device running a base gets the patch. */
-  patches?: readonly { baseSha256: string; patch: Uint8Array }[];
+  patches?: readonly { baseSha256: string; patch: Uint8Array; deflated?: PrecodedStream }[];
+  /** `bytes` deflated once, when they entered the firmware cache (zopfli): sent to a device that takes deflate. */
+  deflated?: PrecodedStream;
 }
 
 export interface TransferOptions {
