@@ -11,6 +11,7 @@ import { CacheIndex } from './cache-index';
 import type { FirmwareSource } from './firmware-source';
 import { prefetchFirmware, type PrefetchReport } from './prefetch';
 import { PatchStore } from './patch-store';
+import { DeflatedStore } from './deflated-store';
 import { ReleaseKeyStore, type ReleaseKeySource } from './release-key-store';
 import { checkStoredBundle, CorruptCacheEntryError, type CachedBundle } from './verified-bundle';
 
@@ -46,6 +47,8 @@ export class FirmwareCache {
   readonly releaseKeys: ReleaseKeyStore;
   /** Patches between firmware images, so installs without the service still send them (patch-store.ts). */
   readonly patches: PatchStore;
+  /** Images and patches deflated once, with zopfli, when they enter the cache (deflated-store.ts). */
+  readonly deflated: DeflatedStore;
 
   constructor(options: FirmwareCacheOptions) {
     this.dir = options.dir;
@@ -56,6 +59,7 @@ export class FirmwareCache {
     this.index = new CacheIndex(this.dir, this.quarantineDir, this.blobs, this.fs, this.now, this.onEvent);
     this.releaseKeys = new ReleaseKeyStore({ dir: join(this.dir, 'release-keys'), fs: this.fs, now: this.now });
     this.patches = new PatchStore(this.dir, this.quarantineDir, this.fs, this.now);
+    this.deflated = new DeflatedStore(this.dir, this.quarantineDir, this.fs, this.now);
   }
 
   /** Where damaged bundles and indexes are kept for a person to look at. */

@@ -1,4 +1,5 @@
 import type { DeviceType } from '../../../domain/device-types';
+import type { PrecodedStream } from '../../../domain/files/content-coding';
 import { NetworkError, ServiceError, type CallOptions } from '../../cloud';
 import type { FirmwareCache } from './firmware-cache';
 import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
@@ -15,8 +16,10 @@ import type { CachedBundle } from './verified-bundle';
  */
 export type ResolvedFirmware = CachedBundle & {
   origin: 'cache' | 'download' | 'offline-cache';
-  /** Patches to this bundle's image from images devices may run (kept in the cache), for a delta upload. */
-  patches: CachedPatch[];
+  /** Patches to this bundle's image from images devices may run (kept in the cache), for a delta upload; each with its deflated stream. */
+  patches: Array<CachedPatch & { deflated?: PrecodedStream }>;
+  /** The image deflated once, with zopfli (deflated-store.ts); undefined for an image too large for it. */
+  deflated: PrecodedStream | undefined;
   /** The service's latest version; undefined when it could not be asked. */
   latestVersion: string | undefined;
   /** For the person: set when the choice was not the service's own answer. */
@@ -55,8 +58,19 @@ async function fetchPatches(cache: FirmwareCache, client: FirmwareSource, bundle
   }
 }
 
-async function withPatches(cache: FirmwareCache, resolved: Omit<ResolvedFirmware, 'patches'>): Promise<ResolvedFirmware> {
-  return { ...resolved, patches: await cache.patches.to(resolved.bundle.imageSha256) };
+/**
+ * The bundle with its patches and the deflated streams of its image and of each patch: made the
+ * first time a bundle or patch is resolved after it entered the cache (seconds, once), read back
+ * after that. A stream that cannot be made or kept leaves the upload to deflate with zlib.
+ */
+async function withPatches(cache: FirmwareCache, resolved: Omit<ResolvedFirmware, 'patches' | 'deflated'>): Promise<ResolvedFirmware> {
+  const deflatedOf = (bytes: Uint8Array) => cache.deflated.of(bytes).catch(() => undefined);
+  const patches: ResolvedFirmware['patches'] = [];
+  for (const patch of await cache.patches.to(resolved.bundle.imageSha256)) {
+    const deflated = await deflatedOf(patch.patch);
+    patches.push(deflated === undefined ? patch : { ...patch, deflated });
+  }
+  return { ...resolved, patches, deflated: await deflatedOf(resolved.bundle.image) };
 }
 
 export async function resolveFirmware(

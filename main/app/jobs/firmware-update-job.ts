@@ -42,10 +42,13 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     let bytes: Uint8Array;
     /** Patches to the image from images the device may run (the cache's): sent when it runs one's base. */
     let patches: FirmwareImage['patches'];
+    /** The image deflated once when it entered the cache (zopfli); a file given by path gets zlib at upload. */
+    let deflated: FirmwareImage['deflated'];
     if (request.source.kind === 'latest') {
       const resolved = await resolveFirmware(env.cache, env.client, { deviceType: identity.deviceType, serialNumber: identity.serialNumber }, { signal });
       bytes = resolved.bytes;
       patches = resolved.patches;
+      deflated = resolved.deflated;
       notice = resolved.notice ?? null;
     } else {
       bytes = request.source.bytes;
@@ -72,7 +75,7 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       };
     }
 
-    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType, signedManifest, patches };
+    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType, signedManifest, patches, deflated };
     intent = await env.intents.record({
       jobId: control.jobId,
       kind: 'firmware',
