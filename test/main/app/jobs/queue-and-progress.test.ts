@@ -174,23 +174,26 @@ describe('job queue', () => {
 describe('firmware then configuration as one job', () => {
   const env = {} as JobEnvironment;
 
-  it('says the firmware was installed and confirmed, and the configuration skipped and why, when the device is in no configuration', async () => {
-    const queue = new JobQueue({
-      concurrency: 1,
-      environment: () => env,
-      runners: {
-        firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent', firmwareVersion: '1.1.0' }),
-        configuration: async () =>
-          result({ phase: 'failed', outcome: 'failed', resultMessage: 'getting the configuration file failed: device is in no configuration', errorCode: 'DEVICE_NOT_IN_CONFIGURATION', confirmation: 'none' }),
-      },
-    });
+  /** One "both" job on EPC000101 whose steps end as the runners say; resolves with the job as it finished. */
+  async function bothJob(runners: { firmware: () => Promise<StepResult>; configuration: () => Promise<StepResult> }) {
+    const queue = new JobQueue({ concurrency: 1, environment: () => env, runners });
     queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
     const [final] = await queue.idle();
+    if (!final) throw new Error('The queue finished no job.');
+    return final;
+  }
+
+  it('says the firmware was installed and confirmed, and the configuration skipped and why, when the device is in no configuration', async () => {
+    const final = await bothJob({
+      firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent', firmwareVersion: '1.1.0' }),
+      configuration: async () =>
+        result({ phase: 'failed', outcome: 'failed', resultMessage: 'getting the configuration file failed: device is in no configuration', errorCode: 'DEVICE_NOT_IN_CONFIGURATION', confirmation: 'none' }),
+    });
     // Not a failure: the firmware stays installed; the configuration was never attempted.
-    expect(final!.phase).toBe('done');
-    expect(final!.outcome).toBe('partial');
-    expect(final!.confirmation).toBe('sent');
-    expect(final!.steps.map((s) => [s.step, s.of, s.status])).toEqual([
+    expect(final.phase).toBe('done');
+    expect(final.outcome).toBe('partial');
+    expect(final.confirmation).toBe('sent');
+    expect(final.steps.map((s) => [s.step, s.of, s.status])).toEqual([
       ['firmware', null, 'done'],
       ['read-back', 'firmware', 'done'],
       ['confirmation', 'firmware', 'done'],
@@ -198,41 +201,29 @@ describe('firmware then configuration as one job', () => {
       ['read-back', 'configuration', 'not-started'],
       ['confirmation', 'configuration', 'not-started'],
     ]);
-    expect(final!.steps[3]!.errorCode).toBe('DEVICE_NOT_IN_CONFIGURATION');
-    expect(jobText(final!)).toBe(
+    expect(final.steps[3]!.errorCode).toBe('DEVICE_NOT_IN_CONFIGURATION');
+    expect(jobText(final)).toBe(
       'firmware 1.1.0 installed (was 1.0.0), confirmed to the service ✓ · configuration not applied: EPC000101 is in no configuration: add it in Configurations',
     );
   });
 
   it('reports a configuration failure that was itself confirmed as such', async () => {
-    const queue = new JobQueue({
-      concurrency: 1,
-      environment: () => env,
-      runners: {
-        firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent' }),
-        configuration: async () => result({ phase: 'failed', outcome: 'failed', resultMessage: 'the device refused the file', errorCode: 'CONFIG_BAD_SIGNATURE', confirmation: 'queued' }),
-      },
+    const final = await bothJob({
+      firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent' }),
+      configuration: async () => result({ phase: 'failed', outcome: 'failed', resultMessage: 'the device refused the file', errorCode: 'CONFIG_BAD_SIGNATURE', confirmation: 'queued' }),
     });
-    queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
-    const [final] = await queue.idle();
-    expect(final!.phase).toBe('failed');
-    expect(jobText(final!)).toBe(
+    expect(final.phase).toBe('failed');
+    expect(jobText(final)).toBe(
       'firmware 1.1.0 installed (was 1.0.0), confirmed to the service ✓ · configuration not applied: the device refused the file (failure report waiting in the outbox)',
     );
   });
 
   it('merges the confirmations of two successful steps', async () => {
-    const queue = new JobQueue({
-      concurrency: 1,
-      environment: () => env,
-      runners: {
-        firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed', confirmation: 'sent' }),
-        configuration: async () => result({ resultMessage: 'configuration applied', confirmation: 'queued' }),
-      },
+    const final = await bothJob({
+      firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed', confirmation: 'sent' }),
+      configuration: async () => result({ resultMessage: 'configuration applied', confirmation: 'queued' }),
     });
-    queue.submit({ action: 'both', target: { kind: 'serialNumber', serialNumber: 'EPC000101' } });
-    const [final] = await queue.idle();
-    expect(final!.confirmation).toBe('queued');
-    expect(jobText(final!)).toBe('firmware 1.1.0 installed, confirmed to the service ✓ · configuration applied, confirmation waiting in the outbox ✓');
+    expect(final.confirmation).toBe('queued');
+    expect(jobText(final)).toBe('firmware 1.1.0 installed, confirmed to the service ✓ · configuration applied, confirmation waiting in the outbox ✓');
   });
 });
