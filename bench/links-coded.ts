@@ -3,12 +3,20 @@
  * link with identity and deflate, and each delta pair with a patch from the image the device runs.
  * ratio = image bytes ÷ seconds ÷ the wire model's rate host to device, so a ratio above 1 is an
  * upload faster than the wire could carry the image's own bytes.
+ *
+ * As a firmware job does, and before the clock starts: the device is identified (a job does it when
+ * it opens the device, and the upload reuses that reading), and the image and the patch are
+ * deflated with zopfli (the firmware cache does it once, when they enter it). The options put back
+ * what was before, step by step: `zlib` deflates at upload, `identify` lets the upload ask GET /info
+ * itself, `fullAnnounce` sends the full announce.
  */
 import { createHash } from 'node:crypto';
 import type { ContentCoding } from '../domain/files/content-coding';
 import { encodeFirmwareImageHeader } from '../domain/files/firmware-image';
 import { createFirmwarePatch } from '../domain/files/firmware-patch';
+import { zopfliDeflate } from '../main/app/cache/zopfli-deflate';
 import { applyFirmware, uploadFirmware } from '../main/devices/operations/firmware';
+import { identify } from '../main/devices/operations/identify';
 import type { FirmwarePatchOffer } from '../main/devices/operations/firmware-coding';
 import { ble, serial, udp, type LinkCase } from './link-cases';
 import { LinksRig, timedUpload } from './links-rig';
@@ -33,6 +41,8 @@ export interface CodedRow {
   lineBytes: number;
   /** bytes ÷ lineBytes: the ratio if the line never waited for a round trip or for processing. */
   ceiling: number;
+  /** What the run put back from before (codedRuns' options), e.g. "zlib, identify, full announce"; "" for none. */
+  variant: string;
 }
 
 /** `large`: the link also gets the large image (real-firmware.ts), fast enough to carry it in about a second. */
@@ -59,10 +69,19 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export async function codedRuns(options: { json: boolean; only?: string }): Promise<void> {
+export interface CodedRunOptions {
+  json: boolean;
+  only?: string;
+  zlib?: boolean;
+  identify?: boolean;
+  fullAnnounce?: boolean;
+}
+
+export async function codedRuns(options: CodedRunOptions): Promise<void> {
   const { images, largeImages, pairs } = loadRealImages();
   const links = LINKS.filter(({ linkCase }) => options.only === undefined || linkCase.name.toLowerCase().includes(options.only.toLowerCase()));
   const rig = await LinksRig.create('bench-links-coded-');
+  const variant = [options.zlib && 'zlib', options.identify && 'identify', options.fullAnnounce && 'full announce'].filter(Boolean).join(', ');
   const rows: CodedRow[] = [];
   let decoderPeak = 0;
   const emit = (row: CodedRow) => {
@@ -84,7 +103,10 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
       try {
         const measure = async (real: RealImage, image: Uint8Array, version: string, coding: ContentCoding, patches?: FirmwarePatchOffer[], base?: RealImage) => {
           const signedManifest = rig.sign(image);
-          const upload = await timedUpload(bench, image, { version, deviceType, signedManifest, coding, patches }, `${linkCase.name}, ${real.name}`);
+          const deflated = coding === 'deflate' && options.zlib !== true ? await zopfliDeflate(image) : undefined;
+          const read = await identify(session);
+          const info = options.identify === true ? undefined : options.fullAnnounce === true ? { ...read, manifestAnnounce: undefined } : read;
+          const upload = await timedUpload(bench, image, { version, deviceType, signedManifest, coding, patches, deflated, info }, `${linkCase.name}, ${real.name}`);
           const { result } = upload;
           if (result.coding !== coding) throw new Error(`${linkCase.name}: ${real.name} went as ${result.coding}, not ${coding} (${result.notes.join(' ')})`);
           emit({
@@ -101,6 +123,7 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
             retransmissions: upload.retransmissions,
             lineBytes: upload.lineBytes,
             ceiling: upload.ceiling,
+            variant,
           });
         };
         for (const real of large ? [...images, ...largeImages] : images) {
@@ -118,7 +141,8 @@ export async function codedRuns(options: { json: boolean; only?: string }): Prom
           const version = `${pair.to.version}.delta.${run}`;
           const target = wrap(pair.to, deviceType, version);
           const patch = createFirmwarePatch(base, target, { baseSha256: sha256(base), targetSha256: sha256(target) });
-          const offer = { baseSha256: Buffer.from(sha256(base)).toString('hex'), patch };
+          const deflated = options.zlib === true ? undefined : await zopfliDeflate(patch);
+          const offer = { baseSha256: Buffer.from(sha256(base)).toString('hex'), patch, ...(deflated === undefined ? {} : { deflated }) };
           await measure(pair.to, target, version, 'delta', [offer], pair.from);
         }
         decoderPeak = Math.max(decoderPeak, bench.device.decoderPeakBytes());

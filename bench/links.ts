@@ -6,6 +6,13 @@
  *                                          921600, BLE MTU 247 and UDP, identity, deflate and delta:
  *                                          one JSON object per line, then the decoder's peak memory
  *   npx tsx bench/links.ts                 the same as a table
+ *   --only NAME                            the links whose name holds NAME (e.g. "115200")
+ *   --zlib                                 (coded runs) deflate with zlib at upload, as before streams
+ *                                          were made once with zopfli
+ *   --identify                             (coded runs) the upload asks GET /info itself, as before it
+ *                                          reused the job's reading
+ *   --full-announce                        (coded runs) the full announce, as to a device without
+ *                                          manifestAnnounce
  *   npx tsx bench/links.ts --legacy        1 MiB of random bytes on every link against the vendor's
  *                                          old tool (64-byte blocks, stop-and-wait); --size, --only
  */
@@ -80,9 +87,17 @@ async function legacyTable(values: { size?: string; only?: string }): Promise<vo
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { size: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' }, legacy: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { size: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' }, legacy: { type: 'boolean' }, zlib: { type: 'boolean' }, identify: { type: 'boolean' }, 'full-announce': { type: 'boolean' } },
+  });
   if (values.legacy === true) return legacyTable(values);
-  return codedRuns({ json: values.json === true, only: values.only });
+  return codedRuns({
+    json: values.json === true,
+    only: values.only,
+    zlib: values.zlib === true,
+    identify: values.identify === true,
+    fullAnnounce: values['full-announce'] === true,
+  });
 }
 
 await main();
