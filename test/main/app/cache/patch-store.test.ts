@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildFirmwareBundle, readFirmwareBundle } from '../../../../domain/files/firmware-bundle';
 import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
@@ -63,7 +64,9 @@ describe('firmware patches in the offline cache', () => {
     const online = source(r);
     const first = await resolveFirmware(cache, online, { deviceType: 'EPC' });
     expect(first.origin).toBe('download');
-    expect(first.patches).toEqual([{ baseSha256: sha(r.base), targetSha256: sha(r.target), patch: r.patch }]);
+    expect(first.patches).toMatchObject([{ baseSha256: sha(r.base), targetSha256: sha(r.target), patch: r.patch }]);
+    // Each patch travels with the stream made of it once, as it entered the cache.
+    expect(sha(inflateRawSync(first.patches[0]!.deflated!.bytes))).toBe(sha(r.patch));
     // Held already: not fetched again.
     await resolveFirmware(cache, online, { deviceType: 'EPC' });
     expect(online.patchFetches).toBe(1);
