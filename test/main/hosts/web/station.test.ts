@@ -12,11 +12,11 @@ import type { LogLine } from '../../../../contract/index';
 import { createCore, FileSecretStore, type Core } from '../../../../main/app';
 import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/app/jobs/device-sync';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
-import { buildRenderer } from '../../../../main/hosts/web/build-renderer';
 import { trustedReleaseKeys } from '../../../../main/hosts/web/simulated-workbench';
 import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
+import { builtApp } from '../../../fixtures/built-app';
 
 /**
  * The Station screen in a real browser (web mode, Debian's chromium), driven by the keyboard alone:
@@ -164,7 +164,7 @@ let shiftPlayed = false;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provisioner-e2e-station-'));
   await mkdir(SCREENSHOTS, { recursive: true });
-  await buildRenderer({ quiet: true });
+  await builtApp();
   const ptyDir = join(dir, 'pty');
   core = await createCore({
     dataDir: join(dir, 'app'),
