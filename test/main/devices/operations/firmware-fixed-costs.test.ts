@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decodeCbor, encodeCbor } from '../../../../domain/files/cbor';
+import type { PrecodedStream } from '../../../../domain/files/content-coding';
+import { SerialLink } from '../../../../main/devices/links/serial-link';
+import { zopfliDeflate } from '../../../../main/app/cache/zopfli-deflate';
+import { uploadFirmware } from '../../../../main/devices/operations/firmware';
+import { identify } from '../../../../main/devices/operations/identify';
+import { DeviceSession } from '../../../../main/devices/session';
+import { decodeMessage, uriPathOf } from '../../../../protocol/coap/codec';
+import { CODE } from '../../../../protocol/coap/parameters';
+import type { SimulatedDeviceOptions } from '../../../../simulator';
+import { signedManifestFor } from '../../../fixtures/release-key';
+import { firmwareImage, startDevice, uniqueSerial, useDeviceBench } from '../helpers/simulated';
+
+const bench = useDeviceBench('firmware-fixed-costs');
+const hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+async function attach(options: Partial<SimulatedDeviceOptions> = {}) {
+  const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), ...options });
+  const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), { reconnectTimeoutMs: 30_000 });
+  bench.keep(device, session);
+  return { device, session };
+}
+
+/** The requests the host sends from now on, decoded: path, method and payload. */
+function recordRequests(session: DeviceSession) {
+  const link = session.engine.link;
+  const send = link.send;
+  const sent: { path: string; code: number; payload: Uint8Array }[] = [];
+  link.send = (message, hint) => {
+    const decoded = decodeMessage(message);
+    if (decoded.code !== 0 && decoded.code < 64) sent.push({ path: uriPathOf(decoded), code: decoded.code, payload: decoded.payload });
+    send.call(link, message, hint);
+  };
+  return sent;
+}
+
+/** An image that compresses like code: a fixture, not a figure. */
+function codeLike(version: string): Uint8Array {
+  const image = firmwareImage(version, 6000);
+  for (let i = 64; i < image.length; i++) image[i] = [0x2d, 0xe9, 0x00, i % 13][i % 4]!;
+  return image;
+}
+
+const announceOf = (sent: { path: string; code: number; payload: Uint8Array }[]) => {
+  const announces = sent.filter((r) => r.path === 'fw' && r.code === CODE.POST);
+  expect(announces).toHaveLength(1);
+  return decodeCbor(announces[0]!.payload) as Record<string, unknown>;
+};
+
+describe('fixed costs of a firmware upload', () => {
+  it('sends the short announce to a device that reads the rest from the manifest, and reuses the caller\'s /info reading', async () => {
+    const { device, session } = await attach();
+    const info = await identify(session);
+    expect(info.manifestAnnounce).toBe(true);
+    const sent = recordRequests(session);
+    const image = codeLike('4.0.0');
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.0', deviceType: 'EPC', info });
+    expect(sent.filter((r) => r.path === 'info')).toEqual([]);
+    expect(Object.keys(announceOf(sent)).sort()).toEqual(['coding', 'signedManifest']);
+    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(image), version: '4.0.0' });
+  });
+
+  it('asks /info itself when given none, or one of another boot of the device', async () => {
+    const { session } = await attach();
+    const info = await identify(session);
+    const sent = recordRequests(session);
+    const image = codeLike('4.0.1');
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.1', deviceType: 'EPC', info: { ...info, bootId: 'another boot' } });
+    expect(sent.filter((r) => r.path === 'info')).toHaveLength(1);
+  });
+
+  it('sends the full announce to a device from before (no manifestAnnounce), which takes the image as always', async () => {
+    const { device, session } = await attach({ codings: [] });
+    const info = await identify(session);
+    expect(info.manifestAnnounce).toBeUndefined();
+    const sent = recordRequests(session);
+    const image = codeLike('4.0.2');
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.2', deviceType: 'EPC', info });
+    expect(Object.keys(announceOf(sent)).sort()).toEqual(['deviceType', 'sha256', 'signedManifest', 'size', 'version']);
+    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(image) });
+  });
+
+  it('a short announce whose manifest is not one is refused (FW_BAD_SIGNATURE); a device from before refuses the short form as a bad request', async () => {
+    const current = await attach();
+    const refused = await current.session.engine
+      .request({ method: CODE.POST, path: 'fw', payload: encodeCbor({ signedManifest: new Uint8Array(40) }), step: 'short announce' })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'FW_BAD_SIGNATURE' });
+
+    const old = await attach({ codings: [] });
+    const info = await identify(old.session);
+    const image = codeLike('4.0.3');
+    // As if a stale or wrong reading said it takes the short form: the device says no, nothing is staged.
+    const upload = uploadFirmware(old.session, image, { signedManifest: signedManifestFor(image), version: '4.0.3', deviceType: 'EPC', info: { ...info, manifestAnnounce: true } });
+    await expect(upload).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(old.device.state().upload ?? null).toBeNull();
+  });
+
+  it('sends the stream made ahead of time to a device whose window holds it, and deflates within a smaller window with zlib', async () => {
+    const image = codeLike('4.0.4');
+    const precoded: PrecodedStream = (await zopfliDeflate(image))!;
+    const wide = await attach();
+    const wideResult = await uploadFirmware(wide.session, image, { signedManifest: signedManifestFor(image), version: '4.0.4', deviceType: 'EPC', deflated: precoded });
+    expect(wideResult).toMatchObject({ coding: 'deflate', wireBytes: precoded.bytes.length });
+    expect(wide.device.state().upload).toMatchObject({ state: 'received', sha256: hex(image), coding: { windowBits: 15 } });
+
+    const narrow = await attach({ codings: [{ name: 'deflate', windowBits: 10 }] });
+    const sent = recordRequests(narrow.session);
+    const narrowResult = await uploadFirmware(narrow.session, image, { signedManifest: signedManifestFor(image), version: '4.0.4', deviceType: 'EPC', deflated: precoded });
+    expect(narrowResult.coding).toBe('deflate');
+    expect(narrowResult.wireBytes).not.toBe(precoded.bytes.length);
+    expect(announceOf(sent).coding).toMatchObject({ name: 'deflate', windowBits: 10 });
+    expect(narrow.device.state().upload).toMatchObject({ state: 'received', sha256: hex(image) });
+  });
+});
