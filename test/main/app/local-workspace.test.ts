@@ -1,13 +1,13 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLocalWorkspace, LocalWorkspaceBusyError, type LocalWorkspace } from '../../../main/app/local-workspace';
 import { createServiceClient } from '../../../main/cloud';
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { demoSerialNumbers } from '../../../server';
 import { demoConfigurations } from '../../../server/seed/demo-configurations';
 import { modesUnder } from '../../fixtures/file-modes';
+import { useScratchDir } from '../../fixtures/scratch';
 
 /** The devices of the six demo configurations: registered whenever the workspace is seeded. */
 const configurationDevices = demoConfigurations()
@@ -20,13 +20,17 @@ const configurationDevices = demoConfigurations()
  * where asked.
  */
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'provisioner-workspace-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const scratch = useScratchDir('workspace');
+
+/** Opens the workspace, hands it to `use`, and closes it whatever `use` does. */
+async function withWorkspace<T>(options: Parameters<typeof openLocalWorkspace>[0], use: (workspace: LocalWorkspace) => Promise<T>): Promise<T> {
+  const workspace = await openLocalWorkspace(options);
+  try {
+    return await use(workspace);
+  } finally {
+    await workspace.close();
+  }
+}
 
 function clientOf(workspace: LocalWorkspace) {
   return createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
@@ -40,58 +44,47 @@ async function registeredSerialNumbers(workspace: LocalWorkspace): Promise<strin
 
 describe('the local workspace', () => {
   it('serves the demo organization with an Admin key and its demo configurations; as the app opens it, without the demo fleet', { timeout: 180_000 }, async () => {
-    const workspace = await openLocalWorkspace({ dir: join(root, 'app') });
-    try {
+    await withWorkspace({ dir: join(scratch.dir, 'app') }, async (workspace) => {
       expect(workspace).toMatchObject({ orgId: 'demo', organizationName: 'Demo organization', region: 'NA' });
       expect(workspace.serviceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const validated = await clientOf(workspace).apiKeys.validate(workspace.apiKey, { retry: false });
       expect(validated).toMatchObject({ valid: true, role: 'Admin' });
       expect(configurationDevices.length).toBeGreaterThan(6);
       expect(await registeredSerialNumbers(workspace)).toEqual(configurationDevices);
-    } finally {
-      await workspace.close();
-    }
+    });
     // PGlite writes its files 0666 whatever the umask; closed, the database is the user's alone.
-    expect(await modesUnder(join(root, 'app'))).toEqual({ dirs: [0o700], files: [0o600] });
+    expect(await modesUnder(join(scratch.dir, 'app'))).toEqual({ dirs: [0o700], files: [0o600] });
   });
 
   it('registers the demo fleet, as the CLI asks, and remembers that it did; the key survives a restart', { timeout: 180_000 }, async () => {
-    const dir = join(root, 'cli');
+    const dir = join(scratch.dir, 'cli');
     const fleet = [...DEVICE_TYPES.flatMap((type) => demoSerialNumbers(type)), ...configurationDevices].sort();
-    const first = await openLocalWorkspace({ dir, registerDemoFleet: true });
-    try {
+    const firstKey = await withWorkspace({ dir, registerDemoFleet: true }, async (first) => {
       expect(await registeredSerialNumbers(first)).toEqual(fleet);
-    } finally {
-      await first.close();
-    }
+      return first.apiKey;
+    });
     expect(JSON.parse(await readFile(join(dir, 'workspace.json'), 'utf8'))).toEqual({ format: 'provisioner-local-workspace/2', demoFleetRegistered: true });
     expect((await stat(join(dir, 'workspace.json'))).mode & 0o777).toBe(0o600);
 
-    const second = await openLocalWorkspace({ dir, registerDemoFleet: true });
-    try {
-      expect(second.apiKey).toBe(first.apiKey);
+    await withWorkspace({ dir, registerDemoFleet: true }, async (second) => {
+      expect(second.apiKey).toBe(firstKey);
       expect(await registeredSerialNumbers(second)).toEqual(fleet);
-    } finally {
-      await second.close();
-    }
+    });
   });
 
   // What it remembers is what keeps a device a person removed from coming back at the next start.
   it('registers nothing where it remembers having done so, as a CLI workspace of an earlier version says', { timeout: 180_000 }, async () => {
-    const dir = join(root, 'earlier');
+    const dir = join(scratch.dir, 'earlier');
     const seeded = await openLocalWorkspace({ dir });
     await seeded.close();
     await writeFile(join(dir, 'workspace.json'), JSON.stringify({ format: 'provisioner-local-workspace/1', orgId: 'demo', adminKey: seeded.apiKey }));
-    const reopened = await openLocalWorkspace({ dir, registerDemoFleet: true });
-    try {
+    await withWorkspace({ dir, registerDemoFleet: true }, async (reopened) => {
       expect(await registeredSerialNumbers(reopened)).toEqual(configurationDevices);
-    } finally {
-      await reopened.close();
-    }
+    });
   });
 
   it('is open in one process at a time: another waits as long as it is told, then hears why', { timeout: 180_000 }, async () => {
-    const dir = join(root, 'busy');
+    const dir = join(scratch.dir, 'busy');
     const holder = await openLocalWorkspace({ dir });
     let held = true;
     try {
