@@ -2,7 +2,7 @@ import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../../../platform/durable-file';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
-import { makeCommissioningReport, renderReportPdf, ReportRequestError, type CommissioningReport, type ReportRequest } from '../../../app/report';
+import { makeCommissioningReport, renderReportPdf, ReportRequestError, type CommissioningReport, type ReportContext, type ReportRequest } from '../../../app/report';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -17,21 +17,23 @@ function summary(report: CommissioningReport): string {
   return `${report.devices.length} device${report.devices.length === 1 ? '' : 's'}, ${commissioned} commissioned`;
 }
 
-/** The commissioning report of the signed-in account, from its service's records and this workstation's ledger. */
-export async function commissioningReportOf(ctx: CliContext, request: ReportRequest): Promise<CommissioningReport> {
+/** What a commissioning report is made from: the signed-in account's service and this workstation's ledger and cache. */
+export async function reportContextOf(ctx: CliContext): Promise<ReportContext> {
   const account = await ctx.account();
   const provisioning = await ctx.provisioning();
-  return makeCommissioningReport(
-    {
-      client: account.client,
-      ledger: openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined),
-      cache: provisioning.cache,
-      workstation: await workstationId(ctx.dirs.data),
-      service: account.label,
-      orgId: account.orgId,
-    },
-    request,
-  );
+  return {
+    client: account.client,
+    ledger: openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined),
+    cache: provisioning.cache,
+    workstation: await workstationId(ctx.dirs.data),
+    service: account.label,
+    orgId: account.orgId,
+  };
+}
+
+/** The commissioning report of the signed-in account, from its service's records and this workstation's ledger. */
+export async function commissioningReportOf(ctx: CliContext, request: ReportRequest): Promise<CommissioningReport> {
+  return makeCommissioningReport(await reportContextOf(ctx), request);
 }
 
 /**

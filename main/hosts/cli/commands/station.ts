@@ -2,12 +2,10 @@ import { join } from 'node:path';
 import type { StationEvent, StationFirmwarePolicy } from '../../../../contract/station';
 import { BleCentral, systemBleCentral } from '../../../devices';
 import { LiveDeviceList, portGlobsFromEnv } from '../../../devices/discovery';
-import { loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../../../app/station';
+import { commissioningReportWriter, loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../../../app/station';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
-import { renderReportPdf } from '../../../app/report';
-import { writeFileAtomic } from '../../../../platform/durable-file';
-import { commissioningReportOf } from './report';
+import { reportContextOf } from './report';
 
 export interface StationCommandOptions {
   configuration: string;
@@ -75,31 +73,16 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
   await list.stop();
   const report = await shift.stop();
   const { counts, yieldPercent } = shift.view();
-  const commissioning = await writeCommissioningReport(ctx, roster.configurationName, report.path);
+  // Beside the shift report, as the Station screen writes it; the shift's work stands without it.
+  const commissioning = await commissioningReportWriter(() => reportContextOf(ctx), roster.configurationId, roster.configurationName)(report.path);
+  if (commissioning.error !== null) ctx.out.note(commissioning.error);
+  else if (ctx.out.json) ctx.out.jsonLine({ event: 'commissioning-report', path: commissioning.path });
   if (!ctx.out.json) {
     ctx.out.line(`Shift: ${counts.done} done, ${counts.failed} failed, ${counts.waiting + counts.working} unfinished, ${counts.inSync} already in sync, ${counts.refused} refused, ${counts.duplicate} duplicate; yield ${yieldPercent === null ? '—' : `${yieldPercent}%`}.`);
     ctx.out.line(`Shift report: ${report.path}`);
-    if (commissioning) ctx.out.line(`Commissioning report: ${commissioning}`);
+    if (commissioning.path !== null) ctx.out.line(`Commissioning report: ${commissioning.path}`);
   }
   return counts.failed === 0 && counts.working === 0 ? EXIT.ok : EXIT.failed;
-}
-
-/**
- * Beside the shift report: the commissioning report of the configuration (every device, its
- * firmware and signer, its syncId, its function test, the ledger hashes), as `provisioner report`
- * makes it. A report that cannot be made is said; the shift's work stands.
- */
-async function writeCommissioningReport(ctx: CliContext, configurationName: string, shiftReportPath: string): Promise<string | null> {
-  const path = shiftReportPath.replace(/\.csv$/i, '') + '-commissioning.pdf';
-  try {
-    const made = await commissioningReportOf(ctx, { configurationName });
-    await writeFileAtomic(path, await renderReportPdf(made), 0o644);
-  } catch (error) {
-    ctx.out.note(`The commissioning report of "${configurationName}" could not be made: ${error instanceof Error ? error.message : String(error)}. Make it later with provisioner report --configuration "${configurationName}" --out FILE.pdf`);
-    return null;
-  }
-  if (ctx.out.json) ctx.out.jsonLine({ event: 'commissioning-report', path });
-  return path;
 }
 
 /** One line for a person watching the terminal; progress is left to the tiles and --json. */
