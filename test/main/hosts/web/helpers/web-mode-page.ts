@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Core, LocalWorkspace } from '../../../../../main/app';
-import { buildRenderer, RENDERER_DIST_DIR } from '../../../../../main/hosts/web/build-renderer';
+import { RENDERER_DIST_DIR } from '../../../../../main/hosts/web/build-renderer';
 import { startWebServer, type WebServer } from '../../../../../main/hosts/web/server';
 import { configFileSigningKey, trustedReleaseKeys } from '../../../../../main/hosts/web/simulated-workbench';
 import { createWebCore, type TestDevices } from './web-core';
+import { builtApp } from '../../../../fixtures/built-app';
 
 /**
  * What every browser test of web mode starts the same way: the renderer built by Vite, a web-mode
@@ -63,7 +64,7 @@ export async function startWebModePage(options: {
 }): Promise<WebModePage> {
   const dir = await mkdtemp(join(tmpdir(), `provisioner-e2e-${options.name}-`));
   await mkdir(SCREENSHOTS, { recursive: true });
-  await buildRenderer({ quiet: true });
+  await builtApp();
   let core: Core | undefined;
   let server: WebServer | undefined;
   let browser: Browser | undefined;
