@@ -113,6 +113,14 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
     ) : null;
   const text = (field: DeviceField, { label = fieldLabel(field), hint, type = 'text' }: FieldText & { type?: 'text' | 'password' } = {}) =>
     shows(field) ? <TextField key={field} label={label} name={field} type={type} value={draft[field]} onChange={set(field)} error={byField[field]} hint={hint} /> : null;
+  /** Netmask, gateway and nameservers: the same three for Ethernet and for Wifi. */
+  const networkFields = (link: 'eth' | 'wifi') => (
+    <>
+      {text(`${link}Netmask`, { label: 'Netmask', hint: 'e.g. 255.255.255.0' })}
+      {text(`${link}Gateway`, { label: 'Gateway' })}
+      {text(`${link}Nameservers`, { label: 'Nameservers', hint: 'Separated by commas.' })}
+    </>
+  );
 
   return (
     <form className="subpanel" onSubmit={(e) => void save(e)} aria-label={mode === 'add' ? 'Add a device' : `Edit ${serialNumber}`} noValidate>
@@ -184,11 +192,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
           {shows('ethNetmask') ? (
             <>
               <h4 className="form-section">Ethernet</h4>
-              <div className="form-grid">
-                {text('ethNetmask', { label: 'Netmask', hint: 'e.g. 255.255.255.0' })}
-                {text('ethGateway', { label: 'Gateway' })}
-                {text('ethNameservers', { label: 'Nameservers', hint: 'Separated by commas.' })}
-              </div>
+              <div className="form-grid">{networkFields('eth')}</div>
             </>
           ) : null}
           {shows('wifiSsid') ? (
@@ -197,9 +201,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
               <div className="form-grid">
                 {text('wifiSsid', { label: 'SSID' })}
                 {text('wifiPassword', { label: 'Password', hint: device?.wifiPasswordSet ? 'A password is stored; type to replace it.' : undefined, type: 'password' })}
-                {text('wifiNetmask', { label: 'Netmask', hint: 'e.g. 255.255.255.0' })}
-                {text('wifiGateway', { label: 'Gateway' })}
-                {text('wifiNameservers', { label: 'Nameservers', hint: 'Separated by commas.' })}
+                {networkFields('wifi')}
               </div>
             </>
           ) : null}

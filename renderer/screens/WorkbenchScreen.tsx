@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { ProgressCell } from '../components/ProgressCell';
@@ -170,18 +170,14 @@ export function WorkbenchScreen() {
                 </td>
               </tr>
               {reviewing && d.serialNumber ? (
-                <tr id={changesId} className="workbench-timeline-row">
-                  <td colSpan={7}>
-                    <ConfigurationChanges serialNumber={d.serialNumber} version={job?.finishedAt ?? ''} />
-                  </td>
-                </tr>
+                <DetailRow id={changesId}>
+                  <ConfigurationChanges serialNumber={d.serialNumber} version={job?.finishedAt ?? ''} />
+                </DetailRow>
               ) : null}
               {open && d.serialNumber ? (
-                <tr id={timelineId} className="workbench-timeline-row">
-                  <td colSpan={7}>
-                    <JobTimeline device={d.serialNumber} version={job?.finishedAt ?? ''} />
-                  </td>
-                </tr>
+                <DetailRow id={timelineId}>
+                  <JobTimeline device={d.serialNumber} version={job?.finishedAt ?? ''} />
+                </DetailRow>
               ) : null}
               </Fragment>
             );
@@ -193,5 +189,14 @@ export function WorkbenchScreen() {
       </table>
       <PortGlobsForm />
     </section>
+  );
+}
+
+/** A row under a device's row, across the whole table, for what the device's buttons open. */
+function DetailRow({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <tr id={id} className="workbench-timeline-row">
+      <td colSpan={7}>{children}</td>
+    </tr>
   );
 }
