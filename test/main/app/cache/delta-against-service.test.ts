@@ -68,6 +68,8 @@ describe('a firmware patch from the service to the device', () => {
       const result = await uploadFirmware(session, resolved.bundle.image, { version: '2.1.0', deviceType: 'EPC', signedManifest: signedManifestFor(latest), patches: resolved.patches });
       expect(result.coding).toBe('delta');
       expect(result.wireBytes).toBeLessThan(latest.length / 10);
+      // The patch went as the stream the cache made of it once (zopfli), not deflated again at upload.
+      expect(result.wireBytes).toBe(resolved.patches[0]!.deflated!.bytes.length);
       expect((await applyFirmware(session, { version: '2.1.0' })).firmwareVersion).toBe('2.1.0');
     } finally {
       await session.close().catch(() => undefined);
