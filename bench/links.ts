@@ -12,7 +12,8 @@
  *   --identify                             (coded runs) the upload asks GET /info itself, as before it
  *                                          reused the job's reading
  *   --full-announce                        (coded runs) the full announce, as to a device without
- *                                          manifestAnnounce
+ *                                          manifestAnnounce (not with --identify: an upload that
+ *                                          asks /info itself announces as the answer says)
  *   npx tsx bench/links.ts --legacy        1 MiB of random bytes on every link against the vendor's
  *                                          old tool (64-byte blocks, stop-and-wait); --size, --only
  */
@@ -91,6 +92,10 @@ async function main(): Promise<void> {
     options: { size: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' }, legacy: { type: 'boolean' }, zlib: { type: 'boolean' }, identify: { type: 'boolean' }, 'full-announce': { type: 'boolean' } },
   });
   if (values.legacy === true) return legacyTable(values);
+  if (values.identify === true && values['full-announce'] === true) {
+    // The upload that asks /info itself announces as that reading says: the two cannot be combined.
+    throw new Error('--full-announce applies to the reading the upload reuses; leave out --identify, or --full-announce.');
+  }
   return codedRuns({
     json: values.json === true,
     only: values.only,
