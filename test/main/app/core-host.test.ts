@@ -1,11 +1,11 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core, DeviceSource } from '../../../main/app';
+import type { Core } from '../../../main/app';
 import { issueKey, type RunningService } from '../../../server';
 import { invokeForWire, parseChannelInput, type Channel, type ChannelInput, type InvokeOutcome } from '../../../contract/index';
 import { useScratchDir } from '../../fixtures/scratch';
-import { createCoreIn, serviceAsLocalWorkspace, startDemoService } from '../../fixtures/test-core';
+import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, startDemoService } from '../../fixtures/test-core';
 
 /**
  * The core that web mode and Electron host, driven through the contract as a transport would
@@ -21,7 +21,7 @@ let operatorKey: string;
 const cores: Core[] = [];
 
 /** No devices: the workbench is not what these tests are about. */
-const noDevices: DeviceSource = { start: async () => undefined, stop: async () => undefined, devices: () => [], on: () => () => undefined, refresh: async () => undefined };
+const noDevices = scriptedDeviceSource();
 
 async function startCore(name: string, resume = false): Promise<Core> {
   const core = await createCoreIn(join(scratch.dir, name), { host: 'test', resume, deviceSource: noDevices, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core, DeviceSource } from '../../../../main/app';
+import type { Core } from '../../../../main/app';
 import { createServiceClient } from '../../../../main/cloud';
-import type { DeviceListEvent, DiscoveredDevice } from '../../../../main/devices/discovery';
+import type { DiscoveredDevice } from '../../../../main/devices/discovery';
 import { invokeForWire, type RegisteredDeviceRowView } from '../../../../contract/index';
 import type { Page } from '../../../../domain/records';
 import type { RunningService } from '../../../../server';
-import { createCoreIn, serviceAsLocalWorkspace, startDemoService } from '../../../fixtures/test-core';
+import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, startDemoService } from '../../../fixtures/test-core';
 
 /**
  * The app's path: a device the live list finds is an observation, reconciled with the service as
@@ -21,26 +21,6 @@ let adminKey: string;
 let core: Core | undefined;
 
 const epc: DiscoveredDevice = { serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-E4', firmwareVersion: '1.1.0', configSyncId: null, link: 'serial:/dev/fake', linkKind: 'serial' };
-
-/** A live list that finds one device when told to. */
-function scriptedSource(): DeviceSource & { attach(device: DiscoveredDevice): void } {
-  const listeners = new Set<(event: DeviceListEvent) => void>();
-  const present: DiscoveredDevice[] = [];
-  return {
-    start: async () => undefined,
-    stop: async () => undefined,
-    devices: () => [...present],
-    on: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    refresh: async () => undefined,
-    attach(device) {
-      present.push(device);
-      for (const listener of listeners) listener({ type: 'added', device });
-    },
-  };
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provisioner-core-observations-'));
@@ -57,7 +37,7 @@ describe('the app reconciles what its device list finds', () => {
   it('confirms the firmware an attached device runs, and the Devices screen row says how it stands and when it was seen', { timeout: 120_000 }, async () => {
     const client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
     await client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
-    const source = scriptedSource();
+    const source = scriptedDeviceSource();
     core = await createCoreIn(join(dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
     expect(await invokeForWire(core, 'session.useLocalWorkspace', {})).toMatchObject({ ok: true });
 
