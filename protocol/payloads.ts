@@ -35,6 +35,11 @@ export const deviceInfoSchema = z.object({
    * SHA-256, version and device type read from the manifest. Absent: the full announce.
    */
   manifestAnnounce: z.boolean().optional(),
+  /**
+   * The device handles PUT /fw/data blocks that arrive right behind a POST /fw, before its answer,
+   * once that announce is decided (§3.5): the host may send its first window without waiting.
+   */
+  blocksBehindAnnounce: z.boolean().optional(),
   bootId: z.union([z.number(), z.string()]),
   state: z.string(),
 });

@@ -104,6 +104,14 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
   let sending: ContentCoding | undefined;
   const meter = new RateMeter();
   const maxResumes = options.maxResumes ?? 3;
+  /** Coded bytes acknowledged, shown as the share of the image they carry. */
+  const reporter = (wire: WireImage) => (acknowledged: number) => {
+    const bytes = acknowledged >= wire.bytes.length ? image.length : Math.floor((acknowledged / wire.bytes.length) * image.length);
+    options.onProgress?.({ bytes, total: image.length, rate: meter.record(bytes), coding: wire.coding, wireTotal: wire.bytes.length });
+  };
+  const windowFor = (info: DeviceInfo) => Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
+  /** The blocks go behind the announce once per upload at most; after a give-way, as before. */
+  let triedBehindAnnounce = false;
   for (let attempt = 0; ; attempt++) {
     try {
       const info =
@@ -113,17 +121,33 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
       if (info.deviceType !== options.deviceType) {
         throw new DeviceVerificationError(DEVICE_ERROR.fwWrongType, session.context('firmware announce'), `is a ${info.deviceType}; this firmware is for ${options.deviceType} devices`);
       }
+      if (attempt === 0 && !triedBehindAnnounce && takesBlocksBehindAnnounce(session, info)) {
+        triedBehindAnnounce = true;
+        const wire = wireImageFor(image, info, { patches: options.patches, deflated: options.deflated, preference: options.coding, excluded });
+        sending = wire.coding;
+        const blockSize = largestBlockSizeAtMost(Math.min(info.maxBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE));
+        const report = reporter(wire);
+        const sent = await uploadBehindAnnounce(session, announcement(image, digest, info, options, wire), wire, {
+          blockSize,
+          window: windowFor(info),
+          signal: options.signal,
+          onProgress: report,
+          onFreshStart: () => announcedOffsets.push(0),
+        });
+        if (sent !== undefined) {
+          report(wire.bytes.length);
+          return { sha256: digest, announcedOffsets, blockSize: sent.blockSize, window: windowFor(info), coding: wire.coding, wireBytes: wire.bytes.length, notes };
+        }
+        // The announce was refused or answered other than a fresh start: announced again below,
+        // which names the refusal or resumes from the device's offset.
+      }
       const { wire, deviceOffset, deviceBlockSize } = await announceCoded(session, image, digest, info, options, excluded, notes);
       announcedOffsets.push(deviceOffset);
       sending = wire.coding;
       const blockSize = largestBlockSizeAtMost(Math.min(info.maxBlockSize, deviceBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE));
-      const window = Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
+      const window = windowFor(info);
       const data = wire.bytes;
-      // Coded bytes acknowledged, shown as the share of the image they carry.
-      const report = (acknowledged: number) => {
-        const bytes = acknowledged >= data.length ? image.length : Math.floor((acknowledged / data.length) * image.length);
-        options.onProgress?.({ bytes, total: image.length, rate: meter.record(bytes), coding: wire.coding, wireTotal: data.length });
-      };
+      const report = reporter(wire);
       const done = (size: number): FirmwareUploadResult => ({ sha256: digest, announcedOffsets, blockSize: size, window, coding: wire.coding, wireBytes: data.length, notes });
       if (deviceOffset > data.length) {
         throw new DeviceVerificationError('FW_BAD_OFFSET', session.context('firmware announce'), `offered to resume at ${deviceOffset}, beyond the ${data.length}-byte ${wire.coding} stream`);
@@ -188,6 +212,76 @@ function announcement(image: Uint8Array, digest: Uint8Array, info: DeviceInfo, o
   const coding = wire.announced === undefined ? {} : { coding: wire.announced };
   if (info.manifestAnnounce === true) return { signedManifest: options.signedManifest, ...coding };
   return { size: image.length, sha256: digest, version: options.version, deviceType: options.deviceType, signedManifest: options.signedManifest, ...coding };
+}
+
+/**
+ * Whether the first blocks may go right behind the announce, before its answer, so that the
+ * device's work on the announce (the signature check, two fsyncs) overlaps their time on the line:
+ * only to a device that says it handles them after the announce is decided (`blocksBehindAnnounce`),
+ * that has nothing staged (so a fresh start at offset 0 is the only answer that keeps them), on a
+ * serial or BLE link (UDP's round trip is 2 ms, and its payload sets are hundreds of blocks).
+ */
+function takesBlocksBehindAnnounce(session: DeviceSession, info: DeviceInfo): boolean {
+  return info.blocksBehindAnnounce === true && (info.state === 'idle' || info.state === 'failed') && session.engine.link.kind !== 'udp';
+}
+
+/**
+ * POST /fw and, without waiting for its answer, the first window of PUT /fw/data. Resolves with
+ * the upload's result when the device started afresh at offset 0 and took every block; undefined
+ * when the announce was refused or answered another offset or block size, or the device took a
+ * block as not announced: the blocks in flight are then abandoned (the device keeps nothing of a
+ * refused announce, and a block it refused changed nothing) and the caller announces again as
+ * before. Other errors of the blocks (a lost link, a corrupt stream) are the upload's.
+ */
+async function uploadBehindAnnounce(
+  session: DeviceSession,
+  payload: Record<string, unknown>,
+  wire: WireImage,
+  upload: { blockSize: number; window: number; signal: AbortSignal | undefined; onProgress: (acknowledged: number) => void; onFreshStart: () => void },
+): Promise<{ blockSize: number } | undefined> {
+  const early = new AbortController();
+  const abandon = () => early.abort(upload.signal?.reason);
+  upload.signal?.addEventListener('abort', abandon, { once: true });
+  try {
+    const announced = session.engine.request({
+      method: CODE.POST,
+      path: 'fw',
+      options: [contentFormatOption(CONTENT_FORMAT_CBOR)],
+      payload: encodeCbor(payload),
+      step: 'firmware announce',
+      signal: upload.signal,
+    });
+    const blocks = uploadBlock1(session.engine, {
+      path: 'fw/data',
+      data: wire.bytes,
+      startOffset: 0,
+      blockSize: upload.blockSize,
+      window: upload.window,
+      what: wire.coding === 'identity' ? 'firmware' : `firmware (${wire.coding})`,
+      signal: early.signal,
+      onProgress: upload.onProgress,
+    });
+    // Observed below; a rejection before then must not go unhandled.
+    blocks.catch(() => undefined);
+    try {
+      const answer = parsePayload(announceResponseSchema, await announced, session.context('firmware announce'));
+      if (answer.offset !== 0 || answer.blockSize < upload.blockSize) throw new Error('not a fresh start');
+      upload.onFreshStart();
+    } catch (error) {
+      early.abort(error);
+      await blocks.catch(() => undefined);
+      if (upload.signal?.aborted) throw abortReason(upload.signal);
+      return undefined;
+    }
+    try {
+      return { blockSize: (await blocks).blockSize };
+    } catch (error) {
+      if (error instanceof DeviceError && error.code === DEVICE_ERROR.fwNotAnnounced) return undefined;
+      throw error;
+    }
+  } finally {
+    upload.signal?.removeEventListener('abort', abandon);
+  }
 }
 
 /**

@@ -3,12 +3,15 @@ import { RESOURCE } from '../../../protocol/constants';
 import type { Resource } from '../context';
 import { cborResponse } from '../errors';
 import { incomingBlock } from './block1';
+import { afterAnnounce, takesAnnounceExtensions } from './firmware';
 
 export const firmwareDataResource: Resource = {
   path: RESOURCE.firmwareData,
   linkAttributes: ';rt="provisioner.fw.data"',
   methods: {
     PUT: async (request, device) => {
+      // A block sent right behind an announce waits for it (GET /info blocksBehindAnnounce).
+      if (takesAnnounceExtensions(device)) await afterAnnounce(device);
       const { block, offset, payload } = incomingBlock(request.message, device.maxBlockSize);
       const faults = device.faults.onFirmwareBlock(offset + payload.length);
       if (faults.pull) {

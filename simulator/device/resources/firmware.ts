@@ -17,11 +17,12 @@ export function firmwareStatusResponse(device: DeviceContext): CoapResponse {
 const ANNOUNCEMENT_FIELDS = '"size" (a positive integer), "sha256" (32 bytes), "version" (1 to 32 characters), "deviceType" and "signedManifest" (bytes)';
 
 /**
- * Whether this device takes the short announce (GET /info `manifestAnnounce`): the simulated device
- * has it from the same firmware generation as content codings, so a device started with no codings
- * (one from before them) takes only the full announce, as such devices do.
+ * Whether this device takes the short announce and blocks behind it (GET /info `manifestAnnounce`,
+ * `blocksBehindAnnounce`): the simulated device has them from the same firmware generation as
+ * content codings, so a device started with no codings (one from before them) takes only the full
+ * announce and handles a block as it comes, as such devices do.
  */
-export function takesShortAnnounce(device: DeviceContext): boolean {
+export function takesAnnounceExtensions(device: DeviceContext): boolean {
   return device.firmware.codings.length > 0;
 }
 
@@ -55,7 +56,7 @@ function parseAnnouncement(payload: Uint8Array, device: DeviceContext): Firmware
   } catch {
     throw new DeviceError(DEVICE_ERROR.badRequest, 'The announcement is not CBOR.');
   }
-  const short = takesShortAnnounce(device) ? fromManifest(value) : undefined;
+  const short = takesAnnounceExtensions(device) ? fromManifest(value) : undefined;
   if (short) return short;
   const parsed = firmwareAnnouncementSchema.safeParse(value);
   if (!parsed.success) {
@@ -65,14 +66,31 @@ function parseAnnouncement(payload: Uint8Array, device: DeviceContext): Firmware
   return parsed.data;
 }
 
+/**
+ * The announce each device is deciding, if any. A device that says `blocksBehindAnnounce` handles
+ * PUT /fw/data only once the announce before it is decided, as a device whose main loop takes one
+ * request at a time does; the simulator takes requests as they come, so the blocks wait here.
+ */
+const deciding = new WeakMap<DeviceContext['firmware'], Promise<unknown>>();
+
+/** Resolves once the announce `device` is deciding (if any) is decided, whatever its answer. */
+export async function afterAnnounce(device: DeviceContext): Promise<void> {
+  await deciding.get(device.firmware)?.catch(() => undefined);
+}
+
 export const firmwareResource: Resource = {
   path: RESOURCE.firmware,
   linkAttributes: ';rt="provisioner.fw";ct=60;obs',
   methods: {
     GET: async (_request, device) => firmwareStatusResponse(device),
     POST: async (request, device) => {
-      const start = await device.firmware.announce(parseAnnouncement(request.message.payload, device));
-      return cborResponse(CODE.CREATED, start);
+      const announced = device.firmware.announce(parseAnnouncement(request.message.payload, device));
+      deciding.set(device.firmware, announced);
+      try {
+        return cborResponse(CODE.CREATED, await announced);
+      } finally {
+        if (deciding.get(device.firmware) === announced) deciding.delete(device.firmware);
+      }
     },
   },
 };

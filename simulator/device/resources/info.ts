@@ -4,7 +4,7 @@ import type { DeviceInfo } from '../../../protocol/payloads';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse } from '../errors';
 import { hexToBytes } from '../../hex';
-import { takesShortAnnounce } from './firmware';
+import { takesAnnounceExtensions } from './firmware';
 
 export function deviceInfo(device: DeviceContext): DeviceInfo {
   const state = device.store.current;
@@ -21,7 +21,7 @@ export function deviceInfo(device: DeviceContext): DeviceInfo {
     qBlock1MaxPayloads: device.qBlock1MaxPayloads,
     // Omitted, not empty, by a device without codings: exactly what devices sent before them.
     ...(device.firmware.codings.length > 0 ? { codings: [...device.firmware.codings] } : {}),
-    ...(takesShortAnnounce(device) ? { manifestAnnounce: true } : {}),
+    ...(takesAnnounceExtensions(device) ? { manifestAnnounce: true, blocksBehindAnnounce: true } : {}),
     imageSha256: device.firmware.runningImageSha256 === null ? null : hexToBytes(device.firmware.runningImageSha256),
     bootId: state.bootId,
     state: device.firmware.status().state,

@@ -10,6 +10,7 @@ import { DeviceSession } from '../../../../main/devices/session';
 import { decodeMessage, uriPathOf } from '../../../../protocol/coap/codec';
 import { CODE } from '../../../../protocol/coap/parameters';
 import type { SimulatedDeviceOptions } from '../../../../simulator';
+import { generateReleaseKeyPair } from '../../../../domain/files/firmware-release-key';
 import { signedManifestFor } from '../../../fixtures/release-key';
 import { firmwareImage, startDevice, uniqueSerial, useDeviceBench } from '../helpers/simulated';
 
@@ -27,13 +28,34 @@ async function attach(options: Partial<SimulatedDeviceOptions> = {}) {
 function recordRequests(session: DeviceSession) {
   const link = session.engine.link;
   const send = link.send;
-  const sent: { path: string; code: number; payload: Uint8Array }[] = [];
+  const sent: { path: string; code: string; payload: Uint8Array }[] = [];
   link.send = (message, hint) => {
     const decoded = decodeMessage(message);
-    if (decoded.code !== 0 && decoded.code < 64) sent.push({ path: uriPathOf(decoded), code: decoded.code, payload: decoded.payload });
+    // Requests only: class 0, not the empty message (ACKs).
+    if (decoded.code.startsWith('0.') && decoded.code !== CODE.EMPTY) sent.push({ path: uriPathOf(decoded), code: decoded.code, payload: decoded.payload });
     send.call(link, message, hint);
   };
   return sent;
+}
+
+/** Sends and announce answers in the order they happen: whether blocks went before the announce was answered. */
+function recordOrder(session: DeviceSession) {
+  const events: string[] = [];
+  const link = session.engine.link;
+  const send = link.send;
+  link.send = (message, hint) => {
+    const decoded = decodeMessage(message);
+    if (decoded.code.startsWith('0.') && decoded.code !== CODE.EMPTY) events.push(`send ${uriPathOf(decoded)}`);
+    send.call(link, message, hint);
+  };
+  const engine = session.engine;
+  const request = engine.request.bind(engine);
+  engine.request = async (options) => {
+    const response = await request(options);
+    if (options.path === 'fw') events.push('answer fw');
+    return response;
+  };
+  return events;
 }
 
 /** An image that compresses like code: a fixture, not a figure. */
@@ -43,7 +65,7 @@ function codeLike(version: string): Uint8Array {
   return image;
 }
 
-const announceOf = (sent: { path: string; code: number; payload: Uint8Array }[]) => {
+const announceOf = (sent: { path: string; code: string; payload: Uint8Array }[]) => {
   const announces = sent.filter((r) => r.path === 'fw' && r.code === CODE.POST);
   expect(announces).toHaveLength(1);
   return decodeCbor(announces[0]!.payload) as Record<string, unknown>;
@@ -113,5 +135,37 @@ describe('fixed costs of a firmware upload', () => {
     expect(narrowResult.wireBytes).not.toBe(precoded.bytes.length);
     expect(announceOf(sent).coding).toMatchObject({ name: 'deflate', windowBits: 10 });
     expect(narrow.device.state().upload).toMatchObject({ state: 'received', sha256: hex(image) });
+  });
+
+  it('sends the first blocks behind the announce, before its answer, to a device that handles them after it', async () => {
+    const { device, session } = await attach();
+    const info = await identify(session);
+    expect(info).toMatchObject({ blocksBehindAnnounce: true, state: 'idle' });
+    const events = recordOrder(session);
+    const image = codeLike('4.0.5');
+    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.5', deviceType: 'EPC', info });
+    expect(events.indexOf('send fw/data')).toBeGreaterThan(events.indexOf('send fw'));
+    expect(events.indexOf('send fw/data')).toBeLessThan(events.indexOf('answer fw'));
+    expect(result.announcedOffsets).toEqual([0]);
+    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(image) });
+  });
+
+  it('blocks behind a refused announce change nothing on the device', async () => {
+    const { device, session } = await attach();
+    const info = await identify(session);
+    const image = codeLike('4.0.6');
+    const untrusted = signedManifestFor(image, { key: generateReleaseKeyPair() });
+    await expect(uploadFirmware(session, image, { signedManifest: untrusted, version: '4.0.6', deviceType: 'EPC', info })).rejects.toMatchObject({ code: 'FW_UNTRUSTED_KEY' });
+    expect(device.state().upload ?? null).toBeNull();
+    expect((await identify(session)).state).toBe('idle');
+  });
+
+  it('waits for the announce\'s answer before any block to a device from before', async () => {
+    const { session } = await attach({ codings: [] });
+    const info = await identify(session);
+    const events = recordOrder(session);
+    const image = codeLike('4.0.7');
+    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.7', deviceType: 'EPC', info });
+    expect(events.indexOf('send fw/data')).toBeGreaterThan(events.indexOf('answer fw'));
   });
 });
