@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core, DeviceSource } from '../../../../main/app';
+import type { Core } from '../../../../main/app';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
-import type { DeviceListEvent, DiscoveredDevice } from '../../../../main/devices/discovery';
+import type { DiscoveredDevice } from '../../../../main/devices/discovery';
 import { seedDemo, startService, type RunningService } from '../../../../server';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
-import { createCoreIn, serviceAsLocalWorkspace, wireValue } from '../../../fixtures/test-core';
+import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, wireValue } from '../../../fixtures/test-core';
 
 /**
  * The core confirms to the service what it reads of every attached device (main/app/jobs/
@@ -28,29 +28,9 @@ let dir: string;
 let service: RunningService;
 let client: ServiceClient;
 let core: Core | undefined;
-let source: ReturnType<typeof scriptedSource>;
+let source: ReturnType<typeof scriptedDeviceSource>;
 
 const device = (serialNumber: string, link: string, firmwareVersion: string): DiscoveredDevice => ({ serialNumber, deviceType: 'EPC', model: 'EPC-E4', firmwareVersion, configSyncId: null, link, linkKind: 'serial' });
-
-/** A live list the test plugs devices into. */
-function scriptedSource(): DeviceSource & { attach(device: DiscoveredDevice): void } {
-  const listeners = new Set<(event: DeviceListEvent) => void>();
-  const present: DiscoveredDevice[] = [];
-  return {
-    start: async () => undefined,
-    stop: async () => undefined,
-    devices: () => [...present],
-    on: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    refresh: async () => undefined,
-    attach(device) {
-      present.push(device);
-      for (const listener of listeners) listener({ type: 'added', device });
-    },
-  };
-}
 
 async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean): Promise<T> {
   let seen: T | undefined;
@@ -70,7 +50,7 @@ beforeAll(async () => {
   const { adminKey } = await seedDemo(service.db, { configurations: true });
   client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
   await client.devices.register({ serialNumber: OTHER, name: OTHER });
-  source = scriptedSource();
+  source = scriptedDeviceSource();
   core = await createCoreIn(join(dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
   await wireValue(core, 'session.useLocalWorkspace', {});
 }, 120_000);
