@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { configurationConfirmationSchema, firmwareConfirmationSchema, validateFirmwareConfirmation, type ConfirmationReason } from '../../domain';
 import { checkApplyTime } from '../../domain/apply-time';
@@ -7,7 +8,7 @@ import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import { recordConfirmationOnce, stateAlreadyRecorded } from '../store/confirmations';
-import { answeredBefore, rememberAnswer } from './confirmation-idempotency';
+import { answeredBefore, rememberAnswer, type ConfirmationRequest } from './confirmation-idempotency';
 import { getRegisteredDevice, recordConfigurationApply, recordFirmwareApply } from '../store/devices';
 import { findIssuedSyncId } from '../store/sync-ids';
 
@@ -28,6 +29,29 @@ function observedOf(body: { observedAt?: string; workstation?: string; reason?: 
     ...(body.workstation !== undefined ? { workstation: body.workstation } : {}),
     ...(body.reason !== undefined ? { reason: body.reason } : {}),
   };
+}
+
+/** An observation of a success: the state the device is then known to be in. */
+type ObservedState = { kind: 'firmware'; firmwareVersion: string } | { kind: 'configuration'; syncId: string };
+
+/**
+ * Records a firmware or configuration confirmation, the same way for both: a request answered
+ * before (its Idempotency-Key) and an observation of the state the service already records change
+ * nothing; the device's record follows only when the confirmation is stored for the first time.
+ */
+async function recordOnce(
+  db: Queryable,
+  request: FastifyRequest,
+  confirmation: ConfirmationRequest & { payload: { success: boolean } },
+  observed: ObservedState | null,
+  updateDevice: () => Promise<unknown>,
+): Promise<true> {
+  if (await answeredBefore(db, request, confirmation)) return true;
+  if (observed && (await stateAlreadyRecorded(db, { orgId: confirmation.orgId, serialNumber: confirmation.serialNumber, ...observed }))) return true;
+  const first = await recordConfirmationOnce(db, { ...confirmation, outcome: confirmation.payload.success ? 'deployed' : 'failed' });
+  if (first) await updateDevice();
+  await rememberAnswer(db, request, confirmation, first);
+  return true;
 }
 
 export const confirmationOperations: AnyOperationSpec[] = [
@@ -54,22 +78,11 @@ export const confirmationOperations: AnyOperationSpec[] = [
         appliedAt: instant(body.applyTimeStamp),
         ...observedOf(body),
       };
-      const confirmation = { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware' as const, payload: apply };
-      if (await answeredBefore(db, request, confirmation)) return true;
-      if (body.reason === 'observation' && apply.success && apply.firmwareVersion !== null) {
-        const known = await stateAlreadyRecorded(db, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware', firmwareVersion: apply.firmwareVersion });
-        if (known) return true;
-      }
-      const first = await recordConfirmationOnce(db, {
-        orgId: caller.orgId,
-        serialNumber: params.serialNumber,
-        kind: 'firmware',
-        payload: apply,
-        outcome: apply.success ? 'deployed' : 'failed',
-      });
-      if (first) await recordFirmwareApply(db, params.serialNumber, apply);
-      await rememberAnswer(db, request, confirmation, first);
-      return true;
+      const observed =
+        body.reason === 'observation' && apply.success && apply.firmwareVersion !== null ? { kind: 'firmware' as const, firmwareVersion: apply.firmwareVersion } : null;
+      return recordOnce(db, request, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware', payload: apply }, observed, () =>
+        recordFirmwareApply(db, params.serialNumber, apply),
+      );
     },
   }),
   orgOperation({
@@ -102,22 +115,10 @@ export const confirmationOperations: AnyOperationSpec[] = [
         appliedAt: instant(body.applyTimeStamp),
         ...observedOf(body),
       };
-      const confirmation = { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration' as const, payload: apply };
-      if (await answeredBefore(db, request, confirmation)) return true;
-      if (body.reason === 'observation' && apply.success) {
-        const known = await stateAlreadyRecorded(db, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration', syncId: apply.syncId });
-        if (known) return true;
-      }
-      const first = await recordConfirmationOnce(db, {
-        orgId: caller.orgId,
-        serialNumber: params.serialNumber,
-        kind: 'configuration',
-        payload: apply,
-        outcome: apply.success ? 'deployed' : 'failed',
-      });
-      if (first) await recordConfigurationApply(db, params.serialNumber, apply);
-      await rememberAnswer(db, request, confirmation, first);
-      return true;
+      const observed = body.reason === 'observation' && apply.success ? { kind: 'configuration' as const, syncId: apply.syncId } : null;
+      return recordOnce(db, request, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration', payload: apply }, observed, () =>
+        recordConfigurationApply(db, params.serialNumber, apply),
+      );
     },
   }),
 ];
