@@ -11,7 +11,7 @@ import { fileResult, orgOperation, publicOperation, type AnyOperationSpec } from
 import { orgParams, serialParams } from '../http/schemas';
 import { violationsToEntries } from '../http/validation';
 import { nextConfigFileSequence } from '../store/config-sequences';
-import { getRegisteredDevice } from '../store/devices';
+import { deviceNotFound, registeredDevice } from './registered-device';
 import { fileIssue } from '../store/file-issues';
 import { canonicalJson } from '../store/json';
 import { getOrganization } from '../store/organizations';
@@ -49,12 +49,6 @@ function fileOf(settings: FileSettings, issued: { syncId: string; orgId: string;
   });
 }
 
-async function registered(db: Queryable, orgId: string, serialNumber: string) {
-  const device = await getRegisteredDevice(db, orgId, serialNumber);
-  if (!device) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
-  return device;
-}
-
 /**
  * A device's file: its content from the plan kept in the read cache when that plan is still the
  * one the database calls for (configuration-files plan, server/configurations/file-plan.ts), else
@@ -68,7 +62,7 @@ async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, s
   let plan: FilePlan = ctx.reads ? await ctx.reads.through(`file-plan/${orgId}/${serialNumber}`, prepare) : await prepare();
   const issue = await fileIssue(db, orgId, serialNumber);
   if (!planStillHolds(plan, issue)) plan = await prepare();
-  if (!issue || plan.kind === 'unregistered') throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
+  if (!issue || plan.kind === 'unregistered') throw deviceNotFound(serialNumber);
   if (plan.kind === 'unconfigured') {
     throw conflict(
       'DEVICE_NOT_IN_CONFIGURATION',
@@ -123,7 +117,7 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     mutates: true,
     response: { kind: 'file', mediaType: CONFIG_FILE_MEDIA_TYPE, description: 'The blank configuration file.', headers: FILE_HEADERS },
     handler: async ({ db, ctx, caller, params }) => {
-      const device = await registered(db, caller.orgId, params.serialNumber);
+      const device = await registeredDevice(db, caller.orgId, params.serialNumber);
       const settings = blankFileSettings(device.serialNumber, device.deviceType);
       return signedFile(db, ctx, caller.orgId, settings, ctx.secrets.contentHash(canonicalJson(settings)));
     },

@@ -3,20 +3,15 @@ import { z } from 'zod';
 import { configurationConfirmationSchema, firmwareConfirmationSchema, validateFirmwareConfirmation, type ConfirmationReason } from '../../domain';
 import { checkApplyTime } from '../../domain/apply-time';
 import type { Queryable } from '../db/database';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest } from '../http/errors';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import { recordConfirmationOnce, stateAlreadyRecorded } from '../store/confirmations';
 import { answeredBefore, rememberAnswer, type ConfirmationRequest } from './confirmation-idempotency';
-import { getRegisteredDevice, recordConfigurationApply, recordFirmwareApply } from '../store/devices';
+import { recordConfigurationApply, recordFirmwareApply } from '../store/devices';
+import { registeredDevice } from './registered-device';
 import { findIssuedSyncId } from '../store/sync-ids';
-
-async function registered(db: Queryable, orgId: string, serialNumber: string) {
-  const device = await getRegisteredDevice(db, orgId, serialNumber);
-  if (!device) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
-  return device;
-}
 
 /** Times are compared as instants: '...+02:00' and the same instant in 'Z' are one confirmation. */
 const instant = (text: string) => new Date(text).toISOString();
@@ -70,7 +65,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
     handler: async ({ db, caller, params, body, request }) => {
       const violations = [...validateFirmwareConfirmation(body), ...checkApplyTime(body.applyTimeStamp, new Date())];
       if (violations.length > 0) throw invalid(violations);
-      await registered(db, caller.orgId, params.serialNumber);
+      await registeredDevice(db, caller.orgId, params.serialNumber);
       const apply = {
         success: body.firmwareFileSuccessfullyDeployed,
         firmwareVersion: body.firmwareVersion ?? null,
@@ -100,7 +95,7 @@ export const confirmationOperations: AnyOperationSpec[] = [
     handler: async ({ db, caller, params, body, request }) => {
       const outOfWindow = checkApplyTime(body.applyTimeStamp, new Date());
       if (outOfWindow.length > 0) throw invalid(outOfWindow);
-      await registered(db, caller.orgId, params.serialNumber);
+      await registeredDevice(db, caller.orgId, params.serialNumber);
       if (!(await findIssuedSyncId(db, caller.orgId, params.serialNumber, body.syncId))) {
         throw badRequest(
           'SYNC_ID_NOT_ISSUED',

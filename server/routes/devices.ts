@@ -14,7 +14,8 @@ import { foundOr } from '../http/found-or';
 import { JsonText, orgOperation, type AnyOperationSpec } from '../http/operation';
 import { orgParams, serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
-import { getDeviceRecord, getRegisteredDevice, insertDevice, listDeviceRecords, registrationOf, releaseDevice, updateDevice } from '../store/devices';
+import { deviceNotFound, registeredDevice } from './registered-device';
+import { getDeviceRecord, insertDevice, listDeviceRecords, registrationOf, releaseDevice, updateDevice } from '../store/devices';
 import { getManufacturingRecord } from '../store/manufacturing';
 import type { Queryable } from '../db/database';
 import { readThrough } from '../cache/read-cache';
@@ -27,8 +28,6 @@ import { readThrough } from '../cache/read-cache';
 export const deviceImageBody = z.preprocess((body) => (typeof body === 'string' ? { deviceImage: body } : body), deviceImageBodySchema);
 
 const IMAGE_AS_STRING = { type: 'string', description: 'The deviceImage itself: a data URL (data:image/png;base64,...) or base64.' } as const;
-
-const deviceNotFound = (serialNumber: string) => notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
 
 const recordOrThrow = (db: Queryable, orgId: string, serialNumber: string) => foundOr(getDeviceRecord(db, orgId, serialNumber), () => deviceNotFound(serialNumber));
 
@@ -97,7 +96,7 @@ export const deviceOperations: AnyOperationSpec[] = [
       const image = body ?? {};
       const violations = validateDeviceRename(query, image);
       if (violations.length > 0) throw invalid(violations);
-      await foundOr(getRegisteredDevice(db, caller.orgId, params.serialNumber), () => deviceNotFound(params.serialNumber));
+      await registeredDevice(db, caller.orgId, params.serialNumber);
       await updateDevice(db, {
         serialNumber: params.serialNumber,
         name: query.name,

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/database';
 import { notFound } from '../http/errors';
 import { fileResult, orgOperation, publicOperation, type AnyOperationSpec } from '../http/operation';
 import { serialParams } from '../http/schemas';
-import { getRegisteredDevice } from '../store/devices';
+import { registeredDevice } from './registered-device';
 import { firmwareBundleBytes, latestFirmware } from '../store/firmware';
 import { firmwarePatchBytes, firmwarePatchesTo } from '../store/firmware-patches';
 import { firmwarePatchRecordSchema } from '../../domain/files/firmware-patch-record';
@@ -28,9 +28,7 @@ const FIRMWARE_HEADERS = {
 };
 
 async function typeOfDevice(db: Queryable, orgId: string, serialNumber: string): Promise<DeviceType> {
-  const device = await getRegisteredDevice(db, orgId, serialNumber);
-  if (!device) throw notFound('DEVICE_NOT_FOUND', `Device ${serialNumber} is not registered in this organization.`, 'serialNumber');
-  return device.deviceType;
+  return (await registeredDevice(db, orgId, serialNumber)).deviceType;
 }
 
 async function latestOrThrow(db: Queryable, deviceType: DeviceType) {
