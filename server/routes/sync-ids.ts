@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { issuedSyncIdSchema } from '../../domain/issued-sync-id';
 import { notFound } from '../http/errors';
+import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { issuedSyncIdRecord } from '../store/sync-ids';
 
@@ -19,10 +20,9 @@ export const syncIdOperations: AnyOperationSpec[] = [
     params: syncIdParams,
     mutates: false,
     response: { kind: 'json', data: issuedSyncIdSchema, description: 'The syncId, its device and configuration, when it was issued, and the settings.' },
-    handler: async ({ db, caller, params }) => {
-      const record = await issuedSyncIdRecord(db, caller.orgId, params.serialNumber, params.syncId);
-      if (!record) throw notFound('SYNC_ID_NOT_FOUND', `No configuration file with syncId ${params.syncId} was issued for ${params.serialNumber} in this organization.`, 'syncId');
-      return record;
-    },
+    handler: async ({ db, caller, params }) =>
+      foundOr(issuedSyncIdRecord(db, caller.orgId, params.serialNumber, params.syncId), () =>
+        notFound('SYNC_ID_NOT_FOUND', `No configuration file with syncId ${params.syncId} was issued for ${params.serialNumber} in this organization.`, 'syncId'),
+      ),
   }),
 ];
