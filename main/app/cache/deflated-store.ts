@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { PrecodedStream } from '../../../domain/files/content-coding';
-import { errnoCode, nodeFileSystem, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
-import { quarantineFile } from '../../../platform/quarantine';
+import { nodeFileSystem, type FileSystem } from '../../../platform/durable-file';
+import { HashNamedFiles } from './hash-named-files';
 import { zopfliDeflate } from './zopfli-deflate';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -19,16 +19,16 @@ const NAME = /^([0-9a-f]{64})\.(\d{1,2})\.([0-9a-f]{64})\.deflate$/;
  * decodes against the signed manifest.
  */
 export class DeflatedStore {
-  private readonly dir: string;
+  private readonly files: HashNamedFiles;
 
   constructor(
     cacheDir: string,
-    private readonly quarantineDir: string,
-    private readonly fs: FileSystem = nodeFileSystem,
-    private readonly now: () => number = Date.now,
+    quarantineDir: string,
+    fs: FileSystem = nodeFileSystem,
+    now: () => number = Date.now,
     private readonly deflate: (source: Uint8Array) => Promise<PrecodedStream | undefined> = zopfliDeflate,
   ) {
-    this.dir = join(cacheDir, 'deflated');
+    this.files = new HashNamedFiles(join(cacheDir, 'deflated'), quarantineDir, fs, now);
   }
 
   /** The kept stream of `source`, made and kept now if there is none; undefined where none is made (too large). */
@@ -38,41 +38,20 @@ export class DeflatedStore {
     if (kept) return kept;
     const made = await this.deflate(source);
     if (made === undefined) return undefined;
-    await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await writeFileDurable(this.fs, join(this.dir, `${sourceSha256}.${made.windowBits}.${sha256(made.bytes)}.deflate`), made.bytes);
+    await this.files.put(`${sourceSha256}.${made.windowBits}.${sha256(made.bytes)}.deflate`, made.bytes);
     return made;
   }
 
   /** The intact kept stream of the bytes hashing to `sourceSha256` (hex); damaged ones are quarantined on the way. */
   async get(sourceSha256: string): Promise<PrecodedStream | undefined> {
-    for (const name of await this.names()) {
-      const match = NAME.exec(name);
-      if (!match || match[1] !== sourceSha256) continue;
-      const path = join(this.dir, name);
-      let bytes: Uint8Array;
-      try {
-        bytes = new Uint8Array(await this.fs.readFile(path));
-      } catch (error) {
-        if (errnoCode(error) === 'ENOENT') continue;
-        throw error;
-      }
-      const windowBits = Number(match[2]);
-      if (sha256(bytes) !== match[3] || !inflatesTo(bytes, windowBits, sourceSha256)) {
-        await quarantineFile(this.fs, path, { quarantineDir: this.quarantineDir, reason: 'its bytes no longer hash to its name or inflate to its source', now: this.now() });
-        continue;
-      }
-      return { windowBits, bytes };
-    }
+    const intact = this.files.intact(
+      NAME,
+      (match) => match[1] === sourceSha256,
+      ({ match, bytes }) => sha256(bytes) === match[3] && inflatesTo(bytes, Number(match[2]), sourceSha256),
+      'its bytes no longer hash to its name or inflate to its source',
+    );
+    for await (const { match, bytes } of intact) return { windowBits: Number(match[2]), bytes };
     return undefined;
-  }
-
-  private async names(): Promise<string[]> {
-    try {
-      return await this.fs.readdir(this.dir);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return [];
-      throw error;
-    }
   }
 }
 

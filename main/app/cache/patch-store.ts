@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { parseFirmwarePatchHeader } from '../../../domain/files/firmware-patch';
-import { errnoCode, nodeFileSystem, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
-import { quarantineFile } from '../../../platform/quarantine';
+import { nodeFileSystem, type FileSystem } from '../../../platform/durable-file';
+import { HashNamedFiles } from './hash-named-files';
 
 /** A patch the cache holds: from the image whose SHA-256 is `baseSha256` (hex) to `targetSha256`'s. */
 export interface CachedPatch {
@@ -24,15 +24,10 @@ const NAME = /^([0-9a-f]{64})\.([0-9a-f]{64})\.([0-9a-f]{64})\.patch$/;
  * image it builds against the bundle's signed manifest.
  */
 export class PatchStore {
-  private readonly dir: string;
+  private readonly files: HashNamedFiles;
 
-  constructor(
-    cacheDir: string,
-    private readonly quarantineDir: string,
-    private readonly fs: FileSystem = nodeFileSystem,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.dir = join(cacheDir, 'patches');
+  constructor(cacheDir: string, quarantineDir: string, fs: FileSystem = nodeFileSystem, now: () => number = Date.now) {
+    this.files = new HashNamedFiles(join(cacheDir, 'patches'), quarantineDir, fs, now);
   }
 
   /** Keeps a patch; its header says which images it joins. Refuses bytes that are not a patch. */
@@ -43,45 +38,20 @@ export class PatchStore {
     if ((expect.baseSha256 !== undefined && expect.baseSha256 !== baseSha256) || (expect.targetSha256 !== undefined && expect.targetSha256 !== targetSha256)) {
       throw new FileFormatError('FW_CODING_CORRUPT', 'The firmware patch joins other images than the service said; it was not kept.');
     }
-    await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await writeFileDurable(this.fs, join(this.dir, `${baseSha256}.${targetSha256}.${sha256(patch)}.patch`), patch);
+    await this.files.put(`${baseSha256}.${targetSha256}.${sha256(patch)}.patch`, patch);
     return { baseSha256, targetSha256, patch };
   }
 
   /** Whether a patch between these images is kept (not checked: get() checks). */
   async has(baseSha256: string, targetSha256: string): Promise<boolean> {
-    return (await this.names()).some((name) => name.startsWith(`${baseSha256}.${targetSha256}.`));
+    return (await this.files.names()).some((name) => name.startsWith(`${baseSha256}.${targetSha256}.`));
   }
 
   /** The intact patches to the image `targetSha256`; damaged ones are quarantined on the way. */
   async to(targetSha256: string): Promise<CachedPatch[]> {
     const found: CachedPatch[] = [];
-    for (const name of await this.names()) {
-      const match = NAME.exec(name);
-      if (!match || match[2] !== targetSha256) continue;
-      const path = join(this.dir, name);
-      let bytes: Uint8Array;
-      try {
-        bytes = new Uint8Array(await this.fs.readFile(path));
-      } catch (error) {
-        if (errnoCode(error) === 'ENOENT') continue;
-        throw error;
-      }
-      if (sha256(bytes) !== match[3]) {
-        await quarantineFile(this.fs, path, { quarantineDir: this.quarantineDir, reason: 'its bytes no longer hash to its name', now: this.now() });
-        continue;
-      }
-      found.push({ baseSha256: match[1]!, targetSha256, patch: bytes });
-    }
+    const intact = this.files.intact(NAME, (match) => match[2] === targetSha256, ({ match, bytes }) => sha256(bytes) === match[3], 'its bytes no longer hash to its name');
+    for await (const { match, bytes } of intact) found.push({ baseSha256: match[1]!, targetSha256, patch: bytes });
     return found;
-  }
-
-  private async names(): Promise<string[]> {
-    try {
-      return await this.fs.readdir(this.dir);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return [];
-      throw error;
-    }
   }
 }
