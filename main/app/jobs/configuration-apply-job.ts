@@ -2,10 +2,11 @@ import { decideConfigFile, decodeConfigFile, FileFormatError, verifyConfigFile, 
 import type { DeviceConfigStatus, DeviceIdentity, DeviceConnection } from './device-port';
 import { confirmConfiguration } from './confirm';
 import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
-import { describeFailure, failureText, JobFailure } from './failure';
+import { describeFailure, JobFailure } from './failure';
+import { failedStepResult } from './failed-step';
 import type { JobIntent } from './intent-journal';
 import { configurationWarningsNotice } from './configuration-warnings';
-import { reconcileJobDevice, rereadAfterFailure } from './job-contact';
+import { reconcileJobDevice } from './job-contact';
 import { openJobDevice } from './job-opening';
 import { runWithReconnect, type SessionHolder } from './session-holder';
 
@@ -155,16 +156,8 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
         // Left in the intent journal: judged at the next contact with the device.
       }
     }
-    if (!failure.cancelled) await reconcileJobDevice(env, await rereadAfterFailure(holder.session));
-    return {
-      phase: failure.cancelled ? 'cancelled' : 'failed',
-      outcome: failure.cancelled ? 'cancelled' : 'failed',
-      resultMessage: failureText(failure),
-      errorCode: failure.code,
-      resumable: false,
-      confirmation,
-      notice,
-    };
+    // Awaited here, not returned as a promise: the finally below closes the session it reads.
+    return await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: false });
   } finally {
     await holder.session?.close().catch(() => undefined);
   }

@@ -5,9 +5,10 @@ import type { FirmwareImageFacts } from '../ledger/confirmation-ledger';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import { confirmFirmware } from './confirm';
 import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
-import { describeFailure, failureText, JobFailure } from './failure';
+import { describeFailure, JobFailure } from './failure';
+import { failedStepResult } from './failed-step';
 import type { JobIntent } from './intent-journal';
-import { reconcileJobDevice, rereadAfterFailure } from './job-contact';
+import { reconcileJobDevice } from './job-contact';
 import { openJobDevice } from './job-opening';
 import { runWithReconnect, type SessionHolder } from './session-holder';
 
@@ -154,16 +155,8 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
         // next contact with the device, so the service still hears of it.
       }
     }
-    if (!failure.cancelled) await reconcileJobDevice(env, await rereadAfterFailure(holder.session));
-    return {
-      phase: failure.cancelled ? 'cancelled' : 'failed',
-      outcome: failure.cancelled ? 'cancelled' : 'failed',
-      resultMessage: failureText(failure),
-      errorCode: failure.code,
-      resumable: failure.resumable,
-      confirmation,
-      notice,
-    };
+    // Awaited here, not returned as a promise: the finally below closes the session it reads.
+    return await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: failure.resumable });
   } finally {
     await holder.session?.close().catch(() => undefined);
   }
