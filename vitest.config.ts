@@ -4,9 +4,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: ['node_modules', 'dist', 'test/e2e/**'],
-    // Tests start real servers, ptys and child processes: give them room on a shared 2-core machine.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Tests start real servers, ptys, child processes and browsers, three files at once on a shared
+    // 2-core machine: a guard against a hang, not a measure (a designer test once took over 60 s).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['test/fixtures/test-run.ts'],
     // Most of a test's time is spent waiting on paced simulated wires, child processes and a

@@ -97,16 +97,23 @@ describe('Q-Block1 (RFC 9177) into the simulated device', () => {
     try {
       const block = encodeBlock({ num: 0, more: true, size: 16 });
       const answer = new Promise<CoapMessage>((resolve) => socket.once('message', (bytes) => resolve(decodeMessage(new Uint8Array(bytes)))));
-      socket.send(
-        encodeMessage({
-          type: 'CON',
-          code: CODE.PUT,
-          messageId: 999,
-          token: new Uint8Array([9]),
-          options: [...uriPathOptions('config'), { number: OPTION.Q_BLOCK1, value: block }, { number: OPTION.BLOCK1, value: block }],
-          payload: new Uint8Array(16),
-        }),
-      );
+      const request = encodeMessage({
+        type: 'CON',
+        code: CODE.PUT,
+        messageId: 999,
+        token: new Uint8Array([9]),
+        options: [...uriPathOptions('config'), { number: OPTION.Q_BLOCK1, value: block }, { number: OPTION.BLOCK1, value: block }],
+        payload: new Uint8Array(16),
+      });
+      // Sent again until answered, as a CoAP client retransmits a CON (RFC 7252 §4.2): the device
+      // may still be rebooting after it applied the file of the test before (its link is down meanwhile).
+      let answered = false;
+      void answer.then(() => (answered = true));
+      for (let tries = 0; tries < 40 && !answered; tries += 1) {
+        socket.send(request);
+        await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, 500))]);
+      }
+      expect(answered, 'the device answered none of 40 sends').toBe(true);
       expect((await answer).code).toBe(CODE.BAD_REQUEST);
     } finally {
       await new Promise<void>((resolve) => socket.close(() => resolve()));
