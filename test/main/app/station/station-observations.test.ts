@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../../main/app';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
 import type { DiscoveredDevice } from '../../../../main/devices/discovery';
-import { seedDemo, startService, type RunningService } from '../../../../server';
+import type { RunningService } from '../../../../server';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
-import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, wireValue } from '../../../fixtures/test-core';
+import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, startDemoService, wireValue } from '../../../fixtures/test-core';
 
 /**
  * The core confirms to the service what it reads of every attached device (main/app/jobs/
@@ -46,8 +46,8 @@ const recordedFirmware = async (serial: string) => (await client.devices.list({ 
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provisioner-station-observations-'));
-  service = await startService({ dataDir: 'memory://', port: 0 });
-  const { adminKey } = await seedDemo(service.db, { configurations: true });
+  let adminKey: string;
+  ({ service, adminKey } = await startDemoService({ configurations: true }));
   client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
   await client.devices.register({ serialNumber: OTHER, name: OTHER });
   source = scriptedDeviceSource();
