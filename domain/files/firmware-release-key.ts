@@ -46,12 +46,13 @@ export const firmwareReleaseKeySchema = z.object({
 });
 export type FirmwareReleaseKeyRecord = z.infer<typeof firmwareReleaseKeySchema>;
 
-function publicKeyObject(publicKeyPem: string): KeyObject {
+/** Reads a PEM key of either half and checks it is Ed25519: the only kind a release key may be. */
+function ed25519KeyObject(pem: string, half: 'public' | 'private'): KeyObject {
   let key: KeyObject;
   try {
-    key = createPublicKey(publicKeyPem);
+    key = half === 'public' ? createPublicKey(pem) : createPrivateKey(pem);
   } catch (error) {
-    throw new FileFormatError('RELEASE_KEY_INVALID', `The release key is not a PEM public key: ${(error as Error).message}`);
+    throw new FileFormatError('RELEASE_KEY_INVALID', `The release key is not a PEM ${half} key: ${(error as Error).message}`);
   }
   if (key.asymmetricKeyType !== 'ed25519') {
     throw new FileFormatError('RELEASE_KEY_INVALID', `A release key must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'an unknown kind of key'}.`);
@@ -61,7 +62,7 @@ function publicKeyObject(publicKeyPem: string): KeyObject {
 
 /** The 32 bytes a device stores for a release key (RFC 8032 public key). */
 export function rawReleasePublicKey(publicKeyPem: string): Uint8Array {
-  const x = publicKeyObject(publicKeyPem).export({ format: 'jwk' }).x;
+  const x = ed25519KeyObject(publicKeyPem, 'public').export({ format: 'jwk' }).x;
   if (typeof x !== 'string') throw new FileFormatError('RELEASE_KEY_INVALID', 'The release key has no public part.');
   return new Uint8Array(Buffer.from(x, 'base64url'));
 }
@@ -74,7 +75,7 @@ export function releaseKeyIdOf(publicKeyPem: string): string {
 export function releaseKeyFromPem(publicKeyPem: string, name: string): ReleaseKey {
   const keyId = releaseKeyIdOf(publicKeyPem);
   // Re-exported so that the same key always reads the same, whatever the file's line endings.
-  const normalised = publicKeyObject(publicKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+  const normalised = ed25519KeyObject(publicKeyPem, 'public').export({ type: 'spki', format: 'pem' }).toString();
   return { keyId, name, publicKeyPem: normalised };
 }
 
@@ -85,15 +86,7 @@ export function generateReleaseKeyPair(): ReleaseKeyPair {
 
 /** The pair a private key file holds. */
 export function releaseKeyPairFromPrivateKey(privateKeyPem: string): ReleaseKeyPair {
-  let key: KeyObject;
-  try {
-    key = createPrivateKey(privateKeyPem);
-  } catch (error) {
-    throw new FileFormatError('RELEASE_KEY_INVALID', `The release key is not a PEM private key: ${(error as Error).message}`);
-  }
-  if (key.asymmetricKeyType !== 'ed25519') {
-    throw new FileFormatError('RELEASE_KEY_INVALID', `A release key must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'an unknown kind of key'}.`);
-  }
+  const key = ed25519KeyObject(privateKeyPem, 'private');
   const publicKeyPem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
   return { privateKeyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKeyPem, keyId: releaseKeyIdOf(publicKeyPem) };
 }
