@@ -42,6 +42,26 @@ export function isByteString(value: unknown): value is Uint8Array {
   return value instanceof Uint8Array;
 }
 
+/** A decoded CBOR map with text keys (mapsAsObjects): an object that is neither a list nor a byte string. */
+export function isCborMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isByteString(value);
+}
+
+/**
+ * Decodes bytes that must hold one CBOR map, the first step of reading each of our CBOR files.
+ * `bad` throws the caller's own error, so each file names itself in what it says is wrong.
+ */
+export function decodeCborMap(encoded: Uint8Array, what: string, bad: (problem: string) => never): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = decodeCbor(encoded);
+  } catch {
+    bad(`${what} is not CBOR`);
+  }
+  if (!isCborMap(value)) bad(`${what} is not a map`);
+  return value;
+}
+
 const MAJOR_UNSIGNED = 0;
 const MAJOR_NEGATIVE = 1;
 const MAJOR_BYTES = 2;

@@ -1,4 +1,4 @@
-import { decodeCbor, encodeCbor, isByteString } from './cbor';
+import { decodeCborMap, encodeCbor, isByteString } from './cbor';
 import { FileFormatError } from './file-error';
 
 /**
@@ -50,14 +50,7 @@ function bad(message: string): never {
 }
 
 function mapOf(bytes: Uint8Array, what: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = decodeCbor(bytes);
-  } catch {
-    bad(`${what} is not CBOR`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || isByteString(value)) bad(`${what} is not a map`);
-  const map = value as Record<string, unknown>;
+  const map = decodeCborMap(bytes, what, bad);
   if (map.format !== ORG_KEY_CERTIFICATE_FORMAT) bad(`${what} has the format ${JSON.stringify(map.format)}, not "${ORG_KEY_CERTIFICATE_FORMAT}"`);
   return map;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeCbor, encodeCbor, isByteString } from './cbor';
+import { decodeCborMap, encodeCbor, isByteString, isCborMap } from './cbor';
 import { decodeOrgKeyCertificate, type DecodedOrgKeyCertificate } from './config-file-org-key';
 import { FileFormatError } from './file-error';
 
@@ -131,32 +131,20 @@ function bytes(map: Record<string, unknown>, key: string): Uint8Array {
 }
 
 function asMap(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || isByteString(value)) bad(`${what} is not a map`);
-  return value as Record<string, unknown>;
+  if (!isCborMap(value)) bad(`${what} is not a map`);
+  return value;
 }
 
 /** Parses the file's structure and checks its internal consistency; does not check the signatures. */
 export function decodeConfigFile(file: Uint8Array): DecodedConfigFile {
-  let top: unknown;
-  try {
-    top = decodeCbor(file);
-  } catch {
-    bad('it is not CBOR');
-  }
-  const map = asMap(top, 'the file');
+  const map = decodeCborMap(file, 'the file', bad);
   if (map.format !== CONFIG_FILE_FORMAT) bad(`unknown format ${JSON.stringify(map.format)}, expected "${CONFIG_FILE_FORMAT}"`);
   const settings = bytes(map, 'settings');
   const digest = bytes(map, 'sha256');
   if (!equalBytes(digest, sha256(settings))) {
     throw new FileFormatError('CONFIG_CHECKSUM_MISMATCH', 'The configuration file is damaged: its checksum does not match its settings. Download it again.');
   }
-  let inner: unknown;
-  try {
-    inner = decodeCbor(settings);
-  } catch {
-    bad('its settings are not CBOR');
-  }
-  const content = asMap(inner, 'the settings');
+  const content = decodeCborMap(settings, 'the settings field', bad);
   if (content.format !== CONFIG_FILE_FORMAT) bad('the settings carry an unknown format');
   for (const key of ['syncId', 'serialNumber', 'deviceType', 'orgId'] as const) {
     if (text(content, key) !== text(map, key)) bad(`"${key}" differs between the header and the signed settings`);
