@@ -9,7 +9,7 @@ import {
   MAX_FRAME_MESSAGE_SIZE,
 } from '../../../protocol/constants';
 import type { BleCentral } from './ble-central';
-import { LinkClosedError, LinkListeners, type Link, type SendHint } from './link';
+import { LinkClosedError, LinkWithListeners, type Link, type SendHint } from './link';
 
 /** The protocol's largest ATT MTU (docs/device-protocol.md §1.2). */
 export const BLE_MAX_MTU = 247;
@@ -38,14 +38,13 @@ export interface BleLinkOptions {
  * most MTU − 3 bytes and come in as notifications. Queued frames are packed back to back into
  * full writes, because a BLE packet costs its slot whether full or not.
  */
-export class BleLink implements Link {
+export class BleLink extends LinkWithListeners implements Link {
   readonly kind = 'ble' as const;
   readonly mtu = MAX_FRAME_MESSAGE_SIZE;
   readonly ackTimeoutMs = ACK_TIMEOUT_MS.ble;
   readonly id: string;
   /** Negotiated ATT MTU of the current connection. */
   attMtu = BLE_DEFAULT_MTU;
-  private readonly listeners = new LinkListeners();
   private readonly decoder = new FrameDecoder();
   private readonly getCentral: () => Promise<BleCentral>;
   private peripheral: Peripheral | undefined;
@@ -59,6 +58,7 @@ export class BleLink implements Link {
   private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(options: BleLinkOptions) {
+    super();
     this.id = options.id;
     const central = options.central;
     this.getCentral = typeof central === 'function' ? central : () => Promise.resolve(central);
@@ -116,14 +116,6 @@ export class BleLink implements Link {
     clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
     if (!this.pumping) void this.pump(this.connection);
-  }
-
-  onMessage(listener: (message: Uint8Array) => void): () => void {
-    return this.listeners.onMessage(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.listeners.onClose(listener);
   }
 
   async close(): Promise<void> {

@@ -50,7 +50,7 @@ export class LinkClosedError extends Error {
 }
 
 /** The listener lists every link keeps; delivery is synchronous and a throwing listener does not stop the others. */
-export class LinkListeners {
+class LinkListeners {
   private readonly messageListeners = new Set<(message: Uint8Array) => void>();
   private readonly closeListeners = new Set<(error?: Error) => void>();
 
@@ -65,26 +65,36 @@ export class LinkListeners {
   }
 
   emitMessage(message: Uint8Array): void {
-    for (const listener of [...this.messageListeners]) {
-      try {
-        listener(message);
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    deliver(this.messageListeners, message);
   }
 
   emitClose(error?: Error): void {
-    for (const listener of [...this.closeListeners]) {
-      try {
-        listener(error);
-      } catch (thrown) {
-        queueMicrotask(() => {
-          throw thrown;
-        });
-      }
+    deliver(this.closeListeners, error);
+  }
+}
+
+/** Calls each listener of a copy of the list (one may unsubscribe itself); a throw is reported later, not to the link. */
+function deliver<T>(listeners: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(value);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
     }
+  }
+}
+
+/** The subscriptions every link serves alike, from its own listener lists; the link emits into `listeners`. */
+export abstract class LinkWithListeners {
+  protected readonly listeners = new LinkListeners();
+
+  onMessage(listener: (message: Uint8Array) => void): () => void {
+    return this.listeners.onMessage(listener);
+  }
+
+  onClose(listener: (error?: Error) => void): () => void {
+    return this.listeners.onClose(listener);
   }
 }

@@ -1,5 +1,5 @@
 import { MAX_FRAME_MESSAGE_SIZE } from '../../../protocol/constants';
-import { LinkClosedError, LinkListeners, type Link } from './link';
+import { LinkClosedError, LinkWithListeners, type Link } from './link';
 
 export interface MemoryLinkOptions {
   ackTimeoutMs?: number;
@@ -11,12 +11,11 @@ export interface MemoryLinkOptions {
  * One end of an in-process link. Messages cross asynchronously (a macrotask later) so that
  * ordering and re-entrancy look like a real link's.
  */
-export class MemoryLink implements Link {
+export class MemoryLink extends LinkWithListeners implements Link {
   readonly kind = 'memory' as const;
   readonly mtu = MAX_FRAME_MESSAGE_SIZE;
   readonly bytesPerSecond = Number.POSITIVE_INFINITY;
   readonly ackTimeoutMs: number;
-  private readonly listeners = new LinkListeners();
   private open_ = true;
   peer: MemoryLink | undefined;
 
@@ -25,6 +24,7 @@ export class MemoryLink implements Link {
     private readonly direction: 'toDevice' | 'toHost',
     private readonly options: MemoryLinkOptions,
   ) {
+    super();
     this.ackTimeoutMs = options.ackTimeoutMs ?? 50;
   }
 
@@ -45,14 +45,6 @@ export class MemoryLink implements Link {
     setImmediate(() => {
       if (peer?.open_) peer.listeners.emitMessage(copy);
     });
-  }
-
-  onMessage(listener: (message: Uint8Array) => void): () => void {
-    return this.listeners.onMessage(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.listeners.onClose(listener);
   }
 
   /** Closes both ends, as a pulled cable does. */

@@ -1,6 +1,6 @@
 import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
 import { ACK_TIMEOUT_MS, MAX_FRAME_MESSAGE_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../../../protocol/constants';
-import { LinkClosedError, LinkListeners, type Link } from './link';
+import { LinkClosedError, LinkWithListeners, type Link } from './link';
 import { openSystemSerialPort, type SerialPortLike, type SerialPortOpener } from './serial-port';
 
 export interface SerialLinkOptions {
@@ -13,18 +13,18 @@ export interface SerialLinkOptions {
  * USB serial (CDC ACM) with SLIP + CRC-32 frames. A device that reboots re-enumerates: the port
  * closes under us and comes back on the same path, so open() may be called again after a close.
  */
-export class SerialLink implements Link {
+export class SerialLink extends LinkWithListeners implements Link {
   readonly kind = 'serial' as const;
   readonly mtu = MAX_FRAME_MESSAGE_SIZE;
   readonly ackTimeoutMs = ACK_TIMEOUT_MS.serial;
   readonly baudRate: number;
   readonly path: string;
-  private readonly listeners = new LinkListeners();
   private readonly openPort: SerialPortOpener;
   private port: SerialPortLike | undefined;
   readonly decoder = new FrameDecoder();
 
   constructor(options: SerialLinkOptions) {
+    super();
     this.path = options.path;
     this.baudRate = options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE;
     this.openPort = options.openPort ?? openSystemSerialPort;
@@ -60,14 +60,6 @@ export class SerialLink implements Link {
     const port = this.port;
     if (!port?.isOpen) throw new LinkClosedError(this.description);
     port.write(encodeFrame(message));
-  }
-
-  onMessage(listener: (message: Uint8Array) => void): () => void {
-    return this.listeners.onMessage(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.listeners.onClose(listener);
   }
 
   async close(): Promise<void> {

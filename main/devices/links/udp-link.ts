@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { ACK_TIMEOUT_MS, COAP_DEFAULT_PORT } from '../../../protocol/constants';
-import { LinkClosedError, LinkListeners, type Link } from './link';
+import { LinkClosedError, LinkWithListeners, type Link } from './link';
 
 export interface UdpLinkOptions {
   host: string;
@@ -16,18 +16,18 @@ const UDP_MAX_MESSAGE_SIZE = 1232;
  * to the device, so the kernel drops datagrams from anyone else. UDP has no connection to lose: a
  * rebooting device simply stops answering for a while, so the link never closes by itself.
  */
-export class UdpLink implements Link {
+export class UdpLink extends LinkWithListeners implements Link {
   readonly kind = 'udp' as const;
   readonly mtu = UDP_MAX_MESSAGE_SIZE;
   readonly ackTimeoutMs = ACK_TIMEOUT_MS.udp;
   readonly bytesPerSecond = Number.POSITIVE_INFINITY;
   readonly host: string;
   readonly port: number;
-  private readonly listeners = new LinkListeners();
   private socket: Socket | undefined;
   private connected = false;
 
   constructor(options: UdpLinkOptions) {
+    super();
     this.host = options.host;
     this.port = options.port ?? COAP_DEFAULT_PORT;
   }
@@ -60,14 +60,6 @@ export class UdpLink implements Link {
   send(message: Uint8Array): void {
     if (!this.connected || !this.socket) throw new LinkClosedError(this.description);
     this.socket.send(message);
-  }
-
-  onMessage(listener: (message: Uint8Array) => void): () => void {
-    return this.listeners.onMessage(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.listeners.onClose(listener);
   }
 
   async close(): Promise<void> {
