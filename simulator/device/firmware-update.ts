@@ -176,19 +176,8 @@ export class FirmwareUpdate {
     this.refuseWhileBusy();
     if (upload.state === 'received') return this.completion(upload);
     if (upload.coding !== undefined) return this.writeCodedBlock(upload, upload.coding, offset, bytes, more);
-    const end = offset + bytes.length;
     const contiguous = this.ranges.contiguous;
-    const windowEnd = contiguous + this.options.maxInFlight * this.options.blockSize;
-    if (offset >= upload.size || offset >= windowEnd) {
-      throw new DeviceError(
-        DEVICE_ERROR.fwOutOfWindow,
-        `A block at byte ${offset} is outside the receive window (${contiguous} to ${Math.min(windowEnd, upload.size)}); continue from ${contiguous}.`,
-        { offset: contiguous },
-      );
-    }
-    if (end > upload.size || (!more && end !== upload.size)) {
-      throw new DeviceError(DEVICE_ERROR.badRequest, `A block ending at byte ${end} disagrees with the announced size ${upload.size}.`);
-    }
+    const end = this.refuseMisplacedBlock(offset, bytes.length, more, contiguous, upload.size, 'size');
     // A retransmission the message-id cache no longer remembers: answered again, not written again.
     if (this.ranges.has(offset, end)) return 'continue';
     await this.options.flash.write(bytes.length);
@@ -350,23 +339,33 @@ export class FirmwareUpdate {
   }
 
   /**
+   * Refuses a block outside the receive window (from `contiguous`, the bytes held without a gap)
+   * or one that disagrees with the announced size; returns the offset where the block ends. Plain
+   * and coded uploads count their own bytes, so each passes its own `contiguous` and size.
+   */
+  private refuseMisplacedBlock(offset: number, length: number, more: boolean, contiguous: number, size: number, sizeName: 'size' | 'coded size'): number {
+    const end = offset + length;
+    const windowEnd = contiguous + this.options.maxInFlight * this.options.blockSize;
+    if (offset >= size || offset >= windowEnd) {
+      throw new DeviceError(
+        DEVICE_ERROR.fwOutOfWindow,
+        `A block at byte ${offset} is outside the receive window (${contiguous} to ${Math.min(windowEnd, size)}); continue from ${contiguous}.`,
+        { offset: contiguous },
+      );
+    }
+    if (end > size || (!more && end !== size)) {
+      throw new DeviceError(DEVICE_ERROR.badRequest, `A block ending at byte ${end} disagrees with the announced ${sizeName} ${size}.`);
+    }
+    return end;
+  }
+
+  /**
    * PUT /fw/data of a coded upload: offsets count coded bytes; blocks are decoded strictly in
    * order, those ahead of a gap wait (within the receive window) for it.
    */
   private writeCodedBlock(upload: PersistedUpload, coding: PersistedCoding, offset: number, bytes: Uint8Array, more: boolean): Promise<'continue' | UploadComplete> {
     const contiguous = upload.ackedOffset;
-    const windowEnd = contiguous + this.options.maxInFlight * this.options.blockSize;
-    const end = offset + bytes.length;
-    if (offset >= coding.size || offset >= windowEnd) {
-      throw new DeviceError(
-        DEVICE_ERROR.fwOutOfWindow,
-        `A block at byte ${offset} is outside the receive window (${contiguous} to ${Math.min(windowEnd, coding.size)}); continue from ${contiguous}.`,
-        { offset: contiguous },
-      );
-    }
-    if (end > coding.size || (!more && end !== coding.size)) {
-      throw new DeviceError(DEVICE_ERROR.badRequest, `A block ending at byte ${end} disagrees with the announced coded size ${coding.size}.`);
-    }
+    const end = this.refuseMisplacedBlock(offset, bytes.length, more, contiguous, coding.size, 'coded size');
     if (this.coded === null) {
       throw new DeviceError(DEVICE_ERROR.fwNotAnnounced, 'The coded upload was interrupted by a restart: announce it again (it starts from byte 0).');
     }
