@@ -1,22 +1,18 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { QuarantinedFile } from '../../platform/quarantine';
 import { FileSecretStore } from '../../platform/secret-store';
+import { useScratchDirPerTest } from '../fixtures/scratch';
 
-let dir: string;
+const scratch = useScratchDirPerTest('secrets');
 let reported: QuarantinedFile[];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'secrets-'));
   reported = [];
 });
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
-const store = () => new FileSecretStore(join(dir, 'secrets.json'), (file) => reported.push(file));
+const store = () => new FileSecretStore(join(scratch.dir, 'secrets.json'), (file) => reported.push(file));
 
 describe('file secret store', () => {
   it('keeps secrets across instances', async () => {
@@ -34,16 +30,16 @@ describe('file secret store', () => {
     ['not all text', Buffer.from('{"apiKey":"k-1","other":42}')],
   ] as const) {
     it(`quarantines a ${what} file, private and intact, before anything overwrites it`, async () => {
-      await writeFile(join(dir, 'secrets.json'), bytes, { mode: 0o600 });
+      await writeFile(join(scratch.dir, 'secrets.json'), bytes, { mode: 0o600 });
       const first = store();
       expect(await first.get('other')).toBeNull();
       expect(reported).toHaveLength(1);
-      const [name] = await readdir(join(dir, 'quarantine'));
-      const kept = join(dir, 'quarantine', name!);
+      const [name] = await readdir(join(scratch.dir, 'quarantine'));
+      const kept = join(scratch.dir, 'quarantine', name!);
       expect(reported[0]!.path).toBe(kept);
       expect((await readFile(kept)).equals(bytes)).toBe(true);
       expect((await stat(kept)).mode & 0o777).toBe(0o600);
-      expect((await stat(join(dir, 'quarantine'))).mode & 0o777).toBe(0o700);
+      expect((await stat(join(scratch.dir, 'quarantine'))).mode & 0o777).toBe(0o700);
       // Signing in again writes a new file; the damaged one stays where it was put.
       await first.set('apiKey', 'k-new');
       expect(await store().get('apiKey')).toBe('k-new');

@@ -1,8 +1,8 @@
-import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../simulator/shift-plan';
+import { useScratchDirPerTest } from '../fixtures/scratch';
 import { serviceKeys } from '../fixtures/simulated-device';
 import { runSimulatorCli } from './helpers/cli-process';
 
@@ -10,13 +10,14 @@ import { runSimulatorCli } from './helpers/cli-process';
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
+const EPC = { deviceType: 'EPC', serialNumber: 'EPC000101' };
+/** The device and a second one answering with its serial number: the copy gets a port of its own. */
+const DEVICE_AND_COPY = [EPC, { id: 'copy', ...EPC }];
+
 describe('a shift file', () => {
   it('reads devices, timed steps in order, and an unplug during the firmware transfer as the device’s own pull', () => {
     const plan = parseShiftPlan({
-      devices: [
-        { deviceType: 'EPC', serialNumber: 'EPC000101' },
-        { id: 'copy', deviceType: 'EPC', serialNumber: 'EPC000101' },
-      ],
+      devices: DEVICE_AND_COPY,
       plan: [
         { at: 500, plug: 'copy' },
         { at: 0, plug: 'EPC000101' },
@@ -32,37 +33,30 @@ describe('a shift file', () => {
   });
 
   it('names what is wrong', () => {
-    const device = { deviceType: 'EPC', serialNumber: 'EPC000101' };
-    expect(() => parseShiftPlan({ devices: [device], plan: [{ at: 0, plug: 'EPC000999' }] }, 'shift.json')).toThrow(
+    expect(() => parseShiftPlan({ devices: [EPC], plan: [{ at: 0, plug: 'EPC000999' }] }, 'shift.json')).toThrow(
       'shift.json: plan step 1 names "EPC000999", which is not among the devices (EPC000101).',
     );
-    expect(() => parseShiftPlan({ devices: [device, device], plan: [{ at: 0, plug: 'EPC000101' }] })).toThrow('two devices have the id "EPC000101"');
-    expect(() => parseShiftPlan({ devices: [device], plan: [{ at: 0, unplug: 'EPC000101' }] })).toThrow('"EPC000101" is unplugged at 0 ms before it was ever plugged in');
-    expect(() => parseShiftPlan({ devices: [device], plan: [] })).toThrow('plan: a shift needs a plan');
-    expect(() => parseShiftPlan({ devices: [device], plan: [{ at: -1, plug: 'EPC000101' }] })).toThrow(/plan\.0/);
+    expect(() => parseShiftPlan({ devices: [EPC, EPC], plan: [{ at: 0, plug: 'EPC000101' }] })).toThrow('two devices have the id "EPC000101"');
+    expect(() => parseShiftPlan({ devices: [EPC], plan: [{ at: 0, unplug: 'EPC000101' }] })).toThrow('"EPC000101" is unplugged at 0 ms before it was ever plugged in');
+    expect(() => parseShiftPlan({ devices: [EPC], plan: [] })).toThrow('plan: a shift needs a plan');
+    expect(() => parseShiftPlan({ devices: [EPC], plan: [{ at: -1, plug: 'EPC000101' }] })).toThrow(/plan\.0/);
   });
 });
 
 describe('acting out a shift', () => {
-  let dir: string;
+  // Registered first, so removed after the run is stopped.
+  const scratch = useScratchDirPerTest('shift');
   let run: ShiftRun | undefined;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'pv-shift-'));
-  });
   afterEach(async () => {
     await run?.stop();
     run = undefined;
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('plugs devices in at their time, a copied serial on a port of its own, and pulls and replugs them', async () => {
-    const ptyDir = join(dir, 'pty');
+    const ptyDir = join(scratch.dir, 'pty');
     const plan = parseShiftPlan({
       defaults: { ptyDir },
-      devices: [
-        { deviceType: 'EPC', serialNumber: 'EPC000101' },
-        { id: 'copy', deviceType: 'EPC', serialNumber: 'EPC000101' },
-      ],
+      devices: DEVICE_AND_COPY,
       plan: [
         { at: 0, plug: 'EPC000101' },
         { at: 50, plug: 'copy' },
@@ -73,7 +67,7 @@ describe('acting out a shift', () => {
     const seen: string[] = [];
     const presence: boolean[] = [];
     run = runShift(
-      { ...plan, stateDir: join(dir, 'state'), publicKeyPem: serviceKeys.publicKeyPem },
+      { ...plan, stateDir: join(scratch.dir, 'state'), publicKeyPem: serviceKeys.publicKeyPem },
       {
         onStep: (step) => {
           seen.push(`${step.action} ${step.id} ${step.device.descriptor.serialNumber}`);
@@ -91,23 +85,17 @@ describe('acting out a shift', () => {
 });
 
 describe('npm run simulator -- --shift FILE', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'pv-shift-cli-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const scratch = useScratchDirPerTest('shift-cli');
 
   it('acts the plan out, one JSON line per step and one when the plan is done, until SIGINT', async () => {
-    const ptyDir = join(dir, 'pty');
-    const file = join(dir, 'shift.json');
-    await writeFile(join(dir, 'service.pem'), serviceKeys.publicKeyPem);
+    const ptyDir = join(scratch.dir, 'pty');
+    const file = join(scratch.dir, 'shift.json');
+    await writeFile(join(scratch.dir, 'service.pem'), serviceKeys.publicKeyPem);
     await writeFile(
       file,
       JSON.stringify({
         defaults: { ptyDir },
-        devices: [{ deviceType: 'EPC', serialNumber: 'EPC000101' }, { id: 'copy', deviceType: 'EPC', serialNumber: 'EPC000101' }],
+        devices: DEVICE_AND_COPY,
         plan: [
           { at: 0, plug: 'EPC000101' },
           { at: 20, plug: 'copy' },
@@ -115,7 +103,7 @@ describe('npm run simulator -- --shift FILE', () => {
         ],
       }),
     );
-    const run = runSimulatorCli(['--shift', file, '--public-key', join(dir, 'service.pem'), '--state-dir', join(dir, 'state')], 4);
+    const run = runSimulatorCli(['--shift', file, '--public-key', join(scratch.dir, 'service.pem'), '--state-dir', join(scratch.dir, 'state')], 4);
     const lines = await run.lines;
     expect(lines.map((l) => [l.shift, l.id ?? null, l.serialNumber ?? null])).toEqual([
       ['plug', 'EPC000101', 'EPC000101'],
@@ -131,10 +119,10 @@ describe('npm run simulator -- --shift FILE', () => {
   });
 
   it('names a mistake in the file and exits 1', async () => {
-    const file = join(dir, 'shift.json');
-    await writeFile(join(dir, 'service.pem'), serviceKeys.publicKeyPem);
-    await writeFile(file, JSON.stringify({ devices: [{ deviceType: 'EPC', serialNumber: 'EPC000101' }], plan: [{ at: 0, plug: 'EPC000102' }] }));
-    const run = runSimulatorCli(['--shift', file, '--public-key', join(dir, 'service.pem')], 1);
+    const file = join(scratch.dir, 'shift.json');
+    await writeFile(join(scratch.dir, 'service.pem'), serviceKeys.publicKeyPem);
+    await writeFile(file, JSON.stringify({ devices: [EPC], plan: [{ at: 0, plug: 'EPC000102' }] }));
+    const run = runSimulatorCli(['--shift', file, '--public-key', join(scratch.dir, 'service.pem')], 1);
     run.lines.catch(() => undefined);
     expect(await run.exit).toBe(1);
     expect(run.stderr()).toContain(`simulator: ${file}: plan step 1 names "EPC000102", which is not among the devices (EPC000101).`);

@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +13,7 @@ import {
 } from '../../../main/cloud';
 import { FakeTime } from '../app/jobs/fake-time';
 import { FakeHttp, breakMidBody, fail, hang, json, ok } from './fake-http';
+import { useScratchDirPerTest } from '../../fixtures/scratch';
 
 const TIMEOUT_MS = 900_000;
 
@@ -219,13 +219,7 @@ describe('transport', () => {
 });
 
 describe('downloads', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dl-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const scratch = useScratchDirPerTest('dl');
 
   it('streams to a temp file, renames it into place and keeps X-Config-File-Sync-Id', async () => {
     const body = Buffer.alloc(200_000, 7);
@@ -239,23 +233,23 @@ describe('downloads', () => {
       res.end();
     });
     const progress: number[] = [];
-    const file = await client().devices.downloadConfigurationFile('EPC000101', { path: join(dir, 'out.cbor'), onProgress: (n) => progress.push(n) });
+    const file = await client().devices.downloadConfigurationFile('EPC000101', { path: join(scratch.dir, 'out.cbor'), onProgress: (n) => progress.push(n) });
     expect(file.syncId).toBe('6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11');
     expect(file.fileName).toBe('EPC000101.cbor');
     expect(file.size).toBe(body.length);
-    expect((await readFile(join(dir, 'out.cbor'))).equals(body)).toBe(true);
-    expect(await readdir(dir)).toEqual(['out.cbor']);
+    expect((await readFile(join(scratch.dir, 'out.cbor'))).equals(body)).toBe(true);
+    expect(await readdir(scratch.dir)).toEqual(['out.cbor']);
     expect(progress.at(-1)).toBe(body.length);
     expect(http.requests[0]!.url).toBe('/v1/organizations/org%201/devices/EPC000101/configuration-file');
   });
 
   it('a download that breaks leaves the previous file untouched and no temp file; then retries', async () => {
-    await writeFile(join(dir, 'fw.zip'), 'previous');
+    await writeFile(join(scratch.dir, 'fw.zip'), 'previous');
     http.always(breakMidBody());
-    await expect(client({ retry: { attempts: 2 } }).devices.downloadFirmwareByType('EPC', { path: join(dir, 'fw.zip') })).rejects.toBeInstanceOf(NetworkError);
+    await expect(client({ retry: { attempts: 2 } }).devices.downloadFirmwareByType('EPC', { path: join(scratch.dir, 'fw.zip') })).rejects.toBeInstanceOf(NetworkError);
     expect(http.requests).toHaveLength(2);
-    expect(await readFile(join(dir, 'fw.zip'), 'utf8')).toBe('previous');
-    expect(await readdir(dir)).toEqual(['fw.zip']);
+    expect(await readFile(join(scratch.dir, 'fw.zip'), 'utf8')).toBe('previous');
+    expect(await readdir(scratch.dir)).toEqual(['fw.zip']);
   });
 
   it('an error status on a download comes back as a ServiceError with the envelope entries', async () => {

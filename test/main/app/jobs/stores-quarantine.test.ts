@@ -1,12 +1,12 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../../main/cloud';
 import { ConfigFileStore } from '../../../../main/app/jobs/config-file-store';
 import { IntentJournal } from '../../../../main/app/jobs/intent-journal';
 import { SigningKeyStore, type SigningKeySource } from '../../../../main/app/jobs/signing-key-store';
 import type { QuarantinedFile } from '../../../../platform/quarantine';
+import { useScratchDirPerTest } from '../../../fixtures/scratch';
 
 /**
  * The stores under the data directory (kept configuration files, the intent journal, the signing
@@ -14,15 +14,11 @@ import type { QuarantinedFile } from '../../../../platform/quarantine';
  * quarantine/, and still has every good entry.
  */
 
-let dir: string;
+const scratch = useScratchDirPerTest('stores-quarantine');
 let reported: QuarantinedFile[];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stores-quarantine-'));
   reported = [];
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function quarantined(storeDir: string): Promise<Map<string, Buffer>> {
@@ -36,25 +32,25 @@ function byOriginal(files: Map<string, Buffer>, name: string): Buffer | undefine
 }
 
 describe('kept configuration files', () => {
-  const store = () => new ConfigFileStore({ dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+  const store = () => new ConfigFileStore({ dir: scratch.dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
 
   it('lists the good descriptions and quarantines a garbage or truncated one', async () => {
     await store().put('EPC000101', new Uint8Array([1, 2, 3]), 'sync-1');
     await store().put('EPC000102', new Uint8Array([4, 5, 6]), 'sync-2');
-    const truncated = (await readFile(join(dir, 'EPC000102.json'))).subarray(0, 20);
-    await writeFile(join(dir, 'EPC000102.json'), truncated);
+    const truncated = (await readFile(join(scratch.dir, 'EPC000102.json'))).subarray(0, 20);
+    await writeFile(join(scratch.dir, 'EPC000102.json'), truncated);
     const garbage = Buffer.from([0xff, 0xfe, 0x00, 0x01]);
-    await writeFile(join(dir, 'EPC000103.json'), garbage);
+    await writeFile(join(scratch.dir, 'EPC000103.json'), garbage);
 
     const listed = await store().list();
     expect(listed.map((m) => m.serialNumber)).toEqual(['EPC000101']);
     expect(reported.map((f) => basename(f.from)).sort()).toEqual(['EPC000102.json', 'EPC000103.json']);
-    const files = await quarantined(dir);
+    const files = await quarantined(scratch.dir);
     expect(byOriginal(files, 'EPC000102.json')?.equals(truncated)).toBe(true);
     expect(byOriginal(files, 'EPC000103.json')?.equals(garbage)).toBe(true);
     expect([...files.keys()].every((name) => name.startsWith('2026-02-03T04-05-06.789Z-'))).toBe(true);
     // The good one is untouched, and a second look reports nothing new.
-    expect(await readFile(join(dir, 'EPC000101.cbor'))).toEqual(Buffer.from([1, 2, 3]));
+    expect(await readFile(join(scratch.dir, 'EPC000101.cbor'))).toEqual(Buffer.from([1, 2, 3]));
     reported = [];
     expect((await store().list()).map((m) => m.serialNumber)).toEqual(['EPC000101']);
     expect(reported).toEqual([]);
@@ -66,20 +62,20 @@ describe('kept configuration files', () => {
     expect(await store().get('EPC000101')).toBeUndefined();
     expect(reported.map((f) => basename(f.from)).sort()).toEqual(['EPC000101.cbor', 'EPC000101.json']);
     expect(reported[0]!.reason).toMatch(/^the configuration file kept for EPC000101 cannot be used: /);
-    expect(byOriginal(await quarantined(dir), 'EPC000101.cbor')?.equals(Buffer.from(damaged))).toBe(true);
+    expect(byOriginal(await quarantined(scratch.dir), 'EPC000101.cbor')?.equals(Buffer.from(damaged))).toBe(true);
     expect(await store().list()).toEqual([]);
   });
 
   it('a garbage description makes get() answer "none kept" instead of throwing', async () => {
     await store().put('EPC000101', new Uint8Array([1]), 'sync-1');
-    await writeFile(join(dir, 'EPC000101.json'), '{"serialNumber":');
+    await writeFile(join(scratch.dir, 'EPC000101.json'), '{"serialNumber":');
     await expect(store().get('EPC000101')).resolves.toBeUndefined();
     expect(reported.map((f) => basename(f.from))).toEqual(['EPC000101.json']);
   });
 });
 
 describe('kept signing key', () => {
-  const store = () => new SigningKeyStore({ dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+  const store = () => new SigningKeyStore({ dir: scratch.dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
   const key = { keyId: 'k1', algorithm: 'ES256', publicKeyPem: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n' };
   const online: SigningKeySource = { signingKey: async () => key };
   const offline: SigningKeySource = {
@@ -94,13 +90,13 @@ describe('kept signing key', () => {
   ] as const) {
     it(`offline with a ${what} key file: answers "none kept", reports it, keeps its bytes; online writes a good one`, async () => {
       await store().get(online);
-      const path = join(dir, 'config-file-signing-key.json');
+      const path = join(scratch.dir, 'config-file-signing-key.json');
       const bad = damage(await readFile(path));
       await writeFile(path, bad);
 
       expect(await store().get(offline)).toEqual({ key: undefined, origin: 'none' });
       expect(reported.map((f) => basename(f.from))).toEqual(['config-file-signing-key.json']);
-      expect(byOriginal(await quarantined(dir), 'config-file-signing-key.json')?.equals(bad)).toBe(true);
+      expect(byOriginal(await quarantined(scratch.dir), 'config-file-signing-key.json')?.equals(bad)).toBe(true);
 
       expect((await store().get(online)).key?.keyId).toBe('k1');
       expect((await store().get(offline)).origin).toBe('stored');
@@ -111,7 +107,7 @@ describe('kept signing key', () => {
 
 describe('intent journal', () => {
   const journal = (pid: number) =>
-    new IntentJournal({ dir, pid, hostname: 'bench-1', isAlive: () => false, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+    new IntentJournal({ dir: scratch.dir, pid, hostname: 'bench-1', isAlive: () => false, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
   const intent = (jobId: string, serialNumber: string) => ({
     jobId,
     kind: 'firmware' as const,
@@ -127,19 +123,19 @@ describe('intent journal', () => {
     const crashed = journal(111);
     await crashed.record(intent('job-1', 'EPC000101'));
     await crashed.record(intent('job-2', 'EPC000102'));
-    const good = await readFile(join(dir, 'job-1.json'));
+    const good = await readFile(join(scratch.dir, 'job-1.json'));
     const damaged: Record<string, Buffer> = { 'job-3.json': good.subarray(0, good.length >> 1), 'job-4.json': Buffer.from([0xc0, 0xff, 0xee]) };
-    for (const [name, bytes] of Object.entries(damaged)) await writeFile(join(dir, name), bytes);
+    for (const [name, bytes] of Object.entries(damaged)) await writeFile(join(scratch.dir, name), bytes);
     const newer = JSON.stringify({ ...JSON.parse(good.toString('utf8')), format: 'provisioner-job-intent/2', jobId: 'job-5' });
-    await writeFile(join(dir, 'job-5.json'), newer);
+    await writeFile(join(scratch.dir, 'job-5.json'), newer);
 
     const found = await journal(222).orphans();
     expect(found.map((i) => i.serialNumber).sort()).toEqual(['EPC000101', 'EPC000102']);
     expect(reported.map((f) => basename(f.from)).sort()).toEqual(['job-3.json', 'job-4.json']);
-    const files = await quarantined(dir);
+    const files = await quarantined(scratch.dir);
     for (const [name, bytes] of Object.entries(damaged)) expect(byOriginal(files, name)?.equals(bytes)).toBe(true);
     // A newer version's intent is not damaged: left for it.
-    expect(await readFile(join(dir, 'job-5.json'), 'utf8')).toBe(newer);
+    expect(await readFile(join(scratch.dir, 'job-5.json'), 'utf8')).toBe(newer);
 
     reported = [];
     expect(await journal(222).orphans()).toHaveLength(2);
