@@ -1,7 +1,7 @@
 import type { ConfigurationContext, IpNetworkTemplateSettings, Region } from '../../domain';
 import type { Queryable } from '../db/database';
 import { getOrganization } from '../store/organizations';
-import { getTemplates, type StoredTemplate } from '../store/templates';
+import { getTemplates, networkSettingsOf, type StoredTemplate } from '../store/templates';
 import type { SecretBox } from '../auth/secret-box';
 
 /** An organization's region never changes once created, so it is read once per process. */
@@ -18,12 +18,7 @@ export async function regionOf(db: Queryable, orgId: string): Promise<Region> {
 
 export function templateSettings(template: StoredTemplate, box?: SecretBox): IpNetworkTemplateSettings {
   return {
-    ipNetworkTemplateName: template.ipNetworkTemplateName,
-    commInterface: template.commInterface,
-    netmask: template.netmask,
-    gatewayIpAddress: template.gatewayIpAddress,
-    nameservers: template.nameservers,
-    ssid: template.ssid,
+    ...networkSettingsOf(template),
     // Only the file builder opens the password; rules need to know a template, not its secret.
     password: box && template.passwordSealed ? box.open(template.passwordSealed) : null,
   };

@@ -12,17 +12,12 @@ import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { idParams, orgParams } from '../http/schemas';
 import { invalid } from '../http/validation';
-import { getTemplate, insertTemplate, listTemplates, type StoredTemplate } from '../store/templates';
+import { getTemplate, insertTemplate, listTemplates, networkSettingsOf, type StoredTemplate } from '../store/templates';
 
 function templateRecord(template: StoredTemplate): IpNetworkTemplateRecord {
   return {
     id: template.id,
-    ipNetworkTemplateName: template.ipNetworkTemplateName,
-    commInterface: template.commInterface,
-    netmask: template.netmask,
-    gatewayIpAddress: template.gatewayIpAddress,
-    nameservers: template.nameservers,
-    ssid: template.ssid,
+    ...networkSettingsOf(template),
     passwordSet: template.passwordSealed !== null,
     createdAt: template.createdAt.toISOString(),
     lastEditedAt: template.lastEditedAt.toISOString(),

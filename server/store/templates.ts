@@ -30,6 +30,14 @@ interface Row {
   last_edited_at: Date;
 }
 
+/** The settings a template gives a device: what the rules, the file builder and the interface's record share. */
+export type TemplateNetworkSettings = Pick<StoredTemplate, 'ipNetworkTemplateName' | 'commInterface' | 'netmask' | 'gatewayIpAddress' | 'nameservers' | 'ssid'>;
+
+/** The template's network settings without its sealed password or its bookkeeping (id, times). */
+export function networkSettingsOf({ ipNetworkTemplateName, commInterface, netmask, gatewayIpAddress, nameservers, ssid }: StoredTemplate): TemplateNetworkSettings {
+  return { ipNetworkTemplateName, commInterface, netmask, gatewayIpAddress, nameservers, ssid };
+}
+
 const toStored = (row: Row): StoredTemplate => ({
   id: row.id,
   orgId: row.org_id,
