@@ -17,32 +17,13 @@ export interface ReleaseKeyRow {
   retiredBy: string | null;
 }
 
-interface Row {
-  key_id: string;
-  name: string;
-  public_key_pem: string | null;
-  trusted_at: Date | null;
-  retired_at: Date | null;
-  retired_by: string | null;
-}
-
-function fromRow(row: Row): ReleaseKeyRow {
-  return {
-    keyId: row.key_id,
-    name: row.name,
-    publicKeyPem: row.public_key_pem,
-    trustedAt: row.trusted_at,
-    retiredAt: row.retired_at,
-    retiredBy: row.retired_by,
-  };
-}
+/** A key's columns, named as ReleaseKeyRow names them. */
+const KEY_COLUMNS = 'key_id AS "keyId", name, public_key_pem AS "publicKeyPem", trusted_at AS "trustedAt", retired_at AS "retiredAt", retired_by AS "retiredBy"';
 
 /** Every key the service has heard of, trusted ones first, oldest first. */
 export async function listReleaseKeys(db: Queryable): Promise<ReleaseKeyRow[]> {
-  const { rows } = await db.query<Row>(
-    'SELECT key_id, name, public_key_pem, trusted_at, retired_at, retired_by FROM firmware_release_keys ORDER BY retired_at IS NOT NULL, trusted_at, key_id',
-  );
-  return rows.map(fromRow);
+  const { rows } = await db.query<ReleaseKeyRow>(`SELECT ${KEY_COLUMNS} FROM firmware_release_keys ORDER BY retired_at IS NOT NULL, trusted_at, key_id`);
+  return rows;
 }
 
 /** Trusted and not retired: the keys devices should hold. */
@@ -63,9 +44,8 @@ export type TrustOutcome = { kind: 'trusted' } | { kind: 'already-trusted'; name
 
 /** Trusts a key; a retired key is never trusted again. */
 export async function trustReleaseKey(db: Queryable, key: ReleaseKey): Promise<TrustOutcome> {
-  const existing = (await db.query<Row>('SELECT key_id, name, public_key_pem, trusted_at, retired_at, retired_by FROM firmware_release_keys WHERE key_id = $1', [key.keyId]))
-    .rows[0];
-  if (existing?.retired_at) return { kind: 'retired', retiredBy: existing.retired_by };
+  const existing = (await db.query<ReleaseKeyRow>(`SELECT ${KEY_COLUMNS} FROM firmware_release_keys WHERE key_id = $1`, [key.keyId])).rows[0];
+  if (existing?.retiredAt) return { kind: 'retired', retiredBy: existing.retiredBy };
   if (existing) return { kind: 'already-trusted', name: existing.name };
   // Two processes trusting the same key at once end with one row either way.
   await db.query(
