@@ -91,31 +91,34 @@ describe('coded firmware transfer over a pty', () => {
     expect((await applyFirmware(session, { version: '4.1.0' })).firmwareVersion).toBe('4.1.0');
   });
 
-  it('falls back to the full deflated image, with a note, when the patch names another base than the device runs', async () => {
-    const a = codeLikeImage('5.0.0', 4 * 1024);
-    const { device, session } = await attachRunning(a, '5.0.0');
-    const c = codeLikeImage('5.0.1', 4 * 1024, 3);
-    const b = codeLikeImage('5.1.0', 4 * 1024, 9);
-    // A stale offer: filed under the running image's hash, but built from another image.
-    const stale = createFirmwarePatch(c, b, { baseSha256: sha256(c), targetSha256: sha256(b) });
-    const result = await upload(session, b, '5.1.0', { patches: [{ baseSha256: hex(sha256(a)), patch: stale }] });
-    expect(result.coding).toBe('deflate');
-    expect(result.notes.join(' ')).toMatch(/does not run the image the patch applies to; the full image was sent/);
-    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(b)) });
-    expect(device.state().firmwareVersion).toBe('5.0.0');
-  });
+  /** Patches the device cannot use, each made from the image it runs and the one to send: the full image goes instead, with a note saying why. */
+  const unusablePatches = [
+    {
+      what: 'names another base than the device runs',
+      // A stale offer: filed under the running image's hash, but built from another image.
+      patch: (running: Uint8Array, target: Uint8Array) => {
+        const other = codeLikeImage('5.0.1', 4 * 1024, 3);
+        return createFirmwarePatch(other, target, { baseSha256: sha256(other), targetSha256: sha256(target) });
+      },
+      note: /does not run the image the patch applies to; the full image was sent/,
+    },
+    {
+      what: 'does not build the signed image',
+      // Names the right base and target, but builds other bytes.
+      patch: (running: Uint8Array, target: Uint8Array) => createFirmwarePatch(running, codeLikeImage('5.1.0', 4 * 1024, 10), { baseSha256: sha256(running), targetSha256: sha256(target) }),
+      note: /The patch did not build the signed image .* \(FW_HASH_MISMATCH\); the full image was sent instead/,
+    },
+  ];
 
-  it('sends the full image, with a note, when a patch does not build the signed image', async () => {
-    const a = codeLikeImage('5.2.0', 4 * 1024);
-    const { device, session } = await attachRunning(a, '5.2.0');
-    const b = codeLikeImage('5.3.0', 4 * 1024, 9);
-    const wrong = codeLikeImage('5.3.0', 4 * 1024, 10);
-    // Names the right base and target, but builds other bytes.
-    const lying = createFirmwarePatch(a, wrong, { baseSha256: sha256(a), targetSha256: sha256(b) });
-    const result = await upload(session, b, '5.3.0', { patches: [{ baseSha256: hex(sha256(a)), patch: lying }] });
+  it.each(unusablePatches)('falls back to the full deflated image, with a note, when the patch $what', async ({ patch, note }) => {
+    const running = codeLikeImage('5.0.0', 4 * 1024);
+    const { device, session } = await attachRunning(running, '5.0.0');
+    const target = codeLikeImage('5.1.0', 4 * 1024, 9);
+    const result = await upload(session, target, '5.1.0', { patches: [{ baseSha256: hex(sha256(running)), patch: patch(running, target) }] });
     expect(result.coding).toBe('deflate');
-    expect(result.notes.join(' ')).toMatch(/The patch did not build the signed image .* \(FW_HASH_MISMATCH\); the full image was sent instead/);
-    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(b)) });
+    expect(result.notes.join(' ')).toMatch(note);
+    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(target)) });
+    expect(device.state().firmwareVersion).toBe('5.0.0');
   });
 
   it('resumes a deflate upload from the last acknowledged coded offset after a pulled cable', async () => {
