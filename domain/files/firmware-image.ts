@@ -1,3 +1,4 @@
+import { opensWith, writeOpening, type BinaryOpening } from './binary-opening';
 import { FileFormatError } from './file-error';
 
 /**
@@ -12,7 +13,7 @@ import { FileFormatError } from './file-error';
  *  48  body length (bytes after the header), uint32 little-endian
  *  52  12 bytes zero
  */
-export const FIRMWARE_IMAGE_MAGIC = 'PVFW';
+const FIRMWARE_IMAGE_OPENING: BinaryOpening = { magic: 'PVFW', version: 1 };
 export const FIRMWARE_IMAGE_HEADER_SIZE = 64;
 
 export interface FirmwareImageHeader {
@@ -40,8 +41,7 @@ function readAscii(source: Uint8Array, offset: number, width: number): string {
 
 export function encodeFirmwareImageHeader(header: FirmwareImageHeader): Uint8Array {
   const out = new Uint8Array(FIRMWARE_IMAGE_HEADER_SIZE);
-  writeAscii(out, 0, 4, FIRMWARE_IMAGE_MAGIC, 'magic');
-  out[4] = 1;
+  writeOpening(out, FIRMWARE_IMAGE_OPENING);
   writeAscii(out, 8, 8, header.deviceType, 'device type');
   writeAscii(out, 16, 32, header.version, 'firmware version');
   new DataView(out.buffer).setUint32(48, header.bodyLength, true);
@@ -49,7 +49,7 @@ export function encodeFirmwareImageHeader(header: FirmwareImageHeader): Uint8Arr
 }
 
 export function parseFirmwareImageHeader(image: Uint8Array): FirmwareImageHeader {
-  if (image.length < FIRMWARE_IMAGE_HEADER_SIZE || readAscii(image, 0, 4) !== FIRMWARE_IMAGE_MAGIC || image[4] !== 1) {
+  if (image.length < FIRMWARE_IMAGE_HEADER_SIZE || !opensWith(image, FIRMWARE_IMAGE_OPENING)) {
     throw new FileFormatError('FW_BAD_HEADER', 'This is not a firmware image for these devices (its header is missing or unknown).');
   }
   const bodyLength = new DataView(image.buffer, image.byteOffset, image.byteLength).getUint32(48, true);

@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { opensWith, writeOpening, type BinaryOpening } from './binary-opening';
 import { FileFormatError } from './file-error';
 import { RELEASE_KEY_ID_BYTES, releaseKeyPairFromPrivateKey, type ReleaseKey, type ReleaseKeyring } from './firmware-release-key';
 
@@ -24,8 +25,7 @@ import { RELEASE_KEY_ID_BYTES, releaseKeyPairFromPrivateKey, type ReleaseKey, ty
  * pure Ed25519) of exactly those bytes.
  */
 
-export const FIRMWARE_MANIFEST_MAGIC = 'PVFM';
-export const FIRMWARE_MANIFEST_LAYOUT_VERSION = 1;
+const FIRMWARE_MANIFEST_OPENING: BinaryOpening = { magic: 'PVFM', version: 1 };
 /** The bytes before the retired key ids. */
 export const FIRMWARE_MANIFEST_FIXED_SIZE = 104;
 export const FIRMWARE_MANIFEST_MAX_RETIRED = 8;
@@ -105,8 +105,7 @@ export function encodeFirmwareManifest(manifest: FirmwareManifest): Uint8Array {
   }
   const out = new Uint8Array(FIRMWARE_MANIFEST_FIXED_SIZE + RELEASE_KEY_ID_BYTES * retires.length);
   const view = new DataView(out.buffer);
-  writeAscii(out, 0, 4, FIRMWARE_MANIFEST_MAGIC, 'magic');
-  out[4] = FIRMWARE_MANIFEST_LAYOUT_VERSION;
+  writeOpening(out, FIRMWARE_MANIFEST_OPENING);
   out[5] = retires.length;
   writeAscii(out, 8, 8, manifest.deviceType, 'device type');
   writeAscii(out, 16, 32, manifest.version, 'firmware version');
@@ -121,7 +120,7 @@ export function encodeFirmwareManifest(manifest: FirmwareManifest): Uint8Array {
 /** The manifest bytes exactly as encodeFirmwareManifest writes them; anything else is refused. */
 export function decodeFirmwareManifest(bytes: Uint8Array): FirmwareManifest {
   if (bytes.length < FIRMWARE_MANIFEST_FIXED_SIZE) throw malformed(`it is ${bytes.length} bytes, shorter than the ${FIRMWARE_MANIFEST_FIXED_SIZE}-byte layout`);
-  if (String.fromCharCode(...bytes.subarray(0, 4)) !== FIRMWARE_MANIFEST_MAGIC || bytes[4] !== FIRMWARE_MANIFEST_LAYOUT_VERSION) {
+  if (!opensWith(bytes, FIRMWARE_MANIFEST_OPENING)) {
     throw malformed('its magic or layout version is unknown');
   }
   const count = bytes[5]!;

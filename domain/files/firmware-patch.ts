@@ -1,3 +1,4 @@
+import { opensWith, writeOpening, type BinaryOpening } from './binary-opening';
 import { FileFormatError } from './file-error';
 
 /**
@@ -21,7 +22,7 @@ import { FileFormatError } from './file-error';
  * On the wire the patch is deflated like a full image (content coding "delta"); its size before
  * that is what the service stores.
  */
-export const FIRMWARE_PATCH_MAGIC = 'PVDP';
+const FIRMWARE_PATCH_OPENING: BinaryOpening = { magic: 'PVDP', version: 1 };
 export const FIRMWARE_PATCH_HEADER_SIZE = 80;
 
 export interface FirmwarePatchHeader {
@@ -33,8 +34,7 @@ export interface FirmwarePatchHeader {
 
 export function encodeFirmwarePatchHeader(header: FirmwarePatchHeader): Uint8Array {
   const out = new Uint8Array(FIRMWARE_PATCH_HEADER_SIZE);
-  for (let i = 0; i < 4; i++) out[i] = FIRMWARE_PATCH_MAGIC.charCodeAt(i);
-  out[4] = 1;
+  writeOpening(out, FIRMWARE_PATCH_OPENING);
   const view = new DataView(out.buffer);
   view.setUint32(8, header.baseSize, true);
   out.set(header.baseSha256, 12);
@@ -44,8 +44,7 @@ export function encodeFirmwarePatchHeader(header: FirmwarePatchHeader): Uint8Arr
 }
 
 export function parseFirmwarePatchHeader(bytes: Uint8Array): FirmwarePatchHeader {
-  const magic = String.fromCharCode(...bytes.subarray(0, 4));
-  if (bytes.length < FIRMWARE_PATCH_HEADER_SIZE || magic !== FIRMWARE_PATCH_MAGIC || bytes[4] !== 1) {
+  if (bytes.length < FIRMWARE_PATCH_HEADER_SIZE || !opensWith(bytes, FIRMWARE_PATCH_OPENING)) {
     throw new FileFormatError('FW_CODING_CORRUPT', 'This is not a firmware patch (its header is missing or of an unknown version).');
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
