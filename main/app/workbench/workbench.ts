@@ -9,6 +9,7 @@ import type { Account } from '../session';
 import type { JobTarget } from './workbench-jobs';
 import { notApplicableReason } from '../jobs/step-record';
 import type { JobTimeline } from './job-timeline';
+import { CoalescedRun } from '../../devices/util/coalesced-run';
 
 /** The live list of attached devices (main/devices/discovery's LiveDeviceList has this shape). */
 export interface DeviceSource {
@@ -49,8 +50,10 @@ export class Workbench {
   /** Finished jobs already written to the timeline (a finished job is reported by its last progress batch and by its end). */
   private readonly recorded = new Set<string>();
   private offList: (() => void) | null = null;
-  private refreshing: Promise<void> | null = null;
-  private refreshAgain = false;
+  private readonly needsRefresh = new CoalescedRun(async () => {
+    await Promise.all(this.deps.source.devices().map((d) => this.computeNeeds(d)));
+    this.changed();
+  }, () => this.closed);
   private closed = false;
 
   constructor(private readonly deps: WorkbenchDeps) {}
@@ -127,20 +130,7 @@ export class Workbench {
    * Calls while one runs are folded into one more run after it.
    */
   refreshNeeds(): Promise<void> {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return this.refreshing;
-    }
-    this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        await Promise.all(this.deps.source.devices().map((d) => this.computeNeeds(d)));
-        this.changed();
-      } while (this.refreshAgain && !this.closed);
-    })().finally(() => {
-      this.refreshing = null;
-    });
-    return this.refreshing;
+    return this.needsRefresh.request();
   }
 
   private onListEvent(event: DeviceListEvent): void {

@@ -7,6 +7,7 @@ import { DeviceListState, type DeviceListEvent } from './device-list';
 import { bleLinkOf, linkDepsOf, multicastLinks, serialLinks, type DeviceSources } from './device-sources';
 import { probeLink } from './probe';
 import { portGlobRoot, portGlobsFromEnv } from './serial-candidates';
+import { CoalescedRun } from '../util/coalesced-run';
 
 /** The sources (serial ports, BLE while the list runs) and how often the list looks at them. */
 export interface LiveDeviceListOptions extends DeviceSources {
@@ -37,8 +38,8 @@ export class LiveDeviceList {
   private readonly timers: NodeJS.Timeout[] = [];
   private watchers: FSWatcher[] = [];
   private stopBleScan: (() => Promise<void>) | undefined;
-  private serialScan: Promise<void> | undefined;
-  private serialRescan = false;
+  /** One serial round at a time; a request during a round runs one more round after it. */
+  private readonly serialScan = new CoalescedRun(() => this.serialRound(), () => this.stopped);
   private readonly bleLastSeen = new Map<string, number>();
   private readonly bleProbing = new Set<string>();
   private readonly udpTargets = new Set<string>();
@@ -65,12 +66,12 @@ export class LiveDeviceList {
     this.stopped = false;
     const { serial } = this.options;
     if (serial !== false) {
-      this.timers.push(setInterval(() => void this.scanSerial(), this.options.pollIntervalMs ?? 1000));
+      this.timers.push(setInterval(() => void this.serialScan.request(), this.options.pollIntervalMs ?? 1000));
       this.watchPortGlobs();
     }
     if (this.options.ble) void this.startBle(this.options.ble.central);
     this.timers.push(setInterval(() => void this.scanUdp(), this.options.ipPollIntervalMs ?? 5000));
-    await Promise.all([serial === false ? undefined : this.scanSerial(), this.scanUdp()]);
+    await Promise.all([serial === false ? undefined : this.serialScan.request(), this.scanUdp()]);
   }
 
   /**
@@ -82,7 +83,7 @@ export class LiveDeviceList {
     this.options = { ...this.options, serial: { ...this.options.serial, portGlobs } };
     if (this.stopped) return;
     this.watchPortGlobs();
-    await this.scanSerial();
+    await this.serialScan.request();
   }
 
   /** A port appearing in a glob's directory (a pty, an adapter's by-id link) is listed at once. */
@@ -92,7 +93,7 @@ export class LiveDeviceList {
     if (serial === false) return;
     for (const root of new Set((serial?.portGlobs ?? portGlobsFromEnv(process.env)).map(portGlobRoot))) {
       try {
-        const watcher = watch(root, () => void this.scanSerial());
+        const watcher = watch(root, () => void this.serialScan.request());
         watcher.on('error', () => undefined);
         this.watchers.push(watcher);
       } catch {
@@ -107,7 +108,7 @@ export class LiveDeviceList {
     for (const watcher of this.watchers.splice(0)) watcher.close();
     await this.stopBleScan?.();
     this.stopBleScan = undefined;
-    await this.serialScan;
+    await this.serialScan.current;
   }
 
   addTarget(spec: string): Promise<void> {
@@ -135,23 +136,6 @@ export class LiveDeviceList {
 
   private busy(link: string): boolean {
     return this.options.isBusy?.(link) ?? false;
-  }
-
-  /** One serial round at a time; a request during a round runs one more round after it. */
-  private scanSerial(): Promise<void> {
-    if (this.serialScan) {
-      this.serialRescan = true;
-      return this.serialScan;
-    }
-    this.serialScan = (async () => {
-      do {
-        this.serialRescan = false;
-        await this.serialRound();
-      } while (this.serialRescan && !this.stopped);
-    })().finally(() => {
-      this.serialScan = undefined;
-    });
-    return this.serialScan;
   }
 
   private async serialRound(): Promise<void> {
