@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sourceLocationImportMetaUrl } from './build.mjs';
+import { zopfliWorkerInline } from './zopfli-worker-plugin.mjs';
 
 const root = join(import.meta.dirname, '..');
 const DEFAULT_OUT_DIR = join(root, 'dist', 'cli');
@@ -108,7 +109,7 @@ async function bundle(outfile) {
     format: 'cjs',
     target: `node${process.versions.node.split('.')[0]}`,
     external: NOT_INSTALLED,
-    plugins: [besideBinary(packageFolders), sourceLocationImportMetaUrl],
+    plugins: [besideBinary(packageFolders), zopfliWorkerInline, sourceLocationImportMetaUrl],
     banner: { js: BANNER },
     // No source map: the executable has no file to point it at, and errors name our functions anyway.
     minifySyntax: true,

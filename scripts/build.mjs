@@ -14,6 +14,7 @@ import { build as esbuild } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { zopfliWorkerInline } from './zopfli-worker-plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -78,7 +79,7 @@ async function buildMain({ quiet }) {
     target: MAIN_TARGET,
     external: MAIN_EXTERNALS,
     sourcemap: true,
-    plugins: [sourceLocationImportMetaUrl],
+    plugins: [zopfliWorkerInline, sourceLocationImportMetaUrl],
     banner: {
       js: "const __sourceUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', file)).href;",
     },
