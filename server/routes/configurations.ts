@@ -12,7 +12,6 @@ import {
   errorsOf,
   mergeConfigurationPatch,
   mergeDevicePatch,
-  pageSchema,
   validateConfiguration,
   validateConfigurationSettings,
   configurationStatus,
@@ -30,6 +29,7 @@ import type { Queryable } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import { foundOr } from '../http/found-or';
 import { dryRunPassed, JsonText, orgOperation, type AnyOperationSpec, type RawJson } from '../http/operation';
+import { pageResponse, pageText } from '../http/page';
 import { idParams, orgParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import {
@@ -125,7 +125,7 @@ export const configurationOperations: AnyOperationSpec[] = [
     params: orgParams,
     query: configurationListQuerySchema,
     mutates: false,
-    response: { kind: 'json', data: pageSchema(configurationRecordSchema), description: '{ items, page, limit, totalCount }' },
+    response: pageResponse(configurationRecordSchema),
     handler: async ({ db, ctx, caller, query }) =>
       readThrough(ctx, db, `configurations/${caller.orgId}/${JSON.stringify(query)}`, async () => {
         const { items, totalCount } = await listConfigurationRecordTexts(db, caller.orgId, {
@@ -136,7 +136,7 @@ export const configurationOperations: AnyOperationSpec[] = [
         });
         const records: string[] = [];
         for (const item of items) records.push(item.record ?? (await readRecordText(db, caller.orgId, item.id)));
-        return new JsonText(`{"items":[${records.join(',')}],"page":${query.Page},"limit":${query.Limit},"totalCount":${totalCount}}`);
+        return pageText(records, { page: query.Page, limit: query.Limit }, totalCount);
       }),
   }),
   orgOperation({

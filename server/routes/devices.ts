@@ -6,12 +6,12 @@ import {
   deviceRegisterQuerySchema,
   deviceReleasedSchema,
   deviceRenameQuerySchema,
-  pageSchema,
   validateDeviceRename,
 } from '../../domain';
 import { conflict, notFound } from '../http/errors';
 import { foundOr } from '../http/found-or';
 import { JsonText, orgOperation, type AnyOperationSpec } from '../http/operation';
+import { pageOf, pageResponse } from '../http/page';
 import { orgParams, serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import { deviceNotFound, registeredDevice } from './registered-device';
@@ -42,14 +42,14 @@ export const deviceOperations: AnyOperationSpec[] = [
     params: orgParams,
     query: deviceListQuerySchema,
     mutates: false,
-    response: { kind: 'json', data: pageSchema(deviceRecordSchema), description: '{ items, page, limit, totalCount }' },
+    response: pageResponse(deviceRecordSchema),
     // Through the read cache, as the configuration lists: a commit that writes its tables drops it
     // (server/cache/read-cache.ts). Kept as the JSON text it is sent as: a page is serialised once
     // per change, not once per request.
     handler: async ({ db, ctx, caller, query }) =>
       readThrough(ctx, db, `devices/${caller.orgId}/${JSON.stringify(query)}`, async () => {
         const { items, totalCount } = await listDeviceRecords(db, caller.orgId, query);
-        return new JsonText(JSON.stringify({ items, page: query.page, limit: query.limit, totalCount }));
+        return new JsonText(JSON.stringify(pageOf(items, query, totalCount)));
       }),
   }),
   orgOperation({

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { pageSchema, userListQuerySchema, userRecordSchema, userRegisterSchema, userRoleBodySchema } from '../../domain';
+import { userListQuerySchema, userRecordSchema, userRegisterSchema, userRoleBodySchema } from '../../domain';
 import { conflict, notFound } from '../http/errors';
 import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
+import { pageOf, pageResponse } from '../http/page';
 import { idParams, orgParams } from '../http/schemas';
 import { deactivateUser, findUserByEmail, getUser, insertUser, listUsers, reactivateUser, setUserRole } from '../store/users';
 
@@ -18,7 +19,7 @@ export const userOperations: AnyOperationSpec[] = [
     params: orgParams,
     query: userListQuerySchema,
     mutates: false,
-    response: { kind: 'json', data: pageSchema(userRecordSchema), description: '{ items, page, limit, totalCount }' },
+    response: pageResponse(userRecordSchema),
     handler: async ({ db, caller, query }) => {
       const { items, totalCount } = await listUsers(db, caller.orgId, {
         isActive: query.IsActive,
@@ -27,7 +28,7 @@ export const userOperations: AnyOperationSpec[] = [
         limit: query.limit,
         page: query.page,
       });
-      return { items, page: query.page, limit: query.limit, totalCount };
+      return pageOf(items, query, totalCount);
     },
   }),
   orgOperation({
