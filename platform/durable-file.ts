@@ -116,6 +116,26 @@ export async function readFileIfExists(fs: FileSystem, path: string): Promise<Bu
 }
 
 /**
+ * The `.json` files a store keeps in `dir`, each with its bytes. Hidden names (a durable write's
+ * temp files among them) are passed over, and so is a file removed since the listing; a directory
+ * that cannot be listed (not made yet) holds none.
+ */
+export async function* readJsonFiles(fs: FileSystem, dir: string): AsyncGenerator<{ name: string; path: string; raw: Buffer }> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith('.') || !name.endsWith('.json')) continue;
+    const path = join(dir, name);
+    const raw = await readFileIfExists(fs, path);
+    if (raw) yield { name, path, raw };
+  }
+}
+
+/**
  * Remove temp files a crashed writer left behind. Only old ones: a young temp file may belong to a
  * writer in another process that is about to rename it.
  */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { NetworkError, type CallOptions, type FetchedFile } from '../../cloud';
 import { decodeConfigFile } from '../../../domain/files/config-file';
-import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import { nodeFileSystem, readFileIfExists, readJsonFiles, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 import { JobFailure } from './failure';
 
@@ -108,19 +108,11 @@ export class ConfigFileStore {
   }
 
   async list(): Promise<StoredConfigFileMeta[]> {
-    let names: string[];
-    try {
-      names = await this.fs.readdir(this.dir);
-    } catch {
-      return [];
-    }
     const metas: StoredConfigFileMeta[] = [];
-    for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
-      const raw = await readFileIfExists(this.fs, join(this.dir, name));
-      if (!raw) continue;
+    for await (const { name, path, raw } of readJsonFiles(this.fs, this.dir)) {
       const meta = readMeta(raw);
       if (meta) metas.push(meta);
-      else await this.quarantine(join(this.dir, name), `the description ${name} of a kept configuration file is damaged`);
+      else await this.quarantine(path, `the description ${name} of a kept configuration file is damaged`);
     }
     return metas.sort((a, b) => a.serialNumber.localeCompare(b.serialNumber));
   }

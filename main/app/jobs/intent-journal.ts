@@ -1,7 +1,7 @@
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { isTempName, nodeFileSystem, readFileIfExists, removeDurable, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import { nodeFileSystem, readJsonFiles, removeDurable, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import { processIsAlive } from '../../../platform/durable-lock';
 import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 
@@ -98,18 +98,9 @@ export class IntentJournal {
 
   /** Intents whose process is gone: jobs that were interrupted. Those of live processes are running. */
   async orphans(): Promise<JobIntent[]> {
-    let names: string[];
-    try {
-      names = await this.fs.readdir(this.dir);
-    } catch {
-      return [];
-    }
     const found: JobIntent[] = [];
-    for (const name of names) {
-      if (isTempName(name) || !name.endsWith('.json')) continue;
-      const raw = await readFileIfExists(this.fs, join(this.dir, name));
-      if (!raw) continue;
-      const intent = await this.readIntent(join(this.dir, name), raw);
+    for await (const { path, raw } of readJsonFiles(this.fs, this.dir)) {
+      const intent = await this.readIntent(path, raw);
       if (!intent) continue;
       const ours = intent.hostname === this.hostname;
       // Another host's intent (a shared home directory) cannot be judged from here: leave it.
