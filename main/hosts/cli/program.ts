@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { cacheList, cachePrefetch, cachePrune } from './commands/cache';
+import { cacheSelfTest } from './commands/cache-self-test';
 import { configurationApply, configurationDownload, configurationUpdate } from './commands/configuration';
 import { deviceList } from './commands/device-list';
 import { deviceVerify } from './commands/verify';
@@ -224,6 +225,10 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .description('Delete all but the newest versions of each type.')
     .option('--keep <n>', 'versions to keep per type', nonNegativeInteger('--keep'), 2)
     .action((options: { keep: number }) => runner((ctx) => cachePrune(ctx, options)));
+  cache
+    .command('self-test', { hidden: true })
+    .description("Make a zopfli stream of a built-in sample on its worker thread and inflate it back (support; the executable's test).")
+    .action(() => runner((ctx) => cacheSelfTest(ctx)));
 
   const workPackage = program.command('package').description('Work packages for plants without network: take what the devices of a configuration need there, bring the confirmations back.');
   workPackage
