@@ -13,6 +13,8 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 const EPC = { deviceType: 'EPC', serialNumber: 'EPC000101' };
 /** The device and a second one answering with its serial number: the copy gets a port of its own. */
 const DEVICE_AND_COPY = [EPC, { id: 'copy', ...EPC }];
+/** A shift file that plugs the device and its copy in and out on ptys in `ptyDir`, as `plan` says. */
+const deviceAndCopyShift = (ptyDir: string, plan: object[]) => ({ defaults: { ptyDir }, devices: DEVICE_AND_COPY, plan });
 
 describe('a shift file', () => {
   it('reads devices, timed steps in order, and an unplug during the firmware transfer as the device’s own pull', () => {
@@ -54,16 +56,14 @@ describe('acting out a shift', () => {
 
   it('plugs devices in at their time, a copied serial on a port of its own, and pulls and replugs them', async () => {
     const ptyDir = join(scratch.dir, 'pty');
-    const plan = parseShiftPlan({
-      defaults: { ptyDir },
-      devices: DEVICE_AND_COPY,
-      plan: [
+    const plan = parseShiftPlan(
+      deviceAndCopyShift(ptyDir, [
         { at: 0, plug: 'EPC000101' },
         { at: 50, plug: 'copy' },
         { at: 100, unplug: 'EPC000101' },
         { at: 150, plug: 'EPC000101' },
-      ],
-    });
+      ]),
+    );
     const seen: string[] = [];
     const presence: boolean[] = [];
     run = runShift(
@@ -91,18 +91,12 @@ describe('npm run simulator -- --shift FILE', () => {
     const ptyDir = join(scratch.dir, 'pty');
     const file = join(scratch.dir, 'shift.json');
     await writeFile(join(scratch.dir, 'service.pem'), serviceKeys.publicKeyPem);
-    await writeFile(
-      file,
-      JSON.stringify({
-        defaults: { ptyDir },
-        devices: DEVICE_AND_COPY,
-        plan: [
-          { at: 0, plug: 'EPC000101' },
-          { at: 20, plug: 'copy' },
-          { at: 40, unplug: 'copy' },
-        ],
-      }),
-    );
+    const plan = [
+      { at: 0, plug: 'EPC000101' },
+      { at: 20, plug: 'copy' },
+      { at: 40, unplug: 'copy' },
+    ];
+    await writeFile(file, JSON.stringify(deviceAndCopyShift(ptyDir, plan)));
     const run = runSimulatorCli(['--shift', file, '--public-key', join(scratch.dir, 'service.pem'), '--state-dir', join(scratch.dir, 'state')], 4);
     const lines = await run.lines;
     expect(lines.map((l) => [l.shift, l.id ?? null, l.serialNumber ?? null])).toEqual([
