@@ -30,7 +30,7 @@ export function ListScreenHeader({ title, capability, actionLabel, explainRefusa
   const onClose = () => setOpen(false);
   return (
     <>
-      <ScreenHeader title={title} note={explainRefusal && !role.allowed ? <span className="muted">{role.reason}</span> : undefined}>
+      <ScreenHeader title={title} note={explainRefusal && !role.allowed ? role.reason : undefined}>
         <ActionButton variant="primary" capability={capability} onClick={() => setOpen(true)}>
           {actionLabel}
         </ActionButton>

@@ -7,6 +7,7 @@ export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: R
   return <span className={`badge badge--${tone}`}>{children}</span>;
 }
 
+/** A screen's title, its actions, and a note under them in the muted tone every screen's note has. */
 export function ScreenHeader({ title, children, note }: { title: string; children?: ReactNode; note?: ReactNode }) {
   return (
     <header className="screen-header">
@@ -14,7 +15,7 @@ export function ScreenHeader({ title, children, note }: { title: string; childre
         <h1 className="screen-header__title">{title}</h1>
         <div className="screen-header__actions">{children}</div>
       </div>
-      {note ? <div className="screen-header__note">{note}</div> : null}
+      {note ? <div className="screen-header__note muted">{note}</div> : null}
     </header>
   );
 }

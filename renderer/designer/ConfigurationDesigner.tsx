@@ -61,7 +61,7 @@ export function ConfigurationDesigner({ id }: { id: string }) {
       <ScreenHeader
         title={configuration.name}
         note={
-          <span className="muted">
+          <>
             Last edited {dateTimeText(configuration.lastEditedAt)} · {configuration.devices.length} device
             {configuration.devices.length === 1 ? '' : 's'} ·{' '}
             {status ? (
@@ -73,7 +73,7 @@ export function ConfigurationDesigner({ id }: { id: string }) {
                 </Badge>
               )
             ) : null}
-          </span>
+          </>
         }
       >
         {confirmDelete ? (

@@ -27,7 +27,7 @@ export function ApiKeysScreen() {
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="API keys" note={<span className="muted">New keys are issued by an operator of the service; here you see them and change their roles.</span>} />
+      <ScreenHeader title="API keys" note="New keys are issued by an operator of the service; here you see them and change their roles." />
       {!manage.allowed ? (
         <Callout tone="info" title="Not available for your role">
           {manage.reason}

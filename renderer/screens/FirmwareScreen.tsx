@@ -30,7 +30,7 @@ export function FirmwareScreen() {
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Firmware" note={<span className="muted">Firmware in the cache installs without a network; every bundle is checked against its SHA-256 before use.</span>}>
+      <ScreenHeader title="Firmware" note="Firmware in the cache installs without a network; every bundle is checked against its SHA-256 before use.">
         <ActionButton variant="primary" capability="files.download" disabledReason={missing.length === 0 ? 'The cache holds the latest of every type.' : null} busy={downloading.length > 0} onClick={() => void download(missing)}>
           Download all for offline use
         </ActionButton>

@@ -40,13 +40,11 @@ export function OutboxScreen() {
       <ScreenHeader
         title="Outbox & logs"
         note={
-          <span className="muted">
-            {outbox
-              ? outbox.pendingCount === 0
-                ? 'Every confirmation has reached the service.'
-                : `${outbox.pendingCount} confirmation${outbox.pendingCount === 1 ? '' : 's'} waiting since ${dateTimeText(outbox.oldestPendingSince)}.`
-              : ' '}
-          </span>
+          outbox
+            ? outbox.pendingCount === 0
+              ? 'Every confirmation has reached the service.'
+              : `${outbox.pendingCount} confirmation${outbox.pendingCount === 1 ? '' : 's'} waiting since ${dateTimeText(outbox.oldestPendingSince)}.`
+            : ' '
         }
       >
         <ActionButton variant="primary" capability="confirmations.send" busy={sending} disabledReason={outbox && outbox.pendingCount === 0 ? 'Nothing is waiting.' : null} onClick={() => void sendNow()}>

@@ -38,11 +38,9 @@ export function StationScreen() {
       <ScreenHeader
         title="Station"
         note={
-          <span className="muted">
-            {running && view
-              ? `Provisioning “${view.configurationName}” (${view.configurationSize} devices) on ${view.lanes} lane${view.lanes === 1 ? '' : 's'}: plug devices in.`
-              : 'Provision every device of one configuration as it is plugged in.'}
-          </span>
+          running && view
+            ? `Provisioning “${view.configurationName}” (${view.configurationSize} devices) on ${view.lanes} lane${view.lanes === 1 ? '' : 's'}: plug devices in.`
+            : 'Provision every device of one configuration as it is plugged in.'
         }
       >
         {running ? (

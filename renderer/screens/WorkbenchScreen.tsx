@@ -40,7 +40,7 @@ export function WorkbenchScreen() {
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Workbench" note={<span className="muted" aria-live="polite">{devices.length} attached · {workbenchSummary(shownJobs)}</span>}>
+      <ScreenHeader title="Workbench" note={<span aria-live="polite">{devices.length} attached · {workbenchSummary(shownJobs)}</span>}>
         <button type="button" className="button button--quiet" onClick={() => void rescan()}>
           Rescan
         </button>
