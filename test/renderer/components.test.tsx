@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigurationView, RegisteredDeviceRowView } from '../../contract/index';
 import { ActionButton } from '../../renderer/components/ActionButton';
 import { ProgressCell } from '../../renderer/components/ProgressCell';
+import { ScreenHeader } from '../../renderer/components/misc';
 import { SettingsForm } from '../../renderer/designer/SettingsForm';
 import { WorkbenchScreen } from '../../renderer/screens/WorkbenchScreen';
 import { DevicesScreen } from '../../renderer/screens/DevicesScreen';
@@ -102,52 +103,64 @@ describe('SignInScreen', () => {
   });
 });
 
+describe('ScreenHeader', () => {
+  it('shows a note in the muted tone, and no note box without one', async () => {
+    view = await mount(<ScreenHeader title="Station" note="Plug devices in." />);
+    const note = view.container.querySelector('.screen-header__note');
+    expect(note?.textContent).toBe('Plug devices in.');
+    expect(note?.classList.contains('muted')).toBe(true);
+    view.unmount();
+    view = await mount(<ScreenHeader title="Station" />);
+    expect(view.container.querySelector('.screen-header__note')).toBeNull();
+  });
+});
+
+/** A SettingsForm on a service that accepts every change: the dry run answers no violations, the save the configuration. */
+async function mountAcceptingSettingsForm() {
+  const api = new FakeApi()
+    .answer('configurations.update', (input) => ({ dryRun: input.dryRun ?? false, violations: [], value: input.dryRun ? null : configuration }))
+    .install();
+  const saved = { count: 0 };
+  view = await mount(<SettingsForm configuration={configuration} region="NA" onSaved={() => saved.count++} />);
+  const container = view.container;
+  /** Saves, and checks that the service was asked with dryRun first, then for real, and the form said saved once. */
+  const saveAndExpect = async (settings: Record<string, unknown>) => {
+    await click(button(container, 'Save settings'));
+    await settle();
+    expect(api.calls.map((c) => c.input)).toEqual([
+      { id: configuration.id, settings, dryRun: true },
+      { id: configuration.id, settings, dryRun: false },
+    ]);
+    expect(saved.count).toBe(1);
+  };
+  return { container, saveAndExpect };
+}
+
 describe('SettingsForm', () => {
   it('shows the domain rule beside the field while typing and asks the service with dryRun before saving', async () => {
-    const api = new FakeApi()
-      .answer('configurations.update', (input) => ({ dryRun: input.dryRun ?? false, violations: [], value: input.dryRun ? null : configuration }))
-      .install();
-    let saved = 0;
-    view = await mount(<SettingsForm configuration={configuration} region="NA" onSaved={() => saved++} />);
-    const channel = byLabel(view.container, 'ISM channel');
+    const { container, saveAndExpect } = await mountAcceptingSettingsForm();
+    const channel = byLabel(container, 'ISM channel');
     await typeInto(channel, '22');
     expect(channel.getAttribute('aria-invalid')).toBe('true');
     expect(messageOf(channel)).toContain('ISM channel 22 does not exist in North America');
-    const save = button(view.container, 'Save settings');
+    const save = button(container, 'Save settings');
     expect(save.getAttribute('aria-disabled')).toBe('true');
 
     await typeInto(channel, '5');
     expect(channel.getAttribute('aria-invalid')).toBe('false');
     expect(save.getAttribute('aria-disabled')).toBe('false');
-    await click(save);
-    await settle();
-    expect(api.calls.map((c) => c.input)).toEqual([
-      { id: configuration.id, settings: { ismTxChannel: 5 }, dryRun: true },
-      { id: configuration.id, settings: { ismTxChannel: 5 }, dryRun: false },
-    ]);
-    expect(saved).toBe(1);
+    await saveAndExpect({ ismTxChannel: 5 });
   });
 
   it('shows a rule of ours as a warning that does not stop the save', async () => {
-    const api = new FakeApi()
-      .answer('configurations.update', (input) => ({ dryRun: input.dryRun ?? false, violations: [], value: input.dryRun ? null : configuration }))
-      .install();
-    let saved = 0;
-    view = await mount(<SettingsForm configuration={configuration} region="NA" onSaved={() => saved++} />);
-    const networkId = byLabel(view.container, 'ISM network id');
+    const { container, saveAndExpect } = await mountAcceptingSettingsForm();
+    const networkId = byLabel(container, 'ISM network id');
     await typeInto(networkId, '-1');
     expect(networkId.getAttribute('aria-invalid')).toBe('false');
-    const warnings = view.container.querySelector('[data-testid="designer-warnings"]');
+    const warnings = container.querySelector('[data-testid="designer-warnings"]');
     expect(warnings?.textContent).toContain('ISM_NETWORK_ID_OUT_OF_RANGE');
-    const save = button(view.container, 'Save settings');
-    expect(save.getAttribute('aria-disabled')).toBe('false');
-    await click(save);
-    await settle();
-    expect(api.calls.map((c) => c.input)).toEqual([
-      { id: configuration.id, settings: { ismNetworkId: -1 }, dryRun: true },
-      { id: configuration.id, settings: { ismNetworkId: -1 }, dryRun: false },
-    ]);
-    expect(saved).toBe(1);
+    expect(button(container, 'Save settings').getAttribute('aria-disabled')).toBe('false');
+    await saveAndExpect({ ismNetworkId: -1 });
   });
 
   it('places the violations of the dry run beside their fields and saves nothing', async () => {
