@@ -2,10 +2,11 @@
  * `npm run build:cli` for real: builds the single executable once, copies its folder to an empty
  * directory outside the repository (no node_modules above it, no Node on PATH) and runs it there,
  * also through a symbolic link as an install would. The commands it runs load the native serial
- * binding (opening a port) and the local workspace (PGlite's WASM, the embedded service).
+ * binding (opening a port), the local workspace (PGlite's WASM, the embedded service) and zopfli
+ * on its worker thread (the script scripts/zopfli-worker-plugin.mjs bundles in).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,17 @@ describe('the single-executable CLI, copied away from the repository', () => {
     expect(result.code, result.stderr).toBe(0);
     const listed = JSON.parse(result.stdout) as Array<{ connection: string; error?: string }>;
     expect(listed).toEqual([expect.objectContaining({ connection: `serial:${port}`, error: `Error: No such file or directory, cannot open ${port}` })]);
+  });
+
+  it('makes zopfli streams on a worker thread from the script bundled into it, with no zopfli beside it', { timeout: 0 }, async () => {
+    expect(await readdir(join(installed, 'lib', 'node_modules'))).not.toContain('@gfx');
+    const result = await run(join(installed, 'provisioner'), ['--data-dir', join(home, 'data'), '--json', 'cache', 'self-test']);
+    expect(result.code, result.stderr).toBe(0);
+    const { zopfli } = JSON.parse(result.stdout) as { zopfli: { sourceBytes: number; streamBytes: number; inflatesBack: boolean } };
+    expect(zopfli).toEqual({ sourceBytes: 8192, streamBytes: expect.any(Number), inflatesBack: true });
+    // A stream at all, and a deflated one: the sample is a few repeated opcodes.
+    expect(zopfli.streamBytes).toBeGreaterThan(0);
+    expect(zopfli.streamBytes).toBeLessThan(zopfli.sourceBytes / 2);
   });
 
   it('starts the local workspace (PGlite, the embedded service) and answers from it, also through a symbolic link', { timeout: 0 }, async () => {
