@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPublicKey } from 'node:crypto';
 import { verifyConfigFile, verifyOrganizationKey, type DecodedConfigFile } from '../../domain/files';
-import { backends, codes, register } from './harness';
+import { backends, codes, register, rootKeyPemOf } from './harness';
 import { serviceForTests } from './helpers/service-env';
 
 /**
@@ -26,7 +26,7 @@ describe.each(backends())('configuration file keys and sequences on %s', (backen
   }
 
   beforeAll(async () => {
-    rootKeyPem = (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data.publicKeyPem;
+    rootKeyPem = await rootKeyPemOf(env);
     otherKey = await env.createOrg(OTHER_ORG, 'NA');
     await register(env, [OURS, 'NSCP000101']);
     await registerIn(OTHER_ORG, otherKey, [THEIRS, 'NSCP000102']);

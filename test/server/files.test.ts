@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFirmwareBundle, verifyConfigFile } from '../../domain/files';
 import { cloneFlow, srcpToEpcOverBle, srcpToEpcOverIsm } from '../fixtures/typical-flows';
-import { backends, codes, register } from './harness';
+import { backends, buildFlowConfiguration, codes, downloadConfigFile, register, rootKeyPemOf } from './harness';
 import { serviceForTests } from './helpers/service-env';
 
 describe.each(backends())('files, syncIds and confirmations on %s', (backend) => {
@@ -9,13 +9,7 @@ describe.each(backends())('files, syncIds and confirmations on %s', (backend) =>
   let publicKeyPem: string;
   let configurationId: string;
 
-  async function download(serial: string) {
-    const response = await env.call('GET', `/devices/${serial}/configuration-file`);
-    expect(response.status, JSON.stringify(response.json?.errors)).toBe(200);
-    const file = verifyConfigFile(response.bytes, { rootKeyPem: publicKeyPem, expectedSerialNumber: serial });
-    expect(response.headers.get('x-config-file-sync-id')).toBe(file.syncId);
-    return file;
-  }
+  const download = (serial: string) => downloadConfigFile(env, serial, publicKeyPem);
 
   async function device(serial: string) {
     return (await env.call('GET', `/devices?serial=${serial}`)).json.data.items[0];
@@ -30,11 +24,9 @@ describe.each(backends())('files, syncIds and confirmations on %s', (backend) =>
   }
 
   beforeAll(async () => {
-    publicKeyPem = (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data.publicKeyPem;
+    publicKeyPem = await rootKeyPemOf(env);
     await register(env, ['SRCP000101', 'EPC000101', 'EPC000102', 'WESP000101', 'NSCP000104']);
-    const flow = cloneFlow(srcpToEpcOverIsm);
-    configurationId = (await env.call('POST', '/configurations', { body: flow.configuration })).json.data.id;
-    for (const d of flow.devices) expect((await env.call('POST', `/configurations/${configurationId}/devices`, { body: d.payload })).status).toBe(201);
+    configurationId = await buildFlowConfiguration(env, cloneFlow(srcpToEpcOverIsm));
   });
 
   it('gives the same syncId for the same content and a new one for any change, own or a peer’s', async () => {

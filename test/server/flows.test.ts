@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor, verifyConfigFile } from '../../domain/files';
 import { cloneFlow, FLOW_SERIAL_NUMBERS, TYPICAL_FLOWS, type TypicalFlow } from '../fixtures/typical-flows';
-import { backends, codes, register } from './harness';
+import { backends, buildFlowConfiguration, codes, register } from './harness';
 import { serviceForTests } from './helpers/service-env';
 
 /**
@@ -21,17 +21,7 @@ describe.each(backends())('typical flows on %s', (backend) => {
     publicKeyPem = key.json.data.publicKeyPem;
   });
 
-  async function build(flow: TypicalFlow, orgKey?: string): Promise<string> {
-    const options = orgKey ? { key: orgKey } : {};
-    const created = await env.call('POST', '/configurations', { ...options, body: flow.configuration });
-    expect(created.status, JSON.stringify(created.json.errors)).toBe(201);
-    const id = created.json.data.id as string;
-    for (const device of flow.devices) {
-      const added = await env.call('POST', `/configurations/${id}/devices`, { ...options, body: device.payload });
-      expect(added.status, `${device.payload.serialNumber}: ${JSON.stringify(added.json.errors)}`).toBe(201);
-    }
-    return id;
-  }
+  const build = (flow: TypicalFlow, orgKey?: string) => buildFlowConfiguration(env, flow, orgKey);
 
   for (const flow of TYPICAL_FLOWS) {
     it(`${flow.title}: every device's file downloads, verifies and names its syncId`, async () => {

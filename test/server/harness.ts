@@ -3,10 +3,13 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { MIGRATIONS } from '../../server/db/migrations';
 import { dumpPglite } from '../../server/db/pglite';
 import type { ApiKeyRole, Region } from '../../domain';
+import { verifyConfigFile, type DecodedConfigFile } from '../../domain/files';
 import { createOrganizationWithKey, issueKey, openDatabase, seedDemo, startService, type Database, type RunningService } from '../../server';
+import type { TypicalFlow } from '../fixtures/typical-flows';
 
 /**
  * The service's tests run on PGlite, and also on a PostgreSQL server when TEST_DATABASE_URL is set
@@ -156,4 +159,31 @@ export async function register(env: TestEnv, serialNumbers: readonly string[], k
       throw new Error(`register ${serial}: ${response.status} ${JSON.stringify(response.json)}`);
     }
   }
+}
+
+/** Creates a flow's configuration with its devices (registered already), each step answered as a success; its id. */
+export async function buildFlowConfiguration(env: TestEnv, flow: TypicalFlow, key?: string): Promise<string> {
+  const options = key ? { key } : {};
+  const created = await env.call('POST', '/configurations', { ...options, body: flow.configuration });
+  expect(created.status, JSON.stringify(created.json.errors)).toBe(201);
+  const id = created.json.data.id as string;
+  for (const device of flow.devices) {
+    const added = await env.call('POST', `/configurations/${id}/devices`, { ...options, body: device.payload });
+    expect(added.status, `${device.payload.serialNumber}: ${JSON.stringify(added.json.errors)}`).toBe(201);
+  }
+  return id;
+}
+
+/** The service's root key (SPKI PEM), which certifies the organization key a configuration file carries. */
+export async function rootKeyPemOf(env: TestEnv): Promise<string> {
+  return (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data.publicKeyPem;
+}
+
+/** A device's configuration file as downloaded: served, its signature checked with the root key, its syncId the header's. */
+export async function downloadConfigFile(env: TestEnv, serial: string, rootKeyPem: string): Promise<DecodedConfigFile> {
+  const response = await env.call('GET', `/devices/${serial}/configuration-file`);
+  expect(response.status, JSON.stringify(response.json?.errors)).toBe(200);
+  const file = verifyConfigFile(response.bytes, { rootKeyPem, expectedSerialNumber: serial });
+  expect(response.headers.get('x-config-file-sync-id')).toBe(file.syncId);
+  return file;
 }

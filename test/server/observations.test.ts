@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cloneFlow, srcpToEpcOverIsm } from '../fixtures/typical-flows';
-import { backends, register } from './harness';
+import { backends, buildFlowConfiguration, register } from './harness';
 import { serviceForTests } from './helpers/service-env';
 
 /**
@@ -58,8 +58,7 @@ describe.each(backends())('observed confirmations on %s', (backend) => {
 
   it('records an observation of the same configuration once, and says which syncId the device should hold', async () => {
     const flow = cloneFlow(srcpToEpcOverIsm);
-    const id = (await env.call('POST', '/configurations', { body: flow.configuration })).json.data.id;
-    for (const d of flow.devices) expect((await env.call('POST', `/configurations/${id}/devices`, { body: d.payload })).status).toBe(201);
+    const id = await buildFlowConfiguration(env, flow);
     expect((await device('EPC000101')).currentSyncId).toBeNull();
     const download = await env.call('GET', '/devices/EPC000101/configuration-file');
     const syncId = download.headers.get('x-config-file-sync-id');

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verifyConfigFile } from '../../../domain/files';
 import { refreshSettingsHashes } from '../../../server/configurations/files';
 import { cloneFlow, srcpToEpcOverIsm } from '../../fixtures/typical-flows';
-import { backends, codes, register } from '../harness';
+import { backends, buildFlowConfiguration, codes, downloadConfigFile, register, rootKeyPemOf } from '../harness';
 import { serviceForTests } from '../helpers/service-env';
 
 /**
@@ -15,18 +14,12 @@ describe.each(backends())('configuration file plans on %s', (backend) => {
   let rootKeyPem: string;
   let configurationId: string;
 
-  async function download(serial: string) {
-    const response = await env.call('GET', `/devices/${serial}/configuration-file`);
-    expect(response.status, JSON.stringify(response.json?.errors)).toBe(200);
-    return verifyConfigFile(response.bytes, { rootKeyPem, expectedSerialNumber: serial });
-  }
+  const download = (serial: string) => downloadConfigFile(env, serial, rootKeyPem);
 
   beforeAll(async () => {
-    rootKeyPem = (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data.publicKeyPem;
+    rootKeyPem = await rootKeyPemOf(env);
     await register(env, ['SRCP000101', 'EPC000101', 'WESP000101']);
-    const flow = cloneFlow(srcpToEpcOverIsm);
-    configurationId = (await env.call('POST', '/configurations', { body: flow.configuration })).json.data.id;
-    for (const d of flow.devices) expect((await env.call('POST', `/configurations/${configurationId}/devices`, { body: d.payload })).status).toBe(201);
+    configurationId = await buildFlowConfiguration(env, cloneFlow(srcpToEpcOverIsm));
   });
 
   it('makes the file of what the database holds now, though the plan in memory missed the change', async () => {
