@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { QueryState } from '../api/use-query';
 import { Callout, EmptyRow } from './misc';
 import { Pager, type PagerProps } from './Pager';
 
@@ -56,8 +57,16 @@ function columnHeading(column: ListColumn): ReactNode {
 }
 
 /** The pager of a list whose answer says its page, limit and total; none before the first answer. */
-export function pagerOf(answer: { page: number; limit: number; totalCount: number } | null, onPage: (page: number) => void): PagerProps | undefined {
+function pagerOf(answer: { page: number; limit: number; totalCount: number } | null, onPage: (page: number) => void): PagerProps | undefined {
   return answer ? { page: answer.page, limit: answer.limit, totalCount: answer.totalCount, onPage } : undefined;
+}
+
+/** What a paged list query gives its table: the rows, the busy and error states, and the pager. */
+export function pagedListOf<Row>(
+  list: QueryState<{ items: Row[]; page: number; limit: number; totalCount: number }>,
+  onPage: (page: number) => void,
+): Pick<ListTableProps<Row>, 'rows' | 'loading' | 'error' | 'pager'> {
+  return { rows: list.data?.items, loading: list.loading, error: list.error, pager: pagerOf(list.data, onPage) };
 }
 
 /** The last column of a list whose rows have buttons: no visible heading. */

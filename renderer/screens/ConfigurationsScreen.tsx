@@ -6,7 +6,7 @@ import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { SelectField, TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
-import { ACTIONS_COLUMN, ListTable, pagerOf } from '../components/ListTable';
+import { ACTIONS_COLUMN, ListTable, pagedListOf } from '../components/ListTable';
 import { ListScreenHeader } from '../components/ListScreenHeader';
 import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
@@ -65,7 +65,7 @@ function ConfigurationList() {
       </div>
       <ListTable
         columns={['Name', { label: 'Devices', className: 'num' }, 'Last edited', ACTIONS_COLUMN]}
-        rows={list.data?.items}
+        {...pagedListOf(list, setPage)}
         row={(c) => (
           <tr key={c.id}>
             <td>
@@ -85,10 +85,7 @@ function ConfigurationList() {
           </tr>
         )}
         empty={search ? `No configuration matches “${search}”.` : 'No configurations yet.'}
-        loading={list.loading}
-        error={list.error}
         errorTitle="Could not load configurations"
-        pager={pagerOf(list.data, setPage)}
       />
     </section>
   );

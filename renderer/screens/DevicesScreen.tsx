@@ -7,7 +7,7 @@ import { ActionButton } from '../components/ActionButton';
 import { TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
 import { ImagePicker } from '../components/ImagePicker';
-import { ACTIONS_COLUMN, ListTable, pagerOf } from '../components/ListTable';
+import { ACTIONS_COLUMN, ListTable, pagedListOf } from '../components/ListTable';
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
 import { Badge, Callout, type Tone } from '../components/misc';
 import { useBusyAction } from '../components/use-busy-action';
@@ -52,7 +52,7 @@ export function DevicesScreen() {
       </div>
       <ListTable
         columns={[{ label: 'Image', className: 'thumb-col', hidden: true }, 'Serial number', 'Name', 'Type', 'Firmware', 'Configuration', 'Deploy status', 'State', 'Last observed', ACTIONS_COLUMN]}
-        rows={list.data?.items}
+        {...pagedListOf(list, setPage)}
         row={(d) =>
           editing === d.serialNumber ? (
             <EditDeviceRow
@@ -93,10 +93,7 @@ export function DevicesScreen() {
           )
         }
         empty={search ? `No device matches “${search}”.` : 'No devices registered yet.'}
-        loading={list.loading}
-        error={list.error}
         errorTitle="Could not load devices"
-        pager={pagerOf(list.data, setPage)}
       />
     </section>
   );

@@ -7,7 +7,7 @@ import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { InlineSelect, SelectField, TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
-import { ACTIONS_COLUMN, ListTable, pagerOf } from '../components/ListTable';
+import { ACTIONS_COLUMN, ListTable, pagedListOf } from '../components/ListTable';
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
 import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
@@ -51,7 +51,7 @@ export function UsersScreen() {
           </div>
           <ListTable
             columns={['Name', 'Email', 'Role', 'Status', 'Last active', ACTIONS_COLUMN]}
-            rows={list.data?.items}
+            {...pagedListOf(list, setPage)}
             row={(u) => (
               <tr key={u.id}>
                 <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || <span className="muted">Not signed in yet</span>}</td>
@@ -69,10 +69,7 @@ export function UsersScreen() {
               </tr>
             )}
             empty="No users match."
-            loading={list.loading}
-            error={list.error}
             errorTitle="Could not load users"
-            pager={pagerOf(list.data, setPage)}
           />
         </>
       )}
