@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiKeyRecordSchema, apiKeyValidationSchema, type ApiKeyRecord, type ApiKeyRole, type KeyFormat } from '../../../domain';
 import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
 import { walkOffsets } from '../paging';
-import { listOperations } from './list-operations';
+import { arrayOrNullSchema, listOperations } from './list-operations';
 
 export interface ApiKeyListQuery {
   Limit?: number;
@@ -15,15 +15,10 @@ export interface ApiKeyListQuery {
   Name?: string;
 }
 
-/** The interface types this list as "array or null": null reads as empty. */
-const apiKeyArraySchema = z
-  .array(apiKeyRecordSchema)
-  .nullable()
-  .transform((items) => items ?? []);
 
 export function apiKeyOperations(t: Transport) {
   return {
-    ...listOperations<ApiKeyListQuery, { Limit: number; Offset: number }, ApiKeyRecord[], ApiKeyRecord>(t, '/apiKeys', apiKeyArraySchema, {
+    ...listOperations<ApiKeyListQuery, { Limit: number; Offset: number }, ApiKeyRecord[], ApiKeyRecord>(t, '/apiKeys', arrayOrNullSchema(apiKeyRecordSchema), {
       walk: walkOffsets,
       at: (Offset, Limit) => ({ Limit, Offset }),
     }),

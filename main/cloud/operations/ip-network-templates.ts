@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   ipNetworkTemplateRecordSchema,
   type IpNetworkTemplateCreateInput,
@@ -9,7 +8,7 @@ import {
 } from '../../../domain';
 import { encodePathSegment as seg, type CallOptions, type Transport } from '../http';
 import { walkArrayPages } from '../paging';
-import { listOperations } from './list-operations';
+import { arrayOrNullSchema, listOperations } from './list-operations';
 
 export interface TemplateListQuery {
   /** Case-insensitive part of the name. */
@@ -21,15 +20,10 @@ export interface TemplateListQuery {
   page?: number;
 }
 
-/** The interface types this list as "array or null": null reads as empty. */
-const templateArraySchema = z
-  .array(ipNetworkTemplateRecordSchema)
-  .nullable()
-  .transform((items) => items ?? []);
 
 export function ipNetworkTemplateOperations(t: Transport) {
   return {
-    ...listOperations<TemplateListQuery, { limit: number; page: number }, IpNetworkTemplateRecord[], IpNetworkTemplateRecord>(t, '/ipNetworkTemplates', templateArraySchema, {
+    ...listOperations<TemplateListQuery, { limit: number; page: number }, IpNetworkTemplateRecord[], IpNetworkTemplateRecord>(t, '/ipNetworkTemplates', arrayOrNullSchema(ipNetworkTemplateRecordSchema), {
       walk: walkArrayPages,
       at: (page, limit) => ({ limit, page }),
     }),

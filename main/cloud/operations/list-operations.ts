@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { CallOptions, Query, QueryValue, Transport } from '../http';
 import type { WalkOptions } from '../paging';
 
@@ -27,4 +27,12 @@ export function listOperations<ListQuery extends { [K in keyof ListQuery]?: Quer
     listAll: (query?: Omit<ListQuery, keyof Paging>, options: WalkOptions & CallOptions = {}) =>
       paging.walk((position, limit) => fetch({ ...query, ...paging.at(position, limit) } as Partial<ListQuery>, options), options),
   };
+}
+
+/** A list the interface types as "array or null": null reads as empty. */
+export function arrayOrNullSchema<Item>(item: z.ZodType<Item>): z.ZodType<Item[]> {
+  return z
+    .array(item)
+    .nullable()
+    .transform((items) => items ?? []);
 }
