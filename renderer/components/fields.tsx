@@ -6,17 +6,33 @@ import { useId, type ReactNode } from 'react';
  * line so showing it does not move the fields around.
  */
 
-interface FieldShellProps {
+/** What every field has around its control: the label, the message line, and the control's name and state. */
+interface FieldFrameProps {
   label: string;
   error?: string | null | undefined;
   hint?: string | null | undefined;
   /** Keeps the error line's height reserved even when empty (forms that validate while typing). */
   reserveMessage?: boolean;
   className?: string;
-  children: (control: { id: string; describedBy: string; invalid: boolean }) => ReactNode;
+  /** The control's name; the label when omitted. */
+  name?: string;
+  disabled?: boolean;
 }
 
-export function FieldShell({ label, error, hint, reserveMessage = true, className, children }: FieldShellProps) {
+/** The attributes every control in a field carries: the id its label points at, its name, and its state. */
+interface ControlAttributes {
+  id: string;
+  name: string;
+  disabled: boolean | undefined;
+  'aria-invalid': boolean;
+  'aria-describedby': string;
+}
+
+interface FieldShellProps extends FieldFrameProps {
+  children: (control: ControlAttributes) => ReactNode;
+}
+
+export function FieldShell({ label, error, hint, reserveMessage = true, className, name, disabled, children }: FieldShellProps) {
   const id = useId();
   const messageId = `${id}-message`;
   const invalid = Boolean(error);
@@ -25,7 +41,7 @@ export function FieldShell({ label, error, hint, reserveMessage = true, classNam
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      {children({ id, describedBy: messageId, invalid })}
+      {children({ id, name: name ?? label, disabled, 'aria-invalid': invalid, 'aria-describedby': messageId })}
       {invalid ? (
         <p id={messageId} className="field__error" role="alert">
           {error}
@@ -39,39 +55,28 @@ export function FieldShell({ label, error, hint, reserveMessage = true, classNam
   );
 }
 
-interface TextFieldProps {
-  label: string;
+interface TextFieldProps extends FieldFrameProps {
   value: string;
   onChange(value: string): void;
-  error?: string | null | undefined;
-  hint?: string | null | undefined;
   placeholder?: string;
   type?: 'text' | 'password' | 'url' | 'email' | 'search';
   inputMode?: 'text' | 'numeric' | 'decimal';
-  disabled?: boolean;
   autoComplete?: string;
-  name?: string;
-  className?: string;
-  reserveMessage?: boolean;
 }
 
-export function TextField({ label, value, onChange, error, hint, placeholder, type = 'text', inputMode, disabled, autoComplete, name, className, reserveMessage }: TextFieldProps) {
+export function TextField({ value, onChange, placeholder, type = 'text', inputMode, autoComplete, ...frame }: TextFieldProps) {
   return (
-    <FieldShell label={label} error={error} hint={hint} className={className} reserveMessage={reserveMessage}>
-      {({ id, describedBy, invalid }) => (
+    <FieldShell {...frame}>
+      {(control) => (
         <input
-          id={id}
-          name={name ?? label}
+          {...control}
           className="input"
           type={type}
           inputMode={inputMode}
           value={value}
           placeholder={placeholder}
-          disabled={disabled}
           autoComplete={autoComplete ?? 'off'}
           spellCheck={false}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
           onChange={(e) => onChange(e.target.value)}
         />
       )}
@@ -84,35 +89,19 @@ export interface Option<V extends string> {
   label: string;
 }
 
-interface SelectFieldProps<V extends string> {
-  label: string;
+interface SelectFieldProps<V extends string> extends FieldFrameProps {
   value: V | '';
   options: readonly Option<V>[];
   onChange(value: V | ''): void;
   /** Text of the empty choice; without it there is no empty choice. */
   emptyLabel?: string;
-  error?: string | null | undefined;
-  hint?: string | null | undefined;
-  disabled?: boolean;
-  name?: string;
-  className?: string;
-  reserveMessage?: boolean;
 }
 
-export function SelectField<V extends string>({ label, value, options, onChange, emptyLabel, error, hint, disabled, name, className, reserveMessage }: SelectFieldProps<V>) {
+export function SelectField<V extends string>({ value, options, onChange, emptyLabel, ...frame }: SelectFieldProps<V>) {
   return (
-    <FieldShell label={label} error={error} hint={hint} className={className} reserveMessage={reserveMessage}>
-      {({ id, describedBy, invalid }) => (
-        <select
-          id={id}
-          name={name ?? label}
-          className="input select"
-          value={value}
-          disabled={disabled}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          onChange={(e) => onChange(e.target.value as V | '')}
-        >
+    <FieldShell {...frame}>
+      {(control) => (
+        <select {...control} className="input select" value={value} onChange={(e) => onChange(e.target.value as V | '')}>
           {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
           <OptionList options={options} />
         </select>
