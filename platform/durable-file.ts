@@ -165,6 +165,24 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
 }
 
 /**
+ * Puts `data` at `path` unless a file is there already, durably. Written whole beside it, then
+ * linked into place: link refuses an existing name, so of two processes creating it at once both
+ * end up with the first one's content, never a mix and never each its own.
+ */
+export async function createFileOnce(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  const temp = tempPathFor(path);
+  await writeFileDurable(nodeFileSystem, temp, data, mode);
+  try {
+    await nodeFs.link(temp, path);
+  } catch (err) {
+    if (errnoCode(err) !== 'EEXIST') throw err;
+  } finally {
+    await nodeFs.unlink(temp).catch(() => undefined);
+    await fsyncDir(nodeFileSystem, dirname(path));
+  }
+}
+
+/**
  * writeFileAtomic for data that arrives in pieces (a download): each piece is passed to `onChunk`
  * as it is written. A failure part way removes the temp file and leaves the old file untouched.
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoCode, fsyncDir, nodeFileSystem, tempPathFor, writeFileDurable } from '../../../platform/durable-file';
+import { createFileOnce, errnoCode } from '../../../platform/durable-file';
 
 /**
  * This workstation's id: made once, kept in the data directory, and sent with every confirmation
@@ -17,18 +17,8 @@ export async function workstationId(dataDir: string): Promise<string> {
   const existing = await readId(path);
   if (existing) return existing;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // Written whole beside it, then linked into place: link refuses an existing name, so two
-  // processes starting together agree on the first one's id instead of each keeping its own.
-  const temp = tempPathFor(path);
-  await writeFileDurable(nodeFileSystem, temp, `${randomUUID()}\n`);
-  try {
-    await link(temp, path);
-  } catch (err) {
-    if (errnoCode(err) !== 'EEXIST') throw err;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-    await fsyncDir(nodeFileSystem, dataDir);
-  }
+  // Two processes starting together agree on the first one's id instead of each keeping its own.
+  await createFileOnce(path, `${randomUUID()}\n`);
   const id = await readId(path);
   if (!id) throw new Error(`${path} does not hold a workstation id: delete it and a new one is made.`);
   return id;
