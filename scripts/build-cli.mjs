@@ -19,8 +19,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sourceLocationImportMetaUrl } from './build.mjs';
-import { zopfliWorkerInline } from './zopfli-worker-plugin.mjs';
+import { coreBundleOptions } from './build.mjs';
 
 const root = join(import.meta.dirname, '..');
 const DEFAULT_OUT_DIR = join(root, 'dist', 'cli');
@@ -101,20 +100,19 @@ const BANNER = [
 
 async function bundle(outfile) {
   const packageFolders = new Set();
-  await esbuild({
-    entryPoints: [join(root, 'main/hosts/cli/index.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: `node${process.versions.node.split('.')[0]}`,
-    external: NOT_INSTALLED,
-    plugins: [besideBinary(packageFolders), zopfliWorkerInline, sourceLocationImportMetaUrl],
-    banner: { js: BANNER },
-    // No source map: the executable has no file to point it at, and errors name our functions anyway.
-    minifySyntax: true,
-    logLevel: 'warning',
-  });
+  await esbuild(
+    coreBundleOptions({
+      entry: 'main/hosts/cli/index.ts',
+      outfile,
+      target: `node${process.versions.node.split('.')[0]}`,
+      external: NOT_INSTALLED,
+      plugins: [besideBinary(packageFolders)],
+      banner: BANNER,
+      // No source map: the executable has no file to point it at, and errors name our functions anyway.
+      minifySyntax: true,
+      logLevel: 'warning',
+    }),
+  );
   return packageFolders;
 }
 

@@ -12,7 +12,7 @@
 // electron-builder as its beforeBuild hook, so `npm run dist` packs what the sources say.
 import { build as esbuild } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zopfliWorkerInline } from './zopfli-worker-plugin.mjs';
 
@@ -69,22 +69,40 @@ export const sourceLocationImportMetaUrl = {
   },
 };
 
-async function buildMain({ quiet }) {
-  await esbuild({
-    entryPoints: [join(root, 'main/hosts/electron/main.ts')],
-    outfile: join(root, 'dist/main/electron.cjs'),
+/**
+ * The esbuild options the two bundles of the core share (the Electron main process here, the
+ * single executable in scripts/build-cli.mjs): `entry` (from the project root) and what it imports
+ * in one CommonJS file for Node, with zopfli's worker bundled in and import.meta.url made to work.
+ * `plugins` come first, and zopfliWorkerInline before sourceLocationImportMetaUrl: the first
+ * plugin to load a file wins. `banner` defines __sourceUrl; `more` is any other esbuild option.
+ */
+export function coreBundleOptions({ entry, outfile, target, external, plugins = [], banner, ...more }) {
+  return {
+    entryPoints: [resolve(root, entry)],
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: MAIN_TARGET,
-    external: MAIN_EXTERNALS,
-    sourcemap: true,
-    plugins: [zopfliWorkerInline, sourceLocationImportMetaUrl],
-    banner: {
-      js: "const __sourceUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', file)).href;",
-    },
-    logLevel: quiet ? 'error' : 'warning',
-  });
+    target,
+    external,
+    plugins: [...plugins, zopfliWorkerInline, sourceLocationImportMetaUrl],
+    ...(banner === undefined ? {} : { banner: { js: banner } }),
+    ...more,
+  };
+}
+
+async function buildMain({ quiet }) {
+  await esbuild(
+    coreBundleOptions({
+      entry: 'main/hosts/electron/main.ts',
+      outfile: join(root, 'dist/main/electron.cjs'),
+      target: MAIN_TARGET,
+      external: MAIN_EXTERNALS,
+      banner: "const __sourceUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', file)).href;",
+      sourcemap: true,
+      logLevel: quiet ? 'error' : 'warning',
+    }),
+  );
 }
 
 async function buildPreload({ quiet }) {

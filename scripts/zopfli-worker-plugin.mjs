@@ -13,8 +13,9 @@ const WORKER_SCRIPT_MODULE = /[\\/]main[\\/]app[\\/]cache[\\/]zopfli-worker-scri
  * from node_modules. A bundle has neither the .ts file nor node_modules (the single executable runs
  * with none), so this replaces that module by one answering the worker bundled on its own: one
  * CommonJS script with zopfli and its WebAssembly (base64 in a JSON file) inside, run by
- * `new Worker(script, { eval: true })`. List it before sourceLocationImportMetaUrl (build.mjs):
- * the first plugin to load a file wins, and that one would load this module as it is.
+ * `new Worker(script, { eval: true })`. coreBundleOptions (build.mjs) lists it for both builds,
+ * before sourceLocationImportMetaUrl: the first plugin to load a file wins, and that one would load
+ * this module as it is.
  */
 export const zopfliWorkerInline = {
   name: 'zopfli-worker-inline',

@@ -1,6 +1,6 @@
 /**
- * scripts/zopfli-worker-plugin.mjs, the plugin both builds use: a bundle made with it (as
- * scripts/build.mjs and scripts/build-cli.mjs list it, before sourceLocationImportMetaUrl) runs
+ * scripts/zopfli-worker-plugin.mjs, the plugin both builds use: a bundle made with the options both
+ * builds share (coreBundleOptions in scripts/build.mjs, which lists the plugin) runs
  * zopfli on its worker thread from a folder with no node_modules anywhere above it, and requires
  * nothing of @gfx/zopfli at run time. The single executable is run for real in build-cli.test.ts;
  * here the Electron main bundle the suite builds is checked for what it requires.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { build as esbuild, type Plugin } from 'esbuild';
+import { build as esbuild, type BuildOptions } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtApp } from '../fixtures/built-app';
 
@@ -21,10 +21,10 @@ const ZOPFLI_DEFLATE = join(root, 'main', 'app', 'cache', 'zopfli-deflate.ts');
 const REQUIRES_ZOPFLI = /\brequire\(\s*["']@gfx\/zopfli/;
 let away: string;
 
-/** A plugin exported by one of the build scripts (plain JavaScript, so loaded by its path). */
-async function buildPlugin(script: string, name: string): Promise<Plugin> {
-  const loaded = (await import(pathToFileURL(join(root, 'scripts', script)).href)) as Record<string, Plugin>;
-  return loaded[name]!;
+/** The options both builds bundle the core with (scripts/build.mjs, plain JavaScript, so loaded by its path). */
+type CoreBundleOptions = (options: { entry: string; outfile: string; target: string; external: string[]; logLevel: 'error' }) => BuildOptions;
+async function coreBundleOptions(): Promise<CoreBundleOptions> {
+  return ((await import(pathToFileURL(join(root, 'scripts', 'build.mjs')).href)) as { coreBundleOptions: CoreBundleOptions }).coreBundleOptions;
 }
 
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('zopfli worker bundled by the shared plugin', () => {
       ].join('\n'),
     );
     const outfile = join(away, 'probe.cjs');
-    await esbuild({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node24', plugins: [await buildPlugin('zopfli-worker-plugin.mjs', 'zopfliWorkerInline'), await buildPlugin('build.mjs', 'sourceLocationImportMetaUrl')], logLevel: 'error' });
+    await esbuild((await coreBundleOptions())({ entry, outfile, target: 'node24', external: [], logLevel: 'error' }));
     await rm(entry);
     expect(await readFile(outfile, 'utf8')).not.toMatch(REQUIRES_ZOPFLI);
 
