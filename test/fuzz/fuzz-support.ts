@@ -24,6 +24,19 @@ export function assertFuzz<Ts>(property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts
 }
 
 /**
+ * The first property of every codec here: what it encodes decodes back to the same value, as
+ * `same` compares them (a decoder may return bytes as Buffers, or options in wire order).
+ */
+export function assertDecodesWhatItEncodes<T>(values: fc.Arbitrary<T>, encode: (value: T) => Uint8Array, decode: (bytes: Uint8Array) => T, same: (back: T, value: T) => boolean): void {
+  assertFuzz(
+    fc.property(values, (value) => {
+      const back = decode(encode(value));
+      if (!same(back, value)) throw new Error(`came back as ${JSON.stringify(back)}`);
+    }),
+  );
+}
+
+/**
  * Runs `parse` and lets through only the parser's own error type: anything else it throws (a
  * TypeError, a RangeError, a stack overflow) fails the property, with the input as counterexample.
  */
