@@ -1,4 +1,9 @@
+import { join } from 'node:path';
+import { openDatabase } from '../../server';
 import { buildProgram, CliError } from '../../server/cli/program';
+import { openedWhile, PER_FILE } from '../fixtures/opened-while';
+import { scratchDir } from '../fixtures/scratch';
+import { pgliteTemplate } from './harness';
 
 /** What one operator command printed and how it ended. */
 export interface CliRun {
@@ -20,4 +25,32 @@ export async function runInProcess(args: string[]): Promise<CliRun> {
     if (error instanceof Error && 'exitCode' in error) return { code: Number(error.exitCode) || 1, out, err };
     throw error;
   }
+}
+
+/**
+ * A service data directory for operator commands: `data`, started from the migrated, seeded schema
+ * rather than by initdb, inside a scratch directory of its own (`dir`, for the files a test writes).
+ * Made before the block's tests, removed after them.
+ */
+export function useOperatorDataDir(name: string): { readonly dir: string; readonly data: string } {
+  const opened = openedWhile(
+    PER_FILE,
+    `The operator data directory "${name}"`,
+    async () => {
+      const scratch = await scratchDir(name);
+      const data = join(scratch.dir, 'service');
+      const db = await openDatabase({ dataDir: data, pgliteTemplate: await pgliteTemplate() });
+      await db.close();
+      return { ...scratch, data };
+    },
+    (scratch) => scratch.cleanup(),
+  );
+  return {
+    get dir(): string {
+      return opened().dir;
+    },
+    get data(): string {
+      return opened().data;
+    },
+  };
 }

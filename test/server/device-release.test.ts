@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithKey, openDatabase, startService } from '../../server';
-import { buildProgram, CliError } from '../../server/cli/program';
-import { backends, codes, pgliteTemplate, register } from './harness';
+import { runInProcess, useOperatorDataDir } from './cli-run';
+import { backends, codes, register } from './harness';
 import { serviceForTests } from './helpers/service-env';
 
 /**
@@ -90,31 +87,11 @@ describe.each(backends())('releasing a device on %s', (backend) => {
 });
 
 describe('the operator releases a device', () => {
-  let dir: string;
-  let data: string;
-
-  const run = async (args: string[]) => {
-    let out = '';
-    const program = buildProgram({ out: (t) => (out += t), err: () => undefined, waitForStop: () => new Promise(() => {}) });
-    try {
-      await program.parseAsync([...args, '--data', data], { from: 'user' });
-      return { code: 0, out };
-    } catch (error) {
-      if (error instanceof CliError) return { code: 1, out: error.message };
-      throw error;
-    }
-  };
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'provisioner-release-'));
-    data = join(dir, 'service');
-    const db = await openDatabase({ dataDir: data, pgliteTemplate: await pgliteTemplate() });
-    await db.close();
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const operator = useOperatorDataDir('release');
+  const run = (args: string[]) => runInProcess([...args, '--data', operator.data]);
 
   it('devices release ORG SERIAL frees the device for another organization', async () => {
-    const db = await openDatabase({ dataDir: data });
+    const db = await openDatabase({ dataDir: operator.data });
     const seller = await createOrganizationWithKey(db, { orgId: 'seller-2', region: 'NA', keyName: 'admin', role: 'Admin' });
     const buyer = await createOrganizationWithKey(db, { orgId: 'buyer-2', region: 'NA', keyName: 'admin', role: 'Admin' });
     const service = await startService({ db, port: 0 });
@@ -128,10 +105,10 @@ describe('the operator releases a device', () => {
       await db.close();
     }
 
-    expect(await run(['devices', 'release', 'buyer-2', 'WESP000102'])).toEqual({ code: 1, out: 'Device WESP000102 is not registered in organization "buyer-2".' });
-    expect(await run(['devices', 'release', 'seller-2', 'WESP000102'])).toEqual({ code: 0, out: 'released WESP000102 from organization seller-2\n' });
+    expect(await run(['devices', 'release', 'buyer-2', 'WESP000102'])).toEqual({ code: 1, out: '', err: 'Device WESP000102 is not registered in organization "buyer-2".' });
+    expect(await run(['devices', 'release', 'seller-2', 'WESP000102'])).toEqual({ code: 0, out: 'released WESP000102 from organization seller-2\n', err: '' });
 
-    const again = await openDatabase({ dataDir: data });
+    const again = await openDatabase({ dataDir: operator.data });
     const service2 = await startService({ db: again, port: 0 });
     try {
       const registered = await fetch(`${service2.url}/v1/organizations/buyer-2/devices?serialNumber=WESP000102&name=Gate`, { method: 'POST', headers: { authorization: `Bearer ${buyer}` } });
