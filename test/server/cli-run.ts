@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { openDatabase } from '../../server';
 import { buildProgram, CliError } from '../../server/cli/program';
-import { openedWhile, PER_FILE } from '../fixtures/opened-while';
-import { scratchDir } from '../fixtures/scratch';
+import { afterAll, beforeAll } from 'vitest';
+import { scratchDir, type ScratchDir } from '../fixtures/scratch';
 import { pgliteTemplate } from './harness';
 
 /** What one operator command printed and how it ended. */
@@ -33,18 +33,22 @@ export async function runInProcess(args: string[]): Promise<CliRun> {
  * Made before the block's tests, removed after them.
  */
 export function useOperatorDataDir(name: string): { readonly dir: string; readonly data: string } {
-  const opened = openedWhile(
-    PER_FILE,
-    `The operator data directory "${name}"`,
-    async () => {
-      const scratch = await scratchDir(name);
-      const data = join(scratch.dir, 'service');
-      const db = await openDatabase({ dataDir: data, pgliteTemplate: await pgliteTemplate() });
-      await db.close();
-      return { ...scratch, data };
-    },
-    (scratch) => scratch.cleanup(),
-  );
+  let made: (ScratchDir & { data: string }) | undefined;
+  beforeAll(async () => {
+    const scratch = await scratchDir(name);
+    const data = join(scratch.dir, 'service');
+    const db = await openDatabase({ dataDir: data, pgliteTemplate: await pgliteTemplate() });
+    await db.close();
+    made = { ...scratch, data };
+  });
+  afterAll(async () => {
+    await made?.cleanup();
+    made = undefined;
+  });
+  const opened = () => {
+    if (!made) throw new Error(`The operator data directory "${name}" is there only while the tests that use it run.`);
+    return made;
+  };
   return {
     get dir(): string {
       return opened().dir;
