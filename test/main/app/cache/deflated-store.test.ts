@@ -4,30 +4,19 @@ import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildFirmwareBundle } from '../../../../domain/files/firmware-bundle';
-import { encodeFirmwareImageHeader, FIRMWARE_IMAGE_HEADER_SIZE } from '../../../../domain/files/firmware-image';
 import type { PrecodedStream } from '../../../../domain/files/content-coding';
 import { DeflatedStore } from '../../../../main/app/cache/deflated-store';
-import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
 import { resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
 import { MAX_ZOPFLI_SOURCE_BYTES, zopfliDeflate } from '../../../../main/app/cache/zopfli-deflate';
 import { testReleaseKey } from '../../../fixtures/release-key';
+import { codeLikeImage, servingBundle } from './deflate-fixtures';
 import { useFirmwareCacheBench } from './firmware-cache-bench';
 
 const bench = useFirmwareCacheBench('deflated-store');
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** 6 KB that compress like code (repeated opcodes, varying operands): a fixture, not a figure. */
-function codeLike(words = 1536): Uint8Array {
-  const image = new Uint8Array(FIRMWARE_IMAGE_HEADER_SIZE + words * 4);
-  image.set(encodeFirmwareImageHeader({ deviceType: 'EPC', version: '2.0.0', bodyLength: words * 4 }));
-  let state = 99;
-  for (let i = 0; i < words; i++) {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    const at = FIRMWARE_IMAGE_HEADER_SIZE + i * 4;
-    image.set([[0x2d, 0xe9, 0x4f, 0xf0][state % 4]!, 0xe9, (state >>> 8) & 0x0f, i % 7 === 0 ? (state >>> 16) & 0xff : 0], at);
-  }
-  return image;
-}
+/** 6 KB that compress like code: a fixture, not a figure. */
+const codeLike = (words = 1536) => codeLikeImage(words, 99);
 
 /** zopfliDeflate, counting its calls. */
 function countingDeflate() {
@@ -80,18 +69,7 @@ describe('zopfli streams kept in the firmware cache', () => {
   it('resolves a bundle with its image deflated once, as the firmware job sends it', async () => {
     const image = codeLike();
     const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image, releaseKeyPem: testReleaseKey.privateKeyPem });
-    const answer = <T>(value: T) => Promise.resolve(value);
-    const source: FirmwareSource = {
-      baseUrl: 'http://service.test',
-      orgId: 'o',
-      devices: {
-        listAll: () => (async function* () {})(),
-        firmwareVersion: () => answer({ deviceType: 'EPC' as const, version: '2.0.0' }),
-        firmwareVersionByType: () => answer({ deviceType: 'EPC' as const, version: '2.0.0' }),
-        fetchFirmware: () => answer({ bytes: bundle, syncId: undefined, headers: new Headers() }),
-        fetchFirmwareByType: () => answer({ bytes: bundle, syncId: undefined, headers: new Headers() }),
-      },
-    };
+    const source = servingBundle(bundle);
     const cache = bench.makeCache();
     const first = await resolveFirmware(cache, source, { deviceType: 'EPC' });
     const deflated: PrecodedStream = first.deflated!;

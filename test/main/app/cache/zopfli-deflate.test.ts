@@ -8,29 +8,19 @@ import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildFirmwareBundle } from '../../../../domain/files/firmware-bundle';
-import { encodeFirmwareImageHeader, FIRMWARE_IMAGE_HEADER_SIZE } from '../../../../domain/files/firmware-image';
 import { DeflatedStore } from '../../../../main/app/cache/deflated-store';
-import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
 import { resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
 import { zopfliDeflate } from '../../../../main/app/cache/zopfli-deflate';
 import { deflateInWorker } from '../../../../main/app/cache/zopfli-in-worker';
 import { testReleaseKey } from '../../../fixtures/release-key';
+import { codeLikeImage, servingBundle } from './deflate-fixtures';
 import { useFirmwareCacheBench } from './firmware-cache-bench';
 
 const bench = useFirmwareCacheBench('zopfli-deflate');
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** 4 KB that compress like code: a fixture, not a figure. */
-function codeLike(words = 1024): Uint8Array {
-  const image = new Uint8Array(FIRMWARE_IMAGE_HEADER_SIZE + words * 4);
-  image.set(encodeFirmwareImageHeader({ deviceType: 'EPC', version: '2.0.0', bodyLength: words * 4 }));
-  let state = 7;
-  for (let i = 0; i < words; i++) {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    image.set([[0x2d, 0xe9, 0x4f, 0xf0][state % 4]!, 0xe9, (state >>> 8) & 0x0f, i % 7 === 0 ? (state >>> 16) & 0xff : 0], FIRMWARE_IMAGE_HEADER_SIZE + i * 4);
-  }
-  return image;
-}
+const codeLike = (words = 1024) => codeLikeImage(words, 7);
 
 /**
  * `work`'s value and how many times the event loop ran a timer until it settled: a chain of 1 ms
@@ -80,18 +70,7 @@ describe('zopfli on its own worker thread', () => {
   it('leaves the image to zlib at upload, and the resolve succeeding, when the worker dies', async () => {
     const image = codeLike();
     const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image, releaseKeyPem: testReleaseKey.privateKeyPem });
-    const answer = <T>(value: T) => Promise.resolve(value);
-    const source: FirmwareSource = {
-      baseUrl: 'http://service.test',
-      orgId: 'o',
-      devices: {
-        listAll: () => (async function* () {})(),
-        firmwareVersion: () => answer({ deviceType: 'EPC' as const, version: '2.0.0' }),
-        firmwareVersionByType: () => answer({ deviceType: 'EPC' as const, version: '2.0.0' }),
-        fetchFirmware: () => answer({ bytes: bundle, syncId: undefined, headers: new Headers() }),
-        fetchFirmwareByType: () => answer({ bytes: bundle, syncId: undefined, headers: new Headers() }),
-      },
-    };
+    const source = servingBundle(bundle);
     const cache = bench.makeCache();
     const dyingStore = new DeflatedStore(bench.dir, join(bench.dir, 'quarantine'), undefined, undefined, (bytes) => zopfliDeflate(bytes, DYING_WORKERS.exits));
     // The cache as the app makes it, but with its streams made by a worker that dies.
