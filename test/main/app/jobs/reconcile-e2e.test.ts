@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { loginCli, results, startWorld, type World } from './helpers/world';
-import { startAppliedConfiguration } from '../../hosts/cli/helpers/applied-configuration';
+import { describe, expect, it } from 'vitest';
+import { logInCli, registerDevices, results, worldPerTest, type World } from './helpers/world';
+import { applyConfiguration } from '../../hosts/cli/helpers/applied-configuration';
 
 /**
  * Applied means observed, end to end through the real CLI over pty links with simulated devices:
@@ -10,11 +10,15 @@ import { startAppliedConfiguration } from '../../hosts/cli/helpers/applied-confi
  * `device verify` says where a device and the service disagree, changing nothing.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const startWorld = worldPerTest();
+
+/** A world whose service knows EPC000101 (with no version recorded yet), the CLI logged in to it. */
+async function startWorldKnowingEpc(name: string): Promise<World> {
+  const w = await startWorld(name);
+  await registerDevices(w, ['EPC000101']);
+  await logInCli(w);
+  return w;
+}
 
 async function record(w: World, serialNumber: string) {
   return (await w.client.devices.list({ serial: serialNumber })).items[0]!;
@@ -32,10 +36,7 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('the CLI is killed after the device applied the firmware', () => {
   it('leaves the job to the next contact: `device list` finds the new version and the service then reports it', { timeout: 300_000 }, async () => {
-    world = await startWorld('killed-after-apply');
-    const w = world;
-    await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
-    expect((await loginCli(w)).code).toBe(0);
+    const w = await startWorldKnowingEpc('killed-after-apply');
     // A slow restart: the CLI waits for it, and is killed meanwhile, after the device installed the image.
     const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', rebootMs: 3_000 });
     const bootBefore = device.state().bootId;
@@ -79,10 +80,7 @@ describe('the CLI is killed after the device applied the firmware', () => {
 
 describe('a device already on the latest firmware that the service does not know of', () => {
   it('is not touched by `device firmware update`, and the service learns its version', { timeout: 300_000 }, async () => {
-    world = await startWorld('up-to-date-observed');
-    const w = world;
-    await w.client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
-    expect((await loginCli(w)).code).toBe(0);
+    const w = await startWorldKnowingEpc('up-to-date-observed');
     const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
     const bootBefore = device.state().bootId;
     expect((await record(w, 'EPC000101')).firmwareVersion).toBeNull();
@@ -106,10 +104,8 @@ describe('a device already on the latest firmware that the service does not know
 
 describe('device verify', () => {
   it('says in sync, then configuration drift once the configuration changed, with exit code 1, changing nothing', { timeout: 300_000 }, async () => {
-    const opened = await startAppliedConfiguration('verify-drift', [{ serialNumber: 'EPC000101' }]);
-    world = opened.world;
-    const w = world;
-    const { configurationId } = opened;
+    const w = await startWorld('verify-drift');
+    const { configurationId } = await applyConfiguration(w, [{ serialNumber: 'EPC000101' }]);
 
     const clean = await w.cli(['device', 'verify', 'EPC000101']);
     expect(clean.code, clean.stderr).toBe(0);

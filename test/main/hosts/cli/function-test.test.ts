@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendControlCommand } from '../../../../simulator/device/control-socket';
-import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import { ledgerEntries, worldPerTest } from '../../app/jobs/helpers/world';
+import { applyConfiguration } from './helpers/applied-configuration';
 
 /**
  * The function test end to end: simulated devices of one configuration, the E-stop pressed through
@@ -12,29 +9,13 @@ import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
  * a receiver missing. Each result is in the ledger; the failed one leaves the device not commissioned.
  */
 
-let world: World | undefined;
-afterAll(async () => {
-  await world?.dispose();
-});
-
-interface Entry {
-  seq: number;
-  action: string;
-  outcome: string;
-  serialNumber: string;
-  error?: string;
-  facts: { result?: string; note?: string; maxReactionMs?: number | null; receiversTripped?: number; receiversExpected?: number; syncId?: string | null };
-}
+const startWorld = worldPerTest();
 
 describe('provisioner device function-test', () => {
   it('records the press, the reaction time each receiver showed and the verdict; a missing receiver fails it', { timeout: 300_000 }, async () => {
-    world = await startWorld('function-test');
-    const w = world;
-    await buildFlow(w.client, epcToEpcOverEthernet);
-    expect((await loginCli(w)).code).toBe(0);
-    const sender = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
-    const receiver = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', firmwareVersion: '1.1.0' });
-    for (const serial of ['EPC000101', 'EPC000102']) expect((await w.cli(['device', 'configuration', 'update', serial])).code).toBe(0);
+    const w = await startWorld('function-test');
+    const { devices } = await applyConfiguration(w, [{ serialNumber: 'EPC000101' }, { serialNumber: 'EPC000102' }]);
+    const [sender, receiver] = [devices[0]!, devices[1]!];
 
     // 1. The technician's hand, through the control socket, once the app watches.
     const pressed: Promise<unknown>[] = [];
@@ -66,10 +47,7 @@ describe('provisioner device function-test', () => {
     expect(missing.stdout).toContain('EPC000101 is NOT commissioned: the function test failed');
     await selfPressing.stop();
 
-    const entries = (await readFile(join(w.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Entry);
+    const entries = await ledgerEntries(w);
     const tests = entries.filter((e) => e.action === 'function-test');
     expect(tests.map((e) => [e.serialNumber, e.outcome, e.facts.receiversTripped, e.facts.receiversExpected])).toEqual([
       ['EPC000101', 'success', 1, 1],

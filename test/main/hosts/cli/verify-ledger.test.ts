@@ -1,31 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { World } from '../../app/jobs/helpers/world';
-import { startAppliedConfiguration } from './helpers/applied-configuration';
+import { describe, expect, it } from 'vitest';
+import { ledgerEntries, worldPerTest } from '../../app/jobs/helpers/world';
+import { applyConfiguration } from './helpers/applied-configuration';
 
 /** `device verify` is a provisioning action the ledger keeps: who looked, when, and what was seen. */
 
-let world: World | undefined;
-afterAll(async () => {
-  await world?.dispose();
-});
-
-interface Entry {
-  seq: number;
-  serialNumber: string;
-  action: string;
-  outcome: string;
-  error?: string;
-  facts: { state?: string; syncId?: string | null };
-}
+const startWorld = worldPerTest();
 
 describe('device verify in the ledger', () => {
   it('records an in-sync verify as a success and a behind one as a failure with what was seen, and the service keeps both', { timeout: 300_000 }, async () => {
-    const opened = await startAppliedConfiguration('verify-ledger', [{ serialNumber: 'EPC000101' }]);
-    world = opened.world;
-    const w = world;
-    const { configurationId } = opened;
+    const w = await startWorld('verify-ledger');
+    const { configurationId } = await applyConfiguration(w, [{ serialNumber: 'EPC000101' }]);
 
     const inSync = await w.cli(['device', 'verify', 'EPC000101']);
     expect(inSync.code, inSync.stderr).toBe(0);
@@ -33,10 +17,7 @@ describe('device verify in the ledger', () => {
     const behind = await w.cli(['device', 'verify', 'EPC000101']);
     expect(behind.code).toBe(1);
 
-    const entries = (await readFile(join(w.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Entry);
+    const entries = await ledgerEntries(w);
     expect(entries.map((e) => [e.action, e.outcome])).toEqual([
       ['configuration-apply', 'success'],
       ['verify', 'success'],

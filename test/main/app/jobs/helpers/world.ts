@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServiceClient, type ServiceClient } from '../../../../../main/cloud';
 import type { CliDeps } from '../../../../../main/hosts/cli/io';
 import type { DeviceType } from '../../../../../domain/device-types';
+import type { LedgerEntry } from '../../../../../domain/ledger';
 import type { ReleaseKeyPair } from '../../../../../domain/files/firmware-release-key';
 import { loadDefaultReleaseKey, releaseKeyring, seedDemo, startService, type RunningService } from '../../../../../server';
 import { serveSimulatedBle, startSimulatedDevice, type BleBridge, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../../simulator';
@@ -194,6 +195,12 @@ export function worldPerTest(): (name: string) => Promise<World> {
     world = undefined;
   });
   return async (name) => (world = await startWorld(name));
+}
+
+/** The entries of the CLI's provisioning ledger, oldest first, as the CLI wrote them. */
+export async function ledgerEntries(world: World): Promise<LedgerEntry[]> {
+  const lines = (await readFile(join(world.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8')).trim().split('\n');
+  return lines.map((line) => JSON.parse(line) as LedgerEntry);
 }
 
 /** What a finished job printed in --json mode. */

@@ -1,17 +1,16 @@
 import type { SimulatedDevice } from '../../../../../simulator';
 import { epcToEpcOverEthernet } from '../../../../fixtures/typical-flows';
 import { buildFlow } from '../../../app/jobs/helpers/flows';
-import { loginCli, startWorld, type World } from '../../../app/jobs/helpers/world';
+import { logInCli, type World } from '../../../app/jobs/helpers/world';
 
 /**
- * The opening that the CLI's end-to-end tests of verify, the ledger and the function test share: a
- * world whose service holds the EPC-to-EPC-over-Ethernet configuration, the CLI logged in to it,
- * simulated EPC controllers of that configuration running firmware 1.1.0, and the configuration
+ * The opening that the CLI's end-to-end tests of verify, the ledger and the function test share: the
+ * world's service holds the EPC-to-EPC-over-Ethernet configuration, the CLI is logged in to it,
+ * simulated EPC controllers of that configuration run firmware 1.1.0, and the configuration is
  * applied to each through the CLI.
  */
 
 export interface AppliedConfiguration {
-  world: World;
   configurationId: string;
   /** The started devices, in the order asked for. */
   devices: SimulatedDevice[];
@@ -20,21 +19,15 @@ export interface AppliedConfiguration {
 /** A device to start: an EPC of the configuration (EPC000101, EPC000102), on a pty unless `link` says otherwise. */
 export type ConfiguredDevice = { serialNumber: string } & Partial<Parameters<World['startDevice']>[0]>;
 
-export async function startAppliedConfiguration(name: string, wanted: readonly ConfiguredDevice[]): Promise<AppliedConfiguration> {
-  const world = await startWorld(name);
-  try {
-    const configurationId = await buildFlow(world.client, epcToEpcOverEthernet);
-    const login = await loginCli(world);
-    if (login.code !== 0) throw new Error(`provisioner login failed: ${login.stderr}`);
-    const devices: SimulatedDevice[] = [];
-    for (const device of wanted) devices.push(await world.startDevice({ deviceType: 'EPC', link: 'pty', firmwareVersion: '1.1.0', ...device }));
-    for (const { serialNumber } of wanted) {
-      const applied = await world.cli(['device', 'configuration', 'update', serialNumber]);
-      if (applied.code !== 0) throw new Error(`the configuration of ${serialNumber} was not applied (exit ${applied.code}): ${applied.stdout}${applied.stderr}`);
-    }
-    return { world, configurationId, devices };
-  } catch (error) {
-    await world.dispose();
-    throw error;
+/** Opens the configuration in `world` (which the caller disposes of, e.g. through worldPerTest). */
+export async function applyConfiguration(world: World, wanted: readonly ConfiguredDevice[]): Promise<AppliedConfiguration> {
+  const configurationId = await buildFlow(world.client, epcToEpcOverEthernet);
+  await logInCli(world);
+  const devices: SimulatedDevice[] = [];
+  for (const device of wanted) devices.push(await world.startDevice({ deviceType: 'EPC', link: 'pty', firmwareVersion: '1.1.0', ...device }));
+  for (const { serialNumber } of wanted) {
+    const applied = await world.cli(['device', 'configuration', 'update', serialNumber]);
+    if (applied.code !== 0) throw new Error(`the configuration of ${serialNumber} was not applied (exit ${applied.code}): ${applied.stdout}${applied.stderr}`);
   }
+  return { configurationId, devices };
 }
