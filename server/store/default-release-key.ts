@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { link, mkdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateReleaseKeyPair, releaseKeyFromPem, releaseKeyPairFromPrivateKey, type ReleaseKeyPair } from '../../domain/files/firmware-release-key';
-import { errnoCode, writeFileAtomic } from '../../platform/durable-file';
+import { createFileOnce, errnoCode, writeFileAtomic } from '../../platform/durable-file';
 import type { Queryable } from '../db/database';
 import { trustReleaseKey, type TrustOutcome } from './release-keys';
 
@@ -27,17 +26,8 @@ export async function loadDefaultReleaseKey(dataDir: string): Promise<ReleaseKey
   });
   if (pem === undefined) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    // Written aside, then linked into place: link never replaces, so of two processes making the
-    // key at once, both end up with the one that got there first.
-    const staged = join(dir, `.default.pem.${randomUUID()}`);
-    await writeFileAtomic(staged, generateReleaseKeyPair().privateKeyPem, 0o600);
-    try {
-      await link(staged, path);
-    } catch (error) {
-      if (errnoCode(error) !== 'EEXIST') throw error;
-    } finally {
-      await unlink(staged).catch(() => undefined);
-    }
+    // Of two processes making the key at once, both end up with the one that got there first.
+    await createFileOnce(path, generateReleaseKeyPair().privateKeyPem, 0o600);
     pem = await readFile(path, 'utf8');
   }
   const pair = releaseKeyPairFromPrivateKey(pem);
