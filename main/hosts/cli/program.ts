@@ -45,6 +45,26 @@ const VERSION_TEXT = `${packageJson.version} (node ${process.version})`;
 
 const LINK_HELP = 'where the device is attached: serial:/dev/ttyACM0[@BAUD], udp:HOST[:PORT], ble:ADDRESS (repeatable)';
 
+/** A command over several devices, named as targets.ts takes them: by serial number, by --link, or --all. */
+function targetsCommand(parent: Command, name: string, description: string): Command {
+  return parent
+    .command(name)
+    .description(description)
+    .argument('[serialNumbers...]', 'devices by serial number (found among the attached ones)')
+    .option('--link <spec>', LINK_HELP, collect)
+    .option('--all', 'every attached device');
+}
+
+/** `apply`: one file (-f) onto one device, named by serial number or by --link. */
+function applyFileCommand(parent: Command, description: string, fileHelp: string): Command {
+  return parent
+    .command('apply')
+    .description(description)
+    .argument('[serialNumber]', 'the device (found among the attached ones, or checked on --link)')
+    .requiredOption('-f, --file <file>', fileHelp)
+    .option('--link <spec>', LINK_HELP, collect);
+}
+
 /**
  * The command tree. Meanings follow the vendor's CLI (login, logout, device list, device
  * configuration download/apply/update, device firmware download/apply/update); outbox, cache,
@@ -122,22 +142,13 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .option('--link <spec>', LINK_HELP, collect)
     .action((options: { link?: string[] }) => runner((ctx) => deviceList(ctx, options)));
 
-  device
-    .command('verify')
-    .description(
-      'Read each device back and compare it with what the service expects, changing nothing: in sync, firmware behind, configuration drift, or not in any configuration. Exits 0 only when every device is in sync.',
-    )
-    .argument('[serialNumbers...]', 'devices by serial number (found among the attached ones)')
-    .option('--link <spec>', LINK_HELP, collect)
-    .option('--all', 'every attached device')
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
+  targetsCommand(
+    device,
+    'verify',
+    'Read each device back and compare it with what the service expects, changing nothing: in sync, firmware behind, configuration drift, or not in any configuration. Exits 0 only when every device is in sync.',
+  ).action((serialNumbers: string[], options: { link?: string[]; all?: boolean }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
 
-  device
-    .command('update')
-    .description('Latest firmware, then the configuration file, on each device named.')
-    .argument('[serialNumbers...]', 'devices by serial number (found among the attached ones)')
-    .option('--link <spec>', LINK_HELP, collect)
-    .option('--all', 'every attached device')
+  targetsCommand(device, 'update', 'Latest firmware, then the configuration file, on each device named.')
     .option('--force', 'install the firmware even when the device already runs it')
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => deviceUpdate(ctx, serialNumbers, options, interrupt)));
 
@@ -148,19 +159,9 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .argument('<serialNumber>')
     .requiredOption('-o, --output <dir>', 'directory to save it in')
     .action((serialNumber: string, options: { output: string }) => runner((ctx) => configurationDownload(ctx, serialNumber, options)));
-  configuration
-    .command('apply')
-    .description('Apply a configuration file to a device. A file for another device is refused before anything is sent.')
-    .argument('[serialNumber]', 'the device (found among the attached ones, or checked on --link)')
-    .requiredOption('-f, --file <file>', 'the configuration file')
-    .option('--link <spec>', LINK_HELP, collect)
+  applyFileCommand(configuration, 'Apply a configuration file to a device. A file for another device is refused before anything is sent.', 'the configuration file')
     .action((serialNumber: string | undefined, options: { file: string; link?: string[] }) => runner((ctx) => configurationApply(ctx, serialNumber, options, interrupt)));
-  configuration
-    .command('update')
-    .description("Download each device's configuration file from the service and apply it (offline: the file kept by an earlier download).")
-    .argument('[serialNumbers...]')
-    .option('--link <spec>', LINK_HELP, collect)
-    .option('--all', 'every attached device')
+  targetsCommand(configuration, 'update', "Download each device's configuration file from the service and apply it (offline: the file kept by an earlier download).")
     .option('--dry-run', 'say what would change on each device, parameter by parameter, and change nothing')
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; dryRun?: boolean }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
 
@@ -172,20 +173,10 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .addOption(new Option('-t, --type <type>', 'for this device type').choices([...DEVICE_TYPES, ...DEVICE_TYPES.map((t) => t.toLowerCase())]))
     .requiredOption('-o, --output <dir>', 'directory to save it in')
     .action((options: { serial?: string; type?: string; output: string }) => runner((ctx) => firmwareDownload(ctx, options)));
-  firmware
-    .command('apply')
-    .description('Install a firmware bundle (zip) on a device: verified, uploaded with resume, applied, read back, confirmed.')
-    .argument('[serialNumber]')
-    .requiredOption('-f, --file <file>', 'the firmware bundle')
-    .option('--link <spec>', LINK_HELP, collect)
+  applyFileCommand(firmware, 'Install a firmware bundle (zip) on a device: verified, uploaded with resume, applied, read back, confirmed.', 'the firmware bundle')
     .option('--force', 'install even when the device already runs this version')
     .action((serialNumber: string | undefined, options: { file: string; link?: string[]; force?: boolean }) => runner((ctx) => firmwareApply(ctx, serialNumber, options, interrupt)));
-  firmware
-    .command('update')
-    .description('Install the latest firmware on each device named (offline: the newest cached). An interrupted upload resumes.')
-    .argument('[serialNumbers...]')
-    .option('--link <spec>', LINK_HELP, collect)
-    .option('--all', 'every attached device')
+  targetsCommand(firmware, 'update', 'Install the latest firmware on each device named (offline: the newest cached). An interrupted upload resumes.')
     .option('--force', 'install even when the device already runs the latest version')
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => firmwareUpdate(ctx, serialNumbers, options, interrupt)));
 
