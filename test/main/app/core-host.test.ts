@@ -1,11 +1,11 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../main/app';
-import { issueKey, type RunningService } from '../../../server';
+import { issueKey } from '../../../server';
 import { invokeForWire, parseChannelInput, type Channel, type ChannelInput, type InvokeOutcome } from '../../../contract/index';
 import { useScratchDir } from '../../fixtures/scratch';
-import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, startDemoService } from '../../fixtures/test-core';
+import { coresPerFile, demoServicePerFile, scriptedDeviceSource, serviceAsLocalWorkspace } from '../../fixtures/test-core';
 
 /**
  * The core that web mode and Electron host, driven through the contract as a transport would
@@ -13,26 +13,23 @@ import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, startDemoS
  * that no answer ever carries the key.
  */
 
-// Registered first, so removed after the cores and the service are closed.
+// Registered in this order, so the cores close first, then the service, and the scratch directory goes last.
 const scratch = useScratchDir('core');
-let service: RunningService;
-let adminKey: string;
+const demo = demoServicePerFile();
+const cores = coresPerFile();
 let operatorKey: string;
-const cores: Core[] = [];
 
 /** No devices: the workbench is not what these tests are about. */
 const noDevices = scriptedDeviceSource();
 
 async function startCore(name: string, resume = false): Promise<Core> {
-  const core = await createCoreIn(join(scratch.dir, name), { host: 'test', resume, deviceSource: noDevices, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
-  cores.push(core);
-  return core;
+  return cores.open(join(scratch.dir, name), { host: 'test', resume, deviceSource: noDevices, startLocalWorkspace: serviceAsLocalWorkspace(demo.service.url, demo.adminKey) });
 }
 
 async function call<C extends Channel>(core: Core, channel: C, input: ChannelInput<C>): Promise<InvokeOutcome<unknown>> {
   const outcome = await invokeForWire(core, channel, input);
   // Whatever the channel and the outcome: the key never travels towards a renderer.
-  expect(JSON.stringify(outcome)).not.toContain(adminKey);
+  expect(JSON.stringify(outcome)).not.toContain(demo.adminKey);
   expect(JSON.stringify(outcome)).not.toContain(operatorKey);
   return outcome;
 }
@@ -44,31 +41,25 @@ async function value<C extends Channel>(core: Core, channel: C, input: ChannelIn
 }
 
 beforeAll(async () => {
-  ({ service, adminKey } = await startDemoService());
-  operatorKey = await issueKey(service.db, { orgId: 'demo', name: 'technician', role: 'Operator' });
-}, 120_000);
-
-afterAll(async () => {
-  for (const core of cores) await core.close();
-  await service?.close();
+  operatorKey = await issueKey(demo.service.db, { orgId: 'demo', name: 'technician', role: 'Operator' });
 });
 
 describe('the core behind the contract', () => {
   it('refuses a key the service does not accept, and signs in with a valid one without ever returning it', async () => {
     const core = await startCore('a');
     expect(await value(core, 'session.get', {})).toMatchObject({ status: 'signedOut' });
-    const refused = await call(core, 'session.signIn', { serviceUrl: service.url, orgId: 'demo', apiKey: 'wrong-key-0123456789' });
+    const refused = await call(core, 'session.signIn', { serviceUrl: demo.service.url, orgId: 'demo', apiKey: 'wrong-key-0123456789' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'AUTH_FAILED' } });
 
-    const session = await value(core, 'session.signIn', { serviceUrl: `${service.url}/`, orgId: 'demo', apiKey: operatorKey, remember: true });
-    expect(session).toMatchObject({ status: 'signedIn', kind: 'service', serviceUrl: service.url, keyName: 'technician', role: 'Operator', remembered: true });
+    const session = await value(core, 'session.signIn', { serviceUrl: `${demo.service.url}/`, orgId: 'demo', apiKey: operatorKey, remember: true });
+    expect(session).toMatchObject({ status: 'signedIn', kind: 'service', serviceUrl: demo.service.url, keyName: 'technician', role: 'Operator', remembered: true });
     // Remembered in a file only the user can read.
     expect((await stat(join(scratch.dir, 'a', 'secrets.json'))).mode & 0o777).toBe(0o600);
     expect(JSON.stringify(core.log.recent(100))).not.toContain(operatorKey);
   });
 
   it('disables for a role what the service would refuse, with the reason', async () => {
-    const core = cores[0]!;
+    const core = cores.opened[0]!;
     const session = (await value(core, 'session.get', {})) as { capabilities: Record<string, { allowed: boolean; reason?: string }> };
     expect(session.capabilities['configurations.write']).toEqual({ allowed: false, reason: expect.stringContaining('Operator may not create or change configurations') });
     expect(session.capabilities['files.download']).toEqual({ allowed: true });
@@ -98,7 +89,7 @@ describe('the core behind the contract', () => {
   });
 
   it('lists keys masked at most, and exports a support report without secrets', async () => {
-    const core = cores.at(-1)!;
+    const core = cores.opened.at(-1)!;
     const keys = (await value(core, 'apiKeys.list', { keyFormat: 'Masked', includeApiKeys: true })) as { name: string; key: string | null }[];
     expect(keys.map((k) => k.name).sort()).toEqual(['demo-admin', 'technician']);
     for (const k of keys) expect(k.key).toMatch(/^•+.{1,4}$/);

@@ -4,7 +4,7 @@ import type { Core } from '../../../main/app';
 import { invokeForWire } from '../../../contract/index';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../simulator';
 import { useScratchDir } from '../../fixtures/scratch';
-import { createCoreIn, wireValue } from '../../fixtures/test-core';
+import { coresPerFile, wireValue } from '../../fixtures/test-core';
 import { serviceKeys, uniqueSerial } from '../devices/helpers/simulated';
 
 /**
@@ -16,20 +16,6 @@ import { serviceKeys, uniqueSerial } from '../devices/helpers/simulated';
 // Registered first, so removed after the cores are closed and the device stopped.
 const scratch = useScratchDir('port-globs');
 let device: SimulatedDevice;
-const cores: Core[] = [];
-
-async function startCore(): Promise<Core> {
-  const core = await createCoreIn(join(scratch.dir, 'app'), {
-    host: 'test',
-    // No USB ports and no globs from the environment: only the setting can find the device.
-    deviceList: { serial: { listPorts: async () => [], portGlobs: [] }, pollIntervalMs: 200 },
-    startLocalWorkspace: async () => {
-      throw new Error('not used');
-    },
-  });
-  cores.push(core);
-  return core;
-}
 
 async function serialNumbersOn(core: Core): Promise<(string | null)[]> {
   const devices = (await wireValue(core, 'workbench.devices', {})) as { serialNumber: string | null }[];
@@ -48,9 +34,21 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const core of cores) await core.close();
   await device?.stop();
 });
+// After the device's hooks, so the cores close before the device stops.
+const cores = coresPerFile();
+
+function startCore(): Promise<Core> {
+  return cores.open(join(scratch.dir, 'app'), {
+    host: 'test',
+    // No USB ports and no globs from the environment: only the setting can find the device.
+    deviceList: { serial: { listPorts: async () => [], portGlobs: [] }, pollIntervalMs: 200 },
+    startLocalWorkspace: async () => {
+      throw new Error('not used');
+    },
+  });
+}
 
 describe('the port-glob setting', () => {
   it('finds a serial device beyond USB 0xD101 once its glob is saved, and keeps the glob across a restart', async () => {
@@ -62,8 +60,7 @@ describe('the port-glob setting', () => {
     const glob = join(scratch.dir, 'rs485', '*');
     expect(await wireValue(first, 'workbench.setPortGlobs', { portGlobs: [glob, glob] })).toEqual({ saved: [glob], fromEnvironment: [] });
     await expect.poll(() => serialNumbersOn(first), { interval: 200, timeout: 20_000 }).toContain(serialNumber);
-    await first.close();
-    cores.pop();
+    await cores.close(first);
 
     const second = await startCore();
     expect(await wireValue(second, 'workbench.portGlobs', {})).toEqual({ saved: [glob], fromEnvironment: [] });
@@ -75,7 +72,7 @@ describe('the port-glob setting', () => {
   });
 
   it('refuses a glob that is not text of a sane length before it reaches the settings', async () => {
-    const core = cores[0] ?? (await startCore());
+    const core = cores.opened[0] ?? (await startCore());
     const outcome = await invokeForWire(core, 'workbench.setPortGlobs', { portGlobs: ['x'.repeat(2000)] });
     expect(outcome).toMatchObject({ ok: false });
     expect(await wireValue(core, 'workbench.portGlobs', {})).toMatchObject({ saved: [] });

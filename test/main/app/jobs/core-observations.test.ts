@@ -1,44 +1,30 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../../main/app';
+import { describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../../../main/cloud';
 import type { DiscoveredDevice } from '../../../../main/devices/discovery';
 import { invokeForWire, type RegisteredDeviceRowView } from '../../../../contract/index';
 import type { Page } from '../../../../domain/records';
-import type { RunningService } from '../../../../server';
-import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, startDemoService } from '../../../fixtures/test-core';
+import { useScratchDir } from '../../../fixtures/scratch';
+import { coresPerFile, demoServicePerFile, scriptedDeviceSource, serviceAsLocalWorkspace } from '../../../fixtures/test-core';
 
 /**
  * The app's path: a device the live list finds is an observation, reconciled with the service as
  * `device list` does; the Devices screen's rows then say how each registered device stands.
  */
 
-let dir: string;
-let service: RunningService;
-let adminKey: string;
-let core: Core | undefined;
+// Registered in this order, so the core closes first, then the service, and the scratch directory goes last.
+const scratch = useScratchDir('core-observations');
+const demo = demoServicePerFile();
+const cores = coresPerFile();
 
 const epc: DiscoveredDevice = { serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-E4', firmwareVersion: '1.1.0', configSyncId: null, link: 'serial:/dev/fake', linkKind: 'serial' };
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-core-observations-'));
-  ({ service, adminKey } = await startDemoService());
-}, 120_000);
-
-afterAll(async () => {
-  await core?.close();
-  await service?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
 describe('the app reconciles what its device list finds', () => {
   it('confirms the firmware an attached device runs, and the Devices screen row says how it stands and when it was seen', { timeout: 120_000 }, async () => {
-    const client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
+    const client = createServiceClient({ baseUrl: demo.service.url, orgId: 'demo', apiKey: demo.adminKey });
     await client.devices.register({ serialNumber: 'EPC000101', name: 'EPC000101' });
     const source = scriptedDeviceSource();
-    core = await createCoreIn(join(dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
+    const core = await cores.open(join(scratch.dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(demo.service.url, demo.adminKey) });
     expect(await invokeForWire(core, 'session.useLocalWorkspace', {})).toMatchObject({ ok: true });
 
     source.attach(epc);

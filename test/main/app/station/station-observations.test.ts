@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../../main/app';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
 import type { DiscoveredDevice } from '../../../../main/devices/discovery';
-import type { RunningService } from '../../../../server';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
-import { createCoreIn, scriptedDeviceSource, serviceAsLocalWorkspace, startDemoService, wireValue } from '../../../fixtures/test-core';
+import { useScratchDir } from '../../../fixtures/scratch';
+import { coresPerFile, demoServicePerFile, scriptedDeviceSource, serviceAsLocalWorkspace, wireValue } from '../../../fixtures/test-core';
 
 /**
  * The core confirms to the service what it reads of every attached device (main/app/jobs/
@@ -24,10 +22,12 @@ const OTHER = 'EPC000101';
 /** Looks a wait takes at most (each a question to the service or the core). */
 const LOOKS = 400;
 
-let dir: string;
-let service: RunningService;
+// Registered in this order, so the core closes first, then the service, and the scratch directory goes last.
+const scratch = useScratchDir('station-observations');
+const demo = demoServicePerFile({ configurations: true });
+const cores = coresPerFile();
 let client: ServiceClient;
-let core: Core | undefined;
+let core: Core;
 let source: ReturnType<typeof scriptedDeviceSource>;
 
 const device = (serialNumber: string, link: string, firmwareVersion: string): DiscoveredDevice => ({ serialNumber, deviceType: 'EPC', model: 'EPC-E4', firmwareVersion, configSyncId: null, link, linkKind: 'serial' });
@@ -45,37 +45,28 @@ async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => b
 const recordedFirmware = async (serial: string) => (await client.devices.list({ serial, limit: 1 })).items.find((d) => d.serialNumber === serial)?.firmwareVersion ?? null;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provisioner-station-observations-'));
-  let adminKey: string;
-  ({ service, adminKey } = await startDemoService({ configurations: true }));
-  client = createServiceClient({ baseUrl: service.url, orgId: 'demo', apiKey: adminKey });
+  client = createServiceClient({ baseUrl: demo.service.url, orgId: 'demo', apiKey: demo.adminKey });
   await client.devices.register({ serialNumber: OTHER, name: OTHER });
   source = scriptedDeviceSource();
-  core = await createCoreIn(join(dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(service.url, adminKey) });
+  core = await cores.open(join(scratch.dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(demo.service.url, demo.adminKey) });
   await wireValue(core, 'session.useLocalWorkspace', {});
 }, 120_000);
 
-afterAll(async () => {
-  await core?.close();
-  await service?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
 describe('a copy of a serial number on the station', () => {
   it('is not confirmed to the service as the real device', { timeout: 120_000 }, async () => {
-    await wireValue(core!, 'station.start', { configurationName: LOADER.configuration.name, lanes: 1, firmware: 'latest' });
+    await wireValue(core, 'station.start', { configurationName: LOADER.configuration.name, lanes: 1, firmware: 'latest' });
     // The real device, already on the latest firmware: its reading is confirmed.
     source.attach(device(EPC, 'serial:/dev/fake-real', '1.1.0'));
     await until(`${EPC}'s firmware recorded`, () => recordedFirmware(EPC), (v) => v === '1.1.0');
     // A copy of its serial number on another port, on the old firmware, then a device of another configuration.
     source.attach(device(EPC, 'serial:/dev/fake-copy', '1.0.0'));
     source.attach(device(OTHER, 'serial:/dev/fake-other', '1.0.0'));
-    await until('the copy flagged', async () => (await wireValue(core!, 'station.view', {})) as { notes: { kind: string; link: string }[] }, (view) => view.notes.some((n) => n.kind === 'duplicate' && n.link === 'serial:/dev/fake-copy'));
+    await until('the copy flagged', async () => (await wireValue(core, 'station.view', {})) as { notes: { kind: string; link: string }[] }, (view) => view.notes.some((n) => n.kind === 'duplicate' && n.link === 'serial:/dev/fake-copy'));
     // Signing in again reads every attached device once more, in one pass: the other device's
     // reading reaching the service, and the outbox empty after it, say that pass is over.
-    await wireValue(core!, 'session.useLocalWorkspace', {});
+    await wireValue(core, 'session.useLocalWorkspace', {});
     await until(`${OTHER}'s firmware recorded`, () => recordedFirmware(OTHER), (v) => v === '1.0.0');
-    await until('the outbox empty', async () => (await wireValue(core!, 'outbox.get', {})) as { pendingCount: number }, (outbox) => outbox.pendingCount === 0);
+    await until('the outbox empty', async () => (await wireValue(core, 'outbox.get', {})) as { pendingCount: number }, (outbox) => outbox.pendingCount === 0);
     expect(await recordedFirmware(EPC)).toBe('1.1.0');
   });
 });
