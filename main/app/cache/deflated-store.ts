@@ -12,7 +12,8 @@ const NAME = /^([0-9a-f]{64})\.(\d{1,2})\.([0-9a-f]{64})\.deflate$/;
 /**
  * Deflated streams of firmware images and patches, made once when they enter the cache
  * (`deflated/`) and sent to every device that takes deflate from then on: zopfli's are 3 to 5 %
- * smaller than zlib's, and take seconds to make, so never at upload time. A file is named
+ * smaller than zlib's, and take seconds to make (on a worker thread: zopfli-in-worker.ts), so never
+ * at upload time. A file is named
  * `<sha256 of the source>.<windowBits>.<sha256 of the stream>.deflate`. On every read the stream
  * must hash to its name and inflate to the source it names; one that does not goes to the cache's
  * quarantine and the host deflates with zlib instead. Either way the device verifies the image it
@@ -20,6 +21,11 @@ const NAME = /^([0-9a-f]{64})\.(\d{1,2})\.([0-9a-f]{64})\.deflate$/;
  */
 export class DeflatedStore {
   private readonly files: HashNamedFiles;
+  /**
+   * Streams being made, by their source's SHA-256: several jobs of one new release resolve it at
+   * once, and each zopfli run takes a worker thread, its memory and seconds of a core.
+   */
+  private readonly making = new Map<string, Promise<PrecodedStream | undefined>>();
 
   constructor(
     cacheDir: string,
@@ -31,9 +37,20 @@ export class DeflatedStore {
     this.files = new HashNamedFiles(join(cacheDir, 'deflated'), quarantineDir, fs, now);
   }
 
-  /** The kept stream of `source`, made and kept now if there is none; undefined where none is made (too large). */
-  async of(source: Uint8Array): Promise<PrecodedStream | undefined> {
+  /**
+   * The kept stream of `source`, made and kept now if there is none (one making at a time per
+   * source: a second caller meanwhile gets the same answer); undefined where none is made (too large).
+   */
+  of(source: Uint8Array): Promise<PrecodedStream | undefined> {
     const sourceSha256 = sha256(source);
+    const inFlight = this.making.get(sourceSha256);
+    if (inFlight) return inFlight;
+    const making = this.keptOrMade(source, sourceSha256).finally(() => this.making.delete(sourceSha256));
+    this.making.set(sourceSha256, making);
+    return making;
+  }
+
+  private async keptOrMade(source: Uint8Array, sourceSha256: string): Promise<PrecodedStream | undefined> {
     const kept = await this.get(sourceSha256);
     if (kept) return kept;
     const made = await this.deflate(source);

@@ -48,6 +48,17 @@ describe('zopfli streams kept in the firmware cache', () => {
     expect(await readdir(join(bench.dir, 'deflated'))).toEqual([`${sha(source)}.15.${sha(made.bytes)}.deflate`]);
   });
 
+  it('makes a stream once when several jobs of a new release ask for it at the same time', async () => {
+    const source = codeLike();
+    const counter = countingDeflate();
+    const store = new DeflatedStore(bench.dir, join(bench.dir, 'quarantine'), undefined, undefined, counter.deflate);
+    const [first, second, third] = await Promise.all([store.of(source), store.of(source), store.of(source)]);
+    expect(counter.calls).toBe(1);
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    expect(sha(inflateRawSync(first!.bytes))).toBe(sha(source));
+  });
+
   it('quarantines a kept stream that no longer inflates to its source, and makes a new one', async () => {
     const source = codeLike();
     const counter = countingDeflate();
