@@ -1,11 +1,11 @@
 import { chmod, lstat, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, seedDemo, startService, type Database, type RunningService } from '../../../../server';
-import { pgliteTemplate } from '../../../server/harness';
-import { networkAddress, startCountingListener, type CountingListener } from '../../../fixtures/another-computer';
+import { describe, expect, it } from 'vitest';
+import { networkAddress, startCountingListener } from '../../../fixtures/another-computer';
 import { runCliIn } from '../../../fixtures/cli-in-process';
+import { openedWhile, PER_FILE } from '../../../fixtures/opened-while';
 import { useScratchDir } from '../../../fixtures/scratch';
+import { demoServicePerFile } from '../../../fixtures/test-core';
 
 /**
  * The CLI's edges as a user (or someone on the plant network) meets them: the API key never goes
@@ -18,36 +18,23 @@ const cli = (home: string, args: string[]) => runCliIn(home, args);
 const scratch = useScratchDir('cli-security');
 
 describe('login over plain http', () => {
-  let listener: CountingListener;
-  let db: Database;
-  let service: RunningService;
-  let adminKey: string;
-
-  beforeAll(async () => {
-    listener = await startCountingListener();
-    db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
-    adminKey = (await seedDemo(db)).adminKey;
-    service = await startService({ db, host: '0.0.0.0', port: 0 });
-  }, 120_000);
-  afterAll(async () => {
-    await listener?.close();
-    await service?.close();
-    await db?.close();
-  });
+  // On every address, so that a login from the network's own address reaches it.
+  const demo = demoServicePerFile({ host: '0.0.0.0' });
+  const listener = openedWhile(PER_FILE, 'The counting listener', startCountingListener, (started) => started.close());
 
   it('is refused to another computer: the key is never sent, nothing is kept', async () => {
     const home = join(scratch.dir, 'refused');
-    const run = await cli(home, ['login', '--url', listener.url, '--org', 'demo', '--api-key', adminKey]);
+    const run = await cli(home, ['login', '--url', listener().url, '--org', 'demo', '--api-key', demo.adminKey]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^error: not logging in at http:\/\/.+: over http:\/\/ the API key would cross the network unencrypted; use the service's https:\/\/ address \(or --insecure .+\)\n$/);
-    expect(listener.requests).toBe(0);
+    expect(listener().requests).toBe(0);
     await expect(stat(join(home, 'credentials.json'))).rejects.toThrow();
   });
 
   it('goes ahead with --insecure, saying so', async () => {
     const home = join(scratch.dir, 'insecure');
-    const url = `http://${networkAddress()}:${service.port}`;
-    const run = await cli(home, ['login', '--url', url, '--org', 'demo', '--api-key', adminKey, '--insecure']);
+    const url = `http://${networkAddress()}:${demo.service.port}`;
+    const run = await cli(home, ['login', '--url', url, '--org', 'demo', '--api-key', demo.adminKey, '--insecure']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toBe(`warning: sending the API key to ${url} over plain http (--insecure): anyone on the network path can read it and act with its role\n`);
     expect(run.stdout).toContain('Logged in to organization demo');
@@ -55,7 +42,7 @@ describe('login over plain http', () => {
 
   it('needs no --insecure on this computer (loopback)', async () => {
     for (const host of ['127.0.0.1', 'localhost']) {
-      const run = await cli(join(scratch.dir, `loopback-${host}`), ['login', '--url', `http://${host}:${service.port}`, '--org', 'demo', '--api-key', adminKey]);
+      const run = await cli(join(scratch.dir, `loopback-${host}`), ['login', '--url', `http://${host}:${demo.service.port}`, '--org', 'demo', '--api-key', demo.adminKey]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toBe('');
     }
