@@ -37,8 +37,16 @@ export function jobResultAt(at: Date): ConfirmationMoment {
   return { appliedAt: at, observedAt: at, reason: 'job-result' };
 }
 
-function observedFields(address: ConfirmationAddress, moment: ConfirmationMoment) {
+/** Where a confirmation goes, and of which device. */
+function addressedTo(address: ConfirmationAddress, serialNumber: string) {
+  return { serviceUrl: address.serviceUrl, orgId: address.orgId, serialNumber };
+}
+
+/** What both confirmations say besides what was deployed: the error, when it happened, and when, by which workstation and why it was seen. */
+function outcomeFields(outcome: { success: true } | { success: false; error: string }, address: ConfirmationAddress, moment: ConfirmationMoment) {
   return {
+    error: outcome.success ? null : clipApplyError(outcome.error),
+    applyTimeStamp: moment.appliedAt.toISOString(),
     observedAt: moment.observedAt.toISOString(),
     ...(address.workstation !== undefined ? { workstation: address.workstation } : {}),
     reason: moment.reason,
@@ -58,16 +66,8 @@ export function clipApplyError(error: string): string {
 export function firmwareConfirmation(address: ConfirmationAddress, serialNumber: string, outcome: FirmwareOutcome, moment: ConfirmationMoment): NewConfirmation {
   return {
     kind: 'firmware',
-    serviceUrl: address.serviceUrl,
-    orgId: address.orgId,
-    serialNumber,
-    payload: {
-      firmwareFileSuccessfullyDeployed: outcome.success,
-      error: outcome.success ? null : clipApplyError(outcome.error),
-      firmwareVersion: outcome.version,
-      applyTimeStamp: moment.appliedAt.toISOString(),
-      ...observedFields(address, moment),
-    },
+    ...addressedTo(address, serialNumber),
+    payload: { firmwareFileSuccessfullyDeployed: outcome.success, firmwareVersion: outcome.version, ...outcomeFields(outcome, address, moment) },
   };
 }
 
@@ -79,16 +79,8 @@ export function configurationConfirmation(
 ): NewConfirmation {
   return {
     kind: 'configuration',
-    serviceUrl: address.serviceUrl,
-    orgId: address.orgId,
-    serialNumber,
-    payload: {
-      configurationFileSuccessfullyDeployed: outcome.success,
-      error: outcome.success ? null : clipApplyError(outcome.error),
-      syncId: outcome.syncId,
-      applyTimeStamp: moment.appliedAt.toISOString(),
-      ...observedFields(address, moment),
-    },
+    ...addressedTo(address, serialNumber),
+    payload: { configurationFileSuccessfullyDeployed: outcome.success, syncId: outcome.syncId, ...outcomeFields(outcome, address, moment) },
   };
 }
 
