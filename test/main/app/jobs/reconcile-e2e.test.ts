@@ -1,13 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { logInCli, registerDevices, results, worldPerTest, type World } from './helpers/world';
+import { ledgerEntries, logInCli, registerDevices, results, worldPerTest, type World } from './helpers/world';
 import { applyConfiguration } from '../../hosts/cli/helpers/applied-configuration';
 
 /**
  * Applied means observed, end to end through the real CLI over pty links with simulated devices:
  * what a device runs reaches the service whenever a workstation reads it, also after the CLI was
  * killed between apply and confirmation, also when no job had anything to install; and
- * `device verify` says where a device and the service disagree, changing nothing.
+ * `device verify` says where a device and the service disagree, changing nothing but the ledger,
+ * which keeps each verify as a provisioning action: who looked, when, and what was seen.
  */
 
 const startWorld = worldPerTest();
@@ -103,7 +104,7 @@ describe('a device already on the latest firmware that the service does not know
 });
 
 describe('device verify', () => {
-  it('says in sync, then configuration drift once the configuration changed, with exit code 1, changing nothing', { timeout: 300_000 }, async () => {
+  it('says in sync, then configuration drift once the configuration changed, with exit code 1, changing nothing but the ledger, which keeps each verify', { timeout: 300_000 }, async () => {
     const w = await startWorld('verify-drift');
     const { configurationId } = await applyConfiguration(w, [{ serialNumber: 'EPC000101' }]);
 
@@ -121,6 +122,21 @@ describe('device verify', () => {
     const drift = await w.cli(['device', 'verify', 'EPC000101']);
     expect(drift.code).toBe(1);
     expect(drift.stdout).toContain(`EPC000101: configuration drift (device has syncId ${held}, service expects ${expected})`);
+
+    // Each verify is a provisioning action the ledger keeps, the in-sync one a success and the
+    // drifted one a failure with what was seen; the service keeps both.
+    const entries = await ledgerEntries(w);
+    expect(entries.map((e) => [e.action, e.outcome])).toEqual([
+      ['configuration-apply', 'success'],
+      ['verify', 'success'],
+      ['verify', 'failure'],
+    ]);
+    expect(entries[1]!.facts).toMatchObject({ state: 'in-sync', syncId: entries[0]!.facts.syncId });
+    expect(entries[2]!.facts.state).not.toBe('in-sync');
+    expect(entries[2]!.error).toMatch(/configuration/);
+    const { rows } = await w.service!.db.query<{ action: string }>("SELECT entry->>'action' AS action FROM ledger_entries WHERE serial_number = 'EPC000101' ORDER BY org_seq");
+    expect(rows.map((r) => r.action)).toEqual(['configuration-apply', 'verify', 'verify']);
+
     const json = await w.cli(['--json', 'device', 'verify', '--all']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ serialNumber: 'EPC000101', state: 'drift', configSyncId: held, expectedSyncId: expected, firmwareVersion: '1.1.0', expectedFirmwareVersion: '1.1.0' })]);
