@@ -7,9 +7,9 @@ import { CoreError, type Channel, type CoreHost, type EventStream, type EventStr
 import type { Core } from '../../../../main/app';
 import { KnownSecrets, REDACTED } from '../../../../main/hosts/known-secrets';
 import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
-import { openDatabase, seedDemo, startService, type Database, type RunningService } from '../../../../server';
-import { startCountingListener, type CountingListener } from '../../../fixtures/another-computer';
-import { pgliteTemplate } from '../../../server/harness';
+import { startCountingListener } from '../../../fixtures/another-computer';
+import { openedWhile, PER_FILE } from '../../../fixtures/opened-while';
+import { demoServicePerFile } from '../../../fixtures/test-core';
 import { createWebCore } from './helpers/web-core';
 
 /**
@@ -133,50 +133,41 @@ describe('a core that slips', () => {
 });
 
 describe('the real core in web mode', () => {
-  let db: Database;
-  let service: RunningService;
-  let adminKey: string;
+  const demo = demoServicePerFile();
+  const listener = openedWhile(PER_FILE, 'The counting listener', startCountingListener, (started) => started.close());
   let core: Core;
   let server: WebServer;
-  let listener: CountingListener;
 
   beforeAll(async () => {
-    db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
-    adminKey = (await seedDemo(db)).adminKey;
-    service = await startService({ db, port: 0 });
-    listener = await startCountingListener();
     core = await createWebCore(dir, { pollIntervalMs: 60_000 });
     server = await startWebServer({ core, rendererDir: join(dir, 'renderer') });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
     await core?.close();
-    await listener?.close();
-    await service?.close();
-    await db?.close();
   });
 
   it('refuses to sign in over plain http to another computer, saying why, before the key leaves', async () => {
     const page = await Page.open(server);
-    const outcome = await page.call('session.signIn', { serviceUrl: listener.url, orgId: 'demo', apiKey: adminKey, remember: true });
+    const outcome = await page.call('session.signIn', { serviceUrl: listener().url, orgId: 'demo', apiKey: demo.adminKey, remember: true });
     page.close();
     expect(outcome).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', violations: [{ field: 'serviceUrl', code: 'INSECURE_SERVICE_URL' }] } });
     expect(outcome.ok ? '' : outcome.error.message).toMatch(/over http:\/\/ the API key would cross the network unencrypted.*https:\/\//);
-    expect(listener.requests).toBe(0);
-    expect(page.frames.join('\n')).not.toContain(adminKey);
+    expect(listener().requests).toBe(0);
+    expect(page.frames.join('\n')).not.toContain(demo.adminKey);
   });
 
   it('signs in on this computer, and the page hears no key in answers, events, the log or the support report', async () => {
     const page = await Page.open(server);
-    const signedIn = await page.call('session.signIn', { serviceUrl: service.url, orgId: 'demo', apiKey: adminKey, remember: true });
+    const signedIn = await page.call('session.signIn', { serviceUrl: demo.service.url, orgId: 'demo', apiKey: demo.adminKey, remember: true });
     expect(signedIn).toMatchObject({ ok: true, value: { status: 'signedIn', role: 'Admin' } });
     await page.call('session.get', {});
     await page.call('logs.recent', { limit: 2000 });
     const report = await page.call('support.report', {});
     expect(report).toMatchObject({ ok: true });
-    const wrong = await page.call('session.signIn', { serviceUrl: service.url, orgId: 'another-org', apiKey: adminKey, remember: false });
+    const wrong = await page.call('session.signIn', { serviceUrl: demo.service.url, orgId: 'another-org', apiKey: demo.adminKey, remember: false });
     expect(wrong).toMatchObject({ ok: false });
     page.close();
-    expect(page.frames.join('\n')).not.toContain(adminKey);
+    expect(page.frames.join('\n')).not.toContain(demo.adminKey);
   });
 });
