@@ -3,7 +3,7 @@ import type { DeviceConfigStatus, DeviceIdentity, DeviceConnection } from './dev
 import { confirmConfiguration } from './confirm';
 import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, JobFailure } from './failure';
-import { failedStepResult } from './failed-step';
+import { confirmFailure, failedStepResult } from './failed-step';
 import type { JobIntent } from './intent-journal';
 import { configurationWarningsNotice } from './configuration-warnings';
 import { reconcileJobDevice } from './job-contact';
@@ -141,21 +141,13 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     };
   } catch (error) {
     const failure = describeFailure(error, { step: 'configuration', phase: where.phase, percent: where.percent, connecting: where.connecting });
-    let confirmation: 'sent' | 'queued' | 'none' = 'none';
-    if (intent && identity && decoded) {
-      try {
-        confirmation = await confirmConfiguration(
-          env.outbox,
-          env.address,
-          identity.serialNumber,
-          { success: false, syncId: decoded.syncId.toLowerCase(), error: failure.message },
-          env.now(),
-        );
-        await env.intents.clear(intent.jobId);
-      } catch {
-        // Left in the intent journal: judged at the next contact with the device.
-      }
-    }
+    // The device and the file the intent was recorded for (both known by then).
+    const tried = identity && decoded && { serialNumber: identity.serialNumber, syncId: decoded.syncId.toLowerCase() };
+    const confirmation = await confirmFailure(
+      env.intents,
+      intent,
+      tried && (() => confirmConfiguration(env.outbox, env.address, tried.serialNumber, { success: false, syncId: tried.syncId, error: failure.message }, env.now())),
+    );
     // Awaited here, not returned as a promise: the finally below closes the session it reads.
     return await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: false });
   } finally {

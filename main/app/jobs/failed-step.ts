@@ -1,6 +1,7 @@
 import type { JobEnvironment, StepResult } from './context';
 import type { DeviceConnection } from './device-port';
 import { failureText, type Failure } from './failure';
+import type { IntentJournal, JobIntent } from './intent-journal';
 import { reconcileJobDevice, rereadAfterFailure } from './job-contact';
 
 /**
@@ -24,4 +25,26 @@ export async function failedStepResult(
     confirmation: ended.confirmation,
     notice: ended.notice,
   };
+}
+
+/**
+ * A job that failed after recording its intent confirms the failure at once (`confirm`, absent
+ * when it knows too little to) and clears the intent. When the outbox cannot take it (disk full)
+ * the intent stays and is judged at the next contact with the device, so the service still hears
+ * of it. With no intent recorded the device was not touched: nothing to confirm.
+ */
+export async function confirmFailure(
+  intents: Pick<IntentJournal, 'clear'>,
+  intent: JobIntent | undefined,
+  confirm: (() => Promise<'sent' | 'queued'>) | undefined,
+): Promise<'sent' | 'queued' | 'none'> {
+  let confirmation: 'sent' | 'queued' | 'none' = 'none';
+  if (!intent || !confirm) return confirmation;
+  try {
+    confirmation = await confirm();
+    await intents.clear(intent.jobId);
+  } catch {
+    // Left in the intent journal, as above.
+  }
+  return confirmation;
 }

@@ -6,7 +6,7 @@ import { resolveFirmware } from '../cache/resolve-firmware';
 import { confirmFirmware } from './confirm';
 import { trackPhase, type FirmwareJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
 import { describeFailure, JobFailure } from './failure';
-import { failedStepResult } from './failed-step';
+import { confirmFailure, failedStepResult } from './failed-step';
 import type { JobIntent } from './intent-journal';
 import { reconcileJobDevice } from './job-contact';
 import { openJobDevice } from './job-opening';
@@ -138,23 +138,14 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     };
   } catch (error) {
     const failure = describeFailure(error, { step: 'firmware', phase: where.phase, percent: where.percent, connecting: where.connecting });
-    let confirmation: 'sent' | 'queued' | 'none' = 'none';
-    if (intent && identity) {
-      try {
-        confirmation = await confirmFirmware(
-          env.outbox,
-          env.address,
-          identity.serialNumber,
-          { success: false, version: bundle?.version ?? null, error: failure.message },
-          env.now(),
-          imageFacts(),
-        );
-        await env.intents.clear(control.jobId);
-      } catch {
-        // The outbox could not be written (disk full): the intent stays and is judged at the
-        // next contact with the device, so the service still hears of it.
-      }
-    }
+    const serialNumber = identity?.serialNumber;
+    const confirmation = await confirmFailure(
+      env.intents,
+      intent,
+      serialNumber === undefined
+        ? undefined
+        : () => confirmFirmware(env.outbox, env.address, serialNumber, { success: false, version: bundle?.version ?? null, error: failure.message }, env.now(), imageFacts()),
+    );
     // Awaited here, not returned as a promise: the finally below closes the session it reads.
     return await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: failure.resumable });
   } finally {
