@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, results, startWorld, type CliRun, type World } from '../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
+import { results, worldPerFile, type CliRun } from '../../app/jobs/helpers/world';
 import { nextReleaseOf, publishRelease } from './helpers/releases';
 
 /**
@@ -17,51 +17,43 @@ import { nextReleaseOf, publishRelease } from './helpers/releases';
  * it arrives (the same file again, and the plant laptop's own outbox when it comes back too).
  */
 
-let world: World;
 const SERIALS = ['EPC000101', 'SRCP000101'];
 
-beforeAll(async () => {
-  world = await startWorld('package');
-  await buildFlow(world.client, srcpToEpcOverIsm);
-  expect((await loginCli(world)).code).toBe(0);
-}, 120_000);
-afterAll(async () => {
-  await world?.dispose();
-});
+const world = worldPerFile('package', (opened) => buildFlowAndLogIn(opened, srcpToEpcOverIsm));
 
 /** The plant laptop: a data directory of its own, never logged in while the service runs. */
 function plant(args: readonly string[]): Promise<CliRun> {
-  return world.cli(args, { platformDirs: true, env: { PROVISIONER_HOME: join(world.root, 'plant-laptop') } });
+  return world().cli(args, { platformDirs: true, env: { PROVISIONER_HOME: join(world().root, 'plant-laptop') } });
 }
 
 async function confirmationCount(serialNumber: string, kind: 'firmware' | 'configuration'): Promise<number> {
-  const { rows } = await world.service!.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1 AND kind = $2`, [serialNumber, kind]);
+  const { rows } = await world().service!.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1 AND kind = $2`, [serialNumber, kind]);
   return rows[0]?.n ?? 0;
 }
 
 async function deviceRecord(serialNumber: string) {
-  return (await world.client.devices.list({ serial: serialNumber })).items.find((d) => d.serialNumber === serialNumber)!;
+  return (await world().client.devices.list({ serial: serialNumber })).items.find((d) => d.serialNumber === serialNumber)!;
 }
 
 describe('a work package carried to a plant without network and back', () => {
   it('provisions every device offline and delivers the confirmations once', { timeout: 600_000 }, async () => {
-    const packageFile = join(world.root, 'loader-7.provisioner-package');
-    const confirmationsFile = join(world.root, 'loader-7.confirmations');
+    const packageFile = join(world().root, 'loader-7.provisioner-package');
+    const confirmationsFile = join(world().root, 'loader-7.confirmations');
     const name = srcpToEpcOverIsm.configuration.name;
 
     // An earlier visit: the devices were given 1.1.0. Since then the service published 1.2.0, a
     // small change to it, and made the patches from 1.1.0.
     const devices = await Promise.all([
-      world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty' }),
-      world.startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty' }),
+      world().startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty' }),
+      world().startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty' }),
     ]);
-    const earlier = await world.cli(['device', 'firmware', 'update', ...SERIALS]);
+    const earlier = await world().cli(['device', 'firmware', 'update', ...SERIALS]);
     expect(earlier.code, earlier.stderr + earlier.stdout).toBe(0);
     for (const device of devices) expect(device.state().firmwareVersion).toBe('1.1.0');
-    for (const deviceType of ['EPC', 'SRCP'] as const) await publishRelease(world, deviceType, '1.2.0', await nextReleaseOf(world, deviceType, '1.1.0', '1.2.0'));
+    for (const deviceType of ['EPC', 'SRCP'] as const) await publishRelease(world(), deviceType, '1.2.0', await nextReleaseOf(world(), deviceType, '1.1.0', '1.2.0'));
 
     // Connected: the package of the configuration.
-    const exported = await world.cli(['--json', 'package', 'export', '--configuration', name, '--out', packageFile, '--expires-in', '7']);
+    const exported = await world().cli(['--json', 'package', 'export', '--configuration', name, '--out', packageFile, '--expires-in', '7']);
     expect(exported.code, exported.stderr).toBe(0);
     const summary = JSON.parse(exported.stdout) as {
       signerKeyId: string;
@@ -77,13 +69,13 @@ describe('a work package carried to a plant without network and back', () => {
     const syncIds = Object.fromEntries(summary.devices.map((d) => [d.serialNumber, d.syncId]));
 
     // The plant: no service from here on.
-    await world.stopService();
+    await world().stopService();
 
     const notLoggedIn = await plant(['package', 'import', packageFile]);
     expect(notLoggedIn.code).toBe(2);
-    expect(notLoggedIn.stderr).toContain(`this workstation is not logged in; the package is for organization ${world.orgId} at ${world.url}`);
+    expect(notLoggedIn.stderr).toContain(`this workstation is not logged in; the package is for organization ${world().orgId} at ${world().url}`);
 
-    const imported = await plant(['package', 'import', packageFile, '--signer', summary.signerKeyId, '--api-key', world.adminKey]);
+    const imported = await plant(['package', 'import', packageFile, '--signer', summary.signerKeyId, '--api-key', world().adminKey]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(`Imported the work package of configuration "${name}"`);
     expect(imported.stdout).toContain(`These devices can now be provisioned without the service: provisioner device update ${SERIALS.join(' ')}`);
@@ -115,18 +107,18 @@ describe('a work package carried to a plant without network and back', () => {
     expect((JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as unknown[]).length).toBe(4);
 
     // Back where the service is.
-    await world.startServiceAgain();
+    await world().startServiceAgain();
     for (const serialNumber of SERIALS) {
       // Nothing of the plant has reached the service yet.
       expect((await deviceRecord(serialNumber)).firmwareVersion).toBe('1.1.0');
       expect(await confirmationCount(serialNumber, 'configuration')).toBe(0);
     }
-    const delivered = await world.cli(['package', 'import-confirmations', confirmationsFile]);
+    const delivered = await world().cli(['package', 'import-confirmations', confirmationsFile]);
     expect(delivered.code, delivered.stderr).toBe(0);
     expect(delivered.stdout).toContain('Delivered 4 confirmations');
     // The plant laptop's ledger entries join the organization's chain, which then holds.
     expect(delivered.stdout).toMatch(/Ledger: the organization's chain took [1-9]\d* new entr(y|ies) \(it had 0\)\./);
-    const verified = await world.cli(['--json', 'ledger', 'verify']);
+    const verified = await world().cli(['--json', 'ledger', 'verify']);
     expect(verified.code, verified.stderr + verified.stdout).toBe(0);
     const chain = (JSON.parse(verified.stdout) as { service: { chain: { ok: boolean; entries: number } } }).service.chain;
     expect(chain.ok).toBe(true);
@@ -146,7 +138,7 @@ describe('a work package carried to a plant without network and back', () => {
     await checkService();
 
     // Replayed: the same file again records nothing new.
-    const replay = await world.cli(['package', 'import-confirmations', confirmationsFile]);
+    const replay = await world().cli(['package', 'import-confirmations', confirmationsFile]);
     expect(replay.code, replay.stderr).toBe(0);
     await checkService();
 
@@ -159,9 +151,9 @@ describe('a work package carried to a plant without network and back', () => {
     // One byte changed: refused, nothing sent.
     const bytes = await readFile(confirmationsFile);
     bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
-    const tamperedFile = join(world.root, 'tampered.confirmations');
+    const tamperedFile = join(world().root, 'tampered.confirmations');
     await writeFile(tamperedFile, bytes);
-    const tampered = await world.cli(['package', 'import-confirmations', tamperedFile]);
+    const tampered = await world().cli(['package', 'import-confirmations', tamperedFile]);
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toMatch(/^error: The confirmations file has been changed since it was signed \(.+\)\. Do not use it: ask for a new one\n$/);
   });

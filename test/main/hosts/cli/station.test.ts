@@ -3,13 +3,13 @@ import { promisify } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { StationEvent } from '../../../../contract/station';
 import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/app/jobs/device-sync';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
+import { worldPerFile } from '../../app/jobs/helpers/world';
 
 /**
  * A shift at a station, end to end through the real `provisioner station --json` (a child
@@ -20,23 +20,18 @@ import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
  * station (Ctrl-C) once the plan's outcomes are all in, and reads the shift report.
  */
 
-let world: World;
 let shift: ShiftRun | undefined;
 
-beforeAll(async () => {
-  world = await startWorld('station');
-  await buildFlow(world.client, srcpToEpcOverIsm);
-  expect((await loginCli(world)).code).toBe(0);
-}, 120_000);
+const world = worldPerFile('station', (opened) => buildFlowAndLogIn(opened, srcpToEpcOverIsm));
+// After the world's hooks, so the shift stops before the world is disposed.
 afterAll(async () => {
   await shift?.stop();
-  await world?.dispose();
 });
 
 /** The plan: the two devices of the configuration, one pulled at 24 000 bytes of its firmware; a foreign one; a copy of a serial. */
 function plan() {
   return parseShiftPlan({
-    defaults: { ptyDir: join(world.simulatorDir, 'pty'), releaseKeysPem: [world.releaseKey.publicKeyPem], baudRate: 921600, rebootMs: 150, applyMs: 50 },
+    defaults: { ptyDir: join(world().simulatorDir, 'pty'), releaseKeysPem: [world().releaseKey.publicKeyPem], baudRate: 921600, rebootMs: 150, applyMs: 50 },
     devices: [
       { deviceType: 'SRCP', serialNumber: 'SRCP000101' },
       { deviceType: 'EPC', serialNumber: 'EPC000101' },
@@ -63,14 +58,14 @@ describe('provisioner station', () => {
       events.some((e) => e.event === 'refused' && e.serialNumber === 'EPC000103') &&
       events.some((e) => e.event === 'duplicate' && e.serialNumber === 'EPC000101');
 
-    const run = await world.cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--lanes', '2', '--json'], {
+    const run = await world().cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--lanes', '2', '--json'], {
       env: { PROVISIONER_DISCOVERY: 'off' },
       onLine: (line, child) => {
         if (!line.startsWith('{')) return;
         const event = JSON.parse(line) as StationEvent;
         events.push(event);
         if (event.event === 'station-started') {
-          shift = runShift({ ...plan(), stateDir: join(world.root, 'shift'), publicKeyPem: world.publicKeyPem });
+          shift = runShift({ ...plan(), stateDir: join(world().root, 'shift'), publicKeyPem: world().publicKeyPem });
           void shift.finished.then(() => {
             planDone = true;
           });
@@ -106,9 +101,9 @@ describe('provisioner station', () => {
     expect(of('EPC000101', 'lane-started')).toHaveLength(1);
 
     // Every planned device is in sync by the service's own records.
-    const latest = await latestFirmwareByType(world.client, ['SRCP', 'EPC']);
+    const latest = await latestFirmwareByType(world().client, ['SRCP', 'EPC']);
     for (const serial of ['SRCP000101', 'EPC000101']) {
-      const record = (await world.client.devices.list({ serial, limit: 1 })).items[0]!;
+      const record = (await world().client.devices.list({ serial, limit: 1 })).items[0]!;
       expect(deviceSync(recordedReading(record), record, latest.get(record.deviceType)).state, serial).toBe('in-sync');
       expect(record.firmwareVersion).toBe(latest.get(record.deviceType));
     }
@@ -133,10 +128,10 @@ describe('provisioner station', () => {
     for (const serial of ['SRCP000101', 'EPC000101']) expect(text).toContain(serial);
   });
   it('refuses a configuration name it does not know, naming those there are', { timeout: 120_000 }, async () => {
-    const run = await world.cliInProcess(['station', '--configuration', 'Loader 9']);
+    const run = await world().cliInProcess(['station', '--configuration', 'Loader 9']);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`error: No configuration is named "Loader 9". There are: "${srcpToEpcOverIsm.configuration.name}".\n`);
-    const lanes = await world.cliInProcess(['station', '--configuration', 'x', '--lanes', '0']);
+    const lanes = await world().cliInProcess(['station', '--configuration', 'x', '--lanes', '0']);
     expect(lanes.code).toBe(2);
     expect(lanes.stderr).toContain('--lanes must be a whole number of at least 1, not "0"');
   });
@@ -146,7 +141,7 @@ describe('provisioner station', () => {
     await shift!.devices.get('EPC000101-copy')!.unplug();
     const events: StationEvent[] = [];
     let stopping = false;
-    await world.cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--json'], {
+    await world().cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--json'], {
       env: { PROVISIONER_DISCOVERY: 'off' },
       onLine: (line, child) => {
         if (!line.startsWith('{')) return;

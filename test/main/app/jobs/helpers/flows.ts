@@ -1,5 +1,6 @@
 import type { ServiceClient } from '../../../../../main/cloud';
 import type { TypicalFlow } from '../../../../fixtures/typical-flows';
+import { logInCli, type World } from './world';
 
 /**
  * Builds a flow's configuration through the API, as the app or a script would: each device
@@ -15,4 +16,11 @@ export async function buildFlow(client: ServiceClient, flow: TypicalFlow): Promi
   const configuration = await client.configurations.create(flow.configuration);
   for (const device of flow.devices) await client.configurations.addDevice(configuration.id, device.payload);
   return configuration.id;
+}
+
+/** Where most CLI tests start: the flow's configuration built in the world's service, and the CLI logged in to it. Returns the configuration's id. */
+export async function buildFlowAndLogIn(world: World, flow: TypicalFlow): Promise<string> {
+  const configurationId = await buildFlow(world.client, flow);
+  await logInCli(world);
+  return configurationId;
 }

@@ -12,6 +12,7 @@ import { loadDefaultReleaseKey, releaseKeyring, seedDemo, startService, type Run
 import { serveSimulatedBle, startSimulatedDevice, type BleBridge, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../../simulator';
 import { afterEach } from 'vitest';
 import { runCliIn } from '../../../../fixtures/cli-in-process';
+import { openedWhile, PER_FILE } from '../../../../fixtures/opened-while';
 
 /**
  * One end-to-end world: the real service over HTTP on a PGlite directory of its own (seeded with
@@ -201,6 +202,22 @@ export function worldPerTest(): (name: string) => Promise<World> {
 export async function ledgerEntries(world: World): Promise<LedgerEntry[]> {
   const lines = (await readFile(join(world.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8')).trim().split('\n');
   return lines.map((line) => JSON.parse(line) as LedgerEntry);
+}
+
+/**
+ * One world for all the tests of the file: started before them and made ready by `prepare` (a
+ * flow built, the CLI logged in), disposed after them. The returned function gives it while they run.
+ */
+export function worldPerFile(name: string, prepare: (world: World) => Promise<unknown>): () => World {
+  const open = async () => {
+    const world = await startWorld(name);
+    await prepare(world).catch(async (error: unknown) => {
+      await world.dispose();
+      throw error;
+    });
+    return world;
+  };
+  return openedWhile(PER_FILE, `The world "${name}"`, open, (world) => world.dispose(), 120_000);
 }
 
 /** What a finished job printed in --json mode. */

@@ -1,7 +1,7 @@
 import type { SimulatedDevice } from '../../../../../simulator';
 import { epcToEpcOverEthernet } from '../../../../fixtures/typical-flows';
-import { buildFlow } from '../../../app/jobs/helpers/flows';
-import { logInCli, type World } from '../../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../../app/jobs/helpers/flows';
+import type { World } from '../../../app/jobs/helpers/world';
 
 /**
  * The opening that the CLI's end-to-end tests of verify, the ledger and the function test share: the
@@ -21,8 +21,7 @@ export type ConfiguredDevice = { serialNumber: string } & Partial<Parameters<Wor
 
 /** Opens the configuration in `world` (which the caller disposes of, e.g. through worldPerTest). */
 export async function applyConfiguration(world: World, wanted: readonly ConfiguredDevice[]): Promise<AppliedConfiguration> {
-  const configurationId = await buildFlow(world.client, epcToEpcOverEthernet);
-  await logInCli(world);
+  const configurationId = await buildFlowAndLogIn(world, epcToEpcOverEthernet);
   const devices: SimulatedDevice[] = [];
   for (const device of wanted) devices.push(await world.startDevice({ deviceType: 'EPC', link: 'pty', firmwareVersion: '1.1.0', ...device }));
   for (const { serialNumber } of wanted) {
