@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JobEnvironment } from '../../../../main/app/jobs/context';
 import type { DeviceConnection, DeviceIdentity } from '../../../../main/app/jobs/device-port';
-import { failedStepResult } from '../../../../main/app/jobs/failed-step';
+import { confirmFailure, failedStepResult } from '../../../../main/app/jobs/failed-step';
 import type { Failure } from '../../../../main/app/jobs/failure';
+import { IntentJournal, type NewJobIntent } from '../../../../main/app/jobs/intent-journal';
 import type { DeviceObservation } from '../../../../main/app/jobs/reconcile';
+import { useScratchDirPerTest } from '../../../fixtures/scratch';
 
 /** The end both device jobs share after a failure: read the device once more, reconcile, say what failed. */
 
@@ -53,5 +55,49 @@ describe('a failed device job', () => {
     const result = await failedStepResult(env, session, failure(true), { confirmation: 'none', notice: null, resumable: false });
     expect(seen).toEqual({ reads: 0, observed: [] });
     expect(result).toMatchObject({ phase: 'cancelled', outcome: 'cancelled', errorCode: 'CANCELLED', resumable: false, confirmation: 'none', notice: null });
+  });
+});
+
+/** A failed job's own confirmation and its intent: the intent goes only once the confirmation is sent or queued. */
+describe('confirming a failed job', () => {
+  const scratch = useScratchDirPerTest('failed-step');
+  const newIntent: NewJobIntent = {
+    jobId: 'job-1',
+    kind: 'firmware',
+    serviceUrl: 'http://127.0.0.1:1',
+    orgId: 'org-1',
+    serialNumber: 'EPC000101',
+    firmwareVersion: '2.1.0',
+    syncId: null,
+    phase: 'transfer',
+  };
+  // Written as by a process that has ended, and read by this one: what is left is what the next start judges.
+  const journal = () => new IntentJournal({ dir: scratch.dir, isAlive: () => false, pid: 999_999_999 });
+  const leftForNextStart = async () => (await new IntentJournal({ dir: scratch.dir, isAlive: () => false }).orphans()).map((kept) => kept.jobId);
+
+  it('clears the intent once the outbox took the confirmation', async () => {
+    const intents = journal();
+    const intent = await intents.record(newIntent);
+    expect(await confirmFailure(intents, intent, async () => 'queued')).toBe('queued');
+    expect(await leftForNextStart()).toEqual([]);
+  });
+
+  it('keeps the intent, for the next contact with the device, when the outbox cannot take the confirmation', async () => {
+    const intents = journal();
+    const intent = await intents.record(newIntent);
+    const outcome = await confirmFailure(intents, intent, async () => {
+      throw new Error('ENOSPC: no space left on device');
+    });
+    expect(outcome).toBe('none');
+    expect(await leftForNextStart()).toEqual(['job-1']);
+  });
+
+  it('confirms nothing when no intent was recorded: the device was not touched', async () => {
+    let asked = 0;
+    const outcome = await confirmFailure(journal(), undefined, async () => {
+      asked += 1;
+      return 'sent';
+    });
+    expect({ outcome, asked }).toEqual({ outcome: 'none', asked: 0 });
   });
 });
