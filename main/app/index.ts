@@ -37,6 +37,7 @@ import type { SecretStore } from '../../platform/secret-store';
 import { quarantineNotice } from '../../platform/quarantine';
 import { planConfigurationChange } from './configuration-changes';
 import { SettingsFile } from './settings-file';
+import { believableDevices } from '../../domain/shared-serial';
 
 export type { SecretStore } from '../../platform/secret-store';
 export { FileSecretStore } from '../../platform/secret-store';
@@ -158,13 +159,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const station = stationHandlers({ session, devices: source, jobs: engine, dataDir: options.dataDir, log });
   // Every device read is an observation: what it runs that the service has not recorded is
   // confirmed to it, and an interrupted job on it is judged (main/app/jobs/reconcile.ts). Not a
-  // copy of a serial number the station flags: it would speak for the real device.
+  // copy of a serial number the station flags: it would speak for the real device. Nor any of two
+  // attached devices that claim one serial number (domain/shared-serial.ts): neither is known to
+  // be the real one.
   const observe = (all: readonly DiscoveredDevice[]) => {
-    const devices = all.filter((d) => station.speaksForItsSerial(d));
+    const devices = believableDevices(all, source.devices()).filter((d) => station.speaksForItsSerial(d));
     if (devices.length > 0) void engine.reconcile(devices.map((d) => observationOf(d, new Date()))).catch(() => undefined);
   };
   source.on((event) => {
     if (event.type !== 'removed') observe([event.device]);
+    // The other of two that claimed one serial number is believed again once it is alone: its reading now.
+    else observe(source.devices().filter((d) => d.serialNumber === event.device.serialNumber && d.link !== event.device.link));
   });
   session.onChange(() => {
     void activeWorkbench.refreshNeeds();
