@@ -37,6 +37,12 @@ export interface AttachedDeviceView {
   needs: DeviceNeeds | null;
   /** The running or last job on this device. */
   activeJobId: string | null;
+  /**
+   * Set while another attached device claims the same serial number (domain/shared-serial.ts):
+   * every link that claims it, and the technician's reason. Nothing read of it is confirmed to
+   * the service and no job starts on it until one is unplugged. Absent from older cores.
+   */
+  sharedSerial?: { links: string[]; reason: string } | null;
 }
 
 /** Serial ports asked beside USB product id 0xD101, as globs (RS-485 adapters, simulators' ptys). */
