@@ -10,6 +10,7 @@ import type { JobTarget } from './workbench-jobs';
 import { notApplicableReason } from '../jobs/step-record';
 import type { JobTimeline } from './job-timeline';
 import { CoalescedRun } from '../../devices/util/coalesced-run';
+import { sharedSerialReason, sharedSerials } from '../../../domain/shared-serial';
 
 /** The live list of attached devices (main/devices/discovery's LiveDeviceList has this shape). */
 export interface DeviceSource {
@@ -76,7 +77,9 @@ export class Workbench {
   }
 
   devices(): AttachedDeviceView[] {
-    return this.deps.source.devices().map((d) => this.view(d));
+    const attached = this.deps.source.devices();
+    const shared = sharedSerials(attached);
+    return attached.map((d) => this.view(d, shared.get(d.serialNumber) ?? null));
   }
 
   /** Ask every idle device again and work out its needs. */
@@ -86,12 +89,15 @@ export class Workbench {
     return this.devices();
   }
 
-  /** The devices behind these links, ready for jobs. */
+  /** The devices behind these links, ready for jobs. None whose serial number another attached device claims too: its job's confirmation would speak for a device that may be another. */
   targets(linkIds: readonly string[]): JobTarget[] {
     const present = this.deps.source.devices();
+    const shared = sharedSerials(present);
     return linkIds.map((linkId) => {
       const device = present.find((d) => d.link === linkId);
       if (!device) throw new Error(`${linkId} is not attached any more.`);
+      const claimedBy = shared.get(device.serialNumber);
+      if (claimedBy) throw new Error(sharedSerialReason(device.serialNumber, claimedBy));
       if (!isDeviceType(device.deviceType)) throw new Error(`${device.serialNumber} reports an unknown type ${device.deviceType}.`);
       return { linkId, spec: parseLinkSpec(linkId), serialNumber: device.serialNumber, deviceType: device.deviceType };
     });
@@ -154,7 +160,7 @@ export class Workbench {
     this.needs.set(device.link, account ? await needsOf(account, device) : null);
   }
 
-  private view(device: DiscoveredDevice): AttachedDeviceView {
+  private view(device: DiscoveredDevice, claimedBy: readonly string[] | null): AttachedDeviceView {
     return {
       linkId: device.link,
       linkKind: contractLinkKind(device.linkKind),
@@ -167,6 +173,7 @@ export class Workbench {
       error: null,
       needs: this.needs.get(device.link) ?? null,
       activeJobId: this.jobs.get(device.link)?.jobId ?? null,
+      sharedSerial: claimedBy ? { links: [...claimedBy], reason: sharedSerialReason(device.serialNumber, claimedBy) } : null,
     };
   }
 
