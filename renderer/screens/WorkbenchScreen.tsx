@@ -36,6 +36,8 @@ export function WorkbenchScreen() {
   const chosenDevices = devices.filter((d) => chosen.includes(d.linkId));
   const offers = actionOffers(chosenDevices);
   const blocked = blockedDevices(chosenDevices);
+  // Two attached devices claiming one serial number: said once per serial, not once per row.
+  const sharedChosen = [...new Set(chosenDevices.flatMap((d) => (d.sharedSerial ? [d.sharedSerial.reason] : [])))];
   const anyFinished = Object.values(jobs).some(isFinished);
 
   return (
@@ -69,6 +71,11 @@ export function WorkbenchScreen() {
               </button>
             </span>
           ))}
+        </div>
+      ) : null}
+      {sharedChosen.length > 0 ? (
+        <div className="callout callout--bad workbench-shared-serial" role="status" data-testid="workbench-shared-serial-chosen">
+          No job can start on the selection: {sharedChosen.join(' ')}
         </div>
       ) : null}
       {error ? <Callout tone="bad">{error}</Callout> : null}
@@ -113,7 +120,7 @@ export function WorkbenchScreen() {
             const reviewing = canReview && changesOpen.includes(d.linkId);
             return (
               <Fragment key={d.linkId}>
-              <tr data-link={d.linkId} data-serial={d.serialNumber ?? ''} className={selected.includes(d.linkId) ? 'row--selected' : undefined}>
+              <tr data-link={d.linkId} data-serial={d.serialNumber ?? ''} data-shared-serial={d.sharedSerial ? 'true' : undefined} className={[selected.includes(d.linkId) ? 'row--selected' : '', d.sharedSerial ? 'row--shared-serial' : ''].filter(Boolean).join(' ') || undefined}>
                 <td>
                   <input type="checkbox" aria-label={`Select ${name}`} checked={selected.includes(d.linkId)} disabled={!isSelectable(d, jobs)} onChange={() => toggle(d.linkId)} />
                 </td>
@@ -123,6 +130,11 @@ export function WorkbenchScreen() {
                     <span className="muted small">
                       {d.deviceType ? <Badge>{d.deviceType}</Badge> : null} {d.model ?? d.error ?? ''}
                     </span>
+                    {d.sharedSerial ? (
+                      <span className="workbench-shared-serial small" data-testid="workbench-shared-serial">
+                        <Badge tone="bad">Serial claimed twice</Badge> {d.sharedSerial.reason}
+                      </span>
+                    ) : null}
                   </div>
                 </td>
                 <td className="mono small cell-clip" title={`${d.linkKind}: ${d.address}`}>
@@ -152,7 +164,7 @@ export function WorkbenchScreen() {
                       Cancel
                     </button>
                   ) : job && (job.phase === 'failed' || job.phase === 'cancelled') ? (
-                    <ActionButton variant="secondary" capability="files.download" onClick={() => void retry(job.jobId)}>
+                    <ActionButton variant="secondary" capability="files.download" disabledReason={d.sharedSerial?.reason ?? null} onClick={() => void retry(job.jobId)}>
                       Retry
                     </ActionButton>
                   ) : null}

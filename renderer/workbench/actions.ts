@@ -5,6 +5,8 @@ import type { AttachedDeviceView, JobAction } from '../../contract/index';
  * device in no configuration can take firmware but no configuration, so "Apply configuration"
  * and "Both" are offered disabled with the reason; devices already on the latest firmware are
  * offered "Verify firmware" (the job reads the version back and sends nothing), not "Update".
+ * A device whose serial number another attached device claims too takes no job at all: every
+ * action is offered disabled with the reason (neither device is known to be the real one).
  */
 export interface ActionOffer {
   action: JobAction;
@@ -14,10 +16,12 @@ export interface ActionOffer {
 
 export function actionOffers(chosen: readonly AttachedDeviceView[]): ActionOffer[] {
   const noSelection = chosen.length === 0 ? 'Select one or more devices first.' : null;
+  const shared = [...new Set(chosen.flatMap((d) => (d.sharedSerial ? [d.sharedSerial.reason] : [])))];
+  const anyReason = noSelection ?? (shared.length > 0 ? shared.join(' ') : null);
   const blocked = chosen.flatMap((d) => (d.needs?.configuration.blocked ? [d.needs.configuration.blocked.reason] : []));
-  const configurationReason = noSelection ?? (blocked.length > 0 ? blocked.join('; ') : null);
+  const configurationReason = anyReason ?? (blocked.length > 0 ? blocked.join('; ') : null);
   return [
-    { action: 'firmware', label: allUpToDate(chosen) ? 'Verify firmware' : 'Update firmware', disabledReason: noSelection },
+    { action: 'firmware', label: allUpToDate(chosen) ? 'Verify firmware' : 'Update firmware', disabledReason: anyReason },
     { action: 'configuration', label: 'Apply configuration', disabledReason: configurationReason },
     { action: 'both', label: 'Both', disabledReason: configurationReason },
   ];
