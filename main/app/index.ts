@@ -212,6 +212,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     'workbench.cancel': async (input) => provisioning.cancel(input.jobId),
     'workbench.retry': async (input) => {
       session.require('files.download');
+      const linkId = provisioning.jobs().find((j) => j.jobId === input.jobId)?.linkId;
+      try {
+        if (linkId) activeWorkbench.refuseSharedSerial(linkId);
+      } catch (err) {
+        throw new CoreError('DEVICE_ERROR', err instanceof Error ? err.message : String(err));
+      }
       const job = provisioning.retry(input.jobId);
       activeWorkbench.noteJob(job, false);
       return job;

@@ -103,6 +103,14 @@ export class Workbench {
     });
   }
 
+  /** Throws the technician's reason when another attached device claims the serial number of the device on this link (a retry starts a job too). */
+  refuseSharedSerial(linkId: string): void {
+    const present = this.deps.source.devices();
+    const device = present.find((d) => d.link === linkId);
+    const claimedBy = device ? sharedSerials(present).get(device.serialNumber) : undefined;
+    if (device && claimedBy) throw new Error(sharedSerialReason(device.serialNumber, claimedBy));
+  }
+
   /** Jobs tell the workbench which link they occupy and when they let it go. */
   noteJob(job: JobView, finished: boolean): void {
     if (finished && job.finishedAt !== null && this.deps.timeline && !this.recorded.has(job.jobId)) {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AttachedDeviceView } from '../../../contract/index';
 import type { Core } from '../../../main/app';
 import type { DeviceSource } from '../../../main/app/workbench/workbench';
 import { createServiceClient, type ServiceClient } from '../../../main/cloud';
@@ -107,5 +108,18 @@ describe('two attached devices that claim one serial number, with no station', (
     source.attach(device(SECOND, 'serial:/dev/fake-copy', '1.0.0'));
     await observeAllOnce(MARKERS[1]!);
     expect(await recordedFirmware(SECOND)).toBe('1.1.0');
+  });
+
+  it('the Workbench flags both rows with the reason and starts no job on either', { timeout: 120_000 }, async () => {
+    const rows = (await wireValue(core, 'workbench.devices', {})) as AttachedDeviceView[];
+    const flagged = rows.filter((r) => r.sharedSerial);
+    expect(flagged.map((r) => r.linkId).sort()).toEqual(['serial:/dev/fake-copy', 'serial:/dev/fake-second']);
+    const reason = `Two attached devices claim serial ${SECOND} (serial:/dev/fake-second, serial:/dev/fake-copy). Nothing is sent to the service for it, and no job can start, until one is unplugged.`;
+    expect(flagged.map((r) => r.sharedSerial?.reason)).toEqual([reason, reason]);
+    expect(rows.find((r) => r.serialNumber === SERIAL)?.sharedSerial).toBeNull();
+    for (const linkId of ['serial:/dev/fake-copy', 'serial:/dev/fake-second']) {
+      await expect(wireValue(core, 'workbench.start', { linkIds: [linkId], action: 'firmware' })).rejects.toThrow(reason);
+    }
+    expect(await wireValue(core, 'workbench.jobs', {})).toEqual([]);
   });
 });
