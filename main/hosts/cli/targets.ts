@@ -2,6 +2,7 @@ import { parseLinkSpec } from '../../devices';
 import type { AttachedDevice, DeviceTarget } from '../../app/jobs';
 import type { CliContext } from './context';
 import { CliError, EXIT } from './errors';
+import { sharedSerialReason, sharedSerials } from '../../../domain/shared-serial';
 
 export interface TargetSelection {
   serialNumbers: readonly string[];
@@ -42,8 +43,20 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
   const targets: DeviceTarget[] = [];
   const missing: string[] = [];
   const wanted = new Set(serialNumbers);
+  // Two attached devices that claim one serial number: neither is known to be the real one, and a
+  // job's confirmation would speak for that serial. Neither is a target, whatever named it.
+  const shared = sharedSerials(identified.map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })));
+  const refusedShared = new Set<string>();
+  const refuseShared = (serialNumber: string): boolean => {
+    const claimedBy = shared.get(serialNumber);
+    if (!claimedBy) return false;
+    if (!refusedShared.has(serialNumber)) missing.push(`${serialNumber}: not started. ${sharedSerialReason(serialNumber, claimedBy)}`);
+    refusedShared.add(serialNumber);
+    return true;
+  };
   for (const serialNumber of serialNumbers) {
     const found = identified.find((d) => d.identity.serialNumber === serialNumber);
+    if (found && refuseShared(serialNumber)) continue;
     if (found) targets.push({ kind: 'link', spec: found.link, serialNumber });
     else {
       const seen = identified.map((d) => d.identity.serialNumber);
@@ -52,6 +65,7 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
   }
   for (const device of identified) {
     if (wanted.has(device.identity.serialNumber)) continue;
+    if ((all || links.includes(device.link)) && refuseShared(device.identity.serialNumber)) continue;
     if (all || links.includes(device.link)) targets.push({ kind: 'link', spec: device.link, serialNumber: device.identity.serialNumber });
   }
   for (const spec of links) {
