@@ -8,6 +8,7 @@ import {
   type DeviceSync,
   type ReconcileOutcome,
 } from '../../../app/jobs';
+import { sharedSerialReason, sharedSerials } from '../../../../domain/shared-serial';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 
@@ -32,12 +33,21 @@ interface Standing {
  * `device list`: every attached device, identified over its link, and how it stands against the
  * service (in sync, behind, drift, unknown). Reading a device is an observation: what it runs that
  * the service has not recorded is confirmed to it (reconcile.ts), and jobs an earlier run left
- * unfinished on it are judged from what it runs.
+ * unfinished on it are judged from what it runs. Two attached devices that claim one serial number
+ * are listed, but neither is believed (domain/shared-serial.ts): nothing read of them is confirmed,
+ * the command names both links and fails.
  */
 export async function deviceList(ctx: CliContext, options: { link?: string[] }): Promise<number> {
   const devices = await ctx.finder().list({ extraLinks: options.link ?? [] });
   const identified = devices.filter((d): d is Identified => d.identity !== null);
-  const standings = identified.length > 0 ? await reconcileListed(ctx, identified) : new Map<string, Standing>();
+  const shared = sharedSerials(identified.map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })));
+  const believed = identified.filter((d) => !shared.has(d.identity.serialNumber));
+  const standings = believed.length > 0 ? await reconcileListed(ctx, believed) : new Map<string, Standing>();
+  const sharedReason = (d: AttachedDevice): string | null => {
+    const claimedBy = d.identity ? shared.get(d.identity.serialNumber) : undefined;
+    return d.identity && claimedBy ? sharedSerialReason(d.identity.serialNumber, claimedBy) : null;
+  };
+  const exit = shared.size > 0 ? EXIT.failed : EXIT.ok;
   if (ctx.out.json) {
     ctx.out.line(
       JSON.stringify(
@@ -58,6 +68,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
             lastObservedAt: standing?.sync.lastObservedAt ?? null,
             confirmation: standing?.confirmation ?? 'none',
             interruptedJobs: standing?.interrupted ?? [],
+            sharedSerial: sharedReason(d),
             error: d.error,
           };
         }),
@@ -65,7 +76,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
         2,
       ),
     );
-    return EXIT.ok;
+    return exit;
   }
   if (devices.length === 0) {
     ctx.out.line('No devices found. Plug one in (or start the simulator: npm run simulator -- --type EPC --serial EPC000101), or name an IP device with --link udp:ADDRESS.');
@@ -81,7 +92,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
         INTERFACE[d.linkKind],
         d.identity?.serialNumber ?? `? (${d.error ?? 'no answer'})`,
         d.identity?.firmwareVersion ?? '?',
-        standing ? SYNC_STATE_LABELS[standing.sync.state] : '?',
+        standing ? SYNC_STATE_LABELS[standing.sync.state] : sharedReason(d) ? 'serial claimed twice' : '?',
         standing ? observedText(standing.sync.lastObservedAt) : '',
       ];
     }),
@@ -93,7 +104,8 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
     }
     if (standing && standing.sync.state !== 'in-sync') ctx.out.note(`${d.identity.serialNumber}: ${standing.sync.text}`);
   }
-  return EXIT.ok;
+  for (const [serialNumber, claimedBy] of shared) ctx.out.error(sharedSerialReason(serialNumber, claimedBy));
+  return exit;
 }
 
 /**
