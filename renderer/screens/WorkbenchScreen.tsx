@@ -151,7 +151,7 @@ export function WorkbenchScreen() {
                   {d.needs?.configuration.blocked && d.serialNumber ? (
                     <span className="workbench-blocked small">
                       {d.needs.configuration.blocked.reason}.{' '}
-                      <button type="button" className="button button--link" onClick={() => addToConfiguration(d.serialNumber!)} aria-label={`Add ${d.serialNumber} in Configurations`}>
+                      <button type="button" className="button button--link" onClick={() => addToConfiguration(d.serialNumber!)} aria-label={`Add it: add ${d.serialNumber} in Configurations`}>
                         Add it
                       </button>
                     </span>
