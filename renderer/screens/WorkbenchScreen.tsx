@@ -131,8 +131,10 @@ export function WorkbenchScreen() {
                       {d.deviceType ? <Badge>{d.deviceType}</Badge> : null} {d.model ?? d.error ?? ''}
                     </span>
                     {d.sharedSerial ? (
-                      <span className="workbench-shared-serial small" data-testid="workbench-shared-serial">
-                        <Badge tone="bad">Serial claimed twice</Badge> {d.sharedSerial.reason}
+                      // The row says it short (its port is in the Connection column); the whole reason,
+                      // with every link that claims the serial, is the tooltip and the selection's callout.
+                      <span className="workbench-shared-serial small" data-testid="workbench-shared-serial" title={d.sharedSerial.reason}>
+                        <Badge tone="bad">Serial claimed twice</Badge> Unplug one of the {d.sharedSerial.links.length} devices; until then nothing is sent to the service for this serial and no job can start.
                       </span>
                     ) : null}
                   </div>

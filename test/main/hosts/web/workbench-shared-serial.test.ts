@@ -64,16 +64,17 @@ describe('two attached devices that claim one serial number, on the Workbench', 
     await page.locator(`tr[data-link="${copyLink}"] [data-testid="workbench-shared-serial"]`).waitFor(NO_LIMIT);
     await page.locator(`tr[data-link="${realLink}"] [data-testid="workbench-shared-serial"]`).waitFor(NO_LIMIT);
     expect(await flags.count()).toBe(2);
-    const texts = await flags.allInnerTexts();
-    for (const text of texts) {
-      expect(text).toContain(reason);
-      expect(text).toContain(realLink);
-      expect(text).toContain(copyLink);
-      expect(text).toContain('Nothing is sent to the service for it, and no job can start, until one is unplugged.');
+    for (const flag of await flags.all()) {
+      expect(await flag.innerText()).toContain('Serial claimed twice');
+      expect(await flag.innerText()).toContain('Unplug one of the 2 devices; until then nothing is sent to the service for this serial and no job can start.');
+      const whole = await flag.getAttribute('title');
+      expect(whole).toContain(reason);
+      expect(whole).toContain(realLink);
+      expect(whole).toContain(copyLink);
+      expect(whole).toContain('Nothing is sent to the service for it, and no job can start, until one is unplugged.');
     }
     await page.locator(`tr[data-link="${copyLink}"]`).getByRole('checkbox').check();
-    const full = await page.locator(`tr[data-link="${copyLink}"] [data-testid="workbench-shared-serial"]`).innerText();
-    const fullReason = full.slice(full.indexOf('Two attached'));
+    const fullReason = (await page.locator(`tr[data-link="${copyLink}"] [data-testid="workbench-shared-serial"]`).getAttribute('title')) ?? '';
     for (const name of ['Update firmware', 'Verify firmware', 'Apply configuration', 'Both']) {
       const button = page.getByRole('button', { name, exact: true });
       if ((await button.count()) === 0) continue;
