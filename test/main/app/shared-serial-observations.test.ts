@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AttachedDeviceView } from '../../../contract/index';
 import type { Core } from '../../../main/app';
-import type { DeviceSource } from '../../../main/app/workbench/workbench';
 import { createServiceClient, type ServiceClient } from '../../../main/cloud';
-import type { DeviceListEvent, DiscoveredDevice } from '../../../main/devices/discovery';
+import type { DiscoveredDevice } from '../../../main/devices/discovery';
 import { useScratchDir } from '../../fixtures/scratch';
-import { coresPerFile, demoServicePerFile, serviceAsLocalWorkspace, wireValue } from '../../fixtures/test-core';
+import { coresPerFile, demoServicePerFile, recordedFirmware, scriptedDeviceSource, serviceAsLocalWorkspace, untilSeen, wireValue } from '../../fixtures/test-core';
 
 /**
  * The core confirms to the service what it reads of every attached device (main/app/index.ts
@@ -21,8 +20,6 @@ const SERIAL = 'EPC000101';
 const SECOND = 'EPC000104';
 /** Registered devices whose readings are believed: each one reaching the service says a pass of observations is over. */
 const MARKERS = ['EPC000102', 'EPC000103'];
-/** Looks a wait takes at most (each a question to the service or the core). */
-const LOOKS = 400;
 
 // Registered in this order, so the core closes first, then the service, and the scratch directory goes last.
 const scratch = useScratchDir('shared-serial-observations');
@@ -30,62 +27,22 @@ const demo = demoServicePerFile();
 const cores = coresPerFile();
 let client: ServiceClient;
 let core: Core;
-let source: ReturnType<typeof pluggableSource>;
+let source: ReturnType<typeof scriptedDeviceSource>;
 
 const device = (serialNumber: string, link: string, firmwareVersion: string): DiscoveredDevice => ({ serialNumber, deviceType: 'EPC', model: 'EPC-E4', firmwareVersion, configSyncId: null, link, linkKind: link.startsWith('ble:') ? 'ble' : 'serial' });
-
-/** A device list the test plugs devices into and out of, as the live list reports them. */
-function pluggableSource(): DeviceSource & { attach(device: DiscoveredDevice): void; detach(link: string): void } {
-  const listeners = new Set<(event: DeviceListEvent) => void>();
-  let present: DiscoveredDevice[] = [];
-  const emit = (event: DeviceListEvent) => {
-    for (const listener of listeners) listener(event);
-  };
-  return {
-    start: async () => undefined,
-    stop: async () => undefined,
-    devices: () => [...present],
-    on: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    refresh: async () => undefined,
-    attach(added) {
-      present.push(added);
-      emit({ type: 'added', device: added });
-    },
-    detach(link) {
-      const removed = present.find((d) => d.link === link)!;
-      present = present.filter((d) => d !== removed);
-      emit({ type: 'removed', device: removed });
-    },
-  };
-}
-
-async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean): Promise<T> {
-  let seen: T | undefined;
-  for (let i = 0; i < LOOKS; i += 1) {
-    seen = await look();
-    if (ok(seen)) return seen;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Waited for ${what} ${LOOKS} looks; last seen: ${JSON.stringify(seen)}`);
-}
-
-const recordedFirmware = async (serial: string) => (await client.devices.list({ serial, limit: 1 })).items.find((d) => d.serialNumber === serial)?.firmwareVersion ?? null;
 
 /** Signing in again reads every attached device once more, in one pass: the marker's reading reaching the service, and the outbox empty after it, say that pass is over. */
 async function observeAllOnce(marker: string): Promise<void> {
   source.attach(device(marker, `serial:/dev/fake-${marker}`, '1.0.0'));
   await wireValue(core, 'session.useLocalWorkspace', {});
-  await until(`${marker}'s firmware recorded`, () => recordedFirmware(marker), (v) => v === '1.0.0');
-  await until('the outbox empty', async () => (await wireValue(core, 'outbox.get', {})) as { pendingCount: number }, (outbox) => outbox.pendingCount === 0);
+  await untilSeen(`${marker}'s firmware recorded`, () => recordedFirmware(client, marker), (v) => v === '1.0.0');
+  await untilSeen('the outbox empty', async () => (await wireValue(core, 'outbox.get', {})) as { pendingCount: number }, (outbox) => outbox.pendingCount === 0);
 }
 
 beforeAll(async () => {
   client = createServiceClient({ baseUrl: demo.service.url, orgId: 'demo', apiKey: demo.adminKey });
   for (const serialNumber of [SERIAL, SECOND, ...MARKERS]) await client.devices.register({ serialNumber, name: serialNumber });
-  source = pluggableSource();
+  source = scriptedDeviceSource();
   core = await cores.open(join(scratch.dir, 'app'), { host: 'test', deviceSource: source, startLocalWorkspace: serviceAsLocalWorkspace(demo.service.url, demo.adminKey) });
 }, 120_000);
 
@@ -95,19 +52,19 @@ describe('two attached devices that claim one serial number, with no station', (
     source.attach(device(SERIAL, 'serial:/dev/fake-real', '1.1.0'));
     source.attach(device(SERIAL, 'ble:C0:FF:EE:00:01:01', '1.0.0'));
     await observeAllOnce(MARKERS[0]!);
-    expect(await recordedFirmware(SERIAL)).toBeNull();
+    expect(await recordedFirmware(client, SERIAL)).toBeNull();
 
     source.detach('ble:C0:FF:EE:00:01:01');
-    await until(`${SERIAL}'s firmware recorded`, () => recordedFirmware(SERIAL), (v) => v !== null);
-    expect(await recordedFirmware(SERIAL)).toBe('1.1.0');
+    await untilSeen(`${SERIAL}'s firmware recorded`, () => recordedFirmware(client, SERIAL), (v) => v !== null);
+    expect(await recordedFirmware(client, SERIAL)).toBe('1.1.0');
   });
 
   it('a copy plugged in beside the believed device is not confirmed as it', { timeout: 120_000 }, async () => {
     source.attach(device(SECOND, 'serial:/dev/fake-second', '1.1.0'));
-    await until(`${SECOND}'s firmware recorded`, () => recordedFirmware(SECOND), (v) => v === '1.1.0');
+    await untilSeen(`${SECOND}'s firmware recorded`, () => recordedFirmware(client, SECOND), (v) => v === '1.1.0');
     source.attach(device(SECOND, 'serial:/dev/fake-copy', '1.0.0'));
     await observeAllOnce(MARKERS[1]!);
-    expect(await recordedFirmware(SECOND)).toBe('1.1.0');
+    expect(await recordedFirmware(client, SECOND)).toBe('1.1.0');
   });
 
   it('the Workbench flags both rows with the reason and starts no job on either', { timeout: 120_000 }, async () => {

@@ -5,7 +5,7 @@ import { createServiceClient, type ServiceClient } from '../../../../main/cloud'
 import type { DiscoveredDevice } from '../../../../main/devices/discovery';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { useScratchDir } from '../../../fixtures/scratch';
-import { coresPerFile, demoServicePerFile, scriptedDeviceSource, serviceAsLocalWorkspace, wireValue } from '../../../fixtures/test-core';
+import { coresPerFile, demoServicePerFile, recordedFirmware, scriptedDeviceSource, serviceAsLocalWorkspace, untilSeen, wireValue } from '../../../fixtures/test-core';
 
 /**
  * The core confirms to the service what it reads of every attached device (main/app/jobs/
@@ -19,8 +19,6 @@ const LOADER = demoConfigurations()[0]!.seeded;
 const EPC = LOADER.devices.map((d) => d.payload.serialNumber).find((s) => s.startsWith('EPC'))!;
 /** A registered device of no part of the station's configuration: its reading is believed, and is this test's sign that the readings were confirmed. */
 const OTHER = 'EPC000101';
-/** Looks a wait takes at most (each a question to the service or the core). */
-const LOOKS = 400;
 
 // Registered in this order, so the core closes first, then the service, and the scratch directory goes last.
 const scratch = useScratchDir('station-observations');
@@ -31,18 +29,6 @@ let core: Core;
 let source: ReturnType<typeof scriptedDeviceSource>;
 
 const device = (serialNumber: string, link: string, firmwareVersion: string): DiscoveredDevice => ({ serialNumber, deviceType: 'EPC', model: 'EPC-E4', firmwareVersion, configSyncId: null, link, linkKind: 'serial' });
-
-async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean): Promise<T> {
-  let seen: T | undefined;
-  for (let i = 0; i < LOOKS; i += 1) {
-    seen = await look();
-    if (ok(seen)) return seen;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Waited for ${what} ${LOOKS} looks; last seen: ${JSON.stringify(seen)}`);
-}
-
-const recordedFirmware = async (serial: string) => (await client.devices.list({ serial, limit: 1 })).items.find((d) => d.serialNumber === serial)?.firmwareVersion ?? null;
 
 beforeAll(async () => {
   client = createServiceClient({ baseUrl: demo.service.url, orgId: 'demo', apiKey: demo.adminKey });
@@ -57,16 +43,16 @@ describe('a copy of a serial number on the station', () => {
     await wireValue(core, 'station.start', { configurationName: LOADER.configuration.name, lanes: 1, firmware: 'latest' });
     // The real device, already on the latest firmware: its reading is confirmed.
     source.attach(device(EPC, 'serial:/dev/fake-real', '1.1.0'));
-    await until(`${EPC}'s firmware recorded`, () => recordedFirmware(EPC), (v) => v === '1.1.0');
+    await untilSeen(`${EPC}'s firmware recorded`, () => recordedFirmware(client, EPC), (v) => v === '1.1.0');
     // A copy of its serial number on another port, on the old firmware, then a device of another configuration.
     source.attach(device(EPC, 'serial:/dev/fake-copy', '1.0.0'));
     source.attach(device(OTHER, 'serial:/dev/fake-other', '1.0.0'));
-    await until('the copy flagged', async () => (await wireValue(core, 'station.view', {})) as { notes: { kind: string; link: string }[] }, (view) => view.notes.some((n) => n.kind === 'duplicate' && n.link === 'serial:/dev/fake-copy'));
+    await untilSeen('the copy flagged', async () => (await wireValue(core, 'station.view', {})) as { notes: { kind: string; link: string }[] }, (view) => view.notes.some((n) => n.kind === 'duplicate' && n.link === 'serial:/dev/fake-copy'));
     // Signing in again reads every attached device once more, in one pass: the other device's
     // reading reaching the service, and the outbox empty after it, say that pass is over.
     await wireValue(core, 'session.useLocalWorkspace', {});
-    await until(`${OTHER}'s firmware recorded`, () => recordedFirmware(OTHER), (v) => v === '1.0.0');
-    await until('the outbox empty', async () => (await wireValue(core, 'outbox.get', {})) as { pendingCount: number }, (outbox) => outbox.pendingCount === 0);
-    expect(await recordedFirmware(EPC)).toBe('1.1.0');
+    await untilSeen(`${OTHER}'s firmware recorded`, () => recordedFirmware(client, OTHER), (v) => v === '1.0.0');
+    await untilSeen('the outbox empty', async () => (await wireValue(core, 'outbox.get', {})) as { pendingCount: number }, (outbox) => outbox.pendingCount === 0);
+    expect(await recordedFirmware(client, EPC)).toBe('1.1.0');
   });
 });
