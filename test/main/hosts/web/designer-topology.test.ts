@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SENDER_ROLES } from '../../../../domain/enums';
 import { DEMO_FLOWS } from '../../../../server/seed/typical-flows';
@@ -15,6 +15,24 @@ let page: Page;
 
 async function go(screen: string): Promise<void> {
   await goTo(page, screen);
+}
+
+/** Looks a wait for the picture takes at most, 100 ms apart. */
+const LOOKS = 600;
+
+/**
+ * Waits until `locator` shows, looking at most LOOKS times. This test has hung now and then in CI
+ * with nothing to say where (a test timeout at the flow's first line): a wait that runs out names
+ * its step and gives what the page showed, its errors and a screenshot.
+ */
+async function seen(locator: Locator, step: string): Promise<void> {
+  for (let look = 0; look < LOOKS; look += 1) {
+    if (await locator.first().isVisible()) return;
+    await page.waitForTimeout(100);
+  }
+  const shown = (await page.locator('main').innerText().catch((error: unknown) => `(unreadable: ${String(error)})`)).replace(/\s+/g, ' ').slice(0, 1500);
+  await world.shot(`topology-stuck-${step.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`).catch(() => undefined);
+  throw new Error(`Waited ${LOOKS} looks for ${step}. The page showed: ${shown} | page errors: ${world.pageErrors.join(' / ') || 'none'} | console errors: ${world.consoleErrors.join(' / ') || 'none'}`);
 }
 
 function senderReceiverPairs(flow: (typeof DEMO_FLOWS)[number]): number {
@@ -42,11 +60,13 @@ afterAll(async () => {
 describe('the designer’s system picture in a real browser', () => {
   it.each(DEMO_FLOWS.map((flow, index) => [flow.configuration.name, flow, index] as const))('%s: one node per device, one edge per sender-receiver pair', async (_name, flow, index) => {
     await go('Configurations');
-    await page.getByRole('button', { name: `Open ${flow.configuration.name}` }).click();
-    await page.getByRole('heading', { name: 'System' }).waitFor(NO_LIMIT);
+    const open = page.getByRole('button', { name: `Open ${flow.configuration.name}` });
+    await seen(open, `${flow.key}: its Open button in the list`);
+    await open.click();
+    await seen(page.getByRole('heading', { name: 'System' }), `${flow.key}: the designer's System panel`);
     const canvas = page.getByTestId('topology-canvas');
-    await canvas.locator('.react-flow__node').first().waitFor(NO_LIMIT);
-    await canvas.locator('.react-flow__edge').first().waitFor(NO_LIMIT);
+    await seen(canvas.locator('.react-flow__node'), `${flow.key}: a device of the picture`);
+    await seen(canvas.locator('.react-flow__edge'), `${flow.key}: a link of the picture`);
     expect(await canvas.locator('.react-flow__node').count()).toBe(flow.devices.length);
     expect(await canvas.locator('.react-flow__edge').count()).toBe(senderReceiverPairs(flow));
     await world.shot(`topology-${String(index + 1).padStart(2, '0')}-${flow.key}`);
