@@ -38,6 +38,12 @@ export function believableDevices<D extends SerialClaim>(devices: readonly D[], 
   return devices.filter((d) => d.serialNumber === null || !shared.has(d.serialNumber));
 }
 
+/** The technician's reason why `serialNumber` may not be believed now (another device claims it too), or null; `shared` is sharedSerials of the attached list. */
+export function sharedSerialRefusal(shared: ReadonlyMap<string, readonly string[]>, serialNumber: string): string | null {
+  const claimedBy = shared.get(serialNumber);
+  return claimedBy ? sharedSerialReason(serialNumber, claimedBy) : null;
+}
+
 const COUNT_WORDS = ['', 'One', 'Two', 'Three', 'Four', 'Five'];
 
 /** The technician's words for a shared serial number: what is wrong, what it holds back, how to end it. */

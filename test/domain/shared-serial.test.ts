@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { believableDevices, sharedSerialReason, sharedSerials } from '../../domain/shared-serial';
+import { believableDevices, sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../domain/shared-serial';
 
 const at = (serialNumber: string | null, link: string) => ({ serialNumber, link });
 
@@ -40,5 +40,11 @@ describe('sharedSerialReason', () => {
   it('names the serial number, the links and what is held back, in a technician’s words', () => {
     const text = sharedSerialReason('EPC000101', ['serial:/dev/a', 'ble:AA:BB']);
     expect(text).toBe('Two attached devices claim serial EPC000101 (serial:/dev/a, ble:AA:BB). Nothing is sent to the service for it, and no job can start, until one is unplugged.');
+  });
+
+  it('refuses a serial another device claims with that reason, and nothing else', () => {
+    const shared = sharedSerials([at('EPC000101', 'serial:/dev/a'), at('EPC000101', 'ble:AA:BB'), at('WESP000001', 'serial:/dev/b')]);
+    expect(sharedSerialRefusal(shared, 'EPC000101')).toBe(sharedSerialReason('EPC000101', ['serial:/dev/a', 'ble:AA:BB']));
+    expect(sharedSerialRefusal(shared, 'WESP000001')).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import type { JobTarget } from './workbench-jobs';
 import { notApplicableReason } from '../jobs/step-record';
 import type { JobTimeline } from './job-timeline';
 import { CoalescedRun } from '../../devices/util/coalesced-run';
-import { sharedSerialReason, sharedSerials } from '../../../domain/shared-serial';
+import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../../domain/shared-serial';
 
 /** The live list of attached devices (main/devices/discovery's LiveDeviceList has this shape). */
 export interface DeviceSource {
@@ -96,8 +96,8 @@ export class Workbench {
     return linkIds.map((linkId) => {
       const device = present.find((d) => d.link === linkId);
       if (!device) throw new Error(`${linkId} is not attached any more.`);
-      const claimedBy = shared.get(device.serialNumber);
-      if (claimedBy) throw new Error(sharedSerialReason(device.serialNumber, claimedBy));
+      const refusal = sharedSerialRefusal(shared, device.serialNumber);
+      if (refusal) throw new Error(refusal);
       if (!isDeviceType(device.deviceType)) throw new Error(`${device.serialNumber} reports an unknown type ${device.deviceType}.`);
       return { linkId, spec: parseLinkSpec(linkId), serialNumber: device.serialNumber, deviceType: device.deviceType };
     });
@@ -107,8 +107,8 @@ export class Workbench {
   refuseSharedSerial(linkId: string): void {
     const present = this.deps.source.devices();
     const device = present.find((d) => d.link === linkId);
-    const claimedBy = device ? sharedSerials(present).get(device.serialNumber) : undefined;
-    if (device && claimedBy) throw new Error(sharedSerialReason(device.serialNumber, claimedBy));
+    const refusal = device ? sharedSerialRefusal(sharedSerials(present), device.serialNumber) : null;
+    if (refusal) throw new Error(refusal);
   }
 
   /** Jobs tell the workbench which link they occupy and when they let it go. */

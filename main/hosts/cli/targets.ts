@@ -2,7 +2,7 @@ import { parseLinkSpec } from '../../devices';
 import type { AttachedDevice, DeviceTarget } from '../../app/jobs';
 import type { CliContext } from './context';
 import { CliError, EXIT } from './errors';
-import { sharedSerialReason, sharedSerials } from '../../../domain/shared-serial';
+import { sharedSerialRefusal, sharedSerials } from '../../../domain/shared-serial';
 
 export interface TargetSelection {
   serialNumbers: readonly string[];
@@ -48,9 +48,9 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
   const shared = sharedSerials(identified.map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })));
   const refusedShared = new Set<string>();
   const refuseShared = (serialNumber: string): boolean => {
-    const claimedBy = shared.get(serialNumber);
-    if (!claimedBy) return false;
-    if (!refusedShared.has(serialNumber)) missing.push(`${serialNumber}: not started. ${sharedSerialReason(serialNumber, claimedBy)}`);
+    const refusal = sharedSerialRefusal(shared, serialNumber);
+    if (!refusal) return false;
+    if (!refusedShared.has(serialNumber)) missing.push(`${serialNumber}: not started. ${refusal}`);
     refusedShared.add(serialNumber);
     return true;
   };
@@ -64,9 +64,8 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
     }
   }
   for (const device of identified) {
-    if (wanted.has(device.identity.serialNumber)) continue;
-    if ((all || links.includes(device.link)) && refuseShared(device.identity.serialNumber)) continue;
-    if (all || links.includes(device.link)) targets.push({ kind: 'link', spec: device.link, serialNumber: device.identity.serialNumber });
+    if (wanted.has(device.identity.serialNumber) || !(all || links.includes(device.link))) continue;
+    if (!refuseShared(device.identity.serialNumber)) targets.push({ kind: 'link', spec: device.link, serialNumber: device.identity.serialNumber });
   }
   for (const spec of links) {
     const device = attached.find((d) => d.link === spec);

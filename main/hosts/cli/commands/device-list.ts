@@ -8,7 +8,7 @@ import {
   type DeviceSync,
   type ReconcileOutcome,
 } from '../../../app/jobs';
-import { sharedSerialReason, sharedSerials } from '../../../../domain/shared-serial';
+import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../../../domain/shared-serial';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 
@@ -43,10 +43,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
   const shared = sharedSerials(identified.map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })));
   const believed = identified.filter((d) => !shared.has(d.identity.serialNumber));
   const standings = believed.length > 0 ? await reconcileListed(ctx, believed) : new Map<string, Standing>();
-  const sharedReason = (d: AttachedDevice): string | null => {
-    const claimedBy = d.identity ? shared.get(d.identity.serialNumber) : undefined;
-    return d.identity && claimedBy ? sharedSerialReason(d.identity.serialNumber, claimedBy) : null;
-  };
+  const sharedReason = (d: AttachedDevice): string | null => (d.identity ? sharedSerialRefusal(shared, d.identity.serialNumber) : null);
   const exit = shared.size > 0 ? EXIT.failed : EXIT.ok;
   if (ctx.out.json) {
     ctx.out.line(
