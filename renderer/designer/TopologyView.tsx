@@ -1,14 +1,14 @@
-import { Background, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { Background, Handle, Position, ReactFlow, type Edge, type Node, type NodeHandle, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useMemo } from 'react';
-import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
 import type { Violation } from '../../domain/violations';
-import { configurationTopology, type TopologyNode } from './topology';
+import { configurationTopology, type TopologyConfiguration, type TopologyNode, type TopologyStatus } from './topology';
 import { NODE_HEIGHT, NODE_WIDTH, topologyLayout } from './topology-layout';
 
 interface Props {
-  configuration: ConfigurationView;
-  status: ConfigurationStatusView | null;
+  /** A ConfigurationView has all of it. */
+  configuration: TopologyConfiguration;
+  status: TopologyStatus | null;
 }
 
 type DeviceNodeData = TopologyNode & Record<string, unknown>;
@@ -16,6 +16,20 @@ type DeviceFlowNode = Node<DeviceNodeData, 'device'>;
 
 const ROLE_TEXT: Record<string, string> = { Sender: 'Sender', EStopSender: 'E-stop sender', Receiver: 'Receiver' };
 const NODE_TYPES = { device: DeviceNode };
+
+/** React Flow's own handle size (its stylesheet's .react-flow__handle), centred on the node's side. */
+const HANDLE_SIZE = 6;
+
+/**
+ * Where each device's two handles sit, given rather than measured. React Flow otherwise draws a
+ * link only once it has measured both ends in the DOM, and forgets that measure each time the
+ * nodes are handed over anew (a status refresh, a save); on a busy machine a link then stayed
+ * undrawn for good. Given, every link is drawn from the first render on, with or without a DOM.
+ */
+const DEVICE_HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Left, x: -HANDLE_SIZE / 2, y: (NODE_HEIGHT - HANDLE_SIZE) / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
+  { type: 'source', position: Position.Right, x: NODE_WIDTH - HANDLE_SIZE / 2, y: (NODE_HEIGHT - HANDLE_SIZE) / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
+];
 
 function problemTone(problems: readonly Violation[]): 'error' | 'warning' | null {
   if (problems.some((p) => p.severity !== 'warning')) return 'error';
@@ -44,6 +58,8 @@ export function TopologyView({ configuration, status }: Props) {
       data: node as DeviceNodeData,
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
+      measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
+      handles: DEVICE_HANDLES,
       className: `topology-node topology-node--${node.group}`,
     }));
     const flowEdges: Edge[] = topology.edges.map((edge) => {

@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_FLOWS, type DemoFlow } from '../../server/seed/typical-flows';
-import { SENDER_ROLES } from '../../domain/enums';
-import { configurationTopology, type TopologyConfiguration } from '../../renderer/designer/topology';
-
-/** A flow as the designer holds it: every field present, null when unset. */
-function asConfiguration(flow: DemoFlow): TopologyConfiguration {
-  return {
-    startingIpAddress: flow.configuration.startingIpAddress ?? null,
-    ismTxChannel: flow.configuration.ismTxChannel ?? null,
-    devices: flow.devices.map(({ deviceType, payload }) => ({
-      serialNumber: payload.serialNumber,
-      deviceType,
-      deviceConfigurationType: payload.deviceConfigurationType ?? null,
-      commInterface: payload.commInterface ?? null,
-      ipAddress: payload.ipAddress ?? null,
-      ethNetmask: payload.ethNetmask ?? null,
-      wifiNetmask: payload.wifiNetmask ?? null,
-    })),
-  };
-}
-
-function senderReceiverPairs(flow: DemoFlow): string[] {
-  const serials = (roles: readonly string[]) => flow.devices.filter((d) => roles.includes(d.payload.deviceConfigurationType ?? '')).map((d) => d.payload.serialNumber);
-  return serials(SENDER_ROLES).flatMap((s) => serials(['Receiver']).map((r) => `${s}->${r}`));
-}
+import { DEMO_FLOWS } from '../../server/seed/typical-flows';
+import { configurationTopology } from '../../renderer/designer/topology';
+import { asTopologyConfiguration as asConfiguration, senderReceiverPairs } from './demo-topology';
 
 describe('configurationTopology over the six typical flows', () => {
   it.each(DEMO_FLOWS.map((f) => [f.key, f] as const))('%s: one node per device, one edge per sender-receiver pair', (_key, flow) => {
