@@ -99,7 +99,8 @@ class SessionAdapter implements DeviceConnection {
       info: this.session.info,
       signal: options.signal,
       maxResumes: this.maxResumes,
-      onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total, describeCoding(progress.coding ?? 'identity', progress.total, progress.wireTotal ?? progress.total)),
+      onProgress: (progress) =>
+        options.onProgress?.(progress.bytes, progress.total, describeCoding(progress.coding ?? 'identity', progress.total, progress.wireTotal ?? progress.total), progress.announced),
     });
     if (this.session.info) this.identity = identityOf(this.session.info);
     return { announcedOffsets: result.announcedOffsets };

@@ -48,8 +48,9 @@ export interface TransferOptions {
   /**
    * Bytes the device has acknowledged so far (from the resume offset on) and the total; for a
    * compressed or delta upload, image bytes carried, and `coding` says how ("deflate, 1.6× wire").
+   * `announced` marks the figure where an announce put a firmware upload: 0, or where it resumed.
    */
-  onProgress?: (acknowledged: number, total: number, coding?: string) => void;
+  onProgress?: (acknowledged: number, total: number, coding?: string, announced?: boolean) => void;
 }
 
 /** One open connection to one identified device. */

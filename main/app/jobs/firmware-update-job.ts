@@ -92,16 +92,14 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     phase('uploading', { bytesDone: 0, bytesTotal: image.bytes.length, resumedFrom: null });
     const announced: number[] = [];
     await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
-      let last = -1;
       const result = await session.uploadFirmware(image, {
         signal,
-        onProgress: (acknowledged, total, coding) => {
+        onProgress: (acknowledged, total, coding, announced) => {
           where.percent = (acknowledged / total) * 100;
           const transferCoding = coding === undefined || coding === 'identity' ? null : coding;
-          // The first figure of an upload, or one below the last: the device's announce offset.
-          if (acknowledged < last || last < 0) control.update({ resumedFrom: acknowledged, bytesDone: acknowledged, bytesTotal: total, transferCoding });
-          else control.update({ bytesDone: acknowledged, bytesTotal: total, transferCoding });
-          last = acknowledged;
+          // Only an announce's figure says where the upload (re)started: a fresh upload whose first
+          // blocks went behind its announce first reports them acknowledged, not resumed.
+          control.update({ bytesDone: acknowledged, bytesTotal: total, transferCoding, ...(announced ? { resumedFrom: acknowledged } : {}) });
         },
       });
       announced.push(...result.announcedOffsets);

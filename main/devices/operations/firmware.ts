@@ -27,6 +27,11 @@ export interface UploadProgress {
   /** How the image travels, and its coded length (equal to `total` for identity). */
   coding?: ContentCoding;
   wireTotal?: number;
+  /**
+   * True on the figure where an announce put the upload: 0 for a fresh start, the device's offset
+   * for a resume. Only these say where an upload resumed; the other figures only grow.
+   */
+  announced?: boolean;
 }
 
 export interface FirmwareUploadOptions {
@@ -105,9 +110,9 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
   const meter = new RateMeter();
   const maxResumes = options.maxResumes ?? 3;
   /** Coded bytes acknowledged, shown as the share of the image they carry. */
-  const reporter = (wire: WireImage) => (acknowledged: number) => {
+  const reporter = (wire: WireImage) => (acknowledged: number, announced?: 'announced') => {
     const bytes = acknowledged >= wire.bytes.length ? image.length : Math.floor((acknowledged / wire.bytes.length) * image.length);
-    options.onProgress?.({ bytes, total: image.length, rate: meter.record(bytes), coding: wire.coding, wireTotal: wire.bytes.length });
+    options.onProgress?.({ bytes, total: image.length, rate: meter.record(bytes), coding: wire.coding, wireTotal: wire.bytes.length, ...(announced ? { announced: true } : {}) });
   };
   const windowFor = (info: DeviceInfo) => Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
   /** The blocks go behind the announce once per upload at most; after a give-way, as before. */
@@ -127,6 +132,8 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
         sending = wire.coding;
         const blockSize = largestBlockSizeAtMost(Math.min(info.maxBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE));
         const report = reporter(wire);
+        // Sent as a fresh start; an announce answered otherwise is made again below, with its offset.
+        report(0, 'announced');
         const sent = await uploadBehindAnnounce(session, announcement(image, digest, info, options, wire), wire, {
           blockSize,
           window: windowFor(info),
@@ -152,7 +159,7 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
       if (deviceOffset > data.length) {
         throw new DeviceVerificationError('FW_BAD_OFFSET', session.context('firmware announce'), `offered to resume at ${deviceOffset}, beyond the ${data.length}-byte ${wire.coding} stream`);
       }
-      report(deviceOffset);
+      report(deviceOffset, 'announced');
       if (deviceOffset < data.length) {
         // The protocol rounds the offset to the device's block size; a smaller host block divides it.
         const startOffset = deviceOffset - (deviceOffset % blockSize);

@@ -150,11 +150,21 @@ describe('faults on the serial line', () => {
     const pullAt = 100 * 1024 + 77;
     const { device, session } = await attach({ faults: { pullAt, replugAfterMs: 500 } });
     const image = firmwareImage('3.1.0', 256 * 1024);
-    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '3.1.0', deviceType: 'EPC' });
+    const announcedFigures: number[] = [];
+    const result = await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '3.1.0',
+      deviceType: 'EPC',
+      onProgress: (progress) => {
+        if (progress.announced) announcedFigures.push(progress.bytes);
+      },
+    });
     expect(device.faultStats.pulls).toBe(1);
     expect(result.announcedOffsets).toHaveLength(2);
     expect(result.announcedOffsets[1]).toBeGreaterThan(0);
     expect(result.announcedOffsets[1]).toBeLessThanOrEqual(pullAt);
+    // Progress says where each announce put the upload: the start, then the resume.
+    expect(announcedFigures).toEqual(result.announcedOffsets);
     expect(device.state().upload).toMatchObject({ state: 'received' });
     expect((await applyFirmware(session, { version: '3.1.0' })).firmwareVersion).toBe('3.1.0');
   });

@@ -143,10 +143,16 @@ describe('fixed costs of a firmware upload', () => {
     expect(info).toMatchObject({ blocksBehindAnnounce: true, state: 'idle' });
     const events = recordOrder(session);
     const image = codeLike('4.0.5');
-    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.5', deviceType: 'EPC', info });
+    const figures: { bytes: number; announced: boolean }[] = [];
+    const onProgress = (progress: { bytes: number; announced?: boolean }) => figures.push({ bytes: progress.bytes, announced: progress.announced === true });
+    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.5', deviceType: 'EPC', info, onProgress });
     expect(events.indexOf('send fw/data')).toBeGreaterThan(events.indexOf('send fw'));
     expect(events.indexOf('send fw/data')).toBeLessThan(events.indexOf('answer fw'));
     expect(result.announcedOffsets).toEqual([0]);
+    // A fresh start, said first: the blocks acknowledged behind it are not a resume.
+    expect(figures.filter((f) => f.announced)).toEqual([{ bytes: 0, announced: true }]);
+    expect(figures[0]).toEqual({ bytes: 0, announced: true });
+    expect(figures.slice(1).some((f) => f.bytes > 0)).toBe(true);
     expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(image) });
   });
 
