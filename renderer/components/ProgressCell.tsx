@@ -2,20 +2,22 @@ import type { JobView } from '../../contract/index';
 import { progressStatus } from '../format/progress-status';
 
 /**
- * One device's progress: a bar and one line of text of fixed height below it. Percent, rate and
- * time left sit in fixed-width columns of tabular figures, so 16 moving bars never shift a pixel.
+ * One device's progress: a bar and two lines of text of fixed height below it (what it does and the
+ * percent; how the image travels, the rate and the time left). Percent, rate and time left sit in
+ * fixed-width columns of tabular figures, so 16 moving bars never shift a pixel.
  */
 export function ProgressCell({ job, label }: { job: JobView | null; label: string }) {
   const status = progressStatus(job);
   const finished = status.tone === 'done' || status.tone === 'failed' || status.tone === 'cancelled';
+  const spoken = status.codingText ? `${status.label} (${status.codingText})` : status.label;
   return (
     <div className={`progress progress--${status.tone}`} data-phase={job?.phase ?? 'idle'}>
       <progress
         className="progress__bar"
         max={100}
         value={status.percent ?? undefined}
-        aria-label={`${label}: ${status.label}`}
-        aria-valuetext={status.percentText ? `${status.percentText}, ${status.label}` : status.label}
+        aria-label={`${label}: ${spoken}`}
+        aria-valuetext={status.percentText ? `${status.percentText}, ${spoken}` : spoken}
       />
       {/* Same height either way: a finished job's result takes the room of rate and time left. */}
       {finished ? (
@@ -31,6 +33,9 @@ export function ProgressCell({ job, label }: { job: JobView | null; label: strin
             {status.label}
           </span>
           <span className="progress__num progress__percent">{status.percentText}</span>
+          <span className="progress__coding" title={status.codingText}>
+            {status.codingText}
+          </span>
           <span className="progress__num progress__rate">{status.rateText}</span>
           <span className="progress__num progress__eta">{status.timeLeftText}</span>
         </div>

@@ -16,6 +16,8 @@ export interface ProgressStatus {
   /** 0..100 for the bar; null: indeterminate (nothing to measure in this phase). */
   percent: number | null;
   percentText: string;
+  /** How a firmware upload travels, "deflate, 1.6× wire"; empty for the image's own bytes and other phases. */
+  codingText: string;
   rateText: string;
   timeLeftText: string;
   tone: ProgressTone;
@@ -74,17 +76,15 @@ function stepPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal'>): 
 }
 
 export function progressStatus(job: JobView | null): ProgressStatus {
-  if (!job) return { label: 'Idle', percent: null, percentText: '', rateText: '', timeLeftText: '', tone: 'idle' };
+  if (!job) return { label: 'Idle', percent: null, percentText: '', codingText: '', rateText: '', timeLeftText: '', tone: 'idle' };
   const percent = jobPercent(job);
   const transferring = job.phase === 'uploading' || job.phase === 'downloading';
   const left = secondsLeft(job);
   return {
-    label:
-      job.phase === 'failed' && job.resultMessage
-        ? `Failed: ${job.resultMessage}`
-        : (doneLabel(job) ?? phaseText(job.phase, job.step) + (job.phase === 'uploading' && job.transferCoding ? ` (${job.transferCoding})` : '')),
+    label: job.phase === 'failed' && job.resultMessage ? `Failed: ${job.resultMessage}` : (doneLabel(job) ?? phaseText(job.phase, job.step)),
     percent,
     percentText: percent === null ? '' : `${Math.floor(percent)}%`,
+    codingText: job.phase === 'uploading' && job.transferCoding ? job.transferCoding : '',
     rateText: transferring ? rateText(job.rateBytesPerSecond) : '',
     timeLeftText: left === null ? '' : `${durationText(left)} left`,
     tone: job.phase === 'done' ? 'done' : job.phase === 'failed' ? 'failed' : job.phase === 'cancelled' ? 'cancelled' : 'running',

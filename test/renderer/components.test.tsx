@@ -51,7 +51,7 @@ describe('ProgressCell', () => {
     expect(bar.getAttribute('value')).toBe('50');
     expect(bar.getAttribute('aria-label')).toBe('EPC000101: Uploading firmware');
     const texts = [...view.container.querySelectorAll('.progress__text > span')].map((s) => s.textContent);
-    expect(texts).toEqual(['Uploading firmware', '50%', '10 B/s', '5 s left']);
+    expect(texts).toEqual(['Uploading firmware', '50%', '', '10 B/s', '5 s left']);
   });
 
   it('gives a finished job the whole line for its result', async () => {
