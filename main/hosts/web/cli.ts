@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { keepCreatedFilesPrivate, prepareDataDirs, resolveDataDirs } from '../../../platform/data-dirs';
 import { createCore, embeddedWorkspaceStarter, FileSecretStore } from '../../app';
 import { KnownSecrets, withholdingSecretStore } from '../known-secrets';
-import { buildRenderer, RENDERER_DIST_DIR, rendererIsBuilt } from './build-renderer';
+import { buildRenderer, RENDERER_DIST_DIR, rendererIsCurrent } from './build-renderer';
 import { portGlobsFromEnv } from '../../devices/discovery';
 import { ptyGlob } from '../../../simulator';
 import { startWebServer } from './server';
@@ -25,7 +25,7 @@ const program = new Command()
   .option('-p, --port <port>', 'port on 127.0.0.1 (default: a free one)', (v) => Number.parseInt(v, 10), 0)
   .option('--simulate', 'also start simulated devices (SRCP, WESP, EPC, NSCP) on pty links', false)
   .option('--data-dir <dir>', 'keep settings, the outbox, the firmware cache and the local workspace under DIR (default: your data directory; env PROVISIONER_HOME)')
-  .option('--rebuild', 'build the renderer even when dist/renderer exists', false)
+  .option('--rebuild', 'build the renderer even when dist/renderer is newer than its sources', false)
   .parse();
 
 const options = program.opts<{ port: number; simulate: boolean; dataDir?: string; rebuild: boolean }>();
@@ -39,8 +39,8 @@ async function main(): Promise<void> {
   });
   const dataDir = dirs.web;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  if (options.rebuild || !rendererIsBuilt()) {
-    process.stderr.write('Building the renderer…\n');
+  if (options.rebuild || !rendererIsCurrent()) {
+    process.stderr.write('Building the renderer (none yet, or its sources changed since)…\n');
     await buildRenderer();
   }
 
