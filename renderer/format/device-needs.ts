@@ -9,6 +9,8 @@ export function needsText(needs: DeviceNeeds | null): string {
   if (parts.length > 0) return parts.join(' + ');
   // Nothing to do, or nothing known: say which.
   if (needs.firmware.latestVersion === null) return needs.firmware.reason ?? 'Latest firmware unknown';
+  // A configuration step that cannot run has its own line under this one (the reason and "Add it").
+  if (needs.configuration.blocked) return 'Firmware up to date';
   if (needs.configuration.syncId === null && needs.configuration.reason) return `Firmware up to date · ${needs.configuration.reason}`;
   return 'Up to date';
 }
