@@ -1,4 +1,4 @@
-import { phaseText } from '../../../domain/job-text';
+import { phaseText, rateText } from '../../../domain/job-text';
 import { transferPercent } from '../jobs/progress-text';
 import type { Lane } from './lane';
 
@@ -30,7 +30,15 @@ export function tileText(lane: Lane): TileText {
       if (!job) return { headline: 'Starting', detail: null, action: null };
       const percent = job.phase === 'uploading' || job.phase === 'downloading' ? transferPercent(job) : null;
       const words = phaseText(job.phase, job.step, { version: job.firmwareVersion });
-      return { headline: percent === null ? words : `${words} ${Math.floor(percent)}%`, detail: lane.present ? null : 'Unplugged: plug it in again to continue', action: null };
+      return { headline: percent === null ? words : `${words} ${Math.floor(percent)}%`, detail: lane.present ? uploadText(lane) : 'Unplugged: plug it in again to continue', action: null };
     }
   }
+}
+
+/** How an upload goes, as the workbench row and the CLI's line say it: "deflate, 1.6× wire · 17.2 kB/s". */
+function uploadText(lane: Lane): string | null {
+  const job = lane.job;
+  if (job?.phase !== 'uploading') return null;
+  const parts = [job.transferCoding ?? '', rateText(job.rateBytesPerSecond)].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : null;
 }

@@ -163,13 +163,16 @@ describe('the station', () => {
     expect(jobs.started).toEqual([{ action: 'both', target: { kind: 'link', spec: 'serial:/dev/pts/EPC000101', serialNumber: 'EPC000101' } }]);
     const job = jobs.jobOf('EPC000101');
     jobs.progress(job.jobId, { step: 'firmware', phase: 'uploading', bytesDone: 30_000, bytesTotal: 65_536 });
-    expect(s.view().tiles[0]).toMatchObject({ serialNumber: 'EPC000101', state: 'working', step: 'firmware', headline: 'Uploading firmware 45%' });
+    expect(s.view().tiles[0]).toMatchObject({ serialNumber: 'EPC000101', state: 'working', step: 'firmware', headline: 'Uploading firmware 45%', detail: null });
     expect(named('progress').at(-1)).toMatchObject({ serialNumber: 'EPC000101', percent: 45 });
+    // Measured, and coded: the tile says how it goes, as the workbench row does.
+    jobs.progress(job.jobId, { bytesDone: 32_768, transferCoding: 'deflate, 1.6× wire', rateBytesPerSecond: 17_200 });
+    expect(s.view().tiles[0]).toMatchObject({ headline: 'Uploading firmware 50%', detail: 'deflate, 1.6× wire · 17.2 kB/s' });
     jobs.succeed('EPC000101');
     expect(s.view().tiles[0]).toMatchObject({ state: 'done', headline: 'Done, unplug me', action: 'Unplug it' });
     expect(s.view().counts).toMatchObject({ done: 1, failed: 0, waiting: 0 });
     expect(s.view().yieldPercent).toBe(100);
-    expect(events.map((e) => e.event)).toEqual(['station-started', 'waiting', 'lane-started', 'step', 'progress', 'done']);
+    expect(events.map((e) => e.event)).toEqual(['station-started', 'waiting', 'lane-started', 'step', 'progress', 'progress', 'done']);
   });
 
   it('refuses a device that is not in the configuration, once per plug, and starts nothing', async () => {
