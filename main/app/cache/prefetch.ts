@@ -1,40 +1,52 @@
 import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
+import type { FirmwarePatchRecord } from '../../../domain/files/firmware-patch-record';
 import type { CacheEntry } from './cache-entry';
 import type { FirmwareCache } from './firmware-cache';
 import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
+import { fetchPatches } from './resolve-firmware';
 
 export interface PrefetchReport {
   fetched: CacheEntry[];
   /** Already cached at the service's latest version. */
   upToDate: Array<{ deviceType: DeviceType; version: string }>;
+  /**
+   * Patches to those latest images newly kept (from each release the service has one for): offline,
+   * a device that runs one of those releases gets the patch instead of the whole image.
+   */
+  patches: FirmwarePatchRecord[];
   /** One failing type does not stop the others. */
   failed: Array<{ deviceType: DeviceType; error: unknown }>;
 }
 
 /**
- * Makes sure the latest bundle of each type is cached for this service and organization: the types
- * given, or every type among the organization's registered devices. A type it already served at
- * its latest version (and intact) is not downloaded again.
+ * Makes sure the latest bundle of each type is cached for this service and organization, with the
+ * service's patches to it: the types given, or every type among the organization's registered
+ * devices. A type it already served at its latest version (and intact) is not downloaded again,
+ * nor is a patch the cache holds.
  */
 export async function prefetchFirmware(
-  cache: Pick<FirmwareCache, 'find' | 'put'>,
+  cache: Pick<FirmwareCache, 'find' | 'put' | 'get' | 'patches'>,
   client: FirmwareSource,
   deviceTypes: readonly DeviceType[] | undefined,
   options: { signal?: AbortSignal } = {},
 ): Promise<PrefetchReport> {
   const types = deviceTypes ?? (await typesInUse(client, options.signal));
   const origin = originOf(client);
-  const report: PrefetchReport = { fetched: [], upToDate: [], failed: [] };
+  const report: PrefetchReport = { fetched: [], upToDate: [], patches: [], failed: [] };
   for (const deviceType of types) {
     try {
       const { version } = await client.devices.firmwareVersionByType(deviceType, { signal: options.signal });
-      if (await cache.find(deviceType, version, origin)) {
+      let bundle = await cache.find(deviceType, version, origin);
+      if (bundle) {
         report.upToDate.push({ deviceType, version });
-        continue;
+      } else {
+        const file = await client.devices.fetchFirmwareByType(deviceType, { signal: options.signal });
+        const source = firmwareSourceLabel(client, `/devices/types/${deviceType}/firmware`);
+        const entry = await cache.put(file.bytes, { source, origin, expect: { deviceType, sha256: announcedBundleSha256(file.headers) } });
+        report.fetched.push(entry);
+        bundle = await cache.get(entry.sha256);
       }
-      const file = await client.devices.fetchFirmwareByType(deviceType, { signal: options.signal });
-      const source = firmwareSourceLabel(client, `/devices/types/${deviceType}/firmware`);
-      report.fetched.push(await cache.put(file.bytes, { source, origin, expect: { deviceType, sha256: announcedBundleSha256(file.headers) } }));
+      if (bundle) report.patches.push(...(await fetchPatches(cache, client, bundle, { signal: options.signal })));
     } catch (error) {
       report.failed.push({ deviceType, error });
     }

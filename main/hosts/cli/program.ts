@@ -208,7 +208,7 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .action(() => runner((ctx) => cacheList(ctx)));
   cache
     .command('prefetch')
-    .description("Cache the latest firmware of every type in use (or --type), each configured device's file and the signing key.")
+    .description("Cache the latest firmware of every type in use (or --type) with its patches, each configured device's file and the signing key.")
     .option('-t, --type <type>', 'only this device type (repeatable)', collect)
     .action((options: { type?: string[] }) => runner((ctx) => cachePrefetch(ctx, options)));
   cache

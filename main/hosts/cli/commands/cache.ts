@@ -55,10 +55,13 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
   }
   const key = await account.client.signingKey().catch(() => undefined);
   if (ctx.out.json) {
-    ctx.out.jsonLine({ firmware: { fetched: report.fetched, upToDate: report.upToDate }, configurationFiles: configured, failures });
+    ctx.out.jsonLine({ firmware: { fetched: report.fetched, upToDate: report.upToDate, patches: report.patches }, configurationFiles: configured, failures });
   } else {
     for (const entry of report.fetched) ctx.out.line(`Cached ${entry.deviceType} firmware ${entry.version} (${bytesText(entry.size)}).`);
     for (const entry of report.upToDate) ctx.out.line(`${entry.deviceType} firmware ${entry.version} already cached.`);
+    for (const patch of report.patches) {
+      ctx.out.line(`Cached the ${patch.deviceType} patch from ${patch.fromVersion} to ${patch.toVersion} (${bytesText(patch.size)}): a device on ${patch.fromVersion} gets it instead of the whole image.`);
+    }
     if (configured.length > 0) ctx.out.line(`Kept the configuration files of ${configured.join(', ')}.`);
     if (!key) ctx.out.note('the service did not give its signing key; configuration files are then checked by the devices only');
     for (const failure of failures) ctx.out.error(failure);

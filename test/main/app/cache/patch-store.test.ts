@@ -8,6 +8,7 @@ import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
 import { createFirmwarePatch } from '../../../../domain/files/firmware-patch';
 import type { FirmwarePatchRecord } from '../../../../domain/files/firmware-patch-record';
 import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
+import { prefetchFirmware } from '../../../../main/app/cache/prefetch';
 import { resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
 import { NetworkError } from '../../../../main/cloud';
 import { testReleaseKey } from '../../../fixtures/release-key';
@@ -74,6 +75,21 @@ describe('firmware patches in the offline cache', () => {
     expect(offline.origin).toBe('offline-cache');
     expect(readFirmwareBundle(offline.bytes).imageSha256).toBe(sha(r.target));
     expect(offline.patches.map((p) => p.baseSha256)).toEqual([sha(r.base)]);
+  });
+
+  it('keeps the patches to the latest image when the cache is filled before going offline (cache prefetch), once', async () => {
+    const r = releases();
+    const online = source(r);
+    const first = await prefetchFirmware(bench.makeCache(), online, ['EPC']);
+    expect(first.fetched.map((e) => e.version)).toEqual(['1.1.0']);
+    expect(first.patches).toEqual([r.record]);
+    const again = await prefetchFirmware(bench.makeCache(), online, ['EPC']);
+    expect(again).toMatchObject({ fetched: [], upToDate: [{ deviceType: 'EPC', version: '1.1.0' }], patches: [] });
+    expect(online.patchFetches).toBe(1);
+    // In the plant: the patch is there for a device on 1.0.0.
+    const offline = await resolveFirmware(bench.makeCache(), source(r, true), { deviceType: 'EPC' });
+    expect(offline.origin).toBe('offline-cache');
+    expect(offline.patches.map((p) => [p.baseSha256, p.targetSha256])).toEqual([[sha(r.base), sha(r.target)]]);
   });
 
   it('refuses a patch that joins other images than the service said, and quarantines one damaged on disk', async () => {
