@@ -145,13 +145,18 @@ describe('web mode in a real browser', () => {
     await page.locator('.toolbar__count', { hasText: '0 selected' }).waitFor(NO_LIMIT);
     await page.locator('.progress[data-phase="uploading"]').first().waitFor(NO_LIMIT);
     // Rate and time left appear once the transfer has been measured.
-    await page.locator('.progress__eta', { hasText: 'left' }).first().waitFor(NO_LIMIT);
+    const firmwareUpload = page.locator('.workbench-table .progress', { has: page.locator('.progress__label', { hasText: 'Uploading firmware' }) });
+    await firmwareUpload.locator('.progress__eta', { hasText: 'left' }).first().waitFor(NO_LIMIT);
     // A measured upload's row names its coding: each row's coding and time left read in one go
     // (an upload at 115200 baud lasts seconds; this reads it within milliseconds of the wait).
     const rows = await page.locator('.workbench-table .progress').evaluateAll((cells) =>
-      cells.map((cell) => ({ coding: cell.querySelector('.progress__coding')?.textContent ?? '', left: cell.querySelector('.progress__eta')?.textContent ?? '' })),
+      cells.map((cell) => ({
+        label: cell.querySelector('.progress__label')?.textContent ?? '',
+        coding: cell.querySelector('.progress__coding')?.textContent ?? '',
+        left: cell.querySelector('.progress__eta')?.textContent ?? '',
+      })),
     );
-    const measured = rows.filter((row) => row.left.endsWith('left'));
+    const measured = rows.filter((row) => row.label === 'Uploading firmware' && row.left.endsWith('left'));
     expect(measured.length).toBeGreaterThan(0);
     expect(measured.map((row) => row.coding)).toEqual(measured.map(() => expect.stringMatching(/^(deflate|delta), \d+\.\d× wire$/)));
     await shot('07-workbench-progress');
