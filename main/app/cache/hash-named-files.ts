@@ -51,6 +51,16 @@ export class HashNamedFiles {
     }
   }
 
+  /** A kept file's size; undefined when another process removed it meanwhile. */
+  async size(name: string): Promise<number | undefined> {
+    try {
+      return (await this.fs.stat(join(this.dir, name))).size;
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
   async names(): Promise<string[]> {
     try {
       return await this.fs.readdir(this.dir);

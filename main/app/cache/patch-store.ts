@@ -12,6 +12,13 @@ export interface CachedPatch {
   patch: Uint8Array;
 }
 
+/** A patch as the cache lists it, without its bytes. */
+export interface KeptPatch {
+  baseSha256: string;
+  targetSha256: string;
+  size: number;
+}
+
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const NAME = /^([0-9a-f]{64})\.([0-9a-f]{64})\.([0-9a-f]{64})\.patch$/;
@@ -45,6 +52,18 @@ export class PatchStore {
   /** Whether a patch between these images is kept (not checked: get() checks). */
   async has(baseSha256: string, targetSha256: string): Promise<boolean> {
     return (await this.files.names()).some((name) => name.startsWith(`${baseSha256}.${targetSha256}.`));
+  }
+
+  /** Every patch kept, by its name: which images it joins and its size (not re-hashed: to() checks). */
+  async list(): Promise<KeptPatch[]> {
+    const kept: KeptPatch[] = [];
+    for (const name of await this.files.names()) {
+      const match = NAME.exec(name);
+      if (!match) continue;
+      const size = await this.files.size(name);
+      if (size !== undefined) kept.push({ baseSha256: match[1]!, targetSha256: match[2]!, size });
+    }
+    return kept;
   }
 
   /** The intact patches to the image `targetSha256`; damaged ones are quarantined on the way. */

@@ -1,5 +1,6 @@
 import type { DeviceType } from '../../../../domain/device-types';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
+import { cachedPatches } from '../../../app/cache/cached-patches';
 import { bytesText } from '../../../app/jobs';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
@@ -9,9 +10,10 @@ import { deviceTypeArgument } from './firmware';
 export async function cacheList(ctx: CliContext): Promise<number> {
   const service = await ctx.provisioning();
   const firmware = await service.cache.list();
+  const patches = await cachedPatches(service.cache);
   const configFiles = await service.configFiles().list();
   if (ctx.out.json) {
-    ctx.out.line(JSON.stringify({ firmware, configurationFiles: configFiles }, null, 2));
+    ctx.out.line(JSON.stringify({ firmware, patches, configurationFiles: configFiles }, null, 2));
     return EXIT.ok;
   }
   if (firmware.length === 0) ctx.out.line('No firmware cached. Fill the cache while the service is reachable: provisioner cache prefetch');
@@ -20,6 +22,15 @@ export async function cacheList(ctx: CliContext): Promise<number> {
       ['TYPE', 'VERSION', 'SIZE', 'FETCHED', 'SHA-256', 'SOURCE'],
       firmware.map((e) => [e.deviceType, e.version, bytesText(e.size), e.fetchedAt, e.sha256.slice(0, 12), e.source]),
     );
+  if (patches.length > 0) {
+    // A release the cache does not hold is named by its image's SHA-256.
+    const release = (version: string | null, imageSha256: string) => version ?? `image ${imageSha256.slice(0, 12)}`;
+    ctx.out.line();
+    ctx.out.table(
+      ['PATCH FOR', 'FROM', 'TO', 'SIZE'],
+      patches.map((p) => [p.deviceType ?? '?', release(p.fromVersion, p.baseSha256), release(p.toVersion, p.targetSha256), bytesText(p.size)]),
+    );
+  }
   if (configFiles.length > 0) {
     ctx.out.line();
     ctx.out.table(['DEVICE', 'CONFIGURATION SYNC ID', 'SIZE', 'FETCHED'], configFiles.map((c) => [c.serialNumber, c.syncId, bytesText(c.size), c.fetchedAt]));

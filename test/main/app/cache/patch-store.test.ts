@@ -8,6 +8,7 @@ import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
 import { createFirmwarePatch } from '../../../../domain/files/firmware-patch';
 import type { FirmwarePatchRecord } from '../../../../domain/files/firmware-patch-record';
 import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
+import { cachedPatches } from '../../../../main/app/cache/cached-patches';
 import { prefetchFirmware } from '../../../../main/app/cache/prefetch';
 import { resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
 import { NetworkError } from '../../../../main/cloud';
@@ -90,6 +91,17 @@ describe('firmware patches in the offline cache', () => {
     const offline = await resolveFirmware(bench.makeCache(), source(r, true), { deviceType: 'EPC' });
     expect(offline.origin).toBe('offline-cache');
     expect(offline.patches.map((p) => [p.baseSha256, p.targetSha256])).toEqual([[sha(r.base), sha(r.target)]]);
+  });
+
+  it('lists the patches it keeps by release, naming a release it does not hold by its image hash', async () => {
+    const r = releases();
+    const cache = bench.makeCache();
+    expect(await cachedPatches(cache)).toEqual([]);
+    await prefetchFirmware(cache, source(r), ['EPC']);
+    const held = { deviceType: 'EPC', toVersion: '1.1.0', baseSha256: sha(r.base), targetSha256: sha(r.target), size: r.patch.length };
+    expect(await cachedPatches(cache)).toEqual([{ ...held, fromVersion: null }]);
+    await cache.put(buildFirmwareBundle({ deviceType: 'EPC', version: '1.0.0', image: r.base, releaseKeyPem: testReleaseKey.privateKeyPem }), { source: 'file 1.0.0.zip' });
+    expect(await cachedPatches(cache)).toEqual([{ ...held, fromVersion: '1.0.0' }]);
   });
 
   it('refuses a patch that joins other images than the service said, and quarantines one damaged on disk', async () => {

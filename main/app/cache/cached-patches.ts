@@ -1,0 +1,38 @@
+import type { DeviceType } from '../../../domain/device-types';
+import type { FirmwareCache } from './firmware-cache';
+import { CorruptCacheEntryError } from './verified-bundle';
+
+/** A kept patch in a technician's words: which release it goes from and to, where the cache knows them. */
+export interface CachedPatchView {
+  deviceType: DeviceType | null;
+  /** The release whose image the patch applies to; null when that release is not cached (then only its image's SHA-256 is known). */
+  fromVersion: string | null;
+  toVersion: string | null;
+  baseSha256: string;
+  targetSha256: string;
+  size: number;
+}
+
+/**
+ * The patches the cache keeps, named by the cached releases whose images they join. A patch file
+ * is named by image hashes only, so each cached bundle is opened (and checked) once to learn its
+ * image's hash; a bundle found damaged is left out, as everywhere in the cache.
+ */
+export async function cachedPatches(cache: Pick<FirmwareCache, 'list' | 'get' | 'patches'>): Promise<CachedPatchView[]> {
+  const patches = await cache.patches.list();
+  if (patches.length === 0) return [];
+  const releases = new Map<string, { deviceType: DeviceType; version: string }>();
+  for (const entry of await cache.list()) {
+    try {
+      const cached = await cache.get(entry.sha256);
+      if (cached) releases.set(cached.bundle.imageSha256, { deviceType: cached.bundle.deviceType, version: cached.bundle.version });
+    } catch (error) {
+      if (!(error instanceof CorruptCacheEntryError)) throw error;
+    }
+  }
+  return patches.map((patch) => {
+    const from = releases.get(patch.baseSha256);
+    const to = releases.get(patch.targetSha256);
+    return { deviceType: to?.deviceType ?? from?.deviceType ?? null, fromVersion: from?.version ?? null, toVersion: to?.version ?? null, ...patch };
+  });
+}
