@@ -10,11 +10,20 @@ export interface CachedFirmwareView {
   storedAt: string | null;
 }
 
+/** A patch the cache keeps: a device on `fromVersion` gets it instead of the whole image. Null: a release the cache does not hold. */
+export interface CachedPatchView {
+  fromVersion: string | null;
+  toVersion: string | null;
+  size: number;
+}
+
 export interface FirmwareTypeView {
   deviceType: DeviceType;
   /** Latest version the service offers; null when it has none or could not be asked (see `error`). */
   latestVersion: string | null;
   cached: CachedFirmwareView[];
+  /** Patches between releases of this type in the cache. */
+  patches: CachedPatchView[];
   latestCached: boolean;
   error: string | null;
 }

@@ -68,6 +68,23 @@ export function FirmwareScreen() {
                   )}
                 </dd>
               </div>
+              {t.patches.length > 0 ? (
+                <div>
+                  <dt>Patches for devices on an older release</dt>
+                  <dd>
+                    <ul className="plain-list">
+                      {t.patches.map((p, i) => (
+                        <li key={`${p.fromVersion ?? '?'}-${p.toVersion ?? '?'}-${i}`} className="cell-stack">
+                          <span className="mono">
+                            {p.fromVersion ?? 'a release not cached'} → {p.toVersion ?? 'a release not cached'}
+                          </span>
+                          <span className="muted small">{bytesText(p.size)}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </dd>
+                </div>
+              ) : null}
             </dl>
             {t.error ? <p className="field__error">{t.error}</p> : null}
             <div className="form-actions">

@@ -3,7 +3,7 @@ import type { FirmwareCache } from './firmware-cache';
 import { CorruptCacheEntryError } from './verified-bundle';
 
 /** A kept patch in a technician's words: which release it goes from and to, where the cache knows them. */
-export interface CachedPatchView {
+export interface NamedPatch {
   deviceType: DeviceType | null;
   /** The release whose image the patch applies to; null when that release is not cached (then only its image's SHA-256 is known). */
   fromVersion: string | null;
@@ -18,7 +18,7 @@ export interface CachedPatchView {
  * is named by image hashes only, so each cached bundle is opened (and checked) once to learn its
  * image's hash; a bundle found damaged is left out, as everywhere in the cache.
  */
-export async function cachedPatches(cache: Pick<FirmwareCache, 'list' | 'get' | 'patches'>): Promise<CachedPatchView[]> {
+export async function cachedPatches(cache: Pick<FirmwareCache, 'list' | 'get' | 'patches'>): Promise<NamedPatch[]> {
   const patches = await cache.patches.list();
   if (patches.length === 0) return [];
   const releases = new Map<string, { deviceType: DeviceType; version: string }>();

@@ -1,4 +1,5 @@
 import { DEVICE_TYPES } from '../../../domain/device-types';
+import { cachedPatches } from '../cache/cached-patches';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import type { CacheEntry, FirmwareCache } from '../cache/firmware-cache';
 import { CoreError, type CachedFirmwareView, type FirmwareChannel, type FirmwareTypeView } from '../../../contract/index';
@@ -16,17 +17,19 @@ export function firmwareHandlers(session: SessionManager, cache: FirmwareCache):
     'firmware.overview': async () => {
       const account = session.require();
       const cached = await cache.list();
+      const kept = await cachedPatches(cache);
       return Promise.all(
         DEVICE_TYPES.map(async (deviceType): Promise<FirmwareTypeView> => {
           const mine = cached.filter((e) => e.deviceType === deviceType).map(cachedView);
+          const patches = kept.filter((p) => p.deviceType === deviceType).map(({ fromVersion, toVersion, size }) => ({ fromVersion, toVersion, size }));
           try {
             const latest = await account.client.devices.firmwareVersionByType(deviceType, { retry: false });
-            return { deviceType, latestVersion: latest.version, cached: mine, latestCached: mine.some((c) => c.version === latest.version), error: null };
+            return { deviceType, latestVersion: latest.version, cached: mine, patches, latestCached: mine.some((c) => c.version === latest.version), error: null };
           } catch (err) {
             const core = toCoreError(err);
             // No firmware of that type in the organization is an answer, not an error to shout about.
             const error = core.code === 'NOT_FOUND' ? null : core.message;
-            return { deviceType, latestVersion: null, cached: mine, latestCached: false, error };
+            return { deviceType, latestVersion: null, cached: mine, patches, latestCached: false, error };
           }
         }),
       );
