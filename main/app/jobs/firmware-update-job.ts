@@ -94,12 +94,12 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
       const result = await session.uploadFirmware(image, {
         signal,
-        onProgress: (acknowledged, total, coding, announced) => {
+        onProgress: (acknowledged, total, coding, atAnnounce) => {
           where.percent = (acknowledged / total) * 100;
           const transferCoding = coding === undefined || coding === 'identity' ? null : coding;
           // Only an announce's figure says where the upload (re)started: a fresh upload whose first
           // blocks went behind its announce first reports them acknowledged, not resumed.
-          control.update({ bytesDone: acknowledged, bytesTotal: total, transferCoding, ...(announced ? { resumedFrom: acknowledged } : {}) });
+          control.update({ bytesDone: acknowledged, bytesTotal: total, transferCoding, ...(atAnnounce ? { resumedFrom: acknowledged } : {}) });
         },
       });
       announced.push(...result.announcedOffsets);
