@@ -1,4 +1,5 @@
 import type { DeviceType } from '../../../domain/device-types';
+import type { CacheEntry } from './cache-entry';
 import type { FirmwareCache } from './firmware-cache';
 import { CorruptCacheEntryError } from './verified-bundle';
 
@@ -16,13 +17,14 @@ export interface NamedPatch {
 /**
  * The patches the cache keeps, named by the cached releases whose images they join. A patch file
  * is named by image hashes only, so each cached bundle is opened (and checked) once to learn its
- * image's hash; a bundle found damaged is left out, as everywhere in the cache.
+ * image's hash; a bundle found damaged is left out, as everywhere in the cache. `entries` is the
+ * cache's list as the caller already read it.
  */
-export async function cachedPatches(cache: Pick<FirmwareCache, 'list' | 'get' | 'patches'>): Promise<NamedPatch[]> {
+export async function cachedPatches(cache: Pick<FirmwareCache, 'get' | 'patches'>, entries: readonly CacheEntry[]): Promise<NamedPatch[]> {
   const patches = await cache.patches.list();
   if (patches.length === 0) return [];
   const releases = new Map<string, { deviceType: DeviceType; version: string }>();
-  for (const entry of await cache.list()) {
+  for (const entry of entries) {
     try {
       const cached = await cache.get(entry.sha256);
       if (cached) releases.set(cached.bundle.imageSha256, { deviceType: cached.bundle.deviceType, version: cached.bundle.version });

@@ -17,7 +17,7 @@ export function firmwareHandlers(session: SessionManager, cache: FirmwareCache):
     'firmware.overview': async () => {
       const account = session.require();
       const cached = await cache.list();
-      const kept = await cachedPatches(cache);
+      const kept = await cachedPatches(cache, cached);
       return Promise.all(
         DEVICE_TYPES.map(async (deviceType): Promise<FirmwareTypeView> => {
           const mine = cached.filter((e) => e.deviceType === deviceType).map(cachedView);

@@ -10,7 +10,7 @@ import { deviceTypeArgument } from './firmware';
 export async function cacheList(ctx: CliContext): Promise<number> {
   const service = await ctx.provisioning();
   const firmware = await service.cache.list();
-  const patches = await cachedPatches(service.cache);
+  const patches = await cachedPatches(service.cache, firmware);
   const configFiles = await service.configFiles().list();
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify({ firmware, patches, configurationFiles: configFiles }, null, 2));

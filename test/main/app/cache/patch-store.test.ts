@@ -96,12 +96,12 @@ describe('firmware patches in the offline cache', () => {
   it('lists the patches it keeps by release, naming a release it does not hold by its image hash', async () => {
     const r = releases();
     const cache = bench.makeCache();
-    expect(await cachedPatches(cache)).toEqual([]);
+    expect(await cachedPatches(cache, await cache.list())).toEqual([]);
     await prefetchFirmware(cache, source(r), ['EPC']);
     const held = { deviceType: 'EPC', toVersion: '1.1.0', baseSha256: sha(r.base), targetSha256: sha(r.target), size: r.patch.length };
-    expect(await cachedPatches(cache)).toEqual([{ ...held, fromVersion: null }]);
+    expect(await cachedPatches(cache, await cache.list())).toEqual([{ ...held, fromVersion: null }]);
     await cache.put(buildFirmwareBundle({ deviceType: 'EPC', version: '1.0.0', image: r.base, releaseKeyPem: testReleaseKey.privateKeyPem }), { source: 'file 1.0.0.zip' });
-    expect(await cachedPatches(cache)).toEqual([{ ...held, fromVersion: '1.0.0' }]);
+    expect(await cachedPatches(cache, await cache.list())).toEqual([{ ...held, fromVersion: '1.0.0' }]);
   });
 
   it('refuses a patch that joins other images than the service said, and quarantines one damaged on disk', async () => {
