@@ -4,7 +4,7 @@ import { act } from 'react';
 import { DEMO_FLOWS } from '../../server/seed/typical-flows';
 import { TopologyView } from '../../renderer/designer/TopologyView';
 import type { TopologyStatus } from '../../renderer/designer/topology';
-import { asTopologyConfiguration, senderReceiverPairs } from './demo-topology';
+import { asTopologyConfiguration, senderReceiverPairs } from '../fixtures/demo-topology';
 import { mount, settle, type Mounted } from './dom';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_FLOWS } from '../../server/seed/typical-flows';
 import { configurationTopology } from '../../renderer/designer/topology';
-import { asTopologyConfiguration as asConfiguration, senderReceiverPairs } from './demo-topology';
+import { asTopologyConfiguration as asConfiguration, senderReceiverPairs } from '../fixtures/demo-topology';
 
 describe('configurationTopology over the six typical flows', () => {
   it.each(DEMO_FLOWS.map((f) => [f.key, f] as const))('%s: one node per device, one edge per sender-receiver pair', (_key, flow) => {

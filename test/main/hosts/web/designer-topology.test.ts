@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SENDER_ROLES } from '../../../../domain/enums';
 import { DEMO_FLOWS } from '../../../../server/seed/typical-flows';
+import { senderReceiverPairs } from '../../../fixtures/demo-topology';
 import { goTo, NO_LIMIT, seriousViolations, signIn, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 
 /**
@@ -40,12 +40,6 @@ async function seen(shown: () => Promise<boolean>, step: string): Promise<void> 
 const visible = (locator: Locator) => () => locator.first().isVisible();
 const counted = (locator: Locator, expected: number) => async () => (await locator.count()) === expected;
 
-function senderReceiverPairs(flow: (typeof DEMO_FLOWS)[number]): number {
-  const senders = flow.devices.filter((d) => SENDER_ROLES.includes(d.payload.deviceConfigurationType ?? 'Receiver')).length;
-  const receivers = flow.devices.filter((d) => d.payload.deviceConfigurationType === 'Receiver').length;
-  return senders * receivers;
-}
-
 beforeAll(async () => {
   world = await startWebModePage({ name: 'topology', devices: { pollIntervalMs: 1000 } });
   ({ page } = world);
@@ -73,14 +67,14 @@ describe('the designer’s system picture in a real browser', () => {
     const devices = canvas.locator('.react-flow__node');
     const links = canvas.locator('.react-flow__edge');
     await seen(counted(devices, flow.devices.length), `${flow.key}: every device of the picture`);
-    await seen(counted(links, senderReceiverPairs(flow)), `${flow.key}: every link of the picture`);
+    await seen(counted(links, senderReceiverPairs(flow).length), `${flow.key}: every link of the picture`);
     await seen(visible(devices), `${flow.key}: the picture's devices on screen`);
     // A link's own line: the edge's group can be flat (a sender level with its receiver), its path has a stroke.
-    expect(await links.locator('.react-flow__edge-path').count()).toBe(senderReceiverPairs(flow));
+    expect(await links.locator('.react-flow__edge-path').count()).toBe(senderReceiverPairs(flow).length);
     await world.shot(`topology-${String(index + 1).padStart(2, '0')}-${flow.key}`);
     // A status refresh hands the picture over anew: its links stay drawn.
     await page.getByRole('button', { name: 'Refresh' }).click();
-    expect(await links.count()).toBe(senderReceiverPairs(flow));
+    expect(await links.count()).toBe(senderReceiverPairs(flow).length);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
