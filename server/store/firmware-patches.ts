@@ -3,7 +3,8 @@ import { readFirmwareBundle, type FirmwareBundle } from '../../domain/files/firm
 import { createFirmwarePatch, sharedContentFraction } from '../../domain/files/firmware-patch';
 import type { FirmwarePatchRecord } from '../../domain/files/firmware-patch-record';
 import type { Queryable } from '../db/database';
-import { compareVersions, SERVABLE } from './firmware';
+import { compareVersions } from '../../domain/firmware-version';
+import { SERVABLE } from './firmware';
 
 /** How many of the releases before a newly imported one get a patch to it: the ones devices still run. */
 export const PATCHED_EARLIER_RELEASES = 3;

@@ -1,4 +1,5 @@
 import type { DeviceType } from '../../domain/device-types';
+import { compareVersions } from '../../domain/firmware-version';
 import { readFirmwareBundle, verifyFirmwareBundleSignature, type FirmwareBundle } from '../../domain/files/firmware-bundle';
 import type { VerifiedFirmwareManifest } from '../../domain/files/firmware-manifest';
 import type { Queryable } from '../db/database';
@@ -13,34 +14,6 @@ export interface FirmwareBundleRow {
   importedAt: Date;
   /** The release key that signed the bundle's manifest. */
   keyId: string;
-}
-
-/**
- * Orders versions the way people read them: numeric parts numerically ('1.10.0' after '1.9.2'),
- * other parts as text; a pre-release ('2.0.0-rc1') comes before its release ('2.0.0').
- */
-export function compareVersions(a: string, b: string): number {
-  const [aCore = '', aPre] = splitPre(a);
-  const [bCore = '', bPre] = splitPre(b);
-  const aParts = aCore.split(/[.]/);
-  const bParts = bCore.split(/[.]/);
-  for (let i = 0; i < Math.max(aParts.length, bParts.length); i++) {
-    const diff = comparePart(aParts[i] ?? '0', bParts[i] ?? '0');
-    if (diff !== 0) return diff;
-  }
-  if (aPre === undefined || bPre === undefined) return aPre === bPre ? 0 : aPre === undefined ? 1 : -1;
-  return comparePart(aPre, bPre);
-}
-
-function splitPre(version: string): [string, string | undefined] {
-  const dash = version.indexOf('-');
-  return dash < 0 ? [version, undefined] : [version.slice(0, dash), version.slice(dash + 1)];
-}
-
-function comparePart(a: string, b: string): number {
-  const numeric = /^\d+$/;
-  if (numeric.test(a) && numeric.test(b)) return Number(a) - Number(b) || a.length - b.length;
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 interface Row {

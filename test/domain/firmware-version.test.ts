@@ -12,4 +12,11 @@ describe('compareVersions', () => {
     expect(compareVersions('2.0.0-rc2', '2.0.0-rc10')).toBe(-1);
     expect(compareVersions('3.0.0', '2.99.99')).toBe(1);
   });
+
+  it('is the one order of versions: the cases where the service once ordered differently', () => {
+    // server/store/firmware.ts had a second compareVersions that read pre-releases as text and kept 'v' and '+'.
+    expect(compareVersions('2.0.0-rc10', '2.0.0-rc2')).toBe(1);
+    expect(compareVersions('v2.1.0', '2.0.9')).toBe(1);
+    expect(compareVersions('1.0+10', '1.0+9')).toBe(1);
+  });
 });

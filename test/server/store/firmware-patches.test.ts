@@ -8,7 +8,7 @@ import { makeFirmwareImage } from '../../../domain/files/firmware-image';
 import { applyFirmwarePatch } from '../../../domain/files/firmware-patch';
 import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
 import { openDatabase, type Database } from '../../../server';
-import { importFirmwareBundle } from '../../../server/store/firmware';
+import { importFirmwareBundle, latestFirmware } from '../../../server/store/firmware';
 import { firmwarePatchBytes, firmwarePatchesTo } from '../../../server/store/firmware-patches';
 import { trustReleaseKey } from '../../../server/store/release-keys';
 import { testReleaseKey } from '../../fixtures/release-key';
@@ -55,5 +55,12 @@ describe('firmware patches in the service', () => {
   it('makes none between images that share nothing: the deflated image would be smaller', async () => {
     await importRelease('2.0.0', makeFirmwareImage('EPC', '2.0.0', 16 * 1024));
     expect(await firmwarePatchesTo(db, 'EPC', '2.0.0')).toEqual([]);
+  });
+
+  it('serves as latest the version the app also takes for the latest: one order of versions (rc10 after rc2)', async () => {
+    // The service had its own order, which put 3.0.0-rc2 after 3.0.0-rc10 while the app's put it before.
+    await importRelease('3.0.0-rc2', makeFirmwareImage('EPC', '3.0.0-rc2', 16 * 1024));
+    await importRelease('3.0.0-rc10', makeFirmwareImage('EPC', '3.0.0-rc10', 16 * 1024));
+    expect((await latestFirmware(db, 'EPC'))?.version).toBe('3.0.0-rc10');
   });
 });
