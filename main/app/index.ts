@@ -100,7 +100,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   let outboxChange: ReturnType<typeof setTimeout> | null = null;
-  // The jobs engine of main/provisioning: job queue, firmware cache, confirmation outbox.
+  // The jobs engine (main/app/jobs): job queue, firmware cache, confirmation outbox.
   const engine: JobsEngine = createProvisioningService({
     dataDir: join(options.dataDir, 'provisioning'),
     account: () => {

@@ -3,7 +3,7 @@ import type { PrecodedStream } from '../../../domain/files/content-coding';
 
 /**
  * What the jobs need from a device, and nothing more. main/devices implements the protocol;
- * device-connector.ts adapts it to these interfaces, and the job tests use fakes of them.
+ * connector.ts adapts it to these interfaces, and the job tests use fakes of them.
  */
 
 export interface DeviceIdentity {
