@@ -284,4 +284,29 @@ CREATE INDEX ledger_entries_serial ON ledger_entries (org_id, serial_number);
 ALTER TABLE sync_ids ADD COLUMN settings jsonb;
 `,
   },
+  {
+    version: 9,
+    name: 'enrolled workstation keys',
+    sql: `
+-- The ledger key of each workstation of an organization, as a signed-in user enrolled it
+-- (domain/workstation-keys.ts). A ledger entry is taken only when the key enrolled for the
+-- workstation it names signed it. A key ends by rotation (an Admin enrols another for the same
+-- workstation) or revocation; valid_through_seq is the last entry the service had from it then.
+-- A key is enrolled once per organization; a workstation has at most one key that has not ended.
+CREATE TABLE workstation_keys (
+  org_id text NOT NULL REFERENCES organizations (id),
+  public_key text NOT NULL,
+  workstation text NOT NULL,
+  enrolled_by text NOT NULL,
+  enrolled_at timestamptz NOT NULL DEFAULT now(),
+  ended_at timestamptz,
+  ended_by text,
+  end_kind text CHECK (end_kind IN ('rotated', 'revoked')),
+  end_reason text,
+  valid_through_seq integer,
+  PRIMARY KEY (org_id, public_key)
+);
+CREATE UNIQUE INDEX workstation_keys_active ON workstation_keys (org_id, workstation) WHERE ended_at IS NULL;
+`,
+  },
 ];

@@ -1,0 +1,100 @@
+import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { z } from 'zod';
+import type { LedgerEntry } from './ledger';
+
+/**
+ * Workstation keys: which ledger key signs for which workstation of an organization, as the
+ * service vouches for it. A workstation's key is enrolled by a signed-in user (who, when); an entry
+ * is only taken as the workstation's when the key enrolled for that workstation signed it. A key
+ * ends by an Admin's rotation (a new key for the same workstation) or revocation; the entries the
+ * service had received from it by then stay good (`validThroughSeq`), any later one does not.
+ *
+ * Pure: the shapes, the proof of possession an enrolment carries, and the check of an entry
+ * against the enrolled keys. Keeping them is server/store/workstation-keys.ts.
+ */
+
+export const WORKSTATION_ENROLMENT_FORMAT = 'provisioner-workstation-enrolment/1';
+
+/** The ledger's workstation id (main/app/jobs/workstation.ts), and the key as entries carry it. */
+export const workstationIdSchema = z.string().min(1).max(128);
+const signerKeySchema = z.string().min(1).max(200);
+
+/** What a workstation sends to be enrolled: its key, and that key's signature over what it asks. */
+export const workstationEnrolmentSchema = z.object({
+  workstation: workstationIdSchema,
+  /** The ledger key's public half, SPKI DER base64, exactly as its entries carry it. */
+  publicKey: signerKeySchema,
+  /** Ed25519 signature (base64) by that key over enrolmentProofBytes: the sender holds the key. */
+  proof: z.string().min(1).max(200),
+  /** Replace the workstation's enrolled key by this one (Admin only); the old key ends. */
+  rotate: z.boolean().optional(),
+});
+export type WorkstationEnrolment = z.infer<typeof workstationEnrolmentSchema>;
+
+export const enrolledWorkstationKeySchema = z.object({
+  workstation: workstationIdSchema,
+  publicKey: signerKeySchema,
+  enrolledBy: z.string(),
+  enrolledAt: z.string(),
+  /** active, or how it ended. */
+  status: z.enum(['active', 'rotated', 'revoked']),
+  endedAt: z.string().nullable(),
+  endedBy: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** For an ended key: its entries up to this seq were received before it ended and stay good. */
+  validThroughSeq: z.number().int().min(0).nullable(),
+});
+export type EnrolledWorkstationKey = z.infer<typeof enrolledWorkstationKeySchema>;
+
+/** What the service answers to an enrolment. */
+export const workstationEnrolmentResultSchema = z.object({
+  /** False when this key was already the workstation's: nothing changed. */
+  enrolled: z.boolean(),
+  key: enrolledWorkstationKeySchema,
+});
+
+/** The bytes an enrolment's proof signs: the organization, the workstation and the key, nothing else. */
+export function enrolmentProofBytes(input: { orgId: string; workstation: string; publicKey: string }): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify([WORKSTATION_ENROLMENT_FORMAT, input.orgId, input.workstation, input.publicKey]));
+}
+
+export function signEnrolmentProof(input: { orgId: string; workstation: string; publicKey: string }, privateKeyPem: string): string {
+  return sign(null, enrolmentProofBytes(input), createPrivateKey(privateKeyPem)).toString('base64');
+}
+
+/** Whether the proof is the named key's signature over this organization, workstation and key. */
+export function enrolmentProofHolds(input: { orgId: string; workstation: string; publicKey: string; proof: string }): boolean {
+  try {
+    const key = createPublicKey({ key: Buffer.from(input.publicKey, 'base64'), format: 'der', type: 'spki' });
+    if (key.asymmetricKeyType !== 'ed25519') return false;
+    return verify(null, enrolmentProofBytes(input), key, Buffer.from(input.proof, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+function short(key: string): string {
+  return `${key.slice(-12)}`;
+}
+
+/**
+ * Why an entry is not its workstation's by the enrolled keys, or undefined when it is: the key that
+ * signed it must be enrolled for the workstation it names; an ended key signs only up to the last
+ * entry the service had from it when it ended. (The entry's own hash and signature are
+ * ledgerEntryFault's.)
+ */
+export function workstationKeyFault(entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>, keys: readonly EnrolledWorkstationKey[]): string | undefined {
+  const key = keys.find((k) => k.publicKey === entry.signerKey);
+  if (!key) {
+    const enrolled = keys.some((k) => k.workstation === entry.workstation);
+    return enrolled
+      ? `it names workstation ${entry.workstation} but is signed by key …${short(entry.signerKey)}, which is not that workstation's enrolled key (it was signed elsewhere)`
+      : `it names workstation ${entry.workstation}, which has no enrolled key: its signer …${short(entry.signerKey)} is vouched for by nobody`;
+  }
+  if (key.workstation !== entry.workstation) return `it names workstation ${entry.workstation} but is signed by the key enrolled for workstation ${key.workstation}`;
+  if (key.status !== 'active' && entry.seq > (key.validThroughSeq ?? 0)) {
+    const how = key.status === 'revoked' ? 'revoked' : 'replaced by a rotation';
+    return `its key was ${how} on ${key.endedAt ?? 'an unknown date'} by ${key.endedBy ?? 'an unknown user'}${key.reason ? ` (${key.reason})` : ''}; only its entries up to ${key.validThroughSeq ?? 0} stay good`;
+  }
+  return undefined;
+}
