@@ -12,7 +12,7 @@ afterEach(async () => {
 
 describe('PortGlobsForm', () => {
   it('reads one pattern a line and drops blank lines', () => {
-    expect(parsePortGlobs(' /dev/serial/by-id/usb-FTDI*\n\n  /tmp/provisioner-simulator/pty/* \n')).toEqual(['/dev/serial/by-id/usb-FTDI*', '/tmp/provisioner-simulator/pty/*']);
+    expect(parsePortGlobs(' /dev/serial/by-id/usb-FTDI*\n\n  /tmp/provisioner-simulator-1000/pty/* \n')).toEqual(['/dev/serial/by-id/usb-FTDI*', '/tmp/provisioner-simulator-1000/pty/*']);
   });
 
   it('shows the saved patterns and those of the environment, and saves what the technician typed', async () => {

@@ -25,7 +25,7 @@ export interface SerialCandidateSources {
   listPorts?: () => Promise<PortListing[]>;
   /**
    * Ports to ask beyond USB product id 0xD101, as globs (`/dev/serial/by-id/usb-FTDI*`,
-   * `/tmp/provisioner-simulator/pty/*`), the way esptool's port filters add ports. Default:
+   * `/run/user/1000/provisioner-simulator/pty/*`), the way esptool's port filters add ports. Default:
    * portGlobsFromEnv(process.env).
    */
   portGlobs?: readonly string[];

@@ -76,12 +76,12 @@ describe('serial candidates', () => {
   });
 
   it('reads the port globs of $PROVISIONER_PORTS like PATH, and knows which directory to watch', () => {
-    expect(portGlobsFromEnv({ PROVISIONER_PORTS: ` /tmp/provisioner-simulator/pty/*${delimiter}/dev/serial/by-id/usb-FTDI* ${delimiter}` })).toEqual([
-      '/tmp/provisioner-simulator/pty/*',
+    expect(portGlobsFromEnv({ PROVISIONER_PORTS: ` /tmp/provisioner-simulator-1000/pty/*${delimiter}/dev/serial/by-id/usb-FTDI* ${delimiter}` })).toEqual([
+      '/tmp/provisioner-simulator-1000/pty/*',
       '/dev/serial/by-id/usb-FTDI*',
     ]);
     expect(portGlobsFromEnv({})).toEqual([]);
-    expect(portGlobRoot('/tmp/provisioner-simulator/pty/*')).toBe('/tmp/provisioner-simulator/pty');
+    expect(portGlobRoot('/tmp/provisioner-simulator-1000/pty/*')).toBe('/tmp/provisioner-simulator-1000/pty');
     expect(portGlobRoot('/dev/serial/by-id/usb-FTDI*')).toBe('/dev/serial/by-id');
     expect(portGlobRoot('/dev/tty{USB,ACM}*')).toBe('/dev');
     expect(portGlobRoot('/dev/ttyRS485')).toBe('/dev');
