@@ -6,13 +6,29 @@ import { SLIP_END, SLIP_ESC, SLIP_ESC_END, SLIP_ESC_ESC, slipEscapedLength, slip
 export const FRAME_CRC_SIZE = 4;
 
 /**
+ * Whether a frame carries the CRC-32 trailer: ours do ('crc32'); the vendor's USB framing
+ * (docs/vendor-devices.md) is plain RFC 1055 SLIP with none ('none').
+ */
+export type FrameChecksum = 'crc32' | 'none';
+
+/**
  * One serial/BLE frame: END | escaped(message || CRC-32 LE) | END. The leading END makes the
  * receiver drop whatever line noise preceded the frame instead of prefixing it to the message.
  */
 export function encodeFrame(message: Uint8Array): Uint8Array {
-  const body = new Uint8Array(message.length + FRAME_CRC_SIZE);
+  return encodeFrameWith(message, 'crc32');
+}
+
+/** The vendor's USB frame: END | escaped(message) | END, no checksum (RFC 1055 as it is). */
+export function encodePlainFrame(message: Uint8Array): Uint8Array {
+  return encodeFrameWith(message, 'none');
+}
+
+export function encodeFrameWith(message: Uint8Array, checksum: FrameChecksum): Uint8Array {
+  const trailer = checksum === 'crc32' ? FRAME_CRC_SIZE : 0;
+  const body = new Uint8Array(message.length + trailer);
   body.set(message);
-  new DataView(body.buffer).setUint32(message.length, crc32(message), true);
+  if (trailer > 0) new DataView(body.buffer).setUint32(message.length, crc32(message), true);
   const frame = new Uint8Array(slipEscapedLength(body) + 2);
   frame[0] = SLIP_END;
   const end = slipEscapeInto(body, frame, 1);
@@ -34,6 +50,11 @@ export interface FrameDecoderStats {
 export interface FrameDecoderOptions {
   /** Largest CoAP message accepted; longer frames are dropped. */
   maxMessageSize?: number;
+  /**
+   * 'none': frames carry no CRC-32 (the vendor's USB framing); every whole frame is delivered, and
+   * a damaged one reaches CoAP as it arrived. Default 'crc32'.
+   */
+  checksum?: FrameChecksum;
 }
 
 /**
@@ -48,9 +69,11 @@ export class FrameDecoder {
   private escaping = false;
   /** Set once the current frame is known bad: its remaining bytes are skipped up to the next END. */
   private discarding = false;
+  private readonly trailer: number;
 
   constructor(options: FrameDecoderOptions = {}) {
-    this.buffer = new Uint8Array((options.maxMessageSize ?? MAX_FRAME_MESSAGE_SIZE) + FRAME_CRC_SIZE);
+    this.trailer = (options.checksum ?? 'crc32') === 'crc32' ? FRAME_CRC_SIZE : 0;
+    this.buffer = new Uint8Array((options.maxMessageSize ?? MAX_FRAME_MESSAGE_SIZE) + this.trailer);
   }
 
   push(chunk: Uint8Array): Uint8Array[] {
@@ -99,6 +122,10 @@ export class FrameDecoder {
     this.reset();
     // Back-to-back ENDs (our leading END after a previous trailing END) are not frames.
     if (discarded || length === 0) return undefined;
+    if (this.trailer === 0) {
+      this.stats.frames++;
+      return this.buffer.slice(0, length);
+    }
     if (length <= FRAME_CRC_SIZE) {
       this.stats.badCrc++;
       return undefined;

@@ -1,4 +1,4 @@
-import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
+import { encodeFrameWith, FrameDecoder, type FrameChecksum } from '../../../protocol/framing';
 import { ACK_TIMEOUT_MS, MAX_FRAME_MESSAGE_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../../../protocol/constants';
 import { LinkClosedError, LinkWithListeners, type Link } from './link';
 import { openSystemSerialPort, type SerialPortLike, type SerialPortOpener } from './serial-port';
@@ -7,10 +7,12 @@ export interface SerialLinkOptions {
   path: string;
   baudRate?: number;
   openPort?: SerialPortOpener;
+  /** 'none' for a device that speaks the vendor's protocol: plain SLIP frames (docs/vendor-devices.md). Default 'crc32'. */
+  checksum?: FrameChecksum;
 }
 
 /**
- * USB serial (CDC ACM) with SLIP + CRC-32 frames. A device that reboots re-enumerates: the port
+ * USB serial (CDC ACM) with SLIP + CRC-32 frames (plain SLIP for the vendor's devices). A device that reboots re-enumerates: the port
  * closes under us and comes back on the same path, so open() may be called again after a close.
  */
 export class SerialLink extends LinkWithListeners implements Link {
@@ -21,10 +23,13 @@ export class SerialLink extends LinkWithListeners implements Link {
   readonly path: string;
   private readonly openPort: SerialPortOpener;
   private port: SerialPortLike | undefined;
-  readonly decoder = new FrameDecoder();
+  readonly checksum: FrameChecksum;
+  readonly decoder: FrameDecoder;
 
   constructor(options: SerialLinkOptions) {
     super();
+    this.checksum = options.checksum ?? 'crc32';
+    this.decoder = new FrameDecoder({ checksum: this.checksum });
     this.path = options.path;
     this.baudRate = options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE;
     this.openPort = options.openPort ?? openSystemSerialPort;
@@ -59,7 +64,7 @@ export class SerialLink extends LinkWithListeners implements Link {
   send(message: Uint8Array): void {
     const port = this.port;
     if (!port?.isOpen) throw new LinkClosedError(this.description);
-    port.write(encodeFrame(message));
+    port.write(encodeFrameWith(message, this.checksum));
   }
 
   async close(): Promise<void> {
