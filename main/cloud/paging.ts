@@ -5,7 +5,10 @@
  * short page.
  */
 
-export const MAX_PAGE_SIZE = 30;
+import { MAX_PAGE_SIZE } from '../../domain/queries';
+
+// The service's own cap, one definition for both ends.
+export { MAX_PAGE_SIZE };
 /** A guard against a service that never says "last page": 30 000 records per walk. */
 const MAX_PAGES = 1_000;
 
