@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { tempPathFor, writeFileAtomic } from '../../platform/durable-file';
+import { makePrivate } from '../../platform/private-files';
 import { openPglite, dumpPglite } from './pglite';
 
 /**
@@ -69,6 +70,10 @@ async function restorePglite(dataDir: string, dump: Blob): Promise<string | unde
   const incoming = join(parent, `.${basename(dataDir)}.restoring-${process.pid}`);
   rmSync(incoming, { recursive: true, force: true });
   try {
+    // The restored directory holds the keys as `serve` leaves them: 0700, its files 0600. PGlite
+    // creates its files 0666 whatever the umask; the 0700 directory keeps them from others until
+    // makePrivate narrows them, before the directory takes the data directory's place.
+    mkdirSync(incoming, { recursive: true, mode: 0o700 });
     // Loading and querying it proves the backup is whole before anything is replaced.
     const db = await PGlite.create(incoming, { loadDataDir: dump });
     try {
@@ -76,6 +81,7 @@ async function restorePglite(dataDir: string, dump: Blob): Promise<string | unde
     } finally {
       await db.close();
     }
+    await makePrivate(incoming);
   } catch (error) {
     rmSync(incoming, { recursive: true, force: true });
     throw new BackupError(`The backup could not be loaded: ${(error as Error).message}`);

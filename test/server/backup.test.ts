@@ -4,12 +4,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, seedDemo } from '../../server';
 import { createOrganization, getOrganization } from '../../server/store/organizations';
+import { modesUnder } from '../fixtures/file-modes';
 import { runInProcess } from './cli-run';
 import { pgliteTemplate } from './harness';
 import { POSTGRES_URL, scratchDatabase, type ScratchDatabase } from './postgres-cluster';
 
 /** backup, then a change, then restore: the change is gone and what was backed up reads back. */
-async function roundTrip(storage: string[], file: string, open: () => ReturnType<typeof openDatabase>): Promise<string> {
+async function roundTrip(
+  storage: string[],
+  file: string,
+  open: () => ReturnType<typeof openDatabase>,
+  afterRestore: () => Promise<void> = async () => undefined,
+): Promise<string> {
   let db = await open();
   await createOrganization(db, { id: 'kept', name: 'Kept', region: 'EU' });
   await db.close();
@@ -23,6 +29,7 @@ async function roundTrip(storage: string[], file: string, open: () => ReturnType
 
   const restore = await runInProcess([...storage, 'restore', file]);
   expect(restore.code, restore.err).toBe(0);
+  await afterRestore();
   db = await open();
   try {
     expect(await getOrganization(db, 'kept')).toMatchObject({ name: 'Kept', region: 'EU' });
@@ -47,7 +54,10 @@ describe('backup and restore', () => {
     const seeded = await openDatabase({ dataDir: data, pgliteTemplate: await pgliteTemplate() });
     await seeded.close();
     const file = join(dir, 'pglite.backup');
-    const said = await roundTrip(['--data', data], file, () => openDatabase({ dataDir: data }));
+    // What restore leaves is checked before anything opens the directory again (open narrows modes itself).
+    const said = await roundTrip(['--data', data], file, () => openDatabase({ dataDir: data }), async () => {
+      expect(await modesUnder(data)).toEqual({ dirs: [0o700], files: [0o600] });
+    });
     expect(readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
     const kept = /kept at (\S+)\n/.exec(said)?.[1];
     expect(kept && existsSync(kept)).toBe(true);
