@@ -17,6 +17,7 @@ export { uploadFirmware, applyFirmware, readFirmwareStatus, observeFirmwareStatu
 export type { UploadProgress, FirmwareUploadOptions, FirmwareUploadResult, ApplyFirmwareOptions } from './operations/firmware';
 export { uploadConfiguration, readConfigStatus, type ConfigUploadOptions, type ConfigUploadResult } from './operations/configuration';
 export { reboot } from './operations/reboot';
+export { readRunningParameters } from './operations/parameters';
 export { waitForDevice, waitForReboot } from './operations/wait-for-device';
 export type { DeviceInfo, FirmwareStatus, ConfigStatus } from './operations/payloads';
 export * from './discovery';

@@ -5,6 +5,7 @@ import {
   identify,
   parseLinkSpec,
   readConfigStatus,
+  readRunningParameters,
   uploadConfiguration,
   uploadFirmware,
   type LinkFactoryDeps,
@@ -18,6 +19,7 @@ import {
   type DeviceConnection,
   type DeviceTarget,
   type FirmwareImage,
+  type RunningParameters,
   type TransferOptions,
 } from './device-port';
 import { identityOf } from './identity';
@@ -127,6 +129,11 @@ class SessionAdapter implements DeviceConnection {
       sequence: status.sequence ?? null,
       claim: status.orgId && status.orgKeyId ? { orgId: status.orgId, keyId: status.orgKeyId } : null,
     };
+  }
+
+  async readRunningParameters(signal?: AbortSignal): Promise<RunningParameters> {
+    const payload = await readRunningParameters(this.session, { signal });
+    return { values: payload.values, checksum: Buffer.from(payload.checksum).toString('hex'), checksumBy: 'device' };
   }
 
   close(): Promise<void> {

@@ -1,5 +1,8 @@
 import type { DeviceType } from '../../../domain/device-types';
 import type { PrecodedStream } from '../../../domain/files/content-coding';
+import type { RunningParameters } from '../../../domain/running-parameters';
+
+export type { RunningParameters } from '../../../domain/running-parameters';
 
 /**
  * What the jobs need from a device, and nothing more. main/devices implements the protocol;
@@ -78,6 +81,11 @@ export interface DeviceConnection {
   uploadConfiguration(file: Uint8Array, options?: TransferOptions): Promise<{ syncId: string; identity: DeviceIdentity }>;
   /** What configuration the device holds, as it reports it. */
   readConfigStatus(signal?: AbortSignal): Promise<DeviceConfigStatus>;
+  /**
+   * The safety and link parameters the device runs, read back from it, and their checksum: the
+   * device's own where it computes one, else the host's over the values read (domain/running-parameters.ts).
+   */
+  readRunningParameters(signal?: AbortSignal): Promise<RunningParameters>;
   close(): Promise<void>;
 }
 

@@ -22,6 +22,7 @@ import { expireInterruptedJobs, INTERRUPTED_JOB_LIMIT_MS } from '../../../../mai
 import { buildFirmwareBundle, CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage, type SigningKeyPair } from '../../../../domain/files';
 import { nextSequence, organizationSigner } from '../../../fixtures/config-files';
 import { testReleaseKey } from '../../../fixtures/release-key';
+import { intendedParameters, parameterChecksum, type RunningParameters } from '../../../../domain/running-parameters';
 import { SwitchableService } from './helpers/switchable-service';
 
 /**
@@ -64,6 +65,8 @@ interface Script {
   hangAt?: number;
   /** What GET /config reports (default: nothing applied, unclaimed); an applied file updates it. */
   config?: DeviceConfigStatus;
+  /** What GET /params reports: by default the parameters of the last file applied, with their checksum. */
+  parameters?: RunningParameters;
   calls: string[];
 }
 
@@ -99,11 +102,18 @@ function scriptedConnector(script: Script): DeviceConnector {
           const syncId = decoded.syncId;
           script.identity = { ...script.identity, configSyncId: syncId, bootId: Number(script.identity.bootId) + 1 };
           script.config = { syncId, sequence: decoded.sequence, claim: script.config?.claim ?? { orgId: decoded.orgId, keyId: decoded.keyId } };
+          const values = intendedParameters(decoded.content);
+          script.parameters = { values, checksum: parameterChecksum(values), checksumBy: 'device' };
           return { syncId, identity: { ...script.identity } };
         },
         async readConfigStatus() {
           script.calls.push('readConfigStatus');
           return script.config ?? { syncId: null, sequence: null, claim: null };
+        },
+        async readRunningParameters() {
+          script.calls.push('readRunningParameters');
+          const values = script.parameters?.values ?? {};
+          return script.parameters ?? { values, checksum: parameterChecksum(values), checksumBy: 'device' };
         },
         close: async () => undefined,
       };
