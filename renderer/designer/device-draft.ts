@@ -18,7 +18,7 @@ import { validateConfigurationDevice } from '../../domain/rules/configuration-de
 import { errorsOf, warningsOf } from '../../domain/rules/rule-sources';
 import { violation, type Violation } from '../../domain/violations';
 import { listText, numberText, parseDecimal, parseInteger, parseTextList, type Parsed } from './text-values';
-import { dedupeViolations } from './violations';
+import { dedupeViolations, onFieldsNotRefused, parseJudgingTheRest } from './violations';
 
 /** A device's settings in a configuration as the designer's inputs hold them: every setting the domain lists. */
 export const DEVICE_FIELDS = DEVICE_SETTING_KEYS;
@@ -114,12 +114,14 @@ export function checkDeviceDraft(
   if (ctx.mode === 'add' && !payload.commInterface) {
     found.push(violation('COMM_INTERFACE_MISSING', 'commInterface', 'Choose at least one interface the device uses to talk to the others.'));
   }
-  const parsed = ctx.mode === 'add' ? parsePayload(deviceAddSchema, payload) : parsePayload(deviceUpdateSchema, payload);
-  if (!parsed.ok) found.push(...parsed.violations);
-  else if (ctx.deviceType) {
-    const settings: ConfigurationDeviceSettings = parsed.value;
-    const merged = ctx.stored ? mergeDevicePatch(ctx.stored, parsed.value as DeviceUpdate) : settings;
-    found.push(...validateConfigurationDevice(merged, { deviceType: ctx.deviceType, configuration: ctx.configuration, region: ctx.region }));
+  const parsed = parseJudgingTheRest<ConfigurationDeviceSettings>(
+    (body) => (ctx.mode === 'add' ? parsePayload(deviceAddSchema, body) : parsePayload(deviceUpdateSchema, body)),
+    payload,
+  );
+  found.push(...parsed.refused);
+  if (parsed.value && ctx.deviceType) {
+    const merged = ctx.stored ? mergeDevicePatch(ctx.stored, parsed.value as DeviceUpdate) : parsed.value;
+    found.push(...onFieldsNotRefused(validateConfigurationDevice(merged, { deviceType: ctx.deviceType, configuration: ctx.configuration, region: ctx.region }), parsed.refused));
   }
   const changed = Object.keys(payload).some((k) => k !== 'serialNumber');
   const judged = dedupeViolations(found);

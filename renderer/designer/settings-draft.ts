@@ -6,7 +6,7 @@ import { parsePayload } from '../../domain/parse';
 import { validateConfigurationSettings } from '../../domain/rules/configuration-settings';
 import { errorsOf, warningsOf } from '../../domain/rules/rule-sources';
 import { violation, type Violation } from '../../domain/violations';
-import { dedupeViolations } from './violations';
+import { dedupeViolations, onFieldsNotRefused, parseJudgingTheRest } from './violations';
 import { listText, numberText, parseInteger, parseIntegerList, type Parsed } from './text-values';
 
 /** The configuration settings as the designer's inputs hold them: text per field. */
@@ -75,9 +75,9 @@ export function checkSettingsDraft(
     if (!value.ok) found.push(value.violation);
     else patch[field] = value.value;
   }
-  const parsed = parsePayload(configurationPatchSchema, patch);
-  if (!parsed.ok) found.push(...parsed.violations);
-  else found.push(...validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), ctx));
+  const parsed = parseJudgingTheRest((payload) => parsePayload(configurationPatchSchema, payload), patch);
+  found.push(...parsed.refused);
+  if (parsed.value) found.push(...onFieldsNotRefused(validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), ctx), parsed.refused));
   const judged = dedupeViolations(found);
   return { patch, violations: errorsOf(judged), warnings: warningsOf(judged), changed: Object.keys(patch).length > 0 };
 }

@@ -1,3 +1,4 @@
+import type { ParseResult } from '../../domain/parse';
 import type { Violation } from '../../domain/violations';
 
 /**
@@ -43,4 +44,27 @@ export function dedupeViolations(violations: readonly Violation[]): Violation[] 
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Parses a draft's payload and, where the schema refuses some fields, parses the rest again
+ * without them, so the rules on the merged result still judge every other field: a technician
+ * sees every field to fix at once, not one more after each fix.
+ */
+export function parseJudgingTheRest<T>(
+  parse: (payload: Record<string, unknown>) => ParseResult<T>,
+  payload: Record<string, unknown>,
+): { refused: Violation[]; value: T | null } {
+  const first = parse(payload);
+  if (first.ok) return { refused: [], value: first.value };
+  const refusedFields = new Set(first.violations.map((v) => fieldKey(v.field)));
+  const rest = Object.fromEntries(Object.entries(payload).filter(([key]) => !refusedFields.has(key)));
+  const second = parse(rest);
+  return { refused: first.violations, value: second.ok ? second.value : null };
+}
+
+/** The rules' violations on fields the schema already refused are left out: one message a field. */
+export function onFieldsNotRefused(violations: readonly Violation[], refused: readonly Violation[]): Violation[] {
+  const refusedFields = new Set(refused.map((v) => fieldKey(v.field)));
+  return violations.filter((v) => !refusedFields.has(fieldKey(v.field)));
 }

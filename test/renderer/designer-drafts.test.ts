@@ -28,12 +28,20 @@ describe('configuration settings draft', () => {
     const draft = { ...draftFromSettings(stored), ismTxChannel: 'five', displayTextPgn: '0xFF10', canKBitrate: 'BITRATE_125000' };
     const found = codes(checkSettingsDraft(draft, stored, { region: 'NA', deviceTypes: ['EPC'] }).violations);
     expect(found).toContain('ismTxChannel:INVALID_INTEGER');
-    // The schema step stops at the first invalid text; fix it and the rules on the merge speak.
+    // Fix the text and the rules on the merge still speak, as they did beside it.
     const fixed = { ...draft, ismTxChannel: '5' };
     expect(codes(checkSettingsDraft(fixed, stored, { region: 'NA', deviceTypes: ['EPC'] }).violations)).toEqual([
       'displayTextPgn:PGN_REQUIRES_J1939',
       'canKBitrate:CAN_BITRATE_NOT_SUPPORTED',
     ]);
+  });
+
+  it('marks every invalid field at once: a rule on one field still speaks while another fails the schema', () => {
+    // ISM channel 40 breaks the region's rule, 192.168.10.300 the address format: both at once.
+    const draft = { ...draftFromSettings(stored), ismTxChannel: '40', startingIpAddress: '192.168.10.300' };
+    const check = checkSettingsDraft(draft, stored, { region: 'NA', deviceTypes: [] });
+    expect(codes(check.violations).map((c) => c.split(':')[0]).sort()).toEqual(['ismTxChannel', 'startingIpAddress']);
+    expect(placeViolations(check.violations, ['ismTxChannel', 'startingIpAddress']).unplaced).toEqual([]);
   });
 
   it('refuses to empty a stored setting (PATCH cannot unset)', () => {
