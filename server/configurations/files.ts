@@ -2,9 +2,8 @@ import { checkConfigurationCompleteness, effectiveDevices, errorsOf, type Config
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import { getConfiguration, sealedWifiPasswords, setCurrentSettingsHashes, type StoredConfiguration } from '../store/configurations';
-import { canonicalJson } from '../store/json';
 import { configurationContext } from './context';
-import { fileSettingsOf, membersOf, settingsOf, type FileSettings } from './model';
+import { fileSettingsOf, membersOf, settingsHashOf, settingsOf, type FileSettings } from './model';
 
 export type FileState =
   | { complete: false; violations: Violation[] }
@@ -27,7 +26,7 @@ export async function fileState(db: Queryable, svc: Pick<ServiceContext, 'secret
   if (violations.length > 0) return { complete: false, violations };
   const contents = fileSettingsOf(stored, effectiveDevices(settings, members, ctx));
   const files = new Map<string, { settings: FileSettings; hash: string }>();
-  for (const [serial, content] of contents) files.set(serial, { settings: content, hash: svc.secrets.contentHash(canonicalJson(content)) });
+  for (const [serial, content] of contents) files.set(serial, { settings: content, hash: settingsHashOf(svc, content) });
   return { complete: true, files };
 }
 

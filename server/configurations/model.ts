@@ -10,9 +10,10 @@ import {
   type ConfigurationRecord,
   type ConfigurationSettings,
 } from '../../domain';
-import { CONFIG_FILE_FORMAT, type ConfigFileContent } from '../../domain/files';
+import { CONFIG_FILE_FORMAT, CONFIG_FILE_FORMAT_LAYOUT2, type ConfigFileContent } from '../../domain/files';
+import type { ServiceContext } from '../context';
 import type { StoredConfiguration, StoredMember } from '../store/configurations';
-import { compactObject } from '../store/json';
+import { canonicalJson, compactObject } from '../store/json';
 
 export function settingsOf(stored: StoredConfiguration): ConfigurationSettings {
   return { ...stored.settings, name: stored.name };
@@ -72,6 +73,16 @@ export function configurationRecord(stored: StoredConfiguration, ctx: Pick<Confi
  * sequence, issue time): what its settings hash covers.
  */
 export type FileSettings = Omit<ConfigFileContent, 'syncId' | 'orgId' | 'sequence' | 'issuedAt'>;
+
+/**
+ * The keyed hash that names a file's content: its syncId stays while the hash does. The content is
+ * hashed under the name of layout 2, the layout the service hashed before it served layout 3: the
+ * same settings are the same content whatever layout carries them, so the move to layout 3 issued
+ * no new syncIds and left deployed devices Deployed (docs/decisions.md).
+ */
+export function settingsHashOf(svc: Pick<ServiceContext, 'secrets'>, settings: FileSettings): string {
+  return svc.secrets.contentHash(canonicalJson({ ...settings, format: CONFIG_FILE_FORMAT_LAYOUT2 }));
+}
 
 /**
  * What each device of a complete configuration gets in its file: its own effective settings

@@ -3,7 +3,7 @@ import { encodeConfigFile, type ConfigFileSigner } from '../../domain/files';
 import { organizationSigningKeySchema, signingKeySchema } from '../../domain/records';
 import type { ServiceContext } from '../context';
 import { planStillHolds, prepareFilePlan, type FilePlan } from '../configurations/file-plan';
-import { blankFileSettings, type FileSettings } from '../configurations/model';
+import { blankFileSettings, settingsHashOf, type FileSettings } from '../configurations/model';
 import { organizationSigner, organizationSigningKey, signerOfStoredKey } from '../configurations/organization-keys';
 import type { Queryable } from '../db/database';
 import { conflict, notFound, ServiceError } from '../http/errors';
@@ -13,7 +13,6 @@ import { violationsToEntries } from '../http/validation';
 import { nextConfigFileSequence } from '../store/config-sequences';
 import { deviceNotFound, registeredDevice } from './registered-device';
 import { fileIssue } from '../store/file-issues';
-import { canonicalJson } from '../store/json';
 import { getOrganization } from '../store/organizations';
 import { syncIdFor, type IssuedSettings } from '../store/sync-ids';
 
@@ -119,7 +118,7 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     handler: async ({ db, ctx, caller, params }) => {
       const device = await registeredDevice(db, caller.orgId, params.serialNumber);
       const settings = blankFileSettings(device.serialNumber, device.deviceType);
-      return signedFile(db, ctx, caller.orgId, settings, ctx.secrets.contentHash(canonicalJson(settings)));
+      return signedFile(db, ctx, caller.orgId, settings, settingsHashOf(ctx, settings));
     },
   }),
   publicOperation({
