@@ -43,6 +43,11 @@ export const ROLE_MATRIX = {
   // The ledger goes with the confirmations: who confirms an action sends its signed record.
   'ledger.append': CONFIRMERS,
   'ledger.list': CONFIRMERS,
+  // Who may send a workstation's entries may enrol its key (the service records who did);
+  // replacing or revoking a key is an Admin's (the rotation's check is in the route).
+  'workstations.enrol': CONFIRMERS,
+  'workstations.revoke': ADMINS,
+  'workstations.keys': EVERYONE,
 
   'ipNetworkTemplates.list': READERS,
   'ipNetworkTemplates.create': CONFIG_WRITERS,

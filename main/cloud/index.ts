@@ -8,6 +8,7 @@ import { ipNetworkTemplateOperations } from './operations/ip-network-templates';
 import { ledgerOperations } from './operations/ledger';
 import { userOperations } from './operations/users';
 import { versionOperations } from './operations/version';
+import { workstationOperations } from './operations/workstations';
 
 /**
  * The typed client of the Device Configuration and Management Service (interface v1): one function
@@ -26,6 +27,7 @@ export function createServiceClient(options: TransportOptions) {
     users: userOperations(transport),
     apiKeys: apiKeyOperations(transport),
     ledger: ledgerOperations(transport),
+    workstations: workstationOperations(transport),
     ...versionOperations(transport),
     ...firmwareReleaseKeyOperations(transport),
     ...firmwarePatchOperations(transport),

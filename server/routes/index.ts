@@ -11,6 +11,7 @@ import { templateOperations } from './templates';
 import { userOperations } from './users';
 import { openApiOperation } from './openapi';
 import { versionOperations } from './version';
+import { workstationOperations } from './workstations';
 
 /** Every operation the service answers, in the order the interface lists them. */
 export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
@@ -21,6 +22,7 @@ export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
   ...syncIdOperations,
   ...confirmationOperations,
   ...ledgerOperations,
+  ...workstationOperations,
   ...templateOperations,
   ...userOperations,
   ...apiKeyOperations,

@@ -69,3 +69,9 @@ export async function listLedgerEntries(
     entry: typeof row.entry === 'string' ? (JSON.parse(row.entry) as LedgerEntry) : row.entry,
   }));
 }
+
+/** Which of these entry hashes the organization's chain holds already. */
+export async function knownLedgerHashes(db: Queryable, orgId: string, hashes: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ entry_hash: string }>('SELECT entry_hash FROM ledger_entries WHERE org_id = $1 AND entry_hash = ANY($2::text[])', [orgId, [...hashes]]);
+  return new Set(rows.map((row) => row.entry_hash));
+}

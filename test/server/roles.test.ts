@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../domain';
 import { ROLE_MATRIX, type OperationId } from '../../server';
@@ -5,13 +6,16 @@ import { upsertManufacturingRecords } from '../../server';
 import { ALL_OPERATIONS } from '../../server/routes';
 import { openApiPath } from '../../server/http/register';
 import { srcpToEpcOverBle } from '../fixtures/typical-flows';
-import { signedLedgerEntry } from '../fixtures/ledger';
+import { fixtureWorkstationEnrolment, signedLedgerEntry } from '../fixtures/ledger';
+import { enrolWorkstationKey } from '../../server/store/workstation-keys';
 import { buildFirmwareBundle } from '../../domain/files/firmware-bundle';
 import { makeFirmwareImage } from '../../domain/files/firmware-image';
 import { releaseKeyFromPem } from '../../domain/files/firmware-release-key';
 import { importFirmwareBundle } from '../../server/store/firmware';
 import { trustReleaseKey } from '../../server/store/release-keys';
 import { testReleaseKey } from '../fixtures/release-key';
+import { ledgerSignerKeyOf } from '../../domain/ledger';
+import { signEnrolmentProof } from '../../domain/workstation-keys';
 
 /**
  * Two NSCP releases whose images share most bytes (the demo's are unrelated random bytes, which
@@ -62,6 +66,13 @@ interface Fixtures {
 }
 
 let serialCounter = 0;
+
+/** A workstation key made now, enrolled for `workstation`. */
+function freshEnrolment(orgId: string, workstation: string) {
+  const privateKeyPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const publicKey = ledgerSignerKeyOf(privateKeyPem);
+  return { workstation, publicKey, proof: signEnrolmentProof({ orgId, workstation, publicKey }, privateKeyPem) };
+}
 let emailCounter = 0;
 
 const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>> = {
@@ -126,7 +137,18 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     path: '/devices/WESP000101/confirm-apply-configuration',
     body: { configurationFileSuccessfullyDeployed: true, syncId: f.blankSyncId, error: null, applyTimeStamp: '2025-05-01T10:00:00Z' },
   }),
-  'ledger.append': async () => ({ method: 'POST', path: '/ledger/entries', body: { entries: [signedLedgerEntry()] } }),
+  'ledger.append': async (env) => {
+    await enrolWorkstationKey(env.db, env.orgId, { ...fixtureWorkstationEnrolment(env.orgId), enrolledBy: 'roles test', rotate: false });
+    return { method: 'POST', path: '/ledger/entries', body: { entries: [signedLedgerEntry()] } };
+  },
+  'workstations.enrol': async (env) => ({ method: 'POST', path: '/workstations/keys', body: freshEnrolment(env.orgId, `roles-enrol-${++serialCounter}`) }),
+  'workstations.revoke': async (env) => {
+    const workstation = `roles-revoke-${++serialCounter}`;
+    const enrolment = freshEnrolment(env.orgId, workstation);
+    await enrolWorkstationKey(env.db, env.orgId, { ...enrolment, enrolledBy: 'roles test', rotate: false });
+    return { method: 'POST', path: `/workstations/${workstation}/revoke`, body: { reason: 'roles test' } };
+  },
+  'workstations.keys': async () => ({ method: 'GET', path: '/workstations/keys' }),
   'ledger.list': async () => ({ method: 'GET', path: '/ledger/entries' }),
   'ipNetworkTemplates.list': async () => ({ method: 'GET', path: '/ipNetworkTemplates' }),
   'ipNetworkTemplates.create': async () => ({

@@ -7,7 +7,8 @@ import { readFirmwareBundle } from '../../../domain/files/firmware-bundle';
 import { AuthError, ServiceError, collect, type FetchFn, type ServiceClient } from '../../../main/cloud';
 import { ALL_OPERATIONS } from '../../../server/routes';
 import { srcpToEpcOverIsm } from '../../fixtures/typical-flows';
-import { signedLedgerEntry } from '../../fixtures/ledger';
+import { fixtureWorkstationEnrolment, signedLedgerEntry } from '../../fixtures/ledger';
+import { verifyWorkstationKeyList } from '../../../domain/workstation-key-list';
 import { startTestService, type TestService } from './service-harness';
 
 /**
@@ -278,10 +279,17 @@ describe('configurations and their devices, files and confirmations', () => {
 
   it("the organization's ledger chain (ours): entries appended once, read back by pages", async () => {
     const entries = [signedLedgerEntry(), signedLedgerEntry()];
+    // The workstation's key is enrolled first (a second time is a no-op): the service takes only its entries.
+    expect(await client.workstations.enrol(fixtureWorkstationEnrolment('demo'))).toMatchObject({ key: { workstation: 'fixture-workstation', status: 'active' } });
+    expect((await client.workstations.enrol(fixtureWorkstationEnrolment('demo'))).enrolled).toBe(false);
     expect(await client.ledger.append(entries)).toMatchObject({ received: 2, known: 0 });
     expect(await client.ledger.append(entries)).toMatchObject({ received: 0, known: 2 });
     const page = await client.ledger.page(0);
     expect(page.entries.map((e) => e.entry.hash)).toEqual(expect.arrayContaining(entries.map((e) => e.hash)));
+    const list = verifyWorkstationKeyList(await client.workstations.keyList(), { rootKeyPem: (await client.signingKey()).publicKeyPem, orgId: 'demo' });
+    expect(list.keys.map((key) => key.workstation)).toContain('fixture-workstation');
+    expect(await client.workstations.revoke('fixture-workstation', 'contract test')).toMatchObject({ status: 'revoked', reason: 'contract test', validThroughSeq: entries.at(-1)!.seq });
+    await expectServiceError(client.ledger.append([signedLedgerEntry()]), 403);
   });
 
   it('confirm-apply-firmware and confirm-apply-configuration update the device record; a replay is a no-op', async () => {
