@@ -19,6 +19,11 @@ export interface FaultOptions {
   stall?: { ms: number; atOffset: number };
   /** Cut the power while the image is being applied (once): the device boots its old image. */
   powerCycleDuringApply?: boolean;
+  /**
+   * `KEY` or `KEY=VALUE` (device/parameters.ts): the device stores this parameter differently from
+   * the file it applies, keeping the file's syncId. GET /params shows it; GET /info does not.
+   */
+  paramDrift?: string;
 }
 
 export type FrameFate = 'pass' | 'drop' | 'corrupt';

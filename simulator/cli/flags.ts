@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { parseFraction, parseStall, type FaultOptions } from '../faults';
 import type { SimulatedDeviceOptions } from '../options';
+import { parseParameterDrift } from '../device/parameters';
 
 export interface CliFlags {
   type?: string;
@@ -31,6 +32,7 @@ export interface CliFlags {
   replugAfter?: number;
   stall?: { ms: number; atOffset: number };
   powerCycleDuringApply?: boolean;
+  faultParamDrift?: string;
   seed?: number;
   pressEstopAfterMs?: number;
 }
@@ -74,6 +76,15 @@ export function stall(text: string): { ms: number; atOffset: number } {
   }
 }
 
+export function paramDrift(text: string): string {
+  try {
+    parseParameterDrift(text);
+    return text;
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
 function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
@@ -92,6 +103,7 @@ export function sharedOptions(flags: CliFlags): Partial<SimulatedDeviceOptions> 
     replugAfterMs: flags.replugAfter,
     stall: flags.stall,
     powerCycleDuringApply: flags.powerCycleDuringApply,
+    paramDrift: flags.faultParamDrift,
   });
   return defined({
     model: flags.model,

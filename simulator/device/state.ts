@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FirmwareState } from '../../protocol/constants';
 import { writeFileAtomic } from '../../platform/durable-file';
 import { flushStagedImage } from './staged-image';
+import type { ParameterValues } from '../../domain/running-parameters';
 
 /** The firmware upload a device remembers across reboots, so that a host can resume it. */
 export interface PersistedUpload {
@@ -68,6 +69,11 @@ export interface DeviceState {
   config: PersistedConfig | null;
   claim: PersistedClaim | null;
   upload: PersistedUpload | null;
+  /**
+   * The parameters the firmware decoded from the applied file and runs (device/parameters.ts); what
+   * GET /params reports. Absent on a device from before the store: decoded from config.cbor once.
+   */
+  parameters?: ParameterValues;
 }
 
 export const STATE_FILE = 'device.json';

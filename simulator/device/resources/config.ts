@@ -10,6 +10,7 @@ import type { DeviceContext, Resource } from '../context';
 import type { DeviceState } from '../state';
 import { cborResponse, DeviceError } from '../errors';
 import { incomingBlock } from './block1';
+import { parseParameterDrift, storedParameters } from '../parameters';
 
 const CONFIG_ERROR_CODES = new Set<string>([
   DEVICE_ERROR.configBadFormat,
@@ -96,6 +97,8 @@ export const configResource: Resource = {
       const now = new Date().toISOString();
       state.config = { syncId: decoded.syncId, appliedAt: now, blank: decoded.content.blank, sequence: decoded.sequence };
       state.claim ??= { orgId: decoded.orgId, keyId: decoded.keyId, claimedAt: now };
+      const drift = device.faults.options.paramDrift === undefined ? undefined : parseParameterDrift(device.faults.options.paramDrift);
+      state.parameters = storedParameters(decoded.content, drift);
       await device.store.save();
       return cborResponse(CODE.CHANGED, { syncId: decoded.syncId } satisfies ConfigApplied, { options: [echo], after: () => device.rebootAfterResponse() });
     },
