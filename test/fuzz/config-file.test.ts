@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
-import { CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile, sha256, type ConfigFileContent } from '../../domain/files/config-file';
+import { CONFIG_FILE_FORMAT, CONFIG_FILE_FORMAT_LAYOUT2, decodeConfigFile, encodeConfigFile, sha256, type ConfigFileContent } from '../../domain/files/config-file';
 import { createConfigFileSigner, createOrganizationKey, generateSigningKeyPair, verifyConfigFile } from '../../domain/files/config-file-signature';
 import { FileFormatError } from '../../domain/files/file-error';
 import { assertFuzz, FUZZ_RUNS, hostileBytes, onlyTypedErrors, withinMemory } from './fuzz-support';
@@ -33,8 +33,12 @@ const content: fc.Arbitrary<ConfigFileContent> = fc.record({
   safety: fc.dictionary(settingKey, settingValue, { maxKeys: 3 }),
 });
 
-/** A few signed files to mutate (signing every case would be most of the run). */
-const signedFiles = fc.sample(content, { numRuns: 8, seed: 42 }).map((c) => encodeConfigFile(c, signer));
+/** A few signed files to mutate (signing every case would be most of the run): layout 3, and layout 2 that is still read. */
+const sampled = fc.sample(content, { numRuns: 8, seed: 42 });
+const signedFiles = [
+  ...sampled.map((c) => encodeConfigFile(c, signer)),
+  ...sampled.slice(0, 3).map((c) => encodeConfigFile({ ...c, format: CONFIG_FILE_FORMAT_LAYOUT2 }, signer)),
+];
 
 /**
  * Files whose top level is put together field by field: each field the real one, missing, or a
@@ -45,7 +49,13 @@ const assembled = fc
   .record({
     base: fc.constantFrom(...signedFiles),
     replace: fc.dictionary(
-      fc.constantFrom('format', 'syncId', 'serialNumber', 'deviceType', 'orgId', 'sequence', 'settings', 'sha256', 'signature', 'keyId', 'orgKey', 'other'),
+      fc.constantFrom(
+        // layout 2
+        'format', 'syncId', 'serialNumber', 'deviceType', 'orgId', 'sequence', 'settings', 'sha256', 'signature', 'keyId', 'orgKey',
+        // layout 3
+        'config-data', 'config-checksum', 'r-component', 's-component', 'fso7-3',
+        'other',
+      ),
       fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.uint8Array({ maxLength: 80 }), fc.constant(undefined)),
       { maxKeys: 3 },
     ),
@@ -53,7 +63,8 @@ const assembled = fc
   })
   .map(({ base, replace, settings }) => {
     const top = { ...(decodeCbor(base) as Record<string, unknown>), ...replace };
-    if (settings) Object.assign(top, { settings, sha256: sha256(settings) });
+    if (settings && 'config-data' in top) Object.assign(top, { 'config-data': settings, 'config-checksum': Buffer.from(sha256(settings)).toString('hex') });
+    else if (settings) Object.assign(top, { settings, sha256: sha256(settings) });
     return encodeCbor(Object.fromEntries(Object.entries(top).filter(([, v]) => v !== undefined)));
   });
 
