@@ -3,10 +3,17 @@
 // to fetch it, no display), it says why in one line and starts web mode (`npm run web`) instead,
 // which prints the address to open. The decision lives in main/hosts/electron/launcher/ (TypeScript,
 // loaded through tsx) so it is tested like the rest of the code.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
-import { build } from './build.mjs';
+//
+// The Node check comes first and everything else is imported after it: on an older Node the
+// imports themselves would fail before a line of this file ran.
+import { exitIfNodeTooOld } from './node-runtime.mjs';
+
+exitIfNodeTooOld('npm start');
+
+const { dirname, join } = await import('node:path');
+const { fileURLToPath } = await import('node:url');
+const { tsImport } = await import('tsx/esm/api');
+const { build } = await import('./build.mjs');
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// The project's `postinstall`, the last step of `npm ci`: every add-on compiled from source at
+// install must load in the Node that runs the project's scripts (node_modules/.bin/node, Node 24
+// from the registry); those that do not are rebuilt for it, against its own headers.
+//
+// Why they may not: npm runs install scripts on that Node, but node-gyp compiles against the
+// headers its configuration names, and Debian's npm (like this machine's ~/.npmrc) sets
+// `nodedir=/usr`, the system Node's headers (18 or 20). An add-on built that way is refused by
+// Node 24 (NODE_MODULE_VERSION 115, not 137). N-API add-ons with prebuilds (serialport, usb,
+// cbor-extract) load on any Node and are never touched; today only bluetooth-hci-socket (NAN) is
+// compiled against one Node's headers.
+//
+// Runs on whatever Node npm chose for scripts, so it keeps to APIs old Nodes have.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+/** Package folders under `dir`'s node_modules, nested ones included (bounded by the tree on disk). */
+function packageDirs(dir, found = []) {
+  const modules = join(dir, 'node_modules');
+  if (!existsSync(modules)) return found;
+  for (const entry of readdirSync(modules)) {
+    if (entry.startsWith('.')) continue;
+    const path = join(modules, entry);
+    if (entry.startsWith('@')) {
+      for (const scoped of readdirSync(path)) addPackage(join(path, scoped), found);
+    } else {
+      addPackage(path, found);
+    }
+  }
+  return found;
+}
+
+function addPackage(path, found) {
+  if (!existsSync(join(path, 'package.json')) || !statSync(path).isDirectory()) return;
+  found.push(path);
+  packageDirs(path, found);
+}
+
+/** The .node files node-gyp (build/Release) or node-pre-gyp (the package's binary.module_path) left in a package compiled at install. */
+function compiledAddons(pkgDir) {
+  if (!existsSync(join(pkgDir, 'binding.gyp'))) return [];
+  const dirs = [join(pkgDir, 'build', 'Release')];
+  const modulePath = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).binary?.module_path;
+  if (typeof modulePath === 'string' && !modulePath.includes('{')) dirs.push(join(pkgDir, modulePath));
+  return dirs.filter((d) => existsSync(d)).flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.node')).map((f) => join(d, f)));
+}
+
+/** Whether the add-on was compiled for another Node's ABI. Other load errors (an empty target, no hardware) are not ours to fix. */
+function builtForAnotherNode(file) {
+  try {
+    require(file);
+    return null;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return message.includes('NODE_MODULE_VERSION') ? message.split('\n')[0] : null;
+  }
+}
+
+/** This Node's headers when they lie beside its binary (the registry's node-<platform>-<arch> packages, nvm, official tarballs). */
+function ownHeadersDir() {
+  const prefix = dirname(dirname(realpathSync(process.execPath)));
+  return existsSync(join(prefix, 'include', 'node', 'node_version.h')) ? prefix : null;
+}
+
+function staleAddons() {
+  const stale = new Map();
+  for (const pkgDir of packageDirs(projectRoot)) {
+    for (const file of compiledAddons(pkgDir)) {
+      const reason = builtForAnotherNode(file);
+      if (reason) stale.set(JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).name, reason);
+    }
+  }
+  return stale;
+}
+
+const stale = staleAddons();
+if (stale.size > 0) {
+  const names = [...stale.keys()];
+  const headers = ownHeadersDir();
+  console.log(`Rebuilding ${names.join(', ')} for Node ${process.version} (compiled at install against another Node's headers)${headers ? ` with the headers in ${relative(projectRoot, headers) || headers}` : ''}.`);
+  const env = { ...process.env };
+  if (headers) env.npm_config_nodedir = headers;
+  // The npm running this install, on this Node; `npm` from PATH when started by hand.
+  const npm = process.env.npm_execpath;
+  const result = npm
+    ? spawnSync(process.execPath, [npm, 'rebuild', ...names], { cwd: projectRoot, env, encoding: 'utf8' })
+    : spawnSync('npm', ['rebuild', ...names], { cwd: projectRoot, env, encoding: 'utf8', shell: process.platform === 'win32' });
+  const still = staleAddons();
+  if (result.status !== 0 || still.size > 0) {
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    for (const [name, reason] of (still.size > 0 ? still : stale)) {
+      console.warn(`warning: ${name} could not be rebuilt for Node ${process.version} (${reason}); what needs it (Bluetooth LE on Linux) will not work until \`npm rebuild ${name}\` succeeds.`);
+    }
+  }
+}
