@@ -3,7 +3,7 @@ import { backupDatabase, BackupError, restoreDatabase, type BackupTarget } from 
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import { openPostgres } from '../db/postgres';
-import { CliError } from './cli-error';
+import { CliError, refusedWhenBusy } from './cli-error';
 
 /** What the database commands need of the program around them. */
 export interface DatabaseCommandContext {
@@ -20,7 +20,7 @@ export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContex
     .action(async () => {
       const target = ctx.target();
       // Opened without openDatabase, which would migrate before this command could report it.
-      const db = target.kind === 'postgres' ? await openPostgres(target.databaseUrl) : await openPglite(target.dataDir);
+      const db = target.kind === 'postgres' ? await openPostgres(target.databaseUrl) : await refusedWhenBusy(() => openPglite(target.dataDir));
       try {
         const applied = await migrate(db);
         ctx.out(applied.length > 0 ? `applied migrations ${applied.join(', ')}\n` : 'the schema is up to date\n');
@@ -48,7 +48,7 @@ export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContex
 
 async function reported<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await refusedWhenBusy(work);
   } catch (error) {
     if (error instanceof BackupError) throw new CliError(error.message);
     throw error;

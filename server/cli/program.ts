@@ -12,7 +12,7 @@ import { releaseDevice } from '../store/devices';
 import { upsertManufacturingRecords } from '../store/manufacturing';
 import { createOrganization, getOrganization, organizationIdSchema } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
-import { CliError } from './cli-error';
+import { CliError, refusedWhenBusy } from './cli-error';
 import { parseManufacturingCsv } from './csv';
 import { addDatabaseCommands } from './database-commands';
 import { addFirmwareCommands } from './firmware-commands';
@@ -33,7 +33,7 @@ interface StorageOptions {
 
 
 async function withDatabase<T>(options: StorageOptions, work: (db: Database) => Promise<T>): Promise<T> {
-  const db = await openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { dataDir: options.data ?? DEFAULT_DATA_DIR });
+  const db = await refusedWhenBusy(() => openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { dataDir: options.data ?? DEFAULT_DATA_DIR }));
   try {
     return await work(db);
   } finally {
@@ -79,13 +79,13 @@ export function buildProgram(io: CliIo): Command {
         const fixed = await makePrivate(dataDir);
         if (fixed.length > 0) io.err(`warning: ${describeMadePrivate(dataDir, fixed)}\n`);
       }
-      const service = await startService({
+      const service = await refusedWhenBusy(() => startService({
         ...(storage().databaseUrl ? { databaseUrl: storage().databaseUrl } : { dataDir: storage().data }),
         host: options.host,
         port: options.port,
         logStream: process.stderr,
         metrics: { ...(options.metricsToken ? { token: options.metricsToken } : {}), processMetrics: true },
-      });
+      }));
       io.out(`listening on ${service.url}\n`);
       const signal = await io.waitForStop();
       service.app.log.info({ signal }, 'stopping');
@@ -166,9 +166,11 @@ export function buildProgram(io: CliIo): Command {
   program.command('seed-demo')
     .description('Organization "demo" (NA) with an Admin key (printed), a small fleet of every type and firmware for every type. Safe to run again.')
     .action(async () => {
-      // The demo firmware is signed with the data directory's default release key (made on first use).
-      const releaseKey = await loadDefaultReleaseKey(storage().data ?? DEFAULT_DATA_DIR);
-      const seed = await withDatabase(storage(), (db) => seedDemo(db, { releaseKey, configurations: true }));
+      // The demo firmware is signed with the data directory's default release key (made on first use,
+      // once the directory is this process's: data-dir-lock.ts).
+      const seed = await withDatabase(storage(), async (db) =>
+        seedDemo(db, { releaseKey: await loadDefaultReleaseKey(storage().data ?? DEFAULT_DATA_DIR), configurations: true }),
+      );
       io.out(`${seed.adminKey}\n`);
       io.err(`organization ${seed.orgId} is ready; the line above is its Admin key\n`);
     });

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { tempPathFor, writeFileAtomic } from '../../platform/durable-file';
 import { makePrivate } from '../../platform/private-files';
+import { lockDataDir } from './data-dir-lock';
 import { openPglite, dumpPglite } from './pglite';
 
 /**
@@ -14,7 +15,9 @@ import { openPglite, dumpPglite } from './pglite';
  * - PostgreSQL: pg_dump's custom format; a restore is pg_restore --clean in one transaction, so it
  *   applies whole or not at all.
  * Stop the service first: PGlite allows one process, and a PostgreSQL restore replaces every table
- * under the running instances.
+ * under the running instances. A PGlite backup or restore takes the data directory's lock
+ * (data-dir-lock.ts), so against a directory a running service holds it is refused, never taken
+ * half-written or swapped under it.
  */
 export type BackupTarget = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; databaseUrl: string };
 
@@ -66,6 +69,16 @@ export async function restoreDatabase(target: BackupTarget, file: string): Promi
 }
 
 async function restorePglite(dataDir: string, dump: Blob): Promise<string | undefined> {
+  // Held across the swap: no service may open the directory while it is replaced.
+  const lock = await lockDataDir(dataDir);
+  try {
+    return await restorePgliteLocked(dataDir, dump);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function restorePgliteLocked(dataDir: string, dump: Blob): Promise<string | undefined> {
   const parent = dirname(dataDir);
   const incoming = join(parent, `.${basename(dataDir)}.restoring-${process.pid}`);
   rmSync(incoming, { recursive: true, force: true });

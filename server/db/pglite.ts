@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { makePrivate } from '../../platform/private-files';
+import { lockDataDir } from './data-dir-lock';
 import type { Database, Queryable, QueryResult, SqlValue } from './database';
 import { noteStatement } from './tables';
 
@@ -23,12 +24,22 @@ function wrap(target: Pick<PGlite, 'query'>): Queryable {
  * The data directory holds the keys' sealed values and the signing keys: it is the user's alone.
  * PGlite creates its files 0666 whatever the umask, so they are made private once it has opened
  * them and again when it closes (the 0700 directory keeps them from others meanwhile).
+ *
+ * A directory on disk is this process's alone while open (data-dir-lock.ts): opening one that
+ * another process holds throws DataDirBusyError before anything in it is touched.
  */
 export async function openPglite(dataDir: string, template?: Blob): Promise<Database> {
   const onDisk = !dataDir.startsWith('memory://');
-  if (onDisk) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
-  if (onDisk) await makePrivate(dataDir);
+  const lock = onDisk ? await lockDataDir(dataDir) : undefined;
+  let db: PGlite;
+  try {
+    if (onDisk) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    db = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
+    if (onDisk) await makePrivate(dataDir);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const base = wrap(db);
   // This process is the database's only user: a lock need only order the callers in it.
   let lockTail: Promise<unknown> = Promise.resolve();
@@ -48,8 +59,12 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
     poolUse: () => null,
     watchChanges: () => null,
     close: async () => {
-      await db.close();
-      if (onDisk) await makePrivate(dataDir);
+      try {
+        await db.close();
+        if (onDisk) await makePrivate(dataDir);
+      } finally {
+        await lock?.release();
+      }
     },
   };
   return database;
