@@ -269,9 +269,11 @@ describe('simulated device over a real pty', () => {
 /** Flips a byte inside the signed settings, keeping the CBOR structure intact. */
 function tamper(file: Uint8Array): Uint8Array {
   const top = decodeCbor(file) as Record<string, unknown>;
-  const settings = new Uint8Array(top.settings as Uint8Array);
+  // The signed bytes: layout 3's config-data, layout 2's settings.
+  const field = 'config-data' in top ? 'config-data' : 'settings';
+  const settings = new Uint8Array(top[field] as Uint8Array);
   const needle = new TextEncoder().encode('Sender');
   const at = Buffer.from(settings).indexOf(Buffer.from(needle));
   settings[at] = 'T'.charCodeAt(0);
-  return encodeCbor({ ...top, settings });
+  return encodeCbor({ ...top, [field]: settings });
 }
