@@ -68,18 +68,24 @@ function hex32(map: Record<string, unknown>, key: string): Uint8Array {
   return new Uint8Array(Buffer.from(value, 'hex'));
 }
 
-/** `map`: the file's top level, in layout 3. Checks structure and checksum, not the signatures. */
+/**
+ * `map`: the file's top level, in layout 3. Checks structure and checksum, not the signatures, in
+ * the order docs/device-protocol.md 3.8 gives: the top-level fields, the checksum, then what
+ * config-data and the certificate hold.
+ */
 export function decodeSecureConfig(map: Record<string, unknown>): DecodedConfigFile {
   const configData = map['config-data'];
   if (!isByteString(configData)) badConfigFile('field "config-data" is not a byte string');
   const digest = hex32(map, 'config-checksum');
-  if (!equalBytes(digest, sha256(configData))) throw checksumMismatch();
   const signature = new Uint8Array([...hex32(map, 'r-component'), ...hex32(map, 's-component')]);
-  const orgKey = decodeOrgKeyCertificate(orgKeyCertificateFromPem(textField(map, 'fso7-3')));
+  const certificate = orgKeyCertificateFromPem(textField(map, 'fso7-3'));
+  const syncId = textField(map, 'syncId');
+  if (!equalBytes(digest, sha256(configData))) throw checksumMismatch();
+  const orgKey = decodeOrgKeyCertificate(certificate);
   const data = decodeCborMap(configData, 'config-data', badConfigFile);
   mapField(mapField(data.body, 'config-data\'s "body"').scm2, 'config-data\'s "body.scm2"');
   const content = checkedContent(mapField(data.provisioner, 'config-data\'s "provisioner"'), CONFIG_FILE_FORMAT);
-  if (textField(map, 'syncId') !== content.syncId) badConfigFile('"syncId" differs between the top level and the signed settings');
+  if (syncId !== content.syncId) badConfigFile('"syncId" differs between the top level and the signed settings');
   return {
     syncId: content.syncId,
     serialNumber: content.serialNumber,
