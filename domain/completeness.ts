@@ -1,10 +1,11 @@
 import { commInterfaceFlags } from './comm-interface';
+import { CAN_MODE_LABELS, choiceList, DEVICE_ROLE_LABELS } from './choice-labels';
 import type { ConfigurationSettings } from './configuration';
 import type { ConfigurationMember } from './configuration-device';
 import type { ConfigurationStatus } from './configuration-record';
 import { supportsInterface } from './device-capabilities';
 import { ENDPOINT_CONTROLLER_TYPES } from './device-types';
-import { SENDER_ROLES, type CommInterfaceFlag } from './enums';
+import { CAN_MODES, DEVICE_ROLES, SENDER_ROLES, type CommInterfaceFlag } from './enums';
 import { assignIpAddresses } from './ip-assignment';
 import { applyNetworkTemplate } from './network-template-apply';
 import { devicePath, validateConfiguration, type ConfigurationContext } from './rules/configuration';
@@ -90,14 +91,14 @@ function roleAndLinkCompleteness(devices: readonly ConfigurationMember[]): Viola
   const senders = devices.filter((d) => d.deviceConfigurationType != null && SENDER_ROLES.includes(d.deviceConfigurationType));
   const receivers = devices.filter((d) => d.deviceConfigurationType === 'Receiver');
   const found = missingSettings([
-    { missing: senders.length === 0, code: 'NO_SENDER', field: 'devices', message: 'The configuration has no sender: add a device with role Sender or EStopSender.' },
+    { missing: senders.length === 0, code: 'NO_SENDER', field: 'devices', message: `The configuration has no sender: add a device with role ${DEVICE_ROLE_LABELS.Sender} or ${DEVICE_ROLE_LABELS.EStopSender}.` },
     { missing: receivers.length === 0, code: 'NO_RECEIVER', field: 'devices', message: 'The configuration has no receiver: add a device with role Receiver.' },
     ...devices.flatMap((device): NeededSetting[] => [
       {
         missing: device.deviceConfigurationType == null,
         code: 'DEVICE_ROLE_MISSING',
         field: `${devicePath(device.serialNumber)}.deviceConfigurationType`,
-        message: `Device ${device.serialNumber} has no role: set it to Sender, Receiver or EStopSender.`,
+        message: `Device ${device.serialNumber} has no role: set it to ${choiceList(DEVICE_ROLES.map((r) => DEVICE_ROLE_LABELS[r]))}.`,
       },
       {
         missing: links(device.commInterface).size === 0,
@@ -161,7 +162,7 @@ function settingsCompleteness(configuration: ConfigurationSettings, devices: rea
       missing: controllers.length > 0 && configuration.canMode == null,
       code: 'CAN_MODE_MISSING',
       field: 'canMode',
-      message: `The configuration has ${controllers.join(' and ')} devices but no CAN mode: choose canopen, j1939 or none.`,
+      message: `The configuration has ${controllers.join(' and ')} devices but no CAN mode: choose ${choiceList(CAN_MODES.map((m) => CAN_MODE_LABELS[m]))}.`,
     },
     {
       missing: (configuration.canMode === 'canopen' || configuration.canMode === 'j1939') && configuration.canKBitrate == null,

@@ -1,4 +1,5 @@
 import { commInterfaceFlags, usesIp } from '../comm-interface';
+import { INPUT_CONFIGURATION_LABELS } from '../choice-labels';
 import type { ConfigurationSettings } from '../configuration';
 import { ETHERNET_FIELDS, WIFI_FIELDS, NSCP_ONLY_FIELDS, type ConfigurationDeviceSettings } from '../configuration-device';
 import { SUPPORTED_INTERFACES, TYPES_WITHOUT_INPUTS, supportsInterface } from '../device-capabilities';
@@ -132,7 +133,7 @@ function inputRules(device: ConfigurationDeviceSettings, deviceType: DeviceType)
       violation(
         'INPUT_MUST_BE_NOT_USED',
         field,
-        `${deviceType} devices have no configurable inputs: set ${fieldLabel(field).toLowerCase()} to NOT_USED.`,
+        `${deviceType} devices have no configurable inputs: set ${fieldLabel(field).toLowerCase()} to ${INPUT_CONFIGURATION_LABELS.NOT_USED}.`,
       ),
     );
 }
@@ -159,7 +160,7 @@ function nscpRules(device: ConfigurationDeviceSettings, deviceType: DeviceType):
       violation(
         'INPUT2_NOT_APPLICABLE_WITH_CAT1',
         'inputConfiguration2',
-        'Input 2 is not available on an NSCP with stop category CAT1: set input 2 to NOT_USED, or use stop category CAT0.',
+        `Input 2 is not available on an NSCP with stop category CAT1: set input 2 to ${INPUT_CONFIGURATION_LABELS.NOT_USED}, or use stop category CAT0.`,
       ),
     );
   }

@@ -1,6 +1,7 @@
 import type { ConfigurationSettings } from '../configuration';
+import { CAN_MODE_LABELS } from '../choice-labels';
 import { ENDPOINT_CONTROLLER_TYPES, type DeviceType } from '../device-types';
-import { ENDPOINT_CONTROLLER_CAN_K_BITRATES, type CanKBitrate, type Region } from '../enums';
+import { ENDPOINT_CONTROLLER_CAN_K_BITRATES, type CanKBitrate, type CanMode, type Region } from '../enums';
 import { violation, type Violation } from '../violations';
 import { withSeverity } from './rule-sources';
 import {
@@ -51,14 +52,14 @@ export function checkCanBitrateForTypes(bitrate: CanKBitrate, deviceTypes: reado
   return violation(
     'CAN_BITRATE_NOT_SUPPORTED',
     field,
-    `CAN bitrate ${describeBitrate(bitrate)} is not supported by ${controllers.join(' and ')} devices: use 250 kbit/s (BITRATE_250000) or 500 kbit/s (BITRATE_500000).`,
+    `CAN bitrate ${describeBitrate(bitrate)} is not supported by ${controllers.join(' and ')} devices: use 250 kbit/s or 500 kbit/s.`,
   );
 }
 
 function pgnWithoutJ1939(field: 'displayTextPgn' | 'settingsPgn', canMode: string | null | undefined): Violation {
   const label = field === 'displayTextPgn' ? 'Display text PGN' : 'Settings PGN';
-  const mode = canMode ? `CAN mode is ${canMode}` : 'no CAN mode is set';
-  return violation('PGN_REQUIRES_J1939', field, `${label} only applies to J1939, but ${mode}: set canMode to j1939 or remove the PGN.`);
+  const mode = canMode ? `CAN mode is ${CAN_MODE_LABELS[canMode as CanMode] ?? canMode}` : 'no CAN mode is set';
+  return violation('PGN_REQUIRES_J1939', field, `${label} only applies to J1939, but ${mode}: set CAN mode to ${CAN_MODE_LABELS.j1939} or remove the PGN.`);
 }
 
 function describeBitrate(bitrate: CanKBitrate): string {

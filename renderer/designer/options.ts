@@ -11,6 +11,7 @@ import {
   VOLTAGES,
   ENDPOINT_CONTROLLER_CAN_K_BITRATES,
 } from '../../domain/enums';
+import { CAN_MODE_LABELS, DEVICE_ROLE_LABELS, INPUT_CONFIGURATION_LABELS } from '../../domain/choice-labels';
 import type { Option } from '../components/fields';
 
 /** Choices as a technician reads them; the value is always the interface's canonical name. */
@@ -19,7 +20,7 @@ const opt = <V extends string>(values: readonly V[], label: (v: V) => string = (
 
 export const TIMEOUT_OPTIONS = opt(TIMEOUT_CONFIGURATIONS, (v) => v.replace('ms', ' ms'));
 export const ISM_POWER_OPTIONS = opt(ISM_TX_POWERS);
-export const CAN_MODE_OPTIONS = opt(CAN_MODES, (v) => ({ canopen: 'CANopen', j1939: 'J1939', none: 'None' })[v]);
+export const CAN_MODE_OPTIONS = opt(CAN_MODES, (v) => CAN_MODE_LABELS[v]);
 export const CAN_BITRATE_OPTIONS = opt(CAN_K_BITRATES, (v) => {
   const kbit = Number(v.replace('BITRATE_', '')) / 1000;
   const note = ENDPOINT_CONTROLLER_CAN_K_BITRATES.includes(v) ? '' : ' (not EPC/NSCP)';
@@ -29,16 +30,8 @@ export const RECEIVER_OUTPUT_OPTIONS: Option<'1' | '2'>[] = [
   { value: '1', label: 'Output 1' },
   { value: '2', label: 'Output 2' },
 ];
-export const ROLE_OPTIONS = opt(DEVICE_ROLES, (v) => (v === 'EStopSender' ? 'E-stop sender' : v));
-export const INPUT_OPTIONS = opt(INPUT_CONFIGURATIONS, (v) =>
-  ({
-    NOT_USED: 'Not used',
-    ESTOP_TYPE_SWITCH: 'E-stop switch',
-    SOLID_STATE_SAFETY_DEVICE: 'Solid-state safety device',
-    REMOTE_SAFETY_REQUEST: 'Remote safety request',
-    REMOTE_SAFETY_REQUEST_WITH_AUTONOMY_SELECT: 'Remote safety request + autonomy select',
-  })[v],
-);
+export const ROLE_OPTIONS = opt(DEVICE_ROLES, (v) => DEVICE_ROLE_LABELS[v]);
+export const INPUT_OPTIONS = opt(INPUT_CONFIGURATIONS, (v) => INPUT_CONFIGURATION_LABELS[v]);
 export const VOLTAGE_OPTIONS = opt(VOLTAGES, (v) => v.replace('VOLTAGE_', ''));
 export const SERIAL_USAGE_OPTIONS = opt(SERIAL_USAGES, (v) => (v === 'comms' ? 'Comms (device SDK)' : 'Control (data output)'));
 export const BAUDRATE_OPTIONS = opt(SERIAL_BAUDRATES, (v) => v.replace('BAUDRATE_', '') + ' baud');
