@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { formatCommInterface } from '../../domain/comm-interface';
 import { SUPPORTED_INTERFACES } from '../../domain/device-capabilities';
 import type { DeviceType } from '../../domain/device-types';
@@ -11,6 +11,7 @@ import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { CheckboxGroup, SelectField, TextField, type Option } from '../components/fields';
 import { Callout, ViolationList } from '../components/misc';
+import { useFocusOnOpen } from '../components/use-focus-on-open';
 import { notify } from '../stores/notices';
 import { useNavigation } from '../stores/navigation';
 import { applicableDeviceFields, checkDeviceDraft, draftFromDevice, emptyDeviceDraft, interfaceFlagsOf, type DeviceDraft, type DeviceField } from './device-draft';
@@ -24,7 +25,7 @@ import {
   VOLTAGE_OPTIONS,
 } from './options';
 import { saveAfterDryRun } from './save-after-dry-run';
-import { placeViolations } from './violations';
+import { fieldKey, placeViolations } from './violations';
 import { WarningList } from './WarningList';
 
 interface Props {
@@ -55,6 +56,10 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   const [serviceError, setServiceError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [tried, setTried] = useState(false);
+  /** Fields the technician has changed: before the first Save, only they show errors. */
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusOnOpen(formRef);
 
   const candidates = useQuery('devices.list', { configurableOnly: true, page: 1, limit: 30 }, mode === 'add');
   const templates = useQuery('templates.list', { page: 1, limit: 30 });
@@ -63,14 +68,17 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
 
   const fields = deviceType ? applicableDeviceFields(deviceType, draft, mode) : [];
   const check = checkDeviceDraft(draft, { mode, serialNumber, deviceType, stored: device, configuration, region });
-  // Before the first try, "missing" violations would shout at an empty form: show format and rule problems only.
-  const instant = tried ? check.violations : check.violations.filter((v) => !['REQUIRED', 'DEVICE_ROLE_MISSING', 'COMM_INTERFACE_MISSING'].includes(v.code));
+  // Before the first Save, a form nobody has touched shows no error: only the fields changed speak.
+  const instant = tried
+    ? check.violations
+    : check.violations.filter((v) => touched.has(fieldKey(v.field) ?? '') && !['REQUIRED', 'DEVICE_ROLE_MISSING', 'COMM_INTERFACE_MISSING'].includes(v.code));
   const prefix = `devices.${serialNumber}`;
   const service = serviceViolations.map((v) => (v.field.startsWith(`${prefix}.`) ? { ...v, field: v.field.slice(prefix.length + 1) } : v));
   const { byField, unplaced } = placeViolations([...instant, ...service], [...fields, 'serialNumber']);
 
   const set = (field: DeviceField) => (value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));
+    setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
     setServiceViolations([]);
   };
 
@@ -123,7 +131,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   );
 
   return (
-    <form className="subpanel" onSubmit={(e) => void save(e)} aria-label={mode === 'add' ? 'Add a device' : `Edit ${serialNumber}`} noValidate>
+    <form ref={formRef} className="subpanel" onSubmit={(e) => void save(e)} aria-label={mode === 'add' ? 'Add a device' : `Edit ${serialNumber}`} noValidate>
       <h3 className="subpanel__title">{mode === 'add' ? 'Add a device' : `Edit ${serialNumber} (${deviceType ?? '?'})`}</h3>
       {mode === 'add' ? (
         <div className="form-grid">

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { CONFIGURATION_SORT_OPTIONS, type ConfigurationSortOption } from '../../domain/enums';
 import { configurationCreateSchema } from '../../domain/configuration';
 import { parsePayload } from '../../domain/parse';
@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../components/fields';
 import { FormActions } from '../components/FormActions';
 import { ACTIONS_COLUMN, ListTable, pagedListOf } from '../components/ListTable';
 import { ListScreenHeader } from '../components/ListScreenHeader';
+import { useFocusOnOpen } from '../components/use-focus-on-open';
 import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
 import { WorkPackageButton } from '../packages/WorkPackageButton';
@@ -96,6 +97,8 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
   const [busy, setBusy] = useState(false);
   const [serviceError, setServiceError] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusOnOpen(formRef);
   const check = parsePayload(configurationCreateSchema, { name });
   const nameError = touched && !check.ok ? (check.violations[0]?.message ?? null) : null;
 
@@ -121,7 +124,7 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
   };
 
   return (
-    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="New configuration">
+    <form ref={formRef} className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="New configuration">
       <TextField
         label="Name of the new configuration"
         name="newConfigurationName"
