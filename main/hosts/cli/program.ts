@@ -158,7 +158,8 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .description("Download a device's configuration file (CBOR) into DIR; prints its syncId.")
     .argument('<serialNumber>')
     .requiredOption('-o, --output <dir>', 'directory to save it in')
-    .action((serialNumber: string, options: { output: string }) => runner((ctx) => configurationDownload(ctx, serialNumber, options)));
+    .option('--force', 'replace a file of that name in DIR (kept otherwise)')
+    .action((serialNumber: string, options: { output: string; force?: boolean }) => runner((ctx) => configurationDownload(ctx, serialNumber, options)));
   applyFileCommand(configuration, 'Apply a configuration file to a device. A file for another device is refused before anything is sent.', 'the configuration file')
     .action((serialNumber: string | undefined, options: { file: string; link?: string[] }) => runner((ctx) => configurationApply(ctx, serialNumber, options, interrupt)));
   targetsCommand(configuration, 'update', "Download each device's configuration file from the service and apply it (offline: the file kept by an earlier download).")
@@ -168,11 +169,12 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
   const firmware = device.command('firmware').description('Device firmware.');
   firmware
     .command('download')
-    .description('Download the latest firmware bundle for a device (-s) or a type (-t) into DIR, check it, and keep it in the cache.')
+    .description('Download the latest firmware bundle for a device (-s) or a type (-t), check it (signature and release key included), save it in DIR as TYPE-VERSION.zip and keep it in the cache.')
     .option('-s, --serial <serialNumber>', 'for this device')
     .addOption(new Option('-t, --type <type>', 'for this device type').choices([...DEVICE_TYPES, ...DEVICE_TYPES.map((t) => t.toLowerCase())]))
     .requiredOption('-o, --output <dir>', 'directory to save it in')
-    .action((options: { serial?: string; type?: string; output: string }) => runner((ctx) => firmwareDownload(ctx, options)));
+    .option('--force', 'replace a file of that name in DIR (kept otherwise)')
+    .action((options: { serial?: string; type?: string; output: string; force?: boolean }) => runner((ctx) => firmwareDownload(ctx, options)));
   applyFileCommand(firmware, 'Install a firmware bundle (zip) on a device: verified, uploaded with resume, applied, read back, confirmed.', 'the firmware bundle')
     .option('--force', 'install even when the device already runs this version')
     .action((serialNumber: string | undefined, options: { file: string; link?: string[]; force?: boolean }) => runner((ctx) => firmwareApply(ctx, serialNumber, options, interrupt)));

@@ -1,31 +1,45 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
+import { verifyConfigFile } from '../../../../domain/files/config-file-signature';
+import { FileFormatError } from '../../../../domain/files/file-error';
 import { changeBasis, planConfigurationChange } from '../../../app/configuration-changes';
 import { provisioningPaths } from '../../../app/jobs';
 import { ConfigFileStore } from '../../../app/jobs/config-file-store';
+import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
 import type { CliContext } from '../context';
-import { EXIT } from '../errors';
+import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
-import { moveTo, outputDir, readInputFile } from './files';
+import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
 import { offerFunctionTests } from './function-test';
 
-/** `device configuration download SN -o DIR`: the device's configuration file and its syncId. */
-export async function configurationDownload(ctx: CliContext, serialNumber: string, options: { output: string }): Promise<number> {
+/**
+ * `device configuration download SN -o DIR [--force]`: the device's configuration file and its
+ * syncId. Checked before anything is written as a configuration job checks it before sending (the
+ * root key's certificate for the organization key, the signature, for this device, of the
+ * organization signed in to), then saved as `SN.cbor` (`SN-blank.cbor`), named here, never from the
+ * service's Content-Disposition. An existing file is kept unless --force.
+ */
+export async function configurationDownload(ctx: CliContext, serialNumber: string, options: { output: string; force?: boolean }): Promise<number> {
   const account = await ctx.account();
   const dir = await outputDir(options.output);
-  const temp = join(dir, `.download-${randomBytes(6).toString('hex')}`);
-  const downloaded = await account.client.devices.downloadConfigurationFile(serialNumber, { path: temp });
-  const bytes = new Uint8Array(await readFile(temp));
-  const decoded = decodeConfigFile(bytes);
-  const path = await moveTo(temp, dir, downloaded.fileName ?? `${serialNumber}.cbor`);
+  const fetched = await account.client.devices.fetchConfigurationFile(serialNumber);
+  const bytes = fetched.bytes;
+  const accountDirs = provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId);
+  const decoded = await refusedUnlessChecked('configuration file', async () => {
+    const rootKey = (await new SigningKeyStore({ dir: accountDirs.keys }).get(account.client)).key;
+    if (!rootKey) throw new CliError("the configuration file was not saved: the service's root key is not known, so its signature cannot be checked", EXIT.failed);
+    const verified = verifyConfigFile(bytes, { rootKeyPem: rootKey.publicKeyPem, expectedSerialNumber: serialNumber });
+    if (verified.orgId !== account.orgId) throw new FileFormatError('CONFIG_WRONG_ORGANIZATION', `It is a file of organization ${verified.orgId}, not of ${account.orgId} (signed in)`);
+    return verified;
+  });
+  const path = await saveDownload(dir, `${decoded.serialNumber}${decoded.content.blank ? '-blank' : ''}.cbor`, bytes, { force: options.force });
   // Kept for offline use as well: "configuration update" works from it when the service is unreachable.
-  await new ConfigFileStore({ dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).configFiles }).put(serialNumber, bytes, decoded.syncId);
-  const syncId = downloaded.syncId ?? decoded.syncId;
-  if (ctx.out.json) ctx.out.jsonLine({ serialNumber, path, syncId, size: downloaded.size, sha256: downloaded.sha256 });
-  else ctx.out.line(`${serialNumber}: saved ${path} (${downloaded.size} bytes, syncId ${syncId}${decoded.content.blank ? ', blank' : ''})`);
+  await new ConfigFileStore({ dir: accountDirs.configFiles }).put(serialNumber, bytes, decoded.syncId);
+  const syncId = fetched.syncId ?? decoded.syncId;
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (ctx.out.json) ctx.out.jsonLine({ serialNumber, path, syncId, size: bytes.length, sha256 });
+  else ctx.out.line(`${serialNumber}: saved ${path} (${bytes.length} bytes, syncId ${syncId}${decoded.content.blank ? ', blank' : ''})`);
   return EXIT.ok;
 }
 

@@ -1,6 +1,7 @@
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { nodeFileSystem, renameDurable } from '../../../../platform/durable-file';
+import { errnoCode, fsyncDir, nodeFileSystem, tempPathFor, writeFileAtomic } from '../../../../platform/durable-file';
+import { FileFormatError } from '../../../../domain/files/file-error';
 import { CliError, EXIT } from '../errors';
 
 /** A file the technician named, read whole (firmware bundles and configuration files are small). */
@@ -20,17 +21,69 @@ export async function outputDir(dir: string): Promise<string> {
 }
 
 /**
- * Moves a finished download (written and fsync'd by the API client) to its final name, the
- * service's suggestion made safe; the rename itself survives a power cut.
+ * A file name taken from outside (the service's suggestion, or a name built from what a downloaded
+ * file says of itself) made safe to create in the output directory: only its last path segment
+ * (after every `/` and `\\`), no leading dots (a name like `.bashrc` or `..` would land among the
+ * user's own dot files), letters, digits, `.`, `_` and `-` only. Empty after that: refused.
  */
-export async function moveTo(from: string, dir: string, name: string): Promise<string> {
-  const safe = basename(name).replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
-  const target = join(dir, safe);
+export function safeDownloadName(name: string): string {
+  const lastSegment = name.split(/[\\/]/).pop() ?? '';
+  const safe = lastSegment.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  if (safe === '') throw new CliError(`the download's file name "${name}" has nothing left once made safe; nothing was saved`, EXIT.failed);
+  return safe;
+}
+
+/**
+ * Runs the checks of a downloaded file; a file that fails them is refused with their reason, and
+ * the person is told that nothing was saved.
+ */
+export async function refusedUnlessChecked<T>(what: string, check: () => Promise<T> | T): Promise<T> {
   try {
-    await renameDurable(nodeFileSystem, from, target);
+    return await check();
   } catch (error) {
-    await unlink(from).catch(() => undefined);
+    if (error instanceof FileFormatError) throw new CliError(`the ${what} the service sent was refused and nothing was saved: ${error.message.replace(/\.$/, '')}`, EXIT.failed);
     throw error;
   }
+}
+
+/**
+ * Saves a downloaded file, already checked, as `dir/name` (name made safe by safeDownloadName),
+ * durably and private to the user. A file already there is kept unless `force`: written whole
+ * beside it, then linked into place (link refuses an existing name), so no check-then-write race
+ * either. Returns the path.
+ */
+export async function saveDownload(dir: string, name: string, bytes: Uint8Array, options: { force?: boolean } = {}): Promise<string> {
+  const target = join(dir, safeDownloadName(name));
+  if (options.force) {
+    await writeFileAtomic(target, bytes);
+    return target;
+  }
+  const temp = tempPathFor(target);
+  try {
+    await writeFileAtomic(temp, bytes);
+    await linkOrCreate(temp, target, bytes);
+  } catch (error) {
+    if (errnoCode(error) === 'EEXIST') throw new CliError(`${target} exists already; it was left as it is (--force replaces it)`, EXIT.failed);
+    throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  await fsyncDir(nodeFileSystem, dir);
   return target;
+}
+
+/** Where the file system has no hard links (a FAT USB stick), an exclusive create stands in for the link. */
+async function linkOrCreate(temp: string, target: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await link(temp, target);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+    try {
+      await writeFile(target, bytes, { flag: 'wx', mode: 0o600 });
+    } catch (writeError) {
+      if (errnoCode(writeError) !== 'EEXIST') await unlink(target).catch(() => undefined);
+      throw writeError;
+    }
+  }
 }

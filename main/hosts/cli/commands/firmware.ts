@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { DEVICE_TYPES, type DeviceType } from '../../../../domain/device-types';
 import { readFirmwareBundle } from '../../../../domain/files/firmware-bundle';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
-import { moveTo, outputDir, readInputFile } from './files';
+import { checkFirmwareSignature } from '../../../app/cache/firmware-signature';
+import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
 import type { UpdateOptions } from './configuration';
 
 export function deviceTypeArgument(value: string): DeviceType {
@@ -16,32 +15,34 @@ export function deviceTypeArgument(value: string): DeviceType {
   return upper as DeviceType;
 }
 
-/** `device firmware download (-s SN | -t TYPE) -o DIR`: the latest bundle, checked, saved and cached. */
-export async function firmwareDownload(ctx: CliContext, options: { serial?: string; type?: string; output: string }): Promise<number> {
+/**
+ * `device firmware download (-s SN | -t TYPE) -o DIR [--force]`: the latest bundle, checked as a
+ * firmware job checks it (structure, image SHA-256, the signature by one of the service's release
+ * keys) before anything is written, saved as `<type>-<version>.zip` (named here from the checked
+ * bundle, never from the service's Content-Disposition), and cached. An existing file is kept
+ * unless --force.
+ */
+export async function firmwareDownload(ctx: CliContext, options: { serial?: string; type?: string; output: string; force?: boolean }): Promise<number> {
   if ((options.serial === undefined) === (options.type === undefined)) throw new CliError('give either -s SERIAL_NUMBER or -t TYPE', EXIT.usage);
   const deviceType = options.type === undefined ? undefined : deviceTypeArgument(options.type);
   const account = await ctx.account();
   const dir = await outputDir(options.output);
-  const temp = join(dir, `.download-${randomBytes(6).toString('hex')}`);
-  const downloaded =
+  const { bytes } =
     options.serial !== undefined
-      ? await account.client.devices.downloadFirmware(options.serial, { path: temp })
-      : await account.client.devices.downloadFirmwareByType(deviceType!, { path: temp });
-  const bytes = new Uint8Array(await readFile(temp));
-  let bundle;
-  try {
-    bundle = readFirmwareBundle(bytes, deviceType ? { deviceType } : {});
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  const path = await moveTo(temp, dir, downloaded.fileName ?? `${bundle.deviceType}-${bundle.version}.zip`);
+      ? await account.client.devices.fetchFirmware(options.serial)
+      : await account.client.devices.fetchFirmwareByType(deviceType!);
   const service = await ctx.provisioning();
+  const { bundle, signer } = await refusedUnlessChecked('firmware bundle', async () => {
+    const bundle = readFirmwareBundle(bytes, deviceType ? { deviceType } : {});
+    return { bundle, ...(await checkFirmwareSignature(bundle, service.cache.releaseKeys, account.client)) };
+  });
+  const path = await saveDownload(dir, `${bundle.deviceType}-${bundle.version}.zip`, bytes, { force: options.force });
   // Downloaded from this organization: it may stand in for the service's answer offline.
   const origin = { serviceUrl: account.client.baseUrl, orgId: account.client.orgId };
   await service.cache.put(bytes, { source: `file ${path}`, origin, expect: { deviceType: bundle.deviceType, version: bundle.version } });
-  if (ctx.out.json) ctx.out.jsonLine({ path, deviceType: bundle.deviceType, version: bundle.version, size: downloaded.size, sha256: downloaded.sha256 });
-  else ctx.out.line(`Saved ${path}: ${bundle.deviceType} firmware ${bundle.version} (${downloaded.size} bytes, image SHA-256 checked); also kept in the cache for offline installs.`);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (ctx.out.json) ctx.out.jsonLine({ path, deviceType: bundle.deviceType, version: bundle.version, size: bytes.length, sha256, signedBy: signer });
+  else ctx.out.line(`Saved ${path}: ${bundle.deviceType} firmware ${bundle.version} (${bytes.length} bytes, image SHA-256 and release key ${signer.name} checked); also kept in the cache for offline installs.`);
   return EXIT.ok;
 }
 

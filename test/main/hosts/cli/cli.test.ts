@@ -133,7 +133,7 @@ describe('files', () => {
     const dir = join(world.root, 'fw');
     const byType = await world.cli(['device', 'firmware', 'download', '-t', 'nscp', '-o', dir]);
     expect(byType.code, byType.stderr).toBe(0);
-    expect(byType.stdout).toMatch(/^Saved .*\/NSCP-1\.1\.0\.zip: NSCP firmware 1\.1\.0 \(\d+ bytes, image SHA-256 checked\); also kept in the cache for offline installs\.\n$/);
+    expect(byType.stdout).toMatch(/^Saved .*\/NSCP-1\.1\.0\.zip: NSCP firmware 1\.1\.0 \(\d+ bytes, image SHA-256 and release key .+ checked\); also kept in the cache for offline installs\.\n$/);
     const bySerial = await world.cli(['--json', 'device', 'firmware', 'download', '-s', 'SRCP000101', '-o', dir]);
     const saved = JSON.parse(bySerial.stdout) as { path: string; deviceType: string; version: string };
     expect(saved).toMatchObject({ deviceType: 'SRCP', version: '1.1.0' });
