@@ -9,7 +9,7 @@ import {
   type DecodedConfigFile,
 } from './config-file-content';
 import { decodeLayout2, encodeLayout2 } from './config-file-layout2';
-import { decodeSecureConfig, encodeSecureConfig, isSecureConfigMap } from './secure-config';
+import { decodeLayout3, encodeLayout3, isSecureConfigMap } from './secure-config';
 
 /**
  * The device configuration file (CBOR), signed by an organization's key. Two layouts, one content:
@@ -25,13 +25,13 @@ export * from './config-file-content';
 /** Writes the layout the content names (content.format): layout 3 unless a test asks for a layout-2 file. */
 export function encodeConfigFile(content: ConfigFileContent, signer: ConfigFileSigner): Uint8Array {
   checkSignable(content, signer);
-  return content.format === CONFIG_FILE_FORMAT_LAYOUT2 ? encodeLayout2(content, signer) : encodeSecureConfig(content, signer);
+  return content.format === CONFIG_FILE_FORMAT_LAYOUT2 ? encodeLayout2(content, signer) : encodeLayout3(content, signer);
 }
 
 /** Parses the file's structure, in either layout, and checks its internal consistency; does not check the signatures. */
 export function decodeConfigFile(file: Uint8Array): DecodedConfigFile {
   const map = decodeCborMap(file, 'the file', badConfigFile);
-  if (isSecureConfigMap(map)) return decodeSecureConfig(map);
+  if (isSecureConfigMap(map)) return decodeLayout3(map);
   if (map.format === CONFIG_FILE_FORMAT_LAYOUT2) return decodeLayout2(map);
   return badConfigFile(
     `unknown format ${JSON.stringify(map.format)}: expected the secure configuration map of "${CONFIG_FILE_FORMAT}" (with "config-data") or "${CONFIG_FILE_FORMAT_LAYOUT2}"`,

@@ -1,4 +1,5 @@
 import { scm2FromConfiguration } from '../vendor/scm2-from-configuration';
+import { encodeConfigData, SECURE_CONFIG_KEY, sha256Hex } from '../vendor/secure-config';
 import { decodeCborMap, encodeCbor, isByteString } from './cbor';
 import {
   badConfigFile,
@@ -35,6 +36,9 @@ import { orgKeyCertificateFromPem, orgKeyCertificateToPem } from './secure-confi
  *   syncId           text   uuid; the same value as provisioner.syncId and as the
  *                           X-Config-File-Sync-Id header
  *
+ * domain/vendor/secure-config.ts reads the same map as a vendor device does (structure, checksum,
+ * scm2); this module reads it as our devices do, checking our signature and content too.
+ *
  * Nothing outside config-data is trusted: serial number, organization and sequence are read from
  * the signed content only, and the top-level syncId must equal the signed one.
  */
@@ -43,23 +47,24 @@ const HEX_32_BYTES = /^[0-9a-f]{64}$/;
 
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
-export function encodeSecureConfig(content: ConfigFileContent, signer: ConfigFileSigner): Uint8Array {
-  const configData = encodeCbor({ body: { scm2: scm2FromConfiguration(content) }, provisioner: content });
+export function encodeLayout3(content: ConfigFileContent, signer: ConfigFileSigner): Uint8Array {
+  const configData = encodeConfigData({ scm2: scm2FromConfiguration(content), provisioner: content });
   const signature = signer.sign(configData);
   if (signature.length !== 64) throw new Error(`An ECDSA P-256 signature in IEEE P1363 form is 64 bytes, not ${signature.length}.`);
+  // The vendor's five keys in the vendor tool's order (domain/vendor/secure-config.ts names them), then ours.
   return encodeCbor({
-    'config-data': configData,
-    'config-checksum': toHex(sha256(configData)),
-    'r-component': toHex(signature.subarray(0, 32)),
-    's-component': toHex(signature.subarray(32)),
-    'fso7-3': orgKeyCertificateToPem(signer.certificate),
+    [SECURE_CONFIG_KEY.configData]: configData,
+    [SECURE_CONFIG_KEY.checksum]: sha256Hex(configData),
+    [SECURE_CONFIG_KEY.rComponent]: toHex(signature.subarray(0, 32)),
+    [SECURE_CONFIG_KEY.sComponent]: toHex(signature.subarray(32)),
+    [SECURE_CONFIG_KEY.fso73]: orgKeyCertificateToPem(signer.certificate),
     syncId: content.syncId,
   });
 }
 
 /** A top-level map in layout 3 (the vendor's map): it has `config-data`. */
 export function isSecureConfigMap(map: Record<string, unknown>): boolean {
-  return 'config-data' in map;
+  return SECURE_CONFIG_KEY.configData in map;
 }
 
 function hex32(map: Record<string, unknown>, key: string): Uint8Array {
@@ -73,12 +78,12 @@ function hex32(map: Record<string, unknown>, key: string): Uint8Array {
  * the order docs/device-protocol.md 3.8 gives: the top-level fields, the checksum, then what
  * config-data and the certificate hold.
  */
-export function decodeSecureConfig(map: Record<string, unknown>): DecodedConfigFile {
-  const configData = map['config-data'];
-  if (!isByteString(configData)) badConfigFile('field "config-data" is not a byte string');
-  const digest = hex32(map, 'config-checksum');
-  const signature = new Uint8Array([...hex32(map, 'r-component'), ...hex32(map, 's-component')]);
-  const certificate = orgKeyCertificateFromPem(textField(map, 'fso7-3'));
+export function decodeLayout3(map: Record<string, unknown>): DecodedConfigFile {
+  const configData = map[SECURE_CONFIG_KEY.configData];
+  if (!isByteString(configData)) badConfigFile(`field "${SECURE_CONFIG_KEY.configData}" is not a byte string`);
+  const digest = hex32(map, SECURE_CONFIG_KEY.checksum);
+  const signature = new Uint8Array([...hex32(map, SECURE_CONFIG_KEY.rComponent), ...hex32(map, SECURE_CONFIG_KEY.sComponent)]);
+  const certificate = orgKeyCertificateFromPem(textField(map, SECURE_CONFIG_KEY.fso73));
   const syncId = textField(map, 'syncId');
   if (!equalBytes(digest, sha256(configData))) throw checksumMismatch();
   const orgKey = decodeOrgKeyCertificate(certificate);
