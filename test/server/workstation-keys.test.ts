@@ -77,7 +77,7 @@ describe.each(backends())('workstation keys on %s', (backend) => {
     const early = await env.call('POST', '/ledger/entries', { key: operator, body: { entries: [first] } });
     expect(early.status).toBe(403);
     expect(codes(early)).toEqual(['LEDGER_KEY_NOT_ENROLLED']);
-    expect(early.json.errors[0].message).toMatch(/has no enrolled key/);
+    expect(early.json.errors![0]!.message).toMatch(/has no enrolled key/);
 
     const enrolled = await env.call('POST', '/workstations/keys', { key: operator, body: enrolment(ws, env.orgId) });
     expect(enrolled.status, JSON.stringify(enrolled.json)).toBe(200);
@@ -95,7 +95,7 @@ describe.each(backends())('workstation keys on %s', (backend) => {
     const refused = await env.call('POST', '/ledger/entries', { key: operator, body: { entries: [forged] } });
     expect(refused.status).toBe(403);
     expect(codes(refused)).toEqual(['LEDGER_KEY_NOT_ENROLLED']);
-    expect(refused.json.errors[0].message).toMatch(new RegExp(`names workstation ${ws.id} but is signed by key .* not that workstation's enrolled key`));
+    expect(refused.json.errors![0]!.message).toMatch(new RegExp(`names workstation ${ws.id} but is signed by key .* not that workstation's enrolled key`));
 
     // Mixed with a genuine entry, the batch is refused whole.
     const genuine = entryOf(ws, env.orgId, 'success');
@@ -136,7 +136,7 @@ describe.each(backends())('workstation keys on %s', (backend) => {
     expect(rotated.status, JSON.stringify(rotated.json)).toBe(200);
     const late = await env.call('POST', '/ledger/entries', { key: operator, body: { entries: [unsent] } });
     expect(codes(late)).toEqual(['LEDGER_KEY_NOT_ENROLLED']);
-    expect(late.json.errors[0].message).toMatch(/replaced by a rotation .* only its entries up to 1 stay good/);
+    expect(late.json.errors![0]!.message).toMatch(/replaced by a rotation .* only its entries up to 1 stay good/);
     // The entry received before the rotation is still known, not refused.
     expect((await env.call('POST', '/ledger/entries', { key: operator, body: { entries: [sent] } })).json.data).toEqual({ received: 0, known: 1 });
     // The retired key never comes back.
@@ -171,7 +171,7 @@ describe.each(backends())('workstation keys on %s', (backend) => {
     const after = entryOf(ws, env.orgId, 'success');
     const refused = await env.call('POST', '/ledger/entries', { key: operator, body: { entries: [after] } });
     expect(codes(refused)).toEqual(['LEDGER_KEY_NOT_ENROLLED']);
-    expect(refused.json.errors[0].message).toMatch(/revoked .* \(laptop stolen\)/);
+    expect(refused.json.errors![0]!.message).toMatch(/revoked .* \(laptop stolen\)/);
     expect(codes(await env.call('POST', `/workstations/${ws.id}/revoke`, { body: { reason: 'again' } }))).toEqual(['WORKSTATION_KEY_NOT_FOUND']);
 
     const root = (await env.call('GET', '/v1/config-file-signing-key', { key: null })).json.data as { publicKeyPem: string };

@@ -14,6 +14,7 @@ import { fsyncDir, nodeFileSystem, readFileIfExists, type FileSystem } from '../
 import { tryAcquireLock } from '../../../platform/durable-lock';
 import type { QuarantinedFile } from '../../../platform/quarantine';
 import type { SecretStore } from '../../../platform/secret-store';
+import { signEnrolmentProof, type WorkstationEnrolment } from '../../../domain/workstation-keys';
 import { loadOrCreateLedgerKey, type LedgerKey } from './ledger-key';
 
 /**
@@ -77,6 +78,28 @@ export class Ledger {
       if (raw === undefined) await fsyncDir(this.fs, this.dir);
       return entry;
     });
+  }
+
+  /** The ledger key's public half, as its entries carry it (the key is made on first use, as an append does). */
+  async signerKey(): Promise<string> {
+    return (await this.signingKey()).signerKey;
+  }
+
+  /**
+   * What enrols this workstation's ledger key in an organization (domain/workstation-keys.ts): the
+   * key's public half and its own signature over the organization, the workstation and the key.
+   */
+  async enrolment(orgId: string, workstation: string, options: { rotate?: boolean } = {}): Promise<WorkstationEnrolment> {
+    const key = await this.signingKey();
+    const proof = signEnrolmentProof({ orgId, workstation, publicKey: key.signerKey }, key.privateKeyPem);
+    return { workstation, publicKey: key.signerKey, proof, ...(options.rotate ? { rotate: true } : {}) };
+  }
+
+  private async signingKey(): Promise<LedgerKey> {
+    if (this.key) return this.key;
+    await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    // Under the lock, as in append: two processes on first use must not each make a key.
+    return this.locked(async () => (this.key ??= await loadOrCreateLedgerKey(this.options.secrets, { now: this.now, onQuarantine: this.options.onQuarantine })));
   }
 
   /** Every line of the ledger, oldest first: an entry, or why that line is not one. */

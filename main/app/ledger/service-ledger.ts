@@ -21,7 +21,7 @@ import type { Ledger } from './ledger';
 
 /** The account the entries belong to: the client holds its key. */
 export interface LedgerAccount {
-  client: Pick<ServiceClient, 'ledger'>;
+  client: Pick<ServiceClient, 'ledger' | 'workstations'>;
   serviceUrl: string;
   orgId: string;
 }
@@ -37,9 +37,13 @@ function entriesOf(lines: readonly LedgerLine[]): LedgerEntry[] {
  * Sends every entry of this account that holds on its own (hash, signature); the service skips
  * those it has. A changed entry is not sent: the service would refuse it, and verify names it.
  */
-export async function sendLedger(ledger: Pick<Ledger, 'readAll'>, account: LedgerAccount): Promise<{ received: number; known: number; withheld: number }> {
+export async function sendLedger(
+  ledger: Pick<Ledger, 'readAll'> & Partial<Pick<Ledger, 'enrolment' | 'signerKey'>>,
+  account: LedgerAccount,
+): Promise<{ received: number; known: number; withheld: number }> {
   const mine = entriesOf(await ledger.readAll()).filter((entry) => entry.serviceUrl === account.serviceUrl && entry.orgId === account.orgId);
   const sound = mine.filter((entry) => ledgerEntryFault(entry) === undefined);
+  if (sound.length > 0 && ledger.enrolment && ledger.signerKey) await enrolOwnKey({ enrolment: ledger.enrolment.bind(ledger), signerKey: ledger.signerKey.bind(ledger) }, sound, account);
   let received = 0;
   let known = 0;
   for (let i = 0; i < sound.length; i += BATCH) {
@@ -48,6 +52,18 @@ export async function sendLedger(ledger: Pick<Ledger, 'readAll'>, account: Ledge
     known += result.known;
   }
   return { received, known, withheld: mine.length - sound.length };
+}
+
+/**
+ * Enrols this workstation's key for the workstation its entries name, signed in as the account's
+ * user: the service takes a workstation's entries only from its enrolled key, and records who
+ * enrolled it. Enrolling the key it has already changes nothing; a workstation whose enrolled key
+ * is another one gets the service's refusal (an Admin rotates: `ledger enrol --rotate`).
+ */
+async function enrolOwnKey(ledger: Pick<Ledger, 'enrolment' | 'signerKey'>, entries: readonly LedgerEntry[], account: LedgerAccount): Promise<void> {
+  const own = await ledger.signerKey();
+  const workstations = new Set(entries.filter((entry) => entry.signerKey === own).map((entry) => entry.workstation));
+  for (const workstation of workstations) await account.client.workstations.enrol(await ledger.enrolment(account.orgId, workstation));
 }
 
 /** The organization's whole chain, oldest first. */

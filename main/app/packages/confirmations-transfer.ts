@@ -86,7 +86,7 @@ export interface DeliveryReport {
 
 export interface DeliverConfirmationsOptions {
   bytes: Uint8Array;
-  account: { serviceUrl: string; orgId: string; client: Pick<ServiceClient, 'ledger'> & { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> } };
+  account: { serviceUrl: string; orgId: string; client: Pick<ServiceClient, 'ledger' | 'workstations'> & { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> } };
   /** The key id of the workstation that must have signed it; any signer when absent. */
   requiredSigner?: string;
   signal?: AbortSignal;

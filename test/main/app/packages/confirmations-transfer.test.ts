@@ -55,7 +55,15 @@ function recordingClient(fail: (call: number) => Error | undefined = () => undef
     },
     page: async () => ({ entries: [], nextAfter: null }),
   } as unknown as ServiceClient['ledger'];
-  return { sent, ledgerSent, ledger, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
+  const enrolled: unknown[] = [];
+  // Workstation keys: records each enrolment it is sent.
+  const workstations = {
+    enrol: async (enrolment: unknown) => {
+      enrolled.push(enrolment);
+      return { enrolled: true, key: enrolment };
+    },
+  } as unknown as ServiceClient['workstations'];
+  return { sent, ledgerSent, ledger, enrolled, workstations, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
 }
 
 describe('exporting and delivering confirmations', () => {
