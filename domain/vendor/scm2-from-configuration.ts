@@ -69,9 +69,17 @@ function timeoutMs(safety: Settings): number {
   return match ? Number(match[1]) : DEFAULT_SAFETY_TIMEOUT_MS;
 }
 
-/** A vendor name (1–8 of [0-9A-Za-z ]): the last 8 letters and digits of the serial number. */
+/**
+ * A vendor name (1–8 of [0-9A-Za-z ]) for a serial number: as it is when it fits, else with its
+ * type letters cut from their end ('NSCP000101' → 'NS000101', 'EPC000101' → 'EP000101'), so that
+ * devices whose numbers differ only in their type (SRCP000101, NSCP000101) keep apart.
+ */
 export function vendorNameOf(serialNumber: string): string {
-  return serialNumber.replace(/[^0-9A-Za-z]/g, '').slice(-8);
+  const cleaned = serialNumber.replace(/[^0-9A-Za-z]/g, '');
+  if (cleaned.length <= 8) return cleaned;
+  const [, letters = '', rest = ''] = /^([A-Za-z]*)(.*)$/.exec(cleaned) ?? [];
+  if (rest.length >= 8) return rest.slice(-8);
+  return letters.slice(0, 8 - rest.length) + rest;
 }
 
 /** 'BITRATE_250000' → 250 (kbit/s). */
