@@ -23,6 +23,8 @@ import {
   type TransferOptions,
 } from './device-port';
 import { identityOf } from './identity';
+import { createVendorLink, detectProtocol, forgetProtocol, vendorFamilyOf } from '../../devices/vendor';
+import { VendorConnection } from './vendor-connection';
 import { describeCoding } from '../../../domain/files/content-coding';
 
 /**
@@ -48,8 +50,12 @@ export function createDeviceConnector(options: DeviceConnectorOptions = {}): Dev
   return {
     async connect(target: DeviceTarget, call: { signal?: AbortSignal } = {}): Promise<DeviceConnection> {
       const spec = target.kind === 'link' ? target.spec : await locate(options.finder, target.serialNumber, call.signal);
-      const link = createLink(parseLinkSpec(spec), options.linkDeps);
       const opening = AbortSignal.any([...(call.signal ? [call.signal] : []), AbortSignal.timeout(options.openTimeoutMs ?? 15_000)]);
+      // Which protocol the device speaks (asked once per port for the session): the vendor's gets its own connection.
+      if ((await detectProtocol(spec, { linkDeps: options.linkDeps, signal: opening }).catch(() => null)) === 'vendor') {
+        return openVendorConnection(spec, target.serialNumber, options, call.signal, opening);
+      }
+      const link = createLink(parseLinkSpec(spec), options.linkDeps);
       await link.open(opening);
       const session = new DeviceSession(link, {
         reconnectTimeoutMs: options.reconnectTimeoutMs,
@@ -64,6 +70,27 @@ export function createDeviceConnector(options: DeviceConnectorOptions = {}): Dev
       }
     },
   };
+}
+
+async function openVendorConnection(
+  spec: string,
+  expectedSerialNumber: string | undefined,
+  options: DeviceConnectorOptions,
+  signal: AbortSignal | undefined,
+  opening: AbortSignal,
+): Promise<DeviceConnection> {
+  const parsed = parseLinkSpec(spec);
+  const link = createVendorLink(parsed, options.linkDeps);
+  await link.open(opening);
+  const session = new DeviceSession(link, { reconnectTimeoutMs: options.reconnectTimeoutMs, expectedSerialNumber });
+  try {
+    return await VendorConnection.open(session, vendorFamilyOf(parsed), { maxResumes: options.maxResumes, signal });
+  } catch (error) {
+    await session.close().catch(() => undefined);
+    // Perhaps another device is on the port now: ask it again next time.
+    forgetProtocol(spec);
+    throw error;
+  }
 }
 
 async function locate(finder: DeviceFinder | undefined, serialNumber: string, signal: AbortSignal | undefined): Promise<string> {

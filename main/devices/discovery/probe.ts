@@ -2,6 +2,26 @@ import { createLink, parseLinkSpec, type LinkFactoryDeps, type LinkSpec } from '
 import { identify } from '../operations/identify';
 import type { DeviceInfo } from '../operations/payloads';
 import { DeviceSession } from '../session';
+import { createVendorLink, detectProtocol, identifyVendor, readHeldConfig, vendorFamilyOf, type DeviceProtocol, type VendorIdentity } from '../vendor';
+
+/**
+ * A vendor device's identity in the fields of GET /info, so that lists and jobs read both kinds of
+ * device alike. It answers one block at a time and has no boot id (docs/vendor-devices.md).
+ */
+export function vendorInfo(identity: VendorIdentity, configSyncId: string | null): DeviceInfo {
+  return {
+    protocol: 0,
+    serialNumber: identity.serialNumber,
+    deviceType: identity.deviceType,
+    model: identity.model,
+    firmwareVersion: identity.firmwareVersion,
+    configSyncId,
+    maxBlockSize: 1024,
+    maxInFlight: 1,
+    bootId: 'vendor',
+    state: 'idle',
+  };
+}
 
 export interface ProbeOptions {
   /** How the link is opened (tests: a mock serial port opener, a simulated BLE central). */
@@ -13,8 +33,14 @@ export interface ProbeOptions {
   signal?: AbortSignal;
 }
 
-/** What asking one link gave: the device's GET /info, or why nothing answered. */
-export type ProbeResult = { link: string; linkKind: LinkSpec['kind'] } & ({ info: DeviceInfo; error: null } | { info: null; error: string });
+/**
+ * What asking one link gave: the device's GET /info (for a device that speaks the vendor's protocol,
+ * the same fields read from its cfg/… resources: vendorInfo), or why nothing answered.
+ */
+export type ProbeResult = { link: string; linkKind: LinkSpec['kind'] } & (
+  | { info: DeviceInfo; error: null; protocol: DeviceProtocol }
+  | { info: null; error: string; protocol?: DeviceProtocol }
+);
 
 /**
  * Opens the link, asks GET /info with one retransmission, closes it. A link that is not written
@@ -28,11 +54,21 @@ export async function probeLink(link: string, options: ProbeOptions = {}): Promi
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
   let session: DeviceSession | undefined;
   try {
+    const protocol = await detectProtocol(link, { linkDeps: options.linkDeps, ackTimeoutMs: options.ackTimeoutMs, signal });
+    if (protocol === 'vendor') {
+      const opened = createVendorLink(spec, options.linkDeps);
+      await opened.open(signal);
+      session = new DeviceSession(opened, { ackTimeoutMs: options.ackTimeoutMs });
+      const family = vendorFamilyOf(spec);
+      const identity = await identifyVendor(session, family, { signal, maxRetransmit: 1 });
+      const held = await readHeldConfig(session, family, signal);
+      return { link, linkKind: spec.kind, info: vendorInfo(identity, held.syncId), error: null, protocol };
+    }
     const opened = createLink(spec, options.linkDeps);
     await opened.open(signal);
     session = new DeviceSession(opened, { ackTimeoutMs: options.ackTimeoutMs });
     const info = await identify(session, { signal, maxRetransmit: 1 });
-    return { link, linkKind: spec.kind, info, error: null };
+    return { link, linkKind: spec.kind, info, error: null, protocol: 'provisioner' };
   } catch (error) {
     const reason = timeout?.aborted ? 'no answer to the info request' : error instanceof Error ? error.message : String(error);
     return { link, linkKind: spec.kind, info: null, error: reason };
