@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
-import { fraction, integer, nonNegativeNumber, paramDrift, positiveNumber, repeated, sharedOptions, stall, type CliFlags } from './cli/flags';
+import { fraction, integer, nonNegativeNumber, paramDrift, positiveNumber, protocol, repeated, sharedOptions, stall, type CliFlags } from './cli/flags';
 import { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 import { readFleetFile } from './cli/fleet-file';
 import { loadPublicKey } from './cli/public-key';
@@ -19,6 +19,11 @@ function buildProgram(): Command {
     )
     .addOption(new Option('--type <type>', 'device type').choices(DEVICE_TYPES))
     .option('--serial <serialNumber>', 'serial number, e.g. EPC000101')
+    .option(
+      '--protocol <protocol>',
+      "provisioner (ours, the default) or vendor: the vendor's protocol (docs/vendor-devices.md), an SRCP/NSCP/WESP as an FRC-family device on --link pty with plain SLIP, an EPC on --link udp:HOST:PORT",
+      protocol,
+    )
     .option('--model <model>', 'hardware model name')
     .option('--firmware-version <version>', 'version the device runs at first start', undefined)
     .option('--link <link>', 'pty | udp:HOST:PORT | ble', 'pty')
@@ -45,7 +50,7 @@ function buildProgram(): Command {
     .option('--replug-after <ms>', 'fault: how long the cable stays out after --pull-at (default 1000)', integer)
     .option('--stall <ms@offset>', 'fault: stop for MS milliseconds when the firmware upload reaches OFFSET', stall)
     .option('--power-cycle-during-apply', 'fault: cut the power while the image is being applied (once)')
-    .option('--fault-param-drift <key[=value]>', 'fault: store this running parameter differently from the applied file, keeping its syncId (GET /params shows it), e.g. safety.timeout=1024', paramDrift)
+    .option('--fault-param-drift <key[=value]>', 'fault: store this running parameter differently from the applied file, keeping its syncId (GET /params shows it), e.g. safety.timeout=1024; on a vendor device KEY is the cfg/… path it runs differently (its GET answers the drifted value), e.g. cfg/sf/smcu/global/timeoutMs=1024 or cfg/setup/radioChannel', paramDrift)
     .option('--seed <n>', 'seed of the fault decisions (default 1)', integer)
     .option('--press-estop-after-ms <ms>', "the function test's technician: press the E-stop this long after a host starts observing /safety", integer)
     .option('--press-estop <socket>', "press the E-stop of a running simulated device through its control socket (its JSON line's controlSocket), then exit");

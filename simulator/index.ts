@@ -1,7 +1,8 @@
 // The device simulator's programmatic API: host tests, the CLI and e2e tests start devices here.
 export { startSimulatedDevice } from './start-device';
 export type { SimulatedDevice, SimulatedDeviceDescriptor } from './simulated-device';
-export type { SimulatedDeviceOptions, LinkOption, BleOptions } from './options';
+export type { SimulatedDeviceOptions, LinkOption, BleOptions, DeviceProtocol } from './options';
+export type { VendorState, StoredFile, AppliedVendorConfig } from './vendor/state';
 export type { FaultOptions, FaultStats } from './faults';
 export type { DeviceState, PersistedConfig, PersistedUpload } from './device/state';
 export type { WireModel } from './wire/models';

@@ -6,8 +6,16 @@ import { SIMULATED_DEVICE_MAX_PAYLOADS } from './coap/q-block1-sets';
 import type { FaultOptions } from './faults';
 import { simulatorDir } from './scratch-dir';
 import type { AdvertisedCoding } from '../domain/files/content-coding';
+import { VENDOR_MODELS } from './vendor/family';
 
 export type LinkOption = 'pty' | 'ble' | { udp: { host: string; port: number } };
+
+/**
+ * Which device protocol a simulated device speaks: ours (docs/device-protocol.md) or the vendor's
+ * (docs/vendor-devices.md: an FRC-family device on a pty with plain SLIP, or an EPC on UDP).
+ */
+export type DeviceProtocol = 'provisioner' | 'vendor';
+export const DEVICE_PROTOCOLS: readonly DeviceProtocol[] = ['provisioner', 'vendor'];
 
 export interface BleOptions {
   /** The largest ATT MTU the peripheral accepts; the central's request may lower it. Default 247. */
@@ -20,6 +28,8 @@ export interface BleOptions {
 
 export interface SimulatedDeviceOptions {
   deviceType: DeviceType;
+  /** Default 'provisioner'. */
+  protocol?: DeviceProtocol;
   serialNumber: string;
   model?: string;
   /** The version the device runs before any update (its state directory wins once it exists). */
@@ -123,10 +133,14 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
       throw new Error(`Release key ${i + 1} of ${options.serialNumber}: ${(error as Error).message}`);
     }
   });
+  const protocol = options.protocol ?? 'provisioner';
+  if (!DEVICE_PROTOCOLS.includes(protocol)) throw new Error(`Unknown protocol ${String(protocol)}; use one of ${DEVICE_PROTOCOLS.join(', ')}.`);
+  if (protocol === 'vendor') checkVendorLink(options.deviceType, options.link);
   return {
     deviceType: options.deviceType,
+    protocol,
     serialNumber: options.serialNumber,
-    model: options.model ?? MODELS[options.deviceType],
+    model: options.model ?? (protocol === 'vendor' ? VENDOR_MODELS[options.deviceType] : MODELS[options.deviceType]),
     firmwareVersion: options.firmwareVersion ?? '1.0.0',
     link: options.link,
     stateDir: options.stateDir,
@@ -154,4 +168,11 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     safetyBusDir: options.safetyBusDir ?? join(dirname(ptyDir), 'safety-bus'),
     controlSocketPath: options.controlSocketPath ?? join(dirname(ptyDir), 'control', `${options.serialNumber}.sock`),
   };
+}
+
+/** The vendor's devices: the EPC on UDP, the FRC family on USB serial; none has BLE (vendor spec §1). */
+function checkVendorLink(deviceType: DeviceType, link: LinkOption): void {
+  if (link === 'ble') throw new Error('A vendor device has no BLE transport (vendor spec §1.5): use --link pty for an SRCP/NSCP/WESP, --link udp:HOST:PORT for an EPC.');
+  if (deviceType === 'EPC' && link === 'pty') throw new Error("The vendor's EPC speaks CoAP over UDP: use --link udp:127.0.0.1:5683 (or another port).");
+  if (deviceType !== 'EPC' && link !== 'pty') throw new Error(`The vendor's ${deviceType} (FRC family) speaks over USB serial: use --link pty.`);
 }

@@ -3,11 +3,15 @@ import type { DeviceState } from './device/state';
 import type { FaultStats } from './faults';
 import type { LinkKind } from './links/link';
 import type { WireModel } from './wire/models';
+import type { DeviceProtocol } from './options';
+import type { VendorState } from './vendor/state';
 
 export interface SimulatedDeviceDescriptor {
   serialNumber: string;
   deviceType: DeviceType;
   model: string;
+  /** Which protocol it speaks; absent in descriptors from before the vendor's protocol: ours. */
+  protocol?: DeviceProtocol;
   link: LinkKind;
   /** Serial: the host end of the pty pair (the same across unplug, plug and reboots). */
   path?: string;
@@ -35,4 +39,6 @@ export interface SimulatedDevice {
   decoderPeakBytes(): number;
   /** A hand on the E-stop (as through the control socket); resolves with the presses since boot. */
   pressEstop(): Promise<number>;
+  /** A vendor device's memory: its settings, fs files and applied configuration (simulator/vendor/state.ts). */
+  vendorState?(): VendorState;
 }

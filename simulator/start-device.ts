@@ -3,6 +3,7 @@ import { DeviceFaults } from './faults';
 import { createLink } from './links/create-link';
 import { resolveOptions, type SimulatedDeviceOptions } from './options';
 import { registerLink } from './registry';
+import { startVendorDevice } from './vendor/simulated';
 import type { SimulatedDevice, SimulatedDeviceDescriptor } from './simulated-device';
 
 /** Starts one virtual device; resolves once it is reachable (pty present, socket bound, advertising). */
@@ -10,11 +11,17 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions): Pro
   const resolved = resolveOptions(options);
   const faults = new DeviceFaults(resolved.faults, resolved.serialNumber);
   const link = createLink(resolved, faults);
+  if (resolved.protocol === 'vendor') {
+    const vendor = await startVendorDevice(resolved, link, faults);
+    registerLink(vendor, link);
+    return vendor;
+  }
   const device = await VirtualDevice.start(resolved, link, faults);
   const descriptor: SimulatedDeviceDescriptor = {
     serialNumber: resolved.serialNumber,
     deviceType: resolved.deviceType,
     model: resolved.model,
+    protocol: resolved.protocol,
     ...link.address(),
     controlSocket: resolved.controlSocketPath,
   };

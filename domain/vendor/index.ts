@@ -4,3 +4,4 @@ export * from './paths';
 export * from './scm2';
 export * from './running-values';
 export * from './secure-config';
+export * from './simulated-image';

@@ -2,10 +2,13 @@ import { InvalidArgumentError } from 'commander';
 import { parseFraction, parseStall, type FaultOptions } from '../faults';
 import type { SimulatedDeviceOptions } from '../options';
 import { parseParameterDrift } from '../device/parameters';
+import { DEVICE_PROTOCOLS, type DeviceProtocol } from '../options';
+import { parseVendorDrift } from '../vendor/drift';
 
 export interface CliFlags {
   type?: string;
   serial?: string;
+  protocol?: DeviceProtocol;
   model?: string;
   firmwareVersion?: string;
   link: string;
@@ -78,11 +81,18 @@ export function stall(text: string): { ms: number; atOffset: number } {
 
 export function paramDrift(text: string): string {
   try {
-    parseParameterDrift(text);
+    // A vendor device's settings are cfg/… paths (simulator/vendor/drift.ts); ours are dotted keys.
+    if (text.includes('/')) parseVendorDrift(text);
+    else parseParameterDrift(text);
     return text;
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
+}
+
+export function protocol(text: string): DeviceProtocol {
+  if (!(DEVICE_PROTOCOLS as readonly string[]).includes(text)) throw new InvalidArgumentError(`--protocol is one of ${DEVICE_PROTOCOLS.join(', ')}, not "${text}".`);
+  return text as DeviceProtocol;
 }
 
 function defined<T extends object>(value: T): Partial<T> {
@@ -106,6 +116,7 @@ export function sharedOptions(flags: CliFlags): Partial<SimulatedDeviceOptions> 
     paramDrift: flags.faultParamDrift,
   });
   return defined({
+    protocol: flags.protocol,
     model: flags.model,
     firmwareVersion: flags.firmwareVersion,
     baudRate: flags.baud,

@@ -13,6 +13,7 @@ export function createLink(options: ResolvedDeviceOptions, faults: DeviceFaults)
       devicePath: options.devicePtyPath,
       baudRate: options.baudRate,
       faults,
+      checksum: options.protocol === 'vendor' ? 'none' : 'crc32',
     });
   }
   if (link === 'ble') return new BleLink({ serialNumber: options.serialNumber, deviceType: options.deviceType, ble: options.ble, faults });

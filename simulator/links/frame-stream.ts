@@ -1,4 +1,4 @@
-import { encodeFrame, FrameDecoder, SLIP_END, SLIP_ESC } from '../../protocol/framing';
+import { encodeFrameWith, FrameDecoder, SLIP_END, SLIP_ESC, type FrameChecksum } from '../../protocol/framing';
 import type { DeviceFaults } from '../faults';
 
 /**
@@ -7,12 +7,18 @@ import type { DeviceFaults } from '../faults';
  * dropped frame really never reaches it. Pacing is the link's job: it knows what a chunk costs.
  */
 export class FrameStream {
-  private readonly decoder = new FrameDecoder();
+  private readonly decoder: FrameDecoder;
   /** Raw bytes of the frame being received, up to its END. */
   private segment: Uint8Array[] = [];
   private segmentLength = 0;
 
-  constructor(private readonly faults: DeviceFaults) {}
+  /** `checksum` 'none': the vendor's plain SLIP, where a corrupted frame reaches CoAP as it is. */
+  constructor(
+    private readonly faults: DeviceFaults,
+    private readonly checksum: FrameChecksum = 'crc32',
+  ) {
+    this.decoder = new FrameDecoder({ checksum });
+  }
 
   /** Raw bytes from the wire → the CoAP messages of the intact frames they complete. */
   receive(chunk: Uint8Array): Uint8Array[] {
@@ -35,7 +41,7 @@ export class FrameStream {
 
   /** A CoAP message → the raw bytes to put on the wire, or undefined when the fault plan loses it. */
   send(message: Uint8Array): Uint8Array | undefined {
-    const frame = encodeFrame(message);
+    const frame = encodeFrameWith(message, this.checksum);
     const fate = this.faults.frameFate('out');
     if (fate === 'drop') return undefined;
     if (fate === 'corrupt') flipByte(frame.subarray(1, frame.length - 1), this.faults.corruptionRoll(), this.faults.corruptionRoll());

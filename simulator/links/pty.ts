@@ -1,4 +1,5 @@
 import { SerialPort } from 'serialport';
+import type { FrameChecksum } from '../../protocol/framing';
 import type { DeviceFaults } from '../faults';
 import { serialWireModel } from '../wire/models';
 import { FrameStream, splitAfterFrameEnds } from './frame-stream';
@@ -11,6 +12,8 @@ export interface PtyLinkOptions {
   devicePath: string;
   baudRate: number;
   faults: DeviceFaults;
+  /** Default 'crc32' (our framing); 'none' for a vendor device (plain SLIP). */
+  checksum?: FrameChecksum;
 }
 
 /**
@@ -26,7 +29,7 @@ export class PtyLink extends PacedLink<Uint8Array> implements DeviceLink {
 
   constructor(private readonly options: PtyLinkOptions) {
     super(serialWireModel(options.baudRate));
-    this.frames = new FrameStream(options.faults);
+    this.frames = new FrameStream(options.faults, options.checksum);
   }
 
   protected arrive(chunk: Uint8Array): void {

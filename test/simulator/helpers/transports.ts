@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { access } from 'node:fs/promises';
 import { SerialPort } from 'serialport';
-import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
+import { encodeFrameWith, FrameDecoder, type FrameChecksum } from '../../../protocol/framing';
 
 /** How the raw test client moves whole CoAP messages: frames on a pty, datagrams on UDP. */
 export interface Transport {
@@ -24,8 +24,12 @@ export interface ByteStream {
  * A Transport over a byte stream that carries SLIP frames (a pty, a BLE characteristic pair).
  * The caller feeds it what the stream brings (`received`) and says when the stream ended (`ended`).
  */
-export function framedTransport<Extra extends object>(stream: ByteStream, extra: Extra): { transport: Transport & Extra; received(bytes: Uint8Array): void; ended(): void } {
-  const decoder = new FrameDecoder();
+export function framedTransport<Extra extends object>(
+  stream: ByteStream,
+  extra: Extra,
+  checksum: FrameChecksum = 'crc32',
+): { transport: Transport & Extra; received(bytes: Uint8Array): void; ended(): void } {
+  const decoder = new FrameDecoder({ checksum });
   const listeners: ((message: Uint8Array) => void)[] = [];
   const closeListeners: (() => void)[] = [];
   let open = true;
@@ -33,7 +37,7 @@ export function framedTransport<Extra extends object>(stream: ByteStream, extra:
     transport: {
       ...extra,
       send: (message) => {
-        if (open) stream.write(encodeFrame(message));
+        if (open) stream.write(encodeFrameWith(message, checksum));
       },
       sendRaw: (bytes) => {
         if (open) stream.write(bytes);
@@ -84,7 +88,8 @@ async function openPort(path: string, timeoutMs = 20_000): Promise<SerialPort> {
   }
 }
 
-export async function openSerialTransport(path: string): Promise<Transport> {
+/** `checksum` 'none': the vendor's plain SLIP (a simulated vendor device). */
+export async function openSerialTransport(path: string, checksum: FrameChecksum = 'crc32'): Promise<Transport> {
   const port = await openPort(path);
   const framed = framedTransport(
     {
@@ -95,6 +100,7 @@ export async function openSerialTransport(path: string): Promise<Transport> {
       },
     },
     {},
+    checksum,
   );
   port.on('data', (chunk: Buffer) => framed.received(new Uint8Array(chunk)));
   port.on('error', () => undefined);
