@@ -1,6 +1,6 @@
-import { Background, Handle, Position, ReactFlow, type Edge, type Node, type NodeHandle, type NodeProps } from '@xyflow/react';
+import { Background, Handle, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeHandle, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { Violation } from '../../domain/violations';
 import { configurationTopology, type TopologyConfiguration, type TopologyNode, type TopologyStatus } from './topology';
 import { NODE_HEIGHT, NODE_WIDTH, topologyLayout } from './topology-layout';
@@ -100,7 +100,7 @@ export function TopologyView({ configuration, status }: Props) {
             edges={edges}
             nodeTypes={NODE_TYPES}
             fitView
-            fitViewOptions={{ padding: 0.15 }}
+            fitViewOptions={FIT_VIEW_OPTIONS}
             nodesDraggable={false}
             nodesConnectable={false}
             nodesFocusable={false}
@@ -112,6 +112,7 @@ export function TopologyView({ configuration, status }: Props) {
             proOptions={{ hideAttribution: true }}
           >
             <Background gap={24} />
+            <FitViewOnChange layout={nodes.map((n) => `${n.id}@${n.position.x},${n.position.y}`).join(' ')} />
           </ReactFlow>
         </div>
       )}
@@ -126,6 +127,21 @@ export function TopologyView({ configuration, status }: Props) {
       ) : null}
     </section>
   );
+}
+
+const FIT_VIEW_OPTIONS = { padding: 0.15 } as const;
+
+/**
+ * React Flow fits the view once, when it first draws: a device added afterwards (a receiver beside
+ * the one sender) came up cut off at the edge, the sender huge. Fit again whenever the devices or
+ * their places change, so the whole system is always in view.
+ */
+function FitViewOnChange({ layout }: { layout: string }) {
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    void fitView(FIT_VIEW_OPTIONS);
+  }, [layout, fitView]);
+  return null;
 }
 
 function systemDescription(devices: number, links: string[]): string {

@@ -127,6 +127,8 @@ describe('web mode in a real browser', () => {
       }
       await form.getByRole('button', { name: 'Add to configuration' }).click();
       await page.getByRole('cell', { name: serial, exact: true }).waitFor(NO_LIMIT);
+      // The picture fits the view after every add: each device lies wholly inside the canvas.
+      await expect.poll(() => devicesOutsideTheCanvas(page), { timeout: 30_000 }).toEqual([]);
     }
     const status = page.getByRole('region', { name: 'Status' });
     await status.getByText('Complete', { exact: true }).waitFor(NO_LIMIT);
@@ -219,3 +221,14 @@ describe('web mode in a real browser', () => {
     expect([...world.pageErrors, ...world.consoleErrors]).toEqual([]);
   });
 });
+
+/** Devices of the system picture not wholly inside its visible canvas, with their boxes. */
+async function devicesOutsideTheCanvas(page: Page): Promise<string[]> {
+  return page.getByTestId('topology-canvas').evaluate((canvas) => {
+    const frame = canvas.getBoundingClientRect();
+    return [...canvas.querySelectorAll('.react-flow__node')]
+      .map((node) => ({ serial: node.querySelector('[data-serial]')?.getAttribute('data-serial') ?? '?', box: node.getBoundingClientRect() }))
+      .filter(({ box }) => box.left < frame.left - 1 || box.top < frame.top - 1 || box.right > frame.right + 1 || box.bottom > frame.bottom + 1)
+      .map(({ serial, box }) => `${serial} at ${Math.round(box.left)},${Math.round(box.top)}-${Math.round(box.right)},${Math.round(box.bottom)} (canvas ${Math.round(frame.left)},${Math.round(frame.top)}-${Math.round(frame.right)},${Math.round(frame.bottom)})`);
+  });
+}
