@@ -20,6 +20,8 @@ export const apiKeyRecordSchema = z.object({
   role: apiKeyRoleSchema,
   createdAt: dateTimeField,
   lastUsedAt: dateTimeField.nullable(),
+  /** Ours: when a key a rotation replaced stops working (null for a key that does not end). */
+  expiresAt: dateTimeField.nullable().optional(),
   key: z.string().nullable().optional(),
 });
 export type ApiKeyRecord = z.output<typeof apiKeyRecordSchema>;

@@ -61,6 +61,11 @@ export const ROLE_MATRIX = {
 
   'apiKeys.list': KEY_MANAGERS,
   'apiKeys.updateRole': KEY_MANAGERS,
+  // Ours: issuing, revoking and rotating keys; a caller touches only keys of roles it ranks above
+  // or equal to (checked in the routes, as for a role change).
+  'apiKeys.create': KEY_MANAGERS,
+  'apiKeys.revoke': KEY_MANAGERS,
+  'apiKeys.rotate': KEY_MANAGERS,
   // Anyone holding a key may check one: clients validate the key they were given at sign-in.
   'apiKeys.validate': EVERYONE,
 

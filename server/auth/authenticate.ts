@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import { forbidden, unauthorized } from '../http/errors';
 import type { Caller } from '../http/operation';
-import { markApiKeyUsed, type ApiKeyRecord } from '../store/api-keys';
+import { apiKeyExpired, markApiKeyUsed, type ApiKeyRecord } from '../store/api-keys';
 import { isAllowed, type OperationId } from '../../domain/role-matrix';
 
 /** lastUsedAt is kept to the minute: writing it on every request would double the cost of a read. */
@@ -31,6 +31,11 @@ export async function authenticate(ctx: ServiceContext, request: FastifyRequest,
   if (!match?.[1]) throw unauthorized('AUTHORIZATION_MALFORMED', 'The Authorization header must be "Bearer <API_KEY>".');
   const record = await ctx.keys.lookup(ctx.db, match[1]);
   if (!record) throw unauthorized('API_KEY_INVALID', 'The API key is not known to this service. Ask your key manager for a valid key.');
+  // Judged on every request, cached or not: a rotated key stops at its stated time, not when a
+  // cache forgets it. The same code as an unknown key: a client does the same (sign in anew).
+  if (apiKeyExpired(record, new Date())) {
+    throw unauthorized('API_KEY_INVALID', `This API key was replaced by a rotation and stopped working at ${record.expiresAt!.toISOString()}. Use the key that replaced it (ask your key manager).`);
+  }
   const orgId = (request.params as { orgId?: unknown }).orgId;
   if (orgId !== record.orgId) {
     throw forbidden('ORGANIZATION_FORBIDDEN', `This API key belongs to another organization and cannot access organization "${String(orgId)}".`);

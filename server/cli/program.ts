@@ -7,6 +7,7 @@ import { DEFAULT_DATA_DIR, openDatabase } from '../db/open';
 import { seedDemo } from '../seed/demo';
 import { startService } from '../service';
 import { API_KEY_NAME_PATTERN, issueApiKey } from '../store/api-keys';
+import { addKeyCommands } from './key-commands';
 import { loadDefaultReleaseKey } from '../store/default-release-key';
 import { releaseDevice } from '../store/devices';
 import { upsertManufacturingRecords } from '../store/manufacturing';
@@ -123,6 +124,7 @@ export function buildProgram(io: CliIo): Command {
       });
       io.out(`${value}\n`);
     });
+  addKeyCommands(key, { out: io.out, err: io.err, withDatabase: (work) => withDatabase(storage(), work) });
 
   const devices = program.command('devices').description('Manufacturing records and who holds a device.');
   devices.command('import').argument('<file>', 'CSV with the header serialNumber,deviceType,model')

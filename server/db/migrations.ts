@@ -309,4 +309,16 @@ CREATE TABLE workstation_keys (
 CREATE UNIQUE INDEX workstation_keys_active ON workstation_keys (org_id, workstation) WHERE ended_at IS NULL;
 `,
   },
+  {
+    version: 10,
+    name: 'API keys that end',
+    sql: `
+-- An API key ends by revocation (its row is deleted: refused on the next request) or by rotation:
+-- a new key is issued under the same name and role, and the old one keeps working until
+-- expires_at, then is refused. A name has one key that does not end, and any number ending.
+ALTER TABLE api_keys ADD COLUMN expires_at timestamptz;
+ALTER TABLE api_keys DROP CONSTRAINT api_keys_org_id_name_key;
+CREATE UNIQUE INDEX api_keys_current_name ON api_keys (org_id, name) WHERE expires_at IS NULL;
+`,
+  },
 ];

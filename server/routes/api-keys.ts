@@ -3,6 +3,7 @@ import {
   apiKeyListQuerySchema,
   apiKeyRecordSchema,
   apiKeyRoleBodySchema,
+  apiKeyRoleSchema,
   apiKeyValidateSchema,
   apiKeyValidationSchema,
   type ApiKeyRecord as ApiKeyRecordOut,
@@ -11,11 +12,23 @@ import {
 import { ranksAtLeast } from '../../domain/role-matrix';
 import { maskApiKey } from '../auth/api-key-value';
 import type { SecretBox } from '../auth/secret-box';
-import { forbidden, notFound } from '../http/errors';
+import { conflict, forbidden, notFound } from '../http/errors';
 import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec, type Caller } from '../http/operation';
 import { orgParams } from '../http/schemas';
-import { findApiKeyByName, findApiKeyByValue, listApiKeys, setApiKeyRole, type ApiKeyRecord } from '../store/api-keys';
+import {
+  API_KEY_NAME_PATTERN,
+  apiKeyExpired,
+  findApiKeyByName,
+  findApiKeyByValue,
+  issueApiKey,
+  listApiKeys,
+  MAX_ROTATION_OVERLAP_SECONDS,
+  revokeApiKeys,
+  rotateApiKey,
+  setApiKeyRole,
+  type ApiKeyRecord,
+} from '../store/api-keys';
 import { getOrganization } from '../store/organizations';
 
 // The interface says the list "supports filtering by name" without naming the parameter: Name,
@@ -25,6 +38,34 @@ const listQuery = apiKeyListQuerySchema.extend({
 });
 
 const keyNameParams = z.object({ orgId: z.string(), keyName: z.string().min(1).max(64) });
+
+/** POST apiKeys (ours): a key issued through the API, as `server key create` does. */
+const createBody = z.strictObject({
+  name: z.string().regex(API_KEY_NAME_PATTERN, 'A key name is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.'),
+  role: apiKeyRoleSchema,
+});
+
+/** POST apiKeys/{keyName}/rotate (ours): how long the replaced key keeps working, 0 for not at all. */
+const rotateBody = z.strictObject({
+  oldKeyValidForSeconds: z.number().int().min(0).max(MAX_ROTATION_OVERLAP_SECONDS),
+});
+
+/** A key just issued: the record and, this once, its whole value. */
+const issuedKeySchema = apiKeyRecordSchema.extend({ key: z.string() });
+
+/** A caller manages a key (revokes, rotates, issues) only when its role ranks at least as high as the key's. */
+function mayManage(caller: Caller, role: ApiKeyRecord['role']): void {
+  if (!ranksAtLeast(caller.role, role)) {
+    throw forbidden(
+      'ROLE_ESCALATION_FORBIDDEN',
+      `A ${caller.role} key may not issue, revoke or rotate a ${role} key: that role ranks above its own (docs/service-roles.md).`,
+    );
+  }
+}
+
+function issued(record: ApiKeyRecord, key: string) {
+  return { name: record.name, role: record.role, createdAt: record.createdAt.toISOString(), lastUsedAt: null, expiresAt: null, key };
+}
 
 /** Only key managers and admins see whole keys (the list is theirs alone, but the rule stays here too). */
 function canSeeWholeKeys(caller: Caller): boolean {
@@ -42,6 +83,7 @@ function present(record: ApiKeyRecord, caller: Caller, include: boolean, format:
     role: record.role,
     createdAt: record.createdAt.toISOString(),
     lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
+    expiresAt: record.expiresAt?.toISOString() ?? null,
   };
   if (!include) return out;
   if (!ranksAtLeast(caller.role, record.role)) out.key = null;
@@ -109,7 +151,7 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     handler: async ({ db, caller, body }) => {
       const value = body.apiKey?.trim();
       const record = value ? await findApiKeyByValue(db, value) : undefined;
-      if (!record || record.orgId !== caller.orgId) {
+      if (!record || record.orgId !== caller.orgId || apiKeyExpired(record, new Date())) {
         return { valid: false, organizationId: null, keyName: null, role: null, organizationName: null, region: null };
       }
       const organization = await getOrganization(db, record.orgId);
@@ -121,6 +163,65 @@ export const apiKeyOperations: AnyOperationSpec[] = [
         organizationName: organization?.name ?? null,
         region: organization?.region ?? null,
       };
+    },
+  }),
+  orgOperation({
+    id: 'apiKeys.create',
+    method: 'POST',
+    path: '/organizations/:orgId/apiKeys',
+    tag: 'API keys',
+    summary: 'Issues an API key (ours). The response holds the whole key this once; later it is only listed.',
+    description: 'A KeyManager issues keys of any role but Admin; only an Admin issues an Admin key. 409 API_KEY_NAME_TAKEN when the name is in use.',
+    params: orgParams,
+    body: createBody,
+    mutates: true,
+    response: { kind: 'json', data: issuedKeySchema, status: 201, description: 'The key issued, with its value.' },
+    handler: async ({ db, ctx, caller, body }) => {
+      mayManage(caller, body.role);
+      const outcome = await issueApiKey(db, ctx.secrets.box, { orgId: caller.orgId, name: body.name, role: body.role });
+      if (outcome === 'name-taken') throw conflict('API_KEY_NAME_TAKEN', `This organization already has a key named "${body.name}": rotate it, or revoke it first.`, 'name');
+      return issued(outcome.record, outcome.key);
+    },
+  }),
+  orgOperation({
+    id: 'apiKeys.revoke',
+    method: 'DELETE',
+    path: '/organizations/:orgId/apiKeys/:keyName',
+    tag: 'API keys',
+    summary: 'Revokes the key of that name (ours), and any key a rotation of it left working: refused from the next request on, on every instance.',
+    params: keyNameParams,
+    mutates: true,
+    response: { kind: 'json', data: z.boolean(), description: 'true when the key is revoked.' },
+    handler: async ({ db, ctx, caller, params }) => {
+      const record = await foundOr(findApiKeyByName(db, caller.orgId, params.keyName), () =>
+        notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`),
+      );
+      mayManage(caller, record.role);
+      for (const revoked of await revokeApiKeys(db, caller.orgId, params.keyName)) ctx.keys.evict(revoked.id);
+      return true;
+    },
+  }),
+  orgOperation({
+    id: 'apiKeys.rotate',
+    method: 'POST',
+    path: '/organizations/:orgId/apiKeys/:keyName/rotate',
+    tag: 'API keys',
+    summary: 'Rotates a key (ours): a new key under the same name and role; the old one keeps working for oldKeyValidForSeconds, then is refused.',
+    description: `oldKeyValidForSeconds is 0 (the old key stops now) to ${MAX_ROTATION_OVERLAP_SECONDS} (30 days). The list shows the old key with its expiresAt until it is revoked.`,
+    params: keyNameParams,
+    body: rotateBody,
+    mutates: true,
+    response: { kind: 'json', data: issuedKeySchema, status: 201, description: 'The new key, with its value.' },
+    handler: async ({ db, ctx, caller, params, body }) => {
+      const record = await foundOr(findApiKeyByName(db, caller.orgId, params.keyName), () =>
+        notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`),
+      );
+      mayManage(caller, record.role);
+      const until = new Date(Date.now() + body.oldKeyValidForSeconds * 1000);
+      const outcome = await rotateApiKey(db, ctx.secrets.box, { orgId: caller.orgId, name: params.keyName, oldValidUntil: until });
+      if (outcome === 'not-found') throw conflict('CONCURRENT_CHANGE', `The key "${params.keyName}" was revoked or rotated meanwhile.`);
+      ctx.keys.evict(outcome.replaced.id);
+      return issued(outcome.record, outcome.key);
     },
   }),
 ];

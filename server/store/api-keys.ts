@@ -14,6 +14,8 @@ export interface ApiKeyRecord {
   keySealed: Uint8Array;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** Set on a key a rotation replaced: it is refused from this time on. */
+  expiresAt: Date | null;
 }
 
 interface ApiKeyRow {
@@ -25,6 +27,7 @@ interface ApiKeyRow {
   key_sealed: Uint8Array;
   created_at: Date;
   last_used_at: Date | null;
+  expires_at: Date | null;
 }
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
@@ -36,6 +39,7 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   keySealed: row.key_sealed,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
+  expiresAt: row.expires_at,
 });
 
 /** Key names are path segments (PUT .../apiKeys/{keyName}/role). */
@@ -51,7 +55,7 @@ export async function issueApiKey(
   const { rows } = await db.query<ApiKeyRow>(
     `INSERT INTO api_keys (id, org_id, name, role, key_hash, key_suffix, key_sealed)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (org_id, name) DO NOTHING
+     ON CONFLICT (org_id, name) WHERE expires_at IS NULL DO NOTHING
      RETURNING *`,
     [randomUUID(), input.orgId, input.name, input.role, hashApiKey(key), apiKeySuffix(key), box.seal(key)],
   );
@@ -64,8 +68,9 @@ export async function findApiKeyByValue(db: Queryable, key: string): Promise<Api
   return rows[0] && toRecord(rows[0]);
 }
 
+/** The key of that name that does not end (a rotation's predecessors are not it). */
 export async function findApiKeyByName(db: Queryable, orgId: string, name: string): Promise<ApiKeyRecord | undefined> {
-  const { rows } = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE org_id = $1 AND name = $2', [orgId, name]);
+  const { rows } = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE org_id = $1 AND name = $2 AND expires_at IS NULL', [orgId, name]);
   return rows[0] && toRecord(rows[0]);
 }
 
@@ -77,14 +82,58 @@ export async function listApiKeys(
   const { rows } = await db.query<ApiKeyRow>(
     `SELECT * FROM api_keys
      WHERE org_id = $1 AND ($2::text IS NULL OR name ILIKE $2)
-     ORDER BY name, id LIMIT $3 OFFSET $4`,
+     ORDER BY name, expires_at DESC NULLS FIRST, id LIMIT $3 OFFSET $4`,
     [orgId, options.name === undefined ? null : likePattern(options.name), options.limit, options.offset],
   );
   return rows.map(toRecord);
 }
 
+/** Sets the role of the key and of the keys a rotation of it left working a while: a name has one role. */
 export async function setApiKeyRole(db: Queryable, id: string, role: ApiKeyRole): Promise<void> {
-  await db.query('UPDATE api_keys SET role = $2 WHERE id = $1', [id, role]);
+  await db.query(
+    `UPDATE api_keys AS k SET role = $2 FROM api_keys AS named
+     WHERE named.id = $1 AND k.org_id = named.org_id AND k.name = named.name`,
+    [id, role],
+  );
+}
+
+/**
+ * Revokes every key of that name (the current one and any a rotation left working): each is
+ * refused on its next request, on every instance (the commit is heard as a change to api_keys).
+ * Returns the keys revoked, none when the name is unknown.
+ */
+export async function revokeApiKeys(db: Queryable, orgId: string, name: string): Promise<ApiKeyRecord[]> {
+  const { rows } = await db.query<ApiKeyRow>('DELETE FROM api_keys WHERE org_id = $1 AND name = $2 RETURNING *', [orgId, name]);
+  return rows.map(toRecord);
+}
+
+/** The longest an old key may keep working after a rotation: long enough to roll a fleet of clients over. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Rotates a key: a new key under the same name and role; the old one keeps working until
+ * `oldValidUntil` (now or later), then is refused. Run it in a transaction.
+ */
+export async function rotateApiKey(
+  db: Queryable,
+  box: SecretBox,
+  input: { orgId: string; name: string; oldValidUntil: Date },
+): Promise<{ key: string; record: ApiKeyRecord; replaced: ApiKeyRecord } | 'not-found'> {
+  const { rows } = await db.query<ApiKeyRow>(
+    'UPDATE api_keys SET expires_at = $3 WHERE org_id = $1 AND name = $2 AND expires_at IS NULL RETURNING *',
+    [input.orgId, input.name, input.oldValidUntil],
+  );
+  const old = rows[0];
+  if (!old) return 'not-found';
+  const issued = await issueApiKey(db, box, { orgId: input.orgId, name: input.name, role: old.role });
+  // The name's only key that does not end was just given an end: the name is free.
+  if (issued === 'name-taken') throw new Error(`Key "${input.name}" was issued again during its rotation.`);
+  return { ...issued, replaced: toRecord(old) };
+}
+
+/** Whether a key is past the end a rotation gave it. */
+export function apiKeyExpired(record: ApiKeyRecord, now: Date): boolean {
+  return record.expiresAt !== null && record.expiresAt.getTime() <= now.getTime();
 }
 
 export async function markApiKeyUsed(db: Queryable, id: string, at: Date): Promise<void> {

@@ -73,6 +73,7 @@ function freshEnrolment(orgId: string, workstation: string) {
   const publicKey = ledgerSignerKeyOf(privateKeyPem);
   return { workstation, publicKey, proof: signEnrolmentProof({ orgId, workstation, publicKey }, privateKeyPem) };
 }
+let keyCounter = 0;
 let emailCounter = 0;
 
 const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>> = {
@@ -165,6 +166,13 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
   'apiKeys.list': async () => ({ method: 'GET', path: '/apiKeys?IncludeApiKeys=true&KeyFormat=Masked' }),
   'apiKeys.updateRole': async () => ({ method: 'PUT', path: '/apiKeys/role-target/role', body: 'Operator' }),
   'apiKeys.validate': async () => ({ method: 'POST', path: '/apiKeys/validate', body: { apiKey: 'pvk_not-a-key' } }),
+  'apiKeys.create': async () => ({ method: 'POST', path: '/apiKeys', body: { name: `made-${++keyCounter}`, role: 'Operator' } }),
+  'apiKeys.revoke': async (env) => {
+    const name = `revoked-${++keyCounter}`;
+    await import('../../server').then(({ issueKey }) => issueKey(env.db, { orgId: env.orgId, name, role: 'Operator' }));
+    return { method: 'DELETE', path: `/apiKeys/${name}` };
+  },
+  'apiKeys.rotate': async () => ({ method: 'POST', path: '/apiKeys/role-target/rotate', body: { oldKeyValidForSeconds: 0 } }),
   'version.organization': async () => ({ method: 'GET', path: '/version' }),
 };
 
