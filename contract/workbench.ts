@@ -43,7 +43,12 @@ export interface AttachedDeviceView {
    * the service and no job starts on it until one is unplugged. Absent from older cores.
    */
   sharedSerial?: { links: string[]; reason: string } | null;
+  /** Which protocol the device speaks: ours, or the vendor's (docs/vendor-devices.md). Absent from older cores: ours. */
+  protocol?: DeviceProtocolKind;
 }
+
+/** The two device protocols (docs/architecture.md, "Two device protocols"). */
+export type DeviceProtocolKind = 'provisioner' | 'vendor';
 
 /** Serial ports asked beside USB product id 0xD101, as globs (RS-485 adapters, simulators' ptys). */
 export interface PortGlobsView {

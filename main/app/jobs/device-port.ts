@@ -114,6 +114,8 @@ export interface AttachedDevice {
   identity: DeviceIdentity | null;
   /** Why it could not be identified. */
   error: string | null;
+  /** Which protocol it speaks: ours, or the vendor's (docs/vendor-devices.md); absent when unknown. */
+  protocol?: 'provisioner' | 'vendor';
 }
 
 export interface DeviceFinder {

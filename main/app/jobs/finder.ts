@@ -25,7 +25,7 @@ export function createDeviceFinder(options: FinderOptions = {}): DeviceFinder {
 }
 
 function attachedDevice(found: ProbeResult): AttachedDevice {
-  const where = { link: found.link, linkKind: found.linkKind };
+  const where = { link: found.link, linkKind: found.linkKind, ...(found.protocol ? { protocol: found.protocol } : {}) };
   if (!found.info) return { ...where, identity: null, error: found.error };
   try {
     return { ...where, identity: identityOf(found.info), error: null };

@@ -182,6 +182,7 @@ export class Workbench {
       needs: this.needs.get(device.link) ?? null,
       activeJobId: this.jobs.get(device.link)?.jobId ?? null,
       sharedSerial: claimedBy ? { links: [...claimedBy], reason: sharedSerialReason(device.serialNumber, claimedBy) } : null,
+      protocol: device.protocol ?? 'provisioner',
     };
   }
 

@@ -131,7 +131,7 @@ export class LiveDeviceList {
 
   private async probe(link: string): Promise<DiscoveredDevice | undefined> {
     const result = await probeLink(link, { linkDeps: linkDepsOf(this.options), ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300 });
-    return result.info ? discoveredFrom(result.info, result.link, result.linkKind) : undefined;
+    return result.info ? discoveredFrom(result.info, result.link, result.linkKind, result.protocol) : undefined;
   }
 
   private busy(link: string): boolean {

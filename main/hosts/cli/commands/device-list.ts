@@ -13,6 +13,8 @@ import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 
 const INTERFACE: Record<AttachedDevice['linkKind'], string> = { serial: 'USB serial', udp: 'IP (UDP)', ble: 'BLE' };
+/** Which protocol a device speaks, as the list shows it (docs/vendor-devices.md). */
+const PROTOCOL: Record<NonNullable<AttachedDevice['protocol']>, string> = { provisioner: 'Provisioner', vendor: 'FORT' };
 
 export type Identified = AttachedDevice & { identity: DeviceIdentity };
 
@@ -53,6 +55,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
           return {
             connection: d.link,
             interface: d.linkKind,
+            protocol: d.protocol ?? null,
             model: d.identity?.model ?? null,
             deviceType: d.identity?.deviceType ?? null,
             serialNumber: d.identity?.serialNumber ?? null,
@@ -80,13 +83,14 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
     return EXIT.ok;
   }
   ctx.out.table(
-    ['CONNECTION', 'MODEL', 'INTERFACE', 'SERIAL NUMBER', 'FIRMWARE', 'STATE', 'LAST OBSERVED'],
+    ['CONNECTION', 'MODEL', 'INTERFACE', 'PROTOCOL', 'SERIAL NUMBER', 'FIRMWARE', 'STATE', 'LAST OBSERVED'],
     devices.map((d) => {
       const standing = standings.get(d.link);
       return [
         d.link,
         d.identity?.model ?? '?',
         INTERFACE[d.linkKind],
+        d.protocol ? PROTOCOL[d.protocol] : '?',
         d.identity?.serialNumber ?? `? (${d.error ?? 'no answer'})`,
         d.identity?.firmwareVersion ?? '?',
         standing ? SYNC_STATE_LABELS[standing.sync.state] : sharedReason(d) ? 'serial claimed twice' : '?',
