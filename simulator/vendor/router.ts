@@ -37,7 +37,8 @@ async function route(device: VendorContext, method: 'GET' | 'POST', path: string
     // The answer goes out before the device goes away (vendor spec §12, item 4).
     return { ...changed(kind === 'normal' ? 'rebooting' : 'rebooting into the bootloader'), after: () => device.resetAfterResponse(kind) };
   }
-  if (method === 'GET' && (path === FRC_PATH.fwVersion || (family === 'EPC' && path === EPC_PATH.fwVersion))) {
+  if (path === FRC_PATH.fwVersion || (family === 'EPC' && path === EPC_PATH.fwVersion)) {
+    if (method !== 'GET') return textResponse(CODE.METHOD_NOT_ALLOWED, `/${path} is read-only: the version changes by a firmware update.`);
     const version = device.store.current.firmwareVersion;
     return valueResponse(family === 'EPC' ? 'json' : 'text', version);
   }
