@@ -37,6 +37,16 @@ export class SequentialBlockReceiver {
     this.received = 0;
   }
 
+  /** Where the block of `message` would end, before it is received (0 when it carries none). */
+  static endOf(message: CoapMessage): number {
+    try {
+      const block = block1Of(message);
+      return block === undefined ? message.payload.length : block.num * block.size + message.payload.length;
+    } catch {
+      return 0;
+    }
+  }
+
   receive(message: CoapMessage): BlockOutcome {
     let block: BlockOption | undefined;
     try {

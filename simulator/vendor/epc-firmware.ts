@@ -40,16 +40,18 @@ export class EpcFirmware {
   }
 
   async post(message: CoapMessage, device: VendorContext): Promise<CoapResponse | undefined> {
-    const outcome = this.receiver.receive(message);
-    if (outcome.end > 0) {
-      const faults = device.faults.onFirmwareBlock(outcome.end);
+    // The faults strike before the block is stored: a pulled cable loses the block in hand, and
+    // its retransmission after the replug continues the upload where it was.
+    const end = SequentialBlockReceiver.endOf(message);
+    if (end > 0) {
+      const faults = device.faults.onFirmwareBlock(end);
       if (faults.pull) {
-        this.receiver.reset();
         device.pullCable();
         return undefined;
       }
       if (faults.stallMs > 0) device.stall(faults.stallMs);
     }
+    const outcome = this.receiver.receive(message);
     if (!outcome.done) return outcome.response;
     let version: string;
     try {

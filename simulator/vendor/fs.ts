@@ -31,17 +31,18 @@ export class FsSession {
     if (!message.options.some((o) => o.number === OPTION.BLOCK1)) return this.select(message);
     const name = this.selected;
     if (name === null) return badRequest('Select a file first: POST its name to fs/data.');
-    const outcome = this.receiver.receive(message);
-    if (outcome.end > 0) {
-      const faults = device.faults.onFirmwareBlock(outcome.end);
+    // The faults strike before the block is stored: a pulled cable loses the block in hand, and
+    // its retransmission after the replug continues the upload where it was.
+    const end = SequentialBlockReceiver.endOf(message);
+    if (end > 0) {
+      const faults = device.faults.onFirmwareBlock(end);
       if (faults.pull) {
-        // The cable comes out with this block in hand: it was never received.
-        this.receiver.reset();
         device.pullCable();
         return undefined;
       }
       if (faults.stallMs > 0) device.stall(faults.stallMs);
     }
+    const outcome = this.receiver.receive(message);
     if (!outcome.done) return outcome.response;
     const data = outcome.body;
     const entry = { length: data.length, crc32: vendorCrc32(data), declared: this.declared };
