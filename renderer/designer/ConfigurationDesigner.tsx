@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
+import type { Violation } from '../../domain/violations';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, Loading, ScreenHeader } from '../components/misc';
@@ -20,6 +21,7 @@ export function ConfigurationDesigner({ id }: { id: string }) {
   const [status, setStatus] = useState<ConfigurationStatusView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [unsaved, setUnsaved] = useState<{ violations: readonly Violation[] } | null>(null);
 
   const reload = useCallback(async () => {
     try {
@@ -73,6 +75,12 @@ export function ConfigurationDesigner({ id }: { id: string }) {
                 </Badge>
               )
             ) : null}
+            {unsaved ? (
+              <>
+                {' '}
+                <Badge tone="warn">Unsaved changes</Badge>
+              </>
+            ) : null}
           </>
         }
       >
@@ -96,11 +104,11 @@ export function ConfigurationDesigner({ id }: { id: string }) {
       <div className="designer__grid">
         <div className="designer__main">
           <TopologyView configuration={configuration} status={status} />
-          <SettingsForm configuration={configuration} region={region} onSaved={() => void reload()} />
+          <SettingsForm configuration={configuration} region={region} onSaved={() => void reload()} onUnsavedChange={setUnsaved} />
           <DevicesPanel configuration={configuration} region={region} onChanged={() => void reload()} />
         </div>
         <aside className="designer__side">
-          <StatusPanel configuration={configuration} status={status} onRefresh={() => void reload()} />
+          <StatusPanel configuration={configuration} status={status} unsaved={unsaved} onRefresh={() => void reload()} />
         </aside>
       </div>
     </section>

@@ -18,6 +18,8 @@ interface Props {
   configuration: ConfigurationView;
   region: Region;
   onSaved(): void;
+  /** Told the edits not saved yet and what the domain finds wrong with them (null: nothing edited). */
+  onUnsavedChange?(unsaved: { violations: readonly Violation[] } | null): void;
 }
 
 /**
@@ -26,7 +28,7 @@ interface Props {
  * the renderer does not, such as other configurations), and writes only when that is clean. Our
  * own rules show as warnings beside them and stop nothing.
  */
-export function SettingsForm({ configuration, region, onSaved }: Props) {
+export function SettingsForm({ configuration, region, onSaved, onUnsavedChange }: Props) {
   const write = useCapability('configurations.write');
   const [draft, setDraft] = useState<SettingsDraft>(() => draftFromSettings(configuration));
   const [serviceViolations, setServiceViolations] = useState<Violation[]>([]);
@@ -41,6 +43,11 @@ export function SettingsForm({ configuration, region, onSaved }: Props) {
   const check = checkSettingsDraft(draft, configuration, { region, deviceTypes });
   const all = [...check.violations, ...serviceViolations.filter((sv) => !check.violations.some((v) => v.field === sv.field))];
   const { byField, unplaced } = placeViolations(all, SETTING_FIELDS);
+  const unsavedKey = check.changed ? JSON.stringify([check.patch, check.violations.map((v) => v.message)]) : '';
+  useEffect(() => {
+    onUnsavedChange?.(check.changed ? { violations: check.violations } : null);
+    // The key stands for check's content (a new object each render), so the parent hears a change once.
+  }, [unsavedKey, onUnsavedChange]);
 
   const set = (field: SettingField) => (value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));

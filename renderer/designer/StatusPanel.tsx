@@ -1,10 +1,13 @@
 import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
-import { Badge } from '../components/misc';
+import type { Violation } from '../../domain/violations';
+import { Badge, Callout } from '../components/misc';
 import { WarningList } from './WarningList';
 
 interface Props {
   configuration: ConfigurationView;
   status: ConfigurationStatusView | null;
+  /** The settings form's edits not saved yet, as the domain judges them; null when there are none. */
+  unsaved?: { violations: readonly Violation[] } | null;
   onRefresh(): void;
 }
 
@@ -12,7 +15,7 @@ interface Props {
  * The service's verdict (the status operation) and which devices' files can be downloaded; our
  * own rules' warnings beside it, which hold back no file but are to be read before applying.
  */
-export function StatusPanel({ configuration, status, onRefresh }: Props) {
+export function StatusPanel({ configuration, status, unsaved = null, onRefresh }: Props) {
   return (
     <section className="panel status-panel" aria-labelledby="status-title" aria-live="polite">
       <div className="panel__header">
@@ -21,6 +24,20 @@ export function StatusPanel({ configuration, status, onRefresh }: Props) {
           Refresh
         </button>
       </div>
+      {unsaved ? (
+        <Callout tone={unsaved.violations.length > 0 ? 'warn' : 'info'} title="Unsaved changes">
+          {unsaved.violations.length > 0
+            ? `The settings as edited have ${unsaved.violations.length} field${unsaved.violations.length === 1 ? '' : 's'} to fix before they can be saved:`
+            : 'The settings as edited break no rule. What follows is the service’s verdict on the saved configuration: save to have it judge the edits.'}
+          {unsaved.violations.length > 0 ? (
+            <ul className="status-panel__list">
+              {unsaved.violations.map((v, i) => (
+                <li key={`${v.field}-${v.code}-${i}`}>{v.message}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Callout>
+      ) : null}
       {!status ? (
         <p className="muted">Asking the service…</p>
       ) : status.complete ? (
