@@ -117,6 +117,26 @@ function networkText(failure: NetworkFailure): string {
 function causeText(cause: unknown): string {
   if (!(cause instanceof Error)) return '';
   const inner = cause.cause instanceof Error ? cause.cause : undefined;
-  const code = inner && 'code' in inner && typeof inner.code === 'string' ? inner.code : undefined;
-  return code ? `: ${code}` : `: ${cause.message}`;
+  const code = errorCode(inner) ?? errorCode(cause);
+  if (inner?.name === 'HTTPParserError') return `: the answer is not valid HTTP (${code ?? inner.message})`;
+  if (code === undefined) return `: ${cause.message}`;
+  const words = codeText(code);
+  return words ? `: ${words} (${code})` : `: ${code}`;
+}
+
+function errorCode(error: Error | undefined): string | undefined {
+  return error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+/**
+ * What the HTTP client's codes mean to a person: these come from what a server or a proxy sent
+ * (an answer cut short, a Content-Length that does not match, bytes that are not HTTP), never
+ * from anything the person did.
+ */
+function codeText(code: string): string | undefined {
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') return 'the connection closed before the whole answer arrived';
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'the answer was not as long as its Content-Length said';
+  if (code.startsWith('HPE_')) return 'the answer is not valid HTTP';
+  if (code === 'ERR_ASSERTION') return 'the answer could not be read as HTTP';
+  return undefined;
 }

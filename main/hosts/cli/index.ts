@@ -1,4 +1,5 @@
 import { keepCreatedFilesPrivate } from '../../../platform/data-dirs';
+import { exitOnEscapedErrors } from './last-resort';
 import { processIo } from './io';
 import { runCli } from './main';
 
@@ -7,6 +8,8 @@ import { runCli } from './main';
  * report, an interrupted upload resumes next time); a second one leaves at once.
  */
 keepCreatedFilesPrivate();
+// Whatever a server sends, the person reads one error line, never a stack (docs/security.md).
+exitOnEscapedErrors((text) => process.stderr.write(text), (code) => process.exit(code));
 
 const interrupt = new AbortController();
 let interrupted = 0;
