@@ -1,4 +1,4 @@
-import type { VendorFamily } from '../../../domain/vendor/running-values';
+import { runningValues, type VendorFamily } from '../../../domain/vendor/running-values';
 import { decodeConfigData, decodeSecureConfig } from '../../../domain/vendor/secure-config';
 import { contentFormatOption } from '../../../protocol/coap/codec';
 import { CODE } from '../../../protocol/coap/parameters';
@@ -154,8 +154,14 @@ export class VendorConnection implements DeviceConnection {
     // The EPC may restart by itself once it has installed (vendor spec §7.2 leaves it open): when it
     // already runs the version, no reset is asked for.
     if (this.family === 'EPC') {
-      const now = await waitForVendorDevice(this.session, this.family, { step: 'firmware install', signal, knownType: this.identity.deviceType, timeoutMs: 5_000 }).catch(() => undefined);
-      if (now?.firmwareVersion === version) {
+      const now = await waitForVendorDevice(this.session, this.family, {
+        step: 'firmware install',
+        signal,
+        knownType: this.identity.deviceType,
+        until: (identity) => identity.firmwareVersion === version,
+        timeoutMs: 10_000,
+      }).catch(() => undefined);
+      if (now) {
         this.boots++;
         this.identity = await this.identityFrom(now, signal);
         return this.identity;
@@ -180,6 +186,8 @@ export class VendorConnection implements DeviceConnection {
     const { signal } = options;
     const secure = decodeSecureConfig(file);
     const { scm2 } = decodeConfigData(secure.configData);
+    // A configuration this family cannot run (an FRC told to use Ethernet) is refused before a byte is sent.
+    runningValues(scm2, this.family);
     const syncId = syncIdOf(file);
     await this.resuming('configuration upload', signal, async () => {
       options.onProgress?.(0, file.length);

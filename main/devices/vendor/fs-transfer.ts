@@ -3,7 +3,7 @@ import { MAX_BLOCK_SIZE } from '../../../protocol/constants';
 import { CODE } from '../../../protocol/coap/parameters';
 import { uploadBlock1 } from '../coap/block1';
 import { downloadBlock2 } from '../coap/block2';
-import { DeviceProtocolError, DeviceVerificationError } from '../errors';
+import { DeviceError, DeviceProtocolError, DeviceVerificationError } from '../errors';
 import type { DeviceSession } from '../session';
 import { vendorGet, vendorPost } from './requests';
 
@@ -48,10 +48,18 @@ async function computedMetadata(session: DeviceSession, name: string, signal: Ab
   }
 }
 
-/** The device's own length and CRC-32 of a file it holds (the vendor menu's "compute on-device metadata"). */
+/**
+ * The device's own length and CRC-32 of a file it holds (the vendor menu's "compute on-device
+ * metadata"); a file it does not hold (4.04) reads as empty.
+ */
 export async function fileMetadata(session: DeviceSession, name: string, signal?: AbortSignal): Promise<FsMetadata> {
-  await select(session, name, signal);
-  return computedMetadata(session, name, signal);
+  try {
+    await select(session, name, signal);
+    return await computedMetadata(session, name, signal);
+  } catch (error) {
+    if (error instanceof DeviceError && error.coapCode === CODE.NOT_FOUND) return { start: 0, length: 0, crc32: 0 };
+    throw error;
+  }
 }
 
 function hex(value: number): string {
