@@ -168,6 +168,11 @@ export async function startInstance(runDir: string, name: string, databaseUrl: s
  * one success. A request that could not reach an instance is sent to another. /metrics is not
  * passed on: each instance is scraped directly (docs/operations.md).
  */
+export const METRICS_DENY_RULES = [
+  "http-request deny deny_status 400 if { path,url_dec -m reg '(^|/)[.][.]?(/|$)|//|[\\\\%]' }",
+  "http-request deny deny_status 404 if { path,url_dec,lower -m reg '^/metrics([/;]|$)' }",
+] as const;
+
 export function haproxyConfig(port: number, instances: readonly StackInstance[]): string {
   return [
     'global',
@@ -186,7 +191,11 @@ export function haproxyConfig(port: number, instances: readonly StackInstance[])
     'frontend provisioner',
     `  bind 127.0.0.1:${port}`,
     '  option forwardfor',
-    '  http-request deny deny_status 404 if { path /metrics }',
+    // Decided on the path as the instance will read it (percent-decoded): one that is not in
+    // normal form (a dot segment, an empty segment, a backslash, a percent sign left after
+    // decoding, i.e. encoded twice) is refused outright, so that what is left is normalized and
+    // /metrics is recognised however it was spelled (%6d, %2f, //, /./, /x/../, case, ;params).
+    ...METRICS_DENY_RULES.map((rule) => `  ${rule}`),
     '  default_backend instances',
     '',
     'backend instances',
