@@ -1,4 +1,4 @@
-import { decodeCbor, isCborMap } from '../../domain/files/cbor';
+import { decodeCbor, encodeCbor, isCborMap } from '../../domain/files/cbor';
 import type { RunningValueType } from '../../domain/vendor/running-values';
 import { CODE, contentFormatOf, getOptions, OPTION, type CoapMessage } from '../../protocol/coap';
 import { decodeSystemReset, encodeVendorValue, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE, EPC_PATH, FRC_PATH } from '../../protocol/vendor';
@@ -43,6 +43,10 @@ async function route(device: VendorContext, method: 'GET' | 'POST', path: string
     return valueResponse(family === 'EPC' ? 'json' : 'text', version);
   }
   if (family === 'FRC') {
+    // The joystick and keypad status objects; the spec does not describe their contents, so these
+    // are a resting stick and no key pressed [INFERRED].
+    if (method === 'GET' && path === 'st/joystick') return { code: CODE.CONTENT, contentFormat: VENDOR_CONTENT_FORMAT.cbor, payload: encodeCbor({ x: 0, y: 0, z: 0 }) };
+    if (method === 'GET' && path === 'st/keypad') return { code: CODE.CONTENT, contentFormat: VENDOR_CONTENT_FORMAT.cbor, payload: encodeCbor({ keys: 0 }) };
     if (path === VENDOR_RESOURCE.fsData) return method === 'POST' ? device.fs.postData(message, device) : device.fs.getData(device);
     if (path === VENDOR_RESOURCE.fsMetadata) return method === 'POST' ? device.fs.postMetadata(message, device) : device.fs.getMetadata(query, device);
   } else {

@@ -59,6 +59,10 @@ describe('simulated vendor FRC (SRC Pro) on a pty with plain SLIP', () => {
       expect((await postText(client, 'cfg/setup/serialNumber', 'TOO-LONG-1')).code).toBe(CODE.BAD_REQUEST);
       expect((await postText(client, 'cfg/setup/radioMode', 'X')).code).toBe(CODE.BAD_REQUEST);
       expect((await postText(client, 'cfg/setup/fwVersion', '9.9.9')).code).toBe(CODE.METHOD_NOT_ALLOWED);
+      const joystick = await client.get('st/joystick');
+      expect([joystick.code, getOption(joystick, OPTION.CONTENT_FORMAT)?.[0]]).toEqual([CODE.CONTENT, 60]);
+      expect(decodeRawUint((await client.get('st/joystick/period')).payload)).toBe(20);
+      expect((await postCbor(client, 'st/joystick/period', { period: 300 })).code).toBe(CODE.BAD_REQUEST);
     }));
 
   it('fs transfer: 64-byte upload, ?computed matches, Block2 download gives the same bytes', () =>
