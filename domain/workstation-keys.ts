@@ -98,3 +98,23 @@ export function workstationKeyFault(entry: Pick<LedgerEntry, 'workstation' | 'si
   }
   return undefined;
 }
+
+/**
+ * Why an entry of this workstation's own ledger is not this workstation's, or undefined: it must
+ * name this workstation and be signed by its key. With the organization's enrolled keys, by the key
+ * enrolled for it (an older one within its validity); the key it holds now also while no key of it
+ * is enrolled yet (a laptop that never signed in). Without them, by the key it holds now.
+ */
+export function ownEntryKeyFault(
+  entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>,
+  own: { workstation: string; signerKey: string; keys?: readonly EnrolledWorkstationKey[] },
+): string | undefined {
+  if (entry.workstation !== own.workstation) return `it names workstation ${entry.workstation}, not this one (${own.workstation}): it was not written here`;
+  if (own.keys) {
+    const neverEnrolled = !own.keys.some((key) => key.workstation === own.workstation || key.publicKey === own.signerKey);
+    if (neverEnrolled && entry.signerKey === own.signerKey) return undefined;
+    return workstationKeyFault(entry, own.keys);
+  }
+  if (entry.signerKey !== own.signerKey) return `it is signed by key …${short(entry.signerKey)}, not by this workstation's key …${short(own.signerKey)} (it was signed elsewhere)`;
+  return undefined;
+}

@@ -10,6 +10,8 @@ import {
   type LedgerLine,
   type OrgLedgerEntry,
 } from '../../../domain/ledger';
+import type { WorkstationKeyListBody } from '../../../domain/workstation-key-list';
+import { ownEntryKeyFault, workstationKeyFault, type EnrolledWorkstationKey } from '../../../domain/workstation-keys';
 import type { ServiceClient } from '../../cloud';
 import type { Ledger } from './ledger';
 
@@ -42,7 +44,10 @@ export async function sendLedger(
   account: LedgerAccount,
 ): Promise<{ received: number; known: number; withheld: number }> {
   const mine = entriesOf(await ledger.readAll()).filter((entry) => entry.serviceUrl === account.serviceUrl && entry.orgId === account.orgId);
-  const sound = mine.filter((entry) => ledgerEntryFault(entry) === undefined);
+  // This workstation's own ledger sends only what its key signed: an entry signed elsewhere and
+  // slipped into the file would have the service refuse the whole batch, and verify names it anyway.
+  const own = ledger.signerKey ? await ledger.signerKey() : undefined;
+  const sound = mine.filter((entry) => ledgerEntryFault(entry) === undefined && (own === undefined || entry.signerKey === own));
   if (sound.length > 0 && ledger.enrolment && ledger.signerKey) await enrolOwnKey({ enrolment: ledger.enrolment.bind(ledger), signerKey: ledger.signerKey.bind(ledger) }, sound, account);
   let received = 0;
   let known = 0;
@@ -105,23 +110,95 @@ export function compareWithService(local: readonly LedgerLine[], service: readon
   return undefined;
 }
 
+/** Where the organization's enrolled keys came from: just fetched from the service, the kept list, or none (and why). */
+export type KeySource = { from: 'service' | 'kept'; keys: readonly EnrolledWorkstationKey[]; issuedAt: string } | { from: 'none'; why: string };
+
 export interface LedgerVerification {
   local: ChainCheck & { path: string };
+  /** Which keys the entries were checked against. */
+  keys: { from: 'service' | 'kept'; count: number; issuedAt: string } | { from: 'none'; why: string };
   /** Absent when no service was asked. */
   service?: { sent: { received: number; known: number; withheld: number }; chain: ChainCheck; mismatch?: BrokenLink } | { error: string };
 }
 
-/** Checks the local chain, and, with an account, sends what the service lacks and checks its chain against ours. */
-export async function verifyLedgers(ledger: Pick<Ledger, 'readAll' | 'path'>, options: { account?: LedgerAccount; workstation: string }): Promise<LedgerVerification> {
-  const lines = await ledger.readAll();
-  const local = { ...checkLedgerChain(lines), path: ledger.path };
-  if (!options.account) return { local };
+/** Where to get the organization's enrolled keys: fresh from the service (with an account), else the kept list. */
+export interface KeyListSource {
+  fetch?: () => Promise<WorkstationKeyListBody>;
+  kept?: () => Promise<WorkstationKeyListBody | undefined>;
+}
+
+async function keysFor(source: KeyListSource | undefined): Promise<KeySource> {
+  let fetchError: string | undefined;
+  if (source?.fetch) {
+    try {
+      const body = await source.fetch();
+      return { from: 'service', keys: body.keys, issuedAt: body.issuedAt };
+    } catch (error) {
+      fetchError = error instanceof Error ? error.message : String(error);
+    }
+  }
   try {
-    const sent = await sendLedger(ledger, options.account);
+    const kept = await source?.kept?.();
+    if (kept) return { from: 'kept', keys: kept.keys, issuedAt: kept.issuedAt };
+  } catch (error) {
+    return { from: 'none', why: error instanceof Error ? error.message : String(error) };
+  }
+  return { from: 'none', why: fetchError ?? 'no list of enrolled keys is kept here (sign in and verify once to keep it)' };
+}
+
+/** The first entry of this workstation's ledger that is not signed by its key (see ownEntryKeyFault). */
+function firstForeignEntry(lines: readonly LedgerLine[], own: { workstation: string; signerKey: string; keys?: readonly EnrolledWorkstationKey[] }): BrokenLink | undefined {
+  for (const line of lines) {
+    if (!('entry' in line)) continue;
+    const fault = ownEntryKeyFault(line.entry, own);
+    if (fault) return { line: line.line, seq: line.entry.seq, hash: line.entry.hash, reason: fault };
+  }
+  return undefined;
+}
+
+/** The first entry of the organization's chain not signed by the key enrolled for its workstation. */
+function firstUnvouchedOrgEntry(chain: readonly OrgLedgerEntry[], keys: readonly EnrolledWorkstationKey[]): BrokenLink | undefined {
+  for (const item of chain) {
+    const fault = workstationKeyFault(item.entry, keys);
+    if (fault) return { line: item.orgSeq, seq: item.entry.seq, hash: item.entry.hash, reason: `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${fault}` };
+  }
+  return undefined;
+}
+
+/**
+ * Checks the local chain, and that each of its entries is this workstation's (signed by its key,
+ * by the organization's enrolled keys when known); with an account, sends what the service lacks
+ * and checks its chain, each entry against its workstation's enrolled key, and against ours.
+ */
+export async function verifyLedgers(
+  ledger: Pick<Ledger, 'readAll' | 'path'> & Partial<Pick<Ledger, 'enrolment' | 'signerKey'>>,
+  options: { account?: LedgerAccount; workstation: string; keyList?: KeyListSource },
+): Promise<LedgerVerification> {
+  const lines = await ledger.readAll();
+  const chainCheck = checkLedgerChain(lines);
+  // Sent first: sending enrols this workstation's key, and the list fetched next then names it.
+  let sent: { received: number; known: number; withheld: number } | { error: string } | undefined;
+  if (options.account) sent = await sendLedger(ledger, options.account).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+  const source = await keysFor(options.keyList);
+  const keys = source.from === 'none' ? undefined : source.keys;
+  const keysView: LedgerVerification['keys'] = source.from === 'none' ? source : { from: source.from, count: source.keys.length, issuedAt: source.issuedAt };
+  let local: LedgerVerification['local'] = { ...chainCheck, path: ledger.path };
+  if (chainCheck.ok && ledger.signerKey) {
+    const foreign = firstForeignEntry(lines, { workstation: options.workstation, signerKey: await ledger.signerKey(), ...(keys ? { keys } : {}) });
+    if (foreign) local = { ...local, ok: false, broken: foreign };
+  }
+  if (!options.account || !sent) return { local, keys: keysView };
+  if ('error' in sent) return { local, keys: keysView, service: sent };
+  try {
     const chain = await fetchOrgLedger(options.account.client);
     const mismatch = compareWithService(lines, chain, options.workstation);
-    return { local, service: { sent, chain: checkOrgLedgerChain(chain), ...(mismatch ? { mismatch } : {}) } };
+    let chainResult = checkOrgLedgerChain(chain);
+    if (chainResult.ok && keys) {
+      const unvouched = firstUnvouchedOrgEntry(chain, keys);
+      if (unvouched) chainResult = { ...chainResult, ok: false, broken: unvouched };
+    }
+    return { local, keys: keysView, service: { sent, chain: chainResult, ...(mismatch ? { mismatch } : {}) } };
   } catch (error) {
-    return { local, service: { error: error instanceof Error ? error.message : String(error) } };
+    return { local, keys: keysView, service: { error: error instanceof Error ? error.message : String(error) } };
   }
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Runner } from '../program';
 import { functionTest, type FunctionTestOptions } from './function-test';
-import { ledgerVerify } from './ledger';
+import { ledgerEnrol, ledgerRevoke, ledgerVerify } from './ledger';
 import { report, type ReportOptions } from './report';
 
 function seconds(text: string): number {
@@ -26,6 +26,17 @@ export function addAccountabilityCommands(program: Command, runner: Runner): voi
     .description("Check every link of the local ledger and of the organization's chain on the service (sending it the entries it lacks), and name the first broken one.")
     .option('--local', 'check only the local ledger; do not reach the service')
     .action((options: { local?: boolean }) => runner((ctx) => ledgerVerify(ctx, options)));
+  ledger
+    .command('enrol')
+    .description("Enrol this workstation's ledger key with the service you are logged in to (sending entries does so too): the service then takes this workstation's entries only from this key.")
+    .option('--rotate', "replace the key enrolled for this workstation by the one it has now (Admin only); the old key's later entries fail verify")
+    .action((options: { rotate?: boolean }) => runner((ctx) => ledgerEnrol(ctx, options)));
+  ledger
+    .command('revoke')
+    .description("Revoke a workstation's enrolled key (Admin only): the service refuses its later entries and verify names them, with the reason.")
+    .argument('<workstation>', 'the workstation id, as its entries name it')
+    .requiredOption('--reason <text>', 'why (kept with the key and shown by verify)')
+    .action((workstation: string, options: { reason: string }) => runner((ctx) => ledgerRevoke(ctx, workstation, options)));
 
   const device = program.commands.find((command) => command.name() === 'device');
   if (!device) throw new Error('The device command must exist before the function test is added to it.');

@@ -1,8 +1,10 @@
 import { describeBrokenLink } from '../../../../domain/ledger';
-import { openWorkstationLedger, verifyLedgers, type LedgerVerification } from '../../../app/ledger';
+import { openWorkstationLedger, refreshWorkstationKeys, verifyLedgers, WorkstationKeyCache, type KeyListSource, type LedgerVerification } from '../../../app/ledger';
+import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
+import { provisioningPaths } from '../../../app/paths';
 import { workstationId } from '../../../app/jobs/workstation';
-import type { CliContext } from '../context';
-import { EXIT } from '../errors';
+import type { CliAccount, CliContext } from '../context';
+import { CliError, EXIT } from '../errors';
 
 /** Whether every check that ran holds. */
 export function verificationHolds(result: LedgerVerification): boolean {
@@ -21,13 +23,15 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean }
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
   const account = options.local ? undefined : await ctx.account();
-  const result = await verifyLedgers(ledger, { workstation, ...(account ? { account } : {}) });
+  const result = await verifyLedgers(ledger, { workstation, keyList: await keyListSource(ctx, account), ...(account ? { account } : {}) });
   const holds = verificationHolds(result);
   if (ctx.out.json) {
     ctx.out.jsonLine({ ok: holds, workstation, ...result, ...(account ? { serviceLabel: account.label } : {}) });
     return holds ? EXIT.ok : EXIT.failed;
   }
   const { local } = result;
+  if (result.keys.from === 'none') ctx.out.line(`Entries checked against this workstation's own key only: ${result.keys.why}.`);
+  else ctx.out.line(`Entries checked against the organization's ${result.keys.count} enrolled workstation key${result.keys.count === 1 ? '' : 's'} (${result.keys.from === 'service' ? 'from the service' : 'the list kept here'}, signed ${result.keys.issuedAt}).`);
   if (local.ok) ctx.out.line(`Local ledger ${local.path}: ${local.entries} entr${local.entries === 1 ? 'y' : 'ies'}, every link holds${local.entries > 0 ? ` (last hash ${local.head.slice(0, 16)}…)` : ''}.`);
   else ctx.out.line(`Local ledger ${local.path}: BROKEN at ${describeBrokenLink(local.broken!)}. Entries from there on are not proven.`);
   const service = result.service;
@@ -43,4 +47,58 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean }
     }
   }
   return holds ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * The organization's enrolled keys: fresh from the service (then kept) when there is an account,
+ * else the list kept for the login, checked against the root key kept for it. Offline (--local)
+ * nothing is asked of the service.
+ */
+async function keyListSource(ctx: CliContext, account: CliAccount | undefined): Promise<KeyListSource> {
+  const login = account ?? (await ctx.login());
+  if (!login) return {};
+  const dir = provisioningPaths(ctx.dirs.data).account(login.serviceUrl, login.orgId).keys;
+  const rootKeys = new SigningKeyStore({ dir });
+  const cache = new WorkstationKeyCache({ dir });
+  const orgId = login.orgId;
+  const kept = async () => {
+    const root = await rootKeys.stored();
+    return root ? cache.read({ rootKeyPem: root.publicKeyPem, orgId }) : undefined;
+  };
+  if (!account) return { kept };
+  return {
+    kept,
+    fetch: async () => {
+      const root = (await rootKeys.get(account.client)).key;
+      if (!root) throw new Error("the service's root key is not known, so its list of keys cannot be checked");
+      return refreshWorkstationKeys(account.client, cache, { rootKeyPem: root.publicKeyPem, orgId });
+    },
+  };
+}
+
+/**
+ * `ledger enrol [--rotate]`: enrols this workstation's ledger key with the logged-in service, which
+ * records who did and when (sending entries does it too). `--rotate` replaces the key enrolled for
+ * this workstation by the one it has now: an Admin's, and the old key's later entries fail verify.
+ */
+export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }): Promise<number> {
+  const account = await ctx.account();
+  if (account.local) throw new CliError('log in to a service first: the local workspace enrols nothing (provisioner login)');
+  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
+  const workstation = await workstationId(ctx.dirs.data);
+  const result = await account.client.workstations.enrol(await ledger.enrolment(account.orgId, workstation, { rotate: options.rotate === true }));
+  if (ctx.out.json) ctx.out.jsonLine(result);
+  else if (!result.enrolled) ctx.out.line(`This workstation's key …${result.key.publicKey.slice(-12)} is enrolled with ${account.label} already (by ${result.key.enrolledBy}, ${result.key.enrolledAt}).`);
+  else ctx.out.line(`Enrolled this workstation's key …${result.key.publicKey.slice(-12)} for workstation ${workstation} with ${account.label}${options.rotate ? '; the key it had before signs nothing more' : ''}.`);
+  return EXIT.ok;
+}
+
+/** `ledger revoke WORKSTATION --reason TEXT` (Admin): that workstation's key signs nothing more; its later entries fail verify, with the reason. */
+export async function ledgerRevoke(ctx: CliContext, workstation: string, options: { reason: string }): Promise<number> {
+  const account = await ctx.account();
+  if (account.local) throw new CliError('log in to a service first: the local workspace has no enrolled keys (provisioner login)');
+  const key = await account.client.workstations.revoke(workstation, options.reason);
+  if (ctx.out.json) ctx.out.jsonLine(key);
+  else ctx.out.line(`Revoked key …${key.publicKey.slice(-12)} of workstation ${workstation}: its entries after entry ${key.validThroughSeq ?? 0} fail verify ("${options.reason}").`);
+  return EXIT.ok;
 }
