@@ -321,4 +321,25 @@ ALTER TABLE api_keys DROP CONSTRAINT api_keys_org_id_name_key;
 CREATE UNIQUE INDEX api_keys_current_name ON api_keys (org_id, name) WHERE expires_at IS NULL;
 `,
   },
+  {
+    version: 11,
+    name: 'one-time enrolment grants of work packages',
+    sql: `
+-- A grant travels in a work package: the plant laptop that imports it enrols its ledger key with it,
+-- offline, and the enrolment reaches the service with the confirmations. Only the token's SHA-256
+-- is kept. A grant is used once (used_at) and is good until its package expires.
+CREATE TABLE workstation_enrolment_grants (
+  grant_id uuid PRIMARY KEY,
+  org_id text NOT NULL REFERENCES organizations (id),
+  token_sha256 text NOT NULL,
+  package_id uuid NOT NULL,
+  expires_at timestamptz NOT NULL,
+  issued_by text NOT NULL,
+  issued_at timestamptz NOT NULL DEFAULT now(),
+  used_at timestamptz,
+  used_by text,
+  used_key text
+);
+`,
+  },
 ];
