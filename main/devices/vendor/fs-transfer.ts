@@ -4,6 +4,7 @@ import { CODE } from '../../../protocol/coap/parameters';
 import { uploadBlock1 } from '../coap/block1';
 import { downloadBlock2 } from '../coap/block2';
 import { DeviceError, DeviceProtocolError, DeviceVerificationError } from '../errors';
+import { isLinkLoss } from '../operations/link-loss';
 import type { DeviceSession } from '../session';
 import { vendorGet, vendorPost } from './requests';
 
@@ -24,6 +25,8 @@ export interface FsUploadOptions {
   blockSize?: number;
   /** Bytes acknowledged so far of this file. */
   onProgress?: (acknowledged: number) => void;
+  /** The file is sent again after `error` (a mismatch in ?computed, a damaged answer). */
+  onRetry?: (error: unknown) => void;
 }
 
 export interface FsUploadResult {
@@ -67,11 +70,31 @@ function hex(value: number): string {
 }
 
 /**
+ * How often one file is sent before its mismatch is the job's failure. The vendor's USB frames carry
+ * no CRC: a damaged block is stored as it arrived and shows only in ?computed, and a damaged answer
+ * may be one the exchange cannot use. Either way the file starts over (docs/vendor-devices.md).
+ */
+export const FS_UPLOAD_ATTEMPTS = 3;
+
+/**
  * Uploads `data` as file `name` and checks the device's computed length and CRC-32. A device that
  * already holds the very same file (length and CRC-32) is not sent it again: after a pulled cable
- * the components that went whole are skipped and the one that was cut short starts over.
+ * the components that went whole are skipped and the one that was cut short starts over. A file
+ * the device computed otherwise, or whose exchange broke on a damaged answer, is sent again, up to
+ * FS_UPLOAD_ATTEMPTS times; a lost link is the caller's to resume.
  */
 export async function uploadFile(session: DeviceSession, name: string, data: Uint8Array, options: FsUploadOptions = {}): Promise<FsUploadResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await uploadFileOnce(session, name, data, options);
+    } catch (error) {
+      if (attempt >= FS_UPLOAD_ATTEMPTS || options.signal?.aborted || isLinkLoss(error)) throw error;
+      options.onRetry?.(error);
+    }
+  }
+}
+
+async function uploadFileOnce(session: DeviceSession, name: string, data: Uint8Array, options: FsUploadOptions): Promise<FsUploadResult> {
   const { signal } = options;
   const expected = fsMetadataOf(data);
   const held = await fileMetadata(session, name, signal);
@@ -103,6 +126,16 @@ export async function uploadFile(session: DeviceSession, name: string, data: Uin
 
 /** Reads file `name` back (Block2 GET fs/data), checked against the device's computed metadata; null when it holds none. */
 export async function downloadFile(session: DeviceSession, name: string, options: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<Uint8Array | null> {
+  try {
+    return await downloadFileOnce(session, name, options);
+  } catch (error) {
+    // A damaged block (no CRC on the vendor's USB frames) shows as a CRC mismatch: read it once more.
+    if (!(error instanceof DeviceProtocolError) || options.signal?.aborted) throw error;
+    return downloadFileOnce(session, name, options);
+  }
+}
+
+async function downloadFileOnce(session: DeviceSession, name: string, options: { signal?: AbortSignal; maxBytes?: number }): Promise<Uint8Array | null> {
   const metadata = await fileMetadata(session, name, options.signal);
   if (metadata.length === 0) return null;
   const step = `reading file ${name}`;
