@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  CONFIG_FILE_FORMAT_LAYOUT2,
   createConfigFileSigner,
   createOrganizationKey,
   decodeCbor,
@@ -13,29 +14,10 @@ import {
   type ConfigFileSigner,
 } from '../../../domain/files';
 import { codeOf } from '../../fixtures/file-format-error';
+import { orgKey, root, rootKeyPem, sampleContent, signer } from './config-file-samples';
 
-const root = generateSigningKeyPair();
-const orgKey = createOrganizationKey('plant-a', root.privateKeyPem);
-const signer = createConfigFileSigner(orgKey.privateKeyPem, orgKey.certificate);
-const rootKeyPem = root.publicKeyPem;
-
-function content(overrides: Partial<ConfigFileContent> = {}): ConfigFileContent {
-  return {
-    format: 'provisioner-config/2',
-    syncId: '0b7f2c1e-8a43-4d0e-9a59-2f4a1c7e6d10',
-    serialNumber: 'EPC000101',
-    deviceType: 'EPC',
-    orgId: 'plant-a',
-    sequence: 7,
-    configurationId: '6c1d3f0a-1111-4a2b-9c3d-123456789abc',
-    blank: false,
-    issuedAt: '2026-11-21T10:00:00.000Z',
-    device: { role: 'Receiver', commInterface: 'Ethernet', ipAddress: '192.168.3.10' },
-    peers: [{ serialNumber: 'EPC000102', role: 'Sender', ipAddress: '192.168.3.11' }],
-    safety: { timeoutConfiguration: '500ms', canMode: 'none' },
-    ...overrides,
-  };
-}
+/** Layout 2's content: what devices in the field hold. */
+const content = (overrides: Partial<ConfigFileContent> = {}): ConfigFileContent => sampleContent({ format: CONFIG_FILE_FORMAT_LAYOUT2, ...overrides });
 
 /** The file's top-level map, changed and encoded again: what someone holding the bytes can do. */
 function rewritten(file: Uint8Array, change: (top: Record<string, unknown>) => Record<string, unknown>): Uint8Array {

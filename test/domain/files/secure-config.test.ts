@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CONFIG_FILE_FORMAT,
   CONFIG_FILE_FORMAT_LAYOUT2,
   createConfigFileSigner,
   createOrganizationKey,
@@ -16,29 +15,9 @@ import {
 } from '../../../domain/files';
 import { orgKeyCertificateFromPem, orgKeyCertificateToPem, ORG_KEY_PEM_LABEL } from '../../../domain/files/secure-config-pem';
 import { codeOf } from '../../fixtures/file-format-error';
+import { orgKey, root, rootKeyPem, sampleContent, signer } from './config-file-samples';
 
-const root = generateSigningKeyPair();
-const orgKey = createOrganizationKey('plant-a', root.privateKeyPem);
-const signer = createConfigFileSigner(orgKey.privateKeyPem, orgKey.certificate);
-const rootKeyPem = root.publicKeyPem;
-
-function content(overrides: Partial<ConfigFileContent> = {}): ConfigFileContent {
-  return {
-    format: CONFIG_FILE_FORMAT,
-    syncId: '0b7f2c1e-8a43-4d0e-9a59-2f4a1c7e6d10',
-    serialNumber: 'EPC000101',
-    deviceType: 'EPC',
-    orgId: 'plant-a',
-    sequence: 7,
-    configurationId: '6c1d3f0a-1111-4a2b-9c3d-123456789abc',
-    blank: false,
-    issuedAt: '2026-11-21T10:00:00.000Z',
-    device: { deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ipAddress: '192.168.3.10', ethNetmask: '255.255.255.0' },
-    peers: [{ serialNumber: 'EPC000102', deviceType: 'EPC', deviceConfigurationType: 'Sender', commInterface: 'Ethernet', ipAddress: '192.168.3.11' }],
-    safety: { timeoutConfiguration: '500ms', canMode: 'none' },
-    ...overrides,
-  };
-}
+const content = sampleContent;
 
 type Top = Record<string, unknown>;
 
