@@ -6,12 +6,14 @@
  * cluster in the run directory. docs/operations.md says how to run the same in production.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, chownSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, chownSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { PASSWORD_FILE_ENV } from '../server/db/password-file';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVICE_CLI = join(ROOT, 'server', 'cli.ts');
@@ -31,6 +33,12 @@ export interface StackPostgres {
   /** The user that owns and runs the cluster (postgres when we run as root: initdb refuses root). */
   user: string;
   log: string;
+  /**
+   * The generated password of `user` (scram-sha-256; the cluster trusts no one, loopback
+   * included): a 0600 file of the user who ran `up`, which the instances read
+   * (PROVISIONER_DATABASE_PASSWORD_FILE).
+   */
+  passwordFile: string;
 }
 
 export interface StackState {
@@ -105,8 +113,8 @@ export async function waitUntilOk(url: string, attempts = 600): Promise<void> {
   throw new Error(`${url} did not answer 200 after ${attempts} tries.`);
 }
 
-function run(command: string, args: string[], what: string): string {
-  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' });
+function run(command: string, args: string[], what: string, env?: NodeJS.ProcessEnv): string {
+  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', ...(env ? { env } : {}) });
   if (result.error) throw new Error(`${what}: cannot run ${command}: ${result.error.message}`);
   if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status}): ${result.stderr.trim()}`);
   return result.stdout;
@@ -120,18 +128,38 @@ function asOwner(user: string, command: string, args: string[]): [string, string
   return process.getuid?.() === 0 && user !== 'root' ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
 }
 
-async function startPostgres(runDir: string): Promise<{ postgres: StackPostgres; databaseUrl: string }> {
+/**
+ * A throwaway cluster in `runDir/postgres`, on 127.0.0.1 and a socket in that directory. Every
+ * connection, local socket and loopback alike, authenticates with scram-sha-256 and a password
+ * generated here: with trust, any local user would be its superuser (and run programs as its
+ * owner). The password is in `runDir/database-password` (0600); the connection string carries none.
+ */
+export async function startPostgres(runDir: string): Promise<{ postgres: StackPostgres; databaseUrl: string }> {
   const dir = join(runDir, 'postgres');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const root = process.getuid?.() === 0;
   const user = root ? 'postgres' : userInfo().username;
+  let ownerUid = -1;
   if (root) {
     if (spawnSync('id', ['postgres']).status !== 0) run('useradd', ['--system', '--no-create-home', 'postgres'], 'creating the postgres user');
-    const uid = Number(run('id', ['-u', 'postgres'], 'id').trim());
-    chownSync(dir, uid, -1);
+    ownerUid = Number(run('id', ['-u', 'postgres'], 'id').trim());
+    chownSync(dir, ownerUid, -1);
+    // The owner passes through the run directory to its own (whatever the umask made it), and lists nothing there.
+    chmodSync(runDir, 0o711);
   }
-  const postgres: StackPostgres = { dataDir: join(dir, 'data'), port: await freePort(), user, log: join(dir, 'postgres.log') };
-  run(...asOwner(user, join(PG_BIN, 'initdb'), ['-D', postgres.dataDir, '-U', user, '-A', 'trust']), 'initdb');
+  const password = randomBytes(32).toString('base64url');
+  const passwordFile = join(runDir, 'database-password');
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  const postgres: StackPostgres = { dataDir: join(dir, 'data'), port: await freePort(), user, log: join(dir, 'postgres.log'), passwordFile };
+  // initdb reads the superuser's password from a file of the cluster's owner, removed once read.
+  const initdbPasswordFile = join(dir, 'initdb-password');
+  writeFileSync(initdbPasswordFile, `${password}\n`, { mode: 0o600 });
+  if (root) chownSync(initdbPasswordFile, ownerUid, -1);
+  try {
+    run(...asOwner(user, join(PG_BIN, 'initdb'), ['-D', postgres.dataDir, '-U', user, '--auth=scram-sha-256', `--pwfile=${initdbPasswordFile}`]), 'initdb');
+  } finally {
+    rmSync(initdbPasswordFile, { force: true });
+  }
   pgCtl(postgres, 'start');
   return { postgres, databaseUrl: `postgres://${user}@127.0.0.1:${postgres.port}/postgres` };
 }
@@ -150,12 +178,12 @@ function pgCtl(postgres: StackPostgres, action: 'start' | 'stop'): void {
 }
 
 /** One instance: `serve` in its own process group, so that it outlives `up` and can be killed alone. */
-export async function startInstance(runDir: string, name: string, databaseUrl: string): Promise<StackInstance> {
+export async function startInstance(runDir: string, name: string, databaseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<StackInstance> {
   const port = await freePort();
   const log = join(runDir, `${name}.log`);
   const fd = openSync(log, 'a');
   const [command, args] = serviceCommand(['--database-url', databaseUrl, 'serve', '--host', '127.0.0.1', '--port', String(port)]);
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', fd, fd] });
+  const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   child.unref();
   if (child.pid === undefined) throw new Error(`Cannot start ${name}.`);
@@ -246,12 +274,22 @@ export async function up(options: StackOptions): Promise<StackState> {
     }
     save();
     const databaseUrl = state.databaseUrl;
+    // The service's processes read the password of the stack's own cluster from its file.
+    const baseEnv = state.postgres ? { ...process.env, [PASSWORD_FILE_ENV]: state.postgres.passwordFile } : process.env;
+    // On PostgreSQL an instance refuses to start without a sealing key (docs/operations.md): the
+    // stack's own cluster gets one made for it, 0600 in the run directory; a given database keeps
+    // whatever key the caller's environment names.
+    const sealingKeyFile = join(runDir, 'sealing-key');
+    if (state.postgres && !baseEnv.PROVISIONER_SEALING_KEY && !baseEnv.PROVISIONER_SEALING_KEY_FILE) {
+      writeFileSync(sealingKeyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    }
+    const env = existsSync(sealingKeyFile) ? { ...baseEnv, PROVISIONER_SEALING_KEY_FILE: sealingKeyFile } : baseEnv;
     // Once, before any instance: the instances would also migrate (one at a time, under the lock).
     log('migrating');
-    run(...serviceCommand(['--database-url', databaseUrl, 'migrate']), 'migrate');
-    if (options.seedDemo) state.adminKey = run(...serviceCommand(['--database-url', databaseUrl, 'seed-demo']), 'seed-demo').trim();
+    run(...serviceCommand(['--database-url', databaseUrl, 'migrate']), 'migrate', env);
+    if (options.seedDemo) state.adminKey = run(...serviceCommand(['--database-url', databaseUrl, 'seed-demo']), 'seed-demo', env).trim();
     for (let i = 1; i <= options.instances; i++) {
-      state.instances.push(await startInstance(runDir, `instance-${i}`, databaseUrl));
+      state.instances.push(await startInstance(runDir, `instance-${i}`, databaseUrl, env));
       save();
     }
     log(`starting ${options.instances} instances`);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { connectionSettings } from './password-file';
 import type { CatchUpCounts, ChangeListener, ChangeWatch } from './database';
 import { ALL_TABLES, TABLES, type TableSet } from './tables';
 
@@ -148,7 +149,7 @@ export class ChangeFeed {
 
   private async connect(): Promise<void> {
     if (this.listeners.size === 0 || this.client) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
+    const client = new pg.Client(connectionSettings(this.databaseUrl));
     this.client = client;
     const lost = () => {
       if (this.client !== client) return;

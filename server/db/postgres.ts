@@ -3,6 +3,7 @@ import type { Database, Queryable, QueryResult, SqlValue } from './database';
 import { RETRYABLE_CODES, sqlErrorCode } from './database';
 import { CHANGES_CHANNEL, ChangeFeed } from './change-feed';
 import { DatabaseUnavailableError, isConnectionFailure, TransactionConflictError } from './failures';
+import { connectionSettings } from './password-file';
 import { ALL_TABLES, joinTables, noteStatement, tablesNamedIn } from './tables';
 
 // Return bigint (int8) and numeric as JS numbers, like PGlite does, so rows look the same on both.
@@ -88,7 +89,7 @@ const POOL_SIZE = 10;
  */
 export async function openPostgres(databaseUrl: string): Promise<Database> {
   // A connection that cannot be had in 5 s means the server is away: answer 503 rather than queue.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ ...connectionSettings(databaseUrl), max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
   // An idle pooled connection that the server closes (a restart, a failover, an administrator)
   // is reported here; without a listener it would be an uncaught exception that stops the
   // service. The pool has already dropped that client, and the next query opens a new one.
