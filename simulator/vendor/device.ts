@@ -14,6 +14,7 @@ import { vendorRouter } from './router';
 import { settingsOf, type Setting } from './settings';
 import { VendorStateStore, type VendorState } from './state';
 import { installStagedComponents } from './install';
+import { SequentialBlockReceiver } from './block-receiver';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -27,6 +28,8 @@ export interface VendorContext {
   readonly drift: VendorDrift | undefined;
   readonly fs: FsSession;
   readonly epcFirmware: EpcFirmware;
+  /** The EPC's cfg/all body while its blocks arrive (RAM). */
+  readonly cfgAll: SequentialBlockReceiver;
   /** Set by `systemReset b` until the next normal reset: settings and configuration are refused. */
   readonly inBootloader: boolean;
   /** Once the response is out: reboot, normally or into the bootloader. */
@@ -50,6 +53,7 @@ export class VendorDevice implements VendorContext {
   readonly drift: VendorDrift | undefined;
   readonly fs: FsSession;
   readonly epcFirmware: EpcFirmware;
+  readonly cfgAll: SequentialBlockReceiver;
   inBootloader = false;
   private readonly server: CoapServer;
   private running = false;
@@ -70,6 +74,7 @@ export class VendorDevice implements VendorContext {
     this.drift = faults.options.paramDrift === undefined ? undefined : parseVendorDrift(faults.options.paramDrift);
     this.fs = new FsSession({ maxBlockSize: options.maxBlockSize, maxSize: options.maxImageSize });
     this.epcFirmware = new EpcFirmware({ maxBlockSize: options.maxBlockSize, maxSize: options.maxImageSize });
+    this.cfgAll = new SequentialBlockReceiver({ maxBlockSize: options.maxBlockSize, maxSize: options.maxConfigSize, what: 'The configuration' });
     this.server = new CoapServer({
       send: (message, peer) => this.link.send(message, peer),
       handle: vendorRouter(this),
@@ -157,6 +162,7 @@ export class VendorDevice implements VendorContext {
     this.running = false;
     this.server.reset();
     this.fs.reset();
+    this.cfgAll.reset();
     this.epcFirmware.cancel();
     await this.syncLink();
     if (how.powerLoss) await this.store.reload();

@@ -3,7 +3,7 @@ import type { RunningValueType } from '../../domain/vendor/running-values';
 import { CODE, contentFormatOf, getOptions, OPTION, type CoapMessage } from '../../protocol/coap';
 import { decodeSystemReset, encodeVendorValue, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE, EPC_PATH, FRC_PATH } from '../../protocol/vendor';
 import type { CoapResponse, RequestHandler } from '../coap/types';
-import { finalBlockOptions, SequentialBlockReceiver } from './block-receiver';
+import { finalBlockOptions } from './block-receiver';
 import { settingsFromSecureConfig } from './config-apply';
 import type { VendorContext } from './device';
 import { SettingValueError, type Setting } from './settings';
@@ -11,7 +11,6 @@ import { badRequest, changed, notFound, textResponse } from './responses';
 
 /** The vendor devices' request handler: GET and POST only, as the vendor's tool uses (spec §2). */
 export function vendorRouter(device: VendorContext): RequestHandler {
-  const cfgAll = new SequentialBlockReceiver({ maxBlockSize: device.options.maxBlockSize, maxSize: device.options.maxConfigSize, what: 'The configuration' });
   return async (request) => {
     const { message, path } = request;
     const query = getOptions(message, OPTION.URI_QUERY)
@@ -20,7 +19,7 @@ export function vendorRouter(device: VendorContext): RequestHandler {
     const method = request.method === CODE.GET ? 'GET' : request.method === CODE.POST ? 'POST' : undefined;
     if (method === undefined) return textResponse(CODE.METHOD_NOT_ALLOWED, `/${path} takes GET or POST.`);
     try {
-      return await route(device, method, path, query, message, cfgAll);
+      return await route(device, method, path, query, message);
     } catch (error) {
       if (error instanceof SettingValueError) return badRequest(`${error.message}.`);
       throw error;
@@ -28,7 +27,7 @@ export function vendorRouter(device: VendorContext): RequestHandler {
   };
 }
 
-async function route(device: VendorContext, method: 'GET' | 'POST', path: string, query: string, message: CoapMessage, cfgAll: SequentialBlockReceiver): Promise<CoapResponse | undefined> {
+async function route(device: VendorContext, method: 'GET' | 'POST', path: string, query: string, message: CoapMessage): Promise<CoapResponse | undefined> {
   const { family } = device;
   if (path === VENDOR_RESOURCE.systemReset) {
     if (method !== 'POST') return textResponse(CODE.METHOD_NOT_ALLOWED, `/${path} takes POST: n reboots, b reboots into the bootloader.`);
@@ -52,7 +51,7 @@ async function route(device: VendorContext, method: 'GET' | 'POST', path: string
   } else {
     if (path === VENDOR_RESOURCE.epcFirmware && method === 'POST') return refuseInBootloader(device) ?? device.epcFirmware.post(message, device);
     if (path === VENDOR_RESOURCE.epcFirmwareStatus && method === 'GET') return device.epcFirmware.statusResponse();
-    if (path === VENDOR_RESOURCE.cfgAll && method === 'POST') return refuseInBootloader(device) ?? postCfgAll(device, message, cfgAll);
+    if (path === VENDOR_RESOURCE.cfgAll && method === 'POST') return refuseInBootloader(device) ?? postCfgAll(device, message);
     if (path === 'cfg/coapd' && method === 'POST') return changed();
   }
   const leafPath = family === 'FRC' && query !== '' ? `${path}?${query}` : path;
@@ -134,8 +133,8 @@ function decodeLeafValue(message: CoapMessage, setting: Setting): unknown {
   return body;
 }
 
-async function postCfgAll(device: VendorContext, message: CoapMessage, receiver: SequentialBlockReceiver): Promise<CoapResponse> {
-  const outcome = receiver.receive(message);
+async function postCfgAll(device: VendorContext, message: CoapMessage): Promise<CoapResponse> {
+  const outcome = device.cfgAll.receive(message);
   if (!outcome.done) return outcome.response;
   const result = settingsFromSecureConfig(outcome.body, device.family, device.settings, device.drift);
   if (!result.ok) return { ...badRequest(`Configuration refused: ${result.reason}`), options: finalBlockOptions(outcome.block) };
