@@ -6,7 +6,7 @@
  * after it could not be applied. Pure: no I/O, no clocks.
  */
 
-export const JOB_STEP_KINDS = ['firmware', 'configuration', 'read-back', 'confirmation', 'function-test'] as const;
+export const JOB_STEP_KINDS = ['firmware', 'configuration', 'read-back', 'parameter-verification', 'confirmation', 'function-test'] as const;
 export type JobStepKind = (typeof JOB_STEP_KINDS)[number];
 
 export const STEP_STATUSES = ['not-started', 'running', 'done', 'waiting', 'skipped', 'cancelled', 'failed'] as const;
@@ -48,12 +48,15 @@ export function pendingStep(step: JobStepKind, summary: string, of: JobStepResul
 
 /**
  * The steps a job of this action goes through, none started: firmware (upload and apply), its
- * read-back and confirmation; then the same for the configuration.
+ * read-back and confirmation; then the same for the configuration, whose read-back is followed by
+ * the verification of the parameters the device runs.
  */
 export function plannedSteps(action: 'firmware' | 'configuration' | 'both'): JobStepResult[] {
   const of = (what: 'firmware' | 'configuration'): JobStepResult[] => [
     pendingStep(what, what === 'firmware' ? 'firmware update' : 'configuration apply'),
     pendingStep('read-back', `read back the ${what === 'firmware' ? 'firmware version' : 'configuration'}`, what),
+    // A configuration's parameters are read back from the device and compared (issue 26).
+    ...(what === 'configuration' ? [pendingStep('parameter-verification', 'verify the parameters the device runs', what)] : []),
     pendingStep('confirmation', `confirm the ${what} to the service`, what),
   ];
   return action === 'both' ? [...of('firmware'), ...of('configuration')] : of(action);

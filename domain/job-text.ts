@@ -53,6 +53,8 @@ export function phaseText(phase: JobPhase, step: JobStep, what: { version?: stri
       return 'Waiting for the device to restart';
     case 'checking':
       return `Reading back the ${step === 'firmware' ? 'firmware version' : 'configuration'}`;
+    case 'verifying-parameters':
+      return 'Verifying the parameters the device runs';
     case 'confirming':
       return 'Confirming to the service';
     case 'done':

@@ -19,6 +19,8 @@ export const JOB_PHASES = [
   'applying',
   'rebooting',
   'checking',
+  /** Reading back the parameters the device runs and comparing them with the configuration's (issue 26). */
+  'verifying-parameters',
   'confirming',
   'done',
   'failed',

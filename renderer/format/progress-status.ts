@@ -68,6 +68,8 @@ function stepPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal'>): 
       return 94;
     case 'checking':
       return 97;
+    case 'verifying-parameters':
+      return 98;
     case 'confirming':
       return 99;
     default:

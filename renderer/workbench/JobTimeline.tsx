@@ -10,6 +10,7 @@ const STEP_NAMES: Record<JobStepResult['step'], string> = {
   firmware: 'Firmware',
   configuration: 'Configuration',
   'read-back': 'Read-back',
+  'parameter-verification': 'Parameter verification',
   confirmation: 'Confirmation',
   'function-test': 'Function test',
 };

@@ -9,6 +9,8 @@ import { configurationWarningsNotice } from './configuration-warnings';
 import { reconcileJobDevice } from './job-contact';
 import { openJobDevice } from './job-opening';
 import { runWithReconnect, type SessionHolder } from './session-holder';
+import { checkRunningParameters } from './parameter-check';
+import { parameterMismatchAdvice, type ParameterComparison } from '../../../domain/running-parameters';
 
 /**
  * Configuration apply on one attached device:
@@ -33,6 +35,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
   let identity: DeviceIdentity | undefined;
   let decoded: DecodedConfigFile | undefined;
   let notice: string | null = null;
+  let parameters: ParameterComparison | null = null;
   try {
     phase('resolving', { bytesDone: 0, bytesTotal: null, resumedFrom: null });
     if (request.source.kind === 'file' && request.target.serialNumber !== undefined) {
@@ -73,6 +76,11 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     // Read on the session the job opened: no reconnection happens before the upload.
     const held = await opened.session.readConfigStatus(signal);
     if (decideAsTheDevice(decoded, held, identity.serialNumber, fileName) === 'unchanged') {
+      // Nothing is sent, but what the device runs is still verified: it may have drifted since.
+      phase('verifying-parameters');
+      parameters = await checkRunningParameters(opened.session, decoded, signal);
+      control.update({ parameters });
+      if (!parameters.match) throw parameterMismatch(parameters);
       return {
         phase: 'done',
         outcome: 'up-to-date',
@@ -83,6 +91,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
         confirmation: await reconcileJobDevice(env, identity),
         syncId,
         notice,
+        parameters,
       };
     }
 
@@ -126,6 +135,12 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
         'run the same command again',
       );
     }
+    // The syncId says which file the device took, not what it runs: the parameters it decoded and
+    // stored are read back and compared with what the file intends (issue 26).
+    phase('verifying-parameters');
+    parameters = await checkRunningParameters(holder.session ?? opened.session, decoded, signal);
+    control.update({ parameters });
+    if (!parameters.match) throw parameterMismatch(parameters);
     phase('confirming');
     const confirmation = await confirmConfiguration(env.outbox, env.address, identity.serialNumber, { success: true, syncId }, env.now());
     await env.intents.clear(intent.jobId);
@@ -138,6 +153,7 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       confirmation,
       syncId,
       notice,
+      parameters,
     };
   } catch (error) {
     const failure = describeFailure(error, { step: 'configuration', phase: where.phase, percent: where.percent, connecting: where.connecting });
@@ -149,10 +165,16 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       tried && (() => confirmConfiguration(env.outbox, env.address, tried.serialNumber, { success: false, syncId: tried.syncId, error: failure.message }, env.now())),
     );
     // Awaited here, not returned as a promise: the finally below closes the session it reads.
-    return await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: false });
+    return { ...(await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: false })), parameters };
   } finally {
     await holder.session?.close().catch(() => undefined);
   }
+}
+
+function parameterMismatch(comparison: ParameterComparison): JobFailure {
+  const rows = comparison.rows.filter((row) => !row.match).map((row) => `${row.label} ${String(row.intended)} intended, ${String(row.running)} running`);
+  const what = rows.length > 0 ? rows.join('; ') : 'the checksums differ';
+  return new JobFailure('PARAMETERS_MISMATCH', `the device took the file but does not run its parameters: ${what}`, false, parameterMismatchAdvice(comparison));
 }
 
 function checkFileIsFor(decoded: DecodedConfigFile, serialNumber: string, fileName: string): void {

@@ -61,6 +61,8 @@ function where(context: FailureContext): string {
       return 'the device did not come back after restarting';
     case 'checking':
       return 'reading back from the device failed';
+    case 'verifying-parameters':
+      return 'parameter verification failed';
     case 'resolving':
     case 'downloading':
       return `getting the ${context.step === 'firmware' ? 'firmware' : 'configuration file'} failed`;

@@ -1,4 +1,5 @@
 import { plannedSteps } from '../../../domain/job-steps';
+import type { ParameterComparison } from '../../../domain/running-parameters';
 import { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView } from '../../../domain/jobs';
 
 export { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView };
@@ -39,6 +40,11 @@ export interface JobSnapshot extends JobView {
   errorCode: string | null;
   /** Whether running the job again continues where this one stopped (an interrupted upload). */
   resumable: boolean;
+  /**
+   * A configuration job's parameter verification (issue 26): what the device runs against what the
+   * file intends. Confirmed by a person afterwards, never by the job. Null when not read back.
+   */
+  parameters: ParameterComparison | null;
 }
 
 export function initialSnapshot(input: { jobId: string; linkId: string; action: JobAction; serialNumber?: string | null; now: Date }): JobSnapshot {
@@ -71,6 +77,7 @@ export function initialSnapshot(input: { jobId: string; linkId: string; action: 
     outcome: null,
     errorCode: null,
     resumable: false,
+    parameters: null,
   };
 }
 

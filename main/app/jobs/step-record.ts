@@ -1,6 +1,7 @@
 import type { JobStepKind, JobStepResult } from '../../../domain/job-steps';
 import type { JobPhase, JobStep } from './job-state';
 import type { StepResult } from './context';
+import { shortChecksum } from '../../../domain/running-parameters';
 
 /**
  * Keeps a job's per-step results (domain/job-steps.ts) as it runs: the phase a job step reports
@@ -40,6 +41,8 @@ export function activeStepOf(step: JobStep, phase: JobPhase): { kind: JobStepKin
       return null;
     case 'checking':
       return { kind: 'read-back', of: step };
+    case 'verifying-parameters':
+      return { kind: 'parameter-verification', of: step };
     case 'confirming':
       return { kind: 'confirmation', of: step };
     default:
@@ -94,6 +97,7 @@ export function stepsOnResult(steps: readonly JobStepResult[], step: JobStep, re
       const finished = { ...s, startedAt: s.startedAt ?? at, finishedAt: s.status === 'done' ? s.finishedAt : at };
       if (s.step === step) return { ...finished, status: 'done', summary: result.resultMessage ?? s.summary };
       if (s.step === 'read-back') return { ...finished, status: 'done', summary: readBackSummary(step, result) };
+      if (s.step === 'parameter-verification') return { ...finished, status: 'done', summary: parameterSummary(result) };
       const confirmed = confirmationOf(s);
       return confirmed === s ? { ...finished, status: 'done', summary: 'nothing new to confirm' } : confirmed;
     });
@@ -152,7 +156,15 @@ function failedSummary(s: JobStepResult, result: StepResult): string {
       return cancelled ? 'read-back cancelled' : `reading back the ${s.of === 'firmware' ? 'firmware version' : 'configuration'} failed`;
     case 'confirmation':
       return cancelled ? 'confirmation cancelled' : `confirming the ${s.of ?? 'result'} failed`;
+    case 'parameter-verification':
+      return cancelled ? 'parameter verification cancelled' : 'the device does not run the parameters of the configuration';
     case 'function-test':
       return cancelled ? 'function test cancelled' : 'function test failed';
   }
+}
+
+function parameterSummary(result: StepResult): string {
+  const comparison = result.parameters;
+  if (!comparison) return 'parameters not read back';
+  return `parameters match the configuration, checksum ${shortChecksum(comparison.runningChecksum)}: a person confirms them`;
 }

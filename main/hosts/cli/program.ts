@@ -146,7 +146,10 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     device,
     'verify',
     'Read each device back and compare it with what the service expects, changing nothing: in sync, firmware behind, configuration drift, or not in any configuration. Exits 0 only when every device is in sync.',
-  ).action((serialNumbers: string[], options: { link?: string[]; all?: boolean }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
+  )
+    .option('--parameters', 'instead: read back the safety and link parameters each device runs and compare them, value by value and checksum against checksum, with its configuration; exits 1 on any difference')
+    .option('--technician <name>', 'your name, for the ledger (default: PROVISIONER_TECHNICIAN)')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
 
   targetsCommand(device, 'update', 'Latest firmware, then the configuration file, on each device named.')
     .option('--force', 'install the firmware even when the device already runs it')
@@ -164,7 +167,9 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .action((serialNumber: string | undefined, options: { file: string; link?: string[] }) => runner((ctx) => configurationApply(ctx, serialNumber, options, interrupt)));
   targetsCommand(configuration, 'update', "Download each device's configuration file from the service and apply it (offline: the file kept by an earlier download).")
     .option('--dry-run', 'say what would change on each device, parameter by parameter, and change nothing')
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; dryRun?: boolean }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
+    .option('--confirm-checksum <XXXXXXXX>', 'confirm the parameters the device runs by the last 8 hex digits of its running checksum (asked at a terminal otherwise); refused unless it is that checksum and the parameters match')
+    .option('--technician <name>', 'your name: who confirms the parameters (default: PROVISIONER_TECHNICIAN; asked at a terminal)')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; dryRun?: boolean; confirmChecksum?: string; technician?: string }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
 
   const firmware = device.command('firmware').description('Device firmware.');
   firmware

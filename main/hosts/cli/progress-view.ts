@@ -97,7 +97,7 @@ function barView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>
   const offProgress = service.onProgress((batch) => {
     for (const job of batch) {
       if (job.finishedAt !== null) continue;
-      const percent = job.phase === 'uploading' ? (transferPercent(job) ?? 0) : ['applying', 'rebooting', 'checking', 'confirming'].includes(job.phase) ? 100 : 0;
+      const percent = job.phase === 'uploading' ? (transferPercent(job) ?? 0) : ['applying', 'rebooting', 'checking', 'verifying-parameters', 'confirming'].includes(job.phase) ? 100 : 0;
       barFor(job).update(Math.floor(percent), payload(job, runningText(job)));
     }
   });

@@ -10,7 +10,14 @@ import { showProgress } from './progress-view';
  * otherwise (a configuration step skipped because the device is in no configuration counts).
  * Ctrl-C cancels the jobs (an interrupted firmware upload resumes on the next run).
  */
-export async function runJobs(ctx: CliContext, requests: readonly JobRequest[], failedBefore: readonly string[], interrupt?: AbortSignal): Promise<number> {
+export async function runJobs(
+  ctx: CliContext,
+  requests: readonly JobRequest[],
+  failedBefore: readonly string[],
+  interrupt?: AbortSignal,
+  /** What the command does with the finished jobs before it ends (the parameter confirmation); false fails the command. */
+  afterFinish?: (finals: readonly JobSnapshot[]) => Promise<boolean>,
+): Promise<number> {
   for (const line of failedBefore) ctx.out.error(line);
   const { runnable, refused } = await checkBeforeStart(ctx, requests);
   const notRun = failedBefore.length + refused;
@@ -29,7 +36,8 @@ export async function runJobs(ctx: CliContext, requests: readonly JobRequest[], 
     if (finals.length + notRun > 1 && !ctx.out.json) ctx.out.line(batchSummary(finals) + (notRun > 0 ? `, ${notRun} not started` : ''));
     const queued = finals.filter((job) => job.confirmation === 'queued').length;
     if (queued > 0) ctx.out.note(`${queued} confirmation${queued === 1 ? '' : 's'} wait${queued === 1 ? 's' : ''} in the outbox until the service can be reached; send with: provisioner outbox sync`);
-    return finals.every((job) => job.phase === 'done' && job.outcome !== 'partial') && notRun === 0 ? EXIT.ok : EXIT.failed;
+    const accepted = afterFinish ? await afterFinish(finals) : true;
+    return accepted && finals.every((job) => job.phase === 'done' && job.outcome !== 'partial') && notRun === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     interrupt?.removeEventListener('abort', cancelAll);
   }

@@ -12,6 +12,7 @@ import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
 import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
 import { offerFunctionTests } from './function-test';
+import { confirmAppliedParameters, type ParameterConfirmationOptions } from '../parameter-table';
 
 /**
  * `device configuration download SN -o DIR [--force]`: the device's configuration file and its
@@ -56,7 +57,7 @@ export async function configurationApply(ctx: CliContext, serialNumber: string |
   return runJobs(ctx, targets.map((target) => ({ action: 'configuration', target, configuration: { kind: 'file', bytes: file.bytes, name: file.name } })), missing, interrupt);
 }
 
-export interface UpdateOptions {
+export interface UpdateOptions extends ParameterConfirmationOptions {
   link?: string[];
   all?: boolean;
   /** Say what would change on each device, and change nothing. */
@@ -67,7 +68,7 @@ export interface UpdateOptions {
 export async function configurationUpdate(ctx: CliContext, serialNumbers: string[], options: UpdateOptions, interrupt?: AbortSignal): Promise<number> {
   if (options.dryRun) return configurationUpdateDryRun(ctx, serialNumbers);
   const { targets, missing } = await resolveTargets(ctx, { serialNumbers, links: options.link ?? [], all: options.all });
-  const code = await runJobs(ctx, targets.map((target) => ({ action: 'configuration', target })), missing, interrupt);
+  const code = await runJobs(ctx, targets.map((target) => ({ action: 'configuration', target })), missing, interrupt, (finals) => confirmAppliedParameters(ctx, finals, options));
   // At a terminal, the safety function is tested now, while the technician is at the machine.
   return offerFunctionTests(ctx, targets.flatMap((target) => (target.serialNumber ? [target.serialNumber] : [])), code);
 }

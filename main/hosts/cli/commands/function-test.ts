@@ -19,7 +19,8 @@ export function interactive(ctx: CliContext): boolean {
   return !ctx.out.json && process.stdin.isTTY === true && ctx.io.stderr.isTTY === true && !ctx.io.env.CI;
 }
 
-async function ask(question: string): Promise<string> {
+/** One answer from the person at the terminal (the prompt on stderr). */
+export async function ask(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return (await rl.question(question)).trim();

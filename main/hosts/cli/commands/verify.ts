@@ -6,6 +6,7 @@ import { verifyRecord } from '../../../app/ledger/verify-record';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { observedText, type Identified } from './device-list';
+import { deviceVerifyParameters } from './verify-parameters';
 
 /**
  * `device verify [SN...] [--all]`: reads each device back and says how it stands against what the
@@ -14,7 +15,7 @@ import { observedText, type Identified } from './device-list';
  * this workstation's ledger records that it was looked at, and what was seen. The exit
  * code is 0 only when every device is in sync, so a line's script can gate on it.
  */
-export async function deviceVerify(ctx: CliContext, serialNumbers: string[], options: { link?: string[]; all?: boolean }): Promise<number> {
+export async function deviceVerify(ctx: CliContext, serialNumbers: string[], options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string }): Promise<number> {
   const links = options.link ?? [];
   if (serialNumbers.length === 0 && links.length === 0 && !options.all) {
     throw new CliError('no device named: name the device by serial number, by --link (serial:/dev/ttyACM0, udp:192.168.3.10, ble:ADDRESS), or use --all', EXIT.usage);
@@ -24,6 +25,7 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
   const wanted = identified.filter((d) => options.all || serialNumbers.includes(d.identity.serialNumber) || links.includes(d.link));
   const missing = serialNumbers.filter((sn) => !identified.some((d) => d.identity.serialNumber === sn));
   if (options.all && wanted.length === 0 && missing.length === 0) throw new CliError('--all: no attached devices found; check the cables, or name devices with --link');
+  if (options.parameters) return deviceVerifyParameters(ctx, wanted, missing, options);
 
   const { client } = await ctx.account();
   const records = new Map<string, DeviceRecord | null | undefined>();

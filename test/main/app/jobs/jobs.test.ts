@@ -353,6 +353,6 @@ describe('configuration job: what the device would refuse is refused before anyt
   it('leaves the checks to a device that reports no sequence or claim', async () => {
     const script: Script = { identity: epc(), config: { syncId: randomUUID(), sequence: null, claim: null }, calls: [] };
     expect(await applyFile(script, configFile('EPC000101'))).toMatchObject({ phase: 'done', outcome: 'applied' });
-    expect(script.calls).toEqual(['connect', 'readConfigStatus', 'uploadConfiguration']);
+    expect(script.calls).toEqual(['connect', 'readConfigStatus', 'uploadConfiguration', 'readRunningParameters']);
   });
 });

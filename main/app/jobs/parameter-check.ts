@@ -1,0 +1,91 @@
+import type { DecodedConfigFile } from '../../../domain/files/config-file';
+import type { LedgerRecord } from '../../../domain/ledger';
+import { compareParameters, intendedParameters, shortChecksum, type ParameterComparison, type ParameterValue } from '../../../domain/running-parameters';
+import type { ToolIdentity } from '../tool-identity';
+import type { DeviceConnection } from './device-port';
+
+/**
+ * Parameter verification (issue 26), the step after the read-back of an apply and what
+ * `device verify --parameters` does: the device's running parameters read back, compared key by
+ * key and checksum against checksum with what the configuration file intends, computed here with
+ * the tool's own code from the file the service made (never from what the device says).
+ */
+export async function checkRunningParameters(connection: Pick<DeviceConnection, 'readRunningParameters'>, file: DecodedConfigFile, signal?: AbortSignal): Promise<ParameterComparison> {
+  const running = await connection.readRunningParameters(signal);
+  return compareParameters(intendedParameters(file.content), running);
+}
+
+/** Who confirmed a matching table, and when: only ever a person who typed the device's short checksum. */
+export interface ParameterConfirmation {
+  person: string;
+  at: Date;
+}
+
+export interface ParameterVerificationRecordInput {
+  serialNumber: string;
+  /** The file the intended values were computed from. */
+  syncId: string;
+  comparison: ParameterComparison;
+  workstation: string;
+  tool: ToolIdentity;
+  /** The technician at the workstation (their own name, not the API key's). */
+  person: string | null;
+  /** The API key's name, or the local workspace. */
+  actor?: string;
+  serviceUrl?: string;
+  orgId?: string;
+  link: string;
+  /** Present when the person confirmed the table (a match only). */
+  confirmation: ParameterConfirmation | null;
+  at: Date;
+}
+
+/** A fact's text of a value: JSON, so text "1" and the number 1 differ. */
+function valueFact(value: ParameterValue): string {
+  return JSON.stringify(value);
+}
+
+/**
+ * The ledger entry of a verification: both checksums, the table's digest and the table itself
+ * (one fact per parameter, `p:<key>` = `intended → running`, for the commissioning report), the
+ * person, the workstation and the tool. Its outcome is the automatic check's (a success when
+ * everything matches); `confirmedBy` names the person who confirmed the table, null when no one
+ * did: a device counts as verified only with both (domain/ledger-commissioning.ts).
+ */
+export function parameterVerificationRecord(input: ParameterVerificationRecordInput): LedgerRecord {
+  const { comparison } = input;
+  const confirmation = comparison.match ? input.confirmation : null;
+  const table = Object.fromEntries(comparison.rows.map((row) => [`p:${row.key}`.slice(0, 64), `${valueFact(row.intended)} → ${valueFact(row.running)}`.slice(0, 2000)]));
+  const mismatched = comparison.rows.filter((row) => !row.match).map((row) => row.key);
+  const error = comparison.match
+    ? undefined
+    : `parameters differ from the configuration${mismatched.length > 0 ? `: ${mismatched.join(', ')}` : ''}${comparison.checksumsMatch ? '' : ' (checksums differ)'}${comparison.runningChecksumConsistent ? '' : "; the device's checksum is not that of the values it reported"}`;
+  return {
+    at: input.at.toISOString(),
+    action: 'parameter-verification',
+    outcome: comparison.match ? 'success' : 'failure',
+    serialNumber: input.serialNumber,
+    workstation: input.workstation,
+    ...(input.actor ? { actor: input.actor } : {}),
+    ...(input.serviceUrl ? { serviceUrl: input.serviceUrl } : {}),
+    ...(input.orgId ? { orgId: input.orgId } : {}),
+    facts: {
+      syncId: input.syncId,
+      link: input.link,
+      match: comparison.match,
+      intendedChecksum: comparison.intendedChecksum,
+      runningChecksum: comparison.runningChecksum,
+      checksumShort: shortChecksum(comparison.runningChecksum),
+      checksumBy: comparison.checksumBy,
+      tableDigest: comparison.tableDigest,
+      person: input.person,
+      confirmedBy: confirmation?.person ?? null,
+      confirmedAt: confirmation?.at.toISOString() ?? null,
+      toolName: input.tool.name,
+      toolVersion: input.tool.version,
+      toolBuild: input.tool.build,
+      ...table,
+    },
+    ...(error ? { error: error.slice(0, 2000) } : {}),
+  };
+}

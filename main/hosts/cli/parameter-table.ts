@@ -1,0 +1,136 @@
+import {
+  confirmationRefusal,
+  parameterMismatchAdvice,
+  parameterValueText,
+  PARAMETER_GROUPS,
+  shortChecksum,
+  type ParameterComparison,
+} from '../../../domain/running-parameters';
+import type { CliContext } from './context';
+import { ask, interactive } from './commands/function-test';
+import { recordParameterVerifications } from './commands/verify-parameters';
+import type { JobSnapshot } from '../../app/jobs';
+
+/**
+ * The parameter table as the CLI prints it (issue 26): parameter, intended, running on the device,
+ * grouped, each row marked; both checksums short (the safety signature); what to do on a mismatch.
+ */
+export function parameterTableLines(serialNumber: string, comparison: ParameterComparison): string[] {
+  const width = Math.max(...comparison.rows.map((row) => row.label.length), 9);
+  const valueWidth = Math.max(...comparison.rows.map((row) => parameterValueText(row.intended, row.unit).length), 8);
+  const lines = [`${serialNumber}: parameters ${comparison.match ? 'match the configuration' : 'DIFFER from the configuration'}`];
+  lines.push(`  ${'parameter'.padEnd(width)}  ${'intended'.padEnd(valueWidth)}  running on the device`);
+  let group: string | undefined;
+  for (const row of comparison.rows) {
+    if (row.group !== group) {
+      group = row.group;
+      lines.push(`  ${PARAMETER_GROUPS[row.group]}`);
+    }
+    const mark = row.match ? ' ' : '✗';
+    lines.push(`${mark} ${row.label.padEnd(width)}  ${parameterValueText(row.intended, row.unit).padEnd(valueWidth)}  ${parameterValueText(row.running, row.unit)}${row.match ? '' : '   ← differs'}`);
+  }
+  const by = comparison.checksumBy === 'device' ? 'computed by the device' : 'computed by this tool from the values read (the device reports none)';
+  lines.push(`  checksum intended  ${shortChecksum(comparison.intendedChecksum)}  (this tool, from the configuration file)`);
+  lines.push(`  checksum running   ${shortChecksum(comparison.runningChecksum)}  (${by})${comparison.checksumsMatch ? '' : '   ✗ the checksums differ'}`);
+  if (!comparison.runningChecksumConsistent) lines.push("  ✗ the device's checksum is not that of the values it reported");
+  const advice = parameterMismatchAdvice(comparison);
+  if (advice) lines.push(`  What to do: ${advice}`);
+  return lines;
+}
+
+/** The table as --json gives it. */
+export function parameterTableJson(serialNumber: string, comparison: ParameterComparison) {
+  return {
+    serialNumber,
+    match: comparison.match,
+    rows: comparison.rows.map(({ key, group, label, unit, intended, running, match }) => ({ key, group, label, unit, intended, running, match })),
+    intendedChecksum: comparison.intendedChecksum,
+    runningChecksum: comparison.runningChecksum,
+    intendedChecksumShort: shortChecksum(comparison.intendedChecksum),
+    runningChecksumShort: shortChecksum(comparison.runningChecksum),
+    checksumBy: comparison.checksumBy,
+    runningChecksumConsistent: comparison.runningChecksumConsistent,
+    tableDigest: comparison.tableDigest,
+    advice: parameterMismatchAdvice(comparison),
+  };
+}
+
+/**
+ * The technician's own name: --technician, else PROVISIONER_TECHNICIAN, else asked at the terminal
+ * once per run. An API key is often shared by a team, so its name does not say who confirmed.
+ */
+export async function technicianName(ctx: CliContext, given: string | undefined): Promise<string | null> {
+  const name = (given ?? ctx.io.env.PROVISIONER_TECHNICIAN ?? '').trim();
+  if (name !== '') return name.slice(0, 200);
+  if (!interactive(ctx)) return null;
+  for (let i = 0; i < 3; i += 1) {
+    const answer = (await ask('Your name (the technician who confirms): ')).trim();
+    if (answer !== '') return answer.slice(0, 200);
+  }
+  return null;
+}
+
+/**
+ * The confirmation: the person types the device's short checksum. `given` is --confirm-checksum;
+ * without it a person at the terminal is asked (three tries). Returns null when confirmed, or why not.
+ */
+export async function confirmParameters(ctx: CliContext, comparison: ParameterComparison, given: string | undefined): Promise<string | null> {
+  if (given !== undefined) return confirmationRefusal(comparison, given);
+  if (!comparison.match) return confirmationRefusal(comparison, '');
+  if (!interactive(ctx)) return 'no one confirmed the parameters: run it at a terminal, or give --confirm-checksum with the 8 digits of the running checksum';
+  let refusal: string | null = 'not confirmed';
+  for (let i = 0; i < 3 && refusal !== null; i += 1) {
+    refusal = confirmationRefusal(comparison, await ask('Compare the values above with what you intended, then type the running checksum to confirm (8 hex digits): '));
+    if (refusal !== null) ctx.out.error(refusal);
+  }
+  return refusal;
+}
+
+export interface ParameterConfirmationOptions {
+  technician?: string;
+  confirmChecksum?: string;
+}
+
+/**
+ * The end of `device configuration update`: each applied device's table, then the person confirms
+ * it by typing the running checksum (or gives it with --confirm-checksum). A mismatch is never
+ * confirmable; each verification goes to the ledger, naming the person when one confirmed.
+ * Returns false when a confirmation was refused or a table differs; a table nobody was there to
+ * confirm is said, and leaves the device not commissioned.
+ */
+export async function confirmAppliedParameters(ctx: CliContext, finals: readonly JobSnapshot[], options: ParameterConfirmationOptions): Promise<boolean> {
+  let accepted = true;
+  for (const job of finals) {
+    const comparison = job.parameters;
+    const serialNumber = job.serialNumber;
+    if (!comparison || !serialNumber || !job.syncId) continue;
+    if (ctx.out.json) ctx.out.jsonLine({ event: 'parameters', ...parameterTableJson(serialNumber, comparison) });
+    else for (const line of parameterTableLines(serialNumber, comparison)) ctx.out.line(line);
+    const verified = { serialNumber, link: job.link ?? job.linkId, syncId: job.syncId, comparison };
+    if (!comparison.match) {
+      await recordParameterVerifications(ctx, [verified], await technicianName(ctx, options.technician), null);
+      accepted = false;
+      continue;
+    }
+    const refusal = await confirmParameters(ctx, comparison, options.confirmChecksum);
+    const person = refusal === null ? await technicianName(ctx, options.technician) : null;
+    if (refusal === null && person === null) {
+      ctx.out.error(`${serialNumber}: a confirmation names the person who gives it: add --technician "Your Name" (or set PROVISIONER_TECHNICIAN)`);
+      await recordParameterVerifications(ctx, [verified], null, null);
+      accepted = false;
+      continue;
+    }
+    if (refusal !== null) {
+      const nobody = options.confirmChecksum === undefined && !interactive(ctx);
+      if (nobody) ctx.out.note(`${serialNumber}: parameters not confirmed (${refusal}); it is not commissioned until a person confirms them`);
+      else ctx.out.error(`${serialNumber}: confirmation refused: ${refusal}`);
+      await recordParameterVerifications(ctx, [verified], await technicianName(ctx, options.technician), null);
+      if (!nobody) accepted = false;
+      continue;
+    }
+    await recordParameterVerifications(ctx, [verified], person, { person: person!, at: new Date() });
+    if (ctx.out.json) ctx.out.jsonLine({ event: 'parameters-confirmed', serialNumber, confirmedBy: person, checksum: shortChecksum(comparison.runningChecksum) });
+    else ctx.out.line(`${serialNumber}: parameters confirmed by ${person} (checksum ${shortChecksum(comparison.runningChecksum)})`);
+  }
+  return accepted;
+}
