@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_FILE_FORMAT, decodeCbor, sha256, verifyConfigFile } from '../../domain/files';
+import { CONFIG_FILE_FORMAT, CONFIG_FILE_FORMAT_LAYOUT2, decodeCbor, sha256, verifyConfigFile } from '../../domain/files';
 import { parseScm2, type Scm2Config } from '../../domain/vendor/scm2';
+import { canonicalJson } from '../../server/store/json';
 import { cloneFlow, epcToEpcOverEthernet, srcpToEpcOverIsm } from '../fixtures/typical-flows';
 import { backends, buildFlowConfiguration, register, rootKeyPemOf } from './harness';
 import { serviceForTests } from './helpers/service-env';
@@ -42,6 +43,16 @@ describe.each(backends())('the served configuration file layout on %s', (backend
     expect(second.response.headers.get('x-config-file-sync-id')).toBe(header);
     // A new sequence each download: the signed bytes differ, the syncId does not.
     expect(second.file.sequence).toBeGreaterThan(first.file.sequence);
+    await env.call('DELETE', `/configurations/${id}`);
+  });
+
+  it('names the content by the hash the service gave it in layout 2, so the move to layout 3 issued no new syncIds', async () => {
+    const id = await buildFlowConfiguration(env, cloneFlow(epcToEpcOverEthernet));
+    const { file } = await served('EPC000102');
+    const { rows } = await env.db.query<{ hash: string }>('SELECT current_settings_hash AS hash FROM configuration_devices WHERE serial_number = $1', ['EPC000102']);
+    // What the service hashed before layout 3: the file's settings, named as layout 2.
+    const { syncId: _s, orgId: _o, sequence: _q, issuedAt: _i, ...settings } = file.content;
+    expect(rows[0]!.hash).toBe(env.service.ctx.secrets.contentHash(canonicalJson({ ...settings, format: CONFIG_FILE_FORMAT_LAYOUT2 })));
     await env.call('DELETE', `/configurations/${id}`);
   });
 
