@@ -46,6 +46,8 @@ export const ROLE_MATRIX = {
   // Who may send a workstation's entries may enrol its key (the service records who did);
   // replacing or revoking a key is an Admin's (the rotation's check is in the route).
   'workstations.enrol': CONFIRMERS,
+  // Who exports a work package (reads the files it carries) has the service issue its grant.
+  'workstations.grant': FILE_READERS,
   'workstations.revoke': ADMINS,
   'workstations.keys': EVERYONE,
 

@@ -28,6 +28,8 @@ export const workstationEnrolmentSchema = z.object({
   proof: z.string().min(1).max(200),
   /** Replace the workstation's enrolled key by this one (Admin only); the old key ends. */
   rotate: z.boolean().optional(),
+  /** A work package's one-time grant: the plant laptop that never reached the service enrols with it. */
+  grant: z.object({ grantId: z.uuid(), token: z.string().min(16).max(200) }).optional(),
 });
 export type WorkstationEnrolment = z.infer<typeof workstationEnrolmentSchema>;
 
@@ -118,3 +120,7 @@ export function ownEntryKeyFault(
   if (entry.signerKey !== own.signerKey) return `it is signed by key …${short(entry.signerKey)}, not by this workstation's key …${short(own.signerKey)} (it was signed elsewhere)`;
   return undefined;
 }
+
+/** A one-time enrolment grant, as a work package carries it: whoever holds it may enrol one key, once, until it expires. */
+export const enrolmentGrantSchema = z.object({ grantId: z.uuid(), token: z.string().min(16).max(200), expiresAt: z.string() });
+export type EnrolmentGrant = z.infer<typeof enrolmentGrantSchema>;

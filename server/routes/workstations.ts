@@ -1,11 +1,15 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { MAX_WORK_PACKAGE_DAYS } from '../../domain/files/work-package';
 import { signedWorkstationKeyListSchema, signWorkstationKeyList } from '../../domain/workstation-key-list';
-import { enrolledWorkstationKeySchema, enrolmentProofHolds, workstationEnrolmentResultSchema, workstationEnrolmentSchema, workstationIdSchema } from '../../domain/workstation-keys';
+import { enrolledWorkstationKeySchema, enrolmentGrantSchema, enrolmentProofHolds, workstationEnrolmentResultSchema, workstationEnrolmentSchema, workstationIdSchema } from '../../domain/workstation-keys';
 import { organizationSigner } from '../configurations/organization-keys';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { orgParams } from '../http/schemas';
-import { enrolWorkstationKey, listWorkstationKeys, revokeWorkstationKey } from '../store/workstation-keys';
+import { enrolWorkstationKey, findEnrolmentGrant, issueEnrolmentGrant, listWorkstationKeys, revokeWorkstationKey, useEnrolmentGrant } from '../store/workstation-keys';
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Workstation keys (ours): a signed-in user enrols the workstation's ledger key; the service then
@@ -31,7 +35,18 @@ export const workstationOperations: AnyOperationSpec[] = [
         throw badRequest('WORKSTATION_PROOF_INVALID', `The enrolment's proof is not the signature of key …${body.publicKey.slice(-12)} over organization ${caller.orgId} and workstation ${body.workstation}: enrol from the workstation that holds the key.`, 'proof');
       }
       if (body.rotate && caller.role !== 'Admin') throw forbidden('WORKSTATION_ROTATION_ADMIN_ONLY', "Only an Admin may replace a workstation's enrolled key: ask one to run `provisioner ledger enrol --rotate` on this workstation.");
-      const outcome = await enrolWorkstationKey(db, caller.orgId, { workstation: body.workstation, publicKey: body.publicKey, enrolledBy: caller.keyName, rotate: body.rotate === true });
+      let enrolledBy = caller.keyName;
+      if (body.grant) {
+        if (body.rotate) throw badRequest('WORKSTATION_GRANT_INVALID', 'A work package\'s enrolment grant enrols a new workstation; it never replaces a key.', 'grant');
+        const grant = await findEnrolmentGrant(db, caller.orgId, body.grant.grantId, tokenHash(body.grant.token));
+        if (!grant) throw forbidden('WORKSTATION_GRANT_INVALID', `Enrolment grant ${body.grant.grantId} is not one this organization issued: the work package it came from was not exported from here.`);
+        const again = grant.usedAt !== null && grant.usedKey === body.publicKey;
+        if (grant.usedAt !== null && !again) throw forbidden('WORKSTATION_GRANT_INVALID', `Enrolment grant ${grant.grantId} (work package ${grant.packageId}) was used on ${grant.usedAt} for another key; a grant enrols one key, once.`);
+        if (!again && Date.parse(grant.expiresAt) <= Date.now()) throw forbidden('WORKSTATION_GRANT_INVALID', `Enrolment grant ${grant.grantId} expired with its work package on ${grant.expiresAt}.`);
+        enrolledBy = `${caller.keyName}, with the enrolment grant of work package ${grant.packageId} (issued by ${grant.issuedBy})`;
+        if (!again) await useEnrolmentGrant(db, grant.grantId, { usedBy: caller.keyName, publicKey: body.publicKey });
+      }
+      const outcome = await enrolWorkstationKey(db, caller.orgId, { workstation: body.workstation, publicKey: body.publicKey, enrolledBy, rotate: body.rotate === true });
       switch (outcome.kind) {
         case 'enrolled':
           return { enrolled: true, key: outcome.key };
@@ -52,6 +67,27 @@ export const workstationOperations: AnyOperationSpec[] = [
             'publicKey',
           );
       }
+    },
+  }),
+  orgOperation({
+    id: 'workstations.grant',
+    method: 'POST',
+    path: '/organizations/:orgId/workstations/grants',
+    tag: 'Ledger',
+    summary: 'Issues a one-time enrolment grant for a work package (ours): the laptop that imports the package enrols its key with it, offline.',
+    description: 'The token is shown once; the service keeps its SHA-256. The grant expires with the package (at most 365 days) and enrols one key, once, when the confirmations come back.',
+    params: orgParams,
+    body: z.object({ packageId: z.uuid(), expiresAt: z.iso.datetime({ offset: true }) }),
+    mutates: true,
+    response: { kind: 'json', data: enrolmentGrantSchema, status: 201, description: 'The grant, with its token.' },
+    handler: async ({ db, caller, body }) => {
+      const expiresAt = Date.parse(body.expiresAt);
+      if (!(expiresAt > Date.now() && expiresAt <= Date.now() + MAX_WORK_PACKAGE_DAYS * 86_400_000 + 60_000)) {
+        throw badRequest('WORKSTATION_GRANT_INVALID', `A grant expires with its package: in the future, and at most ${MAX_WORK_PACKAGE_DAYS} days from now.`, 'expiresAt');
+      }
+      const grant = { grantId: randomUUID(), token: randomBytes(32).toString('base64url'), expiresAt: new Date(expiresAt).toISOString() };
+      await issueEnrolmentGrant(db, caller.orgId, { grantId: grant.grantId, tokenSha256: tokenHash(grant.token), packageId: body.packageId, expiresAt: grant.expiresAt, issuedBy: caller.keyName });
+      return grant;
     },
   }),
   orgOperation({

@@ -110,3 +110,47 @@ export async function revokeWorkstationKey(db: Queryable, orgId: string, worksta
   const { rows } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND public_key = $2`, [orgId, active[0].public_key]);
   return keyOf(rows[0]!);
 }
+
+/** A one-time enrolment grant, issued with a work package (migration 11). */
+export interface EnrolmentGrantRow {
+  grantId: string;
+  packageId: string;
+  expiresAt: string;
+  issuedBy: string;
+  usedAt: string | null;
+  usedKey: string | null;
+}
+
+export async function issueEnrolmentGrant(
+  db: Queryable,
+  orgId: string,
+  input: { grantId: string; tokenSha256: string; packageId: string; expiresAt: string; issuedBy: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO workstation_enrolment_grants (grant_id, org_id, token_sha256, package_id, expires_at, issued_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [input.grantId, orgId, input.tokenSha256, input.packageId, input.expiresAt, input.issuedBy],
+  );
+}
+
+/** The grant of this organization whose token hashes to `tokenSha256`, locked for the transaction. */
+export async function findEnrolmentGrant(db: Queryable, orgId: string, grantId: string, tokenSha256: string): Promise<EnrolmentGrantRow | undefined> {
+  const { rows } = await db.query<{ grant_id: string; package_id: string; expires_at: Date | string; issued_by: string; used_at: Date | string | null; used_key: string | null }>(
+    `SELECT grant_id, package_id, expires_at, issued_by, used_at, used_key FROM workstation_enrolment_grants
+     WHERE org_id = $1 AND grant_id = $2 AND token_sha256 = $3 FOR UPDATE`,
+    [orgId, grantId, tokenSha256],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    grantId: row.grant_id,
+    packageId: row.package_id,
+    expiresAt: new Date(row.expires_at).toISOString(),
+    issuedBy: row.issued_by,
+    usedAt: row.used_at === null ? null : new Date(row.used_at).toISOString(),
+    usedKey: row.used_key,
+  };
+}
+
+export async function useEnrolmentGrant(db: Queryable, grantId: string, input: { usedBy: string; publicKey: string }): Promise<void> {
+  await db.query('UPDATE workstation_enrolment_grants SET used_at = now(), used_by = $2, used_key = $3 WHERE grant_id = $1 AND used_at IS NULL', [grantId, input.usedBy, input.publicKey]);
+}

@@ -150,6 +150,7 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     return { method: 'POST', path: `/workstations/${workstation}/revoke`, body: { reason: 'roles test' } };
   },
   'workstations.keys': async () => ({ method: 'GET', path: '/workstations/keys' }),
+  'workstations.grant': async () => ({ method: 'POST', path: '/workstations/grants', body: { packageId: '00000000-0000-4000-8000-000000000001', expiresAt: new Date(Date.now() + 86_400_000).toISOString() } }),
   'ledger.list': async () => ({ method: 'GET', path: '/ledger/entries' }),
   'ipNetworkTemplates.list': async () => ({ method: 'GET', path: '/ipNetworkTemplates' }),
   'ipNetworkTemplates.create': async () => ({

@@ -184,4 +184,38 @@ describe.each(backends())('workstation keys on %s', (backend) => {
     const fakeRoot = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     expect(() => verifyWorkstationKeyList(list, { rootKeyPem: fakeRoot, orgId: env.orgId })).toThrow(/not signed by a key the trusted root key certifies/);
   });
+  it("a work package's grant enrols one key, once, until it expires; a made-up or spent grant enrols nothing", async () => {
+    const operator = await env.keyFor('Operator');
+    const packageId = '00000000-0000-4000-8000-0000000000aa';
+    const issued = await env.call('POST', '/workstations/grants', { key: operator, body: { packageId, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() } });
+    expect(issued.status, JSON.stringify(issued.json)).toBe(201);
+    const grant = { grantId: issued.json.data.grantId as string, token: issued.json.data.token as string };
+    const { rows: stored } = await env.db.query<{ token_sha256: string }>('SELECT token_sha256 FROM workstation_enrolment_grants WHERE grant_id = $1', [grant.grantId]);
+    expect(stored[0]!.token_sha256).not.toContain(grant.token);
+    expect(codes(await env.call('POST', '/workstations/grants', { key: operator, body: { packageId, expiresAt: new Date(Date.now() + 400 * 86_400_000).toISOString() } }))).toEqual(['WORKSTATION_GRANT_INVALID']);
+
+    const plant = newWorkstation();
+    const keysBefore = await keyRows(env);
+    const wrongToken = await env.call('POST', '/workstations/keys', { key: operator, body: { ...enrolment(plant, env.orgId), grant: { ...grant, token: `${grant.token.slice(0, -2)}xx` } } });
+    expect(wrongToken.status).toBe(403);
+    expect(codes(wrongToken)).toEqual(['WORKSTATION_GRANT_INVALID']);
+    expect(await keyRows(env)).toEqual(keysBefore);
+
+    const used = await env.call('POST', '/workstations/keys', { key: operator, body: { ...enrolment(plant, env.orgId), grant } });
+    expect(used.status, JSON.stringify(used.json)).toBe(200);
+    expect(used.json.data.key.enrolledBy).toMatch(new RegExp(`with the enrolment grant of work package ${packageId}`));
+    // The same file imported again: the same key, nothing new.
+    expect((await env.call('POST', '/workstations/keys', { key: operator, body: { ...enrolment(plant, env.orgId), grant } })).json.data.enrolled).toBe(false);
+    // Whoever copied the USB stick cannot use the grant again for their own key.
+    const thief = newWorkstation();
+    const spent = await env.call('POST', '/workstations/keys', { key: operator, body: { ...enrolment(thief, env.orgId), grant } });
+    expect(codes(spent)).toEqual(['WORKSTATION_GRANT_INVALID']);
+    expect(spent.json.errors![0]!.message).toMatch(/used on .* for another key/);
+
+    // An expired grant.
+    await env.db.query(`UPDATE workstation_enrolment_grants SET expires_at = now() - interval '1 day', used_at = NULL, used_key = NULL WHERE grant_id = $1`, [grant.grantId]);
+    const late = await env.call('POST', '/workstations/keys', { key: operator, body: { ...enrolment(thief, env.orgId), grant } });
+    expect(late.json.errors![0]!.message).toMatch(/expired with its work package/);
+    expect((await keyRows(env)).length).toBe(keysBefore.length + 1);
+  });
 });
