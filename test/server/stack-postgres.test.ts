@@ -28,7 +28,7 @@ const cluster = openedWhile(
     chmodSync(scratch.dir, 0o711);
     return startPostgres(join(scratch.dir, 'run'));
   },
-  ({ postgres }: { postgres: StackPostgres }) => {
+  async ({ postgres }: { postgres: StackPostgres }) => {
     const [command, args] = pgCtlCommand(postgres, 'stop');
     spawnSync(command, args);
   },
