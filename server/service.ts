@@ -8,7 +8,8 @@ import { openDatabase } from './db/open';
 import { buildApp } from './http/app';
 import type { MetricsOptions } from './http/metrics';
 import { ALL_OPERATIONS } from './routes';
-import { loadServiceSecrets } from './store/secrets';
+import { SealingKeyError } from './store/sealing';
+import { loadServiceSecrets, sealingKeyFromEnvironment } from './store/secrets';
 
 export interface StartServiceOptions extends DatabaseOptions {
   host?: string;
@@ -20,6 +21,14 @@ export interface StartServiceOptions extends DatabaseOptions {
   logStream?: NodeJS.WritableStream;
   /** Who may read GET /metrics besides a direct loopback peer (docs/operations.md). */
   metrics?: MetricsOptions;
+  /**
+   * On PostgreSQL (opened here from `databaseUrl`) the service refuses to start without a sealing
+   * key (PROVISIONER_SEALING_KEY or PROVISIONER_SEALING_KEY_FILE) unless this is set; it then keeps
+   * the key in the database and says so in a warning on every start.
+   */
+  allowUnsealed?: boolean;
+  /** Load balancers whose X-Forwarded-For names the client in the logs (server/http/app.ts). */
+  trustedProxies?: readonly string[];
 }
 
 export interface RunningService {
@@ -56,6 +65,13 @@ export async function createContext(db: Database): Promise<ServiceContext> {
 /** Opens (and migrates) the database, then serves every operation of the interface. */
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const ownsDb = options.db === undefined;
+  // Checked before the database is opened, so that a refused start leaves nothing in it.
+  const unsealedPostgres = ownsDb && options.databaseUrl !== undefined && sealingKeyFromEnvironment() === undefined;
+  if (unsealedPostgres && !options.allowUnsealed) {
+    throw new SealingKeyError(
+      'On PostgreSQL the service needs a sealing key, so that a copy of the database alone reveals no secret: set PROVISIONER_SEALING_KEY_FILE to a 0600 file holding `openssl rand -base64 32` (or PROVISIONER_SEALING_KEY), or start with --allow-unsealed to keep the key in the database (docs/operations.md, "Secrets at rest").',
+    );
+  }
   const db = options.db ?? (await openDatabase(options));
   let feed: { stop(): Promise<void> } | null = null;
   try {
@@ -89,7 +105,17 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
         ctx.keys.clear();
       };
     }
-    const app = buildApp(ctx, ALL_OPERATIONS, { ...(options.logStream ? { logStream: options.logStream } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
+    const app = buildApp(ctx, ALL_OPERATIONS, {
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+      ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
+    });
+    if (unsealedPostgres) {
+      app.log.warn(
+        { security: { event: 'configuration', setting: 'allow-unsealed' } },
+        'started with --allow-unsealed: the sealing key is kept in the database, so a copy of it reveals the sealed secrets (API keys, Wifi passwords, signing keys)',
+      );
+    }
     const host = options.host ?? '127.0.0.1';
     await app.listen({ host, port: options.port ?? 8080 });
     const address = app.server.address();

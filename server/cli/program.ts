@@ -8,6 +8,7 @@ import { seedDemo } from '../seed/demo';
 import { startService } from '../service';
 import { API_KEY_NAME_PATTERN, issueApiKey } from '../store/api-keys';
 import { addKeyCommands } from './key-commands';
+import { addSecretsCommands } from './secrets-commands';
 import { loadDefaultReleaseKey } from '../store/default-release-key';
 import { releaseDevice } from '../store/devices';
 import { upsertManufacturingRecords } from '../store/manufacturing';
@@ -34,12 +35,14 @@ interface StorageOptions {
 
 
 async function withDatabase<T>(options: StorageOptions, work: (db: Database) => Promise<T>): Promise<T> {
-  const db = await refusedWhenBusy(() => openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { dataDir: options.data ?? DEFAULT_DATA_DIR }));
-  try {
-    return await work(db);
-  } finally {
-    await db.close();
-  }
+  return refusedWhenBusy(async () => {
+    const db = await openDatabase(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { dataDir: options.data ?? DEFAULT_DATA_DIR });
+    try {
+      return await work(db);
+    } finally {
+      await db.close();
+    }
+  });
 }
 
 function parseWith<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, what: string, choices?: readonly string[]) {
@@ -72,7 +75,9 @@ export function buildProgram(io: CliIo): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .addOption(new Option('--metrics-token <token>', 'lets a scraper on another machine read GET /metrics (Authorization: Bearer <token>)').env('PROVISIONER_METRICS_TOKEN'))
-    .action(async (options: { host: string; port: number; metricsToken?: string }) => {
+    .addOption(new Option('--trusted-proxy <addresses>', 'comma-separated addresses or CIDR ranges of load balancers whose X-Forwarded-For names the client in the logs').env('PROVISIONER_TRUSTED_PROXIES'))
+    .option('--allow-unsealed', 'on PostgreSQL, start without PROVISIONER_SEALING_KEY(_FILE): the sealing key is kept in the database (warned on every start)')
+    .action(async (options: { host: string; port: number; metricsToken?: string; allowUnsealed?: boolean; trustedProxy?: string }) => {
       // The data directory holds sealed keys and the signing keys: whatever made it readable by
       // others (an older version, a copy, a person) is undone before serving, and said.
       if (!storage().databaseUrl) {
@@ -86,6 +91,8 @@ export function buildProgram(io: CliIo): Command {
         port: options.port,
         logStream: process.stderr,
         metrics: { ...(options.metricsToken ? { token: options.metricsToken } : {}), processMetrics: true },
+        allowUnsealed: options.allowUnsealed === true,
+        trustedProxies: (options.trustedProxy ?? '').split(',').map((address) => address.trim()).filter(Boolean),
       }));
       io.out(`listening on ${service.url}\n`);
       const signal = await io.waitForStop();
@@ -176,6 +183,8 @@ export function buildProgram(io: CliIo): Command {
       io.out(`${seed.adminKey}\n`);
       io.err(`organization ${seed.orgId} is ready; the line above is its Admin key\n`);
     });
+
+  addSecretsCommands(program, { out: io.out, err: io.err, withDatabase: (work) => withDatabase(storage(), work) });
 
   addDatabaseCommands(program, {
     out: io.out,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -32,6 +32,10 @@ export async function backupDatabase(target: BackupTarget, outFile: string): Pro
     // pg_dump writes beside the destination first, so a failed dump never leaves a partial backup.
     const partial = tempPathFor(outFile);
     try {
+      // Made 0600 before pg_dump writes into it (it keeps the mode): the dump holds every sealed
+      // secret and, without a sealing key given, the key that opens them.
+      writeFileSync(partial, '', { mode: 0o600 });
+      chmodSync(partial, 0o600);
       await runPgTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', '--file', partial], target.databaseUrl);
       await rename(partial, outFile);
     } finally {

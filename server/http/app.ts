@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServiceContext } from '../context';
+import { installAuditLog } from './audit-log';
 import { installErrorHandlers } from './error-handler';
 import { installHealth } from './health';
 import { installMetrics, type MetricsOptions } from './metrics';
@@ -19,6 +20,13 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Who may read GET /metrics besides a direct loopback peer, and whether it shows the process's own figures. */
   metrics?: MetricsOptions;
+  /**
+   * The load balancers whose X-Forwarded-For is believed (addresses or CIDR ranges): the client
+   * address of a request that came through one is the forwarded one in the logs (/metrics judges its
+   * peer by the connection, not by this).
+   * None by default: a forwarded address from anyone else is ignored.
+   */
+  trustedProxies?: readonly string[];
 }
 
 export function buildApp(ctx: ServiceContext, operations: readonly AnyOperationSpec[], options: AppOptions = {}): FastifyInstance {
@@ -30,9 +38,11 @@ export function buildApp(ctx: ServiceContext, operations: readonly AnyOperationS
     forceCloseConnections: true,
     return503OnClosing: true,
     ...requestIdOptions,
+    ...(options.trustedProxies && options.trustedProxies.length > 0 ? { trustProxy: [...options.trustedProxies] } : {}),
   });
   installErrorHandlers(app);
   installRequestId(app);
+  installAuditLog(app);
   installHealth(app, ctx);
   installMetrics(app, ctx, options.metrics);
   // An empty body sent as application/json (generic clients set the type on every request) is no

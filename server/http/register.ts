@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { noteCaller } from './audit-log';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
 import type { OperationId } from '../../domain/role-matrix';
@@ -88,7 +89,9 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
       : {
           onRequest: async (request: FastifyRequest) => {
             await ctx.catchUp?.();
-            callers.set(request, await authenticate(ctx, request, spec.id as OperationId));
+            const caller = await authenticate(ctx, request, spec.id as OperationId);
+            callers.set(request, caller);
+            noteCaller(request, caller);
           },
         }),
     handler: async (request, reply) => {

@@ -11,6 +11,7 @@ import {
 } from '../../domain';
 import { ranksAtLeast } from '../../domain/role-matrix';
 import { maskApiKey } from '../auth/api-key-value';
+import { securityEvent } from '../http/audit-log';
 import type { SecretBox } from '../auth/secret-box';
 import { conflict, forbidden, notFound } from '../http/errors';
 import { foundOr } from '../http/found-or';
@@ -120,7 +121,7 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     body: apiKeyRoleBodySchema,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when the role is set.' },
-    handler: async ({ db, ctx, caller, params, body }) => {
+    handler: async ({ db, ctx, caller, params, body, request }) => {
       const record = await foundOr(findApiKeyByName(db, caller.orgId, params.keyName), () =>
         notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`),
       );
@@ -133,6 +134,7 @@ export const apiKeyOperations: AnyOperationSpec[] = [
       }
       await setApiKeyRole(db, record.id, body);
       ctx.keys.evict(record.id);
+      securityEvent(request, { event: 'key-role-changed', orgId: caller.orgId, keyName: record.name, role: body }, 'API key role changed');
       return true;
     },
   }),
@@ -176,10 +178,11 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     body: createBody,
     mutates: true,
     response: { kind: 'json', data: issuedKeySchema, status: 201, description: 'The key issued, with its value.' },
-    handler: async ({ db, ctx, caller, body }) => {
+    handler: async ({ db, ctx, caller, body, request }) => {
       mayManage(caller, body.role);
       const outcome = await issueApiKey(db, ctx.secrets.box, { orgId: caller.orgId, name: body.name, role: body.role });
       if (outcome === 'name-taken') throw conflict('API_KEY_NAME_TAKEN', `This organization already has a key named "${body.name}": rotate it, or revoke it first.`, 'name');
+      securityEvent(request, { event: 'key-created', orgId: caller.orgId, keyName: body.name, role: body.role }, 'API key created');
       return issued(outcome.record, outcome.key);
     },
   }),
@@ -192,12 +195,13 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     params: keyNameParams,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when the key is revoked.' },
-    handler: async ({ db, ctx, caller, params }) => {
+    handler: async ({ db, ctx, caller, params, request }) => {
       const record = await foundOr(findApiKeyByName(db, caller.orgId, params.keyName), () =>
         notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`),
       );
       mayManage(caller, record.role);
       for (const revoked of await revokeApiKeys(db, caller.orgId, params.keyName)) ctx.keys.evict(revoked.id);
+      securityEvent(request, { event: 'key-revoked', orgId: caller.orgId, keyName: record.name, role: record.role }, 'API key revoked');
       return true;
     },
   }),
@@ -212,7 +216,7 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     body: rotateBody,
     mutates: true,
     response: { kind: 'json', data: issuedKeySchema, status: 201, description: 'The new key, with its value.' },
-    handler: async ({ db, ctx, caller, params, body }) => {
+    handler: async ({ db, ctx, caller, params, body, request }) => {
       const record = await foundOr(findApiKeyByName(db, caller.orgId, params.keyName), () =>
         notFound('API_KEY_NOT_FOUND', `There is no API key named "${params.keyName}" in this organization.`),
       );
@@ -221,6 +225,7 @@ export const apiKeyOperations: AnyOperationSpec[] = [
       const outcome = await rotateApiKey(db, ctx.secrets.box, { orgId: caller.orgId, name: params.keyName, oldValidUntil: until });
       if (outcome === 'not-found') throw conflict('CONCURRENT_CHANGE', `The key "${params.keyName}" was revoked or rotated meanwhile.`);
       ctx.keys.evict(outcome.replaced.id);
+      securityEvent(request, { event: 'key-rotated', orgId: caller.orgId, keyName: record.name, role: record.role }, `API key rotated; the old key works until ${until.toISOString()}`);
       return issued(outcome.record, outcome.key);
     },
   }),
