@@ -308,7 +308,8 @@ function orderedKeys(keys: readonly string[]): string[] {
   const rank = (key: string): number => {
     const fixed = FIXED_PARAMETER_KEYS.indexOf(key);
     if (fixed >= 0) return fixed;
-    return PEER_ROLE.test(key) ? FIXED_PARAMETER_KEYS.length : FIXED_PARAMETER_KEYS.length + 1;
+    // A peer's role right after the list of peers; keys only a device named at the end.
+    return PEER_ROLE.test(key) ? FIXED_PARAMETER_KEYS.indexOf('device.peers') + 0.5 : FIXED_PARAMETER_KEYS.length;
   };
   return unique.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
