@@ -14,6 +14,10 @@
  *   --full-announce                        (coded runs) the full announce, as to a device without
  *                                          manifestAnnounce (not with --identify: an upload that
  *                                          asks /info itself announces as the answer says)
+ *   --vendor                               only the vendor protocol's rows (links-vendor.ts): real
+ *                                          firmware to a simulated FRC by the fs transfer, our host
+ *                                          (1024-byte blocks) against the vendor tool's 64-byte
+ *                                          stop-and-wait; they also follow the coded runs above
  *   npx tsx bench/links.ts --legacy        1 MiB of random bytes on every link against the vendor's
  *                                          old tool (64-byte blocks, stop-and-wait); --size, --only
  */
@@ -22,6 +26,7 @@ import { makeFirmwareImage } from '../domain/files/firmware-image';
 import { identify } from '../main/devices/operations/identify';
 import { LEGACY_BLOCK_SIZE } from '../protocol/constants';
 import { codedRuns } from './links-coded';
+import { vendorRuns } from './links-vendor';
 import { ble, serial, udp, type LinkCase } from './link-cases';
 import { LinksRig, timedUpload } from './links-rig';
 
@@ -89,20 +94,35 @@ async function legacyTable(values: { size?: string; only?: string }): Promise<vo
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { size: { type: 'string' }, only: { type: 'string' }, json: { type: 'boolean' }, legacy: { type: 'boolean' }, zlib: { type: 'boolean' }, identify: { type: 'boolean' }, 'full-announce': { type: 'boolean' } },
+    options: {
+      size: { type: 'string' },
+      only: { type: 'string' },
+      json: { type: 'boolean' },
+      legacy: { type: 'boolean' },
+      zlib: { type: 'boolean' },
+      identify: { type: 'boolean' },
+      'full-announce': { type: 'boolean' },
+      vendor: { type: 'boolean' },
+    },
   });
   if (values.legacy === true) return legacyTable(values);
+  if (values.vendor === true) {
+    await vendorRuns({ json: values.json === true, only: values.only });
+    return;
+  }
   if (values.identify === true && values['full-announce'] === true) {
     // The upload that asks /info itself announces as that reading says: the two cannot be combined.
     throw new Error('--full-announce applies to the reading the upload reuses; leave out --identify, or --full-announce.');
   }
-  return codedRuns({
+  await codedRuns({
     json: values.json === true,
     only: values.only,
     zlib: values.zlib === true,
     identify: values.identify === true,
     fullAnnounce: values['full-announce'] === true,
   });
+  // The vendor protocol's rows: our host against the vendor tool's way on the same simulated device.
+  await vendorRuns({ json: values.json === true, only: values.only });
 }
 
 await main();
