@@ -3,6 +3,7 @@ import { settingValueText } from '../../../domain/configuration-diff';
 import { fieldLabel } from '../../../domain/field-labels';
 import { checkLedgerChain, describeBrokenLink, type LedgerEntry, type LedgerLine } from '../../../domain/ledger';
 import { commissioningOf } from '../../../domain/ledger-commissioning';
+import { reportParametersOf } from './report-parameters';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { DeviceType } from '../../../domain/device-types';
 import { REPORT_FORMAT, type CommissioningReport, type ReportDevice, type ReportSafetyParameter } from './report-model';
@@ -106,6 +107,7 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
         workstation: test?.workstation ?? null,
       },
       commissioning: commissioning.state,
+      parameters: reportParametersOf(entries, serial),
       ledgerHashes: { firmwareInstall: firmwareEntry?.hash ?? null, configurationApply: apply?.hash ?? null, functionTest: test?.hash ?? null },
     });
   }

@@ -1,4 +1,5 @@
 import type { CommissioningState } from '../../../domain/ledger-commissioning';
+import type { ReportParameters } from './report-parameters';
 
 /**
  * The commissioning report: what was done to each device of a configuration, and what proves it.
@@ -43,6 +44,8 @@ export interface ReportDevice {
     workstation: string | null;
   };
   commissioning: CommissioningState;
+  /** The parameters verified after the apply (issue 26); null when none were read back since. */
+  parameters: ReportParameters | null;
   /** The ledger entries this device's lines come from. */
   ledgerHashes: { firmwareInstall: string | null; configurationApply: string | null; functionTest: string | null };
 }

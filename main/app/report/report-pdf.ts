@@ -101,6 +101,7 @@ function deviceBlock(w: Writer, device: ReportDevice): void {
     if (test.reactions) w.text(`Receivers (reaction observed): ${test.reactions}`, { indent: 20 });
     if (test.note) w.text(`Note: ${test.note}`, { indent: 20 });
   }
+  parametersBlock(w, device);
   w.text('Ledger entries:', { indent: 10, color: GREY, size: 9 });
   const hashes: [string, string | null][] = [
     ['firmware', device.ledgerHashes.firmwareInstall],
@@ -109,6 +110,25 @@ function deviceBlock(w: Writer, device: ReportDevice): void {
   ];
   for (const [what, hash] of hashes) w.text(`${what} ${hash ?? '-'}`, { indent: 20, font: 'mono', size: 8 });
   w.gap(10);
+}
+
+/** The verified parameter table, both checksums, who confirmed and when, and the tool (issue 26). */
+function parametersBlock(w: Writer, device: ReportDevice): void {
+  const p = device.parameters;
+  if (!p) {
+    w.text('Parameters: not read back from the device since the configuration was applied', { indent: 10, color: RED });
+    return;
+  }
+  const confirmed = p.match && p.confirmedBy !== null;
+  const verdict = !p.match ? 'DIFFER from the configuration' : confirmed ? `verified, confirmed by ${p.confirmedBy} ${p.confirmedAt ?? ''}` : 'match, but no one confirmed them';
+  w.keep(40 + p.rows.length * 11);
+  w.text(`Parameters: ${verdict}`, { indent: 10, color: confirmed ? GREEN : RED });
+  w.text(`Checksum intended ${p.intendedChecksum.slice(-8).toUpperCase()}, running ${p.checksumShort} (${p.checksumBy === 'device' ? 'by the device' : 'by the tool, from the values read'}); read ${p.at} on workstation ${p.workstation}`, { indent: 20, size: 9 });
+  w.text(`Tool: ${p.tool}`, { indent: 20, size: 9 });
+  for (const row of p.rows) {
+    const value = (v: unknown) => (v === null ? '-' : `${String(v)}${row.unit ? ` ${row.unit}` : ''}`);
+    w.text(`${row.match ? ' ' : 'X'} ${row.label}: ${value(row.intended)}${row.match ? '' : ` intended, ${value(row.running)} running`}`, { indent: 20, size: 8, ...(row.match ? {} : { color: RED }) });
+  }
 }
 
 export async function renderReportPdf(report: CommissioningReport): Promise<Uint8Array> {
