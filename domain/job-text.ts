@@ -66,9 +66,25 @@ export function phaseText(phase: JobPhase, step: JobStep, what: { version?: stri
   }
 }
 
-/** Seconds left in the current transfer at the current rate; null when not measurable. */
-export function secondsLeft(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal' | 'rateBytesPerSecond'>): number | null {
+/**
+ * A transfer without an acknowledgement for this long is said to be silent: long enough that a slow
+ * block (a device erasing flash) does not raise it, short enough that a pulled cable is seen at once.
+ */
+export const STALL_NOTICE_MS = 5000;
+
+/** "No answer from the device for 5 s: check the cable"; empty while answers arrive. */
+export function silenceText(job: Pick<JobView, 'phase' | 'silentSeconds'>): string {
+  if (job.phase !== 'uploading' && job.phase !== 'downloading') return '';
+  if (job.silentSeconds === undefined || job.silentSeconds === null) return '';
+  const from = job.phase === 'uploading' ? 'the device' : 'the service';
+  const check = job.phase === 'uploading' ? 'check the cable' : 'check the network';
+  return `No answer from ${from} for ${durationText(job.silentSeconds)}: ${check}`;
+}
+
+/** Seconds left in the current transfer at the current rate; null when not measurable (or silent: the time left stops counting). */
+export function secondsLeft(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal' | 'rateBytesPerSecond' | 'silentSeconds'>): number | null {
   if (job.phase !== 'uploading' && job.phase !== 'downloading') return null;
+  if (job.silentSeconds !== undefined && job.silentSeconds !== null) return null;
   if (!job.bytesTotal || !job.rateBytesPerSecond || job.rateBytesPerSecond <= 0) return null;
   return Math.max(0, (job.bytesTotal - job.bytesDone) / job.rateBytesPerSecond);
 }

@@ -57,6 +57,11 @@ export interface JobView {
    * count image bytes carried); null or absent: the image's own bytes.
    */
   transferCoding?: string | null;
+  /**
+   * Whole seconds a running transfer has gone without an acknowledgement, once that is long enough
+   * to tell the technician (STALL_NOTICE_MS, a pulled cable); null or absent while answers arrive.
+   */
+  silentSeconds?: number | null;
   /** ISO times. */
   startedAt: string;
   updatedAt: string;

@@ -1,5 +1,5 @@
 import { FINISHED_PHASES, type JobAction, type JobView } from '../../domain/jobs';
-import { durationText, phaseText, rateText, secondsLeft } from '../../domain/job-text';
+import { durationText, phaseText, rateText, secondsLeft, silenceText } from '../../domain/job-text';
 
 export { phaseText, secondsLeft };
 
@@ -82,12 +82,14 @@ export function progressStatus(job: JobView | null): ProgressStatus {
   const percent = jobPercent(job);
   const transferring = job.phase === 'uploading' || job.phase === 'downloading';
   const left = secondsLeft(job);
+  // A silent link replaces the phase's words: the technician must see the cable, not a frozen bar.
+  const silence = silenceText(job);
   return {
-    label: job.phase === 'failed' && job.resultMessage ? `Failed: ${job.resultMessage}` : (doneLabel(job) ?? phaseText(job.phase, job.step)),
+    label: job.phase === 'failed' && job.resultMessage ? `Failed: ${job.resultMessage}` : silence || (doneLabel(job) ?? phaseText(job.phase, job.step)),
     percent,
     percentText: percent === null ? '' : `${Math.floor(percent)}%`,
     codingText: job.phase === 'uploading' && job.transferCoding ? job.transferCoding : '',
-    rateText: transferring ? rateText(job.rateBytesPerSecond) : '',
+    rateText: transferring && !silence ? rateText(job.rateBytesPerSecond) : '',
     timeLeftText: left === null ? '' : `${durationText(left)} left`,
     tone: job.phase === 'done' ? 'done' : job.phase === 'failed' ? 'failed' : job.phase === 'cancelled' ? 'cancelled' : 'running',
   };

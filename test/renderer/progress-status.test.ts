@@ -41,6 +41,14 @@ describe('progress status texts', () => {
     expect(status).toMatchObject({ label: 'Uploading firmware', percentText: '30%', rateText: '10.0 kB/s', timeLeftText: '8 s left', tone: 'running' });
   });
 
+  it('says a silent link at once instead of a frozen time left (a pulled cable)', () => {
+    const silent = progressStatus(job({ silentSeconds: 5 }));
+    expect(silent).toMatchObject({ label: 'No answer from the device for 5 s: check the cable', percentText: '30%', rateText: '', timeLeftText: '', tone: 'running' });
+    expect(secondsLeft(job({ silentSeconds: 7 }))).toBeNull();
+    // Answers again: the phase's words and the time left come back.
+    expect(progressStatus(job({ silentSeconds: null }))).toMatchObject({ label: 'Uploading firmware', timeLeftText: '8 s left' });
+  });
+
   it('states the result when finished, and the reason of a failure', () => {
     expect(progressStatus(job({ phase: 'done', firmwareVersion: '1.1.0', confirmation: 'sent' })).label).toBe('Done: firmware 1.1.0');
     expect(progressStatus(job({ phase: 'done', action: 'both', firmwareVersion: '1.1.0', syncId: 'abc', confirmation: 'queued' })).label).toBe(

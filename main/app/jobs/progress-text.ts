@@ -1,8 +1,8 @@
-import { bytesText, durationText, phaseText, rateText, secondsLeft } from '../../../domain/job-text';
+import { bytesText, durationText, phaseText, rateText, secondsLeft, silenceText, STALL_NOTICE_MS } from '../../../domain/job-text';
 import type { JobSnapshot } from './job-state';
 import { stepsLine } from '../../../domain/job-steps';
 
-export { bytesText, durationText, phaseText, rateText, secondsLeft };
+export { bytesText, durationText, phaseText, rateText, secondsLeft, silenceText, STALL_NOTICE_MS };
 
 /**
  * Pure functions from a job's state to the text a technician reads (in the manner of etcher's
@@ -25,6 +25,9 @@ export function runningText(job: JobSnapshot): string {
   if (job.phase === 'uploading' || job.phase === 'downloading') {
     const percent = transferPercent(job);
     if (percent !== null) parts.push(`${Math.floor(percent)}%`);
+    // A silent link has no rate and no time left: saying "4 s left" for a minute misleads.
+    const silence = silenceText(job);
+    if (silence) return [...parts, silence].join(DASH);
     const rate = rateText(job.rateBytesPerSecond);
     if (rate) parts.push(rate);
     if (job.phase === 'uploading' && job.transferCoding) parts.push(job.transferCoding);

@@ -5,7 +5,7 @@ import { runConfigurationJob } from './configuration-apply-job';
 import type { ConfigurationSourceRequest, FirmwareSourceRequest, JobControl, JobEnvironment, StepResult } from './context';
 import { runFirmwareJob } from './firmware-update-job';
 import { ProgressBatcher, RateMeter, type ProgressListener } from './progress';
-import { confirmationWords } from './progress-text';
+import { confirmationWords, STALL_NOTICE_MS } from './progress-text';
 import { isNotApplicable, stepsOnCancelledBeforeStart, stepsOnProgress, stepsOnResult } from './step-record';
 import { stepsLine } from '../../../domain/job-steps';
 
@@ -44,13 +44,20 @@ export interface JobQueueOptions {
   /** Monotonic milliseconds, for rates. */
   clock?: () => number;
   newId?: () => string;
+  /** How long a transfer goes without an acknowledgement before its line says so (default STALL_NOTICE_MS). */
+  stallNoticeMs?: number;
 }
+
+/** How often a running transfer is looked at for silence: the notice's own seconds count up at this pace. */
+const SILENCE_CHECK_MS = 1000;
 
 interface Entry {
   request: JobRequest;
   snapshot: JobSnapshot;
   controller: AbortController;
   rate: RateMeter;
+  /** clock() of the last byte acknowledged (or of the transfer's start): silence is measured from it. */
+  lastProgressAt: number;
   done: Promise<JobSnapshot>;
   resolve: (snapshot: JobSnapshot) => void;
 }
@@ -103,7 +110,7 @@ export class JobQueue {
       serialNumber: request.target.serialNumber ?? null,
       now: this.now(),
     });
-    const entry: Entry = { request, snapshot, controller: new AbortController(), rate: new RateMeter(), done, resolve };
+    const entry: Entry = { request, snapshot, controller: new AbortController(), rate: new RateMeter(), lastProgressAt: this.clock(), done, resolve };
     this.entries.set(jobId, entry);
     this.waiting.push(jobId);
     this.progress.update(snapshot);
@@ -213,6 +220,12 @@ export class JobQueue {
       entry.rate.reset();
       next.rateBytesPerSecond = null;
     }
+    // Any progress (a new phase, a byte acknowledged) ends a silence and restarts its measure.
+    if ((change.phase !== undefined && change.phase !== previous.phase) || (change.bytesDone !== undefined && change.bytesDone !== previous.bytesDone)) {
+      entry.lastProgressAt = this.clock();
+      if (change.silentSeconds === undefined) next.silentSeconds = null;
+    }
+    if (typeof next.silentSeconds === 'number') next.rateBytesPerSecond = null;
     if (change.bytesDone !== undefined && (next.phase === 'uploading' || next.phase === 'downloading')) {
       const rate = entry.rate.sample(change.bytesDone, this.clock());
       if (rate !== null) next.rateBytesPerSecond = rate;
@@ -241,7 +254,35 @@ export class JobQueue {
     return steps;
   }
 
+  /**
+   * A transfer whose acknowledgements stopped (a pulled cable, a cut relay) says so within seconds,
+   * long before the engine gives up after its retransmissions: the rate and the time left are
+   * dropped (they would freeze at their last values), and the seconds of silence count up.
+   */
+  private checkSilence(entry: Entry): void {
+    const { phase } = entry.snapshot;
+    if (phase !== 'uploading' && phase !== 'downloading') return;
+    const silentMs = this.clock() - entry.lastProgressAt;
+    if (silentMs < (this.options.stallNoticeMs ?? STALL_NOTICE_MS)) return;
+    const silentSeconds = Math.floor(silentMs / 1000);
+    if (entry.snapshot.silentSeconds === silentSeconds) return;
+    entry.rate.reset();
+    this.update(entry, { silentSeconds });
+  }
+
   private async run(entry: Entry): Promise<void> {
+    entry.lastProgressAt = this.clock();
+    const silenceWatch = setInterval(() => this.checkSilence(entry), SILENCE_CHECK_MS);
+    // The watch alone must not keep a CLI process alive.
+    silenceWatch.unref?.();
+    try {
+      await this.runSteps(entry);
+    } finally {
+      clearInterval(silenceWatch);
+    }
+  }
+
+  private async runSteps(entry: Entry): Promise<void> {
     const control: JobControl = {
       jobId: entry.snapshot.jobId,
       signal: entry.controller.signal,

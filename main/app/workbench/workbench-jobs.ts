@@ -62,6 +62,7 @@ export function toJobView(job: JobSnapshot): JobView {
     rateBytesPerSecond: job.rateBytesPerSecond,
     // "deflate, 1.6× wire": the workbench row names how the image travels, as the CLI's line does.
     transferCoding: job.transferCoding ?? null,
+    silentSeconds: job.silentSeconds ?? null,
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,

@@ -47,7 +47,7 @@ function jsonView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'
 }
 
 function lineView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
-  const last = new Map<string, { phase: string; decile: number; notice: string | null }>();
+  const last = new Map<string, { phase: string; decile: number; notice: string | null; silent: boolean }>();
   const offProgress = service.onProgress((batch) => {
     for (const job of batch) {
       if (job.finishedAt !== null || job.phase === 'queued') continue;
@@ -55,8 +55,10 @@ function lineView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'
       const percent = transferPercent(job);
       const decile = job.phase === 'uploading' && percent !== null ? Math.floor(percent / 10) : -1;
       if (job.notice && job.notice !== seen?.notice) out.note(`${deviceLabel(job)}: ${job.notice}`);
-      if (!seen || seen.phase !== job.phase || decile > seen.decile) out.line(`${deviceLabel(job)}: ${runningText(job)}`);
-      last.set(job.jobId, { phase: job.phase, decile: Math.max(decile, seen?.phase === job.phase ? seen.decile : -1), notice: job.notice });
+      // A transfer falling silent (a pulled cable) is said once, when it starts; progress again is said too.
+      const silent = typeof job.silentSeconds === 'number';
+      if (!seen || seen.phase !== job.phase || decile > seen.decile || silent !== seen.silent) out.line(`${deviceLabel(job)}: ${runningText(job)}`);
+      last.set(job.jobId, { phase: job.phase, decile: Math.max(decile, seen?.phase === job.phase ? seen.decile : -1), notice: job.notice, silent });
     }
   });
   const offFinished = service.onFinished((job) => reportFinished(job, out, (text) => out.line(text)));

@@ -10,6 +10,11 @@ describe('toJobView', () => {
     expect(toJobView(uploading).transferCoding).toBeNull();
   });
 
+  it('carries the seconds a transfer has gone unanswered, so the row can say "check the cable"', () => {
+    expect(toJobView({ ...uploading, silentSeconds: 6 }).silentSeconds).toBe(6);
+    expect(toJobView(uploading).silentSeconds).toBeNull();
+  });
+
   it('leaves out what only the core keeps (the link used, the signer, resume offsets)', () => {
     const view = toJobView({ ...uploading, link: 'serial:/dev/pts/4', resumedFrom: 1024, firmwareSigner: { keyId: 'k', name: 'Release' } });
     expect(view).not.toHaveProperty('link');

@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startPtyPair, type PtyPair } from '../../../../simulator/links/socat';
+import { logInCli, registerDevices, worldPerTest, type World } from './helpers/world';
+
+/**
+ * A pulled cable is seen at once (issue 32): the device sits behind a relay, as on a bench where a
+ * USB hub or a serial server joins two ptys. Killing the relay leaves the host's port open but
+ * silent, the case that kept "38 % · 4 s left" on screen for a minute; closing the port is the other
+ * case. Through the real CLI, within a bounded wait of 10 s.
+ */
+
+const startWorld = worldPerTest();
+const relays: Array<{ stop(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.allSettled(relays.splice(0).map((r) => r.stop()));
+});
+
+/** Bounded wait: what `until` resolves with, or 'not within the wait' once `ms` passed. */
+function within<T>(ms: number, until: Promise<T>): Promise<T | 'not within the wait'> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<'not within the wait'>((resolve) => (timer = setTimeout(() => resolve('not within the wait'), ms)));
+  return Promise.race([until, limit]).finally(() => clearTimeout(timer));
+}
+
+/** socat joining two existing ptys byte for byte; killing it cuts the line and closes neither port. */
+async function joinPtys(a: string, b: string): Promise<{ stop(): Promise<void> }> {
+  const child: ChildProcess = spawn('socat', ['-d', '-d', `${a},raw,echo=0`, `${b},raw,echo=0`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let log = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('starting data transfer loop')) resolve();
+    });
+    void exited.then(() => reject(new Error(`the relay socat exited:\n${log}`)));
+  });
+  return {
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/**
+ * The device's port reached through a relay: the host opens `<root>/relay/ports/host`, a pty pair
+ * whose other end the relay joins to the simulated device's own port.
+ */
+async function relayedDevice(w: World, serialNumber: string) {
+  const device = await w.startDevice({ deviceType: 'EPC', serialNumber, link: 'pty', baudRate: 115200 });
+  const portsDir = join(w.root, 'relay', 'ports');
+  await mkdir(portsDir, { recursive: true });
+  const hostPort = join(portsDir, 'host');
+  const inner = join(w.root, 'relay', 'inner');
+  const pair: PtyPair = await startPtyPair(hostPort, inner);
+  relays.push(pair);
+  const relay = await joinPtys(inner, device.descriptor.path!);
+  relays.push(relay);
+  return { device, pair, relay, env: { PROVISIONER_PORTS: join(portsDir, '*') } };
+}
+
+/** Runs the update; `cut` is called once, when the upload has begun. */
+function updateAndCut(w: World, env: NodeJS.ProcessEnv, cut: () => Promise<void>) {
+  const lines: string[] = [];
+  let cutDone: Promise<void> | undefined;
+  let onLine: ((line: string) => void) | undefined;
+  const run = w.cli(['--reconnect-timeout', '2', 'device', 'firmware', 'update', 'EPC000101'], {
+    env,
+    onLine: (line) => {
+      lines.push(line);
+      if (!cutDone && /Uploading firmware/.test(line)) cutDone = cut();
+      onLine?.(line);
+    },
+  });
+  const lineMatching = (pattern: RegExp) =>
+    new Promise<string>((resolve) => {
+      const found = lines.find((l) => pattern.test(l));
+      if (found) return resolve(found);
+      onLine = (line) => {
+        if (pattern.test(line)) resolve(line);
+      };
+    });
+  return { run, lines, cutDone: () => cutDone, lineMatching };
+}
+
+describe('a pulled cable is seen at once', () => {
+  it('a cut relay: the line says "No answer from the device for 5 s: check the cable" within 10 s, drops the time left, and the job ends failed, resumable', { timeout: 300_000 }, async () => {
+    const w = await startWorld('silent-relay');
+    await registerDevices(w, ['EPC000101']);
+    await logInCli(w);
+    const { relay, env } = await relayedDevice(w, 'EPC000101');
+
+    let cut!: () => void;
+    const wasCut = new Promise<void>((resolve) => (cut = resolve));
+    const job = updateAndCut(w, env, async () => {
+      await relay.stop();
+      cut();
+    });
+    const silenceLine = job.lineMatching(/No answer from the device/);
+    expect(await within(60_000, wasCut), `the relay was cut during the upload:\n${job.lines.join('\n')}`).not.toBe('not within the wait');
+    // The bounded wait starts at the cut: the line says so within 10 s of it.
+    const silence = await within(10_000, silenceLine);
+    expect(silence, job.lines.join('\n')).not.toBe('not within the wait');
+    expect(silence).toMatch(/^EPC000101: Uploading firmware 1\.1\.0 — \d+% — No answer from the device for \d+ s: check the cable$/);
+    expect(silence).not.toMatch(/left|\/s/);
+
+    const result = await job.run;
+    expect(result.code).toBe(1);
+    const errors = result.stderr.split('\n').filter((line) => line.startsWith('error:'));
+    expect(errors).toHaveLength(1);
+    // After the engine's retransmission limit: failed, and running it again resumes.
+    expect(errors[0]).toMatch(/^error: EPC000101: firmware upload failed at \d+% .*run the same command again to resume/);
+  });
+
+  it('a closed port: the job ends failed and resumable within 10 s', { timeout: 300_000 }, async () => {
+    const w = await startWorld('closed-port');
+    await registerDevices(w, ['EPC000101']);
+    await logInCli(w);
+    const { pair, env } = await relayedDevice(w, 'EPC000101');
+
+    let cut!: () => void;
+    const wasCut = new Promise<void>((resolve) => (cut = resolve));
+    const job = updateAndCut(w, env, async () => {
+      await pair.stop();
+      cut();
+    });
+    expect(await within(60_000, wasCut), `the port was closed during the upload:\n${job.lines.join('\n')}`).not.toBe('not within the wait');
+    // The bounded wait starts at the close: the job has ended within 10 s of it.
+    const result = await within(10_000, job.run);
+    expect(result, job.lines.join('\n')).not.toBe('not within the wait');
+    if (result === 'not within the wait') return;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error: EPC000101: firmware upload failed at \d+% \(cable pulled\?\): .*run the same command again to resume/);
+  });
+});
