@@ -25,6 +25,11 @@ export function needsDetail(needs: DeviceNeeds | null): string {
   return [needs.firmware.reason, needs.configuration.reason].filter(Boolean).join(' ');
 }
 
+/** Which protocol the device speaks, in words: ours is the rule, the vendor's is said (docs/vendor-devices.md). */
+export function protocolText(device: Pick<AttachedDeviceView, 'protocol'>): string {
+  return device.protocol === 'vendor' ? 'FORT protocol' : 'Provisioner protocol';
+}
+
 /** "USB ttyACM0", "IP 192.168.3.10:5683", "BLE AABBCC…": short enough for a table cell; the full address goes in a tooltip. */
 export function linkText(device: Pick<AttachedDeviceView, 'linkKind' | 'address'>): string {
   const kind = device.linkKind === 'serial' ? 'USB' : device.linkKind === 'ble' ? 'BLE' : 'IP';

@@ -2,7 +2,7 @@ import { Fragment, useState, type ReactNode } from 'react';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { ProgressCell } from '../components/ProgressCell';
-import { linkText, needsDetail, needsSomething, needsText } from '../format/device-needs';
+import { linkText, needsDetail, needsSomething, needsText, protocolText } from '../format/device-needs';
 import { isFinished, workbenchSummary } from '../format/progress-status';
 import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../stores/workbench';
 import { useCapability } from '../stores/session';
@@ -120,7 +120,7 @@ export function WorkbenchScreen() {
             const reviewing = canReview && changesOpen.includes(d.linkId);
             return (
               <Fragment key={d.linkId}>
-              <tr data-link={d.linkId} data-serial={d.serialNumber ?? ''} data-shared-serial={d.sharedSerial ? 'true' : undefined} className={[selected.includes(d.linkId) ? 'row--selected' : '', d.sharedSerial ? 'row--shared-serial' : ''].filter(Boolean).join(' ') || undefined}>
+              <tr data-link={d.linkId} data-serial={d.serialNumber ?? ''} data-protocol={d.protocol ?? 'provisioner'} data-shared-serial={d.sharedSerial ? 'true' : undefined} className={[selected.includes(d.linkId) ? 'row--selected' : '', d.sharedSerial ? 'row--shared-serial' : ''].filter(Boolean).join(' ') || undefined}>
                 <td>
                   <input type="checkbox" aria-label={`Select ${name}`} checked={selected.includes(d.linkId)} disabled={!isSelectable(d, jobs)} onChange={() => toggle(d.linkId)} />
                 </td>
@@ -129,6 +129,13 @@ export function WorkbenchScreen() {
                     <span className="mono strong">{d.serialNumber ?? 'Unidentified'}</span>
                     <span className="muted small">
                       {d.deviceType ? <Badge>{d.deviceType}</Badge> : null} {d.model ?? d.error ?? ''}
+                      {/* Ours is the rule; a device that speaks the vendor's protocol says so. */}
+                      {d.protocol === 'vendor' ? (
+                        <span data-testid="workbench-protocol" title="This device speaks the vendor's protocol (FORT); the same jobs run on it.">
+                          {' '}
+                          <Badge>{protocolText(d)}</Badge>
+                        </span>
+                      ) : null}
                     </span>
                     {d.sharedSerial ? (
                       // The row says it short (its port is in the Connection column); the whole reason,
