@@ -2,6 +2,7 @@ import type { JobView } from '../../contract/index';
 import { headlineSteps, jobTone, stepMark, stepsLine, type JobStepResult, type JobTone } from '../../domain/job-steps';
 import { errorAdvice } from '../../domain/job-errors';
 import { ProgressCell } from '../components/ProgressCell';
+import { cancelledSentence } from '../format/cancelled-text';
 import './workbench.css';
 
 /** The Badge/Callout tone a job's worst step gives its row. */
@@ -23,6 +24,18 @@ export function StepOutcome({ job, label }: { job: JobView; label: string }) {
   const tone = jobTone(job.steps, true);
   const line = stepsLine(job.steps) || job.resultMessage || TONE_WORDS[tone];
   const name = `${label}: ${TONE_WORDS[tone]}: ${line}`;
+  const cancelled = cancelledSentence(job);
+  if (cancelled) {
+    // The technician cancelled: one sentence of where it stopped and what Retry does; the step
+    // line (with its code) stays the tooltip.
+    return (
+      <div className="progress" data-phase={job.phase}>
+        <div className="step-outcome step-outcome--info" data-tone="cancelled" title={line} aria-label={`${label}: ${cancelled}`} role="group">
+          <span className="step-outcome__summary">{cancelled}</span>
+        </div>
+      </div>
+    );
+  }
   if (tone === 'ok') {
     // Every step did its work: the finished bar keeps the row's height (no jump at the end of a
     // batch); the whole line is the tooltip and the accessible name.
