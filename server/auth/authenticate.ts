@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
+import { noteCaller } from '../http/audit-log';
 import { forbidden, unauthorized } from '../http/errors';
 import type { Caller } from '../http/operation';
 import { apiKeyExpired, markApiKeyUsed, type ApiKeyRecord } from '../store/api-keys';
@@ -36,6 +37,9 @@ export async function authenticate(ctx: ServiceContext, request: FastifyRequest,
   if (apiKeyExpired(record, new Date())) {
     throw unauthorized('API_KEY_INVALID', `This API key was replaced by a rotation and stopped working at ${record.expiresAt!.toISOString()}. Use the key that replaced it (ask your key manager).`);
   }
+  const caller: Caller = { keyId: record.id, keyName: record.name, orgId: record.orgId, role: record.role };
+  // Known before the checks below: a refused request's audit line still names whose key it was.
+  noteCaller(request, caller);
   const orgId = (request.params as { orgId?: unknown }).orgId;
   if (orgId !== record.orgId) {
     throw forbidden('ORGANIZATION_FORBIDDEN', `This API key belongs to another organization and cannot access organization "${String(orgId)}".`);
@@ -44,5 +48,5 @@ export async function authenticate(ctx: ServiceContext, request: FastifyRequest,
     throw forbidden('ROLE_FORBIDDEN', `The role ${record.role} of this API key may not call ${operation}. See docs/service-roles.md.`);
   }
   await noteUse(ctx, record);
-  return { keyId: record.id, keyName: record.name, orgId: record.orgId, role: record.role };
+  return caller;
 }

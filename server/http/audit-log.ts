@@ -10,7 +10,7 @@ import type { Caller } from './operation';
  * the addresses given with `serve --trusted-proxy`).
  *
  * Security events go in a field of their own, `security: { event, ... }`, so that a log shipper
- * can route them apart: failed authentication here, key and configuration changes where they
+ * can route them apart: failed authentication and denied access here, key and configuration changes where they
  * happen (securityEvent).
  */
 const callers = new WeakMap<FastifyRequest, Caller>();
@@ -25,7 +25,7 @@ export function callerOf(request: FastifyRequest): Caller | undefined {
 }
 
 export type SecurityEvent =
-  | { event: 'auth-failed'; status: number }
+  | { event: 'auth-failed' | 'access-denied'; status: number }
   | { event: 'key-created' | 'key-revoked' | 'key-rotated' | 'key-role-changed'; orgId: string; keyName: string; role?: string; by?: string }
   | { event: 'configuration'; setting: string }
   | { event: 'backup' | 'restore'; target: string };
@@ -59,7 +59,8 @@ export function installAuditLog(app: FastifyInstance): void {
         outcome: outcomeOf(status),
         client: request.ip,
       },
-      ...(status === 401 || (status === 403 && !caller) ? { security: { event: 'auth-failed', status } } : {}),
+      // A key refused (401), or a known key asking beyond its organization or role (403).
+      ...(status === 401 ? { security: { event: 'auth-failed', status } } : status === 403 ? { security: { event: 'access-denied', status } } : {}),
     };
     if (status >= 500) request.log.error(line, 'request');
     else if (line.security) request.log.warn(line, 'request');

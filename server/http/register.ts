@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { noteCaller } from './audit-log';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
 import type { OperationId } from '../../domain/role-matrix';
@@ -89,9 +88,7 @@ export function registerOperation(app: FastifyInstance, ctx: ServiceContext, spe
       : {
           onRequest: async (request: FastifyRequest) => {
             await ctx.catchUp?.();
-            const caller = await authenticate(ctx, request, spec.id as OperationId);
-            callers.set(request, caller);
-            noteCaller(request, caller);
+            callers.set(request, await authenticate(ctx, request, spec.id as OperationId));
           },
         }),
     handler: async (request, reply) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +21,12 @@ const haproxyInstalled = spawnSync('haproxy', ['-v']).status === 0;
 const skipReason = !POSTGRES_URL ? 'needs a PostgreSQL server: set TEST_DATABASE_URL (.ci/run starts one)' : !haproxyInstalled ? 'needs haproxy (apt-get install -y haproxy; .ci/run installs it)' : '';
 const STACK_SCRIPT = fileURLToPath(new URL('../../scripts/stack.ts', import.meta.url));
 
+/** A database of the caller's needs the caller's sealing key (docs/operations.md, "Secrets at rest"). */
+const SEALING_KEY = randomBytes(32).toString('base64');
+
 function runStack(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', STACK_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', STACK_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PROVISIONER_SEALING_KEY: SEALING_KEY } });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
