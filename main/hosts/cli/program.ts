@@ -151,9 +151,11 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .option('--technician <name>', 'your name, for the ledger (default: PROVISIONER_TECHNICIAN)')
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
 
-  targetsCommand(device, 'update', 'Latest firmware, then the configuration file, on each device named.')
+  targetsCommand(device, 'update', 'Latest firmware, then the configuration file, on each device named; ends with the parameter confirmation as configuration update does.')
     .option('--force', 'install the firmware even when the device already runs it')
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => deviceUpdate(ctx, serialNumbers, options, interrupt)));
+    .option('--confirm-checksum <XXXXXXXX>', 'confirm the parameters the device runs by the last 8 hex digits of its running checksum (asked at a terminal otherwise)')
+    .option('--technician <name>', 'your name: who confirms the parameters (default: PROVISIONER_TECHNICIAN; asked at a terminal)')
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean; confirmChecksum?: string; technician?: string }) => runner((ctx) => deviceUpdate(ctx, serialNumbers, options, interrupt)));
 
   const configuration = device.command('configuration').description("A device's configuration file.");
   configuration

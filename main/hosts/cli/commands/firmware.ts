@@ -8,6 +8,7 @@ import { resolveTargets } from '../targets';
 import { checkFirmwareSignature } from '../../../app/cache/firmware-signature';
 import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
 import type { UpdateOptions } from './configuration';
+import { confirmAppliedParameters } from '../parameter-table';
 
 export function deviceTypeArgument(value: string): DeviceType {
   const upper = value.toUpperCase();
@@ -68,5 +69,5 @@ export async function firmwareUpdate(ctx: CliContext, serialNumbers: string[], o
 /** `device update SN...`: latest firmware, then the configuration file. */
 export async function deviceUpdate(ctx: CliContext, serialNumbers: string[], options: UpdateOptions & { force?: boolean }, interrupt?: AbortSignal): Promise<number> {
   const { targets, missing } = await resolveTargets(ctx, { serialNumbers, links: options.link ?? [], all: options.all });
-  return runJobs(ctx, targets.map((target) => ({ action: 'both', target, force: options.force })), missing, interrupt);
+  return runJobs(ctx, targets.map((target) => ({ action: 'both', target, force: options.force })), missing, interrupt, (finals) => confirmAppliedParameters(ctx, finals, options));
 }

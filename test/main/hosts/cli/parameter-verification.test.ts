@@ -33,7 +33,10 @@ describe('parameter verification through the CLI', () => {
     const wrong = await w.cli(['device', 'configuration', 'update', 'EPC000101', '--confirm-checksum', '00000000', '--technician', 'Ada Lovelace']);
     expect(wrong.code, wrong.stdout + wrong.stderr).toBe(1);
     expect(wrong.stdout).toContain('EPC000101: parameters match the configuration');
-    expect(wrong.stdout).toMatch(/Safety timeout\s+1000 ms\s+1000 ms/);
+    // Each group once: a peer's role stands under "Device and peers", after the list of peers.
+    expect(wrong.stdout.match(/^ {2}Device and peers$/gm)).toHaveLength(1);
+    expect(wrong.stdout).toMatch(/Peer device ids\s+EPC000102\s+EPC000102\n\s+Role of peer EPC000102\s+Receiver\s+Receiver/);
+    expect(wrong.stdout).toMatch(/Safety timeout\s+500 ms\s+500 ms/);
     expect(wrong.stderr).toMatch(/confirmation refused: That is not the checksum the device reports/);
 
     // The table and checksums, as a script reads them.
@@ -49,11 +52,11 @@ describe('parameter verification through the CLI', () => {
     expect(right.code, right.stdout + right.stderr).toBe(0);
     expect(right.stdout).toContain(`EPC000101: parameters confirmed by Ada Lovelace (checksum ${table!.runningChecksumShort})`);
 
-    // The drifted device: in sync by syncId, its timeout 1024 ms against 1000 ms; no checksum is taken.
+    // The drifted device: in sync by syncId, its timeout 1024 ms against 500 ms; no checksum is taken.
     const drifted = await w.cli(['device', 'configuration', 'update', 'EPC000102', '--confirm-checksum', table!.runningChecksumShort, '--technician', 'Ada Lovelace']);
     expect(drifted.code, drifted.stdout + drifted.stderr).toBe(1);
-    expect(drifted.stdout).toContain('PARAMETERS_MISMATCH');
-    expect(drifted.stdout).toMatch(/✗ Safety timeout\s+1000 ms\s+1024 ms\s+← differs/);
+    expect(drifted.stdout + drifted.stderr).toContain('PARAMETERS_MISMATCH');
+    expect(drifted.stdout).toMatch(/✗ Safety timeout\s+500 ms\s+1024 ms\s+← differs/);
     expect(drifted.stdout).toContain('EPC000102: parameters DIFFER from the configuration');
     const check = await w.cli(['device', 'verify', 'EPC000102', '--parameters']);
     expect(check.code).toBe(1);
@@ -67,7 +70,7 @@ describe('parameter verification through the CLI', () => {
     const failures = entries.filter((e) => e.serialNumber === 'EPC000102');
     expect(failures.length).toBeGreaterThanOrEqual(2);
     expect(failures.every((e) => e.outcome === 'failure' && e.facts.confirmedBy === null)).toBe(true);
-    expect(failures[0]!.facts['p:safety.timeout']).toBe('1000 → 1024');
+    expect(failures[0]!.facts['p:safety.timeout']).toBe('500 → 1024');
     expect(failures[0]!.error).toMatch(/safety\.timeout/);
   });
 });
