@@ -53,7 +53,7 @@ export interface JobView {
   /** Bytes per second over the last few seconds; null before there is a measurement. */
   rateBytesPerSecond: number | null;
   /**
-   * How a firmware upload travels while it runs, e.g. "deflate, 1.6× wire" (bytes and rate then
+   * How a firmware upload travels while it runs, e.g. "compressed, 1.6× faster" (bytes and rate then
    * count image bytes carried); null or absent: the image's own bytes.
    */
   transferCoding?: string | null;

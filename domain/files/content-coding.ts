@@ -55,8 +55,32 @@ export function chooseCoding(advertised: readonly AdvertisedCoding[] | undefined
   return { coding: 'identity' };
 }
 
-/** "deflate, 1.6× wire": the coding and how many image bytes each wire byte carries. */
+/** How each coding is named to a technician: what it does, not the codec's name. */
+const CODING_WORDS: Record<Exclude<ContentCoding, 'identity'>, string> = { deflate: 'compressed', delta: 'changes only' };
+
+/**
+ * "compressed, 1.6× faster": how an upload travels, in a technician's words (issue 32). The factor
+ * is image bytes per byte on the cable, which is how much sooner the upload ends than the plain
+ * image would. codingDetail() gives the exact terms for a tooltip.
+ */
 export function describeCoding(coding: ContentCoding, imageBytes: number, wireBytes: number): string {
   if (coding === 'identity' || wireBytes <= 0) return 'identity';
-  return `${coding}, ${(imageBytes / wireBytes).toFixed(1)}× wire`;
+  const factor = imageBytes / wireBytes;
+  // An image that does not compress: "1.0× faster" would read as a promise.
+  return factor < 1.05 ? `${CODING_WORDS[coding]}, no faster` : `${CODING_WORDS[coding]}, ${factor.toFixed(1)}× faster`;
+}
+
+/**
+ * The detail behind describeCoding()'s words, for a tooltip: "deflate (RFC 1951): each byte on the
+ * cable carries 1.6 bytes of the image". Empty for a text it did not make.
+ */
+export function codingDetail(text: string): string {
+  const match = /^(compressed|changes only), (?:(\d+(?:\.\d+)?)× faster|no faster)$/.exec(text);
+  if (!match) return '';
+  const how =
+    match[1] === 'compressed'
+      ? 'deflate (RFC 1951): the image is sent compressed and the device unpacks it'
+      : 'delta: only the differences from the firmware the device runs are sent, and the device rebuilds the image';
+  const carries = match[2] ? `each byte on the cable carries ${match[2]} bytes of the image` : 'the image hardly compresses, so it takes about as long as sent plain';
+  return `${how}; ${carries}. Rate and time left count image bytes.`;
 }

@@ -33,7 +33,7 @@ export function ProgressCell({ job, label }: { job: JobView | null; label: strin
             {status.label}
           </span>
           <span className="progress__num progress__percent">{status.percentText}</span>
-          <span className="progress__coding" title={status.codingText}>
+          <span className="progress__coding" title={status.codingDetail}>
             {status.codingText}
           </span>
           <span className="progress__num progress__rate">{status.rateText}</span>

@@ -1,5 +1,6 @@
 import { FINISHED_PHASES, type JobAction, type JobView } from '../../domain/jobs';
 import { durationText, phaseText, rateText, secondsLeft, silenceText } from '../../domain/job-text';
+import { codingDetail } from '../../domain/files/content-coding';
 
 export { phaseText, secondsLeft };
 
@@ -16,8 +17,10 @@ export interface ProgressStatus {
   /** 0..100 for the bar; null: indeterminate (nothing to measure in this phase). */
   percent: number | null;
   percentText: string;
-  /** How a firmware upload travels, "deflate, 1.6× wire"; empty for the image's own bytes and other phases. */
+  /** How a firmware upload travels, "compressed, 1.6× faster"; empty for the image's own bytes and other phases. */
   codingText: string;
+  /** The exact terms behind codingText (the codec, bytes per byte on the cable), for its tooltip. */
+  codingDetail: string;
   rateText: string;
   timeLeftText: string;
   tone: ProgressTone;
@@ -78,7 +81,7 @@ function stepPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal'>): 
 }
 
 export function progressStatus(job: JobView | null): ProgressStatus {
-  if (!job) return { label: 'Idle', percent: null, percentText: '', codingText: '', rateText: '', timeLeftText: '', tone: 'idle' };
+  if (!job) return { label: 'Idle', percent: null, percentText: '', codingText: '', codingDetail: '', rateText: '', timeLeftText: '', tone: 'idle' };
   const percent = jobPercent(job);
   const transferring = job.phase === 'uploading' || job.phase === 'downloading';
   const left = secondsLeft(job);
@@ -89,6 +92,7 @@ export function progressStatus(job: JobView | null): ProgressStatus {
     percent,
     percentText: percent === null ? '' : `${Math.floor(percent)}%`,
     codingText: job.phase === 'uploading' && job.transferCoding ? job.transferCoding : '',
+    codingDetail: job.phase === 'uploading' && job.transferCoding ? codingDetail(job.transferCoding) || job.transferCoding : '',
     rateText: transferring && !silence ? rateText(job.rateBytesPerSecond) : '',
     timeLeftText: left === null ? '' : `${durationText(left)} left`,
     tone: job.phase === 'done' ? 'done' : job.phase === 'failed' ? 'failed' : job.phase === 'cancelled' ? 'cancelled' : 'running',

@@ -60,9 +60,14 @@ describe('progress status texts', () => {
   });
 
   it('names the coding of a compressed or delta upload beside what it does', () => {
-    expect(progressStatus(jobView({ transferCoding: 'deflate, 1.6× wire' }))).toMatchObject({ label: 'Uploading firmware', codingText: 'deflate, 1.6× wire' });
+    expect(progressStatus(jobView({ transferCoding: 'compressed, 1.6× faster' }))).toMatchObject({
+      label: 'Uploading firmware',
+      codingText: 'compressed, 1.6× faster',
+      // The codec's name and the exact factor are kept for the tooltip.
+      codingDetail: expect.stringMatching(/^deflate \(RFC 1951\).*carries 1\.6 bytes of the image/),
+    });
     expect(progressStatus(jobView({ transferCoding: null })).codingText).toBe('');
-    expect(progressStatus(jobView({ phase: 'applying', transferCoding: 'deflate, 1.6× wire' })).codingText).toBe('');
+    expect(progressStatus(jobView({ phase: 'applying', transferCoding: 'compressed, 1.6× faster' })).codingText).toBe('');
   });
 
   it('keeps numbers short and steady', () => {

@@ -50,7 +50,7 @@ export interface TransferOptions {
   signal?: AbortSignal;
   /**
    * Bytes the device has acknowledged so far (from the resume offset on) and the total; for a
-   * compressed or delta upload, image bytes carried, and `coding` says how ("deflate, 1.6× wire").
+   * compressed or delta upload, image bytes carried, and `coding` says how ("compressed, 1.6× faster").
    * `announced` marks the figure where an announce put a firmware upload: 0, or where it resumed.
    */
   onProgress?: (acknowledged: number, total: number, coding?: string, announced?: boolean) => void;

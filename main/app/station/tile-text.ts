@@ -35,7 +35,7 @@ export function tileText(lane: Lane): TileText {
   }
 }
 
-/** How an upload goes, as the workbench row and the CLI's line say it: "deflate, 1.6× wire · 17.2 kB/s". */
+/** How an upload goes, as the workbench row and the CLI's line say it: "compressed, 1.6× faster · 17.2 kB/s". */
 function uploadText(lane: Lane): string | null {
   const job = lane.job;
   if (job?.phase !== 'uploading') return null;

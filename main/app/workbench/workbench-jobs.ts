@@ -60,7 +60,7 @@ export function toJobView(job: JobSnapshot): JobView {
     bytesDone: job.bytesDone,
     bytesTotal: job.bytesTotal,
     rateBytesPerSecond: job.rateBytesPerSecond,
-    // "deflate, 1.6× wire": the workbench row names how the image travels, as the CLI's line does.
+    // "compressed, 1.6× faster": the workbench row names how the image travels, as the CLI's line does.
     transferCoding: job.transferCoding ?? null,
     silentSeconds: job.silentSeconds ?? null,
     startedAt: job.startedAt,

@@ -1,6 +1,6 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { chooseCoding, describeCoding } from '../../../domain/files/content-coding';
+import { chooseCoding, codingDetail, describeCoding } from '../../../domain/files/content-coding';
 import { applyFirmwarePatch, createFirmwarePatch, FIRMWARE_PATCH_HEADER_SIZE, FirmwarePatchApplier, parseFirmwarePatchHeader, suffixArray } from '../../../domain/files/firmware-patch';
 
 const HASHES = { baseSha256: new Uint8Array(32).fill(1), targetSha256: new Uint8Array(32).fill(2) };
@@ -100,7 +100,17 @@ describe('content coding choice', () => {
   });
 
   it('describes the coding as the progress shows it', () => {
-    expect(describeCoding('deflate', 14_000, 10_000)).toBe('deflate, 1.4× wire');
+    expect(describeCoding('deflate', 14_000, 10_000)).toBe('compressed, 1.4× faster');
+    expect(describeCoding('delta', 120_000, 10_000)).toBe('changes only, 12.0× faster');
+    // An image that does not compress is not called faster.
+    expect(describeCoding('deflate', 10_100, 10_000)).toBe('compressed, no faster');
     expect(describeCoding('identity', 10, 10)).toBe('identity');
+  });
+
+  it('keeps the exact terms for the tooltip', () => {
+    expect(codingDetail('compressed, 1.4× faster')).toBe('deflate (RFC 1951): the image is sent compressed and the device unpacks it; each byte on the cable carries 1.4 bytes of the image. Rate and time left count image bytes.');
+    expect(codingDetail('changes only, 12.0× faster')).toMatch(/^delta: only the differences .*carries 12\.0 bytes/);
+    expect(codingDetail('compressed, no faster')).toMatch(/hardly compresses/);
+    expect(codingDetail('something else')).toBe('');
   });
 });

@@ -13,10 +13,10 @@ const uploading = (change: Partial<JobSnapshot>): JobSnapshot => ({
 
 describe('the CLI line of a running upload', () => {
   it('shows the effective rate and the coding of a compressed upload', () => {
-    const line = runningText(uploading({ transferCoding: 'deflate, 1.6× wire' }));
+    const line = runningText(uploading({ transferCoding: 'compressed, 1.6× faster' }));
     expect(line).toMatch(/31%/);
     expect(line).toMatch(/17(\.0)? kB\/s/);
-    expect(line).toMatch(/deflate, 1\.6× wire/);
+    expect(line).toMatch(/compressed, 1\.6× faster/);
   });
 
   it('says nothing of a coding when the image goes as it is', () => {

@@ -166,8 +166,8 @@ describe('the station', () => {
     expect(s.view().tiles[0]).toMatchObject({ serialNumber: 'EPC000101', state: 'working', step: 'firmware', headline: 'Uploading firmware 45%', detail: null });
     expect(named('progress').at(-1)).toMatchObject({ serialNumber: 'EPC000101', percent: 45 });
     // Measured, and coded: the tile says how it goes, as the workbench row does.
-    jobs.progress(job.jobId, { bytesDone: 32_768, transferCoding: 'deflate, 1.6× wire', rateBytesPerSecond: 17_200 });
-    expect(s.view().tiles[0]).toMatchObject({ headline: 'Uploading firmware 50%', detail: 'deflate, 1.6× wire · 17.2 kB/s' });
+    jobs.progress(job.jobId, { bytesDone: 32_768, transferCoding: 'compressed, 1.6× faster', rateBytesPerSecond: 17_200 });
+    expect(s.view().tiles[0]).toMatchObject({ headline: 'Uploading firmware 50%', detail: 'compressed, 1.6× faster · 17.2 kB/s' });
     jobs.succeed('EPC000101');
     expect(s.view().tiles[0]).toMatchObject({ state: 'done', headline: 'Done, unplug me', action: 'Unplug it' });
     expect(s.view().counts).toMatchObject({ done: 1, failed: 0, waiting: 0 });

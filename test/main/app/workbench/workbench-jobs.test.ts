@@ -6,7 +6,7 @@ describe('toJobView', () => {
   const uploading = { ...initialSnapshot({ jobId: 'j1', linkId: 'serial:/dev/pts/4', action: 'firmware', serialNumber: 'EPC000101', now: new Date(0) }), phase: 'uploading' as const };
 
   it('carries how a firmware upload travels to the workbench row', () => {
-    expect(toJobView({ ...uploading, transferCoding: 'deflate, 1.6× wire' }).transferCoding).toBe('deflate, 1.6× wire');
+    expect(toJobView({ ...uploading, transferCoding: 'compressed, 1.6× faster' }).transferCoding).toBe('compressed, 1.6× faster');
     expect(toJobView(uploading).transferCoding).toBeNull();
   });
 

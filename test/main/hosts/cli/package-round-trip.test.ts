@@ -91,10 +91,10 @@ describe('a work package carried to a plant without network and back', () => {
     expect(finished.length).toBeGreaterThanOrEqual(2);
     for (const result of finished) expect(result.job.phase).toBe('done');
     // Offline, each device was sent the package's patch from the image it runs, not the image
-    // ("delta, N× wire": the image is N times the bytes that crossed the link).
+    // ("changes only, N× faster": the image is N times the bytes that crossed the link).
     expect(finished.map((r) => [r.job.serialNumber, r.job.transferCoding]).sort()).toEqual([
-      ['EPC000101', expect.stringMatching(/^delta, \d+(\.\d+)?× wire$/)],
-      ['SRCP000101', expect.stringMatching(/^delta, \d+(\.\d+)?× wire$/)],
+      ['EPC000101', expect.stringMatching(/^changes only, \d+(\.\d+)?× faster$/)],
+      ['SRCP000101', expect.stringMatching(/^changes only, \d+(\.\d+)?× faster$/)],
     ]);
 
     const waiting = JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as Array<{ serialNumber: string; kind: string; state: string }>;

@@ -160,7 +160,7 @@ describe('web mode in a real browser', () => {
     );
     const measured = rows.filter((row) => row.label === 'Uploading firmware' && row.left.endsWith('left'));
     expect(measured.length).toBeGreaterThan(0);
-    expect(measured.map((row) => row.coding)).toEqual(measured.map(() => expect.stringMatching(/^(deflate|delta), \d+\.\d× wire$/)));
+    expect(measured.map((row) => row.coding)).toEqual(measured.map(() => expect.stringMatching(/^(compressed|changes only), (\d+\.\d× faster|no faster)$/)));
     await shot('07-workbench-progress');
     // Rows keep their height while the bars move: no layout jumps.
     const heights = await page.locator('.workbench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
