@@ -36,6 +36,16 @@ export const carriedConfirmationSchema = z.discriminatedUnion('kind', [
 ]);
 export type CarriedConfirmation = z.infer<typeof carriedConfirmationSchema>;
 
+export const carriedEnrolmentSchema = z.object({
+  serviceUrl: z.string().min(1),
+  orgId: z.string().min(1),
+  workstation: z.string().min(1).max(128),
+  publicKey: z.string().min(1).max(200),
+  proof: z.string().min(1).max(200),
+  grant: z.object({ grantId: z.uuid(), token: z.string().min(16).max(200) }),
+});
+export type CarriedEnrolment = z.infer<typeof carriedEnrolmentSchema>;
+
 export const workConfirmationsBodySchema = z.object({
   exportId: z.uuid(),
   createdAt: z.iso.datetime({ offset: true }),
@@ -43,6 +53,11 @@ export const workConfirmationsBodySchema = z.object({
   confirmations: z.array(carriedConfirmationSchema),
   /** The exporting workstation's ledger lines as its ledger reads them; empty where it keeps none. */
   ledger: z.array(z.unknown()).default([]),
+  /**
+   * The laptop's enrolments made offline: its ledger key (which signs this file), the key's proof,
+   * and the one-time grant of the work package it imported, one per organization.
+   */
+  enrolments: z.array(carriedEnrolmentSchema).default([]),
 });
 export type WorkConfirmationsBody = z.infer<typeof workConfirmationsBodySchema>;
 
@@ -51,7 +66,7 @@ export interface WorkConfirmations {
   signer: ContainerSignerRecord;
 }
 
-export function buildWorkConfirmations(body: WorkConfirmationsBody, signer: ContainerSigner): Uint8Array {
+export function buildWorkConfirmations(body: z.input<typeof workConfirmationsBodySchema>, signer: ContainerSigner): Uint8Array {
   return buildSignedZip({ format: WORK_CONFIRMATIONS_FORMAT, body: workConfirmationsBodySchema.parse(body), files: new Map(), signer });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { enrolmentGrantSchema } from '../workstation-keys';
 import { deviceTypeSchema } from '../device-types';
 import { FileFormatError } from './file-error';
 import { firmwareReleaseKeySchema } from './firmware-release-key';
@@ -68,6 +69,12 @@ export const workPackageBodySchema = z.object({
     configFileRootKey: z.object({ keyId: z.string().min(1), algorithm: z.string().min(1), publicKeyPem: z.string().min(1) }),
     firmwareReleaseKeys: z.array(firmwareReleaseKeySchema),
   }),
+  /**
+   * The service's one-time grant, bound to this package and expiring with it: the laptop that
+   * imports the package enrols its ledger key with it, and the service takes that enrolment when
+   * the confirmations come back. Whoever holds the package holds the grant (docs/security.md).
+   */
+  enrolmentGrant: enrolmentGrantSchema.optional(),
 });
 export type WorkPackageBody = z.infer<typeof workPackageBodySchema>;
 

@@ -14,6 +14,7 @@ import { fsyncDir, nodeFileSystem, readFileIfExists, type FileSystem } from '../
 import { tryAcquireLock } from '../../../platform/durable-lock';
 import type { QuarantinedFile } from '../../../platform/quarantine';
 import type { SecretStore } from '../../../platform/secret-store';
+import { containerSignerFromPem, type ContainerSigner } from '../../../domain/files/work-package-container';
 import { signEnrolmentProof, type WorkstationEnrolment } from '../../../domain/workstation-keys';
 import { loadOrCreateLedgerKey, type LedgerKey } from './ledger-key';
 
@@ -93,6 +94,11 @@ export class Ledger {
     const key = await this.signingKey();
     const proof = signEnrolmentProof({ orgId, workstation, publicKey: key.signerKey }, key.privateKeyPem);
     return { workstation, publicKey: key.signerKey, proof, ...(options.rotate ? { rotate: true } : {}) };
+  }
+
+  /** The ledger key as a signer of files (a confirmations file is signed by the workstation's enrolled key). */
+  async containerSigner(): Promise<ContainerSigner> {
+    return containerSignerFromPem((await this.signingKey()).privateKeyPem);
   }
 
   private async signingKey(): Promise<LedgerKey> {

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { buildWorkConfirmations, readWorkConfirmations, type CarriedConfirmation, type WorkConfirmationsBody } from '../../../domain/files/work-package-confirmations';
+import { createPublicKey, randomUUID } from 'node:crypto';
+import { buildWorkConfirmations, readWorkConfirmations, type CarriedConfirmation, type CarriedEnrolment, type WorkConfirmationsBody } from '../../../domain/files/work-package-confirmations';
+import { verifyWorkstationKeyList } from '../../../domain/workstation-key-list';
 import type { ContainerSigner } from '../../../domain/files/work-package-container';
 import { ledgerEntrySchema, type LedgerEntry } from '../../../domain/ledger';
 import { AuthError, NetworkError, ServiceError, type ServiceClient } from '../../cloud';
@@ -23,6 +24,8 @@ export interface ExportConfirmationsOptions {
   workstation: string;
   /** The workstation's ledger lines, when it keeps a ledger. */
   ledgerLines?: () => Promise<unknown[]>;
+  /** Its ledger key's enrolments with the grants of the packages it imported (the key must be the signer's). */
+  enrolments?: () => Promise<CarriedEnrolment[]>;
   now?: () => Date;
 }
 
@@ -56,6 +59,7 @@ export async function exportConfirmations(options: ExportConfirmationsOptions): 
     workstation: options.workstation,
     confirmations,
     ledger,
+    enrolments: (await options.enrolments?.()) ?? [],
   };
   return { bytes: buildWorkConfirmations(body, options.signer), body, signerKeyId: options.signer.keyId };
 }
@@ -86,7 +90,11 @@ export interface DeliveryReport {
 
 export interface DeliverConfirmationsOptions {
   bytes: Uint8Array;
-  account: { serviceUrl: string; orgId: string; client: Pick<ServiceClient, 'ledger' | 'workstations'> & { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> } };
+  account: {
+    serviceUrl: string;
+    orgId: string;
+    client: Pick<ServiceClient, 'ledger' | 'workstations' | 'signingKey'> & { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> };
+  };
   /** The key id of the workstation that must have signed it; any signer when absent. */
   requiredSigner?: string;
   signal?: AbortSignal;
@@ -107,7 +115,7 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
     );
   }
   const { account } = options;
-  const ours = (c: CarriedConfirmation) => c.serviceUrl === account.serviceUrl && c.orgId === account.orgId;
+  const ours = (c: { serviceUrl: string; orgId: string }) => c.serviceUrl === account.serviceUrl && c.orgId === account.orgId;
   const confirmations = [...file.body.confirmations].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
   if (confirmations.length > 0 && !confirmations.some(ours)) {
     const first = confirmations[0]!;
@@ -116,6 +124,10 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
       `The confirmations in this file are for organization ${first.orgId} at ${first.serviceUrl}, but this workstation works for organization ${account.orgId} at ${account.serviceUrl}. Import it on a workstation logged in to that organization.`,
     );
   }
+  // Before anything is sent: the file's signer must be the enrolled key of the workstation it names,
+  // or enrol now with the grant its package carried. A file that is neither is refused whole.
+  const signerKey = signerKeyOfPem(file.signer.publicKeyPem);
+  await vouchForSigner(account, { workstation: file.body.workstation, signerKey, enrolment: file.body.enrolments.find((e) => ours(e) && e.publicKey === signerKey && e.workstation === file.body.workstation) });
   const outcomes: DeliveryOutcome[] = [];
   let unreachable: string | undefined;
   for (const confirmation of confirmations) {
@@ -148,9 +160,10 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
       }
     }
   }
+  // Only the signer's own entries: the file vouches for nothing another key signed.
   const entries = file.body.ledger.flatMap((raw): LedgerEntry[] => {
     const parsed = ledgerEntrySchema.safeParse(raw);
-    return parsed.success ? [parsed.data] : [];
+    return parsed.success && parsed.data.signerKey === signerKey && parsed.data.workstation === file.body.workstation ? [parsed.data] : [];
   });
   let ledger: DeliveryReport['ledger'];
   if (entries.length > 0 && unreachable === undefined) {
@@ -167,4 +180,42 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
     ...(ledger ? { ledger } : {}),
     outcomes,
   };
+}
+
+/** A public key as ledger entries and enrolments carry it: SPKI DER, base64. */
+function signerKeyOfPem(publicKeyPem: string): string {
+  return createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }).toString('base64');
+}
+
+/**
+ * Refuses (WP_UNTRUSTED_SIGNER) a confirmations file whose signer the service does not vouch for:
+ * the file's enrolment is sent with its package's one-time grant, or else the signer must be the
+ * active key the organization's signed list enrols for that workstation. Nothing is sent before.
+ */
+async function vouchForSigner(
+  account: DeliverConfirmationsOptions['account'],
+  signer: { workstation: string; signerKey: string; enrolment: CarriedEnrolment | undefined },
+): Promise<void> {
+  const short = `…${signer.signerKey.slice(-12)}`;
+  if (signer.enrolment) {
+    const { workstation, publicKey, proof, grant } = signer.enrolment;
+    try {
+      await account.client.workstations.enrol({ workstation, publicKey, proof, grant });
+      return;
+    } catch (error) {
+      if (error instanceof ServiceError && !error.retryable) {
+        throw new WorkPackageError('WP_UNTRUSTED_SIGNER', `The service refused to enrol key ${short} of workstation ${workstation}, which signed this confirmations file (${error.message}). Nothing of the file was sent.`);
+      }
+      throw error;
+    }
+  }
+  const root = await account.client.signingKey();
+  const list = verifyWorkstationKeyList(await account.client.workstations.keyList(), { rootKeyPem: root.publicKeyPem, orgId: account.orgId });
+  const enrolled = list.keys.find((key) => key.publicKey === signer.signerKey && key.workstation === signer.workstation && key.status === 'active');
+  if (!enrolled) {
+    throw new WorkPackageError(
+      'WP_UNTRUSTED_SIGNER',
+      `This confirmations file is signed by key ${short}, which is not the enrolled key of workstation ${signer.workstation}, and it carries no enrolment grant of a work package of this organization. Nothing of it was sent.`,
+    );
+  }
 }

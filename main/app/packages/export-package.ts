@@ -25,6 +25,8 @@ export type PackageSourceClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'sig
   devices: Pick<ServiceClient['devices'], 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'>;
   /** Patches between releases (ours); a service without them offers none. */
   firmwarePatches?: Pick<ServiceClient['firmwarePatches'], 'list' | 'fetch'>;
+  /** Workstation keys (ours): the one-time enrolment grant the package carries. */
+  workstations?: Pick<ServiceClient['workstations'], 'grant'>;
 };
 
 export interface ExportPackageOptions {
@@ -151,8 +153,11 @@ export async function exportWorkPackage(options: ExportPackageOptions): Promise<
     });
   }
 
+  const packageId = randomUUID();
+  // The laptop that imports the package may never reach the service: the grant lets it enrol its ledger key once.
+  const enrolmentGrant = client.workstations ? await client.workstations.grant(packageId, expiresAt) : undefined;
   const body: WorkPackageBody = {
-    packageId: randomUUID(),
+    packageId,
     createdAt: now.toISOString(),
     expiresAt,
     origin: options.origin,
@@ -165,6 +170,7 @@ export async function exportWorkPackage(options: ExportPackageOptions): Promise<
       configFileRootKey: { keyId: rootKey.keyId, algorithm: rootKey.algorithm, publicKeyPem: rootKey.publicKeyPem },
       firmwareReleaseKeys: releaseKeyRecords,
     },
+    ...(enrolmentGrant ? { enrolmentGrant } : {}),
   };
   return { bytes: buildWorkPackage(body, files, options.signer), body, signerKeyId: options.signer.keyId };
 }

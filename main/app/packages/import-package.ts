@@ -147,6 +147,8 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
     configuration: body.configuration,
     signerKeyId: opened.signer.keyId,
     devices: body.devices.map((d) => ({ serialNumber: d.serialNumber, syncId: d.syncId, firmwareVersion: d.firmware.version })),
+    // Kept (0600) to enrol this laptop's ledger key when its confirmations go back.
+    ...(body.enrolmentGrant ? { enrolmentGrant: body.enrolmentGrant } : {}),
   };
   await writeFileDurable(fs, join(options.recordDir, `${body.packageId}.json`), `${JSON.stringify(record, null, 2)}\n`);
   return {

@@ -7,6 +7,7 @@ import { FirmwareCache } from '../../../app/cache/firmware-cache';
 import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../app/jobs';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger } from '../../../app/ledger';
+import { carriedEnrolments } from '../../../app/packages/enrolment-grants';
 import {
   checkWorkPackage,
   deliverConfirmations,
@@ -201,11 +202,14 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
 export async function packageExportConfirmations(ctx: CliContext, options: { out: string }): Promise<number> {
   const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) } });
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
+  const workstation = await workstationId(ctx.dirs.data);
   const exported = await refusing(async () =>
     exportConfirmations({
       outbox,
-      signer: await signer(ctx),
-      workstation: await workstationId(ctx.dirs.data),
+      // Signed by this workstation's ledger key: the key the service enrols (with the grant carried) or has enrolled.
+      signer: await ledger.containerSigner(),
+      workstation,
+      enrolments: () => carriedEnrolments({ recordDir: packagePaths(ctx.dirs.data).imported, ledger, workstation }),
       // The whole ledger: the service takes each organization's entries (and checks them) when the file is imported.
       ledgerLines: async () => (await ledger.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : [])),
     }),

@@ -8,7 +8,10 @@ import type { ServiceClient } from '../../../../main/cloud';
 import { Ledger } from '../../../../main/app/ledger';
 import { FileSecretStore } from '../../../../platform/secret-store';
 import { Outbox } from '../../../../main/app/outbox/outbox';
-import { deliverConfirmations, exportConfirmations, WorkPackageError } from '../../../../main/app/packages';
+import { deliverConfirmations, exportConfirmations as exportConfirmationsOf, WorkPackageError, type ExportConfirmationsOptions } from '../../../../main/app/packages';
+import { createOrganizationKey, createConfigFileSigner, generateSigningKeyPair } from '../../../../domain/files';
+import { signWorkstationKeyList } from '../../../../domain/workstation-key-list';
+import { createPublicKey, randomUUID } from 'node:crypto';
 import { useScratchDir } from '../../../fixtures/scratch';
 import { ORG_ID, SERVICE_URL } from './helpers';
 
@@ -19,6 +22,17 @@ import { ORG_ID, SERVICE_URL } from './helpers';
  */
 
 const scratch = useScratchDir('work-confirmations');
+
+/** The service's root key and the organization's key, as a real service has them: they sign the list of enrolled keys. */
+const root = generateSigningKeyPair();
+const orgKey = createOrganizationKey(ORG_ID, root.privateKeyPem);
+const spki = (publicKeyPem: string) => createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }).toString('base64');
+
+/** A laptop's export as it is made after importing a package: its key's enrolment with the package's grant. */
+function exportConfirmations(options: ExportConfirmationsOptions) {
+  const enrolment = { serviceUrl: SERVICE_URL, orgId: ORG_ID, workstation: options.workstation, publicKey: spki(options.signer.publicKeyPem), proof: 'proof', grant: { grantId: randomUUID(), token: 'grant-token-of-the-package' } };
+  return exportConfirmationsOf({ enrolments: async () => [enrolment], ...options });
+}
 const account = { serviceUrl: SERVICE_URL, orgId: ORG_ID };
 const REQUEST = { method: 'POST', path: '/v1/organizations/plant-org/devices/EPC000101/confirm' };
 
@@ -57,13 +71,16 @@ function recordingClient(fail: (call: number) => Error | undefined = () => undef
   } as unknown as ServiceClient['ledger'];
   const enrolled: unknown[] = [];
   // Workstation keys: records each enrolment it is sent.
+  // Workstation keys: takes each enrolment it is sent (as the service takes a valid grant); its signed list vouches for none.
   const workstations = {
     enrol: async (enrolment: unknown) => {
       enrolled.push(enrolment);
       return { enrolled: true, key: enrolment };
     },
+    keyList: async () => signWorkstationKeyList({ orgId: ORG_ID, issuedAt: new Date().toISOString(), keys: [] }, createConfigFileSigner(orgKey.privateKeyPem, orgKey.certificate)),
   } as unknown as ServiceClient['workstations'];
-  return { sent, ledgerSent, ledger, enrolled, workstations, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
+  const signingKey = async () => ({ keyId: root.keyId, algorithm: 'ES256' as const, publicKeyPem: root.publicKeyPem });
+  return { sent, ledgerSent, ledger, enrolled, workstations, signingKey, devices: { confirmApplyFirmware: answer('firmware'), confirmApplyConfiguration: answer('configuration') } };
 }
 
 describe('exporting and delivering confirmations', () => {
@@ -118,7 +135,8 @@ describe('exporting and delivering confirmations', () => {
     await ledger.append(record('EPC000900', 'other-org'));
     await ledger.append(record('SRCP000101', ORG_ID));
     const entries = (await ledger.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : []));
-    const { bytes } = await exportConfirmations({ outbox: await outboxWithTwo(), signer: generateContainerSigner(), workstation: 'plant-laptop', ledgerLines: async () => entries });
+    // Signed by the laptop's ledger key, as the CLI signs it: the entries its key signed are the ones sent.
+    const { bytes } = await exportConfirmations({ outbox: await outboxWithTwo(), signer: await ledger.containerSigner(), workstation: 'plant-laptop', ledgerLines: async () => entries });
     const client = recordingClient();
     const report = await deliverConfirmations({ bytes, account: { ...account, client } });
     expect(report.ledgerEntries).toBe(3);
@@ -147,6 +165,21 @@ describe('exporting and delivering confirmations', () => {
     );
     await expect(deliverConfirmations({ bytes, account: { ...account, client }, requiredSigner: generateContainerSigner().keyId })).rejects.toMatchObject({ code: 'WP_UNTRUSTED_SIGNER' });
     expect(client.sent).toEqual([]);
+  });
+
+  it('refuses whole a file whose signer is not enrolled and that carries no grant, or whose grant the service refuses', async () => {
+    const signer = generateContainerSigner();
+    const bare = await exportConfirmationsOf({ outbox: await outboxWithTwo(), signer, workstation: 'plant-laptop' });
+    const client = recordingClient();
+    await expect(deliverConfirmations({ bytes: bare.bytes, account: { ...account, client } })).rejects.toMatchObject({ code: 'WP_UNTRUSTED_SIGNER', message: expect.stringMatching(/not the enrolled key of workstation plant-laptop, and it carries no enrolment grant/) });
+    // A grant the service refuses (spent, expired, made up).
+    const granted = await exportConfirmations({ outbox: await outboxWithTwo(), signer, workstation: 'plant-laptop' });
+    const refusing = recordingClient();
+    refusing.workstations.enrol = async () => {
+      throw new ServiceError(403, [{ code: 'WORKSTATION_GRANT_INVALID', message: 'Enrolment grant x was used for another key.' }], REQUEST);
+    };
+    await expect(deliverConfirmations({ bytes: granted.bytes, account: { ...account, client: refusing } })).rejects.toMatchObject({ code: 'WP_UNTRUSTED_SIGNER', message: expect.stringMatching(/refused to enrol key .*used for another key.*Nothing of the file was sent/) });
+    expect([...client.sent, ...refusing.sent, ...client.ledgerSent, ...refusing.ledgerSent]).toEqual([]);
   });
 
   it('stops at the first failure to reach the service and reports the rest not sent; a refusal is reported and the rest go on', async () => {
