@@ -80,8 +80,17 @@ export function DevicesScreen() {
                 <Badge tone={DEPLOY_STATUS_TEXT[d.deployStatus].tone}>{DEPLOY_STATUS_TEXT[d.deployStatus].text}</Badge>
               </td>
               <td data-testid="registry-sync" title={d.sync.text}>
-                <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
-                {d.sync.state !== 'in-sync' ? <span className="muted registry-sync__why"> {d.sync.text}</span> : null}
+                {/* A short state keeps the row one line high; the why is there on a click (issue 32). */}
+                {d.sync.state !== 'in-sync' ? (
+                  <details className="registry-sync">
+                    <summary aria-label={`${SYNC_STATE_TEXT[d.sync.state].text}: show why`}>
+                      <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
+                    </summary>
+                    <p className="muted registry-sync__why">{d.sync.text}</p>
+                  </details>
+                ) : (
+                  <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
+                )}
               </td>
               <td data-testid="registry-observed">{d.sync.lastObservedAt ? dateTimeText(d.sync.lastObservedAt) : <span className="muted">Never</span>}</td>
               <td className="actions-col">

@@ -245,6 +245,10 @@ describe('DevicesScreen', () => {
     const cells = (serial: string, testId: string) => view!.container.querySelector(`tr[data-serial="${serial}"] [data-testid="${testId}"]`)?.textContent ?? '';
     expect(cells('EPC000101', 'registry-sync')).toContain('Behind');
     expect(cells('EPC000101', 'registry-sync')).toContain('service expects 1.1.0');
+    // A short state in the row; the long why only on demand, in a closed disclosure (issue 32).
+    const sync = view.container.querySelector('tr[data-serial="EPC000101"] [data-testid="registry-sync"]')!;
+    expect(sync.querySelector('summary')?.textContent).toBe('Behind');
+    expect(sync.querySelector('details:not([open]) .registry-sync__why')?.textContent).toBe('firmware behind (device 1.0.0, service expects 1.1.0)');
     expect(cells('EPC000101', 'registry-observed')).not.toBe('Never');
     expect(cells('EPC000102', 'registry-sync')).toBe('In sync');
     expect(cells('EPC000102', 'registry-observed')).toBe('Never');
