@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// The project's `postinstall`, the last step of `npm ci`: node_modules/.bin/node is the Node 24
-// npm installed for this platform (linked here where npm 9 did not), and every add-on compiled
-// from source at install loads in it; those that do not are rebuilt for it, against its headers.
+// The project's `postinstall`, the last step of `npm ci`, makes the install one for the Node 24
+// that npm installed for this platform, whatever Node ran npm:
+// 1. node_modules/.bin/node is that Node (linked here where npm 9 did not), and the rest runs on it.
+// 2. Optional packages for this platform that npm skipped because their `engines` refuse the Node
+//    that ran npm (rolldown's binding, which Vite needs, wants 20.19 or later: npm on Node 18
+//    leaves it out) are installed now, on Node 24.
+// 3. Every add-on compiled from source at install loads in it; those that do not are rebuilt
+//    for it, against its headers.
 //
 // Why they may not: npm runs install scripts on that Node, but node-gyp compiles against the
 // headers its configuration names, and Debian's npm (like this machine's ~/.npmrc) sets
@@ -86,6 +91,51 @@ const ownNode = linkOwnNode();
 if (ownNode && realpathSync(ownNode) !== realpathSync(process.execPath)) {
   const result = spawnSync(ownNode, [fileURLToPath(import.meta.url)], { stdio: 'inherit' });
   process.exit(result.status ?? 1);
+}
+
+/** Whether a lockfile entry's os/cpu/libc fields admit this machine (npm's own rule: a list, `!` excludes). */
+function forThisPlatform(entry) {
+  const admits = (field, value) => {
+    if (field === undefined) return true;
+    const list = [].concat(field);
+    if (list.includes(`!${value}`)) return false;
+    return list.some((item) => !item.startsWith('!')) ? list.includes(value) : true;
+  };
+  const libc = process.platform === 'linux' ? (process.report?.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl') : undefined;
+  return admits(entry.os, process.platform) && admits(entry.cpu, process.arch) && (libc === undefined || admits(entry.libc, libc));
+}
+
+/**
+ * Optional packages of the lockfile built for a platform (os or cpu set), for this one, with an
+ * `engines.node`, that are not on disk. (Packages without os and cpu are optional only through a
+ * parent for another platform, such as the WASM build's runtime, which npm rightly leaves out.)
+ */
+function skippedForEngines() {
+  const lockPath = join(projectRoot, 'package-lock.json');
+  if (!existsSync(lockPath)) return [];
+  const { packages = {} } = JSON.parse(readFileSync(lockPath, 'utf8'));
+  return Object.entries(packages)
+    .filter(([path, entry]) => path !== '' && entry.optional && (entry.os || entry.cpu) && entry.engines?.node && forThisPlatform(entry) && !existsSync(join(projectRoot, path)))
+    .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+}
+
+const skipped = process.env.PROVISIONER_POSTINSTALL_COMPLETING ? [] : skippedForEngines();
+if (skipped.length > 0) {
+  console.log(`Installing ${skipped.join(', ')} for Node ${process.version} (npm left them out: they refuse the Node it ran on).`);
+  // The lockfile as it is, on this Node; no scripts (none of these has any, and not this one again).
+  const env = { ...process.env, PROVISIONER_POSTINSTALL_COMPLETING: '1' };
+  const args = ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund'];
+  const npm = process.env.npm_execpath;
+  const result = npm
+    ? spawnSync(process.execPath, [npm, ...args], { cwd: projectRoot, env, encoding: 'utf8' })
+    : spawnSync('npm', args, { cwd: projectRoot, env, encoding: 'utf8', shell: process.platform === 'win32' });
+  // npm 9 drops node_modules/.bin/node again on every install.
+  linkOwnNode();
+  const still = skippedForEngines();
+  if (result.status !== 0 || still.length > 0) {
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    console.warn(`warning: ${(still.length > 0 ? still : skipped).join(', ')} could not be installed for Node ${process.version}; run \`npm install\` again.`);
+  }
 }
 
 const stale = staleAddons();
