@@ -199,6 +199,7 @@ describe('firmware then configuration as one job', () => {
       ['confirmation', 'firmware', 'done'],
       ['configuration', null, 'skipped'],
       ['read-back', 'configuration', 'not-started'],
+      ['parameter-verification', 'configuration', 'not-started'],
       ['confirmation', 'configuration', 'not-started'],
     ]);
     expect(final.steps[3]!.errorCode).toBe('DEVICE_NOT_IN_CONFIGURATION');

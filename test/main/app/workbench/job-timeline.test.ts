@@ -29,7 +29,7 @@ describe('the job timeline', () => {
     const jobs = await again.of('EPC000101');
     expect(jobs).toHaveLength(TIMELINE_JOBS_PER_DEVICE);
     expect(jobs[0]!.jobId).toBe(`j${TIMELINE_JOBS_PER_DEVICE + 1}`);
-    expect(jobs[0]!.steps.map((s) => s.step)).toEqual(['firmware', 'read-back', 'confirmation', 'configuration', 'read-back', 'confirmation']);
+    expect(jobs[0]!.steps.map((s) => s.step)).toEqual(['firmware', 'read-back', 'confirmation', 'configuration', 'read-back', 'parameter-verification', 'confirmation']);
     expect((await again.of('SRCP000101')).map((j) => j.jobId)).toEqual(['other']);
     expect(await again.of('WESP000101')).toEqual([]);
   });
@@ -67,6 +67,6 @@ describe('the job timeline', () => {
     });
     const content = JSON.parse(report.content) as { jobTimeline: Record<string, Array<{ jobId: string; steps: unknown[] }>> };
     expect(content.jobTimeline.EPC000101![0]!.jobId).toBe('j1');
-    expect(content.jobTimeline.EPC000101![0]!.steps).toHaveLength(6);
+    expect(content.jobTimeline.EPC000101![0]!.steps).toHaveLength(7);
   });
 });

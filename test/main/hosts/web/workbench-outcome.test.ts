@@ -93,6 +93,7 @@ describe('Workbench outcomes a technician reads at a glance', () => {
       'confirmation:done',
       'configuration:skipped',
       'read-back:not-started',
+      'parameter-verification:not-started',
       'confirmation:not-started',
     ]);
     const firmwareRow = steps.nth(0);
