@@ -1,4 +1,5 @@
-import { runningValues, type VendorFamily } from '../../../domain/vendor/running-values';
+import { runningValues, RunningValuesError, type VendorFamily } from '../../../domain/vendor/running-values';
+import { JobFailure } from './failure';
 import { decodeConfigData, decodeSecureConfig } from '../../../domain/vendor/secure-config';
 import { contentFormatOption } from '../../../protocol/coap/codec';
 import { CODE } from '../../../protocol/coap/parameters';
@@ -187,7 +188,12 @@ export class VendorConnection implements DeviceConnection {
     const secure = decodeSecureConfig(file);
     const { scm2 } = decodeConfigData(secure.configData);
     // A configuration this family cannot run (an FRC told to use Ethernet) is refused before a byte is sent.
-    runningValues(scm2, this.family);
+    try {
+      runningValues(scm2, this.family);
+    } catch (error) {
+      if (!(error instanceof RunningValuesError)) throw error;
+      throw new JobFailure('CONFIG_WRONG_TYPE', `${error.message.replace(/\.$/, '')}; nothing was sent`, false, 'give this device a radio it has (BLE or ISM) in Configurations');
+    }
     const syncId = syncIdOf(file);
     await this.resuming('configuration upload', signal, async () => {
       options.onProgress?.(0, file.length);
