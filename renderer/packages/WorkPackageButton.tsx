@@ -29,6 +29,8 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
       setBusy(false);
     }
   };
+  // Greyed in the local workspace: the button's own text says why (issue 32), not only its tooltip,
+  // which keeps the whole reason.
   return (
     <ActionButton
       variant="quiet"
@@ -37,7 +39,7 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
       disabledReason={local ? 'The local workspace is on this computer only: sign in to the service to export a work package.' : null}
       onClick={() => void run()}
     >
-      {busy ? 'Exporting…' : 'Work package'}
+      {busy ? 'Exporting…' : local ? 'Work package: sign in first' : 'Work package'}
       <span className="visually-hidden"> of {configurationName}</span>
     </ActionButton>
   );
