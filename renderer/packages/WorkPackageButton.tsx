@@ -39,8 +39,9 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
       disabledReason={local ? 'The local workspace is on this computer only: sign in to the service to export a work package.' : null}
       onClick={() => void run()}
     >
-      {busy ? 'Exporting…' : local ? 'Work package: sign in first' : 'Work package'}
+      {busy ? 'Exporting…' : 'Work package'}
       <span className="visually-hidden"> of {configurationName}</span>
+      {local && !busy ? ': sign in first' : null}
     </ActionButton>
   );
 }

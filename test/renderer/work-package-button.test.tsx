@@ -27,6 +27,8 @@ describe('WorkPackageButton', () => {
     expect(button.getAttribute('aria-disabled')).toBe('true');
     expect(visibleText(button)).toBe('Work package: sign in first');
     expect(button.getAttribute('title')).toMatch(/sign in to the service to export a work package/);
+    // Its name still begins with what it is for, as the browser test finds it.
+    expect(button.textContent).toBe('Work package of Line 3: sign in first');
   });
 
   it('signed in to the service: just "Work package"', async () => {
