@@ -67,6 +67,8 @@ interface Script {
   config?: DeviceConfigStatus;
   /** What GET /params reports: by default the parameters of the last file applied, with their checksum. */
   parameters?: RunningParameters;
+  /** Parameters the device stores differently from the file it applies (a flipped bit, a firmware's rounding). */
+  drift?: Record<string, string | number | boolean | null>;
   calls: string[];
 }
 
@@ -102,7 +104,7 @@ function scriptedConnector(script: Script): DeviceConnector {
           const syncId = decoded.syncId;
           script.identity = { ...script.identity, configSyncId: syncId, bootId: Number(script.identity.bootId) + 1 };
           script.config = { syncId, sequence: decoded.sequence, claim: script.config?.claim ?? { orgId: decoded.orgId, keyId: decoded.keyId } };
-          const values = intendedParameters(decoded.content);
+          const values = { ...intendedParameters(decoded.content), ...script.drift };
           script.parameters = { values, checksum: parameterChecksum(values), checksumBy: 'device' };
           return { syncId, identity: { ...script.identity } };
         },
@@ -329,9 +331,24 @@ describe('configuration job: what the device would refuse is refused before anyt
     const final = await applyFile(script, file);
     const { syncId, sequence } = decodeConfigFile(file);
     expect(final).toMatchObject({ phase: 'done', outcome: 'up-to-date', confirmation: 'none', resultMessage: `already holds configuration ${syncId} (sequence ${sequence}); nothing sent` });
-    expect(script.calls).toEqual(['connect', 'readConfigStatus']);
+    // Nothing sent, but what the device runs is still read back and verified.
+    expect(script.calls).toEqual(['connect', 'readConfigStatus', 'readRunningParameters']);
+    expect(final.parameters?.match).toBe(true);
     expect(script.identity.bootId).toBe(bootId);
     expect(service.sent).toEqual([]);
+  });
+
+  it('a device that stored a parameter differently: in sync by syncId, failed by parameter verification, the failure confirmed', async () => {
+    const script: Script = { identity: epc(), calls: [], drift: { 'safety.timeout': 1024 } };
+    const file = configFile('EPC000101');
+    const final = await applyFile(script, file);
+    expect(script.identity.configSyncId).toBe(decodeConfigFile(file).syncId);
+    expect(final).toMatchObject({ phase: 'failed', errorCode: 'PARAMETERS_MISMATCH' });
+    expect(final.resultMessage).toContain('Safety timeout');
+    expect(final.parameters?.rows.filter((row) => !row.match).map((row) => row.key)).toEqual(['safety.timeout']);
+    expect(final.steps.find((s) => s.step === 'parameter-verification')).toMatchObject({ status: 'failed', errorCode: 'PARAMETERS_MISMATCH' });
+    expect(final.steps.find((s) => s.step === 'read-back')).toMatchObject({ status: 'done' });
+    expect(service.sent.at(-1)).toMatchObject({ kind: 'configuration', payload: { configurationFileSuccessfullyDeployed: false } });
   });
 
   it('a device claimed by another organization', async () => {
