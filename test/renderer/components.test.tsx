@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigurationView, RegisteredDeviceRowView } from '../../contract/index';
+import type { RegisteredDeviceRowView } from '../../contract/index';
 import { ActionButton } from '../../renderer/components/ActionButton';
 import { ProgressCell } from '../../renderer/components/ProgressCell';
 import { ScreenHeader } from '../../renderer/components/misc';
@@ -14,25 +14,9 @@ import { jobView } from '../fixtures/job-view';
 import { FakeApi } from './fake-api';
 import { session } from './session-fixture';
 import { button, byLabel, click, messageOf, mount, settle, typeInto, type Mounted } from './dom';
+import { configurationView } from './configuration-fixture';
 
-const configuration: ConfigurationView = {
-  id: '3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f',
-  name: 'Line 3',
-  startingIpAddress: null,
-  ismTxPower: null,
-  ismTxChannel: null,
-  ismNetworkId: null,
-  canMode: null,
-  canKBitrate: null,
-  displayTextPgn: null,
-  settingsPgn: null,
-  approvedSourceAddresses: null,
-  receiverOutputControl: null,
-  timeoutConfiguration: '1000ms',
-  devices: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  lastEditedAt: '2026-01-01T00:00:00.000Z',
-};
+const configuration = configurationView({ id: '3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f' });
 
 let view: Mounted | null = null;
 beforeEach(() => {

@@ -1,30 +1,14 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
+import type { ConfigurationStatusView } from '../../contract/index';
 import { ConfigurationDesigner } from '../../renderer/designer/ConfigurationDesigner';
 import { useSession } from '../../renderer/stores/session';
 import { byLabel, mount, settle, typeInto, type Mounted } from './dom';
 import { FakeApi } from './fake-api';
 import { session } from './session-fixture';
+import { configurationView } from './configuration-fixture';
 
-const configuration: ConfigurationView = {
-  id: '6b1f3c2e-9d4a-4c8e-8f00-2a1b3c4d5e6f',
-  name: 'Line 3',
-  startingIpAddress: null,
-  ismTxPower: 'High',
-  ismTxChannel: 5,
-  ismNetworkId: null,
-  canMode: 'none',
-  canKBitrate: null,
-  displayTextPgn: null,
-  settingsPgn: null,
-  approvedSourceAddresses: null,
-  receiverOutputControl: null,
-  timeoutConfiguration: '1000ms',
-  devices: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  lastEditedAt: '2026-01-01T00:00:00.000Z',
-};
+const configuration = configurationView({ ismTxPower: 'High', ismTxChannel: 5, canMode: 'none' });
 const complete: ConfigurationStatusView = { complete: true, violations: [], warnings: [], devices: [] };
 
 let view: Mounted | null = null;

@@ -1,30 +1,13 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigurationView } from '../../contract/index';
 import { DeviceEditor } from '../../renderer/designer/DeviceEditor';
 import { useSession } from '../../renderer/stores/session';
 import { byLabel, mount, settle, typeInto, type Mounted } from './dom';
 import { FakeApi } from './fake-api';
 import { session } from './session-fixture';
+import { configurationView } from './configuration-fixture';
 
-const configuration: ConfigurationView = {
-  id: '6b1f3c2e-9d4a-4c8e-8f00-2a1b3c4d5e6f',
-  name: 'Line 3',
-  startingIpAddress: null,
-  ismTxPower: null,
-  ismTxChannel: null,
-  ismNetworkId: null,
-  canMode: 'none',
-  canKBitrate: null,
-  displayTextPgn: null,
-  settingsPgn: null,
-  approvedSourceAddresses: null,
-  receiverOutputControl: null,
-  timeoutConfiguration: '1000ms',
-  devices: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  lastEditedAt: '2026-01-01T00:00:00.000Z',
-};
+const configuration = configurationView({ canMode: 'none' });
 
 const free = { serialNumber: 'EPC000101', name: 'EPC000101', deviceType: 'EPC' } as const;
 
