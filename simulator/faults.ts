@@ -1,4 +1,5 @@
 import { createRandom, deriveSeed, type Random } from './random';
+import { parseParameterDrift } from './device/parameters';
 
 /** Faults a device injects; every probability applies per frame (serial, BLE) or datagram (UDP). */
 export interface FaultOptions {
@@ -61,6 +62,8 @@ export class DeviceFaults {
     readonly options: FaultOptions,
     serialNumber: string,
   ) {
+    // A fleet file's drift is checked at start, as the command line's is: not at the first apply.
+    if (options.paramDrift !== undefined) parseParameterDrift(options.paramDrift);
     const seed = options.seed ?? 1;
     this.inbound = createRandom(deriveSeed(seed, `${serialNumber}/in`));
     this.outbound = createRandom(deriveSeed(seed, `${serialNumber}/out`));

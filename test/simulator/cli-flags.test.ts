@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sharedOptions, stall } from '../../simulator/cli/flags';
+import { paramDrift, sharedOptions, stall } from '../../simulator/cli/flags';
+import { parseParameterDrift } from '../../simulator/device/parameters';
 import { parseLink } from '../../simulator/parse-link';
 
 describe('simulator command-line flags', () => {
@@ -9,6 +10,15 @@ describe('simulator command-line flags', () => {
     ).toEqual({
       faults: { drop: 0.05, corrupt: 0.02, pullAt: 300000, replugAfterMs: 500, stall: { ms: 5000, atOffset: 100000 }, powerCycleDuringApply: true, seed: 9 },
     });
+  });
+
+  it('--fault-param-drift: which parameter is stored wrongly, and as what', () => {
+    expect(sharedOptions({ link: 'pty', faultParamDrift: paramDrift('safety.timeout=1024') })).toEqual({ faults: { paramDrift: 'safety.timeout=1024' } });
+    expect(parseParameterDrift('safety.timeout=1024')).toEqual({ key: 'safety.timeout', value: 1024 });
+    expect(parseParameterDrift('safety.ossdEnabled=false')).toEqual({ key: 'safety.ossdEnabled', value: false });
+    expect(parseParameterDrift('ism.txPower=Low')).toEqual({ key: 'ism.txPower', value: 'Low' });
+    expect(parseParameterDrift('can.can0Id')).toEqual({ key: 'can.can0Id' });
+    expect(() => paramDrift('safety timeout')).toThrow(/KEY or KEY=VALUE/);
   });
 
   it('turn wire flags into the wire models and leave out what was not given', () => {
