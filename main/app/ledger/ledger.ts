@@ -16,6 +16,7 @@ import type { QuarantinedFile } from '../../../platform/quarantine';
 import type { SecretStore } from '../../../platform/secret-store';
 import { containerSignerFromPem, type ContainerSigner } from '../../../domain/files/work-package-container';
 import { signEnrolmentProof, type WorkstationEnrolment } from '../../../domain/workstation-keys';
+import { LEDGER_HEAD_SECRET, openLedgerHead, sealLedgerHead, type LedgerHead } from './ledger-head';
 import { loadOrCreateLedgerKey, type LedgerKey } from './ledger-key';
 
 /**
@@ -77,6 +78,8 @@ export class Ledger {
         await handle.close();
       }
       if (raw === undefined) await fsyncDir(this.fs, this.dir);
+      // The head in a second place, signed: entries cut from the end of the file no longer match it.
+      await this.options.secrets.set(LEDGER_HEAD_SECRET, JSON.stringify(sealLedgerHead({ seq: entry.seq, hash: entry.hash }, this.key.privateKeyPem)));
       return entry;
     });
   }
@@ -106,6 +109,14 @@ export class Ledger {
     await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     // Under the lock, as in append: two processes on first use must not each make a key.
     return this.locked(async () => (this.key ??= await loadOrCreateLedgerKey(this.options.secrets, { now: this.now, onQuarantine: this.options.onQuarantine })));
+  }
+
+  /** The head sealed by the last append (count and last hash, signed by the ledger key), or why it cannot be read; undefined when none was kept. */
+  async sealedHead(): Promise<LedgerHead | { fault: string } | undefined> {
+    const kept = await this.options.secrets.get(LEDGER_HEAD_SECRET);
+    if (kept === null) return undefined;
+    const key = await this.signingKey();
+    return openLedgerHead(kept, key.signerKey);
   }
 
   /** Every line of the ledger, oldest first: an entry, or why that line is not one. */

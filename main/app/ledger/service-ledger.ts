@@ -14,6 +14,7 @@ import type { WorkstationKeyListBody } from '../../../domain/workstation-key-lis
 import { ownEntryKeyFault, workstationKeyFault, type EnrolledWorkstationKey } from '../../../domain/workstation-keys';
 import type { ServiceClient } from '../../cloud';
 import type { Ledger } from './ledger';
+import { headFault } from './ledger-head';
 
 /**
  * The ledger and the organization's chain on the service: send the entries the service does not
@@ -171,7 +172,7 @@ function firstUnvouchedOrgEntry(chain: readonly OrgLedgerEntry[], keys: readonly
  * and checks its chain, each entry against its workstation's enrolled key, and against ours.
  */
 export async function verifyLedgers(
-  ledger: Pick<Ledger, 'readAll' | 'path'> & Partial<Pick<Ledger, 'enrolment' | 'signerKey'>>,
+  ledger: Pick<Ledger, 'readAll' | 'path'> & Partial<Pick<Ledger, 'enrolment' | 'signerKey' | 'sealedHead'>>,
   options: { account?: LedgerAccount; workstation: string; keyList?: KeyListSource },
 ): Promise<LedgerVerification> {
   const lines = await ledger.readAll();
@@ -186,6 +187,11 @@ export async function verifyLedgers(
   if (chainCheck.ok && ledger.signerKey) {
     const foreign = firstForeignEntry(lines, { workstation: options.workstation, signerKey: await ledger.signerKey(), ...(keys ? { keys } : {}) });
     if (foreign) local = { ...local, ok: false, broken: foreign };
+  }
+  if (local.ok && ledger.sealedHead) {
+    const head = await ledger.sealedHead();
+    const cut = head ? headFault(lines, head) : undefined;
+    if (cut) local = { ...local, ok: false, broken: cut };
   }
   if (!options.account || !sent) return { local, keys: keysView };
   if ('error' in sent) return { local, keys: keysView, service: sent };

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bodyOf, ledgerSignerKeyOf, signLedgerEntry, type LedgerEntry } from '../../../../domain/ledger';
@@ -103,5 +103,14 @@ describe('a forged ledger entry', () => {
     // Nothing changed on the service; the ledger file holds only what was appended to it.
     expect(await serviceState(w)).toEqual(before);
     expect((await readFile(ledger.path)).subarray(0, ledgerBytesBefore.length)).toEqual(ledgerBytesBefore);
+
+    // Entries cut from the end: the forgery taken out, a real entry appended, then cut as well. The
+    // chain that is left holds link by link; the head sealed in the secret store does not match it.
+    await writeFile(ledger.path, ledgerBytesBefore);
+    await ledger.append(testRecord(w, workstation, 'pass'));
+    await writeFile(ledger.path, ledgerBytesBefore);
+    const cut = await w.cli(['--json', 'ledger', 'verify', '--local']);
+    expect(cut.code).toBe(1);
+    expect((JSON.parse(cut.stdout) as Verification).local.broken?.reason).toMatch(/reached entry 2 .* the file ends at entry 1: entries were cut from the end/);
   });
 });
