@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,8 @@ describe('backup and restore', () => {
       const file = join(dir, 'postgres.backup');
       await roundTrip(['--database-url', database.url], file, () => openDatabase({ databaseUrl: database.url }));
       expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('PGDMP');
+      // It holds every sealed secret: the user's alone, as the PGlite one is.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
     });
   });
 });
