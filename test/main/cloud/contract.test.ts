@@ -290,6 +290,8 @@ describe('configurations and their devices, files and confirmations', () => {
     expect(list.keys.map((key) => key.workstation)).toContain('fixture-workstation');
     expect(await client.workstations.revoke('fixture-workstation', 'contract test')).toMatchObject({ status: 'revoked', reason: 'contract test', validThroughSeq: entries.at(-1)!.seq });
     await expectServiceError(client.ledger.append([signedLedgerEntry()]), 403);
+    const grant = await client.workstations.grant('00000000-0000-4000-8000-0000000000c1', new Date(Date.now() + 86_400_000).toISOString());
+    expect(grant).toMatchObject({ grantId: expect.any(String), token: expect.any(String) });
   });
 
   it('confirm-apply-firmware and confirm-apply-configuration update the device record; a replay is a no-op', async () => {
