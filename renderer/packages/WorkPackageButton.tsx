@@ -39,9 +39,12 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
       disabledReason={local ? 'The local workspace is on this computer only: sign in to the service to export a work package.' : null}
       onClick={() => void run()}
     >
-      {busy ? 'Exporting…' : 'Work package'}
-      <span className="visually-hidden"> of {configurationName}</span>
-      {local && !busy ? ': sign in first' : null}
+      {/* One piece of text: the button's gap must not open around the hidden name. */}
+      <span>
+        {busy ? 'Exporting…' : 'Work package'}
+        <span className="visually-hidden"> of {configurationName}</span>
+        {local && !busy ? ': sign in first' : null}
+      </span>
     </ActionButton>
   );
 }
