@@ -110,6 +110,21 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       ...(options.metrics ? { metrics: options.metrics } : {}),
       ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
     });
+    // What this start runs with, for an auditor comparing starts (a setting that changed shows here).
+    // Names and switches only: never a token or a key.
+    app.log.info(
+      {
+        security: {
+          event: 'configuration',
+          setting: 'start',
+          database: db.kind,
+          sealingKey: ctx.secrets.sealedBy,
+          trustedProxies: options.trustedProxies ?? [],
+          metricsToken: options.metrics?.token !== undefined,
+        },
+      },
+      'service configuration',
+    );
     if (unsealedPostgres) {
       app.log.warn(
         { security: { event: 'configuration', setting: 'allow-unsealed' } },

@@ -73,12 +73,19 @@ describe('logs an auditor can use', () => {
     expect((await call(url, adminKey, 'PUT', 'apiKeys/audited/role', { body: 'Operator' })).status).toBe(200);
     expect((await call(url, adminKey, 'POST', 'apiKeys/audited/rotate', { body: { oldKeyValidForSeconds: 60 } })).status).toBe(201);
     expect((await call(url, adminKey, 'DELETE', 'apiKeys/audited')).status).toBe(200);
-    const events = direct.lines().filter((line) => line.security && !['auth-failed', 'access-denied'].includes(line.security.event)).map((line) => line.security);
+    const events = direct.lines().filter((line) => line.security?.event.startsWith('key-')).map((line) => line.security);
     expect(events).toEqual([
       { event: 'key-created', orgId: 'demo', keyName: 'audited', role: 'Service', by: 'auditor-admin' },
       { event: 'key-role-changed', orgId: 'demo', keyName: 'audited', role: 'Operator', by: 'auditor-admin' },
       { event: 'key-rotated', orgId: 'demo', keyName: 'audited', role: 'Operator', by: 'auditor-admin' },
       { event: 'key-revoked', orgId: 'demo', keyName: 'audited', role: 'Operator', by: 'auditor-admin' },
+    ]);
+  });
+
+  it('logs what each start runs with as a configuration event: switches and names, never a secret', () => {
+    const starts = behindProxy.lines().filter((line) => line.security?.event === 'configuration');
+    expect(starts.map((line) => line.security)).toEqual([
+      { event: 'configuration', setting: 'start', database: 'pglite', sealingKey: 'database', trustedProxies: ['127.0.0.1'], metricsToken: false },
     ]);
   });
 

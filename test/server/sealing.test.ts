@@ -111,7 +111,7 @@ describe('secrets at rest: one sealing key, checked at start', () => {
         let log = '';
         const service = await startService({ databaseUrl: database.url, port: 0, allowUnsealed: true, logStream: { write: (line: string) => (log += line) } as unknown as NodeJS.WritableStream });
         await service.close();
-        const warning = log.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; security?: { event: string; setting: string } }).find((line) => line.security);
+        const warning = log.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; security?: { event: string; setting: string } }).find((line) => line.security?.setting === 'allow-unsealed');
         expect(warning).toMatchObject({ level: 40, security: { event: 'configuration', setting: 'allow-unsealed' } });
       }
     } finally {
