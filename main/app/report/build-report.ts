@@ -38,6 +38,11 @@ export interface ReportSources {
   /** The service's records of the configuration's devices. */
   devices: readonly DeviceRecord[];
   ledger: readonly LedgerLine[];
+  /**
+   * This workstation's ledger key (as entries carry it): an entry another key signed says nothing
+   * about what was done here, however well it links, and the report takes none of it.
+   */
+  signerKey?: string;
   /** The image and signer of a version, when this workstation holds the bundle: asked only when the ledger does not say. */
   firmware: (deviceType: DeviceType, version: string) => Promise<FirmwareFacts | undefined>;
   workstation: string;
@@ -67,8 +72,15 @@ function firmwareFactsOf(entry: LedgerEntry | undefined, version: string | null)
 }
 
 export async function buildCommissioningReport(sources: ReportSources): Promise<CommissioningReport> {
-  const entries = sources.ledger.flatMap((line) => ('entry' in line ? [line.entry] : []));
-  const chain = checkLedgerChain(sources.ledger);
+  const own = sources.signerKey;
+  const signedHere = (entry: LedgerEntry) => own === undefined || entry.signerKey === own;
+  const entries = sources.ledger.flatMap((line) => ('entry' in line && signedHere(line.entry) ? [line.entry] : []));
+  const foreign = sources.ledger.find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line && !signedHere(line.entry));
+  const linked = checkLedgerChain(sources.ledger);
+  const chain =
+    linked.ok && foreign
+      ? { ...linked, ok: false, broken: { line: foreign.line, seq: foreign.entry.seq, hash: foreign.entry.hash, reason: `it is signed by key …${foreign.entry.signerKey.slice(-12)}, not by this workstation's key (it was signed elsewhere; the report leaves it out)` } }
+      : linked;
   const devices: ReportDevice[] = [];
   for (const record of sources.devices) {
     const serial = record.serialNumber;

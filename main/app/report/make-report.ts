@@ -12,7 +12,7 @@ export type ReportRequest = ({ configurationName: string } | { configurationId: 
 
 export interface ReportContext {
   client: Pick<ServiceClient, 'configurations' | 'devices' | 'firmwareReleaseKeys' | 'baseUrl' | 'orgId'>;
-  ledger: Pick<Ledger, 'readAll'>;
+  ledger: Pick<Ledger, 'readAll'> & Partial<Pick<Ledger, 'signerKey'>>;
   /** Where the firmware images are: the report names an image's SHA-256 and signer from its verified bundle when the ledger entry of its install does not. */
   cache?: Pick<FirmwareCache, 'find' | 'prefetch'>;
   workstation: string;
@@ -81,6 +81,7 @@ export async function makeCommissioningReport(context: ReportContext, request: R
     configuration,
     devices: records,
     ledger: await context.ledger.readAll(),
+    ...(context.ledger.signerKey ? { signerKey: await context.ledger.signerKey() } : {}),
     firmware: firmwareLookup(context),
     workstation: context.workstation,
     service: context.service,

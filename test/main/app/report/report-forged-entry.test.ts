@@ -1,0 +1,46 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bodyOf, ledgerSignerKeyOf, signLedgerEntry, type LedgerRecord } from '../../../../domain/ledger';
+import type { ConfigurationRecord } from '../../../../domain';
+import type { DeviceRecord } from '../../../../domain';
+import { FileSecretStore } from '../../../../platform/secret-store';
+import { Ledger } from '../../../../main/app/ledger';
+import { buildCommissioningReport } from '../../../../main/app/report';
+import { useScratchDir } from '../../../fixtures/scratch';
+
+/**
+ * A "function test passed" signed with a fresh key and linked after a real failed test: the report
+ * takes none of it, so the device stays not commissioned, and the report says its ledger is broken.
+ */
+
+const scratch = useScratchDir('report-forged');
+const SERIAL = 'EPC000101';
+
+function record(action: LedgerRecord['action'], outcome: LedgerRecord['outcome']): LedgerRecord {
+  return { at: new Date().toISOString(), action, outcome, serialNumber: SERIAL, workstation: 'ws-report-1', facts: action === 'configuration-apply' ? { syncId: 'a' } : { result: outcome === 'success' ? 'pass' : 'fail' } };
+}
+
+describe('the commissioning report and a forged ledger entry', () => {
+  it('leaves out an entry not signed by this workstation\'s key', async () => {
+    const dir = join(scratch.dir, 'ledger');
+    const ledger = new Ledger({ dir, secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')) });
+    await ledger.append(record('configuration-apply', 'success'));
+    const failed = await ledger.append(record('function-test', 'failure'));
+    const attackerPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const forged = signLedgerEntry({ ...bodyOf(failed), ...record('function-test', 'success'), seq: failed.seq + 1, prevHash: failed.hash, signerKey: ledgerSignerKeyOf(attackerPem) }, attackerPem);
+    const lines = [...(await ledger.readAll()), { line: 3, entry: forged }];
+    const device = { serialNumber: SERIAL, name: SERIAL, deviceType: 'EPC', model: 'EPC-300', firmwareVersion: '1.1.0', deployStatus: 'Deployed', deployedSyncId: 'a', lastConfigurationApply: null, lastFirmwareApply: null } as unknown as DeviceRecord;
+    const sources = { configuration: { id: 'c', name: 'Loader 7' } as unknown as ConfigurationRecord, devices: [device], ledger: lines, firmware: async () => undefined, workstation: 'ws-report-1', service: 'http://127.0.0.1', orgId: 'demo', now: new Date() };
+
+    // Without this workstation's key the forgery would count (what the report did before).
+    const fooled = await buildCommissioningReport(sources);
+    expect(fooled.devices[0]!.commissioning).toBe('commissioned');
+
+    const report = await buildCommissioningReport({ ...sources, signerKey: await ledger.signerKey() });
+    expect(report.devices[0]!.commissioning).not.toBe('commissioned');
+    expect(report.devices[0]!.functionTest.result).toBe('fail');
+    expect(report.ledger.intact).toBe(false);
+    expect(report.ledger.broken).toMatch(/entry 3 at line 3 .*not by this workstation's key/);
+  });
+});
