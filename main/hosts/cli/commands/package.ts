@@ -7,6 +7,7 @@ import { FirmwareCache } from '../../../app/cache/firmware-cache';
 import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../app/jobs';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger } from '../../../app/ledger';
+import { isPlainHttpOverNetwork } from '../../../app/session';
 import { carriedEnrolments } from '../../../app/packages/enrolment-grants';
 import {
   checkWorkPackage,
@@ -140,6 +141,13 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
     const apiKey = options.apiKey ?? ctx.io.env.PROVISIONER_API_KEY;
     // The file is checked before anything is kept, even the key.
     const opened = readWorkPackage(bytes);
+    // The package names the service the key would be kept for: never one `login` itself refuses.
+    if (isPlainHttpOverNetwork(opened.body.origin.serviceUrl)) {
+      throw new CliError(
+        `not importing: the package names the service ${opened.body.origin.serviceUrl}, and over http:// to another computer the API key would cross the network unencrypted; log in at the service's https:// address first, then import (nothing was kept)`,
+        EXIT.usage,
+      );
+    }
     checkWorkPackage(bytes, { account: opened.body.origin, ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}) });
     if (!apiKey) {
       throw new CliError(
