@@ -23,6 +23,12 @@ export interface LiveDeviceListOptions extends DeviceSources {
   bleLostAfterMs?: number;
   /** ACK timeout for the GET /info probe. Default 300 ms. */
   probeAckTimeoutMs?: number;
+  /**
+   * How often a listed serial device that no job uses is asked again (GET /info). Its port may stay
+   * while nothing answers behind it (a relay or hub cut, a device hung): it is dropped then, after
+   * graceMs, as a port that disappears is. Default 5000 ms.
+   */
+  recheckIntervalMs?: number;
   /** A link a job is using is neither probed nor dropped. */
   isBusy?: (link: string) => boolean;
   onWarning?: (message: string) => void;
@@ -45,6 +51,8 @@ export class LiveDeviceList {
   private readonly udpTargets = new Set<string>();
   /** IP devices the multicast request found, asked until they are gone from the list. */
   private readonly discoveredUdp = new Set<string>();
+  /** performance.now() when each listed serial link last answered a probe. */
+  private readonly serialAnsweredAt = new Map<string, number>();
   private stopped = true;
 
   constructor(private options: LiveDeviceListOptions = {}) {
@@ -144,18 +152,28 @@ export class LiveDeviceList {
     const listed = new Set<string>();
     for (const link of await serialLinks(serial ?? {}, this.warnOnce())) {
       listed.add(link);
-      // A listed device is asked again only if its port had vanished (it may have rebooted into new firmware).
-      if (this.busy(link) || (this.state.has(link) && !this.state.isMissing(link))) {
+      // A listed device is asked again if its port had vanished (it may have rebooted into new
+      // firmware), or now and then while its port stays: a port with nothing answering behind it
+      // (a cut relay) must not keep a device on the list.
+      const answeredAt = this.serialAnsweredAt.get(link);
+      const recheck = answeredAt === undefined || performance.now() - answeredAt >= (this.options.recheckIntervalMs ?? 5000);
+      if (this.busy(link) || (this.state.has(link) && !this.state.isMissing(link) && !recheck)) {
         this.state.seen(link);
         continue;
       }
       if (this.stopped) return;
       const device = await this.probe(link);
-      if (device) this.state.present(device);
+      if (device) {
+        this.serialAnsweredAt.set(link, performance.now());
+        this.state.present(device);
+      } else if (this.state.has(link)) {
+        this.state.missing(link);
+      }
     }
     for (const link of this.state.links('serial')) {
       if (!listed.has(link) && !this.busy(link)) this.state.missing(link);
     }
+    for (const link of this.serialAnsweredAt.keys()) if (!this.state.has(link)) this.serialAnsweredAt.delete(link);
   }
 
   private async scanUdp(): Promise<void> {

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPtyPair, type PtyPair } from '../../../../simulator/links/socat';
+import { startPtyRelay } from '../../../fixtures/pty-relay';
 import { logInCli, registerDevices, worldPerTest, type World } from './helpers/world';
 
 /**
@@ -25,41 +23,12 @@ function within<T>(ms: number, until: Promise<T>): Promise<T | 'not within the w
   return Promise.race([until, limit]).finally(() => clearTimeout(timer));
 }
 
-/** socat joining two existing ptys byte for byte; killing it cuts the line and closes neither port. */
-async function joinPtys(a: string, b: string): Promise<{ stop(): Promise<void> }> {
-  const child: ChildProcess = spawn('socat', ['-d', '-d', `${a},raw,echo=0`, `${b},raw,echo=0`], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let log = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      if (log.includes('starting data transfer loop')) resolve();
-    });
-    void exited.then(() => reject(new Error(`the relay socat exited:\n${log}`)));
-  });
-  return {
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
-/**
- * The device's port reached through a relay: the host opens `<root>/relay/ports/host`, a pty pair
- * whose other end the relay joins to the simulated device's own port.
- */
+/** The device behind a relay (test/fixtures/pty-relay.ts); the CLI sees only the relay's port. */
 async function relayedDevice(w: World, serialNumber: string) {
   const device = await w.startDevice({ deviceType: 'EPC', serialNumber, link: 'pty', baudRate: 115200 });
-  const portsDir = join(w.root, 'relay', 'ports');
-  await mkdir(portsDir, { recursive: true });
-  const hostPort = join(portsDir, 'host');
-  const inner = join(w.root, 'relay', 'inner');
-  const pair: PtyPair = await startPtyPair(hostPort, inner);
-  relays.push(pair);
-  const relay = await joinPtys(inner, device.descriptor.path!);
+  const relay = await startPtyRelay(join(w.root, 'relay'), device.descriptor.path!);
   relays.push(relay);
-  return { device, pair, relay, env: { PROVISIONER_PORTS: join(portsDir, '*') } };
+  return { device, relay, env: { PROVISIONER_PORTS: join(w.root, 'relay', 'ports', '*') } };
 }
 
 /** Runs the update; `cut` is called once, when the upload has begun. */
@@ -96,7 +65,7 @@ describe('a pulled cable is seen at once', () => {
     let cut!: () => void;
     const wasCut = new Promise<void>((resolve) => (cut = resolve));
     const job = updateAndCut(w, env, async () => {
-      await relay.stop();
+      await relay.cut();
       cut();
     });
     const silenceLine = job.lineMatching(/No answer from the device/);
@@ -119,12 +88,12 @@ describe('a pulled cable is seen at once', () => {
     const w = await startWorld('closed-port');
     await registerDevices(w, ['EPC000101']);
     await logInCli(w);
-    const { pair, env } = await relayedDevice(w, 'EPC000101');
+    const { relay, env } = await relayedDevice(w, 'EPC000101');
 
     let cut!: () => void;
     const wasCut = new Promise<void>((resolve) => (cut = resolve));
     const job = updateAndCut(w, env, async () => {
-      await pair.stop();
+      await relay.closePort();
       cut();
     });
     expect(await within(60_000, wasCut), `the port was closed during the upload:\n${job.lines.join('\n')}`).not.toBe('not within the wait');
