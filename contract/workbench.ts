@@ -71,6 +71,18 @@ export interface ConfigurationChangesView {
 
 const jobId = z.object({ jobId: nonEmpty.max(128) }).strict();
 
+/** A technician's confirmation of a job's parameter table, as recorded in the ledger (issue 26). */
+export interface ParameterConfirmationView {
+  jobId: string;
+  serialNumber: string;
+  /** The person who typed the checksum. */
+  confirmedBy: string;
+  /** The short checksum they typed (the device's). */
+  checksumShort: string;
+  confirmedAt: string;
+  ledgerSeq: number;
+}
+
 /** The device workbench: attached devices and the jobs that provision them. */
 export const WORKBENCH_CHANNELS = {
   'workbench.devices': query(noInput).returns<AttachedDeviceView[]>(),
@@ -86,6 +98,14 @@ export const WORKBENCH_CHANNELS = {
   'workbench.timeline': query(z.object({ device: nonEmpty.max(256) }).strict()).returns<JobView[]>(),
   /** What applying the device's next configuration file would change, parameter by parameter; nothing is applied. */
   'workbench.configurationChanges': query(z.object({ serialNumber: nonEmpty.max(64) }).strict()).returns<ConfigurationChangesView>(),
+  /**
+   * The technician confirms a finished configuration job's parameter table by typing the device's
+   * short checksum (8 hex digits), with their own name. Refused (VALIDATION, with why) when the
+   * checksums differ or the digits are not the device's; recorded in the ledger as the CLI does.
+   */
+  'workbench.confirmParameters': command(
+    z.object({ jobId: nonEmpty.max(128), checksum: z.string().max(64), technician: z.string().trim().min(1, 'Type your name: a confirmation names the person who gives it.').max(200) }).strict(),
+  ).returns<ParameterConfirmationView>(),
   'workbench.portGlobs': query(noInput).returns<PortGlobsView>(),
   'workbench.setPortGlobs': command(
     z.object({ portGlobs: z.array(z.string().trim().min(1).max(1024)).max(32) }).strict(),

@@ -1,5 +1,6 @@
 import type { DeviceType } from './device-types';
 import type { JobStepResult } from './job-steps';
+import type { ParameterTableView } from './parameter-table-view';
 
 /**
  * The vocabulary of provisioning jobs, shared by the core that runs them, the CLI that prints them,
@@ -78,4 +79,9 @@ export interface JobView {
    * and whose configuration could not be applied says so step by step.
    */
   steps: JobStepResult[];
+  /**
+   * A configuration job's parameter verification (issue 26), for the technician to compare and
+   * confirm (`workbench.confirmParameters`); null or absent when not read back (and from older cores).
+   */
+  parameters?: ParameterTableView | null;
 }

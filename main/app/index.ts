@@ -30,6 +30,7 @@ import { accountabilityHandlers } from './handlers/accountability';
 import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
 import { stationHandlers } from './handlers/station';
+import { parameterConfirmationHandlers } from './handlers/parameter-confirmation';
 import type { AllHandlers, Handler } from './handlers/types';
 import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceStarter } from './local-workspace';
 import { SessionManager } from './session';
@@ -191,6 +192,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...packageHandlers({ session, cache, secrets: options.secretStore, workstation: () => engine.workstation() }),
     ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices() }),
     ...station.handlers,
+    ...parameterConfirmationHandlers({ session, jobs: () => engine.jobs(), ledger: engine.ledger, workstation: () => engine.workstation() }),
     'workbench.devices': async () => {
       // Whoever opens the workbench wants current needs: the registry or the service may have changed.
       void activeWorkbench.refreshNeeds();

@@ -22,7 +22,8 @@ export type JobOutcome =
   | 'failed'
   | 'cancelled';
 
-export interface JobSnapshot extends JobView {
+/** The core's job: the view's fields, with the full parameter comparison where the view has its table. */
+export interface JobSnapshot extends Omit<JobView, 'parameters'> {
   /** The link actually used, e.g. 'serial:/dev/pts/4', once connected. */
   link: string | null;
   /** Firmware the device ran before the job. */

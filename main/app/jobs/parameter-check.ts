@@ -1,7 +1,8 @@
 import type { DecodedConfigFile } from '../../../domain/files/config-file';
-import type { LedgerRecord } from '../../../domain/ledger';
+import type { LedgerEntry, LedgerRecord } from '../../../domain/ledger';
 import { compareParameters, intendedParameters, shortChecksum, type ParameterComparison, type ParameterValue } from '../../../domain/running-parameters';
-import type { ToolIdentity } from '../tool-identity';
+import type { Ledger } from '../ledger/ledger';
+import { toolIdentity, type ToolIdentity } from '../tool-identity';
 import type { DeviceConnection } from './device-port';
 
 /**
@@ -88,4 +89,56 @@ export function parameterVerificationRecord(input: ParameterVerificationRecordIn
     },
     ...(error ? { error: error.slice(0, 2000) } : {}),
   };
+}
+
+/** One device's verification, as the CLI and the Workbench both hold it after an apply. */
+export interface VerifiedParameters {
+  serialNumber: string;
+  link: string;
+  syncId: string;
+  comparison: ParameterComparison;
+}
+
+/** Who records, where: the same for every verification of one confirmation. */
+export interface ParameterVerificationContext {
+  workstation: string;
+  /** The technician (their own name, not the API key's); null when no one gave it. */
+  person: string | null;
+  /** The API key's name; absent for the local workspace. */
+  actor?: string;
+  serviceUrl?: string;
+  orgId?: string;
+  /** Present only when that person confirmed (typed the device's short checksum of a matching table). */
+  confirmation: ParameterConfirmation | null;
+}
+
+/**
+ * Appends each verification to the ledger, naming the tool: the one path by which both the CLI
+ * (`configuration update`, `device verify --parameters`) and the Workbench record verifications
+ * and confirmations. Sending the ledger to the service is the caller's.
+ */
+export async function appendParameterVerifications(ledger: Pick<Ledger, 'append'>, verified: readonly VerifiedParameters[], context: ParameterVerificationContext): Promise<LedgerEntry[]> {
+  const tool = await toolIdentity();
+  const entries: LedgerEntry[] = [];
+  for (const v of verified) {
+    entries.push(
+      await ledger.append(
+        parameterVerificationRecord({
+          serialNumber: v.serialNumber,
+          syncId: v.syncId,
+          comparison: v.comparison,
+          workstation: context.workstation,
+          tool,
+          person: context.person,
+          ...(context.actor ? { actor: context.actor } : {}),
+          ...(context.serviceUrl ? { serviceUrl: context.serviceUrl } : {}),
+          ...(context.orgId ? { orgId: context.orgId } : {}),
+          link: v.link,
+          confirmation: context.confirmation,
+          at: new Date(),
+        }),
+      ),
+    );
+  }
+  return entries;
 }

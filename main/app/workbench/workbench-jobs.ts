@@ -1,6 +1,7 @@
 import type { LinkSpec } from '../../devices';
 import type { DeviceType } from '../../../domain/device-types';
 import type { JobAction, JobView } from '../../../domain/jobs';
+import { parameterTableView } from '../../../domain/parameter-table-view';
 import type { JobSnapshot } from '../jobs/job-state';
 import type { ProvisioningService } from '../jobs/provisioning-service';
 
@@ -72,5 +73,6 @@ export function toJobView(job: JobSnapshot): JobView {
     syncId: job.syncId,
     confirmation: job.confirmation,
     steps: job.steps,
+    parameters: job.parameters ? parameterTableView(job.parameters) : null,
   };
 }

@@ -1,20 +1,13 @@
 import { decodeConfigFile } from '../../../../domain/files/config-file';
-import type { ParameterComparison } from '../../../../domain/running-parameters';
-import { checkRunningParameters, parameterVerificationRecord, type ParameterConfirmation } from '../../../app/jobs/parameter-check';
+import { appendParameterVerifications, checkRunningParameters, type ParameterConfirmation, type VerifiedParameters } from '../../../app/jobs/parameter-check';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
-import { toolIdentity } from '../../../app/tool-identity';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 import { parameterTableJson, parameterTableLines } from '../parameter-table';
 import type { Identified } from './device-list';
 
-export interface VerifiedParameters {
-  serialNumber: string;
-  link: string;
-  syncId: string;
-  comparison: ParameterComparison;
-}
+export type { VerifiedParameters } from '../../../app/jobs/parameter-check';
 
 /**
  * `device verify SN --parameters`: reads back the parameters each device runs and compares them
@@ -86,26 +79,14 @@ export async function recordParameterVerifications(
   const keyName = account.local ? null : ((await ctx.login())?.keyName ?? null);
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   try {
-    const workstation = await workstationId(ctx.dirs.data);
-    const tool = await toolIdentity();
-    for (const v of verified) {
-      await ledger.append(
-        parameterVerificationRecord({
-          serialNumber: v.serialNumber,
-          syncId: v.syncId,
-          comparison: v.comparison,
-          workstation,
-          tool,
-          person,
-          ...(keyName ? { actor: keyName } : {}),
-          serviceUrl: account.serviceUrl,
-          orgId: account.orgId,
-          link: v.link,
-          confirmation,
-          at: new Date(),
-        }),
-      );
-    }
+    await appendParameterVerifications(ledger, verified, {
+      workstation: await workstationId(ctx.dirs.data),
+      person,
+      ...(keyName ? { actor: keyName } : {}),
+      serviceUrl: account.serviceUrl,
+      orgId: account.orgId,
+      confirmation,
+    });
   } catch (error) {
     ctx.out.note(`The parameter verification could not be written to this workstation's ledger: ${error instanceof Error ? error.message : String(error)}`);
     return;

@@ -1,0 +1,72 @@
+import type { ParameterConfirmationView } from '../../../contract/workbench';
+import { CoreError } from '../../../contract/errors';
+import { confirmationRefusal, shortChecksum } from '../../../domain/running-parameters';
+import type { JobSnapshot } from '../jobs';
+import { appendParameterVerifications, type VerifiedParameters } from '../jobs/parameter-check';
+import { sendLedger, type Ledger } from '../ledger';
+import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
+import type { SessionManager } from '../session';
+import type { HandlerGroup } from './types';
+
+export interface ParameterConfirmationDeps {
+  session: SessionManager;
+  /** The jobs of this run, with their full parameter comparison (the view carries only what a screen shows). */
+  jobs: () => JobSnapshot[];
+  ledger: Ledger;
+  workstation: () => Promise<string>;
+}
+
+/**
+ * The Workbench's parameter confirmation (issue 26): the technician types the device's short
+ * checksum with their name. The rule is the domain's (confirmationRefusal, as the CLI applies it)
+ * and the ledger entry is written by the CLI's path (appendParameterVerifications). Nothing here
+ * confirms on its own: only this channel, called by a person's typing, does.
+ */
+export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): HandlerGroup<'workbench.confirmParameters'> {
+  const confirmed = new Map<string, ParameterConfirmationView>();
+  /** Jobs whose differing table is in the ledger already: a refusal is recorded once, not per attempt. */
+  const failureRecorded = new Set<string>();
+  return {
+    'workbench.confirmParameters': async (input) => {
+      const account = deps.session.require('files.download');
+      const job = deps.jobs().find((j) => j.jobId === input.jobId);
+      if (!job) throw new CoreError('VALIDATION', 'This job is no longer in this session (Provisioner restarted, or the results were cleared): apply the configuration again to verify and confirm its parameters.');
+      const comparison = job.parameters;
+      if (!comparison || !job.serialNumber || !job.syncId) throw new CoreError('VALIDATION', 'This job read back no parameters, so there is nothing to confirm: apply the configuration to the device.');
+      const done = confirmed.get(job.jobId);
+      if (done) throw new CoreError('VALIDATION', `${done.serialNumber}'s parameters were confirmed already, by ${done.confirmedBy} at ${done.confirmedAt}.`);
+      const verified: VerifiedParameters = { serialNumber: job.serialNumber, link: job.link ?? job.linkId, syncId: job.syncId, comparison };
+      const context = {
+        workstation: await deps.workstation(),
+        person: input.technician,
+        ...(account.keyName ? { actor: account.keyName } : {}),
+        serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
+        orgId: account.orgId,
+      };
+      const refusal = confirmationRefusal(comparison, input.checksum);
+      if (refusal !== null) {
+        // A table that differs is a failed verification, recorded as the CLI records it; mistyped
+        // digits are not: the person reads the table again and types once more.
+        if (!comparison.match && !failureRecorded.has(job.jobId)) {
+          failureRecorded.add(job.jobId);
+          await appendParameterVerifications(deps.ledger, [verified], { ...context, confirmation: null });
+          void sendLedger(deps.ledger, { client: account.client, serviceUrl: context.serviceUrl, orgId: account.orgId }).catch(() => undefined);
+        }
+        throw new CoreError('VALIDATION', refusal);
+      }
+      const at = new Date();
+      const [entry] = await appendParameterVerifications(deps.ledger, [verified], { ...context, confirmation: { person: input.technician, at } });
+      void sendLedger(deps.ledger, { client: account.client, serviceUrl: context.serviceUrl, orgId: account.orgId }).catch(() => undefined);
+      const view: ParameterConfirmationView = {
+        jobId: job.jobId,
+        serialNumber: job.serialNumber,
+        confirmedBy: input.technician,
+        checksumShort: shortChecksum(comparison.runningChecksum),
+        confirmedAt: at.toISOString(),
+        ledgerSeq: entry!.seq,
+      };
+      confirmed.set(job.jobId, view);
+      return view;
+    },
+  };
+}
