@@ -44,8 +44,10 @@ function outcomeOf(status: number): 'ok' | 'refused' | 'failed' {
 export function installAuditLog(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;
-    // Probes and scrapes are the load balancer's and the monitor's, many a second: logged only when they fail.
-    if ((route === '/healthz' || route === '/readyz' || route === '/metrics') && reply.statusCode < 400) return;
+    // Probes are the load balancer's, many a second: readiness logs its own changes of state
+    // (server/http/health.ts). Scrapes are logged only when refused or failed.
+    if (route === '/healthz' || route === '/readyz') return;
+    if (route === '/metrics' && reply.statusCode < 400) return;
     const caller = callers.get(request);
     const status = reply.statusCode;
     const line = {
