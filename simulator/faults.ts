@@ -63,7 +63,8 @@ export class DeviceFaults {
     serialNumber: string,
   ) {
     // A fleet file's drift is checked at start, as the command line's is: not at the first apply.
-    if (options.paramDrift !== undefined) parseParameterDrift(options.paramDrift);
+    // A cfg/… path (with '/') is a vendor device's, which checks it itself when it starts (simulator/vendor/drift.ts).
+    if (options.paramDrift !== undefined && !options.paramDrift.includes('/')) parseParameterDrift(options.paramDrift);
     const seed = options.seed ?? 1;
     this.inbound = createRandom(deriveSeed(seed, `${serialNumber}/in`));
     this.outbound = createRandom(deriveSeed(seed, `${serialNumber}/out`));
