@@ -10,6 +10,8 @@ import { parseLinkSpec } from '../../../../main/devices/links/link-spec';
 import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../simulator';
 import { useScratchDir } from '../../../fixtures/scratch';
 import { serviceKeys } from '../../../fixtures/simulated-device';
+import { epcEthernetScm2 } from '../../../domain/vendor/samples';
+import { secureConfigOf } from '../../../simulator/vendor/helpers';
 import { signedManifestFor, testReleaseKey } from '../../../fixtures/release-key';
 
 /**
@@ -146,6 +148,35 @@ describe('a cable pulled in the middle of a firmware upload', () => {
       expect(device.state().firmwareVersion).toBe('1.3.0');
     } finally {
       await connection.close();
+    }
+  });
+});
+
+describe('the configuration read back value by value', () => {
+  it('an EPC that runs one setting otherwise than its file fails the apply, naming the setting; a faithful one passes', { timeout: 120_000 }, async () => {
+    const file = secureConfigOf(epcEthernetScm2(), undefined);
+    const connector = createDeviceConnector({ reconnectTimeoutMs: 20_000 });
+    const drifting = await start({ deviceType: 'EPC', serialNumber: 'EPCD0006', link: { udp: { host: '127.0.0.1', port: 0 } }, protocol: 'vendor', faults: { paramDrift: 'cfg/sf/smcu/global/timeoutMs=1024' } });
+    const faithful = await start({ deviceType: 'EPC', serialNumber: 'EPCD0007', link: { udp: { host: '127.0.0.1', port: 0 } }, protocol: 'vendor' });
+    const bad = (await connector.connect({ kind: 'link', spec: linkOf(drifting) })) as VendorConnection;
+    try {
+      const error = await bad.uploadConfiguration(file).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.name).toBe('DeviceVerificationError');
+      expect(error?.message).toMatch(/Safety communication timeout \(cfg\/sf\/smcu\/global\/timeoutMs\) is 1024 ms, the configuration says \d+ ms/);
+      expect(bad.lastReadBack.filter((v) => !v.matches).map((v) => v.path)).toEqual(['cfg/sf/smcu/global/timeoutMs']);
+    } finally {
+      await bad.close();
+    }
+    const good = (await connector.connect({ kind: 'link', spec: linkOf(faithful) })) as VendorConnection;
+    try {
+      await good.uploadConfiguration(file);
+      expect(good.lastReadBack.length).toBeGreaterThan(5);
+      expect(good.lastReadBack.every((v) => v.matches)).toBe(true);
+    } finally {
+      await good.close();
     }
   });
 });
