@@ -22,7 +22,7 @@ describe('plain SLIP frames (no CRC)', () => {
 
   it('delivers a damaged frame as it arrived: nothing at this layer can tell', () => {
     const frame = encodePlainFrame(message);
-    frame[2] ^= 0x01;
+    frame[2]! ^= 0x01;
     const [delivered] = new FrameDecoder({ checksum: 'none' }).push(frame);
     expect(delivered?.[1]).toBe(0x00);
   });
