@@ -342,4 +342,29 @@ CREATE TABLE workstation_enrolment_grants (
 );
 `,
   },
+  {
+    version: 12,
+    name: 'keys of the ledger entries received before enrolment',
+    sql: `
+-- Ledger entries received before workstation keys were enrolled (migration 9) would no longer
+-- verify. Each key that signed them is enrolled now, by the service, for the workstation its entries
+-- name: the workstation's latest key stays active, an earlier one ends as rotated, good for the
+-- entries it signed. A key seen under two workstation ids is enrolled for the first only.
+INSERT INTO workstation_keys (org_id, public_key, workstation, enrolled_by, enrolled_at, ended_at, ended_by, end_kind, end_reason, valid_through_seq)
+SELECT org_id, public_key, workstation, 'the service (entries received before keys were enrolled)', first_received,
+  CASE WHEN newest = 1 THEN NULL ELSE now() END,
+  CASE WHEN newest = 1 THEN NULL ELSE 'the service' END,
+  CASE WHEN newest = 1 THEN NULL ELSE 'rotated' END,
+  CASE WHEN newest = 1 THEN NULL ELSE 'a later key of the workstation signed after it' END,
+  CASE WHEN newest = 1 THEN NULL ELSE last_seq END
+FROM (
+  SELECT org_id, workstation, entry->>'signerKey' AS public_key, min(received_at) AS first_received, max(seq) AS last_seq,
+    row_number() OVER (PARTITION BY org_id, workstation ORDER BY max(org_seq) DESC) AS newest
+  FROM ledger_entries
+  GROUP BY org_id, workstation, entry->>'signerKey'
+) AS signed
+ORDER BY first_received
+ON CONFLICT DO NOTHING;
+`,
+  },
 ];
