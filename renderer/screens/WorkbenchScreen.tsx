@@ -11,6 +11,7 @@ import { actionOffers, blockedDevices } from '../workbench/actions';
 import { ConfigurationChanges } from '../workbench/ConfigurationChanges';
 import { JobTimeline } from '../workbench/JobTimeline';
 import { StepOutcome } from '../workbench/StepOutcome';
+import { ParameterVerification } from '../workbench/ParameterVerification';
 import { PortGlobsForm } from './PortGlobsForm';
 import { FunctionTestPanel } from '../accountability/FunctionTestPanel';
 
@@ -198,6 +199,12 @@ export function WorkbenchScreen() {
               {open && d.serialNumber ? (
                 <DetailRow id={timelineId}>
                   <JobTimeline device={d.serialNumber} version={job?.finishedAt ?? ''} />
+                </DetailRow>
+              ) : null}
+              {/* After an apply the device's running parameters stand open for a person to compare and confirm. */}
+              {job && isFinished(job) && job.parameters ? (
+                <DetailRow id={`parameters-${d.linkId.replace(/[^A-Za-z0-9_-]/g, '_')}`}>
+                  <ParameterVerification key={job.jobId} job={job} table={job.parameters} label={name} />
                 </DetailRow>
               ) : null}
               </Fragment>
