@@ -15,6 +15,8 @@ export interface ApiKeyListQuery {
   Name?: string;
 }
 
+/** A key just issued or rotated: its record and, this once, its whole value. */
+const issuedKeySchema = apiKeyRecordSchema.extend({ key: z.string() });
 
 export function apiKeyOperations(t: Transport) {
   return {
@@ -25,6 +27,14 @@ export function apiKeyOperations(t: Transport) {
     /** PUT apiKeys/{keyName}/role with the role as a bare JSON string. */
     setRole: (keyName: string, role: ApiKeyRole, call?: CallOptions) =>
       t.json({ method: 'PUT', path: `/apiKeys/${seg(keyName)}/role`, body: role, safeToRepeat: true }, z.boolean(), call),
+    /** POST apiKeys (the service's addition): issues a key; the answer holds its whole value this once. */
+    create: (input: { name: string; role: ApiKeyRole }, call?: CallOptions) =>
+      t.json({ method: 'POST', path: '/apiKeys', body: input, safeToRepeat: false }, issuedKeySchema, call),
+    /** DELETE apiKeys/{keyName} (the service's addition): revokes the key, refused from the next request on. */
+    revoke: (keyName: string, call?: CallOptions) => t.json({ method: 'DELETE', path: `/apiKeys/${seg(keyName)}`, safeToRepeat: false }, z.boolean(), call),
+    /** POST apiKeys/{keyName}/rotate (the service's addition): a new key; the old one works for oldKeyValidForSeconds more. */
+    rotate: (keyName: string, oldKeyValidForSeconds: number, call?: CallOptions) =>
+      t.json({ method: 'POST', path: `/apiKeys/${seg(keyName)}/rotate`, body: { oldKeyValidForSeconds }, safeToRepeat: false }, issuedKeySchema, call),
     /** Whether a key value is a valid key of this organization, with its name and role. */
     validate: (apiKey: string | null, call?: CallOptions) =>
       t.json({ method: 'POST', path: '/apiKeys/validate', body: { apiKey }, safeToRepeat: true }, apiKeyValidationSchema, call),

@@ -98,6 +98,19 @@ describe('API keys', () => {
     expect((await client.apiKeys.list({ Limit: 30 })).find((k) => k.name === 'contract-line')?.role).toBe('Service');
     await expectServiceError(client.apiKeys.setRole('no-such-key', 'Service'), 404);
   });
+
+  it('issue, rotate and revoke a key (the service\'s additions)', async () => {
+    const made = await client.apiKeys.create({ name: 'contract-made', role: 'Operator' });
+    expect(made).toMatchObject({ name: 'contract-made', role: 'Operator', key: expect.stringMatching(/^pvk_/) });
+    await expectServiceError(client.apiKeys.create({ name: 'contract-made', role: 'Operator' }), 409);
+    const rotated = await client.apiKeys.rotate('contract-made', 0);
+    expect(rotated.key).not.toBe(made.key);
+    expect((await client.apiKeys.validate(made.key)).valid).toBe(false);
+    expect((await client.apiKeys.validate(rotated.key)).valid).toBe(true);
+    expect(await client.apiKeys.revoke('contract-made')).toBe(true);
+    expect((await client.apiKeys.validate(rotated.key)).valid).toBe(false);
+    await expectServiceError(client.apiKeys.revoke('contract-made'), 404);
+  });
 });
 
 describe('devices', () => {
