@@ -32,7 +32,9 @@ describe('WorkPackageButton', () => {
   });
 
   it('signed in to the service: just "Work package"', async () => {
-    useSession.setState({ session: { ...session('Admin'), kind: 'service' }, busy: false, error: null });
+    const signedIn = session('Admin');
+    if (signedIn.status !== 'signedIn') throw new Error('the fixture is a signed-in session');
+    useSession.setState({ session: { ...signedIn, kind: 'service' }, busy: false, error: null });
     view = await mount(<WorkPackageButton configurationId="c1" configurationName="Line 3" />);
     const button = view.container.querySelector('button')!;
     expect(button.getAttribute('aria-disabled')).toBe('false');

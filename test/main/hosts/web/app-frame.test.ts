@@ -25,15 +25,17 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** How far the document (not the app's main area) scrolls after being asked to go to its end. */
-async function documentScroll(p: Page): Promise<{ x: number; y: number; overflowY: number; overflowX: number }> {
-  return p.evaluate(() => {
-    const doc = document.scrollingElement ?? document.documentElement;
-    window.scrollTo(100_000, 100_000);
-    const at = { x: window.scrollX, y: window.scrollY, overflowY: doc.scrollHeight - window.innerHeight, overflowX: doc.scrollWidth - window.innerWidth };
-    window.scrollTo(0, 0);
-    return at;
-  });
+/** How far the document (not the app's main area) scrolls after being asked to go to its end; run in the page. */
+const DOCUMENT_SCROLL = `(() => {
+  const doc = document.scrollingElement || document.documentElement;
+  window.scrollTo(100000, 100000);
+  const at = { x: window.scrollX, y: window.scrollY, overflowY: doc.scrollHeight - window.innerHeight, overflowX: doc.scrollWidth - window.innerWidth };
+  window.scrollTo(0, 0);
+  return at;
+})()`;
+
+function documentScroll(p: Page): Promise<{ x: number; y: number; overflowY: number; overflowX: number }> {
+  return p.evaluate<{ x: number; y: number; overflowY: number; overflowX: number }>(DOCUMENT_SCROLL);
 }
 
 describe('the app frame', () => {
