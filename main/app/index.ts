@@ -156,6 +156,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (job.phase === 'done') log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
     else log.write(job.phase === 'failed' ? 'error' : 'warn', 'jobs', `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`);
   });
+  // The parameter tables of the Workbench's applies: a person confirms a matching one; one that
+  // differs is recorded as a failed verification when its job ends (issue 26).
+  const parameters = parameterConfirmationHandlers({ session, jobs: () => engine.jobs(), ledger: engine.ledger, workstation: () => engine.workstation() });
+  const workbenchJobIds = new Set<string>();
+  engine.onFinished((job) => {
+    if (workbenchJobIds.delete(job.jobId)) void parameters.jobFinished(job).catch((err: unknown) => log.warn('ledger', `The parameter verification of ${job.serialNumber ?? job.linkId} could not be written to the ledger: ${err instanceof Error ? err.message : String(err)}`));
+  });
   // Station mode: the same device list and jobs engine as the workbench (its jobs show there too).
   const station = stationHandlers({ session, devices: source, jobs: engine, dataDir: options.dataDir, log });
   // Every device read is an observation: what it runs that the service has not recorded is
@@ -192,7 +199,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...packageHandlers({ session, cache, secrets: options.secretStore, workstation: () => engine.workstation() }),
     ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices() }),
     ...station.handlers,
-    ...parameterConfirmationHandlers({ session, jobs: () => engine.jobs(), ledger: engine.ledger, workstation: () => engine.workstation() }),
+    ...parameters.handlers,
     'workbench.devices': async () => {
       // Whoever opens the workbench wants current needs: the registry or the service may have changed.
       void activeWorkbench.refreshNeeds();
@@ -208,6 +215,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         throw new CoreError('DEVICE_ERROR', err instanceof Error ? err.message : String(err));
       }
       const started = provisioning.start(targets, input.action);
+      for (const job of started) workbenchJobIds.add(job.jobId);
       for (const job of started) activeWorkbench.noteJob(job, false);
       return started;
     },
@@ -221,6 +229,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         throw new CoreError('DEVICE_ERROR', err instanceof Error ? err.message : String(err));
       }
       const job = provisioning.retry(input.jobId);
+      workbenchJobIds.add(job.jobId);
       activeWorkbench.noteJob(job, false);
       return job;
     },

@@ -22,11 +22,41 @@ export interface ParameterConfirmationDeps {
  * and the ledger entry is written by the CLI's path (appendParameterVerifications). Nothing here
  * confirms on its own: only this channel, called by a person's typing, does.
  */
-export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): HandlerGroup<'workbench.confirmParameters'> {
+export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): {
+  handlers: HandlerGroup<'workbench.confirmParameters'>;
+  /**
+   * A Workbench job finished: a table that differs is a failed verification, recorded at once
+   * (never a confirmation). A matching one waits for a person.
+   */
+  jobFinished(job: JobSnapshot): Promise<void>;
+} {
   const confirmed = new Map<string, ParameterConfirmationView>();
-  /** Jobs whose differing table is in the ledger already: a refusal is recorded once, not per attempt. */
+  /** Jobs whose differing table is in the ledger already: recorded once, not per attempt. */
   const failureRecorded = new Set<string>();
-  return {
+
+  const contextOf = async (account: ReturnType<SessionManager['require']>, person: string | null) => ({
+    workstation: await deps.workstation(),
+    person,
+    ...(account.keyName ? { actor: account.keyName } : {}),
+    serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
+    orgId: account.orgId,
+  });
+  const recordFailure = async (job: JobSnapshot, verified: VerifiedParameters, account: ReturnType<SessionManager['require']>, person: string | null) => {
+    if (failureRecorded.has(job.jobId)) return;
+    failureRecorded.add(job.jobId);
+    const context = await contextOf(account, person);
+    await appendParameterVerifications(deps.ledger, [verified], { ...context, confirmation: null });
+    void sendLedger(deps.ledger, { client: account.client, serviceUrl: context.serviceUrl, orgId: account.orgId }).catch(() => undefined);
+  };
+
+  const jobFinished = async (job: JobSnapshot): Promise<void> => {
+    const comparison = job.parameters;
+    const account = deps.session.current();
+    if (!comparison || comparison.match || !job.serialNumber || !job.syncId || !account) return;
+    await recordFailure(job, { serialNumber: job.serialNumber, link: job.link ?? job.linkId, syncId: job.syncId, comparison }, account, null);
+  };
+
+  const handlers: HandlerGroup<'workbench.confirmParameters'> = {
     'workbench.confirmParameters': async (input) => {
       const account = deps.session.require('files.download');
       const job = deps.jobs().find((j) => j.jobId === input.jobId);
@@ -36,24 +66,14 @@ export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): 
       const done = confirmed.get(job.jobId);
       if (done) throw new CoreError('VALIDATION', `${done.serialNumber}'s parameters were confirmed already, by ${done.confirmedBy} at ${done.confirmedAt}.`);
       const verified: VerifiedParameters = { serialNumber: job.serialNumber, link: job.link ?? job.linkId, syncId: job.syncId, comparison };
-      const context = {
-        workstation: await deps.workstation(),
-        person: input.technician,
-        ...(account.keyName ? { actor: account.keyName } : {}),
-        serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
-        orgId: account.orgId,
-      };
       const refusal = confirmationRefusal(comparison, input.checksum);
       if (refusal !== null) {
-        // A table that differs is a failed verification, recorded as the CLI records it; mistyped
-        // digits are not: the person reads the table again and types once more.
-        if (!comparison.match && !failureRecorded.has(job.jobId)) {
-          failureRecorded.add(job.jobId);
-          await appendParameterVerifications(deps.ledger, [verified], { ...context, confirmation: null });
-          void sendLedger(deps.ledger, { client: account.client, serviceUrl: context.serviceUrl, orgId: account.orgId }).catch(() => undefined);
-        }
+        // A table that differs is a failed verification (recorded once); mistyped digits are not:
+        // the person reads the table again and types once more.
+        if (!comparison.match) await recordFailure(job, verified, account, input.technician);
         throw new CoreError('VALIDATION', refusal);
       }
+      const context = await contextOf(account, input.technician);
       const at = new Date();
       const [entry] = await appendParameterVerifications(deps.ledger, [verified], { ...context, confirmation: { person: input.technician, at } });
       void sendLedger(deps.ledger, { client: account.client, serviceUrl: context.serviceUrl, orgId: account.orgId }).catch(() => undefined);
@@ -69,4 +89,5 @@ export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): 
       return view;
     },
   };
+  return { handlers, jobFinished };
 }

@@ -1,0 +1,91 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../../main/app';
+import { LEDGER_FILE } from '../../../../main/app/ledger/ledger';
+import { parseLedgerText, type LedgerEntry } from '../../../../domain/ledger';
+import type { Page } from 'playwright-core';
+import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
+import { buildFlow } from '../../app/jobs/helpers/flows';
+import { goTo, NO_LIMIT, seriousViolations } from './helpers/web-mode-page';
+import { startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
+
+/**
+ * Issue 26 in a real browser: after a configuration apply on a simulated EPC, the Workbench shows
+ * the parameters the device runs beside what the configuration intends, with both short checksums;
+ * the technician confirms with the keyboard only (no click): a wrong checksum is refused, the
+ * device's own is taken, and the confirmation, naming the person, is in this workstation's ledger.
+ * axe-core clean; screenshots go to test/e2e/screenshots/.
+ */
+
+const SERIAL = 'EPC000101';
+
+let world: WorkbenchPage;
+let core: Core;
+let page: Page;
+
+beforeAll(async () => {
+  world = await startWorkbenchPage({ name: 'parameters', types: ['EPC'], prepare: (service) => buildFlow(service, epcToEpcOverEthernet).then(() => undefined) });
+  ({ core, page } = world);
+}, 180_000);
+
+afterAll(async () => {
+  await world?.close();
+});
+
+/** Every `parameter-verification` entry in the ledger files under the test's directory. */
+async function verificationRecords(): Promise<LedgerEntry[]> {
+  const files = (await readdir(world.dir, { recursive: true })).filter((file) => file.endsWith(LEDGER_FILE));
+  const texts = await Promise.all(files.map((file) => readFile(join(world.dir, file), 'utf8')));
+  return texts.flatMap((text) => parseLedgerText(text)).flatMap((line) => ('entry' in line && line.entry.action === 'parameter-verification' ? [line.entry] : []));
+}
+
+describe('parameter verification in the Workbench', () => {
+  it('shows the table after an apply and takes only the device checksum, typed with the keyboard', async () => {
+    await goTo(page, 'Workbench');
+    const [device] = (await core.invoke('workbench.devices', {})).filter((d) => d.serialNumber === SERIAL);
+    expect(device).toBeDefined();
+    await core.invoke('workbench.start', { action: 'configuration', linkIds: [device!.linkId] });
+
+    const section = page.getByRole('region', { name: `Parameters on ${SERIAL}: match the configuration` });
+    await section.waitFor(NO_LIMIT);
+    const timeout = section.locator('tr[data-key="safety.timeout"]');
+    expect((await timeout.innerText()).split('\t').map((cell) => cell.trim())).toEqual(['Safety timeout', '500 ms', '500 ms']);
+    expect(await section.locator('.param-table__row--bad').count()).toBe(0);
+    const running = (await section.getByTestId('checksum-running').innerText()).trim();
+    expect(running).toMatch(/^[0-9A-F]{8}$/);
+    expect((await section.getByTestId('checksum-intended').innerText()).trim()).toBe(running);
+    // Nothing was confirmed by itself: no verification is in the ledger before a person types.
+    expect(await verificationRecords()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await world.shot('26-01-parameters-match');
+
+    // Keyboard only: focus moves to the name field, and Tab and Enter do the rest.
+    await section.getByLabel('Your name').focus();
+    await page.keyboard.type('Dana Weber');
+    await page.keyboard.press('Tab');
+    const wrong = running.slice(0, 7) + (running.endsWith('0') ? '1' : '0');
+    await page.keyboard.type(wrong);
+    await page.keyboard.press('Enter');
+    await section.getByRole('alert').getByText('not the checksum the device reports').waitFor(NO_LIMIT);
+    expect(await seriousViolations(page)).toEqual([]);
+    await world.shot('26-02-wrong-checksum-refused');
+    expect(await verificationRecords()).toEqual([]);
+
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(running.toLowerCase());
+    await page.keyboard.press('Enter');
+    await section.getByTestId('parameters-confirmed').getByText(`Confirmed by Dana Weber (checksum ${running})`).waitFor(NO_LIMIT);
+    expect(await seriousViolations(page)).toEqual([]);
+    await world.shot('26-03-confirmed');
+
+    const records = await verificationRecords();
+    expect(records).toHaveLength(1);
+    expect(records[0]!.serialNumber).toBe(SERIAL);
+    expect(records[0]!.outcome).toBe('success');
+    expect(records[0]!.facts.confirmedBy).toBe('Dana Weber');
+    expect(records[0]!.facts.checksumShort).toBe(running);
+    expect(records[0]!.facts['p:safety.timeout']).toBe('500 → 500');
+    expect(world.pageErrors).toEqual([]);
+  });
+});
