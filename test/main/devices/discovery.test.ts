@@ -9,6 +9,7 @@ import { SerialLink } from '../../../main/devices/links/serial-link';
 import { uploadConfiguration } from '../../../main/devices/operations/configuration';
 import { DeviceSession } from '../../../main/devices/session';
 import { createSimulatedBleBindings } from '../../../simulator';
+import { startPtyRelay } from '../../fixtures/pty-relay';
 import { configFile, scratchDir, serviceKeys, startDevice, uniqueSerial } from './helpers/simulated';
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
@@ -170,6 +171,33 @@ describe('live device list', () => {
       expect(event.device.link).toMatch(/^ble:[0-9a-f]{12}$/);
     } finally {
       await list.stop();
+      await device.stop();
+    }
+  });
+
+  // Issue 32: behind a cut relay the port stays (the glob still lists it) while nothing answers.
+  it('drops a device whose port stays but no longer answers (a cut relay), and keeps one that answers', { timeout: 120_000 }, async () => {
+    const serialNumber = uniqueSerial('EPC');
+    const device = await startDevice(scratch.dir, { serialNumber, ptyDir: join(scratch.dir, 'relayed-sim') });
+    const relay = await startPtyRelay(join(scratch.dir, 'relay'), device.descriptor.path!);
+    const list = new LiveDeviceList({ serial: { portGlobs: [join(scratch.dir, 'relay', 'ports', '*')], listPorts: async () => [] }, pollIntervalMs: 200, recheckIntervalMs: 500, graceMs: 300 });
+    const events: string[] = [];
+    list.on((event) => events.push(event.type));
+    try {
+      await list.start();
+      expect(list.devices()).toEqual([expect.objectContaining({ serialNumber, link: `serial:${relay.hostPort}` })]);
+      // Asked again while it answers: it stays, unchanged.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(list.devices()).toHaveLength(1);
+      expect(events).toEqual(['added']);
+
+      const removed = nextEvent(list, (e) => e.type === 'removed');
+      await relay.cut();
+      expect((await removed).device.serialNumber).toBe(serialNumber);
+      expect(list.devices()).toEqual([]);
+    } finally {
+      await list.stop();
+      await relay.stop();
       await device.stop();
     }
   });
