@@ -34,11 +34,15 @@ describe('provisioner ledger verify', () => {
 
     const ledgerPath = join(w.home, 'data', 'ledger', 'ledger.jsonl');
     const lines = (await readFile(ledgerPath, 'utf8')).trim().split('\n');
-    expect(lines).toHaveLength(2);
-    const entries = lines.map((line) => JSON.parse(line) as { seq: number; hash: string; serialNumber: string; action: string; outcome: string; facts: { syncId?: string } });
-    expect(entries.map((e) => [e.seq, e.serialNumber, e.action, e.outcome])).toEqual([
-      [1, 'EPC000101', 'configuration-apply', 'success'],
-      [2, 'EPC000102', 'configuration-apply', 'success'],
+    // Each apply writes its own entry and the parameter verification that follows it (docs/ledger.md).
+    expect(lines).toHaveLength(4);
+    const all = lines.map((line) => JSON.parse(line) as { seq: number; hash: string; serialNumber: string; action: string; outcome: string; facts: { syncId?: string } });
+    expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(all.filter((e) => e.action === 'parameter-verification').map((e) => e.serialNumber)).toEqual(['EPC000101', 'EPC000102']);
+    const entries = all.filter((e) => e.action === 'configuration-apply');
+    expect(entries.map((e) => [e.serialNumber, e.action, e.outcome])).toEqual([
+      ['EPC000101', 'configuration-apply', 'success'],
+      ['EPC000102', 'configuration-apply', 'success'],
     ]);
 
     // The service keeps the hash with the confirmation.
@@ -51,11 +55,13 @@ describe('provisioner ledger verify', () => {
     const whole = await w.cli(['--json', 'ledger', 'verify']);
     expect(whole.code, whole.stderr).toBe(0);
     const wholeResult = JSON.parse(whole.stdout) as Verification;
-    expect(wholeResult).toMatchObject({ ok: true, local: { ok: true, entries: 2 }, service: { sent: { received: 2, known: 0 }, chain: { ok: true, entries: 2 } } });
+    expect(wholeResult).toMatchObject({ ok: true, local: { ok: true, entries: 4 }, service: { chain: { ok: true, entries: 4 } } });
+    // Every entry is on the service: sent with its confirmation already, or by this verify.
+    expect(wholeResult.service!.sent.received + wholeResult.service!.sent.known).toBe(4);
 
     const again = await w.cli(['ledger', 'verify']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('2 entries, every link holds');
+    expect(again.stdout).toContain('4 entries, every link holds');
     expect(again.stdout).toContain("This workstation's entries on the service match the local ledger.");
 
     // One byte of the first entry: its serial number's last digit.
