@@ -125,17 +125,20 @@ describe('device verify', () => {
 
     // Each verify is a provisioning action the ledger keeps, the in-sync one a success and the
     // drifted one a failure with what was seen; the service keeps both.
-    const entries = await ledgerEntries(w);
-    expect(entries.map((e) => [e.action, e.outcome])).toEqual([
+    // The apply is followed by its parameter verification (issue 26), which matched.
+    const all = await ledgerEntries(w);
+    expect(all.map((e) => [e.action, e.outcome])).toEqual([
       ['configuration-apply', 'success'],
+      ['parameter-verification', 'success'],
       ['verify', 'success'],
       ['verify', 'failure'],
     ]);
+    const entries = all.filter((e) => e.action !== 'parameter-verification');
     expect(entries[1]!.facts).toMatchObject({ state: 'in-sync', syncId: entries[0]!.facts.syncId });
     expect(entries[2]!.facts.state).not.toBe('in-sync');
     expect(entries[2]!.error).toMatch(/configuration/);
     const { rows } = await w.service!.db.query<{ action: string }>("SELECT entry->>'action' AS action FROM ledger_entries WHERE serial_number = 'EPC000101' ORDER BY org_seq");
-    expect(rows.map((r) => r.action)).toEqual(['configuration-apply', 'verify', 'verify']);
+    expect(rows.map((r) => r.action)).toEqual(['configuration-apply', 'parameter-verification', 'verify', 'verify']);
 
     const json = await w.cli(['--json', 'device', 'verify', '--all']);
     expect(json.code).toBe(1);
