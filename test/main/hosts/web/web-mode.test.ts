@@ -163,13 +163,16 @@ describe('web mode in a real browser', () => {
     expect(measured.map((row) => row.coding)).toEqual(measured.map(() => expect.stringMatching(/^(compressed|changes only), (\d+\.\d× faster|no faster)$/)));
     await shot('07-workbench-progress');
     // Rows keep their height while the bars move: no layout jumps.
-    const heights = await page.locator('.workbench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    const heights = await page.locator('.workbench-table tbody tr[data-link]').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
 
     // Both bars done (the second match exists only once both are).
     await page.locator('.workbench-table .progress[data-phase="done"]').nth(1).waitFor(NO_LIMIT);
     await expect(page.locator('.workbench-table .progress').count()).resolves.toBe(2);
-    const after = await page.locator('.workbench-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
-    expect(after).toEqual(heights);
+    const after = await page.locator('.workbench-table tbody tr[data-link]').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    // Within a pixel: the parameter tables that open under finished rows change how the table
+    // rounds fractional row heights, which is not a row growing or shrinking.
+    expect(after).toHaveLength(heights.length);
+    after.forEach((height, row) => expect(Math.abs(height - heights[row]!)).toBeLessThanOrEqual(1));
     for (const serial of ['SRCP000101', 'EPC000101']) {
       await page.locator(`tr[data-serial="${serial}"] [data-testid="workbench-firmware"]`, { hasText: '1.1.0' }).waitFor(NO_LIMIT);
     }
