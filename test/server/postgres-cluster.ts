@@ -34,9 +34,13 @@ export async function scratchDatabase(): Promise<ScratchDatabase> {
   return { url: url.toString(), drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
 }
 
-/** `count` instances started at the same time (so their migrations race, as in a rollout). */
+/**
+ * `count` instances started at the same time (so their migrations race, as in a rollout). They
+ * keep the sealing key in the scratch database (--allow-unsealed): what these tests look at is the
+ * instances agreeing, and test/server/sealing.test.ts covers the key.
+ */
 export function startInstances(databaseUrl: string, count: number): Promise<RunningService[]> {
-  return Promise.all(Array.from({ length: count }, () => startService({ databaseUrl, port: 0 })));
+  return Promise.all(Array.from({ length: count }, () => startService({ databaseUrl, port: 0, allowUnsealed: true })));
 }
 
 export interface Answer {
