@@ -140,7 +140,10 @@ describe('a cable pulled in the middle of a firmware upload', () => {
       // Fresh at 0, then again after the pull. A file the device still holds whole is not sent again;
       // the simulated FRC, powered by the cable, installed what it held whole when it came back, so
       // here every file goes again (docs/vendor-devices.md).
-      expect(result.announcedOffsets.length).toBe(2);
+      // At least the fresh start and the one after the pull. On a loaded machine the device may
+      // also be silent past the engine's limit while it boots; the host then resumes once more, as
+      // it should (a CI run saw 38 s here), so the count is not pinned.
+      expect(result.announcedOffsets.length).toBeGreaterThanOrEqual(2);
       expect(result.announcedOffsets[0]).toBe(0);
       expect(announced).toEqual(result.announcedOffsets);
       const after = await connection.applyFirmware('1.3.0');
