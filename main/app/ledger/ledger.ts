@@ -125,6 +125,11 @@ export class Ledger {
     return raw ? parseLedgerText(raw.toString('utf8')) : [];
   }
 
+  /** The entries of the ledger, oldest first, without the lines that are not one. */
+  async entries(): Promise<LedgerEntry[]> {
+    return await this.entries();
+  }
+
   /** The chain check of the whole file: the first broken link, if any. */
   async verify(): Promise<ChainCheck> {
     return checkLedgerChain(await this.readAll());

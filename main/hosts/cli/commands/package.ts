@@ -219,7 +219,7 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
       workstation,
       enrolments: () => carriedEnrolments({ recordDir: packagePaths(ctx.dirs.data).imported, ledger, workstation }),
       // The whole ledger: the service takes each organization's entries (and checks them) when the file is imported.
-      ledgerLines: async () => (await ledger.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : [])),
+      ledgerLines: () => ledger.entries(),
     }),
   );
   const path = await writeOutput(ctx, options.out, exported.bytes);
