@@ -30,4 +30,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// A promise chain rather than top-level await: the single executable (scripts/build-service.mjs)
+// runs this bundled as CommonJS, which has no top-level await.
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
