@@ -2,18 +2,25 @@
  * `npm run stack -- up [--instances N]` / `npm run stack -- down`: the service as it runs at scale,
  * on this machine: N stateless instances on one PostgreSQL database behind HAProxy (Debian's
  * package), everything on 127.0.0.1. `up` prints the one URL to use; `down` stops what `up`
- * started. Without --database-url (or DATABASE_URL) `up` also starts a throwaway PostgreSQL
- * cluster in the run directory. docs/operations.md says how to run the same in production.
+ * started (found through stack-registry.ts whatever --run-dir it was given) and keeps the logs.
+ * Without $DATABASE_URL `up` also starts a throwaway PostgreSQL cluster in the run directory. No
+ * process it starts has the connection string on its command line (where `ps` shows it to every
+ * local user): each reads it from its environment. docs/operations.md says how to run the same in
+ * production.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, chownSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, rmdirSync, writeFileSync, chownSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PASSWORD_FILE_ENV } from '../server/db/password-file';
+import { haproxyConfig } from './stack-haproxy';
+import { listedRunDirs, listRunDir, ownedByMe, unlistRunDir } from './stack-registry';
+
+export { haproxyConfig, METRICS_DENY_RULES } from './stack-haproxy';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVICE_CLI = join(ROOT, 'server', 'cli.ts');
@@ -72,7 +79,10 @@ const stateFile = (runDir: string) => join(runDir, 'stack.json');
 
 export function readState(runDir: string): StackState | undefined {
   const file = stateFile(runDir);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StackState) : undefined;
+  if (!existsSync(file)) return undefined;
+  // down stops the processes it names: a file another user could have written is not believed.
+  if (!ownedByMe(file)) throw new Error(`${file} is not yours alone (another user could write it): not using it.`);
+  return JSON.parse(readFileSync(file, 'utf8')) as StackState;
 }
 
 function freePort(): Promise<number> {
@@ -122,6 +132,19 @@ function run(command: string, args: string[], what: string, env?: NodeJS.Process
 
 /** The service's operator CLI through tsx, as `npm run server` runs it. */
 const serviceCommand = (args: string[]): [string, string[]] => [process.execPath, ['--import', 'tsx', SERVICE_CLI, ...args]];
+
+/** The environment the service's processes get: the connection string in it, never on their command line. */
+const serviceEnv = (databaseUrl: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, DATABASE_URL: databaseUrl });
+
+/** Whether a connection string carries a password (which must then stay off command lines). */
+export function carriesPassword(databaseUrl: string): boolean {
+  try {
+    return new URL(databaseUrl).password !== '';
+  } catch {
+    // Not a URL (key=value form): look for the word.
+    return /\bpassword\s*=/i.test(databaseUrl);
+  }
+}
 
 /** Commands run as the cluster's owner: initdb and the server refuse to run as root. */
 function asOwner(user: string, command: string, args: string[]): [string, string[]] {
@@ -177,63 +200,20 @@ function pgCtl(postgres: StackPostgres, action: 'start' | 'stop'): void {
   run(...pgCtlCommand(postgres, action), `pg_ctl ${action}`);
 }
 
-/** One instance: `serve` in its own process group, so that it outlives `up` and can be killed alone. */
+/**
+ * One instance: `serve` in its own process group, so that it outlives `up` and can be killed alone.
+ * Its log is its stderr, pino's lines only; stdout says no more than the address it listens on.
+ */
 export async function startInstance(runDir: string, name: string, databaseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<StackInstance> {
   const port = await freePort();
   const log = join(runDir, `${name}.log`);
   const fd = openSync(log, 'a');
-  const [command, args] = serviceCommand(['--database-url', databaseUrl, 'serve', '--host', '127.0.0.1', '--port', String(port)]);
-  const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', fd, fd] });
+  const [command, args] = serviceCommand(['serve', '--host', '127.0.0.1', '--port', String(port)]);
+  const child = spawn(command, args, { cwd: ROOT, env: serviceEnv(databaseUrl, env), detached: true, stdio: ['ignore', 'ignore', fd] });
   closeSync(fd);
   child.unref();
   if (child.pid === undefined) throw new Error(`Cannot start ${name}.`);
   return { name, pid: child.pid, port, url: `http://127.0.0.1:${port}`, log };
-}
-
-/**
- * The load balancer: round robin over the ready instances. An instance is checked on /readyz
- * twice a second and taken out after two failures (it died, or the database is away), back after
- * one success. A request that could not reach an instance is sent to another. /metrics is not
- * passed on: each instance is scraped directly (docs/operations.md).
- */
-export const METRICS_DENY_RULES = [
-  "http-request deny deny_status 400 if { path,url_dec -m reg '(^|/)[.][.]?(/|$)|//|[\\\\%]' }",
-  "http-request deny deny_status 404 if { path,url_dec,lower -m reg '^/metrics([/;]|$)' }",
-] as const;
-
-export function haproxyConfig(port: number, instances: readonly StackInstance[]): string {
-  return [
-    'global',
-    '  maxconn 4096',
-    '',
-    'defaults',
-    '  mode http',
-    '  timeout connect 2s',
-    '  timeout client 60s',
-    '  timeout server 60s',
-    '  timeout http-keep-alive 10s',
-    '  timeout check 2s',
-    '  option redispatch',
-    '  retries 3',
-    '',
-    'frontend provisioner',
-    `  bind 127.0.0.1:${port}`,
-    '  option forwardfor',
-    // Decided on the path as the instance will read it (percent-decoded): one that is not in
-    // normal form (a dot segment, an empty segment, a backslash, a percent sign left after
-    // decoding, i.e. encoded twice) is refused outright, so that what is left is normalized and
-    // /metrics is recognised however it was spelled (%6d, %2f, //, /./, /x/../, case, ;params).
-    ...METRICS_DENY_RULES.map((rule) => `  ${rule}`),
-    '  default_backend instances',
-    '',
-    'backend instances',
-    '  balance roundrobin',
-    '  option httpchk GET /readyz',
-    '  http-check expect status 200',
-    '  default-server inter 500ms fall 2 rise 1',
-    ...instances.map((instance) => `  server ${instance.name} 127.0.0.1:${instance.port} check`),
-    '',
-  ].join('\n');
 }
 
 function startHaproxy(runDir: string, port: number, instances: readonly StackInstance[]): StackState['haproxy'] {
@@ -256,10 +236,12 @@ export async function up(options: StackOptions): Promise<StackState> {
   if (running && [running.haproxy?.pid, ...running.instances.map((i) => i.pid)].some((pid) => pid !== undefined && isAlive(pid))) {
     throw new Error(`A stack is already up at ${running.url} (run directory ${runDir}): npm run stack -- down first.`);
   }
-  // What a stack that ended badly left (its PostgreSQL may still run) goes first.
+  // What a stack that ended badly left (its PostgreSQL may still run) goes first; earlier logs
+  // stay, and the instances append to them.
   await down(runDir);
-  rmSync(runDir, { recursive: true, force: true });
+  removeAllButLogs(runDir);
   mkdirSync(runDir, { recursive: true });
+  listRunDir(runDir);
   const state: Partial<StackState> & { runDir: string; instances: StackInstance[] } = { runDir, instances: [] };
   // It may hold the demo Admin key: the user's alone.
   const save = () => writeFileSync(stateFile(runDir), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
@@ -286,8 +268,8 @@ export async function up(options: StackOptions): Promise<StackState> {
     const env = existsSync(sealingKeyFile) ? { ...baseEnv, PROVISIONER_SEALING_KEY_FILE: sealingKeyFile } : baseEnv;
     // Once, before any instance: the instances would also migrate (one at a time, under the lock).
     log('migrating');
-    run(...serviceCommand(['--database-url', databaseUrl, 'migrate']), 'migrate', env);
-    if (options.seedDemo) state.adminKey = run(...serviceCommand(['--database-url', databaseUrl, 'seed-demo']), 'seed-demo', env).trim();
+    run(...serviceCommand(['migrate']), 'migrate', serviceEnv(databaseUrl, env));
+    if (options.seedDemo) state.adminKey = run(...serviceCommand(['seed-demo']), 'seed-demo', serviceEnv(databaseUrl, env)).trim();
     for (let i = 1; i <= options.instances; i++) {
       state.instances.push(await startInstance(runDir, `instance-${i}`, databaseUrl, env));
       save();
@@ -325,19 +307,87 @@ async function stopProcess(pid: number): Promise<void> {
   if (isAlive(pid)) signal('SIGKILL');
 }
 
-/** Stops what `up` started in `runDir` and removes the directory. */
-export async function down(runDir: string): Promise<boolean> {
-  const state = readState(runDir) as Partial<StackState> | undefined;
-  if (!state) return false;
-  const pids = [state.haproxy?.pid, ...(state.instances ?? []).map((instance) => instance.pid)].filter((pid): pid is number => pid !== undefined);
-  await Promise.all(pids.map(stopProcess));
-  if (state.postgres && existsSync(join(state.postgres.dataDir, 'postmaster.pid'))) pgCtl(state.postgres, 'stop');
-  rmSync(runDir, { recursive: true, force: true });
-  return true;
+const isLog = (name: string) => name.endsWith('.log');
+
+/**
+ * Empties the run directory but for the logs (the instances', HAProxy's, and PostgreSQL's, moved up
+ * out of the cluster's directory): the state, the generated password and sealing key and the
+ * cluster go.
+ */
+function removeAllButLogs(runDir: string): void {
+  if (!existsSync(runDir)) return;
+  const postgresLog = join(runDir, 'postgres', 'postgres.log');
+  if (existsSync(postgresLog)) copyFileSync(postgresLog, join(runDir, 'postgres.log'));
+  for (const name of readdirSync(runDir)) if (!isLog(name)) rmSync(join(runDir, name), { recursive: true, force: true });
 }
 
-const USAGE = `usage: npm run stack -- up [--instances N] [--port PORT] [--database-url URL] [--seed-demo] [--run-dir DIR]
-       npm run stack -- down [--run-dir DIR]`;
+/** The logs a stack writes (by their names: the directory may be anyone's), and the run directory when nothing else is left in it. */
+function removeLogs(runDir: string): void {
+  if (!existsSync(runDir)) return;
+  for (const name of readdirSync(runDir)) if (/^(instance-\d+|haproxy|postgres)\.log$/.test(name)) rmSync(join(runDir, name), { force: true });
+  if (readdirSync(runDir).length === 0) rmdirSync(runDir);
+}
+
+/**
+ * Stops what `up` started in `runDir` and removes what it made there, keeping the logs unless
+ * `removeLogs` (then the directory goes too, when the logs were all it held). Whether a stack was
+ * there.
+ */
+export async function down(runDir: string, options: { removeLogs?: boolean } = {}): Promise<boolean> {
+  runDir = resolve(runDir);
+  const state = readState(runDir) as Partial<StackState> | undefined;
+  if (state) {
+    const pids = [state.haproxy?.pid, ...(state.instances ?? []).map((instance) => instance.pid)].filter((pid): pid is number => pid !== undefined);
+    await Promise.all(pids.map(stopProcess));
+    if (state.postgres && existsSync(join(state.postgres.dataDir, 'postmaster.pid'))) pgCtl(state.postgres, 'stop');
+    removeAllButLogs(runDir);
+  }
+  if (options.removeLogs) removeLogs(runDir);
+  unlistRunDir(runDir);
+  return state !== undefined;
+}
+
+/** The run directories of this user's stacks that are up (their state is there): the default one and those `up` listed. */
+export function stacksUp(): string[] {
+  const dirs = [...new Set([resolve(defaultRunDir()), ...listedRunDirs()])];
+  return dirs.filter((dir) => readState(dir) !== undefined);
+}
+
+const HELP = `npm run stack -- <command> [options]: the service at scale on this machine, as in production
+(docs/operations.md): instances on one PostgreSQL database behind HAProxy, all on 127.0.0.1.
+
+Commands:
+  up      Start a stack and print its URL (the load balancer's) on stdout.
+            --instances N        how many instances (1 to 16; default 2)
+            --port PORT          the load balancer's port (default: a free one)
+            --seed-demo          make the demo organization and print its Admin key on stderr
+            --run-dir DIR        where the state, the configuration and the logs go
+                                 (default $PROVISIONER_STACK_DIR, else $TMPDIR/provisioner-stack-$USER)
+          The database is $DATABASE_URL when set (its password, if any, stays in the environment
+          or in a 0600 file named by $PROVISIONER_DATABASE_PASSWORD_FILE); else a throwaway
+          PostgreSQL cluster in the run directory. --database-url URL is taken only without a
+          password: a command line is readable by every local user (ps).
+  down    Stop a stack: the one in --run-dir DIR, else the one that is up, whatever run directory
+          it was started with (with several up, it lists them). The logs stay in the run
+          directory (instance-N.log, haproxy.log, postgres.log) for the next up to append to.
+            --run-dir DIR        the stack to stop
+            --remove-logs        remove the logs too (and the run directory, once empty)
+
+  --help  this text`;
+
+/** `down`: the stack named, or the one that is up. */
+async function stopStack(runDirOption: string | undefined, removeLogsToo: boolean): Promise<number> {
+  const candidates = runDirOption ? [resolve(runDirOption)] : stacksUp();
+  if (candidates.length > 1) {
+    process.stderr.write(`${candidates.length} stacks are up; say which to stop:\n${candidates.map((dir) => `  npm run stack -- down --run-dir ${dir}\n`).join('')}`);
+    return 2;
+  }
+  const runDir = candidates[0] ?? resolve(defaultRunDir());
+  const stopped = await down(runDir, { removeLogs: removeLogsToo });
+  const logs = removeLogsToo ? '' : existsSync(runDir) ? `; its logs are in ${runDir} (--remove-logs removes them)` : '';
+  process.stderr.write(stopped ? `stopped the stack in ${runDir}${logs}\n` : `no stack is up (looked in ${runDir}${runDirOption ? '' : ' and the run directories up listed'})\n`);
+  return 0;
+}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -349,19 +399,23 @@ async function main(argv: string[]): Promise<number> {
       'database-url': { type: 'string' },
       'seed-demo': { type: 'boolean', default: false },
       'run-dir': { type: 'string' },
+      'remove-logs': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
-  const runDir = values['run-dir'] ?? defaultRunDir();
   const [command] = positionals;
-  if (values.help || positionals.length !== 1 || (command !== 'up' && command !== 'down')) {
-    process.stderr.write(`${USAGE}\n`);
-    return values.help ? 0 : 2;
-  }
-  if (command === 'down') {
-    const stopped = await down(runDir);
-    process.stderr.write(stopped ? `stopped the stack in ${runDir}\n` : `no stack in ${runDir}\n`);
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
     return 0;
+  }
+  if (positionals.length !== 1 || (command !== 'up' && command !== 'down')) {
+    process.stderr.write(`${HELP}\n`);
+    return 2;
+  }
+  if (command === 'down') return stopStack(values['run-dir'], values['remove-logs']);
+  const runDir = resolve(values['run-dir'] ?? defaultRunDir());
+  if (values['database-url'] && carriesPassword(values['database-url'])) {
+    throw new Error('--database-url holds a password, which every local user can read on a command line (ps): give the URL in $DATABASE_URL instead, or its password in a 0600 file named by $PROVISIONER_DATABASE_PASSWORD_FILE.');
   }
   const instances = Number(values.instances);
   const port = Number(values.port);
@@ -376,7 +430,8 @@ async function main(argv: string[]): Promise<number> {
     ...(databaseUrl ? { databaseUrl } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  process.stderr.write(`${instances} instances behind HAProxy; logs and configuration in ${runDir}; stop with: npm run stack -- down\n`);
+  const downCommand = runDir === resolve(defaultRunDir()) ? 'npm run stack -- down' : `npm run stack -- down --run-dir ${runDir}`;
+  process.stderr.write(`${instances} instances behind HAProxy; logs and configuration in ${runDir}; stop with: ${downCommand}\n`);
   if (state.adminKey) process.stderr.write(`organization demo, Admin key: ${state.adminKey}\n`);
   process.stdout.write(`${state.url}\n`);
   return 0;
