@@ -82,6 +82,32 @@ export interface StationView {
   notes: StationNoteView[];
   /** The shift report of the last stop. */
   report: StationReportView | null;
+  /** Who confirmed the configuration's parameters at the start of the shift, and which checksum; null before a start. */
+  shift: StationShiftView | null;
+}
+
+/** The operator's confirmation of the shift (issue 26): every device of the shift is verified against it. */
+export interface StationShiftView {
+  operator: string;
+  /** The configuration's parameter checksum, short (8 hex digits). */
+  checksumShort: string;
+  confirmedAt: string;
+}
+
+/**
+ * What the operator confirms before the shift starts: each device's intended parameters in plain
+ * words and units, its intended checksum, and the configuration's parameter checksum, whose short
+ * form the operator types (domain/shift-parameters.ts).
+ */
+export interface StationShiftParametersView {
+  configurationName: string;
+  checksumShort: string;
+  devices: Array<{
+    serialNumber: string;
+    deviceType: string;
+    checksumShort: string;
+    rows: Array<{ key: string; group: string; label: string; intended: string }>;
+  }>;
 }
 
 export interface StationReportView {
@@ -103,7 +129,7 @@ export const STATION_MAX_LANES = 16;
 
 /** One event of a shift, as `--json` streams it (one per line). Every event carries the counts after it. */
 export type StationEvent = { at: string; counts: StationCounts } & (
-  | { event: 'station-started'; configurationName: string; configurationSize: number; lanes: number; firmware: StationFirmwarePolicy }
+  | { event: 'station-started'; configurationName: string; configurationSize: number; lanes: number; firmware: StationFirmwarePolicy; shift?: StationShiftView }
   | { event: 'waiting'; serialNumber: string; link: string }
   | { event: 'lane-started'; serialNumber: string; link: string; jobId: string; resumed: boolean }
   | { event: 'step'; serialNumber: string; step: JobStep; phase: JobPhase; text: string }
@@ -120,12 +146,20 @@ export type StationEvent = { at: string; counts: StationCounts } & (
 /** Station mode: provision whatever of one configuration is plugged in. */
 export const STATION_CHANNELS = {
   'station.view': query(noInput).returns<StationView>(),
+  /** The configuration's intended parameters and checksum, for the operator to confirm before the start. */
+  'station.parameters': query(z.object({ configurationName: nonEmpty.max(200) }).strict()).returns<StationShiftParametersView>(),
+  /**
+   * Starts the shift: the operator's own name and the configuration checksum's short form as they
+   * typed it; refused unless it is the configuration's (computed again at the start).
+   */
   'station.start': command(
     z
       .object({
         configurationName: nonEmpty.max(200),
         lanes: z.number().int().min(1).max(STATION_MAX_LANES).default(4),
         firmware: z.enum(STATION_FIRMWARE_POLICIES).default('latest'),
+        operator: nonEmpty.max(200),
+        checksum: z.string().max(32),
       })
       .strict(),
   ).returns<StationView>(),

@@ -18,7 +18,8 @@ export const LEDGER_FORMAT = 'provisioner-ledger/1';
 /** The previous hash of the first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-export const LEDGER_ACTIONS = ['firmware-install', 'configuration-apply', 'verify', 'function-test', 'parameter-verification'] as const;
+/** 'station-shift': an operator confirmed a configuration's parameter checksum at the start of a Station shift (its subject is `configuration:<id>`, not a device). */
+export const LEDGER_ACTIONS = ['firmware-install', 'configuration-apply', 'verify', 'function-test', 'parameter-verification', 'station-shift'] as const;
 export type LedgerAction = (typeof LEDGER_ACTIONS)[number];
 
 const hexHash = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hash in 64 lowercase hex digits');

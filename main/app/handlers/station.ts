@@ -4,7 +4,11 @@ import type { DeviceSource } from '../workbench/workbench';
 import type { ProvisioningService } from '../jobs/provisioning-service';
 import type { CoreLog } from '../core-log';
 import type { SessionManager } from '../session';
-import { commissioningReportWriter, loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../station';
+import { commissioningReportWriter, loadShiftParameters, loadStationRoster, serviceSyncCheck, shiftConfirmationRecord, shiftParametersView, shiftVerificationRecorder, Station, StationSetupError } from '../station';
+import { shortChecksum } from '../../../domain/running-parameters';
+import { shiftConfirmationRefusal } from '../../../domain/shift-parameters';
+import { sendLedger } from '../ledger';
+import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
 import type { HandlerGroup } from './types';
 
 export interface StationHost {
@@ -32,6 +36,7 @@ function idleView(): StationView {
     tiles: [],
     notes: [],
     report: null,
+    shift: null,
   };
 }
 
@@ -48,6 +53,17 @@ export function stationHandlers(host: StationHost): {
   let station: Station | null = null;
   let unsubscribe: (() => void) | null = null;
 
+  /** The configuration's devices and the parameters their files intend, read afresh for each look and each start. */
+  const shiftOf = async (account: ReturnType<SessionManager['require']>, configurationName: string) => {
+    try {
+      const roster = await loadStationRoster(account.client, configurationName);
+      return { roster, parameters: await loadShiftParameters(roster, host.jobs.configFiles(), account.client) };
+    } catch (error) {
+      if (error instanceof StationSetupError) throw new CoreError('NOT_FOUND', error.message);
+      throw error;
+    }
+  };
+
   const stop = async (): Promise<StationView> => {
     if (!station) return idleView();
     const report = await station.stop();
@@ -60,16 +76,28 @@ export function stationHandlers(host: StationHost): {
   return {
     handlers: {
       'station.view': async () => station?.view() ?? idleView(),
+      'station.parameters': async (input) => {
+        const account = host.session.require('files.download');
+        return shiftParametersView((await shiftOf(account, input.configurationName)).parameters);
+      },
       'station.start': async (input) => {
         const account = host.session.require('files.download');
         if (station?.view().running) throw new CoreError('CONFLICT', `The station already runs for "${station.view().configurationName}": stop it first.`);
-        let roster;
-        try {
-          roster = await loadStationRoster(account.client, input.configurationName);
-        } catch (error) {
-          if (error instanceof StationSetupError) throw new CoreError('NOT_FOUND', error.message);
-          throw error;
-        }
+        // Computed again now: a configuration changed since the operator read its table is refused.
+        const { roster, parameters } = await shiftOf(account, input.configurationName);
+        const refusal = shiftConfirmationRefusal(parameters, input.checksum);
+        if (refusal !== null) throw new CoreError('VALIDATION', refusal);
+        const confirmedAt = new Date();
+        const recordContext = {
+          workstation: await host.jobs.workstation(),
+          operator: input.operator,
+          ...(account.keyName ? { actor: account.keyName } : {}),
+          serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
+          orgId: account.orgId,
+        };
+        const ledgerAccount = { client: account.client, serviceUrl: recordContext.serviceUrl, orgId: account.orgId };
+        await host.jobs.ledger.append(await shiftConfirmationRecord(parameters, recordContext, confirmedAt));
+        void sendLedger(host.jobs.ledger, ledgerAccount).catch(() => undefined);
         const reportContext = async () => ({
           client: account.client,
           ledger: host.jobs.ledger,
@@ -89,6 +117,11 @@ export function stationHandlers(host: StationHost): {
           // At the end of the shift, beside the shift report, as `provisioner station` writes it.
           commissioningReport: commissioningReportWriter(reportContext, roster.configurationId, roster.configurationName),
           onWarning: (message) => host.log.warn('station', message),
+          parameters: {
+            shift: parameters,
+            confirmation: { operator: input.operator, checksumShort: shortChecksum(parameters.checksum), confirmedAt: confirmedAt.toISOString() },
+            record: shiftVerificationRecorder(host.jobs.ledger, parameters, recordContext, confirmedAt, () => void sendLedger(host.jobs.ledger, ledgerAccount).catch(() => undefined)),
+          },
         });
         unsubscribe = next.on((event) => {
           if (event.event === 'failed') host.log.error('station', `${event.serialNumber}: ${event.reason}. ${event.action}`);
@@ -97,7 +130,7 @@ export function stationHandlers(host: StationHost): {
         });
         station = next;
         next.start();
-        host.log.info('station', `Station started for "${roster.configurationName}" with ${input.lanes} lane(s).`);
+        host.log.info('station', `Station started for "${roster.configurationName}" with ${input.lanes} lane(s); parameters checksum ${shortChecksum(parameters.checksum)} confirmed by ${input.operator}.`);
         return next.view();
       },
       'station.stop': () => stop(),

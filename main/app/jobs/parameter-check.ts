@@ -38,6 +38,8 @@ export interface ParameterVerificationRecordInput {
   link: string;
   /** Present when the person confirmed the table (a match only). */
   confirmation: ParameterConfirmation | null;
+  /** At a Station: the configuration checksum the operator confirmed at the start of the shift, which confirms this device's table (domain/shift-parameters.ts). */
+  shiftChecksum?: string;
   at: Date;
 }
 
@@ -82,6 +84,7 @@ export function parameterVerificationRecord(input: ParameterVerificationRecordIn
       person: input.person,
       confirmedBy: confirmation?.person ?? null,
       confirmedAt: confirmation?.at.toISOString() ?? null,
+      ...(input.shiftChecksum ? { confirmedHow: 'by shift', shiftChecksum: input.shiftChecksum } : {}),
       toolName: input.tool.name,
       toolVersion: input.tool.version,
       toolBuild: input.tool.build,
@@ -110,6 +113,8 @@ export interface ParameterVerificationContext {
   orgId?: string;
   /** Present only when that person confirmed (typed the device's short checksum of a matching table). */
   confirmation: ParameterConfirmation | null;
+  /** At a Station: the configuration checksum the operator confirmed for the shift (the person confirmed by shift, not per device). */
+  shiftChecksum?: string;
 }
 
 /**
@@ -135,6 +140,7 @@ export async function appendParameterVerifications(ledger: Pick<Ledger, 'append'
           ...(context.orgId ? { orgId: context.orgId } : {}),
           link: v.link,
           confirmation: context.confirmation,
+          ...(context.shiftChecksum ? { shiftChecksum: context.shiftChecksum } : {}),
           at: new Date(),
         }),
       ),

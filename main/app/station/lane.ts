@@ -15,6 +15,10 @@ export interface Lane {
   reason: string | null;
   action: string | null;
   firmwareBefore: string | null;
+  /** Found in sync by the service: its job only verifies the parameters it runs (issue 26), and it ends 'in-sync'. */
+  verifyOnly: boolean;
+  /** Failed because it does not run the parameters confirmed for the shift: it must be kept apart, not put in service. */
+  keptApart: boolean;
   /** Attempts (a resume or a retry after re-plugging counts). */
   attempts: number;
   startedAt: string;

@@ -1,4 +1,4 @@
-import type { StationEvent, StationFirmwarePolicy, StationLaneView, StationNoteView, StationReportView, StationView } from '../../../contract/station';
+import type { StationEvent, StationFirmwarePolicy, StationLaneView, StationNoteView, StationReportView, StationShiftView, StationView } from '../../../contract/station';
 import type { DeviceListEvent } from '../../devices/discovery/device-list';
 import type { DiscoveredDevice } from '../../devices/discovery/discovered-device';
 import type { DeviceTarget } from '../jobs/device-port';
@@ -6,9 +6,12 @@ import type { JobSnapshot } from '../jobs/job-state';
 import type { ProvisioningService } from '../jobs/provisioning-service';
 import { transferPercent } from '../jobs/progress-text';
 import { allStepsDone, stepsLine } from '../../../domain/job-steps';
+import { parameterValueText, shortChecksum } from '../../../domain/running-parameters';
+import { departureFromShift, type ShiftParameters } from '../../../domain/shift-parameters';
 import { phaseText } from '../../../domain/job-text';
 import { stationCounts, yieldPercent } from './counts';
-import { stationAdvice } from './failure-advice';
+import { SHIFT_DEPARTURE_ADVICE, stationAdvice } from './failure-advice';
+import type { ShiftVerificationRecorder } from './shift-parameters';
 import type { Lane } from './lane';
 import type { StationRoster } from './roster';
 import type { CommissioningReportWriter } from './commissioning-report';
@@ -25,6 +28,17 @@ export interface StationDevices {
 /** The jobs engine (main/app/jobs) the station hands its devices to: the same queue, jobs and confirmations as every other job. */
 export type StationJobs = Pick<ProvisioningService, 'start' | 'cancel' | 'wait' | 'onProgress' | 'onFinished' | 'deviceAttached'>;
 
+/**
+ * The shift's parameter check (issue 26): what the operator confirmed at the start, against which
+ * every device of the shift is verified automatically, and where each verification is recorded.
+ */
+export interface StationParameterCheck {
+  shift: ShiftParameters;
+  /** Who confirmed it, the checksum's short form and when, as the screen and `--json` show it. */
+  confirmation: StationShiftView;
+  record: ShiftVerificationRecorder;
+}
+
 export interface StationOptions {
   roster: StationRoster;
   devices: StationDevices;
@@ -39,8 +53,14 @@ export interface StationOptions {
   /** Writes the configuration's commissioning report beside the shift report at the stop. */
   commissioningReport?: CommissioningReportWriter;
   now?: () => Date;
-  /** A step of the station's own that failed (the sync check): said, never thrown. */
+  /** A step of the station's own that failed (the sync check, a ledger write): said, never thrown. */
   onWarning?: (message: string) => void;
+  /**
+   * The shift's confirmed parameters. With it, every device is verified, those found in sync
+   * included, and one that does not run what was confirmed fails and is kept apart. The hosts
+   * always give it; without it (unit tests of the lanes) devices in sync are left alone unverified.
+   */
+  parameters?: StationParameterCheck;
 }
 
 /** How many progress events an upload makes: one every this many percent. */
@@ -89,7 +109,8 @@ export class Station {
     if (this.running) return;
     this.running = true;
     const { roster } = this.options;
-    this.emit({ event: 'station-started', configurationName: roster.configurationName, configurationSize: roster.devices.size, lanes: this.options.lanes, firmware: this.options.firmware });
+    const shift = this.options.parameters?.confirmation;
+    this.emit({ event: 'station-started', configurationName: roster.configurationName, configurationSize: roster.devices.size, lanes: this.options.lanes, firmware: this.options.firmware, ...(shift ? { shift } : {}) });
     this.unsubscribe.push(this.options.jobs.onProgress((batch) => this.progressed(batch)));
     this.unsubscribe.push(this.options.jobs.onFinished((job) => this.finished(job)));
     this.unsubscribe.push(this.options.devices.on((event) => this.deviceEvent(event)));
@@ -124,6 +145,8 @@ export class Station {
     for (const lane of working) this.options.jobs.cancel(lane.job!.jobId);
     await Promise.all(working.map((lane) => this.options.jobs.wait(lane.job!.jobId).catch(() => undefined)));
     for (const off of this.unsubscribe.splice(0)) off();
+    // The ledger writes of the last verifications, before the reports read the ledger.
+    await this.settled();
     const path = this.options.reportPath ?? shiftReportPath(this.options.reportDir, { configurationName: this.options.roster.configurationName, startedAt: this.startedAt });
     const rows = shiftReportRows([...this.lanes.values()], this.notes);
     await writeShiftReport(path, rows);
@@ -153,6 +176,7 @@ export class Station {
       tiles,
       notes: this.notes.slice(-VIEW_NOTES).reverse(),
       report: this.report,
+      shift: this.options.parameters?.confirmation ?? null,
     };
   }
 
@@ -233,6 +257,8 @@ export class Station {
       reason: null,
       action: null,
       firmwareBefore: device.firmwareVersion,
+      verifyOnly: false,
+      keptApart: false,
       attempts: 0,
       startedAt: this.now().toISOString(),
       finishedAt: null,
@@ -278,7 +304,11 @@ export class Station {
   private async checkThenQueue(lane: Lane, device: DiscoveredDevice): Promise<void> {
     try {
       const sync = await this.options.checkSync(device);
-      if (sync.state === 'in-sync') {
+      if (sync.state === 'in-sync' && this.options.parameters) {
+        // The syncId says which file it took, not what it runs: its parameters are verified still.
+        lane.verifyOnly = true;
+        lane.reason = sync.text;
+      } else if (sync.state === 'in-sync') {
         lane.state = 'in-sync';
         lane.reason = sync.text;
         lane.finishedAt = this.now().toISOString();
@@ -318,11 +348,13 @@ export class Station {
     const previous = lane.job;
     // A failed upload the device kept part of continues where it stopped (the queue's resume).
     const resumed = previous && previous.phase === 'failed' && previous.resumable ? this.options.jobs.deviceAttached(lane.serialNumber, target)[0] : undefined;
-    const job = resumed ?? this.options.jobs.start([{ action: this.options.firmware === 'latest' ? 'both' : 'configuration', target }])[0]!;
+    const action = this.options.firmware === 'latest' && !lane.verifyOnly ? 'both' : 'configuration';
+    const job = resumed ?? this.options.jobs.start([{ action, target }])[0]!;
     lane.state = 'working';
     lane.job = job;
     lane.reason = null;
     lane.action = null;
+    lane.keptApart = false;
     lane.attempts += 1;
     this.laneOfJob.set(job.jobId, lane.serialNumber);
     this.emit({ event: 'lane-started', serialNumber: lane.serialNumber, link: lane.link, jobId: job.jobId, resumed: resumed !== undefined });
@@ -361,18 +393,62 @@ export class Station {
     lane.job = job;
     lane.finishedAt = job.finishedAt ?? this.now().toISOString();
     // Done only when every step did its work: a job that installed the firmware but skipped the
-    // configuration is not a device to unplug as finished.
-    if (job.phase === 'done' && allStepsDone(job.steps)) {
-      lane.state = 'done';
-      this.emit({ event: 'done', serialNumber: lane.serialNumber, link: lane.link, firmwareVersion: job.firmwareVersion, syncId: job.syncId, text: job.resultMessage ?? 'done' });
+    // configuration is not a device to unplug as finished. With a shift's confirmed parameters,
+    // only when it runs exactly what the operator confirmed.
+    const stepsDone = job.phase === 'done' && allStepsDone(job.steps);
+    const departure = stepsDone ? this.departureFromShift(lane, job) : null;
+    if (stepsDone && departure === null) {
+      this.recordVerification(lane, job, true);
+      if (lane.verifyOnly) {
+        const checksum = job.parameters ? `, parameters verified (checksum ${shortChecksum(job.parameters.runningChecksum)})` : '';
+        lane.state = 'in-sync';
+        lane.reason = `${lane.reason ?? 'in sync'}${checksum}`;
+        this.emit({ event: 'in-sync', serialNumber: lane.serialNumber, link: lane.link, text: `${lane.serialNumber} already runs firmware ${job.firmwareVersion ?? lane.firmwareBefore ?? '?'} and holds the current configuration${checksum}: left alone` });
+      } else {
+        lane.state = 'done';
+        this.emit({ event: 'done', serialNumber: lane.serialNumber, link: lane.link, firmwareVersion: job.firmwareVersion, syncId: job.syncId, text: job.resultMessage ?? 'done' });
+      }
     } else {
+      this.recordVerification(lane, job, false);
       lane.state = 'failed';
       const steps = job.steps.some((step) => step.status !== 'not-started') ? stepsLine(job.steps) : '';
-      lane.reason = steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
-      lane.action = stationAdvice(job);
-      this.emit({ event: 'failed', serialNumber: lane.serialNumber, link: lane.link, errorCode: job.errorCode, reason: lane.reason, action: lane.action, resumable: job.resumable });
+      const differing = job.errorCode === 'PARAMETERS_MISMATCH' && job.parameters ? differingRows(job.parameters) : '';
+      lane.keptApart = departure !== null || job.errorCode === 'PARAMETERS_MISMATCH';
+      lane.reason =
+        departure !== null
+          ? `runs parameters no one confirmed for this shift: the configuration changed since the shift began (${departure})`
+          : [steps, differing].filter(Boolean).join(': ') || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
+      lane.action = departure !== null ? SHIFT_DEPARTURE_ADVICE : stationAdvice(job);
+      const errorCode = departure !== null ? 'PARAMETERS_NOT_CONFIRMED' : job.errorCode;
+      this.emit({ event: 'failed', serialNumber: lane.serialNumber, link: lane.link, errorCode, reason: lane.reason, action: lane.action, resumable: job.resumable });
     }
     this.pump();
+  }
+
+  /**
+   * Why the shift's confirmation does not cover what this finished job verified, or null when it
+   * does (or the station checks no parameters). The job compared the device with the file it
+   * fetched; the operator confirmed the files of the shift's start: a newer file is not confirmed.
+   */
+  private departureFromShift(lane: Lane, job: JobSnapshot): string | null {
+    const check = this.options.parameters;
+    if (!check) return null;
+    const device = check.shift.devices.find((d) => d.serialNumber === lane.serialNumber);
+    if (!device) return 'it was not in the configuration when the shift began';
+    if (!job.parameters) return 'its parameters were not read back';
+    return departureFromShift(device, job.parameters);
+  }
+
+  /** The device's verification into the ledger, naming the operator; confirmed by the shift only when it matched what was confirmed. */
+  private recordVerification(lane: Lane, job: JobSnapshot, confirmedByShift: boolean): void {
+    const check = this.options.parameters;
+    if (!check || !job.parameters || !job.syncId) return;
+    const verified = { serialNumber: lane.serialNumber, link: job.link ?? lane.link, syncId: job.syncId, comparison: job.parameters };
+    this.track(
+      check.record(verified, confirmedByShift && job.parameters.match).catch((error: unknown) => {
+        this.options.onWarning?.(`The parameter verification of ${lane.serialNumber} could not be written to the ledger: ${error instanceof Error ? error.message : String(error)}`);
+      }),
+    );
   }
 
   private departed(device: DiscoveredDevice): void {
@@ -407,6 +483,13 @@ function duplicateReason(lane: Lane, device: Pick<DiscoveredDevice, 'serialNumbe
     return `${device.serialNumber} was already ${lane.state === 'done' ? 'provisioned' : 'found in sync'} in this shift (${when} UTC): left alone. If this is another device, its serial number is a copy: set it aside and report it.`;
   }
   return null;
+}
+
+/** The rows that differ, in plain words and units: "Safety timeout 500 ms intended, 1024 ms running". */
+function differingRows(comparison: NonNullable<JobSnapshot['parameters']>): string {
+  const rows = comparison.rows.filter((row) => !row.match).map((row) => `${row.label} ${parameterValueText(row.intended, row.unit)} intended, ${parameterValueText(row.running, row.unit)} running`);
+  if (rows.length > 0) return rows.join('; ');
+  return comparison.checksumsMatch ? "the device's checksum is not that of the values it reported" : 'the checksums differ';
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

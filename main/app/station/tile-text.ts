@@ -25,7 +25,7 @@ export function tileText(lane: Lane): TileText {
     case 'done':
       return { headline: 'Done, unplug me', detail: job?.resultMessage ?? null, action: 'Unplug it' };
     case 'failed':
-      return { headline: 'Failed', detail: lane.reason, action: lane.action };
+      return { headline: lane.keptApart ? 'Failed: parameters differ, keep it apart' : 'Failed', detail: lane.reason, action: lane.action };
     case 'working': {
       if (!job) return { headline: 'Starting', detail: null, action: null };
       const percent = job.phase === 'uploading' || job.phase === 'downloading' ? transferPercent(job) : null;

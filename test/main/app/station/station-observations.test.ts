@@ -40,7 +40,9 @@ beforeAll(async () => {
 
 describe('a copy of a serial number on the station', () => {
   it('is not confirmed to the service as the real device', { timeout: 120_000 }, async () => {
-    await wireValue(core, 'station.start', { configurationName: LOADER.configuration.name, lanes: 1, firmware: 'latest' });
+    // The operator reads the configuration's parameter checksum and types it to start the shift.
+    const { checksumShort } = (await wireValue(core, 'station.parameters', { configurationName: LOADER.configuration.name })) as { checksumShort: string };
+    await wireValue(core, 'station.start', { configurationName: LOADER.configuration.name, lanes: 1, firmware: 'latest', operator: 'Ola Operator', checksum: checksumShort });
     // The real device, already on the latest firmware: its reading is confirmed.
     source.attach(device(EPC, 'serial:/dev/fake-real', '1.1.0'));
     await untilSeen(`${EPC}'s firmware recorded`, () => recordedFirmware(client, EPC), (v) => v === '1.1.0');
