@@ -16,7 +16,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { PASSWORD_FILE_ENV } from '../server/db/password-file';
+import { carriesPassword, PASSWORD_FILE_ENV, PASSWORD_ON_COMMAND_LINE } from '../server/db/password-file';
 import { haproxyConfig } from './stack-haproxy';
 import { listedRunDirs, listRunDir, ownedByMe, unlistRunDir } from './stack-registry';
 
@@ -135,16 +135,6 @@ const serviceCommand = (args: string[]): [string, string[]] => [process.execPath
 
 /** The environment the service's processes get: the connection string in it, never on their command line. */
 const serviceEnv = (databaseUrl: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, DATABASE_URL: databaseUrl });
-
-/** Whether a connection string carries a password (which must then stay off command lines). */
-export function carriesPassword(databaseUrl: string): boolean {
-  try {
-    return new URL(databaseUrl).password !== '';
-  } catch {
-    // Not a URL (key=value form): look for the word.
-    return /\bpassword\s*=/i.test(databaseUrl);
-  }
-}
 
 /** Commands run as the cluster's owner: initdb and the server refuse to run as root. */
 function asOwner(user: string, command: string, args: string[]): [string, string[]] {
@@ -415,7 +405,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'down') return stopStack(values['run-dir'], values['remove-logs']);
   const runDir = resolve(values['run-dir'] ?? defaultRunDir());
   if (values['database-url'] && carriesPassword(values['database-url'])) {
-    throw new Error('--database-url holds a password, which every local user can read on a command line (ps): give the URL in $DATABASE_URL instead, or its password in a 0600 file named by $PROVISIONER_DATABASE_PASSWORD_FILE.');
+    throw new Error(PASSWORD_ON_COMMAND_LINE);
   }
   const instances = Number(values.instances);
   const port = Number(values.port);

@@ -4,6 +4,7 @@ import { apiKeyRoleSchema, regionSchema } from '../../domain/enums';
 import type { Database } from '../db/database';
 import { describeMadePrivate, makePrivate } from '../../platform/private-files';
 import { DEFAULT_DATA_DIR, openDatabase } from '../db/open';
+import { carriesPassword, PASSWORD_ON_COMMAND_LINE } from '../db/password-file';
 import { seedDemo } from '../seed/demo';
 import { startService } from '../service';
 import { API_KEY_NAME_PATTERN, issueApiKey } from '../store/api-keys';
@@ -70,6 +71,12 @@ export function buildProgram(io: CliIo): Command {
     .addOption(new Option('--data <dir>', 'PGlite data directory').env('PROVISIONER_SERVICE_DATA').default(DEFAULT_DATA_DIR))
     .addOption(new Option('--database-url <url>', 'PostgreSQL connection string (wins over --data)').env('DATABASE_URL'));
   const storage = (): StorageOptions => program.opts<StorageOptions>();
+  // A password on the command line is every local user's to read (ps, /proc/PID/cmdline): refused,
+  // so that it is moved to the environment or a file before it is used a second time.
+  program.hook('preAction', () => {
+    const { databaseUrl } = storage();
+    if (databaseUrl && program.getOptionValueSource('databaseUrl') === 'cli' && carriesPassword(databaseUrl)) throw new CliError(PASSWORD_ON_COMMAND_LINE);
+  });
 
   program.command('serve').description('Serve the v1 interface over HTTP until SIGINT or SIGTERM.')
     .option('--host <host>', 'address to listen on', '127.0.0.1')

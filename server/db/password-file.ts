@@ -46,3 +46,17 @@ export function readPasswordFile(file: string): string {
   if (password === '') throw new Error(`The database password file ${file} is empty.`);
   return password;
 }
+
+/** Whether a connection string carries a password, which must then stay off command lines (`ps` shows them to every local user). */
+export function carriesPassword(databaseUrl: string): boolean {
+  try {
+    return new URL(databaseUrl).password !== '';
+  } catch {
+    // Not a URL (the key=value form): look for the word.
+    return /\bpassword\s*=/i.test(databaseUrl);
+  }
+}
+
+/** What to say when one was given on a command line. */
+export const PASSWORD_ON_COMMAND_LINE =
+  `--database-url holds a password, which every local user can read on a command line (ps): give the connection string in $DATABASE_URL instead, or its password in a 0600 file named by $${PASSWORD_FILE_ENV}.`;
