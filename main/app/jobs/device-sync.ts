@@ -44,6 +44,22 @@ export interface DeviceSync {
 export interface DeviceReading {
   firmwareVersion: string | null;
   configSyncId: string | null;
+  /**
+   * For a device that names no configuration file it holds (the vendor's EPC: configSyncId null),
+   * its running settings read back against the file the service serves it now, value by value
+   * (settings-check.ts). When that file is the expected one, this stands in for the syncId.
+   */
+  settingsReadBack?: SettingsReadBack;
+}
+
+/** A device's running settings compared with one configuration file. */
+export interface SettingsReadBack {
+  /** The syncId of the file compared with. */
+  syncId: string;
+  /** How many settings were read. */
+  compared: number;
+  /** "ISM radio channel (cfg/setup/radioChannel) is 4, the configuration says 3; …", or null when all match. */
+  mismatches: string | null;
 }
 
 /**
@@ -59,6 +75,8 @@ export function deviceSync(reading: DeviceReading, record: DeviceRecord | null |
   if (record === null) return { state: 'unknown', text: 'unknown: not registered in this organization', firmware, configuration, lastObservedAt };
 
   const problems: string[] = [];
+  /** Said after "in sync": how it was told, when not by the file's syncId. */
+  const notes: string[] = [];
   let state: DeviceSyncState = 'in-sync';
   const worse = (next: DeviceSyncState) => {
     if (RANK[next] > RANK[state]) state = next;
@@ -76,13 +94,23 @@ export function deviceSync(reading: DeviceReading, record: DeviceRecord | null |
   if (record.configurationId === null) {
     worse('unconfigured');
     problems.push('not in any configuration');
+  } else if (reading.configSyncId === null && reading.settingsReadBack && sameSyncId(reading.settingsReadBack.syncId, configuration.expected)) {
+    // The device cannot name its file; its settings, read back against the expected one, tell.
+    const { compared, mismatches } = reading.settingsReadBack;
+    if (mismatches !== null) {
+      worse('drift');
+      problems.push(`configuration drift (the device names no file it holds; its settings read back: ${mismatches})`);
+    } else {
+      notes.push(`the device names no file it holds; its ${compared} settings read back equal the configuration's`);
+    }
   } else if (!sameSyncId(reading.configSyncId, configuration.expected)) {
     worse('drift');
     const held = reading.configSyncId === null ? 'no configuration' : `syncId ${reading.configSyncId}`;
     const expected = configuration.expected ?? `the file of “${record.configurationName ?? record.configurationId}”, not downloaded since it changed`;
     problems.push(`configuration drift (device has ${held}, service expects ${expected})`);
   }
-  return { state, text: problems.length === 0 ? 'in sync' : problems.join('; '), firmware, configuration, lastObservedAt };
+  const inSync = notes.length === 0 ? 'in sync' : `in sync (${notes.join('; ')})`;
+  return { state, text: problems.length === 0 ? inSync : problems.join('; '), firmware, configuration, lastObservedAt };
 }
 
 /** Which state a device shows when several apply: the one that needs a job first. */

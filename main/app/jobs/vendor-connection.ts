@@ -214,7 +214,7 @@ export class VendorConnection implements DeviceConnection {
       }
     });
     // The parameter read-back, for these devices: every setting the file sets, as the device runs it.
-    const values = await this.resuming('configuration read-back', signal, () => readBackValues(this.session, this.family, scm2, signal));
+    const values = await this.readBackSettings(file, signal);
     this.lastReadBack = values;
     const mismatches = values.filter((v) => !v.matches);
     if (mismatches.length > 0) {
@@ -225,6 +225,15 @@ export class VendorConnection implements DeviceConnection {
     // The EPC cannot say which file it holds (no GET cfg/all): its settings, all read back equal, do.
     if (this.identity.configSyncId === null && syncId !== null) this.identity = { ...this.identity, configSyncId: syncId };
     return { syncId: syncId ?? this.identity.configSyncId ?? '', identity: this.identity };
+  }
+
+  /**
+   * Every setting a configuration file sets, as the device runs it, compared with the file value by
+   * value (the read-back after an apply; `device verify` of a device that names no file it holds).
+   */
+  async readBackSettings(file: Uint8Array, signal?: AbortSignal): Promise<ReadBackValue[]> {
+    const { scm2 } = decodeConfigData(decodeSecureConfig(file).configData);
+    return this.resuming('configuration read-back', signal, () => readBackValues(this.session, this.family, scm2, signal));
   }
 
   async readConfigStatus(signal?: AbortSignal): Promise<DeviceConfigStatus> {

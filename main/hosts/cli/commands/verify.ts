@@ -1,5 +1,6 @@
 import type { DeviceRecord } from '../../../../domain/registered-device-record';
-import { deviceSync, latestFirmwareByType, SYNC_STATE_LABELS, type DeviceSync } from '../../../app/jobs';
+import { deviceSync, latestFirmwareByType, SYNC_STATE_LABELS, type DeviceReading, type DeviceSync } from '../../../app/jobs';
+import { settingsReadBack } from '../../../app/jobs/settings-check';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import { verifyRecord } from '../../../app/ledger/verify-record';
@@ -41,7 +42,8 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
     }),
   );
   const latest = await latestFirmwareByType(client, wanted.map((d) => d.identity.deviceType));
-  const verdicts = wanted.map((d) => ({ device: d, sync: deviceSync(d.identity, records.get(d.identity.serialNumber), latest.get(d.identity.deviceType)) }));
+  const readings = await Promise.all(wanted.map((d) => readingOf(ctx, d, records.get(d.identity.serialNumber))));
+  const verdicts = wanted.map((d, i) => ({ device: d, sync: deviceSync(readings[i]!, records.get(d.identity.serialNumber), latest.get(d.identity.deviceType)) }));
 
   await recordVerdicts(ctx, verdicts);
 
@@ -54,6 +56,32 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
     if (verdicts.length + missing.length > 1) ctx.out.line(behind === 0 ? `All ${verdicts.length} in sync.` : `${behind} of ${verdicts.length + missing.length} not in sync.`);
   }
   return missing.length === 0 && verdicts.every((v) => v.sync.state === 'in-sync') ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * What the device tells of itself. A device that names no configuration file it holds (the
+ * vendor's EPC) while the service expects one has its running settings read back against the file
+ * the service serves it now, value by value: equal settings are not a drift (device-sync.ts). When
+ * they cannot be read, that is said and the verdict stands on the identity alone.
+ */
+async function readingOf(ctx: CliContext, device: Identified, record: DeviceRecord | null | undefined): Promise<DeviceReading> {
+  const { identity } = device;
+  if (device.protocol !== 'vendor' || identity.configSyncId !== null || !record?.configurationId) return identity;
+  const serialNumber = identity.serialNumber;
+  try {
+    const { client } = await ctx.account();
+    const file = await (await ctx.provisioning()).configFiles().resolve(client.devices, serialNumber);
+    const connection = await ctx.connector().connect({ kind: 'link', spec: device.link, serialNumber });
+    try {
+      const readBack = await settingsReadBack(connection, file);
+      return readBack ? { ...identity, settingsReadBack: readBack } : identity;
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  } catch (error) {
+    ctx.out.note(`${serialNumber}: names no configuration file it holds, and its settings could not be read back: ${error instanceof Error ? error.message : String(error)}`);
+    return identity;
+  }
 }
 
 /**

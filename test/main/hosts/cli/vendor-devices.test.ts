@@ -3,9 +3,12 @@ import { simulatedVendorImage } from '../../../../domain/vendor/simulated-image'
 import { buildComponentImage, EPC_PACKAGE_NAME } from '../../../../main/devices/vendor';
 import { FRC_FILE } from '../../../../protocol/vendor';
 import type { SimulatedDevice } from '../../../../simulator';
-import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
+import { CODE, contentFormatOption } from '../../../../main/devices/coap';
+import { cloneFlow, srcpToEpcOverIsm, type TypicalFlow } from '../../../fixtures/typical-flows';
+import { RawCoapClient } from '../../../simulator/helpers/raw-client';
+import { openUdpTransport } from '../../../simulator/helpers/transports';
 import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
-import { startWorld, type World } from '../../app/jobs/helpers/world';
+import { startWorld, type CliRun, type World } from '../../app/jobs/helpers/world';
 import { publishRelease } from './helpers/releases';
 
 /**
@@ -33,13 +36,46 @@ interface ListedDevice {
 
 async function list(): Promise<ListedDevice[]> {
   const run = await world.cli(['--json', 'device', 'list', '--link', world.linkOf(epc)]);
-  return JSON.parse(run.stdout) as ListedDevice[];
+  const rows = parsed<ListedDevice[]>(run);
+  if (!Array.isArray(rows)) throw new Error(`device list printed no list:\n${run.stdout}\n${run.stderr}`);
+  return rows;
+}
+
+/**
+ * The demo's ISM flow with an NSC as a second receiver on the same radio: the FRC family runs BLE
+ * or ISM only (the demo's NSC flow gives it Ethernet, which the NSC's vendor profile refuses), so
+ * this is a configuration all three vendor devices take.
+ */
+function ismFlowWithNsc(): TypicalFlow {
+  const flow = cloneFlow(srcpToEpcOverIsm);
+  flow.devices.push({
+    deviceType: 'NSCP',
+    payload: {
+      serialNumber: 'NSCP000101',
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'ISM',
+      serial0Usage: 'comms',
+      serial1Usage: 'control',
+      stopCategory: 'CAT0',
+      inputConfiguration1: 'ESTOP_TYPE_SWITCH',
+      inputConfiguration2: 'NOT_USED',
+    },
+  });
+  return flow;
+}
+
+/** The JSON a CLI run printed; what it printed instead is in the failure. */
+function parsed<T>(run: CliRun): T {
+  try {
+    return JSON.parse(run.stdout) as T;
+  } catch {
+    throw new Error(`the CLI printed no JSON (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  }
 }
 
 beforeAll(async () => {
   world = await startWorld('cli-vendor');
-  await buildFlowAndLogIn(world, srcpToEpcOverIsm);
-  await world.client.devices.register({ serialNumber: 'NSCP000101', name: 'vendor NSC' }).catch(() => undefined);
+  await buildFlowAndLogIn(world, ismFlowWithNsc());
   srcp = await world.startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty', protocol: 'vendor', firmwareVersion: '1.0.0' });
   nscp = await world.startDevice({ deviceType: 'NSCP', serialNumber: 'NSCP000101', link: 'pty', protocol: 'vendor', firmwareVersion: '1.0.0' });
   epc = await world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'udp', protocol: 'vendor', firmwareVersion: '1.0.0' });
@@ -89,22 +125,55 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
     expect(epc.state().firmwareVersion).toBe('1.2.0');
   });
 
-  it('applies the configuration, reads every setting back and confirms it; device verify finds the SRC Pro in sync', { timeout: 240_000 }, async () => {
-    const frc = await world.cli(['device', 'configuration', 'update', 'SRCP000101']);
+  it('applies the configuration to the SRC Pro, the NSC and the EPC, reads every setting back and confirms it; device verify finds each in sync', { timeout: 300_000 }, async () => {
+    const frc = await world.cli(['device', 'configuration', 'update', 'SRCP000101', 'NSCP000101']);
     expect(frc.stdout + frc.stderr).toMatch(/SRCP000101: configuration [0-9a-f-]{36} applied/);
+    expect(frc.stdout + frc.stderr).toMatch(/NSCP000101: configuration [0-9a-f-]{36} applied/);
     expect(frc.code).toBe(0);
     const ip = await world.cli(['device', 'configuration', 'update', '--link', world.linkOf(epc)]);
     expect(ip.stdout + ip.stderr).toMatch(/EPC000101: configuration [0-9a-f-]{36} applied/);
     expect(ip.code).toBe(0);
 
-    const records = await world.client.devices.list({ serial: 'SRCP000101', limit: 1 });
-    const applied = /configuration ([0-9a-f-]{36}) applied/.exec(frc.stdout + frc.stderr)![1]!;
-    expect(records.items[0]).toMatchObject({ serialNumber: 'SRCP000101' });
-    expect(JSON.stringify(records.items[0])).toContain(applied);
+    for (const serial of ['SRCP000101', 'NSCP000101', 'EPC000101']) {
+      const run = serial === 'EPC000101' ? ip : frc;
+      const applied = new RegExp(`${serial}: configuration ([0-9a-f-]{36}) applied`).exec(run.stdout + run.stderr)![1]!;
+      const record = (await world.client.devices.list({ serial, limit: 1 })).items[0];
+      expect(record).toMatchObject({ serialNumber: serial, deployedSyncId: applied });
+    }
+    // The NSC holds the file the service recorded as deployed (its settings were read back equal by the apply).
+    expect(nscp.vendorState!().config?.syncId).toBe((await world.client.devices.list({ serial: 'NSCP000101', limit: 1 })).items[0]!.deployedSyncId);
 
-    // The SRC Pro keeps the file it was sent (secureConfig.cbor, read back by the fs transfer): verify names its syncId.
-    const verify = await world.cli(['device', 'verify', 'SRCP000101']);
-    expect(verify.stdout).toMatch(/^SRCP000101: in sync/m);
+    // The FRC keeps the file it was sent (secureConfig.cbor, read back by the fs transfer): verify names its syncId.
+    const verify = await world.cli(['device', 'verify', 'SRCP000101', 'NSCP000101']);
+    expect(verify.stdout).toMatch(/^SRCP000101: in sync \(/m);
+    expect(verify.stdout).toMatch(/^NSCP000101: in sync \(/m);
+    expect(verify.stdout).not.toContain('names no file');
     expect(verify.code).toBe(0);
+  });
+
+  it('device verify on the EPC, which names no file it holds, compares its running settings value by value', { timeout: 180_000 }, async () => {
+    const link = world.linkOf(epc);
+    const inSync = await world.cli(['--json', 'device', 'verify', '--link', link]);
+    const [verdict] = parsed<Array<{ serialNumber: string; state: string; text: string; configSyncId: string | null; expectedSyncId: string | null }>>(inSync);
+    expect(verdict).toMatchObject({ serialNumber: 'EPC000101', state: 'in-sync', configSyncId: null });
+    expect(verdict!.text).toMatch(/^in sync \(the device names no file it holds; its \d+ settings read back equal the configuration's\)$/);
+    expect(inSync.code).toBe(0);
+
+    // Someone changes one setting with the vendor's own tool: the file's syncId could not tell, the read-back does.
+    const transport = await openUdpTransport('127.0.0.1', epc.descriptor.port!);
+    const client = new RawCoapClient(transport, { ackTimeoutMs: 500, retries: 6 });
+    try {
+      expect((await client.request({ method: CODE.POST, path: 'cfg/sf/smcu/global', payload: new TextEncoder().encode('{"timeoutMs":900}'), options: [contentFormatOption(50)] })).code).toBe(CODE.CHANGED);
+      const drift = await world.cli(['device', 'verify', '--link', link]);
+      expect(drift.stdout).toMatch(/^EPC000101: configuration drift \(the device names no file it holds; its settings read back: .*cfg\/sf\/smcu\/global\/timeoutMs\) is 900 ms, the configuration says 1000 ms\)/m);
+      expect(drift.code).not.toBe(0);
+      // Set back as the file says, it is in sync again.
+      expect((await client.request({ method: CODE.POST, path: 'cfg/sf/smcu/global', payload: new TextEncoder().encode('{"timeoutMs":1000}'), options: [contentFormatOption(50)] })).code).toBe(CODE.CHANGED);
+    } finally {
+      await transport.close();
+    }
+    const again = await world.cli(['device', 'verify', '--link', link]);
+    expect(again.stdout).toMatch(/^EPC000101: in sync \(the device names no file it holds/m);
+    expect(again.code).toBe(0);
   });
 });
