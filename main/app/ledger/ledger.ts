@@ -127,7 +127,7 @@ export class Ledger {
 
   /** The entries of the ledger, oldest first, without the lines that are not one. */
   async entries(): Promise<LedgerEntry[]> {
-    return await this.entries();
+    return (await this.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : []));
   }
 
   /** The chain check of the whole file: the first broken link, if any. */
