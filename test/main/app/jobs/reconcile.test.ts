@@ -191,6 +191,24 @@ describe('device sync', () => {
     expect(deviceSync(current, record(), null).state).toBe('in-sync');
   });
 
+  it('judges a device that names no file by its settings read back against the expected file (the vendor EPC)', () => {
+    const nameless = { firmwareVersion: '1.1.0', configSyncId: null };
+    const equal = { syncId: SYNC_A, compared: 12, mismatches: null };
+    expect(deviceSync({ ...nameless, settingsReadBack: equal }, record(), '1.1.0')).toMatchObject({
+      state: 'in-sync',
+      text: "in sync (the device names no file it holds; its 12 settings read back equal the configuration's)",
+    });
+    const differing = { ...equal, mismatches: 'Safety communication timeout (cfg/sf/smcu/global/timeoutMs) is 900 ms, the configuration says 1000 ms' };
+    expect(deviceSync({ ...nameless, settingsReadBack: differing }, record(), '1.1.0')).toMatchObject({
+      state: 'drift',
+      text: `configuration drift (the device names no file it holds; its settings read back: ${differing.mismatches})`,
+    });
+    // Compared with another file than the one the service expects: it tells nothing.
+    expect(deviceSync({ ...nameless, settingsReadBack: { ...equal, syncId: SYNC_B } }, record(), '1.1.0')).toMatchObject({ state: 'drift', text: `configuration drift (device has no configuration, service expects ${SYNC_A})` });
+    // Firmware behind still says so first.
+    expect(deviceSync({ ...nameless, firmwareVersion: '1.0.0', settingsReadBack: equal }, record(), '1.1.0').state).toBe('behind');
+  });
+
   it('reads the expected syncId from a service without currentSyncId while its deployment is current', () => {
     const { currentSyncId: _none, ...older } = record({ deployStatus: 'Deployed', deployedSyncId: SYNC_A });
     expect(deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, older, '1.1.0').state).toBe('in-sync');
