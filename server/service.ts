@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { ReadCache } from './cache/read-cache';
 import type { ServiceContext } from './context';
-import type { Database, DatabaseOptions } from './db/database';
+import type { Database, DatabaseOptions, DatabaseWarn } from './db/database';
 import { openDatabase } from './db/open';
+import { warnOn } from './db/postgres';
 import { buildApp } from './http/app';
 import type { MetricsOptions } from './http/metrics';
 import { ALL_OPERATIONS } from './routes';
@@ -72,7 +73,10 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       'On PostgreSQL the service needs a sealing key, so that a copy of the database alone reveals no secret: set PROVISIONER_SEALING_KEY_FILE to a 0600 file holding `openssl rand -base64 32` (or PROVISIONER_SEALING_KEY), or start with --allow-unsealed to keep the key in the database (docs/operations.md, "Secrets at rest").',
     );
   }
-  const db = options.db ?? (await openDatabase(options));
+  // The database's warnings go to the service's log once there is one (pino's lines only).
+  let logWarning: DatabaseWarn | undefined;
+  const warnBeforeLog = warnOn(options.logStream ?? process.stderr);
+  const db = options.db ?? (await openDatabase({ ...options, warn: (fields, message) => (logWarning ?? warnBeforeLog)(fields, message) }));
   let feed: { stop(): Promise<void> } | null = null;
   try {
     const ctx = await createContext(db);
@@ -110,6 +114,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       ...(options.metrics ? { metrics: options.metrics } : {}),
       ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
     });
+    logWarning = (fields, message) => app.log.warn(fields, message);
     // What this start runs with, for an auditor comparing starts (a setting that changed shows here).
     // Names and switches only: never a token or a key.
     app.log.info(

@@ -88,7 +88,15 @@ export interface DatabaseOptions {
    * PGlite database runs initdb, which takes seconds; tests start from a dump of a migrated one.
    */
   pgliteTemplate?: Blob;
+  /**
+   * Where the database's own warnings go (an idle PostgreSQL connection the server closed): the
+   * service's logger once it has one, so that its log holds pino's lines only. Without it, a line
+   * of the same shape on stderr (the operator commands).
+   */
+  warn?: DatabaseWarn;
 }
+
+export type DatabaseWarn = (fields: Record<string, unknown>, message: string) => void;
 
 /** Postgres `unique_violation`: the stores turn it into a 409 where a rule says "only once". */
 export const UNIQUE_VIOLATION = '23505';

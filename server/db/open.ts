@@ -8,7 +8,7 @@ export const DEFAULT_DATA_DIR = '.provisioner-data/service';
 /** Opens the database the options name (PostgreSQL wins over PGlite) and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   const db = options.databaseUrl
-    ? await openPostgres(options.databaseUrl)
+    ? await openPostgres(options.databaseUrl, options.warn)
     : await openPglite(options.dataDir ?? process.env.PROVISIONER_SERVICE_DATA ?? DEFAULT_DATA_DIR, options.pgliteTemplate);
   try {
     await migrate(db);

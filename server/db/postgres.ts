@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { Database, Queryable, QueryResult, SqlValue } from './database';
+import { hostname } from 'node:os';
+import type { Database, DatabaseWarn, Queryable, QueryResult, SqlValue } from './database';
 import { RETRYABLE_CODES, sqlErrorCode } from './database';
 import { CHANGES_CHANNEL, ChangeFeed } from './change-feed';
 import { DatabaseUnavailableError, isConnectionFailure, TransactionConflictError } from './failures';
@@ -81,20 +82,29 @@ const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 
 /** Connections per instance; several instances share one server (max_connections is 100 by default). */
 const POOL_SIZE = 10;
 
+/** Warnings where no logger was given, in the shape of pino's lines (level 40 is its warn). */
+export function warnOn(stream: NodeJS.WritableStream): DatabaseWarn {
+  return (fields, message) => {
+    stream.write(`${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, hostname: hostname(), ...fields, msg: message })}\n`);
+  };
+}
+
+const warnOnStderr = warnOn(process.stderr);
+
 /**
  * Several stateless service instances may share one server: transactions run SERIALIZABLE and are
  * retried on serialization failures, so every rule checked inside one holds when it commits.
  * While the server is away (a restart, a failover) requests fail with DatabaseUnavailableError, and
  * the pool connects again by itself once it is back.
  */
-export async function openPostgres(databaseUrl: string): Promise<Database> {
+export async function openPostgres(databaseUrl: string, warn: DatabaseWarn = warnOnStderr): Promise<Database> {
   // A connection that cannot be had in 5 s means the server is away: answer 503 rather than queue.
   const pool = new pg.Pool({ ...connectionSettings(databaseUrl), max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
   // An idle pooled connection that the server closes (a restart, a failover, an administrator)
   // is reported here; without a listener it would be an uncaught exception that stops the
   // service. The pool has already dropped that client, and the next query opens a new one.
   pool.on('error', (error) => {
-    process.stderr.write(`${JSON.stringify({ level: 'warn', msg: 'an idle PostgreSQL connection was closed by the server; it will be replaced', error: error.message })}\n`);
+    warn({ error: error.message }, 'an idle PostgreSQL connection was closed by the server; it will be replaced');
   });
   // Fail now, with the server's message, rather than on the first request.
   const probe = await pool.connect();
