@@ -52,6 +52,12 @@ export function StationScreen() {
       {error ? <Callout tone="bad">{error}</Callout> : null}
       {stopError ? <Callout tone="bad">{stopError}</Callout> : null}
       {!running ? <StationSetup onStarted={set} /> : null}
+      {view?.shift && (running || view.report) ? (
+        <p className="station-shift" data-testid="station-shift">
+          Parameters confirmed for this shift by <strong>{view.shift.operator}</strong> at {view.shift.confirmedAt.slice(11, 16)} UTC: configuration checksum{' '}
+          <strong className="mono">{view.shift.checksumShort}</strong>. Every device is verified against them.
+        </p>
+      ) : null}
       {view?.report ? <StationReports report={view.report} /> : null}
       {view && (running || view.report) ? (
         <>

@@ -192,13 +192,15 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
   program
     .command('station')
     .description(
-      'Station mode: provision every device of one configuration that is plugged in (USB, BLE in range, IP found on the network), several at once: firmware if behind, then the configuration, read back and confirmed. Devices not in the configuration are refused, a serial number seen twice is flagged, devices already in sync are left alone. Runs until Ctrl-C, then writes the shift report (CSV) and says where. With --json, one event a line.',
+      'Station mode: provision every device of one configuration that is plugged in (USB, BLE in range, IP found on the network), several at once: firmware if behind, then the configuration, read back and confirmed. First it shows the parameters the configuration intends and its parameter checksum, which the operator confirms (--confirm-checksum, --operator); every device is then verified against them, and one that runs other parameters fails and is kept apart. Devices not in the configuration are refused, a serial number seen twice is flagged, devices already in sync are verified and left alone. Runs until Ctrl-C, then writes the shift report (CSV) and says where. With --json, one event a line.',
     )
     .requiredOption('--configuration <name>', 'the configuration whose devices this station provisions')
     .addOption(new Option('--firmware <policy>', 'latest: install the latest firmware when a device runs older; keep: configuration only').choices(['latest', 'keep']).default('latest'))
     .option('--lanes <n>', 'devices provisioned at once', positiveInteger('--lanes'), 4)
     .option('--report <file>', 'write the shift report here (default: a new file under the data directory)')
-    .action((options: { configuration: string; firmware: 'latest' | 'keep'; lanes: number; report?: string }) => runner((ctx) => station(ctx, options, interrupt)));
+    .option('--confirm-checksum <XXXXXXXX>', "start the shift by confirming the configuration's parameter checksum (its last 8 hex digits, printed with the table; asked at a terminal otherwise); only the right one is taken")
+    .option('--operator <name>', 'your name: who confirms the shift (default: PROVISIONER_TECHNICIAN; asked at a terminal)')
+    .action((options: { configuration: string; firmware: 'latest' | 'keep'; lanes: number; report?: string; confirmChecksum?: string; operator?: string }) => runner((ctx) => station(ctx, options, interrupt)));
 
   const outbox = program.command('outbox').description('Confirmations waiting to reach the service.');
   outbox
@@ -240,11 +242,14 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .action((options: { configuration: string; out: string; expiresIn?: number }) => runner((ctx) => packageExport(ctx, options)));
   workPackage
     .command('import')
-    .description('Check a work package (signature, expiry, organization) and keep its files, so its devices can be provisioned with the network unplugged.')
+    .description(
+      "Check a work package (its organization's signature under the root key this laptop trusts, expiry, organization) and keep its files, so its devices can be provisioned with the network unplugged. Needs no API key and signs nothing in.",
+    )
     .argument('<file>')
-    .option('--signer <keyId>', 'refuse it unless the exporting workstation key is this one')
-    .option('--api-key <key>', 'when not logged in: your API key for the organization (or $PROVISIONER_API_KEY), kept unchecked until the service can be reached')
-    .action((file: string, options: { signer?: string; apiKey?: string }) => runner((ctx) => packageImport(ctx, file, options)));
+    .option('--root-fingerprint <hex>', "on a laptop never signed in to the package's service: the fingerprint of the service's root key, as `provisioner status` shows it on a signed-in laptop")
+    .option('--signer <keyId>', "refuse it unless the organization's key that signed it is this one")
+    .addOption(new Option('--api-key <key>').hideHelp())
+    .action((file: string, options: { signer?: string; rootFingerprint?: string; apiKey?: string }) => runner((ctx) => packageImport(ctx, file, options)));
   workPackage
     .command('export-confirmations')
     .description('Write the confirmations waiting in the outbox into one signed file, to deliver from a workstation that reaches the service. They stay in the outbox too.')

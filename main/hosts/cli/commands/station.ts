@@ -2,9 +2,28 @@ import { join } from 'node:path';
 import type { StationEvent, StationFirmwarePolicy } from '../../../../contract/station';
 import { BleCentral, systemBleCentral } from '../../../devices';
 import { LiveDeviceList, portGlobsFromEnv } from '../../../devices/discovery';
-import { commissioningReportWriter, loadStationRoster, serviceSyncCheck, Station, StationSetupError } from '../../../app/station';
+import {
+  commissioningReportWriter,
+  loadShiftParameters,
+  loadStationRoster,
+  serviceSyncCheck,
+  shiftConfirmationRecord,
+  shiftParametersView,
+  shiftVerificationRecorder,
+  Station,
+  StationSetupError,
+  type StationParameterCheck,
+  type StationRoster,
+} from '../../../app/station';
+import type { ProvisioningService } from '../../../app/jobs';
+import { sendLedger } from '../../../app/ledger';
+import { shortChecksum } from '../../../../domain/running-parameters';
+import { shiftConfirmationRefusal, type ShiftParameters } from '../../../../domain/shift-parameters';
+import type { StationShiftParametersView } from '../../../../contract/station';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
+import { technicianName } from '../parameter-table';
+import { ask, interactive } from './function-test';
 import { reportContextOf } from './report';
 
 export interface StationCommandOptions {
@@ -12,6 +31,10 @@ export interface StationCommandOptions {
   firmware: StationFirmwarePolicy;
   lanes: number;
   report?: string;
+  /** The configuration's parameter checksum, short, as the operator read it (asked at a terminal otherwise). */
+  confirmChecksum?: string;
+  /** The operator's own name (default PROVISIONER_TECHNICIAN; asked at a terminal). */
+  operator?: string;
 }
 
 /**
@@ -29,6 +52,7 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
     throw error;
   }
   const jobs = await ctx.provisioning();
+  const parameters = await confirmShift(ctx, roster, jobs, options);
   const bleCentral = bleCentralOf(ctx);
   // The list asks the station which links its jobs use; the station is made from the list.
   const holder: { station?: Station } = {};
@@ -52,6 +76,7 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
     reportDir: join(ctx.dirs.data, 'station'),
     ...(options.report ? { reportPath: options.report } : {}),
     onWarning: (message) => ctx.out.note(message),
+    parameters,
   });
   holder.station = shift;
   shift.on((event) => {
@@ -85,11 +110,73 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
   return counts.failed === 0 && counts.working === 0 ? EXIT.ok : EXIT.failed;
 }
 
+/**
+ * The start of the shift (issue 26): every device's intended parameters and the configuration's
+ * parameter checksum are shown; the operator types its short form (or gives it with
+ * --confirm-checksum) and names themself. Only the right checksum is taken. The confirmation goes
+ * to the ledger ('station-shift'), and each device's verification of the shift is recorded as
+ * confirmed by it.
+ */
+async function confirmShift(ctx: CliContext, roster: StationRoster, jobs: ProvisioningService, options: StationCommandOptions): Promise<StationParameterCheck> {
+  const account = await ctx.account();
+  let shift: ShiftParameters;
+  try {
+    shift = await loadShiftParameters(roster, jobs.configFiles(), account.client);
+  } catch (error) {
+    if (error instanceof StationSetupError) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
+  const view = shiftParametersView(shift);
+  if (ctx.out.json) ctx.out.jsonLine({ event: 'shift-parameters', ...view });
+  else for (const line of shiftParameterLines(view)) ctx.out.line(line);
+  let refusal: string | null;
+  if (options.confirmChecksum !== undefined) refusal = shiftConfirmationRefusal(shift, options.confirmChecksum);
+  else if (!interactive(ctx)) refusal = 'no one confirmed the parameters of the shift: run it at a terminal, or give --confirm-checksum with the 8 digits of the configuration checksum shown above';
+  else {
+    refusal = 'not confirmed';
+    for (let i = 0; i < 3 && refusal !== null; i += 1) {
+      refusal = shiftConfirmationRefusal(shift, await ask("Compare each device's values with what you intend, then type the configuration checksum to start the shift (8 hex digits): "));
+      if (refusal !== null) ctx.out.error(refusal);
+    }
+  }
+  if (refusal !== null) throw new CliError(`The shift did not start: ${refusal}`, EXIT.usage);
+  const operator = await technicianName(ctx, options.operator);
+  if (operator === null) throw new CliError('The shift did not start: its confirmation names the person who gives it: add --operator "Your Name" (or set PROVISIONER_TECHNICIAN)', EXIT.usage);
+  const keyName = account.local ? null : ((await ctx.login())?.keyName ?? null);
+  const context = { workstation: await jobs.workstation(), operator, ...(keyName ? { actor: keyName } : {}), serviceUrl: account.serviceUrl, orgId: account.orgId };
+  const confirmedAt = new Date();
+  await jobs.ledger.append(await shiftConfirmationRecord(shift, context, confirmedAt));
+  const send = () => void sendLedger(jobs.ledger, account).catch(() => undefined);
+  send();
+  const checksumShort = shortChecksum(shift.checksum);
+  if (!ctx.out.json) ctx.out.line(`Shift confirmed by ${operator} (configuration checksum ${checksumShort}): every device is verified against it.`);
+  return { shift, confirmation: { operator, checksumShort, confirmedAt: confirmedAt.toISOString() }, record: shiftVerificationRecorder(jobs.ledger, shift, context, confirmedAt, send) };
+}
+
+/** The shift's parameters as the terminal shows them: each device's intended values, then the checksum to type. */
+export function shiftParameterLines(view: StationShiftParametersView): string[] {
+  const lines = [`Parameters of "${view.configurationName}", as its configuration files intend them:`];
+  for (const device of view.devices) {
+    lines.push(`  ${device.serialNumber} (${device.deviceType}), checksum ${device.checksumShort}`);
+    const width = Math.max(...device.rows.map((row) => row.label.length), 9);
+    let group: string | undefined;
+    for (const row of device.rows) {
+      if (row.group !== group) {
+        group = row.group;
+        lines.push(`    ${group}`);
+      }
+      lines.push(`      ${row.label.padEnd(width)}  ${row.intended}`);
+    }
+  }
+  lines.push(`Configuration checksum: ${view.checksumShort}`);
+  return lines;
+}
+
 /** One line for a person watching the terminal; progress is left to the tiles and --json. */
 export function eventLine(event: StationEvent): string | null {
   switch (event.event) {
     case 'station-started':
-      return `Station for "${event.configurationName}" (${event.configurationSize} devices), ${event.lanes} lane${event.lanes === 1 ? '' : 's'}, firmware: ${event.firmware}.`;
+      return `Station for "${event.configurationName}" (${event.configurationSize} devices), ${event.lanes} lane${event.lanes === 1 ? '' : 's'}, firmware: ${event.firmware}${event.shift ? `; parameters checksum ${event.shift.checksumShort} confirmed by ${event.shift.operator}` : ''}.`;
     case 'waiting':
       return `${event.serialNumber}: plugged in (${event.link}), waiting for a lane`;
     case 'lane-started':

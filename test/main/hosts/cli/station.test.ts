@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StationEvent } from '../../../../contract/station';
+import { parseLedgerText, type LedgerEntry } from '../../../../domain/ledger';
+import { LEDGER_FILE } from '../../../../main/app/ledger/ledger';
 import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/app/jobs/device-sync';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
@@ -27,6 +29,30 @@ const world = worldPerFile('station', (opened) => buildFlowAndLogIn(opened, srcp
 afterAll(async () => {
   await shift?.stop();
 });
+
+/**
+ * What the operator does at the start of a shift: runs the station, reads the configuration's
+ * parameter checksum under the table it prints, and types it. Without it the shift does not start.
+ */
+async function shiftChecksum(): Promise<string> {
+  const run = await world().cliInProcess(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--json']);
+  expect(run.code, run.stderr).toBe(2);
+  expect(run.stdout + run.stderr).toContain('no one confirmed the parameters of the shift');
+  const shown = run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { event: string; checksumShort?: string; devices?: { serialNumber: string }[] })
+    .find((event) => event.event === 'shift-parameters');
+  expect(shown?.devices?.map((d) => d.serialNumber)).toEqual(['EPC000101', 'SRCP000101']);
+  return shown!.checksumShort!;
+}
+
+/** Every entry of the ledger files under the test's directory (the CLI's data directory holds one). */
+async function ledgerEntries(): Promise<LedgerEntry[]> {
+  const files = (await readdir(world().root, { recursive: true })).filter((file) => file.endsWith(LEDGER_FILE));
+  const texts = await Promise.all(files.map((file) => readFile(join(world().root, file), 'utf8')));
+  return texts.flatMap((text) => parseLedgerText(text)).flatMap((line) => ('entry' in line ? [line.entry] : []));
+}
 
 /** The plan: the two devices of the configuration, one pulled at 24 000 bytes of its firmware; a foreign one; a copy of a serial. */
 function plan() {
@@ -58,7 +84,11 @@ describe('provisioner station', () => {
       events.some((e) => e.event === 'refused' && e.serialNumber === 'EPC000103') &&
       events.some((e) => e.event === 'duplicate' && e.serialNumber === 'EPC000101');
 
-    const run = await world().cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--lanes', '2', '--json'], {
+    const checksum = await shiftChecksum();
+    const wrong = await world().cliInProcess(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--confirm-checksum', checksum.endsWith('0') ? `${checksum.slice(0, 7)}1` : `${checksum.slice(0, 7)}0`, '--operator', 'Ola Operator']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("That is not this configuration's parameter checksum");
+    const run = await world().cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--lanes', '2', '--json', '--confirm-checksum', checksum.toLowerCase(), '--operator', 'Ola Operator'], {
       env: { PROVISIONER_DISCOVERY: 'off' },
       onLine: (line, child) => {
         if (!line.startsWith('{')) return;
@@ -126,6 +156,19 @@ describe('provisioner station', () => {
     expect(commissioning?.path).toMatch(/-commissioning\.pdf$/);
     const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', commissioning!.path, '-']);
     for (const serial of ['SRCP000101', 'EPC000101']) expect(text).toContain(serial);
+
+    // The ledger: the shift's confirmation names the operator and the checksum; each device's
+    // automatic verification is confirmed by it.
+    const entries = await ledgerEntries();
+    const shiftEntries = entries.filter((e) => e.action === 'station-shift');
+    expect(shiftEntries).toHaveLength(1);
+    expect(shiftEntries[0]!.facts).toMatchObject({ operator: 'Ola Operator', confirmedBy: 'Ola Operator', checksumShort: checksum, configurationName: srcpToEpcOverIsm.configuration.name, devices: 2 });
+    for (const serial of ['SRCP000101', 'EPC000101']) {
+      const verifications = entries.filter((e) => e.action === 'parameter-verification' && e.serialNumber === serial);
+      expect(verifications, serial).toHaveLength(1);
+      expect(verifications[0]!.outcome).toBe('success');
+      expect(verifications[0]!.facts).toMatchObject({ person: 'Ola Operator', confirmedBy: 'Ola Operator', confirmedHow: 'by shift', shiftChecksum: shiftEntries[0]!.facts.checksum });
+    }
   });
   it('refuses a configuration name it does not know, naming those there are', { timeout: 120_000 }, async () => {
     const run = await world().cliInProcess(['station', '--configuration', 'Loader 9']);
@@ -141,7 +184,7 @@ describe('provisioner station', () => {
     await shift!.devices.get('EPC000101-copy')!.unplug();
     const events: StationEvent[] = [];
     let stopping = false;
-    await world().cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--json'], {
+    await world().cli(['station', '--configuration', srcpToEpcOverIsm.configuration.name, '--json', '--confirm-checksum', await shiftChecksum(), '--operator', 'Ola Operator'], {
       env: { PROVISIONER_DISCOVERY: 'off' },
       onLine: (line, child) => {
         if (!line.startsWith('{')) return;
@@ -153,7 +196,9 @@ describe('provisioner station', () => {
         }
       },
     });
-    expect(events.filter((e) => e.event === 'lane-started')).toEqual([]);
+    // Each is still verified (a job reads its parameters back; nothing is sent), then left alone.
+    expect(events.filter((e) => e.event === 'lane-started').map((e) => (e as { serialNumber: string }).serialNumber).sort()).toEqual(['EPC000101', 'SRCP000101']);
+    expect(events.filter((e) => e.event === 'in-sync').map((e) => (e as { text: string }).text).join('\n')).toMatch(/parameters verified \(checksum [0-9A-F]{8}\)/);
     expect(events.filter((e) => e.event === 'refused').map((e) => (e as { serialNumber: string }).serialNumber)).toEqual(['EPC000103']);
     const stopped = events.find((e) => e.event === 'station-stopped') as Extract<StationEvent, { event: 'station-stopped' }>;
     expect(stopped.counts).toMatchObject({ done: 0, failed: 0, inSync: 2, refused: 1 });
