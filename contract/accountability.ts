@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CommissioningState, CommissioningStep } from '../domain/ledger-commissioning';
 import { command } from './channel-spec';
 
 /** One receiver's reaction, as the core observed it. */
@@ -22,7 +23,11 @@ export interface FunctionTestObservationView {
   failsBecause: string[];
 }
 
-export type CommissioningStateView = 'commissioned' | 'not-commissioned' | 'untested';
+/** Whether a device is commissioned by this workstation's ledger, and which steps it still needs. */
+export interface CommissioningView {
+  state: CommissioningState;
+  missing: CommissioningStep[];
+}
 
 /** A function test as recorded in the ledger. */
 export interface FunctionTestRecordView {
@@ -30,7 +35,7 @@ export interface FunctionTestRecordView {
   result: 'pass' | 'fail';
   reasons: string[];
   note: string;
-  commissioning: CommissioningStateView;
+  commissioning: CommissioningView;
   ledgerSeq: number;
   ledgerHash: string;
 }

@@ -12,6 +12,7 @@ import {
 import type { Page } from '../domain/records';
 import type { DeviceRecord } from '../domain/registered-device-record';
 import type { UserRecord } from '../domain/users';
+import type { CommissioningView } from './accountability';
 import { command, query } from './channel-spec';
 import { nonEmpty, pageQuery, recordId, serialNumber } from './inputs';
 
@@ -45,8 +46,8 @@ export interface DeviceSyncView {
   lastObservedAt: string | null;
 }
 
-/** A row of the device list: the record and how it stands. */
-export type RegisteredDeviceRowView = RegisteredDeviceView & { sync: DeviceSyncView };
+/** A row of the device list: the record, how it stands, and (in a configuration) its commissioning by this workstation's ledger. */
+export type RegisteredDeviceRowView = RegisteredDeviceView & { sync: DeviceSyncView; commissioning: CommissioningView | null };
 export type NetworkTemplateView = IpNetworkTemplateRecord;
 export type UserView = UserRecord;
 /** `key` is only ever the masked form or null: whole keys never reach the renderer. */

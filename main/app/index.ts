@@ -193,7 +193,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     'session.useLocalWorkspace': () => session.useLocalWorkspace(),
     'session.signOut': (input) => session.signOut(input.forget),
     ...configurationHandlers(session),
-    ...registryHandlers(session),
+    ...registryHandlers(session, engine.ledger),
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
     ...packageHandlers({ session, cache, secrets: options.secretStore, workstation: () => engine.workstation() }),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FunctionTestObservationView, FunctionTestRecordView, JobView } from '../../contract/index';
 import { configurationApplied } from '../../domain/job-steps';
+import { commissioningText } from '../../domain/ledger-commissioning';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { useWorkbench } from '../stores/workbench';
@@ -11,12 +12,6 @@ type Step =
   | { kind: 'watching' }
   | { kind: 'observed'; observation: FunctionTestObservationView }
   | { kind: 'recorded'; record: FunctionTestRecordView; observation: FunctionTestObservationView };
-
-const COMMISSIONING_TEXT: Record<FunctionTestRecordView['commissioning'], string> = {
-  commissioned: 'commissioned',
-  'not-commissioned': 'NOT commissioned: the function test failed',
-  untested: 'not commissioned: no function test since the configuration was applied',
-};
 
 function appliedJob(job: JobView): boolean {
   return (job.action === 'configuration' || job.action === 'both') && job.phase === 'done' && configurationApplied(job.steps) && job.serialNumber !== null;
@@ -172,7 +167,7 @@ export function FunctionTestPanel() {
         <>
           <p role="status" className={step.record.result === 'pass' ? 'function-test__good' : 'function-test__bad'} data-testid="function-test-result">
             <strong>{step.record.result === 'pass' ? 'PASSED' : 'FAILED'}</strong>: {step.observation.pressed ? reactionsText(step.observation) : 'no press seen'}.{' '}
-            {serial} is {COMMISSIONING_TEXT[step.record.commissioning]}.
+            {serial} is {commissioningText(step.record.commissioning)}.
           </p>
           {step.record.reasons.length > 0 ? <p className="function-test__bad">Why: {step.record.reasons.join('; ')}.</p> : null}
           <p className="muted small">

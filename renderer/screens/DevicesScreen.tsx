@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { DeployStatus } from '../../domain/enums';
-import type { DeviceSyncView, RegisteredDeviceView } from '../../contract/index';
+import { commissioningShortText, commissioningText } from '../../domain/ledger-commissioning';
+import type { CommissioningView, DeviceSyncView, RegisteredDeviceView } from '../../contract/index';
 import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
@@ -33,6 +34,18 @@ export const SYNC_STATE_TEXT: Record<DeviceSyncView['state'], { text: string; to
   unknown: { text: 'Unknown', tone: 'neutral' },
 };
 
+/** Whether a device in a configuration is commissioned and, when not, the step it needs next (issue 26). */
+function CommissioningCell({ commissioning }: { commissioning: CommissioningView | null }) {
+  if (commissioning === null) return <span className="muted">—</span>;
+  const tone: Tone = commissioning.state === 'commissioned' ? 'ok' : commissioning.state === 'not-commissioned' || commissioning.state === 'parameters-differ' ? 'bad' : 'warn';
+  const short = commissioningShortText(commissioning);
+  return (
+    <span title={commissioningText(commissioning)}>
+      <Badge tone={tone}>{short.charAt(0).toUpperCase() + short.slice(1)}</Badge>
+    </span>
+  );
+}
+
 /** The organization's registry of devices. */
 export function DevicesScreen() {
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', configurableOnly: false });
@@ -51,7 +64,7 @@ export function DevicesScreen() {
         </label>
       </div>
       <ListTable
-        columns={[{ label: 'Image', className: 'thumb-col', hidden: true }, 'Serial number', 'Name', 'Type', 'Firmware', 'Configuration', 'Deploy status', 'State', 'Last observed', ACTIONS_COLUMN]}
+        columns={[{ label: 'Image', className: 'thumb-col', hidden: true }, 'Serial number', 'Name', 'Type', 'Firmware', 'Configuration', 'Deploy status', 'State', 'Commissioning', 'Last observed', ACTIONS_COLUMN]}
         {...pagedListOf(list, setPage)}
         row={(d) =>
           editing === d.serialNumber ? (
@@ -91,6 +104,9 @@ export function DevicesScreen() {
                 ) : (
                   <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
                 )}
+              </td>
+              <td data-testid="registry-commissioning">
+                <CommissioningCell commissioning={d.commissioning} />
               </td>
               <td data-testid="registry-observed">{d.sync.lastObservedAt ? dateTimeText(d.sync.lastObservedAt) : <span className="muted">Never</span>}</td>
               <td className="actions-col">

@@ -192,7 +192,7 @@ describe('WorkbenchScreen', () => {
 });
 
 describe('DevicesScreen', () => {
-  function row(serialNumber: string, sync: RegisteredDeviceRowView['sync']): RegisteredDeviceRowView {
+  function row(serialNumber: string, sync: RegisteredDeviceRowView['sync'], commissioning: RegisteredDeviceRowView['commissioning'] = null): RegisteredDeviceRowView {
     return {
       serialNumber,
       name: serialNumber,
@@ -209,6 +209,7 @@ describe('DevicesScreen', () => {
       lastConfigurationApply: null,
       registeredAt: '2026-01-01T00:00:00.000Z',
       sync,
+      commissioning,
     };
   }
 
@@ -236,5 +237,30 @@ describe('DevicesScreen', () => {
     expect(cells('EPC000101', 'registry-observed')).not.toBe('Never');
     expect(cells('EPC000102', 'registry-sync')).toBe('In sync');
     expect(cells('EPC000102', 'registry-observed')).toBe('Never');
+  });
+
+  it('says which commissioning step a device in a configuration still needs', async () => {
+    const inSync = { state: 'in-sync', text: 'in sync', expectedFirmwareVersion: '1.0.0', lastObservedAt: null } as const;
+    new FakeApi()
+      .answer('devices.list', {
+        items: [
+          row('EPC000101', inSync, { state: 'untested', missing: ['function test'] }),
+          row('EPC000102', inSync, { state: 'parameters-differ', missing: ['parameter verification', 'function test'] }),
+          row('EPC000103', inSync, { state: 'commissioned', missing: [] }),
+          row('EPC000104', inSync, null),
+        ],
+        page: 1,
+        limit: 15,
+        totalCount: 4,
+      })
+      .install();
+    view = await mount(<DevicesScreen />);
+    await settle();
+    const cell = (serial: string) => view!.container.querySelector(`tr[data-serial="${serial}"] [data-testid="registry-commissioning"]`)!;
+    expect(cell('EPC000101').textContent).toBe('Needs function test');
+    expect(cell('EPC000101').querySelector('[title]')?.getAttribute('title')).toMatch(/not commissioned.*missing: function test/);
+    expect(cell('EPC000102').textContent).toBe('Parameters differ');
+    expect(cell('EPC000103').textContent).toBe('Commissioned');
+    expect(cell('EPC000104').textContent).toBe('—');
   });
 });

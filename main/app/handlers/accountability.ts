@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountabilityChannel, CommissioningReportFileView, FunctionTestObservationView } from '../../../contract/accountability';
 import { CoreError } from '../../../contract/errors';
-import { commissioningOf } from '../../../domain/ledger-commissioning';
+import { commissioningViewOf } from '../../../domain/ledger-commissioning';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import { toCoreError } from '../errors';
 import { observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestObservation } from '../function-test';
@@ -98,13 +98,13 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
       });
       // The organization's chain gets it when the service answers; `ledger verify` sends it later otherwise.
       void sendLedger(deps.ledger, { client: account.client, serviceUrl: serviceOf(account), orgId: account.orgId }).catch(() => undefined);
-      const entries = (await deps.ledger.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : []));
+      const entries = await deps.ledger.entries();
       return {
         serialNumber: test.serialNumber,
         result: verdict.result,
         reasons: verdict.reasons,
         note: input.note,
-        commissioning: commissioningOf(entries, test.serialNumber).state,
+        commissioning: commissioningViewOf(entries, test.serialNumber),
         ledgerSeq: entry.seq,
         ledgerHash: entry.hash,
       };

@@ -1,7 +1,10 @@
 import type { DeviceSyncView, RegisteredDeviceRowView, RegistryChannel } from '../../../contract/index';
+import type { LedgerEntry } from '../../../domain/ledger';
+import { commissioningViewOf } from '../../../domain/ledger-commissioning';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { Page } from '../../../domain/records';
 import { deviceSync, latestFirmwareByType, recordedReading } from '../jobs/device-sync';
+import type { Ledger } from '../ledger';
 import type { SessionManager } from '../session';
 import { toCoreError } from '../errors';
 import type { HandlerGroup } from './types';
@@ -15,7 +18,7 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The organization's records: registered devices, network templates, users, API keys. */
-export function registryHandlers(session: SessionManager): HandlerGroup<RegistryChannel> {
+export function registryHandlers(session: SessionManager, ledger: Pick<Ledger, 'entries'>): HandlerGroup<RegistryChannel> {
   return {
     'devices.list': async (input) => {
       const { client } = session.require('devices.read');
@@ -28,7 +31,7 @@ export function registryHandlers(session: SessionManager): HandlerGroup<Registry
           configurableOnly: input.configurableOnly,
         }),
       );
-      return withSync(page, await latestFirmwareByType(client, page.items.map((d) => d.deviceType)));
+      return withSync(page, await latestFirmwareByType(client, page.items.map((d) => d.deviceType)), await ledger.entries());
     },
     'devices.register': (input) =>
       call(() =>
@@ -91,13 +94,18 @@ export function registryHandlers(session: SessionManager): HandlerGroup<Registry
  * Each row with how the device stands, judged from what the service last recorded of it: the
  * Devices screen shows the same states as `device list` (main/app/jobs/device-sync.ts).
  */
-function withSync(page: Page<DeviceRecord>, latest: ReadonlyMap<string, string | null | undefined>): Page<RegisteredDeviceRowView> {
+/**
+ * Each record with how it stands against the service and, when it is in a configuration, whether
+ * this workstation's ledger counts it commissioned and which steps it still needs.
+ */
+function withSync(page: Page<DeviceRecord>, latest: ReadonlyMap<string, string | null | undefined>, ledgerEntries: readonly LedgerEntry[]): Page<RegisteredDeviceRowView> {
   return {
     ...page,
     items: page.items.map((record) => {
       const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
       const view: DeviceSyncView = { state: sync.state, text: sync.text, expectedFirmwareVersion: sync.firmware.expected, lastObservedAt: sync.lastObservedAt };
-      return { ...record, sync: view };
+      const commissioning = record.configurationId === null ? null : commissioningViewOf(ledgerEntries, record.serialNumber);
+      return { ...record, sync: view, commissioning };
     }),
   };
 }

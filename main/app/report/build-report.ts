@@ -119,6 +119,7 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
         workstation: test?.workstation ?? null,
       },
       commissioning: commissioning.state,
+      missingSteps: commissioning.missing,
       parameters: reportParametersOf(entries, serial),
       ledgerHashes: { firmwareInstall: firmwareEntry?.hash ?? null, configurationApply: apply?.hash ?? null, functionTest: test?.hash ?? null },
     });

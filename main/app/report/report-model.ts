@@ -1,4 +1,4 @@
-import type { CommissioningState } from '../../../domain/ledger-commissioning';
+import type { CommissioningState, CommissioningStep } from '../../../domain/ledger-commissioning';
 import type { ReportParameters } from './report-parameters';
 
 /**
@@ -44,6 +44,8 @@ export interface ReportDevice {
     workstation: string | null;
   };
   commissioning: CommissioningState;
+  /** The steps it still needs, in order; empty when commissioned. */
+  missingSteps: CommissioningStep[];
   /** The parameters verified after the apply (issue 26); null when none were read back since. */
   parameters: ReportParameters | null;
   /** The ledger entries this device's lines come from. */

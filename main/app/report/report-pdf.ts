@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { COMMISSIONING_WORDS } from '../../../domain/ledger-commissioning';
+import { commissioningText } from '../../../domain/ledger-commissioning';
 import type { CommissioningReport, ReportDevice } from './report-model';
 
 /**
@@ -86,7 +86,7 @@ function deviceBlock(w: Writer, device: ReportDevice): void {
   w.keep(260);
   w.text(`${device.serialNumber}  ${device.deviceType}${device.model ? ` ${device.model}` : ''}${device.name && device.name !== device.serialNumber ? `  (${device.name})` : ''}`, { size: 12, font: 'bold' });
   const commissioned = device.commissioning === 'commissioned';
-  w.text(`Status: ${COMMISSIONING_WORDS[device.commissioning]}`, { color: commissioned ? GREEN : RED, font: 'bold', indent: 10 });
+  w.text(`Status: ${commissioningText({ state: device.commissioning, missing: device.missingSteps })}`, { color: commissioned ? GREEN : RED, font: 'bold', indent: 10 });
   w.text(`Firmware: ${device.firmware.version ?? 'not recorded'}${device.firmware.installedAt ? `, installed ${device.firmware.installedAt}` : ''}`, { indent: 10 });
   w.text('Image SHA-256:', { indent: 10, color: GREY, size: 9 });
   w.text(device.firmware.imageSha256 ?? 'not known on this workstation (no ledger entry of its install names it, and its bundle is not in the firmware cache)', { indent: 20, font: device.firmware.imageSha256 ? 'mono' : 'regular', size: 8 });

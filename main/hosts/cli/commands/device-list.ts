@@ -8,7 +8,9 @@ import {
   type DeviceSync,
   type ReconcileOutcome,
 } from '../../../app/jobs';
+import { commissioningShortText, commissioningViewOf } from '../../../../domain/ledger-commissioning';
 import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../../../domain/shared-serial';
+import { openWorkstationLedger } from '../../../app/ledger';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 
@@ -47,6 +49,9 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
   const standings = believed.length > 0 ? await reconcileListed(ctx, believed) : new Map<string, Standing>();
   const sharedReason = (d: AttachedDevice): string | null => (d.identity ? sharedSerialRefusal(shared, d.identity.serialNumber) : null);
   const exit = shared.size > 0 ? EXIT.failed : EXIT.ok;
+  // Commissioning is told by this workstation's ledger: what it applied, verified and tested.
+  const ledgerEntries = identified.length > 0 ? await openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined).entries() : [];
+  const commissioningOfDevice = (d: AttachedDevice) => (d.identity ? commissioningViewOf(ledgerEntries, d.identity.serialNumber) : null);
   if (ctx.out.json) {
     ctx.out.line(
       JSON.stringify(
@@ -68,6 +73,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
             lastObservedAt: standing?.sync.lastObservedAt ?? null,
             confirmation: standing?.confirmation ?? 'none',
             interruptedJobs: standing?.interrupted ?? [],
+            commissioning: commissioningOfDevice(d),
             sharedSerial: sharedReason(d),
             error: d.error,
           };
@@ -83,7 +89,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
     return EXIT.ok;
   }
   ctx.out.table(
-    ['CONNECTION', 'MODEL', 'INTERFACE', 'PROTOCOL', 'SERIAL NUMBER', 'FIRMWARE', 'STATE', 'LAST OBSERVED'],
+    ['CONNECTION', 'MODEL', 'INTERFACE', 'PROTOCOL', 'SERIAL NUMBER', 'FIRMWARE', 'STATE', 'COMMISSIONING', 'LAST OBSERVED'],
     devices.map((d) => {
       const standing = standings.get(d.link);
       return [
@@ -94,6 +100,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
         d.identity?.serialNumber ?? `? (${d.error ?? 'no answer'})`,
         d.identity?.firmwareVersion ?? '?',
         standing ? SYNC_STATE_LABELS[standing.sync.state] : sharedReason(d) ? 'serial claimed twice' : '?',
+        ((c) => (c ? commissioningShortText(c) : '?'))(commissioningOfDevice(d)),
         standing ? observedText(standing.sync.lastObservedAt) : '',
       ];
     }),

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { COMMISSIONING_WORDS, commissioningOf } from '../../../../domain/ledger-commissioning';
+import { commissioningOf, commissioningText } from '../../../../domain/ledger-commissioning';
 import { describeReactions, observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestResult } from '../../../app/function-test';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
@@ -95,15 +95,15 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
     () => false,
   );
   const commissioning = commissioningOf(
-    (await ledger.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : [])),
+    await ledger.entries(),
     serialNumber,
   );
   if (ctx.out.json) {
-    ctx.out.jsonLine({ event: 'result', serialNumber, result: verdict.result, reasons: verdict.reasons, observation, note, ledgerHash: entry.hash, commissioning: commissioning.state, sentToService: sent });
+    ctx.out.jsonLine({ event: 'result', serialNumber, result: verdict.result, reasons: verdict.reasons, observation, note, ledgerHash: entry.hash, commissioning: commissioning.state, missingSteps: commissioning.missing, sentToService: sent });
   } else {
     ctx.out.line(`${serialNumber}: function test ${verdict.result === 'pass' ? 'PASSED' : 'FAILED'}: ${observation.pressed ? describeReactions(observation) : 'no press seen'}.`);
     if (verdict.reasons.length > 0) ctx.out.line(`  why: ${verdict.reasons.join('; ')}`);
-    ctx.out.line(`  ${serialNumber} is ${COMMISSIONING_WORDS[commissioning.state]}. Recorded in the ledger (entry ${entry.seq}, ${entry.hash.slice(0, 16)}…).`);
+    ctx.out.line(`  ${serialNumber} is ${commissioningText(commissioning)}. Recorded in the ledger (entry ${entry.seq}, ${entry.hash.slice(0, 16)}…).`);
     if (!sent) ctx.out.note('the service could not be reached; the test reaches it with the next "provisioner ledger verify"');
   }
   return verdict.result === 'pass' ? EXIT.ok : EXIT.failed;
@@ -116,7 +116,7 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
  */
 export async function offerFunctionTests(ctx: CliContext, serialNumbers: readonly string[], updateCode: number): Promise<number> {
   if (!interactive(ctx)) return updateCode;
-  const entries = (await openWorkstationLedger(ctx.dirs.data).readAll()).flatMap((line) => ('entry' in line ? [line.entry] : []));
+  const entries = await openWorkstationLedger(ctx.dirs.data).entries();
   let code = updateCode;
   for (const serialNumber of serialNumbers) {
     const last = entries.findLast((entry) => entry.serialNumber === serialNumber);

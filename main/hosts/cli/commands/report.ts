@@ -1,4 +1,5 @@
 import { extname, resolve } from 'node:path';
+import { commissioningText } from '../../../../domain/ledger-commissioning';
 import { writeFileAtomic } from '../../../../platform/durable-file';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
@@ -63,6 +64,9 @@ export async function report(ctx: CliContext, options: ReportOptions): Promise<n
   if (ctx.out.json) ctx.out.jsonLine({ event: 'written', path, format: kind === '.pdf' ? 'pdf' : 'json', devices: made.devices.length, ledgerIntact: made.ledger.intact });
   else {
     ctx.out.line(`Wrote the commissioning report of configuration "${made.configuration.name}" to ${path}: ${summary(made)}.`);
+    for (const device of made.devices) {
+      if (device.commissioning !== 'commissioned') ctx.out.note(`${device.serialNumber} is ${commissioningText({ state: device.commissioning, missing: device.missingSteps })}`);
+    }
     if (!made.ledger.intact) ctx.out.error(`the ledger is broken (${made.ledger.broken ?? ''}); the report says so; run "provisioner ledger verify"`);
   }
   return EXIT.ok;

@@ -18,7 +18,9 @@ const scratch = useScratchDir('report-forged');
 const SERIAL = 'EPC000101';
 
 function record(action: LedgerRecord['action'], outcome: LedgerRecord['outcome']): LedgerRecord {
-  return { at: new Date().toISOString(), action, outcome, serialNumber: SERIAL, workstation: 'ws-report-1', facts: action === 'configuration-apply' ? { syncId: 'a' } : { result: outcome === 'success' ? 'pass' : 'fail' } };
+  const facts =
+    action === 'configuration-apply' ? { syncId: 'a' } : action === 'parameter-verification' ? { confirmedBy: 'Ada Lovelace' } : { result: outcome === 'success' ? 'pass' : 'fail' };
+  return { at: new Date().toISOString(), action, outcome, serialNumber: SERIAL, workstation: 'ws-report-1', facts };
 }
 
 describe('the commissioning report and a forged ledger entry', () => {
@@ -26,10 +28,11 @@ describe('the commissioning report and a forged ledger entry', () => {
     const dir = join(scratch.dir, 'ledger');
     const ledger = new Ledger({ dir, secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')) });
     await ledger.append(record('configuration-apply', 'success'));
+    await ledger.append(record('parameter-verification', 'success'));
     const failed = await ledger.append(record('function-test', 'failure'));
     const attackerPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const forged = signLedgerEntry({ ...bodyOf(failed), ...record('function-test', 'success'), seq: failed.seq + 1, prevHash: failed.hash, signerKey: ledgerSignerKeyOf(attackerPem) }, attackerPem);
-    const lines = [...(await ledger.readAll()), { line: 3, entry: forged }];
+    const lines = [...(await ledger.readAll()), { line: 4, entry: forged }];
     const device = { serialNumber: SERIAL, name: SERIAL, deviceType: 'EPC', model: 'EPC-300', firmwareVersion: '1.1.0', deployStatus: 'Deployed', deployedSyncId: 'a', lastConfigurationApply: null, lastFirmwareApply: null } as unknown as DeviceRecord;
     const sources = { configuration: { id: 'c', name: 'Loader 7' } as unknown as ConfigurationRecord, devices: [device], ledger: lines, firmware: async () => undefined, workstation: 'ws-report-1', service: 'http://127.0.0.1', orgId: 'demo', now: new Date() };
 
@@ -41,6 +44,6 @@ describe('the commissioning report and a forged ledger entry', () => {
     expect(report.devices[0]!.commissioning).not.toBe('commissioned');
     expect(report.devices[0]!.functionTest.result).toBe('fail');
     expect(report.ledger.intact).toBe(false);
-    expect(report.ledger.broken).toMatch(/entry 3 at line 3 .*not by this workstation's key/);
+    expect(report.ledger.broken).toMatch(/entry 4 at line 4 .*not by this workstation's key/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sendControlCommand } from '../../../../simulator/device/control-socket';
 import { ledgerEntries, worldPerTest } from '../../app/jobs/helpers/world';
-import { applyConfiguration } from './helpers/applied-configuration';
+import { applyConfiguration, confirmParameters } from './helpers/applied-configuration';
 
 /**
  * The function test end to end: simulated devices of one configuration, the E-stop pressed through
@@ -16,6 +16,7 @@ describe('provisioner device function-test', () => {
     const w = await startWorld('function-test');
     const { devices } = await applyConfiguration(w, [{ serialNumber: 'EPC000101' }, { serialNumber: 'EPC000102' }]);
     const [sender, receiver] = [devices[0]!, devices[1]!];
+    await confirmParameters(w, 'EPC000101');
 
     // 1. The technician's hand, through the control socket, once the app watches.
     const pressed: Promise<unknown>[] = [];
@@ -27,7 +28,17 @@ describe('provisioner device function-test', () => {
     expect(byHand.code, byHand.stdout + byHand.stderr).toBe(0);
     expect(await Promise.all(pressed)).toEqual([{ ok: true, presses: 1 }]);
     expect(byHand.stdout).toMatch(/EPC000101: function test PASSED: EPC000102 \d+ ms\./);
-    expect(byHand.stdout).toContain('EPC000101 is commissioned (function test passed)');
+    expect(byHand.stdout).toContain('EPC000101 is commissioned (parameters verified, function test passed)');
+
+    // `device list` says which step each device still needs: EPC000102's parameters were never confirmed, nor was it tested.
+    const listed = await w.cli(['--json', 'device', 'list']);
+    const commissioning = Object.fromEntries((JSON.parse(listed.stdout) as { serialNumber: string; commissioning: unknown }[]).map((d) => [d.serialNumber, d.commissioning]));
+    expect(commissioning).toEqual({
+      EPC000101: { state: 'commissioned', missing: [] },
+      EPC000102: { state: 'unverified', missing: ['parameter verification', 'function test'] },
+    });
+    const table = await w.cli(['device', 'list']);
+    expect(table.stdout).toMatch(/EPC000102 .*needs parameters, function test/);
 
     // 2. The simulator's technician presses by itself 200 ms after the app starts watching.
     await sender.stop();

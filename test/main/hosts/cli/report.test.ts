@@ -7,6 +7,7 @@ import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
 import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
 import { nextReleaseOf, publishRelease } from './helpers/releases';
+import { confirmParameters } from './helpers/applied-configuration';
 
 /**
  * The commissioning report end to end: firmware installed, configuration applied and a function
@@ -33,6 +34,7 @@ interface ReportJson {
     configuration: { syncId: string | null; workstation: string | null };
     functionTest: { result: string | null; maxReactionMs: number | null };
     commissioning: string;
+    missingSteps: string[];
     ledgerHashes: { firmwareInstall: string | null; configurationApply: string | null; functionTest: string | null };
   }[];
   ledger: { intact: boolean; entries: number };
@@ -50,6 +52,7 @@ describe('provisioner report', () => {
     const firmware = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
     expect(firmware.code, firmware.stderr).toBe(0);
     for (const serial of ['EPC000101', 'EPC000102']) expect((await w.cli(['device', 'configuration', 'update', serial])).code).toBe(0);
+    await confirmParameters(w, 'EPC000101');
     const tested = await w.cli(['device', 'function-test', 'EPC000101', '--result', 'pass', '--note', 'cabinet 3']);
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
 
@@ -75,7 +78,9 @@ describe('provisioner report', () => {
     expect(text).toContain('Safety timeout: 500 ms');
     expect(text).toMatch(/Function test: PASSED/);
     expect(text).toContain('Note: cabinet 3');
-    expect(text).toContain('not commissioned: no function test since the configuration was applied');
+    // EPC000102's parameters were read back but no one confirmed them, and it was not tested.
+    expect(text.replace(/\s+/g, ' ')).toContain('not commissioned: its parameters are not verified and confirmed since the configuration was applied (missing: parameter verification, function test)');
+    expect(pdf.stderr + pdf.stdout).toMatch(/EPC000102 is not commissioned: .*\(missing: parameter verification, function test\)/);
 
     const jsonPath = join(w.root, 'report.json');
     expect((await w.cli(['report', '--configuration', name, '--out', jsonPath])).code).toBe(0);
@@ -90,7 +95,7 @@ describe('provisioner report', () => {
     expect(first!.ledgerHashes.configurationApply).toMatch(/^[0-9a-f]{64}$/);
     expect(first!.ledgerHashes.functionTest).toMatch(/^[0-9a-f]{64}$/);
     expect(first!.configuration.syncId).toBe(syncIds.EPC000101);
-    expect(second).toMatchObject({ serialNumber: 'EPC000102', commissioning: 'untested', functionTest: { result: null } });
+    expect(second).toMatchObject({ serialNumber: 'EPC000102', commissioning: 'unverified', missingSteps: ['parameter verification', 'function test'], functionTest: { result: null } });
     // The PDF names each ledger hash in full, to be checked against the ledger.
     expect(text).toContain(first!.ledgerHashes.functionTest);
 

@@ -30,3 +30,17 @@ export async function applyConfiguration(world: World, wanted: readonly Configur
   }
   return { configurationId, devices };
 }
+
+/**
+ * A technician confirms the parameters `serialNumber` runs, as `device configuration update`
+ * takes it without a terminal: the short checksum read by `device verify --parameters`, typed back
+ * with a name. Only a device whose parameters match can be confirmed.
+ */
+export async function confirmParameters(world: World, serialNumber: string, technician = 'Ada Lovelace'): Promise<string> {
+  const verify = await world.cli(['--json', 'device', 'verify', serialNumber, '--parameters']);
+  if (verify.code !== 0) throw new Error(`the parameters of ${serialNumber} do not verify (exit ${verify.code}): ${verify.stdout}${verify.stderr}`);
+  const [table] = JSON.parse(verify.stdout) as Array<{ runningChecksumShort: string }>;
+  const confirmed = await world.cli(['device', 'configuration', 'update', serialNumber, '--confirm-checksum', table!.runningChecksumShort, '--technician', technician]);
+  if (confirmed.code !== 0) throw new Error(`the parameters of ${serialNumber} were not confirmed (exit ${confirmed.code}): ${confirmed.stdout}${confirmed.stderr}`);
+  return table!.runningChecksumShort;
+}
