@@ -4,11 +4,13 @@ import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import { openPostgres } from '../db/postgres';
 import { CliError, refusedWhenBusy } from './cli-error';
+import type { SecurityEventSink } from './security-log';
 
 /** What the database commands need of the program around them. */
 export interface DatabaseCommandContext {
   out: (text: string) => void;
   err: (text: string) => void;
+  security: SecurityEventSink;
   /** The database the global options name (--database-url wins over --data). */
   target: () => BackupTarget;
 }
@@ -34,6 +36,7 @@ export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContex
     .requiredOption('--out <file>', 'where to write the backup')
     .action(async (options: { out: string }) => {
       await reported(() => backupDatabase(ctx.target(), options.out));
+      ctx.security({ event: 'backup', target: described(ctx.target()), file: options.out }, 'database backed up');
       ctx.out(`wrote ${options.out}\n`);
     });
 
@@ -41,9 +44,22 @@ export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContex
     .description('Replace the database with a backup. Stop the service first. PGlite: the current data directory is kept beside it; PostgreSQL: applied in one transaction.')
     .action(async (file: string) => {
       const { previous } = await reported(() => restoreDatabase(ctx.target(), file));
+      ctx.security({ event: 'restore', target: described(ctx.target()), file }, 'database restored');
       if (previous) ctx.err(`the data directory as it was is kept at ${previous}\n`);
       ctx.out(`restored ${file}\n`);
     });
+}
+
+/** The database a backup or restore was of, for the log: a PGlite directory, or PostgreSQL's address without its password. */
+function described(target: BackupTarget): string {
+  if (target.kind === 'pglite') return target.dataDir;
+  try {
+    const url = new URL(target.databaseUrl);
+    url.password = '';
+    return url.toString();
+  } catch {
+    return 'postgres';
+  }
 }
 
 async function reported<T>(work: () => Promise<T>): Promise<T> {

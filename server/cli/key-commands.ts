@@ -4,11 +4,13 @@ import { listApiKeys, MAX_ROTATION_OVERLAP_SECONDS, revokeApiKeys, rotateApiKey,
 import { getOrganization } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
 import { CliError } from './cli-error';
+import type { SecurityEventSink } from './security-log';
 
 /** What the key commands need of the program around them. */
 export interface KeyCommandContext {
   out: (text: string) => void;
   err: (text: string) => void;
+  security: SecurityEventSink;
   withDatabase: <T>(work: (db: Database) => Promise<T>) => Promise<T>;
 }
 
@@ -80,6 +82,7 @@ export function addKeyCommands(key: Command, ctx: KeyCommandContext): void {
         return db.transaction((tx) => revokeApiKeys(tx, options.org, options.name));
       });
       if (revoked.length === 0) throw new CliError(`Organization "${options.org}" has no key named "${options.name}" (key list --org ${options.org} shows its keys).`);
+      ctx.security({ event: 'key-revoked', orgId: options.org, keyName: options.name, role: revoked[0]!.role }, 'API key revoked');
       ctx.out(`revoked ${options.name} of organization ${options.org}${revoked.length > 1 ? ` (${revoked.length} keys: the current one and those a rotation left working)` : ''}\n`);
     });
 
@@ -96,6 +99,7 @@ export function addKeyCommands(key: Command, ctx: KeyCommandContext): void {
         return db.transaction((tx) => rotateApiKey(tx, secrets.box, { orgId: options.org, name: options.name, oldValidUntil: until }));
       });
       if (outcome === 'not-found') throw new CliError(`Organization "${options.org}" has no key named "${options.name}" (key list --org ${options.org} shows its keys).`);
+      ctx.security({ event: 'key-rotated', orgId: options.org, keyName: options.name, role: outcome.record.role }, `API key rotated; the old key works until ${until.toISOString()}`);
       ctx.out(`${outcome.key}\n`);
       ctx.err(`the old key ${options.name} works until ${until.toISOString()}; the line above is its replacement (role ${outcome.record.role})\n`);
     });

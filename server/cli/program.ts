@@ -10,6 +10,7 @@ import { startService } from '../service';
 import { API_KEY_NAME_PATTERN, issueApiKey } from '../store/api-keys';
 import { addKeyCommands } from './key-commands';
 import { addSecretsCommands } from './secrets-commands';
+import { securityEventSink } from './security-log';
 import { loadDefaultReleaseKey } from '../store/default-release-key';
 import { releaseDevice } from '../store/devices';
 import { upsertManufacturingRecords } from '../store/manufacturing';
@@ -71,6 +72,8 @@ export function buildProgram(io: CliIo): Command {
     .addOption(new Option('--data <dir>', 'PGlite data directory').env('PROVISIONER_SERVICE_DATA').default(DEFAULT_DATA_DIR))
     .addOption(new Option('--database-url <url>', 'PostgreSQL connection string (wins over --data)').env('DATABASE_URL'));
   const storage = (): StorageOptions => program.opts<StorageOptions>();
+  // What an operator command changes that an auditor follows is logged as the API logs it.
+  const security = securityEventSink(io.err);
   // A password on the command line is every local user's to read (ps, /proc/PID/cmdline): refused,
   // so that it is moved to the environment or a file before it is used a second time.
   program.hook('preAction', () => {
@@ -136,9 +139,10 @@ export function buildProgram(io: CliIo): Command {
         if (issued === 'name-taken') throw new CliError(`Organization "${options.org}" already has a key named "${options.name}".`);
         return issued.key;
       });
+      security({ event: 'key-created', orgId: options.org, keyName: options.name, role: options.role }, 'API key created');
       io.out(`${value}\n`);
     });
-  addKeyCommands(key, { out: io.out, err: io.err, withDatabase: (work) => withDatabase(storage(), work) });
+  addKeyCommands(key, { out: io.out, err: io.err, security, withDatabase: (work) => withDatabase(storage(), work) });
 
   const devices = program.command('devices').description('Manufacturing records and who holds a device.');
   devices.command('import').argument('<file>', 'CSV with the header serialNumber,deviceType,model')
@@ -191,11 +195,12 @@ export function buildProgram(io: CliIo): Command {
       io.err(`organization ${seed.orgId} is ready; the line above is its Admin key\n`);
     });
 
-  addSecretsCommands(program, { out: io.out, err: io.err, withDatabase: (work) => withDatabase(storage(), work) });
+  addSecretsCommands(program, { out: io.out, err: io.err, security, withDatabase: (work) => withDatabase(storage(), work) });
 
   addDatabaseCommands(program, {
     out: io.out,
     err: io.err,
+    security,
     target: () => {
       const { databaseUrl, data } = storage();
       return databaseUrl ? { kind: 'postgres', databaseUrl } : { kind: 'pglite', dataDir: data ?? DEFAULT_DATA_DIR };

@@ -4,11 +4,13 @@ import type { Database } from '../db/database';
 import { parseSealingKey, resealAll } from '../store/sealing';
 import { loadServiceSecrets, sealingKeyFromEnvironment } from '../store/secrets';
 import { CliError } from './cli-error';
+import type { SecurityEventSink } from './security-log';
 
 /** What the secrets commands need of the program around them. */
 export interface SecretsCommandContext {
   out: (text: string) => void;
   err: (text: string) => void;
+  security: SecurityEventSink;
   withDatabase: <T>(work: (db: Database) => Promise<T>) => Promise<T>;
   env?: NodeJS.ProcessEnv;
 }
@@ -47,6 +49,7 @@ export function addSecretsCommands(program: Command, ctx: SecretsCommandContext)
         const { box } = await loadServiceSecrets(db, env);
         return db.transaction((tx) => resealAll(tx, box, next));
       });
+      ctx.security({ event: 'configuration', setting: 'sealing-key' }, `secrets resealed with a new sealing key (${moved})`);
       ctx.out(`resealed ${moved} secrets\n`);
       ctx.err('start the service with the new key only (PROVISIONER_SEALING_KEY_FILE or PROVISIONER_SEALING_KEY): the old one no longer opens them, and the database keeps no key of its own\n');
     });

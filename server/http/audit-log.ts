@@ -28,7 +28,7 @@ export type SecurityEvent =
   | { event: 'auth-failed' | 'access-denied'; status: number }
   | { event: 'key-created' | 'key-revoked' | 'key-rotated' | 'key-role-changed'; orgId: string; keyName: string; role?: string; by?: string }
   | { event: 'configuration'; setting: string }
-  | { event: 'backup' | 'restore'; target: string };
+  | { event: 'backup' | 'restore'; target: string; file: string };
 
 /** Logs a security event on the request's logger (its id, and the audit line's fields, come with it). */
 export function securityEvent(request: FastifyRequest, event: SecurityEvent, message: string): void {
