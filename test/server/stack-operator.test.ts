@@ -25,6 +25,11 @@ const SEALING_KEY = randomBytes(32).toString('base64');
 const scratch = useScratchDir('stack-operator');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The runbook's lines (docs/operations.md), run as written: the arguments after `npm run stack --`. */
+const RUNBOOK_UP = 'npm run stack -- up --instances 2 --seed-demo';
+const RUNBOOK_DOWN = 'npm run stack -- down';
+const argsOf = (line: string): string[] => line.replace(/^npm run stack -- /, '').split(' ');
+
 function runStack(args: string[], env: NodeJS.ProcessEnv): { done: Promise<{ code: number; out: string; err: string }> } {
   const child = spawn(process.execPath, ['--import', 'tsx', STACK_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
@@ -87,7 +92,7 @@ describe.skipIf(!canRun)('the stack as an operator runs it (needs PostgreSQL 15 
       PROVISIONER_STACK_DIR: join(scratch.dir, 'default-run'),
     };
     // Command lines are read throughout `up`, so that migrate and seed-demo are seen too.
-    const up = runStack(['up', '--instances', '2', '--seed-demo', '--run-dir', runDir], env);
+    const up = runStack([...argsOf(RUNBOOK_UP), '--run-dir', runDir], env);
     let finished = false;
     const result = up.done.finally(() => (finished = true));
     while (!finished) {
@@ -210,7 +215,7 @@ describe.skipIf(!canRun)('the stack as an operator runs it (needs PostgreSQL 15 
     expect((await runStack(['down', '--run-dir', other, '--remove-logs'], env).done).code).toBe(0);
     expect(existsSync(other)).toBe(false);
 
-    const stopped = await runStack(['down'], env).done;
+    const stopped = await runStack(argsOf(RUNBOOK_DOWN), env).done;
     expect(stopped.code, stopped.err).toBe(0);
     expect(stopped.err).toContain(`stopped the stack in ${runDir}; its logs are in ${runDir}`);
     expect(() => process.kill(stack.haproxy.pid, 0)).toThrow();
