@@ -13,8 +13,13 @@ export interface WorkPackageFileView {
   deviceCount: number;
   firmwareCount: number;
   expiresAt: string;
-  /** The exporting workstation's key id: what the importer compares (or passes as --signer). */
+  /** The id of the organization's key that signed it (on the service). */
   signerKeyId: string;
+  /**
+   * The fingerprint of the service's root key: what a laptop never signed in there is given with
+   * the package, by another road than the package (package import --root-fingerprint).
+   */
+  rootFingerprint: string;
 }
 
 /** Work packages for plants without network. */

@@ -50,6 +50,8 @@ export const ROLE_MATRIX = {
   'workstations.grant': FILE_READERS,
   'workstations.revoke': ADMINS,
   'workstations.keys': EVERYONE,
+  // Who exports a work package has the organization's key sign it (the service checks what it grants).
+  'workPackages.sign': FILE_READERS,
 
   'ipNetworkTemplates.list': READERS,
   'ipNetworkTemplates.create': CONFIG_WRITERS,

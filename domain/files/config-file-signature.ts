@@ -36,6 +36,21 @@ export function keyIdOf(publicKeyPem: string): string {
   return keyIdOfDer(createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }));
 }
 
+/**
+ * A root key's fingerprint: the whole SHA-256 of its SPKI DER, hex (64 digits). What a technician
+ * compares, or gives a laptop that has no root yet (`package import --root-fingerprint`); the key
+ * id is its first half.
+ */
+export function rootKeyFingerprint(publicKeyPem: string): string {
+  return createHash('sha256').update(createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' })).digest('hex');
+}
+
+/** A fingerprint as typed: 64 hex digits, in any case, with spaces or colons between them if one likes; undefined when it is not one. */
+export function parseRootKeyFingerprint(text: string): string | undefined {
+  const digits = text.replace(/[\s:]/g, '').toLowerCase();
+  return /^[0-9a-f]{64}$/.test(digits) ? digits : undefined;
+}
+
 function keyIdOfDer(spkiDer: Uint8Array): string {
   return createHash('sha256').update(spkiDer).digest('hex').slice(0, 32);
 }

@@ -36,6 +36,26 @@ export interface ContainerSigner {
 export interface ContainerSignerRecord {
   keyId: string;
   publicKeyPem: string;
+  /**
+   * Present when an organization's key signed (ES256): the service root key's certificate of that
+   * key (config-file-org-key.ts), base64. Whether the root is one to trust, the reader decides.
+   */
+  certificate?: string;
+}
+
+/**
+ * What an organization's ES256 key signs of a container: this line, then the manifest's bytes. The
+ * same key signs configuration files (a CBOR map) and workstation key lists (their own line), so no
+ * signature made for one of those can be taken for a manifest, nor one of these for them.
+ */
+export const ORGANIZATION_MANIFEST_CONTEXT = 'provisioner-signed-manifest/1\n';
+
+export function organizationSignedBytes(manifestBytes: Uint8Array): Uint8Array {
+  const context = strToU8(ORGANIZATION_MANIFEST_CONTEXT);
+  const out = new Uint8Array(context.length + manifestBytes.length);
+  out.set(context, 0);
+  out.set(manifestBytes, context.length);
+  return out;
 }
 
 export interface SignedZipManifest {
@@ -82,8 +102,12 @@ function zipOf(manifestBytes: Uint8Array, signature: Uint8Array, files: Readonly
   return zipSync(zippable, stored);
 }
 
-/** Writes the container: `body` in the manifest, every file listed with its hash, the manifest signed. */
-export function buildSignedZip(input: { format: string; body: unknown; files: ReadonlyMap<string, Uint8Array>; signer: ContainerSigner }): Uint8Array {
+/**
+ * The manifest's bytes, to be signed: `body`, every file listed with its hash, the signer named.
+ * Where the key is elsewhere (an organization's key, on the service), these bytes travel to it and
+ * its signature comes back for assembleSignedZip.
+ */
+export function signedZipManifest(input: { format: string; body: unknown; files: ReadonlyMap<string, Uint8Array>; signer: ContainerSignerRecord }): Uint8Array {
   for (const name of input.files.keys()) {
     if (name === SIGNED_ZIP_MANIFEST || name === SIGNED_ZIP_SIGNATURE || !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(name) || name.split('/').includes('..')) {
       throw new Error(`"${name}" cannot be the name of a file in a signed container.`);
@@ -96,11 +120,37 @@ export function buildSignedZip(input: { format: string; body: unknown; files: Re
       const bytes = input.files.get(name)!;
       return { name, size: bytes.length, sha256: sha256OfBytes(bytes) };
     }),
-    signer: { keyId: input.signer.keyId, publicKeyPem: input.signer.publicKeyPem },
+    signer: {
+      keyId: input.signer.keyId,
+      publicKeyPem: input.signer.publicKeyPem,
+      ...(input.signer.certificate !== undefined ? { certificate: input.signer.certificate } : {}),
+    },
   };
-  const manifestBytes = strToU8(JSON.stringify(manifest, null, 2));
+  return strToU8(JSON.stringify(manifest, null, 2));
+}
+
+/** The container from a manifest (signedZipManifest), its signature and the files it lists. */
+export function assembleSignedZip(manifestBytes: Uint8Array, signature: Uint8Array, files: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  return zipOf(manifestBytes, signature, files);
+}
+
+/** Writes the container signed by an Ed25519 key held here. */
+export function buildSignedZip(input: { format: string; body: unknown; files: ReadonlyMap<string, Uint8Array>; signer: ContainerSigner }): Uint8Array {
+  const manifestBytes = signedZipManifest({ ...input, signer: { keyId: input.signer.keyId, publicKeyPem: input.signer.publicKeyPem } });
   const signature = new Uint8Array(sign(null, manifestBytes, createPrivateKey(input.signer.privateKeyPem)));
   return zipOf(manifestBytes, signature, input.files);
+}
+
+/**
+ * Whether `signature` is the named key's over the manifest: Ed25519 (a workstation's key) over the
+ * bytes; ES256 (an organization's key, which names its certificate) over the context line and the bytes.
+ */
+function manifestSignatureHolds(manifestBytes: Uint8Array, signature: Uint8Array, key: KeyObject, signer: ContainerSignerRecord): boolean {
+  if (key.asymmetricKeyType === 'ed25519') return signer.certificate === undefined && verify(null, manifestBytes, key, signature);
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' && typeof signer.certificate === 'string') {
+    return signature.length === 64 && verify('sha256', organizationSignedBytes(manifestBytes), { key, dsaEncoding: 'ieee-p1363' }, signature);
+  }
+  return false;
 }
 
 function fail(code: string, message: string): never {
@@ -115,7 +165,10 @@ class StopListing extends Error {}
  * and the file exactly the bytes its contents make. Who the signer is, the caller decides.
  * Codes: WP_NOT_A_PACKAGE (not this kind of file at all), WP_TOO_LARGE, WP_TAMPERED.
  */
-export function openSignedZip(zip: Uint8Array, options: { format: string; what: string; limits: SignedZipLimits }): OpenedSignedZip {
+export function openSignedZip(
+  zip: Uint8Array,
+  options: { format: string; what: string; limits: SignedZipLimits; /** What to say of a signed file of an earlier format this version no longer takes. */ formerFormats?: Readonly<Record<string, string>> },
+): OpenedSignedZip {
   const { what, limits } = options;
   const tampered = (detail: string): never => fail('WP_TAMPERED', `The ${what} has been changed since it was signed (${detail}). Do not use it: ask for a new one.`);
   if (zip.length > limits.maxZipBytes) fail('WP_TOO_LARGE', `The ${what} is ${zip.length} bytes, more than the ${limits.maxZipBytes} one may be.`);
@@ -161,9 +214,10 @@ export function openSignedZip(zip: Uint8Array, options: { format: string; what: 
   } catch {
     return tampered('the signer key in its manifest is not a public key');
   }
-  if (signerKey.asymmetricKeyType !== 'ed25519' || !verify(null, manifestBytes, signerKey, signature)) tampered('its manifest does not match its signature');
+  if (!manifestSignatureHolds(manifestBytes, signature, signerKey, manifest.signer)) tampered('its manifest does not match its signature');
   if (containerKeyIdOf(manifest.signer.publicKeyPem) !== manifest.signer.keyId) tampered('the signer key id does not match the key');
   // Signed from here on: the manifest is the one its signer wrote. Which format it says is now trusted.
+  if (manifest.format !== options.format && options.formerFormats?.[manifest.format] !== undefined) fail('WP_NOT_A_PACKAGE', options.formerFormats[manifest.format]!);
   if (manifest.format !== options.format) {
     fail('WP_NOT_A_PACKAGE', `The file is not a ${what}: it is a ${String(manifest.format)} file. Check that you chose the right file.`);
   }

@@ -1,9 +1,19 @@
+import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { enrolmentGrantSchema } from '../workstation-keys';
 import { deviceTypeSchema } from '../device-types';
+import { decodeOrgKeyCertificate } from './config-file-org-key';
+import { verifyOrganizationKey } from './config-file-signature';
 import { FileFormatError } from './file-error';
 import { firmwareReleaseKeySchema } from './firmware-release-key';
-import { buildSignedZip, openSignedZip, type ContainerSigner, type ContainerSignerRecord, type SignedZipLimits } from './work-package-container';
+import {
+  assembleSignedZip,
+  openSignedZip,
+  organizationSignedBytes,
+  signedZipManifest,
+  type ContainerSignerRecord,
+  type SignedZipLimits,
+} from './work-package-container';
 
 /**
  * A work package: everything a laptop that never reaches the service needs to provision the
@@ -12,9 +22,21 @@ import { buildSignedZip, openSignedZip, type ContainerSigner, type ContainerSign
  * offered them), each device's signed configuration file, the device list, the organization's public
  * keys (the service's root key that certifies the organization's configuration signing key, and
  * the firmware release keys it trusts), and an expiry date.
+ *
+ * The organization's key signs it (the key that signs its configuration files, certified by the
+ * service's root key), on the service: the exporting workstation sends the manifest
+ * (workPackageManifest), the service checks what it vouches for (its root key, its trusted release
+ * keys, the expiry) and signs (signWorkPackageManifest), the workstation seals the file
+ * (sealWorkPackage). A reader takes a package only when that chain ends in a root key it trusts
+ * (verifyWorkPackageSigner): nobody but the service can say what a package grants.
  */
 
-export const WORK_PACKAGE_FORMAT = 'provisioner-work-package/1';
+export const WORK_PACKAGE_FORMAT = 'provisioner-work-package/2';
+/** Packages of format 1 were signed by the exporting workstation's own key, which vouched for nothing. */
+const FORMER_FORMATS = {
+  'provisioner-work-package/1':
+    "The work package was made by an earlier version and signed by a workstation's own key, not by its organization's: this version does not take it. Export it again from a workstation signed in to the service.",
+};
 
 /** Several bundles of up to 32 MiB each (zip-limits.ts), a configuration file per device. */
 export const WORK_PACKAGE_LIMITS: SignedZipLimits = { maxZipBytes: 1024 * 1024 * 1024, maxEntries: 4096 };
@@ -85,10 +107,75 @@ export interface WorkPackage {
   files: Map<string, Uint8Array>;
 }
 
-export function buildWorkPackage(body: WorkPackageBody, files: ReadonlyMap<string, Uint8Array>, signer: ContainerSigner): Uint8Array {
+/** The organization key that signs a package, as its manifest names it: the key and the root key's certificate of it. */
+export interface WorkPackageSignerKey {
+  keyId: string;
+  publicKeyPem: string;
+  /** config-file-org-key.ts, base64. */
+  certificate: string;
+}
+
+/** An organization's key where it is held (the service): its certificate, and ES256 signing with it. */
+export interface OrganizationManifestSigner {
+  keyId: string;
+  certificate: Uint8Array;
+  sign(data: Uint8Array): Uint8Array;
+}
+
+/** The signer record of an organization key, read from its certificate. */
+export function workPackageSignerKeyOf(signer: Pick<OrganizationManifestSigner, 'keyId' | 'certificate'>): WorkPackageSignerKey {
+  const decoded = decodeOrgKeyCertificate(signer.certificate);
+  const publicKeyPem = createPublicKey({ key: Buffer.from(decoded.publicKey), format: 'der', type: 'spki' }).export({ type: 'spki', format: 'pem' }).toString();
+  return { keyId: decoded.keyId, publicKeyPem, certificate: Buffer.from(signer.certificate).toString('base64') };
+}
+
+/** The manifest's bytes for the organization's key to sign: the body checked, every file it names given. */
+export function workPackageManifest(body: WorkPackageBody, files: ReadonlyMap<string, Uint8Array>, signer: WorkPackageSignerKey): Uint8Array {
   const checked = workPackageBodySchema.parse(body);
   for (const name of namedFiles(checked)) if (!files.has(name)) throw new Error(`The work package names ${name} but it was not given.`);
-  return buildSignedZip({ format: WORK_PACKAGE_FORMAT, body: checked, files, signer });
+  return signedZipManifest({ format: WORK_PACKAGE_FORMAT, body: checked, files, signer });
+}
+
+/** The organization key's ES256 signature of a package manifest (what the service answers). */
+export function signWorkPackageManifest(manifestBytes: Uint8Array, signer: Pick<OrganizationManifestSigner, 'sign'>): Uint8Array {
+  return signer.sign(organizationSignedBytes(manifestBytes));
+}
+
+/** The package file: the manifest, the organization's signature of it, the files. */
+export function sealWorkPackage(manifestBytes: Uint8Array, signature: Uint8Array, files: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  return assembleSignedZip(manifestBytes, signature, files);
+}
+
+/** All three steps where the organization's key is at hand (the service's tests, and an attacker's with a key of their own). */
+export function buildWorkPackage(body: WorkPackageBody, files: ReadonlyMap<string, Uint8Array>, signer: OrganizationManifestSigner): Uint8Array {
+  const manifest = workPackageManifest(body, files, workPackageSignerKeyOf(signer));
+  return sealWorkPackage(manifest, signWorkPackageManifest(manifest, signer), files);
+}
+
+/**
+ * A manifest sent to be signed, read as the signer must read it: a package manifest of this format
+ * whose body is a package's. Throws FileFormatError (WP_NOT_A_PACKAGE) saying what is wrong.
+ */
+export function readWorkPackageManifest(manifestBytes: Uint8Array): { body: WorkPackageBody; signer: ContainerSignerRecord; entries: Array<{ name: string; size: number; sha256: string }> } {
+  const bad = (why: string): never => {
+    throw new FileFormatError('WP_NOT_A_PACKAGE', `The manifest is not a work package manifest of this version (${why}).`);
+  };
+  let manifest: { format?: unknown; body?: unknown; entries?: unknown; signer?: unknown };
+  try {
+    manifest = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(manifestBytes)) as typeof manifest;
+  } catch {
+    return bad('it is not JSON');
+  }
+  if (typeof manifest !== 'object' || manifest === null) return bad('it is not an object');
+  if (manifest.format !== WORK_PACKAGE_FORMAT) return bad(`its format is ${JSON.stringify(manifest.format)}, not ${WORK_PACKAGE_FORMAT}`);
+  const parsed = workPackageBodySchema.safeParse(manifest.body);
+  if (!parsed.success) return bad(`${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const entries = z.array(z.object({ name: entryName, size: z.number().int().nonnegative(), sha256: sha256Field })).safeParse(manifest.entries);
+  if (!entries.success) return bad('its list of entries is not one');
+  const signer = z.object({ keyId: z.string(), publicKeyPem: z.string(), certificate: z.string().optional() }).safeParse(manifest.signer);
+  if (!signer.success) return bad('it names no signer');
+  for (const name of namedFiles(parsed.data)) if (!entries.data.some((e) => e.name === name)) bad(`it names ${name} but does not list it`);
+  return { body: parsed.data, signer: signer.data, entries: entries.data };
 }
 
 function namedFiles(body: WorkPackageBody): string[] {
@@ -101,7 +188,7 @@ function namedFiles(body: WorkPackageBody): string[] {
  * package may be used here (expiry, organization, signer) is for the caller: checkWorkPackageExpiry.
  */
 export function readWorkPackage(zip: Uint8Array): WorkPackage {
-  const opened = openSignedZip(zip, { format: WORK_PACKAGE_FORMAT, what: 'work package', limits: WORK_PACKAGE_LIMITS });
+  const opened = openSignedZip(zip, { format: WORK_PACKAGE_FORMAT, what: 'work package', limits: WORK_PACKAGE_LIMITS, formerFormats: FORMER_FORMATS });
   const parsed = workPackageBodySchema.safeParse(opened.manifest.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -110,11 +197,41 @@ export function readWorkPackage(zip: Uint8Array): WorkPackage {
   for (const name of namedFiles(parsed.data)) {
     if (!opened.files.has(name)) throw new FileFormatError('WP_TAMPERED', `The work package names ${name} but does not hold it. Do not use it: ask for a new one.`);
   }
+  if (typeof opened.manifest.signer.certificate !== 'string') {
+    throw new FileFormatError('WP_UNTRUSTED_SIGNER', `The work package is signed by key ${opened.manifest.signer.keyId}, which is not an organization's key: a package is signed by its organization on the service. Do not use it.`);
+  }
   return { body: parsed.data, signer: opened.manifest.signer, files: opened.files };
 }
 
-/** WP_EXPIRED once `now` is past the package's expiry; WP_NOT_YET_VALID when made more than a day ahead of this clock. */
+/**
+ * Checks that the package's signer is its organization's key, certified by `rootKeyPem` (a root key
+ * this laptop trusts): WP_UNTRUSTED_SIGNER otherwise, saying which link fails. Returns the
+ * organization key's id.
+ */
+export function verifyWorkPackageSigner(opened: Pick<WorkPackage, 'body' | 'signer'>, rootKeyPem: string): string {
+  const untrusted = (why: string): never => {
+    throw new FileFormatError('WP_UNTRUSTED_SIGNER', `The work package is not signed by organization ${opened.body.origin.orgId} of the service this laptop trusts (${why}). Do not use it: it was not made by that service.`);
+  };
+  let orgKey: { orgId: string; keyId: string; publicKeyPem: string };
+  try {
+    orgKey = verifyOrganizationKey(new Uint8Array(Buffer.from(opened.signer.certificate ?? '', 'base64')), rootKeyPem);
+  } catch (error) {
+    return untrusted(error instanceof FileFormatError && /certified by root key/.test(error.message) ? 'its signing key is certified by another root key' : "its signing key's certificate does not verify against the trusted root key");
+  }
+  if (orgKey.keyId !== opened.signer.keyId) untrusted(`the certificate is of key ${orgKey.keyId}, but key ${opened.signer.keyId} signed`);
+  if (orgKey.orgId !== opened.body.origin.orgId) untrusted(`its signing key is organization ${orgKey.orgId}'s`);
+  return orgKey.keyId;
+}
+
+/**
+ * WP_EXPIRED once `now` is past the package's expiry; WP_NOT_YET_VALID when made more than a day
+ * ahead of this clock; WP_TOO_LONG when it claims more than MAX_WORK_PACKAGE_DAYS (the service
+ * signs no such package, so one is forged or broken).
+ */
 export function checkWorkPackageExpiry(body: Pick<WorkPackageBody, 'createdAt' | 'expiresAt'>, now: Date): void {
+  if (Date.parse(body.expiresAt) - Date.parse(body.createdAt) > MAX_WORK_PACKAGE_DAYS * 86_400_000) {
+    throw new FileFormatError('WP_TOO_LONG', `The work package claims to be good from ${body.createdAt} to ${body.expiresAt}, more than the ${MAX_WORK_PACKAGE_DAYS} days a package may be. Do not use it: ask for a new one.`);
+  }
   if (now.getTime() >= Date.parse(body.expiresAt)) {
     throw new FileFormatError(
       'WP_EXPIRED',

@@ -9,6 +9,7 @@ import { ledgerOperations } from './operations/ledger';
 import { userOperations } from './operations/users';
 import { versionOperations } from './operations/version';
 import { workstationOperations } from './operations/workstations';
+import { workPackageOperations } from './operations/work-packages';
 
 /**
  * The typed client of the Device Configuration and Management Service (interface v1): one function
@@ -28,6 +29,7 @@ export function createServiceClient(options: TransportOptions) {
     apiKeys: apiKeyOperations(transport),
     ledger: ledgerOperations(transport),
     workstations: workstationOperations(transport),
+    workPackages: workPackageOperations(transport),
     ...versionOperations(transport),
     ...firmwareReleaseKeyOperations(transport),
     ...firmwarePatchOperations(transport),

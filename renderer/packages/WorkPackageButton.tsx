@@ -9,7 +9,7 @@ import { signedIn, useSession } from '../stores/session';
 /**
  * Exports a configuration's work package (docs/work-packages.md): one signed file with everything
  * its devices need on a plant without network, saved as a download; the notice says until when it
- * is good and which workstation key signed it, for whoever imports it.
+ * is good, and the service root key's fingerprint a laptop never signed in needs to import it.
  */
 export function WorkPackageButton({ configurationId, configurationName }: { configurationId: string; configurationName: string }) {
   const [busy, setBusy] = useState(false);
@@ -21,7 +21,7 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
       saveBase64File(file.fileName, file.contentBase64, 'application/zip');
       notify(
         'success',
-        `Work package of “${file.configurationName}” saved as ${file.fileName}: ${file.deviceCount} device${file.deviceCount === 1 ? '' : 's'}, good until ${dateTimeText(file.expiresAt)}. Signed by this workstation's key ${file.signerKeyId}: tell whoever imports it.`,
+        `Work package of “${file.configurationName}” saved as ${file.fileName}: ${file.deviceCount} device${file.deviceCount === 1 ? '' : 's'}, good until ${dateTimeText(file.expiresAt)}. Signed by the organization's key ${file.signerKeyId}. A laptop never signed in imports it with the root key fingerprint ${file.rootFingerprint}: tell the technician by another road than the package.`,
       );
     } catch (err) {
       notify('error', `No work package for “${configurationName}”: ${errorText(err)}`);

@@ -12,6 +12,7 @@ import { userOperations } from './users';
 import { openApiOperation } from './openapi';
 import { versionOperations } from './version';
 import { workstationOperations } from './workstations';
+import { workPackageOperations } from './work-packages';
 
 /** Every operation the service answers, in the order the interface lists them. */
 export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
@@ -23,6 +24,7 @@ export const ALL_OPERATIONS: readonly AnyOperationSpec[] = [
   ...confirmationOperations,
   ...ledgerOperations,
   ...workstationOperations,
+  ...workPackageOperations,
   ...templateOperations,
   ...userOperations,
   ...apiKeyOperations,

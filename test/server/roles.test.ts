@@ -16,6 +16,7 @@ import { trustReleaseKey } from '../../server/store/release-keys';
 import { testReleaseKey } from '../fixtures/release-key';
 import { ledgerSignerKeyOf } from '../../domain/ledger';
 import { signEnrolmentProof } from '../../domain/workstation-keys';
+import { manifestFor } from '../fixtures/work-package-manifest';
 
 /**
  * Two NSCP releases whose images share most bytes (the demo's are unrelated random bytes, which
@@ -151,6 +152,7 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
   },
   'workstations.keys': async () => ({ method: 'GET', path: '/workstations/keys' }),
   'workstations.grant': async () => ({ method: 'POST', path: '/workstations/grants', body: { packageId: '00000000-0000-4000-8000-000000000001', expiresAt: new Date(Date.now() + 86_400_000).toISOString() } }),
+  'workPackages.sign': async (env) => ({ method: 'POST', path: '/work-packages/signatures', body: { manifest: await manifestFor(env) } }),
   'ledger.list': async () => ({ method: 'GET', path: '/ledger/entries' }),
   'ipNetworkTemplates.list': async () => ({ method: 'GET', path: '/ipNetworkTemplates' }),
   'ipNetworkTemplates.create': async () => ({

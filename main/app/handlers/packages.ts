@@ -1,18 +1,19 @@
 import type { PackageChannel, WorkPackageFileView } from '../../../contract/index';
 import { CoreError } from '../../../contract/errors';
+import { rootKeyFingerprint } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import type { SecretStore } from '../../../platform/secret-store';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import { toCoreError } from '../errors';
-import { exportWorkPackage, loadOrCreatePackageSigner, WorkPackageError } from '../packages';
+import { exportWorkPackage, WorkPackageError } from '../packages';
 import type { SessionManager } from '../session';
 import type { HandlerGroup } from './types';
 
 export interface PackageHandlerDeps {
   session: SessionManager;
   cache: FirmwareCache;
-  /** Where the workstation's package signing key is kept (the OS keychain in the desktop app). */
-  secrets: SecretStore;
+  /** Unused since packages are signed by the organization's key on the service (kept until main/app/index.ts stops passing it). */
+  secrets?: SecretStore;
   workstation: () => Promise<string>;
   now?: () => Date;
 }
@@ -40,7 +41,6 @@ export function packageHandlers(deps: PackageHandlerDeps): HandlerGroup<PackageC
           origin: { serviceUrl: account.serviceUrl, orgId: account.orgId },
           cache: deps.cache,
           configuration: { id: input.configurationId },
-          signer: await loadOrCreatePackageSigner(deps.secrets),
           workstation: await deps.workstation(),
           expiresInDays: input.expiresInDays,
           ...(deps.now ? { now: deps.now } : {}),
@@ -56,6 +56,7 @@ export function packageHandlers(deps: PackageHandlerDeps): HandlerGroup<PackageC
           firmwareCount: body.firmware.length,
           expiresAt: body.expiresAt,
           signerKeyId: exported.signerKeyId,
+          rootFingerprint: rootKeyFingerprint(body.keys.configFileRootKey.publicKeyPem),
         };
       } catch (error) {
         // Why the package cannot be made (incomplete configuration, a file the devices would refuse) is for the technician, as it is.

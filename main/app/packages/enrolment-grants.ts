@@ -13,25 +13,45 @@ import type { Ledger } from '../ledger';
  */
 
 const importRecordSchema = z.object({
+  packageId: z.string().optional(),
   importedAt: z.string(),
   origin: z.object({ serviceUrl: z.string(), orgId: z.string() }),
+  configuration: z.object({ name: z.string() }).optional(),
+  /** Imported on a laptop that was not signed in (the package then names its offline account). */
+  notSignedIn: z.boolean().optional(),
   enrolmentGrant: enrolmentGrantSchema.optional(),
 });
+export type ImportRecord = z.infer<typeof importRecordSchema>;
 
-export async function carriedEnrolments(options: { recordDir: string; ledger: Pick<Ledger, 'enrolment'>; workstation: string; now?: Date }): Promise<CarriedEnrolment[]> {
+/** The records of the packages imported here (one JSON file each); an unreadable one is passed over. */
+export async function readImportRecords(recordDir: string): Promise<ImportRecord[]> {
   let names: string[];
   try {
-    names = (await readdir(options.recordDir)).filter((name) => name.endsWith('.json'));
+    names = (await readdir(recordDir)).filter((name) => name.endsWith('.json'));
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return [];
     throw error;
   }
+  const records: ImportRecord[] = [];
+  for (const name of names.sort()) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(join(recordDir, name), 'utf8'));
+    } catch {
+      continue;
+    }
+    const parsed = importRecordSchema.safeParse(raw);
+    if (parsed.success) records.push(parsed.data);
+  }
+  return records;
+}
+
+export async function carriedEnrolments(options: { recordDir: string; ledger: Pick<Ledger, 'enrolment'>; workstation: string; now?: Date }): Promise<CarriedEnrolment[]> {
   const now = (options.now ?? new Date()).getTime();
-  const newest = new Map<string, z.infer<typeof importRecordSchema> & { enrolmentGrant: NonNullable<z.infer<typeof importRecordSchema>['enrolmentGrant']> }>();
-  for (const name of names) {
-    const parsed = importRecordSchema.safeParse(JSON.parse(await readFile(join(options.recordDir, name), 'utf8').catch(() => 'null')));
-    if (!parsed.success || !parsed.data.enrolmentGrant || Date.parse(parsed.data.enrolmentGrant.expiresAt) <= now) continue;
-    const record = { ...parsed.data, enrolmentGrant: parsed.data.enrolmentGrant };
+  const newest = new Map<string, ImportRecord & { enrolmentGrant: NonNullable<ImportRecord['enrolmentGrant']> }>();
+  for (const parsed of await readImportRecords(options.recordDir)) {
+    if (!parsed.enrolmentGrant || Date.parse(parsed.enrolmentGrant.expiresAt) <= now) continue;
+    const record = { ...parsed, enrolmentGrant: parsed.enrolmentGrant };
     const account = `${record.origin.serviceUrl}\u0000${record.origin.orgId}`;
     const kept = newest.get(account);
     if (!kept || kept.importedAt < record.importedAt) newest.set(account, record);

@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceType } from '../../../domain/device-types';
-import { verifyConfigFile } from '../../../domain/files/config-file-signature';
+import { verifyConfigFile, verifyOrganizationKey } from '../../../domain/files/config-file-signature';
 import { verifyFirmwareBundleSignature } from '../../../domain/files/firmware-bundle';
 import { parseFirmwarePatchHeader } from '../../../domain/files/firmware-patch';
 import type { FirmwarePatchRecord } from '../../../domain/files/firmware-patch-record';
 import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
-import { buildWorkPackage, DEFAULT_WORK_PACKAGE_DAYS, workPackageExpiry, type WorkPackageBody } from '../../../domain/files/work-package';
-import { sha256OfBytes, type ContainerSigner } from '../../../domain/files/work-package-container';
+import {
+  DEFAULT_WORK_PACKAGE_DAYS,
+  readWorkPackage,
+  sealWorkPackage,
+  verifyWorkPackageSigner,
+  workPackageExpiry,
+  workPackageManifest,
+  type WorkPackageBody,
+} from '../../../domain/files/work-package';
+import { sha256OfBytes } from '../../../domain/files/work-package-container';
 import { ServiceError, type ServiceClient } from '../../cloud';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import { resolveFirmware } from '../cache/resolve-firmware';
@@ -17,10 +25,13 @@ import { WorkPackageError } from './errors';
  * configuration file and the firmware the service names for it (taken through the firmware cache,
  * so what is already cached is not downloaded again), the service's root key and firmware release
  * keys, and an expiry. Every file is checked against those keys before it goes in: a package never
- * carries a file the devices would refuse.
+ * carries a file the devices would refuse. The organization's key signs it, on the service, which
+ * checks first what the package grants (its keys, its expiry); the file is checked against the
+ * root key before it is handed back.
  */
 
-export type PackageSourceClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey' | 'firmwareReleaseKeys'> & {
+export type PackageSourceClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey' | 'organizationSigningKey' | 'firmwareReleaseKeys'> & {
+  workPackages: Pick<ServiceClient['workPackages'], 'sign'>;
   configurations: Pick<ServiceClient['configurations'], 'listAll' | 'get' | 'validate'>;
   devices: Pick<ServiceClient['devices'], 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'>;
   /** Patches between releases (ours); a service without them offers none. */
@@ -36,7 +47,6 @@ export interface ExportPackageOptions {
   cache: FirmwareCache;
   /** The configuration by name (as people know it) or by id (as the UI knows it). */
   configuration: { name: string } | { id: string };
-  signer: ContainerSigner;
   workstation: string;
   now?: () => Date;
   expiresInDays?: number;
@@ -46,6 +56,7 @@ export interface ExportPackageOptions {
 export interface ExportedPackage {
   bytes: Uint8Array;
   body: WorkPackageBody;
+  /** The organization key that signed it. */
   signerKeyId: string;
 }
 
@@ -172,5 +183,26 @@ export async function exportWorkPackage(options: ExportPackageOptions): Promise<
     },
     ...(enrolmentGrant ? { enrolmentGrant } : {}),
   };
-  return { bytes: buildWorkPackage(body, files, options.signer), body, signerKeyId: options.signer.keyId };
+  return signedByOrganization(client, body, files, rootKey.publicKeyPem);
+}
+
+/**
+ * The organization's key signs the manifest on the service; the package is sealed here and read
+ * back as an importing laptop will read it, so a package that laptop would refuse is never written.
+ */
+async function signedByOrganization(client: PackageSourceClient, body: WorkPackageBody, files: ReadonlyMap<string, Uint8Array>, rootKeyPem: string): Promise<ExportedPackage> {
+  const orgKey = await client.organizationSigningKey();
+  const certified = verifyOrganizationKey(new Uint8Array(Buffer.from(orgKey.certificate, 'base64')), rootKeyPem);
+  if (certified.orgId !== body.origin.orgId || certified.keyId !== orgKey.keyId) {
+    throw new WorkPackageError('WP_SERVICE_INCONSISTENT', `The service named key ${orgKey.keyId} as organization ${body.origin.orgId}'s, but its certificate is of key ${certified.keyId} of ${certified.orgId}. Export again; if it repeats, contact support.`);
+  }
+  const manifest = workPackageManifest(body, files, { keyId: orgKey.keyId, publicKeyPem: certified.publicKeyPem, certificate: orgKey.certificate });
+  const { signature } = await client.workPackages.sign(new TextDecoder().decode(manifest));
+  const bytes = sealWorkPackage(manifest, new Uint8Array(Buffer.from(signature, 'base64')), files);
+  try {
+    verifyWorkPackageSigner(readWorkPackage(bytes), rootKeyPem);
+  } catch (error) {
+    throw new WorkPackageError('WP_SERVICE_INCONSISTENT', `The service's signature of the work package does not hold (${error instanceof Error ? error.message : String(error)}). Export again; if it repeats, contact support.`);
+  }
+  return { bytes, body, signerKeyId: orgKey.keyId };
 }

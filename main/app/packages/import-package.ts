@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { decodeConfigFile } from '../../../domain/files/config-file';
-import { verifyConfigFile } from '../../../domain/files/config-file-signature';
+import { rootKeyFingerprint, verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { readFirmwareBundle, verifyFirmwareBundleSignature } from '../../../domain/files/firmware-bundle';
 import { parseFirmwarePatchHeader } from '../../../domain/files/firmware-patch';
 import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
-import { checkWorkPackageExpiry, readWorkPackage, type WorkPackage, type WorkPackageBody } from '../../../domain/files/work-package';
+import { checkWorkPackageExpiry, readWorkPackage, verifyWorkPackageSigner, type WorkPackage, type WorkPackageBody } from '../../../domain/files/work-package';
 import { nodeFileSystem, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import type { ConfigFileStore } from '../jobs/config-file-store';
@@ -19,9 +19,14 @@ import { WorkPackageError } from './errors';
  * configuration file into the account's store, the root key and release keys where the jobs look
  * for them when the service cannot be asked.
  *
- * Nothing is written until everything is checked: the file (signature, every byte), the expiry,
- * the organization, the signer when one is required, the root key against the one already known
- * here, and each file against the package's keys as the device will check it.
+ * Nothing is written until everything is checked: the file (signature, every byte), that its
+ * signer is its organization's key certified by a root key this laptop trusts, the expiry, the
+ * organization, and each file against the package's keys as the device will check it.
+ *
+ * The root key this laptop trusts is the one it kept from the service while signed in. A laptop
+ * that has none (never signed in there) takes the package's only when the technician gives that
+ * key's fingerprint, read off a signed-in laptop (`provisioner status`): the package itself can
+ * never make a laptop trust anything.
  */
 
 export interface ImportPackageOptions {
@@ -33,50 +38,103 @@ export interface ImportPackageOptions {
   signingKeys: SigningKeyStore;
   /** Where imports are recorded (one JSON file per package). */
   recordDir: string;
-  /** The key id of the workstation that must have signed it (told by whoever exported it); any signer when absent. */
+  /** The key id of the organization key that must have signed it; any key the trusted root certifies when absent. */
   requiredSigner?: string;
+  /**
+   * The root key's fingerprint (rootKeyFingerprint), as the technician typed it in lower-case hex:
+   * what a laptop without a root key takes the package's root by; checked against the kept one otherwise.
+   */
+  rootFingerprint?: string;
+  /** Imported on a laptop nobody is signed in on: recorded, and the package then names its offline account (offline-account.ts). */
+  notSignedIn?: boolean;
   now?: () => Date;
   fs?: FileSystem;
 }
 
 export interface ImportedPackage {
   body: WorkPackageBody;
+  /** The organization key that signed it. */
   signerKeyId: string;
+  /** Whether this laptop took its root key from the package now (by the fingerprint given). */
+  rootAdopted: boolean;
   firmware: Array<{ deviceType: string; version: string; sha256: string }>;
   /** Patches the package carries, and how many of them the cache's patch store kept (all of them). */
   patches: { carried: number; kept: number };
   configFiles: Array<{ serialNumber: string; syncId: string; kept: 'imported' | 'newer-already-kept' }>;
 }
 
-/** The checks on a work package that need no cache: returns the opened package when it may be used here. */
-export function checkWorkPackage(bytes: Uint8Array, options: Pick<ImportPackageOptions, 'account' | 'requiredSigner' | 'now'>): WorkPackage {
-  const opened = readWorkPackage(bytes);
+/**
+ * The checks on an opened work package that need no cache, in this order: that it is for this
+ * workstation's service and organization, that its organization's key signed it under `rootKeyPem`
+ * (and is the one required, when one is), and then its expiry: nothing it says counts before its
+ * signer is vouched for.
+ */
+export function checkWorkPackage(opened: WorkPackage, options: Pick<ImportPackageOptions, 'account' | 'requiredSigner' | 'now'> & { rootKeyPem: string }): void {
   const { body } = opened;
-  checkWorkPackageExpiry(body, (options.now ?? (() => new Date()))());
-  if (body.origin.orgId !== options.account.orgId || body.origin.serviceUrl !== options.account.serviceUrl) {
-    throw new WorkPackageError(
-      'WP_WRONG_ORGANIZATION',
-      `This work package is for organization ${body.origin.orgId} at ${body.origin.serviceUrl}, but this workstation works for organization ${options.account.orgId} at ${options.account.serviceUrl}. Import it on a workstation of that organization (or log in to it).`,
-    );
-  }
+  checkAccount(body, options.account);
+  verifyWorkPackageSigner(opened, options.rootKeyPem);
   if (options.requiredSigner !== undefined && options.requiredSigner.toLowerCase() !== opened.signer.keyId) {
     throw new WorkPackageError(
       'WP_UNTRUSTED_SIGNER',
-      `This work package was signed by workstation key ${opened.signer.keyId}, not by ${options.requiredSigner} as required. Ask whoever exported it which key they signed with.`,
+      `This work package was signed by key ${opened.signer.keyId}, not by ${options.requiredSigner} as required. Ask whoever exported it which key signed it.`,
     );
   }
-  return opened;
+  checkWorkPackageExpiry(body, (options.now ?? (() => new Date()))());
+}
+
+function checkAccount(body: WorkPackageBody, account: ImportPackageOptions['account']): void {
+  if (body.origin.orgId !== account.orgId || body.origin.serviceUrl !== account.serviceUrl) {
+    throw new WorkPackageError(
+      'WP_WRONG_ORGANIZATION',
+      `This work package is for organization ${body.origin.orgId} at ${body.origin.serviceUrl}, but this workstation works for organization ${account.orgId} at ${account.serviceUrl}. Import it on a workstation of that organization (or log in to it).`,
+    );
+  }
+}
+
+/**
+ * The root key this laptop trusts for the package's account: the one kept here, or, where none is
+ * kept, the package's when its fingerprint is the one the technician gave. Refuses otherwise.
+ */
+async function trustedRoot(opened: WorkPackage, options: ImportPackageOptions): Promise<{ publicKeyPem: string; adopted: boolean }> {
+  const known = await options.signingKeys.stored();
+  if (known) {
+    if (options.rootFingerprint !== undefined && rootKeyFingerprint(known.publicKeyPem) !== options.rootFingerprint) {
+      throw new WorkPackageError(
+        'WP_ROOT_KEY_MISMATCH',
+        `The fingerprint given (${options.rootFingerprint}) is not that of the root key this laptop already trusts for ${options.account.serviceUrl} (${rootKeyFingerprint(known.publicKeyPem)}). Nothing was imported: check where the fingerprint came from.`,
+      );
+    }
+    return { publicKeyPem: known.publicKeyPem, adopted: false };
+  }
+  // Read only to show the technician which root it carries; nothing in it is trusted yet.
+  const carried = opened.body.keys.configFileRootKey;
+  const fingerprint = rootKeyFingerprint(carried.publicKeyPem);
+  if (options.rootFingerprint === undefined) {
+    throw new WorkPackageError(
+      'WP_NO_TRUSTED_ROOT',
+      `This laptop has never been signed in to ${options.account.serviceUrl}, so it has no root key to tell a package of organization ${options.account.orgId} from a forgery. Give the service's root key fingerprint with --root-fingerprint: \`provisioner status\` shows it on any laptop signed in to the service. Nothing was imported.`,
+    );
+  }
+  if (fingerprint !== options.rootFingerprint) {
+    throw new WorkPackageError(
+      'WP_ROOT_KEY_MISMATCH',
+      `The work package carries a root key with fingerprint ${fingerprint}, not the one given (${options.rootFingerprint}). Do not use it: it was not made by that service. Nothing was imported.`,
+    );
+  }
+  return { publicKeyPem: carried.publicKeyPem, adopted: true };
 }
 
 export async function importWorkPackage(options: ImportPackageOptions): Promise<ImportedPackage> {
-  const opened = checkWorkPackage(options.bytes, options);
+  const opened = readWorkPackage(options.bytes);
+  checkAccount(opened.body, options.account);
+  const root = await trustedRoot(opened, options);
+  checkWorkPackage(opened, { ...options, rootKeyPem: root.publicKeyPem });
   const { body, files } = opened;
-  const rootKeyPem = body.keys.configFileRootKey.publicKeyPem;
-  const known = await options.signingKeys.stored();
-  if (known && known.publicKeyPem.trim() !== rootKeyPem.trim()) {
+  const rootKeyPem = root.publicKeyPem;
+  if (rootKeyFingerprint(body.keys.configFileRootKey.publicKeyPem) !== rootKeyFingerprint(rootKeyPem)) {
     throw new WorkPackageError(
       'WP_ROOT_KEY_MISMATCH',
-      `This work package carries another root key (${body.keys.configFileRootKey.keyId}) than the one this workstation already knows from ${body.origin.serviceUrl} (${known.keyId}). Do not use it: it was not made by that service, or the service's key changed; ask for a new package.`,
+      `This work package carries another root key (${body.keys.configFileRootKey.keyId}) than the one this workstation trusts for ${body.origin.serviceUrl}. Do not use it: it was not made by that service, or the service's key changed; ask for a new package.`,
     );
   }
 
@@ -112,7 +170,7 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
   });
 
   const importedAt = (options.now ?? (() => new Date()))().toISOString();
-  await options.signingKeys.keep(body.keys.configFileRootKey, body.createdAt);
+  if (root.adopted) await options.signingKeys.keep(body.keys.configFileRootKey, importedAt);
   await options.cache.releaseKeys.keep(body.origin.serviceUrl, body.keys.firmwareReleaseKeys, body.createdAt);
   const origin = { serviceUrl: body.origin.serviceUrl, orgId: body.origin.orgId };
   for (const { entry, bytes } of bundles) {
@@ -146,6 +204,7 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
     origin: body.origin,
     configuration: body.configuration,
     signerKeyId: opened.signer.keyId,
+    ...(options.notSignedIn ? { notSignedIn: true } : {}),
     devices: body.devices.map((d) => ({ serialNumber: d.serialNumber, syncId: d.syncId, firmwareVersion: d.firmware.version })),
     // Kept (0600) to enrol this laptop's ledger key when its confirmations go back.
     ...(body.enrolmentGrant ? { enrolmentGrant: body.enrolmentGrant } : {}),
@@ -154,6 +213,7 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
   return {
     body,
     signerKeyId: opened.signer.keyId,
+    rootAdopted: root.adopted,
     firmware: body.firmware.map((f) => ({ deviceType: f.deviceType, version: f.version, sha256: f.sha256 })),
     patches: { carried: patches.length, kept: patches.length },
     configFiles: keptFiles,

@@ -9,5 +9,5 @@ export {
   type ExportConfirmationsOptions,
   type ExportedConfirmations,
 } from './confirmations-transfer';
-export { loadOrCreatePackageSigner, PACKAGE_KEY_SECRET } from './package-signing-key';
+export { NOT_SIGNED_IN_MESSAGE, offlineClient, offlinePackageAccount, type OfflinePackageAccount } from './offline-account';
 export { packagePaths, type PackagePaths } from './package-paths';

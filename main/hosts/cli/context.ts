@@ -12,6 +12,7 @@ import {
 } from '../../app/jobs';
 import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../app/local-workspace';
 import type { OutboxEvent } from '../../app/outbox/outbox';
+import { offlineClient, offlinePackageAccount, packagePaths } from '../../app/packages';
 import { readCredentials, type Credentials } from './credentials';
 import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
 import { quarantineNotice, type QuarantinedFile } from '../../../platform/quarantine';
@@ -27,12 +28,18 @@ export interface GlobalOptions {
   reconnectTimeout?: number;
 }
 
-/** Who the CLI works for in this run: the logged-in service, or the local workspace. */
+/**
+ * Who the CLI works for in this run: the logged-in service; on a laptop never signed in that
+ * imported a work package, that package's organization, offline (a client that sends nothing); or
+ * the local workspace.
+ */
 export interface CliAccount extends ProvisioningAccount {
   client: ServiceClient;
   /** For people: "organization demo at https://…" or "the local workspace". */
   label: string;
   local: boolean;
+  /** Not signed in: working from a work package, talking to no service. */
+  offline?: boolean;
 }
 
 /** The local workspace as the CLI uses it: for one command, through a client holding its key. */
@@ -111,6 +118,11 @@ export class CliContext {
       if (login) {
         const client = createServiceClient({ baseUrl: login.serviceUrl, orgId: login.orgId, apiKey: login.apiKey });
         return { client, serviceUrl: login.serviceUrl, orgId: login.orgId, label: `organization ${login.orgId} at ${login.serviceUrl}`, local: false };
+      }
+      const offline = await offlinePackageAccount(packagePaths(this.dirs.data).imported);
+      if (offline) {
+        const label = `organization ${offline.orgId} at ${offline.serviceUrl} (offline, from a work package; not signed in)`;
+        return { client: offlineClient(offline), serviceUrl: offline.serviceUrl, orgId: offline.orgId, label, local: false, offline: true };
       }
       const workspace = await this.localWorkspace();
       return { client: workspace.client, serviceUrl: LOCAL_WORKSPACE_SERVICE, orgId: workspace.orgId, label: 'the local workspace', local: true };

@@ -1,3 +1,4 @@
+import { createPublicKey, verify } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { srcpToEpcOverIsm } from '../../fixtures/typical-flows';
 import { fixtureWorkstationEnrolment, signedLedgerEntry } from '../../fixtures/ledger';
 import { verifyWorkstationKeyList } from '../../../domain/workstation-key-list';
 import { startTestService, type TestService } from './service-harness';
+import { manifestText } from '../../fixtures/work-package-manifest';
+import { organizationSignedBytes } from '../../../domain/files/work-package-container';
 
 /**
  * Every operation of the interface, through the client, against the real service over HTTP. The
@@ -305,6 +308,15 @@ describe('configurations and their devices, files and confirmations', () => {
     await expectServiceError(client.ledger.append([signedLedgerEntry()]), 403);
     const grant = await client.workstations.grant('00000000-0000-4000-8000-0000000000c1', new Date(Date.now() + 86_400_000).toISOString());
     expect(grant).toMatchObject({ grantId: expect.any(String), token: expect.any(String) });
+  });
+
+  it("work-packages/signatures: the organization's key signs a package manifest", async () => {
+    const orgKey = await client.organizationSigningKey();
+    const manifest = manifestText({ orgId: 'demo', root: await client.signingKey(), releaseKeys: await client.firmwareReleaseKeys(), orgKey });
+    const signed = await client.workPackages.sign(manifest);
+    expect(signed.keyId).toBe(orgKey.keyId);
+    const bytes = new TextEncoder().encode(manifest);
+    expect(verify('sha256', organizationSignedBytes(bytes), { key: createPublicKey(orgKey.publicKeyPem), dsaEncoding: 'ieee-p1363' }, Buffer.from(signed.signature, 'base64'))).toBe(true);
   });
 
   it('confirm-apply-firmware and confirm-apply-configuration update the device record; a replay is a no-op', async () => {

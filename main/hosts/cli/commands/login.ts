@@ -1,5 +1,7 @@
 import { createServiceClient } from '../../../cloud';
-import { provisioningPaths } from '../../../app/jobs';
+import { rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
+import { provisioningPaths, SigningKeyStore } from '../../../app/jobs';
+import { offlinePackageAccount, packagePaths } from '../../../app/packages';
 import { Outbox } from '../../../app/outbox/outbox';
 import { isPlainHttpOverNetwork } from '../../../app/session';
 import type { CliContext } from '../context';
@@ -74,18 +76,40 @@ export async function logout(ctx: CliContext): Promise<number> {
   return EXIT.ok;
 }
 
+/**
+ * The fingerprint of the service root key this laptop trusts for an account: asked of the service
+ * when signed in (and kept), else the one kept; undefined when it has none.
+ */
+async function rootFingerprintOf(ctx: CliContext, account: { serviceUrl: string; orgId: string }, ask: boolean): Promise<string | undefined> {
+  const store = new SigningKeyStore({ dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).keys, onQuarantine: ctx.noteQuarantined });
+  const key = ask ? ((await store.get((await ctx.account()).client).catch(() => undefined))?.key ?? (await store.stored())) : await store.stored();
+  return key ? rootKeyFingerprint(key.publicKeyPem) : undefined;
+}
+
 export async function status(ctx: CliContext): Promise<number> {
   const current = await ctx.login();
   const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
   const pending = await outbox.pending();
+  const offline = current ? undefined : await offlinePackageAccount(packagePaths(ctx.dirs.data).imported);
+  const named = current ?? offline;
+  // What a technician reads to a colleague whose laptop was never signed in (package import --root-fingerprint).
+  const rootFingerprint = named ? ((await rootFingerprintOf(ctx, named, current !== undefined)) ?? null) : null;
   const account = current
-    ? { kind: 'service', serviceUrl: current.serviceUrl, orgId: current.orgId, keyName: current.keyName, role: current.role }
-    : { kind: 'local-workspace' };
+    ? { kind: 'service', serviceUrl: current.serviceUrl, orgId: current.orgId, keyName: current.keyName, role: current.role, rootFingerprint }
+    : offline
+      ? { kind: 'offline-package', serviceUrl: offline.serviceUrl, orgId: offline.orgId, packageId: offline.packageId ?? null, rootFingerprint }
+      : { kind: 'local-workspace' };
   if (ctx.out.json) {
     ctx.out.jsonLine({ account, dataDir: ctx.dirs.data, configDir: ctx.dirs.config, outbox: pending });
     return EXIT.ok;
   }
-  ctx.out.line(current ? `Logged in to organization ${current.orgId} at ${current.serviceUrl}${current.role ? ` (role ${current.role})` : ''}.` : 'Not logged in: commands use the local workspace (the embedded service with the demo organization).');
+  if (current) ctx.out.line(`Logged in to organization ${current.orgId} at ${current.serviceUrl}${current.role ? ` (role ${current.role})` : ''}.`);
+  else if (offline) {
+    ctx.out.line(
+      `Not signed in: working offline for organization ${offline.orgId} at ${offline.serviceUrl}, from a work package${offline.configurationName ? ` of "${offline.configurationName}"` : ''}. Nothing is sent anywhere until someone signs in (provisioner login).`,
+    );
+  } else ctx.out.line('Not logged in: commands use the local workspace (the embedded service with the demo organization).');
+  if (rootFingerprint) ctx.out.line(`Root key fingerprint: ${rootFingerprint} (a laptop never signed in imports this service's work packages with --root-fingerprint ${rootFingerprint}).`);
   ctx.out.line(
     pending.count === 0
       ? 'Outbox: empty.'

@@ -1,26 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { parseRootKeyFingerprint, rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
 import { readWorkPackage } from '../../../../domain/files/work-package';
-import { FileSecretStore } from '../../../../platform/secret-store';
 import { writeFileAtomic } from '../../../../platform/durable-file';
 import { FirmwareCache } from '../../../app/cache/firmware-cache';
 import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../app/jobs';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger } from '../../../app/ledger';
-import { isPlainHttpOverNetwork } from '../../../app/session';
 import { carriedEnrolments } from '../../../app/packages/enrolment-grants';
-import {
-  checkWorkPackage,
-  deliverConfirmations,
-  exportConfirmations,
-  exportWorkPackage,
-  importWorkPackage,
-  loadOrCreatePackageSigner,
-  packagePaths,
-  WorkPackageError,
-} from '../../../app/packages';
+import { deliverConfirmations, exportConfirmations, exportWorkPackage, importWorkPackage, packagePaths, WorkPackageError } from '../../../app/packages';
 import type { CliContext } from '../context';
-import { writeCredentials } from '../credentials';
 import { CliError, EXIT } from '../errors';
 
 /**
@@ -37,6 +26,9 @@ export interface PackageExportOptions {
 
 export interface PackageImportOptions {
   signer?: string;
+  /** The service root key's fingerprint, for a laptop that has never been signed in there. */
+  rootFingerprint?: string;
+  /** Refused: a package never signs a laptop in (kept as an option only to say so). */
   apiKey?: string;
 }
 
@@ -59,10 +51,6 @@ async function writeOutput(ctx: CliContext, file: string, bytes: Uint8Array): Pr
   return path;
 }
 
-function signer(ctx: CliContext) {
-  return loadOrCreatePackageSigner(new FileSecretStore(packagePaths(ctx.dirs.data).secrets, ctx.noteQuarantined));
-}
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -80,6 +68,7 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
 /** `package export --configuration NAME --out FILE`: one signed file with all a plant without network needs. */
 export async function packageExport(ctx: CliContext, options: PackageExportOptions): Promise<number> {
   const account = await ctx.account();
+  if (account.offline) throw new CliError('this laptop is not signed in, and a work package is made by the service: sign in first (provisioner login --url URL --org ORG --api-key KEY)', EXIT.usage);
   if (account.local) {
     throw new CliError(
       'a work package carries the files of a service to a workstation that cannot reach it, and the local workspace is on this computer only; log in to the service first (provisioner login --url URL --org ORG --api-key KEY)',
@@ -93,7 +82,6 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
       origin: { serviceUrl: account.serviceUrl, orgId: account.orgId },
       cache: new FirmwareCache({ dir: paths.firmwareCache }),
       configuration: { name: options.configuration },
-      signer: await signer(ctx),
       workstation: await workstationId(ctx.dirs.data),
       ...(options.expiresIn !== undefined ? { expiresInDays: options.expiresIn } : {}),
     }),
@@ -109,6 +97,7 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
       origin: body.origin,
       expiresAt: body.expiresAt,
       signerKeyId: exported.signerKeyId,
+      rootFingerprint: rootKeyFingerprint(body.keys.configFileRootKey.publicKeyPem),
       devices: body.devices,
       firmware: body.firmware.map(({ deviceType, version, sha256 }) => ({ deviceType, version, sha256 })),
       patches: body.patches.length,
@@ -122,43 +111,49 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
     ['DEVICE', 'TYPE', 'CONFIGURATION SYNC ID', 'FIRMWARE'],
     body.devices.map((d) => [d.serialNumber, d.deviceType, d.syncId, d.firmware.version]),
   );
-  ctx.out.line(`It expires on ${body.expiresAt}. Signed by this workstation's key ${exported.signerKeyId}: tell whoever imports it, so they can check it (--signer).`);
+  ctx.out.line(
+    `It expires on ${body.expiresAt}. Signed by organization ${body.origin.orgId}'s key ${exported.signerKeyId}. A laptop never signed in to ${body.origin.serviceUrl} imports it with --root-fingerprint ${rootKeyFingerprint(body.keys.configFileRootKey.publicKeyPem)} (tell the technician by another road than the USB stick).`,
+  );
   return EXIT.ok;
 }
 
 /**
- * `package import FILE`: checked (signature, every byte, expiry, organization, signer), then its
- * files kept where the jobs look for them without the service. A workstation that is not logged in
- * takes the technician's API key for the package's organization, kept unchecked until the service
- * can be reached: its confirmations are filed under that organization and wait in the outbox.
+ * `package import FILE`: checked (the organization's signature under a root key this laptop trusts,
+ * every byte, expiry, organization), then its files kept where the jobs look for them without the
+ * service. A laptop signed in works for its login; one that never was works offline for the
+ * package's organization, with no key at all: it takes the root key only by the fingerprint given
+ * (--root-fingerprint), and nothing it does sends anything anywhere until someone signs in.
  */
 export async function packageImport(ctx: CliContext, file: string, options: PackageImportOptions): Promise<number> {
+  if (options.apiKey !== undefined) {
+    throw new CliError(
+      'package import takes no API key: a work package never signs a laptop in. Import it without one (a laptop never signed in gives --root-fingerprint), provision offline, and sign in with `provisioner login` only where the service can be reached',
+      EXIT.usage,
+    );
+  }
+  let rootFingerprint: string | undefined;
+  if (options.rootFingerprint !== undefined) {
+    rootFingerprint = parseRootKeyFingerprint(options.rootFingerprint);
+    if (rootFingerprint === undefined) {
+      throw new CliError(`--root-fingerprint must be the 64 hexadecimal digits \`provisioner status\` shows on a signed-in laptop, not "${options.rootFingerprint}"`, EXIT.usage);
+    }
+  }
   const bytes = await readInput(ctx, file, 'work package');
   const login = await ctx.login();
-  let account = login ? { serviceUrl: login.serviceUrl, orgId: login.orgId } : undefined;
-  let keyToKeep: string | undefined;
-  if (!account) {
-    const apiKey = options.apiKey ?? ctx.io.env.PROVISIONER_API_KEY;
-    // The file is checked before anything is kept, even the key.
-    const opened = readWorkPackage(bytes);
-    // The package names the service the key would be kept for: never one `login` itself refuses.
-    if (isPlainHttpOverNetwork(opened.body.origin.serviceUrl)) {
-      throw new CliError(
-        `not importing: the package names the service ${opened.body.origin.serviceUrl}, and over http:// to another computer the API key would cross the network unencrypted; log in at the service's https:// address first, then import (nothing was kept)`,
-        EXIT.usage,
-      );
-    }
-    checkWorkPackage(bytes, { account: opened.body.origin, ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}) });
-    if (!apiKey) {
-      throw new CliError(
-        `this workstation is not logged in; the package is for organization ${opened.body.origin.orgId} at ${opened.body.origin.serviceUrl}: give your API key for it (--api-key KEY or $PROVISIONER_API_KEY), kept unchecked until the service can be reached, or log in while it can`,
-        EXIT.usage,
-      );
-    }
-    account = { serviceUrl: opened.body.origin.serviceUrl, orgId: opened.body.origin.orgId };
-    keyToKeep = apiKey;
-  }
+  let account: { serviceUrl: string; orgId: string };
   const paths = provisioningPaths(ctx.dirs.data);
+  if (login) {
+    account = { serviceUrl: login.serviceUrl, orgId: login.orgId };
+    const origin = readWorkPackage(bytes).body.origin;
+    if (origin.serviceUrl === account.serviceUrl && origin.orgId === account.orgId) {
+      // Signed in there: the root key comes from the service when it answers, else the one kept here.
+      await new SigningKeyStore({ dir: paths.account(account.serviceUrl, account.orgId).keys }).get((await ctx.account()).client).catch(() => undefined);
+    }
+  } else {
+    // Not signed in: the package names which account's caches it fills; only its signature, checked below, makes it count.
+    const { serviceUrl, orgId } = readWorkPackage(bytes).body.origin;
+    account = { serviceUrl, orgId };
+  }
   const accountDirs = paths.account(account.serviceUrl, account.orgId);
   const imported = await refusing(() =>
     importWorkPackage({
@@ -168,12 +163,11 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
       configFiles: new ConfigFileStore({ dir: accountDirs.configFiles }),
       signingKeys: new SigningKeyStore({ dir: accountDirs.keys }),
       recordDir: packagePaths(ctx.dirs.data).imported,
+      notSignedIn: !login,
       ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}),
+      ...(rootFingerprint !== undefined ? { rootFingerprint } : {}),
     }),
   );
-  // Kept only once the package is in: a refused package leaves the workstation as it was.
-  const loggedInNow = keyToKeep !== undefined;
-  if (keyToKeep !== undefined) await writeCredentials(ctx.dirs.config, { ...account, apiKey: keyToKeep, keyName: null, role: null });
   const { body } = imported;
   if (ctx.out.json) {
     ctx.out.jsonLine({
@@ -183,15 +177,17 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
       origin: body.origin,
       expiresAt: body.expiresAt,
       signerKeyId: imported.signerKeyId,
-      loggedIn: loggedInNow,
+      rootAdopted: imported.rootAdopted,
+      signedIn: login !== undefined,
       firmware: imported.firmware,
       patches: imported.patches,
       configurationFiles: imported.configFiles,
     });
     return EXIT.ok;
   }
-  if (loggedInNow) ctx.out.note(`logged in to organization ${account.orgId} at ${account.serviceUrl} with the key given, unchecked: the service cannot be asked from here; confirmations wait in the outbox`);
-  ctx.out.line(`Imported the work package of configuration "${body.configuration.name}" (organization ${body.origin.orgId}), signed by workstation key ${imported.signerKeyId}; it expires on ${body.expiresAt}.`);
+  if (imported.rootAdopted) ctx.out.note(`this laptop now trusts the root key of ${account.serviceUrl} with fingerprint ${rootFingerprint}, as given`);
+  if (!login) ctx.out.note(`not signed in: this laptop works offline for organization ${account.orgId} and sends nothing anywhere; confirmations wait in the outbox (carry them back with package export-confirmations)`);
+  ctx.out.line(`Imported the work package of configuration "${body.configuration.name}" (organization ${body.origin.orgId}), signed by the organization's key ${imported.signerKeyId}; it expires on ${body.expiresAt}.`);
   ctx.out.table(
     ['DEVICE', 'CONFIGURATION SYNC ID', 'FIRMWARE', 'KEPT'],
     imported.configFiles.map((c) => {
@@ -246,6 +242,7 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
 export async function packageImportConfirmations(ctx: CliContext, file: string, options: { signer?: string }): Promise<number> {
   const bytes = await readInput(ctx, file, 'confirmations file');
   const account = await ctx.account();
+  if (account.offline) throw new CliError('this laptop is not signed in, and confirmations are delivered to the service: import the file on a workstation signed in to it (provisioner login)', EXIT.usage);
   const report = await refusing(() =>
     deliverConfirmations({ bytes, account, ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}) }),
   );

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile } from '../../../../domain/files/config-file';
-import { generateSigningKeyPair, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
+import type { ConfigFileSigner } from '../../../../domain/files/config-file-content';
+import { generateSigningKeyPair, rootKeyFingerprint, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
 import { buildWorkPackage, type WorkPackageBody } from '../../../../domain/files/work-package';
-import { generateContainerSigner, type ContainerSigner } from '../../../../domain/files/work-package-container';
 import { readFirmwareBundle, sha256Hex } from '../../../../domain/files/firmware-bundle';
 import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
 import { createFirmwarePatch } from '../../../../domain/files/firmware-patch';
@@ -17,13 +17,26 @@ import { signedTestBundle, testReleaseKey } from '../../../fixtures/release-key'
 export const SERVICE_URL = 'https://provisioning.example.test';
 export const ORG_ID = 'plant-org';
 
+/** A service's root key, and the organization key it certifies, which signs the organization's packages (as the service does). */
 export interface PackageWorld {
   root: SigningKeyPair;
-  signer: ContainerSigner;
+  signer: ConfigFileSigner;
 }
 
-export function packageWorld(): PackageWorld {
-  return { root: generateSigningKeyPair(), signer: generateContainerSigner() };
+/** A service of its own (a fresh root key) and its organization `orgId`'s key. */
+export function packageWorld(orgId: string = ORG_ID): PackageWorld {
+  const root = generateSigningKeyPair();
+  return { root, signer: organizationSigner(root, orgId) };
+}
+
+/** The same service's key of another organization: a laptop of that one could sign with it. */
+export function otherOrganizationOf(world: PackageWorld, orgId: string): PackageWorld {
+  return { root: world.root, signer: organizationSigner(world.root, orgId) };
+}
+
+/** The fingerprint a technician gives a laptop that has no root key yet (package import --root-fingerprint). */
+export function rootFingerprintOf(world: PackageWorld): string {
+  return rootKeyFingerprint(world.root.publicKeyPem);
 }
 
 export function configFileFor(world: PackageWorld, serialNumber: string, deviceType: string, options: { sequence?: number; orgId?: string } = {}): Uint8Array {

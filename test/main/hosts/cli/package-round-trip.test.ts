@@ -9,12 +9,14 @@ import { nextReleaseOf, publishRelease } from './helpers/releases';
 /**
  * A plant without network, end to end through the real CLI: the devices run a release installed
  * earlier; the service publishes the next one (and patches to it from that one); a connected
- * workstation exports the work package of a configuration, patches included; the service stops; a
- * second workstation (its own data directory, never connected) imports the package and provisions
+ * workstation exports the work package of a configuration, patches included, signed by the
+ * organization's key on the service; the service stops; a second workstation (its own data
+ * directory, never signed in, no API key) imports the package by the root key fingerprint the
+ * export printed and provisions
  * the simulated devices, sending each the patch from the image it runs, not the whole image; it
  * exports its confirmations; the service comes back; the first workstation imports them, and the
  * service reports each device as the plant left it, each confirmation recorded once however often
- * it arrives (the same file again, and the plant laptop's own outbox when it comes back too).
+ * it arrives (the same file again, and the plant laptop's own outbox once someone signs it in).
  */
 
 const SERIALS = ['EPC000101', 'SRCP000101'];
@@ -57,6 +59,7 @@ describe('a work package carried to a plant without network and back', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const summary = JSON.parse(exported.stdout) as {
       signerKeyId: string;
+      rootFingerprint: string;
       devices: Array<{ serialNumber: string; syncId: string; firmware: { version: string } }>;
       firmware: Array<{ deviceType: string; version: string }>;
       patches: number;
@@ -71,11 +74,11 @@ describe('a work package carried to a plant without network and back', () => {
     // The plant: no service from here on.
     await world().stopService();
 
-    const notLoggedIn = await plant(['package', 'import', packageFile]);
-    expect(notLoggedIn.code).toBe(2);
-    expect(notLoggedIn.stderr).toContain(`this workstation is not logged in; the package is for organization ${world().orgId} at ${world().url}`);
+    const noRoot = await plant(['package', 'import', packageFile]);
+    expect(noRoot.code).toBe(1);
+    expect(noRoot.stderr).toContain(`This laptop has never been signed in to ${world().url}, so it has no root key to tell a package of organization ${world().orgId} from a forgery.`);
 
-    const imported = await plant(['package', 'import', packageFile, '--signer', summary.signerKeyId, '--api-key', world().adminKey]);
+    const imported = await plant(['package', 'import', packageFile, '--signer', summary.signerKeyId, '--root-fingerprint', summary.rootFingerprint]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(`Imported the work package of configuration "${name}"`);
     expect(imported.stdout).toContain(`These devices can now be provisioned without the service: provisioner device update ${SERIALS.join(' ')}`);
@@ -142,7 +145,12 @@ describe('a work package carried to a plant without network and back', () => {
     expect(replay.code, replay.stderr).toBe(0);
     await checkService();
 
-    // The plant laptop comes online too: its outbox sends them, the service answers as before.
+    // Nothing on the plant laptop holds a key: its outbox sends nothing until someone signs in.
+    const unsigned = await plant(['outbox', 'sync']);
+    expect((JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as unknown[]).length, unsigned.stderr + unsigned.stdout).toBe(4);
+    // Someone signs the plant laptop in where the service is: its outbox sends them, the service answers as before.
+    const login = await plant(['login', '--url', world().url, '--org', world().orgId, '--api-key', world().adminKey]);
+    expect(login.code, login.stderr).toBe(0);
     const sync = await plant(['outbox', 'sync']);
     expect(sync.code, sync.stderr).toBe(0);
     expect(JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout)).toEqual([]);

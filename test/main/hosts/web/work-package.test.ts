@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
 import { readWorkPackage } from '../../../../domain/files/work-package';
 import type { Core, LocalWorkspace } from '../../../../main/app';
 import { srcpToEpcOverIsm } from '../../../../server/seed/typical-flows';
@@ -60,7 +61,9 @@ describe('the work package button', () => {
 
     const notice = page.getByText(`Work package of “${name}” saved as ${saved.suggestedFilename()}`);
     await notice.waitFor(NO_LIMIT);
-    expect(await notice.textContent()).toContain(`Signed by this workstation's key ${opened.signer.keyId}: tell whoever imports it.`);
+    expect(await notice.textContent()).toContain(
+      `Signed by the organization's key ${opened.signer.keyId}. A laptop never signed in imports it with the root key fingerprint ${rootKeyFingerprint(opened.body.keys.configFileRootKey.publicKeyPem)}: tell the technician by another road than the package.`,
+    );
     await world.shot('work-package-exported');
     expect([...world.pageErrors, ...world.consoleErrors]).toEqual([]);
   });
