@@ -303,7 +303,8 @@ export function compareParameters(intended: ParameterValues, running: RunningPar
   return { rows, intendedChecksum, runningChecksum, checksumBy: running.checksumBy, runningChecksumConsistent, checksumsMatch, match, tableDigest };
 }
 
-function orderedKeys(keys: readonly string[]): string[] {
+/** Keys in table order: the fixed keys, each peer's role right after the list of peers, then keys only a device named. */
+export function orderedKeys(keys: readonly string[]): string[] {
   const unique = [...new Set(keys)];
   const rank = (key: string): number => {
     const fixed = FIXED_PARAMETER_KEYS.indexOf(key);

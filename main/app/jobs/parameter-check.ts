@@ -84,7 +84,8 @@ export function parameterVerificationRecord(input: ParameterVerificationRecordIn
       person: input.person,
       confirmedBy: confirmation?.person ?? null,
       confirmedAt: confirmation?.at.toISOString() ?? null,
-      ...(input.shiftChecksum ? { confirmedHow: 'by shift', shiftChecksum: input.shiftChecksum } : {}),
+      // At a Station, the shift's checksum; 'by shift' when the operator's confirmation of it confirms this table.
+      ...(input.shiftChecksum ? { shiftChecksum: input.shiftChecksum, ...(confirmation ? { confirmedHow: 'by shift' } : {}) } : {}),
       toolName: input.tool.name,
       toolVersion: input.tool.version,
       toolBuild: input.tool.build,

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../../cloud';
 import type { StationShiftParametersView } from '../../../contract/station';
 import { decodeConfigFile } from '../../../domain/files/config-file';
 import type { LedgerEntry, LedgerRecord } from '../../../domain/ledger';
-import { intendedParameters, parameterDefinition, parameterValueText, PARAMETER_GROUPS, shortChecksum } from '../../../domain/running-parameters';
+import { intendedParameters, orderedKeys, parameterDefinition, parameterValueText, PARAMETER_GROUPS, shortChecksum } from '../../../domain/running-parameters';
 import { shiftParameters, type ShiftParameters } from '../../../domain/shift-parameters';
 import type { ConfigFileStore } from '../jobs/config-file-store';
 import { appendParameterVerifications, type VerifiedParameters } from '../jobs/parameter-check';
@@ -51,9 +51,10 @@ export function shiftParametersView(shift: ShiftParameters): StationShiftParamet
       serialNumber: device.serialNumber,
       deviceType: device.deviceType,
       checksumShort: shortChecksum(device.checksum),
-      rows: Object.entries(device.values).map(([key, value]) => {
+      // In the order the Workbench's table and the CLI's show them.
+      rows: orderedKeys(Object.keys(device.values)).map((key) => {
         const definition = parameterDefinition(key);
-        return { key, group: PARAMETER_GROUPS[definition.group], label: definition.label, intended: parameterValueText(value, definition.unit) };
+        return { key, group: PARAMETER_GROUPS[definition.group], label: definition.label, intended: parameterValueText(device.values[key] ?? null, definition.unit) };
       }),
     })),
   };

@@ -412,12 +412,15 @@ export class Station {
       this.recordVerification(lane, job, false);
       lane.state = 'failed';
       const steps = job.steps.some((step) => step.status !== 'not-started') ? stepsLine(job.steps) : '';
-      const differing = job.errorCode === 'PARAMETERS_MISMATCH' && job.parameters ? differingRows(job.parameters) : '';
-      lane.keptApart = departure !== null || job.errorCode === 'PARAMETERS_MISMATCH';
+      const differs = job.errorCode === 'PARAMETERS_MISMATCH' && job.parameters !== null;
+      lane.keptApart = departure !== null || differs;
+      // A difference is said as the rows that differ, in words and units: the steps' line repeats the advice the action gives.
       lane.reason =
         departure !== null
-          ? `runs parameters no one confirmed for this shift: the configuration changed since the shift began (${departure})`
-          : [steps, differing].filter(Boolean).join(': ') || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
+          ? `It runs parameters no one confirmed for this shift: the configuration changed since the shift began (${departure}).`
+          : differs
+            ? `The device took its configuration file but does not run its parameters: ${differingRows(job.parameters!)}.`
+            : steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
       lane.action = departure !== null ? SHIFT_DEPARTURE_ADVICE : stationAdvice(job);
       const errorCode = departure !== null ? 'PARAMETERS_NOT_CONFIRMED' : job.errorCode;
       this.emit({ event: 'failed', serialNumber: lane.serialNumber, link: lane.link, errorCode, reason: lane.reason, action: lane.action, resumable: job.resumable });

@@ -17,6 +17,7 @@ import { startWebServer, type WebServer } from '../../../../main/hosts/web/serve
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
 import { builtApp } from '../../../fixtures/built-app';
+import { tabTo as tabToOn } from './helpers/keyboard';
 
 /**
  * The Station screen in a real browser (web mode, Debian's chromium), driven by the keyboard alone:
@@ -41,8 +42,6 @@ const LOOKS = 400;
 const LOOK_PAUSE_MS = 250;
 /** Log lines kept for the state dump. */
 const LOG_TAIL = 60;
-/** Tab presses a walk to one control may take: the sidebar, the top bar and the form hold fewer. */
-const MAX_TABS = 80;
 
 const LOADER = demoConfigurations()[0]!.seeded;
 const [SRCP, EPC] = LOADER.devices.map((d) => d.payload.serialNumber) as [string, string];
@@ -69,26 +68,8 @@ async function seriousViolations(): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-/** The focused element's accessible text (its label's, for a form control); run in the page. */
-const FOCUSED_TEXT = `(() => {
-  const el = document.activeElement;
-  if (!el) return '';
-  const label = el.id ? document.querySelector('label[for="' + CSS.escape(el.id) + '"]') : null;
-  return ((label && label.textContent) || el.getAttribute('aria-label') || el.textContent || '').trim();
-})()`;
-
-async function focusedText(): Promise<string> {
-  return page.evaluate<string>(FOCUSED_TEXT);
-}
-
 /** Presses Tab until the focus is on a control whose text matches: how a keyboard user gets there. */
-async function tabTo(text: RegExp): Promise<void> {
-  for (let i = 0; i < MAX_TABS; i += 1) {
-    await page.keyboard.press('Tab');
-    if (text.test(await focusedText())) return;
-  }
-  throw new Error(`Tab never reached a control matching ${text}`);
-}
+const tabTo = (text: RegExp) => tabToOn(page, text);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -263,6 +244,13 @@ describe('the Station screen', () => {
     await page.keyboard.type('Loader');
     await tabTo(/^Lanes$/);
     await page.keyboard.type('2');
+    // The operator reads the configuration's parameter checksum under its table and types it, with their name.
+    await untilShown('the parameters of the configuration', page.getByTestId('shift-checksum'));
+    const checksum = (await page.getByTestId('shift-checksum').innerText()).trim();
+    await tabTo(/^Your name/);
+    await page.keyboard.type('Ola Operator');
+    await tabTo(/^Configuration checksum$/);
+    await page.keyboard.type(checksum);
     await tabTo(/^Start station$/);
     await page.keyboard.press('Enter');
     await untilShown('the Stop station button', page.getByRole('button', { name: 'Stop station' }));
