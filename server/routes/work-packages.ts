@@ -52,7 +52,7 @@ export const workPackageOperations: AnyOperationSpec[] = [
       const signer = await organizationSigner(db, ctx.secrets, caller.orgId);
       const certificate = Buffer.from(signer.certificate).toString('base64');
       if (manifest.signer.keyId !== signer.keyId || manifest.signer.certificate !== certificate) {
-        throw refused(`The manifest names key ${manifest.signer.keyId} as its signer; organization ${caller.orgId} signs with key ${signer.keyId} (GET config-file-signing-key gives it with its certificate).`);
+        throw refused(`The manifest names key ${manifest.signer.keyId} as its signer; organization ${caller.orgId} signs with key ${signer.keyId}: export the package again.`);
       }
       checkGrants(manifest.body, { orgId: caller.orgId, rootKeyPem: ctx.secrets.signingKey.publicKeyPem, now: Date.now() });
       const trusted = (await listReleaseKeys(db)).filter(isActive);
@@ -67,7 +67,7 @@ export const workPackageOperations: AnyOperationSpec[] = [
       if (grant) {
         const issued = await findEnrolmentGrant(db, caller.orgId, grant.grantId, createHash('sha256').update(grant.token).digest('hex'));
         if (!issued || issued.packageId !== manifest.body.packageId || issued.expiresAt !== new Date(grant.expiresAt).toISOString()) {
-          throw forbidden('WORK_PACKAGE_REFUSED', `Enrolment grant ${grant.grantId} is not one this organization issued for work package ${manifest.body.packageId} (POST workstations/grants), with its expiry.`);
+          throw forbidden('WORK_PACKAGE_REFUSED', `Enrolment grant ${grant.grantId} is not one this organization issued for work package ${manifest.body.packageId}, with its expiry: export the package again.`);
         }
       }
       return { signature: Buffer.from(signWorkPackageManifest(manifestBytes, signer)).toString('base64'), keyId: signer.keyId };
@@ -79,7 +79,7 @@ export const workPackageOperations: AnyOperationSpec[] = [
 function checkGrants(body: WorkPackageBody, service: { orgId: string; rootKeyPem: string; now: number }): void {
   if (body.origin.orgId !== service.orgId) throw refused(`The package is of organization ${body.origin.orgId}; this key signs for ${service.orgId}.`);
   if (keyIdOf(body.keys.configFileRootKey.publicKeyPem) !== keyIdOf(service.rootKeyPem)) {
-    throw refused("The package carries another root key than this service's (GET /v1/config-file-signing-key).");
+    throw refused("The package carries another root key than this service's: export it again from a workstation signed in to this service.");
   }
   const createdAt = Date.parse(body.createdAt);
   const expiresAt = Date.parse(body.expiresAt);
