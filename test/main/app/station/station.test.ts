@@ -13,6 +13,9 @@ import type { DeviceSync } from '../../../../main/app/jobs/device-sync';
 import { Station, type StationJobs } from '../../../../main/app/station/station';
 import type { StationRoster } from '../../../../main/app/station/roster';
 import { SHIFT_REPORT_COLUMNS } from '../../../../main/app/station/shift-report';
+import { PARAMETERS_DIFFER_ADVICE, SHIFT_DEPARTURE_ADVICE } from '../../../../main/app/station/failure-advice';
+import { compareParameters, parameterChecksum, shortChecksum, type ParameterValues } from '../../../../domain/running-parameters';
+import { shiftParameters } from '../../../../domain/shift-parameters';
 
 /**
  * The station against a fake device list and a fake jobs engine: which plugged device gets a lane,
@@ -319,5 +322,90 @@ describe('the station', () => {
     expect(tile.detail).toContain('firmware 1.1.0 installed ✓');
     expect(tile.detail).toContain('configuration not applied: the service has no file for it yet');
     expect(s.view().counts).toMatchObject({ done: 0, failed: 1 });
+  });
+});
+
+describe('the station with a shift confirmed (issue 26)', () => {
+  const SYNC_ID = 'c0ffee00-0000-4000-8000-000000000000';
+  const valuesOf = (serialNumber: string, timeout = 500): ParameterValues => ({ 'device.serialNumber': serialNumber, 'safety.timeout': timeout });
+  const shift = shiftParameters(
+    { id: ROSTER.configurationId, name: ROSTER.configurationName },
+    [...ROSTER.devices].map(([serialNumber, deviceType]) => ({ serialNumber, deviceType, syncId: SYNC_ID, values: valuesOf(serialNumber) })),
+  );
+  /** What a job's verification finds: the file intends `intended`, the device runs `running`. */
+  const comparison = (intended: ParameterValues, running: ParameterValues) => compareParameters(intended, { values: running, checksum: parameterChecksum(running), checksumBy: 'device' });
+
+  let recorded: Array<{ serialNumber: string; confirmedByShift: boolean; match: boolean }>;
+  function confirmedStation(): Station {
+    recorded = [];
+    const s = new Station({
+      roster: ROSTER,
+      devices,
+      jobs,
+      checkSync: async (device) => (synced.has(device.serialNumber) ? inSync : notInSync()),
+      lanes: 2,
+      firmware: 'latest',
+      reportDir: dir,
+      parameters: {
+        shift,
+        confirmation: { operator: 'Ola Operator', checksumShort: shortChecksum(shift.checksum), confirmedAt: new Date().toISOString() },
+        record: async (verified, confirmedByShift) => {
+          recorded.push({ serialNumber: verified.serialNumber, confirmedByShift, match: verified.comparison.match });
+        },
+      },
+    });
+    s.on((event) => events.push(event));
+    s.start();
+    return s;
+  }
+  const finishWith = (serialNumber: string, parameters: ReturnType<typeof comparison>) => {
+    const job = jobs.jobOf(serialNumber);
+    jobs.finish(job.jobId, { steps: job.steps.map((step) => ({ ...step, status: 'done' as const })), phase: 'done', outcome: 'applied', syncId: SYNC_ID, confirmation: 'sent', resultMessage: 'configuration applied', parameters });
+  };
+
+  it('verifies a device found in sync with a configuration-only job, and calls it in sync only then; the view names the operator', async () => {
+    const s = confirmedStation();
+    synced.add('EPC000101');
+    devices.plug('EPC000101');
+    await s.settled();
+    expect(jobs.started.map((r) => r.action)).toEqual(['configuration']);
+    finishWith('EPC000101', comparison(valuesOf('EPC000101'), valuesOf('EPC000101')));
+    await s.settled();
+    expect(s.view().tiles[0]).toMatchObject({ state: 'in-sync', headline: 'Already in sync' });
+    expect(s.view().tiles[0]!.detail).toMatch(/parameters verified \(checksum [0-9A-F]{8}\)/);
+    expect(recorded).toEqual([{ serialNumber: 'EPC000101', confirmedByShift: true, match: true }]);
+    expect(s.view().shift).toMatchObject({ operator: 'Ola Operator', checksumShort: shortChecksum(shift.checksum) });
+    expect((events[0] as Extract<StationEvent, { event: 'station-started' }>).shift?.operator).toBe('Ola Operator');
+  });
+
+  it('fails and keeps apart a device whose parameters differ, saying which in words, and records the failure unconfirmed', async () => {
+    const s = confirmedStation();
+    devices.plug('EPC000101');
+    await s.settled();
+    const job = jobs.jobOf('EPC000101');
+    const parameters = comparison(valuesOf('EPC000101'), valuesOf('EPC000101', 1024));
+    jobs.finish(job.jobId, { phase: 'failed', errorCode: 'PARAMETERS_MISMATCH', resultMessage: 'parameter verification failed', syncId: SYNC_ID, parameters });
+    await s.settled();
+    expect(s.view().tiles[0]).toMatchObject({
+      state: 'failed',
+      headline: 'Failed: parameters differ, keep it apart',
+      detail: 'The device took its configuration file but does not run its parameters: Safety timeout 500 ms intended, 1024 ms running.',
+      action: PARAMETERS_DIFFER_ADVICE,
+    });
+    expect(recorded).toEqual([{ serialNumber: 'EPC000101', confirmedByShift: false, match: false }]);
+    expect(s.view().counts).toMatchObject({ failed: 1, done: 0 });
+  });
+
+  it('fails a device whose file changed since the shift was confirmed, though it runs that file', async () => {
+    const s = confirmedStation();
+    devices.plug('EPC000102');
+    await s.settled();
+    // The configuration now intends 750 ms; the device runs 750 ms; the operator confirmed 500 ms.
+    finishWith('EPC000102', comparison(valuesOf('EPC000102', 750), valuesOf('EPC000102', 750)));
+    await s.settled();
+    expect(s.view().tiles[0]).toMatchObject({ state: 'failed', headline: 'Failed: parameters differ, keep it apart', action: SHIFT_DEPARTURE_ADVICE });
+    expect(s.view().tiles[0]!.detail).toContain('the configuration changed since the shift began (Safety timeout 750 ms now, 500 ms confirmed)');
+    expect(named('failed')[0]).toMatchObject({ errorCode: 'PARAMETERS_NOT_CONFIRMED' });
+    expect(recorded).toEqual([{ serialNumber: 'EPC000102', confirmedByShift: false, match: true }]);
   });
 });
