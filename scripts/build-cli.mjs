@@ -13,8 +13,8 @@ import { buildSingleExecutable, runBuildScript } from './single-executable.mjs';
 const DEFAULT_OUT_DIR = join(import.meta.dirname, '..', 'dist', 'cli');
 
 /** Builds dist/cli (or outDir); answers what buildSingleExecutable answers. */
-export function buildCli({ outDir = DEFAULT_OUT_DIR, quiet = false } = {}) {
-  return buildSingleExecutable({ entry: 'main/hosts/cli/index.ts', name: 'provisioner', outDir, quiet });
+export function buildCli({ outDir = DEFAULT_OUT_DIR, quiet = false, strip = false } = {}) {
+  return buildSingleExecutable({ entry: 'main/hosts/cli/index.ts', name: 'provisioner', outDir, quiet, strip });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runBuildScript(buildCli, DEFAULT_OUT_DIR);

@@ -14,8 +14,8 @@ import { buildSingleExecutable, runBuildScript } from './single-executable.mjs';
 const DEFAULT_OUT_DIR = join(import.meta.dirname, '..', 'dist', 'service');
 
 /** Builds dist/service (or outDir); answers what buildSingleExecutable answers. */
-export function buildService({ outDir = DEFAULT_OUT_DIR, quiet = false } = {}) {
-  return buildSingleExecutable({ entry: 'server/cli.ts', name: 'provisioner-service', outDir, quiet });
+export function buildService({ outDir = DEFAULT_OUT_DIR, quiet = false, strip = false } = {}) {
+  return buildSingleExecutable({ entry: 'server/cli.ts', name: 'provisioner-service', outDir, quiet, strip });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runBuildScript(buildService, DEFAULT_OUT_DIR);

@@ -155,17 +155,34 @@ function dependencyClosure(folders) {
 
 const PLATFORM_PREBUILD = new RegExp(`^${process.platform}-[^/]*\\b${process.arch}\\b`);
 
+/** The executable is this Node binary: where it is built against glibc, add-ons built for musl cannot load in it. */
+const OTHER_LIBC = process.report?.getReport().header.glibcVersionRuntime ? /(^|[./-])musl([./-]|$)/ : /(^|[./-])glibc([./-]|$)/;
+
+/** An add-on's sources and build files: compiled already, never loaded. */
+const ADDON_SOURCES = /\.(c|cc|cpp|cxx|h|hh|hpp|m|mm|gyp|gypi|sln|vcxproj|vcxproj\.filters|props|xcconfig|am|mk)$|(^|\/)(Makefile|CMakeLists\.txt)$/;
+
+/** The files a package's package.json names as commands ("bin"): npm links them for a shell, nothing requires them. */
+function commandsOf(folder) {
+  const { bin } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  const files = typeof bin === 'string' ? [bin] : Object.values(bin ?? {});
+  return new Set(files.map((file) => file.replace(/^\.\//, '')));
+}
+
 /**
  * What a package needs at run time: not its nested node_modules (each dependency is copied on its
- * own), source maps, type declarations, prebuilt add-ons for other platforms, or the compiler's
- * intermediate files beside a built add-on.
+ * own), source maps, type declarations, prebuilt add-ons for other platforms or the other C
+ * library, the compiler's intermediate files beside a built add-on or its sources, the package's
+ * command scripts, or dot files (linter and CI settings).
  */
 function neededAtRunTime(folder) {
+  const commands = commandsOf(folder);
   return (source) => {
     const path = relative(folder, source).split(sep).join('/');
     if (path === '') return true;
     if (path === 'node_modules' || path.startsWith('node_modules/')) return false;
-    if (/\.map$|\.d\.[cm]?ts$/.test(path)) return false;
+    if (/(^|\/)\./.test(path) || commands.has(path)) return false;
+    if (/\.map$|\.d\.[cm]?ts$/.test(path) || ADDON_SOURCES.test(path)) return false;
+    if (/\.node$/.test(path) && OTHER_LIBC.test(path.slice(path.lastIndexOf('/') + 1))) return false;
     const prebuild = /^prebuilds\/([^/]+)/.exec(path);
     if (prebuild && !PLATFORM_PREBUILD.test(prebuild[1])) return false;
     if (path.startsWith('build/') && !/^build\/Release(\/[^/]+\.node)?$/.test(path) && path !== 'build/Release') return false;
@@ -184,8 +201,12 @@ function copyBesideBinary(packageFolders, libDir) {
   return closure.map((folder) => relative(join(root, 'node_modules'), folder));
 }
 
-/** Makes `executable` from the bundle: a copy of this Node with the blob Node made from it injected. */
-async function makeExecutable(mainScript, executable, workDir) {
+/**
+ * Makes `executable` from the bundle: a copy of this Node with the blob Node made from it injected.
+ * With `strip`, the copy loses its symbol table first (binutils' strip; about 18 MB of Node 24's
+ * 127): what Debian wants of a packaged binary. The dynamic symbols add-ons link against stay.
+ */
+async function makeExecutable(mainScript, executable, workDir, strip) {
   const blob = join(workDir, 'main.blob');
   const seaConfig = join(workDir, 'sea-config.json');
   writeFileSync(
@@ -205,7 +226,12 @@ async function makeExecutable(mainScript, executable, workDir) {
   );
   const made = spawnSync(process.execPath, ['--experimental-sea-config', seaConfig], { cwd: workDir, encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`node --experimental-sea-config failed: ${made.stderr || made.stdout}`);
-  copyFileSync(process.execPath, executable);
+  if (strip) {
+    const stripped = spawnSync('strip', ['--strip-unneeded', '-o', executable, process.execPath], { encoding: 'utf8' });
+    if (stripped.status !== 0) throw new Error(`strip failed (binutils installed?): ${stripped.stderr || stripped.error?.message}`);
+  } else {
+    copyFileSync(process.execPath, executable);
+  }
   chmodSync(executable, 0o755);
   const { inject } = await import('postject');
   // postject's ELF library warns about every note section of Node's binary it cannot name: noise
@@ -230,10 +256,10 @@ function refuseForeignOutDir(outDir, name) {
 
 /**
  * Builds `entry` (a path from the project root) as the executable outDir/name, with lib/ beside it
- * (outDir is emptied first). Answers the executable's path, what went into lib/ (paths under
+ * (outDir is emptied first; `strip`: see makeExecutable). Answers the executable's path, what went into lib/ (paths under
  * node_modules) and the packages bundled into the executable.
  */
-export async function buildSingleExecutable({ entry, name, outDir, quiet = false }) {
+export async function buildSingleExecutable({ entry, name, outDir, quiet = false, strip = false }) {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24) throw new Error(`The executable embeds the Node that builds it; this is Node ${process.version}, and ${name} needs Node 24 (see .nvmrc).`);
   const started = Date.now();
@@ -247,7 +273,7 @@ export async function buildSingleExecutable({ entry, name, outDir, quiet = false
     const mainScript = join(workDir, `${name}.cjs`);
     const { packageFolders, bundled } = await bundle(entry, mainScript);
     const besideBinary = copyBesideBinary(packageFolders, join(outDir, 'lib'));
-    await makeExecutable(mainScript, executable, workDir);
+    await makeExecutable(mainScript, executable, workDir, strip);
     if (!quiet) {
       console.log(`Built ${relative(process.cwd(), executable)} (Node ${process.version}) in ${((Date.now() - started) / 1000).toFixed(1)} s; beside it in lib/: ${besideBinary.join(', ')}.`);
     }
