@@ -62,7 +62,10 @@ export const COMMISSIONING_WORDS: Record<CommissioningState, string> = {
 export function commissioningText(commissioning: Pick<Commissioning, 'state' | 'missing'>): string {
   if (commissioning.state === 'commissioned') return COMMISSIONING_WORDS.commissioned;
   const words = COMMISSIONING_WORDS[commissioning.state];
-  return commissioning.missing.length > 0 ? `${words} (missing: ${commissioning.missing.join(', ')})` : words;
+  // The words of a failed step already name it; the rest still missing follow.
+  const named: CommissioningStep | null = commissioning.state === 'not-commissioned' ? 'function test' : commissioning.state === 'parameters-differ' ? 'parameter verification' : null;
+  const rest = commissioning.missing.filter((step) => step !== named);
+  return rest.length > 0 ? `${words} (missing: ${rest.join(', ')})` : words;
 }
 
 /** The state and the missing steps alone, as screens and JSON output carry them. */

@@ -17,6 +17,15 @@ function appliedJob(job: JobView): boolean {
   return (job.action === 'configuration' || job.action === 'both') && job.phase === 'done' && configurationApplied(job.steps) && job.serialNumber !== null;
 }
 
+/**
+ * An apply ready for its function test: the steps go apply, read-back, parameter verification,
+ * then the test (issue 26), so a job whose parameters were read back waits for a person to confirm
+ * them. A job read back without a table (a core or device that gives none) is ready at once.
+ */
+function readyForTest(job: JobView, confirmations: Record<string, unknown>): boolean {
+  return appliedJob(job) && (job.parameters == null || confirmations[job.jobId] !== undefined);
+}
+
 function reactionsText(observation: FunctionTestObservationView): string {
   const parts = observation.receivers.map((r) => (r.tripped ? `${r.serialNumber} tripped after ${r.reactionMs} ms` : `${r.serialNumber} did not trip`));
   for (const missing of observation.unreachable) parts.push(`${missing.serialNumber} not watched (${missing.reason})`);
@@ -25,13 +34,14 @@ function reactionsText(observation: FunctionTestObservationView): string {
 
 /**
  * The function test after an apply, on the Workbench: opens by itself when a configuration was
- * applied to a device (or from "Function test…"), watches the device and its receivers while the
+ * applied to a device and a person confirmed its parameters (or from "Function test…"), watches the device and its receivers while the
  * technician presses the E-stop, shows what it observed (the reaction time of each receiver), and
  * records the verdict and a note in the ledger. A failed test is shown as such and kept.
  */
 export function FunctionTestPanel() {
   const jobs = useWorkbench((s) => s.jobs);
   const devices = useWorkbench((s) => s.devices);
+  const confirmations = useWorkbench((s) => s.parameterConfirmations);
   const [serial, setSerial] = useState<string | null>(null);
   const [step, setStep] = useState<Step>({ kind: 'intro' });
   const [verdict, setVerdict] = useState<'pass' | 'fail' | null>(null);
@@ -42,7 +52,7 @@ export function FunctionTestPanel() {
   const seen = useRef<Set<string> | null>(null);
 
   useEffect(() => {
-    const done = Object.values(jobs).filter(appliedJob);
+    const done = Object.values(jobs).filter((job) => readyForTest(job, confirmations));
     if (seen.current === null) {
       seen.current = new Set(done.map((j) => j.jobId));
       return;
@@ -50,7 +60,7 @@ export function FunctionTestPanel() {
     const fresh = done.find((j) => !seen.current!.has(j.jobId));
     for (const job of done) seen.current.add(job.jobId);
     if (fresh && serial === null) open(fresh.serialNumber!);
-  }, [jobs, serial]);
+  }, [jobs, confirmations, serial]);
 
   const open = (serialNumber: string) => {
     setSerial(serialNumber);

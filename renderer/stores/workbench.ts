@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AttachedDeviceView, JobAction, JobView } from '../../contract/index';
+import type { AttachedDeviceView, JobAction, JobView, ParameterConfirmationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { isFinished } from '../format/progress-status';
 
@@ -11,6 +11,8 @@ interface WorkbenchState {
   selected: string[];
   loaded: boolean;
   error: string | null;
+  /** Parameter tables a person confirmed this session, by job id (the function test follows them). */
+  parameterConfirmations: Record<string, ParameterConfirmationView>;
   load(): Promise<void>;
   rescan(): Promise<void>;
   toggle(linkId: string): void;
@@ -22,6 +24,7 @@ interface WorkbenchState {
   /** From the event streams. */
   applyDevices(devices: AttachedDeviceView[]): void;
   applyJobs(jobs: JobView[]): void;
+  parametersConfirmed(jobId: string, confirmation: ParameterConfirmationView): void;
 }
 
 export const useWorkbench = create<WorkbenchState>((set, get) => ({
@@ -30,6 +33,7 @@ export const useWorkbench = create<WorkbenchState>((set, get) => ({
   selected: [],
   loaded: false,
   error: null,
+  parameterConfirmations: {},
   async load() {
     try {
       const [devices, jobs] = await Promise.all([client().call('workbench.devices', {}), client().call('workbench.jobs', {})]);
@@ -92,6 +96,7 @@ export const useWorkbench = create<WorkbenchState>((set, get) => ({
       }
       return { jobs: next };
     }),
+  parametersConfirmed: (jobId, confirmation) => set((s) => ({ parameterConfirmations: { ...s.parameterConfirmations, [jobId]: confirmation } })),
 }));
 
 function byId(jobs: readonly JobView[]): Record<string, JobView> {

@@ -2,6 +2,7 @@ import { Fragment, useId, useState, type FormEvent } from 'react';
 import type { JobView, ParameterConfirmationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { useTechnician } from '../stores/technician';
+import { useWorkbench } from '../stores/workbench';
 import './workbench.css';
 
 type ParameterTable = NonNullable<JobView['parameters']>;
@@ -14,7 +15,8 @@ type ParameterTable = NonNullable<JobView['parameters']>;
  * confirms: no mouse needed.
  */
 export function ParameterVerification({ job, table, label }: { job: JobView; table: ParameterTable; label: string }) {
-  const [confirmation, setConfirmation] = useState<ParameterConfirmationView | null>(null);
+  const confirmation = useWorkbench((s) => s.parameterConfirmations[job.jobId] ?? null);
+  const parametersConfirmed = useWorkbench((s) => s.parametersConfirmed);
   const title = `Parameters on ${label}: ${table.match ? 'match the configuration' : 'differ from the configuration'}`;
   let group: string | null = null;
   return (
@@ -74,7 +76,7 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
           Confirmed by {confirmation.confirmedBy} (checksum {confirmation.checksumShort}), recorded in this workstation's ledger.
         </p>
       ) : (
-        <ConfirmForm jobId={job.jobId} label={label} onConfirmed={setConfirmation} />
+        <ConfirmForm jobId={job.jobId} label={label} onConfirmed={(view) => parametersConfirmed(job.jobId, view)} />
       )}
     </section>
   );

@@ -19,7 +19,8 @@ describe('commissioningOf', () => {
   it('says the parameters differ when the last verification failed, and a failed test outranks it', () => {
     const differ = commissioningOf([apply('success'), params('failure')], 'EPC000101');
     expect(differ).toMatchObject({ state: 'parameters-differ', missing: ['parameter verification', 'function test'] });
-    expect(commissioningText(differ)).toMatch(/^NOT commissioned: the parameters running on the device differ/);
+    expect(commissioningText(differ)).toBe('NOT commissioned: the parameters running on the device differ from its configuration (missing: function test)');
+    expect(commissioningText(commissioningOf([apply('success'), params('success'), test('failure')], 'EPC000101'))).toBe('NOT commissioned: the function test failed');
     expect(commissioningShortText(differ)).toBe('parameters differ');
     expect(commissioningOf([apply('success'), params('failure'), test('failure')], 'EPC000101').state).toBe('not-commissioned');
   });

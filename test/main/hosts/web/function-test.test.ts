@@ -12,7 +12,8 @@ import { deviceKeys, goTo, NO_LIMIT, startWebModePage, type WebModePage } from '
 
 /**
  * Issue 15 in a real browser (web mode, Debian's chromium): after "Apply configuration" on the
- * Workbench the function test opens by itself; the simulated technician presses the E-stop, the
+ * Workbench and the technician's confirmation of the parameters read back (issue 26), the function
+ * test opens by itself; the simulated technician presses the E-stop, the
  * panel shows the receiver's observed reaction, the verdict and note are recorded and the device is
  * commissioned. With the receiver gone the test fails, is shown as failed and kept. The
  * Configurations screen saves the commissioning report as a PDF that pdftotext reads back.
@@ -90,13 +91,20 @@ describe('the function test on the Workbench', () => {
     const [receiverJob] = await core.invoke('workbench.start', { action: 'configuration', linkIds: [receiverLink] });
     await page.locator('tr[data-serial="EPC000102"] .step-outcome').waitFor(NO_LIMIT);
     expect(receiverJob).toBeDefined();
-    // That apply opened the test of EPC000102: not now.
+    // Its parameters wait for a person: no function test is offered before they are confirmed (issue 26).
+    await page.getByRole('region', { name: 'Parameters on EPC000102: match the configuration' }).waitFor(NO_LIMIT);
     const panel = page.getByRole('dialog', { name: /Function test of/ });
-    await panel.waitFor(NO_LIMIT);
-    await panel.getByRole('button', { name: 'Not now' }).click();
+    expect(await panel.count()).toBe(0);
 
     await page.getByLabel('Select EPC000101').check();
     await page.getByRole('button', { name: 'Apply configuration', exact: true }).click();
+    const parameters = page.getByRole('region', { name: 'Parameters on EPC000101: match the configuration' });
+    await parameters.waitFor(NO_LIMIT);
+    const running = (await parameters.getByTestId('checksum-running').innerText()).trim();
+    await parameters.getByLabel('Your name').fill('Dana Weber');
+    await parameters.getByLabel(/Running checksum/).fill(running);
+    await parameters.getByLabel(/Running checksum/).press('Enter');
+    // Confirmed: the next step, the function test, opens by itself.
     const test = page.getByRole('dialog', { name: 'Function test of EPC000101' });
     await test.waitFor(NO_LIMIT);
     await shot('15-01-function-test-offered');
@@ -109,7 +117,7 @@ describe('the function test on the Workbench', () => {
     await test.getByRole('button', { name: 'Record result' }).click();
     const result = test.getByTestId('function-test-result');
     await result.waitFor(NO_LIMIT);
-    expect(await result.innerText()).toMatch(/^PASSED: EPC000102 tripped after \d+ ms\. EPC000101 is commissioned\.$/);
+    expect(await result.innerText()).toMatch(/^PASSED: EPC000102 tripped after \d+ ms\. EPC000101 is commissioned \(parameters verified, function test passed\)\.$/);
     await shot('15-03-function-test-passed');
     await test.getByRole('button', { name: 'Close' }).click();
   });
