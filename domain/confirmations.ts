@@ -27,6 +27,11 @@ const observationFields = {
   reason: optionalField(confirmationReasonSchema),
   /** The hash of the workstation's ledger entry for this action (domain/ledger.ts), so the record and the ledger can be matched. */
   ledgerHash: optionalField(z.string().regex(/^[0-9a-f]{64}$/, 'ledgerHash must be a SHA-256 hash in 64 lowercase hex digits')),
+  /**
+   * That entry's number in the workstation's ledger: with ledgerHash, the ledger's head when the
+   * workstation confirmed, so that entries cut from its end later show against the service's record.
+   */
+  ledgerSeq: optionalField(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)),
 };
 
 /** POST devices/{serialNumber}/confirm-apply-firmware. null for the outcome counts as "not deployed". */

@@ -58,6 +58,11 @@ export const workConfirmationsBodySchema = z.object({
    * and the one-time grant of the work package it imported, one per organization.
    */
   enrolments: z.array(carriedEnrolmentSchema).default([]),
+  /**
+   * The exporting laptop's ledger head when it exported (the last entry's number and hash, as its
+   * sealed head says): the carried ledger must reach it, or entries were cut from its end.
+   */
+  ledgerHead: z.object({ seq: z.number().int().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/) }).nullable().default(null),
 });
 export type WorkConfirmationsBody = z.infer<typeof workConfirmationsBodySchema>;
 

@@ -17,9 +17,10 @@ import { findIssuedSyncId } from '../store/sync-ids';
 const instant = (text: string) => new Date(text).toISOString();
 
 /** Our extension's fields, kept with the apply only when the client sent them. */
-function observedOf(body: { observedAt?: string; workstation?: string; reason?: ConfirmationReason; ledgerHash?: string }) {
+function observedOf(body: { observedAt?: string; workstation?: string; reason?: ConfirmationReason; ledgerHash?: string; ledgerSeq?: number }) {
   return {
     ...(body.ledgerHash !== undefined ? { ledgerHash: body.ledgerHash } : {}),
+    ...(body.ledgerSeq !== undefined ? { ledgerSeq: body.ledgerSeq } : {}),
     ...(body.observedAt !== undefined ? { observedAt: instant(body.observedAt) } : {}),
     ...(body.workstation !== undefined ? { workstation: body.workstation } : {}),
     ...(body.reason !== undefined ? { reason: body.reason } : {}),

@@ -4,10 +4,11 @@ import type { Ledger } from './ledger';
 
 /**
  * What confirm.ts asks of the ledger: record the action a confirmation reports and give back the
- * entry's hash, which the confirmation then carries to the service.
+ * entry's hash and number (the ledger's head just after it), which the confirmation then carries to
+ * the service.
  */
 export interface ConfirmationLedger {
-  record(confirmation: NewConfirmation, image?: FirmwareImageFacts): Promise<string>;
+  record(confirmation: NewConfirmation, image?: FirmwareImageFacts): Promise<{ hash: string; seq: number }>;
   /** The ledger could not record (disk full, lock held too long): the confirmation still goes, without a hash. */
   onRecordFailed?(error: unknown, confirmation: NewConfirmation): void;
 }
@@ -60,7 +61,7 @@ export function confirmationLedger(
   return {
     async record(confirmation, image) {
       const entry = await ledger.append(ledgerRecordOf(confirmation, await who(), image));
-      return entry.hash;
+      return { hash: entry.hash, seq: entry.seq };
     },
     ...(onRecordFailed ? { onRecordFailed } : {}),
   };
@@ -74,8 +75,8 @@ export function confirmationLedger(
 export async function withLedgerHash(ledger: ConfirmationLedger | undefined, confirmation: NewConfirmation, image?: FirmwareImageFacts): Promise<NewConfirmation> {
   if (!ledger) return confirmation;
   try {
-    const ledgerHash = await ledger.record(confirmation, image);
-    return { ...confirmation, payload: { ...confirmation.payload, ledgerHash } } as NewConfirmation;
+    const head = await ledger.record(confirmation, image);
+    return { ...confirmation, payload: { ...confirmation.payload, ledgerHash: head.hash, ledgerSeq: head.seq } } as NewConfirmation;
   } catch (error) {
     ledger.onRecordFailed?.(error, confirmation);
     return confirmation;

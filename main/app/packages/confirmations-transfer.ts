@@ -26,6 +26,8 @@ export interface ExportConfirmationsOptions {
   ledgerLines?: () => Promise<unknown[]>;
   /** Its ledger key's enrolments with the grants of the packages it imported (the key must be the signer's). */
   enrolments?: () => Promise<CarriedEnrolment[]>;
+  /** Its ledger's sealed head (ledger-head.ts), carried so the importer sees whether the carried ledger reaches it. */
+  ledgerHead?: () => Promise<{ seq: number; hash: string } | undefined>;
   now?: () => Date;
 }
 
@@ -60,6 +62,7 @@ export async function exportConfirmations(options: ExportConfirmationsOptions): 
     confirmations,
     ledger,
     enrolments: (await options.enrolments?.()) ?? [],
+    ledgerHead: (await options.ledgerHead?.()) ?? null,
   };
   return { bytes: buildWorkConfirmations(body, options.signer), body, signerKeyId: options.signer.keyId };
 }
@@ -85,6 +88,11 @@ export interface DeliveryReport {
    * why they could not be sent. Undefined when the file carries none or the service was unreachable.
    */
   ledger?: { received: number; known: number; withheld: number } | { error: string };
+  /**
+   * The head the file carries (the laptop's ledger when it exported), and why the carried ledger
+   * does not reach it, when it does not (entries cut from its end); null when the file carries none.
+   */
+  ledgerHead: { seq: number; hash: string; fault?: string } | null;
   outcomes: DeliveryOutcome[];
 }
 
@@ -178,8 +186,19 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
     signerKeyId: file.signer.keyId,
     ledgerEntries: file.body.ledger.length,
     ...(ledger ? { ledger } : {}),
+    ledgerHead: headAgainst(file.body.ledgerHead, entries),
     outcomes,
   };
+}
+
+/** The carried head, with why the signer's carried entries fall short of it (or end elsewhere). */
+function headAgainst(head: WorkConfirmationsBody['ledgerHead'], entries: readonly LedgerEntry[]): DeliveryReport['ledgerHead'] {
+  if (!head) return null;
+  const named = entries.find((entry) => entry.seq === head.seq);
+  const last = entries.at(-1);
+  if (!named) return { ...head, fault: `the laptop's ledger head is entry ${head.seq}, but the file carries its entries only up to ${last?.seq ?? 0}: entries were cut from the end before export` };
+  if (named.hash !== head.hash) return { ...head, fault: `the laptop's ledger head names entry ${head.seq} with hash ${head.hash.slice(0, 12)}…, the file's entry ${head.seq} has ${named.hash.slice(0, 12)}…: the end of the ledger was replaced` };
+  return head;
 }
 
 /** A public key as ledger entries and enrolments carry it: SPKI DER, base64. */

@@ -71,6 +71,12 @@ function firmwareFactsOf(entry: LedgerEntry | undefined, version: string | null)
   return { imageSha256, signedBy: `${text(entry.facts['signingKeyName']) ?? 'unknown key'} (${keyId})` };
 }
 
+/** The number of the ledger's last entry that can be read: with the chain's head hash, the head the report was made from. */
+function headSeqOf(lines: readonly LedgerLine[]): number {
+  const last = [...lines].reverse().find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line);
+  return last?.entry.seq ?? 0;
+}
+
 export async function buildCommissioningReport(sources: ReportSources): Promise<CommissioningReport> {
   const own = sources.signerKey;
   const signedHere = (entry: LedgerEntry) => own === undefined || entry.signerKey === own;
@@ -133,6 +139,6 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
     configuration: { id: sources.configuration.id, name: sources.configuration.name },
     safetyParameters: safetyParametersOf(sources.configuration),
     devices,
-    ledger: { entries: entries.length, intact: chain.ok, head: chain.head, broken: chain.broken ? describeBrokenLink(chain.broken) : null },
+    ledger: { entries: entries.length, intact: chain.ok, headSeq: headSeqOf(sources.ledger), head: chain.head, broken: chain.broken ? describeBrokenLink(chain.broken) : null },
   };
 }

@@ -62,5 +62,6 @@ export interface CommissioningReport {
   configuration: { id: string; name: string };
   safetyParameters: ReportSafetyParameter[];
   devices: ReportDevice[];
-  ledger: { entries: number; intact: boolean; head: string; broken: string | null };
+  /** `headSeq` and `head`: the ledger's head the report was made from (its last entry's number and the chain's last hash). */
+  ledger: { entries: number; intact: boolean; headSeq: number; head: string; broken: string | null };
 }

@@ -147,7 +147,7 @@ export async function renderReportPdf(report: CommissioningReport): Promise<Uint
   w.text(`Made ${report.generatedAt} on workstation ${report.workstation}`);
   w.text(
     report.ledger.intact
-      ? `Ledger: ${report.ledger.entries} entries, every link holds; last hash ${report.ledger.head}`
+      ? `Ledger: ${report.ledger.entries} entries, every link holds; made from its head: entry ${report.ledger.headSeq}, hash ${report.ledger.head}`
       : `Ledger: BROKEN at ${report.ledger.broken ?? 'an entry'}: entries from there on are not proven`,
     { color: report.ledger.intact ? BLACK : RED, size: 9 },
   );

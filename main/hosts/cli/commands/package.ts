@@ -214,6 +214,11 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
       signer: await ledger.containerSigner(),
       workstation,
       enrolments: () => carriedEnrolments({ recordDir: packagePaths(ctx.dirs.data).imported, ledger, workstation }),
+      // The head sealed in the secret store, not the file's last line: a ledger cut before export shows.
+      ledgerHead: async () => {
+        const head = await ledger.sealedHead();
+        return head && !('fault' in head) ? head : undefined;
+      },
       // The whole ledger: the service takes each organization's entries (and checks them) when the file is imported.
       ledgerLines: () => ledger.entries(),
     }),
@@ -227,6 +232,7 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
       signerKeyId: exported.signerKeyId,
       confirmations: confirmations.map(({ id, kind, serialNumber, orgId, serviceUrl }) => ({ id, kind, serialNumber, orgId, serviceUrl })),
       ledgerEntries: exported.body.ledger.length,
+      ledgerHead: exported.body.ledgerHead,
     });
     return EXIT.ok;
   }
@@ -234,6 +240,7 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
   ctx.out.line(
     `Wrote ${plural(confirmations.length, 'confirmation')} (${devices.join(', ')}) and ${plural(exported.body.ledger.length, 'ledger entry').replace('entrys', 'entries')} to ${path}, signed by workstation key ${exported.signerKeyId}.`,
   );
+  if (exported.body.ledgerHead) ctx.out.line(`It carries this laptop's ledger head: entry ${exported.body.ledgerHead.seq}, hash ${exported.body.ledgerHead.hash}.`);
   ctx.out.line('They stay in the outbox too: should this workstation reach the service, it sends them, and the service records each one once.');
   return EXIT.ok;
 }
@@ -249,8 +256,8 @@ export async function packageImportConfirmations(ctx: CliContext, file: string, 
   const count = (outcome: string) => report.outcomes.filter((o) => o.outcome === outcome).length;
   const failed = count('not-sent') + count('refused');
   if (ctx.out.json) {
-    ctx.out.jsonLine({ exportId: report.exportId, workstation: report.workstation, signerKeyId: report.signerKeyId, ledgerEntries: report.ledgerEntries, ledger: report.ledger ?? null, outcomes: report.outcomes });
-    return failed === 0 ? EXIT.ok : EXIT.failed;
+    ctx.out.jsonLine({ exportId: report.exportId, workstation: report.workstation, signerKeyId: report.signerKeyId, ledgerEntries: report.ledgerEntries, ledger: report.ledger ?? null, ledgerHead: report.ledgerHead, outcomes: report.outcomes });
+    return failed === 0 && !report.ledgerHead?.fault ? EXIT.ok : EXIT.failed;
   }
   for (const outcome of report.outcomes) {
     const what = `${outcome.serialNumber} ${outcome.kind} confirmation`;
@@ -267,6 +274,8 @@ export async function packageImportConfirmations(ctx: CliContext, file: string, 
       `Ledger: the organization's chain took ${report.ledger.received} new entr${report.ledger.received === 1 ? 'y' : 'ies'} (it had ${report.ledger.known})${report.ledger.withheld > 0 ? `; ${report.ledger.withheld} changed entr${report.ledger.withheld === 1 ? 'y was' : 'ies were'} not sent` : ''}.`,
     );
   }
+  if (report.ledgerHead?.fault) ctx.out.error(`the laptop's ledger: ${report.ledgerHead.fault}`);
+  else if (report.ledgerHead) ctx.out.line(`The laptop's ledger head when it exported: entry ${report.ledgerHead.seq}, hash ${report.ledgerHead.hash}.`);
   if (count('not-sent') > 0) ctx.out.line('Import the same file again once the service can be reached: nothing is recorded twice.');
-  return failed === 0 ? EXIT.ok : EXIT.failed;
+  return failed === 0 && !report.ledgerHead?.fault ? EXIT.ok : EXIT.failed;
 }

@@ -22,12 +22,12 @@ describe('the ledger record of a confirmation', () => {
     expect(Object.keys(unknown.facts)).not.toContain('imageSha256');
   });
 
-  it('hands the image to the ledger with the confirmation, and the confirmation carries only the hash', async () => {
+  it("hands the image to the ledger with the confirmation, and the confirmation carries only the entry's hash and number (the ledger's head)", async () => {
     const seen: Array<FirmwareImageFacts | undefined> = [];
     const confirmation = firmwareConfirmation(address, 'EPC000101', { success: true, version: '1.1.0' }, jobResultAt(at));
-    const sent = await withLedgerHash({ record: async (_c, given) => (seen.push(given), 'ef'.repeat(32)) }, confirmation, image);
+    const sent = await withLedgerHash({ record: async (_c, given) => (seen.push(given), { hash: 'ef'.repeat(32), seq: 7 }) }, confirmation, image);
     expect(seen).toEqual([image]);
-    expect(sent.payload).toEqual({ ...confirmation.payload, ledgerHash: 'ef'.repeat(32) });
+    expect(sent.payload).toEqual({ ...confirmation.payload, ledgerHash: 'ef'.repeat(32), ledgerSeq: 7 });
   });
 
   it('gives a configuration apply its syncId and no image', () => {

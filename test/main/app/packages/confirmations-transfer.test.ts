@@ -145,6 +145,24 @@ describe('exporting and delivering confirmations', () => {
     expect((client.ledgerSent as Array<{ hash: string }>).map((e) => e.hash)).toEqual([entries[0]!.hash, entries[2]!.hash]);
   });
 
+  it("carries the laptop's sealed ledger head, and says when the carried ledger was cut short of it", async () => {
+    const dir = await mkdtemp(join(scratch.dir, 'head-'));
+    const ledger = new Ledger({ dir, secrets: new FileSecretStore(join(dir, 'secrets.json')) });
+    const record = (serialNumber: string) => ({ at: '2026-03-02T09:00:00Z', action: 'firmware-install' as const, outcome: 'success' as const, serialNumber, workstation: 'plant-laptop', serviceUrl: SERVICE_URL, orgId: ORG_ID, facts: {} });
+    for (const serial of ['EPC000101', 'SRCP000101', 'EPC000102']) await ledger.append(record(serial));
+    const entries = await ledger.entries();
+    const head = await ledger.sealedHead();
+    expect(head).toEqual({ seq: 3, hash: entries[2]!.hash });
+    const ledgerHead = async () => (head && !('fault' in head) ? head : undefined);
+    const whole = await exportConfirmations({ outbox: await outboxWithTwo(), signer: await ledger.containerSigner(), workstation: 'plant-laptop', ledgerLines: async () => entries, ledgerHead });
+    expect(readWorkConfirmations(whole.bytes).body.ledgerHead).toEqual({ seq: 3, hash: entries[2]!.hash });
+    expect((await deliverConfirmations({ bytes: whole.bytes, account: { ...account, client: recordingClient() } })).ledgerHead).toEqual({ seq: 3, hash: entries[2]!.hash });
+    // The last entry (say, a failed install) cut from the ledger file before export: the head still names it.
+    const cut = await exportConfirmations({ outbox: await outboxWithTwo(), signer: await ledger.containerSigner(), workstation: 'plant-laptop', ledgerLines: async () => entries.slice(0, 2), ledgerHead });
+    const report = await deliverConfirmations({ bytes: cut.bytes, account: { ...account, client: recordingClient() } });
+    expect(report.ledgerHead).toEqual({ seq: 3, hash: entries[2]!.hash, fault: "the laptop's ledger head is entry 3, but the file carries its entries only up to 2: entries were cut from the end before export" });
+  });
+
   it('refuses a file with one byte changed, sending nothing', async () => {
     const { bytes } = await exportConfirmations({ outbox: await outboxWithTwo(), signer: generateContainerSigner(), workstation: 'w' });
     for (const position of [0, 40, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length - 10, bytes.length - 1]) {

@@ -37,7 +37,7 @@ interface ReportJson {
     missingSteps: string[];
     ledgerHashes: { firmwareInstall: string | null; configurationApply: string | null; functionTest: string | null };
   }[];
-  ledger: { intact: boolean; entries: number };
+  ledger: { intact: boolean; entries: number; headSeq: number; head: string };
 }
 
 describe('provisioner report', () => {
@@ -86,6 +86,10 @@ describe('provisioner report', () => {
     expect((await w.cli(['report', '--configuration', name, '--out', jsonPath])).code).toBe(0);
     const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ReportJson;
     expect(report.ledger.intact).toBe(true);
+    // The head it was made from: the ledger file's last entry, in the JSON and in the PDF.
+    const lastEntry = JSON.parse((await readFile(join(w.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8')).trim().split('\n').at(-1)!) as { seq: number; hash: string };
+    expect(report.ledger).toMatchObject({ headSeq: lastEntry.seq, head: lastEntry.hash });
+    expect(text.replace(/\s+/g, ' ')).toContain(`made from its head: entry ${lastEntry.seq}, hash ${lastEntry.hash}`);
     const [first, second] = report.devices;
     expect(first).toMatchObject({ serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-300 endpoint controller', commissioning: 'commissioned', functionTest: { result: 'pass' } });
     expect(first!.firmware.version).toBe('1.1.0');
