@@ -18,8 +18,11 @@ export const LEDGER_FORMAT = 'provisioner-ledger/1';
 /** The previous hash of the first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** 'station-shift': an operator confirmed a configuration's parameter checksum at the start of a Station shift (its subject is `configuration:<id>`, not a device). */
-export const LEDGER_ACTIONS = ['firmware-install', 'configuration-apply', 'verify', 'function-test', 'parameter-verification', 'station-shift'] as const;
+/**
+ * 'station-shift': an operator confirmed a configuration's parameter checksum at the start of a Station shift (its subject is `configuration:<id>`, not a device).
+ * 'key-rotation': an Admin replaced the workstation's enrolled ledger key by the one it has now (its subject is `workstation:<id>`; the first entry the new key signs).
+ */
+export const LEDGER_ACTIONS = ['firmware-install', 'configuration-apply', 'verify', 'function-test', 'parameter-verification', 'station-shift', 'key-rotation'] as const;
 export type LedgerAction = (typeof LEDGER_ACTIONS)[number];
 
 const hexHash = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hash in 64 lowercase hex digits');

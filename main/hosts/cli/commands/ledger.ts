@@ -1,5 +1,5 @@
 import { describeBrokenLink } from '../../../../domain/ledger';
-import { openWorkstationLedger, refreshWorkstationKeys, verifyLedgers, WorkstationKeyCache, type KeyListSource, type LedgerVerification } from '../../../app/ledger';
+import { openWorkstationLedger, refreshWorkstationKeys, sendLedger, verifyLedgers, WorkstationKeyCache, type KeyListSource, type LedgerVerification } from '../../../app/ledger';
 import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
 import { provisioningPaths } from '../../../app/paths';
 import { workstationId } from '../../../app/jobs/workstation';
@@ -87,6 +87,23 @@ export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
   const result = await account.client.workstations.enrol(await ledger.enrolment(account.orgId, workstation, { rotate: options.rotate === true }));
+  if (options.rotate && result.enrolled) {
+    // The rotation in the chain: the new key's first entry says which key it replaced and who rotated it, and goes to the organization's chain now.
+    const login = await ctx.login();
+    const previous = (await ledger.entries()).findLast((entry) => entry.workstation === workstation && entry.signerKey !== result.key.publicKey)?.signerKey;
+    await ledger.append({
+      at: new Date().toISOString(),
+      action: 'key-rotation',
+      outcome: 'success',
+      serialNumber: `workstation:${workstation}`,
+      workstation,
+      ...(login?.keyName ? { actor: login.keyName } : {}),
+      serviceUrl: account.serviceUrl,
+      orgId: account.orgId,
+      facts: { publicKey: result.key.publicKey, previousKey: previous ?? null, enrolledBy: result.key.enrolledBy, enrolledAt: result.key.enrolledAt },
+    });
+    await sendLedger(ledger, account);
+  }
   if (ctx.out.json) ctx.out.jsonLine(result);
   else if (!result.enrolled) ctx.out.line(`This workstation's key …${result.key.publicKey.slice(-12)} is enrolled with ${account.label} already (by ${result.key.enrolledBy}, ${result.key.enrolledAt}).`);
   else ctx.out.line(`Enrolled this workstation's key …${result.key.publicKey.slice(-12)} for workstation ${workstation} with ${account.label}${options.rotate ? '; the key it had before signs nothing more' : ''}.`);
