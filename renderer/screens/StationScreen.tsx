@@ -54,8 +54,9 @@ export function StationScreen() {
       {!running ? <StationSetup onStarted={set} /> : null}
       {view?.shift && (running || view.report) ? (
         <p className="station-shift" data-testid="station-shift">
-          Parameters confirmed for this shift by <strong>{view.shift.operator}</strong> at {view.shift.confirmedAt.slice(11, 16)} UTC: configuration checksum{' '}
-          <strong className="mono">{view.shift.checksumShort}</strong>. Every device is verified against them.
+          {running ? 'Parameters confirmed for this shift by ' : "The last shift's parameters were confirmed by "}
+          <strong>{view.shift.operator}</strong> at {view.shift.confirmedAt.slice(11, 16)} UTC: configuration checksum <strong className="mono">{view.shift.checksumShort}</strong>.
+          {running ? ' Every device is verified against them.' : ''}
         </p>
       ) : null}
       {view?.report ? <StationReports report={view.report} /> : null}
