@@ -18,7 +18,7 @@ const scratch = useScratchDir('report-forged');
 const SERIAL = 'EPC000101';
 
 function record(action: LedgerRecord['action'], outcome: LedgerRecord['outcome']): LedgerRecord {
-  const facts =
+  const facts: LedgerRecord['facts'] =
     action === 'configuration-apply' ? { syncId: 'a' } : action === 'parameter-verification' ? { confirmedBy: 'Ada Lovelace' } : { result: outcome === 'success' ? 'pass' : 'fail' };
   return { at: new Date().toISOString(), action, outcome, serialNumber: SERIAL, workstation: 'ws-report-1', facts };
 }
