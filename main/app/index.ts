@@ -196,7 +196,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...registryHandlers(session, engine.ledger),
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
-    ...packageHandlers({ session, cache, secrets: options.secretStore, workstation: () => engine.workstation() }),
+    ...packageHandlers({ session, cache, workstation: () => engine.workstation() }),
     ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices() }),
     ...station.handlers,
     ...parameters.handlers,

@@ -2,7 +2,6 @@ import type { PackageChannel, WorkPackageFileView } from '../../../contract/inde
 import { CoreError } from '../../../contract/errors';
 import { rootKeyFingerprint } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
-import type { SecretStore } from '../../../platform/secret-store';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import { toCoreError } from '../errors';
 import { exportWorkPackage, WorkPackageError } from '../packages';
@@ -12,8 +11,6 @@ import type { HandlerGroup } from './types';
 export interface PackageHandlerDeps {
   session: SessionManager;
   cache: FirmwareCache;
-  /** Unused since packages are signed by the organization's key on the service (kept until main/app/index.ts stops passing it). */
-  secrets?: SecretStore;
   workstation: () => Promise<string>;
   now?: () => Date;
 }
