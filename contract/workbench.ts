@@ -4,7 +4,9 @@ import { JOB_ACTIONS, type JobView } from '../domain/jobs';
 import { command, noInput, query } from './channel-spec';
 import { nonEmpty } from './inputs';
 
-export type LinkKind = 'serial' | 'ble' | 'udp';
+import type { LinkKind } from '../domain/link-kind';
+
+export type { LinkKind };
 
 /** What an attached device needs, as far as the core can tell. */
 export interface DeviceNeeds {

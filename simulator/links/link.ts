@@ -1,6 +1,8 @@
 import type { WireModel } from '../wire/models';
 
-export type LinkKind = 'serial' | 'udp' | 'ble';
+import type { LinkKind } from '../../domain/link-kind';
+
+export type { LinkKind };
 
 /** Where a host reaches a device; part of SimulatedDevice.descriptor. */
 export interface LinkAddress {

@@ -1,6 +1,8 @@
 import type { DeviceType } from '../../../domain/device-types';
+import type { LinkKind } from '../../../domain/link-kind';
 import type { PrecodedStream } from '../../../domain/files/content-coding';
 import type { RunningParameters } from '../../../domain/running-parameters';
+import type { DecodedConfigFile } from '../../../domain/files/config-file-content';
 
 export type { RunningParameters } from '../../../domain/running-parameters';
 
@@ -84,8 +86,10 @@ export interface DeviceConnection {
   /**
    * The safety and link parameters the device runs, read back from it, and their checksum: the
    * device's own where it computes one, else the host's over the values read (domain/running-parameters.ts).
+   * `against`: the configuration file the values will be compared with; a device that can report
+   * only some parameters (the vendor's) reads those that file sets. Ours ignore it.
    */
-  readRunningParameters(signal?: AbortSignal): Promise<RunningParameters>;
+  readRunningParameters(signal?: AbortSignal, against?: Pick<DecodedConfigFile, 'settings' | 'content'>): Promise<RunningParameters>;
   close(): Promise<void>;
 }
 
@@ -104,13 +108,12 @@ export interface DeviceConnector {
   connect(target: DeviceTarget, options?: { signal?: AbortSignal }): Promise<DeviceConnection>;
 }
 
-export type AttachedLinkKind = 'serial' | 'udp' | 'ble';
 
 /** A device seen attached, identified or not. */
 export interface AttachedDevice {
   /** A link spec that reaches it again: 'serial:/dev/pts/4', 'udp:127.0.0.1:5683', 'ble:…'. */
   link: string;
-  linkKind: AttachedLinkKind;
+  linkKind: LinkKind;
   identity: DeviceIdentity | null;
   /** Why it could not be identified. */
   error: string | null;

@@ -1,8 +1,8 @@
 import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
-import { parseLinkSpec, type LinkKind as DeviceLinkKind } from '../../devices';
+import { parseLinkSpec } from '../../devices';
 import type { DeviceListEvent, DiscoveredDevice } from '../../devices/discovery';
 import { compareVersions } from '../../../domain/firmware-version';
-import type { AttachedDeviceView, DeviceNeeds, JobView, LinkKind } from '../../../contract/index';
+import type { AttachedDeviceView, DeviceNeeds, JobView } from '../../../contract/index';
 import type { CoreLog } from '../core-log';
 import type { EventHub } from '../event-hub';
 import type { Account } from '../session';
@@ -171,7 +171,7 @@ export class Workbench {
   private view(device: DiscoveredDevice, claimedBy: readonly string[] | null): AttachedDeviceView {
     return {
       linkId: device.link,
-      linkKind: contractLinkKind(device.linkKind),
+      linkKind: device.linkKind,
       address: address(device.link),
       serialNumber: device.serialNumber,
       deviceType: isDeviceType(device.deviceType) ? device.deviceType : null,
@@ -234,10 +234,6 @@ export function messageOf(err: unknown): string {
 
 function isDeviceType(value: string): value is DeviceType {
   return (DEVICE_TYPES as readonly string[]).includes(value);
-}
-
-function contractLinkKind(kind: DeviceLinkKind): LinkKind {
-  return kind === 'memory' ? 'serial' : kind;
 }
 
 /** 'serial:/dev/ttyACM0' → '/dev/ttyACM0'; 'udp:10.0.0.5:5683' → '10.0.0.5:5683'. */

@@ -3,10 +3,13 @@
  * (SLIP + CRC-32); UDP sends one per datagram; the memory pair hands them over in-process. The
  * CoAP engine sees nothing else of the link.
  */
-export type LinkKind = 'serial' | 'udp' | 'ble' | 'memory';
+import type { LinkKind } from '../../../domain/link-kind';
+
+export type { LinkKind };
 
 export interface Link {
-  readonly kind: LinkKind;
+  /** 'memory': the in-process pair of the tests, never a device a person attached. */
+  readonly kind: LinkKind | 'memory';
   /** How a person and a log name the link: 'serial:/dev/ttyACM0', 'udp:192.168.3.10:5683', 'ble:…'. */
   readonly description: string;
   /** Largest CoAP message the link carries. */

@@ -11,10 +11,10 @@ import { loginCli, startWorld, type World } from './world';
  * device and what each virtual device holds.
  */
 
-type LinkKind = 'pty' | 'udp' | 'ble';
+type SimulatorLink = 'pty' | 'udp' | 'ble';
 
 /** Serial, IP and BLE spread over the flows the way they would be attached on a bench. */
-const LINKS: Record<string, Record<string, LinkKind>> = {
+const LINKS: Record<string, Record<string, SimulatorLink>> = {
   'srcp-to-epc-over-ism': { SRCP000101: 'pty', EPC000101: 'pty' },
   'epc-to-epc-over-ethernet': { EPC000101: 'udp', EPC000102: 'udp' },
   'epc-to-several-epcs-over-ethernet': { EPC000101: 'pty', EPC000102: 'udp', EPC000103: 'udp' },
