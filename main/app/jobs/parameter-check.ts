@@ -12,7 +12,7 @@ import type { DeviceConnection } from './device-port';
  * the tool's own code from the file the service made (never from what the device says).
  */
 export async function checkRunningParameters(connection: Pick<DeviceConnection, 'readRunningParameters'>, file: DecodedConfigFile, signal?: AbortSignal): Promise<ParameterComparison> {
-  const running = await connection.readRunningParameters(signal);
+  const running = await connection.readRunningParameters(signal, file);
   return compareParameters(intendedParameters(file.content), running);
 }
 

@@ -1,4 +1,6 @@
+import { parametersFromVendorReadings } from '../../../domain/vendor/running-parameters';
 import { runningValues, RunningValuesError, type VendorFamily } from '../../../domain/vendor/running-values';
+import type { Scm2Config } from '../../../domain/vendor/scm2';
 import { JobFailure } from './failure';
 import { decodeConfigData, decodeSecureConfig } from '../../../domain/vendor/secure-config';
 import { contentFormatOption } from '../../../protocol/coap/codec';
@@ -23,19 +25,39 @@ import {
   type VendorIdentity,
 } from '../../devices/vendor';
 import type { DeviceConfigStatus, DeviceConnection, DeviceIdentity, FirmwareImage, TransferOptions } from './device-port';
-import { parameterChecksum, valuesInScope, type ParameterValues, type RunningParameters } from '../../../domain/running-parameters';
+import { intendedParameters, parameterChecksum, valuesInScope, type ParameterValues, type RunningParameters } from '../../../domain/running-parameters';
+import type { DecodedConfigFile } from '../../../domain/files/config-file-content';
 import { EPC_PATH, FRC_FILE, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE } from '../../../protocol/vendor';
 
 /**
- * The running parameters (domain/running-parameters.ts) a vendor device can report through its
- * cfg/… resources, by family: its device id and, on the EPC, the safety timeout. The rest of its
- * settings are read back value by value by the configuration apply (running-values.ts); they are
- * not in our parameter keys' units, so they stay out of the checksum rather than be guessed at.
+ * The running parameters (domain/running-parameters.ts) a vendor device reports through its cfg/…
+ * resources whatever it was configured with: its device id and, on the EPC, the safety timeout.
+ * Against a configuration file, more (readRunningParameters). The rest of its settings are read
+ * back value by value by the configuration apply (running-values.ts), in the vendor's terms.
  */
 const PARAMETER_SCOPE: Record<VendorFamily, readonly string[]> = {
   FRC: ['device.serialNumber'],
   EPC: ['device.serialNumber', 'safety.timeout'],
 };
+
+/** The vendor's configuration in a file's signed settings (layout 3's config-data); undefined for another layout. */
+function scm2Of(settings: Uint8Array): Scm2Config | undefined {
+  try {
+    return decodeConfigData(settings).scm2;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The paths the device runs `scm2` at; none when its family cannot run it (then only the serial number is compared). */
+function runningValuesOrNone(scm2: Scm2Config, family: VendorFamily): string[] {
+  try {
+    return runningValues(scm2, family).map((value) => value.path);
+  } catch (error) {
+    if (error instanceof RunningValuesError) return [];
+    throw error;
+  }
+}
 
 /**
  * The jobs' DeviceConnection for a device that speaks the vendor's protocol (docs/vendor-devices.md):
@@ -241,15 +263,36 @@ export class VendorConnection implements DeviceConnection {
     return { ...held, claim: null };
   }
 
-  /** Read through cfg/…; the checksum is the host's, over what was read (the device computes none). */
-  async readRunningParameters(signal?: AbortSignal): Promise<RunningParameters> {
+  /**
+   * Read through cfg/…; the checksum is the host's, over what was read (the device computes none).
+   * Against a configuration file of layout 3 (its settings are the vendor's config-data), every
+   * setting that file sets is read and those that are our parameters one to one are taken
+   * (domain/vendor/running-parameters.ts), where our content sets them: a value our configuration
+   * leaves unset is one the vendor's map fills with a default of its own, not one to compare. The
+   * scope is the serial number and those. Without a file, or against one that is not the vendor's
+   * map, what the family always reports.
+   */
+  async readRunningParameters(signal?: AbortSignal, against?: Pick<DecodedConfigFile, 'settings' | 'content'>): Promise<RunningParameters> {
     const vendor = await identifyVendor(this.session, this.family, { signal, knownType: this.identity.deviceType });
     const values: ParameterValues = { 'device.serialNumber': vendor.serialNumber };
-    if (this.family === 'EPC') {
-      const timeout = await readValue(this.session, this.family, EPC_PATH.timeoutMs, signal);
-      values['safety.timeout'] = typeof timeout === 'number' ? timeout : Number.isSafeInteger(Number(timeout)) ? Number(timeout) : String(timeout);
+    const scm2 = against ? scm2Of(against.settings) : undefined;
+    let runningKeys: string[];
+    if (scm2) {
+      const paths = runningValuesOrNone(scm2, this.family);
+      const readings = [];
+      for (const path of paths) readings.push({ path, actual: await readValue(this.session, this.family, path, signal) });
+      const intended = intendedParameters(against!.content);
+      const read = parametersFromVendorReadings(this.family, readings);
+      runningKeys = Object.keys(read).filter((key) => key !== 'device.serialNumber' && (intended[key] ?? null) !== null);
+      for (const key of runningKeys) values[key] = read[key]!;
+    } else {
+      if (this.family === 'EPC') {
+        const timeout = await readValue(this.session, this.family, EPC_PATH.timeoutMs, signal);
+        values['safety.timeout'] = typeof timeout === 'number' ? timeout : Number.isSafeInteger(Number(timeout)) ? Number(timeout) : String(timeout);
+      }
+      runningKeys = PARAMETER_SCOPE[this.family].filter((key) => key !== 'device.serialNumber');
     }
-    const scope = PARAMETER_SCOPE[this.family];
+    const scope = ['device.serialNumber', ...runningKeys];
     return { values, checksum: parameterChecksum(valuesInScope(values, scope)), checksumBy: 'host', scope };
   }
 

@@ -6,7 +6,7 @@ import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../m
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../../simulator';
-import { deviceKeys, goTo, NO_LIMIT, seriousViolations, startWebModePage, type WebModePage } from './helpers/web-mode-page';
+import { deviceKeys, goTo, NO_LIMIT, SCREENSHOTS, seriousViolations, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 
 /**
  * Issue 24 in a real browser (web mode, Debian's chromium): one device of each protocol side by
@@ -146,6 +146,20 @@ describe('one device of each protocol side by side', () => {
     await notNow();
     expect(await seriousViolations(page)).toEqual([]);
     await world.shot('24-02-workbench-configuration-applied');
+    // The parameters each device runs, beside what its configuration intends (issue 26), for the vendor's device too.
+    for (const serial of [SRCP, EPC]) {
+      const section = page.getByRole('region', { name: new RegExp(`^Parameters on ${serial}: `) });
+      await section.waitFor(NO_LIMIT);
+      expect(await section.locator('.param-table__row--bad').count()).toBe(0);
+      if (serial === SRCP) {
+        // The vendor's device is compared on what it reports in our terms, not only its serial number.
+        const cells = async (key: string) => (await section.locator(`tr[data-key="${key}"]`).innerText()).split('\t').map((cell) => cell.trim());
+        expect(await cells('ism.channel')).toEqual(['ISM channel', '5', '5']);
+        expect(await cells('ism.txPower')).toEqual(['ISM transmit power', 'High', 'High']);
+        expect(await cells('ism.networkId')).toEqual(['ISM network id', '12', '12']);
+      }
+      await section.screenshot({ path: join(SCREENSHOTS, `24-02${serial === SRCP ? 'a' : 'b'}-parameters-${serial}.png`) });
+    }
 
     // Each holds the file the service made for it, and the service recorded it: the vendor's device as ours.
     for (const serial of [SRCP, EPC]) {
@@ -174,7 +188,11 @@ describe('one device of each protocol side by side', () => {
     for (const device of devices.values()) await device.plug();
 
     const tiles = page.getByTestId('station-tile');
-    await until('a tile at work', () => page.locator('[data-testid="station-tile"][data-state="working"]').count(), (n) => n > 0);
+    await until(
+      'both tiles shown, one at work',
+      async () => ({ tiles: await tiles.count(), working: await page.locator('[data-testid="station-tile"][data-state="working"]').count() }),
+      (seen) => seen.tiles === 2 && seen.working > 0,
+    );
     await world.shot('24-03-station-working');
     expect(await seriousViolations(page)).toEqual([]);
     for (const serial of [SRCP, EPC]) {
