@@ -82,7 +82,8 @@ export async function logout(ctx: CliContext): Promise<number> {
  */
 async function rootFingerprintOf(ctx: CliContext, account: { serviceUrl: string; orgId: string }, ask: boolean): Promise<string | undefined> {
   const store = new SigningKeyStore({ dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).keys, onQuarantine: ctx.noteQuarantined });
-  const key = ask ? ((await store.get((await ctx.account()).client).catch(() => undefined))?.key ?? (await store.stored())) : await store.stored();
+  // One quick try: status must not hang on a service that cannot be reached; the kept key answers then.
+  const key = ask ? ((await store.get((await ctx.account()).client, { retry: false, timeoutMs: 5_000 }).catch(() => undefined))?.key ?? (await store.stored())) : await store.stored();
   return key ? rootKeyFingerprint(key.publicKeyPem) : undefined;
 }
 

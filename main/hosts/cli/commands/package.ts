@@ -147,7 +147,8 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
     const origin = readWorkPackage(bytes).body.origin;
     if (origin.serviceUrl === account.serviceUrl && origin.orgId === account.orgId) {
       // Signed in there: the root key comes from the service when it answers, else the one kept here.
-      await new SigningKeyStore({ dir: paths.account(account.serviceUrl, account.orgId).keys }).get((await ctx.account()).client).catch(() => undefined);
+      // One quick try: a signed-in laptop at a plant without network uses the kept key.
+      await new SigningKeyStore({ dir: paths.account(account.serviceUrl, account.orgId).keys }).get((await ctx.account()).client, { retry: false, timeoutMs: 10_000 }).catch(() => undefined);
     }
   } else {
     // Not signed in: the package names which account's caches it fills; only its signature, checked below, makes it count.
