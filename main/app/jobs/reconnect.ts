@@ -9,7 +9,7 @@ import { JobFailure } from './failure';
  * checks that it is the same device: a different device plugged into the same port must never
  * receive the rest of an upload.
  */
-export async function waitForDevice(
+export async function reconnectSameDevice(
   connector: DeviceConnector,
   target: DeviceTarget,
   serialNumber: string,

@@ -2,7 +2,7 @@ import type { DeviceConnection, DeviceTarget } from './device-port';
 import type { JobPhase } from './job-state';
 import type { JobControl, JobEnvironment } from './context';
 import { isLinkLoss } from '../../devices/operations/link-loss';
-import { waitForDevice } from './reconnect';
+import { reconnectSameDevice } from './reconnect';
 
 /** The job's current session: replaced when the device is reconnected, closed by the job at its end. */
 export interface SessionHolder {
@@ -38,7 +38,7 @@ export async function runWithReconnect(
       control.update({ attempts: attempt + 1, notice: `connection lost${at}; waiting for ${serialNumber} to come back` });
       await holder.session?.close().catch(() => undefined);
       holder.session = undefined;
-      holder.session = await waitForDevice(env.connector, target, serialNumber, env.reconnect, control.signal);
+      holder.session = await reconnectSameDevice(env.connector, target, serialNumber, env.reconnect, control.signal);
       control.update({ link: holder.session.link, notice: baseNotice });
     }
   }
