@@ -6,30 +6,10 @@ import { openDatabase } from '../../server';
 import { dataDirLockPath, DataDirBusyError } from '../../server/db/data-dir-lock';
 import { openPglite } from '../../server/db/pglite';
 import { runInProcess, useOperatorDataDir } from './cli-run';
+import { startServe as startServeProcess } from './helpers/serve-process';
 
-/** A `serve` child process (the bin entry, as an operator starts it) and the URL it listens on. */
-interface Serving {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-}
-
-function startServe(data: string): { started: Promise<Serving>; exited: Promise<number | null>; child: ChildProcess } {
-  const child = spawn(process.execPath, ['bin/provisioner-service.mjs', 'serve', '--port', '0', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const started = new Promise<Serving>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
-      if (match) resolve({ child, url: match[1]!, stderr: () => stderr });
-    });
-    void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  started.catch(() => undefined);
-  return { started, exited, child };
+function startServe(data: string): ReturnType<typeof startServeProcess> {
+  return startServeProcess(['serve', '--port', '0', '--data', data]);
 }
 
 async function keyNames(url: string, adminKey: string, orgId: string): Promise<string[]> {

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { codeBlocks, type CodeBlock } from '../fixtures/markdown-code-blocks';
 import { useOperatorDataDir } from './cli-run';
+import { startServe } from './helpers/serve-process';
 import { POSTGRES_URL, scratchDatabase } from './postgres-cluster';
 
 /**
@@ -17,6 +18,8 @@ import { POSTGRES_URL, scratchDatabase } from './postgres-cluster';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RUNBOOK = 'docs/operations.md';
+// Each operator command is a process that loads the service and its embedded database (seconds of
+// CPU): a block of four takes minutes on a busy two-core machine, hence the long time limits.
 
 type Coverage =
   /** Run by a test below. */
@@ -112,14 +115,14 @@ describe(`${RUNBOOK} as a runbook`, () => {
     } finally {
       await database.drop();
     }
-  }, 180_000);
+  }, 600_000);
 
   it('runs the API key lines on the embedded database with the demo organization', () => {
     const result = runBlock(block('npm run server -- key create --org demo --name line-2 --role Service'));
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^line-2 {2}Service {2}created /m);
     expect(result.stdout).toContain('revoked line-2 of organization demo (2 keys');
-  }, 180_000);
+  }, 600_000);
 
   it('runs the backup and restore lines', () => {
     const file = join(scratch.dir, 'provisioner-2026-11-30.backup');
@@ -127,29 +130,20 @@ describe(`${RUNBOOK} as a runbook`, () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(`wrote ${file}`);
     expect(result.stdout).toContain(`restored ${file}`);
-  }, 180_000);
+  }, 600_000);
 
   it('runs the instance line (on loopback and a free port), which serves until SIGTERM and then exits 0', async () => {
     const line = block('provisioner-service serve --host 0.0.0.0 --port 8080');
     expect(line.split('\n')).toHaveLength(1);
-    const [command, ...args] = line.replace('provisioner-service', join(ROOT, 'bin', 'provisioner-service.mjs')).replace('--host 0.0.0.0', '--host 127.0.0.1').replace('--port 8080', '--port 0').split(' ');
-    const child = spawn(command!, args, { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', PROVISIONER_SERVICE_DATA: scratch.data }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
-        if (match) resolve(match[1]!);
-      });
-      void exited.then((code) => reject(new Error(`serve exited (${code}) before listening: ${stderr}`)));
-    });
+    // The bin is `provisioner-service` once the package is installed.
+    expect(line).toMatch(/^provisioner-service /);
+    const args = line.replace(/^provisioner-service /, '').replace('--host 0.0.0.0', '--host 127.0.0.1').replace('--port 8080', '--port 0').split(' ');
+    const { started, exited, child } = startServe(args, { ...process.env, DATABASE_URL: '', PROVISIONER_SERVICE_DATA: scratch.data });
+    const { url } = await started;
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  }, 180_000);
+  }, 600_000);
 
   it('runs the lines that change the sealing key (last: the database is then sealed with the new one)', () => {
     const etc = join(scratch.dir, 'etc-provisioner');
@@ -161,5 +155,5 @@ describe(`${RUNBOOK} as a runbook`, () => {
     const withKey = runBlock('npm run server -- signing-key show', {}, { PROVISIONER_SEALING_KEY_FILE: join(etc, 'sealing-key.new') });
     expect(withKey.status, withKey.stderr).toBe(0);
     expect(runBlock('npm run server -- signing-key show').status).not.toBe(0);
-  }, 180_000);
+  }, 600_000);
 });

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useOperatorDataDir } from './cli-run';
+import { startServe } from './helpers/serve-process';
 
 /** The processes under `pid` (Linux /proc), found by walking parent ids. */
 function descendantsOf(pid: number): number[] {
@@ -44,19 +44,8 @@ describe.skipIf(process.platform !== 'linux')('under a supervisor', () => {
   const operator = useOperatorDataDir('supervisor');
 
   it('SIGTERM to the documented start command (bin/provisioner-service serve) stops the service and every process it started', async () => {
-    const child = spawn(process.execPath, ['bin/provisioner-service.mjs', 'serve', '--port', '0', '--data', operator.data], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
-        if (match) resolve(match[1]!);
-      });
-      void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-    });
+    const { started, exited, child } = startServe(['serve', '--port', '0', '--data', operator.data]);
+    const { url } = await started;
     const under = descendantsOf(child.pid!);
     expect(under.length).toBeGreaterThan(0);
 
