@@ -10,7 +10,7 @@ import type { DeviceSession } from '../session';
 import type { UploadProgress } from './firmware';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
-import { configAppliedSchema, configStatusSchema, parsePayload, type ConfigStatus, type DeviceInfo } from './payloads';
+import { configAppliedSchema, configStatusSchema, decodeResponse, type ConfigStatus, type DeviceInfo } from './payloads';
 import { waitForDevice, waitForReboot } from './wait-for-device';
 
 export interface ConfigUploadOptions {
@@ -83,7 +83,7 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
         signal: options.signal,
         onProgress: (bytes) => options.onProgress?.({ bytes, total: file.length }),
       });
-      const applied = parsePayload(configAppliedSchema, result.response, session.context(step));
+      const applied = decodeResponse(configAppliedSchema, result.response, session.context(step));
       if (decoded && applied.syncId !== decoded.syncId) {
         throw new DeviceVerificationError('CONFIG_NOT_APPLIED', session.context(step), `reports syncId ${applied.syncId}, not the file's ${decoded.syncId}`);
       }
@@ -104,5 +104,5 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
 /** GET /config: what the device holds, and (devices that report them) its sequence and the organization it is claimed by. */
 export async function readConfigStatus(session: DeviceSession, signal?: AbortSignal): Promise<ConfigStatus> {
   const response = await session.engine.request({ method: CODE.GET, path: 'config', step: 'configuration status request', signal });
-  return parsePayload(configStatusSchema, response, session.context('configuration status request'));
+  return decodeResponse(configStatusSchema, response, session.context('configuration status request'));
 }

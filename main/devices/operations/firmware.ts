@@ -14,7 +14,7 @@ import { wireImageFor, type CodingPreference, type FirmwarePatchOffer, type Wire
 import type { DeviceSession } from '../session';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
-import { announceResponseSchema, firmwareStatusSchema, parsePayload, type DeviceInfo, type FirmwareStatus } from './payloads';
+import { announceResponseSchema, firmwareStatusSchema, decodeResponse, type DeviceInfo, type FirmwareStatus } from './payloads';
 import { waitForDevice, waitForReboot } from './wait-for-device';
 
 export interface UploadProgress {
@@ -267,7 +267,7 @@ async function uploadBehindAnnounce(
     // Observed below; a rejection before then must not go unhandled.
     blocks.catch(() => undefined);
     try {
-      const answer = parsePayload(announceResponseSchema, await announced, session.context('firmware announce'));
+      const answer = decodeResponse(announceResponseSchema, await announced, session.context('firmware announce'));
       if (answer.offset !== 0 || answer.blockSize < upload.blockSize) throw new Error('not a fresh start');
       upload.onFreshStart();
     } catch (error) {
@@ -313,7 +313,7 @@ async function announceCoded(
         step: 'firmware announce',
         signal: options.signal,
       });
-      const { offset, blockSize } = parsePayload(announceResponseSchema, announced, session.context('firmware announce'));
+      const { offset, blockSize } = decodeResponse(announceResponseSchema, announced, session.context('firmware announce'));
       return { wire, deviceOffset: offset, deviceBlockSize: blockSize };
     } catch (error) {
       const refused = error instanceof DeviceError && (error.code === DEVICE_ERROR_CODING.baseMismatch || error.code === DEVICE_ERROR_CODING.codingUnsupported);
@@ -371,7 +371,7 @@ export async function applyFirmware(session: DeviceSession, options: ApplyFirmwa
 /** GET /fw. */
 export async function readFirmwareStatus(session: DeviceSession, signal?: AbortSignal): Promise<FirmwareStatus> {
   const response = await session.engine.request({ method: CODE.GET, path: 'fw', step: 'firmware status request', signal });
-  return parsePayload(firmwareStatusSchema, response, session.context('firmware status request'));
+  return decodeResponse(firmwareStatusSchema, response, session.context('firmware status request'));
 }
 
 /**
@@ -383,7 +383,7 @@ export async function* observeFirmwareStatus(session: DeviceSession, signal?: Ab
   const observation = await observe(session.engine, { path: 'fw', step, signal });
   try {
     for await (const response of observation) {
-      yield parsePayload(firmwareStatusSchema, response, session.context(step));
+      yield decodeResponse(firmwareStatusSchema, response, session.context(step));
     }
   } finally {
     await observation.cancel();

@@ -1,7 +1,7 @@
 import { downloadBlock2 } from '../coap/block2';
 import { DeviceVerificationError } from '../errors';
 import type { DeviceSession } from '../session';
-import { deviceInfoSchema, parsePayload, type DeviceInfo } from './payloads';
+import { deviceInfoSchema, decodeResponse, type DeviceInfo } from './payloads';
 
 export interface IdentifyOptions {
   signal?: AbortSignal;
@@ -28,7 +28,7 @@ export async function identify(session: DeviceSession, options: IdentifyOptions 
     maxBytes: DEVICE_INFO_MAX_BYTES,
     deadlineMs: options.deadlineMs,
   });
-  const info = parsePayload(deviceInfoSchema, { ...response, message: { ...response.message, payload } }, session.context(step));
+  const info = decodeResponse(deviceInfoSchema, { ...response, message: { ...response.message, payload } }, session.context(step));
   if (session.expectedSerialNumber !== undefined && info.serialNumber !== session.expectedSerialNumber) {
     throw new DeviceVerificationError(
       'DEVICE_MISMATCH',

@@ -1,7 +1,7 @@
 import { downloadBlock2 } from '../coap/block2';
 import type { DeviceSession } from '../session';
 import { PARAMETERS_MAX_BYTES, PARAMETERS_RESOURCE, runningParametersPayloadSchema, type RunningParametersPayload } from '../../../protocol/parameters';
-import { parsePayload } from './payloads';
+import { decodeResponse } from './payloads';
 
 /**
  * GET /params: the parameters the device runs and the checksum it computed over them
@@ -16,5 +16,5 @@ export async function readRunningParameters(session: DeviceSession, options: { s
     signal: options.signal,
     maxBytes: PARAMETERS_MAX_BYTES,
   });
-  return parsePayload(runningParametersPayloadSchema, { ...response, message: { ...response.message, payload } }, session.context(step));
+  return decodeResponse(runningParametersPayloadSchema, { ...response, message: { ...response.message, payload } }, session.context(step));
 }

@@ -6,7 +6,7 @@ import { DeviceProtocolError, type DeviceErrorContext } from '../errors';
 export * from '../../../protocol/payloads';
 
 /** Decodes a response's CBOR payload against `schema`, or says which device answered what. */
-export function parsePayload<T>(schema: z.ZodType<T>, response: CoapResponse, context: DeviceErrorContext): T {
+export function decodeResponse<T>(schema: z.ZodType<T>, response: CoapResponse, context: DeviceErrorContext): T {
   let value: unknown;
   try {
     value = decodeCbor(response.message.payload);
