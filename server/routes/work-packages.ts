@@ -34,7 +34,8 @@ export const workPackageOperations: AnyOperationSpec[] = [
       "The manifest is the JSON text the exporting workstation made (format provisioner-work-package/2), sent as it is. It must name the organization's key as its signer, carry the service's root key and exactly the release keys the service trusts now, be made now and expire within 365 days, be of this organization, and carry only an enrolment grant this organization issued for the package. The answer is the ES256 signature (IEEE P1363, base64) over the line `provisioner-signed-manifest/1` and the manifest's bytes.",
     params: orgParams,
     body: z.object({ manifest: z.string().min(2).max(BODY_LIMIT) }),
-    mutates: false,
+    // Nothing of the package is stored, but the organization's key is made on first use.
+    mutates: true,
     response: {
       kind: 'json',
       data: z.object({ signature: z.string(), keyId: z.string() }),
