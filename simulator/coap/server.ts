@@ -31,7 +31,7 @@ import { CONTENT_FORMAT_CBOR } from '../../protocol/constants';
 import { DedupCache } from './dedup-cache';
 import { ObserverRegistry } from './observers';
 import { QBlock1Sets, type SetAnswer } from './q-block1-sets';
-import type { CoapRequest, CoapResponse, RequestHandler } from './types';
+import type { ReceivedRequest, ResourceResponse, RequestHandler } from './types';
 
 export interface CoapServerOptions {
   send(message: Uint8Array, peer: string): void;
@@ -107,7 +107,7 @@ export class CoapServer {
   }
 
   /** Sends the current representation of `path` to its observers. */
-  notify(path: string, response: CoapResponse): void {
+  notify(path: string, response: ResourceResponse): void {
     for (const observer of this.observers.of(path)) {
       const messageId = this.allocateMessageId();
       this.observers.sent(observer, messageId);
@@ -139,8 +139,8 @@ export class CoapServer {
     const qBlock1 = message.options.some((o) => o.number === OPTION.Q_BLOCK1);
     // Q-Block1 (RFC 9177) carries what Block1 carries: resources read Block1, and the answer names
     // the block in the option the client used.
-    const request: CoapRequest = { peer, message: qBlock1 ? withOptionRenumbered(message, OPTION.Q_BLOCK1, OPTION.BLOCK1) : message, method: message.code, path: uriPathOf(message) };
-    let response: CoapResponse | undefined;
+    const request: ReceivedRequest = { peer, message: qBlock1 ? withOptionRenumbered(message, OPTION.Q_BLOCK1, OPTION.BLOCK1) : message, method: message.code, path: uriPathOf(message) };
+    let response: ResourceResponse | undefined;
     try {
       response = refuseOptions(message) ?? (await this.options.handle(request));
       if (response && qBlock1 && response.options) response = { ...response, options: renumbered(response.options, OPTION.BLOCK1, OPTION.Q_BLOCK1) };
@@ -172,7 +172,7 @@ export class CoapServer {
    * a Block1 block; a 2.31 or a 4.08 (the block lies outside its receive window: not stored) becomes
    * the set's answer, or none. Final answers and other errors go to the host as they are.
    */
-  private answerPayloadSet(message: CoapMessage, peer: string, path: string, response: CoapResponse): CoapResponse | undefined {
+  private answerPayloadSet(message: CoapMessage, peer: string, path: string, response: ResourceResponse): ResourceResponse | undefined {
     const stored = response.code === CODE.CONTINUE;
     if (!stored && response.code !== CODE.REQUEST_ENTITY_INCOMPLETE) return response;
     // Malformed Q-Block1 was refused before the resource ran.
@@ -183,7 +183,7 @@ export class CoapServer {
     return { code: CODE.REQUEST_ENTITY_INCOMPLETE, contentFormat: CONTENT_FORMAT_MISSING_BLOCKS, payload: encodeMissingBlocks(answer.blocks) };
   }
 
-  private buildReply(request: CoapRequest, response: CoapResponse): CoapMessage {
+  private buildReply(request: ReceivedRequest, response: ResourceResponse): CoapMessage {
     const { message } = request;
     const options: CoapOption[] = [...(response.options ?? [])];
     let payload = response.payload ?? new Uint8Array(0);
@@ -246,7 +246,7 @@ const UNDERSTOOD_CRITICAL_OPTIONS = new Set<number>([
 ]);
 
 /** RFC 7252 §5.4.1 and RFC 7959 §2.2: refusals that come before any resource sees the request. */
-function refuseOptions(message: CoapMessage): CoapResponse | undefined {
+function refuseOptions(message: CoapMessage): ResourceResponse | undefined {
   if (message.options.some((o) => o.number % 2 === 1 && !UNDERSTOOD_CRITICAL_OPTIONS.has(o.number))) return { code: CODE.BAD_OPTION };
   if (message.options.some((o) => o.number === OPTION.Q_BLOCK1) && message.options.some((o) => o.number === OPTION.BLOCK1)) {
     // RFC 9177 §4.1: a request carries one or the other.
@@ -290,7 +290,7 @@ function etagOf(representation: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update(representation).digest().subarray(0, 4));
 }
 
-function internalError(error: unknown): CoapResponse {
+function internalError(error: unknown): ResourceResponse {
   // The device must answer something: the host would otherwise retransmit into the same failure.
   return {
     code: CODE.INTERNAL_SERVER_ERROR,

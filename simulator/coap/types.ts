@@ -1,6 +1,7 @@
 import type { CoapMessage, CoapOption } from '../../protocol/coap';
 
-export interface CoapRequest {
+/** A request as the simulated device's server received it (the host's side is main/devices' CoapRequest). */
+export interface ReceivedRequest {
   /** Who sent it: 'link' on serial and BLE, 'address:port' on UDP. */
   peer: string;
   message: CoapMessage;
@@ -10,7 +11,8 @@ export interface CoapRequest {
   path: string;
 }
 
-export interface CoapResponse {
+/** What a resource answers; the server encodes it, adding Block2 and Observe itself. */
+export interface ResourceResponse {
   code: string;
   contentFormat?: number;
   payload?: Uint8Array;
@@ -23,4 +25,4 @@ export interface CoapResponse {
 }
 
 /** undefined: no response, and the request counts as never received (a pulled cable swallowed it). */
-export type RequestHandler = (request: CoapRequest) => Promise<CoapResponse | undefined>;
+export type RequestHandler = (request: ReceivedRequest) => Promise<ResourceResponse | undefined>;

@@ -1,5 +1,5 @@
 import type { FirmwareImageHeader } from '../../domain/files/firmware-image';
-import type { CoapRequest, CoapResponse } from '../coap/types';
+import type { ReceivedRequest, ResourceResponse } from '../coap/types';
 import type { DeviceFaults } from '../faults';
 import type { ConfigUpload } from './config-upload';
 import type { FirmwareUpdate } from './firmware-update';
@@ -31,7 +31,7 @@ export interface DeviceContext {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export type ResourceHandler = (request: CoapRequest, device: DeviceContext) => Promise<CoapResponse | undefined>;
+export type ResourceHandler = (request: ReceivedRequest, device: DeviceContext) => Promise<ResourceResponse | undefined>;
 
 export interface Resource {
   path: string;

@@ -1,7 +1,7 @@
 import { encodeCbor } from '../../domain/files/cbor';
 import { CONTENT_FORMAT_CBOR, DEVICE_ERROR_RESPONSE_CODE, type AnyDeviceErrorCode } from '../../protocol/constants';
 import type { CoapOption } from '../../protocol/coap';
-import type { CoapResponse } from '../coap/types';
+import type { ResourceResponse } from '../coap/types';
 
 /**
  * A refusal a resource answers with: the CoAP code comes from the protocol's table, the payload is
@@ -20,7 +20,7 @@ export class DeviceError extends Error {
   }
 }
 
-export function errorResponse(error: DeviceError): CoapResponse {
+export function errorResponse(error: DeviceError): ResourceResponse {
   return {
     code: DEVICE_ERROR_RESPONSE_CODE[error.code],
     contentFormat: CONTENT_FORMAT_CBOR,
@@ -29,6 +29,6 @@ export function errorResponse(error: DeviceError): CoapResponse {
   };
 }
 
-export function cborResponse(code: string, value: unknown, extra: Partial<CoapResponse> = {}): CoapResponse {
+export function cborResponse(code: string, value: unknown, extra: Partial<ResourceResponse> = {}): ResourceResponse {
   return { code, contentFormat: CONTENT_FORMAT_CBOR, payload: encodeCbor(value), ...extra };
 }

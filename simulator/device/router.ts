@@ -1,6 +1,6 @@
 import { CODE } from '../../protocol/coap';
 import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../protocol/constants';
-import type { CoapResponse, RequestHandler } from '../coap/types';
+import type { ResourceResponse, RequestHandler } from '../coap/types';
 import type { DeviceContext, Method, Resource } from './context';
 import { busyError } from './busy';
 import { DeviceError, errorResponse } from './errors';
@@ -10,7 +10,7 @@ const METHOD_BY_CODE: Record<string, Method> = { [CODE.GET]: 'GET', [CODE.POST]:
 /** Dispatches requests to resources and turns refusals into the protocol's error responses. */
 export function createRouter(resources: readonly Resource[], device: DeviceContext): RequestHandler {
   const byPath = new Map(resources.map((r) => [r.path, r]));
-  return async (request): Promise<CoapResponse | undefined> => {
+  return async (request): Promise<ResourceResponse | undefined> => {
     const resource = byPath.get(request.path);
     if (resource === undefined) return errorResponse(new DeviceError(DEVICE_ERROR.notFound, `This device has no resource /${request.path}.`));
     const method = METHOD_BY_CODE[request.method];

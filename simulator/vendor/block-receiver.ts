@@ -1,5 +1,5 @@
 import { block1Of, block1Option, CODE, type BlockOption, type CoapMessage } from '../../protocol/coap';
-import type { CoapResponse } from '../coap/types';
+import type { ResourceResponse } from '../coap/types';
 import { textResponse } from './responses';
 
 export interface BlockReceiverOptions {
@@ -11,7 +11,7 @@ export interface BlockReceiverOptions {
 }
 
 export type BlockOutcome =
-  | { done: false; response: CoapResponse; offset: number; end: number }
+  | { done: false; response: ResourceResponse; offset: number; end: number }
   | { done: true; body: Uint8Array; block: BlockOption | undefined; offset: number; end: number };
 
 /**
@@ -87,13 +87,13 @@ export class SequentialBlockReceiver {
     return { done: true, body, block: { num: block.num, more: false, size: answerSize }, offset, end };
   }
 
-  private refuse(code: string, message: string, options: CoapResponse['options'] = []): BlockOutcome {
+  private refuse(code: string, message: string, options: ResourceResponse['options'] = []): BlockOutcome {
     return { done: false, offset: 0, end: 0, response: { ...textResponse(code, message), options } };
   }
 }
 
 /** The Block1 option of the final answer, echoing the last block (aiocoap wants it). */
-export function finalBlockOptions(block: BlockOption | undefined): CoapResponse['options'] {
+export function finalBlockOptions(block: BlockOption | undefined): ResourceResponse['options'] {
   return block === undefined ? [] : [block1Option(block)];
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { REBOOT_AFTER_RESPONSE_MS, DEDUPLICATION_CACHE_SIZE } from '../../protocol/constants';
 import type { RunningValueType, VendorFamily } from '../../domain/vendor/running-values';
 import { CoapServer } from '../coap/server';
-import type { CoapResponse } from '../coap/types';
+import type { ResourceResponse } from '../coap/types';
 import type { DeviceFaults } from '../faults';
 import type { DeviceLink } from '../links/link';
 import type { ResolvedDeviceOptions } from '../options';
@@ -35,7 +35,7 @@ export interface VendorContext {
   /** Once the response is out: reboot, normally or into the bootloader. */
   resetAfterResponse(kind: 'normal' | 'bootloader'): Promise<void>;
   /** Sends a notification to the observers of `path`. */
-  notify(path: string, response: CoapResponse): void;
+  notify(path: string, response: ResourceResponse): void;
   pullCable(): void;
   stall(ms: number): void;
   /** Reboot now (the EPC after installing), as if reset normally. */
@@ -111,7 +111,7 @@ export class VendorDevice implements VendorContext {
     return structuredClone(this.store.current);
   }
 
-  notify(path: string, response: CoapResponse): void {
+  notify(path: string, response: ResourceResponse): void {
     this.server.notify(path, response);
   }
 

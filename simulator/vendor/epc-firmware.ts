@@ -1,7 +1,7 @@
 import { CODE, type CoapMessage } from '../../protocol/coap';
 import { simulatedImageVersion } from '../../domain/vendor/simulated-image';
 import { decodeEpcFirmwareBody, EpcFirmwareBodyError, VENDOR_RESOURCE } from '../../protocol/vendor';
-import type { CoapResponse } from '../coap/types';
+import type { ResourceResponse } from '../coap/types';
 import { finalBlockOptions, SequentialBlockReceiver } from './block-receiver';
 import type { VendorContext } from './device';
 import { badRequest, textResponse } from './responses';
@@ -35,11 +35,11 @@ export class EpcFirmware {
     this.receiver.reset();
   }
 
-  statusResponse(): CoapResponse {
+  statusResponse(): ResourceResponse {
     return { ...textResponse(CODE.CONTENT, this.status), observable: true };
   }
 
-  async post(message: CoapMessage, device: VendorContext): Promise<CoapResponse | undefined> {
+  async post(message: CoapMessage, device: VendorContext): Promise<ResourceResponse | undefined> {
     // The faults strike before the block is stored: a pulled cable loses the block in hand, and
     // its retransmission after the replug continues the upload where it was.
     const end = SequentialBlockReceiver.endOf(message);

@@ -1,6 +1,6 @@
 import { CODE, OPTION, type CoapMessage } from '../../protocol/coap';
 import { decodeFsMetadata, encodeFsMetadata, FRC_FILE, FS_METADATA_COMPUTED, VENDOR_CONTENT_FORMAT, vendorCrc32 } from '../../protocol/vendor';
-import type { CoapResponse } from '../coap/types';
+import type { ResourceResponse } from '../coap/types';
 import { finalBlockOptions, SequentialBlockReceiver } from './block-receiver';
 import { settingsFromSecureConfig } from './config-apply';
 import type { VendorContext } from './device';
@@ -27,7 +27,7 @@ export class FsSession {
     this.receiver.reset();
   }
 
-  async postData(message: CoapMessage, device: VendorContext): Promise<CoapResponse | undefined> {
+  async postData(message: CoapMessage, device: VendorContext): Promise<ResourceResponse | undefined> {
     if (!message.options.some((o) => o.number === OPTION.BLOCK1)) return this.select(message);
     const name = this.selected;
     if (name === null) return badRequest('Select a file first: POST its name to fs/data.');
@@ -54,7 +54,7 @@ export class FsSession {
     return { ...changed(), options: finalBlockOptions(outcome.block) };
   }
 
-  postMetadata(message: CoapMessage, device: VendorContext): CoapResponse {
+  postMetadata(message: CoapMessage, device: VendorContext): ResourceResponse {
     if (this.selected === null) return badRequest('Select a file first: POST its name to fs/data.');
     let metadata;
     try {
@@ -70,7 +70,7 @@ export class FsSession {
   }
 
   /** GET fs/metadata?computed: length and CRC-32 of the selected file as stored; without the query, as declared. */
-  getMetadata(query: string, device: VendorContext): CoapResponse {
+  getMetadata(query: string, device: VendorContext): ResourceResponse {
     if (this.selected === null) return badRequest('Select a file first: POST its name to fs/data.');
     const file = device.store.current.files[this.selected];
     if (query === FS_METADATA_COMPUTED) {
@@ -83,14 +83,14 @@ export class FsSession {
   }
 
   /** GET fs/data: the whole file; the CoAP server cuts it into the Block2 blocks asked for. */
-  async getData(device: VendorContext): Promise<CoapResponse> {
+  async getData(device: VendorContext): Promise<ResourceResponse> {
     if (this.selected === null) return badRequest('Select a file first: POST its name to fs/data.');
     const data = await device.store.readFile(this.selected);
     if (data === undefined) return notFound(`There is no file ${this.selected} on this device.`);
     return { code: CODE.CONTENT, contentFormat: VENDOR_CONTENT_FORMAT.octetStream, payload: data };
   }
 
-  private select(message: CoapMessage): CoapResponse {
+  private select(message: CoapMessage): ResourceResponse {
     const name = new TextDecoder().decode(message.payload);
     if (!/^[\x21-\x7e]{1,64}$/.test(name) || name.includes('/')) {
       return badRequest(`A file name is 1 to 64 printable characters without spaces or '/', not ${JSON.stringify(name)}.`);

@@ -2,7 +2,7 @@ import { decodeCbor, encodeCbor, isCborMap } from '../../domain/files/cbor';
 import type { RunningValueType } from '../../domain/vendor/running-values';
 import { CODE, contentFormatOf, getOptions, OPTION, type CoapMessage } from '../../protocol/coap';
 import { decodeSystemReset, encodeVendorValue, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE, EPC_PATH, FRC_PATH } from '../../protocol/vendor';
-import type { CoapResponse, RequestHandler } from '../coap/types';
+import type { ResourceResponse, RequestHandler } from '../coap/types';
 import { finalBlockOptions } from './block-receiver';
 import { settingsFromSecureConfig } from './config-apply';
 import type { VendorContext } from './device';
@@ -27,7 +27,7 @@ export function vendorRouter(device: VendorContext): RequestHandler {
   };
 }
 
-async function route(device: VendorContext, method: 'GET' | 'POST', path: string, query: string, message: CoapMessage): Promise<CoapResponse | undefined> {
+async function route(device: VendorContext, method: 'GET' | 'POST', path: string, query: string, message: CoapMessage): Promise<ResourceResponse | undefined> {
   const { family } = device;
   if (path === VENDOR_RESOURCE.systemReset) {
     if (method !== 'POST') return textResponse(CODE.METHOD_NOT_ALLOWED, `/${path} takes POST: n reboots, b reboots into the bootloader.`);
@@ -84,19 +84,19 @@ async function route(device: VendorContext, method: 'GET' | 'POST', path: string
 }
 
 /** Every value is checked before any is stored: one bad value changes nothing. */
-async function set(device: VendorContext, updates: Array<[Setting, unknown]>): Promise<CoapResponse> {
+async function set(device: VendorContext, updates: Array<[Setting, unknown]>): Promise<ResourceResponse> {
   const parsed = updates.map(([setting, input]) => [setting, setting.parse!(input)] as const);
   for (const [setting, value] of parsed) device.store.current.settings[setting.path] = value;
   await device.store.save();
   return changed();
 }
 
-function valueResponse(form: Setting['form'], value: RunningValueType): CoapResponse {
+function valueResponse(form: Setting['form'], value: RunningValueType): ResourceResponse {
   const encoded = encodeVendorValue(form, value);
   return { code: CODE.CONTENT, contentFormat: encoded.contentFormat, payload: encoded.payload };
 }
 
-function refuseInBootloader(device: VendorContext): CoapResponse | undefined {
+function refuseInBootloader(device: VendorContext): ResourceResponse | undefined {
   if (!device.inBootloader) return undefined;
   return textResponse(CODE.SERVICE_UNAVAILABLE, 'In the bootloader: POST n to cfg/setup/systemReset to run the application.');
 }
@@ -133,7 +133,7 @@ function decodeLeafValue(message: CoapMessage, setting: Setting): unknown {
   return body;
 }
 
-async function postCfgAll(device: VendorContext, message: CoapMessage): Promise<CoapResponse> {
+async function postCfgAll(device: VendorContext, message: CoapMessage): Promise<ResourceResponse> {
   const outcome = device.cfgAll.receive(message);
   if (!outcome.done) return outcome.response;
   const result = settingsFromSecureConfig(outcome.body, device.family, device.settings, device.drift);

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { block2Option, CODE, decodeMessage, encodeMessage, observeOption, uriPathOptions, type CoapMessage } from '../../main/devices/coap';
 import { CoapServer } from '../../simulator/coap/server';
-import type { CoapRequest, CoapResponse } from '../../simulator/coap/types';
+import type { ReceivedRequest, ResourceResponse } from '../../simulator/coap/types';
 import { waitFor } from './helpers/wait';
 
-function harness(handle: (request: CoapRequest) => Promise<CoapResponse | undefined>) {
+function harness(handle: (request: ReceivedRequest) => Promise<ResourceResponse | undefined>) {
   const sent: CoapMessage[] = [];
   const server = new CoapServer({ send: (bytes) => sent.push(decodeMessage(bytes)), handle, blockSize: 64, dedupCapacity: 32 });
   const request = (messageId: number, path: string, extra: Partial<CoapMessage> = {}) =>

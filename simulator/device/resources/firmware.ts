@@ -3,14 +3,14 @@ import { FileFormatError } from '../../../domain/files/file-error';
 import { readSignedFirmwareManifest } from '../../../domain/files/firmware-manifest';
 import { CODE } from '../../../protocol/coap';
 import { DEVICE_ERROR, RESOURCE } from '../../../protocol/constants';
-import type { CoapResponse } from '../../coap/types';
+import type { ResourceResponse } from '../../coap/types';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse, DeviceError } from '../errors';
 import { hexToBytes } from '../../hex';
 import { firmwareAnnouncementSchema, shortFirmwareAnnouncementSchema, type FirmwareAnnouncement } from '../../../protocol/payloads';
 
 /** The representation of GET /fw, also sent to observers. */
-export function firmwareStatusResponse(device: DeviceContext): CoapResponse {
+export function firmwareStatusResponse(device: DeviceContext): ResourceResponse {
   return cborResponse(CODE.CONTENT, device.firmware.status(), { observable: true });
 }
 
