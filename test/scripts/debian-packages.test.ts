@@ -12,7 +12,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,18 @@ const UNIT_FILE = '/lib/systemd/system/provisioner-service.service';
 const DATA_DIR = '/var/lib/provisioner-service';
 /** Where packages may put anything; the purge is checked over all of them. */
 const WATCHED = ['/etc', '/usr', '/var/lib'];
+
+/**
+ * docs/operations.md's lines, as written there (test/server/operations-runbook.test.ts checks that
+ * each appears here): the install, which is also the upgrade, and the PostgreSQL secrets.
+ */
+const INSTALL = 'dpkg -i ./provisioner-service_*_amd64.deb ./provisioner_*_amd64.deb';
+const POSTGRES_SECRETS = String.raw`install -m 600 -o provisioner-service -g provisioner-service /dev/null /etc/provisioner-service/database-password
+printf '%s\n' "$DATABASE_PASSWORD" > /etc/provisioner-service/database-password
+(umask 077; openssl rand -base64 32 > /etc/provisioner-service/sealing-key)
+chown provisioner-service:provisioner-service /etc/provisioner-service/sealing-key`;
+/** The runbook's copy of the unit starts with this line. */
+const UNIT_IN_RUNBOOK = '# /lib/systemd/system/provisioner-service.service (from the provisioner-service package)';
 
 const hasDpkgDeb = spawnSync('dpkg-deb', ['--version']).status === 0;
 const isRoot = process.getuid?.() === 0;
@@ -202,8 +214,8 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
       return { name, file, lintian: /; lintian:/.test(line) ? line : undefined };
     });
     before = pathsUnderWatched();
-    const install = await run('dpkg', ['-i', ...built.map((pkg) => pkg.file)]);
-    if (install.code !== 0) throw new Error(`dpkg -i failed:\n${install.stderr}${install.stdout}`);
+    const install = await run('bash', ['-euo', 'pipefail', '-c', INSTALL], { cwd: join(work, 'out') });
+    if (install.code !== 0) throw new Error(`${INSTALL} failed:\n${install.stderr}${install.stdout}`);
     listed = new Map(PACKAGES.map((name) => [name, spawnSync('dpkg', ['-L', name], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)]));
   }, 0);
 
@@ -281,19 +293,44 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
     expect(await stop(running)).toEqual({ code: 0, left: '' });
   });
 
+  it('install the unit docs/operations.md shows, line for line', () => {
+    const runbook = readFileSync(join(root, 'docs', 'operations.md'), 'utf8');
+    const at = runbook.indexOf(`    ${UNIT_IN_RUNBOOK}\n`);
+    expect(at, 'the unit in docs/operations.md').toBeGreaterThan(-1);
+    const lines: string[] = [];
+    for (const line of runbook.slice(at).split('\n').slice(1)) {
+      if (line !== '' && !line.startsWith('    ')) break;
+      lines.push(line.slice(4));
+    }
+    expect(`${lines.join('\n').trimEnd()}\n`).toBe(readFileSync(UNIT_FILE, 'utf8'));
+  });
+
+  it('upgrade in place with the same dpkg -i line: the edited settings, the data and the user stay, and the service starts on them', async () => {
+    const settings = readFileSync(ENV_FILE, 'utf8');
+    const { uid } = idsOf(SERVICE_USER);
+    const upgrade = await run('bash', ['-euo', 'pipefail', '-c', INSTALL], { cwd: join(work, 'out') });
+    expect(upgrade.code, upgrade.stderr).toBe(0);
+    expect(readFileSync(ENV_FILE, 'utf8')).toBe(settings);
+    expect(idsOf(SERVICE_USER).uid).toBe(uid);
+    expect(readdirSync(join(DATA_DIR, 'data'))).toContain('PG_VERSION');
+
+    running = await startAsTheUnitWould();
+    expect(await readyz(running.url)).toEqual({ status: 200, body: { status: 'ready' } });
+    expect(await stop(running)).toEqual({ code: 0, left: '' });
+  });
+
   it.skipIf(!POSTGRES_URL)('start the service as its unit would on PostgreSQL: the URL, the password file and the sealing key from the env file, none on the command line', async () => {
     database = await scratchDatabase();
     const url = new URL(database.url);
     url.password = '';
-    const { uid, gid } = idsOf(SERVICE_USER);
-    // As the env file's comments tell the administrator: both files 0600, the service user's.
+    // As docs/operations.md tells the administrator: both files 0600, the service user's.
     const passwordFile = '/etc/provisioner-service/database-password';
     const sealingKeyFile = '/etc/provisioner-service/sealing-key';
-    writeFileSync(passwordFile, `${randomBytes(16).toString('hex')}\n`, { mode: 0o600 });
-    writeFileSync(sealingKeyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const secrets = await run('bash', ['-euo', 'pipefail', '-c', POSTGRES_SECRETS], { env: { ...process.env, DATABASE_PASSWORD: randomBytes(16).toString('hex') } });
+    expect(secrets.code, secrets.stderr).toBe(0);
     for (const file of [passwordFile, sealingKeyFile]) {
-      chownSync(file, uid, gid);
-      chmodSync(file, 0o600);
+      const { mode, uid } = statSync(file);
+      expect({ file, mode: (mode & 0o777).toString(8), uid }).toEqual({ file, mode: '600', uid: idsOf(SERVICE_USER).uid });
     }
     setInEnvFile({ DATABASE_URL: url.toString(), PROVISIONER_DATABASE_PASSWORD_FILE: passwordFile, PROVISIONER_SEALING_KEY_FILE: sealingKeyFile, PROVISIONER_PORT: String(await freePort()) });
 

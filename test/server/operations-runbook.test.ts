@@ -46,11 +46,13 @@ const COVERAGE: ReadonlyArray<{ firstLine: string; coverage: Coverage }> = [
   },
   { firstLine: 'npm run server -- key create --org demo --name line-2 --role Service', coverage: { how: 'run' } },
   { firstLine: 'openssl rand -base64 32 > /etc/provisioner/sealing-key.new && chmod 600 /etc/provisioner/sealing-key.new', coverage: { how: 'run' } },
+  { firstLine: 'dpkg -i ./provisioner-service_*_amd64.deb ./provisioner_*_amd64.deb', coverage: { how: 'verbatim', file: 'test/scripts/debian-packages.test.ts' } },
+  { firstLine: 'install -m 600 -o provisioner-service -g provisioner-service /dev/null /etc/provisioner-service/database-password', coverage: { how: 'verbatim', file: 'test/scripts/debian-packages.test.ts' } },
   {
-    firstLine: '# /etc/systemd/system/provisioner-service.service',
+    firstLine: '# /lib/systemd/system/provisioner-service.service (from the provisioner-service package)',
     coverage: {
       how: 'not-run',
-      reason: 'a systemd unit, not a command (no systemd in the test machine); its ExecStart is the serve line run here plus --trusted-proxy (test/server/audit-log.test.ts), and test/server/supervisor.test.ts stops it with SIGTERM',
+      reason: 'a systemd unit, not a command (no systemd in the test machine); test/scripts/debian-packages.test.ts checks it is the unit the package installs, line for line, and starts the service as its ExecStart, User, WorkingDirectory and EnvironmentFile say',
     },
   },
 ];
