@@ -133,6 +133,29 @@ function control(stage, fields) {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The C library the package's binaries need: the newest GLIBC_ symbol version any of them uses
+ * (Node 24 itself: 2.28; an add-on compiled on the build machine may need that machine's).
+ */
+function libcNeeded(stage) {
+  let newest = [2, 28];
+  for (const path of filesUnder(stage)) {
+    const file = join(stage, path);
+    if (path.startsWith('DEBIAN/') || !isElf(file)) continue;
+    const symbols = spawnSync('objdump', ['-T', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout ?? '';
+    for (const [, major, minor] of symbols.matchAll(/\bGLIBC_(\d+)\.(\d+)/g)) {
+      const version = [Number(major), Number(minor)];
+      if (version[0] > newest[0] || (version[0] === newest[0] && version[1] > newest[1])) newest = version;
+    }
+  }
+  return newest.join('.');
+}
+
+/** Depends of a package whose binaries are Node's and its add-ons' (libstdc++ of GCC 5: GLIBCXX_3.4.21). */
+function binaryDepends(stage) {
+  return `libc6 (>= ${libcNeeded(stage)}), libgcc-s1 | libgcc1, libstdc++6 (>= 5)`;
+}
+
 /** A Description field: the synopsis, then the paragraphs wrapped at 72 columns, " ." between them. */
 function description(synopsis, paragraphs) {
   const wrapped = paragraphs.map((text) => {
@@ -256,8 +279,7 @@ async function stageCli(stage, context) {
       Version: context.version,
       Architecture: DEBIAN_ARCH,
       Maintainer: maintainer(),
-      // The official Node 24 binary's own needs (glibc 2.28, libstdc++ of GCC 12).
-      Depends: 'libc6 (>= 2.28), libgcc-s1, libstdc++6 (>= 12)',
+      Depends: binaryDepends(stage),
       Suggests: SERVICE_USER,
       Section: 'utils',
       Priority: 'optional',
@@ -428,7 +450,7 @@ async function stageService(stage, context) {
       Version: context.version,
       Architecture: DEBIAN_ARCH,
       Maintainer: maintainer(),
-      Depends: 'adduser, libc6 (>= 2.28), libgcc-s1, libstdc++6 (>= 12)',
+      Depends: `adduser, ${binaryDepends(stage)}`,
       Suggests: 'postgresql (>= 15)',
       Section: 'admin',
       Priority: 'optional',
