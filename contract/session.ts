@@ -39,6 +39,12 @@ export type SessionView =
       capabilities: Record<Capability, CapabilityState>;
       /** Whether the key is stored for the next start (safeStorage in Electron, a 0600 file elsewhere). */
       remembered: boolean;
+      /**
+       * The fingerprint of the service's root key, as `provisioner status` shows it: what a laptop
+       * never signed in is given to import this service's work packages (`--root-fingerprint`).
+       * Null when the service did not say (or for the local workspace).
+       */
+      rootFingerprint?: string | null;
     };
 
 export const SESSION_CHANNELS = {

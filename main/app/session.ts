@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { ApiKeyRole, Region } from '../../domain/enums';
+import { rootKeyFingerprint } from '../../domain/files/config-file-signature';
 import { createServiceClient, type ServiceClient } from '../cloud';
 import { CoreError, type Capability, type SessionView } from '../../contract/index';
 import { capabilitiesOf } from './capabilities';
@@ -21,6 +22,8 @@ export interface Account {
   organizationName: string | null;
   region: Region | null;
   remembered: boolean;
+  /** The service root key's fingerprint, asked once at sign-in; null when it could not be. */
+  rootFingerprint?: string | null;
   client: ServiceClient;
 }
 
@@ -123,6 +126,7 @@ export class SessionManager {
       role: account.role,
       capabilities: capabilitiesOf(account.role),
       remembered: account.remembered,
+      rootFingerprint: account.rootFingerprint ?? null,
     };
   }
 
@@ -256,7 +260,9 @@ export class SessionManager {
     if (!result.valid || !result.role || (result.organizationId !== null && result.organizationId !== orgId)) {
       throw new CoreError('AUTH_FAILED', `The key is not valid for organization ${orgId} at ${serviceUrl}.`);
     }
-    return { keyName: result.keyName, role: result.role, organizationName: result.organizationName ?? null, region: result.region ?? null, client };
+    // Shown beside the service (what a laptop never signed in needs to import its work packages); not having it stops nothing.
+    const rootFingerprint = await (async () => rootKeyFingerprint((await client.signingKey({ retry: false })).publicKeyPem))().catch(() => null);
+    return { keyName: result.keyName, role: result.role, organizationName: result.organizationName ?? null, region: result.region ?? null, rootFingerprint, client };
   }
 
   private async setAccount(account: Account | null): Promise<void> {

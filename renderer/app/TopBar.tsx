@@ -20,7 +20,7 @@ export function TopBar() {
         </div>
         <div>
           <dt>Service</dt>
-          <dd className="topbar__service" title={session.serviceUrl}>
+          <dd className="topbar__service" title={session.rootFingerprint ? `${session.serviceUrl}\nRoot key fingerprint: ${session.rootFingerprint}` : session.serviceUrl}>
             {session.kind === 'local' ? 'Local workspace' : session.serviceUrl}
           </dd>
         </div>

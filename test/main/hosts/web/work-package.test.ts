@@ -64,6 +64,9 @@ describe('the work package button', () => {
     expect(await notice.textContent()).toContain(
       `Signed by the organization's key ${opened.signer.keyId}. A laptop never signed in imports it with the root key fingerprint ${rootKeyFingerprint(opened.body.keys.configFileRootKey.publicKeyPem)}: tell the technician by another road than the package.`,
     );
+    // The same fingerprint beside the service in the top bar, for whoever asks for it later.
+    const fingerprint = rootKeyFingerprint(opened.body.keys.configFileRootKey.publicKeyPem);
+    expect(await page.locator('.topbar__service').getAttribute('title')).toBe(`${workspace.serviceUrl}\nRoot key fingerprint: ${fingerprint}`);
     await world.shot('work-package-exported');
     expect([...world.pageErrors, ...world.consoleErrors]).toEqual([]);
   });
