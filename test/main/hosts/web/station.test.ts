@@ -17,6 +17,7 @@ import { startWebServer, type WebServer } from '../../../../main/hosts/web/serve
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
 import { builtApp } from '../../../fixtures/built-app';
+import { lookUntil } from './helpers/looks';
 import { tabTo as tabToOn } from './helpers/keyboard';
 
 /**
@@ -71,8 +72,6 @@ async function seriousViolations(): Promise<string[]> {
 /** Presses Tab until the focus is on a control whose text matches: how a keyboard user gets there. */
 const tabTo = (text: RegExp) => tabToOn(page, text);
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** One part of the state dump; a part that cannot be read says why instead. */
 async function part(name: string, read: () => Promise<unknown>): Promise<string> {
   try {
@@ -120,18 +119,7 @@ async function stateOfThings(): Promise<string> {
  * saw and where things stood. A look that throws counts as one and is said.
  */
 async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean, looks = LOOKS): Promise<T> {
-  let last = 'nothing yet';
-  for (let i = 0; i < looks; i += 1) {
-    try {
-      const seen = await look();
-      if (ok(seen)) return seen;
-      last = JSON.stringify(seen);
-    } catch (error) {
-      last = `the look failed: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    await pause(LOOK_PAUSE_MS);
-  }
-  throw new Error(`Waited for ${what} ${looks} looks; last seen: ${last}\n${await stateOfThings()}`);
+  return lookUntil(what, look, ok, { looks, pauseMs: LOOK_PAUSE_MS, whereThingsStood: stateOfThings });
 }
 
 /** Until the locator matches at least one element of the page. */

@@ -7,6 +7,7 @@ import { createServiceClient, type ServiceClient } from '../../../../main/cloud'
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../../simulator';
 import { deviceKeys, goTo, NO_LIMIT, SCREENSHOTS, seriousViolations, startWebModePage, type WebModePage } from './helpers/web-mode-page';
+import { lookUntil } from './helpers/looks';
 
 /**
  * Issue 24 in a real browser (web mode, Debian's chromium): one device of each protocol side by
@@ -32,21 +33,8 @@ let page: Page;
 let client: ServiceClient;
 const devices = new Map<string, SimulatedDevice>();
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean): Promise<T> {
-  let last = 'nothing yet';
-  for (let i = 0; i < LOOKS; i += 1) {
-    try {
-      const seen = await look();
-      if (ok(seen)) return seen;
-      last = JSON.stringify(seen);
-    } catch (error) {
-      last = `the look failed: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    await pause(LOOK_PAUSE_MS);
-  }
-  throw new Error(`Waited for ${what} ${LOOKS} looks; last seen: ${last}`);
+  return lookUntil(what, look, ok, { looks: LOOKS, pauseMs: LOOK_PAUSE_MS });
 }
 
 /** How the service judges a device now (the words device list and the Devices screen use). */
