@@ -224,7 +224,7 @@ export async function up(options: StackOptions): Promise<StackState> {
   const runDir = resolve(options.runDir);
   const running = readState(runDir);
   if (running && [running.haproxy?.pid, ...running.instances.map((i) => i.pid)].some((pid) => pid !== undefined && isAlive(pid))) {
-    throw new Error(`A stack is already up at ${running.url} (run directory ${runDir}): npm run stack -- down first.`);
+    throw new Error(`A stack is already up at ${running.url} (run directory ${runDir}): npm run stack -- down --run-dir ${runDir} first.`);
   }
   // What a stack that ended badly left (its PostgreSQL may still run) goes first; earlier logs
   // stay, and the instances append to them.
