@@ -68,6 +68,24 @@ export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 /** What a writer supplies; the ledger fills in format, seq, prevHash and signerKey. */
 export type LedgerRecord = Omit<LedgerEntryBody, 'format' | 'seq' | 'prevHash' | 'signerKey'>;
 
+/** Where a record comes from: the workstation and, when signed in, the key's name, the service and the organization. */
+export interface LedgerRecordOrigin {
+  workstation: string;
+  actor?: string;
+  serviceUrl?: string;
+  orgId?: string;
+}
+
+/** The origin as every kind of record carries it: an unknown part is left out, never written empty. */
+export function originFields(origin: LedgerRecordOrigin): LedgerRecordOrigin {
+  return {
+    workstation: origin.workstation,
+    ...(origin.actor ? { actor: origin.actor } : {}),
+    ...(origin.serviceUrl ? { serviceUrl: origin.serviceUrl } : {}),
+    ...(origin.orgId ? { orgId: origin.orgId } : {}),
+  };
+}
+
 /** JSON with object keys sorted at every level and no space: equal bodies give equal bytes. */
 export function canonicalLedgerBytes(body: LedgerEntryBody): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(sortKeys(body)));

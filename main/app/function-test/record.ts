@@ -1,4 +1,4 @@
-import type { LedgerEntry, LedgerRecord } from '../../../domain/ledger';
+import { originFields, type LedgerEntry, type LedgerRecord, type LedgerRecordOrigin } from '../../../domain/ledger';
 import type { Ledger } from '../ledger';
 import type { FunctionTestObservation } from './function-test';
 
@@ -32,12 +32,8 @@ export function describeReactions(observation: FunctionTestObservation): string 
   return parts.length > 0 ? parts.join(', ') : 'no receivers in the configuration';
 }
 
-export interface FunctionTestRecordInput {
+export interface FunctionTestRecordInput extends LedgerRecordOrigin {
   serialNumber: string;
-  workstation: string;
-  actor?: string;
-  serviceUrl?: string;
-  orgId?: string;
   observation: FunctionTestObservation;
   verdict: FunctionTestVerdict;
   note: string;
@@ -55,10 +51,7 @@ export function functionTestRecord(input: FunctionTestRecordInput): LedgerRecord
     action: 'function-test',
     outcome: input.verdict.result === 'pass' ? 'success' : 'failure',
     serialNumber: input.serialNumber,
-    workstation: input.workstation,
-    ...(input.actor ? { actor: input.actor } : {}),
-    ...(input.serviceUrl ? { serviceUrl: input.serviceUrl } : {}),
-    ...(input.orgId ? { orgId: input.orgId } : {}),
+    ...originFields(input),
     facts: {
       result: input.verdict.result,
       note: input.note.slice(0, 2000),

@@ -1,5 +1,5 @@
 import type { DecodedConfigFile } from '../../../domain/files/config-file';
-import type { LedgerEntry, LedgerRecord } from '../../../domain/ledger';
+import { originFields, type LedgerEntry, type LedgerRecord, type LedgerRecordOrigin } from '../../../domain/ledger';
 import { compareParameters, intendedParameters, shortChecksum, type ParameterComparison, type ParameterValue } from '../../../domain/running-parameters';
 import type { Ledger } from '../ledger/ledger';
 import { toolIdentity, type ToolIdentity } from '../tool-identity';
@@ -22,19 +22,15 @@ export interface ParameterConfirmation {
   at: Date;
 }
 
-export interface ParameterVerificationRecordInput {
+/** The origin's `actor` is the API key's name, absent for the local workspace. */
+export interface ParameterVerificationRecordInput extends LedgerRecordOrigin {
   serialNumber: string;
   /** The file the intended values were computed from. */
   syncId: string;
   comparison: ParameterComparison;
-  workstation: string;
   tool: ToolIdentity;
   /** The technician at the workstation (their own name, not the API key's). */
   person: string | null;
-  /** The API key's name, or the local workspace. */
-  actor?: string;
-  serviceUrl?: string;
-  orgId?: string;
   link: string;
   /** Present when the person confirmed the table (a match only). */
   confirmation: ParameterConfirmation | null;
@@ -68,10 +64,7 @@ export function parameterVerificationRecord(input: ParameterVerificationRecordIn
     action: 'parameter-verification',
     outcome: comparison.match ? 'success' : 'failure',
     serialNumber: input.serialNumber,
-    workstation: input.workstation,
-    ...(input.actor ? { actor: input.actor } : {}),
-    ...(input.serviceUrl ? { serviceUrl: input.serviceUrl } : {}),
-    ...(input.orgId ? { orgId: input.orgId } : {}),
+    ...originFields(input),
     facts: {
       syncId: input.syncId,
       link: input.link,
@@ -104,14 +97,9 @@ export interface VerifiedParameters {
 }
 
 /** Who records, where: the same for every verification of one confirmation. */
-export interface ParameterVerificationContext {
-  workstation: string;
+export interface ParameterVerificationContext extends LedgerRecordOrigin {
   /** The technician (their own name, not the API key's); null when no one gave it. */
   person: string | null;
-  /** The API key's name; absent for the local workspace. */
-  actor?: string;
-  serviceUrl?: string;
-  orgId?: string;
   /** Present only when that person confirmed (typed the device's short checksum of a matching table). */
   confirmation: ParameterConfirmation | null;
   /** At a Station: the configuration checksum the operator confirmed for the shift (the person confirmed by shift, not per device). */
@@ -133,12 +121,9 @@ export async function appendParameterVerifications(ledger: Pick<Ledger, 'append'
           serialNumber: v.serialNumber,
           syncId: v.syncId,
           comparison: v.comparison,
-          workstation: context.workstation,
+          ...originFields(context),
           tool,
           person: context.person,
-          ...(context.actor ? { actor: context.actor } : {}),
-          ...(context.serviceUrl ? { serviceUrl: context.serviceUrl } : {}),
-          ...(context.orgId ? { orgId: context.orgId } : {}),
           link: v.link,
           confirmation: context.confirmation,
           ...(context.shiftChecksum ? { shiftChecksum: context.shiftChecksum } : {}),

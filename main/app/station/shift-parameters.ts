@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../../cloud';
 import type { StationShiftParametersView } from '../../../contract/station';
 import { decodeConfigFile } from '../../../domain/files/config-file';
-import type { LedgerEntry, LedgerRecord } from '../../../domain/ledger';
+import { originFields, type LedgerEntry, type LedgerRecord } from '../../../domain/ledger';
 import { intendedParameters, orderedKeys, parameterDefinition, parameterValueText, PARAMETER_GROUPS, shortChecksum } from '../../../domain/running-parameters';
 import { shiftParameters, type ShiftParameters } from '../../../domain/shift-parameters';
 import type { ConfigFileStore } from '../jobs/config-file-store';
@@ -89,10 +89,7 @@ export async function shiftConfirmationRecord(shift: ShiftParameters, context: S
     action: 'station-shift',
     outcome: 'success',
     serialNumber: shiftSubject(shift.configurationId),
-    workstation: context.workstation,
-    ...(context.actor ? { actor: context.actor } : {}),
-    ...(context.serviceUrl ? { serviceUrl: context.serviceUrl } : {}),
-    ...(context.orgId ? { orgId: context.orgId } : {}),
+    ...originFields(context),
     facts: {
       configurationId: shift.configurationId,
       configurationName: shift.configurationName.slice(0, 2000),
@@ -122,11 +119,8 @@ export type ShiftVerificationRecorder = (verified: VerifiedParameters, confirmed
 export function shiftVerificationRecorder(ledger: Pick<Ledger, 'append'>, shift: ShiftParameters, context: ShiftRecordContext, confirmedAt: Date, afterAppend?: (entries: LedgerEntry[]) => void): ShiftVerificationRecorder {
   return async (verified, confirmedByShift) => {
     const entries = await appendParameterVerifications(ledger, [verified], {
-      workstation: context.workstation,
+      ...originFields(context),
       person: context.operator,
-      ...(context.actor ? { actor: context.actor } : {}),
-      ...(context.serviceUrl ? { serviceUrl: context.serviceUrl } : {}),
-      ...(context.orgId ? { orgId: context.orgId } : {}),
       confirmation: confirmedByShift ? { person: context.operator, at: confirmedAt } : null,
       shiftChecksum: shift.checksum,
     });
