@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
 import { encodeConfigFile, type ConfigFileContent } from '../../domain/files/config-file';
 import { CODE } from '../../main/devices/coap';
-import { startSimulatedDevice, type SimulatedDevice } from '../../simulator';
+import type { SimulatedDevice } from '../../simulator';
 import { organizationSigner } from '../fixtures/config-files';
-import { configContent, useScratchDir, serviceKeys, signedConfigFile, uniqueSerial } from './helpers/fixtures';
+import { configContent, useScratchDir, serviceKeys, signedConfigFile, startUdpDevice, uniqueSerial } from './helpers/fixtures';
 import { errorCode, RawCoapClient } from './helpers/raw-client';
 import { openUdpTransport, type Transport } from './helpers/transports';
 
@@ -36,15 +36,7 @@ afterEach(async () => {
 });
 
 async function start(serial = uniqueSerial('EPC')): Promise<Bench> {
-  const device = await startSimulatedDevice({
-    deviceType: 'EPC',
-    serialNumber: serial,
-    link: { udp: { host: '127.0.0.1', port: 0 } },
-    stateDir: join(scratch.dir, serial),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    rebootMs: 50,
-    applyMs: 20,
-  });
+  const device = await startUdpDevice(scratch.dir, { serialNumber: serial });
   const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);
   const bench = { serial, device, transport, client: new RawCoapClient(transport, { ackTimeoutMs: 200, retries: 6 }) };
   open.push(bench);

@@ -7,7 +7,7 @@ import { signedManifestFor, testReleaseKey } from '../../fixtures/release-key';
 import type { RawCoapClient } from './raw-client';
 
 export { scratchDir, uniqueSerial, useScratchDir } from '../../fixtures/scratch';
-export { configContent, serviceKeys, signedConfigFile } from '../../fixtures/simulated-device';
+export { configContent, serviceKeys, signedConfigFile, startUdpDevice } from '../../fixtures/simulated-device';
 
 export interface TestImage {
   image: Uint8Array;

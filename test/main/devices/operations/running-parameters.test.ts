@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDeviceConnector } from '../../../../main/app/jobs/connector';
 import type { DeviceConnection } from '../../../../main/app/jobs/device-port';
 import { compareParameters, intendedParameters } from '../../../../domain/running-parameters';
-import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../simulator';
+import type { SimulatedDevice, SimulatedDeviceOptions } from '../../../../simulator';
 import { STATE_FILE } from '../../../../simulator/device/state';
 import { documentedTestVector } from '../../../fixtures/parameters-test-vector';
 import { useScratchDir, uniqueSerial } from '../../../fixtures/scratch';
-import { configContent, serviceKeys, signedConfigFile } from '../../../fixtures/simulated-device';
+import { configContent, signedConfigFile, startUdpDevice } from '../../../fixtures/simulated-device';
 
 /**
  * GET /params between the host's code (connector → operations/parameters.ts) and the simulated
@@ -22,16 +22,7 @@ afterEach(async () => {
 });
 
 async function startEpc(serial: string, options: Partial<SimulatedDeviceOptions> = {}): Promise<SimulatedDevice> {
-  const device = await startSimulatedDevice({
-    deviceType: 'EPC',
-    serialNumber: serial,
-    link: { udp: { host: '127.0.0.1', port: 0 } },
-    stateDir: join(scratch.dir, serial),
-    publicKeyPem: serviceKeys.publicKeyPem,
-    rebootMs: 50,
-    applyMs: 20,
-    ...options,
-  });
+  const device = await startUdpDevice(scratch.dir, { ...options, serialNumber: serial });
   stops.push(() => device.stop());
   return device;
 }
