@@ -176,4 +176,31 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
     expect(again.stdout).toMatch(/^EPC000101: in sync \(the device names no file it holds/m);
     expect(again.code).toBe(0);
   });
+
+  it('a cable pulled in the middle of a firmware transfer: the SRC Pro on USB and the EPC on IP end with the new firmware', { timeout: 300_000 }, async () => {
+    // Two more devices, each pulled once partway through its firmware (the releases of the test above).
+    for (const serialNumber of ['SRCP000102', 'EPC000103']) await world.client.devices.register({ serialNumber, name: `vendor ${serialNumber}` });
+    const pulled = { pullAt: 12_000, replugAfterMs: 500 };
+    const usb = await world.startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000102', link: 'pty', protocol: 'vendor', firmwareVersion: '1.0.0', faults: pulled });
+    const ip = await world.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000103', link: 'udp', protocol: 'vendor', firmwareVersion: '1.0.0', faults: pulled });
+
+    const frc = await world.cli(['device', 'firmware', 'update', 'SRCP000102']);
+    expect(frc.stdout + frc.stderr).toContain('SRCP000102: firmware 1.2.0 installed (was 1.0.0)');
+    expect(frc.code).toBe(0);
+    expect(usb.faultStats.pulls).toBe(1);
+    expect(usb.state().firmwareVersion).toBe('1.2.0');
+
+    const epcRun = await world.cli(['device', 'firmware', 'update', '--link', world.linkOf(ip)]);
+    expect(epcRun.stdout + epcRun.stderr).toContain('EPC000103: firmware 1.2.0 installed (was 1.0.0)');
+    expect(epcRun.code).toBe(0);
+    expect(ip.faultStats.pulls).toBe(1);
+    expect(ip.state().firmwareVersion).toBe('1.2.0');
+
+    // Nothing of the interrupted transfers is left to judge: each device reads in sync for its firmware.
+    const listed = await world.cli(['--json', 'device', 'list', '--link', world.linkOf(ip)]);
+    const rows = parsed<Array<{ serialNumber: string | null; firmwareVersion: string | null; interruptedJobs: unknown[] }>>(listed);
+    for (const serialNumber of ['SRCP000102', 'EPC000103']) {
+      expect(rows.find((row) => row.serialNumber === serialNumber)).toMatchObject({ firmwareVersion: '1.2.0', interruptedJobs: [] });
+    }
+  });
 });
