@@ -5,35 +5,22 @@
  * binding (opening a port), the local workspace (PGlite's WASM, the embedded service) and zopfli
  * on its worker thread (the script scripts/zopfli-worker-plugin.mjs bundles in).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess, type ProcessRun } from '../fixtures/run-process';
 
 const root = join(import.meta.dirname, '..', '..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let build: string;
 let installed: string;
 let home: string;
 
 /** Runs the executable with nothing of this machine's Node around it: a bare PATH, an empty HOME. */
-function run(executable: string, args: readonly string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(executable, args, { cwd: home, env: { PATH: '/usr/bin:/bin', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(executable: string, args: readonly string[]): Promise<ProcessRun> {
+  return runProcess(executable, args, { cwd: home, env: { PATH: '/usr/bin:/bin', HOME: home } });
 }
 
 // Building is slow (a 3 MB bundle, a copy of the Node binary, the injection): no time limit.

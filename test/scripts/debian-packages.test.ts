@@ -13,10 +13,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess, type ProcessRun } from '../fixtures/run-process';
 import { POSTGRES_URL, scratchDatabase, type ScratchDatabase } from '../server/postgres-cluster';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -45,22 +45,9 @@ const isRoot = process.getuid?.() === 0;
 const skipReason = !hasDpkgDeb ? 'dpkg-deb is not installed' : !isRoot ? 'installing packages needs root (CI runs as root)' : undefined;
 if (skipReason) console.warn(`debian-packages.test.ts skipped: ${skipReason}.`);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? work, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs a command to its end (from the test's scratch folder unless told). */
+function run(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ProcessRun> {
+  return runProcess(command, args, { cwd: options.cwd ?? work, env: options.env });
 }
 
 /** Every path under the watched folders (find's list; the machine's own churn elsewhere is not looked at). */
@@ -72,17 +59,6 @@ function pathsUnderWatched(): Set<string> {
 function installed(name: string): boolean {
   const status = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
   return status.status === 0 && /\binstalled\b/.test(status.stdout) && !/not-installed/.test(status.stdout);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** KEY=VALUE lines of a systemd environment file (comments and blank lines skipped). */
@@ -191,7 +167,7 @@ let listed = new Map<string, string[]>();
 let running: StartedService | undefined;
 let database: ScratchDatabase | undefined;
 
-function purge(): Run {
+function purge(): ProcessRun {
   const result = spawnSync('dpkg', ['--purge', ...PACKAGES], { encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -276,15 +252,15 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
   });
 
   it('start the service as its unit would, on the embedded database, ready on a free loopback port; SIGTERM stops it all', async () => {
-    const port = await freePort();
-    setInEnvFile({ PROVISIONER_PORT: String(port) });
+    // Port 0 in the settings: the service takes a free one and says which (systemd's journal would show the line).
+    setInEnvFile({ PROVISIONER_PORT: '0' });
     const data = statSync(DATA_DIR);
     expect({ mode: (data.mode & 0o777).toString(8), uid: data.uid }).toEqual({ mode: '700', uid: idsOf(SERVICE_USER).uid });
     expect((statSync(ENV_FILE).mode & 0o777).toString(8)).toBe('600');
 
     running = await startAsTheUnitWould();
-    expect(running.argv).toEqual(['/usr/sbin/provisioner-service', 'serve', '--host', '127.0.0.1', '--port', String(port)]);
-    expect(running.url).toBe(`http://127.0.0.1:${port}`);
+    expect(running.argv).toEqual(['/usr/sbin/provisioner-service', 'serve', '--host', '127.0.0.1', '--port', '0']);
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     expect(await readyz(running.url)).toEqual({ status: 200, body: { status: 'ready' } });
     // The embedded database lives in the data directory, the service user's alone.
     expect(readdirSync(join(DATA_DIR, 'data'))).toContain('PG_VERSION');
@@ -332,7 +308,7 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
       const { mode, uid } = statSync(file);
       expect({ file, mode: (mode & 0o777).toString(8), uid }).toEqual({ file, mode: '600', uid: idsOf(SERVICE_USER).uid });
     }
-    setInEnvFile({ DATABASE_URL: url.toString(), PROVISIONER_DATABASE_PASSWORD_FILE: passwordFile, PROVISIONER_SEALING_KEY_FILE: sealingKeyFile, PROVISIONER_PORT: String(await freePort()) });
+    setInEnvFile({ DATABASE_URL: url.toString(), PROVISIONER_DATABASE_PASSWORD_FILE: passwordFile, PROVISIONER_SEALING_KEY_FILE: sealingKeyFile });
 
     running = await startAsTheUnitWould();
     expect(await readyz(running.url)).toEqual({ status: 200, body: { status: 'ready' } });
