@@ -33,9 +33,9 @@ export const ARROWS = {
   server: ['domain', 'platform'],
   simulator: ['domain', 'protocol', 'platform'],
   cloud: ['domain', 'platform'],
-  devices: ['domain', 'protocol', 'platform'],
+  devices: ['domain', 'protocol'],
   app: ['domain', 'protocol', 'platform', 'contract', 'cloud', 'devices', 'server'],
-  hosts: ['domain', 'protocol', 'platform', 'contract', 'cloud', 'devices', 'app', 'server', 'simulator'],
+  hosts: ['domain', 'platform', 'contract', 'cloud', 'devices', 'app', 'server', 'simulator'],
   preload: ['contract'],
   renderer: ['domain', 'contract'],
 };
