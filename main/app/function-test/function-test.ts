@@ -24,8 +24,13 @@ export interface ReceiverReaction {
   trippedBy: string | null;
 }
 
+/** How the watch ended: a press seen, the wait for it over, or the technician's Stop. */
+export type FunctionTestEnd = 'pressed' | 'timed-out' | 'stopped';
+
 export interface FunctionTestObservation {
   pressed: boolean;
+  /** Why the watch ended; a test that ended 'timed-out' or 'stopped' was not done. */
+  ended: FunctionTestEnd;
   /** When the press was seen (ISO 8601), null when it was not. */
   pressedAt: string | null;
   receivers: ReceiverReaction[];
@@ -110,8 +115,11 @@ export async function observeFunctionTest(
       tripDeadline.cancel();
     }
     const pressMs = pressAtMs;
+    // A press seen counts even when Stop came after it: the receivers' trips say the rest.
+    const ended: FunctionTestEnd = pressMs !== undefined ? 'pressed' : options.signal?.aborted ? 'stopped' : 'timed-out';
     return {
       pressed: pressMs !== undefined,
+      ended,
       pressedAt,
       receivers: watched.map((watch) => {
         const trip = trips.get(watch.serialNumber);

@@ -18,11 +18,24 @@ export interface FunctionTestVerdict {
 
 export function verdictOf(observation: FunctionTestObservation, technician: FunctionTestResult | undefined): FunctionTestVerdict {
   const reasons: string[] = [];
-  if (!observation.pressed) reasons.push('no press of the E-stop was seen');
+  const notDone = notDoneText(observation);
+  if (notDone) reasons.push(notDone);
+  else if (!observation.pressed) reasons.push('no press of the E-stop was seen');
   for (const receiver of observation.receivers) if (observation.pressed && !receiver.tripped) reasons.push(`${receiver.serialNumber} did not trip`);
   for (const missing of observation.unreachable) reasons.push(`${missing.serialNumber} could not be watched (${missing.reason})`);
   if (technician === 'fail') reasons.push('the technician judged it failed');
   return { result: reasons.length === 0 ? 'pass' : 'fail', reasons };
+}
+
+/**
+ * "not done: timed out" / "not done: stopped" for a watch that ended with no press, null otherwise.
+ * Such a test is recorded as failed: the device is not commissioned until a test is done and passes.
+ */
+export function notDoneText(observation: Pick<FunctionTestObservation, 'pressed' | 'ended'>): string | null {
+  if (observation.pressed) return null;
+  if (observation.ended === 'stopped') return 'not done: stopped';
+  if (observation.ended === 'timed-out') return 'not done: timed out';
+  return null;
 }
 
 /** "EPC000102 14 ms, EPC000103 did not trip" */
@@ -45,6 +58,7 @@ export interface FunctionTestRecordInput extends LedgerRecordOrigin {
 
 export function functionTestRecord(input: FunctionTestRecordInput): LedgerRecord {
   const { observation } = input;
+  const notDone = notDoneText(observation);
   const reactions = observation.receivers.flatMap((r) => (r.reactionMs === null ? [] : [r.reactionMs]));
   return {
     at: input.at.toISOString(),
@@ -54,6 +68,7 @@ export function functionTestRecord(input: FunctionTestRecordInput): LedgerRecord
     ...originFields(input),
     facts: {
       result: input.verdict.result,
+      ...(notDone ? { notDone } : {}),
       note: input.note.slice(0, 2000),
       pressedAt: observation.pressedAt,
       receivers: describeReactions(observation).slice(0, 2000),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { functionTestRecord, verdictOf } from '../../../../main/app/function-test';
+import { functionTestRecord, notDoneText, verdictOf } from '../../../../main/app/function-test';
 import type { FunctionTestObservation } from '../../../../main/app/function-test';
 
 const seen: FunctionTestObservation = {
   pressed: true,
+  ended: 'pressed',
   pressedAt: '2026-11-25T10:00:00.000Z',
   receivers: [
     { serialNumber: 'EPC000102', tripped: true, reactionMs: 14, trippedBy: 'EPC000101' },
@@ -38,5 +39,20 @@ describe('the function test verdict', () => {
     });
     expect(record).toMatchObject({ action: 'function-test', outcome: 'success', facts: { maxReactionMs: 22, receiversTripped: 2, receiversExpected: 2, note: 'lamp off', receivers: 'EPC000102 14 ms, EPC000103 22 ms' } });
     expect(record).not.toHaveProperty('error');
+  });
+
+  it('records a test that timed out or was stopped before any press as not done, a failure', () => {
+    for (const [ended, text] of [
+      ['timed-out', 'not done: timed out'],
+      ['stopped', 'not done: stopped'],
+    ] as const) {
+      const quiet: FunctionTestObservation = { ...seen, pressed: false, pressedAt: null, ended, receivers: seen.receivers.map((r) => ({ ...r, tripped: false, reactionMs: null })) };
+      expect(notDoneText(quiet)).toBe(text);
+      // The technician cannot pass it, and says nothing: it fails as not done, for that reason alone.
+      expect(verdictOf(quiet, 'pass').reasons).toEqual([text]);
+      const record = functionTestRecord({ serialNumber: 'EPC000101', workstation: 'ws-1', observation: quiet, verdict: verdictOf(quiet, undefined), note: '', syncId: null, configurationName: 'Line 1', at: new Date('2026-11-25T10:00:01Z') });
+      expect(record).toMatchObject({ action: 'function-test', outcome: 'failure', error: text, facts: { result: 'fail', notDone: text, receiversTripped: 0 } });
+    }
+    expect(notDoneText(seen)).toBeNull();
   });
 });

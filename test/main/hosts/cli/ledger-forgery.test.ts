@@ -32,6 +32,7 @@ function testRecord(world: World, workstation: string, outcome: 'pass' | 'fail')
     orgId: world.orgId,
     observation: {
       pressed: true,
+      ended: 'pressed',
       pressedAt: '2026-06-01T10:00:00.000Z',
       receivers: [{ serialNumber: 'EPC000102', tripped: outcome === 'pass', reactionMs: outcome === 'pass' ? 40 : null, trippedBy: outcome === 'pass' ? 'EPC000101' : null }],
       unreachable: [],
