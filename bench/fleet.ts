@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildFirmwareBundle, makeFirmwareImage } from '../domain/files';
 import { createServiceClient } from '../main/cloud';
-import { createDeviceConnector, createProvisioningService, type JobSnapshot } from '../main/app/jobs';
+import { createDeviceConnector, createJobsEngine, type JobSnapshot } from '../main/app/jobs';
 import { importFirmwareBundle, loadDefaultReleaseKey, seedDemo, startService, upsertManufacturingRecords } from '../server';
 import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
 
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
           }),
         );
       }
-      const provisioning = createProvisioningService({
+      const provisioning = createJobsEngine({
         dataDir: join(scratch, `data${run}`),
         account: () => ({ client, serviceUrl: service.url, orgId: seed.orgId }),
         clientFor: () => client,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LiveDeviceList, portGlobsFromEnv, type DiscoveredDevice, type LiveDeviceListOptions } from '../devices/discovery';
 import type { LinkFactoryDeps } from '../devices';
-import { createDeviceConnector, createProvisioningService, observationOf, type ProvisioningService as JobsEngine } from './jobs';
+import { createDeviceConnector, createJobsEngine, observationOf, type JobsEngine } from './jobs';
 import {
   CONTRACT,
   CoreError,
@@ -31,6 +31,7 @@ import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
 import { stationHandlers } from './handlers/station';
 import { parameterConfirmationHandlers } from './handlers/parameter-confirmation';
+import { simulationHandlers, type SimulationPort } from './handlers/simulation';
 import type { AllHandlers, Handler } from './handlers/types';
 import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceStarter } from './local-workspace';
 import { SessionManager } from './session';
@@ -46,6 +47,7 @@ export type { DeviceSource } from './workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from './workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
 export { embeddedWorkspaceStarter } from './local-workspace';
+export type { SimulationPort } from './handlers/simulation';
 
 export interface CoreOptions {
   /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */
@@ -64,6 +66,8 @@ export interface CoreOptions {
   resume?: boolean;
   /** Each log line also goes here (e.g. stderr in web mode). */
   onLogLine?: (line: LogLine) => void;
+  /** The host's simulated bench (web mode's --simulate): its E-stops can be pressed and devices added. */
+  simulation?: SimulationPort;
 }
 
 /** The core as a host runs it: the contract's CoreHost, plus shutdown. */
@@ -102,7 +106,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   let outboxChange: ReturnType<typeof setTimeout> | null = null;
   // The jobs engine (main/app/jobs): job queue, firmware cache, confirmation outbox.
-  const engine: JobsEngine = createProvisioningService({
+  const engine: JobsEngine = createJobsEngine({
     dataDir: join(options.dataDir, 'provisioning'),
     account: () => {
       const account = session.current();
@@ -200,6 +204,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices() }),
     ...station.handlers,
     ...parameters.handlers,
+    ...simulationHandlers({
+      simulation: options.simulation,
+      register: async (serialNumber, deviceType) => {
+        const account = session.require('devices.register');
+        const found = await account.client.devices.list({ serial: serialNumber, limit: 1 });
+        if (found.items.some((d) => d.serialNumber === serialNumber)) return false;
+        await account.client.devices.register({ serialNumber, name: `Workbench ${deviceType}` });
+        return true;
+      },
+    }),
     'workbench.devices': async () => {
       // Whoever opens the workbench wants current needs: the registry or the service may have changed.
       void activeWorkbench.refreshNeeds();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CoreError, type StationChannel, type StationView } from '../../../contract/index';
 import type { DeviceSource } from '../workbench/workbench';
-import type { ProvisioningService } from '../jobs/provisioning-service';
+import type { JobsEngine } from '../jobs/jobs-engine';
 import type { CoreLog } from '../core-log';
 import type { SessionManager } from '../session';
 import { commissioningReportWriter, loadShiftParameters, loadStationRoster, serviceSyncCheck, shiftConfirmationRecord, shiftParametersView, shiftVerificationRecorder, Station, StationSetupError } from '../station';
@@ -16,7 +16,7 @@ export interface StationHost {
   /** The live device list the workbench shows: the station takes its arrivals and departures. */
   devices: DeviceSource;
   /** The jobs engine the workbench uses too: station jobs show on the workbench as well. */
-  jobs: ProvisioningService;
+  jobs: JobsEngine;
   /** The shift reports go under `<dataDir>/station/`. */
   dataDir: string;
   log: CoreLog;

@@ -3,12 +3,12 @@
  * them to the service, many devices at once, with throttled progress; the firmware cache and the
  * confirmation outbox they rely on.
  *
- *   const provisioning = createProvisioningService({ dataDir, account, clientFor, connector, finder });
+ *   const provisioning = createJobsEngine({ dataDir, account, clientFor, connector, finder });
  *   provisioning.onProgress((batch) => ...);              // JobSnapshot[] (the UI's JobView fields)
  *   const [job] = provisioning.start([{ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/ttyACM0' } }]);
  *   const final = await provisioning.wait(job.jobId);
  */
-export { createProvisioningService, type ProvisioningService, type ProvisioningServiceOptions, type ProvisioningAccount } from './provisioning-service';
+export { createJobsEngine, type JobsEngine, type JobsEngineOptions, type ProvisioningAccount } from './jobs-engine';
 export { JobQueue, DEFAULT_CONCURRENCY, type JobRequest, type JobQueueOptions, type StepRunners } from './queue';
 export * from './job-state';
 export * from './progress';

@@ -3,7 +3,7 @@ import type { DeviceListEvent } from '../../devices/discovery/device-list';
 import type { DiscoveredDevice } from '../../devices/discovery/discovered-device';
 import type { DeviceTarget } from '../jobs/device-port';
 import type { JobSnapshot } from '../jobs/job-state';
-import type { ProvisioningService } from '../jobs/provisioning-service';
+import type { JobsEngine } from '../jobs/jobs-engine';
 import { transferPercent } from '../jobs/progress-text';
 import { allStepsDone, stepsLine } from '../../../domain/job-steps';
 import { parameterValueText, shortChecksum } from '../../../domain/running-parameters';
@@ -26,7 +26,7 @@ export interface StationDevices {
 }
 
 /** The jobs engine (main/app/jobs) the station hands its devices to: the same queue, jobs and confirmations as every other job. */
-export type StationJobs = Pick<ProvisioningService, 'start' | 'cancel' | 'wait' | 'onProgress' | 'onFinished' | 'deviceAttached'>;
+export type StationJobs = Pick<JobsEngine, 'start' | 'cancel' | 'wait' | 'onProgress' | 'onFinished' | 'deviceAttached'>;
 
 /**
  * The shift's parameter check (issue 26): what the operator confirmed at the start, against which

@@ -3,7 +3,7 @@ import type { DeviceType } from '../../../domain/device-types';
 import type { JobAction, JobView } from '../../../domain/jobs';
 import { parameterTableView } from '../../../domain/parameter-table-view';
 import type { JobSnapshot } from '../jobs/job-state';
-import type { ProvisioningService } from '../jobs/provisioning-service';
+import type { JobsEngine } from '../jobs/jobs-engine';
 
 /** A device a job works on: where it is and who it said it was. */
 export interface JobTarget {
@@ -34,7 +34,7 @@ export interface WorkbenchJobs {
   close(): Promise<void>;
 }
 
-export function workbenchJobs(engine: ProvisioningService): WorkbenchJobs {
+export function workbenchJobs(engine: JobsEngine): WorkbenchJobs {
   return {
     start: (targets, action) =>
       engine.start(targets.map((t) => ({ action, target: { kind: 'link', spec: t.linkId, serialNumber: t.serialNumber } }))).map(toJobView),

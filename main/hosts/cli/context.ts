@@ -4,11 +4,11 @@ import { BleCentral, portGlobsFromEnv, systemBleCentral, type LinkFactoryDeps } 
 import {
   createDeviceConnector,
   createDeviceFinder,
-  createProvisioningService,
+  createJobsEngine,
   type DeviceConnector,
   type DeviceFinder,
   type ProvisioningAccount,
-  type ProvisioningService,
+  type JobsEngine,
 } from '../../app/jobs';
 import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../app/local-workspace';
 import type { OutboxEvent } from '../../app/outbox/outbox';
@@ -62,7 +62,7 @@ export class CliContext {
   private credentials: Promise<Credentials | undefined> | undefined;
   private workspace: Promise<CliWorkspace> | undefined;
   private accountPromise: Promise<CliAccount> | undefined;
-  private provisioningService: ProvisioningService | undefined;
+  private provisioningService: JobsEngine | undefined;
   private finderInstance: DeviceFinder | undefined;
   private connectorInstance: DeviceConnector | undefined;
   private simulatedCentral: Promise<BleCentral> | undefined;
@@ -195,11 +195,11 @@ export class CliContext {
    * The provisioning core for this run, after confirming jobs an earlier run left unfinished.
    * Confirmations for another service than the current one wait in the outbox until that login.
    */
-  async provisioning(): Promise<ProvisioningService> {
+  async provisioning(): Promise<JobsEngine> {
     if (this.provisioningService) return this.provisioningService;
     const account = await this.account();
     const login = await this.login();
-    const service = createProvisioningService({
+    const service = createJobsEngine({
       dataDir: this.dirs.data,
       account: () => account,
       clientFor: (serviceUrl, orgId) => {

@@ -1,5 +1,5 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import { deviceLabel, finishedText, runningText, transferPercent, type JobSnapshot, type ProvisioningService } from '../../app/jobs';
+import { deviceLabel, finishedText, runningText, transferPercent, type JobSnapshot, type JobsEngine } from '../../app/jobs';
 import type { Output } from './output';
 
 /**
@@ -12,7 +12,7 @@ export interface ProgressView {
   close(): void;
 }
 
-export function showProgress(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+export function showProgress(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
   switch (out.mode) {
     case 'json':
       return jsonView(service, out);
@@ -33,7 +33,7 @@ function reportFinished(job: JobSnapshot, out: Output, log: (text: string) => vo
   }
 }
 
-function jsonView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+function jsonView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
   const offProgress = service.onProgress((batch) => {
     for (const job of batch) if (job.finishedAt === null) out.jsonLine({ event: 'progress', job });
   });
@@ -46,7 +46,7 @@ function jsonView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'
   };
 }
 
-function lineView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+function lineView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
   const last = new Map<string, { phase: string; decile: number; notice: string | null; silent: boolean }>();
   const offProgress = service.onProgress((batch) => {
     for (const job of batch) {
@@ -70,7 +70,7 @@ function lineView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'
   };
 }
 
-function barView(service: Pick<ProvisioningService, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+function barView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
   // Bars go to stderr and vanish at the end; the result lines are then written as in plain mode,
   // so a terminal shows the same record a log file would.
   const multi = new MultiBar(

@@ -15,7 +15,7 @@ import {
   type StationParameterCheck,
   type StationRoster,
 } from '../../../app/station';
-import type { ProvisioningService } from '../../../app/jobs';
+import type { JobsEngine } from '../../../app/jobs';
 import { sendLedger } from '../../../app/ledger';
 import { shortChecksum } from '../../../../domain/running-parameters';
 import { shiftConfirmationRefusal, type ShiftParameters } from '../../../../domain/shift-parameters';
@@ -117,7 +117,7 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
  * to the ledger ('station-shift'), and each device's verification of the shift is recorded as
  * confirmed by it.
  */
-async function confirmShift(ctx: CliContext, roster: StationRoster, jobs: ProvisioningService, options: StationCommandOptions): Promise<StationParameterCheck> {
+async function confirmShift(ctx: CliContext, roster: StationRoster, jobs: JobsEngine, options: StationCommandOptions): Promise<StationParameterCheck> {
   const account = await ctx.account();
   let shift: ShiftParameters;
   try {

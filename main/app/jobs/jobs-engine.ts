@@ -26,7 +26,7 @@ export interface ProvisioningAccount {
   orgId: string;
 }
 
-export interface ProvisioningServiceOptions {
+export interface JobsEngineOptions {
   /** Root of the firmware cache, outbox, intents and per-account files. */
   dataDir: string;
   /** The signed-in account now; undefined when nobody is (jobs then fail with "sign in first"). */
@@ -58,7 +58,7 @@ export interface ProvisioningServiceOptions {
  * The provisioning core the app (main/app) and the CLI share: a job queue over attached devices,
  * throttled progress, the firmware cache and the confirmation outbox.
  */
-export interface ProvisioningService {
+export interface JobsEngine {
   /** One job per request; they run `concurrency` at a time, one per device. */
   start(requests: readonly JobRequest[]): JobSnapshot[];
   cancel(jobId: string): boolean;
@@ -95,7 +95,7 @@ export interface ProvisioningService {
   close(): Promise<void>;
 }
 
-export function createProvisioningService(options: ProvisioningServiceOptions): ProvisioningService {
+export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
   const paths = provisioningPaths(options.dataDir);
   const onQuarantine = options.onQuarantine;
   const cache = new FirmwareCache({
