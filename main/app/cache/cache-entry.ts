@@ -25,6 +25,16 @@ export const cacheEntrySchema = z.object({
    * stands in only for its own organization's answer. Absent in indexes written before it existed.
    */
   origins: z.array(cacheOriginSchema).default([]),
+  /**
+   * SHA-256 of the firmware image inside the bundle (the one its signed manifest names), so that
+   * listing the cache (patches are named by image hashes) opens no bundle. A claim like the blob's
+   * name: checked against the bundle each time it is used. Absent in indexes written before it
+   * existed; such an entry gains it the first time its bundle is opened.
+   */
+  imageSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type CacheEntry = z.infer<typeof cacheEntrySchema>;
 

@@ -152,6 +152,7 @@ export class CacheIndex {
         source: 'recovered from cache directory',
         // Who served it was in the index that was lost: unknown, so it stands in for no organization offline.
         origins: [],
+        imageSha256: checked.bundle.imageSha256,
       };
       this.recovered.set(sha256, entry);
       this.onEvent?.({ type: 'recovered', entry });

@@ -16,15 +16,21 @@ export interface NamedPatch {
 
 /**
  * The patches the cache keeps, named by the cached releases whose images they join. A patch file
- * is named by image hashes only, so each cached bundle is opened (and checked) once to learn its
- * image's hash; a bundle found damaged is left out, as everywhere in the cache. `entries` is the
- * cache's list as the caller already read it.
+ * is named by image hashes only; the cache index keeps each bundle's image hash, so listing opens
+ * no bundle (500 bundles would be hashed on every look at the Firmware screen). An entry from an
+ * index written before it kept them is opened (and checked) once, and the index gains its hash; a
+ * bundle found damaged then is left out, as everywhere in the cache. `entries` is the cache's list
+ * as the caller already read it.
  */
 export async function cachedPatches(cache: Pick<FirmwareCache, 'get' | 'patches'>, entries: readonly CacheEntry[]): Promise<NamedPatch[]> {
   const patches = await cache.patches.list();
   if (patches.length === 0) return [];
   const releases = new Map<string, { deviceType: DeviceType; version: string }>();
   for (const entry of entries) {
+    if (entry.imageSha256 !== undefined) {
+      releases.set(entry.imageSha256, { deviceType: entry.deviceType, version: entry.version });
+      continue;
+    }
     try {
       const cached = await cache.get(entry.sha256);
       if (cached) releases.set(cached.bundle.imageSha256, { deviceType: cached.bundle.deviceType, version: cached.bundle.version });

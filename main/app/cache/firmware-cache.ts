@@ -111,6 +111,7 @@ export class FirmwareCache {
         fetchedAt: new Date(this.now()).toISOString(),
         source: meta.source,
         origins: withOrigin(previous?.origins ?? [], meta.origin),
+        imageSha256: bundle.imageSha256,
       };
       return [...entries.filter((e) => e.sha256 !== sha256), entry];
     });
@@ -215,11 +216,19 @@ export class FirmwareCache {
 
   private async readVerified(entry: CacheEntry): Promise<CachedBundle> {
     const checked = checkStoredBundle(entry.sha256, await this.blobs.read(entry.sha256), { deviceType: entry.deviceType, version: entry.version });
-    if ('reason' in checked) {
-      await this.evict(entry, checked.reason);
-      throw new CorruptCacheEntryError(entry, checked.reason);
-    }
-    return { entry, bytes: checked.bytes, bundle: checked.bundle };
+    if ('reason' in checked) return this.refuse(entry, checked.reason);
+    if (entry.imageSha256 !== undefined && entry.imageSha256 !== checked.bundle.imageSha256) return this.refuse(entry, "its image's SHA-256 is not the one the cache index recorded for it");
+    if (entry.imageSha256 !== undefined) return { entry, bytes: checked.bytes, bundle: checked.bundle };
+    // An index written before it kept image hashes: now that the bundle is open, it gains this one.
+    const imageSha256 = checked.bundle.imageSha256;
+    await this.index.update((entries) => entries.map((e) => (e.sha256 === entry.sha256 && e.imageSha256 === undefined ? { ...e, imageSha256 } : e)));
+    return { entry: { ...entry, imageSha256 }, bytes: checked.bytes, bundle: checked.bundle };
+  }
+
+  /** Takes a bundle that failed its check out of the cache and says why. */
+  private async refuse(entry: CacheEntry, reason: string): Promise<never> {
+    await this.evict(entry, reason);
+    throw new CorruptCacheEntryError(entry, reason);
   }
 
   private async evict(entry: CacheEntry, reason: string): Promise<void> {

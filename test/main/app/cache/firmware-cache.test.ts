@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NetworkError, ServiceError } from '../../../../main/cloud';
-import { sha256Hex } from '../../../../domain/files/firmware-bundle';
+import { readFirmwareBundle, sha256Hex } from '../../../../domain/files/firmware-bundle';
 import type { FirmwareSource } from '../../../../main/app/cache/firmware-source';
 import { CorruptCacheEntryError } from '../../../../main/app/cache/verified-bundle';
 import { NoFirmwareAvailableError, resolveFirmware } from '../../../../main/app/cache/resolve-firmware';
@@ -25,6 +25,7 @@ describe('firmware cache', () => {
       fetchedAt: new Date(bench.time.now()).toISOString(),
       source: 'test',
       origins: [],
+      imageSha256: sha256Hex(readFirmwareBundle(bytes).image),
     });
     expect(await readdir(join(bench.dir, 'blobs'))).toEqual([`${entry.sha256}.zip`]);
     const index = JSON.parse(await readFile(join(bench.dir, 'index.json'), 'utf8')) as { entries: unknown[] };
