@@ -21,6 +21,10 @@ export interface FunctionTestObservationView {
   unreachable: { serialNumber: string; reason: string }[];
   /** Why it fails already, whatever the technician says (no press, a receiver that did not trip). */
   failsBecause: string[];
+  /** "not done: timed out" / "not done: stopped" when the watch ended with no press; null otherwise. */
+  notDone: string | null;
+  /** A test not done is recorded by the core at once (a failure); null when it waits for the technician's verdict. */
+  recorded: FunctionTestRecordView | null;
 }
 
 /** Whether a device is commissioned by this workstation's ledger, and which steps it still needs. */
@@ -53,10 +57,12 @@ export interface CommissioningReportFileView {
 
 /** The function test after an apply, and the commissioning report (docs/ledger.md). */
 export const ACCOUNTABILITY_CHANNELS = {
-  /** Watches the device and its configuration's receivers until the E-stop is pressed (or the wait ends). */
+  /** Watches the device and its configuration's receivers until the E-stop is pressed, the wait ends (default 60 s) or the technician stops it. */
   'functionTest.observe': command(
-    z.object({ serialNumber: z.string().min(1).max(64), pressTimeoutSeconds: z.number().int().min(1).max(600).default(120) }).strict(),
+    z.object({ serialNumber: z.string().min(1).max(64), pressTimeoutSeconds: z.number().int().min(1).max(600).default(60) }).strict(),
   ).returns<FunctionTestObservationView>(),
+  /** Ends a running watch of the device at once: the test is recorded as "not done: stopped" (when no press was seen yet). */
+  'functionTest.stop': command(z.object({ serialNumber: z.string().min(1).max(64) }).strict()).returns<{ stopped: boolean }>(),
   /** Records the observed test with the technician's verdict and note in the ledger. */
   'functionTest.record': command(
     z.object({ observationId: z.string().min(1), technician: z.enum(['pass', 'fail']), note: z.string().max(2000).default('') }).strict(),

@@ -8,6 +8,7 @@ import { OUTBOX_CHANNELS } from './outbox';
 import { PACKAGE_CHANNELS } from './packages';
 import { REGISTRY_CHANNELS } from './registry';
 import { SESSION_CHANNELS } from './session';
+import { SIMULATION_CHANNELS } from './simulation';
 import { STATION_CHANNELS } from './station';
 import { SUPPORT_CHANNELS } from './support';
 import { WORKBENCH_CHANNELS } from './workbench';
@@ -27,6 +28,7 @@ export const CONTRACT = {
   ...STATION_CHANNELS,
   ...PACKAGE_CHANNELS,
   ...ACCOUNTABILITY_CHANNELS,
+  ...SIMULATION_CHANNELS,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -26,6 +26,7 @@ export * from './support';
 export * from './station';
 export * from './packages';
 export * from './accountability';
+export * from './simulation';
 export * from './channels';
 export * from './events';
 export * from './errors';

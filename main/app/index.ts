@@ -207,7 +207,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...simulationHandlers({
       simulation: options.simulation,
       register: async (serialNumber, deviceType) => {
-        const account = session.require('devices.register');
+        const account = session.require('devices.write');
         const found = await account.client.devices.list({ serial: serialNumber, limit: 1 });
         if (found.items.some((d) => d.serialNumber === serialNumber)) return false;
         await account.client.devices.register({ serialNumber, name: `Workbench ${deviceType}` });

@@ -12,6 +12,7 @@ import {
   parseChannelInput,
   REGISTRY_CHANNELS,
   SESSION_CHANNELS,
+  SIMULATION_CHANNELS,
   STATION_CHANNELS,
   SUPPORT_CHANNELS,
   WORKBENCH_CHANNELS,
@@ -33,7 +34,7 @@ describe('the contract', () => {
   });
 
   it('takes every channel group whole: no group hides another one\'s channel of the same name', () => {
-    const groups = [SESSION_CHANNELS, CONFIGURATION_CHANNELS, REGISTRY_CHANNELS, FIRMWARE_CHANNELS, WORKBENCH_CHANNELS, OUTBOX_CHANNELS, SUPPORT_CHANNELS, STATION_CHANNELS, PACKAGE_CHANNELS, ACCOUNTABILITY_CHANNELS];
+    const groups = [SESSION_CHANNELS, CONFIGURATION_CHANNELS, REGISTRY_CHANNELS, FIRMWARE_CHANNELS, WORKBENCH_CHANNELS, OUTBOX_CHANNELS, SUPPORT_CHANNELS, STATION_CHANNELS, PACKAGE_CHANNELS, ACCOUNTABILITY_CHANNELS, SIMULATION_CHANNELS];
     const names = groups.flatMap((group) => Object.keys(group));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(CONTRACT).sort()).toEqual([...names].sort());

@@ -105,7 +105,8 @@ export async function observeFunctionTest(
     }
     options.onReady?.();
 
-    const abort = new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
+    // A Stop that came while the devices were being opened ends the watch at once.
+    const abort = options.signal?.aborted ? Promise.resolve() : new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
     const pressDeadline = delay(pressTimeoutMs);
     await Promise.race([pressSeen, pressDeadline.promise, abort]);
     pressDeadline.cancel();

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountabilityChannel, CommissioningReportFileView, FunctionTestObservationView } from '../../../contract/accountability';
+import type { AccountabilityChannel, CommissioningReportFileView, FunctionTestObservationView, FunctionTestRecordView } from '../../../contract/accountability';
 import { CoreError } from '../../../contract/errors';
 import { commissioningViewOf } from '../../../domain/ledger-commissioning';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import { toCoreError } from '../errors';
-import { observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestObservation } from '../function-test';
+import { notDoneText, observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestObservation } from '../function-test';
 import { sendLedger, type Ledger } from '../ledger';
 import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
 import { makeCommissioningReport, renderReportPdf, ReportRequestError } from '../report';
@@ -41,6 +41,39 @@ function safeFileName(name: string): string {
 /** The UI's side of `device function-test` and `report` (docs/ledger.md). */
 export function accountabilityHandlers(deps: AccountabilityHandlerDeps): HandlerGroup<AccountabilityChannel> {
   const pending = new Map<string, PendingTest>();
+  /** The watches running now, by the serial number of the device under test: Stop aborts one. */
+  const watching = new Map<string, AbortController>();
+
+  const recordTest = async (test: PendingTest, technician: 'pass' | 'fail' | undefined, note: string): Promise<FunctionTestRecordView> => {
+    const account = deps.session.require('files.download');
+    const verdict = verdictOf(test.observation, technician);
+    const entry = await recordFunctionTest(deps.ledger, {
+      serialNumber: test.serialNumber,
+      workstation: await deps.workstation(),
+      ...(account.keyName ? { actor: account.keyName } : {}),
+      serviceUrl: serviceOf(account),
+      orgId: account.orgId,
+      observation: test.observation,
+      verdict,
+      note,
+      syncId: test.syncId,
+      configurationName: test.configurationName,
+      at: new Date(),
+    });
+    // The organization's chain gets it when the service answers; `ledger verify` sends it later otherwise.
+    void sendLedger(deps.ledger, { client: account.client, serviceUrl: serviceOf(account), orgId: account.orgId }).catch(() => undefined);
+    const entries = await deps.ledger.entries();
+    return {
+      serialNumber: test.serialNumber,
+      result: verdict.result,
+      reasons: verdict.reasons,
+      note,
+      commissioning: commissioningViewOf(entries, test.serialNumber),
+      ledgerSeq: entry.seq,
+      ledgerHash: entry.hash,
+    };
+  };
+
   return {
     'functionTest.observe': async (input): Promise<FunctionTestObservationView> => {
       const account = deps.session.require('files.download');
@@ -59,12 +92,29 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
           if (receiverLink) receivers.push({ serialNumber, link: receiverLink });
           else notAttached.push(serialNumber);
         }
-        const observation = await observeFunctionTest({ serialNumber: input.serialNumber, link }, receivers, { pressTimeoutMs: input.pressTimeoutSeconds * 1000 });
+        if (watching.has(input.serialNumber)) throw new CoreError('VALIDATION', `${input.serialNumber} is being watched for its function test already: finish or stop that one first.`);
+        const stop = new AbortController();
+        watching.set(input.serialNumber, stop);
+        let observation: FunctionTestObservation;
+        try {
+          observation = await observeFunctionTest({ serialNumber: input.serialNumber, link }, receivers, { pressTimeoutMs: input.pressTimeoutSeconds * 1000, signal: stop.signal });
+        } finally {
+          watching.delete(input.serialNumber);
+        }
         for (const serialNumber of notAttached) observation.unreachable.push({ serialNumber, reason: 'not attached to this computer' });
+        const test: PendingTest = { serialNumber: input.serialNumber, configurationName: configuration.name, syncId: record.deployedSyncId, observation };
+        const notDone = notDoneText(observation);
+        // A test that was not done has no verdict to wait for: it is kept as a failure now, so the
+        // ledger says the device was not tested rather than nothing at all.
+        const recorded = notDone ? await recordTest(test, undefined, '') : null;
         const observationId = randomUUID();
-        pending.set(observationId, { serialNumber: input.serialNumber, configurationName: configuration.name, syncId: record.deployedSyncId, observation });
-        if (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value!);
+        if (!recorded) {
+          pending.set(observationId, test);
+          if (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value!);
+        }
         return {
+          notDone,
+          recorded,
           observationId,
           serialNumber: input.serialNumber,
           configurationName: configuration.name,
@@ -77,37 +127,17 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
         throw toCoreError(error);
       }
     },
+    'functionTest.stop': async (input) => {
+      const running = watching.get(input.serialNumber);
+      running?.abort();
+      return { stopped: running !== undefined };
+    },
     'functionTest.record': async (input) => {
-      const account = deps.session.require('files.download');
+      deps.session.require('files.download');
       const test = pending.get(input.observationId);
       if (!test) throw new CoreError('VALIDATION', 'This function test is no longer open (Provisioner restarted, or it was recorded already): run it again.');
       pending.delete(input.observationId);
-      const verdict = verdictOf(test.observation, input.technician);
-      const entry = await recordFunctionTest(deps.ledger, {
-        serialNumber: test.serialNumber,
-        workstation: await deps.workstation(),
-        ...(account.keyName ? { actor: account.keyName } : {}),
-        serviceUrl: serviceOf(account),
-        orgId: account.orgId,
-        observation: test.observation,
-        verdict,
-        note: input.note,
-        syncId: test.syncId,
-        configurationName: test.configurationName,
-        at: new Date(),
-      });
-      // The organization's chain gets it when the service answers; `ledger verify` sends it later otherwise.
-      void sendLedger(deps.ledger, { client: account.client, serviceUrl: serviceOf(account), orgId: account.orgId }).catch(() => undefined);
-      const entries = await deps.ledger.entries();
-      return {
-        serialNumber: test.serialNumber,
-        result: verdict.result,
-        reasons: verdict.reasons,
-        note: input.note,
-        commissioning: commissioningViewOf(entries, test.serialNumber),
-        ledgerSeq: entry.seq,
-        ledgerHash: entry.hash,
-      };
+      return recordTest(test, input.technician, input.note);
     },
     'reports.commissioning': async (input): Promise<CommissioningReportFileView> => {
       const account = deps.session.require();

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
+import { command, noInput, query } from './channel-spec';
+
+/**
+ * The simulated bench of web mode's `--simulate`: what a person's hands do to a simulated device
+ * (press its E-stop) and plugging in another one. The core serves these only when its host gave it
+ * a simulation; otherwise each answers that nothing is simulated here. A real device is never
+ * pressed from the app: the simulator's control socket is not part of the device protocol.
+ */
+
+/** One device of the simulated bench. */
+export interface SimulatedDeviceView {
+  serialNumber: string;
+  deviceType: DeviceType;
+  /** Whether its E-stop can be pressed from the app (it has a control socket). */
+  canPressEstop: boolean;
+}
+
+export interface SimulationView {
+  /** False when the core runs without a simulation (real devices only). */
+  active: boolean;
+  devices: SimulatedDeviceView[];
+}
+
+export interface EstopPressView {
+  serialNumber: string;
+  /** Presses of its E-stop since the device booted, this one included. */
+  presses: number;
+}
+
+export interface SimulatedDeviceAddedView {
+  device: SimulatedDeviceView;
+  /** Registered in the organization by this add, so it can join a configuration at once. */
+  registered: boolean;
+  /** Why it could not be registered (the service knows no such device); null when it was, or was already. */
+  registrationProblem: string | null;
+}
+
+/** A serial number as the devices carry it: the type's letters and six digits, e.g. EPC000105. */
+export const SIMULATED_SERIAL_PATTERN = /^(SRCP|WESP|EPC|NSCP)\d{6}$/;
+
+export const SIMULATION_CHANNELS = {
+  /** Whether a simulation is attached, and its devices. */
+  'simulation.devices': query(noInput).returns<SimulationView>(),
+  /** Presses the E-stop of a simulated device, as a hand on the device would. */
+  'simulation.pressEstop': command(z.object({ serialNumber: z.string().min(1).max(64) }).strict()).returns<EstopPressView>(),
+  /** Starts another simulated device of the bench, plugged in at once, and registers it in the organization. */
+  'simulation.addDevice': command(
+    z
+      .object({
+        deviceType: z.enum(DEVICE_TYPES),
+        serialNumber: z
+          .string()
+          .trim()
+          .toUpperCase()
+          .regex(SIMULATED_SERIAL_PATTERN, 'Give a serial number of the type\'s letters and six digits, e.g. EPC000105.'),
+      })
+      .strict()
+      .refine((input) => input.serialNumber.startsWith(input.deviceType) && /^\d{6}$/.test(input.serialNumber.slice(input.deviceType.length)), {
+        message: 'The serial number must start with the device type it is given, e.g. EPC000105 for an EPC.',
+        path: ['serialNumber'],
+      }),
+  ).returns<SimulatedDeviceAddedView>(),
+} as const;
+export type SimulationChannel = keyof typeof SIMULATION_CHANNELS;
