@@ -167,16 +167,24 @@ function firstUnvouchedOrgEntry(chain: readonly OrgLedgerEntry[], keys: readonly
 }
 
 /**
+ * How far a verification is, for a person watching a long one: reading the file, then each entry
+ * of the local chain checked (of all its lines), then the service's chain.
+ */
+export type LedgerVerifyProgress = { stage: 'read' } | { stage: 'local'; checked: number; total: number } | { stage: 'service' };
+
+/**
  * Checks the local chain, and that each of its entries is this workstation's (signed by its key,
  * by the organization's enrolled keys when known); with an account, sends what the service lacks
  * and checks its chain, each entry against its workstation's enrolled key, and against ours.
  */
 export async function verifyLedgers(
   ledger: Pick<Ledger, 'readAll' | 'path'> & Partial<Pick<Ledger, 'enrolment' | 'signerKey' | 'sealedHead'>>,
-  options: { account?: LedgerAccount; workstation: string; keyList?: KeyListSource },
+  options: { account?: LedgerAccount; workstation: string; keyList?: KeyListSource; onProgress?: (progress: LedgerVerifyProgress) => void },
 ): Promise<LedgerVerification> {
+  const { onProgress } = options;
+  onProgress?.({ stage: 'read' });
   const lines = await ledger.readAll();
-  const chainCheck = checkLedgerChain(lines);
+  const chainCheck = checkLedgerChain(lines, onProgress ? (checked, total) => onProgress({ stage: 'local', checked, total }) : undefined);
   // Sent first: sending enrols this workstation's key, and the list fetched next then names it.
   let sent: { received: number; known: number; withheld: number } | { error: string } | undefined;
   if (options.account) sent = await sendLedger(ledger, options.account).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
@@ -195,6 +203,7 @@ export async function verifyLedgers(
   }
   if (!options.account || !sent) return { local, keys: keysView };
   if ('error' in sent) return { local, keys: keysView, service: sent };
+  onProgress?.({ stage: 'service' });
   try {
     const chain = await fetchOrgLedger(options.account.client);
     const mismatch = compareWithService(lines, chain, options.workstation);

@@ -2,6 +2,7 @@ import { describeBrokenLink } from '../../../../domain/ledger';
 import { openWorkstationLedger, refreshWorkstationKeys, sendLedger, verifyLedgers, WorkstationKeyCache, type KeyListSource, type LedgerVerification } from '../../../app/ledger';
 import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
 import { provisioningPaths } from '../../../app/paths';
+import { ledgerProgressView } from '../ledger-progress';
 import { workstationId } from '../../../app/jobs/workstation';
 import type { CliAccount, CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
@@ -23,7 +24,8 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean }
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
   const account = options.local ? undefined : await ctx.account();
-  const result = await verifyLedgers(ledger, { workstation, keyList: await keyListSource(ctx, account), ...(account ? { account } : {}) });
+  const progress = ledgerProgressView(ctx.out);
+  const result = await verifyLedgers(ledger, { workstation, keyList: await keyListSource(ctx, account), ...(account ? { account } : {}), onProgress: (p) => progress.onProgress(p) }).finally(() => progress.close());
   const holds = verificationHolds(result);
   if (ctx.out.json) {
     ctx.out.jsonLine({ ok: holds, workstation, ...result, ...(account ? { serviceLabel: account.label } : {}) });
