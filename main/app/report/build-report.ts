@@ -6,7 +6,8 @@ import { commissioningOf } from '../../../domain/ledger-commissioning';
 import { reportParametersOf } from './report-parameters';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { DeviceType } from '../../../domain/device-types';
-import { REPORT_FORMAT, type CommissioningReport, type ReportDevice, type ReportSafetyParameter } from './report-model';
+import { REPORT_FORMAT, type CommissioningReport, type ReportDevice, type ReportLedgerEntry, type ReportPerson, type ReportSafetyParameter } from './report-model';
+import { localTimeZone } from './report-words';
 
 /** The configuration's own parameters a safety reviewer reads, in this order. */
 const SAFETY_FIELDS = [
@@ -49,6 +50,8 @@ export interface ReportSources {
   service: string;
   orgId: string;
   now: Date;
+  /** The zone the PDF states times in; this workstation's when not given. */
+  timeZone?: string;
 }
 
 function lastOf(entries: readonly LedgerEntry[], serialNumber: string, action: LedgerEntry['action'], success?: boolean): LedgerEntry | undefined {
@@ -77,6 +80,27 @@ function headSeqOf(lines: readonly LedgerLine[]): number {
   return last?.entry.seq ?? 0;
 }
 
+/** The entries a device's report lines come from, in ledger order, each with its number. */
+function ledgerEntriesOf(steps: [ReportLedgerEntry['step'], LedgerEntry | undefined][]): ReportLedgerEntry[] {
+  return steps
+    .flatMap(([step, entry]) => (entry ? [{ step, seq: entry.seq, hash: entry.hash, at: entry.at }] : []))
+    .sort((a, b) => a.seq - b.seq);
+}
+
+/** Who did the work: each person who confirmed parameters, then each key signed in, with the devices. */
+function peopleOf(devices: readonly ReportDevice[]): ReportPerson[] {
+  const people: ReportPerson[] = [];
+  const add = (name: string | null, role: ReportPerson['role'], serial: string) => {
+    if (name === null) return;
+    const known = people.find((p) => p.name === name && p.role === role);
+    if (!known) people.push({ name, role, serialNumbers: [serial] });
+    else if (!known.serialNumbers.includes(serial)) known.serialNumbers.push(serial);
+  };
+  for (const d of devices) add(d.parameters?.confirmedBy ?? null, 'confirmed the parameters', d.serialNumber);
+  for (const d of devices) for (const actor of [d.firmware.installedBy, d.configuration.appliedBy, d.functionTest.by]) add(actor, 'signed in', d.serialNumber);
+  return people;
+}
+
 export async function buildCommissioningReport(sources: ReportSources): Promise<CommissioningReport> {
   const own = sources.signerKey;
   const signedHere = (entry: LedgerEntry) => own === undefined || entry.signerKey === own;
@@ -98,6 +122,7 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
     const apply = commissioning.apply;
     const test = commissioning.test;
     const serviceApply = record.lastConfigurationApply;
+    const parameters = reportParametersOf(entries, serial);
     devices.push({
       serialNumber: serial,
       name: record.name,
@@ -108,6 +133,7 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
         imageSha256: facts?.imageSha256 ?? null,
         signedBy: facts?.signedBy ?? null,
         installedAt: firmwareEntry?.at ?? record.lastFirmwareApply?.appliedAt ?? null,
+        installedBy: firmwareEntry?.actor ?? null,
       },
       configuration: {
         syncId: record.deployedSyncId ?? text(apply?.facts['syncId']),
@@ -123,22 +149,31 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
         reactions: text(test?.facts['receivers']),
         maxReactionMs: typeof test?.facts['maxReactionMs'] === 'number' ? test.facts['maxReactionMs'] : null,
         workstation: test?.workstation ?? null,
+        by: test?.actor ?? null,
       },
       commissioning: commissioning.state,
       missingSteps: commissioning.missing,
-      parameters: reportParametersOf(entries, serial),
+      parameters,
       ledgerHashes: { firmwareInstall: firmwareEntry?.hash ?? null, configurationApply: apply?.hash ?? null, functionTest: test?.hash ?? null },
+      ledgerEntries: ledgerEntriesOf([
+        ['firmware install', firmwareEntry],
+        ['configuration apply', apply],
+        ['parameter verification', parameters ? entries.find((e) => e.hash === parameters.ledgerHash) : undefined],
+        ['function test', test],
+      ]),
     });
   }
   return {
     format: REPORT_FORMAT,
     generatedAt: sources.now.toISOString(),
+    timeZone: sources.timeZone ?? localTimeZone(),
     workstation: sources.workstation,
     service: sources.service,
     orgId: sources.orgId,
     configuration: { id: sources.configuration.id, name: sources.configuration.name },
     safetyParameters: safetyParametersOf(sources.configuration),
     devices,
+    people: peopleOf(devices),
     ledger: { entries: entries.length, intact: chain.ok, headSeq: headSeqOf(sources.ledger), head: chain.head, broken: chain.broken ? describeBrokenLink(chain.broken) : null },
   };
 }

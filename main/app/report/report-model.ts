@@ -26,6 +26,8 @@ export interface ReportDevice {
     /** The release key that signed the image: "name (key id)". */
     signedBy: string | null;
     installedAt: string | null;
+    /** Who was signed in when it was installed (the ledger entry's actor: the API key's name). */
+    installedBy: string | null;
   };
   configuration: {
     syncId: string | null;
@@ -42,6 +44,8 @@ export interface ReportDevice {
     reactions: string | null;
     maxReactionMs: number | null;
     workstation: string | null;
+    /** Who was signed in when it was recorded (the ledger entry's actor). */
+    by: string | null;
   };
   commissioning: CommissioningState;
   /** The steps it still needs, in order; empty when commissioned. */
@@ -50,11 +54,31 @@ export interface ReportDevice {
   parameters: ReportParameters | null;
   /** The ledger entries this device's lines come from. */
   ledgerHashes: { firmwareInstall: string | null; configurationApply: string | null; functionTest: string | null };
+  /** The same entries with the parameter verification, each with its number in the ledger: what the appendix lists for `ledger verify --entry`. */
+  ledgerEntries: ReportLedgerEntry[];
+}
+
+/** One ledger entry a device's lines come from. */
+export interface ReportLedgerEntry {
+  step: 'firmware install' | 'configuration apply' | 'parameter verification' | 'function test';
+  seq: number;
+  hash: string;
+  at: string;
+}
+
+/** A person named in the ledger entries the report is made from, and what they did. */
+export interface ReportPerson {
+  name: string;
+  /** "confirmed the parameters", or "signed in" for the key's name an action was done under. */
+  role: 'confirmed the parameters' | 'signed in';
+  serialNumbers: string[];
 }
 
 export interface CommissioningReport {
   format: typeof REPORT_FORMAT;
   generatedAt: string;
+  /** The IANA time zone the PDF states times in: the workstation's, where the work was done. */
+  timeZone: string;
   /** The workstation that made the report. */
   workstation: string;
   service: string;
@@ -62,6 +86,8 @@ export interface CommissioningReport {
   configuration: { id: string; name: string };
   safetyParameters: ReportSafetyParameter[];
   devices: ReportDevice[];
+  /** Who did the work, from the ledger: the persons who confirmed parameters first, then the keys signed in. */
+  people: ReportPerson[];
   /** `headSeq` and `head`: the ledger's head the report was made from (its last entry's number and the chain's last hash). */
   ledger: { entries: number; intact: boolean; headSeq: number; head: string; broken: string | null };
 }

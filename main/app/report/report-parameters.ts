@@ -18,6 +18,9 @@ export interface ReportParameters {
   confirmedAt: string | null;
   /** "Provisioner 0.1.0 (commit …)" */
   tool: string;
+  /** The same in two parts: "Provisioner 0.1.0" for the words, "commit …" (its build) for the appendix. */
+  toolRelease: string;
+  toolBuild: string;
   workstation: string;
   rows: { key: string; label: string; unit: string; intended: ParameterValue; running: ParameterValue; match: boolean }[];
   ledgerHash: string;
@@ -51,6 +54,8 @@ export function reportParametersOf(entries: readonly LedgerEntry[], serialNumber
   const entry = verifications.findLast((v) => v.outcome === 'success' && text(v.facts['confirmedBy']) !== null) ?? verifications.at(-1);
   if (!entry) return null;
   const runningChecksum = text(entry.facts['runningChecksum']) ?? '';
+  const toolRelease = `${text(entry.facts['toolName']) ?? 'unknown tool'} ${text(entry.facts['toolVersion']) ?? ''}`;
+  const toolBuild = text(entry.facts['toolBuild']) ?? 'build not recorded';
   return {
     at: entry.at,
     match: entry.facts['match'] === true,
@@ -60,7 +65,9 @@ export function reportParametersOf(entries: readonly LedgerEntry[], serialNumber
     checksumBy: text(entry.facts['checksumBy']) ?? 'device',
     confirmedBy: text(entry.facts['confirmedBy']),
     confirmedAt: text(entry.facts['confirmedAt']),
-    tool: `${text(entry.facts['toolName']) ?? 'unknown tool'} ${text(entry.facts['toolVersion']) ?? ''} (${text(entry.facts['toolBuild']) ?? 'build not recorded'})`,
+    tool: `${toolRelease} (${toolBuild})`,
+    toolRelease,
+    toolBuild,
     workstation: entry.workstation,
     rows: rowsOf(entry),
     ledgerHash: entry.hash,

@@ -10,6 +10,13 @@ function seconds(text: string): number {
   return value;
 }
 
+/** `--entry HASH`, repeatable: each a full entry hash, as the commissioning report's appendix prints it. */
+function entryHashes(text: string, previous: string[] = []): string[] {
+  const hash = text.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new InvalidArgumentError(`"${text}" is not a ledger entry hash; give its 64 hex digits, as the commissioning report's appendix prints them.`);
+  return [...previous, hash];
+}
+
 function result(text: string): 'pass' | 'fail' {
   if (text !== 'pass' && text !== 'fail') throw new InvalidArgumentError(`"${text}" is not a result; give pass or fail.`);
   return text;
@@ -25,7 +32,8 @@ export function addAccountabilityCommands(program: Command, runner: Runner): voi
     .command('verify')
     .description("Check every link of the local ledger and of the organization's chain on the service (sending it the entries it lacks), and name the first broken one.")
     .option('--local', 'check only the local ledger; do not reach the service')
-    .action((options: { local?: boolean }) => runner((ctx) => ledgerVerify(ctx, options)));
+    .option('--entry <hash>', 'also say whether the entry of this hash (from a commissioning report) is in the local ledger with its link intact; repeatable; exits 1 when one is not', entryHashes)
+    .action((options: { local?: boolean; entry?: string[] }) => runner((ctx) => ledgerVerify(ctx, options)));
   ledger
     .command('enrol')
     .description("Enrol this workstation's ledger key with the service you are logged in to (sending entries does so too): the service then takes this workstation's entries only from this key.")

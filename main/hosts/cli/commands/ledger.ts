@@ -1,4 +1,4 @@
-import { describeBrokenLink } from '../../../../domain/ledger';
+import { describeBrokenLink, type ChainCheck, type LedgerLine } from '../../../../domain/ledger';
 import { openWorkstationLedger, refreshWorkstationKeys, sendLedger, verifyLedgers, WorkstationKeyCache, type KeyListSource, type LedgerVerification } from '../../../app/ledger';
 import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
 import { provisioningPaths } from '../../../app/paths';
@@ -15,20 +15,50 @@ export function verificationHolds(result: LedgerVerification): boolean {
   return result.service.chain.ok && result.service.mismatch === undefined;
 }
 
+/** What `--entry HASH` found: the entry of that hash in the local ledger, and whether the chain holds up to it. */
+export interface EntryCheck {
+  hash: string;
+  found: boolean;
+  /** In the ledger and every link up to it holds: it is the entry that was written, unchanged. */
+  holds: boolean;
+  seq?: number;
+  action?: string;
+  serialNumber?: string;
+  at?: string;
+}
+
+export function checkEntries(lines: readonly LedgerLine[], chain: ChainCheck, hashes: readonly string[]): EntryCheck[] {
+  return hashes.map((hash) => {
+    const line = lines.find((l): l is Extract<LedgerLine, { entry: unknown }> => 'entry' in l && l.entry.hash === hash);
+    if (!line) return { hash, found: false, holds: false };
+    // A link broken before it leaves it unproven; one broken after it does not touch it.
+    const holds = chain.ok || (chain.broken !== undefined && line.line < chain.broken.line);
+    const { seq, action, serialNumber, at } = line.entry;
+    return { hash, found: true, holds, seq, action, serialNumber, at };
+  });
+}
+
+function entryCheckText(check: EntryCheck): string {
+  if (!check.found) return `Entry ${check.hash}: NOT in this ledger.`;
+  const what = `Entry ${check.seq} (${check.action} of ${check.serialNumber}, ${check.at}), hash ${check.hash}`;
+  return check.holds ? `${what}: in this ledger, every link up to it holds.` : `${what}: in this ledger, but a link before it is BROKEN, so it is not proven.`;
+}
+
 /**
- * `ledger verify [--json] [--local]`: checks the local ledger's chain, sends the service the entries
+ * `ledger verify [--json] [--local] [--entry HASH…]`: checks the local ledger's chain, sends the service the entries
  * it lacks, checks the organization's chain there and that it holds this workstation's entries as
  * they are here. Names the first broken link of each; exits 1 when any does not hold.
  */
-export async function ledgerVerify(ctx: CliContext, options: { local?: boolean }): Promise<number> {
+export async function ledgerVerify(ctx: CliContext, options: { local?: boolean; entry?: string[] }): Promise<number> {
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
   const account = options.local ? undefined : await ctx.account();
   const progress = ledgerProgressView(ctx.out);
   const result = await verifyLedgers(ledger, { workstation, keyList: await keyListSource(ctx, account), ...(account ? { account } : {}), onProgress: (p) => progress.onProgress(p) }).finally(() => progress.close());
-  const holds = verificationHolds(result);
+  const entries = options.entry && options.entry.length > 0 ? checkEntries(await ledger.readAll(), result.local, options.entry) : undefined;
+  const holds = verificationHolds(result) && (entries ?? []).every((entry) => entry.holds);
   if (ctx.out.json) {
-    ctx.out.jsonLine({ ok: holds, workstation, ...result, ...(account ? { serviceLabel: account.label } : {}) });
+    ctx.out.jsonLine({ ok: holds, workstation, ...result, ...(entries ? { entries } : {}), ...(account ? { serviceLabel: account.label } : {}) });
     return holds ? EXIT.ok : EXIT.failed;
   }
   const { local } = result;
@@ -36,6 +66,7 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean }
   else ctx.out.line(`Entries checked against the organization's ${result.keys.count} enrolled workstation key${result.keys.count === 1 ? '' : 's'} (${result.keys.from === 'service' ? 'from the service' : 'the list kept here'}, signed ${result.keys.issuedAt}).`);
   if (local.ok) ctx.out.line(`Local ledger ${local.path}: ${local.entries} entr${local.entries === 1 ? 'y' : 'ies'}, every link holds${local.entries > 0 ? ` (last hash ${local.head.slice(0, 16)}…)` : ''}.`);
   else ctx.out.line(`Local ledger ${local.path}: BROKEN at ${describeBrokenLink(local.broken!)}. Entries from there on are not proven.`);
+  for (const entry of entries ?? []) ctx.out.line(entryCheckText(entry));
   const service = result.service;
   if (service && account) {
     if ('error' in service) ctx.out.line(`Service (${account.label}): could not be checked: ${service.error}`);
