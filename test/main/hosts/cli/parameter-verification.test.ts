@@ -25,7 +25,7 @@ interface TableJson {
 describe('parameter verification through the CLI', () => {
   it('confirms only the right checksum of a matching device, and catches a drifted safety timeout', { timeout: 300_000 }, async () => {
     const w = await startWorld('parameter-verification');
-    await buildFlowAndLogIn(w, epcToEpcOverEthernet);
+    const configurationId = await buildFlowAndLogIn(w, epcToEpcOverEthernet);
     await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.1.0' });
     await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', firmwareVersion: '1.1.0', faults: { paramDrift: 'safety.timeout=1024' } });
 
@@ -72,5 +72,15 @@ describe('parameter verification through the CLI', () => {
     expect(failures.every((e) => e.outcome === 'failure' && e.facts.confirmedBy === null)).toBe(true);
     expect(failures[0]!.facts['p:safety.timeout']).toBe('500 → 1024');
     expect(failures[0]!.error).toMatch(/safety\.timeout/);
+
+    // The drifted device is not commissioned, and `device list` and the report say why.
+    const listed = JSON.parse((await w.cli(['--json', 'device', 'list'])).stdout) as { serialNumber: string; commissioning: { state: string } }[];
+    expect(listed.find((d) => d.serialNumber === 'EPC000102')?.commissioning.state).toBe('parameters-differ');
+    const { name } = await w.client.configurations.get(configurationId);
+    const report = await w.cli(['--json', 'report', '--configuration', name, '--device', 'EPC000102']);
+    expect(report.code, report.stderr).toBe(0);
+    const [device] = (JSON.parse(report.stdout) as { devices: { commissioning: string; missingSteps: string[] }[] }).devices;
+    // A mismatch fails the apply itself (the service is told so): it is to be applied and verified again.
+    expect(device).toMatchObject({ commissioning: 'parameters-differ', missingSteps: ['configuration apply', 'parameter verification', 'function test'] });
   });
 });
