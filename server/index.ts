@@ -18,6 +18,7 @@ export { importFirmwareBundle, type ImportedFirmware } from './store/firmware';
 export { listReleaseKeys, releaseKeyring, trustReleaseKey } from './store/release-keys';
 export { loadDefaultReleaseKey, trustDefaultReleaseKey } from './store/default-release-key';
 export { loadServiceSecrets } from './store/secrets';
+export { demoConfigurationDevices } from './seed/demo-configurations';
 export { ROLE_MATRIX, isAllowed, type OperationId } from '../domain/role-matrix';
 export { CONFIG_FILE_MEDIA_TYPE } from './routes/configuration-files';
 export { issueKey, createOrganizationWithKey } from './provision';

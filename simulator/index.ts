@@ -12,3 +12,4 @@ export { createSimulatedBleBindings, type SimulatedBleBindingsOptions } from './
 export { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 export { connectSimulatedBleBindings, type RemoteBleBindings } from './ble/bridge-client';
 export { simulatorDir, ptyGlob } from './scratch-dir';
+export { sendControlCommand, type ControlAnswer, type ControlCommand } from './device/control-socket';

@@ -42,6 +42,11 @@ export function demoConfigurations(): DemoConfiguration[] {
   });
 }
 
+/** Every device of the demo configurations, as seeded: the bench web mode's --simulate starts with no configuration named. */
+export function demoConfigurationDevices(): { deviceType: DeviceType; serialNumber: string }[] {
+  return demoConfigurations().flatMap(({ seeded }) => seeded.devices.map((d) => ({ deviceType: d.deviceType, serialNumber: d.payload.serialNumber })));
+}
+
 /** The manufacturing records of the devices the demo configurations use. */
 export function demoConfigurationRecords(models: Readonly<Record<DeviceType, string>>): ManufacturingRecord[] {
   return demoConfigurations().flatMap(({ seeded }) =>

@@ -8,13 +8,15 @@ import { buildRenderer, RENDERER_DIST_DIR, rendererIsCurrent } from './build-ren
 import { portGlobsFromEnv } from '../../devices/discovery';
 import { ptyGlob } from '../../../simulator';
 import { startWebServer } from './server';
-import { configFileSigningKey, registerWorkbenchDevices, startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from './simulated-workbench';
+import { benchDevicesFor, configFileSigningKey, registerWorkbenchDevices, simulationPortOf, startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from './simulated-workbench';
 
 /**
  * `npm run web`: the renderer in a browser, the core in this process, the contract over a
  * WebSocket on 127.0.0.1 with a token of this run. Without a signed-in account it starts the local
  * workspace (the embedded service with the demo organization); `--simulate` adds a bench of
- * simulated devices, one of each type, on pty links. Its data lives in the user's data directory
+ * simulated devices on pty links: one free device of each type and every device of the demo flows,
+ * or with `--simulate NAME` the devices of that configuration. The Workbench can press their E-stops
+ * and add more (the core's simulation channels, served through simulationPortOf). Its data lives in the user's data directory
  * (platform/data-dirs.ts), under `web/`.
  */
 keepCreatedFilesPrivate();
@@ -23,12 +25,16 @@ const program = new Command()
   .name('provisioner-web')
   .description('Run Provisioner in a browser: the app on 127.0.0.1, the core in this process.')
   .option('-p, --port <port>', 'port on 127.0.0.1 (default: a free one)', (v) => Number.parseInt(v, 10), 0)
-  .option('--simulate', 'also start simulated devices (SRCP, WESP, EPC, NSCP) on pty links', false)
+  .option(
+    '--simulate [configuration]',
+    'also start simulated devices on pty links: those of the named configuration of the local workspace, or with no name one free device of each type (SRCP, WESP, EPC, NSCP) and every device of the demo flows',
+    false,
+  )
   .option('--data-dir <dir>', 'keep settings, the outbox, the firmware cache and the local workspace under DIR (default: your data directory; env PROVISIONER_HOME)')
   .option('--rebuild', 'build the renderer even when dist/renderer is newer than its sources', false)
   .parse();
 
-const options = program.opts<{ port: number; simulate: boolean; dataDir?: string; rebuild: boolean }>();
+const options = program.opts<{ port: number; simulate: boolean | string; dataDir?: string; rebuild: boolean }>();
 
 async function main(): Promise<void> {
   const dirs = resolveDataDirs(process.env, options.dataDir);
@@ -48,6 +54,8 @@ async function main(): Promise<void> {
   // Every key this process holds stays out of what the browser is sent, as in Electron.
   const secrets = new KnownSecrets();
   const startWorkspace = embeddedWorkspaceStarter(join(dataDir, 'workspace'));
+  // Started once the workspace runs (its keys, its configurations); the core asks through this port.
+  let bench: SimulatedWorkbench | null = null;
   const core = await createCore({
     dataDir,
     secretStore: withholdingSecretStore(new FileSecretStore(join(dataDir, 'secrets.json')), secrets),
@@ -58,7 +66,9 @@ async function main(): Promise<void> {
       return workspace;
     },
     // With --simulate the bench's ptys appear in the bench's own folder, found by a port glob as USB adapters are.
-    ...(options.simulate ? { deviceList: { serial: { portGlobs: [...portGlobsFromEnv(process.env), ptyGlob(join(benchDir, 'pty'))] } } } : {}),
+    ...(options.simulate !== false
+      ? { deviceList: { serial: { portGlobs: [...portGlobsFromEnv(process.env), ptyGlob(join(benchDir, 'pty'))] } }, simulation: simulationPortOf(() => bench) }
+      : {}),
     onLogLine: (line) => {
       if (line.level !== 'debug') process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`);
     },
@@ -66,13 +76,13 @@ async function main(): Promise<void> {
 
   if (core.session.current() === null) await core.session.useLocalWorkspace();
 
-  let bench: SimulatedWorkbench | null = null;
-  if (options.simulate) {
+  if (options.simulate !== false) {
     const workspace = await core.session.ensureWorkspace();
     const account = core.session.current();
     const client = account?.kind === 'local' ? account.client : null;
     const publicKeyPem = client ? (await client.signingKey()).publicKeyPem : await configFileSigningKey(workspace.serviceUrl);
-    bench = await startSimulatedWorkbench({ dir: benchDir, publicKeyPem, releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl) });
+    const devices = await benchDevicesFor(client, typeof options.simulate === 'string' ? options.simulate : undefined);
+    bench = await startSimulatedWorkbench({ dir: benchDir, publicKeyPem, releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl), devices });
     if (client) {
       const registered = await registerWorkbenchDevices(client, bench.serialNumbers);
       if (registered.length > 0) core.log.info('web', `Registered the bench devices ${registered.join(', ')} in the local workspace.`);
