@@ -75,21 +75,22 @@ class Writer {
 
   /**
    * Rows of cells in columns of the given widths, each cell wrapped in its column; a row is never
-   * split across pages. With `header`, the first row is bold and ruled off.
+   * split across pages. With `header`, the first row is bold and ruled off, and drawn again at the
+   * top of each page the table goes on to.
    */
   table(widths: readonly number[], rows: readonly (readonly Cell[])[], options: { size?: number; indent?: number; header?: boolean } = {}): void {
     const size = options.size ?? 9;
     const indent = options.indent ?? 0;
     const lineHeight = size * 1.35;
-    rows.forEach((row, index) => {
-      const bold = options.header === true && index === 0;
+    const laidOut = (row: readonly Cell[], bold: boolean) => {
       const cells = row.map((cell, column) => {
         const font = this.fonts[bold ? 'bold' : (cell.font ?? 'regular')];
         const cellSize = cell.size ?? size;
         return { cell, font, size: cellSize, lines: wrap(printable(cell.text), font, cellSize, (widths[column] ?? 100) - 6) };
       });
-      const height = Math.max(...cells.map((c) => c.lines.length)) * lineHeight + 2;
-      this.room(height);
+      return { cells, bold, height: Math.max(...cells.map((c) => c.lines.length)) * lineHeight + 2 };
+    };
+    const draw = ({ cells, bold, height }: ReturnType<typeof laidOut>) => {
       const top = this.y;
       let x = MARGIN + indent;
       cells.forEach((c, column) => {
@@ -98,7 +99,21 @@ class Writer {
       });
       this.y = top - height;
       if (bold) this.rule(indent, widths.reduce((a, b) => a + b, 0));
-    });
+    };
+    const header = options.header === true && rows[0] ? laidOut(rows[0], true) : undefined;
+    if (header) {
+      // A header is never left alone at the foot of a page.
+      this.room(header.height + lineHeight * 2);
+      draw(header);
+    }
+    for (const row of header ? rows.slice(1) : rows) {
+      const line = laidOut(row, false);
+      if (this.y - line.height < MARGIN) {
+        this.newPage();
+        if (header) draw(header);
+      }
+      draw(line);
+    }
   }
 
   /** A thin line across `width` points, just below the current line. */
@@ -212,7 +227,7 @@ function deviceBlock(w: Writer, device: ReportDevice, words: Words): void {
   const test = device.functionTest;
   if (test.result === null) w.text('Function test: not done since the configuration was applied.', { indent: 10, color: RED });
   else {
-    w.text(`Function test: ${test.result === 'pass' ? 'PASSED' : 'FAILED'}${words.when(test.at, test.workstation, test.by)}.`, { indent: 10, color: test.result === 'pass' ? GREEN : RED });
+    w.text(`Function test: ${test.result === 'pass' ? 'PASSED' : 'FAILED'}${test.at ? ' on' : ''}${words.when(test.at, test.workstation, test.by)}.`, { indent: 10, color: test.result === 'pass' ? GREEN : RED });
     if (test.reactions) w.text(`Receivers and their reaction times: ${test.reactions}`, { indent: 20 });
     if (test.note) w.text(`Note: ${test.note}`, { indent: 20 });
   }

@@ -104,7 +104,7 @@ describe('the commissioning report PDF', () => {
     expect(words).toContain('Configuration: Not yet applied; no configuration applied yet.');
     expect(words).toContain('Firmware: version 1.1.0, installed 28 Nov 2026, 17:00 UTC, signed in as "bench key"; signed by release key "default release key".');
     expect(words).toContain('Parameters: verified, confirmed by Ada Lovelace on 28 Nov 2026, 17:06 UTC.');
-    expect(words).toContain('Function test: PASSED 28 Nov 2026, 17:09 UTC on this workstation, signed in as "bench key".');
+    expect(words).toContain('Function test: PASSED on 28 Nov 2026, 17:09 UTC on this workstation, signed in as "bench key".');
     expect(words).toContain('Made 28 Nov 2026, 17:15 UTC on this workstation');
     expect(words).toContain('Result 1 of 2 devices commissioned');
     // The technician, and the sign-off block for both signers with the technician's name filled in.

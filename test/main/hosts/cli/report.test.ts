@@ -36,7 +36,9 @@ interface ReportJson {
     commissioning: string;
     missingSteps: string[];
     ledgerHashes: { firmwareInstall: string | null; configurationApply: string | null; functionTest: string | null };
+    ledgerEntries: { step: string; seq: number; hash: string }[];
   }[];
+  people: { name: string; role: string; serialNumbers: string[] }[];
   ledger: { intact: boolean; entries: number; headSeq: number; head: string };
 }
 
@@ -75,7 +77,7 @@ describe('provisioner report', () => {
       expect(text).toContain(syncIds[serial]);
     }
     expect(text).toContain('Commissioning report');
-    expect(text).toContain('Safety timeout: 500 ms');
+    expect(text).toMatch(/Safety timeout\s+500 ms/);
     expect(text).toMatch(/Function test: PASSED/);
     expect(text).toContain('Note: cabinet 3');
     // EPC000102's parameters were read back but no one confirmed them, and it was not tested.
@@ -102,6 +104,32 @@ describe('provisioner report', () => {
     expect(second).toMatchObject({ serialNumber: 'EPC000102', commissioning: 'unverified', missingSteps: ['parameter verification', 'function test'], functionTest: { result: null } });
     // The PDF names each ledger hash in full, to be checked against the ledger.
     expect(text).toContain(first!.ledgerHashes.functionTest);
+
+    // Issue 32: people's words in the body (no ISO times, no hashes, no enum names), the
+    // technician in the sign-off, the exact values in the appendix that `ledger verify` checks.
+    const [body, appendix] = text.split('Appendix: exact values, to check against the ledger');
+    expect(appendix, 'the PDF has an appendix').toBeDefined();
+    expect(body).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    expect(body).not.toMatch(/[0-9a-f]{32}/);
+    expect(body).toMatch(/Configuration: Deployed, applied \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} \S+ on this workstation/);
+    expect(report.people).toContainEqual({ name: 'Ada Lovelace', role: 'confirmed the parameters', serialNumbers: ['EPC000101'] });
+    expect(body).toMatch(/Work done by\s+Ada Lovelace \(confirmed the parameters of EPC000101\)/);
+    expect(body).toMatch(/Name:\s+Ada Lovelace\s+Name:/);
+    expect(body!.match(/Signature:/g)).toHaveLength(2);
+    const printed = [...appendix!.matchAll(/Ledger entry (\d+): .*?([0-9a-f]{64})/g)].map(([, seq, hash]) => ({ seq: Number(seq), hash: hash! }));
+    const listed = report.devices.flatMap((d) => d.ledgerEntries.map(({ seq, hash }) => ({ seq, hash })));
+    expect(printed).toEqual(listed);
+    expect(printed.length).toBeGreaterThanOrEqual(5);
+    const verified = await w.cli(['ledger', 'verify', '--local', ...printed.flatMap(({ hash }) => ['--entry', hash])]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    for (const { seq, hash } of printed) expect(verified.stdout).toMatch(new RegExp(`Entry ${seq} \\(.*\\), hash ${hash}: in this ledger, every link up to it holds\\.`));
+    const changed = `${printed[0]!.hash.slice(0, -1)}${printed[0]!.hash.endsWith('0') ? '1' : '0'}`;
+    const forged = await w.cli(['ledger', 'verify', '--local', '--entry', changed]);
+    expect(forged.code).toBe(1);
+    expect(forged.stdout).toContain(`Entry ${changed}: NOT in this ledger.`);
+    const malformed = await w.cli(['ledger', 'verify', '--local', '--entry', 'abc123']);
+    expect(malformed.code).not.toBe(0);
+    expect(malformed.stderr).toContain('"abc123" is not a ledger entry hash; give its 64 hex digits');
 
     const one = await w.cli(['--json', 'report', '--configuration', name, '--device', 'EPC000102']);
     expect(one.code, one.stderr).toBe(0);
@@ -132,7 +160,7 @@ describe('provisioner report', () => {
     expect(later.code, later.stderr).toBe(0);
     const { stdout: laterText } = await run('pdftotext', ['-layout', laterPath, '-']);
     expect(laterText).toContain(first!.firmware.imageSha256);
-    expect(laterText).toContain(`Signed by release key: ${first!.firmware.signedBy}`);
+    expect(laterText).toMatch(new RegExp(`Release key \\(name and key id\\)\\s+${first!.firmware.signedBy!.replace(/[()]/g, '\\$&')}`));
     // EPC000102 came with 1.1.0 and was never installed from here: no ledger entry, no bundle.
     expect(laterText).toContain('not known on this workstation');
   });
