@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { benchSerialProblem } from '../domain/bench-serial';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
 import { command, noInput, query } from './channel-spec';
 
@@ -37,9 +38,6 @@ export interface SimulatedDeviceAddedView {
   registrationProblem: string | null;
 }
 
-/** A serial number as the devices carry it: the type's letters and six digits, e.g. EPC000105. */
-export const SIMULATED_SERIAL_PATTERN = /^(SRCP|WESP|EPC|NSCP)\d{6}$/;
-
 export const SIMULATION_CHANNELS = {
   /** Whether a simulation is attached, and its devices. */
   'simulation.devices': query(noInput).returns<SimulationView>(),
@@ -48,18 +46,11 @@ export const SIMULATION_CHANNELS = {
   /** Starts another simulated device of the bench, plugged in at once, and registers it in the organization. */
   'simulation.addDevice': command(
     z
-      .object({
-        deviceType: z.enum(DEVICE_TYPES),
-        serialNumber: z
-          .string()
-          .trim()
-          .toUpperCase()
-          .regex(SIMULATED_SERIAL_PATTERN, 'Give a serial number of the type\'s letters and six digits, e.g. EPC000105.'),
-      })
+      .object({ deviceType: z.enum(DEVICE_TYPES), serialNumber: z.string().max(64).trim().toUpperCase() })
       .strict()
-      .refine((input) => input.serialNumber.startsWith(input.deviceType) && /^\d{6}$/.test(input.serialNumber.slice(input.deviceType.length)), {
-        message: 'The serial number must start with the device type it is given, e.g. EPC000105 for an EPC.',
-        path: ['serialNumber'],
+      .superRefine((input, ctx) => {
+        const problem = benchSerialProblem(input.deviceType, input.serialNumber);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['serialNumber'] });
       }),
   ).returns<SimulatedDeviceAddedView>(),
 } as const;

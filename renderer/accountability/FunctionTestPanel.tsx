@@ -13,6 +13,9 @@ type Step =
   | { kind: 'observed'; observation: FunctionTestObservationView }
   | { kind: 'recorded'; record: FunctionTestRecordView; observation: FunctionTestObservationView };
 
+/** How long the panel watches for a press before the test ends as "not done: timed out". */
+export const PRESS_TIMEOUT_SECONDS = 60;
+
 function appliedJob(job: JobView): boolean {
   return (job.action === 'configuration' || job.action === 'both') && job.phase === 'done' && configurationApplied(job.steps) && job.serialNumber !== null;
 }
@@ -77,12 +80,23 @@ export function FunctionTestPanel() {
     setError(null);
     setStep({ kind: 'watching' });
     try {
-      const observation = await client().call('functionTest.observe', { serialNumber: serial });
+      const observation = await client().call('functionTest.observe', { serialNumber: serial, pressTimeoutSeconds: PRESS_TIMEOUT_SECONDS });
+      // Not done (timed out, stopped): the core recorded it already, as a failure.
+      if (observation.recorded) setStep({ kind: 'recorded', record: observation.recorded, observation });
       // A test that fails already can only be recorded as failed: "Yes" is off, the technician says "No".
-      setStep({ kind: 'observed', observation });
+      else setStep({ kind: 'observed', observation });
     } catch (err) {
       setError(errorText(err));
       setStep({ kind: 'intro' });
+    }
+  };
+
+  const stop = async () => {
+    if (!serial) return;
+    try {
+      await client().call('functionTest.stop', { serialNumber: serial });
+    } catch (err) {
+      setError(errorText(err));
     }
   };
 
@@ -132,9 +146,17 @@ export function FunctionTestPanel() {
             every receiver of its configuration stops the machine. Provisioner records the reaction time it sees.
           </p>
           {step.kind === 'watching' ? (
-            <p className="function-test__live" role="status">
-              Watching {serial} and its receivers: <strong>press the E-stop now.</strong>
-            </p>
+            <>
+              <p className="function-test__live" role="status">
+                Watching {serial} and its receivers: <strong>press the E-stop now.</strong>
+              </p>
+              <p className="muted small">With no press within {PRESS_TIMEOUT_SECONDS} s the test ends as not done (timed out); Stop ends it now. Either is recorded, and the device stays not commissioned.</p>
+              <div className="function-test__actions">
+                <button type="button" className="button button--secondary" onClick={() => void stop()}>
+                  Stop
+                </button>
+              </div>
+            </>
           ) : (
             <div className="function-test__actions">
               <ActionButton variant="primary" capability="files.download" onClick={() => void watch()}>
@@ -176,7 +198,8 @@ export function FunctionTestPanel() {
       {step.kind === 'recorded' ? (
         <>
           <p role="status" className={step.record.result === 'pass' ? 'function-test__good' : 'function-test__bad'} data-testid="function-test-result">
-            <strong>{step.record.result === 'pass' ? 'PASSED' : 'FAILED'}</strong>: {step.observation.pressed ? reactionsText(step.observation) : 'no press seen'}.{' '}
+            <strong>{step.observation.notDone ? 'NOT DONE' : step.record.result === 'pass' ? 'PASSED' : 'FAILED'}</strong>:{' '}
+            {step.observation.notDone ? `${step.observation.notDone.replace(/^not done: /, '')}, no press of the E-stop was seen` : step.observation.pressed ? reactionsText(step.observation) : 'no press seen'}.{' '}
             {serial} is {commissioningText(step.record.commissioning)}.
           </p>
           {step.record.reasons.length > 0 ? <p className="function-test__bad">Why: {step.record.reasons.join('; ')}.</p> : null}

@@ -14,6 +14,7 @@ import { StepOutcome } from '../workbench/StepOutcome';
 import { ParameterVerification } from '../workbench/ParameterVerification';
 import { PortGlobsForm } from './PortGlobsForm';
 import { FunctionTestPanel } from '../accountability/FunctionTestPanel';
+import { AddSimulatedDevice, PressEstopButton, useSimulatedBench } from '../workbench/SimulatedBench';
 
 /** Devices attached over USB, BLE or IP, live, and the jobs that provision them. */
 export function WorkbenchScreen() {
@@ -25,6 +26,7 @@ export function WorkbenchScreen() {
   const { toggle, selectAll, start, cancel, retry, rescan, clearFinished } = useWorkbench.getState();
   const download = useCapability('files.download');
   const addToConfiguration = useNavigation((s) => s.addDeviceToConfiguration);
+  const bench = useSimulatedBench();
   const [timelineOpen, setTimelineOpen] = useState<string[]>([]);
   const toggleTimeline = (linkId: string) => setTimelineOpen((open) => (open.includes(linkId) ? open.filter((id) => id !== linkId) : [...open, linkId]));
   const [changesOpen, setChangesOpen] = useState<string[]>([]);
@@ -183,6 +185,8 @@ export function WorkbenchScreen() {
                       Changes
                     </button>
                   ) : null}
+                  {/* In simulation only: a hand on the simulated device's E-stop, for its function test. */}
+                  {d.serialNumber && !busy && bench.pressable.has(d.serialNumber) ? <PressEstopButton serialNumber={d.serialNumber} /> : null}
                   {/* Not while a job runs: Cancel has the place then, so the row keeps its height. */}
                   {d.serialNumber && !busy ? (
                     <button type="button" className="button button--quiet" aria-expanded={open} aria-controls={timelineId} onClick={() => toggleTimeline(d.linkId)} aria-label={`Timeline of ${name}`}>
@@ -215,6 +219,14 @@ export function WorkbenchScreen() {
           ) : null}
         </tbody>
       </table>
+      {bench.active ? (
+        <AddSimulatedDevice
+          onAdded={() => {
+            bench.reload();
+            void rescan();
+          }}
+        />
+      ) : null}
       <PortGlobsForm />
     </section>
   );
