@@ -7,15 +7,17 @@ import { parseLedgerText, type LedgerEntry } from '../../../../domain/ledger';
 import type { Page } from 'playwright-core';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
-import { goTo, NO_LIMIT, seriousViolations } from './helpers/web-mode-page';
-import { startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
+import { startSimulatedDevice } from '../../../../simulator';
+import { deviceKeys, goTo, NO_LIMIT, seriousViolations } from './helpers/web-mode-page';
+import { startWorkbenchPage, WORKBENCH_DEVICES, type WorkbenchPage } from './helpers/workbench-page';
 
 /**
  * Issue 26 in a real browser: after a configuration apply on a simulated EPC, the Workbench shows
  * the parameters the device runs beside what the configuration intends, with both short checksums;
  * the technician confirms with the keyboard only (no click): a wrong checksum is refused, the
  * device's own is taken, and the confirmation, naming the person, is in this workstation's ledger.
- * axe-core clean; screenshots go to test/e2e/screenshots/.
+ * A device that stored its safety timeout wrongly (--fault-param-drift) shows its row in red, says
+ * what to do and offers no confirmation; the ledger keeps the failure. axe-core clean; screenshots go to test/e2e/screenshots/.
  */
 
 const SERIAL = 'EPC000101';
@@ -87,5 +89,44 @@ describe('parameter verification in the Workbench', () => {
     expect(records[0]!.facts.checksumShort).toBe(running);
     expect(records[0]!.facts['p:safety.timeout']).toBe('500 → 500');
     expect(world.pageErrors).toEqual([]);
+  });
+
+  it('shows a drifted safety timeout in red, says what to do and offers no confirmation', async () => {
+    const DRIFTED = 'EPC000102';
+    const device = await startSimulatedDevice({
+      deviceType: 'EPC',
+      serialNumber: DRIFTED,
+      firmwareVersion: '1.1.0',
+      link: 'pty',
+      ptyDir: join(world.dir, WORKBENCH_DEVICES.ptyDir),
+      stateDir: join(world.dir, 'drifted', DRIFTED),
+      ...(await deviceKeys(world.workspace.serviceUrl)),
+      baudRate: 921600,
+      rebootMs: 150,
+      applyMs: 50,
+      faults: { paramDrift: 'safety.timeout=1024' },
+    });
+    try {
+      await page.locator(`tr[data-serial="${DRIFTED}"]`).waitFor(NO_LIMIT);
+      const [attached] = (await core.invoke('workbench.devices', {})).filter((d) => d.serialNumber === DRIFTED);
+      await core.invoke('workbench.start', { action: 'configuration', linkIds: [attached!.linkId] });
+
+      const section = page.getByRole('region', { name: `Parameters on ${DRIFTED}: differ from the configuration` });
+      await section.waitFor(NO_LIMIT);
+      const timeout = section.locator('tr[data-key="safety.timeout"]');
+      expect(await timeout.getAttribute('class')).toContain('param-table__row--bad');
+      expect((await timeout.innerText()).replace(/\s+/g, ' ')).toContain('Safety timeout 500 ms 1024 ms ✗ differs');
+      expect(await section.getByRole('alert').innerText()).toMatch(/^What to do: .*Nothing can be confirmed while the parameters differ\.$/);
+      expect(await section.getByLabel(/Running checksum/).count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await timeout.scrollIntoViewIfNeeded();
+      await world.shot('26-04-parameters-differ');
+
+      const failed = (await verificationRecords()).filter((record) => record.serialNumber === DRIFTED);
+      expect(failed.map((record) => [record.outcome, record.facts.confirmedBy])).toEqual([['failure', null]]);
+      expect(failed[0]!.facts['p:safety.timeout']).toBe('500 → 1024');
+    } finally {
+      await device.stop();
+    }
   });
 });
