@@ -73,7 +73,7 @@ export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
     if (problem) return;
     void adding.run(async () => {
       setAdded(null);
-      const view = await client().call('simulation.addDevice', { deviceType, serialNumber });
+      const view = await client().call('simulation.addDevice', { deviceType, serialNumber: serialNumber.trim().toUpperCase() });
       const serial = view.device.serialNumber;
       setAdded(
         view.registrationProblem
