@@ -374,7 +374,7 @@ export async function renderReportPdf(report: CommissioningReport): Promise<Uint
         { text: 'Ledger' },
         report.ledger.intact
           ? { text: `${report.ledger.entries} entries, every link holds; the appendix says how to check each line of this report against it` }
-          : { text: `BROKEN at ${report.ledger.broken ?? 'an entry'}: entries from there on are not proven`, color: RED },
+          : { text: `BROKEN at ${(report.ledger.broken ?? 'an entry').replace(/ \(hash [0-9a-f]+…\)/, '')}: entries from there on are not proven (the appendix names the entry by its hash)`, color: RED },
       ],
     ],
     { size: 10 },

@@ -1,12 +1,15 @@
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bodyOf, ledgerSignerKeyOf, signLedgerEntry, type LedgerRecord } from '../../../../domain/ledger';
 import type { ConfigurationRecord } from '../../../../domain';
 import type { DeviceRecord } from '../../../../domain';
 import { FileSecretStore } from '../../../../platform/secret-store';
 import { Ledger } from '../../../../main/app/ledger';
-import { buildCommissioningReport } from '../../../../main/app/report';
+import { buildCommissioningReport, renderReportPdf } from '../../../../main/app/report';
 import { useScratchDir } from '../../../fixtures/scratch';
 
 /**
@@ -45,5 +48,14 @@ describe('the commissioning report and a forged ledger entry', () => {
     expect(report.devices[0]!.functionTest.result).toBe('fail');
     expect(report.ledger.intact).toBe(false);
     expect(report.ledger.broken).toMatch(/entry 4 at line 4 .*not by this workstation's key/);
+
+    // The PDF says so in words on its first page; the entry's hash is left to the appendix.
+    const path = join(scratch.dir, 'forged.pdf');
+    await writeFile(path, await renderReportPdf(report));
+    const text = (await promisify(execFile)('pdftotext', ['-layout', path, '-'])).stdout;
+    const [body, appendix] = text.split('Appendix: exact values, to check against the ledger');
+    expect(body!.replace(/\s+/g, ' ')).toMatch(/Ledger BROKEN at entry 4 at line 4: it is signed by key …\S+, not by this workstation's key .*: entries from there on are not proven/);
+    expect(body).not.toContain(forged.hash.slice(0, 12));
+    expect(appendix!.replace(/\s+/g, ' ')).toContain(`The ledger is BROKEN at entry 4 at line 4 (hash ${forged.hash.slice(0, 12)}…)`);
   });
 });
