@@ -2,6 +2,7 @@ import type { JobControl, JobEnvironment, JobWhereabouts } from './context';
 import type { DeviceConnection, DeviceIdentity, DeviceTarget } from './device-port';
 import { settleInterruptedJobs } from './job-contact';
 import type { SessionHolder } from './session-holder';
+import { takeTypeFromRecord, VendorConnection } from './vendor-connection';
 
 /**
  * How every job step opens: connect to the target (a failure here means nothing was sent, which
@@ -10,7 +11,7 @@ import type { SessionHolder } from './session-holder';
  * configuration apply both open this way.
  */
 export async function openJobDevice(
-  env: Pick<JobEnvironment, 'connector' | 'reconciler' | 'now'>,
+  env: Pick<JobEnvironment, 'connector' | 'reconciler' | 'now'> & { client?: Pick<JobEnvironment['client'], 'devices'> },
   target: DeviceTarget,
   control: JobControl,
   where: JobWhereabouts,
@@ -20,6 +21,8 @@ export async function openJobDevice(
   holder.session = await env.connector.connect(target, { signal: control.signal });
   where.connecting = false;
   const session = holder.session;
+  // A vendor FRC's type is the service's record's, not a guess from its serial number.
+  if (session instanceof VendorConnection && env.client) await takeTypeFromRecord(session, env.client.devices, control.signal);
   const identity = session.identity;
   await settleInterruptedJobs(env, identity);
   control.update({

@@ -13,6 +13,7 @@ import {
   componentsOf,
   identifyVendor,
   mismatchText,
+  modelOf,
   readBackValues,
   resetVendorDevice,
   readHeldConfig,
@@ -24,9 +25,11 @@ import {
   type ReadBackValue,
   type VendorIdentity,
 } from '../../devices/vendor';
+import type { ProvisioningClient } from './context';
 import type { DeviceConfigStatus, DeviceConnection, DeviceIdentity, FirmwareImage, TransferOptions } from './device-port';
 import { intendedParameters, parameterChecksum, valuesInScope, type ParameterValues, type RunningParameters } from '../../../domain/running-parameters';
 import type { DecodedConfigFile } from '../../../domain/files/config-file-content';
+import type { DeviceType } from '../../../domain/device-types';
 import { EPC_PATH, FRC_FILE, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE } from '../../../protocol/vendor';
 
 /**
@@ -78,6 +81,10 @@ export class VendorConnection implements DeviceConnection {
   private boots = 0;
   /** The settings read back after the last configuration apply (the job's report may show them). */
   lastReadBack: ReadBackValue[] = [];
+  /** How the device's type was told (identify.ts); a record's type once takeRecordedType took it. */
+  typeFrom: VendorIdentity['typeFrom'] = 'guessed';
+  /** The type the service's record gives the serial number, once taken. */
+  private recordedType: DeviceType | undefined;
 
   constructor(
     private readonly session: DeviceSession,
@@ -98,11 +105,25 @@ export class VendorConnection implements DeviceConnection {
   }
 
   async identify(signal?: AbortSignal): Promise<DeviceIdentity> {
-    this.identity = await this.identityFrom(await identifyVendor(this.session, this.family, { signal }), signal);
+    this.identity = await this.identityFrom(await identifyVendor(this.session, this.family, { signal, ...(this.recordedType ? { knownType: this.recordedType } : {}) }), signal);
     return this.identity;
   }
 
+  /**
+   * The FRC family does not say which product it is; the vendor's serial numbers do not either
+   * (identify.ts). The type the service's manufacturing record gives its serial number is taken
+   * over the one guessed or read from a serial prefix, so that firmware and configuration are those
+   * of the product it is. An EPC is told by its transport, and a record of another family changes nothing.
+   */
+  takeRecordedType(type: DeviceType): void {
+    if (this.family !== 'FRC' || type === 'EPC' || type === this.identity.deviceType) return;
+    this.recordedType = type;
+    this.typeFrom = 'known';
+    this.identity = { ...this.identity, deviceType: type, model: modelOf(type) };
+  }
+
   private async identityFrom(vendor: VendorIdentity, signal?: AbortSignal): Promise<DeviceIdentity> {
+    this.typeFrom = vendor.typeFrom;
     const held = await this.readConfigStatus(signal);
     return {
       serialNumber: vendor.serialNumber,
@@ -299,4 +320,19 @@ export class VendorConnection implements DeviceConnection {
   close(): Promise<void> {
     return this.session.close();
   }
+}
+
+/**
+ * Takes the type the service's record gives a vendor FRC's serial number (takeRecordedType). The
+ * record cannot be read (no service, not registered): the device keeps the type identify gave it,
+ * and the firmware and configuration of another type are then refused before anything is sent.
+ */
+export async function takeTypeFromRecord(connection: VendorConnection, devices: { list: ProvisioningClient['devices']['list'] }, signal?: AbortSignal): Promise<void> {
+  if (connection.family !== 'FRC') return;
+  const serialNumber = connection.identity.serialNumber;
+  const record = await devices
+    .list({ serial: serialNumber, limit: 1 }, { retry: false, ...(signal ? { signal } : {}) })
+    .then((page) => page.items.find((item) => item.serialNumber === serialNumber))
+    .catch(() => undefined);
+  if (record) connection.takeRecordedType(record.deviceType);
 }

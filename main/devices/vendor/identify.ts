@@ -14,6 +14,11 @@ export interface VendorIdentity {
   deviceType: DeviceType;
   /** What a person reads: 'SRC Pro', 'NSC', 'EPC'. */
   model: string;
+  /**
+   * How the type was told: by the transport (the EPC), by whoever knew it (`knownType`), by a
+   * serial number starting with a type, or taken as SRC Pro for want of anything (`guessed`).
+   */
+  typeFrom: 'transport' | 'known' | 'serial prefix' | 'guessed';
 }
 
 const MODEL: Record<DeviceType, string> = { SRCP: 'SRC Pro', NSCP: 'NSC', WESP: 'WESP', EPC: 'EPC' };
@@ -26,9 +31,16 @@ const MODEL: Record<DeviceType, string> = { SRCP: 'SRC Pro', NSCP: 'NSC', WESP: 
  * SRCP, the family's common member. docs/vendor-devices.md keeps this among the inferred points.
  */
 export function frcDeviceType(serialNumber: string, known?: DeviceType): DeviceType {
-  if (known) return known;
-  const byPrefix = DEVICE_TYPES.find((type) => type !== 'EPC' && serialNumber.toUpperCase().startsWith(type));
-  return byPrefix ?? 'SRCP';
+  return known ?? frcTypeOfSerial(serialNumber) ?? 'SRCP';
+}
+
+/**
+ * The FRC type a serial number starts with, if any. The vendor's own serial numbers are 1 to 8
+ * letters and digits (vendor spec §9, e.g. `WBJFU8CN`) and carry no type: for those only a record
+ * of the serial number (the service's manufacturing record) tells an NSC from an SRC Pro.
+ */
+export function frcTypeOfSerial(serialNumber: string): DeviceType | undefined {
+  return DEVICE_TYPES.find((type) => type !== 'EPC' && serialNumber.toUpperCase().startsWith(type));
 }
 
 export function modelOf(type: DeviceType): string {
@@ -70,5 +82,6 @@ export async function identifyVendor(session: DeviceSession, family: VendorFamil
   session.expectedSerialNumber = serialNumber;
   session.engine.deviceName = serialNumber;
   const deviceType = family === 'EPC' ? 'EPC' : frcDeviceType(serialNumber, options.knownType);
-  return { family, serialNumber, firmwareVersion, deviceType, model: modelOf(deviceType) };
+  const typeFrom = family === 'EPC' ? 'transport' : options.knownType ? 'known' : frcTypeOfSerial(serialNumber) ? 'serial prefix' : 'guessed';
+  return { family, serialNumber, firmwareVersion, deviceType, model: modelOf(deviceType), typeFrom };
 }

@@ -10,6 +10,7 @@ import { openUdpTransport } from '../../../simulator/helpers/transports';
 import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
 import { startWorld, type CliRun, type World } from '../../app/jobs/helpers/world';
 import { publishRelease } from './helpers/releases';
+import { upsertManufacturingRecords } from '../../../../server/store/manufacturing';
 
 /**
  * Issue 24 end to end through the CLI: devices that speak the vendor's protocol (an SRC Pro and an
@@ -202,5 +203,22 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
     for (const serialNumber of ['SRCP000102', 'EPC000103']) {
       expect(rows.find((row) => row.serialNumber === serialNumber)).toMatchObject({ firmwareVersion: '1.2.0', interruptedJobs: [] });
     }
+  });
+
+  it("an NSC whose serial number is the vendor's kind (no type in it) gets the NSC's firmware, by the service's record of it", { timeout: 240_000 }, async () => {
+    // The vendor's serial numbers are 1 to 8 letters and digits (vendor spec §9): nothing in WBJFU8CN says NSC.
+    const serialNumber = 'WBJFU8CN';
+    await upsertManufacturingRecords(world.service!.db, [{ serialNumber, deviceType: 'NSCP', model: 'NSCP-400 network safety controller' }]);
+    await world.client.devices.register({ serialNumber, name: 'vendor NSC, vendor serial' });
+    const nsc = await world.startDevice({ deviceType: 'NSCP', serialNumber, link: 'pty', protocol: 'vendor', firmwareVersion: '1.0.0' });
+    // The NSC's latest is now 1.3.0 and the SRC Pro's stays 1.2.0: a device taken for an SRC Pro would get the wrong one, or none.
+    const nscImage = buildComponentImage('NSCP', '1.3.0', [{ name: FRC_FILE.appImage, bytes: simulatedVendorImage('1.3.0', 20_000) }]);
+    await publishRelease(world, 'NSCP', '1.3.0', nscImage);
+
+    const run = await world.cli(['device', 'firmware', 'update', serialNumber]);
+    expect(run.stdout + run.stderr).toContain(`${serialNumber}: firmware 1.3.0 installed (was 1.0.0)`);
+    expect(run.code).toBe(0);
+    expect(nsc.state().firmwareVersion).toBe('1.3.0');
+    expect((await world.client.devices.list({ serial: serialNumber, limit: 1 })).items[0]).toMatchObject({ deviceType: 'NSCP', firmwareVersion: '1.3.0' });
   });
 });
