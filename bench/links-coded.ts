@@ -12,7 +12,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { ContentCoding } from '../domain/files/content-coding';
-import { encodeFirmwareImageHeader } from '../domain/files/firmware-image';
 import { createFirmwarePatch } from '../domain/files/firmware-patch';
 import { zopfliDeflate } from '../main/app/cache/zopfli-deflate';
 import { applyFirmware, uploadFirmware } from '../main/devices/operations/firmware';
@@ -20,7 +19,7 @@ import { identify } from '../main/devices/operations/identify';
 import type { FirmwarePatchOffer } from '../main/devices/operations/firmware-coding';
 import { ble, serial, udp, type LinkCase } from './link-cases';
 import { LinksRig, timedUpload } from './links-rig';
-import { benchCacheDir, loadRealImages, type RealImage } from './real-firmware';
+import { benchCacheDir, loadRealImages, wrap, type RealImage } from './real-firmware';
 
 export interface CodedRow {
   link: string;
@@ -55,13 +54,6 @@ const LINKS: { linkCase: LinkCase; large: boolean }[] = [
 
 const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
 
-/** A real binary behind our 64-byte image header, as the vendor's build would wrap it. */
-function wrap(real: RealImage, deviceType: string, version: string): Uint8Array {
-  const image = new Uint8Array(64 + real.bytes.length);
-  image.set(encodeFirmwareImageHeader({ deviceType, version, bodyLength: real.bytes.length }));
-  image.set(real.bytes, 64);
-  return image;
-}
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { encodeFirmwareImageHeader } from '../domain/files/firmware-image';
 
 export interface RealImage {
   /** The file's name, e.g. hackrf_one_usb.bin. */
@@ -82,4 +83,12 @@ export function loadRealImages(): { images: RealImage[]; largeImages: RealImage[
     largeImages: LARGE_IMAGES.map((image) => load(cache, image.package, image.path)),
     pairs: PAIRS.map((pair) => ({ from: load(cache, pair.package, pair.from), to: load(cache, pair.package, pair.to) })),
   };
+}
+
+/** A real binary behind our 64-byte image header, as the vendor's build would wrap it. */
+export function wrap(real: Pick<RealImage, 'bytes'>, deviceType: string, version: string): Uint8Array {
+  const image = new Uint8Array(64 + real.bytes.length);
+  image.set(encodeFirmwareImageHeader({ deviceType, version, bodyLength: real.bytes.length }));
+  image.set(real.bytes, 64);
+  return image;
 }

@@ -105,6 +105,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   let outboxChange: ReturnType<typeof setTimeout> | null = null;
+  let outboxViewReading = false;
+  let outboxViewAgain = false;
+  const emitOutboxView = (): void => {
+    if (outboxViewReading) {
+      outboxViewAgain = true;
+      return;
+    }
+    outboxViewReading = true;
+    void outboxView(engine.outbox)
+      .then((view) => events.emit('outbox.changed', view), () => undefined)
+      .finally(() => {
+        outboxViewReading = false;
+        if (!outboxViewAgain) return;
+        outboxViewAgain = false;
+        emitOutboxView();
+      });
+  };
   // The jobs engine (main/app/jobs): job queue, firmware cache, confirmation outbox.
   const engine: JobsEngine = createJobsEngine({
     dataDir: join(options.dataDir, 'provisioning'),
@@ -121,10 +138,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (event.type === 'delivered') log.info('outbox', `Confirmed ${event.entry.kind} of ${event.entry.serialNumber} to the service.`);
       if (event.type === 'rejected') log.error('outbox', `The service refused the ${event.entry.kind} confirmation of ${event.entry.serialNumber}: ${event.entry.lastError?.message ?? ''}`);
       if (event.type === 'retry-scheduled') log.warn('outbox', `The ${event.entry.kind} confirmation of ${event.entry.serialNumber} waits: ${event.entry.lastError?.message ?? ''}`);
-      // Several events arrive together (a pass over many entries): tell the renderer once.
+      // Several events arrive together (a pass over many entries): tell the renderer once. One
+      // view is read at a time: with 10,000 entries waiting a read takes seconds, and a drain's
+      // events would otherwise start a new read of every entry file each 50 ms.
       outboxChange ??= setTimeout(() => {
         outboxChange = null;
-        void outboxView(engine.outbox).then((view) => events.emit('outbox.changed', view), () => undefined);
+        emitOutboxView();
       }, 50);
     },
   });

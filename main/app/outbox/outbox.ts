@@ -111,6 +111,10 @@ const PENDING = 'pending';
 const REJECTED = 'rejected';
 const LOCK = 'sender.lock';
 const FORMAT = 'provisioner-outbox/1';
+/** How often a pass tells the sender lock it is alive, at most; a quarter of the lock's staleness when that is shorter. */
+const LOCK_REFRESH_MS = 15_000;
+/** durable-lock.ts's own default staleness. */
+const DEFAULT_LOCK_STALE_MS = 10 * 60_000;
 /** Temp files younger than this may belong to a writer in another process. */
 const TEMP_GRACE_MS = 60 * 60_000;
 
@@ -138,6 +142,9 @@ export class Outbox {
   /** Per service URL: after a network failure, the other entries for it wait as long (in memory only). */
   private readonly hostBlockedUntil = new Map<string, number>();
   private sequence = 0;
+  /** Entries delivered in this pass whose removal is not yet fsync'd. */
+  private unsyncedRemovals = false;
+  private readonly lockRefreshMs: number;
 
   constructor(options: OutboxOptions) {
     this.dir = options.dir;
@@ -149,6 +156,7 @@ export class Outbox {
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.idlePollMs = options.idlePollMs ?? 60_000;
     this.lockOptions = { ...options.lock, fs: this.fs, now: () => this.clock.now() };
+    this.lockRefreshMs = Math.min(LOCK_REFRESH_MS, (options.lock?.staleMs ?? DEFAULT_LOCK_STALE_MS) / 4);
     this.onEvent = options.onEvent;
   }
 
@@ -340,8 +348,21 @@ export class Outbox {
   }
 
   private async sendDue(lock: HeldLock, force: boolean, report: SyncReport): Promise<void> {
+    try {
+      await this.sendDueEntries(lock, force, report);
+    } finally {
+      // The removals of this pass, made durable together (see attempt).
+      if (this.unsyncedRemovals) {
+        this.unsyncedRemovals = false;
+        await fsyncDir(this.fs, join(this.dir, PENDING));
+      }
+    }
+  }
+
+  private async sendDueEntries(lock: HeldLock, force: boolean, report: SyncReport): Promise<void> {
     const { pending } = await this.load();
     const blockedChains = new Set<string>();
+    let refreshedAt = this.clock.now();
     for (const entry of pending.sort(byCreatedAt)) {
       const chain = chainKey(entry);
       if (blockedChains.has(chain)) continue;
@@ -351,7 +372,12 @@ export class Outbox {
       }
       const signal = this.abort?.signal ?? new AbortController().signal;
       if (signal.aborted) return;
-      await lock.refresh();
+      // The lock says it is alive often enough that no other process takes it over, not once per
+      // entry: each refresh is a write and an fsync, which a long drain would pay thousands of times.
+      if (this.clock.now() - refreshedAt >= this.lockRefreshMs) {
+        await lock.refresh();
+        refreshedAt = this.clock.now();
+      }
       const outcome = await this.attempt(entry, signal);
       if (outcome === 'cancelled') return;
       if (outcome === 'gone') continue;
@@ -390,7 +416,13 @@ export class Outbox {
       });
       return 'rejected';
     }
-    await removeDurable(this.fs, this.path(PENDING, current.id));
+    // Removed, and the directory fsync'd once at the end of the pass rather than per entry: a
+    // removal lost to a crash only sends the entry again, and the service records it once (its id
+    // is the idempotency key; the payload, byte for byte the same, is deduplicated too).
+    await this.fs.unlink(this.path(PENDING, current.id)).catch((err: unknown) => {
+      if (errnoCode(err) !== 'ENOENT') throw err;
+    });
+    this.unsyncedRemovals = true;
     this.hostBlockedUntil.delete(current.serviceUrl);
     this.onEvent?.({ type: 'delivered', entry: current });
     return 'delivered';
