@@ -18,6 +18,7 @@ import { containerSignerFromPem, type ContainerSigner } from '../../../domain/fi
 import { signEnrolmentProof, type WorkstationEnrolment } from '../../../domain/workstation-keys';
 import { LEDGER_HEAD_SECRET, openLedgerHead, sealLedgerHead, type LedgerHead } from './ledger-head';
 import { loadOrCreateLedgerKey, type LedgerKey } from './ledger-key';
+import { readLedgerTail } from './ledger-tail';
 
 /**
  * The local ledger: `<dir>/ledger.jsonl`, one signed entry per line, only ever appended to.
@@ -59,17 +60,16 @@ export class Ledger {
     await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     return this.locked(async () => {
       this.key ??= await loadOrCreateLedgerKey(this.options.secrets, { now: this.now, onQuarantine: this.options.onQuarantine });
-      const raw = await readFileIfExists(this.fs, this.path);
-      const lines = raw ? parseLedgerText(raw.toString('utf8')) : [];
       // Link to the last entry that can be read: a damaged line stays where it is, and verify names it.
-      const last = [...lines].reverse().find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line)?.entry;
+      // Read from the file's end, so an append costs the same at 100,000 entries as at 10.
+      const tail = await readLedgerTail(this.fs, this.path);
+      const last = tail.last;
       const entry = signLedgerEntry(
         { ...record, format: LEDGER_FORMAT, seq: (last?.seq ?? 0) + 1, prevHash: last?.hash ?? GENESIS_HASH, signerKey: this.key.signerKey },
         this.key.privateKeyPem,
       );
       // A line torn by a crash mid-append has no newline yet: end it, so the new entry stands on its own line.
-      const tornTail = raw !== undefined && raw.length > 0 && raw[raw.length - 1] !== 0x0a;
-      const text = `${tornTail ? '\n' : ''}${JSON.stringify(entry)}\n`;
+      const text = `${tail.tornTail ? '\n' : ''}${JSON.stringify(entry)}\n`;
       const handle = await this.fs.open(this.path, 'a', 0o600);
       try {
         await handle.write(text);
@@ -77,7 +77,7 @@ export class Ledger {
       } finally {
         await handle.close();
       }
-      if (raw === undefined) await fsyncDir(this.fs, this.dir);
+      if (!tail.exists) await fsyncDir(this.fs, this.dir);
       // The head in a second place, signed: entries cut from the end of the file no longer match it.
       await this.options.secrets.set(LEDGER_HEAD_SECRET, JSON.stringify(sealLedgerHead({ seq: entry.seq, hash: entry.hash }, this.key.privateKeyPem)));
       return entry;

@@ -96,3 +96,25 @@ describe('Ledger', () => {
     expect(entry.signerKey.length).toBeGreaterThan(20);
   });
 });
+
+describe('Ledger append reads the file from its end (issue 30)', () => {
+  it('links to the last entry behind more damaged lines than its first window holds', async () => {
+    const { ledger } = ledgerIn('tail');
+    const first = await ledger.append(record('EPC000301'));
+    // 150 KiB of damaged lines after the entry: the 64 KiB window at the end holds no entry, so it grows.
+    await writeFile(ledger.path, `${await readFile(ledger.path, 'utf8')}${'not an entry\n'.repeat(12_000)}`);
+    const second = await ledger.append(record('EPC000302'));
+    expect(second.prevHash).toBe(first.hash);
+    expect(second.seq).toBe(2);
+  });
+
+  it('links to the last entry when the lines before it are longer than the window (a cut first line is not read as an entry)', async () => {
+    const { ledger } = ledgerIn('long-lines');
+    let last = await ledger.append(record('EPC000401', { note: 'x'.repeat(1900) }));
+    for (let i = 0; i < 60; i += 1) last = await ledger.append(record(`EPC0004${String(i).padStart(2, '0')}`, { note: 'x'.repeat(1900) }));
+    expect((await readFile(ledger.path)).length).toBeGreaterThan(64 * 1024);
+    const next = await ledger.append(record('EPC000499'));
+    expect(next).toMatchObject({ seq: 62, prevHash: last.hash });
+    expect(await ledger.verify()).toMatchObject({ ok: true, entries: 62 });
+  });
+});
