@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -127,6 +127,23 @@ export function signLedgerEntry(body: LedgerEntryBody, privateKeyPem: string): L
   return { ...parsed, hash, signature };
 }
 
+/**
+ * The signer key's object, made once per key: a ledger's entries are signed by one key (a few over
+ * its life), and parsing the key again for each of 100,000 entries was a third of a verify's time.
+ * Bounded, so a file of entries each naming a new key cannot grow it without end.
+ */
+const publicKeys = new Map<string, KeyObject>();
+const MAX_KEPT_KEYS = 64;
+
+function signerPublicKey(signerKey: string): KeyObject {
+  let key = publicKeys.get(signerKey);
+  if (key) return key;
+  key = createPublicKey({ key: Buffer.from(signerKey, 'base64'), format: 'der', type: 'spki' });
+  if (publicKeys.size >= MAX_KEPT_KEYS) publicKeys.clear();
+  publicKeys.set(signerKey, key);
+  return key;
+}
+
 /** Why one entry does not hold: undefined when it does (ignoring its link to the one before). */
 export function ledgerEntryFault(entry: LedgerEntry): string | undefined {
   let body: LedgerEntryBody;
@@ -137,7 +154,7 @@ export function ledgerEntryFault(entry: LedgerEntry): string | undefined {
   }
   if (ledgerEntryHash(body) !== entry.hash) return 'its content does not match its hash (it was changed after it was written)';
   try {
-    const key = createPublicKey({ key: Buffer.from(entry.signerKey, 'base64'), format: 'der', type: 'spki' });
+    const key = signerPublicKey(entry.signerKey);
     if (!verify(null, Buffer.from(entry.hash, 'hex'), key, Buffer.from(entry.signature, 'base64'))) return 'its signature does not match its hash and signer key';
   } catch {
     return 'its signer key or signature cannot be read';
