@@ -1,4 +1,5 @@
 import { fieldLabel } from './field-labels';
+import { CAN_MODE_LABELS, DEVICE_ROLE_LABELS, INPUT_CONFIGURATION_LABELS } from './choice-labels';
 
 /**
  * What a device's configuration file sets, without what each issue of a file adds (syncId,
@@ -87,6 +88,15 @@ function peerText(peer: Readonly<Record<string, unknown>>): string {
 }
 
 /** A setting's value in the words and units a technician uses ('500ms' → '500 ms', '1000ms' → '1 s'). */
+/** The settings whose values are choices, by the designer's dropdown labels ('CANopen', not 'canopen'). */
+const CHOICE_LABELS: Readonly<Record<string, Readonly<Record<string, string>> | undefined>> = {
+  canMode: CAN_MODE_LABELS,
+  deviceConfigurationType: DEVICE_ROLE_LABELS,
+  inputConfiguration1: INPUT_CONFIGURATION_LABELS,
+  inputConfiguration2: INPUT_CONFIGURATION_LABELS,
+  inputConfiguration3: INPUT_CONFIGURATION_LABELS,
+};
+
 export function settingValueText(key: string, value: unknown): string {
   if (value === undefined || value === null) return NOT_SET;
   if (key === 'wifiPassword') return 'a password'; // never print a secret: only that one is set
@@ -109,6 +119,8 @@ export function settingValueText(key: string, value: unknown): string {
   }
   if (/Pgn$/.test(key) && typeof value === 'number') return `0x${value.toString(16).toUpperCase()}`;
   if (key === 'commInterface' && typeof value === 'string') return value.split(',').join(' and ');
+  const choice = typeof value === 'string' ? CHOICE_LABELS[key]?.[value] : undefined;
+  if (choice !== undefined) return choice;
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((v) => String(v)).join(', ');
   if (typeof value === 'object') return JSON.stringify(value);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CAN_MODE_LABELS, DEVICE_ROLE_LABELS, INPUT_CONFIGURATION_LABELS } from './choice-labels';
 import type { ConfigFileContent } from './files/config-file';
 
 /**
@@ -315,10 +316,25 @@ export function orderedKeys(keys: readonly string[]): string[] {
   return unique.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** A value as the table shows it: '1000 ms', 'yes', '—' for unset. */
-export function parameterValueText(value: ParameterValue, unit: string): string {
+/** The parameters whose values are choices, named as the designer's dropdowns name them. */
+const CHOICE_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'can.mode': CAN_MODE_LABELS,
+  'device.role': DEVICE_ROLE_LABELS,
+  'safety.input1': INPUT_CONFIGURATION_LABELS,
+  'safety.input2': INPUT_CONFIGURATION_LABELS,
+  'safety.input3': INPUT_CONFIGURATION_LABELS,
+};
+
+/**
+ * A value as the table shows it: '1000 ms', 'yes', '—' for unset, a choice by its label
+ * ('CANopen', 'E-stop switch') when `key` names a parameter of choices. A value no label knows is
+ * shown as the device sent it: a wrong value must stay visible as it is.
+ */
+export function parameterValueText(value: ParameterValue, unit: string, key?: string): string {
   if (value === null) return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  const choices: Readonly<Record<string, string>> | undefined = key === undefined ? undefined : (CHOICE_LABELS[key] ?? (PEER_ROLE.test(key) ? DEVICE_ROLE_LABELS : undefined));
+  if (choices && typeof value === 'string' && Object.hasOwn(choices, value)) return choices[value]!;
   return unit === '' ? String(value) : `${value} ${unit}`;
 }
 

@@ -73,4 +73,11 @@ describe('configurationDiff', () => {
     expect(settingValueText('approvedSourceAddresses', [0, 3])).toBe('0, 3');
     expect(settingValueText('voltage', 'VOLTAGE_24V')).toBe('24 V');
   });
+
+  it('names a choice as the designer\'s dropdown does, and keeps a value no label knows', () => {
+    expect(settingValueText('canMode', 'canopen')).toBe('CANopen');
+    expect(settingValueText('deviceConfigurationType', 'EStopSender')).toBe('E-stop sender');
+    expect(settingValueText('inputConfiguration2', 'ESTOP_TYPE_SWITCH')).toBe('E-stop switch');
+    expect(settingValueText('canMode', 'profibus')).toBe('profibus');
+  });
 });

@@ -4,6 +4,7 @@ import {
   compareParameters,
   confirmationRefusal,
   intendedParameters,
+  parameterValueText,
   parameterChecksum,
   peerRoleKey,
   shortChecksum,
@@ -137,5 +138,15 @@ describe('confirmationRefusal', () => {
     const wrong = shortChecksum(comparison.runningChecksum) === '00000000' ? '00000001' : '00000000';
     expect(confirmationRefusal(comparison, wrong)).toMatch(/not the checksum/);
     expect(confirmationRefusal(comparison, 'yes')).toMatch(/8 hex digits/);
+  });
+
+  it('shows a choice by its label, and a value no label knows as the device sent it', () => {
+    expect(parameterValueText('canopen', '', 'can.mode')).toBe('CANopen');
+    expect(parameterValueText('ESTOP_TYPE_SWITCH', '', 'safety.input1')).toBe('E-stop switch');
+    expect(parameterValueText('Receiver', '', 'peer.EPC000102.role')).toBe('Receiver');
+    expect(parameterValueText('EStopSender', '', 'device.role')).toBe('E-stop sender');
+    expect(parameterValueText('canopen', '', 'network.ipAddress')).toBe('canopen');
+    expect(parameterValueText('toString', '', 'can.mode')).toBe('toString');
+    expect(parameterValueText(500, 'ms', 'safety.timeout')).toBe('500 ms');
   });
 });

@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { commissioningText } from '../../../domain/ledger-commissioning';
+import { parameterValueText, type ParameterValue } from '../../../domain/running-parameters';
 import type { CommissioningReport, ReportDevice, ReportPerson } from './report-model';
 import { dateTimeText, deployStatusText, namesText } from './report-words';
 
@@ -251,11 +252,10 @@ function parametersBlock(w: Writer, device: ReportDevice, words: Words): void {
   const checksum = p.match ? `checksum ${p.checksumShort} as intended` : `checksum ${p.checksumShort} running, ${p.intendedChecksum.slice(-8).toUpperCase()} intended`;
   w.text(`Read back${words.when(p.at, p.workstation, null)} with ${p.toolRelease}; ${checksum} (${p.checksumBy === 'device' ? 'computed by the device' : 'computed by the tool from the values read'}).`, { indent: 20, size: 9 });
   w.gap(2);
-  const value = (v: unknown, unit: string) => (v === null ? '-' : `${String(v)}${unit ? ` ${unit}` : ''}`);
   const rows: Cell[][] = [[{ text: 'Parameter' }, { text: 'Intended' }, { text: 'Running on the device' }, { text: '' }]];
   for (const row of p.rows) {
     const color = row.match ? BLACK : RED;
-    rows.push([{ text: row.label, color }, { text: value(row.intended, row.unit), color }, { text: value(row.running, row.unit), color }, { text: row.match ? 'same' : 'DIFFERS', color: row.match ? GREY : RED }]);
+    rows.push([{ text: row.label, color }, { text: pdfValue(row.intended, row.unit, row.key), color }, { text: pdfValue(row.running, row.unit, row.key), color }, { text: row.match ? 'same' : 'DIFFERS', color: row.match ? GREY : RED }]);
   }
   w.table([170, 120, 120, 50], rows, { size: 8, indent: 20, header: true });
   w.gap(4);
@@ -390,4 +390,9 @@ export async function renderReportPdf(report: CommissioningReport): Promise<Uint
   appendix(w, report, words);
   w.footers(title);
   return doc.save();
+}
+
+/** A parameter's value as the screens show it ('500 ms', 'CANopen'), with a plain '-' for unset in the PDF's standard fonts. */
+function pdfValue(value: ParameterValue, unit: string, key: string): string {
+  return value === null ? '-' : parameterValueText(value, unit, key);
 }

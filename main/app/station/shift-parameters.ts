@@ -54,7 +54,7 @@ export function shiftParametersView(shift: ShiftParameters): StationShiftParamet
       // In the order the Workbench's table and the CLI's show them.
       rows: orderedKeys(Object.keys(device.values)).map((key) => {
         const definition = parameterDefinition(key);
-        return { key, group: PARAMETER_GROUPS[definition.group], label: definition.label, intended: parameterValueText(device.values[key] ?? null, definition.unit) };
+        return { key, group: PARAMETER_GROUPS[definition.group], label: definition.label, intended: parameterValueText(device.values[key] ?? null, definition.unit, key) };
       }),
     })),
   };

@@ -490,7 +490,7 @@ function duplicateReason(lane: Lane, device: Pick<DiscoveredDevice, 'serialNumbe
 
 /** The rows that differ, in plain words and units: "Safety timeout 500 ms intended, 1024 ms running". */
 function differingRows(comparison: NonNullable<JobSnapshot['parameters']>): string {
-  const rows = comparison.rows.filter((row) => !row.match).map((row) => `${row.label} ${parameterValueText(row.intended, row.unit)} intended, ${parameterValueText(row.running, row.unit)} running`);
+  const rows = comparison.rows.filter((row) => !row.match).map((row) => `${row.label} ${parameterValueText(row.intended, row.unit, row.key)} intended, ${parameterValueText(row.running, row.unit, row.key)} running`);
   if (rows.length > 0) return rows.join('; ');
   return comparison.checksumsMatch ? "the device's checksum is not that of the values it reported" : 'the checksums differ';
 }

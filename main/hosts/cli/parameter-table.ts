@@ -17,7 +17,7 @@ import type { JobSnapshot } from '../../app/jobs';
  */
 export function parameterTableLines(serialNumber: string, comparison: ParameterComparison): string[] {
   const width = Math.max(...comparison.rows.map((row) => row.label.length), 9);
-  const valueWidth = Math.max(...comparison.rows.map((row) => parameterValueText(row.intended, row.unit).length), 8);
+  const valueWidth = Math.max(...comparison.rows.map((row) => parameterValueText(row.intended, row.unit, row.key).length), 8);
   const lines = [`${serialNumber}: parameters ${comparison.match ? 'match the configuration' : 'DIFFER from the configuration'}`];
   lines.push(`  ${'parameter'.padEnd(width)}  ${'intended'.padEnd(valueWidth)}  running on the device`);
   let group: string | undefined;
@@ -27,7 +27,7 @@ export function parameterTableLines(serialNumber: string, comparison: ParameterC
       lines.push(`  ${PARAMETER_GROUPS[row.group]}`);
     }
     const mark = row.match ? ' ' : '✗';
-    lines.push(`${mark} ${row.label.padEnd(width)}  ${parameterValueText(row.intended, row.unit).padEnd(valueWidth)}  ${parameterValueText(row.running, row.unit)}${row.match ? '' : '   ← differs'}`);
+    lines.push(`${mark} ${row.label.padEnd(width)}  ${parameterValueText(row.intended, row.unit, row.key).padEnd(valueWidth)}  ${parameterValueText(row.running, row.unit, row.key)}${row.match ? '' : '   ← differs'}`);
   }
   const by = comparison.checksumBy === 'device' ? 'computed by the device' : 'computed by this tool from the values read (the device reports none)';
   lines.push(`  checksum intended  ${shortChecksum(comparison.intendedChecksum)}  (this tool, from the configuration file)`);

@@ -58,6 +58,8 @@ let view: Mounted | null = null;
 beforeEach(() => {
   useSession.setState({ session: session('Admin'), busy: false, error: null });
   useTechnician.setState({ name: '' });
+  // Confirmations are kept for the session in the store: each test starts a session afresh.
+  useWorkbench.setState({ parameterConfirmations: {} });
 });
 afterEach(() => {
   view?.unmount();
