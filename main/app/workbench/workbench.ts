@@ -192,7 +192,7 @@ export class Workbench {
 }
 
 /** Newer firmware than the device runs; a configuration not applied or outdated. Failures say why in the reason. */
-export async function needsOf(account: Account, device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId'>): Promise<DeviceNeeds> {
+export async function needsOf(account: Account, device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId' | 'protocol'>): Promise<DeviceNeeds> {
   const firmware: DeviceNeeds['firmware'] = { needed: false, latestVersion: null, reason: null };
   const configuration: DeviceNeeds['configuration'] = { needed: false, syncId: null, reason: null, blocked: null };
   try {
@@ -214,13 +214,20 @@ export async function needsOf(account: Account, device: Pick<DiscoveredDevice, '
       // The same words the job's skipped step would use, said before anything starts.
       configuration.blocked = { code: 'DEVICE_NOT_IN_CONFIGURATION', reason: notApplicableReason('DEVICE_NOT_IN_CONFIGURATION', device.serialNumber)! };
     } else {
-      const holdsCurrent = device.configSyncId !== null && device.configSyncId === record.deployedSyncId;
-      configuration.needed = record.deployStatus !== 'Deployed' || !holdsCurrent;
-      configuration.syncId = record.deployedSyncId;
       const name = record.configurationName ?? record.configurationId;
-      configuration.reason = configuration.needed
-        ? `Configuration “${name}” is ${record.deployStatus === 'Outdated' ? 'newer than what the device holds' : 'not applied yet'}.`
-        : `Holds the current configuration “${name}”.`;
+      configuration.syncId = record.deployedSyncId;
+      // The vendor's EPC names no file it holds (docs/vendor-devices.md): the service's record of
+      // the apply, read back value by value when it was made, is all a list can go by.
+      const namesNoFile = device.configSyncId === null && device.protocol === 'vendor';
+      if (namesNoFile && record.deployStatus === 'Deployed') {
+        configuration.reason = `The service records “${name}” as applied; the device names no file it holds, so Verify reads its settings back to be sure.`;
+      } else {
+        const holdsCurrent = device.configSyncId !== null && device.configSyncId === record.deployedSyncId;
+        configuration.needed = record.deployStatus !== 'Deployed' || !holdsCurrent;
+        configuration.reason = configuration.needed
+          ? `Configuration “${name}” is ${record.deployStatus === 'Outdated' ? 'newer than what the device holds' : 'not applied yet'}.`
+          : `Holds the current configuration “${name}”.`;
+      }
     }
   } catch (err) {
     configuration.reason = `Configuration state unknown: ${messageOf(err)}`;
