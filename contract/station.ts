@@ -26,6 +26,8 @@ export type StationLaneState =
 export interface StationLaneView {
   serialNumber: string;
   deviceType: string | null;
+  /** Which protocol it speaks: ours, or the vendor's (shown as "FORT protocol"); null when not told. */
+  protocol: 'provisioner' | 'vendor' | null;
   /** The link the device is on: 'serial:/dev/ttyACM0', 'udp:…', 'ble:…'. */
   link: string;
   state: StationLaneState;

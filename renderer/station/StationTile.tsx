@@ -14,6 +14,7 @@ export function StationTile({ lane }: { lane: StationLaneView }) {
       <p className="station-tile__serial mono" id={titleId}>
         {lane.serialNumber}
         {lane.deviceType ? <span className="station-tile__type"> {lane.deviceType}</span> : null}
+        {lane.protocol === 'vendor' ? <span className="station-tile__type"> · FORT protocol</span> : null}
       </p>
       <p className="station-tile__headline">{lane.headline}</p>
       {lane.percent !== null ? (

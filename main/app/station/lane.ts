@@ -5,6 +5,8 @@ import type { JobSnapshot } from '../jobs/job-state';
 export interface Lane {
   serialNumber: string;
   deviceType: string | null;
+  /** Which protocol it speaks (docs/vendor-devices.md); null when not told. */
+  protocol: 'provisioner' | 'vendor' | null;
   link: string;
   state: StationLaneState;
   /** Still plugged in. */

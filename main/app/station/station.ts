@@ -187,6 +187,7 @@ export class Station {
     return {
       serialNumber: lane.serialNumber,
       deviceType: lane.deviceType,
+      protocol: lane.protocol,
       link: lane.link,
       state: lane.state,
       step: lane.state === 'working' && job ? job.step : null,
@@ -250,6 +251,7 @@ export class Station {
     const fresh: Lane = {
       serialNumber: serial,
       deviceType: device.deviceType,
+      protocol: device.protocol ?? null,
       link: device.link,
       state: 'waiting',
       present: true,

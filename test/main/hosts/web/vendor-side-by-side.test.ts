@@ -191,6 +191,9 @@ describe('one device of each protocol side by side', () => {
       );
       expect(await tiles.filter({ hasText: serial }).first().getAttribute('data-state'), await tiles.filter({ hasText: serial }).first().innerText()).toBe('done');
     }
+    // Each tile says which protocol its device speaks, as the Workbench row does.
+    expect(await tiles.filter({ hasText: SRCP }).first().locator('.station-tile__serial').innerText()).toContain('FORT protocol');
+    expect(await tiles.filter({ hasText: EPC }).first().locator('.station-tile__serial').innerText()).not.toContain('FORT protocol');
     expect(await page.getByTestId('station-count-done').innerText()).toBe('2');
     expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
     expect(await seriousViolations(page)).toEqual([]);
