@@ -154,6 +154,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const provisioning: WorkbenchJobs = workbenchJobs(engine);
 
   let workbench: Workbench | null = null;
+  // The links a function test watches: busy for the device list, as a job's are (handlers/accountability.ts).
+  const functionTestLinks = new Set<string>();
   const serialOptions = options.deviceList?.serial;
   // Globs the host gives (web mode's --simulate) or $PROVISIONER_PORTS, plus the technician's setting.
   const environmentPortGlobs = serialOptions === false ? [] : [...(serialOptions?.portGlobs ?? portGlobsFromEnv(process.env))];
@@ -163,7 +165,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     new LiveDeviceList({
       ...options.deviceList,
       ...(serialOptions === false ? {} : { serial: { ...serialOptions, portGlobs: portGlobsOf((await settings.read()).portGlobs) } }),
-      isBusy: (link) => workbench?.isBusy(link) ?? false,
+      isBusy: (link) => (workbench?.isBusy(link) ?? false) || functionTestLinks.has(link),
       onWarning: (message) => log.warn('devices', message),
     });
   const timeline = new JobTimeline(join(options.dataDir, 'provisioning', 'job-timeline.json'), { onError: (message) => log.warn('jobs', message) });
@@ -220,7 +222,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
     ...packageHandlers({ session, cache, workstation: () => engine.workstation() }),
-    ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices() }),
+    ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices(), watchedLinks: functionTestLinks }),
     ...station.handlers,
     ...parameters.handlers,
     ...simulationHandlers({

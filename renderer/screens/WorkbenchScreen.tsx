@@ -83,7 +83,7 @@ export function WorkbenchScreen() {
       ) : null}
       {error ? <Callout tone="bad">{error}</Callout> : null}
       <FunctionTestPanel />
-      <table className="table workbench-table">
+      <table className={`table workbench-table${bench.active ? ' workbench-table--simulated' : ''}`}>
         <colgroup>
           <col className="workbench-table__check" />
           <col className="workbench-table__device" />

@@ -7,6 +7,7 @@ import { useQuery } from '../api/use-query';
 import { Callout } from '../components/misc';
 import { SelectField, TextField } from '../components/fields';
 import { useBusyAction } from '../components/use-busy-action';
+import './workbench.css';
 
 /**
  * The simulated bench of web mode's `--simulate`, on the Workbench: a hand on each simulated
@@ -43,7 +44,7 @@ export function PressEstopButton({ serialNumber }: { serialNumber: string }) {
         className="button button--quiet"
         disabled={pressing.busy}
         onClick={() => void press()}
-        aria-label={`Press the E-stop of ${serialNumber} (simulated)`}
+        aria-label={`Press E-stop on ${serialNumber} (simulated)`}
         title={pressing.error ?? (presses !== null ? `Pressed ${presses} time${presses === 1 ? '' : 's'} since the device started.` : 'A hand on the simulated device: presses its E-stop.')}
         data-testid="press-estop"
       >

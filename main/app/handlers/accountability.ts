@@ -18,6 +18,11 @@ export interface AccountabilityHandlerDeps {
   workstation: () => Promise<string>;
   /** Where each attached device is: its link spec by serial number. */
   attached: () => { serialNumber: string | null; link: string }[];
+  /**
+   * The links a function test holds open while it watches: the device list must neither probe nor
+   * drop them meanwhile, or the devices under test would leave the Workbench (and their Press E-stop) as they are watched.
+   */
+  watchedLinks?: Set<string>;
 }
 
 interface PendingTest {
@@ -95,11 +100,14 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
         if (watching.has(input.serialNumber)) throw new CoreError('VALIDATION', `${input.serialNumber} is being watched for its function test already: finish or stop that one first.`);
         const stop = new AbortController();
         watching.set(input.serialNumber, stop);
+        const held = [link, ...receivers.map((r) => r.link)];
+        for (const each of held) deps.watchedLinks?.add(each);
         let observation: FunctionTestObservation;
         try {
           observation = await observeFunctionTest({ serialNumber: input.serialNumber, link }, receivers, { pressTimeoutMs: input.pressTimeoutSeconds * 1000, signal: stop.signal });
         } finally {
           watching.delete(input.serialNumber);
+          for (const each of held) deps.watchedLinks?.delete(each);
         }
         for (const serialNumber of notAttached) observation.unreachable.push({ serialNumber, reason: 'not attached to this computer' });
         const test: PendingTest = { serialNumber: input.serialNumber, configurationName: configuration.name, syncId: record.deployedSyncId, observation };

@@ -151,7 +151,7 @@ describe('the simulated bench on the Workbench', () => {
     // EPC000102 is attached but not simulated here (a real device): no button for it.
     expect(row('EPC000102').querySelector('[data-testid="press-estop"]')).toBeNull();
     const press = row('EPC000101').querySelector<HTMLButtonElement>('[data-testid="press-estop"]')!;
-    expect(press.getAttribute('aria-label')).toBe('Press the E-stop of EPC000101 (simulated)');
+    expect(press.getAttribute('aria-label')).toBe('Press E-stop on EPC000101 (simulated)');
     await click(press);
     await settle();
     expect(api.calls.filter((c) => c.channel === 'simulation.pressEstop').map((c) => c.input)).toEqual([{ serialNumber: 'EPC000101' }]);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Core } from '../../../../../main/app';
+import type { Core, SimulationPort } from '../../../../../main/app';
 import { createCoreIn } from '../../../../fixtures/test-core';
 
 /** Where a test's core looks for devices: only its own simulated ones, never USB ports or another simulator's ptys. */
@@ -11,10 +11,11 @@ export interface TestDevices {
   multicast?: false;
 }
 
-/** A web-mode core on its own data directory under `dir`, that signs in to nothing by itself. */
-export function createWebCore(dir: string, devices: TestDevices): Promise<Core> {
+/** A web-mode core on its own data directory under `dir`, that signs in to nothing by itself; with a simulated bench when given one (as --simulate). */
+export function createWebCore(dir: string, devices: TestDevices, simulation?: SimulationPort): Promise<Core> {
   return createCoreIn(join(dir, 'app'), {
     host: 'web',
+    ...(simulation ? { simulation } : {}),
     deviceList: {
       serial: { portGlobs: devices.ptyDir === undefined ? [] : [join(dir, devices.ptyDir, '*')], listPorts: async () => [] },
       ...(devices.multicast === false ? { multicast: false } : {}),

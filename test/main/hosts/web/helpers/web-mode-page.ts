@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Core, LocalWorkspace } from '../../../../../main/app';
+import type { Core, LocalWorkspace, SimulationPort } from '../../../../../main/app';
 import { RENDERER_DIST_DIR } from '../../../../../main/hosts/web/build-renderer';
 import { startWebServer, type WebServer } from '../../../../../main/hosts/web/server';
 import { configFileSigningKey, trustedReleaseKeys } from '../../../../../main/hosts/web/simulated-workbench';
@@ -61,6 +61,8 @@ export async function startWebModePage(options: {
   /** Screenshots of the whole page rather than of the viewport. */
   fullPageShots?: boolean;
   acceptDownloads?: boolean;
+  /** The simulated bench the core serves, as web mode's --simulate gives it (simulationPortOf). */
+  simulation?: SimulationPort;
 }): Promise<WebModePage> {
   const dir = await mkdtemp(join(tmpdir(), `provisioner-e2e-${options.name}-`));
   await mkdir(SCREENSHOTS, { recursive: true });
@@ -77,7 +79,7 @@ export async function startWebModePage(options: {
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    core = await createWebCore(dir, options.devices);
+    core = await createWebCore(dir, options.devices, options.simulation);
     const workspace = await core.session.ensureWorkspace();
     await options.prepare?.({ dir, core, workspace, stopOnClose: (stop) => stops.push(stop) });
     server = await startWebServer({ core, rendererDir: RENDERER_DIST_DIR });
