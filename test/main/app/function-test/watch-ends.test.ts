@@ -37,7 +37,7 @@ describe('how a function test watch ends', () => {
     expect(verdictOf(observation, 'pass').reasons).toEqual(['not done: timed out']);
   });
 
-  it('ends "pressed" when the E-stop is pressed, even with a Stop already on its way', async () => {
+  it('ends "pressed" when the E-stop is pressed, a Stop after it changing nothing', async () => {
     const stop = new AbortController();
     const observation = await observeFunctionTest(underTest, [], {
       signal: stop.signal,
