@@ -29,7 +29,8 @@ export function outboxEntryView(entry: OutboxEntry): OutboxEntryView {
 }
 
 export async function outboxView(outbox: Outbox): Promise<OutboxView> {
-  const [entries, summary] = await Promise.all([outbox.list(), outbox.pending()]);
+  // One reading of the entry files for both: with 10,000 waiting each reading takes seconds.
+  const { entries, summary } = await outbox.overview();
   return {
     entries: entries.map(outboxEntryView),
     pendingCount: summary.count,
