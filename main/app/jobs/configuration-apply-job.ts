@@ -112,11 +112,11 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
       const answer = await session.uploadConfiguration(bytes, {
         signal,
-        onProgress: (acknowledged, total) => {
-          where.percent = (acknowledged / total) * 100;
-          control.update({ bytesDone: acknowledged, bytesTotal: total });
+        onProgress: ({ bytes, total }) => {
+          where.percent = (bytes / total) * 100;
+          control.update({ bytesDone: bytes, bytesTotal: total });
           // The whole file is in: the device checks it, stores it and restarts.
-          if (acknowledged >= total && where.phase === 'uploading') phase('rebooting');
+          if (bytes >= total && where.phase === 'uploading') phase('rebooting');
         },
       });
       applied.syncId = answer.syncId;

@@ -25,7 +25,6 @@ import {
 import { identityOf } from './identity';
 import { createVendorLink, detectProtocol, forgetProtocol, vendorFamilyOf } from '../../devices/vendor';
 import { VendorConnection } from './vendor-connection';
-import { describeCoding } from '../../../domain/files/content-coding';
 
 /**
  * The jobs' DeviceConnector over main/devices: a link from the spec (or from discovery for a serial
@@ -128,8 +127,7 @@ class SessionAdapter implements DeviceConnection {
       info: this.session.info,
       signal: options.signal,
       maxResumes: this.maxResumes,
-      onProgress: (progress) =>
-        options.onProgress?.(progress.bytes, progress.total, describeCoding(progress.coding ?? 'identity', progress.total, progress.wireTotal ?? progress.total), progress.announced),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     if (this.session.info) this.identity = identityOf(this.session.info);
     return { announcedOffsets: result.announcedOffsets };
@@ -143,7 +141,7 @@ class SessionAdapter implements DeviceConnection {
   async uploadConfiguration(file: Uint8Array, options: TransferOptions = {}): Promise<{ syncId: string; identity: DeviceIdentity }> {
     const result = await uploadConfiguration(this.session, file, {
       signal: options.signal,
-      onProgress: (progress) => options.onProgress?.(progress.bytes, progress.total),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     this.identity = identityOf(result.info);
     return { syncId: result.syncId, identity: this.identity };

@@ -1,5 +1,6 @@
 import type { DeviceType } from '../../../domain/device-types';
 import type { LinkKind } from '../../../domain/link-kind';
+import type { UploadProgress } from '../../devices';
 import type { PrecodedStream } from '../../../domain/files/content-coding';
 import type { RunningParameters } from '../../../domain/running-parameters';
 import type { DecodedConfigFile } from '../../../domain/files/config-file-content';
@@ -51,11 +52,11 @@ export interface FirmwareImage {
 export interface TransferOptions {
   signal?: AbortSignal;
   /**
-   * Bytes the device has acknowledged so far (from the resume offset on) and the total; for a
-   * compressed or delta upload, image bytes carried, and `coding` says how ("compressed, 1.6× faster").
-   * `announced` marks the figure where an announce put a firmware upload: 0, or where it resumed.
+   * One progress record from the device operation up to the job (issue 27): the bytes the device
+   * has (for a compressed or delta upload, image bytes carried), the total, how the image travels
+   * and its coded length, and `announced` on the figure where an announce put a firmware upload.
    */
-  onProgress?: (acknowledged: number, total: number, coding?: string, announced?: boolean) => void;
+  onProgress?: (progress: UploadProgress) => void;
 }
 
 /** One open connection to one identified device. */

@@ -1,3 +1,4 @@
+import { describeCoding } from '../../../domain/files/content-coding';
 import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
 import type { DeviceIdentity, DeviceConnection, FirmwareImage } from './device-port';
 import { checkFirmwareSignature, type FirmwareSigner } from '../cache/firmware-signature';
@@ -94,12 +95,13 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
       const result = await session.uploadFirmware(image, {
         signal,
-        onProgress: (acknowledged, total, coding, atAnnounce) => {
-          where.percent = (acknowledged / total) * 100;
-          const transferCoding = coding === undefined || coding === 'identity' ? null : coding;
+        onProgress: (progress) => {
+          where.percent = (progress.bytes / progress.total) * 100;
+          const coding = progress.coding ?? 'identity';
+          const transferCoding = coding === 'identity' ? null : describeCoding(coding, progress.total, progress.wireTotal ?? progress.total);
           // Only an announce's figure says where the upload (re)started: a fresh upload whose first
           // blocks went behind its announce first reports them acknowledged, not resumed.
-          control.update({ bytesDone: acknowledged, bytesTotal: total, transferCoding, ...(atAnnounce ? { resumedFrom: acknowledged } : {}) });
+          control.update({ bytesDone: progress.bytes, bytesTotal: progress.total, transferCoding, ...(progress.announced ? { resumedFrom: progress.bytes } : {}) });
         },
       });
       announced.push(...result.announcedOffsets);

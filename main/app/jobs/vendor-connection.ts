@@ -156,11 +156,11 @@ export class VendorConnection implements DeviceConnection {
       const only = components[0]!;
       await this.resuming('firmware upload', signal, async () => {
         announcedOffsets.push(0);
-        options.onProgress?.(0, total, undefined, true);
+        options.onProgress?.({ bytes: 0, total, announced: true });
         await updateEpcFirmware(this.session, only.bytes, {
           signal,
           // The body is the package plus a few bytes of CBOR around it: shown as the package's share.
-          onProgress: (acknowledged, bodyLength) => options.onProgress?.(Math.min(total, Math.floor((acknowledged / bodyLength) * total)), total),
+          onProgress: (acknowledged, bodyLength) => options.onProgress?.({ bytes: Math.min(total, Math.floor((acknowledged / bodyLength) * total)), total }),
         });
       });
       return { announcedOffsets };
@@ -177,9 +177,9 @@ export class VendorConnection implements DeviceConnection {
               // The first figure of an attempt says where it (re)started: the files the device already holds.
               announced = true;
               announcedOffsets.push(before);
-              options.onProgress?.(before, total, undefined, true);
+              options.onProgress?.({ bytes: before, total, announced: true });
             }
-            options.onProgress?.(before + acknowledged, total);
+            options.onProgress?.({ bytes: before + acknowledged, total });
           },
         });
         done = before + component.bytes.length;
@@ -187,7 +187,7 @@ export class VendorConnection implements DeviceConnection {
       }
       if (!announced) {
         announcedOffsets.push(done);
-        options.onProgress?.(done, total, undefined, true);
+        options.onProgress?.({ bytes: done, total, announced: true });
       }
     });
     return { announcedOffsets };
@@ -239,9 +239,9 @@ export class VendorConnection implements DeviceConnection {
     }
     const syncId = syncIdOf(file);
     await this.resuming('configuration upload', signal, async () => {
-      options.onProgress?.(0, file.length);
+      options.onProgress?.({ bytes: 0, total: file.length });
       if (this.family === 'FRC') {
-        await uploadFile(this.session, FRC_FILE.secureConfig, file, { signal, onProgress: (acknowledged) => options.onProgress?.(acknowledged, file.length) });
+        await uploadFile(this.session, FRC_FILE.secureConfig, file, { signal, onProgress: (acknowledged) => options.onProgress?.({ bytes: acknowledged, total: file.length }) });
       } else {
         await uploadBlock1(this.session.engine, {
           path: VENDOR_RESOURCE.cfgAll,
@@ -252,7 +252,7 @@ export class VendorConnection implements DeviceConnection {
           what: 'configuration',
           options: [contentFormatOption(VENDOR_CONTENT_FORMAT.cbor)],
           signal,
-          onProgress: (acknowledged) => options.onProgress?.(acknowledged, file.length),
+          onProgress: (acknowledged) => options.onProgress?.({ bytes: acknowledged, total: file.length }),
         });
       }
     });

@@ -84,12 +84,12 @@ function scriptedConnector(script: Script): DeviceConnector {
         async uploadFirmware(image, transfer = {}) {
           script.calls.push('uploadFirmware');
           const total = image.bytes.length;
-          transfer.onProgress?.(0, total);
+          transfer.onProgress?.({ bytes: 0, total });
           if (script.hangAt !== undefined) {
-            transfer.onProgress?.(script.hangAt, total);
+            transfer.onProgress?.({ bytes: script.hangAt, total });
             await new Promise((_resolve, reject) => transfer.signal?.addEventListener('abort', () => reject(abortReason(transfer.signal!))));
           }
-          transfer.onProgress?.(total, total);
+          transfer.onProgress?.({ bytes: total, total });
           return { announcedOffsets: [0] };
         },
         async applyFirmware(version) {
@@ -99,7 +99,7 @@ function scriptedConnector(script: Script): DeviceConnector {
         },
         async uploadConfiguration(file, transfer = {}) {
           script.calls.push('uploadConfiguration');
-          transfer.onProgress?.(file.length, file.length);
+          transfer.onProgress?.({ bytes: file.length, total: file.length });
           const decoded = decodeConfigFile(file);
           const syncId = decoded.syncId;
           script.identity = { ...script.identity, configSyncId: syncId, bootId: Number(script.identity.bootId) + 1 };

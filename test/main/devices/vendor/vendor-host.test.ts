@@ -134,7 +134,7 @@ describe('a cable pulled in the middle of a firmware upload', () => {
       const announced: number[] = [];
       const result = await connection.uploadFirmware(
         { bytes: image, sha256: '', version: '1.3.0', deviceType: 'SRCP', signedManifest: signedManifestFor(image) },
-        { onProgress: (done, _total, _coding, atAnnounce) => atAnnounce && announced.push(done) },
+        { onProgress: (progress) => progress.announced && announced.push(progress.bytes) },
       );
       expect(device.faultStats.pulls).toBe(1);
       // Fresh at 0, then again after the pull. A file the device still holds whole is not sent again;
