@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { GroupedRows } from '../components/GroupedRows';
 import type { StationShiftParametersView } from '../../contract/index';
 import '../workbench/workbench.css';
 
@@ -36,7 +36,6 @@ export function ShiftParameters({ view }: { view: StationShiftParametersView }) 
 }
 
 function DeviceTable({ device }: { device: ShiftDevice }) {
-  let group: string | null = null;
   const caption = `${device.serialNumber} (${device.deviceType}), checksum ${device.checksumShort}`;
   return (
     <table className="table table--compact param-table shift-parameters__table" data-serial={device.serialNumber}>
@@ -48,24 +47,16 @@ function DeviceTable({ device }: { device: ShiftDevice }) {
         </tr>
       </thead>
       <tbody>
-        {device.rows.map((row) => {
-          const heading = row.group !== group ? (group = row.group) : null;
-          return (
-            <Fragment key={row.key}>
-              {heading ? (
-                <tr className="param-table__group">
-                  <th scope="colgroup" colSpan={2}>
-                    {heading}
-                  </th>
-                </tr>
-              ) : null}
-              <tr data-key={row.key}>
-                <th scope="row">{row.label}</th>
-                <td className="mono">{row.intended}</td>
-              </tr>
-            </Fragment>
-          );
-        })}
+        <GroupedRows
+          rows={device.rows}
+          columns={2}
+          row={(row) => (
+            <tr data-key={row.key}>
+              <th scope="row">{row.label}</th>
+              <td className="mono">{row.intended}</td>
+            </tr>
+          )}
+        />
       </tbody>
     </table>
   );

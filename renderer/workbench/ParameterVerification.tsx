@@ -1,6 +1,7 @@
-import { Fragment, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { JobView, ParameterConfirmationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
+import { GroupedRows } from '../components/GroupedRows';
 import { useTechnician } from '../stores/technician';
 import { useWorkbench } from '../stores/workbench';
 import './workbench.css';
@@ -18,7 +19,6 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
   const confirmation = useWorkbench((s) => s.parameterConfirmations[job.jobId] ?? null);
   const parametersConfirmed = useWorkbench((s) => s.parametersConfirmed);
   const title = `Parameters on ${label}: ${table.match ? 'match the configuration' : 'differ from the configuration'}`;
-  let group: string | null = null;
   return (
     <section className={`param-check param-check--${table.match ? 'ok' : 'bad'}`} aria-label={title} data-testid="parameter-verification" data-match={table.match}>
       <h3 className="job-timeline__title">{title}</h3>
@@ -31,28 +31,20 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
           </tr>
         </thead>
         <tbody>
-          {table.rows.map((row) => {
-            const heading = row.group !== group ? (group = row.group) : null;
-            return (
-              <Fragment key={row.key}>
-                {heading ? (
-                  <tr className="param-table__group">
-                    <th scope="colgroup" colSpan={3}>
-                      {heading}
-                    </th>
-                  </tr>
-                ) : null}
-                <tr data-key={row.key} data-match={row.match} className={row.match ? undefined : 'param-table__row--bad'}>
-                  <th scope="row">{row.label}</th>
-                  <td className="mono">{row.intended}</td>
-                  <td className="mono">
-                    {row.running}
-                    {row.match ? null : <strong className="param-table__differs"> ✗ differs</strong>}
-                  </td>
-                </tr>
-              </Fragment>
-            );
-          })}
+          <GroupedRows
+            rows={table.rows}
+            columns={3}
+            row={(row) => (
+              <tr data-key={row.key} data-match={row.match} className={row.match ? undefined : 'param-table__row--bad'}>
+                <th scope="row">{row.label}</th>
+                <td className="mono">{row.intended}</td>
+                <td className="mono">
+                  {row.running}
+                  {row.match ? null : <strong className="param-table__differs"> ✗ differs</strong>}
+                </td>
+              </tr>
+            )}
+          />
         </tbody>
       </table>
       <dl className="param-checksums">
