@@ -75,3 +75,23 @@ export function retryDelay(attempts: number, policy: BackoffPolicy, random: () =
   const factor = 1 - policy.jitter + 2 * policy.jitter * random();
   return Math.round(Math.min(policy.capMs, nominal * factor));
 }
+
+/**
+ * The sender has no key for the entry's service and organization now (signed out, or signed in
+ * elsewhere). Every other entry for them would fail the same way: the outbox lets them wait with
+ * this one instead of trying (and rewriting) each of them.
+ */
+export class NoCredentialsError extends Error {
+  override readonly name = 'NoCredentialsError';
+  constructor(
+    readonly serviceUrl: string,
+    readonly orgId: string,
+  ) {
+    super(`No credentials for organization ${orgId} at ${serviceUrl}: log in to it to send this confirmation.`);
+  }
+}
+
+/** The service and organization an entry goes to, as one key. */
+export function accountKey(entry: Pick<OutboxEntry, 'serviceUrl' | 'orgId'>): string {
+  return `${entry.serviceUrl}\u0000${entry.orgId}`;
+}

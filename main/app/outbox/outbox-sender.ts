@@ -1,5 +1,6 @@
 import type { ServiceClient } from '../../cloud';
 import type { ConfirmationSender, OutboxEntry } from './outbox';
+import { NoCredentialsError } from './outbox-entry';
 
 /**
  * Sends outbox entries with the API client. Each entry names the service and organization it was
@@ -10,7 +11,7 @@ export function clientConfirmationSender(clientFor: (serviceUrl: string, orgId: 
   return {
     async send(entry: OutboxEntry, signal: AbortSignal): Promise<boolean> {
       const client = clientFor(entry.serviceUrl, entry.orgId);
-      if (!client) throw new Error(`No credentials for organization ${entry.orgId} at ${entry.serviceUrl}: log in to it to send this confirmation.`);
+      if (!client) throw new NoCredentialsError(entry.serviceUrl, entry.orgId);
       // The outbox owns the retry schedule (it survives restarts); the transport must not add its own.
       const call = { signal, retry: false as const };
       // The entry's id is its idempotency key: the service records the entry once, whichever of

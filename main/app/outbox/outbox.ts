@@ -22,6 +22,8 @@ import { tryAcquireLock, type HeldLock, type LockOptions } from '../../../platfo
 import { listQuarantined, QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 import {
   DEFAULT_BACKOFF,
+  NoCredentialsError,
+  accountKey,
   chainKey,
   outboxEntrySchema,
   retryDelay,
@@ -141,6 +143,8 @@ export class Outbox {
   private abort: AbortController | undefined;
   /** Per service URL: after a network failure, the other entries for it wait as long (in memory only). */
   private readonly hostBlockedUntil = new Map<string, number>();
+  /** Per service and organization: with no credentials for them, their other entries wait as long as the one tried (in memory only). */
+  private readonly accountBlockedUntil = new Map<string, number>();
   private sequence = 0;
   /** Entries delivered in this pass whose removal is not yet fsync'd. */
   private unsyncedRemovals = false;
@@ -339,7 +343,7 @@ export class Outbox {
   }
 
   private dueAt(entry: OutboxEntry): number {
-    return Math.max(Date.parse(entry.nextAttemptAt), this.hostBlockedUntil.get(entry.serviceUrl) ?? 0);
+    return Math.max(Date.parse(entry.nextAttemptAt), this.hostBlockedUntil.get(entry.serviceUrl) ?? 0, this.accountBlockedUntil.get(accountKey(entry)) ?? 0);
   }
 
   private async pass(force: boolean): Promise<SyncReport> {
@@ -371,9 +375,15 @@ export class Outbox {
     const { pending } = await this.load();
     const blockedChains = new Set<string>();
     let refreshedAt = this.clock.now();
+    /** Services and organizations this pass found no credentials for: even a forced pass tries one entry of each, not all. */
+    const withoutCredentials = new Set<string>();
     for (const entry of pending.sort(byCreatedAt)) {
       const chain = chainKey(entry);
       if (blockedChains.has(chain)) continue;
+      if (withoutCredentials.has(accountKey(entry))) {
+        blockedChains.add(chain);
+        continue;
+      }
       if (!force && this.dueAt(entry) > this.clock.now()) {
         blockedChains.add(chain);
         continue;
@@ -392,13 +402,14 @@ export class Outbox {
       if (outcome === 'delivered') report.delivered.push(entry.id);
       else if (outcome === 'rejected') report.rejected.push(entry.id);
       else {
+        if (outcome === 'no-credentials') withoutCredentials.add(accountKey(entry));
         report.retrying.push(entry.id);
         blockedChains.add(chain);
       }
     }
   }
 
-  private async attempt(entry: OutboxEntry, signal: AbortSignal): Promise<'delivered' | 'rejected' | 'retry' | 'cancelled' | 'gone'> {
+  private async attempt(entry: OutboxEntry, signal: AbortSignal): Promise<'delivered' | 'rejected' | 'retry' | 'no-credentials' | 'cancelled' | 'gone'> {
     // Re-read: a person may have acted on it, or another process delivered it, since the listing.
     const current = await this.read(PENDING, entry.id).catch(() => undefined);
     if (!current) return 'gone';
@@ -413,8 +424,9 @@ export class Outbox {
         await this.reject(current, error);
         return 'rejected';
       }
-      await this.retryLater(current, error, err instanceof ServiceError ? err.retryAfterMs : undefined);
-      return 'retry';
+      const noCredentials = err instanceof NoCredentialsError;
+      await this.retryLater(current, error, err instanceof ServiceError ? err.retryAfterMs : undefined, noCredentials);
+      return noCredentials ? 'no-credentials' : 'retry';
     }
     if (!acknowledged) {
       await this.reject(current, {
@@ -432,11 +444,12 @@ export class Outbox {
     });
     this.unsyncedRemovals = true;
     this.hostBlockedUntil.delete(current.serviceUrl);
+    this.accountBlockedUntil.delete(accountKey(current));
     this.onEvent?.({ type: 'delivered', entry: current });
     return 'delivered';
   }
 
-  private async retryLater(entry: OutboxEntry, error: OutboxError, retryAfterMs: number | undefined): Promise<void> {
+  private async retryLater(entry: OutboxEntry, error: OutboxError, retryAfterMs: number | undefined, noCredentials = false): Promise<void> {
     const now = this.clock.now();
     const attempts = entry.attempts + 1;
     // The service's own Retry-After wins when it asks for longer than our backoff (still capped).
@@ -451,6 +464,7 @@ export class Outbox {
     };
     await this.write(PENDING, updated);
     if (error.kind === 'network') this.hostBlockedUntil.set(entry.serviceUrl, next);
+    if (noCredentials) this.accountBlockedUntil.set(accountKey(entry), next);
     this.onEvent?.({ type: 'retry-scheduled', entry: updated });
   }
 

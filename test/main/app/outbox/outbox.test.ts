@@ -373,6 +373,27 @@ describe('outbox concurrency', () => {
     expect(stored!.lastError).toMatchObject({ kind: 'other', message: expect.stringContaining('No credentials for organization org-1') });
   });
 
+  it('with no credentials for a service and organization, tries one of its entries per pass, not each (issue 30)', async () => {
+    let asked = 0;
+    const outbox = bench.outbox(
+      clientConfirmationSender(() => {
+        asked += 1;
+        return undefined;
+      }),
+    );
+    const first = await outbox.enqueue(firmware());
+    for (const serialNumber of ['SN2', 'SN3']) await outbox.enqueue(firmware(serialNumber));
+    expect((await outbox.syncNow()).retrying).toEqual([first.id]);
+    expect((await outbox.syncNow({ force: true })).retrying).toEqual([first.id]);
+    expect(asked).toBe(2);
+    // The others wait unchanged: not rewritten with an error of their own.
+    const others = (await outbox.list()).filter((e) => e.id !== first.id);
+    expect(others.map((e) => [e.attempts, e.lastError])).toEqual([
+      [0, null],
+      [0, null],
+    ]);
+  });
+
   it('a lock held too long by a live process counts as stale', async () => {
     const held = await tryAcquireLock(join(bench.dir, 'lock'), { pid: 4242, now: bench.time.now, isAlive: () => true });
     expect(held).toBeDefined();
