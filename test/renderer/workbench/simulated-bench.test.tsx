@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AttachedDeviceView, FunctionTestObservationView, FunctionTestRecordView } from '../../../contract/index';
+import type { AttachedDeviceView, Channel, ChannelInput, ChannelResult, FunctionTestObservationView, FunctionTestRecordView, InvokeOutcome } from '../../../contract/index';
 import { WorkbenchScreen } from '../../../renderer/screens/WorkbenchScreen';
 import { useSession } from '../../../renderer/stores/session';
 import { useWorkbench } from '../../../renderer/stores/workbench';
@@ -59,6 +59,19 @@ function buttonNamed(container: HTMLElement, text: string): HTMLButtonElement {
   return found;
 }
 
+/** A FakeApi whose functionTest.observe answers only when `held` settles. */
+class HeldObserve extends FakeApi {
+  constructor(private readonly held: Promise<FunctionTestObservationView>) {
+    super();
+  }
+
+  override async invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<InvokeOutcome<ChannelResult<C>>> {
+    if (channel !== 'functionTest.observe') return super.invoke(channel, input);
+    this.calls.push({ channel, input });
+    return { ok: true, value: (await this.held) as ChannelResult<C> };
+  }
+}
+
 let view: Mounted | null = null;
 beforeEach(() => {
   useSession.setState({ session: session('Admin'), busy: false, error: null });
@@ -83,22 +96,15 @@ async function openTest(api: FakeApi): Promise<HTMLElement> {
 describe('the function test panel: Stop and timeout', () => {
   it('offers Stop while watching; Stop asks the core to end the watch, and the test shows as NOT DONE, recorded', async () => {
     let finish: ((value: FunctionTestObservationView) => void) | undefined;
-    const api = new FakeApi()
+    // The observe call stays open until Stop ends it, as the core's watch does.
+    const pending = new Promise<FunctionTestObservationView>((resolve) => (finish = resolve));
+    const api = new HeldObserve(pending)
       .answer('simulation.devices', { active: false, devices: [] })
       .answer('functionTest.stop', (input) => {
         finish?.(notDone(input.serialNumber, 'stopped'));
         return { stopped: true };
       })
       .install();
-    // The observe call stays open until Stop ends it, as the core's watch does.
-    const pending = new Promise<FunctionTestObservationView>((resolve) => (finish = resolve));
-    api.invoke = (async (channel: string, input: unknown) => {
-      if (channel === 'functionTest.observe') {
-        api.calls.push({ channel, input });
-        return { ok: true, value: await pending };
-      }
-      return FakeApi.prototype.invoke.call(api, channel as never, input as never);
-    }) as FakeApi['invoke'];
     const dialog = await openTest(api);
     await click(buttonNamed(dialog, 'Start watching'));
     expect(dialog.textContent).toContain('press the E-stop now.');

@@ -122,7 +122,8 @@ describe('a simulated bench that reaches "commissioned"', () => {
     await page.getByRole('button', { name: 'Rescan' }).click();
     await page.getByLabel('Select all devices').check();
     const both = page.getByRole('button', { name: 'Both', exact: true });
-    await page.waitForFunction(() => document.querySelector('[name="workbench-both"]')?.getAttribute('aria-disabled') === 'false', undefined, NO_LIMIT);
+    // On once the Workbench knows both devices are in a configuration.
+    await page.waitForFunction(`document.querySelector('[name="workbench-both"]')?.getAttribute('aria-disabled') === 'false'`, undefined, NO_LIMIT);
     await both.click();
 
     await confirmParameters(FIRST);
