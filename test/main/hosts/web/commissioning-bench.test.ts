@@ -83,6 +83,9 @@ async function functionTestFromTheRow(serial: string, receiver: string, shotName
   await test.getByText('press the E-stop now.').waitFor(NO_LIMIT);
   await test.getByRole('button', { name: 'Stop' }).waitFor(NO_LIMIT);
   await expectAccessible();
+  // While watched, the devices stay listed, each with its Press E-stop.
+  await page.locator(`tr[data-serial="${receiver}"]`).getByRole('button', { name: `Press E-stop on ${receiver} (simulated)` }).waitFor(NO_LIMIT);
+  await world.shot(`${shotName}-watching`);
 
 
   await page.locator(`tr[data-serial="${serial}"]`).getByRole('button', { name: `Press E-stop on ${serial} (simulated)` }).click();
