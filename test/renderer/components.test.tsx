@@ -185,7 +185,7 @@ describe('WorkbenchScreen', () => {
     expect(view.container.querySelector('.toolbar__count')?.textContent).toBe('2 selected');
     await click(button(view.container, 'Update firmware'));
     await settle();
-    expect(api.calls.filter((c) => c.channel !== 'workbench.portGlobs')).toEqual([{ channel: 'workbench.start', input: { action: 'firmware', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } }]);
+    expect(api.calls.filter((c) => c.channel === 'workbench.start')).toEqual([{ channel: 'workbench.start', input: { action: 'firmware', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } }]);
     expect(view.container.querySelector('.toolbar__count')?.textContent).toBe('0 selected');
     expect(view.container.textContent).toContain('Firmware 1.1.0');
   });
