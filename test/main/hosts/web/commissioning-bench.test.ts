@@ -6,6 +6,7 @@ import { registerWorkbenchDevices, simulationPortOf, startSimulatedWorkbench, ty
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../app/jobs/helpers/flows';
 import { deviceKeys, goTo, NO_LIMIT, seriousViolations, startWebModePage, type WebModePage } from './helpers/web-mode-page';
+import { lookUntil } from './helpers/looks';
 import { WORKBENCH_DEVICES } from './helpers/workbench-page';
 
 /**
@@ -123,7 +124,18 @@ describe('a simulated bench that reaches "commissioned"', () => {
     // A new configuration of the two EPCs, made now that both are registered.
     await buildFlow(client, { ...epcToEpcOverEthernet, configuration: { ...epcToEpcOverEthernet.configuration, name: CONFIGURATION } });
     await page.getByRole('button', { name: 'Rescan' }).click();
-    await page.getByLabel('Select all devices').check();
+    // Both rows identified and selectable (a rescan redraws them): select all until both are selected.
+    await lookUntil(
+      'both devices selected',
+      async () => {
+        for (const serial of [FIRST, SECOND]) await page.locator(`tr[data-serial="${serial}"]`).waitFor(NO_LIMIT);
+        const all = page.getByLabel('Select all devices');
+        if (!(await all.isChecked())) await all.click();
+        return (await page.locator('.toolbar__count').innerText()).trim();
+      },
+      (count) => count === '2 selected',
+      { looks: 120, pauseMs: 250 },
+    );
     const both = page.getByRole('button', { name: 'Both', exact: true });
     // On once the Workbench knows both devices are in a configuration.
     await page.waitForFunction(`document.querySelector('[name="workbench-both"]')?.getAttribute('aria-disabled') === 'false'`, undefined, NO_LIMIT);
