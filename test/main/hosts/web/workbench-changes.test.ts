@@ -62,7 +62,8 @@ describe('the change view before an apply', () => {
     while (!deployed) {
       const jobs = await core.invoke('workbench.jobs', {});
       const mine = jobs.find((j) => j.jobId === job!.jobId);
-      expect(mine?.phase).not.toBe('failed');
+      // A failed apply says why: its message and each step's outcome.
+      expect(mine?.phase, JSON.stringify({ message: mine?.resultMessage, steps: mine?.steps })).not.toBe('failed');
       deployed = mine?.phase === 'done' ? ((await client.devices.list({ serial: SERIAL })).items[0]?.deployedSyncId ?? null) : null;
       if (!deployed) await new Promise((resolve) => setTimeout(resolve, 200));
     }
