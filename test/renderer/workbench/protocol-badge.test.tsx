@@ -7,24 +7,12 @@ import { useWorkbench } from '../../../renderer/stores/workbench';
 import { FakeApi } from '../fake-api';
 import { mount, type Mounted } from '../dom';
 import { session } from '../session-fixture';
+import { attachedDevice } from '../../fixtures/attached-device';
 
 /** Issue 24: the Workbench says which protocol each device speaks, one of each side by side. */
 
 function device(serialNumber: string, protocol: AttachedDeviceView['protocol']): AttachedDeviceView {
-  return {
-    linkId: `serial:/dev/${serialNumber}`,
-    linkKind: 'serial',
-    address: `/dev/${serialNumber}`,
-    serialNumber,
-    deviceType: 'SRCP',
-    model: 'SRC Pro',
-    firmwareVersion: '1.0.0',
-    configSyncId: null,
-    error: null,
-    needs: null,
-    activeJobId: null,
-    ...(protocol ? { protocol } : {}),
-  };
+  return attachedDevice(serialNumber, { deviceType: 'SRCP', model: 'SRC Pro', ...(protocol ? { protocol } : {}) });
 }
 
 let view: Mounted | null = null;

@@ -7,6 +7,7 @@ import { useWorkbench } from '../../../renderer/stores/workbench';
 import { FakeApi } from '../fake-api';
 import { byLabel, click, mount, settle, typeInto, type Mounted } from '../dom';
 import { session } from '../session-fixture';
+import { attachedDevice } from '../../fixtures/attached-device';
 
 /**
  * Issue 32, a bench that can reach "commissioned": the function test panel's Stop and its timeout
@@ -15,19 +16,7 @@ import { session } from '../session-fixture';
  */
 
 function device(serialNumber: string): AttachedDeviceView {
-  return {
-    linkId: `serial:/dev/${serialNumber}`,
-    linkKind: 'serial',
-    address: `/dev/${serialNumber}`,
-    serialNumber,
-    deviceType: 'EPC',
-    model: 'EPC 2',
-    firmwareVersion: '1.1.0',
-    configSyncId: null,
-    error: null,
-    needs: null,
-    activeJobId: null,
-  };
+  return attachedDevice(serialNumber, { model: 'EPC 2', firmwareVersion: '1.1.0' });
 }
 
 function notDone(serialNumber: string, why: 'timed out' | 'stopped'): FunctionTestObservationView {
