@@ -1,9 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { useTranslation } from 'react-i18next';
 import type { RendererApi } from '../contract/index';
 import { createClient, setClient } from './api/client';
 import { connectWebSocketBridge, takeTokenFromLocation, webSocketUrl } from './bridge/websocket';
 import { App } from './app/App';
+import { I18nProvider } from './i18n/I18nProvider';
 import './styles/app.css';
 
 declare global {
@@ -20,22 +22,21 @@ function connect(): RendererApi | null {
   return connectWebSocketBridge(webSocketUrl(window.location, token));
 }
 
-const root = createRoot(document.getElementById('root') as HTMLElement);
-const api = connect();
-if (api) {
-  setClient(createClient(api));
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-} else {
-  root.render(
+function NotConnected() {
+  const { t } = useTranslation();
+  return (
     <main className="fatal">
-      <h1>Not connected</h1>
-      <p>
-        Open the address that <code>npm run web</code> printed: it carries this run&apos;s access token.
-      </p>
-    </main>,
+      <h1>{t('app:notConnected.title')}</h1>
+      <p>{t('app:notConnected.body')}</p>
+    </main>
   );
 }
+
+const root = createRoot(document.getElementById('root') as HTMLElement);
+const api = connect();
+if (api) setClient(createClient(api));
+root.render(
+  <StrictMode>
+    <I18nProvider>{api ? <App /> : <NotConnected />}</I18nProvider>
+  </StrictMode>,
+);

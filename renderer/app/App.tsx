@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../api/client';
 import { Notices } from './Notices';
 import { Shell } from './Shell';
@@ -7,6 +8,7 @@ import { useSession } from '../stores/session';
 import { wireEvents } from '../stores/wire-events';
 
 export function App() {
+  const { t } = useTranslation();
   const session = useSession((s) => s.session);
   const [startError, setStartError] = useState<string | null>(null);
 
@@ -22,7 +24,7 @@ export function App() {
   if (startError) {
     return (
       <main className="fatal">
-        <h1>Provisioner could not start</h1>
+        <h1>{t('app:start.failed')}</h1>
         <p>{startError}</p>
       </main>
     );
@@ -31,7 +33,7 @@ export function App() {
     <>
       {session === null ? (
         <main className="fatal" aria-busy="true">
-          <p className="muted">Starting…</p>
+          <p className="muted">{t('app:start.starting')}</p>
         </main>
       ) : session.status === 'signedOut' ? (
         <SignInScreen />

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiKeysScreen } from '../screens/ApiKeysScreen';
 import { ConfigurationsScreen } from '../screens/ConfigurationsScreen';
 import { DevicesScreen } from '../screens/DevicesScreen';
@@ -27,6 +28,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
 };
 
 export function Shell() {
+  const { t } = useTranslation();
   const screen = useNavigation((s) => s.screen);
   const Screen = SCREEN_COMPONENTS[screen];
 
@@ -38,7 +40,7 @@ export function Shell() {
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('app:shell.skipToContent')}
       </a>
       <TopBar />
       <Sidebar />

@@ -1,17 +1,8 @@
 import { create } from 'zustand';
 
-export const SCREENS = [
-  { id: 'configurations', label: 'Configurations' },
-  { id: 'devices', label: 'Devices' },
-  { id: 'workbench', label: 'Workbench' },
-  { id: 'station', label: 'Station' },
-  { id: 'firmware', label: 'Firmware' },
-  { id: 'templates', label: 'Network templates' },
-  { id: 'users', label: 'Users' },
-  { id: 'apiKeys', label: 'API keys' },
-  { id: 'outbox', label: 'Outbox & logs' },
-] as const;
-export type ScreenId = (typeof SCREENS)[number]['id'];
+/** The screens in the sidebar's order; their names are in the app catalog (renderer/app/screen-name.ts). */
+export const SCREENS = ['configurations', 'devices', 'workbench', 'station', 'firmware', 'templates', 'users', 'apiKeys', 'outbox'] as const;
+export type ScreenId = (typeof SCREENS)[number];
 
 interface NavigationState {
   screen: ScreenId;

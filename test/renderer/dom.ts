@@ -1,5 +1,7 @@
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+// Components mounted without the app's provider speak English (react-i18next's default instance).
+import '../../renderer/i18n/default-instance';
 
 /** React's test mode: act() flushes renders and effects. */
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
