@@ -1,79 +1,57 @@
 import type { CONFIGURATION_SETTING_KEYS } from './configuration';
 import type { DeviceSettingKey } from './configuration-device';
+import { englishWords, type Words } from './domain-words';
 
 /**
- * How fields are named in messages a technician reads. Every setting of a configuration and of a
- * device has a label (the compiler holds these tables to the domain's lists); other fields not
- * listed are named as in the interface.
+ * How fields are named in messages a technician reads, in each language (the `domain` catalogs,
+ * keys `field.<name>`). Every setting of a configuration and of a device has a label (the compiler
+ * holds these lists to the domain's); other fields not listed are named as in the interface.
  */
-const CONFIGURATION_SETTING_LABELS = {
-  name: 'Name',
-  startingIpAddress: 'Starting IP address',
-  ismTxPower: 'ISM transmit power',
-  ismTxChannel: 'ISM channel',
-  ismNetworkId: 'ISM network id',
-  canMode: 'CAN mode',
-  canKBitrate: 'CAN bitrate',
-  displayTextPgn: 'Display text PGN',
-  settingsPgn: 'Settings PGN',
-  approvedSourceAddresses: 'Approved source addresses',
-  receiverOutputControl: 'Receiver output control',
-  timeoutConfiguration: 'Safety timeout',
-} satisfies Record<(typeof CONFIGURATION_SETTING_KEYS)[number], string>;
+const CONFIGURATION_SETTING_FIELDS = [
+  'name', 'startingIpAddress', 'ismTxPower', 'ismTxChannel', 'ismNetworkId', 'canMode', 'canKBitrate', 'displayTextPgn',
+  'settingsPgn', 'approvedSourceAddresses', 'receiverOutputControl', 'timeoutConfiguration',
+] as const;
 
-const DEVICE_SETTING_LABELS = {
-  ipAddress: 'IP address',
-  deviceConfigurationType: 'Device role',
-  commInterface: 'Communication interface',
-  inputConfiguration1: 'Input 1',
-  inputConfiguration2: 'Input 2',
-  inputConfiguration3: 'Input 3',
-  can0Id: 'CAN 0 id',
-  can1Id: 'CAN 1 id',
-  voltage: 'Voltage',
-  serial0Usage: 'Serial 0 usage',
-  serial1Usage: 'Serial 1 usage',
-  serial0Baudrate: 'Serial 0 baud rate',
-  serial1Baudrate: 'Serial 1 baud rate',
-  stopCategory: 'Stop category',
-  cat1StopDelay: 'CAT1 stop delay',
-  ossdEnabled: 'OSSD pulses',
-  ethNetmask: 'Ethernet netmask',
-  ethGateway: 'Ethernet gateway',
-  ethNameservers: 'Ethernet nameservers',
-  wifiNetmask: 'Wifi netmask',
-  wifiGateway: 'Wifi gateway',
-  wifiNameservers: 'Wifi nameservers',
-  wifiSsid: 'Wifi SSID',
-  wifiPassword: 'Wifi password',
-  networkTemplateId: 'Network template',
-} satisfies Record<DeviceSettingKey, string>;
+const DEVICE_SETTING_FIELDS = [
+  'ipAddress', 'deviceConfigurationType', 'commInterface', 'inputConfiguration1', 'inputConfiguration2', 'inputConfiguration3',
+  'can0Id', 'can1Id', 'voltage', 'serial0Usage', 'serial1Usage', 'serial0Baudrate', 'serial1Baudrate', 'stopCategory',
+  'cat1StopDelay', 'ossdEnabled', 'ethNetmask', 'ethGateway', 'ethNameservers', 'wifiNetmask', 'wifiGateway', 'wifiNameservers',
+  'wifiSsid', 'wifiPassword', 'networkTemplateId',
+] as const;
 
-const OTHER_FIELD_LABELS: Record<string, string> = {
-  serialNumber: 'Serial number',
-  ipNetworkTemplateName: 'Template name',
-  netmask: 'Netmask',
-  gatewayIpAddress: 'Gateway',
-  nameservers: 'Nameservers',
-  ssid: 'SSID',
-  password: 'Password',
-  email: 'Email',
-  userRole: 'User role',
-  apiKey: 'API key',
-  applyTimeStamp: 'Apply time stamp',
-  syncId: 'Sync id',
-  firmwareVersion: 'Firmware version',
-  deviceImage: 'Device image',
-};
+const OTHER_FIELDS = [
+  'serialNumber', 'ipNetworkTemplateName', 'netmask', 'gatewayIpAddress', 'nameservers', 'ssid', 'password', 'email',
+  'userRole', 'apiKey', 'applyTimeStamp', 'syncId', 'firmwareVersion', 'deviceImage',
+] as const;
 
-const FIELD_LABELS: Record<string, string> = { ...CONFIGURATION_SETTING_LABELS, ...DEVICE_SETTING_LABELS, ...OTHER_FIELD_LABELS };
+// The compiler holds the lists to the domain's settings both ways: a setting added to the domain
+// and not here (or named here and not there) is a type error.
+type SameSet<A extends string, B extends string> = [Exclude<A, B> | Exclude<B, A>] extends [never] ? true : false;
+const listsAreComplete: [
+  SameSet<(typeof CONFIGURATION_SETTING_KEYS)[number], (typeof CONFIGURATION_SETTING_FIELDS)[number]>,
+  SameSet<DeviceSettingKey, (typeof DEVICE_SETTING_FIELDS)[number]>,
+] = [true, true];
+void listsAreComplete;
 
-/** The label of a dotted field path: its last named segment ('approvedSourceAddresses.2' → 'Approved source addresses'). */
-export function fieldLabel(field: string): string {
-  const named = field
+/** Every field with a label: its catalog key is `domain:field.<name>`. */
+export const LABELLED_FIELDS: readonly string[] = [...CONFIGURATION_SETTING_FIELDS, ...DEVICE_SETTING_FIELDS, ...OTHER_FIELDS];
+const LABELLED = new Set(LABELLED_FIELDS);
+
+/** The last named segment of a dotted field path ('approvedSourceAddresses.2' → 'approvedSourceAddresses'). */
+function namedSegment(field: string): string | undefined {
+  return field
     .split('.')
     .filter((segment) => segment !== '' && !/^\d+$/.test(segment))
     .at(-1);
-  if (named === undefined) return 'The value';
-  return FIELD_LABELS[named] ?? named;
+}
+
+/**
+ * The label of a dotted field path in the reader's language: its last named segment
+ * ('approvedSourceAddresses.2' → 'Approved source addresses', 'Zugelassene Quelladressen'). A
+ * field with no label is named as in the interface.
+ */
+export function fieldLabel(field: string, words: Words = englishWords()): string {
+  const named = namedSegment(field);
+  if (named === undefined) return words.t('domain:field.unnamed');
+  return LABELLED.has(named) ? words.t(`domain:field.${named}`) : named;
 }

@@ -5,6 +5,7 @@
  * line), so that a firmware that did install is never called failed because the configuration
  * after it could not be applied. Pure: no I/O, no clocks.
  */
+import { englishWords, type Words } from './domain-words';
 
 export const JOB_STEP_KINDS = ['firmware', 'configuration', 'read-back', 'parameter-verification', 'confirmation', 'function-test'] as const;
 export type JobStepKind = (typeof JOB_STEP_KINDS)[number];
@@ -60,6 +61,19 @@ export function plannedSteps(action: 'firmware' | 'configuration' | 'both'): Job
     pendingStep('confirmation', `confirm the ${what} to the service`, what),
   ];
   return action === 'both' ? [...of('firmware'), ...of('configuration')] : of(action);
+}
+
+/**
+ * A step's name in the reader's language: "Firmware update", "Konfiguration zurücklesen",
+ * "功能测试". A read-back or confirmation says whose it is (`of`).
+ */
+export function stepName(step: Pick<JobStepResult, 'step' | 'of'>, words: Words = englishWords()): string {
+  return words.t(`domain:step.${step.step}`, { of: step.of ?? 'none' });
+}
+
+/** A step's status as a word beside its mark (never colour alone): "Done", "Fehlgeschlagen", "已跳过". */
+export function stepStatusLabel(status: StepStatus, words: Words = englishWords()): string {
+  return words.t(`domain:stepStatus.${status}`);
 }
 
 /** How a job reads at a glance: its colour follows its worst step. */

@@ -1,3 +1,4 @@
+import { englishWords, type Words } from './domain-words';
 import type { JobPhase, JobStep, JobView } from './jobs';
 
 /**
@@ -33,36 +34,21 @@ function trim(value: number): string {
   return value >= 100 ? value.toFixed(0) : value.toFixed(1);
 }
 
-/** "Uploading firmware 2.4.1", "Waiting for EPC000101 to restart". */
-export function phaseText(phase: JobPhase, step: JobStep, what: { version?: string | null; serialNumber?: string | null } = {}): string {
-  const noun = step === 'firmware' ? (what.version ? `firmware ${what.version}` : 'firmware') : 'configuration';
+/** "Uploading firmware 2.4.1", "Firmware 2.4.1 wird übertragen", "Waiting for the device to restart". */
+export function phaseText(phase: JobPhase, step: JobStep, what: { version?: string | null; serialNumber?: string | null } = {}, words: Words = englishWords()): string {
+  // What a transfer phase names: firmware with its version when known, firmware, or the configuration.
+  const noun = step === 'firmware' ? (what.version ? 'firmwareVersion' : 'firmware') : 'configuration';
   switch (phase) {
-    case 'queued':
-      return 'Waiting for a free slot';
-    case 'resolving':
-      return step === 'firmware' ? 'Looking up the latest firmware' : 'Looking up the configuration file';
     case 'downloading':
-      return `Downloading ${noun}`;
     case 'verifying':
-      return `Checking ${noun}`;
     case 'uploading':
-      return `Uploading ${noun}`;
     case 'applying':
-      return `Applying ${noun}`;
-    case 'rebooting':
-      return 'Waiting for the device to restart';
+      return words.t(`domain:phase.${phase}`, { what: noun, version: what.version ?? '' });
+    case 'resolving':
     case 'checking':
-      return `Reading back the ${step === 'firmware' ? 'firmware version' : 'configuration'}`;
-    case 'verifying-parameters':
-      return 'Verifying the parameters the device runs';
-    case 'confirming':
-      return 'Confirming to the service';
-    case 'done':
-      return 'Done';
-    case 'failed':
-      return 'Failed';
-    case 'cancelled':
-      return 'Cancelled';
+      return words.t(`domain:phase.${phase}`, { step });
+    default:
+      return words.t(`domain:phase.${phase}`);
   }
 }
 
@@ -73,12 +59,10 @@ export function phaseText(phase: JobPhase, step: JobStep, what: { version?: stri
 export const STALL_NOTICE_MS = 5000;
 
 /** "No answer from the device for 5 s: check the cable"; empty while answers arrive. */
-export function silenceText(job: Pick<JobView, 'phase' | 'silentSeconds'>): string {
+export function silenceText(job: Pick<JobView, 'phase' | 'silentSeconds'>, words: Words = englishWords()): string {
   if (job.phase !== 'uploading' && job.phase !== 'downloading') return '';
   if (job.silentSeconds === undefined || job.silentSeconds === null) return '';
-  const from = job.phase === 'uploading' ? 'the device' : 'the service';
-  const check = job.phase === 'uploading' ? 'check the cable' : 'check the network';
-  return `No answer from ${from} for ${durationText(job.silentSeconds)}: ${check}`;
+  return words.t('domain:silence', { from: job.phase === 'uploading' ? 'device' : 'service', duration: durationText(job.silentSeconds) });
 }
 
 /** Seconds left in the current transfer at the current rate; null when not measurable (or silent: the time left stops counting). */
