@@ -26,6 +26,8 @@ export interface GlobalOptions {
   concurrency?: number;
   /** Seconds to wait for a device that went away (pulled cable, restart). */
   reconnectTimeout?: number;
+  /** `--lang`: already applied before parsing (cli-language.ts); cliLanguage() answers it. */
+  lang?: string;
 }
 
 /**

@@ -3,6 +3,8 @@ import { CliContext } from './context';
 import { CliError, errorLine, EXIT } from './errors';
 import type { CliDeps, CliIo } from './io';
 import { buildProgram, globalOptions } from './program';
+import { chooseCliLanguage, inCliLanguage } from './cli-language';
+import type { CatalogLanguage } from '../../../domain/i18n/index.js';
 
 export interface RunOptions {
   /** Aborted on Ctrl-C: running jobs are cancelled and report so. */
@@ -16,6 +18,17 @@ export interface RunOptions {
  * captured streams.
  */
 export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps = {}, options: RunOptions = {}): Promise<number> {
+  let language: CatalogLanguage;
+  try {
+    language = chooseCliLanguage(argv, io.env);
+  } catch (error) {
+    io.stderr.write(`error: ${errorLine(error)}\n`);
+    return error instanceof CliError ? error.exitCode : EXIT.usage;
+  }
+  return inCliLanguage(language, () => runCliInLanguage(argv, io, deps, options));
+}
+
+async function runCliInLanguage(argv: readonly string[], io: CliIo, deps: CliDeps, options: RunOptions): Promise<number> {
   let exitCode: number = EXIT.ok;
   let context: CliContext | undefined;
   const program = buildProgram(

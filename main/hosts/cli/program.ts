@@ -15,6 +15,8 @@ import { addAccountabilityCommands } from './commands/accountability';
 import type { CliContext, GlobalOptions } from './context';
 import type { CliIo } from './io';
 import { CliError, EXIT } from './errors';
+import { cliLanguage, LANG_FLAGS, parseLanguageOption, t } from './cli-language';
+import { LANGUAGES } from '../../../domain/i18n/index.js';
 
 /** Runs a command with the context of this invocation; the exit code is kept for main. */
 export type Runner = (run: (ctx: CliContext) => Promise<number>) => Promise<void>;
@@ -85,6 +87,8 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .option('--json', 'machine-readable output: JSON (device list, outbox list, cache list) or JSON lines (jobs)')
     .option('--concurrency <n>', 'devices worked on at once (default 8)', positiveInteger('--concurrency'))
     .option('--reconnect-timeout <seconds>', 'how long to wait for a device that went away (pulled cable, restart) before giving up (default 60)', positiveInteger('--reconnect-timeout'))
+    // Read before parsing (cli-language.ts); registered so that --help lists it and a bad code is refused here too.
+    .option(LANG_FLAGS, t('cli:lang.option', { choices: LANGUAGES.join(', ') }), (value: string) => parseLanguageOption(value, cliLanguage()))
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
 
