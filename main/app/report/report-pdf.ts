@@ -1,16 +1,24 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { commissioningText } from '../../../domain/ledger-commissioning';
-import { parameterValueText, type ParameterValue } from '../../../domain/running-parameters';
-import type { CommissioningReport, ReportDevice, ReportPerson } from './report-model';
-import { dateTimeText, deployStatusText, namesText } from './report-words';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
+import { fieldLabel } from '../../../domain/field-labels';
+import { canModeLabel } from '../../../domain/choice-labels';
+import { CAN_MODES, type CanMode } from '../../../domain/enums';
+import { createTranslator, LANGUAGE_NAMES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE, type CatalogLanguage, type Translator } from '../../../domain/i18n/index.js';
+import { parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
+import type { ParameterValue } from '../../../domain/running-parameters';
+import { ReportFonts, type FontName } from './pdf-fonts';
+import type { CommissioningReport, ReportDevice, ReportLedgerEntry, ReportPerson, ReportSafetyParameter } from './report-model';
+import { commissioningStatusText, dateTimeText, deployStatusText, namesText, timeZoneShortName } from './report-words';
 
 /**
- * The commissioning report as a PDF (pdf-lib, docs/decisions.md): A4, the standard fonts only, so
- * it needs no font files and reads the same everywhere. People's words first (issue 32): statuses,
- * times with their zone, who did the work, a sign-off block. The exact values a machine checks
- * (ledger entry hashes, image SHA-256, syncIds, ids) are in the appendix, each in a fixed-width
- * font on a line of its own, so a person can compare them with `provisioner ledger verify --entry`
- * character by character and a program can read them back (pdftotext).
+ * The commissioning report as a PDF (pdf-lib, docs/decisions.md): A4, in the language asked for
+ * (English unless told), which it names on its first page, in its appendix and in the PDF's own
+ * language entry. Latin text is set in the standard fonts; Chinese in a subset of a CJK font
+ * (pdf-fonts.ts). People's words first (issue 32): statuses, times with their zone, who did the
+ * work, a sign-off block. The exact values a machine checks (ledger entry hashes, image SHA-256,
+ * syncIds, ids) are in the appendix, each in a fixed-width font on a line of its own, so a person
+ * can compare them with `provisioner ledger verify --entry` character by character and a program
+ * can read them back (pdftotext). Data (serial numbers, names, versions, hashes) is never
+ * translated.
  */
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -23,16 +31,10 @@ const GREY = rgb(0.35, 0.35, 0.35);
 const RULE = rgb(0.75, 0.75, 0.75);
 
 type Colour = ReturnType<typeof rgb>;
-type FontName = 'regular' | 'bold' | 'mono';
 
-/** The standard fonts encode WinAnsi only: anything else is written in ASCII words or marked. */
-function printable(text: string): string {
-  return text
-    .replace(/→/g, '->')
-    .replace(/[‘’]/g, "'")
-    .replace(/[“”]/g, '"')
-    .replace(/[\u202f\u2009]/g, ' ')
-    .replace(/[^\x20-\x7e\xa0-\xff…–—]/g, '?');
+export interface ReportPdfOptions {
+  /** The language the report is written in; English when not given. */
+  language?: CatalogLanguage;
 }
 
 /** One cell of a table: its text and, when not the table's, its font and colour. */
@@ -48,7 +50,7 @@ class Writer {
   private y = 0;
   constructor(
     private readonly doc: PDFDocument,
-    private readonly fonts: Record<FontName, PDFFont>,
+    private readonly fonts: ReportFonts,
   ) {
     this.newPage();
   }
@@ -65,12 +67,12 @@ class Writer {
   /** One paragraph, wrapped at the margin. */
   text(value: string, options: { size?: number; font?: FontName; color?: Colour; indent?: number } = {}): void {
     const size = options.size ?? 10;
-    const font = this.fonts[options.font ?? 'regular'];
+    const font = options.font ?? 'regular';
     const indent = options.indent ?? 0;
-    for (const line of wrap(printable(value), font, size, CONTENT - indent)) {
+    for (const line of this.fonts.wrap(value, font, size, CONTENT - indent)) {
       this.room(size * 1.35);
       this.y -= size * 1.35;
-      this.page.drawText(line, { x: MARGIN + indent, y: this.y, size, font, color: options.color ?? BLACK });
+      this.fonts.draw(this.page, line, { x: MARGIN + indent, y: this.y, size, font, color: options.color ?? BLACK });
     }
   }
 
@@ -85,9 +87,9 @@ class Writer {
     const lineHeight = size * 1.35;
     const laidOut = (row: readonly Cell[], bold: boolean) => {
       const cells = row.map((cell, column) => {
-        const font = this.fonts[bold ? 'bold' : (cell.font ?? 'regular')];
+        const font: FontName = bold ? 'bold' : (cell.font ?? 'regular');
         const cellSize = cell.size ?? size;
-        return { cell, font, size: cellSize, lines: wrap(printable(cell.text), font, cellSize, (widths[column] ?? 100) - 6) };
+        return { cell, font, size: cellSize, lines: this.fonts.wrap(cell.text, font, cellSize, (widths[column] ?? 100) - 6) };
       });
       return { cells, bold, height: Math.max(...cells.map((c) => c.lines.length)) * lineHeight + 2 };
     };
@@ -95,7 +97,7 @@ class Writer {
       const top = this.y;
       let x = MARGIN + indent;
       cells.forEach((c, column) => {
-        c.lines.forEach((line, n) => this.page.drawText(line, { x, y: top - (n + 1) * lineHeight, size: c.size, font: c.font, color: c.cell.color ?? BLACK }));
+        c.lines.forEach((line, n) => this.fonts.draw(this.page, line, { x, y: top - (n + 1) * lineHeight, size: c.size, font: c.font, color: c.cell.color ?? BLACK }));
         x += widths[column] ?? 100;
       });
       this.y = top - height;
@@ -126,10 +128,9 @@ class Writer {
   /** A labelled line to write on by hand: "Name: ____". */
   blank(x: number, label: string, width: number, filled: string | null): void {
     const size = 10;
-    const font = this.fonts.regular;
-    this.page.drawText(label, { x: MARGIN + x, y: this.y, size, font, color: GREY });
-    const start = MARGIN + x + font.widthOfTextAtSize(label, size) + 6;
-    if (filled) this.page.drawText(printable(filled), { x: start + 2, y: this.y + 2, size, font, color: BLACK });
+    this.fonts.draw(this.page, label, { x: MARGIN + x, y: this.y, size, font: 'regular', color: GREY });
+    const start = MARGIN + x + this.fonts.width(label, 'regular', size) + 6;
+    if (filled) this.fonts.draw(this.page, filled, { x: start + 2, y: this.y + 2, size, font: 'regular', color: BLACK });
     this.page.drawLine({ start: { x: start, y: this.y - 2 }, end: { x: MARGIN + x + width, y: this.y - 2 }, thickness: 0.7, color: BLACK });
   }
 
@@ -138,7 +139,7 @@ class Writer {
     const size = options.size ?? 10;
     this.room(size * 1.35);
     this.y -= size * 1.35;
-    for (const part of parts) this.page.drawText(printable(part.text), { x: MARGIN + part.x, y: this.y, size, font: this.fonts[options.font ?? 'regular'], color: BLACK });
+    for (const part of parts) this.fonts.draw(this.page, part.text, { x: MARGIN + part.x, y: this.y, size, font: options.font ?? 'regular', color: BLACK });
   }
 
   down(points: number): void {
@@ -154,127 +155,147 @@ class Writer {
     this.room(height);
   }
 
-  /** "Commissioning report "Loader 7" · page 2 of 3" at the foot of every page, once all are written. */
-  footers(title: string): void {
+  /** "Commissioning report: Loader 7 - page 2 of 3" at the foot of every page, once all are written. */
+  footers(footer: (page: number, pages: number) => string): void {
     const pages = this.doc.getPages();
     pages.forEach((page, index) => {
-      page.drawText(printable(`${title} - page ${index + 1} of ${pages.length}`), { x: MARGIN, y: MARGIN / 2, size: 8, font: this.fonts.regular, color: GREY });
+      this.fonts.draw(page, footer(index + 1, pages.length), { x: MARGIN, y: MARGIN / 2, size: 8, font: 'regular', color: GREY });
     });
   }
 }
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(next, size) <= width || !line) line = next;
-    else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  lines.push(line);
-  return lines;
-}
+/** Where something was done, as a message's `where` select: this workstation, another (named by its short id), or not said. */
+type Where = { where: 'here' | 'other' | 'none'; workstation: string };
 
-/** Turns ids into words: "this workstation" for the one that made the report, else its short id (in full in the appendix). */
-class Words {
-  constructor(private readonly report: CommissioningReport) {}
+/** The report's words in its language: its messages, its times in the report's zone, and ids turned into words. */
+class Phrases {
+  constructor(
+    private readonly report: CommissioningReport,
+    readonly translator: Translator,
+  ) {}
+
+  t(key: string, values?: Parameters<Translator['t']>[1]): string {
+    return this.translator.t(key, values);
+  }
 
   time(iso: string): string {
-    return dateTimeText(iso, this.report.timeZone);
+    return dateTimeText(iso, this.report.timeZone, this.translator.locale);
   }
 
-  workstation(id: string): string {
-    return id === this.report.workstation ? 'this workstation' : `workstation ${id.slice(0, 8)} (see the appendix)`;
+  /** "this workstation" for the one that made the report, else its short id (in full in the appendix). */
+  where(workstation: string | null): Where {
+    if (workstation === null) return { where: 'none', workstation: '' };
+    return workstation === this.report.workstation ? { where: 'here', workstation: '' } : { where: 'other', workstation: workstation.slice(0, 8) };
   }
 
-  /** ", applied 28 Nov 2026, 17:05 UTC on this workstation, signed in as "cli"" */
-  when(at: string | null, workstation: string | null, by: string | null): string {
-    return `${at ? ` ${this.time(at)}` : ''}${workstation ? ` on ${this.workstation(workstation)}` : ''}${by ? `, signed in as "${by}"` : ''}`;
+  /** The values every "done at, where, by whom" sentence takes. */
+  when(at: string | null, workstation: string | null, by: string | null): Record<string, string> {
+    return { time: at ? this.time(at) : '', hasTime: at ? 'yes' : 'no', ...this.where(workstation), hasBy: by ? 'yes' : 'no', by: by ?? '' };
+  }
+
+  list(items: readonly string[]): string {
+    return new Intl.ListFormat(this.translator.locale, { type: 'unit', style: 'short' }).format(items);
   }
 }
 
 /** "Ada Lovelace (confirmed the parameters of EPC000101, EPC000102)" */
-function personText(person: ReportPerson): string {
-  return person.role === 'confirmed the parameters'
-    ? `${person.name} (confirmed the parameters of ${person.serialNumbers.join(', ')})`
-    : `signed in to the service as "${person.name}" (${person.serialNumbers.join(', ')})`;
+function personText(person: ReportPerson, words: Phrases): string {
+  const serials = words.list(person.serialNumbers);
+  return person.role === 'confirmed the parameters' ? words.t('report:person.confirmed', { name: person.name, serials }) : words.t('report:person.signedIn', { name: person.name, serials });
 }
 
-function deviceBlock(w: Writer, device: ReportDevice, words: Words): void {
+function deviceBlock(w: Writer, device: ReportDevice, words: Phrases): void {
   w.keep(200);
   w.text(`${device.serialNumber}  ${device.deviceType}${device.model ? ` ${device.model}` : ''}${device.name && device.name !== device.serialNumber ? `  (${device.name})` : ''}`, { size: 12, font: 'bold' });
   const commissioned = device.commissioning === 'commissioned';
-  w.text(`Status: ${commissioningText({ state: device.commissioning, missing: device.missingSteps })}`, { color: commissioned ? GREEN : RED, font: 'bold', indent: 10 });
+  const status = commissioningStatusText(device.commissioning, device.missingSteps, words.translator);
+  w.text(words.t('report:device.status', { status }), { color: commissioned ? GREEN : RED, font: 'bold', indent: 10 });
   const firmware = device.firmware;
-  const signer = firmware.signedBy ? `signed by release key "${firmware.signedBy.replace(/ \([0-9a-f]+\)$/, '')}"` : 'its release key is not known on this workstation';
+  const signer = { signed: firmware.signedBy ? 'yes' : 'no', signer: firmware.signedBy?.replace(/ \([0-9a-f]+\)$/, '') ?? '' };
   w.text(
-    firmware.version
-      ? `Firmware: version ${firmware.version}${firmware.installedAt ? `, installed${words.when(firmware.installedAt, null, firmware.installedBy)}` : ', not installed from this workstation'}; ${signer}.`
-      : 'Firmware: version not recorded.',
+    firmware.version === null
+      ? words.t('report:firmware.notRecorded')
+      : firmware.installedAt
+        ? words.t('report:firmware.installed', { version: firmware.version, ...words.when(firmware.installedAt, null, firmware.installedBy), ...signer })
+        : words.t('report:firmware.notInstalledHere', { version: firmware.version, ...signer }),
     { indent: 10 },
   );
   const configuration = device.configuration;
   const applied = configuration.appliedAt !== null || configuration.syncId !== null;
+  const deployStatus = deployStatusText(configuration.deployStatus, words.translator);
   w.text(
-    applied
-      ? `Configuration: ${deployStatusText(configuration.deployStatus)}${configuration.appliedAt ? `, applied${words.when(configuration.appliedAt, configuration.workstation, configuration.appliedBy)}` : ''}.`
-      : `Configuration: ${deployStatusText(configuration.deployStatus)}; no configuration applied yet.`,
+    !applied
+      ? words.t('report:configuration.none', { status: deployStatus })
+      : configuration.appliedAt
+        ? words.t('report:configuration.applied', { status: deployStatus, ...words.when(configuration.appliedAt, configuration.workstation, configuration.appliedBy) })
+        : words.t('report:configuration.status', { status: deployStatus }),
     { indent: 10 },
   );
   parametersBlock(w, device, words);
   const test = device.functionTest;
-  if (test.result === null) w.text('Function test: not done since the configuration was applied.', { indent: 10, color: RED });
+  if (test.result === null) w.text(words.t('report:functionTest.none'), { indent: 10, color: RED });
   else {
-    w.text(`Function test: ${test.result === 'pass' ? 'PASSED' : 'FAILED'}${test.at ? ' on' : ''}${words.when(test.at, test.workstation, test.by)}.`, { indent: 10, color: test.result === 'pass' ? GREEN : RED });
-    if (test.reactions) w.text(`Receivers and their reaction times: ${test.reactions}`, { indent: 20 });
-    if (test.note) w.text(`Note: ${test.note}`, { indent: 20 });
+    w.text(words.t('report:functionTest.result', { result: test.result, ...words.when(test.at, test.workstation, test.by) }), { indent: 10, color: test.result === 'pass' ? GREEN : RED });
+    if (test.reactions) w.text(words.t('report:functionTest.reactions', { reactions: test.reactions }), { indent: 20 });
+    if (test.note) w.text(words.t('report:functionTest.note', { note: test.note }), { indent: 20 });
   }
   w.gap(12);
 }
 
 /** Who confirmed the parameters and when, in words, then the verified table with both values (issue 26). */
-function parametersBlock(w: Writer, device: ReportDevice, words: Words): void {
+function parametersBlock(w: Writer, device: ReportDevice, words: Phrases): void {
   const p = device.parameters;
   if (!p) {
-    w.text('Parameters: not read back from the device since the configuration was applied.', { indent: 10, color: RED });
+    w.text(words.t('report:parameters.none'), { indent: 10, color: RED });
     return;
   }
   const confirmed = p.match && p.confirmedBy !== null;
   const verdict = !p.match
-    ? 'they DIFFER from the configuration'
+    ? words.t('report:parameters.differ')
     : confirmed
-      ? `verified, confirmed by ${p.confirmedBy}${p.confirmedAt ? ` on ${words.time(p.confirmedAt)}` : ''}`
-      : 'they match, but no one confirmed them';
-  w.text(`Parameters: ${verdict}.`, { indent: 10, color: confirmed ? GREEN : RED });
-  const checksum = p.match ? `checksum ${p.checksumShort} as intended` : `checksum ${p.checksumShort} running, ${p.intendedChecksum.slice(-8).toUpperCase()} intended`;
-  w.text(`Read back${words.when(p.at, p.workstation, null)} with ${p.toolRelease}; ${checksum} (${p.checksumBy === 'device' ? 'computed by the device' : 'computed by the tool from the values read'}).`, { indent: 20, size: 9 });
+      ? words.t('report:parameters.confirmed', { person: p.confirmedBy ?? '', ...words.when(p.confirmedAt, null, null) })
+      : words.t('report:parameters.unconfirmed');
+  w.text(verdict, { indent: 10, color: confirmed ? GREEN : RED });
+  w.text(
+    words.t('report:parameters.readBack', {
+      ...words.when(p.at, p.workstation, null),
+      tool: p.toolRelease,
+      match: p.match ? 'yes' : 'no',
+      running: p.checksumShort,
+      intended: p.intendedChecksum.slice(-8).toUpperCase(),
+      by: p.checksumBy === 'device' ? 'device' : 'tool',
+    }),
+    { indent: 20, size: 9 },
+  );
   w.gap(2);
-  const rows: Cell[][] = [[{ text: 'Parameter' }, { text: 'Intended' }, { text: 'Running on the device' }, { text: '' }]];
+  const rows: Cell[][] = [[{ text: words.t('report:column.parameter') }, { text: words.t('report:column.intended') }, { text: words.t('report:column.running') }, { text: '' }]];
   for (const row of p.rows) {
     const color = row.match ? BLACK : RED;
-    rows.push([{ text: row.label, color }, { text: pdfValue(row.intended, row.unit, row.key), color }, { text: pdfValue(row.running, row.unit, row.key), color }, { text: row.match ? 'same' : 'DIFFERS', color: row.match ? GREY : RED }]);
+    rows.push([
+      { text: parameterLabel(row.key, words.translator), color },
+      { text: pdfValue(row.intended, row.unit, row.key, words), color },
+      { text: pdfValue(row.running, row.unit, row.key, words), color },
+      { text: row.match ? words.t('report:column.same') : words.t('report:column.differs'), color: row.match ? GREY : RED },
+    ]);
   }
   w.table([170, 120, 120, 50], rows, { size: 8, indent: 20, header: true });
   w.gap(4);
 }
 
 /** For the one who did the work and the one who accepts it: name, date, signature line. */
-function signOff(w: Writer, report: CommissioningReport): void {
+function signOff(w: Writer, report: CommissioningReport, words: Phrases): void {
   w.keep(170);
-  w.text('Sign-off', { size: 13, font: 'bold' });
-  w.text('By signing, the technician confirms the work described in this report was done as described, and the person accepting it confirms the system was handed over in this state.', { size: 9, color: GREY });
+  w.text(words.t('report:signOff.heading'), { size: 13, font: 'bold' });
+  w.text(words.t('report:signOff.text'), { size: 9, color: GREY });
   w.gap(10);
   const half = CONTENT / 2;
-  w.side([{ x: 0, text: 'Work done by (technician)' }, { x: half + 10, text: 'Accepted by (customer or site manager)' }], { font: 'bold' });
+  w.side([{ x: 0, text: words.t('report:signOff.technician') }, { x: half + 10, text: words.t('report:signOff.accepted') }], { font: 'bold' });
   // The person named by the ledger as having confirmed the parameters is the one who did the work.
   const technicians = report.people.filter((p) => p.role === 'confirmed the parameters').map((p) => p.name);
   for (const [label, technician] of [
-    ['Name:', technicians.length > 0 ? namesText(technicians) : null],
-    ['Date:', null],
-    ['Signature:', null],
+    [words.t('report:signOff.name'), technicians.length > 0 ? namesText(technicians, words.translator.locale) : null],
+    [words.t('report:signOff.date'), null],
+    [words.t('report:signOff.signature'), null],
   ] as const) {
     w.down(28);
     w.blank(0, label, half - 20, technician);
@@ -288,30 +309,33 @@ function zoneText(zone: string, shortName: string): string {
   return shortName === '' || shortName === zone ? zone : `${zone} (${shortName})`;
 }
 
+const LEDGER_STEP: Record<ReportLedgerEntry['step'], string> = {
+  'firmware install': 'firmware',
+  'configuration apply': 'configuration',
+  'parameter verification': 'parameters',
+  'function test': 'test',
+};
+
 /** The exact values, each where `ledger verify --entry` and the service's records can be checked against it. */
-function appendix(w: Writer, report: CommissioningReport, words: Words): void {
+function appendix(w: Writer, report: CommissioningReport, words: Phrases): void {
   w.newPage();
-  w.text('Appendix: exact values, to check against the ledger', { size: 13, font: 'bold' });
+  w.text(words.t('report:appendix.heading'), { size: 13, font: 'bold' });
   w.gap(4);
   const hashes = report.devices.flatMap((d) => d.ledgerEntries.map((e) => e.hash));
-  w.text(
-    `Every line of this report comes from entries of the ledger of workstation ${report.workstation} (the one that made it). To check them, run on that workstation:`,
-    { size: 9 },
-  );
+  w.text(words.t('report:appendix.intro', { workstation: report.workstation }), { size: 9 });
   w.text(`provisioner ledger verify --entry HASH${hashes.length > 1 ? ' --entry HASH ...' : ''}`, { font: 'mono', size: 9, indent: 10 });
-  w.text(
-    'with the entry hashes below. It must say that every link of the local ledger holds and, for each hash, "in this ledger, every link up to it holds" with the entry number printed here. A hash it does not find, or a broken link before it, means that line of the report is not proven.',
-    { size: 9 },
-  );
+  w.text(words.t('report:appendix.expect'), { size: 9 });
   w.gap(4);
+  // Entry numbers are identifiers: written as digits, never grouped ("1234", not "1.234").
+  const seq = String(report.ledger.headSeq);
   w.text(
     report.ledger.intact
-      ? `The ledger held ${report.ledger.entries} entries of this workstation and every link held. The report was made from its head: entry ${report.ledger.headSeq}, hash`
-      : `The ledger is BROKEN at ${report.ledger.broken ?? 'an entry'}: entries from there on are not proven. The report was made from its head: entry ${report.ledger.headSeq}, hash`,
+      ? words.t('report:appendix.intact', { entries: report.ledger.entries, seq })
+      : words.t('report:appendix.broken', { where: report.ledger.broken ?? '?', seq }),
     { size: 9, color: report.ledger.intact ? BLACK : RED },
   );
   w.text(report.ledger.head, { font: 'mono', size: 8, indent: 10 });
-  w.text('Entries added later follow it; "provisioner ledger verify --json" names the current head ("local.head").', { size: 9, color: GREY });
+  w.text(words.t('report:appendix.later'), { size: 9, color: GREY });
   w.gap(8);
   const label = 180;
   const valueWidth = CONTENT - label;
@@ -319,80 +343,112 @@ function appendix(w: Writer, report: CommissioningReport, words: Words): void {
   w.table(
     [label, valueWidth],
     [
-      [{ text: 'Report made' }, mono(report.generatedAt)],
-      [{ text: 'Configuration id' }, mono(report.configuration.id)],
-      [{ text: 'Organization' }, mono(report.orgId)],
-      [{ text: 'Workstation' }, mono(report.workstation)],
-      [{ text: 'Times in this report' }, { text: zoneText(report.timeZone, words.time(report.generatedAt).split(' ').at(-1) ?? '') }],
+      [{ text: words.t('report:appendix.reportMade') }, mono(report.generatedAt)],
+      [{ text: words.t('report:appendix.language') }, mono(words.translator.language)],
+      [{ text: words.t('report:appendix.configurationId') }, mono(report.configuration.id)],
+      [{ text: words.t('report:appendix.organization') }, mono(report.orgId)],
+      [{ text: words.t('report:appendix.workstation') }, mono(report.workstation)],
+      [{ text: words.t('report:appendix.timeZone') }, { text: zoneText(report.timeZone, timeZoneShortName(report.generatedAt, report.timeZone, words.translator.locale)) }],
     ],
   );
   for (const device of report.devices) {
     w.gap(8);
     const rows: Cell[][] = [[{ text: device.serialNumber }, { text: '' }]];
-    rows.push([{ text: 'Firmware image SHA-256' }, device.firmware.imageSha256 ? mono(device.firmware.imageSha256) : { text: 'not known on this workstation (no ledger entry of its install names it, and its bundle is not in the firmware cache)' }]);
-    if (device.firmware.signedBy) rows.push([{ text: 'Release key (name and key id)' }, mono(device.firmware.signedBy)]);
-    rows.push([{ text: 'syncId of the configuration' }, device.configuration.syncId ? mono(device.configuration.syncId) : { text: 'none: no configuration applied yet' }]);
+    rows.push([{ text: words.t('report:appendix.imageSha256') }, device.firmware.imageSha256 ? mono(device.firmware.imageSha256) : { text: words.t('report:appendix.imageUnknown') }]);
+    if (device.firmware.signedBy) rows.push([{ text: words.t('report:appendix.releaseKey') }, mono(device.firmware.signedBy)]);
+    rows.push([{ text: words.t('report:appendix.syncId') }, device.configuration.syncId ? mono(device.configuration.syncId) : { text: words.t('report:appendix.syncNone') }]);
     for (const workstation of new Set([device.configuration.workstation, device.functionTest.workstation, device.parameters?.workstation ?? null])) {
-      if (workstation && workstation !== report.workstation) rows.push([{ text: `Workstation ${workstation.slice(0, 8)}` }, mono(workstation)]);
+      if (workstation && workstation !== report.workstation) rows.push([{ text: words.t('report:appendix.otherWorkstation', { short: workstation.slice(0, 8) }) }, mono(workstation)]);
     }
     if (device.parameters) {
-      rows.push([{ text: 'Parameter checksum, running' }, mono(device.parameters.runningChecksum)]);
-      rows.push([{ text: 'Parameter checksum, intended' }, mono(device.parameters.intendedChecksum)]);
-      rows.push([{ text: 'Tool build' }, mono(`${device.parameters.toolRelease} (${device.parameters.toolBuild})`)]);
+      rows.push([{ text: words.t('report:appendix.checksumRunning') }, mono(device.parameters.runningChecksum)]);
+      rows.push([{ text: words.t('report:appendix.checksumIntended') }, mono(device.parameters.intendedChecksum)]);
+      rows.push([{ text: words.t('report:appendix.toolBuild') }, mono(`${device.parameters.toolRelease} (${device.parameters.toolBuild})`)]);
     }
-    if (device.ledgerEntries.length === 0) rows.push([{ text: 'Ledger entries' }, { text: 'none on this workstation' }]);
-    for (const entry of device.ledgerEntries) rows.push([{ text: `Ledger entry ${entry.seq}: ${entry.step}, ${words.time(entry.at)}` }, mono(entry.hash)]);
+    if (device.ledgerEntries.length === 0) rows.push([{ text: words.t('report:appendix.ledgerEntries') }, { text: words.t('report:appendix.ledgerNone') }]);
+    for (const entry of device.ledgerEntries) {
+      rows.push([{ text: words.t('report:appendix.ledgerEntry', { seq: String(entry.seq), step: LEDGER_STEP[entry.step], time: words.time(entry.at) }) }, mono(entry.hash)]);
+    }
     w.table([label, valueWidth], rows, { header: true });
   }
 }
 
-export async function renderReportPdf(report: CommissioningReport): Promise<Uint8Array> {
+/**
+ * A safety parameter's value in the report's language. The report's JSON carries the English
+ * words the configuration diff writes ('not set', 'on', 'CANopen'); the few that are words, not
+ * numbers with units, are said again in the report's language here.
+ */
+function safetyValueText(parameter: ReportSafetyParameter, words: Phrases): string {
+  const value = parameter.value;
+  const word = ({ 'not set': 'report:value.notSet', none: 'report:value.none', on: 'report:value.on', off: 'report:value.off', 'a password': 'report:value.password' } as Record<string, string>)[value];
+  if (word !== undefined) return words.t(word);
+  if (parameter.field === 'canMode') {
+    const mode = CAN_MODES.find((m: CanMode) => canModeLabel(m) === value);
+    if (mode !== undefined) return canModeLabel(mode, words.translator);
+  }
+  return value;
+}
+
+/** Every text of the report model that may need a font beyond the standard ones (names, notes, the configuration's). */
+function dataText(report: CommissioningReport): string {
+  return JSON.stringify(report);
+}
+
+export async function renderReportPdf(report: CommissioningReport, options: ReportPdfOptions = {}): Promise<Uint8Array> {
+  const language = options.language ?? SOURCE_LANGUAGE;
+  const translator = createTranslator(language);
+  const words = new Phrases(report, translator);
   const doc = await PDFDocument.create();
-  const title = `Commissioning report: ${report.configuration.name}`;
-  doc.setTitle(printable(title));
+  const title = words.t('report:titleFor', { name: report.configuration.name });
+  doc.setTitle(title);
   doc.setCreator('Provisioner');
+  // The document says its language to readers and screen readers (the PDF catalog's /Lang).
+  doc.setLanguage(translator.locale);
   doc.setCreationDate(new Date(report.generatedAt));
-  const w = new Writer(doc, {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-    mono: await doc.embedFont(StandardFonts.Courier),
-  });
-  const words = new Words(report);
+  const fonts = await ReportFonts.embed(doc, language === 'zh' ? 'required' : 'if-used', () => dataText(report));
+  const w = new Writer(doc, fonts);
   const commissioned = report.devices.filter((d) => d.commissioning === 'commissioned').length;
-  w.text('Commissioning report', { size: 18, font: 'bold' });
-  w.text(`Configuration "${report.configuration.name}"`, { size: 12 });
+  const total = report.devices.length;
+  w.text(words.t('report:title'), { size: 18, font: 'bold' });
+  w.text(words.t('report:configurationLine', { name: report.configuration.name }), { size: 12 });
   w.gap(6);
-  const people = report.people.map(personText);
+  const people = report.people.map((person) => personText(person, words));
+  const languageName = language === PSEUDO_LANGUAGE ? PSEUDO_LANGUAGE : LANGUAGE_NAMES[language];
   w.table(
     [110, CONTENT - 110],
     [
-      [{ text: 'Result' }, { text: `${commissioned} of ${report.devices.length} devices commissioned`, color: commissioned === report.devices.length && commissioned > 0 ? GREEN : RED }],
-      [{ text: 'Work done by' }, { text: people.length > 0 ? people.join('; ') : 'no one is named in the ledger entries of these devices' }],
-      [{ text: 'Made' }, { text: `${words.time(report.generatedAt)} on this workstation` }],
-      [{ text: 'Service' }, { text: report.service }],
+      [{ text: words.t('report:summary.result') }, { text: words.t('report:summary.resultValue', { commissioned, total }), color: commissioned === total && commissioned > 0 ? GREEN : RED }],
+      [{ text: words.t('report:summary.workDoneBy') }, { text: people.length > 0 ? people.join('; ') : words.t('report:summary.noOne') }],
+      [{ text: words.t('report:summary.made') }, { text: words.t('report:summary.madeValue', { time: words.time(report.generatedAt) }) }],
+      [{ text: words.t('report:summary.service') }, { text: report.service }],
       [
-        { text: 'Ledger' },
+        { text: words.t('report:summary.ledger') },
         report.ledger.intact
-          ? { text: `${report.ledger.entries} entries, every link holds; the appendix says how to check each line of this report against it` }
-          : { text: `BROKEN at ${(report.ledger.broken ?? 'an entry').replace(/ \(hash [0-9a-f]+…\)/, '')}: entries from there on are not proven (the appendix names the entry by its hash)`, color: RED },
+          ? { text: words.t('report:summary.ledgerIntact', { entries: report.ledger.entries }) }
+          : { text: words.t('report:summary.ledgerBroken', { where: (report.ledger.broken ?? '?').replace(/ \(hash [0-9a-f]+…\)/, '') }), color: RED },
       ],
+      [{ text: words.t('report:summary.language') }, { text: words.t('report:summary.languageValue', { name: languageName, code: language }) }],
     ],
     { size: 10 },
   );
   w.gap(8);
-  w.text('Safety parameters', { size: 13, font: 'bold' });
-  w.table([200, CONTENT - 210], [[{ text: 'Parameter' }, { text: 'Value in the configuration' }], ...report.safetyParameters.map((p) => [{ text: p.label }, { text: p.value }])], { indent: 10, header: true });
+  w.text(words.t('report:safetyParameters'), { size: 13, font: 'bold' });
+  w.table(
+    [200, CONTENT - 210],
+    [[{ text: words.t('report:column.parameter') }, { text: words.t('report:column.valueInConfiguration') }], ...report.safetyParameters.map((p) => [{ text: fieldLabel(p.field, translator) }, { text: safetyValueText(p, words) }])],
+    { indent: 10, header: true },
+  );
   w.gap(8);
-  w.text(`Devices (${commissioned} of ${report.devices.length} commissioned)`, { size: 13, font: 'bold' });
+  w.text(words.t('report:devices', { commissioned, total }), { size: 13, font: 'bold' });
   w.gap(4);
   for (const device of report.devices) deviceBlock(w, device, words);
-  signOff(w, report);
+  signOff(w, report, words);
   appendix(w, report, words);
-  w.footers(title);
+  w.footers((page, pages) => words.t('report:footer', { title, page, pages }));
   return doc.save();
 }
 
-/** A parameter's value as the screens show it ('500 ms', 'CANopen'), with a plain '-' for unset in the PDF's standard fonts. */
-function pdfValue(value: ParameterValue, unit: string, key: string): string {
-  return value === null ? '-' : parameterValueText(value, unit, key);
+/** A parameter's value as the screens show it ('500 ms', 'CANopen', 'ja'), with a plain '-' for unset. */
+function pdfValue(value: ParameterValue, unit: string, key: string, words: Phrases): string {
+  return value === null ? '-' : parameterValueLabel(value, unit, key, words.translator);
 }

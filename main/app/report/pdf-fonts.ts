@@ -1,0 +1,177 @@
+import { access, readFile } from 'node:fs/promises';
+import fontkit from '@pdf-lib/fontkit';
+import { StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+
+/**
+ * The fonts a report needs, and text drawn through them. Latin text (English, and German, French
+ * and Spanish with their ä ö ü ß é è ç ñ « ») is set in the PDF standard fonts Helvetica and
+ * Courier, whose WinAnsi encoding holds all of it: nothing is embedded and every reader has them.
+ * Chinese needs a CJK font: DroidSansFallbackFull.ttf from Debian's fonts-droid-fallback (a plain
+ * TrueType file; docs/decisions.md says why this one), embedded as a subset of the glyphs the
+ * report uses (@pdf-lib/fontkit), so a report grows by tens of kilobytes, not four megabytes.
+ *
+ * The CJK font has no Latin letters, so a line is drawn in runs: each character in the standard
+ * font when WinAnsi has it, else in the CJK font when that has it, else as "?" (a character no
+ * font here can show stays visible as missing, never silently dropped).
+ */
+
+export type FontName = 'regular' | 'bold' | 'mono';
+
+/** Where Debian puts the CJK font, first the package we name in .ci/run and the README. */
+export const CJK_FONT_PATHS = ['/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf', '/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf'] as const;
+
+/** Set to a .ttf or .otf file with Chinese glyphs to use it instead of the Debian package's. */
+export const CJK_FONT_VARIABLE = 'PROVISIONER_CJK_FONT';
+
+/** A report that needs a font this machine lacks, said with how to get it. */
+export class ReportFontError extends Error {
+  override readonly name = 'ReportFontError';
+}
+
+const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/u;
+/** Characters a line must not start with (CJK closing punctuation): they stay with the one before. */
+const CLOSING = /[，。、：；！？）」』】〕〉》”’…·%]/u;
+/** Characters a line must not end with (CJK opening punctuation): they stay with the one after. */
+const OPENING = /[（「『【〔〈《“‘]/u;
+
+/** Whether a text has any character only a CJK font can show. */
+export function needsCjkFont(text: string): boolean {
+  return CJK.test(text);
+}
+
+/** The first CJK font file that exists: the one named by PROVISIONER_CJK_FONT, else Debian's. Null when there is none. */
+export async function findCjkFont(environment: Readonly<Record<string, string | undefined>> = process.env): Promise<string | null> {
+  const asked = environment[CJK_FONT_VARIABLE];
+  const candidates = asked ? [asked] : CJK_FONT_PATHS;
+  for (const path of candidates) {
+    try {
+      await access(path);
+      return path;
+    } catch {
+      // Not there: the next one.
+    }
+  }
+  return null;
+}
+
+/** Stand-ins for the few characters our own messages use that WinAnsi lacks. */
+const STAND_INS: Readonly<Record<string, string>> = { '→': '->', '\u202f': ' ', '\u2009': ' ', '\u00a0': ' ', '\u3000': ' ' };
+
+interface Run {
+  text: string;
+  font: PDFFont;
+}
+
+/** The report's fonts, and how a text is measured, wrapped and drawn with them. */
+export class ReportFonts {
+  private readonly winAnsi: ReadonlySet<number>;
+  private readonly cjkGlyphs: ReadonlySet<number>;
+
+  private constructor(
+    private readonly latin: Record<FontName, PDFFont>,
+    private readonly cjk: PDFFont | null,
+  ) {
+    this.winAnsi = new Set(latin.regular.getCharacterSet());
+    this.cjkGlyphs = new Set(cjk?.getCharacterSet() ?? []);
+  }
+
+  /**
+   * Embeds the fonts `texts` need: the standard ones always, the CJK font (as a subset) when
+   * `cjk` is 'required' (a Chinese report) or when some text has a CJK character and the font
+   * is on this machine. A Chinese report without the font is refused, saying how to install it.
+   */
+  static async embed(doc: PDFDocument, cjk: 'required' | 'if-used' | 'no', texts: () => string): Promise<ReportFonts> {
+    const latin = {
+      regular: await doc.embedFont(StandardFonts.Helvetica),
+      bold: await doc.embedFont(StandardFonts.HelveticaBold),
+      mono: await doc.embedFont(StandardFonts.Courier),
+    };
+    const wanted = cjk === 'required' || (cjk === 'if-used' && needsCjkFont(texts()));
+    if (!wanted) return new ReportFonts(latin, null);
+    const path = await findCjkFont();
+    if (path === null) {
+      if (cjk === 'required') {
+        throw new ReportFontError(
+          `A report in Chinese needs a font with Chinese characters, and none is installed: install the Debian package fonts-droid-fallback (apt-get install fonts-droid-fallback), or set ${CJK_FONT_VARIABLE} to a .ttf or .otf file with Chinese glyphs.`,
+        );
+      }
+      return new ReportFonts(latin, null);
+    }
+    doc.registerFontkit(fontkit);
+    const bytes = await readFile(path);
+    return new ReportFonts(latin, await doc.embedFont(bytes, { subset: true }));
+  }
+
+  /** The text cut into runs of one font each. */
+  private runs(text: string, name: FontName): Run[] {
+    const runs: Run[] = [];
+    for (const character of text) {
+      const codePoint = character.codePointAt(0) ?? 0x3f;
+      let font = this.latin[name];
+      let shown = character;
+      if (!this.winAnsi.has(codePoint)) {
+        if (this.cjk !== null && this.cjkGlyphs.has(codePoint)) font = this.cjk;
+        else shown = STAND_INS[character] ?? '?';
+      }
+      const last = runs.at(-1);
+      if (last && last.font === font) last.text += shown;
+      else runs.push({ text: shown, font });
+    }
+    return runs;
+  }
+
+  width(text: string, name: FontName, size: number): number {
+    return this.runs(text, name).reduce((sum, run) => sum + run.font.widthOfTextAtSize(run.text, size), 0);
+  }
+
+  draw(page: PDFPage, text: string, at: { x: number; y: number; size: number; font: FontName; color: Color }): void {
+    let x = at.x;
+    for (const run of this.runs(text, at.font)) {
+      page.drawText(run.text, { x, y: at.y, size: at.size, font: run.font, color: at.color });
+      x += run.font.widthOfTextAtSize(run.text, at.size);
+    }
+  }
+
+  /**
+   * Lines of at most `width` points. Latin text breaks at spaces; Chinese, which has none, between
+   * any two characters, but never before closing punctuation nor after opening punctuation. A word
+   * longer than a line (a hash) stands on a line of its own.
+   */
+  wrap(text: string, name: FontName, size: number, width: number): string[] {
+    const lines: string[] = [];
+    let line = '';
+    for (const token of breakable(text)) {
+      const next = line === '' ? token.text : `${line}${token.gap}${token.text}`;
+      if (line === '' || this.width(next, name, size) <= width) line = next;
+      else {
+        lines.push(line);
+        line = token.text;
+      }
+    }
+    lines.push(line);
+    return lines;
+  }
+}
+
+/** The pieces a line may break between, each with the spaces before it. */
+export function breakable(text: string): { gap: string; text: string }[] {
+  const tokens: { gap: string; text: string }[] = [];
+  let gap = '';
+  let current: { gap: string; text: string } | null = null;
+  for (const character of text) {
+    if (character === ' ') {
+      current = null;
+      gap += ' ';
+      continue;
+    }
+    const previous = current ? [...current.text].at(-1) : undefined;
+    const cjkBoundary = previous !== undefined && (CJK.test(character) || CJK.test(previous)) && !CLOSING.test(character) && !OPENING.test(previous);
+    if (current === null || cjkBoundary) {
+      current = { gap, text: '' };
+      tokens.push(current);
+      gap = '';
+    }
+    current.text += character;
+  }
+  return tokens;
+}
