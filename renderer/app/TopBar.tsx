@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '../components/misc';
 import { LanguageSelect } from '../i18n/LanguageSelect';
 import { signedIn, useSession } from '../stores/session';
+import { ThemeSelect } from '../theme/ThemeSelect';
 import { useOutbox } from '../stores/outbox';
 import { useNavigation } from '../stores/navigation';
 
@@ -53,6 +54,7 @@ export function TopBar() {
       </dl>
       <div className="topbar__actions">
         <LanguageSelect />
+        <ThemeSelect />
         <button type="button" className={`button button--quiet${pending > 0 ? ' topbar__outbox--pending' : ''}`} onClick={() => go('outbox')}>
           {t('app:topbar.outboxPending', { count: pending })}
         </button>

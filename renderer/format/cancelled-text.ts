@@ -1,4 +1,5 @@
 import type { JobView } from '../../domain/jobs';
+import { englishWords, type Words } from './words';
 
 /**
  * A cancelled job in one sentence of the screen's words (issue 32): where it stopped and what Retry
@@ -6,12 +7,12 @@ import type { JobView } from '../../domain/jobs';
  * and its code. A firmware upload stopped part way is kept by the device, so Retry resumes it; any
  * other step starts again from the beginning.
  */
-export function cancelledSentence(job: Pick<JobView, 'phase' | 'step' | 'bytesDone' | 'bytesTotal' | 'steps'>): string {
+export function cancelledSentence(job: Pick<JobView, 'phase' | 'step' | 'bytesDone' | 'bytesTotal' | 'steps'>, words: Words = englishWords()): string {
   if (job.phase !== 'cancelled') return '';
-  if (job.steps.some((s) => s.reason === 'cancelled before it started')) return 'Cancelled before it started. Retry starts it.';
+  if (job.steps.some((s) => s.reason === 'cancelled before it started')) return words.t('workbench:cancelled.beforeStart');
   const { bytesDone, bytesTotal } = job;
   if (job.step === 'firmware' && bytesTotal !== null && bytesTotal > 0 && bytesDone > 0 && bytesDone < bytesTotal) {
-    return `Cancelled at ${Math.floor((bytesDone / bytesTotal) * 100)} %. Retry resumes from there.`;
+    return words.t('workbench:cancelled.partWay', { percent: Math.floor((bytesDone / bytesTotal) * 100) / 100 });
   }
-  return 'Cancelled. Retry starts it again.';
+  return words.t('workbench:cancelled.again');
 }

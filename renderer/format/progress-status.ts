@@ -1,6 +1,7 @@
 import { FINISHED_PHASES, type JobAction, type JobView } from '../../domain/jobs';
 import { durationText, phaseText, rateText, secondsLeft, silenceText } from '../../domain/job-text';
 import { codingDetail } from '../../domain/files/content-coding';
+import { englishWords, listText, type Words } from './words';
 
 export { phaseText, secondsLeft };
 
@@ -26,14 +27,14 @@ export interface ProgressStatus {
   tone: ProgressTone;
 }
 
-export function actionText(action: JobAction): string {
+export function actionText(action: JobAction, words: Words = englishWords()): string {
   switch (action) {
     case 'firmware':
-      return 'Update firmware';
+      return words.t('workbench:action.firmware');
     case 'configuration':
-      return 'Apply configuration';
+      return words.t('workbench:action.configuration');
     case 'both':
-      return 'Firmware and configuration';
+      return words.t('workbench:action.bothLong');
   }
 }
 
@@ -80,46 +81,53 @@ function stepPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal'>): 
   }
 }
 
-export function progressStatus(job: JobView | null): ProgressStatus {
-  if (!job) return { label: 'Idle', percent: null, percentText: '', codingText: '', codingDetail: '', rateText: '', timeLeftText: '', tone: 'idle' };
+export function progressStatus(job: JobView | null, words: Words = englishWords()): ProgressStatus {
+  if (!job) return { label: words.t('workbench:progress.idle'), percent: null, percentText: '', codingText: '', codingDetail: '', rateText: '', timeLeftText: '', tone: 'idle' };
   const percent = jobPercent(job);
   const transferring = job.phase === 'uploading' || job.phase === 'downloading';
   const left = secondsLeft(job);
   // A silent link replaces the phase's words: the technician must see the cable, not a frozen bar.
-  const silence = silenceText(job);
+  const silence = silenceText(job, words);
   return {
-    label: job.phase === 'failed' && job.resultMessage ? `Failed: ${job.resultMessage}` : silence || (doneLabel(job) ?? phaseText(job.phase, job.step)),
+    label:
+      job.phase === 'failed' && job.resultMessage
+        ? words.t('workbench:progress.failed', { message: job.resultMessage })
+        : silence || (doneLabel(job, words) ?? phaseText(job.phase, job.step, {}, words)),
     percent,
-    percentText: percent === null ? '' : `${Math.floor(percent)}%`,
+    percentText: percent === null ? '' : new Intl.NumberFormat(words.locale, { style: 'percent', maximumFractionDigits: 0 }).format(Math.floor(percent) / 100),
     codingText: job.phase === 'uploading' && job.transferCoding ? job.transferCoding : '',
     codingDetail: job.phase === 'uploading' && job.transferCoding ? codingDetail(job.transferCoding) || job.transferCoding : '',
     rateText: transferring && !silence ? rateText(job.rateBytesPerSecond) : '',
-    timeLeftText: left === null ? '' : `${durationText(left)} left`,
+    timeLeftText: left === null ? '' : words.t('workbench:progress.timeLeft', { duration: durationText(left) }),
     tone: job.phase === 'done' ? 'done' : job.phase === 'failed' ? 'failed' : job.phase === 'cancelled' ? 'cancelled' : 'running',
   };
 }
 
-function doneLabel(job: JobView): string | null {
+function doneLabel(job: JobView, words: Words): string | null {
   if (job.phase !== 'done') return null;
-  const parts: string[] = [];
-  if (job.firmwareVersion && job.action !== 'configuration') parts.push(`firmware ${job.firmwareVersion}`);
-  if (job.syncId && job.action !== 'firmware') parts.push('configuration applied');
-  const queued = job.confirmation === 'queued' ? ' (confirmation waiting in outbox)' : '';
-  return parts.length > 0 ? `Done: ${parts.join(', ')}${queued}` : `Done${queued}`;
+  const firmware = Boolean(job.firmwareVersion && job.action !== 'configuration');
+  const configuration = Boolean(job.syncId && job.action !== 'firmware');
+  const result = firmware && configuration ? 'both' : firmware ? 'firmware' : configuration ? 'configuration' : 'none';
+  return words.t('workbench:progress.done', { result, version: job.firmwareVersion ?? '', queued: job.confirmation === 'queued' ? 'yes' : 'no' });
 }
 
 /** The workbench's jobs in one line, for its toolbar while they run: "3 running, 12 done, 1 failed". */
-export function workbenchSummary(jobs: readonly JobView[]): string {
-  if (jobs.length === 0) return 'No jobs yet';
+export function workbenchSummary(jobs: readonly JobView[], words: Words = englishWords()): string {
+  if (jobs.length === 0) return words.t('workbench:summary.noJobs');
   const count = (test: (j: JobView) => boolean) => jobs.filter(test).length;
+  const running = count((j) => !isFinished(j));
+  const done = count((j) => j.phase === 'done');
+  const failed = count((j) => j.phase === 'failed');
+  const cancelled = count((j) => j.phase === 'cancelled');
+  // A count of none is not said.
   const parts = [
-    [count((j) => !isFinished(j)), 'running'],
-    [count((j) => j.phase === 'done'), 'done'],
-    [count((j) => j.phase === 'failed'), 'failed'],
-    [count((j) => j.phase === 'cancelled'), 'cancelled'],
-  ] as const;
-  return parts
-    .filter(([n]) => n > 0)
-    .map(([n, word]) => `${n} ${word}`)
-    .join(', ');
+    running > 0 ? words.t('workbench:summary.running', { count: running }) : '',
+    done > 0 ? words.t('workbench:summary.done', { count: done }) : '',
+    failed > 0 ? words.t('workbench:summary.failed', { count: failed }) : '',
+    cancelled > 0 ? words.t('workbench:summary.cancelled', { count: cancelled }) : '',
+  ];
+  return listText(
+    words,
+    parts.filter((part) => part !== ''),
+  );
 }

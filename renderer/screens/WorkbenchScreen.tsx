@@ -1,8 +1,10 @@
 import { Fragment, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, EmptyRow, ScreenHeader } from '../components/misc';
 import { ProgressCell } from '../components/ProgressCell';
-import { linkText, needsDetail, needsSomething, needsText, protocolText } from '../format/device-needs';
+import { blockedText, linkText, needsDetail, needsSomething, needsText, protocolText, sharedSerialText } from '../format/device-needs';
+import { useTranslator } from '../i18n/I18nProvider';
 import { isFinished, workbenchSummary } from '../format/progress-status';
 import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../stores/workbench';
 import { useCapability } from '../stores/session';
@@ -18,6 +20,8 @@ import { AddSimulatedDevice, PressEstopButton, useSimulatedBench } from '../work
 
 /** Devices attached over USB, BLE or IP, live, and the jobs that provision them. */
 export function WorkbenchScreen() {
+  const { t } = useTranslation();
+  const words = useTranslator();
   const devices = useWorkbench((s) => s.devices);
   const jobs = useWorkbench((s) => s.jobs);
   const selected = useWorkbench((s) => s.selected);
@@ -37,24 +41,24 @@ export function WorkbenchScreen() {
   const shownJobs = devices.map((d) => jobForDevice(d, jobs)).filter((j) => j !== null);
   const chosen = selected.filter((id) => selectable.includes(id));
   const chosenDevices = devices.filter((d) => chosen.includes(d.linkId));
-  const offers = actionOffers(chosenDevices);
+  const offers = actionOffers(chosenDevices, words);
   const blocked = blockedDevices(chosenDevices);
   // Two attached devices claiming one serial number: said once per serial, not once per row.
-  const sharedChosen = [...new Set(chosenDevices.flatMap((d) => (d.sharedSerial ? [d.sharedSerial.reason] : [])))];
+  const sharedChosen = [...new Set(chosenDevices.flatMap((d) => (d.sharedSerial && d.serialNumber ? [sharedSerialText(d.serialNumber, d.sharedSerial.links, words)] : [])))];
   const anyFinished = Object.values(jobs).some(isFinished);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Workbench" note={<span aria-live="polite">{devices.length} attached · {workbenchSummary(shownJobs)}</span>}>
+      <ScreenHeader title={t('workbench:title')} note={<span aria-live="polite">{t('workbench:note', { attached: devices.length, summary: workbenchSummary(shownJobs, words) })}</span>}>
         <button type="button" className="button button--quiet" onClick={() => void rescan()}>
-          Rescan
+          {t('workbench:rescan')}
         </button>
         <button type="button" className="button button--quiet" disabled={!anyFinished} onClick={() => void clearFinished()}>
-          Clear results
+          {t('workbench:clearResults')}
         </button>
       </ScreenHeader>
-      <div className="toolbar toolbar--workbench" role="toolbar" aria-label="Provision the selected devices">
-        <span className="toolbar__count">{chosen.length} selected</span>
+      <div className="toolbar toolbar--workbench" role="toolbar" aria-label={t('workbench:toolbar')}>
+        <span className="toolbar__count">{t('workbench:selected', { count: chosen.length })}</span>
         {offers.map(({ action, label, disabledReason }) => (
           <ActionButton key={action} variant={action === 'both' ? 'primary' : 'secondary'} capability="files.download" disabledReason={disabledReason} onClick={() => void start(action, chosen)} name={`workbench-${action}`}>
             {label}
@@ -64,13 +68,13 @@ export function WorkbenchScreen() {
       </div>
       {download.allowed && blocked.length > 0 ? (
         <div className="callout callout--warn workbench-blocked" role="status" data-testid="workbench-blocked">
-          “Apply configuration” and “Both” are off:{' '}
+          {t('workbench:blocked.title')}{' '}
           {blocked.map((d, i) => (
             <span key={d.linkId}>
               {i > 0 ? '; ' : ''}
-              {d.needs!.configuration.blocked!.reason}{' '}
+              {blockedText(d.needs!.configuration.blocked!, d.serialNumber ?? d.address, words)}{' '}
               <button type="button" className="button button--link" onClick={() => addToConfiguration(d.serialNumber!)}>
-                Add {d.serialNumber} in Configurations
+                {t('workbench:blocked.add', { serial: d.serialNumber ?? '' })}
               </button>
             </span>
           ))}
@@ -78,7 +82,7 @@ export function WorkbenchScreen() {
       ) : null}
       {sharedChosen.length > 0 ? (
         <div className="callout callout--bad workbench-shared-serial" role="status" data-testid="workbench-shared-serial-chosen">
-          No job can start on the selection: {sharedChosen.join(' ')}
+          {t('workbench:sharedSerial.selection', { reasons: sharedChosen.join(' ') })}
         </div>
       ) : null}
       {error ? <Callout tone="bad">{error}</Callout> : null}
@@ -96,15 +100,15 @@ export function WorkbenchScreen() {
         <thead>
           <tr>
             <th scope="col">
-              <input type="checkbox" aria-label="Select all devices" checked={allSelected} disabled={selectable.length === 0} onChange={(e) => selectAll(e.target.checked)} />
+              <input type="checkbox" aria-label={t('workbench:selectAll')} checked={allSelected} disabled={selectable.length === 0} onChange={(e) => selectAll(e.target.checked)} />
             </th>
-            <th scope="col">Device</th>
-            <th scope="col">Connection</th>
-            <th scope="col">Firmware</th>
-            <th scope="col">Needs</th>
-            <th scope="col">Progress</th>
+            <th scope="col">{t('workbench:column.device')}</th>
+            <th scope="col">{t('workbench:column.connection')}</th>
+            <th scope="col">{t('workbench:column.firmware')}</th>
+            <th scope="col">{t('workbench:column.needs')}</th>
+            <th scope="col">{t('workbench:column.progress')}</th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('workbench:column.actions')}</span>
             </th>
           </tr>
         </thead>
@@ -125,46 +129,57 @@ export function WorkbenchScreen() {
               <Fragment key={d.linkId}>
               <tr data-link={d.linkId} data-serial={d.serialNumber ?? ''} data-protocol={d.protocol ?? 'provisioner'} data-shared-serial={d.sharedSerial ? 'true' : undefined} className={[selected.includes(d.linkId) ? 'row--selected' : '', d.sharedSerial ? 'row--shared-serial' : ''].filter(Boolean).join(' ') || undefined}>
                 <td>
-                  <input type="checkbox" aria-label={`Select ${name}`} checked={selected.includes(d.linkId)} disabled={!isSelectable(d, jobs)} onChange={() => toggle(d.linkId)} />
+                  <input type="checkbox" aria-label={t('workbench:select', { name })} checked={selected.includes(d.linkId)} disabled={!isSelectable(d, jobs)} onChange={() => toggle(d.linkId)} />
                 </td>
                 <td>
                   <div className="cell-stack">
-                    <span className="mono strong">{d.serialNumber ?? 'Unidentified'}</span>
+                    {d.serialNumber ? (
+                      <span className="mono strong" translate="no">
+                        {d.serialNumber}
+                      </span>
+                    ) : (
+                      <span className="mono strong">{t('workbench:unidentified')}</span>
+                    )}
                     <span className="muted small">
-                      {d.deviceType ? <Badge>{d.deviceType}</Badge> : null} {d.model ?? d.error ?? ''}
+                      {d.deviceType ? (
+                        <span translate="no">
+                          <Badge>{d.deviceType}</Badge>
+                        </span>
+                      ) : null}{' '}
+                      {d.model ? <span translate="no">{d.model}</span> : (d.error ?? '')}
                       {/* Ours is the rule; a device that speaks the vendor's protocol says so. */}
                       {d.protocol === 'vendor' ? (
-                        <span data-testid="workbench-protocol" title="This device speaks the vendor's protocol (FORT); the same jobs run on it.">
+                        <span data-testid="workbench-protocol" title={t('workbench:protocol.vendorTitle')}>
                           {' '}
-                          <Badge>{protocolText(d)}</Badge>
+                          <Badge>{protocolText(d, words)}</Badge>
                         </span>
                       ) : null}
                     </span>
                     {d.sharedSerial ? (
                       // The row says it short (its port is in the Connection column); the whole reason,
                       // with every link that claims the serial, is the tooltip and the selection's callout.
-                      <span className="workbench-shared-serial small" data-testid="workbench-shared-serial" title={d.sharedSerial.reason}>
-                        <Badge tone="bad">Serial claimed twice</Badge> Unplug one of the {d.sharedSerial.links.length} devices; until then nothing is sent to the service for this serial and no job can start.
+                      <span className="workbench-shared-serial small" data-testid="workbench-shared-serial" title={d.serialNumber ? sharedSerialText(d.serialNumber, d.sharedSerial.links, words) : d.sharedSerial.reason}>
+                        <Badge tone="bad">{t('workbench:sharedSerial.badge')}</Badge> {t('workbench:sharedSerial.row', { count: d.sharedSerial.links.length })}
                       </span>
                     ) : null}
                   </div>
                 </td>
-                <td className="mono small cell-clip" title={`${d.linkKind}: ${d.address}`}>
+                <td className="mono small cell-clip" title={`${d.linkKind}: ${d.address}`} translate="no">
                   {linkText(d)}
                 </td>
                 <td>
-                  <span className="mono" data-testid="workbench-firmware">
+                  <span className="mono" data-testid="workbench-firmware" translate="no">
                     {d.firmwareVersion ?? '—'}
                   </span>
                 </td>
-                <td title={needsDetail(d.needs)}>
-                  {needsSomething(d.needs) ? <Badge tone="warn">{needsText(d.needs)}</Badge> : <span className="muted">{needsText(d.needs)}</span>}
+                <td title={needsDetail(d.needs, words)}>
+                  {needsSomething(d.needs) ? <Badge tone="warn">{needsText(d.needs, words)}</Badge> : <span className="muted">{needsText(d.needs, words)}</span>}
 
                   {d.needs?.configuration.blocked && d.serialNumber ? (
                     <span className="workbench-blocked small">
-                      {d.needs.configuration.blocked.reason}.{' '}
-                      <button type="button" className="button button--link" onClick={() => addToConfiguration(d.serialNumber!)} aria-label={`Add it: add ${d.serialNumber} in Configurations`}>
-                        Add it
+                      {t('workbench:blocked.sentence', { reason: blockedText(d.needs.configuration.blocked, d.serialNumber, words) })}{' '}
+                      <button type="button" className="button button--link" onClick={() => addToConfiguration(d.serialNumber!)} aria-label={t('workbench:blocked.addItLabel', { serial: d.serialNumber })}>
+                        {t('workbench:blocked.addIt')}
                       </button>
                     </span>
                   ) : null}
@@ -172,25 +187,25 @@ export function WorkbenchScreen() {
                 <td>{job && isFinished(job) && job.steps.length > 0 ? <StepOutcome job={job} label={name} /> : <ProgressCell job={job} label={name} />}</td>
                 <td className="actions-col">
                   {job && busy ? (
-                    <button type="button" className="button button--quiet" onClick={() => void cancel(job.jobId)} aria-label={`Cancel the job on ${name}`}>
-                      Cancel
+                    <button type="button" className="button button--quiet" onClick={() => void cancel(job.jobId)} aria-label={t('workbench:cancelLabel', { name })}>
+                      {t('workbench:cancel')}
                     </button>
                   ) : job && (job.phase === 'failed' || job.phase === 'cancelled') ? (
-                    <ActionButton variant="secondary" capability="files.download" disabledReason={d.sharedSerial?.reason ?? null} onClick={() => void retry(job.jobId)}>
-                      Retry
+                    <ActionButton variant="secondary" capability="files.download" disabledReason={d.sharedSerial ? (d.serialNumber ? sharedSerialText(d.serialNumber, d.sharedSerial.links, words) : d.sharedSerial.reason) : null} onClick={() => void retry(job.jobId)}>
+                      {t('workbench:retry')}
                     </ActionButton>
                   ) : null}
                   {canReview ? (
-                    <button type="button" className="button button--quiet" aria-expanded={reviewing} aria-controls={changesId} onClick={() => toggleChanges(d.linkId)} aria-label={`What applying the configuration changes on ${name}`}>
-                      Changes
+                    <button type="button" className="button button--quiet" aria-expanded={reviewing} aria-controls={changesId} onClick={() => toggleChanges(d.linkId)} aria-label={t('workbench:changesLabel', { name })}>
+                      {t('workbench:changes')}
                     </button>
                   ) : null}
                   {/* In simulation only: a hand on the simulated device's E-stop, for its function test. */}
                   {d.serialNumber && !busy && bench.pressable.has(d.serialNumber) ? <PressEstopButton serialNumber={d.serialNumber} /> : null}
                   {/* Not while a job runs: Cancel has the place then, so the row keeps its height. */}
                   {d.serialNumber && !busy ? (
-                    <button type="button" className="button button--quiet" aria-expanded={open} aria-controls={timelineId} onClick={() => toggleTimeline(d.linkId)} aria-label={`Timeline of ${name}`}>
-                      Timeline
+                    <button type="button" className="button button--quiet" aria-expanded={open} aria-controls={timelineId} onClick={() => toggleTimeline(d.linkId)} aria-label={t('workbench:timelineLabel', { name })}>
+                      {t('workbench:timeline')}
                     </button>
                   ) : null}
                 </td>
@@ -215,7 +230,7 @@ export function WorkbenchScreen() {
             );
           })}
           {loaded && devices.length === 0 ? (
-            <EmptyRow columns={7}>No device attached. Connect one over USB, or check that its BLE or IP link is up, then Rescan.</EmptyRow>
+            <EmptyRow columns={7}>{t('workbench:empty')}</EmptyRow>
           ) : null}
         </tbody>
       </table>

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { ConfigurationChangesView } from '../../contract/index';
 import { useQuery } from '../api/use-query';
 import './workbench.css';
@@ -10,33 +12,38 @@ import './workbench.css';
 export function ConfigurationChanges({ serialNumber, version }: { serialNumber: string; version: string }) {
   const changes = useQuery('workbench.configurationChanges', { serialNumber }, true, version);
   const plan = changes.data;
+  const { t } = useTranslation();
 
-  if (changes.error) return <p className="callout callout--bad">What an apply would change on {serialNumber} could not be read: {changes.error}</p>;
+  if (changes.error) return <p className="callout callout--bad">{t('workbench:changes.unreadable', { serial: serialNumber, error: changes.error })}</p>;
   // While it is read again, the last plan is not shown: it may no longer be what an apply would change.
-  if (!plan || changes.loading) return <p className="muted">Comparing the configuration of {serialNumber}…</p>;
+  if (!plan || changes.loading) return <p className="muted">{t('workbench:changes.comparing', { serial: serialNumber })}</p>;
   return (
-    <section className="config-changes" aria-label={`What applying the configuration changes on ${serialNumber}`}>
-      <h3 className="job-timeline__title">Apply configuration on {serialNumber}: what changes</h3>
-      <p className="muted small">{basisText(plan)}</p>
+    <section className="config-changes" aria-label={t('workbench:changesLabel', { name: serialNumber })}>
+      <h3 className="job-timeline__title">{t('workbench:changes.title', { serial: serialNumber })}</h3>
+      <p className="muted small">{basisText(t, plan)}</p>
       {plan.inSync ? (
-        <p>Already in sync: an apply would change nothing.</p>
+        <p>{t('workbench:changes.inSync')}</p>
       ) : plan.changes.length === 0 ? (
-        <p>The same settings: an apply would change nothing.</p>
+        <p>{t('workbench:changes.sameSettings')}</p>
       ) : (
         <table className="table table--compact">
           <thead>
             <tr>
-              <th scope="col">Setting</th>
-              <th scope="col">Now</th>
-              <th scope="col">After the apply</th>
+              <th scope="col">{t('workbench:changes.setting')}</th>
+              <th scope="col">{t('workbench:changes.now')}</th>
+              <th scope="col">{t('workbench:changes.after')}</th>
             </tr>
           </thead>
           <tbody>
             {plan.changes.map((change) => (
               <tr key={change.field} data-field={change.field}>
                 <td>{settingName(change)}</td>
-                <td className="mono">{change.before}</td>
-                <td className="mono strong">{change.after}</td>
+                <td className="mono" translate="no">
+                  {change.before}
+                </td>
+                <td className="mono strong" translate="no">
+                  {change.after}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -46,12 +53,12 @@ export function ConfigurationChanges({ serialNumber, version }: { serialNumber: 
   );
 }
 
-function basisText(plan: ConfigurationChangesView): string {
-  const next = `the file it would get now (syncId ${plan.syncId})`;
-  if (plan.appliedSyncId === null) return `No configuration was confirmed on this device yet: every setting of ${next} is new.`;
-  if (plan.inSync) return `The device holds syncId ${plan.appliedSyncId}, the same as ${next}.`;
-  if (plan.appliedFrom === null) return `The device holds syncId ${plan.appliedSyncId}, whose settings are not known here: every setting of ${next} is listed.`;
-  return `The device holds syncId ${plan.appliedSyncId} (settings from the ${plan.appliedFrom === 'service' ? "service's record" : 'copy kept on this computer'}), compared with ${next}.`;
+function basisText(t: TFunction, plan: ConfigurationChangesView): string {
+  const next = plan.syncId;
+  if (plan.appliedSyncId === null) return t('workbench:changes.basis.none', { next });
+  if (plan.inSync) return t('workbench:changes.basis.same', { applied: plan.appliedSyncId, next });
+  if (plan.appliedFrom === null) return t('workbench:changes.basis.unknown', { applied: plan.appliedSyncId, next });
+  return t('workbench:changes.basis.compared', { applied: plan.appliedSyncId, next, from: plan.appliedFrom === 'service' ? 'service' : 'copy' });
 }
 
 /** The sentence's subject: "CAN bitrate 500 kbit/s → 250 kbit/s" gives "CAN bitrate". */

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { JobView, ParameterConfirmationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { GroupedRows } from '../components/GroupedRows';
@@ -18,16 +19,17 @@ type ParameterTable = NonNullable<JobView['parameters']>;
 export function ParameterVerification({ job, table, label }: { job: JobView; table: ParameterTable; label: string }) {
   const confirmation = useWorkbench((s) => s.parameterConfirmations[job.jobId] ?? null);
   const parametersConfirmed = useWorkbench((s) => s.parametersConfirmed);
-  const title = `Parameters on ${label}: ${table.match ? 'match the configuration' : 'differ from the configuration'}`;
+  const { t } = useTranslation();
+  const title = t('workbench:parameters.title', { name: label, match: table.match ? 'yes' : 'no' });
   return (
     <section className={`param-check param-check--${table.match ? 'ok' : 'bad'}`} aria-label={title} data-testid="parameter-verification" data-match={table.match}>
       <h3 className="job-timeline__title">{title}</h3>
       <table className="table table--compact param-table">
         <thead>
           <tr>
-            <th scope="col">Parameter</th>
-            <th scope="col">Intended</th>
-            <th scope="col">Running on the device</th>
+            <th scope="col">{t('workbench:parameters.parameter')}</th>
+            <th scope="col">{t('workbench:parameters.intended')}</th>
+            <th scope="col">{t('workbench:parameters.running')}</th>
           </tr>
         </thead>
         <tbody>
@@ -37,10 +39,12 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
             row={(row) => (
               <tr data-key={row.key} data-match={row.match} className={row.match ? undefined : 'param-table__row--bad'}>
                 <th scope="row">{row.label}</th>
-                <td className="mono">{row.intended}</td>
+                <td className="mono" translate="no">
+                  {row.intended}
+                </td>
                 <td className="mono">
-                  {row.running}
-                  {row.match ? null : <strong className="param-table__differs"> ✗ differs</strong>}
+                  <span translate="no">{row.running}</span>
+                  {row.match ? null : <strong className="param-table__differs"> {t('workbench:parameters.differs')}</strong>}
                 </td>
               </tr>
             )}
@@ -48,24 +52,24 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
         </tbody>
       </table>
       <dl className="param-checksums">
-        <dt>Checksum intended (this tool, from the configuration file)</dt>
-        <dd className="mono strong" data-testid="checksum-intended">
+        <dt>{t('workbench:parameters.checksumIntended')}</dt>
+        <dd className="mono strong" data-testid="checksum-intended" translate="no">
           {table.intendedChecksumShort}
         </dd>
-        <dt>Checksum running ({table.checksumBy === 'device' ? 'computed by the device' : 'computed by this tool from the values read; the device reports none'})</dt>
+        <dt>{t('workbench:parameters.checksumRunning', { by: table.checksumBy === 'device' ? 'device' : 'tool' })}</dt>
         <dd className="mono strong" data-testid="checksum-running">
-          {table.runningChecksumShort}
-          {table.checksumsMatch ? null : <strong className="param-table__differs"> ✗ the checksums differ</strong>}
+          <span translate="no">{table.runningChecksumShort}</span>
+          {table.checksumsMatch ? null : <strong className="param-table__differs"> {t('workbench:parameters.checksumsDiffer')}</strong>}
         </dd>
       </dl>
-      {table.runningChecksumConsistent ? null : <p className="param-table__differs">✗ The device's checksum is not that of the values it reported.</p>}
+      {table.runningChecksumConsistent ? null : <p className="param-table__differs">{t('workbench:parameters.inconsistent')}</p>}
       {table.advice ? (
         <p className="callout callout--bad" role="alert">
-          What to do: {table.advice} Nothing can be confirmed while the parameters differ.
+          {t('workbench:parameters.advice', { advice: table.advice })}
         </p>
       ) : confirmation ? (
         <p className="callout callout--ok" role="status" data-testid="parameters-confirmed">
-          Confirmed by {confirmation.confirmedBy} (checksum {confirmation.checksumShort}), recorded in this workstation's ledger.
+          {t('workbench:parameters.confirmed', { name: confirmation.confirmedBy, checksum: confirmation.checksumShort })}
         </p>
       ) : (
         <ConfirmForm jobId={job.jobId} label={label} onConfirmed={(view) => parametersConfirmed(job.jobId, view)} />
@@ -82,12 +86,13 @@ function ConfirmForm({ jobId, label, onConfirmed }: { jobId: string; label: stri
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
+  const { t } = useTranslation();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const technician = kept || name.trim();
     if (technician === '') {
-      setError('Type your name: a confirmation names the person who gives it.');
+      setError(t('workbench:parameters.nameMissing'));
       return;
     }
     setBusy(true);
@@ -104,23 +109,23 @@ function ConfirmForm({ jobId, label, onConfirmed }: { jobId: string; label: stri
   };
 
   return (
-    <form className="param-confirm" onSubmit={(e) => void submit(e)} aria-label={`Confirm the parameters of ${label}`}>
-      <p className="small">Compare each running value with what you intended, then type the running checksum to confirm them.</p>
+    <form className="param-confirm" onSubmit={(e) => void submit(e)} aria-label={t('workbench:parameters.confirmLabel', { name: label })}>
+      <p className="small">{t('workbench:parameters.instructions')}</p>
       {kept ? (
         <p className="small">
-          Confirming as <strong>{kept}</strong>.{' '}
+          {t('workbench:parameters.confirmingAs', { name: kept })}{' '}
           <button type="button" className="button button--link" onClick={() => setKept('')}>
-            Not {kept}?
+            {t('workbench:parameters.notMe', { name: kept })}
           </button>
         </p>
       ) : (
         <label htmlFor={`${id}-name`}>
-          Your name
+          {t('workbench:parameters.yourName')}
           <input id={`${id}-name`} name="technician" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
         </label>
       )}
       <label htmlFor={`${id}-checksum`}>
-        Running checksum (8 hex digits)
+        {t('workbench:parameters.checksumField')}
         <input
           id={`${id}-checksum`}
           name="checksum"
@@ -135,7 +140,7 @@ function ConfirmForm({ jobId, label, onConfirmed }: { jobId: string; label: stri
         />
       </label>
       <button type="submit" className="button button--primary" disabled={busy}>
-        Confirm parameters
+        {t('workbench:parameters.confirm')}
       </button>
       {error ? (
         <p id={`${id}-error`} className="callout callout--bad" role="alert">

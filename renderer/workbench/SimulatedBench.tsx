@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SimulationView } from '../../contract/index';
 import { benchSerialProblem } from '../../domain/bench-serial';
 import { DEVICE_TYPES, type DeviceType } from '../../domain/device-types';
@@ -30,6 +31,7 @@ export function useSimulatedBench(): SimulatedBench {
 
 /** "Press E-stop" in a simulated device's row: the press goes through the simulator's control socket. */
 export function PressEstopButton({ serialNumber }: { serialNumber: string }) {
+  const { t } = useTranslation();
   const pressing = useBusyAction();
   const [presses, setPresses] = useState<number | null>(null);
   const press = () =>
@@ -44,11 +46,11 @@ export function PressEstopButton({ serialNumber }: { serialNumber: string }) {
         className="button button--quiet"
         disabled={pressing.busy}
         onClick={() => void press()}
-        aria-label={`Press E-stop on ${serialNumber} (simulated)`}
-        title={pressing.error ?? (presses !== null ? `Pressed ${presses} time${presses === 1 ? '' : 's'} since the device started.` : 'A hand on the simulated device: presses its E-stop.')}
+        aria-label={t('workbench:bench.pressLabel', { serial: serialNumber })}
+        title={pressing.error ?? (presses !== null ? t('workbench:bench.pressed', { count: presses }) : t('workbench:bench.pressTitle'))}
         data-testid="press-estop"
       >
-        Press E-stop
+        {t('workbench:bench.press')}
       </button>
       {pressing.error ? (
         <span className="visually-hidden" role="alert">
@@ -63,6 +65,7 @@ const TYPE_OPTIONS = DEVICE_TYPES.map((type) => ({ value: type, label: type }));
 
 /** A small form: plug another simulated device of a chosen type and serial number into the bench. */
 export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
+  const { t } = useTranslation();
   const [deviceType, setDeviceType] = useState<DeviceType>('EPC');
   const [serialNumber, setSerialNumber] = useState('');
   const [touched, setTouched] = useState(false);
@@ -78,8 +81,8 @@ export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
       const serial = view.device.serialNumber;
       setAdded(
         view.registrationProblem
-          ? `${serial} is plugged in on the bench, but it could not be registered in the organization (${view.registrationProblem}): it can be updated, not added to a configuration.`
-          : `${serial} is plugged in on the bench${view.registered ? ' and registered in the organization' : ''}: it shows in the list as soon as it answers.`,
+          ? t('workbench:bench.addedUnregistered', { serial, problem: view.registrationProblem })
+          : t('workbench:bench.added', { serial, registered: view.registered ? 'yes' : 'no' }),
       );
       setSerialNumber('');
       setTouched(false);
@@ -88,19 +91,19 @@ export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
   };
   return (
     <details className="port-globs simulated-bench">
-      <summary>Add a simulated device</summary>
+      <summary>{t('workbench:bench.add')}</summary>
       <form
         className="simulated-bench__form"
-        aria-label="Add a simulated device"
+        aria-label={t('workbench:bench.add')}
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
           submit();
         }}
       >
-        <SelectField label="Device type" name="simulated-device-type" value={deviceType} options={TYPE_OPTIONS} onChange={(v) => v && setDeviceType(v)} reserveMessage={false} />
+        <SelectField label={t('workbench:bench.deviceType')} name="simulated-device-type" value={deviceType} options={TYPE_OPTIONS} onChange={(v) => v && setDeviceType(v)} reserveMessage={false} />
         <TextField
-          label="Serial number"
+          label={t('workbench:bench.serialNumber')}
           name="simulated-serial-number"
           value={serialNumber}
           placeholder={`${deviceType}000105`}
@@ -109,10 +112,10 @@ export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
             setTouched(true);
           }}
           error={touched ? problem : null}
-          hint="Letters of the type and six digits."
+          hint={t('workbench:bench.serialHint')}
         />
         <button type="submit" className="button button--secondary" disabled={adding.busy}>
-          Add device
+          {t('workbench:bench.addDevice')}
         </button>
       </form>
       {added ? (

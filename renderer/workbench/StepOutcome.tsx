@@ -1,8 +1,11 @@
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { JobView } from '../../contract/index';
 import { headlineSteps, jobTone, stepMark, stepsLine, type JobStepResult, type JobTone } from '../../domain/job-steps';
 import { errorAdvice } from '../../domain/job-errors';
 import { ProgressCell } from '../components/ProgressCell';
 import { cancelledSentence } from '../format/cancelled-text';
+import { useTranslator } from '../i18n/I18nProvider';
 import './workbench.css';
 
 /** The Badge/Callout tone a job's worst step gives its row. */
@@ -10,7 +13,10 @@ export function toneClass(tone: JobTone): 'ok' | 'warn' | 'bad' | 'info' {
   return tone === 'ok' ? 'ok' : tone === 'attention' ? 'warn' : tone === 'failed' ? 'bad' : 'info';
 }
 
-const TONE_WORDS: Record<JobTone, string> = { ok: 'Done', attention: 'Not everything done', failed: 'A step failed', running: 'Running' };
+/** A job's tone in words (never colour alone). */
+function toneWords(t: TFunction, tone: JobTone): string {
+  return t('workbench:tone', { tone });
+}
 
 /**
  * A finished job on a device row. When every step did its work, the finished bar as it was; else
@@ -21,16 +27,18 @@ const TONE_WORDS: Record<JobTone, string> = { ok: 'Done', attention: 'Not everyt
  * to do (docs/errors.md) and the code after it.
  */
 export function StepOutcome({ job, label }: { job: JobView; label: string }) {
+  const { t } = useTranslation();
+  const words = useTranslator();
   const tone = jobTone(job.steps, true);
-  const line = stepsLine(job.steps) || job.resultMessage || TONE_WORDS[tone];
-  const name = `${label}: ${TONE_WORDS[tone]}: ${line}`;
-  const cancelled = cancelledSentence(job);
+  const line = stepsLine(job.steps) || job.resultMessage || toneWords(t, tone);
+  const name = t('workbench:outcomeLabel', { name: label, tone: toneWords(t, tone), line });
+  const cancelled = cancelledSentence(job, words);
   if (cancelled) {
     // The technician cancelled: one sentence of where it stopped and what Retry does; the step
     // line (with its code) stays the tooltip.
     return (
       <div className="progress" data-phase={job.phase}>
-        <div className="step-outcome step-outcome--info" data-tone="cancelled" title={line} aria-label={`${label}: ${cancelled}`} role="group">
+        <div className="step-outcome step-outcome--info" data-tone="cancelled" title={line} aria-label={t('workbench:cancelledLabel', { name: label, sentence: cancelled })} role="group">
           <span className="step-outcome__summary">{cancelled}</span>
         </div>
       </div>

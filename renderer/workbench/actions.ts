@@ -1,4 +1,6 @@
 import type { AttachedDeviceView, JobAction } from '../../contract/index';
+import { blockedText, sharedSerialText } from '../format/device-needs';
+import { englishWords, type Words } from '../format/words';
 
 /**
  * Which Workbench actions can succeed on the chosen devices, and why not when they cannot: a
@@ -14,16 +16,16 @@ export interface ActionOffer {
   disabledReason: string | null;
 }
 
-export function actionOffers(chosen: readonly AttachedDeviceView[]): ActionOffer[] {
-  const noSelection = chosen.length === 0 ? 'Select one or more devices first.' : null;
-  const shared = [...new Set(chosen.flatMap((d) => (d.sharedSerial ? [d.sharedSerial.reason] : [])))];
+export function actionOffers(chosen: readonly AttachedDeviceView[], words: Words = englishWords()): ActionOffer[] {
+  const noSelection = chosen.length === 0 ? words.t('workbench:action.selectFirst') : null;
+  const shared = [...new Set(chosen.flatMap((d) => (d.sharedSerial && d.serialNumber ? [sharedSerialText(d.serialNumber, d.sharedSerial.links, words)] : [])))];
   const anyReason = noSelection ?? (shared.length > 0 ? shared.join(' ') : null);
-  const blocked = chosen.flatMap((d) => (d.needs?.configuration.blocked ? [d.needs.configuration.blocked.reason] : []));
+  const blocked = chosen.flatMap((d) => (d.needs?.configuration.blocked ? [blockedText(d.needs.configuration.blocked, d.serialNumber ?? d.address, words)] : []));
   const configurationReason = anyReason ?? (blocked.length > 0 ? blocked.join('; ') : null);
   return [
-    { action: 'firmware', label: allUpToDate(chosen) ? 'Verify firmware' : 'Update firmware', disabledReason: anyReason },
-    { action: 'configuration', label: 'Apply configuration', disabledReason: configurationReason },
-    { action: 'both', label: 'Both', disabledReason: configurationReason },
+    { action: 'firmware', label: allUpToDate(chosen) ? words.t('workbench:action.verifyFirmware') : words.t('workbench:action.firmware'), disabledReason: anyReason },
+    { action: 'configuration', label: words.t('workbench:action.configuration'), disabledReason: configurationReason },
+    { action: 'both', label: words.t('workbench:action.both'), disabledReason: configurationReason },
   ];
 }
 

@@ -34,7 +34,7 @@ afterEach(() => {
 
 describe('a cancelled job in the screen’s words', () => {
   it('says where it stopped and that Retry resumes a firmware upload from there', () => {
-    expect(cancelledSentence(cancelled())).toBe('Cancelled at 37 %. Retry resumes from there.');
+    expect(cancelledSentence(cancelled())).toBe('Cancelled at 37%. Retry resumes from there.');
   });
 
   it('says Retry starts again when nothing is kept to resume', () => {
@@ -47,7 +47,7 @@ describe('a cancelled job in the screen’s words', () => {
   it('the Workbench row shows the one sentence, and neither the command-line advice nor the code', async () => {
     view = await mount(<StepOutcome job={cancelled()} label="EPC000101" />);
     const text = view.container.textContent ?? '';
-    expect(text).toBe('Cancelled at 37 %. Retry resumes from there.');
+    expect(text).toBe('Cancelled at 37%. Retry resumes from there.');
     expect(text).not.toMatch(/run the same command|CANCELLED/);
   });
 });

@@ -11,7 +11,7 @@ function needs(change: { firmware?: Partial<DeviceNeeds['firmware']>; configurat
 
 describe('needsText', () => {
   it('names what is needed', () => {
-    expect(needsText(needs({ firmware: { needed: true }, configuration: { needed: true } }))).toBe('Firmware 1.1.0 + Configuration');
+    expect(needsText(needs({ firmware: { needed: true }, configuration: { needed: true } }))).toBe('Firmware 1.1.0 + configuration');
     expect(needsText(needs())).toBe('Up to date');
     expect(needsText(null)).toBe('Unknown');
   });

@@ -80,6 +80,6 @@ describe('progress status texts', () => {
 
   it("sums up the workbench's jobs in one line", () => {
     expect(workbenchSummary([])).toBe('No jobs yet');
-    expect(workbenchSummary([job(), job({ phase: 'done' }), job({ phase: 'done' }), job({ phase: 'failed' })])).toBe('1 running, 2 done, 1 failed');
+    expect(workbenchSummary([job(), job({ phase: 'done' }), job({ phase: 'done' }), job({ phase: 'failed' })])).toBe('1 running, 2 done and 1 failed');
   });
 });
