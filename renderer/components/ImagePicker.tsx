@@ -1,22 +1,24 @@
 import { useId, useState } from 'react';
+import type { Translator } from '../../domain/i18n/index.js';
+import { useTranslator } from '../i18n/I18nProvider';
 
 /** Largest image we send: the service refuses bigger ones (DEVICE_IMAGE_TOO_LARGE) and it travels in JSON. */
 const MAX_IMAGE_BYTES = 1_400_000;
 
-/** Reads a picked image file as a data URL (the service stores the text as sent). */
-export function readImageFile(file: File): Promise<string> {
+/** Reads a picked image file as a data URL (the service stores the text as sent); refusals in the reader's language. */
+export function readImageFile(file: File, t: Translator['t']): Promise<string> {
   return new Promise((resolve, reject) => {
     if (!file.type.startsWith('image/')) {
-      reject(new Error(`${file.name} is not an image.`));
+      reject(new Error(t('screens:image.notAnImage', { name: file.name })));
       return;
     }
     if (file.size > MAX_IMAGE_BYTES) {
-      reject(new Error(`${file.name} is ${Math.round(file.size / 1024)} KiB; use an image under ${Math.round(MAX_IMAGE_BYTES / 1024)} KiB.`));
+      reject(new Error(t('screens:image.tooLarge', { name: file.name, size: Math.round(file.size / 1024), max: Math.round(MAX_IMAGE_BYTES / 1024) })));
       return;
     }
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('The image could not be read.'));
+    reader.onerror = () => reject(reader.error ?? new Error(t('screens:image.unreadable')));
     reader.readAsDataURL(file);
   });
 }
@@ -24,6 +26,7 @@ export function readImageFile(file: File): Promise<string> {
 export function ImagePicker({ label, onPicked }: { label: string; onPicked(dataUrl: string | null): void }) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
+  const { t } = useTranslator();
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
@@ -41,7 +44,7 @@ export function ImagePicker({ label, onPicked }: { label: string; onPicked(dataU
             onPicked(null);
             return;
           }
-          readImageFile(file).then(
+          readImageFile(file, t).then(
             (url) => {
               setError(null);
               onPicked(url);
@@ -54,7 +57,7 @@ export function ImagePicker({ label, onPicked }: { label: string; onPicked(dataU
         }}
       />
       <p id={`${id}-message`} className={error ? 'field__error' : 'field__hint'}>
-        {error ?? 'PNG, JPEG or WebP, up to about 1.3 MiB.'}
+        {error ?? t('screens:image.hint')}
       </p>
     </div>
   );

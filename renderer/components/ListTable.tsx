@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { QueryState } from '../api/use-query';
 import { Callout, EmptyRow } from './misc';
 import { Pager, type PagerProps } from './Pager';
 
-/** A column heading; `hidden` keeps it for screen readers only (a column of row actions). */
-export type ListColumn = string | { label: string; className?: string; hidden?: boolean };
+/**
+ * A column heading; `hidden` keeps it for screen readers only. `ACTIONS_COLUMN` is the column of
+ * row buttons, named in the screens' language by the table itself.
+ */
+export type ListColumn = string | { label: string; className?: string; hidden?: boolean } | typeof ACTIONS_COLUMN;
 
 export interface ListTableProps<Row> {
   columns: readonly ListColumn[];
@@ -26,6 +30,8 @@ export interface ListTableProps<Row> {
 
 /** The table of a list screen: its load error, the rows or a line saying there are none, and the pager. */
 export function ListTable<Row>({ columns, rows, row, empty, loading, error, errorTitle, pager, compact }: ListTableProps<Row>) {
+  const { t } = useTranslation();
+  const heading = (column: ListColumn) => columnHeading(typeof column === 'object' && 'actions' in column ? { label: t('screens:list.actions'), className: 'actions-col', hidden: true } : column);
   return (
     <>
       {error ? (
@@ -35,7 +41,7 @@ export function ListTable<Row>({ columns, rows, row, empty, loading, error, erro
       ) : null}
       <table className={compact ? 'table table--compact' : 'table'} aria-busy={loading}>
         <thead>
-          <tr>{columns.map(columnHeading)}</tr>
+          <tr>{columns.map(heading)}</tr>
         </thead>
         <tbody>
           {rows?.map(row)}
@@ -47,7 +53,7 @@ export function ListTable<Row>({ columns, rows, row, empty, loading, error, erro
   );
 }
 
-function columnHeading(column: ListColumn): ReactNode {
+function columnHeading(column: string | { label: string; className?: string; hidden?: boolean }): ReactNode {
   const { label, className, hidden } = typeof column === 'string' ? { label: column, className: undefined, hidden: false } : column;
   return (
     <th key={label} scope="col" className={className}>
@@ -70,4 +76,4 @@ export function pagedListOf<Row>(
 }
 
 /** The last column of a list whose rows have buttons: no visible heading. */
-export const ACTIONS_COLUMN: ListColumn = { label: 'Actions', className: 'actions-col', hidden: true };
+export const ACTIONS_COLUMN = { actions: true } as const;

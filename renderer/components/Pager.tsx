@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 export interface PagerProps {
   page: number;
   limit: number;
@@ -12,16 +14,17 @@ export function Pager({ page, limit, totalCount, onPage, mayHaveMore }: PagerPro
   const hasNext = mayHaveMore ?? page < pages;
   const first = totalCount === 0 ? 0 : (page - 1) * limit + 1;
   const last = Math.min(totalCount, page * limit);
+  const { t } = useTranslation();
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={t('screens:pager.label')}>
       <button type="button" className="button button--quiet" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        ← Previous
+        {t('screens:pager.previous')}
       </button>
       <span className="pager__text" aria-live="polite">
-        {mayHaveMore === undefined ? `${first}–${last} of ${totalCount} · page ${page} of ${pages}` : `Page ${page}`}
+        {mayHaveMore === undefined ? t('screens:pager.range', { first, last, total: totalCount, page, pages }) : t('screens:pager.page', { page })}
       </span>
       <button type="button" className="button button--quiet" disabled={!hasNext} onClick={() => onPage(page + 1)}>
-        Next →
+        {t('screens:pager.next')}
       </button>
     </nav>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Violation } from '../../domain/violations';
 
 export type Tone = 'neutral' | 'ok' | 'warn' | 'bad' | 'info';
@@ -57,10 +58,11 @@ export function EmptyRow({ columns, children }: { columns: number; children: Rea
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
     <p className="muted" role="status">
-      {label}
+      {label ?? t('screens:loading')}
     </p>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { saveBase64File } from '../components/save-file';
-import { dateTimeText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
 import { notify } from '../stores/notices';
 import { signedIn, useSession } from '../stores/session';
 
@@ -13,6 +14,8 @@ import { signedIn, useSession } from '../stores/session';
  */
 export function WorkPackageButton({ configurationId, configurationName }: { configurationId: string; configurationName: string }) {
   const [busy, setBusy] = useState(false);
+  const { t } = useTranslation();
+  const dates = useDateText();
   const local = useSession((s) => signedIn(s.session)?.kind === 'local');
   const run = async () => {
     setBusy(true);
@@ -21,10 +24,17 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
       saveBase64File(file.fileName, file.contentBase64, 'application/zip');
       notify(
         'success',
-        `Work package of “${file.configurationName}” saved as ${file.fileName}: ${file.deviceCount} device${file.deviceCount === 1 ? '' : 's'}, good until ${dateTimeText(file.expiresAt)}. Signed by the organization's key ${file.signerKeyId}. A laptop never signed in imports it with the root key fingerprint ${file.rootFingerprint}: tell the technician by another road than the package.`,
+        t('screens:workPackage.saved', {
+          configuration: file.configurationName,
+          fileName: file.fileName,
+          count: file.deviceCount,
+          expires: dates.dateTime(file.expiresAt),
+          signer: file.signerKeyId,
+          fingerprint: file.rootFingerprint,
+        }),
       );
     } catch (err) {
-      notify('error', `No work package for “${configurationName}”: ${errorText(err)}`);
+      notify('error', t('screens:workPackage.failed', { configuration: configurationName, error: errorText(err) }));
     } finally {
       setBusy(false);
     }
@@ -36,14 +46,16 @@ export function WorkPackageButton({ configurationId, configurationName }: { conf
       variant="quiet"
       capability="files.download"
       busy={busy}
-      disabledReason={local ? 'The local workspace is on this computer only: sign in to the service to export a work package.' : null}
+      disabledReason={local ? t('screens:workPackage.localReason') : null}
       onClick={() => void run()}
     >
       {/* One piece of text: the button's gap must not open around the hidden name. */}
       <span>
-        {busy ? 'Exporting…' : 'Work package'}
-        <span className="visually-hidden"> of {configurationName}</span>
-        {local && !busy ? ': sign in first' : null}
+        {busy ? t('screens:workPackage.exporting') : t('screens:workPackage.button')}
+        <span className="visually-hidden">
+          {t('screens:workPackage.buttonFor', { configuration: configurationName })}
+        </span>
+        {local && !busy ? t('screens:workPackage.signInFirst') : null}
       </span>
     </ActionButton>
   );

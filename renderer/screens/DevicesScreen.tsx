@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DeployStatus } from '../../domain/enums';
-import { commissioningShortText, commissioningText } from '../../domain/ledger-commissioning';
 import type { CommissioningView, DeviceSyncView, RegisteredDeviceView } from '../../contract/index';
 import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
@@ -13,35 +13,28 @@ import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScr
 import { Badge, Callout, type Tone } from '../components/misc';
 import { useBusyAction } from '../components/use-busy-action';
 import { useListFilters } from '../components/use-list-filters';
-import { dateTimeText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
+import { useTranslator } from '../i18n/I18nProvider';
+import { commissioningCellText } from './commissioning-text';
 import { notify } from '../stores/notices';
 
 const PAGE_SIZE = 15;
 
-export const DEPLOY_STATUS_TEXT: Record<DeployStatus, { text: string; tone: Tone }> = {
-  NotDeployed: { text: 'Not deployed', tone: 'neutral' },
-  Outdated: { text: 'Outdated', tone: 'warn' },
-  Deployed: { text: 'Deployed', tone: 'ok' },
-  Failed: { text: 'Failed', tone: 'bad' },
-};
+/** A deploy status's tone; its words are `screens:devices.deploy.<status>`. */
+export const DEPLOY_STATUS_TONE: Record<DeployStatus, Tone> = { NotDeployed: 'neutral', Outdated: 'warn', Deployed: 'ok', Failed: 'bad' };
 
-/** How a device stands against the service, in the words `provisioner device list` uses. */
-export const SYNC_STATE_TEXT: Record<DeviceSyncView['state'], { text: string; tone: Tone }> = {
-  'in-sync': { text: 'In sync', tone: 'ok' },
-  behind: { text: 'Behind', tone: 'warn' },
-  drift: { text: 'Drift', tone: 'warn' },
-  unconfigured: { text: 'No configuration', tone: 'neutral' },
-  unknown: { text: 'Unknown', tone: 'neutral' },
-};
+/** How a device stands against the service (the states `provisioner device list` uses); words: `screens:devices.sync.<state>`. */
+export const SYNC_STATE_TONE: Record<DeviceSyncView['state'], Tone> = { 'in-sync': 'ok', behind: 'warn', drift: 'warn', unconfigured: 'neutral', unknown: 'neutral' };
 
 /** Whether a device in a configuration is commissioned and, when not, the step it needs next (issue 26). */
 function CommissioningCell({ commissioning }: { commissioning: CommissioningView | null }) {
+  const words = useTranslator();
   if (commissioning === null) return <span className="muted">—</span>;
   const tone: Tone = commissioning.state === 'commissioned' ? 'ok' : commissioning.state === 'not-commissioned' || commissioning.state === 'parameters-differ' ? 'bad' : 'warn';
-  const short = commissioningShortText(commissioning);
+  const text = commissioningCellText(commissioning, words);
   return (
-    <span title={commissioningText(commissioning)}>
-      <Badge tone={tone}>{short.charAt(0).toUpperCase() + short.slice(1)}</Badge>
+    <span title={text.detail}>
+      <Badge tone={tone}>{text.short}</Badge>
     </span>
   );
 }
@@ -52,19 +45,33 @@ export function DevicesScreen() {
   const { search, configurableOnly } = filters;
   const [editing, setEditing] = useState<string | null>(null);
   const list = useQuery('devices.list', { search: search.trim() || undefined, configurableOnly: configurableOnly || undefined, page, limit: PAGE_SIZE });
+  const { t } = useTranslation();
+  const dates = useDateText();
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ListScreenHeader title="Devices" capability="devices.write" actionLabel="Register device" explainRefusal form={(handlers) => <RegisterDevice {...handlers} />} onDone={list.reload} />
+      <ListScreenHeader title={t('screens:devices.title')} capability="devices.write" actionLabel={t('screens:devices.register')} explainRefusal form={(handlers) => <RegisterDevice {...handlers} />} onDone={list.reload} />
       <div className="toolbar">
-        <TextField className="toolbar__search" label="Search name, serial number, type" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
+        <TextField className="toolbar__search" label={t('screens:devices.search')} type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
         <label className="checkbox toolbar__check">
           <input type="checkbox" checked={configurableOnly} onChange={(e) => setFilter('configurableOnly')(e.target.checked)} />
-          <span>Only devices in no configuration</span>
+          <span>{t('screens:devices.onlyFree')}</span>
         </label>
       </div>
       <ListTable
-        columns={[{ label: 'Image', className: 'thumb-col', hidden: true }, 'Serial number', 'Name', 'Type', 'Firmware', 'Configuration', 'Deploy status', 'State', 'Commissioning', 'Last observed', ACTIONS_COLUMN]}
+        columns={[
+          { label: t('screens:devices.column.image'), className: 'thumb-col', hidden: true },
+          t('screens:devices.column.serialNumber'),
+          t('screens:devices.column.name'),
+          t('screens:devices.column.type'),
+          t('screens:devices.column.firmware'),
+          t('screens:devices.column.configuration'),
+          t('screens:devices.column.deployStatus'),
+          t('screens:devices.column.state'),
+          t('screens:devices.column.commissioning'),
+          t('screens:devices.column.lastObserved'),
+          ACTIONS_COLUMN,
+        ]}
         {...pagedListOf(list, setPage)}
         row={(d) =>
           editing === d.serialNumber ? (
@@ -80,45 +87,47 @@ export function DevicesScreen() {
           ) : (
             <tr key={d.serialNumber} data-serial={d.serialNumber}>
               <td className="thumb-col">{d.deviceImage ? <img className="thumb" src={d.deviceImage} alt="" /> : <span className="thumb thumb--empty" aria-hidden="true" />}</td>
-              <td className="mono">{d.serialNumber}</td>
-              <td>{d.name}</td>
-              <td>
+              <td className="mono" translate="no">
+                {d.serialNumber}
+              </td>
+              <td translate="no">{d.name}</td>
+              <td translate="no">
                 <Badge>{d.deviceType}</Badge>
               </td>
-              <td className="mono" data-testid="registry-firmware">
+              <td className="mono" data-testid="registry-firmware" translate="no">
                 {d.firmwareVersion ?? <span className="muted">—</span>}
               </td>
-              <td>{d.configurationName ?? <span className="muted">—</span>}</td>
+              <td translate="no">{d.configurationName ?? <span className="muted">—</span>}</td>
               <td data-testid="registry-deploy">
-                <Badge tone={DEPLOY_STATUS_TEXT[d.deployStatus].tone}>{DEPLOY_STATUS_TEXT[d.deployStatus].text}</Badge>
+                <Badge tone={DEPLOY_STATUS_TONE[d.deployStatus]}>{t(`screens:devices.deploy.${d.deployStatus}`)}</Badge>
               </td>
               <td data-testid="registry-sync" title={d.sync.text}>
                 {/* A short state keeps the row one line high; the why is there on a click (issue 32). */}
                 {d.sync.state !== 'in-sync' ? (
                   <details className="registry-sync">
-                    <summary aria-label={`${SYNC_STATE_TEXT[d.sync.state].text}: show why`}>
-                      <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
+                    <summary aria-label={t('screens:devices.sync.showWhy', { state: t(`screens:devices.sync.${d.sync.state}`) })}>
+                      <Badge tone={SYNC_STATE_TONE[d.sync.state]}>{t(`screens:devices.sync.${d.sync.state}`)}</Badge>
                     </summary>
                     <p className="muted registry-sync__why">{d.sync.text}</p>
                   </details>
                 ) : (
-                  <Badge tone={SYNC_STATE_TEXT[d.sync.state].tone}>{SYNC_STATE_TEXT[d.sync.state].text}</Badge>
+                  <Badge tone={SYNC_STATE_TONE[d.sync.state]}>{t(`screens:devices.sync.${d.sync.state}`)}</Badge>
                 )}
               </td>
               <td data-testid="registry-commissioning">
                 <CommissioningCell commissioning={d.commissioning} />
               </td>
-              <td data-testid="registry-observed">{d.sync.lastObservedAt ? dateTimeText(d.sync.lastObservedAt) : <span className="muted">Never</span>}</td>
+              <td data-testid="registry-observed">{d.sync.lastObservedAt ? dates.dateTime(d.sync.lastObservedAt) : <span className="muted">{t('screens:devices.never')}</span>}</td>
               <td className="actions-col">
                 <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
-                  Edit
+                  {t('screens:devices.edit')}
                 </ActionButton>
               </td>
             </tr>
           )
         }
-        empty={search ? `No device matches “${search}”.` : 'No devices registered yet.'}
-        errorTitle="Could not load devices"
+        empty={search ? t('screens:devices.noneMatch', { search }) : t('screens:devices.none')}
+        errorTitle={t('screens:devices.loadFailed')}
       />
     </section>
   );
@@ -131,9 +140,10 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const { t } = useTranslation();
   const local: Record<string, string> = {};
-  if (serialNumber.trim() === '') local.serialNumber = 'Enter the serial number printed on the device.';
-  if (name.trim() === '') local.name = 'Give the device a name, e.g. “Crane 2 remote”.';
+  if (serialNumber.trim() === '') local.serialNumber = t('screens:devices.problem.serialEmpty');
+  if (name.trim() === '') local.name = t('screens:devices.problem.nameEmpty');
   const shown = { ...(tried ? local : {}), ...errors };
 
   const submit = async (event: FormEvent) => {
@@ -143,7 +153,7 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
     setBusy(true);
     try {
       const device = await client().call('devices.register', { serialNumber: serialNumber.trim(), name: name.trim(), deviceImage: image });
-      notify('success', `${device.serialNumber} registered as ${device.deviceType}.`);
+      notify('success', t('screens:devices.registered', { serial: device.serialNumber, type: device.deviceType }));
       onDone();
     } catch (err) {
       const byField: Record<string, string> = {};
@@ -155,14 +165,14 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
   };
 
   return (
-    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="Register a device" noValidate>
+    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label={t('screens:devices.registerForm')} noValidate>
       <div className="form-grid">
-        <TextField label="Serial number" name="registerSerial" value={serialNumber} onChange={(v) => { setSerialNumber(v); setErrors({}); }} error={shown.serialNumber} />
-        <TextField label="Name" name="registerName" value={name} onChange={(v) => { setName(v); setErrors({}); }} error={shown.name} />
-        <ImagePicker label="Image (optional)" onPicked={setImage} />
+        <TextField label={t('screens:devices.serialNumber')} name="registerSerial" value={serialNumber} onChange={(v) => { setSerialNumber(v); setErrors({}); }} error={shown.serialNumber} />
+        <TextField label={t('screens:devices.name')} name="registerName" value={name} onChange={(v) => { setName(v); setErrors({}); }} error={shown.name} />
+        <ImagePicker label={t('screens:devices.image')} onPicked={setImage} />
       </div>
       {shown.deviceImage ? <Callout tone="bad">{shown.deviceImage}</Callout> : null}
-      <FormActions submitLabel={busy ? 'Registering…' : 'Register'} busy={busy} onCancel={onClose} />
+      <FormActions submitLabel={busy ? t('screens:devices.registering') : t('screens:devices.registerSubmit')} busy={busy} onCancel={onClose} />
     </form>
   );
 }
@@ -171,12 +181,13 @@ function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceVi
   const [name, setName] = useState(device.name);
   const [image, setImage] = useState<string | null>(null);
   const { busy, error, run } = useBusyAction();
-  const nameError = name.trim() === '' ? 'The name cannot be empty.' : null;
+  const { t } = useTranslation();
+  const nameError = name.trim() === '' ? t('screens:devices.problem.nameCleared') : null;
 
   const save = (change: { name?: string; deviceImage?: string; deleteImage?: boolean }) =>
     run(async () => {
       await client().call('devices.update', { serialNumber: device.serialNumber, ...change });
-      notify('success', `${device.serialNumber} updated.`);
+      notify('success', t('screens:devices.updated', { serial: device.serialNumber }));
       onDone();
     });
 
@@ -184,9 +195,11 @@ function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceVi
     <tr className="row--editing">
       <td colSpan={10}>
         <div className="inline-editor">
-          <span className="mono strong">{device.serialNumber}</span>
-          <TextField label="Name" name="editName" value={name} onChange={setName} error={nameError} />
-          <ImagePicker label="Replace image" onPicked={setImage} />
+          <span className="mono strong" translate="no">
+            {device.serialNumber}
+          </span>
+          <TextField label={t('screens:devices.name')} name="editName" value={name} onChange={setName} error={nameError} />
+          <ImagePicker label={t('screens:devices.replaceImage')} onPicked={setImage} />
           <div className="form-actions">
             <button
               type="button"
@@ -201,13 +214,13 @@ function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceVi
                 else void save(change);
               }}
             >
-              Save
+              {t('screens:devices.save')}
             </button>
             <button type="button" className="button button--quiet" disabled={!device.hasImage || busy} onClick={() => void save({ deleteImage: true })}>
-              Delete image
+              {t('screens:devices.deleteImage')}
             </button>
             <button type="button" className="button button--quiet" onClick={onClose}>
-              Cancel
+              {t('screens:form.cancel')}
             </button>
           </div>
           {error ? <Callout tone="bad">{error}</Callout> : null}

@@ -1,27 +1,30 @@
 import { useState, type FormEvent } from 'react';
+import type { Translator } from '../../domain/i18n/index.js';
+import { useTranslator } from '../i18n/I18nProvider';
 import { CheckboxField, TextField } from '../components/fields';
 import { Callout } from '../components/misc';
 import { useSession } from '../stores/session';
 
-/** What is wrong with the sign-in form, field by field, before anything is sent. */
-export function signInProblems(form: { serviceUrl: string; orgId: string; apiKey: string }): Partial<Record<'serviceUrl' | 'orgId' | 'apiKey', string>> {
+/** What is wrong with the sign-in form, field by field, before anything is sent, in the reader's language. */
+export function signInProblems(form: { serviceUrl: string; orgId: string; apiKey: string }, t: Translator['t']): Partial<Record<'serviceUrl' | 'orgId' | 'apiKey', string>> {
   const problems: Partial<Record<'serviceUrl' | 'orgId' | 'apiKey', string>> = {};
   const url = form.serviceUrl.trim();
-  if (url === '') problems.serviceUrl = 'Enter the address of the service, e.g. https://dcms.example.com.';
+  if (url === '') problems.serviceUrl = t('screens:signIn.problem.serviceUrlEmpty');
   else {
     try {
       const parsed = new URL(url);
-      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') problems.serviceUrl = 'The address must start with https:// (or http:// for a service on this network).';
+      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') problems.serviceUrl = t('screens:signIn.problem.serviceUrlProtocol');
     } catch {
-      problems.serviceUrl = 'This is not a web address: write it as https://host[:port].';
+      problems.serviceUrl = t('screens:signIn.problem.serviceUrlInvalid');
     }
   }
-  if (form.orgId.trim() === '') problems.orgId = 'Enter the organization id your administrator gave you.';
-  if (form.apiKey.trim() === '') problems.apiKey = 'Paste the API key of your organization.';
+  if (form.orgId.trim() === '') problems.orgId = t('screens:signIn.problem.orgIdEmpty');
+  if (form.apiKey.trim() === '') problems.apiKey = t('screens:signIn.problem.apiKeyEmpty');
   return problems;
 }
 
 export function SignInScreen() {
+  const { t } = useTranslator();
   const session = useSession((s) => s.session);
   const busy = useSession((s) => s.busy);
   const error = useSession((s) => s.error);
@@ -33,7 +36,7 @@ export function SignInScreen() {
   const [apiKey, setApiKey] = useState('');
   const [remember, setRemember] = useState(true);
   const [tried, setTried] = useState(false);
-  const problems = signInProblems({ serviceUrl, orgId, apiKey });
+  const problems = signInProblems({ serviceUrl, orgId, apiKey }, t);
   const shown = tried ? problems : {};
 
   const submit = (event: FormEvent) => {
@@ -48,14 +51,14 @@ export function SignInScreen() {
   return (
     <main className="signin" id="main">
       <div className="signin__brand">
-        <h1>Provisioner</h1>
-        <p className="muted">Configure and provision SRCP, WESP, EPC and NSCP safety devices.</p>
+        <h1 translate="no">Provisioner</h1>
+        <p className="muted">{t('screens:signIn.tagline')}</p>
       </div>
       <div className="signin__panels">
         <form className="panel signin__form" onSubmit={submit} noValidate aria-labelledby="signin-title">
-          <h2 id="signin-title">Sign in to an organization</h2>
+          <h2 id="signin-title">{t('screens:signIn.title')}</h2>
           <TextField
-            label="Service URL"
+            label={t('screens:signIn.serviceUrl')}
             name="serviceUrl"
             type="url"
             value={serviceUrl}
@@ -64,33 +67,30 @@ export function SignInScreen() {
             error={shown.serviceUrl}
             autoComplete="url"
           />
-          <TextField label="Organization" name="orgId" value={orgId} onChange={setOrgId} error={shown.orgId} autoComplete="organization" />
+          <TextField label={t('screens:signIn.organization')} name="orgId" value={orgId} onChange={setOrgId} error={shown.orgId} autoComplete="organization" />
           <TextField
-            label="API key"
+            label={t('screens:signIn.apiKey')}
             name="apiKey"
             type="password"
             value={apiKey}
             onChange={setApiKey}
             error={shown.apiKey}
-            hint="Checked with the service before you continue. It stays on this computer, encrypted."
+            hint={t('screens:signIn.apiKeyHint')}
             autoComplete="off"
           />
-          <CheckboxField label="Remember the key on this computer" checked={remember} onChange={setRemember} />
-          {error ? <Callout tone="bad" title="Sign-in failed">{error}</Callout> : null}
+          <CheckboxField label={t('screens:signIn.remember')} checked={remember} onChange={setRemember} />
+          {error ? <Callout tone="bad" title={t('screens:signIn.failed')}>{error}</Callout> : null}
           <div className="form-actions">
             <button type="submit" className="button button--primary" aria-disabled={busy}>
-              {busy ? 'Checking key…' : 'Sign in'}
+              {busy ? t('screens:signIn.checking') : t('screens:signIn.submit')}
             </button>
           </div>
         </form>
         <section className="panel signin__local" aria-labelledby="local-title">
-          <h2 id="local-title">Local workspace</h2>
-          <p>
-            Work without a cloud account: Provisioner runs the service on this computer with a demo organization, its devices and
-            firmware. Good for training, demos and trying devices out on the workbench.
-          </p>
+          <h2 id="local-title">{t('screens:signIn.local.title')}</h2>
+          <p>{t('screens:signIn.local.text')}</p>
           <button type="button" className="button button--secondary" aria-disabled={busy} onClick={() => !busy && void useLocalWorkspace()}>
-            Use the local workspace
+            {t('screens:signIn.local.use')}
           </button>
         </section>
       </div>
