@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { Callout, ScreenHeader } from '../components/misc';
@@ -8,6 +9,7 @@ import { StationReports } from '../station/StationReports';
 import { StationSetup } from '../station/StationSetup';
 import { StationTile } from '../station/StationTile';
 import { useStationView } from '../station/use-station';
+import { useLocaleFormat } from '../i18n/I18nProvider';
 import '../station/station.css';
 
 /**
@@ -16,6 +18,8 @@ import '../station/station.css';
  * flagged; stopping writes the shift report and the commissioning report.
  */
 export function StationScreen() {
+  const { t } = useTranslation();
+  const format = useLocaleFormat();
   const { view, error, set } = useStationView();
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
@@ -36,16 +40,16 @@ export function StationScreen() {
   return (
     <section className="screen station" aria-labelledby="screen-title">
       <ScreenHeader
-        title="Station"
+        title={t('station:title')}
         note={
           running && view
-            ? `Provisioning “${view.configurationName}” (${view.configurationSize} devices) on ${view.lanes} lane${view.lanes === 1 ? '' : 's'}: plug devices in.`
-            : 'Provision every device of one configuration as it is plugged in.'
+            ? t('station:note.running', { name: view.configurationName ?? '', devices: view.configurationSize, lanes: view.lanes })
+            : t('station:note.idle')
         }
       >
         {running ? (
           <ActionButton variant="danger" busy={stopping} onClick={() => void stop()}>
-            {stopping ? 'Stopping…' : 'Stop station'}
+            {stopping ? t('station:stopping') : t('station:stop')}
           </ActionButton>
         ) : null}
       </ScreenHeader>
@@ -54,27 +58,30 @@ export function StationScreen() {
       {!running ? <StationSetup onStarted={set} /> : null}
       {view?.shift && (running || view.report) ? (
         <p className="station-shift" data-testid="station-shift">
-          {running ? 'Parameters confirmed for this shift by ' : "The last shift's parameters were confirmed by "}
-          <strong>{view.shift.operator}</strong> at {view.shift.confirmedAt.slice(11, 16)} UTC: configuration checksum <strong className="mono">{view.shift.checksumShort}</strong>.
-          {running ? ' Every device is verified against them.' : ''}
+          {t('station:shift.confirmed', {
+            running: running ? 'yes' : 'no',
+            operator: view.shift.operator,
+            time: format.time(view.shift.confirmedAt),
+            checksum: view.shift.checksumShort,
+          })}
         </p>
       ) : null}
       {view?.report ? <StationReports report={view.report} /> : null}
       {view && (running || view.report) ? (
         <>
-          <h2 className="section-title">Shift</h2>
+          <h2 className="section-title">{t('station:section.shift')}</h2>
           <StationCounts view={view} />
-          <h2 className="section-title">Devices</h2>
+          <h2 className="section-title">{t('station:section.devices')}</h2>
           {view.tiles.length === 0 ? (
-            <p className="muted">{running ? 'Waiting for devices: plug one in.' : 'No device is plugged in.'}</p>
+            <p className="muted">{running ? t('station:waitingForDevices') : t('station:noDevice')}</p>
           ) : (
-            <ul className="station-tiles" aria-label="Devices on the station">
+            <ul className="station-tiles" aria-label={t('station:tilesLabel')}>
               {view.tiles.map((lane) => (
                 <StationTile key={lane.serialNumber} lane={lane} />
               ))}
             </ul>
           )}
-          <h2 className="section-title">Refused and duplicate</h2>
+          <h2 className="section-title">{t('station:section.notes')}</h2>
           <StationNotes notes={view.notes} />
         </>
       ) : null}

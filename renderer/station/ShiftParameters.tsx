@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { GroupedRows } from '../components/GroupedRows';
 import type { StationShiftParametersView } from '../../contract/index';
 import '../workbench/workbench.css';
@@ -11,23 +12,21 @@ type ShiftDevice = StationShiftParametersView['devices'][number];
  * shift, so it shows intended values only: what each device runs is verified as it is plugged in.
  */
 export function ShiftParameters({ view }: { view: StationShiftParametersView }) {
+  const { t } = useTranslation();
   return (
     <section className="shift-parameters" aria-labelledby="shift-parameters-title" data-testid="shift-parameters">
       <h2 id="shift-parameters-title" className="section-title">
-        Parameters of “{view.configurationName}”
+        {t('station:parameters.title', { name: view.configurationName })}
       </h2>
-      <p className="small">
-        Compare each device&apos;s values with what the machine needs. Every device plugged in during the shift is verified against exactly these values; one that runs anything else fails and is
-        kept apart.
-      </p>
+      <p className="small">{t('station:parameters.instructions')}</p>
       <div className="shift-parameters__devices">
         {view.devices.map((device) => (
           <DeviceTable key={device.serialNumber} device={device} />
         ))}
       </div>
       <dl className="param-checksums shift-parameters__checksum">
-        <dt>Configuration parameter checksum (this tool, from every device&apos;s configuration file)</dt>
-        <dd className="mono strong" data-testid="shift-checksum">
+        <dt>{t('station:parameters.checksum')}</dt>
+        <dd className="mono strong" data-testid="shift-checksum" translate="no">
           {view.checksumShort}
         </dd>
       </dl>
@@ -36,14 +35,15 @@ export function ShiftParameters({ view }: { view: StationShiftParametersView }) 
 }
 
 function DeviceTable({ device }: { device: ShiftDevice }) {
-  const caption = `${device.serialNumber} (${device.deviceType}), checksum ${device.checksumShort}`;
+  const { t } = useTranslation();
+  const caption = t('station:parameters.caption', { serial: device.serialNumber, type: device.deviceType, checksum: device.checksumShort });
   return (
     <table className="table table--compact param-table shift-parameters__table" data-serial={device.serialNumber}>
       <caption className="mono">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Parameter</th>
-          <th scope="col">Intended</th>
+          <th scope="col">{t('workbench:parameters.parameter')}</th>
+          <th scope="col">{t('workbench:parameters.intended')}</th>
         </tr>
       </thead>
       <tbody>
@@ -53,7 +53,9 @@ function DeviceTable({ device }: { device: ShiftDevice }) {
           row={(row) => (
             <tr data-key={row.key}>
               <th scope="row">{row.label}</th>
-              <td className="mono">{row.intended}</td>
+              <td className="mono" translate="no">
+                {row.intended}
+              </td>
             </tr>
           )}
         />

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { StationReportView } from '../../contract/index';
 import { Callout } from '../components/misc';
 
@@ -6,23 +7,24 @@ import { Callout } from '../components/misc';
  * of the configuration (PDF), or why that one could not be made and how to make it later.
  */
 export function StationReports({ report }: { report: StationReportView }) {
+  const { t } = useTranslation();
   const { commissioning } = report;
   return (
     <>
-      <Callout tone="ok" title={commissioning?.path ? 'Shift report and commissioning report written' : 'Shift report written'}>
+      <Callout tone="ok" title={commissioning?.path ? t('station:reports.bothWritten') : t('station:reports.shiftWritten')}>
         <dl className="station-reports">
-          <dt>Shift report</dt>
+          <dt>{t('station:reports.shift')}</dt>
           <dd>
-            <span className="mono" data-testid="station-report">
+            <span className="mono" data-testid="station-report" translate="no">
               {report.path}
             </span>{' '}
-            ({report.rows} row{report.rows === 1 ? '' : 's'})
+            {t('station:reports.rows', { count: report.rows })}
           </dd>
           {commissioning?.path ? (
             <>
-              <dt>Commissioning report</dt>
+              <dt>{t('station:reports.commissioning')}</dt>
               <dd>
-                <span className="mono" data-testid="station-commissioning-report">
+                <span className="mono" data-testid="station-commissioning-report" translate="no">
                   {commissioning.path}
                 </span>
               </dd>
@@ -31,7 +33,7 @@ export function StationReports({ report }: { report: StationReportView }) {
         </dl>
       </Callout>
       {commissioning?.error ? (
-        <Callout tone="warn" title="No commissioning report">
+        <Callout tone="warn" title={t('station:reports.noCommissioning')}>
           {commissioning.error}
         </Callout>
       ) : null}

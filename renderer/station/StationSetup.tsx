@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { StationFirmwarePolicy, StationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { useQuery } from '../api/use-query';
@@ -13,10 +15,6 @@ import { ShiftParameters } from './ShiftParameters';
 /** The contract's STATION_MAX_LANES (the renderer takes types only from the contract); the core checks it. */
 const MAX_LANES = 16;
 const LANE_OPTIONS = Array.from({ length: MAX_LANES }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
-const FIRMWARE_OPTIONS: { value: StationFirmwarePolicy; label: string }[] = [
-  { value: 'latest', label: 'Latest, when behind' },
-  { value: 'keep', label: 'Keep (configuration only)' },
-];
 /** Configurations offered at once (the service's largest page); the rest are found by name or by page. */
 const PAGE_SIZE = 30;
 
@@ -29,7 +27,12 @@ const PAGE_SIZE = 30;
  * the rest. Every control is a native one, so the keyboard reaches and works each.
  */
 export function StationSetup({ onStarted }: { onStarted(view: StationView): void }) {
+  const { t } = useTranslation();
   const { filters, setFilter, page, setPage } = useListFilters({ search: '' });
+  const firmwareOptions: { value: StationFirmwarePolicy; label: string }[] = [
+    { value: 'latest', label: t('station:setup.firmwareLatest') },
+    { value: 'keep', label: t('station:setup.firmwareKeep') },
+  ];
   const search = filters.search.trim();
   const configurations = useQuery('configurations.list', { search: search || undefined, sortOptions: 'ConfigNameASC', page, limit: PAGE_SIZE });
   const [name, setName] = useState('');
@@ -46,14 +49,14 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
   const parameters = useQuery('station.parameters', { configurationName: name }, name !== '');
   const shown = name !== '' && parameters.data?.configurationName === name ? parameters.data : null;
   const found = configurations.data;
-  const options = (found?.items ?? []).map((c) => ({ value: c.name, label: `${c.name} (${c.devices.length} devices)` }));
+  const options = (found?.items ?? []).map((c) => ({ value: c.name, label: t('station:setup.configurationOption', { name: c.name, count: c.devices.length }) }));
   // The chosen one stays offered while another search or page is shown, so the choice is never lost from view.
   if (name && !options.some((o) => o.value === name)) options.unshift({ value: name, label: name });
 
   const start = async () => {
     setError(null);
-    setOperatorError(operator.trim() === '' ? "Type your name: the shift's confirmation names the person who gives it." : null);
-    setChecksumError(checksum.trim() === '' ? 'Type the configuration checksum shown under the table.' : null);
+    setOperatorError(operator.trim() === '' ? t('station:setup.operatorMissing') : null);
+    setChecksumError(checksum.trim() === '' ? t('station:setup.checksumMissing') : null);
     if (operator.trim() === '' || checksum.trim() === '') return;
     setBusy(true);
     try {
@@ -73,55 +76,55 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
   return (
     <form
       className="station-setup"
-      aria-label="Start the station"
+      aria-label={t('station:setup.label')}
       onSubmit={(e) => {
         e.preventDefault();
         if (name && shown && !busy) void start();
       }}
     >
       <TextField
-        label="Find a configuration"
+        label={t('station:setup.find')}
         type="search"
         value={filters.search}
         onChange={setFilter('search')}
-        hint={searchHint(found?.totalCount, search)}
+        hint={searchHint(t, found?.totalCount, search)}
       />
       <SelectField
-        label="Configuration"
+        label={t('station:setup.configuration')}
         value={name}
         options={options}
-        emptyLabel={found && found.totalCount > PAGE_SIZE ? `Choose one of ${found.totalCount}…` : 'Choose a configuration…'}
+        emptyLabel={found && found.totalCount > PAGE_SIZE ? t('station:setup.chooseOneOf', { count: found.totalCount }) : t('station:setup.choose')}
         onChange={(v) => setName(v)}
         error={configurations.error}
-        hint={found && found.totalCount > PAGE_SIZE ? 'More than one page: find it by name, or page below' : undefined}
+        hint={found && found.totalCount > PAGE_SIZE ? t('station:setup.morePages') : undefined}
       />
-      <SelectField label="Lanes" value={lanes} options={LANE_OPTIONS} onChange={(v) => setLanes(v || '4')} hint="Devices provisioned at once" />
-      <SelectField label="Firmware" value={firmware} options={FIRMWARE_OPTIONS} onChange={(v) => setFirmware((v || 'latest') as StationFirmwarePolicy)} />
+      <SelectField label={t('station:setup.lanes')} value={lanes} options={LANE_OPTIONS} onChange={(v) => setLanes(v || '4')} hint={t('station:setup.lanesHint')} />
+      <SelectField label={t('station:setup.firmware')} value={firmware} options={firmwareOptions} onChange={(v) => setFirmware((v || 'latest') as StationFirmwarePolicy)} />
       {found && found.totalCount > PAGE_SIZE ? (
         <div className="station-setup__pages">
           <Pager page={found.page} limit={found.limit} totalCount={found.totalCount} onPage={setPage} />
         </div>
       ) : null}
       {name !== '' && parameters.error ? <Callout tone="bad">{parameters.error}</Callout> : null}
-      {name !== '' && !shown && !parameters.error ? <p className="muted station-setup__wide">Reading the parameters of “{name}”…</p> : null}
+      {name !== '' && !shown && !parameters.error ? <p className="muted station-setup__wide">{t('station:setup.readingParameters', { name })}</p> : null}
       {shown ? (
         <div className="station-setup__wide">
           <ShiftParameters view={shown} />
         </div>
       ) : null}
       <div className="station-setup__confirm">
-        <TextField label="Your name (operator)" value={operator} onChange={setOperator} autoComplete="name" error={operatorError} hint="Named in the shift's record" />
-        <TextField label="Configuration checksum" value={checksum} onChange={setChecksum} error={checksumError} hint="The 8 hex digits under the table" />
+        <TextField label={t('station:setup.operator')} value={operator} onChange={setOperator} autoComplete="name" error={operatorError} hint={t('station:setup.operatorHint')} />
+        <TextField label={t('station:setup.checksum')} value={checksum} onChange={setChecksum} error={checksumError} hint={t('station:setup.checksumHint')} />
         <ActionButton
           type="submit"
           variant="primary"
           capability="files.download"
           busy={busy}
-          disabledReason={name ? (shown ? null : 'Wait for the parameters to be shown.') : 'Choose a configuration first.'}
+          disabledReason={name ? (shown ? null : t('station:setup.waitForParameters')) : t('station:setup.chooseFirst')}
           showReason
           onClick={() => undefined}
         >
-          {busy ? 'Starting…' : 'Start station'}
+          {busy ? t('station:setup.starting') : t('station:setup.start')}
         </ActionButton>
       </div>
       {error ? <Callout tone="bad">{error}</Callout> : null}
@@ -130,9 +133,9 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
 }
 
 /** Under the search box: what to type, or what the service found for it. */
-function searchHint(totalCount: number | undefined, search: string): string {
-  if (totalCount === undefined) return 'Part of its name';
-  if (totalCount === 0) return search ? `No configuration's name contains “${search}”.` : 'This organization has no configuration yet: design one first.';
-  if (!search) return 'Part of its name';
-  return `${totalCount} configuration${totalCount === 1 ? '' : 's'} found`;
+function searchHint(t: TFunction, totalCount: number | undefined, search: string): string {
+  if (totalCount === undefined) return t('station:setup.findHint');
+  if (totalCount === 0) return search ? t('station:setup.noneContains', { search }) : t('station:setup.noConfiguration');
+  if (!search) return t('station:setup.findHint');
+  return t('station:setup.found', { count: totalCount });
 }

@@ -1,0 +1,38 @@
+import type { StationLaneView } from '../../contract/index';
+import { phaseText } from '../../domain/job-text';
+import { englishWords, type Words } from '../format/words';
+
+/**
+ * A Station tile's headline and what to do, in the reader's language, from the lane's state, phase
+ * and percent (main/app/station/tile-text.ts makes the same words in English for the CLI and
+ * --json, which never change with the language). Why a lane failed and the core's other details
+ * come as the core says them.
+ */
+export interface TileWords {
+  headline: string;
+  detail: string | null;
+  action: string | null;
+}
+
+/** The core's headline for a lane it keeps apart (its parameters differ): the view has no flag of its own for it. */
+const KEPT_APART = /^Failed: parameters differ/;
+
+export function tileWords(lane: StationLaneView, words: Words = englishWords()): TileWords {
+  switch (lane.state) {
+    case 'waiting':
+      return { headline: words.t('station:tile.waiting'), detail: lane.detail, action: lane.action };
+    case 'in-sync':
+      return { headline: words.t('station:tile.inSync'), detail: lane.detail, action: words.t('station:tile.leftAlone') };
+    case 'done':
+      return { headline: words.t('station:tile.done'), detail: lane.detail, action: words.t('station:tile.unplug') };
+    case 'failed':
+      return { headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'), detail: lane.detail, action: lane.action };
+    case 'working': {
+      const detail = lane.present ? lane.detail : words.t('station:tile.unplugged');
+      if (lane.phase === null || lane.step === null) return { headline: words.t('station:tile.starting'), detail, action: null };
+      const doing = phaseText(lane.phase, lane.step, { version: lane.firmwareVersion }, words);
+      const headline = lane.percent === null ? doing : words.t('station:tile.percent', { doing, percent: Math.floor(lane.percent) / 100 });
+      return { headline, detail, action: null };
+    }
+  }
+}
