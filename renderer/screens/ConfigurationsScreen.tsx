@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CONFIGURATION_SORT_OPTIONS, type ConfigurationSortOption } from '../../domain/enums';
 import { configurationCreateSchema } from '../../domain/configuration';
 import { parsePayload } from '../../domain/parse';
@@ -13,16 +14,10 @@ import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
 import { WorkPackageButton } from '../packages/WorkPackageButton';
 import { CommissioningReportButton } from '../accountability/CommissioningReportButton';
-import { dateTimeText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
 import { useNavigation } from '../stores/navigation';
 import { notify } from '../stores/notices';
 
-const SORT_LABELS: Record<ConfigurationSortOption, string> = {
-  LastEditedDESC: 'Last edited, newest first',
-  LastEditedASC: 'Last edited, oldest first',
-  ConfigNameASC: 'Name, A to Z',
-  ConfigNameDESC: 'Name, Z to A',
-};
 const PAGE_SIZE = 15;
 
 export function ConfigurationsScreen() {
@@ -37,13 +32,15 @@ function ConfigurationList() {
   const open = useNavigation((s) => s.openConfiguration);
   const deviceToAdd = useNavigation((s) => s.deviceToAdd);
   const list = useQuery('configurations.list', { search: search.trim() || undefined, sortOptions: sort, page, limit: PAGE_SIZE });
+  const { t } = useTranslation();
+  const dates = useDateText();
 
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ListScreenHeader
-        title="Configurations"
+        title={t('screens:configurations.title')}
         capability="configurations.write"
-        actionLabel="New configuration"
+        actionLabel={t('screens:configurations.new')}
         explainRefusal
         form={({ onClose }) => (
           <CreateConfiguration
@@ -57,36 +54,36 @@ function ConfigurationList() {
       />
       {deviceToAdd ? (
         <p className="callout callout--info" role="status">
-          Open the configuration {deviceToAdd} goes into: its add form opens with {deviceToAdd} filled in.
+          {t('screens:configurations.deviceToAdd', { serial: deviceToAdd })}
         </p>
       ) : null}
       <div className="toolbar">
-        <TextField className="toolbar__search" label="Search by name" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
-        <SelectField label="Sort" value={sort} options={CONFIGURATION_SORT_OPTIONS.map((value) => ({ value, label: SORT_LABELS[value] }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
+        <TextField className="toolbar__search" label={t('screens:configurations.search')} type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
+        <SelectField label={t('screens:configurations.sort')} name="sort" value={sort} options={CONFIGURATION_SORT_OPTIONS.map((value) => ({ value, label: t(`screens:configurations.sort.${value}`) }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
       </div>
       <ListTable
-        columns={['Name', { label: 'Devices', className: 'num' }, 'Last edited', ACTIONS_COLUMN]}
+        columns={[t('screens:configurations.column.name'), { label: t('screens:configurations.column.devices'), className: 'num' }, t('screens:configurations.column.lastEdited'), ACTIONS_COLUMN]}
         {...pagedListOf(list, setPage)}
         row={(c) => (
           <tr key={c.id}>
-            <td>
+            <td translate="no">
               <button type="button" className="link" onClick={() => open(c.id)}>
                 {c.name}
               </button>
             </td>
             <td className="num">{c.devices.length}</td>
-            <td>{dateTimeText(c.lastEditedAt)}</td>
+            <td>{dates.dateTime(c.lastEditedAt)}</td>
             <td className="actions-col">
-              <button type="button" className="button button--quiet" onClick={() => open(c.id)} aria-label={`Open ${c.name}`}>
-                Open
+              <button type="button" className="button button--quiet" onClick={() => open(c.id)} aria-label={t('screens:configurations.openNamed', { name: c.name })}>
+                {t('screens:configurations.open')}
               </button>
               <WorkPackageButton configurationId={c.id} configurationName={c.name} />
               <CommissioningReportButton configurationId={c.id} configurationName={c.name} />
             </td>
           </tr>
         )}
-        empty={search ? `No configuration matches “${search}”.` : 'No configurations yet.'}
-        errorTitle="Could not load configurations"
+        empty={search ? t('screens:configurations.noneMatch', { search }) : t('screens:configurations.none')}
+        errorTitle={t('screens:configurations.loadFailed')}
       />
     </section>
   );
@@ -98,6 +95,7 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
   const [serviceError, setServiceError] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const { t } = useTranslation();
   useFocusOnOpen(formRef);
   const check = parsePayload(configurationCreateSchema, { name });
   const nameError = touched && !check.ok ? (check.violations[0]?.message ?? null) : null;
@@ -111,7 +109,7 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
     try {
       const created = await client().call('configurations.create', { settings: { name: check.value.name } });
       if (created.value) {
-        notify('success', `Configuration “${created.value.name}” created.`);
+        notify('success', t('screens:configurations.created', { name: created.value.name }));
         onCreated(created.value.id);
       } else {
         setServiceError(created.violations.map((v) => v.message).join(' '));
@@ -124,9 +122,9 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
   };
 
   return (
-    <form ref={formRef} className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="New configuration">
+    <form ref={formRef} className="panel create-form" onSubmit={(e) => void submit(e)} aria-label={t('screens:configurations.new')}>
       <TextField
-        label="Name of the new configuration"
+        label={t('screens:configurations.newName')}
         name="newConfigurationName"
         value={name}
         onChange={(v) => {
@@ -134,9 +132,9 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
           setTouched(true);
         }}
         error={nameError ?? serviceError}
-        hint="e.g. Line 3 — SRCP to EPC over ISM. The designer opens next."
+        hint={t('screens:configurations.newNameHint')}
       />
-      <FormActions submitLabel={busy ? 'Creating…' : 'Create and open'} busy={busy} onCancel={onCancel} />
+      <FormActions submitLabel={busy ? t('screens:configurations.creating') : t('screens:configurations.createAndOpen')} busy={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,66 +1,75 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DeviceType } from '../../domain/device-types';
 import { client, errorText } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, Loading, ScreenHeader } from '../components/misc';
-import { bytesText, dateTimeText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
+import { useLocaleFormat } from '../i18n/I18nProvider';
 import { notify } from '../stores/notices';
 
 /** The latest firmware per device type, and what the offline cache holds. */
 export function FirmwareScreen() {
   const overview = useQuery('firmware.overview', {});
   const [downloading, setDownloading] = useState<DeviceType[]>([]);
+  const { t } = useTranslation();
+  const dates = useDateText();
+  const format = useLocaleFormat();
 
   const download = async (types: readonly DeviceType[]) => {
     setDownloading((d) => [...d, ...types]);
     for (const deviceType of types) {
       try {
         const cached = await client().call('firmware.download', { deviceType });
-        notify('success', `${deviceType} firmware ${cached.version} is in the offline cache.`);
+        notify('success', t('screens:firmware.downloaded', { type: deviceType, version: cached.version }));
       } catch (err) {
         notify('error', `${deviceType}: ${errorText(err)}`);
       }
     }
-    setDownloading((d) => d.filter((t) => !types.includes(t)));
+    setDownloading((d) => d.filter((type) => !types.includes(type)));
     overview.reload();
   };
 
-  const missing = (overview.data ?? []).filter((t) => t.latestVersion && !t.latestCached).map((t) => t.deviceType);
+  const missing = (overview.data ?? []).filter((entry) => entry.latestVersion && !entry.latestCached).map((entry) => entry.deviceType);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ScreenHeader title="Firmware" note="Firmware in the cache installs without a network; every bundle is checked against its SHA-256 before use.">
-        <ActionButton variant="primary" capability="files.download" disabledReason={missing.length === 0 ? 'The cache holds the latest of every type.' : null} busy={downloading.length > 0} onClick={() => void download(missing)}>
-          Download all for offline use
+      <ScreenHeader title={t('screens:firmware.title')} note={t('screens:firmware.note')}>
+        <ActionButton variant="primary" capability="files.download" disabledReason={missing.length === 0 ? t('screens:firmware.allCached') : null} busy={downloading.length > 0} onClick={() => void download(missing)}>
+          {t('screens:firmware.downloadAll')}
         </ActionButton>
       </ScreenHeader>
-      {overview.error ? <Callout tone="bad" title="Could not load firmware">{overview.error}</Callout> : null}
+      {overview.error ? <Callout tone="bad" title={t('screens:firmware.loadFailed')}>{overview.error}</Callout> : null}
       {!overview.data && !overview.error ? <Loading /> : null}
       <div className="card-grid">
-        {overview.data?.map((t) => (
-          <article key={t.deviceType} className="panel firmware-card" aria-labelledby={`fw-${t.deviceType}`}>
+        {overview.data?.map((entry) => (
+          <article key={entry.deviceType} className="panel firmware-card" aria-labelledby={`fw-${entry.deviceType}`}>
             <div className="panel__header">
-              <h2 id={`fw-${t.deviceType}`}>{t.deviceType}</h2>
-              {t.latestVersion ? t.latestCached ? <Badge tone="ok">Latest cached</Badge> : <Badge tone="warn">Not cached</Badge> : null}
+              <h2 id={`fw-${entry.deviceType}`} translate="no">
+                {entry.deviceType}
+              </h2>
+              {entry.latestVersion ? entry.latestCached ? <Badge tone="ok">{t('screens:firmware.latestCached')}</Badge> : <Badge tone="warn">{t('screens:firmware.notCached')}</Badge> : null}
             </div>
             <dl className="facts">
               <div>
-                <dt>Latest version</dt>
-                <dd className="mono">{t.latestVersion ?? '—'}</dd>
+                <dt>{t('screens:firmware.latestVersion')}</dt>
+                <dd className="mono" translate="no">{entry.latestVersion ?? '—'}</dd>
               </div>
               <div>
-                <dt>In the offline cache</dt>
+                <dt>{t('screens:firmware.inCache')}</dt>
                 <dd>
-                  {t.cached.length === 0 ? (
-                    <span className="muted">Nothing</span>
+                  {entry.cached.length === 0 ? (
+                    <span className="muted">{t('screens:firmware.nothing')}</span>
                   ) : (
                     <ul className="plain-list">
-                      {t.cached.map((c) => (
+                      {entry.cached.map((c) => (
                         <li key={c.sha256} className="cell-stack">
-                          <span className="mono">{c.version}</span>
+                          <span className="mono" translate="no">
+                            {c.version}
+                          </span>
                           <span className="muted small">
-                            {bytesText(c.size)} · {dateTimeText(c.storedAt)}
+                            {format.bytes(c.size)} · {dates.dateTime(c.storedAt)}
                           </span>
                         </li>
                       ))}
@@ -68,17 +77,17 @@ export function FirmwareScreen() {
                   )}
                 </dd>
               </div>
-              {t.patches.length > 0 ? (
+              {entry.patches.length > 0 ? (
                 <div>
-                  <dt>Patches for devices on an older release</dt>
+                  <dt>{t('screens:firmware.patches')}</dt>
                   <dd>
                     <ul className="plain-list">
-                      {t.patches.map((p, i) => (
+                      {entry.patches.map((p, i) => (
                         <li key={`${p.fromVersion ?? '?'}-${p.toVersion ?? '?'}-${i}`} className="cell-stack">
-                          <span className="mono">
-                            {p.fromVersion ?? 'a release not cached'} → {p.toVersion ?? 'a release not cached'}
+                          <span className="mono" translate="no">
+                            {p.fromVersion ?? t('screens:firmware.releaseNotCached')} → {p.toVersion ?? t('screens:firmware.releaseNotCached')}
                           </span>
-                          <span className="muted small">{bytesText(p.size)}</span>
+                          <span className="muted small">{format.bytes(p.size)}</span>
                         </li>
                       ))}
                     </ul>
@@ -86,15 +95,15 @@ export function FirmwareScreen() {
                 </div>
               ) : null}
             </dl>
-            {t.error ? <p className="field__error">{t.error}</p> : null}
+            {entry.error ? <p className="field__error">{entry.error}</p> : null}
             <div className="form-actions">
               <ActionButton
                 capability="files.download"
-                disabledReason={!t.latestVersion ? 'The service offers no firmware for this type.' : t.latestCached ? 'Already cached.' : null}
-                busy={downloading.includes(t.deviceType)}
-                onClick={() => void download([t.deviceType])}
+                disabledReason={!entry.latestVersion ? t('screens:firmware.noneOffered') : entry.latestCached ? t('screens:firmware.alreadyCached') : null}
+                busy={downloading.includes(entry.deviceType)}
+                onClick={() => void download([entry.deviceType])}
               >
-                {downloading.includes(t.deviceType) ? 'Downloading…' : 'Download for offline use'}
+                {downloading.includes(entry.deviceType) ? t('screens:firmware.downloading') : t('screens:firmware.download')}
               </ActionButton>
             </div>
           </article>

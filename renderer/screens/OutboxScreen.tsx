@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { ListTable } from '../components/ListTable';
 import { saveFile } from '../components/save-file';
 import { Badge, Callout, ScreenHeader } from '../components/misc';
-import { agoText, dateTimeText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
 import { notify } from '../stores/notices';
 import { useOutbox } from '../stores/outbox';
 
@@ -16,6 +17,8 @@ export function OutboxScreen() {
   const error = useOutbox((s) => s.error);
   const { load, sendNow } = useOutbox.getState();
   const [exporting, setExporting] = useState(false);
+  const { t } = useTranslation();
+  const dates = useDateText();
 
   useEffect(() => {
     void load();
@@ -26,7 +29,7 @@ export function OutboxScreen() {
     try {
       const report = await client().call('support.report', {});
       saveFile(report.fileName, report.content, 'application/json');
-      notify('success', `Support report saved as ${report.fileName}.`);
+      notify('success', t('screens:outbox.reportSaved', { fileName: report.fileName }));
     } catch (err) {
       notify('error', errorText(err));
     } finally {
@@ -38,51 +41,62 @@ export function OutboxScreen() {
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenHeader
-        title="Outbox & logs"
+        title={t('screens:outbox.title')}
         note={
           outbox
             ? outbox.pendingCount === 0
-              ? 'Every confirmation has reached the service.'
-              : `${outbox.pendingCount} confirmation${outbox.pendingCount === 1 ? '' : 's'} waiting since ${dateTimeText(outbox.oldestPendingSince)}.`
+              ? t('screens:outbox.allSent')
+              : t('screens:outbox.waiting', { count: outbox.pendingCount, since: dates.dateTime(outbox.oldestPendingSince) })
             : ' '
         }
       >
-        <ActionButton variant="primary" capability="confirmations.send" busy={sending} disabledReason={outbox && outbox.pendingCount === 0 ? 'Nothing is waiting.' : null} onClick={() => void sendNow()}>
-          {sending ? 'Sending…' : 'Send now'}
+        <ActionButton variant="primary" capability="confirmations.send" busy={sending} disabledReason={outbox && outbox.pendingCount === 0 ? t('screens:outbox.nothingWaiting') : null} onClick={() => void sendNow()}>
+          {sending ? t('screens:outbox.sending') : t('screens:outbox.sendNow')}
         </ActionButton>
         <button type="button" className="button button--secondary" aria-disabled={exporting} onClick={() => !exporting && void exportReport()}>
-          Export support report
+          {t('screens:outbox.exportReport')}
         </button>
       </ScreenHeader>
       {error ? <Callout tone="bad">{error}</Callout> : null}
-      <h2 className="section-title">Confirmations</h2>
+      <h2 className="section-title">{t('screens:outbox.confirmations')}</h2>
       <ListTable
         compact
-        columns={['Device', 'What', 'State', 'Waiting since', { label: 'Attempts', className: 'num' }, 'Last error']}
+        columns={[
+          t('screens:outbox.column.device'),
+          t('screens:outbox.column.what'),
+          t('screens:outbox.column.state'),
+          t('screens:outbox.column.waitingSince'),
+          { label: t('screens:outbox.column.attempts'), className: 'num' },
+          t('screens:outbox.column.lastError'),
+        ]}
         rows={outbox?.entries}
         row={(e) => (
           <tr key={e.id}>
-            <td className="mono">{e.serialNumber}</td>
+            <td className="mono" translate="no">
+              {e.serialNumber}
+            </td>
             <td>{e.summary}</td>
-            <td>{e.state === 'pending' ? <Badge tone="warn">Pending</Badge> : <Badge tone="bad">Rejected</Badge>}</td>
-            <td>{agoText(e.createdAt, now)}</td>
+            <td>{e.state === 'pending' ? <Badge tone="warn">{t('screens:outbox.pending')}</Badge> : <Badge tone="bad">{t('screens:outbox.rejected')}</Badge>}</td>
+            <td>{dates.ago(e.createdAt, now)}</td>
             <td className="num">{e.attempts}</td>
             <td className="small">{e.lastError ?? '—'}</td>
           </tr>
         )}
-        empty="The outbox is empty."
+        empty={t('screens:outbox.empty')}
       />
-      <h2 className="section-title">Recent log</h2>
-      <ol className="log" aria-label="Recent log" tabIndex={0}>
+      <h2 className="section-title">{t('screens:outbox.recentLog')}</h2>
+      <ol className="log" aria-label={t('screens:outbox.recentLog')} tabIndex={0}>
         {lines.slice(-300).map((l) => (
-          <li key={l.seq} className={`log__line log__line--${l.level}`}>
+          <li key={l.seq} className={`log__line log__line--${l.level}`} translate="no">
             <span className="log__time">{l.at.slice(11, 19)}</span>
             <span className="log__level">{l.level}</span>
             <span className="log__source">{l.source}</span>
             <span className="log__message">{l.message}</span>
           </li>
         ))}
-        {lines.length === 0 ? <li className="muted">Nothing logged yet.</li> : null}
+        {lines.length === 0 ? (
+          <li className="muted">{t('screens:outbox.nothingLogged')}</li>
+        ) : null}
       </ol>
     </section>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { client } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { Callout } from '../components/misc';
@@ -21,6 +22,7 @@ export function PortGlobsForm() {
   const [text, setText] = useState('');
   const saving = useBusyAction();
   const [savedNote, setSavedNote] = useState<string | null>(null);
+  const { t } = useTranslation();
 
   useEffect(() => {
     if (current.data) setText(current.data.saved.join('\n'));
@@ -31,25 +33,24 @@ export function PortGlobsForm() {
       setSavedNote(null);
       const view = await client().call('workbench.setPortGlobs', { portGlobs: parsePortGlobs(text) });
       setText(view.saved.join('\n'));
-      setSavedNote(view.saved.length > 0 ? `Also looking at ${view.saved.length} port pattern${view.saved.length === 1 ? '' : 's'}.` : 'Looking for USB devices only.');
+      setSavedNote(view.saved.length > 0 ? t('screens:portGlobs.saved', { count: view.saved.length }) : t('screens:portGlobs.usbOnly'));
     });
 
   return (
     <details className="port-globs">
-      <summary>Other serial ports</summary>
+      <summary>{t('screens:portGlobs.summary')}</summary>
       <p className="muted">
-        Devices on USB are found by themselves. For an RS-485 or other adapter, give the paths of its ports as patterns, one a line, for
-        example <code>/dev/serial/by-id/usb-FTDI*</code>.
+        {t('screens:portGlobs.explain')} <code translate="no">/dev/serial/by-id/usb-FTDI*</code>
       </p>
       <label className="field">
-        <span className="field__label">Port patterns</span>
+        <span className="field__label">{t('screens:portGlobs.label')}</span>
         <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} name="port-globs" />
       </label>
       {current.data && current.data.fromEnvironment.length > 0 ? (
-        <p className="muted">Also from the environment: {current.data.fromEnvironment.join(', ')}</p>
+        <p className="muted">{t('screens:portGlobs.fromEnvironment', { globs: current.data.fromEnvironment.join(', ') })}</p>
       ) : null}
       <button type="button" className="button button--secondary" disabled={saving.busy} onClick={() => void save()}>
-        Save port patterns
+        {t('screens:portGlobs.save')}
       </button>
       {savedNote ? (
         <p className="muted" role="status">

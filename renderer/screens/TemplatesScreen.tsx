@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import type { Translator } from '../../domain/i18n/index.js';
 import { TEMPLATE_INTERFACES, TEMPLATE_SORT_BY, SORT_DIRECTIONS, type SortDirection, type TemplateInterface, type TemplateSortBy } from '../../domain/enums';
 import { ipNetworkTemplateCreateSchema } from '../../domain/ip-network-template';
 import { parsePayload } from '../../domain/parse';
@@ -13,10 +14,16 @@ import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
 import { parseTextList } from '../designer/text-values';
 import { placeViolations } from '../designer/violations';
-import { dateTimeText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
+import { useTranslator } from '../i18n/I18nProvider';
 import { notify } from '../stores/notices';
 
 const PAGE_SIZE = 15;
+
+/** The interfaces a template can be for, as the reader names them (Ethernet and Wifi are names). */
+function interfaceOptions(t: Translator['t']) {
+  return TEMPLATE_INTERFACES.map((value) => ({ value, label: value === 'None' ? t('screens:templates.interface.None') : value }));
+}
 
 /** Reusable IP network settings (Ethernet or Wifi) that devices of a configuration can take. */
 export function TemplatesScreen() {
@@ -24,37 +31,56 @@ export function TemplatesScreen() {
   const { nameFilter, typeFilter } = filters;
   const [sortBy, setSortBy] = useState<TemplateSortBy>('Name');
   const [sortDirection, setSortDirection] = useState<SortDirection>('Ascending');
+  const { t } = useTranslator();
+  const dates = useDateText();
   const list = useQuery('templates.list', { nameFilter: nameFilter.trim() || undefined, typeFilter: typeFilter || undefined, sortBy, sortDirection, page, limit: PAGE_SIZE });
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ListScreenHeader title="Network templates" capability="templates.write" actionLabel="New template" explainRefusal form={(handlers) => <CreateTemplate {...handlers} />} onDone={list.reload} />
+      <ListScreenHeader title={t('screens:templates.title')} capability="templates.write" actionLabel={t('screens:templates.new')} explainRefusal form={(handlers) => <CreateTemplate {...handlers} />} onDone={list.reload} />
       <div className="toolbar">
-        <TextField className="toolbar__search" label="Name contains" type="search" value={nameFilter} onChange={setFilter('nameFilter')} reserveMessage={false} />
-        <SelectField label="Type" value={typeFilter} options={TEMPLATE_INTERFACES.map((v) => ({ value: v, label: v }))} emptyLabel="All" onChange={setFilter('typeFilter')} reserveMessage={false} />
-        <SelectField label="Sort by" value={sortBy} options={TEMPLATE_SORT_BY.map((v) => ({ value: v, label: v === 'LastEdited' ? 'Last edited' : 'Name' }))} onChange={(v) => v && setSortBy(v)} reserveMessage={false} />
-        <SelectField label="Direction" value={sortDirection} options={SORT_DIRECTIONS.map((v) => ({ value: v, label: v }))} onChange={(v) => v && setSortDirection(v)} reserveMessage={false} />
+        <TextField className="toolbar__search" label={t('screens:templates.nameContains')} type="search" value={nameFilter} onChange={setFilter('nameFilter')} reserveMessage={false} />
+        <SelectField label={t('screens:templates.type')} name="type" value={typeFilter} options={interfaceOptions(t)} emptyLabel={t('screens:templates.all')} onChange={setFilter('typeFilter')} reserveMessage={false} />
+        <SelectField label={t('screens:templates.sortBy')} name="sortBy" value={sortBy} options={TEMPLATE_SORT_BY.map((v) => ({ value: v, label: t(`screens:templates.sort.${v}`) }))} onChange={(v) => v && setSortBy(v)} reserveMessage={false} />
+        <SelectField label={t('screens:templates.direction')} name="direction" value={sortDirection} options={SORT_DIRECTIONS.map((v) => ({ value: v, label: t(`screens:templates.direction.${v}`) }))} onChange={(v) => v && setSortDirection(v)} reserveMessage={false} />
       </div>
       <ListTable
-        columns={['Name', 'Type', 'Netmask', 'Gateway', 'Nameservers', 'SSID', 'Last edited']}
+        columns={[
+          t('screens:templates.column.name'),
+          t('screens:templates.column.type'),
+          t('screens:templates.column.netmask'),
+          t('screens:templates.column.gateway'),
+          t('screens:templates.column.nameservers'),
+          t('screens:templates.column.ssid'),
+          t('screens:templates.column.lastEdited'),
+        ]}
         rows={list.data}
-        row={(t) => (
-          <tr key={t.id}>
-            <td>{t.ipNetworkTemplateName}</td>
+        row={(template) => (
+          <tr key={template.id}>
+            <td translate="no">{template.ipNetworkTemplateName}</td>
             <td>
-              <Badge>{t.commInterface}</Badge>
+              <Badge>{template.commInterface === 'None' ? t('screens:templates.interface.None') : template.commInterface}</Badge>
             </td>
-            <td className="mono">{t.netmask}</td>
-            <td className="mono">{t.gatewayIpAddress ?? '—'}</td>
-            <td className="mono">{t.nameservers?.join(', ') || '—'}</td>
-            <td>{t.ssid ?? '—'}{t.passwordSet ? <span className="muted small"> · password set</span> : null}</td>
-            <td>{dateTimeText(t.lastEditedAt)}</td>
+            <td className="mono" translate="no">
+              {template.netmask}
+            </td>
+            <td className="mono" translate="no">
+              {template.gatewayIpAddress ?? '—'}
+            </td>
+            <td className="mono" translate="no">
+              {template.nameservers?.join(', ') || '—'}
+            </td>
+            <td>
+              <span translate="no">{template.ssid ?? '—'}</span>
+              {template.passwordSet ? <span className="muted small">{t('screens:templates.passwordSet')}</span> : null}
+            </td>
+            <td>{dates.dateTime(template.lastEditedAt)}</td>
           </tr>
         )}
-        empty={`No templates${nameFilter || typeFilter ? ' match the filters' : ' yet'}.`}
+        empty={nameFilter || typeFilter ? t('screens:templates.noneMatch') : t('screens:templates.none')}
         loading={list.loading}
         error={list.error}
-        errorTitle="Could not load templates"
+        errorTitle={t('screens:templates.loadFailed')}
         pager={list.data ? { page, limit: PAGE_SIZE, totalCount: 0, onPage: setPage, mayHaveMore: list.data.length === PAGE_SIZE } : undefined}
       />
     </section>
@@ -68,6 +94,7 @@ function CreateTemplate({ onClose, onDone }: CreateFormHandlers) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [serviceError, setServiceError] = useState<string | null>(null);
+  const { t } = useTranslator();
   const payload = {
     ipNetworkTemplateName: form.ipNetworkTemplateName,
     commInterface: form.commInterface,
@@ -91,7 +118,7 @@ function CreateTemplate({ onClose, onDone }: CreateFormHandlers) {
     setServiceError(null);
     try {
       await client().call('templates.create', { template: { ...payload, ipNetworkTemplateName: parsed.value.ipNetworkTemplateName } });
-      notify('success', `Template “${parsed.value.ipNetworkTemplateName}” created.`);
+      notify('success', t('screens:templates.created', { name: parsed.value.ipNetworkTemplateName }));
       onDone();
     } catch (err) {
       setServiceError(violationsOf(err).map((v) => v.message).join(' ') || errorText(err));
@@ -101,23 +128,23 @@ function CreateTemplate({ onClose, onDone }: CreateFormHandlers) {
   };
 
   return (
-    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="New network template" noValidate>
+    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label={t('screens:templates.form')} noValidate>
       <div className="form-grid">
-        <TextField label="Template name" name="ipNetworkTemplateName" value={form.ipNetworkTemplateName} onChange={set('ipNetworkTemplateName')} error={byField.ipNetworkTemplateName} />
-        <SelectField label="Interface" name="commInterface" value={form.commInterface} options={TEMPLATE_INTERFACES.map((v) => ({ value: v, label: v }))} onChange={(v) => v && set('commInterface')(v)} error={byField.commInterface} />
-        <TextField label="Netmask" name="netmask" value={form.netmask} onChange={set('netmask')} error={byField.netmask} hint="e.g. 255.255.255.0" />
-        <TextField label="Gateway" name="gatewayIpAddress" value={form.gatewayIpAddress} onChange={set('gatewayIpAddress')} error={byField.gatewayIpAddress} />
-        <TextField label="Nameservers" name="nameservers" value={form.nameservers} onChange={set('nameservers')} error={byField.nameservers} hint="Separated by commas." />
+        <TextField label={t('screens:templates.name')} name="ipNetworkTemplateName" value={form.ipNetworkTemplateName} onChange={set('ipNetworkTemplateName')} error={byField.ipNetworkTemplateName} />
+        <SelectField label={t('screens:templates.interface')} name="commInterface" value={form.commInterface} options={interfaceOptions(t)} onChange={(v) => v && set('commInterface')(v)} error={byField.commInterface} />
+        <TextField label={t('screens:templates.netmask')} name="netmask" value={form.netmask} onChange={set('netmask')} error={byField.netmask} hint={t('screens:templates.netmaskHint')} />
+        <TextField label={t('screens:templates.gateway')} name="gatewayIpAddress" value={form.gatewayIpAddress} onChange={set('gatewayIpAddress')} error={byField.gatewayIpAddress} />
+        <TextField label={t('screens:templates.nameservers')} name="nameservers" value={form.nameservers} onChange={set('nameservers')} error={byField.nameservers} hint={t('screens:templates.nameserversHint')} />
         {form.commInterface === 'Wifi' ? (
           <>
-            <TextField label="SSID" name="ssid" value={form.ssid} onChange={set('ssid')} error={byField.ssid} />
-            <TextField label="Password" name="password" type="password" value={form.password} onChange={set('password')} error={byField.password} />
+            <TextField label={t('screens:templates.ssid')} name="ssid" value={form.ssid} onChange={set('ssid')} error={byField.ssid} />
+            <TextField label={t('screens:templates.password')} name="password" type="password" value={form.password} onChange={set('password')} error={byField.password} />
           </>
         ) : null}
       </div>
       {tried && unplaced.length > 0 ? <Callout tone="bad">{unplaced.map((v) => v.message).join(' ')}</Callout> : null}
-      {serviceError ? <Callout tone="bad" title="Not created">{serviceError}</Callout> : null}
-      <FormActions submitLabel="Create template" busy={busy} onCancel={onClose} />
+      {serviceError ? <Callout tone="bad" title={t('screens:templates.notCreated')}>{serviceError}</Callout> : null}
+      <FormActions submitLabel={t('screens:templates.create')} busy={busy} onCancel={onClose} />
     </form>
   );
 }

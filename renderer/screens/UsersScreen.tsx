@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { USER_ROLES, USER_SORT_OPTIONS, type UserRole, type UserSortOption } from '../../domain/enums';
 import { userRegisterSchema } from '../../domain/users';
 import { parsePayload } from '../../domain/parse';
@@ -11,65 +12,69 @@ import { ACTIONS_COLUMN, ListTable, pagedListOf } from '../components/ListTable'
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
 import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
-import { agoText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
 import { notify, runWithNotice } from '../stores/notices';
 import { useCapability } from '../stores/session';
 
 const PAGE_SIZE = 15;
-const SORT_LABELS: Record<UserSortOption, string> = {
-  FirstNameASC: 'First name, A to Z',
-  FirstNameDESC: 'First name, Z to A',
-  LastActivityDESC: 'Last active, newest first',
-  LastActivityASC: 'Last active, oldest first',
-};
-const ROLE_OPTIONS = USER_ROLES.map((value) => ({ value, label: value }));
 
 /** The people of the organization and their roles. Admins only. */
 export function UsersScreen() {
   const manage = useCapability('users.manage');
+  const { t } = useTranslation();
+  const dates = useDateText();
+  const roleOptions = USER_ROLES.map((value) => ({ value, label: t(`screens:role.${value}`) }));
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', active: '' as '' | 'true' | 'false' });
   const { search, active } = filters;
   const [sort, setSort] = useState<UserSortOption>('FirstNameASC');
   const list = useQuery('users.list', { search: search.trim() || undefined, isActive: active === '' ? undefined : active === 'true', sortOptions: sort, page, limit: PAGE_SIZE }, manage.allowed);
 
-  const changeRole = (id: string, userRole: UserRole) => runWithNotice(() => client().call('users.updateRole', { id, userRole }), `Role changed to ${userRole}.`, list.reload);
-  const remove = (id: string, email: string) => runWithNotice(() => client().call('users.delete', { id }), `${email} removed.`, list.reload);
+  const changeRole = (id: string, userRole: UserRole) => runWithNotice(() => client().call('users.updateRole', { id, userRole }), t('screens:users.roleChanged', { role: t(`screens:role.${userRole}`) }), list.reload);
+  const remove = (id: string, email: string) => runWithNotice(() => client().call('users.delete', { id }), t('screens:users.removed', { email }), list.reload);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ListScreenHeader title="Users" capability="users.manage" actionLabel="Add user" form={(handlers) => <InviteUser {...handlers} />} onDone={list.reload} />
+      <ListScreenHeader title={t('screens:users.title')} capability="users.manage" actionLabel={t('screens:users.add')} form={(handlers) => <InviteUser {...handlers} />} onDone={list.reload} />
       {!manage.allowed ? (
-        <Callout tone="info" title="Not available for your role">
+        <Callout tone="info" title={t('screens:notAvailableForRole')}>
           {manage.reason}
         </Callout>
       ) : (
         <>
           <div className="toolbar">
-            <TextField className="toolbar__search" label="Search name or email" type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
-            <SelectField label="Status" value={active} options={[{ value: 'true', label: 'Active' }, { value: 'false', label: 'Inactive' }]} emptyLabel="All" onChange={setFilter('active')} reserveMessage={false} />
-            <SelectField label="Sort" value={sort} options={USER_SORT_OPTIONS.map((value) => ({ value, label: SORT_LABELS[value] }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
+            <TextField className="toolbar__search" label={t('screens:users.search')} type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
+            <SelectField
+              label={t('screens:users.status')}
+              name="status"
+              value={active}
+              options={[
+                { value: 'true', label: t('screens:users.active') },
+                { value: 'false', label: t('screens:users.inactive') },
+              ]}
+              emptyLabel={t('screens:users.all')} onChange={setFilter('active')} reserveMessage={false} />
+            <SelectField label={t('screens:users.sort')} name="sort" value={sort} options={USER_SORT_OPTIONS.map((value) => ({ value, label: t(`screens:users.sort.${value}`) }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
           </div>
           <ListTable
-            columns={['Name', 'Email', 'Role', 'Status', 'Last active', ACTIONS_COLUMN]}
+            columns={[t('screens:users.column.name'), t('screens:users.column.email'), t('screens:users.column.role'), t('screens:users.column.status'), t('screens:users.column.lastActive'), ACTIONS_COLUMN]}
             {...pagedListOf(list, setPage)}
             row={(u) => (
               <tr key={u.id}>
-                <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || <span className="muted">Not signed in yet</span>}</td>
-                <td>{u.email}</td>
+                <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') ? <span translate="no">{[u.firstName, u.lastName].filter(Boolean).join(' ')}</span> : <span className="muted">{t('screens:users.notSignedInYet')}</span>}</td>
+                <td translate="no">{u.email}</td>
                 <td>
-                  <InlineSelect label={`Role of ${u.email}`} value={u.userRole} options={ROLE_OPTIONS} onChange={(role) => void changeRole(u.id, role)} />
+                  <InlineSelect label={t('screens:users.roleOf', { email: u.email })} value={u.userRole} options={roleOptions} onChange={(role) => void changeRole(u.id, role)} />
                 </td>
-                <td>{u.isActive ? <Badge tone="ok">Active</Badge> : <Badge>Inactive</Badge>}</td>
-                <td>{agoText(u.lastActivityAt, Date.now())}</td>
+                <td>{u.isActive ? <Badge tone="ok">{t('screens:users.active')}</Badge> : <Badge>{t('screens:users.inactive')}</Badge>}</td>
+                <td>{dates.ago(u.lastActivityAt, Date.now())}</td>
                 <td className="actions-col">
                   <ActionButton variant="quiet" capability="users.manage" onClick={() => void remove(u.id, u.email)}>
-                    Remove
+                    {t('screens:users.remove')}
                   </ActionButton>
                 </td>
               </tr>
             )}
-            empty="No users match."
-            errorTitle="Could not load users"
+            empty={t('screens:users.noneMatch')}
+            errorTitle={t('screens:users.loadFailed')}
           />
         </>
       )}
@@ -82,6 +87,8 @@ function InviteUser({ onClose, onDone }: CreateFormHandlers) {
   const [userRole, setUserRole] = useState<UserRole>('Operator');
   const [tried, setTried] = useState(false);
   const [serviceError, setServiceError] = useState<string | null>(null);
+  const { t } = useTranslation();
+  const roleOptions = USER_ROLES.map((value) => ({ value, label: t(`screens:role.${value}`) }));
   const parsed = parsePayload(userRegisterSchema, { email: email.trim(), userRole });
   const emailError = (tried || email.includes('@')) && !parsed.ok ? (parsed.violations.find((v) => v.field === 'email')?.message ?? null) : null;
 
@@ -91,7 +98,7 @@ function InviteUser({ onClose, onDone }: CreateFormHandlers) {
     if (!parsed.ok) return;
     try {
       await client().call('users.register', parsed.value);
-      notify('success', `${parsed.value.email} added as ${userRole}.`);
+      notify('success', t('screens:users.added', { email: parsed.value.email, role: t(`screens:role.${userRole}`) }));
       onDone();
     } catch (err) {
       setServiceError(errorText(err));
@@ -99,12 +106,12 @@ function InviteUser({ onClose, onDone }: CreateFormHandlers) {
   };
 
   return (
-    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label="Add a user" noValidate>
+    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label={t('screens:users.addForm')} noValidate>
       <div className="form-grid">
-        <TextField label="Email" name="email" type="email" value={email} onChange={setEmail} error={emailError ?? serviceError} />
-        <SelectField label="Role" name="userRole" value={userRole} options={ROLE_OPTIONS} onChange={(v) => v && setUserRole(v)} />
+        <TextField label={t('screens:users.email')} name="email" type="email" value={email} onChange={setEmail} error={emailError ?? serviceError} />
+        <SelectField label={t('screens:users.role')} name="userRole" value={userRole} options={roleOptions} onChange={(v) => v && setUserRole(v)} />
       </div>
-      <FormActions submitLabel="Add user" onCancel={onClose} />
+      <FormActions submitLabel={t('screens:users.add')} onCancel={onClose} />
     </form>
   );
 }
