@@ -5,9 +5,12 @@ import { formatLinkSpec, parseLinkSpec } from '../links/link-spec';
 import { discoveredFrom, type DiscoveredDevice } from './discovered-device';
 import { DeviceListState, type DeviceListEvent } from './device-list';
 import { bleLinkOf, linkDepsOf, multicastLinks, serialLinks, type DeviceSources } from './device-sources';
-import { probeLink } from './probe';
+import { probeLink, type ProbeOptions } from './probe';
 import { portGlobRoot, portGlobsFromEnv } from './serial-candidates';
 import { CoalescedRun } from '../util/coalesced-run';
+
+/** How long an asked-for probe waits for a port a job is letting go of (and for the device's answer). */
+const REFRESH_WAIT_MS = 20_000;
 
 /** The sources (serial ports, BLE while the list runs) and how often the list looks at them. */
 export interface LiveDeviceListOptions extends DeviceSources {
@@ -132,14 +135,17 @@ export class LiveDeviceList {
 
   /** Asks a listed device again (after a job changed its firmware or configuration). */
   async refresh(link: string): Promise<DiscoveredDevice | undefined> {
-    const device = await this.probe(link);
-    if (device) this.state.present(device);
-    return device;
+    // Asked for (a job just ended, a rescan): wait a moment for a port its job is still closing.
+    const answer = await this.probe(link, { whenPortInUse: 'wait', timeoutMs: REFRESH_WAIT_MS });
+    if (answer.device) this.state.present(answer.device);
+    return answer.device;
   }
 
-  private async probe(link: string): Promise<DiscoveredDevice | undefined> {
-    const result = await probeLink(link, { linkDeps: linkDepsOf(this.options), ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300 });
-    return result.info ? discoveredFrom(result.info, result.link, result.linkKind, result.protocol) : undefined;
+  /** The device on the link, or none; `inUse` when a job of this process holds the port (nothing was asked). */
+  private async probe(link: string, options: Pick<ProbeOptions, 'whenPortInUse' | 'timeoutMs'> = {}): Promise<{ device?: DiscoveredDevice; inUse?: boolean }> {
+    const result = await probeLink(link, { linkDeps: linkDepsOf(this.options), ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300, ...options });
+    if (result.info) return { device: discoveredFrom(result.info, result.link, result.linkKind, result.protocol) };
+    return { inUse: result.inUse === true };
   }
 
   private busy(link: string): boolean {
@@ -162,8 +168,11 @@ export class LiveDeviceList {
         continue;
       }
       if (this.stopped) return;
-      const device = await this.probe(link);
-      if (device) {
+      const { device, inUse } = await this.probe(link);
+      if (inUse) {
+        // A job took the port after the busy check: it is there, and it is the job's now.
+        if (this.state.has(link)) this.state.seen(link);
+      } else if (device) {
         this.serialAnsweredAt.set(link, performance.now());
         this.state.present(device);
       } else if (this.state.has(link)) {
@@ -184,7 +193,7 @@ export class LiveDeviceList {
         this.state.seen(link);
         continue;
       }
-      const device = await this.probe(link);
+      const { device } = await this.probe(link);
       if (device) this.state.present(device);
       else this.state.missing(link);
       // Once gone from the list (or never on it: it answered the multicast request but not /info),
@@ -219,7 +228,7 @@ export class LiveDeviceList {
     if (this.state.has(link) || this.bleProbing.has(link) || this.busy(link) || this.stopped) return;
     this.bleProbing.add(link);
     void this.probe(link)
-      .then((device) => {
+      .then(({ device }) => {
         if (device && !this.stopped) this.state.present(device);
       })
       .finally(() => this.bleProbing.delete(link));

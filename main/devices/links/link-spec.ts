@@ -4,6 +4,7 @@ import { BleLink } from './ble-link';
 import type { BleCentral } from './ble-central';
 import type { Link } from './link';
 import { SerialLink } from './serial-link';
+import type { PortInUse } from './port-turns';
 import type { SerialPortOpener } from './serial-port';
 import { UdpLink } from './udp-link';
 
@@ -68,13 +69,15 @@ export function formatLinkSpec(spec: LinkSpec): string {
 /** The side effects a link needs, injectable: tests open mock ports and simulated BLE. */
 export interface LinkFactoryDeps {
   openPort?: SerialPortOpener;
+  /** A serial port another link of this process holds: wait for it (jobs, the default) or fail at once (the device list's probes). */
+  whenPortInUse?: PortInUse;
   bleCentral?: () => Promise<BleCentral>;
 }
 
 export function createLink(spec: LinkSpec, deps: LinkFactoryDeps = {}): Link {
   switch (spec.kind) {
     case 'serial':
-      return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps.openPort });
+      return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps.openPort, whenPortInUse: deps.whenPortInUse });
     case 'udp':
       return new UdpLink({ host: spec.host, port: spec.port });
     case 'ble': {

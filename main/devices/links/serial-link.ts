@@ -1,6 +1,7 @@
 import { encodeFrameWith, FrameDecoder, type FrameChecksum } from '../../../protocol/framing';
 import { ACK_TIMEOUT_MS, MAX_FRAME_MESSAGE_SIZE, SERIAL_DEFAULT_BAUD_RATE } from '../../../protocol/constants';
 import { LinkClosedError, LinkWithListeners, type Link } from './link';
+import { takePort, type PortInUse } from './port-turns';
 import { openSystemSerialPort, type SerialPortLike, type SerialPortOpener } from './serial-port';
 
 export interface SerialLinkOptions {
@@ -9,6 +10,8 @@ export interface SerialLinkOptions {
   openPort?: SerialPortOpener;
   /** 'none' for a device that speaks the vendor's protocol: plain SLIP frames (docs/vendor-devices.md). Default 'crc32'. */
   checksum?: FrameChecksum;
+  /** When another link of this process holds the port: wait for it (a job) or fail at once (a probe). Default 'wait'. */
+  whenPortInUse?: PortInUse;
 }
 
 /**
@@ -23,6 +26,8 @@ export class SerialLink extends LinkWithListeners implements Link {
   readonly path: string;
   private readonly openPort: SerialPortOpener;
   private port: SerialPortLike | undefined;
+  private givePortBack: (() => void) | undefined;
+  private readonly whenPortInUse: PortInUse;
   readonly checksum: FrameChecksum;
   readonly decoder: FrameDecoder;
 
@@ -33,6 +38,7 @@ export class SerialLink extends LinkWithListeners implements Link {
     this.path = options.path;
     this.baudRate = options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE;
     this.openPort = options.openPort ?? openSystemSerialPort;
+    this.whenPortInUse = options.whenPortInUse ?? 'wait';
   }
 
   get description(): string {
@@ -48,9 +54,17 @@ export class SerialLink extends LinkWithListeners implements Link {
     return this.port?.isOpen ?? false;
   }
 
-  async open(): Promise<void> {
+  async open(signal?: AbortSignal): Promise<void> {
     if (this.isOpen) return;
-    const port = await this.openPort({ path: this.path, baudRate: this.baudRate });
+    const givePortBack = await takePort(this.path, this.whenPortInUse, signal);
+    let port: SerialPortLike;
+    try {
+      port = await this.openPort({ path: this.path, baudRate: this.baudRate });
+    } catch (error) {
+      givePortBack();
+      throw error;
+    }
+    this.givePortBack = givePortBack;
     this.decoder.reset();
     this.port = port;
     port.on('data', (chunk) => {
@@ -77,6 +91,8 @@ export class SerialLink extends LinkWithListeners implements Link {
   private closed(port: SerialPortLike, error: Error | undefined): void {
     if (this.port !== port) return;
     this.port = undefined;
+    this.givePortBack?.();
+    this.givePortBack = undefined;
     port.removeAllListeners();
     // A late 'error' after removeAllListeners must not crash the process.
     port.on('error', () => undefined);

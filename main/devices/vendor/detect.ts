@@ -54,7 +54,7 @@ export interface DetectOptions {
 
 /** The link the probe uses: a serial port without a CRC (it checks our CRC itself), else the usual link. */
 function probeLinkFor(spec: LinkSpec, deps: LinkFactoryDeps | undefined): Link {
-  if (spec.kind === 'serial') return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps?.openPort, checksum: 'none' });
+  if (spec.kind === 'serial') return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps?.openPort, checksum: 'none', whenPortInUse: deps?.whenPortInUse });
   return createLink(spec, deps);
 }
 

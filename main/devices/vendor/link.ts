@@ -11,6 +11,6 @@ export function vendorFamilyOf(spec: LinkSpec): VendorFamily {
 
 /** A link to a vendor device: plain SLIP frames without our CRC on serial, plain CoAP on UDP. */
 export function createVendorLink(spec: LinkSpec, deps: LinkFactoryDeps = {}): Link {
-  if (spec.kind === 'serial') return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps.openPort, checksum: 'none' });
+  if (spec.kind === 'serial') return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps.openPort, checksum: 'none', whenPortInUse: deps.whenPortInUse });
   return createLink(spec, deps);
 }
