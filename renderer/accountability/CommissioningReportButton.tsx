@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { saveBase64File } from '../components/save-file';
@@ -9,6 +10,7 @@ import { notify } from '../stores/notices';
  * image hash and signer, syncId, who applied it when, the function test and the ledger hashes.
  */
 export function CommissioningReportButton({ configurationId, configurationName }: { configurationId: string; configurationName: string }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
@@ -17,19 +19,24 @@ export function CommissioningReportButton({ configurationId, configurationName }
       saveBase64File(file.fileName, file.contentBase64, file.mediaType);
       notify(
         file.ledgerIntact ? 'success' : 'error',
-        `Commissioning report of “${file.configurationName}” saved as ${file.fileName}: ${file.commissionedCount} of ${file.deviceCount} device${file.deviceCount === 1 ? '' : 's'} commissioned.` +
-          (file.ledgerIntact ? '' : ' The ledger is broken: the report says where.'),
+        t('workbench:report.saved', {
+          name: file.configurationName,
+          file: file.fileName,
+          commissioned: file.commissionedCount,
+          count: file.deviceCount,
+          ledger: file.ledgerIntact ? 'intact' : 'broken',
+        }),
       );
     } catch (err) {
-      notify('error', `No commissioning report for “${configurationName}”: ${errorText(err)}`);
+      notify('error', t('workbench:report.failed', { name: configurationName, error: errorText(err) }));
     } finally {
       setBusy(false);
     }
   };
   return (
     <ActionButton variant="quiet" busy={busy} onClick={() => void run()}>
-      {busy ? 'Making report…' : 'Report'}
-      <span className="visually-hidden"> of {configurationName}</span>
+      {busy ? t('workbench:report.making') : t('workbench:report.button')}
+      <span className="visually-hidden"> {t('workbench:report.of', { name: configurationName })}</span>
     </ActionButton>
   );
 }

@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FunctionTestObservationView, FunctionTestRecordView, JobView } from '../../contract/index';
 import { configurationApplied } from '../../domain/job-steps';
-import { commissioningText } from '../../domain/ledger-commissioning';
+import type { CommissioningState, CommissioningStep } from '../../domain/ledger-commissioning';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
+import { listText, type Words } from '../format/words';
+import { useTranslator } from '../i18n/I18nProvider';
 import { useWorkbench } from '../stores/workbench';
 import './accountability.css';
 
@@ -29,10 +32,29 @@ function readyForTest(job: JobView, confirmations: Record<string, unknown>): boo
   return appliedJob(job) && (job.parameters == null || confirmations[job.jobId] !== undefined);
 }
 
-function reactionsText(observation: FunctionTestObservationView): string {
-  const parts = observation.receivers.map((r) => (r.tripped ? `${r.serialNumber} tripped after ${r.reactionMs} ms` : `${r.serialNumber} did not trip`));
-  for (const missing of observation.unreachable) parts.push(`${missing.serialNumber} not watched (${missing.reason})`);
-  return parts.length > 0 ? parts.join('; ') : 'no receivers in the configuration';
+function reactionsText(words: Words, observation: FunctionTestObservationView): string {
+  const parts = observation.receivers.map((r) =>
+    r.tripped ? words.t('workbench:functionTest.tripped', { serial: r.serialNumber, ms: r.reactionMs ?? 0 }) : words.t('workbench:functionTest.notTripped', { serial: r.serialNumber }),
+  );
+  for (const missing of observation.unreachable) parts.push(words.t('workbench:functionTest.notWatched', { serial: missing.serialNumber, reason: missing.reason }));
+  return parts.length > 0 ? parts.join('; ') : words.t('workbench:functionTest.noReceivers');
+}
+
+/** Where a device stands after its test, in the reader's words: the state, and the steps still missing. */
+function commissioningSentence(words: Words, serial: string, commissioning: { state: CommissioningState; missing: readonly CommissioningStep[] }): string {
+  // The words of a failed step already name it; the rest still missing follow.
+  const named: CommissioningStep | null = commissioning.state === 'not-commissioned' ? 'function test' : commissioning.state === 'parameters-differ' ? 'parameter verification' : null;
+  const rest = commissioning.state === 'commissioned' ? [] : commissioning.missing.filter((step) => step !== named);
+  const missing = listText(
+    words,
+    rest.map((step) => words.t('workbench:functionTest.missingStep', { step: camel(step) })),
+  );
+  // ICU selectors take no hyphens or spaces: the states and steps go by their camel-case names.
+  return words.t('workbench:functionTest.commissioning', { serial, state: camel(commissioning.state), missing: rest.length > 0 ? missing : 'none' });
+}
+
+function camel(name: string): string {
+  return name.replace(/[- ](\w)/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /**
@@ -42,6 +64,8 @@ function reactionsText(observation: FunctionTestObservationView): string {
  * records the verdict and a note in the ledger. A failed test is shown as such and kept.
  */
 export function FunctionTestPanel() {
+  const { t } = useTranslation();
+  const words = useTranslator();
   const jobs = useWorkbench((s) => s.jobs);
   const devices = useWorkbench((s) => s.devices);
   const confirmations = useWorkbench((s) => s.parameterConfirmations);
@@ -116,20 +140,20 @@ export function FunctionTestPanel() {
     return (
       <div className="function-test-launch">
         {chooser ? (
-          <span className="function-test-launch__choose" role="group" aria-label="Choose the device to test">
-            Test the safety function of{' '}
+          <span className="function-test-launch__choose" role="group" aria-label={t('workbench:functionTest.choose')}>
+            {t('workbench:functionTest.testOf')}{' '}
             {serials.map((s) => (
-              <button key={s} type="button" className="button button--quiet" onClick={() => open(s)}>
+              <button key={s} type="button" className="button button--quiet" onClick={() => open(s)} translate="no">
                 {s}
               </button>
             ))}
             <button type="button" className="button button--link" onClick={() => setChooser(false)}>
-              Never mind
+              {t('workbench:functionTest.neverMind')}
             </button>
           </span>
         ) : (
           <button type="button" className="button button--quiet" disabled={serials.length === 0} onClick={() => setChooser(true)}>
-            Function test…
+            {t('workbench:functionTest.open')}
           </button>
         )}
       </div>
@@ -138,32 +162,29 @@ export function FunctionTestPanel() {
 
   return (
     <section className="function-test" role="dialog" aria-modal="false" aria-labelledby="function-test-title">
-      <h2 id="function-test-title">Function test of {serial}</h2>
+      <h2 id="function-test-title">{t('workbench:functionTest.title', { serial })}</h2>
       {step.kind === 'intro' || step.kind === 'watching' ? (
         <>
-          <p>
-            Test the safety function now that the configuration is applied: when Provisioner watches, press the E-stop on <strong>{serial}</strong> and check that
-            every receiver of its configuration stops the machine. Provisioner records the reaction time it sees.
-          </p>
+          <p>{t('workbench:functionTest.intro', { serial })}</p>
           {step.kind === 'watching' ? (
             <>
               <p className="function-test__live" role="status">
-                Watching {serial} and its receivers: <strong>press the E-stop now.</strong>
+                {t('workbench:functionTest.watching', { serial })} <strong>{t('workbench:functionTest.pressNow')}</strong>
               </p>
-              <p className="muted small">With no press within {PRESS_TIMEOUT_SECONDS} s the test ends as not done (timed out); Stop ends it now. Either is recorded, and the device stays not commissioned.</p>
+              <p className="muted small">{t('workbench:functionTest.timeoutNote', { seconds: PRESS_TIMEOUT_SECONDS })}</p>
               <div className="function-test__actions">
                 <button type="button" className="button button--secondary" onClick={() => void stop()}>
-                  Stop
+                  {t('workbench:functionTest.stop')}
                 </button>
               </div>
             </>
           ) : (
             <div className="function-test__actions">
               <ActionButton variant="primary" capability="files.download" onClick={() => void watch()}>
-                Start watching
+                {t('workbench:functionTest.startWatching')}
               </ActionButton>
               <button type="button" className="button button--quiet" onClick={close}>
-                Not now
+                {t('workbench:functionTest.notNow')}
               </button>
             </div>
           )}
@@ -172,25 +193,25 @@ export function FunctionTestPanel() {
       {step.kind === 'observed' ? (
         <>
           <p role="status" className={step.observation.failsBecause.length > 0 ? 'function-test__bad' : 'function-test__good'}>
-            {step.observation.pressed ? `Press seen. ${reactionsText(step.observation)}.` : 'No press of the E-stop was seen.'}
+            {step.observation.pressed ? t('workbench:functionTest.pressSeen', { reactions: reactionsText(words, step.observation) }) : t('workbench:functionTest.noPress')}
           </p>
-          {step.observation.failsBecause.length > 0 ? <p className="function-test__bad">This test fails: {step.observation.failsBecause.join('; ')}.</p> : null}
+          {step.observation.failsBecause.length > 0 ? <p className="function-test__bad">{t('workbench:functionTest.fails', { reasons: step.observation.failsBecause.join('; ') })}</p> : null}
           <fieldset className="function-test__verdict">
-            <legend>Did the machine stop safely (every receiver's output off)?</legend>
+            <legend>{t('workbench:functionTest.question')}</legend>
             <label>
-              <input type="radio" name="function-test-verdict" checked={verdict === 'pass'} disabled={step.observation.failsBecause.length > 0} onChange={() => setVerdict('pass')} /> Yes, it stopped safely
+              <input type="radio" name="function-test-verdict" checked={verdict === 'pass'} disabled={step.observation.failsBecause.length > 0} onChange={() => setVerdict('pass')} /> {t('workbench:functionTest.yes')}
             </label>
             <label>
-              <input type="radio" name="function-test-verdict" checked={verdict === 'fail'} onChange={() => setVerdict('fail')} /> No
+              <input type="radio" name="function-test-verdict" checked={verdict === 'fail'} onChange={() => setVerdict('fail')} /> {t('workbench:functionTest.no')}
             </label>
           </fieldset>
           <label className="function-test__note">
-            Note
+            {t('workbench:functionTest.note')}
             <textarea value={note} maxLength={2000} rows={2} onChange={(e) => setNote(e.target.value)} />
           </label>
           <div className="function-test__actions">
-            <ActionButton variant="primary" capability="files.download" disabledReason={verdict ? null : 'Say whether the machine stopped safely first.'} onClick={() => void record(step.observation)}>
-              Record result
+            <ActionButton variant="primary" capability="files.download" disabledReason={verdict ? null : t('workbench:functionTest.verdictFirst')} onClick={() => void record(step.observation)}>
+              {t('workbench:functionTest.record')}
             </ActionButton>
           </div>
         </>
@@ -198,17 +219,24 @@ export function FunctionTestPanel() {
       {step.kind === 'recorded' ? (
         <>
           <p role="status" className={step.record.result === 'pass' ? 'function-test__good' : 'function-test__bad'} data-testid="function-test-result">
-            <strong>{step.observation.notDone ? 'NOT DONE' : step.record.result === 'pass' ? 'PASSED' : 'FAILED'}</strong>:{' '}
-            {step.observation.notDone ? `${step.observation.notDone.replace(/^not done: /, '')}, no press of the E-stop was seen` : step.observation.pressed ? reactionsText(step.observation) : 'no press seen'}.{' '}
-            {serial} is {commissioningText(step.record.commissioning)}.
+            <strong>{t('workbench:functionTest.verdict', { verdict: step.observation.notDone ? 'notDone' : step.record.result === 'pass' ? 'pass' : 'fail' })}</strong>{' '}
+            {step.observation.notDone
+              ? t('workbench:functionTest.notDoneWhy', { why: step.observation.notDone.replace(/^not done: /, '') })
+              : step.observation.pressed
+                ? t('workbench:functionTest.seen', { reactions: reactionsText(words, step.observation) })
+                : t('workbench:functionTest.noPressSeen')}{' '}
+            {commissioningSentence(words, serial, step.record.commissioning)}
           </p>
-          {step.record.reasons.length > 0 ? <p className="function-test__bad">Why: {step.record.reasons.join('; ')}.</p> : null}
+          {step.record.reasons.length > 0 ? <p className="function-test__bad">{t('workbench:functionTest.why', { reasons: step.record.reasons.join('; ') })}</p> : null}
           <p className="muted small">
-            Recorded in the ledger as entry {step.record.ledgerSeq} (<span className="mono">{step.record.ledgerHash.slice(0, 16)}…</span>).
+            {t('workbench:functionTest.recorded', { seq: step.record.ledgerSeq })}{' '}
+            <span className="mono" translate="no">
+              {step.record.ledgerHash.slice(0, 16)}…
+            </span>
           </p>
           <div className="function-test__actions">
             <button type="button" className="button button--quiet" onClick={close}>
-              Close
+              {t('workbench:functionTest.close')}
             </button>
           </div>
         </>
