@@ -54,6 +54,39 @@ export async function findCjkFont(environment: Readonly<Record<string, string | 
   return null;
 }
 
+interface SubsetPrototype {
+  _addGlyph(this: { glyf: Uint8Array[]; offset: number }, gid: number): number;
+  evenGlyphs?: true;
+}
+
+/**
+ * Works around a bug of @pdf-lib/fontkit 1.1.1's TrueType subsetter: it copies each glyph's bytes
+ * as they are, and when the subset is small enough for the short `loca` format (offsets stored
+ * halved) an odd-length glyph makes every offset after it odd, and halving them shifts every
+ * later glyph: most of the Chinese characters then print blank (pdftotext still reads them, from
+ * the ToUnicode map, so only the eye sees it). DroidSansFallbackFull.ttf has odd-length glyphs.
+ * Each glyph is padded with a zero byte to an even length, as the TrueType format allows; the
+ * test reads every glyph of the embedded subset back. Patched once, on the subsetter's prototype.
+ */
+function evenGlyphsInSubsets(fontBytes: Uint8Array): void {
+  const subset = fontkit.create(fontBytes).createSubset();
+  const prototype = Object.getPrototypeOf(subset) as SubsetPrototype;
+  if (prototype.evenGlyphs) return;
+  const addGlyph = prototype._addGlyph;
+  prototype._addGlyph = function (gid) {
+    const index = addGlyph.call(this, gid);
+    const glyph = this.glyf[index];
+    if (glyph !== undefined && glyph.length % 2 === 1) {
+      // The subsetter's own Buffer class (its bundled one, not Node's): its encoder takes no other.
+      const BufferClass = glyph.constructor as unknown as { concat(list: Uint8Array[]): Uint8Array; alloc(size: number): Uint8Array };
+      this.glyf[index] = BufferClass.concat([glyph, BufferClass.alloc(1)]);
+      this.offset += 1;
+    }
+    return index;
+  };
+  prototype.evenGlyphs = true;
+}
+
 /** Stand-ins for the few characters our own messages use that WinAnsi lacks. */
 const STAND_INS: Readonly<Record<string, string>> = { '→': '->', '\u202f': ' ', '\u2009': ' ', '\u00a0': ' ', '\u3000': ' ' };
 
@@ -99,6 +132,7 @@ export class ReportFonts {
     }
     doc.registerFontkit(fontkit);
     const bytes = await readFile(path);
+    evenGlyphsInSubsets(bytes);
     return new ReportFonts(latin, await doc.embedFont(bytes, { subset: true }));
   }
 

@@ -3,13 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { ConfigurationRecord, DeviceRecord } from '../../../../domain';
-import type { LedgerRecord } from '../../../../domain/ledger';
-import { compareParameters, intendedParameters, parameterChecksum } from '../../../../domain/running-parameters';
-import { parameterVerificationRecord } from '../../../../main/app/jobs/parameter-check';
-import { Ledger } from '../../../../main/app/ledger';
-import { buildCommissioningReport, renderReportPdf } from '../../../../main/app/report';
-import { FileSecretStore } from '../../../../platform/secret-store';
+import { renderReportPdf } from '../../../../main/app/report';
+import { REPORT_IMAGE as IMAGE, REPORT_SYNC as SYNC, sampleCommissioningReport } from '../../../fixtures/commissioning-report';
 import { useScratchDir } from '../../../fixtures/scratch';
 
 /**
@@ -20,27 +15,6 @@ import { useScratchDir } from '../../../fixtures/scratch';
 
 const run = promisify(execFile);
 const scratch = useScratchDir('report-pdf');
-const HERE = 'ws-bench-3';
-const IMAGE = 'ab'.repeat(32);
-const SYNC = '8a179902-2abb-4d5f-ac0b-d3c8960396a2';
-const intended = intendedParameters({
-  serialNumber: 'EPC000101',
-  device: { deviceConfigurationType: 'Sender', commInterface: 'Ethernet' },
-  peers: [{ serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver' }],
-  safety: { timeoutConfiguration: '500ms' },
-});
-
-function at(minute: number): string {
-  return new Date(Date.UTC(2026, 10, 28, 17, minute)).toISOString();
-}
-
-function entry(action: LedgerRecord['action'], minute: number, facts: LedgerRecord['facts'], serialNumber = 'EPC000101'): LedgerRecord {
-  return { at: at(minute), action, outcome: 'success', serialNumber, workstation: HERE, actor: 'bench key', facts };
-}
-
-function device(serialNumber: string, deployStatus: string, deployedSyncId: string | null): DeviceRecord {
-  return { serialNumber, name: serialNumber, deviceType: 'EPC', model: 'EPC-300 endpoint controller', firmwareVersion: '1.1.0', deployStatus, deployedSyncId, lastConfigurationApply: null, lastFirmwareApply: null } as unknown as DeviceRecord;
-}
 
 async function pdfText(name: string, bytes: Uint8Array): Promise<string> {
   const path = join(scratch.dir, name);
@@ -52,28 +26,8 @@ async function pdfText(name: string, bytes: Uint8Array): Promise<string> {
 
 describe('the commissioning report PDF', () => {
   it('reads in words, names the technician, ends with a sign-off and keeps the exact values in the appendix', async () => {
-    const ledger = new Ledger({ dir: join(scratch.dir, 'ledger'), secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')) });
-    const install = await ledger.append(entry('firmware-install', 0, { firmwareVersion: '1.1.0', imageSha256: IMAGE, signingKeyId: '81ec776d3ea0512b1c5b0927c76a7a02', signingKeyName: 'default release key' }));
-    const apply = await ledger.append(entry('configuration-apply', 5, { syncId: SYNC }));
-    const comparison = compareParameters(intended, { values: intended, checksum: parameterChecksum(intended), checksumBy: 'device' });
-    const tool = { name: 'Provisioner', version: '0.1.0', build: 'commit 25ff31afec848946c9d34235acf09354d00b156f' };
-    const confirmation = { person: 'Ada Lovelace', at: new Date(at(6)) };
-    const verified = await ledger.append(
-      parameterVerificationRecord({ serialNumber: 'EPC000101', syncId: SYNC, comparison, workstation: HERE, actor: 'bench key', tool, person: 'Ada Lovelace', link: 'serial:/dev/pts/4', confirmation, at: new Date(at(6)) }),
-    );
-    const test = await ledger.append(entry('function-test', 9, { result: 'pass', note: 'cabinet 3', receivers: 'EPC000102 9 ms', maxReactionMs: 9 }));
-    const report = await buildCommissioningReport({
-      configuration: { id: 'da5b5bcd-00db-4358-a7b0-be3e103bd04b', name: 'Conveyor 2 stations', timeoutConfiguration: '500ms' } as unknown as ConfigurationRecord,
-      devices: [device('EPC000101', 'Deployed', SYNC), device('EPC000102', 'NotDeployed', null)],
-      ledger: await ledger.readAll(),
-      signerKey: await ledger.signerKey(),
-      firmware: async () => undefined,
-      workstation: HERE,
-      service: 'organization demo at http://127.0.0.1:1',
-      orgId: 'demo',
-      now: new Date(at(15)),
-      timeZone: 'UTC',
-    });
+    const { report, entries } = await sampleCommissioningReport(scratch.dir);
+    const { install, apply, verified, test } = entries;
     // The JSON keeps every exact value, and names who did the work and each entry's number.
     expect(report.timeZone).toBe('UTC');
     expect(report.people).toEqual([
