@@ -87,6 +87,8 @@ export function TextField({ value, onChange, placeholder, type = 'text', inputMo
 export interface Option<V extends string> {
   value: V;
   label: string;
+  /** The label is data (a serial number, a record's name), not words to translate. */
+  isData?: boolean;
 }
 
 interface SelectFieldProps<V extends string> extends FieldFrameProps {
@@ -112,7 +114,7 @@ export function SelectField<V extends string>({ value, options, onChange, emptyL
 
 function OptionList<V extends string>({ options }: { options: readonly Option<V>[] }) {
   return options.map((o) => (
-    <option key={o.value} value={o.value}>
+    <option key={o.value} value={o.value} translate={o.isData ? 'no' : undefined}>
       {o.label}
     </option>
   ));

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Violation } from '../../domain/violations';
+import { useTranslator } from '../i18n/I18nProvider';
+import { violationText } from './violation-text';
 
 export type Tone = 'neutral' | 'ok' | 'warn' | 'bad' | 'info';
 
@@ -8,12 +10,17 @@ export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: R
   return <span className={`badge badge--${tone}`}>{children}</span>;
 }
 
-/** A screen's title, its actions, and a note under them in the muted tone every screen's note has. */
-export function ScreenHeader({ title, children, note }: { title: string; children?: ReactNode; note?: ReactNode }) {
+/**
+ * A screen's title, its actions, and a note under them in the muted tone every screen's note has.
+ * `titleIsData`: the title is a record's name (a configuration's), not words to translate.
+ */
+export function ScreenHeader({ title, children, note, titleIsData }: { title: string; children?: ReactNode; note?: ReactNode; titleIsData?: boolean }) {
   return (
     <header className="screen-header">
       <div className="screen-header__row">
-        <h1 className="screen-header__title">{title}</h1>
+        <h1 className="screen-header__title" translate={titleIsData ? 'no' : undefined}>
+          {title}
+        </h1>
         <div className="screen-header__actions">{children}</div>
       </div>
       {note ? <div className="screen-header__note muted">{note}</div> : null}
@@ -26,6 +33,7 @@ export function ScreenHeader({ title, children, note }: { title: string; childre
  * for rules that stop nothing (then `testId` names the box for tests).
  */
 export function ViolationList({ title, violations, tone = 'bad', testId }: { title: string; violations: readonly Violation[]; tone?: 'bad' | 'warn'; testId?: string }) {
+  const words = useTranslator();
   if (violations.length === 0) return null;
   return (
     <div className={`callout callout--${tone}`} role={tone === 'bad' ? 'alert' : undefined} data-testid={testId}>
@@ -33,7 +41,10 @@ export function ViolationList({ title, violations, tone = 'bad', testId }: { tit
       <ul className="callout__list">
         {violations.map((v, i) => (
           <li key={`${v.code}-${v.field}-${i}`}>
-            {v.message} <span className="muted mono">({v.code})</span>
+            {violationText(v, words)}{' '}
+            <span className="muted mono" translate="no">
+              ({v.code})
+            </span>
           </li>
         ))}
       </ul>

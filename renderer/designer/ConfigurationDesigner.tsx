@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ConfigurationStatusView, ConfigurationView } from '../../contract/index';
 import type { Violation } from '../../domain/violations';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, Loading, ScreenHeader } from '../components/misc';
-import { dateTimeText } from '../format/units';
+import { useDateText } from '../components/use-date-text';
 import { useNavigation } from '../stores/navigation';
 import { notify } from '../stores/notices';
 import { signedIn, useSession } from '../stores/session';
@@ -22,6 +23,8 @@ export function ConfigurationDesigner({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [unsaved, setUnsaved] = useState<{ violations: readonly Violation[] } | null>(null);
+  const { t } = useTranslation();
+  const dates = useDateText();
 
   const reload = useCallback(async () => {
     try {
@@ -41,7 +44,7 @@ export function ConfigurationDesigner({ id }: { id: string }) {
   const remove = async () => {
     try {
       await client().call('configurations.delete', { id });
-      notify('success', `Configuration “${configuration?.name ?? id}” deleted.`);
+      notify('success', t('designer:deleted', { name: configuration?.name ?? id }));
       back(null);
     } catch (err) {
       notify('error', errorText(err));
@@ -52,7 +55,7 @@ export function ConfigurationDesigner({ id }: { id: string }) {
     return (
       <section className="screen">
         <BackLink onBack={() => back(null)} />
-        {error ? <Callout tone="bad" title="Could not open the configuration">{error}</Callout> : <Loading />}
+        {error ? <Callout tone="bad" title={t('designer:openFailed')}>{error}</Callout> : <Loading />}
       </section>
     );
   }
@@ -62,23 +65,21 @@ export function ConfigurationDesigner({ id }: { id: string }) {
       <BackLink onBack={() => back(null)} />
       <ScreenHeader
         title={configuration.name}
+        titleIsData
         note={
           <>
-            Last edited {dateTimeText(configuration.lastEditedAt)} · {configuration.devices.length} device
-            {configuration.devices.length === 1 ? '' : 's'} ·{' '}
+            {t('designer:lastEdited', { at: dates.dateTime(configuration.lastEditedAt) })} · {t('designer:deviceCount', { count: configuration.devices.length })} ·{' '}
             {status ? (
               status.complete ? (
-                <Badge tone="ok">Complete</Badge>
+                <Badge tone="ok">{t('designer:complete')}</Badge>
               ) : (
-                <Badge tone="warn">
-                  {status.violations.length} problem{status.violations.length === 1 ? '' : 's'} to fix
-                </Badge>
+                <Badge tone="warn">{t('designer:problemsToFix', { count: status.violations.length })}</Badge>
               )
             ) : null}
             {unsaved ? (
               <>
                 {' '}
-                <Badge tone="warn">Unsaved changes</Badge>
+                <Badge tone="warn">{t('designer:unsavedChanges')}</Badge>
               </>
             ) : null}
           </>
@@ -86,17 +87,17 @@ export function ConfigurationDesigner({ id }: { id: string }) {
       >
         {confirmDelete ? (
           <>
-            <span className="muted">Delete this configuration?</span>
+            <span className="muted">{t('designer:deleteQuestion')}</span>
             <ActionButton variant="danger" capability="configurations.write" onClick={() => void remove()}>
-              Delete
+              {t('designer:delete')}
             </ActionButton>
             <button type="button" className="button button--quiet" onClick={() => setConfirmDelete(false)}>
-              Keep
+              {t('designer:keep')}
             </button>
           </>
         ) : (
           <ActionButton variant="quiet" capability="configurations.write" onClick={() => setConfirmDelete(true)}>
-            Delete…
+            {t('designer:deleteEllipsis')}
           </ActionButton>
         )}
       </ScreenHeader>
@@ -116,9 +117,10 @@ export function ConfigurationDesigner({ id }: { id: string }) {
 }
 
 function BackLink({ onBack }: { onBack(): void }) {
+  const { t } = useTranslation();
   return (
     <button type="button" className="link back-link" onClick={onBack}>
-      ← All configurations
+      {t('designer:back')}
     </button>
   );
 }

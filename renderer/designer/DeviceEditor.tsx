@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatCommInterface } from '../../domain/comm-interface';
 import { SUPPORTED_INTERFACES } from '../../domain/device-capabilities';
 import type { DeviceType } from '../../domain/device-types';
@@ -15,15 +16,9 @@ import { useFocusOnOpen } from '../components/use-focus-on-open';
 import { notify } from '../stores/notices';
 import { useNavigation } from '../stores/navigation';
 import { applicableDeviceFields, checkDeviceDraft, draftFromDevice, emptyDeviceDraft, interfaceFlagsOf, type DeviceDraft, type DeviceField } from './device-draft';
-import {
-  BAUDRATE_OPTIONS,
-  INPUT_OPTIONS,
-  OSSD_OPTIONS,
-  ROLE_OPTIONS,
-  SERIAL_USAGE_OPTIONS,
-  STOP_CATEGORY_OPTIONS,
-  VOLTAGE_OPTIONS,
-} from './options';
+import { designerOptions } from './options';
+import { inReaderLanguage } from '../components/violation-text';
+import { useTranslator } from '../i18n/I18nProvider';
 import { saveAfterDryRun } from './save-after-dry-run';
 import { fieldKey, placeViolations } from './violations';
 import { WarningList } from './WarningList';
@@ -60,6 +55,9 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
   const formRef = useRef<HTMLFormElement>(null);
   useFocusOnOpen(formRef);
+  const { t } = useTranslation();
+  const words = useTranslator();
+  const options = useMemo(() => designerOptions(words), [words]);
 
   const candidates = useQuery('devices.list', { configurableOnly: true, page: 1, limit: 30 }, mode === 'add');
   const templates = useQuery('templates.list', { page: 1, limit: 30 });
@@ -67,14 +65,14 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
     device?.deviceType ?? candidates.data?.items.find((d) => d.serialNumber === serialNumber)?.deviceType ?? null;
 
   const fields = deviceType ? applicableDeviceFields(deviceType, draft, mode) : [];
-  const check = checkDeviceDraft(draft, { mode, serialNumber, deviceType, stored: device, configuration, region });
+  const check = checkDeviceDraft(draft, { mode, serialNumber, deviceType, stored: device, configuration, region, words });
   // Before the first Save, a form nobody has touched shows no error: only the fields changed speak.
   const instant = tried
     ? check.violations
     : check.violations.filter((v) => touched.has(fieldKey(v.field) ?? '') && !['REQUIRED', 'DEVICE_ROLE_MISSING', 'COMM_INTERFACE_MISSING'].includes(v.code));
   const prefix = `devices.${serialNumber}`;
   const service = serviceViolations.map((v) => (v.field.startsWith(`${prefix}.`) ? { ...v, field: v.field.slice(prefix.length + 1) } : v));
-  const { byField, unplaced } = placeViolations([...instant, ...service], [...fields, 'serialNumber']);
+  const { byField, unplaced } = placeViolations(inReaderLanguage([...instant, ...service], words), [...fields, 'serialNumber']);
 
   const set = (field: DeviceField) => (value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -85,9 +83,9 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   const templateOptions = useMemo<Option<string>[]>(() => {
     const flags = interfaceFlagsOf(draft);
     return (templates.data ?? [])
-      .filter((t) => flags.includes(t.commInterface as CommInterfaceFlag))
-      .map((t) => ({ value: t.id, label: `${t.ipNetworkTemplateName} (${t.commInterface}, ${t.netmask})` }));
-  }, [templates.data, draft]);
+      .filter((template) => flags.includes(template.commInterface as CommInterfaceFlag))
+      .map((template) => ({ value: template.id, label: t('designer:editor.templateOption', { name: template.ipNetworkTemplateName, interface: template.commInterface, netmask: template.netmask }) }));
+  }, [templates.data, draft, t]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -100,7 +98,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       const channel = mode === 'add' ? 'configurations.addDevice' : 'configurations.updateDevice';
       const input = { id: configuration.id, serialNumber, settings };
       if (!(await saveAfterDryRun((dryRun) => client().call(channel, { ...input, dryRun }), { setServiceViolations, setServiceError }))) return;
-      notify('success', mode === 'add' ? `${serialNumber} added.` : `${serialNumber} saved.`);
+      notify('success', mode === 'add' ? t('designer:editor.added', { serial: serialNumber }) : t('designer:editor.saved', { serial: serialNumber }));
       if (mode === 'add') useNavigation.getState().deviceAdded();
       onSaved();
     } finally {
@@ -111,42 +109,45 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   const candidateOptions: Option<string>[] = (candidates.data?.items ?? []).map((d) => ({
     value: d.serialNumber,
     label: `${d.serialNumber} · ${d.deviceType} · ${d.name}`,
+    isData: true,
   }));
   const supported = deviceType ? SUPPORTED_INTERFACES[deviceType] : [];
   const shows = (field: DeviceField) => fields.includes(field);
   // A field is labelled as the domain names it in messages, unless its section says more or less.
-  const select = (field: DeviceField, options: readonly Option<string>[], { label = fieldLabel(field), hint }: FieldText = {}) =>
+  const select = (field: DeviceField, options: readonly Option<string>[], { label = fieldLabel(field, words), hint }: FieldText = {}) =>
     shows(field) ? (
-      <SelectField key={field} label={label} name={field} value={draft[field]} options={options} emptyLabel="Not set" onChange={set(field)} error={byField[field]} hint={hint} />
+      <SelectField key={field} label={label} name={field} value={draft[field]} options={options} emptyLabel={t('designer:notSet')} onChange={set(field)} error={byField[field]} hint={hint} />
     ) : null;
-  const text = (field: DeviceField, { label = fieldLabel(field), hint, type = 'text' }: FieldText & { type?: 'text' | 'password' } = {}) =>
+  const text = (field: DeviceField, { label = fieldLabel(field, words), hint, type = 'text' }: FieldText & { type?: 'text' | 'password' } = {}) =>
     shows(field) ? <TextField key={field} label={label} name={field} type={type} value={draft[field]} onChange={set(field)} error={byField[field]} hint={hint} /> : null;
   /** Netmask, gateway and nameservers: the same three for Ethernet and for Wifi. */
   const networkFields = (link: 'eth' | 'wifi') => (
     <>
-      {text(`${link}Netmask`, { label: 'Netmask', hint: 'e.g. 255.255.255.0' })}
-      {text(`${link}Gateway`, { label: 'Gateway' })}
-      {text(`${link}Nameservers`, { label: 'Nameservers', hint: 'Separated by commas.' })}
+      {text(`${link}Netmask`, { label: t('designer:editor.netmask'), hint: t('designer:netmaskHint') })}
+      {text(`${link}Gateway`, { label: t('designer:editor.gateway') })}
+      {text(`${link}Nameservers`, { label: t('designer:editor.nameservers'), hint: t('designer:separatedByCommas') })}
     </>
   );
 
   return (
-    <form ref={formRef} className="subpanel" onSubmit={(e) => void save(e)} aria-label={mode === 'add' ? 'Add a device' : `Edit ${serialNumber}`} noValidate>
-      <h3 className="subpanel__title">{mode === 'add' ? 'Add a device' : `Edit ${serialNumber} (${deviceType ?? '?'})`}</h3>
+    <form ref={formRef} className="subpanel" onSubmit={(e) => void save(e)} aria-label={mode === 'add' ? t('designer:editor.addTitle') : t('designer:devices.editNamed', { serial: serialNumber })} noValidate>
+      <h3 className="subpanel__title">
+        {mode === 'add' ? t('designer:editor.addTitle') : t('designer:editor.editTitle', { serial: serialNumber, type: deviceType ?? t('designer:editor.unknownType') })}
+      </h3>
       {mode === 'add' ? (
         <div className="form-grid">
           <SelectField
-            label="Device"
+            label={t('designer:editor.device')}
             name="serialNumber"
             value={serialNumber}
             options={candidateOptions}
-            emptyLabel={candidates.loading ? 'Loading devices…' : candidateOptions.length === 0 ? 'No registered device is free' : 'Choose a registered device'}
+            emptyLabel={candidates.loading ? t('designer:editor.loadingDevices') : candidateOptions.length === 0 ? t('designer:editor.noFreeDevice') : t('designer:editor.chooseDevice')}
             onChange={(v) => {
               setSerialNumber(v);
               setServiceViolations([]);
             }}
             error={byField.serialNumber}
-            hint="Registered devices that are in no configuration yet."
+            hint={t('designer:editor.deviceHint')}
             className="span-2"
           />
         </div>
@@ -154,86 +155,92 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       {deviceType ? (
         <>
           <div className="form-grid">
-            {select('deviceConfigurationType', ROLE_OPTIONS, { label: 'Role' })}
+            {select('deviceConfigurationType', options.role, { label: t('designer:editor.role') })}
             <div className="span-2">
               <CheckboxGroup
-                legend="Interfaces"
+                legend={t('designer:editor.interfaces')}
                 name="commInterface"
                 options={INTERFACE_FLAGS.map((flag) => ({
                   value: flag,
                   label: flag,
-                  disabledReason: supported.includes(flag) ? null : `${deviceType} devices have no ${flag}.`,
+                  disabledReason: supported.includes(flag) ? null : t('designer:editor.interfaceUnsupported', { type: deviceType, flag }),
                 }))}
                 value={interfaceFlagsOf(draft)}
                 onChange={(flags) => set('commInterface')(flags.length > 0 ? formatCommInterface(flags) : '')}
                 error={byField.commInterface}
-                hint={`${deviceType}: ${supported.join(', ')}.`}
+                hint={t('designer:editor.interfacesHint', { type: deviceType, interfaces: supported.join(', ') })}
               />
             </div>
           </div>
           {shows('ipAddress') || shows('inputConfiguration1') || shows('can0Id') ? (
             <div className="form-grid">
-              {text('ipAddress', { hint: configuration.startingIpAddress ? `Empty: assigned from ${configuration.startingIpAddress}.` : undefined })}
-              {select('networkTemplateId', templateOptions, { hint: templateOptions.length === 0 ? 'No template for these interfaces.' : 'Fills netmask, gateway and nameservers.' })}
-              {select('inputConfiguration1', INPUT_OPTIONS, { label: 'Input 1 (J1 pins 3, 6)' })}
-              {select('inputConfiguration2', INPUT_OPTIONS, { label: 'Input 2 (J1 pins 2, 5)' })}
-              {select('inputConfiguration3', INPUT_OPTIONS)}
+              {text('ipAddress', { hint: configuration.startingIpAddress ? t('designer:editor.ipAssigned', { address: configuration.startingIpAddress }) : undefined })}
+              {select('networkTemplateId', templateOptions, { hint: templateOptions.length === 0 ? t('designer:editor.noTemplate') : t('designer:editor.templateFills') })}
+              {select('inputConfiguration1', options.input, { label: t('designer:editor.input1') })}
+              {select('inputConfiguration2', options.input, { label: t('designer:editor.input2') })}
+              {select('inputConfiguration3', options.input)}
               {text('can0Id')}
               {text('can1Id')}
-              {select('voltage', VOLTAGE_OPTIONS)}
+              {select('voltage', options.voltage)}
             </div>
           ) : null}
           {deviceType === 'NSCP' ? (
             <>
-              <h4 className="form-section">NSCP</h4>
+              <h4 className="form-section" translate="no">
+                NSCP
+              </h4>
               <div className="form-grid">
-                {select('stopCategory', STOP_CATEGORY_OPTIONS)}
-                {text('cat1StopDelay', { label: 'CAT1 stop delay (s)', hint: 'Time until output 2 turns off.' })}
-                {select('ossdEnabled', OSSD_OPTIONS, { hint: 'Enabled unless turned off.' })}
-                {select('serial0Usage', SERIAL_USAGE_OPTIONS)}
-                {select('serial0Baudrate', BAUDRATE_OPTIONS)}
-                {select('serial1Usage', SERIAL_USAGE_OPTIONS)}
-                {select('serial1Baudrate', BAUDRATE_OPTIONS)}
+                {select('stopCategory', options.stopCategory)}
+                {text('cat1StopDelay', { label: t('designer:editor.cat1Delay'), hint: t('designer:editor.cat1DelayHint') })}
+                {select('ossdEnabled', options.ossd, { hint: t('designer:editor.ossdHint') })}
+                {select('serial0Usage', options.serialUsage)}
+                {select('serial0Baudrate', options.baudrate)}
+                {select('serial1Usage', options.serialUsage)}
+                {select('serial1Baudrate', options.baudrate)}
               </div>
             </>
           ) : null}
           {shows('ethNetmask') ? (
             <>
-              <h4 className="form-section">Ethernet</h4>
+              <h4 className="form-section" translate="no">
+                Ethernet
+              </h4>
               <div className="form-grid">{networkFields('eth')}</div>
             </>
           ) : null}
           {shows('wifiSsid') ? (
             <>
-              <h4 className="form-section">Wifi</h4>
+              <h4 className="form-section" translate="no">
+                Wifi
+              </h4>
               <div className="form-grid">
-                {text('wifiSsid', { label: 'SSID' })}
-                {text('wifiPassword', { label: 'Password', hint: device?.wifiPasswordSet ? 'A password is stored; type to replace it.' : undefined, type: 'password' })}
+                {text('wifiSsid', { label: t('designer:editor.ssid') })}
+                {text('wifiPassword', { label: t('designer:editor.password'), hint: device?.wifiPasswordSet ? t('designer:editor.passwordStored') : undefined, type: 'password' })}
                 {networkFields('wifi')}
               </div>
             </>
           ) : null}
         </>
       ) : (
-        <p className="muted">Choose a device: the fields that apply to its type appear here.</p>
+        <p className="muted">{t('designer:editor.chooseFirst')}</p>
       )}
-      <ViolationList title="The service reports" violations={unplaced} />
-      <WarningList title="Warnings (saving is still possible)" warnings={check.warnings} />
-      {serviceError ? <Callout tone="bad" title="Not saved">{serviceError}</Callout> : null}
+      <ViolationList title={t('designer:serviceReports')} violations={unplaced} />
+      <WarningList title={t('designer:warningsSaveable')} warnings={check.warnings} />
+      {serviceError ? <Callout tone="bad" title={t('designer:notSaved')}>{serviceError}</Callout> : null}
       <div className="form-actions">
         <ActionButton
           type="submit"
           variant="primary"
           capability="configurations.write"
           busy={busy}
-          disabledReason={deviceType === null ? 'Choose a device first.' : mode === 'edit' && !check.changed ? 'Nothing changed yet.' : null}
+          disabledReason={deviceType === null ? t('designer:editor.chooseDeviceFirst') : mode === 'edit' && !check.changed ? t('designer:nothingChanged') : null}
           onClick={() => undefined}
           name="saveDevice"
         >
-          {busy ? 'Checking with the service…' : mode === 'add' ? 'Add to configuration' : 'Save device'}
+          {busy ? t('designer:checkingWithService') : mode === 'add' ? t('designer:editor.addSubmit') : t('designer:editor.saveSubmit')}
         </ActionButton>
         <button type="button" className="button button--quiet" onClick={onClose}>
-          Cancel
+          {t('designer:cancel')}
         </button>
       </div>
     </form>

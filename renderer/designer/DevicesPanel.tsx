@@ -1,13 +1,15 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Region } from '../../domain/enums';
-import type { ConfigurationDeviceView, ConfigurationView } from '../../contract/index';
+import type { ConfigurationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, EmptyRow } from '../components/misc';
 import { notify } from '../stores/notices';
 import { useNavigation } from '../stores/navigation';
 import { DeviceEditor } from './DeviceEditor';
-import { ROLE_OPTIONS } from './options';
+import { deviceRoleLabel } from '../../domain/choice-labels';
+import { useTranslator } from '../i18n/I18nProvider';
 
 interface Props {
   configuration: ConfigurationView;
@@ -21,12 +23,14 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
   // Sent here from the Workbench to add a device: the add form opens with it.
   const [editing, setEditing] = useState<Editing>(useNavigation.getState().deviceToAdd ? { mode: 'add' } : null);
   const [removing, setRemoving] = useState<string | null>(null);
+  const { t } = useTranslation();
+  const words = useTranslator();
   const editingDevice = editing?.mode === 'edit' ? (configuration.devices.find((d) => d.serialNumber === editing.serialNumber) ?? null) : null;
 
   const remove = async (serialNumber: string) => {
     try {
       await client().call('configurations.removeDevice', { id: configuration.id, serialNumber });
-      notify('success', `${serialNumber} removed from the configuration.`);
+      notify('success', t('designer:devices.removed', { serial: serialNumber }));
       setRemoving(null);
       if (editing?.mode === 'edit' && editing.serialNumber === serialNumber) setEditing(null);
       onChanged();
@@ -38,51 +42,55 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
   return (
     <section className="panel" aria-labelledby="devices-title">
       <div className="panel__header">
-        <h2 id="devices-title">Devices in this configuration</h2>
-        <ActionButton variant="secondary" capability="configurations.write" disabledReason={editing?.mode === 'add' ? 'The add form is open below.' : null} onClick={() => setEditing({ mode: 'add' })}>
-          Add device
+        <h2 id="devices-title">{t('designer:devices.title')}</h2>
+        <ActionButton variant="secondary" capability="configurations.write" disabledReason={editing?.mode === 'add' ? t('designer:devices.addOpen') : null} onClick={() => setEditing({ mode: 'add' })}>
+          {t('designer:devices.add')}
         </ActionButton>
       </div>
       <table className="table table--compact">
         <thead>
           <tr>
-            <th scope="col">Serial number</th>
-            <th scope="col">Type</th>
-            <th scope="col">Role</th>
-            <th scope="col">Interfaces</th>
-            <th scope="col">IP address</th>
+            <th scope="col">{t('designer:devices.column.serialNumber')}</th>
+            <th scope="col">{t('designer:devices.column.type')}</th>
+            <th scope="col">{t('designer:devices.column.role')}</th>
+            <th scope="col">{t('designer:devices.column.interfaces')}</th>
+            <th scope="col">{t('designer:devices.column.ipAddress')}</th>
             <th scope="col" className="actions-col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('designer:devices.column.actions')}</span>
             </th>
           </tr>
         </thead>
         <tbody>
           {configuration.devices.map((d) => (
             <tr key={d.serialNumber} className={editingDevice?.serialNumber === d.serialNumber ? 'row--selected' : undefined}>
-              <td className="mono">{d.serialNumber}</td>
-              <td>
+              <td className="mono" translate="no">
+                {d.serialNumber}
+              </td>
+              <td translate="no">
                 <Badge>{d.deviceType}</Badge>
               </td>
-              <td>{roleText(d)}</td>
-              <td>{d.commInterface ? d.commInterface.split(',').join(', ') : <span className="muted">None</span>}</td>
-              <td className="mono">{d.ipAddress ?? <span className="muted">—</span>}</td>
+              <td>{d.deviceConfigurationType ? deviceRoleLabel(d.deviceConfigurationType, words) : '—'}</td>
+              <td>{d.commInterface ? <span translate="no">{d.commInterface.split(',').join(', ')}</span> : <span className="muted">{t('designer:devices.none')}</span>}</td>
+              <td className="mono" translate="no">
+                {d.ipAddress ?? <span className="muted">—</span>}
+              </td>
               <td className="actions-col">
                 {removing === d.serialNumber ? (
                   <>
                     <ActionButton variant="danger" capability="configurations.write" onClick={() => void remove(d.serialNumber)}>
-                      Remove
+                      {t('designer:devices.remove')}
                     </ActionButton>
                     <button type="button" className="button button--quiet" onClick={() => setRemoving(null)}>
-                      Keep
+                      {t('designer:keep')}
                     </button>
                   </>
                 ) : (
                   <>
-                    <button type="button" className="button button--quiet" onClick={() => setEditing({ mode: 'edit', serialNumber: d.serialNumber })} aria-label={`Edit ${d.serialNumber}`}>
-                      Edit
+                    <button type="button" className="button button--quiet" onClick={() => setEditing({ mode: 'edit', serialNumber: d.serialNumber })} aria-label={t('designer:devices.editNamed', { serial: d.serialNumber })}>
+                      {t('designer:devices.edit')}
                     </button>
                     <ActionButton variant="quiet" capability="configurations.write" onClick={() => setRemoving(d.serialNumber)}>
-                      Remove…
+                      {t('designer:devices.removeEllipsis')}
                     </ActionButton>
                   </>
                 )}
@@ -90,7 +98,7 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
             </tr>
           ))}
           {configuration.devices.length === 0 ? (
-            <EmptyRow columns={6}>No devices yet. A configuration needs at least one sender and one receiver.</EmptyRow>
+            <EmptyRow columns={6}>{t('designer:devices.empty')}</EmptyRow>
           ) : null}
         </tbody>
       </table>
@@ -110,8 +118,4 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
       ) : null}
     </section>
   );
-}
-
-function roleText(device: ConfigurationDeviceView): string {
-  return ROLE_OPTIONS.find((o) => o.value === device.deviceConfigurationType)?.label ?? '—';
 }

@@ -1,4 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fieldLabel } from '../../domain/field-labels';
 import type { Region } from '../../domain/enums';
 import type { ConfigurationView } from '../../contract/index';
 import { client } from '../api/client';
@@ -7,7 +9,9 @@ import { SelectField, TextField } from '../components/fields';
 import { Callout, ViolationList } from '../components/misc';
 import { notify } from '../stores/notices';
 import { useCapability } from '../stores/session';
-import { CAN_BITRATE_OPTIONS, CAN_MODE_OPTIONS, ISM_POWER_OPTIONS, RECEIVER_OUTPUT_OPTIONS, TIMEOUT_OPTIONS } from './options';
+import { designerOptions } from './options';
+import { inReaderLanguage } from '../components/violation-text';
+import { useTranslator } from '../i18n/I18nProvider';
 import { SETTING_FIELDS, checkSettingsDraft, draftFromSettings, type SettingField, type SettingsDraft } from './settings-draft';
 import { saveAfterDryRun } from './save-after-dry-run';
 import { placeViolations } from './violations';
@@ -34,15 +38,20 @@ export function SettingsForm({ configuration, region, onSaved, onUnsavedChange }
   const [serviceViolations, setServiceViolations] = useState<Violation[]>([]);
   const [serviceError, setServiceError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { t } = useTranslation();
+  const words = useTranslator();
+  const options = useMemo(() => designerOptions(words), [words]);
+  // A field is labelled as the domain names it in messages, so an error and its field agree.
+  const label = (field: SettingField) => fieldLabel(field, words);
 
   useEffect(() => {
     setDraft(draftFromSettings(configuration));
   }, [configuration]);
 
   const deviceTypes = useMemo(() => configuration.devices.map((d) => d.deviceType), [configuration.devices]);
-  const check = checkSettingsDraft(draft, configuration, { region, deviceTypes });
+  const check = checkSettingsDraft(draft, configuration, { region, deviceTypes, words });
   const all = [...check.violations, ...serviceViolations.filter((sv) => !check.violations.some((v) => v.field === sv.field))];
-  const { byField, unplaced } = placeViolations(all, SETTING_FIELDS);
+  const { byField, unplaced } = placeViolations(inReaderLanguage(all, words), SETTING_FIELDS);
   const unsavedKey = check.changed ? JSON.stringify([check.patch, check.violations.map((v) => v.message)]) : '';
   useEffect(() => {
     onUnsavedChange?.(check.changed ? { violations: check.violations } : null);
@@ -63,7 +72,7 @@ export function SettingsForm({ configuration, region, onSaved, onUnsavedChange }
       const write = (dryRun: boolean) => client().call('configurations.update', { id: configuration.id, settings: check.patch, dryRun });
       if (!(await saveAfterDryRun(write, { setServiceViolations, setServiceError }))) return;
       setServiceViolations([]);
-      notify('success', 'Settings saved.');
+      notify('success', t('designer:settings.savedNotice'));
       onSaved();
     } finally {
       setBusy(false);
@@ -75,56 +84,56 @@ export function SettingsForm({ configuration, region, onSaved, onUnsavedChange }
   const saveReason = readOnly
     ? null
     : check.violations.length > 0
-      ? 'Fix the fields marked in red first.'
+      ? t('designer:settings.fixFirst')
       : !check.changed
-        ? 'Nothing changed yet.'
+        ? t('designer:nothingChanged')
         : null;
 
   return (
     <form className="panel" onSubmit={(e) => void save(e)} aria-labelledby="settings-title" noValidate>
       <div className="panel__header">
-        <h2 id="settings-title">Settings</h2>
-        <span className="muted">Region {region === 'EU' ? 'Europe (ISM channel 1)' : 'North America (ISM channels 1–21)'}</span>
+        <h2 id="settings-title">{t('designer:settings.title')}</h2>
+        <span className="muted">{region === 'EU' ? t('designer:settings.region.EU') : t('designer:settings.region.NA')}</span>
       </div>
       <fieldset className="form-grid" disabled={readOnly}>
-        <legend className="visually-hidden">General</legend>
-        <TextField label="Name" name="name" value={draft.name} onChange={set('name')} error={byField.name} className="span-2" />
-        <SelectField label="Safety timeout" name="timeoutConfiguration" value={draft.timeoutConfiguration as never} options={TIMEOUT_OPTIONS} emptyLabel={configuration.timeoutConfiguration ? undefined : 'Not set'} onChange={set('timeoutConfiguration')} error={byField.timeoutConfiguration} hint="How long receivers wait for a sender before they stop." />
-        <SelectField label="Receiver output control" name="receiverOutputControl" value={draft.receiverOutputControl as never} options={RECEIVER_OUTPUT_OPTIONS} emptyLabel={configuration.receiverOutputControl ? undefined : 'Not set'} onChange={set('receiverOutputControl')} error={byField.receiverOutputControl} hint="Which receiver output the sender controls." />
+        <legend className="visually-hidden">{t('designer:settings.general')}</legend>
+        <TextField label={label('name')} name="name" value={draft.name} onChange={set('name')} error={byField.name} className="span-2" />
+        <SelectField label={label('timeoutConfiguration')} name="timeoutConfiguration" value={draft.timeoutConfiguration as never} options={options.timeout} emptyLabel={configuration.timeoutConfiguration ? undefined : t('designer:notSet')} onChange={set('timeoutConfiguration')} error={byField.timeoutConfiguration} hint={t('designer:settings.safetyTimeoutHint')} />
+        <SelectField label={label('receiverOutputControl')} name="receiverOutputControl" value={draft.receiverOutputControl as never} options={options.receiverOutput} emptyLabel={configuration.receiverOutputControl ? undefined : t('designer:notSet')} onChange={set('receiverOutputControl')} error={byField.receiverOutputControl} hint={t('designer:settings.receiverOutputHint')} />
       </fieldset>
-      <h3 className="form-section">ISM radio</h3>
+      <h3 className="form-section">{t('designer:settings.ismRadio')}</h3>
       <fieldset className="form-grid" disabled={readOnly}>
-        <legend className="visually-hidden">ISM radio</legend>
-        <TextField label="ISM channel" name="ismTxChannel" inputMode="numeric" value={draft.ismTxChannel} onChange={set('ismTxChannel')} error={byField.ismTxChannel} hint={region === 'EU' ? 'Europe: channel 1 only.' : 'North America: 1 to 21.'} />
-        <SelectField label="ISM transmit power" name="ismTxPower" value={draft.ismTxPower as never} options={ISM_POWER_OPTIONS} emptyLabel={configuration.ismTxPower ? undefined : 'Not set'} onChange={set('ismTxPower')} error={byField.ismTxPower} />
-        <TextField label="ISM network id" name="ismNetworkId" inputMode="numeric" value={draft.ismNetworkId} onChange={set('ismNetworkId')} error={byField.ismNetworkId} />
+        <legend className="visually-hidden">{t('designer:settings.ismRadio')}</legend>
+        <TextField label={label('ismTxChannel')} name="ismTxChannel" inputMode="numeric" value={draft.ismTxChannel} onChange={set('ismTxChannel')} error={byField.ismTxChannel} hint={region === 'EU' ? t('designer:settings.ismChannelHint.EU') : t('designer:settings.ismChannelHint.NA')} />
+        <SelectField label={label('ismTxPower')} name="ismTxPower" value={draft.ismTxPower as never} options={options.ismPower} emptyLabel={configuration.ismTxPower ? undefined : t('designer:notSet')} onChange={set('ismTxPower')} error={byField.ismTxPower} />
+        <TextField label={label('ismNetworkId')} name="ismNetworkId" inputMode="numeric" value={draft.ismNetworkId} onChange={set('ismNetworkId')} error={byField.ismNetworkId} />
       </fieldset>
-      <h3 className="form-section">CAN bus</h3>
+      <h3 className="form-section">{t('designer:settings.canBus')}</h3>
       <fieldset className="form-grid" disabled={readOnly}>
-        <legend className="visually-hidden">CAN bus</legend>
-        <SelectField label="CAN mode" name="canMode" value={draft.canMode as never} options={CAN_MODE_OPTIONS} emptyLabel={configuration.canMode ? undefined : 'Not set'} onChange={set('canMode')} error={byField.canMode} />
-        <SelectField label="CAN bitrate" name="canKBitrate" value={draft.canKBitrate as never} options={CAN_BITRATE_OPTIONS} emptyLabel={configuration.canKBitrate ? undefined : 'Not set'} onChange={set('canKBitrate')} error={byField.canKBitrate} hint="EPC and NSCP take 250 or 500 kbit/s." />
-        <TextField label="Approved source addresses" name="approvedSourceAddresses" value={draft.approvedSourceAddresses} onChange={set('approvedSourceAddresses')} error={byField.approvedSourceAddresses} hint="CAN node ids 0–255, separated by commas." />
-        <TextField label="Display text PGN" name="displayTextPgn" value={draft.displayTextPgn} onChange={set('displayTextPgn')} error={byField.displayTextPgn} disabled={!j1939 && draft.displayTextPgn === ''} hint={j1939 ? '0xFF00–0xFFFF; 65281 (0xFF01) when empty.' : 'Only with CAN mode J1939.'} />
-        <TextField label="Settings PGN" name="settingsPgn" value={draft.settingsPgn} onChange={set('settingsPgn')} error={byField.settingsPgn} disabled={!j1939 && draft.settingsPgn === ''} hint={j1939 ? '0xFF00–0xFFFF; 65282 (0xFF02) when empty.' : 'Only with CAN mode J1939.'} />
+        <legend className="visually-hidden">{t('designer:settings.canBus')}</legend>
+        <SelectField label={label('canMode')} name="canMode" value={draft.canMode as never} options={options.canMode} emptyLabel={configuration.canMode ? undefined : t('designer:notSet')} onChange={set('canMode')} error={byField.canMode} />
+        <SelectField label={label('canKBitrate')} name="canKBitrate" value={draft.canKBitrate as never} options={options.canBitrate} emptyLabel={configuration.canKBitrate ? undefined : t('designer:notSet')} onChange={set('canKBitrate')} error={byField.canKBitrate} hint={t('designer:settings.canBitrateHint')} />
+        <TextField label={label('approvedSourceAddresses')} name="approvedSourceAddresses" value={draft.approvedSourceAddresses} onChange={set('approvedSourceAddresses')} error={byField.approvedSourceAddresses} hint={t('designer:settings.sourceAddressesHint')} />
+        <TextField label={label('displayTextPgn')} name="displayTextPgn" value={draft.displayTextPgn} onChange={set('displayTextPgn')} error={byField.displayTextPgn} disabled={!j1939 && draft.displayTextPgn === ''} hint={j1939 ? t('designer:settings.displayTextPgnHint') : t('designer:settings.onlyJ1939')} />
+        <TextField label={label('settingsPgn')} name="settingsPgn" value={draft.settingsPgn} onChange={set('settingsPgn')} error={byField.settingsPgn} disabled={!j1939 && draft.settingsPgn === ''} hint={j1939 ? t('designer:settings.settingsPgnHint') : t('designer:settings.onlyJ1939')} />
       </fieldset>
-      <h3 className="form-section">IP network</h3>
+      <h3 className="form-section">{t('designer:settings.ipNetwork')}</h3>
       <fieldset className="form-grid" disabled={readOnly}>
-        <legend className="visually-hidden">IP network</legend>
-        <TextField label="Starting IP address" name="startingIpAddress" value={draft.startingIpAddress} onChange={set('startingIpAddress')} error={byField.startingIpAddress} hint="Devices on Ethernet or Wifi without an address get the next free one from here." />
+        <legend className="visually-hidden">{t('designer:settings.ipNetwork')}</legend>
+        <TextField label={label('startingIpAddress')} name="startingIpAddress" value={draft.startingIpAddress} onChange={set('startingIpAddress')} error={byField.startingIpAddress} hint={t('designer:settings.startingIpHint')} />
       </fieldset>
-      <ViolationList title="The service reports" violations={unplaced} />
-      <WarningList title="Warnings (saving is still possible)" warnings={check.warnings} />
-      {serviceError ? <Callout tone="bad" title="Not saved">{serviceError}</Callout> : null}
+      <ViolationList title={t('designer:serviceReports')} violations={unplaced} />
+      <WarningList title={t('designer:warningsSaveable')} warnings={check.warnings} />
+      {serviceError ? <Callout tone="bad" title={t('designer:notSaved')}>{serviceError}</Callout> : null}
       <div className="form-actions">
         <ActionButton type="submit" variant="primary" capability="configurations.write" disabledReason={saveReason} busy={busy} onClick={() => undefined} name="saveSettings">
-          {busy ? 'Checking with the service…' : 'Save settings'}
+          {busy ? t('designer:checkingWithService') : t('designer:settings.save')}
         </ActionButton>
         <button type="button" className="button button--quiet" disabled={!check.changed} onClick={() => setDraft(draftFromSettings(configuration))}>
-          Undo changes
+          {t('designer:settings.undo')}
         </button>
         <span className="muted form-actions__note" aria-live="polite">
-          {check.changed ? (check.violations.length > 0 ? `${check.violations.length} field${check.violations.length === 1 ? '' : 's'} to fix` : 'Unsaved changes') : 'Saved'}
+          {check.changed ? (check.violations.length > 0 ? t('designer:settings.fieldsToFix', { count: check.violations.length }) : t('designer:unsavedChanges')) : t('designer:settings.saved')}
         </span>
       </div>
     </form>

@@ -1,9 +1,13 @@
 import { Background, Handle, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeHandle, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useMemo } from 'react';
+import { deviceRoleLabel } from '../../domain/choice-labels';
+import type { Translator } from '../../domain/i18n/index.js';
 import type { Violation } from '../../domain/violations';
 import { configurationTopology, type TopologyConfiguration, type TopologyNode, type TopologyStatus } from './topology';
 import { NODE_HEIGHT, NODE_WIDTH, topologyLayout } from './topology-layout';
+import { violationText } from '../components/violation-text';
+import { useTranslator } from '../i18n/I18nProvider';
 
 interface Props {
   /** A ConfigurationView has all of it. */
@@ -14,7 +18,6 @@ interface Props {
 type DeviceNodeData = TopologyNode & Record<string, unknown>;
 type DeviceFlowNode = Node<DeviceNodeData, 'device'>;
 
-const ROLE_TEXT: Record<string, string> = { Sender: 'Sender', EStopSender: 'E-stop sender', Receiver: 'Receiver' };
 const NODE_TYPES = { device: DeviceNode };
 
 /** React Flow's own handle size (its stylesheet's .react-flow__handle), centred on the node's side. */
@@ -36,10 +39,11 @@ function problemTone(problems: readonly Violation[]): 'error' | 'warning' | null
   return problems.length > 0 ? 'warning' : null;
 }
 
-function problemCount(problems: readonly Violation[]): string {
+function problemCount(problems: readonly Violation[], t: Translator['t']): string {
   const errors = problems.filter((p) => p.severity !== 'warning').length;
   const warnings = problems.length - errors;
-  return [errors ? `${errors} error${errors === 1 ? '' : 's'}` : '', warnings ? `${warnings} warning${warnings === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
+  if (errors > 0 && warnings > 0) return t('designer:topology.errorsAndWarnings', { errors, warnings });
+  return errors > 0 ? t('designer:topology.errors', { count: errors }) : warnings > 0 ? t('designer:topology.warnings', { count: warnings }) : '';
 }
 
 /**
@@ -48,7 +52,9 @@ function problemCount(problems: readonly Violation[]): string {
  * list under it says the same in words for a screen reader.
  */
 export function TopologyView({ configuration, status }: Props) {
-  const topology = useMemo(() => configurationTopology(configuration, status), [configuration, status]);
+  const words = useTranslator();
+  const { t } = words;
+  const topology = useMemo(() => configurationTopology(configuration, status, words), [configuration, status, words]);
   const { nodes, edges } = useMemo(() => {
     const positions = topologyLayout(topology);
     const flowNodes: DeviceFlowNode[] = topology.nodes.map((node) => ({
@@ -68,7 +74,7 @@ export function TopologyView({ configuration, status }: Props) {
         id: edge.id,
         source: edge.source,
         target: edge.target,
-        label: tone ? `${edge.label} · ${problemCount(edge.problems)}` : edge.label,
+        label: tone ? `${edge.label} · ${problemCount(edge.problems, t)}` : edge.label,
         className: tone ? `topology-edge topology-edge--${tone}` : 'topology-edge',
         labelBgPadding: [6, 3] as [number, number],
         labelBgBorderRadius: 4,
@@ -76,7 +82,7 @@ export function TopologyView({ configuration, status }: Props) {
       };
     });
     return { nodes: flowNodes, edges: flowEdges };
-  }, [topology]);
+  }, [topology, t]);
 
   const placed = [
     ...topology.nodes.flatMap((n) => n.problems.map((p) => ({ where: n.serialNumber, problem: p }))),
@@ -86,15 +92,13 @@ export function TopologyView({ configuration, status }: Props) {
   return (
     <section className="panel topology" aria-labelledby="topology-title">
       <div className="panel__header">
-        <h2 id="topology-title">System</h2>
-        <span className="muted">
-          {topology.nodes.length} device{topology.nodes.length === 1 ? '' : 's'} · {topology.edges.length} link{topology.edges.length === 1 ? '' : 's'}
-        </span>
+        <h2 id="topology-title">{t('designer:topology.title')}</h2>
+        <span className="muted">{t('designer:topology.summary', { devices: topology.nodes.length, links: topology.edges.length })}</span>
       </div>
       {topology.nodes.length === 0 ? (
-        <p className="muted">Add devices to see who sends to whom.</p>
+        <p className="muted">{t('designer:topology.addDevices')}</p>
       ) : (
-        <div className="topology__canvas" data-testid="topology-canvas" role="img" aria-label={systemDescription(topology.nodes.length, topology.edges.map((e) => `${e.source} to ${e.target} over ${e.label}`))}>
+        <div className="topology__canvas" data-testid="topology-canvas" role="img" aria-label={systemDescription(topology.nodes.length, topology.edges.map((e) => t('designer:topology.link', { source: e.source, target: e.target, media: e.label })), words)}>
           <ReactFlow
             nodes={nodes}
             edges={edges}
@@ -120,7 +124,10 @@ export function TopologyView({ configuration, status }: Props) {
         <ul className="topology__problems">
           {placed.map(({ where, problem }, i) => (
             <li key={`${where}-${problem.code}-${i}`} className={problem.severity === 'warning' ? 'topology__problem--warning' : 'topology__problem--error'}>
-              <span className="mono">{where}</span>: {problem.message}
+              <span className="mono" translate="no">
+                {where}
+              </span>
+              : {violationText(problem, words)}
             </li>
           ))}
         </ul>
@@ -144,34 +151,39 @@ function FitViewOnChange({ layout }: { layout: string }) {
   return null;
 }
 
-function systemDescription(devices: number, links: string[]): string {
-  const head = `System picture: ${devices} device${devices === 1 ? '' : 's'}, ${links.length} link${links.length === 1 ? '' : 's'}`;
-  return links.length > 0 ? `${head}: ${links.join('; ')}.` : `${head}.`;
+function systemDescription(devices: number, links: string[], words: Pick<Translator, 't' | 'locale'>): string {
+  if (links.length === 0) return words.t('designer:topology.picture', { devices, links: 0 });
+  const list = new Intl.ListFormat(words.locale, { style: 'narrow', type: 'unit' }).format(links);
+  return words.t('designer:topology.pictureLinks', { devices, links: links.length, list });
 }
 
 function DeviceNode({ data }: NodeProps<DeviceFlowNode>) {
+  const words = useTranslator();
+  const { t } = words;
   const tone = problemTone(data.problems);
   return (
     <div className={`topology-device${tone ? ` topology-device--${tone}` : ''}`} data-serial={data.serialNumber}>
       <Handle type="target" position={Position.Left} isConnectable={false} className="topology-device__handle" />
       <div className="topology-device__title">
-        <span className="mono">{data.serialNumber}</span>
-        <span className="topology-device__role">{data.role ? ROLE_TEXT[data.role] : 'No role'}</span>
+        <span className="mono" translate="no">
+          {data.serialNumber}
+        </span>
+        <span className="topology-device__role">{data.role ? deviceRoleLabel(data.role, words) : t('designer:topology.noRole')}</span>
       </div>
       <div className="topology-device__line">
-        {data.deviceType ?? 'Unknown type'} · {data.media ?? 'no interface'}
+        {data.deviceType ? <span translate="no">{data.deviceType}</span> : t('designer:topology.unknownType')} · {data.media ?? t('designer:topology.noInterface')}
       </div>
       <div className="topology-device__line mono">
         {data.ipAddress ? (
           <>
-            {data.ipAddress}
-            {data.ipAddressAssigned ? <span className="topology-device__note"> (assigned)</span> : null}
+            <span translate="no">{data.ipAddress}</span>
+            {data.ipAddressAssigned ? <span className="topology-device__note">{t('designer:topology.assigned')}</span> : null}
           </>
         ) : (
-          <span className="topology-device__note">no IP address</span>
+          <span className="topology-device__note">{t('designer:topology.noIp')}</span>
         )}
       </div>
-      {tone ? <div className={`topology-device__problems topology-device__problems--${tone}`}>{problemCount(data.problems)}</div> : null}
+      {tone ? <div className={`topology-device__problems topology-device__problems--${tone}`}>{problemCount(data.problems, t)}</div> : null}
       <Handle type="source" position={Position.Right} isConnectable={false} className="topology-device__handle" />
     </div>
   );

@@ -16,7 +16,9 @@ import { mergeDevicePatch } from '../../domain/merge';
 import { parsePayload } from '../../domain/parse';
 import { validateConfigurationDevice } from '../../domain/rules/configuration-device';
 import { errorsOf, warningsOf } from '../../domain/rules/rule-sources';
-import { violation, type Violation } from '../../domain/violations';
+import type { Violation } from '../../domain/violations';
+import { readerViolation } from '../components/violation-text';
+import { englishWords, type Words } from '../../domain/domain-words';
 import { listText, numberText, parseDecimal, parseInteger, parseTextList, type Parsed } from './text-values';
 import { dedupeViolations, onFieldsNotRefused, parseJudgingTheRest } from './violations';
 
@@ -90,29 +92,32 @@ export function checkDeviceDraft(
     stored: ConfigurationDeviceSettings | null;
     configuration: ConfigurationSettings;
     region: Region;
+    /** The language of the messages the draft makes; English by default. */
+    words?: Words;
   },
 ): DeviceDraftCheck {
+  const words = ctx.words ?? englishWords();
   const found: Violation[] = [];
   const payload: Record<string, unknown> = {};
   const base = ctx.stored ? draftFromDevice(ctx.stored) : emptyDeviceDraft();
   const fields = ctx.deviceType ? applicableDeviceFields(ctx.deviceType, draft, ctx.mode) : (['deviceConfigurationType', 'commInterface'] as DeviceField[]);
   if (ctx.mode === 'add') {
-    if (ctx.serialNumber.trim() === '') found.push(violation('REQUIRED', 'serialNumber', 'Choose the device to add.'));
+    if (ctx.serialNumber.trim() === '') found.push(readerViolation('REQUIRED', 'serialNumber', words.t('designer:editor.chooseToAdd')));
     payload.serialNumber = ctx.serialNumber.trim();
   }
   for (const field of fields) {
     const text = draft[field];
     if (ctx.mode === 'edit' && text === base[field]) continue;
     if (text.trim() === '') continue;
-    const value = toValue(field, text);
+    const value = toValue(field, text, words);
     if (!value.ok) found.push(value.violation);
     else payload[field] = value.value;
   }
   if (ctx.mode === 'add' && !payload.deviceConfigurationType) {
-    found.push(violation('DEVICE_ROLE_MISSING', 'deviceConfigurationType', 'Choose the role of the device: Sender, Receiver or EStopSender.'));
+    found.push(readerViolation('DEVICE_ROLE_MISSING', 'deviceConfigurationType', words.t('designer:editor.roleMissing')));
   }
   if (ctx.mode === 'add' && !payload.commInterface) {
-    found.push(violation('COMM_INTERFACE_MISSING', 'commInterface', 'Choose at least one interface the device uses to talk to the others.'));
+    found.push(readerViolation('COMM_INTERFACE_MISSING', 'commInterface', words.t('designer:editor.interfaceMissing')));
   }
   const parsed = parseJudgingTheRest<ConfigurationDeviceSettings>(
     (body) => (ctx.mode === 'add' ? parsePayload(deviceAddSchema, body) : parsePayload(deviceUpdateSchema, body)),
@@ -128,13 +133,13 @@ export function checkDeviceDraft(
   return { payload, violations: errorsOf(judged), warnings: warningsOf(judged), changed };
 }
 
-function toValue(field: DeviceField, text: string): Parsed<unknown> {
+function toValue(field: DeviceField, text: string, words: Words): Parsed<unknown> {
   switch (field) {
     case 'can0Id':
     case 'can1Id':
-      return parseInteger(text, field);
+      return parseInteger(text, field, words);
     case 'cat1StopDelay':
-      return parseDecimal(text, field);
+      return parseDecimal(text, field, words);
     case 'ossdEnabled':
       return { ok: true, value: text === 'true' };
     case 'ethNameservers':

@@ -5,7 +5,9 @@ import { mergeConfigurationPatch } from '../../domain/merge';
 import { parsePayload } from '../../domain/parse';
 import { validateConfigurationSettings } from '../../domain/rules/configuration-settings';
 import { errorsOf, warningsOf } from '../../domain/rules/rule-sources';
-import { violation, type Violation } from '../../domain/violations';
+import type { Violation } from '../../domain/violations';
+import { readerViolation } from '../components/violation-text';
+import { englishWords, type Words } from '../../domain/domain-words';
 import { dedupeViolations, onFieldsNotRefused, parseJudgingTheRest } from './violations';
 import { listText, numberText, parseInteger, parseIntegerList, type Parsed } from './text-values';
 
@@ -52,8 +54,9 @@ export interface DraftCheck {
 export function checkSettingsDraft(
   draft: SettingsDraft,
   stored: ConfigurationSettings,
-  ctx: { region: Region; deviceTypes: readonly DeviceType[] },
+  ctx: { region: Region; deviceTypes: readonly DeviceType[]; /** The language of the messages the draft makes; English by default. */ words?: Words },
 ): DraftCheck {
+  const words = ctx.words ?? englishWords();
   const base = draftFromSettings(stored);
   const patch: Record<string, unknown> = {};
   const found: Violation[] = [];
@@ -68,22 +71,22 @@ export function checkSettingsDraft(
         patch[field] = [];
         continue;
       }
-      found.push(violation('REQUIRED', field, 'This setting is stored and cannot be emptied here: choose another value.'));
+      found.push(readerViolation('REQUIRED', field, words.t('designer:settings.cannotEmpty')));
       continue;
     }
-    const value = toValue(field, text);
+    const value = toValue(field, text, words);
     if (!value.ok) found.push(value.violation);
     else patch[field] = value.value;
   }
   const parsed = parseJudgingTheRest((payload) => parsePayload(configurationPatchSchema, payload), patch);
   found.push(...parsed.refused);
-  if (parsed.value) found.push(...onFieldsNotRefused(validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), ctx), parsed.refused));
+  if (parsed.value) found.push(...onFieldsNotRefused(validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), { region: ctx.region, deviceTypes: ctx.deviceTypes }), parsed.refused));
   const judged = dedupeViolations(found);
   return { patch, violations: errorsOf(judged), warnings: warningsOf(judged), changed: Object.keys(patch).length > 0 };
 }
 
-function toValue(field: SettingField, text: string): Parsed<unknown> {
-  if ((INTEGER_FIELDS as readonly string[]).includes(field)) return parseInteger(text, field);
-  if (field === 'approvedSourceAddresses') return parseIntegerList(text, field);
+function toValue(field: SettingField, text: string, words: Words): Parsed<unknown> {
+  if ((INTEGER_FIELDS as readonly string[]).includes(field)) return parseInteger(text, field, words);
+  if (field === 'approvedSourceAddresses') return parseIntegerList(text, field, words);
   return { ok: true, value: field === 'name' ? text : text.trim() };
 }

@@ -3,6 +3,7 @@ import type { CommInterfaceFlag, DeviceRole } from '../../domain/enums';
 import { SENDER_ROLES } from '../../domain/enums';
 import { assignIpAddresses } from '../../domain/ip-assignment';
 import type { Violation } from '../../domain/violations';
+import { englishWords, type Words } from '../../domain/domain-words';
 
 /**
  * The picture of a configuration as a graph, kept apart from its drawing so that it can be tested
@@ -51,6 +52,8 @@ export interface TopologyEdge {
   target: string;
   /** What the pair shares: 'ISM channel 5', 'BLE', 'Ethernet', 'Wifi', in that order. */
   media: string[];
+  /** Whether the pair talks over ISM (the ISM settings' problems go on its edge). */
+  overIsm: boolean;
   label: string;
   problems: Violation[];
 }
@@ -73,7 +76,9 @@ const ISM_FIELDS = new Set(['ismTxChannel', 'ismTxPower', 'ismNetworkId']);
 /** Settings every link carries: the safety timeout supervises each sender-receiver link. */
 const LINK_FIELDS = new Set(['timeoutConfiguration']);
 
-export function configurationTopology(configuration: TopologyConfiguration, status: TopologyStatus | null): Topology {
+/** The picture's words (media, 'ISM channel 5') are in the language of `words`, English by default. */
+export function configurationTopology(configuration: TopologyConfiguration, status: TopologyStatus | null, words: Words = englishWords()): Topology {
+  const and = new Intl.ListFormat(words.locale, { type: 'conjunction' });
   const assigned = assignIpAddresses(configuration.startingIpAddress, configuration.devices);
   const problems = status ? [...status.violations, ...status.warnings.map((w) => ({ ...w, severity: 'warning' as const }))] : [];
   const nodes: TopologyNode[] = configuration.devices.map((device) => {
@@ -85,7 +90,7 @@ export function configurationTopology(configuration: TopologyConfiguration, stat
       deviceType: device.deviceType,
       role: device.deviceConfigurationType,
       group: roleGroup(device.deviceConfigurationType),
-      media: flags.length > 0 ? flags.join(' and ') : null,
+      media: flags.length > 0 ? and.format(flags) : null,
       ipAddress: device.ipAddress ?? assignedAddress,
       ipAddressAssigned: assignedAddress !== null,
       problems: [],
@@ -96,9 +101,10 @@ export function configurationTopology(configuration: TopologyConfiguration, stat
   const receivers = configuration.devices.filter((d) => d.deviceConfigurationType === 'Receiver');
   for (const sender of senders) {
     for (const receiver of receivers) {
-      const media = sharedMedia(sender.commInterface, receiver.commInterface, configuration.ismTxChannel);
+      const media = sharedMedia(sender.commInterface, receiver.commInterface, configuration.ismTxChannel, words);
       if (media.length === 0) continue;
-      edges.push({ id: `${sender.serialNumber}->${receiver.serialNumber}`, source: sender.serialNumber, target: receiver.serialNumber, media, label: media.join(' + '), problems: [] });
+      const overIsm = realFlags(sender.commInterface).includes('ISM') && realFlags(receiver.commInterface).includes('ISM');
+      edges.push({ id: `${sender.serialNumber}->${receiver.serialNumber}`, source: sender.serialNumber, target: receiver.serialNumber, media, overIsm, label: media.join(' + '), problems: [] });
     }
   }
 
@@ -111,7 +117,7 @@ export function configurationTopology(configuration: TopologyConfiguration, stat
       node.problems.push(problem);
       continue;
     }
-    const concerned = edges.filter((e) => (ISM_FIELDS.has(problem.field) && e.media.some((m) => m.startsWith('ISM'))) || LINK_FIELDS.has(problem.field));
+    const concerned = edges.filter((e) => (ISM_FIELDS.has(problem.field) && e.overIsm) || LINK_FIELDS.has(problem.field));
     if (concerned.length > 0) concerned.forEach((e) => e.problems.push(problem));
     else unplaced.push(problem);
   }
@@ -132,11 +138,11 @@ function realFlags(commInterface: CommInterface | null): Exclude<CommInterfaceFl
  * wireless, as the completeness rules assume), so an Ethernet device reaches a Wifi one: the edge
  * then names both.
  */
-function sharedMedia(a: CommInterface | null, b: CommInterface | null, ismChannel: number | null): string[] {
+function sharedMedia(a: CommInterface | null, b: CommInterface | null, ismChannel: number | null, words: Words): string[] {
   const mine = new Set(realFlags(a));
   const theirs = new Set(realFlags(b));
   const media: string[] = [];
-  if (mine.has('ISM') && theirs.has('ISM')) media.push(ismChannel === null ? 'ISM (no channel)' : `ISM channel ${ismChannel}`);
+  if (mine.has('ISM') && theirs.has('ISM')) media.push(ismChannel === null ? words.t('designer:topology.ismNoChannel') : words.t('designer:topology.ismChannel', { channel: ismChannel }));
   if (mine.has('BLE') && theirs.has('BLE')) media.push('BLE');
   const ip = (flags: Set<string>) => ['Ethernet', 'Wifi'].filter((f) => flags.has(f));
   const myIp = ip(mine);
