@@ -1,9 +1,10 @@
 import { extname, resolve } from 'node:path';
-import { commissioningText } from '../../../../domain/ledger-commissioning';
 import { writeFileAtomic } from '../../../../platform/durable-file';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
-import { makeCommissioningReport, renderReportPdf, ReportRequestError, type CommissioningReport, type ReportContext, type ReportRequest } from '../../../app/report';
+import { makeCommissioningReport, renderReportPdf, ReportFontError, ReportRequestError, type CommissioningReport, type ReportContext, type ReportRequest } from '../../../app/report';
+import { commissioningStatusText } from '../../../app/report/report-words';
+import { cliLanguage, cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -11,11 +12,6 @@ export interface ReportOptions {
   configuration: string;
   device?: string;
   out?: string;
-}
-
-function summary(report: CommissioningReport): string {
-  const commissioned = report.devices.filter((d) => d.commissioning === 'commissioned').length;
-  return `${report.devices.length} device${report.devices.length === 1 ? '' : 's'}, ${commissioned} commissioned`;
 }
 
 /** What a commissioning report is made from: the signed-in account's service and this workstation's ledger and cache. */
@@ -40,7 +36,9 @@ export async function commissioningReportOf(ctx: CliContext, request: ReportRequ
 /**
  * `report --configuration NAME [--device SERIAL] --out FILE.pdf|FILE.json`: the commissioning
  * report of a configuration (or one device of it) from the service's records and this
- * workstation's ledger. Without --out, --json prints the report.
+ * workstation's ledger. Without --out, --json prints the report. The PDF and the lines said here
+ * are in the run's language (`--lang`, else LC_ALL / LC_MESSAGES / LANG); the JSON is the same in
+ * every language.
  */
 export async function report(ctx: CliContext, options: ReportOptions): Promise<number> {
   const kind = options.out === undefined ? undefined : extname(options.out).toLowerCase();
@@ -58,16 +56,23 @@ export async function report(ctx: CliContext, options: ReportOptions): Promise<n
     return EXIT.ok;
   }
   const path = resolve(ctx.io.cwd, options.out);
-  const bytes = kind === '.pdf' ? await renderReportPdf(made) : `${JSON.stringify(made, null, 2)}\n`;
+  let bytes: Uint8Array | string;
+  try {
+    bytes = kind === '.pdf' ? await renderReportPdf(made, { language: cliLanguage() }) : `${JSON.stringify(made, null, 2)}\n`;
+  } catch (error) {
+    if (error instanceof ReportFontError) throw new CliError(error.message.replace(/\.$/, ''), EXIT.failed);
+    throw error;
+  }
   // A report is for handing on: readable like any document the user saves.
   await writeFileAtomic(path, bytes, 0o644);
   if (ctx.out.json) ctx.out.jsonLine({ event: 'written', path, format: kind === '.pdf' ? 'pdf' : 'json', devices: made.devices.length, ledgerIntact: made.ledger.intact });
   else {
-    ctx.out.line(`Wrote the commissioning report of configuration "${made.configuration.name}" to ${path}: ${summary(made)}.`);
+    const commissioned = made.devices.filter((d) => d.commissioning === 'commissioned').length;
+    ctx.out.line(t('report:cli.written', { name: made.configuration.name, path, devices: made.devices.length, commissioned }));
     for (const device of made.devices) {
-      if (device.commissioning !== 'commissioned') ctx.out.note(`${device.serialNumber} is ${commissioningText({ state: device.commissioning, missing: device.missingSteps })}`);
+      if (device.commissioning !== 'commissioned') ctx.out.note(t('report:cli.notCommissioned', { serial: device.serialNumber, status: commissioningStatusText(device.commissioning, device.missingSteps, cliTranslator()) }));
     }
-    if (!made.ledger.intact) ctx.out.error(`the ledger is broken (${made.ledger.broken ?? ''}); the report says so; run "provisioner ledger verify"`);
+    if (!made.ledger.intact) ctx.out.error(t('report:cli.ledgerBroken', { where: made.ledger.broken ?? '' }));
   }
   return EXIT.ok;
 }

@@ -84,6 +84,28 @@ describe('provisioner report', () => {
     expect(text.replace(/\s+/g, ' ')).toContain('not commissioned: its parameters are not verified and confirmed since the configuration was applied (missing: parameter verification, function test)');
     expect(pdf.stderr + pdf.stdout).toMatch(/EPC000102 is not commissioned: .*\(missing: parameter verification, function test\)/);
 
+    // Issue 29: the language asked for, by --lang or by the environment; the data as it is.
+    const dePath = join(w.root, 'report-de.pdf');
+    const german = await w.cli(['--lang', 'de', 'report', '--configuration', name, '--out', dePath]);
+    expect(german.code, german.stderr).toBe(0);
+    expect(german.stdout).toContain(`Das Inbetriebnahmeprotokoll der Konfiguration „${name}“ wurde nach ${dePath} geschrieben: 2 Geräte, 1 in Betrieb genommen.`);
+    expect(german.stderr + german.stdout).toMatch(/EPC000102: nicht in Betrieb genommen: .*\(fehlt: Parameterprüfung, Funktionsprüfung\)/);
+    const zhPath = join(w.root, 'report-zh.pdf');
+    const chinese = await w.cli(['report', '--configuration', name, '--out', zhPath], { env: { LANG: 'zh_CN.UTF-8', LC_ALL: '' } });
+    expect(chinese.code, chinese.stderr).toBe(0);
+    for (const [path, heading, language] of [
+      [dePath, 'Inbetriebnahmeprotokoll', /Sprache\s+Deutsch \(de\)/],
+      [zhPath, '调试报告', /语言\s+简体中文（zh）/],
+    ] as const) {
+      const { stdout: translated } = await run('pdftotext', ['-layout', path, '-']);
+      expect(translated).toContain(heading);
+      expect(translated).toMatch(language);
+      for (const serial of ['EPC000101', 'EPC000102']) {
+        expect(translated).toContain(serial);
+        expect(translated).toContain(syncIds[serial]);
+      }
+    }
+
     const jsonPath = join(w.root, 'report.json');
     expect((await w.cli(['report', '--configuration', name, '--out', jsonPath])).code).toBe(0);
     const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ReportJson;
