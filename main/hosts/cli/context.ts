@@ -19,6 +19,7 @@ import { quarantineNotice, type QuarantinedFile } from '../../../platform/quaran
 import { CliError } from './errors';
 import type { CliDeps, CliIo } from './io';
 import { chooseMode, Output } from './output';
+import { t } from './cli-language';
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -220,7 +221,7 @@ export class CliContext {
     });
     this.provisioningService = service;
     const recovered = await service.recoverInterrupted();
-    if (recovered > 0) this.out.note(`${recovered} job${recovered === 1 ? '' : 's'} of an earlier run did not finish; their failure is confirmed to the service`);
+    if (recovered > 0) this.out.note(t('cli:jobs.recovered', { count: recovered }));
     return service;
   }
 

@@ -3,7 +3,7 @@ import { CliContext } from './context';
 import { CliError, errorLine, EXIT } from './errors';
 import type { CliDeps, CliIo } from './io';
 import { buildProgram, globalOptions } from './program';
-import { chooseCliLanguage, inCliLanguage } from './cli-language';
+import { chooseCliLanguage, cliTranslator, inCliLanguage } from './cli-language';
 import type { CatalogLanguage } from '../../../domain/i18n/index.js';
 
 export interface RunOptions {
@@ -22,6 +22,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps =
   try {
     language = chooseCliLanguage(argv, io.env);
   } catch (error) {
+    // A bad --lang: said in the environment's language (cli-language.ts made the message).
     io.stderr.write(`error: ${errorLine(error)}\n`);
     return error instanceof CliError ? error.exitCode : EXIT.usage;
   }
@@ -48,7 +49,7 @@ async function runCliInLanguage(argv: readonly string[], io: CliIo, deps: CliDep
       // --help and --version end here too, with code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    const line = errorLine(error);
+    const line = errorLine(error, cliTranslator());
     if (context?.out.json) context.out.error(line);
     else io.stderr.write(`error: ${line}\n`);
     return error instanceof CliError ? error.exitCode : EXIT.failed;

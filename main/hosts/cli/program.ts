@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option, type Help } from 'commander';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { cacheList, cachePrefetch, cachePrune } from './commands/cache';
@@ -45,16 +45,17 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
  */
 const VERSION_TEXT = `${packageJson.version} (node ${process.version})`;
 
-const LINK_HELP = 'where the device is attached: serial:/dev/ttyACM0[@BAUD], udp:HOST[:PORT], ble:ADDRESS (repeatable)';
+/** Read when the program is built, in the run's language (cli-language.ts). */
+const linkHelp = (): string => t('cli:help.link');
 
 /** A command over several devices, named as targets.ts takes them: by serial number, by --link, or --all. */
 function targetsCommand(parent: Command, name: string, description: string): Command {
   return parent
     .command(name)
     .description(description)
-    .argument('[serialNumbers...]', 'devices by serial number (found among the attached ones)')
-    .option('--link <spec>', LINK_HELP, collect)
-    .option('--all', 'every attached device');
+    .argument('[serialNumbers...]', t('cli:help.targets.serialNumbers'))
+    .option('--link <spec>', linkHelp(), collect)
+    .option('--all', t('cli:help.targets.all'));
 }
 
 /** `apply`: one file (-f) onto one device, named by serial number or by --link. */
@@ -62,9 +63,43 @@ function applyFileCommand(parent: Command, description: string, fileHelp: string
   return parent
     .command('apply')
     .description(description)
-    .argument('[serialNumber]', 'the device (found among the attached ones, or checked on --link)')
+    .argument('[serialNumber]', t('cli:help.apply.serialNumber'))
     .requiredOption('-f, --file <file>', fileHelp)
-    .option('--link <spec>', LINK_HELP, collect);
+    .option('--link <spec>', linkHelp(), collect);
+}
+
+const HELP_TITLES: Readonly<Record<string, string>> = {
+  'Usage:': 'cli:help.title.usage',
+  'Options:': 'cli:help.title.options',
+  'Commands:': 'cli:help.title.commands',
+  'Arguments:': 'cli:help.title.arguments',
+  'Global Options:': 'cli:help.title.globalOptions',
+};
+
+/**
+ * `--help` in the run's language: our descriptions come from the cli catalog where they are
+ * registered; commander's own words are its section titles (styleTitle is called with each) and
+ * the "(default: …)" and "(choices: …)" it adds after an option's description.
+ */
+function translatedHelp(): Partial<Help> {
+  return {
+    sortSubcommands: false,
+    styleTitle: (title: string) => {
+      const key = HELP_TITLES[title];
+      return key ? t(key) : title;
+    },
+    // Commander's own optionDescription, with its two words from the catalog.
+    optionDescription: (option: Option) => {
+      const extra: string[] = [];
+      if (option.argChoices) extra.push(t('cli:help.choices', { choices: option.argChoices.map((choice) => JSON.stringify(choice)).join(', ') }));
+      const showDefault = option.required || option.optional || (option.isBoolean() && typeof option.defaultValue === 'boolean');
+      if (option.defaultValue !== undefined && showDefault) {
+        extra.push(t('cli:help.default', { value: option.defaultValueDescription || JSON.stringify(option.defaultValue) }));
+      }
+      if (extra.length === 0) return option.description;
+      return option.description ? `${option.description} (${extra.join(', ')})` : `(${extra.join(', ')})`;
+    },
+  };
 }
 
 /**
@@ -78,43 +113,42 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
   const program = new Command('provisioner')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-    .description(
-      'Provision SRCP, WESP, EPC and NSCP devices: firmware and configuration files from the service, onto devices on USB serial, IP or BLE, confirmed back to the service.\n' +
-        'Without a login it works on the local workspace (the embedded service with a demo organization).',
-    )
-    .version(VERSION_TEXT, '-V, --version', 'print the version of provisioner and of its Node runtime')
-    .option('--data-dir <dir>', 'keep the login, cache, outbox and local workspace under DIR (default: your config and data directories; env PROVISIONER_HOME)')
-    .option('--json', 'machine-readable output: JSON (device list, outbox list, cache list) or JSON lines (jobs)')
-    .option('--concurrency <n>', 'devices worked on at once (default 8)', positiveInteger('--concurrency'))
-    .option('--reconnect-timeout <seconds>', 'how long to wait for a device that went away (pulled cable, restart) before giving up (default 60)', positiveInteger('--reconnect-timeout'))
+    .description(t('cli:help.root'))
+    .version(VERSION_TEXT, '-V, --version', t('cli:help.version'))
+    .option('--data-dir <dir>', t('cli:help.dataDir'))
+    .option('--json', t('cli:help.json'))
+    .option('--concurrency <n>', t('cli:help.concurrency'), positiveInteger('--concurrency'))
+    .option('--reconnect-timeout <seconds>', t('cli:help.reconnectTimeout'), positiveInteger('--reconnect-timeout'))
     // Read before parsing (cli-language.ts); registered so that --help lists it and a bad code is refused here too.
     .option(LANG_FLAGS, t('cli:lang.option', { choices: LANGUAGES.join(', ') }), (value: string) => parseLanguageOption(value, cliLanguage()))
-    .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: false });
+    .showHelpAfterError(t('cli:help.afterError'))
+    .helpOption('-h, --help', t('cli:help.helpOption'))
+    .helpCommand('help [command]', t('cli:help.helpCommand'))
+    .configureHelp(translatedHelp());
 
   program
     .command('login')
-    .description('Log in to a service: checks the API key with the service, then keeps it in a file only you can read.')
-    .option('--url <url>', 'the service, e.g. https://provisioning.example.com')
-    .option('--org <orgId>', 'your organization id')
-    .option('--api-key <key>', 'the API key (or $PROVISIONER_API_KEY, or --api-key-stdin)')
-    .option('--api-key-stdin', 'read the API key from standard input')
-    .option('--insecure', 'allow a plain http:// URL of another computer (the key then crosses the network unencrypted)')
+    .description(t('cli:help.login'))
+    .option('--url <url>', t('cli:help.login.url'))
+    .option('--org <orgId>', t('cli:help.login.org'))
+    .option('--api-key <key>', t('cli:help.login.apiKey'))
+    .option('--api-key-stdin', t('cli:help.login.apiKeyStdin'))
+    .option('--insecure', t('cli:help.login.insecure'))
     .action((options: LoginOptions) => runner((ctx) => login(ctx, options, stdin)));
 
   program
     .command('logout')
-    .description('Forget the login; commands then use the local workspace. Unsent confirmations stay in the outbox.')
+    .description(t('cli:help.logout'))
     .action(() => runner((ctx) => logout(ctx)));
 
   program
     .command('status')
-    .description('Who you are logged in as, and what waits in the outbox.')
+    .description(t('cli:help.status'))
     .action(() => runner((ctx) => status(ctx)));
 
   program
     .command('signing-key')
-    .description("Print the service's root key (PEM), which devices are made trusting, e.g. for the simulator's --public-key.")
+    .description(t('cli:help.signingKey'))
     .action(() =>
       runner(async (ctx) => {
         const key = await (await ctx.account()).client.signingKey();
@@ -126,7 +160,7 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
 
   program
     .command('release-keys')
-    .description("Print the firmware release keys the service trusts (PEM, one after another), e.g. for the simulator's --release-key-pub.")
+    .description(t('cli:help.releaseKeys'))
     .action(() =>
       runner(async (ctx) => {
         const keys = await (await ctx.account()).client.firmwareReleaseKeys();
@@ -136,61 +170,61 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
       }),
     );
 
-  const device = program.command('device').description('Attached devices: list them, put firmware and configuration files on them.');
+  const device = program.command('device').description(t('cli:help.device'));
 
   device
     .command('list')
     .description(
-      'Attached devices (USB serial, simulator, BLE in range, and --link ones): connection, model, interface, serial number, firmware version, and how each stands against the service (in sync, behind, drift, unknown) with when it was last observed. What a device runs that the service has not recorded is confirmed to it.',
+      t('cli:help.device.list'),
     )
-    .option('--link <spec>', LINK_HELP, collect)
+    .option('--link <spec>', linkHelp(), collect)
     .action((options: { link?: string[] }) => runner((ctx) => deviceList(ctx, options)));
 
   targetsCommand(
     device,
     'verify',
-    'Read each device back and compare it with what the service expects, changing nothing: in sync, firmware behind, configuration drift, or not in any configuration. Exits 0 only when every device is in sync.',
+    t('cli:help.verify'),
   )
-    .option('--parameters', 'instead: read back the safety and link parameters each device runs and compare them, value by value and checksum against checksum, with its configuration; exits 1 on any difference')
-    .option('--technician <name>', 'your name, for the ledger (default: PROVISIONER_TECHNICIAN)')
+    .option('--parameters', t('cli:help.verify.parameters'))
+    .option('--technician <name>', t('cli:help.technician.ledger'))
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
 
-  targetsCommand(device, 'update', 'Latest firmware, then the configuration file, on each device named; ends with the parameter confirmation as configuration update does.')
-    .option('--force', 'install the firmware even when the device already runs it')
-    .option('--confirm-checksum <XXXXXXXX>', 'confirm the parameters the device runs by the last 8 hex digits of its running checksum (asked at a terminal otherwise)')
-    .option('--technician <name>', 'your name: who confirms the parameters (default: PROVISIONER_TECHNICIAN; asked at a terminal)')
+  targetsCommand(device, 'update', t('cli:help.update'))
+    .option('--force', t('cli:help.update.force'))
+    .option('--confirm-checksum <XXXXXXXX>', t('cli:help.confirmChecksum'))
+    .option('--technician <name>', t('cli:help.technician.confirms'))
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean; confirmChecksum?: string; technician?: string }) => runner((ctx) => deviceUpdate(ctx, serialNumbers, options, interrupt)));
 
-  const configuration = device.command('configuration').description("A device's configuration file.");
+  const configuration = device.command('configuration').description(t('cli:help.configuration'));
   configuration
     .command('download')
-    .description("Download a device's configuration file (CBOR) into DIR; prints its syncId.")
+    .description(t('cli:help.configuration.download'))
     .argument('<serialNumber>')
-    .requiredOption('-o, --output <dir>', 'directory to save it in')
-    .option('--force', 'replace a file of that name in DIR (kept otherwise)')
+    .requiredOption('-o, --output <dir>', t('cli:help.output'))
+    .option('--force', t('cli:help.forceReplace'))
     .action((serialNumber: string, options: { output: string; force?: boolean }) => runner((ctx) => configurationDownload(ctx, serialNumber, options)));
-  applyFileCommand(configuration, 'Apply a configuration file to a device. A file for another device is refused before anything is sent.', 'the configuration file')
+  applyFileCommand(configuration, t('cli:help.configuration.apply'), t('cli:help.configuration.file'))
     .action((serialNumber: string | undefined, options: { file: string; link?: string[] }) => runner((ctx) => configurationApply(ctx, serialNumber, options, interrupt)));
-  targetsCommand(configuration, 'update', "Download each device's configuration file from the service and apply it (offline: the file kept by an earlier download).")
-    .option('--dry-run', 'say what would change on each device, parameter by parameter, and change nothing')
-    .option('--confirm-checksum <XXXXXXXX>', 'confirm the parameters the device runs by the last 8 hex digits of its running checksum (asked at a terminal otherwise); refused unless it is that checksum and the parameters match')
-    .option('--technician <name>', 'your name: who confirms the parameters (default: PROVISIONER_TECHNICIAN; asked at a terminal)')
+  targetsCommand(configuration, 'update', t('cli:help.configuration.update'))
+    .option('--dry-run', t('cli:help.dryRun'))
+    .option('--confirm-checksum <XXXXXXXX>', t('cli:help.confirmChecksum.strict'))
+    .option('--technician <name>', t('cli:help.technician.confirms'))
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; dryRun?: boolean; confirmChecksum?: string; technician?: string }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
 
-  const firmware = device.command('firmware').description('Device firmware.');
+  const firmware = device.command('firmware').description(t('cli:help.firmware'));
   firmware
     .command('download')
-    .description('Download the latest firmware bundle for a device (-s) or a type (-t), check it (signature and release key included), save it in DIR as TYPE-VERSION.zip and keep it in the cache.')
-    .option('-s, --serial <serialNumber>', 'for this device')
-    .addOption(new Option('-t, --type <type>', 'for this device type').choices([...DEVICE_TYPES, ...DEVICE_TYPES.map((t) => t.toLowerCase())]))
-    .requiredOption('-o, --output <dir>', 'directory to save it in')
-    .option('--force', 'replace a file of that name in DIR (kept otherwise)')
+    .description(t('cli:help.firmware.download'))
+    .option('-s, --serial <serialNumber>', t('cli:help.firmware.serial'))
+    .addOption(new Option('-t, --type <type>', t('cli:help.firmware.type')).choices([...DEVICE_TYPES, ...DEVICE_TYPES.map((t) => t.toLowerCase())]))
+    .requiredOption('-o, --output <dir>', t('cli:help.output'))
+    .option('--force', t('cli:help.forceReplace'))
     .action((options: { serial?: string; type?: string; output: string; force?: boolean }) => runner((ctx) => firmwareDownload(ctx, options)));
-  applyFileCommand(firmware, 'Install a firmware bundle (zip) on a device: verified, uploaded with resume, applied, read back, confirmed.', 'the firmware bundle')
-    .option('--force', 'install even when the device already runs this version')
+  applyFileCommand(firmware, t('cli:help.firmware.apply'), t('cli:help.firmware.file'))
+    .option('--force', t('cli:help.firmware.applyForce'))
     .action((serialNumber: string | undefined, options: { file: string; link?: string[]; force?: boolean }) => runner((ctx) => firmwareApply(ctx, serialNumber, options, interrupt)));
-  targetsCommand(firmware, 'update', 'Install the latest firmware on each device named (offline: the newest cached). An interrupted upload resumes.')
-    .option('--force', 'install even when the device already runs the latest version')
+  targetsCommand(firmware, 'update', t('cli:help.firmware.update'))
+    .option('--force', t('cli:help.firmware.updateForce'))
     .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => firmwareUpdate(ctx, serialNumbers, options, interrupt)));
 
   program
@@ -206,14 +240,14 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .option('--operator <name>', 'your name: who confirms the shift (default: PROVISIONER_TECHNICIAN; asked at a terminal)')
     .action((options: { configuration: string; firmware: 'latest' | 'keep'; lanes: number; report?: string; confirmChecksum?: string; operator?: string }) => runner((ctx) => station(ctx, options, interrupt)));
 
-  const outbox = program.command('outbox').description('Confirmations waiting to reach the service.');
+  const outbox = program.command('outbox').description(t('cli:help.outbox'));
   outbox
     .command('list', { isDefault: true })
-    .description('What waits, since when, and the last error.')
+    .description(t('cli:help.outbox.list'))
     .action(() => runner((ctx) => outboxList(ctx)));
   outbox
     .command('sync')
-    .description('Send every waiting confirmation now.')
+    .description(t('cli:help.outbox.sync'))
     .action(() => runner((ctx) => outboxSync(ctx)));
 
   const cache = program.command('cache').description('Firmware and configuration files kept for installs without the service.');

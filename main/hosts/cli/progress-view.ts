@@ -1,5 +1,7 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import { deviceLabel, finishedText, runningText, transferPercent, type JobSnapshot, type JobsEngine } from '../../app/jobs';
+import { deviceLabel, transferPercent, type JobSnapshot, type JobsEngine } from '../../app/jobs';
+import { cliTranslator } from './cli-language';
+import { finishedLine, runningLine } from './job-lines';
 import type { Output } from './output';
 
 /**
@@ -26,10 +28,10 @@ export function showProgress(service: Pick<JobsEngine, 'onProgress' | 'onFinishe
 function reportFinished(job: JobSnapshot, out: Output, log: (text: string) => void): void {
   const label = deviceLabel(job);
   if (job.phase === 'done') {
-    log(`${label}: ${finishedText(job)}`);
+    log(`${label}: ${finishedLine(job, cliTranslator())}`);
     if (job.notice) out.note(`${label}: ${job.notice}`);
   } else {
-    out.error(`${label}: ${finishedText(job)}`);
+    out.error(`${label}: ${finishedLine(job, cliTranslator())}`);
   }
 }
 
@@ -57,7 +59,7 @@ function lineView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: O
       if (job.notice && job.notice !== seen?.notice) out.note(`${deviceLabel(job)}: ${job.notice}`);
       // A transfer falling silent (a pulled cable) is said once, when it starts; progress again is said too.
       const silent = typeof job.silentSeconds === 'number';
-      if (!seen || seen.phase !== job.phase || decile > seen.decile || silent !== seen.silent) out.line(`${deviceLabel(job)}: ${runningText(job)}`);
+      if (!seen || seen.phase !== job.phase || decile > seen.decile || silent !== seen.silent) out.line(`${deviceLabel(job)}: ${runningLine(job, cliTranslator())}`);
       last.set(job.jobId, { phase: job.phase, decile: Math.max(decile, seen?.phase === job.phase ? seen.decile : -1), notice: job.notice, silent });
     }
   });
@@ -91,7 +93,7 @@ function barView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Ou
   const barFor = (job: JobSnapshot): SingleBar => {
     let bar = bars.get(job.jobId);
     if (!bar) {
-      bar = multi.create(100, 0, payload(job, runningText(job)));
+      bar = multi.create(100, 0, payload(job, runningLine(job, cliTranslator())));
       bars.set(job.jobId, bar);
     }
     return bar;
@@ -100,12 +102,12 @@ function barView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Ou
     for (const job of batch) {
       if (job.finishedAt !== null) continue;
       const percent = job.phase === 'uploading' ? (transferPercent(job) ?? 0) : ['applying', 'rebooting', 'checking', 'verifying-parameters', 'confirming'].includes(job.phase) ? 100 : 0;
-      barFor(job).update(Math.floor(percent), payload(job, runningText(job)));
+      barFor(job).update(Math.floor(percent), payload(job, runningLine(job, cliTranslator())));
     }
   });
   const offFinished = service.onFinished((job) => {
     finished.push(job);
-    barFor(job).update(job.phase === 'done' ? 100 : Math.floor(transferPercent(job) ?? 0), payload(job, `${job.phase === 'done' ? 'done' : job.phase}: ${finishedText(job)}`));
+    barFor(job).update(job.phase === 'done' ? 100 : Math.floor(transferPercent(job) ?? 0), payload(job, `${job.phase === 'done' ? 'done' : job.phase}: ${finishedLine(job, cliTranslator())}`));
   });
   return {
     close() {

@@ -1,5 +1,7 @@
-import { batchSummary, configurationReadiness, deviceLabel, type JobRequest, type JobSnapshot } from '../../app/jobs';
-import { errorAdvice } from '../../../domain/job-errors';
+import { configurationReadiness, deviceLabel, type JobRequest, type JobSnapshot } from '../../app/jobs';
+import { errorTexts } from '../../../domain/job-errors';
+import { cliTranslator } from './cli-language';
+import { adviceLine, summaryLine } from './job-lines';
 import type { CliContext } from './context';
 import { EXIT } from './errors';
 import { showProgress } from './progress-view';
@@ -33,9 +35,9 @@ export async function runJobs(
     const finals = await Promise.all(started.map((job) => service.wait(job.jobId)));
     view.close();
     for (const job of finals) explainSteps(ctx, job);
-    if (finals.length + notRun > 1 && !ctx.out.json) ctx.out.line(batchSummary(finals) + (notRun > 0 ? `, ${notRun} not started` : ''));
+    if (finals.length + notRun > 1 && !ctx.out.json) ctx.out.line(summaryLine(finals, notRun, cliTranslator()));
     const queued = finals.filter((job) => job.confirmation === 'queued').length;
-    if (queued > 0) ctx.out.note(`${queued} confirmation${queued === 1 ? '' : 's'} wait${queued === 1 ? 's' : ''} in the outbox until the service can be reached; send with: provisioner outbox sync`);
+    if (queued > 0) ctx.out.note(cliTranslator().t('cli:jobs.queued', { count: queued }));
     const accepted = afterFinish ? await afterFinish(finals) : true;
     return accepted && finals.every((job) => job.phase === 'done' && job.outcome !== 'partial') && notRun === 0 ? EXIT.ok : EXIT.failed;
   } finally {
@@ -64,10 +66,10 @@ async function checkBeforeStart(ctx: CliContext, requests: readonly JobRequest[]
     if (readiness.ready !== false) {
       runnable.push(request);
     } else if (request.action === 'both') {
-      ctx.out.note(`${serialNumber}: ${readiness.reason}; its firmware is updated and its configuration step will be skipped`);
+      ctx.out.note(cliTranslator().t('cli:jobs.firmwareOnly', { serial: serialNumber, reason: readinessReason(readiness) }));
       runnable.push(request);
     } else {
-      ctx.out.error(`${serialNumber}: configuration not applied: ${readiness.reason} (${readiness.code}); nothing was started`);
+      ctx.out.error(cliTranslator().t('cli:jobs.configurationNotStarted', { serial: serialNumber, reason: readinessReason(readiness), code: readiness.code }));
       refused += 1;
     }
   }
@@ -80,7 +82,13 @@ function explainSteps(ctx: CliContext, job: JobSnapshot): void {
   for (const step of job.steps) {
     if ((step.status !== 'failed' && step.status !== 'skipped') || !step.errorCode || seen.has(step.errorCode)) continue;
     seen.add(step.errorCode);
-    const advice = errorAdvice(step.errorCode);
-    if (advice) ctx.out.note(`${deviceLabel(job)}: ${step.step}: ${advice} (${step.errorCode})`);
+    const line = adviceLine(deviceLabel(job), step, step.errorCode, cliTranslator());
+    if (line) ctx.out.note(line);
   }
+}
+
+/** Why a device's configuration cannot be applied: the service's English words, or the catalogue's in another language. */
+function readinessReason(readiness: { reason: string; code: string }): string {
+  const translator = cliTranslator();
+  return translator.language === 'en' ? readiness.reason : (errorTexts(readiness.code, translator)?.what ?? readiness.reason);
 }

@@ -85,6 +85,11 @@ export async function startWorld(name: string): Promise<World> {
     PROVISIONER_PORTS: join(simulatorDir, 'pty', '*'),
     ...(ble ? { PROVISIONER_SIMULATED_BLE: ble.endpoint } : { PROVISIONER_NO_BLE: '1' }),
     CI: '1',
+    // The CLI speaks the environment's language (LC_ALL, then LC_MESSAGES, then LANG): English here
+    // whatever the machine's locale, unless a test asks for another.
+    LC_ALL: undefined,
+    LC_MESSAGES: undefined,
+    LANG: 'C.UTF-8',
     ...extra,
   });
 
