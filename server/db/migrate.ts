@@ -50,10 +50,21 @@ export async function pendingMigrations(db: Database, migrations: readonly Migra
   return migrations.map((migration) => migration.version).filter((version) => !done.has(version));
 }
 
-/** The migrations hold no semicolons inside literals, so splitting on `;` at line ends is exact. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
-    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-    .filter((statement) => statement.length > 0);
+/**
+ * The migrations hold no semicolons inside string literals, so splitting on `;` at line ends is
+ * exact, except inside a function body quoted `$fn$ … $fn$`: each such body stays whole.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [''];
+  sql.split(/(\$fn\$[\s\S]*?\$fn\$)/).forEach((part, index) => {
+    // Odd parts are function bodies: glued to the statement around them.
+    if (index % 2 === 1) {
+      statements[statements.length - 1] = `${statements.at(-1) ?? ''}${part}`;
+      return;
+    }
+    const pieces = part.split(/;\s*$/m);
+    statements[statements.length - 1] = `${statements.at(-1) ?? ''}${pieces[0] ?? ''}`;
+    statements.push(...pieces.slice(1));
+  });
+  return statements.map((statement) => statement.replace(/^\s*--.*$/gm, '').trim()).filter((statement) => statement.length > 0);
 }

@@ -367,4 +367,132 @@ ORDER BY first_received
 ON CONFLICT DO NOTHING;
 `,
   },
+  {
+    version: 13,
+    name: 'device list buckets: counts and page boundaries kept with the devices',
+    // The device list at a million devices (issue 30, docs/decisions.md "The device list pages from
+    // buckets"): each organization's devices, in list order, cut into buckets of at most
+    // DEVICE_LIST_BUCKET_MAX (1024) devices, each counted (all, and in no configuration). A page N
+    // is a seek from its bucket's first serial number plus an offset inside one bucket, and the
+    // list's totalCount is a sum over buckets: neither reads the organization's devices. Kept by
+    // statement triggers, so every way in (the API, imports, bulk loads, cascades) keeps them true
+    // in the writing transaction.
+    sql: `
+CREATE TABLE device_list_buckets (
+  org_id text NOT NULL REFERENCES organizations (id),
+  -- The bucket holds the devices from first_serial up to the next bucket's first_serial; the
+  -- first bucket of an organization starts at '' (before every serial number).
+  first_serial text NOT NULL,
+  devices integer NOT NULL,
+  unconfigured integer NOT NULL,
+  PRIMARY KEY (org_id, first_serial)
+);
+
+CREATE FUNCTION device_list_bucket_of(p_org text, p_serial text) RETURNS text LANGUAGE sql STABLE AS $fn$
+  SELECT COALESCE((SELECT first_serial FROM device_list_buckets WHERE org_id = p_org AND first_serial <= p_serial
+                   ORDER BY first_serial DESC LIMIT 1), '')
+$fn$;
+
+-- Cuts one bucket into buckets of 512 devices, reading only that bucket's devices.
+CREATE FUNCTION device_list_rebucket(p_org text, p_first text) RETURNS void LANGUAGE plpgsql AS $fn$
+DECLARE
+  next_first text;
+BEGIN
+  SELECT min(first_serial) INTO next_first FROM device_list_buckets WHERE org_id = p_org AND first_serial > p_first;
+  DELETE FROM device_list_buckets WHERE org_id = p_org AND first_serial = p_first;
+  INSERT INTO device_list_buckets (org_id, first_serial, devices, unconfigured)
+  SELECT p_org, CASE WHEN chunk = 0 THEN p_first ELSE min(serial_number) END, count(*), count(*) FILTER (WHERE unconfigured)
+  FROM (
+    SELECT d.serial_number, cd.serial_number IS NULL AS unconfigured, (row_number() OVER (ORDER BY d.serial_number) - 1) / 512 AS chunk
+    FROM devices d LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number
+    WHERE d.org_id = p_org AND d.serial_number >= p_first AND (next_first IS NULL OR d.serial_number < next_first)
+  ) AS ranked
+  GROUP BY chunk;
+END
+$fn$;
+
+CREATE FUNCTION device_list_devices_added() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  full_bucket record;
+BEGIN
+  INSERT INTO device_list_buckets AS b (org_id, first_serial, devices, unconfigured)
+  SELECT org_id, device_list_bucket_of(org_id, serial_number), count(*), count(*) FROM added GROUP BY 1, 2
+  ON CONFLICT (org_id, first_serial) DO UPDATE SET devices = b.devices + EXCLUDED.devices, unconfigured = b.unconfigured + EXCLUDED.unconfigured;
+  FOR full_bucket IN
+    SELECT b.org_id, b.first_serial FROM device_list_buckets b WHERE b.org_id IN (SELECT org_id FROM added) AND b.devices > 1024
+  LOOP
+    PERFORM device_list_rebucket(full_bucket.org_id, full_bucket.first_serial);
+  END LOOP;
+  RETURN NULL;
+END
+$fn$;
+
+-- A device in a configuration cannot be deleted (configuration_devices refers to it): every
+-- device removed was unconfigured.
+CREATE FUNCTION device_list_devices_removed() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE device_list_buckets b SET devices = b.devices - g.n, unconfigured = b.unconfigured - g.n
+  FROM (SELECT org_id, device_list_bucket_of(org_id, serial_number) AS first_serial, count(*) AS n FROM removed GROUP BY 1, 2) AS g
+  WHERE b.org_id = g.org_id AND b.first_serial = g.first_serial;
+  DELETE FROM device_list_buckets WHERE org_id IN (SELECT org_id FROM removed) AND devices = 0 AND first_serial <> '';
+  RETURN NULL;
+END
+$fn$;
+
+-- Devices joining or leaving configurations (a configuration deleted cascades here too).
+CREATE FUNCTION device_list_configured() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE device_list_buckets b SET unconfigured = b.unconfigured - g.n
+  FROM (SELECT d.org_id, device_list_bucket_of(d.org_id, d.serial_number) AS first_serial, count(*) AS n
+        FROM added a JOIN devices d ON d.serial_number = a.serial_number GROUP BY 1, 2) AS g
+  WHERE b.org_id = g.org_id AND b.first_serial = g.first_serial;
+  RETURN NULL;
+END
+$fn$;
+
+CREATE FUNCTION device_list_unconfigured() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE device_list_buckets b SET unconfigured = b.unconfigured + g.n
+  FROM (SELECT d.org_id, device_list_bucket_of(d.org_id, d.serial_number) AS first_serial, count(*) AS n
+        FROM removed r JOIN devices d ON d.serial_number = r.serial_number GROUP BY 1, 2) AS g
+  WHERE b.org_id = g.org_id AND b.first_serial = g.first_serial;
+  RETURN NULL;
+END
+$fn$;
+
+CREATE TRIGGER device_list_devices_added AFTER INSERT ON devices REFERENCING NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION device_list_devices_added();
+CREATE TRIGGER device_list_devices_removed AFTER DELETE ON devices REFERENCING OLD TABLE AS removed
+  FOR EACH STATEMENT EXECUTE FUNCTION device_list_devices_removed();
+CREATE TRIGGER device_list_configured AFTER INSERT ON configuration_devices REFERENCING NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION device_list_configured();
+CREATE TRIGGER device_list_unconfigured AFTER DELETE ON configuration_devices REFERENCING OLD TABLE AS removed
+  FOR EACH STATEMENT EXECUTE FUNCTION device_list_unconfigured();
+
+-- The buckets keep no record of a device that changes organization or serial number: refused.
+CREATE FUNCTION device_list_keys_fixed() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  RAISE EXCEPTION 'a device''s serial number and organization do not change: release it and register it again';
+END
+$fn$;
+CREATE TRIGGER device_list_keys_fixed BEFORE UPDATE OF serial_number, org_id ON devices FOR EACH ROW
+  WHEN (OLD.serial_number IS DISTINCT FROM NEW.serial_number OR OLD.org_id IS DISTINCT FROM NEW.org_id)
+  EXECUTE FUNCTION device_list_keys_fixed();
+
+-- The devices registered before this migration.
+DO $fn$
+DECLARE
+  org record;
+BEGIN
+  FOR org IN SELECT DISTINCT org_id FROM devices LOOP
+    PERFORM device_list_rebucket(org.org_id, '');
+  END LOOP;
+END
+$fn$;
+
+-- Search by serial-number prefix, case-insensitively (serial numbers are ASCII): a byte-order
+-- range over this index, whatever the database's collation.
+CREATE INDEX devices_org_serial_upper ON devices (org_id, (upper(serial_number)) COLLATE "C");
+`,
+  },
 ];

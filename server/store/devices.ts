@@ -139,17 +139,118 @@ export async function getDeviceRecord(db: Queryable, orgId: string, serialNumber
   return rows[0] && toRecord(rows[0]);
 }
 
-export async function listDeviceRecords(
+export interface DeviceListQuery {
+  search: string | undefined;
+  serial: string | undefined;
+  configurableOnly: boolean;
+  limit: number;
+  page: number;
+}
+
+type DevicePage = { items: DeviceRecord[]; totalCount: number };
+
+/**
+ * One page of the organization's devices. What a page costs grows with the page, not with the
+ * organization (docs/decisions.md "The device list pages from buckets"):
+ * - the plain list (and configurableOnly) seeks from the bucket that holds the page's first row;
+ * - a search that starts some serial number of the organization reads that index range only;
+ * - any other search (name, model, type, or a serial number from inside) reads every device of
+ *   the organization: see docs/performance.md for what that costs at a million devices.
+ */
+export async function listDeviceRecords(db: Queryable, orgId: string, query: DeviceListQuery): Promise<DevicePage> {
+  const offset = (query.page - 1) * query.limit;
+  if (query.serial === undefined && query.search === undefined) return pageFromBuckets(db, orgId, query.configurableOnly, query.limit, offset);
+  if (query.serial === undefined && query.search !== undefined) {
+    const bySerial = await pageBySerialPrefix(db, orgId, query.search, query.configurableOnly, query.limit, offset);
+    if (bySerial) return bySerial;
+  }
+  return pageByFilter(db, orgId, query, offset);
+}
+
+interface BucketedRow extends RecordRow {
+  total_count: string;
+}
+
+/**
+ * The bucket whose devices (or unconfigured devices) before it are at most `offset` holds the
+ * page's first row: one statement finds it, seeks from its first serial number and skips less than
+ * a bucket (migration 13 keeps buckets at most 1024 devices), so every page is read in one snapshot.
+ */
+async function pageFromBuckets(db: Queryable, orgId: string, configurableOnly: boolean, limit: number, offset: number): Promise<DevicePage> {
+  const counted = configurableOnly ? 'unconfigured' : 'devices';
+  const unconfiguredOnly = configurableOnly ? 'AND NOT EXISTS (SELECT 1 FROM configuration_devices pc WHERE pc.serial_number = p.serial_number)' : '';
+  const bucket = `SELECT first_serial, before, total FROM (
+      SELECT first_serial, sum(${counted}) OVER (ORDER BY first_serial) - ${counted} AS before, sum(${counted}) OVER () AS total
+      FROM device_list_buckets WHERE org_id = $1) AS b
+    WHERE before <= $2 ORDER BY first_serial DESC LIMIT 1`;
+  const { rows } = await db.query<BucketedRow>(
+    `WITH bucket AS (${bucket}),
+     page AS (
+       SELECT p.serial_number FROM devices p
+       WHERE p.org_id = $1 AND p.serial_number >= (SELECT first_serial FROM bucket) ${unconfiguredOnly}
+       ORDER BY p.serial_number LIMIT $3 OFFSET (SELECT $2 - before FROM bucket))
+     ${SELECT_RECORDS}, bucket WHERE d.org_id = $1 AND d.serial_number IN (SELECT serial_number FROM page) ORDER BY d.serial_number`.replace(
+      'SELECT d.serial_number,',
+      'SELECT bucket.total AS total_count, d.serial_number,',
+    ),
+    [orgId, offset, limit],
+  );
+  if (rows[0]) return { items: rows.map(toRecord), totalCount: Number(rows[0].total_count) };
+  // Past the end (or no devices): the total alone.
+  const total = await db.query<{ n: string | null }>(`SELECT sum(${counted}) AS n FROM device_list_buckets WHERE org_id = $1`, [orgId]);
+  return { items: [], totalCount: Number(total.rows[0]?.n ?? 0) };
+}
+
+const SERIAL_PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The upper-case prefix's range in byte order: [prefix, prefix with its last byte raised). */
+function prefixRange(prefix: string): [string, string] {
+  const upper = prefix.toUpperCase();
+  return [upper, `${upper.slice(0, -1)}${String.fromCharCode(upper.charCodeAt(upper.length - 1) + 1)}`];
+}
+
+/**
+ * A search that starts some serial number of the organization (case aside) finds the devices
+ * whose serial number starts with it, through devices_org_serial_upper (migration 13); undefined
+ * when it starts none, for the search over every field to take it.
+ */
+async function pageBySerialPrefix(
   db: Queryable,
   orgId: string,
-  query: { search: string | undefined; serial: string | undefined; configurableOnly: boolean; limit: number; page: number },
-): Promise<{ items: DeviceRecord[]; totalCount: number }> {
+  search: string,
+  configurableOnly: boolean,
+  limit: number,
+  offset: number,
+): Promise<DevicePage | undefined> {
+  if (!SERIAL_PREFIX.test(search)) return undefined;
+  const [from, to] = prefixRange(search);
+  const unconfiguredOnly = configurableOnly ? 'AND NOT EXISTS (SELECT 1 FROM configuration_devices pc WHERE pc.serial_number = p.serial_number)' : '';
+  const matches = `FROM devices p WHERE p.org_id = $1 AND upper(p.serial_number) COLLATE "C" >= $2 AND upper(p.serial_number) COLLATE "C" < $3 ${unconfiguredOnly}`;
+  const { rows } = await db.query<RecordRow>(
+    `WITH page AS (SELECT p.serial_number ${matches} ORDER BY upper(p.serial_number) COLLATE "C", p.serial_number COLLATE "C" LIMIT $4 OFFSET $5)
+     ${SELECT_RECORDS} WHERE d.org_id = $1 AND d.serial_number IN (SELECT serial_number FROM page)
+     ORDER BY upper(d.serial_number) COLLATE "C", d.serial_number COLLATE "C"`,
+    [orgId, from, to, limit, offset],
+  );
+  if (rows.length < limit && rows.length > 0) return { items: rows.map(toRecord), totalCount: offset + rows.length };
+  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${matches}`, [orgId, from, to]);
+  const totalCount = count.rows[0]?.n ?? 0;
+  if (totalCount === 0 && !configurableOnly) return undefined;
+  if (totalCount === 0) {
+    // Unconfigured aside, does the prefix start any serial number at all?
+    const any = await db.query(`SELECT 1 FROM devices p WHERE p.org_id = $1 AND upper(p.serial_number) COLLATE "C" >= $2 AND upper(p.serial_number) COLLATE "C" < $3 LIMIT 1`, [orgId, from, to]);
+    if (any.rows.length === 0) return undefined;
+  }
+  return { items: rows.map(toRecord), totalCount };
+}
+
+/** Search over name, serial number, model and type anywhere in them, or one serial number: a filter over the organization. */
+async function pageByFilter(db: Queryable, orgId: string, query: DeviceListQuery, offset: number): Promise<DevicePage> {
   const where = `d.org_id = $1
     AND ($2::text IS NULL OR d.name ILIKE $2 OR d.serial_number ILIKE $2 OR m.model ILIKE $2 OR m.device_type ILIKE $2)
     AND ($3::text IS NULL OR d.serial_number = $3)
     AND (NOT $4::boolean OR cd.serial_number IS NULL)`;
   const params = [orgId, query.search === undefined ? null : likePattern(query.search), query.serial ?? null, query.configurableOnly];
-  const offset = (query.page - 1) * query.limit;
   const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE ${where} ORDER BY d.serial_number LIMIT $5 OFFSET $6`, [...params, query.limit, offset]);
   // A short page that holds something (or the first page) shows where the list ends: no count needed.
   if (rows.length < query.limit && (rows.length > 0 || offset === 0)) return { items: rows.map(toRecord), totalCount: offset + rows.length };
