@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { LANGUAGES, PSEUDO_LANGUAGE } from '../domain/i18n/languages.js';
 import type { CommissioningState, CommissioningStep } from '../domain/ledger-commissioning';
 import { command } from './channel-spec';
+
+/** The language a report is written in: one the product speaks (or the pseudo-locale, for tests); English when not given. */
+export const reportLanguageSchema = z.enum([...LANGUAGES, PSEUDO_LANGUAGE]);
 
 /** One receiver's reaction, as the core observed it. */
 export interface ReceiverReactionView {
@@ -68,7 +72,15 @@ export const ACCOUNTABILITY_CHANNELS = {
     z.object({ observationId: z.string().min(1), technician: z.enum(['pass', 'fail']), note: z.string().max(2000).default('') }).strict(),
   ).returns<FunctionTestRecordView>(),
   'reports.commissioning': command(
-    z.object({ configurationId: z.string().min(1), serialNumber: z.string().min(1).max(64).optional(), format: z.enum(['pdf', 'json']).default('pdf') }).strict(),
+    z
+      .object({
+        configurationId: z.string().min(1),
+        serialNumber: z.string().min(1).max(64).optional(),
+        format: z.enum(['pdf', 'json']).default('pdf'),
+        // The PDF's language (the app's); the JSON is the same in every language.
+        language: reportLanguageSchema.optional(),
+      })
+      .strict(),
   ).returns<CommissioningReportFileView>(),
 } as const;
 export type AccountabilityChannel = keyof typeof ACCOUNTABILITY_CHANNELS;

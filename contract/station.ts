@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JobPhase, JobStep } from '../domain/jobs';
 import { command, noInput, query } from './channel-spec';
 import { nonEmpty } from './inputs';
+import { reportLanguageSchema } from './accountability';
 
 /**
  * Station mode: a production station that provisions every device of one configuration that is
@@ -162,6 +163,8 @@ export const STATION_CHANNELS = {
         firmware: z.enum(STATION_FIRMWARE_POLICIES).default('latest'),
         operator: nonEmpty.max(200),
         checksum: z.string().max(32),
+        // The language of the commissioning report written at the stop (the app's); English when not given.
+        language: reportLanguageSchema.optional(),
       })
       .strict(),
   ).returns<StationView>(),

@@ -7,7 +7,7 @@ import { toCoreError } from '../errors';
 import { notDoneText, observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestObservation } from '../function-test';
 import { sendLedger, type Ledger } from '../ledger';
 import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
-import { makeCommissioningReport, renderReportPdf, ReportRequestError } from '../report';
+import { makeCommissioningReport, renderReportPdf, ReportFontError, ReportRequestError } from '../report';
 import type { SessionManager } from '../session';
 import type { HandlerGroup } from './types';
 
@@ -161,7 +161,7 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
           },
           { configurationId: input.configurationId, ...(input.serialNumber ? { deviceSerial: input.serialNumber } : {}) },
         );
-        const bytes = input.format === 'pdf' ? await renderReportPdf(report) : new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`);
+        const bytes = input.format === 'pdf' ? await renderReportPdf(report, { language: input.language ?? 'en' }) : new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`);
         const day = report.generatedAt.slice(0, 10);
         return {
           fileName: `${safeFileName(report.configuration.name)}${input.serialNumber ? `-${safeFileName(input.serialNumber)}` : ''}-commissioning-${day}.${input.format}`,
@@ -174,6 +174,8 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
         };
       } catch (error) {
         if (error instanceof ReportRequestError) throw new CoreError('VALIDATION', error.message);
+        // A machine without the CJK font a Chinese report needs: said with how to install it.
+        if (error instanceof ReportFontError) throw new CoreError('INTERNAL', error.message);
         throw toCoreError(error);
       }
     },

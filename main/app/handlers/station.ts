@@ -115,7 +115,7 @@ export function stationHandlers(host: StationHost): {
           firmware: input.firmware,
           reportDir: join(host.dataDir, 'station'),
           // At the end of the shift, beside the shift report, as `provisioner station` writes it.
-          commissioningReport: commissioningReportWriter(reportContext, roster.configurationId, roster.configurationName),
+          commissioningReport: commissioningReportWriter(reportContext, roster.configurationId, roster.configurationName, input.language ?? 'en'),
           onWarning: (message) => host.log.warn('station', message),
           parameters: {
             shift: parameters,

@@ -1,3 +1,4 @@
+import type { CatalogLanguage } from '../../../domain/i18n/index.js';
 import { writeFileAtomic } from '../../../platform/durable-file';
 import { makeCommissioningReport, renderReportPdf, type ReportContext } from '../report';
 
@@ -15,15 +16,16 @@ export function commissioningReportPath(shiftReportPath: string): string {
 /**
  * The commissioning report of the station's configuration (every device, its firmware and signer,
  * its syncId, its function test, the ledger hashes), made as `provisioner report` makes it and
- * written beside the shift report. A report that cannot be made is said, with how to make it later.
+ * written beside the shift report, in the language the station was started in (the app's, or the
+ * CLI's --lang). A report that cannot be made is said, with how to make it later.
  */
-export function commissioningReportWriter(context: () => Promise<ReportContext>, configurationId: string, configurationName: string): CommissioningReportWriter {
+export function commissioningReportWriter(context: () => Promise<ReportContext>, configurationId: string, configurationName: string, language: CatalogLanguage = 'en'): CommissioningReportWriter {
   return async (shiftReportPath) => {
     const path = commissioningReportPath(shiftReportPath);
     try {
       const report = await makeCommissioningReport(await context(), { configurationId });
       // A report is for handing on: readable like any document the user saves.
-      await writeFileAtomic(path, await renderReportPdf(report), 0o644);
+      await writeFileAtomic(path, await renderReportPdf(report, { language }), 0o644);
       return { path, error: null };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);

@@ -20,6 +20,7 @@ import { sendLedger } from '../../../app/ledger';
 import { shortChecksum } from '../../../../domain/running-parameters';
 import { shiftConfirmationRefusal, type ShiftParameters } from '../../../../domain/shift-parameters';
 import type { StationShiftParametersView } from '../../../../contract/station';
+import { cliLanguage } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { technicianName } from '../parameter-table';
@@ -99,7 +100,7 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
   const report = await shift.stop();
   const { counts, yieldPercent } = shift.view();
   // Beside the shift report, as the Station screen writes it; the shift's work stands without it.
-  const commissioning = await commissioningReportWriter(() => reportContextOf(ctx), roster.configurationId, roster.configurationName)(report.path);
+  const commissioning = await commissioningReportWriter(() => reportContextOf(ctx), roster.configurationId, roster.configurationName, cliLanguage())(report.path);
   if (commissioning.error !== null) ctx.out.note(commissioning.error);
   else if (ctx.out.json) ctx.out.jsonLine({ event: 'commissioning-report', path: commissioning.path });
   if (!ctx.out.json) {
