@@ -11,6 +11,7 @@ import { violation, type Violation, type ViolationCode } from '../../domain/viol
  */
 
 const inReadersLanguage = new WeakSet<Violation>();
+const DEVICE_FIELD = /^devices\.([^.]+)/;
 
 /** A violation the renderer words itself, in the reader's language: shown as it is. */
 export function readerViolation(code: ViolationCode, field: string, message: string): Violation {
@@ -25,7 +26,9 @@ export function hasViolationText(code: string): boolean {
 
 export function violationText(found: Violation, words: Pick<Translator, 't' | 'locale' | 'language'>): string {
   if (inReadersLanguage.has(found) || words.language === SOURCE_LANGUAGE || !hasViolationText(found.code)) return found.message;
-  return words.t(`designer:violation.${found.code}`, { field: fieldLabel(found.field, words) });
+  // A rule about one device of a configuration names it (its field is 'devices.<serial>…'); beside the device's own form it need not.
+  const device = DEVICE_FIELD.exec(found.field)?.[1] ?? 'none';
+  return words.t(`designer:violation.${found.code}`, { field: fieldLabel(found.field, words), device });
 }
 
 /** The same violations with their messages in the reader's language (fields and codes unchanged). */

@@ -79,10 +79,17 @@ export function TopologyView({ configuration, status }: Props) {
         labelBgPadding: [6, 3] as [number, number],
         labelBgBorderRadius: 4,
         focusable: false,
+        ariaLabel: t('designer:topology.link', { source: edge.source, target: edge.target, media: edge.label }),
       };
     });
     return { nodes: flowNodes, edges: flowEdges };
   }, [topology, t]);
+
+  // React Flow's own descriptions for assistive technology, in the reader's language.
+  const ariaLabels = useMemo(
+    () => ({ 'node.a11yDescription.default': t('designer:topology.a11yNode'), 'node.a11yDescription.keyboardDisabled': t('designer:topology.a11yNode'), 'edge.a11yDescription.default': t('designer:topology.a11yEdge') }),
+    [t],
+  );
 
   const placed = [
     ...topology.nodes.flatMap((n) => n.problems.map((p) => ({ where: n.serialNumber, problem: p }))),
@@ -114,6 +121,7 @@ export function TopologyView({ configuration, status }: Props) {
             preventScrolling={false}
             minZoom={0.3}
             proOptions={{ hideAttribution: true }}
+            ariaLabelConfig={ariaLabels}
           >
             <Background gap={24} />
             <FitViewOnChange layout={nodes.map((n) => `${n.id}@${n.position.x},${n.position.y}`).join(' ')} />
@@ -171,7 +179,7 @@ function DeviceNode({ data }: NodeProps<DeviceFlowNode>) {
         <span className="topology-device__role">{data.role ? deviceRoleLabel(data.role, words) : t('designer:topology.noRole')}</span>
       </div>
       <div className="topology-device__line">
-        {data.deviceType ? <span translate="no">{data.deviceType}</span> : t('designer:topology.unknownType')} · {data.media ?? t('designer:topology.noInterface')}
+        {data.deviceType ? <span translate="no">{data.deviceType}</span> : t('designer:topology.unknownType')} · {data.media ? <span translate="no">{data.media}</span> : t('designer:topology.noInterface')}
       </div>
       <div className="topology-device__line mono">
         {data.ipAddress ? (

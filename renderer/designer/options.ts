@@ -43,7 +43,7 @@ export function designerOptions(words: Words = englishWords()): DesignerOptions 
   const number = new Intl.NumberFormat(words.locale, { useGrouping: false });
   return {
     // "250ms" → "250 ms": a unit symbol, the same in every language; the figure in the reader's digits.
-    timeout: opt(TIMEOUT_CONFIGURATIONS, (v) => `${number.format(Number(v.replace('ms', '')))} ms`),
+    timeout: opt(TIMEOUT_CONFIGURATIONS, (v) => `${number.format(Number(v.replace('ms', '')))} ms`).map((o) => ({ ...o, isData: true })),
     ismPower: opt(ISM_TX_POWERS, (v) => t(`designer:option.power.${v}`)),
     canMode: opt(CAN_MODES, (v) => canModeLabel(v, words)),
     canBitrate: opt(CAN_K_BITRATES, (v) => {

@@ -15,6 +15,8 @@ import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
 import { WorkPackageButton } from '../packages/WorkPackageButton';
 import { CommissioningReportButton } from '../accountability/CommissioningReportButton';
 import { useDateText } from '../components/use-date-text';
+import { violationText } from '../components/violation-text';
+import { useTranslator } from '../i18n/I18nProvider';
 import { useNavigation } from '../stores/navigation';
 import { notify } from '../stores/notices';
 
@@ -96,9 +98,11 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
   const [touched, setTouched] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const { t } = useTranslation();
+  const words = useTranslator();
   useFocusOnOpen(formRef);
   const check = parsePayload(configurationCreateSchema, { name });
-  const nameError = touched && !check.ok ? (check.violations[0]?.message ?? null) : null;
+  const firstProblem = !check.ok ? check.violations[0] : undefined;
+  const nameError = touched && firstProblem ? violationText(firstProblem, words) : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -112,10 +116,11 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
         notify('success', t('screens:configurations.created', { name: created.value.name }));
         onCreated(created.value.id);
       } else {
-        setServiceError(created.violations.map((v) => v.message).join(' '));
+        setServiceError(created.violations.map((v) => violationText(v, words)).join(' '));
       }
     } catch (err) {
-      setServiceError(violationsOf(err)[0]?.message ?? errorText(err));
+      const refused = violationsOf(err)[0];
+      setServiceError(refused ? violationText(refused, words) : errorText(err));
     } finally {
       setBusy(false);
     }

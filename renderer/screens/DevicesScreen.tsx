@@ -16,6 +16,7 @@ import { useListFilters } from '../components/use-list-filters';
 import { useDateText } from '../components/use-date-text';
 import { useTranslator } from '../i18n/I18nProvider';
 import { commissioningCellText } from './commissioning-text';
+import { violationText } from '../components/violation-text';
 import { notify } from '../stores/notices';
 
 const PAGE_SIZE = 15;
@@ -47,6 +48,9 @@ export function DevicesScreen() {
   const list = useQuery('devices.list', { search: search.trim() || undefined, configurableOnly: configurableOnly || undefined, page, limit: PAGE_SIZE });
   const { t } = useTranslation();
   const dates = useDateText();
+  // The service words a device's state in English: English shows its words; other languages say the
+  // state in their own words and keep the service's, marked as English, for the details.
+  const english = useTranslator().language === 'en';
 
   return (
     <section className="screen" aria-labelledby="screen-title">
@@ -101,14 +105,25 @@ export function DevicesScreen() {
               <td data-testid="registry-deploy">
                 <Badge tone={DEPLOY_STATUS_TONE[d.deployStatus]}>{t(`screens:devices.deploy.${d.deployStatus}`)}</Badge>
               </td>
-              <td data-testid="registry-sync" title={d.sync.text}>
+              <td data-testid="registry-sync" title={english ? d.sync.text : t(`screens:devices.syncWhy.${d.sync.state}`)}>
                 {/* A short state keeps the row one line high; the why is there on a click (issue 32). */}
                 {d.sync.state !== 'in-sync' ? (
                   <details className="registry-sync">
                     <summary aria-label={t('screens:devices.sync.showWhy', { state: t(`screens:devices.sync.${d.sync.state}`) })}>
                       <Badge tone={SYNC_STATE_TONE[d.sync.state]}>{t(`screens:devices.sync.${d.sync.state}`)}</Badge>
                     </summary>
-                    <p className="muted registry-sync__why">{d.sync.text}</p>
+                    <p className="muted registry-sync__why">
+                      {english ? (
+                        d.sync.text
+                      ) : (
+                        <>
+                          {t(`screens:devices.syncWhy.${d.sync.state}`)} {t('screens:devices.syncServiceSays')}{' '}
+                          <span lang="en" translate="no">
+                            {d.sync.text}
+                          </span>
+                        </>
+                      )}
+                    </p>
                   </details>
                 ) : (
                   <Badge tone={SYNC_STATE_TONE[d.sync.state]}>{t(`screens:devices.sync.${d.sync.state}`)}</Badge>
@@ -117,7 +132,7 @@ export function DevicesScreen() {
               <td data-testid="registry-commissioning">
                 <CommissioningCell commissioning={d.commissioning} />
               </td>
-              <td data-testid="registry-observed">{d.sync.lastObservedAt ? dates.dateTime(d.sync.lastObservedAt) : <span className="muted">{t('screens:devices.never')}</span>}</td>
+              <td data-testid="registry-observed">{d.sync.lastObservedAt ? <time dateTime={d.sync.lastObservedAt}>{dates.dateTime(d.sync.lastObservedAt)}</time> : <span className="muted">{t('screens:devices.never')}</span>}</td>
               <td className="actions-col">
                 <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
                   {t('screens:devices.edit')}
@@ -141,6 +156,7 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const { t } = useTranslation();
+  const words = useTranslator();
   const local: Record<string, string> = {};
   if (serialNumber.trim() === '') local.serialNumber = t('screens:devices.problem.serialEmpty');
   if (name.trim() === '') local.name = t('screens:devices.problem.nameEmpty');
@@ -157,7 +173,7 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
       onDone();
     } catch (err) {
       const byField: Record<string, string> = {};
-      for (const v of violationsOf(err)) byField[v.field.split('.')[0] || 'serialNumber'] ??= v.message;
+      for (const v of violationsOf(err)) byField[v.field.split('.')[0] || 'serialNumber'] ??= violationText(v, words);
       setErrors(Object.keys(byField).length > 0 ? byField : { serialNumber: errorText(err) });
     } finally {
       setBusy(false);

@@ -16,6 +16,7 @@ import { parseTextList } from '../designer/text-values';
 import { placeViolations } from '../designer/violations';
 import { useDateText } from '../components/use-date-text';
 import { useTranslator } from '../i18n/I18nProvider';
+import { inReaderLanguage, violationText } from '../components/violation-text';
 import { notify } from '../stores/notices';
 
 const PAGE_SIZE = 15;
@@ -94,7 +95,8 @@ function CreateTemplate({ onClose, onDone }: CreateFormHandlers) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [serviceError, setServiceError] = useState<string | null>(null);
-  const { t } = useTranslator();
+  const words = useTranslator();
+  const { t } = words;
   const payload = {
     ipNetworkTemplateName: form.ipNetworkTemplateName,
     commInterface: form.commInterface,
@@ -107,7 +109,7 @@ function CreateTemplate({ onClose, onDone }: CreateFormHandlers) {
   const parsed = parsePayload(ipNetworkTemplateCreateSchema, payload);
   const violations = parsed.ok ? validateIpNetworkTemplate(parsed.value) : parsed.violations;
   const visible = tried ? violations : violations.filter((v) => !['TEMPLATE_NAME_TOO_SHORT', 'TEMPLATE_NETMASK_TOO_SHORT', 'REQUIRED'].includes(v.code));
-  const { byField, unplaced } = placeViolations(visible, TEMPLATE_FIELDS);
+  const { byField, unplaced } = placeViolations(inReaderLanguage(visible, words), TEMPLATE_FIELDS);
   const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = async (event: FormEvent) => {
@@ -121,7 +123,7 @@ function CreateTemplate({ onClose, onDone }: CreateFormHandlers) {
       notify('success', t('screens:templates.created', { name: parsed.value.ipNetworkTemplateName }));
       onDone();
     } catch (err) {
-      setServiceError(violationsOf(err).map((v) => v.message).join(' ') || errorText(err));
+      setServiceError(violationsOf(err).map((v) => violationText(v, words)).join(' ') || errorText(err));
     } finally {
       setBusy(false);
     }

@@ -13,6 +13,8 @@ import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScr
 import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
 import { useDateText } from '../components/use-date-text';
+import { violationText } from '../components/violation-text';
+import { useTranslator } from '../i18n/I18nProvider';
 import { notify, runWithNotice } from '../stores/notices';
 import { useCapability } from '../stores/session';
 
@@ -88,9 +90,11 @@ function InviteUser({ onClose, onDone }: CreateFormHandlers) {
   const [tried, setTried] = useState(false);
   const [serviceError, setServiceError] = useState<string | null>(null);
   const { t } = useTranslation();
+  const words = useTranslator();
   const roleOptions = USER_ROLES.map((value) => ({ value, label: t(`screens:role.${value}`) }));
   const parsed = parsePayload(userRegisterSchema, { email: email.trim(), userRole });
-  const emailError = (tried || email.includes('@')) && !parsed.ok ? (parsed.violations.find((v) => v.field === 'email')?.message ?? null) : null;
+  const emailProblem = !parsed.ok ? parsed.violations.find((v) => v.field === 'email') : undefined;
+  const emailError = (tried || email.includes('@')) && emailProblem ? violationText(emailProblem, words) : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

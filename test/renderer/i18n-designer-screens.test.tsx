@@ -1,0 +1,257 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConfigurationDeviceView, ConfigurationStatusView } from '../../contract/index';
+import { recordedDeviceSettings } from '../../domain/configuration-record';
+import {
+  API_KEY_ROLES,
+  CONFIGURATION_SORT_OPTIONS,
+  DEPLOY_STATUSES,
+  ISM_TX_POWERS,
+  SORT_DIRECTIONS,
+  TEMPLATE_SORT_BY,
+  USER_ROLES,
+  USER_SORT_OPTIONS,
+} from '../../domain/enums';
+import { CATALOGS, PSEUDO_OPEN, createTranslator } from '../../domain/i18n/index.js';
+import { validateConfigurationSettings } from '../../domain/rules/configuration-settings';
+import { VIOLATION_CODES, type Violation } from '../../domain/violations';
+import { violationText } from '../../renderer/components/violation-text';
+import { ConfigurationDesigner } from '../../renderer/designer/ConfigurationDesigner';
+import { I18nProvider } from '../../renderer/i18n/I18nProvider';
+import { useLanguage } from '../../renderer/i18n/language';
+import { DevicesScreen } from '../../renderer/screens/DevicesScreen';
+import { useSession } from '../../renderer/stores/session';
+import { byLabel, mount, settle, typeInto, type Mounted } from './dom';
+import { FakeApi } from './fake-api';
+import { session } from './session-fixture';
+import { configurationView } from './configuration-fixture';
+
+/**
+ * Issue 29: the designer and the other screens in the reader's language. Keys the screens build
+ * at run time (a status, a role, a sort, a violation code) exist; the screens speak German and
+ * Chinese when asked; a violation the domain words in English is said by its code, naming the
+ * field and the device in the reader's words; and under the pseudo-locale every word the designer
+ * shows comes from a catalog, but data (serial numbers, names, addresses) is marked translate="no".
+ */
+
+let view: Mounted | null = null;
+beforeEach(() => {
+  window.localStorage.clear();
+  useSession.setState({ session: session('Admin'), busy: false, error: null });
+});
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  useLanguage.setState({ system: 'en', chosen: null, fromAddress: null });
+});
+
+function speak(language: 'en' | 'de' | 'zh' | 'en-XA'): void {
+  useLanguage.setState({ system: 'en', chosen: null, fromAddress: language });
+}
+
+const device = (serialNumber: string, deviceType: 'SRCP' | 'EPC', settings: Parameters<typeof recordedDeviceSettings>[0]): ConfigurationDeviceView =>
+  ({ serialNumber, deviceType, ...recordedDeviceSettings(settings) }) as ConfigurationDeviceView;
+
+const lineThree = configurationView({
+  ismTxPower: 'High',
+  ismTxChannel: 5,
+  canMode: 'none',
+  devices: [device('SRCP000101', 'SRCP', { deviceConfigurationType: 'Sender', commInterface: 'ISM' }), device('EPC000101', 'EPC', { deviceConfigurationType: 'Receiver', commInterface: 'ISM,Ethernet' })],
+});
+const incomplete: ConfigurationStatusView = {
+  complete: false,
+  violations: [
+    {
+      code: 'IP_ADDRESS_MISSING',
+      field: 'devices.EPC000101.ipAddress',
+      message: 'Device EPC000101 uses Ethernet but has no IP address: set one, or set the configuration’s starting IP address so one is assigned.',
+    },
+  ],
+  warnings: [],
+  devices: [],
+};
+
+function installDesignerApi(): void {
+  new FakeApi().answer('configurations.get', lineThree).answer('configurations.status', incomplete).answer('templates.list', []).install();
+}
+
+describe('keys the screens build at run time', () => {
+  const screens = CATALOGS.en.screens;
+  const designer = CATALOGS.en.designer;
+  it.each([
+    ...DEPLOY_STATUSES.map((s) => `devices.deploy.${s}`),
+    ...['in-sync', 'behind', 'drift', 'unconfigured', 'unknown'].map((s) => `devices.sync.${s}`),
+    ...['commissioned', 'not-commissioned', 'parameters-differ'].map((s) => `devices.commissioning.${s}`),
+    ...['commissioned', 'not-commissioned', 'parameters-differ', 'untested', 'unverified'].map((s) => `devices.commissioning.detail.${s}`),
+    ...['configuration apply', 'parameter verification', 'function test'].map((s) => `devices.commissioning.step.${s}`),
+    ...CONFIGURATION_SORT_OPTIONS.map((s) => `configurations.sort.${s}`),
+    ...USER_SORT_OPTIONS.map((s) => `users.sort.${s}`),
+    ...[...new Set([...USER_ROLES, ...API_KEY_ROLES])].map((r) => `role.${r}`),
+    ...TEMPLATE_SORT_BY.map((s) => `templates.sort.${s}`),
+    ...SORT_DIRECTIONS.map((s) => `templates.direction.${s}`),
+  ])('screens:%s', (key) => {
+    expect(screens[key], `domain/i18n/locales/en/screens.json "${key}"`).toBeDefined();
+  });
+
+  it.each(ISM_TX_POWERS.map((p) => `option.power.${p}`))('designer:%s', (key) => {
+    expect(designer[key]).toBeDefined();
+  });
+
+  it('every violation the designer catalog translates is a code the domain emits', () => {
+    const codes = Object.keys(designer)
+      .filter((key) => key.startsWith('violation.'))
+      .map((key) => key.slice('violation.'.length));
+    expect(codes.length).toBeGreaterThan(40);
+    expect(codes.filter((code) => !(VIOLATION_CODES as readonly string[]).includes(code))).toEqual([]);
+  });
+});
+
+describe('violations in the reader’s language', () => {
+  const [notInRegion] = validateConfigurationSettings({ ismTxChannel: 5 }, { region: 'EU', deviceTypes: [] });
+
+  it('English keeps the domain’s own message, which says more', () => {
+    expect(notInRegion).toBeDefined();
+    expect(violationText(notInRegion!, createTranslator('en'))).toBe(notInRegion!.message);
+  });
+
+  it('German says it by its code', () => {
+    const text = violationText(notInRegion!, createTranslator('de'));
+    expect(notInRegion!.code).toBe('ISM_CHANNEL_NOT_ALLOWED_IN_REGION');
+    expect(text).toBe(CATALOGS.de.designer['violation.ISM_CHANNEL_NOT_ALLOWED_IN_REGION']);
+    expect(text).not.toBe(notInRegion!.message);
+  });
+
+  it('names the field in the reader’s words, and the device a configuration rule is about', () => {
+    const required: Violation = { code: 'REQUIRED', field: 'devices.EPC000101.ismTxPower', message: 'ISM transmit power is required.' };
+    expect(violationText(required, createTranslator('de'))).toBe('ISM-Sendeleistung ist erforderlich.');
+    expect(violationText(incomplete.violations[0]!, createTranslator('zh'))).toContain('EPC000101');
+    expect(violationText(incomplete.violations[0]!, createTranslator('zh'))).toContain('IP 地址');
+    const besideItsForm: Violation = { ...incomplete.violations[0]!, field: 'ipAddress' };
+    expect(violationText(besideItsForm, createTranslator('fr'))).toMatch(/^L'appareil utilise Ethernet/);
+  });
+
+  it('a code with no translation keeps the message as it came', () => {
+    const unknown: Violation = { code: 'LIMIT_TOO_LARGE', field: 'limit', message: 'limit is too large.' };
+    expect(violationText(unknown, createTranslator('de'))).toBe('limit is too large.');
+  });
+});
+
+describe('the designer in German and in Chinese', () => {
+  it('German: headings, labels, choices, the status and the form’s own messages', async () => {
+    installDesignerApi();
+    speak('de');
+    view = await mount(
+      <I18nProvider>
+        <ConfigurationDesigner id={lineThree.id} />
+      </I18nProvider>,
+    );
+    await settle();
+    const text = view.container.textContent ?? '';
+    expect(text).toContain('← Alle Konfigurationen');
+    expect(text).toContain('Geräte in dieser Konfiguration');
+    expect(text).toContain('Nicht vollständig');
+    // The service's English verdict, said by its code, with the device it is about.
+    expect(text).toContain('Gerät EPC000101 verwendet Ethernet oder Wifi, hat aber keine IP-Adresse');
+    // The roles as the domain names them in German; the system picture's link in German.
+    expect(text).toContain('Empfänger');
+    expect(view.container.querySelector('[data-testid="topology-canvas"]')?.getAttribute('aria-label')).toContain('SRCP000101 zu EPC000101 über ISM-Kanal 5');
+    // Fields labelled with the domain's German words; a choice list in German.
+    const power = byLabel(view.container, 'ISM-Sendeleistung') as unknown as HTMLSelectElement;
+    expect([...power.options].map((o) => o.textContent)).toEqual(['Niedrig', 'Mittel', 'Hoch']);
+    // The form's own check, in German with what was typed; then the domain's rule, said by its code.
+    await typeInto(byLabel(view.container, 'ISM-Kanal'), 'fünf');
+    await settle();
+    expect(view.container.textContent).toContain('ISM-Kanal muss eine ganze Zahl sein, nicht „fünf“.');
+    await typeInto(byLabel(view.container, 'ISM-Kanal'), '40');
+    await settle();
+    expect(view.container.textContent).toContain(CATALOGS.de.designer['violation.ISM_CHANNEL_OUT_OF_RANGE']);
+    expect(view.container.textContent).toContain('1 Feld zu korrigieren');
+    expect(view.container.textContent).toContain('Ungespeicherte Änderungen');
+  });
+
+  it('Chinese: the header note counts in Chinese and dates follow the locale', async () => {
+    installDesignerApi();
+    speak('zh');
+    view = await mount(
+      <I18nProvider>
+        <ConfigurationDesigner id={lineThree.id} />
+      </I18nProvider>,
+    );
+    await settle();
+    const note = view.container.querySelector('.screen-header__note')?.textContent ?? '';
+    expect(note).toContain('2 台设备');
+    expect(note).toContain('1 个问题待修正');
+    expect(note).toContain('2026');
+    expect(view.container.querySelector('h1')?.getAttribute('translate')).toBe('no');
+  });
+});
+
+/** Text a person sees that is neither from a catalog (pseudo-localized) nor marked as data. */
+function untranslated(root: HTMLElement): string[] {
+  const found: string[] = [];
+  const isWords = (text: string) => /\p{L}{2,}/u.test(text) && !text.includes(PSEUDO_OPEN);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const text = node.textContent ?? '';
+    const parent = node.parentElement;
+    // Dates and times are Intl's, in <time>; data is marked translate="no".
+    if (!parent || parent.closest('[translate="no"], time, style, script') || !isWords(text)) continue;
+    found.push(text.trim());
+  }
+  for (const element of root.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    if (element.closest('[translate="no"]') || element.closest('.react-flow__panel, .react-flow__attribution')) continue;
+    for (const name of ['aria-label', 'title', 'placeholder']) {
+      const value = element.getAttribute(name);
+      if (value && isWords(value)) found.push(`${name}="${value}"`);
+    }
+  }
+  return found;
+}
+
+describe('under the pseudo-locale', () => {
+  it('every word the designer shows comes from a catalog, and data is marked translate="no"', async () => {
+    installDesignerApi();
+    speak('en-XA');
+    view = await mount(
+      <I18nProvider>
+        <ConfigurationDesigner id={lineThree.id} />
+      </I18nProvider>,
+    );
+    await settle();
+    expect(view.container.textContent).toContain(PSEUDO_OPEN);
+    expect(untranslated(view.container)).toEqual([]);
+  });
+
+  it('so does the devices screen', async () => {
+    new FakeApi()
+      .answer('devices.list', {
+        items: [
+          {
+            serialNumber: 'EPC000101',
+            name: 'Crane 2 receiver',
+            deviceType: 'EPC',
+            firmwareVersion: '1.0.0',
+            configurationName: 'Line 3',
+            deployStatus: 'Outdated',
+            deviceImage: null,
+            hasImage: false,
+            sync: { state: 'behind', text: 'firmware behind (device 1.0.0, service expects 1.1.0)', expectedFirmwareVersion: '1.1.0', lastObservedAt: '2026-01-02T00:00:00.000Z' },
+            commissioning: { state: 'untested', missing: ['function test'] },
+          },
+        ] as never,
+        page: 1,
+        limit: 15,
+        totalCount: 1,
+      })
+      .install();
+    speak('en-XA');
+    view = await mount(
+      <I18nProvider>
+        <DevicesScreen />
+      </I18nProvider>,
+    );
+    await settle();
+    expect(view.container.textContent).toContain('EPC000101');
+    expect(untranslated(view.container)).toEqual([]);
+  });
+});
