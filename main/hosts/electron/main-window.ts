@@ -1,5 +1,6 @@
-import { BrowserWindow, screen } from 'electron';
+import { BrowserWindow, nativeTheme, screen } from 'electron';
 import { APP_ENTRY_URL } from './app-origin';
+import { windowBackground } from './window-background';
 import { MIN_WINDOW_SIZE, loadWindowState, restoreBounds, saveWindowState } from './window-state';
 
 export interface MainWindowOptions {
@@ -46,14 +47,28 @@ export async function createMainWindow({ preloadPath, stateFile, isDev, title }:
     minHeight: MIN_WINDOW_SIZE.height,
     title,
     show: false,
-    backgroundColor: '#f4f6f8',
+    backgroundColor: windowBackground(nativeTheme),
     webPreferences: secureWebPreferences(preloadPath, isDev),
   });
   if (saved?.maximized) window.maximize();
+  followSystemAppearance(window);
   window.once('ready-to-show', () => window.show());
   rememberWindowState(window, stateFile);
   await window.loadURL(APP_ENTRY_URL);
   return window;
+}
+
+/**
+ * The system switching to dark or high contrast while the app runs: the window's ground follows
+ * (the page follows by itself, through its media queries). nativeTheme.themeSource stays 'system':
+ * docs/themes.md says why.
+ */
+function followSystemAppearance(window: BrowserWindow): void {
+  const update = () => {
+    if (!window.isDestroyed()) window.setBackgroundColor(windowBackground(nativeTheme));
+  };
+  nativeTheme.on('updated', update);
+  window.once('closed', () => nativeTheme.removeListener('updated', update));
 }
 
 /** Saved on close (the bounds before maximising, so un-maximising next time restores them). */

@@ -116,14 +116,31 @@ export class BrowserWindow extends EventEmitter {
   getNormalBounds() {
     return { ...this.bounds };
   }
+  /** The window's ground: from the options, then from setBackgroundColor. */
+  get backgroundColor(): unknown {
+    return this.background ?? this.options.backgroundColor;
+  }
+  private background: string | undefined;
+  setBackgroundColor(color: string): void {
+    this.background = color;
+  }
   isDestroyed(): boolean {
     return this.destroyed;
   }
   destroy(): void {
     this.destroyed = true;
     this.webContents.destroy();
+    this.emit('closed');
   }
 }
+
+/** What the operating system's appearance is; a test sets the fields and emits 'updated'. */
+class FakeNativeTheme extends EventEmitter {
+  shouldUseDarkColors = false;
+  shouldUseHighContrastColors = false;
+  themeSource: 'system' | 'light' | 'dark' = 'system';
+}
+export const nativeTheme = new FakeNativeTheme();
 
 class FakeIpcMain extends EventEmitter {
   readonly handlers = new Map<string, Handler>();
@@ -313,7 +330,11 @@ export const fake = {
     ipcRenderer.removeAllListeners();
     ipcRenderer.reply = { ok: true, value: null };
     contextBridge.exposed.clear();
+    nativeTheme.removeAllListeners();
+    nativeTheme.shouldUseDarkColors = false;
+    nativeTheme.shouldUseHighContrastColors = false;
+    nativeTheme.themeSource = 'system';
   },
 };
 
-export default { app, BrowserWindow, ipcMain, session, protocol, safeStorage, Menu, shell, screen, ipcRenderer, contextBridge };
+export default { app, BrowserWindow, ipcMain, session, protocol, safeStorage, Menu, shell, screen, nativeTheme, ipcRenderer, contextBridge };

@@ -146,7 +146,7 @@ describe('themes', () => {
 
   it('the Station: a done and a failed tile and a refused device, in each theme, pass axe-core; each tile says its state with a mark', { timeout: 400_000 }, async () => {
     const parameters = await core.invoke('station.parameters', { configurationName: LOADER.configuration.name });
-    await core.invoke('station.start', { configurationName: LOADER.configuration.name, lanes: 2, firmware: 'keep', operator: 'Theo Theme', checksum: parameters.checksumShort });
+    await core.invoke('station.start', { configurationName: LOADER.configuration.name, lanes: 2, firmware: 'keep', operator: 'Theo Theme', checksum: parameters.checksumShort, language: 'en' });
     shift = startShift();
     await goTo(page, 'Station');
     const tile = (serial: string) => page.getByTestId('station-tile').filter({ hasText: serial });
