@@ -14,6 +14,7 @@ import { useOutbox } from '../stores/outbox';
 import { useWorkbench } from '../stores/workbench';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
+import './shell.css';
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   configurations: ConfigurationsScreen,

@@ -1,5 +1,6 @@
 import type { JobView } from '../../contract/index';
 import { progressStatus } from '../format/progress-status';
+import { useTranslator } from '../i18n/I18nProvider';
 
 /**
  * One device's progress: a bar and two lines of text of fixed height below it (what it does and the
@@ -7,7 +8,7 @@ import { progressStatus } from '../format/progress-status';
  * fixed-width columns of tabular figures, so 16 moving bars never shift a pixel.
  */
 export function ProgressCell({ job, label }: { job: JobView | null; label: string }) {
-  const status = progressStatus(job);
+  const status = progressStatus(job, useTranslator());
   const finished = status.tone === 'done' || status.tone === 'failed' || status.tone === 'cancelled';
   const spoken = status.codingText ? `${status.label} (${status.codingText})` : status.label;
   return (

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { GroupedRows } from '../components/GroupedRows';
 import type { StationShiftParametersView } from '../../contract/index';
+import { useTranslator } from '../i18n/I18nProvider';
+import { rowsInWords } from '../workbench/parameter-words';
 import '../workbench/workbench.css';
 
 type ShiftDevice = StationShiftParametersView['devices'][number];
@@ -36,6 +38,7 @@ export function ShiftParameters({ view }: { view: StationShiftParametersView }) 
 
 function DeviceTable({ device }: { device: ShiftDevice }) {
   const { t } = useTranslation();
+  const words = useTranslator();
   const caption = t('station:parameters.caption', { serial: device.serialNumber, type: device.deviceType, checksum: device.checksumShort });
   return (
     <table className="table table--compact param-table shift-parameters__table" data-serial={device.serialNumber}>
@@ -48,7 +51,7 @@ function DeviceTable({ device }: { device: ShiftDevice }) {
       </thead>
       <tbody>
         <GroupedRows
-          rows={device.rows}
+          rows={rowsInWords(device.rows, words)}
           columns={2}
           row={(row) => (
             <tr data-key={row.key}>

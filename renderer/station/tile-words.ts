@@ -22,9 +22,9 @@ export function tileWords(lane: StationLaneView, words: Words = englishWords()):
     case 'waiting':
       return { headline: words.t('station:tile.waiting'), detail: lane.detail, action: lane.action };
     case 'in-sync':
-      return { headline: words.t('station:tile.inSync'), detail: lane.detail, action: words.t('station:tile.leftAlone') };
+      return { headline: words.t('station:tile.inSync'), detail: holds(lane, words), action: words.t('station:tile.leftAlone') };
     case 'done':
-      return { headline: words.t('station:tile.done'), detail: lane.detail, action: words.t('station:tile.unplug') };
+      return { headline: words.t('station:tile.done'), detail: holds(lane, words), action: words.t('station:tile.unplug') };
     case 'failed':
       return { headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'), detail: lane.detail, action: lane.action };
     case 'working': {
@@ -35,4 +35,10 @@ export function tileWords(lane: StationLaneView, words: Words = englishWords()):
       return { headline, detail, action: null };
     }
   }
+}
+
+/** What a finished lane's device runs now, from the lane's own figures: its firmware and its configuration's syncId. */
+function holds(lane: StationLaneView, words: Words): string | null {
+  if (lane.firmwareVersion === null && lane.syncId === null) return lane.detail;
+  return words.t('station:tile.holds', { version: lane.firmwareVersion ?? 'none', syncId: lane.syncId ?? 'none' });
 }

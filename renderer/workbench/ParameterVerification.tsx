@@ -4,7 +4,9 @@ import type { JobView, ParameterConfirmationView } from '../../contract/index';
 import { client, errorText } from '../api/client';
 import { GroupedRows } from '../components/GroupedRows';
 import { useTechnician } from '../stores/technician';
+import { useTranslator } from '../i18n/I18nProvider';
 import { useWorkbench } from '../stores/workbench';
+import { rowsInWords } from './parameter-words';
 import './workbench.css';
 
 type ParameterTable = NonNullable<JobView['parameters']>;
@@ -20,6 +22,7 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
   const confirmation = useWorkbench((s) => s.parameterConfirmations[job.jobId] ?? null);
   const parametersConfirmed = useWorkbench((s) => s.parametersConfirmed);
   const { t } = useTranslation();
+  const words = useTranslator();
   const title = t('workbench:parameters.title', { name: label, match: table.match ? 'yes' : 'no' });
   return (
     <section className={`param-check param-check--${table.match ? 'ok' : 'bad'}`} aria-label={title} data-testid="parameter-verification" data-match={table.match}>
@@ -34,7 +37,7 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
         </thead>
         <tbody>
           <GroupedRows
-            rows={table.rows}
+            rows={rowsInWords(table.rows, words)}
             columns={3}
             row={(row) => (
               <tr data-key={row.key} data-match={row.match} className={row.match ? undefined : 'param-table__row--bad'}>

@@ -61,7 +61,8 @@ export function PressEstopButton({ serialNumber }: { serialNumber: string }) {
   );
 }
 
-const TYPE_OPTIONS = DEVICE_TYPES.map((type) => ({ value: type, label: type }));
+// Product names: data, the same in every language.
+const TYPE_OPTIONS = DEVICE_TYPES.map((type) => ({ value: type, label: type, isData: true }));
 
 /** A small form: plug another simulated device of a chosen type and serial number into the bench. */
 export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
@@ -106,7 +107,7 @@ export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
           label={t('workbench:bench.serialNumber')}
           name="simulated-serial-number"
           value={serialNumber}
-          placeholder={`${deviceType}000105`}
+          placeholder={t('workbench:bench.serialExample', { serial: `${deviceType}000105` })}
           onChange={(v) => {
             setSerialNumber(v);
             setTouched(true);

@@ -30,7 +30,7 @@ const AUDIT_IN_PAGE = `(() => {
   const OPEN = '⟦';
   const CLOSE = '⟧';
   // Figures and the units Intl and the domain write after them: data, not words.
-  const UNITS = /\\d[\\d.,\\u202f\\u00a0 ]*\\s?(?:%|B|kB|MB|GB|KiB|MiB|GiB|B\\/s|kB\\/s|MB\\/s|kbit\\/s|bit\\/s|ms|s|min|h|dBm|Hz|kHz|MHz|×)(?![\\p{L}])/gu;
+  const UNITS = /\\d[\\d.,\\u202f\\u00a0 ]*\\s?(?:kbit\\/s|bit\\/s|kB\\/s|MB\\/s|B\\/s|KiB|MiB|GiB|kB|MB|GB|ms|min|dBm|kHz|MHz|Hz|%|B|s|h|×)(?![\\p{L}])/gu;
   const describe = (element) => {
     const classes = [...element.classList].slice(0, 2).join('.');
     const testId = element.getAttribute('data-testid');
@@ -80,21 +80,29 @@ const AUDIT_IN_PAGE = `(() => {
   }
 
   const clipped = [];
+  // Boxes that pan a picture (the designer's canvas) hide what lies outside them by design.
+  const PANNED = '.react-flow, .react-flow__renderer, .react-flow__pane, .react-flow__viewport, .react-flow__container';
+  const overflowing = [];
   for (const element of document.body.querySelectorAll('*')) {
     if (!(element instanceof HTMLElement) || element.closest('svg, select, option, input, textarea')) continue;
-    if (!shown(element)) continue;
+    if (element.matches(PANNED) || !shown(element)) continue;
     const style = getComputedStyle(element);
-    if (style.display === 'inline' || style.display === 'contents' || style.position === 'fixed') continue;
+    // Rows and row groups: their cells are judged; inline boxes have no width of their own.
+    if (['inline', 'contents', 'table-row', 'table-row-group', 'table-header-group', 'table-footer-group'].includes(style.display) || style.position === 'fixed') continue;
     // The visually-hidden pattern (1 px, clipped): read out, never drawn.
     if (element.clientWidth <= 1 || element.clientHeight <= 1) continue;
     const text = short(element.innerText || element.textContent || '');
     if (!hasWords(text)) continue;
     const scrolls = (overflow) => overflow === 'auto' || overflow === 'scroll';
     if (!scrolls(style.overflowX) && element.scrollWidth > element.clientWidth + 1) {
-      clipped.push(\`\${describe(element)}: \${element.scrollWidth} px of content in a \${element.clientWidth} px box\${style.textOverflow === 'ellipsis' ? ' (cut with an ellipsis)' : ''}: “\${text}”\`);
+      overflowing.push([element, \`\${describe(element)}: \${element.scrollWidth} px of content in a \${element.clientWidth} px box\${style.textOverflow === 'ellipsis' ? ' (cut with an ellipsis)' : ''}: “\${text}”\`]);
     } else if ((style.overflowY === 'hidden' || style.overflowY === 'clip') && element.scrollHeight > element.clientHeight + 1) {
-      clipped.push(\`\${describe(element)}: \${element.scrollHeight} px of content in a \${element.clientHeight} px high box: “\${text}”\`);
+      overflowing.push([element, \`\${describe(element)}: \${element.scrollHeight} px of content in a \${element.clientHeight} px high box: “\${text}”\`]);
     }
+  }
+  // The innermost box that overflows is the one to fix: the boxes around it overflow because of it.
+  for (const [element, line] of overflowing) {
+    if (!overflowing.some(([other]) => other !== element && element.contains(other))) clipped.push(line);
   }
   return { untranslated: [...new Set(untranslated)], clipped: [...new Set(clipped)] };
 })()`;
