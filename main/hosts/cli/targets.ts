@@ -3,6 +3,7 @@ import type { AttachedDevice, DeviceTarget } from '../../app/jobs';
 import type { CliContext } from './context';
 import { CliError, EXIT } from './errors';
 import { sharedSerialRefusal, sharedSerials } from '../../../domain/shared-serial';
+import { t } from './cli-language';
 
 export interface TargetSelection {
   serialNumbers: readonly string[];
@@ -16,8 +17,6 @@ export interface ResolvedTargets {
   missing: string[];
 }
 
-const HOW = 'name the device by serial number, by --link (serial:/dev/ttyACM0, udp:192.168.3.10, ble:ADDRESS), or use --all';
-
 /**
  * Turns what the technician typed into job targets. Links alone are used as given (the job checks
  * who answers). Serial numbers are looked up once, by discovery over every attached device and
@@ -25,12 +24,12 @@ const HOW = 'name the device by serial number, by --link (serial:/dev/ttyACM0, u
  */
 export async function resolveTargets(ctx: CliContext, selection: TargetSelection): Promise<ResolvedTargets> {
   const { serialNumbers, links, all } = selection;
-  if (serialNumbers.length === 0 && links.length === 0 && !all) throw new CliError(`no device named: ${HOW}`, EXIT.usage);
+  if (serialNumbers.length === 0 && links.length === 0 && !all) throw new CliError(t('cli:targets.noDevice'), EXIT.usage);
   for (const spec of links) {
     try {
       parseLinkSpec(spec);
     } catch (error) {
-      throw new CliError(`--link ${error instanceof Error ? error.message.replace(/\.$/, '') : String(error)}`, EXIT.usage);
+      throw new CliError(t('cli:targets.badLink', { reason: error instanceof Error ? error.message.replace(/\.$/, '') : String(error) }), EXIT.usage);
     }
   }
   if (serialNumbers.length === 0 && !all) return { targets: links.map((spec) => ({ kind: 'link', spec })), missing: [] };
@@ -50,7 +49,7 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
   const refuseShared = (serialNumber: string): boolean => {
     const refusal = sharedSerialRefusal(shared, serialNumber);
     if (!refusal) return false;
-    if (!refusedShared.has(serialNumber)) missing.push(`${serialNumber}: not started. ${refusal}`);
+    if (!refusedShared.has(serialNumber)) missing.push(t('cli:targets.notStarted', { serial: serialNumber, reason: refusal }));
     refusedShared.add(serialNumber);
     return true;
   };
@@ -60,7 +59,7 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
     if (found) targets.push({ kind: 'link', spec: found.link, serialNumber });
     else {
       const seen = identified.map((d) => d.identity.serialNumber);
-      missing.push(`${serialNumber}: no attached device answers as ${serialNumber}${seen.length > 0 ? ` (attached: ${seen.join(', ')})` : ' (no devices found)'}; check the cable, or name it with --link`);
+      missing.push(seen.length > 0 ? t('cli:targets.notAnswering', { serial: serialNumber, attached: seen.join(', ') }) : t('cli:targets.notAnsweringNone', { serial: serialNumber }));
     }
   }
   for (const device of identified) {
@@ -69,8 +68,8 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
   }
   for (const spec of links) {
     const device = attached.find((d) => d.link === spec);
-    if (device && device.identity === null) missing.push(`${spec}: ${device.error ?? 'no answer'}`);
+    if (device && device.identity === null) missing.push(`${spec}: ${device.error ?? t('cli:targets.noAnswer')}`);
   }
-  if (all && targets.length === 0 && missing.length === 0) throw new CliError('--all: no attached devices found; check the cables, or name devices with --link');
+  if (all && targets.length === 0 && missing.length === 0) throw new CliError(t('cli:targets.allNone'));
   return { targets, missing };
 }

@@ -13,8 +13,10 @@ import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../..
 import { openWorkstationLedger } from '../../../app/ledger';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
+import { t } from '../cli-language';
 
-const INTERFACE: Record<AttachedDevice['linkKind'], string> = { serial: 'USB serial', udp: 'IP (UDP)', ble: 'BLE' };
+/** How a device is attached, in the run's language (IP and BLE are the same words everywhere). */
+const interfaceText = (kind: AttachedDevice['linkKind']): string => (kind === 'serial' ? t('cli:list.interface.serial') : kind === 'udp' ? 'IP (UDP)' : 'BLE');
 /** Which protocol a device speaks, as the list shows it (docs/vendor-devices.md). */
 const PROTOCOL: Record<NonNullable<AttachedDevice['protocol']>, string> = { provisioner: 'Provisioner', vendor: 'FORT' };
 
@@ -22,7 +24,7 @@ export type Identified = AttachedDevice & { identity: DeviceIdentity };
 
 /** When the service last heard what a device runs, to the second, in UTC; "never" before the first time. */
 export function observedText(at: string | null): string {
-  return at === null ? 'never' : `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return at === null ? t('cli:list.observedNever') : `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** What listing told of an identified device: how it stands against the service, and what was confirmed. */
@@ -85,21 +87,31 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
     return exit;
   }
   if (devices.length === 0) {
-    ctx.out.line('No devices found. Plug one in (or start the simulator: npm run simulator -- --type EPC --serial EPC000101), or name an IP device with --link udp:ADDRESS.');
+    ctx.out.line(t('cli:list.none'));
     return EXIT.ok;
   }
   ctx.out.table(
-    ['CONNECTION', 'MODEL', 'INTERFACE', 'PROTOCOL', 'SERIAL NUMBER', 'FIRMWARE', 'STATE', 'COMMISSIONING', 'LAST OBSERVED'],
+    [
+      t('cli:list.header.connection'),
+      t('cli:list.header.model'),
+      t('cli:list.header.interface'),
+      t('cli:list.header.protocol'),
+      t('cli:list.header.serialNumber'),
+      t('cli:list.header.firmware'),
+      t('cli:list.header.state'),
+      t('cli:list.header.commissioning'),
+      t('cli:list.header.lastObserved'),
+    ],
     devices.map((d) => {
       const standing = standings.get(d.link);
       return [
         d.link,
         d.identity?.model ?? '?',
-        INTERFACE[d.linkKind],
+        interfaceText(d.linkKind),
         d.protocol ? PROTOCOL[d.protocol] : '?',
-        d.identity?.serialNumber ?? `? (${d.error ?? 'no answer'})`,
+        d.identity?.serialNumber ?? `? (${d.error ?? t('cli:targets.noAnswer')})`,
         d.identity?.firmwareVersion ?? '?',
-        standing ? SYNC_STATE_LABELS[standing.sync.state] : sharedReason(d) ? 'serial claimed twice' : '?',
+        standing ? SYNC_STATE_LABELS[standing.sync.state] : sharedReason(d) ? t('cli:list.serialClaimedTwice') : '?',
         ((c) => (c ? commissioningShortText(c) : '?'))(commissioningOfDevice(d)),
         standing ? observedText(standing.sync.lastObservedAt) : '',
       ];
@@ -108,7 +120,7 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
   for (const d of identified) {
     const standing = standings.get(d.link);
     for (const job of standing?.interrupted ?? []) {
-      ctx.out.note(`${d.identity.serialNumber}: the interrupted ${job.kind} job ${job.success ? 'took: confirmed as applied' : 'did not take: confirmed as failed'}`);
+      ctx.out.note(t('cli:list.interrupted', { serial: d.identity.serialNumber, kind: job.kind, success: String(job.success) }));
     }
     if (standing && standing.sync.state !== 'in-sync') ctx.out.note(`${d.identity.serialNumber}: ${standing.sync.text}`);
   }
@@ -132,7 +144,7 @@ async function reconcileListed(ctx: CliContext, identified: readonly Identified[
     latest = await latestFirmwareByType((await ctx.account()).client, identified.map((d) => d.identity.deviceType));
   } catch (err) {
     // The list itself is still worth showing; the JSON says "unknown" per device instead.
-    if (!ctx.out.json) ctx.out.note(`how the devices stand against the service is unknown: ${err instanceof Error ? err.message : String(err)}`);
+    if (!ctx.out.json) ctx.out.note(t('cli:list.standingUnknown', { reason: err instanceof Error ? err.message : String(err) }));
   }
   identified.forEach((d, i) => {
     const outcome = outcomes[i];
