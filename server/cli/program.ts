@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { apiKeyRoleSchema, regionSchema } from '../../domain/enums';
 import type { Database } from '../db/database';
@@ -13,11 +13,10 @@ import { addSecretsCommands } from './secrets-commands';
 import { securityEventSink } from './security-log';
 import { loadDefaultReleaseKey } from '../store/default-release-key';
 import { releaseDevice } from '../store/devices';
-import { upsertManufacturingRecords } from '../store/manufacturing';
 import { createOrganization, getOrganization, organizationIdSchema } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
 import { CliError, refusedWhenBusy } from './cli-error';
-import { parseManufacturingCsv } from './csv';
+import { ImportRefused, importManufacturingCsv } from './manufacturing-import';
 import { addDatabaseCommands } from './database-commands';
 import { addFirmwareCommands } from './firmware-commands';
 
@@ -146,18 +145,18 @@ export function buildProgram(io: CliIo): Command {
 
   const devices = program.command('devices').description('Manufacturing records and who holds a device.');
   devices.command('import').argument('<file>', 'CSV with the header serialNumber,deviceType,model')
-    .description('Import manufacturing records; nothing is imported when any line is wrong.')
+    .description('Import manufacturing records, streamed in batches in one transaction; nothing is imported when any line is wrong.')
     .action(async (file: string) => {
-      let text: string;
       try {
-        text = readFileSync(file, 'utf8');
+        accessSync(file, constants.R_OK);
       } catch (error) {
         throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
       }
-      const parsed = parseManufacturingCsv(text);
-      if (parsed.errors.length > 0) throw new CliError(`${file}: nothing imported.\n${parsed.errors.join('\n')}`);
-      const result = await withDatabase(storage(), (db) => db.transaction((tx) => upsertManufacturingRecords(tx, parsed.records)));
-      io.out(`imported ${parsed.records.length} manufacturing records (${result.inserted} new, ${result.updated} updated)\n`);
+      const result = await withDatabase(storage(), (db) => db.transaction((tx) => importManufacturingCsv(tx, file))).catch((error: unknown) => {
+        if (error instanceof ImportRefused) throw new CliError(`${file}: nothing imported.\n${error.errors.join('\n')}`);
+        throw error;
+      });
+      io.out(`imported ${result.inserted + result.updated} manufacturing records (${result.inserted} new, ${result.updated} updated)\n`);
     });
 
   devices.command('release').argument('<orgId>', 'the organization that holds the device').argument('<serialNumber>', 'the device')
