@@ -5,6 +5,7 @@ import { offlinePackageAccount, packagePaths } from '../../../app/packages';
 import { Outbox } from '../../../app/outbox/outbox';
 import { isPlainHttpOverNetwork } from '../../../app/session';
 import type { CliContext } from '../context';
+import { t } from '../cli-language';
 import { normalizeServiceUrl, readCredentials, removeCredentials, writeCredentials } from '../credentials';
 import { CliError, EXIT } from '../errors';
 
@@ -28,9 +29,9 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
  * not on the plant floor. The key is kept in a file only the user can read.
  */
 export async function login(ctx: CliContext, options: LoginOptions, stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
-  if (!options.url || !options.org) throw new CliError('login needs --url URL and --org ORGANIZATION (and --api-key KEY, $PROVISIONER_API_KEY or --api-key-stdin)', EXIT.usage);
+  if (!options.url || !options.org) throw new CliError(t('cli:login.needsUrlOrg'), EXIT.usage);
   const apiKey = options.apiKeyStdin ? await readStdin(stdin) : (options.apiKey ?? ctx.io.env.PROVISIONER_API_KEY);
-  if (!apiKey) throw new CliError('login needs the API key: --api-key KEY, $PROVISIONER_API_KEY, or --api-key-stdin', EXIT.usage);
+  if (!apiKey) throw new CliError(t('cli:login.needsKey'), EXIT.usage);
   let serviceUrl: string;
   try {
     serviceUrl = normalizeServiceUrl(options.url);
@@ -39,24 +40,25 @@ export async function login(ctx: CliContext, options: LoginOptions, stdin: NodeJ
   }
   if (isPlainHttpOverNetwork(serviceUrl)) {
     if (!options.insecure) {
-      throw new CliError(
-        `not logging in at ${serviceUrl}: over http:// the API key would cross the network unencrypted; use the service's https:// address (or --insecure if you accept that anyone on the network path can read the key)`,
-        EXIT.usage,
-      );
+      throw new CliError(t('cli:login.refusedInsecure', { url: serviceUrl }), EXIT.usage);
     }
-    const warning = `sending the API key to ${serviceUrl} over plain http (--insecure): anyone on the network path can read it and act with its role`;
+    const warning = t('cli:login.insecureWarning', { url: serviceUrl });
     if (ctx.out.json) ctx.out.jsonLine({ event: 'warning', message: warning });
     else ctx.io.stderr.write(`warning: ${warning}\n`);
   }
   const client = createServiceClient({ baseUrl: serviceUrl, orgId: options.org, apiKey, retry: { attempts: 2 } });
   const result = await client.apiKeys.validate(apiKey);
-  if (!result.valid) throw new CliError(`the service at ${serviceUrl} does not accept this API key; check it, or ask for a new one`);
+  if (!result.valid) throw new CliError(t('cli:login.notAccepted', { url: serviceUrl }));
   if (result.organizationId !== null && result.organizationId !== options.org) {
-    throw new CliError(`this API key belongs to organization ${result.organizationId}, not ${options.org}; log in with --org ${result.organizationId}`);
+    throw new CliError(t('cli:login.otherOrganization', { actual: result.organizationId, given: options.org }));
   }
   const path = await writeCredentials(ctx.dirs.config, { serviceUrl, orgId: options.org, apiKey, keyName: result.keyName, role: result.role });
   if (ctx.out.json) ctx.out.jsonLine({ loggedIn: true, serviceUrl, orgId: options.org, keyName: result.keyName, role: result.role, credentialsFile: path });
-  else ctx.out.line(`Logged in to organization ${options.org} at ${serviceUrl}${result.keyName ? ` with key ${result.keyName}` : ''}${result.role ? ` (role ${result.role})` : ''}. Key kept in ${path} (readable only by you).`);
+  else {
+    ctx.out.line(
+      t('cli:login.done', { org: options.org, url: serviceUrl, hasKeyName: result.keyName ? 'yes' : 'no', keyName: result.keyName ?? '', hasRole: result.role ? 'yes' : 'no', role: result.role ?? '', path }),
+    );
+  }
   return EXIT.ok;
 }
 
@@ -70,8 +72,8 @@ export async function logout(ctx: CliContext): Promise<number> {
   }
   if (ctx.out.json) ctx.out.jsonLine({ loggedOut: removed, pendingConfirmations: waiting });
   else {
-    ctx.out.line(removed ? `Logged out${current ? ` of organization ${current.orgId} at ${current.serviceUrl}` : ''}; commands now use the local workspace.` : 'Not logged in; commands use the local workspace.');
-    if (waiting > 0) ctx.out.note(`${waiting} confirmation${waiting === 1 ? '' : 's'} for that service still wait${waiting === 1 ? 's' : ''} in the outbox; they are sent after you log in there again`);
+    ctx.out.line(removed ? (current ? t('cli:logout.loggedOutOf', { org: current.orgId, url: current.serviceUrl }) : t('cli:logout.loggedOut')) : t('cli:logout.notLoggedIn'));
+    if (waiting > 0) ctx.out.note(t('cli:logout.waiting', { count: waiting }));
   }
   return EXIT.ok;
 }
@@ -104,19 +106,20 @@ export async function status(ctx: CliContext): Promise<number> {
     ctx.out.jsonLine({ account, dataDir: ctx.dirs.data, configDir: ctx.dirs.config, outbox: pending });
     return EXIT.ok;
   }
-  if (current) ctx.out.line(`Logged in to organization ${current.orgId} at ${current.serviceUrl}${current.role ? ` (role ${current.role})` : ''}.`);
+  if (current) ctx.out.line(t('cli:status.loggedIn', { org: current.orgId, url: current.serviceUrl, hasRole: current.role ? 'yes' : 'no', role: current.role ?? '' }));
   else if (offline) {
     ctx.out.line(
-      `Not signed in: working offline for organization ${offline.orgId} at ${offline.serviceUrl}, from a work package${offline.configurationName ? ` of "${offline.configurationName}"` : ''}. Nothing is sent anywhere until someone signs in (provisioner login).`,
+      t('cli:status.offline', {
+        org: offline.orgId,
+        url: offline.serviceUrl,
+        hasConfiguration: offline.configurationName ? 'yes' : 'no',
+        configuration: offline.configurationName ?? '',
+      }),
     );
-  } else ctx.out.line('Not logged in: commands use the local workspace (the embedded service with the demo organization).');
-  if (rootFingerprint) ctx.out.line(`Root key fingerprint: ${rootFingerprint} (a laptop never signed in imports this service's work packages with --root-fingerprint ${rootFingerprint}).`);
-  ctx.out.line(
-    pending.count === 0
-      ? 'Outbox: empty.'
-      : `Outbox: ${pending.count} confirmation${pending.count === 1 ? '' : 's'} waiting since ${pending.oldestCreatedAt}.`,
-  );
-  if (pending.rejected > 0) ctx.out.line(`Outbox: ${pending.rejected} refused by the service (see provisioner outbox list).`);
-  ctx.out.line(`Data: ${ctx.dirs.data}`);
+  } else ctx.out.line(t('cli:status.local'));
+  if (rootFingerprint) ctx.out.line(t('cli:status.rootFingerprint', { fingerprint: rootFingerprint }));
+  ctx.out.line(pending.count === 0 ? t('cli:status.outboxEmpty') : t('cli:status.outboxWaiting', { count: pending.count, since: pending.oldestCreatedAt ?? '' }));
+  if (pending.rejected > 0) ctx.out.line(t('cli:status.outboxRefused', { count: pending.rejected }));
+  ctx.out.line(t('cli:status.data', { dir: ctx.dirs.data }));
   return EXIT.ok;
 }
