@@ -7,7 +7,7 @@ import { parameterLabel, parameterValueLabel } from '../../../domain/parameter-l
 import type { ParameterValue } from '../../../domain/running-parameters';
 import { ReportFonts, type FontName } from './pdf-fonts';
 import type { CommissioningReport, ReportDevice, ReportLedgerEntry, ReportPerson, ReportSafetyParameter } from './report-model';
-import { commissioningStatusText, dateTimeText, deployStatusText, namesText, timeZoneShortName } from './report-words';
+import { commissioningStatusText, dateTimeText, deployStatusText, listText, namesText, timeZoneShortName } from './report-words';
 
 /**
  * The commissioning report as a PDF (pdf-lib, docs/decisions.md): A4, in the language asked for
@@ -194,7 +194,7 @@ class Phrases {
   }
 
   list(items: readonly string[]): string {
-    return new Intl.ListFormat(this.translator.locale, { type: 'unit', style: 'short' }).format(items);
+    return listText(items, this.translator);
   }
 }
 
@@ -418,7 +418,7 @@ export async function renderReportPdf(report: CommissioningReport, options: Repo
     [110, CONTENT - 110],
     [
       [{ text: words.t('report:summary.result') }, { text: words.t('report:summary.resultValue', { commissioned, total }), color: commissioned === total && commissioned > 0 ? GREEN : RED }],
-      [{ text: words.t('report:summary.workDoneBy') }, { text: people.length > 0 ? people.join('; ') : words.t('report:summary.noOne') }],
+      [{ text: words.t('report:summary.workDoneBy') }, { text: people.length > 0 ? people.join(words.t('report:peopleSeparator')) : words.t('report:summary.noOne') }],
       [{ text: words.t('report:summary.made') }, { text: words.t('report:summary.madeValue', { time: words.time(report.generatedAt) }) }],
       [{ text: words.t('report:summary.service') }, { text: report.service }],
       [

@@ -28,6 +28,14 @@ export function deployStatusText(status: string, words: ReportWords = english())
 }
 
 /**
+ * Items of a list that is not a sentence ("parameter verification, function test", "应用配置、功能测试"),
+ * joined by the language's own separator (Intl's lists say "and", which these lists do not mean).
+ */
+export function listText(items: readonly string[], words: ReportWords = english()): string {
+  return items.join(words.t('report:listSeparator'));
+}
+
+/**
  * A device's commissioning state in words, with the steps it still misses: "not commissioned: no
  * function test since the configuration was applied", "NICHT in Betrieb genommen: … (fehlt: …)".
  * The words of a failed step already name it; the rest still missing follow.
@@ -38,7 +46,7 @@ export function commissioningStatusText(state: CommissioningState, missing: read
   const named: CommissioningStep | null = state === 'not-commissioned' ? 'function test' : state === 'parameters-differ' ? 'parameter verification' : null;
   const rest = missing.filter((step) => step !== named).map((step) => words.t(`report:commissioningStep.${step}`));
   if (rest.length === 0) return status;
-  return words.t('report:commissioning.withMissing', { status, steps: new Intl.ListFormat(words.locale, { type: 'unit', style: 'short' }).format(rest) });
+  return words.t('report:commissioning.withMissing', { status, steps: listText(rest, words) });
 }
 
 /** The workstation's own time zone: the one a technician's watch shows. */

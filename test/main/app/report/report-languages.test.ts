@@ -106,6 +106,9 @@ describe('the commissioning report in another language', () => {
     expect(flat).toContain('安全超时');
     expect(flat).toMatch(/功能测试：通过/);
     expect(flat).toMatch(/状态：已调试/);
+    // A list in Chinese is joined with 、, not run together nor joined with a Latin comma.
+    expect(flat).toContain('（缺少：应用配置、参数验证、功能测试）');
+    expect(flat).toContain('Ada Lovelace（确认了 EPC000101 的参数）；以“bench key”登录服务');
     expect(text).toContain('EPC000101');
     expect(text).toContain('EPC000102');
     expect(text).toContain(REPORT_SYNC);
