@@ -59,12 +59,14 @@ interface TextFieldProps extends FieldFrameProps {
   value: string;
   onChange(value: string): void;
   placeholder?: string;
+  /** The placeholder is an example of data (an address), not words to translate. */
+  placeholderIsData?: boolean;
   type?: 'text' | 'password' | 'url' | 'email' | 'search';
   inputMode?: 'text' | 'numeric' | 'decimal';
   autoComplete?: string;
 }
 
-export function TextField({ value, onChange, placeholder, type = 'text', inputMode, autoComplete, ...frame }: TextFieldProps) {
+export function TextField({ value, onChange, placeholder, placeholderIsData, type = 'text', inputMode, autoComplete, ...frame }: TextFieldProps) {
   return (
     <FieldShell {...frame}>
       {(control) => (
@@ -75,6 +77,7 @@ export function TextField({ value, onChange, placeholder, type = 'text', inputMo
           inputMode={inputMode}
           value={value}
           placeholder={placeholder}
+          translate={placeholderIsData ? 'no' : undefined}
           autoComplete={autoComplete ?? 'off'}
           spellCheck={false}
           onChange={(e) => onChange(e.target.value)}

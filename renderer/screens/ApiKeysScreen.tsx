@@ -6,7 +6,7 @@ import { useQuery } from '../api/use-query';
 import { InlineSelect, SelectField } from '../components/fields';
 import { ListTable } from '../components/ListTable';
 import { Callout, ScreenHeader } from '../components/misc';
-import { useDateText } from '../components/use-date-text';
+import { Ago, DateTime } from '../components/DateText';
 import { runWithNotice } from '../stores/notices';
 import { signedIn, useCapability, useSession } from '../stores/session';
 
@@ -19,7 +19,6 @@ const PAGE_SIZE = 15;
 export function ApiKeysScreen() {
   const manage = useCapability('keys.manage');
   const { t } = useTranslation();
-  const dates = useDateText();
   const roleOptions = API_KEY_ROLES.map((value) => ({ value, label: t(`screens:role.${value}`) }));
   const ownKey = signedIn(useSession((s) => s.session))?.keyName ?? null;
   const [keyFormat, setKeyFormat] = useState<'None' | 'Masked'>('Masked');
@@ -66,8 +65,12 @@ export function ApiKeysScreen() {
                     onChange={(role) => void changeRole(k.name, role)}
                   />
                 </td>
-                <td>{dates.dateTime(k.createdAt)}</td>
-                <td>{dates.ago(k.lastUsedAt, Date.now())}</td>
+                <td>
+                  <DateTime iso={k.createdAt} />
+                </td>
+                <td>
+                  <Ago iso={k.lastUsedAt} now={Date.now()} />
+                </td>
               </tr>
             )}
             empty={t('screens:apiKeys.none')}

@@ -14,7 +14,7 @@ import { useListFilters } from '../components/use-list-filters';
 import { ConfigurationDesigner } from '../designer/ConfigurationDesigner';
 import { WorkPackageButton } from '../packages/WorkPackageButton';
 import { CommissioningReportButton } from '../accountability/CommissioningReportButton';
-import { useDateText } from '../components/use-date-text';
+import { DateTime } from '../components/DateText';
 import { violationText } from '../components/violation-text';
 import { useTranslator } from '../i18n/I18nProvider';
 import { useNavigation } from '../stores/navigation';
@@ -35,7 +35,6 @@ function ConfigurationList() {
   const deviceToAdd = useNavigation((s) => s.deviceToAdd);
   const list = useQuery('configurations.list', { search: search.trim() || undefined, sortOptions: sort, page, limit: PAGE_SIZE });
   const { t } = useTranslation();
-  const dates = useDateText();
 
   return (
     <section className="screen" aria-labelledby="screen-title">
@@ -74,7 +73,9 @@ function ConfigurationList() {
               </button>
             </td>
             <td className="num">{c.devices.length}</td>
-            <td>{dates.dateTime(c.lastEditedAt)}</td>
+            <td>
+              <DateTime iso={c.lastEditedAt} />
+            </td>
             <td className="actions-col">
               <button type="button" className="button button--quiet" onClick={() => open(c.id)} aria-label={t('screens:configurations.openNamed', { name: c.name })}>
                 {t('screens:configurations.open')}

@@ -13,7 +13,7 @@ import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScr
 import { Badge, Callout, type Tone } from '../components/misc';
 import { useBusyAction } from '../components/use-busy-action';
 import { useListFilters } from '../components/use-list-filters';
-import { useDateText } from '../components/use-date-text';
+import { DateTime } from '../components/DateText';
 import { useTranslator } from '../i18n/I18nProvider';
 import { commissioningCellText } from './commissioning-text';
 import { violationText } from '../components/violation-text';
@@ -47,7 +47,6 @@ export function DevicesScreen() {
   const [editing, setEditing] = useState<string | null>(null);
   const list = useQuery('devices.list', { search: search.trim() || undefined, configurableOnly: configurableOnly || undefined, page, limit: PAGE_SIZE });
   const { t } = useTranslation();
-  const dates = useDateText();
   // The service words a device's state in English: English shows its words; other languages say the
   // state in their own words and keep the service's, marked as English, for the details.
   const english = useTranslator().language === 'en';
@@ -132,7 +131,7 @@ export function DevicesScreen() {
               <td data-testid="registry-commissioning">
                 <CommissioningCell commissioning={d.commissioning} />
               </td>
-              <td data-testid="registry-observed">{d.sync.lastObservedAt ? <time dateTime={d.sync.lastObservedAt}>{dates.dateTime(d.sync.lastObservedAt)}</time> : <span className="muted">{t('screens:devices.never')}</span>}</td>
+              <td data-testid="registry-observed">{d.sync.lastObservedAt ? <DateTime iso={d.sync.lastObservedAt} /> : <span className="muted">{t('screens:devices.never')}</span>}</td>
               <td className="actions-col">
                 <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
                   {t('screens:devices.edit')}

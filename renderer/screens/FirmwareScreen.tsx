@@ -5,7 +5,7 @@ import { client, errorText } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, Loading, ScreenHeader } from '../components/misc';
-import { useDateText } from '../components/use-date-text';
+import { DateTime } from '../components/DateText';
 import { useLocaleFormat } from '../i18n/I18nProvider';
 import { notify } from '../stores/notices';
 
@@ -14,7 +14,6 @@ export function FirmwareScreen() {
   const overview = useQuery('firmware.overview', {});
   const [downloading, setDownloading] = useState<DeviceType[]>([]);
   const { t } = useTranslation();
-  const dates = useDateText();
   const format = useLocaleFormat();
 
   const download = async (types: readonly DeviceType[]) => {
@@ -69,7 +68,7 @@ export function FirmwareScreen() {
                             {c.version}
                           </span>
                           <span className="muted small">
-                            {format.bytes(c.size)} · {dates.dateTime(c.storedAt)}
+                            <data value={c.size}>{format.bytes(c.size)}</data> · <DateTime iso={c.storedAt} />
                           </span>
                         </li>
                       ))}
@@ -87,7 +86,9 @@ export function FirmwareScreen() {
                           <span className="mono" translate="no">
                             {p.fromVersion ?? t('screens:firmware.releaseNotCached')} → {p.toVersion ?? t('screens:firmware.releaseNotCached')}
                           </span>
-                          <span className="muted small">{format.bytes(p.size)}</span>
+                          <span className="muted small">
+                            <data value={p.size}>{format.bytes(p.size)}</data>
+                          </span>
                         </li>
                       ))}
                     </ul>

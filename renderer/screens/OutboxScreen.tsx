@@ -6,6 +6,7 @@ import { ListTable } from '../components/ListTable';
 import { saveFile } from '../components/save-file';
 import { Badge, Callout, ScreenHeader } from '../components/misc';
 import { useDateText } from '../components/use-date-text';
+import { Ago } from '../components/DateText';
 import { notify } from '../stores/notices';
 import { useOutbox } from '../stores/outbox';
 
@@ -75,11 +76,18 @@ export function OutboxScreen() {
             <td className="mono" translate="no">
               {e.serialNumber}
             </td>
-            <td>{e.summary}</td>
+            {/* The core's one line of what is confirmed: versions and syncIds, in its English. */}
+            <td translate="no" lang="en">
+              {e.summary}
+            </td>
             <td>{e.state === 'pending' ? <Badge tone="warn">{t('screens:outbox.pending')}</Badge> : <Badge tone="bad">{t('screens:outbox.rejected')}</Badge>}</td>
-            <td>{dates.ago(e.createdAt, now)}</td>
+            <td>
+              <Ago iso={e.createdAt} now={now} />
+            </td>
             <td className="num">{e.attempts}</td>
-            <td className="small">{e.lastError ?? '—'}</td>
+            <td className="small" translate="no" lang="en">
+              {e.lastError ?? '—'}
+            </td>
           </tr>
         )}
         empty={t('screens:outbox.empty')}

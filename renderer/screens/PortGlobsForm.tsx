@@ -44,10 +44,12 @@ export function PortGlobsForm() {
       </p>
       <label className="field">
         <span className="field__label">{t('screens:portGlobs.label')}</span>
-        <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} name="port-globs" />
+        <textarea rows={3} translate="no" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} name="port-globs" />
       </label>
       {current.data && current.data.fromEnvironment.length > 0 ? (
-        <p className="muted">{t('screens:portGlobs.fromEnvironment', { globs: current.data.fromEnvironment.join(', ') })}</p>
+        <p className="muted">
+          {t('screens:portGlobs.fromEnvironment', { globs: current.data.fromEnvironment.join(', ') })}
+        </p>
       ) : null}
       <button type="button" className="button button--secondary" disabled={saving.busy} onClick={() => void save()}>
         {t('screens:portGlobs.save')}

@@ -64,6 +64,7 @@ export function SignInScreen() {
             value={serviceUrl}
             onChange={setServiceUrl}
             placeholder="https://dcms.example.com"
+            placeholderIsData
             error={shown.serviceUrl}
             autoComplete="url"
           />

@@ -14,7 +14,7 @@ import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
 import { parseTextList } from '../designer/text-values';
 import { placeViolations } from '../designer/violations';
-import { useDateText } from '../components/use-date-text';
+import { DateTime } from '../components/DateText';
 import { useTranslator } from '../i18n/I18nProvider';
 import { inReaderLanguage, violationText } from '../components/violation-text';
 import { notify } from '../stores/notices';
@@ -23,7 +23,7 @@ const PAGE_SIZE = 15;
 
 /** The interfaces a template can be for, as the reader names them (Ethernet and Wifi are names). */
 function interfaceOptions(t: Translator['t']) {
-  return TEMPLATE_INTERFACES.map((value) => ({ value, label: value === 'None' ? t('screens:templates.interface.None') : value }));
+  return TEMPLATE_INTERFACES.map((value) => ({ value, label: value === 'None' ? t('screens:templates.interface.None') : value, isData: value !== 'None' }));
 }
 
 /** Reusable IP network settings (Ethernet or Wifi) that devices of a configuration can take. */
@@ -33,7 +33,6 @@ export function TemplatesScreen() {
   const [sortBy, setSortBy] = useState<TemplateSortBy>('Name');
   const [sortDirection, setSortDirection] = useState<SortDirection>('Ascending');
   const { t } = useTranslator();
-  const dates = useDateText();
   const list = useQuery('templates.list', { nameFilter: nameFilter.trim() || undefined, typeFilter: typeFilter || undefined, sortBy, sortDirection, page, limit: PAGE_SIZE });
 
   return (
@@ -60,7 +59,13 @@ export function TemplatesScreen() {
           <tr key={template.id}>
             <td translate="no">{template.ipNetworkTemplateName}</td>
             <td>
-              <Badge>{template.commInterface === 'None' ? t('screens:templates.interface.None') : template.commInterface}</Badge>
+              {template.commInterface === 'None' ? (
+                <Badge>{t('screens:templates.interface.None')}</Badge>
+              ) : (
+                <span translate="no">
+                  <Badge>{template.commInterface}</Badge>
+                </span>
+              )}
             </td>
             <td className="mono" translate="no">
               {template.netmask}
@@ -75,7 +80,9 @@ export function TemplatesScreen() {
               <span translate="no">{template.ssid ?? '—'}</span>
               {template.passwordSet ? <span className="muted small">{t('screens:templates.passwordSet')}</span> : null}
             </td>
-            <td>{dates.dateTime(template.lastEditedAt)}</td>
+            <td>
+              <DateTime iso={template.lastEditedAt} />
+            </td>
           </tr>
         )}
         empty={nameFilter || typeFilter ? t('screens:templates.noneMatch') : t('screens:templates.none')}

@@ -12,7 +12,7 @@ import { ACTIONS_COLUMN, ListTable, pagedListOf } from '../components/ListTable'
 import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScreenHeader';
 import { Badge, Callout } from '../components/misc';
 import { useListFilters } from '../components/use-list-filters';
-import { useDateText } from '../components/use-date-text';
+import { Ago } from '../components/DateText';
 import { violationText } from '../components/violation-text';
 import { useTranslator } from '../i18n/I18nProvider';
 import { notify, runWithNotice } from '../stores/notices';
@@ -24,7 +24,6 @@ const PAGE_SIZE = 15;
 export function UsersScreen() {
   const manage = useCapability('users.manage');
   const { t } = useTranslation();
-  const dates = useDateText();
   const roleOptions = USER_ROLES.map((value) => ({ value, label: t(`screens:role.${value}`) }));
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', active: '' as '' | 'true' | 'false' });
   const { search, active } = filters;
@@ -67,7 +66,9 @@ export function UsersScreen() {
                   <InlineSelect label={t('screens:users.roleOf', { email: u.email })} value={u.userRole} options={roleOptions} onChange={(role) => void changeRole(u.id, role)} />
                 </td>
                 <td>{u.isActive ? <Badge tone="ok">{t('screens:users.active')}</Badge> : <Badge>{t('screens:users.inactive')}</Badge>}</td>
-                <td>{dates.ago(u.lastActivityAt, Date.now())}</td>
+                <td>
+                  <Ago iso={u.lastActivityAt} now={Date.now()} />
+                </td>
                 <td className="actions-col">
                   <ActionButton variant="quiet" capability="users.manage" onClick={() => void remove(u.id, u.email)}>
                     {t('screens:users.remove')}

@@ -19,7 +19,17 @@ import { violationText } from '../../renderer/components/violation-text';
 import { ConfigurationDesigner } from '../../renderer/designer/ConfigurationDesigner';
 import { I18nProvider } from '../../renderer/i18n/I18nProvider';
 import { useLanguage } from '../../renderer/i18n/language';
+import { ApiKeysScreen } from '../../renderer/screens/ApiKeysScreen';
+import { ConfigurationsScreen } from '../../renderer/screens/ConfigurationsScreen';
 import { DevicesScreen } from '../../renderer/screens/DevicesScreen';
+import { FirmwareScreen } from '../../renderer/screens/FirmwareScreen';
+import { OutboxScreen } from '../../renderer/screens/OutboxScreen';
+import { PortGlobsForm } from '../../renderer/screens/PortGlobsForm';
+import { SignInScreen } from '../../renderer/screens/SignInScreen';
+import { TemplatesScreen } from '../../renderer/screens/TemplatesScreen';
+import { UsersScreen } from '../../renderer/screens/UsersScreen';
+import { useNavigation } from '../../renderer/stores/navigation';
+import { useOutbox } from '../../renderer/stores/outbox';
 import { useSession } from '../../renderer/stores/session';
 import { byLabel, mount, settle, typeInto, type Mounted } from './dom';
 import { FakeApi } from './fake-api';
@@ -195,11 +205,11 @@ function untranslated(root: HTMLElement): string[] {
     const text = node.textContent ?? '';
     const parent = node.parentElement;
     // Dates and times are Intl's, in <time>; data is marked translate="no".
-    if (!parent || parent.closest('[translate="no"], time, style, script') || !isWords(text)) continue;
+    if (!parent || parent.closest('[translate="no"], time, data, style, script') || !isWords(text)) continue;
     found.push(text.trim());
   }
   for (const element of root.querySelectorAll('[aria-label], [title], [placeholder]')) {
-    if (element.closest('[translate="no"]') || element.closest('.react-flow__panel, .react-flow__attribution')) continue;
+    if (element.closest('[translate="no"], time, data')) continue;
     for (const name of ['aria-label', 'title', 'placeholder']) {
       const value = element.getAttribute(name);
       if (value && isWords(value)) found.push(`${name}="${value}"`);
@@ -252,6 +262,60 @@ describe('under the pseudo-locale', () => {
     );
     await settle();
     expect(view.container.textContent).toContain('EPC000101');
+    expect(untranslated(view.container)).toEqual([]);
+  });
+
+  const at = '2026-01-02T08:00:00.000Z';
+  const screens: [string, () => JSX.Element, (api: FakeApi) => FakeApi][] = [
+    ['sign-in', () => <SignInScreen />, (api) => api],
+    ['configurations', () => <ConfigurationsScreen />, (api) => api.answer('configurations.list', { items: [{ ...lineThree, devices: [] }] as never, page: 1, limit: 15, totalCount: 1 })],
+    [
+      'firmware',
+      () => <FirmwareScreen />,
+      (api) =>
+        api.answer('firmware.overview', [
+          {
+            deviceType: 'EPC',
+            latestVersion: '1.1.0',
+            cached: [{ deviceType: 'EPC', version: '1.1.0', sha256: 'a'.repeat(64), size: 66_300, storedAt: at }],
+            patches: [{ fromVersion: null, toVersion: '1.1.0', size: 9_000 }],
+            latestCached: true,
+            error: null,
+          },
+          { deviceType: 'NSCP', latestVersion: '2.0.0', cached: [], patches: [], latestCached: false, error: null },
+        ]),
+    ],
+    [
+      'outbox',
+      () => <OutboxScreen />,
+      (api) =>
+        api
+          .answer('outbox.get', {
+            entries: [{ id: 'o1', kind: 'firmware', serialNumber: 'EPC000101', serviceUrl: 'http://127.0.0.1', orgId: 'org', state: 'pending', createdAt: at, attempts: 2, lastError: 'service unreachable', nextAttemptAt: null, summary: 'firmware 1.1.0 success' }],
+            pendingCount: 1,
+            rejectedCount: 0,
+            oldestPendingSince: at,
+          })
+          .answer('logs.recent', []),
+    ],
+    ['users', () => <UsersScreen />, (api) => api.answer('users.list', { items: [{ id: 'u1', email: 'ana@example.com', firstName: 'Ana', lastName: 'Ruiz', userRole: 'Operator', isActive: true, lastActivityAt: at, createdAt: at }] as never, page: 1, limit: 15, totalCount: 1 })],
+    ['API keys', () => <ApiKeysScreen />, (api) => api.answer('apiKeys.list', [{ name: 'line-3', role: 'Operator', key: '****abcd', createdAt: at, lastUsedAt: null }] as never)],
+    [
+      'network templates',
+      () => <TemplatesScreen />,
+      (api) => api.answer('templates.list', [{ id: 't1', ipNetworkTemplateName: 'Hall 2', commInterface: 'Wifi', netmask: '255.255.255.0', gatewayIpAddress: '10.0.0.1', nameservers: ['10.0.0.2'], ssid: 'hall2', passwordSet: true, lastEditedAt: at }] as never),
+    ],
+    ['port patterns', () => <PortGlobsForm />, (api) => api.answer('workbench.portGlobs', { saved: ['/dev/ttyRS485-*'], fromEnvironment: ['/tmp/sim/pty/*'] })],
+  ];
+
+  it.each(screens)('so does the %s screen', async (_name, screen, answers) => {
+    useNavigation.setState({ configurationId: null, deviceToAdd: null });
+    useOutbox.setState({ outbox: null, lines: [], sending: false, error: null });
+    answers(new FakeApi()).install();
+    speak('en-XA');
+    view = await mount(<I18nProvider>{screen()}</I18nProvider>);
+    await settle();
+    expect(view.container.textContent).toContain(PSEUDO_OPEN);
     expect(untranslated(view.container)).toEqual([]);
   });
 });
