@@ -189,5 +189,36 @@ describe('the pseudo-locale over every screen', () => {
       await until('the shift report', page.getByTestId('station-report'));
       await expectAllFromCatalogs('Station stopped');
     });
+
+    describe('screenshots to look at: the Workbench, the Station and the designer in German (light), Chinese (dark) and German in high contrast', () => {
+      for (const [language, theme] of [
+        ['de', 'light'],
+        ['zh', 'dark'],
+        ['de', 'high-contrast'],
+      ] as const) {
+        it(`${language}, ${theme}`, async () => {
+          await page.locator('.topbar__setting select').first().selectOption(language);
+          await page.locator(`html[lang="${language}"]`).waitFor(NO_LIMIT);
+          await page.getByTestId('theme-select').selectOption(theme);
+          const name = (screen: string) => `29-${language}-${theme}-${screen}`;
+          await go('workbench');
+          for (const device of BENCH) await until(`${device.serialNumber}'s row`, page.locator(`tr[data-serial="${device.serialNumber}"]`));
+          await settled(`the Workbench in ${language}`);
+          await world.shot(name('workbench'));
+          await go('station');
+          await until('the stopped shift', page.getByTestId('station-report'));
+          await settled(`the Station in ${language}`);
+          await world.shot(name('station'));
+          await go('configurations');
+          const open = page.locator('main td button', { hasText: CONFIGURATION });
+          await until(`${CONFIGURATION} in the list`, open);
+          await open.first().click();
+          await until('the system picture', page.getByTestId('topology-canvas'));
+          await settled(`the designer in ${language}`);
+          await world.shot(name('designer'));
+          expect(world.pageErrors).toEqual([]);
+        });
+      }
+    });
   });
 });

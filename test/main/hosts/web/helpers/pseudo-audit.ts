@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
  *
  * Text from a catalog is between ⟦ and ⟧ in en-XA (domain/i18n/pseudo.ts). Anything else with a
  * letter in it is an offender, unless it is data: under an element marked translate="no" (serial
- * numbers, names, versions, addresses), or figures with their units (12.5 kB/s, 37 %, 5 s).
+ * numbers, names, versions, addresses), a date inside <time datetime> (Intl writes it for the
+ * locale), or figures with their units (12.5 kB/s, 37 %, 5 s).
  * Hidden text (display: none, visibility: hidden, a closed <details>) is not seen and not judged;
  * text only a screen reader reads (the visually-hidden class) is judged, as it is read out.
  *
@@ -40,7 +41,8 @@ const AUDIT_IN_PAGE = `(() => {
     const flat = text.replace(/\\s+/g, ' ').trim();
     return flat.length > 90 ? \`\${flat.slice(0, 90)}…\` : flat;
   };
-  const isData = (element) => element.closest('[translate="no"]') !== null;
+  // Data: marked translate="no", or a date Intl wrote for the locale inside a <time datetime>.
+  const isData = (element) => element.closest('[translate="no"], time[datetime]') !== null;
   const outside = (text) => {
     // Innermost first: a message whose value is itself a message nests the marks.
     let rest = text;
