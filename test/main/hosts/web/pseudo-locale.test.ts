@@ -190,6 +190,15 @@ describe('the pseudo-locale over every screen', () => {
       await expectAllFromCatalogs('Station stopped');
     });
 
+    it("Workbench after the Station's jobs: finished rows, the parameters to confirm, a timeline", async () => {
+      await go('workbench');
+      await until('a parameter table', page.getByTestId('parameter-verification'));
+      const timeline = page.locator(`tr[data-serial="${BENCH[0]!.serialNumber}"] .actions-col button[aria-controls^="timeline-"]`);
+      await timeline.click();
+      await until('the timeline', page.locator('.job-timeline'));
+      await expectAllFromCatalogs('Workbench after jobs');
+    });
+
     describe('screenshots to look at: the Workbench, the Station and the designer in German (light), Chinese (dark) and German in high contrast', () => {
       for (const [language, theme] of [
         ['de', 'light'],
