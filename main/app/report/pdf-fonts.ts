@@ -17,8 +17,18 @@ import { StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage
 
 export type FontName = 'regular' | 'bold' | 'mono';
 
-/** Where Debian puts the CJK font, first the package we name in .ci/run and the README. */
-export const CJK_FONT_PATHS = ['/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf', '/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf'] as const;
+/**
+ * Where a CJK TrueType font is found: Debian's fonts-droid-fallback first (the package .ci/run and
+ * the README install), then plain .ttf files with Chinese glyphs that Windows and macOS ship, for
+ * the desktop app there (collections, .ttc, cannot be embedded as they are).
+ */
+export const CJK_FONT_PATHS = [
+  '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf',
+  '/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf',
+  'C:\\Windows\\Fonts\\simhei.ttf',
+  '/System/Library/Fonts/Supplemental/Arial Unicode.ttf',
+  '/Library/Fonts/Arial Unicode.ttf',
+] as const;
 
 /** Set to a .ttf or .otf file with Chinese glyphs to use it instead of the Debian package's. */
 export const CJK_FONT_VARIABLE = 'PROVISIONER_CJK_FONT';
