@@ -5,6 +5,7 @@ import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import { verifyRecord } from '../../../app/ledger/verify-record';
 import type { CliContext } from '../context';
+import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
 import { observedText, type Identified } from './device-list';
 import { deviceVerifyParameters } from './verify-parameters';
@@ -19,13 +20,13 @@ import { deviceVerifyParameters } from './verify-parameters';
 export async function deviceVerify(ctx: CliContext, serialNumbers: string[], options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string }): Promise<number> {
   const links = options.link ?? [];
   if (serialNumbers.length === 0 && links.length === 0 && !options.all) {
-    throw new CliError('no device named: name the device by serial number, by --link (serial:/dev/ttyACM0, udp:192.168.3.10, ble:ADDRESS), or use --all', EXIT.usage);
+    throw new CliError(t('cli:targets.noDevice'), EXIT.usage);
   }
   const attached = await ctx.finder().list({ extraLinks: links });
   const identified = attached.filter((d): d is Identified => d.identity !== null);
   const wanted = identified.filter((d) => options.all || serialNumbers.includes(d.identity.serialNumber) || links.includes(d.link));
   const missing = serialNumbers.filter((sn) => !identified.some((d) => d.identity.serialNumber === sn));
-  if (options.all && wanted.length === 0 && missing.length === 0) throw new CliError('--all: no attached devices found; check the cables, or name devices with --link');
+  if (options.all && wanted.length === 0 && missing.length === 0) throw new CliError(t('cli:targets.allNone'));
   if (options.parameters) return deviceVerifyParameters(ctx, wanted, missing, options);
 
   const { client } = await ctx.account();
@@ -50,10 +51,10 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify([...verdicts.map(({ device, sync }) => verdictJson(device, sync)), ...missing.map(missingJson)], null, 2));
   } else {
-    for (const { device, sync } of verdicts) ctx.out.line(`${device.identity.serialNumber}: ${sync.text} (last observed ${observedText(sync.lastObservedAt)})`);
-    for (const serialNumber of missing) ctx.out.error(`${serialNumber}: not attached; check the cable, or name it with --link`);
+    for (const { device, sync } of verdicts) ctx.out.line(t('cli:verify.verdict', { serial: device.identity.serialNumber, state: sync.text, observed: observedText(sync.lastObservedAt) }));
+    for (const serialNumber of missing) ctx.out.error(t('cli:verify.notAttached', { serial: serialNumber }));
     const behind = verdicts.filter((v) => v.sync.state !== 'in-sync').length + missing.length;
-    if (verdicts.length + missing.length > 1) ctx.out.line(behind === 0 ? `All ${verdicts.length} in sync.` : `${behind} of ${verdicts.length + missing.length} not in sync.`);
+    if (verdicts.length + missing.length > 1) ctx.out.line(behind === 0 ? t('cli:verify.allInSync', { count: verdicts.length }) : t('cli:verify.notInSync', { behind, total: verdicts.length + missing.length }));
   }
   return missing.length === 0 && verdicts.every((v) => v.sync.state === 'in-sync') ? EXIT.ok : EXIT.failed;
 }
@@ -79,7 +80,7 @@ async function readingOf(ctx: CliContext, device: Identified, record: DeviceReco
       await connection.close().catch(() => undefined);
     }
   } catch (error) {
-    ctx.out.note(`${serialNumber}: names no configuration file it holds, and its settings could not be read back: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.out.note(t('cli:verify.noReadBack', { serial: serialNumber, reason: error instanceof Error ? error.message : String(error) }));
     return identity;
   }
 }
@@ -99,7 +100,7 @@ async function recordVerdicts(ctx: CliContext, verdicts: readonly { device: Iden
       await ledger.append(verifyRecord({ serialNumber: device.identity.serialNumber, workstation, serviceUrl: account.serviceUrl, orgId: account.orgId, link: device.link, sync, at: new Date() }));
     }
   } catch (error) {
-    ctx.out.note(`The verify could not be written to this workstation's ledger: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.out.note(t('cli:verify.ledgerFailed', { reason: error instanceof Error ? error.message : String(error) }));
     return;
   }
   await sendLedger(ledger, account).catch(() => undefined);
