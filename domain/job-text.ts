@@ -6,32 +6,38 @@ import type { JobPhase, JobStep, JobView } from './jobs';
  * Pure functions (in the manner of etcher's progress-status.ts): no I/O, no clocks.
  */
 
-/** 1 kB = 1000 B, as line rates are counted (115200 baud moves 11.5 kB/s). */
-export function bytesText(bytes: number): string {
-  if (bytes < 1000) return `${Math.round(bytes)} B`;
-  if (bytes < 1_000_000) return `${trim(bytes / 1000)} kB`;
-  return `${trim(bytes / 1_000_000)} MB`;
+const ENGLISH_LOCALE: Pick<Words, 'locale'> = { locale: 'en-GB' };
+
+/** A figure with the reader's decimal mark ("11.5", "11,5"), never grouped: sizes here stay under 1000 of their unit. */
+function figure(value: number, fractionDigits: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, useGrouping: false }).format(value);
 }
 
-export function rateText(bytesPerSecond: number | null): string {
+/** 1 kB = 1000 B, as line rates are counted (115200 baud moves 11.5 kB/s; "11,5 kB/s" in German). */
+export function bytesText(bytes: number, words: Pick<Words, 'locale'> = ENGLISH_LOCALE): string {
+  const scaled = (value: number) => figure(value, value >= 100 ? 0 : 1, words.locale);
+  if (bytes < 1000) return `${figure(Math.round(bytes), 0, words.locale)} B`;
+  if (bytes < 1_000_000) return `${scaled(bytes / 1000)} kB`;
+  return `${scaled(bytes / 1_000_000)} MB`;
+}
+
+export function rateText(bytesPerSecond: number | null, words: Pick<Words, 'locale'> = ENGLISH_LOCALE): string {
   if (bytesPerSecond === null || !Number.isFinite(bytesPerSecond) || bytesPerSecond <= 0) return '';
-  return `${bytesText(bytesPerSecond)}/s`;
+  return `${bytesText(bytesPerSecond, words)}/s`;
 }
 
-/** 3 s, 45 s, 1 min 12 s, 2 h 5 min. */
-export function durationText(seconds: number): string {
+/** 3 s, 45 s, 1 min 12 s, 2 h 5 min; "1 分 12 秒" in Chinese (the `domain` catalog's `duration.*`). */
+export function durationText(seconds: number, words: Words = englishWords()): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return words.t('domain:duration.seconds', { seconds: s });
   if (s < 3600) {
     const rest = s % 60;
-    return rest === 0 ? `${Math.floor(s / 60)} min` : `${Math.floor(s / 60)} min ${rest} s`;
+    const minutes = Math.floor(s / 60);
+    return rest === 0 ? words.t('domain:duration.minutes', { minutes }) : words.t('domain:duration.minutesSeconds', { minutes, seconds: rest });
   }
+  const hours = Math.floor(s / 3600);
   const minutes = Math.round((s % 3600) / 60);
-  return minutes === 0 ? `${Math.floor(s / 3600)} h` : `${Math.floor(s / 3600)} h ${minutes} min`;
-}
-
-function trim(value: number): string {
-  return value >= 100 ? value.toFixed(0) : value.toFixed(1);
+  return minutes === 0 ? words.t('domain:duration.hours', { hours }) : words.t('domain:duration.hoursMinutes', { hours, minutes });
 }
 
 /** "Uploading firmware 2.4.1", "Firmware 2.4.1 wird übertragen", "Waiting for the device to restart". */
@@ -62,7 +68,7 @@ export const STALL_NOTICE_MS = 5000;
 export function silenceText(job: Pick<JobView, 'phase' | 'silentSeconds'>, words: Words = englishWords()): string {
   if (job.phase !== 'uploading' && job.phase !== 'downloading') return '';
   if (job.silentSeconds === undefined || job.silentSeconds === null) return '';
-  return words.t('domain:silence', { from: job.phase === 'uploading' ? 'device' : 'service', duration: durationText(job.silentSeconds) });
+  return words.t('domain:silence', { from: job.phase === 'uploading' ? 'device' : 'service', duration: durationText(job.silentSeconds, words) });
 }
 
 /** Seconds left in the current transfer at the current rate; null when not measurable (or silent: the time left stops counting). */

@@ -4,7 +4,7 @@ import { CAN_MODES, DEVICE_ROLES, INPUT_CONFIGURATIONS } from '../../../domain/e
 import { fieldLabel, LABELLED_FIELDS } from '../../../domain/field-labels';
 import { CATALOGS, createTranslator, LANGUAGES } from '../../../domain/i18n/index.js';
 import { JOB_STEP_KINDS, STEP_STATUSES, stepName, stepStatusLabel } from '../../../domain/job-steps';
-import { phaseText, silenceText } from '../../../domain/job-text';
+import { bytesText, durationText, phaseText, rateText, silenceText } from '../../../domain/job-text';
 import { JOB_PHASES } from '../../../domain/jobs';
 import { parameterGroupLabel, parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
 import { FIXED_PARAMETER_KEYS, PARAMETER_GROUPS, parameterDefinition, type ParameterGroup } from '../../../domain/running-parameters';
@@ -49,6 +49,7 @@ describe('the domain words in every language', () => {
     for (const status of STEP_STATUSES) stepStatusLabel(status, recording);
     for (const phase of JOB_PHASES) phaseText(phase, 'firmware', {}, recording);
     silenceText({ phase: 'uploading', silentSeconds: 5 }, recording);
+    for (const seconds of [5, 60, 72, 3600, 3900]) durationText(seconds, recording);
     expect(Object.keys(CATALOGS.en.domain).filter((key) => !used.has(key))).toEqual([]);
   });
 });
@@ -89,6 +90,12 @@ describe('German and Chinese', () => {
     expect(phaseText('uploading', 'firmware', { version: '2.4.1' }, de)).toBe('Firmware 2.4.1 wird übertragen');
     expect(choiceList(['CANopen', 'J1939', 'Keiner'], de)).toBe('CANopen, J1939 oder Keiner');
     expect(choiceList(['A', 'B', 'C'], zh)).toBe('A、B或C');
+    expect(durationText(72, zh)).toBe('1 分 12 秒');
+    expect(durationText(3900, de)).toBe('1 h 5 min');
+    expect(silenceText({ phase: 'uploading', silentSeconds: 5 }, zh)).toBe('设备已 5 秒无应答：请检查线缆');
+    expect(bytesText(11_520, de)).toBe('11,5 kB');
+    expect(rateText(11_520, zh)).toBe('11.5 kB/s');
+    expect(bytesText(11_520)).toBe('11.5 kB');
   });
 
   it('every enum value has a label in each table', () => {
