@@ -10,31 +10,40 @@ import type { CliContext } from './context';
 import { ask, interactive } from './commands/function-test';
 import { recordParameterVerifications } from './commands/verify-parameters';
 import type { JobSnapshot } from '../../app/jobs';
+import { parameterGroupLabel, parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
+import { SOURCE_LANGUAGE } from '../../../domain/i18n/index.js';
+import { cliTranslator, t } from './cli-language';
 
 /**
  * The parameter table as the CLI prints it (issue 26): parameter, intended, running on the device,
  * grouped, each row marked; both checksums short (the safety signature); what to do on a mismatch.
  */
 export function parameterTableLines(serialNumber: string, comparison: ParameterComparison): string[] {
-  const width = Math.max(...comparison.rows.map((row) => row.label.length), 9);
-  const valueWidth = Math.max(...comparison.rows.map((row) => parameterValueText(row.intended, row.unit, row.key).length), 8);
-  const lines = [`${serialNumber}: parameters ${comparison.match ? 'match the configuration' : 'DIFFER from the configuration'}`];
-  lines.push(`  ${'parameter'.padEnd(width)}  ${'intended'.padEnd(valueWidth)}  running on the device`);
+  const translator = cliTranslator();
+  const { t } = translator;
+  // English keeps the domain's own English words; another language the translated ones (domain namespace).
+  const english = translator.language === SOURCE_LANGUAGE;
+  const label = (row: ParameterComparison['rows'][number]) => (english ? row.label : parameterLabel(row.key, translator));
+  const value = (v: ParameterComparison['rows'][number]['intended'], unit: string, key: string) => (english ? parameterValueText(v, unit, key) : parameterValueLabel(v, unit, key, translator));
+  const width = Math.max(...comparison.rows.map((row) => label(row).length), t('cli:params.header.parameter').length);
+  const valueWidth = Math.max(...comparison.rows.map((row) => value(row.intended, row.unit, row.key).length), t('cli:params.header.intended').length);
+  const lines = [t('cli:params.headline', { serial: serialNumber, match: comparison.match ? 'yes' : 'no' })];
+  lines.push(`  ${t('cli:params.header.parameter').padEnd(width)}  ${t('cli:params.header.intended').padEnd(valueWidth)}  ${t('cli:params.header.running')}`);
   let group: string | undefined;
   for (const row of comparison.rows) {
     if (row.group !== group) {
       group = row.group;
-      lines.push(`  ${PARAMETER_GROUPS[row.group]}`);
+      lines.push(`  ${english ? PARAMETER_GROUPS[row.group] : parameterGroupLabel(row.group, translator)}`);
     }
     const mark = row.match ? ' ' : '✗';
-    lines.push(`${mark} ${row.label.padEnd(width)}  ${parameterValueText(row.intended, row.unit, row.key).padEnd(valueWidth)}  ${parameterValueText(row.running, row.unit, row.key)}${row.match ? '' : '   ← differs'}`);
+    lines.push(`${mark} ${label(row).padEnd(width)}  ${value(row.intended, row.unit, row.key).padEnd(valueWidth)}  ${value(row.running, row.unit, row.key)}${row.match ? '' : `   ${t('cli:params.differs')}`}`);
   }
-  const by = comparison.checksumBy === 'device' ? 'computed by the device' : 'computed by this tool from the values read (the device reports none)';
-  lines.push(`  checksum intended  ${shortChecksum(comparison.intendedChecksum)}  (this tool, from the configuration file)`);
-  lines.push(`  checksum running   ${shortChecksum(comparison.runningChecksum)}  (${by})${comparison.checksumsMatch ? '' : '   ✗ the checksums differ'}`);
-  if (!comparison.runningChecksumConsistent) lines.push("  ✗ the device's checksum is not that of the values it reported");
+  const by = comparison.checksumBy === 'device' ? t('cli:params.checksumBy.device') : t('cli:params.checksumBy.tool');
+  lines.push(`  ${t('cli:params.checksumIntended', { checksum: shortChecksum(comparison.intendedChecksum) })}`);
+  lines.push(`  ${t('cli:params.checksumRunning', { checksum: shortChecksum(comparison.runningChecksum), by })}${comparison.checksumsMatch ? '' : `   ${t('cli:params.checksumsDiffer')}`}`);
+  if (!comparison.runningChecksumConsistent) lines.push(`  ${t('cli:params.inconsistent')}`);
   const advice = parameterMismatchAdvice(comparison);
-  if (advice) lines.push(`  What to do: ${advice}`);
+  if (advice) lines.push(`  ${t('cli:params.whatToDo', { advice })}`);
   return lines;
 }
 
@@ -64,7 +73,7 @@ export async function technicianName(ctx: CliContext, given: string | undefined)
   if (name !== '') return name.slice(0, 200);
   if (!interactive(ctx)) return null;
   for (let i = 0; i < 3; i += 1) {
-    const answer = (await ask('Your name (the technician who confirms): ')).trim();
+    const answer = (await ask(t('cli:params.askName'))).trim();
     if (answer !== '') return answer.slice(0, 200);
   }
   return null;
@@ -77,10 +86,10 @@ export async function technicianName(ctx: CliContext, given: string | undefined)
 export async function confirmParameters(ctx: CliContext, comparison: ParameterComparison, given: string | undefined): Promise<string | null> {
   if (given !== undefined) return confirmationRefusal(comparison, given);
   if (!comparison.match) return confirmationRefusal(comparison, '');
-  if (!interactive(ctx)) return 'no one confirmed the parameters: run it at a terminal, or give --confirm-checksum with the 8 digits of the running checksum';
+  if (!interactive(ctx)) return t('cli:params.nobodyConfirmed');
   let refusal: string | null = 'not confirmed';
   for (let i = 0; i < 3 && refusal !== null; i += 1) {
-    refusal = confirmationRefusal(comparison, await ask('Compare the values above with what you intended, then type the running checksum to confirm (8 hex digits): '));
+    refusal = confirmationRefusal(comparison, await ask(t('cli:params.askChecksum')));
     if (refusal !== null) ctx.out.error(refusal);
   }
   return refusal;
@@ -115,22 +124,22 @@ export async function confirmAppliedParameters(ctx: CliContext, finals: readonly
     const refusal = await confirmParameters(ctx, comparison, options.confirmChecksum);
     const person = refusal === null ? await technicianName(ctx, options.technician) : null;
     if (refusal === null && person === null) {
-      ctx.out.error(`${serialNumber}: a confirmation names the person who gives it: add --technician "Your Name" (or set PROVISIONER_TECHNICIAN)`);
+      ctx.out.error(t('cli:params.needsName', { serial: serialNumber }));
       await recordParameterVerifications(ctx, [verified], null, null);
       accepted = false;
       continue;
     }
     if (refusal !== null) {
       const nobody = options.confirmChecksum === undefined && !interactive(ctx);
-      if (nobody) ctx.out.note(`${serialNumber}: parameters not confirmed (${refusal}); it is not commissioned until a person confirms them`);
-      else ctx.out.error(`${serialNumber}: confirmation refused: ${refusal}`);
+      if (nobody) ctx.out.note(t('cli:params.notConfirmed', { serial: serialNumber, reason: refusal }));
+      else ctx.out.error(t('cli:params.refused', { serial: serialNumber, reason: refusal }));
       await recordParameterVerifications(ctx, [verified], await technicianName(ctx, options.technician), null);
       if (!nobody) accepted = false;
       continue;
     }
     await recordParameterVerifications(ctx, [verified], person, { person: person!, at: new Date() });
     if (ctx.out.json) ctx.out.jsonLine({ event: 'parameters-confirmed', serialNumber, confirmedBy: person, checksum: shortChecksum(comparison.runningChecksum) });
-    else ctx.out.line(`${serialNumber}: parameters confirmed by ${person} (checksum ${shortChecksum(comparison.runningChecksum)})`);
+    else ctx.out.line(t('cli:params.confirmed', { serial: serialNumber, person: person ?? '', checksum: shortChecksum(comparison.runningChecksum) }));
   }
   return accepted;
 }
