@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import type { Capability } from '../../contract/index';
-import { useCapability } from '../stores/session';
+import { useCapabilityInReaderLanguage } from './use-capability';
 
 interface ActionButtonProps {
   children: ReactNode;
@@ -23,7 +23,7 @@ interface ActionButtonProps {
  * in the tab order (aria-disabled, not disabled) so a keyboard user reaches it and hears why.
  */
 export function ActionButton({ children, onClick, capability, disabledReason, variant = 'secondary', busy, type = 'button', className, showReason, name }: ActionButtonProps) {
-  const role = useCapability(capability ?? 'configurations.read');
+  const role = useCapabilityInReaderLanguage(capability ?? 'configurations.read');
   const reasonId = useId();
   const roleReason = capability && !role.allowed ? role.reason : null;
   const reason = roleReason ?? disabledReason ?? null;

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { Capability } from '../../contract/index';
-import { useCapability } from '../stores/session';
+import { useCapabilityInReaderLanguage } from './use-capability';
 import { ActionButton } from './ActionButton';
 import { ScreenHeader } from './misc';
 
@@ -26,7 +26,7 @@ interface ListScreenHeaderProps {
 /** A list screen's header with the primary button that opens its create form. */
 export function ListScreenHeader({ title, capability, actionLabel, explainRefusal, form, onDone }: ListScreenHeaderProps) {
   const [open, setOpen] = useState(false);
-  const role = useCapability(capability);
+  const role = useCapabilityInReaderLanguage(capability);
   const onClose = () => setOpen(false);
   return (
     <>

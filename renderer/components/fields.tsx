@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import './long-words.css';
 
 /**
  * Form fields with the label above, the control, then the hint or the error right below it: the

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import './long-words.css';
 import type { Violation } from '../../domain/violations';
 import { useTranslator } from '../i18n/I18nProvider';
 import { violationText } from './violation-text';

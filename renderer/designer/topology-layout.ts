@@ -1,8 +1,9 @@
 import dagre from '@dagrejs/dagre';
 import type { RoleGroup, Topology } from './topology';
 
-export const NODE_WIDTH = 220;
-export const NODE_HEIGHT = 96;
+/** Room for a role's longer words in French or German ("Émetteur d'arrêt d'urgence") on a second line. */
+export const NODE_WIDTH = 240;
+export const NODE_HEIGHT = 112;
 const COLUMN_GAP = 200;
 const ROW_GAP = 32;
 

@@ -8,7 +8,8 @@ import { ListTable } from '../components/ListTable';
 import { Callout, ScreenHeader } from '../components/misc';
 import { Ago, DateTime } from '../components/DateText';
 import { runWithNotice } from '../stores/notices';
-import { signedIn, useCapability, useSession } from '../stores/session';
+import { signedIn, useSession } from '../stores/session';
+import { useCapabilityInReaderLanguage } from '../components/use-capability';
 
 const PAGE_SIZE = 15;
 
@@ -17,7 +18,7 @@ const PAGE_SIZE = 15;
  * operator command, not here; whole keys are never shown (Masked at most).
  */
 export function ApiKeysScreen() {
-  const manage = useCapability('keys.manage');
+  const manage = useCapabilityInReaderLanguage('keys.manage');
   const { t } = useTranslation();
   const roleOptions = API_KEY_ROLES.map((value) => ({ value, label: t(`screens:role.${value}`) }));
   const ownKey = signedIn(useSession((s) => s.session))?.keyName ?? null;

@@ -16,13 +16,13 @@ import { Ago } from '../components/DateText';
 import { violationText } from '../components/violation-text';
 import { useTranslator } from '../i18n/I18nProvider';
 import { notify, runWithNotice } from '../stores/notices';
-import { useCapability } from '../stores/session';
+import { useCapabilityInReaderLanguage } from '../components/use-capability';
 
 const PAGE_SIZE = 15;
 
 /** The people of the organization and their roles. Admins only. */
 export function UsersScreen() {
-  const manage = useCapability('users.manage');
+  const manage = useCapabilityInReaderLanguage('users.manage');
   const { t } = useTranslation();
   const roleOptions = USER_ROLES.map((value) => ({ value, label: t(`screens:role.${value}`) }));
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', active: '' as '' | 'true' | 'false' });
