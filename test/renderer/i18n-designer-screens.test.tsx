@@ -319,3 +319,29 @@ describe('under the pseudo-locale', () => {
     expect(untranslated(view.container)).toEqual([]);
   });
 });
+
+describe('a refused action says why in the reader’s language', () => {
+  it('English keeps the core’s reason; German says it by the capability and the key’s role', async () => {
+    useSession.setState({ session: session('Operator'), busy: false, error: null });
+    installDesignerApi();
+    speak('en');
+    view = await mount(
+      <I18nProvider>
+        <ConfigurationDesigner id={lineThree.id} />
+      </I18nProvider>,
+    );
+    await settle();
+    const refusal = () => view!.container.querySelector('.screen-header button[aria-disabled="true"]')?.getAttribute('title');
+    expect(refusal()).toBe("Your key's role Operator may not create or change configurations; Admin or ConfigManager may.");
+    view.unmount();
+
+    speak('de');
+    view = await mount(
+      <I18nProvider>
+        <ConfigurationDesigner id={lineThree.id} />
+      </I18nProvider>,
+    );
+    await settle();
+    expect(refusal()).toBe('Die Rolle Bediener Ihres Schlüssels darf Konfigurationen nicht anlegen oder ändern.');
+  });
+});
