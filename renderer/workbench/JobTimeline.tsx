@@ -8,6 +8,7 @@ import { useQuery } from '../api/use-query';
 import { actionText } from '../format/progress-status';
 import { useLocaleFormat, useTranslator } from '../i18n/I18nProvider';
 import { toneClass } from './StepOutcome';
+import { stepSummaryText } from './step-words';
 import './workbench.css';
 
 /**
@@ -58,7 +59,7 @@ export function JobTimeline({ device, version }: { device: string; version: stri
                       {stepName(step, words)}
                     </td>
                     <td className="job-timeline__result">
-                      <span aria-hidden="true">{stepMark(step.status)}</span> {step.summary}
+                      <span aria-hidden="true">{stepMark(step.status)}</span> {stepSummaryText(step.summary, words)}
                       {step.reason ? `: ${step.reason}` : ''}
                       {step.errorCode ? (
                         <div className="muted small">

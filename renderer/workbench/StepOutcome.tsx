@@ -6,6 +6,7 @@ import { errorAdvice } from '../../domain/job-errors';
 import { ProgressCell } from '../components/ProgressCell';
 import { cancelledSentence } from '../format/cancelled-text';
 import { useTranslator } from '../i18n/I18nProvider';
+import { stepSummaryText } from './step-words';
 import './workbench.css';
 
 /** The Badge/Callout tone a job's worst step gives its row. */
@@ -68,13 +69,14 @@ export function StepOutcome({ job, label }: { job: JobView; label: string }) {
 }
 
 function StepLine({ step }: { step: JobStepResult }) {
+  const words = useTranslator();
   const advice = step.errorCode ? errorAdvice(step.errorCode) : null;
   return (
     <li className={`step-outcome__step step-outcome__step--${step.status}`} data-step={step.step} data-status={step.status}>
       <span className="step-outcome__mark" aria-hidden="true">
         {stepMark(step.status)}
       </span>{' '}
-      <span className="step-outcome__summary">{step.summary}</span>
+      <span className="step-outcome__summary">{stepSummaryText(step.summary, words)}</span>
       {step.reason ? <span className="step-outcome__reason">: {step.reason}</span> : null}
       {advice || step.errorCode ? (
         <span className="step-outcome__advice muted small">
