@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Queryable } from '../db/database';
 import type { ManufacturingRecord } from '../store/manufacturing';
 import { headerProblem, parseRecordLine } from './csv';
@@ -42,15 +41,11 @@ export async function importManufacturingCsv(tx: Queryable, file: string): Promi
     batch = [];
   };
 
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const line of linesOf(file)) {
     totals.lines += 1;
     if (totals.lines === 1) {
       const problem = headerProblem(line);
-      if (problem) {
-        lines.close();
-        throw new ImportRefused([problem]);
-      }
+      if (problem) throw new ImportRefused([problem]);
       continue;
     }
     const parsed = parseRecordLine(line, totals.lines);
@@ -66,6 +61,22 @@ export async function importManufacturingCsv(tx: Queryable, file: string): Promi
     throw new ImportRefused(more > 0 ? [...errors, `… and ${more} more bad lines`] : errors);
   }
   return totals;
+}
+
+/**
+ * The file's lines (without their \n or \r\n), read a chunk at a time as they are consumed: the
+ * stream's async iterator asks for the next chunk only when the lines of this one are taken, so a
+ * slow database holds the file back instead of its lines piling up in memory (node:readline's
+ * iterator queued them: the import's peak RSS grew with the file).
+ */
+export async function* linesOf(file: string): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 })) {
+    const lines = `${rest}${chunk as string}`.split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+  }
+  if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
 }
 
 /**
