@@ -39,15 +39,17 @@ export function ListTable<Row>({ columns, rows, row, empty, loading, error, erro
           {error}
         </Callout>
       ) : null}
-      <table className={compact ? 'table table--compact' : 'table'} aria-busy={loading}>
-        <thead>
-          <tr>{columns.map(heading)}</tr>
-        </thead>
-        <tbody>
-          {rows?.map(row)}
-          {rows && rows.length === 0 ? <EmptyRow columns={columns.length}>{empty}</EmptyRow> : null}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className={compact ? 'table table--compact' : 'table'} aria-busy={loading}>
+          <thead>
+            <tr>{columns.map(heading)}</tr>
+          </thead>
+          <tbody>
+            {rows?.map(row)}
+            {rows && rows.length === 0 ? <EmptyRow columns={columns.length}>{empty}</EmptyRow> : null}
+          </tbody>
+        </table>
+      </div>
       {rows && pager ? <Pager {...pager} /> : null}
     </>
   );
