@@ -63,7 +63,7 @@ export function JobTimeline({ device, version }: { device: string; version: stri
                       {step.reason ? `: ${step.reason}` : ''}
                       {step.errorCode ? (
                         <div className="muted small">
-                          {errorAdvice(step.errorCode) ?? ''} <span className="mono">({step.errorCode})</span>
+                          {errorAdvice(step.errorCode, words) ?? ''} <span className="mono">({step.errorCode})</span>
                         </div>
                       ) : null}
                     </td>

@@ -70,7 +70,7 @@ export function StepOutcome({ job, label }: { job: JobView; label: string }) {
 
 function StepLine({ step }: { step: JobStepResult }) {
   const words = useTranslator();
-  const advice = step.errorCode ? errorAdvice(step.errorCode) : null;
+  const advice = step.errorCode ? errorAdvice(step.errorCode, words) : null;
   return (
     <li className={`step-outcome__step step-outcome__step--${step.status}`} data-step={step.step} data-status={step.status}>
       <span className="step-outcome__mark" aria-hidden="true">
