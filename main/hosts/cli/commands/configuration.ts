@@ -7,6 +7,7 @@ import { provisioningPaths } from '../../../app/jobs';
 import { ConfigFileStore } from '../../../app/jobs/config-file-store';
 import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
 import type { CliContext } from '../context';
+import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
@@ -29,7 +30,7 @@ export async function configurationDownload(ctx: CliContext, serialNumber: strin
   const accountDirs = provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId);
   const decoded = await refusedUnlessChecked('configuration file', async () => {
     const rootKey = (await new SigningKeyStore({ dir: accountDirs.keys }).get(account.client)).key;
-    if (!rootKey) throw new CliError("the configuration file was not saved: the service's root key is not known, so its signature cannot be checked", EXIT.failed);
+    if (!rootKey) throw new CliError(t('cli:configuration.noRootKey'), EXIT.failed);
     const verified = verifyConfigFile(bytes, { rootKeyPem: rootKey.publicKeyPem, expectedSerialNumber: serialNumber });
     if (verified.orgId !== account.orgId) throw new FileFormatError('CONFIG_WRONG_ORGANIZATION', `It is a file of organization ${verified.orgId}, not of ${account.orgId} (signed in)`);
     return verified;
@@ -40,7 +41,7 @@ export async function configurationDownload(ctx: CliContext, serialNumber: strin
   const syncId = fetched.syncId ?? decoded.syncId;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (ctx.out.json) ctx.out.jsonLine({ serialNumber, path, syncId, size: bytes.length, sha256 });
-  else ctx.out.line(`${serialNumber}: saved ${path} (${bytes.length} bytes, syncId ${syncId}${decoded.content.blank ? ', blank' : ''})`);
+  else ctx.out.line(t('cli:configuration.saved', { serial: serialNumber, path, size: bytes.length, syncId, blank: decoded.content.blank ? 'yes' : 'no' }));
   return EXIT.ok;
 }
 
@@ -88,10 +89,10 @@ async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[
       continue;
     }
     ctx.out.line(`${serialNumber}: ${changeBasis(plan)} → ${plan.syncId}`);
-    if (plan.inSync) ctx.out.line('  already in sync: nothing would change');
-    else if (plan.changes.length === 0) ctx.out.line('  the same settings: nothing would change');
+    if (plan.inSync) ctx.out.line(`  ${t('cli:dryRun.inSync')}`);
+    else if (plan.changes.length === 0) ctx.out.line(`  ${t('cli:dryRun.sameSettings')}`);
     for (const change of plan.changes) ctx.out.line(`  ${change.text}`);
   }
-  if (!ctx.out.json) ctx.out.line('Dry run: nothing was applied.');
+  if (!ctx.out.json) ctx.out.line(t('cli:dryRun.done'));
   return EXIT.ok;
 }

@@ -9,10 +9,11 @@ import { checkFirmwareSignature } from '../../../app/cache/firmware-signature';
 import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
 import type { UpdateOptions } from './configuration';
 import { confirmAppliedParameters } from '../parameter-table';
+import { t } from '../cli-language';
 
 export function deviceTypeArgument(value: string): DeviceType {
   const upper = value.toUpperCase();
-  if (!(DEVICE_TYPES as readonly string[]).includes(upper)) throw new CliError(`unknown device type "${value}"; use one of ${DEVICE_TYPES.join(', ')}`, EXIT.usage);
+  if (!(DEVICE_TYPES as readonly string[]).includes(upper)) throw new CliError(t('cli:firmware.unknownType', { value, choices: DEVICE_TYPES.join(', ') }), EXIT.usage);
   return upper as DeviceType;
 }
 
@@ -24,7 +25,7 @@ export function deviceTypeArgument(value: string): DeviceType {
  * unless --force.
  */
 export async function firmwareDownload(ctx: CliContext, options: { serial?: string; type?: string; output: string; force?: boolean }): Promise<number> {
-  if ((options.serial === undefined) === (options.type === undefined)) throw new CliError('give either -s SERIAL_NUMBER or -t TYPE', EXIT.usage);
+  if ((options.serial === undefined) === (options.type === undefined)) throw new CliError(t('cli:firmware.serialOrType'), EXIT.usage);
   const deviceType = options.type === undefined ? undefined : deviceTypeArgument(options.type);
   const account = await ctx.account();
   const dir = await outputDir(options.output);
@@ -43,7 +44,7 @@ export async function firmwareDownload(ctx: CliContext, options: { serial?: stri
   await service.cache.put(bytes, { source: `file ${path}`, origin, expect: { deviceType: bundle.deviceType, version: bundle.version } });
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (ctx.out.json) ctx.out.jsonLine({ path, deviceType: bundle.deviceType, version: bundle.version, size: bytes.length, sha256, signedBy: signer });
-  else ctx.out.line(`Saved ${path}: ${bundle.deviceType} firmware ${bundle.version} (${bytes.length} bytes, image SHA-256 and release key ${signer.name} checked); also kept in the cache for offline installs.`);
+  else ctx.out.line(t('cli:firmware.saved', { path, type: bundle.deviceType, version: bundle.version, size: bytes.length, signer: signer.name }));
   return EXIT.ok;
 }
 
