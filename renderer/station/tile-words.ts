@@ -1,6 +1,7 @@
 import type { StationLaneView } from '../../contract/index';
 import { phaseText } from '../../domain/job-text';
 import { englishWords, type Words } from '../format/words';
+import { resultText } from '../workbench/step-words';
 
 /**
  * A Station tile's headline and what to do, in the reader's language, from the lane's state, phase
@@ -24,7 +25,8 @@ export function tileWords(lane: StationLaneView, words: Words = englishWords()):
     case 'in-sync':
       return { headline: words.t('station:tile.inSync'), detail: holds(lane, words), action: words.t('station:tile.leftAlone') };
     case 'done':
-      return { headline: words.t('station:tile.done'), detail: holds(lane, words), action: words.t('station:tile.unplug') };
+      // The job's own result when it has one (it says a resumed upload too), else what the device holds now.
+      return { headline: words.t('station:tile.done'), detail: lane.detail ? resultText(lane.detail, words) : holds(lane, words), action: words.t('station:tile.unplug') };
     case 'failed':
       return { headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'), detail: lane.detail, action: lane.action };
     case 'working': {

@@ -9,7 +9,7 @@ import { englishWords, type Words } from '../format/words';
  */
 const SENTENCES: ReadonlyArray<readonly [RegExp, string, readonly string[]]> = [
   [/^firmware (\S+) installed \(was (\S+)\)$/, 'firmwareInstalled', ['version', 'was']],
-  [/^firmware (\S+) installed \(was (\S+)\); the upload resumed at (\d+)%$/, 'firmwareInstalledResumed', ['version', 'was', 'percent']],
+  [/^the upload resumed at (\d+)%$/, 'uploadResumed', ['percent']],
   [/^already runs firmware (\S+); nothing sent$/, 'firmwareAlready', ['version']],
   [/^firmware (\S+) uploaded and applied$/, 'firmwareUploaded', ['version']],
   [/^configuration (\S+) applied$/, 'configurationApplied', ['syncId']],
@@ -28,6 +28,17 @@ const SENTENCES: ReadonlyArray<readonly [RegExp, string, readonly string[]]> = [
   [/^the device does not run the parameters of the configuration$/, 'parametersDiffer', []],
   [/^function test failed$/, 'functionTestFailed', []],
 ];
+
+/**
+ * A job's result message: the core joins its parts with "; " ("firmware 1.1.0 installed (was
+ * 1.0.0); the upload resumed at 37%; configuration … applied"); each part is said on its own.
+ */
+export function resultText(message: string, words: Words = englishWords()): string {
+  return message
+    .split('; ')
+    .map((part) => stepSummaryText(part, words))
+    .join(words.t('workbench:stepSummary.separator'));
+}
 
 export function stepSummaryText(summary: string, words: Words = englishWords()): string {
   for (const [pattern, key, names] of SENTENCES) {

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../../../domain/i18n/index.js';
-import { stepSummaryText } from '../../../renderer/workbench/step-words';
+import { resultText, stepSummaryText } from '../../../renderer/workbench/step-words';
 
 /** The core's English step summaries, said in the reader's language on the Workbench (issue 29). */
 describe('step summaries in words', () => {
   it('reads a known sentence back with its figures and says it in German and Chinese', () => {
     expect(stepSummaryText('configuration 5bbf3c5a applied', createTranslator('de'))).toBe('Konfiguration 5bbf3c5a aufgespielt');
-    expect(stepSummaryText('firmware 1.1.0 installed (was 1.0.0); the upload resumed at 37%', createTranslator('de'))).toBe(
-      'Firmware 1.1.0 installiert (vorher 1.0.0); die Übertragung wurde bei 37\u00a0% fortgesetzt',
+    expect(resultText('firmware 1.1.0 installed (was 1.0.0); the upload resumed at 37%; configuration 5bbf3c5a applied', createTranslator('de'))).toBe(
+      'Firmware 1.1.0 installiert (vorher 1.0.0); die Übertragung wurde bei 37\u00a0% fortgesetzt; Konfiguration 5bbf3c5a aufgespielt',
     );
+    expect(resultText('firmware 1.1.0 installed (was 1.0.0); the upload resumed at 37%')).toBe('firmware 1.1.0 installed (was 1.0.0); the upload resumed at 37%');
     expect(stepSummaryText('confirmed to the service', createTranslator('zh'))).toBe('已向服务确认');
   });
 
