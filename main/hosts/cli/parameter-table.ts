@@ -42,9 +42,15 @@ export function parameterTableLines(serialNumber: string, comparison: ParameterC
   lines.push(`  ${t('cli:params.checksumIntended', { checksum: shortChecksum(comparison.intendedChecksum) })}`);
   lines.push(`  ${t('cli:params.checksumRunning', { checksum: shortChecksum(comparison.runningChecksum), by })}${comparison.checksumsMatch ? '' : `   ${t('cli:params.checksumsDiffer')}`}`);
   if (!comparison.runningChecksumConsistent) lines.push(`  ${t('cli:params.inconsistent')}`);
-  const advice = parameterMismatchAdvice(comparison);
+  const advice = english ? parameterMismatchAdvice(comparison) : translatedAdvice(comparison, t);
   if (advice) lines.push(`  ${t('cli:params.whatToDo', { advice })}`);
   return lines;
+}
+
+/** parameterMismatchAdvice's two cases (domain/running-parameters.ts), in the run's language. */
+function translatedAdvice(comparison: ParameterComparison, t: (key: string) => string): string | null {
+  if (comparison.match) return null;
+  return comparison.runningChecksumConsistent ? t('cli:params.advice.mismatch') : t('cli:params.advice.faulty');
 }
 
 /** The table as --json gives it. */
