@@ -280,6 +280,8 @@ async function stageCli(stage, context) {
       Architecture: DEBIAN_ARCH,
       Maintainer: maintainer(),
       Depends: binaryDepends(stage),
+      // A commissioning report in Chinese embeds a subset of this font (docs/i18n.md, "Reports").
+      Recommends: 'fonts-droid-fallback',
       Suggests: SERVICE_USER,
       Section: 'utils',
       Priority: 'optional',
