@@ -440,21 +440,11 @@ END
 $fn$;
 
 -- Devices joining or leaving configurations (a configuration deleted cascades here too).
-CREATE FUNCTION device_list_configured() RETURNS trigger LANGUAGE plpgsql AS $fn$
+CREATE FUNCTION device_list_configurations_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  UPDATE device_list_buckets b SET unconfigured = b.unconfigured - g.n
+  UPDATE device_list_buckets b SET unconfigured = b.unconfigured + CASE WHEN TG_OP = 'INSERT' THEN -g.n ELSE g.n END
   FROM (SELECT d.org_id, device_list_bucket_of(d.org_id, d.serial_number) AS first_serial, count(*) AS n
-        FROM added a JOIN devices d ON d.serial_number = a.serial_number GROUP BY 1, 2) AS g
-  WHERE b.org_id = g.org_id AND b.first_serial = g.first_serial;
-  RETURN NULL;
-END
-$fn$;
-
-CREATE FUNCTION device_list_unconfigured() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-  UPDATE device_list_buckets b SET unconfigured = b.unconfigured + g.n
-  FROM (SELECT d.org_id, device_list_bucket_of(d.org_id, d.serial_number) AS first_serial, count(*) AS n
-        FROM removed r JOIN devices d ON d.serial_number = r.serial_number GROUP BY 1, 2) AS g
+        FROM changed c JOIN devices d ON d.serial_number = c.serial_number GROUP BY 1, 2) AS g
   WHERE b.org_id = g.org_id AND b.first_serial = g.first_serial;
   RETURN NULL;
 END
@@ -464,10 +454,10 @@ CREATE TRIGGER device_list_devices_added AFTER INSERT ON devices REFERENCING NEW
   FOR EACH STATEMENT EXECUTE FUNCTION device_list_devices_added();
 CREATE TRIGGER device_list_devices_removed AFTER DELETE ON devices REFERENCING OLD TABLE AS removed
   FOR EACH STATEMENT EXECUTE FUNCTION device_list_devices_removed();
-CREATE TRIGGER device_list_configured AFTER INSERT ON configuration_devices REFERENCING NEW TABLE AS added
-  FOR EACH STATEMENT EXECUTE FUNCTION device_list_configured();
-CREATE TRIGGER device_list_unconfigured AFTER DELETE ON configuration_devices REFERENCING OLD TABLE AS removed
-  FOR EACH STATEMENT EXECUTE FUNCTION device_list_unconfigured();
+CREATE TRIGGER device_list_configured AFTER INSERT ON configuration_devices REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION device_list_configurations_changed();
+CREATE TRIGGER device_list_unconfigured AFTER DELETE ON configuration_devices REFERENCING OLD TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION device_list_configurations_changed();
 
 -- The buckets keep no record of a device that changes organization or serial number: refused.
 CREATE FUNCTION device_list_keys_fixed() RETURNS trigger LANGUAGE plpgsql AS $fn$
