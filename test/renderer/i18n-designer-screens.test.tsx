@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigurationDeviceView, ConfigurationStatusView } from '../../contract/index';
 import { recordedDeviceSettings } from '../../domain/configuration-record';
@@ -266,7 +267,7 @@ describe('under the pseudo-locale', () => {
   });
 
   const at = '2026-01-02T08:00:00.000Z';
-  const screens: [string, () => JSX.Element, (api: FakeApi) => FakeApi][] = [
+  const screens: [string, () => ReactElement, (api: FakeApi) => FakeApi][] = [
     ['sign-in', () => <SignInScreen />, (api) => api],
     ['configurations', () => <ConfigurationsScreen />, (api) => api.answer('configurations.list', { items: [{ ...lineThree, devices: [] }] as never, page: 1, limit: 15, totalCount: 1 })],
     [
