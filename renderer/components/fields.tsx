@@ -174,7 +174,7 @@ export function CheckboxGroup<V extends string>({ legend, options, value, onChan
                 disabled={disabled}
                 onChange={(e) => onChange(e.target.checked ? [...value, o.value] : value.filter((v) => v !== o.value))}
               />
-              <span>{o.label}</span>
+              <span translate={o.isData ? 'no' : undefined}>{o.label}</span>
             </label>
           );
         })}

@@ -163,6 +163,7 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
                 options={INTERFACE_FLAGS.map((flag) => ({
                   value: flag,
                   label: flag,
+                  isData: true,
                   disabledReason: supported.includes(flag) ? null : t('designer:editor.interfaceUnsupported', { type: deviceType, flag }),
                 }))}
                 value={interfaceFlagsOf(draft)}

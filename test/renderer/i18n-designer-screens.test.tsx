@@ -18,6 +18,7 @@ import { validateConfigurationSettings } from '../../domain/rules/configuration-
 import { VIOLATION_CODES, type Violation } from '../../domain/violations';
 import { violationText } from '../../renderer/components/violation-text';
 import { ConfigurationDesigner } from '../../renderer/designer/ConfigurationDesigner';
+import { DeviceEditor } from '../../renderer/designer/DeviceEditor';
 import { I18nProvider } from '../../renderer/i18n/I18nProvider';
 import { useLanguage } from '../../renderer/i18n/language';
 import { ApiKeysScreen } from '../../renderer/screens/ApiKeysScreen';
@@ -32,7 +33,7 @@ import { UsersScreen } from '../../renderer/screens/UsersScreen';
 import { useNavigation } from '../../renderer/stores/navigation';
 import { useOutbox } from '../../renderer/stores/outbox';
 import { useSession } from '../../renderer/stores/session';
-import { byLabel, mount, settle, typeInto, type Mounted } from './dom';
+import { byLabel, click, mount, settle, typeInto, type Mounted } from './dom';
 import { FakeApi } from './fake-api';
 import { session } from './session-fixture';
 import { configurationView } from './configuration-fixture';
@@ -344,5 +345,41 @@ describe('a refused action says why in the reader’s language', () => {
     );
     await settle();
     expect(refusal()).toBe('Die Rolle Bediener Ihres Schlüssels darf Konfigurationen nicht anlegen oder ändern.');
+  });
+});
+
+describe('open forms under the pseudo-locale', () => {
+  it('the add-device form with a device chosen, and the new-template form', async () => {
+    new FakeApi()
+      .answer('devices.list', { items: [{ serialNumber: 'NSCP000101', name: 'Gate 4', deviceType: 'NSCP' }] as never, page: 1, limit: 30, totalCount: 1 })
+      .answer('templates.list', [])
+      .install();
+    speak('en-XA');
+    view = await mount(
+      <I18nProvider>
+        <DeviceEditor mode="add" configuration={lineThree} device={null} region="NA" onClose={() => undefined} onSaved={() => undefined} />
+      </I18nProvider>,
+    );
+    await settle();
+    const chooser = view.container.querySelector('select[name="serialNumber"]') as HTMLSelectElement;
+    await typeInto(chooser, 'NSCP000101');
+    await typeInto(view.container.querySelector('select[name="stopCategory"]') as HTMLSelectElement, 'CAT1');
+    await settle();
+    expect(view.container.querySelector('input[name="cat1StopDelay"]')).not.toBeNull();
+    expect(untranslated(view.container)).toEqual([]);
+    view.unmount();
+
+    new FakeApi().answer('templates.list', []).install();
+    view = await mount(
+      <I18nProvider>
+        <TemplatesScreen />
+      </I18nProvider>,
+    );
+    await settle();
+    await click(view.container.querySelector('.screen-header__actions button')!);
+    await typeInto(view.container.querySelector('select[name="commInterface"]') as HTMLSelectElement, 'Wifi');
+    await settle();
+    expect(view.container.querySelector('form input[name="ssid"]')).not.toBeNull();
+    expect(untranslated(view.container)).toEqual([]);
   });
 });
