@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../../../cloud';
 import { clientConfirmationSender, Outbox, provisioningPaths, type OutboxEntry } from '../../../app/jobs';
 import type { CliContext } from '../context';
+import { t } from '../cli-language';
 import { EXIT } from '../errors';
 import { LOCAL_WORKSPACE_SERVICE } from '../../../app/local-workspace';
 
@@ -47,12 +48,21 @@ export async function outboxList(ctx: CliContext): Promise<number> {
     return EXIT.ok;
   }
   if (entries.length === 0) {
-    ctx.out.line('The outbox is empty: the service has every confirmation.');
+    ctx.out.line(t('cli:outbox.empty'));
     return EXIT.ok;
   }
   ctx.out.table(
-    ['ID', 'DEVICE', 'STATE', 'SINCE', 'TRIES', 'SERVICE', 'CONFIRMS', 'LAST ERROR'],
-    entries.map((e) => [shortId(e.id), e.serialNumber, e.state, e.createdAt, String(e.attempts), `${e.orgId}@${e.serviceUrl}`, clip(summary(e)), clip(e.lastError?.message ?? '')]),
+    [
+      t('cli:outbox.header.id'),
+      t('cli:outbox.header.device'),
+      t('cli:outbox.header.state'),
+      t('cli:outbox.header.since'),
+      t('cli:outbox.header.tries'),
+      t('cli:outbox.header.service'),
+      t('cli:outbox.header.confirms'),
+      t('cli:outbox.header.lastError'),
+    ],
+    entries.map((e) => [shortId(e.id), e.serialNumber, t('cli:outbox.state', { state: e.state }), e.createdAt, String(e.attempts), `${e.orgId}@${e.serviceUrl}`, clip(summary(e)), clip(e.lastError?.message ?? '')]),
   );
   return EXIT.ok;
 }
@@ -67,25 +77,23 @@ export async function outboxSync(ctx: CliContext): Promise<number> {
     return left.count === 0 && report.rejected.length === 0 ? EXIT.ok : EXIT.failed;
   }
   if (report.skippedLocked) {
-    ctx.out.line('Another provisioner process is sending the outbox right now; nothing sent by this one.');
+    ctx.out.line(t('cli:outbox.locked'));
     return EXIT.ok;
   }
-  ctx.out.line(
-    `Sent ${report.delivered.length} confirmation${report.delivered.length === 1 ? '' : 's'}` +
-      (left.count > 0 ? `; ${left.count} still waiting (since ${left.oldestCreatedAt})` : '; the outbox is empty') +
-      (report.rejected.length > 0 ? `; ${report.rejected.length} refused by the service` : '') +
-      '.',
-  );
+  ctx.out.line(t('cli:outbox.synced', { sent: report.delivered.length, waiting: left.count, since: left.oldestCreatedAt ?? '', refused: report.rejected.length }));
   const remaining = await outbox.list();
   // Confirmations for a service we hold no key for wait for a login there: one note per service.
-  const needLogin = new Map<string, number>();
+  const needLogin = new Map<string, { orgId: string; serviceUrl: string; count: number }>();
   for (const entry of remaining.filter((e) => e.state === 'pending' && !hasClient(e))) {
-    const where = entry.serviceUrl === LOCAL_WORKSPACE_SERVICE ? 'the local workspace' : `organization ${entry.orgId} at ${entry.serviceUrl}`;
-    needLogin.set(where, (needLogin.get(where) ?? 0) + 1);
+    const where = `${entry.orgId}@${entry.serviceUrl}`;
+    const known = needLogin.get(where) ?? { orgId: entry.orgId, serviceUrl: entry.serviceUrl, count: 0 };
+    needLogin.set(where, { ...known, count: known.count + 1 });
   }
-  for (const [where, count] of needLogin) ctx.out.note(`${count} confirmation${count === 1 ? '' : 's'} for ${where} wait${count === 1 ? 's' : ''} for a login there`);
+  for (const { orgId, serviceUrl, count } of needLogin.values()) {
+    ctx.out.note(serviceUrl === LOCAL_WORKSPACE_SERVICE ? t('cli:outbox.waitLoginLocal', { count }) : t('cli:outbox.waitLogin', { count, org: orgId, url: serviceUrl }));
+  }
   for (const entry of remaining.filter((e) => hasClient(e) && (report.retrying.includes(e.id) || report.rejected.includes(e.id)))) {
-    ctx.out.error(`${entry.serialNumber}: ${entry.state === 'rejected' ? 'refused' : 'not sent'} (${summary(entry)}): ${entry.lastError?.message ?? 'no answer'}`);
+    ctx.out.error(t('cli:outbox.notSent', { serial: entry.serialNumber, state: entry.state, what: summary(entry), reason: entry.lastError?.message ?? t('cli:targets.noAnswer') }));
   }
   return left.count === 0 && report.rejected.length === 0 ? EXIT.ok : EXIT.failed;
 }
