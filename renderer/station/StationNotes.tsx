@@ -9,8 +9,11 @@ export function StationNotes({ notes }: { notes: readonly StationNoteView[] }) {
     <ul className="station-notes" data-testid="station-notes">
       {notes.map((note) => (
         <li key={`${note.at}-${note.link}-${note.kind}`} className={`station-note station-note--${note.kind}`}>
-          <strong>{note.kind === 'refused' ? t('station:count.refused') : t('station:count.duplicate')}</strong> {t('station:notes.where', { serial: note.serialNumber, link: note.link })}{' '}
-          {note.message}
+          <strong>{note.kind === 'refused' ? t('station:count.refused') : t('station:count.duplicate')}</strong>{' '}
+          <span className="mono" translate="no">
+            {note.serialNumber}
+          </span>{' '}
+          {t('station:notes.on', { link: note.link })} {note.message}
         </li>
       ))}
     </ul>
