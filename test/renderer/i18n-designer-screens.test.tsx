@@ -61,6 +61,12 @@ function speak(language: 'en' | 'de' | 'zh' | 'en-XA'): void {
   useLanguage.setState({ system: 'en', chosen: null, fromAddress: language });
 }
 
+/** The element in the language, inside the app's i18n provider. */
+function mountIn(language: Parameters<typeof speak>[0], element: ReactElement): ReturnType<typeof mount> {
+  speak(language);
+  return mount(<I18nProvider>{element}</I18nProvider>);
+}
+
 const device = (serialNumber: string, deviceType: 'SRCP' | 'EPC', settings: Parameters<typeof recordedDeviceSettings>[0]): ConfigurationDeviceView =>
   ({ serialNumber, deviceType, ...recordedDeviceSettings(settings) }) as ConfigurationDeviceView;
 
@@ -151,12 +157,7 @@ describe('violations in the reader’s language', () => {
 describe('the designer in German and in Chinese', () => {
   it('German: headings, labels, choices, the status and the form’s own messages', async () => {
     installDesignerApi();
-    speak('de');
-    view = await mount(
-      <I18nProvider>
-        <ConfigurationDesigner id={lineThree.id} />
-      </I18nProvider>,
-    );
+    view = await mountIn('de', <ConfigurationDesigner id={lineThree.id} />);
     await settle();
     const text = view.container.textContent ?? '';
     expect(text).toContain('← Alle Konfigurationen');
@@ -183,12 +184,7 @@ describe('the designer in German and in Chinese', () => {
 
   it('Chinese: the header note counts in Chinese and dates follow the locale', async () => {
     installDesignerApi();
-    speak('zh');
-    view = await mount(
-      <I18nProvider>
-        <ConfigurationDesigner id={lineThree.id} />
-      </I18nProvider>,
-    );
+    view = await mountIn('zh', <ConfigurationDesigner id={lineThree.id} />);
     await settle();
     const note = view.container.querySelector('.screen-header__note')?.textContent ?? '';
     expect(note).toContain('2 台设备');
@@ -223,12 +219,7 @@ function untranslated(root: HTMLElement): string[] {
 describe('under the pseudo-locale', () => {
   it('every word the designer shows comes from a catalog, and data is marked translate="no"', async () => {
     installDesignerApi();
-    speak('en-XA');
-    view = await mount(
-      <I18nProvider>
-        <ConfigurationDesigner id={lineThree.id} />
-      </I18nProvider>,
-    );
+    view = await mountIn('en-XA', <ConfigurationDesigner id={lineThree.id} />);
     await settle();
     expect(view.container.textContent).toContain(PSEUDO_OPEN);
     expect(untranslated(view.container)).toEqual([]);
@@ -256,12 +247,7 @@ describe('under the pseudo-locale', () => {
         totalCount: 1,
       })
       .install();
-    speak('en-XA');
-    view = await mount(
-      <I18nProvider>
-        <DevicesScreen />
-      </I18nProvider>,
-    );
+    view = await mountIn('en-XA', <DevicesScreen />);
     await settle();
     expect(view.container.textContent).toContain('EPC000101');
     expect(untranslated(view.container)).toEqual([]);
@@ -314,8 +300,7 @@ describe('under the pseudo-locale', () => {
     useNavigation.setState({ configurationId: null, deviceToAdd: null });
     useOutbox.setState({ outbox: null, lines: [], sending: false, error: null });
     answers(new FakeApi()).install();
-    speak('en-XA');
-    view = await mount(<I18nProvider>{screen()}</I18nProvider>);
+    view = await mountIn('en-XA', screen());
     await settle();
     expect(view.container.textContent).toContain(PSEUDO_OPEN);
     expect(untranslated(view.container)).toEqual([]);
@@ -326,23 +311,13 @@ describe('a refused action says why in the reader’s language', () => {
   it('English keeps the core’s reason; German says it by the capability and the key’s role', async () => {
     useSession.setState({ session: session('Operator'), busy: false, error: null });
     installDesignerApi();
-    speak('en');
-    view = await mount(
-      <I18nProvider>
-        <ConfigurationDesigner id={lineThree.id} />
-      </I18nProvider>,
-    );
+    view = await mountIn('en', <ConfigurationDesigner id={lineThree.id} />);
     await settle();
     const refusal = () => view!.container.querySelector('.screen-header button[aria-disabled="true"]')?.getAttribute('title');
     expect(refusal()).toBe("Your key's role Operator may not create or change configurations; Admin or ConfigManager may.");
     view.unmount();
 
-    speak('de');
-    view = await mount(
-      <I18nProvider>
-        <ConfigurationDesigner id={lineThree.id} />
-      </I18nProvider>,
-    );
+    view = await mountIn('de', <ConfigurationDesigner id={lineThree.id} />);
     await settle();
     expect(refusal()).toBe('Die Rolle Bediener Ihres Schlüssels darf Konfigurationen nicht anlegen oder ändern.');
   });
@@ -354,12 +329,7 @@ describe('open forms under the pseudo-locale', () => {
       .answer('devices.list', { items: [{ serialNumber: 'NSCP000101', name: 'Gate 4', deviceType: 'NSCP' }] as never, page: 1, limit: 30, totalCount: 1 })
       .answer('templates.list', [])
       .install();
-    speak('en-XA');
-    view = await mount(
-      <I18nProvider>
-        <DeviceEditor mode="add" configuration={lineThree} device={null} region="NA" onClose={() => undefined} onSaved={() => undefined} />
-      </I18nProvider>,
-    );
+    view = await mountIn('en-XA', <DeviceEditor mode="add" configuration={lineThree} device={null} region="NA" onClose={() => undefined} onSaved={() => undefined} />);
     await settle();
     const chooser = view.container.querySelector('select[name="serialNumber"]') as HTMLSelectElement;
     await typeInto(chooser, 'NSCP000101');
