@@ -230,14 +230,14 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
   program
     .command('station')
     .description(
-      'Station mode: provision every device of one configuration that is plugged in (USB, BLE in range, IP found on the network), several at once: firmware if behind, then the configuration, read back and confirmed. First it shows the parameters the configuration intends and its parameter checksum, which the operator confirms (--confirm-checksum, --operator); every device is then verified against them, and one that runs other parameters fails and is kept apart. Devices not in the configuration are refused, a serial number seen twice is flagged, devices already in sync are verified and left alone. Runs until Ctrl-C, then writes the shift report (CSV) and says where. With --json, one event a line.',
+      t('cli:help.station'),
     )
-    .requiredOption('--configuration <name>', 'the configuration whose devices this station provisions')
-    .addOption(new Option('--firmware <policy>', 'latest: install the latest firmware when a device runs older; keep: configuration only').choices(['latest', 'keep']).default('latest'))
-    .option('--lanes <n>', 'devices provisioned at once', positiveInteger('--lanes'), 4)
-    .option('--report <file>', 'write the shift report here (default: a new file under the data directory)')
-    .option('--confirm-checksum <XXXXXXXX>', "start the shift by confirming the configuration's parameter checksum (its last 8 hex digits, printed with the table; asked at a terminal otherwise); only the right one is taken")
-    .option('--operator <name>', 'your name: who confirms the shift (default: PROVISIONER_TECHNICIAN; asked at a terminal)')
+    .requiredOption('--configuration <name>', t('cli:help.station.configuration'))
+    .addOption(new Option('--firmware <policy>', t('cli:help.station.firmware')).choices(['latest', 'keep']).default('latest'))
+    .option('--lanes <n>', t('cli:help.station.lanes'), positiveInteger('--lanes'), 4)
+    .option('--report <file>', t('cli:help.station.report'))
+    .option('--confirm-checksum <XXXXXXXX>', t('cli:help.station.confirmChecksum'))
+    .option('--operator <name>', t('cli:help.station.operator'))
     .action((options: { configuration: string; firmware: 'latest' | 'keep'; lanes: number; report?: string; confirmChecksum?: string; operator?: string }) => runner((ctx) => station(ctx, options, interrupt)));
 
   const outbox = program.command('outbox').description(t('cli:help.outbox'));
@@ -250,54 +250,54 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .description(t('cli:help.outbox.sync'))
     .action(() => runner((ctx) => outboxSync(ctx)));
 
-  const cache = program.command('cache').description('Firmware and configuration files kept for installs without the service.');
+  const cache = program.command('cache').description(t('cli:help.cache'));
   cache
     .command('list', { isDefault: true })
-    .description('What is cached.')
+    .description(t('cli:help.cache.list'))
     .action(() => runner((ctx) => cacheList(ctx)));
   cache
     .command('prefetch')
-    .description("Cache the latest firmware of every type in use (or --type) with its patches, each configured device's file and the signing key.")
-    .option('-t, --type <type>', 'only this device type (repeatable)', collect)
+    .description(t('cli:help.cache.prefetch'))
+    .option('-t, --type <type>', t('cli:help.cache.type'), collect)
     .action((options: { type?: string[] }) => runner((ctx) => cachePrefetch(ctx, options)));
   cache
     .command('prune')
-    .description('Delete all but the newest versions of each type.')
-    .option('--keep <n>', 'versions to keep per type', nonNegativeInteger('--keep'), 2)
+    .description(t('cli:help.cache.prune'))
+    .option('--keep <n>', t('cli:help.cache.keep'), nonNegativeInteger('--keep'), 2)
     .action((options: { keep: number }) => runner((ctx) => cachePrune(ctx, options)));
   cache
     .command('self-test', { hidden: true })
-    .description("Make a zopfli stream of a built-in sample on its worker thread and inflate it back (support; the executable's test).")
+    .description(t('cli:help.cache.selfTest'))
     .action(() => runner((ctx) => cacheSelfTest(ctx)));
 
-  const workPackage = program.command('package').description('Work packages for plants without network: take what the devices of a configuration need there, bring the confirmations back.');
+  const workPackage = program.command('package').description(t('cli:help.package'));
   workPackage
     .command('export')
-    .description("One signed file with a configuration's firmware, each device's configuration file, the device list and the organization's public keys, good until it expires.")
-    .requiredOption('--configuration <name>', 'the configuration, by name')
-    .requiredOption('--out <file>', 'the file to write')
-    .option('--expires-in <days>', 'days the package stays good (1 to 365, default 30)', positiveInteger('--expires-in'))
+    .description(t('cli:help.package.export'))
+    .requiredOption('--configuration <name>', t('cli:help.package.configuration'))
+    .requiredOption('--out <file>', t('cli:help.package.out'))
+    .option('--expires-in <days>', t('cli:help.package.expiresIn'), positiveInteger('--expires-in'))
     .action((options: { configuration: string; out: string; expiresIn?: number }) => runner((ctx) => packageExport(ctx, options)));
   workPackage
     .command('import')
     .description(
-      "Check a work package (its organization's signature under the root key this laptop trusts, expiry, organization) and keep its files, so its devices can be provisioned with the network unplugged. Needs no API key and signs nothing in.",
+      t('cli:help.package.import'),
     )
     .argument('<file>')
-    .option('--root-fingerprint <hex>', "on a laptop never signed in to the package's service: the fingerprint of the service's root key, as `provisioner status` shows it on a signed-in laptop")
-    .option('--signer <keyId>', "refuse it unless the organization's key that signed it is this one")
+    .option('--root-fingerprint <hex>', t('cli:help.package.rootFingerprint'))
+    .option('--signer <keyId>', t('cli:help.package.signer'))
     .addOption(new Option('--api-key <key>').hideHelp())
     .action((file: string, options: { signer?: string; rootFingerprint?: string; apiKey?: string }) => runner((ctx) => packageImport(ctx, file, options)));
   workPackage
     .command('export-confirmations')
-    .description('Write the confirmations waiting in the outbox into one signed file, to deliver from a workstation that reaches the service. They stay in the outbox too.')
-    .requiredOption('--out <file>', 'the file to write')
+    .description(t('cli:help.package.exportConfirmations'))
+    .requiredOption('--out <file>', t('cli:help.package.out'))
     .action((options: { out: string }) => runner((ctx) => packageExportConfirmations(ctx, options)));
   workPackage
     .command('import-confirmations')
-    .description('Check a confirmations file and deliver each confirmation to the service, once however often it is imported.')
+    .description(t('cli:help.package.importConfirmations'))
     .argument('<file>')
-    .option('--signer <keyId>', 'refuse it unless the exporting workstation key is this one')
+    .option('--signer <keyId>', t('cli:help.package.confirmationsSigner'))
     .action((file: string, options: { signer?: string }) => runner((ctx) => packageImportConfirmations(ctx, file, options)));
 
   addAccountabilityCommands(program, runner);
