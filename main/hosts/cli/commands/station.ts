@@ -20,9 +20,10 @@ import { sendLedger } from '../../../app/ledger';
 import { shortChecksum } from '../../../../domain/running-parameters';
 import { shiftConfirmationRefusal, type ShiftParameters } from '../../../../domain/shift-parameters';
 import type { StationShiftParametersView } from '../../../../contract/station';
-import { cliLanguage } from '../cli-language';
+import { cliLanguage, cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
+import { localeFormat } from '../../../../domain/i18n/index.js';
 import { technicianName } from '../parameter-table';
 import { ask, interactive } from './function-test';
 import { reportContextOf } from './report';
@@ -94,7 +95,7 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
   });
   await list.start();
   shift.start();
-  if (!ctx.out.json) ctx.out.line(`Plug in the devices of "${roster.configurationName}"; stop the station with Ctrl-C.`);
+  if (!ctx.out.json) ctx.out.line(t('cli:station.plugIn', { name: roster.configurationName }));
   await stopped;
   await list.stop();
   const report = await shift.stop();
@@ -104,9 +105,11 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
   if (commissioning.error !== null) ctx.out.note(commissioning.error);
   else if (ctx.out.json) ctx.out.jsonLine({ event: 'commissioning-report', path: commissioning.path });
   if (!ctx.out.json) {
-    ctx.out.line(`Shift: ${counts.done} done, ${counts.failed} failed, ${counts.waiting + counts.working} unfinished, ${counts.inSync} already in sync, ${counts.refused} refused, ${counts.duplicate} duplicate; yield ${yieldPercent === null ? '—' : `${yieldPercent}%`}.`);
-    ctx.out.line(`Shift report: ${report.path}`);
-    if (commissioning.path !== null) ctx.out.line(`Commissioning report: ${commissioning.path}`);
+    const shiftYield = yieldPercent === null ? '—' : localeFormat(cliTranslator()).percent(yieldPercent / 100);
+    const { done, failed, inSync, refused, duplicate } = counts;
+    ctx.out.line(t('cli:station.summary', { done, failed, unfinished: counts.waiting + counts.working, inSync, refused, duplicate, yield: shiftYield }));
+    ctx.out.line(t('cli:station.shiftReport', { path: report.path }));
+    if (commissioning.path !== null) ctx.out.line(t('cli:station.commissioningReport', { path: commissioning.path }));
   }
   return counts.failed === 0 && counts.working === 0 ? EXIT.ok : EXIT.failed;
 }
@@ -132,17 +135,17 @@ async function confirmShift(ctx: CliContext, roster: StationRoster, jobs: JobsEn
   else for (const line of shiftParameterLines(view)) ctx.out.line(line);
   let refusal: string | null;
   if (options.confirmChecksum !== undefined) refusal = shiftConfirmationRefusal(shift, options.confirmChecksum);
-  else if (!interactive(ctx)) refusal = 'no one confirmed the parameters of the shift: run it at a terminal, or give --confirm-checksum with the 8 digits of the configuration checksum shown above';
+  else if (!interactive(ctx)) refusal = t('cli:station.noOneConfirmed');
   else {
-    refusal = 'not confirmed';
+    refusal = t('cli:station.notConfirmed');
     for (let i = 0; i < 3 && refusal !== null; i += 1) {
-      refusal = shiftConfirmationRefusal(shift, await ask("Compare each device's values with what you intend, then type the configuration checksum to start the shift (8 hex digits): "));
+      refusal = shiftConfirmationRefusal(shift, await ask(t('cli:station.confirmPrompt')));
       if (refusal !== null) ctx.out.error(refusal);
     }
   }
-  if (refusal !== null) throw new CliError(`The shift did not start: ${refusal}`, EXIT.usage);
+  if (refusal !== null) throw new CliError(t('cli:station.didNotStart', { reason: refusal }), EXIT.usage);
   const operator = await technicianName(ctx, options.operator);
-  if (operator === null) throw new CliError('The shift did not start: its confirmation names the person who gives it: add --operator "Your Name" (or set PROVISIONER_TECHNICIAN)', EXIT.usage);
+  if (operator === null) throw new CliError(t('cli:station.noOperator'), EXIT.usage);
   const keyName = account.local ? null : ((await ctx.login())?.keyName ?? null);
   const context = { workstation: await jobs.workstation(), operator, ...(keyName ? { actor: keyName } : {}), serviceUrl: account.serviceUrl, orgId: account.orgId };
   const confirmedAt = new Date();
@@ -150,15 +153,15 @@ async function confirmShift(ctx: CliContext, roster: StationRoster, jobs: JobsEn
   const send = () => void sendLedger(jobs.ledger, account).catch(() => undefined);
   send();
   const checksumShort = shortChecksum(shift.checksum);
-  if (!ctx.out.json) ctx.out.line(`Shift confirmed by ${operator} (configuration checksum ${checksumShort}): every device is verified against it.`);
+  if (!ctx.out.json) ctx.out.line(t('cli:station.confirmed', { operator, checksum: checksumShort }));
   return { shift, confirmation: { operator, checksumShort, confirmedAt: confirmedAt.toISOString() }, record: shiftVerificationRecorder(jobs.ledger, shift, context, confirmedAt, send) };
 }
 
 /** The shift's parameters as the terminal shows them: each device's intended values, then the checksum to type. */
 export function shiftParameterLines(view: StationShiftParametersView): string[] {
-  const lines = [`Parameters of "${view.configurationName}", as its configuration files intend them:`];
+  const lines = [t('cli:station.parameters.title', { name: view.configurationName })];
   for (const device of view.devices) {
-    lines.push(`  ${device.serialNumber} (${device.deviceType}), checksum ${device.checksumShort}`);
+    lines.push(`  ${t('cli:station.parameters.device', { serial: device.serialNumber, type: device.deviceType, checksum: device.checksumShort })}`);
     const width = Math.max(...device.rows.map((row) => row.label.length), 9);
     let group: string | undefined;
     for (const row of device.rows) {
@@ -169,7 +172,7 @@ export function shiftParameterLines(view: StationShiftParametersView): string[] 
       lines.push(`      ${row.label.padEnd(width)}  ${row.intended}`);
     }
   }
-  lines.push(`Configuration checksum: ${view.checksumShort}`);
+  lines.push(t('cli:station.parameters.checksum', { checksum: view.checksumShort }));
   return lines;
 }
 
@@ -177,29 +180,37 @@ export function shiftParameterLines(view: StationShiftParametersView): string[] 
 export function eventLine(event: StationEvent): string | null {
   switch (event.event) {
     case 'station-started':
-      return `Station for "${event.configurationName}" (${event.configurationSize} devices), ${event.lanes} lane${event.lanes === 1 ? '' : 's'}, firmware: ${event.firmware}${event.shift ? `; parameters checksum ${event.shift.checksumShort} confirmed by ${event.shift.operator}` : ''}.`;
+      return t('cli:station.event.started', {
+        name: event.configurationName,
+        size: event.configurationSize,
+        lanes: event.lanes,
+        firmware: event.firmware,
+        confirmed: event.shift ? 'yes' : 'no',
+        checksum: event.shift?.checksumShort ?? '',
+        operator: event.shift?.operator ?? '',
+      });
     case 'waiting':
-      return `${event.serialNumber}: plugged in (${event.link}), waiting for a lane`;
+      return t('cli:station.event.waiting', { serial: event.serialNumber, link: event.link });
     case 'lane-started':
-      return `${event.serialNumber}: ${event.resumed ? 'resuming' : 'started'}`;
+      return t('cli:station.event.laneStarted', { serial: event.serialNumber, resumed: event.resumed ? 'yes' : 'no' });
     case 'step':
       return `${event.serialNumber}: ${event.text}`;
     case 'progress':
       return null;
     case 'done':
-      return `${event.serialNumber}: DONE, unplug it (${event.text})`;
+      return t('cli:station.event.done', { serial: event.serialNumber, text: event.text });
     case 'failed':
-      return `${event.serialNumber}: FAILED: ${event.reason}. ${event.action}`;
+      return t('cli:station.event.failed', { serial: event.serialNumber, reason: event.reason, action: event.action });
     case 'refused':
-      return `${event.serialNumber}: REFUSED: ${event.reason}`;
+      return t('cli:station.event.refused', { serial: event.serialNumber, reason: event.reason });
     case 'duplicate':
-      return `${event.serialNumber}: DUPLICATE: ${event.reason}`;
+      return t('cli:station.event.duplicate', { serial: event.serialNumber, reason: event.reason });
     case 'in-sync':
       return `${event.serialNumber}: ${event.text}`;
     case 'unplugged':
-      return `${event.serialNumber}: unplugged`;
+      return t('cli:station.event.unplugged', { serial: event.serialNumber });
     case 'station-stopped':
-      return `Station stopped.`;
+      return t('cli:station.event.stopped');
   }
 }
 
