@@ -2,9 +2,13 @@ import type { DeviceType } from '../../../../domain/device-types';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
 import { cachedPatches } from '../../../app/cache/cached-patches';
 import { bytesText } from '../../../app/jobs';
+import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 import { deviceTypeArgument } from './firmware';
+
+/** A size in the run's language (English: the jobs core's own "12.3 kB"). */
+const sizeText = (bytes: number): string => bytesText(bytes, cliTranslator());
 
 /** `cache list`: firmware bundles and configuration files kept for offline use. */
 export async function cacheList(ctx: CliContext): Promise<number> {
@@ -16,24 +20,27 @@ export async function cacheList(ctx: CliContext): Promise<number> {
     ctx.out.line(JSON.stringify({ firmware, patches, configurationFiles: configFiles }, null, 2));
     return EXIT.ok;
   }
-  if (firmware.length === 0) ctx.out.line('No firmware cached. Fill the cache while the service is reachable: provisioner cache prefetch');
+  if (firmware.length === 0) ctx.out.line(t('cli:cache.noFirmware'));
   else
     ctx.out.table(
-      ['TYPE', 'VERSION', 'SIZE', 'FETCHED', 'SHA-256', 'SOURCE'],
-      firmware.map((e) => [e.deviceType, e.version, bytesText(e.size), e.fetchedAt, e.sha256.slice(0, 12), e.source]),
+      [t('cli:cache.header.type'), t('cli:cache.header.version'), t('cli:cache.header.size'), t('cli:cache.header.fetched'), t('cli:cache.header.sha256'), t('cli:cache.header.source')],
+      firmware.map((e) => [e.deviceType, e.version, sizeText(e.size), e.fetchedAt, e.sha256.slice(0, 12), e.source]),
     );
   if (patches.length > 0) {
     // A release the cache does not hold is named by its image's SHA-256.
-    const release = (version: string | null, imageSha256: string) => version ?? `image ${imageSha256.slice(0, 12)}`;
+    const release = (version: string | null, imageSha256: string) => version ?? t('cli:cache.image', { sha: imageSha256.slice(0, 12) });
     ctx.out.line();
     ctx.out.table(
-      ['PATCH FOR', 'FROM', 'TO', 'SIZE'],
-      patches.map((p) => [p.deviceType ?? '?', release(p.fromVersion, p.baseSha256), release(p.toVersion, p.targetSha256), bytesText(p.size)]),
+      [t('cli:cache.header.patchFor'), t('cli:cache.header.from'), t('cli:cache.header.to'), t('cli:cache.header.size')],
+      patches.map((p) => [p.deviceType ?? '?', release(p.fromVersion, p.baseSha256), release(p.toVersion, p.targetSha256), sizeText(p.size)]),
     );
   }
   if (configFiles.length > 0) {
     ctx.out.line();
-    ctx.out.table(['DEVICE', 'CONFIGURATION SYNC ID', 'SIZE', 'FETCHED'], configFiles.map((c) => [c.serialNumber, c.syncId, bytesText(c.size), c.fetchedAt]));
+    ctx.out.table(
+      [t('cli:cache.header.device'), t('cli:cache.header.configurationSyncId'), t('cli:cache.header.size'), t('cli:cache.header.fetched')],
+      configFiles.map((c) => [c.serialNumber, c.syncId, sizeText(c.size), c.fetchedAt]),
+    );
   }
   return EXIT.ok;
 }
@@ -48,7 +55,7 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
   const service = await ctx.provisioning();
   const types: DeviceType[] | undefined = options.type?.map(deviceTypeArgument);
   const report = await service.cache.prefetch(account.client, types);
-  const failures: string[] = report.failed.map((f) => `${f.deviceType} firmware: ${f.error instanceof Error ? f.error.message : String(f.error)}`);
+  const failures: string[] = report.failed.map((f) => t('cli:cache.failed.firmware', { type: f.deviceType, message: f.error instanceof Error ? f.error.message : String(f.error) }));
   const store = service.configFiles();
   const configured: string[] = [];
   if (!types) {
@@ -60,7 +67,7 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
         configured.push(device.serialNumber);
       } catch (error) {
         // A configuration not complete yet has no file: say so, keep going.
-        failures.push(`${device.serialNumber} configuration file: ${error instanceof Error ? error.message : String(error)}`);
+        failures.push(t('cli:cache.failed.configurationFile', { serial: device.serialNumber, message: error instanceof Error ? error.message : String(error) }));
       }
     }
   }
@@ -68,13 +75,13 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
   if (ctx.out.json) {
     ctx.out.jsonLine({ firmware: { fetched: report.fetched, upToDate: report.upToDate, patches: report.patches }, configurationFiles: configured, failures });
   } else {
-    for (const entry of report.fetched) ctx.out.line(`Cached ${entry.deviceType} firmware ${entry.version} (${bytesText(entry.size)}).`);
-    for (const entry of report.upToDate) ctx.out.line(`${entry.deviceType} firmware ${entry.version} already cached.`);
+    for (const entry of report.fetched) ctx.out.line(t('cli:cache.cached', { type: entry.deviceType, version: entry.version, size: sizeText(entry.size) }));
+    for (const entry of report.upToDate) ctx.out.line(t('cli:cache.upToDate', { type: entry.deviceType, version: entry.version }));
     for (const patch of report.patches) {
-      ctx.out.line(`Cached the ${patch.deviceType} patch from ${patch.fromVersion} to ${patch.toVersion} (${bytesText(patch.size)}): a device on ${patch.fromVersion} gets it instead of the whole image.`);
+      ctx.out.line(t('cli:cache.patch', { type: patch.deviceType, from: patch.fromVersion, to: patch.toVersion, size: sizeText(patch.size) }));
     }
-    if (configured.length > 0) ctx.out.line(`Kept the configuration files of ${configured.join(', ')}.`);
-    if (!key) ctx.out.note('the service did not give its signing key; configuration files are then checked by the devices only');
+    if (configured.length > 0) ctx.out.line(t('cli:cache.kept', { serials: configured.join(', ') }));
+    if (!key) ctx.out.note(t('cli:cache.noSigningKey'));
     for (const failure of failures) ctx.out.error(failure);
   }
   // Files of incomplete configurations are expected to be missing; only firmware failures fail the command.
@@ -86,7 +93,7 @@ export async function cachePrune(ctx: CliContext, options: { keep: number }): Pr
   const service = await ctx.provisioning();
   const removed = await service.cache.prune({ keepPerType: options.keep });
   if (ctx.out.json) ctx.out.jsonLine({ removed });
-  else if (removed.length === 0) ctx.out.line(`Nothing to prune: no type has more than ${options.keep} version${options.keep === 1 ? '' : 's'} cached.`);
-  else for (const entry of removed) ctx.out.line(`Removed ${entry.deviceType} firmware ${entry.version} (${bytesText(entry.size)}).`);
+  else if (removed.length === 0) ctx.out.line(t('cli:cache.pruneNothing', { keep: options.keep }));
+  else for (const entry of removed) ctx.out.line(t('cli:cache.removed', { type: entry.deviceType, version: entry.version, size: sizeText(entry.size) }));
   return EXIT.ok;
 }
