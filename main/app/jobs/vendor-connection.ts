@@ -323,16 +323,17 @@ export class VendorConnection implements DeviceConnection {
 }
 
 /**
- * Takes the type the service's record gives a vendor FRC's serial number (takeRecordedType). The
- * record cannot be read (no service, not registered): the device keeps the type identify gave it,
- * and the firmware and configuration of another type are then refused before anything is sent.
+ * Takes the type the service's record gives a vendor FRC's serial number (takeRecordedType), and
+ * says whether there was one. The record cannot be read (no service, not registered): the device
+ * keeps the type identify gave it, unless the caller knows it otherwise (job-opening.ts).
  */
-export async function takeTypeFromRecord(connection: VendorConnection, devices: { list: ProvisioningClient['devices']['list'] }, signal?: AbortSignal): Promise<void> {
-  if (connection.family !== 'FRC') return;
+export async function takeTypeFromRecord(connection: VendorConnection, devices: { list: ProvisioningClient['devices']['list'] }, signal?: AbortSignal): Promise<boolean> {
+  if (connection.family !== 'FRC') return false;
   const serialNumber = connection.identity.serialNumber;
   const record = await devices
     .list({ serial: serialNumber, limit: 1 }, { retry: false, ...(signal ? { signal } : {}) })
     .then((page) => page.items.find((item) => item.serialNumber === serialNumber))
     .catch(() => undefined);
   if (record) connection.takeRecordedType(record.deviceType);
+  return record !== undefined;
 }
