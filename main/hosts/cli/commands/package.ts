@@ -9,6 +9,7 @@ import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { carriedEnrolments } from '../../../app/packages/enrolment-grants';
 import { deliverConfirmations, exportConfirmations, exportWorkPackage, importWorkPackage, packagePaths, WorkPackageError } from '../../../app/packages';
+import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -32,12 +33,12 @@ export interface PackageImportOptions {
   apiKey?: string;
 }
 
-async function readInput(ctx: CliContext, file: string, what: string): Promise<Uint8Array> {
+async function readInput(ctx: CliContext, file: string, what: 'package' | 'confirmations'): Promise<Uint8Array> {
   try {
     return new Uint8Array(await readFile(resolve(ctx.io.cwd, file)));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `there is no ${what} at ${file}: check the path` : `cannot read ${file}: ${(error as Error).message}`);
+    throw new CliError(code === 'ENOENT' ? t('cli:package.noFile', { what, file }) : t('cli:package.cannotRead', { file, message: (error as Error).message }));
   }
 }
 
@@ -46,13 +47,9 @@ async function writeOutput(ctx: CliContext, file: string, bytes: Uint8Array): Pr
   try {
     await writeFileAtomic(path, bytes, 0o600);
   } catch (error) {
-    throw new CliError(`cannot write ${file}: ${(error as Error).message}; choose a folder you can write to`);
+    throw new CliError(t('cli:package.cannotWrite', { file, message: (error as Error).message }));
   }
   return path;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** WorkPackageError is a refusal to be read by a person: one line, as the CLI's other refusals. */
@@ -68,12 +65,9 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
 /** `package export --configuration NAME --out FILE`: one signed file with all a plant without network needs. */
 export async function packageExport(ctx: CliContext, options: PackageExportOptions): Promise<number> {
   const account = await ctx.account();
-  if (account.offline) throw new CliError('this laptop is not signed in, and a work package is made by the service: sign in first (provisioner login --url URL --org ORG --api-key KEY)', EXIT.usage);
+  if (account.offline) throw new CliError(t('cli:package.exportOffline'), EXIT.usage);
   if (account.local) {
-    throw new CliError(
-      'a work package carries the files of a service to a workstation that cannot reach it, and the local workspace is on this computer only; log in to the service first (provisioner login --url URL --org ORG --api-key KEY)',
-      EXIT.usage,
-    );
+    throw new CliError(t('cli:package.exportLocal'), EXIT.usage);
   }
   const paths = provisioningPaths(ctx.dirs.data);
   const exported = await refusing(async () =>
@@ -105,14 +99,27 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
     return EXIT.ok;
   }
   ctx.out.line(
-    `Wrote the work package of configuration "${body.configuration.name}" to ${path} (${bytesText(exported.bytes.length)}): ${plural(body.devices.length, 'device')}, ${plural(body.firmware.length, 'firmware bundle')}${body.patches.length > 0 ? `, ${plural(body.patches.length, 'patch')}` : ''}.`,
+    t('cli:package.exported', {
+      name: body.configuration.name,
+      path,
+      size: bytesText(exported.bytes.length, cliTranslator()),
+      devices: body.devices.length,
+      firmware: body.firmware.length,
+      patches: body.patches.length,
+    }),
   );
   ctx.out.table(
-    ['DEVICE', 'TYPE', 'CONFIGURATION SYNC ID', 'FIRMWARE'],
+    [t('cli:package.header.device'), t('cli:package.header.type'), t('cli:package.header.configurationSyncId'), t('cli:package.header.firmware')],
     body.devices.map((d) => [d.serialNumber, d.deviceType, d.syncId, d.firmware.version]),
   );
   ctx.out.line(
-    `It expires on ${body.expiresAt}. Signed by organization ${body.origin.orgId}'s key ${exported.signerKeyId}. A laptop never signed in to ${body.origin.serviceUrl} imports it with --root-fingerprint ${rootKeyFingerprint(body.keys.configFileRootKey.publicKeyPem)} (tell the technician by another road than the USB stick).`,
+    t('cli:package.exportedExpiry', {
+      expiresAt: body.expiresAt,
+      org: body.origin.orgId,
+      key: exported.signerKeyId,
+      url: body.origin.serviceUrl,
+      fingerprint: rootKeyFingerprint(body.keys.configFileRootKey.publicKeyPem),
+    }),
   );
   return EXIT.ok;
 }
@@ -126,19 +133,16 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
  */
 export async function packageImport(ctx: CliContext, file: string, options: PackageImportOptions): Promise<number> {
   if (options.apiKey !== undefined) {
-    throw new CliError(
-      'package import takes no API key: a work package never signs a laptop in. Import it without one (a laptop never signed in gives --root-fingerprint), provision offline, and sign in with `provisioner login` only where the service can be reached',
-      EXIT.usage,
-    );
+    throw new CliError(t('cli:package.importApiKey'), EXIT.usage);
   }
   let rootFingerprint: string | undefined;
   if (options.rootFingerprint !== undefined) {
     rootFingerprint = parseRootKeyFingerprint(options.rootFingerprint);
     if (rootFingerprint === undefined) {
-      throw new CliError(`--root-fingerprint must be the 64 hexadecimal digits \`provisioner status\` shows on a signed-in laptop, not "${options.rootFingerprint}"`, EXIT.usage);
+      throw new CliError(t('cli:package.badRootFingerprint', { value: options.rootFingerprint }), EXIT.usage);
     }
   }
-  const bytes = await readInput(ctx, file, 'work package');
+  const bytes = await readInput(ctx, file, 'package');
   const login = await ctx.login();
   let account: { serviceUrl: string; orgId: string };
   const paths = provisioningPaths(ctx.dirs.data);
@@ -186,20 +190,20 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
     });
     return EXIT.ok;
   }
-  if (imported.rootAdopted) ctx.out.note(`this laptop now trusts the root key of ${account.serviceUrl} with fingerprint ${rootFingerprint}, as given`);
-  if (!login) ctx.out.note(`not signed in: this laptop works offline for organization ${account.orgId} and sends nothing anywhere; confirmations wait in the outbox (carry them back with package export-confirmations)`);
-  ctx.out.line(`Imported the work package of configuration "${body.configuration.name}" (organization ${body.origin.orgId}), signed by the organization's key ${imported.signerKeyId}; it expires on ${body.expiresAt}.`);
+  if (imported.rootAdopted) ctx.out.note(t('cli:package.rootAdopted', { url: account.serviceUrl, fingerprint: rootFingerprint ?? '' }));
+  if (!login) ctx.out.note(t('cli:package.notSignedIn', { org: account.orgId }));
+  ctx.out.line(t('cli:package.imported', { name: body.configuration.name, org: body.origin.orgId, key: imported.signerKeyId, expiresAt: body.expiresAt }));
   ctx.out.table(
-    ['DEVICE', 'CONFIGURATION SYNC ID', 'FIRMWARE', 'KEPT'],
+    [t('cli:package.header.device'), t('cli:package.header.configurationSyncId'), t('cli:package.header.firmware'), t('cli:package.header.kept')],
     imported.configFiles.map((c) => {
       const device = body.devices.find((d) => d.serialNumber === c.serialNumber)!;
-      return [c.serialNumber, c.syncId, `${device.deviceType} ${device.firmware.version}`, c.kept === 'imported' ? 'from the package' : 'a newer file kept before'];
+      return [c.serialNumber, c.syncId, `${device.deviceType} ${device.firmware.version}`, t('cli:package.kept', { kept: c.kept })];
     }),
   );
   if (imported.patches.carried > 0) {
-    ctx.out.line(`${plural(imported.patches.carried, 'firmware patch').replace('patchs', 'patches')} carried, ${imported.patches.kept} kept for faster installs.`);
+    ctx.out.line(t('cli:package.patches', { carried: imported.patches.carried, kept: imported.patches.kept }));
   }
-  ctx.out.line(`These devices can now be provisioned without the service: provisioner device update ${body.devices.map((d) => d.serialNumber).join(' ')}`);
+  ctx.out.line(t('cli:package.nowOffline', { serials: body.devices.map((d) => d.serialNumber).join(' ') }));
   return EXIT.ok;
 }
 
@@ -239,18 +243,18 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
   }
   const devices = [...new Set(confirmations.map((c) => c.serialNumber))].sort();
   ctx.out.line(
-    `Wrote ${plural(confirmations.length, 'confirmation')} (${devices.join(', ')}) and ${plural(exported.body.ledger.length, 'ledger entry').replace('entrys', 'entries')} to ${path}, signed by workstation key ${exported.signerKeyId}.`,
+    t('cli:package.confirmationsExported', { confirmations: confirmations.length, serials: devices.join(', '), entries: exported.body.ledger.length, path, key: exported.signerKeyId }),
   );
-  if (exported.body.ledgerHead) ctx.out.line(`It carries this laptop's ledger head: entry ${exported.body.ledgerHead.seq}, hash ${exported.body.ledgerHead.hash}.`);
-  ctx.out.line('They stay in the outbox too: should this workstation reach the service, it sends them, and the service records each one once.');
+  if (exported.body.ledgerHead) ctx.out.line(t('cli:package.ledgerHead', { seq: exported.body.ledgerHead.seq, hash: exported.body.ledgerHead.hash }));
+  ctx.out.line(t('cli:package.stayInOutbox'));
   return EXIT.ok;
 }
 
 /** `package import-confirmations FILE`: checked, then each confirmation delivered once. */
 export async function packageImportConfirmations(ctx: CliContext, file: string, options: { signer?: string }): Promise<number> {
-  const bytes = await readInput(ctx, file, 'confirmations file');
+  const bytes = await readInput(ctx, file, 'confirmations');
   const account = await ctx.account();
-  if (account.offline) throw new CliError('this laptop is not signed in, and confirmations are delivered to the service: import the file on a workstation signed in to it (provisioner login)', EXIT.usage);
+  if (account.offline) throw new CliError(t('cli:package.importConfirmationsOffline'), EXIT.usage);
   const report = await refusing(() =>
     deliverConfirmations({ bytes, account, ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}) }),
   );
@@ -261,22 +265,19 @@ export async function packageImportConfirmations(ctx: CliContext, file: string, 
     return failed === 0 && !report.ledgerHead?.fault ? EXIT.ok : EXIT.failed;
   }
   for (const outcome of report.outcomes) {
-    const what = `${outcome.serialNumber} ${outcome.kind} confirmation`;
-    if (outcome.outcome === 'refused') ctx.out.error(`${what}: refused by the service: ${outcome.message}`);
-    else if (outcome.outcome === 'not-sent') ctx.out.error(`${what}: not sent: ${outcome.message}`);
-    else if (outcome.outcome === 'other-organization') ctx.out.note(`${what} is for another organization; left for a workstation of that one`);
+    const what = { serial: outcome.serialNumber, kind: outcome.kind };
+    if (outcome.outcome === 'refused' || outcome.outcome === 'not-sent') ctx.out.error(t('cli:package.outcome', { ...what, outcome: outcome.outcome, message: outcome.message }));
+    else if (outcome.outcome === 'other-organization') ctx.out.note(t('cli:package.otherOrganization', what));
   }
   ctx.out.line(
-    `Delivered ${plural(count('delivered'), 'confirmation')} from workstation ${report.workstation} (signed by key ${report.signerKeyId}) to ${account.label}; the service records each one once, however often it is sent.`,
+    t('cli:package.delivered', { count: count('delivered'), workstation: report.workstation, key: report.signerKeyId, account: account.label }),
   );
-  if (report.ledger && 'error' in report.ledger) ctx.out.error(`the ledger entries could not be sent: ${report.ledger.error}`);
+  if (report.ledger && 'error' in report.ledger) ctx.out.error(t('cli:package.ledgerNotSent', { message: report.ledger.error }));
   else if (report.ledger) {
-    ctx.out.line(
-      `Ledger: the organization's chain took ${report.ledger.received} new entr${report.ledger.received === 1 ? 'y' : 'ies'} (it had ${report.ledger.known})${report.ledger.withheld > 0 ? `; ${report.ledger.withheld} changed entr${report.ledger.withheld === 1 ? 'y was' : 'ies were'} not sent` : ''}.`,
-    );
+    ctx.out.line(t('cli:package.ledgerTaken', { received: report.ledger.received, known: report.ledger.known, withheld: report.ledger.withheld }));
   }
-  if (report.ledgerHead?.fault) ctx.out.error(`the laptop's ledger: ${report.ledgerHead.fault}`);
-  else if (report.ledgerHead) ctx.out.line(`The laptop's ledger head when it exported: entry ${report.ledgerHead.seq}, hash ${report.ledgerHead.hash}.`);
-  if (count('not-sent') > 0) ctx.out.line('Import the same file again once the service can be reached: nothing is recorded twice.');
+  if (report.ledgerHead?.fault) ctx.out.error(t('cli:package.laptopLedgerFault', { fault: report.ledgerHead.fault }));
+  else if (report.ledgerHead) ctx.out.line(t('cli:package.laptopLedgerHead', { seq: report.ledgerHead.seq, hash: report.ledgerHead.hash }));
+  if (count('not-sent') > 0) ctx.out.line(t('cli:package.importAgain'));
   return failed === 0 && !report.ledgerHead?.fault ? EXIT.ok : EXIT.failed;
 }
