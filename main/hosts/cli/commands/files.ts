@@ -2,6 +2,7 @@ import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { errnoCode, fsyncDir, nodeFileSystem, tempPathFor, writeFileAtomic } from '../../../../platform/durable-file';
 import { FileFormatError } from '../../../../domain/files/file-error';
+import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
 
 /** A file the technician named, read whole (firmware bundles and configuration files are small). */
@@ -10,7 +11,7 @@ export async function readInputFile(path: string): Promise<{ bytes: Uint8Array; 
     return { bytes: new Uint8Array(await readFile(path)), name: basename(path) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot be read (${code ?? String(error)})`, EXIT.failed);
+    throw new CliError(code === 'ENOENT' ? t('cli:files.noSuchFile', { path }) : t('cli:files.cannotRead', { path, code: code ?? String(error) }), EXIT.failed);
   }
 }
 
@@ -29,7 +30,7 @@ export async function outputDir(dir: string): Promise<string> {
 export function safeDownloadName(name: string): string {
   const lastSegment = name.split(/[\\/]/).pop() ?? '';
   const safe = lastSegment.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
-  if (safe === '') throw new CliError(`the download's file name "${name}" has nothing left once made safe; nothing was saved`, EXIT.failed);
+  if (safe === '') throw new CliError(t('cli:files.unsafeName', { name }), EXIT.failed);
   return safe;
 }
 
@@ -37,11 +38,11 @@ export function safeDownloadName(name: string): string {
  * Runs the checks of a downloaded file; a file that fails them is refused with their reason, and
  * the person is told that nothing was saved.
  */
-export async function refusedUnlessChecked<T>(what: string, check: () => Promise<T> | T): Promise<T> {
+export async function refusedUnlessChecked<T>(what: 'firmware bundle' | 'configuration file', check: () => Promise<T> | T): Promise<T> {
   try {
     return await check();
   } catch (error) {
-    if (error instanceof FileFormatError) throw new CliError(`the ${what} the service sent was refused and nothing was saved: ${error.message.replace(/\.$/, '')}`, EXIT.failed);
+    if (error instanceof FileFormatError) throw new CliError(t('cli:files.refused', { what: what === 'firmware bundle' ? 'firmware' : 'configuration', reason: error.message.replace(/\.$/, '') }), EXIT.failed);
     throw error;
   }
 }
@@ -63,7 +64,7 @@ export async function saveDownload(dir: string, name: string, bytes: Uint8Array,
     await writeFileAtomic(temp, bytes);
     await linkOrCreate(temp, target, bytes);
   } catch (error) {
-    if (errnoCode(error) === 'EEXIST') throw new CliError(`${target} exists already; it was left as it is (--force replaces it)`, EXIT.failed);
+    if (errnoCode(error) === 'EEXIST') throw new CliError(t('cli:files.exists', { path: target }), EXIT.failed);
     throw error;
   } finally {
     await unlink(temp).catch(() => undefined);

@@ -4,6 +4,7 @@ import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
 import { provisioningPaths } from '../../../app/paths';
 import { ledgerProgressView } from '../ledger-progress';
 import { workstationId } from '../../../app/jobs/workstation';
+import { t } from '../cli-language';
 import type { CliAccount, CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -39,9 +40,8 @@ export function checkEntries(lines: readonly LedgerLine[], chain: ChainCheck, ha
 }
 
 function entryCheckText(check: EntryCheck): string {
-  if (!check.found) return `Entry ${check.hash}: NOT in this ledger.`;
-  const what = `Entry ${check.seq} (${check.action} of ${check.serialNumber}, ${check.at}), hash ${check.hash}`;
-  return check.holds ? `${what}: in this ledger, every link up to it holds.` : `${what}: in this ledger, but a link before it is BROKEN, so it is not proven.`;
+  if (!check.found) return t('cli:ledger.entryMissing', { hash: check.hash });
+  return t('cli:ledger.entryFound', { seq: check.seq ?? '', action: check.action ?? '', serial: check.serialNumber ?? '', at: check.at ?? '', hash: check.hash, holds: check.holds ? 'yes' : 'no' });
 }
 
 /**
@@ -62,21 +62,27 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean; 
     return holds ? EXIT.ok : EXIT.failed;
   }
   const { local } = result;
-  if (result.keys.from === 'none') ctx.out.line(`Entries checked against this workstation's own key only: ${result.keys.why}.`);
-  else ctx.out.line(`Entries checked against the organization's ${result.keys.count} enrolled workstation key${result.keys.count === 1 ? '' : 's'} (${result.keys.from === 'service' ? 'from the service' : 'the list kept here'}, signed ${result.keys.issuedAt}).`);
-  if (local.ok) ctx.out.line(`Local ledger ${local.path}: ${local.entries} entr${local.entries === 1 ? 'y' : 'ies'}, every link holds${local.entries > 0 ? ` (last hash ${local.head.slice(0, 16)}…)` : ''}.`);
-  else ctx.out.line(`Local ledger ${local.path}: BROKEN at ${describeBrokenLink(local.broken!)}. Entries from there on are not proven.`);
+  if (result.keys.from === 'none') ctx.out.line(t('cli:ledger.keysOwn', { why: result.keys.why }));
+  else ctx.out.line(t('cli:ledger.keysOrg', { count: result.keys.count, from: result.keys.from, issuedAt: result.keys.issuedAt }));
+  if (local.ok) ctx.out.line(t('cli:ledger.localHolds', { path: local.path, entries: local.entries, head: local.head.slice(0, 16) }));
+  else ctx.out.line(t('cli:ledger.localBroken', { path: local.path, where: describeBrokenLink(local.broken!) }));
   for (const entry of entries ?? []) ctx.out.line(entryCheckText(entry));
   const service = result.service;
   if (service && account) {
-    if ('error' in service) ctx.out.line(`Service (${account.label}): could not be checked: ${service.error}`);
+    if ('error' in service) ctx.out.line(t('cli:ledger.serviceError', { account: account.label, error: service.error }));
     else {
-      const sent = service.sent.received > 0 ? `sent ${service.sent.received} new entr${service.sent.received === 1 ? 'y' : 'ies'}; ` : '';
-      const withheld = service.sent.withheld > 0 ? `; ${service.sent.withheld} changed entr${service.sent.withheld === 1 ? 'y was' : 'ies were'} not sent` : '';
-      const chain = service.chain.ok ? `${service.chain.entries} entr${service.chain.entries === 1 ? 'y' : 'ies'} in the organization's chain, every link holds` : `the organization's chain is BROKEN at ${service.chain.broken!.reason}`;
-      ctx.out.line(`Service (${account.label}): ${sent}${chain}${withheld}.`);
-      if (service.mismatch) ctx.out.line(`Service and local ledger disagree at ${describeBrokenLink(service.mismatch)}.`);
-      else if (service.chain.ok) ctx.out.line("This workstation's entries on the service match the local ledger.");
+      ctx.out.line(
+        t('cli:ledger.service', {
+          account: account.label,
+          sent: service.sent.received,
+          chainOk: service.chain.ok ? 'yes' : 'no',
+          entries: service.chain.entries,
+          broken: service.chain.broken?.reason ?? '',
+          withheld: service.sent.withheld,
+        }),
+      );
+      if (service.mismatch) ctx.out.line(t('cli:ledger.disagree', { where: describeBrokenLink(service.mismatch) }));
+      else if (service.chain.ok) ctx.out.line(t('cli:ledger.match'));
     }
   }
   return holds ? EXIT.ok : EXIT.failed;
@@ -116,7 +122,7 @@ async function keyListSource(ctx: CliContext, account: CliAccount | undefined): 
  */
 export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }): Promise<number> {
   const account = await ctx.account();
-  if (account.local) throw new CliError('log in to a service first: the local workspace enrols nothing (provisioner login)');
+  if (account.local) throw new CliError(t('cli:ledger.enrolLocal'));
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
   const result = await account.client.workstations.enrol(await ledger.enrolment(account.orgId, workstation, { rotate: options.rotate === true }));
@@ -138,17 +144,17 @@ export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }
     await sendLedger(ledger, account);
   }
   if (ctx.out.json) ctx.out.jsonLine(result);
-  else if (!result.enrolled) ctx.out.line(`This workstation's key …${result.key.publicKey.slice(-12)} is enrolled with ${account.label} already (by ${result.key.enrolledBy}, ${result.key.enrolledAt}).`);
-  else ctx.out.line(`Enrolled this workstation's key …${result.key.publicKey.slice(-12)} for workstation ${workstation} with ${account.label}${options.rotate ? '; the key it had before signs nothing more' : ''}.`);
+  else if (!result.enrolled) ctx.out.line(t('cli:ledger.alreadyEnrolled', { key: result.key.publicKey.slice(-12), account: account.label, by: result.key.enrolledBy, at: result.key.enrolledAt }));
+  else ctx.out.line(t('cli:ledger.enrolled', { key: result.key.publicKey.slice(-12), workstation, account: account.label, rotated: options.rotate ? 'yes' : 'no' }));
   return EXIT.ok;
 }
 
 /** `ledger revoke WORKSTATION --reason TEXT` (Admin): that workstation's key signs nothing more; its later entries fail verify, with the reason. */
 export async function ledgerRevoke(ctx: CliContext, workstation: string, options: { reason: string }): Promise<number> {
   const account = await ctx.account();
-  if (account.local) throw new CliError('log in to a service first: the local workspace has no enrolled keys (provisioner login)');
+  if (account.local) throw new CliError(t('cli:ledger.revokeLocal'));
   const key = await account.client.workstations.revoke(workstation, options.reason);
   if (ctx.out.json) ctx.out.jsonLine(key);
-  else ctx.out.line(`Revoked key …${key.publicKey.slice(-12)} of workstation ${workstation}: its entries after entry ${key.validThroughSeq ?? 0} fail verify ("${options.reason}").`);
+  else ctx.out.line(t('cli:ledger.revoked', { key: key.publicKey.slice(-12), workstation, seq: key.validThroughSeq ?? 0, reason: options.reason }));
   return EXIT.ok;
 }

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliIn } from '../../../fixtures/cli-in-process';
+import { inCliLanguage } from '../../../../main/hosts/cli/cli-language';
+import { readInputFile, safeDownloadName } from '../../../../main/hosts/cli/commands/files';
 
 /**
  * Issue 29 in the commands translated after the first round (languages.test.ts): station, cache,
@@ -145,6 +147,41 @@ describe('lines and refusals', () => {
     expect(german).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: package import nimmt keinen API-Schlüssel: ein Arbeitspaket meldet einen Laptop nie an\./) });
     const spanish = await run({ LANG: 'es_ES.UTF-8' }, ['package', 'import', 'x', '--root-fingerprint', 'abc']);
     expect(spanish).toEqual({ code: 2, stdout: '', stderr: 'error: --root-fingerprint debe ser los 64 dígitos hexadecimales que muestra `provisioner status` en un portátil con sesión iniciada, no «abc»\n' });
+  });
+});
+
+describe('ledger verify --local', () => {
+  it('says how the local ledger stands in the language, and its --json is the same bytes in every one', async () => {
+    const english = await run({}, ['ledger', 'verify', '--local']);
+    const german = await run({ LANG: 'de_DE.UTF-8' }, ['ledger', 'verify', '--local']);
+    const chinese = await run({ LANG: 'zh_CN.UTF-8' }, ['ledger', 'verify', '--local']);
+    for (const said of [english, german, chinese]) expect(said.code, said.stderr).toBe(0);
+    expect(english.stdout).toMatch(/^Local ledger .+: 0 entries, every link holds\.$/m);
+    expect(german.stdout).toMatch(/^Lokales Protokollbuch .+: 0 Einträge, jedes Glied hält\.$/m);
+    expect(chinese.stdout).toMatch(/^本地操作记录簿 .+：0 条条目，所有链接完好。$/m);
+
+    const json = await run({}, ['--json', 'ledger', 'verify', '--local']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, local: { ok: true, entries: 0 } });
+    expect((await run({ LANG: 'de_DE.UTF-8' }, ['--json', 'ledger', 'verify', '--local'])).stdout).toBe(json.stdout);
+    expect((await run({}, ['--lang', 'zh', '--json', 'ledger', 'verify', '--local'])).stdout).toBe(json.stdout);
+  });
+});
+
+describe('the file helpers’ refusals', () => {
+  it('are said in the run’s language, the name and path as they are', async () => {
+    const refusal = (language: 'en' | 'de' | 'zh') => {
+      try {
+        inCliLanguage(language, () => safeDownloadName('../..'));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'not refused';
+    };
+    expect(refusal('en')).toBe('the download\'s file name "../.." has nothing left once made safe; nothing was saved');
+    expect(refusal('de')).toBe('vom Dateinamen „../..“ des Downloads bleibt nach dem Bereinigen nichts übrig; nichts wurde gespeichert');
+    expect(refusal('zh')).toBe('下载的文件名“../..”经安全处理后为空；未保存任何内容');
+    const missing = join(home, 'fehlt.zip');
+    await expect(inCliLanguage('de', () => readInputFile(missing))).rejects.toThrow(`${missing}: keine solche Datei`);
   });
 });
 
