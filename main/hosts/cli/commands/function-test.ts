@@ -3,6 +3,8 @@ import { commissioningOf, commissioningText } from '../../../../domain/ledger-co
 import { describeReactions, observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestResult } from '../../../app/function-test';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
+import { cliLanguage, cliTranslator, t } from '../cli-language';
+import { commissioningStatusText } from '../../../app/report/report-words';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -38,15 +40,15 @@ export async function ask(question: string): Promise<string> {
 export async function functionTest(ctx: CliContext, serialNumber: string, options: FunctionTestOptions): Promise<number> {
   const account = await ctx.account();
   const record = (await account.client.devices.list({ serial: serialNumber })).items.find((d) => d.serialNumber === serialNumber);
-  if (!record) throw new CliError(`${serialNumber} is not registered in ${account.label}; register it and apply its configuration first`);
-  if (!record.configurationId) throw new CliError(`${serialNumber} is in no configuration, so there is no safety function to test; add it to one and apply it first`);
+  if (!record) throw new CliError(t('cli:functionTest.notRegistered', { serial: serialNumber, account: account.label }));
+  if (!record.configurationId) throw new CliError(t('cli:functionTest.noConfiguration', { serial: serialNumber }));
   const configuration = await account.client.configurations.get(record.configurationId);
   const others = configuration.devices.map((d) => d.serialNumber).filter((serial) => serial !== serialNumber);
 
   const attached = options.link ? [] : await ctx.finder().list();
   const linkOf = (serial: string) => attached.find((a) => a.identity?.serialNumber === serial)?.link;
   const deviceLink = options.link ?? linkOf(serialNumber);
-  if (!deviceLink) throw new CliError(`${serialNumber} is not attached (or not answering); attach it, or name where it is with --link serial:/dev/ttyACM0, udp:HOST or ble:ADDRESS`);
+  if (!deviceLink) throw new CliError(t('cli:functionTest.notAttached', { serial: serialNumber }));
   const receivers: FunctionTestDevice[] = [];
   const notAttached: string[] = [];
   for (const serial of others) {
@@ -61,9 +63,8 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
     linkDeps: ctx.linkDeps(),
     ...(options.pressTimeout !== undefined ? { pressTimeoutMs: options.pressTimeout * 1000 } : {}),
     onReady: () => {
-      const watching = receivers.length > 0 ? `its receivers ${receivers.map((r) => r.serialNumber).join(', ')}` : 'no receivers';
       if (ctx.out.json) ctx.out.jsonLine({ event: 'ready', serialNumber, receivers: receivers.map((r) => r.serialNumber) });
-      else ctx.out.line(`Press the E-stop on ${serialNumber} now (watching ${watching} of configuration "${configuration.name}").`);
+      else ctx.out.line(t('cli:functionTest.press', { serial: serialNumber, count: receivers.length, receivers: receivers.map((r) => r.serialNumber).join(', '), name: configuration.name }));
     },
   });
   for (const serial of notAttached) observation.unreachable.push({ serialNumber: serial, reason: 'not attached to this computer' });
@@ -71,9 +72,9 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
   let technician = options.result;
   let note = options.note ?? '';
   if (technicianAtHand) {
-    ctx.out.line(observation.pressed ? `Seen: press; ${describeReactions(observation)}.` : 'No press of the E-stop was seen.');
-    technician = /^y/i.test(await ask('Did the machine stop safely (every receiver output off)? [y/n] ')) ? 'pass' : 'fail';
-    note = options.note ?? (await ask('Note (optional): '));
+    ctx.out.line(observation.pressed ? t('cli:functionTest.seen', { reactions: describeReactions(observation) }) : t('cli:functionTest.noPress'));
+    technician = /^y/i.test(await ask(t('cli:functionTest.askStopped'))) ? 'pass' : 'fail';
+    note = options.note ?? (await ask(t('cli:functionTest.askNote')));
   }
   const verdict = verdictOf(observation, technician);
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
@@ -101,10 +102,13 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
   if (ctx.out.json) {
     ctx.out.jsonLine({ event: 'result', serialNumber, result: verdict.result, reasons: verdict.reasons, observation, note, ledgerHash: entry.hash, commissioning: commissioning.state, missingSteps: commissioning.missing, sentToService: sent });
   } else {
-    ctx.out.line(`${serialNumber}: function test ${verdict.result === 'pass' ? 'PASSED' : 'FAILED'}: ${observation.pressed ? describeReactions(observation) : 'no press seen'}.`);
-    if (verdict.reasons.length > 0) ctx.out.line(`  why: ${verdict.reasons.join('; ')}`);
-    ctx.out.line(`  ${serialNumber} is ${commissioningText(commissioning)}. Recorded in the ledger (entry ${entry.seq}, ${entry.hash.slice(0, 16)}…).`);
-    if (!sent) ctx.out.note('the service could not be reached; the test reaches it with the next "provisioner ledger verify"');
+    const reactions = observation.pressed ? describeReactions(observation) : '';
+    ctx.out.line(t('cli:functionTest.result', { serial: serialNumber, result: verdict.result, pressed: observation.pressed ? 'yes' : 'no', reactions }));
+    if (verdict.reasons.length > 0) ctx.out.line(`  ${t('cli:functionTest.why', { reasons: verdict.reasons.join('; ') })}`);
+    // English keeps the ledger core's own words; another language takes the report catalog's.
+    const status = cliLanguage() === 'en' ? commissioningText(commissioning) : commissioningStatusText(commissioning.state, commissioning.missing, cliTranslator());
+    ctx.out.line(`  ${t('cli:functionTest.recorded', { serial: serialNumber, status, seq: entry.seq, hash: entry.hash.slice(0, 16) })}`);
+    if (!sent) ctx.out.note(t('cli:functionTest.notSent'));
   }
   return verdict.result === 'pass' ? EXIT.ok : EXIT.failed;
 }
@@ -121,8 +125,8 @@ export async function offerFunctionTests(ctx: CliContext, serialNumbers: readonl
   for (const serialNumber of serialNumbers) {
     const last = entries.findLast((entry) => entry.serialNumber === serialNumber);
     if (last?.action !== 'configuration-apply' || last.outcome !== 'success') continue;
-    if (!/^y/i.test(await ask(`Test the safety function of ${serialNumber} now (you press its E-stop)? [y/N] `))) {
-      ctx.out.note(`${serialNumber} is not commissioned until its function test passes: provisioner device function-test ${serialNumber}`);
+    if (!/^y/i.test(await ask(t('cli:functionTest.offer', { serial: serialNumber })))) {
+      ctx.out.note(t('cli:functionTest.notCommissionedUntil', { serial: serialNumber }));
       continue;
     }
     code = Math.max(code, await functionTest(ctx, serialNumber, {}));
