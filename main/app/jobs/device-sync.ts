@@ -50,6 +50,11 @@ export interface DeviceReading {
    * (settings-check.ts). When that file is the expected one, this stands in for the syncId.
    */
   settingsReadBack?: SettingsReadBack;
+  /**
+   * The device names no configuration file it holds, and its settings were not read back (the
+   * vendor's EPC in `device list`): its configuration is then not judged by a syncId it cannot give.
+   */
+  namesNoFile?: boolean;
 }
 
 /** A device's running settings compared with one configuration file. */
@@ -103,6 +108,11 @@ export function deviceSync(reading: DeviceReading, record: DeviceRecord | null |
     } else {
       notes.push(`the device names no file it holds; its ${compared} settings read back equal the configuration's`);
     }
+  } else if (reading.configSyncId === null && reading.namesNoFile === true) {
+    // Not drift: nothing was read that could differ. `device verify` reads the settings back.
+    worse('unknown');
+    const recorded = record.deployedSyncId === null ? 'no apply recorded' : `the service recorded syncId ${record.deployedSyncId} applied`;
+    problems.push(`configuration not read: the device names no file it holds (${recorded}); device verify reads its settings back`);
   } else if (!sameSyncId(reading.configSyncId, configuration.expected)) {
     worse('drift');
     const held = reading.configSyncId === null ? 'no configuration' : `syncId ${reading.configSyncId}`;

@@ -148,7 +148,9 @@ async function reconcileListed(ctx: CliContext, identified: readonly Identified[
   }
   identified.forEach((d, i) => {
     const outcome = outcomes[i];
-    const sync = deviceSync(d.identity, outcome?.record, latest.get(d.identity.deviceType));
+    // The vendor's EPC names no file it holds: its configuration is not judged from a syncId here.
+    const namesNoFile = d.protocol === 'vendor' && d.identity.deviceType === 'EPC';
+    const sync = deviceSync({ ...d.identity, namesNoFile }, outcome?.record, latest.get(d.identity.deviceType));
     // What this contact confirmed is what the service now holds as last observed.
     const confirmed = outcome !== undefined && outcome.confirmations.length > 0;
     standings.set(d.link, {

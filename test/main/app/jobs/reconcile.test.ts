@@ -209,6 +209,19 @@ describe('device sync', () => {
     expect(deviceSync({ ...nameless, firmwareVersion: '1.0.0', settingsReadBack: equal }, record(), '1.1.0').state).toBe('behind');
   });
 
+  it('does not call a device that names no file and was not read back drift: unknown, with what the service recorded (device list on the vendor EPC)', () => {
+    const listed = { firmwareVersion: '1.1.0', configSyncId: null, namesNoFile: true };
+    expect(deviceSync(listed, record({ deployedSyncId: SYNC_A }), '1.1.0')).toMatchObject({
+      state: 'unknown',
+      text: `configuration not read: the device names no file it holds (the service recorded syncId ${SYNC_A} applied); device verify reads its settings back`,
+    });
+    expect(deviceSync(listed, record({ deployedSyncId: null }), '1.1.0').text).toContain('(no apply recorded)');
+    // Our devices name their file: one that holds none is drift as before.
+    expect(deviceSync({ ...listed, namesNoFile: false }, record(), '1.1.0').state).toBe('drift');
+    // Firmware behind still says so first.
+    expect(deviceSync({ ...listed, firmwareVersion: '1.0.0' }, record(), '1.1.0').state).toBe('behind');
+  });
+
   it('reads the expected syncId from a service without currentSyncId while its deployment is current', () => {
     const { currentSyncId: _none, ...older } = record({ deployStatus: 'Deployed', deployedSyncId: SYNC_A });
     expect(deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, older, '1.1.0').state).toBe('in-sync');

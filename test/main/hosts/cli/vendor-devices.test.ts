@@ -154,6 +154,9 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
 
   it('device verify on the EPC, which names no file it holds, compares its running settings value by value', { timeout: 180_000 }, async () => {
     const link = world.linkOf(epc);
+    // device list does not read settings back: it does not call the EPC drift, it says it did not read it.
+    const listed = parsed<Array<{ serialNumber: string | null; state: string | null; stateText: string | null }>>(await world.cli(['--json', 'device', 'list', '--link', link]));
+    expect(listed.find((row) => row.serialNumber === 'EPC000101')).toMatchObject({ state: 'unknown', stateText: expect.stringMatching(/^configuration not read: the device names no file it holds \(the service recorded syncId [0-9a-f-]{36} applied\); device verify reads its settings back$/) });
     const inSync = await world.cli(['--json', 'device', 'verify', '--link', link]);
     const [verdict] = parsed<Array<{ serialNumber: string; state: string; text: string; configSyncId: string | null; expectedSyncId: string | null }>>(inSync);
     expect(verdict).toMatchObject({ serialNumber: 'EPC000101', state: 'in-sync', configSyncId: null });
