@@ -7,19 +7,19 @@ import { report, type ReportOptions } from './report';
 
 function seconds(text: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError(`"${text}" is not a whole number of seconds of at least 1.`);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError(t('cli:args.seconds', { text }));
   return value;
 }
 
 /** `--entry HASH`, repeatable: each a full entry hash, as the commissioning report's appendix prints it. */
 function entryHashes(text: string, previous: string[] = []): string[] {
   const hash = text.trim().toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(hash)) throw new InvalidArgumentError(`"${text}" is not a ledger entry hash; give its 64 hex digits, as the commissioning report's appendix prints them.`);
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new InvalidArgumentError(t('cli:args.entryHash', { text }));
   return [...previous, hash];
 }
 
 function result(text: string): 'pass' | 'fail' {
-  if (text !== 'pass' && text !== 'fail') throw new InvalidArgumentError(`"${text}" is not a result; give pass or fail.`);
+  if (text !== 'pass' && text !== 'fail') throw new InvalidArgumentError(t('cli:args.result', { text }));
   return text;
 }
 

@@ -42,8 +42,8 @@ export async function commissioningReportOf(ctx: CliContext, request: ReportRequ
  */
 export async function report(ctx: CliContext, options: ReportOptions): Promise<number> {
   const kind = options.out === undefined ? undefined : extname(options.out).toLowerCase();
-  if (options.out === undefined && !ctx.out.json) throw new CliError('say where the report goes: --out FILE.pdf or --out FILE.json (or --json to print it)', EXIT.usage);
-  if (kind !== undefined && kind !== '.pdf' && kind !== '.json') throw new CliError(`--out ${options.out}: the report is written as .pdf or .json; end the file name with one of them`, EXIT.usage);
+  if (options.out === undefined && !ctx.out.json) throw new CliError(t('cli:report.noOut'), EXIT.usage);
+  if (kind !== undefined && kind !== '.pdf' && kind !== '.json') throw new CliError(t('cli:report.badExtension', { out: options.out ?? '' }), EXIT.usage);
   let made: CommissioningReport;
   try {
     made = await commissioningReportOf(ctx, { configurationName: options.configuration, ...(options.device ? { deviceSerial: options.device } : {}) });

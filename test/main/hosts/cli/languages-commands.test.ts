@@ -150,6 +150,27 @@ describe('lines and refusals', () => {
   });
 });
 
+describe('usage errors of ledger, function-test and report', () => {
+  it('are said in the language, exit code 2, the value given as it is', async () => {
+    const german = await run({ LANG: 'de_DE.UTF-8' }, ['ledger', 'verify', '--local', '--entry', 'abc123']);
+    expect(german.code).toBe(2);
+    expect(german.stderr).toContain('„abc123“ ist kein Hash eines Protokollbuch-Eintrags; geben Sie seine 64 Hex-Ziffern an');
+    const chinese = await run({ LANG: 'zh_CN.UTF-8' }, ['device', 'function-test', 'EPC000101', '--result', 'maybe']);
+    expect(chinese.code).toBe(2);
+    expect(chinese.stderr).toContain('“maybe”不是有效结果；请给出 pass 或 fail。');
+    const french = await run({ LANG: 'fr_FR.UTF-8' }, ['report', '--configuration', 'Loader 7', '--out', 'rapport.docx']);
+    expect(french).toEqual({ code: 2, stdout: '', stderr: 'error: --out rapport.docx : le rapport s’écrit en .pdf ou en .json ; terminez le nom du fichier par l’une de ces extensions\n' });
+    const spanish = await run({ LANG: 'es_ES.UTF-8' }, ['report', '--configuration', 'Loader 7']);
+    expect(spanish).toEqual({ code: 2, stdout: '', stderr: 'error: indique adónde va el informe: --out ARCHIVO.pdf o --out ARCHIVO.json (o --json para mostrarlo)\n' });
+  });
+
+  it('function-test of a device the workspace does not know is refused in the language', async () => {
+    const german = await run({ LANG: 'de_DE.UTF-8' }, ['device', 'function-test', 'EPC999999']);
+    expect(german.code).not.toBe(0);
+    expect(german.stderr).toMatch(/^error: EPC999999 ist in .+ nicht registriert; registrieren Sie das Gerät und spielen Sie zuerst seine Konfiguration auf\n$/);
+  });
+});
+
 describe('ledger verify --local', () => {
   it('says how the local ledger stands in the language, and its --json is the same bytes in every one', async () => {
     const english = await run({}, ['ledger', 'verify', '--local']);
