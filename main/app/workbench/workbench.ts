@@ -10,6 +10,7 @@ import type { JobTarget } from './workbench-jobs';
 import { notApplicableReason } from '../jobs/step-record';
 import type { JobTimeline } from './job-timeline';
 import { CoalescedRun } from '../../devices/util/coalesced-run';
+import { frcTypeFromRecord, modelOf } from '../../devices/vendor';
 import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../../domain/shared-serial';
 
 /** The live list of attached devices (main/devices/discovery's LiveDeviceList has this shape). */
@@ -47,6 +48,8 @@ interface JobMark {
  */
 export class Workbench {
   private readonly needs = new Map<string, DeviceNeeds | null>();
+  /** The type the service's record gives a vendor FRC on each link: the device cannot tell an SRC Pro from an NSC. */
+  private readonly recordedTypes = new Map<string, DeviceType>();
   private readonly jobs = new Map<string, JobMark>();
   /** Finished jobs already written to the timeline (a finished job is reported by its last progress batch and by its end). */
   private readonly recorded = new Set<string>();
@@ -151,6 +154,7 @@ export class Workbench {
     const { device } = event;
     if (event.type === 'removed') {
       this.needs.delete(device.link);
+      this.recordedTypes.delete(device.link);
       if (!this.isBusy(device.link)) this.jobs.delete(device.link);
       this.deps.log.info('workbench', `${device.serialNumber} detached (${device.link}).`);
       this.changed();
@@ -165,10 +169,17 @@ export class Workbench {
 
   private async computeNeeds(device: DiscoveredDevice): Promise<void> {
     const account = this.deps.account();
-    this.needs.set(device.link, account ? await needsOf(account, device) : null);
+    const judged = account ? await judgeDevice(account, device) : null;
+    this.needs.set(device.link, judged?.needs ?? null);
+    // Only the vendor's FRC family leaves its product to the record.
+    const recorded = device.protocol === 'vendor' ? frcTypeFromRecord(device.deviceType, judged?.recordedType) : undefined;
+    if (recorded !== undefined) this.recordedTypes.set(device.link, recorded);
+    else this.recordedTypes.delete(device.link);
   }
 
   private view(device: DiscoveredDevice, claimedBy: readonly string[] | null): AttachedDeviceView {
+    const recordedType = this.recordedTypes.get(device.link);
+    if (recordedType !== undefined && recordedType !== device.deviceType) device = { ...device, deviceType: recordedType, model: modelOf(recordedType) };
     return {
       linkId: device.link,
       linkKind: device.linkKind,
@@ -193,6 +204,15 @@ export class Workbench {
 
 /** Newer firmware than the device runs; a configuration not applied or outdated. Failures say why in the reason. */
 export async function needsOf(account: Account, device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId' | 'protocol'>): Promise<DeviceNeeds> {
+  return (await judgeDevice(account, device)).needs;
+}
+
+/** What a device needs, and the type the service's record gives its serial number (undefined when none was read). */
+async function judgeDevice(
+  account: Account,
+  device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId' | 'protocol'>,
+): Promise<{ needs: DeviceNeeds; recordedType: string | undefined }> {
+  let recordedType: string | undefined;
   const firmware: DeviceNeeds['firmware'] = { needed: false, latestVersion: null, reason: null };
   const configuration: DeviceNeeds['configuration'] = { needed: false, syncId: null, reason: null, blocked: null };
   try {
@@ -206,6 +226,7 @@ export async function needsOf(account: Account, device: Pick<DiscoveredDevice, '
   try {
     const page = await account.client.devices.list({ serial: device.serialNumber, limit: 1 }, { retry: false });
     const record = page.items[0];
+    recordedType = record?.deviceType;
     if (!record) {
       configuration.reason = `${device.serialNumber} is not registered in ${account.orgId}.`;
       configuration.blocked = { code: 'DEVICE_NOT_REGISTERED', reason: notApplicableReason('DEVICE_NOT_REGISTERED', device.serialNumber)! };
@@ -232,8 +253,9 @@ export async function needsOf(account: Account, device: Pick<DiscoveredDevice, '
   } catch (err) {
     configuration.reason = `Configuration state unknown: ${messageOf(err)}`;
   }
-  return { firmware, configuration };
+  return { needs: { firmware, configuration }, recordedType };
 }
+
 
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

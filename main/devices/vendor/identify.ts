@@ -43,6 +43,16 @@ export function frcTypeOfSerial(serialNumber: string): DeviceType | undefined {
   return DEVICE_TYPES.find((type) => type !== 'EPC' && serialNumber.toUpperCase().startsWith(type));
 }
 
+/**
+ * The type a device of the vendor's FRC family takes from the service's record of its serial
+ * number: an SRC Pro or an NSC, which the device cannot tell apart. Undefined when the record says
+ * nothing it may take (no record, or a type of another family: an EPC is told by its transport).
+ */
+export function frcTypeFromRecord(identified: string, recorded: string | undefined): 'SRCP' | 'NSCP' | undefined {
+  const frc = (type: string | undefined): type is 'SRCP' | 'NSCP' => type === 'SRCP' || type === 'NSCP';
+  return frc(identified) && frc(recorded) ? recorded : undefined;
+}
+
 export function modelOf(type: DeviceType): string {
   return MODEL[type];
 }

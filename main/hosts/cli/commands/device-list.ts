@@ -11,6 +11,7 @@ import {
 import { commissioningShortText, commissioningViewOf } from '../../../../domain/ledger-commissioning';
 import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../../../domain/shared-serial';
 import { openWorkstationLedger } from '../../../app/ledger';
+import { frcTypeFromRecord, modelOf } from '../../../devices/vendor';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 import { t } from '../cli-language';
@@ -141,6 +142,11 @@ async function reconcileListed(ctx: CliContext, identified: readonly Identified[
   try {
     const provisioning = await ctx.provisioning();
     outcomes = await provisioning.reconcile(identified.map((d) => observationOf(d.identity, observedAt)));
+    // A vendor FRC cannot tell an SRC Pro from an NSC: the service's record of its serial number can.
+    identified.forEach((d, i) => {
+      const recorded = d.protocol === 'vendor' ? frcTypeFromRecord(d.identity.deviceType, outcomes[i]?.record?.deviceType) : undefined;
+      if (recorded !== undefined) d.identity = { ...d.identity, deviceType: recorded, model: modelOf(recorded) };
+    });
     latest = await latestFirmwareByType((await ctx.account()).client, identified.map((d) => d.identity.deviceType));
   } catch (err) {
     // The list itself is still worth showing; the JSON says "unknown" per device instead.

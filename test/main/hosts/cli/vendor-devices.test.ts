@@ -214,6 +214,9 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
     await upsertManufacturingRecords(world.service!.db, [{ serialNumber, deviceType: 'NSCP', model: 'NSCP-400 network safety controller' }]);
     await world.client.devices.register({ serialNumber, name: 'vendor NSC, vendor serial' });
     const nsc = await world.startDevice({ deviceType: 'NSCP', serialNumber, link: 'pty', protocol: 'vendor', firmwareVersion: '1.0.0' });
+    // device list shows it as the record says, an NSC, not the SRC Pro its serial number would make it.
+    const listed = parsed<Array<{ serialNumber: string | null; deviceType: string | null; model: string | null }>>(await world.cli(['--json', 'device', 'list']));
+    expect(listed.find((row) => row.serialNumber === serialNumber)).toMatchObject({ deviceType: 'NSCP', model: 'NSC' });
     // The NSC's latest is now 1.3.0 and the SRC Pro's stays 1.2.0: a device taken for an SRC Pro would get the wrong one, or none.
     const nscImage = buildComponentImage('NSCP', '1.3.0', [{ name: FRC_FILE.appImage, bytes: simulatedVendorImage('1.3.0', 20_000) }]);
     await publishRelease(world, 'NSCP', '1.3.0', nscImage);
