@@ -47,9 +47,11 @@ interface JobMark {
  * again (new firmware, new syncId) and its needs are worked out again.
  */
 export class Workbench {
-  private readonly needs = new Map<string, DeviceNeeds | null>();
-  /** The type the service's record gives a vendor FRC on each link: the device cannot tell an SRC Pro from an NSC. */
-  private readonly recordedTypes = new Map<string, DeviceType>();
+  /**
+   * What each link's device needs, and for a vendor FRC the type the service's record gives it (the
+   * device cannot tell an SRC Pro from an NSC); null while no account can say.
+   */
+  private readonly judged = new Map<string, { needs: DeviceNeeds; frcType: DeviceType | undefined } | null>();
   private readonly jobs = new Map<string, JobMark>();
   /** Finished jobs already written to the timeline (a finished job is reported by its last progress batch and by its end). */
   private readonly recorded = new Set<string>();
@@ -153,8 +155,7 @@ export class Workbench {
   private onListEvent(event: DeviceListEvent): void {
     const { device } = event;
     if (event.type === 'removed') {
-      this.needs.delete(device.link);
-      this.recordedTypes.delete(device.link);
+      this.judged.delete(device.link);
       if (!this.isBusy(device.link)) this.jobs.delete(device.link);
       this.deps.log.info('workbench', `${device.serialNumber} detached (${device.link}).`);
       this.changed();
@@ -170,16 +171,15 @@ export class Workbench {
   private async computeNeeds(device: DiscoveredDevice): Promise<void> {
     const account = this.deps.account();
     const judged = account ? await judgeDevice(account, device) : null;
-    this.needs.set(device.link, judged?.needs ?? null);
     // Only the vendor's FRC family leaves its product to the record.
-    const recorded = device.protocol === 'vendor' ? frcTypeFromRecord(device.deviceType, judged?.recordedType) : undefined;
-    if (recorded !== undefined) this.recordedTypes.set(device.link, recorded);
-    else this.recordedTypes.delete(device.link);
+    const frcType = judged && device.protocol === 'vendor' ? frcTypeFromRecord(device.deviceType, judged.recordedType) : undefined;
+    this.judged.set(device.link, judged ? { needs: judged.needs, frcType } : null);
   }
 
   private view(device: DiscoveredDevice, claimedBy: readonly string[] | null): AttachedDeviceView {
-    const recordedType = this.recordedTypes.get(device.link);
-    if (recordedType !== undefined && recordedType !== device.deviceType) device = { ...device, deviceType: recordedType, model: modelOf(recordedType) };
+    const judged = this.judged.get(device.link);
+    const frcType = judged?.frcType;
+    if (frcType !== undefined && frcType !== device.deviceType) device = { ...device, deviceType: frcType, model: modelOf(frcType) };
     return {
       linkId: device.link,
       linkKind: device.linkKind,
@@ -190,7 +190,7 @@ export class Workbench {
       firmwareVersion: device.firmwareVersion,
       configSyncId: device.configSyncId,
       error: null,
-      needs: this.needs.get(device.link) ?? null,
+      needs: judged?.needs ?? null,
       activeJobId: this.jobs.get(device.link)?.jobId ?? null,
       sharedSerial: claimedBy ? { links: [...claimedBy], reason: sharedSerialReason(device.serialNumber, claimedBy) } : null,
       protocol: device.protocol ?? 'provisioner',
