@@ -6,23 +6,11 @@ import { capability, useSession } from '../../renderer/stores/session';
 import { useOutbox } from '../../renderer/stores/outbox';
 import { wireEvents } from '../../renderer/stores/wire-events';
 import { jobView } from '../fixtures/job-view';
+import { attachedDevice } from '../fixtures/attached-device';
 import { FakeApi } from './fake-api';
 
 function device(linkId: string, change: Partial<AttachedDeviceView> = {}): AttachedDeviceView {
-  return {
-    linkId,
-    linkKind: 'serial',
-    address: linkId.slice(7),
-    serialNumber: `SN-${linkId}`,
-    deviceType: 'EPC',
-    model: 'EPC-E4',
-    firmwareVersion: '1.0.0',
-    configSyncId: null,
-    error: null,
-    needs: null,
-    activeJobId: null,
-    ...change,
-  };
+  return attachedDevice(`SN-${linkId}`, { linkId, address: linkId.slice(7), ...change });
 }
 
 /** A job on `linkId` at the start of its upload, its device not identified yet. */

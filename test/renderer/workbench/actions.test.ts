@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AttachedDeviceView } from '../../../contract/index';
 import { actionOffers } from '../../../renderer/workbench/actions';
+import { attachedDevice } from '../../fixtures/attached-device';
 
 function device(serialNumber: string, change: { inConfiguration?: boolean; upToDate?: boolean } = {}): AttachedDeviceView {
   const { inConfiguration = true, upToDate = false } = change;
-  return {
-    linkId: `serial:/dev/${serialNumber}`,
-    linkKind: 'serial',
-    address: `/dev/${serialNumber}`,
-    serialNumber,
-    deviceType: 'EPC',
-    model: 'EPC-E4',
+  return attachedDevice(serialNumber, {
     firmwareVersion: upToDate ? '1.1.0' : '1.0.0',
-    configSyncId: null,
-    error: null,
     needs: {
       firmware: { needed: !upToDate, latestVersion: '1.1.0', reason: null },
       configuration: {
@@ -23,8 +16,7 @@ function device(serialNumber: string, change: { inConfiguration?: boolean; upToD
         blocked: inConfiguration ? null : { code: 'DEVICE_NOT_IN_CONFIGURATION', reason: `${serialNumber} is in no configuration: add it in Configurations` },
       },
     },
-    activeJobId: null,
-  };
+  });
 }
 
 const offer = (devices: AttachedDeviceView[], action: string) => actionOffers(devices).find((o) => o.action === action)!;

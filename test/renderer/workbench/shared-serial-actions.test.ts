@@ -2,26 +2,20 @@ import { describe, expect, it } from 'vitest';
 import type { AttachedDeviceView } from '../../../contract/index';
 import { sharedSerialReason } from '../../../domain/shared-serial';
 import { actionOffers } from '../../../renderer/workbench/actions';
+import { attachedDevice } from '../../fixtures/attached-device';
 
 const REAL = 'serial:/dev/real';
 const COPY = 'ble:C0:FF:EE:00:01:01';
 const REASON = sharedSerialReason('EPC000101', [REAL, COPY]);
 
 function row(serialNumber: string, linkId: string, shared: boolean): AttachedDeviceView {
-  return {
+  return attachedDevice(serialNumber, {
     linkId,
     linkKind: linkId.startsWith('ble:') ? 'ble' : 'serial',
     address: linkId.slice(linkId.indexOf(':') + 1),
-    serialNumber,
-    deviceType: 'EPC',
-    model: 'EPC-E4',
-    firmwareVersion: '1.0.0',
-    configSyncId: null,
-    error: null,
     needs: { firmware: { needed: true, latestVersion: '1.1.0', reason: null }, configuration: { needed: true, syncId: null, reason: null, blocked: null } },
-    activeJobId: null,
     sharedSerial: shared ? { links: [REAL, COPY], reason: REASON } : null,
-  };
+  });
 }
 
 describe('Workbench actions on a serial number two attached devices claim', () => {
