@@ -6,7 +6,8 @@ import type { Core } from '../../../../main/app';
 import { LEDGER_FILE } from '../../../../main/app/ledger/ledger';
 import { parseLedgerText, type LedgerEntry } from '../../../../domain/ledger';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
-import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
+import type { ShiftRun } from '../../../../simulator/shift-plan';
+import { driftedShift } from './helpers/drifted-shift';
 import { tabTo } from './helpers/keyboard';
 import { deviceKeys, NO_LIMIT, seriousViolations, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 
@@ -41,18 +42,7 @@ beforeAll(async () => {
     fullPageShots: true,
     prepare: async (setup) => {
       const keys = await deviceKeys(setup.workspace.serviceUrl);
-      const plan = parseShiftPlan({
-        defaults: { ptyDir: join(setup.dir, 'pty'), releaseKeysPem: keys.releaseKeysPem, baudRate: 921600, rebootMs: 150, applyMs: 50 },
-        devices: [
-          { deviceType: 'SRCP', serialNumber: SRCP },
-          { deviceType: 'EPC', serialNumber: EPC, faults: { paramDrift: `safety.timeout=${DRIFTED_TIMEOUT_MS}` } },
-        ],
-        plan: [
-          { at: 0, plug: SRCP },
-          { at: 100, plug: EPC },
-        ],
-      });
-      startShift = () => runShift({ ...plan, stateDir: join(setup.dir, 'devices'), publicKeyPem: keys.publicKeyPem });
+      startShift = driftedShift({ ptyDir: join(setup.dir, 'pty'), stateDir: join(setup.dir, 'devices'), keys, srcp: SRCP, epc: EPC, driftedTimeoutMs: DRIFTED_TIMEOUT_MS });
       setup.stopOnClose(async () => {
         await shift?.stop();
       });

@@ -7,7 +7,8 @@ import { registerWorkbenchDevices, startSimulatedWorkbench } from '../../../../m
 import { createServiceClient } from '../../../../main/cloud';
 import { THEMES, type Theme } from '../../../../renderer/theme/theme-choice';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
-import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
+import type { ShiftRun } from '../../../../simulator/shift-plan';
+import { driftedShift } from './helpers/drifted-shift';
 import { lookUntil } from './helpers/looks';
 import { deviceKeys, goTo, NO_LIMIT, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 
@@ -48,18 +49,7 @@ beforeAll(async () => {
       await registerWorkbenchDevices(createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }), [LONE]);
       // The Station's shift: the loader's two devices on the same bench, one storing a safety timeout
       // other than its file's (it fails the parameter check and is kept apart).
-      const plan = parseShiftPlan({
-        defaults: { ptyDir: join(setup.dir, BENCH_DIR, 'pty'), releaseKeysPem: keys.releaseKeysPem, baudRate: 921600, rebootMs: 150, applyMs: 50 },
-        devices: [
-          { deviceType: 'SRCP', serialNumber: SRCP },
-          { deviceType: 'EPC', serialNumber: EPC, faults: { paramDrift: 'safety.timeout=1024' } },
-        ],
-        plan: [
-          { at: 0, plug: SRCP },
-          { at: 100, plug: EPC },
-        ],
-      });
-      startShift = () => runShift({ ...plan, stateDir: join(setup.dir, 'shift-devices'), publicKeyPem: keys.publicKeyPem });
+      startShift = driftedShift({ ptyDir: join(setup.dir, BENCH_DIR, 'pty'), stateDir: join(setup.dir, 'shift-devices'), keys, srcp: SRCP, epc: EPC, driftedTimeoutMs: 1024 });
       setup.stopOnClose(async () => {
         await shift?.stop();
       });
