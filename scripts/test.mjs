@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: the whole check CI runs: typecheck, lint, then every test file.
+// `npm test`: the whole check CI runs: typecheck, lint, the format check, then every test file.
 // `npm test -- ARGS…`: vitest alone with ARGS, e.g. `npm test -- test/main/devices/discovery.test.ts`
 // for one file while working on it (typecheck and lint take minutes on a small machine and check
 // files the change did not touch).
@@ -33,10 +33,13 @@ if (args.length > 0) {
   run('vitest', [vitest, 'run', ...args]);
 } else {
   if (!npm) {
-    console.error('npm test: run it as `npm test` (npm_execpath is unset, so there is no npm to run typecheck and lint with).');
+    console.error(
+      'npm test: run it as `npm test` (npm_execpath is unset, so there is no npm to run typecheck and lint with).',
+    );
     process.exit(1);
   }
   run('typecheck', [npm, 'run', 'typecheck']);
   run('lint', [npm, 'run', 'lint']);
+  run('format check', [npm, 'run', 'format:check']);
   run('vitest', [vitest, 'run']);
 }
