@@ -43,11 +43,18 @@ function main(): void {
   const build = mkdtempSync(join(tmpdir(), 'provisioner-bench-cli-'));
   try {
     const out = join(build, 'cli');
-    const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs'), '--out', out], { cwd: root, encoding: 'utf8' });
+    const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs'), '--out', out], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (built.status !== 0) throw new Error(`build:cli failed: ${built.stderr}`);
     const contenders: Contender[] = [
       { name: 'single executable', command: join(out, 'provisioner'), args: ['--help'] },
-      { name: 'tsx main/hosts/cli/index.ts', command: join(root, 'node_modules', '.bin', 'tsx'), args: ['main/hosts/cli/index.ts', '--help'] },
+      {
+        name: 'tsx main/hosts/cli/index.ts',
+        command: join(root, 'node_modules', '.bin', 'tsx'),
+        args: ['main/hosts/cli/index.ts', '--help'],
+      },
     ];
     // One run each first: the file cache holds both, as it would for someone who uses the CLI daily.
     for (const contender of contenders) timeOnce(contender);
@@ -62,10 +69,14 @@ function main(): void {
     console.log('|---|---|---|---|');
     contenders.forEach((contender, index) => {
       const own = times[index]!;
-      console.log(`| ${contender.name} | ${medians[index]!.toFixed(0)} ms | ${Math.min(...own).toFixed(0)} ms | ${Math.max(...own).toFixed(0)} ms |`);
+      console.log(
+        `| ${contender.name} | ${medians[index]!.toFixed(0)} ms | ${Math.min(...own).toFixed(0)} ms | ${Math.max(...own).toFixed(0)} ms |`,
+      );
     });
     const ratio = medians[0]! / medians[1]!;
-    console.log(`\nratio single executable / tsx: ${ratio.toFixed(2)} (target at most ${TARGET_RATIO.toFixed(2)}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})`);
+    console.log(
+      `\nratio single executable / tsx: ${ratio.toFixed(2)} (target at most ${TARGET_RATIO.toFixed(2)}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})`,
+    );
   } finally {
     rmSync(build, { recursive: true, force: true });
   }

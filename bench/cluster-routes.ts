@@ -29,7 +29,13 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const workDir = mkdtempSync(join(tmpdir(), 'provisioner-bench-routes-'));
 chmodSync(workDir, 0o755);
-const stack = await up({ instances: Number(values.instances), runDir: join(workDir, 'stack'), port: 0, seedDemo: true, log });
+const stack = await up({
+  instances: Number(values.instances),
+  runDir: join(workDir, 'stack'),
+  port: 0,
+  seedDemo: true,
+  log,
+});
 try {
   const configurationId = await seedClusterOrganization(stack);
   const P = '/v1/organizations/demo';
@@ -42,10 +48,16 @@ try {
   };
   const headers = { authorization: `Bearer ${stack.adminKey}` };
   const sizes = new Map<string, number>();
-  for (const [name, path] of Object.entries(routes)) sizes.set(name, (await (await fetch(`${stack.url}${path}`, { headers })).arrayBuffer()).byteLength);
+  for (const [name, path] of Object.entries(routes))
+    sizes.set(name, (await (await fetch(`${stack.url}${path}`, { headers })).arrayBuffer()).byteLength);
   const totals = new Map<string, { ok: number; seconds: number }>();
   const drive = async (name: string) => {
-    const result = await autocannon({ url: `${stack.url}${routes[name]}`, connections: Number(values.connections), duration: SLICE_SECONDS, headers });
+    const result = await autocannon({
+      url: `${stack.url}${routes[name]}`,
+      connections: Number(values.connections),
+      duration: SLICE_SECONDS,
+      headers,
+    });
     const total = totals.get(name) ?? { ok: 0, seconds: 0 };
     total.ok += result['2xx'];
     total.seconds += result.duration;
@@ -70,7 +82,8 @@ try {
       sum.catchUpShared += value(/^provisioner_catch_up_total\{result="shared"\} (\d+)/m);
       sum.readMisses += value(/^provisioner_cache_lookups_total\{cache="read",result="miss"\} (\d+)/m);
       // Only the route driven runs meanwhile: every route's statements are its.
-      for (const match of text.matchAll(/^provisioner_db_statements_total\{[^}]*\} (\d+)/gm)) sum.statements += Number(match[1]);
+      for (const match of text.matchAll(/^provisioner_db_statements_total\{[^}]*\} (\d+)/gm))
+        sum.statements += Number(match[1]);
     }
     return sum;
   };
@@ -79,7 +92,12 @@ try {
   for (const [name, path] of Object.entries(routes)) {
     await settle();
     const countersBefore = await instanceCounters();
-    const result = await autocannon({ url: `${stack.url}${path}`, connections: Number(values.connections), duration: 2, headers });
+    const result = await autocannon({
+      url: `${stack.url}${path}`,
+      connections: Number(values.connections),
+      duration: 2,
+      headers,
+    });
     const requests = result['2xx'] + result.non2xx;
     await settle();
     const countersAfter = await instanceCounters();
@@ -87,13 +105,22 @@ try {
     const shared = (countersAfter.catchUpShared - countersBefore.catchUpShared) / requests;
     const misses = (countersAfter.readMisses - countersBefore.readMisses) / requests;
     const statements = (countersAfter.statements - countersBefore.statements) / requests;
-    perRequest.set(name, `statements ${statements.toFixed(3)}, catch-up queries ${queries.toFixed(3)} (shared ${shared.toFixed(3)}), read-cache misses ${misses.toFixed(3)}`);
+    perRequest.set(
+      name,
+      `statements ${statements.toFixed(3)}, catch-up queries ${queries.toFixed(3)} (shared ${shared.toFixed(3)}), read-cache misses ${misses.toFixed(3)}`,
+    );
   }
 
   const rate = (name: string) => totals.get(name)!.ok / totals.get(name)!.seconds;
-  console.log(`${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  console.log(
+    `${cpus().length} cores, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
   for (const name of Object.keys(routes)) {
-    console.log(`${name.padEnd(22)} ${String(Math.round(rate(name))).padStart(6)} requests/s  ratio ${(rate(name) / rate('ceiling')).toFixed(2)}  ${sizes.get(name)} bytes; per request: ${perRequest.get(name)}`);
+    console.log(
+      `${name.padEnd(22)} ${String(Math.round(rate(name))).padStart(6)} requests/s  ratio ${(rate(name) / rate('ceiling')).toFixed(2)}  ${sizes.get(name)} bytes; per request: ${perRequest.get(name)}`,
+    );
   }
 } finally {
   await down(stack.runDir);

@@ -72,8 +72,19 @@ function mix(configurationId: string, writes: WriteCounter, withFiles = true) {
   return withFiles ? [...reads, file('SRCP000101'), ...reads, file('EPC000101')] : reads;
 }
 
-function drive(stack: StackState, requests: ReturnType<typeof mix> | { path: string }[], seconds: number): Promise<AutocannonResult> {
-  return autocannon({ url: stack.url, connections: CONNECTIONS, duration: seconds, timeout: 10, headers: { authorization: `Bearer ${stack.adminKey}` }, requests });
+function drive(
+  stack: StackState,
+  requests: ReturnType<typeof mix> | { path: string }[],
+  seconds: number,
+): Promise<AutocannonResult> {
+  return autocannon({
+    url: stack.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    headers: { authorization: `Bearer ${stack.adminKey}` },
+    requests,
+  });
 }
 
 const rps = (result: AutocannonResult) => result['2xx'] / result.duration;
@@ -127,7 +138,11 @@ function confirmationClient(stack: StackState, dir: string, writes: WriteCounter
         serviceUrl: stack.url,
         orgId: 'demo',
         serialNumber: CONFIRMING_DEVICES[made % CONFIRMING_DEVICES.length]!,
-        payload: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: new Date(firstApply + made * 1000).toISOString() },
+        payload: {
+          firmwareFileSuccessfullyDeployed: true,
+          firmwareVersion: '1.1.0',
+          applyTimeStamp: new Date(firstApply + made * 1000).toISOString(),
+        },
       });
       made++;
       await sleep(CONFIRMATION_INTERVAL_MS);
@@ -176,7 +191,9 @@ async function countConfirmations(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM confirmations WHERE kind = 'firmware'");
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*) AS n FROM confirmations WHERE kind = 'firmware'",
+    );
     return Number(rows[0]?.n ?? 0);
   } finally {
     await client.end();
@@ -186,7 +203,10 @@ async function countConfirmations(databaseUrl: string): Promise<number> {
 /** Whether the surviving instances and the load balancer are ready again, with nobody's help. */
 async function recovered(stack: StackState, survivors: StackState['instances']): Promise<boolean> {
   try {
-    await Promise.all([...survivors.map((instance) => waitUntilOk(`${instance.url}/readyz`, 300)), waitUntilOk(`${stack.url}/readyz`, 300)]);
+    await Promise.all([
+      ...survivors.map((instance) => waitUntilOk(`${instance.url}/readyz`, 300)),
+      waitUntilOk(`${stack.url}/readyz`, 300),
+    ]);
     return true;
   } catch {
     return false;
@@ -267,7 +287,9 @@ async function main(): Promise<void> {
     if (values.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
-      console.log(`Service cluster: ${INSTANCES} instances on PostgreSQL behind HAProxy, ${cpus().length} cores, ${CONNECTIONS} connections`);
+      console.log(
+        `Service cluster: ${INSTANCES} instances on PostgreSQL behind HAProxy, ${cpus().length} cores, ${CONNECTIONS} connections`,
+      );
       for (const [name, value] of Object.entries(result)) console.log(`${name.padEnd(22)} ${String(value)}`);
     }
     if (stored !== sent || !dbRestartRecovered) process.exitCode = 1;

@@ -21,7 +21,13 @@ import { parseArgs } from 'node:util';
 import { buildFirmwareBundle, makeFirmwareImage } from '../domain/files';
 import { createServiceClient } from '../main/cloud';
 import { createDeviceConnector, createJobsEngine, type JobSnapshot } from '../main/app/jobs';
-import { importFirmwareBundle, loadDefaultReleaseKey, seedDemo, startService, upsertManufacturingRecords } from '../server';
+import {
+  importFirmwareBundle,
+  loadDefaultReleaseKey,
+  seedDemo,
+  startService,
+  upsertManufacturingRecords,
+} from '../server';
 import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
 
 const { values } = parseArgs({
@@ -58,9 +64,18 @@ async function main(): Promise<void> {
     const most = Math.max(...fleets);
     await upsertManufacturingRecords(
       service.db,
-      Array.from({ length: most }, (_, i) => ({ serialNumber: serial(i), deviceType: 'EPC' as const, model: 'EPC-300 bench' })),
+      Array.from({ length: most }, (_, i) => ({
+        serialNumber: serial(i),
+        deviceType: 'EPC' as const,
+        model: 'EPC-300 bench',
+      })),
     );
-    const bytes = buildFirmwareBundle({ deviceType: 'EPC', version: VERSION, image: makeFirmwareImage('EPC', VERSION, imageBytes - 64), releaseKeyPem: releaseKey.privateKeyPem });
+    const bytes = buildFirmwareBundle({
+      deviceType: 'EPC',
+      version: VERSION,
+      image: makeFirmwareImage('EPC', VERSION, imageBytes - 64),
+      releaseKeyPem: releaseKey.privateKeyPem,
+    });
     await importFirmwareBundle(service.db, bytes, { deviceType: 'EPC', version: VERSION });
     const client = createServiceClient({ baseUrl: service.url, orgId: seed.orgId, apiKey: seed.adminKey });
     for (let i = 0; i < most; i += 1) await client.devices.register({ serialNumber: serial(i), name: serial(i) });
@@ -110,7 +125,14 @@ async function main(): Promise<void> {
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const jobs = provisioning.start(
-        devices.map((d) => ({ action: 'firmware' as const, target: { kind: 'link' as const, spec: `serial:${d.descriptor.path!}@${baudRate}`, serialNumber: d.descriptor.serialNumber } })),
+        devices.map((d) => ({
+          action: 'firmware' as const,
+          target: {
+            kind: 'link' as const,
+            spec: `serial:${d.descriptor.path!}@${baudRate}`,
+            serialNumber: d.descriptor.serialNumber,
+          },
+        })),
       );
       const finals = await Promise.all(jobs.map((j) => provisioning.wait(j.jobId)));
       const jobSeconds = (performance.now() - started) / 1000;
@@ -136,8 +158,12 @@ async function main(): Promise<void> {
 
     const single = results.find((r) => r.devices === 1)?.aggregate ?? results[0]!.aggregate / results[0]!.devices;
     const wire = baudRate / 10;
-    console.log(`Fleet firmware update, ${imageBytes / 1024} KiB image per device, ${baudRate} baud (wire model ${(wire / 1000).toFixed(2)} kB/s per device).`);
-    console.log('| devices | aggregate | per device | linear (aggregate / N × single) | job time | CPU per MiB | progress batches/s (snapshots/s) | failed |');
+    console.log(
+      `Fleet firmware update, ${imageBytes / 1024} KiB image per device, ${baudRate} baud (wire model ${(wire / 1000).toFixed(2)} kB/s per device).`,
+    );
+    console.log(
+      '| devices | aggregate | per device | linear (aggregate / N × single) | job time | CPU per MiB | progress batches/s (snapshots/s) | failed |',
+    );
     console.log('|---|---|---|---|---|---|---|---|');
     for (const r of results) {
       console.log(

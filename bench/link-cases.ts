@@ -21,7 +21,11 @@ export const serial = (baudRate: number): LinkCase => ({
 export const ble = (mtu: number): LinkCase => ({
   name: `BLE MTU ${mtu}`,
   device: { link: 'ble', deviceType: 'WESP', ble: { mtu } },
-  connect: async (device) => new BleLink({ id: device.descriptor.bleAddress!, central: await BleCentral.create(createSimulatedBleBindings([device], { mtu })) }),
+  connect: async (device) =>
+    new BleLink({
+      id: device.descriptor.bleAddress!,
+      central: await BleCentral.create(createSimulatedBleBindings([device], { mtu })),
+    }),
 });
 
 export const udp: LinkCase = {
@@ -29,4 +33,3 @@ export const udp: LinkCase = {
   device: { link: { udp: { host: '127.0.0.1', port: 0 } } },
   connect: async (device) => new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! }),
 };
-

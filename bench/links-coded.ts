@@ -54,7 +54,6 @@ const LINKS: { linkCase: LinkCase; large: boolean }[] = [
 
 const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
 
-
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -71,15 +70,22 @@ export interface CodedRunOptions {
 
 export async function codedRuns(options: CodedRunOptions): Promise<void> {
   const { images, largeImages, pairs } = loadRealImages();
-  const links = LINKS.filter(({ linkCase }) => options.only === undefined || linkCase.name.toLowerCase().includes(options.only.toLowerCase()));
+  const links = LINKS.filter(
+    ({ linkCase }) => options.only === undefined || linkCase.name.toLowerCase().includes(options.only.toLowerCase()),
+  );
   const rig = await LinksRig.create('bench-links-coded-');
-  const variant = [options.zlib && 'zlib', options.identify && 'identify', options.fullAnnounce && 'full announce'].filter(Boolean).join(', ');
+  const variant = [options.zlib && 'zlib', options.identify && 'identify', options.fullAnnounce && 'full announce']
+    .filter(Boolean)
+    .join(', ');
   const rows: CodedRow[] = [];
   let decoderPeak = 0;
   const emit = (row: CodedRow) => {
     rows.push(row);
     if (options.json) console.log(JSON.stringify(row));
-    else console.log(`| ${row.link} | ${row.coding} | ${row.image}${row.base ? ` (from ${row.base})` : ''} | ${row.bytes} | ${row.wireBytes} | ${row.seconds.toFixed(2)} | ${row.ratio.toFixed(2)} |`);
+    else
+      console.log(
+        `| ${row.link} | ${row.coding} | ${row.image}${row.base ? ` (from ${row.base})` : ''} | ${row.bytes} | ${row.wireBytes} | ${row.seconds.toFixed(2)} | ${row.ratio.toFixed(2)} |`,
+      );
   };
   if (!options.json) {
     console.log(`Real firmware from ${benchCacheDir()}; ratio = image bytes / s / wire model rate.`);
@@ -93,14 +99,34 @@ export async function codedRuns(options: CodedRunOptions): Promise<void> {
       const { deviceType, session } = bench;
       run++;
       try {
-        const measure = async (real: RealImage, image: Uint8Array, version: string, coding: ContentCoding, patches?: FirmwarePatchOffer[], base?: RealImage) => {
+        const measure = async (
+          real: RealImage,
+          image: Uint8Array,
+          version: string,
+          coding: ContentCoding,
+          patches?: FirmwarePatchOffer[],
+          base?: RealImage,
+        ) => {
           const signedManifest = rig.sign(image);
           const deflated = coding === 'deflate' && options.zlib !== true ? await zopfliDeflate(image) : undefined;
           const read = await identify(session);
-          const info = options.identify === true ? undefined : options.fullAnnounce === true ? { ...read, manifestAnnounce: undefined } : read;
-          const upload = await timedUpload(bench, image, { version, deviceType, signedManifest, coding, patches, deflated, info }, `${linkCase.name}, ${real.name}`);
+          const info =
+            options.identify === true
+              ? undefined
+              : options.fullAnnounce === true
+                ? { ...read, manifestAnnounce: undefined }
+                : read;
+          const upload = await timedUpload(
+            bench,
+            image,
+            { version, deviceType, signedManifest, coding, patches, deflated, info },
+            `${linkCase.name}, ${real.name}`,
+          );
           const { result } = upload;
-          if (result.coding !== coding) throw new Error(`${linkCase.name}: ${real.name} went as ${result.coding}, not ${coding} (${result.notes.join(' ')})`);
+          if (result.coding !== coding)
+            throw new Error(
+              `${linkCase.name}: ${real.name} went as ${result.coding}, not ${coding} (${result.notes.join(' ')})`,
+            );
           emit({
             link: linkCase.name,
             coding,
@@ -134,7 +160,11 @@ export async function codedRuns(options: CodedRunOptions): Promise<void> {
           const target = wrap(pair.to, deviceType, version);
           const patch = createFirmwarePatch(base, target, { baseSha256: sha256(base), targetSha256: sha256(target) });
           const deflated = options.zlib === true ? undefined : await zopfliDeflate(patch);
-          const offer = { baseSha256: Buffer.from(sha256(base)).toString('hex'), patch, ...(deflated === undefined ? {} : { deflated }) };
+          const offer = {
+            baseSha256: Buffer.from(sha256(base)).toString('hex'),
+            patch,
+            ...(deflated === undefined ? {} : { deflated }),
+          };
           await measure(pair.to, target, version, 'delta', [offer], pair.from);
         }
         decoderPeak = Math.max(decoderPeak, bench.device.decoderPeakBytes());
@@ -145,7 +175,11 @@ export async function codedRuns(options: CodedRunOptions): Promise<void> {
   } finally {
     await rig.dispose();
   }
-  const peak = { decoderPeakBytes: decoderPeak, window: 2 ** 15, note: 'the simulated device decoder at its fullest: DEFLATE window, the block in hand, its output' };
+  const peak = {
+    decoderPeakBytes: decoderPeak,
+    window: 2 ** 15,
+    note: 'the simulated device decoder at its fullest: DEFLATE window, the block in hand, its output',
+  };
   if (options.json) console.log(JSON.stringify(peak));
   else console.log(`\nDecoder peak memory: ${decoderPeak} bytes (window ${2 ** 15}).`);
   // Medians per link and coding, for docs/performance.md; on stderr in JSON mode.

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { generateSigningKeyPair } from '../domain/files/config-file-signature';
 import { signFirmwareImage } from '../domain/files/firmware-bundle';
 import { generateReleaseKeyPair } from '../domain/files/firmware-release-key';
-import { uploadFirmware, type FirmwareUploadOptions, type FirmwareUploadResult } from '../main/devices/operations/firmware';
+import {
+  uploadFirmware,
+  type FirmwareUploadOptions,
+  type FirmwareUploadResult,
+} from '../main/devices/operations/firmware';
 import { DeviceSession } from '../main/devices/session';
 import { encodeFrame } from '../protocol/framing';
 import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../simulator';
@@ -121,7 +125,12 @@ export class LinksRig {
  * One `uploadFirmware` on the clock, until the device has verified the image. The manifest is
  * signed before the clock starts: a job takes it ready-made from the bundle.
  */
-export async function timedUpload(bench: BenchDevice, image: Uint8Array, options: FirmwareUploadOptions, what: string): Promise<TimedUpload> {
+export async function timedUpload(
+  bench: BenchDevice,
+  image: Uint8Array,
+  options: FirmwareUploadOptions,
+  what: string,
+): Promise<TimedUpload> {
   const { device, session } = bench;
   const retransmitted = session.engine.stats.retransmissions;
   const stopCounting = countLineBytes(session);

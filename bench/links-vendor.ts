@@ -39,7 +39,10 @@ export async function vendorRuns(options: { json: boolean; only?: string }): Pro
   const emit = (row: VendorRow) => {
     rows.push(row);
     if (options.json) console.log(JSON.stringify(row));
-    else console.log(`| ${row.link} | ${row.way} | ${row.image} | ${row.bytes} | ${row.blockSize} | ${row.seconds.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.speedUp === undefined ? '' : `${row.speedUp.toFixed(1)}×`} |`);
+    else
+      console.log(
+        `| ${row.link} | ${row.way} | ${row.image} | ${row.bytes} | ${row.blockSize} | ${row.seconds.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.speedUp === undefined ? '' : `${row.speedUp.toFixed(1)}×`} |`,
+      );
   };
   if (!options.json) {
     console.log('Vendor protocol (FRC, fs transfer): ratio = image bytes / s / wire model rate.');
@@ -75,13 +78,33 @@ export async function vendorRuns(options: { json: boolean; only?: string }): Pro
             const started = performance.now();
             const result = await uploadFile(session, name, real.bytes, { blockSize });
             const seconds = (performance.now() - started) / 1000;
-            return { seconds, blockSize: result.blockSize, rate: real.bytes.length / seconds, retransmissions: session.engine.stats.retransmissions - retransmitted };
+            return {
+              seconds,
+              blockSize: result.blockSize,
+              rate: real.bytes.length / seconds,
+              retransmissions: session.engine.stats.retransmissions - retransmitted,
+            };
           };
           const ours = await timed(FRC_FILE.appImage, MAX_BLOCK_SIZE);
           const tool = await timed(FRC_FILE.ismRadioImage, LEGACY_BLOCK_SIZE);
           const base = { link, image: real.name, bytes: real.bytes.length };
-          emit({ ...base, way: 'provisioner host', blockSize: ours.blockSize, seconds: ours.seconds, ratio: ours.rate / wireRate, retransmissions: ours.retransmissions, speedUp: ours.rate / tool.rate });
-          emit({ ...base, way: 'vendor tool way', blockSize: tool.blockSize, seconds: tool.seconds, ratio: tool.rate / wireRate, retransmissions: tool.retransmissions });
+          emit({
+            ...base,
+            way: 'provisioner host',
+            blockSize: ours.blockSize,
+            seconds: ours.seconds,
+            ratio: ours.rate / wireRate,
+            retransmissions: ours.retransmissions,
+            speedUp: ours.rate / tool.rate,
+          });
+          emit({
+            ...base,
+            way: 'vendor tool way',
+            blockSize: tool.blockSize,
+            seconds: tool.seconds,
+            ratio: tool.rate / wireRate,
+            retransmissions: tool.retransmissions,
+          });
         }
       } finally {
         await session.close().catch(() => undefined);

@@ -61,7 +61,13 @@ async function measure(rig: LinksRig, linkCase: LinkCase, size: number, legacy: 
       },
       linkCase.name,
     );
-    return { rate: upload.rate, wireRate: upload.wireRate, blockSize: upload.result.blockSize, window: upload.result.window, retransmissions: upload.retransmissions };
+    return {
+      rate: upload.rate,
+      wireRate: upload.wireRate,
+      blockSize: upload.result.blockSize,
+      window: upload.result.window,
+      retransmissions: upload.retransmissions,
+    };
   } finally {
     await bench.stop();
   }
@@ -72,7 +78,9 @@ const kib = (bytesPerSecond: number) => `${fmt(bytesPerSecond / 1024, 1)} KiB/s`
 
 async function legacyTable(values: { size?: string; only?: string }): Promise<void> {
   const size = values.size === undefined ? 1024 * 1024 : Number(values.size);
-  const cases = CASES.filter((c) => values.only === undefined || c.name.toLowerCase().includes(values.only.toLowerCase()));
+  const cases = CASES.filter(
+    (c) => values.only === undefined || c.name.toLowerCase().includes(values.only.toLowerCase()),
+  );
   const rig = await LinksRig.create('bench-links-');
   console.log(`Firmware upload of ${size} bytes; ratio = payload rate / wire model rate (host to device).`);
   console.log('| link | wire model | ours: block × window | ours | ratio | 64 B stop-and-wait | ratio | speed-up |');
@@ -84,7 +92,9 @@ async function legacyTable(values: { size?: string; only?: string }): Promise<vo
       console.log(
         `| ${linkCase.name} | ${kib(ours.wireRate)} | ${ours.blockSize} × ${ours.window} | ${kib(ours.rate)} | ${fmt(ours.rate / ours.wireRate)} | ` +
           `${kib(baseline.rate)} | ${fmt(baseline.rate / baseline.wireRate)} | ${fmt(ours.rate / baseline.rate, 1)}× |` +
-          (ours.retransmissions + baseline.retransmissions > 0 ? ` (retransmissions: ${ours.retransmissions} / ${baseline.retransmissions})` : ''),
+          (ours.retransmissions + baseline.retransmissions > 0
+            ? ` (retransmissions: ${ours.retransmissions} / ${baseline.retransmissions})`
+            : ''),
       );
     }
   } finally {
@@ -112,7 +122,9 @@ async function main(): Promise<void> {
   }
   if (values.identify === true && values['full-announce'] === true) {
     // The upload that asks /info itself announces as that reading says: the two cannot be combined.
-    throw new Error('--full-announce applies to the reading the upload reuses; leave out --identify, or --full-announce.');
+    throw new Error(
+      '--full-announce applies to the reading the upload reuses; leave out --identify, or --full-announce.',
+    );
   }
   await codedRuns({
     json: values.json === true,

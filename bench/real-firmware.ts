@@ -44,8 +44,16 @@ const LARGE_IMAGES = [{ package: 'u-boot-qemu', path: 'usr/lib/u-boot/qemu_arm64
  * (crust: the serial console compiled out) or in the board it targets (HackRF Jawbreaker → One).
  */
 const PAIRS = [
-  { package: 'crust-firmware', from: 'usr/lib/crust-firmware/generic_a64.bin', to: 'usr/lib/crust-firmware/generic_a64_no-serial.bin' },
-  { package: 'hackrf-firmware', from: 'usr/share/hackrf/hackrf_jawbreaker_usb.bin', to: 'usr/share/hackrf/hackrf_one_usb.bin' },
+  {
+    package: 'crust-firmware',
+    from: 'usr/lib/crust-firmware/generic_a64.bin',
+    to: 'usr/lib/crust-firmware/generic_a64_no-serial.bin',
+  },
+  {
+    package: 'hackrf-firmware',
+    from: 'usr/share/hackrf/hackrf_jawbreaker_usb.bin',
+    to: 'usr/share/hackrf/hackrf_one_usb.bin',
+  },
 ] as const;
 
 export function benchCacheDir(): string {
@@ -61,12 +69,16 @@ function unpacked(cache: string, name: string): { dir: string; version: string }
       execFileSync('apt-get', ['download', name], { cwd: cache, stdio: ['ignore', 'ignore', 'pipe'] });
     } catch (error) {
       const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim() ?? (error as Error).message;
-      throw new Error(`Could not download the Debian package ${name} (${stderr}). Run "apt-get update" once, or put ${name}_*.deb into ${cache}.`);
+      throw new Error(
+        `Could not download the Debian package ${name} (${stderr}). Run "apt-get update" once, or put ${name}_*.deb into ${cache}.`,
+      );
     }
     return unpacked(cache, name);
   }
   if (!existsSync(dir)) execFileSync('dpkg-deb', ['-x', join(cache, deb), dir]);
-  const version = execFileSync('dpkg-deb', ['-f', join(cache, deb), 'Version']).toString().trim();
+  const version = execFileSync('dpkg-deb', ['-f', join(cache, deb), 'Version'])
+    .toString()
+    .trim();
   return { dir, version };
 }
 
@@ -75,13 +87,20 @@ function load(cache: string, pkg: string, path: string): RealImage {
   return { name: path.split('/').at(-1)!, package: pkg, version, bytes: new Uint8Array(readFileSync(join(dir, path))) };
 }
 
-export function loadRealImages(): { images: RealImage[]; largeImages: RealImage[]; pairs: { from: RealImage; to: RealImage }[] } {
+export function loadRealImages(): {
+  images: RealImage[];
+  largeImages: RealImage[];
+  pairs: { from: RealImage; to: RealImage }[];
+} {
   const cache = benchCacheDir();
   mkdirSync(cache, { recursive: true });
   return {
     images: IMAGES.map((image) => load(cache, image.package, image.path)),
     largeImages: LARGE_IMAGES.map((image) => load(cache, image.package, image.path)),
-    pairs: PAIRS.map((pair) => ({ from: load(cache, pair.package, pair.from), to: load(cache, pair.package, pair.to) })),
+    pairs: PAIRS.map((pair) => ({
+      from: load(cache, pair.package, pair.from),
+      to: load(cache, pair.package, pair.to),
+    })),
   };
 }
 

@@ -50,7 +50,9 @@ const SMALL = positive('small', values.small);
 const SAMPLES = positive('samples', values.samples);
 const IMPORT_LINES = positive('import-lines', values['import-lines']);
 if (SMALL < 1000 || LARGE < SMALL) {
-  console.error('error: --small must be at least 1000 (the serial-prefix search needs 100 matches) and --devices at least --small');
+  console.error(
+    'error: --small must be at least 1000 (the serial-prefix search needs 100 matches) and --devices at least --small',
+  );
   process.exit(2);
 }
 
@@ -89,15 +91,20 @@ interface Operation {
   path: (org: Org, draw: number) => string;
 }
 
-const deepPage = (org: Org, draw: number) => Math.floor(org.devices / 30 / 2) + Math.floor(draw * (org.devices / 30 / 2 - 1));
+const deepPage = (org: Org, draw: number) =>
+  Math.floor(org.devices / 30 / 2) + Math.floor(draw * (org.devices / 30 / 2 - 1));
 const OPERATIONS: Operation[] = [
   { op: 'device-list-first', path: () => 'devices?limit=30&page=1' },
   { op: 'device-list-deep', path: (org, draw) => `devices?limit=30&page=${deepPage(org, draw)}` },
-  { op: 'device-list-configurable', path: (org, draw) => `devices?limit=30&page=${deepPage(org, draw)}&configurableOnly=true` },
+  {
+    op: 'device-list-configurable',
+    path: (org, draw) => `devices?limit=30&page=${deepPage(org, draw)}&configurableOnly=true`,
+  },
   // The first five digits of a serial number at most org.devices: 100 serial numbers start with them.
   {
     op: 'device-list-serial-prefix',
-    path: (org, draw) => `devices?limit=30&search=${org.letter}${String(Math.floor(draw * Math.floor(org.devices / 100))).padStart(5, '0')}`,
+    path: (org, draw) =>
+      `devices?limit=30&search=${org.letter}${String(Math.floor(draw * Math.floor(org.devices / 100))).padStart(5, '0')}`,
   },
 ];
 
@@ -106,7 +113,8 @@ async function timed(url: string, key: string): Promise<number> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
   const body = (await response.json()) as { data?: { items?: unknown[] } };
   const elapsed = performance.now() - started;
-  if (response.status !== 200 || !body.data?.items?.length) throw new Error(`${url} answered ${response.status} with ${JSON.stringify(body).slice(0, 300)}`);
+  if (response.status !== 200 || !body.data?.items?.length)
+    throw new Error(`${url} answered ${response.status} with ${JSON.stringify(body).slice(0, 300)}`);
   return elapsed;
 }
 
@@ -116,21 +124,51 @@ function percentile(samples: readonly number[], p: number): number {
 }
 
 /** `server devices import` of `lines` lines in its own process: lines per second and peak RSS. */
-function importRun(databaseUrl: string, dir: string, lines: number, tag: string): { lines: number; seconds: number; per_s: number; peak_rss_mb: number } {
+function importRun(
+  databaseUrl: string,
+  dir: string,
+  lines: number,
+  tag: string,
+): { lines: number; seconds: number; per_s: number; peak_rss_mb: number } {
   const file = join(dir, `import-${tag}.csv`);
   const rows = ['serialNumber,deviceType,model'];
-  for (let i = 1; i <= lines; i++) rows.push(`${tag}${String(i).padStart(7, '0')},${['EPC', 'NSCP', 'SRCP', 'WESP'][i % 4]},Model ${i % 12}`);
+  for (let i = 1; i <= lines; i++)
+    rows.push(`${tag}${String(i).padStart(7, '0')},${['EPC', 'NSCP', 'SRCP', 'WESP'][i % 4]},Model ${i % 12}`);
   writeFileSync(file, `${rows.join('\n')}\n`);
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', 'peak-rss-kb %M', process.execPath, '--import', 'tsx', 'server/cli.ts', '--database-url', databaseUrl, 'devices', 'import', file], {
-    encoding: 'utf8',
-    env: process.env,
-  });
+  const run = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      'peak-rss-kb %M',
+      process.execPath,
+      '--import',
+      'tsx',
+      'server/cli.ts',
+      '--database-url',
+      databaseUrl,
+      'devices',
+      'import',
+      file,
+    ],
+    {
+      encoding: 'utf8',
+      env: process.env,
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   const rss = /peak-rss-kb (\d+)/.exec(run.stderr);
-  if (run.status !== 0 || !rss) throw new Error(`devices import of ${lines} lines failed (${run.status}): ${run.stderr.slice(-500)}`);
-  log(`import ${lines} lines: ${run.stdout.trim()} in ${seconds.toFixed(1)} s, peak RSS ${Math.round(Number(rss[1]) / 1024)} MB`);
-  return { lines, seconds: round(seconds), per_s: Math.round(lines / seconds), peak_rss_mb: round(Number(rss[1]) / 1024, 1) };
+  if (run.status !== 0 || !rss)
+    throw new Error(`devices import of ${lines} lines failed (${run.status}): ${run.stderr.slice(-500)}`);
+  log(
+    `import ${lines} lines: ${run.stdout.trim()} in ${seconds.toFixed(1)} s, peak RSS ${Math.round(Number(rss[1]) / 1024)} MB`,
+  );
+  return {
+    lines,
+    seconds: round(seconds),
+    per_s: Math.round(lines / seconds),
+    peak_rss_mb: round(Number(rss[1]) / 1024, 1),
+  };
 }
 
 async function main(): Promise<void> {
@@ -143,8 +181,17 @@ async function main(): Promise<void> {
     const service = await startService({ db, port: 0 });
     try {
       const orgs: Org[] = [];
-      for (const [id, letter, devices] of [['large', 'L', LARGE], ['small', 'S', SMALL], ['churn', 'C', 1]] as const) {
-        orgs.push({ id, letter, devices, key: await createOrganizationWithKey(db, { orgId: id, keyName: 'bench', role: 'Admin' }) });
+      for (const [id, letter, devices] of [
+        ['large', 'L', LARGE],
+        ['small', 'S', SMALL],
+        ['churn', 'C', 1],
+      ] as const) {
+        orgs.push({
+          id,
+          letter,
+          devices,
+          key: await createOrganizationWithKey(db, { orgId: id, keyName: 'bench', role: 'Admin' }),
+        });
       }
       const seedMs: Record<string, number> = {};
       for (const org of orgs) {
@@ -161,19 +208,32 @@ async function main(): Promise<void> {
           const draw = Math.random();
           // Alternating which goes first, so neither always follows the other's warm pages.
           for (const org of sample % 2 === 0 ? [large, small] : [small, large]) {
-            const rename = await fetch(`${orgUrl(churn)}/devices/C0000001?name=churn-${sample}-${operation.op}-${org.id}`, {
-              method: 'PATCH',
-              headers: { authorization: `Bearer ${churn.key}` },
-            });
+            const rename = await fetch(
+              `${orgUrl(churn)}/devices/C0000001?name=churn-${sample}-${operation.op}-${org.id}`,
+              {
+                method: 'PATCH',
+                headers: { authorization: `Bearer ${churn.key}` },
+              },
+            );
             if (rename.status !== 200) throw new Error(`the churn rename answered ${rename.status}`);
             const key = `${operation.op}/${org.id}`;
-            times.set(key, [...(times.get(key) ?? []), await timed(`${orgUrl(org)}/${operation.path(org, draw)}`, org.key)]);
+            times.set(key, [
+              ...(times.get(key) ?? []),
+              await timed(`${orgUrl(org)}/${operation.path(org, draw)}`, org.key),
+            ]);
           }
         }
       }
       const operations = OPERATIONS.map(({ op }) => {
         const of = (org: Org, p: number) => round(percentile(times.get(`${op}/${org.id}`) ?? [], p));
-        const figure = { op, p50_small_ms: of(small, 50), p99_small_ms: of(small, 99), p50_large_ms: of(large, 50), p99_large_ms: of(large, 99), ratio: 0 };
+        const figure = {
+          op,
+          p50_small_ms: of(small, 50),
+          p99_small_ms: of(small, 99),
+          p50_large_ms: of(large, 50),
+          p99_large_ms: of(large, 99),
+          ratio: 0,
+        };
         figure.ratio = round(figure.p99_large_ms / figure.p99_small_ms);
         return figure;
       });
@@ -181,15 +241,22 @@ async function main(): Promise<void> {
       const importDir = mkdtempSync(join(tmpdir(), 'provisioner-bench-import-'));
       let imports: ReturnType<typeof importRun>[];
       try {
-        imports = [importRun(databaseUrl, importDir, Math.max(1, Math.round(IMPORT_LINES / 10)), 'P'), importRun(databaseUrl, importDir, IMPORT_LINES, 'Q')];
+        imports = [
+          importRun(databaseUrl, importDir, Math.max(1, Math.round(IMPORT_LINES / 10)), 'P'),
+          importRun(databaseUrl, importDir, IMPORT_LINES, 'Q'),
+        ];
       } finally {
         rmSync(importDir, { recursive: true, force: true });
       }
 
-      log(`\n${cpus().length} cores; ${LARGE} vs ${SMALL} devices, ${SAMPLES} samples per operation and organization, through the HTTP service on PostgreSQL 15`);
+      log(
+        `\n${cpus().length} cores; ${LARGE} vs ${SMALL} devices, ${SAMPLES} samples per operation and organization, through the HTTP service on PostgreSQL 15`,
+      );
       log('operation                      p50 small  p99 small  p50 large  p99 large  p99 ratio');
       for (const f of operations) {
-        log(`${f.op.padEnd(30)} ${String(f.p50_small_ms).padStart(9)}  ${String(f.p99_small_ms).padStart(9)}  ${String(f.p50_large_ms).padStart(9)}  ${String(f.p99_large_ms).padStart(9)}  ${String(f.ratio).padStart(9)}`);
+        log(
+          `${f.op.padEnd(30)} ${String(f.p50_small_ms).padStart(9)}  ${String(f.p99_small_ms).padStart(9)}  ${String(f.p50_large_ms).padStart(9)}  ${String(f.p99_large_ms).padStart(9)}  ${String(f.ratio).padStart(9)}`,
+        );
       }
       const result = {
         devices_large: LARGE,

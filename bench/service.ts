@@ -56,13 +56,23 @@ interface Figure {
   statuses: Record<string, number>;
 }
 
-async function measure(name: string, base: string, job: Omit<LoadJob, 'url' | 'connections' | 'durationMs'> & { path: string }): Promise<Figure> {
+async function measure(
+  name: string,
+  base: string,
+  job: Omit<LoadJob, 'url' | 'connections' | 'durationMs'> & { path: string },
+): Promise<Figure> {
   const full = { ...job, url: `${base}${job.path}`, connections: CONNECTIONS };
   await load({ ...full, durationMs: WARMUP_MS });
   const result = await load({ ...full, durationMs: DURATION_MS });
   const sorted = [...result.latenciesMs].sort((a, b) => a - b);
   if (result.errors > 0) throw new Error(`${name}: ${result.errors} requests failed`);
-  return { name, rps: (result.latenciesMs.length / result.elapsedMs) * 1000, p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses: result.statuses };
+  return {
+    name,
+    rps: (result.latenciesMs.length / result.elapsedMs) * 1000,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    statuses: result.statuses,
+  };
 }
 
 async function main(): Promise<void> {
@@ -78,7 +88,11 @@ async function main(): Promise<void> {
   const P = `/v1/organizations/${orgId}`;
   const headers = { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' };
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${P}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${base}${P}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await response.json()) as { data: { id: string }; errors: unknown };
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json.errors)}`);
     return json.data;
@@ -86,15 +100,27 @@ async function main(): Promise<void> {
 
   // A configuration like the typical ISM flow, among many, and a free registered device to dry-run.
   await upsertManufacturingRecords(db, [{ serialNumber: 'EPC900001', deviceType: 'EPC', model: 'EPC-300' }]);
-  for (const serial of ['SRCP000101', 'EPC000101', 'EPC900001']) await api('POST', `/devices?serialNumber=${serial}&name=${serial}`);
+  for (const serial of ['SRCP000101', 'EPC000101', 'EPC900001'])
+    await api('POST', `/devices?serialNumber=${serial}&name=${serial}`);
   const configuration = await api('POST', '/configurations', srcpToEpcOverIsm.configuration);
-  for (const device of srcpToEpcOverIsm.devices) await api('POST', `/configurations/${configuration.id}/devices`, device.payload);
-  for (let i = 0; i < CONFIGURATIONS; i++) await api('POST', '/configurations', { name: `Line ${String(i).padStart(2, '0')}`, timeoutConfiguration: 1000 });
-  const addBody = JSON.stringify({ serialNumber: 'EPC900001', deviceConfigurationType: 'Receiver', commInterface: 'ISM' });
+  for (const device of srcpToEpcOverIsm.devices)
+    await api('POST', `/configurations/${configuration.id}/devices`, device.payload);
+  for (let i = 0; i < CONFIGURATIONS; i++)
+    await api('POST', '/configurations', { name: `Line ${String(i).padStart(2, '0')}`, timeoutConfiguration: 1000 });
+  const addBody = JSON.stringify({
+    serialNumber: 'EPC900001',
+    deviceConfigurationType: 'Receiver',
+    commInterface: 'ISM',
+  });
 
   const read = { method: 'GET', path: `${P}/configurations/${configuration.id}`, headers };
   const list = { method: 'GET', path: `${P}/configurations?Limit=20&Page=2&SortOptions=ConfigNameASC`, headers };
-  const add = { method: 'POST', path: `${P}/configurations/${configuration.id}/devices?dryRun=true`, headers, body: addBody };
+  const add = {
+    method: 'POST',
+    path: `${P}/configurations/${configuration.id}/devices?dryRun=true`,
+    headers,
+    body: addBody,
+  };
   const constantJob = { method: 'GET', path: '/bench/constant', headers: {} };
   // Each operation is measured right after the constant route, so that both see the same machine
   // (other work on a shared machine moves the ceiling from one minute to the next).
@@ -118,12 +144,15 @@ async function main(): Promise<void> {
   await db.close();
 
   console.log(`Service on PGlite, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
-  console.log(`${CONNECTIONS} keep-alive connections, ${DURATION_MS / 1000} s per operation after ${WARMUP_MS / 1000} s warm-up`);
+  console.log(
+    `${CONNECTIONS} keep-alive connections, ${DURATION_MS / 1000} s per operation after ${WARMUP_MS / 1000} s warm-up`,
+  );
   console.log('');
   console.log('| operation | requests/s | p50 ms | p99 ms | constant route requests/s | p50 ms | p99 ms | ratio |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [f, c] of pairs) {
-    if (Object.keys(f.statuses).some((status) => status !== '200')) throw new Error(`${f.name}: answers ${JSON.stringify(f.statuses)}`);
+    if (Object.keys(f.statuses).some((status) => status !== '200'))
+      throw new Error(`${f.name}: answers ${JSON.stringify(f.statuses)}`);
     console.log(
       `| ${f.name} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p99.toFixed(2)} | ${c.rps.toFixed(0)} | ${c.p50.toFixed(2)} | ${c.p99.toFixed(2)} | ${(f.rps / c.rps).toFixed(2)} |`,
     );

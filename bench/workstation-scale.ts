@@ -38,11 +38,14 @@ import { loadRealImages, wrap } from './real-firmware';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined);
+const onlyArg =
+  args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ??
+  (args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined);
 const only = new Set((onlyArg ?? 'outbox,ledger,cache').split(','));
 /** BENCH_SCALE=0.1 runs every size ten times smaller (a quick look, not the issue's figures). */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
-const sizes = (largest: number) => [largest / 100, largest / 10, largest].map((n) => Math.max(1, Math.round(n * scale)));
+const sizes = (largest: number) =>
+  [largest / 100, largest / 10, largest].map((n) => Math.max(1, Math.round(n * scale)));
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const ms = (start: number) => performance.now() - start;
@@ -71,7 +74,13 @@ async function timeCoreStart(dataDir: string): Promise<{ readyMs: number; viewMs
     secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
     host: 'test',
     resume: false,
-    deviceSource: { start: async () => undefined, stop: async () => undefined, devices: () => [], on: () => () => undefined, refresh: async () => undefined },
+    deviceSource: {
+      start: async () => undefined,
+      stop: async () => undefined,
+      devices: () => [],
+      on: () => () => undefined,
+      refresh: async () => undefined,
+    },
   });
   const readyMs = ms(started);
   const viewStarted = performance.now();
@@ -97,7 +106,13 @@ async function outboxFigures(): Promise<OutboxFigure[]> {
         const filling = new Outbox({ dir, sender: { send: () => Promise.reject(new Error('not sending yet')) } });
         const fillStarted = performance.now();
         // Each run's apply times are its own, so the service's records of one run do not match another's.
-        const queued = await fillOutbox(filling, { count, serials, serviceUrl: service.url, orgId: DEMO_ORG_ID, firstAppliedAt: Date.UTC(2025, 0, 1) + run * 100_000_000 });
+        const queued = await fillOutbox(filling, {
+          count,
+          serials,
+          serviceUrl: service.url,
+          orgId: DEMO_ORG_ID,
+          firstAppliedAt: Date.UTC(2025, 0, 1) + run * 100_000_000,
+        });
         const enqueueMs = ms(fillStarted);
         const full = await timeCoreStart(dataDir);
         const sender = countingSender(clientConfirmationSender(() => client));
@@ -105,7 +120,8 @@ async function outboxFigures(): Promise<OutboxFigure[]> {
         const drainStarted = performance.now();
         const report = await outbox.syncNow({ force: true });
         const drainMs = ms(drainStarted);
-        if (report.rejected.length + report.retrying.length > 0) throw new Error(`outbox drain: ${report.rejected.length} rejected, ${report.retrying.length} retrying`);
+        if (report.rejected.length + report.retrying.length > 0)
+          throw new Error(`outbox drain: ${report.rejected.length} rejected, ${report.retrying.length} retrying`);
         const check = await checkDrained(service.db, DEMO_ORG_ID, queued, sender.sends);
         figures.push({
           entries: count,
@@ -146,7 +162,10 @@ async function writeLedger(dir: string, count: number): Promise<Ledger> {
   await mkdir(dir, { recursive: true });
   const privateKeyPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const secrets = new FileSecretStore(join(dir, 'secrets.json'));
-  await secrets.set(LEDGER_KEY_SECRET, JSON.stringify({ algorithm: 'ed25519', privateKeyPem, createdAt: new Date(0).toISOString() }));
+  await secrets.set(
+    LEDGER_KEY_SECRET,
+    JSON.stringify({ algorithm: 'ed25519', privateKeyPem, createdAt: new Date(0).toISOString() }),
+  );
   const signerKey = ledgerSignerKeyOf(privateKeyPem);
   const lines: string[] = [];
   let previous: LedgerEntry | undefined;
@@ -164,7 +183,13 @@ async function writeLedger(dir: string, count: number): Promise<Ledger> {
         actor: 'Bench technician',
         serviceUrl: 'http://service.example/v1',
         orgId: 'demo',
-        facts: seq % 2 === 0 ? { syncId: '6f1c2c3e-0000-4000-8000-000000000000', appliedAt: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString() } : { firmwareVersion: '1.1.0', imageSha256: 'a'.repeat(64) },
+        facts:
+          seq % 2 === 0
+            ? {
+                syncId: '6f1c2c3e-0000-4000-8000-000000000000',
+                appliedAt: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString(),
+              }
+            : { firmwareVersion: '1.1.0', imageSha256: 'a'.repeat(64) },
         prevHash: previous?.hash ?? GENESIS_HASH,
         signerKey,
       },
@@ -195,7 +220,14 @@ async function ledgerFigures(): Promise<LedgerFigure[]> {
       const appends: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const appendStarted = performance.now();
-        await ledger.append({ at: new Date().toISOString(), action: 'verify', outcome: 'success', serialNumber: 'EPC000001', workstation: 'bench-workstation', facts: {} });
+        await ledger.append({
+          at: new Date().toISOString(),
+          action: 'verify',
+          outcome: 'success',
+          serialNumber: 'EPC000001',
+          workstation: 'bench-workstation',
+          facts: {},
+        });
         appends.push(ms(appendStarted));
       }
       const appendMs = appends.sort((a, b) => a - b)[2]!;
@@ -255,7 +287,10 @@ async function cacheFigures(): Promise<CacheFigure[]> {
       // One patch kept (two builds of one real image), so that listing names releases by image hash, as `cache list` and the Firmware screen do.
       const [base, target] = kept;
       const digest = (image: Uint8Array) => new Uint8Array(createHash('sha256').update(image).digest());
-      if (base && target) await cache.patches.put(createFirmwarePatch(base, target, { baseSha256: digest(base), targetSha256: digest(target) }));
+      if (base && target)
+        await cache.patches.put(
+          createFirmwarePatch(base, target, { baseSha256: digest(base), targetSha256: digest(target) }),
+        );
       const timeList = async () => {
         const fresh = new FirmwareCache({ dir: root });
         const started = performance.now();
@@ -264,12 +299,23 @@ async function cacheFigures(): Promise<CacheFigure[]> {
       };
       // The best of three: the first look also pays for loading the code.
       const listMs = Math.min(await timeList(), await timeList(), await timeList());
-      const index = JSON.parse(await readFile(join(root, 'index.json'), 'utf8')) as { entries: Array<Record<string, unknown>> };
-      await writeFile(join(root, 'index.json'), JSON.stringify({ ...index, entries: index.entries.map(({ imageSha256: _dropped, ...rest }) => rest) }));
+      const index = JSON.parse(await readFile(join(root, 'index.json'), 'utf8')) as {
+        entries: Array<Record<string, unknown>>;
+      };
+      await writeFile(
+        join(root, 'index.json'),
+        JSON.stringify({ ...index, entries: index.entries.map(({ imageSha256: _dropped, ...rest }) => rest) }),
+      );
       // The first listing after an update from a version whose index kept no image hashes opens every bundle once; the index then gains them.
       const oldIndexMs = await timeList();
       const afterMs = await timeList();
-      figures.push({ bundles: count, cache_mb: round(bytes / 1e6, 1), list_ms: round(listMs, 1), list_old_index_ms: round(oldIndexMs, 1), list_after_gain_ms: round(afterMs, 1) });
+      figures.push({
+        bundles: count,
+        cache_mb: round(bytes / 1e6, 1),
+        list_ms: round(listMs, 1),
+        list_old_index_ms: round(oldIndexMs, 1),
+        list_after_gain_ms: round(afterMs, 1),
+      });
       log(`cache ${count}: ${JSON.stringify(figures.at(-1))}`);
     } finally {
       await rm(root, { recursive: true, force: true });

@@ -63,13 +63,26 @@ export interface CommissioningReportFileView {
 export const ACCOUNTABILITY_CHANNELS = {
   /** Watches the device and its configuration's receivers until the E-stop is pressed, the wait ends (default 60 s) or the technician stops it. */
   'functionTest.observe': command(
-    z.object({ serialNumber: z.string().min(1).max(64), pressTimeoutSeconds: z.number().int().min(1).max(600).default(60) }).strict(),
+    z
+      .object({
+        serialNumber: z.string().min(1).max(64),
+        pressTimeoutSeconds: z.number().int().min(1).max(600).default(60),
+      })
+      .strict(),
   ).returns<FunctionTestObservationView>(),
   /** Ends a running watch of the device at once: the test is recorded as "not done: stopped" (when no press was seen yet). */
-  'functionTest.stop': command(z.object({ serialNumber: z.string().min(1).max(64) }).strict()).returns<{ stopped: boolean }>(),
+  'functionTest.stop': command(z.object({ serialNumber: z.string().min(1).max(64) }).strict()).returns<{
+    stopped: boolean;
+  }>(),
   /** Records the observed test with the technician's verdict and note in the ledger. */
   'functionTest.record': command(
-    z.object({ observationId: z.string().min(1), technician: z.enum(['pass', 'fail']), note: z.string().max(2000).default('') }).strict(),
+    z
+      .object({
+        observationId: z.string().min(1),
+        technician: z.enum(['pass', 'fail']),
+        note: z.string().max(2000).default(''),
+      })
+      .strict(),
   ).returns<FunctionTestRecordView>(),
   'reports.commissioning': command(
     z

@@ -38,7 +38,8 @@ export type ChannelKind<C extends Channel> = Contract[C]['kind'];
 export type ChannelInput<C extends Channel> = z.input<Contract[C]['input']>;
 /** What the core receives: parsed, with defaults filled in. */
 export type ParsedInput<C extends Channel> = z.output<Contract[C]['input']>;
-export type ChannelResult<C extends Channel> = Contract[C] extends ChannelSpec<'command' | 'query', z.ZodType, infer R> ? R : never;
+export type ChannelResult<C extends Channel> =
+  Contract[C] extends ChannelSpec<'command' | 'query', z.ZodType, infer R> ? R : never;
 
 export const CHANNELS = Object.keys(CONTRACT) as Channel[];
 
@@ -56,7 +57,11 @@ export function parseChannelInput<C extends Channel>(channel: C, raw: unknown): 
       field: issue.path.map(String).join('.'),
       message: issue.message,
     }));
-    throw new CoreError('INVALID_INPUT', `Invalid input for ${channel}: ${violations.map((v) => `${v.field || 'input'}: ${v.message}`).join('; ')}`, violations);
+    throw new CoreError(
+      'INVALID_INPUT',
+      `Invalid input for ${channel}: ${violations.map((v) => `${v.field || 'input'}: ${v.message}`).join('; ')}`,
+      violations,
+    );
   }
   return parsed.data as ParsedInput<C>;
 }

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { CONFIGURATION_SETTING_KEYS } from '../domain/configuration';
 import { DEVICE_SETTING_VALUES } from '../domain/configuration-device';
-import { configurationRecordSchema, type ConfigurationDeviceRecord, type ConfigurationRecord } from '../domain/configuration-record';
+import {
+  configurationRecordSchema,
+  type ConfigurationDeviceRecord,
+  type ConfigurationRecord,
+} from '../domain/configuration-record';
 import type { DeviceType } from '../domain/device-types';
 import { configurationSortOptionSchema } from '../domain/enums';
 import type { Page } from '../domain/records';
@@ -13,7 +17,9 @@ import { nonEmpty, pageQuery, pickFields, recordId, serialNumber, settableFields
  * The settings a technician edits, as the renderer may send them: any value of each field's type,
  * null, or absent. The fields come from the domain's lists; the rules live in domain/ and the service.
  */
-export const configurationSettingsSchema = z.object(settableFields(pickFields(configurationRecordSchema.shape, CONFIGURATION_SETTING_KEYS)));
+export const configurationSettingsSchema = z.object(
+  settableFields(pickFields(configurationRecordSchema.shape, CONFIGURATION_SETTING_KEYS)),
+);
 
 /** A device's settings inside a configuration (add and update share it; serialNumber travels beside it). */
 export const configurationDeviceSettingsSchema = z.object(settableFields(DEVICE_SETTING_VALUES));
@@ -47,12 +53,23 @@ export interface WriteOutcome<T> {
 }
 
 const deviceChange = z
-  .object({ id: recordId, serialNumber, settings: configurationDeviceSettingsSchema, dryRun: z.boolean().default(false) })
+  .object({
+    id: recordId,
+    serialNumber,
+    settings: configurationDeviceSettingsSchema,
+    dryRun: z.boolean().default(false),
+  })
   .strict();
 
 export const CONFIGURATION_CHANNELS = {
   'configurations.list': query(
-    z.object({ search: z.string().max(200).optional(), sortOptions: configurationSortOptionSchema.optional(), ...pageQuery }).strict(),
+    z
+      .object({
+        search: z.string().max(200).optional(),
+        sortOptions: configurationSortOptionSchema.optional(),
+        ...pageQuery,
+      })
+      .strict(),
   ).returns<Page<ConfigurationView>>(),
   'configurations.get': query(z.object({ id: recordId }).strict()).returns<ConfigurationView>(),
   'configurations.create': command(
@@ -65,6 +82,8 @@ export const CONFIGURATION_CHANNELS = {
   'configurations.status': query(z.object({ id: recordId }).strict()).returns<ConfigurationStatusView>(),
   'configurations.addDevice': command(deviceChange).returns<WriteOutcome<ConfigurationView>>(),
   'configurations.updateDevice': command(deviceChange).returns<WriteOutcome<ConfigurationView>>(),
-  'configurations.removeDevice': command(z.object({ id: recordId, serialNumber }).strict()).returns<ConfigurationView>(),
+  'configurations.removeDevice': command(
+    z.object({ id: recordId, serialNumber }).strict(),
+  ).returns<ConfigurationView>(),
 } as const;
 export type ConfigurationChannel = keyof typeof CONFIGURATION_CHANNELS;

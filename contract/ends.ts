@@ -1,4 +1,11 @@
-import { isChannel, parseChannelInput, type Channel, type ChannelInput, type ChannelResult, type ParsedInput } from './channels';
+import {
+  isChannel,
+  parseChannelInput,
+  type Channel,
+  type ChannelInput,
+  type ChannelResult,
+  type ParsedInput,
+} from './channels';
 import { CoreError, toWireError, type InvokeOutcome } from './errors';
 import type { EventStream, EventStreams } from './events';
 
@@ -19,9 +26,14 @@ export interface RendererApi {
  * The whole receiving end of one call, for any transport: check the channel, parse the input,
  * run it, and turn every failure into plain data. Never rejects.
  */
-export async function invokeForWire(host: CoreHost, channel: unknown, rawInput: unknown): Promise<InvokeOutcome<unknown>> {
+export async function invokeForWire(
+  host: CoreHost,
+  channel: unknown,
+  rawInput: unknown,
+): Promise<InvokeOutcome<unknown>> {
   try {
-    if (!isChannel(channel)) throw new CoreError('UNKNOWN_CHANNEL', `Unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`);
+    if (!isChannel(channel))
+      throw new CoreError('UNKNOWN_CHANNEL', `Unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`);
     const input = parseChannelInput(channel, rawInput);
     const value = await host.invoke(channel, input);
     return { ok: true, value };

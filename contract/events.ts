@@ -16,7 +16,13 @@ export interface EventStreams {
   'logs.line': LogLine;
 }
 export type EventStream = keyof EventStreams;
-export const EVENT_STREAMS: readonly EventStream[] = ['session.changed', 'workbench.devicesChanged', 'jobs.progress', 'outbox.changed', 'logs.line'];
+export const EVENT_STREAMS: readonly EventStream[] = [
+  'session.changed',
+  'workbench.devicesChanged',
+  'jobs.progress',
+  'outbox.changed',
+  'logs.line',
+];
 
 export function isEventStream(name: unknown): name is EventStream {
   return typeof name === 'string' && (EVENT_STREAMS as readonly string[]).includes(name);

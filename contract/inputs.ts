@@ -14,11 +14,18 @@ export const pageQuery = {
 };
 
 /** The named fields of a shape. */
-export function pickFields<T extends Record<string, z.ZodType>, K extends keyof T & string>(shape: T, names: readonly K[]): Pick<T, K> {
+export function pickFields<T extends Record<string, z.ZodType>, K extends keyof T & string>(
+  shape: T,
+  names: readonly K[],
+): Pick<T, K> {
   return Object.fromEntries(names.map((name) => [name, shape[name]])) as Pick<T, K>;
 }
 
 /** Every field of a shape as an input may carry it: a value of its type, null, or absent. */
-export function settableFields<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> } {
-  return mapFields(shape, (field) => field.nullable().optional()) as { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> };
+export function settableFields<T extends Record<string, z.ZodType>>(
+  shape: T,
+): { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> } {
+  return mapFields(shape, (field) => field.nullable().optional()) as {
+    [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>>;
+  };
 }

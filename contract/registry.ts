@@ -47,7 +47,10 @@ export interface DeviceSyncView {
 }
 
 /** A row of the device list: the record, how it stands, and (in a configuration) its commissioning by this workstation's ledger. */
-export type RegisteredDeviceRowView = RegisteredDeviceView & { sync: DeviceSyncView; commissioning: CommissioningView | null };
+export type RegisteredDeviceRowView = RegisteredDeviceView & {
+  sync: DeviceSyncView;
+  commissioning: CommissioningView | null;
+};
 export type NetworkTemplateView = IpNetworkTemplateRecord;
 export type UserView = UserRecord;
 /** `key` is only ever the masked form or null: whole keys never reach the renderer. */
@@ -91,7 +94,9 @@ export const REGISTRY_CHANNELS = {
       .strict(),
   ).returns<NetworkTemplateView[]>(),
   'templates.get': query(z.object({ id: recordId }).strict()).returns<NetworkTemplateView>(),
-  'templates.create': command(z.object({ template: networkTemplatePayloadSchema }).strict()).returns<NetworkTemplateView>(),
+  'templates.create': command(
+    z.object({ template: networkTemplatePayloadSchema }).strict(),
+  ).returns<NetworkTemplateView>(),
 
   'users.list': query(
     z
@@ -119,6 +124,8 @@ export const REGISTRY_CHANNELS = {
       })
       .strict(),
   ).returns<ApiKeyView[]>(),
-  'apiKeys.updateRole': command(z.object({ keyName: nonEmpty.max(200), role: apiKeyRoleSchema }).strict()).returns<boolean>(),
+  'apiKeys.updateRole': command(
+    z.object({ keyName: nonEmpty.max(200), role: apiKeyRoleSchema }).strict(),
+  ).returns<boolean>(),
 } as const;
 export type RegistryChannel = keyof typeof REGISTRY_CHANNELS;

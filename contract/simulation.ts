@@ -42,7 +42,9 @@ export const SIMULATION_CHANNELS = {
   /** Whether a simulation is attached, and its devices. */
   'simulation.devices': query(noInput).returns<SimulationView>(),
   /** Presses the E-stop of a simulated device, as a hand on the device would. */
-  'simulation.pressEstop': command(z.object({ serialNumber: z.string().min(1).max(64) }).strict()).returns<EstopPressView>(),
+  'simulation.pressEstop': command(
+    z.object({ serialNumber: z.string().min(1).max(64) }).strict(),
+  ).returns<EstopPressView>(),
   /** Starts another simulated device of the bench, plugged in at once, and registers it in the organization. */
   'simulation.addDevice': command(
     z

@@ -132,13 +132,35 @@ export const STATION_MAX_LANES = 16;
 
 /** One event of a shift, as `--json` streams it (one per line). Every event carries the counts after it. */
 export type StationEvent = { at: string; counts: StationCounts } & (
-  | { event: 'station-started'; configurationName: string; configurationSize: number; lanes: number; firmware: StationFirmwarePolicy; shift?: StationShiftView }
+  | {
+      event: 'station-started';
+      configurationName: string;
+      configurationSize: number;
+      lanes: number;
+      firmware: StationFirmwarePolicy;
+      shift?: StationShiftView;
+    }
   | { event: 'waiting'; serialNumber: string; link: string }
   | { event: 'lane-started'; serialNumber: string; link: string; jobId: string; resumed: boolean }
   | { event: 'step'; serialNumber: string; step: JobStep; phase: JobPhase; text: string }
   | { event: 'progress'; serialNumber: string; step: JobStep; percent: number }
-  | { event: 'done'; serialNumber: string; link: string; firmwareVersion: string | null; syncId: string | null; text: string }
-  | { event: 'failed'; serialNumber: string; link: string; errorCode: string | null; reason: string; action: string; resumable: boolean }
+  | {
+      event: 'done';
+      serialNumber: string;
+      link: string;
+      firmwareVersion: string | null;
+      syncId: string | null;
+      text: string;
+    }
+  | {
+      event: 'failed';
+      serialNumber: string;
+      link: string;
+      errorCode: string | null;
+      reason: string;
+      action: string;
+      resumable: boolean;
+    }
   | { event: 'refused'; serialNumber: string; link: string; reason: string }
   | { event: 'duplicate'; serialNumber: string; link: string; reason: string }
   | { event: 'in-sync'; serialNumber: string; link: string; text: string }
@@ -150,7 +172,9 @@ export type StationEvent = { at: string; counts: StationCounts } & (
 export const STATION_CHANNELS = {
   'station.view': query(noInput).returns<StationView>(),
   /** The configuration's intended parameters and checksum, for the operator to confirm before the start. */
-  'station.parameters': query(z.object({ configurationName: nonEmpty.max(200) }).strict()).returns<StationShiftParametersView>(),
+  'station.parameters': query(
+    z.object({ configurationName: nonEmpty.max(200) }).strict(),
+  ).returns<StationShiftParametersView>(),
   /**
    * Starts the shift: the operator's own name and the configuration checksum's short form as they
    * typed it; refused unless it is the configuration's (computed again at the start).

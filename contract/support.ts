@@ -26,7 +26,9 @@ export interface SupportReport {
 /** What a technician tells support: the app's versions, the recent log, the support report. */
 export const SUPPORT_CHANNELS = {
   'app.info': query(noInput).returns<AppInfo>(),
-  'logs.recent': query(z.object({ limit: z.number().int().min(1).max(2000).default(500) }).strict()).returns<LogLine[]>(),
+  'logs.recent': query(z.object({ limit: z.number().int().min(1).max(2000).default(500) }).strict()).returns<
+    LogLine[]
+  >(),
   'support.report': command(noInput).returns<SupportReport>(),
 } as const;
 export type SupportChannel = keyof typeof SUPPORT_CHANNELS;

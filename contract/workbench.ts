@@ -99,14 +99,22 @@ export const WORKBENCH_CHANNELS = {
   /** A device's last finished jobs, newest first, each with its steps (kept across restarts). */
   'workbench.timeline': query(z.object({ device: nonEmpty.max(256) }).strict()).returns<JobView[]>(),
   /** What applying the device's next configuration file would change, parameter by parameter; nothing is applied. */
-  'workbench.configurationChanges': query(z.object({ serialNumber: nonEmpty.max(64) }).strict()).returns<ConfigurationChangesView>(),
+  'workbench.configurationChanges': query(
+    z.object({ serialNumber: nonEmpty.max(64) }).strict(),
+  ).returns<ConfigurationChangesView>(),
   /**
    * The technician confirms a finished configuration job's parameter table by typing the device's
    * short checksum (8 hex digits), with their own name. Refused (VALIDATION, with why) when the
    * checksums differ or the digits are not the device's; recorded in the ledger as the CLI does.
    */
   'workbench.confirmParameters': command(
-    z.object({ jobId: nonEmpty.max(128), checksum: z.string().max(64), technician: z.string().trim().min(1, 'Type your name: a confirmation names the person who gives it.').max(200) }).strict(),
+    z
+      .object({
+        jobId: nonEmpty.max(128),
+        checksum: z.string().max(64),
+        technician: z.string().trim().min(1, 'Type your name: a confirmation names the person who gives it.').max(200),
+      })
+      .strict(),
   ).returns<ParameterConfirmationView>(),
   'workbench.portGlobs': query(noInput).returns<PortGlobsView>(),
   'workbench.setPortGlobs': command(

@@ -7,7 +7,10 @@ export const apiKeyRoleBodySchema = apiKeyRoleSchema;
 
 /** POST apiKeys/validate. A null or missing key is valid input and simply validates as false. */
 export const apiKeyValidateSchema = z.strictObject({
-  apiKey: z.string().nullish().transform((key) => key ?? null),
+  apiKey: z
+    .string()
+    .nullish()
+    .transform((key) => key ?? null),
 });
 
 /**

@@ -14,7 +14,13 @@ export const APPLY_TIME_MAX_AHEAD_MS = 24 * 60 * 60 * 1000;
 export function checkApplyTime(applyTimeStamp: string, now: Date, field = 'applyTimeStamp'): Violation[] {
   const at = Date.parse(applyTimeStamp);
   if (at < Date.parse(EARLIEST_APPLY_TIME)) {
-    return [violation('APPLY_TIME_OUT_OF_RANGE', field, `The apply time ${applyTimeStamp} is before ${EARLIEST_APPLY_TIME}: check the clock of the computer that applied it.`)];
+    return [
+      violation(
+        'APPLY_TIME_OUT_OF_RANGE',
+        field,
+        `The apply time ${applyTimeStamp} is before ${EARLIEST_APPLY_TIME}: check the clock of the computer that applied it.`,
+      ),
+    ];
   }
   if (at > now.getTime() + APPLY_TIME_MAX_AHEAD_MS) {
     return [

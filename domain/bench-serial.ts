@@ -9,7 +9,9 @@ export function benchSerialProblem(deviceType: DeviceType, serialNumber: string)
   const serial = serialNumber.trim().toUpperCase();
   if (serial.length === 0) return `Give the serial number, e.g. ${deviceType}000105.`;
   const letters = DEVICE_TYPES.find((type) => serial.startsWith(type));
-  if (letters !== undefined && letters !== deviceType) return `${serial} starts with ${letters}, not ${deviceType}: give a serial number like ${deviceType}000105, or choose the type ${letters}.`;
-  if (!new RegExp(`^${deviceType}\\d{6}$`).test(serial)) return `The serial number is ${deviceType} and six digits, e.g. ${deviceType}000105.`;
+  if (letters !== undefined && letters !== deviceType)
+    return `${serial} starts with ${letters}, not ${deviceType}: give a serial number like ${deviceType}000105, or choose the type ${letters}.`;
+  if (!new RegExp(`^${deviceType}\\d{6}$`).test(serial))
+    return `The serial number is ${deviceType} and six digits, e.g. ${deviceType}000105.`;
   return null;
 }

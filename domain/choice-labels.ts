@@ -1,5 +1,12 @@
 import { englishDomainWord, englishWords, type Words } from './domain-words';
-import { CAN_MODES, DEVICE_ROLES, INPUT_CONFIGURATIONS, type CanMode, type DeviceRole, type InputConfiguration } from './enums';
+import {
+  CAN_MODES,
+  DEVICE_ROLES,
+  INPUT_CONFIGURATIONS,
+  type CanMode,
+  type DeviceRole,
+  type InputConfiguration,
+} from './enums';
 
 /**
  * The interface's enum values as a technician reads them, in each language (the `domain`
@@ -26,7 +33,8 @@ export function choiceLabels(words: Words = englishWords()): {
   deviceRole: Record<DeviceRole, string>;
   inputConfiguration: Record<InputConfiguration, string>;
 } {
-  const table = <V extends string>(values: readonly V[], label: (value: V) => string) => Object.fromEntries(values.map((v) => [v, label(v)])) as Record<V, string>;
+  const table = <V extends string>(values: readonly V[], label: (value: V) => string) =>
+    Object.fromEntries(values.map((v) => [v, label(v)])) as Record<V, string>;
   return {
     canMode: table(CAN_MODES, (m) => canModeLabel(m, words)),
     deviceRole: table(DEVICE_ROLES, (r) => deviceRoleLabel(r, words)),
@@ -36,9 +44,13 @@ export function choiceLabels(words: Words = englishWords()): {
 
 // The English tables, read from the English catalog (one source of words), for the rule messages
 // and screens written before the translations.
-export const CAN_MODE_LABELS: Record<CanMode, string> = Object.fromEntries(CAN_MODES.map((m) => [m, englishDomainWord(`choice.canMode.${m}`)])) as Record<CanMode, string>;
+export const CAN_MODE_LABELS: Record<CanMode, string> = Object.fromEntries(
+  CAN_MODES.map((m) => [m, englishDomainWord(`choice.canMode.${m}`)]),
+) as Record<CanMode, string>;
 
-export const DEVICE_ROLE_LABELS: Record<DeviceRole, string> = Object.fromEntries(DEVICE_ROLES.map((r) => [r, englishDomainWord(`choice.role.${r}`)])) as Record<DeviceRole, string>;
+export const DEVICE_ROLE_LABELS: Record<DeviceRole, string> = Object.fromEntries(
+  DEVICE_ROLES.map((r) => [r, englishDomainWord(`choice.role.${r}`)]),
+) as Record<DeviceRole, string>;
 
 export const INPUT_CONFIGURATION_LABELS: Record<InputConfiguration, string> = Object.fromEntries(
   INPUT_CONFIGURATIONS.map((i) => [i, englishDomainWord(`choice.input.${i}`)]),

@@ -44,7 +44,13 @@ export function configurationStatus(
   const found = checkConfigurationCompleteness(configuration, devices, ctx);
   const errors = errorsOf(found);
   const complete = errors.length === 0;
-  return { configurationId, complete, errors, warnings: warningsOf(found), readyDevices: complete ? devices.map((d) => d.serialNumber) : [] };
+  return {
+    configurationId,
+    complete,
+    errors,
+    warnings: warningsOf(found),
+    readyDevices: complete ? devices.map((d) => d.serialNumber) : [],
+  };
 }
 
 /** The devices as their files would describe them (template applied, addresses assigned). */
@@ -55,7 +61,9 @@ export function effectiveDevices(
 ): ConfigurationMember[] {
   const withTemplates = devices.map((device) => {
     const template =
-      device.networkTemplateId != null && ctx.findNetworkTemplate ? ctx.findNetworkTemplate(device.networkTemplateId) : null;
+      device.networkTemplateId != null && ctx.findNetworkTemplate
+        ? ctx.findNetworkTemplate(device.networkTemplateId)
+        : null;
     return template ? applyNetworkTemplate(device, template) : device;
   });
   const assigned = assignIpAddresses(configuration.startingIpAddress, withTemplates);
@@ -71,7 +79,12 @@ export function effectiveDevices(
  */
 type Link = 'BLE' | 'ISM' | 'IP';
 function links(commInterface: string | null | undefined): Set<Link> {
-  const linkOf: Record<Exclude<CommInterfaceFlag, 'None'>, Link> = { BLE: 'BLE', ISM: 'ISM', Ethernet: 'IP', Wifi: 'IP' };
+  const linkOf: Record<Exclude<CommInterfaceFlag, 'None'>, Link> = {
+    BLE: 'BLE',
+    ISM: 'ISM',
+    Ethernet: 'IP',
+    Wifi: 'IP',
+  };
   return new Set(commInterfaceFlags(commInterface).map((f) => linkOf[f as Exclude<CommInterfaceFlag, 'None'>]));
 }
 
@@ -88,11 +101,23 @@ function missingSettings(needed: readonly NeededSetting[]): Violation[] {
 }
 
 function roleAndLinkCompleteness(devices: readonly ConfigurationMember[]): Violation[] {
-  const senders = devices.filter((d) => d.deviceConfigurationType != null && SENDER_ROLES.includes(d.deviceConfigurationType));
+  const senders = devices.filter(
+    (d) => d.deviceConfigurationType != null && SENDER_ROLES.includes(d.deviceConfigurationType),
+  );
   const receivers = devices.filter((d) => d.deviceConfigurationType === 'Receiver');
   const found = missingSettings([
-    { missing: senders.length === 0, code: 'NO_SENDER', field: 'devices', message: `The configuration has no sender: add a device with role ${DEVICE_ROLE_LABELS.Sender} or ${DEVICE_ROLE_LABELS.EStopSender}.` },
-    { missing: receivers.length === 0, code: 'NO_RECEIVER', field: 'devices', message: 'The configuration has no receiver: add a device with role Receiver.' },
+    {
+      missing: senders.length === 0,
+      code: 'NO_SENDER',
+      field: 'devices',
+      message: `The configuration has no sender: add a device with role ${DEVICE_ROLE_LABELS.Sender} or ${DEVICE_ROLE_LABELS.EStopSender}.`,
+    },
+    {
+      missing: receivers.length === 0,
+      code: 'NO_RECEIVER',
+      field: 'devices',
+      message: 'The configuration has no receiver: add a device with role Receiver.',
+    },
     ...devices.flatMap((device): NeededSetting[] => [
       {
         missing: device.deviceConfigurationType == null,
@@ -111,11 +136,19 @@ function roleAndLinkCompleteness(devices: readonly ConfigurationMember[]): Viola
   if (senders.length === 0 || receivers.length === 0) return found;
   return [
     ...found,
-    ...unlinked(senders, receivers, 'SENDER_WITHOUT_RECEIVER_LINK', (sender) =>
-      `Sender ${sender.serialNumber} (${sender.commInterface}) shares no interface with any receiver: give it an interface a receiver uses, or add that interface to a receiver.`,
+    ...unlinked(
+      senders,
+      receivers,
+      'SENDER_WITHOUT_RECEIVER_LINK',
+      (sender) =>
+        `Sender ${sender.serialNumber} (${sender.commInterface}) shares no interface with any receiver: give it an interface a receiver uses, or add that interface to a receiver.`,
     ),
-    ...unlinked(receivers, senders, 'RECEIVER_WITHOUT_SENDER_LINK', (receiver) =>
-      `Receiver ${receiver.serialNumber} (${receiver.commInterface}) shares no interface with any sender: give it an interface a sender uses.`,
+    ...unlinked(
+      receivers,
+      senders,
+      'RECEIVER_WITHOUT_SENDER_LINK',
+      (receiver) =>
+        `Receiver ${receiver.serialNumber} (${receiver.commInterface}) shares no interface with any sender: give it an interface a sender uses.`,
     ),
   ];
 }
@@ -136,7 +169,10 @@ function unlinked(
     .map((device) => violation(code, `${devicePath(device.serialNumber)}.commInterface`, message(device)));
 }
 
-function settingsCompleteness(configuration: ConfigurationSettings, devices: readonly ConfigurationMember[]): Violation[] {
+function settingsCompleteness(
+  configuration: ConfigurationSettings,
+  devices: readonly ConfigurationMember[],
+): Violation[] {
   const usesIsm = devices.some((d) => commInterfaceFlags(d.commInterface).includes('ISM'));
   const controllers = ENDPOINT_CONTROLLER_TYPES.filter((t) => devices.some((d) => d.deviceType === t));
   return missingSettings([
@@ -165,7 +201,8 @@ function settingsCompleteness(configuration: ConfigurationSettings, devices: rea
       message: `The configuration has ${controllers.join(' and ')} devices but no CAN mode: choose ${choiceList(CAN_MODES.map((m) => CAN_MODE_LABELS[m]))}.`,
     },
     {
-      missing: (configuration.canMode === 'canopen' || configuration.canMode === 'j1939') && configuration.canKBitrate == null,
+      missing:
+        (configuration.canMode === 'canopen' || configuration.canMode === 'j1939') && configuration.canKBitrate == null,
       code: 'CAN_BITRATE_MISSING',
       field: 'canKBitrate',
       message: `CAN mode ${configuration.canMode} needs a CAN bitrate: choose one (EPC and NSCP devices take 250 or 500 kbit/s).`,

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { DeviceType } from './device-types';
-import { deviceRoleSchema, inputConfigurationSchema, serialBaudrateSchema, serialUsageSchema, stopCategorySchema, voltageSchema } from './enums';
+import {
+  deviceRoleSchema,
+  inputConfigurationSchema,
+  serialBaudrateSchema,
+  serialUsageSchema,
+  stopCategorySchema,
+  voltageSchema,
+} from './enums';
 import {
   anyInput,
   commInterfaceField,
@@ -55,7 +62,12 @@ export type DeviceSettingKey = keyof typeof DEVICE_SETTING_VALUES;
 export const DEVICE_SETTING_KEYS = Object.keys(DEVICE_SETTING_VALUES) as DeviceSettingKey[];
 
 /** Settings a device takes only once it is in a configuration: an add payload must not carry them. */
-export const UPDATE_ONLY_DEVICE_SETTINGS = ['can1Id', 'voltage', 'serial0Baudrate', 'serial1Baudrate'] as const satisfies readonly DeviceSettingKey[];
+export const UPDATE_ONLY_DEVICE_SETTINGS = [
+  'can1Id',
+  'voltage',
+  'serial0Baudrate',
+  'serial1Baudrate',
+] as const satisfies readonly DeviceSettingKey[];
 type UpdateOnlySetting = (typeof UPDATE_ONLY_DEVICE_SETTINGS)[number];
 
 /** How add and update payloads read each setting: the observed forms, normalized, with the field rules. */
@@ -108,7 +120,12 @@ const serialNumberField = anyInput<string>().transform((input, ctx): string => {
   }
   const serial = input.trim();
   if (serial.length === 0) {
-    pushViolation(ctx, input, 'SERIAL_NUMBER_TOO_SHORT', 'The serial number is empty: enter the serial number printed on the device.');
+    pushViolation(
+      ctx,
+      input,
+      'SERIAL_NUMBER_TOO_SHORT',
+      'The serial number is empty: enter the serial number printed on the device.',
+    );
     return z.NEVER;
   }
   return serial;
@@ -152,11 +169,11 @@ export type ConfigurationDeviceSettings = {
 export type ConfigurationMember = ConfigurationDeviceSettings & { serialNumber: string; deviceType: DeviceType };
 
 export const ETHERNET_FIELDS = ['ethNetmask', 'ethGateway', 'ethNameservers'] as const;
-export const WIFI_FIELDS = [
-  'wifiNetmask',
-  'wifiGateway',
-  'wifiNameservers',
-  'wifiSsid',
-  'wifiPassword',
+export const WIFI_FIELDS = ['wifiNetmask', 'wifiGateway', 'wifiNameservers', 'wifiSsid', 'wifiPassword'] as const;
+export const NSCP_ONLY_FIELDS = [
+  'serial0Usage',
+  'serial1Usage',
+  'stopCategory',
+  'cat1StopDelay',
+  'ossdEnabled',
 ] as const;
-export const NSCP_ONLY_FIELDS = ['serial0Usage', 'serial1Usage', 'stopCategory', 'cat1StopDelay', 'ossdEnabled'] as const;

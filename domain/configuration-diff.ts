@@ -36,7 +36,12 @@ export function configurationDiff(applied: ConfiguredSettings | null, next: Conf
   if (before.blank !== next.blank) {
     const b = before.blank ? 'no configuration' : 'configured';
     const a = next.blank ? 'no configuration' : 'configured';
-    changes.push({ field: 'blank', before: b, after: a, text: next.blank ? 'Configuration removed (the device is reset to no configuration)' : 'Configuration set' });
+    changes.push({
+      field: 'blank',
+      before: b,
+      after: a,
+      text: next.blank ? 'Configuration removed (the device is reset to no configuration)' : 'Configuration set',
+    });
   }
   changes.push(...recordChanges('safety', before.safety, next.safety));
   changes.push(...recordChanges('device', before.device, next.device));
@@ -44,7 +49,11 @@ export function configurationDiff(applied: ConfiguredSettings | null, next: Conf
   return changes;
 }
 
-function recordChanges(section: string, before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): SettingChange[] {
+function recordChanges(
+  section: string,
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): SettingChange[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   const changes: SettingChange[] = [];
   for (const key of keys) {
@@ -56,7 +65,10 @@ function recordChanges(section: string, before: Readonly<Record<string, unknown>
   return changes;
 }
 
-function peerChanges(before: readonly Readonly<Record<string, unknown>>[], after: readonly Readonly<Record<string, unknown>>[]): SettingChange[] {
+function peerChanges(
+  before: readonly Readonly<Record<string, unknown>>[],
+  after: readonly Readonly<Record<string, unknown>>[],
+): SettingChange[] {
   const bySerial = (peers: readonly Readonly<Record<string, unknown>>[]) =>
     new Map(peers.map((p) => [typeof p['serialNumber'] === 'string' ? p['serialNumber'] : JSON.stringify(p), p]));
   const b = bySerial(before);
@@ -74,7 +86,8 @@ function peerChanges(before: readonly Readonly<Record<string, unknown>>[], after
     } else if (was && now) {
       const { serialNumber: _b, ...wasRest } = was;
       const { serialNumber: _a, ...nowRest } = now;
-      for (const change of recordChanges(field, wasRest, nowRest)) changes.push({ ...change, text: `Peer ${serial}: ${change.text}` });
+      for (const change of recordChanges(field, wasRest, nowRest))
+        changes.push({ ...change, text: `Peer ${serial}: ${change.text}` });
     }
   }
   return changes;

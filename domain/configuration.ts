@@ -9,20 +9,26 @@ import {
   type IsmTxPower,
   type TimeoutConfiguration,
 } from './enums';
-import { caseInsensitiveEnum, int32Field, ipv4Field, normalizedEnum, optionalField, trimmedText, withRule } from './fields';
 import {
-  checkConfigurationName,
-  checkPgn,
-  checkReceiverOutputControl,
-  checkSourceAddress,
-} from './rules/field-rules';
+  caseInsensitiveEnum,
+  int32Field,
+  ipv4Field,
+  normalizedEnum,
+  optionalField,
+  trimmedText,
+  withRule,
+} from './fields';
+import { checkConfigurationName, checkPgn, checkReceiverOutputControl, checkSourceAddress } from './rules/field-rules';
 
 /**
  * timeoutConfiguration: canonical '1000ms'; sample payloads send the same values as integer
  * milliseconds (1000). Nothing else ('1000', '1s', 2000) is accepted.
  */
 export const TIMEOUT_MILLISECONDS = [250, 500, 750, 1000, 3000, 5000] as const;
-export const timeoutConfigurationField = normalizedEnum<typeof TIMEOUT_CONFIGURATIONS, TimeoutConfiguration | (typeof TIMEOUT_MILLISECONDS)[number]>(
+export const timeoutConfigurationField = normalizedEnum<
+  typeof TIMEOUT_CONFIGURATIONS,
+  TimeoutConfiguration | (typeof TIMEOUT_MILLISECONDS)[number]
+>(
   TIMEOUT_CONFIGURATIONS,
   (input) => {
     const text = typeof input === 'number' && Number.isInteger(input) ? `${input}ms` : input;
@@ -109,4 +115,8 @@ export const CONFIGURATION_SAFETY_KEYS = [
 ] as const satisfies readonly (keyof ConfigurationSettings)[];
 
 /** Every setting of a configuration, in the order forms show them: its name, the address plan, the safety parameters. */
-export const CONFIGURATION_SETTING_KEYS = ['name', 'startingIpAddress', ...CONFIGURATION_SAFETY_KEYS] as const satisfies readonly (keyof ConfigurationSettings)[];
+export const CONFIGURATION_SETTING_KEYS = [
+  'name',
+  'startingIpAddress',
+  ...CONFIGURATION_SAFETY_KEYS,
+] as const satisfies readonly (keyof ConfigurationSettings)[];

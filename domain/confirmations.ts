@@ -26,7 +26,9 @@ const observationFields = {
   workstation: optionalField(z.string().min(1).max(128)),
   reason: optionalField(confirmationReasonSchema),
   /** The hash of the workstation's ledger entry for this action (domain/ledger.ts), so the record and the ledger can be matched. */
-  ledgerHash: optionalField(z.string().regex(/^[0-9a-f]{64}$/, 'ledgerHash must be a SHA-256 hash in 64 lowercase hex digits')),
+  ledgerHash: optionalField(
+    z.string().regex(/^[0-9a-f]{64}$/, 'ledgerHash must be a SHA-256 hash in 64 lowercase hex digits'),
+  ),
   /**
    * That entry's number in the workstation's ledger: with ledgerHash, the ledger's head when the
    * workstation confirmed, so that entries cut from its end later show against the service's record.

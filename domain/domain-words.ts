@@ -16,7 +16,8 @@ export function englishWords(): Words {
 /** An English message of the domain namespace straight from the catalog, for the English tables older callers import. */
 export function englishDomainWord(key: string): string {
   const message = CATALOGS.en.domain[key];
-  if (message === undefined) throw new Error(`domain/i18n/locales/en/domain.json has no "${key}"; add it there and in every other language.`);
+  if (message === undefined)
+    throw new Error(`domain/i18n/locales/en/domain.json has no "${key}"; add it there and in every other language.`);
   return message;
 }
 

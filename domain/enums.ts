@@ -87,7 +87,12 @@ export const TEMPLATE_INTERFACES = ['None', 'Ethernet', 'Wifi'] as const;
 export const templateInterfaceSchema = z.enum(TEMPLATE_INTERFACES);
 export type TemplateInterface = z.infer<typeof templateInterfaceSchema>;
 
-export const CONFIGURATION_SORT_OPTIONS = ['LastEditedASC', 'LastEditedDESC', 'ConfigNameASC', 'ConfigNameDESC'] as const;
+export const CONFIGURATION_SORT_OPTIONS = [
+  'LastEditedASC',
+  'LastEditedDESC',
+  'ConfigNameASC',
+  'ConfigNameDESC',
+] as const;
 export const configurationSortOptionSchema = z.enum(CONFIGURATION_SORT_OPTIONS);
 export type ConfigurationSortOption = z.infer<typeof configurationSortOptionSchema>;
 

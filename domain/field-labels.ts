@@ -8,20 +8,63 @@ import { englishWords, type Words } from './domain-words';
  * holds these lists to the domain's); other fields not listed are named as in the interface.
  */
 const CONFIGURATION_SETTING_FIELDS = [
-  'name', 'startingIpAddress', 'ismTxPower', 'ismTxChannel', 'ismNetworkId', 'canMode', 'canKBitrate', 'displayTextPgn',
-  'settingsPgn', 'approvedSourceAddresses', 'receiverOutputControl', 'timeoutConfiguration',
+  'name',
+  'startingIpAddress',
+  'ismTxPower',
+  'ismTxChannel',
+  'ismNetworkId',
+  'canMode',
+  'canKBitrate',
+  'displayTextPgn',
+  'settingsPgn',
+  'approvedSourceAddresses',
+  'receiverOutputControl',
+  'timeoutConfiguration',
 ] as const;
 
 const DEVICE_SETTING_FIELDS = [
-  'ipAddress', 'deviceConfigurationType', 'commInterface', 'inputConfiguration1', 'inputConfiguration2', 'inputConfiguration3',
-  'can0Id', 'can1Id', 'voltage', 'serial0Usage', 'serial1Usage', 'serial0Baudrate', 'serial1Baudrate', 'stopCategory',
-  'cat1StopDelay', 'ossdEnabled', 'ethNetmask', 'ethGateway', 'ethNameservers', 'wifiNetmask', 'wifiGateway', 'wifiNameservers',
-  'wifiSsid', 'wifiPassword', 'networkTemplateId',
+  'ipAddress',
+  'deviceConfigurationType',
+  'commInterface',
+  'inputConfiguration1',
+  'inputConfiguration2',
+  'inputConfiguration3',
+  'can0Id',
+  'can1Id',
+  'voltage',
+  'serial0Usage',
+  'serial1Usage',
+  'serial0Baudrate',
+  'serial1Baudrate',
+  'stopCategory',
+  'cat1StopDelay',
+  'ossdEnabled',
+  'ethNetmask',
+  'ethGateway',
+  'ethNameservers',
+  'wifiNetmask',
+  'wifiGateway',
+  'wifiNameservers',
+  'wifiSsid',
+  'wifiPassword',
+  'networkTemplateId',
 ] as const;
 
 const OTHER_FIELDS = [
-  'serialNumber', 'ipNetworkTemplateName', 'netmask', 'gatewayIpAddress', 'nameservers', 'ssid', 'password', 'email',
-  'userRole', 'apiKey', 'applyTimeStamp', 'syncId', 'firmwareVersion', 'deviceImage',
+  'serialNumber',
+  'ipNetworkTemplateName',
+  'netmask',
+  'gatewayIpAddress',
+  'nameservers',
+  'ssid',
+  'password',
+  'email',
+  'userRole',
+  'apiKey',
+  'applyTimeStamp',
+  'syncId',
+  'firmwareVersion',
+  'deviceImage',
 ] as const;
 
 // The compiler holds the lists to the domain's settings both ways: a setting added to the domain
@@ -34,7 +77,11 @@ const listsAreComplete: [
 void listsAreComplete;
 
 /** Every field with a label: its catalog key is `domain:field.<name>`. */
-export const LABELLED_FIELDS: readonly string[] = [...CONFIGURATION_SETTING_FIELDS, ...DEVICE_SETTING_FIELDS, ...OTHER_FIELDS];
+export const LABELLED_FIELDS: readonly string[] = [
+  ...CONFIGURATION_SETTING_FIELDS,
+  ...DEVICE_SETTING_FIELDS,
+  ...OTHER_FIELDS,
+];
 const LABELLED = new Set(LABELLED_FIELDS);
 
 /** The last named segment of a dotted field path ('approvedSourceAddresses.2' → 'approvedSourceAddresses'). */

@@ -11,7 +11,13 @@ import type { ViolationCode } from './violations';
 
 type IssueSink = { issues: { push(issue: z.core.$ZodRawIssue): void } };
 
-export function pushViolation(ctx: IssueSink, input: unknown, code: ViolationCode, message: string, path?: PropertyKey[]): void {
+export function pushViolation(
+  ctx: IssueSink,
+  input: unknown,
+  code: ViolationCode,
+  message: string,
+  path?: PropertyKey[],
+): void {
   ctx.issues.push({ code: 'custom', message, input, params: { code }, ...(path ? { path } : {}) });
 }
 
@@ -100,7 +106,10 @@ export const nameserversField = z.array(ipv4Field);
  * at most `max` characters as sent.
  */
 export function trimmedText(rule: FieldRule<string>, max: number = TEXT_LIMITS.name) {
-  return withRule(boundedText(max).transform((s) => s.trim()), rule);
+  return withRule(
+    boundedText(max).transform((s) => s.trim()),
+    rule,
+  );
 }
 
 export const int32Field = z.int32();
@@ -112,7 +121,9 @@ export function mapFields<T extends Record<string, z.ZodType>, R extends z.ZodTy
   shape: T,
   make: (field: T[keyof T], name: keyof T & string) => R,
 ): { [K in keyof T]: R } {
-  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, make(field as T[keyof T], name)])) as { [K in keyof T]: R };
+  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, make(field as T[keyof T], name)])) as {
+    [K in keyof T]: R;
+  };
 }
 
 /** Every field of a shape made nullable: a record carries every field, null when unset. */

@@ -2,7 +2,10 @@ import { usesIp } from './comm-interface';
 import type { ConfigurationDeviceSettings } from './configuration-device';
 import { ipv4ToNumber, isHostAddress, numberToIpv4 } from './ipv4';
 
-type AddressedDevice = Pick<ConfigurationDeviceSettings, 'ipAddress' | 'commInterface' | 'ethNetmask' | 'wifiNetmask'> & {
+type AddressedDevice = Pick<
+  ConfigurationDeviceSettings,
+  'ipAddress' | 'commInterface' | 'ethNetmask' | 'wifiNetmask'
+> & {
   serialNumber: string;
 };
 
@@ -12,7 +15,10 @@ type AddressedDevice = Pick<ConfigurationDeviceSettings, 'ipAddress' | 'commInte
  * the configuration are skipped, and so are network and broadcast addresses of the device's
  * netmask when it has one. Returns serial number → address; empty when the start is unusable.
  */
-export function assignIpAddresses(startingIpAddress: string | null | undefined, devices: readonly AddressedDevice[]): Map<string, string> {
+export function assignIpAddresses(
+  startingIpAddress: string | null | undefined,
+  devices: readonly AddressedDevice[],
+): Map<string, string> {
   const assigned = new Map<string, string>();
   const start = startingIpAddress ? ipv4ToNumber(startingIpAddress) : null;
   if (start === null) return assigned;

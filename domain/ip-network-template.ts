@@ -9,7 +9,9 @@ import { violation } from './violations';
 const templateNameField = withRule(
   boundedText(TEXT_LIMITS.name).transform((s) => s.trim()),
   (name, field) =>
-    name.length >= 1 ? null : violation('TEMPLATE_NAME_TOO_SHORT', field, 'The template needs a name: enter at least one character.'),
+    name.length >= 1
+      ? null
+      : violation('TEMPLATE_NAME_TOO_SHORT', field, 'The template needs a name: enter at least one character.'),
 );
 
 const templateNetmaskField = withRule(boundedText(TEXT_LIMITS.address), (value, field) =>
@@ -21,13 +23,13 @@ const templateNetmaskField = withRule(boundedText(TEXT_LIMITS.address), (value, 
 /** POST ipNetworkTemplates. */
 export const ipNetworkTemplateCreateSchema = z
   .strictObject({
-  ipNetworkTemplateName: templateNameField,
-  commInterface: caseInsensitiveEnum(TEMPLATE_INTERFACES),
-  netmask: templateNetmaskField,
-  gatewayIpAddress: optionalField(ipv4Field),
-  nameservers: optionalField(nameserversField),
-  ssid: optionalField(boundedText(TEXT_LIMITS.wifiSsid)),
-  password: optionalField(boundedText(TEXT_LIMITS.wifiPassword)),
+    ipNetworkTemplateName: templateNameField,
+    commInterface: caseInsensitiveEnum(TEMPLATE_INTERFACES),
+    netmask: templateNetmaskField,
+    gatewayIpAddress: optionalField(ipv4Field),
+    nameservers: optionalField(nameserversField),
+    ssid: optionalField(boundedText(TEXT_LIMITS.wifiSsid)),
+    password: optionalField(boundedText(TEXT_LIMITS.wifiPassword)),
   })
   .superRefine((template, ctx) => {
     // Only the rules across fields; the field rules already ran above.

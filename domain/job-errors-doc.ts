@@ -31,8 +31,14 @@ export function errorsDoc(): string {
   for (const area of ERROR_AREAS) {
     const entries = ERROR_CATALOGUE.filter((entry) => entry.area === area);
     if (entries.length === 0) continue;
-    lines.push(`## ${AREA_TITLES[area]}`, '', '| code | what happened | why it matters | what to do |', '|---|---|---|---|');
-    for (const entry of entries) lines.push(`| \`${entry.code}\` | ${cell(entry.what)} | ${cell(entry.why)} | ${cell(entry.todo)} |`);
+    lines.push(
+      `## ${AREA_TITLES[area]}`,
+      '',
+      '| code | what happened | why it matters | what to do |',
+      '|---|---|---|---|',
+    );
+    for (const entry of entries)
+      lines.push(`| \`${entry.code}\` | ${cell(entry.what)} | ${cell(entry.why)} | ${cell(entry.todo)} |`);
     lines.push('');
   }
   return lines.join('\n');

@@ -205,7 +205,8 @@ const BY_CODE = new Map(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));
 export function catalogueEntry(code: string): ErrorCatalogueEntry | undefined {
   const exact = BY_CODE.get(code);
   if (exact) return exact;
-  for (const entry of ERROR_CATALOGUE) if (entry.code.endsWith('*') && code.startsWith(entry.code.slice(0, -1))) return entry;
+  for (const entry of ERROR_CATALOGUE)
+    if (entry.code.endsWith('*') && code.startsWith(entry.code.slice(0, -1))) return entry;
   return undefined;
 }
 

@@ -7,7 +7,14 @@
  */
 import { englishWords, type Words } from './domain-words';
 
-export const JOB_STEP_KINDS = ['firmware', 'configuration', 'read-back', 'parameter-verification', 'confirmation', 'function-test'] as const;
+export const JOB_STEP_KINDS = [
+  'firmware',
+  'configuration',
+  'read-back',
+  'parameter-verification',
+  'confirmation',
+  'function-test',
+] as const;
 export type JobStepKind = (typeof JOB_STEP_KINDS)[number];
 
 export const STEP_STATUSES = ['not-started', 'running', 'done', 'waiting', 'skipped', 'cancelled', 'failed'] as const;
@@ -44,7 +51,19 @@ export interface JobStepResult {
 
 /** A step that has not run yet: the shape every step starts from. */
 export function pendingStep(step: JobStepKind, summary: string, of: JobStepResult['of'] = null): JobStepResult {
-  return { step, of, status: 'not-started', summary, reason: null, errorCode: null, startedAt: null, finishedAt: null, bytes: null, retries: 0, resumedFrom: null };
+  return {
+    step,
+    of,
+    status: 'not-started',
+    summary,
+    reason: null,
+    errorCode: null,
+    startedAt: null,
+    finishedAt: null,
+    bytes: null,
+    retries: 0,
+    resumedFrom: null,
+  };
 }
 
 /**
@@ -57,7 +76,9 @@ export function plannedSteps(action: 'firmware' | 'configuration' | 'both'): Job
     pendingStep(what, what === 'firmware' ? 'firmware update' : 'configuration apply'),
     pendingStep('read-back', `read back the ${what === 'firmware' ? 'firmware version' : 'configuration'}`, what),
     // A configuration's parameters are read back from the device and compared (issue 26).
-    ...(what === 'configuration' ? [pendingStep('parameter-verification', 'verify the parameters the device runs', what)] : []),
+    ...(what === 'configuration'
+      ? [pendingStep('parameter-verification', 'verify the parameters the device runs', what)]
+      : []),
     pendingStep('confirmation', `confirm the ${what} to the service`, what),
   ];
   return action === 'both' ? [...of('firmware'), ...of('configuration')] : of(action);
@@ -79,7 +100,15 @@ export function stepStatusLabel(status: StepStatus, words: Words = englishWords(
 /** How a job reads at a glance: its colour follows its worst step. */
 export type JobTone = 'running' | 'ok' | 'attention' | 'failed';
 
-const SEVERITY: Record<StepStatus, number> = { done: 0, waiting: 0, running: 0, 'not-started': 1, skipped: 2, cancelled: 2, failed: 3 };
+const SEVERITY: Record<StepStatus, number> = {
+  done: 0,
+  waiting: 0,
+  running: 0,
+  'not-started': 1,
+  skipped: 2,
+  cancelled: 2,
+  failed: 3,
+};
 
 /** The worst step's status (`done` for a job with no steps). A `not-started` step counts only beside a worse one or alone. */
 export function worstStatus(steps: readonly JobStepResult[]): StepStatus {
@@ -120,14 +149,27 @@ export function stepMark(status: StepStatus): string {
 
 /** Steps a line names: the work the technician asked for, and any other step that did not go to plan. */
 export function headlineSteps(steps: readonly JobStepResult[]): JobStepResult[] {
-  return steps.filter((s) => s.step === 'firmware' || s.step === 'configuration' || s.step === 'function-test' || s.status === 'failed' || s.status === 'cancelled');
+  return steps.filter(
+    (s) =>
+      s.step === 'firmware' ||
+      s.step === 'configuration' ||
+      s.step === 'function-test' ||
+      s.status === 'failed' ||
+      s.status === 'cancelled',
+  );
 }
 
 /** One step in a line: "firmware 1.1.0 installed ✓", "configuration not applied: EPC000101 is in no configuration". */
 export function stepText(step: JobStepResult, confirmation?: JobStepResult): string {
   // A step's confirmation is said beside it: "failure confirmed" must never be read for a step it is not about.
-  const confirmed = confirmation && (confirmation.status === 'done' || confirmation.status === 'waiting') && confirmation.summary !== 'nothing new to confirm' ? confirmation.summary : null;
-  if (step.status === 'done' || step.status === 'waiting' || step.status === 'running') return `${step.summary}${confirmed ? `, ${confirmed}` : ''} ${stepMark(step.status)}`;
+  const confirmed =
+    confirmation &&
+    (confirmation.status === 'done' || confirmation.status === 'waiting') &&
+    confirmation.summary !== 'nothing new to confirm'
+      ? confirmation.summary
+      : null;
+  if (step.status === 'done' || step.status === 'waiting' || step.status === 'running')
+    return `${step.summary}${confirmed ? `, ${confirmed}` : ''} ${stepMark(step.status)}`;
   const text = step.reason ? `${step.summary}: ${step.reason}` : step.summary;
   return confirmed ? `${text} (${confirmed})` : text;
 }
@@ -143,7 +185,10 @@ export function stepsLine(steps: readonly JobStepResult[]): string {
     .map((s, i) => {
       // The confirmation is said once, beside the last step of its group the line names (the one that failed, if one did).
       const last = group(s) !== null && !headline.slice(i + 1).some((later) => group(later) === group(s));
-      const confirmation = last && s.step !== 'confirmation' ? steps.find((c) => c.step === 'confirmation' && c.of === group(s)) : undefined;
+      const confirmation =
+        last && s.step !== 'confirmation'
+          ? steps.find((c) => c.step === 'confirmation' && c.of === group(s))
+          : undefined;
       return stepText(s, confirmation);
     })
     .join(' · ');

@@ -10,7 +10,11 @@ const ENGLISH_LOCALE: Pick<Words, 'locale'> = { locale: 'en-GB' };
 
 /** A figure with the reader's decimal mark ("11.5", "11,5"), never grouped: sizes here stay under 1000 of their unit. */
 function figure(value: number, fractionDigits: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, useGrouping: false }).format(value);
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+    useGrouping: false,
+  }).format(value);
 }
 
 /** 1 kB = 1000 B, as line rates are counted (115200 baud moves 11.5 kB/s; "11,5 kB/s" in German). */
@@ -33,15 +37,24 @@ export function durationText(seconds: number, words: Words = englishWords()): st
   if (s < 3600) {
     const rest = s % 60;
     const minutes = Math.floor(s / 60);
-    return rest === 0 ? words.t('domain:duration.minutes', { minutes }) : words.t('domain:duration.minutesSeconds', { minutes, seconds: rest });
+    return rest === 0
+      ? words.t('domain:duration.minutes', { minutes })
+      : words.t('domain:duration.minutesSeconds', { minutes, seconds: rest });
   }
   const hours = Math.floor(s / 3600);
   const minutes = Math.round((s % 3600) / 60);
-  return minutes === 0 ? words.t('domain:duration.hours', { hours }) : words.t('domain:duration.hoursMinutes', { hours, minutes });
+  return minutes === 0
+    ? words.t('domain:duration.hours', { hours })
+    : words.t('domain:duration.hoursMinutes', { hours, minutes });
 }
 
 /** "Uploading firmware 2.4.1", "Firmware 2.4.1 wird übertragen", "Waiting for the device to restart". */
-export function phaseText(phase: JobPhase, step: JobStep, what: { version?: string | null; serialNumber?: string | null } = {}, words: Words = englishWords()): string {
+export function phaseText(
+  phase: JobPhase,
+  step: JobStep,
+  what: { version?: string | null; serialNumber?: string | null } = {},
+  words: Words = englishWords(),
+): string {
   // What a transfer phase names: firmware with its version when known, firmware, or the configuration.
   const noun = step === 'firmware' ? (what.version ? 'firmwareVersion' : 'firmware') : 'configuration';
   switch (phase) {
@@ -68,11 +81,16 @@ export const STALL_NOTICE_MS = 5000;
 export function silenceText(job: Pick<JobView, 'phase' | 'silentSeconds'>, words: Words = englishWords()): string {
   if (job.phase !== 'uploading' && job.phase !== 'downloading') return '';
   if (job.silentSeconds === undefined || job.silentSeconds === null) return '';
-  return words.t('domain:silence', { from: job.phase === 'uploading' ? 'device' : 'service', duration: durationText(job.silentSeconds, words) });
+  return words.t('domain:silence', {
+    from: job.phase === 'uploading' ? 'device' : 'service',
+    duration: durationText(job.silentSeconds, words),
+  });
 }
 
 /** Seconds left in the current transfer at the current rate; null when not measurable (or silent: the time left stops counting). */
-export function secondsLeft(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal' | 'rateBytesPerSecond' | 'silentSeconds'>): number | null {
+export function secondsLeft(
+  job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal' | 'rateBytesPerSecond' | 'silentSeconds'>,
+): number | null {
   if (job.phase !== 'uploading' && job.phase !== 'downloading') return null;
   if (job.silentSeconds !== undefined && job.silentSeconds !== null) return null;
   if (!job.bytesTotal || !job.rateBytesPerSecond || job.rateBytesPerSecond <= 0) return null;

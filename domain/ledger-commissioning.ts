@@ -26,12 +26,19 @@ export interface Commissioning {
 
 /** A verification that matched and that a person confirmed. */
 export function parametersConfirmed(entry: LedgerEntry | undefined): boolean {
-  return entry !== undefined && entry.outcome === 'success' && typeof entry.facts['confirmedBy'] === 'string' && entry.facts['confirmedBy'] !== '';
+  return (
+    entry !== undefined &&
+    entry.outcome === 'success' &&
+    typeof entry.facts['confirmedBy'] === 'string' &&
+    entry.facts['confirmedBy'] !== ''
+  );
 }
 
 export function commissioningOf(entries: readonly LedgerEntry[], serialNumber: string): Commissioning {
   const mine = entries.filter((entry) => entry.serialNumber === serialNumber);
-  const applyIndex = mine.findLastIndex((entry) => entry.action === 'configuration-apply' && entry.outcome === 'success');
+  const applyIndex = mine.findLastIndex(
+    (entry) => entry.action === 'configuration-apply' && entry.outcome === 'success',
+  );
   const apply = applyIndex >= 0 ? mine[applyIndex] : undefined;
   const since = mine.slice(applyIndex + 1);
   const test = since.findLast((entry) => entry.action === 'function-test');
@@ -46,7 +53,15 @@ export function commissioningOf(entries: readonly LedgerEntry[], serialNumber: s
   if (!verified) missing.push('parameter verification');
   if (test?.outcome !== 'success') missing.push('function test');
   const state: CommissioningState =
-    test?.outcome === 'failure' ? 'not-commissioned' : lastFailed >= 0 && !verified ? 'parameters-differ' : !verified ? 'unverified' : !test ? 'untested' : 'commissioned';
+    test?.outcome === 'failure'
+      ? 'not-commissioned'
+      : lastFailed >= 0 && !verified
+        ? 'parameters-differ'
+        : !verified
+          ? 'unverified'
+          : !test
+            ? 'untested'
+            : 'commissioned';
   return { state, apply, test, parameters, missing };
 }
 
@@ -63,13 +78,21 @@ export function commissioningText(commissioning: Pick<Commissioning, 'state' | '
   if (commissioning.state === 'commissioned') return COMMISSIONING_WORDS.commissioned;
   const words = COMMISSIONING_WORDS[commissioning.state];
   // The words of a failed step already name it; the rest still missing follow.
-  const named: CommissioningStep | null = commissioning.state === 'not-commissioned' ? 'function test' : commissioning.state === 'parameters-differ' ? 'parameter verification' : null;
+  const named: CommissioningStep | null =
+    commissioning.state === 'not-commissioned'
+      ? 'function test'
+      : commissioning.state === 'parameters-differ'
+        ? 'parameter verification'
+        : null;
   const rest = commissioning.missing.filter((step) => step !== named);
   return rest.length > 0 ? `${words} (missing: ${rest.join(', ')})` : words;
 }
 
 /** The state and the missing steps alone, as screens and JSON output carry them. */
-export function commissioningViewOf(entries: readonly LedgerEntry[], serialNumber: string): Pick<Commissioning, 'state' | 'missing'> {
+export function commissioningViewOf(
+  entries: readonly LedgerEntry[],
+  serialNumber: string,
+): Pick<Commissioning, 'state' | 'missing'> {
   const { state, missing } = commissioningOf(entries, serialNumber);
   return { state, missing };
 }

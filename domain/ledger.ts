@@ -22,7 +22,15 @@ export const GENESIS_HASH = '0'.repeat(64);
  * 'station-shift': an operator confirmed a configuration's parameter checksum at the start of a Station shift (its subject is `configuration:<id>`, not a device).
  * 'key-rotation': an Admin replaced the workstation's enrolled ledger key by the one it has now (its subject is `workstation:<id>`; the first entry the new key signs).
  */
-export const LEDGER_ACTIONS = ['firmware-install', 'configuration-apply', 'verify', 'function-test', 'parameter-verification', 'station-shift', 'key-rotation'] as const;
+export const LEDGER_ACTIONS = [
+  'firmware-install',
+  'configuration-apply',
+  'verify',
+  'function-test',
+  'parameter-verification',
+  'station-shift',
+  'key-rotation',
+] as const;
 export type LedgerAction = (typeof LEDGER_ACTIONS)[number];
 
 const hexHash = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hash in 64 lowercase hex digits');
@@ -152,10 +160,12 @@ export function ledgerEntryFault(entry: LedgerEntry): string | undefined {
   } catch {
     return 'its fields are not those of a ledger entry';
   }
-  if (ledgerEntryHash(body) !== entry.hash) return 'its content does not match its hash (it was changed after it was written)';
+  if (ledgerEntryHash(body) !== entry.hash)
+    return 'its content does not match its hash (it was changed after it was written)';
   try {
     const key = signerPublicKey(entry.signerKey);
-    if (!verify(null, Buffer.from(entry.hash, 'hex'), key, Buffer.from(entry.signature, 'base64'))) return 'its signature does not match its hash and signer key';
+    if (!verify(null, Buffer.from(entry.hash, 'hex'), key, Buffer.from(entry.signature, 'base64')))
+      return 'its signature does not match its hash and signer key';
   } catch {
     return 'its signer key or signature cannot be read';
   }
@@ -178,7 +188,12 @@ export function parseLedgerText(text: string): LedgerLine[] {
       return { line, fault: 'it is not valid JSON', text: raw };
     }
     const parsed = ledgerEntrySchema.safeParse(json);
-    if (!parsed.success) return { line, fault: `its fields are not those of a ledger entry (${parsed.error.issues[0]?.path.join('.') || 'entry'})`, text: raw };
+    if (!parsed.success)
+      return {
+        line,
+        fault: `its fields are not those of a ledger entry (${parsed.error.issues[0]?.path.join('.') || 'entry'})`,
+        text: raw,
+      };
     return { line, entry: parsed.data };
   });
 }
@@ -209,20 +224,38 @@ export interface ChainCheck {
  * time grows with the ledger's length and no more; `onChecked(checked, total)` is told before each
  * line and once at the end (a caller showing progress picks how often it speaks).
  */
-export function checkLedgerChain(lines: readonly LedgerLine[], onChecked?: (checked: number, total: number) => void): ChainCheck {
+export function checkLedgerChain(
+  lines: readonly LedgerLine[],
+  onChecked?: (checked: number, total: number) => void,
+): ChainCheck {
   let previous = GENESIS_HASH;
   let seq = 0;
   for (const [index, item] of lines.entries()) {
     onChecked?.(index, lines.length);
-    if (!('entry' in item)) return { ok: false, entries: lines.length, head: previous, broken: { line: item.line, reason: item.fault } };
+    if (!('entry' in item))
+      return { ok: false, entries: lines.length, head: previous, broken: { line: item.line, reason: item.fault } };
     const { entry } = item;
     const name = { line: item.line, seq: entry.seq, hash: entry.hash };
     const fault = ledgerEntryFault(entry);
     if (fault) return { ok: false, entries: lines.length, head: previous, broken: { ...name, reason: fault } };
     if (entry.prevHash !== previous) {
-      return { ok: false, entries: lines.length, head: previous, broken: { ...name, reason: `it links to ${entry.prevHash.slice(0, 12)}…, but the entry before it has hash ${previous.slice(0, 12)}… (an entry was removed, inserted or reordered)` } };
+      return {
+        ok: false,
+        entries: lines.length,
+        head: previous,
+        broken: {
+          ...name,
+          reason: `it links to ${entry.prevHash.slice(0, 12)}…, but the entry before it has hash ${previous.slice(0, 12)}… (an entry was removed, inserted or reordered)`,
+        },
+      };
     }
-    if (entry.seq !== seq + 1) return { ok: false, entries: lines.length, head: previous, broken: { ...name, reason: `its number is ${entry.seq}, expected ${seq + 1}` } };
+    if (entry.seq !== seq + 1)
+      return {
+        ok: false,
+        entries: lines.length,
+        head: previous,
+        broken: { ...name, reason: `its number is ${entry.seq}, expected ${seq + 1}` },
+      };
     previous = entry.hash;
     seq = entry.seq;
   }
@@ -232,7 +265,10 @@ export function checkLedgerChain(lines: readonly LedgerLine[], onChecked?: (chec
 
 /** "line 3 (entry 3, 9f2c…): its content does not match its hash" */
 export function describeBrokenLink(broken: BrokenLink): string {
-  const which = broken.seq !== undefined ? `entry ${broken.seq} at line ${broken.line}${broken.hash ? ` (hash ${broken.hash.slice(0, 12)}…)` : ''}` : `line ${broken.line}`;
+  const which =
+    broken.seq !== undefined
+      ? `entry ${broken.seq} at line ${broken.line}${broken.hash ? ` (hash ${broken.hash.slice(0, 12)}…)` : ''}`
+      : `line ${broken.line}`;
   return `${which}: ${broken.reason}`;
 }
 
@@ -255,7 +291,10 @@ export const orgLedgerEntrySchema = z.object({
 export type OrgLedgerEntry = z.infer<typeof orgLedgerEntrySchema>;
 
 /** A page of the organization's chain; nextAfter is where the next page starts, null on the last. */
-export const orgLedgerPageSchema = z.object({ entries: z.array(orgLedgerEntrySchema), nextAfter: z.number().int().nullable() });
+export const orgLedgerPageSchema = z.object({
+  entries: z.array(orgLedgerEntrySchema),
+  nextAfter: z.number().int().nullable(),
+});
 
 /** What the service answers to entries sent: how many were new, how many it had. */
 export const ledgerAppendResultSchema = z.object({ received: z.number().int(), known: z.number().int() });
@@ -265,12 +304,32 @@ export function checkOrgLedgerChain(entries: readonly OrgLedgerEntry[]): ChainCh
   let previous = GENESIS_HASH;
   for (const [index, item] of entries.entries()) {
     const name = { line: item.orgSeq, seq: item.entry.seq, hash: item.entry.hash };
-    const reasonOf = (why: string) => `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${why}`;
-    if (item.orgSeq !== index + 1) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf(`expected number ${index + 1} (an entry is missing)`) } };
-    if (item.orgPrevHash !== previous) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf('it does not link to the entry before it') } };
-    if (item.orgHash !== orgChainHash(item.orgPrevHash, item.entry.hash)) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf('its link hash is wrong') } };
+    const reasonOf = (why: string) =>
+      `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${why}`;
+    if (item.orgSeq !== index + 1)
+      return {
+        ok: false,
+        entries: entries.length,
+        head: previous,
+        broken: { ...name, reason: reasonOf(`expected number ${index + 1} (an entry is missing)`) },
+      };
+    if (item.orgPrevHash !== previous)
+      return {
+        ok: false,
+        entries: entries.length,
+        head: previous,
+        broken: { ...name, reason: reasonOf('it does not link to the entry before it') },
+      };
+    if (item.orgHash !== orgChainHash(item.orgPrevHash, item.entry.hash))
+      return {
+        ok: false,
+        entries: entries.length,
+        head: previous,
+        broken: { ...name, reason: reasonOf('its link hash is wrong') },
+      };
     const fault = ledgerEntryFault(item.entry);
-    if (fault) return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf(fault) } };
+    if (fault)
+      return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf(fault) } };
     previous = item.orgHash;
   }
   return { ok: true, entries: entries.length, head: previous };

@@ -1,6 +1,11 @@
 import { commInterfaceFlags, usesIp } from './comm-interface';
 import type { ConfigurationPatch, ConfigurationSettings } from './configuration';
-import { ETHERNET_FIELDS, WIFI_FIELDS, type ConfigurationDeviceSettings, type DeviceUpdate } from './configuration-device';
+import {
+  ETHERNET_FIELDS,
+  WIFI_FIELDS,
+  type ConfigurationDeviceSettings,
+  type DeviceUpdate,
+} from './configuration-device';
 
 /**
  * PATCH semantics shared by the service and the UI's dry runs. A field absent from the patch (or
@@ -40,14 +45,16 @@ export function mergeDevicePatch<T extends ConfigurationDeviceSettings>(current:
     if (!flags.includes('Ethernet')) ETHERNET_FIELDS.forEach(clear);
     if (!flags.includes('Wifi')) {
       WIFI_FIELDS.forEach(clear);
-      if (!given.has('wifiPassword') && 'wifiPasswordSet' in merged) (merged as Record<string, unknown>).wifiPasswordSet = false;
+      if (!given.has('wifiPassword') && 'wifiPasswordSet' in merged)
+        (merged as Record<string, unknown>).wifiPasswordSet = false;
     }
     if (!usesIp(patch.commInterface)) {
       clear('ipAddress');
       clear('networkTemplateId');
     }
   }
-  if (given.has('wifiPassword') && 'wifiPasswordSet' in merged) (merged as Record<string, unknown>).wifiPasswordSet = true;
+  if (given.has('wifiPassword') && 'wifiPasswordSet' in merged)
+    (merged as Record<string, unknown>).wifiPasswordSet = true;
   if (patch.stopCategory !== undefined && patch.stopCategory !== 'CAT1') clear('cat1StopDelay');
   return merged;
 }

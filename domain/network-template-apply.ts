@@ -6,7 +6,10 @@ import type { IpNetworkTemplateSettings } from './ip-network-template';
  * fields (eth* for an Ethernet template, wifi* for a Wifi template) that the device leaves unset.
  * Fields set on the device win, since the interface says template fields can be overridden.
  */
-export function applyNetworkTemplate<T extends ConfigurationDeviceSettings>(device: T, template: IpNetworkTemplateSettings): T {
+export function applyNetworkTemplate<T extends ConfigurationDeviceSettings>(
+  device: T,
+  template: IpNetworkTemplateSettings,
+): T {
   const nameservers = template.nameservers && template.nameservers.length > 0 ? [...template.nameservers] : null;
   if (template.commInterface === 'Ethernet') {
     return {

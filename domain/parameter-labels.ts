@@ -1,6 +1,13 @@
 import { canModeLabel, deviceRoleLabel, inputConfigurationLabel } from './choice-labels';
 import { englishWords, hasDomainWord, type Words } from './domain-words';
-import { CAN_MODES, DEVICE_ROLES, INPUT_CONFIGURATIONS, type CanMode, type DeviceRole, type InputConfiguration } from './enums';
+import {
+  CAN_MODES,
+  DEVICE_ROLES,
+  INPUT_CONFIGURATIONS,
+  type CanMode,
+  type DeviceRole,
+  type InputConfiguration,
+} from './enums';
 import { parameterDefinition, type ParameterGroup, type ParameterValue } from './running-parameters';
 
 /**
@@ -31,9 +38,11 @@ function isOneOf<V extends string>(values: readonly V[], value: string): value i
 
 /** A choice's label when `key` names a parameter of choices and the value is one of them. */
 function choiceText(key: string, value: string, words: Words): string | undefined {
-  if ((key === 'device.role' || PEER_ROLE.test(key)) && isOneOf<DeviceRole>(DEVICE_ROLES, value)) return deviceRoleLabel(value, words);
+  if ((key === 'device.role' || PEER_ROLE.test(key)) && isOneOf<DeviceRole>(DEVICE_ROLES, value))
+    return deviceRoleLabel(value, words);
   if (key === 'can.mode' && isOneOf<CanMode>(CAN_MODES, value)) return canModeLabel(value, words);
-  if (/^safety\.input[123]$/.test(key) && isOneOf<InputConfiguration>(INPUT_CONFIGURATIONS, value)) return inputConfigurationLabel(value, words);
+  if (/^safety\.input[123]$/.test(key) && isOneOf<InputConfiguration>(INPUT_CONFIGURATIONS, value))
+    return inputConfigurationLabel(value, words);
   return undefined;
 }
 
@@ -43,7 +52,12 @@ function choiceText(key: string, value: string, words: Words): string | undefine
  * it: a wrong value must stay visible as it is. Numbers are not grouped (a CAN id or a PGN is an
  * identifier, and 1000 ms must read the same as the device's 1000).
  */
-export function parameterValueLabel(value: ParameterValue, unit: string, key: string | undefined, words: Words = englishWords()): string {
+export function parameterValueLabel(
+  value: ParameterValue,
+  unit: string,
+  key: string | undefined,
+  words: Words = englishWords(),
+): string {
   if (value === null) return '—';
   if (typeof value === 'boolean') return words.t(value ? 'domain:value.yes' : 'domain:value.no');
   const choice = key !== undefined && typeof value === 'string' ? choiceText(key, value, words) : undefined;

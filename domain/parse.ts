@@ -42,7 +42,13 @@ function issueToViolations(issue: z.core.$ZodIssue, knownTopLevelKeys: readonly 
       if (issue.expected === 'int' && typeof input === 'number') {
         return [violation('INVALID_INTEGER', field, `${label} must be a whole number, not ${input}.`)];
       }
-      return [violation('INVALID_TYPE', field, `${label} must be ${describeExpected(issue.expected)}, not ${describeValue(input)}.`)];
+      return [
+        violation(
+          'INVALID_TYPE',
+          field,
+          `${label} must be ${describeExpected(issue.expected)}, not ${describeValue(input)}.`,
+        ),
+      ];
     case 'too_big':
     case 'too_small':
       if (issue.origin === 'number' || issue.origin === 'int') {
@@ -59,10 +65,14 @@ function issueToViolations(issue: z.core.$ZodIssue, knownTopLevelKeys: readonly 
       ];
     case 'invalid_format':
       if (issue.format === 'uuid' || issue.format === 'guid') {
-        return [violation('INVALID_UUID', field, `${label} must be an id such as 3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f.`)];
+        return [
+          violation('INVALID_UUID', field, `${label} must be an id such as 3f2c8a4e-1b7d-4c8e-9f00-2a1b3c4d5e6f.`),
+        ];
       }
       if (issue.format === 'datetime') {
-        return [violation('INVALID_DATE_TIME', field, `${label} must be a date and time such as 2025-03-01T14:30:00Z.`)];
+        return [
+          violation('INVALID_DATE_TIME', field, `${label} must be a date and time such as 2025-03-01T14:30:00Z.`),
+        ];
       }
       if (issue.format === 'email') {
         return [violation('INVALID_EMAIL', field, `${quoteForMessage(input)} is not an email address.`)];
@@ -70,9 +80,14 @@ function issueToViolations(issue: z.core.$ZodIssue, knownTopLevelKeys: readonly 
       return [violation('INVALID_VALUE', field, `${label} has the wrong format.`)];
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
-        const meant = field === '' ? knownTopLevelKeys.find((k) => k !== key && k.toLowerCase() === key.toLowerCase()) : undefined;
+        const meant =
+          field === '' ? knownTopLevelKeys.find((k) => k !== key && k.toLowerCase() === key.toLowerCase()) : undefined;
         const hint = meant ? `it is spelled ${meant} here.` : 'remove it or check its spelling.';
-        return violation('UNKNOWN_FIELD', field ? `${field}.${key}` : key, `${key} is not a field of this request: ${hint}`);
+        return violation(
+          'UNKNOWN_FIELD',
+          field ? `${field}.${key}` : key,
+          `${key} is not a field of this request: ${hint}`,
+        );
       });
     default:
       return [violation('INVALID_VALUE', field, `${label} is not valid.`)];

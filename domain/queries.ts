@@ -21,16 +21,32 @@ export const FIRST_PAGE = 1;
  * booleans exactly 'true' or 'false'. Real numbers and booleans are accepted too, for callers that
  * build a query object in code.
  */
-function queryInteger(bounds: { min: number; max?: number; tooSmall: ViolationCode; tooLarge?: ViolationCode; what: string }) {
+function queryInteger(bounds: {
+  min: number;
+  max?: number;
+  tooSmall: ViolationCode;
+  tooLarge?: ViolationCode;
+  what: string;
+}) {
   return anyInput<string | number>().transform((input, ctx): number => {
     const value =
       typeof input === 'number' ? input : typeof input === 'string' && /^\d{1,9}$/.test(input) ? Number(input) : NaN;
     if (!Number.isInteger(value)) {
-      pushViolation(ctx, input, 'INVALID_INTEGER', `${bounds.what} must be a whole number, e.g. ${Math.max(bounds.min, 1)}.`);
+      pushViolation(
+        ctx,
+        input,
+        'INVALID_INTEGER',
+        `${bounds.what} must be a whole number, e.g. ${Math.max(bounds.min, 1)}.`,
+      );
       return z.NEVER;
     }
     if (value < bounds.min) {
-      pushViolation(ctx, input, bounds.tooSmall, `${bounds.what} ${value} is too small: the smallest is ${bounds.min}.`);
+      pushViolation(
+        ctx,
+        input,
+        bounds.tooSmall,
+        `${bounds.what} ${value} is too small: the smallest is ${bounds.min}.`,
+      );
       return z.NEVER;
     }
     if (bounds.max !== undefined && value > bounds.max) {
@@ -58,7 +74,13 @@ const queryText = boundedText(TEXT_LIMITS.search)
   .optional()
   .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
 
-const limitField = queryInteger({ min: 1, max: MAX_PAGE_SIZE, tooSmall: 'LIMIT_TOO_SMALL', tooLarge: 'LIMIT_TOO_LARGE', what: 'The limit' });
+const limitField = queryInteger({
+  min: 1,
+  max: MAX_PAGE_SIZE,
+  tooSmall: 'LIMIT_TOO_SMALL',
+  tooLarge: 'LIMIT_TOO_LARGE',
+  what: 'The limit',
+});
 const pageField = queryInteger({ min: FIRST_PAGE, tooSmall: 'PAGE_OUT_OF_RANGE', what: 'The page number' });
 const offsetField = queryInteger({ min: 0, tooSmall: 'OFFSET_OUT_OF_RANGE', what: 'The offset' });
 

@@ -14,7 +14,12 @@ export const errorEntrySchema = z.object({
   field: z.string().optional(),
 });
 
-export const violationSchema = z.object({ code: z.string(), message: z.string(), field: z.string(), severity: z.literal('warning').optional() });
+export const violationSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  field: z.string(),
+  severity: z.literal('warning').optional(),
+});
 export const violationsSchema = z.array(violationSchema) satisfies z.ZodType<Violation[]>;
 
 /** Every JSON response: { data, success, errors }. errors is null on success. */
@@ -69,4 +74,3 @@ export const deleteResultSchema = z.object({
   id: uuidField,
   deleted: z.boolean(),
 });
-

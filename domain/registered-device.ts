@@ -14,19 +14,31 @@ export const MAX_DEVICE_IMAGE_LENGTH = 2_000_000;
 const deviceNameField = withRule(
   boundedText(TEXT_LIMITS.name).transform((s) => s.trim()),
   (name, field) =>
-    name.length >= 1 ? null : violation('DEVICE_NAME_TOO_SHORT', field, 'The device needs a name: enter at least one character.'),
+    name.length >= 1
+      ? null
+      : violation('DEVICE_NAME_TOO_SHORT', field, 'The device needs a name: enter at least one character.'),
 );
 
 const serialNumberQueryField = boundedText(TEXT_LIMITS.serialNumber).transform((s, ctx) => {
   const serial = s.trim();
-  if (serial.length === 0) pushViolation(ctx, s, 'SERIAL_NUMBER_TOO_SHORT', 'The serial number is empty: enter the serial number printed on the device.');
+  if (serial.length === 0)
+    pushViolation(
+      ctx,
+      s,
+      'SERIAL_NUMBER_TOO_SHORT',
+      'The serial number is empty: enter the serial number printed on the device.',
+    );
   return serial;
 });
 
 const deviceImageField = withRule(z.string(), (image, field) =>
   image.length <= MAX_DEVICE_IMAGE_LENGTH
     ? null
-    : violation('DEVICE_IMAGE_TOO_LARGE', field, `The device image is too large: use an image under ${MAX_DEVICE_IMAGE_LENGTH / 1_000_000} MB once encoded.`),
+    : violation(
+        'DEVICE_IMAGE_TOO_LARGE',
+        field,
+        `The device image is too large: use an image under ${MAX_DEVICE_IMAGE_LENGTH / 1_000_000} MB once encoded.`,
+      ),
 );
 
 /** POST devices: name and serialNumber travel in the query string. */

@@ -12,7 +12,14 @@ const FILE_READERS: readonly ApiKeyRole[] = ['Admin', 'DeviceManager', 'Service'
 const CONFIRMERS: readonly ApiKeyRole[] = ['Admin', 'DeviceManager', 'Service', 'Operator'];
 const KEY_MANAGERS: readonly ApiKeyRole[] = ['Admin', 'KeyManager'];
 const ADMINS: readonly ApiKeyRole[] = ['Admin'];
-const EVERYONE: readonly ApiKeyRole[] = ['Admin', 'KeyManager', 'ConfigManager', 'DeviceManager', 'Service', 'Operator'];
+const EVERYONE: readonly ApiKeyRole[] = [
+  'Admin',
+  'KeyManager',
+  'ConfigManager',
+  'DeviceManager',
+  'Service',
+  'Operator',
+];
 
 export const ROLE_MATRIX = {
   'configurations.list': READERS,

@@ -59,29 +59,137 @@ interface FixedParameter extends ParameterDefinition {
  * report from years ago name parameters by them. Peers add `peer.<serial number>.role` (below).
  */
 const FIXED_PARAMETERS: readonly FixedParameter[] = [
-  { key: 'safety.timeout', group: 'safety', label: 'Safety timeout', unit: 'ms', extract: (c) => milliseconds(c.safety.timeoutConfiguration) },
-  { key: 'safety.receiverOutputControl', group: 'safety', label: 'Receiver output control', unit: '', extract: (c) => integer(c.safety.receiverOutputControl) },
-  { key: 'safety.stopCategory', group: 'safety', label: 'Stop category', unit: '', extract: (c) => text(c.device.stopCategory) },
-  { key: 'safety.cat1StopDelay', group: 'safety', label: 'CAT1 stop delay', unit: 'ms', extract: (c) => secondsAsMilliseconds(c.device.cat1StopDelay) },
-  { key: 'safety.ossdEnabled', group: 'safety', label: 'OSSD pulses', unit: '', extract: (c) => flag(c.device.ossdEnabled) },
-  { key: 'safety.input1', group: 'safety', label: 'Input 1', unit: '', extract: (c) => text(c.device.inputConfiguration1) },
-  { key: 'safety.input2', group: 'safety', label: 'Input 2', unit: '', extract: (c) => text(c.device.inputConfiguration2) },
-  { key: 'safety.input3', group: 'safety', label: 'Input 3', unit: '', extract: (c) => text(c.device.inputConfiguration3) },
-  { key: 'device.serialNumber', group: 'identity', label: 'Device id (serial number)', unit: '', extract: (c) => c.serialNumber },
-  { key: 'device.role', group: 'identity', label: 'Device role', unit: '', extract: (c) => text(c.device.deviceConfigurationType) },
+  {
+    key: 'safety.timeout',
+    group: 'safety',
+    label: 'Safety timeout',
+    unit: 'ms',
+    extract: (c) => milliseconds(c.safety.timeoutConfiguration),
+  },
+  {
+    key: 'safety.receiverOutputControl',
+    group: 'safety',
+    label: 'Receiver output control',
+    unit: '',
+    extract: (c) => integer(c.safety.receiverOutputControl),
+  },
+  {
+    key: 'safety.stopCategory',
+    group: 'safety',
+    label: 'Stop category',
+    unit: '',
+    extract: (c) => text(c.device.stopCategory),
+  },
+  {
+    key: 'safety.cat1StopDelay',
+    group: 'safety',
+    label: 'CAT1 stop delay',
+    unit: 'ms',
+    extract: (c) => secondsAsMilliseconds(c.device.cat1StopDelay),
+  },
+  {
+    key: 'safety.ossdEnabled',
+    group: 'safety',
+    label: 'OSSD pulses',
+    unit: '',
+    extract: (c) => flag(c.device.ossdEnabled),
+  },
+  {
+    key: 'safety.input1',
+    group: 'safety',
+    label: 'Input 1',
+    unit: '',
+    extract: (c) => text(c.device.inputConfiguration1),
+  },
+  {
+    key: 'safety.input2',
+    group: 'safety',
+    label: 'Input 2',
+    unit: '',
+    extract: (c) => text(c.device.inputConfiguration2),
+  },
+  {
+    key: 'safety.input3',
+    group: 'safety',
+    label: 'Input 3',
+    unit: '',
+    extract: (c) => text(c.device.inputConfiguration3),
+  },
+  {
+    key: 'device.serialNumber',
+    group: 'identity',
+    label: 'Device id (serial number)',
+    unit: '',
+    extract: (c) => c.serialNumber,
+  },
+  {
+    key: 'device.role',
+    group: 'identity',
+    label: 'Device role',
+    unit: '',
+    extract: (c) => text(c.device.deviceConfigurationType),
+  },
   { key: 'device.peers', group: 'identity', label: 'Peer device ids', unit: '', extract: (c) => peerSerials(c.peers) },
-  { key: 'ism.txPower', group: 'ism', label: 'ISM transmit power', unit: '', extract: (c) => text(c.safety.ismTxPower) },
+  {
+    key: 'ism.txPower',
+    group: 'ism',
+    label: 'ISM transmit power',
+    unit: '',
+    extract: (c) => text(c.safety.ismTxPower),
+  },
   { key: 'ism.channel', group: 'ism', label: 'ISM channel', unit: '', extract: (c) => integer(c.safety.ismTxChannel) },
-  { key: 'ism.networkId', group: 'ism', label: 'ISM network id', unit: '', extract: (c) => integer(c.safety.ismNetworkId) },
+  {
+    key: 'ism.networkId',
+    group: 'ism',
+    label: 'ISM network id',
+    unit: '',
+    extract: (c) => integer(c.safety.ismNetworkId),
+  },
   { key: 'can.mode', group: 'can', label: 'CAN mode', unit: '', extract: (c) => text(c.safety.canMode) },
-  { key: 'can.bitrate', group: 'can', label: 'CAN bit rate', unit: 'bit/s', extract: (c) => bitrate(c.safety.canKBitrate) },
+  {
+    key: 'can.bitrate',
+    group: 'can',
+    label: 'CAN bit rate',
+    unit: 'bit/s',
+    extract: (c) => bitrate(c.safety.canKBitrate),
+  },
   { key: 'can.can0Id', group: 'can', label: 'CAN 0 id', unit: '', extract: (c) => integer(c.device.can0Id) },
   { key: 'can.can1Id', group: 'can', label: 'CAN 1 id', unit: '', extract: (c) => integer(c.device.can1Id) },
-  { key: 'can.displayTextPgn', group: 'can', label: 'Display text PGN', unit: '', extract: (c) => integer(c.safety.displayTextPgn) },
-  { key: 'can.settingsPgn', group: 'can', label: 'Settings PGN', unit: '', extract: (c) => integer(c.safety.settingsPgn) },
-  { key: 'can.approvedSourceAddresses', group: 'can', label: 'Approved source addresses', unit: '', extract: (c) => integerList(c.safety.approvedSourceAddresses) },
-  { key: 'network.commInterface', group: 'network', label: 'Communication interfaces', unit: '', extract: (c) => text(c.device.commInterface) },
-  { key: 'network.ipAddress', group: 'network', label: 'IP address', unit: '', extract: (c) => text(c.device.ipAddress) },
+  {
+    key: 'can.displayTextPgn',
+    group: 'can',
+    label: 'Display text PGN',
+    unit: '',
+    extract: (c) => integer(c.safety.displayTextPgn),
+  },
+  {
+    key: 'can.settingsPgn',
+    group: 'can',
+    label: 'Settings PGN',
+    unit: '',
+    extract: (c) => integer(c.safety.settingsPgn),
+  },
+  {
+    key: 'can.approvedSourceAddresses',
+    group: 'can',
+    label: 'Approved source addresses',
+    unit: '',
+    extract: (c) => integerList(c.safety.approvedSourceAddresses),
+  },
+  {
+    key: 'network.commInterface',
+    group: 'network',
+    label: 'Communication interfaces',
+    unit: '',
+    extract: (c) => text(c.device.commInterface),
+  },
+  {
+    key: 'network.ipAddress',
+    group: 'network',
+    label: 'IP address',
+    unit: '',
+    extract: (c) => text(c.device.ipAddress),
+  },
 ];
 
 export const FIXED_PARAMETER_KEYS: readonly string[] = FIXED_PARAMETERS.map((p) => p.key);
@@ -106,7 +214,9 @@ export function parameterDefinition(key: string): ParameterDefinition {
  * code from the file (never from what a device says). A blank file intends no configuration: every
  * parameter null but the device's id.
  */
-export function intendedParameters(content: Pick<ConfigFileContent, 'serialNumber' | 'device' | 'peers' | 'safety'>): ParameterValues {
+export function intendedParameters(
+  content: Pick<ConfigFileContent, 'serialNumber' | 'device' | 'peers' | 'safety'>,
+): ParameterValues {
   const values: ParameterValues = {};
   for (const parameter of FIXED_PARAMETERS) values[parameter.key] = parameter.extract(content);
   for (const peer of content.peers) {
@@ -182,7 +292,8 @@ function encodeValue(value: CanonicalValue, out: number[]): void {
   else if (value === true) out.push(0xf5);
   else if (value === false) out.push(0xf4);
   else if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new RangeError(`A parameter value must be an integer, text, a flag or null, not ${value}.`);
+    if (!Number.isSafeInteger(value))
+      throw new RangeError(`A parameter value must be an integer, text, a flag or null, not ${value}.`);
     if (value >= 0) head(0, value, out);
     else head(1, -1 - value, out);
   } else if (typeof value === 'string') {
@@ -213,11 +324,22 @@ function head(major: number, argument: number, out: number[]): void {
   if (argument < 24) out.push(type | argument);
   else if (argument < 0x100) out.push(type | 24, argument);
   else if (argument < 0x10000) out.push(type | 25, argument >> 8, argument & 0xff);
-  else if (argument < 0x100000000) out.push(type | 26, (argument >>> 24) & 0xff, (argument >>> 16) & 0xff, (argument >>> 8) & 0xff, argument & 0xff);
+  else if (argument < 0x100000000)
+    out.push(type | 26, (argument >>> 24) & 0xff, (argument >>> 16) & 0xff, (argument >>> 8) & 0xff, argument & 0xff);
   else {
     const high = Math.floor(argument / 0x100000000);
     const low = argument >>> 0;
-    out.push(type | 27, (high >>> 24) & 0xff, (high >>> 16) & 0xff, (high >>> 8) & 0xff, high & 0xff, (low >>> 24) & 0xff, (low >>> 16) & 0xff, (low >>> 8) & 0xff, low & 0xff);
+    out.push(
+      type | 27,
+      (high >>> 24) & 0xff,
+      (high >>> 16) & 0xff,
+      (high >>> 8) & 0xff,
+      high & 0xff,
+      (low >>> 24) & 0xff,
+      (low >>> 16) & 0xff,
+      (low >>> 8) & 0xff,
+      low & 0xff,
+    );
   }
 }
 
@@ -286,7 +408,12 @@ export function compareParameters(intended: ParameterValues, running: RunningPar
   const rows = keys.map((key): ParameterRow => {
     const i = intendedInScope[key] ?? null;
     const r = runningInScope[key] ?? null;
-    return { ...parameterDefinition(key), intended: i, running: r, match: i === r && (key in intendedInScope) === (key in runningInScope) };
+    return {
+      ...parameterDefinition(key),
+      intended: i,
+      running: r,
+      match: i === r && key in intendedInScope === key in runningInScope,
+    };
   });
   const intendedChecksum = parameterChecksum(intendedInScope);
   const runningChecksum = running.checksum.toLowerCase();
@@ -301,7 +428,16 @@ export function compareParameters(intended: ParameterValues, running: RunningPar
       checksumBy: running.checksumBy,
     }),
   );
-  return { rows, intendedChecksum, runningChecksum, checksumBy: running.checksumBy, runningChecksumConsistent, checksumsMatch, match, tableDigest };
+  return {
+    rows,
+    intendedChecksum,
+    runningChecksum,
+    checksumBy: running.checksumBy,
+    runningChecksumConsistent,
+    checksumsMatch,
+    match,
+    tableDigest,
+  };
 }
 
 /** Keys in table order: the fixed keys, each peer's role right after the list of peers, then keys only a device named. */
@@ -333,7 +469,8 @@ const CHOICE_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> 
 export function parameterValueText(value: ParameterValue, unit: string, key?: string): string {
   if (value === null) return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  const choices: Readonly<Record<string, string>> | undefined = key === undefined ? undefined : (CHOICE_LABELS[key] ?? (PEER_ROLE.test(key) ? DEVICE_ROLE_LABELS : undefined));
+  const choices: Readonly<Record<string, string>> | undefined =
+    key === undefined ? undefined : (CHOICE_LABELS[key] ?? (PEER_ROLE.test(key) ? DEVICE_ROLE_LABELS : undefined));
   if (choices && typeof value === 'string' && Object.hasOwn(choices, value)) return choices[value]!;
   return unit === '' ? String(value) : `${value} ${unit}`;
 }
@@ -353,9 +490,12 @@ export function parameterMismatchAdvice(comparison: ParameterComparison): string
  * Returns null when confirmed, otherwise why not.
  */
 export function confirmationRefusal(comparison: ParameterComparison, typed: string): string | null {
-  if (!comparison.match) return 'The parameters differ from the configuration (the two checksums are not equal): nothing can be confirmed. Apply the configuration again.';
+  if (!comparison.match)
+    return 'The parameters differ from the configuration (the two checksums are not equal): nothing can be confirmed. Apply the configuration again.';
   const given = typed.trim().toUpperCase();
-  if (!/^[0-9A-F]{8}$/.test(given)) return 'Type the 8 hex digits of the checksum (0-9 and A-F) as the table shows it, for example 3F9A0C12.';
-  if (given !== shortChecksum(comparison.runningChecksum)) return 'That is not the checksum the device reports. Read it again from the table and type it.';
+  if (!/^[0-9A-F]{8}$/.test(given))
+    return 'Type the 8 hex digits of the checksum (0-9 and A-F) as the table shows it, for example 3F9A0C12.';
+  if (given !== shortChecksum(comparison.runningChecksum))
+    return 'That is not the checksum the device reports. Read it again from the table and type it.';
   return null;
 }

@@ -39,7 +39,10 @@ export function believableDevices<D extends SerialClaim>(devices: readonly D[], 
 }
 
 /** The technician's reason why `serialNumber` may not be believed now (another device claims it too), or null; `shared` is sharedSerials of the attached list. */
-export function sharedSerialRefusal(shared: ReadonlyMap<string, readonly string[]>, serialNumber: string): string | null {
+export function sharedSerialRefusal(
+  shared: ReadonlyMap<string, readonly string[]>,
+  serialNumber: string,
+): string | null {
   const claimedBy = shared.get(serialNumber);
   return claimedBy ? sharedSerialReason(serialNumber, claimedBy) : null;
 }

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { canonicalParameterEncoding, parameterChecksum, parameterValueText, shortChecksum, type ParameterComparison, type ParameterValues } from './running-parameters';
+import {
+  canonicalParameterEncoding,
+  parameterChecksum,
+  parameterValueText,
+  shortChecksum,
+  type ParameterComparison,
+  type ParameterValues,
+} from './running-parameters';
 
 /**
  * A Station shift's parameters (issue 26): at the start of a shift the operator confirms, once,
@@ -34,15 +41,27 @@ export interface ShiftParameters {
 }
 
 /** The configuration's parameter checksum over its devices' intended checksums. */
-export function configurationParameterChecksum(devices: readonly Pick<ShiftDeviceParameters, 'serialNumber' | 'checksum'>[]): string {
+export function configurationParameterChecksum(
+  devices: readonly Pick<ShiftDeviceParameters, 'serialNumber' | 'checksum'>[],
+): string {
   const map = Object.fromEntries(devices.map((d) => [d.serialNumber, d.checksum]));
   return createHash('sha256').update(canonicalParameterEncoding(map)).digest('hex');
 }
 
 /** The shift's parameters from each device's intended values (computed by the caller from its file). */
-export function shiftParameters(configuration: { id: string; name: string }, devices: readonly Omit<ShiftDeviceParameters, 'checksum'>[]): ShiftParameters {
-  const withChecksums = devices.map((d) => ({ ...d, checksum: parameterChecksum(d.values) })).sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : a.serialNumber > b.serialNumber ? 1 : 0));
-  return { configurationId: configuration.id, configurationName: configuration.name, devices: withChecksums, checksum: configurationParameterChecksum(withChecksums) };
+export function shiftParameters(
+  configuration: { id: string; name: string },
+  devices: readonly Omit<ShiftDeviceParameters, 'checksum'>[],
+): ShiftParameters {
+  const withChecksums = devices
+    .map((d) => ({ ...d, checksum: parameterChecksum(d.values) }))
+    .sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : a.serialNumber > b.serialNumber ? 1 : 0));
+  return {
+    configurationId: configuration.id,
+    configurationName: configuration.name,
+    devices: withChecksums,
+    checksum: configurationParameterChecksum(withChecksums),
+  };
 }
 
 /**
@@ -51,8 +70,10 @@ export function shiftParameters(configuration: { id: string; name: string }, dev
  */
 export function shiftConfirmationRefusal(shift: Pick<ShiftParameters, 'checksum'>, typed: string): string | null {
   const given = typed.trim().toUpperCase();
-  if (!/^[0-9A-F]{8}$/.test(given)) return "Type the 8 hex digits of the configuration's parameter checksum (0-9 and A-F) as the table shows it, for example 3F9A0C12.";
-  if (given !== shortChecksum(shift.checksum)) return "That is not this configuration's parameter checksum. Read it again under the table and type it.";
+  if (!/^[0-9A-F]{8}$/.test(given))
+    return "Type the 8 hex digits of the configuration's parameter checksum (0-9 and A-F) as the table shows it, for example 3F9A0C12.";
+  if (given !== shortChecksum(shift.checksum))
+    return "That is not this configuration's parameter checksum. Read it again under the table and type it.";
   return null;
 }
 
@@ -67,8 +88,14 @@ export function shiftConfirmationRefusal(shift: Pick<ShiftParameters, 'checksum'
 export function departureFromShift(device: ShiftDeviceParameters, comparison: ParameterComparison): string | null {
   const departed = comparison.rows.filter((row) => row.intended !== (device.values[row.key] ?? null));
   if (departed.length > 0) {
-    return departed.map((row) => `${row.label} ${parameterValueText(row.intended, row.unit)} now, ${parameterValueText(device.values[row.key] ?? null, row.unit)} confirmed`).join('; ');
+    return departed
+      .map(
+        (row) =>
+          `${row.label} ${parameterValueText(row.intended, row.unit)} now, ${parameterValueText(device.values[row.key] ?? null, row.unit)} confirmed`,
+      )
+      .join('; ');
   }
-  if (comparison.checksumBy === 'device' && comparison.intendedChecksum !== device.checksum) return `intended checksum ${shortChecksum(comparison.intendedChecksum)} now, ${shortChecksum(device.checksum)} confirmed`;
+  if (comparison.checksumBy === 'device' && comparison.intendedChecksum !== device.checksum)
+    return `intended checksum ${shortChecksum(comparison.intendedChecksum)} now, ${shortChecksum(device.checksum)} confirmed`;
   return null;
 }

@@ -42,8 +42,17 @@ export function signWorkstationKeyList(
   input: { orgId: string; issuedAt: string; keys: readonly EnrolledWorkstationKey[] },
   signer: { orgId: string; certificate: Uint8Array; sign(data: Uint8Array): Uint8Array },
 ): SignedWorkstationKeyList {
-  const body = JSON.stringify({ format: WORKSTATION_KEY_LIST_FORMAT, orgId: input.orgId, issuedAt: input.issuedAt, keys: input.keys });
-  return { body, signature: Buffer.from(signer.sign(signedBytes(body))).toString('base64'), certificate: Buffer.from(signer.certificate).toString('base64') };
+  const body = JSON.stringify({
+    format: WORKSTATION_KEY_LIST_FORMAT,
+    orgId: input.orgId,
+    issuedAt: input.issuedAt,
+    keys: input.keys,
+  });
+  return {
+    body,
+    signature: Buffer.from(signer.sign(signedBytes(body))).toString('base64'),
+    certificate: Buffer.from(signer.certificate).toString('base64'),
+  };
 }
 
 export class WorkstationKeyListError extends Error {}
@@ -52,23 +61,44 @@ export class WorkstationKeyListError extends Error {}
  * The list's body when its certificate chains to `rootKeyPem`, its signature holds and it is the
  * organization's; throws saying which does not.
  */
-export function verifyWorkstationKeyList(list: SignedWorkstationKeyList, options: { rootKeyPem: string; orgId: string }): WorkstationKeyListBody {
+export function verifyWorkstationKeyList(
+  list: SignedWorkstationKeyList,
+  options: { rootKeyPem: string; orgId: string },
+): WorkstationKeyListBody {
   let orgKey: { orgId: string; publicKeyPem: string };
   try {
     orgKey = verifyOrganizationKey(new Uint8Array(Buffer.from(list.certificate, 'base64')), options.rootKeyPem);
   } catch (error) {
-    throw new WorkstationKeyListError(`The workstation key list is not signed by a key the trusted root key certifies: ${error instanceof Error ? error.message : String(error)}`);
+    throw new WorkstationKeyListError(
+      `The workstation key list is not signed by a key the trusted root key certifies: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (orgKey.orgId !== options.orgId) throw new WorkstationKeyListError(`The workstation key list is signed by the key of organization ${orgKey.orgId}, not of ${options.orgId}.`);
+  if (orgKey.orgId !== options.orgId)
+    throw new WorkstationKeyListError(
+      `The workstation key list is signed by the key of organization ${orgKey.orgId}, not of ${options.orgId}.`,
+    );
   const signature = Buffer.from(list.signature, 'base64');
-  const holds = signature.length === 64 && verify('sha256', signedBytes(list.body), { key: createPublicKey(orgKey.publicKeyPem), dsaEncoding: 'ieee-p1363' }, signature);
-  if (!holds) throw new WorkstationKeyListError("The workstation key list's signature does not hold: it was changed after the organization signed it.");
+  const holds =
+    signature.length === 64 &&
+    verify(
+      'sha256',
+      signedBytes(list.body),
+      { key: createPublicKey(orgKey.publicKeyPem), dsaEncoding: 'ieee-p1363' },
+      signature,
+    );
+  if (!holds)
+    throw new WorkstationKeyListError(
+      "The workstation key list's signature does not hold: it was changed after the organization signed it.",
+    );
   let body: WorkstationKeyListBody;
   try {
     body = workstationKeyListBodySchema.parse(JSON.parse(list.body));
   } catch {
     throw new WorkstationKeyListError('The workstation key list is signed but its body is not a key list.');
   }
-  if (body.orgId !== options.orgId) throw new WorkstationKeyListError(`The workstation key list is of organization ${body.orgId}, not of ${options.orgId}.`);
+  if (body.orgId !== options.orgId)
+    throw new WorkstationKeyListError(
+      `The workstation key list is of organization ${body.orgId}, not of ${options.orgId}.`,
+    );
   return body;
 }

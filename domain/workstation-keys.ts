@@ -57,15 +57,25 @@ export const workstationEnrolmentResultSchema = z.object({
 
 /** The bytes an enrolment's proof signs: the organization, the workstation and the key, nothing else. */
 export function enrolmentProofBytes(input: { orgId: string; workstation: string; publicKey: string }): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify([WORKSTATION_ENROLMENT_FORMAT, input.orgId, input.workstation, input.publicKey]));
+  return new TextEncoder().encode(
+    JSON.stringify([WORKSTATION_ENROLMENT_FORMAT, input.orgId, input.workstation, input.publicKey]),
+  );
 }
 
-export function signEnrolmentProof(input: { orgId: string; workstation: string; publicKey: string }, privateKeyPem: string): string {
+export function signEnrolmentProof(
+  input: { orgId: string; workstation: string; publicKey: string },
+  privateKeyPem: string,
+): string {
   return sign(null, enrolmentProofBytes(input), createPrivateKey(privateKeyPem)).toString('base64');
 }
 
 /** Whether the proof is the named key's signature over this organization, workstation and key. */
-export function enrolmentProofHolds(input: { orgId: string; workstation: string; publicKey: string; proof: string }): boolean {
+export function enrolmentProofHolds(input: {
+  orgId: string;
+  workstation: string;
+  publicKey: string;
+  proof: string;
+}): boolean {
   try {
     const key = createPublicKey({ key: Buffer.from(input.publicKey, 'base64'), format: 'der', type: 'spki' });
     if (key.asymmetricKeyType !== 'ed25519') return false;
@@ -85,7 +95,10 @@ function short(key: string): string {
  * entry the service had from it when it ended. (The entry's own hash and signature are
  * ledgerEntryFault's.)
  */
-export function workstationKeyFault(entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>, keys: readonly EnrolledWorkstationKey[]): string | undefined {
+export function workstationKeyFault(
+  entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>,
+  keys: readonly EnrolledWorkstationKey[],
+): string | undefined {
   const key = keys.find((k) => k.publicKey === entry.signerKey);
   if (!key) {
     const enrolled = keys.some((k) => k.workstation === entry.workstation);
@@ -93,7 +106,8 @@ export function workstationKeyFault(entry: Pick<LedgerEntry, 'workstation' | 'si
       ? `it names workstation ${entry.workstation} but is signed by key …${short(entry.signerKey)}, which is not that workstation's enrolled key (it was signed elsewhere)`
       : `it names workstation ${entry.workstation}, which has no enrolled key: its signer …${short(entry.signerKey)} is vouched for by nobody`;
   }
-  if (key.workstation !== entry.workstation) return `it names workstation ${entry.workstation} but is signed by the key enrolled for workstation ${key.workstation}`;
+  if (key.workstation !== entry.workstation)
+    return `it names workstation ${entry.workstation} but is signed by the key enrolled for workstation ${key.workstation}`;
   if (key.status !== 'active' && entry.seq > (key.validThroughSeq ?? 0)) {
     const how = key.status === 'revoked' ? 'revoked' : 'replaced by a rotation';
     return `its key was ${how} on ${key.endedAt ?? 'an unknown date'} by ${key.endedBy ?? 'an unknown user'}${key.reason ? ` (${key.reason})` : ''}; only its entries up to ${key.validThroughSeq ?? 0} stay good`;
@@ -111,16 +125,24 @@ export function ownEntryKeyFault(
   entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>,
   own: { workstation: string; signerKey: string; keys?: readonly EnrolledWorkstationKey[] },
 ): string | undefined {
-  if (entry.workstation !== own.workstation) return `it names workstation ${entry.workstation}, not this one (${own.workstation}): it was not written here`;
+  if (entry.workstation !== own.workstation)
+    return `it names workstation ${entry.workstation}, not this one (${own.workstation}): it was not written here`;
   if (own.keys) {
-    const neverEnrolled = !own.keys.some((key) => key.workstation === own.workstation || key.publicKey === own.signerKey);
+    const neverEnrolled = !own.keys.some(
+      (key) => key.workstation === own.workstation || key.publicKey === own.signerKey,
+    );
     if (neverEnrolled && entry.signerKey === own.signerKey) return undefined;
     return workstationKeyFault(entry, own.keys);
   }
-  if (entry.signerKey !== own.signerKey) return `it is signed by key …${short(entry.signerKey)}, not by this workstation's key …${short(own.signerKey)} (it was signed elsewhere)`;
+  if (entry.signerKey !== own.signerKey)
+    return `it is signed by key …${short(entry.signerKey)}, not by this workstation's key …${short(own.signerKey)} (it was signed elsewhere)`;
   return undefined;
 }
 
 /** A one-time enrolment grant, as a work package carries it: whoever holds it may enrol one key, once, until it expires. */
-export const enrolmentGrantSchema = z.object({ grantId: z.uuid(), token: z.string().min(16).max(200), expiresAt: z.string() });
+export const enrolmentGrantSchema = z.object({
+  grantId: z.uuid(),
+  token: z.string().min(16).max(200),
+  expiresAt: z.string(),
+});
 export type EnrolmentGrant = z.infer<typeof enrolmentGrantSchema>;

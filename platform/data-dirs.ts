@@ -33,7 +33,11 @@ export function platformDirs(): PlatformDirs {
   return { config: paths.config, data: paths.data };
 }
 
-export function resolveDataDirs(env: NodeJS.ProcessEnv, dataDirOption: string | undefined, platform: () => PlatformDirs = platformDirs): DataDirs {
+export function resolveDataDirs(
+  env: NodeJS.ProcessEnv,
+  dataDirOption: string | undefined,
+  platform: () => PlatformDirs = platformDirs,
+): DataDirs {
   const single = dataDirOption ?? env.PROVISIONER_HOME;
   if (single) {
     const root = resolve(single);
@@ -56,7 +60,10 @@ export const LEGACY_WEB_DIR = join('.provisioner-data', 'app');
  * saying what moved where. Whatever in them other users could read (a copy, an older version, a
  * database left open by a crash) is made private, and `warn` gets one line saying how much and where.
  */
-export async function prepareDataDirs(dirs: DataDirs, options: { cwd: string; note: (line: string) => void; warn: (line: string) => void }): Promise<void> {
+export async function prepareDataDirs(
+  dirs: DataDirs,
+  options: { cwd: string; note: (line: string) => void; warn: (line: string) => void },
+): Promise<void> {
   if (!dirs.chosen) {
     const legacy = join(options.cwd, LEGACY_WEB_DIR);
     if ((await exists(legacy)) && !(await exists(dirs.web))) {
@@ -105,7 +112,13 @@ async function moveTree(from: string, to: string): Promise<void> {
     if (errnoCode(error) !== 'EXDEV') throw error;
     const partial = `${to}.moving`;
     await rm(partial, { recursive: true, force: true });
-    await cp(from, partial, { recursive: true, errorOnExist: true, force: false, preserveTimestamps: true, verbatimSymlinks: true });
+    await cp(from, partial, {
+      recursive: true,
+      errorOnExist: true,
+      force: false,
+      preserveTimestamps: true,
+      verbatimSymlinks: true,
+    });
     await rename(partial, to);
     await rm(from, { recursive: true, force: true });
   }

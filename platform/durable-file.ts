@@ -28,7 +28,9 @@ export const nodeFileSystem: FileSystem = {
 };
 
 export function errnoCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
 }
 
 /** A name no other writer (thread, process) picks, in the same directory so rename stays atomic. */
@@ -66,7 +68,12 @@ export function writeFileDurable(fs: FileSystem, path: string, data: string | Ui
 }
 
 /** The steps behind every durable replace; `write` fills the temp file. */
-async function replaceDurably(fs: FileSystem, path: string, mode: number, write: (handle: nodeFs.FileHandle) => Promise<void>): Promise<void> {
+async function replaceDurably(
+  fs: FileSystem,
+  path: string,
+  mode: number,
+  write: (handle: nodeFs.FileHandle) => Promise<void>,
+): Promise<void> {
   const temp = tempPathFor(path);
   const handle = await fs.open(temp, 'wx', mode);
   try {
@@ -120,7 +127,10 @@ export async function readFileIfExists(fs: FileSystem, path: string): Promise<Bu
  * temp files among them) are passed over, and so is a file removed since the listing; a directory
  * that cannot be listed (not made yet) holds none.
  */
-export async function* readJsonFiles(fs: FileSystem, dir: string): AsyncGenerator<{ name: string; path: string; raw: Buffer }> {
+export async function* readJsonFiles(
+  fs: FileSystem,
+  dir: string,
+): AsyncGenerator<{ name: string; path: string; raw: Buffer }> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
@@ -139,7 +149,12 @@ export async function* readJsonFiles(fs: FileSystem, dir: string): AsyncGenerato
  * Remove temp files a crashed writer left behind. Only old ones: a young temp file may belong to a
  * writer in another process that is about to rename it.
  */
-export async function removeStaleTemps(fs: FileSystem, dir: string, olderThanMs: number, nowMs: number): Promise<number> {
+export async function removeStaleTemps(
+  fs: FileSystem,
+  dir: string,
+  olderThanMs: number,
+  nowMs: number,
+): Promise<number> {
   let removed = 0;
   for (const name of await fs.readdir(dir)) {
     if (!isTempName(name)) continue;
@@ -186,7 +201,12 @@ export async function createFileOnce(path: string, data: string | Uint8Array, mo
  * writeFileAtomic for data that arrives in pieces (a download): each piece is passed to `onChunk`
  * as it is written. A failure part way removes the temp file and leaves the old file untouched.
  */
-export function writeStreamAtomic(path: string, chunks: AsyncIterable<Uint8Array>, onChunk?: (chunk: Uint8Array) => void, mode = 0o600): Promise<void> {
+export function writeStreamAtomic(
+  path: string,
+  chunks: AsyncIterable<Uint8Array>,
+  onChunk?: (chunk: Uint8Array) => void,
+  mode = 0o600,
+): Promise<void> {
   return replaceDurably(nodeFileSystem, path, mode, async (handle) => {
     for await (const chunk of chunks) {
       await handle.write(chunk);

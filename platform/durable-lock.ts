@@ -51,7 +51,12 @@ function parseLock(raw: Buffer | undefined): LockContent | undefined {
   if (!raw) return undefined;
   try {
     const value = JSON.parse(raw.toString('utf8')) as Partial<LockContent>;
-    if (typeof value.pid === 'number' && typeof value.hostname === 'string' && typeof value.token === 'string' && typeof value.refreshedAt === 'number') {
+    if (
+      typeof value.pid === 'number' &&
+      typeof value.hostname === 'string' &&
+      typeof value.token === 'string' &&
+      typeof value.refreshedAt === 'number'
+    ) {
       return value as LockContent;
     }
   } catch {
@@ -129,9 +134,10 @@ function makeHeld(fs: FileSystem, path: string, token: string, write: (flags: st
     async release() {
       if (released) return;
       released = true;
-      if (await ownsIt()) await fs.unlink(path).catch((err: unknown) => {
-        if (errnoCode(err) !== 'ENOENT') throw err;
-      });
+      if (await ownsIt())
+        await fs.unlink(path).catch((err: unknown) => {
+          if (errnoCode(err) !== 'ENOENT') throw err;
+        });
     },
   };
 }

@@ -65,7 +65,12 @@ async function walk(path: string, fixed: MadePrivate[]): Promise<void> {
 export function describeMadePrivate(root: string, fixed: readonly MadePrivate[]): string {
   const files = fixed.filter((f) => f.kind === 'file').length;
   const directories = fixed.length - files;
-  const counts = [files > 0 ? plural(files, 'file') : '', directories > 0 ? plural(directories, 'directory', 'directories') : ''].filter(Boolean).join(' and ');
+  const counts = [
+    files > 0 ? plural(files, 'file') : '',
+    directories > 0 ? plural(directories, 'directory', 'directories') : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return `${counts} in ${root} could be read by other users; made them private (files 0600, directories 0700)`;
 }
 

@@ -35,13 +35,17 @@ ipcRenderer.on(IPC_EVENT_CHANNEL, (_event: IpcRendererEvent, stream: unknown, pa
 function invoke(channel: Channel, input: unknown): Promise<InvokeOutcome<unknown>> {
   if (!isChannel(channel)) {
     const name = JSON.stringify(String(channel)).slice(0, 80);
-    return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `Unknown channel ${name}`, violations: [], httpStatus: null } });
+    return Promise.resolve({
+      ok: false,
+      error: { code: 'UNKNOWN_CHANNEL', message: `Unknown channel ${name}`, violations: [], httpStatus: null },
+    });
   }
   return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, channel, input) as Promise<InvokeOutcome<unknown>>;
 }
 
 function on(stream: EventStream, listener: Listener): () => void {
-  if (!isEventStream(stream)) throw new TypeError(`Unknown event stream ${JSON.stringify(String(stream)).slice(0, 80)}`);
+  if (!isEventStream(stream))
+    throw new TypeError(`Unknown event stream ${JSON.stringify(String(stream)).slice(0, 80)}`);
   if (typeof listener !== 'function') throw new TypeError('listener must be a function');
   let set = listeners.get(stream);
   if (!set) listeners.set(stream, (set = new Set()));

@@ -18,7 +18,9 @@ export const runningParametersPayloadSchema = z.object({
   /** Every parameter the device runs, by key. */
   values: z.record(z.string(), parameterValueSchema),
   /** SHA-256 of the canonical encoding of `values`, as the device computes it (32 bytes). */
-  checksum: z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'the checksum is a byte string').refine((bytes) => bytes.length === 32, 'the checksum is 32 bytes (SHA-256)'),
+  checksum: z
+    .custom<Uint8Array>((value) => value instanceof Uint8Array, 'the checksum is a byte string')
+    .refine((bytes) => bytes.length === 32, 'the checksum is 32 bytes (SHA-256)'),
 });
 export type RunningParametersPayload = z.infer<typeof runningParametersPayloadSchema>;
 

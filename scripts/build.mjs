@@ -64,7 +64,10 @@ export const sourceLocationImportMetaUrl = {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
       const source = relative(root, args.path).split('\\').join('/');
-      return { contents: text.replaceAll('import.meta.url', `__sourceUrl(${JSON.stringify(source)})`), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      return {
+        contents: text.replaceAll('import.meta.url', `__sourceUrl(${JSON.stringify(source)})`),
+        loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+      };
     });
   },
 };
@@ -98,7 +101,8 @@ async function buildMain({ quiet }) {
       outfile: join(root, 'dist/main/electron.cjs'),
       target: MAIN_TARGET,
       external: MAIN_EXTERNALS,
-      banner: "const __sourceUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', file)).href;",
+      banner:
+        "const __sourceUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', file)).href;",
       sourcemap: true,
       logLevel: quiet ? 'error' : 'warning',
     }),
@@ -123,7 +127,9 @@ async function buildPreload({ quiet }) {
   const required = [...readFileSync(outfile, 'utf8').matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
   const forbidden = required.filter((name) => !SANDBOXED_PRELOAD_MODULES.has(name));
   if (forbidden.length > 0) {
-    throw new Error(`preload bundle requires ${forbidden.join(', ')}: a sandboxed preload can load only ${[...SANDBOXED_PRELOAD_MODULES].join(', ')}`);
+    throw new Error(
+      `preload bundle requires ${forbidden.join(', ')}: a sandboxed preload can load only ${[...SANDBOXED_PRELOAD_MODULES].join(', ')}`,
+    );
   }
 }
 

@@ -104,7 +104,10 @@ export function manPage(program: Command, options: ManPageOptions): string {
     `.B ${roffText(name)}`,
     roffText(root!.help.commandUsage(program).slice(name.length + 1)),
     '.SH DESCRIPTION',
-    ...program.description().split(/\n\s*\n|\n/).map((part, index) => (index === 0 ? paragraph(part) : `.PP\n${paragraph(part)}`)),
+    ...program
+      .description()
+      .split(/\n\s*\n|\n/)
+      .map((part, index) => (index === 0 ? paragraph(part) : `.PP\n${paragraph(part)}`)),
   ];
   if (root!.options.length > 0) lines.push('.SH OPTIONS', ...optionsSection(root!));
   if (commands.length > 0) {
@@ -151,9 +154,22 @@ function completionTable(program: Command): CompletionTable {
     const key = node.path.join(' ');
     byPath.set(key, node);
     const inherited = node.path.slice(0, -1).map((_, index) => byPath.get(node.path.slice(0, index + 1).join(' '))!);
-    const usable = [...inherited.flatMap((ancestor) => ancestor.options.filter((option) => !option.long?.match(/^--(help|version)$/))), ...node.options];
-    table.commands.set(key, node.subcommands.map((sub) => ({ name: sub.name(), summary: summary(sub.summary() || sub.description()) })));
-    table.options.set(key, usable.flatMap((option) => optionWords(option).map((word) => ({ name: word, summary: summary(option.description) }))));
+    const usable = [
+      ...inherited.flatMap((ancestor) =>
+        ancestor.options.filter((option) => !option.long?.match(/^--(help|version)$/)),
+      ),
+      ...node.options,
+    ];
+    table.commands.set(
+      key,
+      node.subcommands.map((sub) => ({ name: sub.name(), summary: summary(sub.summary() || sub.description()) })),
+    );
+    table.options.set(
+      key,
+      usable.flatMap((option) =>
+        optionWords(option).map((word) => ({ name: word, summary: summary(option.description) })),
+      ),
+    );
     table.valued.set(key, usable.filter(takesValue).flatMap(optionWords));
   }
   return table;
@@ -188,7 +204,12 @@ export function bashCompletion(program: Command): string {
   const name = program.name();
   const fn = functionName(name);
   const entries = (map: Map<string, Array<{ name: string }> | string[]>) =>
-    [...map].map(([path, words]) => `    [${shellQuote(path)}]=${shellQuote(words.map((word) => (typeof word === 'string' ? word : word.name)).join(' '))}`).join('\n');
+    [...map]
+      .map(
+        ([path, words]) =>
+          `    [${shellQuote(path)}]=${shellQuote(words.map((word) => (typeof word === 'string' ? word : word.name)).join(' '))}`,
+      )
+      .join('\n');
   return `# bash completion for ${name}; made from its command tree by scripts/cli-reference.ts, do not edit.
 ${fn}() {
   local -A commands=(
@@ -239,7 +260,9 @@ export function zshCompletion(program: Command): string {
   const name = program.name();
   const fn = functionName(name);
   const cases = (map: Map<string, Array<{ name: string; summary: string }>>, variable: string) =>
-    [...map].map(([path, entries]) => `    ${shellQuote(path)}) ${variable}=(${entries.map(described).join(' ')}) ;;`).join('\n');
+    [...map]
+      .map(([path, entries]) => `    ${shellQuote(path)}) ${variable}=(${entries.map(described).join(' ')}) ;;`)
+      .join('\n');
   const valuedCases = [...table.valued]
     .filter(([, words]) => words.length > 0)
     .map(([path, words]) => `    ${shellQuote(path)}) valued=(${words.map(shellQuote).join(' ')}) ;;`)

@@ -19,7 +19,18 @@
 // this script (Node 24) and the add-ons installed in node_modules. What goes where, and why:
 // docs/decisions.md, "Debian packages".
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -39,7 +50,8 @@ const DEBIAN_ARCH = { x64: 'amd64', arm64: 'arm64' }[process.arch];
 /** The maintainer the desktop app's deb names (electron-builder.yml), so both packages say the same. */
 function maintainer() {
   const match = /^\s*maintainer:\s*(.+?)\s*$/m.exec(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
-  if (!match) throw new Error('electron-builder.yml names no linux.maintainer; the Debian packages take theirs from it.');
+  if (!match)
+    throw new Error('electron-builder.yml names no linux.maintainer; the Debian packages take theirs from it.');
   return match[1];
 }
 
@@ -50,7 +62,9 @@ function maintainer() {
 function buildTime() {
   if (process.env.SOURCE_DATE_EPOCH) return new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000);
   const committed = spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: root, encoding: 'utf8' });
-  return committed.status === 0 && committed.stdout.trim() ? new Date(Number(committed.stdout.trim()) * 1000) : new Date();
+  return committed.status === 0 && committed.stdout.trim()
+    ? new Date(Number(committed.stdout.trim()) * 1000)
+    : new Date();
 }
 
 function commit() {
@@ -100,7 +114,9 @@ function normalizeModes(dir) {
 }
 
 function isElf(path) {
-  return readFileSync(path).subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+  return readFileSync(path)
+    .subarray(0, 4)
+    .equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
 }
 
 /** Every regular file under dir, as paths from dir. */
@@ -116,20 +132,28 @@ function md5sums(stage) {
   return filesUnder(stage)
     .filter((path) => !path.startsWith('DEBIAN/') && !path.startsWith('etc/'))
     .sort()
-    .map((path) => `${createHash('md5').update(readFileSync(join(stage, path))).digest('hex')}  ${path}\n`)
+    .map(
+      (path) =>
+        `${createHash('md5')
+          .update(readFileSync(join(stage, path)))
+          .digest('hex')}  ${path}\n`,
+    )
     .join('');
 }
 
 /** Installed-Size: the files' sizes in KiB, as dpkg-gencontrol counts them (each file rounded up). */
 function installedSize(stage) {
   let kib = 0;
-  for (const path of filesUnder(stage)) if (!path.startsWith('DEBIAN/')) kib += Math.ceil(lstatSync(join(stage, path)).size / 1024);
+  for (const path of filesUnder(stage))
+    if (!path.startsWith('DEBIAN/')) kib += Math.ceil(lstatSync(join(stage, path)).size / 1024);
   return kib;
 }
 
 /** The control file; `fields` in Debian's order after Package and Version. */
 function control(stage, fields) {
-  const lines = Object.entries({ ...fields, 'Installed-Size': String(installedSize(stage)) }).map(([name, value]) => `${name}: ${value}`);
+  const lines = Object.entries({ ...fields, 'Installed-Size': String(installedSize(stage)) }).map(
+    ([name, value]) => `${name}: ${value}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -223,10 +247,14 @@ function lintianOverrides(name, addons) {
 # position-dependent executable; rebuilding Node to change either is not ours to do.
 ${name}: embedded-library zlib [${executable}]
 ${name}: hardening-no-pie [${executable}]
-${addons.length === 0 ? '' : `# Prebuilt add-ons from npm, loaded only into Node: they reach the C library and Node's own
+${
+  addons.length === 0
+    ? ''
+    : `# Prebuilt add-ons from npm, loaded only into Node: they reach the C library and Node's own
 # functions through the process that loads them, not through libraries they name.
 ${addons.map(({ path, tag }) => `${name}: ${tag} [${path}]`).join('\n')}
-`}`;
+`
+}`;
 }
 
 /**
@@ -239,7 +267,14 @@ function addonTags(dir) {
     .flatMap((path) => {
       const dynamic = spawnSync('readelf', ['--dynamic', join(dir, path)], { encoding: 'utf8' });
       if (dynamic.status !== 0 || /\(NEEDED\)\s+Shared library: \[libc\.so/.test(dynamic.stdout)) return [];
-      return [{ path, tag: /\(NEEDED\)/.test(dynamic.stdout) ? 'library-not-linked-against-libc' : 'shared-library-lacks-prerequisites' }];
+      return [
+        {
+          path,
+          tag: /\(NEEDED\)/.test(dynamic.stdout)
+            ? 'library-not-linked-against-libc'
+            : 'shared-library-lacks-prerequisites',
+        },
+      ];
     });
 }
 
@@ -252,10 +287,15 @@ async function references() {
   const service = await tsImport('../server/cli/program.ts', import.meta.url);
   const sink = { write: () => true };
   const cliProgram = cli.buildProgram(async () => undefined, { stdout: sink, stderr: sink });
-  const serviceProgram = service.buildProgram({ out: () => undefined, err: () => undefined, waitForStop: () => new Promise(() => undefined) });
+  const serviceProgram = service.buildProgram({
+    out: () => undefined,
+    err: () => undefined,
+    waitForStop: () => new Promise(() => undefined),
+  });
   return {
     cliMan: (options) => manPage(cliProgram, { ...options, seeAlso: [`${SERVICE_USER}(8)`] }),
-    serviceMan: (options) => manPage(serviceProgram, { ...options, section: '8', seeAlso: ['provisioner(1)', 'systemd.exec(5)'] }),
+    serviceMan: (options) =>
+      manPage(serviceProgram, { ...options, section: '8', seeAlso: ['provisioner(1)', 'systemd.exec(5)'] }),
     bash: bashCompletion(cliProgram),
     zsh: zshCompletion(cliProgram),
   };
@@ -437,7 +477,11 @@ async function stageService(stage, context) {
   write(join(stage, 'lib/systemd/system/provisioner-service.service'), SERVICE_UNIT);
   write(join(stage, 'usr/share/doc/provisioner-service/copyright'), copyright(SERVICE_USER, built, context.time));
   writeGzipped(join(stage, 'usr/share/doc/provisioner-service/changelog.gz'), changelog(SERVICE_USER, context));
-  write(join(stage, 'usr/share/lintian/overrides/provisioner-service'), lintianOverrides(SERVICE_USER, addonTags(stage)) + `# The settings file names where the database password and sealing key are; it is root's alone.\n${SERVICE_USER}: non-standard-file-perm 0600 != 0644 [etc/provisioner-service/service.env]\n`);
+  write(
+    join(stage, 'usr/share/lintian/overrides/provisioner-service'),
+    lintianOverrides(SERVICE_USER, addonTags(stage)) +
+      `# The settings file names where the database password and sealing key are; it is root's alone.\n${SERVICE_USER}: non-standard-file-perm 0600 != 0644 [etc/provisioner-service/service.env]\n`,
+  );
   normalizeModes(stage);
   write(join(stage, 'etc/provisioner-service/service.env'), SERVICE_ENV, 0o600);
   write(join(stage, 'DEBIAN/conffiles'), '/etc/provisioner-service/service.env\n');
@@ -473,7 +517,9 @@ async function stageService(stage, context) {
 const COMPRESSIONS = ['xz', 'gzip'];
 
 function dpkgDeb(stage, file, compression) {
-  const built = spawnSync('dpkg-deb', ['--root-owner-group', `-Z${compression}`, '--build', stage, file], { encoding: 'utf8' });
+  const built = spawnSync('dpkg-deb', ['--root-owner-group', `-Z${compression}`, '--build', stage, file], {
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`dpkg-deb --build ${file} failed: ${built.stderr || built.stdout}`);
 }
 
@@ -492,16 +538,26 @@ function lint(file) {
  */
 export async function distLinux({ outDir = DEFAULT_OUT_DIR, quiet = false, compression = 'xz' } = {}) {
   if (!COMPRESSIONS.includes(compression)) throw new Error(`--compression must be one of ${COMPRESSIONS.join(', ')}.`);
-  if (process.platform !== 'linux' || !DEBIAN_ARCH) throw new Error(`Debian packages are built on Linux x64 or arm64; this is ${process.platform} ${process.arch}.`);
-  if (spawnSync('dpkg-deb', ['--version']).error) throw new Error('dpkg-deb is not installed: apt-get install dpkg-dev (it comes with every Debian and Ubuntu).');
+  if (process.platform !== 'linux' || !DEBIAN_ARCH)
+    throw new Error(`Debian packages are built on Linux x64 or arm64; this is ${process.platform} ${process.arch}.`);
+  if (spawnSync('dpkg-deb', ['--version']).error)
+    throw new Error('dpkg-deb is not installed: apt-get install dpkg-dev (it comes with every Debian and Ubuntu).');
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const time = buildTime();
-  const context = { version, time, page: { version, date: time.toISOString().slice(0, 10) }, references: await references() };
+  const context = {
+    version,
+    time,
+    page: { version, date: time.toISOString().slice(0, 10) },
+    references: await references(),
+  };
   mkdirSync(outDir, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'provisioner-dist-linux-'));
   const packages = [];
   try {
-    for (const [name, stageWith] of [['provisioner', stageCli], [SERVICE_USER, stageService]]) {
+    for (const [name, stageWith] of [
+      ['provisioner', stageCli],
+      [SERVICE_USER, stageService],
+    ]) {
       const stage = join(work, name);
       mkdirSync(stage, { mode: 0o755 });
       await stageWith(stage, context);
@@ -509,7 +565,10 @@ export async function distLinux({ outDir = DEFAULT_OUT_DIR, quiet = false, compr
       rmSync(file, { force: true });
       dpkgDeb(stage, file, compression);
       const findings = lint(file);
-      if (!quiet) console.log(`Built ${relative(process.cwd(), file)}${findings === undefined ? ' (lintian is not installed: not checked)' : findings ? `; lintian:\n${findings}` : '; lintian: clean'}`);
+      if (!quiet)
+        console.log(
+          `Built ${relative(process.cwd(), file)}${findings === undefined ? ' (lintian is not installed: not checked)' : findings ? `; lintian:\n${findings}` : '; lintian: clean'}`,
+        );
       packages.push({ name, file, lintian: findings });
     }
     return packages;

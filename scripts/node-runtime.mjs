@@ -32,7 +32,14 @@ const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
  * @param {{ command: string, version?: string, execPath?: string, platform?: string, arch?: string, root?: string }} facts
  * @returns {string | null}
  */
-export function nodeTooOldMessage({ command, version = process.versions.node, execPath = process.execPath, platform = process.platform, arch = process.arch, root = projectRoot }) {
+export function nodeTooOldMessage({
+  command,
+  version = process.versions.node,
+  execPath = process.execPath,
+  platform = process.platform,
+  arch = process.arch,
+  root = projectRoot,
+}) {
   const major = Number.parseInt(version.split('.')[0], 10);
   if (major >= NODE_MAJOR_NEEDED) return null;
   const found = `${command} needs Node ${NODE_MAJOR_NEEDED} or newer and found Node v${version} (${execPath})`;

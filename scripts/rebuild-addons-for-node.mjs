@@ -54,7 +54,13 @@ function compiledAddons(pkgDir) {
   const dirs = [join(pkgDir, 'build', 'Release')];
   const modulePath = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).binary?.module_path;
   if (typeof modulePath === 'string' && !modulePath.includes('{')) dirs.push(join(pkgDir, modulePath));
-  return dirs.filter((d) => existsSync(d)).flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.node')).map((f) => join(d, f)));
+  return dirs
+    .filter((d) => existsSync(d))
+    .flatMap((d) =>
+      readdirSync(d)
+        .filter((f) => f.endsWith('.node'))
+        .map((f) => join(d, f)),
+    );
 }
 
 /** Whether the add-on was compiled for another Node's ABI. Other load errors (an empty target, no hardware) are not ours to fix. */
@@ -101,8 +107,17 @@ function forThisPlatform(entry) {
     if (list.includes(`!${value}`)) return false;
     return list.some((item) => !item.startsWith('!')) ? list.includes(value) : true;
   };
-  const libc = process.platform === 'linux' ? (process.report?.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl') : undefined;
-  return admits(entry.os, process.platform) && admits(entry.cpu, process.arch) && (libc === undefined || admits(entry.libc, libc));
+  const libc =
+    process.platform === 'linux'
+      ? process.report?.getReport().header.glibcVersionRuntime
+        ? 'glibc'
+        : 'musl'
+      : undefined;
+  return (
+    admits(entry.os, process.platform) &&
+    admits(entry.cpu, process.arch) &&
+    (libc === undefined || admits(entry.libc, libc))
+  );
 }
 
 /**
@@ -115,13 +130,23 @@ function skippedForEngines() {
   if (!existsSync(lockPath)) return [];
   const { packages = {} } = JSON.parse(readFileSync(lockPath, 'utf8'));
   return Object.entries(packages)
-    .filter(([path, entry]) => path !== '' && entry.optional && (entry.os || entry.cpu) && entry.engines?.node && forThisPlatform(entry) && !existsSync(join(projectRoot, path)))
+    .filter(
+      ([path, entry]) =>
+        path !== '' &&
+        entry.optional &&
+        (entry.os || entry.cpu) &&
+        entry.engines?.node &&
+        forThisPlatform(entry) &&
+        !existsSync(join(projectRoot, path)),
+    )
     .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
 }
 
 const skipped = process.env.PROVISIONER_POSTINSTALL_COMPLETING ? [] : skippedForEngines();
 if (skipped.length > 0) {
-  console.log(`Installing ${skipped.join(', ')} for Node ${process.version} (npm left them out: they refuse the Node it ran on).`);
+  console.log(
+    `Installing ${skipped.join(', ')} for Node ${process.version} (npm left them out: they refuse the Node it ran on).`,
+  );
   // The lockfile as it is, on this Node; no scripts (none of these has any, and not this one again).
   const env = { ...process.env, PROVISIONER_POSTINSTALL_COMPLETING: '1' };
   const args = ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund'];
@@ -134,7 +159,9 @@ if (skipped.length > 0) {
   const still = skippedForEngines();
   if (result.status !== 0 || still.length > 0) {
     process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-    console.warn(`warning: ${(still.length > 0 ? still : skipped).join(', ')} could not be installed for Node ${process.version}; run \`npm install\` again.`);
+    console.warn(
+      `warning: ${(still.length > 0 ? still : skipped).join(', ')} could not be installed for Node ${process.version}; run \`npm install\` again.`,
+    );
   }
 }
 
@@ -142,19 +169,28 @@ const stale = staleAddons();
 if (stale.size > 0) {
   const names = [...stale.keys()];
   const headers = ownHeadersDir();
-  console.log(`Rebuilding ${names.join(', ')} for Node ${process.version} (compiled at install against another Node's headers)${headers ? ` with the headers in ${relative(projectRoot, headers) || headers}` : ''}.`);
+  console.log(
+    `Rebuilding ${names.join(', ')} for Node ${process.version} (compiled at install against another Node's headers)${headers ? ` with the headers in ${relative(projectRoot, headers) || headers}` : ''}.`,
+  );
   const env = { ...process.env };
   if (headers) env.npm_config_nodedir = headers;
   // The npm running this install, on this Node; `npm` from PATH when started by hand.
   const npm = process.env.npm_execpath;
   const result = npm
     ? spawnSync(process.execPath, [npm, 'rebuild', ...names], { cwd: projectRoot, env, encoding: 'utf8' })
-    : spawnSync('npm', ['rebuild', ...names], { cwd: projectRoot, env, encoding: 'utf8', shell: process.platform === 'win32' });
+    : spawnSync('npm', ['rebuild', ...names], {
+        cwd: projectRoot,
+        env,
+        encoding: 'utf8',
+        shell: process.platform === 'win32',
+      });
   const still = staleAddons();
   if (result.status !== 0 || still.size > 0) {
     process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-    for (const [name, reason] of (still.size > 0 ? still : stale)) {
-      console.warn(`warning: ${name} could not be rebuilt for Node ${process.version} (${reason}); what needs it (Bluetooth LE on Linux) will not work until \`npm rebuild ${name}\` succeeds.`);
+    for (const [name, reason] of still.size > 0 ? still : stale) {
+      console.warn(
+        `warning: ${name} could not be rebuilt for Node ${process.version} (${reason}); what needs it (Bluetooth LE on Linux) will not work until \`npm rebuild ${name}\` succeeds.`,
+      );
     }
   }
 }

@@ -14,7 +14,18 @@
 // so run it with Node 24 (the npm scripts do, given Node 24 on PATH).
 import { build as esbuild } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { coreBundleOptions } from './build.mjs';
@@ -44,7 +55,13 @@ const NOT_INSTALLED = ['pg-native', 'bufferutil', 'utf-8-validate'];
  * Dependencies that native packages declare to build their add-on at install time (node-pre-gyp,
  * node-gyp and the C++ headers packages) or for their types; loading the built add-on needs none.
  */
-const INSTALL_TIME_ONLY = new Set(['@mapbox/node-pre-gyp', 'node-gyp', 'nan', 'node-addon-api', 'napi-thread-safe-callback']);
+const INSTALL_TIME_ONLY = new Set([
+  '@mapbox/node-pre-gyp',
+  'node-gyp',
+  'nan',
+  'node-addon-api',
+  'napi-thread-safe-callback',
+]);
 
 /** Node writes the single-executable blob's flag into the binary at this sentinel (Node's docs). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -69,7 +86,11 @@ function besideBinary(packageFolders) {
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: besidePattern }, async (args) => {
         if (args.pluginData?.besideBinary) return undefined;
-        const resolved = await pluginBuild.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: { besideBinary: true } });
+        const resolved = await pluginBuild.resolve(args.path, {
+          kind: 'require-call',
+          resolveDir: args.resolveDir,
+          pluginData: { besideBinary: true },
+        });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         packageFolders.add(packageFolderOf(resolved.path));
         return { path: relative(root, resolved.path).split(sep).join('/'), namespace: 'beside-binary' };
@@ -147,7 +168,8 @@ function dependencyClosure(folders) {
       if (INSTALL_TIME_ONLY.has(name) || name.startsWith('@types/')) continue;
       const found = installedFolder(name, folder);
       if (found) pending.push(found);
-      else if (!optional.has(name)) throw new Error(`${name}, needed by ${relative(root, folder)}, is not installed (run npm ci)`);
+      else if (!optional.has(name))
+        throw new Error(`${name}, needed by ${relative(root, folder)}, is not installed (run npm ci)`);
     }
   }
   return closure;
@@ -156,10 +178,13 @@ function dependencyClosure(folders) {
 const PLATFORM_PREBUILD = new RegExp(`^${process.platform}-[^/]*\\b${process.arch}\\b`);
 
 /** The executable is this Node binary: where it is built against glibc, add-ons built for musl cannot load in it. */
-const OTHER_LIBC = process.report?.getReport().header.glibcVersionRuntime ? /(^|[./-])musl([./-]|$)/ : /(^|[./-])glibc([./-]|$)/;
+const OTHER_LIBC = process.report?.getReport().header.glibcVersionRuntime
+  ? /(^|[./-])musl([./-]|$)/
+  : /(^|[./-])glibc([./-]|$)/;
 
 /** An add-on's sources and build files: compiled already, never loaded. */
-const ADDON_SOURCES = /\.(c|cc|cpp|cxx|h|hh|hpp|m|mm|gyp|gypi|sln|vcxproj|vcxproj\.filters|props|xcconfig|am|mk)$|(^|\/)(Makefile|CMakeLists\.txt)$/;
+const ADDON_SOURCES =
+  /\.(c|cc|cpp|cxx|h|hh|hpp|m|mm|gyp|gypi|sln|vcxproj|vcxproj\.filters|props|xcconfig|am|mk)$|(^|\/)(Makefile|CMakeLists\.txt)$/;
 
 /** The files a package's package.json names as commands ("bin"): npm links them for a shell, nothing requires them. */
 function commandsOf(folder) {
@@ -185,7 +210,8 @@ function neededAtRunTime(folder) {
     if (/\.node$/.test(path) && OTHER_LIBC.test(path.slice(path.lastIndexOf('/') + 1))) return false;
     const prebuild = /^prebuilds\/([^/]+)/.exec(path);
     if (prebuild && !PLATFORM_PREBUILD.test(prebuild[1])) return false;
-    if (path.startsWith('build/') && !/^build\/Release(\/[^/]+\.node)?$/.test(path) && path !== 'build/Release') return false;
+    if (path.startsWith('build/') && !/^build\/Release(\/[^/]+\.node)?$/.test(path) && path !== 'build/Release')
+      return false;
     return true;
   };
 }
@@ -224,11 +250,15 @@ async function makeExecutable(mainScript, executable, workDir, strip) {
       2,
     )}\n`,
   );
-  const made = spawnSync(process.execPath, ['--experimental-sea-config', seaConfig], { cwd: workDir, encoding: 'utf8' });
+  const made = spawnSync(process.execPath, ['--experimental-sea-config', seaConfig], {
+    cwd: workDir,
+    encoding: 'utf8',
+  });
   if (made.status !== 0) throw new Error(`node --experimental-sea-config failed: ${made.stderr || made.stdout}`);
   if (strip) {
     const stripped = spawnSync('strip', ['--strip-unneeded', '-o', executable, process.execPath], { encoding: 'utf8' });
-    if (stripped.status !== 0) throw new Error(`strip failed (binutils installed?): ${stripped.stderr || stripped.error?.message}`);
+    if (stripped.status !== 0)
+      throw new Error(`strip failed (binutils installed?): ${stripped.stderr || stripped.error?.message}`);
   } else {
     copyFileSync(process.execPath, executable);
   }
@@ -261,7 +291,10 @@ function refuseForeignOutDir(outDir, name) {
  */
 export async function buildSingleExecutable({ entry, name, outDir, quiet = false, strip = false }) {
   const major = Number(process.versions.node.split('.')[0]);
-  if (major < 24) throw new Error(`The executable embeds the Node that builds it; this is Node ${process.version}, and ${name} needs Node 24 (see .nvmrc).`);
+  if (major < 24)
+    throw new Error(
+      `The executable embeds the Node that builds it; this is Node ${process.version}, and ${name} needs Node 24 (see .nvmrc).`,
+    );
   const started = Date.now();
   const executable = join(outDir, name);
   refuseForeignOutDir(outDir, name);
@@ -275,7 +308,9 @@ export async function buildSingleExecutable({ entry, name, outDir, quiet = false
     const besideBinary = copyBesideBinary(packageFolders, join(outDir, 'lib'));
     await makeExecutable(mainScript, executable, workDir, strip);
     if (!quiet) {
-      console.log(`Built ${relative(process.cwd(), executable)} (Node ${process.version}) in ${((Date.now() - started) / 1000).toFixed(1)} s; beside it in lib/: ${besideBinary.join(', ')}.`);
+      console.log(
+        `Built ${relative(process.cwd(), executable)} (Node ${process.version}) in ${((Date.now() - started) / 1000).toFixed(1)} s; beside it in lib/: ${besideBinary.join(', ')}.`,
+      );
     }
     return { executable, besideBinary, bundled };
   } finally {

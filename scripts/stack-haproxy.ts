@@ -27,11 +27,36 @@ export const METRICS_DENY_RULES = [
  * goes between single quotes in the configuration.
  */
 export const LOAD_BALANCER_ERRORS: ReadonlyArray<{ status: number; code: string; message: string }> = [
-  { status: 400, code: 'PATH_NOT_NORMALIZED', message: 'The path has a dot segment, an empty segment, a backslash or an encoded percent sign: send it in normal form.' },
-  { status: 404, code: 'ROUTE_NOT_FOUND', message: 'The service has no operation at this path for this method: check the path and the method against the service interface (docs/service-api.md).' },
-  { status: 502, code: 'BAD_GATEWAY', message: 'The load balancer got no valid answer from the instance it sent the request to. Retry shortly; a change sent with this request may or may not have been applied, so read before repeating one that is not idempotent.' },
-  { status: 503, code: 'NO_INSTANCE_AVAILABLE', message: 'No instance of the service is running behind the load balancer. Retry shortly; nothing was sent to the service.' },
-  { status: 504, code: 'GATEWAY_TIMEOUT', message: 'The instance did not answer in time. Retry shortly; a change sent with this request may or may not have been applied, so read before repeating one that is not idempotent.' },
+  {
+    status: 400,
+    code: 'PATH_NOT_NORMALIZED',
+    message:
+      'The path has a dot segment, an empty segment, a backslash or an encoded percent sign: send it in normal form.',
+  },
+  {
+    status: 404,
+    code: 'ROUTE_NOT_FOUND',
+    message:
+      'The service has no operation at this path for this method: check the path and the method against the service interface (docs/service-api.md).',
+  },
+  {
+    status: 502,
+    code: 'BAD_GATEWAY',
+    message:
+      'The load balancer got no valid answer from the instance it sent the request to. Retry shortly; a change sent with this request may or may not have been applied, so read before repeating one that is not idempotent.',
+  },
+  {
+    status: 503,
+    code: 'NO_INSTANCE_AVAILABLE',
+    message:
+      'No instance of the service is running behind the load balancer. Retry shortly; nothing was sent to the service.',
+  },
+  {
+    status: 504,
+    code: 'GATEWAY_TIMEOUT',
+    message:
+      'The instance did not answer in time. Retry shortly; a change sent with this request may or may not have been applied, so read before repeating one that is not idempotent.',
+  },
 ];
 
 export function envelopeOf(code: string, message: string): string {
@@ -65,7 +90,10 @@ export function haproxyConfig(port: number, instances: readonly BalancedInstance
     '  timeout check 2s',
     '  option redispatch',
     '  retries 3',
-    ...LOAD_BALANCER_ERRORS.map(({ status, code, message }) => `  http-error status ${status} content-type application/json string '${envelopeOf(code, message)}'`),
+    ...LOAD_BALANCER_ERRORS.map(
+      ({ status, code, message }) =>
+        `  http-error status ${status} content-type application/json string '${envelopeOf(code, message)}'`,
+    ),
     '',
     'frontend provisioner',
     `  bind 127.0.0.1:${port}`,

@@ -21,8 +21,13 @@ export function ownedByMe(path: string): boolean {
 
 export function listedRunDirs(file = registryFile()): string[] {
   if (!existsSync(file)) return [];
-  if (!ownedByMe(file)) throw new Error(`${file} is not yours alone (another user could write it): remove it, or set PROVISIONER_STACK_REGISTRY to a file of yours.`);
-  return readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('/'));
+  if (!ownedByMe(file))
+    throw new Error(
+      `${file} is not yours alone (another user could write it): remove it, or set PROVISIONER_STACK_REGISTRY to a file of yours.`,
+    );
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('/'));
 }
 
 function writeList(dirs: readonly string[], file: string): void {
@@ -39,5 +44,9 @@ export function listRunDir(runDir: string, file = registryFile()): void {
 
 export function unlistRunDir(runDir: string, file = registryFile()): void {
   const dirs = listedRunDirs(file);
-  if (dirs.includes(runDir)) writeList(dirs.filter((dir) => dir !== runDir), file);
+  if (dirs.includes(runDir))
+    writeList(
+      dirs.filter((dir) => dir !== runDir),
+      file,
+    );
 }

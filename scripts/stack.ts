@@ -10,7 +10,20 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, rmdirSync, writeFileSync, chownSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+  chownSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -131,14 +144,22 @@ function run(command: string, args: string[], what: string, env?: NodeJS.Process
 }
 
 /** The service's operator CLI through tsx, as `npm run server` runs it. */
-const serviceCommand = (args: string[]): [string, string[]] => [process.execPath, ['--import', 'tsx', SERVICE_CLI, ...args]];
+const serviceCommand = (args: string[]): [string, string[]] => [
+  process.execPath,
+  ['--import', 'tsx', SERVICE_CLI, ...args],
+];
 
 /** The environment the service's processes get: the connection string in it, never on their command line. */
-const serviceEnv = (databaseUrl: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, DATABASE_URL: databaseUrl });
+const serviceEnv = (databaseUrl: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  ...env,
+  DATABASE_URL: databaseUrl,
+});
 
 /** Commands run as the cluster's owner: initdb and the server refuse to run as root. */
 function asOwner(user: string, command: string, args: string[]): [string, string[]] {
-  return process.getuid?.() === 0 && user !== 'root' ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
+  return process.getuid?.() === 0 && user !== 'root'
+    ? ['runuser', ['-u', user, '--', command, ...args]]
+    : [command, args];
 }
 
 /**
@@ -154,7 +175,8 @@ export async function startPostgres(runDir: string): Promise<{ postgres: StackPo
   const user = root ? 'postgres' : userInfo().username;
   let ownerUid = -1;
   if (root) {
-    if (spawnSync('id', ['postgres']).status !== 0) run('useradd', ['--system', '--no-create-home', 'postgres'], 'creating the postgres user');
+    if (spawnSync('id', ['postgres']).status !== 0)
+      run('useradd', ['--system', '--no-create-home', 'postgres'], 'creating the postgres user');
     ownerUid = Number(run('id', ['-u', 'postgres'], 'id').trim());
     chownSync(dir, ownerUid, -1);
     // The owner passes through the run directory to its own (whatever the umask made it), and lists nothing there.
@@ -163,13 +185,29 @@ export async function startPostgres(runDir: string): Promise<{ postgres: StackPo
   const password = randomBytes(32).toString('base64url');
   const passwordFile = join(runDir, 'database-password');
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
-  const postgres: StackPostgres = { dataDir: join(dir, 'data'), port: await freePort(), user, log: join(dir, 'postgres.log'), passwordFile };
+  const postgres: StackPostgres = {
+    dataDir: join(dir, 'data'),
+    port: await freePort(),
+    user,
+    log: join(dir, 'postgres.log'),
+    passwordFile,
+  };
   // initdb reads the superuser's password from a file of the cluster's owner, removed once read.
   const initdbPasswordFile = join(dir, 'initdb-password');
   writeFileSync(initdbPasswordFile, `${password}\n`, { mode: 0o600 });
   if (root) chownSync(initdbPasswordFile, ownerUid, -1);
   try {
-    run(...asOwner(user, join(PG_BIN, 'initdb'), ['-D', postgres.dataDir, '-U', user, '--auth=scram-sha-256', `--pwfile=${initdbPasswordFile}`]), 'initdb');
+    run(
+      ...asOwner(user, join(PG_BIN, 'initdb'), [
+        '-D',
+        postgres.dataDir,
+        '-U',
+        user,
+        '--auth=scram-sha-256',
+        `--pwfile=${initdbPasswordFile}`,
+      ]),
+      'initdb',
+    );
   } finally {
     rmSync(initdbPasswordFile, { force: true });
   }
@@ -181,7 +219,8 @@ export async function startPostgres(runDir: string): Promise<{ postgres: StackPo
 export function pgCtlCommand(postgres: StackPostgres, action: 'start' | 'stop' | 'restart'): [string, string[]] {
   const dir = join(postgres.dataDir, '..');
   const args = ['-D', postgres.dataDir, '-l', postgres.log, '-w', action];
-  if (action !== 'stop') args.splice(2, 0, '-o', `-p ${postgres.port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`);
+  if (action !== 'stop')
+    args.splice(2, 0, '-o', `-p ${postgres.port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`);
   if (action !== 'start') args.splice(args.length - 1, 0, '-m', 'fast');
   return asOwner(postgres.user, join(PG_BIN, 'pg_ctl'), args);
 }
@@ -194,12 +233,22 @@ function pgCtl(postgres: StackPostgres, action: 'start' | 'stop'): void {
  * One instance: `serve` in its own process group, so that it outlives `up` and can be killed alone.
  * Its log is its stderr, pino's lines only; stdout says no more than the address it listens on.
  */
-export async function startInstance(runDir: string, name: string, databaseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<StackInstance> {
+export async function startInstance(
+  runDir: string,
+  name: string,
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StackInstance> {
   const port = await freePort();
   const log = join(runDir, `${name}.log`);
   const fd = openSync(log, 'a');
   const [command, args] = serviceCommand(['serve', '--host', '127.0.0.1', '--port', String(port)]);
-  const child = spawn(command, args, { cwd: ROOT, env: serviceEnv(databaseUrl, env), detached: true, stdio: ['ignore', 'ignore', fd] });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: serviceEnv(databaseUrl, env),
+    detached: true,
+    stdio: ['ignore', 'ignore', fd],
+  });
   closeSync(fd);
   child.unref();
   if (child.pid === undefined) throw new Error(`Cannot start ${name}.`);
@@ -223,8 +272,13 @@ export async function up(options: StackOptions): Promise<StackState> {
   const log = options.log ?? (() => {});
   const runDir = resolve(options.runDir);
   const running = readState(runDir);
-  if (running && [running.haproxy?.pid, ...running.instances.map((i) => i.pid)].some((pid) => pid !== undefined && isAlive(pid))) {
-    throw new Error(`A stack is already up at ${running.url} (run directory ${runDir}): npm run stack -- down --run-dir ${runDir} first.`);
+  if (
+    running &&
+    [running.haproxy?.pid, ...running.instances.map((i) => i.pid)].some((pid) => pid !== undefined && isAlive(pid))
+  ) {
+    throw new Error(
+      `A stack is already up at ${running.url} (run directory ${runDir}): npm run stack -- down --run-dir ${runDir} first.`,
+    );
   }
   // What a stack that ended badly left (its PostgreSQL may still run) goes first; earlier logs
   // stay, and the instances append to them.
@@ -259,7 +313,8 @@ export async function up(options: StackOptions): Promise<StackState> {
     // Once, before any instance: the instances would also migrate (one at a time, under the lock).
     log('migrating');
     run(...serviceCommand(['migrate']), 'migrate', serviceEnv(databaseUrl, env));
-    if (options.seedDemo) state.adminKey = run(...serviceCommand(['seed-demo']), 'seed-demo', serviceEnv(databaseUrl, env)).trim();
+    if (options.seedDemo)
+      state.adminKey = run(...serviceCommand(['seed-demo']), 'seed-demo', serviceEnv(databaseUrl, env)).trim();
     for (let i = 1; i <= options.instances; i++) {
       state.instances.push(await startInstance(runDir, `instance-${i}`, databaseUrl, env));
       save();
@@ -308,13 +363,15 @@ function removeAllButLogs(runDir: string): void {
   if (!existsSync(runDir)) return;
   const postgresLog = join(runDir, 'postgres', 'postgres.log');
   if (existsSync(postgresLog)) copyFileSync(postgresLog, join(runDir, 'postgres.log'));
-  for (const name of readdirSync(runDir)) if (!isLog(name)) rmSync(join(runDir, name), { recursive: true, force: true });
+  for (const name of readdirSync(runDir))
+    if (!isLog(name)) rmSync(join(runDir, name), { recursive: true, force: true });
 }
 
 /** The logs a stack writes (by their names: the directory may be anyone's), and the run directory when nothing else is left in it. */
 function removeLogs(runDir: string): void {
   if (!existsSync(runDir)) return;
-  for (const name of readdirSync(runDir)) if (/^(instance-\d+|haproxy|postgres)\.log$/.test(name)) rmSync(join(runDir, name), { force: true });
+  for (const name of readdirSync(runDir))
+    if (/^(instance-\d+|haproxy|postgres)\.log$/.test(name)) rmSync(join(runDir, name), { force: true });
   if (readdirSync(runDir).length === 0) rmdirSync(runDir);
 }
 
@@ -327,7 +384,9 @@ export async function down(runDir: string, options: { removeLogs?: boolean } = {
   runDir = resolve(runDir);
   const state = readState(runDir) as Partial<StackState> | undefined;
   if (state) {
-    const pids = [state.haproxy?.pid, ...(state.instances ?? []).map((instance) => instance.pid)].filter((pid): pid is number => pid !== undefined);
+    const pids = [state.haproxy?.pid, ...(state.instances ?? []).map((instance) => instance.pid)].filter(
+      (pid): pid is number => pid !== undefined,
+    );
     await Promise.all(pids.map(stopProcess));
     if (state.postgres && existsSync(join(state.postgres.dataDir, 'postmaster.pid'))) pgCtl(state.postgres, 'stop');
     removeAllButLogs(runDir);
@@ -369,13 +428,23 @@ Commands:
 async function stopStack(runDirOption: string | undefined, removeLogsToo: boolean): Promise<number> {
   const candidates = runDirOption ? [resolve(runDirOption)] : stacksUp();
   if (candidates.length > 1) {
-    process.stderr.write(`${candidates.length} stacks are up; say which to stop:\n${candidates.map((dir) => `  npm run stack -- down --run-dir ${dir}\n`).join('')}`);
+    process.stderr.write(
+      `${candidates.length} stacks are up; say which to stop:\n${candidates.map((dir) => `  npm run stack -- down --run-dir ${dir}\n`).join('')}`,
+    );
     return 2;
   }
   const runDir = candidates[0] ?? resolve(defaultRunDir());
   const stopped = await down(runDir, { removeLogs: removeLogsToo });
-  const logs = removeLogsToo ? '' : existsSync(runDir) ? `; its logs are in ${runDir} (--remove-logs removes them)` : '';
-  process.stderr.write(stopped ? `stopped the stack in ${runDir}${logs}\n` : `no stack is up (looked in ${runDir}${runDirOption ? '' : ' and the run directories up listed'})\n`);
+  const logs = removeLogsToo
+    ? ''
+    : existsSync(runDir)
+      ? `; its logs are in ${runDir} (--remove-logs removes them)`
+      : '';
+  process.stderr.write(
+    stopped
+      ? `stopped the stack in ${runDir}${logs}\n`
+      : `no stack is up (looked in ${runDir}${runDirOption ? '' : ' and the run directories up listed'})\n`,
+  );
   return 0;
 }
 
@@ -409,8 +478,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const instances = Number(values.instances);
   const port = Number(values.port);
-  if (!Number.isInteger(instances) || instances < 1 || instances > 16) throw new Error('--instances must be a whole number from 1 to 16.');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a port number (0 picks a free one).');
+  if (!Number.isInteger(instances) || instances < 1 || instances > 16)
+    throw new Error('--instances must be a whole number from 1 to 16.');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error('--port must be a port number (0 picks a free one).');
   const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
   const state = await up({
     instances,
@@ -420,8 +491,11 @@ async function main(argv: string[]): Promise<number> {
     ...(databaseUrl ? { databaseUrl } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  const downCommand = runDir === resolve(defaultRunDir()) ? 'npm run stack -- down' : `npm run stack -- down --run-dir ${runDir}`;
-  process.stderr.write(`${instances} instances behind HAProxy; logs and configuration in ${runDir}; stop with: ${downCommand}\n`);
+  const downCommand =
+    runDir === resolve(defaultRunDir()) ? 'npm run stack -- down' : `npm run stack -- down --run-dir ${runDir}`;
+  process.stderr.write(
+    `${instances} instances behind HAProxy; logs and configuration in ${runDir}; stop with: ${downCommand}\n`,
+  );
   if (state.adminKey) process.stderr.write(`organization demo, Admin key: ${state.adminKey}\n`);
   process.stdout.write(`${state.url}\n`);
   return 0;

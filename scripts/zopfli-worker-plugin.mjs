@@ -33,7 +33,8 @@ export const zopfliWorkerInline = {
         metafile: true,
       });
       const script = worker.outputFiles[0].text;
-      if (/\brequire\(\s*["']@gfx\/zopfli/.test(script)) throw new Error('the zopfli worker bundle still requires @gfx/zopfli at run time');
+      if (/\brequire\(\s*["']@gfx\/zopfli/.test(script))
+        throw new Error('the zopfli worker bundle still requires @gfx/zopfli at run time');
       return {
         contents: `export function zopfliWorkerScript(): string {\n  return ${JSON.stringify(script)};\n}\n`,
         loader: 'ts',

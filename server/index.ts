@@ -10,7 +10,15 @@
 export { startService, createContext, type StartServiceOptions, type RunningService } from './service';
 export { openDatabase, DEFAULT_DATA_DIR } from './db/open';
 export type { Database, DatabaseOptions, Queryable } from './db/database';
-export { seedDemo, demoSerialNumbers, demoManufacturingRecords, DEMO_ORG_ID, DEMO_ADMIN_KEY_NAME, DEMO_FIRMWARE_VERSIONS, type DemoSeed } from './seed/demo';
+export {
+  seedDemo,
+  demoSerialNumbers,
+  demoManufacturingRecords,
+  DEMO_ORG_ID,
+  DEMO_ADMIN_KEY_NAME,
+  DEMO_FIRMWARE_VERSIONS,
+  type DemoSeed,
+} from './seed/demo';
 export { createOrganization, getOrganization } from './store/organizations';
 export { issueApiKey } from './store/api-keys';
 export { upsertManufacturingRecords, type ManufacturingRecord } from './store/manufacturing';

@@ -5,7 +5,10 @@ import { createOrganization } from './store/organizations';
 import { loadServiceSecrets } from './store/secrets';
 
 /** Issues a key (what `key create` does), for tests and the app's local workspace. */
-export async function issueKey(db: Database, input: { orgId: string; name: string; role: ApiKeyRole }): Promise<string> {
+export async function issueKey(
+  db: Database,
+  input: { orgId: string; name: string; role: ApiKeyRole },
+): Promise<string> {
   const secrets = await loadServiceSecrets(db);
   const issued = await issueApiKey(db, secrets.box, input);
   if (issued === 'name-taken') throw new Error(`Organization ${input.orgId} already has a key named ${input.name}.`);

@@ -76,7 +76,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   // The database's warnings go to the service's log once there is one (pino's lines only).
   let logWarning: DatabaseWarn | undefined;
   const warnBeforeLog = warnOn(options.logStream ?? process.stderr);
-  const db = options.db ?? (await openDatabase({ ...options, warn: (fields, message) => (logWarning ?? warnBeforeLog)(fields, message) }));
+  const db =
+    options.db ??
+    (await openDatabase({ ...options, warn: (fields, message) => (logWarning ?? warnBeforeLog)(fields, message) }));
   let feed: { stop(): Promise<void> } | null = null;
   try {
     const ctx = await createContext(db);

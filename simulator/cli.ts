@@ -1,7 +1,18 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEVICE_TYPES, type DeviceType } from '../domain/device-types';
-import { fraction, integer, nonNegativeNumber, paramDrift, positiveNumber, protocol, repeated, sharedOptions, stall, type CliFlags } from './cli/flags';
+import {
+  fraction,
+  integer,
+  nonNegativeNumber,
+  paramDrift,
+  positiveNumber,
+  protocol,
+  repeated,
+  sharedOptions,
+  stall,
+  type CliFlags,
+} from './cli/flags';
 import { serveSimulatedBle, type BleBridge } from './ble/bridge-server';
 import { readFleetFile } from './cli/fleet-file';
 import { loadPublicKey } from './cli/public-key';
@@ -28,11 +39,25 @@ function buildProgram(): Command {
     .option('--firmware-version <version>', 'version the device runs at first start', undefined)
     .option('--link <link>', 'pty | udp:HOST:PORT | ble', 'pty')
     .option('--fleet <file>', 'JSON file listing several devices (instead of --type/--serial)')
-    .option('--shift <file>', 'JSON file of a shift at a station: devices and a timed plan of plugging them in and out (simulator/shift-plan.ts); one JSON line per step')
-    .option('--state-dir <dir>', 'root of the devices\' state directories (each device in <dir>/<serial>)')
-    .option('--public-key <file>', 'the service\'s root key (PEM): it certifies the organization keys that sign configuration files')
-    .option('--release-key-pub <file>', 'a firmware release public key (PEM) the devices trust; repeat for several', repeated, [])
-    .option('--service-url <url>', 'fetch the root key (GET <url>/v1/config-file-signing-key) and the release keys (GET <url>/v1/firmware-release-keys)')
+    .option(
+      '--shift <file>',
+      'JSON file of a shift at a station: devices and a timed plan of plugging them in and out (simulator/shift-plan.ts); one JSON line per step',
+    )
+    .option('--state-dir <dir>', "root of the devices' state directories (each device in <dir>/<serial>)")
+    .option(
+      '--public-key <file>',
+      "the service's root key (PEM): it certifies the organization keys that sign configuration files",
+    )
+    .option(
+      '--release-key-pub <file>',
+      'a firmware release public key (PEM) the devices trust; repeat for several',
+      repeated,
+      [],
+    )
+    .option(
+      '--service-url <url>',
+      'fetch the root key (GET <url>/v1/config-file-signing-key) and the release keys (GET <url>/v1/firmware-release-keys)',
+    )
     .option('--baud <rate>', 'serial wire model: baud rate (baud/10 bytes per second)', integer)
     .option('--ble-mtu <mtu>', 'largest ATT MTU the peripheral accepts', integer)
     .option('--ble-interval <ms>', 'BLE connection interval, milliseconds', positiveNumber)
@@ -45,24 +70,49 @@ function buildProgram(): Command {
     .option('--reboot-ms <ms>', 'how long a reboot takes', integer)
     .option('--apply-ms <ms>', 'how long installing an image takes', integer)
     .option('--drop <fraction>', 'fault: drop this fraction of frames (both directions)', fraction)
-    .option('--corrupt <fraction>', 'fault: flip a byte in this fraction of frames so the CRC fails (--protocol vendor on a pty: no CRC, the damaged message reaches CoAP; UDP: the datagram is lost)', fraction)
-    .option('--pull-at <offset>', 'fault: pull the cable when the firmware upload reaches this byte offset (vendor devices: an fs upload or the EPC firmware body)', integer)
+    .option(
+      '--corrupt <fraction>',
+      'fault: flip a byte in this fraction of frames so the CRC fails (--protocol vendor on a pty: no CRC, the damaged message reaches CoAP; UDP: the datagram is lost)',
+      fraction,
+    )
+    .option(
+      '--pull-at <offset>',
+      'fault: pull the cable when the firmware upload reaches this byte offset (vendor devices: an fs upload or the EPC firmware body)',
+      integer,
+    )
     .option('--replug-after <ms>', 'fault: how long the cable stays out after --pull-at (default 1000)', integer)
     .option('--stall <ms@offset>', 'fault: stop for MS milliseconds when the firmware upload reaches OFFSET', stall)
     .option('--power-cycle-during-apply', 'fault: cut the power while the image is being applied (once)')
-    .option('--fault-param-drift <key[=value]>', 'fault: store this running parameter differently from the applied file, keeping its syncId (GET /params shows it), e.g. safety.timeout=1024; on a vendor device KEY is the cfg/… path it runs differently (its GET answers the drifted value), e.g. cfg/sf/smcu/global/timeoutMs=1024 or cfg/setup/radioChannel', paramDrift)
+    .option(
+      '--fault-param-drift <key[=value]>',
+      'fault: store this running parameter differently from the applied file, keeping its syncId (GET /params shows it), e.g. safety.timeout=1024; on a vendor device KEY is the cfg/… path it runs differently (its GET answers the drifted value), e.g. cfg/sf/smcu/global/timeoutMs=1024 or cfg/setup/radioChannel',
+      paramDrift,
+    )
     .option('--seed <n>', 'seed of the fault decisions (default 1)', integer)
-    .option('--press-estop-after-ms <ms>', "the function test's technician: press the E-stop this long after a host starts observing /safety", integer)
-    .option('--press-estop <socket>', "press the E-stop of a running simulated device through its control socket (its JSON line's controlSocket), then exit");
+    .option(
+      '--press-estop-after-ms <ms>',
+      "the function test's technician: press the E-stop this long after a host starts observing /safety",
+      integer,
+    )
+    .option(
+      '--press-estop <socket>',
+      "press the E-stop of a running simulated device through its control socket (its JSON line's controlSocket), then exit",
+    );
 }
 
 async function devicesFrom(flags: CliFlags): Promise<Pick<FleetSpec, 'defaults' | 'devices'>> {
   if (flags.fleet !== undefined) {
-    if (flags.type !== undefined || flags.serial !== undefined) throw new Error('Give either --fleet or --type and --serial, not both.');
+    if (flags.type !== undefined || flags.serial !== undefined)
+      throw new Error('Give either --fleet or --type and --serial, not both.');
     return readFleetFile(flags.fleet);
   }
-  if (flags.type === undefined || flags.serial === undefined) throw new Error('Give --type and --serial (or --fleet FILE.json).');
-  const device: FleetDeviceSpec = { deviceType: flags.type as DeviceType, serialNumber: flags.serial, link: flags.link };
+  if (flags.type === undefined || flags.serial === undefined)
+    throw new Error('Give --type and --serial (or --fleet FILE.json).');
+  const device: FleetDeviceSpec = {
+    deviceType: flags.type as DeviceType,
+    serialNumber: flags.serial,
+    link: flags.link,
+  };
   return { devices: [device] };
 }
 
@@ -89,7 +139,9 @@ async function main(argv: string[]): Promise<void> {
     const { defaults, devices } = await devicesFrom(flags);
     const shared = { ...sharedOptions(flags), ...(releaseKeysPem.length > 0 ? { releaseKeysPem } : {}) };
     if ((shared.releaseKeysPem ?? defaults?.releaseKeysPem ?? []).length === 0) {
-      console.error('simulator: no firmware release keys (--release-key-pub or --service-url): the devices refuse every firmware image');
+      console.error(
+        'simulator: no firmware release keys (--release-key-pub or --service-url): the devices refuse every firmware image',
+      );
     }
     fleet = await startFleet({
       stateDir: flags.stateDir ?? join(simulatorDir(), 'state'),
@@ -149,8 +201,18 @@ async function actOutShift(flags: CliFlags, file: string): Promise<void> {
     const releaseKeysPem = await loadReleaseKeys({ files: flags.releaseKeyPub ?? [], serviceUrl: flags.serviceUrl });
     const shared = { ...sharedOptions(flags), ...(releaseKeysPem.length > 0 ? { releaseKeysPem } : {}) };
     shift = runShift(
-      { ...plan, stateDir: flags.stateDir ?? join(simulatorDir(), 'state'), publicKeyPem, defaults: { ...plan.defaults, ...shared, faults: { ...plan.defaults?.faults, ...shared.faults } } },
-      { onStep: (step) => process.stdout.write(`${JSON.stringify({ shift: step.action, id: step.id, at: step.at, ...step.device.descriptor })}\n`) },
+      {
+        ...plan,
+        stateDir: flags.stateDir ?? join(simulatorDir(), 'state'),
+        publicKeyPem,
+        defaults: { ...plan.defaults, ...shared, faults: { ...plan.defaults?.faults, ...shared.faults } },
+      },
+      {
+        onStep: (step) =>
+          process.stdout.write(
+            `${JSON.stringify({ shift: step.action, id: step.id, at: step.at, ...step.device.descriptor })}\n`,
+          ),
+      },
     );
     await shift.finished;
     process.stdout.write(`${JSON.stringify({ shift: 'plan-done' })}\n`);

@@ -131,6 +131,7 @@ export function parseStall(text: string): { ms: number; atOffset: number } {
 
 export function parseFraction(text: string, flag: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || value < 0 || value > 1) throw new Error(`${flag} wants a fraction between 0 and 1, not "${text}"`);
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new Error(`${flag} wants a fraction between 0 and 1, not "${text}"`);
   return value;
 }

@@ -86,7 +86,9 @@ export interface SimulatedDeviceOptions {
   controlSocketPath?: string;
 }
 
-export type ResolvedDeviceOptions = Required<Omit<SimulatedDeviceOptions, 'ble' | 'udp' | 'faults' | 'ptyPath' | 'pressEstopAfterMs'>> & {
+export type ResolvedDeviceOptions = Required<
+  Omit<SimulatedDeviceOptions, 'ble' | 'udp' | 'faults' | 'ptyPath' | 'pressEstopAfterMs'>
+> & {
   pressEstopAfterMs: number | undefined;
   ble: Required<BleOptions>;
   udp: { bytesPerSecond: number; latencyMs: number };
@@ -106,10 +108,13 @@ export const DEFAULT_DEVICE_CODINGS: readonly AdvertisedCoding[] = [
 const MODELS: Record<DeviceType, string> = { SRCP: 'SRCP-R2', WESP: 'WESP-W1', EPC: 'EPC-E4', NSCP: 'NSCP-N2' };
 
 export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceOptions {
-  if (!DEVICE_TYPES.includes(options.deviceType)) throw new Error(`Unknown device type ${options.deviceType}; use one of ${DEVICE_TYPES.join(', ')}.`);
-  if (!/^[A-Za-z0-9_-]{1,32}$/.test(options.serialNumber)) throw new Error(`Serial number "${options.serialNumber}" must be 1 to 32 letters, digits, - or _.`);
+  if (!DEVICE_TYPES.includes(options.deviceType))
+    throw new Error(`Unknown device type ${options.deviceType}; use one of ${DEVICE_TYPES.join(', ')}.`);
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(options.serialNumber))
+    throw new Error(`Serial number "${options.serialNumber}" must be 1 to 32 letters, digits, - or _.`);
   const maxBlockSize = options.maxBlockSize ?? MAX_BLOCK_SIZE;
-  if (![16, 32, 64, 128, 256, 512, 1024].includes(maxBlockSize)) throw new Error(`maxBlockSize must be a power of two from 16 to 1024, not ${maxBlockSize}.`);
+  if (![16, 32, 64, 128, 256, 512, 1024].includes(maxBlockSize))
+    throw new Error(`maxBlockSize must be a power of two from 16 to 1024, not ${maxBlockSize}.`);
   const maxInFlight = options.maxInFlight ?? 4;
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT_LIMIT) {
     throw new Error(`maxInFlight must be 1 to ${MAX_IN_FLIGHT_LIMIT}, not ${maxInFlight}.`);
@@ -119,8 +124,10 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     throw new Error(`qBlock1MaxPayloads must be 1 to 4096, not ${qBlock1MaxPayloads}.`);
   }
   const ble = { mtu: 247, connectionIntervalMs: 15, packetsPerInterval: 4, ...options.ble };
-  if (!Number.isInteger(ble.mtu) || ble.mtu < 23 || ble.mtu > 517) throw new Error(`The BLE MTU must be 23 to 517, not ${ble.mtu}.`);
-  if (!(ble.connectionIntervalMs > 0) || !(ble.packetsPerInterval >= 1)) throw new Error('The BLE connection interval and packets per interval must be positive.');
+  if (!Number.isInteger(ble.mtu) || ble.mtu < 23 || ble.mtu > 517)
+    throw new Error(`The BLE MTU must be 23 to 517, not ${ble.mtu}.`);
+  if (!(ble.connectionIntervalMs > 0) || !(ble.packetsPerInterval >= 1))
+    throw new Error('The BLE connection interval and packets per interval must be positive.');
   const baudRate = options.baudRate ?? SERIAL_DEFAULT_BAUD_RATE;
   if (!(baudRate > 0)) throw new Error(`The baud rate must be positive, not ${baudRate}.`);
   const ptyDir = options.ptyDir ?? join(simulatorDir(), 'pty');
@@ -134,7 +141,8 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
     }
   });
   const protocol = options.protocol ?? 'provisioner';
-  if (!DEVICE_PROTOCOLS.includes(protocol)) throw new Error(`Unknown protocol ${String(protocol)}; use one of ${DEVICE_PROTOCOLS.join(', ')}.`);
+  if (!DEVICE_PROTOCOLS.includes(protocol))
+    throw new Error(`Unknown protocol ${String(protocol)}; use one of ${DEVICE_PROTOCOLS.join(', ')}.`);
   if (protocol === 'vendor') checkVendorLink(options.deviceType, options.link);
   return {
     deviceType: options.deviceType,
@@ -172,7 +180,12 @@ export function resolveOptions(options: SimulatedDeviceOptions): ResolvedDeviceO
 
 /** The vendor's devices: the EPC on UDP, the FRC family on USB serial; none has BLE (vendor spec §1). */
 function checkVendorLink(deviceType: DeviceType, link: LinkOption): void {
-  if (link === 'ble') throw new Error('A vendor device has no BLE transport (vendor spec §1.5): use --link pty for an SRCP/NSCP/WESP, --link udp:HOST:PORT for an EPC.');
-  if (deviceType === 'EPC' && link === 'pty') throw new Error("The vendor's EPC speaks CoAP over UDP: use --link udp:127.0.0.1:5683 (or another port).");
-  if (deviceType !== 'EPC' && link !== 'pty') throw new Error(`The vendor's ${deviceType} (FRC family) speaks over USB serial: use --link pty.`);
+  if (link === 'ble')
+    throw new Error(
+      'A vendor device has no BLE transport (vendor spec §1.5): use --link pty for an SRCP/NSCP/WESP, --link udp:HOST:PORT for an EPC.',
+    );
+  if (deviceType === 'EPC' && link === 'pty')
+    throw new Error("The vendor's EPC speaks CoAP over UDP: use --link udp:127.0.0.1:5683 (or another port).");
+  if (deviceType !== 'EPC' && link !== 'pty')
+    throw new Error(`The vendor's ${deviceType} (FRC family) speaks over USB serial: use --link pty.`);
 }

@@ -35,7 +35,10 @@ function ensureOwnPrivateDir(dir: string, source: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const info = lstatSync(dir);
   const fix = `Remove it, or set PROVISIONER_SIMULATOR_DIR to a directory of your own (${source} was used).`;
-  if (info.isSymbolicLink()) throw new Error(`The simulator's directory ${dir} is a symbolic link, which another user may have placed there. ${fix}`);
+  if (info.isSymbolicLink())
+    throw new Error(
+      `The simulator's directory ${dir} is a symbolic link, which another user may have placed there. ${fix}`,
+    );
   if (!info.isDirectory()) throw new Error(`The simulator's directory ${dir} is not a directory. ${fix}`);
   const uid = process.getuid?.();
   if (uid === undefined) return;

@@ -34,7 +34,9 @@ const shiftDeviceSchema = z
 const planStepSchema = z.union([
   z.object({ at: z.number().min(0), plug: idText }).strict(),
   z.object({ at: z.number().min(0), unplug: idText }).strict(),
-  z.object({ unplug: idText, duringFirmwareAt: z.number().int().min(0), for: z.number().int().min(0).default(1000) }).strict(),
+  z
+    .object({ unplug: idText, duringFirmwareAt: z.number().int().min(0), for: z.number().int().min(0).default(1000) })
+    .strict(),
 ]);
 
 const shiftFileSchema = z.object({
@@ -70,19 +72,27 @@ export function parseShiftPlan(json: unknown, where = 'the shift'): ShiftPlan {
   const parsed = shiftFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`${where}: ${issue.path.join('.') || 'the file'}: ${issue.message}. See simulator/shift-plan.ts for the format.`);
+    throw new Error(
+      `${where}: ${issue.path.join('.') || 'the file'}: ${issue.message}. See simulator/shift-plan.ts for the format.`,
+    );
   }
   const devices = parsed.data.devices.map((raw) => ({ ...raw, id: raw.id ?? raw.serialNumber }) as ShiftDeviceSpec);
   const byId = new Map<string, ShiftDeviceSpec>();
   for (const device of devices) {
-    if (byId.has(device.id)) throw new Error(`${where}: two devices have the id "${device.id}"; give a repeated serial number's devices distinct ids.`);
+    if (byId.has(device.id))
+      throw new Error(
+        `${where}: two devices have the id "${device.id}"; give a repeated serial number's devices distinct ids.`,
+      );
     byId.set(device.id, device);
   }
   const steps: ShiftStep[] = [];
   for (const [index, step] of parsed.data.plan.entries()) {
     const id = 'plug' in step ? step.plug : step.unplug;
     const device = byId.get(id);
-    if (!device) throw new Error(`${where}: plan step ${index + 1} names "${id}", which is not among the devices (${[...byId.keys()].join(', ')}).`);
+    if (!device)
+      throw new Error(
+        `${where}: plan step ${index + 1} names "${id}", which is not among the devices (${[...byId.keys()].join(', ')}).`,
+      );
     if ('duringFirmwareAt' in step) {
       // The device pulls its own cable at that offset of the transfer, whenever the transfer comes.
       device.faults = { ...device.faults, pullAt: step.duringFirmwareAt, replugAfterMs: step.for };
@@ -93,7 +103,8 @@ export function parseShiftPlan(json: unknown, where = 'the shift'): ShiftPlan {
   steps.sort((a, b) => a.at - b.at);
   const plugged = new Set<string>();
   for (const step of steps) {
-    if (step.action === 'unplug' && !plugged.has(step.id)) throw new Error(`${where}: "${step.id}" is unplugged at ${step.at} ms before it was ever plugged in.`);
+    if (step.action === 'unplug' && !plugged.has(step.id))
+      throw new Error(`${where}: "${step.id}" is unplugged at ${step.at} ms before it was ever plugged in.`);
     plugged.add(step.id);
   }
   return { defaults: parsed.data.defaults as FleetSpec['defaults'], devices, steps };
@@ -118,7 +129,10 @@ export interface ShiftRun {
  * Acts the plan out from now on. Steps run in order of their time; a step whose time has passed
  * (a slow start) runs at once, so the order always holds.
  */
-export function runShift(spec: Pick<FleetSpec, 'stateDir' | 'publicKeyPem'> & ShiftPlan, options: { onStep?: (report: ShiftStepReport) => void } = {}): ShiftRun {
+export function runShift(
+  spec: Pick<FleetSpec, 'stateDir' | 'publicKeyPem'> & ShiftPlan,
+  options: { onStep?: (report: ShiftStepReport) => void } = {},
+): ShiftRun {
   const devices = new Map<string, SimulatedDevice>();
   const specs = new Map(spec.devices.map((d) => [d.id, d]));
   const started = performance.now();

@@ -25,15 +25,31 @@ describe('the architecture map', () => {
 
   it('lint refuses an import along an arrow that is not drawn', async () => {
     const eslint = new ESLint({ cwd: new URL('.', root).pathname });
-    const lint = async (filePath: string, code: string) => (await eslint.lintText(code, { filePath }))[0]?.messages.map((m) => m.ruleId) ?? [];
+    const lint = async (filePath: string, code: string) =>
+      (await eslint.lintText(code, { filePath }))[0]?.messages.map((m) => m.ruleId) ?? [];
     // The simulator must not use the host's CoAP engine, nor domain/ the service.
-    expect(await lint('simulator/probe.ts', "import { CoapEngine } from '../main/devices/coap/engine';\nexport const e = CoapEngine;\n")).toContain('boundaries/dependencies');
-    expect(await lint('domain/probe.ts', "import { startService } from '../server';\nexport const s = startService;\n")).toContain('boundaries/dependencies');
+    expect(
+      await lint(
+        'simulator/probe.ts',
+        "import { CoapEngine } from '../main/devices/coap/engine';\nexport const e = CoapEngine;\n",
+      ),
+    ).toContain('boundaries/dependencies');
+    expect(
+      await lint('domain/probe.ts', "import { startService } from '../server';\nexport const s = startService;\n"),
+    ).toContain('boundaries/dependencies');
     // A re-export and a dynamic import() are imports too: neither opens a way around the map.
-    expect(await lint('simulator/probe.ts', "export { CoapEngine } from '../main/devices/coap/engine';\n")).toContain('boundaries/dependencies');
-    expect(await lint('simulator/probe.ts', "export * from '../main/devices/coap/engine';\n")).toContain('boundaries/dependencies');
-    expect(await lint('domain/probe.ts', "export const load = () => import('../server');\n")).toContain('boundaries/dependencies');
+    expect(await lint('simulator/probe.ts', "export { CoapEngine } from '../main/devices/coap/engine';\n")).toContain(
+      'boundaries/dependencies',
+    );
+    expect(await lint('simulator/probe.ts', "export * from '../main/devices/coap/engine';\n")).toContain(
+      'boundaries/dependencies',
+    );
+    expect(await lint('domain/probe.ts', "export const load = () => import('../server');\n")).toContain(
+      'boundaries/dependencies',
+    );
     // Along an arrow it is fine.
-    expect(await lint('simulator/probe.ts', "import { CODE } from '../protocol/coap';\nexport const c = CODE;\n")).not.toContain('boundaries/dependencies');
+    expect(
+      await lint('simulator/probe.ts', "import { CODE } from '../protocol/coap';\nexport const c = CODE;\n"),
+    ).not.toContain('boundaries/dependencies');
   });
 });

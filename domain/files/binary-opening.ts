@@ -15,5 +15,7 @@ export function writeOpening(target: Uint8Array, opening: BinaryOpening): void {
 
 /** Whether `bytes` open with this format's magic and layout version. */
 export function opensWith(bytes: Uint8Array, opening: BinaryOpening): boolean {
-  return bytes.length >= 5 && String.fromCharCode(...bytes.subarray(0, 4)) === opening.magic && bytes[4] === opening.version;
+  return (
+    bytes.length >= 5 && String.fromCharCode(...bytes.subarray(0, 4)) === opening.magic && bytes[4] === opening.version
+  );
 }

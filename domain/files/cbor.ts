@@ -51,7 +51,11 @@ export function isCborMap(value: unknown): value is Record<string, unknown> {
  * Decodes bytes that must hold one CBOR map, the first step of reading each of our CBOR files.
  * `bad` throws the caller's own error, so each file names itself in what it says is wrong.
  */
-export function decodeCborMap(encoded: Uint8Array, what: string, bad: (problem: string) => never): Record<string, unknown> {
+export function decodeCborMap(
+  encoded: Uint8Array,
+  what: string,
+  bad: (problem: string) => never,
+): Record<string, unknown> {
   let value: unknown;
   try {
     value = decodeCbor(encoded);
@@ -129,7 +133,8 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
 
   do {
     const at = offset;
-    if (offset >= bytes.length) fail(at, open.length === 0 ? 'there is no value' : 'the data ends inside an array or map');
+    if (offset >= bytes.length)
+      fail(at, open.length === 0 ? 'there is no value' : 'the data ends inside an array or map');
     const initial = bytes[offset++]!;
     const major = initial >> 5;
     const info = initial & 0x1f;
@@ -142,21 +147,31 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
       completeItem();
       continue;
     }
-    if (isKey && major !== MAJOR_TEXT && major !== MAJOR_UNSIGNED && major !== MAJOR_NEGATIVE) fail(at, 'a map key that is not text or an integer');
+    if (isKey && major !== MAJOR_TEXT && major !== MAJOR_UNSIGNED && major !== MAJOR_NEGATIVE)
+      fail(at, 'a map key that is not text or an integer');
     if (info >= 28 && info <= 30) fail(at, `reserved additional information ${info}`);
     if (info === INDEFINITE) {
       if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
         openContainer(Number.POSITIVE_INFINITY, major === MAJOR_MAP, at);
         continue;
       }
-      fail(at, major === MAJOR_BYTES || major === MAJOR_TEXT ? 'an indefinite-length string' : 'an indefinite length where none is allowed');
+      fail(
+        at,
+        major === MAJOR_BYTES || major === MAJOR_TEXT
+          ? 'an indefinite-length string'
+          : 'an indefinite length where none is allowed',
+      );
     }
     const argument = readArgument(info, at);
     const remaining = bytes.length - offset;
     switch (major) {
       case MAJOR_BYTES:
       case MAJOR_TEXT:
-        if (argument > remaining) fail(at, `a ${major === MAJOR_BYTES ? 'byte' : 'text'} string of ${argument} bytes where ${remaining} remain`);
+        if (argument > remaining)
+          fail(
+            at,
+            `a ${major === MAJOR_BYTES ? 'byte' : 'text'} string of ${argument} bytes where ${remaining} remain`,
+          );
         if (isKey) checkKey(text.decode(bytes.subarray(offset, offset + argument)), at);
         offset += argument;
         completeItem();
@@ -165,7 +180,11 @@ export function checkCborInput(bytes: Uint8Array, maxDepth = CBOR_MAX_DEPTH): vo
       case MAJOR_MAP: {
         // Every item takes at least one byte: more items than bytes left cannot be there.
         const items = major === MAJOR_MAP ? argument * 2 : argument;
-        if (items > remaining) fail(at, `${major === MAJOR_MAP ? 'a map' : 'an array'} of ${argument} entries where ${remaining} bytes remain`);
+        if (items > remaining)
+          fail(
+            at,
+            `${major === MAJOR_MAP ? 'a map' : 'an array'} of ${argument} entries where ${remaining} bytes remain`,
+          );
         if (items === 0) completeItem();
         else openContainer(items, major === MAJOR_MAP, at);
         break;

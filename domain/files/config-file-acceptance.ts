@@ -24,10 +24,16 @@ export interface HeldConfiguration {
 /** 'apply': a newer file, take it. 'unchanged': the very file applied last; taking it again changes nothing. */
 export type ConfigFileDecision = 'apply' | 'unchanged';
 
-export function decideConfigFile(file: Pick<DecodedConfigFile, 'orgId' | 'keyId' | 'sequence' | 'syncId'>, held: HeldConfiguration): ConfigFileDecision {
+export function decideConfigFile(
+  file: Pick<DecodedConfigFile, 'orgId' | 'keyId' | 'sequence' | 'syncId'>,
+  held: HeldConfiguration,
+): ConfigFileDecision {
   const { claim, applied } = held;
   if (claim && (claim.orgId !== file.orgId || claim.keyId !== file.keyId)) {
-    const signer = claim.orgId === file.orgId ? `another key (${file.keyId}) of organization ${file.orgId}` : `organization ${file.orgId}`;
+    const signer =
+      claim.orgId === file.orgId
+        ? `another key (${file.keyId}) of organization ${file.orgId}`
+        : `organization ${file.orgId}`;
     throw new FileFormatError(
       'CONFIG_WRONG_ORGANIZATION',
       `The configuration file is signed by ${signer}; the device belongs to organization ${claim.orgId} and takes only files signed with its key (${claim.keyId}). ` +
@@ -35,7 +41,8 @@ export function decideConfigFile(file: Pick<DecodedConfigFile, 'orgId' | 'keyId'
     );
   }
   if (!applied || file.sequence > applied.sequence) return 'apply';
-  if (file.sequence === applied.sequence && file.syncId.toLowerCase() === applied.syncId.toLowerCase()) return 'unchanged';
+  if (file.sequence === applied.sequence && file.syncId.toLowerCase() === applied.syncId.toLowerCase())
+    return 'unchanged';
   throw new FileFormatError(
     'CONFIG_SUPERSEDED',
     `The configuration file has sequence ${file.sequence}; the device applied a newer one (sequence ${applied.sequence}, syncId ${applied.syncId}). ` +

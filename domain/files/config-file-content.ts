@@ -90,8 +90,10 @@ export function isSequence(value: unknown): value is number {
 
 /** What the service checks before it signs, whatever the layout. */
 export function checkSignable(content: ConfigFileContent, signer: ConfigFileSigner): void {
-  if (content.orgId !== signer.orgId) throw new Error(`A file of organization ${content.orgId} cannot be signed with the key of ${signer.orgId}.`);
-  if (!isSequence(content.sequence)) throw new Error(`A configuration file's sequence is a positive integer, not ${content.sequence}.`);
+  if (content.orgId !== signer.orgId)
+    throw new Error(`A file of organization ${content.orgId} cannot be signed with the key of ${signer.orgId}.`);
+  if (!isSequence(content.sequence))
+    throw new Error(`A configuration file's sequence is a positive integer, not ${content.sequence}.`);
 }
 
 export function badConfigFile(message: string): never {
@@ -99,7 +101,10 @@ export function badConfigFile(message: string): never {
 }
 
 export function checksumMismatch(): FileFormatError {
-  return new FileFormatError('CONFIG_CHECKSUM_MISMATCH', 'The configuration file is damaged: its checksum does not match its settings. Download it again.');
+  return new FileFormatError(
+    'CONFIG_CHECKSUM_MISMATCH',
+    'The configuration file is damaged: its checksum does not match its settings. Download it again.',
+  );
 }
 
 export function textField(map: Record<string, unknown>, key: string): string {
@@ -124,7 +129,8 @@ export function mapField(value: unknown, what: string): Record<string, unknown> 
  * content moved into a layout-3 file, or back, is refused).
  */
 export function checkedContent(content: Record<string, unknown>, format: ConfigFileFormat): ConfigFileContent {
-  if (content.format !== format) badConfigFile(`the signed settings carry the format ${JSON.stringify(content.format)}, not "${format}"`);
+  if (content.format !== format)
+    badConfigFile(`the signed settings carry the format ${JSON.stringify(content.format)}, not "${format}"`);
   for (const key of ['syncId', 'serialNumber', 'deviceType', 'orgId', 'issuedAt'] as const) textField(content, key);
   sequenceField(content);
   if (typeof content.blank !== 'boolean') badConfigFile('field "blank" is missing');

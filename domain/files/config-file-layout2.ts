@@ -69,9 +69,13 @@ export function decodeLayout2(map: Record<string, unknown>): DecodedConfigFile {
   const settings = bytes(map, 'settings');
   const digest = bytes(map, 'sha256');
   if (!equalBytes(digest, sha256(settings))) throw checksumMismatch();
-  const content = checkedContent(decodeCborMap(settings, 'the settings field', badConfigFile), CONFIG_FILE_FORMAT_LAYOUT2);
+  const content = checkedContent(
+    decodeCborMap(settings, 'the settings field', badConfigFile),
+    CONFIG_FILE_FORMAT_LAYOUT2,
+  );
   for (const key of ['syncId', 'serialNumber', 'deviceType', 'orgId'] as const) {
-    if (content[key] !== textField(map, key)) badConfigFile(`"${key}" differs between the header and the signed settings`);
+    if (content[key] !== textField(map, key))
+      badConfigFile(`"${key}" differs between the header and the signed settings`);
   }
   const sequence = sequenceField(map);
   if (content.sequence !== sequence) badConfigFile('"sequence" differs between the header and the signed settings');

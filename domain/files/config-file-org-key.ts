@@ -38,7 +38,13 @@ export interface DecodedOrgKeyCertificate extends OrgKeyCertificateBody {
 }
 
 export function encodeOrgKeyCertificateBody(body: OrgKeyCertificateBody): Uint8Array {
-  return encodeCbor({ format: ORG_KEY_CERTIFICATE_FORMAT, orgId: body.orgId, keyId: body.keyId, publicKey: body.publicKey, rootKeyId: body.rootKeyId });
+  return encodeCbor({
+    format: ORG_KEY_CERTIFICATE_FORMAT,
+    orgId: body.orgId,
+    keyId: body.keyId,
+    publicKey: body.publicKey,
+    rootKeyId: body.rootKeyId,
+  });
 }
 
 export function encodeOrgKeyCertificate(body: Uint8Array, signature: Uint8Array): Uint8Array {
@@ -51,7 +57,8 @@ function bad(message: string): never {
 
 function mapOf(bytes: Uint8Array, what: string): Record<string, unknown> {
   const map = decodeCborMap(bytes, what, bad);
-  if (map.format !== ORG_KEY_CERTIFICATE_FORMAT) bad(`${what} has the format ${JSON.stringify(map.format)}, not "${ORG_KEY_CERTIFICATE_FORMAT}"`);
+  if (map.format !== ORG_KEY_CERTIFICATE_FORMAT)
+    bad(`${what} has the format ${JSON.stringify(map.format)}, not "${ORG_KEY_CERTIFICATE_FORMAT}"`);
   return map;
 }
 

@@ -1,7 +1,20 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import type { ConfigFileSigner, DecodedConfigFile } from './config-file';
 import { decodeConfigFile, equalBytes } from './config-file';
-import { decodeOrgKeyCertificate, encodeOrgKeyCertificate, encodeOrgKeyCertificateBody, type DecodedOrgKeyCertificate } from './config-file-org-key';
+import {
+  decodeOrgKeyCertificate,
+  encodeOrgKeyCertificate,
+  encodeOrgKeyCertificateBody,
+  type DecodedOrgKeyCertificate,
+} from './config-file-org-key';
 import { FileFormatError } from './file-error';
 
 /**
@@ -42,7 +55,9 @@ export function keyIdOf(publicKeyPem: string): string {
  * id is its first half.
  */
 export function rootKeyFingerprint(publicKeyPem: string): string {
-  return createHash('sha256').update(createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 /** A fingerprint as typed: 64 hex digits, in any case, with spaces or colons between them if one likes; undefined when it is not one. */
@@ -78,17 +93,29 @@ function publicPemOf(key: KeyObject): string {
 }
 
 /** The root key's certificate for an organization's public key. */
-export function certifyOrganizationKey(input: { orgId: string; publicKeyPem: string }, rootPrivateKeyPem: string): Uint8Array {
+export function certifyOrganizationKey(
+  input: { orgId: string; publicKeyPem: string },
+  rootPrivateKeyPem: string,
+): Uint8Array {
   const root = createPrivateKey(rootPrivateKeyPem);
   const publicKey = new Uint8Array(createPublicKey(input.publicKeyPem).export({ type: 'spki', format: 'der' }));
-  const body = encodeOrgKeyCertificateBody({ orgId: input.orgId, keyId: keyIdOfDer(publicKey), publicKey, rootKeyId: keyIdOf(publicPemOf(root)) });
+  const body = encodeOrgKeyCertificateBody({
+    orgId: input.orgId,
+    keyId: keyIdOfDer(publicKey),
+    publicKey,
+    rootKeyId: keyIdOf(publicPemOf(root)),
+  });
   return encodeOrgKeyCertificate(body, es256(body, root));
 }
 
 /** A new signing key for an organization, certified by the root key. */
 export function createOrganizationKey(orgId: string, rootPrivateKeyPem: string): OrganizationKeyPair {
   const pair = generateSigningKeyPair();
-  return { ...pair, orgId, certificate: certifyOrganizationKey({ orgId, publicKeyPem: pair.publicKeyPem }, rootPrivateKeyPem) };
+  return {
+    ...pair,
+    orgId,
+    certificate: certifyOrganizationKey({ orgId, publicKeyPem: pair.publicKeyPem }, rootPrivateKeyPem),
+  };
 }
 
 const notCertified = (why: string) =>
@@ -98,15 +125,23 @@ const notCertified = (why: string) =>
   );
 
 /** Checks the root key's signature on an organization key certificate (CONFIG_BAD_SIGNATURE otherwise). */
-export function verifyOrganizationKey(certificate: Uint8Array | DecodedOrgKeyCertificate, rootKeyPem: string): CertifiedOrganizationKey {
+export function verifyOrganizationKey(
+  certificate: Uint8Array | DecodedOrgKeyCertificate,
+  rootKeyPem: string,
+): CertifiedOrganizationKey {
   const decoded = certificate instanceof Uint8Array ? decodeOrgKeyCertificate(certificate) : certificate;
   const root = createPublicKey(rootKeyPem);
-  if (decoded.rootKeyId !== keyIdOf(publicPemOf(root))) throw notCertified(`its organization key is certified by root key ${decoded.rootKeyId}, not this device's`);
-  if (!es256Verifies(decoded.body, decoded.signature, root)) throw notCertified('the certificate of its organization key does not verify');
-  if (decoded.keyId !== keyIdOfDer(decoded.publicKey)) throw notCertified('the certificate names another key id than its key has');
+  if (decoded.rootKeyId !== keyIdOf(publicPemOf(root)))
+    throw notCertified(`its organization key is certified by root key ${decoded.rootKeyId}, not this device's`);
+  if (!es256Verifies(decoded.body, decoded.signature, root))
+    throw notCertified('the certificate of its organization key does not verify');
+  if (decoded.keyId !== keyIdOfDer(decoded.publicKey))
+    throw notCertified('the certificate names another key id than its key has');
   let publicKeyPem: string;
   try {
-    publicKeyPem = createPublicKey({ key: Buffer.from(decoded.publicKey), format: 'der', type: 'spki' }).export({ type: 'spki', format: 'pem' }).toString();
+    publicKeyPem = createPublicKey({ key: Buffer.from(decoded.publicKey), format: 'der', type: 'spki' })
+      .export({ type: 'spki', format: 'pem' })
+      .toString();
   } catch {
     throw notCertified('the certified key is not a public key');
   }
@@ -118,7 +153,8 @@ export function createConfigFileSigner(privateKeyPem: string, certificate: Uint8
   const key = createPrivateKey(privateKeyPem);
   const decoded = decodeOrgKeyCertificate(certificate);
   const ownPublicKey = new Uint8Array(createPublicKey(key).export({ type: 'spki', format: 'der' }));
-  if (!equalBytes(ownPublicKey, decoded.publicKey)) throw new Error(`The certificate of organization ${decoded.orgId} is for another key than this one.`);
+  if (!equalBytes(ownPublicKey, decoded.publicKey))
+    throw new Error(`The certificate of organization ${decoded.orgId} is for another key than this one.`);
   return { orgId: decoded.orgId, keyId: decoded.keyId, certificate, sign: (data) => es256(data, key) };
 }
 
@@ -138,8 +174,10 @@ export interface VerifyOptions {
 export function verifyConfigFile(file: Uint8Array, options: VerifyOptions): DecodedConfigFile {
   const decoded = decodeConfigFile(file);
   const orgKey = verifyOrganizationKey(decoded.orgKey, options.rootKeyPem);
-  if (orgKey.orgId !== decoded.orgId) throw notCertified(`it names organization ${decoded.orgId} but carries the key of ${orgKey.orgId}`);
-  if (orgKey.keyId !== decoded.keyId) throw notCertified(`it names key ${decoded.keyId} but carries key ${orgKey.keyId}`);
+  if (orgKey.orgId !== decoded.orgId)
+    throw notCertified(`it names organization ${decoded.orgId} but carries the key of ${orgKey.orgId}`);
+  if (orgKey.keyId !== decoded.keyId)
+    throw notCertified(`it names key ${decoded.keyId} but carries key ${orgKey.keyId}`);
   if (!es256Verifies(decoded.settings, decoded.signature, createPublicKey(orgKey.publicKeyPem))) {
     throw new FileFormatError(
       'CONFIG_BAD_SIGNATURE',

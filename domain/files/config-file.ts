@@ -25,7 +25,9 @@ export * from './config-file-content';
 /** Writes the layout the content names (content.format): layout 3 unless a test asks for a layout-2 file. */
 export function encodeConfigFile(content: ConfigFileContent, signer: ConfigFileSigner): Uint8Array {
   checkSignable(content, signer);
-  return content.format === CONFIG_FILE_FORMAT_LAYOUT2 ? encodeLayout2(content, signer) : encodeLayout3(content, signer);
+  return content.format === CONFIG_FILE_FORMAT_LAYOUT2
+    ? encodeLayout2(content, signer)
+    : encodeLayout3(content, signer);
 }
 
 /** Parses the file's structure, in either layout, and checks its internal consistency; does not check the signatures. */

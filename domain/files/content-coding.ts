@@ -46,7 +46,10 @@ function usableWindow(advertised: AdvertisedCoding | undefined): number | undefi
  * from the image the device runs, else deflate, else identity. A device that advertises nothing (or
  * only codings this host does not know) gets identity, exactly as before codings existed.
  */
-export function chooseCoding(advertised: readonly AdvertisedCoding[] | undefined, host: { patchForRunningImage: boolean }): CodingChoice {
+export function chooseCoding(
+  advertised: readonly AdvertisedCoding[] | undefined,
+  host: { patchForRunningImage: boolean },
+): CodingChoice {
   const find = (name: ContentCoding) => advertised?.find((coding) => coding.name === name);
   const deltaWindow = usableWindow(find('delta'));
   if (host.patchForRunningImage && deltaWindow !== undefined) return { coding: 'delta', windowBits: deltaWindow };
@@ -56,7 +59,10 @@ export function chooseCoding(advertised: readonly AdvertisedCoding[] | undefined
 }
 
 /** How each coding is named to a technician: what it does, not the codec's name. */
-const CODING_WORDS: Record<Exclude<ContentCoding, 'identity'>, string> = { deflate: 'compressed', delta: 'changes only' };
+const CODING_WORDS: Record<Exclude<ContentCoding, 'identity'>, string> = {
+  deflate: 'compressed',
+  delta: 'changes only',
+};
 
 /**
  * "compressed, 1.6× faster": how an upload travels, in a technician's words (issue 32). The factor
@@ -81,6 +87,8 @@ export function codingDetail(text: string): string {
     match[1] === 'compressed'
       ? 'deflate (RFC 1951): the image is sent compressed and the device unpacks it'
       : 'delta: only the differences from the firmware the device runs are sent, and the device rebuilds the image';
-  const carries = match[2] ? `each byte on the cable carries ${match[2]} bytes of the image` : 'the image hardly compresses, so it takes about as long as sent plain';
+  const carries = match[2]
+    ? `each byte on the cable carries ${match[2]} bytes of the image`
+    : 'the image hardly compresses, so it takes about as long as sent plain';
   return `${how}; ${carries}. Rate and time left count image bytes.`;
 }

@@ -82,7 +82,10 @@ export interface FirmwareBundleInput {
  * The signed firmware manifest of an image: type and version from its header, size and SHA-256
  * from its bytes. What a release key holder's build step makes, and what the announce carries.
  */
-export function signFirmwareImage(image: Uint8Array, signing: Pick<FirmwareBundleInput, 'releaseKeyPem' | 'securityCounter' | 'retires'>): Uint8Array {
+export function signFirmwareImage(
+  image: Uint8Array,
+  signing: Pick<FirmwareBundleInput, 'releaseKeyPem' | 'securityCounter' | 'retires'>,
+): Uint8Array {
   const header = parseFirmwareImageHeader(image);
   return signFirmwareManifest(
     {
@@ -110,7 +113,11 @@ export function buildFirmwareBundle(input: FirmwareBundleInput): Uint8Array {
   // Fixed mtime so the same inputs always give the same zip (and the same bundle hash): Ed25519
   // signatures are deterministic too.
   return zipSync(
-    { [MANIFEST_FILE]: strToU8(JSON.stringify(manifest, null, 2)), [imageName]: input.image, [SIGNED_MANIFEST_FILE]: signed },
+    {
+      [MANIFEST_FILE]: strToU8(JSON.stringify(manifest, null, 2)),
+      [imageName]: input.image,
+      [SIGNED_MANIFEST_FILE]: signed,
+    },
     { level: 6, mtime: new Date('2020-01-01T00:00:00Z') },
   );
 }
@@ -124,7 +131,10 @@ function fail(code: string, message: string): never {
  * the manifest, the image's size and SHA-256, that its header names the same type and version, and,
  * when given, the type and version expected.
  */
-export function readFirmwareBundle(zip: Uint8Array, expect: { deviceType?: string; version?: string } = {}): FirmwareBundle {
+export function readFirmwareBundle(
+  zip: Uint8Array,
+  expect: { deviceType?: string; version?: string } = {},
+): FirmwareBundle {
   // Sizes, counts and ratios from the central directory first: a zip bomb fails before it inflates.
   checkZipLimits(zip, FIRMWARE_BUNDLE_LIMITS);
   let files: Record<string, Uint8Array>;
@@ -143,22 +153,42 @@ export function readFirmwareBundle(zip: Uint8Array, expect: { deviceType?: strin
   const parsed = bundleManifestSchema.safeParse(manifestJson);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    fail('FW_BAD_BUNDLE', `The firmware bundle manifest is not valid: ${issue?.path.join('.') || 'manifest'}: ${issue?.message ?? 'invalid'}.`);
+    fail(
+      'FW_BAD_BUNDLE',
+      `The firmware bundle manifest is not valid: ${issue?.path.join('.') || 'manifest'}: ${issue?.message ?? 'invalid'}.`,
+    );
   }
   const manifest = parsed.data;
   const entry = manifest.images[0]!;
-  const listed = new Set([MANIFEST_FILE, entry.name, ...(manifest.format === FIRMWARE_BUNDLE_FORMAT ? [SIGNED_MANIFEST_FILE] : [])]);
+  const listed = new Set([
+    MANIFEST_FILE,
+    entry.name,
+    ...(manifest.format === FIRMWARE_BUNDLE_FORMAT ? [SIGNED_MANIFEST_FILE] : []),
+  ]);
   const extra = Object.keys(files).filter((name) => !listed.has(name));
-  if (extra.length > 0) fail('FW_BAD_BUNDLE', `The firmware bundle holds files its manifest does not list: ${extra.join(', ')}.`);
-  const image = files[entry.name] ?? fail('FW_BAD_BUNDLE', `The firmware bundle lacks the image ${entry.name} that its manifest lists.`);
+  if (extra.length > 0)
+    fail('FW_BAD_BUNDLE', `The firmware bundle holds files its manifest does not list: ${extra.join(', ')}.`);
+  const image =
+    files[entry.name] ??
+    fail('FW_BAD_BUNDLE', `The firmware bundle lacks the image ${entry.name} that its manifest lists.`);
   if (image.length !== entry.size) {
-    fail('FW_SIZE_MISMATCH', `The image ${entry.name} is ${image.length} bytes but the manifest says ${entry.size}. The bundle is damaged.`);
+    fail(
+      'FW_SIZE_MISMATCH',
+      `The image ${entry.name} is ${image.length} bytes but the manifest says ${entry.size}. The bundle is damaged.`,
+    );
   }
   const imageSha256 = sha256Hex(image);
-  if (imageSha256 !== entry.sha256) fail('FW_HASH_MISMATCH', `The image ${entry.name} does not match its SHA-256 in the manifest. The bundle is damaged.`);
+  if (imageSha256 !== entry.sha256)
+    fail(
+      'FW_HASH_MISMATCH',
+      `The image ${entry.name} does not match its SHA-256 in the manifest. The bundle is damaged.`,
+    );
   const header = parseFirmwareImageHeader(image);
   if (header.deviceType !== manifest.deviceType || header.version !== manifest.version) {
-    fail('FW_BAD_BUNDLE', `The image is built for ${header.deviceType} ${header.version} but the manifest says ${manifest.deviceType} ${manifest.version}.`);
+    fail(
+      'FW_BAD_BUNDLE',
+      `The image is built for ${header.deviceType} ${header.version} but the manifest says ${manifest.deviceType} ${manifest.version}.`,
+    );
   }
   if (expect.deviceType !== undefined && manifest.deviceType !== expect.deviceType) {
     fail('FW_WRONG_TYPE', `This firmware is for ${manifest.deviceType} devices, not ${expect.deviceType}.`);
@@ -171,7 +201,9 @@ export function readFirmwareBundle(zip: Uint8Array, expect: { deviceType?: strin
   let signed: SignedFirmwareManifest | null = null;
   if (signedBytes !== undefined) {
     signed = readSignedFirmwareManifest(signedBytes);
-    checkFirmwareManifest(signed.manifest, { image: { size: image.length, sha256: imageSha256, deviceType: manifest.deviceType, version: manifest.version } });
+    checkFirmwareManifest(signed.manifest, {
+      image: { size: image.length, sha256: imageSha256, deviceType: manifest.deviceType, version: manifest.version },
+    });
   }
   return {
     manifest,
@@ -190,9 +222,15 @@ export function readFirmwareBundle(zip: Uint8Array, expect: { deviceType?: strin
  * retired (FW_KEY_RETIRED) and trusted (FW_UNTRUSTED_KEY), and the signature verifies
  * (FW_BAD_SIGNATURE). Returns the manifest and the key that signed it.
  */
-export function verifyFirmwareBundleSignature(bundle: FirmwareBundle, keyring: ReleaseKeyring): VerifiedFirmwareManifest {
+export function verifyFirmwareBundleSignature(
+  bundle: FirmwareBundle,
+  keyring: ReleaseKeyring,
+): VerifiedFirmwareManifest {
   if (bundle.signed === null) {
-    fail('FW_UNSIGNED', `The firmware bundle ${bundle.deviceType} ${bundle.version} is not signed with a release key; devices refuse it.`);
+    fail(
+      'FW_UNSIGNED',
+      `The firmware bundle ${bundle.deviceType} ${bundle.version} is not signed with a release key; devices refuse it.`,
+    );
   }
   return verifySignedFirmwareManifest(bundle.signed.bytes, keyring);
 }

@@ -24,7 +24,10 @@ export interface FirmwareImageHeader {
 
 function writeAscii(target: Uint8Array, offset: number, width: number, value: string, what: string): void {
   if (!/^[\x20-\x7e]*$/.test(value) || value.length === 0 || value.length > width) {
-    throw new FileFormatError('FW_BAD_HEADER', `The ${what} "${value}" must be 1 to ${width} printable ASCII characters.`);
+    throw new FileFormatError(
+      'FW_BAD_HEADER',
+      `The ${what} "${value}" must be 1 to ${width} printable ASCII characters.`,
+    );
   }
   for (let i = 0; i < value.length; i++) target[offset + i] = value.charCodeAt(i);
 }
@@ -50,7 +53,10 @@ export function encodeFirmwareImageHeader(header: FirmwareImageHeader): Uint8Arr
 
 export function parseFirmwareImageHeader(image: Uint8Array): FirmwareImageHeader {
   if (image.length < FIRMWARE_IMAGE_HEADER_SIZE || !opensWith(image, FIRMWARE_IMAGE_OPENING)) {
-    throw new FileFormatError('FW_BAD_HEADER', 'This is not a firmware image for these devices (its header is missing or unknown).');
+    throw new FileFormatError(
+      'FW_BAD_HEADER',
+      'This is not a firmware image for these devices (its header is missing or unknown).',
+    );
   }
   const bodyLength = new DataView(image.buffer, image.byteOffset, image.byteLength).getUint32(48, true);
   return { deviceType: readAscii(image, 8, 8), version: readAscii(image, 16, 32), bodyLength };

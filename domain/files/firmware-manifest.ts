@@ -1,7 +1,12 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { opensWith, writeOpening, type BinaryOpening } from './binary-opening';
 import { FileFormatError } from './file-error';
-import { RELEASE_KEY_ID_BYTES, releaseKeyPairFromPrivateKey, type ReleaseKey, type ReleaseKeyring } from './firmware-release-key';
+import {
+  RELEASE_KEY_ID_BYTES,
+  releaseKeyPairFromPrivateKey,
+  type ReleaseKey,
+  type ReleaseKeyring,
+} from './firmware-release-key';
 
 /**
  * The firmware manifest: what the owner of a release key vouches for about one image. A device
@@ -67,7 +72,8 @@ function malformed(detail: string): FileFormatError {
 }
 
 function writeAscii(target: Uint8Array, offset: number, width: number, value: string, what: string): void {
-  if (!/^[\x21-\x7e]+$/.test(value) || value.length > width) throw malformed(`the ${what} "${value}" must be 1 to ${width} printable ASCII characters`);
+  if (!/^[\x21-\x7e]+$/.test(value) || value.length > width)
+    throw malformed(`the ${what} "${value}" must be 1 to ${width} printable ASCII characters`);
   for (let i = 0; i < value.length; i++) target[offset + i] = value.charCodeAt(i);
 }
 
@@ -95,13 +101,20 @@ function hexOf(bytes: Uint8Array): string {
 
 export function encodeFirmwareManifest(manifest: FirmwareManifest): Uint8Array {
   const { retires } = manifest;
-  if (retires.length > FIRMWARE_MANIFEST_MAX_RETIRED) throw malformed(`it retires ${retires.length} keys, at most ${FIRMWARE_MANIFEST_MAX_RETIRED} fit`);
-  for (const id of [manifest.keyId, ...retires]) if (!KEY_ID.test(id)) throw malformed(`"${id}" is not a key id (32 hex digits)`);
+  if (retires.length > FIRMWARE_MANIFEST_MAX_RETIRED)
+    throw malformed(`it retires ${retires.length} keys, at most ${FIRMWARE_MANIFEST_MAX_RETIRED} fit`);
+  for (const id of [manifest.keyId, ...retires])
+    if (!KEY_ID.test(id)) throw malformed(`"${id}" is not a key id (32 hex digits)`);
   if (retires.includes(manifest.keyId)) throw malformed('it retires the key that signs it');
   if (new Set(retires).size !== retires.length) throw malformed('it retires a key twice');
-  if (!/^[0-9a-f]{64}$/.test(manifest.imageSha256)) throw malformed('the image SHA-256 must be 64 lower-case hex digits');
-  for (const [what, value] of [['image size', manifest.imageSize], ['security counter', manifest.securityCounter]] as const) {
-    if (!Number.isInteger(value) || value < 0 || value > UINT32_MAX) throw malformed(`the ${what} ${value} is not a 32-bit unsigned integer`);
+  if (!/^[0-9a-f]{64}$/.test(manifest.imageSha256))
+    throw malformed('the image SHA-256 must be 64 lower-case hex digits');
+  for (const [what, value] of [
+    ['image size', manifest.imageSize],
+    ['security counter', manifest.securityCounter],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0 || value > UINT32_MAX)
+      throw malformed(`the ${what} ${value} is not a 32-bit unsigned integer`);
   }
   const out = new Uint8Array(FIRMWARE_MANIFEST_FIXED_SIZE + RELEASE_KEY_ID_BYTES * retires.length);
   const view = new DataView(out.buffer);
@@ -119,14 +132,17 @@ export function encodeFirmwareManifest(manifest: FirmwareManifest): Uint8Array {
 
 /** The manifest bytes exactly as encodeFirmwareManifest writes them; anything else is refused. */
 export function decodeFirmwareManifest(bytes: Uint8Array): FirmwareManifest {
-  if (bytes.length < FIRMWARE_MANIFEST_FIXED_SIZE) throw malformed(`it is ${bytes.length} bytes, shorter than the ${FIRMWARE_MANIFEST_FIXED_SIZE}-byte layout`);
+  if (bytes.length < FIRMWARE_MANIFEST_FIXED_SIZE)
+    throw malformed(`it is ${bytes.length} bytes, shorter than the ${FIRMWARE_MANIFEST_FIXED_SIZE}-byte layout`);
   if (!opensWith(bytes, FIRMWARE_MANIFEST_OPENING)) {
     throw malformed('its magic or layout version is unknown');
   }
   const count = bytes[5]!;
-  if (count > FIRMWARE_MANIFEST_MAX_RETIRED) throw malformed(`it claims ${count} retired keys, at most ${FIRMWARE_MANIFEST_MAX_RETIRED} are allowed`);
+  if (count > FIRMWARE_MANIFEST_MAX_RETIRED)
+    throw malformed(`it claims ${count} retired keys, at most ${FIRMWARE_MANIFEST_MAX_RETIRED} are allowed`);
   if (bytes[6] !== 0 || bytes[7] !== 0) throw malformed('its reserved bytes are not zero');
-  if (bytes.length !== FIRMWARE_MANIFEST_FIXED_SIZE + RELEASE_KEY_ID_BYTES * count) throw malformed(`its length ${bytes.length} does not match its ${count} retired keys`);
+  if (bytes.length !== FIRMWARE_MANIFEST_FIXED_SIZE + RELEASE_KEY_ID_BYTES * count)
+    throw malformed(`its length ${bytes.length} does not match its ${count} retired keys`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const retires: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -159,10 +175,18 @@ export function signFirmwareManifest(manifest: Omit<FirmwareManifest, 'keyId'>, 
 }
 
 /** Splits a signed manifest into manifest and signature and decodes the manifest; verifies nothing. */
-export function readSignedFirmwareManifest(bytes: Uint8Array): SignedFirmwareManifest & { signedPart: Uint8Array; signature: Uint8Array } {
-  if (bytes.length < FIRMWARE_MANIFEST_FIXED_SIZE + FIRMWARE_SIGNATURE_SIZE) throw malformed(`it is ${bytes.length} bytes, too short to hold a manifest and its signature`);
+export function readSignedFirmwareManifest(
+  bytes: Uint8Array,
+): SignedFirmwareManifest & { signedPart: Uint8Array; signature: Uint8Array } {
+  if (bytes.length < FIRMWARE_MANIFEST_FIXED_SIZE + FIRMWARE_SIGNATURE_SIZE)
+    throw malformed(`it is ${bytes.length} bytes, too short to hold a manifest and its signature`);
   const signedPart = bytes.subarray(0, bytes.length - FIRMWARE_SIGNATURE_SIZE);
-  return { manifest: decodeFirmwareManifest(signedPart), bytes, signedPart, signature: bytes.subarray(signedPart.length) };
+  return {
+    manifest: decodeFirmwareManifest(signedPart),
+    bytes,
+    signedPart,
+    signature: bytes.subarray(signedPart.length),
+  };
 }
 
 /**
@@ -174,12 +198,22 @@ export function readSignedFirmwareManifest(bytes: Uint8Array): SignedFirmwareMan
 export function verifySignedFirmwareManifest(bytes: Uint8Array, keyring: ReleaseKeyring): VerifiedFirmwareManifest {
   const { manifest, signedPart, signature } = readSignedFirmwareManifest(bytes);
   if (keyring.retiredKeyIds.includes(manifest.keyId)) {
-    throw new FileFormatError('FW_KEY_RETIRED', `The firmware is signed by release key ${manifest.keyId}, which a later release retired.`);
+    throw new FileFormatError(
+      'FW_KEY_RETIRED',
+      `The firmware is signed by release key ${manifest.keyId}, which a later release retired.`,
+    );
   }
   const key = keyring.keys.find((k) => k.keyId === manifest.keyId);
-  if (!key) throw new FileFormatError('FW_UNTRUSTED_KEY', `The firmware is signed by release key ${manifest.keyId}, which is not trusted here.`);
+  if (!key)
+    throw new FileFormatError(
+      'FW_UNTRUSTED_KEY',
+      `The firmware is signed by release key ${manifest.keyId}, which is not trusted here.`,
+    );
   if (!verify(null, signedPart, createPublicKey(key.publicKeyPem), signature)) {
-    throw new FileFormatError('FW_BAD_SIGNATURE', `The firmware manifest's signature does not verify with release key ${key.name} (${key.keyId}).`);
+    throw new FileFormatError(
+      'FW_BAD_SIGNATURE',
+      `The firmware manifest's signature does not verify with release key ${key.name} (${key.keyId}).`,
+    );
   }
   return { manifest, bytes, key };
 }
@@ -191,12 +225,19 @@ export function verifySignedFirmwareManifest(bytes: Uint8Array, keyring: Release
  */
 export function checkFirmwareManifest(
   manifest: FirmwareManifest,
-  against: { image?: { size: number; sha256: string; deviceType: string; version: string }; deviceType?: string; securityCounterFloor?: number },
+  against: {
+    image?: { size: number; sha256: string; deviceType: string; version: string };
+    deviceType?: string;
+    securityCounterFloor?: number;
+  },
 ): void {
   const { image } = against;
   if (
     image &&
-    (image.size !== manifest.imageSize || image.sha256 !== manifest.imageSha256 || image.deviceType !== manifest.deviceType || image.version !== manifest.version)
+    (image.size !== manifest.imageSize ||
+      image.sha256 !== manifest.imageSha256 ||
+      image.deviceType !== manifest.deviceType ||
+      image.version !== manifest.version)
   ) {
     throw new FileFormatError(
       'FW_BAD_SIGNATURE',
@@ -205,7 +246,10 @@ export function checkFirmwareManifest(
     );
   }
   if (against.deviceType !== undefined && manifest.deviceType !== against.deviceType) {
-    throw new FileFormatError('FW_WRONG_TYPE', `This firmware is signed for ${manifest.deviceType} devices, not ${against.deviceType}.`);
+    throw new FileFormatError(
+      'FW_WRONG_TYPE',
+      `This firmware is signed for ${manifest.deviceType} devices, not ${against.deviceType}.`,
+    );
   }
   if (against.securityCounterFloor !== undefined && manifest.securityCounter < against.securityCounterFloor) {
     throw new FileFormatError(

@@ -45,7 +45,10 @@ export function encodeFirmwarePatchHeader(header: FirmwarePatchHeader): Uint8Arr
 
 export function parseFirmwarePatchHeader(bytes: Uint8Array): FirmwarePatchHeader {
   if (bytes.length < FIRMWARE_PATCH_HEADER_SIZE || !opensWith(bytes, FIRMWARE_PATCH_OPENING)) {
-    throw new FileFormatError('FW_CODING_CORRUPT', 'This is not a firmware patch (its header is missing or of an unknown version).');
+    throw new FileFormatError(
+      'FW_CODING_CORRUPT',
+      'This is not a firmware patch (its header is missing or of an unknown version).',
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
@@ -99,7 +102,12 @@ function compareSuffix(old: Uint8Array, from: number, target: Uint8Array, at: nu
 }
 
 /** The longest match of target[at..] in old, by binary search over the suffix array. */
-function longestMatch(sa: Int32Array, old: Uint8Array, target: Uint8Array, at: number): { length: number; position: number } {
+function longestMatch(
+  sa: Int32Array,
+  old: Uint8Array,
+  target: Uint8Array,
+  at: number,
+): { length: number; position: number } {
   let start = 0;
   let end = old.length;
   while (end - start >= 2) {
@@ -157,9 +165,19 @@ const unzigzag = (value: number) => (value % 2 === 1 ? -(value + 1) / 2 : value 
  * The patch that turns `base` into `target` (bsdiff's scan, unchanged in substance). The hashes
  * are the caller's, so that the domain needs no crypto here and the caller's hash is the one named.
  */
-export function createFirmwarePatch(base: Uint8Array, target: Uint8Array, hashes: { baseSha256: Uint8Array; targetSha256: Uint8Array }): Uint8Array {
+export function createFirmwarePatch(
+  base: Uint8Array,
+  target: Uint8Array,
+  hashes: { baseSha256: Uint8Array; targetSha256: Uint8Array },
+): Uint8Array {
   const sink = new ByteSink();
-  for (const byte of encodeFirmwarePatchHeader({ baseSize: base.length, baseSha256: hashes.baseSha256, targetSize: target.length, targetSha256: hashes.targetSha256 })) sink.push(byte);
+  for (const byte of encodeFirmwarePatchHeader({
+    baseSize: base.length,
+    baseSha256: hashes.baseSha256,
+    targetSize: target.length,
+    targetSha256: hashes.targetSha256,
+  }))
+    sink.push(byte);
   const sa = suffixArray(base);
   const oldSize = base.length;
   const newSize = target.length;
@@ -174,7 +192,8 @@ export function createFirmwarePatch(base: Uint8Array, target: Uint8Array, hashes
     let scsc = (scan += length);
     for (; scan < newSize; scan++) {
       ({ length, position } = longestMatch(sa, base, target, scan));
-      for (; scsc < scan + length; scsc++) if (scsc + lastOffset < oldSize && base[scsc + lastOffset] === target[scsc]) oldScore++;
+      for (; scsc < scan + length; scsc++)
+        if (scsc + lastOffset < oldSize && base[scsc + lastOffset] === target[scsc]) oldScore++;
       if ((length === oldScore && length !== 0) || length > oldScore + 8) break;
       if (scan + lastOffset < oldSize && base[scan + lastOffset] === target[scan]) oldScore--;
     }
@@ -183,7 +202,7 @@ export function createFirmwarePatch(base: Uint8Array, target: Uint8Array, hashes
     let s = 0;
     let best = 0;
     let forward = 0;
-    for (let i = 0; lastScan + i < scan && lastPosition + i < oldSize; ) {
+    for (let i = 0; lastScan + i < scan && lastPosition + i < oldSize;) {
       if (base[lastPosition + i] === target[lastScan + i]) s++;
       i++;
       if (s * 2 - i > best * 2 - forward) {
@@ -236,7 +255,11 @@ export function createFirmwarePatch(base: Uint8Array, target: Uint8Array, hashes
 /** Reads `length` bytes of the running slot at `offset` (the device's own flash). */
 export type ReadBase = (offset: number, length: number) => Promise<Uint8Array>;
 
-type Phase = { kind: 'header' } | { kind: 'control'; fields: number[]; value: number; shift: number } | { kind: 'diff'; left: number; extra: number } | { kind: 'extra'; left: number };
+type Phase =
+  | { kind: 'header' }
+  | { kind: 'control'; fields: number[]; value: number; shift: number }
+  | { kind: 'diff'; left: number; extra: number }
+  | { kind: 'extra'; left: number };
 
 /**
  * Applies a patch as it streams in: push() the patch's bytes in any chunking, get the target's
@@ -267,7 +290,13 @@ export class FirmwarePatchApplier {
 
   /** True once the target is complete (every record consumed). */
   get complete(): boolean {
-    return this.header !== null && this.written === this.header.targetSize && this.phase.kind === 'control' && this.phase.fields.length === 0 && this.phase.shift === 0;
+    return (
+      this.header !== null &&
+      this.written === this.header.targetSize &&
+      this.phase.kind === 'control' &&
+      this.phase.fields.length === 0 &&
+      this.phase.shift === 0
+    );
   }
 
   async push(chunk: Uint8Array): Promise<Uint8Array[]> {
@@ -296,13 +325,15 @@ export class FirmwarePatchApplier {
         phase.shift = 0;
         if (phase.fields.length < 3) continue;
         const [diff, extra, seek] = phase.fields as [number, number, number];
-        if (this.written + diff + extra > this.header!.targetSize) throw corrupt('a record writes past the target size');
+        if (this.written + diff + extra > this.header!.targetSize)
+          throw corrupt('a record writes past the target size');
         this.phase = { kind: 'diff', left: diff, extra };
         this.pendingSeek = unzigzag(seek);
         this.settleEmpty();
       } else if (phase.kind === 'diff') {
         const take = Math.min(phase.left, chunk.length - at);
-        if (this.basePosition < 0 || this.basePosition + take > this.header!.baseSize) throw corrupt('a record reads outside the base image');
+        if (this.basePosition < 0 || this.basePosition + take > this.header!.baseSize)
+          throw corrupt('a record reads outside the base image');
         const base = await this.readBase(this.basePosition, take);
         if (base.length !== take) throw corrupt('the base image is shorter than the patch says');
         const produced = new Uint8Array(take);

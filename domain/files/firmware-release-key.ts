@@ -52,10 +52,16 @@ function ed25519KeyObject(pem: string, half: 'public' | 'private'): KeyObject {
   try {
     key = half === 'public' ? createPublicKey(pem) : createPrivateKey(pem);
   } catch (error) {
-    throw new FileFormatError('RELEASE_KEY_INVALID', `The release key is not a PEM ${half} key: ${(error as Error).message}`);
+    throw new FileFormatError(
+      'RELEASE_KEY_INVALID',
+      `The release key is not a PEM ${half} key: ${(error as Error).message}`,
+    );
   }
   if (key.asymmetricKeyType !== 'ed25519') {
-    throw new FileFormatError('RELEASE_KEY_INVALID', `A release key must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'an unknown kind of key'}.`);
+    throw new FileFormatError(
+      'RELEASE_KEY_INVALID',
+      `A release key must be an Ed25519 key, not ${key.asymmetricKeyType ?? 'an unknown kind of key'}.`,
+    );
   }
   return key;
 }
@@ -68,7 +74,10 @@ export function rawReleasePublicKey(publicKeyPem: string): Uint8Array {
 }
 
 export function releaseKeyIdOf(publicKeyPem: string): string {
-  return createHash('sha256').update(rawReleasePublicKey(publicKeyPem)).digest('hex').slice(0, RELEASE_KEY_ID_BYTES * 2);
+  return createHash('sha256')
+    .update(rawReleasePublicKey(publicKeyPem))
+    .digest('hex')
+    .slice(0, RELEASE_KEY_ID_BYTES * 2);
 }
 
 /** A public key from a file someone was given: checked to be Ed25519, its id computed. */
@@ -88,5 +97,9 @@ export function generateReleaseKeyPair(): ReleaseKeyPair {
 export function releaseKeyPairFromPrivateKey(privateKeyPem: string): ReleaseKeyPair {
   const key = ed25519KeyObject(privateKeyPem, 'private');
   const publicKeyPem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
-  return { privateKeyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKeyPem, keyId: releaseKeyIdOf(publicKeyPem) };
+  return {
+    privateKeyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem,
+    keyId: releaseKeyIdOf(publicKeyPem),
+  };
 }

@@ -50,7 +50,8 @@ const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 export function encodeLayout3(content: ConfigFileContent, signer: ConfigFileSigner): Uint8Array {
   const configData = encodeConfigData({ scm2: scm2FromConfiguration(content), provisioner: content });
   const signature = signer.sign(configData);
-  if (signature.length !== 64) throw new Error(`An ECDSA P-256 signature in IEEE P1363 form is 64 bytes, not ${signature.length}.`);
+  if (signature.length !== 64)
+    throw new Error(`An ECDSA P-256 signature in IEEE P1363 form is 64 bytes, not ${signature.length}.`);
   // The vendor's five keys in the vendor tool's order (domain/vendor/secure-config.ts names them), then ours.
   return encodeCbor({
     [SECURE_CONFIG_KEY.configData]: configData,
@@ -82,7 +83,10 @@ export function decodeLayout3(map: Record<string, unknown>): DecodedConfigFile {
   const configData = map[SECURE_CONFIG_KEY.configData];
   if (!isByteString(configData)) badConfigFile(`field "${SECURE_CONFIG_KEY.configData}" is not a byte string`);
   const digest = hex32(map, SECURE_CONFIG_KEY.checksum);
-  const signature = new Uint8Array([...hex32(map, SECURE_CONFIG_KEY.rComponent), ...hex32(map, SECURE_CONFIG_KEY.sComponent)]);
+  const signature = new Uint8Array([
+    ...hex32(map, SECURE_CONFIG_KEY.rComponent),
+    ...hex32(map, SECURE_CONFIG_KEY.sComponent),
+  ]);
   const certificate = orgKeyCertificateFromPem(textField(map, SECURE_CONFIG_KEY.fso73));
   const syncId = textField(map, 'syncId');
   if (!equalBytes(digest, sha256(configData))) throw checksumMismatch();

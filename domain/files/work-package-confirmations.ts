@@ -1,7 +1,18 @@
 import { z } from 'zod';
-import { configurationConfirmationSchema, firmwareConfirmationSchema, type ConfigurationConfirmationInput, type FirmwareConfirmationInput } from '../confirmations';
+import {
+  configurationConfirmationSchema,
+  firmwareConfirmationSchema,
+  type ConfigurationConfirmationInput,
+  type FirmwareConfirmationInput,
+} from '../confirmations';
 import { FileFormatError } from './file-error';
-import { buildSignedZip, openSignedZip, type ContainerSigner, type ContainerSignerRecord, type SignedZipLimits } from './work-package-container';
+import {
+  buildSignedZip,
+  openSignedZip,
+  type ContainerSigner,
+  type ContainerSignerRecord,
+  type SignedZipLimits,
+} from './work-package-container';
 
 /**
  * Confirmations carried back from a plant without network: the signed confirmations that waited
@@ -16,9 +27,12 @@ export const WORK_CONFIRMATIONS_LIMITS: SignedZipLimits = { maxZipBytes: 256 * 1
 
 /** A stored payload must be one the service accepts; it is kept as written, so a replay is byte-for-byte the same. */
 function acceptedPayload<T>(schema: z.ZodType) {
-  return z.custom<T>((payload) => typeof payload === 'object' && payload !== null && schema.safeParse(payload).success, {
-    message: 'not a confirmation the service accepts',
-  });
+  return z.custom<T>(
+    (payload) => typeof payload === 'object' && payload !== null && schema.safeParse(payload).success,
+    {
+      message: 'not a confirmation the service accepts',
+    },
+  );
 }
 
 const common = {
@@ -31,8 +45,16 @@ const common = {
 };
 
 export const carriedConfirmationSchema = z.discriminatedUnion('kind', [
-  z.object({ ...common, kind: z.literal('firmware'), payload: acceptedPayload<FirmwareConfirmationInput>(firmwareConfirmationSchema) }),
-  z.object({ ...common, kind: z.literal('configuration'), payload: acceptedPayload<ConfigurationConfirmationInput>(configurationConfirmationSchema) }),
+  z.object({
+    ...common,
+    kind: z.literal('firmware'),
+    payload: acceptedPayload<FirmwareConfirmationInput>(firmwareConfirmationSchema),
+  }),
+  z.object({
+    ...common,
+    kind: z.literal('configuration'),
+    payload: acceptedPayload<ConfigurationConfirmationInput>(configurationConfirmationSchema),
+  }),
 ]);
 export type CarriedConfirmation = z.infer<typeof carriedConfirmationSchema>;
 
@@ -62,7 +84,10 @@ export const workConfirmationsBodySchema = z.object({
    * The exporting laptop's ledger head when it exported (the last entry's number and hash, as its
    * sealed head says): the carried ledger must reach it, or entries were cut from its end.
    */
-  ledgerHead: z.object({ seq: z.number().int().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/) }).nullable().default(null),
+  ledgerHead: z
+    .object({ seq: z.number().int().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/) })
+    .nullable()
+    .default(null),
 });
 export type WorkConfirmationsBody = z.infer<typeof workConfirmationsBodySchema>;
 
@@ -71,13 +96,25 @@ export interface WorkConfirmations {
   signer: ContainerSignerRecord;
 }
 
-export function buildWorkConfirmations(body: z.input<typeof workConfirmationsBodySchema>, signer: ContainerSigner): Uint8Array {
-  return buildSignedZip({ format: WORK_CONFIRMATIONS_FORMAT, body: workConfirmationsBodySchema.parse(body), files: new Map(), signer });
+export function buildWorkConfirmations(
+  body: z.input<typeof workConfirmationsBodySchema>,
+  signer: ContainerSigner,
+): Uint8Array {
+  return buildSignedZip({
+    format: WORK_CONFIRMATIONS_FORMAT,
+    body: workConfirmationsBodySchema.parse(body),
+    files: new Map(),
+    signer,
+  });
 }
 
 /** Opens and checks a confirmations file: signature, every byte (WP_TAMPERED), and its contents. */
 export function readWorkConfirmations(zip: Uint8Array): WorkConfirmations {
-  const opened = openSignedZip(zip, { format: WORK_CONFIRMATIONS_FORMAT, what: 'confirmations file', limits: WORK_CONFIRMATIONS_LIMITS });
+  const opened = openSignedZip(zip, {
+    format: WORK_CONFIRMATIONS_FORMAT,
+    what: 'confirmations file',
+    limits: WORK_CONFIRMATIONS_LIMITS,
+  });
   const parsed = workConfirmationsBodySchema.safeParse(opened.manifest.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -88,7 +125,11 @@ export function readWorkConfirmations(zip: Uint8Array): WorkConfirmations {
   }
   const ids = new Set<string>();
   for (const confirmation of parsed.data.confirmations) {
-    if (ids.has(confirmation.id)) throw new FileFormatError('WP_TAMPERED', `The confirmations file holds confirmation ${confirmation.id} twice. Do not use it: export it again.`);
+    if (ids.has(confirmation.id))
+      throw new FileFormatError(
+        'WP_TAMPERED',
+        `The confirmations file holds confirmation ${confirmation.id} twice. Do not use it: export it again.`,
+      );
     ids.add(confirmation.id);
   }
   return { body: parsed.data, signer: opened.manifest.signer };

@@ -1,4 +1,12 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { FileFormatError } from './file-error';
 
@@ -88,7 +96,8 @@ export function generateContainerSigner(): ContainerSigner {
 /** The signer of a kept private key; throws when it is not an Ed25519 private key. */
 export function containerSignerFromPem(privateKeyPem: string): ContainerSigner {
   const key = createPrivateKey(privateKeyPem);
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`A work package signing key must be Ed25519, not ${key.asymmetricKeyType ?? 'unknown'}.`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`A work package signing key must be Ed25519, not ${key.asymmetricKeyType ?? 'unknown'}.`);
   const publicKeyPem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
   return { keyId: containerKeyIdOf(publicKeyPem), publicKeyPem, privateKeyPem };
 }
@@ -107,9 +116,19 @@ function zipOf(manifestBytes: Uint8Array, signature: Uint8Array, files: Readonly
  * Where the key is elsewhere (an organization's key, on the service), these bytes travel to it and
  * its signature comes back for assembleSignedZip.
  */
-export function signedZipManifest(input: { format: string; body: unknown; files: ReadonlyMap<string, Uint8Array>; signer: ContainerSignerRecord }): Uint8Array {
+export function signedZipManifest(input: {
+  format: string;
+  body: unknown;
+  files: ReadonlyMap<string, Uint8Array>;
+  signer: ContainerSignerRecord;
+}): Uint8Array {
   for (const name of input.files.keys()) {
-    if (name === SIGNED_ZIP_MANIFEST || name === SIGNED_ZIP_SIGNATURE || !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(name) || name.split('/').includes('..')) {
+    if (
+      name === SIGNED_ZIP_MANIFEST ||
+      name === SIGNED_ZIP_SIGNATURE ||
+      !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(name) ||
+      name.split('/').includes('..')
+    ) {
       throw new Error(`"${name}" cannot be the name of a file in a signed container.`);
     }
   }
@@ -130,13 +149,25 @@ export function signedZipManifest(input: { format: string; body: unknown; files:
 }
 
 /** The container from a manifest (signedZipManifest), its signature and the files it lists. */
-export function assembleSignedZip(manifestBytes: Uint8Array, signature: Uint8Array, files: ReadonlyMap<string, Uint8Array>): Uint8Array {
+export function assembleSignedZip(
+  manifestBytes: Uint8Array,
+  signature: Uint8Array,
+  files: ReadonlyMap<string, Uint8Array>,
+): Uint8Array {
   return zipOf(manifestBytes, signature, files);
 }
 
 /** Writes the container signed by an Ed25519 key held here. */
-export function buildSignedZip(input: { format: string; body: unknown; files: ReadonlyMap<string, Uint8Array>; signer: ContainerSigner }): Uint8Array {
-  const manifestBytes = signedZipManifest({ ...input, signer: { keyId: input.signer.keyId, publicKeyPem: input.signer.publicKeyPem } });
+export function buildSignedZip(input: {
+  format: string;
+  body: unknown;
+  files: ReadonlyMap<string, Uint8Array>;
+  signer: ContainerSigner;
+}): Uint8Array {
+  const manifestBytes = signedZipManifest({
+    ...input,
+    signer: { keyId: input.signer.keyId, publicKeyPem: input.signer.publicKeyPem },
+  });
   const signature = new Uint8Array(sign(null, manifestBytes, createPrivateKey(input.signer.privateKeyPem)));
   return zipOf(manifestBytes, signature, input.files);
 }
@@ -145,10 +176,23 @@ export function buildSignedZip(input: { format: string; body: unknown; files: Re
  * Whether `signature` is the named key's over the manifest: Ed25519 (a workstation's key) over the
  * bytes; ES256 (an organization's key, which names its certificate) over the context line and the bytes.
  */
-function manifestSignatureHolds(manifestBytes: Uint8Array, signature: Uint8Array, key: KeyObject, signer: ContainerSignerRecord): boolean {
-  if (key.asymmetricKeyType === 'ed25519') return signer.certificate === undefined && verify(null, manifestBytes, key, signature);
-  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' && typeof signer.certificate === 'string') {
-    return signature.length === 64 && verify('sha256', organizationSignedBytes(manifestBytes), { key, dsaEncoding: 'ieee-p1363' }, signature);
+function manifestSignatureHolds(
+  manifestBytes: Uint8Array,
+  signature: Uint8Array,
+  key: KeyObject,
+  signer: ContainerSignerRecord,
+): boolean {
+  if (key.asymmetricKeyType === 'ed25519')
+    return signer.certificate === undefined && verify(null, manifestBytes, key, signature);
+  if (
+    key.asymmetricKeyType === 'ec' &&
+    key.asymmetricKeyDetails?.namedCurve === 'prime256v1' &&
+    typeof signer.certificate === 'string'
+  ) {
+    return (
+      signature.length === 64 &&
+      verify('sha256', organizationSignedBytes(manifestBytes), { key, dsaEncoding: 'ieee-p1363' }, signature)
+    );
   }
   return false;
 }
@@ -167,11 +211,23 @@ class StopListing extends Error {}
  */
 export function openSignedZip(
   zip: Uint8Array,
-  options: { format: string; what: string; limits: SignedZipLimits; /** What to say of a signed file of an earlier format this version no longer takes. */ formerFormats?: Readonly<Record<string, string>> },
+  options: {
+    format: string;
+    what: string;
+    limits: SignedZipLimits;
+    /** What to say of a signed file of an earlier format this version no longer takes. */ formerFormats?: Readonly<
+      Record<string, string>
+    >;
+  },
 ): OpenedSignedZip {
   const { what, limits } = options;
-  const tampered = (detail: string): never => fail('WP_TAMPERED', `The ${what} has been changed since it was signed (${detail}). Do not use it: ask for a new one.`);
-  if (zip.length > limits.maxZipBytes) fail('WP_TOO_LARGE', `The ${what} is ${zip.length} bytes, more than the ${limits.maxZipBytes} one may be.`);
+  const tampered = (detail: string): never =>
+    fail(
+      'WP_TAMPERED',
+      `The ${what} has been changed since it was signed (${detail}). Do not use it: ask for a new one.`,
+    );
+  if (zip.length > limits.maxZipBytes)
+    fail('WP_TOO_LARGE', `The ${what} is ${zip.length} bytes, more than the ${limits.maxZipBytes} one may be.`);
   const listed: Array<{ name: string; compression: number }> = [];
   try {
     // The central directory first, inflating nothing: a zip bomb or a compressed entry stops here.
@@ -187,7 +243,10 @@ export function openSignedZip(
     fail('WP_NOT_A_PACKAGE', `The file is not a ${what}: it is not a zip file. Check that you chose the right file.`);
   }
   if (!listed.some((e) => e.name === SIGNED_ZIP_MANIFEST) || !listed.some((e) => e.name === SIGNED_ZIP_SIGNATURE)) {
-    fail('WP_NOT_A_PACKAGE', `The file is not a ${what}: it has no signed manifest. Check that you chose the right file.`);
+    fail(
+      'WP_NOT_A_PACKAGE',
+      `The file is not a ${what}: it has no signed manifest. Check that you chose the right file.`,
+    );
   }
   const compressed = listed.find((e) => e.compression !== STORED);
   if (compressed) tampered(`${compressed.name} is compressed, which a signed container never is`);
@@ -205,7 +264,12 @@ export function openSignedZip(
   } catch {
     return tampered('its manifest is not JSON');
   }
-  if (typeof manifest !== 'object' || manifest === null || typeof manifest.signer?.publicKeyPem !== 'string' || !Array.isArray(manifest.entries)) {
+  if (
+    typeof manifest !== 'object' ||
+    manifest === null ||
+    typeof manifest.signer?.publicKeyPem !== 'string' ||
+    !Array.isArray(manifest.entries)
+  ) {
     return tampered('its manifest is not one');
   }
   let signerKey: KeyObject;
@@ -214,23 +278,38 @@ export function openSignedZip(
   } catch {
     return tampered('the signer key in its manifest is not a public key');
   }
-  if (!manifestSignatureHolds(manifestBytes, signature, signerKey, manifest.signer)) tampered('its manifest does not match its signature');
-  if (containerKeyIdOf(manifest.signer.publicKeyPem) !== manifest.signer.keyId) tampered('the signer key id does not match the key');
+  if (!manifestSignatureHolds(manifestBytes, signature, signerKey, manifest.signer))
+    tampered('its manifest does not match its signature');
+  if (containerKeyIdOf(manifest.signer.publicKeyPem) !== manifest.signer.keyId)
+    tampered('the signer key id does not match the key');
   // Signed from here on: the manifest is the one its signer wrote. Which format it says is now trusted.
-  if (manifest.format !== options.format && options.formerFormats?.[manifest.format] !== undefined) fail('WP_NOT_A_PACKAGE', options.formerFormats[manifest.format]!);
+  if (manifest.format !== options.format && options.formerFormats?.[manifest.format] !== undefined)
+    fail('WP_NOT_A_PACKAGE', options.formerFormats[manifest.format]!);
   if (manifest.format !== options.format) {
-    fail('WP_NOT_A_PACKAGE', `The file is not a ${what}: it is a ${String(manifest.format)} file. Check that you chose the right file.`);
+    fail(
+      'WP_NOT_A_PACKAGE',
+      `The file is not a ${what}: it is a ${String(manifest.format)} file. Check that you chose the right file.`,
+    );
   }
   const files = new Map<string, Uint8Array>();
   for (const entry of manifest.entries) {
     const bytes = entries[entry.name];
-    if (bytes === undefined || entry.name === SIGNED_ZIP_MANIFEST || entry.name === SIGNED_ZIP_SIGNATURE) tampered(`${entry.name} is missing`);
-    if (bytes!.length !== entry.size || sha256OfBytes(bytes!) !== entry.sha256) tampered(`${entry.name} does not match its SHA-256`);
+    if (bytes === undefined || entry.name === SIGNED_ZIP_MANIFEST || entry.name === SIGNED_ZIP_SIGNATURE)
+      tampered(`${entry.name} is missing`);
+    if (bytes!.length !== entry.size || sha256OfBytes(bytes!) !== entry.sha256)
+      tampered(`${entry.name} does not match its SHA-256`);
     files.set(entry.name, bytes!);
   }
-  const extra = Object.keys(entries).filter((name) => name !== SIGNED_ZIP_MANIFEST && name !== SIGNED_ZIP_SIGNATURE && !files.has(name));
+  const extra = Object.keys(entries).filter(
+    (name) => name !== SIGNED_ZIP_MANIFEST && name !== SIGNED_ZIP_SIGNATURE && !files.has(name),
+  );
   if (extra.length > 0) tampered(`it holds files its manifest does not list: ${extra.join(', ')}`);
   const canonical = zipOf(manifestBytes, signature, files);
-  if (!Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength).equals(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength))) tampered('its bytes differ from the ones its signed contents make');
+  if (
+    !Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength).equals(
+      Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength),
+    )
+  )
+    tampered('its bytes differ from the ones its signed contents make');
   return { manifest, files };
 }

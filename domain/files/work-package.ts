@@ -67,7 +67,9 @@ export const workPackageBodySchema = z.object({
       firmware: z.object({ version: z.string().min(1), sha256: sha256Field }),
     }),
   ),
-  firmware: z.array(z.object({ deviceType: deviceTypeSchema, version: z.string().min(1), sha256: sha256Field, file: entryName })),
+  firmware: z.array(
+    z.object({ deviceType: deviceTypeSchema, version: z.string().min(1), sha256: sha256Field, file: entryName }),
+  ),
   /**
    * Delta patches to the carried firmware from earlier releases, when the service offered them:
    * `baseSha256` and `targetSha256` are of the images (as devices report them), `sha256` of the
@@ -88,7 +90,11 @@ export const workPackageBodySchema = z.object({
     )
     .default([]),
   keys: z.object({
-    configFileRootKey: z.object({ keyId: z.string().min(1), algorithm: z.string().min(1), publicKeyPem: z.string().min(1) }),
+    configFileRootKey: z.object({
+      keyId: z.string().min(1),
+      algorithm: z.string().min(1),
+      publicKeyPem: z.string().min(1),
+    }),
     firmwareReleaseKeys: z.array(firmwareReleaseKeySchema),
   }),
   /**
@@ -123,31 +129,51 @@ export interface OrganizationManifestSigner {
 }
 
 /** The signer record of an organization key, read from its certificate. */
-export function workPackageSignerKeyOf(signer: Pick<OrganizationManifestSigner, 'keyId' | 'certificate'>): WorkPackageSignerKey {
+export function workPackageSignerKeyOf(
+  signer: Pick<OrganizationManifestSigner, 'keyId' | 'certificate'>,
+): WorkPackageSignerKey {
   const decoded = decodeOrgKeyCertificate(signer.certificate);
-  const publicKeyPem = createPublicKey({ key: Buffer.from(decoded.publicKey), format: 'der', type: 'spki' }).export({ type: 'spki', format: 'pem' }).toString();
+  const publicKeyPem = createPublicKey({ key: Buffer.from(decoded.publicKey), format: 'der', type: 'spki' })
+    .export({ type: 'spki', format: 'pem' })
+    .toString();
   return { keyId: decoded.keyId, publicKeyPem, certificate: Buffer.from(signer.certificate).toString('base64') };
 }
 
 /** The manifest's bytes for the organization's key to sign: the body checked, every file it names given. */
-export function workPackageManifest(body: WorkPackageBody, files: ReadonlyMap<string, Uint8Array>, signer: WorkPackageSignerKey): Uint8Array {
+export function workPackageManifest(
+  body: WorkPackageBody,
+  files: ReadonlyMap<string, Uint8Array>,
+  signer: WorkPackageSignerKey,
+): Uint8Array {
   const checked = workPackageBodySchema.parse(body);
-  for (const name of namedFiles(checked)) if (!files.has(name)) throw new Error(`The work package names ${name} but it was not given.`);
+  for (const name of namedFiles(checked))
+    if (!files.has(name)) throw new Error(`The work package names ${name} but it was not given.`);
   return signedZipManifest({ format: WORK_PACKAGE_FORMAT, body: checked, files, signer });
 }
 
 /** The organization key's ES256 signature of a package manifest (what the service answers). */
-export function signWorkPackageManifest(manifestBytes: Uint8Array, signer: Pick<OrganizationManifestSigner, 'sign'>): Uint8Array {
+export function signWorkPackageManifest(
+  manifestBytes: Uint8Array,
+  signer: Pick<OrganizationManifestSigner, 'sign'>,
+): Uint8Array {
   return signer.sign(organizationSignedBytes(manifestBytes));
 }
 
 /** The package file: the manifest, the organization's signature of it, the files. */
-export function sealWorkPackage(manifestBytes: Uint8Array, signature: Uint8Array, files: ReadonlyMap<string, Uint8Array>): Uint8Array {
+export function sealWorkPackage(
+  manifestBytes: Uint8Array,
+  signature: Uint8Array,
+  files: ReadonlyMap<string, Uint8Array>,
+): Uint8Array {
   return assembleSignedZip(manifestBytes, signature, files);
 }
 
 /** All three steps where the organization's key is at hand (the service's tests, and an attacker's with a key of their own). */
-export function buildWorkPackage(body: WorkPackageBody, files: ReadonlyMap<string, Uint8Array>, signer: OrganizationManifestSigner): Uint8Array {
+export function buildWorkPackage(
+  body: WorkPackageBody,
+  files: ReadonlyMap<string, Uint8Array>,
+  signer: OrganizationManifestSigner,
+): Uint8Array {
   const manifest = workPackageManifest(body, files, workPackageSignerKeyOf(signer));
   return sealWorkPackage(manifest, signWorkPackageManifest(manifest, signer), files);
 }
@@ -156,9 +182,16 @@ export function buildWorkPackage(body: WorkPackageBody, files: ReadonlyMap<strin
  * A manifest sent to be signed, read as the signer must read it: a package manifest of this format
  * whose body is a package's. Throws FileFormatError (WP_NOT_A_PACKAGE) saying what is wrong.
  */
-export function readWorkPackageManifest(manifestBytes: Uint8Array): { body: WorkPackageBody; signer: ContainerSignerRecord; entries: Array<{ name: string; size: number; sha256: string }> } {
+export function readWorkPackageManifest(manifestBytes: Uint8Array): {
+  body: WorkPackageBody;
+  signer: ContainerSignerRecord;
+  entries: Array<{ name: string; size: number; sha256: string }>;
+} {
   const bad = (why: string): never => {
-    throw new FileFormatError('WP_NOT_A_PACKAGE', `The manifest is not a work package manifest of this version (${why}).`);
+    throw new FileFormatError(
+      'WP_NOT_A_PACKAGE',
+      `The manifest is not a work package manifest of this version (${why}).`,
+    );
   };
   let manifest: { format?: unknown; body?: unknown; entries?: unknown; signer?: unknown };
   try {
@@ -167,19 +200,30 @@ export function readWorkPackageManifest(manifestBytes: Uint8Array): { body: Work
     return bad('it is not JSON');
   }
   if (typeof manifest !== 'object' || manifest === null) return bad('it is not an object');
-  if (manifest.format !== WORK_PACKAGE_FORMAT) return bad(`its format is ${JSON.stringify(manifest.format)}, not ${WORK_PACKAGE_FORMAT}`);
+  if (manifest.format !== WORK_PACKAGE_FORMAT)
+    return bad(`its format is ${JSON.stringify(manifest.format)}, not ${WORK_PACKAGE_FORMAT}`);
   const parsed = workPackageBodySchema.safeParse(manifest.body);
-  if (!parsed.success) return bad(`${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  const entries = z.array(z.object({ name: entryName, size: z.number().int().nonnegative(), sha256: sha256Field })).safeParse(manifest.entries);
+  if (!parsed.success)
+    return bad(`${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const entries = z
+    .array(z.object({ name: entryName, size: z.number().int().nonnegative(), sha256: sha256Field }))
+    .safeParse(manifest.entries);
   if (!entries.success) return bad('its list of entries is not one');
-  const signer = z.object({ keyId: z.string(), publicKeyPem: z.string(), certificate: z.string().optional() }).safeParse(manifest.signer);
+  const signer = z
+    .object({ keyId: z.string(), publicKeyPem: z.string(), certificate: z.string().optional() })
+    .safeParse(manifest.signer);
   if (!signer.success) return bad('it names no signer');
-  for (const name of namedFiles(parsed.data)) if (!entries.data.some((e) => e.name === name)) bad(`it names ${name} but does not list it`);
+  for (const name of namedFiles(parsed.data))
+    if (!entries.data.some((e) => e.name === name)) bad(`it names ${name} but does not list it`);
   return { body: parsed.data, signer: signer.data, entries: entries.data };
 }
 
 function namedFiles(body: WorkPackageBody): string[] {
-  return [...body.devices.map((d) => d.configFile), ...body.firmware.map((f) => f.file), ...body.patches.map((p) => p.file)];
+  return [
+    ...body.devices.map((d) => d.configFile),
+    ...body.firmware.map((f) => f.file),
+    ...body.patches.map((p) => p.file),
+  ];
 }
 
 /**
@@ -188,17 +232,32 @@ function namedFiles(body: WorkPackageBody): string[] {
  * package may be used here (expiry, organization, signer) is for the caller: checkWorkPackageExpiry.
  */
 export function readWorkPackage(zip: Uint8Array): WorkPackage {
-  const opened = openSignedZip(zip, { format: WORK_PACKAGE_FORMAT, what: 'work package', limits: WORK_PACKAGE_LIMITS, formerFormats: FORMER_FORMATS });
+  const opened = openSignedZip(zip, {
+    format: WORK_PACKAGE_FORMAT,
+    what: 'work package',
+    limits: WORK_PACKAGE_LIMITS,
+    formerFormats: FORMER_FORMATS,
+  });
   const parsed = workPackageBodySchema.safeParse(opened.manifest.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new FileFormatError('WP_NOT_A_PACKAGE', `The work package is signed but its contents are not readable by this version (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}). Update Provisioner, or ask for a package made by the same version.`);
+    throw new FileFormatError(
+      'WP_NOT_A_PACKAGE',
+      `The work package is signed but its contents are not readable by this version (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}). Update Provisioner, or ask for a package made by the same version.`,
+    );
   }
   for (const name of namedFiles(parsed.data)) {
-    if (!opened.files.has(name)) throw new FileFormatError('WP_TAMPERED', `The work package names ${name} but does not hold it. Do not use it: ask for a new one.`);
+    if (!opened.files.has(name))
+      throw new FileFormatError(
+        'WP_TAMPERED',
+        `The work package names ${name} but does not hold it. Do not use it: ask for a new one.`,
+      );
   }
   if (typeof opened.manifest.signer.certificate !== 'string') {
-    throw new FileFormatError('WP_UNTRUSTED_SIGNER', `The work package is signed by key ${opened.manifest.signer.keyId}, which is not an organization's key: a package is signed by its organization on the service. Do not use it.`);
+    throw new FileFormatError(
+      'WP_UNTRUSTED_SIGNER',
+      `The work package is signed by key ${opened.manifest.signer.keyId}, which is not an organization's key: a package is signed by its organization on the service. Do not use it.`,
+    );
   }
   return { body: parsed.data, signer: opened.manifest.signer, files: opened.files };
 }
@@ -210,15 +269,23 @@ export function readWorkPackage(zip: Uint8Array): WorkPackage {
  */
 export function verifyWorkPackageSigner(opened: Pick<WorkPackage, 'body' | 'signer'>, rootKeyPem: string): string {
   const untrusted = (why: string): never => {
-    throw new FileFormatError('WP_UNTRUSTED_SIGNER', `The work package is not signed by organization ${opened.body.origin.orgId} of the service this laptop trusts (${why}). Do not use it: it was not made by that service.`);
+    throw new FileFormatError(
+      'WP_UNTRUSTED_SIGNER',
+      `The work package is not signed by organization ${opened.body.origin.orgId} of the service this laptop trusts (${why}). Do not use it: it was not made by that service.`,
+    );
   };
   let orgKey: { orgId: string; keyId: string; publicKeyPem: string };
   try {
     orgKey = verifyOrganizationKey(new Uint8Array(Buffer.from(opened.signer.certificate ?? '', 'base64')), rootKeyPem);
   } catch (error) {
-    return untrusted(error instanceof FileFormatError && /certified by root key/.test(error.message) ? 'its signing key is certified by another root key' : "its signing key's certificate does not verify against the trusted root key");
+    return untrusted(
+      error instanceof FileFormatError && /certified by root key/.test(error.message)
+        ? 'its signing key is certified by another root key'
+        : "its signing key's certificate does not verify against the trusted root key",
+    );
   }
-  if (orgKey.keyId !== opened.signer.keyId) untrusted(`the certificate is of key ${orgKey.keyId}, but key ${opened.signer.keyId} signed`);
+  if (orgKey.keyId !== opened.signer.keyId)
+    untrusted(`the certificate is of key ${orgKey.keyId}, but key ${opened.signer.keyId} signed`);
   if (orgKey.orgId !== opened.body.origin.orgId) untrusted(`its signing key is organization ${orgKey.orgId}'s`);
   return orgKey.keyId;
 }
@@ -230,7 +297,10 @@ export function verifyWorkPackageSigner(opened: Pick<WorkPackage, 'body' | 'sign
  */
 export function checkWorkPackageExpiry(body: Pick<WorkPackageBody, 'createdAt' | 'expiresAt'>, now: Date): void {
   if (Date.parse(body.expiresAt) - Date.parse(body.createdAt) > MAX_WORK_PACKAGE_DAYS * 86_400_000) {
-    throw new FileFormatError('WP_TOO_LONG', `The work package claims to be good from ${body.createdAt} to ${body.expiresAt}, more than the ${MAX_WORK_PACKAGE_DAYS} days a package may be. Do not use it: ask for a new one.`);
+    throw new FileFormatError(
+      'WP_TOO_LONG',
+      `The work package claims to be good from ${body.createdAt} to ${body.expiresAt}, more than the ${MAX_WORK_PACKAGE_DAYS} days a package may be. Do not use it: ask for a new one.`,
+    );
   }
   if (now.getTime() >= Date.parse(body.expiresAt)) {
     throw new FileFormatError(
@@ -239,7 +309,10 @@ export function checkWorkPackageExpiry(body: Pick<WorkPackageBody, 'createdAt' |
     );
   }
   if (Date.parse(body.createdAt) > now.getTime() + 24 * 60 * 60 * 1000) {
-    throw new FileFormatError('WP_NOT_YET_VALID', `The work package was made on ${body.createdAt}, after this computer's time (${now.toISOString()}): check this computer's clock.`);
+    throw new FileFormatError(
+      'WP_NOT_YET_VALID',
+      `The work package was made on ${body.createdAt}, after this computer's time (${now.toISOString()}): check this computer's clock.`,
+    );
   }
 }
 

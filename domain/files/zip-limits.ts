@@ -57,17 +57,29 @@ class TooManyEntries extends Error {}
  */
 export function checkZipLimits(zip: Uint8Array, limits: ZipLimits): ZipDirectoryEntry[] {
   const tooLarge = (detail: string): never => {
-    throw new FileFormatError('FW_BUNDLE_TOO_LARGE', `The firmware bundle is refused: ${detail}. It is damaged or not a firmware bundle.`);
+    throw new FileFormatError(
+      'FW_BUNDLE_TOO_LARGE',
+      `The firmware bundle is refused: ${detail}. It is damaged or not a firmware bundle.`,
+    );
   };
   const bad = (detail: string): never => {
-    throw new FileFormatError('FW_BAD_BUNDLE', `The firmware file is not a valid zip bundle (${detail}). Download it again.`);
+    throw new FileFormatError(
+      'FW_BAD_BUNDLE',
+      `The firmware file is not a valid zip bundle (${detail}). Download it again.`,
+    );
   };
-  if (zip.length > limits.maxZipBytes) tooLarge(`it is ${zip.length} bytes, more than the ${limits.maxZipBytes} a bundle may be`);
+  if (zip.length > limits.maxZipBytes)
+    tooLarge(`it is ${zip.length} bytes, more than the ${limits.maxZipBytes} a bundle may be`);
   const entries: ZipDirectoryEntry[] = [];
   try {
     unzipSync(zip, {
       filter: (file) => {
-        entries.push({ name: file.name, compressedSize: file.size, size: file.originalSize, compression: file.compression });
+        entries.push({
+          name: file.name,
+          compressedSize: file.size,
+          size: file.originalSize,
+          compression: file.compression,
+        });
         // Stops a directory that claims millions of entries before it is walked to the end.
         if (entries.length > limits.maxEntries) throw new TooManyEntries();
         return false;
@@ -81,14 +93,23 @@ export function checkZipLimits(zip: Uint8Array, limits: ZipLimits): ZipDirectory
   let total = 0;
   for (const entry of entries) {
     // Two entries of one name would leave which one counts to the reader; `__proto__` would not be a file at all.
-    if (names.has(entry.name) || entry.name === '__proto__') bad(`the name ${JSON.stringify(entry.name)} is listed twice or not a file name`);
+    if (names.has(entry.name) || entry.name === '__proto__')
+      bad(`the name ${JSON.stringify(entry.name)} is listed twice or not a file name`);
     names.add(entry.name);
-    if (entry.compression !== STORED && entry.compression !== DEFLATE) bad(`${entry.name} uses compression method ${entry.compression}`);
-    if (entry.size > limits.maxEntryBytes) tooLarge(`${entry.name} declares ${entry.size} bytes inflated, more than ${limits.maxEntryBytes}`);
+    if (entry.compression !== STORED && entry.compression !== DEFLATE)
+      bad(`${entry.name} uses compression method ${entry.compression}`);
+    if (entry.size > limits.maxEntryBytes)
+      tooLarge(`${entry.name} declares ${entry.size} bytes inflated, more than ${limits.maxEntryBytes}`);
     total += entry.size;
     if (total > limits.maxTotalBytes) tooLarge(`its files declare more than ${limits.maxTotalBytes} bytes inflated`);
-    if (entry.compression === DEFLATE && entry.size > RATIO_FLOOR_BYTES && entry.size > entry.compressedSize * limits.maxRatio) {
-      tooLarge(`${entry.name} inflates ${entry.compressedSize} bytes to ${entry.size}, more than ${limits.maxRatio} times`);
+    if (
+      entry.compression === DEFLATE &&
+      entry.size > RATIO_FLOOR_BYTES &&
+      entry.size > entry.compressedSize * limits.maxRatio
+    ) {
+      tooLarge(
+        `${entry.name} inflates ${entry.compressedSize} bytes to ${entry.size}, more than ${limits.maxRatio} times`,
+      );
     }
   }
   return entries;

@@ -56,14 +56,80 @@ import zh_station from './locales/zh/station.json' with { type: 'json' };
 import zh_designer from './locales/zh/designer.json' with { type: 'json' };
 import zh_screens from './locales/zh/screens.json' with { type: 'json' };
 
-export const NAMESPACES = ['common', 'app', 'errors', 'domain', 'cli', 'report', 'workbench', 'station', 'designer', 'screens'] as const;
+export const NAMESPACES = [
+  'common',
+  'app',
+  'errors',
+  'domain',
+  'cli',
+  'report',
+  'workbench',
+  'station',
+  'designer',
+  'screens',
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 export type Catalog = Readonly<Record<string, string>>;
 
 export const CATALOGS = {
-  en: { common: en_common as Catalog, app: en_app as Catalog, errors: en_errors as Catalog, domain: en_domain as Catalog, cli: en_cli as Catalog, report: en_report as Catalog, workbench: en_workbench as Catalog, station: en_station as Catalog, designer: en_designer as Catalog, screens: en_screens as Catalog },
-  de: { common: de_common as Catalog, app: de_app as Catalog, errors: de_errors as Catalog, domain: de_domain as Catalog, cli: de_cli as Catalog, report: de_report as Catalog, workbench: de_workbench as Catalog, station: de_station as Catalog, designer: de_designer as Catalog, screens: de_screens as Catalog },
-  fr: { common: fr_common as Catalog, app: fr_app as Catalog, errors: fr_errors as Catalog, domain: fr_domain as Catalog, cli: fr_cli as Catalog, report: fr_report as Catalog, workbench: fr_workbench as Catalog, station: fr_station as Catalog, designer: fr_designer as Catalog, screens: fr_screens as Catalog },
-  es: { common: es_common as Catalog, app: es_app as Catalog, errors: es_errors as Catalog, domain: es_domain as Catalog, cli: es_cli as Catalog, report: es_report as Catalog, workbench: es_workbench as Catalog, station: es_station as Catalog, designer: es_designer as Catalog, screens: es_screens as Catalog },
-  zh: { common: zh_common as Catalog, app: zh_app as Catalog, errors: zh_errors as Catalog, domain: zh_domain as Catalog, cli: zh_cli as Catalog, report: zh_report as Catalog, workbench: zh_workbench as Catalog, station: zh_station as Catalog, designer: zh_designer as Catalog, screens: zh_screens as Catalog },
+  en: {
+    common: en_common as Catalog,
+    app: en_app as Catalog,
+    errors: en_errors as Catalog,
+    domain: en_domain as Catalog,
+    cli: en_cli as Catalog,
+    report: en_report as Catalog,
+    workbench: en_workbench as Catalog,
+    station: en_station as Catalog,
+    designer: en_designer as Catalog,
+    screens: en_screens as Catalog,
+  },
+  de: {
+    common: de_common as Catalog,
+    app: de_app as Catalog,
+    errors: de_errors as Catalog,
+    domain: de_domain as Catalog,
+    cli: de_cli as Catalog,
+    report: de_report as Catalog,
+    workbench: de_workbench as Catalog,
+    station: de_station as Catalog,
+    designer: de_designer as Catalog,
+    screens: de_screens as Catalog,
+  },
+  fr: {
+    common: fr_common as Catalog,
+    app: fr_app as Catalog,
+    errors: fr_errors as Catalog,
+    domain: fr_domain as Catalog,
+    cli: fr_cli as Catalog,
+    report: fr_report as Catalog,
+    workbench: fr_workbench as Catalog,
+    station: fr_station as Catalog,
+    designer: fr_designer as Catalog,
+    screens: fr_screens as Catalog,
+  },
+  es: {
+    common: es_common as Catalog,
+    app: es_app as Catalog,
+    errors: es_errors as Catalog,
+    domain: es_domain as Catalog,
+    cli: es_cli as Catalog,
+    report: es_report as Catalog,
+    workbench: es_workbench as Catalog,
+    station: es_station as Catalog,
+    designer: es_designer as Catalog,
+    screens: es_screens as Catalog,
+  },
+  zh: {
+    common: zh_common as Catalog,
+    app: zh_app as Catalog,
+    errors: zh_errors as Catalog,
+    domain: zh_domain as Catalog,
+    cli: zh_cli as Catalog,
+    report: zh_report as Catalog,
+    workbench: zh_workbench as Catalog,
+    station: zh_station as Catalog,
+    designer: zh_designer as Catalog,
+    screens: zh_screens as Catalog,
+  },
 } as const satisfies Record<string, Record<Namespace, Catalog>>;

@@ -23,10 +23,14 @@ export function localeFormat(translator: Pick<Translator, 'locale'>, timeZone?: 
   const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', ...zone });
   const timeFormat = new Intl.DateTimeFormat(locale, { timeStyle: 'medium', ...zone });
   const number = (value: number, fractionDigits = 0): string =>
-    new Intl.NumberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(value);
+    new Intl.NumberFormat(locale, {
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    }).format(value);
   return {
     number,
-    percent: (fraction) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(fraction),
+    percent: (fraction) =>
+      new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(fraction),
     bytes: (count) => {
       let value = count;
       let unit = 0;

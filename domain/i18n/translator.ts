@@ -23,7 +23,9 @@ export interface Translator {
 
 function resourcesFor(language: CatalogLanguage): Record<string, Record<Namespace, Catalog>> {
   if (language === PSEUDO_LANGUAGE) {
-    const pseudo = Object.fromEntries(NAMESPACES.map((namespace) => [namespace, pseudoLocalizeCatalog(CATALOGS.en[namespace])]));
+    const pseudo = Object.fromEntries(
+      NAMESPACES.map((namespace) => [namespace, pseudoLocalizeCatalog(CATALOGS.en[namespace])]),
+    );
     return { [PSEUDO_LANGUAGE]: pseudo as Record<Namespace, Catalog>, en: CATALOGS.en };
   }
   return language === SOURCE_LANGUAGE ? { en: CATALOGS.en } : { [language]: CATALOGS[language], en: CATALOGS.en };

@@ -1,7 +1,12 @@
 import { commInterfaceFlags, usesIp } from '../comm-interface';
 import { INPUT_CONFIGURATION_LABELS } from '../choice-labels';
 import type { ConfigurationSettings } from '../configuration';
-import { ETHERNET_FIELDS, WIFI_FIELDS, NSCP_ONLY_FIELDS, type ConfigurationDeviceSettings } from '../configuration-device';
+import {
+  ETHERNET_FIELDS,
+  WIFI_FIELDS,
+  NSCP_ONLY_FIELDS,
+  type ConfigurationDeviceSettings,
+} from '../configuration-device';
 import { SUPPORTED_INTERFACES, TYPES_WITHOUT_INPUTS, supportsInterface } from '../device-capabilities';
 import type { DeviceType } from '../device-types';
 import type { CommInterfaceFlag, Region } from '../enums';
@@ -25,11 +30,16 @@ export type ConfigurationDeviceContext = {
 };
 
 /** Every rule on one device of a configuration, ours marked as warnings. Unset fields break no rule here (see completeness). */
-export function validateConfigurationDevice(device: ConfigurationDeviceSettings, ctx: ConfigurationDeviceContext): Violation[] {
+export function validateConfigurationDevice(
+  device: ConfigurationDeviceSettings,
+  ctx: ConfigurationDeviceContext,
+): Violation[] {
   return withSeverity([
     ...deviceFieldRules(device, ctx),
     ...compact([
-      ctx.configuration.canKBitrate ? checkCanBitrateForTypes(ctx.configuration.canKBitrate, [ctx.deviceType], '') : null,
+      ctx.configuration.canKBitrate
+        ? checkCanBitrateForTypes(ctx.configuration.canKBitrate, [ctx.deviceType], '')
+        : null,
     ]),
   ]);
 }
@@ -88,7 +98,11 @@ function interfaceRules(device: ConfigurationDeviceSettings, deviceType: DeviceT
     if (flags.includes(adapter)) continue;
     for (const field of fields.filter((f) => isSet(device[f]))) {
       found.push(
-        violation(code, field, `${fieldLabel(field)} is only used over ${adapter}, and this device does not use ${adapter}: add ${adapter} to its interface, or remove the value.`),
+        violation(
+          code,
+          field,
+          `${fieldLabel(field)} is only used over ${adapter}, and this device does not use ${adapter}: add ${adapter} to its interface, or remove the value.`,
+        ),
       );
     }
   }
@@ -141,7 +155,11 @@ function inputRules(device: ConfigurationDeviceSettings, deviceType: DeviceType)
 function nscpRules(device: ConfigurationDeviceSettings, deviceType: DeviceType): Violation[] {
   if (deviceType !== 'NSCP') {
     return NSCP_ONLY_FIELDS.filter((field) => device[field] != null).map((field) =>
-      violation('NSCP_ONLY_FIELD', field, `${fieldLabel(field)} only applies to NSCP devices, not to ${deviceType} devices: remove it.`),
+      violation(
+        'NSCP_ONLY_FIELD',
+        field,
+        `${fieldLabel(field)} only applies to NSCP devices, not to ${deviceType} devices: remove it.`,
+      ),
     );
   }
   const found: (Violation | null)[] = [];
@@ -155,7 +173,11 @@ function nscpRules(device: ConfigurationDeviceSettings, deviceType: DeviceType):
       ),
     );
   }
-  if (device.stopCategory === 'CAT1' && device.inputConfiguration2 != null && device.inputConfiguration2 !== 'NOT_USED') {
+  if (
+    device.stopCategory === 'CAT1' &&
+    device.inputConfiguration2 != null &&
+    device.inputConfiguration2 !== 'NOT_USED'
+  ) {
     found.push(
       violation(
         'INPUT2_NOT_APPLICABLE_WITH_CAT1',
@@ -179,7 +201,10 @@ function nscpRules(device: ConfigurationDeviceSettings, deviceType: DeviceType):
   return compact(found);
 }
 
-function networkTemplateRules(device: ConfigurationDeviceSettings, template: IpNetworkTemplateSettings | null | undefined): Violation[] {
+function networkTemplateRules(
+  device: ConfigurationDeviceSettings,
+  template: IpNetworkTemplateSettings | null | undefined,
+): Violation[] {
   if (device.networkTemplateId == null || template === undefined) return [];
   if (template === null) {
     return [
@@ -209,7 +234,11 @@ function orList(items: readonly string[]): string {
 }
 
 /** The settings of each network adapter, and the code that says one is set for an adapter the device does not use. */
-const ADAPTER_FIELDS: readonly { adapter: CommInterfaceFlag; fields: readonly (keyof ConfigurationDeviceSettings)[]; code: ViolationCode }[] = [
+const ADAPTER_FIELDS: readonly {
+  adapter: CommInterfaceFlag;
+  fields: readonly (keyof ConfigurationDeviceSettings)[];
+  code: ViolationCode;
+}[] = [
   { adapter: 'Ethernet', fields: ETHERNET_FIELDS, code: 'ETHERNET_FIELD_WITHOUT_ETHERNET' },
   { adapter: 'Wifi', fields: WIFI_FIELDS, code: 'WIFI_FIELD_WITHOUT_WIFI' },
 ];

@@ -24,7 +24,10 @@ export type ConfigurationSettingsContext = {
  * Every rule on a configuration's own settings, ours marked as warnings. Unset settings break no
  * rule here (see completeness).
  */
-export function validateConfigurationSettings(settings: ConfigurationSettings, ctx: ConfigurationSettingsContext): Violation[] {
+export function validateConfigurationSettings(
+  settings: ConfigurationSettings,
+  ctx: ConfigurationSettingsContext,
+): Violation[] {
   const found: (Violation | null)[] = [];
   if (typeof settings.name === 'string') found.push(checkConfigurationName(settings.name, 'name'));
   if (settings.startingIpAddress != null) found.push(checkIpv4Address(settings.startingIpAddress, 'startingIpAddress'));
@@ -41,11 +44,16 @@ export function validateConfigurationSettings(settings: ConfigurationSettings, c
   if (settings.receiverOutputControl != null) {
     found.push(checkReceiverOutputControl(settings.receiverOutputControl, 'receiverOutputControl'));
   }
-  if (settings.canKBitrate != null) found.push(checkCanBitrateForTypes(settings.canKBitrate, ctx.deviceTypes, 'canKBitrate'));
+  if (settings.canKBitrate != null)
+    found.push(checkCanBitrateForTypes(settings.canKBitrate, ctx.deviceTypes, 'canKBitrate'));
   return withSeverity(found.filter((v): v is Violation => v !== null));
 }
 
-export function checkCanBitrateForTypes(bitrate: CanKBitrate, deviceTypes: readonly DeviceType[], field: string): Violation | null {
+export function checkCanBitrateForTypes(
+  bitrate: CanKBitrate,
+  deviceTypes: readonly DeviceType[],
+  field: string,
+): Violation | null {
   if (ENDPOINT_CONTROLLER_CAN_K_BITRATES.includes(bitrate)) return null;
   const controllers = ENDPOINT_CONTROLLER_TYPES.filter((t) => deviceTypes.includes(t));
   if (controllers.length === 0) return null;
@@ -59,7 +67,11 @@ export function checkCanBitrateForTypes(bitrate: CanKBitrate, deviceTypes: reado
 function pgnWithoutJ1939(field: 'displayTextPgn' | 'settingsPgn', canMode: string | null | undefined): Violation {
   const label = field === 'displayTextPgn' ? 'Display text PGN' : 'Settings PGN';
   const mode = canMode ? `CAN mode is ${CAN_MODE_LABELS[canMode as CanMode] ?? canMode}` : 'no CAN mode is set';
-  return violation('PGN_REQUIRES_J1939', field, `${label} only applies to J1939, but ${mode}: set CAN mode to ${CAN_MODE_LABELS.j1939} or remove the PGN.`);
+  return violation(
+    'PGN_REQUIRES_J1939',
+    field,
+    `${label} only applies to J1939, but ${mode}: set CAN mode to ${CAN_MODE_LABELS.j1939} or remove the PGN.`,
+  );
 }
 
 function describeBitrate(bitrate: CanKBitrate): string {

@@ -24,10 +24,15 @@ export function validateConfiguration(
   devices: readonly ConfigurationMember[],
   ctx: ConfigurationContext,
 ): Violation[] {
-  const found = validateConfigurationSettings(configuration, { region: ctx.region, deviceTypes: devices.map((d) => d.deviceType) });
+  const found = validateConfigurationSettings(configuration, {
+    region: ctx.region,
+    deviceTypes: devices.map((d) => d.deviceType),
+  });
   for (const device of devices) {
     const networkTemplate =
-      device.networkTemplateId != null && ctx.findNetworkTemplate ? ctx.findNetworkTemplate(device.networkTemplateId) : undefined;
+      device.networkTemplateId != null && ctx.findNetworkTemplate
+        ? ctx.findNetworkTemplate(device.networkTemplateId)
+        : undefined;
     found.push(
       ...underField(
         devicePath(device.serialNumber),
@@ -49,7 +54,11 @@ function duplicateSerialNumbers(devices: readonly ConfigurationMember[]): Violat
   for (const { serialNumber } of devices) {
     if (seen.has(serialNumber)) {
       found.push(
-        violation('DUPLICATE_SERIAL_NUMBER', devicePath(serialNumber), `Device ${serialNumber} is in the configuration twice: remove one.`),
+        violation(
+          'DUPLICATE_SERIAL_NUMBER',
+          devicePath(serialNumber),
+          `Device ${serialNumber} is in the configuration twice: remove one.`,
+        ),
       );
     }
     seen.add(serialNumber);
@@ -57,7 +66,9 @@ function duplicateSerialNumbers(devices: readonly ConfigurationMember[]): Violat
   return found;
 }
 
-export function duplicateIpAddresses(devices: readonly Pick<ConfigurationMember, 'serialNumber' | 'ipAddress'>[]): Violation[] {
+export function duplicateIpAddresses(
+  devices: readonly Pick<ConfigurationMember, 'serialNumber' | 'ipAddress'>[],
+): Violation[] {
   const owner = new Map<string, string>();
   const found: Violation[] = [];
   for (const { serialNumber, ipAddress } of devices) {

@@ -51,7 +51,11 @@ export const checkReceiverOutputControl: FieldRule<number> = (value, field) =>
 export const checkIsmNetworkId: FieldRule<number> = (value, field) =>
   value >= 0
     ? null
-    : violation('ISM_NETWORK_ID_OUT_OF_RANGE', field, `ISM network id ${value} is negative: use 0 or a positive number.`);
+    : violation(
+        'ISM_NETWORK_ID_OUT_OF_RANGE',
+        field,
+        `ISM network id ${value} is negative: use 0 or a positive number.`,
+      );
 
 export function checkIsmChannel(value: number, region: Region, field: string): Violation | null {
   if (region === 'EU') {

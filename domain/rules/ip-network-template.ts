@@ -6,7 +6,13 @@ import { checkIpv4Address, checkNetmask } from './field-rules';
 export function validateIpNetworkTemplate(template: IpNetworkTemplateSettings): Violation[] {
   const found: (Violation | null)[] = [];
   if (template.ipNetworkTemplateName != null && template.ipNetworkTemplateName.trim().length === 0) {
-    found.push(violation('TEMPLATE_NAME_TOO_SHORT', 'ipNetworkTemplateName', 'The template needs a name: enter at least one character.'));
+    found.push(
+      violation(
+        'TEMPLATE_NAME_TOO_SHORT',
+        'ipNetworkTemplateName',
+        'The template needs a name: enter at least one character.',
+      ),
+    );
   }
   if (template.netmask == null || template.netmask.trim().length === 0) {
     found.push(violation('TEMPLATE_NETMASK_TOO_SHORT', 'netmask', 'The template needs a netmask, e.g. 255.255.255.0.'));

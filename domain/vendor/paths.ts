@@ -81,9 +81,11 @@ export const EPC_PATH = {
 } as const;
 
 /** EPC ports of eth0 (`cfg/net/eth0/port{0,1}/…`). */
-export const epcEthPath = (port: 0 | 1, leaf: 'ip' | 'dhcp' | 'gateway' | 'dns'): string => `cfg/net/eth0/port${port}/${leaf}`;
+export const epcEthPath = (port: 0 | 1, leaf: 'ip' | 'dhcp' | 'gateway' | 'dns'): string =>
+  `cfg/net/eth0/port${port}/${leaf}`;
 /** EPC care slots 0..4 (`cfg/sf/smcu/care{n}/…`). */
-export const epcCarePath = (slot: number, leaf: 'deviceId' | 'smcu0key' | 'smcu1key'): string => `cfg/sf/smcu/care${slot}/${leaf}`;
+export const epcCarePath = (slot: number, leaf: 'deviceId' | 'smcu0key' | 'smcu1key'): string =>
+  `cfg/sf/smcu/care${slot}/${leaf}`;
 /** EPC peer slots 0..4 (`cfg/peers/peer{n}/…`). */
 export const epcPeerPath = (slot: number, leaf: 'addr' | 'name' | 'obsv'): string => `cfg/peers/peer${slot}/${leaf}`;
 export const EPC_CARE_SLOTS = 5;

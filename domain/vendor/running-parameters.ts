@@ -71,7 +71,10 @@ const TRANSLATIONS: Record<VendorFamily, Record<string, { key: string; translate
 };
 
 /** Our parameters among what a vendor device of `family` answered; keys it told nothing of are absent. */
-export function parametersFromVendorReadings(family: VendorFamily, readings: readonly VendorReading[]): ParameterValues {
+export function parametersFromVendorReadings(
+  family: VendorFamily,
+  readings: readonly VendorReading[],
+): ParameterValues {
   const values: ParameterValues = {};
   for (const reading of readings) {
     const translation = TRANSLATIONS[family][reading.path];

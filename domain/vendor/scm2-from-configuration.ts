@@ -31,7 +31,12 @@ export const ISM_POWER_DBM: Readonly<Record<string, number>> = { Low: 0, Medium:
 export const UNPAIRED_MAC = '00:00:00:00:00:00';
 
 /** Our device types by the vendor's family names (peer deviceType). */
-const VENDOR_FAMILY: Readonly<Record<string, Scm2Peer['deviceType']>> = { SRCP: 'FRC', WESP: 'FRC', EPC: 'EPC', NSCP: 'NSC' };
+const VENDOR_FAMILY: Readonly<Record<string, Scm2Peer['deviceType']>> = {
+  SRCP: 'FRC',
+  WESP: 'FRC',
+  EPC: 'EPC',
+  NSCP: 'NSC',
+};
 
 /** Safety rate the vendor's web flow writes (50 ms), or 25 ms when the timeout is under 500 ms (rate ≤ timeout / 10). */
 const safetyRateFor = (timeoutMs: number): 25 | 50 => (timeoutMs >= 500 ? 50 : 25);
@@ -39,8 +44,10 @@ const DEFAULT_SAFETY_TIMEOUT_MS = 500;
 
 type Settings = Record<string, unknown>;
 
-const text = (settings: Settings, key: string): string | undefined => (typeof settings[key] === 'string' ? (settings[key] as string) : undefined);
-const number = (settings: Settings, key: string): number | undefined => (typeof settings[key] === 'number' ? (settings[key] as number) : undefined);
+const text = (settings: Settings, key: string): string | undefined =>
+  typeof settings[key] === 'string' ? (settings[key] as string) : undefined;
+const number = (settings: Settings, key: string): number | undefined =>
+  typeof settings[key] === 'number' ? (settings[key] as number) : undefined;
 const texts = (settings: Settings, key: string): string[] => {
   const value = settings[key];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -58,7 +65,9 @@ function isSender(role: string | undefined): boolean {
  * id and the ISM radio id, which our model does not have.
  */
 function configurationNumbers(source: Scm2Source): Map<string, number> {
-  const serials = [source.serialNumber, ...source.peers.map((peer) => peer.serialNumber)].filter((s): s is string => typeof s === 'string');
+  const serials = [source.serialNumber, ...source.peers.map((peer) => peer.serialNumber)].filter(
+    (s): s is string => typeof s === 'string',
+  );
   const sorted = [...new Set(serials)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(sorted.map((serial, index) => [serial, index + 1]));
 }
@@ -105,7 +114,11 @@ function ipSettings(device: Settings, prefix: 'eth' | 'wifi') {
   };
 }
 
-function ownNetwork(source: Scm2Source, own: number, iface: Scm2Interface | undefined): Pick<Scm2Config['NET'], Scm2Interface> {
+function ownNetwork(
+  source: Scm2Source,
+  own: number,
+  iface: Scm2Interface | undefined,
+): Pick<Scm2Config['NET'], Scm2Interface> {
   const { device, safety } = source;
   const net: Pick<Scm2Config['NET'], Scm2Interface> = { blue0: null, ism0: null, eth0: null, wlan0: null };
   if (iface === 'blue0') net.blue0 = { mac: UNPAIRED_MAC };
@@ -123,7 +136,13 @@ function ownNetwork(source: Scm2Source, own: number, iface: Scm2Interface | unde
   if (iface === 'wlan0') {
     const password = text(device, 'wifiPassword');
     // Our Wifi devices join a network (wpa_supplicant); they never serve one (hostapd).
-    net.wlan0 = { ...ipSettings(device, 'wifi'), ssid: text(device, 'wifiSsid') ?? '', ssidPwd: password ?? '', wpa_supplicantEn: true, hostapdEn: false };
+    net.wlan0 = {
+      ...ipSettings(device, 'wifi'),
+      ssid: text(device, 'wifiSsid') ?? '',
+      ssidPwd: password ?? '',
+      wpa_supplicantEn: true,
+      hostapdEn: false,
+    };
   }
   return net;
 }

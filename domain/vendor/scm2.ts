@@ -36,8 +36,11 @@ const int = (label: string, min: number, max: number) =>
     .int({ error: `${label} must be a whole number from ${min} to ${max}` })
     .min(min, { error: `${label} must be from ${min} to ${max}` })
     .max(max, { error: `${label} must be from ${min} to ${max}` });
-const ipv4 = (label: string) => z.string().refine(isIpv4Address, { error: `${label} must be a dotted IPv4 address such as 192.168.3.10` });
-const mac = z.string().regex(MAC, { error: 'a MAC address is six hex pairs separated by colons, e.g. aa:bb:cc:dd:ee:ff' });
+const ipv4 = (label: string) =>
+  z.string().refine(isIpv4Address, { error: `${label} must be a dotted IPv4 address such as 192.168.3.10` });
+const mac = z
+  .string()
+  .regex(MAC, { error: 'a MAC address is six hex pairs separated by colons, e.g. aa:bb:cc:dd:ee:ff' });
 /** A key the vendor writes as null when unused; absent reads as null too. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
 
@@ -50,14 +53,17 @@ const safe = z
     careId: z.array(int('a careId', 1, SAFETY_ID_MAX)),
   })
   .refine((s) => s.safetyRate <= s.safetyTimeout / 10, {
-    error: 'safetyRate must be at most a tenth of safetyTimeout (a 250 ms timeout takes 25 ms, 500 ms or more takes 50 ms)',
+    error:
+      'safetyRate must be at most a tenth of safetyTimeout (a 250 ms timeout takes 25 ms, 500 ms or more takes 50 ms)',
     path: ['safetyRate'],
   });
 
 const ism0 = z.object({
   radio_id: int('ism0.radio_id', 1, 65535),
   network_id: int('ism0.network_id', 1, 65535),
-  txpwr: z.number().refine((p) => (ISM_POWERS_DBM as readonly number[]).includes(p), { error: `txpwr must be one of ${ISM_POWERS_DBM.join(', ')} (dBm)` }),
+  txpwr: z.number().refine((p) => (ISM_POWERS_DBM as readonly number[]).includes(p), {
+    error: `txpwr must be one of ${ISM_POWERS_DBM.join(', ')} (dBm)`,
+  }),
   txChannel: int('txChannel', 1, 26),
   connMode: z.enum(ISM_CONNECTION_MODES, { error: `connMode must be one of ${ISM_CONNECTION_MODES.join(', ')}` }),
 });
@@ -87,7 +93,9 @@ const peer = z
     eth0: optional(z.object({ ip4: ipv4('peer eth0.ip4') })),
     wlan0: optional(z.object({ ip4: ipv4('peer wlan0.ip4') })),
   })
-  .refine((p) => SCM2_INTERFACES.filter((i) => p[i] !== null).length === 1, { error: 'a peer has exactly one of blue0, ism0, eth0, wlan0 set' });
+  .refine((p) => SCM2_INTERFACES.filter((i) => p[i] !== null).length === 1, {
+    error: 'a peer has exactly one of blue0, ism0, eth0, wlan0 set',
+  });
 
 const net = z
   .object({
@@ -106,7 +114,9 @@ const net = z
     can0: optional(can0),
     peers: z.record(z.string(), peer).default({}),
   })
-  .refine((n) => SCM2_INTERFACES.filter((i) => n[i] !== null).length === 1, { error: 'NET has exactly one of blue0, ism0, eth0, wlan0 set' });
+  .refine((n) => SCM2_INTERFACES.filter((i) => n[i] !== null).length === 1, {
+    error: 'NET has exactly one of blue0, ism0, eth0, wlan0 set',
+  });
 
 export const scm2Schema = z.object({ SAFE: safe, NET: net });
 
@@ -128,7 +138,11 @@ export class Scm2Error extends Error {
 export function parseScm2(input: unknown): Scm2Config {
   const result = scm2Schema.safeParse(input);
   if (result.success) return result.data;
-  throw new Scm2Error(result.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)));
+  throw new Scm2Error(
+    result.error.issues.map((issue) =>
+      issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    ),
+  );
 }
 
 /** The one own interface a valid scm2 sets. */

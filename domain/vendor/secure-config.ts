@@ -62,25 +62,49 @@ export function decodeSecureConfig(bytes: Uint8Array): SecureConfig {
   try {
     map = decodeCbor(bytes);
   } catch (error) {
-    throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', `The secure configuration is not CBOR: ${(error as Error).message}`);
+    throw new SecureConfigError(
+      'VENDOR_CONFIG_MALFORMED',
+      `The secure configuration is not CBOR: ${(error as Error).message}`,
+    );
   }
-  if (!isCborMap(map)) throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', 'The secure configuration is not a CBOR map with text keys.');
+  if (!isCborMap(map))
+    throw new SecureConfigError(
+      'VENDOR_CONFIG_MALFORMED',
+      'The secure configuration is not a CBOR map with text keys.',
+    );
   const configData = map[SECURE_CONFIG_KEY.configData];
-  if (!isByteString(configData)) throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', `The secure configuration has no "${SECURE_CONFIG_KEY.configData}" byte string.`);
+  if (!isByteString(configData))
+    throw new SecureConfigError(
+      'VENDOR_CONFIG_MALFORMED',
+      `The secure configuration has no "${SECURE_CONFIG_KEY.configData}" byte string.`,
+    );
   const text = (key: string): string => {
     const value = map[key];
-    if (typeof value !== 'string') throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', `The secure configuration's "${key}" must be text.`);
+    if (typeof value !== 'string')
+      throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', `The secure configuration's "${key}" must be text.`);
     return value;
   };
   const checksum = text(SECURE_CONFIG_KEY.checksum);
   if (!/^[0-9a-fA-F]{64}$/.test(checksum)) {
-    throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', `"${SECURE_CONFIG_KEY.checksum}" must be the 64 hex digits of a SHA-256.`);
+    throw new SecureConfigError(
+      'VENDOR_CONFIG_MALFORMED',
+      `"${SECURE_CONFIG_KEY.checksum}" must be the 64 hex digits of a SHA-256.`,
+    );
   }
   const actual = sha256Hex(configData);
   if (actual !== checksum.toLowerCase()) {
-    throw new SecureConfigError('VENDOR_CONFIG_CHECKSUM', `"${SECURE_CONFIG_KEY.checksum}" is ${checksum.toLowerCase()}, but config-data hashes to ${actual}: the file is damaged.`);
+    throw new SecureConfigError(
+      'VENDOR_CONFIG_CHECKSUM',
+      `"${SECURE_CONFIG_KEY.checksum}" is ${checksum.toLowerCase()}, but config-data hashes to ${actual}: the file is damaged.`,
+    );
   }
-  return { configData, checksum: checksum.toLowerCase(), rComponent: text(SECURE_CONFIG_KEY.rComponent), sComponent: text(SECURE_CONFIG_KEY.sComponent), fso73: text(SECURE_CONFIG_KEY.fso73) };
+  return {
+    configData,
+    checksum: checksum.toLowerCase(),
+    rComponent: text(SECURE_CONFIG_KEY.rComponent),
+    sComponent: text(SECURE_CONFIG_KEY.sComponent),
+    fso73: text(SECURE_CONFIG_KEY.fso73),
+  };
 }
 
 /** config-data's contents: the vendor's scm2 and, in files the service makes, ours beside it. */
@@ -92,7 +116,11 @@ export interface VendorConfigData {
 
 /** CBOR of `{ body: { scm2 }, provisioner? }`. */
 export function encodeConfigData(data: { scm2: Scm2Config; provisioner?: unknown }): Uint8Array {
-  return encodeCbor(data.provisioner === undefined ? { body: { scm2: data.scm2 } } : { body: { scm2: data.scm2 }, provisioner: data.provisioner });
+  return encodeCbor(
+    data.provisioner === undefined
+      ? { body: { scm2: data.scm2 } }
+      : { body: { scm2: data.scm2 }, provisioner: data.provisioner },
+  );
 }
 
 /** Decodes config-data and checks its scm2 against the vendor's rules. */
@@ -105,7 +133,8 @@ export function decodeConfigData(configData: Uint8Array): VendorConfigData {
   }
   const body = isCborMap(value) ? value['body'] : undefined;
   const scm2 = isCborMap(body) ? body['scm2'] : undefined;
-  if (scm2 === undefined) throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', 'config-data has no body.scm2 object.');
+  if (scm2 === undefined)
+    throw new SecureConfigError('VENDOR_CONFIG_MALFORMED', 'config-data has no body.scm2 object.');
   try {
     const parsed = parseScm2(scm2);
     const provisioner = isCborMap(value) ? value['provisioner'] : undefined;

@@ -14,7 +14,10 @@ const VERSION = /^[0-9A-Za-z.+_-]{1,32}$/;
 
 /** An image of `size` bytes (at least the header) announcing `version`; filler is deterministic. */
 export function simulatedVendorImage(version: string, size = 4096): Uint8Array {
-  if (!VERSION.test(version)) throw new RangeError(`A simulated image version is 1 to 32 letters, digits, '.', '+', '_' or '-', not "${version}".`);
+  if (!VERSION.test(version))
+    throw new RangeError(
+      `A simulated image version is 1 to 32 letters, digits, '.', '+', '_' or '-', not "${version}".`,
+    );
   const header = new TextEncoder().encode(`${SIMULATED_IMAGE_MAGIC}${version}\n`);
   const image = new Uint8Array(Math.max(size, header.length));
   image.set(header);

@@ -36,7 +36,10 @@ export function capabilitiesOf(role: ApiKeyRole): Record<Capability, CapabilityS
   const entries = CAPABILITIES.map((capability): [Capability, CapabilityState] => {
     const allowed = ROLE_MATRIX[OPERATION_OF[capability]] as readonly ApiKeyRole[];
     if (allowed.includes(role)) return [capability, { allowed: true }];
-    return [capability, { allowed: false, reason: `Your key's role ${role} may not ${WHAT[capability]}; ${listRoles(allowed)} may.` }];
+    return [
+      capability,
+      { allowed: false, reason: `Your key's role ${role} may not ${WHAT[capability]}; ${listRoles(allowed)} may.` },
+    ];
   });
   return Object.fromEntries(entries) as Record<Capability, CapabilityState>;
 }

@@ -23,10 +23,17 @@ export interface ConfigurationChangePlan {
   changes: SettingChange[];
 }
 
-export async function planConfigurationChange(input: { client: ServiceClient; store: ConfigFileStore; serialNumber: string; signal?: AbortSignal }): Promise<ConfigurationChangePlan> {
+export async function planConfigurationChange(input: {
+  client: ServiceClient;
+  store: ConfigFileStore;
+  serialNumber: string;
+  signal?: AbortSignal;
+}): Promise<ConfigurationChangePlan> {
   const { client, serialNumber } = input;
   const call = input.signal ? { signal: input.signal } : {};
-  const record = (await client.devices.list({ serial: serialNumber }, call)).items.find((d) => d.serialNumber === serialNumber);
+  const record = (await client.devices.list({ serial: serialNumber }, call)).items.find(
+    (d) => d.serialNumber === serialNumber,
+  );
   const appliedSyncId = record?.deployedSyncId ?? null;
   const next = decodeConfigFile((await client.devices.fetchConfigurationFile(serialNumber, call)).bytes);
   const inSync = appliedSyncId !== null && appliedSyncId === next.syncId;
@@ -41,10 +48,13 @@ async function appliedSettings(
   call: { signal?: AbortSignal },
 ): Promise<{ settings: ConfiguredSettings; from: 'kept copy' | 'service' } | null> {
   const kept = await input.store.get(input.serialNumber);
-  if (kept && kept.meta.syncId === syncId) return { settings: configuredSettings(decodeConfigFile(kept.bytes).content), from: 'kept copy' };
+  if (kept && kept.meta.syncId === syncId)
+    return { settings: configuredSettings(decodeConfigFile(kept.bytes).content), from: 'kept copy' };
   try {
     const issued = await input.client.devices.issuedSyncId(input.serialNumber, syncId, call);
-    return issued.settings ? { settings: configuredSettings(issued.settings as unknown as ConfigFileContent), from: 'service' } : null;
+    return issued.settings
+      ? { settings: configuredSettings(issued.settings as unknown as ConfigFileContent), from: 'service' }
+      : null;
   } catch (error) {
     // A service from before it kept settings, or a syncId it no longer knows: say the content is unknown.
     if (error instanceof ServiceError && (error.httpStatus === 404 || error.httpStatus === 405)) return null;
@@ -52,13 +62,22 @@ async function appliedSettings(
   }
 }
 
-function configuredSettings(content: Pick<ConfigFileContent, 'blank' | 'configurationId' | 'device' | 'peers' | 'safety'>): ConfiguredSettings {
-  return { blank: content.blank, configurationId: content.configurationId, device: content.device, peers: content.peers, safety: content.safety };
+function configuredSettings(
+  content: Pick<ConfigFileContent, 'blank' | 'configurationId' | 'device' | 'peers' | 'safety'>,
+): ConfiguredSettings {
+  return {
+    blank: content.blank,
+    configurationId: content.configurationId,
+    device: content.device,
+    peers: content.peers,
+    safety: content.safety,
+  };
 }
 
 /** The one line that says what the comparison stands on. */
 export function changeBasis(plan: ConfigurationChangePlan): string {
   if (plan.appliedSyncId === null) return 'no configuration applied';
-  if (plan.appliedFrom === null && !plan.inSync) return `applied ${plan.appliedSyncId}, whose settings are not known here`;
+  if (plan.appliedFrom === null && !plan.inSync)
+    return `applied ${plan.appliedSyncId}, whose settings are not known here`;
   return `applied ${plan.appliedSyncId}`;
 }

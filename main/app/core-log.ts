@@ -32,7 +32,13 @@ export class CoreLog {
   }
 
   write(level: LogLevel, source: string, message: string): void {
-    const line: LogLine = { seq: ++this.seq, at: new Date().toISOString(), level, source, message: this.redact(message) };
+    const line: LogLine = {
+      seq: ++this.seq,
+      at: new Date().toISOString(),
+      level,
+      source,
+      message: this.redact(message),
+    };
     this.lines.push(line);
     if (this.lines.length > CAPACITY) this.lines.splice(0, this.lines.length - CAPACITY);
     this.echo?.(line);

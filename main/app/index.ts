@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LiveDeviceList, portGlobsFromEnv, type DiscoveredDevice, type LiveDeviceListOptions } from '../devices/discovery';
+import {
+  LiveDeviceList,
+  portGlobsFromEnv,
+  type DiscoveredDevice,
+  type LiveDeviceListOptions,
+} from '../devices/discovery';
 import type { LinkFactoryDeps } from '../devices';
 import { createDeviceConnector, createJobsEngine, observationOf, type JobsEngine } from './jobs';
 import {
@@ -79,7 +84,9 @@ export interface Core extends CoreHost {
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';
@@ -94,7 +101,12 @@ function packageVersion(): string {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const events = new EventHub();
   const log = new CoreLog(events, options.onLogLine);
-  const appInfo: AppInfo = { appVersion: options.appVersion ?? packageVersion(), host: options.host, platform: `${process.platform}-${process.arch}`, nodeVersion: process.version };
+  const appInfo: AppInfo = {
+    appVersion: options.appVersion ?? packageVersion(),
+    host: options.host,
+    platform: `${process.platform}-${process.arch}`,
+    nodeVersion: process.version,
+  };
   const settings = new SettingsFile(join(options.dataDir, 'settings.json'));
   const session = new SessionManager({
     settings,
@@ -114,7 +126,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
     outboxViewReading = true;
     void outboxView(engine.outbox)
-      .then((view) => events.emit('outbox.changed', view), () => undefined)
+      .then(
+        (view) => events.emit('outbox.changed', view),
+        () => undefined,
+      )
       .finally(() => {
         outboxViewReading = false;
         if (!outboxViewAgain) return;
@@ -128,16 +143,31 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     account: () => {
       const account = session.current();
       // The local workspace's URL changes per run: its confirmations are filed under a fixed name.
-      return account ? { client: account.client, serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl, orgId: account.orgId } : undefined;
+      return account
+        ? {
+            client: account.client,
+            serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
+            orgId: account.orgId,
+          }
+        : undefined;
     },
     clientFor: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId),
     connector: createDeviceConnector({ linkDeps: options.linkDeps }),
     onQuarantine: (file) => log.warn('files', quarantineNotice(file)),
     ledgerSecrets: options.secretStore,
     onOutboxEvent: (event) => {
-      if (event.type === 'delivered') log.info('outbox', `Confirmed ${event.entry.kind} of ${event.entry.serialNumber} to the service.`);
-      if (event.type === 'rejected') log.error('outbox', `The service refused the ${event.entry.kind} confirmation of ${event.entry.serialNumber}: ${event.entry.lastError?.message ?? ''}`);
-      if (event.type === 'retry-scheduled') log.warn('outbox', `The ${event.entry.kind} confirmation of ${event.entry.serialNumber} waits: ${event.entry.lastError?.message ?? ''}`);
+      if (event.type === 'delivered')
+        log.info('outbox', `Confirmed ${event.entry.kind} of ${event.entry.serialNumber} to the service.`);
+      if (event.type === 'rejected')
+        log.error(
+          'outbox',
+          `The service refused the ${event.entry.kind} confirmation of ${event.entry.serialNumber}: ${event.entry.lastError?.message ?? ''}`,
+        );
+      if (event.type === 'retry-scheduled')
+        log.warn(
+          'outbox',
+          `The ${event.entry.kind} confirmation of ${event.entry.serialNumber} waits: ${event.entry.lastError?.message ?? ''}`,
+        );
       // Several events arrive together (a pass over many entries): tell the renderer once. One
       // view is read at a time: with 10,000 entries waiting a read takes seconds, and a drain's
       // events would otherwise start a new read of every entry file each 50 ms.
@@ -149,7 +179,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const { outbox, cache } = engine;
   const recovered = await engine.recoverInterrupted().catch(() => 0);
-  if (recovered > 0) log.warn('jobs', `${recovered} job(s) of an earlier run did not finish; their failure is confirmed to the service.`);
+  if (recovered > 0)
+    log.warn(
+      'jobs',
+      `${recovered} job(s) of an earlier run did not finish; their failure is confirmed to the service.`,
+    );
   outbox.start();
   const provisioning: WorkbenchJobs = workbenchJobs(engine);
 
@@ -158,17 +192,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const functionTestLinks = new Set<string>();
   const serialOptions = options.deviceList?.serial;
   // Globs the host gives (web mode's --simulate) or $PROVISIONER_PORTS, plus the technician's setting.
-  const environmentPortGlobs = serialOptions === false ? [] : [...(serialOptions?.portGlobs ?? portGlobsFromEnv(process.env))];
+  const environmentPortGlobs =
+    serialOptions === false ? [] : [...(serialOptions?.portGlobs ?? portGlobsFromEnv(process.env))];
   const portGlobsOf = (saved: readonly string[]) => [...new Set([...environmentPortGlobs, ...saved])];
   const source: DeviceSource =
     options.deviceSource ??
     new LiveDeviceList({
       ...options.deviceList,
-      ...(serialOptions === false ? {} : { serial: { ...serialOptions, portGlobs: portGlobsOf((await settings.read()).portGlobs) } }),
+      ...(serialOptions === false
+        ? {}
+        : { serial: { ...serialOptions, portGlobs: portGlobsOf((await settings.read()).portGlobs) } }),
       isBusy: (link) => (workbench?.isBusy(link) ?? false) || functionTestLinks.has(link),
       onWarning: (message) => log.warn('devices', message),
     });
-  const timeline = new JobTimeline(join(options.dataDir, 'provisioning', 'job-timeline.json'), { onError: (message) => log.warn('jobs', message) });
+  const timeline = new JobTimeline(join(options.dataDir, 'provisioning', 'job-timeline.json'), {
+    onError: (message) => log.warn('jobs', message),
+  });
   const activeWorkbench = new Workbench({ source, account: () => session.current(), events, log, timeline });
   workbench = activeWorkbench;
   provisioning.onProgress((jobs) => {
@@ -178,15 +217,34 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   provisioning.onFinished((job) => {
     activeWorkbench.noteJob(job, true);
     const who = job.serialNumber ?? job.linkId;
-    if (job.phase === 'done') log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
-    else log.write(job.phase === 'failed' ? 'error' : 'warn', 'jobs', `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`);
+    if (job.phase === 'done')
+      log.info('jobs', `${who}: ${job.action} done${job.resultMessage ? `: ${job.resultMessage}` : ''}.`);
+    else
+      log.write(
+        job.phase === 'failed' ? 'error' : 'warn',
+        'jobs',
+        `${who}: ${job.action} ${job.phase}${job.resultMessage ? `: ${job.resultMessage}` : ''}`,
+      );
   });
   // The parameter tables of the Workbench's applies: a person confirms a matching one; one that
   // differs is recorded as a failed verification when its job ends (issue 26).
-  const parameters = parameterConfirmationHandlers({ session, jobs: () => engine.jobs(), ledger: engine.ledger, workstation: () => engine.workstation() });
+  const parameters = parameterConfirmationHandlers({
+    session,
+    jobs: () => engine.jobs(),
+    ledger: engine.ledger,
+    workstation: () => engine.workstation(),
+  });
   const workbenchJobIds = new Set<string>();
   engine.onFinished((job) => {
-    if (workbenchJobIds.delete(job.jobId)) void parameters.jobFinished(job).catch((err: unknown) => log.warn('ledger', `The parameter verification of ${job.serialNumber ?? job.linkId} could not be written to the ledger: ${err instanceof Error ? err.message : String(err)}`));
+    if (workbenchJobIds.delete(job.jobId))
+      void parameters
+        .jobFinished(job)
+        .catch((err: unknown) =>
+          log.warn(
+            'ledger',
+            `The parameter verification of ${job.serialNumber ?? job.linkId} could not be written to the ledger: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+        );
   });
   // Station mode: the same device list and jobs engine as the workbench (its jobs show there too).
   const station = stationHandlers({ session, devices: source, jobs: engine, dataDir: options.dataDir, log });
@@ -197,12 +255,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // be the real one.
   const observe = (all: readonly DiscoveredDevice[]) => {
     const devices = believableDevices(all, source.devices()).filter((d) => station.speaksForItsSerial(d));
-    if (devices.length > 0) void engine.reconcile(devices.map((d) => observationOf(d, new Date()))).catch(() => undefined);
+    if (devices.length > 0)
+      void engine.reconcile(devices.map((d) => observationOf(d, new Date()))).catch(() => undefined);
   };
   source.on((event) => {
     if (event.type !== 'removed') observe([event.device]);
     // The other of two that claimed one serial number is believed again once it is alone: its reading now.
-    else observe(source.devices().filter((d) => d.serialNumber === event.device.serialNumber && d.link !== event.device.link));
+    else
+      observe(
+        source.devices().filter((d) => d.serialNumber === event.device.serialNumber && d.link !== event.device.link),
+      );
   });
   session.onChange(() => {
     void activeWorkbench.refreshNeeds();
@@ -222,7 +284,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...firmwareHandlers(session, cache),
     ...outboxHandlers(outbox),
     ...packageHandlers({ session, cache, workstation: () => engine.workstation() }),
-    ...accountabilityHandlers({ session, ledger: engine.ledger, cache, workstation: () => engine.workstation(), attached: () => source.devices(), watchedLinks: functionTestLinks }),
+    ...accountabilityHandlers({
+      session,
+      ledger: engine.ledger,
+      cache,
+      workstation: () => engine.workstation(),
+      attached: () => source.devices(),
+      watchedLinks: functionTestLinks,
+    }),
     ...station.handlers,
     ...parameters.handlers,
     ...simulationHandlers({
@@ -269,27 +338,51 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return job;
     },
     'workbench.jobs': async () => provisioning.jobs(),
-    'workbench.portGlobs': async () => ({ saved: (await settings.read()).portGlobs, fromEnvironment: environmentPortGlobs }),
+    'workbench.portGlobs': async () => ({
+      saved: (await settings.read()).portGlobs,
+      fromEnvironment: environmentPortGlobs,
+    }),
     'workbench.setPortGlobs': async (input) => {
       const { portGlobs } = await settings.update({ portGlobs: [...new Set(input.portGlobs)] });
       await source.setPortGlobs?.(portGlobsOf(portGlobs));
-      log.info('devices', portGlobs.length > 0 ? `Serial ports are also looked for at ${portGlobs.join(', ')}.` : 'Serial ports are looked for by USB id only.');
+      log.info(
+        'devices',
+        portGlobs.length > 0
+          ? `Serial ports are also looked for at ${portGlobs.join(', ')}.`
+          : 'Serial ports are looked for by USB id only.',
+      );
       return { saved: portGlobs, fromEnvironment: environmentPortGlobs };
     },
     'workbench.clearFinished': async () => provisioning.clearFinished(),
     'workbench.timeline': (input) => activeWorkbench.timeline(input.device),
     'workbench.configurationChanges': async (input) => {
       const account = session.current();
-      if (!account) throw new Error('Not signed in: sign in (or open the local workspace) to see what an apply would change.');
-      return planConfigurationChange({ client: account.client, store: engine.configFiles(), serialNumber: input.serialNumber });
+      if (!account)
+        throw new Error('Not signed in: sign in (or open the local workspace) to see what an apply would change.');
+      return planConfigurationChange({
+        client: account.client,
+        store: engine.configFiles(),
+        serialNumber: input.serialNumber,
+      });
     },
     'logs.recent': async (input) => log.recent(input.limit),
     'support.report': () =>
-      supportReport({ appInfo, session: () => session.view(), devices: () => activeWorkbench.devices(), jobs: () => provisioning.jobs(), outbox: () => outboxView(outbox), timeline: () => activeWorkbench.timelines(), log }),
+      supportReport({
+        appInfo,
+        session: () => session.view(),
+        devices: () => activeWorkbench.devices(),
+        jobs: () => provisioning.jobs(),
+        outbox: () => outboxView(outbox),
+        timeline: () => activeWorkbench.timelines(),
+        log,
+      }),
   };
 
   if (options.resume ?? true) await session.resume();
-  log.info('core', `Provisioner ${appInfo.appVersion} core started (${appInfo.host}, ${appInfo.platform}, Node ${appInfo.nodeVersion}).`);
+  log.info(
+    'core',
+    `Provisioner ${appInfo.appVersion} core started (${appInfo.host}, ${appInfo.platform}, Node ${appInfo.nodeVersion}).`,
+  );
 
   let closed = false;
   return {
@@ -301,7 +394,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       try {
         const result = await handler(input);
         // What attached devices need depends on the registry and the configurations.
-        if (CONTRACT[channel].kind === 'command' && /^(configurations|devices)\./.test(channel)) void activeWorkbench.refreshNeeds();
+        if (CONTRACT[channel].kind === 'command' && /^(configurations|devices)\./.test(channel))
+          void activeWorkbench.refreshNeeds();
         return result;
       } catch (err) {
         const core = toCoreError(err);

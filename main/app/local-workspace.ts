@@ -57,7 +57,10 @@ const LOCK_STALE_MS = 5 * 60_000;
 const LOCK_REFRESH_MS = 60_000;
 const LOCK_POLL_MS = 250;
 
-export function embeddedWorkspaceStarter(dir: string, options: Omit<LocalWorkspaceOptions, 'dir'> = {}): LocalWorkspaceStarter {
+export function embeddedWorkspaceStarter(
+  dir: string,
+  options: Omit<LocalWorkspaceOptions, 'dir'> = {},
+): LocalWorkspaceStarter {
   return () => openLocalWorkspace({ ...options, dir });
 }
 
@@ -81,8 +84,15 @@ export async function openLocalWorkspace(options: LocalWorkspaceOptions): Promis
     try {
       // Cheap once seeded: the firmware bundles, the slow part, are built only when missing. They
       // are signed with the service's default release key, which it trusts.
-      const seed = await seedDemo(service.db, { releaseKey: await loadDefaultReleaseKey(serviceDir), configurations: true });
-      if (options.registerDemoFleet) await registerDemoFleetOnce(options.dir, createServiceClient({ baseUrl: service.url, orgId: seed.orgId, apiKey: seed.adminKey }));
+      const seed = await seedDemo(service.db, {
+        releaseKey: await loadDefaultReleaseKey(serviceDir),
+        configurations: true,
+      });
+      if (options.registerDemoFleet)
+        await registerDemoFleetOnce(
+          options.dir,
+          createServiceClient({ baseUrl: service.url, orgId: seed.orgId, apiKey: seed.adminKey }),
+        );
       const org = await getOrganization(service.db, seed.orgId);
       return {
         serviceUrl: service.url,
@@ -116,7 +126,8 @@ async function acquire(path: string, waitMs: number): Promise<HeldLock> {
   for (;;) {
     const lock = await tryAcquireLock(path, { staleMs: LOCK_STALE_MS });
     if (lock) return lock;
-    if (Date.now() >= deadline) throw new LocalWorkspaceBusyError('another Provisioner process is using the local workspace');
+    if (Date.now() >= deadline)
+      throw new LocalWorkspaceBusyError('another Provisioner process is using the local workspace');
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
 }
@@ -156,7 +167,10 @@ async function registerDemoFleet(client: ServiceClient): Promise<void> {
   for (const record of demoManufacturingRecords()) {
     if (registered.has(record.serialNumber)) continue;
     try {
-      await client.devices.register({ serialNumber: record.serialNumber, name: `${record.model} ${record.serialNumber}` });
+      await client.devices.register({
+        serialNumber: record.serialNumber,
+        name: `${record.model} ${record.serialNumber}`,
+      });
     } catch (error) {
       // Registered meanwhile by a person through the API: fine.
       if (!(error instanceof ServiceError) || error.httpStatus !== 409) throw error;

@@ -156,7 +156,10 @@ export class SessionManager {
       resume: remembered ? { kind: 'service', serviceUrl, orgId: input.orgId } : null,
     });
     await this.setAccount({ kind: 'service', serviceUrl, orgId: input.orgId, remembered, ...validated });
-    this.deps.log.info('session', `Signed in to ${input.orgId} at ${serviceUrl} as ${validated.keyName ?? 'a key'} (${validated.role}).`);
+    this.deps.log.info(
+      'session',
+      `Signed in to ${input.orgId} at ${serviceUrl} as ${validated.keyName ?? 'a key'} (${validated.role}).`,
+    );
     return this.view();
   }
 
@@ -174,13 +177,17 @@ export class SessionManager {
       organizationName: workspace.organizationName,
       region: workspace.region,
     });
-    this.deps.log.info('session', `Using the local workspace (${workspace.organizationName}, service at ${workspace.serviceUrl}).`);
+    this.deps.log.info(
+      'session',
+      `Using the local workspace (${workspace.organizationName}, service at ${workspace.serviceUrl}).`,
+    );
     return this.view();
   }
 
   async signOut(forget: boolean): Promise<SessionView> {
     const account = this.account;
-    if (account && forget && account.kind === 'service') await this.deps.secrets.delete(secretNameFor(account.serviceUrl, account.orgId));
+    if (account && forget && account.kind === 'service')
+      await this.deps.secrets.delete(secretNameFor(account.serviceUrl, account.orgId));
     await this.deps.settings.update({ resume: null });
     await this.setAccount(null);
     if (account) this.deps.log.info('session', `Signed out of ${account.orgId}.`);
@@ -200,7 +207,10 @@ export class SessionManager {
       if (!apiKey) return;
       await this.signIn({ serviceUrl: resume.serviceUrl, orgId: resume.orgId, apiKey, remember: true });
     } catch (err) {
-      this.deps.log.warn('session', `Could not resume the last session: ${err instanceof Error ? err.message : String(err)}`);
+      this.deps.log.warn(
+        'session',
+        `Could not resume the last session: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -212,10 +222,15 @@ export class SessionManager {
       // Signed in elsewhere now, but the workspace runs: its confirmations can still go.
       const workspace = this.workspace;
       if (!workspace || workspace.orgId !== orgId) return undefined;
-      this.workspaceClient ??= this.createClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
+      this.workspaceClient ??= this.createClient({
+        baseUrl: workspace.serviceUrl,
+        orgId: workspace.orgId,
+        apiKey: workspace.apiKey,
+      });
       return this.workspaceClient;
     }
-    if (account && account.kind === 'service' && account.serviceUrl === serviceUrl && account.orgId === orgId) return account.client;
+    if (account && account.kind === 'service' && account.serviceUrl === serviceUrl && account.orgId === orgId)
+      return account.client;
     return undefined;
   }
 
@@ -235,7 +250,10 @@ export class SessionManager {
       return await this.workspaceStarting;
     } catch (err) {
       this.workspaceStarting = null;
-      throw new CoreError('INTERNAL', `The local workspace could not start: ${err instanceof Error ? err.message : String(err)}`);
+      throw new CoreError(
+        'INTERNAL',
+        `The local workspace could not start: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -244,7 +262,11 @@ export class SessionManager {
     this.workspace = null;
   }
 
-  private async validate(serviceUrl: string, orgId: string, apiKey: string): Promise<Omit<Account, 'kind' | 'serviceUrl' | 'orgId' | 'remembered'>> {
+  private async validate(
+    serviceUrl: string,
+    orgId: string,
+    apiKey: string,
+  ): Promise<Omit<Account, 'kind' | 'serviceUrl' | 'orgId' | 'remembered'>> {
     const client = this.createClient({ baseUrl: serviceUrl, orgId, apiKey });
     let result;
     try {
@@ -252,17 +274,31 @@ export class SessionManager {
     } catch (err) {
       const core = toCoreError(err);
       if (core.code === 'AUTH_FAILED' || core.code === 'NOT_ALLOWED') {
-        throw new CoreError('AUTH_FAILED', `The service at ${serviceUrl} does not accept this key for organization ${orgId}. Check the organization and the key.`, [], core.httpStatus);
+        throw new CoreError(
+          'AUTH_FAILED',
+          `The service at ${serviceUrl} does not accept this key for organization ${orgId}. Check the organization and the key.`,
+          [],
+          core.httpStatus,
+        );
       }
-      if (core.code === 'SERVICE_UNREACHABLE') throw new CoreError('SERVICE_UNREACHABLE', `Cannot reach the service at ${serviceUrl}: ${core.message}`);
+      if (core.code === 'SERVICE_UNREACHABLE')
+        throw new CoreError('SERVICE_UNREACHABLE', `Cannot reach the service at ${serviceUrl}: ${core.message}`);
       throw core;
     }
     if (!result.valid || !result.role || (result.organizationId !== null && result.organizationId !== orgId)) {
       throw new CoreError('AUTH_FAILED', `The key is not valid for organization ${orgId} at ${serviceUrl}.`);
     }
     // Shown beside the service (what a laptop never signed in needs to import its work packages); not having it stops nothing.
-    const rootFingerprint = await (async () => rootKeyFingerprint((await client.signingKey({ retry: false })).publicKeyPem))().catch(() => null);
-    return { keyName: result.keyName, role: result.role, organizationName: result.organizationName ?? null, region: result.region ?? null, rootFingerprint, client };
+    const rootFingerprint = await (async () =>
+      rootKeyFingerprint((await client.signingKey({ retry: false })).publicKeyPem))().catch(() => null);
+    return {
+      keyName: result.keyName,
+      role: result.role,
+      organizationName: result.organizationName ?? null,
+      region: result.region ?? null,
+      rootFingerprint,
+      client,
+    };
   }
 
   private async setAccount(account: Account | null): Promise<void> {

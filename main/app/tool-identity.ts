@@ -32,7 +32,11 @@ export function toolIdentityText(tool: ToolIdentity): string {
 
 async function findToolIdentity(): Promise<ToolIdentity> {
   const root = packageRoot();
-  return { name: PRODUCT_NAME, version: packageVersion(root), build: process.env.PROVISIONER_BUILD_ID ?? commitOf(root) ?? (await programHash()) };
+  return {
+    name: PRODUCT_NAME,
+    version: packageVersion(root),
+    build: process.env.PROVISIONER_BUILD_ID ?? commitOf(root) ?? (await programHash()),
+  };
 }
 
 /** The nearest folder above this module with a package.json (the project in development, lib/ or app.asar once built). */
@@ -54,7 +58,9 @@ function packageRoot(): string | undefined {
 
 function packageVersion(root: string | undefined): string {
   try {
-    return (JSON.parse(readFileSync(join(root ?? '.', 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+    return (
+      (JSON.parse(readFileSync(join(root ?? '.', 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0'
+    );
   } catch {
     return '0.0.0';
   }
@@ -92,7 +98,10 @@ async function programHash(): Promise<string> {
   const file = script && existsSync(script) && statSync(script).isFile() ? script : process.execPath;
   const hash = createHash('sha256');
   await new Promise<void>((resolve, reject) => {
-    createReadStream(file).on('data', (chunk) => hash.update(chunk)).on('end', resolve).on('error', reject);
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', resolve)
+      .on('error', reject);
   });
   return `sha256 ${hash.digest('hex').slice(0, 16)}`;
 }

@@ -134,7 +134,8 @@ function errorCode(error: Error | undefined): string | undefined {
  * from anything the person did.
  */
 function codeText(code: string): string | undefined {
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') return 'the connection closed before the whole answer arrived';
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE')
+    return 'the connection closed before the whole answer arrived';
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'the answer was not as long as its Content-Length said';
   if (code.startsWith('HPE_')) return 'the answer is not valid HTTP';
   if (code === 'ERR_ASSERTION') return 'the answer could not be read as HTTP';

@@ -84,9 +84,7 @@ export interface RequestSpec {
 export const envelopeSchema = z.object({
   data: z.unknown().optional(),
   success: z.boolean(),
-  errors: z
-    .array(z.looseObject({ code: z.string(), message: z.string(), field: z.string().nullish() }))
-    .nullish(),
+  errors: z.array(z.looseObject({ code: z.string(), message: z.string(), field: z.string().nullish() })).nullish(),
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
@@ -198,13 +196,29 @@ export class Transport {
       }
       if (!envelope) {
         if (response.ok) {
-          throw new ResponseFormatError(`The service answered ${response.status} without the response envelope`, request, response.status);
+          throw new ResponseFormatError(
+            `The service answered ${response.status} without the response envelope`,
+            request,
+            response.status,
+          );
         }
-        throw errorFor(response.status, [], request, `The service answered ${response.status} ${response.statusText}`.trim() + '.', response.headers);
+        throw errorFor(
+          response.status,
+          [],
+          request,
+          `The service answered ${response.status} ${response.statusText}`.trim() + '.',
+          response.headers,
+        );
       }
       const errors = (envelope.errors ?? []) as ServiceErrorEntry[];
       // Thrown here, inside the retry loop, so the transient ones (5xx, 408, 429) are retried.
-      if (response.status === 401 || response.status === 403 || response.status >= 500 || response.status === 408 || response.status === 429) {
+      if (
+        response.status === 401 ||
+        response.status === 403 ||
+        response.status >= 500 ||
+        response.status === 408 ||
+        response.status === 429
+      ) {
         throw errorFor(response.status, errors, request, undefined, response.headers);
       }
       return { httpStatus: response.status, success: envelope.success, data: envelope.data, errors };
@@ -232,7 +246,12 @@ export class Transport {
         }
         throw errorFor(response.status, errors, request, undefined, response.headers);
       }
-      return sink({ headers: response.headers, httpStatus: response.status, chunks: bodyChunks(response, attempt, request), signal: attempt.signal });
+      return sink({
+        headers: response.headers,
+        httpStatus: response.status,
+        chunks: bodyChunks(response, attempt, request),
+        signal: attempt.signal,
+      });
     });
   }
 
@@ -254,10 +273,16 @@ export class Transport {
     }
   }
 
-  private async withRetry<T>(spec: RequestSpec, call: CallOptions, run: (attempt: Attempt, request: RequestDescription) => Promise<T>): Promise<T> {
+  private async withRetry<T>(
+    spec: RequestSpec,
+    call: CallOptions,
+    run: (attempt: Attempt, request: RequestDescription) => Promise<T>,
+  ): Promise<T> {
     const request = this.describe(spec);
     const policy: RetryPolicy =
-      spec.safeToRepeat && call.retry !== false ? { ...this.retryPolicy, ...(call.retry ?? {}) } : { ...this.retryPolicy, attempts: 1 };
+      spec.safeToRepeat && call.retry !== false
+        ? { ...this.retryPolicy, ...(call.retry ?? {}) }
+        : { ...this.retryPolicy, attempts: 1 };
     const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     for (let index = 0; ; index += 1) {
       if (call.signal?.aborted) throw new CancelledError(request, call.signal.reason);
@@ -327,7 +352,13 @@ export class Transport {
   }
 }
 
-function errorFor(status: number, errors: ServiceErrorEntry[], request: RequestDescription, message?: string, headers?: Headers): ServiceError {
+function errorFor(
+  status: number,
+  errors: ServiceErrorEntry[],
+  request: RequestDescription,
+  message?: string,
+  headers?: Headers,
+): ServiceError {
   if (status === 401 || status === 403) return new AuthError(status, errors, request, message);
   return new ServiceError(status, errors, request, message, parseRetryAfter(headers?.get('retry-after') ?? null));
 }
@@ -348,7 +379,11 @@ export interface DownloadBody {
 }
 
 /** A body's chunks under the attempt's inactivity timer, so a stalled body also times out. */
-async function* bodyChunks(response: Response, attempt: Attempt, request: RequestDescription): AsyncGenerator<Uint8Array> {
+async function* bodyChunks(
+  response: Response,
+  attempt: Attempt,
+  request: RequestDescription,
+): AsyncGenerator<Uint8Array> {
   if (!response.body) return;
   const iterator = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   while (true) {
@@ -371,7 +406,15 @@ async function readText(response: Response, attempt: Attempt, request: RequestDe
   return text + decoder.decode();
 }
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function causeCode(err: unknown): string | undefined {
   for (let current: unknown = err, depth = 0; current && depth < 5; depth += 1) {
@@ -382,15 +425,24 @@ function causeCode(err: unknown): string | undefined {
 }
 
 /** Map whatever fetch or a body stream threw into the client's own error types. */
-export function translateFailure(err: unknown, attempt: Pick<Attempt, 'timedOut' | 'callerAborted'>, request: RequestDescription): CloudError {
+export function translateFailure(
+  err: unknown,
+  attempt: Pick<Attempt, 'timedOut' | 'callerAborted'>,
+  request: RequestDescription,
+): CloudError {
   if (err instanceof CloudError) return err;
   if (attempt.timedOut()) return new NetworkError('timeout', request, err);
   if (attempt.callerAborted()) return new CancelledError(request, err);
   const code = causeCode(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') return new NetworkError('timeout', request, err);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT')
+    return new NetworkError('timeout', request, err);
   const isBug = code !== undefined && code.startsWith('ERR_INVALID');
-  if (!isBug && (err instanceof TypeError || code !== undefined || (err instanceof Error && err.name === 'AbortError'))) {
-    const failure: NetworkFailure = code !== undefined && UNREACHABLE_CODES.has(code) ? 'unreachable' : 'connection-lost';
+  if (
+    !isBug &&
+    (err instanceof TypeError || code !== undefined || (err instanceof Error && err.name === 'AbortError'))
+  ) {
+    const failure: NetworkFailure =
+      code !== undefined && UNREACHABLE_CODES.has(code) ? 'unreachable' : 'connection-lost';
     return new NetworkError(failure, request, err);
   }
   // Anything else from fetch (a malformed URL, a bad header) is a bug, not a network matter; it

@@ -39,8 +39,24 @@ export type ServiceClient = ReturnType<typeof createServiceClient>;
 export type ServiceClientOptions = TransportOptions;
 
 export * from './errors';
-export { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, backoffDelay, type CallOptions, type FetchFn, type RetryPolicy, type Timers } from './http';
-export { MAX_PAGE_SIZE, collect, walkArrayPages, walkOffsets, walkPages, type PageOf, type WalkOptions } from './paging';
+export {
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  backoffDelay,
+  type CallOptions,
+  type FetchFn,
+  type RetryPolicy,
+  type Timers,
+} from './http';
+export {
+  MAX_PAGE_SIZE,
+  collect,
+  walkArrayPages,
+  walkOffsets,
+  walkPages,
+  type PageOf,
+  type WalkOptions,
+} from './paging';
 export type { DownloadTarget, DownloadedFile } from './download';
 export type { ConfigurationListQuery } from './operations/configurations';
 export type { DeviceListQuery, FetchedFile } from './operations/devices';

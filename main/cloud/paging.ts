@@ -35,7 +35,10 @@ function checkAborted(signal: AbortSignal | undefined): void {
 }
 
 /** Pages numbered from 1 with a total count. */
-export async function* walkPages<T>(fetchPage: (page: number, limit: number) => Promise<PageOf<T>>, options: WalkOptions = {}): AsyncGenerator<T> {
+export async function* walkPages<T>(
+  fetchPage: (page: number, limit: number) => Promise<PageOf<T>>,
+  options: WalkOptions = {},
+): AsyncGenerator<T> {
   const limit = pageSize(options.pageSize);
   let seen = 0;
   for (let page = 1; page <= MAX_PAGES; page += 1) {
@@ -48,7 +51,10 @@ export async function* walkPages<T>(fetchPage: (page: number, limit: number) => 
 }
 
 /** Pages numbered from 1 returned as bare arrays: the last page is the first short one. */
-export async function* walkArrayPages<T>(fetchPage: (page: number, limit: number) => Promise<T[]>, options: WalkOptions = {}): AsyncGenerator<T> {
+export async function* walkArrayPages<T>(
+  fetchPage: (page: number, limit: number) => Promise<T[]>,
+  options: WalkOptions = {},
+): AsyncGenerator<T> {
   const limit = pageSize(options.pageSize);
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     checkAborted(options.signal);
@@ -59,7 +65,10 @@ export async function* walkArrayPages<T>(fetchPage: (page: number, limit: number
 }
 
 /** Offset-based lists (API keys: `Offset`, `Limit`) returned as bare arrays. */
-export async function* walkOffsets<T>(fetchSlice: (offset: number, limit: number) => Promise<T[]>, options: WalkOptions = {}): AsyncGenerator<T> {
+export async function* walkOffsets<T>(
+  fetchSlice: (offset: number, limit: number) => Promise<T[]>,
+  options: WalkOptions = {},
+): AsyncGenerator<T> {
   const limit = pageSize(options.pageSize);
   let offset = 0;
   for (let page = 1; page <= MAX_PAGES; page += 1) {

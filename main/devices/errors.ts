@@ -25,7 +25,9 @@ export class DeviceError extends Error {
     /** Extra fields of the error payload (offset, maxSize, …). */
     readonly details: Readonly<Record<string, unknown>> = {},
   ) {
-    super(`${context.device} refused ${context.step}: ${code} (${coapCode})${deviceMessage ? `: ${deviceMessage}` : ''}`);
+    super(
+      `${context.device} refused ${context.step}: ${code} (${coapCode})${deviceMessage ? `: ${deviceMessage}` : ''}`,
+    );
   }
 }
 
@@ -39,7 +41,9 @@ export class DeviceTimeoutError extends Error {
     /** Replaces the "after N tries" ending, for waits that are not retransmissions. */
     ending?: string,
   ) {
-    super(`${context.device} did not ${what} ${context.step} ${ending ?? `after ${tries} ${tries === 1 ? 'try' : 'tries'}`} over ${context.link}`);
+    super(
+      `${context.device} did not ${what} ${context.step} ${ending ?? `after ${tries} ${tries === 1 ? 'try' : 'tries'}`} over ${context.link}`,
+    );
   }
 }
 

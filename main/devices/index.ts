@@ -9,13 +9,30 @@ export { UdpLink } from './links/udp-link';
 export { BleLink } from './links/ble-link';
 export { BleCentral, loadNoble, systemBleCentral } from './links/ble-central';
 export { createMemoryLinkPair, MemoryLink } from './links/memory-link';
-export { parseLinkSpec, formatLinkSpec, createLink, LinkSpecError, type LinkSpec, type LinkFactoryDeps } from './links/link-spec';
+export {
+  parseLinkSpec,
+  formatLinkSpec,
+  createLink,
+  LinkSpecError,
+  type LinkSpec,
+  type LinkFactoryDeps,
+} from './links/link-spec';
 export { CoapEngine, type CoapEngineOptions } from './coap/engine';
 export { DeviceSession, type DeviceSessionOptions } from './session';
 export { identify } from './operations/identify';
 export { uploadFirmware, applyFirmware, readFirmwareStatus, observeFirmwareStatus } from './operations/firmware';
-export type { UploadProgress, FirmwareUploadOptions, FirmwareUploadResult, ApplyFirmwareOptions } from './operations/firmware';
-export { uploadConfiguration, readConfigStatus, type ConfigUploadOptions, type ConfigUploadResult } from './operations/configuration';
+export type {
+  UploadProgress,
+  FirmwareUploadOptions,
+  FirmwareUploadResult,
+  ApplyFirmwareOptions,
+} from './operations/firmware';
+export {
+  uploadConfiguration,
+  readConfigStatus,
+  type ConfigUploadOptions,
+  type ConfigUploadResult,
+} from './operations/configuration';
 export { reboot } from './operations/reboot';
 export { readRunningParameters } from './operations/parameters';
 export { waitForDevice, waitForReboot } from './operations/wait-for-device';

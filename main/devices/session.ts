@@ -30,7 +30,8 @@ export class DeviceSession {
   ) {
     this.engine = new CoapEngine(link, options);
     this.expectedSerialNumber = options.expectedSerialNumber;
-    if (options.expectedSerialNumber && options.deviceName === undefined) this.engine.deviceName = options.expectedSerialNumber;
+    if (options.expectedSerialNumber && options.deviceName === undefined)
+      this.engine.deviceName = options.expectedSerialNumber;
     this.reconnectTimeoutMs = options.reconnectTimeoutMs ?? 60_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
   }

@@ -35,7 +35,11 @@ export class KnownSecrets {
   /** A copy of `value` in which no string contains a known secret. Plain data in, plain data out. */
   scrub<T>(value: T): T {
     if (this.values.size === 0) return value;
-    return scrubValue(value, [...this.values].sort((a, b) => b.length - a.length), new WeakMap()) as T;
+    return scrubValue(
+      value,
+      [...this.values].sort((a, b) => b.length - a.length),
+      new WeakMap(),
+    ) as T;
   }
 }
 

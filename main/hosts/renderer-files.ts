@@ -32,7 +32,11 @@ export function contentTypeFor(filePath: string): string {
 }
 
 export type FileInsideRoot =
-  | { ok: true; filePath: string; /** The path as asked, relative to the root ('' for the root itself). */ relative: string }
+  | {
+      ok: true;
+      filePath: string;
+      /** The path as asked, relative to the root ('' for the root itself). */ relative: string;
+    }
   | { ok: false; status: 400 | 404; reason: string };
 
 /**

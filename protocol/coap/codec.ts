@@ -101,9 +101,12 @@ function nibble(value: number): { nibble: number; extension: number[] } {
  * rest of a 1024-byte block's journey through the host.
  */
 export function encodeMessage(message: CoapMessage): Uint8Array {
-  if (message.messageId < 0 || message.messageId >= MESSAGE_ID_MODULUS) throw new RangeError(`message id ${message.messageId} out of range`);
+  if (message.messageId < 0 || message.messageId >= MESSAGE_ID_MODULUS)
+    throw new RangeError(`message id ${message.messageId} out of range`);
   if (message.token.length > 8) throw new RangeError(`a token of ${message.token.length} bytes is longer than 8`);
-  const options = message.options.map((option, index) => ({ option, index })).sort((a, b) => a.option.number - b.option.number || a.index - b.index);
+  const options = message.options
+    .map((option, index) => ({ option, index }))
+    .sort((a, b) => a.option.number - b.option.number || a.index - b.index);
   const head: number[] = [
     (COAP_VERSION << 6) | (TYPE_NUMBER[message.type] << 4) | message.token.length,
     codeByte(message.code),
@@ -151,7 +154,8 @@ export function decodeMessage(bytes: Uint8Array): CoapMessage {
 
 /** RFC 7252 §3.2 uint: big-endian, shortest form (0 is the empty value). */
 export function encodeUint(value: number): Uint8Array {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`uint option value ${value} out of range`);
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    throw new RangeError(`uint option value ${value} out of range`);
   const bytes: number[] = [];
   for (let v = value; v > 0; v = Math.floor(v / 256)) bytes.unshift(v % 256);
   return Uint8Array.from(bytes);
@@ -236,7 +240,8 @@ export interface BlockOption {
 
 export function blockSizeToSzx(size: number): number {
   const szx = Math.log2(size) - 4;
-  if (!Number.isInteger(szx) || szx < 0 || szx > BLOCK_SZX_MAX) throw new RangeError(`block size ${size} is not 16, 32, … 1024`);
+  if (!Number.isInteger(szx) || szx < 0 || szx > BLOCK_SZX_MAX)
+    throw new RangeError(`block size ${size} is not 16, 32, … 1024`);
   return szx;
 }
 
@@ -253,7 +258,8 @@ export function largestBlockSizeAtMost(limit: number): number {
 
 /** RFC 7959 §2.2: NUM (up to 20 bits) << 4 | M << 3 | SZX, as a uint. */
 export function encodeBlock(block: BlockOption): Uint8Array {
-  if (!Number.isInteger(block.num) || block.num < 0 || block.num >= 1 << 20) throw new RangeError(`block number ${block.num} out of range`);
+  if (!Number.isInteger(block.num) || block.num < 0 || block.num >= 1 << 20)
+    throw new RangeError(`block number ${block.num} out of range`);
   return encodeUint(block.num * 16 + (block.more ? 8 : 0) + blockSizeToSzx(block.size));
 }
 

@@ -31,10 +31,14 @@ export function decodeMissingBlocks(payload: Uint8Array): number[] {
   };
   while (at < payload.length) {
     const initial = payload[at++]!;
-    if (initial >> 5 !== 0) throw new CoapFormatError(`missing-blocks list holds CBOR major type ${initial >> 5}; only unsigned integers belong there`);
+    if (initial >> 5 !== 0)
+      throw new CoapFormatError(
+        `missing-blocks list holds CBOR major type ${initial >> 5}; only unsigned integers belong there`,
+      );
     const info = initial & 0x1f;
     const value = info < 24 ? info : info === 24 ? take(1) : info === 25 ? take(2) : info === 26 ? take(4) : undefined;
-    if (value === undefined || value >= 1 << 20) throw new CoapFormatError('missing-blocks list holds a number that is no block number');
+    if (value === undefined || value >= 1 << 20)
+      throw new CoapFormatError('missing-blocks list holds a number that is no block number');
     numbers.push(value);
   }
   return numbers;

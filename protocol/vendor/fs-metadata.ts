@@ -20,7 +20,8 @@ export function fsMetadataOf(data: Uint8Array): FsMetadata {
 
 export function encodeFsMetadata(metadata: FsMetadata): Uint8Array {
   for (const [name, value] of Object.entries(metadata)) {
-    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`fs/metadata ${name} must be an unsigned 32-bit integer, not ${value}.`);
+    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+      throw new RangeError(`fs/metadata ${name} must be an unsigned 32-bit integer, not ${value}.`);
   }
   const bytes = new Uint8Array(FS_METADATA_SIZE);
   const view = new DataView(bytes.buffer);
@@ -31,7 +32,10 @@ export function encodeFsMetadata(metadata: FsMetadata): Uint8Array {
 }
 
 export function decodeFsMetadata(bytes: Uint8Array): FsMetadata {
-  if (bytes.length !== FS_METADATA_SIZE) throw new RangeError(`fs/metadata is ${FS_METADATA_SIZE} bytes (start, length, CRC-32, each u32 little-endian), not ${bytes.length}.`);
+  if (bytes.length !== FS_METADATA_SIZE)
+    throw new RangeError(
+      `fs/metadata is ${FS_METADATA_SIZE} bytes (start, length, CRC-32, each u32 little-endian), not ${bytes.length}.`,
+    );
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   return { start: view.getUint32(0, true), length: view.getUint32(4, true), crc32: view.getUint32(8, true) };
 }

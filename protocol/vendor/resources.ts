@@ -2,7 +2,15 @@
  * The vendor's device protocol (docs/vendor-devices.md; vendor spec in the shared notes): resource
  * paths, content formats and limits. The settings paths are domain/vendor/paths.ts, re-exported.
  */
-export { EPC_PATH, FRC_PATH, FRC_SLOTS, slotPath, epcCarePath, epcEthPath, epcPeerPath } from '../../domain/vendor/paths';
+export {
+  EPC_PATH,
+  FRC_PATH,
+  FRC_SLOTS,
+  slotPath,
+  epcCarePath,
+  epcEthPath,
+  epcPeerPath,
+} from '../../domain/vendor/paths';
 
 export const VENDOR_RESOURCE = {
   /** POST a file name (text) to select it; Block1 POST its bytes; Block2 GET them. */

@@ -47,14 +47,21 @@ export function encodeVendorValue(form: VendorValueForm, value: RunningValueType
  * by its Content-Format, with CF 60 read as the raw integer the resource is known to send.
  * Throws when the payload is not what its Content-Format says.
  */
-export function decodeVendorValue(path: string, family: VendorFamily, payload: Uint8Array, contentFormat: number | undefined): RunningValueType {
+export function decodeVendorValue(
+  path: string,
+  family: VendorFamily,
+  payload: Uint8Array,
+  contentFormat: number | undefined,
+): RunningValueType {
   const form = valueFormOf(path, family);
   if (contentFormat === VENDOR_CONTENT_FORMAT.cbor) {
     if (form === 'raw-uint') return decodeRawUint(payload);
     if (form === 'raw-int') return decodeRawInt(payload);
     const value = decodeCbor(payload);
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-    throw new RangeError(`${path} answered a CBOR ${Array.isArray(value) ? 'list' : typeof value}, not a single value.`);
+    throw new RangeError(
+      `${path} answered a CBOR ${Array.isArray(value) ? 'list' : typeof value}, not a single value.`,
+    );
   }
   const text = new TextDecoder('utf-8', { fatal: true }).decode(payload);
   if (contentFormat === VENDOR_CONTENT_FORMAT.json) {

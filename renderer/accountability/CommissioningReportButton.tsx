@@ -9,7 +9,13 @@ import { notify } from '../stores/notices';
  * Saves a configuration's commissioning report as a PDF (docs/ledger.md): per device its firmware,
  * image hash and signer, syncId, who applied it when, the function test and the ledger hashes.
  */
-export function CommissioningReportButton({ configurationId, configurationName }: { configurationId: string; configurationName: string }) {
+export function CommissioningReportButton({
+  configurationId,
+  configurationName,
+}: {
+  configurationId: string;
+  configurationName: string;
+}) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const run = async () => {

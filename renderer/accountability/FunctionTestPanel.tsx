@@ -20,7 +20,12 @@ type Step =
 export const PRESS_TIMEOUT_SECONDS = 60;
 
 function appliedJob(job: JobView): boolean {
-  return (job.action === 'configuration' || job.action === 'both') && job.phase === 'done' && configurationApplied(job.steps) && job.serialNumber !== null;
+  return (
+    (job.action === 'configuration' || job.action === 'both') &&
+    job.phase === 'done' &&
+    configurationApplied(job.steps) &&
+    job.serialNumber !== null
+  );
 }
 
 /**
@@ -34,23 +39,39 @@ function readyForTest(job: JobView, confirmations: Record<string, unknown>): boo
 
 function reactionsText(words: Words, observation: FunctionTestObservationView): string {
   const parts = observation.receivers.map((r) =>
-    r.tripped ? words.t('workbench:functionTest.tripped', { serial: r.serialNumber, ms: r.reactionMs ?? 0 }) : words.t('workbench:functionTest.notTripped', { serial: r.serialNumber }),
+    r.tripped
+      ? words.t('workbench:functionTest.tripped', { serial: r.serialNumber, ms: r.reactionMs ?? 0 })
+      : words.t('workbench:functionTest.notTripped', { serial: r.serialNumber }),
   );
-  for (const missing of observation.unreachable) parts.push(words.t('workbench:functionTest.notWatched', { serial: missing.serialNumber, reason: missing.reason }));
+  for (const missing of observation.unreachable)
+    parts.push(words.t('workbench:functionTest.notWatched', { serial: missing.serialNumber, reason: missing.reason }));
   return parts.length > 0 ? parts.join('; ') : words.t('workbench:functionTest.noReceivers');
 }
 
 /** Where a device stands after its test, in the reader's words: the state, and the steps still missing. */
-function commissioningSentence(words: Words, serial: string, commissioning: { state: CommissioningState; missing: readonly CommissioningStep[] }): string {
+function commissioningSentence(
+  words: Words,
+  serial: string,
+  commissioning: { state: CommissioningState; missing: readonly CommissioningStep[] },
+): string {
   // The words of a failed step already name it; the rest still missing follow.
-  const named: CommissioningStep | null = commissioning.state === 'not-commissioned' ? 'function test' : commissioning.state === 'parameters-differ' ? 'parameter verification' : null;
+  const named: CommissioningStep | null =
+    commissioning.state === 'not-commissioned'
+      ? 'function test'
+      : commissioning.state === 'parameters-differ'
+        ? 'parameter verification'
+        : null;
   const rest = commissioning.state === 'commissioned' ? [] : commissioning.missing.filter((step) => step !== named);
   const missing = listText(
     words,
     rest.map((step) => words.t('workbench:functionTest.missingStep', { step: camel(step) })),
   );
   // ICU selectors take no hyphens or spaces: the states and steps go by their camel-case names.
-  return words.t('workbench:functionTest.commissioning', { serial, state: camel(commissioning.state), missing: rest.length > 0 ? missing : 'none' });
+  return words.t('workbench:functionTest.commissioning', {
+    serial,
+    state: camel(commissioning.state),
+    missing: rest.length > 0 ? missing : 'none',
+  });
 }
 
 function camel(name: string): string {
@@ -104,7 +125,10 @@ export function FunctionTestPanel() {
     setError(null);
     setStep({ kind: 'watching' });
     try {
-      const observation = await client().call('functionTest.observe', { serialNumber: serial, pressTimeoutSeconds: PRESS_TIMEOUT_SECONDS });
+      const observation = await client().call('functionTest.observe', {
+        serialNumber: serial,
+        pressTimeoutSeconds: PRESS_TIMEOUT_SECONDS,
+      });
       // Not done (timed out, stopped): the core recorded it already, as a failure.
       if (observation.recorded) setStep({ kind: 'recorded', record: observation.recorded, observation });
       // A test that fails already can only be recorded as failed: "Yes" is off, the technician says "No".
@@ -128,7 +152,11 @@ export function FunctionTestPanel() {
     if (!verdict) return;
     setError(null);
     try {
-      const recorded = await client().call('functionTest.record', { observationId: observation.observationId, technician: verdict, note });
+      const recorded = await client().call('functionTest.record', {
+        observationId: observation.observationId,
+        technician: verdict,
+        note,
+      });
       setStep({ kind: 'recorded', record: recorded, observation });
     } catch (err) {
       setError(errorText(err));
@@ -152,7 +180,12 @@ export function FunctionTestPanel() {
             </button>
           </span>
         ) : (
-          <button type="button" className="button button--quiet" disabled={serials.length === 0} onClick={() => setChooser(true)}>
+          <button
+            type="button"
+            className="button button--quiet"
+            disabled={serials.length === 0}
+            onClick={() => setChooser(true)}
+          >
             {t('workbench:functionTest.open')}
           </button>
         )}
@@ -169,9 +202,12 @@ export function FunctionTestPanel() {
           {step.kind === 'watching' ? (
             <>
               <p className="function-test__live" role="status">
-                {t('workbench:functionTest.watching', { serial })} <strong>{t('workbench:functionTest.pressNow')}</strong>
+                {t('workbench:functionTest.watching', { serial })}{' '}
+                <strong>{t('workbench:functionTest.pressNow')}</strong>
               </p>
-              <p className="muted small">{t('workbench:functionTest.timeoutNote', { seconds: PRESS_TIMEOUT_SECONDS })}</p>
+              <p className="muted small">
+                {t('workbench:functionTest.timeoutNote', { seconds: PRESS_TIMEOUT_SECONDS })}
+              </p>
               <div className="function-test__actions">
                 <button type="button" className="button button--secondary" onClick={() => void stop()}>
                   {t('workbench:functionTest.stop')}
@@ -192,17 +228,39 @@ export function FunctionTestPanel() {
       ) : null}
       {step.kind === 'observed' ? (
         <>
-          <p role="status" className={step.observation.failsBecause.length > 0 ? 'function-test__bad' : 'function-test__good'}>
-            {step.observation.pressed ? t('workbench:functionTest.pressSeen', { reactions: reactionsText(words, step.observation) }) : t('workbench:functionTest.noPress')}
+          <p
+            role="status"
+            className={step.observation.failsBecause.length > 0 ? 'function-test__bad' : 'function-test__good'}
+          >
+            {step.observation.pressed
+              ? t('workbench:functionTest.pressSeen', { reactions: reactionsText(words, step.observation) })
+              : t('workbench:functionTest.noPress')}
           </p>
-          {step.observation.failsBecause.length > 0 ? <p className="function-test__bad">{t('workbench:functionTest.fails', { reasons: step.observation.failsBecause.join('; ') })}</p> : null}
+          {step.observation.failsBecause.length > 0 ? (
+            <p className="function-test__bad">
+              {t('workbench:functionTest.fails', { reasons: step.observation.failsBecause.join('; ') })}
+            </p>
+          ) : null}
           <fieldset className="function-test__verdict">
             <legend>{t('workbench:functionTest.question')}</legend>
             <label>
-              <input type="radio" name="function-test-verdict" checked={verdict === 'pass'} disabled={step.observation.failsBecause.length > 0} onChange={() => setVerdict('pass')} /> {t('workbench:functionTest.yes')}
+              <input
+                type="radio"
+                name="function-test-verdict"
+                checked={verdict === 'pass'}
+                disabled={step.observation.failsBecause.length > 0}
+                onChange={() => setVerdict('pass')}
+              />{' '}
+              {t('workbench:functionTest.yes')}
             </label>
             <label>
-              <input type="radio" name="function-test-verdict" checked={verdict === 'fail'} onChange={() => setVerdict('fail')} /> {t('workbench:functionTest.no')}
+              <input
+                type="radio"
+                name="function-test-verdict"
+                checked={verdict === 'fail'}
+                onChange={() => setVerdict('fail')}
+              />{' '}
+              {t('workbench:functionTest.no')}
             </label>
           </fieldset>
           <label className="function-test__note">
@@ -210,7 +268,12 @@ export function FunctionTestPanel() {
             <textarea value={note} maxLength={2000} rows={2} onChange={(e) => setNote(e.target.value)} />
           </label>
           <div className="function-test__actions">
-            <ActionButton variant="primary" capability="files.download" disabledReason={verdict ? null : t('workbench:functionTest.verdictFirst')} onClick={() => void record(step.observation)}>
+            <ActionButton
+              variant="primary"
+              capability="files.download"
+              disabledReason={verdict ? null : t('workbench:functionTest.verdictFirst')}
+              onClick={() => void record(step.observation)}
+            >
               {t('workbench:functionTest.record')}
             </ActionButton>
           </div>
@@ -218,8 +281,16 @@ export function FunctionTestPanel() {
       ) : null}
       {step.kind === 'recorded' ? (
         <>
-          <p role="status" className={step.record.result === 'pass' ? 'function-test__good' : 'function-test__bad'} data-testid="function-test-result">
-            <strong>{t('workbench:functionTest.verdict', { verdict: step.observation.notDone ? 'notDone' : step.record.result === 'pass' ? 'pass' : 'fail' })}</strong>{' '}
+          <p
+            role="status"
+            className={step.record.result === 'pass' ? 'function-test__good' : 'function-test__bad'}
+            data-testid="function-test-result"
+          >
+            <strong>
+              {t('workbench:functionTest.verdict', {
+                verdict: step.observation.notDone ? 'notDone' : step.record.result === 'pass' ? 'pass' : 'fail',
+              })}
+            </strong>{' '}
             {step.observation.notDone
               ? t('workbench:functionTest.notDoneWhy', { why: step.observation.notDone.replace(/^not done: /, '') })
               : step.observation.pressed
@@ -227,7 +298,11 @@ export function FunctionTestPanel() {
                 : t('workbench:functionTest.noPressSeen')}{' '}
             {commissioningSentence(words, serial, step.record.commissioning)}
           </p>
-          {step.record.reasons.length > 0 ? <p className="function-test__bad">{t('workbench:functionTest.why', { reasons: step.record.reasons.join('; ') })}</p> : null}
+          {step.record.reasons.length > 0 ? (
+            <p className="function-test__bad">
+              {t('workbench:functionTest.why', { reasons: step.record.reasons.join('; ') })}
+            </p>
+          ) : null}
           <p className="muted small">
             {t('workbench:functionTest.recorded', { seq: step.record.ledgerSeq })}{' '}
             <span className="mono" translate="no">

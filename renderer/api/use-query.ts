@@ -14,7 +14,12 @@ export interface QueryState<T> {
  * it inline; an answer that arrives after a newer request started is dropped. A change of
  * `version` (what the answer depends on besides the input, e.g. a job that finished) reads it again.
  */
-export function useQuery<C extends Channel>(channel: C, input: ChannelInput<C>, enabled = true, version = ''): QueryState<ChannelResult<C>> {
+export function useQuery<C extends Channel>(
+  channel: C,
+  input: ChannelInput<C>,
+  enabled = true,
+  version = '',
+): QueryState<ChannelResult<C>> {
   const key = JSON.stringify(input);
   const [data, setData] = useState<ChannelResult<C> | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -11,7 +11,12 @@ export function Notices() {
       {notices.map((n) => (
         <div key={n.id} className={`notice notice--${n.tone}`} role={n.tone === 'error' ? 'alert' : 'status'}>
           <span className="notice__text">{n.text}</span>
-          <button type="button" className="notice__close" aria-label={t('app:notices.dismiss')} onClick={() => dismiss(n.id)}>
+          <button
+            type="button"
+            className="notice__close"
+            aria-label={t('app:notices.dismiss')}
+            onClick={() => dismiss(n.id)}
+          >
             ×
           </button>
         </div>

@@ -55,7 +55,11 @@ export function TopBar() {
       <div className="topbar__actions">
         <LanguageSelect />
         <ThemeSelect />
-        <button type="button" className={`button button--quiet${pending > 0 ? ' topbar__outbox--pending' : ''}`} onClick={() => go('outbox')}>
+        <button
+          type="button"
+          className={`button button--quiet${pending > 0 ? ' topbar__outbox--pending' : ''}`}
+          onClick={() => go('outbox')}
+        >
           {t('app:topbar.outboxPending', { count: pending })}
         </button>
         <button type="button" className="button button--secondary" onClick={() => void signOut(false)}>

@@ -57,7 +57,10 @@ export interface WebSocketBridge extends RendererApi {
   close(): void;
 }
 
-export function connectWebSocketBridge(url: string, makeSocket: (url: string) => WebSocket = (u) => new WebSocket(u)): WebSocketBridge {
+export function connectWebSocketBridge(
+  url: string,
+  makeSocket: (url: string) => WebSocket = (u) => new WebSocket(u),
+): WebSocketBridge {
   let socket: WebSocket | null = null;
   let state: 'connecting' | 'connected' | 'closed' = 'connecting';
   let nextId = 1;

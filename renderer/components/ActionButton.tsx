@@ -22,7 +22,18 @@ interface ActionButtonProps {
  * A button that may be refused: by the role (the capability) or by the state. A refused button stays
  * in the tab order (aria-disabled, not disabled) so a keyboard user reaches it and hears why.
  */
-export function ActionButton({ children, onClick, capability, disabledReason, variant = 'secondary', busy, type = 'button', className, showReason, name }: ActionButtonProps) {
+export function ActionButton({
+  children,
+  onClick,
+  capability,
+  disabledReason,
+  variant = 'secondary',
+  busy,
+  type = 'button',
+  className,
+  showReason,
+  name,
+}: ActionButtonProps) {
   const role = useCapabilityInReaderLanguage(capability ?? 'configurations.read');
   const reasonId = useId();
   const roleReason = capability && !role.allowed ? role.reason : null;

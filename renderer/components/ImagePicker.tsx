@@ -13,7 +13,15 @@ export function readImageFile(file: File, t: Translator['t']): Promise<string> {
       return;
     }
     if (file.size > MAX_IMAGE_BYTES) {
-      reject(new Error(t('screens:image.tooLarge', { name: file.name, size: Math.round(file.size / 1024), max: Math.round(MAX_IMAGE_BYTES / 1024) })));
+      reject(
+        new Error(
+          t('screens:image.tooLarge', {
+            name: file.name,
+            size: Math.round(file.size / 1024),
+            max: Math.round(MAX_IMAGE_BYTES / 1024),
+          }),
+        ),
+      );
       return;
     }
     const reader = new FileReader();

@@ -24,7 +24,14 @@ interface ListScreenHeaderProps {
 }
 
 /** A list screen's header with the primary button that opens its create form. */
-export function ListScreenHeader({ title, capability, actionLabel, explainRefusal, form, onDone }: ListScreenHeaderProps) {
+export function ListScreenHeader({
+  title,
+  capability,
+  actionLabel,
+  explainRefusal,
+  form,
+  onDone,
+}: ListScreenHeaderProps) {
   const [open, setOpen] = useState(false);
   const role = useCapabilityInReaderLanguage(capability);
   const onClose = () => setOpen(false);

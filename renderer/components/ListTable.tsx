@@ -29,9 +29,24 @@ export interface ListTableProps<Row> {
 }
 
 /** The table of a list screen: its load error, the rows or a line saying there are none, and the pager. */
-export function ListTable<Row>({ columns, rows, row, empty, loading, error, errorTitle, pager, compact }: ListTableProps<Row>) {
+export function ListTable<Row>({
+  columns,
+  rows,
+  row,
+  empty,
+  loading,
+  error,
+  errorTitle,
+  pager,
+  compact,
+}: ListTableProps<Row>) {
   const { t } = useTranslation();
-  const heading = (column: ListColumn) => columnHeading(typeof column === 'object' && 'actions' in column ? { label: t('screens:list.actions'), className: 'actions-col', hidden: true } : column);
+  const heading = (column: ListColumn) =>
+    columnHeading(
+      typeof column === 'object' && 'actions' in column
+        ? { label: t('screens:list.actions'), className: 'actions-col', hidden: true }
+        : column,
+    );
   return (
     <>
       {error ? (
@@ -56,7 +71,8 @@ export function ListTable<Row>({ columns, rows, row, empty, loading, error, erro
 }
 
 function columnHeading(column: string | { label: string; className?: string; hidden?: boolean }): ReactNode {
-  const { label, className, hidden } = typeof column === 'string' ? { label: column, className: undefined, hidden: false } : column;
+  const { label, className, hidden } =
+    typeof column === 'string' ? { label: column, className: undefined, hidden: false } : column;
   return (
     <th key={label} scope="col" className={className}>
       {hidden ? <span className="visually-hidden">{label}</span> : label}
@@ -65,7 +81,10 @@ function columnHeading(column: string | { label: string; className?: string; hid
 }
 
 /** The pager of a list whose answer says its page, limit and total; none before the first answer. */
-function pagerOf(answer: { page: number; limit: number; totalCount: number } | null, onPage: (page: number) => void): PagerProps | undefined {
+function pagerOf(
+  answer: { page: number; limit: number; totalCount: number } | null,
+  onPage: (page: number) => void,
+): PagerProps | undefined {
   return answer ? { page: answer.page, limit: answer.limit, totalCount: answer.totalCount, onPage } : undefined;
 }
 

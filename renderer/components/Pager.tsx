@@ -21,7 +21,9 @@ export function Pager({ page, limit, totalCount, onPage, mayHaveMore }: PagerPro
         {t('screens:pager.previous')}
       </button>
       <span className="pager__text" aria-live="polite">
-        {mayHaveMore === undefined ? t('screens:pager.range', { first, last, total: totalCount, page, pages }) : t('screens:pager.page', { page })}
+        {mayHaveMore === undefined
+          ? t('screens:pager.range', { first, last, total: totalCount, page, pages })
+          : t('screens:pager.page', { page })}
       </span>
       <button type="button" className="button button--quiet" disabled={!hasNext} onClick={() => onPage(page + 1)}>
         {t('screens:pager.next')}

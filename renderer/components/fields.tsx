@@ -33,7 +33,16 @@ interface FieldShellProps extends FieldFrameProps {
   children: (control: ControlAttributes) => ReactNode;
 }
 
-export function FieldShell({ label, error, hint, reserveMessage = true, className, name, disabled, children }: FieldShellProps) {
+export function FieldShell({
+  label,
+  error,
+  hint,
+  reserveMessage = true,
+  className,
+  name,
+  disabled,
+  children,
+}: FieldShellProps) {
   const id = useId();
   const messageId = `${id}-message`;
   const invalid = Boolean(error);
@@ -67,7 +76,16 @@ interface TextFieldProps extends FieldFrameProps {
   autoComplete?: string;
 }
 
-export function TextField({ value, onChange, placeholder, placeholderIsData, type = 'text', inputMode, autoComplete, ...frame }: TextFieldProps) {
+export function TextField({
+  value,
+  onChange,
+  placeholder,
+  placeholderIsData,
+  type = 'text',
+  inputMode,
+  autoComplete,
+  ...frame
+}: TextFieldProps) {
   return (
     <FieldShell {...frame}>
       {(control) => (
@@ -107,7 +125,12 @@ export function SelectField<V extends string>({ value, options, onChange, emptyL
   return (
     <FieldShell {...frame}>
       {(control) => (
-        <select {...control} className="input select" value={value} onChange={(e) => onChange(e.target.value as V | '')}>
+        <select
+          {...control}
+          className="input select"
+          value={value}
+          onChange={(e) => onChange(e.target.value as V | '')}
+        >
           {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : null}
           <OptionList options={options} />
         </select>
@@ -136,9 +159,23 @@ interface InlineSelectProps<V extends string> {
 }
 
 /** A select inside a table row (a user's or a key's role). */
-export function InlineSelect<V extends string>({ label, value, options, onChange, disabled, title }: InlineSelectProps<V>) {
+export function InlineSelect<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+  title,
+}: InlineSelectProps<V>) {
   return (
-    <select className="input select input--inline" aria-label={label} value={value} disabled={disabled} title={title} onChange={(e) => onChange(e.target.value as V)}>
+    <select
+      className="input select input--inline"
+      aria-label={label}
+      value={value}
+      disabled={disabled}
+      title={title}
+      onChange={(e) => onChange(e.target.value as V)}
+    >
       <OptionList options={options} />
     </select>
   );
@@ -154,18 +191,34 @@ interface CheckboxGroupProps<V extends string> {
   name?: string;
 }
 
-export function CheckboxGroup<V extends string>({ legend, options, value, onChange, error, hint, name }: CheckboxGroupProps<V>) {
+export function CheckboxGroup<V extends string>({
+  legend,
+  options,
+  value,
+  onChange,
+  error,
+  hint,
+  name,
+}: CheckboxGroupProps<V>) {
   const id = useId();
   const messageId = `${id}-message`;
   return (
-    <fieldset className={`field fieldset${error ? ' field--invalid' : ''}`} aria-describedby={messageId} aria-invalid={Boolean(error)}>
+    <fieldset
+      className={`field fieldset${error ? ' field--invalid' : ''}`}
+      aria-describedby={messageId}
+      aria-invalid={Boolean(error)}
+    >
       <legend className="field__label">{legend}</legend>
       <div className="checkbox-row">
         {options.map((o) => {
           const checked = value.includes(o.value);
           const disabled = Boolean(o.disabledReason) && !checked;
           return (
-            <label key={o.value} className={`checkbox${disabled ? ' checkbox--disabled' : ''}`} title={disabled ? (o.disabledReason ?? undefined) : undefined}>
+            <label
+              key={o.value}
+              className={`checkbox${disabled ? ' checkbox--disabled' : ''}`}
+              title={disabled ? (o.disabledReason ?? undefined) : undefined}
+            >
               <input
                 type="checkbox"
                 name={name ?? legend}

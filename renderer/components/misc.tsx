@@ -15,7 +15,17 @@ export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: R
  * A screen's title, its actions, and a note under them in the muted tone every screen's note has.
  * `titleIsData`: the title is a record's name (a configuration's), not words to translate.
  */
-export function ScreenHeader({ title, children, note, titleIsData }: { title: string; children?: ReactNode; note?: ReactNode; titleIsData?: boolean }) {
+export function ScreenHeader({
+  title,
+  children,
+  note,
+  titleIsData,
+}: {
+  title: string;
+  children?: ReactNode;
+  note?: ReactNode;
+  titleIsData?: boolean;
+}) {
   return (
     <header className="screen-header">
       <div className="screen-header__row">
@@ -33,7 +43,17 @@ export function ScreenHeader({ title, children, note, titleIsData }: { title: st
  * Violations that no field on screen shows, listed in one box: as an alert, or in the warning tone
  * for rules that stop nothing (then `testId` names the box for tests).
  */
-export function ViolationList({ title, violations, tone = 'bad', testId }: { title: string; violations: readonly Violation[]; tone?: 'bad' | 'warn'; testId?: string }) {
+export function ViolationList({
+  title,
+  violations,
+  tone = 'bad',
+  testId,
+}: {
+  title: string;
+  violations: readonly Violation[];
+  tone?: 'bad' | 'warn';
+  testId?: string;
+}) {
   const words = useTranslator();
   if (violations.length === 0) return null;
   return (

@@ -9,6 +9,10 @@ export function useFocusOnOpen(formRef: RefObject<HTMLFormElement | null>): void
     const form = formRef.current;
     if (!form) return;
     form.scrollIntoView?.({ block: 'nearest' });
-    form.querySelector<HTMLElement>('input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])')?.focus();
+    form
+      .querySelector<HTMLElement>(
+        'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])',
+      )
+      ?.focus();
   }, [formRef]);
 }

@@ -25,13 +25,17 @@ export function hasViolationText(code: string): boolean {
 }
 
 export function violationText(found: Violation, words: Pick<Translator, 't' | 'locale' | 'language'>): string {
-  if (inReadersLanguage.has(found) || words.language === SOURCE_LANGUAGE || !hasViolationText(found.code)) return found.message;
+  if (inReadersLanguage.has(found) || words.language === SOURCE_LANGUAGE || !hasViolationText(found.code))
+    return found.message;
   // A rule about one device of a configuration names it (its field is 'devices.<serial>…'); beside the device's own form it need not.
   const device = DEVICE_FIELD.exec(found.field)?.[1] ?? 'none';
   return words.t(`designer:violation.${found.code}`, { field: fieldLabel(found.field, words), device });
 }
 
 /** The same violations with their messages in the reader's language (fields and codes unchanged). */
-export function inReaderLanguage(violations: readonly Violation[], words: Pick<Translator, 't' | 'locale' | 'language'>): Violation[] {
+export function inReaderLanguage(
+  violations: readonly Violation[],
+  words: Pick<Translator, 't' | 'locale' | 'language'>,
+): Violation[] {
   return violations.map((found) => ({ ...found, message: violationText(found, words) }));
 }

@@ -28,7 +28,10 @@ export function ConfigurationDesigner({ id }: { id: string }) {
 
   const reload = useCallback(async () => {
     try {
-      const [c, s] = await Promise.all([client().call('configurations.get', { id }), client().call('configurations.status', { id })]);
+      const [c, s] = await Promise.all([
+        client().call('configurations.get', { id }),
+        client().call('configurations.status', { id }),
+      ]);
       setConfiguration(c);
       setStatus(s);
       setError(null);
@@ -55,7 +58,13 @@ export function ConfigurationDesigner({ id }: { id: string }) {
     return (
       <section className="screen">
         <BackLink onBack={() => back(null)} />
-        {error ? <Callout tone="bad" title={t('designer:openFailed')}>{error}</Callout> : <Loading />}
+        {error ? (
+          <Callout tone="bad" title={t('designer:openFailed')}>
+            {error}
+          </Callout>
+        ) : (
+          <Loading />
+        )}
       </section>
     );
   }
@@ -68,7 +77,8 @@ export function ConfigurationDesigner({ id }: { id: string }) {
         titleIsData
         note={
           <>
-            {t('designer:lastEdited', { at: dates.dateTime(configuration.lastEditedAt) })} · {t('designer:deviceCount', { count: configuration.devices.length })} ·{' '}
+            {t('designer:lastEdited', { at: dates.dateTime(configuration.lastEditedAt) })} ·{' '}
+            {t('designer:deviceCount', { count: configuration.devices.length })} ·{' '}
             {status ? (
               status.complete ? (
                 <Badge tone="ok">{t('designer:complete')}</Badge>
@@ -105,11 +115,21 @@ export function ConfigurationDesigner({ id }: { id: string }) {
       <div className="designer__grid">
         <div className="designer__main">
           <TopologyView configuration={configuration} status={status} />
-          <SettingsForm configuration={configuration} region={region} onSaved={() => void reload()} onUnsavedChange={setUnsaved} />
+          <SettingsForm
+            configuration={configuration}
+            region={region}
+            onSaved={() => void reload()}
+            onUnsavedChange={setUnsaved}
+          />
           <DevicesPanel configuration={configuration} region={region} onChanged={() => void reload()} />
         </div>
         <aside className="designer__side">
-          <StatusPanel configuration={configuration} status={status} unsaved={unsaved} onRefresh={() => void reload()} />
+          <StatusPanel
+            configuration={configuration}
+            status={status}
+            unsaved={unsaved}
+            onRefresh={() => void reload()}
+          />
         </aside>
       </div>
     </section>

@@ -15,7 +15,15 @@ import { Callout, ViolationList } from '../components/misc';
 import { useFocusOnOpen } from '../components/use-focus-on-open';
 import { notify } from '../stores/notices';
 import { useNavigation } from '../stores/navigation';
-import { applicableDeviceFields, checkDeviceDraft, draftFromDevice, emptyDeviceDraft, interfaceFlagsOf, type DeviceDraft, type DeviceField } from './device-draft';
+import {
+  applicableDeviceFields,
+  checkDeviceDraft,
+  draftFromDevice,
+  emptyDeviceDraft,
+  interfaceFlagsOf,
+  type DeviceDraft,
+  type DeviceField,
+} from './device-draft';
 import { designerOptions } from './options';
 import { inReaderLanguage } from '../components/violation-text';
 import { useTranslator } from '../i18n/I18nProvider';
@@ -45,7 +53,9 @@ const INTERFACE_FLAGS: readonly Exclude<CommInterfaceFlag, 'None'>[] = ['BLE', '
  * type, role, interfaces and stop category are shown; each is checked as it is typed.
  */
 export function DeviceEditor({ mode, configuration, device, region, onClose, onSaved }: Props) {
-  const [serialNumber, setSerialNumber] = useState(device?.serialNumber ?? (mode === 'add' ? useNavigation.getState().deviceToAdd : null) ?? '');
+  const [serialNumber, setSerialNumber] = useState(
+    device?.serialNumber ?? (mode === 'add' ? useNavigation.getState().deviceToAdd : null) ?? '',
+  );
   const [draft, setDraft] = useState<DeviceDraft>(() => (device ? draftFromDevice(device) : emptyDeviceDraft()));
   const [serviceViolations, setServiceViolations] = useState<Violation[]>([]);
   const [serviceError, setServiceError] = useState<string | null>(null);
@@ -65,14 +75,31 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
     device?.deviceType ?? candidates.data?.items.find((d) => d.serialNumber === serialNumber)?.deviceType ?? null;
 
   const fields = deviceType ? applicableDeviceFields(deviceType, draft, mode) : [];
-  const check = checkDeviceDraft(draft, { mode, serialNumber, deviceType, stored: device, configuration, region, words });
+  const check = checkDeviceDraft(draft, {
+    mode,
+    serialNumber,
+    deviceType,
+    stored: device,
+    configuration,
+    region,
+    words,
+  });
   // Before the first Save, a form nobody has touched shows no error: only the fields changed speak.
   const instant = tried
     ? check.violations
-    : check.violations.filter((v) => touched.has(fieldKey(v.field) ?? '') && !['REQUIRED', 'DEVICE_ROLE_MISSING', 'COMM_INTERFACE_MISSING'].includes(v.code));
+    : check.violations.filter(
+        (v) =>
+          touched.has(fieldKey(v.field) ?? '') &&
+          !['REQUIRED', 'DEVICE_ROLE_MISSING', 'COMM_INTERFACE_MISSING'].includes(v.code),
+      );
   const prefix = `devices.${serialNumber}`;
-  const service = serviceViolations.map((v) => (v.field.startsWith(`${prefix}.`) ? { ...v, field: v.field.slice(prefix.length + 1) } : v));
-  const { byField, unplaced } = placeViolations(inReaderLanguage([...instant, ...service], words), [...fields, 'serialNumber']);
+  const service = serviceViolations.map((v) =>
+    v.field.startsWith(`${prefix}.`) ? { ...v, field: v.field.slice(prefix.length + 1) } : v,
+  );
+  const { byField, unplaced } = placeViolations(inReaderLanguage([...instant, ...service], words), [
+    ...fields,
+    'serialNumber',
+  ]);
 
   const set = (field: DeviceField) => (value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -84,7 +111,14 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
     const flags = interfaceFlagsOf(draft);
     return (templates.data ?? [])
       .filter((template) => flags.includes(template.commInterface as CommInterfaceFlag))
-      .map((template) => ({ value: template.id, label: t('designer:editor.templateOption', { name: template.ipNetworkTemplateName, interface: template.commInterface, netmask: template.netmask }) }));
+      .map((template) => ({
+        value: template.id,
+        label: t('designer:editor.templateOption', {
+          name: template.ipNetworkTemplateName,
+          interface: template.commInterface,
+          netmask: template.netmask,
+        }),
+      }));
   }, [templates.data, draft, t]);
 
   const save = async (event: FormEvent) => {
@@ -97,8 +131,19 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       const { serialNumber: _ignored, ...settings } = check.payload;
       const channel = mode === 'add' ? 'configurations.addDevice' : 'configurations.updateDevice';
       const input = { id: configuration.id, serialNumber, settings };
-      if (!(await saveAfterDryRun((dryRun) => client().call(channel, { ...input, dryRun }), { setServiceViolations, setServiceError }))) return;
-      notify('success', mode === 'add' ? t('designer:editor.added', { serial: serialNumber }) : t('designer:editor.saved', { serial: serialNumber }));
+      if (
+        !(await saveAfterDryRun((dryRun) => client().call(channel, { ...input, dryRun }), {
+          setServiceViolations,
+          setServiceError,
+        }))
+      )
+        return;
+      notify(
+        'success',
+        mode === 'add'
+          ? t('designer:editor.added', { serial: serialNumber })
+          : t('designer:editor.saved', { serial: serialNumber }),
+      );
       if (mode === 'add') useNavigation.getState().deviceAdded();
       onSaved();
     } finally {
@@ -114,12 +159,40 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   const supported = deviceType ? SUPPORTED_INTERFACES[deviceType] : [];
   const shows = (field: DeviceField) => fields.includes(field);
   // A field is labelled as the domain names it in messages, unless its section says more or less.
-  const select = (field: DeviceField, options: readonly Option<string>[], { label = fieldLabel(field, words), hint }: FieldText = {}) =>
+  const select = (
+    field: DeviceField,
+    options: readonly Option<string>[],
+    { label = fieldLabel(field, words), hint }: FieldText = {},
+  ) =>
     shows(field) ? (
-      <SelectField key={field} label={label} name={field} value={draft[field]} options={options} emptyLabel={t('designer:notSet')} onChange={set(field)} error={byField[field]} hint={hint} />
+      <SelectField
+        key={field}
+        label={label}
+        name={field}
+        value={draft[field]}
+        options={options}
+        emptyLabel={t('designer:notSet')}
+        onChange={set(field)}
+        error={byField[field]}
+        hint={hint}
+      />
     ) : null;
-  const text = (field: DeviceField, { label = fieldLabel(field, words), hint, type = 'text' }: FieldText & { type?: 'text' | 'password' } = {}) =>
-    shows(field) ? <TextField key={field} label={label} name={field} type={type} value={draft[field]} onChange={set(field)} error={byField[field]} hint={hint} /> : null;
+  const text = (
+    field: DeviceField,
+    { label = fieldLabel(field, words), hint, type = 'text' }: FieldText & { type?: 'text' | 'password' } = {},
+  ) =>
+    shows(field) ? (
+      <TextField
+        key={field}
+        label={label}
+        name={field}
+        type={type}
+        value={draft[field]}
+        onChange={set(field)}
+        error={byField[field]}
+        hint={hint}
+      />
+    ) : null;
   /** Netmask, gateway and nameservers: the same three for Ethernet and for Wifi. */
   const networkFields = (link: 'eth' | 'wifi') => (
     <>
@@ -130,9 +203,22 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   );
 
   return (
-    <form ref={formRef} className="subpanel" onSubmit={(e) => void save(e)} aria-label={mode === 'add' ? t('designer:editor.addTitle') : t('designer:devices.editNamed', { serial: serialNumber })} noValidate>
+    <form
+      ref={formRef}
+      className="subpanel"
+      onSubmit={(e) => void save(e)}
+      aria-label={
+        mode === 'add' ? t('designer:editor.addTitle') : t('designer:devices.editNamed', { serial: serialNumber })
+      }
+      noValidate
+    >
       <h3 className="subpanel__title">
-        {mode === 'add' ? t('designer:editor.addTitle') : t('designer:editor.editTitle', { serial: serialNumber, type: deviceType ?? t('designer:editor.unknownType') })}
+        {mode === 'add'
+          ? t('designer:editor.addTitle')
+          : t('designer:editor.editTitle', {
+              serial: serialNumber,
+              type: deviceType ?? t('designer:editor.unknownType'),
+            })}
       </h3>
       {mode === 'add' ? (
         <div className="form-grid">
@@ -141,7 +227,13 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
             name="serialNumber"
             value={serialNumber}
             options={candidateOptions}
-            emptyLabel={candidates.loading ? t('designer:editor.loadingDevices') : candidateOptions.length === 0 ? t('designer:editor.noFreeDevice') : t('designer:editor.chooseDevice')}
+            emptyLabel={
+              candidates.loading
+                ? t('designer:editor.loadingDevices')
+                : candidateOptions.length === 0
+                  ? t('designer:editor.noFreeDevice')
+                  : t('designer:editor.chooseDevice')
+            }
             onChange={(v) => {
               setSerialNumber(v);
               setServiceViolations([]);
@@ -164,7 +256,9 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
                   value: flag,
                   label: flag,
                   isData: true,
-                  disabledReason: supported.includes(flag) ? null : t('designer:editor.interfaceUnsupported', { type: deviceType, flag }),
+                  disabledReason: supported.includes(flag)
+                    ? null
+                    : t('designer:editor.interfaceUnsupported', { type: deviceType, flag }),
                 }))}
                 value={interfaceFlagsOf(draft)}
                 onChange={(flags) => set('commInterface')(flags.length > 0 ? formatCommInterface(flags) : '')}
@@ -175,8 +269,15 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
           </div>
           {shows('ipAddress') || shows('inputConfiguration1') || shows('can0Id') ? (
             <div className="form-grid">
-              {text('ipAddress', { hint: configuration.startingIpAddress ? t('designer:editor.ipAssigned', { address: configuration.startingIpAddress }) : undefined })}
-              {select('networkTemplateId', templateOptions, { hint: templateOptions.length === 0 ? t('designer:editor.noTemplate') : t('designer:editor.templateFills') })}
+              {text('ipAddress', {
+                hint: configuration.startingIpAddress
+                  ? t('designer:editor.ipAssigned', { address: configuration.startingIpAddress })
+                  : undefined,
+              })}
+              {select('networkTemplateId', templateOptions, {
+                hint:
+                  templateOptions.length === 0 ? t('designer:editor.noTemplate') : t('designer:editor.templateFills'),
+              })}
               {select('inputConfiguration1', options.input, { label: t('designer:editor.input1') })}
               {select('inputConfiguration2', options.input, { label: t('designer:editor.input2') })}
               {select('inputConfiguration3', options.input)}
@@ -192,7 +293,10 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
               </h4>
               <div className="form-grid">
                 {select('stopCategory', options.stopCategory)}
-                {text('cat1StopDelay', { label: t('designer:editor.cat1Delay'), hint: t('designer:editor.cat1DelayHint') })}
+                {text('cat1StopDelay', {
+                  label: t('designer:editor.cat1Delay'),
+                  hint: t('designer:editor.cat1DelayHint'),
+                })}
                 {select('ossdEnabled', options.ossd, { hint: t('designer:editor.ossdHint') })}
                 {select('serial0Usage', options.serialUsage)}
                 {select('serial0Baudrate', options.baudrate)}
@@ -216,7 +320,11 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
               </h4>
               <div className="form-grid">
                 {text('wifiSsid', { label: t('designer:editor.ssid') })}
-                {text('wifiPassword', { label: t('designer:editor.password'), hint: device?.wifiPasswordSet ? t('designer:editor.passwordStored') : undefined, type: 'password' })}
+                {text('wifiPassword', {
+                  label: t('designer:editor.password'),
+                  hint: device?.wifiPasswordSet ? t('designer:editor.passwordStored') : undefined,
+                  type: 'password',
+                })}
                 {networkFields('wifi')}
               </div>
             </>
@@ -227,18 +335,32 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       )}
       <ViolationList title={t('designer:serviceReports')} violations={unplaced} />
       <WarningList title={t('designer:warningsSaveable')} warnings={check.warnings} />
-      {serviceError ? <Callout tone="bad" title={t('designer:notSaved')}>{serviceError}</Callout> : null}
+      {serviceError ? (
+        <Callout tone="bad" title={t('designer:notSaved')}>
+          {serviceError}
+        </Callout>
+      ) : null}
       <div className="form-actions">
         <ActionButton
           type="submit"
           variant="primary"
           capability="configurations.write"
           busy={busy}
-          disabledReason={deviceType === null ? t('designer:editor.chooseDeviceFirst') : mode === 'edit' && !check.changed ? t('designer:nothingChanged') : null}
+          disabledReason={
+            deviceType === null
+              ? t('designer:editor.chooseDeviceFirst')
+              : mode === 'edit' && !check.changed
+                ? t('designer:nothingChanged')
+                : null
+          }
           onClick={() => undefined}
           name="saveDevice"
         >
-          {busy ? t('designer:checkingWithService') : mode === 'add' ? t('designer:editor.addSubmit') : t('designer:editor.saveSubmit')}
+          {busy
+            ? t('designer:checkingWithService')
+            : mode === 'add'
+              ? t('designer:editor.addSubmit')
+              : t('designer:editor.saveSubmit')}
         </ActionButton>
         <button type="button" className="button button--quiet" onClick={onClose}>
           {t('designer:cancel')}

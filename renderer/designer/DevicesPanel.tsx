@@ -25,7 +25,10 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
   const [removing, setRemoving] = useState<string | null>(null);
   const { t } = useTranslation();
   const words = useTranslator();
-  const editingDevice = editing?.mode === 'edit' ? (configuration.devices.find((d) => d.serialNumber === editing.serialNumber) ?? null) : null;
+  const editingDevice =
+    editing?.mode === 'edit'
+      ? (configuration.devices.find((d) => d.serialNumber === editing.serialNumber) ?? null)
+      : null;
 
   const remove = async (serialNumber: string) => {
     try {
@@ -43,7 +46,12 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
     <section className="panel" aria-labelledby="devices-title">
       <div className="panel__header">
         <h2 id="devices-title">{t('designer:devices.title')}</h2>
-        <ActionButton variant="secondary" capability="configurations.write" disabledReason={editing?.mode === 'add' ? t('designer:devices.addOpen') : null} onClick={() => setEditing({ mode: 'add' })}>
+        <ActionButton
+          variant="secondary"
+          capability="configurations.write"
+          disabledReason={editing?.mode === 'add' ? t('designer:devices.addOpen') : null}
+          onClick={() => setEditing({ mode: 'add' })}
+        >
           {t('designer:devices.add')}
         </ActionButton>
       </div>
@@ -62,7 +70,10 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
         </thead>
         <tbody>
           {configuration.devices.map((d) => (
-            <tr key={d.serialNumber} className={editingDevice?.serialNumber === d.serialNumber ? 'row--selected' : undefined}>
+            <tr
+              key={d.serialNumber}
+              className={editingDevice?.serialNumber === d.serialNumber ? 'row--selected' : undefined}
+            >
               <td className="mono" translate="no">
                 {d.serialNumber}
               </td>
@@ -70,14 +81,24 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
                 <Badge>{d.deviceType}</Badge>
               </td>
               <td>{d.deviceConfigurationType ? deviceRoleLabel(d.deviceConfigurationType, words) : '—'}</td>
-              <td>{d.commInterface ? <span translate="no">{d.commInterface.split(',').join(', ')}</span> : <span className="muted">{t('designer:devices.none')}</span>}</td>
+              <td>
+                {d.commInterface ? (
+                  <span translate="no">{d.commInterface.split(',').join(', ')}</span>
+                ) : (
+                  <span className="muted">{t('designer:devices.none')}</span>
+                )}
+              </td>
               <td className="mono" translate="no">
                 {d.ipAddress ?? <span className="muted">—</span>}
               </td>
               <td className="actions-col">
                 {removing === d.serialNumber ? (
                   <>
-                    <ActionButton variant="danger" capability="configurations.write" onClick={() => void remove(d.serialNumber)}>
+                    <ActionButton
+                      variant="danger"
+                      capability="configurations.write"
+                      onClick={() => void remove(d.serialNumber)}
+                    >
                       {t('designer:devices.remove')}
                     </ActionButton>
                     <button type="button" className="button button--quiet" onClick={() => setRemoving(null)}>
@@ -86,10 +107,19 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
                   </>
                 ) : (
                   <>
-                    <button type="button" className="button button--quiet" onClick={() => setEditing({ mode: 'edit', serialNumber: d.serialNumber })} aria-label={t('designer:devices.editNamed', { serial: d.serialNumber })}>
+                    <button
+                      type="button"
+                      className="button button--quiet"
+                      onClick={() => setEditing({ mode: 'edit', serialNumber: d.serialNumber })}
+                      aria-label={t('designer:devices.editNamed', { serial: d.serialNumber })}
+                    >
                       {t('designer:devices.edit')}
                     </button>
-                    <ActionButton variant="quiet" capability="configurations.write" onClick={() => setRemoving(d.serialNumber)}>
+                    <ActionButton
+                      variant="quiet"
+                      capability="configurations.write"
+                      onClick={() => setRemoving(d.serialNumber)}
+                    >
                       {t('designer:devices.removeEllipsis')}
                     </ActionButton>
                   </>
@@ -97,9 +127,7 @@ export function DevicesPanel({ configuration, region, onChanged }: Props) {
               </td>
             </tr>
           ))}
-          {configuration.devices.length === 0 ? (
-            <EmptyRow columns={6}>{t('designer:devices.empty')}</EmptyRow>
-          ) : null}
+          {configuration.devices.length === 0 ? <EmptyRow columns={6}>{t('designer:devices.empty')}</EmptyRow> : null}
         </tbody>
       </table>
       {editing ? (

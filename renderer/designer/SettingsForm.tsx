@@ -12,7 +12,13 @@ import { useCapability } from '../stores/session';
 import { designerOptions } from './options';
 import { inReaderLanguage } from '../components/violation-text';
 import { useTranslator } from '../i18n/I18nProvider';
-import { SETTING_FIELDS, checkSettingsDraft, draftFromSettings, type SettingField, type SettingsDraft } from './settings-draft';
+import {
+  SETTING_FIELDS,
+  checkSettingsDraft,
+  draftFromSettings,
+  type SettingField,
+  type SettingsDraft,
+} from './settings-draft';
 import { saveAfterDryRun } from './save-after-dry-run';
 import { placeViolations } from './violations';
 import { WarningList } from './WarningList';
@@ -50,7 +56,10 @@ export function SettingsForm({ configuration, region, onSaved, onUnsavedChange }
 
   const deviceTypes = useMemo(() => configuration.devices.map((d) => d.deviceType), [configuration.devices]);
   const check = checkSettingsDraft(draft, configuration, { region, deviceTypes, words });
-  const all = [...check.violations, ...serviceViolations.filter((sv) => !check.violations.some((v) => v.field === sv.field))];
+  const all = [
+    ...check.violations,
+    ...serviceViolations.filter((sv) => !check.violations.some((v) => v.field === sv.field)),
+  ];
   const { byField, unplaced } = placeViolations(inReaderLanguage(all, words), SETTING_FIELDS);
   const unsavedKey = check.changed ? JSON.stringify([check.patch, check.violations.map((v) => v.message)]) : '';
   useEffect(() => {
@@ -69,7 +78,8 @@ export function SettingsForm({ configuration, region, onSaved, onUnsavedChange }
     setBusy(true);
     setServiceError(null);
     try {
-      const write = (dryRun: boolean) => client().call('configurations.update', { id: configuration.id, settings: check.patch, dryRun });
+      const write = (dryRun: boolean) =>
+        client().call('configurations.update', { id: configuration.id, settings: check.patch, dryRun });
       if (!(await saveAfterDryRun(write, { setServiceViolations, setServiceError }))) return;
       setServiceViolations([]);
       notify('success', t('designer:settings.savedNotice'));
@@ -93,47 +103,165 @@ export function SettingsForm({ configuration, region, onSaved, onUnsavedChange }
     <form className="panel" onSubmit={(e) => void save(e)} aria-labelledby="settings-title" noValidate>
       <div className="panel__header">
         <h2 id="settings-title">{t('designer:settings.title')}</h2>
-        <span className="muted">{region === 'EU' ? t('designer:settings.region.EU') : t('designer:settings.region.NA')}</span>
+        <span className="muted">
+          {region === 'EU' ? t('designer:settings.region.EU') : t('designer:settings.region.NA')}
+        </span>
       </div>
       <fieldset className="form-grid" disabled={readOnly}>
         <legend className="visually-hidden">{t('designer:settings.general')}</legend>
-        <TextField label={label('name')} name="name" value={draft.name} onChange={set('name')} error={byField.name} className="span-2" />
-        <SelectField label={label('timeoutConfiguration')} name="timeoutConfiguration" value={draft.timeoutConfiguration as never} options={options.timeout} emptyLabel={configuration.timeoutConfiguration ? undefined : t('designer:notSet')} onChange={set('timeoutConfiguration')} error={byField.timeoutConfiguration} hint={t('designer:settings.safetyTimeoutHint')} />
-        <SelectField label={label('receiverOutputControl')} name="receiverOutputControl" value={draft.receiverOutputControl as never} options={options.receiverOutput} emptyLabel={configuration.receiverOutputControl ? undefined : t('designer:notSet')} onChange={set('receiverOutputControl')} error={byField.receiverOutputControl} hint={t('designer:settings.receiverOutputHint')} />
+        <TextField
+          label={label('name')}
+          name="name"
+          value={draft.name}
+          onChange={set('name')}
+          error={byField.name}
+          className="span-2"
+        />
+        <SelectField
+          label={label('timeoutConfiguration')}
+          name="timeoutConfiguration"
+          value={draft.timeoutConfiguration as never}
+          options={options.timeout}
+          emptyLabel={configuration.timeoutConfiguration ? undefined : t('designer:notSet')}
+          onChange={set('timeoutConfiguration')}
+          error={byField.timeoutConfiguration}
+          hint={t('designer:settings.safetyTimeoutHint')}
+        />
+        <SelectField
+          label={label('receiverOutputControl')}
+          name="receiverOutputControl"
+          value={draft.receiverOutputControl as never}
+          options={options.receiverOutput}
+          emptyLabel={configuration.receiverOutputControl ? undefined : t('designer:notSet')}
+          onChange={set('receiverOutputControl')}
+          error={byField.receiverOutputControl}
+          hint={t('designer:settings.receiverOutputHint')}
+        />
       </fieldset>
       <h3 className="form-section">{t('designer:settings.ismRadio')}</h3>
       <fieldset className="form-grid" disabled={readOnly}>
         <legend className="visually-hidden">{t('designer:settings.ismRadio')}</legend>
-        <TextField label={label('ismTxChannel')} name="ismTxChannel" inputMode="numeric" value={draft.ismTxChannel} onChange={set('ismTxChannel')} error={byField.ismTxChannel} hint={region === 'EU' ? t('designer:settings.ismChannelHint.EU') : t('designer:settings.ismChannelHint.NA')} />
-        <SelectField label={label('ismTxPower')} name="ismTxPower" value={draft.ismTxPower as never} options={options.ismPower} emptyLabel={configuration.ismTxPower ? undefined : t('designer:notSet')} onChange={set('ismTxPower')} error={byField.ismTxPower} />
-        <TextField label={label('ismNetworkId')} name="ismNetworkId" inputMode="numeric" value={draft.ismNetworkId} onChange={set('ismNetworkId')} error={byField.ismNetworkId} />
+        <TextField
+          label={label('ismTxChannel')}
+          name="ismTxChannel"
+          inputMode="numeric"
+          value={draft.ismTxChannel}
+          onChange={set('ismTxChannel')}
+          error={byField.ismTxChannel}
+          hint={region === 'EU' ? t('designer:settings.ismChannelHint.EU') : t('designer:settings.ismChannelHint.NA')}
+        />
+        <SelectField
+          label={label('ismTxPower')}
+          name="ismTxPower"
+          value={draft.ismTxPower as never}
+          options={options.ismPower}
+          emptyLabel={configuration.ismTxPower ? undefined : t('designer:notSet')}
+          onChange={set('ismTxPower')}
+          error={byField.ismTxPower}
+        />
+        <TextField
+          label={label('ismNetworkId')}
+          name="ismNetworkId"
+          inputMode="numeric"
+          value={draft.ismNetworkId}
+          onChange={set('ismNetworkId')}
+          error={byField.ismNetworkId}
+        />
       </fieldset>
       <h3 className="form-section">{t('designer:settings.canBus')}</h3>
       <fieldset className="form-grid" disabled={readOnly}>
         <legend className="visually-hidden">{t('designer:settings.canBus')}</legend>
-        <SelectField label={label('canMode')} name="canMode" value={draft.canMode as never} options={options.canMode} emptyLabel={configuration.canMode ? undefined : t('designer:notSet')} onChange={set('canMode')} error={byField.canMode} />
-        <SelectField label={label('canKBitrate')} name="canKBitrate" value={draft.canKBitrate as never} options={options.canBitrate} emptyLabel={configuration.canKBitrate ? undefined : t('designer:notSet')} onChange={set('canKBitrate')} error={byField.canKBitrate} hint={t('designer:settings.canBitrateHint')} />
-        <TextField label={label('approvedSourceAddresses')} name="approvedSourceAddresses" value={draft.approvedSourceAddresses} onChange={set('approvedSourceAddresses')} error={byField.approvedSourceAddresses} hint={t('designer:settings.sourceAddressesHint')} />
-        <TextField label={label('displayTextPgn')} name="displayTextPgn" value={draft.displayTextPgn} onChange={set('displayTextPgn')} error={byField.displayTextPgn} disabled={!j1939 && draft.displayTextPgn === ''} hint={j1939 ? t('designer:settings.displayTextPgnHint') : t('designer:settings.onlyJ1939')} />
-        <TextField label={label('settingsPgn')} name="settingsPgn" value={draft.settingsPgn} onChange={set('settingsPgn')} error={byField.settingsPgn} disabled={!j1939 && draft.settingsPgn === ''} hint={j1939 ? t('designer:settings.settingsPgnHint') : t('designer:settings.onlyJ1939')} />
+        <SelectField
+          label={label('canMode')}
+          name="canMode"
+          value={draft.canMode as never}
+          options={options.canMode}
+          emptyLabel={configuration.canMode ? undefined : t('designer:notSet')}
+          onChange={set('canMode')}
+          error={byField.canMode}
+        />
+        <SelectField
+          label={label('canKBitrate')}
+          name="canKBitrate"
+          value={draft.canKBitrate as never}
+          options={options.canBitrate}
+          emptyLabel={configuration.canKBitrate ? undefined : t('designer:notSet')}
+          onChange={set('canKBitrate')}
+          error={byField.canKBitrate}
+          hint={t('designer:settings.canBitrateHint')}
+        />
+        <TextField
+          label={label('approvedSourceAddresses')}
+          name="approvedSourceAddresses"
+          value={draft.approvedSourceAddresses}
+          onChange={set('approvedSourceAddresses')}
+          error={byField.approvedSourceAddresses}
+          hint={t('designer:settings.sourceAddressesHint')}
+        />
+        <TextField
+          label={label('displayTextPgn')}
+          name="displayTextPgn"
+          value={draft.displayTextPgn}
+          onChange={set('displayTextPgn')}
+          error={byField.displayTextPgn}
+          disabled={!j1939 && draft.displayTextPgn === ''}
+          hint={j1939 ? t('designer:settings.displayTextPgnHint') : t('designer:settings.onlyJ1939')}
+        />
+        <TextField
+          label={label('settingsPgn')}
+          name="settingsPgn"
+          value={draft.settingsPgn}
+          onChange={set('settingsPgn')}
+          error={byField.settingsPgn}
+          disabled={!j1939 && draft.settingsPgn === ''}
+          hint={j1939 ? t('designer:settings.settingsPgnHint') : t('designer:settings.onlyJ1939')}
+        />
       </fieldset>
       <h3 className="form-section">{t('designer:settings.ipNetwork')}</h3>
       <fieldset className="form-grid" disabled={readOnly}>
         <legend className="visually-hidden">{t('designer:settings.ipNetwork')}</legend>
-        <TextField label={label('startingIpAddress')} name="startingIpAddress" value={draft.startingIpAddress} onChange={set('startingIpAddress')} error={byField.startingIpAddress} hint={t('designer:settings.startingIpHint')} />
+        <TextField
+          label={label('startingIpAddress')}
+          name="startingIpAddress"
+          value={draft.startingIpAddress}
+          onChange={set('startingIpAddress')}
+          error={byField.startingIpAddress}
+          hint={t('designer:settings.startingIpHint')}
+        />
       </fieldset>
       <ViolationList title={t('designer:serviceReports')} violations={unplaced} />
       <WarningList title={t('designer:warningsSaveable')} warnings={check.warnings} />
-      {serviceError ? <Callout tone="bad" title={t('designer:notSaved')}>{serviceError}</Callout> : null}
+      {serviceError ? (
+        <Callout tone="bad" title={t('designer:notSaved')}>
+          {serviceError}
+        </Callout>
+      ) : null}
       <div className="form-actions">
-        <ActionButton type="submit" variant="primary" capability="configurations.write" disabledReason={saveReason} busy={busy} onClick={() => undefined} name="saveSettings">
+        <ActionButton
+          type="submit"
+          variant="primary"
+          capability="configurations.write"
+          disabledReason={saveReason}
+          busy={busy}
+          onClick={() => undefined}
+          name="saveSettings"
+        >
           {busy ? t('designer:checkingWithService') : t('designer:settings.save')}
         </ActionButton>
-        <button type="button" className="button button--quiet" disabled={!check.changed} onClick={() => setDraft(draftFromSettings(configuration))}>
+        <button
+          type="button"
+          className="button button--quiet"
+          disabled={!check.changed}
+          onClick={() => setDraft(draftFromSettings(configuration))}
+        >
           {t('designer:settings.undo')}
         </button>
         <span className="muted form-actions__note" aria-live="polite">
-          {check.changed ? (check.violations.length > 0 ? t('designer:settings.fieldsToFix', { count: check.violations.length }) : t('designer:unsavedChanges')) : t('designer:settings.saved')}
+          {check.changed
+            ? check.violations.length > 0
+              ? t('designer:settings.fieldsToFix', { count: check.violations.length })
+              : t('designer:unsavedChanges')
+            : t('designer:settings.saved')}
         </span>
       </div>
     </form>

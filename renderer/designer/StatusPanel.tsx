@@ -76,7 +76,11 @@ export function StatusPanel({ configuration, status, unsaved = null, onRefresh }
               <span className="mono" translate="no">
                 {d.serialNumber}
               </span>
-              {ready?.ready ? <Badge tone="ok">{t('designer:status.ready')}</Badge> : <Badge tone="neutral">{t('designer:status.notReady')}</Badge>}
+              {ready?.ready ? (
+                <Badge tone="ok">{t('designer:status.ready')}</Badge>
+              ) : (
+                <Badge tone="neutral">{t('designer:status.notReady')}</Badge>
+              )}
             </li>
           );
         })}

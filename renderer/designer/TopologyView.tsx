@@ -1,4 +1,14 @@
-import { Background, Handle, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeHandle, type NodeProps } from '@xyflow/react';
+import {
+  Background,
+  Handle,
+  Position,
+  ReactFlow,
+  useReactFlow,
+  type Edge,
+  type Node,
+  type NodeHandle,
+  type NodeProps,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useMemo } from 'react';
 import { deviceRoleLabel } from '../../domain/choice-labels';
@@ -30,8 +40,22 @@ const HANDLE_SIZE = 6;
  * undrawn for good. Given, every link is drawn from the first render on, with or without a DOM.
  */
 const DEVICE_HANDLES: NodeHandle[] = [
-  { type: 'target', position: Position.Left, x: -HANDLE_SIZE / 2, y: (NODE_HEIGHT - HANDLE_SIZE) / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
-  { type: 'source', position: Position.Right, x: NODE_WIDTH - HANDLE_SIZE / 2, y: (NODE_HEIGHT - HANDLE_SIZE) / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
+  {
+    type: 'target',
+    position: Position.Left,
+    x: -HANDLE_SIZE / 2,
+    y: (NODE_HEIGHT - HANDLE_SIZE) / 2,
+    width: HANDLE_SIZE,
+    height: HANDLE_SIZE,
+  },
+  {
+    type: 'source',
+    position: Position.Right,
+    x: NODE_WIDTH - HANDLE_SIZE / 2,
+    y: (NODE_HEIGHT - HANDLE_SIZE) / 2,
+    width: HANDLE_SIZE,
+    height: HANDLE_SIZE,
+  },
 ];
 
 function problemTone(problems: readonly Violation[]): 'error' | 'warning' | null {
@@ -43,7 +67,11 @@ function problemCount(problems: readonly Violation[], t: Translator['t']): strin
   const errors = problems.filter((p) => p.severity !== 'warning').length;
   const warnings = problems.length - errors;
   if (errors > 0 && warnings > 0) return t('designer:topology.errorsAndWarnings', { errors, warnings });
-  return errors > 0 ? t('designer:topology.errors', { count: errors }) : warnings > 0 ? t('designer:topology.warnings', { count: warnings }) : '';
+  return errors > 0
+    ? t('designer:topology.errors', { count: errors })
+    : warnings > 0
+      ? t('designer:topology.warnings', { count: warnings })
+      : '';
 }
 
 /**
@@ -87,7 +115,11 @@ export function TopologyView({ configuration, status }: Props) {
 
   // React Flow's own descriptions for assistive technology, in the reader's language.
   const ariaLabels = useMemo(
-    () => ({ 'node.a11yDescription.default': t('designer:topology.a11yNode'), 'node.a11yDescription.keyboardDisabled': t('designer:topology.a11yNode'), 'edge.a11yDescription.default': t('designer:topology.a11yEdge') }),
+    () => ({
+      'node.a11yDescription.default': t('designer:topology.a11yNode'),
+      'node.a11yDescription.keyboardDisabled': t('designer:topology.a11yNode'),
+      'edge.a11yDescription.default': t('designer:topology.a11yEdge'),
+    }),
     [t],
   );
 
@@ -100,12 +132,25 @@ export function TopologyView({ configuration, status }: Props) {
     <section className="panel topology" aria-labelledby="topology-title">
       <div className="panel__header">
         <h2 id="topology-title">{t('designer:topology.title')}</h2>
-        <span className="muted">{t('designer:topology.summary', { devices: topology.nodes.length, links: topology.edges.length })}</span>
+        <span className="muted">
+          {t('designer:topology.summary', { devices: topology.nodes.length, links: topology.edges.length })}
+        </span>
       </div>
       {topology.nodes.length === 0 ? (
         <p className="muted">{t('designer:topology.addDevices')}</p>
       ) : (
-        <div className="topology__canvas" data-testid="topology-canvas" role="img" aria-label={systemDescription(topology.nodes.length, topology.edges.map((e) => t('designer:topology.link', { source: e.source, target: e.target, media: e.label })), words)}>
+        <div
+          className="topology__canvas"
+          data-testid="topology-canvas"
+          role="img"
+          aria-label={systemDescription(
+            topology.nodes.length,
+            topology.edges.map((e) =>
+              t('designer:topology.link', { source: e.source, target: e.target, media: e.label }),
+            ),
+            words,
+          )}
+        >
           <ReactFlow
             nodes={nodes}
             edges={edges}
@@ -131,7 +176,10 @@ export function TopologyView({ configuration, status }: Props) {
       {placed.length > 0 ? (
         <ul className="topology__problems">
           {placed.map(({ where, problem }, i) => (
-            <li key={`${where}-${problem.code}-${i}`} className={problem.severity === 'warning' ? 'topology__problem--warning' : 'topology__problem--error'}>
+            <li
+              key={`${where}-${problem.code}-${i}`}
+              className={problem.severity === 'warning' ? 'topology__problem--warning' : 'topology__problem--error'}
+            >
               <span className="mono" translate="no">
                 {where}
               </span>
@@ -176,22 +224,31 @@ function DeviceNode({ data }: NodeProps<DeviceFlowNode>) {
         <span className="mono" translate="no">
           {data.serialNumber}
         </span>
-        <span className="topology-device__role">{data.role ? deviceRoleLabel(data.role, words) : t('designer:topology.noRole')}</span>
+        <span className="topology-device__role">
+          {data.role ? deviceRoleLabel(data.role, words) : t('designer:topology.noRole')}
+        </span>
       </div>
       <div className="topology-device__line">
-        {data.deviceType ? <span translate="no">{data.deviceType}</span> : t('designer:topology.unknownType')} · {data.media ? <span translate="no">{data.media}</span> : t('designer:topology.noInterface')}
+        {data.deviceType ? <span translate="no">{data.deviceType}</span> : t('designer:topology.unknownType')} ·{' '}
+        {data.media ? <span translate="no">{data.media}</span> : t('designer:topology.noInterface')}
       </div>
       <div className="topology-device__line mono">
         {data.ipAddress ? (
           <>
             <span translate="no">{data.ipAddress}</span>
-            {data.ipAddressAssigned ? <span className="topology-device__note">{t('designer:topology.assigned')}</span> : null}
+            {data.ipAddressAssigned ? (
+              <span className="topology-device__note">{t('designer:topology.assigned')}</span>
+            ) : null}
           </>
         ) : (
           <span className="topology-device__note">{t('designer:topology.noIp')}</span>
         )}
       </div>
-      {tone ? <div className={`topology-device__problems topology-device__problems--${tone}`}>{problemCount(data.problems, t)}</div> : null}
+      {tone ? (
+        <div className={`topology-device__problems topology-device__problems--${tone}`}>
+          {problemCount(data.problems, t)}
+        </div>
+      ) : null}
       <Handle type="source" position={Position.Right} isConnectable={false} className="topology-device__handle" />
     </div>
   );

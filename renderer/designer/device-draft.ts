@@ -39,7 +39,11 @@ export function draftFromDevice(device: ConfigurationDeviceSettings): DeviceDraf
   for (const field of DEVICE_FIELDS) {
     const value = device[field];
     if (value === null || value === undefined) continue;
-    draft[field] = Array.isArray(value) ? listText(value) : typeof value === 'number' ? numberText(value) : String(value);
+    draft[field] = Array.isArray(value)
+      ? listText(value)
+      : typeof value === 'number'
+        ? numberText(value)
+        : String(value);
   }
   if (draft.commInterface) draft.commInterface = formatCommInterface(commInterfaceFlags(draft.commInterface));
   return draft;
@@ -49,7 +53,11 @@ export function draftFromDevice(device: ConfigurationDeviceSettings): DeviceDraf
  * The fields that mean something for this device: its type, its role, its interfaces and its stop
  * category decide. The designer shows these and nothing else, so an SRCP never offers NSCP serials.
  */
-export function applicableDeviceFields(deviceType: DeviceType, draft: Pick<DeviceDraft, 'deviceConfigurationType' | 'commInterface' | 'stopCategory'>, mode: 'add' | 'edit'): DeviceField[] {
+export function applicableDeviceFields(
+  deviceType: DeviceType,
+  draft: Pick<DeviceDraft, 'deviceConfigurationType' | 'commInterface' | 'stopCategory'>,
+  mode: 'add' | 'edit',
+): DeviceField[] {
   const flags = commInterfaceFlags(draft.commInterface || null);
   const fields: DeviceField[] = ['deviceConfigurationType', 'commInterface'];
   if (usesIp(draft.commInterface || null)) fields.push('ipAddress', 'networkTemplateId');
@@ -100,9 +108,12 @@ export function checkDeviceDraft(
   const found: Violation[] = [];
   const payload: Record<string, unknown> = {};
   const base = ctx.stored ? draftFromDevice(ctx.stored) : emptyDeviceDraft();
-  const fields = ctx.deviceType ? applicableDeviceFields(ctx.deviceType, draft, ctx.mode) : (['deviceConfigurationType', 'commInterface'] as DeviceField[]);
+  const fields = ctx.deviceType
+    ? applicableDeviceFields(ctx.deviceType, draft, ctx.mode)
+    : (['deviceConfigurationType', 'commInterface'] as DeviceField[]);
   if (ctx.mode === 'add') {
-    if (ctx.serialNumber.trim() === '') found.push(readerViolation('REQUIRED', 'serialNumber', words.t('designer:editor.chooseToAdd')));
+    if (ctx.serialNumber.trim() === '')
+      found.push(readerViolation('REQUIRED', 'serialNumber', words.t('designer:editor.chooseToAdd')));
     payload.serialNumber = ctx.serialNumber.trim();
   }
   for (const field of fields) {
@@ -114,7 +125,9 @@ export function checkDeviceDraft(
     else payload[field] = value.value;
   }
   if (ctx.mode === 'add' && !payload.deviceConfigurationType) {
-    found.push(readerViolation('DEVICE_ROLE_MISSING', 'deviceConfigurationType', words.t('designer:editor.roleMissing')));
+    found.push(
+      readerViolation('DEVICE_ROLE_MISSING', 'deviceConfigurationType', words.t('designer:editor.roleMissing')),
+    );
   }
   if (ctx.mode === 'add' && !payload.commInterface) {
     found.push(readerViolation('COMM_INTERFACE_MISSING', 'commInterface', words.t('designer:editor.interfaceMissing')));
@@ -126,7 +139,16 @@ export function checkDeviceDraft(
   found.push(...parsed.refused);
   if (parsed.value && ctx.deviceType) {
     const merged = ctx.stored ? mergeDevicePatch(ctx.stored, parsed.value as DeviceUpdate) : parsed.value;
-    found.push(...onFieldsNotRefused(validateConfigurationDevice(merged, { deviceType: ctx.deviceType, configuration: ctx.configuration, region: ctx.region }), parsed.refused));
+    found.push(
+      ...onFieldsNotRefused(
+        validateConfigurationDevice(merged, {
+          deviceType: ctx.deviceType,
+          configuration: ctx.configuration,
+          region: ctx.region,
+        }),
+        parsed.refused,
+      ),
+    );
   }
   const changed = Object.keys(payload).some((k) => k !== 'serialNumber');
   const judged = dedupeViolations(found);

@@ -21,7 +21,8 @@ import type { Option } from '../components/fields';
  * domain's words, so a rule message and the dropdown beside it say the same.
  */
 
-const opt = <V extends string>(values: readonly V[], label: (v: V) => string = (v) => v): Option<V>[] => values.map((value) => ({ value, label: label(value) }));
+const opt = <V extends string>(values: readonly V[], label: (v: V) => string = (v) => v): Option<V>[] =>
+  values.map((value) => ({ value, label: label(value) }));
 
 export interface DesignerOptions {
   timeout: Option<(typeof TIMEOUT_CONFIGURATIONS)[number]>[];
@@ -43,12 +44,16 @@ export function designerOptions(words: Words = englishWords()): DesignerOptions 
   const number = new Intl.NumberFormat(words.locale, { useGrouping: false });
   return {
     // "250ms" → "250 ms": a unit symbol, the same in every language; the figure in the reader's digits.
-    timeout: opt(TIMEOUT_CONFIGURATIONS, (v) => `${number.format(Number(v.replace('ms', '')))} ms`).map((o) => ({ ...o, isData: true })),
+    timeout: opt(TIMEOUT_CONFIGURATIONS, (v) => `${number.format(Number(v.replace('ms', '')))} ms`).map((o) => ({
+      ...o,
+      isData: true,
+    })),
     ismPower: opt(ISM_TX_POWERS, (v) => t(`designer:option.power.${v}`)),
     canMode: opt(CAN_MODES, (v) => canModeLabel(v, words)),
     canBitrate: opt(CAN_K_BITRATES, (v) => {
       const kbit = Number(v.replace('BITRATE_', '')) / 1000;
-      const rate = kbit >= 1000 ? t('designer:option.mbit', { rate: kbit / 1000 }) : t('designer:option.kbit', { rate: kbit });
+      const rate =
+        kbit >= 1000 ? t('designer:option.mbit', { rate: kbit / 1000 }) : t('designer:option.kbit', { rate: kbit });
       return ENDPOINT_CONTROLLER_CAN_K_BITRATES.includes(v) ? rate : t('designer:option.notEpcNscp', { rate });
     }),
     receiverOutput: [
@@ -58,9 +63,13 @@ export function designerOptions(words: Words = englishWords()): DesignerOptions 
     role: opt(DEVICE_ROLES, (v) => deviceRoleLabel(v, words)),
     input: opt(INPUT_CONFIGURATIONS, (v) => inputConfigurationLabel(v, words)),
     voltage: opt(VOLTAGES, (v) => v.replace('VOLTAGE_', '')),
-    serialUsage: opt(SERIAL_USAGES, (v) => (v === 'comms' ? t('designer:option.serial.comms') : t('designer:option.serial.control'))),
+    serialUsage: opt(SERIAL_USAGES, (v) =>
+      v === 'comms' ? t('designer:option.serial.comms') : t('designer:option.serial.control'),
+    ),
     baudrate: opt(SERIAL_BAUDRATES, (v) => t('designer:option.baud', { rate: v.replace('BAUDRATE_', '') })),
-    stopCategory: opt(STOP_CATEGORIES, (v) => (v === 'CAT0' ? t('designer:option.stop.CAT0') : t('designer:option.stop.CAT1'))),
+    stopCategory: opt(STOP_CATEGORIES, (v) =>
+      v === 'CAT0' ? t('designer:option.stop.CAT0') : t('designer:option.stop.CAT1'),
+    ),
     ossd: [
       { value: 'true', label: t('designer:option.enabled') },
       { value: 'false', label: t('designer:option.disabled') },

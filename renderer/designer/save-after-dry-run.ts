@@ -13,7 +13,10 @@ export interface SaveFeedback {
  * is written; then the write. Resolves true once written; otherwise the service's violations or
  * its error went to the form and nothing changed.
  */
-export async function saveAfterDryRun(write: (dryRun: boolean) => Promise<{ violations: Violation[] }>, feedback: SaveFeedback): Promise<boolean> {
+export async function saveAfterDryRun(
+  write: (dryRun: boolean) => Promise<{ violations: Violation[] }>,
+  feedback: SaveFeedback,
+): Promise<boolean> {
   try {
     for (const dryRun of [true, false]) {
       const outcome = await write(dryRun);

@@ -1,4 +1,8 @@
-import { CONFIGURATION_SETTING_KEYS, configurationPatchSchema, type ConfigurationSettings } from '../../domain/configuration';
+import {
+  CONFIGURATION_SETTING_KEYS,
+  configurationPatchSchema,
+  type ConfigurationSettings,
+} from '../../domain/configuration';
 import type { DeviceType } from '../../domain/device-types';
 import type { Region } from '../../domain/enums';
 import { mergeConfigurationPatch } from '../../domain/merge';
@@ -17,7 +21,13 @@ export type SettingField = (typeof SETTING_FIELDS)[number];
 export type SettingsDraft = Record<SettingField, string>;
 
 type IntegerField = 'ismTxChannel' | 'ismNetworkId' | 'displayTextPgn' | 'settingsPgn' | 'receiverOutputControl';
-const INTEGER_FIELDS: readonly IntegerField[] = ['ismTxChannel', 'ismNetworkId', 'displayTextPgn', 'settingsPgn', 'receiverOutputControl'];
+const INTEGER_FIELDS: readonly IntegerField[] = [
+  'ismTxChannel',
+  'ismNetworkId',
+  'displayTextPgn',
+  'settingsPgn',
+  'receiverOutputControl',
+];
 
 export function draftFromSettings(settings: ConfigurationSettings): SettingsDraft {
   return {
@@ -54,7 +64,11 @@ export interface DraftCheck {
 export function checkSettingsDraft(
   draft: SettingsDraft,
   stored: ConfigurationSettings,
-  ctx: { region: Region; deviceTypes: readonly DeviceType[]; /** The language of the messages the draft makes; English by default. */ words?: Words },
+  ctx: {
+    region: Region;
+    deviceTypes: readonly DeviceType[];
+    /** The language of the messages the draft makes; English by default. */ words?: Words;
+  },
 ): DraftCheck {
   const words = ctx.words ?? englishWords();
   const base = draftFromSettings(stored);
@@ -80,7 +94,16 @@ export function checkSettingsDraft(
   }
   const parsed = parseJudgingTheRest((payload) => parsePayload(configurationPatchSchema, payload), patch);
   found.push(...parsed.refused);
-  if (parsed.value) found.push(...onFieldsNotRefused(validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), { region: ctx.region, deviceTypes: ctx.deviceTypes }), parsed.refused));
+  if (parsed.value)
+    found.push(
+      ...onFieldsNotRefused(
+        validateConfigurationSettings(mergeConfigurationPatch(stored, parsed.value), {
+          region: ctx.region,
+          deviceTypes: ctx.deviceTypes,
+        }),
+        parsed.refused,
+      ),
+    );
   const judged = dedupeViolations(found);
   return { patch, violations: errorsOf(judged), warnings: warningsOf(judged), changed: Object.keys(patch).length > 0 };
 }

@@ -13,9 +13,20 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; violation: Violati
 export function parseInteger(text: string, field: string, words: Words = englishWords()): Parsed<number> {
   const trimmed = text.trim();
   // Allow hexadecimal for PGNs (0xFF01), as the interface writes them.
-  const value = /^0x[0-9a-f]+$/i.test(trimmed) ? Number.parseInt(trimmed.slice(2), 16) : /^-?\d+$/.test(trimmed) ? Number(trimmed) : NaN;
+  const value = /^0x[0-9a-f]+$/i.test(trimmed)
+    ? Number.parseInt(trimmed.slice(2), 16)
+    : /^-?\d+$/.test(trimmed)
+      ? Number(trimmed)
+      : NaN;
   if (!Number.isSafeInteger(value)) {
-    return { ok: false, violation: readerViolation('INVALID_INTEGER', field, words.t('designer:value.notWholeNumber', { field: fieldLabel(field, words), text: trimmed })) };
+    return {
+      ok: false,
+      violation: readerViolation(
+        'INVALID_INTEGER',
+        field,
+        words.t('designer:value.notWholeNumber', { field: fieldLabel(field, words), text: trimmed }),
+      ),
+    };
   }
   return { ok: true, value };
 }
@@ -24,7 +35,14 @@ export function parseDecimal(text: string, field: string, words: Words = english
   const trimmed = text.trim();
   const value = /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : NaN;
   if (!Number.isFinite(value)) {
-    return { ok: false, violation: readerViolation('INVALID_TYPE', field, words.t('designer:value.notDecimal', { field: fieldLabel(field, words), text: trimmed })) };
+    return {
+      ok: false,
+      violation: readerViolation(
+        'INVALID_TYPE',
+        field,
+        words.t('designer:value.notDecimal', { field: fieldLabel(field, words), text: trimmed }),
+      ),
+    };
   }
   return { ok: true, value };
 }

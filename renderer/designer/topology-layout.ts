@@ -42,7 +42,9 @@ export function topologyLayout(topology: Pick<Topology, 'nodes' | 'edges'>): Map
     list.sort((a, b) => a.y - b.y);
     // Each column centred on the tallest, so a single receiver sits level with its senders.
     const offset = ((tallest - list.length) * (NODE_HEIGHT + ROW_GAP)) / 2;
-    list.forEach((entry, row) => positions.set(entry.id, { x: column * (NODE_WIDTH + COLUMN_GAP), y: offset + row * (NODE_HEIGHT + ROW_GAP) }));
+    list.forEach((entry, row) =>
+      positions.set(entry.id, { x: column * (NODE_WIDTH + COLUMN_GAP), y: offset + row * (NODE_HEIGHT + ROW_GAP) }),
+    );
   }
   return positions;
 }

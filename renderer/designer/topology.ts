@@ -77,10 +77,16 @@ const ISM_FIELDS = new Set(['ismTxChannel', 'ismTxPower', 'ismNetworkId']);
 const LINK_FIELDS = new Set(['timeoutConfiguration']);
 
 /** The picture's words (media, 'ISM channel 5') are in the language of `words`, English by default. */
-export function configurationTopology(configuration: TopologyConfiguration, status: TopologyStatus | null, words: Words = englishWords()): Topology {
+export function configurationTopology(
+  configuration: TopologyConfiguration,
+  status: TopologyStatus | null,
+  words: Words = englishWords(),
+): Topology {
   const and = new Intl.ListFormat(words.locale, { type: 'conjunction' });
   const assigned = assignIpAddresses(configuration.startingIpAddress, configuration.devices);
-  const problems = status ? [...status.violations, ...status.warnings.map((w) => ({ ...w, severity: 'warning' as const }))] : [];
+  const problems = status
+    ? [...status.violations, ...status.warnings.map((w) => ({ ...w, severity: 'warning' as const }))]
+    : [];
   const nodes: TopologyNode[] = configuration.devices.map((device) => {
     const assignedAddress = device.ipAddress ? null : (assigned.get(device.serialNumber) ?? null);
     const flags = realFlags(device.commInterface);
@@ -97,14 +103,25 @@ export function configurationTopology(configuration: TopologyConfiguration, stat
     };
   });
   const edges: TopologyEdge[] = [];
-  const senders = configuration.devices.filter((d) => d.deviceConfigurationType !== null && SENDER_ROLES.includes(d.deviceConfigurationType));
+  const senders = configuration.devices.filter(
+    (d) => d.deviceConfigurationType !== null && SENDER_ROLES.includes(d.deviceConfigurationType),
+  );
   const receivers = configuration.devices.filter((d) => d.deviceConfigurationType === 'Receiver');
   for (const sender of senders) {
     for (const receiver of receivers) {
       const media = sharedMedia(sender.commInterface, receiver.commInterface, configuration.ismTxChannel, words);
       if (media.length === 0) continue;
-      const overIsm = realFlags(sender.commInterface).includes('ISM') && realFlags(receiver.commInterface).includes('ISM');
-      edges.push({ id: `${sender.serialNumber}->${receiver.serialNumber}`, source: sender.serialNumber, target: receiver.serialNumber, media, overIsm, label: media.join(' + '), problems: [] });
+      const overIsm =
+        realFlags(sender.commInterface).includes('ISM') && realFlags(receiver.commInterface).includes('ISM');
+      edges.push({
+        id: `${sender.serialNumber}->${receiver.serialNumber}`,
+        source: sender.serialNumber,
+        target: receiver.serialNumber,
+        media,
+        overIsm,
+        label: media.join(' + '),
+        problems: [],
+      });
     }
   }
 
@@ -117,7 +134,9 @@ export function configurationTopology(configuration: TopologyConfiguration, stat
       node.problems.push(problem);
       continue;
     }
-    const concerned = edges.filter((e) => (ISM_FIELDS.has(problem.field) && e.overIsm) || LINK_FIELDS.has(problem.field));
+    const concerned = edges.filter(
+      (e) => (ISM_FIELDS.has(problem.field) && e.overIsm) || LINK_FIELDS.has(problem.field),
+    );
     if (concerned.length > 0) concerned.forEach((e) => e.problems.push(problem));
     else unplaced.push(problem);
   }
@@ -138,11 +157,21 @@ function realFlags(commInterface: CommInterface | null): Exclude<CommInterfaceFl
  * wireless, as the completeness rules assume), so an Ethernet device reaches a Wifi one: the edge
  * then names both.
  */
-function sharedMedia(a: CommInterface | null, b: CommInterface | null, ismChannel: number | null, words: Words): string[] {
+function sharedMedia(
+  a: CommInterface | null,
+  b: CommInterface | null,
+  ismChannel: number | null,
+  words: Words,
+): string[] {
   const mine = new Set(realFlags(a));
   const theirs = new Set(realFlags(b));
   const media: string[] = [];
-  if (mine.has('ISM') && theirs.has('ISM')) media.push(ismChannel === null ? words.t('designer:topology.ismNoChannel') : words.t('designer:topology.ismChannel', { channel: ismChannel }));
+  if (mine.has('ISM') && theirs.has('ISM'))
+    media.push(
+      ismChannel === null
+        ? words.t('designer:topology.ismNoChannel')
+        : words.t('designer:topology.ismChannel', { channel: ismChannel }),
+    );
   if (mine.has('BLE') && theirs.has('BLE')) media.push('BLE');
   const ip = (flags: Set<string>) => ['Ethernet', 'Wifi'].filter((f) => flags.has(f));
   const myIp = ip(mine);

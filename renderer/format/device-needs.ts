@@ -6,13 +6,18 @@ export function needsText(needs: DeviceNeeds | null, words: Words = englishWords
   if (!needs) return words.t('workbench:needs.unknown');
   if (needs.firmware.needed || needs.configuration.needed) {
     const firmware = !needs.firmware.needed ? 'no' : needs.firmware.latestVersion ? 'version' : 'yes';
-    return words.t('workbench:needs.some', { firmware, version: needs.firmware.latestVersion ?? '', configuration: needs.configuration.needed ? 'yes' : 'no' });
+    return words.t('workbench:needs.some', {
+      firmware,
+      version: needs.firmware.latestVersion ?? '',
+      configuration: needs.configuration.needed ? 'yes' : 'no',
+    });
   }
   // Nothing to do, or nothing known: say which.
   if (needs.firmware.latestVersion === null) return needs.firmware.reason ?? words.t('workbench:needs.latestUnknown');
   // A configuration step that cannot run has its own line under this one (the reason and "Add it").
   if (needs.configuration.blocked) return words.t('workbench:needs.firmwareUpToDate');
-  if (needs.configuration.syncId === null && needs.configuration.reason) return words.t('workbench:needs.firmwareUpToDateBut', { reason: needs.configuration.reason });
+  if (needs.configuration.syncId === null && needs.configuration.reason)
+    return words.t('workbench:needs.firmwareUpToDateBut', { reason: needs.configuration.reason });
   return words.t('workbench:needs.upToDate');
 }
 
@@ -30,7 +35,11 @@ export function needsDetail(needs: DeviceNeeds | null, words: Words = englishWor
  * Why no configuration can be applied to a device, from its code (the core's sentence is English):
  * the core's reason stays for a code this renderer does not know yet.
  */
-export function blockedText(blocked: { code: string; reason: string }, serialNumber: string, words: Words = englishWords()): string {
+export function blockedText(
+  blocked: { code: string; reason: string },
+  serialNumber: string,
+  words: Words = englishWords(),
+): string {
   switch (blocked.code) {
     case 'DEVICE_NOT_REGISTERED':
       return words.t('workbench:blocked.notRegistered', { serial: serialNumber });
@@ -44,8 +53,16 @@ export function blockedText(blocked: { code: string; reason: string }, serialNum
 }
 
 /** Two or more attached devices claim one serial number: said from the links, in the reader's words. */
-export function sharedSerialText(serialNumber: string, links: readonly string[], words: Words = englishWords()): string {
-  return words.t('workbench:sharedSerial.reason', { serial: serialNumber, count: links.length, links: links.join(', ') });
+export function sharedSerialText(
+  serialNumber: string,
+  links: readonly string[],
+  words: Words = englishWords(),
+): string {
+  return words.t('workbench:sharedSerial.reason', {
+    serial: serialNumber,
+    count: links.length,
+    links: links.join(', '),
+  });
 }
 
 /** Which protocol the device speaks, in words: ours is the rule, the vendor's is said (docs/vendor-devices.md). */

@@ -43,7 +43,9 @@ export function isFinished(job: Pick<JobView, 'phase'>): boolean {
 }
 
 /** The share of the job done, in percent. Transfers measure bytes; the other phases sit at fixed points. */
-export function jobPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal' | 'action' | 'step'>): number | null {
+export function jobPercent(
+  job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal' | 'action' | 'step'>,
+): number | null {
   if (job.phase === 'done') return 100;
   if (job.phase === 'failed' || job.phase === 'cancelled') return null;
   const stepShare = stepPercent(job);
@@ -82,7 +84,17 @@ function stepPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal'>): 
 }
 
 export function progressStatus(job: JobView | null, words: Words = englishWords()): ProgressStatus {
-  if (!job) return { label: words.t('workbench:progress.idle'), percent: null, percentText: '', codingText: '', codingDetail: '', rateText: '', timeLeftText: '', tone: 'idle' };
+  if (!job)
+    return {
+      label: words.t('workbench:progress.idle'),
+      percent: null,
+      percentText: '',
+      codingText: '',
+      codingDetail: '',
+      rateText: '',
+      timeLeftText: '',
+      tone: 'idle',
+    };
   const percent = jobPercent(job);
   const transferring = job.phase === 'uploading' || job.phase === 'downloading';
   const left = secondsLeft(job);
@@ -94,12 +106,25 @@ export function progressStatus(job: JobView | null, words: Words = englishWords(
         ? words.t('workbench:progress.failed', { message: job.resultMessage })
         : silence || (doneLabel(job, words) ?? phaseText(job.phase, job.step, {}, words)),
     percent,
-    percentText: percent === null ? '' : new Intl.NumberFormat(words.locale, { style: 'percent', maximumFractionDigits: 0 }).format(Math.floor(percent) / 100),
+    percentText:
+      percent === null
+        ? ''
+        : new Intl.NumberFormat(words.locale, { style: 'percent', maximumFractionDigits: 0 }).format(
+            Math.floor(percent) / 100,
+          ),
     codingText: job.phase === 'uploading' && job.transferCoding ? job.transferCoding : '',
-    codingDetail: job.phase === 'uploading' && job.transferCoding ? codingDetail(job.transferCoding) || job.transferCoding : '',
+    codingDetail:
+      job.phase === 'uploading' && job.transferCoding ? codingDetail(job.transferCoding) || job.transferCoding : '',
     rateText: transferring && !silence ? rateText(job.rateBytesPerSecond) : '',
     timeLeftText: left === null ? '' : words.t('workbench:progress.timeLeft', { duration: durationText(left) }),
-    tone: job.phase === 'done' ? 'done' : job.phase === 'failed' ? 'failed' : job.phase === 'cancelled' ? 'cancelled' : 'running',
+    tone:
+      job.phase === 'done'
+        ? 'done'
+        : job.phase === 'failed'
+          ? 'failed'
+          : job.phase === 'cancelled'
+            ? 'cancelled'
+            : 'running',
   };
 }
 
@@ -108,7 +133,11 @@ function doneLabel(job: JobView, words: Words): string | null {
   const firmware = Boolean(job.firmwareVersion && job.action !== 'configuration');
   const configuration = Boolean(job.syncId && job.action !== 'firmware');
   const result = firmware && configuration ? 'both' : firmware ? 'firmware' : configuration ? 'configuration' : 'none';
-  return words.t('workbench:progress.done', { result, version: job.firmwareVersion ?? '', queued: job.confirmation === 'queued' ? 'yes' : 'no' });
+  return words.t('workbench:progress.done', {
+    result,
+    version: job.firmwareVersion ?? '',
+    queued: job.confirmation === 'queued' ? 'yes' : 'no',
+  });
 }
 
 /** The workbench's jobs in one line, for its toolbar while they run: "3 running, 12 done, 1 failed". */

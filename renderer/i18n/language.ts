@@ -1,5 +1,11 @@
 import { create } from 'zustand';
-import { isCatalogLanguage, isLanguage, resolveLanguage, type CatalogLanguage, type Language } from '../../domain/i18n/index.js';
+import {
+  isCatalogLanguage,
+  isLanguage,
+  resolveLanguage,
+  type CatalogLanguage,
+  type Language,
+} from '../../domain/i18n/index.js';
 
 /**
  * Which language the screens speak. The operating system decides (Electron's locale and the
@@ -69,5 +75,7 @@ export const useLanguage = create<LanguageState>((set) => ({
 }));
 
 if (hasWindow) {
-  window.addEventListener('languagechange', () => useLanguage.getState().systemChanged([...window.navigator.languages]));
+  window.addEventListener('languagechange', () =>
+    useLanguage.getState().systemChanged([...window.navigator.languages]),
+  );
 }

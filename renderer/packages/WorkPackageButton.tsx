@@ -12,7 +12,13 @@ import { signedIn, useSession } from '../stores/session';
  * its devices need on a plant without network, saved as a download; the notice says until when it
  * is good, and the service root key's fingerprint a laptop never signed in needs to import it.
  */
-export function WorkPackageButton({ configurationId, configurationName }: { configurationId: string; configurationName: string }) {
+export function WorkPackageButton({
+  configurationId,
+  configurationName,
+}: {
+  configurationId: string;
+  configurationName: string;
+}) {
   const [busy, setBusy] = useState(false);
   const { t } = useTranslation();
   const dates = useDateText();

@@ -24,9 +24,18 @@ export function ApiKeysScreen() {
   const ownKey = signedIn(useSession((s) => s.session))?.keyName ?? null;
   const [keyFormat, setKeyFormat] = useState<'None' | 'Masked'>('Masked');
   const [offset, setOffset] = useState(0);
-  const list = useQuery('apiKeys.list', { limit: PAGE_SIZE, offset, includeApiKeys: keyFormat !== 'None', keyFormat }, manage.allowed);
+  const list = useQuery(
+    'apiKeys.list',
+    { limit: PAGE_SIZE, offset, includeApiKeys: keyFormat !== 'None', keyFormat },
+    manage.allowed,
+  );
 
-  const changeRole = (keyName: string, role: ApiKeyRole) => runWithNotice(() => client().call('apiKeys.updateRole', { keyName, role }), t('screens:apiKeys.roleChanged', { name: keyName, role: t(`screens:role.${role}`) }), list.reload);
+  const changeRole = (keyName: string, role: ApiKeyRole) =>
+    runWithNotice(
+      () => client().call('apiKeys.updateRole', { keyName, role }),
+      t('screens:apiKeys.roleChanged', { name: keyName, role: t(`screens:role.${role}`) }),
+      list.reload,
+    );
 
   return (
     <section className="screen" aria-labelledby="screen-title">
@@ -45,17 +54,33 @@ export function ApiKeysScreen() {
               options={[
                 { value: 'Masked', label: t('screens:apiKeys.showEnd') },
                 { value: 'None', label: t('screens:apiKeys.hide') },
-              ]} onChange={(v) => v && setKeyFormat(v)} reserveMessage={false} />
+              ]}
+              onChange={(v) => v && setKeyFormat(v)}
+              reserveMessage={false}
+            />
           </div>
           <ListTable
-            columns={[t('screens:apiKeys.column.name'), t('screens:apiKeys.column.key'), t('screens:apiKeys.column.role'), t('screens:apiKeys.column.created'), t('screens:apiKeys.column.lastUsed')]}
+            columns={[
+              t('screens:apiKeys.column.name'),
+              t('screens:apiKeys.column.key'),
+              t('screens:apiKeys.column.role'),
+              t('screens:apiKeys.column.created'),
+              t('screens:apiKeys.column.lastUsed'),
+            ]}
             rows={list.data}
             row={(k) => (
               <tr key={k.name}>
                 <td>
-                  <span translate="no">{k.name}</span> {k.name === ownKey ? <span className="muted small">{t('screens:apiKeys.thisSession')}</span> : null}
+                  <span translate="no">{k.name}</span>{' '}
+                  {k.name === ownKey ? <span className="muted small">{t('screens:apiKeys.thisSession')}</span> : null}
                 </td>
-                <td className="mono">{k.key ? <span translate="no">{k.key}</span> : <span className="muted">{t('screens:apiKeys.hidden')}</span>}</td>
+                <td className="mono">
+                  {k.key ? (
+                    <span translate="no">{k.key}</span>
+                  ) : (
+                    <span className="muted">{t('screens:apiKeys.hidden')}</span>
+                  )}
+                </td>
                 <td>
                   <InlineSelect
                     label={t('screens:apiKeys.roleOf', { name: k.name })}
@@ -78,7 +103,17 @@ export function ApiKeysScreen() {
             loading={list.loading}
             error={list.error}
             errorTitle={t('screens:apiKeys.loadFailed')}
-            pager={list.data ? { page: offset / PAGE_SIZE + 1, limit: PAGE_SIZE, totalCount: 0, onPage: (p) => setOffset((p - 1) * PAGE_SIZE), mayHaveMore: list.data.length === PAGE_SIZE } : undefined}
+            pager={
+              list.data
+                ? {
+                    page: offset / PAGE_SIZE + 1,
+                    limit: PAGE_SIZE,
+                    totalCount: 0,
+                    onPage: (p) => setOffset((p - 1) * PAGE_SIZE),
+                    mayHaveMore: list.data.length === PAGE_SIZE,
+                  }
+                : undefined
+            }
           />
         </>
       )}

@@ -33,7 +33,12 @@ function ConfigurationList() {
   const [sort, setSort] = useState<ConfigurationSortOption>('LastEditedDESC');
   const open = useNavigation((s) => s.openConfiguration);
   const deviceToAdd = useNavigation((s) => s.deviceToAdd);
-  const list = useQuery('configurations.list', { search: search.trim() || undefined, sortOptions: sort, page, limit: PAGE_SIZE });
+  const list = useQuery('configurations.list', {
+    search: search.trim() || undefined,
+    sortOptions: sort,
+    page,
+    limit: PAGE_SIZE,
+  });
   const { t } = useTranslation();
 
   return (
@@ -59,11 +64,33 @@ function ConfigurationList() {
         </p>
       ) : null}
       <div className="toolbar">
-        <TextField className="toolbar__search" label={t('screens:configurations.search')} type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
-        <SelectField label={t('screens:configurations.sort')} name="sort" value={sort} options={CONFIGURATION_SORT_OPTIONS.map((value) => ({ value, label: t(`screens:configurations.sort.${value}`) }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
+        <TextField
+          className="toolbar__search"
+          label={t('screens:configurations.search')}
+          type="search"
+          value={search}
+          onChange={setFilter('search')}
+          reserveMessage={false}
+        />
+        <SelectField
+          label={t('screens:configurations.sort')}
+          name="sort"
+          value={sort}
+          options={CONFIGURATION_SORT_OPTIONS.map((value) => ({
+            value,
+            label: t(`screens:configurations.sort.${value}`),
+          }))}
+          onChange={(v) => v && setSort(v)}
+          reserveMessage={false}
+        />
       </div>
       <ListTable
-        columns={[t('screens:configurations.column.name'), { label: t('screens:configurations.column.devices'), className: 'num' }, t('screens:configurations.column.lastEdited'), ACTIONS_COLUMN]}
+        columns={[
+          t('screens:configurations.column.name'),
+          { label: t('screens:configurations.column.devices'), className: 'num' },
+          t('screens:configurations.column.lastEdited'),
+          ACTIONS_COLUMN,
+        ]}
         {...pagedListOf(list, setPage)}
         row={(c) => (
           <tr key={c.id}>
@@ -77,7 +104,12 @@ function ConfigurationList() {
               <DateTime iso={c.lastEditedAt} />
             </td>
             <td className="actions-col">
-              <button type="button" className="button button--quiet" onClick={() => open(c.id)} aria-label={t('screens:configurations.openNamed', { name: c.name })}>
+              <button
+                type="button"
+                className="button button--quiet"
+                onClick={() => open(c.id)}
+                aria-label={t('screens:configurations.openNamed', { name: c.name })}
+              >
                 {t('screens:configurations.open')}
               </button>
               <WorkPackageButton configurationId={c.id} configurationName={c.name} />
@@ -128,7 +160,12 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
   };
 
   return (
-    <form ref={formRef} className="panel create-form" onSubmit={(e) => void submit(e)} aria-label={t('screens:configurations.new')}>
+    <form
+      ref={formRef}
+      className="panel create-form"
+      onSubmit={(e) => void submit(e)}
+      aria-label={t('screens:configurations.new')}
+    >
       <TextField
         label={t('screens:configurations.newName')}
         name="newConfigurationName"
@@ -140,7 +177,11 @@ function CreateConfiguration({ onCancel, onCreated }: { onCancel(): void; onCrea
         error={nameError ?? serviceError}
         hint={t('screens:configurations.newNameHint')}
       />
-      <FormActions submitLabel={busy ? t('screens:configurations.creating') : t('screens:configurations.createAndOpen')} busy={busy} onCancel={onCancel} />
+      <FormActions
+        submitLabel={busy ? t('screens:configurations.creating') : t('screens:configurations.createAndOpen')}
+        busy={busy}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -22,16 +22,32 @@ import { notify } from '../stores/notices';
 const PAGE_SIZE = 15;
 
 /** A deploy status's tone; its words are `screens:devices.deploy.<status>`. */
-export const DEPLOY_STATUS_TONE: Record<DeployStatus, Tone> = { NotDeployed: 'neutral', Outdated: 'warn', Deployed: 'ok', Failed: 'bad' };
+export const DEPLOY_STATUS_TONE: Record<DeployStatus, Tone> = {
+  NotDeployed: 'neutral',
+  Outdated: 'warn',
+  Deployed: 'ok',
+  Failed: 'bad',
+};
 
 /** How a device stands against the service (the states `provisioner device list` uses); words: `screens:devices.sync.<state>`. */
-export const SYNC_STATE_TONE: Record<DeviceSyncView['state'], Tone> = { 'in-sync': 'ok', behind: 'warn', drift: 'warn', unconfigured: 'neutral', unknown: 'neutral' };
+export const SYNC_STATE_TONE: Record<DeviceSyncView['state'], Tone> = {
+  'in-sync': 'ok',
+  behind: 'warn',
+  drift: 'warn',
+  unconfigured: 'neutral',
+  unknown: 'neutral',
+};
 
 /** Whether a device in a configuration is commissioned and, when not, the step it needs next (issue 26). */
 function CommissioningCell({ commissioning }: { commissioning: CommissioningView | null }) {
   const words = useTranslator();
   if (commissioning === null) return <span className="muted">—</span>;
-  const tone: Tone = commissioning.state === 'commissioned' ? 'ok' : commissioning.state === 'not-commissioned' || commissioning.state === 'parameters-differ' ? 'bad' : 'warn';
+  const tone: Tone =
+    commissioning.state === 'commissioned'
+      ? 'ok'
+      : commissioning.state === 'not-commissioned' || commissioning.state === 'parameters-differ'
+        ? 'bad'
+        : 'warn';
   const text = commissioningCellText(commissioning, words);
   return (
     <span title={text.detail}>
@@ -45,7 +61,12 @@ export function DevicesScreen() {
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', configurableOnly: false });
   const { search, configurableOnly } = filters;
   const [editing, setEditing] = useState<string | null>(null);
-  const list = useQuery('devices.list', { search: search.trim() || undefined, configurableOnly: configurableOnly || undefined, page, limit: PAGE_SIZE });
+  const list = useQuery('devices.list', {
+    search: search.trim() || undefined,
+    configurableOnly: configurableOnly || undefined,
+    page,
+    limit: PAGE_SIZE,
+  });
   const { t } = useTranslation();
   // The service words a device's state in English: English shows its words; other languages say the
   // state in their own words and keep the service's, marked as English, for the details.
@@ -53,11 +74,29 @@ export function DevicesScreen() {
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ListScreenHeader title={t('screens:devices.title')} capability="devices.write" actionLabel={t('screens:devices.register')} explainRefusal form={(handlers) => <RegisterDevice {...handlers} />} onDone={list.reload} />
+      <ListScreenHeader
+        title={t('screens:devices.title')}
+        capability="devices.write"
+        actionLabel={t('screens:devices.register')}
+        explainRefusal
+        form={(handlers) => <RegisterDevice {...handlers} />}
+        onDone={list.reload}
+      />
       <div className="toolbar">
-        <TextField className="toolbar__search" label={t('screens:devices.search')} type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
+        <TextField
+          className="toolbar__search"
+          label={t('screens:devices.search')}
+          type="search"
+          value={search}
+          onChange={setFilter('search')}
+          reserveMessage={false}
+        />
         <label className="checkbox toolbar__check">
-          <input type="checkbox" checked={configurableOnly} onChange={(e) => setFilter('configurableOnly')(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={configurableOnly}
+            onChange={(e) => setFilter('configurableOnly')(e.target.checked)}
+          />
           <span>{t('screens:devices.onlyFree')}</span>
         </label>
       </div>
@@ -89,7 +128,13 @@ export function DevicesScreen() {
             />
           ) : (
             <tr key={d.serialNumber} data-serial={d.serialNumber}>
-              <td className="thumb-col">{d.deviceImage ? <img className="thumb" src={d.deviceImage} alt="" /> : <span className="thumb thumb--empty" aria-hidden="true" />}</td>
+              <td className="thumb-col">
+                {d.deviceImage ? (
+                  <img className="thumb" src={d.deviceImage} alt="" />
+                ) : (
+                  <span className="thumb thumb--empty" aria-hidden="true" />
+                )}
+              </td>
               <td className="mono" translate="no">
                 {d.serialNumber}
               </td>
@@ -104,11 +149,18 @@ export function DevicesScreen() {
               <td data-testid="registry-deploy">
                 <Badge tone={DEPLOY_STATUS_TONE[d.deployStatus]}>{t(`screens:devices.deploy.${d.deployStatus}`)}</Badge>
               </td>
-              <td data-testid="registry-sync" title={english ? d.sync.text : t(`screens:devices.syncWhy.${d.sync.state}`)}>
+              <td
+                data-testid="registry-sync"
+                title={english ? d.sync.text : t(`screens:devices.syncWhy.${d.sync.state}`)}
+              >
                 {/* A short state keeps the row one line high; the why is there on a click (issue 32). */}
                 {d.sync.state !== 'in-sync' ? (
                   <details className="registry-sync">
-                    <summary aria-label={t('screens:devices.sync.showWhy', { state: t(`screens:devices.sync.${d.sync.state}`) })}>
+                    <summary
+                      aria-label={t('screens:devices.sync.showWhy', {
+                        state: t(`screens:devices.sync.${d.sync.state}`),
+                      })}
+                    >
                       <Badge tone={SYNC_STATE_TONE[d.sync.state]}>{t(`screens:devices.sync.${d.sync.state}`)}</Badge>
                     </summary>
                     <p className="muted registry-sync__why">
@@ -131,7 +183,13 @@ export function DevicesScreen() {
               <td data-testid="registry-commissioning">
                 <CommissioningCell commissioning={d.commissioning} />
               </td>
-              <td data-testid="registry-observed">{d.sync.lastObservedAt ? <DateTime iso={d.sync.lastObservedAt} /> : <span className="muted">{t('screens:devices.never')}</span>}</td>
+              <td data-testid="registry-observed">
+                {d.sync.lastObservedAt ? (
+                  <DateTime iso={d.sync.lastObservedAt} />
+                ) : (
+                  <span className="muted">{t('screens:devices.never')}</span>
+                )}
+              </td>
               <td className="actions-col">
                 <ActionButton variant="quiet" capability="devices.write" onClick={() => setEditing(d.serialNumber)}>
                   {t('screens:devices.edit')}
@@ -167,7 +225,11 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
     if (Object.keys(local).length > 0 || busy) return;
     setBusy(true);
     try {
-      const device = await client().call('devices.register', { serialNumber: serialNumber.trim(), name: name.trim(), deviceImage: image });
+      const device = await client().call('devices.register', {
+        serialNumber: serialNumber.trim(),
+        name: name.trim(),
+        deviceImage: image,
+      });
       notify('success', t('screens:devices.registered', { serial: device.serialNumber, type: device.deviceType }));
       onDone();
     } catch (err) {
@@ -180,14 +242,41 @@ function RegisterDevice({ onClose, onDone }: CreateFormHandlers) {
   };
 
   return (
-    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label={t('screens:devices.registerForm')} noValidate>
+    <form
+      className="panel create-form"
+      onSubmit={(e) => void submit(e)}
+      aria-label={t('screens:devices.registerForm')}
+      noValidate
+    >
       <div className="form-grid">
-        <TextField label={t('screens:devices.serialNumber')} name="registerSerial" value={serialNumber} onChange={(v) => { setSerialNumber(v); setErrors({}); }} error={shown.serialNumber} />
-        <TextField label={t('screens:devices.name')} name="registerName" value={name} onChange={(v) => { setName(v); setErrors({}); }} error={shown.name} />
+        <TextField
+          label={t('screens:devices.serialNumber')}
+          name="registerSerial"
+          value={serialNumber}
+          onChange={(v) => {
+            setSerialNumber(v);
+            setErrors({});
+          }}
+          error={shown.serialNumber}
+        />
+        <TextField
+          label={t('screens:devices.name')}
+          name="registerName"
+          value={name}
+          onChange={(v) => {
+            setName(v);
+            setErrors({});
+          }}
+          error={shown.name}
+        />
         <ImagePicker label={t('screens:devices.image')} onPicked={setImage} />
       </div>
       {shown.deviceImage ? <Callout tone="bad">{shown.deviceImage}</Callout> : null}
-      <FormActions submitLabel={busy ? t('screens:devices.registering') : t('screens:devices.registerSubmit')} busy={busy} onCancel={onClose} />
+      <FormActions
+        submitLabel={busy ? t('screens:devices.registering') : t('screens:devices.registerSubmit')}
+        busy={busy}
+        onCancel={onClose}
+      />
     </form>
   );
 }
@@ -213,7 +302,13 @@ function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceVi
           <span className="mono strong" translate="no">
             {device.serialNumber}
           </span>
-          <TextField label={t('screens:devices.name')} name="editName" value={name} onChange={setName} error={nameError} />
+          <TextField
+            label={t('screens:devices.name')}
+            name="editName"
+            value={name}
+            onChange={setName}
+            error={nameError}
+          />
           <ImagePicker label={t('screens:devices.replaceImage')} onPicked={setImage} />
           <div className="form-actions">
             <button
@@ -231,7 +326,12 @@ function EditDeviceRow({ device, onClose, onDone }: { device: RegisteredDeviceVi
             >
               {t('screens:devices.save')}
             </button>
-            <button type="button" className="button button--quiet" disabled={!device.hasImage || busy} onClick={() => void save({ deleteImage: true })}>
+            <button
+              type="button"
+              className="button button--quiet"
+              disabled={!device.hasImage || busy}
+              onClick={() => void save({ deleteImage: true })}
+            >
               {t('screens:devices.deleteImage')}
             </button>
             <button type="button" className="button button--quiet" onClick={onClose}>

@@ -30,16 +30,28 @@ export function FirmwareScreen() {
     overview.reload();
   };
 
-  const missing = (overview.data ?? []).filter((entry) => entry.latestVersion && !entry.latestCached).map((entry) => entry.deviceType);
+  const missing = (overview.data ?? [])
+    .filter((entry) => entry.latestVersion && !entry.latestCached)
+    .map((entry) => entry.deviceType);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
       <ScreenHeader title={t('screens:firmware.title')} note={t('screens:firmware.note')}>
-        <ActionButton variant="primary" capability="files.download" disabledReason={missing.length === 0 ? t('screens:firmware.allCached') : null} busy={downloading.length > 0} onClick={() => void download(missing)}>
+        <ActionButton
+          variant="primary"
+          capability="files.download"
+          disabledReason={missing.length === 0 ? t('screens:firmware.allCached') : null}
+          busy={downloading.length > 0}
+          onClick={() => void download(missing)}
+        >
           {t('screens:firmware.downloadAll')}
         </ActionButton>
       </ScreenHeader>
-      {overview.error ? <Callout tone="bad" title={t('screens:firmware.loadFailed')}>{overview.error}</Callout> : null}
+      {overview.error ? (
+        <Callout tone="bad" title={t('screens:firmware.loadFailed')}>
+          {overview.error}
+        </Callout>
+      ) : null}
       {!overview.data && !overview.error ? <Loading /> : null}
       <div className="card-grid">
         {overview.data?.map((entry) => (
@@ -48,12 +60,20 @@ export function FirmwareScreen() {
               <h2 id={`fw-${entry.deviceType}`} translate="no">
                 {entry.deviceType}
               </h2>
-              {entry.latestVersion ? entry.latestCached ? <Badge tone="ok">{t('screens:firmware.latestCached')}</Badge> : <Badge tone="warn">{t('screens:firmware.notCached')}</Badge> : null}
+              {entry.latestVersion ? (
+                entry.latestCached ? (
+                  <Badge tone="ok">{t('screens:firmware.latestCached')}</Badge>
+                ) : (
+                  <Badge tone="warn">{t('screens:firmware.notCached')}</Badge>
+                )
+              ) : null}
             </div>
             <dl className="facts">
               <div>
                 <dt>{t('screens:firmware.latestVersion')}</dt>
-                <dd className="mono" translate="no">{entry.latestVersion ?? '—'}</dd>
+                <dd className="mono" translate="no">
+                  {entry.latestVersion ?? '—'}
+                </dd>
               </div>
               <div>
                 <dt>{t('screens:firmware.inCache')}</dt>
@@ -84,7 +104,8 @@ export function FirmwareScreen() {
                       {entry.patches.map((p, i) => (
                         <li key={`${p.fromVersion ?? '?'}-${p.toVersion ?? '?'}-${i}`} className="cell-stack">
                           <span className="mono" translate="no">
-                            {p.fromVersion ?? t('screens:firmware.releaseNotCached')} → {p.toVersion ?? t('screens:firmware.releaseNotCached')}
+                            {p.fromVersion ?? t('screens:firmware.releaseNotCached')} →{' '}
+                            {p.toVersion ?? t('screens:firmware.releaseNotCached')}
                           </span>
                           <span className="muted small">
                             <data value={p.size}>{format.bytes(p.size)}</data>
@@ -100,11 +121,19 @@ export function FirmwareScreen() {
             <div className="form-actions">
               <ActionButton
                 capability="files.download"
-                disabledReason={!entry.latestVersion ? t('screens:firmware.noneOffered') : entry.latestCached ? t('screens:firmware.alreadyCached') : null}
+                disabledReason={
+                  !entry.latestVersion
+                    ? t('screens:firmware.noneOffered')
+                    : entry.latestCached
+                      ? t('screens:firmware.alreadyCached')
+                      : null
+                }
                 busy={downloading.includes(entry.deviceType)}
                 onClick={() => void download([entry.deviceType])}
               >
-                {downloading.includes(entry.deviceType) ? t('screens:firmware.downloading') : t('screens:firmware.download')}
+                {downloading.includes(entry.deviceType)
+                  ? t('screens:firmware.downloading')
+                  : t('screens:firmware.download')}
               </ActionButton>
             </div>
           </article>

@@ -47,14 +47,28 @@ export function OutboxScreen() {
           outbox
             ? outbox.pendingCount === 0
               ? t('screens:outbox.allSent')
-              : t('screens:outbox.waiting', { count: outbox.pendingCount, since: dates.dateTime(outbox.oldestPendingSince) })
+              : t('screens:outbox.waiting', {
+                  count: outbox.pendingCount,
+                  since: dates.dateTime(outbox.oldestPendingSince),
+                })
             : ' '
         }
       >
-        <ActionButton variant="primary" capability="confirmations.send" busy={sending} disabledReason={outbox && outbox.pendingCount === 0 ? t('screens:outbox.nothingWaiting') : null} onClick={() => void sendNow()}>
+        <ActionButton
+          variant="primary"
+          capability="confirmations.send"
+          busy={sending}
+          disabledReason={outbox && outbox.pendingCount === 0 ? t('screens:outbox.nothingWaiting') : null}
+          onClick={() => void sendNow()}
+        >
           {sending ? t('screens:outbox.sending') : t('screens:outbox.sendNow')}
         </ActionButton>
-        <button type="button" className="button button--secondary" aria-disabled={exporting} onClick={() => !exporting && void exportReport()}>
+        <button
+          type="button"
+          className="button button--secondary"
+          aria-disabled={exporting}
+          onClick={() => !exporting && void exportReport()}
+        >
           {t('screens:outbox.exportReport')}
         </button>
       </ScreenHeader>
@@ -80,7 +94,13 @@ export function OutboxScreen() {
             <td translate="no" lang="en">
               {e.summary}
             </td>
-            <td>{e.state === 'pending' ? <Badge tone="warn">{t('screens:outbox.pending')}</Badge> : <Badge tone="bad">{t('screens:outbox.rejected')}</Badge>}</td>
+            <td>
+              {e.state === 'pending' ? (
+                <Badge tone="warn">{t('screens:outbox.pending')}</Badge>
+              ) : (
+                <Badge tone="bad">{t('screens:outbox.rejected')}</Badge>
+              )}
+            </td>
             <td>
               <Ago iso={e.createdAt} now={now} />
             </td>
@@ -102,9 +122,7 @@ export function OutboxScreen() {
             <span className="log__message">{l.message}</span>
           </li>
         ))}
-        {lines.length === 0 ? (
-          <li className="muted">{t('screens:outbox.nothingLogged')}</li>
-        ) : null}
+        {lines.length === 0 ? <li className="muted">{t('screens:outbox.nothingLogged')}</li> : null}
       </ol>
     </section>
   );

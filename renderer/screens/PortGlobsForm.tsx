@@ -33,7 +33,11 @@ export function PortGlobsForm() {
       setSavedNote(null);
       const view = await client().call('workbench.setPortGlobs', { portGlobs: parsePortGlobs(text) });
       setText(view.saved.join('\n'));
-      setSavedNote(view.saved.length > 0 ? t('screens:portGlobs.saved', { count: view.saved.length }) : t('screens:portGlobs.usbOnly'));
+      setSavedNote(
+        view.saved.length > 0
+          ? t('screens:portGlobs.saved', { count: view.saved.length })
+          : t('screens:portGlobs.usbOnly'),
+      );
     });
 
   return (
@@ -44,7 +48,14 @@ export function PortGlobsForm() {
       </p>
       <label className="field">
         <span className="field__label">{t('screens:portGlobs.label')}</span>
-        <textarea rows={3} translate="no" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} name="port-globs" />
+        <textarea
+          rows={3}
+          translate="no"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+          name="port-globs"
+        />
       </label>
       {current.data && current.data.fromEnvironment.length > 0 ? (
         <p className="muted">
@@ -59,7 +70,7 @@ export function PortGlobsForm() {
           {savedNote}
         </p>
       ) : null}
-      {saving.error ?? current.error ? <Callout tone="bad">{saving.error ?? current.error}</Callout> : null}
+      {(saving.error ?? current.error) ? <Callout tone="bad">{saving.error ?? current.error}</Callout> : null}
     </details>
   );
 }

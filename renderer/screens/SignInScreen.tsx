@@ -6,14 +6,18 @@ import { Callout } from '../components/misc';
 import { useSession } from '../stores/session';
 
 /** What is wrong with the sign-in form, field by field, before anything is sent, in the reader's language. */
-export function signInProblems(form: { serviceUrl: string; orgId: string; apiKey: string }, t: Translator['t']): Partial<Record<'serviceUrl' | 'orgId' | 'apiKey', string>> {
+export function signInProblems(
+  form: { serviceUrl: string; orgId: string; apiKey: string },
+  t: Translator['t'],
+): Partial<Record<'serviceUrl' | 'orgId' | 'apiKey', string>> {
   const problems: Partial<Record<'serviceUrl' | 'orgId' | 'apiKey', string>> = {};
   const url = form.serviceUrl.trim();
   if (url === '') problems.serviceUrl = t('screens:signIn.problem.serviceUrlEmpty');
   else {
     try {
       const parsed = new URL(url);
-      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') problems.serviceUrl = t('screens:signIn.problem.serviceUrlProtocol');
+      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+        problems.serviceUrl = t('screens:signIn.problem.serviceUrlProtocol');
     } catch {
       problems.serviceUrl = t('screens:signIn.problem.serviceUrlInvalid');
     }
@@ -68,7 +72,14 @@ export function SignInScreen() {
             error={shown.serviceUrl}
             autoComplete="url"
           />
-          <TextField label={t('screens:signIn.organization')} name="orgId" value={orgId} onChange={setOrgId} error={shown.orgId} autoComplete="organization" />
+          <TextField
+            label={t('screens:signIn.organization')}
+            name="orgId"
+            value={orgId}
+            onChange={setOrgId}
+            error={shown.orgId}
+            autoComplete="organization"
+          />
           <TextField
             label={t('screens:signIn.apiKey')}
             name="apiKey"
@@ -80,7 +91,11 @@ export function SignInScreen() {
             autoComplete="off"
           />
           <CheckboxField label={t('screens:signIn.remember')} checked={remember} onChange={setRemember} />
-          {error ? <Callout tone="bad" title={t('screens:signIn.failed')}>{error}</Callout> : null}
+          {error ? (
+            <Callout tone="bad" title={t('screens:signIn.failed')}>
+              {error}
+            </Callout>
+          ) : null}
           <div className="form-actions">
             <button type="submit" className="button button--primary" aria-disabled={busy}>
               {busy ? t('screens:signIn.checking') : t('screens:signIn.submit')}
@@ -90,7 +105,12 @@ export function SignInScreen() {
         <section className="panel signin__local" aria-labelledby="local-title">
           <h2 id="local-title">{t('screens:signIn.local.title')}</h2>
           <p>{t('screens:signIn.local.text')}</p>
-          <button type="button" className="button button--secondary" aria-disabled={busy} onClick={() => !busy && void useLocalWorkspace()}>
+          <button
+            type="button"
+            className="button button--secondary"
+            aria-disabled={busy}
+            onClick={() => !busy && void useLocalWorkspace()}
+          >
             {t('screens:signIn.local.use')}
           </button>
         </section>

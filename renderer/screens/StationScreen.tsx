@@ -43,7 +43,11 @@ export function StationScreen() {
         title={t('station:title')}
         note={
           running && view
-            ? t('station:note.running', { name: view.configurationName ?? '', devices: view.configurationSize, lanes: view.lanes })
+            ? t('station:note.running', {
+                name: view.configurationName ?? '',
+                devices: view.configurationSize,
+                lanes: view.lanes,
+              })
             : t('station:note.idle')
         }
       >

@@ -28,14 +28,36 @@ export function UsersScreen() {
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', active: '' as '' | 'true' | 'false' });
   const { search, active } = filters;
   const [sort, setSort] = useState<UserSortOption>('FirstNameASC');
-  const list = useQuery('users.list', { search: search.trim() || undefined, isActive: active === '' ? undefined : active === 'true', sortOptions: sort, page, limit: PAGE_SIZE }, manage.allowed);
+  const list = useQuery(
+    'users.list',
+    {
+      search: search.trim() || undefined,
+      isActive: active === '' ? undefined : active === 'true',
+      sortOptions: sort,
+      page,
+      limit: PAGE_SIZE,
+    },
+    manage.allowed,
+  );
 
-  const changeRole = (id: string, userRole: UserRole) => runWithNotice(() => client().call('users.updateRole', { id, userRole }), t('screens:users.roleChanged', { role: t(`screens:role.${userRole}`) }), list.reload);
-  const remove = (id: string, email: string) => runWithNotice(() => client().call('users.delete', { id }), t('screens:users.removed', { email }), list.reload);
+  const changeRole = (id: string, userRole: UserRole) =>
+    runWithNotice(
+      () => client().call('users.updateRole', { id, userRole }),
+      t('screens:users.roleChanged', { role: t(`screens:role.${userRole}`) }),
+      list.reload,
+    );
+  const remove = (id: string, email: string) =>
+    runWithNotice(() => client().call('users.delete', { id }), t('screens:users.removed', { email }), list.reload);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <ListScreenHeader title={t('screens:users.title')} capability="users.manage" actionLabel={t('screens:users.add')} form={(handlers) => <InviteUser {...handlers} />} onDone={list.reload} />
+      <ListScreenHeader
+        title={t('screens:users.title')}
+        capability="users.manage"
+        actionLabel={t('screens:users.add')}
+        form={(handlers) => <InviteUser {...handlers} />}
+        onDone={list.reload}
+      />
       {!manage.allowed ? (
         <Callout tone="info" title={t('screens:notAvailableForRole')}>
           {manage.reason}
@@ -43,7 +65,14 @@ export function UsersScreen() {
       ) : (
         <>
           <div className="toolbar">
-            <TextField className="toolbar__search" label={t('screens:users.search')} type="search" value={search} onChange={setFilter('search')} reserveMessage={false} />
+            <TextField
+              className="toolbar__search"
+              label={t('screens:users.search')}
+              type="search"
+              value={search}
+              onChange={setFilter('search')}
+              reserveMessage={false}
+            />
             <SelectField
               label={t('screens:users.status')}
               name="status"
@@ -52,20 +81,54 @@ export function UsersScreen() {
                 { value: 'true', label: t('screens:users.active') },
                 { value: 'false', label: t('screens:users.inactive') },
               ]}
-              emptyLabel={t('screens:users.all')} onChange={setFilter('active')} reserveMessage={false} />
-            <SelectField label={t('screens:users.sort')} name="sort" value={sort} options={USER_SORT_OPTIONS.map((value) => ({ value, label: t(`screens:users.sort.${value}`) }))} onChange={(v) => v && setSort(v)} reserveMessage={false} />
+              emptyLabel={t('screens:users.all')}
+              onChange={setFilter('active')}
+              reserveMessage={false}
+            />
+            <SelectField
+              label={t('screens:users.sort')}
+              name="sort"
+              value={sort}
+              options={USER_SORT_OPTIONS.map((value) => ({ value, label: t(`screens:users.sort.${value}`) }))}
+              onChange={(v) => v && setSort(v)}
+              reserveMessage={false}
+            />
           </div>
           <ListTable
-            columns={[t('screens:users.column.name'), t('screens:users.column.email'), t('screens:users.column.role'), t('screens:users.column.status'), t('screens:users.column.lastActive'), ACTIONS_COLUMN]}
+            columns={[
+              t('screens:users.column.name'),
+              t('screens:users.column.email'),
+              t('screens:users.column.role'),
+              t('screens:users.column.status'),
+              t('screens:users.column.lastActive'),
+              ACTIONS_COLUMN,
+            ]}
             {...pagedListOf(list, setPage)}
             row={(u) => (
               <tr key={u.id}>
-                <td>{[u.firstName, u.lastName].filter(Boolean).join(' ') ? <span translate="no">{[u.firstName, u.lastName].filter(Boolean).join(' ')}</span> : <span className="muted">{t('screens:users.notSignedInYet')}</span>}</td>
+                <td>
+                  {[u.firstName, u.lastName].filter(Boolean).join(' ') ? (
+                    <span translate="no">{[u.firstName, u.lastName].filter(Boolean).join(' ')}</span>
+                  ) : (
+                    <span className="muted">{t('screens:users.notSignedInYet')}</span>
+                  )}
+                </td>
                 <td translate="no">{u.email}</td>
                 <td>
-                  <InlineSelect label={t('screens:users.roleOf', { email: u.email })} value={u.userRole} options={roleOptions} onChange={(role) => void changeRole(u.id, role)} />
+                  <InlineSelect
+                    label={t('screens:users.roleOf', { email: u.email })}
+                    value={u.userRole}
+                    options={roleOptions}
+                    onChange={(role) => void changeRole(u.id, role)}
+                  />
                 </td>
-                <td>{u.isActive ? <Badge tone="ok">{t('screens:users.active')}</Badge> : <Badge>{t('screens:users.inactive')}</Badge>}</td>
+                <td>
+                  {u.isActive ? (
+                    <Badge tone="ok">{t('screens:users.active')}</Badge>
+                  ) : (
+                    <Badge>{t('screens:users.inactive')}</Badge>
+                  )}
+                </td>
                 <td>
                   <Ago iso={u.lastActivityAt} now={Date.now()} />
                 </td>
@@ -111,10 +174,28 @@ function InviteUser({ onClose, onDone }: CreateFormHandlers) {
   };
 
   return (
-    <form className="panel create-form" onSubmit={(e) => void submit(e)} aria-label={t('screens:users.addForm')} noValidate>
+    <form
+      className="panel create-form"
+      onSubmit={(e) => void submit(e)}
+      aria-label={t('screens:users.addForm')}
+      noValidate
+    >
       <div className="form-grid">
-        <TextField label={t('screens:users.email')} name="email" type="email" value={email} onChange={setEmail} error={emailError ?? serviceError} />
-        <SelectField label={t('screens:users.role')} name="userRole" value={userRole} options={roleOptions} onChange={(v) => v && setUserRole(v)} />
+        <TextField
+          label={t('screens:users.email')}
+          name="email"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          error={emailError ?? serviceError}
+        />
+        <SelectField
+          label={t('screens:users.role')}
+          name="userRole"
+          value={userRole}
+          options={roleOptions}
+          onChange={(v) => v && setUserRole(v)}
+        />
       </div>
       <FormActions submitLabel={t('screens:users.add')} onCancel={onClose} />
     </form>

@@ -39,7 +39,11 @@ export function ShiftParameters({ view }: { view: StationShiftParametersView }) 
 function DeviceTable({ device }: { device: ShiftDevice }) {
   const { t } = useTranslation();
   const words = useTranslator();
-  const caption = t('station:parameters.caption', { serial: device.serialNumber, type: device.deviceType, checksum: device.checksumShort });
+  const caption = t('station:parameters.caption', {
+    serial: device.serialNumber,
+    type: device.deviceType,
+    checksum: device.checksumShort,
+  });
   return (
     <table className="table table--compact param-table shift-parameters__table" data-serial={device.serialNumber}>
       <caption className="mono">{caption}</caption>

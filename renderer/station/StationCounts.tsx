@@ -16,7 +16,12 @@ export function StationCounts({ view }: { view: StationView }) {
     ['already-in-sync', t('station:count.inSync'), format.number(counts.inSync), 'neutral'],
     ['refused', t('station:count.refused'), format.number(counts.refused), 'neutral'],
     ['duplicate', t('station:count.duplicate'), format.number(counts.duplicate), 'neutral'],
-    ['yield', t('station:count.yield'), view.yieldPercent === null ? '—' : format.percent(view.yieldPercent / 100), 'neutral'],
+    [
+      'yield',
+      t('station:count.yield'),
+      view.yieldPercent === null ? '—' : format.percent(view.yieldPercent / 100),
+      'neutral',
+    ],
   ];
   return (
     <>

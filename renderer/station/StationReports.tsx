@@ -11,7 +11,10 @@ export function StationReports({ report }: { report: StationReportView }) {
   const { commissioning } = report;
   return (
     <>
-      <Callout tone="ok" title={commissioning?.path ? t('station:reports.bothWritten') : t('station:reports.shiftWritten')}>
+      <Callout
+        tone="ok"
+        title={commissioning?.path ? t('station:reports.bothWritten') : t('station:reports.shiftWritten')}
+      >
         <dl className="station-reports">
           <dt>{t('station:reports.shift')}</dt>
           <dd>

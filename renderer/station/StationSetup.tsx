@@ -34,7 +34,12 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
     { value: 'keep', label: t('station:setup.firmwareKeep') },
   ];
   const search = filters.search.trim();
-  const configurations = useQuery('configurations.list', { search: search || undefined, sortOptions: 'ConfigNameASC', page, limit: PAGE_SIZE });
+  const configurations = useQuery('configurations.list', {
+    search: search || undefined,
+    sortOptions: 'ConfigNameASC',
+    page,
+    limit: PAGE_SIZE,
+  });
   const [name, setName] = useState('');
   const [lanes, setLanes] = useState('4');
   const [firmware, setFirmware] = useState<StationFirmwarePolicy>('latest');
@@ -49,7 +54,10 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
   const parameters = useQuery('station.parameters', { configurationName: name }, name !== '');
   const shown = name !== '' && parameters.data?.configurationName === name ? parameters.data : null;
   const found = configurations.data;
-  const options = (found?.items ?? []).map((c) => ({ value: c.name, label: t('station:setup.configurationOption', { name: c.name, count: c.devices.length }) }));
+  const options = (found?.items ?? []).map((c) => ({
+    value: c.name,
+    label: t('station:setup.configurationOption', { name: c.name, count: c.devices.length }),
+  }));
   // The chosen one stays offered while another search or page is shown, so the choice is never lost from view.
   if (name && !options.some((o) => o.value === name)) options.unshift({ value: name, label: name });
 
@@ -60,7 +68,13 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
     if (operator.trim() === '' || checksum.trim() === '') return;
     setBusy(true);
     try {
-      const view = await client().call('station.start', { configurationName: name, lanes: Number(lanes), firmware, operator: operator.trim(), checksum });
+      const view = await client().call('station.start', {
+        configurationName: name,
+        lanes: Number(lanes),
+        firmware,
+        operator: operator.trim(),
+        checksum,
+      });
       keepOperator(operator);
       onStarted(view);
     } catch (err) {
@@ -93,28 +107,58 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
         label={t('station:setup.configuration')}
         value={name}
         options={options}
-        emptyLabel={found && found.totalCount > PAGE_SIZE ? t('station:setup.chooseOneOf', { count: found.totalCount }) : t('station:setup.choose')}
+        emptyLabel={
+          found && found.totalCount > PAGE_SIZE
+            ? t('station:setup.chooseOneOf', { count: found.totalCount })
+            : t('station:setup.choose')
+        }
         onChange={(v) => setName(v)}
         error={configurations.error}
         hint={found && found.totalCount > PAGE_SIZE ? t('station:setup.morePages') : undefined}
       />
-      <SelectField label={t('station:setup.lanes')} value={lanes} options={LANE_OPTIONS} onChange={(v) => setLanes(v || '4')} hint={t('station:setup.lanesHint')} />
-      <SelectField label={t('station:setup.firmware')} value={firmware} options={firmwareOptions} onChange={(v) => setFirmware((v || 'latest') as StationFirmwarePolicy)} />
+      <SelectField
+        label={t('station:setup.lanes')}
+        value={lanes}
+        options={LANE_OPTIONS}
+        onChange={(v) => setLanes(v || '4')}
+        hint={t('station:setup.lanesHint')}
+      />
+      <SelectField
+        label={t('station:setup.firmware')}
+        value={firmware}
+        options={firmwareOptions}
+        onChange={(v) => setFirmware((v || 'latest') as StationFirmwarePolicy)}
+      />
       {found && found.totalCount > PAGE_SIZE ? (
         <div className="station-setup__pages">
           <Pager page={found.page} limit={found.limit} totalCount={found.totalCount} onPage={setPage} />
         </div>
       ) : null}
       {name !== '' && parameters.error ? <Callout tone="bad">{parameters.error}</Callout> : null}
-      {name !== '' && !shown && !parameters.error ? <p className="muted station-setup__wide">{t('station:setup.readingParameters', { name })}</p> : null}
+      {name !== '' && !shown && !parameters.error ? (
+        <p className="muted station-setup__wide">{t('station:setup.readingParameters', { name })}</p>
+      ) : null}
       {shown ? (
         <div className="station-setup__wide">
           <ShiftParameters view={shown} />
         </div>
       ) : null}
       <div className="station-setup__confirm">
-        <TextField label={t('station:setup.operator')} value={operator} onChange={setOperator} autoComplete="name" error={operatorError} hint={t('station:setup.operatorHint')} />
-        <TextField label={t('station:setup.checksum')} value={checksum} onChange={setChecksum} error={checksumError} hint={t('station:setup.checksumHint')} />
+        <TextField
+          label={t('station:setup.operator')}
+          value={operator}
+          onChange={setOperator}
+          autoComplete="name"
+          error={operatorError}
+          hint={t('station:setup.operatorHint')}
+        />
+        <TextField
+          label={t('station:setup.checksum')}
+          value={checksum}
+          onChange={setChecksum}
+          error={checksumError}
+          hint={t('station:setup.checksumHint')}
+        />
         <ActionButton
           type="submit"
           variant="primary"
@@ -135,7 +179,8 @@ export function StationSetup({ onStarted }: { onStarted(view: StationView): void
 /** Under the search box: what to type, or what the service found for it. */
 function searchHint(t: TFunction, totalCount: number | undefined, search: string): string {
   if (totalCount === undefined) return t('station:setup.findHint');
-  if (totalCount === 0) return search ? t('station:setup.noneContains', { search }) : t('station:setup.noConfiguration');
+  if (totalCount === 0)
+    return search ? t('station:setup.noneContains', { search }) : t('station:setup.noConfiguration');
   if (!search) return t('station:setup.findHint');
   return t('station:setup.found', { count: totalCount });
 }

@@ -3,7 +3,13 @@ import type { StationLaneView } from '../../contract/index';
 import { useTranslator } from '../i18n/I18nProvider';
 import { tileWords } from './tile-words';
 
-const TONE: Record<StationLaneView['state'], string> = { working: 'working', waiting: 'waiting', done: 'done', failed: 'failed', 'in-sync': 'done' };
+const TONE: Record<StationLaneView['state'], string> = {
+  working: 'working',
+  waiting: 'waiting',
+  done: 'done',
+  failed: 'failed',
+  'in-sync': 'done',
+};
 
 /**
  * One device's lane, readable from two metres: the serial number, the step and its progress, then
@@ -15,7 +21,13 @@ export function StationTile({ lane }: { lane: StationLaneView }) {
   const said = tileWords(lane, useTranslator());
   const titleId = `tile-${lane.serialNumber}`;
   return (
-    <li className={`station-tile station-tile--${TONE[lane.state]}`} aria-labelledby={titleId} tabIndex={0} data-testid="station-tile" data-state={lane.state}>
+    <li
+      className={`station-tile station-tile--${TONE[lane.state]}`}
+      aria-labelledby={titleId}
+      tabIndex={0}
+      data-testid="station-tile"
+      data-state={lane.state}
+    >
       <p className="station-tile__serial mono" id={titleId}>
         <span translate="no">{lane.serialNumber}</span>
         {lane.deviceType ? (
@@ -24,11 +36,18 @@ export function StationTile({ lane }: { lane: StationLaneView }) {
             {lane.deviceType}
           </span>
         ) : null}
-        {lane.protocol === 'vendor' ? <span className="station-tile__type"> · {t('workbench:protocol.vendor')}</span> : null}
+        {lane.protocol === 'vendor' ? (
+          <span className="station-tile__type"> · {t('workbench:protocol.vendor')}</span>
+        ) : null}
       </p>
       <p className="station-tile__headline">{said.headline}</p>
       {lane.percent !== null ? (
-        <progress className="station-tile__progress" max={100} value={Math.floor(lane.percent)} aria-label={t('station:tile.progressLabel', { serial: lane.serialNumber })}>
+        <progress
+          className="station-tile__progress"
+          max={100}
+          value={Math.floor(lane.percent)}
+          aria-label={t('station:tile.progressLabel', { serial: lane.serialNumber })}
+        >
           {Math.floor(lane.percent)}%
         </progress>
       ) : null}

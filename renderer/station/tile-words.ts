@@ -23,17 +23,33 @@ export function tileWords(lane: StationLaneView, words: Words = englishWords()):
     case 'waiting':
       return { headline: words.t('station:tile.waiting'), detail: lane.detail, action: lane.action };
     case 'in-sync':
-      return { headline: words.t('station:tile.inSync'), detail: holds(lane, words), action: words.t('station:tile.leftAlone') };
+      return {
+        headline: words.t('station:tile.inSync'),
+        detail: holds(lane, words),
+        action: words.t('station:tile.leftAlone'),
+      };
     case 'done':
       // The job's own result when it has one (it says a resumed upload too), else what the device holds now.
-      return { headline: words.t('station:tile.done'), detail: lane.detail ? resultText(lane.detail, words) : holds(lane, words), action: words.t('station:tile.unplug') };
+      return {
+        headline: words.t('station:tile.done'),
+        detail: lane.detail ? resultText(lane.detail, words) : holds(lane, words),
+        action: words.t('station:tile.unplug'),
+      };
     case 'failed':
-      return { headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'), detail: lane.detail, action: lane.action };
+      return {
+        headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'),
+        detail: lane.detail,
+        action: lane.action,
+      };
     case 'working': {
       const detail = lane.present ? lane.detail : words.t('station:tile.unplugged');
-      if (lane.phase === null || lane.step === null) return { headline: words.t('station:tile.starting'), detail, action: null };
+      if (lane.phase === null || lane.step === null)
+        return { headline: words.t('station:tile.starting'), detail, action: null };
       const doing = phaseText(lane.phase, lane.step, { version: lane.firmwareVersion }, words);
-      const headline = lane.percent === null ? doing : words.t('station:tile.percent', { doing, percent: Math.floor(lane.percent) / 100 });
+      const headline =
+        lane.percent === null
+          ? doing
+          : words.t('station:tile.percent', { doing, percent: Math.floor(lane.percent) / 100 });
       return { headline, detail, action: null };
     }
   }

@@ -1,7 +1,17 @@
 import { create } from 'zustand';
 
 /** The screens in the sidebar's order; their names are in the app catalog (renderer/app/screen-name.ts). */
-export const SCREENS = ['configurations', 'devices', 'workbench', 'station', 'firmware', 'templates', 'users', 'apiKeys', 'outbox'] as const;
+export const SCREENS = [
+  'configurations',
+  'devices',
+  'workbench',
+  'station',
+  'firmware',
+  'templates',
+  'users',
+  'apiKeys',
+  'outbox',
+] as const;
 export type ScreenId = (typeof SCREENS)[number];
 
 interface NavigationState {
@@ -23,6 +33,7 @@ export const useNavigation = create<NavigationState>((set) => ({
   deviceToAdd: null,
   go: (screen) => set({ screen, configurationId: null, deviceToAdd: null }),
   openConfiguration: (id) => set({ screen: 'configurations', configurationId: id }),
-  addDeviceToConfiguration: (serialNumber) => set({ screen: 'configurations', configurationId: null, deviceToAdd: serialNumber }),
+  addDeviceToConfiguration: (serialNumber) =>
+    set({ screen: 'configurations', configurationId: null, deviceToAdd: serialNumber }),
   deviceAdded: () => set({ deviceToAdd: null }),
 }));

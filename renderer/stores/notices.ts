@@ -37,7 +37,11 @@ export function notify(tone: NoticeTone, text: string): void {
  * Run a change the technician asked for: on success say so (the text may depend on the answer) and
  * call `then` (reload a list); on failure say why. Resolves true when it succeeded.
  */
-export async function runWithNotice<T>(action: () => Promise<T>, success: string | ((value: T) => string), then?: () => void): Promise<boolean> {
+export async function runWithNotice<T>(
+  action: () => Promise<T>,
+  success: string | ((value: T) => string),
+  then?: () => void,
+): Promise<boolean> {
   try {
     const value = await action();
     notify('success', typeof success === 'string' ? success : success(value));

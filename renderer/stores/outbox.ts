@@ -23,7 +23,10 @@ export const useOutbox = create<OutboxState>((set) => ({
   lines: [],
   async load() {
     try {
-      const [outbox, lines] = await Promise.all([client().call('outbox.get', {}), client().call('logs.recent', { limit: 500 })]);
+      const [outbox, lines] = await Promise.all([
+        client().call('outbox.get', {}),
+        client().call('logs.recent', { limit: 500 }),
+      ]);
       set({ outbox, lines, error: null });
     } catch (err) {
       set({ error: errorText(err) });

@@ -36,7 +36,10 @@ export const useWorkbench = create<WorkbenchState>((set, get) => ({
   parameterConfirmations: {},
   async load() {
     try {
-      const [devices, jobs] = await Promise.all([client().call('workbench.devices', {}), client().call('workbench.jobs', {})]);
+      const [devices, jobs] = await Promise.all([
+        client().call('workbench.devices', {}),
+        client().call('workbench.jobs', {}),
+      ]);
       get().applyDevices(devices);
       set({ jobs: byId(jobs), loaded: true, error: null });
     } catch (err) {
@@ -52,7 +55,9 @@ export const useWorkbench = create<WorkbenchState>((set, get) => ({
     }
   },
   toggle: (linkId) =>
-    set((s) => ({ selected: s.selected.includes(linkId) ? s.selected.filter((id) => id !== linkId) : [...s.selected, linkId] })),
+    set((s) => ({
+      selected: s.selected.includes(linkId) ? s.selected.filter((id) => id !== linkId) : [...s.selected, linkId],
+    })),
   selectAll: (on) => set((s) => ({ selected: on ? selectableLinkIds(s.devices, s.jobs) : [] })),
   async start(action, linkIds) {
     try {
@@ -96,7 +101,8 @@ export const useWorkbench = create<WorkbenchState>((set, get) => ({
       }
       return { jobs: next };
     }),
-  parametersConfirmed: (jobId, confirmation) => set((s) => ({ parameterConfirmations: { ...s.parameterConfirmations, [jobId]: confirmation } })),
+  parametersConfirmed: (jobId, confirmation) =>
+    set((s) => ({ parameterConfirmations: { ...s.parameterConfirmations, [jobId]: confirmation } })),
 }));
 
 function byId(jobs: readonly JobView[]): Record<string, JobView> {

@@ -1,5 +1,12 @@
 import { create } from 'zustand';
-import { parseThemeChoice, resolveTheme, SYSTEM_QUERIES, type SystemAppearance, type Theme, type ThemeChoice } from './theme-choice';
+import {
+  parseThemeChoice,
+  resolveTheme,
+  SYSTEM_QUERIES,
+  type SystemAppearance,
+  type Theme,
+  type ThemeChoice,
+} from './theme-choice';
 
 /**
  * The workstation's theme: the choice kept in localStorage (per workstation, not per account: the
@@ -19,7 +26,11 @@ interface ThemeState {
 
 function systemAppearance(view: Window): SystemAppearance {
   const matches = (query: string) => (typeof view.matchMedia === 'function' ? view.matchMedia(query).matches : false);
-  return { dark: matches(SYSTEM_QUERIES.dark), moreContrast: matches(SYSTEM_QUERIES.moreContrast), forcedColors: matches(SYSTEM_QUERIES.forcedColors) };
+  return {
+    dark: matches(SYSTEM_QUERIES.dark),
+    moreContrast: matches(SYSTEM_QUERIES.moreContrast),
+    forcedColors: matches(SYSTEM_QUERIES.forcedColors),
+  };
 }
 
 function readChoice(view: Window): ThemeChoice {
@@ -74,7 +85,8 @@ export function startTheme(view: Window = window): () => void {
   update(readChoice(view));
 
   const onSystemChange = () => update(useTheme.getState().choice);
-  const lists = typeof view.matchMedia === 'function' ? Object.values(SYSTEM_QUERIES).map((query) => view.matchMedia(query)) : [];
+  const lists =
+    typeof view.matchMedia === 'function' ? Object.values(SYSTEM_QUERIES).map((query) => view.matchMedia(query)) : [];
   for (const list of lists) list.addEventListener('change', onSystemChange);
   // Another window of the same workstation (web mode's second tab) chose: follow it.
   const onStorage = (event: StorageEvent) => {

@@ -14,9 +14,15 @@ export function ConfigurationChanges({ serialNumber, version }: { serialNumber: 
   const plan = changes.data;
   const { t } = useTranslation();
 
-  if (changes.error) return <p className="callout callout--bad">{t('workbench:changes.unreadable', { serial: serialNumber, error: changes.error })}</p>;
+  if (changes.error)
+    return (
+      <p className="callout callout--bad">
+        {t('workbench:changes.unreadable', { serial: serialNumber, error: changes.error })}
+      </p>
+    );
   // While it is read again, the last plan is not shown: it may no longer be what an apply would change.
-  if (!plan || changes.loading) return <p className="muted">{t('workbench:changes.comparing', { serial: serialNumber })}</p>;
+  if (!plan || changes.loading)
+    return <p className="muted">{t('workbench:changes.comparing', { serial: serialNumber })}</p>;
   return (
     <section className="config-changes" aria-label={t('workbench:changesLabel', { name: serialNumber })}>
       <h3 className="job-timeline__title">{t('workbench:changes.title', { serial: serialNumber })}</h3>
@@ -58,7 +64,11 @@ function basisText(t: TFunction, plan: ConfigurationChangesView): string {
   if (plan.appliedSyncId === null) return t('workbench:changes.basis.none', { next });
   if (plan.inSync) return t('workbench:changes.basis.same', { applied: plan.appliedSyncId, next });
   if (plan.appliedFrom === null) return t('workbench:changes.basis.unknown', { applied: plan.appliedSyncId, next });
-  return t('workbench:changes.basis.compared', { applied: plan.appliedSyncId, next, from: plan.appliedFrom === 'service' ? 'service' : 'copy' });
+  return t('workbench:changes.basis.compared', {
+    applied: plan.appliedSyncId,
+    next,
+    from: plan.appliedFrom === 'service' ? 'service' : 'copy',
+  });
 }
 
 /** The sentence's subject: "CAN bitrate 500 kbit/s → 250 kbit/s" gives "CAN bitrate". */

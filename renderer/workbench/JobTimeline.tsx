@@ -24,7 +24,12 @@ export function JobTimeline({ device, version }: { device: string; version: stri
   const format = useLocaleFormat();
   const timeText = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : format.dateTime(iso));
 
-  if (timeline.error) return <p className="callout callout--bad">{t('workbench:timeline.unreadable', { serial: device, error: timeline.error })}</p>;
+  if (timeline.error)
+    return (
+      <p className="callout callout--bad">
+        {t('workbench:timeline.unreadable', { serial: device, error: timeline.error })}
+      </p>
+    );
   if (!jobs) return <p className="muted">{t('workbench:timeline.reading', { serial: device })}</p>;
   if (jobs.length === 0) return <p className="muted">{t('workbench:timeline.none', { serial: device })}</p>;
   return (
@@ -55,9 +60,7 @@ export function JobTimeline({ device, version }: { device: string; version: stri
               <tbody>
                 {job.steps.map((step, i) => (
                   <tr key={i} data-step={step.step} data-status={step.status}>
-                    <td>
-                      {stepName(step, words)}
-                    </td>
+                    <td>{stepName(step, words)}</td>
                     <td className="job-timeline__result">
                       <span aria-hidden="true">{stepMark(step.status)}</span> {stepSummaryText(step.summary, words)}
                       {step.reason ? `: ${step.reason}` : ''}
@@ -70,7 +73,11 @@ export function JobTimeline({ device, version }: { device: string; version: stri
                     <td className="mono small" translate="no">
                       {step.startedAt ? timeText(step.startedAt) : '—'}
                     </td>
-                    <td className="mono small">{step.startedAt && step.finishedAt ? durationText((Date.parse(step.finishedAt) - Date.parse(step.startedAt)) / 1000) : '—'}</td>
+                    <td className="mono small">
+                      {step.startedAt && step.finishedAt
+                        ? durationText((Date.parse(step.finishedAt) - Date.parse(step.startedAt)) / 1000)
+                        : '—'}
+                    </td>
                     <td className="mono small">{step.bytes === null ? '—' : bytesText(step.bytes)}</td>
                     <td className="mono small">{step.retries}</td>
                     <td className="mono small">{step.resumedFrom ? bytesText(step.resumedFrom) : '—'}</td>
@@ -88,7 +95,16 @@ export function JobTimeline({ device, version }: { device: string; version: stri
 /** Whether the service has each step's confirmation (as the job ended; the outbox sends a waiting one later). */
 function confirmationText(t: TFunction, job: JobView): string {
   const said = job.steps
-    .filter((s) => s.step === 'confirmation' && (s.status === 'waiting' || (s.status === 'done' && s.summary !== 'nothing new to confirm')))
-    .map((s) => t('workbench:timeline.confirmation', { of: s.of === 'firmware' ? 'firmware' : 'configuration', status: s.status === 'done' ? 'done' : 'waiting' }));
+    .filter(
+      (s) =>
+        s.step === 'confirmation' &&
+        (s.status === 'waiting' || (s.status === 'done' && s.summary !== 'nothing new to confirm')),
+    )
+    .map((s) =>
+      t('workbench:timeline.confirmation', {
+        of: s.of === 'firmware' ? 'firmware' : 'configuration',
+        status: s.status === 'done' ? 'done' : 'waiting',
+      }),
+    );
   return said.length > 0 ? said.join(' ') : t('workbench:timeline.nothingConfirmed');
 }

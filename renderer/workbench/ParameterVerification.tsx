@@ -25,7 +25,12 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
   const words = useTranslator();
   const title = t('workbench:parameters.title', { name: label, match: table.match ? 'yes' : 'no' });
   return (
-    <section className={`param-check param-check--${table.match ? 'ok' : 'bad'}`} aria-label={title} data-testid="parameter-verification" data-match={table.match}>
+    <section
+      className={`param-check param-check--${table.match ? 'ok' : 'bad'}`}
+      aria-label={title}
+      data-testid="parameter-verification"
+      data-match={table.match}
+    >
       <h3 className="job-timeline__title">{title}</h3>
       <table className="table table--compact param-table">
         <thead>
@@ -47,7 +52,9 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
                 </td>
                 <td className="mono">
                   <span translate="no">{row.running}</span>
-                  {row.match ? null : <strong className="param-table__differs"> {t('workbench:parameters.differs')}</strong>}
+                  {row.match ? null : (
+                    <strong className="param-table__differs"> {t('workbench:parameters.differs')}</strong>
+                  )}
                 </td>
               </tr>
             )}
@@ -62,17 +69,24 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
         <dt>{t('workbench:parameters.checksumRunning', { by: table.checksumBy === 'device' ? 'device' : 'tool' })}</dt>
         <dd className="mono strong" data-testid="checksum-running">
           <span translate="no">{table.runningChecksumShort}</span>
-          {table.checksumsMatch ? null : <strong className="param-table__differs"> {t('workbench:parameters.checksumsDiffer')}</strong>}
+          {table.checksumsMatch ? null : (
+            <strong className="param-table__differs"> {t('workbench:parameters.checksumsDiffer')}</strong>
+          )}
         </dd>
       </dl>
-      {table.runningChecksumConsistent ? null : <p className="param-table__differs">{t('workbench:parameters.inconsistent')}</p>}
+      {table.runningChecksumConsistent ? null : (
+        <p className="param-table__differs">{t('workbench:parameters.inconsistent')}</p>
+      )}
       {table.advice ? (
         <p className="callout callout--bad" role="alert">
           {t('workbench:parameters.advice', { advice: table.advice })}
         </p>
       ) : confirmation ? (
         <p className="callout callout--ok" role="status" data-testid="parameters-confirmed">
-          {t('workbench:parameters.confirmed', { name: confirmation.confirmedBy, checksum: confirmation.checksumShort })}
+          {t('workbench:parameters.confirmed', {
+            name: confirmation.confirmedBy,
+            checksum: confirmation.checksumShort,
+          })}
         </p>
       ) : (
         <ConfirmForm jobId={job.jobId} label={label} onConfirmed={(view) => parametersConfirmed(job.jobId, view)} />
@@ -81,7 +95,15 @@ export function ParameterVerification({ job, table, label }: { job: JobView; tab
   );
 }
 
-function ConfirmForm({ jobId, label, onConfirmed }: { jobId: string; label: string; onConfirmed: (view: ParameterConfirmationView) => void }) {
+function ConfirmForm({
+  jobId,
+  label,
+  onConfirmed,
+}: {
+  jobId: string;
+  label: string;
+  onConfirmed: (view: ParameterConfirmationView) => void;
+}) {
   const kept = useTechnician((s) => s.name);
   const setKept = useTechnician((s) => s.setName);
   const [name, setName] = useState('');
@@ -112,7 +134,11 @@ function ConfirmForm({ jobId, label, onConfirmed }: { jobId: string; label: stri
   };
 
   return (
-    <form className="param-confirm" onSubmit={(e) => void submit(e)} aria-label={t('workbench:parameters.confirmLabel', { name: label })}>
+    <form
+      className="param-confirm"
+      onSubmit={(e) => void submit(e)}
+      aria-label={t('workbench:parameters.confirmLabel', { name: label })}
+    >
       <p className="small">{t('workbench:parameters.instructions')}</p>
       {kept ? (
         <p className="small">
@@ -124,7 +150,14 @@ function ConfirmForm({ jobId, label, onConfirmed }: { jobId: string; label: stri
       ) : (
         <label htmlFor={`${id}-name`}>
           {t('workbench:parameters.yourName')}
-          <input id={`${id}-name`} name="technician" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+          <input
+            id={`${id}-name`}
+            name="technician"
+            autoComplete="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={200}
+          />
         </label>
       )}
       <label htmlFor={`${id}-checksum`}>

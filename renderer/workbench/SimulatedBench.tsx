@@ -26,7 +26,11 @@ export interface SimulatedBench {
 export function useSimulatedBench(): SimulatedBench {
   const query = useQuery('simulation.devices', {});
   const view: SimulationView = query.data ?? { active: false, devices: [] };
-  return { active: view.active, pressable: new Set(view.devices.filter((d) => d.canPressEstop).map((d) => d.serialNumber)), reload: query.reload };
+  return {
+    active: view.active,
+    pressable: new Set(view.devices.filter((d) => d.canPressEstop).map((d) => d.serialNumber)),
+    reload: query.reload,
+  };
 }
 
 /** "Press E-stop" in a simulated device's row: the press goes through the simulator's control socket. */
@@ -47,7 +51,10 @@ export function PressEstopButton({ serialNumber }: { serialNumber: string }) {
         disabled={pressing.busy}
         onClick={() => void press()}
         aria-label={t('workbench:bench.pressLabel', { serial: serialNumber })}
-        title={pressing.error ?? (presses !== null ? t('workbench:bench.pressed', { count: presses }) : t('workbench:bench.pressTitle'))}
+        title={
+          pressing.error ??
+          (presses !== null ? t('workbench:bench.pressed', { count: presses }) : t('workbench:bench.pressTitle'))
+        }
         data-testid="press-estop"
       >
         {t('workbench:bench.press')}
@@ -78,7 +85,10 @@ export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
     if (problem) return;
     void adding.run(async () => {
       setAdded(null);
-      const view = await client().call('simulation.addDevice', { deviceType, serialNumber: serialNumber.trim().toUpperCase() });
+      const view = await client().call('simulation.addDevice', {
+        deviceType,
+        serialNumber: serialNumber.trim().toUpperCase(),
+      });
       const serial = view.device.serialNumber;
       setAdded(
         view.registrationProblem
@@ -102,7 +112,14 @@ export function AddSimulatedDevice({ onAdded }: { onAdded(): void }) {
           submit();
         }}
       >
-        <SelectField label={t('workbench:bench.deviceType')} name="simulated-device-type" value={deviceType} options={TYPE_OPTIONS} onChange={(v) => v && setDeviceType(v)} reserveMessage={false} />
+        <SelectField
+          label={t('workbench:bench.deviceType')}
+          name="simulated-device-type"
+          value={deviceType}
+          options={TYPE_OPTIONS}
+          onChange={(v) => v && setDeviceType(v)}
+          reserveMessage={false}
+        />
         <TextField
           label={t('workbench:bench.serialNumber')}
           name="simulated-serial-number"

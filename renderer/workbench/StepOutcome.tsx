@@ -39,7 +39,13 @@ export function StepOutcome({ job, label }: { job: JobView; label: string }) {
     // line (with its code) stays the tooltip.
     return (
       <div className="progress" data-phase={job.phase}>
-        <div className="step-outcome step-outcome--info" data-tone="cancelled" title={line} aria-label={t('workbench:cancelledLabel', { name: label, sentence: cancelled })} role="group">
+        <div
+          className="step-outcome step-outcome--info"
+          data-tone="cancelled"
+          title={line}
+          aria-label={t('workbench:cancelledLabel', { name: label, sentence: cancelled })}
+          role="group"
+        >
           <span className="step-outcome__summary">{cancelled}</span>
         </div>
       </div>
@@ -57,7 +63,13 @@ export function StepOutcome({ job, label }: { job: JobView; label: string }) {
   // Something to read: each step on its own line, in full (the row grows rather than cut it).
   return (
     <div className="progress" data-phase={job.phase}>
-      <div className={`step-outcome step-outcome--${toneClass(tone)}`} data-tone={tone} title={line} aria-label={name} role="group">
+      <div
+        className={`step-outcome step-outcome--${toneClass(tone)}`}
+        data-tone={tone}
+        title={line}
+        aria-label={name}
+        role="group"
+      >
         <ul className="step-outcome__steps">
           {headlineSteps(job.steps).map((step, i) => (
             <StepLine key={`${step.step}-${step.of ?? ''}-${i}`} step={step} />
@@ -72,7 +84,11 @@ function StepLine({ step }: { step: JobStepResult }) {
   const words = useTranslator();
   const advice = step.errorCode ? errorAdvice(step.errorCode, words) : null;
   return (
-    <li className={`step-outcome__step step-outcome__step--${step.status}`} data-step={step.step} data-status={step.status}>
+    <li
+      className={`step-outcome__step step-outcome__step--${step.status}`}
+      data-step={step.step}
+      data-status={step.status}
+    >
       <span className="step-outcome__mark" aria-hidden="true">
         {stepMark(step.status)}
       </span>{' '}

@@ -18,12 +18,26 @@ export interface ActionOffer {
 
 export function actionOffers(chosen: readonly AttachedDeviceView[], words: Words = englishWords()): ActionOffer[] {
   const noSelection = chosen.length === 0 ? words.t('workbench:action.selectFirst') : null;
-  const shared = [...new Set(chosen.flatMap((d) => (d.sharedSerial && d.serialNumber ? [sharedSerialText(d.serialNumber, d.sharedSerial.links, words)] : [])))];
+  const shared = [
+    ...new Set(
+      chosen.flatMap((d) =>
+        d.sharedSerial && d.serialNumber ? [sharedSerialText(d.serialNumber, d.sharedSerial.links, words)] : [],
+      ),
+    ),
+  ];
   const anyReason = noSelection ?? (shared.length > 0 ? shared.join(' ') : null);
-  const blocked = chosen.flatMap((d) => (d.needs?.configuration.blocked ? [blockedText(d.needs.configuration.blocked, d.serialNumber ?? d.address, words)] : []));
+  const blocked = chosen.flatMap((d) =>
+    d.needs?.configuration.blocked
+      ? [blockedText(d.needs.configuration.blocked, d.serialNumber ?? d.address, words)]
+      : [],
+  );
   const configurationReason = anyReason ?? (blocked.length > 0 ? blocked.join('; ') : null);
   return [
-    { action: 'firmware', label: allUpToDate(chosen) ? words.t('workbench:action.verifyFirmware') : words.t('workbench:action.firmware'), disabledReason: anyReason },
+    {
+      action: 'firmware',
+      label: allUpToDate(chosen) ? words.t('workbench:action.verifyFirmware') : words.t('workbench:action.firmware'),
+      disabledReason: anyReason,
+    },
     { action: 'configuration', label: words.t('workbench:action.configuration'), disabledReason: configurationReason },
     { action: 'both', label: words.t('workbench:action.both'), disabledReason: configurationReason },
   ];
@@ -31,7 +45,10 @@ export function actionOffers(chosen: readonly AttachedDeviceView[], words: Words
 
 /** Every chosen device runs the latest firmware the service knows of. */
 export function allUpToDate(chosen: readonly AttachedDeviceView[]): boolean {
-  return chosen.length > 0 && chosen.every((d) => d.needs !== null && d.needs.firmware.latestVersion !== null && !d.needs.firmware.needed);
+  return (
+    chosen.length > 0 &&
+    chosen.every((d) => d.needs !== null && d.needs.firmware.latestVersion !== null && !d.needs.firmware.needed)
+  );
 }
 
 /** Devices among the chosen that no configuration can be applied to. */

@@ -11,9 +11,16 @@ import { englishWords, type Words } from '../format/words';
  * that is a choice or yes/no in its reader's words. Every other value (figures, units, ids) is
  * data and stays as the core wrote it.
  */
-export function rowsInWords<R extends { key: string; group: string; label: string }>(rows: readonly R[], words: Words): R[] {
+export function rowsInWords<R extends { key: string; group: string; label: string }>(
+  rows: readonly R[],
+  words: Words,
+): R[] {
   return rows.map((row) => {
-    const named = { ...row, label: parameterLabel(row.key, words), group: parameterGroupLabel(parameterDefinition(row.key).group, words) };
+    const named = {
+      ...row,
+      label: parameterLabel(row.key, words),
+      group: parameterGroupLabel(parameterDefinition(row.key).group, words),
+    };
     for (const field of ['intended', 'running'] as const) {
       const value = (row as Record<string, unknown>)[field];
       if (typeof value === 'string') Object.assign(named, { [field]: valueInWords(row.key, value, words) });

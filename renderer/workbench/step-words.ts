@@ -14,7 +14,11 @@ const SENTENCES: ReadonlyArray<readonly [RegExp, string, readonly string[]]> = [
   [/^firmware (\S+) uploaded and applied$/, 'firmwareUploaded', ['version']],
   [/^configuration (\S+) applied$/, 'configurationApplied', ['syncId']],
   [/^configuration (\S+) applied \(blank: device reset to no configuration\)$/, 'configurationBlank', ['syncId']],
-  [/^already holds configuration (\S+) \(sequence (\d+)\); nothing sent$/, 'configurationAlready', ['syncId', 'sequence']],
+  [
+    /^already holds configuration (\S+) \(sequence (\d+)\); nothing sent$/,
+    'configurationAlready',
+    ['syncId', 'sequence'],
+  ],
   [/^the device reports firmware (\S+)$/, 'readsFirmware', ['version']],
   [/^the device reports configuration (\S+)$/, 'readsConfiguration', ['syncId']],
   [/^parameters match the configuration, checksum (\S+): a person confirms them$/, 'parametersMatch', ['checksum']],
@@ -44,7 +48,9 @@ export function stepSummaryText(summary: string, words: Words = englishWords()):
   for (const [pattern, key, names] of SENTENCES) {
     const found = pattern.exec(summary);
     if (!found) continue;
-    const values = Object.fromEntries(names.map((name, i) => [name, name === 'percent' ? Number(found[i + 1]) / 100 : found[i + 1]!]));
+    const values = Object.fromEntries(
+      names.map((name, i) => [name, name === 'percent' ? Number(found[i + 1]) / 100 : found[i + 1]!]),
+    );
     return words.t(`workbench:stepSummary.${key}`, values);
   }
   return summary;

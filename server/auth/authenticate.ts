@@ -23,29 +23,50 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * (whether or not that organization exists, so ids cannot be probed) or its role may not call the
  * operation.
  */
-export async function authenticate(ctx: ServiceContext, request: FastifyRequest, operation: OperationId): Promise<Caller> {
+export async function authenticate(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  operation: OperationId,
+): Promise<Caller> {
   const header = request.headers.authorization;
   if (header === undefined || header === '') {
-    throw unauthorized('API_KEY_MISSING', 'Send the API key in the Authorization header: "Authorization: Bearer <API_KEY>".');
+    throw unauthorized(
+      'API_KEY_MISSING',
+      'Send the API key in the Authorization header: "Authorization: Bearer <API_KEY>".',
+    );
   }
   const match = BEARER.exec(header);
-  if (!match?.[1]) throw unauthorized('AUTHORIZATION_MALFORMED', 'The Authorization header must be "Bearer <API_KEY>".');
+  if (!match?.[1])
+    throw unauthorized('AUTHORIZATION_MALFORMED', 'The Authorization header must be "Bearer <API_KEY>".');
   const record = await ctx.keys.lookup(ctx.db, match[1]);
-  if (!record) throw unauthorized('API_KEY_INVALID', 'The API key is not known to this service. Ask your key manager for a valid key.');
+  if (!record)
+    throw unauthorized(
+      'API_KEY_INVALID',
+      'The API key is not known to this service. Ask your key manager for a valid key.',
+    );
   // Judged on every request, cached or not: a rotated key stops at its stated time, not when a
   // cache forgets it. The same code as an unknown key: a client does the same (sign in anew).
   if (apiKeyExpired(record, new Date())) {
-    throw unauthorized('API_KEY_INVALID', `This API key was replaced by a rotation and stopped working at ${record.expiresAt!.toISOString()}. Use the key that replaced it (ask your key manager).`);
+    throw unauthorized(
+      'API_KEY_INVALID',
+      `This API key was replaced by a rotation and stopped working at ${record.expiresAt!.toISOString()}. Use the key that replaced it (ask your key manager).`,
+    );
   }
   const caller: Caller = { keyId: record.id, keyName: record.name, orgId: record.orgId, role: record.role };
   // Known before the checks below: a refused request's audit line still names whose key it was.
   noteCaller(request, caller);
   const orgId = (request.params as { orgId?: unknown }).orgId;
   if (orgId !== record.orgId) {
-    throw forbidden('ORGANIZATION_FORBIDDEN', `This API key belongs to another organization and cannot access organization "${String(orgId)}".`);
+    throw forbidden(
+      'ORGANIZATION_FORBIDDEN',
+      `This API key belongs to another organization and cannot access organization "${String(orgId)}".`,
+    );
   }
   if (!isAllowed(operation, record.role)) {
-    throw forbidden('ROLE_FORBIDDEN', `The role ${record.role} of this API key may not call ${operation}. See docs/service-roles.md.`);
+    throw forbidden(
+      'ROLE_FORBIDDEN',
+      `The role ${record.role} of this API key may not call ${operation}. See docs/service-roles.md.`,
+    );
   }
   await noteUse(ctx, record);
   return caller;

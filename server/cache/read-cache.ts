@@ -137,6 +137,11 @@ export class ReadCache extends HeardEntries<Kept> implements Freshness {
  * may see its own uncommitted writes, which must never be cached). Cached values are shared: callers
  * must not change them.
  */
-export function readThrough<T>(ctx: { reads: ReadCache | null; db: unknown }, db: unknown, key: string, load: () => Promise<T>): Promise<T> {
+export function readThrough<T>(
+  ctx: { reads: ReadCache | null; db: unknown },
+  db: unknown,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
   return ctx.reads && db === ctx.db ? ctx.reads.through(key, load) : load();
 }

@@ -50,14 +50,19 @@ export function headerProblem(line: string): string | undefined {
  * line. Duplicates across lines are the caller's to find (the streaming import remembers serial
  * numbers in its transaction, not in memory).
  */
-export function parseRecordLine(line: string, lineNumber: number): { record: ManufacturingRecord } | { error: string } | undefined {
+export function parseRecordLine(
+  line: string,
+  lineNumber: number,
+): { record: ManufacturingRecord } | { error: string } | undefined {
   if (line.trim() === '') return undefined;
   const fields = splitLine(line);
   if (!fields) return { error: `line ${lineNumber}: unbalanced quotes` };
-  if (fields.length !== 3) return { error: `line ${lineNumber}: expected 3 fields (serialNumber,deviceType,model), found ${fields.length}` };
+  if (fields.length !== 3)
+    return { error: `line ${lineNumber}: expected 3 fields (serialNumber,deviceType,model), found ${fields.length}` };
   const [serialNumber = '', deviceType = '', model = ''] = fields;
   const problems: string[] = [];
-  if (!SERIAL_NUMBER.test(serialNumber)) problems.push(`serial number "${serialNumber}" must be 1 to 64 letters, digits, dots, dashes or underscores`);
+  if (!SERIAL_NUMBER.test(serialNumber))
+    problems.push(`serial number "${serialNumber}" must be 1 to 64 letters, digits, dots, dashes or underscores`);
   const type = deviceTypeSchema.safeParse(deviceType.toUpperCase());
   if (!type.success) problems.push(`device type "${deviceType}" is not one of ${deviceTypeSchema.options.join(', ')}`);
   if (model === '') problems.push('the model is empty');

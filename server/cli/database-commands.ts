@@ -17,12 +17,18 @@ export interface DatabaseCommandContext {
 
 /** migrate, backup and restore: the commands that work on the database as a whole. */
 export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContext): void {
-  program.command('migrate')
-    .description('Apply the migrations this version knows, then exit. Safe beside starting instances: one runner applies them, the others wait and find them applied.')
+  program
+    .command('migrate')
+    .description(
+      'Apply the migrations this version knows, then exit. Safe beside starting instances: one runner applies them, the others wait and find them applied.',
+    )
     .action(async () => {
       const target = ctx.target();
       // Opened without openDatabase, which would migrate before this command could report it.
-      const db = target.kind === 'postgres' ? await openPostgres(target.databaseUrl) : await refusedWhenBusy(() => openPglite(target.dataDir));
+      const db =
+        target.kind === 'postgres'
+          ? await openPostgres(target.databaseUrl)
+          : await refusedWhenBusy(() => openPglite(target.dataDir));
       try {
         const applied = await migrate(db);
         ctx.out(applied.length > 0 ? `applied migrations ${applied.join(', ')}\n` : 'the schema is up to date\n');
@@ -31,8 +37,11 @@ export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContex
       }
     });
 
-  program.command('backup')
-    .description('Write a backup of the whole database to a file: a PGlite data directory dump, or a pg_dump archive for PostgreSQL.')
+  program
+    .command('backup')
+    .description(
+      'Write a backup of the whole database to a file: a PGlite data directory dump, or a pg_dump archive for PostgreSQL.',
+    )
     .requiredOption('--out <file>', 'where to write the backup')
     .action(async (options: { out: string }) => {
       await reported(() => backupDatabase(ctx.target(), options.out));
@@ -40,8 +49,12 @@ export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContex
       ctx.out(`wrote ${options.out}\n`);
     });
 
-  program.command('restore').argument('<file>', 'a backup written by the backup command')
-    .description('Replace the database with a backup. Stop the service first. PGlite: the current data directory is kept beside it; PostgreSQL: applied in one transaction.')
+  program
+    .command('restore')
+    .argument('<file>', 'a backup written by the backup command')
+    .description(
+      'Replace the database with a backup. Stop the service first. PGlite: the current data directory is kept beside it; PostgreSQL: applied in one transaction.',
+    )
     .action(async (file: string) => {
       const { previous } = await reported(() => restoreDatabase(ctx.target(), file));
       ctx.security({ event: 'restore', target: described(ctx.target()), file }, 'database restored');

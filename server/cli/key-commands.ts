@@ -1,6 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Database } from '../db/database';
-import { listApiKeys, MAX_ROTATION_OVERLAP_SECONDS, revokeApiKeys, rotateApiKey, type ApiKeyRecord } from '../store/api-keys';
+import {
+  listApiKeys,
+  MAX_ROTATION_OVERLAP_SECONDS,
+  revokeApiKeys,
+  rotateApiKey,
+  type ApiKeyRecord,
+} from '../store/api-keys';
 import { getOrganization } from '../store/organizations';
 import { loadServiceSecrets } from '../store/secrets';
 import { CliError } from './cli-error';
@@ -21,7 +27,9 @@ export function parseOverlap(value: string): number {
   const match = /^(\d+)([smhd]?)$/.exec(value.trim());
   const seconds = match ? Number(match[1]) * UNIT_SECONDS[match[2] || 's']! : Number.NaN;
   if (!Number.isSafeInteger(seconds) || seconds > MAX_ROTATION_OVERLAP_SECONDS) {
-    throw new InvalidArgumentError(`Give a duration such as 0, 90s, 15m, 12h or 7d, at most 30d (${MAX_ROTATION_OVERLAP_SECONDS}s).`);
+    throw new InvalidArgumentError(
+      `Give a duration such as 0, 90s, 15m, 12h or 7d, at most 30d (${MAX_ROTATION_OVERLAP_SECONDS}s).`,
+    );
   }
   return seconds;
 }
@@ -37,13 +45,17 @@ async function allKeys(db: Database, orgId: string): Promise<ApiKeyRecord[]> {
 }
 
 async function requireOrganization(db: Database, orgId: string): Promise<void> {
-  if (!(await getOrganization(db, orgId))) throw new CliError(`There is no organization "${orgId}". Create it with: org create ${orgId}`);
+  if (!(await getOrganization(db, orgId)))
+    throw new CliError(`There is no organization "${orgId}". Create it with: org create ${orgId}`);
 }
 
 /** key list, key revoke and key rotate: taking back what `key create` gave. */
 export function addKeyCommands(key: Command, ctx: KeyCommandContext): void {
-  key.command('list')
-    .description("The keys of an organization: name, role, when made and last used, and when a rotated one stops. Never a key's value.")
+  key
+    .command('list')
+    .description(
+      "The keys of an organization: name, role, when made and last used, and when a rotated one stops. Never a key's value.",
+    )
     .requiredOption('--org <orgId>', 'organization')
     .option('--json', 'print an array of { name, role, createdAt, lastUsedAt, expiresAt }')
     .action(async (options: { org: string; json?: boolean }) => {
@@ -72,8 +84,11 @@ export function addKeyCommands(key: Command, ctx: KeyCommandContext): void {
       }
     });
 
-  key.command('revoke')
-    .description('Revoke the key of that name, and any key a rotation of it left working: refused from the next request on, on every instance.')
+  key
+    .command('revoke')
+    .description(
+      'Revoke the key of that name, and any key a rotation of it left working: refused from the next request on, on every instance.',
+    )
     .requiredOption('--org <orgId>', 'organization the key belongs to')
     .requiredOption('--name <keyName>', 'the key')
     .action(async (options: { org: string; name: string }) => {
@@ -81,26 +96,51 @@ export function addKeyCommands(key: Command, ctx: KeyCommandContext): void {
         await requireOrganization(db, options.org);
         return db.transaction((tx) => revokeApiKeys(tx, options.org, options.name));
       });
-      if (revoked.length === 0) throw new CliError(`Organization "${options.org}" has no key named "${options.name}" (key list --org ${options.org} shows its keys).`);
-      ctx.security({ event: 'key-revoked', orgId: options.org, keyName: options.name, role: revoked[0]!.role }, 'API key revoked');
-      ctx.out(`revoked ${options.name} of organization ${options.org}${revoked.length > 1 ? ` (${revoked.length} keys: the current one and those a rotation left working)` : ''}\n`);
+      if (revoked.length === 0)
+        throw new CliError(
+          `Organization "${options.org}" has no key named "${options.name}" (key list --org ${options.org} shows its keys).`,
+        );
+      ctx.security(
+        { event: 'key-revoked', orgId: options.org, keyName: options.name, role: revoked[0]!.role },
+        'API key revoked',
+      );
+      ctx.out(
+        `revoked ${options.name} of organization ${options.org}${revoked.length > 1 ? ` (${revoked.length} keys: the current one and those a rotation left working)` : ''}\n`,
+      );
     });
 
-  key.command('rotate')
-    .description('A new key under the same name and role (printed, only the key); the old one keeps working for --old-valid-for, then is refused.')
+  key
+    .command('rotate')
+    .description(
+      'A new key under the same name and role (printed, only the key); the old one keeps working for --old-valid-for, then is refused.',
+    )
     .requiredOption('--org <orgId>', 'organization the key belongs to')
     .requiredOption('--name <keyName>', 'the key')
-    .requiredOption('--old-valid-for <duration>', 'how long the old key keeps working: 0 (stops now), 90s, 15m, 12h, 7d (at most 30d)', parseOverlap)
+    .requiredOption(
+      '--old-valid-for <duration>',
+      'how long the old key keeps working: 0 (stops now), 90s, 15m, 12h, 7d (at most 30d)',
+      parseOverlap,
+    )
     .action(async (options: { org: string; name: string; oldValidFor: number }) => {
       const until = new Date(Date.now() + options.oldValidFor * 1000);
       const outcome = await ctx.withDatabase(async (db) => {
         await requireOrganization(db, options.org);
         const secrets = await loadServiceSecrets(db);
-        return db.transaction((tx) => rotateApiKey(tx, secrets.box, { orgId: options.org, name: options.name, oldValidUntil: until }));
+        return db.transaction((tx) =>
+          rotateApiKey(tx, secrets.box, { orgId: options.org, name: options.name, oldValidUntil: until }),
+        );
       });
-      if (outcome === 'not-found') throw new CliError(`Organization "${options.org}" has no key named "${options.name}" (key list --org ${options.org} shows its keys).`);
-      ctx.security({ event: 'key-rotated', orgId: options.org, keyName: options.name, role: outcome.record.role }, `API key rotated; the old key works until ${until.toISOString()}`);
+      if (outcome === 'not-found')
+        throw new CliError(
+          `Organization "${options.org}" has no key named "${options.name}" (key list --org ${options.org} shows its keys).`,
+        );
+      ctx.security(
+        { event: 'key-rotated', orgId: options.org, keyName: options.name, role: outcome.record.role },
+        `API key rotated; the old key works until ${until.toISOString()}`,
+      );
       ctx.out(`${outcome.key}\n`);
-      ctx.err(`the old key ${options.name} works until ${until.toISOString()}; the line above is its replacement (role ${outcome.record.role})\n`);
+      ctx.err(
+        `the old key ${options.name} works until ${until.toISOString()}; the line above is its replacement (role ${outcome.record.role})\n`,
+      );
     });
 }

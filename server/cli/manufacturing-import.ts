@@ -24,8 +24,13 @@ export class ImportRefused extends Error {
  * The file is opened here, not by the caller: a transaction retried after a serialization
  * failure runs this again from the first line.
  */
-export async function importManufacturingCsv(tx: Queryable, file: string): Promise<{ inserted: number; updated: number; lines: number }> {
-  await tx.query('CREATE TEMPORARY TABLE import_seen (serial_number text PRIMARY KEY, line integer NOT NULL) ON COMMIT DROP');
+export async function importManufacturingCsv(
+  tx: Queryable,
+  file: string,
+): Promise<{ inserted: number; updated: number; lines: number }> {
+  await tx.query(
+    'CREATE TEMPORARY TABLE import_seen (serial_number text PRIMARY KEY, line integer NOT NULL) ON COMMIT DROP',
+  );
   const errors: string[] = [];
   let errorCount = 0;
   const refuse = (error: string) => {
@@ -91,7 +96,10 @@ async function writeBatch(
 ): Promise<{ inserted: number; updated: number }> {
   const serials = batch.map((entry) => entry.record.serialNumber);
   const earlier = new Map<string, number>();
-  const { rows: seen } = await tx.query<{ serial_number: string; line: number }>('SELECT serial_number, line FROM import_seen WHERE serial_number = ANY($1::text[])', [serials]);
+  const { rows: seen } = await tx.query<{ serial_number: string; line: number }>(
+    'SELECT serial_number, line FROM import_seen WHERE serial_number = ANY($1::text[])',
+    [serials],
+  );
   for (const row of seen) earlier.set(row.serial_number, row.line);
   const fresh: { record: ManufacturingRecord; line: number }[] = [];
   for (const entry of batch) {

@@ -28,7 +28,10 @@ export function securityLine(event: SecurityEvent, message: string, env: NodeJS.
 }
 
 /** Writes each event to `err` (the command's stderr) and to $PROVISIONER_SECURITY_LOG when set. */
-export function securityEventSink(err: (text: string) => void, env: NodeJS.ProcessEnv = process.env): SecurityEventSink {
+export function securityEventSink(
+  err: (text: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): SecurityEventSink {
   return (event, message) => {
     const line = securityLine(event, message, env);
     err(line);

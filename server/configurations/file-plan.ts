@@ -22,13 +22,25 @@ export type FilePlan =
   | { kind: 'complete'; configurationId: string; settings: FileSettings; hash: string };
 
 /** Prepares the plan from what `db` sees (a download's transaction: one snapshot). */
-export async function prepareFilePlan(db: Queryable, svc: Pick<ServiceContext, 'secrets'>, orgId: string, serialNumber: string): Promise<FilePlan> {
+export async function prepareFilePlan(
+  db: Queryable,
+  svc: Pick<ServiceContext, 'secrets'>,
+  orgId: string,
+  serialNumber: string,
+): Promise<FilePlan> {
   const device = await getRegisteredDevice(db, orgId, serialNumber);
   if (!device) return { kind: 'unregistered' };
-  const stored = device.configurationId === null ? undefined : await getConfiguration(db, orgId, device.configurationId);
+  const stored =
+    device.configurationId === null ? undefined : await getConfiguration(db, orgId, device.configurationId);
   if (!stored) return { kind: 'unconfigured' };
   const state = await fileState(db, svc, stored);
-  if (!state.complete) return { kind: 'incomplete', configurationId: stored.id, configurationName: stored.name, violations: state.violations };
+  if (!state.complete)
+    return {
+      kind: 'incomplete',
+      configurationId: stored.id,
+      configurationName: stored.name,
+      violations: state.violations,
+    };
   const file = state.files.get(serialNumber);
   if (!file) throw new Error(`The file of ${serialNumber} is missing from its complete configuration.`);
   return { kind: 'complete', configurationId: stored.id, settings: file.settings, hash: file.hash };

@@ -20,7 +20,12 @@ export function settingsOf(stored: StoredConfiguration): ConfigurationSettings {
 }
 
 export function memberOf(stored: StoredMember): ConfigurationMember {
-  return { ...stored.settings, serialNumber: stored.serialNumber, deviceType: stored.deviceType, wifiPasswordSet: stored.wifiPasswordSet };
+  return {
+    ...stored.settings,
+    serialNumber: stored.serialNumber,
+    deviceType: stored.deviceType,
+    wifiPasswordSet: stored.wifiPasswordSet,
+  };
 }
 
 export function membersOf(stored: StoredConfiguration): ConfigurationMember[] {
@@ -28,7 +33,10 @@ export function membersOf(stored: StoredConfiguration): ConfigurationMember[] {
 }
 
 /** A device of a configuration as returned: every field, null when unset, defaults applied. */
-export function deviceRecord(member: ConfigurationMember, assignedIpAddress: string | null): ConfigurationDeviceRecord & { assignedIpAddress: string | null } {
+export function deviceRecord(
+  member: ConfigurationMember,
+  assignedIpAddress: string | null,
+): ConfigurationDeviceRecord & { assignedIpAddress: string | null } {
   const d = withDeviceDefaults(member, member.deviceType);
   return {
     serialNumber: d.serialNumber,
@@ -41,7 +49,10 @@ export function deviceRecord(member: ConfigurationMember, assignedIpAddress: str
 }
 
 /** A configuration as returned (the domain's ConfigurationRecord), defaults applied. */
-export function configurationRecord(stored: StoredConfiguration, ctx: Pick<ConfigurationContext, 'findNetworkTemplate'>): ConfigurationRecord {
+export function configurationRecord(
+  stored: StoredConfiguration,
+  ctx: Pick<ConfigurationContext, 'findNetworkTemplate'>,
+): ConfigurationRecord {
   const s = withConfigurationDefaults(settingsOf(stored));
   const members = membersOf(stored);
   const effective = effectiveDevices(s, members, ctx);
@@ -89,7 +100,10 @@ export function settingsHashOf(svc: Pick<ServiceContext, 'secrets'>, settings: F
  * (template applied, address assigned, defaults, its Wifi password), the peers it talks to, and
  * the configuration's safety parameters. `effective` must hold the Wifi passwords.
  */
-export function fileSettingsOf(stored: StoredConfiguration, effective: readonly ConfigurationMember[]): Map<string, FileSettings> {
+export function fileSettingsOf(
+  stored: StoredConfiguration,
+  effective: readonly ConfigurationMember[],
+): Map<string, FileSettings> {
   const settings = withConfigurationDefaults(settingsOf(stored));
   const safety = compactObject(Object.fromEntries(CONFIGURATION_SAFETY_KEYS.map((key) => [key, settings[key]])));
   const out = new Map<string, FileSettings>();
@@ -121,5 +135,14 @@ export function fileSettingsOf(stored: StoredConfiguration, effective: readonly 
 }
 
 export function blankFileSettings(serialNumber: string, deviceType: string): FileSettings {
-  return { format: CONFIG_FILE_FORMAT, serialNumber, deviceType, configurationId: null, blank: true, device: {}, peers: [], safety: {} };
+  return {
+    format: CONFIG_FILE_FORMAT,
+    serialNumber,
+    deviceType,
+    configurationId: null,
+    blank: true,
+    device: {},
+    peers: [],
+    safety: {},
+  };
 }

@@ -21,7 +21,10 @@ interface KeyRow {
 }
 
 async function storedKey(db: Queryable, orgId: string): Promise<KeyRow | undefined> {
-  const { rows } = await db.query<KeyRow>('SELECT key_id, public_key_pem, private_key_sealed, certificate FROM organization_signing_keys WHERE org_id = $1', [orgId]);
+  const { rows } = await db.query<KeyRow>(
+    'SELECT key_id, public_key_pem, private_key_sealed, certificate FROM organization_signing_keys WHERE org_id = $1',
+    [orgId],
+  );
   return rows[0];
 }
 
@@ -44,9 +47,19 @@ async function keyRow(db: Queryable, secrets: ServiceSecrets, orgId: string): Pr
   return stored;
 }
 
-export async function organizationSigningKey(db: Queryable, secrets: ServiceSecrets, orgId: string): Promise<OrganizationSigningKey> {
+export async function organizationSigningKey(
+  db: Queryable,
+  secrets: ServiceSecrets,
+  orgId: string,
+): Promise<OrganizationSigningKey> {
   const row = await keyRow(db, secrets, orgId);
-  return { orgId, keyId: row.key_id, publicKeyPem: row.public_key_pem, certificate: new Uint8Array(row.certificate), rootKeyId: secrets.signingKey.keyId };
+  return {
+    orgId,
+    keyId: row.key_id,
+    publicKeyPem: row.public_key_pem,
+    certificate: new Uint8Array(row.certificate),
+    rootKeyId: secrets.signingKey.keyId,
+  };
 }
 
 /**
@@ -61,13 +74,21 @@ const signers = new Map<string, { sealed: Uint8Array; certificate: Uint8Array; s
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
 
 /** The signer of the organization's files (its key is made on first use). */
-export async function organizationSigner(db: Queryable, secrets: ServiceSecrets, orgId: string): Promise<ConfigFileSigner> {
+export async function organizationSigner(
+  db: Queryable,
+  secrets: ServiceSecrets,
+  orgId: string,
+): Promise<ConfigFileSigner> {
   const row = await keyRow(db, secrets, orgId);
   return signerOfStoredKey(secrets, orgId, { privateKeySealed: row.private_key_sealed, certificate: row.certificate });
 }
 
 /** The signer of a key row read just now. */
-export function signerOfStoredKey(secrets: ServiceSecrets, orgId: string, key: { privateKeySealed: Uint8Array; certificate: Uint8Array }): ConfigFileSigner {
+export function signerOfStoredKey(
+  secrets: ServiceSecrets,
+  orgId: string,
+  key: { privateKeySealed: Uint8Array; certificate: Uint8Array },
+): ConfigFileSigner {
   const sealed = new Uint8Array(key.privateKeySealed);
   const certificate = new Uint8Array(key.certificate);
   const made = signers.get(orgId);

@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -36,14 +46,19 @@ export async function backupDatabase(target: BackupTarget, outFile: string): Pro
       // secret and, without a sealing key given, the key that opens them.
       writeFileSync(partial, '', { mode: 0o600 });
       chmodSync(partial, 0o600);
-      await runPgTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', '--file', partial], target.databaseUrl);
+      await runPgTool(
+        'pg_dump',
+        ['--format=custom', '--no-owner', '--no-privileges', '--file', partial],
+        target.databaseUrl,
+      );
       await rename(partial, outFile);
     } finally {
       rmSync(partial, { force: true });
     }
     return;
   }
-  if (!existsSync(join(target.dataDir, 'PG_VERSION'))) throw new BackupError(`${target.dataDir} is not a PGlite data directory.`);
+  if (!existsSync(join(target.dataDir, 'PG_VERSION')))
+    throw new BackupError(`${target.dataDir} is not a PGlite data directory.`);
   const db = await openPglite(target.dataDir);
   try {
     const dump = await dumpPglite(db, 'gzip');
@@ -64,11 +79,21 @@ export async function restoreDatabase(target: BackupTarget, file: string): Promi
   const isPgDump = bytes.subarray(0, PG_DUMP_MAGIC.length).toString('latin1') === PG_DUMP_MAGIC;
   const isGzip = bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
   if (target.kind === 'postgres') {
-    if (!isPgDump) throw new BackupError(`${file} is not a pg_dump archive${isGzip ? ' (it is a PGlite backup: restore it with --data)' : ''}.`);
-    await runPgTool('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', file], target.databaseUrl);
+    if (!isPgDump)
+      throw new BackupError(
+        `${file} is not a pg_dump archive${isGzip ? ' (it is a PGlite backup: restore it with --data)' : ''}.`,
+      );
+    await runPgTool(
+      'pg_restore',
+      ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', file],
+      target.databaseUrl,
+    );
     return {};
   }
-  if (!isGzip) throw new BackupError(`${file} is not a PGlite backup${isPgDump ? ' (it is a pg_dump archive: restore it with --database-url)' : ''}.`);
+  if (!isGzip)
+    throw new BackupError(
+      `${file} is not a PGlite backup${isPgDump ? ' (it is a pg_dump archive: restore it with --database-url)' : ''}.`,
+    );
   return { previous: await restorePglite(target.dataDir, new Blob([new Uint8Array(bytes)])) };
 }
 
@@ -144,7 +169,13 @@ function runPgTool(tool: 'pg_dump' | 'pg_restore', args: string[], databaseUrl: 
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    child.on('error', (error) => reject(new BackupError(`Cannot run ${program}: ${error.message} (set PROVISIONER_PG_BIN to the folder holding ${tool}).`)));
+    child.on('error', (error) =>
+      reject(
+        new BackupError(
+          `Cannot run ${program}: ${error.message} (set PROVISIONER_PG_BIN to the folder holding ${tool}).`,
+        ),
+      ),
+    );
     child.on('close', (code) => {
       if (code === 0) resolve();
       else reject(new BackupError(`${tool} failed (exit ${code}): ${stderr.trim()}`));

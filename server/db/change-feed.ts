@@ -29,7 +29,8 @@ const ALL = '*';
  */
 export function changeOf(payload: string): { keys: boolean; tables: TableSet } {
   const [, , kind, list] = payload.split(':');
-  if ((kind !== KEYS && kind !== DATA) || list === undefined || list === ALL) return { keys: kind !== DATA, tables: ALL_TABLES };
+  if ((kind !== KEYS && kind !== DATA) || list === undefined || list === ALL)
+    return { keys: kind !== DATA, tables: ALL_TABLES };
   const tables = new Set(list.split(','));
   // A table this build does not know (a newer build's) was read by none of its answers, but the
   // payload may also be garbled: then drop everything.

@@ -24,7 +24,9 @@ export class DataDirBusyError extends Error {
     readonly lockPath: string,
     readonly holder: DataDirHolder | undefined,
   ) {
-    super(`${dataDir} is in use by ${describeHolder(holder)}: a PGlite data directory can be opened by one process at a time.`);
+    super(
+      `${dataDir} is in use by ${describeHolder(holder)}: a PGlite data directory can be opened by one process at a time.`,
+    );
   }
 }
 
@@ -53,8 +55,17 @@ export async function lockDataDir(dataDir: string): Promise<HeldLock> {
 
 function readHolder(path: string): DataDirHolder | undefined {
   try {
-    const content = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; hostname?: unknown; acquiredAt?: unknown };
-    if (typeof content.pid !== 'number' || typeof content.hostname !== 'string' || typeof content.acquiredAt !== 'number') return undefined;
+    const content = JSON.parse(readFileSync(path, 'utf8')) as {
+      pid?: unknown;
+      hostname?: unknown;
+      acquiredAt?: unknown;
+    };
+    if (
+      typeof content.pid !== 'number' ||
+      typeof content.hostname !== 'string' ||
+      typeof content.acquiredAt !== 'number'
+    )
+      return undefined;
     const holder: DataDirHolder = { pid: content.pid, hostname: content.hostname, since: new Date(content.acquiredAt) };
     const command = content.hostname === osHostname() ? commandLineOf(content.pid) : undefined;
     return command ? { ...holder, command } : holder;

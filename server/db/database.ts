@@ -4,7 +4,8 @@ import type { TableSet } from './tables';
  * One query layer over PGlite (embedded, file-backed) and a PostgreSQL server (`pg`). Every store
  * function takes a `Queryable`, so the same SQL runs inside or outside a transaction on both.
  */
-export type SqlValue = string | number | boolean | null | Date | Uint8Array | readonly unknown[] | Record<string, unknown>;
+export type SqlValue =
+  string | number | boolean | null | Date | Uint8Array | readonly unknown[] | Record<string, unknown>;
 
 export interface QueryResult<Row> {
   rows: Row[];

@@ -40,11 +40,25 @@ export class DatabaseUnavailableError extends ServiceError {
 }
 
 /** Node's socket errors, as `pg` passes them on. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** SQLSTATEs of a server that is stopping or starting: admin_shutdown, crash_shutdown, cannot_connect_now. */
 const SHUTDOWN_CODES = new Set(['57P01', '57P02', '57P03']);
 /** `pg`'s own messages when a connection ends or cannot be had in time (they carry no code). */
-const DRIVER_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /Client has encountered a connection error/, /Connection ended/];
+const DRIVER_MESSAGES = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /Client has encountered a connection error/,
+  /Connection ended/,
+];
 
 /** Whether `error` says the connection to the server failed, rather than anything about the query. */
 export function isConnectionFailure(error: unknown): boolean {

@@ -30,7 +30,10 @@ export async function migrate(db: Database, migrations: readonly Migration[] = M
         const existing = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
         if (existing.rows.length > 0) return false;
         for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-        await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          migration.version,
+          migration.name,
+        ]);
         return true;
       });
       if (done) applied.push(migration.version);
@@ -40,12 +43,17 @@ export async function migrate(db: Database, migrations: readonly Migration[] = M
 }
 
 /** The versions this build knows that the database has not applied (empty when it is up to date). */
-export async function pendingMigrations(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations').catch((error: unknown) => {
-    // Before the first migration the table does not exist: everything is pending.
-    if (sqlErrorCode(error) === UNDEFINED_TABLE) return { rows: [] as { version: number }[] };
-    throw error;
-  });
+export async function pendingMigrations(
+  db: Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  const { rows } = await db
+    .query<{ version: number }>('SELECT version FROM schema_migrations')
+    .catch((error: unknown) => {
+      // Before the first migration the table does not exist: everything is pending.
+      if (sqlErrorCode(error) === UNDEFINED_TABLE) return { rows: [] as { version: number }[] };
+      throw error;
+    });
   const done = new Set(rows.map((row) => Number(row.version)));
   return migrations.map((migration) => migration.version).filter((version) => !done.has(version));
 }
@@ -66,5 +74,7 @@ export function splitStatements(sql: string): string[] {
     statements[statements.length - 1] = `${statements.at(-1) ?? ''}${pieces[0] ?? ''}`;
     statements.push(...pieces.slice(1));
   });
-  return statements.map((statement) => statement.replace(/^\s*--.*$/gm, '').trim()).filter((statement) => statement.length > 0);
+  return statements
+    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+    .filter((statement) => statement.length > 0);
 }

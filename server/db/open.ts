@@ -9,7 +9,10 @@ export const DEFAULT_DATA_DIR = '.provisioner-data/service';
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.warn)
-    : await openPglite(options.dataDir ?? process.env.PROVISIONER_SERVICE_DATA ?? DEFAULT_DATA_DIR, options.pgliteTemplate);
+    : await openPglite(
+        options.dataDir ?? process.env.PROVISIONER_SERVICE_DATA ?? DEFAULT_DATA_DIR,
+        options.pgliteTemplate,
+      );
   try {
     await migrate(db);
   } catch (error) {

@@ -13,7 +13,10 @@ export const PASSWORD_FILE_ENV = 'PROVISIONER_DATABASE_PASSWORD_FILE';
  * named. It goes into the connection string held in memory: node-postgres lets a connection
  * string's (empty) password override a separate `password` setting.
  */
-export function connectionSettings(databaseUrl: string, env: NodeJS.ProcessEnv = process.env): { connectionString: string } {
+export function connectionSettings(
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { connectionString: string } {
   const file = env[PASSWORD_FILE_ENV];
   if (!file) return { connectionString: databaseUrl };
   const password = readPasswordFile(file);
@@ -23,8 +26,12 @@ export function connectionSettings(databaseUrl: string, env: NodeJS.ProcessEnv =
   } catch {
     throw new Error(`${PASSWORD_FILE_ENV} needs a connection string of the form postgres://USER@HOST:PORT/DATABASE.`);
   }
-  if (url.password !== '') throw new Error(`The connection string carries a password and ${PASSWORD_FILE_ENV} names another: give one of them.`);
-  if (url.host === '') throw new Error(`${PASSWORD_FILE_ENV} needs a connection string with a host (postgres://USER@HOST:PORT/DATABASE).`);
+  if (url.password !== '')
+    throw new Error(
+      `The connection string carries a password and ${PASSWORD_FILE_ENV} names another: give one of them.`,
+    );
+  if (url.host === '')
+    throw new Error(`${PASSWORD_FILE_ENV} needs a connection string with a host (postgres://USER@HOST:PORT/DATABASE).`);
   url.password = encodeURIComponent(password);
   return { connectionString: url.toString() };
 }
@@ -37,10 +44,14 @@ export function readPasswordFile(file: string): string {
     mode = statSync(file).mode;
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`Cannot read the database password file ${file} (${PASSWORD_FILE_ENV}): ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    throw new Error(
+      `Cannot read the database password file ${file} (${PASSWORD_FILE_ENV}): ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+    );
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new Error(`The database password file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}): chmod 600 ${file}.`);
+    throw new Error(
+      `The database password file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}): chmod 600 ${file}.`,
+    );
   }
   const password = text.split('\n')[0]!.trim();
   if (password === '') throw new Error(`The database password file ${file} is empty.`);
@@ -58,5 +69,4 @@ export function carriesPassword(databaseUrl: string): boolean {
 }
 
 /** What to say when one was given on a command line. */
-export const PASSWORD_ON_COMMAND_LINE =
-  `--database-url holds a password, which every local user can read on a command line (ps): give the connection string in $DATABASE_URL instead, or its password in a 0600 file named by $${PASSWORD_FILE_ENV}.`;
+export const PASSWORD_ON_COMMAND_LINE = `--database-url holds a password, which every local user can read on a command line (ps): give the connection string in $DATABASE_URL instead, or its password in a 0600 file named by $${PASSWORD_FILE_ENV}.`;

@@ -77,7 +77,8 @@ function noticingWrites(tx: Queryable, writes: Writes): Queryable {
  * that transactions which collided do not collide again in step.
  */
 const MAX_ATTEMPTS = 10;
-const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
 
 /** Connections per instance; several instances share one server (max_connections is 100 by default). */
 const POOL_SIZE = 10;
@@ -85,7 +86,9 @@ const POOL_SIZE = 10;
 /** Warnings where no logger was given, in the shape of pino's lines (level 40 is its warn). */
 export function warnOn(stream: NodeJS.WritableStream): DatabaseWarn {
   return (fields, message) => {
-    stream.write(`${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, hostname: hostname(), ...fields, msg: message })}\n`);
+    stream.write(
+      `${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, hostname: hostname(), ...fields, msg: message })}\n`,
+    );
   };
 }
 

@@ -15,7 +15,15 @@ import { countStatement } from './statement-count';
  */
 
 /** Every table the migrations of this build create. */
-export const TABLES: readonly string[] = [...new Set(MIGRATIONS.flatMap((m) => [...m.sql.matchAll(/\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/gi)].map((match) => match[1]!.toLowerCase())))];
+export const TABLES: readonly string[] = [
+  ...new Set(
+    MIGRATIONS.flatMap((m) =>
+      [...m.sql.matchAll(/\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/gi)].map((match) =>
+        match[1]!.toLowerCase(),
+      ),
+    ),
+  ),
+];
 
 /** The tables named, or ALL_TABLES when the statement names none that this build knows. */
 export type TableSet = ReadonlySet<string> | typeof ALL_TABLES;
@@ -66,7 +74,9 @@ const current = new AsyncLocalStorage<ReadTables>();
  * Runs `work` and gathers the tables that every statement it runs names (through either
  * database's `query`, which calls `noteStatement`), nested runs included.
  */
-export async function recordingReads<T>(work: () => Promise<T>): Promise<{ value: T; tables: Set<string> | typeof ALL_TABLES }> {
+export async function recordingReads<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; tables: Set<string> | typeof ALL_TABLES }> {
   const reads = new ReadTables();
   const value = await current.run(reads, work);
   // A run nested in another (a cached read inside a cached read): the outer one read these too.

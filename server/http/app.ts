@@ -29,8 +29,14 @@ export interface AppOptions {
   trustedProxies?: readonly string[];
 }
 
-export function buildApp(ctx: ServiceContext, operations: readonly AnyOperationSpec[], options: AppOptions = {}): FastifyInstance {
-  const logger: FastifyServerOptions['logger'] = options.logStream ? { level: 'info', stream: options.logStream } : false;
+export function buildApp(
+  ctx: ServiceContext,
+  operations: readonly AnyOperationSpec[],
+  options: AppOptions = {},
+): FastifyInstance {
+  const logger: FastifyServerOptions['logger'] = options.logStream
+    ? { level: 'info', stream: options.logStream }
+    : false;
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,

@@ -26,7 +26,13 @@ export function callerOf(request: FastifyRequest): Caller | undefined {
 
 export type SecurityEvent =
   | { event: 'auth-failed' | 'access-denied'; status: number }
-  | { event: 'key-created' | 'key-revoked' | 'key-rotated' | 'key-role-changed'; orgId: string; keyName: string; role?: string; by?: string }
+  | {
+      event: 'key-created' | 'key-revoked' | 'key-rotated' | 'key-role-changed';
+      orgId: string;
+      keyName: string;
+      role?: string;
+      by?: string;
+    }
   | { event: 'configuration'; setting: string }
   | { event: 'backup' | 'restore'; target: string; file: string };
 
@@ -62,7 +68,11 @@ export function installAuditLog(app: FastifyInstance): void {
         client: request.ip,
       },
       // A key refused (401), or a known key asking beyond its organization or role (403).
-      ...(status === 401 ? { security: { event: 'auth-failed', status } } : status === 403 ? { security: { event: 'access-denied', status } } : {}),
+      ...(status === 401
+        ? { security: { event: 'auth-failed', status } }
+        : status === 403
+          ? { security: { event: 'access-denied', status } }
+          : {}),
     };
     if (status >= 500) request.log.error(line, 'request');
     else if (line.security) request.log.warn(line, 'request');

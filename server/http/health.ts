@@ -28,7 +28,11 @@ export function installHealth(app: FastifyInstance, ctx: ServiceContext): void {
     try {
       pending = await pendingMigrations(ctx.db);
     } catch (error) {
-      changedTo('database unreachable', { reason: error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error) }, 'not ready: the database does not answer');
+      changedTo(
+        'database unreachable',
+        { reason: error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error) },
+        'not ready: the database does not answer',
+      );
       return reply.code(503).send({ status: 'database unreachable' });
     }
     if (pending.length > 0) {

@@ -127,14 +127,17 @@ export function installMetrics(app: FastifyInstance, ctx: ServiceContext, option
 
   const statements = new Counter({
     name: 'provisioner_db_statements_total',
-    help: 'SQL statements the operations ran (BEGIN and COMMIT excepted), by route: divided by the route\'s request count, its SQL per request. A read answered from the cache runs none.',
+    help: "SQL statements the operations ran (BEGIN and COMMIT excepted), by route: divided by the route's request count, its SQL per request. A read answered from the cache runs none.",
     labelNames: ['method', 'route'] as const,
     registers: [registry],
   });
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    durations.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    durations.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     const count = statementCounts.get(request);
     if (count) statements.inc({ method: request.method, route }, count.statements);
     const confirmation = confirmations.get(request);
@@ -143,7 +146,10 @@ export function installMetrics(app: FastifyInstance, ctx: ServiceContext, option
 
   app.get('/metrics', async (request, reply) => {
     if (!mayRead(request, options.token)) {
-      throw forbidden('METRICS_FORBIDDEN', 'Metrics are for a scraper on this machine, or one that sends the metrics token (Authorization: Bearer <token>); see docs/operations.md.');
+      throw forbidden(
+        'METRICS_FORBIDDEN',
+        'Metrics are for a scraper on this machine, or one that sends the metrics token (Authorization: Bearer <token>); see docs/operations.md.',
+      );
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });

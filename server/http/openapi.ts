@@ -16,7 +16,10 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return io === 'input' ? describeNormalisers(json) : json;
 }
 
-const caseInsensitive = (values: readonly string[]) => ({ type: 'string', description: `${values.join(', ')}; any letter case is accepted.` });
+const caseInsensitive = (values: readonly string[]) => ({
+  type: 'string',
+  description: `${values.join(', ')}; any letter case is accepted.`,
+});
 
 /**
  * The domain's normalisers (observed payload forms) are functions, which JSON Schema cannot show:
@@ -26,12 +29,20 @@ const NORMALISED: Record<string, JsonSchema> = {
   timeoutConfiguration: {
     anyOf: [
       { type: 'string', enum: [...TIMEOUT_CONFIGURATIONS] },
-      { type: 'integer', enum: TIMEOUT_CONFIGURATIONS.map((t) => Number(t.replace('ms', ''))), description: 'the same, in milliseconds' },
+      {
+        type: 'integer',
+        enum: TIMEOUT_CONFIGURATIONS.map((t) => Number(t.replace('ms', ''))),
+        description: 'the same, in milliseconds',
+      },
     ],
   },
   ismTxPower: caseInsensitive(ISM_TX_POWERS),
   canMode: caseInsensitive(CAN_MODES),
-  commInterface: { type: 'string', description: "None, BLE, ISM, Ethernet, Wifi, or several joined by commas ('BLE,Ethernet'); any letter case and order." },
+  commInterface: {
+    type: 'string',
+    description:
+      "None, BLE, ISM, Ethernet, Wifi, or several joined by commas ('BLE,Ethernet'); any letter case and order.",
+  },
   serialNumber: { type: 'string' },
   limit: { type: 'string', pattern: '^\\d+$', description: '1 to 30' },
   Limit: { type: 'string', pattern: '^\\d+$', description: '1 to 30' },
@@ -46,7 +57,9 @@ const NORMALISED: Record<string, JsonSchema> = {
 };
 
 function isAny(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && Object.keys(schema).filter((k) => k !== 'default').length === 0;
+  return (
+    typeof schema === 'object' && schema !== null && Object.keys(schema).filter((k) => k !== 'default').length === 0
+  );
 }
 
 function describeNormalisers(json: JsonSchema): JsonSchema {
@@ -56,7 +69,8 @@ function describeNormalisers(json: JsonSchema): JsonSchema {
       const hint = NORMALISED[name];
       if (!hint) continue;
       const anyOf = property.anyOf as unknown[] | undefined;
-      if (isAny(property)) properties[name] = { ...hint, ...('default' in property ? { default: property.default } : {}) };
+      if (isAny(property))
+        properties[name] = { ...hint, ...('default' in property ? { default: property.default } : {}) };
       else if (anyOf?.some(isAny)) property.anyOf = anyOf.map((option) => (isAny(option) ? hint : option));
     }
   }
@@ -86,7 +100,13 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 function failureResponses(isPublic: boolean): Record<string, unknown> {
-  const failure = { content: { 'application/json': { schema: schemaOf(envelopeSchema(z.null()).extend({ errors: z.array(errorEntrySchema) }), 'output') } } };
+  const failure = {
+    content: {
+      'application/json': {
+        schema: schemaOf(envelopeSchema(z.null()).extend({ errors: z.array(errorEntrySchema) }), 'output'),
+      },
+    },
+  };
   const codes = isPublic ? ['400'] : ['400', '401', '403', '404', '409'];
   return Object.fromEntries(codes.map((code) => [code, { description: STATUS_TEXT[code], ...failure }]));
 }
@@ -98,12 +118,24 @@ export function buildOpenApiDocument(operations: readonly AnyOperationSpec[], ve
     const path = openApiPath(op.path);
     const response =
       op.response.kind === 'json'
-        ? { description: op.response.description, content: { 'application/json': { schema: schemaOf(envelopeSchema(op.response.data), 'output') } } }
+        ? {
+            description: op.response.description,
+            content: { 'application/json': { schema: schemaOf(envelopeSchema(op.response.data), 'output') } },
+          }
         : {
             description: op.response.description,
-            content: { [op.response.mediaType]: { schema: { type: 'string', contentMediaType: op.response.mediaType } } },
+            content: {
+              [op.response.mediaType]: { schema: { type: 'string', contentMediaType: op.response.mediaType } },
+            },
             ...(op.response.headers
-              ? { headers: Object.fromEntries(Object.entries(op.response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+              ? {
+                  headers: Object.fromEntries(
+                    Object.entries(op.response.headers).map(([name, description]) => [
+                      name,
+                      { description, schema: { type: 'string' } },
+                    ]),
+                  ),
+                }
               : {}),
           };
     const status = op.response.kind === 'json' ? String(op.response.status ?? 200) : '200';
@@ -118,7 +150,13 @@ export function buildOpenApiDocument(operations: readonly AnyOperationSpec[], ve
         ? {
             requestBody: {
               required: !op.bodyOptional,
-              content: { 'application/json': { schema: op.bodyAlsoAccepts ? { anyOf: [op.bodyAlsoAccepts, schemaOf(op.body, 'input')] } : schemaOf(op.body, 'input') } },
+              content: {
+                'application/json': {
+                  schema: op.bodyAlsoAccepts
+                    ? { anyOf: [op.bodyAlsoAccepts, schemaOf(op.body, 'input')] }
+                    : schemaOf(op.body, 'input'),
+                },
+              },
             },
           }
         : {}),
@@ -130,10 +168,13 @@ export function buildOpenApiDocument(operations: readonly AnyOperationSpec[], ve
     info: {
       title: 'Device Configuration and Management Service',
       version,
-      description: 'Interface v1. Every JSON response is the envelope { data, success, errors }. Roles per operation: docs/service-roles.md.',
+      description:
+        'Interface v1. Every JSON response is the envelope { data, success, errors }. Roles per operation: docs/service-roles.md.',
     },
     servers: [{ url: '/' }],
-    components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } } },
+    components: {
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+    },
     security: [{ apiKey: [] }],
     paths,
   };

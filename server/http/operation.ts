@@ -68,18 +68,27 @@ interface BaseSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
 }
 
 /** An operation of the interface: checked against the role matrix, always for the caller's organization. */
-export interface OrgOperationSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends BaseSpec<P, Q, B> {
+export interface OrgOperationSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends BaseSpec<
+  P,
+  Q,
+  B
+> {
   id: OperationId;
   handler(input: AuthenticatedInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown>;
 }
 
 /** An operation without a key (the API version, the public signing key, the OpenAPI document). */
-export interface PublicOperationSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends BaseSpec<P, Q, B> {
+export interface PublicOperationSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends BaseSpec<
+  P,
+  Q,
+  B
+> {
   id: `public.${string}`;
   handler(input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<unknown>;
 }
 
-export type AnyOperationSpec = OrgOperationSpec<z.ZodType, z.ZodType, z.ZodType> | PublicOperationSpec<z.ZodType, z.ZodType, z.ZodType>;
+export type AnyOperationSpec =
+  OrgOperationSpec<z.ZodType, z.ZodType, z.ZodType> | PublicOperationSpec<z.ZodType, z.ZodType, z.ZodType>;
 
 export function orgOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
   spec: OrgOperationSpec<P, Q, B>,
@@ -109,7 +118,9 @@ export function fileResult(file: Omit<FileResult, 'kind'>): FileResult {
 }
 
 export function isFileResult(value: unknown): value is FileResult {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'body' in value;
+  return (
+    typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'body' in value
+  );
 }
 
 /** A JSON answer sent as is, not wrapped in the envelope again (the OpenAPI document, a dry run that passes). */

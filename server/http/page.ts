@@ -25,5 +25,7 @@ export function pageOf<T>(items: T[], at: PageAt, totalCount: number): Page<T> {
 
 /** The same page as the JSON text it is sent as, from items already kept as JSON text (sent unparsed). */
 export function pageText(itemTexts: readonly string[], at: PageAt, totalCount: number): JsonText {
-  return new JsonText(`{"items":[${itemTexts.join(',')}],"page":${at.page},"limit":${at.limit},"totalCount":${totalCount}}`);
+  return new JsonText(
+    `{"items":[${itemTexts.join(',')}],"page":${at.page},"limit":${at.limit},"totalCount":${totalCount}}`,
+  );
 }

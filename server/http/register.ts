@@ -35,11 +35,20 @@ function refuseNulCharacters(request: FastifyRequest): void {
     const path = findNulCharacter(part.value);
     if (path === undefined) continue;
     const field = part.field(path);
-    throw badRequest('NUL_CHARACTER', `${field || 'The request body'} contains a NUL character (U+0000), which the service does not accept: remove it.`, field || undefined);
+    throw badRequest(
+      'NUL_CHARACTER',
+      `${field || 'The request body'} contains a NUL character (U+0000), which the service does not accept: remove it.`,
+      field || undefined,
+    );
   }
 }
 
-async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function run(
+  spec: AnyOperationSpec,
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
   const caller = callers.get(request);
 
   refuseNulCharacters(request);
@@ -49,7 +58,8 @@ async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: Fastify
   const query = parseInput('query', spec.query ?? noQuery, request.query ?? {});
   let body: unknown = undefined;
   if (spec.body) {
-    if (request.body === undefined && !spec.bodyOptional) throw badRequest('BODY_REQUIRED', 'This operation needs a JSON request body.');
+    if (request.body === undefined && !spec.bodyOptional)
+      throw badRequest('BODY_REQUIRED', 'This operation needs a JSON request body.');
     body = request.body === undefined ? undefined : parseInput('body', spec.body, request.body);
   }
 
@@ -62,7 +72,7 @@ async function run(spec: AnyOperationSpec, ctx: ServiceContext, request: Fastify
   try {
     return await ctx.db.transaction((tx) =>
       call({
-        query: <Row,>(sql: string, params?: readonly SqlValue[]) => {
+        query: <Row>(sql: string, params?: readonly SqlValue[]) => {
           // Dry runs and downloads that only read keep the read cache; a write drops the answers read from its tables.
           if (!/^\s*SELECT\b/i.test(sql)) written = joinTables(written ?? new Set(), tablesNamedIn(sql));
           return tx.query<Row>(sql, params);

@@ -42,7 +42,12 @@ const keyNameParams = z.object({ orgId: z.string(), keyName: z.string().min(1).m
 
 /** POST apiKeys (ours): a key issued through the API, as `server key create` does. */
 const createBody = z.strictObject({
-  name: z.string().regex(API_KEY_NAME_PATTERN, 'A key name is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.'),
+  name: z
+    .string()
+    .regex(
+      API_KEY_NAME_PATTERN,
+      'A key name is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.',
+    ),
   role: apiKeyRoleSchema,
 });
 
@@ -65,7 +70,14 @@ function mayManage(caller: Caller, role: ApiKeyRecord['role']): void {
 }
 
 function issued(record: ApiKeyRecord, key: string) {
-  return { name: record.name, role: record.role, createdAt: record.createdAt.toISOString(), lastUsedAt: null, expiresAt: null, key };
+  return {
+    name: record.name,
+    role: record.role,
+    createdAt: record.createdAt.toISOString(),
+    lastUsedAt: null,
+    expiresAt: null,
+    key,
+  };
 }
 
 /** Only key managers and admins see whole keys (the list is theirs alone, but the rule stays here too). */
@@ -78,7 +90,13 @@ function canSeeWholeKeys(caller: Caller): boolean {
  * shown, whole or masked: holding it would give the caller powers it does not have (a KeyManager
  * reading the Admin key becomes Admin).
  */
-function present(record: ApiKeyRecord, caller: Caller, include: boolean, format: KeyFormat, box: SecretBox): ApiKeyRecordOut {
+function present(
+  record: ApiKeyRecord,
+  caller: Caller,
+  include: boolean,
+  format: KeyFormat,
+  box: SecretBox,
+): ApiKeyRecordOut {
   const out: ApiKeyRecordOut = {
     name: record.name,
     role: record.role,
@@ -88,7 +106,9 @@ function present(record: ApiKeyRecord, caller: Caller, include: boolean, format:
   };
   if (!include) return out;
   if (!ranksAtLeast(caller.role, record.role)) out.key = null;
-  else out.key = format === 'Visible' ? box.open(record.keySealed) : format === 'Masked' ? maskApiKey(record.keySuffix) : null;
+  else
+    out.key =
+      format === 'Visible' ? box.open(record.keySealed) : format === 'Masked' ? maskApiKey(record.keySuffix) : null;
   return out;
 }
 
@@ -98,16 +118,28 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     method: 'GET',
     path: '/organizations/:orgId/apiKeys',
     tag: 'API keys',
-    summary: 'The API keys of the organization, by name, with their role and (with IncludeApiKeys) the key masked or whole.',
+    summary:
+      'The API keys of the organization, by name, with their role and (with IncludeApiKeys) the key masked or whole.',
     params: orgParams,
     query: listQuery,
     mutates: false,
-    response: { kind: 'json', data: z.array(apiKeyRecordSchema), description: 'An array of keys, ordered by name (Offset/Limit paging).' },
+    response: {
+      kind: 'json',
+      data: z.array(apiKeyRecordSchema),
+      description: 'An array of keys, ordered by name (Offset/Limit paging).',
+    },
     handler: async ({ db, ctx, caller, query }) => {
       if (query.IncludeApiKeys && query.KeyFormat === 'Visible' && !canSeeWholeKeys(caller)) {
-        throw forbidden('KEY_FORMAT_FORBIDDEN', 'Only a KeyManager or an Admin may list whole keys (KeyFormat=Visible).');
+        throw forbidden(
+          'KEY_FORMAT_FORBIDDEN',
+          'Only a KeyManager or an Admin may list whole keys (KeyFormat=Visible).',
+        );
       }
-      const records = await listApiKeys(db, caller.orgId, { limit: query.Limit, offset: query.Offset, name: query.Name });
+      const records = await listApiKeys(db, caller.orgId, {
+        limit: query.Limit,
+        offset: query.Offset,
+        name: query.Name,
+      });
       return records.map((record) => present(record, caller, query.IncludeApiKeys, query.KeyFormat, ctx.secrets.box));
     },
   }),
@@ -134,7 +166,11 @@ export const apiKeyOperations: AnyOperationSpec[] = [
       }
       await setApiKeyRole(db, record.id, body);
       ctx.keys.evict(record.id);
-      securityEvent(request, { event: 'key-role-changed', orgId: caller.orgId, keyName: record.name, role: body }, 'API key role changed');
+      securityEvent(
+        request,
+        { event: 'key-role-changed', orgId: caller.orgId, keyName: record.name, role: body },
+        'API key role changed',
+      );
       return true;
     },
   }),
@@ -173,7 +209,8 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     path: '/organizations/:orgId/apiKeys',
     tag: 'API keys',
     summary: 'Issues an API key (ours). The response holds the whole key this once; later it is only listed.',
-    description: 'A KeyManager issues keys of any role but Admin; only an Admin issues an Admin key. 409 API_KEY_NAME_TAKEN when the name is in use.',
+    description:
+      'A KeyManager issues keys of any role but Admin; only an Admin issues an Admin key. 409 API_KEY_NAME_TAKEN when the name is in use.',
     params: orgParams,
     body: createBody,
     mutates: true,
@@ -181,8 +218,17 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     handler: async ({ db, ctx, caller, body, request }) => {
       mayManage(caller, body.role);
       const outcome = await issueApiKey(db, ctx.secrets.box, { orgId: caller.orgId, name: body.name, role: body.role });
-      if (outcome === 'name-taken') throw conflict('API_KEY_NAME_TAKEN', `This organization already has a key named "${body.name}": rotate it, or revoke it first.`, 'name');
-      securityEvent(request, { event: 'key-created', orgId: caller.orgId, keyName: body.name, role: body.role }, 'API key created');
+      if (outcome === 'name-taken')
+        throw conflict(
+          'API_KEY_NAME_TAKEN',
+          `This organization already has a key named "${body.name}": rotate it, or revoke it first.`,
+          'name',
+        );
+      securityEvent(
+        request,
+        { event: 'key-created', orgId: caller.orgId, keyName: body.name, role: body.role },
+        'API key created',
+      );
       return issued(outcome.record, outcome.key);
     },
   }),
@@ -191,7 +237,8 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     method: 'DELETE',
     path: '/organizations/:orgId/apiKeys/:keyName',
     tag: 'API keys',
-    summary: 'Revokes the key of that name (ours), and any key a rotation of it left working: refused from the next request on, on every instance.',
+    summary:
+      'Revokes the key of that name (ours), and any key a rotation of it left working: refused from the next request on, on every instance.',
     params: keyNameParams,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when the key is revoked.' },
@@ -201,7 +248,11 @@ export const apiKeyOperations: AnyOperationSpec[] = [
       );
       mayManage(caller, record.role);
       for (const revoked of await revokeApiKeys(db, caller.orgId, params.keyName)) ctx.keys.evict(revoked.id);
-      securityEvent(request, { event: 'key-revoked', orgId: caller.orgId, keyName: record.name, role: record.role }, 'API key revoked');
+      securityEvent(
+        request,
+        { event: 'key-revoked', orgId: caller.orgId, keyName: record.name, role: record.role },
+        'API key revoked',
+      );
       return true;
     },
   }),
@@ -210,7 +261,8 @@ export const apiKeyOperations: AnyOperationSpec[] = [
     method: 'POST',
     path: '/organizations/:orgId/apiKeys/:keyName/rotate',
     tag: 'API keys',
-    summary: 'Rotates a key (ours): a new key under the same name and role; the old one keeps working for oldKeyValidForSeconds, then is refused.',
+    summary:
+      'Rotates a key (ours): a new key under the same name and role; the old one keeps working for oldKeyValidForSeconds, then is refused.',
     description: `oldKeyValidForSeconds is 0 (the old key stops now) to ${MAX_ROTATION_OVERLAP_SECONDS} (30 days). The list shows the old key with its expiresAt until it is revoked.`,
     params: keyNameParams,
     body: rotateBody,
@@ -222,10 +274,19 @@ export const apiKeyOperations: AnyOperationSpec[] = [
       );
       mayManage(caller, record.role);
       const until = new Date(Date.now() + body.oldKeyValidForSeconds * 1000);
-      const outcome = await rotateApiKey(db, ctx.secrets.box, { orgId: caller.orgId, name: params.keyName, oldValidUntil: until });
-      if (outcome === 'not-found') throw conflict('CONCURRENT_CHANGE', `The key "${params.keyName}" was revoked or rotated meanwhile.`);
+      const outcome = await rotateApiKey(db, ctx.secrets.box, {
+        orgId: caller.orgId,
+        name: params.keyName,
+        oldValidUntil: until,
+      });
+      if (outcome === 'not-found')
+        throw conflict('CONCURRENT_CHANGE', `The key "${params.keyName}" was revoked or rotated meanwhile.`);
       ctx.keys.evict(outcome.replaced.id);
-      securityEvent(request, { event: 'key-rotated', orgId: caller.orgId, keyName: record.name, role: record.role }, `API key rotated; the old key works until ${until.toISOString()}`);
+      securityEvent(
+        request,
+        { event: 'key-rotated', orgId: caller.orgId, keyName: record.name, role: record.role },
+        `API key rotated; the old key works until ${until.toISOString()}`,
+      );
       return issued(outcome.record, outcome.key);
     },
   }),

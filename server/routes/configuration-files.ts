@@ -24,7 +24,13 @@ export const CONFIG_FILE_MEDIA_TYPE = 'application/cbor';
  * signature.
  */
 async function signedFile(db: Queryable, svc: ServiceContext, orgId: string, settings: FileSettings, hash: string) {
-  const syncId = await syncIdFor(db, { serialNumber: settings.serialNumber, orgId, settingsHash: hash, configurationId: settings.configurationId, settings: issuedSettingsOf(svc, settings) });
+  const syncId = await syncIdFor(db, {
+    serialNumber: settings.serialNumber,
+    orgId,
+    settingsHash: hash,
+    configurationId: settings.configurationId,
+    settings: issuedSettingsOf(svc, settings),
+  });
   const sequence = await nextConfigFileSequence(db);
   const signer = await organizationSigner(db, svc.secrets, orgId);
   return fileOf(settings, { syncId, orgId, sequence, signer });
@@ -34,10 +40,16 @@ async function signedFile(db: Queryable, svc: ServiceContext, orgId: string, set
 function issuedSettingsOf(svc: ServiceContext, settings: FileSettings): IssuedSettings {
   const password = settings.device['wifiPassword'];
   if (typeof password !== 'string') return settings;
-  return { ...settings, device: { ...settings.device, wifiPassword: `hmac-sha256:${svc.secrets.contentHash(password)}` } };
+  return {
+    ...settings,
+    device: { ...settings.device, wifiPassword: `hmac-sha256:${svc.secrets.contentHash(password)}` },
+  };
 }
 
-function fileOf(settings: FileSettings, issued: { syncId: string; orgId: string; sequence: number; signer: ConfigFileSigner }) {
+function fileOf(
+  settings: FileSettings,
+  issued: { syncId: string; orgId: string; sequence: number; signer: ConfigFileSigner },
+) {
   const { syncId, orgId, sequence, signer } = issued;
   const body = encodeConfigFile({ ...settings, syncId, orgId, sequence, issuedAt: new Date().toISOString() }, signer);
   return fileResult({
@@ -58,7 +70,9 @@ async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, s
   const prepare = () => prepareFilePlan(db, ctx, orgId, serialNumber);
   // First in the transaction: a plan prepared here reads a snapshot taken after the cache's token,
   // so the cache keeps it only if nothing it was read from changed since (server/cache/read-cache.ts).
-  let plan: FilePlan = ctx.reads ? await ctx.reads.through(`file-plan/${orgId}/${serialNumber}`, prepare) : await prepare();
+  let plan: FilePlan = ctx.reads
+    ? await ctx.reads.through(`file-plan/${orgId}/${serialNumber}`, prepare)
+    : await prepare();
   const issue = await fileIssue(db, orgId, serialNumber);
   if (!planStillHolds(plan, issue)) plan = await prepare();
   if (!issue || plan.kind === 'unregistered') throw deviceNotFound(serialNumber);
@@ -82,8 +96,16 @@ async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, s
   const syncId =
     issue.syncId !== null && issue.currentSettingsHash === plan.hash
       ? issue.syncId
-      : await syncIdFor(db, { serialNumber, orgId, settingsHash: plan.hash, configurationId: plan.configurationId, settings: issuedSettingsOf(ctx, plan.settings) });
-  const signer = issue.key ? signerOfStoredKey(ctx.secrets, orgId, issue.key) : await organizationSigner(db, ctx.secrets, orgId);
+      : await syncIdFor(db, {
+          serialNumber,
+          orgId,
+          settingsHash: plan.hash,
+          configurationId: plan.configurationId,
+          settings: issuedSettingsOf(ctx, plan.settings),
+        });
+  const signer = issue.key
+    ? signerOfStoredKey(ctx.secrets, orgId, issue.key)
+    : await organizationSigner(db, ctx.secrets, orgId);
   return fileOf(plan.settings, { syncId, orgId, sequence: issue.sequence, signer });
 }
 
@@ -103,7 +125,12 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     params: serialParams,
     // Issuing a syncId for new content is a write.
     mutates: true,
-    response: { kind: 'file', mediaType: CONFIG_FILE_MEDIA_TYPE, description: 'The configuration file.', headers: FILE_HEADERS },
+    response: {
+      kind: 'file',
+      mediaType: CONFIG_FILE_MEDIA_TYPE,
+      description: 'The configuration file.',
+      headers: FILE_HEADERS,
+    },
     handler: async ({ db, ctx, caller, params }) => downloadFile(db, ctx, caller.orgId, params.serialNumber),
   }),
   orgOperation({
@@ -114,7 +141,12 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     summary: 'A signed blank configuration file for the device: applying it resets the device to no configuration.',
     params: serialParams,
     mutates: true,
-    response: { kind: 'file', mediaType: CONFIG_FILE_MEDIA_TYPE, description: 'The blank configuration file.', headers: FILE_HEADERS },
+    response: {
+      kind: 'file',
+      mediaType: CONFIG_FILE_MEDIA_TYPE,
+      description: 'The blank configuration file.',
+      headers: FILE_HEADERS,
+    },
     handler: async ({ db, ctx, caller, params }) => {
       const device = await registeredDevice(db, caller.orgId, params.serialNumber);
       const settings = blankFileSettings(device.serialNumber, device.deviceType);
@@ -126,8 +158,10 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     method: 'GET',
     path: '/config-file-signing-key',
     tag: 'Configuration files',
-    summary: "The service's root key (no key needed): devices are made trusting it; it certifies each organization's configuration-file signing key.",
-    description: 'It signs no configuration file itself. A file carries the certificate of the organization key that signed it; this key checks that certificate.',
+    summary:
+      "The service's root key (no key needed): devices are made trusting it; it certifies each organization's configuration-file signing key.",
+    description:
+      'It signs no configuration file itself. A file carries the certificate of the organization key that signed it; this key checks that certificate.',
     mutates: false,
     response: { kind: 'json', data: signingKeySchema, description: 'The ES256 (ECDSA P-256) public key, SPKI PEM.' },
     handler: async ({ ctx }) => ctx.secrets.signingKey,
@@ -137,14 +171,21 @@ export const configurationFileOperations: AnyOperationSpec[] = [
     method: 'GET',
     path: '/organizations/:orgId/config-file-signing-key',
     tag: 'Configuration files',
-    summary: "The key that signs the organization's configuration files, with the root key's certificate for it (no key needed: public keys).",
-    description: "Made with the organization's first file, or by this call. Unknown organization: 404 ORGANIZATION_NOT_FOUND.",
+    summary:
+      "The key that signs the organization's configuration files, with the root key's certificate for it (no key needed: public keys).",
+    description:
+      "Made with the organization's first file, or by this call. Unknown organization: 404 ORGANIZATION_NOT_FOUND.",
     params: orgParams,
     // The key is made on first use.
     mutates: true,
-    response: { kind: 'json', data: organizationSigningKeySchema, description: "The organization's ES256 public key and its certificate." },
+    response: {
+      kind: 'json',
+      data: organizationSigningKeySchema,
+      description: "The organization's ES256 public key and its certificate.",
+    },
     handler: async ({ db, ctx, params }) => {
-      if (!(await getOrganization(db, params.orgId))) throw notFound('ORGANIZATION_NOT_FOUND', `There is no organization ${params.orgId}.`, 'orgId');
+      if (!(await getOrganization(db, params.orgId)))
+        throw notFound('ORGANIZATION_NOT_FOUND', `There is no organization ${params.orgId}.`, 'orgId');
       const key = await organizationSigningKey(db, ctx.secrets, params.orgId);
       return {
         orgId: key.orgId,

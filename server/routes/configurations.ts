@@ -50,18 +50,24 @@ import { getRegisteredDevice } from '../store/devices';
 
 const deviceParams = idParams.extend({ serialNumber: z.string().min(1).max(64) });
 
-
-const configurationNotFound = (id: string) => notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
+const configurationNotFound = (id: string) =>
+  notFound('CONFIGURATION_NOT_FOUND', `There is no configuration ${id} in this organization.`, 'id');
 const deviceNotInConfiguration = (serialNumber: string) =>
   notFound('DEVICE_NOT_IN_CONFIGURATION', `Device ${serialNumber} is not in this configuration.`, 'serialNumber');
 
 async function mustGet(db: Queryable, orgId: string, id: string, svc?: ServiceContext): Promise<StoredConfiguration> {
   const load = () => getConfiguration(db, orgId, id);
-  return foundOr(svc ? readThrough(svc, db, `stored-configuration/${orgId}/${id}`, load) : load(), () => configurationNotFound(id));
+  return foundOr(svc ? readThrough(svc, db, `stored-configuration/${orgId}/${id}`, load) : load(), () =>
+    configurationNotFound(id),
+  );
 }
 
 async function recordOf(db: Queryable, stored: StoredConfiguration) {
-  const ctx = await configurationContext(db, stored.orgId, stored.members.map((m) => m.settings.networkTemplateId));
+  const ctx = await configurationContext(
+    db,
+    stored.orgId,
+    stored.members.map((m) => m.settings.networkTemplateId),
+  );
   return configurationRecord(stored, ctx);
 }
 
@@ -97,11 +103,21 @@ async function readRecordText(db: Queryable, orgId: string, id: string): Promise
 
 /** The domain's context for these members: the organization's region and the templates they name. */
 function contextOf(db: Queryable, orgId: string, members: readonly ConfigurationMember[]) {
-  return configurationContext(db, orgId, members.map((m) => m.networkTemplateId));
+  return configurationContext(
+    db,
+    orgId,
+    members.map((m) => m.networkTemplateId),
+  );
 }
 
 /** judgeChange for the configuration these settings and members would make. */
-async function judgeConfiguration(db: Queryable, orgId: string, settings: ConfigurationSettings, members: readonly ConfigurationMember[], dryRun: boolean) {
+async function judgeConfiguration(
+  db: Queryable,
+  orgId: string,
+  settings: ConfigurationSettings,
+  members: readonly ConfigurationMember[],
+  dryRun: boolean,
+) {
   return judgeChange(validateConfiguration(settings, members, await contextOf(db, orgId, members)), dryRun);
 }
 
@@ -112,8 +128,13 @@ const recordOrDryRun = configurationRecordSchema.nullable();
  * What a change that may be a dry run declares: dryRun=true runs it without a transaction, and it
  * answers as the change would, 400 with its validation errors or 200 with data null.
  */
-const DRY_RUNNABLE = { query: dryRunQuerySchema, mutates: true, readOnlyWhen: (query: { dryRun: boolean }) => query.dryRun } as const;
-const DRY_RUN_SUMMARY = 'With dryRun=true nothing changes: the answer is the one the change would get, 400 with its validation errors or 200 with data null.';
+const DRY_RUNNABLE = {
+  query: dryRunQuerySchema,
+  mutates: true,
+  readOnlyWhen: (query: { dryRun: boolean }) => query.dryRun,
+} as const;
+const DRY_RUN_SUMMARY =
+  'With dryRun=true nothing changes: the answer is the one the change would get, 400 with its validation errors or 200 with data null.';
 
 export const configurationOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -121,7 +142,8 @@ export const configurationOperations: AnyOperationSpec[] = [
     method: 'GET',
     path: '/organizations/:orgId/configurations',
     tag: 'Configurations',
-    summary: 'Configurations of the organization, filtered by name (Search), sorted (SortOptions), paged (Limit, Page from 1).',
+    summary:
+      'Configurations of the organization, filtered by name (Search), sorted (SortOptions), paged (Limit, Page from 1).',
     params: orgParams,
     query: configurationListQuerySchema,
     mutates: false,
@@ -144,11 +166,17 @@ export const configurationOperations: AnyOperationSpec[] = [
     method: 'POST',
     path: '/organizations/:orgId/configurations',
     tag: 'Configurations',
-    summary: 'Creates a configuration; only name is required. Observed payload forms are accepted and stored canonically.',
+    summary:
+      'Creates a configuration; only name is required. Observed payload forms are accepted and stored canonically.',
     params: orgParams,
     body: configurationCreateSchema,
     mutates: true,
-    response: { kind: 'json', status: 201, data: configurationRecordSchema, description: 'The new configuration; note its id.' },
+    response: {
+      kind: 'json',
+      status: 201,
+      data: configurationRecordSchema,
+      description: 'The new configuration; note its id.',
+    },
     handler: async ({ db, ctx, caller, body }) => {
       const { region } = await configurationContext(db, caller.orgId, []);
       judgeChange(validateConfigurationSettings(body, { region, deviceTypes: [] }), false);
@@ -167,7 +195,12 @@ export const configurationOperations: AnyOperationSpec[] = [
     mutates: false,
     response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration.' },
     handler: async ({ db, ctx, caller, params }) =>
-      readThrough(ctx, db, `configuration/${caller.orgId}/${params.id}`, async () => new JsonText(await readRecordText(db, caller.orgId, params.id))),
+      readThrough(
+        ctx,
+        db,
+        `configuration/${caller.orgId}/${params.id}`,
+        async () => new JsonText(await readRecordText(db, caller.orgId, params.id)),
+      ),
   }),
   orgOperation({
     id: 'configurations.delete',
@@ -192,7 +225,11 @@ export const configurationOperations: AnyOperationSpec[] = [
     params: idParams,
     body: configurationPatchSchema,
     ...DRY_RUNNABLE,
-    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration; with dryRun, null when the change would pass.' },
+    response: {
+      kind: 'json',
+      data: recordOrDryRun,
+      description: 'The updated configuration; with dryRun, null when the change would pass.',
+    },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const merged = mergeConfigurationPatch(settingsOf(stored), body);
@@ -210,14 +247,22 @@ export const configurationOperations: AnyOperationSpec[] = [
     summary: 'Whether the configuration is complete (its files can be downloaded) or the errors that stand in the way.',
     params: idParams,
     mutates: false,
-    response: { kind: 'json', data: configurationStatusSchema, description: '{ configurationId, complete, errors, readyDevices }' },
+    response: {
+      kind: 'json',
+      data: configurationStatusSchema,
+      description: '{ configurationId, complete, errors, readyDevices }',
+    },
     // The rules run once per change of what they read (the configuration, its devices, the
     // templates they name), not once per request: the verdict is kept as the text it is sent as.
     handler: async ({ db, ctx, caller, params }) =>
       readThrough(ctx, db, `configuration-status/${caller.orgId}/${params.id}`, async () => {
         const stored = await mustGet(db, caller.orgId, params.id, ctx);
         const members = membersOf(stored);
-        return new JsonText(JSON.stringify(configurationStatus(stored.id, settingsOf(stored), members, await contextOf(db, caller.orgId, members))));
+        return new JsonText(
+          JSON.stringify(
+            configurationStatus(stored.id, settingsOf(stored), members, await contextOf(db, caller.orgId, members)),
+          ),
+        );
       }),
   }),
   orgOperation({
@@ -225,11 +270,17 @@ export const configurationOperations: AnyOperationSpec[] = [
     method: 'POST',
     path: '/organizations/:orgId/configurations/:id/devices',
     tag: 'Configurations',
-    summary: 'Adds a registered device of the organization to the configuration. A device is in at most one configuration.',
+    summary:
+      'Adds a registered device of the organization to the configuration. A device is in at most one configuration.',
     params: idParams,
     body: deviceAddSchema,
     ...DRY_RUNNABLE,
-    response: { kind: 'json', status: 201, data: recordOrDryRun, description: 'The configuration with the device; with dryRun, 200 and null when the add would pass.' },
+    response: {
+      kind: 'json',
+      status: 201,
+      data: recordOrDryRun,
+      description: 'The configuration with the device; with dryRun, 200 and null when the add would pass.',
+    },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const device = await readThrough(ctx, db, `registered-device/${caller.orgId}/${body.serialNumber}`, () =>
@@ -245,7 +296,11 @@ export const configurationOperations: AnyOperationSpec[] = [
       // A device registered in this organization can only be in a configuration of this organization.
       const holder = device.configurationId === null ? undefined : { configurationId: device.configurationId };
       if (holder?.configurationId === stored.id) {
-        throw conflict('DEVICE_ALREADY_IN_CONFIGURATION', `Device ${body.serialNumber} is already in this configuration: update it instead.`, 'serialNumber');
+        throw conflict(
+          'DEVICE_ALREADY_IN_CONFIGURATION',
+          `Device ${body.serialNumber} is already in this configuration: update it instead.`,
+          'serialNumber',
+        );
       }
       if (holder) {
         throw conflict(
@@ -255,7 +310,11 @@ export const configurationOperations: AnyOperationSpec[] = [
         );
       }
       // The password takes part in the rules (a password without Wifi is an error) but is stored sealed, apart.
-      const member: ConfigurationMember = { ...body, deviceType: device.deviceType, wifiPasswordSet: body.wifiPassword !== undefined };
+      const member: ConfigurationMember = {
+        ...body,
+        deviceType: device.deviceType,
+        wifiPasswordSet: body.wifiPassword !== undefined,
+      };
       const members = [...membersOf(stored), member];
       const passed = await judgeConfiguration(db, caller.orgId, settingsOf(stored), members, query.dryRun);
       if (passed) return passed;
@@ -280,7 +339,8 @@ export const configurationOperations: AnyOperationSpec[] = [
     response: { kind: 'json', data: configurationRecordSchema, description: 'The configuration without the device.' },
     handler: async ({ db, ctx, caller, params }) => {
       const stored = await mustGet(db, caller.orgId, params.id);
-      if (!stored.members.some((m) => m.serialNumber === params.serialNumber)) throw deviceNotInConfiguration(params.serialNumber);
+      if (!stored.members.some((m) => m.serialNumber === params.serialNumber))
+        throw deviceNotInConfiguration(params.serialNumber);
       await deleteMember(db, stored.id, params.serialNumber);
       return afterChange(db, ctx, caller.orgId, stored.id, true);
     },
@@ -294,7 +354,11 @@ export const configurationOperations: AnyOperationSpec[] = [
     params: deviceParams,
     body: deviceUpdateSchema,
     ...DRY_RUNNABLE,
-    response: { kind: 'json', data: recordOrDryRun, description: 'The updated configuration; with dryRun, null when the change would pass.' },
+    response: {
+      kind: 'json',
+      data: recordOrDryRun,
+      description: 'The updated configuration; with dryRun, null when the change would pass.',
+    },
     handler: async ({ db, ctx, caller, params, query, body }) => {
       const stored = await mustGet(db, caller.orgId, params.id, ctx);
       const members = membersOf(stored);
@@ -303,7 +367,10 @@ export const configurationOperations: AnyOperationSpec[] = [
       if (!current) throw deviceNotInConfiguration(params.serialNumber);
       const merged = mergeDevicePatch(current, body);
       const passwordGiven = body.wifiPassword !== undefined;
-      const member: ConfigurationMember = { ...merged, wifiPasswordSet: passwordGiven || merged.wifiPasswordSet === true };
+      const member: ConfigurationMember = {
+        ...merged,
+        wifiPasswordSet: passwordGiven || merged.wifiPasswordSet === true,
+      };
       members[index] = member;
       const passed = await judgeConfiguration(db, caller.orgId, settingsOf(stored), members, query.dryRun);
       if (passed) return passed;
@@ -312,7 +379,11 @@ export const configurationOperations: AnyOperationSpec[] = [
         serialNumber: params.serialNumber,
         settings: member,
         // A new password is sealed; one dropped by the merge (Wifi no longer used) is cleared.
-        wifiPasswordSealed: passwordGiven ? ctx.secrets.box.seal(body.wifiPassword ?? '') : member.wifiPasswordSet ? undefined : null,
+        wifiPasswordSealed: passwordGiven
+          ? ctx.secrets.box.seal(body.wifiPassword ?? '')
+          : member.wifiPasswordSet
+            ? undefined
+            : null,
       });
       return afterChange(db, ctx, caller.orgId, stored.id, true);
     },

@@ -28,26 +28,41 @@ function keyOf(request: FastifyRequest): string | undefined {
   const sent = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (sent === undefined) return undefined;
   if (typeof sent !== 'string' || !KEY_PATTERN.test(sent)) {
-    throw badRequest('IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key header must be 1 to 255 printable characters without spaces (e.g. a UUID), sent once.');
+    throw badRequest(
+      'IDEMPOTENCY_KEY_INVALID',
+      'The Idempotency-Key header must be 1 to 255 printable characters without spaces (e.g. a UUID), sent once.',
+    );
   }
   return sent;
 }
 
 function keyed(confirmation: ConfirmationRequest): KeyedConfirmation {
-  return { serialNumber: confirmation.serialNumber, kind: confirmation.kind, payloadHash: confirmationHash(confirmation.payload) };
+  return {
+    serialNumber: confirmation.serialNumber,
+    kind: confirmation.kind,
+    payloadHash: confirmationHash(confirmation.payload),
+  };
 }
 
 /**
  * True when this request's key was recorded before for this same confirmation: answer as then.
  * A key recorded for another confirmation is a client's mistake, refused with 422.
  */
-export async function answeredBefore(db: Queryable, request: FastifyRequest, confirmation: ConfirmationRequest): Promise<boolean> {
+export async function answeredBefore(
+  db: Queryable,
+  request: FastifyRequest,
+  confirmation: ConfirmationRequest,
+): Promise<boolean> {
   const key = keyOf(request);
   if (key === undefined) return false;
   const earlier = await findKeyedConfirmation(db, confirmation.orgId, key);
   if (!earlier) return false;
   const now = keyed(confirmation);
-  if (earlier.serialNumber !== now.serialNumber || earlier.kind !== now.kind || earlier.payloadHash !== now.payloadHash) {
+  if (
+    earlier.serialNumber !== now.serialNumber ||
+    earlier.kind !== now.kind ||
+    earlier.payloadHash !== now.payloadHash
+  ) {
     throw new ServiceError(422, [
       {
         code: 'IDEMPOTENCY_KEY_REUSED',
@@ -60,7 +75,12 @@ export async function answeredBefore(db: Queryable, request: FastifyRequest, con
 }
 
 /** After the confirmation is stored (now or before): links the request's key to it. */
-export async function rememberAnswer(db: Queryable, request: FastifyRequest, confirmation: ConfirmationRequest, recordedNow: boolean): Promise<void> {
+export async function rememberAnswer(
+  db: Queryable,
+  request: FastifyRequest,
+  confirmation: ConfirmationRequest,
+  recordedNow: boolean,
+): Promise<void> {
   noteConfirmation(request, confirmation.kind, recordedNow ? 'recorded' : 'replay');
   const key = keyOf(request);
   if (key !== undefined) await rememberConfirmationKey(db, confirmation.orgId, key, keyed(confirmation));

@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { configurationConfirmationSchema, firmwareConfirmationSchema, validateFirmwareConfirmation, type ConfirmationReason } from '../../domain';
+import {
+  configurationConfirmationSchema,
+  firmwareConfirmationSchema,
+  validateFirmwareConfirmation,
+  type ConfirmationReason,
+} from '../../domain';
 import { checkApplyTime } from '../../domain/apply-time';
 import type { Queryable } from '../db/database';
 import { badRequest } from '../http/errors';
@@ -17,7 +22,13 @@ import { findIssuedSyncId } from '../store/sync-ids';
 const instant = (text: string) => new Date(text).toISOString();
 
 /** Our extension's fields, kept with the apply only when the client sent them. */
-function observedOf(body: { observedAt?: string; workstation?: string; reason?: ConfirmationReason; ledgerHash?: string; ledgerSeq?: number }) {
+function observedOf(body: {
+  observedAt?: string;
+  workstation?: string;
+  reason?: ConfirmationReason;
+  ledgerHash?: string;
+  ledgerSeq?: number;
+}) {
   return {
     ...(body.ledgerHash !== undefined ? { ledgerHash: body.ledgerHash } : {}),
     ...(body.ledgerSeq !== undefined ? { ledgerSeq: body.ledgerSeq } : {}),
@@ -43,8 +54,19 @@ async function recordOnce(
   updateDevice: () => Promise<unknown>,
 ): Promise<true> {
   if (await answeredBefore(db, request, confirmation)) return true;
-  if (observed && (await stateAlreadyRecorded(db, { orgId: confirmation.orgId, serialNumber: confirmation.serialNumber, ...observed }))) return true;
-  const first = await recordConfirmationOnce(db, { ...confirmation, outcome: confirmation.payload.success ? 'deployed' : 'failed' });
+  if (
+    observed &&
+    (await stateAlreadyRecorded(db, {
+      orgId: confirmation.orgId,
+      serialNumber: confirmation.serialNumber,
+      ...observed,
+    }))
+  )
+    return true;
+  const first = await recordConfirmationOnce(db, {
+    ...confirmation,
+    outcome: confirmation.payload.success ? 'deployed' : 'failed',
+  });
   if (first) await updateDevice();
   await rememberAnswer(db, request, confirmation, first);
   return true;
@@ -75,9 +97,15 @@ export const confirmationOperations: AnyOperationSpec[] = [
         ...observedOf(body),
       };
       const observed =
-        body.reason === 'observation' && apply.success && apply.firmwareVersion !== null ? { kind: 'firmware' as const, firmwareVersion: apply.firmwareVersion } : null;
-      return recordOnce(db, request, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware', payload: apply }, observed, () =>
-        recordFirmwareApply(db, params.serialNumber, apply),
+        body.reason === 'observation' && apply.success && apply.firmwareVersion !== null
+          ? { kind: 'firmware' as const, firmwareVersion: apply.firmwareVersion }
+          : null;
+      return recordOnce(
+        db,
+        request,
+        { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'firmware', payload: apply },
+        observed,
+        () => recordFirmwareApply(db, params.serialNumber, apply),
       );
     },
   }),
@@ -88,7 +116,8 @@ export const confirmationOperations: AnyOperationSpec[] = [
     tag: 'Confirmations',
     summary:
       "Records that a configuration file was applied (or failed). The syncId must be one this service issued for this device; the device's deploy status follows (Deployed, Failed, Outdated).",
-    description: 'Idempotent like confirm-apply-firmware; an observation of the syncId the service already records adds nothing.',
+    description:
+      'Idempotent like confirm-apply-firmware; an observation of the syncId the service already records adds nothing.',
     params: serialParams,
     body: configurationConfirmationSchema,
     mutates: true,
@@ -111,9 +140,16 @@ export const confirmationOperations: AnyOperationSpec[] = [
         appliedAt: instant(body.applyTimeStamp),
         ...observedOf(body),
       };
-      const observed = body.reason === 'observation' && apply.success ? { kind: 'configuration' as const, syncId: apply.syncId } : null;
-      return recordOnce(db, request, { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration', payload: apply }, observed, () =>
-        recordConfigurationApply(db, params.serialNumber, apply),
+      const observed =
+        body.reason === 'observation' && apply.success
+          ? { kind: 'configuration' as const, syncId: apply.syncId }
+          : null;
+      return recordOnce(
+        db,
+        request,
+        { orgId: caller.orgId, serialNumber: params.serialNumber, kind: 'configuration', payload: apply },
+        observed,
+        () => recordConfigurationApply(db, params.serialNumber, apply),
       );
     },
   }),

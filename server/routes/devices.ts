@@ -15,7 +15,14 @@ import { pageOf, pageResponse } from '../http/page';
 import { orgParams, serialParams } from '../http/schemas';
 import { invalid } from '../http/validation';
 import { deviceNotFound, registeredDevice } from './registered-device';
-import { getDeviceRecord, insertDevice, listDeviceRecords, registrationOf, releaseDevice, updateDevice } from '../store/devices';
+import {
+  getDeviceRecord,
+  insertDevice,
+  listDeviceRecords,
+  registrationOf,
+  releaseDevice,
+  updateDevice,
+} from '../store/devices';
 import { getManufacturingRecord } from '../store/manufacturing';
 import type { Queryable } from '../db/database';
 import { readThrough } from '../cache/read-cache';
@@ -25,11 +32,18 @@ import { readThrough } from '../cache/read-cache';
  * (a data URL such as "data:image/png;base64,..." or bare base64), or { "deviceImage": "..." },
  * or no body. The image is stored as sent; the domain limits its length.
  */
-export const deviceImageBody = z.preprocess((body) => (typeof body === 'string' ? { deviceImage: body } : body), deviceImageBodySchema);
+export const deviceImageBody = z.preprocess(
+  (body) => (typeof body === 'string' ? { deviceImage: body } : body),
+  deviceImageBodySchema,
+);
 
-const IMAGE_AS_STRING = { type: 'string', description: 'The deviceImage itself: a data URL (data:image/png;base64,...) or base64.' } as const;
+const IMAGE_AS_STRING = {
+  type: 'string',
+  description: 'The deviceImage itself: a data URL (data:image/png;base64,...) or base64.',
+} as const;
 
-const recordOrThrow = (db: Queryable, orgId: string, serialNumber: string) => foundOr(getDeviceRecord(db, orgId, serialNumber), () => deviceNotFound(serialNumber));
+const recordOrThrow = (db: Queryable, orgId: string, serialNumber: string) =>
+  foundOr(getDeviceRecord(db, orgId, serialNumber), () => deviceNotFound(serialNumber));
 
 export const deviceOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -57,7 +71,8 @@ export const deviceOperations: AnyOperationSpec[] = [
     method: 'POST',
     path: '/organizations/:orgId/devices',
     tag: 'Devices',
-    summary: 'Registers a device: claims a serial number the manufacturing records know into the organization, with a name and an optional image.',
+    summary:
+      'Registers a device: claims a serial number the manufacturing records know into the organization, with a name and an optional image.',
     params: orgParams,
     query: deviceRegisterQuerySchema,
     body: deviceImageBody,
@@ -68,14 +83,32 @@ export const deviceOperations: AnyOperationSpec[] = [
     handler: async ({ db, caller, query, body }) => {
       const manufactured = await getManufacturingRecord(db, query.serialNumber);
       if (!manufactured) {
-        throw notFound('SERIAL_NUMBER_UNKNOWN', `No device with serial number ${query.serialNumber} was manufactured: check the number on the device label.`, 'serialNumber');
+        throw notFound(
+          'SERIAL_NUMBER_UNKNOWN',
+          `No device with serial number ${query.serialNumber} was manufactured: check the number on the device label.`,
+          'serialNumber',
+        );
       }
       const holder = await registrationOf(db, query.serialNumber);
-      if (holder === caller.orgId) throw conflict('DEVICE_ALREADY_REGISTERED', `Device ${query.serialNumber} is already registered in this organization.`, 'serialNumber');
+      if (holder === caller.orgId)
+        throw conflict(
+          'DEVICE_ALREADY_REGISTERED',
+          `Device ${query.serialNumber} is already registered in this organization.`,
+          'serialNumber',
+        );
       if (holder !== undefined) {
-        throw conflict('DEVICE_REGISTERED_ELSEWHERE', `Device ${query.serialNumber} is registered in another organization: it must be released there first.`, 'serialNumber');
+        throw conflict(
+          'DEVICE_REGISTERED_ELSEWHERE',
+          `Device ${query.serialNumber} is registered in another organization: it must be released there first.`,
+          'serialNumber',
+        );
       }
-      await insertDevice(db, { serialNumber: query.serialNumber, orgId: caller.orgId, name: query.name, image: body?.deviceImage ?? null });
+      await insertDevice(db, {
+        serialNumber: query.serialNumber,
+        orgId: caller.orgId,
+        name: query.name,
+        image: body?.deviceImage ?? null,
+      });
       return recordOrThrow(db, caller.orgId, query.serialNumber);
     },
   }),
@@ -112,7 +145,8 @@ export const deviceOperations: AnyOperationSpec[] = [
     tag: 'Devices',
     summary:
       'Releases a device the organization holds (sold on, returned): its registration, name, image and apply history go, and another organization may register it.',
-    description: 'A device in a configuration is not released (409 DEVICE_IN_CONFIGURATION): remove it from the configuration first.',
+    description:
+      'A device in a configuration is not released (409 DEVICE_IN_CONFIGURATION): remove it from the configuration first.',
     params: serialParams,
     mutates: true,
     response: { kind: 'json', data: deviceReleasedSchema, description: '{ serialNumber, released: true }' },

@@ -24,7 +24,8 @@ function templateRecord(template: StoredTemplate): IpNetworkTemplateRecord {
   };
 }
 
-const templateNotFound = (id: string) => notFound('TEMPLATE_NOT_FOUND', `There is no IP network template ${id} in this organization.`, 'id');
+const templateNotFound = (id: string) =>
+  notFound('TEMPLATE_NOT_FOUND', `There is no IP network template ${id} in this organization.`, 'id');
 
 export const templateOperations: AnyOperationSpec[] = [
   orgOperation({
@@ -32,11 +33,16 @@ export const templateOperations: AnyOperationSpec[] = [
     method: 'GET',
     path: '/organizations/:orgId/ipNetworkTemplates',
     tag: 'IP network templates',
-    summary: 'IP network templates: nameFilter (case-insensitive part), typeFilter, sortBy (Name, LastEdited), sortDirection, limit, page (from 1).',
+    summary:
+      'IP network templates: nameFilter (case-insensitive part), typeFilter, sortBy (Name, LastEdited), sortDirection, limit, page (from 1).',
     params: orgParams,
     query: templateListQuerySchema,
     mutates: false,
-    response: { kind: 'json', data: z.array(ipNetworkTemplateRecordSchema), description: 'An array of templates (the interface types it as an array).' },
+    response: {
+      kind: 'json',
+      data: z.array(ipNetworkTemplateRecordSchema),
+      description: 'An array of templates (the interface types it as an array).',
+    },
     handler: async ({ db, caller, query }) => (await listTemplates(db, caller.orgId, query)).map(templateRecord),
   }),
   orgOperation({
@@ -48,7 +54,12 @@ export const templateOperations: AnyOperationSpec[] = [
     params: orgParams,
     body: ipNetworkTemplateCreateSchema,
     mutates: true,
-    response: { kind: 'json', status: 201, data: ipNetworkTemplateRecordSchema, description: 'The new template; the Wifi password is never returned.' },
+    response: {
+      kind: 'json',
+      status: 201,
+      data: ipNetworkTemplateRecordSchema,
+      description: 'The new template; the Wifi password is never returned.',
+    },
     handler: async ({ db, ctx, caller, body }) => {
       const violations = validateIpNetworkTemplate(body);
       if (violations.length > 0) throw invalid(violations);
@@ -70,6 +81,7 @@ export const templateOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: ipNetworkTemplateRecordSchema, description: 'The template.' },
-    handler: async ({ db, caller, params }) => templateRecord(await foundOr(getTemplate(db, caller.orgId, params.id), () => templateNotFound(params.id))),
+    handler: async ({ db, caller, params }) =>
+      templateRecord(await foundOr(getTemplate(db, caller.orgId, params.id), () => templateNotFound(params.id))),
   }),
 ];

@@ -5,7 +5,15 @@ import { foundOr } from '../http/found-or';
 import { orgOperation, type AnyOperationSpec } from '../http/operation';
 import { pageOf, pageResponse } from '../http/page';
 import { idParams, orgParams } from '../http/schemas';
-import { deactivateUser, findUserByEmail, getUser, insertUser, listUsers, reactivateUser, setUserRole } from '../store/users';
+import {
+  deactivateUser,
+  findUserByEmail,
+  getUser,
+  insertUser,
+  listUsers,
+  reactivateUser,
+  setUserRole,
+} from '../store/users';
 
 const userNotFound = (id: string) => notFound('USER_NOT_FOUND', `There is no user ${id} in this organization.`, 'id');
 
@@ -15,7 +23,8 @@ export const userOperations: AnyOperationSpec[] = [
     method: 'GET',
     path: '/organizations/:orgId/users',
     tag: 'Users',
-    summary: 'Users of the organization: IsActive (unset: all), Search (name and email), SortOptions, limit, page (from 1).',
+    summary:
+      'Users of the organization: IsActive (unset: all), Search (name and email), SortOptions, limit, page (from 1).',
     params: orgParams,
     query: userListQuerySchema,
     mutates: false,
@@ -36,14 +45,20 @@ export const userOperations: AnyOperationSpec[] = [
     method: 'POST',
     path: '/organizations/:orgId/users',
     tag: 'Users',
-    summary: 'Registers a user by email with a role. A deleted (inactive) user with that email is reactivated with the new role.',
+    summary:
+      'Registers a user by email with a role. A deleted (inactive) user with that email is reactivated with the new role.',
     params: orgParams,
     body: userRegisterSchema,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when registered.' },
     handler: async ({ db, caller, body }) => {
       const existing = await findUserByEmail(db, caller.orgId, body.email);
-      if (existing?.isActive) throw conflict('USER_ALREADY_EXISTS', `${body.email} is already a user of this organization: change their role instead.`, 'email');
+      if (existing?.isActive)
+        throw conflict(
+          'USER_ALREADY_EXISTS',
+          `${body.email} is already a user of this organization: change their role instead.`,
+          'email',
+        );
       if (existing) await reactivateUser(db, existing.id, body.userRole);
       else await insertUser(db, { orgId: caller.orgId, email: body.email, role: body.userRole });
       return true;
@@ -58,14 +73,16 @@ export const userOperations: AnyOperationSpec[] = [
     params: idParams,
     mutates: false,
     response: { kind: 'json', data: userRecordSchema, description: 'The user.' },
-    handler: async ({ db, caller, params }) => foundOr(getUser(db, caller.orgId, params.id), () => userNotFound(params.id)),
+    handler: async ({ db, caller, params }) =>
+      foundOr(getUser(db, caller.orgId, params.id), () => userNotFound(params.id)),
   }),
   orgOperation({
     id: 'users.delete',
     method: 'DELETE',
     path: '/organizations/:orgId/users/:id',
     tag: 'Users',
-    summary: 'Deletes a user: the user becomes inactive (kept for the record; IsActive=false lists them). Deleting again answers true.',
+    summary:
+      'Deletes a user: the user becomes inactive (kept for the record; IsActive=false lists them). Deleting again answers true.',
     params: idParams,
     mutates: true,
     response: { kind: 'json', data: z.boolean(), description: 'true when the user is (now) inactive.' },

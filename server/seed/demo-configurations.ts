@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { checkConfigurationCompleteness, configurationCreateSchema, errorsOf, type ConfigurationMember, type DeviceType } from '../../domain';
+import {
+  checkConfigurationCompleteness,
+  configurationCreateSchema,
+  errorsOf,
+  type ConfigurationMember,
+  type DeviceType,
+} from '../../domain';
 import { configurationContext } from '../configurations/context';
 import { refreshSettingsHashes } from '../configurations/files';
 import { configurationRecord } from '../configurations/model';
@@ -36,7 +42,13 @@ export function demoConfigurations(): DemoConfiguration[] {
     const seeded: DemoFlow = {
       ...flow,
       configuration: structuredClone(flow.configuration),
-      devices: flow.devices.map((d) => ({ deviceType: d.deviceType, payload: { ...structuredClone(d.payload), serialNumber: renamed.get(d.payload.serialNumber) ?? d.payload.serialNumber } })),
+      devices: flow.devices.map((d) => ({
+        deviceType: d.deviceType,
+        payload: {
+          ...structuredClone(d.payload),
+          serialNumber: renamed.get(d.payload.serialNumber) ?? d.payload.serialNumber,
+        },
+      })),
     };
     return { flow, seeded };
   });
@@ -44,13 +56,19 @@ export function demoConfigurations(): DemoConfiguration[] {
 
 /** Every device of the demo configurations, as seeded: the bench web mode's --simulate starts with no configuration named. */
 export function demoConfigurationDevices(): { deviceType: DeviceType; serialNumber: string }[] {
-  return demoConfigurations().flatMap(({ seeded }) => seeded.devices.map((d) => ({ deviceType: d.deviceType, serialNumber: d.payload.serialNumber })));
+  return demoConfigurations().flatMap(({ seeded }) =>
+    seeded.devices.map((d) => ({ deviceType: d.deviceType, serialNumber: d.payload.serialNumber })),
+  );
 }
 
 /** The manufacturing records of the devices the demo configurations use. */
 export function demoConfigurationRecords(models: Readonly<Record<DeviceType, string>>): ManufacturingRecord[] {
   return demoConfigurations().flatMap(({ seeded }) =>
-    seeded.devices.map((d) => ({ serialNumber: d.payload.serialNumber, deviceType: d.deviceType, model: models[d.deviceType] })),
+    seeded.devices.map((d) => ({
+      serialNumber: d.payload.serialNumber,
+      deviceType: d.deviceType,
+      model: models[d.deviceType],
+    })),
   );
 }
 
@@ -59,23 +77,46 @@ export function demoConfigurationRecords(models: Readonly<Record<DeviceType, str
  * whose first device is already registered was seeded before: it is left as the user left it (a
  * configuration the user deleted does not come back).
  */
-export async function seedDemoConfigurations(db: Queryable, secrets: ServiceSecrets, orgId: string, models: Readonly<Record<DeviceType, string>>): Promise<number> {
+export async function seedDemoConfigurations(
+  db: Queryable,
+  secrets: ServiceSecrets,
+  orgId: string,
+  models: Readonly<Record<DeviceType, string>>,
+): Promise<number> {
   let made = 0;
   for (const { seeded } of demoConfigurations()) {
     const first = seeded.devices[0];
     if (!first || (await registrationOf(db, first.payload.serialNumber)) !== undefined) continue;
-    const members: ConfigurationMember[] = seeded.devices.map((d) => ({ ...d.payload, deviceType: d.deviceType, wifiPasswordSet: false }));
+    const members: ConfigurationMember[] = seeded.devices.map((d) => ({
+      ...d.payload,
+      deviceType: d.deviceType,
+      wifiPasswordSet: false,
+    }));
     // The payloads are what a client sends; stored is their canonical form, as the service stores it.
     const settings = configurationCreateSchema.parse(seeded.configuration);
     const ctx = await configurationContext(db, orgId, []);
     const errors = errorsOf(checkConfigurationCompleteness(settings, members, ctx));
     // The flows are complete by design (test/domain/typical-flows.test.ts); a seed that breaks them is a bug here.
-    if (errors.length > 0) throw new Error(`The demo configuration "${seeded.configuration.name}" is not complete: ${errors.map((e) => e.code).join(', ')}`);
+    if (errors.length > 0)
+      throw new Error(
+        `The demo configuration "${seeded.configuration.name}" is not complete: ${errors.map((e) => e.code).join(', ')}`,
+      );
     const id = randomUUID();
     await insertConfiguration(db, { id, orgId, name: settings.name, settings });
     for (const member of members) {
-      await insertDevice(db, { serialNumber: member.serialNumber, orgId, name: `${models[member.deviceType]} (${member.serialNumber})`, image: null });
-      await insertMember(db, { configurationId: id, orgId, serialNumber: member.serialNumber, settings: member, wifiPasswordSealed: null });
+      await insertDevice(db, {
+        serialNumber: member.serialNumber,
+        orgId,
+        name: `${models[member.deviceType]} (${member.serialNumber})`,
+        image: null,
+      });
+      await insertMember(db, {
+        configurationId: id,
+        orgId,
+        serialNumber: member.serialNumber,
+        settings: member,
+        wifiPasswordSealed: null,
+      });
     }
     await refreshSettingsHashes(db, { secrets }, orgId, id);
     const stored = await getConfiguration(db, orgId, id);

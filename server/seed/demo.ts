@@ -1,5 +1,11 @@
 import { DEVICE_TYPES, type DeviceType } from '../../domain/device-types';
-import { buildFirmwareBundle, generateReleaseKeyPair, makeFirmwareImage, releaseKeyFromPem, type ReleaseKeyPair } from '../../domain/files';
+import {
+  buildFirmwareBundle,
+  generateReleaseKeyPair,
+  makeFirmwareImage,
+  releaseKeyFromPem,
+  type ReleaseKeyPair,
+} from '../../domain/files';
 import type { Database, Queryable } from '../db/database';
 import { findApiKeyByName, issueApiKey, setApiKeyRole } from '../store/api-keys';
 import { trustDefaultReleaseKey } from '../store/default-release-key';
@@ -34,7 +40,13 @@ export function demoSerialNumbers(deviceType: DeviceType): string[] {
 /** The free demo fleet, then the devices of the demo configurations (demo-configurations.ts). */
 export function demoManufacturingRecords(): ManufacturingRecord[] {
   return [
-    ...DEVICE_TYPES.flatMap((deviceType) => demoSerialNumbers(deviceType).map((serialNumber) => ({ serialNumber, deviceType, model: DEMO_MODELS[deviceType] }))),
+    ...DEVICE_TYPES.flatMap((deviceType) =>
+      demoSerialNumbers(deviceType).map((serialNumber) => ({
+        serialNumber,
+        deviceType,
+        model: DEMO_MODELS[deviceType],
+      })),
+    ),
     ...demoConfigurationRecords(DEMO_MODELS),
   ];
 }
@@ -77,7 +89,13 @@ export async function seedDemo(db: Database, options: DemoSeedOptions = {}): Pro
         if (await servableFirmwareExists(tx, deviceType, version)) continue;
         signer ??= await trustedSigner(tx, options.releaseKey);
         const image = makeFirmwareImage(deviceType, version, DEMO_IMAGE_BODY_BYTES);
-        const bytes = buildFirmwareBundle({ deviceType, version, image, releaseKeyPem: signer.privateKeyPem, securityCounter: DEMO_SECURITY_COUNTER });
+        const bytes = buildFirmwareBundle({
+          deviceType,
+          version,
+          image,
+          releaseKeyPem: signer.privateKeyPem,
+          securityCounter: DEMO_SECURITY_COUNTER,
+        });
         await importFirmwareBundle(tx, bytes, { deviceType, version });
       }
     }
@@ -96,7 +114,12 @@ export async function seedDemo(db: Database, options: DemoSeedOptions = {}): Pro
 
 async function trustedSigner(db: Queryable, given: ReleaseKeyPair | undefined): Promise<ReleaseKeyPair> {
   const key = given ?? generateReleaseKeyPair();
-  const outcome = given ? await trustDefaultReleaseKey(db, key) : await trustReleaseKey(db, releaseKeyFromPem(key.publicKeyPem, 'demo release key'));
-  if (outcome.kind === 'retired') throw new Error(`The release key ${key.keyId} was retired (by ${outcome.retiredBy ?? 'a signed manifest'}); the demo firmware cannot be signed with it.`);
+  const outcome = given
+    ? await trustDefaultReleaseKey(db, key)
+    : await trustReleaseKey(db, releaseKeyFromPem(key.publicKeyPem, 'demo release key'));
+  if (outcome.kind === 'retired')
+    throw new Error(
+      `The release key ${key.keyId} was retired (by ${outcome.retiredBy ?? 'a signed manifest'}); the demo firmware cannot be signed with it.`,
+    );
   return key;
 }

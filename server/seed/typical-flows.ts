@@ -32,7 +32,8 @@ export const FLOW_SERIAL_NUMBERS: Readonly<Record<string, DeviceType>> = {
 /** A device of a flow, of the type its serial number was manufactured as. */
 function flowDevice(payload: FlowDevice['payload']): FlowDevice {
   const deviceType = FLOW_SERIAL_NUMBERS[payload.serialNumber];
-  if (!deviceType) throw new Error(`${payload.serialNumber} is not one of FLOW_SERIAL_NUMBERS: add it there with its type.`);
+  if (!deviceType)
+    throw new Error(`${payload.serialNumber} is not one of FLOW_SERIAL_NUMBERS: add it there with its type.`);
   return { deviceType, payload };
 }
 
@@ -116,8 +117,18 @@ export const epcToSeveralEpcsOverEthernet: DemoFlow = {
       inputConfiguration1: 'ESTOP_TYPE_SWITCH',
       inputConfiguration2: 'SOLID_STATE_SAFETY_DEVICE',
     }),
-    flowDevice({ serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ethNetmask: '255.255.0.0' }),
-    flowDevice({ serialNumber: 'EPC000103', deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ethNetmask: '255.255.0.0' }),
+    flowDevice({
+      serialNumber: 'EPC000102',
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'Ethernet',
+      ethNetmask: '255.255.0.0',
+    }),
+    flowDevice({
+      serialNumber: 'EPC000103',
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'Ethernet',
+      ethNetmask: '255.255.0.0',
+    }),
   ],
 };
 

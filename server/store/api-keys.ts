@@ -70,7 +70,10 @@ export async function findApiKeyByValue(db: Queryable, key: string): Promise<Api
 
 /** The key of that name that does not end (a rotation's predecessors are not it). */
 export async function findApiKeyByName(db: Queryable, orgId: string, name: string): Promise<ApiKeyRecord | undefined> {
-  const { rows } = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE org_id = $1 AND name = $2 AND expires_at IS NULL', [orgId, name]);
+  const { rows } = await db.query<ApiKeyRow>(
+    'SELECT * FROM api_keys WHERE org_id = $1 AND name = $2 AND expires_at IS NULL',
+    [orgId, name],
+  );
   return rows[0] && toRecord(rows[0]);
 }
 
@@ -103,7 +106,10 @@ export async function setApiKeyRole(db: Queryable, id: string, role: ApiKeyRole)
  * Returns the keys revoked, none when the name is unknown.
  */
 export async function revokeApiKeys(db: Queryable, orgId: string, name: string): Promise<ApiKeyRecord[]> {
-  const { rows } = await db.query<ApiKeyRow>('DELETE FROM api_keys WHERE org_id = $1 AND name = $2 RETURNING *', [orgId, name]);
+  const { rows } = await db.query<ApiKeyRow>('DELETE FROM api_keys WHERE org_id = $1 AND name = $2 RETURNING *', [
+    orgId,
+    name,
+  ]);
   return rows.map(toRecord);
 }
 

@@ -14,6 +14,7 @@ export async function nextConfigFileSequence(db: Queryable): Promise<number> {
 /** A sequence as the database returned it (bigint), checked to be a positive safe integer. */
 export function usableSequence(value: string | number | undefined): number {
   const sequence = Number(value);
-  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new Error(`The configuration file sequence ${value} is not usable.`);
+  if (!Number.isSafeInteger(sequence) || sequence < 1)
+    throw new Error(`The configuration file sequence ${value} is not usable.`);
   return sequence;
 }

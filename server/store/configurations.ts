@@ -1,4 +1,9 @@
-import type { ConfigurationDeviceSettings, ConfigurationSettings, ConfigurationSortOption, DeviceType } from '../../domain';
+import type {
+  ConfigurationDeviceSettings,
+  ConfigurationSettings,
+  ConfigurationSortOption,
+  DeviceType,
+} from '../../domain';
 import type { Queryable } from '../db/database';
 import { likePattern } from '../http/query';
 import { compactObject } from './json';
@@ -43,7 +48,11 @@ interface MemberRow {
 }
 
 /** The configuration if it exists in this organization; another organization's id reads as absent. */
-export async function getConfiguration(db: Queryable, orgId: string, id: string): Promise<StoredConfiguration | undefined> {
+export async function getConfiguration(
+  db: Queryable,
+  orgId: string,
+  id: string,
+): Promise<StoredConfiguration | undefined> {
   // Two plain queries: PGlite plans and runs them faster than one that aggregates the devices.
   const { rows } = await db.query<Row>(
     'SELECT id, org_id, name, settings, created_at, last_edited_at FROM configurations WHERE id = $1 AND org_id = $2',
@@ -88,7 +97,10 @@ function storedSettings(settings: ConfigurationSettings): string {
   return JSON.stringify(compactObject(rest));
 }
 
-export async function insertConfiguration(db: Queryable, input: { id: string; orgId: string; name: string; settings: ConfigurationSettings }): Promise<void> {
+export async function insertConfiguration(
+  db: Queryable,
+  input: { id: string; orgId: string; name: string; settings: ConfigurationSettings },
+): Promise<void> {
   await db.query('INSERT INTO configurations (id, org_id, name, settings) VALUES ($1, $2, $3, $4::jsonb)', [
     input.id,
     input.orgId,
@@ -97,12 +109,16 @@ export async function insertConfiguration(db: Queryable, input: { id: string; or
   ]);
 }
 
-export async function updateConfiguration(db: Queryable, id: string, name: string, settings: ConfigurationSettings): Promise<void> {
-  await db.query('UPDATE configurations SET name = $2, settings = $3::jsonb, last_edited_at = clock_timestamp() WHERE id = $1', [
-    id,
-    name,
-    storedSettings(settings),
-  ]);
+export async function updateConfiguration(
+  db: Queryable,
+  id: string,
+  name: string,
+  settings: ConfigurationSettings,
+): Promise<void> {
+  await db.query(
+    'UPDATE configurations SET name = $2, settings = $3::jsonb, last_edited_at = clock_timestamp() WHERE id = $1',
+    [id, name, storedSettings(settings)],
+  );
 }
 
 /** Marks the configuration edited (its devices changed). */
@@ -117,26 +133,49 @@ export async function deleteConfiguration(db: Queryable, orgId: string, id: stri
 
 /** The device's own settings: not its identity or type (joined from other tables), not the password (sealed apart). */
 function storedMemberSettings(settings: ConfigurationDeviceSettings & { deviceType?: unknown }): string {
-  const { serialNumber: _serial, deviceType: _type, wifiPassword: _password, wifiPasswordSet: _set, ...rest } = settings;
+  const {
+    serialNumber: _serial,
+    deviceType: _type,
+    wifiPassword: _password,
+    wifiPasswordSet: _set,
+    ...rest
+  } = settings;
   return JSON.stringify(compactObject(rest));
 }
 
 export async function insertMember(
   db: Queryable,
-  input: { configurationId: string; orgId: string; serialNumber: string; settings: ConfigurationDeviceSettings; wifiPasswordSealed: Uint8Array | null },
+  input: {
+    configurationId: string;
+    orgId: string;
+    serialNumber: string;
+    settings: ConfigurationDeviceSettings;
+    wifiPasswordSealed: Uint8Array | null;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO configuration_devices (serial_number, configuration_id, org_id, settings, wifi_password_sealed, position)
      VALUES ($1, $2, $3, $4::jsonb, $5,
        (SELECT COALESCE(max(position), 0) + 1 FROM configuration_devices WHERE configuration_id = $2))`,
-    [input.serialNumber, input.configurationId, input.orgId, storedMemberSettings(input.settings), input.wifiPasswordSealed],
+    [
+      input.serialNumber,
+      input.configurationId,
+      input.orgId,
+      storedMemberSettings(input.settings),
+      input.wifiPasswordSealed,
+    ],
   );
 }
 
 /** `wifiPasswordSealed`: a new sealed password, null to clear it, undefined to keep it. */
 export async function updateMember(
   db: Queryable,
-  input: { configurationId: string; serialNumber: string; settings: ConfigurationDeviceSettings; wifiPasswordSealed: Uint8Array | null | undefined },
+  input: {
+    configurationId: string;
+    serialNumber: string;
+    settings: ConfigurationDeviceSettings;
+    wifiPasswordSealed: Uint8Array | null | undefined;
+  },
 ): Promise<void> {
   await db.query(
     `UPDATE configuration_devices SET settings = $3::jsonb, updated_at = clock_timestamp(),
@@ -153,7 +192,10 @@ export async function updateMember(
 }
 
 export async function deleteMember(db: Queryable, configurationId: string, serialNumber: string): Promise<void> {
-  await db.query('DELETE FROM configuration_devices WHERE configuration_id = $1 AND serial_number = $2', [configurationId, serialNumber]);
+  await db.query('DELETE FROM configuration_devices WHERE configuration_id = $1 AND serial_number = $2', [
+    configurationId,
+    serialNumber,
+  ]);
 }
 
 export async function sealedWifiPasswords(db: Queryable, configurationId: string): Promise<Map<string, Uint8Array>> {
@@ -164,7 +206,11 @@ export async function sealedWifiPasswords(db: Queryable, configurationId: string
   return new Map(rows.map((row) => [row.serial_number, row.wifi_password_sealed]));
 }
 
-export async function setCurrentSettingsHashes(db: Queryable, configurationId: string, hashes: ReadonlyMap<string, string | null>): Promise<void> {
+export async function setCurrentSettingsHashes(
+  db: Queryable,
+  configurationId: string,
+  hashes: ReadonlyMap<string, string | null>,
+): Promise<void> {
   const serials = [...hashes.keys()];
   if (serials.length === 0) return;
   await db.query(
@@ -184,8 +230,15 @@ export async function saveConfigurationRecord(db: Queryable, id: string, record:
  * The kept record as JSON text (reads send it on as is: parsing and re-serialising it would cost
  * more than the query); `null` when the configuration exists but its record was never kept.
  */
-export async function getConfigurationRecordText(db: Queryable, orgId: string, id: string): Promise<string | null | undefined> {
-  const { rows } = await db.query<{ record: string | null }>('SELECT record::text AS record FROM configurations WHERE id = $1 AND org_id = $2', [id, orgId]);
+export async function getConfigurationRecordText(
+  db: Queryable,
+  orgId: string,
+  id: string,
+): Promise<string | null | undefined> {
+  const { rows } = await db.query<{ record: string | null }>(
+    'SELECT record::text AS record FROM configurations WHERE id = $1 AND org_id = $2',
+    [id, orgId],
+  );
   return rows[0] === undefined ? undefined : rows[0].record;
 }
 
@@ -206,10 +259,10 @@ export async function listConfigurationRecordTexts(
     rows.length > 0 && rows.length < query.limit
       ? offset + rows.length
       : ((
-          await db.query<{ n: number }>('SELECT count(*)::int AS n FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)', [
-            orgId,
-            pattern,
-          ])
+          await db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)',
+            [orgId, pattern],
+          )
         ).rows[0]?.n ?? 0);
   return { items: rows, totalCount };
 }

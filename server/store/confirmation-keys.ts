@@ -11,7 +11,11 @@ export interface KeyedConfirmation {
   payloadHash: string;
 }
 
-export async function findKeyedConfirmation(db: Queryable, orgId: string, key: string): Promise<KeyedConfirmation | undefined> {
+export async function findKeyedConfirmation(
+  db: Queryable,
+  orgId: string,
+  key: string,
+): Promise<KeyedConfirmation | undefined> {
   const { rows } = await db.query<{ serial_number: string; kind: KeyedConfirmation['kind']; payload_hash: string }>(
     `SELECT c.serial_number, c.kind, c.payload_hash FROM confirmation_requests r JOIN confirmations c ON c.id = r.confirmation_id
      WHERE r.org_id = $1 AND r.idempotency_key = $2`,
@@ -22,7 +26,12 @@ export async function findKeyedConfirmation(db: Queryable, orgId: string, key: s
 }
 
 /** Links `key` to the stored confirmation of this payload (call after recording it). */
-export async function rememberConfirmationKey(db: Queryable, orgId: string, key: string, confirmation: KeyedConfirmation): Promise<void> {
+export async function rememberConfirmationKey(
+  db: Queryable,
+  orgId: string,
+  key: string,
+  confirmation: KeyedConfirmation,
+): Promise<void> {
   await db.query(
     `INSERT INTO confirmation_requests (org_id, idempotency_key, confirmation_id)
      SELECT $1, $2, id FROM confirmations WHERE serial_number = $3 AND kind = $4 AND payload_hash = $5

@@ -9,7 +9,9 @@ import { canonicalJson } from './json';
  */
 export async function stateAlreadyRecorded(
   db: Queryable,
-  input: { orgId: string; serialNumber: string } & ({ kind: 'firmware'; firmwareVersion: string } | { kind: 'configuration'; syncId: string }),
+  input: { orgId: string; serialNumber: string } & (
+    { kind: 'firmware'; firmwareVersion: string } | { kind: 'configuration'; syncId: string }
+  ),
 ): Promise<boolean> {
   const { rows } = await db.query<{ firmware_version: string | null; deployed_sync_id: string | null }>(
     'SELECT firmware_version, deployed_sync_id FROM devices WHERE serial_number = $1 AND org_id = $2',
@@ -17,7 +19,9 @@ export async function stateAlreadyRecorded(
   );
   const row = rows[0];
   if (!row) return false;
-  return input.kind === 'firmware' ? row.firmware_version === input.firmwareVersion : row.deployed_sync_id?.toLowerCase() === input.syncId.toLowerCase();
+  return input.kind === 'firmware'
+    ? row.firmware_version === input.firmwareVersion
+    : row.deployed_sync_id?.toLowerCase() === input.syncId.toLowerCase();
 }
 
 /** What tells one confirmation from another of the same device and kind: its canonical payload, hashed. */

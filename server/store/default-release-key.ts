@@ -1,6 +1,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateReleaseKeyPair, releaseKeyFromPem, releaseKeyPairFromPrivateKey, type ReleaseKeyPair } from '../../domain/files/firmware-release-key';
+import {
+  generateReleaseKeyPair,
+  releaseKeyFromPem,
+  releaseKeyPairFromPrivateKey,
+  type ReleaseKeyPair,
+} from '../../domain/files/firmware-release-key';
 import { createFileOnce, errnoCode, writeFileAtomic } from '../../platform/durable-file';
 import type { Queryable } from '../db/database';
 import { trustReleaseKey, type TrustOutcome } from './release-keys';

@@ -12,8 +12,18 @@ export interface RegisteredDevice {
 }
 
 /** The device if it is registered in this organization (a device of another one reads as absent). */
-export async function getRegisteredDevice(db: Queryable, orgId: string, serialNumber: string): Promise<RegisteredDevice | undefined> {
-  const { rows } = await db.query<{ serial_number: string; org_id: string; device_type: DeviceType; model: string; configuration_id: string | null }>(
+export async function getRegisteredDevice(
+  db: Queryable,
+  orgId: string,
+  serialNumber: string,
+): Promise<RegisteredDevice | undefined> {
+  const { rows } = await db.query<{
+    serial_number: string;
+    org_id: string;
+    device_type: DeviceType;
+    model: string;
+    configuration_id: string | null;
+  }>(
     `SELECT d.serial_number, d.org_id, m.device_type, m.model, cd.configuration_id
      FROM devices d JOIN manufacturing_records m ON m.serial_number = d.serial_number
      LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number
@@ -21,16 +31,29 @@ export async function getRegisteredDevice(db: Queryable, orgId: string, serialNu
     [serialNumber, orgId],
   );
   const row = rows[0];
-  return row && { serialNumber: row.serial_number, orgId: row.org_id, deviceType: row.device_type, model: row.model, configurationId: row.configuration_id };
+  return (
+    row && {
+      serialNumber: row.serial_number,
+      orgId: row.org_id,
+      deviceType: row.device_type,
+      model: row.model,
+      configurationId: row.configuration_id,
+    }
+  );
 }
 
 /** Which organization holds the serial number, if any (to tell "registered elsewhere" apart). */
 export async function registrationOf(db: Queryable, serialNumber: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ org_id: string }>('SELECT org_id FROM devices WHERE serial_number = $1', [serialNumber]);
+  const { rows } = await db.query<{ org_id: string }>('SELECT org_id FROM devices WHERE serial_number = $1', [
+    serialNumber,
+  ]);
   return rows[0]?.org_id;
 }
 
-export async function insertDevice(db: Queryable, input: { serialNumber: string; orgId: string; name: string; image: string | null }): Promise<void> {
+export async function insertDevice(
+  db: Queryable,
+  input: { serialNumber: string; orgId: string; name: string; image: string | null },
+): Promise<void> {
   await db.query('INSERT INTO devices (serial_number, org_id, name, image) VALUES ($1, $2, $3, $4)', [
     input.serialNumber,
     input.orgId,
@@ -40,7 +63,10 @@ export async function insertDevice(db: Queryable, input: { serialNumber: string;
 }
 
 /** `image`: a new image, null to delete it, undefined to keep it. */
-export async function updateDevice(db: Queryable, input: { serialNumber: string; name: string | undefined; image: string | null | undefined }): Promise<void> {
+export async function updateDevice(
+  db: Queryable,
+  input: { serialNumber: string; name: string | undefined; image: string | null | undefined },
+): Promise<void> {
   await db.query(
     `UPDATE devices SET name = COALESCE($2, name), image = CASE WHEN $3::boolean THEN $4 ELSE image END, updated_at = clock_timestamp()
      WHERE serial_number = $1`,
@@ -73,7 +99,12 @@ export async function releaseDevice(db: Queryable, orgId: string, serialNumber: 
   const row = rows[0];
   if (!row) return { released: false, reason: 'not-registered' };
   if (row.configuration_id !== null) {
-    return { released: false, reason: 'in-configuration', configurationId: row.configuration_id, configurationName: row.configuration_name ?? '' };
+    return {
+      released: false,
+      reason: 'in-configuration',
+      configurationId: row.configuration_id,
+      configurationName: row.configuration_name ?? '',
+    };
   }
   await db.query('DELETE FROM sync_ids WHERE serial_number = $1 AND org_id = $2', [serialNumber, orgId]);
   await db.query('DELETE FROM confirmations WHERE serial_number = $1 AND org_id = $2', [serialNumber, orgId]);
@@ -134,8 +165,15 @@ function toRecord(row: RecordRow): DeviceRecord {
   };
 }
 
-export async function getDeviceRecord(db: Queryable, orgId: string, serialNumber: string): Promise<DeviceRecord | undefined> {
-  const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE d.org_id = $1 AND d.serial_number = $2`, [orgId, serialNumber]);
+export async function getDeviceRecord(
+  db: Queryable,
+  orgId: string,
+  serialNumber: string,
+): Promise<DeviceRecord | undefined> {
+  const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE d.org_id = $1 AND d.serial_number = $2`, [
+    orgId,
+    serialNumber,
+  ]);
   return rows[0] && toRecord(rows[0]);
 }
 
@@ -159,7 +197,8 @@ type DevicePage = { items: DeviceRecord[]; totalCount: number };
  */
 export async function listDeviceRecords(db: Queryable, orgId: string, query: DeviceListQuery): Promise<DevicePage> {
   const offset = (query.page - 1) * query.limit;
-  if (query.serial === undefined && query.search === undefined) return pageFromBuckets(db, orgId, query.configurableOnly, query.limit, offset);
+  if (query.serial === undefined && query.search === undefined)
+    return pageFromBuckets(db, orgId, query.configurableOnly, query.limit, offset);
   if (query.serial === undefined && query.search !== undefined) {
     const bySerial = await pageBySerialPrefix(db, orgId, query.search, query.configurableOnly, query.limit, offset);
     if (bySerial) return bySerial;
@@ -176,9 +215,17 @@ interface BucketedRow extends RecordRow {
  * page's first row: one statement finds it, seeks from its first serial number and skips less than
  * a bucket (migration 13 keeps buckets at most 1024 devices), so every page is read in one snapshot.
  */
-async function pageFromBuckets(db: Queryable, orgId: string, configurableOnly: boolean, limit: number, offset: number): Promise<DevicePage> {
+async function pageFromBuckets(
+  db: Queryable,
+  orgId: string,
+  configurableOnly: boolean,
+  limit: number,
+  offset: number,
+): Promise<DevicePage> {
   const counted = configurableOnly ? 'unconfigured' : 'devices';
-  const unconfiguredOnly = configurableOnly ? 'AND NOT EXISTS (SELECT 1 FROM configuration_devices pc WHERE pc.serial_number = p.serial_number)' : '';
+  const unconfiguredOnly = configurableOnly
+    ? 'AND NOT EXISTS (SELECT 1 FROM configuration_devices pc WHERE pc.serial_number = p.serial_number)'
+    : '';
   const bucket = `SELECT first_serial, before, total FROM (
       SELECT first_serial, sum(${counted}) OVER (ORDER BY first_serial) - ${counted} AS before, sum(${counted}) OVER () AS total
       FROM device_list_buckets WHERE org_id = $1) AS b
@@ -197,7 +244,10 @@ async function pageFromBuckets(db: Queryable, orgId: string, configurableOnly: b
   );
   if (rows[0]) return { items: rows.map(toRecord), totalCount: Number(rows[0].total_count) };
   // Past the end (or no devices): the total alone.
-  const total = await db.query<{ n: string | null }>(`SELECT sum(${counted}) AS n FROM device_list_buckets WHERE org_id = $1`, [orgId]);
+  const total = await db.query<{ n: string | null }>(
+    `SELECT sum(${counted}) AS n FROM device_list_buckets WHERE org_id = $1`,
+    [orgId],
+  );
   return { items: [], totalCount: Number(total.rows[0]?.n ?? 0) };
 }
 
@@ -224,7 +274,9 @@ async function pageBySerialPrefix(
 ): Promise<DevicePage | undefined> {
   if (!SERIAL_PREFIX.test(search)) return undefined;
   const [from, to] = prefixRange(search);
-  const unconfiguredOnly = configurableOnly ? 'AND NOT EXISTS (SELECT 1 FROM configuration_devices pc WHERE pc.serial_number = p.serial_number)' : '';
+  const unconfiguredOnly = configurableOnly
+    ? 'AND NOT EXISTS (SELECT 1 FROM configuration_devices pc WHERE pc.serial_number = p.serial_number)'
+    : '';
   const matches = `FROM devices p WHERE p.org_id = $1 AND upper(p.serial_number) COLLATE "C" >= $2 AND upper(p.serial_number) COLLATE "C" < $3 ${unconfiguredOnly}`;
   const { rows } = await db.query<RecordRow>(
     `WITH page AS (SELECT p.serial_number ${matches} ORDER BY upper(p.serial_number) COLLATE "C", p.serial_number COLLATE "C" LIMIT $4 OFFSET $5)
@@ -238,7 +290,10 @@ async function pageBySerialPrefix(
   if (totalCount === 0 && !configurableOnly) return undefined;
   if (totalCount === 0) {
     // Unconfigured aside, does the prefix start any serial number at all?
-    const any = await db.query(`SELECT 1 FROM devices p WHERE p.org_id = $1 AND upper(p.serial_number) COLLATE "C" >= $2 AND upper(p.serial_number) COLLATE "C" < $3 LIMIT 1`, [orgId, from, to]);
+    const any = await db.query(
+      `SELECT 1 FROM devices p WHERE p.org_id = $1 AND upper(p.serial_number) COLLATE "C" >= $2 AND upper(p.serial_number) COLLATE "C" < $3 LIMIT 1`,
+      [orgId, from, to],
+    );
     if (any.rows.length === 0) return undefined;
   }
   return { items: rows.map(toRecord), totalCount };
@@ -250,10 +305,19 @@ async function pageByFilter(db: Queryable, orgId: string, query: DeviceListQuery
     AND ($2::text IS NULL OR d.name ILIKE $2 OR d.serial_number ILIKE $2 OR m.model ILIKE $2 OR m.device_type ILIKE $2)
     AND ($3::text IS NULL OR d.serial_number = $3)
     AND (NOT $4::boolean OR cd.serial_number IS NULL)`;
-  const params = [orgId, query.search === undefined ? null : likePattern(query.search), query.serial ?? null, query.configurableOnly];
-  const { rows } = await db.query<RecordRow>(`${SELECT_RECORDS} WHERE ${where} ORDER BY d.serial_number LIMIT $5 OFFSET $6`, [...params, query.limit, offset]);
+  const params = [
+    orgId,
+    query.search === undefined ? null : likePattern(query.search),
+    query.serial ?? null,
+    query.configurableOnly,
+  ];
+  const { rows } = await db.query<RecordRow>(
+    `${SELECT_RECORDS} WHERE ${where} ORDER BY d.serial_number LIMIT $5 OFFSET $6`,
+    [...params, query.limit, offset],
+  );
   // A short page that holds something (or the first page) shows where the list ends: no count needed.
-  if (rows.length < query.limit && (rows.length > 0 || offset === 0)) return { items: rows.map(toRecord), totalCount: offset + rows.length };
+  if (rows.length < query.limit && (rows.length > 0 || offset === 0))
+    return { items: rows.map(toRecord), totalCount: offset + rows.length };
   const count = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM devices d JOIN manufacturing_records m ON m.serial_number = d.serial_number
      LEFT JOIN configuration_devices cd ON cd.serial_number = d.serial_number WHERE ${where}`,

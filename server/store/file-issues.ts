@@ -48,7 +48,11 @@ export async function fileIssue(db: Queryable, orgId: string, serialNumber: stri
     sequence: usableSequence(row.sequence),
     key:
       row.key_id !== null && row.private_key_sealed !== null && row.certificate !== null
-        ? { keyId: row.key_id, privateKeySealed: new Uint8Array(row.private_key_sealed), certificate: new Uint8Array(row.certificate) }
+        ? {
+            keyId: row.key_id,
+            privateKeySealed: new Uint8Array(row.private_key_sealed),
+            certificate: new Uint8Array(row.certificate),
+          }
         : null,
   };
 }

@@ -30,22 +30,38 @@ const hexBytes = (hex: string) => new Uint8Array(Buffer.from(hex, 'hex'));
  */
 export async function makeFirmwarePatches(db: Queryable, bundle: FirmwareBundle): Promise<string[]> {
   if (bundle.image.length > MAX_PATCHED_IMAGE_BYTES) return [];
-  const { rows } = await db.query<{ version: string }>(`SELECT b.version FROM ${SERVABLE} WHERE b.device_type = $1 AND b.version <> $2`, [bundle.deviceType, bundle.version]);
+  const { rows } = await db.query<{ version: string }>(
+    `SELECT b.version FROM ${SERVABLE} WHERE b.device_type = $1 AND b.version <> $2`,
+    [bundle.deviceType, bundle.version],
+  );
   const earlier = rows
     .map((row) => row.version)
     .filter((version) => compareVersions(version, bundle.version) < 0)
     .sort((a, b) => compareVersions(b, a))
     .slice(0, PATCHED_EARLIER_RELEASES);
   // A re-imported release: its old patches built the old image.
-  await db.query('DELETE FROM firmware_patches WHERE device_type = $1 AND to_version = $2', [bundle.deviceType, bundle.version]);
+  await db.query('DELETE FROM firmware_patches WHERE device_type = $1 AND to_version = $2', [
+    bundle.deviceType,
+    bundle.version,
+  ]);
   const made: string[] = [];
   for (const version of earlier) {
-    const stored = await db.query<{ bundle: Uint8Array }>('SELECT bundle FROM firmware_bundles WHERE device_type = $1 AND version = $2', [bundle.deviceType, version]);
+    const stored = await db.query<{ bundle: Uint8Array }>(
+      'SELECT bundle FROM firmware_bundles WHERE device_type = $1 AND version = $2',
+      [bundle.deviceType, version],
+    );
     const bytes = stored.rows[0]?.bundle;
     if (bytes === undefined) continue;
     const base = readFirmwareBundle(bytes, { deviceType: bundle.deviceType, version });
-    if (base.image.length > MAX_PATCHED_IMAGE_BYTES || sharedContentFraction(base.image, bundle.image) < MIN_SHARED_CONTENT) continue;
-    const patch = createFirmwarePatch(base.image, bundle.image, { baseSha256: hexBytes(base.imageSha256), targetSha256: hexBytes(bundle.imageSha256) });
+    if (
+      base.image.length > MAX_PATCHED_IMAGE_BYTES ||
+      sharedContentFraction(base.image, bundle.image) < MIN_SHARED_CONTENT
+    )
+      continue;
+    const patch = createFirmwarePatch(base.image, bundle.image, {
+      baseSha256: hexBytes(base.imageSha256),
+      targetSha256: hexBytes(bundle.imageSha256),
+    });
     await db.query(
       'INSERT INTO firmware_patches (device_type, from_version, to_version, base_sha256, target_sha256, patch, size) VALUES ($1, $2, $3, $4, $5, $6, $7)',
       [bundle.deviceType, version, bundle.version, base.imageSha256, bundle.imageSha256, patch, patch.length],
@@ -74,7 +90,11 @@ const toRecord = (row: PatchRow): FirmwarePatchRecord => ({
 });
 
 /** The patches to `toVersion`, from the newest release patched from. */
-export async function firmwarePatchesTo(db: Queryable, deviceType: DeviceType, toVersion: string): Promise<FirmwarePatchRecord[]> {
+export async function firmwarePatchesTo(
+  db: Queryable,
+  deviceType: DeviceType,
+  toVersion: string,
+): Promise<FirmwarePatchRecord[]> {
   const { rows } = await db.query<PatchRow>(
     'SELECT device_type, from_version, to_version, base_sha256, target_sha256, size FROM firmware_patches WHERE device_type = $1 AND to_version = $2',
     [deviceType, toVersion],
@@ -82,7 +102,12 @@ export async function firmwarePatchesTo(db: Queryable, deviceType: DeviceType, t
   return rows.map(toRecord).sort((a, b) => compareVersions(b.fromVersion, a.fromVersion));
 }
 
-export async function firmwarePatchBytes(db: Queryable, deviceType: DeviceType, fromVersion: string, toVersion: string): Promise<{ record: FirmwarePatchRecord; patch: Uint8Array } | undefined> {
+export async function firmwarePatchBytes(
+  db: Queryable,
+  deviceType: DeviceType,
+  fromVersion: string,
+  toVersion: string,
+): Promise<{ record: FirmwarePatchRecord; patch: Uint8Array } | undefined> {
   const { rows } = await db.query<PatchRow & { patch: Uint8Array }>(
     'SELECT device_type, from_version, to_version, base_sha256, target_sha256, size, patch FROM firmware_patches WHERE device_type = $1 AND from_version = $2 AND to_version = $3',
     [deviceType, fromVersion, toVersion],

@@ -1,6 +1,10 @@
 import type { DeviceType } from '../../domain/device-types';
 import { compareVersions } from '../../domain/firmware-version';
-import { readFirmwareBundle, verifyFirmwareBundleSignature, type FirmwareBundle } from '../../domain/files/firmware-bundle';
+import {
+  readFirmwareBundle,
+  verifyFirmwareBundleSignature,
+  type FirmwareBundle,
+} from '../../domain/files/firmware-bundle';
 import type { VerifiedFirmwareManifest } from '../../domain/files/firmware-manifest';
 import type { Queryable } from '../db/database';
 import { makeFirmwarePatches } from './firmware-patches';
@@ -45,7 +49,11 @@ export interface ImportedFirmware {
  * the keys it retires retired, then stored. Importing the same type and version again replaces it
  * (a re-built bundle). Run it in a transaction: the retirement and the bundle go together.
  */
-export async function importFirmwareBundle(db: Queryable, bytes: Uint8Array, expect: { deviceType?: DeviceType; version?: string } = {}): Promise<ImportedFirmware> {
+export async function importFirmwareBundle(
+  db: Queryable,
+  bytes: Uint8Array,
+  expect: { deviceType?: DeviceType; version?: string } = {},
+): Promise<ImportedFirmware> {
   const bundle = readFirmwareBundle(bytes, expect);
   const signer = verifyFirmwareBundleSignature(bundle, await releaseKeyring(db));
   await retireReleaseKeys(db, signer.manifest.retires, signer.key.keyId);
@@ -54,7 +62,16 @@ export async function importFirmwareBundle(db: Queryable, bytes: Uint8Array, exp
      ON CONFLICT (device_type, version) DO UPDATE
        SET bundle = EXCLUDED.bundle, sha256 = EXCLUDED.sha256, size = EXCLUDED.size, manifest = EXCLUDED.manifest,
            key_id = EXCLUDED.key_id, security_counter = EXCLUDED.security_counter, imported_at = now()`,
-    [bundle.deviceType, bundle.version, bytes, bundle.bundleSha256, bytes.length, JSON.stringify(bundle.manifest), signer.key.keyId, signer.manifest.securityCounter],
+    [
+      bundle.deviceType,
+      bundle.version,
+      bytes,
+      bundle.bundleSha256,
+      bytes.length,
+      JSON.stringify(bundle.manifest),
+      signer.key.keyId,
+      signer.manifest.securityCounter,
+    ],
   );
   // Patches from the releases devices still run, so they can update in a fraction of the bytes.
   await makeFirmwarePatches(db, bundle);
@@ -63,23 +80,40 @@ export async function importFirmwareBundle(db: Queryable, bytes: Uint8Array, exp
 
 /** The latest servable bundle of a type (by version order, not import time), without its bytes. */
 export async function latestFirmware(db: Queryable, deviceType: DeviceType): Promise<FirmwareBundleRow | undefined> {
-  const { rows } = await db.query<Row>(`SELECT b.device_type, b.version, b.sha256, b.size, b.imported_at, b.key_id FROM ${SERVABLE} WHERE b.device_type = $1`, [deviceType]);
+  const { rows } = await db.query<Row>(
+    `SELECT b.device_type, b.version, b.sha256, b.size, b.imported_at, b.key_id FROM ${SERVABLE} WHERE b.device_type = $1`,
+    [deviceType],
+  );
   const latest = rows.sort((a, b) => compareVersions(b.version, a.version))[0];
   return (
-    latest && { deviceType: latest.device_type, version: latest.version, sha256: latest.sha256, size: latest.size, importedAt: latest.imported_at, keyId: latest.key_id }
+    latest && {
+      deviceType: latest.device_type,
+      version: latest.version,
+      sha256: latest.sha256,
+      size: latest.size,
+      importedAt: latest.imported_at,
+      keyId: latest.key_id,
+    }
   );
 }
 
-export async function firmwareBundleBytes(db: Queryable, deviceType: DeviceType, version: string): Promise<Uint8Array | undefined> {
-  const { rows } = await db.query<{ bundle: Uint8Array }>('SELECT bundle FROM firmware_bundles WHERE device_type = $1 AND version = $2', [
-    deviceType,
-    version,
-  ]);
+export async function firmwareBundleBytes(
+  db: Queryable,
+  deviceType: DeviceType,
+  version: string,
+): Promise<Uint8Array | undefined> {
+  const { rows } = await db.query<{ bundle: Uint8Array }>(
+    'SELECT bundle FROM firmware_bundles WHERE device_type = $1 AND version = $2',
+    [deviceType, version],
+  );
   return rows[0]?.bundle;
 }
 
 /** Whether a bundle of this type and version is stored and servable (signed by a trusted, unretired key). */
 export async function servableFirmwareExists(db: Queryable, deviceType: DeviceType, version: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM ${SERVABLE} WHERE b.device_type = $1 AND b.version = $2`, [deviceType, version]);
+  const { rows } = await db.query(`SELECT 1 FROM ${SERVABLE} WHERE b.device_type = $1 AND b.version = $2`, [
+    deviceType,
+    version,
+  ]);
   return rows.length > 0;
 }

@@ -20,7 +20,11 @@ export interface StoredLedgerEntry {
  * Appends the entries not yet received (by hash) to the organization's chain, in the order given.
  * The organization's row is locked for the transaction, so two instances never give out one orgSeq.
  */
-export async function appendLedgerEntries(db: Queryable, orgId: string, entries: readonly LedgerEntry[]): Promise<{ received: number; known: number }> {
+export async function appendLedgerEntries(
+  db: Queryable,
+  orgId: string,
+  entries: readonly LedgerEntry[],
+): Promise<{ received: number; known: number }> {
   await db.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
   const { rows: heads } = await db.query<{ org_seq: string; org_hash: string }>(
     'SELECT org_seq, org_hash FROM ledger_entries WHERE org_id = $1 ORDER BY org_seq DESC LIMIT 1',
@@ -31,7 +35,10 @@ export async function appendLedgerEntries(db: Queryable, orgId: string, entries:
   let received = 0;
   let known = 0;
   for (const entry of entries) {
-    const { rows: existing } = await db.query('SELECT 1 FROM ledger_entries WHERE org_id = $1 AND entry_hash = $2', [orgId, entry.hash]);
+    const { rows: existing } = await db.query('SELECT 1 FROM ledger_entries WHERE org_id = $1 AND entry_hash = $2', [
+      orgId,
+      entry.hash,
+    ]);
     if (existing.length > 0) {
       known += 1;
       continue;
@@ -41,7 +48,18 @@ export async function appendLedgerEntries(db: Queryable, orgId: string, entries:
     await db.query(
       `INSERT INTO ledger_entries (org_id, org_seq, entry_hash, org_prev_hash, org_hash, workstation, seq, serial_number, action, entry)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)`,
-      [orgId, orgSeq, entry.hash, orgPrevHash, orgHash, entry.workstation, entry.seq, entry.serialNumber, entry.action, JSON.stringify(entry)],
+      [
+        orgId,
+        orgSeq,
+        entry.hash,
+        orgPrevHash,
+        orgHash,
+        entry.workstation,
+        entry.seq,
+        entry.serialNumber,
+        entry.action,
+        JSON.stringify(entry),
+      ],
     );
     orgPrevHash = orgHash;
     received += 1;
@@ -55,7 +73,13 @@ export async function listLedgerEntries(
   orgId: string,
   query: { afterOrgSeq: number; limit: number; workstation?: string },
 ): Promise<StoredLedgerEntry[]> {
-  const { rows } = await db.query<{ org_seq: string; org_prev_hash: string; org_hash: string; received_at: Date | string; entry: LedgerEntry | string }>(
+  const { rows } = await db.query<{
+    org_seq: string;
+    org_prev_hash: string;
+    org_hash: string;
+    received_at: Date | string;
+    entry: LedgerEntry | string;
+  }>(
     `SELECT org_seq, org_prev_hash, org_hash, received_at, entry FROM ledger_entries
      WHERE org_id = $1 AND org_seq > $2 AND ($3::text IS NULL OR workstation = $3)
      ORDER BY org_seq LIMIT $4`,
@@ -72,6 +96,9 @@ export async function listLedgerEntries(
 
 /** Which of these entry hashes the organization's chain holds already. */
 export async function knownLedgerHashes(db: Queryable, orgId: string, hashes: readonly string[]): Promise<Set<string>> {
-  const { rows } = await db.query<{ entry_hash: string }>('SELECT entry_hash FROM ledger_entries WHERE org_id = $1 AND entry_hash = ANY($2::text[])', [orgId, [...hashes]]);
+  const { rows } = await db.query<{ entry_hash: string }>(
+    'SELECT entry_hash FROM ledger_entries WHERE org_id = $1 AND entry_hash = ANY($2::text[])',
+    [orgId, [...hashes]],
+  );
   return new Set(rows.map((row) => row.entry_hash));
 }

@@ -11,7 +11,10 @@ export interface ManufacturingRecord {
  * Imports (or corrects) records. A serial number that is already known keeps its registration;
  * only its type and model are updated, as the factory's export is the authority on those.
  */
-export async function upsertManufacturingRecords(db: Queryable, records: readonly ManufacturingRecord[]): Promise<{ inserted: number; updated: number }> {
+export async function upsertManufacturingRecords(
+  db: Queryable,
+  records: readonly ManufacturingRecord[],
+): Promise<{ inserted: number; updated: number }> {
   let inserted = 0;
   let updated = 0;
   for (const record of records) {
@@ -27,7 +30,10 @@ export async function upsertManufacturingRecords(db: Queryable, records: readonl
   return { inserted, updated };
 }
 
-export async function getManufacturingRecord(db: Queryable, serialNumber: string): Promise<ManufacturingRecord | undefined> {
+export async function getManufacturingRecord(
+  db: Queryable,
+  serialNumber: string,
+): Promise<ManufacturingRecord | undefined> {
   const { rows } = await db.query<{ serial_number: string; device_type: DeviceType; model: string }>(
     'SELECT serial_number, device_type, model FROM manufacturing_records WHERE serial_number = $1',
     [serialNumber],

@@ -18,11 +18,14 @@ export interface ReleaseKeyRow {
 }
 
 /** A key's columns, named as ReleaseKeyRow names them. */
-const KEY_COLUMNS = 'key_id AS "keyId", name, public_key_pem AS "publicKeyPem", trusted_at AS "trustedAt", retired_at AS "retiredAt", retired_by AS "retiredBy"';
+const KEY_COLUMNS =
+  'key_id AS "keyId", name, public_key_pem AS "publicKeyPem", trusted_at AS "trustedAt", retired_at AS "retiredAt", retired_by AS "retiredBy"';
 
 /** Every key the service has heard of, trusted ones first, oldest first. */
 export async function listReleaseKeys(db: Queryable): Promise<ReleaseKeyRow[]> {
-  const { rows } = await db.query<ReleaseKeyRow>(`SELECT ${KEY_COLUMNS} FROM firmware_release_keys ORDER BY retired_at IS NOT NULL, trusted_at, key_id`);
+  const { rows } = await db.query<ReleaseKeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM firmware_release_keys ORDER BY retired_at IS NOT NULL, trusted_at, key_id`,
+  );
   return rows;
 }
 
@@ -40,11 +43,14 @@ export async function releaseKeyring(db: Queryable): Promise<ReleaseKeyring> {
   };
 }
 
-export type TrustOutcome = { kind: 'trusted' } | { kind: 'already-trusted'; name: string } | { kind: 'retired'; retiredBy: string | null };
+export type TrustOutcome =
+  { kind: 'trusted' } | { kind: 'already-trusted'; name: string } | { kind: 'retired'; retiredBy: string | null };
 
 /** Trusts a key; a retired key is never trusted again. */
 export async function trustReleaseKey(db: Queryable, key: ReleaseKey): Promise<TrustOutcome> {
-  const existing = (await db.query<ReleaseKeyRow>(`SELECT ${KEY_COLUMNS} FROM firmware_release_keys WHERE key_id = $1`, [key.keyId])).rows[0];
+  const existing = (
+    await db.query<ReleaseKeyRow>(`SELECT ${KEY_COLUMNS} FROM firmware_release_keys WHERE key_id = $1`, [key.keyId])
+  ).rows[0];
   if (existing?.retiredAt) return { kind: 'retired', retiredBy: existing.retiredBy };
   if (existing) return { kind: 'already-trusted', name: existing.name };
   // Two processes trusting the same key at once end with one row either way.

@@ -36,7 +36,9 @@ async function secretNamed(db: Queryable, name: string): Promise<string | undefi
 /** Any one sealed value of the database, to try a key on; none in a new database. */
 export async function anySealedValue(db: Queryable): Promise<Uint8Array | undefined> {
   for (const { table, column } of SEALED_COLUMNS) {
-    const { rows } = await db.query<{ sealed: Uint8Array }>(`SELECT ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL LIMIT 1`);
+    const { rows } = await db.query<{ sealed: Uint8Array }>(
+      `SELECT ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL LIMIT 1`,
+    );
     if (rows[0]) return rows[0].sealed;
   }
   return undefined;
@@ -61,13 +63,21 @@ function opens(box: SecretBox, sealed: Uint8Array): boolean {
  * start. A database from before it was kept: made from the sealing key as it always was, once a
  * sealed value shows that key is the right one.
  */
-export async function openContentHashKey(db: Queryable, box: SecretBox, sealingKey: Uint8Array, wrongKey: string): Promise<Buffer> {
+export async function openContentHashKey(
+  db: Queryable,
+  box: SecretBox,
+  sealingKey: Uint8Array,
+  wrongKey: string,
+): Promise<Buffer> {
   let stored = await secretNamed(db, CONTENT_HASH_KEY);
   if (stored === undefined) {
     const sample = await anySealedValue(db);
     if (sample && !opens(box, sample)) throw new SealingKeyError(wrongKey);
     const made = Buffer.from(box.seal(contentHashKeyFrom(sealingKey).toString('base64'))).toString('base64');
-    await db.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [CONTENT_HASH_KEY, made]);
+    await db.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      CONTENT_HASH_KEY,
+      made,
+    ]);
     stored = (await secretNamed(db, CONTENT_HASH_KEY))!;
   }
   try {
@@ -86,13 +96,17 @@ export async function resealAll(db: Queryable, from: SecretBox, to: Uint8Array):
   const box = createSecretBox(to);
   let moved = 0;
   for (const { table, id, column } of SEALED_COLUMNS) {
-    const { rows } = await db.query<{ id: string; sealed: Uint8Array }>(`SELECT ${id} AS id, ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL`);
+    const { rows } = await db.query<{ id: string; sealed: Uint8Array }>(
+      `SELECT ${id} AS id, ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL`,
+    );
     for (const row of rows) {
       let plain: string;
       try {
         plain = from.open(row.sealed);
       } catch {
-        throw new SealingKeyError(`A value in ${table}.${column} does not open with the current sealing key: nothing was changed.`);
+        throw new SealingKeyError(
+          `A value in ${table}.${column} does not open with the current sealing key: nothing was changed.`,
+        );
       }
       await db.query(`UPDATE ${table} SET ${column} = $2 WHERE ${id} = $1`, [row.id, box.seal(plain)]);
       moved += 1;
@@ -101,7 +115,10 @@ export async function resealAll(db: Queryable, from: SecretBox, to: Uint8Array):
   const hashKey = await secretNamed(db, CONTENT_HASH_KEY);
   if (hashKey !== undefined) {
     const plain = from.open(Buffer.from(hashKey, 'base64'));
-    await db.query('UPDATE service_secrets SET value = $2 WHERE name = $1', [CONTENT_HASH_KEY, Buffer.from(box.seal(plain)).toString('base64')]);
+    await db.query('UPDATE service_secrets SET value = $2 WHERE name = $1', [
+      CONTENT_HASH_KEY,
+      Buffer.from(box.seal(plain)).toString('base64'),
+    ]);
     moved += 1;
   }
   // The new key lives outside the database from now on: the copy kept in it would undo the point.
@@ -112,6 +129,7 @@ export async function resealAll(db: Queryable, from: SecretBox, to: Uint8Array):
 /** PROVISIONER_SEALING_KEY and its like: base64 of 32 bytes, or a clear error naming the variable. */
 export function parseSealingKey(value: string, what: string): Uint8Array {
   const key = Buffer.from(value.trim(), 'base64');
-  if (key.length !== 32) throw new SealingKeyError(`${what} must be 32 bytes, base64-encoded (make one with: openssl rand -base64 32).`);
+  if (key.length !== 32)
+    throw new SealingKeyError(`${what} must be 32 bytes, base64-encoded (make one with: openssl rand -base64 32).`);
   return key;
 }

@@ -4,7 +4,14 @@ import { createOrganizationKey, generateSigningKeyPair, keyIdOf, type Organizati
 import { createSecretBox, type SecretBox } from '../auth/secret-box';
 import type { Queryable } from '../db/database';
 import type { SigningKey } from '../../domain/records';
-import { anySealedValue, hasContentHashKey, openContentHashKey, parseSealingKey, SealingKeyError, STORED_SEALING_KEY } from './sealing';
+import {
+  anySealedValue,
+  hasContentHashKey,
+  openContentHashKey,
+  parseSealingKey,
+  SealingKeyError,
+  STORED_SEALING_KEY,
+} from './sealing';
 
 export interface ServiceSecrets {
   box: SecretBox;
@@ -29,7 +36,10 @@ export interface ServiceSecrets {
  * instances starting together on one server end up with the same secret.
  */
 async function getOrCreate(db: Queryable, name: string, make: () => string): Promise<string> {
-  await db.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
+  await db.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+    name,
+    make(),
+  ]);
   const { rows } = await db.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [name]);
   const row = rows[0];
   if (!row) throw new Error(`The service secret ${name} could not be stored.`);
@@ -42,8 +52,14 @@ async function getOrCreate(db: Queryable, name: string, make: () => string): Pro
  * is in no process's environment listing), or else the database keeps one itself (the embedded
  * default, where database and service share a disk).
  */
-export function sealingKeyFromEnvironment(env: NodeJS.ProcessEnv = process.env): { key: Uint8Array; from: string } | undefined {
-  if (env.PROVISIONER_SEALING_KEY) return { key: parseSealingKey(env.PROVISIONER_SEALING_KEY, 'PROVISIONER_SEALING_KEY'), from: 'PROVISIONER_SEALING_KEY' };
+export function sealingKeyFromEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+): { key: Uint8Array; from: string } | undefined {
+  if (env.PROVISIONER_SEALING_KEY)
+    return {
+      key: parseSealingKey(env.PROVISIONER_SEALING_KEY, 'PROVISIONER_SEALING_KEY'),
+      from: 'PROVISIONER_SEALING_KEY',
+    };
   const file = env.PROVISIONER_SEALING_KEY_FILE;
   if (!file) return undefined;
   let text: string;
@@ -73,16 +89,24 @@ export async function loadServiceSecrets(db: Queryable, env: NodeJS.ProcessEnv =
   } else {
     if (kept === undefined && (await sealedUnderGivenKey(db))) {
       throw new SealingKeyError(
-        "This database's secrets are sealed with a key given from outside, and none is given: set PROVISIONER_SEALING_KEY or PROVISIONER_SEALING_KEY_FILE to it (docs/operations.md, \"Secrets at rest\").",
+        'This database\'s secrets are sealed with a key given from outside, and none is given: set PROVISIONER_SEALING_KEY or PROVISIONER_SEALING_KEY_FILE to it (docs/operations.md, "Secrets at rest").',
       );
     }
-    sealingKey = Buffer.from(await getOrCreate(db, STORED_SEALING_KEY, () => randomBytes(32).toString('base64')), 'base64');
-    wrongKey = "The sealing key this database keeps does not open its secrets: the database was changed by hand or restored in parts. Restore a whole backup (docs/operations.md).";
+    sealingKey = Buffer.from(
+      await getOrCreate(db, STORED_SEALING_KEY, () => randomBytes(32).toString('base64')),
+      'base64',
+    );
+    wrongKey =
+      'The sealing key this database keeps does not open its secrets: the database was changed by hand or restored in parts. Restore a whole backup (docs/operations.md).';
   }
   const box = createSecretBox(sealingKey);
   const hashKey = await openContentHashKey(db, box, sealingKey, wrongKey);
   // The root key keeps the name it had when it signed every file itself.
-  const rootPrivateKeyPem = await getOrCreate(db, 'config-file-signing-key', () => generateSigningKeyPair().privateKeyPem);
+  const rootPrivateKeyPem = await getOrCreate(
+    db,
+    'config-file-signing-key',
+    () => generateSigningKeyPair().privateKeyPem,
+  );
   const publicKeyPem = createPublicKey(rootPrivateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
   return {
     box,
@@ -94,7 +118,9 @@ export async function loadServiceSecrets(db: Queryable, env: NodeJS.ProcessEnv =
 }
 
 async function storedSealingKey(db: Queryable): Promise<string | undefined> {
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [STORED_SEALING_KEY]);
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [
+    STORED_SEALING_KEY,
+  ]);
   return rows[0]?.value;
 }
 

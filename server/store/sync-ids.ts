@@ -7,7 +7,13 @@ import type { Queryable } from '../db/database';
  */
 export async function syncIdFor(
   db: Queryable,
-  input: { serialNumber: string; orgId: string; settingsHash: string; configurationId: string | null; settings: IssuedSettings },
+  input: {
+    serialNumber: string;
+    orgId: string;
+    settingsHash: string;
+    configurationId: string | null;
+    settings: IssuedSettings;
+  },
 ): Promise<string> {
   // Most downloads are of content issued before: one statement finds its syncId.
   const issued = await issuedSyncId(db, input.serialNumber, input.settingsHash);
@@ -17,7 +23,14 @@ export async function syncIdFor(
   await db.query(
     `INSERT INTO sync_ids (sync_id, serial_number, org_id, settings_hash, configuration_id, settings) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (serial_number, settings_hash) DO NOTHING`,
-    [randomUUID(), input.serialNumber, input.orgId, input.settingsHash, input.configurationId, JSON.stringify(input.settings)],
+    [
+      randomUUID(),
+      input.serialNumber,
+      input.orgId,
+      input.settingsHash,
+      input.configurationId,
+      JSON.stringify(input.settings),
+    ],
   );
   const stored = await issuedSyncId(db, input.serialNumber, input.settingsHash);
   if (!stored) throw new Error(`No syncId could be issued for ${input.serialNumber}.`);
@@ -25,12 +38,20 @@ export async function syncIdFor(
 }
 
 async function issuedSyncId(db: Queryable, serialNumber: string, settingsHash: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ sync_id: string }>('SELECT sync_id FROM sync_ids WHERE serial_number = $1 AND settings_hash = $2', [serialNumber, settingsHash]);
+  const { rows } = await db.query<{ sync_id: string }>(
+    'SELECT sync_id FROM sync_ids WHERE serial_number = $1 AND settings_hash = $2',
+    [serialNumber, settingsHash],
+  );
   return rows[0]?.sync_id;
 }
 
 /** Whether the service issued this syncId for this device of this organization. */
-export async function findIssuedSyncId(db: Queryable, orgId: string, serialNumber: string, syncId: string): Promise<{ settingsHash: string } | undefined> {
+export async function findIssuedSyncId(
+  db: Queryable,
+  orgId: string,
+  serialNumber: string,
+  syncId: string,
+): Promise<{ settingsHash: string } | undefined> {
   const { rows } = await db.query<{ settings_hash: string }>(
     'SELECT settings_hash FROM sync_ids WHERE sync_id = $1 AND serial_number = $2 AND org_id = $3',
     [syncId, serialNumber, orgId],
@@ -55,13 +76,28 @@ export interface IssuedSyncId {
 }
 
 /** A syncId the service issued for this device of this organization, with what its file sets. */
-export async function issuedSyncIdRecord(db: Queryable, orgId: string, serialNumber: string, syncId: string): Promise<IssuedSyncId | undefined> {
-  const { rows } = await db.query<{ configuration_id: string | null; issued_at: Date | string; settings: IssuedSettings | string | null }>(
+export async function issuedSyncIdRecord(
+  db: Queryable,
+  orgId: string,
+  serialNumber: string,
+  syncId: string,
+): Promise<IssuedSyncId | undefined> {
+  const { rows } = await db.query<{
+    configuration_id: string | null;
+    issued_at: Date | string;
+    settings: IssuedSettings | string | null;
+  }>(
     'SELECT configuration_id, issued_at, settings FROM sync_ids WHERE sync_id = $1 AND serial_number = $2 AND org_id = $3',
     [syncId, serialNumber, orgId],
   );
   const row = rows[0];
   if (!row) return undefined;
   const settings = typeof row.settings === 'string' ? (JSON.parse(row.settings) as IssuedSettings) : row.settings;
-  return { syncId, serialNumber, configurationId: row.configuration_id, issuedAt: new Date(row.issued_at).toISOString(), settings };
+  return {
+    syncId,
+    serialNumber,
+    configurationId: row.configuration_id,
+    issuedAt: new Date(row.issued_at).toISOString(),
+    settings,
+  };
 }

@@ -31,10 +31,20 @@ interface Row {
 }
 
 /** The settings a template gives a device: what the rules, the file builder and the interface's record share. */
-export type TemplateNetworkSettings = Pick<StoredTemplate, 'ipNetworkTemplateName' | 'commInterface' | 'netmask' | 'gatewayIpAddress' | 'nameservers' | 'ssid'>;
+export type TemplateNetworkSettings = Pick<
+  StoredTemplate,
+  'ipNetworkTemplateName' | 'commInterface' | 'netmask' | 'gatewayIpAddress' | 'nameservers' | 'ssid'
+>;
 
 /** The template's network settings without its sealed password or its bookkeeping (id, times). */
-export function networkSettingsOf({ ipNetworkTemplateName, commInterface, netmask, gatewayIpAddress, nameservers, ssid }: StoredTemplate): TemplateNetworkSettings {
+export function networkSettingsOf({
+  ipNetworkTemplateName,
+  commInterface,
+  netmask,
+  gatewayIpAddress,
+  nameservers,
+  ssid,
+}: StoredTemplate): TemplateNetworkSettings {
   return { ipNetworkTemplateName, commInterface, netmask, gatewayIpAddress, nameservers, ssid };
 }
 
@@ -54,7 +64,12 @@ const toStored = (row: Row): StoredTemplate => ({
 
 export async function insertTemplate(
   db: Queryable,
-  input: { id: string; orgId: string; settings: IpNetworkTemplateSettings & { ipNetworkTemplateName: string; netmask: string }; passwordSealed: Uint8Array | null },
+  input: {
+    id: string;
+    orgId: string;
+    settings: IpNetworkTemplateSettings & { ipNetworkTemplateName: string; netmask: string };
+    passwordSealed: Uint8Array | null;
+  },
 ): Promise<StoredTemplate> {
   const { rows } = await db.query<Row>(
     `INSERT INTO ip_network_templates (id, org_id, name, comm_interface, netmask, gateway_ip_address, nameservers, ssid, password_sealed)
@@ -81,22 +96,41 @@ export async function getTemplate(db: Queryable, orgId: string, id: string): Pro
 
 export async function getTemplates(db: Queryable, orgId: string, ids: readonly string[]): Promise<StoredTemplate[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<Row>('SELECT * FROM ip_network_templates WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, [...ids]]);
+  const { rows } = await db.query<Row>(
+    'SELECT * FROM ip_network_templates WHERE org_id = $1 AND id = ANY($2::uuid[])',
+    [orgId, [...ids]],
+  );
   return rows.map(toStored);
 }
 
 export async function listTemplates(
   db: Queryable,
   orgId: string,
-  query: { nameFilter?: string | undefined; typeFilter?: TemplateInterface | undefined; sortBy: TemplateSortBy; sortDirection: SortDirection; limit: number; page: number },
+  query: {
+    nameFilter?: string | undefined;
+    typeFilter?: TemplateInterface | undefined;
+    sortBy: TemplateSortBy;
+    sortDirection: SortDirection;
+    limit: number;
+    page: number;
+  },
 ): Promise<StoredTemplate[]> {
   const direction = query.sortDirection === 'Descending' ? 'DESC' : 'ASC';
-  const order = query.sortBy === 'LastEdited' ? `last_edited_at ${direction}, id ${direction}` : `lower(name) ${direction}, id ${direction}`;
+  const order =
+    query.sortBy === 'LastEdited'
+      ? `last_edited_at ${direction}, id ${direction}`
+      : `lower(name) ${direction}, id ${direction}`;
   const { rows } = await db.query<Row>(
     `SELECT * FROM ip_network_templates
      WHERE org_id = $1 AND ($2::text IS NULL OR name ILIKE $2) AND ($3::text IS NULL OR comm_interface = $3)
      ORDER BY ${order} LIMIT $4 OFFSET $5`,
-    [orgId, query.nameFilter === undefined ? null : likePattern(query.nameFilter), query.typeFilter ?? null, query.limit, (query.page - 1) * query.limit],
+    [
+      orgId,
+      query.nameFilter === undefined ? null : likePattern(query.nameFilter),
+      query.typeFilter ?? null,
+      query.limit,
+      (query.page - 1) * query.limit,
+    ],
   );
   return rows.map(toStored);
 }

@@ -36,16 +36,21 @@ const ORDER_BY: Record<UserSortOption, string> = {
 export async function listUsers(
   db: Queryable,
   orgId: string,
-  query: { isActive: boolean | undefined; search: string | undefined; sort: UserSortOption; limit: number; page: number },
+  query: {
+    isActive: boolean | undefined;
+    search: string | undefined;
+    sort: UserSortOption;
+    limit: number;
+    page: number;
+  },
 ): Promise<{ items: UserRecord[]; totalCount: number }> {
   const where = `org_id = $1 AND ($2::boolean IS NULL OR is_active = $2)
     AND ($3::text IS NULL OR email ILIKE $3 OR first_name ILIKE $3 OR last_name ILIKE $3 OR (first_name || ' ' || last_name) ILIKE $3)`;
   const params = [orgId, query.isActive ?? null, query.search === undefined ? null : likePattern(query.search)];
-  const { rows } = await db.query<Row>(`SELECT * FROM users WHERE ${where} ORDER BY ${ORDER_BY[query.sort]} LIMIT $4 OFFSET $5`, [
-    ...params,
-    query.limit,
-    (query.page - 1) * query.limit,
-  ]);
+  const { rows } = await db.query<Row>(
+    `SELECT * FROM users WHERE ${where} ORDER BY ${ORDER_BY[query.sort]} LIMIT $4 OFFSET $5`,
+    [...params, query.limit, (query.page - 1) * query.limit],
+  );
   const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE ${where}`, params);
   return { items: rows.map(toRecord), totalCount: count.rows[0]?.n ?? 0 };
 }
@@ -56,12 +61,23 @@ export async function getUser(db: Queryable, orgId: string, id: string): Promise
 }
 
 export async function findUserByEmail(db: Queryable, orgId: string, email: string): Promise<UserRecord | undefined> {
-  const { rows } = await db.query<Row>('SELECT * FROM users WHERE org_id = $1 AND lower(email) = lower($2)', [orgId, email]);
+  const { rows } = await db.query<Row>('SELECT * FROM users WHERE org_id = $1 AND lower(email) = lower($2)', [
+    orgId,
+    email,
+  ]);
   return rows[0] && toRecord(rows[0]);
 }
 
-export async function insertUser(db: Queryable, input: { orgId: string; email: string; role: UserRole }): Promise<void> {
-  await db.query('INSERT INTO users (id, org_id, email, role) VALUES ($1, $2, $3, $4)', [randomUUID(), input.orgId, input.email, input.role]);
+export async function insertUser(
+  db: Queryable,
+  input: { orgId: string; email: string; role: UserRole },
+): Promise<void> {
+  await db.query('INSERT INTO users (id, org_id, email, role) VALUES ($1, $2, $3, $4)', [
+    randomUUID(),
+    input.orgId,
+    input.email,
+    input.role,
+  ]);
 }
 
 export async function reactivateUser(db: Queryable, id: string, role: UserRole): Promise<void> {

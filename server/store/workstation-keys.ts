@@ -19,7 +19,8 @@ interface KeyRow {
   valid_through_seq: number | null;
 }
 
-const COLUMNS = 'workstation, public_key, enrolled_by, enrolled_at, ended_at, ended_by, end_kind, end_reason, valid_through_seq';
+const COLUMNS =
+  'workstation, public_key, enrolled_by, enrolled_at, ended_at, ended_by, end_kind, end_reason, valid_through_seq';
 
 function keyOf(row: KeyRow): EnrolledWorkstationKey {
   return {
@@ -37,12 +38,20 @@ function keyOf(row: KeyRow): EnrolledWorkstationKey {
 
 /** Every key the organization ever enrolled, oldest first. */
 export async function listWorkstationKeys(db: Queryable, orgId: string): Promise<EnrolledWorkstationKey[]> {
-  const { rows } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 ORDER BY enrolled_at, workstation, public_key`, [orgId]);
+  const { rows } = await db.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 ORDER BY enrolled_at, workstation, public_key`,
+    [orgId],
+  );
   return rows.map(keyOf);
 }
 
 /** The keys that sign for these workstations, and whichever workstation these public keys are enrolled for. */
-export async function workstationKeysFor(db: Queryable, orgId: string, workstations: readonly string[], publicKeys: readonly string[]): Promise<EnrolledWorkstationKey[]> {
+export async function workstationKeysFor(
+  db: Queryable,
+  orgId: string,
+  workstations: readonly string[],
+  publicKeys: readonly string[],
+): Promise<EnrolledWorkstationKey[]> {
   const { rows } = await db.query<KeyRow>(
     `SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND (workstation = ANY($2::text[]) OR public_key = ANY($3::text[]))`,
     [orgId, [...workstations], [...publicKeys]],
@@ -60,7 +69,10 @@ export type EnrolOutcome =
 
 /** The last seq the organization's chain holds from this key (0 for none). */
 async function lastReceivedSeq(db: Queryable, orgId: string, publicKey: string): Promise<number> {
-  const { rows } = await db.query<{ seq: number | null }>(`SELECT max(seq) AS seq FROM ledger_entries WHERE org_id = $1 AND entry->>'signerKey' = $2`, [orgId, publicKey]);
+  const { rows } = await db.query<{ seq: number | null }>(
+    `SELECT max(seq) AS seq FROM ledger_entries WHERE org_id = $1 AND entry->>'signerKey' = $2`,
+    [orgId, publicKey],
+  );
   return Number(rows[0]?.seq ?? 0);
 }
 
@@ -75,15 +87,27 @@ export async function enrolWorkstationKey(
   input: { workstation: string; publicKey: string; enrolledBy: string; rotate: boolean },
 ): Promise<EnrolOutcome> {
   await db.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
-  const { rows: same } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND public_key = $2`, [orgId, input.publicKey]);
+  const { rows: same } = await db.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND public_key = $2`,
+    [orgId, input.publicKey],
+  );
   if (same[0]) {
     const key = keyOf(same[0]);
-    return key.workstation === input.workstation && key.status === 'active' ? { kind: 'already', key } : { kind: 'key-taken', key };
+    return key.workstation === input.workstation && key.status === 'active'
+      ? { kind: 'already', key }
+      : { kind: 'key-taken', key };
   }
-  const { rows: active } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND workstation = $2 AND ended_at IS NULL`, [orgId, input.workstation]);
+  const { rows: active } = await db.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND workstation = $2 AND ended_at IS NULL`,
+    [orgId, input.workstation],
+  );
   if (active[0]) {
     if (!input.rotate) return { kind: 'workstation-has-key', key: keyOf(active[0]) };
-    await endKey(db, orgId, active[0].public_key, { kind: 'rotated', by: input.enrolledBy, reason: `replaced by key …${input.publicKey.slice(-12)}` });
+    await endKey(db, orgId, active[0].public_key, {
+      kind: 'rotated',
+      by: input.enrolledBy,
+      reason: `replaced by key …${input.publicKey.slice(-12)}`,
+    });
   }
   const { rows } = await db.query<KeyRow>(
     `INSERT INTO workstation_keys (org_id, public_key, workstation, enrolled_by) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
@@ -92,7 +116,12 @@ export async function enrolWorkstationKey(
   return { kind: 'enrolled', key: keyOf(rows[0]!) };
 }
 
-async function endKey(db: Queryable, orgId: string, publicKey: string, end: { kind: 'rotated' | 'revoked'; by: string; reason: string }): Promise<void> {
+async function endKey(
+  db: Queryable,
+  orgId: string,
+  publicKey: string,
+  end: { kind: 'rotated' | 'revoked'; by: string; reason: string },
+): Promise<void> {
   const through = await lastReceivedSeq(db, orgId, publicKey);
   await db.query(
     `UPDATE workstation_keys SET ended_at = now(), ended_by = $3, end_kind = $4, end_reason = $5, valid_through_seq = $6
@@ -102,12 +131,23 @@ async function endKey(db: Queryable, orgId: string, publicKey: string, end: { ki
 }
 
 /** Revokes the workstation's active key; undefined when it has none. */
-export async function revokeWorkstationKey(db: Queryable, orgId: string, workstation: string, input: { by: string; reason: string }): Promise<EnrolledWorkstationKey | undefined> {
+export async function revokeWorkstationKey(
+  db: Queryable,
+  orgId: string,
+  workstation: string,
+  input: { by: string; reason: string },
+): Promise<EnrolledWorkstationKey | undefined> {
   await db.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
-  const { rows: active } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND workstation = $2 AND ended_at IS NULL`, [orgId, workstation]);
+  const { rows: active } = await db.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND workstation = $2 AND ended_at IS NULL`,
+    [orgId, workstation],
+  );
   if (!active[0]) return undefined;
   await endKey(db, orgId, active[0].public_key, { kind: 'revoked', by: input.by, reason: input.reason });
-  const { rows } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND public_key = $2`, [orgId, active[0].public_key]);
+  const { rows } = await db.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM workstation_keys WHERE org_id = $1 AND public_key = $2`,
+    [orgId, active[0].public_key],
+  );
   return keyOf(rows[0]!);
 }
 
@@ -133,8 +173,20 @@ export async function issueEnrolmentGrant(
 }
 
 /** The grant of this organization whose token hashes to `tokenSha256`, locked for the transaction. */
-export async function findEnrolmentGrant(db: Queryable, orgId: string, grantId: string, tokenSha256: string): Promise<EnrolmentGrantRow | undefined> {
-  const { rows } = await db.query<{ grant_id: string; package_id: string; expires_at: Date | string; issued_by: string; used_at: Date | string | null; used_key: string | null }>(
+export async function findEnrolmentGrant(
+  db: Queryable,
+  orgId: string,
+  grantId: string,
+  tokenSha256: string,
+): Promise<EnrolmentGrantRow | undefined> {
+  const { rows } = await db.query<{
+    grant_id: string;
+    package_id: string;
+    expires_at: Date | string;
+    issued_by: string;
+    used_at: Date | string | null;
+    used_key: string | null;
+  }>(
     `SELECT grant_id, package_id, expires_at, issued_by, used_at, used_key FROM workstation_enrolment_grants
      WHERE org_id = $1 AND grant_id = $2 AND token_sha256 = $3 FOR UPDATE`,
     [orgId, grantId, tokenSha256],
@@ -151,6 +203,13 @@ export async function findEnrolmentGrant(db: Queryable, orgId: string, grantId: 
   };
 }
 
-export async function useEnrolmentGrant(db: Queryable, grantId: string, input: { usedBy: string; publicKey: string }): Promise<void> {
-  await db.query('UPDATE workstation_enrolment_grants SET used_at = now(), used_by = $2, used_key = $3 WHERE grant_id = $1 AND used_at IS NULL', [grantId, input.usedBy, input.publicKey]);
+export async function useEnrolmentGrant(
+  db: Queryable,
+  grantId: string,
+  input: { usedBy: string; publicKey: string },
+): Promise<void> {
+  await db.query(
+    'UPDATE workstation_enrolment_grants SET used_at = now(), used_by = $2, used_key = $3 WHERE grant_id = $1 AND used_at IS NULL',
+    [grantId, input.usedBy, input.publicKey],
+  );
 }

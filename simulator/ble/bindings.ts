@@ -31,7 +31,10 @@ const CHARACTERISTICS = [
  * `devices`: the BLE devices this central can hear; all simulated BLE devices of the process
  * when omitted (also those started later).
  */
-export function createSimulatedBleBindings(devices?: readonly SimulatedDevice[], options: SimulatedBleBindingsOptions = {}): SimulatedBleBindings {
+export function createSimulatedBleBindings(
+  devices?: readonly SimulatedDevice[],
+  options: SimulatedBleBindingsOptions = {},
+): SimulatedBleBindings {
   return new SimulatedBleBindings(devices, options);
 }
 
@@ -102,10 +105,13 @@ export class SimulatedBleBindings extends EventEmitter {
       if (mtu === undefined) return false;
       this.connections.set(peripheralUuid, link);
       // One connection interval to set up, as on air; then the ATT MTU exchange noble's HCI bindings do.
-      setTimeout(() => {
-        this.emit('connect', peripheralUuid, null);
-        this.emit('onMtu', peripheralUuid, mtu);
-      }, link.wire.inbound.transmitSeconds(0) * 1000);
+      setTimeout(
+        () => {
+          this.emit('connect', peripheralUuid, null);
+          this.emit('onMtu', peripheralUuid, mtu);
+        },
+        link.wire.inbound.transmitSeconds(0) * 1000,
+      );
       return true;
     };
     if (attempt()) return;
@@ -155,7 +161,10 @@ export class SimulatedBleBindings extends EventEmitter {
 
   discoverCharacteristics(peripheralUuid: string, serviceUuid: string, characteristicUuids?: string[]): void {
     const filter = (characteristicUuids ?? []).map(normalizeUuid);
-    const found = serviceUuid === BLE_SERVICE_UUID ? CHARACTERISTICS.filter((c) => filter.length === 0 || filter.includes(c.uuid)) : [];
+    const found =
+      serviceUuid === BLE_SERVICE_UUID
+        ? CHARACTERISTICS.filter((c) => filter.length === 0 || filter.includes(c.uuid))
+        : [];
     this.whenConnected(peripheralUuid, () =>
       this.emit(
         'characteristicsDiscover',
@@ -168,29 +177,44 @@ export class SimulatedBleBindings extends EventEmitter {
 
   read(peripheralUuid: string, serviceUuid: string, characteristicUuid: string): void {
     // Neither characteristic is readable; answer empty rather than leave a caller hanging.
-    this.whenConnected(peripheralUuid, () => this.emit('read', peripheralUuid, serviceUuid, characteristicUuid, Buffer.alloc(0), false));
+    this.whenConnected(peripheralUuid, () =>
+      this.emit('read', peripheralUuid, serviceUuid, characteristicUuid, Buffer.alloc(0), false),
+    );
   }
 
-  write(peripheralUuid: string, serviceUuid: string, characteristicUuid: string, data: Buffer, _withoutResponse: boolean): void {
+  write(
+    peripheralUuid: string,
+    serviceUuid: string,
+    characteristicUuid: string,
+    data: Buffer,
+    _withoutResponse: boolean,
+  ): void {
     const link = this.connections.get(peripheralUuid);
-    if (link !== undefined && serviceUuid === BLE_SERVICE_UUID && characteristicUuid === BLE_RX_CHARACTERISTIC_UUID) link.write(data);
+    if (link !== undefined && serviceUuid === BLE_SERVICE_UUID && characteristicUuid === BLE_RX_CHARACTERISTIC_UUID)
+      link.write(data);
     // A write without response completes once queued, as noble's HCI bindings report it.
     this.whenConnected(peripheralUuid, () => this.emit('write', peripheralUuid, serviceUuid, characteristicUuid));
   }
 
   broadcast(peripheralUuid: string, serviceUuid: string, characteristicUuid: string, broadcast: boolean): void {
-    this.whenConnected(peripheralUuid, () => this.emit('broadcast', peripheralUuid, serviceUuid, characteristicUuid, broadcast));
+    this.whenConnected(peripheralUuid, () =>
+      this.emit('broadcast', peripheralUuid, serviceUuid, characteristicUuid, broadcast),
+    );
   }
 
   notify(peripheralUuid: string, serviceUuid: string, characteristicUuid: string, notify: boolean): void {
     const link = this.connections.get(peripheralUuid);
     if (link !== undefined && characteristicUuid === BLE_TX_CHARACTERISTIC_UUID) link.setNotify(notify);
-    this.whenConnected(peripheralUuid, () => this.emit('notify', peripheralUuid, serviceUuid, characteristicUuid, notify));
+    this.whenConnected(peripheralUuid, () =>
+      this.emit('notify', peripheralUuid, serviceUuid, characteristicUuid, notify),
+    );
   }
 
   discoverDescriptors(peripheralUuid: string, serviceUuid: string, characteristicUuid: string): void {
     const descriptors = characteristicUuid === BLE_TX_CHARACTERISTIC_UUID ? [CCCD_UUID] : [];
-    this.whenConnected(peripheralUuid, () => this.emit('descriptorsDiscover', peripheralUuid, serviceUuid, characteristicUuid, descriptors));
+    this.whenConnected(peripheralUuid, () =>
+      this.emit('descriptorsDiscover', peripheralUuid, serviceUuid, characteristicUuid, descriptors),
+    );
   }
 
   readValue(peripheralUuid: string, serviceUuid: string, characteristicUuid: string, descriptorUuid: string): void {
@@ -199,12 +223,20 @@ export class SimulatedBleBindings extends EventEmitter {
     );
   }
 
-  writeValue(peripheralUuid: string, serviceUuid: string, characteristicUuid: string, descriptorUuid: string, data: Buffer): void {
+  writeValue(
+    peripheralUuid: string,
+    serviceUuid: string,
+    characteristicUuid: string,
+    descriptorUuid: string,
+    data: Buffer,
+  ): void {
     // Writing the CCCD is how a central subscribes without noble's notify().
     if (descriptorUuid === CCCD_UUID && characteristicUuid === BLE_TX_CHARACTERISTIC_UUID) {
       this.connections.get(peripheralUuid)?.setNotify((data[0]! & 1) === 1);
     }
-    this.whenConnected(peripheralUuid, () => this.emit('valueWrite', peripheralUuid, serviceUuid, characteristicUuid, descriptorUuid));
+    this.whenConnected(peripheralUuid, () =>
+      this.emit('valueWrite', peripheralUuid, serviceUuid, characteristicUuid, descriptorUuid),
+    );
   }
 
   readHandle(peripheralUuid: string, handle: number): void {
@@ -237,7 +269,12 @@ export class SimulatedBleBindings extends EventEmitter {
       const advertised = link.advertisement.serviceUuids;
       if (this.scanFilter.length > 0 && !this.scanFilter.some((u) => advertised.includes(u))) continue;
       // Copies: noble merges later reports into the object it keeps.
-      const advertisement = { ...link.advertisement, serviceUuids: [...advertised], serviceData: [], serviceSolicitationUuids: [] };
+      const advertisement = {
+        ...link.advertisement,
+        serviceUuids: [...advertised],
+        serviceData: [],
+        serviceSolicitationUuids: [],
+      };
       this.emit('discover', link.uuid, link.bleAddress, 'random', true, advertisement, rssiOf(link.uuid), true);
     }
   }
@@ -253,7 +290,8 @@ export class SimulatedBleBindings extends EventEmitter {
 
   private centralFor(peripheralUuid: string, link: BleLink): BleCentral {
     return {
-      notification: (data) => this.emit('read', peripheralUuid, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID, data, true),
+      notification: (data) =>
+        this.emit('read', peripheralUuid, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID, data, true),
       disconnected: (reason) => {
         if (this.connections.get(peripheralUuid) !== link) return;
         this.connections.delete(peripheralUuid);

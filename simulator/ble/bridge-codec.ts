@@ -70,10 +70,12 @@ export const BINDINGS_METHODS = [
 ] as const;
 
 export function encodeValue(value: unknown): unknown {
-  if (value instanceof Uint8Array) return { $b: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
+  if (value instanceof Uint8Array)
+    return { $b: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
   if (value instanceof Error) return { $e: value.message };
   if (Array.isArray(value)) return value.map(encodeValue);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encodeValue(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encodeValue(v)]));
   return value === undefined ? null : value;
 }
 

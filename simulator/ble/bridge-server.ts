@@ -3,7 +3,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { SimulatedDevice } from '../simulated-device';
 import { createSimulatedBleBindings, type SimulatedBleBindings } from './bindings';
-import { BINDINGS_EVENTS, BINDINGS_METHODS, decodeValue, encodeValue, lineReader, type BridgeCall } from './bridge-codec';
+import {
+  BINDINGS_EVENTS,
+  BINDINGS_METHODS,
+  decodeValue,
+  encodeValue,
+  lineReader,
+  type BridgeCall,
+} from './bridge-codec';
 
 export interface BleBridge {
   /** The Unix socket path another process passes to connectSimulatedBleBindings(). */

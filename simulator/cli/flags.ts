@@ -59,7 +59,8 @@ export function positiveNumber(text: string): number {
 
 export function nonNegativeNumber(text: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`"${text}" is not a number of zero or more.`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new InvalidArgumentError(`"${text}" is not a number of zero or more.`);
   return value;
 }
 
@@ -91,7 +92,8 @@ export function paramDrift(text: string): string {
 }
 
 export function protocol(text: string): DeviceProtocol {
-  if (!(DEVICE_PROTOCOLS as readonly string[]).includes(text)) throw new InvalidArgumentError(`--protocol is one of ${DEVICE_PROTOCOLS.join(', ')}, not "${text}".`);
+  if (!(DEVICE_PROTOCOLS as readonly string[]).includes(text))
+    throw new InvalidArgumentError(`--protocol is one of ${DEVICE_PROTOCOLS.join(', ')}, not "${text}".`);
   return text as DeviceProtocol;
 }
 
@@ -120,7 +122,9 @@ export function sharedOptions(flags: CliFlags): Partial<SimulatedDeviceOptions> 
     model: flags.model,
     firmwareVersion: flags.firmwareVersion,
     baudRate: flags.baud,
-    ble: nonEmpty(defined({ mtu: flags.bleMtu, connectionIntervalMs: flags.bleInterval, packetsPerInterval: flags.blePackets })),
+    ble: nonEmpty(
+      defined({ mtu: flags.bleMtu, connectionIntervalMs: flags.bleInterval, packetsPerInterval: flags.blePackets }),
+    ),
     udp: nonEmpty(defined({ bytesPerSecond: flags.udpRate, latencyMs: flags.udpLatency })),
     flashWriteBytesPerSecond: flags.flashRate,
     maxBlockSize: flags.maxBlockSize,

@@ -53,7 +53,14 @@ export class QBlock1Sets {
    * answer. A CON payload is always answered; a NON one only when it completes its set, or when it
    * is the set's last block and blocks are still missing.
    */
-  record(peer: string, path: string, requestTag: Uint8Array | undefined, block: BlockOption, confirmable: boolean, stored: boolean): SetAnswer {
+  record(
+    peer: string,
+    path: string,
+    requestTag: Uint8Array | undefined,
+    block: BlockOption,
+    confirmable: boolean,
+    stored: boolean,
+  ): SetAnswer {
     const body = this.bodyFor(peer, path, requestTag, Math.floor(block.num / this.maxPayloads));
     if (!block.more) body.lastNum = block.num;
     const completeBefore = body.firstMissing > this.setEnd(body);

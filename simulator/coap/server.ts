@@ -87,7 +87,8 @@ export class CoapServer {
     if (message.type === 'ACK') return;
     if (!isRequestCode(message.code)) {
       // An empty CON is a "CoAP ping" (RFC 7252 §4.3): answer with RST.
-      if (message.type === 'CON' && message.code === CODE.EMPTY) this.options.send(encodeMessage(emptyMessage('RST', message.messageId)), peer);
+      if (message.type === 'CON' && message.code === CODE.EMPTY)
+        this.options.send(encodeMessage(emptyMessage('RST', message.messageId)), peer);
       return;
     }
     const cached = this.dedup.lookup(peer, message.messageId);
@@ -139,11 +140,17 @@ export class CoapServer {
     const qBlock1 = message.options.some((o) => o.number === OPTION.Q_BLOCK1);
     // Q-Block1 (RFC 9177) carries what Block1 carries: resources read Block1, and the answer names
     // the block in the option the client used.
-    const request: ReceivedRequest = { peer, message: qBlock1 ? withOptionRenumbered(message, OPTION.Q_BLOCK1, OPTION.BLOCK1) : message, method: message.code, path: uriPathOf(message) };
+    const request: ReceivedRequest = {
+      peer,
+      message: qBlock1 ? withOptionRenumbered(message, OPTION.Q_BLOCK1, OPTION.BLOCK1) : message,
+      method: message.code,
+      path: uriPathOf(message),
+    };
     let response: ResourceResponse | undefined;
     try {
       response = refuseOptions(message) ?? (await this.options.handle(request));
-      if (response && qBlock1 && response.options) response = { ...response, options: renumbered(response.options, OPTION.BLOCK1, OPTION.Q_BLOCK1) };
+      if (response && qBlock1 && response.options)
+        response = { ...response, options: renumbered(response.options, OPTION.BLOCK1, OPTION.Q_BLOCK1) };
     } catch (error) {
       response = internalError(error);
     }
@@ -172,15 +179,32 @@ export class CoapServer {
    * a Block1 block; a 2.31 or a 4.08 (the block lies outside its receive window: not stored) becomes
    * the set's answer, or none. Final answers and other errors go to the host as they are.
    */
-  private answerPayloadSet(message: CoapMessage, peer: string, path: string, response: ResourceResponse): ResourceResponse | undefined {
+  private answerPayloadSet(
+    message: CoapMessage,
+    peer: string,
+    path: string,
+    response: ResourceResponse,
+  ): ResourceResponse | undefined {
     const stored = response.code === CODE.CONTINUE;
     if (!stored && response.code !== CODE.REQUEST_ENTITY_INCOMPLETE) return response;
     // Malformed Q-Block1 was refused before the resource ran.
     const block = qBlock1Of(message)!;
-    const answer: SetAnswer = this.qBlock1Sets.record(peer, path, getOption(message, OPTION.REQUEST_TAG), block, message.type === 'CON', stored);
+    const answer: SetAnswer = this.qBlock1Sets.record(
+      peer,
+      path,
+      getOption(message, OPTION.REQUEST_TAG),
+      block,
+      message.type === 'CON',
+      stored,
+    );
     if (answer.kind === 'silent') return undefined;
-    if (answer.kind === 'continue') return { code: CODE.CONTINUE, options: [qBlock1Option({ num: answer.num, more: true, size: block.size })] };
-    return { code: CODE.REQUEST_ENTITY_INCOMPLETE, contentFormat: CONTENT_FORMAT_MISSING_BLOCKS, payload: encodeMissingBlocks(answer.blocks) };
+    if (answer.kind === 'continue')
+      return { code: CODE.CONTINUE, options: [qBlock1Option({ num: answer.num, more: true, size: block.size })] };
+    return {
+      code: CODE.REQUEST_ENTITY_INCOMPLETE,
+      contentFormat: CONTENT_FORMAT_MISSING_BLOCKS,
+      payload: encodeMissingBlocks(answer.blocks),
+    };
   }
 
   private buildReply(request: ReceivedRequest, response: ResourceResponse): CoapMessage {
@@ -214,7 +238,8 @@ export class CoapServer {
         payload = payload.subarray(start, end);
       }
     }
-    if (response.contentFormat !== undefined && payload.length > 0) options.push(contentFormatOption(response.contentFormat));
+    if (response.contentFormat !== undefined && payload.length > 0)
+      options.push(contentFormatOption(response.contentFormat));
     const confirmable = message.type === 'CON';
     return {
       type: confirmable ? 'ACK' : 'NON',
@@ -247,10 +272,18 @@ const UNDERSTOOD_CRITICAL_OPTIONS = new Set<number>([
 
 /** RFC 7252 §5.4.1 and RFC 7959 §2.2: refusals that come before any resource sees the request. */
 function refuseOptions(message: CoapMessage): ResourceResponse | undefined {
-  if (message.options.some((o) => o.number % 2 === 1 && !UNDERSTOOD_CRITICAL_OPTIONS.has(o.number))) return { code: CODE.BAD_OPTION };
-  if (message.options.some((o) => o.number === OPTION.Q_BLOCK1) && message.options.some((o) => o.number === OPTION.BLOCK1)) {
+  if (message.options.some((o) => o.number % 2 === 1 && !UNDERSTOOD_CRITICAL_OPTIONS.has(o.number)))
+    return { code: CODE.BAD_OPTION };
+  if (
+    message.options.some((o) => o.number === OPTION.Q_BLOCK1) &&
+    message.options.some((o) => o.number === OPTION.BLOCK1)
+  ) {
     // RFC 9177 §4.1: a request carries one or the other.
-    return { code: CODE.BAD_REQUEST, contentFormat: CONTENT_FORMAT_CBOR, payload: encodeCbor({ code: 'BAD_REQUEST', message: 'Q-Block1 and Block1 together.' }) };
+    return {
+      code: CODE.BAD_REQUEST,
+      contentFormat: CONTENT_FORMAT_CBOR,
+      payload: encodeCbor({ code: 'BAD_REQUEST', message: 'Q-Block1 and Block1 together.' }),
+    };
   }
   for (const number of [OPTION.BLOCK1, OPTION.Q_BLOCK1, OPTION.BLOCK2]) {
     const value = message.options.find((o) => o.number === number)?.value;
@@ -261,7 +294,10 @@ function refuseOptions(message: CoapMessage): ResourceResponse | undefined {
       return {
         code: CODE.BAD_REQUEST,
         contentFormat: CONTENT_FORMAT_CBOR,
-        payload: encodeCbor({ code: 'BAD_REQUEST', message: 'A block option is malformed or uses the reserved SZX 7.' }),
+        payload: encodeCbor({
+          code: 'BAD_REQUEST',
+          message: 'A block option is malformed or uses the reserved SZX 7.',
+        }),
       };
     }
   }
@@ -295,6 +331,9 @@ function internalError(error: unknown): ResourceResponse {
   return {
     code: CODE.INTERNAL_SERVER_ERROR,
     contentFormat: CONTENT_FORMAT_CBOR,
-    payload: encodeCbor({ code: 'INTERNAL_ERROR', message: `The device failed: ${(error as Error)?.message ?? String(error)}` }),
+    payload: encodeCbor({
+      code: 'INTERNAL_ERROR',
+      message: `The device failed: ${(error as Error)?.message ?? String(error)}`,
+    }),
   };
 }

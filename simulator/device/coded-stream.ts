@@ -74,7 +74,8 @@ export class CodedStream {
     // A truncated stream already failed above: the inflater refuses a final push that ends mid-block.
     if (last) {
       if (this.patch !== null && !this.patch.complete) throw corrupt('the patch ends before the image is complete');
-      if (this.decoded !== this.options.imageSize) throw corrupt(`it decodes to ${this.decoded} bytes, not the announced ${this.options.imageSize}`);
+      if (this.decoded !== this.options.imageSize)
+        throw corrupt(`it decodes to ${this.decoded} bytes, not the announced ${this.options.imageSize}`);
     }
   }
 
@@ -89,11 +90,15 @@ export class CodedStream {
     this.inflated = [];
     const inflatedBytes = inflated.reduce((n, c) => n + c.length, 0);
     // The window stays with the inflater; the output is in hand until written (delta: and the base bytes read beside it).
-    this.peak = Math.max(this.peak, 2 ** this.options.windowBits + held + inflatedBytes * (this.patch === null ? 1 : 2));
+    this.peak = Math.max(
+      this.peak,
+      2 ** this.options.windowBits + held + inflatedBytes * (this.patch === null ? 1 : 2),
+    );
     for (const chunk of inflated) {
       const output = this.patch === null ? [chunk] : await this.applyPatch(chunk);
       for (const part of output) {
-        if (this.decoded + part.length > this.options.imageSize) throw corrupt(`it decodes to more than the announced ${this.options.imageSize} bytes`);
+        if (this.decoded + part.length > this.options.imageSize)
+          throw corrupt(`it decodes to more than the announced ${this.options.imageSize} bytes`);
         await this.options.write(this.decoded, part);
         this.decoded += part.length;
       }
@@ -104,7 +109,8 @@ export class CodedStream {
     try {
       return await this.patch!.push(chunk);
     } catch (error) {
-      if (error instanceof FileFormatError && error.code === DEVICE_ERROR_CODING.codingCorrupt) throw new DeviceError(DEVICE_ERROR_CODING.codingCorrupt, error.message);
+      if (error instanceof FileFormatError && error.code === DEVICE_ERROR_CODING.codingCorrupt)
+        throw new DeviceError(DEVICE_ERROR_CODING.codingCorrupt, error.message);
       throw error;
     }
   }
@@ -112,15 +118,27 @@ export class CodedStream {
   /** The patch names its base; it must be what runs, and what the announce said. */
   private checkBase(header: FirmwarePatchHeader): void {
     const base = bytesToHex(header.baseSha256);
-    if (this.options.runningSha256 === null || base !== this.options.runningSha256 || base !== this.options.baseSha256) {
-      throw new DeviceError(DEVICE_ERROR_CODING.baseMismatch, 'The patch applies to another image than the one this device runs; send the full image.', {
-        imageSha256: this.options.runningSha256 === null ? null : this.options.runningSha256,
-      });
+    if (
+      this.options.runningSha256 === null ||
+      base !== this.options.runningSha256 ||
+      base !== this.options.baseSha256
+    ) {
+      throw new DeviceError(
+        DEVICE_ERROR_CODING.baseMismatch,
+        'The patch applies to another image than the one this device runs; send the full image.',
+        {
+          imageSha256: this.options.runningSha256 === null ? null : this.options.runningSha256,
+        },
+      );
     }
-    if (header.targetSize !== this.options.imageSize) throw corrupt(`the patch builds ${header.targetSize} bytes, not the announced ${this.options.imageSize}`);
+    if (header.targetSize !== this.options.imageSize)
+      throw corrupt(`the patch builds ${header.targetSize} bytes, not the announced ${this.options.imageSize}`);
   }
 }
 
 function corrupt(what: string): DeviceError {
-  return new DeviceError(DEVICE_ERROR_CODING.codingCorrupt, `The coded firmware stream is corrupt: ${what}. The running image is unchanged; announce and send the image again.`);
+  return new DeviceError(
+    DEVICE_ERROR_CODING.codingCorrupt,
+    `The coded firmware stream is corrupt: ${what}. The running image is unchanged; announce and send the image again.`,
+  );
 }

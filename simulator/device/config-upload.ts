@@ -34,19 +34,29 @@ export class ConfigUpload {
     const end = offset + bytes.length;
     const contiguous = this.ranges.contiguous;
     if (offset >= contiguous + this.options.windowBytes) {
-      throw new DeviceError(DEVICE_ERROR_MORE.configOutOfWindow, `A block at byte ${offset} is beyond the receive window; continue from ${contiguous}.`, {
-        offset: contiguous,
-      });
+      throw new DeviceError(
+        DEVICE_ERROR_MORE.configOutOfWindow,
+        `A block at byte ${offset} is beyond the receive window; continue from ${contiguous}.`,
+        {
+          offset: contiguous,
+        },
+      );
     }
     if (end > maxSize) throw this.tooLarge(end);
     if (!more) {
       if (this.total !== null && this.total !== end) {
-        throw new DeviceError(DEVICE_ERROR.badRequest, `The last block ends at byte ${end}, but the file is ${this.total} bytes.`);
+        throw new DeviceError(
+          DEVICE_ERROR.badRequest,
+          `The last block ends at byte ${end}, but the file is ${this.total} bytes.`,
+        );
       }
       this.total = end;
     }
     if (this.total !== null && end > this.total) {
-      throw new DeviceError(DEVICE_ERROR.badRequest, `A block ending at byte ${end} lies past the end of the ${this.total}-byte file.`);
+      throw new DeviceError(
+        DEVICE_ERROR.badRequest,
+        `A block ending at byte ${end} lies past the end of the ${this.total}-byte file.`,
+      );
     }
     this.buffer!.set(bytes, offset);
     const grown = this.ranges.add(offset, end);
@@ -69,8 +79,12 @@ export class ConfigUpload {
 
   private tooLarge(size: number): DeviceError {
     this.buffer = null;
-    return new DeviceError(DEVICE_ERROR.configTooLarge, `The configuration file is ${size} bytes or more; this device takes at most ${this.options.maxSize}.`, {
-      maxSize: this.options.maxSize,
-    });
+    return new DeviceError(
+      DEVICE_ERROR.configTooLarge,
+      `The configuration file is ${size} bytes or more; this device takes at most ${this.options.maxSize}.`,
+      {
+        maxSize: this.options.maxSize,
+      },
+    );
   }
 }

@@ -31,7 +31,10 @@ export interface DeviceContext {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export type ResourceHandler = (request: ReceivedRequest, device: DeviceContext) => Promise<ResourceResponse | undefined>;
+export type ResourceHandler = (
+  request: ReceivedRequest,
+  device: DeviceContext,
+) => Promise<ResourceResponse | undefined>;
 
 export interface Resource {
   path: string;

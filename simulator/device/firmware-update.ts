@@ -4,10 +4,25 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AdvertisedCoding } from '../../domain/files/content-coding';
 import { FileFormatError } from '../../domain/files/file-error';
-import { FIRMWARE_IMAGE_HEADER_SIZE, parseFirmwareImageHeader, type FirmwareImageHeader } from '../../domain/files/firmware-image';
-import { checkFirmwareManifest, readSignedFirmwareManifest, verifySignedFirmwareManifest, type FirmwareManifest } from '../../domain/files/firmware-manifest';
+import {
+  FIRMWARE_IMAGE_HEADER_SIZE,
+  parseFirmwareImageHeader,
+  type FirmwareImageHeader,
+} from '../../domain/files/firmware-image';
+import {
+  checkFirmwareManifest,
+  readSignedFirmwareManifest,
+  verifySignedFirmwareManifest,
+  type FirmwareManifest,
+} from '../../domain/files/firmware-manifest';
 import type { ReleaseKey } from '../../domain/files/firmware-release-key';
-import { DEVICE_ERROR, DEVICE_ERROR_CODING, DEVICE_ERROR_RESPONSE_CODE, type AnyDeviceErrorCode, type FirmwareState } from '../../protocol/constants';
+import {
+  DEVICE_ERROR,
+  DEVICE_ERROR_CODING,
+  DEVICE_ERROR_RESPONSE_CODE,
+  type AnyDeviceErrorCode,
+  type FirmwareState,
+} from '../../protocol/constants';
 import { writeFileAtomic } from '../../platform/durable-file';
 import { bytesToHex, hexToBytes } from '../hex';
 import type { FlashModel } from '../wire/flash';
@@ -94,11 +109,17 @@ export class FirmwareUpdate {
 
   status(): FirmwareStatus {
     const upload = this.upload;
-    if (upload === null) return { state: this.transient ?? 'idle', size: null, received: 0, sha256: null, version: null, error: null };
+    if (upload === null)
+      return { state: this.transient ?? 'idle', size: null, received: 0, sha256: null, version: null, error: null };
     return {
       state: this.transient ?? upload.state,
       size: upload.size,
-      received: upload.coding === undefined ? upload.ackedOffset : upload.state === 'received' ? upload.size : upload.coding.decoded,
+      received:
+        upload.coding === undefined
+          ? upload.ackedOffset
+          : upload.state === 'received'
+            ? upload.size
+            : upload.coding.decoded,
       sha256: hexToBytes(upload.sha256),
       version: upload.version,
       error: upload.error,
@@ -116,25 +137,49 @@ export class FirmwareUpdate {
     const sha256 = bytesToHex(announcement.sha256);
     this.refuseWhileBusy();
     if (announcement.signedManifest === undefined) {
-      throw new DeviceError(DEVICE_ERROR.fwUnsigned, 'The announcement carries no signed firmware manifest; this device takes only signed firmware.');
+      throw new DeviceError(
+        DEVICE_ERROR.fwUnsigned,
+        'The announcement carries no signed firmware manifest; this device takes only signed firmware.',
+      );
     }
     const manifest = this.checkSignedManifest(announcement.signedManifest);
-    if (manifest.imageSize !== size || manifest.imageSha256 !== sha256 || manifest.version !== version || manifest.deviceType !== deviceType) {
-      throw new DeviceError(DEVICE_ERROR.badRequest, 'The announced size, sha256, version or deviceType differ from the signed manifest.');
+    if (
+      manifest.imageSize !== size ||
+      manifest.imageSha256 !== sha256 ||
+      manifest.version !== version ||
+      manifest.deviceType !== deviceType
+    ) {
+      throw new DeviceError(
+        DEVICE_ERROR.badRequest,
+        'The announced size, sha256, version or deviceType differ from the signed manifest.',
+      );
     }
     if (size < FIRMWARE_IMAGE_HEADER_SIZE) {
-      throw new DeviceError(DEVICE_ERROR.badRequest, `The image is ${size} bytes, smaller than the ${FIRMWARE_IMAGE_HEADER_SIZE}-byte image header.`);
+      throw new DeviceError(
+        DEVICE_ERROR.badRequest,
+        `The image is ${size} bytes, smaller than the ${FIRMWARE_IMAGE_HEADER_SIZE}-byte image header.`,
+      );
     }
     if (size > this.options.maxImageSize) {
-      throw new DeviceError(DEVICE_ERROR.fwTooLarge, `The image is ${size} bytes; this device's image slot holds ${this.options.maxImageSize}.`, {
-        maxSize: this.options.maxImageSize,
-      });
+      throw new DeviceError(
+        DEVICE_ERROR.fwTooLarge,
+        `The image is ${size} bytes; this device's image slot holds ${this.options.maxImageSize}.`,
+        {
+          maxSize: this.options.maxImageSize,
+        },
+      );
     }
     const coding = announcement.coding === undefined ? undefined : this.checkCoding(announcement.coding, size);
     const blockSize = this.options.blockSize;
     const current = this.upload;
     const signedManifest = bytesToHex(announcement.signedManifest);
-    if (current !== null && current.state !== 'failed' && current.sha256 === sha256 && current.size === size && this.canResume(current, coding)) {
+    if (
+      current !== null &&
+      current.state !== 'failed' &&
+      current.sha256 === sha256 &&
+      current.size === size &&
+      this.canResume(current, coding)
+    ) {
       if (current.signedManifest !== signedManifest) {
         // The same image under another signature (re-signed by a newer key): the bytes stay, the newer manifest counts.
         current.signedManifest = signedManifest;
@@ -171,7 +216,10 @@ export class FirmwareUpdate {
   async writeBlock(offset: number, bytes: Uint8Array, more: boolean): Promise<'continue' | UploadComplete> {
     const upload = this.upload;
     if (upload === null || upload.state === 'failed') {
-      throw new DeviceError(DEVICE_ERROR.fwNotAnnounced, 'No firmware upload is announced: POST /fw with size, sha256, version and deviceType first.');
+      throw new DeviceError(
+        DEVICE_ERROR.fwNotAnnounced,
+        'No firmware upload is announced: POST /fw with size, sha256, version and deviceType first.',
+      );
     }
     this.refuseWhileBusy();
     if (upload.state === 'received') return this.completion(upload);
@@ -183,7 +231,8 @@ export class FirmwareUpdate {
     await this.options.flash.write(bytes.length);
     await this.staged.write(offset, bytes);
     const grown = this.ranges.add(offset, end);
-    if (contiguous < FIRMWARE_IMAGE_HEADER_SIZE && grown >= FIRMWARE_IMAGE_HEADER_SIZE) await this.checkHeaderEarly(upload);
+    if (contiguous < FIRMWARE_IMAGE_HEADER_SIZE && grown >= FIRMWARE_IMAGE_HEADER_SIZE)
+      await this.checkHeaderEarly(upload);
     if (grown === contiguous) return 'continue';
     upload.ackedOffset = grown;
     if (grown < upload.size) {
@@ -225,7 +274,10 @@ export class FirmwareUpdate {
       throw await this.fail(upload, error);
     }
     if (manifest.imageSha256 !== upload.sha256 || manifest.imageSize !== upload.size) {
-      throw await this.fail(upload, new DeviceError(DEVICE_ERROR.fwBadSignature, 'The staged upload is not the image its signed manifest names.'));
+      throw await this.fail(
+        upload,
+        new DeviceError(DEVICE_ERROR.fwBadSignature, 'The staged upload is not the image its signed manifest names.'),
+      );
     }
     return this.verifyStaged(upload);
   }
@@ -285,24 +337,44 @@ export class FirmwareUpdate {
   /** The announce's coding, if this device advertised it with at least that window; the base, if delta. */
   private checkCoding(announced: AnnouncedCoding, size: number): PersistedCoding {
     const advertised = this.options.codings.find((coding) => coding.name === announced.name);
-    if (advertised === undefined || advertised.windowBits === undefined || announced.windowBits > advertised.windowBits) {
-      const offered = this.options.codings.map((c) => `${c.name} (window 2^${c.windowBits ?? '?'})`).join(', ') || 'identity only';
-      throw new DeviceError(DEVICE_ERROR_CODING.codingUnsupported, `This device does not decode ${announced.name} with a 2^${announced.windowBits}-byte window; it decodes ${offered}.`, {
-        codings: this.options.codings,
-      });
+    if (
+      advertised === undefined ||
+      advertised.windowBits === undefined ||
+      announced.windowBits > advertised.windowBits
+    ) {
+      const offered =
+        this.options.codings.map((c) => `${c.name} (window 2^${c.windowBits ?? '?'})`).join(', ') || 'identity only';
+      throw new DeviceError(
+        DEVICE_ERROR_CODING.codingUnsupported,
+        `This device does not decode ${announced.name} with a 2^${announced.windowBits}-byte window; it decodes ${offered}.`,
+        {
+          codings: this.options.codings,
+        },
+      );
     }
     let baseSha256: string | null = null;
     if (announced.name === 'delta') {
-      if (announced.baseSha256 === undefined) throw new DeviceError(DEVICE_ERROR.badRequest, 'A delta announce needs "baseSha256", the image the patch applies to.');
+      if (announced.baseSha256 === undefined)
+        throw new DeviceError(
+          DEVICE_ERROR.badRequest,
+          'A delta announce needs "baseSha256", the image the patch applies to.',
+        );
       baseSha256 = bytesToHex(announced.baseSha256);
       if (baseSha256 !== this.runningSha256) {
-        throw new DeviceError(DEVICE_ERROR_CODING.baseMismatch, 'The patch applies to another image than the one this device runs; send the full image.', {
-          imageSha256: this.runningSha256,
-        });
+        throw new DeviceError(
+          DEVICE_ERROR_CODING.baseMismatch,
+          'The patch applies to another image than the one this device runs; send the full image.',
+          {
+            imageSha256: this.runningSha256,
+          },
+        );
       }
     }
     if (announced.size > Math.max(size * 2, size + 4096)) {
-      throw new DeviceError(DEVICE_ERROR.badRequest, `A ${announced.size}-byte coded stream for a ${size}-byte image is not plausible.`);
+      throw new DeviceError(
+        DEVICE_ERROR.badRequest,
+        `A ${announced.size}-byte coded stream for a ${size}-byte image is not plausible.`,
+      );
     }
     return { name: announced.name, size: announced.size, windowBits: announced.windowBits, baseSha256, decoded: 0 };
   }
@@ -314,7 +386,13 @@ export class FirmwareUpdate {
   private canResume(current: PersistedUpload, coding: PersistedCoding | undefined): boolean {
     const was = current.coding;
     if (was === undefined || coding === undefined) return was === coding;
-    if (was.name !== coding.name || was.size !== coding.size || was.windowBits !== coding.windowBits || was.baseSha256 !== coding.baseSha256) return false;
+    if (
+      was.name !== coding.name ||
+      was.size !== coding.size ||
+      was.windowBits !== coding.windowBits ||
+      was.baseSha256 !== coding.baseSha256
+    )
+      return false;
     return current.state === 'received' || this.coded !== null;
   }
 
@@ -343,7 +421,14 @@ export class FirmwareUpdate {
    * or one that disagrees with the announced size; returns the offset where the block ends. Plain
    * and coded uploads count their own bytes, so each passes its own `contiguous` and size.
    */
-  private refuseMisplacedBlock(offset: number, length: number, more: boolean, contiguous: number, size: number, sizeName: 'size' | 'coded size'): number {
+  private refuseMisplacedBlock(
+    offset: number,
+    length: number,
+    more: boolean,
+    contiguous: number,
+    size: number,
+    sizeName: 'size' | 'coded size',
+  ): number {
     const end = offset + length;
     const windowEnd = contiguous + this.options.maxInFlight * this.options.blockSize;
     if (offset >= size || offset >= windowEnd) {
@@ -354,7 +439,10 @@ export class FirmwareUpdate {
       );
     }
     if (end > size || (!more && end !== size)) {
-      throw new DeviceError(DEVICE_ERROR.badRequest, `A block ending at byte ${end} disagrees with the announced ${sizeName} ${size}.`);
+      throw new DeviceError(
+        DEVICE_ERROR.badRequest,
+        `A block ending at byte ${end} disagrees with the announced ${sizeName} ${size}.`,
+      );
     }
     return end;
   }
@@ -363,11 +451,20 @@ export class FirmwareUpdate {
    * PUT /fw/data of a coded upload: offsets count coded bytes; blocks are decoded strictly in
    * order, those ahead of a gap wait (within the receive window) for it.
    */
-  private writeCodedBlock(upload: PersistedUpload, coding: PersistedCoding, offset: number, bytes: Uint8Array, more: boolean): Promise<'continue' | UploadComplete> {
+  private writeCodedBlock(
+    upload: PersistedUpload,
+    coding: PersistedCoding,
+    offset: number,
+    bytes: Uint8Array,
+    more: boolean,
+  ): Promise<'continue' | UploadComplete> {
     const contiguous = upload.ackedOffset;
     const end = this.refuseMisplacedBlock(offset, bytes.length, more, contiguous, coding.size, 'coded size');
     if (this.coded === null) {
-      throw new DeviceError(DEVICE_ERROR.fwNotAnnounced, 'The coded upload was interrupted by a restart: announce it again (it starts from byte 0).');
+      throw new DeviceError(
+        DEVICE_ERROR.fwNotAnnounced,
+        'The coded upload was interrupted by a restart: announce it again (it starts from byte 0).',
+      );
     }
     if (end <= contiguous) return Promise.resolve('continue');
     this.codedAhead.set(offset, bytes);
@@ -396,7 +493,8 @@ export class FirmwareUpdate {
         await this.options.flash.write(stream.decodedBytes - decodedBefore);
         upload.ackedOffset = end;
         coding.decoded = stream.decodedBytes;
-        if (decodedBefore < FIRMWARE_IMAGE_HEADER_SIZE && coding.decoded >= FIRMWARE_IMAGE_HEADER_SIZE) await this.checkHeaderEarly(upload);
+        if (decodedBefore < FIRMWARE_IMAGE_HEADER_SIZE && coding.decoded >= FIRMWARE_IMAGE_HEADER_SIZE)
+          await this.checkHeaderEarly(upload);
       }
     } catch (error) {
       // A check that failed the upload itself (the early header check) has already discarded it.
@@ -425,7 +523,10 @@ export class FirmwareUpdate {
   private checkSignedManifest(signedManifest: Uint8Array): FirmwareManifest {
     try {
       const { manifest } = verifySignedFirmwareManifest(signedManifest, this.keyring());
-      checkFirmwareManifest(manifest, { deviceType: this.options.deviceType, securityCounterFloor: this.options.store.current.securityCounter });
+      checkFirmwareManifest(manifest, {
+        deviceType: this.options.deviceType,
+        securityCounterFloor: this.options.store.current.securityCounter,
+      });
       return manifest;
     } catch (error) {
       if (!(error instanceof FileFormatError) || !(error.code in DEVICE_ERROR_RESPONSE_CODE)) throw error;
@@ -449,13 +550,16 @@ export class FirmwareUpdate {
   }
 
   private wrongType(what: string): DeviceError {
-    return new DeviceError(DEVICE_ERROR.fwWrongType, `${what}; this device is a ${this.options.deviceType}.`, { deviceType: this.options.deviceType });
+    return new DeviceError(DEVICE_ERROR.fwWrongType, `${what}; this device is a ${this.options.deviceType}.`, {
+      deviceType: this.options.deviceType,
+    });
   }
 
   /** Section 3.5: once the header is in, refuse an image for another type before storing the rest. */
   private async checkHeaderEarly(upload: PersistedUpload): Promise<void> {
     const header = await this.readHeader(upload);
-    if (header.deviceType !== this.options.deviceType) throw await this.fail(upload, this.wrongType(`The image header says ${header.deviceType}`));
+    if (header.deviceType !== this.options.deviceType)
+      throw await this.fail(upload, this.wrongType(`The image header says ${header.deviceType}`));
   }
 
   private async readHeader(upload: PersistedUpload): Promise<FirmwareImageHeader> {
@@ -471,13 +575,15 @@ export class FirmwareUpdate {
     this.options.onChange(true);
     try {
       const header = await this.readHeader(upload);
-      if (header.deviceType !== this.options.deviceType) throw await this.fail(upload, this.wrongType(`The image header says ${header.deviceType}`));
+      if (header.deviceType !== this.options.deviceType)
+        throw await this.fail(upload, this.wrongType(`The image header says ${header.deviceType}`));
       if (header.version !== upload.version || header.bodyLength + FIRMWARE_IMAGE_HEADER_SIZE !== upload.size) {
         const message = `The image header (version ${header.version}, ${header.bodyLength + FIRMWARE_IMAGE_HEADER_SIZE} bytes) does not match the announcement (version ${upload.version}, ${upload.size} bytes).`;
         throw await this.fail(upload, new DeviceError(DEVICE_ERROR.fwBadHeader, message));
       }
       if ((await this.staged.sha256(upload.size)) !== upload.sha256) {
-        const message = 'The stored image does not match the announced SHA-256; it was discarded. Announce and send it again.';
+        const message =
+          'The stored image does not match the announced SHA-256; it was discarded. Announce and send it again.';
         throw await this.fail(upload, new DeviceError(DEVICE_ERROR.fwHashMismatch, message));
       }
       return header;

@@ -23,7 +23,18 @@ export function parseParameterDrift(text: string): ParameterDrift {
   const key = match[1]!;
   const raw = match[2];
   if (raw === undefined) return { key };
-  return { key, value: /^-?\d+$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw === 'null' ? null : raw };
+  return {
+    key,
+    value: /^-?\d+$/.test(raw)
+      ? Number(raw)
+      : raw === 'true'
+        ? true
+        : raw === 'false'
+          ? false
+          : raw === 'null'
+            ? null
+            : raw,
+  };
 }
 
 function drifted(value: ParameterValue): ParameterValue {
@@ -44,7 +55,11 @@ export function storedParameters(content: ConfigFileContent, drift: ParameterDri
  * A device from before this store kept only config.cbor: it decodes that once (a firmware update
  * that adds the store does the same at its first boot). No file: only the device's own id.
  */
-export async function parametersOfStoredFile(configPath: string, serialNumber: string, drift: ParameterDrift | undefined): Promise<ParameterValues> {
+export async function parametersOfStoredFile(
+  configPath: string,
+  serialNumber: string,
+  drift: ParameterDrift | undefined,
+): Promise<ParameterValues> {
   try {
     return storedParameters(decodeConfigFile(new Uint8Array(await readFile(configPath))).content, drift);
   } catch {

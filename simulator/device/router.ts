@@ -5,14 +5,20 @@ import type { DeviceContext, Method, Resource } from './context';
 import { busyError } from './busy';
 import { DeviceError, errorResponse } from './errors';
 
-const METHOD_BY_CODE: Record<string, Method> = { [CODE.GET]: 'GET', [CODE.POST]: 'POST', [CODE.PUT]: 'PUT', [CODE.DELETE]: 'DELETE' };
+const METHOD_BY_CODE: Record<string, Method> = {
+  [CODE.GET]: 'GET',
+  [CODE.POST]: 'POST',
+  [CODE.PUT]: 'PUT',
+  [CODE.DELETE]: 'DELETE',
+};
 
 /** Dispatches requests to resources and turns refusals into the protocol's error responses. */
 export function createRouter(resources: readonly Resource[], device: DeviceContext): RequestHandler {
   const byPath = new Map(resources.map((r) => [r.path, r]));
   return async (request): Promise<ResourceResponse | undefined> => {
     const resource = byPath.get(request.path);
-    if (resource === undefined) return errorResponse(new DeviceError(DEVICE_ERROR.notFound, `This device has no resource /${request.path}.`));
+    if (resource === undefined)
+      return errorResponse(new DeviceError(DEVICE_ERROR.notFound, `This device has no resource /${request.path}.`));
     const method = METHOD_BY_CODE[request.method];
     const handler = method === undefined ? undefined : resource.methods[method];
     if (handler === undefined) {
@@ -27,7 +33,9 @@ export function createRouter(resources: readonly Resource[], device: DeviceConte
       return await handler(request, device);
     } catch (error) {
       if (error instanceof DeviceError) return errorResponse(error);
-      return errorResponse(new DeviceError(DEVICE_ERROR_MORE.internal, `The device failed: ${(error as Error).message}`));
+      return errorResponse(
+        new DeviceError(DEVICE_ERROR_MORE.internal, `The device failed: ${(error as Error).message}`),
+      );
     }
   };
 }

@@ -166,7 +166,9 @@ export class SafetyFunction {
 function parseEvent(line: string): BusEvent | undefined {
   try {
     const value = JSON.parse(line) as Partial<BusEvent>;
-    return typeof value.source === 'string' && typeof value.id === 'string' && typeof value.at === 'string' ? (value as BusEvent) : undefined;
+    return typeof value.source === 'string' && typeof value.id === 'string' && typeof value.at === 'string'
+      ? (value as BusEvent)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -53,7 +53,8 @@ export class StagedImage {
     const gathered = this.gathered;
     this.gathered = undefined;
     if (gathered !== undefined) {
-      const bytes = gathered.chunks.length === 1 ? gathered.chunks[0]! : Buffer.concat(gathered.chunks, gathered.length);
+      const bytes =
+        gathered.chunks.length === 1 ? gathered.chunks[0]! : Buffer.concat(gathered.chunks, gathered.length);
       this.writing = this.writing.catch(() => undefined).then(() => this.writeFile(gathered.offset, bytes));
     }
     return this.writing;

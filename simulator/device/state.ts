@@ -83,11 +83,19 @@ export const STATE_FILE = 'device.json';
  * no retired keys, and its unsigned staged upload is dropped (it could never be applied now).
  */
 function readState(text: string): DeviceState {
-  const stored = JSON.parse(text) as Partial<DeviceState> & Omit<DeviceState, 'securityCounter' | 'retiredReleaseKeyIds' | 'claim'>;
+  const stored = JSON.parse(text) as Partial<DeviceState> &
+    Omit<DeviceState, 'securityCounter' | 'retiredReleaseKeyIds' | 'claim'>;
   const upload = stored.upload && typeof stored.upload.signedManifest === 'string' ? stored.upload : null;
   // A device from before claims and sequences is unclaimed, its configuration at sequence 0.
   const config = stored.config && { ...stored.config, sequence: stored.config.sequence ?? 0 };
-  return { ...stored, securityCounter: stored.securityCounter ?? 0, retiredReleaseKeyIds: stored.retiredReleaseKeyIds ?? [], config, claim: stored.claim ?? null, upload };
+  return {
+    ...stored,
+    securityCounter: stored.securityCounter ?? 0,
+    retiredReleaseKeyIds: stored.retiredReleaseKeyIds ?? [],
+    config,
+    claim: stored.claim ?? null,
+    upload,
+  };
 }
 /**
  * How often the upload's acknowledged offset alone is persisted, at most: about once per Q-Block1
@@ -134,7 +142,10 @@ export class StateStore {
 
   static async open(
     dir: string,
-    initial: Omit<DeviceState, 'format' | 'bootId' | 'config' | 'claim' | 'upload' | 'securityCounter' | 'retiredReleaseKeyIds'>,
+    initial: Omit<
+      DeviceState,
+      'format' | 'bootId' | 'config' | 'claim' | 'upload' | 'securityCounter' | 'retiredReleaseKeyIds'
+    >,
   ): Promise<StateStore> {
     await mkdir(dir, { recursive: true });
     let current: DeviceState;
@@ -142,7 +153,16 @@ export class StateStore {
       current = readState(await readFile(join(dir, STATE_FILE), 'utf8'));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      current = { format: 'provisioner-simulator-state/1', ...initial, bootId: 0, securityCounter: 0, retiredReleaseKeyIds: [], config: null, claim: null, upload: null };
+      current = {
+        format: 'provisioner-simulator-state/1',
+        ...initial,
+        bootId: 0,
+        securityCounter: 0,
+        retiredReleaseKeyIds: [],
+        config: null,
+        claim: null,
+        upload: null,
+      };
     }
     if (current.serialNumber !== initial.serialNumber || current.deviceType !== initial.deviceType) {
       throw new Error(
@@ -220,16 +240,25 @@ export class StateStore {
         this.lastWrittenShape = shape;
         await writeFileAtomic(join(this.dir, STATE_FILE), text);
         this.completed = generation;
-        this.settle((w) => w.generation <= generation, (w) => w.resolve());
+        this.settle(
+          (w) => w.generation <= generation,
+          (w) => w.resolve(),
+        );
       } catch (error) {
         this.completed = generation;
-        this.settle((w) => w.generation <= generation, (w) => w.reject(error));
+        this.settle(
+          (w) => w.generation <= generation,
+          (w) => w.reject(error),
+        );
       }
     }
     this.running = false;
   }
 
-  private settle(match: (w: StateStore['waiters'][number]) => boolean, action: (w: StateStore['waiters'][number]) => void): void {
+  private settle(
+    match: (w: StateStore['waiters'][number]) => boolean,
+    action: (w: StateStore['waiters'][number]) => void,
+  ): void {
     const due = this.waiters.filter(match);
     this.waiters = this.waiters.filter((w) => !match(w));
     due.forEach(action);

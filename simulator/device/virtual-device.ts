@@ -1,5 +1,10 @@
 import type { FirmwareImageHeader } from '../../domain/files/firmware-image';
-import { DEDUPLICATION_CACHE_SIZE, FIRMWARE_STATUS_MIN_INTERVAL_MS, REBOOT_AFTER_RESPONSE_MS, RESOURCE } from '../../protocol/constants';
+import {
+  DEDUPLICATION_CACHE_SIZE,
+  FIRMWARE_STATUS_MIN_INTERVAL_MS,
+  REBOOT_AFTER_RESPONSE_MS,
+  RESOURCE,
+} from '../../protocol/constants';
 import { CoapServer } from '../coap/server';
 import type { DeviceFaults } from '../faults';
 import type { DeviceLink } from '../links/link';
@@ -49,7 +54,10 @@ export class VirtualDevice implements DeviceContext {
     faults: DeviceFaults,
   ) {
     this.faults = faults;
-    this.config = new ConfigUpload({ maxSize: options.maxConfigSize, windowBytes: options.maxInFlight * options.maxBlockSize });
+    this.config = new ConfigUpload({
+      maxSize: options.maxConfigSize,
+      windowBytes: options.maxInFlight * options.maxBlockSize,
+    });
     this.firmware = new FirmwareUpdate({
       store,
       deviceType: options.deviceType,
@@ -73,7 +81,8 @@ export class VirtualDevice implements DeviceContext {
       busDir: options.safetyBusDir,
       configPath: store.configPath,
       ...(options.pressEstopAfterMs !== undefined ? { pressAfterObserveMs: options.pressEstopAfterMs } : {}),
-      onChange: (status) => this.server.notify(SAFETY_RESOURCE, cborResponse(CODE.CONTENT, status, { observable: true })),
+      onChange: (status) =>
+        this.server.notify(SAFETY_RESOURCE, cborResponse(CODE.CONTENT, status, { observable: true })),
     });
     attachSafety(this, this.safety);
   }
@@ -98,8 +107,12 @@ export class VirtualDevice implements DeviceContext {
       await device.safety.start();
       // A device without its control socket (a path too long for a Unix socket) still works; only
       // presses through the socket are not possible, and the reason is said.
-      device.control = await ControlSocket.listen(options.controlSocketPath, { pressEstop: () => device.pressEstop() }).catch((error: unknown) => {
-        console.error(`simulator ${options.serialNumber}: no control socket at ${options.controlSocketPath}: ${(error as Error).message}`);
+      device.control = await ControlSocket.listen(options.controlSocketPath, {
+        pressEstop: () => device.pressEstop(),
+      }).catch((error: unknown) => {
+        console.error(
+          `simulator ${options.serialNumber}: no control socket at ${options.controlSocketPath}: ${(error as Error).message}`,
+        );
         return undefined;
       });
       await device.boot();
@@ -225,7 +238,8 @@ export class VirtualDevice implements DeviceContext {
     try {
       await task();
     } catch (error) {
-      if (!this.stopped) console.error(`simulator ${this.options.serialNumber}: ${(error as Error).stack ?? String(error)}`);
+      if (!this.stopped)
+        console.error(`simulator ${this.options.serialNumber}: ${(error as Error).stack ?? String(error)}`);
     }
   }
 

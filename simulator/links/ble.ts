@@ -191,7 +191,8 @@ export class BleLink extends EventEmitter implements DeviceLink {
     const frame = this.frames.send(message);
     if (frame === undefined) return;
     const chunk = connection.mtu - BLE_ATT_HEADER_SIZE;
-    for (let offset = 0; offset < frame.length; offset += chunk) connection.outbound.send(frame.subarray(offset, offset + chunk));
+    for (let offset = 0; offset < frame.length; offset += chunk)
+      connection.outbound.send(frame.subarray(offset, offset + chunk));
   }
 
   async drained(): Promise<void> {
@@ -224,7 +225,11 @@ export class BleLink extends EventEmitter implements DeviceLink {
   }
 
   private modelFor(mtu: number): WireModel {
-    return bleWireModel({ mtu, connectionIntervalMs: this.options.ble.connectionIntervalMs, packetsPerInterval: this.options.ble.packetsPerInterval });
+    return bleWireModel({
+      mtu,
+      connectionIntervalMs: this.options.ble.connectionIntervalMs,
+      packetsPerInterval: this.options.ble.packetsPerInterval,
+    });
   }
 }
 

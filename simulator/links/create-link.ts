@@ -16,6 +16,12 @@ export function createLink(options: ResolvedDeviceOptions, faults: DeviceFaults)
       checksum: options.protocol === 'vendor' ? 'none' : 'crc32',
     });
   }
-  if (link === 'ble') return new BleLink({ serialNumber: options.serialNumber, deviceType: options.deviceType, ble: options.ble, faults });
+  if (link === 'ble')
+    return new BleLink({
+      serialNumber: options.serialNumber,
+      deviceType: options.deviceType,
+      ble: options.ble,
+      faults,
+    });
   return new UdpLink({ host: link.udp.host, port: link.udp.port, ...options.udp, faults });
 }

@@ -44,7 +44,8 @@ export class FrameStream {
     const frame = encodeFrameWith(message, this.checksum);
     const fate = this.faults.frameFate('out');
     if (fate === 'drop') return undefined;
-    if (fate === 'corrupt') flipByte(frame.subarray(1, frame.length - 1), this.faults.corruptionRoll(), this.faults.corruptionRoll());
+    if (fate === 'corrupt')
+      flipByte(frame.subarray(1, frame.length - 1), this.faults.corruptionRoll(), this.faults.corruptionRoll());
     return frame;
   }
 

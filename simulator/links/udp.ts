@@ -77,12 +77,17 @@ export class UdpLink extends PacedLink<Datagram> implements DeviceLink {
       if (!this.up_) return;
       // The UDP checksum drops a corrupted datagram, so corruption is a loss here.
       if (this.options.faults.frameFate('in') !== 'pass') return;
-      this.inbound.send({ length: bytes.length, bytes: new Uint8Array(bytes), peer: joinPeer(remote.address, remote.port) });
+      this.inbound.send({
+        length: bytes.length,
+        bytes: new Uint8Array(bytes),
+        peer: joinPeer(remote.address, remote.port),
+      });
     });
     this.boundPort = socket.address().port;
     this.socket = socket;
     const discoveryPort = this.options.discoveryPort ?? discoveryPortFromEnv(process.env);
-    if (discoveryPort !== false && !this.options.host.includes(':')) this.groupSocket = await this.joinGroup(discoveryPort);
+    if (discoveryPort !== false && !this.options.host.includes(':'))
+      this.groupSocket = await this.joinGroup(discoveryPort);
   }
 
   /**
@@ -103,7 +108,11 @@ export class UdpLink extends PacedLink<Datagram> implements DeviceLink {
     socket.on('error', () => undefined);
     socket.on('message', (bytes, remote) => {
       if (!this.up_ || this.options.faults.frameFate('in') !== 'pass') return;
-      this.inbound.send({ length: bytes.length, bytes: new Uint8Array(bytes), peer: joinPeer(remote.address, remote.port) });
+      this.inbound.send({
+        length: bytes.length,
+        bytes: new Uint8Array(bytes),
+        peer: joinPeer(remote.address, remote.port),
+      });
     });
     return socket;
   }

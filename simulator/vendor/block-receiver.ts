@@ -58,30 +58,59 @@ export class SequentialBlockReceiver {
     if (block === undefined) {
       // One request holding the whole body.
       this.reset();
-      if (payload.length > this.options.maxSize) return this.refuse(CODE.REQUEST_ENTITY_TOO_LARGE, `${this.options.what} is ${payload.length} bytes; this device holds ${this.options.maxSize}.`);
+      if (payload.length > this.options.maxSize)
+        return this.refuse(
+          CODE.REQUEST_ENTITY_TOO_LARGE,
+          `${this.options.what} is ${payload.length} bytes; this device holds ${this.options.maxSize}.`,
+        );
       return { done: true, body: payload, block: undefined, offset: 0, end: payload.length };
     }
     const { maxBlockSize } = this.options;
     if (block.num > 0 && block.size > maxBlockSize) {
-      return this.refuse(CODE.REQUEST_ENTITY_TOO_LARGE, `Blocks of ${block.size} bytes are larger than the ${maxBlockSize} this device takes.`, [block1Option({ num: 0, more: false, size: maxBlockSize })]);
+      return this.refuse(
+        CODE.REQUEST_ENTITY_TOO_LARGE,
+        `Blocks of ${block.size} bytes are larger than the ${maxBlockSize} this device takes.`,
+        [block1Option({ num: 0, more: false, size: maxBlockSize })],
+      );
     }
-    if (block.more && payload.length !== block.size) return this.refuse(CODE.BAD_REQUEST, `Block ${block.num} carries ${payload.length} bytes; blocks before the last carry exactly ${block.size}.`);
+    if (block.more && payload.length !== block.size)
+      return this.refuse(
+        CODE.BAD_REQUEST,
+        `Block ${block.num} carries ${payload.length} bytes; blocks before the last carry exactly ${block.size}.`,
+      );
     const offset = block.num * block.size;
     const end = offset + payload.length;
     if (offset === 0) this.reset();
     if (offset > this.received) {
-      return this.refuse(CODE.REQUEST_ENTITY_INCOMPLETE, `Block ${block.num} starts at byte ${offset}, but this device has ${this.received} bytes: send the blocks in order.`);
+      return this.refuse(
+        CODE.REQUEST_ENTITY_INCOMPLETE,
+        `Block ${block.num} starts at byte ${offset}, but this device has ${this.received} bytes: send the blocks in order.`,
+      );
     }
-    if (end > this.options.maxSize) return this.refuse(CODE.REQUEST_ENTITY_TOO_LARGE, `${this.options.what} would pass ${this.options.maxSize} bytes, the most this device holds.`);
+    if (end > this.options.maxSize)
+      return this.refuse(
+        CODE.REQUEST_ENTITY_TOO_LARGE,
+        `${this.options.what} would pass ${this.options.maxSize} bytes, the most this device holds.`,
+      );
     if (offset < this.received) {
       // A retransmission of a block in hand (its answer was lost): keep what came first.
-      if (end > this.received) return this.refuse(CODE.BAD_REQUEST, `Block ${block.num} overlaps the end of the bytes received; restart at block 0.`);
+      if (end > this.received)
+        return this.refuse(
+          CODE.BAD_REQUEST,
+          `Block ${block.num} overlaps the end of the bytes received; restart at block 0.`,
+        );
     } else {
       this.chunks.push(payload.slice());
       this.received = end;
     }
     const answerSize = Math.min(block.size, maxBlockSize);
-    if (block.more) return { done: false, offset, end, response: { code: CODE.CONTINUE, options: [block1Option({ num: block.num, more: true, size: answerSize })] } };
+    if (block.more)
+      return {
+        done: false,
+        offset,
+        end,
+        response: { code: CODE.CONTINUE, options: [block1Option({ num: block.num, more: true, size: answerSize })] },
+      };
     const body = concat(this.chunks, this.received);
     this.reset();
     return { done: true, body, block: { num: block.num, more: false, size: answerSize }, offset, end };

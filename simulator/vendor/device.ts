@@ -74,7 +74,11 @@ export class VendorDevice implements VendorContext {
     this.drift = faults.options.paramDrift === undefined ? undefined : parseVendorDrift(faults.options.paramDrift);
     this.fs = new FsSession({ maxBlockSize: options.maxBlockSize, maxSize: options.maxImageSize });
     this.epcFirmware = new EpcFirmware({ maxBlockSize: options.maxBlockSize, maxSize: options.maxImageSize });
-    this.cfgAll = new SequentialBlockReceiver({ maxBlockSize: options.maxBlockSize, maxSize: options.maxConfigSize, what: 'The configuration' });
+    this.cfgAll = new SequentialBlockReceiver({
+      maxBlockSize: options.maxBlockSize,
+      maxSize: options.maxConfigSize,
+      what: 'The configuration',
+    });
     this.server = new CoapServer({
       send: (message, peer) => this.link.send(message, peer),
       handle: vendorRouter(this),
@@ -191,7 +195,8 @@ export class VendorDevice implements VendorContext {
     try {
       await task();
     } catch (error) {
-      if (!this.stopped) console.error(`simulator ${this.options.serialNumber}: ${(error as Error).stack ?? String(error)}`);
+      if (!this.stopped)
+        console.error(`simulator ${this.options.serialNumber}: ${(error as Error).stack ?? String(error)}`);
     }
   }
 

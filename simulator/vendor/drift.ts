@@ -13,10 +13,16 @@ export interface VendorDrift {
 
 export function parseVendorDrift(text: string): VendorDrift {
   const match = /^([A-Za-z0-9_./-]+(?:\?\d+)?)(?:=(.*))?$/.exec(text.trim());
-  if (!match || !match[1]!.includes('/')) throw new Error(`--fault-param-drift on a vendor device wants PATH or PATH=VALUE, e.g. cfg/sf/smcu/global/timeoutMs=1024, not "${text}"`);
+  if (!match || !match[1]!.includes('/'))
+    throw new Error(
+      `--fault-param-drift on a vendor device wants PATH or PATH=VALUE, e.g. cfg/sf/smcu/global/timeoutMs=1024, not "${text}"`,
+    );
   const raw = match[2];
   if (raw === undefined) return { path: match[1]! };
-  return { path: match[1]!, value: /^-?\d+$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw };
+  return {
+    path: match[1]!,
+    value: /^-?\d+$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw,
+  };
 }
 
 /** The value the device runs instead: VALUE, or an integer plus one, a flag negated, text with '?' added. */
@@ -28,7 +34,10 @@ export function driftedValue(value: RunningValueType, drift: VendorDrift): Runni
 }
 
 /** Applies the drift to the values of a file; returns the path drifted, or null when the file does not set it. */
-export function applyDrift(values: RunningValue[], drift: VendorDrift | undefined): { values: RunningValue[]; drifted: string | null } {
+export function applyDrift(
+  values: RunningValue[],
+  drift: VendorDrift | undefined,
+): { values: RunningValue[]; drifted: string | null } {
   if (drift === undefined) return { values, drifted: null };
   let drifted: string | null = null;
   const out = values.map((v) => {

@@ -25,7 +25,11 @@ export class EpcFirmware {
 
   constructor(options: { maxBlockSize: number; maxSize: number }) {
     // The body is the package plus its CBOR wrapping (a few dozen bytes).
-    this.receiver = new SequentialBlockReceiver({ maxBlockSize: options.maxBlockSize, maxSize: options.maxSize + 128, what: 'The firmware body' });
+    this.receiver = new SequentialBlockReceiver({
+      maxBlockSize: options.maxBlockSize,
+      maxSize: options.maxSize + 128,
+      what: 'The firmware body',
+    });
   }
 
   /** A reboot or stop: the body in RAM and a running install are gone. */
@@ -65,7 +69,13 @@ export class EpcFirmware {
     this.cancelled = false;
     this.setStatus('verifying', device);
     void this.install(version, device);
-    return { ...textResponse(CODE.CHANGED, `Update started: package verified, installing ${version}; observe ${VENDOR_RESOURCE.epcFirmwareStatus}`), options: finalBlockOptions(outcome.block) };
+    return {
+      ...textResponse(
+        CODE.CHANGED,
+        `Update started: package verified, installing ${version}; observe ${VENDOR_RESOURCE.epcFirmwareStatus}`,
+      ),
+      options: finalBlockOptions(outcome.block),
+    };
   }
 
   private async install(version: string, device: VendorContext): Promise<void> {

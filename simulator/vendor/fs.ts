@@ -1,5 +1,12 @@
 import { CODE, OPTION, type CoapMessage } from '../../protocol/coap';
-import { decodeFsMetadata, encodeFsMetadata, FRC_FILE, FS_METADATA_COMPUTED, VENDOR_CONTENT_FORMAT, vendorCrc32 } from '../../protocol/vendor';
+import {
+  decodeFsMetadata,
+  encodeFsMetadata,
+  FRC_FILE,
+  FS_METADATA_COMPUTED,
+  VENDOR_CONTENT_FORMAT,
+  vendorCrc32,
+} from '../../protocol/vendor';
 import type { ResourceResponse } from '../coap/types';
 import { finalBlockOptions, SequentialBlockReceiver } from './block-receiver';
 import { settingsFromSecureConfig } from './config-apply';
@@ -62,8 +69,13 @@ export class FsSession {
     } catch (error) {
       return badRequest((error as Error).message);
     }
-    if (metadata.start !== 0) return badRequest(`This device writes files from their start: metadata start must be 0, not ${metadata.start}.`);
-    if (metadata.length > device.options.maxImageSize) return textResponse(CODE.REQUEST_ENTITY_TOO_LARGE, `A file of ${metadata.length} bytes does not fit; this device holds ${device.options.maxImageSize}.`);
+    if (metadata.start !== 0)
+      return badRequest(`This device writes files from their start: metadata start must be 0, not ${metadata.start}.`);
+    if (metadata.length > device.options.maxImageSize)
+      return textResponse(
+        CODE.REQUEST_ENTITY_TOO_LARGE,
+        `A file of ${metadata.length} bytes does not fit; this device holds ${device.options.maxImageSize}.`,
+      );
     this.declared = { length: metadata.length, crc32: metadata.crc32 };
     this.receiver.reset();
     return changed();
@@ -75,11 +87,19 @@ export class FsSession {
     const file = device.store.current.files[this.selected];
     if (query === FS_METADATA_COMPUTED) {
       if (file === undefined) return notFound(`There is no file ${this.selected} on this device.`);
-      return { code: CODE.CONTENT, contentFormat: VENDOR_CONTENT_FORMAT.octetStream, payload: encodeFsMetadata({ start: 0, length: file.length, crc32: file.crc32 }) };
+      return {
+        code: CODE.CONTENT,
+        contentFormat: VENDOR_CONTENT_FORMAT.octetStream,
+        payload: encodeFsMetadata({ start: 0, length: file.length, crc32: file.crc32 }),
+      };
     }
     const declared = this.declared ?? file?.declared ?? null;
     if (declared === null) return notFound(`No metadata was declared for ${this.selected}.`);
-    return { code: CODE.CONTENT, contentFormat: VENDOR_CONTENT_FORMAT.octetStream, payload: encodeFsMetadata({ start: 0, ...declared }) };
+    return {
+      code: CODE.CONTENT,
+      contentFormat: VENDOR_CONTENT_FORMAT.octetStream,
+      payload: encodeFsMetadata({ start: 0, ...declared }),
+    };
   }
 
   /** GET fs/data: the whole file; the CoAP server cuts it into the Block2 blocks asked for. */
@@ -93,7 +113,9 @@ export class FsSession {
   private select(message: CoapMessage): ResourceResponse {
     const name = new TextDecoder().decode(message.payload);
     if (!/^[\x21-\x7e]{1,64}$/.test(name) || name.includes('/')) {
-      return badRequest(`A file name is 1 to 64 printable characters without spaces or '/', not ${JSON.stringify(name)}.`);
+      return badRequest(
+        `A file name is 1 to 64 printable characters without spaces or '/', not ${JSON.stringify(name)}.`,
+      );
     }
     // The vendor's menu selects twice before a download: selecting the file in hand keeps its declaration.
     if (name !== this.selected) this.declared = null;

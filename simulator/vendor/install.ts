@@ -22,10 +22,19 @@ export const FRC_COMPONENT_FILES: readonly string[] = [
  * in ?computed). The application image sets the version it runs (domain/vendor/simulated-image.ts).
  * The power-cut fault strikes halfway: nothing is installed, the files stay for the next start.
  */
-export async function installStagedComponents(store: VendorStateStore, faults: DeviceFaults, applyMs: number): Promise<'done' | 'power-lost'> {
+export async function installStagedComponents(
+  store: VendorStateStore,
+  faults: DeviceFaults,
+  applyMs: number,
+): Promise<'done' | 'power-lost'> {
   const staged = FRC_COMPONENT_FILES.filter((name) => {
     const file = store.current.files[name];
-    return file !== undefined && file.declared !== null && file.declared.length === file.length && file.declared.crc32 === file.crc32;
+    return (
+      file !== undefined &&
+      file.declared !== null &&
+      file.declared.length === file.length &&
+      file.declared.crc32 === file.crc32
+    );
   });
   if (staged.length === 0) return 'done';
   if (faults.takePowerCycleDuringApply()) {
@@ -36,7 +45,8 @@ export async function installStagedComponents(store: VendorStateStore, faults: D
   for (const name of staged) {
     const data = await store.readFile(name);
     if (data === undefined) continue;
-    if (name === FRC_FILE.appImage) store.current.firmwareVersion = simulatedImageVersion(data) ?? store.current.firmwareVersion;
+    if (name === FRC_FILE.appImage)
+      store.current.firmwareVersion = simulatedImageVersion(data) ?? store.current.firmwareVersion;
     store.current.installed[name] = store.current.files[name]!.crc32.toString(16).padStart(8, '0');
     store.current.installs++;
     await store.removeFile(name);

@@ -7,6 +7,7 @@ export function textResponse(code: string, text: string): ResourceResponse {
   return { code, contentFormat: VENDOR_CONTENT_FORMAT.text, payload: new TextEncoder().encode(text) };
 }
 
-export const changed = (text = ''): ResourceResponse => (text === '' ? { code: CODE.CHANGED } : textResponse(CODE.CHANGED, text));
+export const changed = (text = ''): ResourceResponse =>
+  text === '' ? { code: CODE.CHANGED } : textResponse(CODE.CHANGED, text);
 export const badRequest = (text: string): ResourceResponse => textResponse(CODE.BAD_REQUEST, text);
 export const notFound = (text: string): ResourceResponse => textResponse(CODE.NOT_FOUND, text);

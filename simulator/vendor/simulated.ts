@@ -7,10 +7,20 @@ import { VendorDevice } from './device';
 import type { VendorState } from './state';
 
 /** Starts a vendor device on its link and gives it the SimulatedDevice face every other device has. */
-export async function startVendorDevice(options: ResolvedDeviceOptions, link: DeviceLink, faults: DeviceFaults): Promise<SimulatedDevice> {
+export async function startVendorDevice(
+  options: ResolvedDeviceOptions,
+  link: DeviceLink,
+  faults: DeviceFaults,
+): Promise<SimulatedDevice> {
   const device = await VendorDevice.start(options, link, faults);
   return {
-    descriptor: { serialNumber: options.serialNumber, deviceType: options.deviceType, model: options.model, protocol: 'vendor', ...link.address() },
+    descriptor: {
+      serialNumber: options.serialNumber,
+      deviceType: options.deviceType,
+      model: options.model,
+      protocol: 'vendor',
+      ...link.address(),
+    },
     state: () => asDeviceState(device.state()),
     vendorState: () => device.state(),
     unplug: () => device.unplug(),
@@ -22,7 +32,8 @@ export async function startVendorDevice(options: ResolvedDeviceOptions, link: De
     },
     faultStats: faults.stats,
     decoderPeakBytes: () => 0,
-    pressEstop: () => Promise.reject(new Error(`${options.serialNumber} speaks the vendor's protocol, whose E-stop is not simulated.`)),
+    pressEstop: () =>
+      Promise.reject(new Error(`${options.serialNumber} speaks the vendor's protocol, whose E-stop is not simulated.`)),
   };
 }
 
@@ -41,7 +52,15 @@ function asDeviceState(state: VendorState): DeviceState {
     bootId: state.bootId,
     securityCounter: 0,
     retiredReleaseKeyIds: [],
-    config: state.config === null ? null : { syncId: state.config.syncId ?? state.config.checksum, appliedAt: state.config.at, blank: false, sequence: 0 },
+    config:
+      state.config === null
+        ? null
+        : {
+            syncId: state.config.syncId ?? state.config.checksum,
+            appliedAt: state.config.at,
+            blank: false,
+            sequence: 0,
+          },
     claim: null,
     upload: null,
   };

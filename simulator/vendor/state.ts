@@ -53,7 +53,10 @@ export class VendorStateStore {
     public current: VendorState,
   ) {}
 
-  static async open(dir: string, initial: Omit<VendorState, 'format' | 'protocol' | 'bootId' | 'files' | 'installed' | 'installs' | 'config'>): Promise<VendorStateStore> {
+  static async open(
+    dir: string,
+    initial: Omit<VendorState, 'format' | 'protocol' | 'bootId' | 'files' | 'installed' | 'installs' | 'config'>,
+  ): Promise<VendorStateStore> {
     await mkdir(join(dir, 'fs'), { recursive: true });
     let current: VendorState;
     try {
@@ -62,10 +65,21 @@ export class VendorStateStore {
       current.settings = { ...initial.settings, ...current.settings };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      current = { format: 'provisioner-simulator-vendor-state/1', protocol: 'vendor', ...initial, bootId: 0, files: {}, installed: {}, installs: 0, config: null };
+      current = {
+        format: 'provisioner-simulator-vendor-state/1',
+        protocol: 'vendor',
+        ...initial,
+        bootId: 0,
+        files: {},
+        installed: {},
+        installs: 0,
+        config: null,
+      };
     }
     if (current.serialNumber !== initial.serialNumber || current.family !== initial.family) {
-      throw new Error(`The state directory ${dir} belongs to ${current.family} ${current.serialNumber}, not ${initial.family} ${initial.serialNumber}. Use another --state-dir.`);
+      throw new Error(
+        `The state directory ${dir} belongs to ${current.family} ${current.serialNumber}, not ${initial.family} ${initial.serialNumber}. Use another --state-dir.`,
+      );
     }
     const store = new VendorStateStore(dir, current);
     await store.save();

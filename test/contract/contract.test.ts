@@ -33,8 +33,20 @@ describe('the contract', () => {
     expect(EVENT_STREAMS).toContain('jobs.progress');
   });
 
-  it('takes every channel group whole: no group hides another one\'s channel of the same name', () => {
-    const groups = [SESSION_CHANNELS, CONFIGURATION_CHANNELS, REGISTRY_CHANNELS, FIRMWARE_CHANNELS, WORKBENCH_CHANNELS, OUTBOX_CHANNELS, SUPPORT_CHANNELS, STATION_CHANNELS, PACKAGE_CHANNELS, ACCOUNTABILITY_CHANNELS, SIMULATION_CHANNELS];
+  it("takes every channel group whole: no group hides another one's channel of the same name", () => {
+    const groups = [
+      SESSION_CHANNELS,
+      CONFIGURATION_CHANNELS,
+      REGISTRY_CHANNELS,
+      FIRMWARE_CHANNELS,
+      WORKBENCH_CHANNELS,
+      OUTBOX_CHANNELS,
+      SUPPORT_CHANNELS,
+      STATION_CHANNELS,
+      PACKAGE_CHANNELS,
+      ACCOUNTABILITY_CHANNELS,
+      SIMULATION_CHANNELS,
+    ];
     const names = groups.flatMap((group) => Object.keys(group));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(CONTRACT).sort()).toEqual([...names].sort());
@@ -48,9 +60,19 @@ describe('the contract', () => {
 
   it("takes a device's settings with the domain's fields and types", () => {
     const settings = { can1Id: 7, ossdEnabled: null, wifiPassword: 'secret', ethNameservers: ['10.0.0.53'] };
-    expect(parseChannelInput('configurations.updateDevice', { id: 'c', serialNumber: 'EPC000101', settings }).settings).toEqual(settings);
-    expect(() => parseChannelInput('configurations.updateDevice', { id: 'c', serialNumber: 'EPC000101', settings: { can1Id: 'seven' } })).toThrow(/settings\.can1Id/);
-    expect(() => parseChannelInput('configurations.update', { id: 'c', settings: { ismTxPower: 'Loud' } })).toThrow(/settings\.ismTxPower/);
+    expect(
+      parseChannelInput('configurations.updateDevice', { id: 'c', serialNumber: 'EPC000101', settings }).settings,
+    ).toEqual(settings);
+    expect(() =>
+      parseChannelInput('configurations.updateDevice', {
+        id: 'c',
+        serialNumber: 'EPC000101',
+        settings: { can1Id: 'seven' },
+      }),
+    ).toThrow(/settings\.can1Id/);
+    expect(() => parseChannelInput('configurations.update', { id: 'c', settings: { ismTxPower: 'Loud' } })).toThrow(
+      /settings\.ismTxPower/,
+    );
   });
 
   it('accepts only http(s) service URLs on sign-in', () => {
@@ -60,15 +82,25 @@ describe('the contract', () => {
   });
 
   it('turns every failure into plain data on the wire', async () => {
-    await expect(invokeForWire(echoHost, 'no.such', {})).resolves.toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+    await expect(invokeForWire(echoHost, 'no.such', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_CHANNEL' },
+    });
     const bad = await invokeForWire(echoHost, 'devices.register', { serialNumber: '' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    if (!bad.ok) expect(bad.error.violations.map((v) => v.field)).toEqual(expect.arrayContaining(['serialNumber', 'name']));
-    const thrower: CoreHost = { ...echoHost, invoke: async () => Promise.reject(new CoreError('NOT_ALLOWED', 'Operators may not', [], 403)) };
+    if (!bad.ok)
+      expect(bad.error.violations.map((v) => v.field)).toEqual(expect.arrayContaining(['serialNumber', 'name']));
+    const thrower: CoreHost = {
+      ...echoHost,
+      invoke: async () => Promise.reject(new CoreError('NOT_ALLOWED', 'Operators may not', [], 403)),
+    };
     await expect(invokeForWire(thrower, 'workbench.jobs', {})).resolves.toEqual({
       ok: false,
       error: { code: 'NOT_ALLOWED', message: 'Operators may not', violations: [], httpStatus: 403 },
     });
-    await expect(invokeForWire(echoHost, 'workbench.jobs', undefined)).resolves.toEqual({ ok: true, value: { channel: 'workbench.jobs', input: {} } });
+    await expect(invokeForWire(echoHost, 'workbench.jobs', undefined)).resolves.toEqual({
+      ok: true,
+      value: { channel: 'workbench.jobs', input: {} },
+    });
   });
 });

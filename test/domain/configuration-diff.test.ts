@@ -6,7 +6,9 @@ function settings(overrides: Partial<ConfiguredSettings> = {}): ConfiguredSettin
     blank: false,
     configurationId: 'c1',
     device: { deviceConfigurationType: 'Receiver', commInterface: 'ISM', can0Id: 1 },
-    peers: [{ serialNumber: 'SRCP000101', deviceType: 'SRCP', deviceConfigurationType: 'Sender', commInterface: 'ISM' }],
+    peers: [
+      { serialNumber: 'SRCP000101', deviceType: 'SRCP', deviceConfigurationType: 'Sender', commInterface: 'ISM' },
+    ],
     safety: { ismTxChannel: 12, timeoutConfiguration: '500ms', canKBitrate: 'BITRATE_250000' },
     ...overrides,
   };
@@ -18,7 +20,9 @@ describe('configurationDiff', () => {
   });
 
   it('says each changed parameter in plain words with its unit', () => {
-    const next = settings({ safety: { ismTxChannel: 14, timeoutConfiguration: '1000ms', canKBitrate: 'BITRATE_500000' } });
+    const next = settings({
+      safety: { ismTxChannel: 14, timeoutConfiguration: '1000ms', canKBitrate: 'BITRATE_500000' },
+    });
     expect(configurationDiff(settings(), next).map((c) => c.text)).toEqual([
       'CAN bitrate 250 kbit/s → 500 kbit/s',
       'ISM channel 12 → 14',
@@ -27,7 +31,9 @@ describe('configurationDiff', () => {
   });
 
   it('says a setting that appears or goes away is set or no longer set', () => {
-    const next = settings({ device: { deviceConfigurationType: 'Receiver', commInterface: 'BLE,Ethernet', ipAddress: '10.0.0.5' } });
+    const next = settings({
+      device: { deviceConfigurationType: 'Receiver', commInterface: 'BLE,Ethernet', ipAddress: '10.0.0.5' },
+    });
     expect(configurationDiff(settings(), next).map((c) => c.text)).toEqual([
       'CAN 0 id 1 → not set',
       'Communication interface ISM → BLE and Ethernet',
@@ -39,7 +45,13 @@ describe('configurationDiff', () => {
     const next = settings({
       peers: [
         { serialNumber: 'SRCP000101', deviceType: 'SRCP', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
-        { serialNumber: 'EPC000102', deviceType: 'EPC', deviceConfigurationType: 'EStopSender', commInterface: 'Ethernet', ipAddress: '192.168.50.31' },
+        {
+          serialNumber: 'EPC000102',
+          deviceType: 'EPC',
+          deviceConfigurationType: 'EStopSender',
+          commInterface: 'Ethernet',
+          ipAddress: '192.168.50.31',
+        },
       ],
     });
     expect(configurationDiff(settings(), next).map((c) => c.text)).toEqual([
@@ -57,7 +69,9 @@ describe('configurationDiff', () => {
 
   it('says a blank file removes the configuration', () => {
     const blank = settings({ blank: true, configurationId: null, device: {}, peers: [], safety: {} });
-    expect(configurationDiff(settings(), blank)[0]?.text).toBe('Configuration removed (the device is reset to no configuration)');
+    expect(configurationDiff(settings(), blank)[0]?.text).toBe(
+      'Configuration removed (the device is reset to no configuration)',
+    );
   });
 
   it('never prints a Wifi password', () => {
@@ -74,7 +88,7 @@ describe('configurationDiff', () => {
     expect(settingValueText('voltage', 'VOLTAGE_24V')).toBe('24 V');
   });
 
-  it('names a choice as the designer\'s dropdown does, and keeps a value no label knows', () => {
+  it("names a choice as the designer's dropdown does, and keeps a value no label knows", () => {
     expect(settingValueText('canMode', 'canopen')).toBe('CANopen');
     expect(settingValueText('deviceConfigurationType', 'EStopSender')).toBe('E-stop sender');
     expect(settingValueText('inputConfiguration2', 'ESTOP_TYPE_SWITCH')).toBe('E-stop switch');

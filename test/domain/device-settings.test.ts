@@ -14,14 +14,20 @@ describe('device settings', () => {
   it('gives the record every setting but the Wifi password, which it only says is set', () => {
     const recordFields = Object.keys(configurationDeviceRecordSchema.shape);
     expect(recordFields).toEqual(expect.arrayContaining(DEVICE_SETTING_KEYS.filter((k) => k !== 'wifiPassword')));
-    expect(recordFields.filter((k) => !(DEVICE_SETTING_KEYS as string[]).includes(k)).sort()).toEqual(['deviceType', 'serialNumber', 'wifiPasswordSet']);
+    expect(recordFields.filter((k) => !(DEVICE_SETTING_KEYS as string[]).includes(k)).sort()).toEqual([
+      'deviceType',
+      'serialNumber',
+      'wifiPasswordSet',
+    ]);
   });
 
   it('lets updates carry every setting and adds all but the update-only ones', () => {
     expect(Object.keys(deviceUpdateSchema.shape).sort()).toEqual(['serialNumber', ...DEVICE_SETTING_KEYS].sort());
     expect(Object.keys(deviceAddSchema.shape).sort()).toEqual(['serialNumber', ...DEVICE_SETTING_KEYS].sort());
     for (const key of UPDATE_ONLY_DEVICE_SETTINGS) {
-      expect(deviceAddSchema.safeParse({ serialNumber: 'EPC000101', [key]: deviceUpdateValue(key) }).success, key).toBe(false);
+      expect(deviceAddSchema.safeParse({ serialNumber: 'EPC000101', [key]: deviceUpdateValue(key) }).success, key).toBe(
+        false,
+      );
       expect(deviceUpdateSchema.safeParse({ [key]: deviceUpdateValue(key) }).success, key).toBe(true);
     }
   });
@@ -32,15 +38,30 @@ describe('device settings', () => {
 
   it('records unset settings as null, copies lists, and never the password itself', () => {
     const nameservers = ['10.0.0.53'];
-    const recorded = recordedDeviceSettings({ commInterface: 'Ethernet', ethNameservers: nameservers, wifiPassword: 'secret', wifiPasswordSet: true });
-    expect(recorded).toMatchObject({ commInterface: 'Ethernet', ethNameservers: ['10.0.0.53'], ipAddress: null, can1Id: null, wifiPasswordSet: true });
+    const recorded = recordedDeviceSettings({
+      commInterface: 'Ethernet',
+      ethNameservers: nameservers,
+      wifiPassword: 'secret',
+      wifiPasswordSet: true,
+    });
+    expect(recorded).toMatchObject({
+      commInterface: 'Ethernet',
+      ethNameservers: ['10.0.0.53'],
+      ipAddress: null,
+      can1Id: null,
+      wifiPasswordSet: true,
+    });
     expect(recorded.ethNameservers).not.toBe(nameservers);
     expect(recorded).not.toHaveProperty('wifiPassword');
-    expect(configurationDeviceRecordSchema.safeParse({ serialNumber: 'EPC000101', deviceType: 'EPC', ...recorded }).success).toBe(true);
+    expect(
+      configurationDeviceRecordSchema.safeParse({ serialNumber: 'EPC000101', deviceType: 'EPC', ...recorded }).success,
+    ).toBe(true);
     expect(recordedDeviceSettings({}).wifiPasswordSet).toBe(false);
   });
 });
 
 function deviceUpdateValue(key: (typeof UPDATE_ONLY_DEVICE_SETTINGS)[number]): unknown {
-  return { can1Id: 7, voltage: 'VOLTAGE_12V', serial0Baudrate: 'BAUDRATE_115200', serial1Baudrate: 'BAUDRATE_115200' }[key];
+  return { can1Id: 7, voltage: 'VOLTAGE_12V', serial0Baudrate: 'BAUDRATE_115200', serial1Baudrate: 'BAUDRATE_115200' }[
+    key
+  ];
 }

@@ -3,7 +3,13 @@ import { compareVersions } from '../../domain/firmware-version';
 
 describe('compareVersions', () => {
   it('orders numeric parts as numbers and a pre-release before its release', () => {
-    expect(['2.9.1', '2.10.0', '2.10.0-rc1', '10.0', '1.0.0'].sort(compareVersions)).toEqual(['1.0.0', '2.9.1', '2.10.0-rc1', '2.10.0', '10.0']);
+    expect(['2.9.1', '2.10.0', '2.10.0-rc1', '10.0', '1.0.0'].sort(compareVersions)).toEqual([
+      '1.0.0',
+      '2.9.1',
+      '2.10.0-rc1',
+      '2.10.0',
+      '10.0',
+    ]);
   });
 
   it('treats missing parts as zero, ignores a leading v and orders pre-releases numerically', () => {

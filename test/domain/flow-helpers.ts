@@ -22,7 +22,10 @@ export function evaluateFlow(flow: TypicalFlow): Violation[] {
     else violations.push(...underField(`devices.${device.payload.serialNumber}`, parsed.violations));
   }
   if (!configuration.ok) return violations;
-  return [...violations, ...checkConfigurationCompleteness(configuration.value as ConfigurationCreate, members, { region: flow.region })];
+  return [
+    ...violations,
+    ...checkConfigurationCompleteness(configuration.value as ConfigurationCreate, members, { region: flow.region }),
+  ];
 }
 
 export function codesAndFields(violations: readonly Violation[]): { code: string; field: string }[] {

@@ -24,9 +24,9 @@ import { expectAccepted } from './expectations';
 describe('ipv4', () => {
   it('reads dotted quads only', () => {
     expect(['0.0.0.0', '192.168.1.20', '255.255.255.255'].map(isIpv4Address)).toEqual([true, true, true]);
-    expect(['192.168.1', '192.168.1.1.1', '256.0.0.1', '01.2.3.4', '1.2.3.-4', ' 1.2.3.4', '1.2.3.4 '].map(isIpv4Address)).toEqual(
-      Array(7).fill(false),
-    );
+    expect(
+      ['192.168.1', '192.168.1.1.1', '256.0.0.1', '01.2.3.4', '1.2.3.-4', ' 1.2.3.4', '1.2.3.4 '].map(isIpv4Address),
+    ).toEqual(Array(7).fill(false));
   });
   it('knows contiguous masks', () => {
     expect(netmaskPrefixLength('255.255.255.0')).toBe(24);
@@ -57,8 +57,14 @@ describe('commInterface helpers', () => {
 
 describe('defaults', () => {
   it('PGNs default to 65281 and 65282 under j1939 only', () => {
-    expect(withConfigurationDefaults({ canMode: 'j1939' })).toMatchObject({ displayTextPgn: 65281, settingsPgn: 65282 });
-    expect(withConfigurationDefaults({ canMode: 'j1939', settingsPgn: 0xff20 })).toMatchObject({ displayTextPgn: 65281, settingsPgn: 0xff20 });
+    expect(withConfigurationDefaults({ canMode: 'j1939' })).toMatchObject({
+      displayTextPgn: 65281,
+      settingsPgn: 65282,
+    });
+    expect(withConfigurationDefaults({ canMode: 'j1939', settingsPgn: 0xff20 })).toMatchObject({
+      displayTextPgn: 65281,
+      settingsPgn: 0xff20,
+    });
     const canopen: ConfigurationSettings = { canMode: 'canopen' };
     expect(withConfigurationDefaults(canopen).displayTextPgn).toBeUndefined();
   });
@@ -71,17 +77,33 @@ describe('defaults', () => {
 });
 
 describe('mergeConfigurationPatch', () => {
-  const stored: ConfigurationSettings = { name: 'Line 1', canMode: 'j1939', displayTextPgn: 0xff10, settingsPgn: 0xff11, ismTxChannel: 4 };
+  const stored: ConfigurationSettings = {
+    name: 'Line 1',
+    canMode: 'j1939',
+    displayTextPgn: 0xff10,
+    settingsPgn: 0xff11,
+    ismTxChannel: 4,
+  };
   const patch = (input: unknown) => expectAccepted(parsePayload(configurationPatchSchema, input));
 
   it('keeps what the patch leaves out or sends as null', () => {
-    expect(mergeConfigurationPatch(stored, patch({ name: null, ismTxChannel: 9 }))).toEqual({ ...stored, ismTxChannel: 9 });
+    expect(mergeConfigurationPatch(stored, patch({ name: null, ismTxChannel: 9 }))).toEqual({
+      ...stored,
+      ismTxChannel: 9,
+    });
   });
   it('drops stored PGNs when canMode leaves j1939', () => {
-    expect(mergeConfigurationPatch(stored, patch({ canMode: 'none' }))).toMatchObject({ canMode: 'none', displayTextPgn: null, settingsPgn: null });
+    expect(mergeConfigurationPatch(stored, patch({ canMode: 'none' }))).toMatchObject({
+      canMode: 'none',
+      displayTextPgn: null,
+      settingsPgn: null,
+    });
   });
   it('keeps PGNs the same patch sends, so the rule still catches them', () => {
-    expect(mergeConfigurationPatch(stored, patch({ canMode: 'none', displayTextPgn: 0xff30 }))).toMatchObject({ displayTextPgn: 0xff30, settingsPgn: null });
+    expect(mergeConfigurationPatch(stored, patch({ canMode: 'none', displayTextPgn: 0xff30 }))).toMatchObject({
+      displayTextPgn: 0xff30,
+      settingsPgn: null,
+    });
   });
 });
 
@@ -103,13 +125,26 @@ describe('mergeDevicePatch', () => {
   });
   it('drops Wifi fields and the stored password when the device leaves Wifi for Ethernet', () => {
     const merged = mergeDevicePatch(stored, patch({ commInterface: 'ethernet', ethNetmask: '255.255.255.0' }));
-    expect(merged).toMatchObject({ commInterface: 'Ethernet', ethNetmask: '255.255.255.0', ipAddress: '10.0.0.5', wifiNetmask: null, wifiSsid: null, wifiPasswordSet: false });
+    expect(merged).toMatchObject({
+      commInterface: 'Ethernet',
+      ethNetmask: '255.255.255.0',
+      ipAddress: '10.0.0.5',
+      wifiNetmask: null,
+      wifiSsid: null,
+      wifiPasswordSet: false,
+    });
   });
   it('marks a stored password when the update sends one', () => {
-    expect(mergeDevicePatch({ ...stored, wifiPasswordSet: false }, patch({ wifiPassword: 'new' }))).toMatchObject({ wifiPassword: 'new', wifiPasswordSet: true });
+    expect(mergeDevicePatch({ ...stored, wifiPasswordSet: false }, patch({ wifiPassword: 'new' }))).toMatchObject({
+      wifiPassword: 'new',
+      wifiPasswordSet: true,
+    });
   });
   it('drops IP settings when the device uses no IP any more', () => {
-    expect(mergeDevicePatch(stored, patch({ commInterface: 'BLE' }))).toMatchObject({ ipAddress: null, networkTemplateId: null });
+    expect(mergeDevicePatch(stored, patch({ commInterface: 'BLE' }))).toMatchObject({
+      ipAddress: null,
+      networkTemplateId: null,
+    });
   });
   it('drops the CAT1 delay when the stop category becomes CAT0', () => {
     expect(mergeDevicePatch(stored, patch({ stopCategory: 'CAT0' })).cat1StopDelay).toBeNull();
@@ -120,8 +155,21 @@ describe('applyNetworkTemplate', () => {
   it('fills unset adapter fields and lets device values win', () => {
     const device: ConfigurationDeviceSettings = { commInterface: 'Wifi', wifiSsid: 'Override' };
     expect(
-      applyNetworkTemplate(device, { commInterface: 'Wifi', netmask: '255.255.0.0', gatewayIpAddress: '10.1.0.1', nameservers: ['10.1.0.1'], ssid: 'Plant', password: 'pw' }),
-    ).toMatchObject({ wifiNetmask: '255.255.0.0', wifiGateway: '10.1.0.1', wifiNameservers: ['10.1.0.1'], wifiSsid: 'Override', wifiPassword: 'pw' });
+      applyNetworkTemplate(device, {
+        commInterface: 'Wifi',
+        netmask: '255.255.0.0',
+        gatewayIpAddress: '10.1.0.1',
+        nameservers: ['10.1.0.1'],
+        ssid: 'Plant',
+        password: 'pw',
+      }),
+    ).toMatchObject({
+      wifiNetmask: '255.255.0.0',
+      wifiGateway: '10.1.0.1',
+      wifiNameservers: ['10.1.0.1'],
+      wifiSsid: 'Override',
+      wifiPassword: 'pw',
+    });
   });
   it('an Ethernet template fills Ethernet fields only', () => {
     const device: ConfigurationDeviceSettings = { commInterface: 'Ethernet' };
@@ -142,7 +190,9 @@ describe('assignIpAddresses', () => {
     expect(Object.fromEntries(assigned)).toEqual({ EPC000101: '10.0.0.10', EPC000103: '10.0.0.12' });
   });
   it('skips the broadcast and network addresses of the device subnet', () => {
-    const assigned = assignIpAddresses('10.0.0.255', [{ serialNumber: 'EPC000101', commInterface: 'Ethernet', ethNetmask: '255.255.255.0' }]);
+    const assigned = assignIpAddresses('10.0.0.255', [
+      { serialNumber: 'EPC000101', commInterface: 'Ethernet', ethNetmask: '255.255.255.0' },
+    ]);
     expect(assigned.get('EPC000101')).toBe('10.0.1.1');
   });
   it('assigns nothing without a usable start', () => {

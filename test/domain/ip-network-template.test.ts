@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { ipNetworkTemplateCreateSchema, parsePayload, validateIpNetworkTemplate, type IpNetworkTemplateSettings } from '../../domain';
+import {
+  ipNetworkTemplateCreateSchema,
+  parsePayload,
+  validateIpNetworkTemplate,
+  type IpNetworkTemplateSettings,
+} from '../../domain';
 import { expectAccepted, expectRejected, pairs } from './expectations';
 
 const ethernet = { ipNetworkTemplateName: 'Shop LAN', commInterface: 'Ethernet', netmask: '255.255.255.0' };
-const wifi = { ipNetworkTemplateName: 'Plant Wifi', commInterface: 'Wifi', netmask: '255.255.0.0', ssid: 'Plant', password: 'secret' };
+const wifi = {
+  ipNetworkTemplateName: 'Plant Wifi',
+  commInterface: 'Wifi',
+  netmask: '255.255.0.0',
+  ssid: 'Plant',
+  password: 'secret',
+};
 const create = (payload: Record<string, unknown>) => parsePayload(ipNetworkTemplateCreateSchema, payload);
 
 describe('IP network template', () => {
   it('accepts an Ethernet and a Wifi template', () => {
-    expect(expectAccepted(create({ ...ethernet, gatewayIpAddress: '10.0.0.1', nameservers: ['10.0.0.1'] }))).toMatchObject(ethernet);
+    expect(
+      expectAccepted(create({ ...ethernet, gatewayIpAddress: '10.0.0.1', nameservers: ['10.0.0.1'] })),
+    ).toMatchObject(ethernet);
     expect(expectAccepted(create(wifi))).toMatchObject(wifi);
     expect(validateIpNetworkTemplate(wifi as IpNetworkTemplateSettings)).toEqual([]);
   });
@@ -22,10 +35,14 @@ describe('IP network template', () => {
 
   describe('name minLength 1', () => {
     it('breaks when empty or blank', () => {
-      expectRejected(create({ ...ethernet, ipNetworkTemplateName: ' ' }), 'TEMPLATE_NAME_TOO_SHORT', 'ipNetworkTemplateName');
-      expect(pairs(validateIpNetworkTemplate({ ...ethernet, commInterface: 'Ethernet', ipNetworkTemplateName: '' }))).toEqual([
-        { code: 'TEMPLATE_NAME_TOO_SHORT', field: 'ipNetworkTemplateName' },
-      ]);
+      expectRejected(
+        create({ ...ethernet, ipNetworkTemplateName: ' ' }),
+        'TEMPLATE_NAME_TOO_SHORT',
+        'ipNetworkTemplateName',
+      );
+      expect(
+        pairs(validateIpNetworkTemplate({ ...ethernet, commInterface: 'Ethernet', ipNetworkTemplateName: '' })),
+      ).toEqual([{ code: 'TEMPLATE_NAME_TOO_SHORT', field: 'ipNetworkTemplateName' }]);
     });
     it('passes with one character', () => expect(create({ ...ethernet, ipNetworkTemplateName: 'L' }).ok).toBe(true));
   });
@@ -39,14 +56,25 @@ describe('IP network template', () => {
     });
     it('breaks when not a contiguous mask', () => {
       expectRejected(create({ ...ethernet, netmask: '255.255.0.255' }), 'INVALID_NETMASK', 'netmask');
-      expect(pairs(validateIpNetworkTemplate({ commInterface: 'Ethernet', netmask: '24' }))).toEqual([{ code: 'INVALID_NETMASK', field: 'netmask' }]);
+      expect(pairs(validateIpNetworkTemplate({ commInterface: 'Ethernet', netmask: '24' }))).toEqual([
+        { code: 'INVALID_NETMASK', field: 'netmask' },
+      ]);
     });
   });
 
   it('checks the gateway and nameservers as IPv4 addresses', () => {
     expectRejected(create({ ...ethernet, gatewayIpAddress: '10.0.0' }), 'INVALID_IPV4_ADDRESS', 'gatewayIpAddress');
     expectRejected(create({ ...ethernet, nameservers: ['10.0.0.1', 'dns'] }), 'INVALID_IPV4_ADDRESS', 'nameservers.1');
-    expect(pairs(validateIpNetworkTemplate({ commInterface: 'Ethernet', netmask: '255.0.0.0', gatewayIpAddress: 'x', nameservers: ['y'] }))).toEqual([
+    expect(
+      pairs(
+        validateIpNetworkTemplate({
+          commInterface: 'Ethernet',
+          netmask: '255.0.0.0',
+          gatewayIpAddress: 'x',
+          nameservers: ['y'],
+        }),
+      ),
+    ).toEqual([
       { code: 'INVALID_IPV4_ADDRESS', field: 'gatewayIpAddress' },
       { code: 'INVALID_IPV4_ADDRESS', field: 'nameservers.0' },
     ]);

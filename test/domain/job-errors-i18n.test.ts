@@ -11,11 +11,18 @@ import { ERROR_CATALOGUE, errorAdvice, errorTexts } from '../../domain/job-error
 describe('the errors catalog', () => {
   it('has the three texts of every code, and no key for a code the catalogue does not list', () => {
     const english = CATALOGS.en.errors;
-    const expected = new Set(['advice', ...ERROR_CATALOGUE.flatMap((entry) => ['what', 'why', 'todo'].map((part) => `${entry.code}.${part}`))]);
+    const expected = new Set([
+      'advice',
+      ...ERROR_CATALOGUE.flatMap((entry) => ['what', 'why', 'todo'].map((part) => `${entry.code}.${part}`)),
+    ]);
     expect(Object.keys(english).filter((key) => !expected.has(key))).toEqual([]);
     expect([...expected].filter((key) => english[key] === undefined)).toEqual([]);
     // An entry whose text was missing would read as its code.
-    expect(ERROR_CATALOGUE.filter((entry) => [entry.what, entry.why, entry.todo].includes(entry.code)).map((entry) => entry.code)).toEqual([]);
+    expect(
+      ERROR_CATALOGUE.filter((entry) => [entry.what, entry.why, entry.todo].includes(entry.code)).map(
+        (entry) => entry.code,
+      ),
+    ).toEqual([]);
   });
 
   it('says a code in each language, the English by default', () => {
@@ -25,8 +32,12 @@ describe('the errors catalog', () => {
     expect(errorTexts('DEVICE_DISCONNECTED', createTranslator('de'))?.what).toBe(
       'Die Verbindung zum Gerät ist während des Auftrags abgerissen (Kabel gezogen, Strom weg, BLE außer Reichweite).',
     );
-    expect(errorTexts('PARAMETERS_MISMATCH', createTranslator('fr'))?.todo).toMatch(/^Ne mettez pas l’appareil en service\./);
-    expect(errorTexts('BUSY', createTranslator('es'))?.what).toBe('El dispositivo está ocupado con otro trabajo (otro puesto de trabajo o una actualización en curso).');
+    expect(errorTexts('PARAMETERS_MISMATCH', createTranslator('fr'))?.todo).toMatch(
+      /^Ne mettez pas l’appareil en service\./,
+    );
+    expect(errorTexts('BUSY', createTranslator('es'))?.what).toBe(
+      'El dispositivo está ocupado con otro trabajo (otro puesto de trabajo o una actualización en curso).',
+    );
     // Chinese joins its sentences without a space.
     expect(errorAdvice('CANCELLED', createTranslator('zh'))).toBe('作业已取消。准备好后请重新运行同一作业。');
   });
@@ -41,7 +52,9 @@ describe('the errors catalog', () => {
 
   it('every language says every code in its own words, not the English', () => {
     for (const language of LANGUAGES.filter((l) => l !== 'en')) {
-      const same = ERROR_CATALOGUE.filter((entry) => errorTexts(entry.code, createTranslator(language))?.what === entry.what).map((entry) => entry.code);
+      const same = ERROR_CATALOGUE.filter(
+        (entry) => errorTexts(entry.code, createTranslator(language))?.what === entry.what,
+      ).map((entry) => entry.code);
       expect(same, language).toEqual([]);
     }
   });

@@ -25,13 +25,15 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Codes where an error is made: a service refusal, an error entry, a job failure, a file format error. */
-const CODE_SITE = /(?:code:\s*|JobFailure\(\s*|FileFormatError\(\s*|plain\(\s*|conflict\(\s*|notFound\(\s*|badRequest\(\s*|unauthorized\(\s*|forbidden\(\s*|CoreError\(\s*|Error\(\s*)'([A-Z][A-Z0-9]*_[A-Z0-9_]+)'/g;
+const CODE_SITE =
+  /(?:code:\s*|JobFailure\(\s*|FileFormatError\(\s*|plain\(\s*|conflict\(\s*|notFound\(\s*|badRequest\(\s*|unauthorized\(\s*|forbidden\(\s*|CoreError\(\s*|Error\(\s*)'([A-Z][A-Z0-9]*_[A-Z0-9_]+)'/g;
 const SOURCES = ['server', 'main/app', 'main/cloud', 'main/devices', 'domain/files'].flatMap(sourceFiles);
 
 function codesInSources(): Map<string, string> {
   const found = new Map<string, string>();
   for (const path of SOURCES) {
-    for (const match of readFileSync(join(ROOT, path), 'utf8').matchAll(CODE_SITE)) if (!found.has(match[1]!)) found.set(match[1]!, path);
+    for (const match of readFileSync(join(ROOT, path), 'utf8').matchAll(CODE_SITE))
+      if (!found.has(match[1]!)) found.set(match[1]!, path);
   }
   return found;
 }
@@ -63,7 +65,11 @@ describe('the error catalogue', () => {
   });
 
   it('has an entry for every code the device protocol defines', () => {
-    const device = [...Object.values(DEVICE_ERROR), ...Object.values(DEVICE_ERROR_MORE), ...Object.values(DEVICE_ERROR_CODING)];
+    const device = [
+      ...Object.values(DEVICE_ERROR),
+      ...Object.values(DEVICE_ERROR_MORE),
+      ...Object.values(DEVICE_ERROR_CODING),
+    ];
     expect(device.length).toBeGreaterThan(25);
     expect(device.filter((code) => !catalogueEntry(code))).toEqual([]);
   });
@@ -75,7 +81,15 @@ describe('the error catalogue', () => {
   it('has an entry for every code the service, the host and the file checks produce', () => {
     const found = codesInSources();
     // The walk finds the codes it should: service, job, file and link ones.
-    for (const known of ['DEVICE_NOT_IN_CONFIGURATION', 'API_KEY_INVALID', 'FW_NOT_RUNNING', 'CONFIG_WRONG_TYPE', 'DEVICE_GONE', 'NO_FIRMWARE_CACHED', 'WP_TAMPERED']) {
+    for (const known of [
+      'DEVICE_NOT_IN_CONFIGURATION',
+      'API_KEY_INVALID',
+      'FW_NOT_RUNNING',
+      'CONFIG_WRONG_TYPE',
+      'DEVICE_GONE',
+      'NO_FIRMWARE_CACHED',
+      'WP_TAMPERED',
+    ]) {
       expect(found.has(known), known).toBe(true);
     }
     const missing = [...found].filter(([code]) => !catalogueEntry(code)).map(([code, path]) => `${code} (${path})`);
@@ -96,9 +110,11 @@ describe('the error catalogue', () => {
 
   it("no service refusal's message names an HTTP method or a route", () => {
     // The message argument of every refusal the service makes: badRequest('CODE', `message`…), conflict(…), …
-    const refusal = /(?:conflict|notFound|badRequest|unauthorized|forbidden)\(\s*'[A-Z_]+',\s*(`[^`]*`|'[^']*'|"[^"]*")/g;
+    const refusal =
+      /(?:conflict|notFound|badRequest|unauthorized|forbidden)\(\s*'[A-Z_]+',\s*(`[^`]*`|'[^']*'|"[^"]*")/g;
     const messages: string[] = [];
-    for (const path of sourceFiles('server')) for (const m of readFileSync(join(ROOT, path), 'utf8').matchAll(refusal)) messages.push(m[1]!);
+    for (const path of sourceFiles('server'))
+      for (const m of readFileSync(join(ROOT, path), 'utf8').matchAll(refusal)) messages.push(m[1]!);
     expect(messages.length).toBeGreaterThan(20);
     expect(messages.filter((m) => !routeFree(m.replace(/\$\{[^}]*\}/g, 'X')))).toEqual([]);
   });

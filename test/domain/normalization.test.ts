@@ -10,8 +10,10 @@ import {
 } from '../../domain';
 import { expectAccepted, expectRejected } from './expectations';
 
-const create = (fields: Record<string, unknown>) => parsePayload(configurationCreateSchema, { name: 'Line 1', ...fields });
-const addDevice = (fields: Record<string, unknown>) => parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', ...fields });
+const create = (fields: Record<string, unknown>) =>
+  parsePayload(configurationCreateSchema, { name: 'Line 1', ...fields });
+const addDevice = (fields: Record<string, unknown>) =>
+  parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', ...fields });
 
 describe('timeoutConfiguration', () => {
   it.each(['250ms', '500ms', '750ms', '1000ms', '3000ms', '5000ms'])('keeps the canonical %s', (value) => {
@@ -49,7 +51,9 @@ describe('ismTxPower', () => {
   });
 
   it.each(['Max', 'H', 3])('refuses %j', (input) => {
-    expect(expectRejected(create({ ismTxPower: input }), 'INVALID_ENUM_VALUE', 'ismTxPower').message).toContain('Low, Medium, High');
+    expect(expectRejected(create({ ismTxPower: input }), 'INVALID_ENUM_VALUE', 'ismTxPower').message).toContain(
+      'Low, Medium, High',
+    );
   });
 });
 
@@ -112,7 +116,9 @@ describe('commInterface', () => {
   });
 
   it('normalizes in update payloads too', () => {
-    expect(expectAccepted(parsePayload(deviceUpdateSchema, { commInterface: 'wifi,ble' })).commInterface).toBe('BLE,Wifi');
+    expect(expectAccepted(parsePayload(deviceUpdateSchema, { commInterface: 'wifi,ble' })).commInterface).toBe(
+      'BLE,Wifi',
+    );
   });
 
   it.each(['Radio', 'BLE,Radio', 'BLE,', '', 'BLE;Ethernet'])('refuses %j and names the accepted values', (input) => {
@@ -135,7 +141,11 @@ describe('commInterface', () => {
 
 describe('template commInterface', () => {
   const template = (commInterface: unknown) =>
-    parsePayload(ipNetworkTemplateCreateSchema, { ipNetworkTemplateName: 'Shop LAN', commInterface, netmask: '255.255.255.0' });
+    parsePayload(ipNetworkTemplateCreateSchema, {
+      ipNetworkTemplateName: 'Shop LAN',
+      commInterface,
+      netmask: '255.255.255.0',
+    });
 
   it('reads any letter case', () => {
     expect(expectAccepted(template('ethernet')).commInterface).toBe('Ethernet');

@@ -27,18 +27,30 @@ describe('parsePayload', () => {
   });
 
   it('reports a wrong JSON type as INVALID_TYPE, in words a technician reads', () => {
-    const v = expectRejected(parsePayload(configurationCreateSchema, { name: 'A', ismTxChannel: '5' }), 'INVALID_TYPE', 'ismTxChannel');
+    const v = expectRejected(
+      parsePayload(configurationCreateSchema, { name: 'A', ismTxChannel: '5' }),
+      'INVALID_TYPE',
+      'ismTxChannel',
+    );
     expect(v.message).toBe('ISM channel must be a number, not the text "5".');
     expectRejected(parsePayload(configurationCreateSchema, { name: 7 }), 'INVALID_TYPE', 'name');
     expectRejected(parsePayload(deviceAddSchema, { serialNumber: 101 }), 'INVALID_TYPE', 'serialNumber');
   });
 
   it('reports a fraction where a whole number belongs as INVALID_INTEGER', () => {
-    expectRejected(parsePayload(configurationCreateSchema, { name: 'A', ismTxChannel: 5.5 }), 'INVALID_INTEGER', 'ismTxChannel');
+    expectRejected(
+      parsePayload(configurationCreateSchema, { name: 'A', ismTxChannel: 5.5 }),
+      'INVALID_INTEGER',
+      'ismTxChannel',
+    );
   });
 
   it('reports numbers beyond int32 as INTEGER_OUT_OF_RANGE', () => {
-    expectRejected(parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', can0Id: 2 ** 40 }), 'INTEGER_OUT_OF_RANGE', 'can0Id');
+    expectRejected(
+      parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', can0Id: 2 ** 40 }),
+      'INTEGER_OUT_OF_RANGE',
+      'can0Id',
+    );
   });
 
   it('reports the index of a bad list entry in the field path', () => {
@@ -53,7 +65,11 @@ describe('parsePayload', () => {
     const result = parsePayload(configurationPatchSchema, { nmae: 'typo', colour: 'red' });
     expectRejected(result, 'UNKNOWN_FIELD', 'nmae');
     expectRejected(result, 'UNKNOWN_FIELD', 'colour');
-    expectRejected(parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', ipaddress: '10.0.0.1' }), 'UNKNOWN_FIELD', 'ipaddress');
+    expectRejected(
+      parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', ipaddress: '10.0.0.1' }),
+      'UNKNOWN_FIELD',
+      'ipaddress',
+    );
   });
 
   it('refuses the update-only fields on device add and takes them on update', () => {
@@ -63,13 +79,21 @@ describe('parsePayload', () => {
       ['serial0Baudrate', 'BAUDRATE_115200'],
       ['serial1Baudrate', 'BAUDRATE_115200'],
     ] as const) {
-      expectRejected(parsePayload(deviceAddSchema, { serialNumber: 'NSCP000101', [field]: value }), 'UPDATE_ONLY_FIELD', field);
+      expectRejected(
+        parsePayload(deviceAddSchema, { serialNumber: 'NSCP000101', [field]: value }),
+        'UPDATE_ONLY_FIELD',
+        field,
+      );
       expect(expectAccepted(parsePayload(deviceUpdateSchema, { [field]: value }))).toEqual({ [field]: value });
     }
   });
 
   it('refuses a serial number in a device update body', () => {
-    expectRejected(parsePayload(deviceUpdateSchema, { serialNumber: 'EPC000102' }), 'SERIAL_NUMBER_IN_UPDATE', 'serialNumber');
+    expectRejected(
+      parsePayload(deviceUpdateSchema, { serialNumber: 'EPC000102' }),
+      'SERIAL_NUMBER_IN_UPDATE',
+      'serialNumber',
+    );
   });
 
   it('refuses an empty serial number on add', () => {
@@ -77,12 +101,20 @@ describe('parsePayload', () => {
   });
 
   it('reports bad ids, times and emails with their own codes', () => {
-    const confirmation = { configurationFileSuccessfullyDeployed: true, syncId: 'not-a-uuid', applyTimeStamp: 'yesterday' };
+    const confirmation = {
+      configurationFileSuccessfullyDeployed: true,
+      syncId: 'not-a-uuid',
+      applyTimeStamp: 'yesterday',
+    };
     const result = parsePayload(configurationConfirmationSchema, confirmation);
     expectRejected(result, 'INVALID_UUID', 'syncId');
     expectRejected(result, 'INVALID_DATE_TIME', 'applyTimeStamp');
     expectRejected(parsePayload(userRegisterSchema, { email: 'bob', userRole: 'Admin' }), 'INVALID_EMAIL', 'email');
-    expectRejected(parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', networkTemplateId: 'x' }), 'INVALID_UUID', 'networkTemplateId');
+    expectRejected(
+      parsePayload(deviceAddSchema, { serialNumber: 'EPC000101', networkTemplateId: 'x' }),
+      'INVALID_UUID',
+      'networkTemplateId',
+    );
   });
 
   it('falls back to INVALID_VALUE for checks the domain does not name', () => {
@@ -99,8 +131,18 @@ describe('parsePayload', () => {
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(pairs(result.violations).map((p) => p.code).sort()).toEqual(
-      ['INVALID_ENUM_VALUE', 'INVALID_IPV4_ADDRESS', 'NAME_TOO_SHORT', 'PGN_OUT_OF_RANGE', 'RECEIVER_OUTPUT_CONTROL_INVALID'].sort(),
+    expect(
+      pairs(result.violations)
+        .map((p) => p.code)
+        .sort(),
+    ).toEqual(
+      [
+        'INVALID_ENUM_VALUE',
+        'INVALID_IPV4_ADDRESS',
+        'NAME_TOO_SHORT',
+        'PGN_OUT_OF_RANGE',
+        'RECEIVER_OUTPUT_CONTROL_INVALID',
+      ].sort(),
     );
     expect(violationsToMessage(result.violations).split('\n')).toHaveLength(5);
   });

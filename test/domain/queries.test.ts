@@ -13,9 +13,20 @@ import { expectAccepted, expectRejected } from './expectations';
 describe('list queries', () => {
   describe('configurations: Search, SortOptions, Limit, Page', () => {
     it('reads the query strings and applies defaults', () => {
-      expect(expectAccepted(parsePayload(configurationListQuerySchema, {}))).toEqual({ SortOptions: 'LastEditedDESC', Limit: 20, Page: 1 });
+      expect(expectAccepted(parsePayload(configurationListQuerySchema, {}))).toEqual({
+        SortOptions: 'LastEditedDESC',
+        Limit: 20,
+        Page: 1,
+      });
       expect(
-        expectAccepted(parsePayload(configurationListQuerySchema, { Search: ' line ', SortOptions: 'ConfigNameASC', Limit: '30', Page: '2' })),
+        expectAccepted(
+          parsePayload(configurationListQuerySchema, {
+            Search: ' line ',
+            SortOptions: 'ConfigNameASC',
+            Limit: '30',
+            Page: '2',
+          }),
+        ),
       ).toEqual({ Search: 'line', SortOptions: 'ConfigNameASC', Limit: 30, Page: 2 });
     });
     it('refuses the lower-case spellings of other lists', () => {
@@ -25,7 +36,11 @@ describe('list queries', () => {
       expect(devices.message).toContain('spelled limit');
     });
     it('refuses a sort option that does not exist', () => {
-      expectRejected(parsePayload(configurationListQuerySchema, { SortOptions: 'NameASC' }), 'INVALID_ENUM_VALUE', 'SortOptions');
+      expectRejected(
+        parsePayload(configurationListQuerySchema, { SortOptions: 'NameASC' }),
+        'INVALID_ENUM_VALUE',
+        'SortOptions',
+      );
     });
   });
 
@@ -57,15 +72,27 @@ describe('list queries', () => {
 
   describe('devices: limit, page, search, serial, configurableOnly', () => {
     it('reads configurableOnly and defaults it to false', () => {
-      expect(expectAccepted(parsePayload(deviceListQuerySchema, { configurableOnly: 'true' })).configurableOnly).toBe(true);
-      expect(expectAccepted(parsePayload(deviceListQuerySchema, { configurableOnly: 'false' })).configurableOnly).toBe(false);
+      expect(expectAccepted(parsePayload(deviceListQuerySchema, { configurableOnly: 'true' })).configurableOnly).toBe(
+        true,
+      );
+      expect(expectAccepted(parsePayload(deviceListQuerySchema, { configurableOnly: 'false' })).configurableOnly).toBe(
+        false,
+      );
       expect(expectAccepted(parsePayload(deviceListQuerySchema, {})).configurableOnly).toBe(false);
     });
     it.each(['TRUE', '1', 'yes', ''])('booleans are exactly true or false: %j breaks', (text) => {
-      expectRejected(parsePayload(deviceListQuerySchema, { configurableOnly: text }), 'INVALID_BOOLEAN', 'configurableOnly');
+      expectRejected(
+        parsePayload(deviceListQuerySchema, { configurableOnly: text }),
+        'INVALID_BOOLEAN',
+        'configurableOnly',
+      );
     });
     it('search and serial cannot be combined', () => {
-      expectRejected(parsePayload(deviceListQuerySchema, { search: 'press', serial: 'EPC000101' }), 'SEARCH_WITH_SERIAL', 'serial');
+      expectRejected(
+        parsePayload(deviceListQuerySchema, { search: 'press', serial: 'EPC000101' }),
+        'SEARCH_WITH_SERIAL',
+        'serial',
+      );
       expect(parsePayload(deviceListQuerySchema, { serial: 'EPC000101' }).ok).toBe(true);
       expect(parsePayload(deviceListQuerySchema, { search: 'press', serial: '' }).ok).toBe(true);
     });
@@ -73,11 +100,23 @@ describe('list queries', () => {
 
   describe('templates: nameFilter, typeFilter, sortBy, sortDirection, limit, page', () => {
     it('defaults to Name Ascending', () => {
-      expect(expectAccepted(parsePayload(templateListQuerySchema, {}))).toEqual({ sortBy: 'Name', sortDirection: 'Ascending', limit: 20, page: 1 });
+      expect(expectAccepted(parsePayload(templateListQuerySchema, {}))).toEqual({
+        sortBy: 'Name',
+        sortDirection: 'Ascending',
+        limit: 20,
+        page: 1,
+      });
     });
     it('takes every parameter', () => {
       expect(
-        expectAccepted(parsePayload(templateListQuerySchema, { nameFilter: 'lan', typeFilter: 'Wifi', sortBy: 'LastEdited', sortDirection: 'Descending' })),
+        expectAccepted(
+          parsePayload(templateListQuerySchema, {
+            nameFilter: 'lan',
+            typeFilter: 'Wifi',
+            sortBy: 'LastEdited',
+            sortDirection: 'Descending',
+          }),
+        ),
       ).toMatchObject({ nameFilter: 'lan', typeFilter: 'Wifi', sortBy: 'LastEdited', sortDirection: 'Descending' });
     });
     it('refuses an unknown type filter', () => {
@@ -92,15 +131,28 @@ describe('list queries', () => {
       expectRejected(parsePayload(userListQuerySchema, { IsActive: 'no' }), 'INVALID_BOOLEAN', 'IsActive');
     });
     it('takes the user sort options only', () => {
-      expect(expectAccepted(parsePayload(userListQuerySchema, { SortOptions: 'LastActivityDESC' })).SortOptions).toBe('LastActivityDESC');
-      expectRejected(parsePayload(userListQuerySchema, { SortOptions: 'LastEditedASC' }), 'INVALID_ENUM_VALUE', 'SortOptions');
+      expect(expectAccepted(parsePayload(userListQuerySchema, { SortOptions: 'LastActivityDESC' })).SortOptions).toBe(
+        'LastActivityDESC',
+      );
+      expectRejected(
+        parsePayload(userListQuerySchema, { SortOptions: 'LastEditedASC' }),
+        'INVALID_ENUM_VALUE',
+        'SortOptions',
+      );
     });
   });
 
   describe('API keys: Limit, Offset, IncludeApiKeys, KeyFormat', () => {
     it('defaults to no key data, masked when asked for', () => {
-      expect(expectAccepted(parsePayload(apiKeyListQuerySchema, {}))).toEqual({ Limit: 20, Offset: 0, IncludeApiKeys: false, KeyFormat: 'Masked' });
-      expect(expectAccepted(parsePayload(apiKeyListQuerySchema, { IncludeApiKeys: 'true', KeyFormat: 'Visible' }))).toMatchObject({
+      expect(expectAccepted(parsePayload(apiKeyListQuerySchema, {}))).toEqual({
+        Limit: 20,
+        Offset: 0,
+        IncludeApiKeys: false,
+        KeyFormat: 'Masked',
+      });
+      expect(
+        expectAccepted(parsePayload(apiKeyListQuerySchema, { IncludeApiKeys: 'true', KeyFormat: 'Visible' })),
+      ).toMatchObject({
         IncludeApiKeys: true,
         KeyFormat: 'Visible',
       });

@@ -71,7 +71,14 @@ describe('record schemas', () => {
   });
 
   it('read a failure envelope with error entries', () => {
-    const body = { data: null, success: false, errors: [{ code: 'NAME_TOO_SHORT', message: 'The configuration needs a name.', field: 'name' }, { code: 'NOT_FOUND', message: 'No such configuration.' }] };
+    const body = {
+      data: null,
+      success: false,
+      errors: [
+        { code: 'NAME_TOO_SHORT', message: 'The configuration needs a name.', field: 'name' },
+        { code: 'NOT_FOUND', message: 'No such configuration.' },
+      ],
+    };
     expect(envelopeSchema(configurationRecordSchema.nullable()).parse(body)).toEqual(body);
     expect(errorEntrySchema.safeParse({ code: 'X' }).success).toBe(false);
   });
@@ -143,9 +150,21 @@ describe('record schemas', () => {
         createdAt: now,
       }).success,
     ).toBe(true);
-    expect(apiKeyRecordSchema.safeParse({ name: 'line-3', role: 'Service', createdAt: now, lastUsedAt: null }).success).toBe(true);
-    expect(apiKeyRecordSchema.safeParse({ name: 'line-3', role: 'Service', createdAt: now, lastUsedAt: null, key: '••••3f9a' }).success).toBe(true);
-    expect(apiKeyValidationSchema.safeParse({ valid: false, organizationId: null, keyName: null, role: null }).success).toBe(true);
+    expect(
+      apiKeyRecordSchema.safeParse({ name: 'line-3', role: 'Service', createdAt: now, lastUsedAt: null }).success,
+    ).toBe(true);
+    expect(
+      apiKeyRecordSchema.safeParse({
+        name: 'line-3',
+        role: 'Service',
+        createdAt: now,
+        lastUsedAt: null,
+        key: '••••3f9a',
+      }).success,
+    ).toBe(true);
+    expect(
+      apiKeyValidationSchema.safeParse({ valid: false, organizationId: null, keyName: null, role: null }).success,
+    ).toBe(true);
     expect(versionSchema.safeParse({ apiVersion: '1', serviceVersion: '0.1.0' }).success).toBe(true);
   });
 });

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { configurationRuleSource, errorsOf, OUR_CONFIGURATION_RULES, warningsOf, withSeverity, type Violation } from '../../domain';
+import {
+  configurationRuleSource,
+  errorsOf,
+  OUR_CONFIGURATION_RULES,
+  warningsOf,
+  withSeverity,
+  type Violation,
+} from '../../domain';
 
 describe('rule sources', () => {
-  it('the interface\'s rules are errors and ours warnings', () => {
+  it("the interface's rules are errors and ours warnings", () => {
     const found: Violation[] = [
       { code: 'ISM_CHANNEL_OUT_OF_RANGE', field: 'ismTxChannel', message: 'm' },
       { code: 'GATEWAY_OUTSIDE_SUBNET', field: 'devices.EPC000101.ethGateway', message: 'm' },

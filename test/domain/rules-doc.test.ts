@@ -6,7 +6,12 @@ const doc = readFileSync(new URL('../../docs/configuration-rules.md', import.met
 
 const CODE = /`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)`/g;
 /** The sections whose rules are configuration rules: there a rule of ours only warns. */
-const CONFIGURATION_SECTIONS = ['Configuration settings', 'Device in a configuration', 'Devices together', 'Completeness'];
+const CONFIGURATION_SECTIONS = [
+  'Configuration settings',
+  'Device in a configuration',
+  'Devices together',
+  'Completeness',
+];
 
 /** Every row of a table that has a Source column: its section, the codes it names, and its source. */
 function ruleRows(): Array<{ section: string; codes: string[]; source: string; line: string }> {
@@ -19,14 +24,19 @@ function ruleRows(): Array<{ section: string; codes: string[]; source: string; l
       sourceColumn = -1;
       continue;
     }
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (sourceColumn < 0) {
       sourceColumn = cells.indexOf('Source');
       continue;
     }
     if (/^-+$/.test(cells[0] ?? '')) continue;
     // The codes a row is about are in its first cells, before the field and rule texts.
-    const codes = [...(cells.slice(0, 2).join(' ').matchAll(CODE))].map((m) => m[1]!).filter((c) => (VIOLATION_CODES as readonly string[]).includes(c));
+    const codes = [...cells.slice(0, 2).join(' ').matchAll(CODE)]
+      .map((m) => m[1]!)
+      .filter((c) => (VIOLATION_CODES as readonly string[]).includes(c));
     rows.push({ section, codes, source: cells[sourceColumn] ?? '', line });
   }
   return rows;
@@ -42,7 +52,9 @@ describe('docs/configuration-rules.md', () => {
     const named = [...doc.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)].map((m) => m[1]);
     const known = new Set<string>(VIOLATION_CODES);
     const enumValuesAndNames = /^BITRATE_|^VOLTAGE_|^BAUDRATE_|^NOT_USED$|^ESTOP_|^VIOLATION_CODES$/;
-    expect(named.filter((code) => code !== undefined && !known.has(code) && !enumValuesAndNames.test(code))).toEqual([]);
+    expect(named.filter((code) => code !== undefined && !known.has(code) && !enumValuesAndNames.test(code))).toEqual(
+      [],
+    );
   });
 });
 
@@ -55,13 +67,17 @@ describe('docs/configuration-rules.md names the source of every rule', () => {
   });
 
   it('every rule row says interface or ours', () => {
-    expect(rows.filter((r) => !/^(interface|ours|as the kinds it mixes)\b/.test(r.source)).map((r) => r.line)).toEqual([]);
+    expect(rows.filter((r) => !/^(interface|ours|as the kinds it mixes)\b/.test(r.source)).map((r) => r.line)).toEqual(
+      [],
+    );
   });
 
   it('a configuration rule is ours in the doc exactly when the domain makes it a warning', () => {
     const mismatched = rows
       .filter((r) => CONFIGURATION_SECTIONS.includes(r.section))
-      .flatMap((r) => r.codes.map((code) => ({ code, doc: r.source.split(/\W/)[0], domain: configurationRuleSource(code) })))
+      .flatMap((r) =>
+        r.codes.map((code) => ({ code, doc: r.source.split(/\W/)[0], domain: configurationRuleSource(code) })),
+      )
       .filter((m) => m.doc !== m.domain);
     expect(mismatched).toEqual([]);
   });

@@ -28,7 +28,13 @@ const content = {
     { serialNumber: 'SRC000102', deviceConfigurationType: 'Sender' },
     { serialNumber: 'EPC000101', deviceConfigurationType: 'EStopSender' },
   ],
-  safety: { timeoutConfiguration: '750ms', ismTxPower: 'High', ismTxChannel: 3, canKBitrate: 'BITRATE_500000', approvedSourceAddresses: [130, 128] },
+  safety: {
+    timeoutConfiguration: '750ms',
+    ismTxPower: 'High',
+    ismTxChannel: 3,
+    canKBitrate: 'BITRATE_500000',
+    approvedSourceAddresses: [130, 128],
+  },
 };
 
 function deviceReport(values: ParameterValues): RunningParameters {
@@ -92,7 +98,13 @@ describe('compareParameters', () => {
     expect(comparison.match).toBe(true);
     expect(comparison.intendedChecksum).toBe(comparison.runningChecksum);
     expect(comparison.rows.every((row) => row.match)).toBe(true);
-    expect(comparison.rows[0]).toMatchObject({ key: 'safety.timeout', label: 'Safety timeout', unit: 'ms', intended: 750, running: 750 });
+    expect(comparison.rows[0]).toMatchObject({
+      key: 'safety.timeout',
+      label: 'Safety timeout',
+      unit: 'ms',
+      intended: 750,
+      running: 750,
+    });
   });
 
   it('catches one parameter stored differently, row and checksum', () => {
@@ -104,14 +116,22 @@ describe('compareParameters', () => {
   });
 
   it('catches a device whose checksum is not that of the values it reports', () => {
-    const comparison = compareParameters(intended, { ...deviceReport(intended), checksum: parameterChecksum({ ...intended, 'ism.channel': 4 }) });
+    const comparison = compareParameters(intended, {
+      ...deviceReport(intended),
+      checksum: parameterChecksum({ ...intended, 'ism.channel': 4 }),
+    });
     expect(comparison.runningChecksumConsistent).toBe(false);
     expect(comparison.match).toBe(false);
   });
 
   it('compares only over the scope a device can report', () => {
     const scope = ['safety.timeout', 'ism.channel'];
-    const running: RunningParameters = { values: { 'safety.timeout': 750, 'ism.channel': 3 }, checksum: parameterChecksum({ 'safety.timeout': 750, 'ism.channel': 3 }), checksumBy: 'host', scope };
+    const running: RunningParameters = {
+      values: { 'safety.timeout': 750, 'ism.channel': 3 },
+      checksum: parameterChecksum({ 'safety.timeout': 750, 'ism.channel': 3 }),
+      checksumBy: 'host',
+      scope,
+    };
     const comparison = compareParameters(intended, running);
     expect(comparison.rows.map((row) => row.key)).toEqual(scope);
     expect(comparison.match).toBe(true);

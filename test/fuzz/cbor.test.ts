@@ -27,7 +27,8 @@ const { value } = fc.letrec<{ value: unknown }>((tie) => ({
 function normalized(v: unknown): unknown {
   if (v instanceof Uint8Array) return { bytes: Buffer.from(v).toString('hex') };
   if (Array.isArray(v)) return v.map(normalized);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalized(x)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalized(x)]));
   return v;
 }
 
@@ -35,7 +36,12 @@ const isCborFormatError = (error: unknown): boolean => error instanceof CborForm
 
 describe('fuzz: CBOR', () => {
   it('decodes what it encodes', () => {
-    assertDecodesWhatItEncodes(value, encodeCbor, decodeCbor, (back, v) => JSON.stringify(normalized(back)) === JSON.stringify(normalized(v)));
+    assertDecodesWhatItEncodes(
+      value,
+      encodeCbor,
+      decodeCbor,
+      (back, v) => JSON.stringify(normalized(back)) === JSON.stringify(normalized(v)),
+    );
   });
 
   it('random and mutated encodings raise only CborFormatError, within a memory bound', () => {
@@ -56,7 +62,8 @@ describe('fuzz: CBOR', () => {
           () => decodeCbor(bytes),
           (error) => (refused = isCborFormatError(error)),
         );
-        if (refused !== openers.length > CBOR_MAX_DEPTH) throw new Error(`${openers.length} levels ${refused ? 'refused' : 'decoded'}`);
+        if (refused !== openers.length > CBOR_MAX_DEPTH)
+          throw new Error(`${openers.length} levels ${refused ? 'refused' : 'decoded'}`);
       }),
     );
   });

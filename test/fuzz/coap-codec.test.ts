@@ -17,7 +17,9 @@ import { assertDecodesWhatItEncodes, assertFuzz, hostileBytes, onlyTypedErrors, 
 
 const code = fc.oneof(
   fc.constantFrom(...Object.values(CODE).filter((c) => c !== CODE.EMPTY)),
-  fc.tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 31 })).map(([c, d]) => `${c}.${String(d).padStart(2, '0')}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 31 }))
+    .map(([c, d]) => `${c}.${String(d).padStart(2, '0')}`),
 );
 /** Option numbers the protocol uses, and others up to the two-byte extended range. */
 const optionNumber = fc.oneof(fc.constantFrom(...Object.values(OPTION)), fc.integer({ min: 1, max: 2048 }));
@@ -63,7 +65,14 @@ describe('fuzz: CoAP codec', () => {
         withinMemory(() =>
           onlyTypedErrors(() => {
             const decoded = decodeMessage(bytes);
-            for (const read of [block1Of, block2Of, contentFormatOf, observeOf, uriPathOf, (m: CoapMessage) => getUintOption(m, OPTION.SIZE2)]) {
+            for (const read of [
+              block1Of,
+              block2Of,
+              contentFormatOf,
+              observeOf,
+              uriPathOf,
+              (m: CoapMessage) => getUintOption(m, OPTION.SIZE2),
+            ]) {
               onlyTypedErrors(() => read(decoded), isCoapFormatError);
             }
           }, isCoapFormatError),

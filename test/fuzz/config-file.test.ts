@@ -1,8 +1,20 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
-import { CONFIG_FILE_FORMAT, CONFIG_FILE_FORMAT_LAYOUT2, decodeConfigFile, encodeConfigFile, sha256, type ConfigFileContent } from '../../domain/files/config-file';
-import { createConfigFileSigner, createOrganizationKey, generateSigningKeyPair, verifyConfigFile } from '../../domain/files/config-file-signature';
+import {
+  CONFIG_FILE_FORMAT,
+  CONFIG_FILE_FORMAT_LAYOUT2,
+  decodeConfigFile,
+  encodeConfigFile,
+  sha256,
+  type ConfigFileContent,
+} from '../../domain/files/config-file';
+import {
+  createConfigFileSigner,
+  createOrganizationKey,
+  generateSigningKeyPair,
+  verifyConfigFile,
+} from '../../domain/files/config-file-signature';
 import { FileFormatError } from '../../domain/files/file-error';
 import { assertFuzz, FUZZ_RUNS, hostileBytes, onlyTypedErrors, withinMemory } from './fuzz-support';
 
@@ -51,19 +63,40 @@ const assembled = fc
     replace: fc.dictionary(
       fc.constantFrom(
         // layout 2
-        'format', 'syncId', 'serialNumber', 'deviceType', 'orgId', 'sequence', 'settings', 'sha256', 'signature', 'keyId', 'orgKey',
+        'format',
+        'syncId',
+        'serialNumber',
+        'deviceType',
+        'orgId',
+        'sequence',
+        'settings',
+        'sha256',
+        'signature',
+        'keyId',
+        'orgKey',
         // layout 3
-        'config-data', 'config-checksum', 'r-component', 's-component', 'fso7-3',
+        'config-data',
+        'config-checksum',
+        'r-component',
+        's-component',
+        'fso7-3',
         'other',
       ),
       fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.uint8Array({ maxLength: 80 }), fc.constant(undefined)),
       { maxKeys: 3 },
     ),
-    settings: fc.option(fc.oneof(fc.jsonValue({ maxDepth: 3 }).map((v) => encodeCbor(v)), fc.uint8Array({ maxLength: 64 })), { nil: undefined }),
+    settings: fc.option(
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }).map((v) => encodeCbor(v)),
+        fc.uint8Array({ maxLength: 64 }),
+      ),
+      { nil: undefined },
+    ),
   })
   .map(({ base, replace, settings }) => {
     const top = { ...(decodeCbor(base) as Record<string, unknown>), ...replace };
-    if (settings && 'config-data' in top) Object.assign(top, { 'config-data': settings, 'config-checksum': Buffer.from(sha256(settings)).toString('hex') });
+    if (settings && 'config-data' in top)
+      Object.assign(top, { 'config-data': settings, 'config-checksum': Buffer.from(sha256(settings)).toString('hex') });
     else if (settings) Object.assign(top, { settings, sha256: sha256(settings) });
     return encodeCbor(Object.fromEntries(Object.entries(top).filter(([, v]) => v !== undefined)));
   });
@@ -77,7 +110,8 @@ describe('fuzz: configuration file decoder', () => {
       fc.property(content, (c) => {
         const file = encodeConfigFile(c, signer);
         const decoded = verifyConfigFile(file, { rootKeyPem: root.publicKeyPem, expectedSerialNumber: c.serialNumber });
-        if (JSON.stringify(decoded.content) !== JSON.stringify(c)) throw new Error(`came back as ${JSON.stringify(decoded.content)}`);
+        if (JSON.stringify(decoded.content) !== JSON.stringify(c))
+          throw new Error(`came back as ${JSON.stringify(decoded.content)}`);
       }),
       Math.min(FUZZ_RUNS, 1000),
     );
@@ -97,7 +131,10 @@ describe('fuzz: configuration file decoder', () => {
   it('files put together field by field raise only FileFormatError', () => {
     assertFuzz(
       fc.property(assembled, (bytes) => {
-        onlyTypedErrors(() => verifyConfigFile(bytes, { rootKeyPem: root.publicKeyPem, expectedSerialNumber: 'EPC000101' }), isFileFormatError);
+        onlyTypedErrors(
+          () => verifyConfigFile(bytes, { rootKeyPem: root.publicKeyPem, expectedSerialNumber: 'EPC000101' }),
+          isFileFormatError,
+        );
       }),
     );
   });

@@ -8,7 +8,11 @@ import { signedTestBundle } from '../fixtures/release-key';
 import { assertFuzz, hostileBytes, mutatedBytes, onlyTypedErrors, withinMemory } from './fuzz-support';
 
 /** Real bundles to start from (made once: signing and zipping each case would be most of the time). */
-const bundles = [signedTestBundle('EPC', '1.0.0', 300), signedTestBundle('NSCP', '10.2.3-rc.1', 1500), signedTestBundle('WESP', '3.0.0', 64)];
+const bundles = [
+  signedTestBundle('EPC', '1.0.0', 300),
+  signedTestBundle('NSCP', '10.2.3-rc.1', 1500),
+  signedTestBundle('WESP', '3.0.0', 64),
+];
 
 /**
  * zipSync cannot be given an entry named `__proto__` (an object key): one named this is renamed in
@@ -17,7 +21,8 @@ const bundles = [signedTestBundle('EPC', '1.0.0', 300), signedTestBundle('NSCP',
 const PROTO_STAND_IN = '__proto_X';
 function withProtoName(zip: Uint8Array): Uint8Array {
   const text = Buffer.from(zip);
-  for (let at = text.indexOf(PROTO_STAND_IN); at >= 0; at = text.indexOf(PROTO_STAND_IN, at + 1)) zip[at + 8] = '_'.charCodeAt(0);
+  for (let at = text.indexOf(PROTO_STAND_IN); at >= 0; at = text.indexOf(PROTO_STAND_IN, at + 1))
+    zip[at + 8] = '_'.charCodeAt(0);
   return zip;
 }
 
@@ -29,14 +34,21 @@ function withProtoName(zip: Uint8Array): Uint8Array {
 const assembled = fc
   .record({
     manifest: fc.oneof(
-      fc.constant({ format: 'provisioner-firmware/2', deviceType: 'EPC', version: '1.0.0', images: [{ name: 'application.bin', size: 364, sha256: '0'.repeat(64) }] }),
+      fc.constant({
+        format: 'provisioner-firmware/2',
+        deviceType: 'EPC',
+        version: '1.0.0',
+        images: [{ name: 'application.bin', size: 364, sha256: '0'.repeat(64) }],
+      }),
       fc.jsonValue(),
     ),
     manifestText: fc.option(fc.string(), { nil: undefined }),
     image: fc.oneof(
       fc.constant(makeFirmwareImage('EPC', '1.0.0', 300)),
       fc.uint8Array({ maxLength: 512 }),
-      fc.tuple(fc.constantFrom('EPC', 'SRCP', 'X'), fc.integer({ min: 0, max: 256 })).map(([type, body]) => makeFirmwareImage(type, '1.0.0', body)),
+      fc
+        .tuple(fc.constantFrom('EPC', 'SRCP', 'X'), fc.integer({ min: 0, max: 256 }))
+        .map(([type, body]) => makeFirmwareImage(type, '1.0.0', body)),
     ),
     imageName: fc.constantFrom('application.bin', 'other.bin', '../escape.bin', PROTO_STAND_IN, ''),
     signed: fc.option(fc.uint8Array({ maxLength: 300 }), { nil: undefined }),
@@ -48,7 +60,11 @@ const assembled = fc
     level: fc.constantFrom(0 as const, 6 as const),
   })
   .map(({ manifest, manifestText, image, imageName, signed, extra, level }) => {
-    const files: Record<string, Uint8Array> = { ...extra, 'manifest.json': strToU8(manifestText ?? JSON.stringify(manifest)), [imageName]: image };
+    const files: Record<string, Uint8Array> = {
+      ...extra,
+      'manifest.json': strToU8(manifestText ?? JSON.stringify(manifest)),
+      [imageName]: image,
+    };
     if (signed) files[SIGNED_MANIFEST_FILE] = signed;
     return withProtoName(zipSync(files, { level }));
   });

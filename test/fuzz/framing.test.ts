@@ -21,7 +21,10 @@ const message = fc.uint8Array({ minLength: 1, maxLength: MAX_FRAME_MESSAGE_SIZE 
 const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
 /** Frames as a link carries them: several back to back, SLIP special bytes likely. */
 const frames = fc
-  .array(fc.uint8Array({ maxLength: 64 }).map((m) => m.map((b) => (b % 5 === 0 ? 0xc0 : b % 7 === 0 ? 0xdb : b))), { minLength: 1, maxLength: 4 })
+  .array(
+    fc.uint8Array({ maxLength: 64 }).map((m) => m.map((b) => (b % 5 === 0 ? 0xc0 : b % 7 === 0 ? 0xdb : b))),
+    { minLength: 1, maxLength: 4 },
+  )
   .map((messages) => Uint8Array.from(messages.flatMap((m) => [...encodeFrame(m)])));
 
 describe('fuzz: SLIP + CRC-32 framing', () => {
@@ -40,8 +43,10 @@ describe('fuzz: SLIP + CRC-32 framing', () => {
         withinMemory(() => {
           const decoder = new FrameDecoder();
           const out = fed(decoder, bytes, c);
-          if (out.some((m) => m.length > MAX_FRAME_MESSAGE_SIZE)) throw new Error('a message over the limit was delivered');
-          if (decoder.stats.frames !== out.length) throw new Error(`stats say ${decoder.stats.frames} frames, ${out.length} were delivered`);
+          if (out.some((m) => m.length > MAX_FRAME_MESSAGE_SIZE))
+            throw new Error('a message over the limit was delivered');
+          if (decoder.stats.frames !== out.length)
+            throw new Error(`stats say ${decoder.stats.frames} frames, ${out.length} were delivered`);
         });
       }),
     );

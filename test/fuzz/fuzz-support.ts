@@ -10,24 +10,37 @@ function positiveIntegerFromEnv(name: string, fallback: number): number {
   const value = process.env[name];
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed < 1) throw new Error(`${name} must be a positive integer, not ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(parsed) || parsed < 1)
+    throw new Error(`${name} must be a positive integer, not ${JSON.stringify(value)}`);
   return parsed;
 }
 
 export const FUZZ_RUNS = positiveIntegerFromEnv('FUZZ_RUNS', 200);
 
 /** fc.assert with the run count, and the seed and path to replay when given. */
-export function assertFuzz<Ts>(property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>, runs = FUZZ_RUNS): void | Promise<void> {
+export function assertFuzz<Ts>(
+  property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>,
+  runs = FUZZ_RUNS,
+): void | Promise<void> {
   const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
   const path = process.env.FUZZ_PATH;
-  return fc.assert(property as fc.IProperty<Ts>, { numRuns: runs, ...(seed === undefined ? {} : { seed }), ...(path === undefined ? {} : { path }) });
+  return fc.assert(property as fc.IProperty<Ts>, {
+    numRuns: runs,
+    ...(seed === undefined ? {} : { seed }),
+    ...(path === undefined ? {} : { path }),
+  });
 }
 
 /**
  * The first property of every codec here: what it encodes decodes back to the same value, as
  * `same` compares them (a decoder may return bytes as Buffers, or options in wire order).
  */
-export function assertDecodesWhatItEncodes<T>(values: fc.Arbitrary<T>, encode: (value: T) => Uint8Array, decode: (bytes: Uint8Array) => T, same: (back: T, value: T) => boolean): void {
+export function assertDecodesWhatItEncodes<T>(
+  values: fc.Arbitrary<T>,
+  encode: (value: T) => Uint8Array,
+  decode: (bytes: Uint8Array) => T,
+  same: (back: T, value: T) => boolean,
+): void {
   assertFuzz(
     fc.property(values, (value) => {
       const back = decode(encode(value));
@@ -78,7 +91,11 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     width: fc.constantFrom(1 as const, 2 as const, 4 as const),
     value: fc.constantFrom('zero' as const, 'max' as const, 'high' as const, 'low' as const),
   }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 16 }) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 16 }),
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 16 }) }),
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 64 }) }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
@@ -123,10 +140,16 @@ function apply(input: Uint8Array, m: Mutation): Uint8Array {
 
 /** `valid` with one to eight byte-level mutations: flips, edge values, inserts, deletes, repeats, a cut. */
 export function mutatedBytes(valid: fc.Arbitrary<Uint8Array>): fc.Arbitrary<Uint8Array> {
-  return fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 8 })).map(([bytes, mutations]) => mutations.reduce(apply, bytes));
+  return fc
+    .tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 8 }))
+    .map(([bytes, mutations]) => mutations.reduce(apply, bytes));
 }
 
 /** Random bytes, valid encodings and mutated ones, in one stream of inputs. */
 export function hostileBytes(valid: fc.Arbitrary<Uint8Array>): fc.Arbitrary<Uint8Array> {
-  return fc.oneof({ arbitrary: mutatedBytes(valid), weight: 6 }, { arbitrary: fc.uint8Array({ maxLength: 512 }), weight: 2 }, { arbitrary: valid, weight: 1 });
+  return fc.oneof(
+    { arbitrary: mutatedBytes(valid), weight: 6 },
+    { arbitrary: fc.uint8Array({ maxLength: 512 }), weight: 2 },
+    { arbitrary: valid, weight: 1 },
+  );
 }

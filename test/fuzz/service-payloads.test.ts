@@ -31,7 +31,8 @@ describe('fuzz: service payload parsers', () => {
       const schema = operation[part] as z.ZodType | undefined;
       if (!schema) continue;
       it(`${operation.id}: ${part}`, () => {
-        const inputs = part === 'body' ? nearValid(schema) : fc.oneof(nearValid(schema).map(asQuery), nearValid(schema));
+        const inputs =
+          part === 'body' ? nearValid(schema) : fc.oneof(nearValid(schema).map(asQuery), nearValid(schema));
         assertFuzz(
           fc.property(inputs, (input) => {
             withinMemory(() => checkAnswer(schema, input));

@@ -48,9 +48,15 @@ function shaped(schema: z.ZodType, depth: number): fc.Arbitrary<unknown> {
   const def = defOf(schema);
   switch (def.type) {
     case 'object': {
-      const fields = Object.fromEntries(Object.entries(def.shape ?? {}).map(([key, field]) => [key, nearValid(field, depth + 1)]));
+      const fields = Object.fromEntries(
+        Object.entries(def.shape ?? {}).map(([key, field]) => [key, nearValid(field, depth + 1)]),
+      );
       return fc
-        .tuple(fc.record(fields, { requiredKeys: [] }), fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 2 }), fc.boolean())
+        .tuple(
+          fc.record(fields, { requiredKeys: [] }),
+          fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 2 }),
+          fc.boolean(),
+        )
         .map(([known, extra, withExtra]) => (withExtra ? { ...extra, ...known } : known));
     }
     case 'array':
@@ -74,7 +80,11 @@ function shaped(schema: z.ZodType, depth: number): fc.Arbitrary<unknown> {
       return fc.dictionary(fc.string({ maxLength: 10 }), nearValid(def.valueType!, depth + 1), { maxKeys: 4 });
     case 'enum': {
       const values = Object.values(def.entries ?? {});
-      return fc.oneof(fc.constantFrom(...values), fc.constantFrom(...values).map((v) => String(v).toLowerCase()), text);
+      return fc.oneof(
+        fc.constantFrom(...values),
+        fc.constantFrom(...values).map((v) => String(v).toLowerCase()),
+        text,
+      );
     }
     case 'literal':
       return fc.oneof(fc.constantFrom(...(def.values ?? [null])), text);

@@ -23,7 +23,14 @@ const cancelledUpload: JobStepResult = {
 };
 
 function cancelled(change: Parameters<typeof jobView>[0] = {}) {
-  return jobView({ phase: 'cancelled', bytesDone: 37_500, bytesTotal: 100_000, finishedAt: '2026-01-01T00:00:05.000Z', steps: [cancelledUpload], ...change });
+  return jobView({
+    phase: 'cancelled',
+    bytesDone: 37_500,
+    bytesTotal: 100_000,
+    finishedAt: '2026-01-01T00:00:05.000Z',
+    steps: [cancelledUpload],
+    ...change,
+  });
 }
 
 let view: Mounted | null = null;
@@ -38,9 +45,13 @@ describe('a cancelled job in the screen’s words', () => {
   });
 
   it('says Retry starts again when nothing is kept to resume', () => {
-    expect(cancelledSentence(cancelled({ step: 'configuration', action: 'configuration' }))).toBe('Cancelled. Retry starts it again.');
+    expect(cancelledSentence(cancelled({ step: 'configuration', action: 'configuration' }))).toBe(
+      'Cancelled. Retry starts it again.',
+    );
     expect(cancelledSentence(cancelled({ bytesDone: 100_000 }))).toBe('Cancelled. Retry starts it again.');
-    expect(cancelledSentence(cancelled({ steps: [{ ...cancelledUpload, reason: 'cancelled before it started' }] }))).toBe('Cancelled before it started. Retry starts it.');
+    expect(
+      cancelledSentence(cancelled({ steps: [{ ...cancelledUpload, reason: 'cancelled before it started' }] })),
+    ).toBe('Cancelled before it started. Retry starts it.');
     expect(cancelledSentence(jobView({ phase: 'failed' }))).toBe('');
   });
 

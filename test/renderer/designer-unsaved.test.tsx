@@ -14,7 +14,11 @@ const complete: ConfigurationStatusView = { complete: true, violations: [], warn
 let view: Mounted | null = null;
 beforeEach(() => {
   useSession.setState({ session: session('Admin'), busy: false, error: null });
-  new FakeApi().answer('configurations.get', configuration).answer('configurations.status', complete).answer('templates.list', []).install();
+  new FakeApi()
+    .answer('configurations.get', configuration)
+    .answer('configurations.status', complete)
+    .answer('templates.list', [])
+    .install();
 });
 afterEach(() => {
   view?.unmount();
@@ -35,7 +39,9 @@ describe('the designer’s Status panel judges the settings as edited', () => {
     await settle();
     expect(statusPanel()).toContain('Unsaved changes');
     expect(statusPanel()).toContain('2 fields to fix');
-    expect(view.container.querySelector('.screen-header, header')?.textContent ?? view.container.textContent).toContain('Unsaved changes');
+    expect(view.container.querySelector('.screen-header, header')?.textContent ?? view.container.textContent).toContain(
+      'Unsaved changes',
+    );
 
     await typeInto(byLabel(view.container, 'ISM channel'), '5');
     await typeInto(byLabel(view.container, 'Starting IP address'), '');

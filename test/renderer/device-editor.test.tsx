@@ -14,18 +14,33 @@ const free = { serialNumber: 'EPC000101', name: 'EPC000101', deviceType: 'EPC' }
 let view: Mounted | null = null;
 beforeEach(() => {
   useSession.setState({ session: session('Admin'), busy: false, error: null });
-  new FakeApi().answer('devices.list', { items: [free] as never, page: 1, limit: 30, totalCount: 1 }).answer('templates.list', []).install();
+  new FakeApi()
+    .answer('devices.list', { items: [free] as never, page: 1, limit: 30, totalCount: 1 })
+    .answer('templates.list', [])
+    .install();
 });
 afterEach(() => {
   view?.unmount();
   view = null;
 });
 
-const errors = (container: HTMLElement) => [...container.querySelectorAll('.field__error, [role="alert"]')].map((e) => e.textContent ?? '').filter((t) => t.trim() !== '');
+const errors = (container: HTMLElement) =>
+  [...container.querySelectorAll('.field__error, [role="alert"]')]
+    .map((e) => e.textContent ?? '')
+    .filter((t) => t.trim() !== '');
 
 describe('the add-device form', () => {
   it('opens with the cursor in its first field and shows no error before anything is touched', async () => {
-    view = await mount(<DeviceEditor mode="add" configuration={configuration} device={null} region="NA" onClose={() => undefined} onSaved={() => undefined} />);
+    view = await mount(
+      <DeviceEditor
+        mode="add"
+        configuration={configuration}
+        device={null}
+        region="NA"
+        onClose={() => undefined}
+        onSaved={() => undefined}
+      />,
+    );
     await settle();
     expect(document.activeElement).toBe(byLabel(view.container, 'Device'));
     await typeInto(byLabel(view.container, 'Device') as unknown as HTMLSelectElement, 'EPC000101');
@@ -36,7 +51,16 @@ describe('the add-device form', () => {
   });
 
   it('shows an error under a field once that field is changed, and only there', async () => {
-    view = await mount(<DeviceEditor mode="add" configuration={configuration} device={null} region="NA" onClose={() => undefined} onSaved={() => undefined} />);
+    view = await mount(
+      <DeviceEditor
+        mode="add"
+        configuration={configuration}
+        device={null}
+        region="NA"
+        onClose={() => undefined}
+        onSaved={() => undefined}
+      />,
+    );
     await settle();
     await typeInto(byLabel(view.container, 'Device') as unknown as HTMLSelectElement, 'EPC000101');
     await settle();

@@ -35,10 +35,17 @@ export async function settle(): Promise<void> {
 }
 
 /** Types into a React-controlled input or select the way a person would. */
-export async function typeInto(element: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, value: string): Promise<void> {
+export async function typeInto(
+  element: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+  value: string,
+): Promise<void> {
   await act(async () => {
     const prototype =
-      element instanceof HTMLSelectElement ? HTMLSelectElement.prototype : element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+      element instanceof HTMLSelectElement
+        ? HTMLSelectElement.prototype
+        : element instanceof HTMLTextAreaElement
+          ? HTMLTextAreaElement.prototype
+          : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(element, value);
     element.dispatchEvent(new Event(element instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
   });
@@ -54,7 +61,9 @@ export async function click(element: Element): Promise<void> {
 export function byLabel(container: HTMLElement, text: string): HTMLInputElement {
   const label = [...container.querySelectorAll('label')].find((l) => l.textContent?.trim() === text);
   if (!label) throw new Error(`No label "${text}"`);
-  const control = label.htmlFor ? container.querySelector(`[id="${label.htmlFor}"]`) : label.querySelector('input,select');
+  const control = label.htmlFor
+    ? container.querySelector(`[id="${label.htmlFor}"]`)
+    : label.querySelector('input,select');
   if (!control) throw new Error(`Label "${text}" names no control`);
   return control as HTMLInputElement;
 }

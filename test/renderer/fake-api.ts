@@ -1,7 +1,17 @@
-import type { Channel, ChannelInput, ChannelResult, EventStream, EventStreams, InvokeOutcome, RendererApi, WireError } from '../../contract/index';
+import type {
+  Channel,
+  ChannelInput,
+  ChannelResult,
+  EventStream,
+  EventStreams,
+  InvokeOutcome,
+  RendererApi,
+  WireError,
+} from '../../contract/index';
 import { createClient, setClient } from '../../renderer/api/client';
 
-type Answer<C extends Channel> = ChannelResult<C> | WireError | ((input: ChannelInput<C>) => ChannelResult<C> | WireError);
+type Answer<C extends Channel> =
+  ChannelResult<C> | WireError | ((input: ChannelInput<C>) => ChannelResult<C> | WireError);
 
 /**
  * A RendererApi a test scripts: answers per channel, a record of the calls, and events it emits
@@ -20,7 +30,11 @@ export class FakeApi implements RendererApi {
   async invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<InvokeOutcome<ChannelResult<C>>> {
     this.calls.push({ channel, input });
     const answer = this.answers.get(channel);
-    if (answer === undefined) return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `No answer for ${channel}`, violations: [], httpStatus: null } };
+    if (answer === undefined)
+      return {
+        ok: false,
+        error: { code: 'UNKNOWN_CHANNEL', message: `No answer for ${channel}`, violations: [], httpStatus: null },
+      };
     const value = typeof answer === 'function' ? (answer as (i: unknown) => unknown)(input) : answer;
     if (isWireError(value)) return { ok: false, error: value };
     return { ok: true, value: value as ChannelResult<C> };
@@ -48,5 +62,12 @@ export class FakeApi implements RendererApi {
 }
 
 function isWireError(value: unknown): value is WireError {
-  return typeof value === 'object' && value !== null && 'code' in value && 'message' in value && 'violations' in value && 'httpStatus' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'code' in value &&
+    'message' in value &&
+    'violations' in value &&
+    'httpStatus' in value
+  );
 }

@@ -14,7 +14,9 @@ afterEach(() => {
 const epc: FirmwareTypeView = {
   deviceType: 'EPC',
   latestVersion: '1.1.0',
-  cached: [{ deviceType: 'EPC', version: '1.1.0', sha256: 'a'.repeat(64), size: 66_300, storedAt: '2026-11-27T22:00:00.000Z' }],
+  cached: [
+    { deviceType: 'EPC', version: '1.1.0', sha256: 'a'.repeat(64), size: 66_300, storedAt: '2026-11-27T22:00:00.000Z' },
+  ],
   patches: [
     { fromVersion: '1.0.0', toVersion: '1.1.0', size: 8_100 },
     { fromVersion: null, toVersion: '1.1.0', size: 9_000 },
@@ -25,7 +27,9 @@ const epc: FirmwareTypeView = {
 
 describe('FirmwareScreen', () => {
   it('lists the patches the cache keeps beside the bundles, and says nothing of patches where there are none', async () => {
-    new FakeApi().answer('firmware.overview', [epc, { ...epc, deviceType: 'NSCP', cached: [], patches: [], latestCached: false }]).install();
+    new FakeApi()
+      .answer('firmware.overview', [epc, { ...epc, deviceType: 'NSCP', cached: [], patches: [], latestCached: false }])
+      .install();
     mounted = await mount(<FirmwareScreen />);
     await settle();
     const cards = [...mounted.container.querySelectorAll('.firmware-card')];

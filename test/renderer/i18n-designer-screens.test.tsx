@@ -67,14 +67,21 @@ function mountIn(language: Parameters<typeof speak>[0], element: ReactElement): 
   return mount(<I18nProvider>{element}</I18nProvider>);
 }
 
-const device = (serialNumber: string, deviceType: 'SRCP' | 'EPC', settings: Parameters<typeof recordedDeviceSettings>[0]): ConfigurationDeviceView =>
+const device = (
+  serialNumber: string,
+  deviceType: 'SRCP' | 'EPC',
+  settings: Parameters<typeof recordedDeviceSettings>[0],
+): ConfigurationDeviceView =>
   ({ serialNumber, deviceType, ...recordedDeviceSettings(settings) }) as ConfigurationDeviceView;
 
 const lineThree = configurationView({
   ismTxPower: 'High',
   ismTxChannel: 5,
   canMode: 'none',
-  devices: [device('SRCP000101', 'SRCP', { deviceConfigurationType: 'Sender', commInterface: 'ISM' }), device('EPC000101', 'EPC', { deviceConfigurationType: 'Receiver', commInterface: 'ISM,Ethernet' })],
+  devices: [
+    device('SRCP000101', 'SRCP', { deviceConfigurationType: 'Sender', commInterface: 'ISM' }),
+    device('EPC000101', 'EPC', { deviceConfigurationType: 'Receiver', commInterface: 'ISM,Ethernet' }),
+  ],
 });
 const incomplete: ConfigurationStatusView = {
   complete: false,
@@ -82,7 +89,8 @@ const incomplete: ConfigurationStatusView = {
     {
       code: 'IP_ADDRESS_MISSING',
       field: 'devices.EPC000101.ipAddress',
-      message: 'Device EPC000101 uses Ethernet but has no IP address: set one, or set the configuration’s starting IP address so one is assigned.',
+      message:
+        'Device EPC000101 uses Ethernet but has no IP address: set one, or set the configuration’s starting IP address so one is assigned.',
     },
   ],
   warnings: [],
@@ -90,7 +98,11 @@ const incomplete: ConfigurationStatusView = {
 };
 
 function installDesignerApi(): void {
-  new FakeApi().answer('configurations.get', lineThree).answer('configurations.status', incomplete).answer('templates.list', []).install();
+  new FakeApi()
+    .answer('configurations.get', lineThree)
+    .answer('configurations.status', incomplete)
+    .answer('templates.list', [])
+    .install();
 }
 
 describe('keys the screens build at run time', () => {
@@ -100,7 +112,9 @@ describe('keys the screens build at run time', () => {
     ...DEPLOY_STATUSES.map((s) => `devices.deploy.${s}`),
     ...['in-sync', 'behind', 'drift', 'unconfigured', 'unknown'].map((s) => `devices.sync.${s}`),
     ...['commissioned', 'not-commissioned', 'parameters-differ'].map((s) => `devices.commissioning.${s}`),
-    ...['commissioned', 'not-commissioned', 'parameters-differ', 'untested', 'unverified'].map((s) => `devices.commissioning.detail.${s}`),
+    ...['commissioned', 'not-commissioned', 'parameters-differ', 'untested', 'unverified'].map(
+      (s) => `devices.commissioning.detail.${s}`,
+    ),
     ...['configuration apply', 'parameter verification', 'function test'].map((s) => `devices.commissioning.step.${s}`),
     ...CONFIGURATION_SORT_OPTIONS.map((s) => `configurations.sort.${s}`),
     ...USER_SORT_OPTIONS.map((s) => `users.sort.${s}`),
@@ -140,7 +154,11 @@ describe('violations in the reader’s language', () => {
   });
 
   it('names the field in the reader’s words, and the device a configuration rule is about', () => {
-    const required: Violation = { code: 'REQUIRED', field: 'devices.EPC000101.ismTxPower', message: 'ISM transmit power is required.' };
+    const required: Violation = {
+      code: 'REQUIRED',
+      field: 'devices.EPC000101.ismTxPower',
+      message: 'ISM transmit power is required.',
+    };
     expect(violationText(required, createTranslator('de'))).toBe('ISM-Sendeleistung ist erforderlich.');
     expect(violationText(incomplete.violations[0]!, createTranslator('zh'))).toContain('EPC000101');
     expect(violationText(incomplete.violations[0]!, createTranslator('zh'))).toContain('IP 地址');
@@ -167,7 +185,9 @@ describe('the designer in German and in Chinese', () => {
     expect(text).toContain('Gerät EPC000101 verwendet Ethernet oder Wifi, hat aber keine IP-Adresse');
     // The roles as the domain names them in German; the system picture's link in German.
     expect(text).toContain('Empfänger');
-    expect(view.container.querySelector('[data-testid="topology-canvas"]')?.getAttribute('aria-label')).toContain('SRCP000101 zu EPC000101 über ISM-Kanal 5');
+    expect(view.container.querySelector('[data-testid="topology-canvas"]')?.getAttribute('aria-label')).toContain(
+      'SRCP000101 zu EPC000101 über ISM-Kanal 5',
+    );
     // Fields labelled with the domain's German words; a choice list in German.
     const power = byLabel(view.container, 'ISM-Sendeleistung') as unknown as HTMLSelectElement;
     expect([...power.options].map((o) => o.textContent)).toEqual(['Niedrig', 'Mittel', 'Hoch']);
@@ -238,7 +258,12 @@ describe('under the pseudo-locale', () => {
             deployStatus: 'Outdated',
             deviceImage: null,
             hasImage: false,
-            sync: { state: 'behind', text: 'firmware behind (device 1.0.0, service expects 1.1.0)', expectedFirmwareVersion: '1.1.0', lastObservedAt: '2026-01-02T00:00:00.000Z' },
+            sync: {
+              state: 'behind',
+              text: 'firmware behind (device 1.0.0, service expects 1.1.0)',
+              expectedFirmwareVersion: '1.1.0',
+              lastObservedAt: '2026-01-02T00:00:00.000Z',
+            },
             commissioning: { state: 'untested', missing: ['function test'] },
           },
         ] as never,
@@ -256,7 +281,17 @@ describe('under the pseudo-locale', () => {
   const at = '2026-01-02T08:00:00.000Z';
   const screens: [string, () => ReactElement, (api: FakeApi) => FakeApi][] = [
     ['sign-in', () => <SignInScreen />, (api) => api],
-    ['configurations', () => <ConfigurationsScreen />, (api) => api.answer('configurations.list', { items: [{ ...lineThree, devices: [] }] as never, page: 1, limit: 15, totalCount: 1 })],
+    [
+      'configurations',
+      () => <ConfigurationsScreen />,
+      (api) =>
+        api.answer('configurations.list', {
+          items: [{ ...lineThree, devices: [] }] as never,
+          page: 1,
+          limit: 15,
+          totalCount: 1,
+        }),
+    ],
     [
       'firmware',
       () => <FirmwareScreen />,
@@ -279,21 +314,80 @@ describe('under the pseudo-locale', () => {
       (api) =>
         api
           .answer('outbox.get', {
-            entries: [{ id: 'o1', kind: 'firmware', serialNumber: 'EPC000101', serviceUrl: 'http://127.0.0.1', orgId: 'org', state: 'pending', createdAt: at, attempts: 2, lastError: 'service unreachable', nextAttemptAt: null, summary: 'firmware 1.1.0 success' }],
+            entries: [
+              {
+                id: 'o1',
+                kind: 'firmware',
+                serialNumber: 'EPC000101',
+                serviceUrl: 'http://127.0.0.1',
+                orgId: 'org',
+                state: 'pending',
+                createdAt: at,
+                attempts: 2,
+                lastError: 'service unreachable',
+                nextAttemptAt: null,
+                summary: 'firmware 1.1.0 success',
+              },
+            ],
             pendingCount: 1,
             rejectedCount: 0,
             oldestPendingSince: at,
           })
           .answer('logs.recent', []),
     ],
-    ['users', () => <UsersScreen />, (api) => api.answer('users.list', { items: [{ id: 'u1', email: 'ana@example.com', firstName: 'Ana', lastName: 'Ruiz', userRole: 'Operator', isActive: true, lastActivityAt: at, createdAt: at }] as never, page: 1, limit: 15, totalCount: 1 })],
-    ['API keys', () => <ApiKeysScreen />, (api) => api.answer('apiKeys.list', [{ name: 'line-3', role: 'Operator', key: '****abcd', createdAt: at, lastUsedAt: null }] as never)],
+    [
+      'users',
+      () => <UsersScreen />,
+      (api) =>
+        api.answer('users.list', {
+          items: [
+            {
+              id: 'u1',
+              email: 'ana@example.com',
+              firstName: 'Ana',
+              lastName: 'Ruiz',
+              userRole: 'Operator',
+              isActive: true,
+              lastActivityAt: at,
+              createdAt: at,
+            },
+          ] as never,
+          page: 1,
+          limit: 15,
+          totalCount: 1,
+        }),
+    ],
+    [
+      'API keys',
+      () => <ApiKeysScreen />,
+      (api) =>
+        api.answer('apiKeys.list', [
+          { name: 'line-3', role: 'Operator', key: '****abcd', createdAt: at, lastUsedAt: null },
+        ] as never),
+    ],
     [
       'network templates',
       () => <TemplatesScreen />,
-      (api) => api.answer('templates.list', [{ id: 't1', ipNetworkTemplateName: 'Hall 2', commInterface: 'Wifi', netmask: '255.255.255.0', gatewayIpAddress: '10.0.0.1', nameservers: ['10.0.0.2'], ssid: 'hall2', passwordSet: true, lastEditedAt: at }] as never),
+      (api) =>
+        api.answer('templates.list', [
+          {
+            id: 't1',
+            ipNetworkTemplateName: 'Hall 2',
+            commInterface: 'Wifi',
+            netmask: '255.255.255.0',
+            gatewayIpAddress: '10.0.0.1',
+            nameservers: ['10.0.0.2'],
+            ssid: 'hall2',
+            passwordSet: true,
+            lastEditedAt: at,
+          },
+        ] as never),
     ],
-    ['port patterns', () => <PortGlobsForm />, (api) => api.answer('workbench.portGlobs', { saved: ['/dev/ttyRS485-*'], fromEnvironment: ['/tmp/sim/pty/*'] })],
+    [
+      'port patterns',
+      () => <PortGlobsForm />,
+      (api) => api.answer('workbench.portGlobs', { saved: ['/dev/ttyRS485-*'], fromEnvironment: ['/tmp/sim/pty/*'] }),
+    ],
   ];
 
   it.each(screens)('so does the %s screen', async (_name, screen, answers) => {
@@ -313,8 +407,11 @@ describe('a refused action says why in the reader’s language', () => {
     installDesignerApi();
     view = await mountIn('en', <ConfigurationDesigner id={lineThree.id} />);
     await settle();
-    const refusal = () => view!.container.querySelector('.screen-header button[aria-disabled="true"]')?.getAttribute('title');
-    expect(refusal()).toBe("Your key's role Operator may not create or change configurations; Admin or ConfigManager may.");
+    const refusal = () =>
+      view!.container.querySelector('.screen-header button[aria-disabled="true"]')?.getAttribute('title');
+    expect(refusal()).toBe(
+      "Your key's role Operator may not create or change configurations; Admin or ConfigManager may.",
+    );
     view.unmount();
 
     view = await mountIn('de', <ConfigurationDesigner id={lineThree.id} />);
@@ -326,10 +423,25 @@ describe('a refused action says why in the reader’s language', () => {
 describe('open forms under the pseudo-locale', () => {
   it('the add-device form with a device chosen, and the new-template form', async () => {
     new FakeApi()
-      .answer('devices.list', { items: [{ serialNumber: 'NSCP000101', name: 'Gate 4', deviceType: 'NSCP' }] as never, page: 1, limit: 30, totalCount: 1 })
+      .answer('devices.list', {
+        items: [{ serialNumber: 'NSCP000101', name: 'Gate 4', deviceType: 'NSCP' }] as never,
+        page: 1,
+        limit: 30,
+        totalCount: 1,
+      })
       .answer('templates.list', [])
       .install();
-    view = await mountIn('en-XA', <DeviceEditor mode="add" configuration={lineThree} device={null} region="NA" onClose={() => undefined} onSaved={() => undefined} />);
+    view = await mountIn(
+      'en-XA',
+      <DeviceEditor
+        mode="add"
+        configuration={lineThree}
+        device={null}
+        region="NA"
+        onClose={() => undefined}
+        onSaved={() => undefined}
+      />,
+    );
     await settle();
     const chooser = view.container.querySelector('select[name="serialNumber"]') as HTMLSelectElement;
     await typeInto(chooser, 'NSCP000101');

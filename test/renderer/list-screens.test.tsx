@@ -48,7 +48,9 @@ describe('UsersScreen', () => {
     expect([...role.options].map((o) => o.value)).toContain('Admin');
     await typeInto(role, 'Admin');
     await settle();
-    expect(api.calls.filter((c) => c.channel !== 'users.list')).toEqual([{ channel: 'users.updateRole', input: { id: ana.id, userRole: 'Admin' } }]);
+    expect(api.calls.filter((c) => c.channel !== 'users.list')).toEqual([
+      { channel: 'users.updateRole', input: { id: ana.id, userRole: 'Admin' } },
+    ]);
     expect(api.calls.filter((c) => c.channel === 'users.list')).toHaveLength(2);
   });
 
@@ -67,7 +69,13 @@ describe('UsersScreen', () => {
 
 describe('ApiKeysScreen', () => {
   it('keeps the role of the key signed in with fixed, and changes another', async () => {
-    const key = (name: string, role: ApiKeyRole) => ({ name, role, key: null, createdAt: '2026-01-01T00:00:00.000Z', lastUsedAt: null });
+    const key = (name: string, role: ApiKeyRole) => ({
+      name,
+      role,
+      key: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastUsedAt: null,
+    });
     const api = new FakeApi()
       .answer('apiKeys.list', [key('k', 'Admin'), key('line-3', 'Operator')])
       .answer('apiKeys.updateRole', true)
@@ -81,6 +89,8 @@ describe('ApiKeysScreen', () => {
     expect(other.disabled).toBe(false);
     await typeInto(other, 'Service');
     await settle();
-    expect(api.calls.filter((c) => c.channel === 'apiKeys.updateRole')).toEqual([{ channel: 'apiKeys.updateRole', input: { keyName: 'line-3', role: 'Service' } }]);
+    expect(api.calls.filter((c) => c.channel === 'apiKeys.updateRole')).toEqual([
+      { channel: 'apiKeys.updateRole', input: { keyName: 'line-3', role: 'Service' } },
+    ]);
   });
 });

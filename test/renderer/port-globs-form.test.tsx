@@ -12,7 +12,10 @@ afterEach(async () => {
 
 describe('PortGlobsForm', () => {
   it('reads one pattern a line and drops blank lines', () => {
-    expect(parsePortGlobs(' /dev/serial/by-id/usb-FTDI*\n\n  /tmp/provisioner-simulator-1000/pty/* \n')).toEqual(['/dev/serial/by-id/usb-FTDI*', '/tmp/provisioner-simulator-1000/pty/*']);
+    expect(parsePortGlobs(' /dev/serial/by-id/usb-FTDI*\n\n  /tmp/provisioner-simulator-1000/pty/* \n')).toEqual([
+      '/dev/serial/by-id/usb-FTDI*',
+      '/tmp/provisioner-simulator-1000/pty/*',
+    ]);
   });
 
   it('shows the saved patterns and those of the environment, and saves what the technician typed', async () => {
@@ -29,7 +32,9 @@ describe('PortGlobsForm', () => {
     await typeInto(area, '/dev/ttyRS485-*\n/dev/serial/by-id/usb-FTDI*\n');
     await click(button(mounted.container, 'Save port patterns'));
     await settle();
-    expect(api.calls.find((c) => c.channel === 'workbench.setPortGlobs')?.input).toEqual({ portGlobs: ['/dev/ttyRS485-*', '/dev/serial/by-id/usb-FTDI*'] });
+    expect(api.calls.find((c) => c.channel === 'workbench.setPortGlobs')?.input).toEqual({
+      portGlobs: ['/dev/ttyRS485-*', '/dev/serial/by-id/usb-FTDI*'],
+    });
     expect(mounted.container.querySelector('[role="status"]')?.textContent).toBe('Also looking at 2 port patterns.');
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { JobView } from '../../contract/index';
-import { jobPercent, phaseText, progressStatus, secondsLeft, workbenchSummary } from '../../renderer/format/progress-status';
+import {
+  jobPercent,
+  phaseText,
+  progressStatus,
+  secondsLeft,
+  workbenchSummary,
+} from '../../renderer/format/progress-status';
 import { durationText, rateText } from '../../renderer/format/units';
 import { jobView } from '../fixtures/job-view';
 
@@ -38,24 +44,49 @@ describe('progress status texts', () => {
     expect(secondsLeft(job({ phase: 'applying' }))).toBeNull();
     expect(secondsLeft(job({ rateBytesPerSecond: null }))).toBeNull();
     const status = progressStatus(job());
-    expect(status).toMatchObject({ label: 'Uploading firmware', percentText: '30%', rateText: '10.0 kB/s', timeLeftText: '8 s left', tone: 'running' });
+    expect(status).toMatchObject({
+      label: 'Uploading firmware',
+      percentText: '30%',
+      rateText: '10.0 kB/s',
+      timeLeftText: '8 s left',
+      tone: 'running',
+    });
   });
 
   it('says a silent link at once instead of a frozen time left (a pulled cable)', () => {
     const silent = progressStatus(job({ silentSeconds: 5 }));
-    expect(silent).toMatchObject({ label: 'No answer from the device for 5 s: check the cable', percentText: '30%', rateText: '', timeLeftText: '', tone: 'running' });
+    expect(silent).toMatchObject({
+      label: 'No answer from the device for 5 s: check the cable',
+      percentText: '30%',
+      rateText: '',
+      timeLeftText: '',
+      tone: 'running',
+    });
     expect(secondsLeft(job({ silentSeconds: 7 }))).toBeNull();
     // Answers again: the phase's words and the time left come back.
-    expect(progressStatus(job({ silentSeconds: null }))).toMatchObject({ label: 'Uploading firmware', timeLeftText: '8 s left' });
+    expect(progressStatus(job({ silentSeconds: null }))).toMatchObject({
+      label: 'Uploading firmware',
+      timeLeftText: '8 s left',
+    });
   });
 
   it('states the result when finished, and the reason of a failure', () => {
-    expect(progressStatus(job({ phase: 'done', firmwareVersion: '1.1.0', confirmation: 'sent' })).label).toBe('Done: firmware 1.1.0');
-    expect(progressStatus(job({ phase: 'done', action: 'both', firmwareVersion: '1.1.0', syncId: 'abc', confirmation: 'queued' })).label).toBe(
-      'Done: firmware 1.1.0, configuration applied (confirmation waiting in outbox)',
+    expect(progressStatus(job({ phase: 'done', firmwareVersion: '1.1.0', confirmation: 'sent' })).label).toBe(
+      'Done: firmware 1.1.0',
     );
+    expect(
+      progressStatus(
+        job({ phase: 'done', action: 'both', firmwareVersion: '1.1.0', syncId: 'abc', confirmation: 'queued' }),
+      ).label,
+    ).toBe('Done: firmware 1.1.0, configuration applied (confirmation waiting in outbox)');
     const failed = progressStatus(job({ phase: 'failed', resultMessage: 'EPC000101 did not answer' }));
-    expect(failed).toMatchObject({ label: 'Failed: EPC000101 did not answer', tone: 'failed', percent: null, rateText: '', timeLeftText: '' });
+    expect(failed).toMatchObject({
+      label: 'Failed: EPC000101 did not answer',
+      tone: 'failed',
+      percent: null,
+      rateText: '',
+      timeLeftText: '',
+    });
     expect(progressStatus(null)).toMatchObject({ label: 'Idle', tone: 'idle' });
   });
 
@@ -67,7 +98,9 @@ describe('progress status texts', () => {
       codingDetail: expect.stringMatching(/^deflate \(RFC 1951\).*carries 1\.6 bytes of the image/),
     });
     expect(progressStatus(jobView({ transferCoding: null })).codingText).toBe('');
-    expect(progressStatus(jobView({ phase: 'applying', transferCoding: 'compressed, 1.6× faster' })).codingText).toBe('');
+    expect(progressStatus(jobView({ phase: 'applying', transferCoding: 'compressed, 1.6× faster' })).codingText).toBe(
+      '',
+    );
   });
 
   it('keeps numbers short and steady', () => {
@@ -80,6 +113,8 @@ describe('progress status texts', () => {
 
   it("sums up the workbench's jobs in one line", () => {
     expect(workbenchSummary([])).toBe('No jobs yet');
-    expect(workbenchSummary([job(), job({ phase: 'done' }), job({ phase: 'done' }), job({ phase: 'failed' })])).toBe('1 running, 2 done and 1 failed');
+    expect(workbenchSummary([job(), job({ phase: 'done' }), job({ phase: 'done' }), job({ phase: 'failed' })])).toBe(
+      '1 running, 2 done and 1 failed',
+    );
   });
 });

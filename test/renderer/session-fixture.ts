@@ -3,7 +3,10 @@ import type { SessionView } from '../../contract/index';
 const ALLOWED = { allowed: true } as const;
 /** A signed-in local session; an Operator may not create or change configurations. */
 export function session(role: 'Admin' | 'Operator'): SessionView {
-  const refused = { allowed: false, reason: `Your key's role ${role} may not create or change configurations; Admin or ConfigManager may.` } as const;
+  const refused = {
+    allowed: false,
+    reason: `Your key's role ${role} may not create or change configurations; Admin or ConfigManager may.`,
+  } as const;
   return {
     status: 'signedIn',
     kind: 'local',

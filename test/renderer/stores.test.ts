@@ -15,7 +15,15 @@ function device(linkId: string, change: Partial<AttachedDeviceView> = {}): Attac
 
 /** A job on `linkId` at the start of its upload, its device not identified yet. */
 function job(jobId: string, linkId: string, change: Partial<JobView> = {}): JobView {
-  return jobView({ jobId, linkId, serialNumber: null, bytesDone: 0, bytesTotal: 10, rateBytesPerSecond: null, ...change });
+  return jobView({
+    jobId,
+    linkId,
+    serialNumber: null,
+    bytesDone: 0,
+    bytesTotal: 10,
+    rateBytesPerSecond: null,
+    ...change,
+  });
 }
 
 const signedIn: SessionView = {
@@ -30,7 +38,10 @@ const signedIn: SessionView = {
   remembered: true,
   capabilities: {
     'configurations.read': { allowed: true },
-    'configurations.write': { allowed: false, reason: 'Your key’s role Operator may not create or change configurations.' },
+    'configurations.write': {
+      allowed: false,
+      reason: 'Your key’s role Operator may not create or change configurations.',
+    },
     'devices.read': { allowed: true },
     'devices.write': { allowed: false, reason: 'no' },
     'files.download': { allowed: true },
@@ -51,10 +62,17 @@ describe('the client', () => {
   it('unwraps outcomes and throws the core error with its violations', async () => {
     const api = new FakeApi()
       .answer('workbench.cancel', true)
-      .answer('devices.register', { code: 'VALIDATION', message: 'Unknown serial', violations: [{ code: 'X', field: 'serialNumber', message: 'm' }], httpStatus: 400 })
+      .answer('devices.register', {
+        code: 'VALIDATION',
+        message: 'Unknown serial',
+        violations: [{ code: 'X', field: 'serialNumber', message: 'm' }],
+        httpStatus: 400,
+      })
       .install();
     await expect(client().call('workbench.cancel', { jobId: 'j' })).resolves.toBe(true);
-    const failure = await client().call('devices.register', { serialNumber: 'S', name: 'n' }).catch((e: unknown) => e);
+    const failure = await client()
+      .call('devices.register', { serialNumber: 'S', name: 'n' })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProvisionerError);
     expect(failure).toMatchObject({ code: 'VALIDATION', httpStatus: 400, violations: [{ field: 'serialNumber' }] });
     expect(api.calls.map((c) => c.channel)).toEqual(['workbench.cancel', 'devices.register']);
@@ -65,7 +83,9 @@ describe('session store', () => {
   it('keeps the sign-in error for the form and clears it on the next try', async () => {
     let attempt = 0;
     new FakeApi()
-      .answer('session.signIn', () => (++attempt === 1 ? { code: 'AUTH_FAILED', message: 'Key refused', violations: [], httpStatus: 401 } : signedIn))
+      .answer('session.signIn', () =>
+        ++attempt === 1 ? { code: 'AUTH_FAILED', message: 'Key refused', violations: [], httpStatus: 401 } : signedIn,
+      )
       .install();
     const input = { serviceUrl: 'https://dcms.example.com', orgId: 'acme', apiKey: 'k' };
     await expect(useSession.getState().signIn(input)).resolves.toBe(false);
@@ -75,9 +95,15 @@ describe('session store', () => {
   });
 
   it('answers capabilities with the reason, and refuses everything when signed out', () => {
-    expect(capability(signedIn, 'configurations.write')).toEqual({ allowed: false, reason: expect.stringContaining('Operator') });
+    expect(capability(signedIn, 'configurations.write')).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('Operator'),
+    });
     expect(capability(signedIn, 'files.download')).toEqual({ allowed: true });
-    expect(capability({ status: 'signedOut', lastOrgId: null, lastServiceUrl: null }, 'files.download')).toEqual({ allowed: false, reason: 'Sign in first.' });
+    expect(capability({ status: 'signedOut', lastOrgId: null, lastServiceUrl: null }, 'files.download')).toEqual({
+      allowed: false,
+      reason: 'Sign in first.',
+    });
   });
 });
 
@@ -97,7 +123,11 @@ describe('workbench store', () => {
   });
 
   it('selects only identified devices without a running job, and drops devices that left', () => {
-    const devices = [device('serial:/dev/a', { activeJobId: 'j1' }), device('serial:/dev/b'), device('serial:/dev/c', { serialNumber: null })];
+    const devices = [
+      device('serial:/dev/a', { activeJobId: 'j1' }),
+      device('serial:/dev/b'),
+      device('serial:/dev/c', { serialNumber: null }),
+    ];
     const jobs = { j1: job('j1', 'serial:/dev/a') };
     expect(selectableLinkIds(devices, jobs)).toEqual(['serial:/dev/b']);
     expect(isSelectable(devices[0]!, { j1: job('j1', 'serial:/dev/a', { phase: 'done' }) })).toBe(true);
@@ -119,9 +149,16 @@ describe('workbench store', () => {
   });
 
   it('starts jobs on the chosen devices and keeps what the core answered', async () => {
-    const api = new FakeApi().answer('workbench.start', (input) => input.linkIds.map((linkId, i) => job(`j${i}`, linkId, { action: input.action ?? 'firmware' }))).install();
+    const api = new FakeApi()
+      .answer('workbench.start', (input) =>
+        input.linkIds.map((linkId, i) => job(`j${i}`, linkId, { action: input.action ?? 'firmware' })),
+      )
+      .install();
     await useWorkbench.getState().start('both', ['serial:/dev/a', 'serial:/dev/b']);
-    expect(api.calls[0]).toEqual({ channel: 'workbench.start', input: { action: 'both', linkIds: ['serial:/dev/a', 'serial:/dev/b'] } });
+    expect(api.calls[0]).toEqual({
+      channel: 'workbench.start',
+      input: { action: 'both', linkIds: ['serial:/dev/a', 'serial:/dev/b'] },
+    });
     expect(Object.values(useWorkbench.getState().jobs).map((j) => j.action)).toEqual(['both', 'both']);
   });
 });

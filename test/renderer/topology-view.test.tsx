@@ -29,12 +29,15 @@ function drawnDevices(container: HTMLElement): number {
 }
 
 describe('TopologyView', () => {
-  it.each(DEMO_FLOWS.map((flow) => [flow.key, flow] as const))('%s: draws every device and every sender-receiver link without measuring', async (_key, flow) => {
-    mounted = await mount(<TopologyView configuration={asTopologyConfiguration(flow)} status={null} />);
-    await settle();
-    expect(drawnDevices(mounted.container)).toBe(flow.devices.length);
-    expect(drawnLinks(mounted.container)).toEqual(senderReceiverPairs(flow).sort());
-  });
+  it.each(DEMO_FLOWS.map((flow) => [flow.key, flow] as const))(
+    '%s: draws every device and every sender-receiver link without measuring',
+    async (_key, flow) => {
+      mounted = await mount(<TopologyView configuration={asTopologyConfiguration(flow)} status={null} />);
+      await settle();
+      expect(drawnDevices(mounted.container)).toBe(flow.devices.length);
+      expect(drawnLinks(mounted.container)).toEqual(senderReceiverPairs(flow).sort());
+    },
+  );
 
   it('keeps every link drawn when a status refresh hands the picture over anew', async () => {
     const flow = DEMO_FLOWS.find((f) => f.key === 'epc-to-nscp-over-ethernet');
@@ -43,7 +46,9 @@ describe('TopologyView', () => {
     mounted = await mount(<TopologyView configuration={asTopologyConfiguration(flow)} status={status()} />);
     await settle();
     for (let refresh = 0; refresh < 3; refresh += 1) {
-      await act(async () => mounted?.root.render(<TopologyView configuration={asTopologyConfiguration(flow)} status={status()} />));
+      await act(async () =>
+        mounted?.root.render(<TopologyView configuration={asTopologyConfiguration(flow)} status={status()} />),
+      );
       await settle();
       expect(drawnLinks(mounted.container)).toEqual(senderReceiverPairs(flow).sort());
     }

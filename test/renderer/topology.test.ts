@@ -4,12 +4,15 @@ import { configurationTopology } from '../../renderer/designer/topology';
 import { asTopologyConfiguration as asConfiguration, senderReceiverPairs } from '../fixtures/demo-topology';
 
 describe('configurationTopology over the six typical flows', () => {
-  it.each(DEMO_FLOWS.map((f) => [f.key, f] as const))('%s: one node per device, one edge per sender-receiver pair', (_key, flow) => {
-    const topology = configurationTopology(asConfiguration(flow), { violations: [], warnings: [] });
-    expect(topology.nodes.map((n) => n.id)).toEqual(flow.devices.map((d) => d.payload.serialNumber));
-    expect(topology.edges.map((e) => e.id).sort()).toEqual(senderReceiverPairs(flow).sort());
-    expect(topology.unplaced).toEqual([]);
-  });
+  it.each(DEMO_FLOWS.map((f) => [f.key, f] as const))(
+    '%s: one node per device, one edge per sender-receiver pair',
+    (_key, flow) => {
+      const topology = configurationTopology(asConfiguration(flow), { violations: [], warnings: [] });
+      expect(topology.nodes.map((n) => n.id)).toEqual(flow.devices.map((d) => d.payload.serialNumber));
+      expect(topology.edges.map((e) => e.id).sort()).toEqual(senderReceiverPairs(flow).sort());
+      expect(topology.unplaced).toEqual([]);
+    },
+  );
 
   it('names the medium of each link, the ISM channel included', () => {
     const byKey = new Map(DEMO_FLOWS.map((f) => [f.key, configurationTopology(asConfiguration(f), null)]));
@@ -26,7 +29,9 @@ describe('configurationTopology over the six typical flows', () => {
   it('groups devices by role', () => {
     const mixed = DEMO_FLOWS.find((f) => f.key === 'estop-and-srcp-to-epc-over-ethernet-and-ble');
     if (!mixed) throw new Error('flow missing');
-    const groups = Object.fromEntries(configurationTopology(asConfiguration(mixed), null).nodes.map((n) => [n.id, n.group]));
+    const groups = Object.fromEntries(
+      configurationTopology(asConfiguration(mixed), null).nodes.map((n) => [n.id, n.group]),
+    );
     expect(groups).toEqual({ EPC000102: 'senders', SRCP000101: 'senders', EPC000101: 'receivers' });
   });
 
@@ -47,8 +52,24 @@ describe('configurationTopology over the six typical flows', () => {
         startingIpAddress: null,
         ismTxChannel: null,
         devices: [
-          { serialNumber: 'EPC000101', deviceType: 'EPC', deviceConfigurationType: 'Sender', commInterface: 'Ethernet', ipAddress: '10.0.0.1', ethNetmask: null, wifiNetmask: null },
-          { serialNumber: 'EPC000102', deviceType: 'EPC', deviceConfigurationType: 'Receiver', commInterface: 'Wifi', ipAddress: '10.0.0.2', ethNetmask: null, wifiNetmask: null },
+          {
+            serialNumber: 'EPC000101',
+            deviceType: 'EPC',
+            deviceConfigurationType: 'Sender',
+            commInterface: 'Ethernet',
+            ipAddress: '10.0.0.1',
+            ethNetmask: null,
+            wifiNetmask: null,
+          },
+          {
+            serialNumber: 'EPC000102',
+            deviceType: 'EPC',
+            deviceConfigurationType: 'Receiver',
+            commInterface: 'Wifi',
+            ipAddress: '10.0.0.2',
+            ethNetmask: null,
+            wifiNetmask: null,
+          },
         ],
       },
       null,

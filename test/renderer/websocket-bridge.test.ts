@@ -44,19 +44,31 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const connect = () => connectWebSocketBridge('ws://127.0.0.1:1/contract?token=t', (url) => {
-  const socket = new FakeSocket(url);
-  sockets.push(socket);
-  return socket as unknown as WebSocket;
-});
+const connect = () =>
+  connectWebSocketBridge('ws://127.0.0.1:1/contract?token=t', (url) => {
+    const socket = new FakeSocket(url);
+    sockets.push(socket);
+    return socket as unknown as WebSocket;
+  });
 
 describe('the WebSocket bridge', () => {
   it('takes the token from the fragment once and removes it from the address bar', () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) } as unknown as Storage;
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    } as unknown as Storage;
     const replaced: string[] = [];
-    const history = { replaceState: (_s: unknown, _t: string, url: string) => void replaced.push(url) } as unknown as History;
-    const location = { hash: '#token=abc%2B1', pathname: '/', search: '', host: '127.0.0.1:5', protocol: 'http:' } as Location;
+    const history = {
+      replaceState: (_s: unknown, _t: string, url: string) => void replaced.push(url),
+    } as unknown as History;
+    const location = {
+      hash: '#token=abc%2B1',
+      pathname: '/',
+      search: '',
+      host: '127.0.0.1:5',
+      protocol: 'http:',
+    } as Location;
     expect(takeTokenFromLocation(location, history, storage)).toBe('abc+1');
     expect(replaced).toEqual(['/']);
     // A reload has no fragment any more: the token comes from this tab's storage.
@@ -97,6 +109,9 @@ describe('the WebSocket bridge', () => {
     expect(sockets).toHaveLength(2);
     sockets[1]!.serverClose(4401);
     expect(bridge.state()).toBe('closed');
-    await expect(bridge.invoke('workbench.jobs', {})).resolves.toMatchObject({ ok: false, error: { message: expect.stringContaining('npm run web') } });
+    await expect(bridge.invoke('workbench.jobs', {})).resolves.toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('npm run web') },
+    });
   });
 });

@@ -26,7 +26,10 @@ function run(executable: string, args: readonly string[]): Promise<ProcessRun> {
 // Building is slow (a 3 MB bundle, a copy of the Node binary, the injection): no time limit.
 beforeAll(async () => {
   build = await mkdtemp(join(tmpdir(), 'provisioner-cli-build-test-'));
-  execFileSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs'), '--out', join(build, 'cli')], { cwd: root, stdio: 'pipe' });
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs'), '--out', join(build, 'cli')], {
+    cwd: root,
+    stdio: 'pipe',
+  });
   installed = await mkdtemp(join(tmpdir(), 'provisioner-cli-installed-'));
   await cp(join(build, 'cli'), installed, { recursive: true });
   home = await mkdtemp(join(tmpdir(), 'provisioner-cli-home-'));
@@ -47,39 +50,69 @@ describe('the single-executable CLI, copied away from the repository', () => {
     const result = await run(join(installed, 'provisioner'), ['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: provisioner \[options\] \[command\]\n/);
-    for (const command of ['login', 'device', 'outbox', 'cache']) expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['login', 'device', 'outbox', 'cache'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(result.stderr).toBe('');
   });
 
   it('opens a serial port through the native binding beside it', { timeout: 0 }, async () => {
     // The binding's own error for a port that is not there; without lib/ it would be "Cannot find module".
     const port = join(home, 'no-such-tty');
-    const result = await run(join(installed, 'provisioner'), ['--data-dir', join(home, 'data'), '--json', 'device', 'list', '--link', `serial:${port}`]);
+    const result = await run(join(installed, 'provisioner'), [
+      '--data-dir',
+      join(home, 'data'),
+      '--json',
+      'device',
+      'list',
+      '--link',
+      `serial:${port}`,
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const listed = JSON.parse(result.stdout) as Array<{ connection: string; error?: string }>;
-    expect(listed).toEqual([expect.objectContaining({ connection: `serial:${port}`, error: `Error: No such file or directory, cannot open ${port}` })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        connection: `serial:${port}`,
+        error: `Error: No such file or directory, cannot open ${port}`,
+      }),
+    ]);
   });
 
-  it('makes zopfli streams on a worker thread from the script bundled into it, with no zopfli beside it', { timeout: 0 }, async () => {
-    expect(await readdir(join(installed, 'lib', 'node_modules'))).not.toContain('@gfx');
-    const result = await run(join(installed, 'provisioner'), ['--data-dir', join(home, 'data'), '--json', 'cache', 'self-test']);
-    expect(result.code, result.stderr).toBe(0);
-    const { zopfli } = JSON.parse(result.stdout) as { zopfli: { sourceBytes: number; streamBytes: number; inflatesBack: boolean } };
-    expect(zopfli).toEqual({ sourceBytes: 8192, streamBytes: expect.any(Number), inflatesBack: true });
-    // A stream at all, and a deflated one: the sample is a few repeated opcodes.
-    expect(zopfli.streamBytes).toBeGreaterThan(0);
-    expect(zopfli.streamBytes).toBeLessThan(zopfli.sourceBytes / 2);
-  });
-
-  it('starts the local workspace (PGlite, the embedded service) and answers from it, also through a symbolic link', { timeout: 0 }, async () => {
-    const linkDir = await mkdtemp(join(tmpdir(), 'provisioner-cli-bin-'));
-    try {
-      await symlink(join(installed, 'provisioner'), join(linkDir, 'provisioner'));
-      const result = await run(join(linkDir, 'provisioner'), ['--data-dir', join(home, 'data'), 'signing-key']);
+  it(
+    'makes zopfli streams on a worker thread from the script bundled into it, with no zopfli beside it',
+    { timeout: 0 },
+    async () => {
+      expect(await readdir(join(installed, 'lib', 'node_modules'))).not.toContain('@gfx');
+      const result = await run(join(installed, 'provisioner'), [
+        '--data-dir',
+        join(home, 'data'),
+        '--json',
+        'cache',
+        'self-test',
+      ]);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n$/);
-    } finally {
-      await rm(linkDir, { recursive: true, force: true });
-    }
-  });
+      const { zopfli } = JSON.parse(result.stdout) as {
+        zopfli: { sourceBytes: number; streamBytes: number; inflatesBack: boolean };
+      };
+      expect(zopfli).toEqual({ sourceBytes: 8192, streamBytes: expect.any(Number), inflatesBack: true });
+      // A stream at all, and a deflated one: the sample is a few repeated opcodes.
+      expect(zopfli.streamBytes).toBeGreaterThan(0);
+      expect(zopfli.streamBytes).toBeLessThan(zopfli.sourceBytes / 2);
+    },
+  );
+
+  it(
+    'starts the local workspace (PGlite, the embedded service) and answers from it, also through a symbolic link',
+    { timeout: 0 },
+    async () => {
+      const linkDir = await mkdtemp(join(tmpdir(), 'provisioner-cli-bin-'));
+      try {
+        await symlink(join(installed, 'provisioner'), join(linkDir, 'provisioner'));
+        const result = await run(join(linkDir, 'provisioner'), ['--data-dir', join(home, 'data'), 'signing-key']);
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n$/);
+      } finally {
+        await rm(linkDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

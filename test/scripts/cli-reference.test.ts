@@ -13,11 +13,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bashCompletion, manPage, roffText, zshCompletion } from '../../scripts/cli-reference';
 
 function sampleProgram(): Command {
-  const program = new Command('gadget').description('Tune gadgets: one at a time or all of them.\nSecond paragraph.').option('--data-dir <dir>', 'keep state under DIR').option('--json', 'machine-readable output');
+  const program = new Command('gadget')
+    .description('Tune gadgets: one at a time or all of them.\nSecond paragraph.')
+    .option('--data-dir <dir>', 'keep state under DIR')
+    .option('--json', 'machine-readable output');
   const device = program.command('device').description('Attached gadgets.');
-  device.command('list').description('List them.').addOption(new Option('--link <spec>', 'also this link').env('GADGET_LINK'));
+  device
+    .command('list')
+    .description('List them.')
+    .addOption(new Option('--link <spec>', 'also this link').env('GADGET_LINK'));
   const firmware = device.command('firmware').description('Firmware: download and update.');
-  firmware.command('update').argument('[serials...]', 'the gadgets to update').option('--force', 'even when current').description('Install the latest firmware — “safely”.');
+  firmware
+    .command('update')
+    .argument('[serials...]', 'the gadgets to update')
+    .option('--force', 'even when current')
+    .description('Install the latest firmware — “safely”.');
   program.command('devour', { hidden: true }).description('Not for people.');
   return program;
 }
@@ -33,7 +43,10 @@ describe('the man page', () => {
   it('renders without a warning and holds every visible command with its usage, options and their environment variables', () => {
     const file = join(work, 'gadget.1');
     writeFileSync(file, manPage(sampleProgram(), { version: '1.2.3', date: '2026-11-28', seeAlso: ['gadgetd(8)'] }));
-    const rendered = spawnSync('man', ['--warnings', '-l', '-P', 'cat', file], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '200', LC_ALL: 'C.UTF-8' } });
+    const rendered = spawnSync('man', ['--warnings', '-l', '-P', 'cat', file], {
+      encoding: 'utf8',
+      env: { ...process.env, MANWIDTH: '200', LC_ALL: 'C.UTF-8' },
+    });
     expect(rendered.status, rendered.stderr).toBe(0);
     expect(rendered.stderr).toBe('');
     const text = rendered.stdout.replace(/\s+/g, ' ');

@@ -12,7 +12,16 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,11 +51,19 @@ const UNIT_IN_RUNBOOK = '# /lib/systemd/system/provisioner-service.service (from
 
 const hasDpkgDeb = spawnSync('dpkg-deb', ['--version']).status === 0;
 const isRoot = process.getuid?.() === 0;
-const skipReason = !hasDpkgDeb ? 'dpkg-deb is not installed' : !isRoot ? 'installing packages needs root (CI runs as root)' : undefined;
+const skipReason = !hasDpkgDeb
+  ? 'dpkg-deb is not installed'
+  : !isRoot
+    ? 'installing packages needs root (CI runs as root)'
+    : undefined;
 if (skipReason) console.warn(`debian-packages.test.ts skipped: ${skipReason}.`);
 
 /** Runs a command to its end (from the test's scratch folder unless told). */
-function run(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ProcessRun> {
+function run(
+  command: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<ProcessRun> {
   return runProcess(command, args, { cwd: options.cwd ?? work, env: options.env });
 }
 
@@ -109,11 +126,22 @@ interface StartedService {
  */
 async function startAsTheUnitWould(): Promise<StartedService> {
   const unit = parseUnit(readFileSync(UNIT_FILE, 'utf8'));
-  const env = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', ...parseEnvFile(readFileSync(unit.EnvironmentFile!, 'utf8')) };
-  const argv = unit.ExecStart!.split(/\s+/).map((word) => word.replace(/\$\{(\w+)\}/g, (_, name: string) => env[name as keyof typeof env] ?? ''));
+  const env = {
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    ...parseEnvFile(readFileSync(unit.EnvironmentFile!, 'utf8')),
+  };
+  const argv = unit
+    .ExecStart!.split(/\s+/)
+    .map((word) => word.replace(/\$\{(\w+)\}/g, (_, name: string) => env[name as keyof typeof env] ?? ''));
   const { uid, gid } = idsOf(unit.User!);
   expect(groupId(unit.Group!)).toBe(gid);
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: unit.WorkingDirectory, env, uid, gid, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: unit.WorkingDirectory,
+    env,
+    uid,
+    gid,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -176,23 +204,37 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
   // Building is slow (two 100 MB executables, lintian over each): one build, no time limit.
   beforeAll(async () => {
     for (const name of PACKAGES) {
-      if (installed(name)) throw new Error(`${name} is installed on this machine; this test installs and purges it: remove it first (dpkg --purge ${name}).`);
+      if (installed(name))
+        throw new Error(
+          `${name} is installed on this machine; this test installs and purges it: remove it first (dpkg --purge ${name}).`,
+        );
     }
     version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
     work = mkdtempSync(join(tmpdir(), 'provisioner-debian-test-'));
     // gzip rather than the default xz: the same packages, minutes sooner (scripts/dist-linux.mjs).
-    const build = await run(process.execPath, [join(root, 'scripts', 'dist-linux.mjs'), '--out', join(work, 'out'), '--compression', 'gzip'], { cwd: root });
+    const build = await run(
+      process.execPath,
+      [join(root, 'scripts', 'dist-linux.mjs'), '--out', join(work, 'out'), '--compression', 'gzip'],
+      { cwd: root },
+    );
     if (build.code !== 0) throw new Error(`npm run dist:linux failed:\n${build.stderr}${build.stdout}`);
     built = PACKAGES.map((name) => {
       const file = join(work, 'out', `${name}_${version}_amd64.deb`);
       // dist-linux says per package "Built FILE; lintian: clean", "…; lintian:" and its findings, or that lintian is not installed.
-      const line = build.stdout.split('\n').find((text) => text.startsWith('Built ') && text.includes(`${name}_${version}_`)) ?? '';
+      const line =
+        build.stdout.split('\n').find((text) => text.startsWith('Built ') && text.includes(`${name}_${version}_`)) ??
+        '';
       return { name, file, lintian: /; lintian:/.test(line) ? line : undefined };
     });
     before = pathsUnderWatched();
     const install = await run('bash', ['-euo', 'pipefail', '-c', INSTALL], { cwd: join(work, 'out') });
     if (install.code !== 0) throw new Error(`${INSTALL} failed:\n${install.stderr}${install.stdout}`);
-    listed = new Map(PACKAGES.map((name) => [name, spawnSync('dpkg', ['-L', name], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)]));
+    listed = new Map(
+      PACKAGES.map((name) => [
+        name,
+        spawnSync('dpkg', ['-L', name], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean),
+      ]),
+    );
   }, 0);
 
   afterAll(async () => {
@@ -208,7 +250,9 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
   it('are built by dpkg-deb as provisioner_VERSION_amd64.deb and provisioner-service_VERSION_amd64.deb, lintian-checked', () => {
     for (const pkg of built) {
       expect(existsSync(pkg.file), pkg.file).toBe(true);
-      const fields = spawnSync('dpkg-deb', ['--field', pkg.file, 'Package', 'Version', 'Architecture'], { encoding: 'utf8' }).stdout;
+      const fields = spawnSync('dpkg-deb', ['--field', pkg.file, 'Package', 'Version', 'Architecture'], {
+        encoding: 'utf8',
+      }).stdout;
       expect(fields).toBe(`Package: ${pkg.name}\nVersion: ${version}\nArchitecture: amd64\n`);
       // The build fails on any lintian error; here, that lintian ran at all (.ci/run installs it).
       expect(pkg.lintian, 'lintian is not installed, so the packages were not checked').toBeDefined();
@@ -223,14 +267,23 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
   it('install the man pages made from the commands’ own help: man -w provisioner', async () => {
     const where = await run('man', ['-w', 'provisioner']);
     expect(where).toMatchObject({ code: 0, stdout: '/usr/share/man/man1/provisioner.1.gz\n' });
-    expect((await run('man', ['-w', 'provisioner-service'])).stdout).toBe('/usr/share/man/man8/provisioner-service.8.gz\n');
+    expect((await run('man', ['-w', 'provisioner-service'])).stdout).toBe(
+      '/usr/share/man/man8/provisioner-service.8.gz\n',
+    );
     // The page says what --help says, nested commands included, and groff finds nothing wrong in it.
-    const page = await run('man', ['--warnings', '-P', 'cat', 'provisioner'], { env: { ...process.env, MANWIDTH: '200', LC_ALL: 'C.UTF-8' } });
+    const page = await run('man', ['--warnings', '-P', 'cat', 'provisioner'], {
+      env: { ...process.env, MANWIDTH: '200', LC_ALL: 'C.UTF-8' },
+    });
     expect(page.stderr).toBe('');
-    const help = await run('provisioner', ['device', 'firmware', 'update', '--help'], { env: { PATH: '/usr/bin:/bin', HOME: work } });
+    const help = await run('provisioner', ['device', 'firmware', 'update', '--help'], {
+      env: { PATH: '/usr/bin:/bin', HOME: work },
+    });
     const description = help.stdout.split('\n\n')[1]!.replace(/\s+/g, ' ').trim();
     // Joined again where groff hyphenated a word at a line's end.
-    const text = page.stdout.replace(/\u2010\n\s*/g, '').replace(/[\u2010\u2212]/g, '-').replace(/\s+/g, ' ');
+    const text = page.stdout
+      .replace(/\u2010\n\s*/g, '')
+      .replace(/[\u2010\u2212]/g, '-')
+      .replace(/\s+/g, ' ');
     expect(text).toContain('provisioner device firmware update [options]');
     expect(text).toContain(description);
   });
@@ -246,7 +299,9 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
       'complete_words provisioner --data-dir /tmp device firmware up',
       'complete_words provisioner device update --tech',
     ].join('\n');
-    const result = await run('bash', ['--norc', '--noprofile', '-i', '-c', script], { env: { PATH: '/usr/bin:/bin', HOME: work, TERM: 'dumb' } });
+    const result = await run('bash', ['--norc', '--noprofile', '-i', '-c', script], {
+      env: { PATH: '/usr/bin:/bin', HOME: work, TERM: 'dumb' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n')).toEqual(['device', 'update', '--technician', '']);
   });
@@ -255,7 +310,10 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
     // Port 0 in the settings: the service takes a free one and says which (systemd's journal would show the line).
     setInEnvFile({ PROVISIONER_PORT: '0' });
     const data = statSync(DATA_DIR);
-    expect({ mode: (data.mode & 0o777).toString(8), uid: data.uid }).toEqual({ mode: '700', uid: idsOf(SERVICE_USER).uid });
+    expect({ mode: (data.mode & 0o777).toString(8), uid: data.uid }).toEqual({
+      mode: '700',
+      uid: idsOf(SERVICE_USER).uid,
+    });
     expect((statSync(ENV_FILE).mode & 0o777).toString(8)).toBe('600');
 
     running = await startAsTheUnitWould();
@@ -295,28 +353,41 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
     expect(await stop(running)).toEqual({ code: 0, left: '' });
   });
 
-  it.skipIf(!POSTGRES_URL)('start the service as its unit would on PostgreSQL: the URL, the password file and the sealing key from the env file, none on the command line', async () => {
-    database = await scratchDatabase();
-    const url = new URL(database.url);
-    url.password = '';
-    // As docs/operations.md tells the administrator: both files 0600, the service user's.
-    const passwordFile = '/etc/provisioner-service/database-password';
-    const sealingKeyFile = '/etc/provisioner-service/sealing-key';
-    const secrets = await run('bash', ['-euo', 'pipefail', '-c', POSTGRES_SECRETS], { env: { ...process.env, DATABASE_PASSWORD: randomBytes(16).toString('hex') } });
-    expect(secrets.code, secrets.stderr).toBe(0);
-    for (const file of [passwordFile, sealingKeyFile]) {
-      const { mode, uid } = statSync(file);
-      expect({ file, mode: (mode & 0o777).toString(8), uid }).toEqual({ file, mode: '600', uid: idsOf(SERVICE_USER).uid });
-    }
-    setInEnvFile({ DATABASE_URL: url.toString(), PROVISIONER_DATABASE_PASSWORD_FILE: passwordFile, PROVISIONER_SEALING_KEY_FILE: sealingKeyFile });
+  it.skipIf(!POSTGRES_URL)(
+    'start the service as its unit would on PostgreSQL: the URL, the password file and the sealing key from the env file, none on the command line',
+    async () => {
+      database = await scratchDatabase();
+      const url = new URL(database.url);
+      url.password = '';
+      // As docs/operations.md tells the administrator: both files 0600, the service user's.
+      const passwordFile = '/etc/provisioner-service/database-password';
+      const sealingKeyFile = '/etc/provisioner-service/sealing-key';
+      const secrets = await run('bash', ['-euo', 'pipefail', '-c', POSTGRES_SECRETS], {
+        env: { ...process.env, DATABASE_PASSWORD: randomBytes(16).toString('hex') },
+      });
+      expect(secrets.code, secrets.stderr).toBe(0);
+      for (const file of [passwordFile, sealingKeyFile]) {
+        const { mode, uid } = statSync(file);
+        expect({ file, mode: (mode & 0o777).toString(8), uid }).toEqual({
+          file,
+          mode: '600',
+          uid: idsOf(SERVICE_USER).uid,
+        });
+      }
+      setInEnvFile({
+        DATABASE_URL: url.toString(),
+        PROVISIONER_DATABASE_PASSWORD_FILE: passwordFile,
+        PROVISIONER_SEALING_KEY_FILE: sealingKeyFile,
+      });
 
-    running = await startAsTheUnitWould();
-    expect(await readyz(running.url)).toEqual({ status: 200, body: { status: 'ready' } });
-    const commandLine = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8').split('\0').join(' ');
-    expect(commandLine).not.toContain('postgres');
-    expect(running.stderr()).toMatch(/"database":"postgres"/);
-    expect(await stop(running)).toEqual({ code: 0, left: '' });
-  });
+      running = await startAsTheUnitWould();
+      expect(await readyz(running.url)).toEqual({ status: 200, body: { status: 'ready' } });
+      const commandLine = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8').split('\0').join(' ');
+      expect(commandLine).not.toContain('postgres');
+      expect(running.stderr()).toMatch(/"database":"postgres"/);
+      expect(await stop(running)).toEqual({ code: 0, left: '' });
+    },
+  );
 
   it('purge to nothing: no file of theirs, no user, no data directory, no configuration', async () => {
     const { uid } = idsOf(SERVICE_USER);
@@ -341,7 +412,9 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
     const added = [...after].filter((path) => !before.has(path));
     expect(added.filter((path) => /provisioner/i.test(path))).toEqual([]);
     // Nor a file that belonged to the service's user, whatever its name.
-    const owned = spawnSync('find', [...WATCHED, '/tmp', '-xdev', '-uid', String(uid)], { encoding: 'utf8' }).stdout.trim();
+    const owned = spawnSync('find', [...WATCHED, '/tmp', '-xdev', '-uid', String(uid)], {
+      encoding: 'utf8',
+    }).stdout.trim();
     expect(owned).toBe('');
   });
 });

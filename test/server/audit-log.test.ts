@@ -7,12 +7,23 @@ import { call } from './postgres-cluster';
 interface LogLine {
   level: number;
   msg: string;
-  audit?: { orgId: string | null; keyName: string | null; role: string | null; method: string; route: string | null; status: number; outcome: string; client: string };
+  audit?: {
+    orgId: string | null;
+    keyName: string | null;
+    role: string | null;
+    method: string;
+    route: string | null;
+    status: number;
+    outcome: string;
+    client: string;
+  };
   security?: { event: string; [field: string]: unknown };
 }
 
 /** A service on one database, its log lines kept: one trusting 127.0.0.1 as its load balancer, or not. */
-async function loggedService(trustedProxies?: string[]): Promise<{ service: RunningService; lines: () => LogLine[]; raw: () => string }> {
+async function loggedService(
+  trustedProxies?: string[],
+): Promise<{ service: RunningService; lines: () => LogLine[]; raw: () => string }> {
   let raw = '';
   const db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
   const service = await startService({
@@ -26,7 +37,15 @@ async function loggedService(trustedProxies?: string[]): Promise<{ service: Runn
     await close();
     await db.close();
   };
-  return { service, raw: () => raw, lines: () => raw.split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine) };
+  return {
+    service,
+    raw: () => raw,
+    lines: () =>
+      raw
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as LogLine),
+  };
 }
 
 describe('logs an auditor can use', () => {
@@ -46,13 +65,27 @@ describe('logs an auditor can use', () => {
   });
 
   it("names each request's organization, key name and role, route pattern, outcome and client; never the key's value", async () => {
-    expect((await call(direct.service.url, operatorKey, 'GET', 'devices/types/SRCP/firmware/version')).status).toBeLessThan(500);
+    expect(
+      (await call(direct.service.url, operatorKey, 'GET', 'devices/types/SRCP/firmware/version')).status,
+    ).toBeLessThan(500);
     expect((await call(direct.service.url, operatorKey, 'POST', 'configurations', { body: {} })).status).toBe(403);
     const audit = direct.lines().filter((line) => line.audit?.keyName === 'line-3');
     expect(audit.find((line) => line.audit?.status === 403)?.security).toEqual({ event: 'access-denied', status: 403 });
     expect(audit.map((line) => line.audit)).toEqual([
-      expect.objectContaining({ orgId: 'demo', role: 'Operator', method: 'GET', route: '/v1/organizations/:orgId/devices/types/:deviceType/firmware/version', client: '127.0.0.1' }),
-      expect.objectContaining({ orgId: 'demo', method: 'POST', route: '/v1/organizations/:orgId/configurations', status: 403, outcome: 'refused' }),
+      expect.objectContaining({
+        orgId: 'demo',
+        role: 'Operator',
+        method: 'GET',
+        route: '/v1/organizations/:orgId/devices/types/:deviceType/firmware/version',
+        client: '127.0.0.1',
+      }),
+      expect.objectContaining({
+        orgId: 'demo',
+        method: 'POST',
+        route: '/v1/organizations/:orgId/configurations',
+        status: 403,
+        outcome: 'refused',
+      }),
     ]);
     expect(direct.raw()).not.toContain(operatorKey.slice(4));
     expect(direct.raw()).not.toContain(adminKey.slice(4));
@@ -63,17 +96,27 @@ describe('logs an auditor can use', () => {
     expect((await call(direct.service.url, tried, 'GET', 'configurations')).status).toBe(401);
     const failed = direct.lines().filter((line) => line.security?.event === 'auth-failed');
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ level: 40, audit: { orgId: null, keyName: null, status: 401, outcome: 'refused' } });
+    expect(failed[0]).toMatchObject({
+      level: 40,
+      audit: { orgId: null, keyName: null, status: 401, outcome: 'refused' },
+    });
     expect(direct.raw()).not.toContain('not-a-key-anyone-issued');
   });
 
   it('puts key creation, rotation, role change and revocation in the security field, naming who did it', async () => {
     const url = direct.service.url;
-    expect((await call(url, adminKey, 'POST', 'apiKeys', { body: { name: 'audited', role: 'Service' } })).status).toBe(201);
+    expect((await call(url, adminKey, 'POST', 'apiKeys', { body: { name: 'audited', role: 'Service' } })).status).toBe(
+      201,
+    );
     expect((await call(url, adminKey, 'PUT', 'apiKeys/audited/role', { body: 'Operator' })).status).toBe(200);
-    expect((await call(url, adminKey, 'POST', 'apiKeys/audited/rotate', { body: { oldKeyValidForSeconds: 60 } })).status).toBe(201);
+    expect(
+      (await call(url, adminKey, 'POST', 'apiKeys/audited/rotate', { body: { oldKeyValidForSeconds: 60 } })).status,
+    ).toBe(201);
     expect((await call(url, adminKey, 'DELETE', 'apiKeys/audited')).status).toBe(200);
-    const events = direct.lines().filter((line) => line.security?.event.startsWith('key-')).map((line) => line.security);
+    const events = direct
+      .lines()
+      .filter((line) => line.security?.event.startsWith('key-'))
+      .map((line) => line.security);
     expect(events).toEqual([
       { event: 'key-created', orgId: 'demo', keyName: 'audited', role: 'Service', by: 'auditor-admin' },
       { event: 'key-role-changed', orgId: 'demo', keyName: 'audited', role: 'Operator', by: 'auditor-admin' },
@@ -85,16 +128,42 @@ describe('logs an auditor can use', () => {
   it('logs what each start runs with as a configuration event: switches and names, never a secret', () => {
     const starts = behindProxy.lines().filter((line) => line.security?.event === 'configuration');
     expect(starts.map((line) => line.security)).toEqual([
-      { event: 'configuration', setting: 'start', database: 'pglite', sealingKey: 'database', trustedProxies: ['127.0.0.1'], metricsToken: false },
+      {
+        event: 'configuration',
+        setting: 'start',
+        database: 'pglite',
+        sealingKey: 'database',
+        trustedProxies: ['127.0.0.1'],
+        metricsToken: false,
+      },
     ]);
   });
 
   it('takes the client address from X-Forwarded-For only when the peer is a trusted proxy', async () => {
     const forwarded = { 'x-forwarded-for': '203.0.113.7' };
     await call(direct.service.url, operatorKey, 'GET', 'configurations', { headers: forwarded });
-    const operatorOnProxy = await issueKey(behindProxy.service.db, { orgId: 'demo', name: 'via-proxy', role: 'Operator' });
+    const operatorOnProxy = await issueKey(behindProxy.service.db, {
+      orgId: 'demo',
+      name: 'via-proxy',
+      role: 'Operator',
+    });
     await call(behindProxy.service.url, operatorOnProxy, 'GET', 'configurations', { headers: forwarded });
-    expect(direct.lines().filter((line) => line.audit?.keyName === 'line-3' && line.audit.route === '/v1/organizations/:orgId/configurations' && line.audit.method === 'GET').map((line) => line.audit!.client)).toEqual(['127.0.0.1']);
-    expect(behindProxy.lines().filter((line) => line.audit?.keyName === 'via-proxy').map((line) => line.audit!.client)).toEqual(['203.0.113.7']);
+    expect(
+      direct
+        .lines()
+        .filter(
+          (line) =>
+            line.audit?.keyName === 'line-3' &&
+            line.audit.route === '/v1/organizations/:orgId/configurations' &&
+            line.audit.method === 'GET',
+        )
+        .map((line) => line.audit!.client),
+    ).toEqual(['127.0.0.1']);
+    expect(
+      behindProxy
+        .lines()
+        .filter((line) => line.audit?.keyName === 'via-proxy')
+        .map((line) => line.audit!.client),
+    ).toEqual(['203.0.113.7']);
   });
 });

@@ -55,9 +55,14 @@ describe('backup and restore', () => {
     await seeded.close();
     const file = join(dir, 'pglite.backup');
     // What restore leaves is checked before anything opens the directory again (open narrows modes itself).
-    const said = await roundTrip(['--data', data], file, () => openDatabase({ dataDir: data }), async () => {
-      expect(await modesUnder(data)).toEqual({ dirs: [0o700], files: [0o600] });
-    });
+    const said = await roundTrip(
+      ['--data', data],
+      file,
+      () => openDatabase({ dataDir: data }),
+      async () => {
+        expect(await modesUnder(data)).toEqual({ dirs: [0o700], files: [0o600] });
+      },
+    );
     expect(readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
     const kept = /kept at (\S+)\n/.exec(said)?.[1];
     expect(kept && existsSync(kept)).toBe(true);
@@ -68,8 +73,16 @@ describe('backup and restore', () => {
     const data = join(dir, 'service');
     const notBackup = await runInProcess(['--data', data, 'restore', join(dir, 'missing.backup')]);
     expect([notBackup.code, notBackup.err]).toEqual([1, expect.stringMatching(/Cannot read/)]);
-    const wrongKind = await runInProcess(['--database-url', 'postgres://nobody@127.0.0.1:1/none', 'restore', join(dir, 'pglite.backup')]);
-    expect([wrongKind.code, wrongKind.err]).toEqual([1, expect.stringMatching(/is not a pg_dump archive \(it is a PGlite backup/)]);
+    const wrongKind = await runInProcess([
+      '--database-url',
+      'postgres://nobody@127.0.0.1:1/none',
+      'restore',
+      join(dir, 'pglite.backup'),
+    ]);
+    expect([wrongKind.code, wrongKind.err]).toEqual([
+      1,
+      expect.stringMatching(/is not a pg_dump archive \(it is a PGlite backup/),
+    ]);
   });
 
   describe.skipIf(!POSTGRES_URL)('on PostgreSQL (needs TEST_DATABASE_URL; .ci/run starts a server)', () => {

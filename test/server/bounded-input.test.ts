@@ -29,7 +29,11 @@ describe.each(backends())('bounded input on %s', (backend) => {
     it('refuses a confirmation with a 2-million-character error message, without echoing it or recording anything', async () => {
       const before = (await env.call('GET', '/devices?serial=EPC000101')).json.data.items[0];
       const response = await env.call('POST', '/devices/EPC000101/confirm-apply-firmware', {
-        body: { firmwareFileSuccessfullyDeployed: false, error: 'E'.repeat(2_000_000), applyTimeStamp: new Date().toISOString() },
+        body: {
+          firmwareFileSuccessfullyDeployed: false,
+          error: 'E'.repeat(2_000_000),
+          applyTimeStamp: new Date().toISOString(),
+        },
       });
       refused(response, 'TEXT_TOO_LONG', 'error');
       expect(response.bytes.length).toBeLessThan(2_000);
@@ -40,21 +44,47 @@ describe.each(backends())('bounded input on %s', (backend) => {
       const over = (n: number) => 'x'.repeat(n + 1);
       const { data: config } = (await env.call('POST', '/configurations', { body: { name: 'bounded' } })).json;
       refused(await env.call('POST', '/configurations', { body: { name: over(100) } }), 'TEXT_TOO_LONG', 'name');
-      refused(await env.call('PATCH', `/configurations/${config.id}`, { body: { name: over(100) } }), 'TEXT_TOO_LONG', 'name');
+      refused(
+        await env.call('PATCH', `/configurations/${config.id}`, { body: { name: over(100) } }),
+        'TEXT_TOO_LONG',
+        'name',
+      );
       refused(await env.call('POST', `/devices?serialNumber=SRCP000102&name=${over(100)}`), 'TEXT_TOO_LONG', 'name');
       refused(await env.call('POST', `/devices?serialNumber=${over(64)}&name=x`), 'TEXT_TOO_LONG', 'serialNumber');
       refused(await env.call('PATCH', `/devices/EPC000101?name=${over(100)}`), 'TEXT_TOO_LONG', 'name');
       refused(
-        await env.call('POST', `/configurations/${config.id}/devices`, { body: { serialNumber: 'EPC000101', commInterface: 'Wifi', wifiSsid: over(64), wifiPassword: over(128) } }),
+        await env.call('POST', `/configurations/${config.id}/devices`, {
+          body: { serialNumber: 'EPC000101', commInterface: 'Wifi', wifiSsid: over(64), wifiPassword: over(128) },
+        }),
         'TEXT_TOO_LONG',
         'wifiPassword',
       );
-      refused(await env.call('POST', '/ipNetworkTemplates', { body: { ipNetworkTemplateName: over(100), commInterface: 'Wifi', netmask: '255.255.255.0' } }), 'TEXT_TOO_LONG', 'ipNetworkTemplateName');
-      refused(await env.call('POST', '/ipNetworkTemplates', { body: { ipNetworkTemplateName: 'w', commInterface: 'Wifi', netmask: over(64) } }), 'TEXT_TOO_LONG', 'netmask');
-      refused(await env.call('POST', '/users', { body: { email: `${over(254)}@example.com`, userRole: 'Operator' } }), 'TEXT_TOO_LONG', 'email');
+      refused(
+        await env.call('POST', '/ipNetworkTemplates', {
+          body: { ipNetworkTemplateName: over(100), commInterface: 'Wifi', netmask: '255.255.255.0' },
+        }),
+        'TEXT_TOO_LONG',
+        'ipNetworkTemplateName',
+      );
+      refused(
+        await env.call('POST', '/ipNetworkTemplates', {
+          body: { ipNetworkTemplateName: 'w', commInterface: 'Wifi', netmask: over(64) },
+        }),
+        'TEXT_TOO_LONG',
+        'netmask',
+      );
+      refused(
+        await env.call('POST', '/users', { body: { email: `${over(254)}@example.com`, userRole: 'Operator' } }),
+        'TEXT_TOO_LONG',
+        'email',
+      );
       refused(
         await env.call('POST', '/devices/EPC000101/confirm-apply-firmware', {
-          body: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: over(64), applyTimeStamp: new Date().toISOString() },
+          body: {
+            firmwareFileSuccessfullyDeployed: true,
+            firmwareVersion: over(64),
+            applyTimeStamp: new Date().toISOString(),
+          },
         }),
         'TEXT_TOO_LONG',
         'firmwareVersion',
@@ -66,12 +96,18 @@ describe.each(backends())('bounded input on %s', (backend) => {
   describe('apply times', () => {
     let syncId: string;
     beforeAll(async () => {
-      syncId = (await env.call('GET', '/devices/SRCP000101/configuration-file/blank')).headers.get('x-config-file-sync-id')!;
+      syncId = (await env.call('GET', '/devices/SRCP000101/configuration-file/blank')).headers.get(
+        'x-config-file-sync-id',
+      )!;
     });
     const firmware = (applyTimeStamp: string) =>
-      env.call('POST', '/devices/SRCP000101/confirm-apply-firmware', { body: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '9.9.9', applyTimeStamp } });
+      env.call('POST', '/devices/SRCP000101/confirm-apply-firmware', {
+        body: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '9.9.9', applyTimeStamp },
+      });
     const configuration = (applyTimeStamp: string) =>
-      env.call('POST', '/devices/SRCP000101/confirm-apply-configuration', { body: { configurationFileSuccessfullyDeployed: true, syncId, applyTimeStamp } });
+      env.call('POST', '/devices/SRCP000101/confirm-apply-configuration', {
+        body: { configurationFileSuccessfullyDeployed: true, syncId, applyTimeStamp },
+      });
 
     it('refuses a confirmation dated more than a day ahead, which no later one could ever replace', async () => {
       const ahead = new Date(Date.now() + 2 * DAY_MS).toISOString();
@@ -104,11 +140,18 @@ describe.each(backends())('bounded input on %s', (backend) => {
         const requests = [
           ...(withNulInPath ? [{ url: path, body: undefined }] : []),
           { url: `${path.replace(/a%00b/g, 'EPC000101')}?x=%00`, body: undefined },
-          ...(operation.body ? [{ url: path.replace(/a%00b/g, 'EPC000101'), body: { 'key\u0000': 'value', name: 'a\u0000b' } }] : []),
+          ...(operation.body
+            ? [{ url: path.replace(/a%00b/g, 'EPC000101'), body: { 'key\u0000': 'value', name: 'a\u0000b' } }]
+            : []),
         ];
         for (const request of requests) {
-          const response = await env.call(operation.method, request.url, { ...(isPublic ? { key: null } : {}), ...(request.body ? { body: request.body } : {}) });
-          answers.push(`${operation.id} ${request.url} ${request.body ? 'body' : ''} → ${response.status} ${codes(response).join(',')}`);
+          const response = await env.call(operation.method, request.url, {
+            ...(isPublic ? { key: null } : {}),
+            ...(request.body ? { body: request.body } : {}),
+          });
+          answers.push(
+            `${operation.id} ${request.url} ${request.body ? 'body' : ''} → ${response.status} ${codes(response).join(',')}`,
+          );
         }
       }
       expect(answers.filter((a) => !/→ 400 NUL_CHARACTER$/.test(a))).toEqual([]);
@@ -119,7 +162,13 @@ describe.each(backends())('bounded input on %s', (backend) => {
       refused(await env.call('GET', '/devices?search=EPC%00'), 'NUL_CHARACTER', 'search');
       refused(await env.call('PATCH', '/devices/EPC000101%00'), 'NUL_CHARACTER', 'path.serialNumber');
       refused(
-        await env.call('POST', '/devices/EPC000101/confirm-apply-firmware', { body: { firmwareFileSuccessfullyDeployed: false, error: 'CRC\u0000', applyTimeStamp: new Date().toISOString() } }),
+        await env.call('POST', '/devices/EPC000101/confirm-apply-firmware', {
+          body: {
+            firmwareFileSuccessfullyDeployed: false,
+            error: 'CRC\u0000',
+            applyTimeStamp: new Date().toISOString(),
+          },
+        }),
         'NUL_CHARACTER',
         'error',
       );
@@ -144,9 +193,22 @@ describe.each(backends())('bounded input on %s', (backend) => {
         ['WILD_02', 'line_b'],
         ['WILD\\03', 'back\\slash'],
       ] as const) {
-        expect((await env.call('POST', `/devices?serialNumber=${encodeURIComponent(serial)}&name=${encodeURIComponent(name)}`)).status).toBe(201);
+        expect(
+          (
+            await env.call(
+              'POST',
+              `/devices?serialNumber=${encodeURIComponent(serial)}&name=${encodeURIComponent(name)}`,
+            )
+          ).status,
+        ).toBe(201);
         expect((await env.call('POST', '/configurations', { body: { name } })).status).toBe(201);
-        expect((await env.call('POST', '/ipNetworkTemplates', { body: { ipNetworkTemplateName: name, commInterface: 'Ethernet', netmask: '255.0.0.0' } })).status).toBe(201);
+        expect(
+          (
+            await env.call('POST', '/ipNetworkTemplates', {
+              body: { ipNetworkTemplateName: name, commInterface: 'Ethernet', netmask: '255.0.0.0' },
+            })
+          ).status,
+        ).toBe(201);
       }
       await issueKey(env.db, { orgId: env.orgId, name: 'line_key', role: 'Operator' });
       const q = encodeURIComponent;
@@ -155,15 +217,29 @@ describe.each(backends())('bounded input on %s', (backend) => {
         ['_', ['line_b']],
         ['\\', ['back\\slash']],
       ] as const) {
-        expect((await env.call('GET', `/devices?search=${q(pattern)}`)).json.data.items.map((d: { name: string }) => d.name)).toEqual(expected);
-        expect((await env.call('GET', `/configurations?Search=${q(pattern)}`)).json.data.items.map((c: { name: string }) => c.name)).toEqual(expected);
-        expect((await env.call('GET', `/ipNetworkTemplates?nameFilter=${q(pattern)}`)).json.data.map((t: { ipNetworkTemplateName: string }) => t.ipNetworkTemplateName)).toEqual(expected);
+        expect(
+          (await env.call('GET', `/devices?search=${q(pattern)}`)).json.data.items.map((d: { name: string }) => d.name),
+        ).toEqual(expected);
+        expect(
+          (await env.call('GET', `/configurations?Search=${q(pattern)}`)).json.data.items.map(
+            (c: { name: string }) => c.name,
+          ),
+        ).toEqual(expected);
+        expect(
+          (await env.call('GET', `/ipNetworkTemplates?nameFilter=${q(pattern)}`)).json.data.map(
+            (t: { ipNetworkTemplateName: string }) => t.ipNetworkTemplateName,
+          ),
+        ).toEqual(expected);
       }
-      expect((await env.call('GET', '/apiKeys?Name=_')).json.data.map((k: { name: string }) => k.name)).toEqual(['line_key']);
+      expect((await env.call('GET', '/apiKeys?Name=_')).json.data.map((k: { name: string }) => k.name)).toEqual([
+        'line_key',
+      ]);
       expect((await env.call('GET', '/apiKeys?Name=%25')).json.data).toEqual([]);
       await env.call('POST', '/users', { body: { email: 'a_b@example.com', userRole: 'Operator' } });
       await env.call('POST', '/users', { body: { email: 'axb@example.com', userRole: 'Operator' } });
-      expect((await env.call('GET', '/users?Search=a_b')).json.data.items.map((u: { email: string }) => u.email)).toEqual(['a_b@example.com']);
+      expect(
+        (await env.call('GET', '/users?Search=a_b')).json.data.items.map((u: { email: string }) => u.email),
+      ).toEqual(['a_b@example.com']);
       expect((await env.call('GET', '/users?Search=%25')).json.data.totalCount).toBe(0);
     });
   });

@@ -16,7 +16,11 @@ export interface CliRun {
 export async function runInProcess(args: string[]): Promise<CliRun> {
   let out = '';
   let err = '';
-  const program = buildProgram({ out: (t) => (out += t), err: (t) => (err += t), waitForStop: () => new Promise(() => {}) });
+  const program = buildProgram({
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    waitForStop: () => new Promise(() => {}),
+  });
   try {
     await program.parseAsync(args, { from: 'user' });
     return { code: 0, out, err };

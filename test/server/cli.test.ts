@@ -22,13 +22,56 @@ describe('operator commands', () => {
   });
 
   it('creates organizations and keys; key create prints only the key', async () => {
-    expect(await runInProcess(['org', 'create', 'acme', '--region', 'EU', '--name', 'ACME', '--data', operator.data])).toMatchObject({ code: 0, out: 'created organization acme (region EU)\n' });
+    expect(
+      await runInProcess(['org', 'create', 'acme', '--region', 'EU', '--name', 'ACME', '--data', operator.data]),
+    ).toMatchObject({ code: 0, out: 'created organization acme (region EU)\n' });
     expect((await runInProcess(['org', 'create', 'acme', '--data', operator.data])).err).toMatch(/already exists/);
-    const key = await runInProcess(['key', 'create', '--org', 'acme', '--name', 'line-1', '--role', 'Service', '--data', operator.data]);
+    const key = await runInProcess([
+      'key',
+      'create',
+      '--org',
+      'acme',
+      '--name',
+      'line-1',
+      '--role',
+      'Service',
+      '--data',
+      operator.data,
+    ]);
     expect(key.code).toBe(0);
     expect(key.out).toMatch(/^pvk_\S+\n$/);
-    expect((await runInProcess(['key', 'create', '--org', 'acme', '--name', 'line-1', '--role', 'Service', '--data', operator.data])).err).toMatch(/already has a key named/);
-    expect((await runInProcess(['key', 'create', '--org', 'nope', '--name', 'k', '--role', 'Admin', '--data', operator.data])).err).toMatch(/no organization "nope"/);
+    expect(
+      (
+        await runInProcess([
+          'key',
+          'create',
+          '--org',
+          'acme',
+          '--name',
+          'line-1',
+          '--role',
+          'Service',
+          '--data',
+          operator.data,
+        ])
+      ).err,
+    ).toMatch(/already has a key named/);
+    expect(
+      (
+        await runInProcess([
+          'key',
+          'create',
+          '--org',
+          'nope',
+          '--name',
+          'k',
+          '--role',
+          'Admin',
+          '--data',
+          operator.data,
+        ])
+      ).err,
+    ).toMatch(/no organization "nope"/);
   });
 
   it('refuses bad arguments with a usage message and a non-zero exit', async () => {
@@ -54,31 +97,88 @@ describe('operator commands', () => {
     expect(refused.err).toMatch(/line 3: device type "TOASTER"/);
     expect(refused.err).toMatch(/line 4: serial number ""/);
     const good = join(operator.dir, 'good.csv');
-    writeFileSync(good, 'serialNumber,deviceType,model\r\nABC000001,EPC,EPC-300\r\nABC000002,nscp,"NSCP-400, rev B"\r\n');
-    expect(await runInProcess(['devices', 'import', good, '--data', operator.data])).toMatchObject({ code: 0, out: 'imported 2 manufacturing records (2 new, 0 updated)\n' });
+    writeFileSync(
+      good,
+      'serialNumber,deviceType,model\r\nABC000001,EPC,EPC-300\r\nABC000002,nscp,"NSCP-400, rev B"\r\n',
+    );
+    expect(await runInProcess(['devices', 'import', good, '--data', operator.data])).toMatchObject({
+      code: 0,
+      out: 'imported 2 manufacturing records (2 new, 0 updated)\n',
+    });
     expect((await runInProcess(['devices', 'import', good, '--data', operator.data])).out).toMatch(/0 new, 2 updated/);
     const db = await openDatabase({ dataDir: operator.data });
-    const { rows } = await db.query("SELECT serial_number, device_type, model FROM manufacturing_records WHERE serial_number LIKE 'ABC%' ORDER BY 1");
+    const { rows } = await db.query(
+      "SELECT serial_number, device_type, model FROM manufacturing_records WHERE serial_number LIKE 'ABC%' ORDER BY 1",
+    );
     await db.close();
     expect(rows).toEqual([
       { serial_number: 'ABC000001', device_type: 'EPC', model: 'EPC-300' },
       { serial_number: 'ABC000002', device_type: 'NSCP', model: 'NSCP-400, rev B' },
     ]);
-    expect((await runInProcess(['devices', 'import', join(operator.dir, 'missing.csv'), '--data', operator.data])).err).toMatch(/Cannot read/);
+    expect(
+      (await runInProcess(['devices', 'import', join(operator.dir, 'missing.csv'), '--data', operator.data])).err,
+    ).toMatch(/Cannot read/);
   });
 
   it('builds a valid bundle and imports it after checking manifest and hashes', async () => {
     const zip = join(operator.dir, 'wesp.zip');
-    expect((await runInProcess(['firmware', 'build', '--type', 'WESP', '--version', '2.0.0', '--out', zip, '--size', '1024', '--data', operator.data])).code).toBe(0);
-    expect(readFirmwareBundle(new Uint8Array(readFileSync(zip)))).toMatchObject({ deviceType: 'WESP', version: '2.0.0' });
-    expect((await runInProcess(['firmware', 'import', '--type', 'WESP', '--version', '2.0.0', zip, '--data', operator.data])).out).toMatch(/^imported WESP firmware 2.0.0/);
-    const wrong = await runInProcess(['firmware', 'import', '--type', 'EPC', '--version', '2.0.0', zip, '--data', operator.data]);
+    expect(
+      (
+        await runInProcess([
+          'firmware',
+          'build',
+          '--type',
+          'WESP',
+          '--version',
+          '2.0.0',
+          '--out',
+          zip,
+          '--size',
+          '1024',
+          '--data',
+          operator.data,
+        ])
+      ).code,
+    ).toBe(0);
+    expect(readFirmwareBundle(new Uint8Array(readFileSync(zip)))).toMatchObject({
+      deviceType: 'WESP',
+      version: '2.0.0',
+    });
+    expect(
+      (await runInProcess(['firmware', 'import', '--type', 'WESP', '--version', '2.0.0', zip, '--data', operator.data]))
+        .out,
+    ).toMatch(/^imported WESP firmware 2.0.0/);
+    const wrong = await runInProcess([
+      'firmware',
+      'import',
+      '--type',
+      'EPC',
+      '--version',
+      '2.0.0',
+      zip,
+      '--data',
+      operator.data,
+    ]);
     expect(wrong).toMatchObject({ code: 1 });
     expect(wrong.err).toMatch(/FW_WRONG_TYPE/);
     const damaged = new Uint8Array(readFileSync(zip));
     damaged[damaged.length - 30] = (damaged[damaged.length - 30] ?? 0) ^ 0xff;
     writeFileSync(join(operator.dir, 'damaged.zip'), damaged);
-    expect((await runInProcess(['firmware', 'import', '--type', 'WESP', '--version', '2.0.0', join(operator.dir, 'damaged.zip'), '--data', operator.data])).code).toBe(1);
+    expect(
+      (
+        await runInProcess([
+          'firmware',
+          'import',
+          '--type',
+          'WESP',
+          '--version',
+          '2.0.0',
+          join(operator.dir, 'damaged.zip'),
+          '--data',
+          operator.data,
+        ])
+      ).code,
+    ).toBe(1);
   });
 
   it('shows the signing key', async () => {
@@ -89,7 +189,11 @@ describe('operator commands', () => {
   });
 
   it('serve (the bin entry) prints where it listens, answers, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/provisioner-service.mjs', 'serve', '--port', '0', '--data', operator.data], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['bin/provisioner-service.mjs', 'serve', '--port', '0', '--data', operator.data],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -107,12 +211,17 @@ describe('operator commands', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(stdout).toBe(`listening on ${url}\n`);
-    const lines = stderr.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; req?: { url: string } });
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; req?: { url: string } });
     expect(lines.some((line) => line.req?.url === '/v1/version')).toBe(true);
   });
 
   it('exits non-zero from the bin entry on bad arguments', async () => {
-    const child = spawn(process.execPath, ['bin/provisioner-service.mjs', 'key', 'create'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/provisioner-service.mjs', 'key', 'create'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

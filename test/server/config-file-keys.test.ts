@@ -68,9 +68,12 @@ describe.each(backends())('configuration file keys and sequences on %s', (backen
 
   it('keeps each private key sealed in the database', async () => {
     await blankFile(OURS);
-    const { rows } = await env.db.query<{ org_id: string; key_id: string; public_key_pem: string; private_key_sealed: Uint8Array }>(
-      'SELECT org_id, key_id, public_key_pem, private_key_sealed FROM organization_signing_keys ORDER BY org_id',
-    );
+    const { rows } = await env.db.query<{
+      org_id: string;
+      key_id: string;
+      public_key_pem: string;
+      private_key_sealed: Uint8Array;
+    }>('SELECT org_id, key_id, public_key_pem, private_key_sealed FROM organization_signing_keys ORDER BY org_id');
     expect(rows.map((r) => r.org_id)).toEqual(expect.arrayContaining([env.orgId, OTHER_ORG]));
     for (const row of rows) {
       const sealed = Buffer.from(row.private_key_sealed);
@@ -93,19 +96,23 @@ describe.each(backends())('configuration file keys and sequences on %s', (backen
 
   it('never gives two concurrent downloads the same sequence, and every one is newer than what came before', async () => {
     const before = (await blankFile(OURS)).sequence;
-    const files = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? blankFile(OURS) : blankFile(THEIRS, OTHER_ORG, otherKey))));
+    const files = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? blankFile(OURS) : blankFile(THEIRS, OTHER_ORG, otherKey))),
+    );
     const sequences = files.map((f) => f.sequence);
     expect(new Set(sequences).size).toBe(files.length);
     expect(Math.min(...sequences)).toBeGreaterThan(before);
     expect((await blankFile(OURS)).sequence).toBeGreaterThan(Math.max(...sequences));
   });
 
-  it("makes one key for a new organization however many of its first downloads run at once", async () => {
+  it('makes one key for a new organization however many of its first downloads run at once', async () => {
     const key = await env.createOrg('plant-c', 'NA');
     await registerIn('plant-c', key, ['WESP000101']);
     const files = await Promise.all(Array.from({ length: 8 }, () => blankFile('WESP000101', 'plant-c', key)));
     expect(new Set(files.map((f) => f.keyId)).size).toBe(1);
-    const { rows } = await env.db.query<{ n: number }>("SELECT count(*)::int AS n FROM organization_signing_keys WHERE org_id = 'plant-c'");
+    const { rows } = await env.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM organization_signing_keys WHERE org_id = 'plant-c'",
+    );
     expect(rows[0]!.n).toBe(1);
   });
 });

@@ -13,7 +13,9 @@ function startServe(data: string): ReturnType<typeof startServeProcess> {
 }
 
 async function keyNames(url: string, adminKey: string, orgId: string): Promise<string[]> {
-  const response = await fetch(`${url}/v1/organizations/${orgId}/apiKeys?Limit=30`, { headers: { authorization: `Bearer ${adminKey}` } });
+  const response = await fetch(`${url}/v1/organizations/${orgId}/apiKeys?Limit=30`, {
+    headers: { authorization: `Bearer ${adminKey}` },
+  });
   const text = await response.text();
   expect(response.status, text).toBe(200);
   const body = JSON.parse(text) as { data: { name: string }[] };
@@ -24,7 +26,8 @@ describe('one process per PGlite data directory', () => {
   const operator = useOperatorDataDir('data-dir-lock');
   const running: ChildProcess[] = [];
   afterEach(() => {
-    for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    for (const child of running.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   });
 
   it('a second opener in this process is refused while the first holds it, and gets it once closed', async () => {
@@ -49,7 +52,16 @@ describe('one process per PGlite data directory', () => {
     const pid = gone.pid!;
     await new Promise((resolve) => gone.on('exit', resolve));
     const now = Date.now();
-    writeFileSync(dataDirLockPath(operator.data), JSON.stringify({ pid, hostname: (await import('node:os')).hostname(), token: 'left-behind', acquiredAt: now, refreshedAt: now }));
+    writeFileSync(
+      dataDirLockPath(operator.data),
+      JSON.stringify({
+        pid,
+        hostname: (await import('node:os')).hostname(),
+        token: 'left-behind',
+        acquiredAt: now,
+        refreshedAt: now,
+      }),
+    );
     const db = await openPglite(operator.data);
     await db.close();
     expect(existsSync(dataDirLockPath(operator.data))).toBe(false);
@@ -96,7 +108,18 @@ describe('one process per PGlite data directory', () => {
     expect(existsSync(dataDirLockPath(operator.data))).toBe(false);
 
     // Stopped: the same commands run, and what they wrote is there on the next start.
-    const created = await runInProcess(['key', 'create', '--org', 'demo', '--name', 'after-serve', '--role', 'Service', '--data', operator.data]);
+    const created = await runInProcess([
+      'key',
+      'create',
+      '--org',
+      'demo',
+      '--name',
+      'after-serve',
+      '--role',
+      'Service',
+      '--data',
+      operator.data,
+    ]);
     expect(created.code).toBe(0);
     const restarted = startServe(operator.data);
     running.push(restarted.child);
@@ -110,7 +133,18 @@ describe('one process per PGlite data directory', () => {
     const adminKey = (await runInProcess(['seed-demo', '--data', operator.data])).out.trim();
     const serve = startServe(operator.data);
     running.push(serve.child);
-    const created = await runInProcess(['key', 'create', '--org', 'demo', '--name', 'raced', '--role', 'Operator', '--data', operator.data]);
+    const created = await runInProcess([
+      'key',
+      'create',
+      '--org',
+      'demo',
+      '--name',
+      'raced',
+      '--role',
+      'Operator',
+      '--data',
+      operator.data,
+    ]);
     const served = await serve.started.then(
       (s) => s,
       () => undefined,
@@ -130,7 +164,10 @@ describe('one process per PGlite data directory', () => {
         body: JSON.stringify({ apiKey: created.out.trim() }),
       });
       expect(check.status).toBe(200);
-      expect(((await check.json()) as { data: { valid: boolean; keyName: string } }).data).toMatchObject({ valid: true, keyName: 'raced' });
+      expect(((await check.json()) as { data: { valid: boolean; keyName: string } }).data).toMatchObject({
+        valid: true,
+        keyName: 'raced',
+      });
       service.child.kill('SIGTERM');
     } else {
       // serve won: the command was refused, and the key exists nowhere.

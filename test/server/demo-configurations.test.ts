@@ -13,7 +13,11 @@ interface ListedConfiguration {
 /** The demo organization as a new user of the local workspace finds it: the six typical flows, complete. */
 describe('demo configurations', () => {
   const env = serviceForTests('pglite');
-  const list = async () => (await env.call('GET', '/configurations?Limit=30')).json.data as { items: ListedConfiguration[]; totalCount: number };
+  const list = async () =>
+    (await env.call('GET', '/configurations?Limit=30')).json.data as {
+      items: ListedConfiguration[];
+      totalCount: number;
+    };
 
   beforeAll(async () => {
     await seedDemo(env.db, { configurations: true });
@@ -27,7 +31,9 @@ describe('demo configurations', () => {
     expect(new Set(serials).size).toBe(serials.length);
     for (const flow of DEMO_FLOWS) {
       const found = items.find((c) => c.name === flow.configuration.name);
-      expect(found?.devices.map((d) => d.deviceConfigurationType)).toEqual(flow.devices.map((d) => d.payload.deviceConfigurationType));
+      expect(found?.devices.map((d) => d.deviceConfigurationType)).toEqual(
+        flow.devices.map((d) => d.payload.deviceConfigurationType),
+      );
     }
   });
 

@@ -19,7 +19,10 @@ interface Listed {
 async function listed(env: TestEnv, query: string): Promise<Listed> {
   const response = await env.call('GET', `/devices?${query}`);
   expect(response.status, JSON.stringify(response.json)).toBe(200);
-  return { serials: response.json.data.items.map((d: { serialNumber: string }) => d.serialNumber), totalCount: response.json.data.totalCount };
+  return {
+    serials: response.json.data.items.map((d: { serialNumber: string }) => d.serialNumber),
+    totalCount: response.json.data.totalCount,
+  };
 }
 
 /** The organization's devices in list order, read without the buckets. */
@@ -40,11 +43,18 @@ async function expectPagesMatch(env: TestEnv, configurableOnly: boolean): Promis
   const last = Math.ceil(expected.length / limit);
   for (const page of [1, 2, 17, 18, 35, 52, Math.floor(last / 2), last - 1, last, last + 1]) {
     const got = await listed(env, `limit=${limit}&page=${page}${configurableOnly ? '&configurableOnly=true' : ''}`);
-    expect({ page, ...got }).toEqual({ page, serials: expected.slice((page - 1) * limit, page * limit), totalCount: expected.length });
+    expect({ page, ...got }).toEqual({
+      page,
+      serials: expected.slice((page - 1) * limit, page * limit),
+      totalCount: expected.length,
+    });
   }
   // Limits that do not divide a bucket: every row of a stretch across a bucket edge, in order.
   const stretch: string[] = [];
-  for (let page = 20; page <= 24; page++) stretch.push(...(await listed(env, `limit=7&page=${page}${configurableOnly ? '&configurableOnly=true' : ''}`)).serials);
+  for (let page = 20; page <= 24; page++)
+    stretch.push(
+      ...(await listed(env, `limit=7&page=${page}${configurableOnly ? '&configurableOnly=true' : ''}`)).serials,
+    );
   expect(stretch).toEqual(expected.slice(19 * 7, 24 * 7));
 }
 
@@ -94,9 +104,12 @@ describe.each(backends())('the device list at scale on %s', (backend) => {
   });
 
   it('counts and pages the devices in no configuration, also after a configuration is deleted', async () => {
-    const configuration = (await env.call('POST', '/configurations', { body: { name: 'scale' } })).json.data.id as string;
+    const configuration = (await env.call('POST', '/configurations', { body: { name: 'scale' } })).json.data
+      .id as string;
     for (const i of [3, 4, 700, 701, 1200, 2500, 2998]) {
-      const added = await env.call('POST', `/configurations/${configuration}/devices`, { body: { serialNumber: serialOf(i) } });
+      const added = await env.call('POST', `/configurations/${configuration}/devices`, {
+        body: { serialNumber: serialOf(i) },
+      });
       expect(added.status, JSON.stringify(added.json)).toBeLessThan(300);
     }
     const configurable = await truth(env, true);
@@ -118,7 +131,10 @@ describe.each(backends())('the device list at scale on %s', (backend) => {
     const expected = rows.map((row) => row.serial_number);
     expect(expected.length).toBe(100);
     for (const page of [1, 2, 4, 5]) {
-      expect(await listed(env, `search=scale012&limit=30&page=${page}`)).toEqual({ serials: expected.slice((page - 1) * 30, page * 30), totalCount: 100 });
+      expect(await listed(env, `search=scale012&limit=30&page=${page}`)).toEqual({
+        serials: expected.slice((page - 1) * 30, page * 30),
+        totalCount: 100,
+      });
     }
     expect(await listed(env, 'search=SCALE00003')).toEqual({ serials: [serialOf(3)], totalCount: 1 });
     const unconfigured = await listed(env, 'search=SCALE0000&configurableOnly=true&limit=30');
@@ -133,13 +149,22 @@ describe.each(backends())('the device list at scale on %s', (backend) => {
     );
     const expected = rows.map((row) => row.serial_number);
     expect(expected.length).toBeGreaterThan(30);
-    expect(await listed(env, `search=${encodeURIComponent('nit 29')}&limit=30&page=2`)).toEqual({ serials: expected.slice(30, 60), totalCount: expected.length });
+    expect(await listed(env, `search=${encodeURIComponent('nit 29')}&limit=30&page=2`)).toEqual({
+      serials: expected.slice(30, 60),
+      totalCount: expected.length,
+    });
     // "late" starts no serial number: the three registered above by that name.
-    expect((await listed(env, 'search=late')).serials).toEqual([serialOf(LOADED + 1), serialOf(LOADED + 2), serialOf(LOADED + 3)]);
+    expect((await listed(env, 'search=late')).serials).toEqual([
+      serialOf(LOADED + 1),
+      serialOf(LOADED + 2),
+      serialOf(LOADED + 3),
+    ]);
   });
 
   it('refuses to move a device to another organization or serial number behind the buckets', async () => {
-    await expect(env.db.query("UPDATE devices SET serial_number = 'SCALE99999' WHERE serial_number = $1", [serialOf(10)])).rejects.toThrow(/release it and register it again/);
+    await expect(
+      env.db.query("UPDATE devices SET serial_number = 'SCALE99999' WHERE serial_number = $1", [serialOf(10)]),
+    ).rejects.toThrow(/release it and register it again/);
     expect((await bucketsHold(env)).devices).toBe((await truth(env)).length);
   });
 });

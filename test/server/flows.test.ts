@@ -40,22 +40,40 @@ describe.each(backends())('typical flows on %s', (backend) => {
         const file = verifyConfigFile(response.bytes, { rootKeyPem: publicKeyPem, expectedSerialNumber: serial });
         expect(file.syncId).toBe(header);
         expect((decodeCbor(response.bytes) as { syncId: string }).syncId).toBe(header);
-        expect(file.content).toMatchObject({ serialNumber: serial, deviceType: device.deviceType, configurationId: id, blank: false });
+        expect(file.content).toMatchObject({
+          serialNumber: serial,
+          deviceType: device.deviceType,
+          configurationId: id,
+          blank: false,
+        });
         expect(file.content.peers.map((p) => p.serialNumber).sort()).toEqual(
-          flow.devices.map((d) => d.payload.serialNumber).filter((s) => s !== serial).sort(),
+          flow.devices
+            .map((d) => d.payload.serialNumber)
+            .filter((s) => s !== serial)
+            .sort(),
         );
         expect(file.content.safety.timeoutConfiguration).toBe(flow.configuration.timeoutConfiguration);
         expect(file.content.device.deviceConfigurationType).toBe(device.payload.deviceConfigurationType);
         // IP devices always carry an address: their own or one assigned from startingIpAddress.
-        if (/Ethernet|Wifi/.test(String(device.payload.commInterface))) expect(file.content.device.ipAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+        if (/Ethernet|Wifi/.test(String(device.payload.commInterface)))
+          expect(file.content.device.ipAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
         syncIds.add(file.syncId);
 
         const confirmed = await env.call('POST', `/devices/${serial}/confirm-apply-configuration`, {
-          body: { configurationFileSuccessfullyDeployed: true, syncId: file.syncId, error: null, applyTimeStamp: new Date().toISOString() },
+          body: {
+            configurationFileSuccessfullyDeployed: true,
+            syncId: file.syncId,
+            error: null,
+            applyTimeStamp: new Date().toISOString(),
+          },
         });
         expect(confirmed.json).toEqual({ data: true, success: true, errors: null });
         const device_ = await env.call('GET', `/devices?serial=${serial}`);
-        expect(device_.json.data.items[0]).toMatchObject({ deployStatus: 'Deployed', deployedSyncId: file.syncId, configurationId: id });
+        expect(device_.json.data.items[0]).toMatchObject({
+          deployStatus: 'Deployed',
+          deployedSyncId: file.syncId,
+          configurationId: id,
+        });
       }
       expect(syncIds.size).toBe(flow.devices.length);
       // Free the devices for the next flow.
@@ -67,7 +85,12 @@ describe.each(backends())('typical flows on %s', (backend) => {
     const flow = cloneFlow(TYPICAL_FLOWS.find((f) => f.key === 'epc-to-several-epcs-over-ethernet')!);
     const id = await build(flow);
     const record = await env.call('GET', `/configurations/${id}`);
-    expect(record.json.data.devices.map((d: { ipAddress: string | null; assignedIpAddress: string }) => [d.ipAddress, d.assignedIpAddress])).toEqual([
+    expect(
+      record.json.data.devices.map((d: { ipAddress: string | null; assignedIpAddress: string }) => [
+        d.ipAddress,
+        d.assignedIpAddress,
+      ]),
+    ).toEqual([
       [null, '10.20.0.10'],
       [null, '10.20.0.11'],
       [null, '10.20.0.12'],
@@ -101,32 +124,33 @@ describe.each(backends())('typical flows on %s', (backend) => {
         }
         const added: string[] = [];
         try {
-        if (id && !key) {
-          for (const device of broken.devices) {
-            if (!(device.payload.serialNumber in FLOW_SERIAL_NUMBERS)) await register(env, [device.payload.serialNumber]);
-            // The dry run answers what the add would, without adding.
-            const dry = await env.call('POST', `/configurations/${id}/devices?dryRun=true`, { body: device.payload });
-            reported.push(...(dry.json.errors ?? []));
-            const add = await env.call('POST', `/configurations/${id}/devices`, { body: device.payload });
-            if (add.status === 201) {
-              expect(dry.json).toEqual({ data: null, success: true, errors: [] });
-              added.push(device.payload.serialNumber);
-            } else {
-              expect(add.status).toBe(400);
-              expect(dry.status).toBe(400);
-              expect(add.json.errors).toEqual(dry.json.errors);
+          if (id && !key) {
+            for (const device of broken.devices) {
+              if (!(device.payload.serialNumber in FLOW_SERIAL_NUMBERS))
+                await register(env, [device.payload.serialNumber]);
+              // The dry run answers what the add would, without adding.
+              const dry = await env.call('POST', `/configurations/${id}/devices?dryRun=true`, { body: device.payload });
+              reported.push(...(dry.json.errors ?? []));
+              const add = await env.call('POST', `/configurations/${id}/devices`, { body: device.payload });
+              if (add.status === 201) {
+                expect(dry.json).toEqual({ data: null, success: true, errors: [] });
+                added.push(device.payload.serialNumber);
+              } else {
+                expect(add.status).toBe(400);
+                expect(dry.status).toBe(400);
+                expect(add.json.errors).toEqual(dry.json.errors);
+              }
+            }
+            const status = await env.call('GET', `/configurations/validate/${id}`);
+            reported.push(...status.json.data.errors, ...status.json.data.warnings);
+            if (!status.json.data.complete && added.length > 0) {
+              const file = await env.call('GET', `/devices/${added[0]}/configuration-file`);
+              expect(file.status).toBe(409);
+              expect(codes(file)[0]).toBe('CONFIGURATION_INCOMPLETE');
+              expect(codes(file).slice(1)).toEqual(status.json.data.errors.map((e: { code: string }) => e.code));
             }
           }
-          const status = await env.call('GET', `/configurations/validate/${id}`);
-          reported.push(...status.json.data.errors, ...status.json.data.warnings);
-          if (!status.json.data.complete && added.length > 0) {
-            const file = await env.call('GET', `/devices/${added[0]}/configuration-file`);
-            expect(file.status).toBe(409);
-            expect(codes(file)[0]).toBe('CONFIGURATION_INCOMPLETE');
-            expect(codes(file).slice(1)).toEqual(status.json.data.errors.map((e: { code: string }) => e.code));
-          }
-        }
-        expect(reported).toContainEqual(expect.objectContaining(mistake.expected));
+          expect(reported).toContainEqual(expect.objectContaining(mistake.expected));
         } finally {
           if (id) await env.call('DELETE', `/configurations/${id}`, options);
         }

@@ -8,7 +8,15 @@ import { MIGRATIONS } from '../../server/db/migrations';
 import { dumpPglite } from '../../server/db/pglite';
 import type { ApiKeyRole, Region } from '../../domain';
 import { verifyConfigFile, type DecodedConfigFile } from '../../domain/files';
-import { createOrganizationWithKey, issueKey, openDatabase, seedDemo, startService, type Database, type RunningService } from '../../server';
+import {
+  createOrganizationWithKey,
+  issueKey,
+  openDatabase,
+  seedDemo,
+  startService,
+  type Database,
+  type RunningService,
+} from '../../server';
 import type { TypicalFlow } from '../fixtures/typical-flows';
 
 /**
@@ -97,7 +105,9 @@ export async function pgliteTemplate(): Promise<Blob> {
 
 export async function startEnv(backend: Backend): Promise<TestEnv> {
   const pgDb = backend === 'postgres' ? await freshPostgresDatabase() : undefined;
-  const db = await openDatabase(pgDb ? { databaseUrl: pgDb.url } : { dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
+  const db = await openDatabase(
+    pgDb ? { databaseUrl: pgDb.url } : { dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() },
+  );
   const { orgId, adminKey } = await seedDemo(db);
   const service = await startService({ db, port: 0 });
   const keys = new Map<string, string>();
@@ -110,14 +120,17 @@ export async function startEnv(backend: Backend): Promise<TestEnv> {
     orgId,
     adminKey,
     async call(method, path, options = {}) {
-      const url = path.startsWith('/v1') ? `${service.url}${path}` : `${service.url}/v1/organizations/${options.orgId ?? orgId}${path}`;
+      const url = path.startsWith('/v1')
+        ? `${service.url}${path}`
+        : `${service.url}/v1/organizations/${options.orgId ?? orgId}${path}`;
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
       const key = options.key === undefined ? adminKey : options.key;
       if (key !== null) headers.authorization = `Bearer ${key}`;
       let body: string | undefined;
       if (options.rawBody !== undefined) body = options.rawBody;
       else if (options.body !== undefined) body = JSON.stringify(options.body);
-      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['content-type'] = 'application/json';
       const response = await fetch(url, { method, headers, body });
       const bytes = new Uint8Array(await response.arrayBuffer());
       const type = response.headers.get('content-type') ?? '';
@@ -154,7 +167,11 @@ export function codes(response: Response): string[] {
 /** Registers demo devices (idempotent per env): the fleet the flows use. */
 export async function register(env: TestEnv, serialNumbers: readonly string[], key?: string): Promise<void> {
   for (const serial of serialNumbers) {
-    const response = await env.call('POST', `/devices?serialNumber=${serial}&name=${encodeURIComponent(`Device ${serial}`)}`, key ? { key } : {});
+    const response = await env.call(
+      'POST',
+      `/devices?serialNumber=${serial}&name=${encodeURIComponent(`Device ${serial}`)}`,
+      key ? { key } : {},
+    );
     if (response.status !== 201 && !codes(response).includes('DEVICE_ALREADY_REGISTERED')) {
       throw new Error(`register ${serial}: ${response.status} ${JSON.stringify(response.json)}`);
     }

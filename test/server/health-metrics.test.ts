@@ -32,7 +32,9 @@ describe.each(backends())('health, request ids and metrics on %s', (backend) => 
   it('is not ready while its database does not answer', async () => {
     const unreachable = new Proxy(env.db, {
       get: (target, property, receiver) =>
-        property === 'query' ? () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED'))) : Reflect.get(target, property, receiver),
+        property === 'query'
+          ? () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED')))
+          : Reflect.get(target, property, receiver),
     }) as Database;
     const app = buildApp({ ...env.service.ctx, db: unreachable }, []);
     const answer = await app.inject({ method: 'GET', url: '/readyz' });
@@ -57,9 +59,16 @@ describe.each(backends())('health, request ids and metrics on %s', (backend) => 
   });
 
   it('counts requests by route and status, confirmations and cache lookups in /metrics', async () => {
-    const confirmation = { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.0.0', applyTimeStamp: new Date().toISOString() };
+    const confirmation = {
+      firmwareFileSuccessfullyDeployed: true,
+      firmwareVersion: '1.0.0',
+      applyTimeStamp: new Date().toISOString(),
+    };
     const headers = { 'Idempotency-Key': `metrics-${backend}` };
-    for (let i = 0; i < 2; i++) expect((await env.call('POST', '/devices/EPC000101/confirm-apply-firmware', { body: confirmation, headers })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await env.call('POST', '/devices/EPC000101/confirm-apply-firmware', { body: confirmation, headers })).status,
+      ).toBe(200);
     // A repeated read is answered from the cache. On PostgreSQL only while nothing committed in
     // between anywhere on the server, and other tests may share it: read until one is.
     const reads = env.service.ctx.reads!;
@@ -69,13 +78,19 @@ describe.each(backends())('health, request ids and metrics on %s', (backend) => 
     const response = await fetch(`${env.url}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
-    expect(text).toMatch(/provisioner_http_request_duration_seconds_count\{method="GET",route="\/v1\/organizations\/:orgId\/configurations",status_code="200"\} \d+/);
-    expect(text).toMatch(/provisioner_http_request_duration_seconds_bucket\{le="0.005",method="POST",route="\/v1\/organizations\/:orgId\/devices\/:serialNumber\/confirm-apply-firmware",status_code="200"\}/);
+    expect(text).toMatch(
+      /provisioner_http_request_duration_seconds_count\{method="GET",route="\/v1\/organizations\/:orgId\/configurations",status_code="200"\} \d+/,
+    );
+    expect(text).toMatch(
+      /provisioner_http_request_duration_seconds_bucket\{le="0.005",method="POST",route="\/v1\/organizations\/:orgId\/devices\/:serialNumber\/confirm-apply-firmware",status_code="200"\}/,
+    );
     expect(text).toContain('provisioner_confirmations_total{kind="firmware",result="recorded"} 1');
     expect(text).toContain('provisioner_confirmations_total{kind="firmware",result="replay"} 1');
     expect(text).toMatch(/provisioner_cache_lookups_total\{cache="read",result="hit"\} [1-9]/);
     // The confirmations ran their statements (the replay too: it looked its key up).
-    expect(text).toMatch(/provisioner_db_statements_total\{method="POST",route="\/v1\/organizations\/:orgId\/devices\/:serialNumber\/confirm-apply-firmware"\} [1-9]/);
+    expect(text).toMatch(
+      /provisioner_db_statements_total\{method="POST",route="\/v1\/organizations\/:orgId\/devices\/:serialNumber\/confirm-apply-firmware"\} [1-9]/,
+    );
     if (backend === 'postgres') {
       expect(text).toMatch(/provisioner_db_pool_connections\{state="total"\} [1-9]/);
       // Every operation first caught up with the other instances' commits: at least one query was sent for that.
@@ -92,8 +107,14 @@ describe.each(backends())('health, request ids and metrics on %s', (backend) => 
     try {
       const viaProxy = { 'X-Forwarded-For': '203.0.113.9' };
       expect((await fetch(`${withToken.url}/metrics`, { headers: viaProxy })).status).toBe(403);
-      expect((await fetch(`${withToken.url}/metrics`, { headers: { ...viaProxy, authorization: 'Bearer wrong-token' } })).status).toBe(403);
-      expect((await fetch(`${withToken.url}/metrics`, { headers: { ...viaProxy, authorization: 'Bearer scrape-me' } })).status).toBe(200);
+      expect(
+        (await fetch(`${withToken.url}/metrics`, { headers: { ...viaProxy, authorization: 'Bearer wrong-token' } }))
+          .status,
+      ).toBe(403);
+      expect(
+        (await fetch(`${withToken.url}/metrics`, { headers: { ...viaProxy, authorization: 'Bearer scrape-me' } }))
+          .status,
+      ).toBe(200);
     } finally {
       await withToken.close();
     }

@@ -15,11 +15,23 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
   beforeAll(async () => {
     otherKey = await env.createOrg(other, 'NA');
     await register(env, ['SRCP000101', 'EPC000101']);
-    configurationId = (await env.call('POST', '/configurations', { body: { name: 'Secret line', timeoutConfiguration: '1000ms', canMode: 'none' } })).json.data.id;
-    await env.call('POST', `/configurations/${configurationId}/devices`, { body: { serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'BLE' } });
-    await env.call('POST', `/configurations/${configurationId}/devices`, { body: { serialNumber: 'EPC000101', deviceConfigurationType: 'Receiver', commInterface: 'BLE' } });
+    configurationId = (
+      await env.call('POST', '/configurations', {
+        body: { name: 'Secret line', timeoutConfiguration: '1000ms', canMode: 'none' },
+      })
+    ).json.data.id;
+    await env.call('POST', `/configurations/${configurationId}/devices`, {
+      body: { serialNumber: 'SRCP000101', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
+    });
+    await env.call('POST', `/configurations/${configurationId}/devices`, {
+      body: { serialNumber: 'EPC000101', deviceConfigurationType: 'Receiver', commInterface: 'BLE' },
+    });
     syncId = (await env.call('GET', '/devices/SRCP000101/configuration-file')).headers.get('x-config-file-sync-id')!;
-    templateId = (await env.call('POST', '/ipNetworkTemplates', { body: { ipNetworkTemplateName: 'Secret LAN', commInterface: 'Ethernet', netmask: '255.255.255.0' } })).json.data.id;
+    templateId = (
+      await env.call('POST', '/ipNetworkTemplates', {
+        body: { ipNetworkTemplateName: 'Secret LAN', commInterface: 'Ethernet', netmask: '255.255.255.0' },
+      })
+    ).json.data.id;
     await env.call('POST', '/users', { body: { email: 'secret@example.com', userRole: 'Admin' } });
     userId = (await env.call('GET', '/users')).json.data.items[0].id;
   });
@@ -38,7 +50,11 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
       ['GET', '/devices/SRCP000101/configuration-file'],
       ['GET', '/devices/SRCP000101/configuration-file/blank'],
       ['GET', '/devices/SRCP000101/firmware'],
-      ['POST', '/devices/SRCP000101/confirm-apply-configuration', { configurationFileSuccessfullyDeployed: true, syncId, applyTimeStamp: '2025-01-01T00:00:00Z' }],
+      [
+        'POST',
+        '/devices/SRCP000101/confirm-apply-configuration',
+        { configurationFileSuccessfullyDeployed: true, syncId, applyTimeStamp: '2025-01-01T00:00:00Z' },
+      ],
       ['GET', '/ipNetworkTemplates'],
       ['GET', `/ipNetworkTemplates/${templateId}`],
       ['GET', '/users'],
@@ -55,7 +71,9 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
       expect(response.json.data).toBeNull();
     }
     // An organization that does not exist answers the same as one that does.
-    expect(codes(await env.call('GET', '/configurations', { key: otherKey, orgId: 'no-such-org' }))).toEqual(['ORGANIZATION_FORBIDDEN']);
+    expect(codes(await env.call('GET', '/configurations', { key: otherKey, orgId: 'no-such-org' }))).toEqual([
+      'ORGANIZATION_FORBIDDEN',
+    ]);
     // Nothing changed.
     expect((await env.call('GET', `/configurations/${configurationId}`)).json.data.name).toBe('Secret line');
     expect((await env.call('GET', '/devices?serial=SRCP000101')).json.data.items[0].name).toBe('Device SRCP000101');
@@ -63,16 +81,25 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
 
   it("does not find the demo organization's resources through its own path (404)", async () => {
     const own = { key: otherKey, orgId: other };
-    expect(codes(await env.call('GET', `/configurations/${configurationId}`, own))).toEqual(['CONFIGURATION_NOT_FOUND']);
+    expect(codes(await env.call('GET', `/configurations/${configurationId}`, own))).toEqual([
+      'CONFIGURATION_NOT_FOUND',
+    ]);
     expect((await env.call('DELETE', `/configurations/${configurationId}`, own)).status).toBe(404);
-    expect((await env.call('PATCH', `/configurations/${configurationId}?dryRun=true`, { ...own, body: {} })).status).toBe(404);
+    expect(
+      (await env.call('PATCH', `/configurations/${configurationId}?dryRun=true`, { ...own, body: {} })).status,
+    ).toBe(404);
     expect((await env.call('GET', `/configurations/validate/${configurationId}`, own)).status).toBe(404);
     expect((await env.call('GET', `/ipNetworkTemplates/${templateId}`, own)).status).toBe(404);
     expect((await env.call('GET', `/users/${userId}`, own)).status).toBe(404);
     expect((await env.call('DELETE', `/users/${userId}`, own)).status).toBe(404);
     expect((await env.call('PATCH', `/users/${userId}/role`, { ...own, body: 'Operator' })).status).toBe(404);
     expect((await env.call('PUT', '/apiKeys/demo-admin/role', { ...own, body: 'Operator' })).status).toBe(404);
-    for (const path of ['/devices/SRCP000101/configuration-file', '/devices/SRCP000101/configuration-file/blank', '/devices/SRCP000101/firmware', '/devices/SRCP000101/firmware/version']) {
+    for (const path of [
+      '/devices/SRCP000101/configuration-file',
+      '/devices/SRCP000101/configuration-file/blank',
+      '/devices/SRCP000101/firmware',
+      '/devices/SRCP000101/firmware/version',
+    ]) {
       expect(codes(await env.call('GET', path, own)), path).toEqual(['DEVICE_NOT_FOUND']);
     }
     expect((await env.call('PATCH', '/devices/SRCP000101?name=x', own)).status).toBe(404);
@@ -88,7 +115,9 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
     expect((await env.call('GET', '/users', own)).json.data.totalCount).toBe(0);
     expect((await env.call('GET', '/apiKeys', own)).json.data.map((k: { name: string }) => k.name)).toEqual(['admin']);
     // A key of the demo organization validates as not valid here.
-    expect((await env.call('POST', '/apiKeys/validate', { ...own, body: { apiKey: env.adminKey } })).json.data).toEqual({ valid: false, organizationId: null, keyName: null, role: null, organizationName: null, region: null });
+    expect((await env.call('POST', '/apiKeys/validate', { ...own, body: { apiKey: env.adminKey } })).json.data).toEqual(
+      { valid: false, organizationId: null, keyName: null, role: null, organizationName: null, region: null },
+    );
   });
 
   it("cannot claim or configure the demo organization's devices", async () => {
@@ -98,7 +127,10 @@ describe.each(backends())('organizations are isolated on %s', (backend) => {
     expect(codes(claim)).toEqual(['DEVICE_REGISTERED_ELSEWHERE']);
     expect(JSON.stringify(claim.json)).not.toContain('demo');
     const mine = (await env.call('POST', '/configurations', { ...own, body: { name: 'mine' } })).json.data.id;
-    const add = await env.call('POST', `/configurations/${mine}/devices`, { ...own, body: { serialNumber: 'SRCP000101' } });
+    const add = await env.call('POST', `/configurations/${mine}/devices`, {
+      ...own,
+      body: { serialNumber: 'SRCP000101' },
+    });
     expect(add.status).toBe(404);
     expect(codes(add)).toEqual(['DEVICE_NOT_REGISTERED']);
     // A device registered in the other organization is its own.

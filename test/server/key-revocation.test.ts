@@ -32,7 +32,10 @@ describe.each(backends())('API keys an Admin or KeyManager takes back, on %s', (
     const badName = await env.call('POST', '/apiKeys', { body: { name: '../x', role: 'Operator' } });
     expect(badName.status).toBe(400);
     const keyManager = await env.keyFor('KeyManager');
-    const escalation = await env.call('POST', '/apiKeys', { key: keyManager, body: { name: 'sneaky-admin', role: 'Admin' } });
+    const escalation = await env.call('POST', '/apiKeys', {
+      key: keyManager,
+      body: { name: 'sneaky-admin', role: 'Admin' },
+    });
     expect([escalation.status, codes(escalation)]).toEqual([403, ['ROLE_ESCALATION_FORBIDDEN']]);
     const listed = await env.call('GET', '/apiKeys?Name=sneaky-admin');
     expect(listed.json.data).toEqual([]);
@@ -63,7 +66,10 @@ describe.each(backends())('API keys an Admin or KeyManager takes back, on %s', (
     const download = (key: string) => env.call('GET', '/devices/types/SRCP/firmware/version', { key });
     expect((await download(fresh)).status).not.toBe(401);
     expect((await download(old)).status).not.toBe(401);
-    const listed = (await env.call('GET', '/apiKeys?Name=factory-line')).json.data as { name: string; expiresAt: string | null }[];
+    const listed = (await env.call('GET', '/apiKeys?Name=factory-line')).json.data as {
+      name: string;
+      expiresAt: string | null;
+    }[];
     expect(listed).toHaveLength(2);
     expect(listed[0]!.expiresAt).toBeNull();
     expect(Date.parse(listed[1]!.expiresAt!)).toBeGreaterThan(Date.now() + 3500_000);
@@ -77,7 +83,9 @@ describe.each(backends())('API keys an Admin or KeyManager takes back, on %s', (
 
     const short = await create(env, 'short-overlap', 'Operator');
     const next = await env.call('POST', '/apiKeys/short-overlap/rotate', { body: { oldKeyValidForSeconds: 1 } });
-    const ends = ((await env.call('GET', '/apiKeys?Name=short-overlap')).json.data as { expiresAt: string | null }[]).find((k) => k.expiresAt)!.expiresAt!;
+    const ends = (
+      (await env.call('GET', '/apiKeys?Name=short-overlap')).json.data as { expiresAt: string | null }[]
+    ).find((k) => k.expiresAt)!.expiresAt!;
     await until(ends);
     const refused = await env.call('GET', '/configurations', { key: short });
     expect([refused.status, codes(refused)]).toEqual([401, ['API_KEY_INVALID']]);
@@ -85,7 +93,9 @@ describe.each(backends())('API keys an Admin or KeyManager takes back, on %s', (
     expect((await env.call('POST', '/apiKeys/validate', { body: { apiKey: short } })).json.data.valid).toBe(false);
     expect(await works(env, next.json.data.key)).toBe(200);
 
-    const tooLong = await env.call('POST', '/apiKeys/short-overlap/rotate', { body: { oldKeyValidForSeconds: 31 * 86_400 } });
+    const tooLong = await env.call('POST', '/apiKeys/short-overlap/rotate', {
+      body: { oldKeyValidForSeconds: 31 * 86_400 },
+    });
     expect(tooLong.status).toBe(400);
   });
 });
@@ -107,21 +117,34 @@ describe('key list, revoke and rotate for operators (a stopped PGlite service)',
     expect(listed.out).toMatch(/^laptop-7 {2}Operator {2}created \S+ {2}last used never$/m);
     for (const value of [adminKey, revoked, rotatedOld]) expect(listed.out).not.toContain(value.slice(4));
 
-    expect(await keyArgs('revoke', '--org', 'demo', '--name', 'laptop-7')).toMatchObject({ code: 0, out: 'revoked laptop-7 of organization demo\n' });
+    expect(await keyArgs('revoke', '--org', 'demo', '--name', 'laptop-7')).toMatchObject({
+      code: 0,
+      out: 'revoked laptop-7 of organization demo\n',
+    });
     expect((await keyArgs('revoke', '--org', 'demo', '--name', 'laptop-7')).err).toMatch(/has no key named "laptop-7"/);
-    expect((await keyArgs('revoke', '--org', 'nowhere', '--name', 'laptop-7')).err).toMatch(/There is no organization "nowhere"/);
+    expect((await keyArgs('revoke', '--org', 'nowhere', '--name', 'laptop-7')).err).toMatch(
+      /There is no organization "nowhere"/,
+    );
 
     const rotation = await keyArgs('rotate', '--org', 'demo', '--name', 'line-2', '--old-valid-for', '2h');
     expect(rotation.code).toBe(0);
     expect(rotation.out).toMatch(/^pvk_\S+\n$/);
-    expect(rotation.err).toMatch(/the old key line-2 works until \S+Z; the line above is its replacement \(role Service\)/);
-    const json = JSON.parse((await keyArgs('list', '--org', 'demo', '--json')).out) as { name: string; expiresAt: string | null }[];
+    expect(rotation.err).toMatch(
+      /the old key line-2 works until \S+Z; the line above is its replacement \(role Service\)/,
+    );
+    const json = JSON.parse((await keyArgs('list', '--org', 'demo', '--json')).out) as {
+      name: string;
+      expiresAt: string | null;
+    }[];
     expect(json.filter((k) => k.name === 'line-2').map((k) => k.expiresAt === null)).toEqual([true, false]);
-    expect((await keyArgs('rotate', '--org', 'demo', '--name', 'line-2', '--old-valid-for', '31d')).err).toMatch(/at most 30d/);
+    expect((await keyArgs('rotate', '--org', 'demo', '--name', 'line-2', '--old-valid-for', '31d')).err).toMatch(
+      /at most 30d/,
+    );
 
     const service = await startService({ dataDir: operator.data, port: 0 });
     try {
-      const status = async (key: string) => (await call(service.url, key, 'GET', 'devices/types/SRCP/firmware/version')).status;
+      const status = async (key: string) =>
+        (await call(service.url, key, 'GET', 'devices/types/SRCP/firmware/version')).status;
       expect(await status(revoked)).toBe(401);
       expect(await status(rotatedOld)).not.toBe(401);
       expect(await status(rotation.out.trim())).not.toBe(401);
@@ -132,52 +155,65 @@ describe('key list, revoke and rotate for operators (a stopped PGlite service)',
   }, 300_000);
 });
 
-describe.skipIf(!POSTGRES_URL)('revocation and rotation on two instances of one PostgreSQL database (needs TEST_DATABASE_URL)', () => {
-  let database: ScratchDatabase;
-  let a: RunningService;
-  let b: RunningService;
-  let adminKey: string;
-  beforeAll(async () => {
-    database = await scratchDatabase();
-    [a, b] = (await startInstances(database.url, 2)) as [RunningService, RunningService];
-    ({ adminKey } = await seedDemo(a.db));
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-  });
+describe.skipIf(!POSTGRES_URL)(
+  'revocation and rotation on two instances of one PostgreSQL database (needs TEST_DATABASE_URL)',
+  () => {
+    let database: ScratchDatabase;
+    let a: RunningService;
+    let b: RunningService;
+    let adminKey: string;
+    beforeAll(async () => {
+      database = await scratchDatabase();
+      [a, b] = (await startInstances(database.url, 2)) as [RunningService, RunningService];
+      ({ adminKey } = await seedDemo(a.db));
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      await database?.drop();
+    });
 
-  const make = async (name: string): Promise<string> => {
-    const made = await call(a.url, adminKey, 'POST', 'apiKeys', { body: { name, role: 'Operator' } });
-    expect(made.status).toBe(201);
-    return made.json.data.key as string;
-  };
+    const make = async (name: string): Promise<string> => {
+      const made = await call(a.url, adminKey, 'POST', 'apiKeys', { body: { name, role: 'Operator' } });
+      expect(made.status).toBe(201);
+      return made.json.data.key as string;
+    };
 
-  it('a key revoked through one instance is refused by the other on its very next request, though it had the key cached', async () => {
-    const key = await make('revoked-via-a');
-    for (let i = 0; i < 3; i++) expect((await call(b.url, key, 'GET', 'configurations')).status).toBe(200);
-    expect((await call(a.url, adminKey, 'DELETE', 'apiKeys/revoked-via-a')).status).toBe(200);
-    for (const instance of [b, a]) expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(401);
-  });
+    it('a key revoked through one instance is refused by the other on its very next request, though it had the key cached', async () => {
+      const key = await make('revoked-via-a');
+      for (let i = 0; i < 3; i++) expect((await call(b.url, key, 'GET', 'configurations')).status).toBe(200);
+      expect((await call(a.url, adminKey, 'DELETE', 'apiKeys/revoked-via-a')).status).toBe(200);
+      for (const instance of [b, a]) expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(401);
+    });
 
-  it('a key rotated with no overlap through one instance is refused by the other at once; its replacement works on both', async () => {
-    const key = await make('rotated-via-a');
-    for (let i = 0; i < 3; i++) expect((await call(b.url, key, 'GET', 'configurations')).status).toBe(200);
-    const rotated = await call(a.url, adminKey, 'POST', 'apiKeys/rotated-via-a/rotate', { body: { oldKeyValidForSeconds: 0 } });
-    expect(rotated.status).toBe(201);
-    for (const instance of [b, a]) {
-      expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(401);
-      expect((await call(instance.url, rotated.json.data.key, 'GET', 'configurations')).status).toBe(200);
-    }
-  });
+    it('a key rotated with no overlap through one instance is refused by the other at once; its replacement works on both', async () => {
+      const key = await make('rotated-via-a');
+      for (let i = 0; i < 3; i++) expect((await call(b.url, key, 'GET', 'configurations')).status).toBe(200);
+      const rotated = await call(a.url, adminKey, 'POST', 'apiKeys/rotated-via-a/rotate', {
+        body: { oldKeyValidForSeconds: 0 },
+      });
+      expect(rotated.status).toBe(201);
+      for (const instance of [b, a]) {
+        expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(401);
+        expect((await call(instance.url, rotated.json.data.key, 'GET', 'configurations')).status).toBe(200);
+      }
+    });
 
-  it('a key revoked by the operator command is refused by both running instances on their next request', async () => {
-    const key = await make('revoked-by-cli');
-    for (const instance of [a, b]) expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(200);
-    const revoked = await runInProcess(['key', 'revoke', '--org', 'demo', '--name', 'revoked-by-cli', '--database-url', database.url]);
-    expect(revoked.code, revoked.err).toBe(0);
-    for (const instance of [b, a]) expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(401);
-  });
-});
-
+    it('a key revoked by the operator command is refused by both running instances on their next request', async () => {
+      const key = await make('revoked-by-cli');
+      for (const instance of [a, b]) expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(200);
+      const revoked = await runInProcess([
+        'key',
+        'revoke',
+        '--org',
+        'demo',
+        '--name',
+        'revoked-by-cli',
+        '--database-url',
+        database.url,
+      ]);
+      expect(revoked.code, revoked.err).toBe(0);
+      for (const instance of [b, a]) expect((await call(instance.url, key, 'GET', 'configurations')).status).toBe(401);
+    });
+  },
+);

@@ -15,7 +15,8 @@ describe.each(backends())('least privilege of keys on %s', (backend) => {
   let operatorName: string;
   let backupAdmin: string;
 
-  const nameOf = async (key: string): Promise<string> => (await env.call('POST', '/apiKeys/validate', { body: { apiKey: key } })).json.data.keyName;
+  const nameOf = async (key: string): Promise<string> =>
+    (await env.call('POST', '/apiKeys/validate', { body: { apiKey: key } })).json.data.keyName;
   const listAs = async (key: string, query: string) => {
     const response = await env.call('GET', `/apiKeys?${query}`, { key });
     expect(response.status, JSON.stringify(response.json.errors)).toBe(200);
@@ -64,7 +65,9 @@ describe.each(backends())('least privilege of keys on %s', (backend) => {
       expect(codes(response)).toEqual(['ROLE_ESCALATION_FORBIDDEN']);
     }
     expect((await env.call('GET', '/users', { key: keyManager })).status).toBe(403);
-    expect((await env.call('POST', '/apiKeys/validate', { body: { apiKey: operator } })).json.data.role).toBe('Operator');
+    expect((await env.call('POST', '/apiKeys/validate', { body: { apiKey: operator } })).json.data.role).toBe(
+      'Operator',
+    );
   });
 
   it('a KeyManager cannot demote an Admin key (and lock the admins out)', async () => {
@@ -79,8 +82,12 @@ describe.each(backends())('least privilege of keys on %s', (backend) => {
   it('still manages the keys that rank below it', async () => {
     const listed = (await listAs(keyManager, `IncludeApiKeys=true&KeyFormat=Visible&Name=${operatorName}`)).json.data;
     expect(listed).toEqual([expect.objectContaining({ name: operatorName, role: 'Operator', key: operator })]);
-    expect((await env.call('PUT', `/apiKeys/${operatorName}/role`, { key: keyManager, body: 'Service' })).json.data).toBe(true);
-    expect((await env.call('PUT', `/apiKeys/${operatorName}/role`, { key: keyManager, body: 'Operator' })).json.data).toBe(true);
+    expect(
+      (await env.call('PUT', `/apiKeys/${operatorName}/role`, { key: keyManager, body: 'Service' })).json.data,
+    ).toBe(true);
+    expect(
+      (await env.call('PUT', `/apiKeys/${operatorName}/role`, { key: keyManager, body: 'Operator' })).json.data,
+    ).toBe(true);
   });
 
   it('an Admin sees and changes every key', async () => {
@@ -92,7 +99,9 @@ describe.each(backends())('least privilege of keys on %s', (backend) => {
 
   it('keys below KeyManager list no keys at all', async () => {
     for (const role of ['Operator', 'Service', 'ConfigManager', 'DeviceManager'] as const) {
-      const response = await env.call('GET', '/apiKeys?IncludeApiKeys=true&KeyFormat=Visible', { key: await env.keyFor(role) });
+      const response = await env.call('GET', '/apiKeys?IncludeApiKeys=true&KeyFormat=Visible', {
+        key: await env.keyFor(role),
+      });
       expect(response.status).toBe(403);
       expect(codes(response)).toEqual(['ROLE_FORBIDDEN']);
     }

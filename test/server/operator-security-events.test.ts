@@ -42,7 +42,16 @@ describe('security events of the operator commands', () => {
   });
 
   it('logs nothing for a command that changed nothing', async () => {
-    const refused = await runInProcess(['key', 'revoke', '--org', 'demo', '--name', 'no-such-key', '--data', operator.data]);
+    const refused = await runInProcess([
+      'key',
+      'revoke',
+      '--org',
+      'demo',
+      '--name',
+      'no-such-key',
+      '--data',
+      operator.data,
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('has no key named "no-such-key"');
     expect(events(refused.err)).toEqual([]);
@@ -76,11 +85,29 @@ describe('security events of the operator commands', () => {
     for (const lines of each) expect(lines).toHaveLength(1);
     expect(events(listed.err)).toEqual([]);
     const [createdLine, rotatedLine, revokedLine, backupLine, restoreLine, resealLine] = each.map((lines) => lines[0]!);
-    expect(createdLine).toMatchObject({ level: 30, pid: process.pid, hostname: hostname(), msg: 'API key created', security: { event: 'key-created', orgId: 'demo', keyName: 'line-9', role: 'Operator', by } });
-    expect(rotatedLine).toMatchObject({ security: { event: 'key-rotated', orgId: 'demo', keyName: 'line-9', role: 'Operator', by }, msg: expect.stringMatching(/^API key rotated; the old key works until \d{4}-/) });
-    expect(revokedLine).toMatchObject({ msg: 'API key revoked', security: { event: 'key-revoked', orgId: 'demo', keyName: 'line-9', role: 'Operator', by } });
-    expect(backupLine).toMatchObject({ msg: 'database backed up', security: { event: 'backup', target: operator.data, file: backupFile, by } });
-    expect(restoreLine).toMatchObject({ msg: 'database restored', security: { event: 'restore', target: operator.data, file: backupFile, by } });
+    expect(createdLine).toMatchObject({
+      level: 30,
+      pid: process.pid,
+      hostname: hostname(),
+      msg: 'API key created',
+      security: { event: 'key-created', orgId: 'demo', keyName: 'line-9', role: 'Operator', by },
+    });
+    expect(rotatedLine).toMatchObject({
+      security: { event: 'key-rotated', orgId: 'demo', keyName: 'line-9', role: 'Operator', by },
+      msg: expect.stringMatching(/^API key rotated; the old key works until \d{4}-/),
+    });
+    expect(revokedLine).toMatchObject({
+      msg: 'API key revoked',
+      security: { event: 'key-revoked', orgId: 'demo', keyName: 'line-9', role: 'Operator', by },
+    });
+    expect(backupLine).toMatchObject({
+      msg: 'database backed up',
+      security: { event: 'backup', target: operator.data, file: backupFile, by },
+    });
+    expect(restoreLine).toMatchObject({
+      msg: 'database restored',
+      security: { event: 'restore', target: operator.data, file: backupFile, by },
+    });
     expect(resealLine).toMatchObject({ security: { event: 'configuration', setting: 'sealing-key', by } });
     for (const lines of each) expect(lines[0]!.time).toBeGreaterThan(0);
 
@@ -90,8 +117,18 @@ describe('security events of the operator commands', () => {
     expect(all).not.toContain(rotated.out.trim());
 
     // The same lines, in the same order, in the file; readable by no one but its owner and group.
-    const filed = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
-    expect(filed.map((line) => line.security?.event)).toEqual(['key-created', 'key-rotated', 'key-revoked', 'backup', 'restore', 'configuration']);
+    const filed = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Line);
+    expect(filed.map((line) => line.security?.event)).toEqual([
+      'key-created',
+      'key-rotated',
+      'key-revoked',
+      'backup',
+      'restore',
+      'configuration',
+    ]);
     expect(filed).toEqual([createdLine, rotatedLine, revokedLine, backupLine, restoreLine, resealLine]);
     expect(statSync(logFile).mode & 0o027).toBe(0);
   });

@@ -31,7 +31,10 @@ export async function scratchDatabase(): Promise<ScratchDatabase> {
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    url: url.toString(),
+    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 /**
@@ -59,10 +62,16 @@ export async function call(
   path: string,
   options: { orgId?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const url = path.startsWith('/') ? `${baseUrl}${path}` : `${baseUrl}/v1/organizations/${options.orgId ?? 'demo'}/${path}`;
+  const url = path.startsWith('/')
+    ? `${baseUrl}${path}`
+    : `${baseUrl}/v1/organizations/${options.orgId ?? 'demo'}/${path}`;
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const response = await fetch(url, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const bytes = new Uint8Array(await response.arrayBuffer());
   const type = response.headers.get('content-type') ?? '';
   const json = type.includes('application/json') ? JSON.parse(Buffer.from(bytes).toString('utf8')) : undefined;

@@ -15,7 +15,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('service on PostgreSQL when the 
     const { rows } = await env.db.query<{ name: string }>('SELECT current_database() AS name');
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
-    const terminated = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [rows[0]!.name]);
+    const terminated = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [rows[0]!.name],
+    );
     await admin.end();
     expect(terminated.rowCount).toBeGreaterThan(0);
 

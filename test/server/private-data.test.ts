@@ -87,7 +87,9 @@ describe.runIf(process.platform !== 'win32')("the service's data directory", () 
     const serving = program.parseAsync(['serve', '--port', '0', '--data', data], { from: 'user' });
     await Promise.race([up, serving]);
     expect(out).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
-    expect(err).toBe(`warning: 2 files and 3 directories in ${data} could be read by other users; made them private (files 0600, directories 0700)\n`);
+    expect(err).toBe(
+      `warning: 2 files and 3 directories in ${data} could be read by other users; made them private (files 0600, directories 0700)\n`,
+    );
     expect(sharedPaths(data)).toEqual([]);
     stop('SIGTERM');
     await serving;

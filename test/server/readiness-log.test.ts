@@ -16,9 +16,20 @@ describe('readiness in the log', () => {
     // The same database, made to fail its queries while `away`, as a PostgreSQL outage does.
     const flaky: Database = {
       ...real,
-      query: (sql, params) => (away ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432', { cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') })) : real.query(sql, params)),
+      query: (sql, params) =>
+        away
+          ? Promise.reject(
+              new Error('connect ECONNREFUSED 127.0.0.1:5432', {
+                cause: new Error('connect ECONNREFUSED 127.0.0.1:5432'),
+              }),
+            )
+          : real.query(sql, params),
     };
-    service = await startService({ db: flaky, port: 0, logStream: { write: (chunk: string) => ((raw += chunk), true) } as unknown as NodeJS.WritableStream });
+    service = await startService({
+      db: flaky,
+      port: 0,
+      logStream: { write: (chunk: string) => ((raw += chunk), true) } as unknown as NodeJS.WritableStream,
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -26,7 +37,12 @@ describe('readiness in the log', () => {
   });
 
   const probe = async (): Promise<number> => (await fetch(`${service.url}/readyz`)).status;
-  const readinessLines = () => raw.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; readiness?: string; reason?: string; msg: string }).filter((line) => line.readiness);
+  const readinessLines = () =>
+    raw
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; readiness?: string; reason?: string; msg: string })
+      .filter((line) => line.readiness);
 
   it('logs each change of state once, with the reason, however often it is probed; probes are not logged otherwise', async () => {
     for (let i = 0; i < 3; i++) expect(await probe()).toBe(200);

@@ -32,8 +32,15 @@ function patchableNscpReleases(env: TestEnv): Promise<void> {
       const next = makeFirmwareImage('NSCP', '1.3.0', 4096);
       next.set(base.subarray(64), 64);
       next[100] = next[100]! ^ 1;
-      for (const [version, image] of [['1.2.0', base], ['1.3.0', next]] as const) {
-        await importFirmwareBundle(env.db, buildFirmwareBundle({ deviceType: 'NSCP', version, image, releaseKeyPem: testReleaseKey.privateKeyPem }), { deviceType: 'NSCP', version });
+      for (const [version, image] of [
+        ['1.2.0', base],
+        ['1.3.0', next],
+      ] as const) {
+        await importFirmwareBundle(
+          env.db,
+          buildFirmwareBundle({ deviceType: 'NSCP', version, image, releaseKeyPem: testReleaseKey.privateKeyPem }),
+          { deviceType: 'NSCP', version },
+        );
       }
     })();
     patchableReleases.set(env, ready);
@@ -85,8 +92,15 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     const created = await env.call('POST', '/configurations', { body: { name: 'to delete' } });
     return { method: 'DELETE', path: `/configurations/${created.json.data.id}` };
   },
-  'configurations.update': async (_env, f) => ({ method: 'PATCH', path: `/configurations/${f.configurationId}`, body: { timeoutConfiguration: '500ms' } }),
-  'configurations.status': async (_env, f) => ({ method: 'GET', path: `/configurations/validate/${f.configurationId}` }),
+  'configurations.update': async (_env, f) => ({
+    method: 'PATCH',
+    path: `/configurations/${f.configurationId}`,
+    body: { timeoutConfiguration: '500ms' },
+  }),
+  'configurations.status': async (_env, f) => ({
+    method: 'GET',
+    path: `/configurations/validate/${f.configurationId}`,
+  }),
   'configurations.addDevice': async (_env, f) => ({
     method: 'POST',
     path: `/configurations/${f.configurationId}/devices?dryRun=true`,
@@ -97,7 +111,11 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     const id = created.json.data.id;
     const added = await env.call('POST', `/configurations/${id}/devices`, { body: { serialNumber: f.freeDevice } });
     expect(added.status).toBe(201);
-    return { method: 'DELETE', path: `/configurations/${id}/devices/${f.freeDevice}`, cleanup: () => env.call('DELETE', `/configurations/${id}`) };
+    return {
+      method: 'DELETE',
+      path: `/configurations/${id}/devices/${f.freeDevice}`,
+      cleanup: () => env.call('DELETE', `/configurations/${id}`),
+    };
   },
   'configurations.updateDevice': async (_env, f) => ({
     method: 'PATCH',
@@ -126,24 +144,48 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     await patchableNscpReleases(env);
     return { method: 'GET', path: '/devices/types/NSCP/firmware/patches/1.2.0' };
   },
-  'devices.configurationFile': async (_env, f) => ({ method: 'GET', path: `/devices/${f.completeDevice}/configuration-file` }),
-  'devices.blankConfigurationFile': async () => ({ method: 'GET', path: '/devices/WESP000101/configuration-file/blank' }),
+  'devices.configurationFile': async (_env, f) => ({
+    method: 'GET',
+    path: `/devices/${f.completeDevice}/configuration-file`,
+  }),
+  'devices.blankConfigurationFile': async () => ({
+    method: 'GET',
+    path: '/devices/WESP000101/configuration-file/blank',
+  }),
   'devices.syncId': async (_env, f) => ({ method: 'GET', path: `/devices/WESP000101/sync-ids/${f.blankSyncId}` }),
   'devices.confirmFirmware': async () => ({
     method: 'POST',
     path: '/devices/SRCP000101/confirm-apply-firmware',
-    body: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', error: null, applyTimeStamp: '2025-05-01T10:00:00Z' },
+    body: {
+      firmwareFileSuccessfullyDeployed: true,
+      firmwareVersion: '1.1.0',
+      error: null,
+      applyTimeStamp: '2025-05-01T10:00:00Z',
+    },
   }),
   'devices.confirmConfiguration': async (_env, f) => ({
     method: 'POST',
     path: '/devices/WESP000101/confirm-apply-configuration',
-    body: { configurationFileSuccessfullyDeployed: true, syncId: f.blankSyncId, error: null, applyTimeStamp: '2025-05-01T10:00:00Z' },
+    body: {
+      configurationFileSuccessfullyDeployed: true,
+      syncId: f.blankSyncId,
+      error: null,
+      applyTimeStamp: '2025-05-01T10:00:00Z',
+    },
   }),
   'ledger.append': async (env) => {
-    await enrolWorkstationKey(env.db, env.orgId, { ...fixtureWorkstationEnrolment(env.orgId), enrolledBy: 'roles test', rotate: false });
+    await enrolWorkstationKey(env.db, env.orgId, {
+      ...fixtureWorkstationEnrolment(env.orgId),
+      enrolledBy: 'roles test',
+      rotate: false,
+    });
     return { method: 'POST', path: '/ledger/entries', body: { entries: [signedLedgerEntry()] } };
   },
-  'workstations.enrol': async (env) => ({ method: 'POST', path: '/workstations/keys', body: freshEnrolment(env.orgId, `roles-enrol-${++serialCounter}`) }),
+  'workstations.enrol': async (env) => ({
+    method: 'POST',
+    path: '/workstations/keys',
+    body: freshEnrolment(env.orgId, `roles-enrol-${++serialCounter}`),
+  }),
   'workstations.revoke': async (env) => {
     const workstation = `roles-revoke-${++serialCounter}`;
     const enrolment = freshEnrolment(env.orgId, workstation);
@@ -151,8 +193,19 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
     return { method: 'POST', path: `/workstations/${workstation}/revoke`, body: { reason: 'roles test' } };
   },
   'workstations.keys': async () => ({ method: 'GET', path: '/workstations/keys' }),
-  'workstations.grant': async () => ({ method: 'POST', path: '/workstations/grants', body: { packageId: '00000000-0000-4000-8000-000000000001', expiresAt: new Date(Date.now() + 86_400_000).toISOString() } }),
-  'workPackages.sign': async (env) => ({ method: 'POST', path: '/work-packages/signatures', body: { manifest: await manifestFor(env) } }),
+  'workstations.grant': async () => ({
+    method: 'POST',
+    path: '/workstations/grants',
+    body: {
+      packageId: '00000000-0000-4000-8000-000000000001',
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    },
+  }),
+  'workPackages.sign': async (env) => ({
+    method: 'POST',
+    path: '/work-packages/signatures',
+    body: { manifest: await manifestFor(env) },
+  }),
   'ledger.list': async () => ({ method: 'GET', path: '/ledger/entries' }),
   'ipNetworkTemplates.list': async () => ({ method: 'GET', path: '/ipNetworkTemplates' }),
   'ipNetworkTemplates.create': async () => ({
@@ -162,20 +215,32 @@ const REQUESTS: Record<OperationId, (env: TestEnv, f: Fixtures) => Promise<Call>
   }),
   'ipNetworkTemplates.get': async (_env, f) => ({ method: 'GET', path: `/ipNetworkTemplates/${f.templateId}` }),
   'users.list': async () => ({ method: 'GET', path: '/users' }),
-  'users.register': async () => ({ method: 'POST', path: '/users', body: { email: `role${++emailCounter}@example.com`, userRole: 'Operator' } }),
+  'users.register': async () => ({
+    method: 'POST',
+    path: '/users',
+    body: { email: `role${++emailCounter}@example.com`, userRole: 'Operator' },
+  }),
   'users.get': async (_env, f) => ({ method: 'GET', path: `/users/${f.userId}` }),
   'users.delete': async (_env, f) => ({ method: 'DELETE', path: `/users/${f.userId}` }),
   'users.updateRole': async (_env, f) => ({ method: 'PATCH', path: `/users/${f.userId}/role`, body: 'ConfigManager' }),
   'apiKeys.list': async () => ({ method: 'GET', path: '/apiKeys?IncludeApiKeys=true&KeyFormat=Masked' }),
   'apiKeys.updateRole': async () => ({ method: 'PUT', path: '/apiKeys/role-target/role', body: 'Operator' }),
   'apiKeys.validate': async () => ({ method: 'POST', path: '/apiKeys/validate', body: { apiKey: 'pvk_not-a-key' } }),
-  'apiKeys.create': async () => ({ method: 'POST', path: '/apiKeys', body: { name: `made-${++keyCounter}`, role: 'Operator' } }),
+  'apiKeys.create': async () => ({
+    method: 'POST',
+    path: '/apiKeys',
+    body: { name: `made-${++keyCounter}`, role: 'Operator' },
+  }),
   'apiKeys.revoke': async (env) => {
     const name = `revoked-${++keyCounter}`;
     await import('../../server').then(({ issueKey }) => issueKey(env.db, { orgId: env.orgId, name, role: 'Operator' }));
     return { method: 'DELETE', path: `/apiKeys/${name}` };
   },
-  'apiKeys.rotate': async () => ({ method: 'POST', path: '/apiKeys/role-target/rotate', body: { oldKeyValidForSeconds: 0 } }),
+  'apiKeys.rotate': async () => ({
+    method: 'POST',
+    path: '/apiKeys/role-target/rotate',
+    body: { oldKeyValidForSeconds: 0 },
+  }),
   'version.organization': async () => ({ method: 'GET', path: '/version' }),
 };
 
@@ -187,7 +252,9 @@ describe.each(backends())('role matrix on %s', (backend) => {
   beforeAll(async () => {
     for (const role of API_KEY_ROLES) keys.set(role, await env.keyFor(role));
     await env.keyFor('Operator'); // the key whose role the apiKeys.updateRole calls set
-    await import('../../server').then(({ issueKey }) => issueKey(env.db, { orgId: env.orgId, name: 'role-target', role: 'Operator' }));
+    await import('../../server').then(({ issueKey }) =>
+      issueKey(env.db, { orgId: env.orgId, name: 'role-target', role: 'Operator' }),
+    );
     await register(env, ['SRCP000101', 'EPC000101', 'WESP000101', 'WESP000104']);
     const created = await env.call('POST', '/configurations', { body: srcpToEpcOverBle.configuration });
     const configurationId = created.json.data.id;
@@ -196,7 +263,9 @@ describe.each(backends())('role matrix on %s', (backend) => {
       expect(added.status).toBe(201);
     }
     const blank = await env.call('GET', '/devices/WESP000101/configuration-file/blank');
-    const template = await env.call('POST', '/ipNetworkTemplates', { body: { ipNetworkTemplateName: 'Fixture', commInterface: 'Ethernet', netmask: '255.255.0.0' } });
+    const template = await env.call('POST', '/ipNetworkTemplates', {
+      body: { ipNetworkTemplateName: 'Fixture', commInterface: 'Ethernet', netmask: '255.255.0.0' },
+    });
     await env.call('POST', '/users', { body: { email: 'fixture@example.com', userRole: 'Operator' } });
     const users = await env.call('GET', '/users?Search=fixture');
     fixtures = {
@@ -223,13 +292,24 @@ describe.each(backends())('role matrix on %s', (backend) => {
         const call = await REQUESTS[operation](env, fixtures);
         // The request really is the operation under test.
         expect(call.method).toBe(route.method);
-        expect(`/v1/organizations/{orgId}${call.path.split('?')[0]!.replace(/\/[^/]+/g, '/x')}`.split('/').length).toBe(openApiPath(route.path).split('/').length);
-        const response = await env.call(call.method, call.path, { key: keys.get(role)!, ...(call.body === undefined ? {} : { body: call.body }) });
+        expect(`/v1/organizations/{orgId}${call.path.split('?')[0]!.replace(/\/[^/]+/g, '/x')}`.split('/').length).toBe(
+          openApiPath(route.path).split('/').length,
+        );
+        const response = await env.call(call.method, call.path, {
+          key: keys.get(role)!,
+          ...(call.body === undefined ? {} : { body: call.body }),
+        });
         await call.cleanup?.();
         const allowed = (ROLE_MATRIX[operation] as readonly ApiKeyRole[]).includes(role);
         if (allowed) {
-          expect(response.status, `${role} ${call.method} ${call.path}: ${JSON.stringify(response.json?.errors)}`).toBeGreaterThanOrEqual(200);
-          expect(response.status, `${role} ${call.method} ${call.path}: ${JSON.stringify(response.json?.errors)}`).toBeLessThan(300);
+          expect(
+            response.status,
+            `${role} ${call.method} ${call.path}: ${JSON.stringify(response.json?.errors)}`,
+          ).toBeGreaterThanOrEqual(200);
+          expect(
+            response.status,
+            `${role} ${call.method} ${call.path}: ${JSON.stringify(response.json?.errors)}`,
+          ).toBeLessThan(300);
         } else {
           expect(response.status, `${role} ${call.method} ${call.path}`).toBe(403);
           expect(codes(response)).toEqual(['ROLE_FORBIDDEN']);
@@ -255,7 +335,9 @@ describe.each(backends())('role matrix on %s', (backend) => {
   });
 
   it('a role change takes effect at once', async () => {
-    const key = await import('../../server').then(({ issueKey }) => issueKey(env.db, { orgId: env.orgId, name: 'changing', role: 'Operator' }));
+    const key = await import('../../server').then(({ issueKey }) =>
+      issueKey(env.db, { orgId: env.orgId, name: 'changing', role: 'Operator' }),
+    );
     expect((await env.call('POST', '/configurations', { key, body: { name: 'x' } })).status).toBe(403);
     expect((await env.call('PUT', '/apiKeys/changing/role', { body: 'ConfigManager' })).status).toBe(200);
     expect((await env.call('POST', '/configurations', { key, body: { name: 'x' } })).status).toBe(201);

@@ -35,7 +35,9 @@ describe('secrets at rest: one sealing key, checked at start', () => {
       const { rows } = await db.query<{ table_name: string; column_name: string }>(
         "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND data_type = 'bytea' AND column_name LIKE '%\\_sealed'",
       );
-      expect(rows.map((row) => `${row.table_name}.${row.column_name}`).sort()).toEqual(SEALED_COLUMNS.map((c) => `${c.table}.${c.column}`).sort());
+      expect(rows.map((row) => `${row.table_name}.${row.column_name}`).sort()).toEqual(
+        SEALED_COLUMNS.map((c) => `${c.table}.${c.column}`).sort(),
+      );
     } finally {
       await db.close();
     }
@@ -44,10 +46,23 @@ describe('secrets at rest: one sealing key, checked at start', () => {
   it('a wrong key is refused at start in one line, not as a 500 on the first listing; reseal moves every secret to a new key', async () => {
     // Set afterwards, as the issue found it: the database keeps its own key.
     withSettings({ PROVISIONER_SEALING_KEY: newKey() });
-    const wrong = await runInProcess(['key', 'create', '--org', 'demo', '--name', 'x', '--role', 'Operator', '--data', operator.data]);
+    const wrong = await runInProcess([
+      'key',
+      'create',
+      '--org',
+      'demo',
+      '--name',
+      'x',
+      '--role',
+      'Operator',
+      '--data',
+      operator.data,
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.err).not.toContain('\n');
-    expect(wrong.err).toMatch(/^The sealing key from PROVISIONER_SEALING_KEY does not open this database's secrets: they are sealed with the key the database keeps itself/);
+    expect(wrong.err).toMatch(
+      /^The sealing key from PROVISIONER_SEALING_KEY does not open this database's secrets: they are sealed with the key the database keeps itself/,
+    );
     const refusedStart = await startService({ dataDir: operator.data, port: 0 }).then(
       () => undefined,
       (error: unknown) => error,
@@ -71,10 +86,15 @@ describe('secrets at rest: one sealing key, checked at start', () => {
 
     // Without the key now: refused at start, in one line.
     const none = await runInProcess(['signing-key', 'show', '--data', operator.data]);
-    expect([none.code, none.err]).toEqual([1, expect.stringMatching(/^This database's secrets are sealed with a key given from outside, and none is given/)]);
+    expect([none.code, none.err]).toEqual([
+      1,
+      expect.stringMatching(/^This database's secrets are sealed with a key given from outside, and none is given/),
+    ]);
     // With another key: refused too.
     withSettings({ PROVISIONER_SEALING_KEY: newKey() });
-    expect((await runInProcess(['signing-key', 'show', '--data', operator.data])).err).toMatch(/^The sealing key from PROVISIONER_SEALING_KEY does not open this database's secrets: it is not the key they were sealed with/);
+    expect((await runInProcess(['signing-key', 'show', '--data', operator.data])).err).toMatch(
+      /^The sealing key from PROVISIONER_SEALING_KEY does not open this database's secrets: it is not the key they were sealed with/,
+    );
 
     // With the new key from its file: whole keys list (every sealed key opened), file hashes unchanged.
     withSettings({ PROVISIONER_SEALING_KEY_FILE: keyFile });
@@ -97,25 +117,43 @@ describe('secrets at rest: one sealing key, checked at start', () => {
   it('refuses to start on PostgreSQL without a sealing key unless --allow-unsealed, before touching the database', async () => {
     withSettings({});
     // Nothing listens on port 1: the refusal comes before any connection is tried.
-    const refused = await runInProcess(['serve', '--port', '0', '--database-url', 'postgres://nobody@127.0.0.1:1/none']);
+    const refused = await runInProcess([
+      'serve',
+      '--port',
+      '0',
+      '--database-url',
+      'postgres://nobody@127.0.0.1:1/none',
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/^On PostgreSQL the service needs a sealing key.*--allow-unsealed/);
     expect(refused.err).not.toContain('\n');
   });
 
-  it.skipIf(!POSTGRES_URL)('with --allow-unsealed on PostgreSQL it starts, and warns in its log on every start', async () => {
-    withSettings({});
-    const database = await scratchDatabase();
-    try {
-      for (let start = 0; start < 2; start++) {
-        let log = '';
-        const service = await startService({ databaseUrl: database.url, port: 0, allowUnsealed: true, logStream: { write: (line: string) => (log += line) } as unknown as NodeJS.WritableStream });
-        await service.close();
-        const warning = log.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; security?: { event: string; setting: string } }).find((line) => line.security?.setting === 'allow-unsealed');
-        expect(warning).toMatchObject({ level: 40, security: { event: 'configuration', setting: 'allow-unsealed' } });
+  it.skipIf(!POSTGRES_URL)(
+    'with --allow-unsealed on PostgreSQL it starts, and warns in its log on every start',
+    async () => {
+      withSettings({});
+      const database = await scratchDatabase();
+      try {
+        for (let start = 0; start < 2; start++) {
+          let log = '';
+          const service = await startService({
+            databaseUrl: database.url,
+            port: 0,
+            allowUnsealed: true,
+            logStream: { write: (line: string) => (log += line) } as unknown as NodeJS.WritableStream,
+          });
+          await service.close();
+          const warning = log
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { level: number; security?: { event: string; setting: string } })
+            .find((line) => line.security?.setting === 'allow-unsealed');
+          expect(warning).toMatchObject({ level: 40, security: { event: 'configuration', setting: 'allow-unsealed' } });
+        }
+      } finally {
+        await database.drop();
       }
-    } finally {
-      await database.drop();
-    }
-  });
+    },
+  );
 });

@@ -36,7 +36,13 @@ const balancer = openedWhile(
   async () => {
     const port = await freePort();
     const config = join(scratch.dir, 'haproxy.cfg');
-    const instance = { name: 'instance-1', pid: 0, port: demo.service.port, url: `http://127.0.0.1:${demo.service.port}`, log: '' };
+    const instance = {
+      name: 'instance-1',
+      pid: 0,
+      port: demo.service.port,
+      url: `http://127.0.0.1:${demo.service.port}`,
+      log: '',
+    };
     writeFileSync(config, haproxyConfig(port, [instance]));
     const child: ChildProcess = spawn('haproxy', ['-db', '-f', config], { stdio: 'ignore' });
     await waitUntilOk(`http://127.0.0.1:${port}/readyz`, 300);
@@ -57,7 +63,10 @@ function rawGet(port: number, path: string): Promise<{ status: number; fromInsta
     socket.on('error', reject);
     socket.on('end', () => {
       const head = answer.split('\r\n\r\n')[0] ?? '';
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), fromInstance: /\r\nx-request-id:/i.test(head) });
+      resolve({
+        status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0),
+        fromInstance: /\r\nx-request-id:/i.test(head),
+      });
     });
     socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
   });

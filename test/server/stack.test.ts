@@ -18,7 +18,11 @@ import { call, POSTGRES_URL, scratchDatabase, type ScratchDatabase } from './pos
  * installs haproxy).
  */
 const haproxyInstalled = spawnSync('haproxy', ['-v']).status === 0;
-const skipReason = !POSTGRES_URL ? 'needs a PostgreSQL server: set TEST_DATABASE_URL (.ci/run starts one)' : !haproxyInstalled ? 'needs haproxy (apt-get install -y haproxy; .ci/run installs it)' : '';
+const skipReason = !POSTGRES_URL
+  ? 'needs a PostgreSQL server: set TEST_DATABASE_URL (.ci/run starts one)'
+  : !haproxyInstalled
+    ? 'needs haproxy (apt-get install -y haproxy; .ci/run installs it)'
+    : '';
 const STACK_SCRIPT = fileURLToPath(new URL('../../scripts/stack.ts', import.meta.url));
 
 /** A database of the caller's needs the caller's sealing key (docs/operations.md, "Secrets at rest"). */
@@ -26,7 +30,10 @@ const SEALING_KEY = randomBytes(32).toString('base64');
 
 function runStack(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', STACK_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PROVISIONER_SEALING_KEY: SEALING_KEY } });
+    const child = spawn(process.execPath, ['--import', 'tsx', STACK_SCRIPT, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PROVISIONER_SEALING_KEY: SEALING_KEY },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -48,7 +55,16 @@ describe.skipIf(skipReason !== '')(`the stack: instances behind HAProxy ${skipRe
   beforeAll(async () => {
     database = await scratchDatabase();
     runDir = join(mkdtempSync(join(tmpdir(), 'provisioner-stack-test-')), 'run');
-    const started = await runStack(['up', '--instances', '2', '--database-url', database.url, '--seed-demo', '--run-dir', runDir]);
+    const started = await runStack([
+      'up',
+      '--instances',
+      '2',
+      '--database-url',
+      database.url,
+      '--seed-demo',
+      '--run-dir',
+      runDir,
+    ]);
     expect(started.code, started.err).toBe(0);
     url = started.out.trim();
     stack = readState(runDir)!;
@@ -76,7 +92,9 @@ describe.skipIf(skipReason !== '')(`the stack: instances behind HAProxy ${skipRe
     // Each instance answered some of them (round robin), as its own metrics say.
     for (const instance of stack.instances) {
       const metrics = await (await fetch(`${instance.url}/metrics`)).text();
-      expect(metrics).toMatch(/provisioner_http_request_duration_seconds_count\{method="GET",route="\/v1\/organizations\/:orgId\/configurations",status_code="200"\} [1-9]/);
+      expect(metrics).toMatch(
+        /provisioner_http_request_duration_seconds_count\{method="GET",route="\/v1\/organizations\/:orgId\/configurations",status_code="200"\} [1-9]/,
+      );
     }
     // Metrics are read from each instance directly, never through the load balancer.
     expect((await fetch(`${url}/metrics`)).status).toBe(404);
@@ -84,10 +102,15 @@ describe.skipIf(skipReason !== '')(`the stack: instances behind HAProxy ${skipRe
 
   it('delivers every confirmation of the outbox exactly once while an instance is killed', async () => {
     const serials = ['EPC000101', 'EPC000102', 'NSCP000101', 'NSCP000102'];
-    for (const serial of serials) expect((await call(url, key, 'POST', `devices?serialNumber=${serial}&name=${serial}`)).status).toBe(201);
+    for (const serial of serials)
+      expect((await call(url, key, 'POST', `devices?serialNumber=${serial}&name=${serial}`)).status).toBe(201);
     const outboxDir = join(runDir, '..', 'outbox');
     const client = createServiceClient({ baseUrl: url, orgId: 'demo', apiKey: key });
-    const outbox = new Outbox({ dir: outboxDir, sender: clientConfirmationSender(() => client), backoff: { baseMs: 20, capMs: 200, jitter: 0.2 } });
+    const outbox = new Outbox({
+      dir: outboxDir,
+      sender: clientConfirmationSender(() => client),
+      backoff: { baseMs: 20, capMs: 200, jitter: 0.2 },
+    });
     const total = 40;
     const start = Date.now() - 60_000;
     for (let i = 0; i < total; i++) {
@@ -96,7 +119,11 @@ describe.skipIf(skipReason !== '')(`the stack: instances behind HAProxy ${skipRe
         serviceUrl: url,
         orgId: 'demo',
         serialNumber: serials[i % serials.length]!,
-        payload: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: new Date(start + i * 1000).toISOString() },
+        payload: {
+          firmwareFileSuccessfullyDeployed: true,
+          firmwareVersion: '1.1.0',
+          applyTimeStamp: new Date(start + i * 1000).toISOString(),
+        },
       });
     }
     // Send while one instance dies without a word, mid-stream.
@@ -119,7 +146,9 @@ describe.skipIf(skipReason !== '')(`the stack: instances behind HAProxy ${skipRe
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
     try {
-      const confirmations = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM confirmations WHERE kind = 'firmware'");
+      const confirmations = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM confirmations WHERE kind = 'firmware'",
+      );
       const keys = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM confirmation_requests');
       expect(confirmations.rows[0]!.n).toBe(total);
       expect(keys.rows[0]!.n).toBe(total);

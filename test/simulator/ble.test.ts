@@ -78,4 +78,3 @@ describe('real noble against the simulated BLE bindings', () => {
     await again.close();
   });
 });
-

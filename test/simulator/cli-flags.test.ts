@@ -6,14 +6,33 @@ import { parseLink } from '../../simulator/parse-link';
 describe('simulator command-line flags', () => {
   it('turn fault flags into the fault options of every device', () => {
     expect(
-      sharedOptions({ link: 'pty', drop: 0.05, corrupt: 0.02, pullAt: 300000, replugAfter: 500, stall: stall('5000@100000'), powerCycleDuringApply: true, seed: 9 }),
+      sharedOptions({
+        link: 'pty',
+        drop: 0.05,
+        corrupt: 0.02,
+        pullAt: 300000,
+        replugAfter: 500,
+        stall: stall('5000@100000'),
+        powerCycleDuringApply: true,
+        seed: 9,
+      }),
     ).toEqual({
-      faults: { drop: 0.05, corrupt: 0.02, pullAt: 300000, replugAfterMs: 500, stall: { ms: 5000, atOffset: 100000 }, powerCycleDuringApply: true, seed: 9 },
+      faults: {
+        drop: 0.05,
+        corrupt: 0.02,
+        pullAt: 300000,
+        replugAfterMs: 500,
+        stall: { ms: 5000, atOffset: 100000 },
+        powerCycleDuringApply: true,
+        seed: 9,
+      },
     });
   });
 
   it('--fault-param-drift: which parameter is stored wrongly, and as what', () => {
-    expect(sharedOptions({ link: 'pty', faultParamDrift: paramDrift('safety.timeout=1024') })).toEqual({ faults: { paramDrift: 'safety.timeout=1024' } });
+    expect(sharedOptions({ link: 'pty', faultParamDrift: paramDrift('safety.timeout=1024') })).toEqual({
+      faults: { paramDrift: 'safety.timeout=1024' },
+    });
     expect(parseParameterDrift('safety.timeout=1024')).toEqual({ key: 'safety.timeout', value: 1024 });
     expect(parseParameterDrift('safety.ossdEnabled=false')).toEqual({ key: 'safety.ossdEnabled', value: false });
     expect(parseParameterDrift('ism.txPower=Low')).toEqual({ key: 'ism.txPower', value: 'Low' });

@@ -1,16 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
-import { block2Option, CODE, decodeMessage, encodeMessage, observeOption, uriPathOptions, type CoapMessage } from '../../main/devices/coap';
+import {
+  block2Option,
+  CODE,
+  decodeMessage,
+  encodeMessage,
+  observeOption,
+  uriPathOptions,
+  type CoapMessage,
+} from '../../main/devices/coap';
 import { CoapServer } from '../../simulator/coap/server';
 import type { ReceivedRequest, ResourceResponse } from '../../simulator/coap/types';
 import { waitFor } from './helpers/wait';
 
 function harness(handle: (request: ReceivedRequest) => Promise<ResourceResponse | undefined>) {
   const sent: CoapMessage[] = [];
-  const server = new CoapServer({ send: (bytes) => sent.push(decodeMessage(bytes)), handle, blockSize: 64, dedupCapacity: 32 });
+  const server = new CoapServer({
+    send: (bytes) => sent.push(decodeMessage(bytes)),
+    handle,
+    blockSize: 64,
+    dedupCapacity: 32,
+  });
   const request = (messageId: number, path: string, extra: Partial<CoapMessage> = {}) =>
     server.receive(
-      encodeMessage({ type: 'CON', code: CODE.GET, messageId, token: Uint8Array.of(messageId & 0xff), options: uriPathOptions(path), payload: new Uint8Array(0), ...extra }),
+      encodeMessage({
+        type: 'CON',
+        code: CODE.GET,
+        messageId,
+        token: Uint8Array.of(messageId & 0xff),
+        options: uriPathOptions(path),
+        payload: new Uint8Array(0),
+        ...extra,
+      }),
       'peer',
     );
   return { server, sent, request };
@@ -64,13 +85,27 @@ describe('CoapServer', () => {
   });
 
   it('registers observers, notifies them, and forgets one that answers with RST', async () => {
-    const { server, sent, request } = harness(async () => ({ code: CODE.CONTENT, payload: Uint8Array.of(1), observable: true }));
+    const { server, sent, request } = harness(async () => ({
+      code: CODE.CONTENT,
+      payload: Uint8Array.of(1),
+      observable: true,
+    }));
     request(3, 'fw', { options: [observeOption(0), ...uriPathOptions('fw')] });
     await waitFor(() => sent.length === 1);
     server.notify('fw', { code: CODE.CONTENT, payload: Uint8Array.of(2) });
     expect(sent[1]!.type).toBe('NON');
     expect(Buffer.from(sent[1]!.token)).toEqual(Buffer.from([3]));
-    server.receive(encodeMessage({ type: 'RST', code: '0.00', messageId: sent[1]!.messageId, token: new Uint8Array(0), options: [], payload: new Uint8Array(0) }), 'peer');
+    server.receive(
+      encodeMessage({
+        type: 'RST',
+        code: '0.00',
+        messageId: sent[1]!.messageId,
+        token: new Uint8Array(0),
+        options: [],
+        payload: new Uint8Array(0),
+      }),
+      'peer',
+    );
     server.notify('fw', { code: CODE.CONTENT, payload: Uint8Array.of(3) });
     expect(sent).toHaveLength(2);
   });

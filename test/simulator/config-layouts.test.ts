@@ -46,7 +46,8 @@ async function apply(session: SerialSession, file: Uint8Array, syncId: string): 
 }
 
 type Top = Record<string, unknown>;
-const rewritten = (file: Uint8Array, change: (top: Top) => Top): Uint8Array => encodeCbor(change(decodeCbor(file) as Top));
+const rewritten = (file: Uint8Array, change: (top: Top) => Top): Uint8Array =>
+  encodeCbor(change(decodeCbor(file) as Top));
 
 describe('configuration file layouts on a simulated device over a pty', () => {
   it('applies a layout-2 file, then a newer layout-3 one, and refuses the older layout-2 file again', () =>
@@ -74,7 +75,10 @@ describe('configuration file layouts on a simulated device over a pty', () => {
 
       // The same file again: taken as unchanged, no restart.
       const bootId = session.device.state().bootId;
-      expect(await send(session, nextFile)).toMatchObject({ code: CODE.CHANGED, body: { syncId: next.syncId, unchanged: true } });
+      expect(await send(session, nextFile)).toMatchObject({
+        code: CODE.CHANGED,
+        body: { syncId: next.syncId, unchanged: true },
+      });
       expect(session.device.state().bootId).toBe(bootId);
     }));
 
@@ -87,7 +91,7 @@ describe('configuration file layouts on a simulated device over a pty', () => {
         data[10]! ^= 0xff;
         return { ...top, 'config-data': data };
       });
-      const badSignature = rewritten(file, (top) => ({ ...top, 's-component': (top['r-component'] as string) }));
+      const badSignature = rewritten(file, (top) => ({ ...top, 's-component': top['r-component'] as string }));
       const other = createOrganizationKey('other-org', serviceKeys.privateKeyPem);
       const swapped = rewritten(file, (top) => ({ ...top, 'fso7-3': orgKeyCertificateToPem(other.certificate) }));
       const cases: [Uint8Array, string, string][] = [

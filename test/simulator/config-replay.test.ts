@@ -6,7 +6,14 @@ import { encodeConfigFile, type ConfigFileContent } from '../../domain/files/con
 import { CODE } from '../../main/devices/coap';
 import type { SimulatedDevice } from '../../simulator';
 import { organizationSigner } from '../fixtures/config-files';
-import { configContent, useScratchDir, serviceKeys, signedConfigFile, startUdpDevice, uniqueSerial } from './helpers/fixtures';
+import {
+  configContent,
+  useScratchDir,
+  serviceKeys,
+  signedConfigFile,
+  startUdpDevice,
+  uniqueSerial,
+} from './helpers/fixtures';
 import { errorCode, RawCoapClient } from './helpers/raw-client';
 import { openUdpTransport, type Transport } from './helpers/transports';
 
@@ -63,7 +70,10 @@ async function apply(bench: Bench, file: Uint8Array, syncId: string): Promise<vo
   await bench.client.getCbor('info');
 }
 
-function made(serial: string, overrides: Partial<ConfigFileContent> = {}): { content: ConfigFileContent; file: Uint8Array } {
+function made(
+  serial: string,
+  overrides: Partial<ConfigFileContent> = {},
+): { content: ConfigFileContent; file: Uint8Array } {
   const content = configContent(serial, 'EPC', overrides);
   return { content, file: signedConfigFile(content) };
 }
@@ -89,7 +99,11 @@ describe('configuration files a device refuses although they are genuine', () =>
     expect(replay.body).toMatchObject({ sequence: newer.content.sequence, syncId: newer.content.syncId });
     expect(bench.device.state()).toEqual(before);
     expect(Buffer.compare(await readFile(join(scratch.dir, bench.serial, 'config.cbor')), stored)).toBe(0);
-    expect(await bench.client.getCbor('config')).toMatchObject({ syncId: newer.content.syncId, sequence: newer.content.sequence, blank: false });
+    expect(await bench.client.getCbor('config')).toMatchObject({
+      syncId: newer.content.syncId,
+      sequence: newer.content.sequence,
+      blank: false,
+    });
   });
 
   it('the blank file after a real one: refused; a blank file made later resets the device', async () => {
@@ -104,7 +118,11 @@ describe('configuration files a device refuses although they are genuine', () =>
 
     const blankAfter = made(bench.serial, { blank: true, configurationId: null, device: {}, peers: [], safety: {} });
     await apply(bench, blankAfter.file, blankAfter.content.syncId);
-    expect(bench.device.state().config).toMatchObject({ syncId: blankAfter.content.syncId, blank: true, sequence: blankAfter.content.sequence });
+    expect(bench.device.state().config).toMatchObject({
+      syncId: blankAfter.content.syncId,
+      blank: true,
+      sequence: blankAfter.content.sequence,
+    });
   });
 
   it('a file for another serial number: refused, nothing applied', async () => {
@@ -121,7 +139,10 @@ describe('configuration files a device refuses although they are genuine', () =>
     const own = made(bench.serial);
     await apply(bench, own.file, own.content.syncId);
     const claim = bench.device.state().claim;
-    expect(claim).toMatchObject({ orgId: own.content.orgId, keyId: organizationSigner(serviceKeys, own.content.orgId).keyId });
+    expect(claim).toMatchObject({
+      orgId: own.content.orgId,
+      keyId: organizationSigner(serviceKeys, own.content.orgId).keyId,
+    });
     const before = bench.device.state();
 
     const intruder = madeByOtherOrganization(bench.serial);
@@ -140,7 +161,11 @@ describe('configuration files a device refuses although they are genuine', () =>
     const before = bench.device.state();
 
     const again = await send(bench, file.file);
-    expect(again).toEqual({ code: CODE.CHANGED, error: undefined, body: { syncId: file.content.syncId, unchanged: true } });
+    expect(again).toEqual({
+      code: CODE.CHANGED,
+      error: undefined,
+      body: { syncId: file.content.syncId, unchanged: true },
+    });
     expect(bench.device.state()).toEqual(before);
 
     // Had the repeat restarted the device, the next apply would leave it two boots on, not one.
@@ -153,7 +178,12 @@ describe('configuration files a device refuses although they are genuine', () =>
 describe('claiming', () => {
   it('an unclaimed device takes the first genuine file of any organization, and keeps that organization across a blank file', async () => {
     const bench = await start();
-    expect(await bench.client.getCbor('config')).toMatchObject({ syncId: null, sequence: null, orgId: null, orgKeyId: null });
+    expect(await bench.client.getCbor('config')).toMatchObject({
+      syncId: null,
+      sequence: null,
+      orgId: null,
+      orgKeyId: null,
+    });
     const first = madeByOtherOrganization(bench.serial);
     await apply(bench, first.file, first.content.syncId);
     const blank = configContent(bench.serial, 'EPC', { orgId: 'other-org', blank: true, configurationId: null });

@@ -71,13 +71,19 @@ describe('fault injection', () => {
   });
 
   it('stalls for the given time at a byte offset, then carries on', async () => {
-    const session = await startSerialSession(scratch.dir, { serialNumber: uniqueSerial('EPC'), faults: { stall: { ms: 600, atOffset: 3000 } } });
+    const session = await startSerialSession(scratch.dir, {
+      serialNumber: uniqueSerial('EPC'),
+      faults: { stall: { ms: 600, atOffset: 3000 } },
+    });
     try {
       const image = testImage('EPC', '7.2.0', 8000);
       await session.client.postCbor('fw', announcement(image));
       const sentAt = new Map<number, number>();
       const started = Date.now();
-      const { final } = await session.client.uploadBlock1('fw/data', image.image, { window: 1, onBlock: (num) => sentAt.set(num, Date.now()) });
+      const { final } = await session.client.uploadBlock1('fw/data', image.image, {
+        window: 1,
+        onBlock: (num) => sentAt.set(num, Date.now()),
+      });
       expect(final.code).toBe(CODE.CHANGED);
       expect(session.device.faultStats.stalls).toBe(1);
       // Block 2 holds byte 3000: its exchange (until block 3 could be sent) spans the stall.
@@ -89,7 +95,10 @@ describe('fault injection', () => {
   });
 
   it('cuts the power during apply: the device boots its old image and can apply again', async () => {
-    const session = await startSerialSession(scratch.dir, { serialNumber: uniqueSerial('EPC'), faults: { powerCycleDuringApply: true } });
+    const session = await startSerialSession(scratch.dir, {
+      serialNumber: uniqueSerial('EPC'),
+      faults: { powerCycleDuringApply: true },
+    });
     try {
       const image = testImage('EPC', '7.3.0', 6000);
       await session.client.postCbor('fw', announcement(image));

@@ -5,7 +5,14 @@ import { makeFirmwareImage } from '../../domain/files/firmware-image';
 import { generateReleaseKeyPair, type ReleaseKeyPair } from '../../domain/files/firmware-release-key';
 import { CODE, type CoapMessage } from '../../main/devices/coap';
 import type { SimulatedDeviceOptions } from '../../simulator';
-import { announcement, putFirmwareBlock, useScratchDir, testImage, uniqueSerial, type TestImage } from './helpers/fixtures';
+import {
+  announcement,
+  putFirmwareBlock,
+  useScratchDir,
+  testImage,
+  uniqueSerial,
+  type TestImage,
+} from './helpers/fixtures';
 import { errorCode, type RawCoapClient } from './helpers/raw-client';
 import { testReleaseKey } from '../fixtures/release-key';
 import { startUdpSession, type UdpSession } from './helpers/udp-session';
@@ -28,7 +35,10 @@ function udpDevice(serialNumber: string, extra: Partial<SimulatedDeviceOptions> 
   return startUdpSession(scratch.dir, { serialNumber, ...extra });
 }
 
-async function withDevice(work: (target: Target) => Promise<void>, extra: Partial<SimulatedDeviceOptions> = {}): Promise<void> {
+async function withDevice(
+  work: (target: Target) => Promise<void>,
+  extra: Partial<SimulatedDeviceOptions> = {},
+): Promise<void> {
   const target = await udpDevice(uniqueSerial('EPC'), extra);
   try {
     await work(target);
@@ -72,7 +82,10 @@ describe('a device refuses firmware nobody it trusts signed, straight over UDP',
       const { signedManifest: _dropped, ...unsigned } = announcement(evil);
       const response = await target.client.postCbor('fw', unsigned);
       expect(refusal(response)).toEqual(['4.03', 'FW_UNSIGNED']);
-      expect(decodeCbor(response.payload)).toMatchObject({ code: 'FW_UNSIGNED', message: expect.stringMatching(/signed/) });
+      expect(decodeCbor(response.payload)).toMatchObject({
+        code: 'FW_UNSIGNED',
+        message: expect.stringMatching(/signed/),
+      });
       await pushAnyway(target.client, evil.image);
       await expectUntouched(target);
     }));
@@ -82,13 +95,26 @@ describe('a device refuses firmware nobody it trusts signed, straight over UDP',
       const image = testImage('EPC', '2.0.0', 8 * 1024);
       const flipped = new Uint8Array(image.signedManifest);
       flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 0x01;
-      expect(refusal(await target.client.postCbor('fw', { ...announcement(image), signedManifest: flipped }))).toEqual(['4.03', 'FW_BAD_SIGNATURE']);
+      expect(refusal(await target.client.postCbor('fw', { ...announcement(image), signedManifest: flipped }))).toEqual([
+        '4.03',
+        'FW_BAD_SIGNATURE',
+      ]);
       // The signed version field (offset 16) rewritten to the evil one, the signature kept.
       const relabelled = new Uint8Array(image.signedManifest);
       relabelled.fill(0, 16, 48);
       relabelled.set(Buffer.from('6.6.6-evil'), 16);
-      expect(refusal(await target.client.postCbor('fw', { ...announcement(image), version: '6.6.6-evil', signedManifest: relabelled }))).toEqual(['4.03', 'FW_BAD_SIGNATURE']);
-      expect(refusal(await target.client.postCbor('fw', { ...announcement(image), signedManifest: new Uint8Array(40) }))).toEqual(['4.03', 'FW_BAD_SIGNATURE']);
+      expect(
+        refusal(
+          await target.client.postCbor('fw', {
+            ...announcement(image),
+            version: '6.6.6-evil',
+            signedManifest: relabelled,
+          }),
+        ),
+      ).toEqual(['4.03', 'FW_BAD_SIGNATURE']);
+      expect(
+        refusal(await target.client.postCbor('fw', { ...announcement(image), signedManifest: new Uint8Array(40) })),
+      ).toEqual(['4.03', 'FW_BAD_SIGNATURE']);
       await pushAnyway(target.client, image.image);
       await expectUntouched(target);
     }));
@@ -106,7 +132,10 @@ describe('a device refuses firmware nobody it trusts signed, straight over UDP',
       const genuine = testImage('EPC', '2.0.0', 8 * 1024);
       const evil = makeFirmwareImage('EPC', '2.0.0', 8 * 1024).map((byte, i) => (i === 5000 ? byte ^ 0x5a : byte));
       // The plain fields may not name other bytes than the signed ones ...
-      expect(refusal(await target.client.postCbor('fw', { ...announcement(genuine), sha256: sha256(evil) }))).toEqual(['4.00', 'BAD_REQUEST']);
+      expect(refusal(await target.client.postCbor('fw', { ...announcement(genuine), sha256: sha256(evil) }))).toEqual([
+        '4.00',
+        'BAD_REQUEST',
+      ]);
       // ... and bytes that are not the signed image never become `received`.
       expect((await target.client.postCbor('fw', announcement(genuine))).code).toBe(CODE.CREATED);
       const { final } = await target.client.uploadBlock1('fw/data', evil);
@@ -114,7 +143,10 @@ describe('a device refuses firmware nobody it trusts signed, straight over UDP',
       const apply = await target.client.request({ method: CODE.POST, path: 'fw/apply' });
       expect(refusal(apply)).toEqual(['4.09', 'FW_INCOMPLETE']);
       expect((await target.client.getCbor('info')).firmwareVersion).toBe('1.0.0');
-      expect(target.device.state()).toMatchObject({ firmwareVersion: '1.0.0', upload: { state: 'failed', error: 'FW_HASH_MISMATCH' } });
+      expect(target.device.state()).toMatchObject({
+        firmwareVersion: '1.0.0',
+        upload: { state: 'failed', error: 'FW_HASH_MISMATCH' },
+      });
     }));
 
   it('refuses an image signed for another device type', () =>
@@ -124,7 +156,10 @@ describe('a device refuses firmware nobody it trusts signed, straight over UDP',
       expect(refusal(response)).toEqual(['4.09', 'FW_WRONG_TYPE']);
       expect(decodeCbor(response.payload)).toMatchObject({ deviceType: 'EPC' });
       // Relabelling the announce does not help: the signed manifest says SRCP.
-      expect(refusal(await target.client.postCbor('fw', { ...announcement(srcp), deviceType: 'EPC' }))).toEqual(['4.09', 'FW_WRONG_TYPE']);
+      expect(refusal(await target.client.postCbor('fw', { ...announcement(srcp), deviceType: 'EPC' }))).toEqual([
+        '4.09',
+        'FW_WRONG_TYPE',
+      ]);
       await expectUntouched(target);
     }));
 
@@ -165,7 +200,9 @@ describe('release key rotation on a device', () => {
       await install(target, testImage('EPC', '2.0.0', 4 * 1024, { key: oldKey }));
       await install(target, testImage('EPC', '2.1.0', 4 * 1024, { key: newKey }));
       // Until a release retires it, the old key still signs.
-      expect((await target.client.postCbor('fw', announcement(testImage('EPC', '2.1.1', 4 * 1024, { key: oldKey })))).code).toBe(CODE.CREATED);
+      expect(
+        (await target.client.postCbor('fw', announcement(testImage('EPC', '2.1.1', 4 * 1024, { key: oldKey })))).code,
+      ).toBe(CODE.CREATED);
 
       const rotation = testImage('EPC', '2.2.0', 4 * 1024, { key: newKey, retires: [oldKey.keyId] });
       await install(target, rotation);
@@ -190,7 +227,9 @@ describe('release key rotation on a device', () => {
         const rotation = testImage('EPC', '3.0.0', 4 * 1024, { key: newKey, retires: [testReleaseKey.keyId] });
         expect((await target.client.postCbor('fw', announcement(rotation))).code).toBe(CODE.CREATED);
         expect(target.device.state().retiredReleaseKeyIds).toEqual([]);
-        expect((await target.client.postCbor('fw', announcement(testImage('EPC', '3.0.1', 4 * 1024)))).code).toBe(CODE.CREATED);
+        expect((await target.client.postCbor('fw', announcement(testImage('EPC', '3.0.1', 4 * 1024)))).code).toBe(
+          CODE.CREATED,
+        );
       },
       { releaseKeysPem: [testReleaseKey.publicKeyPem, newKey.publicKeyPem] },
     );

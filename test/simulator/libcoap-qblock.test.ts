@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCbor } from '../../domain/files/cbor';
-import { CODE, decodeMessage, encodeBlock, encodeMessage, OPTION, uriPathOptions, type CoapMessage } from '../../protocol/coap';
+import {
+  CODE,
+  decodeMessage,
+  encodeBlock,
+  encodeMessage,
+  OPTION,
+  uriPathOptions,
+  type CoapMessage,
+} from '../../protocol/coap';
 import { startSimulatedDevice, type SimulatedDevice } from '../../simulator';
 import { configContent, scratchDir, serviceKeys, signedConfigFile, uniqueSerial } from './helpers/fixtures';
 import { testReleaseKey } from '../fixtures/release-key';
@@ -26,7 +34,9 @@ let device: SimulatedDevice;
  * A UDP relay in front of the device that records the option numbers of every request, so the
  * test sees which block option libcoap chose (it falls back to Block1 when a server refuses Q-Block1).
  */
-async function relay(target: number): Promise<{ port: number; requestOptions: number[][]; close: () => Promise<void> }> {
+async function relay(
+  target: number,
+): Promise<{ port: number; requestOptions: number[][]; close: () => Promise<void> }> {
   const front = createSocket('udp4');
   const back = createSocket('udp4');
   const requestOptions: number[][] = [];
@@ -78,7 +88,25 @@ describe('Q-Block1 (RFC 9177) into the simulated device', () => {
     await writeFile(file, signedConfigFile(content));
     const via = await relay(device.descriptor.port!);
     try {
-      await run(COAP_CLIENT, ['-B', '30', '-L', TRY_Q_BLOCK, '-m', 'put', '-b', '256', '-f', file, '-o', answer, `coap://127.0.0.1:${via.port}/config`], { timeout: 60_000 });
+      await run(
+        COAP_CLIENT,
+        [
+          '-B',
+          '30',
+          '-L',
+          TRY_Q_BLOCK,
+          '-m',
+          'put',
+          '-b',
+          '256',
+          '-f',
+          file,
+          '-o',
+          answer,
+          `coap://127.0.0.1:${via.port}/config`,
+        ],
+        { timeout: 60_000 },
+      );
     } finally {
       await via.close();
     }
@@ -96,13 +124,19 @@ describe('Q-Block1 (RFC 9177) into the simulated device', () => {
     await new Promise<void>((resolve) => socket.connect(device.descriptor.port!, '127.0.0.1', resolve));
     try {
       const block = encodeBlock({ num: 0, more: true, size: 16 });
-      const answer = new Promise<CoapMessage>((resolve) => socket.once('message', (bytes) => resolve(decodeMessage(new Uint8Array(bytes)))));
+      const answer = new Promise<CoapMessage>((resolve) =>
+        socket.once('message', (bytes) => resolve(decodeMessage(new Uint8Array(bytes)))),
+      );
       const request = encodeMessage({
         type: 'CON',
         code: CODE.PUT,
         messageId: 999,
         token: new Uint8Array([9]),
-        options: [...uriPathOptions('config'), { number: OPTION.Q_BLOCK1, value: block }, { number: OPTION.BLOCK1, value: block }],
+        options: [
+          ...uriPathOptions('config'),
+          { number: OPTION.Q_BLOCK1, value: block },
+          { number: OPTION.BLOCK1, value: block },
+        ],
         payload: new Uint8Array(16),
       });
       // Sent again until answered, as a CoAP client retransmits a CON (RFC 7252 §4.2): the device

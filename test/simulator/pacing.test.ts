@@ -23,7 +23,11 @@ function countFrameBytes(transport: Transport): { bytes: number } {
 }
 
 async function timedSerialUpload(baudRate: number, size: number): Promise<{ seconds: number; modelSeconds: number }> {
-  const session = await startSerialSession(scratch.dir, { serialNumber: uniqueSerial('NSCP'), deviceType: 'NSCP', baudRate });
+  const session = await startSerialSession(scratch.dir, {
+    serialNumber: uniqueSerial('NSCP'),
+    deviceType: 'NSCP',
+    baudRate,
+  });
   try {
     const image = testImage('NSCP', '8.0.0', size);
     await session.client.postCbor('fw', announcement(image));
@@ -53,7 +57,14 @@ describe('wire pacing', () => {
 
   it('paces BLE per packet: one MTU - 3 write per slot of the connection interval', async () => {
     const serialNumber = uniqueSerial('SRCP');
-    const device = await startDevice(scratch.dir, { serialNumber, deviceType: 'SRCP', link: 'ble', ble: { mtu: 23, connectionIntervalMs: 15, packetsPerInterval: 4 }, rebootMs: 500, applyMs: 300 });
+    const device = await startDevice(scratch.dir, {
+      serialNumber,
+      deviceType: 'SRCP',
+      link: 'ble',
+      ble: { mtu: 23, connectionIntervalMs: 15, packetsPerInterval: 4 },
+      rebootMs: 500,
+      applyMs: 300,
+    });
     try {
       const noble = nobleWith(createSimulatedBleBindings([device]));
       const transport = await connectTransport(await scanFor(noble, `SRCP-${serialNumber}`));
@@ -77,7 +88,13 @@ describe('wire pacing', () => {
 
   it('paces UDP at its configured rate', async () => {
     const serialNumber = uniqueSerial('EPC');
-    const device = await startDevice(scratch.dir, { serialNumber, link: { udp: { host: '127.0.0.1', port: 0 } }, udp: { bytesPerSecond: 50_000, latencyMs: 1 }, rebootMs: 500, applyMs: 300 });
+    const device = await startDevice(scratch.dir, {
+      serialNumber,
+      link: { udp: { host: '127.0.0.1', port: 0 } },
+      udp: { bytesPerSecond: 50_000, latencyMs: 1 },
+      rebootMs: 500,
+      applyMs: 300,
+    });
     const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);
     try {
       const client = new RawCoapClient(transport);

@@ -30,7 +30,9 @@ describe.skipIf(uid !== 0)('the simulator directory (as root, with nobody as the
   it('is per user: $XDG_RUNTIME_DIR/provisioner-simulator, else <tmp>/provisioner-simulator-<uid>', () => {
     expect(defaultSimulatorDir({ XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/run/user/1000/provisioner-simulator');
     expect(defaultSimulatorDir({})).toBe(join(tmpdir(), `provisioner-simulator-${uid}`));
-    expect(defaultSimulatorDir({ PROVISIONER_SIMULATOR_DIR: '/x/sim', XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/x/sim');
+    expect(defaultSimulatorDir({ PROVISIONER_SIMULATOR_DIR: '/x/sim', XDG_RUNTIME_DIR: '/run/user/1000' })).toBe(
+      '/x/sim',
+    );
   });
 
   it('is created with mode 0700, and one of ours left wider is narrowed to 0700', async () => {
@@ -47,14 +49,31 @@ describe.skipIf(uid !== 0)('the simulator directory (as root, with nobody as the
     const planted = join(parent, 'provisioner-simulator');
     asNobody(['mkdir', '-m', '0777', planted]);
     asNobody(['mkdir', '-m', '0777', join(planted, 'pty')]);
-    expect(() => simulatorDir({ XDG_RUNTIME_DIR: parent })).toThrow(/belongs to uid 65534, not to you \(uid 0\).*PROVISIONER_SIMULATOR_DIR/);
+    expect(() => simulatorDir({ XDG_RUNTIME_DIR: parent })).toThrow(
+      /belongs to uid 65534, not to you \(uid 0\).*PROVISIONER_SIMULATOR_DIR/,
+    );
 
     const keyFile = join(scratch.dir, 'service.pem');
     await writeFile(keyFile, serviceKeys.publicKeyPem);
-    const run = runSimulatorCli(['--type', 'EPC', '--serial', 'EPC000901', '--link', 'pty', '--public-key', keyFile, '--state-dir', join(scratch.dir, 'state')], 1, {
-      XDG_RUNTIME_DIR: parent,
-      PROVISIONER_SIMULATOR_DIR: '',
-    });
+    const run = runSimulatorCli(
+      [
+        '--type',
+        'EPC',
+        '--serial',
+        'EPC000901',
+        '--link',
+        'pty',
+        '--public-key',
+        keyFile,
+        '--state-dir',
+        join(scratch.dir, 'state'),
+      ],
+      1,
+      {
+        XDG_RUNTIME_DIR: parent,
+        PROVISIONER_SIMULATOR_DIR: '',
+      },
+    );
     run.lines.catch(() => undefined);
     expect(await run.exit).toBe(1);
     expect(run.stderr()).toMatch(/simulator: The simulator's directory .*provisioner-simulator belongs to uid 65534/);

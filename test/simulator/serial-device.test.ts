@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../domain/files/cbor';
 import { block2Option, CODE, decodeBlock, decodeUint, encodeMessage, getOption, OPTION } from '../../main/devices/coap';
 import { encodeFrame } from '../../protocol/framing';
-import { announcement, configContent, putFirmwareBlock, useScratchDir, signedAnnouncement, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import {
+  announcement,
+  configContent,
+  putFirmwareBlock,
+  useScratchDir,
+  signedAnnouncement,
+  signedConfigFile,
+  testImage,
+  uniqueSerial,
+} from './helpers/fixtures';
 import { errorCode } from './helpers/raw-client';
 import { startSerialSession, type SerialSession } from './helpers/serial-session';
 import { generateSigningKeyPair } from '../../domain/files/config-file-signature';
@@ -12,7 +21,10 @@ import { waitFor } from './helpers/wait';
 
 const scratch = useScratchDir('serial');
 
-async function withSession(test: (session: SerialSession) => Promise<void>, options: Parameters<typeof startSerialSession>[1] = { serialNumber: uniqueSerial('EPC') }): Promise<void> {
+async function withSession(
+  test: (session: SerialSession) => Promise<void>,
+  options: Parameters<typeof startSerialSession>[1] = { serialNumber: uniqueSerial('EPC') },
+): Promise<void> {
   const session = await startSerialSession(scratch.dir, options);
   try {
     await test(session);
@@ -21,7 +33,11 @@ async function withSession(test: (session: SerialSession) => Promise<void>, opti
   }
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('simulated device over a real pty', () => {
   it('identifies itself and lists its resources', () =>
@@ -41,7 +57,8 @@ describe('simulated device over a real pty', () => {
       const core = await client.get('.well-known/core');
       expect(core.code).toBe(CODE.CONTENT);
       const links = new TextDecoder().decode(core.payload);
-      for (const path of ['info', 'fw', 'fw/data', 'fw/apply', 'config', 'reboot']) expect(links).toContain(`</${path}>`);
+      for (const path of ['info', 'fw', 'fw/data', 'fw/apply', 'config', 'reboot'])
+        expect(links).toContain(`</${path}>`);
       expect(links).toMatch(/<\/fw>;[^,]*obs/);
     }));
 
@@ -87,7 +104,12 @@ describe('simulated device over a real pty', () => {
       expect(complete.received).toBe(image.image.length);
       expect(Buffer.from(complete.sha256)).toEqual(Buffer.from(image.sha256));
       expect(responses.filter((r) => r.code === CODE.CONTINUE)).toHaveLength(Math.ceil(image.image.length / 1024) - 1);
-      expect(await client.getCbor('fw')).toMatchObject({ state: 'received', received: image.image.length, version: '2.1.0', error: null });
+      expect(await client.getCbor('fw')).toMatchObject({
+        state: 'received',
+        received: image.image.length,
+        version: '2.1.0',
+        error: null,
+      });
 
       const applied = await client.request({ method: CODE.POST, path: 'fw/apply' });
       expect(applied.code).toBe(CODE.CHANGED);
@@ -107,7 +129,8 @@ describe('simulated device over a real pty', () => {
       const image = testImage('EPC', '2.2.0', 30_000);
       await session.client.postCbor('fw', announcement(image));
       // Send the first 10 blocks only, one at a time, then pull the cable.
-      for (let num = 0; num < 10; num++) expect((await putFirmwareBlock(session.client, image.image, num)).code).toBe(CODE.CONTINUE);
+      for (let num = 0; num < 10; num++)
+        expect((await putFirmwareBlock(session.client, image.image, num)).code).toBe(CODE.CONTINUE);
       await session.device.unplug();
       expect(session.device.state().upload).toMatchObject({ ackedOffset: 10 * 1024, state: 'receiving' });
       await session.device.plug();
@@ -144,7 +167,10 @@ describe('simulated device over a real pty', () => {
       expect([atAnnounce.code, errorCode(atAnnounce)]).toEqual(['4.09', 'FW_WRONG_TYPE']);
       expect(decodeCbor(atAnnounce.payload)).toMatchObject({ deviceType: 'EPC' });
       // Signed as EPC, but the header says SRCP: refused once block 0 is in.
-      await client.postCbor('fw', signedAnnouncement({ size: srcp.image.length, sha256: srcp.sha256, version: '4.0.0', deviceType: 'EPC' }));
+      await client.postCbor(
+        'fw',
+        signedAnnouncement({ size: srcp.image.length, sha256: srcp.sha256, version: '4.0.0', deviceType: 'EPC' }),
+      );
       const { final } = await client.uploadBlock1('fw/data', srcp.image, { window: 1 });
       expect([final.code, errorCode(final)]).toEqual(['4.09', 'FW_WRONG_TYPE']);
       expect(await client.getCbor('fw')).toMatchObject({ state: 'failed', error: 'FW_WRONG_TYPE' });
@@ -159,7 +185,10 @@ describe('simulated device over a real pty', () => {
       const far = await putFirmwareBlock(client, image.image, 4);
       expect([far.code, errorCode(far)]).toEqual(['4.08', 'FW_OUT_OF_WINDOW']);
       expect(decodeCbor(far.payload)).toMatchObject({ offset: 0 });
-      const tooLarge = await client.postCbor('fw', signedAnnouncement({ size: 64 * 1024 * 1024, sha256: image.sha256, version: '2.0.0', deviceType: 'EPC' }));
+      const tooLarge = await client.postCbor(
+        'fw',
+        signedAnnouncement({ size: 64 * 1024 * 1024, sha256: image.sha256, version: '2.0.0', deviceType: 'EPC' }),
+      );
       expect([tooLarge.code, errorCode(tooLarge)]).toEqual(['4.13', 'FW_TOO_LARGE']);
     }));
 
@@ -190,7 +219,8 @@ describe('simulated device over a real pty', () => {
       for (const [file, code, error] of cases) {
         const { final } = await client.uploadBlock1('config', file, { blockSize: 512, size1: true });
         expect([final.code, errorCode(final)]).toEqual([code, error]);
-        if (error === 'CONFIG_WRONG_DEVICE') expect(decodeCbor(final.payload)).toMatchObject({ serialNumber: 'EPC999999' });
+        if (error === 'CONFIG_WRONG_DEVICE')
+          expect(decodeCbor(final.payload)).toMatchObject({ serialNumber: 'EPC999999' });
       }
       expect(transport.isOpen).toBe(true);
       expect((await client.getCbor('info')).configSyncId).toBeNull();
@@ -256,7 +286,9 @@ describe('simulated device over a real pty', () => {
       const image = testImage('EPC', '5.0.0', 20_000);
       await client.postCbor('fw', announcement(image));
       await client.uploadBlock1('fw/data', image.image);
-      await waitFor(() => client.notifications.some((n) => (decodeCbor(n.payload) as { state: string }).state === 'received'));
+      await waitFor(() =>
+        client.notifications.some((n) => (decodeCbor(n.payload) as { state: string }).state === 'received'),
+      );
       const states = client.notifications.map((n) => (decodeCbor(n.payload) as { state: string }).state);
       expect(states[0]).toBe('receiving');
       expect(states).toContain('verifying');

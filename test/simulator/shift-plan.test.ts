@@ -8,13 +8,21 @@ import { runSimulatorCli } from './helpers/cli-process';
 
 /** The simulator's shift plan: what a shift file may say, and acting it out on ptys. */
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 const EPC = { deviceType: 'EPC', serialNumber: 'EPC000101' };
 /** The device and a second one answering with its serial number: the copy gets a port of its own. */
 const DEVICE_AND_COPY = [EPC, { id: 'copy', ...EPC }];
 /** A shift file that plugs the device and its copy in and out on ptys in `ptyDir`, as `plan` says. */
-const deviceAndCopyShift = (ptyDir: string, plan: object[]) => ({ defaults: { ptyDir }, devices: DEVICE_AND_COPY, plan });
+const deviceAndCopyShift = (ptyDir: string, plan: object[]) => ({
+  defaults: { ptyDir },
+  devices: DEVICE_AND_COPY,
+  plan,
+});
 
 describe('a shift file', () => {
   it('reads devices, timed steps in order, and an unplug during the firmware transfer as the device’s own pull', () => {
@@ -38,8 +46,12 @@ describe('a shift file', () => {
     expect(() => parseShiftPlan({ devices: [EPC], plan: [{ at: 0, plug: 'EPC000999' }] }, 'shift.json')).toThrow(
       'shift.json: plan step 1 names "EPC000999", which is not among the devices (EPC000101).',
     );
-    expect(() => parseShiftPlan({ devices: [EPC, EPC], plan: [{ at: 0, plug: 'EPC000101' }] })).toThrow('two devices have the id "EPC000101"');
-    expect(() => parseShiftPlan({ devices: [EPC], plan: [{ at: 0, unplug: 'EPC000101' }] })).toThrow('"EPC000101" is unplugged at 0 ms before it was ever plugged in');
+    expect(() => parseShiftPlan({ devices: [EPC, EPC], plan: [{ at: 0, plug: 'EPC000101' }] })).toThrow(
+      'two devices have the id "EPC000101"',
+    );
+    expect(() => parseShiftPlan({ devices: [EPC], plan: [{ at: 0, unplug: 'EPC000101' }] })).toThrow(
+      '"EPC000101" is unplugged at 0 ms before it was ever plugged in',
+    );
     expect(() => parseShiftPlan({ devices: [EPC], plan: [] })).toThrow('plan: a shift needs a plan');
     expect(() => parseShiftPlan({ devices: [EPC], plan: [{ at: -1, plug: 'EPC000101' }] })).toThrow(/plan\.0/);
   });
@@ -76,7 +88,12 @@ describe('acting out a shift', () => {
       },
     );
     await run.finished;
-    expect(seen).toEqual(['plug EPC000101 EPC000101', 'plug copy EPC000101', 'unplug EPC000101 EPC000101', 'plug EPC000101 EPC000101']);
+    expect(seen).toEqual([
+      'plug EPC000101 EPC000101',
+      'plug copy EPC000101',
+      'unplug EPC000101 EPC000101',
+      'plug EPC000101 EPC000101',
+    ]);
     expect(run.devices.get('copy')!.descriptor.path).toBe(join(ptyDir, 'copy'));
     expect(await exists(join(ptyDir, 'copy'))).toBe(true);
     expect(await exists(join(ptyDir, 'EPC000101'))).toBe(true);
@@ -97,7 +114,10 @@ describe('npm run simulator -- --shift FILE', () => {
       { at: 40, unplug: 'copy' },
     ];
     await writeFile(file, JSON.stringify(deviceAndCopyShift(ptyDir, plan)));
-    const run = runSimulatorCli(['--shift', file, '--public-key', join(scratch.dir, 'service.pem'), '--state-dir', join(scratch.dir, 'state')], 4);
+    const run = runSimulatorCli(
+      ['--shift', file, '--public-key', join(scratch.dir, 'service.pem'), '--state-dir', join(scratch.dir, 'state')],
+      4,
+    );
     const lines = await run.lines;
     expect(lines.map((l) => [l.shift, l.id ?? null, l.serialNumber ?? null])).toEqual([
       ['plug', 'EPC000101', 'EPC000101'],
@@ -119,6 +139,8 @@ describe('npm run simulator -- --shift FILE', () => {
     const run = runSimulatorCli(['--shift', file, '--public-key', join(scratch.dir, 'service.pem')], 1);
     run.lines.catch(() => undefined);
     expect(await run.exit).toBe(1);
-    expect(run.stderr()).toContain(`simulator: ${file}: plan step 1 names "EPC000102", which is not among the devices (EPC000101).`);
+    expect(run.stderr()).toContain(
+      `simulator: ${file}: plan step 1 names "EPC000102", which is not among the devices (EPC000101).`,
+    );
   });
 });

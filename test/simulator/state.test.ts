@@ -5,7 +5,16 @@ import { decodeCbor } from '../../domain/files/cbor';
 import { verifyConfigFile } from '../../domain/files/config-file-signature';
 import { CODE } from '../../main/devices/coap';
 import type { SimulatedDeviceOptions } from '../../simulator';
-import { announcement, configContent, putFirmwareBlock, useScratchDir, serviceKeys, signedConfigFile, testImage, uniqueSerial } from './helpers/fixtures';
+import {
+  announcement,
+  configContent,
+  putFirmwareBlock,
+  useScratchDir,
+  serviceKeys,
+  signedConfigFile,
+  testImage,
+  uniqueSerial,
+} from './helpers/fixtures';
 import { errorCode } from './helpers/raw-client';
 import { startUdpSession, type UdpSession } from './helpers/udp-session';
 import { startDevice } from '../fixtures/simulated-device';
@@ -27,11 +36,17 @@ describe('device state directory', () => {
     await waitFor(() => first.device.state().bootId === 2);
     const image = testImage('NSCP', '2.0.0', 9000);
     await first.client.postCbor('fw', announcement(image));
-    for (const num of [0, 1, 3]) expect((await putFirmwareBlock(first.client, image.image, num)).code).toBe(CODE.CONTINUE);
+    for (const num of [0, 1, 3])
+      expect((await putFirmwareBlock(first.client, image.image, num)).code).toBe(CODE.CONTINUE);
     await first.close();
 
     const onDisk = JSON.parse(await readFile(join(scratch.dir, serial, 'device.json'), 'utf8'));
-    expect(onDisk).toMatchObject({ serialNumber: serial, model: 'NSCP-N9', firmwareVersion: '1.2.3', config: { syncId: content.syncId, blank: true } });
+    expect(onDisk).toMatchObject({
+      serialNumber: serial,
+      model: 'NSCP-N9',
+      firmwareVersion: '1.2.3',
+      config: { syncId: content.syncId, blank: true },
+    });
     // Only the contiguous prefix counts: block 3 arrived, block 2 did not.
     expect(onDisk.upload).toMatchObject({ ackedOffset: 2048, state: 'receiving', size: image.image.length });
     const stored = await readFile(join(scratch.dir, serial, 'config.cbor'));
@@ -41,7 +56,12 @@ describe('device state directory', () => {
     const second = await udpDevice(serial, { firmwareVersion: '9.9.9' });
     try {
       const info = await second.client.getCbor('info');
-      expect(info).toMatchObject({ firmwareVersion: '1.2.3', configSyncId: content.syncId, state: 'receiving', bootId: 3 });
+      expect(info).toMatchObject({
+        firmwareVersion: '1.2.3',
+        configSyncId: content.syncId,
+        state: 'receiving',
+        bootId: 3,
+      });
       expect(await second.client.getCbor('config')).toMatchObject({ syncId: content.syncId, blank: true });
       const resumed = decodeCbor((await second.client.postCbor('fw', announcement(image))).payload);
       expect(resumed).toEqual({ offset: 2048, blockSize: 1024 });
@@ -57,7 +77,12 @@ describe('device state directory', () => {
     const serial = uniqueSerial('NSCP');
     await (await udpDevice(serial)).close();
     await expect(
-      startDevice(scratch.dir, { serialNumber: 'NSCP-OTHER', deviceType: 'NSCP', link: { udp: { host: '127.0.0.1', port: 0 } }, stateDir: join(scratch.dir, serial) }),
+      startDevice(scratch.dir, {
+        serialNumber: 'NSCP-OTHER',
+        deviceType: 'NSCP',
+        link: { udp: { host: '127.0.0.1', port: 0 } },
+        stateDir: join(scratch.dir, serial),
+      }),
     ).rejects.toThrow(/belongs to NSCP/);
   });
 

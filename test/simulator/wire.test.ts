@@ -78,7 +78,10 @@ describe('ScheduledQueue', () => {
   it('forgets what is queued when cleared (a pulled cable)', () => {
     vi.useFakeTimers();
     const delivered: string[] = [];
-    const queue = new ScheduledQueue<string>((item) => delivered.push(item), () => Date.now());
+    const queue = new ScheduledQueue<string>(
+      (item) => delivered.push(item),
+      () => Date.now(),
+    );
     queue.push(Date.now() + 10, 'lost');
     queue.clear();
     vi.advanceTimersByTime(50);

@@ -1,6 +1,14 @@
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../../../domain/files/firmware-bundle';
-import { fsyncDir, isTempName, readFileIfExists, removeDurable, removeStaleTemps, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import {
+  fsyncDir,
+  isTempName,
+  readFileIfExists,
+  removeDurable,
+  removeStaleTemps,
+  writeFileDurable,
+  type FileSystem,
+} from '../../../platform/durable-file';
 import { quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 
 /**

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errnoCode, readFileIfExists, removeStaleTemps, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import {
+  errnoCode,
+  readFileIfExists,
+  removeStaleTemps,
+  writeFileDurable,
+  type FileSystem,
+} from '../../../platform/durable-file';
 import { quarantineFile } from '../../../platform/quarantine';
 import { TEMP_GRACE_MS, type BlobStore } from './blob-store';
 import { cacheEntrySchema, type CacheEntry, type CacheEvent } from './cache-entry';
@@ -131,7 +137,11 @@ export class CacheIndex {
     // Another process may have set it aside and written a good one meanwhile: that one stays.
     const current = await readFileIfExists(this.fs, path);
     if (!current?.equals(raw)) return;
-    const file = await quarantineFile(this.fs, path, { quarantineDir: this.quarantineDir, reason: `the firmware cache index is damaged: ${read.damage}`, now: this.now() });
+    const file = await quarantineFile(this.fs, path, {
+      quarantineDir: this.quarantineDir,
+      reason: `the firmware cache index is damaged: ${read.damage}`,
+      now: this.now(),
+    });
     if (!file) return;
     this.onEvent?.({ type: 'quarantined', file });
     await writeFileDurable(this.fs, path, serialize(read.entries));

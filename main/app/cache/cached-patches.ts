@@ -22,7 +22,10 @@ export interface NamedPatch {
  * bundle found damaged then is left out, as everywhere in the cache. `entries` is the cache's list
  * as the caller already read it.
  */
-export async function cachedPatches(cache: Pick<FirmwareCache, 'get' | 'patches'>, entries: readonly CacheEntry[]): Promise<NamedPatch[]> {
+export async function cachedPatches(
+  cache: Pick<FirmwareCache, 'get' | 'patches'>,
+  entries: readonly CacheEntry[],
+): Promise<NamedPatch[]> {
   const patches = await cache.patches.list();
   if (patches.length === 0) return [];
   const releases = new Map<string, { deviceType: DeviceType; version: string }>();
@@ -33,7 +36,11 @@ export async function cachedPatches(cache: Pick<FirmwareCache, 'get' | 'patches'
     }
     try {
       const cached = await cache.get(entry.sha256);
-      if (cached) releases.set(cached.bundle.imageSha256, { deviceType: cached.bundle.deviceType, version: cached.bundle.version });
+      if (cached)
+        releases.set(cached.bundle.imageSha256, {
+          deviceType: cached.bundle.deviceType,
+          version: cached.bundle.version,
+        });
     } catch (error) {
       if (!(error instanceof CorruptCacheEntryError)) throw error;
     }
@@ -41,6 +48,11 @@ export async function cachedPatches(cache: Pick<FirmwareCache, 'get' | 'patches'
   return patches.map((patch) => {
     const from = releases.get(patch.baseSha256);
     const to = releases.get(patch.targetSha256);
-    return { deviceType: to?.deviceType ?? from?.deviceType ?? null, fromVersion: from?.version ?? null, toVersion: to?.version ?? null, ...patch };
+    return {
+      deviceType: to?.deviceType ?? from?.deviceType ?? null,
+      fromVersion: from?.version ?? null,
+      toVersion: to?.version ?? null,
+      ...patch,
+    };
   });
 }

@@ -96,7 +96,10 @@ export class FirmwareCache {
     const bytes = await collect(input);
     const { sha256: announced, ...expect } = meta.expect ?? {};
     if (announced !== undefined && sha256Hex(bytes) !== announced) {
-      throw new FileFormatError('FW_HASH_MISMATCH', `The firmware bundle received does not match the SHA-256 the service announced for it (${announced.slice(0, 12)}…). Download it again.`);
+      throw new FileFormatError(
+        'FW_HASH_MISMATCH',
+        `The firmware bundle received does not match the SHA-256 the service announced for it (${announced.slice(0, 12)}…). Download it again.`,
+      );
     }
     const bundle = readFirmwareBundle(bytes, expect);
     const sha256 = await this.blobs.write(bytes);
@@ -192,7 +195,11 @@ export class FirmwareCache {
   }
 
   /** See prefetchFirmware: the service's latest bundle of each type, downloaded unless cached. */
-  async prefetch(client: FirmwareSource & ReleaseKeySource, deviceTypes?: readonly DeviceType[], options: { signal?: AbortSignal } = {}): Promise<PrefetchReport> {
+  async prefetch(
+    client: FirmwareSource & ReleaseKeySource,
+    deviceTypes?: readonly DeviceType[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<PrefetchReport> {
     // The service's release keys are kept too: an install without the service checks bundles with them.
     await this.releaseKeys.get(client, options);
     return prefetchFirmware(this, client, deviceTypes, options);
@@ -215,13 +222,19 @@ export class FirmwareCache {
   }
 
   private async readVerified(entry: CacheEntry): Promise<CachedBundle> {
-    const checked = checkStoredBundle(entry.sha256, await this.blobs.read(entry.sha256), { deviceType: entry.deviceType, version: entry.version });
+    const checked = checkStoredBundle(entry.sha256, await this.blobs.read(entry.sha256), {
+      deviceType: entry.deviceType,
+      version: entry.version,
+    });
     if ('reason' in checked) return this.refuse(entry, checked.reason);
-    if (entry.imageSha256 !== undefined && entry.imageSha256 !== checked.bundle.imageSha256) return this.refuse(entry, "its image's SHA-256 is not the one the cache index recorded for it");
+    if (entry.imageSha256 !== undefined && entry.imageSha256 !== checked.bundle.imageSha256)
+      return this.refuse(entry, "its image's SHA-256 is not the one the cache index recorded for it");
     if (entry.imageSha256 !== undefined) return { entry, bytes: checked.bytes, bundle: checked.bundle };
     // An index written before it kept image hashes: now that the bundle is open, it gains this one.
     const imageSha256 = checked.bundle.imageSha256;
-    await this.index.update((entries) => entries.map((e) => (e.sha256 === entry.sha256 && e.imageSha256 === undefined ? { ...e, imageSha256 } : e)));
+    await this.index.update((entries) =>
+      entries.map((e) => (e.sha256 === entry.sha256 && e.imageSha256 === undefined ? { ...e, imageSha256 } : e)),
+    );
     return { entry: { ...entry, imageSha256 }, bytes: checked.bytes, bundle: checked.bundle };
   }
 
@@ -233,7 +246,10 @@ export class FirmwareCache {
 
   private async evict(entry: CacheEntry, reason: string): Promise<void> {
     await this.index.update((entries) => entries.filter((e) => e.sha256 !== entry.sha256));
-    const file = await this.blobs.quarantine(entry.sha256, `the cached firmware ${entry.deviceType} ${entry.version} is damaged: ${reason}`);
+    const file = await this.blobs.quarantine(
+      entry.sha256,
+      `the cached firmware ${entry.deviceType} ${entry.version} is damaged: ${reason}`,
+    );
     this.onEvent?.({ type: 'evicted-corrupt', entry, reason, file });
   }
 }
@@ -246,7 +262,11 @@ async function collect(input: BundleInput): Promise<Uint8Array> {
   let size = 0;
   for await (const chunk of input) {
     size += chunk.length;
-    if (size > limit) throw new FileFormatError('FW_BUNDLE_TOO_LARGE', `The firmware bundle is refused: it is more than ${limit} bytes, more than a bundle may be.`);
+    if (size > limit)
+      throw new FileFormatError(
+        'FW_BUNDLE_TOO_LARGE',
+        `The firmware bundle is refused: it is more than ${limit} bytes, more than a bundle may be.`,
+      );
     parts.push(chunk);
   }
   const joined = Buffer.concat(parts);

@@ -3,7 +3,10 @@ import type { CacheOrigin } from './cache-entry';
 
 /** The part of the API client that prefetch and resolve use. */
 export type FirmwareSource = Pick<ServiceClient, 'baseUrl' | 'orgId'> & {
-  devices: Pick<ServiceClient['devices'], 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType'>;
+  devices: Pick<
+    ServiceClient['devices'],
+    'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType'
+  >;
   /** Absent from clients made before patches: they then get no patches, only bundles. */
   firmwarePatches?: ServiceClient['firmwarePatches'];
 };

@@ -31,7 +31,12 @@ export class HashNamedFiles {
    * The files whose name matches `pattern` and is `wanted`, read whole, that pass `check`; the ones
    * that fail it are set aside with `reason`. A file another process removed meanwhile is skipped.
    */
-  async *intact(pattern: RegExp, wanted: (match: RegExpExecArray) => boolean, check: (file: IntactFile) => boolean, reason: string): AsyncGenerator<IntactFile> {
+  async *intact(
+    pattern: RegExp,
+    wanted: (match: RegExpExecArray) => boolean,
+    check: (file: IntactFile) => boolean,
+    reason: string,
+  ): AsyncGenerator<IntactFile> {
     for (const name of await this.names()) {
       const match = pattern.exec(name);
       if (!match || !wanted(match)) continue;

@@ -42,8 +42,14 @@ export class PatchStore {
     const header = parseFirmwarePatchHeader(patch);
     const baseSha256 = hex(header.baseSha256);
     const targetSha256 = hex(header.targetSha256);
-    if ((expect.baseSha256 !== undefined && expect.baseSha256 !== baseSha256) || (expect.targetSha256 !== undefined && expect.targetSha256 !== targetSha256)) {
-      throw new FileFormatError('FW_CODING_CORRUPT', 'The firmware patch joins other images than the service said; it was not kept.');
+    if (
+      (expect.baseSha256 !== undefined && expect.baseSha256 !== baseSha256) ||
+      (expect.targetSha256 !== undefined && expect.targetSha256 !== targetSha256)
+    ) {
+      throw new FileFormatError(
+        'FW_CODING_CORRUPT',
+        'The firmware patch joins other images than the service said; it was not kept.',
+      );
     }
     await this.files.put(`${baseSha256}.${targetSha256}.${sha256(patch)}.patch`, patch);
     return { baseSha256, targetSha256, patch };
@@ -69,7 +75,12 @@ export class PatchStore {
   /** The intact patches to the image `targetSha256`; damaged ones are quarantined on the way. */
   async to(targetSha256: string): Promise<CachedPatch[]> {
     const found: CachedPatch[] = [];
-    const intact = this.files.intact(NAME, (match) => match[2] === targetSha256, ({ match, bytes }) => sha256(bytes) === match[3], 'its bytes no longer hash to its name');
+    const intact = this.files.intact(
+      NAME,
+      (match) => match[2] === targetSha256,
+      ({ match, bytes }) => sha256(bytes) === match[3],
+      'its bytes no longer hash to its name',
+    );
     for await (const { match, bytes } of intact) found.push({ baseSha256: match[1]!, targetSha256, patch: bytes });
     return found;
   }

@@ -42,7 +42,11 @@ export async function prefetchFirmware(
       } else {
         const file = await client.devices.fetchFirmwareByType(deviceType, { signal: options.signal });
         const source = firmwareSourceLabel(client, `/devices/types/${deviceType}/firmware`);
-        const entry = await cache.put(file.bytes, { source, origin, expect: { deviceType, sha256: announcedBundleSha256(file.headers) } });
+        const entry = await cache.put(file.bytes, {
+          source,
+          origin,
+          expect: { deviceType, sha256: announcedBundleSha256(file.headers) },
+        });
         report.fetched.push(entry);
         bundle = await cache.get(entry.sha256);
       }

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { firmwareReleaseKeySchema, releaseKeyFromPem, type FirmwareReleaseKeyRecord, type ReleaseKey } from '../../../domain/files/firmware-release-key';
+import {
+  firmwareReleaseKeySchema,
+  releaseKeyFromPem,
+  type FirmwareReleaseKeyRecord,
+  type ReleaseKey,
+} from '../../../domain/files/firmware-release-key';
 import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import { NetworkError, ServiceError, type CallOptions, type ServiceClient } from '../../cloud';
 
@@ -64,7 +69,11 @@ export class ReleaseKeyStore {
     } catch {
       return undefined; // a damaged copy is as good as none: the next answer of the service replaces it
     }
-    return { keys: parsed.keys.map((k) => releaseKeyFromPem(k.publicKeyPem, k.name)), fetchedAt: parsed.fetchedAt, origin: 'stored' };
+    return {
+      keys: parsed.keys.map((k) => releaseKeyFromPem(k.publicKeyPem, k.name)),
+      fetchedAt: parsed.fetchedAt,
+      origin: 'stored',
+    };
   }
 
   /**

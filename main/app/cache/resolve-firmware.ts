@@ -45,13 +45,19 @@ export class NoFirmwareAvailableError extends Error {
  * returns those it kept. A patch is an optimisation: one that cannot be fetched or is not a patch
  * is left out, and the device gets the deflated image.
  */
-export async function fetchPatches(cache: Pick<FirmwareCache, 'patches'>, client: FirmwareSource, bundle: CachedBundle, call: CallOptions): Promise<FirmwarePatchRecord[]> {
+export async function fetchPatches(
+  cache: Pick<FirmwareCache, 'patches'>,
+  client: FirmwareSource,
+  bundle: CachedBundle,
+  call: CallOptions,
+): Promise<FirmwarePatchRecord[]> {
   const kept: FirmwarePatchRecord[] = [];
   if (client.firmwarePatches === undefined) return kept;
   const { deviceType, imageSha256 } = bundle.bundle;
   try {
     for (const offered of await client.firmwarePatches.list(deviceType, call)) {
-      if (offered.targetSha256 !== imageSha256 || (await cache.patches.has(offered.baseSha256, offered.targetSha256))) continue;
+      if (offered.targetSha256 !== imageSha256 || (await cache.patches.has(offered.baseSha256, offered.targetSha256)))
+        continue;
       const file = await client.firmwarePatches.fetch(deviceType, offered.fromVersion, call);
       await cache.patches.put(file.bytes, { baseSha256: offered.baseSha256, targetSha256: offered.targetSha256 });
       kept.push(offered);
@@ -67,7 +73,10 @@ export async function fetchPatches(cache: Pick<FirmwareCache, 'patches'>, client
  * first time a bundle or patch is resolved after it entered the cache (seconds, once), read back
  * after that. A stream that cannot be made or kept leaves the upload to deflate with zlib.
  */
-async function withPatches(cache: FirmwareCache, resolved: Omit<ResolvedFirmware, 'patches' | 'deflated'>): Promise<ResolvedFirmware> {
+async function withPatches(
+  cache: FirmwareCache,
+  resolved: Omit<ResolvedFirmware, 'patches' | 'deflated'>,
+): Promise<ResolvedFirmware> {
   const deflatedOf = (bytes: Uint8Array) => cache.deflated.of(bytes).catch(() => undefined);
   const patches: ResolvedFirmware['patches'] = [];
   for (const patch of await cache.patches.to(resolved.bundle.imageSha256)) {
@@ -98,8 +107,13 @@ export async function resolveFirmware(
       return withPatches(cache, { ...cached, origin: 'cache', latestVersion, notice: undefined });
     }
     const file =
-      serialNumber !== undefined ? await client.devices.fetchFirmware(serialNumber, call) : await client.devices.fetchFirmwareByType(deviceType, call);
-    const path = serialNumber !== undefined ? `/devices/${encodeURIComponent(serialNumber)}/firmware` : `/devices/types/${deviceType}/firmware`;
+      serialNumber !== undefined
+        ? await client.devices.fetchFirmware(serialNumber, call)
+        : await client.devices.fetchFirmwareByType(deviceType, call);
+    const path =
+      serialNumber !== undefined
+        ? `/devices/${encodeURIComponent(serialNumber)}/firmware`
+        : `/devices/types/${deviceType}/firmware`;
     const entry = await cache.put(file.bytes, {
       source: firmwareSourceLabel(client, path),
       origin,
@@ -120,7 +134,9 @@ export async function resolveFirmware(
     const notice =
       `The service is ${why} (${error.message}); installing the newest cached ${deviceType} firmware, ` +
       `version ${fallback.entry.version}, fetched ${fallback.entry.fetchedAt}` +
-      (latestVersion !== undefined && latestVersion !== fallback.entry.version ? `, although the service's latest is ${latestVersion}.` : '.');
+      (latestVersion !== undefined && latestVersion !== fallback.entry.version
+        ? `, although the service's latest is ${latestVersion}.`
+        : '.');
     return withPatches(cache, { ...fallback, origin: 'offline-cache', latestVersion, notice });
   }
 }

@@ -22,7 +22,9 @@ export class CorruptCacheEntryError extends Error {
     readonly entry: CacheEntry,
     readonly reason: string,
   ) {
-    super(`The cached firmware ${entry.deviceType} ${entry.version} (${entry.sha256.slice(0, 12)}) is damaged (${reason}); it was taken out of the cache (kept in its quarantine folder). Download it again.`);
+    super(
+      `The cached firmware ${entry.deviceType} ${entry.version} (${entry.sha256.slice(0, 12)}) is damaged (${reason}); it was taken out of the cache (kept in its quarantine folder). Download it again.`,
+    );
   }
 }
 

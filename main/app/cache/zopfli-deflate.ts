@@ -27,6 +27,7 @@ export async function zopfliDeflate(source: Uint8Array, workerScript?: string): 
   if (source.length > MAX_ZOPFLI_SOURCE_BYTES) return undefined;
   const bytes = await deflateInWorker({ source, numiterations: ITERATIONS }, workerScript);
   const back = inflateRawSync(bytes, { windowBits: ZOPFLI_WINDOW_BITS });
-  if (!Buffer.from(source).equals(back)) throw new Error('zopfli made a stream that does not inflate to its source; it was not kept.');
+  if (!Buffer.from(source).equals(back))
+    throw new Error('zopfli made a stream that does not inflate to its source; it was not kept.');
   return { windowBits: ZOPFLI_WINDOW_BITS, bytes: new Uint8Array(bytes) };
 }

@@ -28,9 +28,17 @@ export function deflateInWorker(input: ZopfliWorkerInput, script: string = zopfl
       outcome();
     };
     worker.once('message', (answer: ZopfliWorkerAnswer) =>
-      settle(() => ('bytes' in answer ? resolve(answer.bytes) : reject(new Error(`zopfli failed on its worker thread: ${answer.error}`)))),
+      settle(() =>
+        'bytes' in answer
+          ? resolve(answer.bytes)
+          : reject(new Error(`zopfli failed on its worker thread: ${answer.error}`)),
+      ),
     );
-    worker.once('error', (error) => settle(() => reject(new Error(`zopfli's worker thread failed: ${error.message}`, { cause: error }))));
-    worker.once('exit', (code) => settle(() => reject(new Error(`zopfli's worker thread stopped (exit code ${code}) before it made a stream.`))));
+    worker.once('error', (error) =>
+      settle(() => reject(new Error(`zopfli's worker thread failed: ${error.message}`, { cause: error }))),
+    );
+    worker.once('exit', (code) =>
+      settle(() => reject(new Error(`zopfli's worker thread stopped (exit code ${code}) before it made a stream.`))),
+    );
   });
 }

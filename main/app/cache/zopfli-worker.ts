@@ -9,7 +9,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { deflateAsync } from '@gfx/zopfli';
 import type { ZopfliWorkerAnswer, ZopfliWorkerInput } from './zopfli-in-worker';
 
-if (parentPort === null) throw new Error('zopfli-worker.ts runs only as a worker thread; call deflateInWorker (zopfli-in-worker.ts) instead.');
+if (parentPort === null)
+  throw new Error('zopfli-worker.ts runs only as a worker thread; call deflateInWorker (zopfli-in-worker.ts) instead.');
 const port = parentPort;
 const input = workerData as ZopfliWorkerInput;
 const answer = (message: ZopfliWorkerAnswer, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);

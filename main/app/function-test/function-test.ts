@@ -57,7 +57,10 @@ export async function observeFunctionTest(
 ): Promise<FunctionTestObservation> {
   const pressTimeoutMs = options.pressTimeoutMs ?? 120_000;
   const tripTimeoutMs = options.tripTimeoutMs ?? 3_000;
-  const watchOptions = { ...(options.linkDeps ? { linkDeps: options.linkDeps } : {}), ...(options.signal ? { signal: options.signal } : {}) };
+  const watchOptions = {
+    ...(options.linkDeps ? { linkDeps: options.linkDeps } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   // The receivers are watched before the device under test: a press can come as soon as the
   // device is watched (a quick technician, or the simulator's), and a trip before its receiver is
   // watched would be counted as already there.
@@ -66,7 +69,11 @@ export async function observeFunctionTest(
   const opened = await Promise.allSettled(receivers.map((receiver) => watchSafety(receiver, watchOptions)));
   opened.forEach((result, i) => {
     if (result.status === 'fulfilled') watched.push(result.value);
-    else unreachable.push({ serialNumber: receivers[i]!.serialNumber, reason: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+    else
+      unreachable.push({
+        serialNumber: receivers[i]!.serialNumber,
+        reason: result.reason instanceof Error ? result.reason.message : String(result.reason),
+      });
   });
   let sender: SafetyWatch;
   try {
@@ -76,7 +83,6 @@ export async function observeFunctionTest(
     throw error;
   }
   try {
-
     let pressAtMs: number | undefined;
     let pressedAt: string | null = null;
     const trips = new Map<string, { atMs: number; status: SafetyStatus }>();
@@ -106,7 +112,9 @@ export async function observeFunctionTest(
     options.onReady?.();
 
     // A Stop that came while the devices were being opened ends the watch at once.
-    const abort = options.signal?.aborted ? Promise.resolve() : new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
+    const abort = options.signal?.aborted
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
     const pressDeadline = delay(pressTimeoutMs);
     await Promise.race([pressSeen, pressDeadline.promise, abort]);
     pressDeadline.cancel();
@@ -117,7 +125,8 @@ export async function observeFunctionTest(
     }
     const pressMs = pressAtMs;
     // A press seen counts even when Stop came after it: the receivers' trips say the rest.
-    const ended: FunctionTestEnd = pressMs !== undefined ? 'pressed' : options.signal?.aborted ? 'stopped' : 'timed-out';
+    const ended: FunctionTestEnd =
+      pressMs !== undefined ? 'pressed' : options.signal?.aborted ? 'stopped' : 'timed-out';
     return {
       pressed: pressMs !== undefined,
       ended,
@@ -126,7 +135,12 @@ export async function observeFunctionTest(
         const trip = trips.get(watch.serialNumber);
         // A receiver's notification may overtake the sender's on another link: it reacted at once.
         const reactionMs = trip && pressMs !== undefined ? Math.max(0, Math.round(trip.atMs - pressMs)) : null;
-        return { serialNumber: watch.serialNumber, tripped: trip !== undefined && pressMs !== undefined, reactionMs, trippedBy: trip?.status.trippedBy ?? null };
+        return {
+          serialNumber: watch.serialNumber,
+          tripped: trip !== undefined && pressMs !== undefined,
+          reactionMs,
+          trippedBy: trip?.status.trippedBy ?? null,
+        };
       }),
       unreachable,
     };

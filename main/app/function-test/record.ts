@@ -16,13 +16,18 @@ export interface FunctionTestVerdict {
   reasons: string[];
 }
 
-export function verdictOf(observation: FunctionTestObservation, technician: FunctionTestResult | undefined): FunctionTestVerdict {
+export function verdictOf(
+  observation: FunctionTestObservation,
+  technician: FunctionTestResult | undefined,
+): FunctionTestVerdict {
   const reasons: string[] = [];
   const notDone = notDoneText(observation);
   if (notDone) reasons.push(notDone);
   else if (!observation.pressed) reasons.push('no press of the E-stop was seen');
-  for (const receiver of observation.receivers) if (observation.pressed && !receiver.tripped) reasons.push(`${receiver.serialNumber} did not trip`);
-  for (const missing of observation.unreachable) reasons.push(`${missing.serialNumber} could not be watched (${missing.reason})`);
+  for (const receiver of observation.receivers)
+    if (observation.pressed && !receiver.tripped) reasons.push(`${receiver.serialNumber} did not trip`);
+  for (const missing of observation.unreachable)
+    reasons.push(`${missing.serialNumber} could not be watched (${missing.reason})`);
   if (technician === 'fail') reasons.push('the technician judged it failed');
   return { result: reasons.length === 0 ? 'pass' : 'fail', reasons };
 }
@@ -40,7 +45,9 @@ export function notDoneText(observation: Pick<FunctionTestObservation, 'pressed'
 
 /** "EPC000102 14 ms, EPC000103 did not trip" */
 export function describeReactions(observation: FunctionTestObservation): string {
-  const parts = observation.receivers.map((r) => (r.tripped ? `${r.serialNumber} ${r.reactionMs} ms` : `${r.serialNumber} did not trip`));
+  const parts = observation.receivers.map((r) =>
+    r.tripped ? `${r.serialNumber} ${r.reactionMs} ms` : `${r.serialNumber} did not trip`,
+  );
   for (const missing of observation.unreachable) parts.push(`${missing.serialNumber} not watched`);
   return parts.length > 0 ? parts.join(', ') : 'no receivers in the configuration';
 }
@@ -82,6 +89,9 @@ export function functionTestRecord(input: FunctionTestRecordInput): LedgerRecord
   };
 }
 
-export function recordFunctionTest(ledger: Pick<Ledger, 'append'>, input: FunctionTestRecordInput): Promise<LedgerEntry> {
+export function recordFunctionTest(
+  ledger: Pick<Ledger, 'append'>,
+  input: FunctionTestRecordInput,
+): Promise<LedgerEntry> {
   return ledger.append(functionTestRecord(input));
 }

@@ -17,19 +17,34 @@ export interface SafetyWatch {
 
 function parseStatus(payload: Uint8Array, serialNumber: string): SafetyStatus {
   const parsed = safetyStatusSchema.safeParse(decodeCbor(payload));
-  if (!parsed.success) throw new Error(`${serialNumber} answered /${SAFETY_RESOURCE} with something that is not its safety status (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+  if (!parsed.success)
+    throw new Error(
+      `${serialNumber} answered /${SAFETY_RESOURCE} with something that is not its safety status (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
+    );
   return parsed.data;
 }
 
-export async function watchSafety(device: { serialNumber: string; link: string }, options: { linkDeps?: LinkFactoryDeps; signal?: AbortSignal } = {}): Promise<SafetyWatch> {
-  const session = await DeviceSession.open(createLink(parseLinkSpec(device.link), options.linkDeps), { expectedSerialNumber: device.serialNumber });
+export async function watchSafety(
+  device: { serialNumber: string; link: string },
+  options: { linkDeps?: LinkFactoryDeps; signal?: AbortSignal } = {},
+): Promise<SafetyWatch> {
+  const session = await DeviceSession.open(createLink(parseLinkSpec(device.link), options.linkDeps), {
+    expectedSerialNumber: device.serialNumber,
+  });
   let observation: Observation;
   try {
     const info = await identify(session, { ...(options.signal ? { signal: options.signal } : {}) });
-    if (info.serialNumber !== device.serialNumber) throw new Error(`${device.link} answers as ${info.serialNumber}, not ${device.serialNumber}.`);
-    observation = await observe(session.engine, { path: SAFETY_RESOURCE, step: 'safety function observation', ...(options.signal ? { signal: options.signal } : {}) });
+    if (info.serialNumber !== device.serialNumber)
+      throw new Error(`${device.link} answers as ${info.serialNumber}, not ${device.serialNumber}.`);
+    observation = await observe(session.engine, {
+      path: SAFETY_RESOURCE,
+      step: 'safety function observation',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     if (!observation.first.code.startsWith('2.')) {
-      throw new Error(`${device.serialNumber} has no safety function to test (it answered /${SAFETY_RESOURCE} with ${observation.first.code}); update its firmware first.`);
+      throw new Error(
+        `${device.serialNumber} has no safety function to test (it answered /${SAFETY_RESOURCE} with ${observation.first.code}); update its firmware first.`,
+      );
     }
   } catch (error) {
     await session.close();

@@ -1,10 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountabilityChannel, CommissioningReportFileView, FunctionTestObservationView, FunctionTestRecordView } from '../../../contract/accountability';
+import type {
+  AccountabilityChannel,
+  CommissioningReportFileView,
+  FunctionTestObservationView,
+  FunctionTestRecordView,
+} from '../../../contract/accountability';
 import { CoreError } from '../../../contract/errors';
 import { commissioningViewOf } from '../../../domain/ledger-commissioning';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import { toCoreError } from '../errors';
-import { notDoneText, observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestObservation } from '../function-test';
+import {
+  notDoneText,
+  observeFunctionTest,
+  recordFunctionTest,
+  verdictOf,
+  type FunctionTestDevice,
+  type FunctionTestObservation,
+} from '../function-test';
 import { sendLedger, type Ledger } from '../ledger';
 import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
 import { makeCommissioningReport, renderReportPdf, ReportFontError, ReportRequestError } from '../report';
@@ -49,7 +61,11 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
   /** The watches running now, by the serial number of the device under test: Stop aborts one. */
   const watching = new Map<string, AbortController>();
 
-  const recordTest = async (test: PendingTest, technician: 'pass' | 'fail' | undefined, note: string): Promise<FunctionTestRecordView> => {
+  const recordTest = async (
+    test: PendingTest,
+    technician: 'pass' | 'fail' | undefined,
+    note: string,
+  ): Promise<FunctionTestRecordView> => {
     const account = deps.session.require('files.download');
     const verdict = verdictOf(test.observation, technician);
     const entry = await recordFunctionTest(deps.ledger, {
@@ -66,7 +82,11 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
       at: new Date(),
     });
     // The organization's chain gets it when the service answers; `ledger verify` sends it later otherwise.
-    void sendLedger(deps.ledger, { client: account.client, serviceUrl: serviceOf(account), orgId: account.orgId }).catch(() => undefined);
+    void sendLedger(deps.ledger, {
+      client: account.client,
+      serviceUrl: serviceOf(account),
+      orgId: account.orgId,
+    }).catch(() => undefined);
     const entries = await deps.ledger.entries();
     return {
       serialNumber: test.serialNumber,
@@ -83,12 +103,22 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
     'functionTest.observe': async (input): Promise<FunctionTestObservationView> => {
       const account = deps.session.require('files.download');
       try {
-        const record = (await account.client.devices.list({ serial: input.serialNumber })).items.find((d) => d.serialNumber === input.serialNumber);
-        if (!record?.configurationId) throw new CoreError('VALIDATION', `${input.serialNumber} is in no configuration, so there is no safety function to test: apply a configuration first.`);
+        const record = (await account.client.devices.list({ serial: input.serialNumber })).items.find(
+          (d) => d.serialNumber === input.serialNumber,
+        );
+        if (!record?.configurationId)
+          throw new CoreError(
+            'VALIDATION',
+            `${input.serialNumber} is in no configuration, so there is no safety function to test: apply a configuration first.`,
+          );
         const configuration = await account.client.configurations.get(record.configurationId);
         const linkOf = (serial: string) => deps.attached().find((d) => d.serialNumber === serial)?.link;
         const link = linkOf(input.serialNumber);
-        if (!link) throw new CoreError('DEVICE_ERROR', `${input.serialNumber} is not attached (or not answering): attach it and try again.`);
+        if (!link)
+          throw new CoreError(
+            'DEVICE_ERROR',
+            `${input.serialNumber} is not attached (or not answering): attach it and try again.`,
+          );
         const receivers: FunctionTestDevice[] = [];
         const notAttached: string[] = [];
         for (const { serialNumber } of configuration.devices) {
@@ -97,20 +127,33 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
           if (receiverLink) receivers.push({ serialNumber, link: receiverLink });
           else notAttached.push(serialNumber);
         }
-        if (watching.has(input.serialNumber)) throw new CoreError('VALIDATION', `${input.serialNumber} is being watched for its function test already: finish or stop that one first.`);
+        if (watching.has(input.serialNumber))
+          throw new CoreError(
+            'VALIDATION',
+            `${input.serialNumber} is being watched for its function test already: finish or stop that one first.`,
+          );
         const stop = new AbortController();
         watching.set(input.serialNumber, stop);
         const held = [link, ...receivers.map((r) => r.link)];
         for (const each of held) deps.watchedLinks?.add(each);
         let observation: FunctionTestObservation;
         try {
-          observation = await observeFunctionTest({ serialNumber: input.serialNumber, link }, receivers, { pressTimeoutMs: input.pressTimeoutSeconds * 1000, signal: stop.signal });
+          observation = await observeFunctionTest({ serialNumber: input.serialNumber, link }, receivers, {
+            pressTimeoutMs: input.pressTimeoutSeconds * 1000,
+            signal: stop.signal,
+          });
         } finally {
           watching.delete(input.serialNumber);
           for (const each of held) deps.watchedLinks?.delete(each);
         }
-        for (const serialNumber of notAttached) observation.unreachable.push({ serialNumber, reason: 'not attached to this computer' });
-        const test: PendingTest = { serialNumber: input.serialNumber, configurationName: configuration.name, syncId: record.deployedSyncId, observation };
+        for (const serialNumber of notAttached)
+          observation.unreachable.push({ serialNumber, reason: 'not attached to this computer' });
+        const test: PendingTest = {
+          serialNumber: input.serialNumber,
+          configurationName: configuration.name,
+          syncId: record.deployedSyncId,
+          observation,
+        };
         const notDone = notDoneText(observation);
         // A test that was not done has no verdict to wait for: it is kept as a failure now, so the
         // ledger says the device was not tested rather than nothing at all.
@@ -127,7 +170,11 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
           serialNumber: input.serialNumber,
           configurationName: configuration.name,
           pressed: observation.pressed,
-          receivers: observation.receivers.map((r) => ({ serialNumber: r.serialNumber, tripped: r.tripped, reactionMs: r.reactionMs })),
+          receivers: observation.receivers.map((r) => ({
+            serialNumber: r.serialNumber,
+            tripped: r.tripped,
+            reactionMs: r.reactionMs,
+          })),
           unreachable: observation.unreachable,
           failsBecause: verdictOf(observation, undefined).reasons,
         };
@@ -143,7 +190,11 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
     'functionTest.record': async (input) => {
       deps.session.require('files.download');
       const test = pending.get(input.observationId);
-      if (!test) throw new CoreError('VALIDATION', 'This function test is no longer open (Provisioner restarted, or it was recorded already): run it again.');
+      if (!test)
+        throw new CoreError(
+          'VALIDATION',
+          'This function test is no longer open (Provisioner restarted, or it was recorded already): run it again.',
+        );
       pending.delete(input.observationId);
       return recordTest(test, input.technician, input.note);
     },
@@ -156,12 +207,21 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
             ledger: deps.ledger,
             cache: deps.cache,
             workstation: await deps.workstation(),
-            service: account.kind === 'local' ? 'the local workspace' : `organization ${account.orgId} at ${account.serviceUrl}`,
+            service:
+              account.kind === 'local'
+                ? 'the local workspace'
+                : `organization ${account.orgId} at ${account.serviceUrl}`,
             orgId: account.orgId,
           },
-          { configurationId: input.configurationId, ...(input.serialNumber ? { deviceSerial: input.serialNumber } : {}) },
+          {
+            configurationId: input.configurationId,
+            ...(input.serialNumber ? { deviceSerial: input.serialNumber } : {}),
+          },
         );
-        const bytes = input.format === 'pdf' ? await renderReportPdf(report, { language: input.language ?? 'en' }) : new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`);
+        const bytes =
+          input.format === 'pdf'
+            ? await renderReportPdf(report, { language: input.language ?? 'en' })
+            : new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`);
         const day = report.generatedAt.slice(0, 10);
         return {
           fileName: `${safeFileName(report.configuration.name)}${input.serialNumber ? `-${safeFileName(input.serialNumber)}` : ''}-commissioning-${day}.${input.format}`,

@@ -1,4 +1,10 @@
-import type { ConfigurationChannel, ConfigurationStatusView, ConfigurationView, DeviceFileReadiness, WriteOutcome } from '../../../contract/index';
+import type {
+  ConfigurationChannel,
+  ConfigurationStatusView,
+  ConfigurationView,
+  DeviceFileReadiness,
+  WriteOutcome,
+} from '../../../contract/index';
 import type { Violation } from '../../../domain/violations';
 import type { DeviceAddInput } from '../../../domain/configuration-device';
 import type { SessionManager } from '../session';
@@ -39,9 +45,20 @@ export function configurationHandlers(session: SessionManager): HandlerGroup<Con
 
   return {
     'configurations.list': (input) =>
-      call(() => client().configurations.list({ Search: input.search, SortOptions: input.sortOptions, Limit: input.limit, Page: input.page })),
+      call(() =>
+        client().configurations.list({
+          Search: input.search,
+          SortOptions: input.sortOptions,
+          Limit: input.limit,
+          Page: input.page,
+        }),
+      ),
     'configurations.get': (input) => call(() => client().configurations.get(input.id)),
-    'configurations.create': (input) => judged(() => client(true).configurations.create({ ...withoutNulls(input.settings), name: input.settings.name }), false),
+    'configurations.create': (input) =>
+      judged(
+        () => client(true).configurations.create({ ...withoutNulls(input.settings), name: input.settings.name }),
+        false,
+      ),
     'configurations.update': async (input) => {
       const c = client(true);
       const patch = withoutNulls(input.settings);
@@ -51,7 +68,9 @@ export function configurationHandlers(session: SessionManager): HandlerGroup<Con
     'configurations.delete': async (input) => (await call(() => client(true).configurations.delete(input.id))).deleted,
     'configurations.status': async (input) => {
       const c = client();
-      const [status, configuration] = await call(() => Promise.all([c.configurations.validate(input.id), c.configurations.get(input.id)]));
+      const [status, configuration] = await call(() =>
+        Promise.all([c.configurations.validate(input.id), c.configurations.get(input.id)]),
+      );
       return statusView(status, configuration);
     },
     'configurations.addDevice': async (input) => {
@@ -60,14 +79,19 @@ export function configurationHandlers(session: SessionManager): HandlerGroup<Con
       const payload = { ...withoutNulls(input.settings), serialNumber: input.serialNumber } as DeviceAddInput;
       if (input.dryRun) return dryRunOutcome(() => c.configurations.addDeviceDryRun(input.id, payload));
       const outcome = await judged(() => c.configurations.addDevice(input.id, payload), false);
-      return outcome.value ? { ...outcome, value: await call(() => c.configurations.get(input.id)) } : { ...outcome, value: null };
+      return outcome.value
+        ? { ...outcome, value: await call(() => c.configurations.get(input.id)) }
+        : { ...outcome, value: null };
     },
     'configurations.updateDevice': async (input) => {
       const c = client(true);
       const patch = withoutNulls(input.settings);
-      if (input.dryRun) return dryRunOutcome(() => c.configurations.updateDeviceDryRun(input.id, input.serialNumber, patch));
+      if (input.dryRun)
+        return dryRunOutcome(() => c.configurations.updateDeviceDryRun(input.id, input.serialNumber, patch));
       const outcome = await judged(() => c.configurations.updateDevice(input.id, input.serialNumber, patch), false);
-      return outcome.value ? { ...outcome, value: await call(() => c.configurations.get(input.id)) } : { ...outcome, value: null };
+      return outcome.value
+        ? { ...outcome, value: await call(() => c.configurations.get(input.id)) }
+        : { ...outcome, value: null };
     },
     'configurations.removeDevice': async (input) => {
       const c = client(true);
@@ -83,7 +107,9 @@ export function statusView(
 ): ConfigurationStatusView {
   const devices: DeviceFileReadiness[] = configuration.devices.map((d) => {
     const ready = status.readyDevices.includes(d.serialNumber);
-    const own = status.errors.find((v) => v.field === `devices.${d.serialNumber}` || v.field.startsWith(`devices.${d.serialNumber}.`));
+    const own = status.errors.find(
+      (v) => v.field === `devices.${d.serialNumber}` || v.field.startsWith(`devices.${d.serialNumber}.`),
+    );
     return {
       serialNumber: d.serialNumber,
       deviceType: d.deviceType,

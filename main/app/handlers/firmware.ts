@@ -2,13 +2,24 @@ import { DEVICE_TYPES } from '../../../domain/device-types';
 import { cachedPatches } from '../cache/cached-patches';
 import { resolveFirmware } from '../cache/resolve-firmware';
 import type { CacheEntry, FirmwareCache } from '../cache/firmware-cache';
-import { CoreError, type CachedFirmwareView, type FirmwareChannel, type FirmwareTypeView } from '../../../contract/index';
+import {
+  CoreError,
+  type CachedFirmwareView,
+  type FirmwareChannel,
+  type FirmwareTypeView,
+} from '../../../contract/index';
 import { toCoreError } from '../errors';
 import type { SessionManager } from '../session';
 import type { HandlerGroup } from './types';
 
 function cachedView(entry: CacheEntry): CachedFirmwareView {
-  return { deviceType: entry.deviceType, version: entry.version, sha256: entry.sha256, size: entry.size, storedAt: entry.fetchedAt };
+  return {
+    deviceType: entry.deviceType,
+    version: entry.version,
+    sha256: entry.sha256,
+    size: entry.size,
+    storedAt: entry.fetchedAt,
+  };
 }
 
 /** Latest firmware per type from the service, beside what the offline cache holds. */
@@ -21,10 +32,19 @@ export function firmwareHandlers(session: SessionManager, cache: FirmwareCache):
       return Promise.all(
         DEVICE_TYPES.map(async (deviceType): Promise<FirmwareTypeView> => {
           const mine = cached.filter((e) => e.deviceType === deviceType).map(cachedView);
-          const patches = kept.filter((p) => p.deviceType === deviceType).map(({ fromVersion, toVersion, size }) => ({ fromVersion, toVersion, size }));
+          const patches = kept
+            .filter((p) => p.deviceType === deviceType)
+            .map(({ fromVersion, toVersion, size }) => ({ fromVersion, toVersion, size }));
           try {
             const latest = await account.client.devices.firmwareVersionByType(deviceType, { retry: false });
-            return { deviceType, latestVersion: latest.version, cached: mine, patches, latestCached: mine.some((c) => c.version === latest.version), error: null };
+            return {
+              deviceType,
+              latestVersion: latest.version,
+              cached: mine,
+              patches,
+              latestCached: mine.some((c) => c.version === latest.version),
+              error: null,
+            };
           } catch (err) {
             const core = toCoreError(err);
             // No firmware of that type in the organization is an answer, not an error to shout about.
@@ -38,7 +58,8 @@ export function firmwareHandlers(session: SessionManager, cache: FirmwareCache):
       const account = session.require('files.download');
       try {
         const resolved = await resolveFirmware(cache, account.client, { deviceType: input.deviceType });
-        if (resolved.origin === 'offline-cache') throw new CoreError('SERVICE_UNREACHABLE', resolved.notice ?? 'The service is unreachable.');
+        if (resolved.origin === 'offline-cache')
+          throw new CoreError('SERVICE_UNREACHABLE', resolved.notice ?? 'The service is unreachable.');
         return cachedView(resolved.entry);
       } catch (err) {
         throw toCoreError(err);

@@ -41,31 +41,62 @@ export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): 
     serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
     orgId: account.orgId,
   });
-  const recordFailure = async (job: JobSnapshot, verified: VerifiedParameters, account: ReturnType<SessionManager['require']>, person: string | null) => {
+  const recordFailure = async (
+    job: JobSnapshot,
+    verified: VerifiedParameters,
+    account: ReturnType<SessionManager['require']>,
+    person: string | null,
+  ) => {
     if (failureRecorded.has(job.jobId)) return;
     failureRecorded.add(job.jobId);
     const context = await contextOf(account, person);
     await appendParameterVerifications(deps.ledger, [verified], { ...context, confirmation: null });
-    void sendLedger(deps.ledger, { client: account.client, serviceUrl: context.serviceUrl, orgId: account.orgId }).catch(() => undefined);
+    void sendLedger(deps.ledger, {
+      client: account.client,
+      serviceUrl: context.serviceUrl,
+      orgId: account.orgId,
+    }).catch(() => undefined);
   };
 
   const jobFinished = async (job: JobSnapshot): Promise<void> => {
     const comparison = job.parameters;
     const account = deps.session.current();
     if (!comparison || comparison.match || !job.serialNumber || !job.syncId || !account) return;
-    await recordFailure(job, { serialNumber: job.serialNumber, link: job.link ?? job.linkId, syncId: job.syncId, comparison }, account, null);
+    await recordFailure(
+      job,
+      { serialNumber: job.serialNumber, link: job.link ?? job.linkId, syncId: job.syncId, comparison },
+      account,
+      null,
+    );
   };
 
   const handlers: HandlerGroup<'workbench.confirmParameters'> = {
     'workbench.confirmParameters': async (input) => {
       const account = deps.session.require('files.download');
       const job = deps.jobs().find((j) => j.jobId === input.jobId);
-      if (!job) throw new CoreError('VALIDATION', 'This job is no longer in this session (Provisioner restarted, or the results were cleared): apply the configuration again to verify and confirm its parameters.');
+      if (!job)
+        throw new CoreError(
+          'VALIDATION',
+          'This job is no longer in this session (Provisioner restarted, or the results were cleared): apply the configuration again to verify and confirm its parameters.',
+        );
       const comparison = job.parameters;
-      if (!comparison || !job.serialNumber || !job.syncId) throw new CoreError('VALIDATION', 'This job read back no parameters, so there is nothing to confirm: apply the configuration to the device.');
+      if (!comparison || !job.serialNumber || !job.syncId)
+        throw new CoreError(
+          'VALIDATION',
+          'This job read back no parameters, so there is nothing to confirm: apply the configuration to the device.',
+        );
       const done = confirmed.get(job.jobId);
-      if (done) throw new CoreError('VALIDATION', `${done.serialNumber}'s parameters were confirmed already, by ${done.confirmedBy} at ${done.confirmedAt}.`);
-      const verified: VerifiedParameters = { serialNumber: job.serialNumber, link: job.link ?? job.linkId, syncId: job.syncId, comparison };
+      if (done)
+        throw new CoreError(
+          'VALIDATION',
+          `${done.serialNumber}'s parameters were confirmed already, by ${done.confirmedBy} at ${done.confirmedAt}.`,
+        );
+      const verified: VerifiedParameters = {
+        serialNumber: job.serialNumber,
+        link: job.link ?? job.linkId,
+        syncId: job.syncId,
+        comparison,
+      };
       const refusal = confirmationRefusal(comparison, input.checksum);
       if (refusal !== null) {
         // A table that differs is a failed verification (recorded once); mistyped digits are not:
@@ -75,8 +106,15 @@ export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): 
       }
       const context = await contextOf(account, input.technician);
       const at = new Date();
-      const [entry] = await appendParameterVerifications(deps.ledger, [verified], { ...context, confirmation: { person: input.technician, at } });
-      void sendLedger(deps.ledger, { client: account.client, serviceUrl: context.serviceUrl, orgId: account.orgId }).catch(() => undefined);
+      const [entry] = await appendParameterVerifications(deps.ledger, [verified], {
+        ...context,
+        confirmation: { person: input.technician, at },
+      });
+      void sendLedger(deps.ledger, {
+        client: account.client,
+        serviceUrl: context.serviceUrl,
+        orgId: account.orgId,
+      }).catch(() => undefined);
       const view: ParameterConfirmationView = {
         jobId: job.jobId,
         serialNumber: job.serialNumber,

@@ -18,7 +18,10 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The organization's records: registered devices, network templates, users, API keys. */
-export function registryHandlers(session: SessionManager, ledger: Pick<Ledger, 'entries'>): HandlerGroup<RegistryChannel> {
+export function registryHandlers(
+  session: SessionManager,
+  ledger: Pick<Ledger, 'entries'>,
+): HandlerGroup<RegistryChannel> {
   return {
     'devices.list': async (input) => {
       const { client } = session.require('devices.read');
@@ -31,13 +34,22 @@ export function registryHandlers(session: SessionManager, ledger: Pick<Ledger, '
           configurableOnly: input.configurableOnly,
         }),
       );
-      return withSync(page, await latestFirmwareByType(client, page.items.map((d) => d.deviceType)), await ledger.entries());
+      return withSync(
+        page,
+        await latestFirmwareByType(
+          client,
+          page.items.map((d) => d.deviceType),
+        ),
+        await ledger.entries(),
+      );
     },
     'devices.register': (input) =>
       call(() =>
-        session
-          .require('devices.write')
-          .client.devices.register({ serialNumber: input.serialNumber, name: input.name, ...(input.deviceImage ? { deviceImage: input.deviceImage } : {}) }),
+        session.require('devices.write').client.devices.register({
+          serialNumber: input.serialNumber,
+          name: input.name,
+          ...(input.deviceImage ? { deviceImage: input.deviceImage } : {}),
+        }),
       ),
     'devices.update': (input) =>
       call(() =>
@@ -59,7 +71,8 @@ export function registryHandlers(session: SessionManager, ledger: Pick<Ledger, '
         }),
       ),
     'templates.get': (input) => call(() => session.require('templates.read').client.ipNetworkTemplates.get(input.id)),
-    'templates.create': (input) => call(() => session.require('templates.write').client.ipNetworkTemplates.create(input.template)),
+    'templates.create': (input) =>
+      call(() => session.require('templates.write').client.ipNetworkTemplates.create(input.template)),
     'users.list': (input) =>
       call(() =>
         session.require('users.manage').client.users.list({
@@ -72,7 +85,8 @@ export function registryHandlers(session: SessionManager, ledger: Pick<Ledger, '
       ),
     'users.register': (input) => call(() => session.require('users.manage').client.users.register(input)),
     'users.delete': (input) => call(() => session.require('users.manage').client.users.delete(input.id)),
-    'users.updateRole': (input) => call(() => session.require('users.manage').client.users.setRole(input.id, input.userRole)),
+    'users.updateRole': (input) =>
+      call(() => session.require('users.manage').client.users.setRole(input.id, input.userRole)),
     'apiKeys.list': async (input) => {
       const keys = await call(() =>
         session.require('keys.manage').client.apiKeys.list({
@@ -86,7 +100,8 @@ export function registryHandlers(session: SessionManager, ledger: Pick<Ledger, '
       // Whole keys never reach the renderer, whatever a service sends back for "Masked".
       return keys.map((k) => ({ ...k, key: input.keyFormat === 'Masked' && k.key ? maskKey(k.key) : null }));
     },
-    'apiKeys.updateRole': (input) => call(() => session.require('keys.manage').client.apiKeys.setRole(input.keyName, input.role)),
+    'apiKeys.updateRole': (input) =>
+      call(() => session.require('keys.manage').client.apiKeys.setRole(input.keyName, input.role)),
   };
 }
 
@@ -98,13 +113,23 @@ export function registryHandlers(session: SessionManager, ledger: Pick<Ledger, '
  * Each record with how it stands against the service and, when it is in a configuration, whether
  * this workstation's ledger counts it commissioned and which steps it still needs.
  */
-function withSync(page: Page<DeviceRecord>, latest: ReadonlyMap<string, string | null | undefined>, ledgerEntries: readonly LedgerEntry[]): Page<RegisteredDeviceRowView> {
+function withSync(
+  page: Page<DeviceRecord>,
+  latest: ReadonlyMap<string, string | null | undefined>,
+  ledgerEntries: readonly LedgerEntry[],
+): Page<RegisteredDeviceRowView> {
   return {
     ...page,
     items: page.items.map((record) => {
       const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
-      const view: DeviceSyncView = { state: sync.state, text: sync.text, expectedFirmwareVersion: sync.firmware.expected, lastObservedAt: sync.lastObservedAt };
-      const commissioning = record.configurationId === null ? null : commissioningViewOf(ledgerEntries, record.serialNumber);
+      const view: DeviceSyncView = {
+        state: sync.state,
+        text: sync.text,
+        expectedFirmwareVersion: sync.firmware.expected,
+        lastObservedAt: sync.lastObservedAt,
+      };
+      const commissioning =
+        record.configurationId === null ? null : commissioningViewOf(ledgerEntries, record.serialNumber);
       return { ...record, sync: view, commissioning };
     }),
   };

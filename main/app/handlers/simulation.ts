@@ -23,7 +23,8 @@ export interface SimulationHandlerDeps {
   register(serialNumber: string, deviceType: DeviceType): Promise<boolean>;
 }
 
-const NOT_SIMULATING = 'Nothing is simulated here: start web mode with --simulate to press E-stops and add devices on a simulated bench.';
+const NOT_SIMULATING =
+  'Nothing is simulated here: start web mode with --simulate to press E-stops and add devices on a simulated bench.';
 
 export function simulationHandlers(deps: SimulationHandlerDeps): HandlerGroup<SimulationChannel> {
   const simulation = (): SimulationPort => {
@@ -31,13 +32,22 @@ export function simulationHandlers(deps: SimulationHandlerDeps): HandlerGroup<Si
     return deps.simulation;
   };
   return {
-    'simulation.devices': async () => (deps.simulation ? { active: true, devices: deps.simulation.devices() } : { active: false, devices: [] }),
+    'simulation.devices': async () =>
+      deps.simulation ? { active: true, devices: deps.simulation.devices() } : { active: false, devices: [] },
     'simulation.pressEstop': async (input) => {
       const bench = simulation();
       const device = bench.devices().find((d) => d.serialNumber === input.serialNumber);
       // A real device of the same serial number is never pressed from the app: only the bench's own.
-      if (!device) throw new CoreError('VALIDATION', `${input.serialNumber} is not a simulated device of this bench, so the app cannot press its E-stop: press it by hand.`);
-      if (!device.canPressEstop) throw new CoreError('VALIDATION', `${input.serialNumber} is simulated without an E-stop control (a vendor device): it cannot be pressed from the app.`);
+      if (!device)
+        throw new CoreError(
+          'VALIDATION',
+          `${input.serialNumber} is not a simulated device of this bench, so the app cannot press its E-stop: press it by hand.`,
+        );
+      if (!device.canPressEstop)
+        throw new CoreError(
+          'VALIDATION',
+          `${input.serialNumber} is simulated without an E-stop control (a vendor device): it cannot be pressed from the app.`,
+        );
       try {
         return { serialNumber: input.serialNumber, presses: await bench.pressEstop(input.serialNumber) };
       } catch (error) {
@@ -56,10 +66,18 @@ export function simulationHandlers(deps: SimulationHandlerDeps): HandlerGroup<Si
         throw toCoreError(error);
       }
       try {
-        return { device, registered: await deps.register(device.serialNumber, device.deviceType), registrationProblem: null };
+        return {
+          device,
+          registered: await deps.register(device.serialNumber, device.deviceType),
+          registrationProblem: null,
+        };
       } catch (error) {
         // It runs on the bench all the same: it can be updated, but not join a configuration.
-        return { device, registered: false, registrationProblem: error instanceof Error ? error.message : String(error) };
+        return {
+          device,
+          registered: false,
+          registrationProblem: error instanceof Error ? error.message : String(error),
+        };
       }
     },
   };

@@ -4,7 +4,17 @@ import type { DeviceSource } from '../workbench/workbench';
 import type { JobsEngine } from '../jobs/jobs-engine';
 import type { CoreLog } from '../core-log';
 import type { SessionManager } from '../session';
-import { commissioningReportWriter, loadShiftParameters, loadStationRoster, serviceSyncCheck, shiftConfirmationRecord, shiftParametersView, shiftVerificationRecorder, Station, StationSetupError } from '../station';
+import {
+  commissioningReportWriter,
+  loadShiftParameters,
+  loadStationRoster,
+  serviceSyncCheck,
+  shiftConfirmationRecord,
+  shiftParametersView,
+  shiftVerificationRecorder,
+  Station,
+  StationSetupError,
+} from '../station';
 import { shortChecksum } from '../../../domain/running-parameters';
 import { shiftConfirmationRefusal } from '../../../domain/shift-parameters';
 import { sendLedger } from '../ledger';
@@ -69,7 +79,10 @@ export function stationHandlers(host: StationHost): {
     const report = await station.stop();
     unsubscribe?.();
     unsubscribe = null;
-    host.log.info('station', `Station stopped; shift report: ${report.path}${report.commissioning?.path ? `; commissioning report: ${report.commissioning.path}` : ''}`);
+    host.log.info(
+      'station',
+      `Station stopped; shift report: ${report.path}${report.commissioning?.path ? `; commissioning report: ${report.commissioning.path}` : ''}`,
+    );
     return station.view();
   };
 
@@ -82,7 +95,11 @@ export function stationHandlers(host: StationHost): {
       },
       'station.start': async (input) => {
         const account = host.session.require('files.download');
-        if (station?.view().running) throw new CoreError('CONFLICT', `The station already runs for "${station.view().configurationName}": stop it first.`);
+        if (station?.view().running)
+          throw new CoreError(
+            'CONFLICT',
+            `The station already runs for "${station.view().configurationName}": stop it first.`,
+          );
         // Computed again now: a configuration changed since the operator read its table is refused.
         const { roster, parameters } = await shiftOf(account, input.configurationName);
         const refusal = shiftConfirmationRefusal(parameters, input.checksum);
@@ -103,7 +120,8 @@ export function stationHandlers(host: StationHost): {
           ledger: host.jobs.ledger,
           cache: host.jobs.cache,
           workstation: await host.jobs.workstation(),
-          service: account.kind === 'local' ? 'the local workspace' : `organization ${account.orgId} at ${account.serviceUrl}`,
+          service:
+            account.kind === 'local' ? 'the local workspace' : `organization ${account.orgId} at ${account.serviceUrl}`,
           orgId: account.orgId,
         });
         const next = new Station({
@@ -115,22 +133,41 @@ export function stationHandlers(host: StationHost): {
           firmware: input.firmware,
           reportDir: join(host.dataDir, 'station'),
           // At the end of the shift, beside the shift report, as `provisioner station` writes it.
-          commissioningReport: commissioningReportWriter(reportContext, roster.configurationId, roster.configurationName, input.language ?? 'en'),
+          commissioningReport: commissioningReportWriter(
+            reportContext,
+            roster.configurationId,
+            roster.configurationName,
+            input.language ?? 'en',
+          ),
           onWarning: (message) => host.log.warn('station', message),
           parameters: {
             shift: parameters,
-            confirmation: { operator: input.operator, checksumShort: shortChecksum(parameters.checksum), confirmedAt: confirmedAt.toISOString() },
-            record: shiftVerificationRecorder(host.jobs.ledger, parameters, recordContext, confirmedAt, () => void sendLedger(host.jobs.ledger, ledgerAccount).catch(() => undefined)),
+            confirmation: {
+              operator: input.operator,
+              checksumShort: shortChecksum(parameters.checksum),
+              confirmedAt: confirmedAt.toISOString(),
+            },
+            record: shiftVerificationRecorder(
+              host.jobs.ledger,
+              parameters,
+              recordContext,
+              confirmedAt,
+              () => void sendLedger(host.jobs.ledger, ledgerAccount).catch(() => undefined),
+            ),
           },
         });
         unsubscribe = next.on((event) => {
-          if (event.event === 'failed') host.log.error('station', `${event.serialNumber}: ${event.reason}. ${event.action}`);
+          if (event.event === 'failed')
+            host.log.error('station', `${event.serialNumber}: ${event.reason}. ${event.action}`);
           else if (event.event === 'refused' || event.event === 'duplicate') host.log.warn('station', event.reason);
           else if (event.event === 'done') host.log.info('station', `${event.serialNumber}: done (${event.text}).`);
         });
         station = next;
         next.start();
-        host.log.info('station', `Station started for "${roster.configurationName}" with ${input.lanes} lane(s); parameters checksum ${shortChecksum(parameters.checksum)} confirmed by ${input.operator}.`);
+        host.log.info(
+          'station',
+          `Station started for "${roster.configurationName}" with ${input.lanes} lane(s); parameters checksum ${shortChecksum(parameters.checksum)} confirmed by ${input.operator}.`,
+        );
         return next.view();
       },
       'station.stop': () => stop(),

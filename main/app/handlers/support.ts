@@ -1,5 +1,12 @@
 import { arch, platform, release, type as osType } from 'node:os';
-import type { AppInfo, AttachedDeviceView, JobView, OutboxView, SessionView, SupportReport } from '../../../contract/index';
+import type {
+  AppInfo,
+  AttachedDeviceView,
+  JobView,
+  OutboxView,
+  SessionView,
+  SupportReport,
+} from '../../../contract/index';
 import type { CoreLog } from '../core-log';
 
 export interface SupportSources {
@@ -34,5 +41,8 @@ export async function supportReport(sources: SupportSources, now = new Date()): 
     recentLog: sources.log.recent(1000),
   };
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..+$/, '').replace('T', '-');
-  return { fileName: `provisioner-support-${stamp}.json`, content: sources.log.redact(JSON.stringify(report, null, 2)) };
+  return {
+    fileName: `provisioner-support-${stamp}.json`,
+    content: sources.log.redact(JSON.stringify(report, null, 2)),
+  };
 }

@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { NetworkError, type CallOptions, type FetchedFile } from '../../cloud';
 import { decodeConfigFile } from '../../../domain/files/config-file';
-import { nodeFileSystem, readFileIfExists, readJsonFiles, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import {
+  nodeFileSystem,
+  readFileIfExists,
+  readJsonFiles,
+  writeFileDurable,
+  type FileSystem,
+} from '../../../platform/durable-file';
 import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 import { JobFailure } from './failure';
 
@@ -51,7 +57,12 @@ export class ConfigFileStore {
   private readonly now: () => number;
   private readonly onQuarantine: ((file: QuarantinedFile) => void) | undefined;
 
-  constructor(options: { dir: string; fs?: FileSystem; now?: () => number; onQuarantine?: (file: QuarantinedFile) => void }) {
+  constructor(options: {
+    dir: string;
+    fs?: FileSystem;
+    now?: () => number;
+    onQuarantine?: (file: QuarantinedFile) => void;
+  }) {
     this.dir = options.dir;
     this.fs = options.fs ?? nodeFileSystem;
     this.now = options.now ?? Date.now;
@@ -60,7 +71,11 @@ export class ConfigFileStore {
 
   /** A damaged file (or description) is moved to `quarantine/` with its bytes intact, never deleted. */
   private async quarantine(path: string, reason: string): Promise<void> {
-    const file = await quarantineFile(this.fs, path, { quarantineDir: join(this.dir, QUARANTINE_DIR), reason, now: this.now() });
+    const file = await quarantineFile(this.fs, path, {
+      quarantineDir: join(this.dir, QUARANTINE_DIR),
+      reason,
+      now: this.now(),
+    });
     if (file) this.onQuarantine?.(file);
   }
 
@@ -72,7 +87,12 @@ export class ConfigFileStore {
   async put(serialNumber: string, bytes: Uint8Array, syncId: string): Promise<StoredConfigFileMeta> {
     await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const paths = this.paths(serialNumber);
-    const meta: StoredConfigFileMeta = { serialNumber, syncId, size: bytes.length, fetchedAt: new Date(this.now()).toISOString() };
+    const meta: StoredConfigFileMeta = {
+      serialNumber,
+      syncId,
+      size: bytes.length,
+      fetchedAt: new Date(this.now()).toISOString(),
+    };
     // File first, then its description: a crash between leaves a file whose meta is older, and
     // get() trusts the syncId inside the file, not the meta.
     await writeFileDurable(this.fs, paths.file, bytes);
@@ -86,17 +106,24 @@ export class ConfigFileStore {
    */
   async get(serialNumber: string): Promise<{ bytes: Uint8Array; meta: StoredConfigFileMeta } | undefined> {
     const paths = this.paths(serialNumber);
-    const [bytes, rawMeta] = await Promise.all([readFileIfExists(this.fs, paths.file), readFileIfExists(this.fs, paths.meta)]);
+    const [bytes, rawMeta] = await Promise.all([
+      readFileIfExists(this.fs, paths.file),
+      readFileIfExists(this.fs, paths.meta),
+    ]);
     if (!bytes || !rawMeta) return undefined;
     const meta = readMeta(rawMeta);
     if (!meta) {
-      await this.quarantine(paths.meta, `the description of the configuration file kept for ${serialNumber} is damaged`);
+      await this.quarantine(
+        paths.meta,
+        `the description of the configuration file kept for ${serialNumber} is damaged`,
+      );
       return undefined;
     }
     let problem: string;
     try {
       const decoded = decodeConfigFile(bytes);
-      if (decoded.serialNumber === serialNumber) return { bytes: new Uint8Array(bytes), meta: { ...meta, syncId: decoded.syncId } };
+      if (decoded.serialNumber === serialNumber)
+        return { bytes: new Uint8Array(bytes), meta: { ...meta, syncId: decoded.syncId } };
       problem = `it is for ${decoded.serialNumber}`;
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,20 @@
-import { decideConfigFile, decodeConfigFile, FileFormatError, verifyConfigFile, type ConfigFileDecision, type DecodedConfigFile } from '../../../domain/files';
+import {
+  decideConfigFile,
+  decodeConfigFile,
+  FileFormatError,
+  verifyConfigFile,
+  type ConfigFileDecision,
+  type DecodedConfigFile,
+} from '../../../domain/files';
 import type { DeviceConfigStatus, DeviceIdentity, DeviceConnection } from './device-port';
 import { confirmConfiguration } from './confirm';
-import { trackPhase, type ConfigurationJobRequest, type JobControl, type JobEnvironment, type StepResult } from './context';
+import {
+  trackPhase,
+  type ConfigurationJobRequest,
+  type JobControl,
+  type JobEnvironment,
+  type StepResult,
+} from './context';
 import { describeFailure, JobFailure } from './failure';
 import { confirmFailure, failedStepResult } from './failed-step';
 import type { JobIntent } from './intent-journal';
@@ -27,7 +40,11 @@ import { parameterMismatchAdvice, type ParameterComparison } from '../../../doma
  * A file the device would refuse (another device's, another organization's, an older one) is
  * refused before a single byte of it goes to the device.
  */
-export async function runConfigurationJob(env: JobEnvironment, request: ConfigurationJobRequest, control: JobControl): Promise<StepResult> {
+export async function runConfigurationJob(
+  env: JobEnvironment,
+  request: ConfigurationJobRequest,
+  control: JobControl,
+): Promise<StepResult> {
   const { signal } = control;
   const { where, phase } = trackPhase(control, 'configuration');
   const holder: SessionHolder = { session: undefined };
@@ -51,7 +68,10 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       phase('downloading');
       const resolved = await env.configFiles.resolve(env.client.devices, identity.serialNumber, { signal });
       bytes = resolved.bytes;
-      notice = [resolved.notice, await configurationWarningsNotice(env.client, identity.serialNumber, signal)].filter(Boolean).join(' ') || null;
+      notice =
+        [resolved.notice, await configurationWarningsNotice(env.client, identity.serialNumber, signal)]
+          .filter(Boolean)
+          .join(' ') || null;
       fileName = `the configuration file of ${identity.serialNumber}`;
     } else {
       bytes = request.source.bytes;
@@ -62,14 +82,22 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     decoded = decodeConfigFile(bytes);
     checkFileIsFor(decoded, identity.serialNumber, fileName);
     if (decoded.deviceType !== identity.deviceType) {
-      throw new JobFailure('CONFIG_WRONG_TYPE', `${fileName} is for a ${decoded.deviceType} device but ${identity.serialNumber} is a ${identity.deviceType}; nothing was sent`);
+      throw new JobFailure(
+        'CONFIG_WRONG_TYPE',
+        `${fileName} is for a ${decoded.deviceType} device but ${identity.serialNumber} is a ${identity.deviceType}; nothing was sent`,
+      );
     }
     checkFileIsFromOrganization(decoded, env.address.orgId, fileName);
     const key = await env.signingKeys.get(env.client, { signal });
     if (key.key) {
       verifyConfigFile(bytes, { rootKeyPem: key.key.publicKeyPem, expectedSerialNumber: identity.serialNumber });
     } else {
-      notice = [notice, 'The service root key is not known here yet, so the signatures were left to the device to check.'].filter(Boolean).join(' ');
+      notice = [
+        notice,
+        'The service root key is not known here yet, so the signatures were left to the device to check.',
+      ]
+        .filter(Boolean)
+        .join(' ');
     }
     const syncId = decoded.syncId.toLowerCase();
     control.update({ syncId, notice });
@@ -109,21 +137,33 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
 
     phase('uploading', { bytesDone: 0, bytesTotal: bytes.length });
     const applied = { syncId: '', identity: opened.session.identity };
-    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
-      const answer = await session.uploadConfiguration(bytes, {
-        signal,
-        onProgress: ({ bytes, total }) => {
-          where.percent = (bytes / total) * 100;
-          control.update({ bytesDone: bytes, bytesTotal: total });
-          // The whole file is in: the device checks it, stores it and restarts.
-          if (bytes >= total && where.phase === 'uploading') phase('rebooting');
-        },
-      });
-      applied.syncId = answer.syncId;
-      applied.identity = answer.identity;
-    });
+    await runWithReconnect(
+      env,
+      request.target,
+      identity.serialNumber,
+      holder,
+      control,
+      where,
+      notice,
+      async (session: DeviceConnection) => {
+        const answer = await session.uploadConfiguration(bytes, {
+          signal,
+          onProgress: ({ bytes, total }) => {
+            where.percent = (bytes / total) * 100;
+            control.update({ bytesDone: bytes, bytesTotal: total });
+            // The whole file is in: the device checks it, stores it and restarts.
+            if (bytes >= total && where.phase === 'uploading') phase('rebooting');
+          },
+        });
+        applied.syncId = answer.syncId;
+        applied.identity = answer.identity;
+      },
+    );
     if (applied.syncId.toLowerCase() !== syncId) {
-      throw new JobFailure('CONFIG_SYNC_ID_MISMATCH', `the device reports it applied syncId ${applied.syncId}, not the file's ${syncId}`);
+      throw new JobFailure(
+        'CONFIG_SYNC_ID_MISMATCH',
+        `the device reports it applied syncId ${applied.syncId}, not the file's ${syncId}`,
+      );
     }
     intent = await env.intents.advance(intent, 'checking');
     phase('checking');
@@ -142,7 +182,13 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
     control.update({ parameters });
     if (!parameters.match) throw parameterMismatch(parameters);
     phase('confirming');
-    const confirmation = await confirmConfiguration(env.outbox, env.address, identity.serialNumber, { success: true, syncId }, env.now());
+    const confirmation = await confirmConfiguration(
+      env.outbox,
+      env.address,
+      identity.serialNumber,
+      { success: true, syncId },
+      env.now(),
+    );
     await env.intents.clear(intent.jobId);
     return {
       phase: 'done',
@@ -156,25 +202,48 @@ export async function runConfigurationJob(env: JobEnvironment, request: Configur
       parameters,
     };
   } catch (error) {
-    const failure = describeFailure(error, { step: 'configuration', phase: where.phase, percent: where.percent, connecting: where.connecting });
+    const failure = describeFailure(error, {
+      step: 'configuration',
+      phase: where.phase,
+      percent: where.percent,
+      connecting: where.connecting,
+    });
     // The device and the file the intent was recorded for (both known by then).
     const tried = identity && decoded && { serialNumber: identity.serialNumber, syncId: decoded.syncId.toLowerCase() };
     const confirmation = await confirmFailure(
       env.intents,
       intent,
-      tried && (() => confirmConfiguration(env.outbox, env.address, tried.serialNumber, { success: false, syncId: tried.syncId, error: failure.message }, env.now())),
+      tried &&
+        (() =>
+          confirmConfiguration(
+            env.outbox,
+            env.address,
+            tried.serialNumber,
+            { success: false, syncId: tried.syncId, error: failure.message },
+            env.now(),
+          )),
     );
     // Awaited here, not returned as a promise: the finally below closes the session it reads.
-    return { ...(await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: false })), parameters };
+    return {
+      ...(await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: false })),
+      parameters,
+    };
   } finally {
     await holder.session?.close().catch(() => undefined);
   }
 }
 
 function parameterMismatch(comparison: ParameterComparison): JobFailure {
-  const rows = comparison.rows.filter((row) => !row.match).map((row) => `${row.label} ${String(row.intended)} intended, ${String(row.running)} running`);
+  const rows = comparison.rows
+    .filter((row) => !row.match)
+    .map((row) => `${row.label} ${String(row.intended)} intended, ${String(row.running)} running`);
   const what = rows.length > 0 ? rows.join('; ') : 'the checksums differ';
-  return new JobFailure('PARAMETERS_MISMATCH', `the device took the file but does not run its parameters: ${what}`, false, parameterMismatchAdvice(comparison));
+  return new JobFailure(
+    'PARAMETERS_MISMATCH',
+    `the device took the file but does not run its parameters: ${what}`,
+    false,
+    parameterMismatchAdvice(comparison),
+  );
 }
 
 function checkFileIsFor(decoded: DecodedConfigFile, serialNumber: string, fileName: string): void {
@@ -204,8 +273,14 @@ function checkFileIsFromOrganization(decoded: DecodedConfigFile, orgId: string, 
  * reports, so that a refusal reads as the technician's next step. A device that reports no
  * sequence or claim is left to decide for itself.
  */
-function decideAsTheDevice(decoded: DecodedConfigFile, held: DeviceConfigStatus, serialNumber: string, fileName: string): ConfigFileDecision {
-  const applied = held.sequence !== null && held.syncId !== null ? { sequence: held.sequence, syncId: held.syncId } : null;
+function decideAsTheDevice(
+  decoded: DecodedConfigFile,
+  held: DeviceConfigStatus,
+  serialNumber: string,
+  fileName: string,
+): ConfigFileDecision {
+  const applied =
+    held.sequence !== null && held.syncId !== null ? { sequence: held.sequence, syncId: held.syncId } : null;
   try {
     return decideConfigFile(decoded, { claim: held.claim, applied });
   } catch (error) {

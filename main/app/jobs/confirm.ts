@@ -22,8 +22,10 @@ export interface ConfirmationAddress {
   ledger?: ConfirmationLedger;
 }
 
-export type FirmwareOutcome = { success: true; version: string } | { success: false; version: string | null; error: string };
-export type ConfigurationOutcome = { success: true; syncId: string } | { success: false; syncId: string; error: string };
+export type FirmwareOutcome =
+  { success: true; version: string } | { success: false; version: string | null; error: string };
+export type ConfigurationOutcome =
+  { success: true; syncId: string } | { success: false; syncId: string; error: string };
 
 /** When the outcome happened (applyTimeStamp), when a workstation saw it, and why it is said. */
 export interface ConfirmationMoment {
@@ -43,7 +45,11 @@ function addressedTo(address: ConfirmationAddress, serialNumber: string) {
 }
 
 /** What both confirmations say besides what was deployed: the error, when it happened, and when, by which workstation and why it was seen. */
-function outcomeFields(outcome: { success: true } | { success: false; error: string }, address: ConfirmationAddress, moment: ConfirmationMoment) {
+function outcomeFields(
+  outcome: { success: true } | { success: false; error: string },
+  address: ConfirmationAddress,
+  moment: ConfirmationMoment,
+) {
   return {
     error: outcome.success ? null : clipApplyError(outcome.error),
     applyTimeStamp: moment.appliedAt.toISOString(),
@@ -63,11 +69,20 @@ export function clipApplyError(error: string): string {
   return error.slice(0, TEXT_LIMITS.applyError - marker.length) + marker;
 }
 
-export function firmwareConfirmation(address: ConfirmationAddress, serialNumber: string, outcome: FirmwareOutcome, moment: ConfirmationMoment): NewConfirmation {
+export function firmwareConfirmation(
+  address: ConfirmationAddress,
+  serialNumber: string,
+  outcome: FirmwareOutcome,
+  moment: ConfirmationMoment,
+): NewConfirmation {
   return {
     kind: 'firmware',
     ...addressedTo(address, serialNumber),
-    payload: { firmwareFileSuccessfullyDeployed: outcome.success, firmwareVersion: outcome.version, ...outcomeFields(outcome, address, moment) },
+    payload: {
+      firmwareFileSuccessfullyDeployed: outcome.success,
+      firmwareVersion: outcome.version,
+      ...outcomeFields(outcome, address, moment),
+    },
   };
 }
 
@@ -80,7 +95,11 @@ export function configurationConfirmation(
   return {
     kind: 'configuration',
     ...addressedTo(address, serialNumber),
-    payload: { configurationFileSuccessfullyDeployed: outcome.success, syncId: outcome.syncId, ...outcomeFields(outcome, address, moment) },
+    payload: {
+      configurationFileSuccessfullyDeployed: outcome.success,
+      syncId: outcome.syncId,
+      ...outcomeFields(outcome, address, moment),
+    },
   };
 }
 
@@ -93,7 +112,9 @@ export async function confirmFirmware(
   /** The image installed (or tried), for the ledger entry: a report names it from there. */
   image?: FirmwareImageFacts,
 ): Promise<'sent' | 'queued'> {
-  const { delivered } = await outbox.deliver(await withLedgerHash(address.ledger, firmwareConfirmation(address, serialNumber, outcome, jobResultAt(at)), image));
+  const { delivered } = await outbox.deliver(
+    await withLedgerHash(address.ledger, firmwareConfirmation(address, serialNumber, outcome, jobResultAt(at)), image),
+  );
   return delivered ? 'sent' : 'queued';
 }
 
@@ -104,7 +125,9 @@ export async function confirmConfiguration(
   outcome: ConfigurationOutcome,
   at: Date,
 ): Promise<'sent' | 'queued'> {
-  const { delivered } = await outbox.deliver(await withLedgerHash(address.ledger, configurationConfirmation(address, serialNumber, outcome, jobResultAt(at))));
+  const { delivered } = await outbox.deliver(
+    await withLedgerHash(address.ledger, configurationConfirmation(address, serialNumber, outcome, jobResultAt(at))),
+  );
   return delivered ? 'sent' : 'queued';
 }
 
@@ -153,7 +176,11 @@ export function interruptedConfirmation(
   observedAt: Date,
   workstation: string | undefined,
 ): NewConfirmation | null {
-  const address: ConfirmationAddress = { serviceUrl: intent.serviceUrl, orgId: intent.orgId, ...(workstation !== undefined ? { workstation } : {}) };
+  const address: ConfirmationAddress = {
+    serviceUrl: intent.serviceUrl,
+    orgId: intent.orgId,
+    ...(workstation !== undefined ? { workstation } : {}),
+  };
   const moment: ConfirmationMoment = { appliedAt: new Date(intent.updatedAt), observedAt, reason: 'job-result' };
   if (intent.kind === 'firmware') {
     const firmware: FirmwareOutcome = outcome.success
@@ -163,6 +190,8 @@ export function interruptedConfirmation(
     return firmwareConfirmation(address, intent.serialNumber, firmware, moment);
   }
   if (intent.syncId === null) return null;
-  const configuration: ConfigurationOutcome = outcome.success ? { success: true, syncId: intent.syncId } : { success: false, syncId: intent.syncId, error: outcome.error };
+  const configuration: ConfigurationOutcome = outcome.success
+    ? { success: true, syncId: intent.syncId }
+    : { success: false, syncId: intent.syncId, error: outcome.error };
   return configurationConfirmation(address, intent.serialNumber, configuration, moment);
 }

@@ -48,10 +48,16 @@ export interface DeviceConnectorOptions {
 export function createDeviceConnector(options: DeviceConnectorOptions = {}): DeviceConnector {
   return {
     async connect(target: DeviceTarget, call: { signal?: AbortSignal } = {}): Promise<DeviceConnection> {
-      const spec = target.kind === 'link' ? target.spec : await locate(options.finder, target.serialNumber, call.signal);
-      const opening = AbortSignal.any([...(call.signal ? [call.signal] : []), AbortSignal.timeout(options.openTimeoutMs ?? 15_000)]);
+      const spec =
+        target.kind === 'link' ? target.spec : await locate(options.finder, target.serialNumber, call.signal);
+      const opening = AbortSignal.any([
+        ...(call.signal ? [call.signal] : []),
+        AbortSignal.timeout(options.openTimeoutMs ?? 15_000),
+      ]);
       // Which protocol the device speaks (asked once per port for the session): the vendor's gets its own connection.
-      if ((await detectProtocol(spec, { linkDeps: options.linkDeps, signal: opening }).catch(() => null)) === 'vendor') {
+      if (
+        (await detectProtocol(spec, { linkDeps: options.linkDeps, signal: opening }).catch(() => null)) === 'vendor'
+      ) {
         return openVendorConnection(spec, target.serialNumber, options, call.signal, opening);
       }
       const link = createLink(parseLinkSpec(spec), options.linkDeps);
@@ -92,11 +98,19 @@ async function openVendorConnection(
   }
 }
 
-async function locate(finder: DeviceFinder | undefined, serialNumber: string, signal: AbortSignal | undefined): Promise<string> {
+async function locate(
+  finder: DeviceFinder | undefined,
+  serialNumber: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
   if (!finder) throw new DeviceNotFoundError(serialNumber, []);
   const attached = await finder.list({ signal });
   const found = attached.find((d) => d.identity?.serialNumber === serialNumber);
-  if (!found) throw new DeviceNotFoundError(serialNumber, attached.map((d) => d.identity?.serialNumber ?? d.link));
+  if (!found)
+    throw new DeviceNotFoundError(
+      serialNumber,
+      attached.map((d) => d.identity?.serialNumber ?? d.link),
+    );
   return found.link;
 }
 
@@ -138,7 +152,10 @@ class SessionAdapter implements DeviceConnection {
     return this.identity;
   }
 
-  async uploadConfiguration(file: Uint8Array, options: TransferOptions = {}): Promise<{ syncId: string; identity: DeviceIdentity }> {
+  async uploadConfiguration(
+    file: Uint8Array,
+    options: TransferOptions = {},
+  ): Promise<{ syncId: string; identity: DeviceIdentity }> {
     const result = await uploadConfiguration(this.session, file, {
       signal: options.signal,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),

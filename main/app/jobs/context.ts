@@ -13,7 +13,13 @@ import type { SigningKeyStore } from './signing-key-store';
 export type ProvisioningClient = Pick<ServiceClient, 'baseUrl' | 'orgId' | 'signingKey' | 'firmwareReleaseKeys'> & {
   devices: Pick<
     ServiceClient['devices'],
-    'list' | 'listAll' | 'firmwareVersion' | 'firmwareVersionByType' | 'fetchFirmware' | 'fetchFirmwareByType' | 'fetchConfigurationFile'
+    | 'list'
+    | 'listAll'
+    | 'firmwareVersion'
+    | 'firmwareVersionByType'
+    | 'fetchFirmware'
+    | 'fetchFirmwareByType'
+    | 'fetchConfigurationFile'
   >;
   /** The status of a device's configuration, for its warnings (configuration-warnings.ts); without it none are shown. */
   configurations?: Pick<ServiceClient['configurations'], 'validate'>;
@@ -70,7 +76,10 @@ export interface ConfigurationJobRequest {
 }
 
 /** How a job step ended; the queue turns it into the final snapshot. */
-export type StepResult = Required<Pick<JobUpdate, 'outcome' | 'resultMessage' | 'errorCode' | 'resumable' | 'confirmation'>> & JobUpdate;
+export type StepResult = Required<
+  Pick<JobUpdate, 'outcome' | 'resultMessage' | 'errorCode' | 'resumable' | 'confirmation'>
+> &
+  JobUpdate;
 
 /** Where a job step is, kept for its failure message ("failed at 48% while uploading"). */
 export interface JobWhereabouts {
@@ -80,7 +89,10 @@ export interface JobWhereabouts {
 }
 
 /** A step's position, and the one way to move it on: record the phase and tell the listeners. */
-export function trackPhase(control: JobControl, step: JobStep): { where: JobWhereabouts; phase: (next: JobPhase, extra?: Parameters<JobControl['update']>[0]) => void } {
+export function trackPhase(
+  control: JobControl,
+  step: JobStep,
+): { where: JobWhereabouts; phase: (next: JobPhase, extra?: Parameters<JobControl['update']>[0]) => void } {
   const where: JobWhereabouts = { phase: 'resolving', percent: null, connecting: false };
   const phase = (next: JobPhase, extra: Parameters<JobControl['update']>[0] = {}) => {
     where.phase = next;

@@ -81,7 +81,10 @@ export interface DeviceConnection {
    * Uploads a configuration file; the device checks it, reports the syncId it applied and restarts.
    * Resolves once it is back, with that syncId and what the device reports then.
    */
-  uploadConfiguration(file: Uint8Array, options?: TransferOptions): Promise<{ syncId: string; identity: DeviceIdentity }>;
+  uploadConfiguration(
+    file: Uint8Array,
+    options?: TransferOptions,
+  ): Promise<{ syncId: string; identity: DeviceIdentity }>;
   /** What configuration the device holds, as it reports it. */
   readConfigStatus(signal?: AbortSignal): Promise<DeviceConfigStatus>;
   /**
@@ -90,7 +93,10 @@ export interface DeviceConnection {
    * `against`: the configuration file the values will be compared with; a device that can report
    * only some parameters (the vendor's) reads those that file sets. Ours ignore it.
    */
-  readRunningParameters(signal?: AbortSignal, against?: Pick<DecodedConfigFile, 'settings' | 'content'>): Promise<RunningParameters>;
+  readRunningParameters(
+    signal?: AbortSignal,
+    against?: Pick<DecodedConfigFile, 'settings' | 'content'>,
+  ): Promise<RunningParameters>;
   close(): Promise<void>;
 }
 
@@ -98,7 +104,8 @@ export interface DeviceConnection {
  * How a technician names a device: where it is attached (and, when known, who must answer there),
  * or which one it is (found by discovery).
  */
-export type DeviceTarget = { kind: 'link'; spec: string; serialNumber?: string } | { kind: 'serialNumber'; serialNumber: string };
+export type DeviceTarget =
+  { kind: 'link'; spec: string; serialNumber?: string } | { kind: 'serialNumber'; serialNumber: string };
 
 export function targetLabel(target: DeviceTarget): string {
   return target.kind === 'link' ? target.spec : `sn:${target.serialNumber}`;
@@ -108,7 +115,6 @@ export interface DeviceConnector {
   /** Opens the link (finding the device by serial number first when so targeted) and identifies it. */
   connect(target: DeviceTarget, options?: { signal?: AbortSignal }): Promise<DeviceConnection>;
 }
-
 
 /** A device seen attached, identified or not. */
 export interface AttachedDevice {

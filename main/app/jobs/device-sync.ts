@@ -72,12 +72,30 @@ export interface SettingsReadBack {
  * undefined when it could not be read. `latestFirmware`: the service's latest version for the
  * device's type; null when it has none (then it expects no version), undefined when unknown.
  */
-export function deviceSync(reading: DeviceReading, record: DeviceRecord | null | undefined, latestFirmware: string | null | undefined): DeviceSync {
+export function deviceSync(
+  reading: DeviceReading,
+  record: DeviceRecord | null | undefined,
+  latestFirmware: string | null | undefined,
+): DeviceSync {
   const lastObservedAt = record ? lastObservationOf(record) : null;
   const firmware = { version: reading.firmwareVersion, expected: latestFirmware ?? null };
   const configuration = { syncId: reading.configSyncId, expected: record ? expectedSyncId(record) : null };
-  if (record === undefined) return { state: 'unknown', text: 'unknown: the service could not be asked', firmware, configuration, lastObservedAt };
-  if (record === null) return { state: 'unknown', text: 'unknown: not registered in this organization', firmware, configuration, lastObservedAt };
+  if (record === undefined)
+    return {
+      state: 'unknown',
+      text: 'unknown: the service could not be asked',
+      firmware,
+      configuration,
+      lastObservedAt,
+    };
+  if (record === null)
+    return {
+      state: 'unknown',
+      text: 'unknown: not registered in this organization',
+      firmware,
+      configuration,
+      lastObservedAt,
+    };
 
   const problems: string[] = [];
   /** Said after "in sync": how it was told, when not by the file's syncId. */
@@ -99,7 +117,11 @@ export function deviceSync(reading: DeviceReading, record: DeviceRecord | null |
   if (record.configurationId === null) {
     worse('unconfigured');
     problems.push('not in any configuration');
-  } else if (reading.configSyncId === null && reading.settingsReadBack && sameSyncId(reading.settingsReadBack.syncId, configuration.expected)) {
+  } else if (
+    reading.configSyncId === null &&
+    reading.settingsReadBack &&
+    sameSyncId(reading.settingsReadBack.syncId, configuration.expected)
+  ) {
     // The device cannot name its file; its settings, read back against the expected one, tell.
     const { compared, mismatches } = reading.settingsReadBack;
     if (mismatches !== null) {
@@ -111,12 +133,19 @@ export function deviceSync(reading: DeviceReading, record: DeviceRecord | null |
   } else if (reading.configSyncId === null && reading.namesNoFile === true) {
     // Not drift: nothing was read that could differ. `device verify` reads the settings back.
     worse('unknown');
-    const recorded = record.deployedSyncId === null ? 'no apply recorded' : `the service recorded syncId ${record.deployedSyncId} applied`;
-    problems.push(`configuration not read: the device names no file it holds (${recorded}); device verify reads its settings back`);
+    const recorded =
+      record.deployedSyncId === null
+        ? 'no apply recorded'
+        : `the service recorded syncId ${record.deployedSyncId} applied`;
+    problems.push(
+      `configuration not read: the device names no file it holds (${recorded}); device verify reads its settings back`,
+    );
   } else if (!sameSyncId(reading.configSyncId, configuration.expected)) {
     worse('drift');
     const held = reading.configSyncId === null ? 'no configuration' : `syncId ${reading.configSyncId}`;
-    const expected = configuration.expected ?? `the file of “${record.configurationName ?? record.configurationId}”, not downloaded since it changed`;
+    const expected =
+      configuration.expected ??
+      `the file of “${record.configurationName ?? record.configurationId}”, not downloaded since it changed`;
     problems.push(`configuration drift (device has ${held}, service expects ${expected})`);
   }
   const inSync = notes.length === 0 ? 'in sync' : `in sync (${notes.join('; ')})`;
@@ -166,7 +195,8 @@ export async function latestFirmwareByType(
   const answers = await Promise.all(
     distinct.map(async (deviceType) => {
       try {
-        return (await client.devices.firmwareVersionByType(deviceType, { retry: false, ...(signal ? { signal } : {}) })).version;
+        return (await client.devices.firmwareVersionByType(deviceType, { retry: false, ...(signal ? { signal } : {}) }))
+          .version;
       } catch (err) {
         return err instanceof ServiceError && err.entry('FIRMWARE_NOT_AVAILABLE') ? null : undefined;
       }

@@ -1,5 +1,12 @@
 import { AuthError, CancelledError, CloudError, NetworkError, ServiceError } from '../../cloud/errors';
-import { DeviceDisconnectedError, DeviceError, DeviceProtocolError, DeviceTimeoutError, DeviceVerificationError, isAbortError } from '../../devices/errors';
+import {
+  DeviceDisconnectedError,
+  DeviceError,
+  DeviceProtocolError,
+  DeviceTimeoutError,
+  DeviceVerificationError,
+  isAbortError,
+} from '../../devices/errors';
 import { LinkClosedError } from '../../devices/links/link';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { DeviceNotFoundError } from './device-port';
@@ -74,8 +81,15 @@ function where(context: FailureContext): string {
 export function describeFailure(error: unknown, context: FailureContext): Failure {
   if (context.connecting && !isAbortError(error) && !(error instanceof JobFailure)) return unreachableDevice(error);
   const prefix = where(context);
-  const plain = (code: string, message: string, hint: string | null = null): Failure => ({ code, message, hint, resumable: false, cancelled: false });
-  if (error instanceof JobFailure) return { code: error.code, message: error.message, hint: error.hint, resumable: error.resumable, cancelled: false };
+  const plain = (code: string, message: string, hint: string | null = null): Failure => ({
+    code,
+    message,
+    hint,
+    resumable: false,
+    cancelled: false,
+  });
+  if (error instanceof JobFailure)
+    return { code: error.code, message: error.message, hint: error.hint, resumable: error.resumable, cancelled: false };
   const uploading = context.phase === 'uploading' && context.step === 'firmware';
   const at = context.percent !== null && context.phase === 'uploading' ? ` at ${Math.floor(context.percent)}%` : '';
   if (isAbortError(error) || error instanceof CancelledError) {
@@ -94,7 +108,13 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
     const message = uploading
       ? `${prefix} (cable pulled?): the device went away and did not come back${within ? ` within ${within}` : ''}`
       : `${prefix}: the device did not come back${within ? ` within ${within}` : ''} (${error.context.step})`;
-    return { code: 'DEVICE_GONE', message, hint: uploading ? 'plug it in and run the same command again to resume' : again, resumable: uploading, cancelled: false };
+    return {
+      code: 'DEVICE_GONE',
+      message,
+      hint: uploading ? 'plug it in and run the same command again to resume' : again,
+      resumable: uploading,
+      cancelled: false,
+    };
   }
   if (error instanceof DeviceTimeoutError) {
     return {
@@ -106,19 +126,37 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
     };
   }
   if (error instanceof DeviceDisconnectedError || error instanceof LinkClosedError) {
-    return { code: 'DEVICE_DISCONNECTED', message: `${prefix}: the device disconnected (cable pulled?)`, hint: again, resumable: uploading, cancelled: false };
+    return {
+      code: 'DEVICE_DISCONNECTED',
+      message: `${prefix}: the device disconnected (cable pulled?)`,
+      hint: again,
+      resumable: uploading,
+      cancelled: false,
+    };
   }
   if (error instanceof DeviceError) {
     const text = error.deviceMessage ? `: ${error.deviceMessage}` : '';
     return plain(error.code, `${prefix}: the device refused it (${error.code}${text})`);
   }
-  if (error instanceof DeviceVerificationError) return plain(error.code, `${prefix}: ${withoutDevice(error.message, error.context.device)}`, 'run the same command again');
-  if (error instanceof DeviceProtocolError) return plain('DEVICE_PROTOCOL', `${prefix}: ${withoutDevice(error.message, error.context.device)}`);
+  if (error instanceof DeviceVerificationError)
+    return plain(
+      error.code,
+      `${prefix}: ${withoutDevice(error.message, error.context.device)}`,
+      'run the same command again',
+    );
+  if (error instanceof DeviceProtocolError)
+    return plain('DEVICE_PROTOCOL', `${prefix}: ${withoutDevice(error.message, error.context.device)}`);
   if (error instanceof FileFormatError) return plain(error.code, error.message.replace(/\.$/, ''));
   if (error instanceof NoFirmwareAvailableError) return plain('NO_FIRMWARE_CACHED', error.message.replace(/\.$/, ''));
   if (error instanceof DeviceNotFoundError) return plain('DEVICE_NOT_FOUND', error.message.replace(/\.$/, ''));
-  if (error instanceof AuthError) return plain(error.errors[0]?.code ?? `HTTP_${error.httpStatus}`, `${prefix}: the service refused the key: ${error.message}`, 'log in again');
-  if (error instanceof ServiceError) return plain(error.errors[0]?.code ?? `HTTP_${error.httpStatus}`, `${prefix}: ${error.message}`);
+  if (error instanceof AuthError)
+    return plain(
+      error.errors[0]?.code ?? `HTTP_${error.httpStatus}`,
+      `${prefix}: the service refused the key: ${error.message}`,
+      'log in again',
+    );
+  if (error instanceof ServiceError)
+    return plain(error.errors[0]?.code ?? `HTTP_${error.httpStatus}`, `${prefix}: ${error.message}`);
   if (error instanceof NetworkError) return plain('SERVICE_UNREACHABLE', `${prefix}: ${error.message}`);
   if (error instanceof CloudError) return plain('SERVICE_ANSWER', `${prefix}: ${error.message}`);
   return plain('INTERNAL', `${prefix}: ${error instanceof Error ? error.message : String(error)}`);
@@ -126,15 +164,34 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 
 /** The device could not be opened or did not say who it is: nothing was sent to it. */
 function unreachableDevice(error: unknown): Failure {
-  const base = { hint: 'check the cable and the address, then run the same command again', resumable: false, cancelled: false };
-  if (error instanceof DeviceTimeoutError) return { ...base, code: 'DEVICE_NOT_ANSWERING', message: `no device answers on ${error.context.link} (${error.tries} tries)` };
-  if (error instanceof DeviceNotFoundError) return { ...base, code: 'DEVICE_NOT_FOUND', message: error.message.replace(/\.$/, '') };
-  if (error instanceof DeviceVerificationError) return { ...base, code: error.code, message: `${withoutDevice(error.message, error.context.device)}; nothing was sent` };
+  const base = {
+    hint: 'check the cable and the address, then run the same command again',
+    resumable: false,
+    cancelled: false,
+  };
+  if (error instanceof DeviceTimeoutError)
+    return {
+      ...base,
+      code: 'DEVICE_NOT_ANSWERING',
+      message: `no device answers on ${error.context.link} (${error.tries} tries)`,
+    };
+  if (error instanceof DeviceNotFoundError)
+    return { ...base, code: 'DEVICE_NOT_FOUND', message: error.message.replace(/\.$/, '') };
+  if (error instanceof DeviceVerificationError)
+    return {
+      ...base,
+      code: error.code,
+      message: `${withoutDevice(error.message, error.context.device)}; nothing was sent`,
+    };
   const text = (error instanceof Error ? error.message : String(error)).replace(/^Error: /, '');
   return { ...base, code: 'DEVICE_UNREACHABLE', message: `could not open the device: ${text}` };
 }
 
 /** The caller names the device in front of the line: "EPC000101: came back …" reads "came back …". */
 function withoutDevice(message: string, device: string): string {
-  return message.startsWith(`${device}: `) ? message.slice(device.length + 2) : message.startsWith(`${device} `) ? `the device ${message.slice(device.length + 1)}` : message;
+  return message.startsWith(`${device}: `)
+    ? message.slice(device.length + 2)
+    : message.startsWith(`${device} `)
+      ? `the device ${message.slice(device.length + 1)}`
+      : message;
 }

@@ -25,7 +25,11 @@ import { runWithReconnect, type SessionHolder } from './session-holder';
  * Once the intent is recorded, the job ends with a confirmation whatever happens: success with the
  * version, or failure with the error text.
  */
-export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRequest, control: JobControl): Promise<StepResult> {
+export async function runFirmwareJob(
+  env: JobEnvironment,
+  request: FirmwareJobRequest,
+  control: JobControl,
+): Promise<StepResult> {
   const { signal } = control;
   const { where, phase } = trackPhase(control, 'firmware');
   const holder: SessionHolder = { session: undefined };
@@ -36,7 +40,9 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
   let signer: FirmwareSigner | undefined;
   // The image and its signer, once checked: the ledger entry names them, success or failure.
   const imageFacts = (): FirmwareImageFacts | undefined =>
-    bundle && signer ? { imageSha256: bundle.imageSha256, signingKeyId: signer.keyId, signingKeyName: signer.name } : undefined;
+    bundle && signer
+      ? { imageSha256: bundle.imageSha256, signingKeyId: signer.keyId, signingKeyName: signer.name }
+      : undefined;
   try {
     phase('resolving', { bytesDone: 0, bytesTotal: null });
     identity = (await openJobDevice(env, request.target, control, where, holder)).identity;
@@ -47,7 +53,12 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
     /** The image deflated once when it entered the cache (zopfli); a file given by path gets zlib at upload. */
     let deflated: FirmwareImage['deflated'];
     if (request.source.kind === 'latest') {
-      const resolved = await resolveFirmware(env.cache, env.client, { deviceType: identity.deviceType, serialNumber: identity.serialNumber }, { signal });
+      const resolved = await resolveFirmware(
+        env.cache,
+        env.client,
+        { deviceType: identity.deviceType, serialNumber: identity.serialNumber },
+        { signal },
+      );
       bytes = resolved.bytes;
       patches = resolved.patches;
       deflated = resolved.deflated;
@@ -77,7 +88,15 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       };
     }
 
-    const image: FirmwareImage = { bytes: bundle.image, sha256: bundle.imageSha256, version: bundle.version, deviceType: bundle.deviceType, signedManifest, patches, deflated };
+    const image: FirmwareImage = {
+      bytes: bundle.image,
+      sha256: bundle.imageSha256,
+      version: bundle.version,
+      deviceType: bundle.deviceType,
+      signedManifest,
+      patches,
+      deflated,
+    };
     intent = await env.intents.record({
       jobId: control.jobId,
       kind: 'firmware',
@@ -92,23 +111,43 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
 
     phase('uploading', { bytesDone: 0, bytesTotal: image.bytes.length, resumedFrom: null });
     const announced: number[] = [];
-    await runWithReconnect(env, request.target, identity.serialNumber, holder, control, where, notice, async (session: DeviceConnection) => {
-      const result = await session.uploadFirmware(image, {
-        signal,
-        onProgress: (progress) => {
-          where.percent = (progress.bytes / progress.total) * 100;
-          const coding = progress.coding ?? 'identity';
-          const transferCoding = coding === 'identity' ? null : describeCoding(coding, progress.total, progress.wireTotal ?? progress.total);
-          // Only an announce's figure says where the upload (re)started: a fresh upload whose first
-          // blocks went behind its announce first reports them acknowledged, not resumed.
-          control.update({ bytesDone: progress.bytes, bytesTotal: progress.total, transferCoding, ...(progress.announced ? { resumedFrom: progress.bytes } : {}) });
-        },
-      });
-      announced.push(...result.announcedOffsets);
-    });
+    await runWithReconnect(
+      env,
+      request.target,
+      identity.serialNumber,
+      holder,
+      control,
+      where,
+      notice,
+      async (session: DeviceConnection) => {
+        const result = await session.uploadFirmware(image, {
+          signal,
+          onProgress: (progress) => {
+            where.percent = (progress.bytes / progress.total) * 100;
+            const coding = progress.coding ?? 'identity';
+            const transferCoding =
+              coding === 'identity'
+                ? null
+                : describeCoding(coding, progress.total, progress.wireTotal ?? progress.total);
+            // Only an announce's figure says where the upload (re)started: a fresh upload whose first
+            // blocks went behind its announce first reports them acknowledged, not resumed.
+            control.update({
+              bytesDone: progress.bytes,
+              bytesTotal: progress.total,
+              transferCoding,
+              ...(progress.announced ? { resumedFrom: progress.bytes } : {}),
+            });
+          },
+        });
+        announced.push(...result.announcedOffsets);
+      },
+    );
     // Each announce after the first is a reconnection; the last offset is where the upload resumed.
     control.update({ resumedFrom: announced.at(-1) ?? 0, attempts: Math.max(1, announced.length) });
-    const resumedAt = announced.length > 1 || (announced[0] ?? 0) > 0 ? Math.floor(((announced.at(-1) ?? 0) / image.bytes.length) * 100) : null;
+    const resumedAt =
+      announced.length > 1 || (announced[0] ?? 0) > 0
+        ? Math.floor(((announced.at(-1) ?? 0) / image.bytes.length) * 100)
+        : null;
 
     intent = await env.intents.advance(intent, 'applying');
     // Applying includes the restart: the device installs the image, reboots, and answers again.
@@ -124,7 +163,14 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       );
     }
     phase('confirming');
-    const confirmation = await confirmFirmware(env.outbox, env.address, identity.serialNumber, { success: true, version: bundle.version }, env.now(), imageFacts());
+    const confirmation = await confirmFirmware(
+      env.outbox,
+      env.address,
+      identity.serialNumber,
+      { success: true, version: bundle.version },
+      env.now(),
+      imageFacts(),
+    );
     await env.intents.clear(control.jobId);
     return {
       phase: 'done',
@@ -137,14 +183,27 @@ export async function runFirmwareJob(env: JobEnvironment, request: FirmwareJobRe
       notice,
     };
   } catch (error) {
-    const failure = describeFailure(error, { step: 'firmware', phase: where.phase, percent: where.percent, connecting: where.connecting });
+    const failure = describeFailure(error, {
+      step: 'firmware',
+      phase: where.phase,
+      percent: where.percent,
+      connecting: where.connecting,
+    });
     const serialNumber = identity?.serialNumber;
     const confirmation = await confirmFailure(
       env.intents,
       intent,
       serialNumber === undefined
         ? undefined
-        : () => confirmFirmware(env.outbox, env.address, serialNumber, { success: false, version: bundle?.version ?? null, error: failure.message }, env.now(), imageFacts()),
+        : () =>
+            confirmFirmware(
+              env.outbox,
+              env.address,
+              serialNumber,
+              { success: false, version: bundle?.version ?? null, error: failure.message },
+              env.now(),
+              imageFacts(),
+            ),
     );
     // Awaited here, not returned as a promise: the finally below closes the session it reads.
     return await failedStepResult(env, holder.session, failure, { confirmation, notice, resumable: failure.resumable });

@@ -9,7 +9,9 @@ export class UnknownDeviceTypeError extends Error {
 /** GET /info as the jobs see it; a type the interface does not name is refused here, once. */
 export function identityOf(info: DeviceInfo): DeviceIdentity {
   if (!(DEVICE_TYPES as readonly string[]).includes(info.deviceType)) {
-    throw new UnknownDeviceTypeError(`${info.serialNumber} reports device type ${info.deviceType}, which this Provisioner does not know (${DEVICE_TYPES.join(', ')})`);
+    throw new UnknownDeviceTypeError(
+      `${info.serialNumber} reports device type ${info.deviceType}, which this Provisioner does not know (${DEVICE_TYPES.join(', ')})`,
+    );
   }
   return {
     serialNumber: info.serialNumber,

@@ -41,4 +41,13 @@ export { clientConfirmationSender } from '../outbox/outbox-sender';
 export { createDeviceConnector, type DeviceConnectorOptions } from './connector';
 export { createDeviceFinder, type FinderOptions } from './finder';
 export { Reconciler, observationOf, type DeviceObservation, type ReconcileOutcome } from './reconcile';
-export { deviceSync, latestFirmwareByType, recordedReading, SYNC_STATE_LABELS, type DeviceSync, type DeviceSyncState, type DeviceReading, type SettingsReadBack } from './device-sync';
+export {
+  deviceSync,
+  latestFirmwareByType,
+  recordedReading,
+  SYNC_STATE_LABELS,
+  type DeviceSync,
+  type DeviceSyncState,
+  type DeviceReading,
+  type SettingsReadBack,
+} from './device-sync';

@@ -1,7 +1,13 @@
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { nodeFileSystem, readJsonFiles, removeDurable, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
+import {
+  nodeFileSystem,
+  readJsonFiles,
+  removeDurable,
+  writeFileDurable,
+  type FileSystem,
+} from '../../../platform/durable-file';
 import { processIsAlive } from '../../../platform/durable-lock';
 import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 
@@ -37,7 +43,10 @@ export const jobIntentSchema = z.object({
 });
 export type JobIntent = z.infer<typeof jobIntentSchema>;
 
-export type NewJobIntent = Pick<JobIntent, 'jobId' | 'kind' | 'serviceUrl' | 'orgId' | 'serialNumber' | 'firmwareVersion' | 'syncId' | 'phase'> &
+export type NewJobIntent = Pick<
+  JobIntent,
+  'jobId' | 'kind' | 'serviceUrl' | 'orgId' | 'serialNumber' | 'firmwareVersion' | 'syncId' | 'phase'
+> &
   Partial<Pick<JobIntent, 'previousFirmwareVersion' | 'previousSyncId'>>;
 
 export interface IntentJournalOptions {
@@ -80,7 +89,14 @@ export class IntentJournal {
     this.ready ??= this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     await this.ready;
     const at = new Date(this.now()).toISOString();
-    const full = jobIntentSchema.parse({ format: 'provisioner-job-intent/1', ...intent, startedAt: at, updatedAt: at, pid: this.pid, hostname: this.hostname });
+    const full = jobIntentSchema.parse({
+      format: 'provisioner-job-intent/1',
+      ...intent,
+      startedAt: at,
+      updatedAt: at,
+      pid: this.pid,
+      hostname: this.hostname,
+    });
     await writeFileDurable(this.fs, this.path(full.jobId), JSON.stringify(full, null, 2) + '\n');
     return full;
   }
@@ -123,8 +139,17 @@ export class IntentJournal {
       return jobIntentSchema.parse(json);
     } catch {
       const format = typeof json === 'object' && json !== null && 'format' in json ? json.format : undefined;
-      if (typeof format === 'string' && format.startsWith('provisioner-job-intent/') && format !== 'provisioner-job-intent/1') return undefined;
-      const file = await quarantineFile(this.fs, path, { quarantineDir: join(this.dir, QUARANTINE_DIR), reason: 'a job intent file is damaged', now: this.now() });
+      if (
+        typeof format === 'string' &&
+        format.startsWith('provisioner-job-intent/') &&
+        format !== 'provisioner-job-intent/1'
+      )
+        return undefined;
+      const file = await quarantineFile(this.fs, path, {
+        quarantineDir: join(this.dir, QUARANTINE_DIR),
+        reason: 'a job intent file is damaged',
+        now: this.now(),
+      });
       if (file) this.onQuarantine?.(file);
       return undefined;
     }

@@ -12,13 +12,19 @@ import { observationOf } from './reconcile';
 /** How long a failed job may spend reading its device once more: it may have gone away. */
 const REREAD_AFTER_FAILURE_MS = 3_000;
 
-export async function settleInterruptedJobs(env: Pick<JobEnvironment, 'reconciler' | 'now'>, identity: DeviceIdentity): Promise<void> {
+export async function settleInterruptedJobs(
+  env: Pick<JobEnvironment, 'reconciler' | 'now'>,
+  identity: DeviceIdentity,
+): Promise<void> {
   // Never the job's undoing: what cannot be settled now waits in the journal for the next contact.
   await env.reconciler?.settleInterrupted([observationOf(identity, env.now())]).catch(() => undefined);
 }
 
 /** Confirms what the device reports, if the service recorded otherwise; says how that went. */
-export async function reconcileJobDevice(env: Pick<JobEnvironment, 'reconciler' | 'now'>, identity: DeviceIdentity | undefined): Promise<'sent' | 'queued' | 'none'> {
+export async function reconcileJobDevice(
+  env: Pick<JobEnvironment, 'reconciler' | 'now'>,
+  identity: DeviceIdentity | undefined,
+): Promise<'sent' | 'queued' | 'none'> {
   if (!env.reconciler || !identity) return 'none';
   try {
     const [outcome] = await env.reconciler.reconcile([observationOf(identity, env.now())]);

@@ -29,7 +29,11 @@ export async function openJobDevice(
   const session = holder.session;
   // A vendor FRC's type is the service's record's, not a guess from its serial number; offline,
   // the type the service wrote into the configuration file kept for it.
-  if (session instanceof VendorConnection && env.client && !(await takeTypeFromRecord(session, env.client.devices, control.signal))) {
+  if (
+    session instanceof VendorConnection &&
+    env.client &&
+    !(await takeTypeFromRecord(session, env.client.devices, control.signal))
+  ) {
     const kept = await keptFileType(env, session.identity.serialNumber, control.signal);
     if (kept) session.takeRecordedType(kept);
   }
@@ -51,7 +55,11 @@ export async function openJobDevice(
  * key: a file nobody can vouch for must not decide which firmware a device gets.
  */
 async function keptFileType(
-  env: { client?: JobEnvironment['client']; configFiles?: JobEnvironment['configFiles']; signingKeys?: JobEnvironment['signingKeys'] },
+  env: {
+    client?: JobEnvironment['client'];
+    configFiles?: JobEnvironment['configFiles'];
+    signingKeys?: JobEnvironment['signingKeys'];
+  },
   serialNumber: string,
   signal: AbortSignal,
 ): Promise<DeviceType | undefined> {

@@ -1,8 +1,26 @@
 import { plannedSteps } from '../../../domain/job-steps';
 import type { ParameterComparison } from '../../../domain/running-parameters';
-import { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView } from '../../../domain/jobs';
+import {
+  FINISHED_PHASES,
+  isFinishedPhase,
+  JOB_ACTIONS,
+  JOB_PHASES,
+  type JobAction,
+  type JobPhase,
+  type JobStep,
+  type JobView,
+} from '../../../domain/jobs';
 
-export { FINISHED_PHASES, isFinishedPhase, JOB_ACTIONS, JOB_PHASES, type JobAction, type JobPhase, type JobStep, type JobView };
+export {
+  FINISHED_PHASES,
+  isFinishedPhase,
+  JOB_ACTIONS,
+  JOB_PHASES,
+  type JobAction,
+  type JobPhase,
+  type JobStep,
+  type JobView,
+};
 
 /**
  * What a provisioning job looks like from outside: one plain object per job, replaced (never
@@ -48,7 +66,13 @@ export interface JobSnapshot extends Omit<JobView, 'parameters'> {
   parameters: ParameterComparison | null;
 }
 
-export function initialSnapshot(input: { jobId: string; linkId: string; action: JobAction; serialNumber?: string | null; now: Date }): JobSnapshot {
+export function initialSnapshot(input: {
+  jobId: string;
+  linkId: string;
+  action: JobAction;
+  serialNumber?: string | null;
+  now: Date;
+}): JobSnapshot {
   const at = input.now.toISOString();
   return {
     jobId: input.jobId,
@@ -83,4 +107,6 @@ export function initialSnapshot(input: { jobId: string; linkId: string; action: 
 }
 
 /** The part of a snapshot a running job may change; the queue keeps the rest. */
-export type JobUpdate = Partial<Omit<JobSnapshot, 'jobId' | 'linkId' | 'action' | 'startedAt' | 'updatedAt' | 'rateBytesPerSecond'>>;
+export type JobUpdate = Partial<
+  Omit<JobSnapshot, 'jobId' | 'linkId' | 'action' | 'startedAt' | 'updatedAt' | 'rateBytesPerSecond'>
+>;

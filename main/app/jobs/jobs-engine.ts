@@ -77,7 +77,10 @@ export interface JobsEngine {
    * Devices were read (listed, identified): judge their interrupted jobs and confirm to the
    * signed-in service what they report that it has not recorded (reconcile.ts).
    */
-  reconcile(observations: readonly DeviceObservation[], options?: { signal?: AbortSignal }): Promise<ReconcileOutcome[]>;
+  reconcile(
+    observations: readonly DeviceObservation[],
+    options?: { signal?: AbortSignal },
+  ): Promise<ReconcileOutcome[]>;
   /** This workstation's stable id, sent with every confirmation. */
   workstation(): Promise<string>;
   readonly outbox: Outbox;
@@ -139,7 +142,10 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
     let stores = perAccount.get(key);
     if (!stores) {
       const dirs = paths.account(account.serviceUrl, account.orgId);
-      stores = { configFiles: new ConfigFileStore({ dir: dirs.configFiles, onQuarantine }), signingKeys: new SigningKeyStore({ dir: dirs.keys, onQuarantine }) };
+      stores = {
+        configFiles: new ConfigFileStore({ dir: dirs.configFiles, onQuarantine }),
+        signingKeys: new SigningKeyStore({ dir: dirs.keys, onQuarantine }),
+      };
       perAccount.set(key, stores);
     }
     return stores;
@@ -169,7 +175,12 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
       ...storesFor(account),
     };
   };
-  const queue = new JobQueue({ concurrency: options.concurrency, environment, progressIntervalMs: options.progressIntervalMs, ...options.queue });
+  const queue = new JobQueue({
+    concurrency: options.concurrency,
+    environment,
+    progressIntervalMs: options.progressIntervalMs,
+    ...options.queue,
+  });
 
   return {
     start: (requests) => requests.map((request) => queue.submit(request)),
@@ -191,7 +202,9 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
     ledger,
     cache,
     configFiles: () => storesFor(requireAccount()).configFiles,
-    recoverInterrupted: async () => (await expireInterruptedJobs(intents, outbox, { now: new Date(), workstation: await workstation() })).expired.length,
+    recoverInterrupted: async () =>
+      (await expireInterruptedJobs(intents, outbox, { now: new Date(), workstation: await workstation() })).expired
+        .length,
     close: async () => {
       for (const job of queue.jobs()) queue.cancel(job.jobId);
       await queue.idle();

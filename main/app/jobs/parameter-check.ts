@@ -1,6 +1,12 @@
 import type { DecodedConfigFile } from '../../../domain/files/config-file';
 import { originFields, type LedgerEntry, type LedgerRecord, type LedgerRecordOrigin } from '../../../domain/ledger';
-import { compareParameters, intendedParameters, shortChecksum, type ParameterComparison, type ParameterValue } from '../../../domain/running-parameters';
+import {
+  compareParameters,
+  intendedParameters,
+  shortChecksum,
+  type ParameterComparison,
+  type ParameterValue,
+} from '../../../domain/running-parameters';
 import type { Ledger } from '../ledger/ledger';
 import { toolIdentity, type ToolIdentity } from '../tool-identity';
 import type { DeviceConnection } from './device-port';
@@ -11,7 +17,11 @@ import type { DeviceConnection } from './device-port';
  * key and checksum against checksum with what the configuration file intends, computed here with
  * the tool's own code from the file the service made (never from what the device says).
  */
-export async function checkRunningParameters(connection: Pick<DeviceConnection, 'readRunningParameters'>, file: DecodedConfigFile, signal?: AbortSignal): Promise<ParameterComparison> {
+export async function checkRunningParameters(
+  connection: Pick<DeviceConnection, 'readRunningParameters'>,
+  file: DecodedConfigFile,
+  signal?: AbortSignal,
+): Promise<ParameterComparison> {
   const running = await connection.readRunningParameters(signal, file);
   return compareParameters(intendedParameters(file.content), running);
 }
@@ -54,7 +64,12 @@ function valueFact(value: ParameterValue): string {
 export function parameterVerificationRecord(input: ParameterVerificationRecordInput): LedgerRecord {
   const { comparison } = input;
   const confirmation = comparison.match ? input.confirmation : null;
-  const table = Object.fromEntries(comparison.rows.map((row) => [`p:${row.key}`.slice(0, 64), `${valueFact(row.intended)} → ${valueFact(row.running)}`.slice(0, 2000)]));
+  const table = Object.fromEntries(
+    comparison.rows.map((row) => [
+      `p:${row.key}`.slice(0, 64),
+      `${valueFact(row.intended)} → ${valueFact(row.running)}`.slice(0, 2000),
+    ]),
+  );
   const mismatched = comparison.rows.filter((row) => !row.match).map((row) => row.key);
   const error = comparison.match
     ? undefined
@@ -78,7 +93,9 @@ export function parameterVerificationRecord(input: ParameterVerificationRecordIn
       confirmedBy: confirmation?.person ?? null,
       confirmedAt: confirmation?.at.toISOString() ?? null,
       // At a Station, the shift's checksum; 'by shift' when the operator's confirmation of it confirms this table.
-      ...(input.shiftChecksum ? { shiftChecksum: input.shiftChecksum, ...(confirmation ? { confirmedHow: 'by shift' } : {}) } : {}),
+      ...(input.shiftChecksum
+        ? { shiftChecksum: input.shiftChecksum, ...(confirmation ? { confirmedHow: 'by shift' } : {}) }
+        : {}),
       toolName: input.tool.name,
       toolVersion: input.tool.version,
       toolBuild: input.tool.build,
@@ -111,7 +128,11 @@ export interface ParameterVerificationContext extends LedgerRecordOrigin {
  * (`configuration update`, `device verify --parameters`) and the Workbench record verifications
  * and confirmations. Sending the ledger to the service is the caller's.
  */
-export async function appendParameterVerifications(ledger: Pick<Ledger, 'append'>, verified: readonly VerifiedParameters[], context: ParameterVerificationContext): Promise<LedgerEntry[]> {
+export async function appendParameterVerifications(
+  ledger: Pick<Ledger, 'append'>,
+  verified: readonly VerifiedParameters[],
+  context: ParameterVerificationContext,
+): Promise<LedgerEntry[]> {
   const tool = await toolIdentity();
   const entries: LedgerEntry[] = [];
   for (const v of verified) {

@@ -1,4 +1,12 @@
-import { bytesText, durationText, phaseText, rateText, secondsLeft, silenceText, STALL_NOTICE_MS } from '../../../domain/job-text';
+import {
+  bytesText,
+  durationText,
+  phaseText,
+  rateText,
+  secondsLeft,
+  silenceText,
+  STALL_NOTICE_MS,
+} from '../../../domain/job-text';
 import type { JobSnapshot } from './job-state';
 import { stepsLine } from '../../../domain/job-steps';
 
@@ -34,7 +42,8 @@ export function runningText(job: JobSnapshot): string {
     const left = secondsLeft(job);
     if (left !== null) parts.push(left < 1 ? 'under 1 s left' : `${durationText(left)} left`);
   }
-  if (job.phase === 'uploading' && job.resumedFrom && job.bytesTotal) parts.push(`resumed at ${Math.floor((job.resumedFrom / job.bytesTotal) * 100)}%`);
+  if (job.phase === 'uploading' && job.resumedFrom && job.bytesTotal)
+    parts.push(`resumed at ${Math.floor((job.resumedFrom / job.bytesTotal) * 100)}%`);
   return parts.join(DASH);
 }
 
@@ -67,7 +76,9 @@ export function finishedText(job: JobSnapshot): string {
 }
 
 export function jobText(job: JobSnapshot): string {
-  return job.phase === 'done' || job.phase === 'failed' || job.phase === 'cancelled' ? finishedText(job) : runningText(job);
+  return job.phase === 'done' || job.phase === 'failed' || job.phase === 'cancelled'
+    ? finishedText(job)
+    : runningText(job);
 }
 
 /** Which device a line is about: the serial number once known, else how it was targeted. */

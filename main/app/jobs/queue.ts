@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { targetLabel, type DeviceTarget } from './device-port';
 import { initialSnapshot, isFinishedPhase, type JobAction, type JobSnapshot, type JobUpdate } from './job-state';
 import { runConfigurationJob } from './configuration-apply-job';
-import type { ConfigurationSourceRequest, FirmwareSourceRequest, JobControl, JobEnvironment, StepResult } from './context';
+import type {
+  ConfigurationSourceRequest,
+  FirmwareSourceRequest,
+  JobControl,
+  JobEnvironment,
+  StepResult,
+} from './context';
 import { runFirmwareJob } from './firmware-update-job';
 import { ProgressBatcher, RateMeter, type ProgressListener } from './progress';
 import { confirmationWords, STALL_NOTICE_MS } from './progress-text';
@@ -110,7 +116,15 @@ export class JobQueue {
       serialNumber: request.target.serialNumber ?? null,
       now: this.now(),
     });
-    const entry: Entry = { request, snapshot, controller: new AbortController(), rate: new RateMeter(), lastProgressAt: this.clock(), done, resolve };
+    const entry: Entry = {
+      request,
+      snapshot,
+      controller: new AbortController(),
+      rate: new RateMeter(),
+      lastProgressAt: this.clock(),
+      done,
+      resolve,
+    };
     this.entries.set(jobId, entry);
     this.waiting.push(jobId);
     this.progress.update(snapshot);
@@ -145,7 +159,15 @@ export class JobQueue {
     const index = this.waiting.indexOf(jobId);
     if (index >= 0) {
       this.waiting.splice(index, 1);
-      this.finish(entry, { steps: stepsOnCancelledBeforeStart(entry.snapshot.steps, this.now().toISOString()), phase: 'cancelled', outcome: 'cancelled', resultMessage: 'cancelled before it started', errorCode: 'CANCELLED', resumable: false, confirmation: 'none' });
+      this.finish(entry, {
+        steps: stepsOnCancelledBeforeStart(entry.snapshot.steps, this.now().toISOString()),
+        phase: 'cancelled',
+        outcome: 'cancelled',
+        resultMessage: 'cancelled before it started',
+        errorCode: 'CANCELLED',
+        resumable: false,
+        confirmation: 'none',
+      });
       return true;
     }
     entry.controller.abort(new DOMException('Cancelled by the technician', 'AbortError'));
@@ -167,10 +189,12 @@ export class JobQueue {
    */
   deviceAttached(serialNumber: string, target?: DeviceTarget): JobSnapshot[] {
     const latest = new Map<string, Entry>();
-    for (const entry of this.entries.values()) if (entry.snapshot.serialNumber === serialNumber) latest.set(entry.request.action, entry);
+    for (const entry of this.entries.values())
+      if (entry.snapshot.serialNumber === serialNumber) latest.set(entry.request.action, entry);
     const resumed: JobSnapshot[] = [];
     for (const entry of latest.values()) {
-      if (entry.snapshot.phase === 'failed' && entry.snapshot.resumable) resumed.push(this.retry(entry.snapshot.jobId, target));
+      if (entry.snapshot.phase === 'failed' && entry.snapshot.resumable)
+        resumed.push(this.retry(entry.snapshot.jobId, target));
     }
     return resumed;
   }
@@ -183,11 +207,13 @@ export class JobQueue {
 
   private deviceKey(entry: Entry): string {
     const { target } = entry.request;
-    return target.serialNumber !== undefined ? `sn:${target.serialNumber}` : `link:${target.kind === 'link' ? target.spec : ''}`;
+    return target.serialNumber !== undefined
+      ? `sn:${target.serialNumber}`
+      : `link:${target.kind === 'link' ? target.spec : ''}`;
   }
 
   private pump(): void {
-    for (let i = 0; i < this.waiting.length && this.running < this.concurrency; ) {
+    for (let i = 0; i < this.waiting.length && this.running < this.concurrency;) {
       const entry = this.entries.get(this.waiting[i]!);
       if (!entry) {
         this.waiting.splice(i, 1);
@@ -213,7 +239,14 @@ export class JobQueue {
     const previous = entry.snapshot;
     const at = this.now().toISOString();
     const next: JobSnapshot = { ...previous, ...change, updatedAt: at };
-    if (change.steps === undefined && (change.phase !== undefined || change.step !== undefined || change.bytesDone !== undefined || change.resumedFrom !== undefined || change.attempts !== undefined)) {
+    if (
+      change.steps === undefined &&
+      (change.phase !== undefined ||
+        change.step !== undefined ||
+        change.bytesDone !== undefined ||
+        change.resumedFrom !== undefined ||
+        change.attempts !== undefined)
+    ) {
       next.steps = stepsOnProgress(previous.steps, next, at);
     }
     if (change.phase !== undefined && change.phase !== previous.phase) {
@@ -221,7 +254,10 @@ export class JobQueue {
       next.rateBytesPerSecond = null;
     }
     // Any progress (a new phase, a byte acknowledged) ends a silence and restarts its measure.
-    if ((change.phase !== undefined && change.phase !== previous.phase) || (change.bytesDone !== undefined && change.bytesDone !== previous.bytesDone)) {
+    if (
+      (change.phase !== undefined && change.phase !== previous.phase) ||
+      (change.bytesDone !== undefined && change.bytesDone !== previous.bytesDone)
+    ) {
       entry.lastProgressAt = this.clock();
       if (change.silentSeconds === undefined) next.silentSeconds = null;
     }
@@ -249,7 +285,13 @@ export class JobQueue {
 
   /** A job step ended: its steps (the step, its read-back, its confirmation) take their final status. */
   private recordResult(entry: Entry, step: 'firmware' | 'configuration', result: StepResult) {
-    const steps = stepsOnResult(entry.snapshot.steps, step, result, entry.snapshot.serialNumber, this.now().toISOString());
+    const steps = stepsOnResult(
+      entry.snapshot.steps,
+      step,
+      result,
+      entry.snapshot.serialNumber,
+      this.now().toISOString(),
+    );
     this.update(entry, { steps });
     return steps;
   }
@@ -294,19 +336,35 @@ export class JobQueue {
     try {
       const env = await this.options.environment();
       if (entry.controller.signal.aborted) {
-        this.finish(entry, { steps: stepsOnCancelledBeforeStart(entry.snapshot.steps, this.now().toISOString()), phase: 'cancelled', outcome: 'cancelled', resultMessage: 'cancelled before it started', errorCode: 'CANCELLED', resumable: false, confirmation: 'none' });
+        this.finish(entry, {
+          steps: stepsOnCancelledBeforeStart(entry.snapshot.steps, this.now().toISOString()),
+          phase: 'cancelled',
+          outcome: 'cancelled',
+          resultMessage: 'cancelled before it started',
+          errorCode: 'CANCELLED',
+          resumable: false,
+          confirmation: 'none',
+        });
         return;
       }
       let firmware: StepResult | undefined;
       if (request.action !== 'configuration') {
-        firmware = await this.runners.firmware(env, { target: request.target, source: request.firmware ?? { kind: 'latest' }, force: request.force }, control);
+        firmware = await this.runners.firmware(
+          env,
+          { target: request.target, source: request.firmware ?? { kind: 'latest' }, force: request.force },
+          control,
+        );
         this.recordResult(entry, 'firmware', firmware);
         if (request.action === 'firmware' || (firmware.outcome !== 'applied' && firmware.outcome !== 'up-to-date')) {
           this.finish(entry, firmware);
           return;
         }
       }
-      const configuration = await this.runners.configuration(env, { target: request.target, source: request.configuration ?? { kind: 'service' } }, control);
+      const configuration = await this.runners.configuration(
+        env,
+        { target: request.target, source: request.configuration ?? { kind: 'service' } },
+        control,
+      );
       const steps = this.recordResult(entry, 'configuration', configuration);
       if (isNotApplicable(configuration)) {
         // Nothing was sent for the configuration: the job is not a failure (a firmware it installed
@@ -333,7 +391,16 @@ export class JobQueue {
         resumable: false,
         confirmation: 'none',
       };
-      this.finish(entry, { ...failed, steps: stepsOnResult(entry.snapshot.steps, entry.snapshot.step, failed, entry.snapshot.serialNumber, this.now().toISOString()) });
+      this.finish(entry, {
+        ...failed,
+        steps: stepsOnResult(
+          entry.snapshot.steps,
+          entry.snapshot.step,
+          failed,
+          entry.snapshot.serialNumber,
+          this.now().toISOString(),
+        ),
+      });
     }
   }
 }
@@ -346,7 +413,8 @@ export function combine(firmware: StepResult, configuration: StepResult): StepRe
   // step that failed: a technician must not read "failure confirmed" when only the firmware was.
   // The firmware step's own confirmation is then said beside its result.
   const firmwareWords = confirmationWords(firmware.confirmation);
-  const firmwarePart = configurationFailed && firmwareWords ? `${firmware.resultMessage} (${firmwareWords})` : firmware.resultMessage;
+  const firmwarePart =
+    configurationFailed && firmwareWords ? `${firmware.resultMessage} (${firmwareWords})` : firmware.resultMessage;
   return {
     ...configuration,
     firmwareVersion: firmware.firmwareVersion ?? null,

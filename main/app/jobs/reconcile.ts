@@ -2,7 +2,12 @@ import type { ServiceClient } from '../../cloud';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { NewConfirmation, OutboxEntry } from '../outbox/outbox-entry';
 import type { Outbox } from '../outbox/outbox';
-import { configurationConfirmation, firmwareConfirmation, interruptedConfirmation, type ConfirmationAddress } from './confirm';
+import {
+  configurationConfirmation,
+  firmwareConfirmation,
+  interruptedConfirmation,
+  type ConfirmationAddress,
+} from './confirm';
 import type { DeviceIdentity } from './device-port';
 import type { IntentJournal, JobIntent } from './intent-journal';
 
@@ -24,8 +29,16 @@ export interface DeviceObservation {
   observedAt: Date;
 }
 
-export function observationOf(identity: Pick<DeviceIdentity, 'serialNumber' | 'firmwareVersion' | 'configSyncId'>, observedAt: Date): DeviceObservation {
-  return { serialNumber: identity.serialNumber, firmwareVersion: identity.firmwareVersion, configSyncId: identity.configSyncId, observedAt };
+export function observationOf(
+  identity: Pick<DeviceIdentity, 'serialNumber' | 'firmwareVersion' | 'configSyncId'>,
+  observedAt: Date,
+): DeviceObservation {
+  return {
+    serialNumber: identity.serialNumber,
+    firmwareVersion: identity.firmwareVersion,
+    configSyncId: identity.configSyncId,
+    observedAt,
+  };
 }
 
 /** What reconciling one device did. */
@@ -87,7 +100,14 @@ export class Reconciler {
     const said = compare ? await this.options.outbox.list() : [];
     const outcomes = await Promise.all(
       observations.map(async (observation): Promise<ReconcileOutcome> => {
-        const outcome: ReconcileOutcome = { serialNumber: observation.serialNumber, record: undefined, interrupted: [], confirmations: [], confirmation: 'none', error: null };
+        const outcome: ReconcileOutcome = {
+          serialNumber: observation.serialNumber,
+          record: undefined,
+          interrupted: [],
+          confirmations: [],
+          confirmation: 'none',
+          error: null,
+        };
         // What this contact makes the service record, beside what it recorded before.
         const settled: { firmwareVersion?: string; syncId?: string } = {};
         for (const intent of orphans.filter((i) => i.serialNumber === observation.serialNumber)) {
@@ -106,14 +126,19 @@ export class Reconciler {
         }
         if (!account) return outcome;
         try {
-          outcome.record = call.records?.has(observation.serialNumber) ? call.records.get(observation.serialNumber) : await readRecord(account, observation.serialNumber, call.signal);
+          outcome.record = call.records?.has(observation.serialNumber)
+            ? call.records.get(observation.serialNumber)
+            : await readRecord(account, observation.serialNumber, call.signal);
         } catch (err) {
           outcome.error = `The service could not be asked about ${observation.serialNumber}: ${err instanceof Error ? err.message : String(err)}`;
           return outcome;
         }
         // A device the organization has not registered cannot be confirmed (the service would refuse it).
         if (!outcome.record) return outcome;
-        for (const confirmation of differences(observation, outcome.record, settled, { ...account.address, workstation })) {
+        for (const confirmation of differences(observation, outcome.record, settled, {
+          ...account.address,
+          workstation,
+        })) {
           if (alreadySaid(said, confirmation)) continue;
           await this.options.outbox.enqueue(confirmation);
           outcome.confirmations.push(confirmation);
@@ -128,7 +153,9 @@ export class Reconciler {
   /** One pass of the outbox for everything this contact wrote; what it could not send waits there. */
   private async deliver(outcomes: ReconcileOutcome[]): Promise<void> {
     const report = await this.options.outbox.syncNow().catch(() => undefined);
-    const waiting = new Set((await this.options.outbox.list().catch(() => [] as OutboxEntry[])).map((e) => entryKey(e)));
+    const waiting = new Set(
+      (await this.options.outbox.list().catch(() => [] as OutboxEntry[])).map((e) => entryKey(e)),
+    );
     for (const outcome of outcomes) {
       if (outcome.confirmations.length === 0) continue;
       const queued = !report || report.skippedLocked || outcome.confirmations.some((c) => waiting.has(entryKey(c)));
@@ -141,15 +168,23 @@ export class Reconciler {
  * An interrupted job succeeded when the device runs what it installed (holds what it applied);
  * otherwise it failed: the device still runs the old version, or another one.
  */
-export function judgeInterrupted(intent: JobIntent, observation: DeviceObservation): { success: true } | { success: false; error: string } {
+export function judgeInterrupted(
+  intent: JobIntent,
+  observation: DeviceObservation,
+): { success: true } | { success: false; error: string } {
   const when = `when ${intent.serialNumber} was next seen (${observation.observedAt.toISOString()})`;
   const stopped = `Interrupted: Provisioner stopped during ${intent.phase} (started ${intent.startedAt})`;
   if (intent.kind === 'firmware') {
-    if (intent.firmwareVersion !== null && observation.firmwareVersion === intent.firmwareVersion) return { success: true };
+    if (intent.firmwareVersion !== null && observation.firmwareVersion === intent.firmwareVersion)
+      return { success: true };
     const old = observation.firmwareVersion === intent.previousFirmwareVersion ? ', the version it had before' : '';
-    return { success: false, error: `${stopped}; ${when} it ran firmware ${observation.firmwareVersion}${old}, not ${intent.firmwareVersion ?? 'the new one'}.` };
+    return {
+      success: false,
+      error: `${stopped}; ${when} it ran firmware ${observation.firmwareVersion}${old}, not ${intent.firmwareVersion ?? 'the new one'}.`,
+    };
   }
-  if (intent.syncId !== null && observation.configSyncId?.toLowerCase() === intent.syncId.toLowerCase()) return { success: true };
+  if (intent.syncId !== null && observation.configSyncId?.toLowerCase() === intent.syncId.toLowerCase())
+    return { success: true };
   const held = observation.configSyncId === null ? 'no configuration' : `configuration ${observation.configSyncId}`;
   return { success: false, error: `${stopped}; ${when} it held ${held}, not ${intent.syncId ?? 'the new one'}.` };
 }
@@ -165,20 +200,45 @@ export function differences(
   settled: { firmwareVersion?: string; syncId?: string },
   address: ConfirmationAddress,
 ): NewConfirmation[] {
-  const moment = { appliedAt: observation.observedAt, observedAt: observation.observedAt, reason: 'observation' as const };
+  const moment = {
+    appliedAt: observation.observedAt,
+    observedAt: observation.observedAt,
+    reason: 'observation' as const,
+  };
   const found: NewConfirmation[] = [];
   if (observation.firmwareVersion !== (settled.firmwareVersion ?? record.firmwareVersion)) {
-    found.push(firmwareConfirmation(address, observation.serialNumber, { success: true, version: observation.firmwareVersion }, moment));
+    found.push(
+      firmwareConfirmation(
+        address,
+        observation.serialNumber,
+        { success: true, version: observation.firmwareVersion },
+        moment,
+      ),
+    );
   }
   const recordedSyncId = settled.syncId ?? record.deployedSyncId;
   if (observation.configSyncId !== null && observation.configSyncId.toLowerCase() !== recordedSyncId?.toLowerCase()) {
-    found.push(configurationConfirmation(address, observation.serialNumber, { success: true, syncId: observation.configSyncId.toLowerCase() }, moment));
+    found.push(
+      configurationConfirmation(
+        address,
+        observation.serialNumber,
+        { success: true, syncId: observation.configSyncId.toLowerCase() },
+        moment,
+      ),
+    );
   }
   return found;
 }
 
-async function readRecord(account: ReconcileAccount, serialNumber: string, signal: AbortSignal | undefined): Promise<DeviceRecord | null> {
-  const page = await account.client.devices.list({ serial: serialNumber, limit: 1 }, { retry: false, ...(signal ? { signal } : {}) });
+async function readRecord(
+  account: ReconcileAccount,
+  serialNumber: string,
+  signal: AbortSignal | undefined,
+): Promise<DeviceRecord | null> {
+  const page = await account.client.devices.list(
+    { serial: serialNumber, limit: 1 },
+    { retry: false, ...(signal ? { signal } : {}) },
+  );
   return page.items.find((d) => d.serialNumber === serialNumber) ?? null;
 }
 

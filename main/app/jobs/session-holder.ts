@@ -33,9 +33,18 @@ export async function runWithReconnect(
     } catch (error) {
       // A device named by link is already reconnected on that link by the device operations; one
       // named by serial number may come back elsewhere (another USB port), found by discovery.
-      if (control.signal.aborted || !isLinkLoss(error) || target.kind !== 'serialNumber' || attempt >= env.reconnect.attempts) throw error;
+      if (
+        control.signal.aborted ||
+        !isLinkLoss(error) ||
+        target.kind !== 'serialNumber' ||
+        attempt >= env.reconnect.attempts
+      )
+        throw error;
       const at = where.percent === null ? '' : ` at ${Math.floor(where.percent)}%`;
-      control.update({ attempts: attempt + 1, notice: `connection lost${at}; waiting for ${serialNumber} to come back` });
+      control.update({
+        attempts: attempt + 1,
+        notice: `connection lost${at}; waiting for ${serialNumber} to come back`,
+      });
       await holder.session?.close().catch(() => undefined);
       holder.session = undefined;
       holder.session = await reconnectSameDevice(env.connector, target, serialNumber, env.reconnect, control.signal);

@@ -20,10 +20,18 @@ export async function settingsReadBack(
   try {
     const values = await connection.readBackSettings(file.bytes, signal);
     const mismatches = values.filter((v) => !v.matches);
-    return { syncId: file.syncId, compared: values.length, mismatches: mismatches.length === 0 ? null : mismatchText(mismatches) };
+    return {
+      syncId: file.syncId,
+      compared: values.length,
+      mismatches: mismatches.length === 0 ? null : mismatchText(mismatches),
+    };
   } catch (error) {
     // A file the device's family cannot run (an FRC told to use Ethernet) has nothing to read back: it cannot hold it.
     if (!(error instanceof RunningValuesError)) throw error;
-    return { syncId: file.syncId, compared: 0, mismatches: `the configuration is not one a device of its family can run (${error.message.replace(/\.$/, '')})` };
+    return {
+      syncId: file.syncId,
+      compared: 0,
+      mismatches: `the configuration is not one a device of its family can run (${error.message.replace(/\.$/, '')})`,
+    };
   }
 }

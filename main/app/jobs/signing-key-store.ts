@@ -37,7 +37,12 @@ export class SigningKeyStore {
   private readonly onQuarantine: ((file: QuarantinedFile) => void) | undefined;
   private memo: Promise<SigningKeyResult> | undefined;
 
-  constructor(options: { dir: string; fs?: FileSystem; now?: () => number; onQuarantine?: (file: QuarantinedFile) => void }) {
+  constructor(options: {
+    dir: string;
+    fs?: FileSystem;
+    now?: () => number;
+    onQuarantine?: (file: QuarantinedFile) => void;
+  }) {
     this.path = join(options.dir, 'config-file-signing-key.json');
     this.fs = options.fs ?? nodeFileSystem;
     this.now = options.now ?? Date.now;
@@ -67,7 +72,12 @@ export class SigningKeyStore {
    * carried to a plant without network), as if the service had answered with it.
    */
   async keep(key: { keyId: string; algorithm: string; publicKeyPem: string }, fetchedAt: string): Promise<void> {
-    const stored: StoredSigningKey = { keyId: key.keyId, algorithm: key.algorithm, publicKeyPem: key.publicKeyPem, fetchedAt };
+    const stored: StoredSigningKey = {
+      keyId: key.keyId,
+      algorithm: key.algorithm,
+      publicKeyPem: key.publicKeyPem,
+      fetchedAt,
+    };
     await this.fs.mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
     await writeFileDurable(this.fs, this.path, JSON.stringify(stored, null, 2) + '\n');
     this.memo = undefined;

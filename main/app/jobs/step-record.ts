@@ -11,7 +11,11 @@ import { shortChecksum } from '../../../domain/running-parameters';
  */
 
 /** Service answers that mean the configuration step cannot be attempted at all: nothing was sent to the device. */
-const NOT_APPLICABLE_CODES = new Set(['DEVICE_NOT_IN_CONFIGURATION', 'CONFIGURATION_INCOMPLETE', 'DEVICE_NOT_REGISTERED']);
+const NOT_APPLICABLE_CODES = new Set([
+  'DEVICE_NOT_IN_CONFIGURATION',
+  'CONFIGURATION_INCOMPLETE',
+  'DEVICE_NOT_REGISTERED',
+]);
 
 /** Why a configuration step is skipped, in the words the Workbench and the CLI use before a job starts too. */
 export function notApplicableReason(code: string, serialNumber: string): string | null {
@@ -81,13 +85,32 @@ export function stepsOnProgress(
  * A job step (firmware or configuration) ended with `result`: its step, read-back and
  * confirmation get their final status. `serialNumber` names the device in a skip reason.
  */
-export function stepsOnResult(steps: readonly JobStepResult[], step: JobStep, result: StepResult, serialNumber: string | null, at: string): JobStepResult[] {
+export function stepsOnResult(
+  steps: readonly JobStepResult[],
+  step: JobStep,
+  result: StepResult,
+  serialNumber: string | null,
+  at: string,
+): JobStepResult[] {
   const mine = (s: JobStepResult) => s.step === step || s.of === step;
   const confirmationOf = (s: JobStepResult): JobStepResult => {
     const failure = result.outcome === 'failed' || result.outcome === 'cancelled';
-    if (result.confirmation === 'sent') return { ...s, status: 'done', summary: failure ? 'failure reported to the service' : 'confirmed to the service', startedAt: s.startedAt ?? at, finishedAt: at };
+    if (result.confirmation === 'sent')
+      return {
+        ...s,
+        status: 'done',
+        summary: failure ? 'failure reported to the service' : 'confirmed to the service',
+        startedAt: s.startedAt ?? at,
+        finishedAt: at,
+      };
     if (result.confirmation === 'queued') {
-      return { ...s, status: 'waiting', summary: failure ? 'failure report waiting in the outbox' : 'confirmation waiting in the outbox', startedAt: s.startedAt ?? at, finishedAt: at };
+      return {
+        ...s,
+        status: 'waiting',
+        summary: failure ? 'failure report waiting in the outbox' : 'confirmation waiting in the outbox',
+        startedAt: s.startedAt ?? at,
+        finishedAt: at,
+      };
     }
     return s;
   };
@@ -97,7 +120,8 @@ export function stepsOnResult(steps: readonly JobStepResult[], step: JobStep, re
       const finished = { ...s, startedAt: s.startedAt ?? at, finishedAt: s.status === 'done' ? s.finishedAt : at };
       if (s.step === step) return { ...finished, status: 'done', summary: result.resultMessage ?? s.summary };
       if (s.step === 'read-back') return { ...finished, status: 'done', summary: readBackSummary(step, result) };
-      if (s.step === 'parameter-verification') return { ...finished, status: 'done', summary: parameterSummary(result) };
+      if (s.step === 'parameter-verification')
+        return { ...finished, status: 'done', summary: parameterSummary(result) };
       const confirmed = confirmationOf(s);
       return confirmed === s ? { ...finished, status: 'done', summary: 'nothing new to confirm' } : confirmed;
     });
@@ -106,7 +130,15 @@ export function stepsOnResult(steps: readonly JobStepResult[], step: JobStep, re
     const reason = notApplicableReason(result.errorCode!, serialNumber ?? 'the device') ?? result.resultMessage;
     return steps.map((s) =>
       s.step === step
-        ? { ...s, status: 'skipped', summary: `${step} not applied`, reason, errorCode: result.errorCode, startedAt: s.startedAt ?? at, finishedAt: at }
+        ? {
+            ...s,
+            status: 'skipped',
+            summary: `${step} not applied`,
+            reason,
+            errorCode: result.errorCode,
+            startedAt: s.startedAt ?? at,
+            finishedAt: at,
+          }
         : mine(s)
           ? { ...s, status: 'not-started' }
           : s,
@@ -130,18 +162,39 @@ export function stepsOnResult(steps: readonly JobStepResult[], step: JobStep, re
     }
     if (mine(s) && s.step === 'confirmation') return confirmationOf(s);
     // The upload and apply went through before the read-back or confirmation failed.
-    if (s.step === step && s.status === 'done') return { ...s, summary: step === 'firmware' ? `firmware${result.firmwareVersion ? ` ${result.firmwareVersion}` : ''} uploaded and applied` : 'configuration uploaded' };
+    if (s.step === step && s.status === 'done')
+      return {
+        ...s,
+        summary:
+          step === 'firmware'
+            ? `firmware${result.firmwareVersion ? ` ${result.firmwareVersion}` : ''} uploaded and applied`
+            : 'configuration uploaded',
+      };
     return s;
   });
 }
 
 /** Steps of the job that never ran stay `not-started`; a cancelled job's are so too. */
 export function stepsOnCancelledBeforeStart(steps: readonly JobStepResult[], at: string): JobStepResult[] {
-  return steps.map((s, i) => (i === 0 ? { ...s, status: 'cancelled', summary: `${s.summary} cancelled`, reason: 'cancelled before it started', errorCode: 'CANCELLED', finishedAt: at } : s));
+  return steps.map((s, i) =>
+    i === 0
+      ? {
+          ...s,
+          status: 'cancelled',
+          summary: `${s.summary} cancelled`,
+          reason: 'cancelled before it started',
+          errorCode: 'CANCELLED',
+          finishedAt: at,
+        }
+      : s,
+  );
 }
 
 function readBackSummary(step: JobStep, result: StepResult): string {
-  if (step === 'firmware') return result.firmwareVersion ? `the device reports firmware ${result.firmwareVersion}` : 'firmware version read back';
+  if (step === 'firmware')
+    return result.firmwareVersion
+      ? `the device reports firmware ${result.firmwareVersion}`
+      : 'firmware version read back';
   return result.syncId ? `the device reports configuration ${result.syncId}` : 'configuration read back';
 }
 
@@ -153,11 +206,15 @@ function failedSummary(s: JobStepResult, result: StepResult): string {
     case 'configuration':
       return cancelled ? 'configuration apply cancelled' : 'configuration not applied';
     case 'read-back':
-      return cancelled ? 'read-back cancelled' : `reading back the ${s.of === 'firmware' ? 'firmware version' : 'configuration'} failed`;
+      return cancelled
+        ? 'read-back cancelled'
+        : `reading back the ${s.of === 'firmware' ? 'firmware version' : 'configuration'} failed`;
     case 'confirmation':
       return cancelled ? 'confirmation cancelled' : `confirming the ${s.of ?? 'result'} failed`;
     case 'parameter-verification':
-      return cancelled ? 'parameter verification cancelled' : 'the device does not run the parameters of the configuration';
+      return cancelled
+        ? 'parameter verification cancelled'
+        : 'the device does not run the parameters of the configuration';
     case 'function-test':
       return cancelled ? 'function test cancelled' : 'function test failed';
   }

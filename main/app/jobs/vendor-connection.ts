@@ -26,8 +26,20 @@ import {
   type VendorIdentity,
 } from '../../devices/vendor';
 import type { ProvisioningClient } from './context';
-import type { DeviceConfigStatus, DeviceConnection, DeviceIdentity, FirmwareImage, TransferOptions } from './device-port';
-import { intendedParameters, parameterChecksum, valuesInScope, type ParameterValues, type RunningParameters } from '../../../domain/running-parameters';
+import type {
+  DeviceConfigStatus,
+  DeviceConnection,
+  DeviceIdentity,
+  FirmwareImage,
+  TransferOptions,
+} from './device-port';
+import {
+  intendedParameters,
+  parameterChecksum,
+  valuesInScope,
+  type ParameterValues,
+  type RunningParameters,
+} from '../../../domain/running-parameters';
 import type { DecodedConfigFile } from '../../../domain/files/config-file-content';
 import type { DeviceType } from '../../../domain/device-types';
 import { EPC_PATH, FRC_FILE, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE } from '../../../protocol/vendor';
@@ -93,9 +105,25 @@ export class VendorConnection implements DeviceConnection {
     private readonly maxResumes: number,
   ) {}
 
-  static async open(session: DeviceSession, family: VendorFamily, options: { maxResumes?: number; signal?: AbortSignal } = {}): Promise<VendorConnection> {
+  static async open(
+    session: DeviceSession,
+    family: VendorFamily,
+    options: { maxResumes?: number; signal?: AbortSignal } = {},
+  ): Promise<VendorConnection> {
     const vendor = await identifyVendor(session, family, { signal: options.signal });
-    const connection = new VendorConnection(session, family, { serialNumber: '', deviceType: vendor.deviceType, model: '', firmwareVersion: '', configSyncId: null, bootId: 'vendor:0' }, options.maxResumes ?? 3);
+    const connection = new VendorConnection(
+      session,
+      family,
+      {
+        serialNumber: '',
+        deviceType: vendor.deviceType,
+        model: '',
+        firmwareVersion: '',
+        configSyncId: null,
+        bootId: 'vendor:0',
+      },
+      options.maxResumes ?? 3,
+    );
     connection.identity = await connection.identityFrom(vendor, options.signal);
     return connection;
   }
@@ -105,7 +133,13 @@ export class VendorConnection implements DeviceConnection {
   }
 
   async identify(signal?: AbortSignal): Promise<DeviceIdentity> {
-    this.identity = await this.identityFrom(await identifyVendor(this.session, this.family, { signal, ...(this.recordedType ? { knownType: this.recordedType } : {}) }), signal);
+    this.identity = await this.identityFrom(
+      await identifyVendor(this.session, this.family, {
+        signal,
+        ...(this.recordedType ? { knownType: this.recordedType } : {}),
+      }),
+      signal,
+    );
     return this.identity;
   }
 
@@ -136,13 +170,21 @@ export class VendorConnection implements DeviceConnection {
   }
 
   /** Runs `step`; after a pulled cable or a silent device, waits for the same device on this link and runs it again. */
-  private async resuming<T>(what: string, signal: AbortSignal | undefined, step: (attempt: number) => Promise<T>): Promise<T> {
+  private async resuming<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    step: (attempt: number) => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await step(attempt);
       } catch (error) {
         if (signal?.aborted || !isLinkLoss(error) || attempt >= this.maxResumes) throw error;
-        await waitForVendorDevice(this.session, this.family, { step: `${what} (reconnecting)`, signal, knownType: this.identity.deviceType });
+        await waitForVendorDevice(this.session, this.family, {
+          step: `${what} (reconnecting)`,
+          signal,
+          knownType: this.identity.deviceType,
+        });
       }
     }
   }
@@ -160,7 +202,8 @@ export class VendorConnection implements DeviceConnection {
         await updateEpcFirmware(this.session, only.bytes, {
           signal,
           // The body is the package plus a few bytes of CBOR around it: shown as the package's share.
-          onProgress: (acknowledged, bodyLength) => options.onProgress?.({ bytes: Math.min(total, Math.floor((acknowledged / bodyLength) * total)), total }),
+          onProgress: (acknowledged, bodyLength) =>
+            options.onProgress?.({ bytes: Math.min(total, Math.floor((acknowledged / bodyLength) * total)), total }),
         });
       });
       return { announcedOffsets };
@@ -226,7 +269,10 @@ export class VendorConnection implements DeviceConnection {
     return this.identity;
   }
 
-  async uploadConfiguration(file: Uint8Array, options: TransferOptions = {}): Promise<{ syncId: string; identity: DeviceIdentity }> {
+  async uploadConfiguration(
+    file: Uint8Array,
+    options: TransferOptions = {},
+  ): Promise<{ syncId: string; identity: DeviceIdentity }> {
     const { signal } = options;
     const secure = decodeSecureConfig(file);
     const { scm2 } = decodeConfigData(secure.configData);
@@ -235,13 +281,21 @@ export class VendorConnection implements DeviceConnection {
       runningValues(scm2, this.family);
     } catch (error) {
       if (!(error instanceof RunningValuesError)) throw error;
-      throw new JobFailure('CONFIG_WRONG_TYPE', `${error.message.replace(/\.$/, '')}; nothing was sent`, false, 'give this device a radio it has (BLE or ISM) in Configurations');
+      throw new JobFailure(
+        'CONFIG_WRONG_TYPE',
+        `${error.message.replace(/\.$/, '')}; nothing was sent`,
+        false,
+        'give this device a radio it has (BLE or ISM) in Configurations',
+      );
     }
     const syncId = syncIdOf(file);
     await this.resuming('configuration upload', signal, async () => {
       options.onProgress?.({ bytes: 0, total: file.length });
       if (this.family === 'FRC') {
-        await uploadFile(this.session, FRC_FILE.secureConfig, file, { signal, onProgress: (acknowledged) => options.onProgress?.({ bytes: acknowledged, total: file.length }) });
+        await uploadFile(this.session, FRC_FILE.secureConfig, file, {
+          signal,
+          onProgress: (acknowledged) => options.onProgress?.({ bytes: acknowledged, total: file.length }),
+        });
       } else {
         await uploadBlock1(this.session.engine, {
           path: VENDOR_RESOURCE.cfgAll,
@@ -261,12 +315,17 @@ export class VendorConnection implements DeviceConnection {
     this.lastReadBack = values;
     const mismatches = values.filter((v) => !v.matches);
     if (mismatches.length > 0) {
-      throw new DeviceVerificationError('CONFIG_NOT_APPLIED', this.session.context('configuration read-back'), `the device does not run what the file sets: ${mismatchText(mismatches)}`);
+      throw new DeviceVerificationError(
+        'CONFIG_NOT_APPLIED',
+        this.session.context('configuration read-back'),
+        `the device does not run what the file sets: ${mismatchText(mismatches)}`,
+      );
     }
     const vendor = await identifyVendor(this.session, this.family, { signal, knownType: this.identity.deviceType });
     this.identity = await this.identityFrom(vendor, signal);
     // The EPC cannot say which file it holds (no GET cfg/all): its settings, all read back equal, do.
-    if (this.identity.configSyncId === null && syncId !== null) this.identity = { ...this.identity, configSyncId: syncId };
+    if (this.identity.configSyncId === null && syncId !== null)
+      this.identity = { ...this.identity, configSyncId: syncId };
     return { syncId: syncId ?? this.identity.configSyncId ?? '', identity: this.identity };
   }
 
@@ -276,7 +335,9 @@ export class VendorConnection implements DeviceConnection {
    */
   async readBackSettings(file: Uint8Array, signal?: AbortSignal): Promise<ReadBackValue[]> {
     const { scm2 } = decodeConfigData(decodeSecureConfig(file).configData);
-    return this.resuming('configuration read-back', signal, () => readBackValues(this.session, this.family, scm2, signal));
+    return this.resuming('configuration read-back', signal, () =>
+      readBackValues(this.session, this.family, scm2, signal),
+    );
   }
 
   async readConfigStatus(signal?: AbortSignal): Promise<DeviceConfigStatus> {
@@ -293,7 +354,10 @@ export class VendorConnection implements DeviceConnection {
    * scope is the serial number and those. Without a file, or against one that is not the vendor's
    * map, what the family always reports.
    */
-  async readRunningParameters(signal?: AbortSignal, against?: Pick<DecodedConfigFile, 'settings' | 'content'>): Promise<RunningParameters> {
+  async readRunningParameters(
+    signal?: AbortSignal,
+    against?: Pick<DecodedConfigFile, 'settings' | 'content'>,
+  ): Promise<RunningParameters> {
     const vendor = await identifyVendor(this.session, this.family, { signal, knownType: this.identity.deviceType });
     const values: ParameterValues = { 'device.serialNumber': vendor.serialNumber };
     const scm2 = against ? scm2Of(against.settings) : undefined;
@@ -301,15 +365,23 @@ export class VendorConnection implements DeviceConnection {
     if (scm2) {
       const paths = runningValuesOrNone(scm2, this.family);
       const readings = [];
-      for (const path of paths) readings.push({ path, actual: await readValue(this.session, this.family, path, signal) });
+      for (const path of paths)
+        readings.push({ path, actual: await readValue(this.session, this.family, path, signal) });
       const intended = intendedParameters(against!.content);
       const read = parametersFromVendorReadings(this.family, readings);
-      runningKeys = Object.keys(read).filter((key) => key !== 'device.serialNumber' && (intended[key] ?? null) !== null);
+      runningKeys = Object.keys(read).filter(
+        (key) => key !== 'device.serialNumber' && (intended[key] ?? null) !== null,
+      );
       for (const key of runningKeys) values[key] = read[key]!;
     } else {
       if (this.family === 'EPC') {
         const timeout = await readValue(this.session, this.family, EPC_PATH.timeoutMs, signal);
-        values['safety.timeout'] = typeof timeout === 'number' ? timeout : Number.isSafeInteger(Number(timeout)) ? Number(timeout) : String(timeout);
+        values['safety.timeout'] =
+          typeof timeout === 'number'
+            ? timeout
+            : Number.isSafeInteger(Number(timeout))
+              ? Number(timeout)
+              : String(timeout);
       }
       runningKeys = PARAMETER_SCOPE[this.family].filter((key) => key !== 'device.serialNumber');
     }
@@ -327,7 +399,11 @@ export class VendorConnection implements DeviceConnection {
  * says whether there was one. The record cannot be read (no service, not registered): the device
  * keeps the type identify gave it, unless the caller knows it otherwise (job-opening.ts).
  */
-export async function takeTypeFromRecord(connection: VendorConnection, devices: { list: ProvisioningClient['devices']['list'] }, signal?: AbortSignal): Promise<boolean> {
+export async function takeTypeFromRecord(
+  connection: VendorConnection,
+  devices: { list: ProvisioningClient['devices']['list'] },
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (connection.family !== 'FRC') return false;
   const serialNumber = connection.identity.serialNumber;
   const record = await devices

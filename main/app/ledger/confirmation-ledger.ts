@@ -31,9 +31,16 @@ export interface FirmwareImageFacts {
  * The ledger record of what a confirmation says: the same outcome, device, time and workstation;
  * for a firmware install, the image and its signer when the job knew them.
  */
-export function ledgerRecordOf(confirmation: NewConfirmation, who: { workstation: string; actor?: string }, image?: FirmwareImageFacts): LedgerRecord {
+export function ledgerRecordOf(
+  confirmation: NewConfirmation,
+  who: { workstation: string; actor?: string },
+  image?: FirmwareImageFacts,
+): LedgerRecord {
   const { payload } = confirmation;
-  const success = confirmation.kind === 'firmware' ? confirmation.payload.firmwareFileSuccessfullyDeployed === true : confirmation.payload.configurationFileSuccessfullyDeployed;
+  const success =
+    confirmation.kind === 'firmware'
+      ? confirmation.payload.firmwareFileSuccessfullyDeployed === true
+      : confirmation.payload.configurationFileSuccessfullyDeployed;
   const facts: LedgerRecord['facts'] =
     confirmation.kind === 'firmware'
       ? { firmwareVersion: confirmation.payload.firmwareVersion ?? null, ...(image ? { ...image } : {}) }
@@ -72,11 +79,18 @@ export function confirmationLedger(
  * record never holds a confirmation back: losing the service's record of an apply would be worse
  * than a confirmation without its hash, and the failure is reported.
  */
-export async function withLedgerHash(ledger: ConfirmationLedger | undefined, confirmation: NewConfirmation, image?: FirmwareImageFacts): Promise<NewConfirmation> {
+export async function withLedgerHash(
+  ledger: ConfirmationLedger | undefined,
+  confirmation: NewConfirmation,
+  image?: FirmwareImageFacts,
+): Promise<NewConfirmation> {
   if (!ledger) return confirmation;
   try {
     const head = await ledger.record(confirmation, image);
-    return { ...confirmation, payload: { ...confirmation.payload, ledgerHash: head.hash, ledgerSeq: head.seq } } as NewConfirmation;
+    return {
+      ...confirmation,
+      payload: { ...confirmation.payload, ledgerHash: head.hash, ledgerSeq: head.seq },
+    } as NewConfirmation;
   } catch (error) {
     ledger.onRecordFailed?.(error, confirmation);
     return confirmation;

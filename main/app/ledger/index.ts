@@ -1,7 +1,22 @@
 export { Ledger, LEDGER_FILE, type LedgerOptions } from './ledger';
 export { LEDGER_KEY_SECRET } from './ledger-key';
-export { confirmationLedger, ledgerRecordOf, withLedgerHash, type ConfirmationLedger, type FirmwareImageFacts } from './confirmation-ledger';
+export {
+  confirmationLedger,
+  ledgerRecordOf,
+  withLedgerHash,
+  type ConfirmationLedger,
+  type FirmwareImageFacts,
+} from './confirmation-ledger';
 export { openWorkstationLedger } from './workstation-ledger';
 export type { ChainCheck, LedgerEntry, LedgerLine, LedgerRecord } from '../../../domain/ledger';
-export { compareWithService, fetchOrgLedger, sendLedger, verifyLedgers, type KeyListSource, type LedgerAccount, type LedgerVerification, type LedgerVerifyProgress } from './service-ledger';
+export {
+  compareWithService,
+  fetchOrgLedger,
+  sendLedger,
+  verifyLedgers,
+  type KeyListSource,
+  type LedgerAccount,
+  type LedgerVerification,
+  type LedgerVerifyProgress,
+} from './service-ledger';
 export { refreshWorkstationKeys, WorkstationKeyCache, WORKSTATION_KEY_LIST_FILE } from './workstation-key-cache';

@@ -18,14 +18,23 @@ export interface LedgerHead {
   hash: string;
 }
 
-const sealedSchema = z.object({ format: z.literal(HEAD_FORMAT), seq: z.number().int().min(1), hash: z.string().regex(/^[0-9a-f]{64}$/), signature: z.string().min(1) });
+const sealedSchema = z.object({
+  format: z.literal(HEAD_FORMAT),
+  seq: z.number().int().min(1),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  signature: z.string().min(1),
+});
 
 function signedBytes(head: LedgerHead): Buffer {
   return Buffer.from(JSON.stringify([HEAD_FORMAT, head.seq, head.hash]));
 }
 
 export function sealLedgerHead(head: LedgerHead, privateKeyPem: string): z.infer<typeof sealedSchema> {
-  return { format: HEAD_FORMAT, ...head, signature: sign(null, signedBytes(head), createPrivateKey(privateKeyPem)).toString('base64') };
+  return {
+    format: HEAD_FORMAT,
+    ...head,
+    signature: sign(null, signedBytes(head), createPrivateKey(privateKeyPem)).toString('base64'),
+  };
 }
 
 /** The head, when its signature by `signerKey` (SPKI DER base64) holds; otherwise why not. */
@@ -38,7 +47,8 @@ export function openLedgerHead(text: string, signerKey: string): LedgerHead | { 
   }
   const key = createPublicKey({ key: Buffer.from(signerKey, 'base64'), format: 'der', type: 'spki' });
   const head = { seq: sealed.seq, hash: sealed.hash };
-  if (!verify(null, signedBytes(head), key, Buffer.from(sealed.signature, 'base64'))) return { fault: "the sealed ledger head is not signed by this workstation's ledger key" };
+  if (!verify(null, signedBytes(head), key, Buffer.from(sealed.signature, 'base64')))
+    return { fault: "the sealed ledger head is not signed by this workstation's ledger key" };
   return head;
 }
 
@@ -61,7 +71,12 @@ export function headFault(lines: readonly LedgerLine[], head: LedgerHead | { fau
     };
   }
   if (named.entry.hash !== head.hash) {
-    return { line: named.line, seq: head.seq, hash: named.entry.hash, reason: `the sealed head names entry ${head.seq} with hash ${head.hash.slice(0, 12)}…, the file's entry ${head.seq} has ${named.entry.hash.slice(0, 12)}…: the end of the ledger was replaced` };
+    return {
+      line: named.line,
+      seq: head.seq,
+      hash: named.entry.hash,
+      reason: `the sealed head names entry ${head.seq} with hash ${head.hash.slice(0, 12)}…, the file's entry ${head.seq} has ${named.entry.hash.slice(0, 12)}…: the end of the ledger was replaced`,
+    };
   }
   return undefined;
 }

@@ -41,11 +41,19 @@ export async function loadOrCreateLedgerKey(
     const at = new Date(options.now()).toISOString();
     const aside = `${LEDGER_KEY_SECRET}.damaged-${at.replace(/:/g, '-')}`;
     await secrets.set(aside, kept);
-    options.onQuarantine?.({ from: `secret ${LEDGER_KEY_SECRET}`, path: `secret ${aside}`, reason: 'the ledger signing key is damaged; a new one signs from now on', at });
+    options.onQuarantine?.({
+      from: `secret ${LEDGER_KEY_SECRET}`,
+      path: `secret ${aside}`,
+      reason: 'the ledger signing key is damaged; a new one signs from now on',
+      at,
+    });
   }
   const { privateKey } = generateKeyPairSync('ed25519');
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  await secrets.set(LEDGER_KEY_SECRET, JSON.stringify({ algorithm: 'ed25519', privateKeyPem, createdAt: new Date(options.now()).toISOString() }));
+  await secrets.set(
+    LEDGER_KEY_SECRET,
+    JSON.stringify({ algorithm: 'ed25519', privateKeyPem, createdAt: new Date(options.now()).toISOString() }),
+  );
   return { privateKeyPem, signerKey: ledgerSignerKeyOf(privateKeyPem) };
 }
 

@@ -40,7 +40,9 @@ export async function readLedgerTail(fs: FileSystem, path: string): Promise<Ledg
       // The window's first line may be the end of a longer one: not a line of its own.
       if (start > 0) text = text.slice(text.indexOf('\n') + 1);
       const lines = parseLedgerText(text);
-      const last = lines.findLast((line): line is Extract<typeof line, { entry: LedgerEntry }> => 'entry' in line)?.entry;
+      const last = lines.findLast(
+        (line): line is Extract<typeof line, { entry: LedgerEntry }> => 'entry' in line,
+      )?.entry;
       if (last || start === 0) return { exists: true, last, tornTail };
     }
   } finally {

@@ -59,13 +59,22 @@ export class Ledger {
   async append(record: LedgerRecord): Promise<LedgerEntry> {
     await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     return this.locked(async () => {
-      this.key ??= await loadOrCreateLedgerKey(this.options.secrets, { now: this.now, onQuarantine: this.options.onQuarantine });
+      this.key ??= await loadOrCreateLedgerKey(this.options.secrets, {
+        now: this.now,
+        onQuarantine: this.options.onQuarantine,
+      });
       // Link to the last entry that can be read: a damaged line stays where it is, and verify names it.
       // Read from the file's end, so an append costs the same at 100,000 entries as at 10.
       const tail = await readLedgerTail(this.fs, this.path);
       const last = tail.last;
       const entry = signLedgerEntry(
-        { ...record, format: LEDGER_FORMAT, seq: (last?.seq ?? 0) + 1, prevHash: last?.hash ?? GENESIS_HASH, signerKey: this.key.signerKey },
+        {
+          ...record,
+          format: LEDGER_FORMAT,
+          seq: (last?.seq ?? 0) + 1,
+          prevHash: last?.hash ?? GENESIS_HASH,
+          signerKey: this.key.signerKey,
+        },
         this.key.privateKeyPem,
       );
       // A line torn by a crash mid-append has no newline yet: end it, so the new entry stands on its own line.
@@ -79,7 +88,10 @@ export class Ledger {
       }
       if (!tail.exists) await fsyncDir(this.fs, this.dir);
       // The head in a second place, signed: entries cut from the end of the file no longer match it.
-      await this.options.secrets.set(LEDGER_HEAD_SECRET, JSON.stringify(sealLedgerHead({ seq: entry.seq, hash: entry.hash }, this.key.privateKeyPem)));
+      await this.options.secrets.set(
+        LEDGER_HEAD_SECRET,
+        JSON.stringify(sealLedgerHead({ seq: entry.seq, hash: entry.hash }, this.key.privateKeyPem)),
+      );
       return entry;
     });
   }
@@ -93,7 +105,11 @@ export class Ledger {
    * What enrols this workstation's ledger key in an organization (domain/workstation-keys.ts): the
    * key's public half and its own signature over the organization, the workstation and the key.
    */
-  async enrolment(orgId: string, workstation: string, options: { rotate?: boolean } = {}): Promise<WorkstationEnrolment> {
+  async enrolment(
+    orgId: string,
+    workstation: string,
+    options: { rotate?: boolean } = {},
+  ): Promise<WorkstationEnrolment> {
     const key = await this.signingKey();
     const proof = signEnrolmentProof({ orgId, workstation, publicKey: key.signerKey }, key.privateKeyPem);
     return { workstation, publicKey: key.signerKey, proof, ...(options.rotate ? { rotate: true } : {}) };
@@ -108,7 +124,13 @@ export class Ledger {
     if (this.key) return this.key;
     await this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     // Under the lock, as in append: two processes on first use must not each make a key.
-    return this.locked(async () => (this.key ??= await loadOrCreateLedgerKey(this.options.secrets, { now: this.now, onQuarantine: this.options.onQuarantine })));
+    return this.locked(
+      async () =>
+        (this.key ??= await loadOrCreateLedgerKey(this.options.secrets, {
+          now: this.now,
+          onQuarantine: this.options.onQuarantine,
+        })),
+    );
   }
 
   /** The head sealed by the last append (count and last hash, signed by the ledger key), or why it cannot be read; undefined when none was kept. */
@@ -147,7 +169,10 @@ export class Ledger {
           await lock.release();
         }
       }
-      if (this.now() > deadline) throw new Error(`The ledger is locked by another Provisioner process (${lockPath}); try again, or delete that file if no other Provisioner is running.`);
+      if (this.now() > deadline)
+        throw new Error(
+          `The ledger is locked by another Provisioner process (${lockPath}); try again, or delete that file if no other Provisioner is running.`,
+        );
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
   }

@@ -44,12 +44,21 @@ export async function sendLedger(
   ledger: Pick<Ledger, 'readAll'> & Partial<Pick<Ledger, 'enrolment' | 'signerKey'>>,
   account: LedgerAccount,
 ): Promise<{ received: number; known: number; withheld: number }> {
-  const mine = entriesOf(await ledger.readAll()).filter((entry) => entry.serviceUrl === account.serviceUrl && entry.orgId === account.orgId);
+  const mine = entriesOf(await ledger.readAll()).filter(
+    (entry) => entry.serviceUrl === account.serviceUrl && entry.orgId === account.orgId,
+  );
   // This workstation's own ledger sends only what its key signed: an entry signed elsewhere and
   // slipped into the file would have the service refuse the whole batch, and verify names it anyway.
   const own = ledger.signerKey ? await ledger.signerKey() : undefined;
-  const sound = mine.filter((entry) => ledgerEntryFault(entry) === undefined && (own === undefined || entry.signerKey === own));
-  if (sound.length > 0 && ledger.enrolment && ledger.signerKey) await enrolOwnKey({ enrolment: ledger.enrolment.bind(ledger), signerKey: ledger.signerKey.bind(ledger) }, sound, account);
+  const sound = mine.filter(
+    (entry) => ledgerEntryFault(entry) === undefined && (own === undefined || entry.signerKey === own),
+  );
+  if (sound.length > 0 && ledger.enrolment && ledger.signerKey)
+    await enrolOwnKey(
+      { enrolment: ledger.enrolment.bind(ledger), signerKey: ledger.signerKey.bind(ledger) },
+      sound,
+      account,
+    );
   let received = 0;
   let known = 0;
   for (let i = 0; i < sound.length; i += BATCH) {
@@ -66,10 +75,15 @@ export async function sendLedger(
  * enrolled it. Enrolling the key it has already changes nothing; a workstation whose enrolled key
  * is another one gets the service's refusal (an Admin rotates: `ledger enrol --rotate`).
  */
-async function enrolOwnKey(ledger: Pick<Ledger, 'enrolment' | 'signerKey'>, entries: readonly LedgerEntry[], account: LedgerAccount): Promise<void> {
+async function enrolOwnKey(
+  ledger: Pick<Ledger, 'enrolment' | 'signerKey'>,
+  entries: readonly LedgerEntry[],
+  account: LedgerAccount,
+): Promise<void> {
   const own = await ledger.signerKey();
   const workstations = new Set(entries.filter((entry) => entry.signerKey === own).map((entry) => entry.workstation));
-  for (const workstation of workstations) await account.client.workstations.enrol(await ledger.enrolment(account.orgId, workstation));
+  for (const workstation of workstations)
+    await account.client.workstations.enrol(await ledger.enrolment(account.orgId, workstation));
 }
 
 /** The organization's whole chain, oldest first. */
@@ -96,30 +110,52 @@ function contentHash(entry: LedgerEntry): string {
  * Where the service's copy of this workstation's entries and the local ledger disagree: an entry
  * the service holds whose local line has another hash (changed here) or is gone (removed here).
  */
-export function compareWithService(local: readonly LedgerLine[], service: readonly OrgLedgerEntry[], workstation: string): BrokenLink | undefined {
+export function compareWithService(
+  local: readonly LedgerLine[],
+  service: readonly OrgLedgerEntry[],
+  workstation: string,
+): BrokenLink | undefined {
   const bySeq = new Map<number, { line: number; hash: string }>();
   // What each local entry hashes to now, not the hash it claims: a changed entry keeps its old hash field.
-  for (const line of local) if ('entry' in line) bySeq.set(line.entry.seq, { line: line.line, hash: contentHash(line.entry) });
-  const ours = service.filter((item) => item.entry.workstation === workstation).sort((a, b) => a.entry.seq - b.entry.seq);
+  for (const line of local)
+    if ('entry' in line) bySeq.set(line.entry.seq, { line: line.line, hash: contentHash(line.entry) });
+  const ours = service
+    .filter((item) => item.entry.workstation === workstation)
+    .sort((a, b) => a.entry.seq - b.entry.seq);
   for (const { entry } of ours) {
     const here = bySeq.get(entry.seq);
-    if (!here) return { line: entry.seq, seq: entry.seq, hash: entry.hash, reason: `the service holds entry ${entry.seq} of this workstation, but the local ledger has no readable entry ${entry.seq} (removed or damaged here)` };
+    if (!here)
+      return {
+        line: entry.seq,
+        seq: entry.seq,
+        hash: entry.hash,
+        reason: `the service holds entry ${entry.seq} of this workstation, but the local ledger has no readable entry ${entry.seq} (removed or damaged here)`,
+      };
     if (here.hash !== entry.hash) {
-      return { line: here.line, seq: entry.seq, hash: entry.hash, reason: `the service holds entry ${entry.seq} with hash ${entry.hash.slice(0, 12)}…, the local entry's content hashes to ${here.hash.slice(0, 12)}… (changed here after it was sent)` };
+      return {
+        line: here.line,
+        seq: entry.seq,
+        hash: entry.hash,
+        reason: `the service holds entry ${entry.seq} with hash ${entry.hash.slice(0, 12)}…, the local entry's content hashes to ${here.hash.slice(0, 12)}… (changed here after it was sent)`,
+      };
     }
   }
   return undefined;
 }
 
 /** Where the organization's enrolled keys came from: just fetched from the service, the kept list, or none (and why). */
-export type KeySource = { from: 'service' | 'kept'; keys: readonly EnrolledWorkstationKey[]; issuedAt: string } | { from: 'none'; why: string };
+export type KeySource =
+  | { from: 'service' | 'kept'; keys: readonly EnrolledWorkstationKey[]; issuedAt: string }
+  | { from: 'none'; why: string };
 
 export interface LedgerVerification {
   local: ChainCheck & { path: string };
   /** Which keys the entries were checked against. */
   keys: { from: 'service' | 'kept'; count: number; issuedAt: string } | { from: 'none'; why: string };
   /** Absent when no service was asked. */
-  service?: { sent: { received: number; known: number; withheld: number }; chain: ChainCheck; mismatch?: BrokenLink } | { error: string };
+  service?:
+    | { sent: { received: number; known: number; withheld: number }; chain: ChainCheck; mismatch?: BrokenLink }
+    | { error: string };
 }
 
 /** Where to get the organization's enrolled keys: fresh from the service (with an account), else the kept list. */
@@ -144,11 +180,17 @@ async function keysFor(source: KeyListSource | undefined): Promise<KeySource> {
   } catch (error) {
     return { from: 'none', why: error instanceof Error ? error.message : String(error) };
   }
-  return { from: 'none', why: fetchError ?? 'no list of enrolled keys is kept here (sign in and verify once to keep it)' };
+  return {
+    from: 'none',
+    why: fetchError ?? 'no list of enrolled keys is kept here (sign in and verify once to keep it)',
+  };
 }
 
 /** The first entry of this workstation's ledger that is not signed by its key (see ownEntryKeyFault). */
-function firstForeignEntry(lines: readonly LedgerLine[], own: { workstation: string; signerKey: string; keys?: readonly EnrolledWorkstationKey[] }): BrokenLink | undefined {
+function firstForeignEntry(
+  lines: readonly LedgerLine[],
+  own: { workstation: string; signerKey: string; keys?: readonly EnrolledWorkstationKey[] },
+): BrokenLink | undefined {
   for (const line of lines) {
     if (!('entry' in line)) continue;
     const fault = ownEntryKeyFault(line.entry, own);
@@ -158,10 +200,19 @@ function firstForeignEntry(lines: readonly LedgerLine[], own: { workstation: str
 }
 
 /** The first entry of the organization's chain not signed by the key enrolled for its workstation. */
-function firstUnvouchedOrgEntry(chain: readonly OrgLedgerEntry[], keys: readonly EnrolledWorkstationKey[]): BrokenLink | undefined {
+function firstUnvouchedOrgEntry(
+  chain: readonly OrgLedgerEntry[],
+  keys: readonly EnrolledWorkstationKey[],
+): BrokenLink | undefined {
   for (const item of chain) {
     const fault = workstationKeyFault(item.entry, keys);
-    if (fault) return { line: item.orgSeq, seq: item.entry.seq, hash: item.entry.hash, reason: `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${fault}` };
+    if (fault)
+      return {
+        line: item.orgSeq,
+        seq: item.entry.seq,
+        hash: item.entry.hash,
+        reason: `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${fault}`,
+      };
   }
   return undefined;
 }
@@ -170,7 +221,8 @@ function firstUnvouchedOrgEntry(chain: readonly OrgLedgerEntry[], keys: readonly
  * How far a verification is, for a person watching a long one: reading the file, then each entry
  * of the local chain checked (of all its lines), then the service's chain.
  */
-export type LedgerVerifyProgress = { stage: 'read' } | { stage: 'local'; checked: number; total: number } | { stage: 'service' };
+export type LedgerVerifyProgress =
+  { stage: 'read' } | { stage: 'local'; checked: number; total: number } | { stage: 'service' };
 
 /**
  * Checks the local chain, and that each of its entries is this workstation's (signed by its key,
@@ -179,21 +231,37 @@ export type LedgerVerifyProgress = { stage: 'read' } | { stage: 'local'; checked
  */
 export async function verifyLedgers(
   ledger: Pick<Ledger, 'readAll' | 'path'> & Partial<Pick<Ledger, 'enrolment' | 'signerKey' | 'sealedHead'>>,
-  options: { account?: LedgerAccount; workstation: string; keyList?: KeyListSource; onProgress?: (progress: LedgerVerifyProgress) => void },
+  options: {
+    account?: LedgerAccount;
+    workstation: string;
+    keyList?: KeyListSource;
+    onProgress?: (progress: LedgerVerifyProgress) => void;
+  },
 ): Promise<LedgerVerification> {
   const { onProgress } = options;
   onProgress?.({ stage: 'read' });
   const lines = await ledger.readAll();
-  const chainCheck = checkLedgerChain(lines, onProgress ? (checked, total) => onProgress({ stage: 'local', checked, total }) : undefined);
+  const chainCheck = checkLedgerChain(
+    lines,
+    onProgress ? (checked, total) => onProgress({ stage: 'local', checked, total }) : undefined,
+  );
   // Sent first: sending enrols this workstation's key, and the list fetched next then names it.
   let sent: { received: number; known: number; withheld: number } | { error: string } | undefined;
-  if (options.account) sent = await sendLedger(ledger, options.account).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+  if (options.account)
+    sent = await sendLedger(ledger, options.account).catch((error: unknown) => ({
+      error: error instanceof Error ? error.message : String(error),
+    }));
   const source = await keysFor(options.keyList);
   const keys = source.from === 'none' ? undefined : source.keys;
-  const keysView: LedgerVerification['keys'] = source.from === 'none' ? source : { from: source.from, count: source.keys.length, issuedAt: source.issuedAt };
+  const keysView: LedgerVerification['keys'] =
+    source.from === 'none' ? source : { from: source.from, count: source.keys.length, issuedAt: source.issuedAt };
   let local: LedgerVerification['local'] = { ...chainCheck, path: ledger.path };
   if (chainCheck.ok && ledger.signerKey) {
-    const foreign = firstForeignEntry(lines, { workstation: options.workstation, signerKey: await ledger.signerKey(), ...(keys ? { keys } : {}) });
+    const foreign = firstForeignEntry(lines, {
+      workstation: options.workstation,
+      signerKey: await ledger.signerKey(),
+      ...(keys ? { keys } : {}),
+    });
     if (foreign) local = { ...local, ok: false, broken: foreign };
   }
   if (local.ok && ledger.sealedHead) {

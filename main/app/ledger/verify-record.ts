@@ -6,7 +6,15 @@ import type { DeviceSync } from '../jobs/device-sync';
  * a success only when it is in sync. A verify changes nothing on the device; the record says that
  * someone looked, when, and what they saw.
  */
-export function verifyRecord(input: { serialNumber: string; workstation: string; serviceUrl: string; orgId: string; link: string; sync: DeviceSync; at: Date }): LedgerRecord {
+export function verifyRecord(input: {
+  serialNumber: string;
+  workstation: string;
+  serviceUrl: string;
+  orgId: string;
+  link: string;
+  sync: DeviceSync;
+  at: Date;
+}): LedgerRecord {
   const { sync } = input;
   return {
     at: input.at.toISOString(),

@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { signedWorkstationKeyListSchema, verifyWorkstationKeyList, type SignedWorkstationKeyList, type WorkstationKeyListBody } from '../../../domain/workstation-key-list';
+import {
+  signedWorkstationKeyListSchema,
+  verifyWorkstationKeyList,
+  type SignedWorkstationKeyList,
+  type WorkstationKeyListBody,
+} from '../../../domain/workstation-key-list';
 import { nodeFileSystem, readFileIfExists, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import type { ServiceClient } from '../../cloud';
 
@@ -35,7 +40,9 @@ export class WorkstationKeyCache {
     try {
       list = signedWorkstationKeyListSchema.parse(JSON.parse(raw.toString('utf8')));
     } catch {
-      throw new Error(`The kept list of workstation keys (${this.path}) is not readable: sign in and verify again to fetch it anew.`);
+      throw new Error(
+        `The kept list of workstation keys (${this.path}) is not readable: sign in and verify again to fetch it anew.`,
+      );
     }
     return verifyWorkstationKeyList(list, options);
   }

@@ -11,9 +11,17 @@ import { Ledger } from './ledger';
  * login too. A key an earlier version left in that file moves to the given store on first use, so
  * the workstation keeps signing with the key its earlier entries name.
  */
-export function openWorkstationLedger(dataDir: string, onQuarantine?: (file: QuarantinedFile) => void, secrets?: SecretStore): Ledger {
+export function openWorkstationLedger(
+  dataDir: string,
+  onQuarantine?: (file: QuarantinedFile) => void,
+  secrets?: SecretStore,
+): Ledger {
   const file = new FileSecretStore(join(dataDir, 'secrets.json'), onQuarantine);
-  return new Ledger({ dir: join(dataDir, 'ledger'), secrets: secrets ? adoptingKeyFrom(file, secrets) : file, onQuarantine });
+  return new Ledger({
+    dir: join(dataDir, 'ledger'),
+    secrets: secrets ? adoptingKeyFrom(file, secrets) : file,
+    onQuarantine,
+  });
 }
 
 /** The store, which takes over the ledger key from the file the first time it is asked for it. */

@@ -14,7 +14,9 @@ import {
 
 /** A stored payload must be one the service accepts (its own schema says so), and is kept as written, not normalized. */
 function storedPayload<T>(serviceSchema: z.ZodType) {
-  return z.custom<T>((payload) => serviceSchema.safeParse(payload).success, { message: 'not a confirmation the service accepts' });
+  return z.custom<T>((payload) => serviceSchema.safeParse(payload).success, {
+    message: 'not a confirmation the service accepts',
+  });
 }
 
 export const outboxErrorSchema = z.object({
@@ -45,14 +47,28 @@ const common = {
 };
 
 export const outboxEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ ...common, kind: z.literal('firmware'), payload: storedPayload<FirmwareConfirmationInput>(firmwareConfirmationSchema) }),
-  z.object({ ...common, kind: z.literal('configuration'), payload: storedPayload<ConfigurationConfirmationInput>(configurationConfirmationSchema) }),
+  z.object({
+    ...common,
+    kind: z.literal('firmware'),
+    payload: storedPayload<FirmwareConfirmationInput>(firmwareConfirmationSchema),
+  }),
+  z.object({
+    ...common,
+    kind: z.literal('configuration'),
+    payload: storedPayload<ConfigurationConfirmationInput>(configurationConfirmationSchema),
+  }),
 ]);
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 
 export type NewConfirmation =
   | { kind: 'firmware'; serviceUrl: string; orgId: string; serialNumber: string; payload: FirmwareConfirmationInput }
-  | { kind: 'configuration'; serviceUrl: string; orgId: string; serialNumber: string; payload: ConfigurationConfirmationInput };
+  | {
+      kind: 'configuration';
+      serviceUrl: string;
+      orgId: string;
+      serialNumber: string;
+      payload: ConfigurationConfirmationInput;
+    };
 
 /** Entries of one chain are delivered in order: a later firmware confirmation never overtakes an earlier one. */
 export function chainKey(entry: Pick<OutboxEntry, 'serviceUrl' | 'orgId' | 'serialNumber' | 'kind'>): string {

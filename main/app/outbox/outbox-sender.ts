@@ -7,7 +7,9 @@ import { NoCredentialsError } from './outbox-entry';
  * made for; `clientFor` returns a client holding the key for that pair, or undefined when there is
  * none now (logged out): the entry then waits and is retried, never sent elsewhere.
  */
-export function clientConfirmationSender(clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined): ConfirmationSender {
+export function clientConfirmationSender(
+  clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined,
+): ConfirmationSender {
   return {
     async send(entry: OutboxEntry, signal: AbortSignal): Promise<boolean> {
       const client = clientFor(entry.serviceUrl, entry.orgId);

@@ -243,7 +243,13 @@ export class Outbox {
     const quarantined = (await this.quarantined()).length;
     return {
       entries: [...pending, ...rejected].sort(byCreatedAt),
-      summary: { count: pending.length, oldestCreatedAt: oldest?.createdAt ?? null, rejected: rejected.length, unreadable: unreadable.length, quarantined },
+      summary: {
+        count: pending.length,
+        oldestCreatedAt: oldest?.createdAt ?? null,
+        rejected: rejected.length,
+        unreadable: unreadable.length,
+        quarantined,
+      },
     };
   }
 
@@ -262,7 +268,12 @@ export class Outbox {
     await this.init();
     const entry = await this.read(REJECTED, id);
     if (!entry) throw new Error(`No rejected outbox entry ${id}.`);
-    const revived: OutboxEntry = { ...entry, state: 'pending', rejectedAt: null, nextAttemptAt: new Date(this.clock.now()).toISOString() };
+    const revived: OutboxEntry = {
+      ...entry,
+      state: 'pending',
+      rejectedAt: null,
+      nextAttemptAt: new Date(this.clock.now()).toISOString(),
+    };
     await this.write(PENDING, revived);
     await removeDurable(this.fs, this.path(REJECTED, id));
     if (this.started) this.schedule(0);
@@ -325,12 +336,15 @@ export class Outbox {
   private schedule(delayMs: number): void {
     if (!this.started) return;
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      void this.syncNow()
-        .catch(() => undefined)
-        .then(() => this.scheduleNext());
-    }, Math.max(0, delayMs));
+    this.timer = this.timers.setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.syncNow()
+          .catch(() => undefined)
+          .then(() => this.scheduleNext());
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   private async scheduleNext(): Promise<void> {
@@ -343,7 +357,11 @@ export class Outbox {
   }
 
   private dueAt(entry: OutboxEntry): number {
-    return Math.max(Date.parse(entry.nextAttemptAt), this.hostBlockedUntil.get(entry.serviceUrl) ?? 0, this.accountBlockedUntil.get(accountKey(entry)) ?? 0);
+    return Math.max(
+      Date.parse(entry.nextAttemptAt),
+      this.hostBlockedUntil.get(entry.serviceUrl) ?? 0,
+      this.accountBlockedUntil.get(accountKey(entry)) ?? 0,
+    );
   }
 
   private async pass(force: boolean): Promise<SyncReport> {
@@ -409,7 +427,10 @@ export class Outbox {
     }
   }
 
-  private async attempt(entry: OutboxEntry, signal: AbortSignal): Promise<'delivered' | 'rejected' | 'retry' | 'no-credentials' | 'cancelled' | 'gone'> {
+  private async attempt(
+    entry: OutboxEntry,
+    signal: AbortSignal,
+  ): Promise<'delivered' | 'rejected' | 'retry' | 'no-credentials' | 'cancelled' | 'gone'> {
     // Re-read: a person may have acted on it, or another process delivered it, since the listing.
     const current = await this.read(PENDING, entry.id).catch(() => undefined);
     if (!current) return 'gone';
@@ -449,11 +470,19 @@ export class Outbox {
     return 'delivered';
   }
 
-  private async retryLater(entry: OutboxEntry, error: OutboxError, retryAfterMs: number | undefined, noCredentials = false): Promise<void> {
+  private async retryLater(
+    entry: OutboxEntry,
+    error: OutboxError,
+    retryAfterMs: number | undefined,
+    noCredentials = false,
+  ): Promise<void> {
     const now = this.clock.now();
     const attempts = entry.attempts + 1;
     // The service's own Retry-After wins when it asks for longer than our backoff (still capped).
-    const delay = Math.max(retryDelay(attempts, this.backoff, this.random), Math.min(retryAfterMs ?? 0, this.backoff.capMs));
+    const delay = Math.max(
+      retryDelay(attempts, this.backoff, this.random),
+      Math.min(retryAfterMs ?? 0, this.backoff.capMs),
+    );
     const next = now + delay;
     const updated: OutboxEntry = {
       ...entry,
@@ -470,7 +499,14 @@ export class Outbox {
 
   private async reject(entry: OutboxEntry, error: OutboxError): Promise<void> {
     const now = new Date(this.clock.now()).toISOString();
-    const rejected: OutboxEntry = { ...entry, attempts: entry.attempts + 1, lastAttemptAt: now, lastError: error, state: 'rejected', rejectedAt: now };
+    const rejected: OutboxEntry = {
+      ...entry,
+      attempts: entry.attempts + 1,
+      lastAttemptAt: now,
+      lastError: error,
+      state: 'rejected',
+      rejectedAt: now,
+    };
     await this.write(REJECTED, rejected);
     await removeDurable(this.fs, this.path(PENDING, entry.id));
     this.onEvent?.({ type: 'rejected', entry: rejected });
@@ -495,7 +531,9 @@ export class Outbox {
     const unreadable: string[] = [];
     const readFolder = async (folder: string): Promise<OutboxEntry[]> => {
       const entries: OutboxEntry[] = [];
-      const names = (await this.fs.readdir(join(this.dir, folder))).filter((name) => !isTempName(name) && name.endsWith('.json'));
+      const names = (await this.fs.readdir(join(this.dir, folder))).filter(
+        (name) => !isTempName(name) && name.endsWith('.json'),
+      );
       // Files are read a batch at a time (10,000 waiting took seconds one by one) and judged in order.
       const batches = await readInBatches(names, (name) => readFileIfExists(this.fs, join(this.dir, folder, name)));
       for (const [name, file] of batches) {
@@ -529,7 +567,11 @@ export class Outbox {
 
   /** Moves a damaged entry file aside; another process may have done it first. */
   private async quarantine(path: string, reason: string): Promise<void> {
-    const file = await quarantineFile(this.fs, path, { quarantineDir: join(this.dir, QUARANTINE_DIR), reason, now: this.clock.now() });
+    const file = await quarantineFile(this.fs, path, {
+      quarantineDir: join(this.dir, QUARANTINE_DIR),
+      reason,
+      now: this.clock.now(),
+    });
     if (file) this.onEvent?.({ type: 'quarantined', file });
   }
 }
@@ -552,9 +594,13 @@ function readEntry(raw: Buffer, name: string): { entry: OutboxEntry } | { reason
   const parsed = outboxEntrySchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { reason: `not an outbox entry (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'})`, otherFormat: false };
+    return {
+      reason: `not an outbox entry (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'})`,
+      otherFormat: false,
+    };
   }
-  if (`${parsed.data.id}.json` !== name) return { reason: `the file name does not match entry id ${parsed.data.id}`, otherFormat: false };
+  if (`${parsed.data.id}.json` !== name)
+    return { reason: `the file name does not match entry id ${parsed.data.id}`, otherFormat: false };
   return { entry: parsed.data };
 }
 
@@ -562,12 +608,17 @@ function readEntry(raw: Buffer, name: string): { entry: OutboxEntry } | { reason
 const READ_BATCH = 64;
 
 /** `read` of each name, READ_BATCH at a time, in the names' order; a failed read is kept as its error. */
-async function readInBatches<T>(names: readonly string[], read: (name: string) => Promise<T>): Promise<Array<[string, { value: T } | { error: unknown }]>> {
+async function readInBatches<T>(
+  names: readonly string[],
+  read: (name: string) => Promise<T>,
+): Promise<Array<[string, { value: T } | { error: unknown }]>> {
   const results: Array<[string, { value: T } | { error: unknown }]> = [];
   for (let start = 0; start < names.length; start += READ_BATCH) {
     const batch = names.slice(start, start + READ_BATCH);
     const settled = await Promise.allSettled(batch.map(read));
-    settled.forEach((outcome, i) => results.push([batch[i]!, outcome.status === 'fulfilled' ? { value: outcome.value } : { error: outcome.reason }]));
+    settled.forEach((outcome, i) =>
+      results.push([batch[i]!, outcome.status === 'fulfilled' ? { value: outcome.value } : { error: outcome.reason }]),
+    );
   }
   return results;
 }
@@ -601,7 +652,9 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 function checkPayload(confirmation: NewConfirmation): void {
   if (confirmation.kind === 'firmware') {
     const parsed = serviceFirmwareConfirmation.safeParse(confirmation.payload);
-    const problems = parsed.success ? validateFirmwareConfirmation(parsed.data).map((v) => `${v.field}: ${v.message}`) : issues(parsed.error);
+    const problems = parsed.success
+      ? validateFirmwareConfirmation(parsed.data).map((v) => `${v.field}: ${v.message}`)
+      : issues(parsed.error);
     if (problems.length > 0) throw new Error(`Not a valid firmware confirmation: ${problems.join('; ')}`);
   } else {
     const parsed = serviceConfigurationConfirmation.safeParse(confirmation.payload);

@@ -1,5 +1,11 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
-import { buildWorkConfirmations, readWorkConfirmations, type CarriedConfirmation, type CarriedEnrolment, type WorkConfirmationsBody } from '../../../domain/files/work-package-confirmations';
+import {
+  buildWorkConfirmations,
+  readWorkConfirmations,
+  type CarriedConfirmation,
+  type CarriedEnrolment,
+  type WorkConfirmationsBody,
+} from '../../../domain/files/work-package-confirmations';
 import { verifyWorkstationKeyList } from '../../../domain/workstation-key-list';
 import type { ContainerSigner } from '../../../domain/files/work-package-container';
 import { ledgerEntrySchema, type LedgerEntry } from '../../../domain/ledger';
@@ -41,7 +47,10 @@ export async function exportConfirmations(options: ExportConfirmationsOptions): 
   const pending = (await options.outbox.list()).filter((entry) => entry.state === 'pending');
   const ledger = (await options.ledgerLines?.()) ?? [];
   if (pending.length === 0 && ledger.length === 0) {
-    throw new WorkPackageError('WP_NOTHING_TO_EXPORT', 'No confirmation waits in the outbox, so there is nothing to carry back: the service has every confirmation this workstation made.');
+    throw new WorkPackageError(
+      'WP_NOTHING_TO_EXPORT',
+      'No confirmation waits in the outbox, so there is nothing to carry back: the service has every confirmation this workstation made.',
+    );
   }
   const confirmations = pending.map(
     (entry) =>
@@ -101,7 +110,9 @@ export interface DeliverConfirmationsOptions {
   account: {
     serviceUrl: string;
     orgId: string;
-    client: Pick<ServiceClient, 'ledger' | 'workstations' | 'signingKey'> & { devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'> };
+    client: Pick<ServiceClient, 'ledger' | 'workstations' | 'signingKey'> & {
+      devices: Pick<ServiceClient['devices'], 'confirmApplyFirmware' | 'confirmApplyConfiguration'>;
+    };
   };
   /** The key id of the workstation that must have signed it; any signer when absent. */
   requiredSigner?: string;
@@ -123,8 +134,11 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
     );
   }
   const { account } = options;
-  const ours = (c: { serviceUrl: string; orgId: string }) => c.serviceUrl === account.serviceUrl && c.orgId === account.orgId;
-  const confirmations = [...file.body.confirmations].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+  const ours = (c: { serviceUrl: string; orgId: string }) =>
+    c.serviceUrl === account.serviceUrl && c.orgId === account.orgId;
+  const confirmations = [...file.body.confirmations].sort((a, b) =>
+    a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1,
+  );
   if (confirmations.length > 0 && !confirmations.some(ours)) {
     const first = confirmations[0]!;
     throw new WorkPackageError(
@@ -135,7 +149,13 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
   // Before anything is sent: the file's signer must be the enrolled key of the workstation it names,
   // or enrol now with the grant its package carried. A file that is neither is refused whole.
   const signerKey = signerKeyOfPem(file.signer.publicKeyPem);
-  await vouchForSigner(account, { workstation: file.body.workstation, signerKey, enrolment: file.body.enrolments.find((e) => ours(e) && e.publicKey === signerKey && e.workstation === file.body.workstation) });
+  await vouchForSigner(account, {
+    workstation: file.body.workstation,
+    signerKey,
+    enrolment: file.body.enrolments.find(
+      (e) => ours(e) && e.publicKey === signerKey && e.workstation === file.body.workstation,
+    ),
+  });
   const outcomes: DeliveryOutcome[] = [];
   let unreachable: string | undefined;
   for (const confirmation of confirmations) {
@@ -152,12 +172,30 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
     try {
       const accepted =
         confirmation.kind === 'firmware'
-          ? await account.client.devices.confirmApplyFirmware(confirmation.serialNumber, confirmation.payload, call, confirmation.id)
-          : await account.client.devices.confirmApplyConfiguration(confirmation.serialNumber, confirmation.payload, call, confirmation.id);
-      outcomes.push(accepted ? { ...about, outcome: 'delivered' } : { ...about, outcome: 'refused', message: 'The service answered without error but did not accept it.' });
+          ? await account.client.devices.confirmApplyFirmware(
+              confirmation.serialNumber,
+              confirmation.payload,
+              call,
+              confirmation.id,
+            )
+          : await account.client.devices.confirmApplyConfiguration(
+              confirmation.serialNumber,
+              confirmation.payload,
+              call,
+              confirmation.id,
+            );
+      outcomes.push(
+        accepted
+          ? { ...about, outcome: 'delivered' }
+          : { ...about, outcome: 'refused', message: 'The service answered without error but did not accept it.' },
+      );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof NetworkError || error instanceof AuthError || (error instanceof ServiceError && error.retryable)) {
+      if (
+        error instanceof NetworkError ||
+        error instanceof AuthError ||
+        (error instanceof ServiceError && error.retryable)
+      ) {
         // Not the service's "no" to this confirmation: nothing after it can go either.
         unreachable = message;
         outcomes.push({ ...about, outcome: 'not-sent', message });
@@ -171,12 +209,17 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
   // Only the signer's own entries: the file vouches for nothing another key signed.
   const entries = file.body.ledger.flatMap((raw): LedgerEntry[] => {
     const parsed = ledgerEntrySchema.safeParse(raw);
-    return parsed.success && parsed.data.signerKey === signerKey && parsed.data.workstation === file.body.workstation ? [parsed.data] : [];
+    return parsed.success && parsed.data.signerKey === signerKey && parsed.data.workstation === file.body.workstation
+      ? [parsed.data]
+      : [];
   });
   let ledger: DeliveryReport['ledger'];
   if (entries.length > 0 && unreachable === undefined) {
     // The same road as `ledger verify`: only this organization's entries whose hash and signature hold are sent.
-    ledger = await sendLedger({ readAll: async () => entries.map((entry, i) => ({ line: i + 1, entry })) }, account).catch((error: unknown) => ({
+    ledger = await sendLedger(
+      { readAll: async () => entries.map((entry, i) => ({ line: i + 1, entry })) },
+      account,
+    ).catch((error: unknown) => ({
       error: error instanceof Error ? error.message : String(error),
     }));
   }
@@ -192,12 +235,23 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
 }
 
 /** The carried head, with why the signer's carried entries fall short of it (or end elsewhere). */
-function headAgainst(head: WorkConfirmationsBody['ledgerHead'], entries: readonly LedgerEntry[]): DeliveryReport['ledgerHead'] {
+function headAgainst(
+  head: WorkConfirmationsBody['ledgerHead'],
+  entries: readonly LedgerEntry[],
+): DeliveryReport['ledgerHead'] {
   if (!head) return null;
   const named = entries.find((entry) => entry.seq === head.seq);
   const last = entries.at(-1);
-  if (!named) return { ...head, fault: `the laptop's ledger head is entry ${head.seq}, but the file carries its entries only up to ${last?.seq ?? 0}: entries were cut from the end before export` };
-  if (named.hash !== head.hash) return { ...head, fault: `the laptop's ledger head names entry ${head.seq} with hash ${head.hash.slice(0, 12)}…, the file's entry ${head.seq} has ${named.hash.slice(0, 12)}…: the end of the ledger was replaced` };
+  if (!named)
+    return {
+      ...head,
+      fault: `the laptop's ledger head is entry ${head.seq}, but the file carries its entries only up to ${last?.seq ?? 0}: entries were cut from the end before export`,
+    };
+  if (named.hash !== head.hash)
+    return {
+      ...head,
+      fault: `the laptop's ledger head names entry ${head.seq} with hash ${head.hash.slice(0, 12)}…, the file's entry ${head.seq} has ${named.hash.slice(0, 12)}…: the end of the ledger was replaced`,
+    };
   return head;
 }
 
@@ -223,14 +277,22 @@ async function vouchForSigner(
       return;
     } catch (error) {
       if (error instanceof ServiceError && !error.retryable) {
-        throw new WorkPackageError('WP_UNTRUSTED_SIGNER', `The service refused to enrol key ${short} of workstation ${workstation}, which signed this confirmations file (${error.message}). Nothing of the file was sent.`);
+        throw new WorkPackageError(
+          'WP_UNTRUSTED_SIGNER',
+          `The service refused to enrol key ${short} of workstation ${workstation}, which signed this confirmations file (${error.message}). Nothing of the file was sent.`,
+        );
       }
       throw error;
     }
   }
   const root = await account.client.signingKey();
-  const list = verifyWorkstationKeyList(await account.client.workstations.keyList(), { rootKeyPem: root.publicKeyPem, orgId: account.orgId });
-  const enrolled = list.keys.find((key) => key.publicKey === signer.signerKey && key.workstation === signer.workstation && key.status === 'active');
+  const list = verifyWorkstationKeyList(await account.client.workstations.keyList(), {
+    rootKeyPem: root.publicKeyPem,
+    orgId: account.orgId,
+  });
+  const enrolled = list.keys.find(
+    (key) => key.publicKey === signer.signerKey && key.workstation === signer.workstation && key.status === 'active',
+  );
   if (!enrolled) {
     throw new WorkPackageError(
       'WP_UNTRUSTED_SIGNER',

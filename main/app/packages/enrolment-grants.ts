@@ -46,7 +46,12 @@ export async function readImportRecords(recordDir: string): Promise<ImportRecord
   return records;
 }
 
-export async function carriedEnrolments(options: { recordDir: string; ledger: Pick<Ledger, 'enrolment'>; workstation: string; now?: Date }): Promise<CarriedEnrolment[]> {
+export async function carriedEnrolments(options: {
+  recordDir: string;
+  ledger: Pick<Ledger, 'enrolment'>;
+  workstation: string;
+  now?: Date;
+}): Promise<CarriedEnrolment[]> {
   const now = (options.now ?? new Date()).getTime();
   const newest = new Map<string, ImportRecord & { enrolmentGrant: NonNullable<ImportRecord['enrolmentGrant']> }>();
   for (const parsed of await readImportRecords(options.recordDir)) {

@@ -5,7 +5,13 @@ import { FileFormatError } from '../../../domain/files/file-error';
 import { readFirmwareBundle, verifyFirmwareBundleSignature } from '../../../domain/files/firmware-bundle';
 import { parseFirmwarePatchHeader } from '../../../domain/files/firmware-patch';
 import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
-import { checkWorkPackageExpiry, readWorkPackage, verifyWorkPackageSigner, type WorkPackage, type WorkPackageBody } from '../../../domain/files/work-package';
+import {
+  checkWorkPackageExpiry,
+  readWorkPackage,
+  verifyWorkPackageSigner,
+  type WorkPackage,
+  type WorkPackageBody,
+} from '../../../domain/files/work-package';
 import { nodeFileSystem, writeFileDurable, type FileSystem } from '../../../platform/durable-file';
 import type { FirmwareCache } from '../cache/firmware-cache';
 import type { ConfigFileStore } from '../jobs/config-file-store';
@@ -69,7 +75,10 @@ export interface ImportedPackage {
  * (and is the one required, when one is), and then its expiry: nothing it says counts before its
  * signer is vouched for.
  */
-export function checkWorkPackage(opened: WorkPackage, options: Pick<ImportPackageOptions, 'account' | 'requiredSigner' | 'now'> & { rootKeyPem: string }): void {
+export function checkWorkPackage(
+  opened: WorkPackage,
+  options: Pick<ImportPackageOptions, 'account' | 'requiredSigner' | 'now'> & { rootKeyPem: string },
+): void {
   const { body } = opened;
   checkAccount(body, options.account);
   verifyWorkPackageSigner(opened, options.rootKeyPem);
@@ -95,7 +104,10 @@ function checkAccount(body: WorkPackageBody, account: ImportPackageOptions['acco
  * The root key this laptop trusts for the package's account: the one kept here, or, where none is
  * kept, the package's when its fingerprint is the one the technician gave. Refuses otherwise.
  */
-async function trustedRoot(opened: WorkPackage, options: ImportPackageOptions): Promise<{ publicKeyPem: string; adopted: boolean }> {
+async function trustedRoot(
+  opened: WorkPackage,
+  options: ImportPackageOptions,
+): Promise<{ publicKeyPem: string; adopted: boolean }> {
   const known = await options.signingKeys.stored();
   if (known) {
     if (options.rootFingerprint !== undefined && rootKeyFingerprint(known.publicKeyPem) !== options.rootFingerprint) {
@@ -139,7 +151,10 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
   }
 
   // Every file checked as the device will check it, before anything is written.
-  const keyring = { keys: body.keys.firmwareReleaseKeys.map((k) => releaseKeyFromPem(k.publicKeyPem, k.name)), retiredKeyIds: [] };
+  const keyring = {
+    keys: body.keys.firmwareReleaseKeys.map((k) => releaseKeyFromPem(k.publicKeyPem, k.name)),
+    retiredKeyIds: [],
+  };
   const bundles = body.firmware.map((entry) => {
     const bytes = files.get(entry.file)!;
     const bundle = readFirmwareBundle(bytes, { deviceType: entry.deviceType, version: entry.version });
@@ -149,11 +164,18 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
   const patches = body.patches.map((entry) => {
     const bytes = files.get(entry.file)!;
     const header = parseFirmwarePatchHeader(bytes);
-    const joins = Buffer.from(header.baseSha256).toString('hex') === entry.baseSha256 && Buffer.from(header.targetSha256).toString('hex') === entry.targetSha256;
+    const joins =
+      Buffer.from(header.baseSha256).toString('hex') === entry.baseSha256 &&
+      Buffer.from(header.targetSha256).toString('hex') === entry.targetSha256;
     // A patch may only build an image the package carries (whose signed manifest the device checks the result against).
-    const builds = bundles.some(({ entry: bundle, image }) => bundle.deviceType === entry.deviceType && image === entry.targetSha256);
+    const builds = bundles.some(
+      ({ entry: bundle, image }) => bundle.deviceType === entry.deviceType && image === entry.targetSha256,
+    );
     if (!joins || !builds) {
-      throw new FileFormatError('WP_TAMPERED', `The ${entry.deviceType} patch from ${entry.fromVersion} in the work package does not build firmware the package carries. Do not use it: ask for a new one.`);
+      throw new FileFormatError(
+        'WP_TAMPERED',
+        `The ${entry.deviceType} patch from ${entry.fromVersion} in the work package does not build firmware the package carries. Do not use it: ask for a new one.`,
+      );
     }
     return { entry, bytes };
   });
@@ -161,10 +183,16 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
     const bytes = files.get(device.configFile)!;
     const decoded = verifyConfigFile(bytes, { rootKeyPem, expectedSerialNumber: device.serialNumber });
     if (decoded.orgId !== body.origin.orgId || decoded.syncId.toLowerCase() !== device.syncId.toLowerCase()) {
-      throw new FileFormatError('WP_TAMPERED', `The configuration file of ${device.serialNumber} in the work package is not the one its device list names. Do not use it: ask for a new one.`);
+      throw new FileFormatError(
+        'WP_TAMPERED',
+        `The configuration file of ${device.serialNumber} in the work package is not the one its device list names. Do not use it: ask for a new one.`,
+      );
     }
     if (!body.firmware.some((f) => f.sha256 === device.firmware.sha256)) {
-      throw new FileFormatError('WP_TAMPERED', `The work package names firmware for ${device.serialNumber} that it does not hold. Do not use it: ask for a new one.`);
+      throw new FileFormatError(
+        'WP_TAMPERED',
+        `The work package names firmware for ${device.serialNumber} that it does not hold. Do not use it: ask for a new one.`,
+      );
     }
     return { device, bytes, sequence: decoded.sequence };
   });
@@ -182,7 +210,8 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
   }
   // Kept where the firmware job looks for them offline (resolveFirmware): a device running a
   // patch's base is sent the patch, not the whole image.
-  for (const { entry, bytes } of patches) await options.cache.patches.put(bytes, { baseSha256: entry.baseSha256, targetSha256: entry.targetSha256 });
+  for (const { entry, bytes } of patches)
+    await options.cache.patches.put(bytes, { baseSha256: entry.baseSha256, targetSha256: entry.targetSha256 });
   const keptFiles: ImportedPackage['configFiles'] = [];
   for (const { device, bytes, sequence } of configFiles) {
     // A file kept here that is newer than the package's (a later package, or a download) stays:
@@ -205,7 +234,11 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
     configuration: body.configuration,
     signerKeyId: opened.signer.keyId,
     ...(options.notSignedIn ? { notSignedIn: true } : {}),
-    devices: body.devices.map((d) => ({ serialNumber: d.serialNumber, syncId: d.syncId, firmwareVersion: d.firmware.version })),
+    devices: body.devices.map((d) => ({
+      serialNumber: d.serialNumber,
+      syncId: d.syncId,
+      firmwareVersion: d.firmware.version,
+    })),
     // Kept (0600) to enrol this laptop's ledger key when its confirmations go back.
     ...(body.enrolmentGrant ? { enrolmentGrant: body.enrolmentGrant } : {}),
   };

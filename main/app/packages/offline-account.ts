@@ -19,14 +19,23 @@ export interface OfflinePackageAccount {
   configurationName: string | undefined;
 }
 
-export const NOT_SIGNED_IN_MESSAGE = 'Not sent: this laptop is not signed in, and it talks to no service until someone signs in (provisioner login); the work package’s files are used offline';
+export const NOT_SIGNED_IN_MESSAGE =
+  'Not sent: this laptop is not signed in, and it talks to no service until someone signs in (provisioner login); the work package’s files are used offline';
 
 /** The newest package imported here while not signed in names the account; undefined when there is none. */
 export async function offlinePackageAccount(recordDir: string): Promise<OfflinePackageAccount | undefined> {
   const records = (await readImportRecords(recordDir)).filter((record) => record.notSignedIn === true);
-  const newest = records.reduce<(typeof records)[number] | undefined>((best, record) => (!best || record.importedAt > best.importedAt ? record : best), undefined);
+  const newest = records.reduce<(typeof records)[number] | undefined>(
+    (best, record) => (!best || record.importedAt > best.importedAt ? record : best),
+    undefined,
+  );
   if (!newest) return undefined;
-  return { serviceUrl: newest.origin.serviceUrl, orgId: newest.origin.orgId, packageId: newest.packageId, configurationName: newest.configuration?.name };
+  return {
+    serviceUrl: newest.origin.serviceUrl,
+    orgId: newest.origin.orgId,
+    packageId: newest.packageId,
+    configurationName: newest.configuration?.name,
+  };
 }
 
 /** A client that never sends: each call is a NetworkError saying why, at once and without retrying. */
@@ -38,8 +47,12 @@ export function offlineClient(account: Pick<OfflinePackageAccount, 'serviceUrl' 
     apiKey: '',
     retry: { attempts: 1 },
     fetch: (input, init) => {
-      const path = String(input).startsWith(account.serviceUrl) ? String(input).slice(account.serviceUrl.length) : String(input);
-      return Promise.reject(new NetworkError('unreachable', { method: init?.method ?? 'GET', path }, undefined, NOT_SIGNED_IN_MESSAGE));
+      const path = String(input).startsWith(account.serviceUrl)
+        ? String(input).slice(account.serviceUrl.length)
+        : String(input);
+      return Promise.reject(
+        new NetworkError('unreachable', { method: init?.method ?? 'GET', path }, undefined, NOT_SIGNED_IN_MESSAGE),
+      );
     },
   });
 }

@@ -6,7 +6,14 @@ import { commissioningOf } from '../../../domain/ledger-commissioning';
 import { reportParametersOf } from './report-parameters';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { DeviceType } from '../../../domain/device-types';
-import { REPORT_FORMAT, type CommissioningReport, type ReportDevice, type ReportLedgerEntry, type ReportPerson, type ReportSafetyParameter } from './report-model';
+import {
+  REPORT_FORMAT,
+  type CommissioningReport,
+  type ReportDevice,
+  type ReportLedgerEntry,
+  type ReportPerson,
+  type ReportSafetyParameter,
+} from './report-model';
 import { localTimeZone } from './report-words';
 
 /** The configuration's own parameters a safety reviewer reads, in this order. */
@@ -25,7 +32,11 @@ const SAFETY_FIELDS = [
 ] as const satisfies readonly (keyof ConfigurationRecord)[];
 
 export function safetyParametersOf(configuration: ConfigurationRecord): ReportSafetyParameter[] {
-  return SAFETY_FIELDS.map((field) => ({ field, label: fieldLabel(field), value: settingValueText(field, configuration[field]) }));
+  return SAFETY_FIELDS.map((field) => ({
+    field,
+    label: fieldLabel(field),
+    value: settingValueText(field, configuration[field]),
+  }));
 }
 
 /** What the report needs to know of a firmware version: its image and who signed it ("name (key id)"). */
@@ -54,8 +65,18 @@ export interface ReportSources {
   timeZone?: string;
 }
 
-function lastOf(entries: readonly LedgerEntry[], serialNumber: string, action: LedgerEntry['action'], success?: boolean): LedgerEntry | undefined {
-  return entries.findLast((e) => e.serialNumber === serialNumber && e.action === action && (success === undefined || (e.outcome === 'success') === success));
+function lastOf(
+  entries: readonly LedgerEntry[],
+  serialNumber: string,
+  action: LedgerEntry['action'],
+  success?: boolean,
+): LedgerEntry | undefined {
+  return entries.findLast(
+    (e) =>
+      e.serialNumber === serialNumber &&
+      e.action === action &&
+      (success === undefined || (e.outcome === 'success') === success),
+  );
 }
 
 function text(value: unknown): string | null {
@@ -76,7 +97,9 @@ function firmwareFactsOf(entry: LedgerEntry | undefined, version: string | null)
 
 /** The number of the ledger's last entry that can be read: with the chain's head hash, the head the report was made from. */
 function headSeqOf(lines: readonly LedgerLine[]): number {
-  const last = [...lines].reverse().find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line);
+  const last = [...lines]
+    .reverse()
+    .find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line);
   return last?.entry.seq ?? 0;
 }
 
@@ -97,7 +120,9 @@ function peopleOf(devices: readonly ReportDevice[]): ReportPerson[] {
     else if (!known.serialNumbers.includes(serial)) known.serialNumbers.push(serial);
   };
   for (const d of devices) add(d.parameters?.confirmedBy ?? null, 'confirmed the parameters', d.serialNumber);
-  for (const d of devices) for (const actor of [d.firmware.installedBy, d.configuration.appliedBy, d.functionTest.by]) add(actor, 'signed in', d.serialNumber);
+  for (const d of devices)
+    for (const actor of [d.firmware.installedBy, d.configuration.appliedBy, d.functionTest.by])
+      add(actor, 'signed in', d.serialNumber);
   return people;
 }
 
@@ -105,11 +130,22 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
   const own = sources.signerKey;
   const signedHere = (entry: LedgerEntry) => own === undefined || entry.signerKey === own;
   const entries = sources.ledger.flatMap((line) => ('entry' in line && signedHere(line.entry) ? [line.entry] : []));
-  const foreign = sources.ledger.find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line && !signedHere(line.entry));
+  const foreign = sources.ledger.find(
+    (line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line && !signedHere(line.entry),
+  );
   const linked = checkLedgerChain(sources.ledger);
   const chain =
     linked.ok && foreign
-      ? { ...linked, ok: false, broken: { line: foreign.line, seq: foreign.entry.seq, hash: foreign.entry.hash, reason: `it is signed by key …${foreign.entry.signerKey.slice(-12)}, not by this workstation's key (it was signed elsewhere; the report leaves it out)` } }
+      ? {
+          ...linked,
+          ok: false,
+          broken: {
+            line: foreign.line,
+            seq: foreign.entry.seq,
+            hash: foreign.entry.hash,
+            reason: `it is signed by key …${foreign.entry.signerKey.slice(-12)}, not by this workstation's key (it was signed elsewhere; the report leaves it out)`,
+          },
+        }
       : linked;
   const devices: ReportDevice[] = [];
   for (const record of sources.devices) {
@@ -117,7 +153,9 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
     const firmwareEntry = lastOf(entries, serial, 'firmware-install', true);
     const version = record.firmwareVersion ?? text(firmwareEntry?.facts['firmwareVersion']);
     // The ledger first: it says what was installed even when the bundle has left the cache.
-    const facts = firmwareFactsOf(firmwareEntry, version) ?? (version ? await sources.firmware(record.deviceType, version) : undefined);
+    const facts =
+      firmwareFactsOf(firmwareEntry, version) ??
+      (version ? await sources.firmware(record.deviceType, version) : undefined);
     const commissioning = commissioningOf(entries, serial);
     const apply = commissioning.apply;
     const test = commissioning.test;
@@ -154,7 +192,11 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
       commissioning: commissioning.state,
       missingSteps: commissioning.missing,
       parameters,
-      ledgerHashes: { firmwareInstall: firmwareEntry?.hash ?? null, configurationApply: apply?.hash ?? null, functionTest: test?.hash ?? null },
+      ledgerHashes: {
+        firmwareInstall: firmwareEntry?.hash ?? null,
+        configurationApply: apply?.hash ?? null,
+        functionTest: test?.hash ?? null,
+      },
       ledgerEntries: ledgerEntriesOf([
         ['firmware install', firmwareEntry],
         ['configuration apply', apply],
@@ -174,6 +216,12 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
     safetyParameters: safetyParametersOf(sources.configuration),
     devices,
     people: peopleOf(devices),
-    ledger: { entries: entries.length, intact: chain.ok, headSeq: headSeqOf(sources.ledger), head: chain.head, broken: chain.broken ? describeBrokenLink(chain.broken) : null },
+    ledger: {
+      entries: entries.length,
+      intact: chain.ok,
+      headSeq: headSeqOf(sources.ledger),
+      head: chain.head,
+      broken: chain.broken ? describeBrokenLink(chain.broken) : null,
+    },
   };
 }

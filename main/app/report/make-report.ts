@@ -33,13 +33,23 @@ async function configurationNamed(client: ReportContext['client'], name: string)
   const exact = all.filter((c) => c.name === name);
   const loose = exact.length > 0 ? exact : all.filter((c) => c.name.toLowerCase() === name.toLowerCase());
   if (loose.length === 1) return client.configurations.get(loose[0]!.id);
-  if (loose.length > 1) throw new ReportRequestError(`${loose.length} configurations are named "${name}"; rename one so the report can tell them apart.`);
-  const names = all.map((c) => `"${c.name}"`).slice(0, 10).join(', ');
-  throw new ReportRequestError(`No configuration is named "${name}"${names ? `; there are ${names}${all.length > 10 ? ', …' : ''}` : ''}.`);
+  if (loose.length > 1)
+    throw new ReportRequestError(
+      `${loose.length} configurations are named "${name}"; rename one so the report can tell them apart.`,
+    );
+  const names = all
+    .map((c) => `"${c.name}"`)
+    .slice(0, 10)
+    .join(', ');
+  throw new ReportRequestError(
+    `No configuration is named "${name}"${names ? `; there are ${names}${all.length > 10 ? ', …' : ''}` : ''}.`,
+  );
 }
 
 /** The image and signer of each version, from the verified bundles of the firmware cache (the latest fetched once when missing). */
-function firmwareLookup(context: ReportContext): (deviceType: DeviceType, version: string) => Promise<FirmwareFacts | undefined> {
+function firmwareLookup(
+  context: ReportContext,
+): (deviceType: DeviceType, version: string) => Promise<FirmwareFacts | undefined> {
   let keyNames: Promise<Map<string, string>> | undefined;
   const fetched = new Set<DeviceType>();
   const names = () => {
@@ -61,15 +71,26 @@ function firmwareLookup(context: ReportContext): (deviceType: DeviceType, versio
     if (!bundle) return undefined;
     const keyId = bundle.bundle.signed?.manifest.keyId;
     const name = keyId ? (await names()).get(keyId) : undefined;
-    return { imageSha256: bundle.bundle.imageSha256, signedBy: keyId ? `${name ?? 'unknown key'} (${keyId})` : 'unsigned' };
+    return {
+      imageSha256: bundle.bundle.imageSha256,
+      signedBy: keyId ? `${name ?? 'unknown key'} (${keyId})` : 'unsigned',
+    };
   };
 }
 
-export async function makeCommissioningReport(context: ReportContext, request: ReportRequest): Promise<CommissioningReport> {
-  const configuration = 'configurationId' in request ? await context.client.configurations.get(request.configurationId) : await configurationNamed(context.client, request.configurationName);
+export async function makeCommissioningReport(
+  context: ReportContext,
+  request: ReportRequest,
+): Promise<CommissioningReport> {
+  const configuration =
+    'configurationId' in request
+      ? await context.client.configurations.get(request.configurationId)
+      : await configurationNamed(context.client, request.configurationName);
   const serials = configuration.devices.map((d) => d.serialNumber);
   if (request.deviceSerial !== undefined && !serials.includes(request.deviceSerial)) {
-    throw new ReportRequestError(`${request.deviceSerial} is not in configuration "${configuration.name}" (its devices: ${serials.join(', ') || 'none'}).`);
+    throw new ReportRequestError(
+      `${request.deviceSerial} is not in configuration "${configuration.name}" (its devices: ${serials.join(', ') || 'none'}).`,
+    );
   }
   const wanted = request.deviceSerial !== undefined ? [request.deviceSerial] : serials;
   const records: DeviceRecord[] = [];

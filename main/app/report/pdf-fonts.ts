@@ -50,7 +50,9 @@ export function needsCjkFont(text: string): boolean {
 }
 
 /** The first CJK font file that exists: the one named by PROVISIONER_CJK_FONT, else Debian's. Null when there is none. */
-export async function findCjkFont(environment: Readonly<Record<string, string | undefined>> = process.env): Promise<string | null> {
+export async function findCjkFont(
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<string | null> {
   const asked = environment[CJK_FONT_VARIABLE];
   const candidates = asked ? [asked] : CJK_FONT_PATHS;
   for (const path of candidates) {
@@ -88,7 +90,10 @@ function evenGlyphsInSubsets(fontBytes: Uint8Array): void {
     const glyph = this.glyf[index];
     if (glyph !== undefined && glyph.length % 2 === 1) {
       // The subsetter's own Buffer class (its bundled one, not Node's): its encoder takes no other.
-      const BufferClass = glyph.constructor as unknown as { concat(list: Uint8Array[]): Uint8Array; alloc(size: number): Uint8Array };
+      const BufferClass = glyph.constructor as unknown as {
+        concat(list: Uint8Array[]): Uint8Array;
+        alloc(size: number): Uint8Array;
+      };
       this.glyf[index] = BufferClass.concat([glyph, BufferClass.alloc(1)]);
       this.offset += 1;
     }
@@ -98,7 +103,13 @@ function evenGlyphsInSubsets(fontBytes: Uint8Array): void {
 }
 
 /** Stand-ins for the few characters our own messages use that WinAnsi lacks. */
-const STAND_INS: Readonly<Record<string, string>> = { '→': '->', '\u202f': ' ', '\u2009': ' ', '\u00a0': ' ', '\u3000': ' ' };
+const STAND_INS: Readonly<Record<string, string>> = {
+  '→': '->',
+  '\u202f': ' ',
+  '\u2009': ' ',
+  '\u00a0': ' ',
+  '\u3000': ' ',
+};
 
 interface Run {
   text: string;
@@ -209,7 +220,11 @@ export function breakable(text: string): { gap: string; text: string }[] {
       continue;
     }
     const previous = current ? [...current.text].at(-1) : undefined;
-    const cjkBoundary = previous !== undefined && (CJK.test(character) || CJK.test(previous)) && !CLOSING.test(character) && !OPENING.test(previous);
+    const cjkBoundary =
+      previous !== undefined &&
+      (CJK.test(character) || CJK.test(previous)) &&
+      !CLOSING.test(character) &&
+      !OPENING.test(previous);
     if (current === null || cjkBoundary) {
       current = { gap, text: '' };
       tokens.push(current);

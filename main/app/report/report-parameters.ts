@@ -22,7 +22,14 @@ export interface ReportParameters {
   toolRelease: string;
   toolBuild: string;
   workstation: string;
-  rows: { key: string; label: string; unit: string; intended: ParameterValue; running: ParameterValue; match: boolean }[];
+  rows: {
+    key: string;
+    label: string;
+    unit: string;
+    intended: ParameterValue;
+    running: ParameterValue;
+    match: boolean;
+  }[];
   ledgerHash: string;
 }
 
@@ -49,9 +56,13 @@ function rowsOf(entry: LedgerEntry): ReportParameters['rows'] {
 /** The last parameter verification of the device after its last successful apply: the confirmed one if any. */
 export function reportParametersOf(entries: readonly LedgerEntry[], serialNumber: string): ReportParameters | null {
   const mine = entries.filter((entry) => entry.serialNumber === serialNumber);
-  const applyIndex = mine.findLastIndex((entry) => entry.action === 'configuration-apply' && entry.outcome === 'success');
+  const applyIndex = mine.findLastIndex(
+    (entry) => entry.action === 'configuration-apply' && entry.outcome === 'success',
+  );
   const verifications = mine.slice(applyIndex + 1).filter((entry) => entry.action === 'parameter-verification');
-  const entry = verifications.findLast((v) => v.outcome === 'success' && text(v.facts['confirmedBy']) !== null) ?? verifications.at(-1);
+  const entry =
+    verifications.findLast((v) => v.outcome === 'success' && text(v.facts['confirmedBy']) !== null) ??
+    verifications.at(-1);
   if (!entry) return null;
   const runningChecksum = text(entry.facts['runningChecksum']) ?? '';
   const toolRelease = `${text(entry.facts['toolName']) ?? 'unknown tool'} ${text(entry.facts['toolVersion']) ?? ''}`;

@@ -2,12 +2,32 @@ import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import { fieldLabel } from '../../../domain/field-labels';
 import { canModeLabel } from '../../../domain/choice-labels';
 import { CAN_MODES, type CanMode } from '../../../domain/enums';
-import { createTranslator, LANGUAGE_NAMES, PSEUDO_LANGUAGE, SOURCE_LANGUAGE, type CatalogLanguage, type Translator } from '../../../domain/i18n/index.js';
+import {
+  createTranslator,
+  LANGUAGE_NAMES,
+  PSEUDO_LANGUAGE,
+  SOURCE_LANGUAGE,
+  type CatalogLanguage,
+  type Translator,
+} from '../../../domain/i18n/index.js';
 import { parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
 import type { ParameterValue } from '../../../domain/running-parameters';
 import { ReportFonts, type FontName } from './pdf-fonts';
-import type { CommissioningReport, ReportDevice, ReportLedgerEntry, ReportPerson, ReportSafetyParameter } from './report-model';
-import { commissioningStatusText, dateTimeText, deployStatusText, listText, namesText, timeZoneShortName } from './report-words';
+import type {
+  CommissioningReport,
+  ReportDevice,
+  ReportLedgerEntry,
+  ReportPerson,
+  ReportSafetyParameter,
+} from './report-model';
+import {
+  commissioningStatusText,
+  dateTimeText,
+  deployStatusText,
+  listText,
+  namesText,
+  timeZoneShortName,
+} from './report-words';
 
 /**
  * The commissioning report as a PDF (pdf-lib, docs/decisions.md): A4, in the language asked for
@@ -81,7 +101,11 @@ class Writer {
    * split across pages. With `header`, the first row is bold and ruled off, and drawn again at the
    * top of each page the table goes on to.
    */
-  table(widths: readonly number[], rows: readonly (readonly Cell[])[], options: { size?: number; indent?: number; header?: boolean } = {}): void {
+  table(
+    widths: readonly number[],
+    rows: readonly (readonly Cell[])[],
+    options: { size?: number; indent?: number; header?: boolean } = {},
+  ): void {
     const size = options.size ?? 9;
     const indent = options.indent ?? 0;
     const lineHeight = size * 1.35;
@@ -89,7 +113,12 @@ class Writer {
       const cells = row.map((cell, column) => {
         const font: FontName = bold ? 'bold' : (cell.font ?? 'regular');
         const cellSize = cell.size ?? size;
-        return { cell, font, size: cellSize, lines: this.fonts.wrap(cell.text, font, cellSize, (widths[column] ?? 100) - 6) };
+        return {
+          cell,
+          font,
+          size: cellSize,
+          lines: this.fonts.wrap(cell.text, font, cellSize, (widths[column] ?? 100) - 6),
+        };
       });
       return { cells, bold, height: Math.max(...cells.map((c) => c.lines.length)) * lineHeight + 2 };
     };
@@ -97,11 +126,23 @@ class Writer {
       const top = this.y;
       let x = MARGIN + indent;
       cells.forEach((c, column) => {
-        c.lines.forEach((line, n) => this.fonts.draw(this.page, line, { x, y: top - (n + 1) * lineHeight, size: c.size, font: c.font, color: c.cell.color ?? BLACK }));
+        c.lines.forEach((line, n) =>
+          this.fonts.draw(this.page, line, {
+            x,
+            y: top - (n + 1) * lineHeight,
+            size: c.size,
+            font: c.font,
+            color: c.cell.color ?? BLACK,
+          }),
+        );
         x += widths[column] ?? 100;
       });
       this.y = top - height;
-      if (bold) this.rule(indent, widths.reduce((a, b) => a + b, 0));
+      if (bold)
+        this.rule(
+          indent,
+          widths.reduce((a, b) => a + b, 0),
+        );
     };
     const header = options.header === true && rows[0] ? laidOut(rows[0], true) : undefined;
     if (header) {
@@ -121,7 +162,12 @@ class Writer {
 
   /** A thin line across `width` points, just below the current line. */
   rule(indent: number, width: number): void {
-    this.page.drawLine({ start: { x: MARGIN + indent, y: this.y }, end: { x: MARGIN + indent + width, y: this.y }, thickness: 0.5, color: RULE });
+    this.page.drawLine({
+      start: { x: MARGIN + indent, y: this.y },
+      end: { x: MARGIN + indent + width, y: this.y },
+      thickness: 0.5,
+      color: RULE,
+    });
     this.y -= 2;
   }
 
@@ -130,8 +176,14 @@ class Writer {
     const size = 10;
     this.fonts.draw(this.page, label, { x: MARGIN + x, y: this.y, size, font: 'regular', color: GREY });
     const start = MARGIN + x + this.fonts.width(label, 'regular', size) + 6;
-    if (filled) this.fonts.draw(this.page, filled, { x: start + 2, y: this.y + 2, size, font: 'regular', color: BLACK });
-    this.page.drawLine({ start: { x: start, y: this.y - 2 }, end: { x: MARGIN + x + width, y: this.y - 2 }, thickness: 0.7, color: BLACK });
+    if (filled)
+      this.fonts.draw(this.page, filled, { x: start + 2, y: this.y + 2, size, font: 'regular', color: BLACK });
+    this.page.drawLine({
+      start: { x: start, y: this.y - 2 },
+      end: { x: MARGIN + x + width, y: this.y - 2 },
+      thickness: 0.7,
+      color: BLACK,
+    });
   }
 
   /** Texts side by side on one line, each at its x (points from the margin). */
@@ -139,7 +191,14 @@ class Writer {
     const size = options.size ?? 10;
     this.room(size * 1.35);
     this.y -= size * 1.35;
-    for (const part of parts) this.fonts.draw(this.page, part.text, { x: MARGIN + part.x, y: this.y, size, font: options.font ?? 'regular', color: BLACK });
+    for (const part of parts)
+      this.fonts.draw(this.page, part.text, {
+        x: MARGIN + part.x,
+        y: this.y,
+        size,
+        font: options.font ?? 'regular',
+        color: BLACK,
+      });
   }
 
   down(points: number): void {
@@ -159,7 +218,13 @@ class Writer {
   footers(footer: (page: number, pages: number) => string): void {
     const pages = this.doc.getPages();
     pages.forEach((page, index) => {
-      this.fonts.draw(page, footer(index + 1, pages.length), { x: MARGIN, y: MARGIN / 2, size: 8, font: 'regular', color: GREY });
+      this.fonts.draw(page, footer(index + 1, pages.length), {
+        x: MARGIN,
+        y: MARGIN / 2,
+        size: 8,
+        font: 'regular',
+        color: GREY,
+      });
     });
   }
 }
@@ -185,12 +250,20 @@ class Phrases {
   /** "this workstation" for the one that made the report, else its short id (in full in the appendix). */
   where(workstation: string | null): Where {
     if (workstation === null) return { where: 'none', workstation: '' };
-    return workstation === this.report.workstation ? { where: 'here', workstation: '' } : { where: 'other', workstation: workstation.slice(0, 8) };
+    return workstation === this.report.workstation
+      ? { where: 'here', workstation: '' }
+      : { where: 'other', workstation: workstation.slice(0, 8) };
   }
 
   /** The values every "done at, where, by whom" sentence takes. */
   when(at: string | null, workstation: string | null, by: string | null): Record<string, string> {
-    return { time: at ? this.time(at) : '', hasTime: at ? 'yes' : 'no', ...this.where(workstation), hasBy: by ? 'yes' : 'no', by: by ?? '' };
+    return {
+      time: at ? this.time(at) : '',
+      hasTime: at ? 'yes' : 'no',
+      ...this.where(workstation),
+      hasBy: by ? 'yes' : 'no',
+      by: by ?? '',
+    };
   }
 
   list(items: readonly string[]): string {
@@ -201,22 +274,34 @@ class Phrases {
 /** "Ada Lovelace (confirmed the parameters of EPC000101, EPC000102)" */
 function personText(person: ReportPerson, words: Phrases): string {
   const serials = words.list(person.serialNumbers);
-  return person.role === 'confirmed the parameters' ? words.t('report:person.confirmed', { name: person.name, serials }) : words.t('report:person.signedIn', { name: person.name, serials });
+  return person.role === 'confirmed the parameters'
+    ? words.t('report:person.confirmed', { name: person.name, serials })
+    : words.t('report:person.signedIn', { name: person.name, serials });
 }
 
 function deviceBlock(w: Writer, device: ReportDevice, words: Phrases): void {
   w.keep(200);
-  w.text(`${device.serialNumber}  ${device.deviceType}${device.model ? ` ${device.model}` : ''}${device.name && device.name !== device.serialNumber ? `  (${device.name})` : ''}`, { size: 12, font: 'bold' });
+  w.text(
+    `${device.serialNumber}  ${device.deviceType}${device.model ? ` ${device.model}` : ''}${device.name && device.name !== device.serialNumber ? `  (${device.name})` : ''}`,
+    { size: 12, font: 'bold' },
+  );
   const commissioned = device.commissioning === 'commissioned';
   const status = commissioningStatusText(device.commissioning, device.missingSteps, words.translator);
   w.text(words.t('report:device.status', { status }), { color: commissioned ? GREEN : RED, font: 'bold', indent: 10 });
   const firmware = device.firmware;
-  const signer = { signed: firmware.signedBy ? 'yes' : 'no', signer: firmware.signedBy?.replace(/ \([0-9a-f]+\)$/, '') ?? '' };
+  const signer = {
+    signed: firmware.signedBy ? 'yes' : 'no',
+    signer: firmware.signedBy?.replace(/ \([0-9a-f]+\)$/, '') ?? '',
+  };
   w.text(
     firmware.version === null
       ? words.t('report:firmware.notRecorded')
       : firmware.installedAt
-        ? words.t('report:firmware.installed', { version: firmware.version, ...words.when(firmware.installedAt, null, firmware.installedBy), ...signer })
+        ? words.t('report:firmware.installed', {
+            version: firmware.version,
+            ...words.when(firmware.installedAt, null, firmware.installedBy),
+            ...signer,
+          })
         : words.t('report:firmware.notInstalledHere', { version: firmware.version, ...signer }),
     { indent: 10 },
   );
@@ -227,7 +312,10 @@ function deviceBlock(w: Writer, device: ReportDevice, words: Phrases): void {
     !applied
       ? words.t('report:configuration.none', { status: deployStatus })
       : configuration.appliedAt
-        ? words.t('report:configuration.applied', { status: deployStatus, ...words.when(configuration.appliedAt, configuration.workstation, configuration.appliedBy) })
+        ? words.t('report:configuration.applied', {
+            status: deployStatus,
+            ...words.when(configuration.appliedAt, configuration.workstation, configuration.appliedBy),
+          })
         : words.t('report:configuration.status', { status: deployStatus }),
     { indent: 10 },
   );
@@ -235,7 +323,10 @@ function deviceBlock(w: Writer, device: ReportDevice, words: Phrases): void {
   const test = device.functionTest;
   if (test.result === null) w.text(words.t('report:functionTest.none'), { indent: 10, color: RED });
   else {
-    w.text(words.t('report:functionTest.result', { result: test.result, ...words.when(test.at, test.workstation, test.by) }), { indent: 10, color: test.result === 'pass' ? GREEN : RED });
+    w.text(
+      words.t('report:functionTest.result', { result: test.result, ...words.when(test.at, test.workstation, test.by) }),
+      { indent: 10, color: test.result === 'pass' ? GREEN : RED },
+    );
     if (test.reactions) w.text(words.t('report:functionTest.reactions', { reactions: test.reactions }), { indent: 20 });
     if (test.note) w.text(words.t('report:functionTest.note', { note: test.note }), { indent: 20 });
   }
@@ -253,7 +344,10 @@ function parametersBlock(w: Writer, device: ReportDevice, words: Phrases): void 
   const verdict = !p.match
     ? words.t('report:parameters.differ')
     : confirmed
-      ? words.t('report:parameters.confirmed', { person: p.confirmedBy ?? '', ...words.when(p.confirmedAt, null, null) })
+      ? words.t('report:parameters.confirmed', {
+          person: p.confirmedBy ?? '',
+          ...words.when(p.confirmedAt, null, null),
+        })
       : words.t('report:parameters.unconfirmed');
   w.text(verdict, { indent: 10, color: confirmed ? GREEN : RED });
   w.text(
@@ -268,14 +362,24 @@ function parametersBlock(w: Writer, device: ReportDevice, words: Phrases): void 
     { indent: 20, size: 9 },
   );
   w.gap(2);
-  const rows: Cell[][] = [[{ text: words.t('report:column.parameter') }, { text: words.t('report:column.intended') }, { text: words.t('report:column.running') }, { text: '' }]];
+  const rows: Cell[][] = [
+    [
+      { text: words.t('report:column.parameter') },
+      { text: words.t('report:column.intended') },
+      { text: words.t('report:column.running') },
+      { text: '' },
+    ],
+  ];
   for (const row of p.rows) {
     const color = row.match ? BLACK : RED;
     rows.push([
       { text: parameterLabel(row.key, words.translator), color },
       { text: pdfValue(row.intended, row.unit, row.key, words), color },
       { text: pdfValue(row.running, row.unit, row.key, words), color },
-      { text: row.match ? words.t('report:column.same') : words.t('report:column.differs'), color: row.match ? GREY : RED },
+      {
+        text: row.match ? words.t('report:column.same') : words.t('report:column.differs'),
+        color: row.match ? GREY : RED,
+      },
     ]);
   }
   w.table([170, 120, 120, 50], rows, { size: 8, indent: 20, header: true });
@@ -289,7 +393,13 @@ function signOff(w: Writer, report: CommissioningReport, words: Phrases): void {
   w.text(words.t('report:signOff.text'), { size: 9, color: GREY });
   w.gap(10);
   const half = CONTENT / 2;
-  w.side([{ x: 0, text: words.t('report:signOff.technician') }, { x: half + 10, text: words.t('report:signOff.accepted') }], { font: 'bold' });
+  w.side(
+    [
+      { x: 0, text: words.t('report:signOff.technician') },
+      { x: half + 10, text: words.t('report:signOff.accepted') },
+    ],
+    { font: 'bold' },
+  );
   // The person named by the ledger as having confirmed the parameters is the one who did the work.
   const technicians = report.people.filter((p) => p.role === 'confirmed the parameters').map((p) => p.name);
   for (const [label, technician] of [
@@ -323,7 +433,11 @@ function appendix(w: Writer, report: CommissioningReport, words: Phrases): void 
   w.gap(4);
   const hashes = report.devices.flatMap((d) => d.ledgerEntries.map((e) => e.hash));
   w.text(words.t('report:appendix.intro', { workstation: report.workstation }), { size: 9 });
-  w.text(`provisioner ledger verify --entry HASH${hashes.length > 1 ? ' --entry HASH ...' : ''}`, { font: 'mono', size: 9, indent: 10 });
+  w.text(`provisioner ledger verify --entry HASH${hashes.length > 1 ? ' --entry HASH ...' : ''}`, {
+    font: 'mono',
+    size: 9,
+    indent: 10,
+  });
   w.text(words.t('report:appendix.expect'), { size: 9 });
   w.gap(4);
   // Entry numbers are identifiers: written as digits, never grouped ("1234", not "1.234").
@@ -348,26 +462,64 @@ function appendix(w: Writer, report: CommissioningReport, words: Phrases): void 
       [{ text: words.t('report:appendix.configurationId') }, mono(report.configuration.id)],
       [{ text: words.t('report:appendix.organization') }, mono(report.orgId)],
       [{ text: words.t('report:appendix.workstation') }, mono(report.workstation)],
-      [{ text: words.t('report:appendix.timeZone') }, { text: zoneText(report.timeZone, timeZoneShortName(report.generatedAt, report.timeZone, words.translator.locale)) }],
+      [
+        { text: words.t('report:appendix.timeZone') },
+        {
+          text: zoneText(
+            report.timeZone,
+            timeZoneShortName(report.generatedAt, report.timeZone, words.translator.locale),
+          ),
+        },
+      ],
     ],
   );
   for (const device of report.devices) {
     w.gap(8);
     const rows: Cell[][] = [[{ text: device.serialNumber }, { text: '' }]];
-    rows.push([{ text: words.t('report:appendix.imageSha256') }, device.firmware.imageSha256 ? mono(device.firmware.imageSha256) : { text: words.t('report:appendix.imageUnknown') }]);
-    if (device.firmware.signedBy) rows.push([{ text: words.t('report:appendix.releaseKey') }, mono(device.firmware.signedBy)]);
-    rows.push([{ text: words.t('report:appendix.syncId') }, device.configuration.syncId ? mono(device.configuration.syncId) : { text: words.t('report:appendix.syncNone') }]);
-    for (const workstation of new Set([device.configuration.workstation, device.functionTest.workstation, device.parameters?.workstation ?? null])) {
-      if (workstation && workstation !== report.workstation) rows.push([{ text: words.t('report:appendix.otherWorkstation', { short: workstation.slice(0, 8) }) }, mono(workstation)]);
+    rows.push([
+      { text: words.t('report:appendix.imageSha256') },
+      device.firmware.imageSha256
+        ? mono(device.firmware.imageSha256)
+        : { text: words.t('report:appendix.imageUnknown') },
+    ]);
+    if (device.firmware.signedBy)
+      rows.push([{ text: words.t('report:appendix.releaseKey') }, mono(device.firmware.signedBy)]);
+    rows.push([
+      { text: words.t('report:appendix.syncId') },
+      device.configuration.syncId ? mono(device.configuration.syncId) : { text: words.t('report:appendix.syncNone') },
+    ]);
+    for (const workstation of new Set([
+      device.configuration.workstation,
+      device.functionTest.workstation,
+      device.parameters?.workstation ?? null,
+    ])) {
+      if (workstation && workstation !== report.workstation)
+        rows.push([
+          { text: words.t('report:appendix.otherWorkstation', { short: workstation.slice(0, 8) }) },
+          mono(workstation),
+        ]);
     }
     if (device.parameters) {
       rows.push([{ text: words.t('report:appendix.checksumRunning') }, mono(device.parameters.runningChecksum)]);
       rows.push([{ text: words.t('report:appendix.checksumIntended') }, mono(device.parameters.intendedChecksum)]);
-      rows.push([{ text: words.t('report:appendix.toolBuild') }, mono(`${device.parameters.toolRelease} (${device.parameters.toolBuild})`)]);
+      rows.push([
+        { text: words.t('report:appendix.toolBuild') },
+        mono(`${device.parameters.toolRelease} (${device.parameters.toolBuild})`),
+      ]);
     }
-    if (device.ledgerEntries.length === 0) rows.push([{ text: words.t('report:appendix.ledgerEntries') }, { text: words.t('report:appendix.ledgerNone') }]);
+    if (device.ledgerEntries.length === 0)
+      rows.push([{ text: words.t('report:appendix.ledgerEntries') }, { text: words.t('report:appendix.ledgerNone') }]);
     for (const entry of device.ledgerEntries) {
-      rows.push([{ text: words.t('report:appendix.ledgerEntry', { seq: String(entry.seq), step: LEDGER_STEP[entry.step], time: words.time(entry.at) }) }, mono(entry.hash)]);
+      rows.push([
+        {
+          text: words.t('report:appendix.ledgerEntry', {
+            seq: String(entry.seq),
+            step: LEDGER_STEP[entry.step],
+            time: words.time(entry.at),
+          }),
+        },
+        mono(entry.hash),
+      ]);
     }
     w.table([label, valueWidth], rows, { header: true });
   }
@@ -380,7 +532,15 @@ function appendix(w: Writer, report: CommissioningReport, words: Phrases): void 
  */
 function safetyValueText(parameter: ReportSafetyParameter, words: Phrases): string {
   const value = parameter.value;
-  const word = ({ 'not set': 'report:value.notSet', none: 'report:value.none', on: 'report:value.on', off: 'report:value.off', 'a password': 'report:value.password' } as Record<string, string>)[value];
+  const word = (
+    {
+      'not set': 'report:value.notSet',
+      none: 'report:value.none',
+      on: 'report:value.on',
+      off: 'report:value.off',
+      'a password': 'report:value.password',
+    } as Record<string, string>
+  )[value];
   if (word !== undefined) return words.t(word);
   if (parameter.field === 'canMode') {
     const mode = CAN_MODES.find((m: CanMode) => canModeLabel(m) === value);
@@ -394,7 +554,10 @@ function dataText(report: CommissioningReport): string {
   return JSON.stringify(report);
 }
 
-export async function renderReportPdf(report: CommissioningReport, options: ReportPdfOptions = {}): Promise<Uint8Array> {
+export async function renderReportPdf(
+  report: CommissioningReport,
+  options: ReportPdfOptions = {},
+): Promise<Uint8Array> {
   const language = options.language ?? SOURCE_LANGUAGE;
   const translator = createTranslator(language);
   const words = new Phrases(report, translator);
@@ -417,17 +580,37 @@ export async function renderReportPdf(report: CommissioningReport, options: Repo
   w.table(
     [110, CONTENT - 110],
     [
-      [{ text: words.t('report:summary.result') }, { text: words.t('report:summary.resultValue', { commissioned, total }), color: commissioned === total && commissioned > 0 ? GREEN : RED }],
-      [{ text: words.t('report:summary.workDoneBy') }, { text: people.length > 0 ? people.join(words.t('report:peopleSeparator')) : words.t('report:summary.noOne') }],
-      [{ text: words.t('report:summary.made') }, { text: words.t('report:summary.madeValue', { time: words.time(report.generatedAt) }) }],
+      [
+        { text: words.t('report:summary.result') },
+        {
+          text: words.t('report:summary.resultValue', { commissioned, total }),
+          color: commissioned === total && commissioned > 0 ? GREEN : RED,
+        },
+      ],
+      [
+        { text: words.t('report:summary.workDoneBy') },
+        { text: people.length > 0 ? people.join(words.t('report:peopleSeparator')) : words.t('report:summary.noOne') },
+      ],
+      [
+        { text: words.t('report:summary.made') },
+        { text: words.t('report:summary.madeValue', { time: words.time(report.generatedAt) }) },
+      ],
       [{ text: words.t('report:summary.service') }, { text: report.service }],
       [
         { text: words.t('report:summary.ledger') },
         report.ledger.intact
           ? { text: words.t('report:summary.ledgerIntact', { entries: report.ledger.entries }) }
-          : { text: words.t('report:summary.ledgerBroken', { where: (report.ledger.broken ?? '?').replace(/ \(hash [0-9a-f]+…\)/, '') }), color: RED },
+          : {
+              text: words.t('report:summary.ledgerBroken', {
+                where: (report.ledger.broken ?? '?').replace(/ \(hash [0-9a-f]+…\)/, ''),
+              }),
+              color: RED,
+            },
       ],
-      [{ text: words.t('report:summary.language') }, { text: words.t('report:summary.languageValue', { name: languageName, code: language }) }],
+      [
+        { text: words.t('report:summary.language') },
+        { text: words.t('report:summary.languageValue', { name: languageName, code: language }) },
+      ],
     ],
     { size: 10 },
   );
@@ -435,7 +618,13 @@ export async function renderReportPdf(report: CommissioningReport, options: Repo
   w.text(words.t('report:safetyParameters'), { size: 13, font: 'bold' });
   w.table(
     [200, CONTENT - 210],
-    [[{ text: words.t('report:column.parameter') }, { text: words.t('report:column.valueInConfiguration') }], ...report.safetyParameters.map((p) => [{ text: fieldLabel(p.field, translator) }, { text: safetyValueText(p, words) }])],
+    [
+      [{ text: words.t('report:column.parameter') }, { text: words.t('report:column.valueInConfiguration') }],
+      ...report.safetyParameters.map((p) => [
+        { text: fieldLabel(p.field, translator) },
+        { text: safetyValueText(p, words) },
+      ]),
+    ],
     { indent: 10, header: true },
   );
   w.gap(8);

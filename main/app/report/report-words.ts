@@ -40,10 +40,15 @@ export function listText(items: readonly string[], words: ReportWords = english(
  * function test since the configuration was applied", "NICHT in Betrieb genommen: … (fehlt: …)".
  * The words of a failed step already name it; the rest still missing follow.
  */
-export function commissioningStatusText(state: CommissioningState, missing: readonly CommissioningStep[], words: ReportWords = english()): string {
+export function commissioningStatusText(
+  state: CommissioningState,
+  missing: readonly CommissioningStep[],
+  words: ReportWords = english(),
+): string {
   const status = words.t(`report:commissioning.${state}`);
   if (state === 'commissioned') return status;
-  const named: CommissioningStep | null = state === 'not-commissioned' ? 'function test' : state === 'parameters-differ' ? 'parameter verification' : null;
+  const named: CommissioningStep | null =
+    state === 'not-commissioned' ? 'function test' : state === 'parameters-differ' ? 'parameter verification' : null;
   const rest = missing.filter((step) => step !== named).map((step) => words.t(`report:commissioningStep.${step}`));
   if (rest.length === 0) return status;
   return words.t('report:commissioning.withMissing', { status, steps: listText(rest, words) });
@@ -66,20 +71,35 @@ export function dateTimeText(iso: string, timeZone: string, locale = 'en-GB'): s
   if (Number.isNaN(at.getTime())) return iso;
   let format: Intl.DateTimeFormat;
   try {
-    format = new Intl.DateTimeFormat(locale, { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+    format = new Intl.DateTimeFormat(locale, {
+      timeZone,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
   } catch {
     // A zone this runtime does not know: say it in UTC rather than fail the report.
     return dateTimeText(iso, 'UTC', locale);
   }
   if (locale !== 'en-GB') return format.format(at).replace(/[\u202f\u2009]/g, ' ');
-  const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value])) as Partial<Record<Intl.DateTimeFormatPartTypes, string>>;
+  const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value])) as Partial<
+    Record<Intl.DateTimeFormatPartTypes, string>
+  >;
   return `${part.day} ${part.month} ${part.year}, ${part.hour}:${part.minute} ${part.timeZoneName}`;
 }
 
 /** The zone's short name as dateTimeText writes it ("UTC", "MEZ", "GMT+1"). */
 export function timeZoneShortName(iso: string, timeZone: string, locale = 'en-GB'): string {
   try {
-    return new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    return (
+      new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
+        .formatToParts(new Date(iso))
+        .find((p) => p.type === 'timeZoneName')?.value ?? ''
+    );
   } catch {
     return '';
   }

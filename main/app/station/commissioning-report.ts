@@ -19,7 +19,12 @@ export function commissioningReportPath(shiftReportPath: string): string {
  * written beside the shift report, in the language the station was started in (the app's, or the
  * CLI's --lang). A report that cannot be made is said, with how to make it later.
  */
-export function commissioningReportWriter(context: () => Promise<ReportContext>, configurationId: string, configurationName: string, language: CatalogLanguage = 'en'): CommissioningReportWriter {
+export function commissioningReportWriter(
+  context: () => Promise<ReportContext>,
+  configurationId: string,
+  configurationName: string,
+  language: CatalogLanguage = 'en',
+): CommissioningReportWriter {
   return async (shiftReportPath) => {
     const path = commissioningReportPath(shiftReportPath);
     try {
@@ -29,7 +34,10 @@ export function commissioningReportWriter(context: () => Promise<ReportContext>,
       return { path, error: null };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      return { path: null, error: `The commissioning report of "${configurationName}" could not be made (${why}). Make it later from the Configurations screen's Report button, or with provisioner report --configuration "${configurationName}" --out FILE.pdf.` };
+      return {
+        path: null,
+        error: `The commissioning report of "${configurationName}" could not be made (${why}). Make it later from the Configurations screen's Report button, or with provisioner report --configuration "${configurationName}" --out FILE.pdf.`,
+      };
     }
   };
 }

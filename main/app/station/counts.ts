@@ -3,7 +3,15 @@ import type { Lane } from './lane';
 
 /** The shift's counts: lanes by state (each device by its last outcome) and the notes. */
 export function stationCounts(lanes: Iterable<Lane>, notes: { refused: number; duplicate: number }): StationCounts {
-  const counts: StationCounts = { done: 0, failed: 0, waiting: 0, working: 0, inSync: 0, refused: notes.refused, duplicate: notes.duplicate };
+  const counts: StationCounts = {
+    done: 0,
+    failed: 0,
+    waiting: 0,
+    working: 0,
+    inSync: 0,
+    refused: notes.refused,
+    duplicate: notes.duplicate,
+  };
   for (const lane of lanes) {
     if (lane.state === 'in-sync') counts.inSync += 1;
     else counts[lane.state] += 1;

@@ -14,8 +14,10 @@ export function stationAdvice(job: Pick<JobSnapshot, 'errorCode' | 'resumable' |
   if (/NOT_IN_CONFIGURATION|CONFIG_INCOMPLETE|VALIDATION|NOT_READY|CONFIGURATION/.test(code)) {
     return 'Set it aside and ask the safety engineer to complete its configuration; then plug it in again.';
   }
-  if (/SIGN|HASH|SIGNATURE|KEY|CLAIM/.test(code)) return `Set it aside for the engineer (code ${code}): the device or the file is not trusted.`;
-  if (/AUTH|SERVICE|NETWORK|UNREACHABLE|OFFLINE/.test(code)) return 'Check the connection to the service, then unplug it and plug it in again.';
+  if (/SIGN|HASH|SIGNATURE|KEY|CLAIM/.test(code))
+    return `Set it aside for the engineer (code ${code}): the device or the file is not trusted.`;
+  if (/AUTH|SERVICE|NETWORK|UNREACHABLE|OFFLINE/.test(code))
+    return 'Check the connection to the service, then unplug it and plug it in again.';
   return `Unplug it, check the cable and plug it in again to retry; if it fails again, set it aside for repair${code ? ` (code ${code})` : ''}.`;
 }
 

@@ -2,7 +2,14 @@ import type { ServiceClient } from '../../cloud';
 import type { StationShiftParametersView } from '../../../contract/station';
 import { decodeConfigFile } from '../../../domain/files/config-file';
 import { originFields, type LedgerEntry, type LedgerRecord } from '../../../domain/ledger';
-import { intendedParameters, orderedKeys, parameterDefinition, parameterValueText, PARAMETER_GROUPS, shortChecksum } from '../../../domain/running-parameters';
+import {
+  intendedParameters,
+  orderedKeys,
+  parameterDefinition,
+  parameterValueText,
+  PARAMETER_GROUPS,
+  shortChecksum,
+} from '../../../domain/running-parameters';
 import { shiftParameters, type ShiftParameters } from '../../../domain/shift-parameters';
 import type { ConfigFileStore } from '../jobs/config-file-store';
 import { appendParameterVerifications, type VerifiedParameters } from '../jobs/parameter-check';
@@ -29,7 +36,12 @@ export async function loadShiftParameters(
     try {
       const file = await files.resolve(client.devices, serialNumber, signal ? { signal } : {});
       const decoded = decodeConfigFile(file.bytes);
-      devices.push({ serialNumber, deviceType, syncId: decoded.syncId.toLowerCase(), values: intendedParameters(decoded.content) });
+      devices.push({
+        serialNumber,
+        deviceType,
+        syncId: decoded.syncId.toLowerCase(),
+        values: intendedParameters(decoded.content),
+      });
     } catch (error) {
       missing.push(`${serialNumber} (${error instanceof Error ? error.message : String(error)})`);
     }
@@ -54,7 +66,12 @@ export function shiftParametersView(shift: ShiftParameters): StationShiftParamet
       // In the order the Workbench's table and the CLI's show them.
       rows: orderedKeys(Object.keys(device.values)).map((key) => {
         const definition = parameterDefinition(key);
-        return { key, group: PARAMETER_GROUPS[definition.group], label: definition.label, intended: parameterValueText(device.values[key] ?? null, definition.unit, key) };
+        return {
+          key,
+          group: PARAMETER_GROUPS[definition.group],
+          label: definition.label,
+          intended: parameterValueText(device.values[key] ?? null, definition.unit, key),
+        };
       }),
     })),
   };
@@ -81,7 +98,11 @@ export function shiftSubject(configurationId: string): string {
  * checksum they typed the short form of, each device's intended checksum (`d:<serial>`) and the
  * tool's identity.
  */
-export async function shiftConfirmationRecord(shift: ShiftParameters, context: ShiftRecordContext, at: Date): Promise<LedgerRecord> {
+export async function shiftConfirmationRecord(
+  shift: ShiftParameters,
+  context: ShiftRecordContext,
+  at: Date,
+): Promise<LedgerRecord> {
   const tool = await toolIdentity();
   const devices = Object.fromEntries(shift.devices.map((d) => [`d:${d.serialNumber}`.slice(0, 64), d.checksum]));
   return {
@@ -116,7 +137,13 @@ export type ShiftVerificationRecorder = (verified: VerifiedParameters, confirmed
  * (`confirmedBy` the operator, `confirmedHow` 'by shift', the shift's checksum); a difference is
  * a failed verification that names the operator and no confirmation.
  */
-export function shiftVerificationRecorder(ledger: Pick<Ledger, 'append'>, shift: ShiftParameters, context: ShiftRecordContext, confirmedAt: Date, afterAppend?: (entries: LedgerEntry[]) => void): ShiftVerificationRecorder {
+export function shiftVerificationRecorder(
+  ledger: Pick<Ledger, 'append'>,
+  shift: ShiftParameters,
+  context: ShiftRecordContext,
+  confirmedAt: Date,
+  afterAppend?: (entries: LedgerEntry[]) => void,
+): ShiftVerificationRecorder {
   return async (verified, confirmedByShift) => {
     const entries = await appendParameterVerifications(ledger, [verified], {
       ...originFields(context),

@@ -45,7 +45,8 @@ export function shiftReportRows(lanes: readonly Lane[], notes: readonly StationN
     lane.state === 'done' ? '' : (lane.reason ?? ''),
     lane.state === 'failed' ? (lane.action ?? '') : '',
   ]);
-  for (const note of notes) rows.push([note.serialNumber, '', note.link, note.kind, '', '', '', '', '0', note.at, note.at, note.message, '']);
+  for (const note of notes)
+    rows.push([note.serialNumber, '', note.link, note.kind, '', '', '', '', '0', note.at, note.at, note.message, '']);
   return rows;
 }
 
@@ -54,13 +55,20 @@ export function shiftReportRows(lanes: readonly Lane[], notes: readonly StationN
  * (starting with =, +, -, @) are escaped: a device's error text must not become a formula.
  */
 export function shiftReportCsv(rows: readonly (readonly string[])[]): string {
-  return stringify([[...SHIFT_REPORT_COLUMNS], ...rows.map((r) => [...r])], { escape_formulas: true, record_delimiter: 'unix' });
+  return stringify([[...SHIFT_REPORT_COLUMNS], ...rows.map((r) => [...r])], {
+    escape_formulas: true,
+    record_delimiter: 'unix',
+  });
 }
 
 /** Where a shift's report goes unless told: `<dir>/shift-<start, UTC>-<configuration>.csv`. */
 export function shiftReportPath(dir: string, summary: Pick<ShiftSummary, 'configurationName' | 'startedAt'>): string {
   const stamp = summary.startedAt.replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
-  const name = summary.configurationName.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'configuration';
+  const name =
+    summary.configurationName
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'configuration';
   return join(dir, `shift-${stamp}-${name}.csv`);
 }
 

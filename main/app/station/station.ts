@@ -1,4 +1,12 @@
-import type { StationEvent, StationFirmwarePolicy, StationLaneView, StationNoteView, StationReportView, StationShiftView, StationView } from '../../../contract/station';
+import type {
+  StationEvent,
+  StationFirmwarePolicy,
+  StationLaneView,
+  StationNoteView,
+  StationReportView,
+  StationShiftView,
+  StationView,
+} from '../../../contract/station';
 import type { DeviceListEvent } from '../../devices/discovery/device-list';
 import type { DiscoveredDevice } from '../../devices/discovery/discovered-device';
 import type { DeviceTarget } from '../jobs/device-port';
@@ -26,7 +34,10 @@ export interface StationDevices {
 }
 
 /** The jobs engine (main/app/jobs) the station hands its devices to: the same queue, jobs and confirmations as every other job. */
-export type StationJobs = Pick<JobsEngine, 'start' | 'cancel' | 'wait' | 'onProgress' | 'onFinished' | 'deviceAttached'>;
+export type StationJobs = Pick<
+  JobsEngine,
+  'start' | 'cancel' | 'wait' | 'onProgress' | 'onFinished' | 'deviceAttached'
+>;
 
 /**
  * The shift's parameter check (issue 26): what the operator confirmed at the start, against which
@@ -110,7 +121,14 @@ export class Station {
     this.running = true;
     const { roster } = this.options;
     const shift = this.options.parameters?.confirmation;
-    this.emit({ event: 'station-started', configurationName: roster.configurationName, configurationSize: roster.devices.size, lanes: this.options.lanes, firmware: this.options.firmware, ...(shift ? { shift } : {}) });
+    this.emit({
+      event: 'station-started',
+      configurationName: roster.configurationName,
+      configurationSize: roster.devices.size,
+      lanes: this.options.lanes,
+      firmware: this.options.firmware,
+      ...(shift ? { shift } : {}),
+    });
     this.unsubscribe.push(this.options.jobs.onProgress((batch) => this.progressed(batch)));
     this.unsubscribe.push(this.options.jobs.onFinished((job) => this.finished(job)));
     this.unsubscribe.push(this.options.devices.on((event) => this.deviceEvent(event)));
@@ -147,7 +165,12 @@ export class Station {
     for (const off of this.unsubscribe.splice(0)) off();
     // The ledger writes of the last verifications, before the reports read the ledger.
     await this.settled();
-    const path = this.options.reportPath ?? shiftReportPath(this.options.reportDir, { configurationName: this.options.roster.configurationName, startedAt: this.startedAt });
+    const path =
+      this.options.reportPath ??
+      shiftReportPath(this.options.reportDir, {
+        configurationName: this.options.roster.configurationName,
+        startedAt: this.startedAt,
+      });
     const rows = shiftReportRows([...this.lanes.values()], this.notes);
     await writeShiftReport(path, rows);
     const commissioning = this.options.commissioningReport ? await this.options.commissioningReport(path) : null;
@@ -183,7 +206,8 @@ export class Station {
   private laneView(lane: Lane): StationLaneView {
     const text = tileText(lane);
     const job = lane.job;
-    const uploading = lane.state === 'working' && job !== null && (job.phase === 'uploading' || job.phase === 'downloading');
+    const uploading =
+      lane.state === 'working' && job !== null && (job.phase === 'uploading' || job.phase === 'downloading');
     return {
       serialNumber: lane.serialNumber,
       deviceType: lane.deviceType,
@@ -230,7 +254,13 @@ export class Station {
   }
 
   private note(kind: StationNoteView['kind'], device: DiscoveredDevice, message: string): void {
-    this.notes.push({ kind, serialNumber: device.serialNumber, link: device.link, message, at: this.now().toISOString() });
+    this.notes.push({
+      kind,
+      serialNumber: device.serialNumber,
+      link: device.link,
+      message,
+      at: this.now().toISOString(),
+    });
     this.emit({ event: kind, serialNumber: device.serialNumber, link: device.link, reason: message });
   }
 
@@ -240,7 +270,11 @@ export class Station {
     if (!roster.devices.has(serial)) {
       if (this.refusedLinks.has(device.link)) return;
       this.refusedLinks.add(device.link);
-      this.note('refused', device, `${serial} is not in the configuration "${roster.configurationName}": set it aside (it belongs to another configuration, or must be added to this one first).`);
+      this.note(
+        'refused',
+        device,
+        `${serial} is not in the configuration "${roster.configurationName}": set it aside (it belongs to another configuration, or must be added to this one first).`,
+      );
       return;
     }
     const lane = this.lanes.get(serial);
@@ -314,12 +348,19 @@ export class Station {
         lane.state = 'in-sync';
         lane.reason = sync.text;
         lane.finishedAt = this.now().toISOString();
-        this.emit({ event: 'in-sync', serialNumber: lane.serialNumber, link: lane.link, text: `${lane.serialNumber} already runs firmware ${device.firmwareVersion} and holds the current configuration: left alone` });
+        this.emit({
+          event: 'in-sync',
+          serialNumber: lane.serialNumber,
+          link: lane.link,
+          text: `${lane.serialNumber} already runs firmware ${device.firmwareVersion} and holds the current configuration: left alone`,
+        });
         return;
       }
     } catch (error) {
       // The check only saves work: without it the job finds out itself (up to date, same file).
-      this.options.onWarning?.(`Could not check whether ${lane.serialNumber} is in sync (${(error as Error).message}); provisioning it.`);
+      this.options.onWarning?.(
+        `Could not check whether ${lane.serialNumber} is in sync (${(error as Error).message}); provisioning it.`,
+      );
     }
     if (!this.running || !lane.present) return;
     this.emit({ event: 'waiting', serialNumber: lane.serialNumber, link: lane.link });
@@ -349,7 +390,10 @@ export class Station {
     const target: DeviceTarget = { kind: 'link', spec: lane.link, serialNumber: lane.serialNumber };
     const previous = lane.job;
     // A failed upload the device kept part of continues where it stopped (the queue's resume).
-    const resumed = previous && previous.phase === 'failed' && previous.resumable ? this.options.jobs.deviceAttached(lane.serialNumber, target)[0] : undefined;
+    const resumed =
+      previous && previous.phase === 'failed' && previous.resumable
+        ? this.options.jobs.deviceAttached(lane.serialNumber, target)[0]
+        : undefined;
     const action = this.options.firmware === 'latest' && !lane.verifyOnly ? 'both' : 'configuration';
     const job = resumed ?? this.options.jobs.start([{ action, target }])[0]!;
     lane.state = 'working';
@@ -359,7 +403,13 @@ export class Station {
     lane.keptApart = false;
     lane.attempts += 1;
     this.laneOfJob.set(job.jobId, lane.serialNumber);
-    this.emit({ event: 'lane-started', serialNumber: lane.serialNumber, link: lane.link, jobId: job.jobId, resumed: resumed !== undefined });
+    this.emit({
+      event: 'lane-started',
+      serialNumber: lane.serialNumber,
+      link: lane.link,
+      jobId: job.jobId,
+      resumed: resumed !== undefined,
+    });
   }
 
   private laneOf(job: JobSnapshot): Lane | undefined {
@@ -371,18 +421,39 @@ export class Station {
   private progressed(batch: readonly JobSnapshot[]): void {
     for (const job of batch) {
       const lane = this.laneOf(job);
-      if (!lane || lane.state !== 'working' || job.phase === 'done' || job.phase === 'failed' || job.phase === 'cancelled') continue;
+      if (
+        !lane ||
+        lane.state !== 'working' ||
+        job.phase === 'done' ||
+        job.phase === 'failed' ||
+        job.phase === 'cancelled'
+      )
+        continue;
       const before = lane.job;
       lane.job = job;
       if (job.deviceType) lane.deviceType = job.deviceType;
       if (!before || before.step !== job.step || before.phase !== job.phase) {
-        this.emit({ event: 'step', serialNumber: lane.serialNumber, step: job.step, phase: job.phase, text: phaseText(job.phase, job.step, { version: job.firmwareVersion }) });
+        this.emit({
+          event: 'step',
+          serialNumber: lane.serialNumber,
+          step: job.step,
+          phase: job.phase,
+          text: phaseText(job.phase, job.step, { version: job.firmwareVersion }),
+        });
       }
       if (job.phase === 'uploading') {
         const percent = transferPercent(job);
         const was = before && before.phase === 'uploading' && before.step === job.step ? transferPercent(before) : null;
-        if (percent !== null && (was === null || Math.floor(percent / PROGRESS_STEP_PERCENT) > Math.floor(was / PROGRESS_STEP_PERCENT))) {
-          this.emit({ event: 'progress', serialNumber: lane.serialNumber, step: job.step, percent: Math.floor(percent) });
+        if (
+          percent !== null &&
+          (was === null || Math.floor(percent / PROGRESS_STEP_PERCENT) > Math.floor(was / PROGRESS_STEP_PERCENT))
+        ) {
+          this.emit({
+            event: 'progress',
+            serialNumber: lane.serialNumber,
+            step: job.step,
+            percent: Math.floor(percent),
+          });
         }
       }
     }
@@ -402,13 +473,27 @@ export class Station {
     if (stepsDone && departure === null) {
       this.recordVerification(lane, job, true);
       if (lane.verifyOnly) {
-        const checksum = job.parameters ? `, parameters verified (checksum ${shortChecksum(job.parameters.runningChecksum)})` : '';
+        const checksum = job.parameters
+          ? `, parameters verified (checksum ${shortChecksum(job.parameters.runningChecksum)})`
+          : '';
         lane.state = 'in-sync';
         lane.reason = `${lane.reason ?? 'in sync'}${checksum}`;
-        this.emit({ event: 'in-sync', serialNumber: lane.serialNumber, link: lane.link, text: `${lane.serialNumber} already runs firmware ${job.firmwareVersion ?? lane.firmwareBefore ?? '?'} and holds the current configuration${checksum}: left alone` });
+        this.emit({
+          event: 'in-sync',
+          serialNumber: lane.serialNumber,
+          link: lane.link,
+          text: `${lane.serialNumber} already runs firmware ${job.firmwareVersion ?? lane.firmwareBefore ?? '?'} and holds the current configuration${checksum}: left alone`,
+        });
       } else {
         lane.state = 'done';
-        this.emit({ event: 'done', serialNumber: lane.serialNumber, link: lane.link, firmwareVersion: job.firmwareVersion, syncId: job.syncId, text: job.resultMessage ?? 'done' });
+        this.emit({
+          event: 'done',
+          serialNumber: lane.serialNumber,
+          link: lane.link,
+          firmwareVersion: job.firmwareVersion,
+          syncId: job.syncId,
+          text: job.resultMessage ?? 'done',
+        });
       }
     } else {
       this.recordVerification(lane, job, false);
@@ -425,7 +510,15 @@ export class Station {
             : steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
       lane.action = departure !== null ? SHIFT_DEPARTURE_ADVICE : stationAdvice(job);
       const errorCode = departure !== null ? 'PARAMETERS_NOT_CONFIRMED' : job.errorCode;
-      this.emit({ event: 'failed', serialNumber: lane.serialNumber, link: lane.link, errorCode, reason: lane.reason, action: lane.action, resumable: job.resumable });
+      this.emit({
+        event: 'failed',
+        serialNumber: lane.serialNumber,
+        link: lane.link,
+        errorCode,
+        reason: lane.reason,
+        action: lane.action,
+        resumable: job.resumable,
+      });
     }
     this.pump();
   }
@@ -448,10 +541,17 @@ export class Station {
   private recordVerification(lane: Lane, job: JobSnapshot, confirmedByShift: boolean): void {
     const check = this.options.parameters;
     if (!check || !job.parameters || !job.syncId) return;
-    const verified = { serialNumber: lane.serialNumber, link: job.link ?? lane.link, syncId: job.syncId, comparison: job.parameters };
+    const verified = {
+      serialNumber: lane.serialNumber,
+      link: job.link ?? lane.link,
+      syncId: job.syncId,
+      comparison: job.parameters,
+    };
     this.track(
       check.record(verified, confirmedByShift && job.parameters.match).catch((error: unknown) => {
-        this.options.onWarning?.(`The parameter verification of ${lane.serialNumber} could not be written to the ledger: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.onWarning?.(
+          `The parameter verification of ${lane.serialNumber} could not be written to the ledger: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }),
     );
   }
@@ -492,9 +592,16 @@ function duplicateReason(lane: Lane, device: Pick<DiscoveredDevice, 'serialNumbe
 
 /** The rows that differ, in plain words and units: "Safety timeout 500 ms intended, 1024 ms running". */
 function differingRows(comparison: NonNullable<JobSnapshot['parameters']>): string {
-  const rows = comparison.rows.filter((row) => !row.match).map((row) => `${row.label} ${parameterValueText(row.intended, row.unit, row.key)} intended, ${parameterValueText(row.running, row.unit, row.key)} running`);
+  const rows = comparison.rows
+    .filter((row) => !row.match)
+    .map(
+      (row) =>
+        `${row.label} ${parameterValueText(row.intended, row.unit, row.key)} intended, ${parameterValueText(row.running, row.unit, row.key)} running`,
+    );
   if (rows.length > 0) return rows.join('; ');
-  return comparison.checksumsMatch ? "the device's checksum is not that of the values it reported" : 'the checksums differ';
+  return comparison.checksumsMatch
+    ? "the device's checksum is not that of the values it reported"
+    : 'the checksums differ';
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

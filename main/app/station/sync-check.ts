@@ -23,12 +23,20 @@ export function serviceSyncCheck(client: Pick<ServiceClient, 'devices'>, firmwar
   return async (device, signal) => {
     let record: DeviceRecord | null | undefined;
     try {
-      const page = await client.devices.list({ serial: device.serialNumber, limit: 1 }, { retry: false, ...(signal ? { signal } : {}) });
+      const page = await client.devices.list(
+        { serial: device.serialNumber, limit: 1 },
+        { retry: false, ...(signal ? { signal } : {}) },
+      );
       record = page.items.find((r) => r.serialNumber === device.serialNumber) ?? null;
     } catch {
       record = undefined;
     }
-    const latest = firmware === 'keep' ? null : (await latestFirmwareByType(client, [device.deviceType as DeviceType], signal)).get(device.deviceType as DeviceType);
+    const latest =
+      firmware === 'keep'
+        ? null
+        : (await latestFirmwareByType(client, [device.deviceType as DeviceType], signal)).get(
+            device.deviceType as DeviceType,
+          );
     return deviceSync({ firmwareVersion: device.firmwareVersion, configSyncId: device.configSyncId }, record, latest);
   };
 }

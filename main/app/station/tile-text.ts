@@ -25,12 +25,20 @@ export function tileText(lane: Lane): TileText {
     case 'done':
       return { headline: 'Done, unplug me', detail: job?.resultMessage ?? null, action: 'Unplug it' };
     case 'failed':
-      return { headline: lane.keptApart ? 'Failed: parameters differ, keep it apart' : 'Failed', detail: lane.reason, action: lane.action };
+      return {
+        headline: lane.keptApart ? 'Failed: parameters differ, keep it apart' : 'Failed',
+        detail: lane.reason,
+        action: lane.action,
+      };
     case 'working': {
       if (!job) return { headline: 'Starting', detail: null, action: null };
       const percent = job.phase === 'uploading' || job.phase === 'downloading' ? transferPercent(job) : null;
       const words = phaseText(job.phase, job.step, { version: job.firmwareVersion });
-      return { headline: percent === null ? words : `${words} ${Math.floor(percent)}%`, detail: lane.present ? uploadText(lane) : 'Unplugged: plug it in again to continue', action: null };
+      return {
+        headline: percent === null ? words : `${words} ${Math.floor(percent)}%`,
+        detail: lane.present ? uploadText(lane) : 'Unplugged: plug it in again to continue',
+        action: null,
+      };
     }
   }
 }

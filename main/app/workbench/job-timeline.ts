@@ -44,10 +44,14 @@ export class JobTimeline {
         const bytes = await readFileIfExists(this.fs, this.path);
         if (!bytes) return;
         const file = JSON.parse(bytes.toString('utf8')) as Partial<TimelineFile>;
-        if (file.format !== TIMELINE_FORMAT || typeof file.devices !== 'object' || file.devices === null) throw new Error(`not a ${TIMELINE_FORMAT} file`);
-        for (const [device, jobs] of Object.entries(file.devices)) if (Array.isArray(jobs)) this.devices.set(device, jobs.slice(0, TIMELINE_JOBS_PER_DEVICE));
+        if (file.format !== TIMELINE_FORMAT || typeof file.devices !== 'object' || file.devices === null)
+          throw new Error(`not a ${TIMELINE_FORMAT} file`);
+        for (const [device, jobs] of Object.entries(file.devices))
+          if (Array.isArray(jobs)) this.devices.set(device, jobs.slice(0, TIMELINE_JOBS_PER_DEVICE));
       } catch (error) {
-        this.options.onError?.(`The job timeline (${this.path}) could not be read and starts empty: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.onError?.(
+          `The job timeline (${this.path}) could not be read and starts empty: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     })();
     return this.loaded;
@@ -61,13 +65,20 @@ export class JobTimeline {
     this.devices.delete(device);
     this.devices.set(device, [job, ...kept].slice(0, TIMELINE_JOBS_PER_DEVICE));
     while (this.devices.size > TIMELINE_DEVICES) this.devices.delete(this.devices.keys().next().value!);
-    const text = JSON.stringify({ format: TIMELINE_FORMAT, devices: Object.fromEntries(this.devices) } satisfies TimelineFile);
+    const text = JSON.stringify({
+      format: TIMELINE_FORMAT,
+      devices: Object.fromEntries(this.devices),
+    } satisfies TimelineFile);
     this.writing = this.writing
       .then(async () => {
         await mkdir(dirname(this.path), { recursive: true });
         await writeFileDurable(this.fs, this.path, text);
       })
-      .catch((error: unknown) => this.options.onError?.(`The job timeline could not be saved: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) =>
+        this.options.onError?.(
+          `The job timeline could not be saved: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     await this.writing;
   }
 

@@ -37,7 +37,9 @@ export interface WorkbenchJobs {
 export function workbenchJobs(engine: JobsEngine): WorkbenchJobs {
   return {
     start: (targets, action) =>
-      engine.start(targets.map((t) => ({ action, target: { kind: 'link', spec: t.linkId, serialNumber: t.serialNumber } }))).map(toJobView),
+      engine
+        .start(targets.map((t) => ({ action, target: { kind: 'link', spec: t.linkId, serialNumber: t.serialNumber } })))
+        .map(toJobView),
     cancel: (jobId) => engine.cancel(jobId),
     retry: (jobId) => toJobView(engine.retry(jobId)),
     jobs: () => engine.jobs().map(toJobView),
@@ -68,7 +70,10 @@ export function toJobView(job: JobSnapshot): JobView {
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,
     // The notice (e.g. "installed from the cache, the service is unreachable") belongs with the result.
-    resultMessage: job.resultMessage && job.notice && job.phase === 'done' ? `${job.resultMessage}. ${job.notice}` : job.resultMessage,
+    resultMessage:
+      job.resultMessage && job.notice && job.phase === 'done'
+        ? `${job.resultMessage}. ${job.notice}`
+        : job.resultMessage,
     firmwareVersion: job.firmwareVersion,
     syncId: job.syncId,
     confirmation: job.confirmation,

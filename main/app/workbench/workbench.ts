@@ -56,10 +56,13 @@ export class Workbench {
   /** Finished jobs already written to the timeline (a finished job is reported by its last progress batch and by its end). */
   private readonly recorded = new Set<string>();
   private offList: (() => void) | null = null;
-  private readonly needsRefresh = new CoalescedRun(async () => {
-    await Promise.all(this.deps.source.devices().map((d) => this.computeNeeds(d)));
-    this.changed();
-  }, () => this.closed);
+  private readonly needsRefresh = new CoalescedRun(
+    async () => {
+      await Promise.all(this.deps.source.devices().map((d) => this.computeNeeds(d)));
+      this.changed();
+    },
+    () => this.closed,
+  );
   private closed = false;
 
   constructor(private readonly deps: WorkbenchDeps) {}
@@ -89,7 +92,12 @@ export class Workbench {
 
   /** Ask every idle device again and work out its needs. */
   async rescan(): Promise<AttachedDeviceView[]> {
-    await Promise.all(this.deps.source.devices().filter((d) => !this.isBusy(d.link)).map((d) => this.deps.source.refresh(d.link).catch(() => undefined)));
+    await Promise.all(
+      this.deps.source
+        .devices()
+        .filter((d) => !this.isBusy(d.link))
+        .map((d) => this.deps.source.refresh(d.link).catch(() => undefined)),
+    );
     await this.refreshNeeds();
     return this.devices();
   }
@@ -103,7 +111,8 @@ export class Workbench {
       if (!device) throw new Error(`${linkId} is not attached any more.`);
       const refusal = sharedSerialRefusal(shared, device.serialNumber);
       if (refusal) throw new Error(refusal);
-      if (!isDeviceType(device.deviceType)) throw new Error(`${device.serialNumber} reports an unknown type ${device.deviceType}.`);
+      if (!isDeviceType(device.deviceType))
+        throw new Error(`${device.serialNumber} reports an unknown type ${device.deviceType}.`);
       return { linkId, spec: parseLinkSpec(linkId), serialNumber: device.serialNumber, deviceType: device.deviceType };
     });
   }
@@ -162,7 +171,10 @@ export class Workbench {
       return;
     }
     if (event.type === 'added') {
-      this.deps.log.info('workbench', `${device.serialNumber} (${device.deviceType}, firmware ${device.firmwareVersion}) attached on ${device.link}.`);
+      this.deps.log.info(
+        'workbench',
+        `${device.serialNumber} (${device.deviceType}, firmware ${device.firmwareVersion}) attached on ${device.link}.`,
+      );
     }
     this.changed();
     void this.computeNeeds(device).then(() => this.changed());
@@ -172,14 +184,16 @@ export class Workbench {
     const account = this.deps.account();
     const judged = account ? await judgeDevice(account, device) : null;
     // Only the vendor's FRC family leaves its product to the record.
-    const frcType = judged && device.protocol === 'vendor' ? frcTypeFromRecord(device.deviceType, judged.recordedType) : undefined;
+    const frcType =
+      judged && device.protocol === 'vendor' ? frcTypeFromRecord(device.deviceType, judged.recordedType) : undefined;
     this.judged.set(device.link, judged ? { needs: judged.needs, frcType } : null);
   }
 
   private view(device: DiscoveredDevice, claimedBy: readonly string[] | null): AttachedDeviceView {
     const judged = this.judged.get(device.link);
     const frcType = judged?.frcType;
-    if (frcType !== undefined && frcType !== device.deviceType) device = { ...device, deviceType: frcType, model: modelOf(frcType) };
+    if (frcType !== undefined && frcType !== device.deviceType)
+      device = { ...device, deviceType: frcType, model: modelOf(frcType) };
     return {
       linkId: device.link,
       linkKind: device.linkKind,
@@ -192,7 +206,9 @@ export class Workbench {
       error: null,
       needs: judged?.needs ?? null,
       activeJobId: this.jobs.get(device.link)?.jobId ?? null,
-      sharedSerial: claimedBy ? { links: [...claimedBy], reason: sharedSerialReason(device.serialNumber, claimedBy) } : null,
+      sharedSerial: claimedBy
+        ? { links: [...claimedBy], reason: sharedSerialReason(device.serialNumber, claimedBy) }
+        : null,
       protocol: device.protocol ?? 'provisioner',
     };
   }
@@ -203,7 +219,10 @@ export class Workbench {
 }
 
 /** Newer firmware than the device runs; a configuration not applied or outdated. Failures say why in the reason. */
-export async function needsOf(account: Account, device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId' | 'protocol'>): Promise<DeviceNeeds> {
+export async function needsOf(
+  account: Account,
+  device: Pick<DiscoveredDevice, 'serialNumber' | 'firmwareVersion' | 'configSyncId' | 'protocol'>,
+): Promise<DeviceNeeds> {
   return (await judgeDevice(account, device)).needs;
 }
 
@@ -219,7 +238,9 @@ async function judgeDevice(
     const latest = await account.client.devices.firmwareVersion(device.serialNumber, { retry: false });
     firmware.latestVersion = latest.version;
     firmware.needed = compareVersions(latest.version, device.firmwareVersion) > 0;
-    firmware.reason = firmware.needed ? `Runs ${device.firmwareVersion}; ${latest.version} is available.` : `Runs the latest firmware, ${device.firmwareVersion}.`;
+    firmware.reason = firmware.needed
+      ? `Runs ${device.firmwareVersion}; ${latest.version} is available.`
+      : `Runs the latest firmware, ${device.firmwareVersion}.`;
   } catch (err) {
     firmware.reason = `Latest firmware unknown: ${messageOf(err)}`;
   }
@@ -229,11 +250,17 @@ async function judgeDevice(
     recordedType = record?.deviceType;
     if (!record) {
       configuration.reason = `${device.serialNumber} is not registered in ${account.orgId}.`;
-      configuration.blocked = { code: 'DEVICE_NOT_REGISTERED', reason: notApplicableReason('DEVICE_NOT_REGISTERED', device.serialNumber)! };
+      configuration.blocked = {
+        code: 'DEVICE_NOT_REGISTERED',
+        reason: notApplicableReason('DEVICE_NOT_REGISTERED', device.serialNumber)!,
+      };
     } else if (!record.configurationId) {
       configuration.reason = 'In no configuration.';
       // The same words the job's skipped step would use, said before anything starts.
-      configuration.blocked = { code: 'DEVICE_NOT_IN_CONFIGURATION', reason: notApplicableReason('DEVICE_NOT_IN_CONFIGURATION', device.serialNumber)! };
+      configuration.blocked = {
+        code: 'DEVICE_NOT_IN_CONFIGURATION',
+        reason: notApplicableReason('DEVICE_NOT_IN_CONFIGURATION', device.serialNumber)!,
+      };
     } else {
       const name = record.configurationName ?? record.configurationId;
       configuration.syncId = record.deployedSyncId;
@@ -255,7 +282,6 @@ async function judgeDevice(
   }
   return { needs: { firmware, configuration }, recordedType };
 }
-
 
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

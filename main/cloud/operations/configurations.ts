@@ -50,14 +50,25 @@ export function configurationOperations(t: Transport) {
   const device = (id: string, serialNumber: string): string => `${byId(id)}/devices/${seg(serialNumber)}`;
   return {
     /** listAll: every configuration, page by page (at most 30 per request). */
-    ...listOperations<ConfigurationListQuery, { Limit: number; Page: number }, PageOf<ConfigurationRecord>, ConfigurationRecord>(t, '/configurations', configurationPageSchema, {
+    ...listOperations<
+      ConfigurationListQuery,
+      { Limit: number; Page: number },
+      PageOf<ConfigurationRecord>,
+      ConfigurationRecord
+    >(t, '/configurations', configurationPageSchema, {
       walk: walkPages,
       at: (Page, Limit) => ({ Limit, Page }),
     }),
     create: (payload: ConfigurationCreateInput, call?: CallOptions) =>
-      t.json({ method: 'POST', path: '/configurations', body: payload, safeToRepeat: false }, configurationRecordSchema, call),
-    get: (id: string, call?: CallOptions) => t.json({ method: 'GET', path: byId(id), safeToRepeat: true }, configurationRecordSchema, call),
-    delete: (id: string, call?: CallOptions) => t.json({ method: 'DELETE', path: byId(id), safeToRepeat: false }, deleteResultSchema, call),
+      t.json(
+        { method: 'POST', path: '/configurations', body: payload, safeToRepeat: false },
+        configurationRecordSchema,
+        call,
+      ),
+    get: (id: string, call?: CallOptions) =>
+      t.json({ method: 'GET', path: byId(id), safeToRepeat: true }, configurationRecordSchema, call),
+    delete: (id: string, call?: CallOptions) =>
+      t.json({ method: 'DELETE', path: byId(id), safeToRepeat: false }, deleteResultSchema, call),
     update: (id: string, patch: ConfigurationPatchInput, call?: CallOptions) =>
       t.json({ method: 'PATCH', path: byId(id), body: patch, safeToRepeat: false }, configurationRecordSchema, call),
     /** PATCH with dryRun=true: the validation errors the change would cause; nothing changes. */
@@ -65,19 +76,43 @@ export function configurationOperations(t: Transport) {
       dryRun(t, { method: 'PATCH', path: byId(id), query: { dryRun: true }, body: patch, safeToRepeat: true }, call),
     /** GET configurations/validate/{id}: complete, or the validation errors in the way. */
     validate: (id: string, call?: CallOptions) =>
-      t.json({ method: 'GET', path: `/configurations/validate/${seg(id)}`, safeToRepeat: true }, configurationStatusSchema, call),
+      t.json(
+        { method: 'GET', path: `/configurations/validate/${seg(id)}`, safeToRepeat: true },
+        configurationStatusSchema,
+        call,
+      ),
     /** Answers the configuration with the device in it. */
     addDevice: (id: string, payload: DeviceAddInput, call?: CallOptions) =>
-      t.json({ method: 'POST', path: `${byId(id)}/devices`, body: payload, safeToRepeat: false }, configurationRecordSchema, call),
+      t.json(
+        { method: 'POST', path: `${byId(id)}/devices`, body: payload, safeToRepeat: false },
+        configurationRecordSchema,
+        call,
+      ),
     addDeviceDryRun: (id: string, payload: DeviceAddInput, call?: CallOptions) =>
-      dryRun(t, { method: 'POST', path: `${byId(id)}/devices`, query: { dryRun: true }, body: payload, safeToRepeat: true }, call),
+      dryRun(
+        t,
+        { method: 'POST', path: `${byId(id)}/devices`, query: { dryRun: true }, body: payload, safeToRepeat: true },
+        call,
+      ),
     /** Answers the configuration without the device. */
     removeDevice: (id: string, serialNumber: string, call?: CallOptions) =>
-      t.json({ method: 'DELETE', path: device(id, serialNumber), safeToRepeat: false }, configurationRecordSchema, call),
+      t.json(
+        { method: 'DELETE', path: device(id, serialNumber), safeToRepeat: false },
+        configurationRecordSchema,
+        call,
+      ),
     /** Answers the configuration with the device changed. */
     updateDevice: (id: string, serialNumber: string, patch: DeviceUpdateInput, call?: CallOptions) =>
-      t.json({ method: 'PATCH', path: device(id, serialNumber), body: patch, safeToRepeat: false }, configurationRecordSchema, call),
+      t.json(
+        { method: 'PATCH', path: device(id, serialNumber), body: patch, safeToRepeat: false },
+        configurationRecordSchema,
+        call,
+      ),
     updateDeviceDryRun: (id: string, serialNumber: string, patch: DeviceUpdateInput, call?: CallOptions) =>
-      dryRun(t, { method: 'PATCH', path: device(id, serialNumber), query: { dryRun: true }, body: patch, safeToRepeat: true }, call),
+      dryRun(
+        t,
+        { method: 'PATCH', path: device(id, serialNumber), query: { dryRun: true }, body: patch, safeToRepeat: true },
+        call,
+      ),
   };
 }

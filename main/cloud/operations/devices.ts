@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  deviceRecordSchema, deviceReleasedSchema,
+  deviceRecordSchema,
+  deviceReleasedSchema,
   firmwareVersionRecordSchema,
   pageSchema,
   type ConfigurationConfirmationInput,
@@ -16,7 +17,8 @@ import { listOperations } from './list-operations';
 
 const devicePageSchema = pageSchema(deviceRecordSchema);
 
-const keyHeader = (idempotencyKey: string | undefined): Record<string, string> => (idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
+const keyHeader = (idempotencyKey: string | undefined): Record<string, string> =>
+  idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {};
 
 export interface DeviceListQuery {
   limit?: number;
@@ -40,10 +42,16 @@ export interface FetchedFile {
 /** Registered devices: listing, registration, rename and image, the files they need, and the confirmations. */
 export function deviceOperations(t: Transport) {
   const bySerial = (serialNumber: string): string => `/devices/${seg(serialNumber)}`;
-  const get = (path: string): RequestSpec => ({ method: 'GET', path, safeToRepeat: true, headers: { accept: 'application/octet-stream, application/cbor, application/zip, */*' } });
+  const get = (path: string): RequestSpec => ({
+    method: 'GET',
+    path,
+    safeToRepeat: true,
+    headers: { accept: 'application/octet-stream, application/cbor, application/zip, */*' },
+  });
   const download = (path: string, target: DownloadTarget, call: CallOptions = {}): Promise<DownloadedFile> =>
     t.stream(get(path), call, (body) => saveBody(body, target));
-  const fetchFile = (path: string, call: CallOptions = {}): Promise<FetchedFile> => t.stream(get(path), call, (body) => collectBody(body));
+  const fetchFile = (path: string, call: CallOptions = {}): Promise<FetchedFile> =>
+    t.stream(get(path), call, (body) => collectBody(body));
   const paths = {
     firmware: (serialNumber: string) => `${bySerial(serialNumber)}/firmware`,
     firmwareByType: (deviceType: DeviceType) => `/devices/types/${seg(deviceType)}/firmware`,
@@ -51,10 +59,15 @@ export function deviceOperations(t: Transport) {
     blankConfigurationFile: (serialNumber: string) => `${bySerial(serialNumber)}/configuration-file/blank`,
   };
   return {
-    ...listOperations<DeviceListQuery, { limit: number; page: number }, PageOf<DeviceRecord>, DeviceRecord>(t, '/devices', devicePageSchema, {
-      walk: walkPages,
-      at: (page, limit) => ({ limit, page }),
-    }),
+    ...listOperations<DeviceListQuery, { limit: number; page: number }, PageOf<DeviceRecord>, DeviceRecord>(
+      t,
+      '/devices',
+      devicePageSchema,
+      {
+        walk: walkPages,
+        at: (page, limit) => ({ limit, page }),
+      },
+    ),
     /** POST devices: claims a known serial number into the organization. */
     register: (input: { serialNumber: string; name: string; deviceImage?: string }, call?: CallOptions) =>
       t.json(
@@ -69,7 +82,11 @@ export function deviceOperations(t: Transport) {
         call,
       ),
     /** PATCH devices/{serialNumber}: rename, replace the image, or delete it. */
-    update: (serialNumber: string, change: { name?: string; deviceImage?: string; deleteImage?: boolean }, call?: CallOptions) =>
+    update: (
+      serialNumber: string,
+      change: { name?: string; deviceImage?: string; deleteImage?: boolean },
+      call?: CallOptions,
+    ) =>
       t.json(
         {
           method: 'PATCH',
@@ -85,34 +102,80 @@ export function deviceOperations(t: Transport) {
     release: (serialNumber: string, call?: CallOptions) =>
       t.json({ method: 'DELETE', path: bySerial(serialNumber), safeToRepeat: false }, deviceReleasedSchema, call),
     firmwareVersion: (serialNumber: string, call?: CallOptions) =>
-      t.json({ method: 'GET', path: `${paths.firmware(serialNumber)}/version`, safeToRepeat: true }, firmwareVersionRecordSchema, call),
+      t.json(
+        { method: 'GET', path: `${paths.firmware(serialNumber)}/version`, safeToRepeat: true },
+        firmwareVersionRecordSchema,
+        call,
+      ),
     firmwareVersionByType: (deviceType: DeviceType, call?: CallOptions) =>
-      t.json({ method: 'GET', path: `${paths.firmwareByType(deviceType)}/version`, safeToRepeat: true }, firmwareVersionRecordSchema, call),
+      t.json(
+        { method: 'GET', path: `${paths.firmwareByType(deviceType)}/version`, safeToRepeat: true },
+        firmwareVersionRecordSchema,
+        call,
+      ),
     /** The latest firmware bundle for this device, streamed to `target.path` (temp file, then rename). */
-    downloadFirmware: (serialNumber: string, target: DownloadTarget, call?: CallOptions) => download(paths.firmware(serialNumber), target, call),
+    downloadFirmware: (serialNumber: string, target: DownloadTarget, call?: CallOptions) =>
+      download(paths.firmware(serialNumber), target, call),
     downloadFirmwareByType: (deviceType: DeviceType, target: DownloadTarget, call?: CallOptions) =>
       download(paths.firmwareByType(deviceType), target, call),
     fetchFirmware: (serialNumber: string, call?: CallOptions) => fetchFile(paths.firmware(serialNumber), call),
-    fetchFirmwareByType: (deviceType: DeviceType, call?: CallOptions) => fetchFile(paths.firmwareByType(deviceType), call),
+    fetchFirmwareByType: (deviceType: DeviceType, call?: CallOptions) =>
+      fetchFile(paths.firmwareByType(deviceType), call),
     /** The device's configuration file (CBOR); `syncId` carries the X-Config-File-Sync-Id header. */
     downloadConfigurationFile: (serialNumber: string, target: DownloadTarget, call?: CallOptions) =>
       download(paths.configurationFile(serialNumber), target, call),
-    fetchConfigurationFile: (serialNumber: string, call?: CallOptions) => fetchFile(paths.configurationFile(serialNumber), call),
+    fetchConfigurationFile: (serialNumber: string, call?: CallOptions) =>
+      fetchFile(paths.configurationFile(serialNumber), call),
     downloadBlankConfigurationFile: (serialNumber: string, target: DownloadTarget, call?: CallOptions) =>
       download(paths.blankConfigurationFile(serialNumber), target, call),
-    fetchBlankConfigurationFile: (serialNumber: string, call?: CallOptions) => fetchFile(paths.blankConfigurationFile(serialNumber), call),
+    fetchBlankConfigurationFile: (serialNumber: string, call?: CallOptions) =>
+      fetchFile(paths.blankConfigurationFile(serialNumber), call),
     /** GET devices/{serialNumber}/sync-ids/{syncId} (ours): what the file of that syncId set on the device. */
     issuedSyncId: (serialNumber: string, syncId: string, call?: CallOptions) =>
-      t.json({ method: 'GET', path: `${bySerial(serialNumber)}/sync-ids/${seg(syncId)}`, safeToRepeat: true }, issuedSyncIdSchema, call),
+      t.json(
+        { method: 'GET', path: `${bySerial(serialNumber)}/sync-ids/${seg(syncId)}`, safeToRepeat: true },
+        issuedSyncIdSchema,
+        call,
+      ),
     /**
      * Confirmations are safe to repeat: the service records one per (device, kind, payload) and
      * answers a replay like the first call; with an `idempotencyKey` (the same on every retry of
      * one confirmation: the outbox sends its entry id) it records the key's request exactly once.
      * Prefer sending them through the outbox.
      */
-    confirmApplyFirmware: (serialNumber: string, payload: FirmwareConfirmationInput, call?: CallOptions, idempotencyKey?: string) =>
-      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-firmware`, body: payload, safeToRepeat: true, headers: keyHeader(idempotencyKey) }, z.boolean(), call),
-    confirmApplyConfiguration: (serialNumber: string, payload: ConfigurationConfirmationInput, call?: CallOptions, idempotencyKey?: string) =>
-      t.json({ method: 'POST', path: `${bySerial(serialNumber)}/confirm-apply-configuration`, body: payload, safeToRepeat: true, headers: keyHeader(idempotencyKey) }, z.boolean(), call),
+    confirmApplyFirmware: (
+      serialNumber: string,
+      payload: FirmwareConfirmationInput,
+      call?: CallOptions,
+      idempotencyKey?: string,
+    ) =>
+      t.json(
+        {
+          method: 'POST',
+          path: `${bySerial(serialNumber)}/confirm-apply-firmware`,
+          body: payload,
+          safeToRepeat: true,
+          headers: keyHeader(idempotencyKey),
+        },
+        z.boolean(),
+        call,
+      ),
+    confirmApplyConfiguration: (
+      serialNumber: string,
+      payload: ConfigurationConfirmationInput,
+      call?: CallOptions,
+      idempotencyKey?: string,
+    ) =>
+      t.json(
+        {
+          method: 'POST',
+          path: `${bySerial(serialNumber)}/confirm-apply-configuration`,
+          body: payload,
+          safeToRepeat: true,
+          headers: keyHeader(idempotencyKey),
+        },
+        z.boolean(),
+        call,
+      ),
   };
 }

@@ -23,7 +23,12 @@ export function firmwarePatchOperations(t: Transport) {
       /** GET devices/types/{deviceType}/firmware/patches/{fromVersion}: the patch from that release to the latest, in memory. */
       fetch: (deviceType: DeviceType, fromVersion: string, call: CallOptions = {}): Promise<FetchedFirmwarePatch> =>
         t.stream(
-          { method: 'GET', path: `${base(deviceType)}/${seg(fromVersion)}`, safeToRepeat: true, headers: { accept: 'application/octet-stream' } },
+          {
+            method: 'GET',
+            path: `${base(deviceType)}/${seg(fromVersion)}`,
+            safeToRepeat: true,
+            headers: { accept: 'application/octet-stream' },
+          },
           call,
           async (body) => {
             const { bytes, headers } = await collectBody(body);

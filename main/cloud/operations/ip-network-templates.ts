@@ -20,16 +20,28 @@ export interface TemplateListQuery {
   page?: number;
 }
 
-
 export function ipNetworkTemplateOperations(t: Transport) {
   return {
-    ...listOperations<TemplateListQuery, { limit: number; page: number }, IpNetworkTemplateRecord[], IpNetworkTemplateRecord>(t, '/ipNetworkTemplates', arrayOrNullSchema(ipNetworkTemplateRecordSchema), {
+    ...listOperations<
+      TemplateListQuery,
+      { limit: number; page: number },
+      IpNetworkTemplateRecord[],
+      IpNetworkTemplateRecord
+    >(t, '/ipNetworkTemplates', arrayOrNullSchema(ipNetworkTemplateRecordSchema), {
       walk: walkArrayPages,
       at: (page, limit) => ({ limit, page }),
     }),
     create: (payload: IpNetworkTemplateCreateInput, call?: CallOptions) =>
-      t.json({ method: 'POST', path: '/ipNetworkTemplates', body: payload, safeToRepeat: false }, ipNetworkTemplateRecordSchema, call),
+      t.json(
+        { method: 'POST', path: '/ipNetworkTemplates', body: payload, safeToRepeat: false },
+        ipNetworkTemplateRecordSchema,
+        call,
+      ),
     get: (id: string, call?: CallOptions) =>
-      t.json({ method: 'GET', path: `/ipNetworkTemplates/${seg(id)}`, safeToRepeat: true }, ipNetworkTemplateRecordSchema, call),
+      t.json(
+        { method: 'GET', path: `/ipNetworkTemplates/${seg(id)}`, safeToRepeat: true },
+        ipNetworkTemplateRecordSchema,
+        call,
+      ),
   };
 }

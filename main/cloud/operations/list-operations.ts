@@ -13,19 +13,22 @@ export interface ListPaging<Answer, Item, Paging> {
  * `list` (one request, as asked) and `listAll` (every item, request after request) of one list of
  * the interface: a GET, safe to repeat.
  */
-export function listOperations<ListQuery extends { [K in keyof ListQuery]?: QueryValue }, Paging extends object, Answer, Item>(
-  t: Transport,
-  path: string,
-  schema: z.ZodType<Answer>,
-  paging: ListPaging<Answer, Item, Paging>,
-) {
+export function listOperations<
+  ListQuery extends { [K in keyof ListQuery]?: QueryValue },
+  Paging extends object,
+  Answer,
+  Item,
+>(t: Transport, path: string, schema: z.ZodType<Answer>, paging: ListPaging<Answer, Item, Paging>) {
   // The list queries are flat records of query values (the constraint above says so per key).
   const fetch = (query: Partial<ListQuery> | undefined, call?: CallOptions) =>
     t.json({ method: 'GET', path, query: { ...query } as Query, safeToRepeat: true }, schema, call);
   return {
     list: (query?: ListQuery, call?: CallOptions) => fetch(query, call),
     listAll: (query?: Omit<ListQuery, keyof Paging>, options: WalkOptions & CallOptions = {}) =>
-      paging.walk((position, limit) => fetch({ ...query, ...paging.at(position, limit) } as Partial<ListQuery>, options), options),
+      paging.walk(
+        (position, limit) => fetch({ ...query, ...paging.at(position, limit) } as Partial<ListQuery>, options),
+        options,
+      ),
   };
 }
 

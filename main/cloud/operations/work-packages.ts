@@ -8,6 +8,10 @@ export function workPackageOperations(t: Transport) {
   return {
     /** POST work-packages/signatures: the manifest's text as made; the answer's signature is base64. */
     sign: (manifest: string, call?: CallOptions) =>
-      t.json({ method: 'POST', path: '/work-packages/signatures', body: { manifest }, safeToRepeat: true }, signatureSchema, call),
+      t.json(
+        { method: 'POST', path: '/work-packages/signatures', body: { manifest }, safeToRepeat: true },
+        signatureSchema,
+        call,
+      ),
   };
 }

@@ -66,7 +66,8 @@ function uploadInWindow(engine: CoapEngine, options: Block1UploadOptions): Promi
   let blockSize = options.blockSize;
   let window = Math.max(1, options.window);
   const startOffset = options.startOffset ?? 0;
-  if (startOffset % blockSize !== 0) throw new RangeError(`start offset ${startOffset} is not a multiple of the block size ${blockSize}`);
+  if (startOffset % blockSize !== 0)
+    throw new RangeError(`start offset ${startOffset} is not a multiple of the block size ${blockSize}`);
   if (signal?.aborted) return Promise.reject(abortReason(signal));
 
   return new Promise<Block1UploadResult>((resolve, reject) => {
@@ -131,7 +132,11 @@ function uploadInWindow(engine: CoapEngine, options: Block1UploadOptions): Promi
         // RFC 7959 §2.3: the server may ask for smaller blocks in its 2.31; never larger.
         if (echo && echo.size < blockSize) {
           blockSize = echo.size;
-          if (nextOffset % blockSize !== 0) throw new DeviceProtocolError(engine.context(step), `block size ${echo.size} does not divide offset ${nextOffset}`);
+          if (nextOffset % blockSize !== 0)
+            throw new DeviceProtocolError(
+              engine.context(step),
+              `block size ${echo.size} does not divide offset ${nextOffset}`,
+            );
         }
         return;
       }
@@ -199,7 +204,12 @@ function uploadInWindow(engine: CoapEngine, options: Block1UploadOptions): Promi
       if (done) return;
       while (inFlight.size < window && hasWork() && withinWindow()) sendNext();
       if (inFlight.size === 0 && !hasWork()) {
-        fail(new DeviceProtocolError(engine.context(`${options.what} upload`), `every block was acknowledged with 2.31 but the device never reported the upload complete`));
+        fail(
+          new DeviceProtocolError(
+            engine.context(`${options.what} upload`),
+            `every block was acknowledged with 2.31 but the device never reported the upload complete`,
+          ),
+        );
       }
     };
 

@@ -45,7 +45,10 @@ function equalOptional(a: Uint8Array | undefined, b: Uint8Array | undefined): bo
  * with a smaller size than asked; the next block number follows from the bytes received so far.
  * At most `maxBytes` are taken and the whole download ends within `deadlineMs`.
  */
-export async function downloadBlock2(engine: CoapEngine, options: Block2DownloadOptions): Promise<Block2DownloadResult> {
+export async function downloadBlock2(
+  engine: CoapEngine,
+  options: Block2DownloadOptions,
+): Promise<Block2DownloadResult> {
   const deadlineMs = options.deadlineMs ?? BLOCK2_DEADLINE_MS;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
@@ -60,7 +63,12 @@ export async function downloadBlock2(engine: CoapEngine, options: Block2Download
   } catch (error) {
     // The caller's own cancellation stays what it is; only the deadline becomes a timeout.
     if (deadline.signal.aborted && !options.signal?.aborted) {
-      throw new DeviceTimeoutError(engine.context(step), tries, 'finish', `within ${deadlineMs / 1000} s (${tries} block requests)`);
+      throw new DeviceTimeoutError(
+        engine.context(step),
+        tries,
+        'finish',
+        `within ${deadlineMs / 1000} s (${tries} block requests)`,
+      );
     }
     throw error;
   } finally {
@@ -79,7 +87,7 @@ async function fetchBlocks(
   let received = 0;
   let size = options.blockSize;
   let etag: Uint8Array | undefined;
-  for (let num = 0; ; ) {
+  for (let num = 0; ;) {
     const blockOptions = size === undefined ? [] : [block2Option({ num, more: false, size })];
     const step = num === 0 ? options.step : `${options.step} block ${num}`;
     onRequest(step);
@@ -91,27 +99,37 @@ async function fetchBlocks(
       signal,
       maxRetransmit: options.maxRetransmit,
     });
-    const tooLarge = (what: string) => new DeviceProtocolError(engine.context(step), `${what}, more than the ${maxBytes} bytes taken`);
+    const tooLarge = (what: string) =>
+      new DeviceProtocolError(engine.context(step), `${what}, more than the ${maxBytes} bytes taken`);
     // Size2 (RFC 7959 §4) announces the whole body: one too large fails before its blocks are asked for.
     const announced = getUintOption(response.message, OPTION.SIZE2);
-    if (announced !== undefined && announced > maxBytes) throw tooLarge(`the answer announces ${announced} bytes (Size2)`);
+    if (announced !== undefined && announced > maxBytes)
+      throw tooLarge(`the answer announces ${announced} bytes (Size2)`);
     if (received + response.message.payload.length > maxBytes) throw tooLarge('the answer keeps going');
     const block = block2Of(response.message);
     if (!block) {
-      if (num !== 0) throw new DeviceProtocolError(engine.context(step), 'a block-wise download lost its Block2 option');
+      if (num !== 0)
+        throw new DeviceProtocolError(engine.context(step), 'a block-wise download lost its Block2 option');
       return { payload: response.message.payload, response };
     }
     if (block.num * block.size !== received) {
-      throw new DeviceProtocolError(engine.context(step), `block ${block.num} of ${block.size} bytes does not start at offset ${received}`);
+      throw new DeviceProtocolError(
+        engine.context(step),
+        `block ${block.num} of ${block.size} bytes does not start at offset ${received}`,
+      );
     }
     const blockEtag = getOption(response.message, OPTION.ETAG);
     if (num === 0) etag = blockEtag;
-    else if (!equalOptional(etag, blockEtag)) throw new DeviceProtocolError(engine.context(step), 'the resource changed during a block-wise download (ETag)');
+    else if (!equalOptional(etag, blockEtag))
+      throw new DeviceProtocolError(engine.context(step), 'the resource changed during a block-wise download (ETag)');
     parts.push(response.message.payload);
     received += response.message.payload.length;
     if (!block.more) return { payload: Buffer.concat(parts), response };
     if (response.message.payload.length !== block.size) {
-      throw new DeviceProtocolError(engine.context(step), `block ${block.num} carries ${response.message.payload.length} bytes, not ${block.size}`);
+      throw new DeviceProtocolError(
+        engine.context(step),
+        `block ${block.num} carries ${response.message.payload.length} bytes, not ${block.size}`,
+      );
     }
     size = block.size;
     num = received / size;

@@ -1,5 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { abortReason, DeviceDisconnectedError, DeviceError, DeviceTimeoutError, type DeviceErrorContext } from '../errors';
+import {
+  abortReason,
+  DeviceDisconnectedError,
+  DeviceError,
+  DeviceTimeoutError,
+  type DeviceErrorContext,
+} from '../errors';
 import { deviceErrorFromResponse } from './device-error';
 import type { Link } from '../links/link';
 import { SEPARATE_RESPONSE_TIMEOUT_MS } from '../../../protocol/constants';
@@ -132,7 +138,10 @@ export class CoapEngine {
   ) {
     this.deviceName = options.deviceName ?? `the device on ${link.description}`;
     this.random = options.random ?? Math.random;
-    this.unsubscribe = [link.onMessage((bytes) => this.receive(bytes)), link.onClose((error) => this.linkClosed(error))];
+    this.unsubscribe = [
+      link.onMessage((bytes) => this.receive(bytes)),
+      link.onClose((error) => this.linkClosed(error)),
+    ];
   }
 
   context(step: string): DeviceErrorContext {
@@ -164,7 +173,11 @@ export class CoapEngine {
       payload: request.payload ?? new Uint8Array(0),
     });
     if (bytes.length > this.link.mtu) {
-      return Promise.reject(new RangeError(`${request.step}: a ${bytes.length}-byte message does not fit ${this.link.description} (at most ${this.link.mtu})`));
+      return Promise.reject(
+        new RangeError(
+          `${request.step}: a ${bytes.length}-byte message does not fit ${this.link.description} (at most ${this.link.mtu})`,
+        ),
+      );
     }
     return new Promise<CoapResponse>((resolve, reject) => {
       const exchange: Exchange = {
@@ -211,7 +224,10 @@ export class CoapEngine {
       options: [...uriPathOptions(request.path), ...(request.options ?? [])],
       payload: request.payload ?? new Uint8Array(0),
     });
-    if (bytes.length > this.link.mtu) throw new RangeError(`${request.step}: a ${bytes.length}-byte message does not fit ${this.link.description} (at most ${this.link.mtu})`);
+    if (bytes.length > this.link.mtu)
+      throw new RangeError(
+        `${request.step}: a ${bytes.length}-byte message does not fit ${this.link.description} (at most ${this.link.mtu})`,
+      );
     this.stats.sent++;
     try {
       this.link.send(bytes, { moreFollows: request.moreFollows ?? false });
@@ -270,12 +286,17 @@ export class CoapEngine {
     }
     // Bytes queued ahead of this message on a slow line take their time before its turn comes.
     const queueMs = Number.isFinite(this.link.bytesPerSecond)
-      ? ((this.queuedBytes * WIRE_OVERHEAD_FACTOR + WIRE_OVERHEAD_BYTES * this.byMessageId.size) / this.link.bytesPerSecond) * 1000
+      ? ((this.queuedBytes * WIRE_OVERHEAD_FACTOR + WIRE_OVERHEAD_BYTES * this.byMessageId.size) /
+          this.link.bytesPerSecond) *
+        1000
       : 0;
     // RFC 7252's fixed initial timeout, unless measured round trips (which include the queueing of
     // a window of blocks on a slow link) say answers take longer: never retransmit what is on its way.
     // Capped, so that one answer delayed by a stalled device does not make later losses slow to repair.
-    const measuredMs = this.srtt === undefined ? 0 : Math.min(this.srtt + 4 * this.rttvar, this.ackTimeoutMs * MAX_MEASURED_TIMEOUT_FACTOR);
+    const measuredMs =
+      this.srtt === undefined
+        ? 0
+        : Math.min(this.srtt + 4 * this.rttvar, this.ackTimeoutMs * MAX_MEASURED_TIMEOUT_FACTOR);
     const timeoutMs = Math.max(exchange.baseTimeoutMs + queueMs, measuredMs) * 2 ** (exchange.tries - 1);
     exchange.timer = setTimeout(() => this.expire(exchange), timeoutMs);
   }
@@ -287,7 +308,9 @@ export class CoapEngine {
       return;
     }
     const context = this.context(exchange.step);
-    const error = exchange.awaitingAck ? new DeviceTimeoutError(context, exchange.tries) : new DeviceTimeoutError(context, exchange.tries, 'answer');
+    const error = exchange.awaitingAck
+      ? new DeviceTimeoutError(context, exchange.tries)
+      : new DeviceTimeoutError(context, exchange.tries, 'answer');
     this.finish(exchange, () => exchange.reject(error));
   }
 
@@ -337,7 +360,10 @@ export class CoapEngine {
       if (exchange.timer !== undefined) clearTimeout(exchange.timer);
       this.byMessageId.delete(exchange.messageId);
       this.queuedBytes -= exchange.bytes.length;
-      exchange.timer = setTimeout(() => this.expire(exchange), this.options.separateResponseTimeoutMs ?? SEPARATE_RESPONSE_TIMEOUT_MS);
+      exchange.timer = setTimeout(
+        () => this.expire(exchange),
+        this.options.separateResponseTimeoutMs ?? SEPARATE_RESPONSE_TIMEOUT_MS,
+      );
       return;
     }
     if (tokenKeyOf(message.token) !== exchange.tokenKey) {

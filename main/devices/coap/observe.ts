@@ -38,7 +38,8 @@ export async function observe(engine: CoapEngine, options: ObserveOptions): Prom
   const accept = (message: CoapMessage) => {
     const sequence = observeOf(message);
     const now = performance.now();
-    if (sequence !== undefined && lastSequence !== undefined && !isFresher(lastSequence, sequence, now - lastAt)) return;
+    if (sequence !== undefined && lastSequence !== undefined && !isFresher(lastSequence, sequence, now - lastAt))
+      return;
     if (sequence !== undefined) {
       lastSequence = sequence;
       lastAt = now;
@@ -65,14 +66,28 @@ export async function observe(engine: CoapEngine, options: ObserveOptions): Prom
     options.signal?.removeEventListener('abort', onAbort);
     if (!registered || !engine.link.isOpen) return;
     await engine
-      .request({ method: CODE.GET, path: options.path, options: [observeOption(OBSERVE_DEREGISTER)], token, step: `${options.step} deregistration`, acceptErrors: true })
+      .request({
+        method: CODE.GET,
+        path: options.path,
+        options: [observeOption(OBSERVE_DEREGISTER)],
+        token,
+        step: `${options.step} deregistration`,
+        acceptErrors: true,
+      })
       .catch(() => undefined);
   };
   const onAbort = () => void cancel();
   let registered = false;
   let first: CoapResponse;
   try {
-    first = await engine.request({ method: CODE.GET, path: options.path, options: [observeOption(OBSERVE_REGISTER)], token, step: options.step, signal: options.signal });
+    first = await engine.request({
+      method: CODE.GET,
+      path: options.path,
+      options: [observeOption(OBSERVE_REGISTER)],
+      token,
+      step: options.step,
+      signal: options.signal,
+    });
   } catch (error) {
     stopListening();
     throw error;

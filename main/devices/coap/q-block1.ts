@@ -1,8 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { abortReason, DeviceProtocolError, DeviceTimeoutError } from '../errors';
-import { contentFormatOf, encodeUint, qBlock1Option, type CoapMessage, type CoapOption } from '../../../protocol/coap/codec';
+import {
+  contentFormatOf,
+  encodeUint,
+  qBlock1Option,
+  type CoapMessage,
+  type CoapOption,
+} from '../../../protocol/coap/codec';
 import { decodeMissingBlocks } from '../../../protocol/coap/missing-blocks';
-import { CODE, CONTENT_FORMAT_MISSING_BLOCKS, MAX_RETRANSMIT, OPTION, Q_BLOCK_MAX_PAYLOADS } from '../../../protocol/coap/parameters';
+import {
+  CODE,
+  CONTENT_FORMAT_MISSING_BLOCKS,
+  MAX_RETRANSMIT,
+  OPTION,
+  Q_BLOCK_MAX_PAYLOADS,
+} from '../../../protocol/coap/parameters';
 import { deviceErrorFromResponse, type CoapEngine, type CoapResponse } from './engine';
 import type { Block1UploadOptions, Block1UploadResult } from './block1';
 
@@ -36,7 +48,8 @@ export async function uploadQBlock1(
   const { data, signal, blockSize } = options;
   const total = data.length;
   const startOffset = options.startOffset ?? 0;
-  if (startOffset % blockSize !== 0) throw new RangeError(`start offset ${startOffset} is not a multiple of the block size ${blockSize}`);
+  if (startOffset % blockSize !== 0)
+    throw new RangeError(`start offset ${startOffset} is not a multiple of the block size ${blockSize}`);
   const lastNum = Math.max(0, Math.ceil(total / blockSize) - 1);
   const requestTag: CoapOption = { number: OPTION.REQUEST_TAG, value: new Uint8Array(randomBytes(4)) };
   const stepOf = (num: number) => `${options.what} block ${num} (offset ${num * blockSize})`;
@@ -45,7 +58,12 @@ export async function uploadQBlock1(
   /** Answers to NON payloads: only a final response or an error matters (the CON's answer says the rest). */
   let nonAnswer: CoapResponse | undefined;
   const onNonAnswer = (message: CoapMessage) => {
-    if (message.code === CODE.CONTINUE || message.code === CODE.REQUEST_ENTITY_INCOMPLETE || message.code === CODE.BAD_OPTION) return;
+    if (
+      message.code === CODE.CONTINUE ||
+      message.code === CODE.REQUEST_ENTITY_INCOMPLETE ||
+      message.code === CODE.BAD_OPTION
+    )
+      return;
     nonAnswer ??= { code: message.code, message };
   };
 
@@ -67,7 +85,14 @@ export async function uploadQBlock1(
         if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         const token = engine.allocateToken();
         stopListening.push(engine.listen(token, onNonAnswer));
-        engine.sendNonRequest({ method: options.method ?? CODE.PUT, path: options.path, options: payloadOptions(num), payload: payloadOf(num), token, step: stepOf(num) });
+        engine.sendNonRequest({
+          method: options.method ?? CODE.PUT,
+          path: options.path,
+          options: payloadOptions(num),
+          payload: payloadOf(num),
+          token,
+          step: stepOf(num),
+        });
       }
       const last = nums[nums.length - 1]!;
       return await engine.request({
@@ -112,7 +137,10 @@ export async function uploadQBlock1(
         pending = pending.filter((num) => num > answeredNum);
         continue;
       }
-      if (response.code === CODE.REQUEST_ENTITY_INCOMPLETE && contentFormatOf(response.message) === CONTENT_FORMAT_MISSING_BLOCKS) {
+      if (
+        response.code === CODE.REQUEST_ENTITY_INCOMPLETE &&
+        contentFormatOf(response.message) === CONTENT_FORMAT_MISSING_BLOCKS
+      ) {
         const missing = missingOf(response, set * maxPayloads, answeredNum, engine, stepOf(answeredNum));
         // Repairs make progress unless the device keeps losing the same blocks: then it is gone.
         if (missing.length < fewestMissing) {
@@ -129,7 +157,10 @@ export async function uploadQBlock1(
     acknowledged = Math.min(total, (setEnd + 1) * blockSize);
     if (acknowledged > startOffset) options.onProgress?.(acknowledged);
   }
-  throw new DeviceProtocolError(engine.context(`${options.what} upload`), 'every payload set was acknowledged with 2.31 but the device never reported the upload complete');
+  throw new DeviceProtocolError(
+    engine.context(`${options.what} upload`),
+    'every payload set was acknowledged with 2.31 but the device never reported the upload complete',
+  );
 }
 
 function range(first: number, last: number): number[] {
@@ -137,7 +168,13 @@ function range(first: number, last: number): number[] {
 }
 
 /** The 4.08's list, checked: block numbers of this set up to the one it answers, ascending. */
-function missingOf(response: CoapResponse, setStart: number, answeredNum: number, engine: CoapEngine, step: string): number[] {
+function missingOf(
+  response: CoapResponse,
+  setStart: number,
+  answeredNum: number,
+  engine: CoapEngine,
+  step: string,
+): number[] {
   let missing: number[];
   try {
     missing = decodeMissingBlocks(response.message.payload);
@@ -146,7 +183,10 @@ function missingOf(response: CoapResponse, setStart: number, answeredNum: number
   }
   const unique = [...new Set(missing)].sort((a, b) => a - b);
   if (unique.length === 0 || unique[0]! < setStart || unique[unique.length - 1]! > answeredNum) {
-    throw new DeviceProtocolError(engine.context(step), `4.08 lists missing blocks [${missing.join(', ')}] outside ${setStart} to ${answeredNum}`);
+    throw new DeviceProtocolError(
+      engine.context(step),
+      `4.08 lists missing blocks [${missing.join(', ')}] outside ${setStart} to ${answeredNum}`,
+    );
   }
   return unique;
 }

@@ -31,7 +31,9 @@ export class DeviceListState {
   }
 
   devices(): DiscoveredDevice[] {
-    return [...this.entries.values()].map((e) => e.device).sort((a, b) => a.serialNumber.localeCompare(b.serialNumber) || a.link.localeCompare(b.link));
+    return [...this.entries.values()]
+      .map((e) => e.device)
+      .sort((a, b) => a.serialNumber.localeCompare(b.serialNumber) || a.link.localeCompare(b.link));
   }
 
   has(link: string): boolean {

@@ -27,7 +27,11 @@ export function linkDepsOf(sources: DeviceSources): LinkFactoryDeps {
 }
 
 /** The links of the IP devices that answer the multicast request now; none when discovery is off or cannot send. */
-export async function multicastLinks(sources: DeviceSources, signal?: AbortSignal, onWarning?: (message: string) => void): Promise<string[]> {
+export async function multicastLinks(
+  sources: DeviceSources,
+  signal?: AbortSignal,
+  onWarning?: (message: string) => void,
+): Promise<string[]> {
   try {
     const options = sources.multicast ?? multicastDiscoveryFromEnv(process.env);
     return options === false ? [] : await discoverByMulticast(options, signal);
@@ -38,14 +42,22 @@ export async function multicastLinks(sources: DeviceSources, signal?: AbortSigna
 }
 
 /** The links of the serial ports worth asking now. */
-export async function serialLinks(serial: Omit<SerialCandidateSources, 'onWarning'>, onWarning?: (message: string) => void): Promise<string[]> {
+export async function serialLinks(
+  serial: Omit<SerialCandidateSources, 'onWarning'>,
+  onWarning?: (message: string) => void,
+): Promise<string[]> {
   const candidates = await listSerialCandidates({ ...serial, ...(onWarning ? { onWarning } : {}) });
-  return candidates.map((c) => formatLinkSpec({ kind: 'serial', path: c.path, ...(c.baudRate !== undefined ? { baudRate: c.baudRate } : {}) }));
+  return candidates.map((c) =>
+    formatLinkSpec({ kind: 'serial', path: c.path, ...(c.baudRate !== undefined ? { baudRate: c.baudRate } : {}) }),
+  );
 }
 
 /** The link an advertising peripheral is reached by: its address where the platform tells it, else noble's id. */
 export function bleLinkOf(peripheral: Peripheral): string {
-  return formatLinkSpec({ kind: 'ble', id: normalizeBleId(peripheral.address && peripheral.address !== 'unknown' ? peripheral.address : peripheral.id) });
+  return formatLinkSpec({
+    kind: 'ble',
+    id: normalizeBleId(peripheral.address && peripheral.address !== 'unknown' ? peripheral.address : peripheral.id),
+  });
 }
 
 /**

@@ -16,7 +16,12 @@ export interface DiscoveredDevice {
   protocol?: DeviceProtocol;
 }
 
-export function discoveredFrom(info: DeviceInfo, link: string, linkKind: LinkKind, protocol: DeviceProtocol = 'provisioner'): DiscoveredDevice {
+export function discoveredFrom(
+  info: DeviceInfo,
+  link: string,
+  linkKind: LinkKind,
+  protocol: DeviceProtocol = 'provisioner',
+): DiscoveredDevice {
   return {
     protocol,
     serialNumber: info.serialNumber,

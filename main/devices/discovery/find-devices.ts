@@ -33,7 +33,13 @@ export async function findDevices(sources: DeviceSources, options: FindOptions =
   for (const link of [...serial, ...ble, ...ip, ...(options.links ?? [])]) byPort.set(portOf(link), link);
   const linkDeps = linkDepsOf(sources);
   const found = await Promise.all(
-    [...byPort.values()].map((link) => probeLink(link, { linkDeps, timeoutMs: options.probeTimeoutMs ?? 4000, ...(options.signal ? { signal: options.signal } : {}) })),
+    [...byPort.values()].map((link) =>
+      probeLink(link, {
+        linkDeps,
+        timeoutMs: options.probeTimeoutMs ?? 4000,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    ),
   );
   // A node that answered the multicast request but not GET /info is not one of our devices: not listed.
   const asked = new Set([...serial, ...ble, ...(options.links ?? [])].map(portOf));
@@ -48,7 +54,11 @@ function byListingOrder(a: ProbeResult, b: ProbeResult): number {
 }
 
 /** The BLE links heard during `scanMs`; none when the computer has no Bluetooth. */
-async function scanBle(getCentral: () => Promise<BleCentral>, scanMs: number, signal: AbortSignal | undefined): Promise<string[]> {
+async function scanBle(
+  getCentral: () => Promise<BleCentral>,
+  scanMs: number,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const links = new Set<string>();
   let stop: () => Promise<void>;
   try {

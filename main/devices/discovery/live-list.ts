@@ -48,7 +48,10 @@ export class LiveDeviceList {
   private watchers: FSWatcher[] = [];
   private stopBleScan: (() => Promise<void>) | undefined;
   /** One serial round at a time; a request during a round runs one more round after it. */
-  private readonly serialScan = new CoalescedRun(() => this.serialRound(), () => this.stopped);
+  private readonly serialScan = new CoalescedRun(
+    () => this.serialRound(),
+    () => this.stopped,
+  );
   private readonly bleLastSeen = new Map<string, number>();
   private readonly bleProbing = new Set<string>();
   private readonly udpTargets = new Set<string>();
@@ -142,8 +145,15 @@ export class LiveDeviceList {
   }
 
   /** The device on the link, or none; `inUse` when a job of this process holds the port (nothing was asked). */
-  private async probe(link: string, options: Pick<ProbeOptions, 'whenPortInUse' | 'timeoutMs'> = {}): Promise<{ device?: DiscoveredDevice; inUse?: boolean }> {
-    const result = await probeLink(link, { linkDeps: linkDepsOf(this.options), ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300, ...options });
+  private async probe(
+    link: string,
+    options: Pick<ProbeOptions, 'whenPortInUse' | 'timeoutMs'> = {},
+  ): Promise<{ device?: DiscoveredDevice; inUse?: boolean }> {
+    const result = await probeLink(link, {
+      linkDeps: linkDepsOf(this.options),
+      ackTimeoutMs: this.options.probeAckTimeoutMs ?? 300,
+      ...options,
+    });
     if (result.info) return { device: discoveredFrom(result.info, result.link, result.linkKind, result.protocol) };
     return { inUse: result.inUse === true };
   }
@@ -162,7 +172,8 @@ export class LiveDeviceList {
       // firmware), or now and then while its port stays: a port with nothing answering behind it
       // (a cut relay) must not keep a device on the list.
       const answeredAt = this.serialAnsweredAt.get(link);
-      const recheck = answeredAt === undefined || performance.now() - answeredAt >= (this.options.recheckIntervalMs ?? 5000);
+      const recheck =
+        answeredAt === undefined || performance.now() - answeredAt >= (this.options.recheckIntervalMs ?? 5000);
       if (this.busy(link) || (this.state.has(link) && !this.state.isMissing(link) && !recheck)) {
         this.state.seen(link);
         continue;
@@ -209,13 +220,16 @@ export class LiveDeviceList {
       this.stopBleScan = await central.scan((peripheral) => this.bleAdvertised(peripheral));
       const lostAfterMs = this.options.bleLostAfterMs ?? 10_000;
       this.timers.push(
-        setInterval(() => {
-          const now = performance.now();
-          for (const link of this.state.links('ble')) {
-            const lastSeen = this.bleLastSeen.get(link) ?? 0;
-            if (now - lastSeen >= lostAfterMs && !this.busy(link)) this.state.remove(link);
-          }
-        }, Math.min(lostAfterMs, 1000)),
+        setInterval(
+          () => {
+            const now = performance.now();
+            for (const link of this.state.links('ble')) {
+              const lastSeen = this.bleLastSeen.get(link) ?? 0;
+              if (now - lastSeen >= lostAfterMs && !this.busy(link)) this.state.remove(link);
+            }
+          },
+          Math.min(lostAfterMs, 1000),
+        ),
       );
     } catch (error) {
       this.warnOnce()(`BLE discovery is off: ${(error as Error).message}`);

@@ -1,7 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { CODE, decodeMessage, encodeMessage, MESSAGE_ID_MODULUS, uriPathOptions, type CoapMessage } from '../../../protocol/coap';
+import {
+  CODE,
+  decodeMessage,
+  encodeMessage,
+  MESSAGE_ID_MODULUS,
+  uriPathOptions,
+  type CoapMessage,
+} from '../../../protocol/coap';
 import { COAP_DEFAULT_PORT, RESOURCE } from '../../../protocol/constants';
 import { formatLinkSpec } from '../links/link-spec';
 
@@ -50,14 +57,18 @@ export function resolveMulticastDiscovery(options: MulticastDiscoveryOptions): R
  * of the nodes that answered, each once; they are not yet known to be our devices: the caller
  * confirms each with GET /info.
  */
-export async function discoverByMulticast(options: MulticastDiscoveryOptions = {}, signal?: AbortSignal): Promise<string[]> {
+export async function discoverByMulticast(
+  options: MulticastDiscoveryOptions = {},
+  signal?: AbortSignal,
+): Promise<string[]> {
   const { port, interfaceAddress, listenMs } = resolveMulticastDiscovery(options);
   const ipv6 = isIPv6(interfaceAddress.replace(/%.*$/, ''));
   const socket = createSocket(ipv6 ? 'udp6' : 'udp4');
   const found = new Set<string>();
   const token = new Uint8Array(randomBytes(4));
   socket.on('message', (bytes, remote) => {
-    if (isAnswer(bytes, token)) found.add(formatLinkSpec({ kind: 'udp', host: remote.address.replace(/%.*$/, ''), port: remote.port }));
+    if (isAnswer(bytes, token))
+      found.add(formatLinkSpec({ kind: 'udp', host: remote.address.replace(/%.*$/, ''), port: remote.port }));
   });
   try {
     await bind(socket, ipv6 ? '::' : interfaceAddress);
@@ -71,7 +82,11 @@ export async function discoverByMulticast(options: MulticastDiscoveryOptions = {
       options: uriPathOptions(RESOURCE.wellKnownCore),
       payload: new Uint8Array(0),
     };
-    await new Promise<void>((resolve, reject) => socket.send(encodeMessage(request), port, ipv6 ? ALL_COAP_NODES_IPV6 : ALL_COAP_NODES_IPV4, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      socket.send(encodeMessage(request), port, ipv6 ? ALL_COAP_NODES_IPV6 : ALL_COAP_NODES_IPV4, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
     await listen(listenMs, signal);
   } finally {
     await new Promise<void>((resolve) => socket.close(() => resolve()));
@@ -83,7 +98,11 @@ export async function discoverByMulticast(options: MulticastDiscoveryOptions = {
 function isAnswer(bytes: Uint8Array, token: Uint8Array): boolean {
   try {
     const message = decodeMessage(new Uint8Array(bytes));
-    return message.code === CODE.CONTENT && message.token.length === token.length && message.token.every((b, i) => b === token[i]);
+    return (
+      message.code === CODE.CONTENT &&
+      message.token.length === token.length &&
+      message.token.every((b, i) => b === token[i])
+    );
   } catch {
     return false;
   }

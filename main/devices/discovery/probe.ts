@@ -3,7 +3,15 @@ import { identify } from '../operations/identify';
 import type { DeviceInfo } from '../operations/payloads';
 import { PortInUseError, type PortInUse } from '../links/port-turns';
 import { DeviceSession } from '../session';
-import { createVendorLink, detectProtocol, identifyVendor, readHeldConfig, vendorFamilyOf, type DeviceProtocol, type VendorIdentity } from '../vendor';
+import {
+  createVendorLink,
+  detectProtocol,
+  identifyVendor,
+  readHeldConfig,
+  vendorFamilyOf,
+  type DeviceProtocol,
+  type VendorIdentity,
+} from '../vendor';
 
 /**
  * A vendor device's identity in the fields of GET /info, so that lists and jobs read both kinds of
@@ -75,8 +83,13 @@ export async function probeLink(link: string, options: ProbeOptions = {}): Promi
     const info = await identify(session, { signal, maxRetransmit: 1 });
     return { link, linkKind: spec.kind, info, error: null, protocol: 'provisioner' };
   } catch (error) {
-    if (error instanceof PortInUseError) return { link, linkKind: spec.kind, info: null, error: error.message, inUse: true };
-    const reason = timeout?.aborted ? 'no answer to the info request' : error instanceof Error ? error.message : String(error);
+    if (error instanceof PortInUseError)
+      return { link, linkKind: spec.kind, info: null, error: error.message, inUse: true };
+    const reason = timeout?.aborted
+      ? 'no answer to the info request'
+      : error instanceof Error
+        ? error.message
+        : String(error);
     return { link, linkKind: spec.kind, info: null, error: reason };
   } finally {
     await session?.close().catch(() => undefined);

@@ -86,10 +86,13 @@ export async function listSerialCandidates(sources: SerialCandidateSources = {})
   try {
     const ports = await (sources.listPorts ?? systemListPorts)();
     for (const port of ports) {
-      if (isProvisionerProductId(port.productId)) candidates.push({ path: port.path, source: 'usb', serialNumberHint: port.serialNumber });
+      if (isProvisionerProductId(port.productId))
+        candidates.push({ path: port.path, source: 'usb', serialNumberHint: port.serialNumber });
     }
   } catch (error) {
-    sources.onWarning?.(`Cannot list USB serial ports (${(error as Error).message}); is udev installed? Devices on USB are not listed.`);
+    sources.onWarning?.(
+      `Cannot list USB serial ports (${(error as Error).message}); is udev installed? Devices on USB are not listed.`,
+    );
   }
   for (const pattern of sources.portGlobs ?? portGlobsFromEnv(process.env)) {
     try {

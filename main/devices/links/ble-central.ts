@@ -48,7 +48,8 @@ export class BleCentral {
     await new Promise<void>((resolve, reject) => {
       const onState = (state: string) => {
         if (state === 'poweredOn') done(resolve);
-        else if (state === 'unsupported' || state === 'unauthorized') done(() => reject(new Error(`Bluetooth is ${state} on this computer`)));
+        else if (state === 'unsupported' || state === 'unauthorized')
+          done(() => reject(new Error(`Bluetooth is ${state} on this computer`)));
       };
       const onAbort = () => done(() => reject(signal!.reason));
       const done = (settle: () => void) => {

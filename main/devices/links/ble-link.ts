@@ -82,7 +82,10 @@ export class BleLink extends LinkWithListeners implements Link {
     const peripheral = await central.find(this.id, signal);
     await peripheral.connectAsync();
     try {
-      const { characteristics } = await peripheral.discoverSomeServicesAndCharacteristicsAsync([BLE_SERVICE_UUID], [BLE_RX_CHARACTERISTIC_UUID, BLE_TX_CHARACTERISTIC_UUID]);
+      const { characteristics } = await peripheral.discoverSomeServicesAndCharacteristicsAsync(
+        [BLE_SERVICE_UUID],
+        [BLE_RX_CHARACTERISTIC_UUID, BLE_TX_CHARACTERISTIC_UUID],
+      );
       const rx = characteristics.find((c) => c.uuid === BLE_RX_CHARACTERISTIC_UUID);
       const tx = characteristics.find((c) => c.uuid === BLE_TX_CHARACTERISTIC_UUID);
       if (!rx || !tx) throw new Error(`${this.description} lacks the protocol's RX or TX characteristic`);

@@ -18,11 +18,13 @@ export class LinkSpecError extends Error {
   override readonly name = 'LinkSpecError';
 }
 
-const USAGE = 'Use serial:/dev/ttyACM0 (or serial:/dev/ttyACM0@921600), udp:192.168.3.10[:5683], udp:[fe80::1]:5683 or ble:AABBCCDDEEFF.';
+const USAGE =
+  'Use serial:/dev/ttyACM0 (or serial:/dev/ttyACM0@921600), udp:192.168.3.10[:5683], udp:[fe80::1]:5683 or ble:AABBCCDDEEFF.';
 
 function parsePort(text: string, spec: string): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port < 1 || port > 65535) throw new LinkSpecError(`"${spec}": ${text} is not a UDP port (1 to 65535). ${USAGE}`);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535)
+    throw new LinkSpecError(`"${spec}": ${text} is not a UDP port (1 to 65535). ${USAGE}`);
   return port;
 }
 
@@ -36,16 +38,28 @@ export function parseLinkSpec(spec: string): LinkSpec {
     case 'serial': {
       const match = /^(.+?)(?:@(\d+))?$/.exec(rest)!;
       const baudRate = match[2] === undefined ? undefined : Number(match[2]);
-      if (baudRate !== undefined && baudRate <= 0) throw new LinkSpecError(`"${spec}": the baud rate must be positive. ${USAGE}`);
-      return baudRate === undefined ? { kind: 'serial', path: match[1]! } : { kind: 'serial', path: match[1]!, baudRate };
+      if (baudRate !== undefined && baudRate <= 0)
+        throw new LinkSpecError(`"${spec}": the baud rate must be positive. ${USAGE}`);
+      return baudRate === undefined
+        ? { kind: 'serial', path: match[1]! }
+        : { kind: 'serial', path: match[1]!, baudRate };
     }
     case 'udp': {
       const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(rest);
-      if (bracketed) return { kind: 'udp', host: bracketed[1]!, port: bracketed[2] === undefined ? COAP_DEFAULT_PORT : parsePort(bracketed[2], spec) };
+      if (bracketed)
+        return {
+          kind: 'udp',
+          host: bracketed[1]!,
+          port: bracketed[2] === undefined ? COAP_DEFAULT_PORT : parsePort(bracketed[2], spec),
+        };
       if (isIPv6(rest)) return { kind: 'udp', host: rest, port: COAP_DEFAULT_PORT };
       const hostPort = /^([^:]+)(?::(\d*))?$/.exec(rest);
       if (!hostPort) throw new LinkSpecError(`"${spec}" is not an address. ${USAGE}`);
-      return { kind: 'udp', host: hostPort[1]!, port: hostPort[2] === undefined ? COAP_DEFAULT_PORT : parsePort(hostPort[2], spec) };
+      return {
+        kind: 'udp',
+        host: hostPort[1]!,
+        port: hostPort[2] === undefined ? COAP_DEFAULT_PORT : parsePort(hostPort[2], spec),
+      };
     }
     case 'ble':
       if (!/^[0-9A-Za-z:-]+$/.test(rest)) throw new LinkSpecError(`"${spec}" is not a BLE address or id. ${USAGE}`);
@@ -77,7 +91,12 @@ export interface LinkFactoryDeps {
 export function createLink(spec: LinkSpec, deps: LinkFactoryDeps = {}): Link {
   switch (spec.kind) {
     case 'serial':
-      return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps.openPort, whenPortInUse: deps.whenPortInUse });
+      return new SerialLink({
+        path: spec.path,
+        baudRate: spec.baudRate,
+        openPort: deps.openPort,
+        whenPortInUse: deps.whenPortInUse,
+      });
     case 'udp':
       return new UdpLink({ host: spec.host, port: spec.port });
     case 'ble': {

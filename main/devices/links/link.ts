@@ -47,7 +47,10 @@ export interface SendHint {
 /** A send on a link that is not open. */
 export class LinkClosedError extends Error {
   override readonly name = 'LinkClosedError';
-  constructor(readonly link: string, cause?: unknown) {
+  constructor(
+    readonly link: string,
+    cause?: unknown,
+  ) {
     super(`The link ${link} is closed`, { cause });
   }
 }

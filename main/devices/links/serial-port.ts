@@ -23,7 +23,15 @@ export type SerialPortOpener = (options: SerialPortOpenOptions) => Promise<Seria
 /** Opens a real port through `serialport` (8N1, no flow control: the protocol's serial settings). */
 export const openSystemSerialPort: SerialPortOpener = async ({ path, baudRate }) => {
   const { SerialPort } = await import('serialport');
-  const port = new SerialPort({ path, baudRate, dataBits: 8, parity: 'none', stopBits: 1, rtscts: false, autoOpen: false });
+  const port = new SerialPort({
+    path,
+    baudRate,
+    dataBits: 8,
+    parity: 'none',
+    stopBits: 1,
+    rtscts: false,
+    autoOpen: false,
+  });
   await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
   return port as unknown as SerialPortLike;
 };

@@ -10,7 +10,13 @@ import type { DeviceSession } from '../session';
 import type { UploadProgress } from './firmware';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
-import { configAppliedSchema, configStatusSchema, decodeResponse, type ConfigStatus, type DeviceInfo } from './payloads';
+import {
+  configAppliedSchema,
+  configStatusSchema,
+  decodeResponse,
+  type ConfigStatus,
+  type DeviceInfo,
+} from './payloads';
 import { waitForDevice, waitForReboot } from './wait-for-device';
 
 export interface ConfigUploadOptions {
@@ -53,7 +59,11 @@ function checkedFile(file: Uint8Array, options: ConfigUploadOptions): DecodedCon
  * reports that syncId in GET /info. If the link drops mid-way the upload starts again (files are
  * small); if the answer was lost to the reboot, the syncId read back decides.
  */
-export async function uploadConfiguration(session: DeviceSession, file: Uint8Array, options: ConfigUploadOptions = {}): Promise<ConfigUploadResult> {
+export async function uploadConfiguration(
+  session: DeviceSession,
+  file: Uint8Array,
+  options: ConfigUploadOptions = {},
+): Promise<ConfigUploadResult> {
   const decoded = checkedFile(file, options);
   const step = 'configuration apply';
   const maxAttempts = options.maxAttempts ?? 3;
@@ -85,13 +95,26 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
       });
       const applied = decodeResponse(configAppliedSchema, result.response, session.context(step));
       if (decoded && applied.syncId !== decoded.syncId) {
-        throw new DeviceVerificationError('CONFIG_NOT_APPLIED', session.context(step), `reports syncId ${applied.syncId}, not the file's ${decoded.syncId}`);
+        throw new DeviceVerificationError(
+          'CONFIG_NOT_APPLIED',
+          session.context(step),
+          `reports syncId ${applied.syncId}, not the file's ${decoded.syncId}`,
+        );
       }
       // The device holds this very file already: it changed nothing and does not restart.
       if (applied.unchanged === true) return { syncId: applied.syncId, info: before };
-      const after = await waitForReboot(session, { previousBootId: before.bootId, step, timeoutMs: options.timeoutMs, signal: options.signal });
+      const after = await waitForReboot(session, {
+        previousBootId: before.bootId,
+        step,
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+      });
       if (after.configSyncId !== applied.syncId) {
-        throw new DeviceVerificationError('CONFIG_NOT_APPLIED', session.context(step), `came back with configuration ${after.configSyncId ?? 'none'}, not ${applied.syncId}`);
+        throw new DeviceVerificationError(
+          'CONFIG_NOT_APPLIED',
+          session.context(step),
+          `came back with configuration ${after.configSyncId ?? 'none'}, not ${applied.syncId}`,
+        );
       }
       return { syncId: applied.syncId, info: after };
     } catch (error) {
@@ -103,6 +126,11 @@ export async function uploadConfiguration(session: DeviceSession, file: Uint8Arr
 
 /** GET /config: what the device holds, and (devices that report them) its sequence and the organization it is claimed by. */
 export async function readConfigStatus(session: DeviceSession, signal?: AbortSignal): Promise<ConfigStatus> {
-  const response = await session.engine.request({ method: CODE.GET, path: 'config', step: 'configuration status request', signal });
+  const response = await session.engine.request({
+    method: CODE.GET,
+    path: 'config',
+    step: 'configuration status request',
+    signal,
+  });
   return decodeResponse(configStatusSchema, response, session.context('configuration status request'));
 }

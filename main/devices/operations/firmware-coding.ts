@@ -1,5 +1,10 @@
 import { deflateRawSync } from 'node:zlib';
-import { chooseCoding, type CodingChoice, type ContentCoding, type PrecodedStream } from '../../../domain/files/content-coding';
+import {
+  chooseCoding,
+  type CodingChoice,
+  type ContentCoding,
+  type PrecodedStream,
+} from '../../../domain/files/content-coding';
 import type { AnnouncedCoding, DeviceInfo } from './payloads';
 
 /** A patch the host holds: from the image whose SHA-256 is `baseSha256` (hex) to the one being sent. */
@@ -30,7 +35,11 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, b
  * cannot take it), else zlib's at level 9 within the device's window, made now. Either way the
  * announce names the window the stream needs.
  */
-function deflated(source: Uint8Array, windowBits: number, precoded: PrecodedStream | undefined): { bytes: Uint8Array; windowBits: number } {
+function deflated(
+  source: Uint8Array,
+  windowBits: number,
+  precoded: PrecodedStream | undefined,
+): { bytes: Uint8Array; windowBits: number } {
   if (precoded !== undefined && precoded.windowBits <= windowBits) return precoded;
   return { bytes: deflateRawSync(source, { level: 9, windowBits, memLevel: 9 }), windowBits };
 }
@@ -43,26 +52,45 @@ function deflated(source: Uint8Array, windowBits: number, precoded: PrecodedStre
 export function wireImageFor(
   image: Uint8Array,
   info: DeviceInfo,
-  options: { patches?: readonly FirmwarePatchOffer[]; deflated?: PrecodedStream; preference?: CodingPreference; excluded?: ReadonlySet<ContentCoding> },
+  options: {
+    patches?: readonly FirmwarePatchOffer[];
+    deflated?: PrecodedStream;
+    preference?: CodingPreference;
+    excluded?: ReadonlySet<ContentCoding>;
+  },
 ): WireImage {
   const excluded = options.excluded ?? new Set<ContentCoding>();
   const preference = options.preference ?? 'auto';
   const running = info.imageSha256 == null ? undefined : hex(info.imageSha256);
   const patch = running === undefined ? undefined : options.patches?.find((offer) => offer.baseSha256 === running);
-  const advertised = (info.codings ?? []).filter((coding) => !excluded.has(coding.name as ContentCoding) && (preference === 'auto' || coding.name === preference));
-  const choice: CodingChoice = preference === 'identity' ? { coding: 'identity' } : chooseCoding(advertised, { patchForRunningImage: patch !== undefined });
+  const advertised = (info.codings ?? []).filter(
+    (coding) => !excluded.has(coding.name as ContentCoding) && (preference === 'auto' || coding.name === preference),
+  );
+  const choice: CodingChoice =
+    preference === 'identity'
+      ? { coding: 'identity' }
+      : chooseCoding(advertised, { patchForRunningImage: patch !== undefined });
   if (choice.coding === 'delta' && patch !== undefined && running !== undefined) {
     const stream = deflated(patch.patch, choice.windowBits!, patch.deflated);
     return {
       coding: 'delta',
       bytes: stream.bytes,
-      announced: { name: 'delta', size: stream.bytes.length, windowBits: stream.windowBits, baseSha256: new Uint8Array(Buffer.from(running, 'hex')) },
+      announced: {
+        name: 'delta',
+        size: stream.bytes.length,
+        windowBits: stream.windowBits,
+        baseSha256: new Uint8Array(Buffer.from(running, 'hex')),
+      },
     };
   }
   if (choice.coding === 'deflate') {
     const stream = deflated(image, choice.windowBits!, options.deflated);
     if (stream.bytes.length < image.length || preference === 'deflate') {
-      return { coding: 'deflate', bytes: stream.bytes, announced: { name: 'deflate', size: stream.bytes.length, windowBits: stream.windowBits } };
+      return {
+        coding: 'deflate',
+        bytes: stream.bytes,
+        announced: { name: 'deflate', size: stream.bytes.length, windowBits: stream.windowBits },
+      };
     }
   }
   return { coding: 'identity', bytes: image, announced: undefined };

@@ -8,13 +8,25 @@ import { contentFormatOption, largestBlockSizeAtMost } from '../../../protocol/c
 import { observe } from '../coap/observe';
 import { CODE } from '../../../protocol/coap/parameters';
 import { abortReason, DeviceError, DeviceVerificationError } from '../errors';
-import { CONTENT_FORMAT_CBOR, DEVICE_ERROR, DEVICE_ERROR_CODING, MAX_BLOCK_SIZE, MAX_IN_FLIGHT_LIMIT } from '../../../protocol/constants';
+import {
+  CONTENT_FORMAT_CBOR,
+  DEVICE_ERROR,
+  DEVICE_ERROR_CODING,
+  MAX_BLOCK_SIZE,
+  MAX_IN_FLIGHT_LIMIT,
+} from '../../../protocol/constants';
 import type { ContentCoding, PrecodedStream } from '../../../domain/files/content-coding';
 import { wireImageFor, type CodingPreference, type FirmwarePatchOffer, type WireImage } from './firmware-coding';
 import type { DeviceSession } from '../session';
 import { identify } from './identify';
 import { isLinkLoss } from './link-loss';
-import { announceResponseSchema, firmwareStatusSchema, decodeResponse, type DeviceInfo, type FirmwareStatus } from './payloads';
+import {
+  announceResponseSchema,
+  firmwareStatusSchema,
+  decodeResponse,
+  type DeviceInfo,
+  type FirmwareStatus,
+} from './payloads';
 import { waitForDevice, waitForReboot } from './wait-for-device';
 
 export interface UploadProgress {
@@ -85,18 +97,33 @@ export interface FirmwareUploadResult {
  * announces again and resumes from the device's offset. Resolves once the device has verified the
  * whole image (state `received`); applyFirmware() then installs it.
  */
-export async function uploadFirmware(session: DeviceSession, image: Uint8Array, options: FirmwareUploadOptions): Promise<FirmwareUploadResult> {
+export async function uploadFirmware(
+  session: DeviceSession,
+  image: Uint8Array,
+  options: FirmwareUploadOptions,
+): Promise<FirmwareUploadResult> {
   const header = parseFirmwareImageHeader(image);
   if (header.deviceType !== options.deviceType) {
-    throw new FileFormatError(DEVICE_ERROR.fwWrongType, `The image is built for ${header.deviceType} devices, not ${options.deviceType}.`);
+    throw new FileFormatError(
+      DEVICE_ERROR.fwWrongType,
+      `The image is built for ${header.deviceType} devices, not ${options.deviceType}.`,
+    );
   }
   if (header.version !== options.version) {
-    throw new FileFormatError(DEVICE_ERROR.fwBadHeader, `The image's header says version ${header.version}, not ${options.version}.`);
+    throw new FileFormatError(
+      DEVICE_ERROR.fwBadHeader,
+      `The image's header says version ${header.version}, not ${options.version}.`,
+    );
   }
   const digest = sha256(image);
   // A manifest for other bytes would only be refused by the device: say so before touching it.
   checkFirmwareManifest(readSignedFirmwareManifest(options.signedManifest).manifest, {
-    image: { size: image.length, sha256: Buffer.from(digest).toString('hex'), deviceType: header.deviceType, version: header.version },
+    image: {
+      size: image.length,
+      sha256: Buffer.from(digest).toString('hex'),
+      deviceType: header.deviceType,
+      version: header.version,
+    },
   });
   const announcedOffsets: number[] = [];
   const notes: string[] = [];
@@ -107,10 +134,18 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
   const maxResumes = options.maxResumes ?? 3;
   /** Coded bytes acknowledged, shown as the share of the image they carry. */
   const reporter = (wire: WireImage) => (acknowledged: number, announced?: 'announced') => {
-    const bytes = acknowledged >= wire.bytes.length ? image.length : Math.floor((acknowledged / wire.bytes.length) * image.length);
-    options.onProgress?.({ bytes, total: image.length, coding: wire.coding, wireTotal: wire.bytes.length, ...(announced ? { announced: true } : {}) });
+    const bytes =
+      acknowledged >= wire.bytes.length ? image.length : Math.floor((acknowledged / wire.bytes.length) * image.length);
+    options.onProgress?.({
+      bytes,
+      total: image.length,
+      coding: wire.coding,
+      wireTotal: wire.bytes.length,
+      ...(announced ? { announced: true } : {}),
+    });
   };
-  const windowFor = (info: DeviceInfo) => Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
+  const windowFor = (info: DeviceInfo) =>
+    Math.max(1, Math.min(info.maxInFlight, MAX_IN_FLIGHT_LIMIT, options.window ?? MAX_IN_FLIGHT_LIMIT));
   /** The blocks go behind the announce once per upload at most; after a give-way, as before. */
   let triedBehindAnnounce = false;
   for (let attempt = 0; ; attempt++) {
@@ -120,13 +155,24 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
           ? (fresh(session, options.info) ?? (await identify(session, { signal: options.signal })))
           : await waitForDevice(session, { step: 'firmware upload resume', signal: options.signal });
       if (info.deviceType !== options.deviceType) {
-        throw new DeviceVerificationError(DEVICE_ERROR.fwWrongType, session.context('firmware announce'), `is a ${info.deviceType}; this firmware is for ${options.deviceType} devices`);
+        throw new DeviceVerificationError(
+          DEVICE_ERROR.fwWrongType,
+          session.context('firmware announce'),
+          `is a ${info.deviceType}; this firmware is for ${options.deviceType} devices`,
+        );
       }
       if (attempt === 0 && !triedBehindAnnounce && takesBlocksBehindAnnounce(session, info)) {
         triedBehindAnnounce = true;
-        const wire = wireImageFor(image, info, { patches: options.patches, deflated: options.deflated, preference: options.coding, excluded });
+        const wire = wireImageFor(image, info, {
+          patches: options.patches,
+          deflated: options.deflated,
+          preference: options.coding,
+          excluded,
+        });
         sending = wire.coding;
-        const blockSize = largestBlockSizeAtMost(Math.min(info.maxBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE));
+        const blockSize = largestBlockSizeAtMost(
+          Math.min(info.maxBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE),
+        );
         const report = reporter(wire);
         // Sent as a fresh start; an announce answered otherwise is made again below, with its offset.
         report(0, 'announced');
@@ -139,21 +185,51 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
         });
         if (sent !== undefined) {
           report(wire.bytes.length);
-          return { sha256: digest, announcedOffsets, blockSize: sent.blockSize, window: windowFor(info), coding: wire.coding, wireBytes: wire.bytes.length, notes };
+          return {
+            sha256: digest,
+            announcedOffsets,
+            blockSize: sent.blockSize,
+            window: windowFor(info),
+            coding: wire.coding,
+            wireBytes: wire.bytes.length,
+            notes,
+          };
         }
         // The announce was refused or answered other than a fresh start: announced again below,
         // which names the refusal or resumes from the device's offset.
       }
-      const { wire, deviceOffset, deviceBlockSize } = await announceCoded(session, image, digest, info, options, excluded, notes);
+      const { wire, deviceOffset, deviceBlockSize } = await announceCoded(
+        session,
+        image,
+        digest,
+        info,
+        options,
+        excluded,
+        notes,
+      );
       announcedOffsets.push(deviceOffset);
       sending = wire.coding;
-      const blockSize = largestBlockSizeAtMost(Math.min(info.maxBlockSize, deviceBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE));
+      const blockSize = largestBlockSizeAtMost(
+        Math.min(info.maxBlockSize, deviceBlockSize, MAX_BLOCK_SIZE, options.blockSize ?? MAX_BLOCK_SIZE),
+      );
       const window = windowFor(info);
       const data = wire.bytes;
       const report = reporter(wire);
-      const done = (size: number): FirmwareUploadResult => ({ sha256: digest, announcedOffsets, blockSize: size, window, coding: wire.coding, wireBytes: data.length, notes });
+      const done = (size: number): FirmwareUploadResult => ({
+        sha256: digest,
+        announcedOffsets,
+        blockSize: size,
+        window,
+        coding: wire.coding,
+        wireBytes: data.length,
+        notes,
+      });
       if (deviceOffset > data.length) {
-        throw new DeviceVerificationError('FW_BAD_OFFSET', session.context('firmware announce'), `offered to resume at ${deviceOffset}, beyond the ${data.length}-byte ${wire.coding} stream`);
+        throw new DeviceVerificationError(
+          'FW_BAD_OFFSET',
+          session.context('firmware announce'),
+          `offered to resume at ${deviceOffset}, beyond the ${data.length}-byte ${wire.coding} stream`,
+        );
       }
       report(deviceOffset, 'announced');
       if (deviceOffset < data.length) {
@@ -180,7 +256,9 @@ export async function uploadFirmware(session: DeviceSession, image: Uint8Array, 
       const patchFailed =
         error instanceof DeviceError &&
         sending === 'delta' &&
-        (error.code === DEVICE_ERROR_CODING.baseMismatch || error.code === DEVICE_ERROR_CODING.codingCorrupt || error.code === DEVICE_ERROR.fwHashMismatch);
+        (error.code === DEVICE_ERROR_CODING.baseMismatch ||
+          error.code === DEVICE_ERROR_CODING.codingCorrupt ||
+          error.code === DEVICE_ERROR.fwHashMismatch);
       if (patchFailed && !excluded.has('delta')) {
         // The patch named another base than the device runs (a stale offer), or did not build the
         // signed image (patches carry no signature of their own): the device discarded it and the
@@ -211,10 +289,23 @@ function fresh(session: DeviceSession, info: DeviceInfo | undefined): DeviceInfo
  * coding, to a device that says it reads the rest from the manifest; else the full one, whose plain
  * fields repeat the manifest's.
  */
-function announcement(image: Uint8Array, digest: Uint8Array, info: DeviceInfo, options: FirmwareUploadOptions, wire: WireImage): Record<string, unknown> {
+function announcement(
+  image: Uint8Array,
+  digest: Uint8Array,
+  info: DeviceInfo,
+  options: FirmwareUploadOptions,
+  wire: WireImage,
+): Record<string, unknown> {
   const coding = wire.announced === undefined ? {} : { coding: wire.announced };
   if (info.manifestAnnounce === true) return { signedManifest: options.signedManifest, ...coding };
-  return { size: image.length, sha256: digest, version: options.version, deviceType: options.deviceType, signedManifest: options.signedManifest, ...coding };
+  return {
+    size: image.length,
+    sha256: digest,
+    version: options.version,
+    deviceType: options.deviceType,
+    signedManifest: options.signedManifest,
+    ...coding,
+  };
 }
 
 /**
@@ -225,7 +316,11 @@ function announcement(image: Uint8Array, digest: Uint8Array, info: DeviceInfo, o
  * serial or BLE link (UDP's round trip is 2 ms, and its payload sets are hundreds of blocks).
  */
 function takesBlocksBehindAnnounce(session: DeviceSession, info: DeviceInfo): boolean {
-  return info.blocksBehindAnnounce === true && (info.state === 'idle' || info.state === 'failed') && session.engine.link.kind !== 'udp';
+  return (
+    info.blocksBehindAnnounce === true &&
+    (info.state === 'idle' || info.state === 'failed') &&
+    session.engine.link.kind !== 'udp'
+  );
 }
 
 /**
@@ -240,7 +335,13 @@ async function uploadBehindAnnounce(
   session: DeviceSession,
   payload: Record<string, unknown>,
   wire: WireImage,
-  upload: { blockSize: number; window: number; signal: AbortSignal | undefined; onProgress: (acknowledged: number) => void; onFreshStart: () => void },
+  upload: {
+    blockSize: number;
+    window: number;
+    signal: AbortSignal | undefined;
+    onProgress: (acknowledged: number) => void;
+    onFreshStart: () => void;
+  },
 ): Promise<{ blockSize: number } | undefined> {
   const early = new AbortController();
   const abandon = () => early.abort(upload.signal?.reason);
@@ -303,7 +404,12 @@ async function announceCoded(
 ): Promise<{ wire: WireImage; deviceOffset: number; deviceBlockSize: number }> {
   let preference = options.coding;
   for (;;) {
-    const wire = wireImageFor(image, info, { patches: options.patches, deflated: options.deflated, preference, excluded });
+    const wire = wireImageFor(image, info, {
+      patches: options.patches,
+      deflated: options.deflated,
+      preference,
+      excluded,
+    });
     try {
       const announced = await session.engine.request({
         method: CODE.POST,
@@ -313,10 +419,16 @@ async function announceCoded(
         step: 'firmware announce',
         signal: options.signal,
       });
-      const { offset, blockSize } = decodeResponse(announceResponseSchema, announced, session.context('firmware announce'));
+      const { offset, blockSize } = decodeResponse(
+        announceResponseSchema,
+        announced,
+        session.context('firmware announce'),
+      );
       return { wire, deviceOffset: offset, deviceBlockSize: blockSize };
     } catch (error) {
-      const refused = error instanceof DeviceError && (error.code === DEVICE_ERROR_CODING.baseMismatch || error.code === DEVICE_ERROR_CODING.codingUnsupported);
+      const refused =
+        error instanceof DeviceError &&
+        (error.code === DEVICE_ERROR_CODING.baseMismatch || error.code === DEVICE_ERROR_CODING.codingUnsupported);
       if (!refused || wire.coding === 'identity') throw error;
       excluded.add(wire.coding);
       // A coding asked for by name gives way to the best of the rest.
@@ -349,7 +461,11 @@ export async function applyFirmware(session: DeviceSession, options: ApplyFirmwa
   const before = await identify(session, { signal: options.signal });
   const check = (after: DeviceInfo) => {
     if (after.firmwareVersion !== options.version) {
-      throw new DeviceVerificationError('FW_APPLY_FAILED', session.context(step), `came back running ${after.firmwareVersion}, not ${options.version}`);
+      throw new DeviceVerificationError(
+        'FW_APPLY_FAILED',
+        session.context(step),
+        `came back running ${after.firmwareVersion}, not ${options.version}`,
+      );
     }
     return after;
   };
@@ -365,12 +481,24 @@ export async function applyFirmware(session: DeviceSession, options: ApplyFirmwa
     }
     if (!isLinkLoss(error)) throw error;
   }
-  return check(await waitForReboot(session, { previousBootId: before.bootId, step, timeoutMs: options.timeoutMs, signal: options.signal }));
+  return check(
+    await waitForReboot(session, {
+      previousBootId: before.bootId,
+      step,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    }),
+  );
 }
 
 /** GET /fw. */
 export async function readFirmwareStatus(session: DeviceSession, signal?: AbortSignal): Promise<FirmwareStatus> {
-  const response = await session.engine.request({ method: CODE.GET, path: 'fw', step: 'firmware status request', signal });
+  const response = await session.engine.request({
+    method: CODE.GET,
+    path: 'fw',
+    step: 'firmware status request',
+    signal,
+  });
   return decodeResponse(firmwareStatusSchema, response, session.context('firmware status request'));
 }
 
@@ -378,7 +506,10 @@ export async function readFirmwareStatus(session: DeviceSession, signal?: AbortS
  * Observes GET /fw: the current status, then every change the device notifies, until the signal
  * aborts, the iteration is left, or the link drops (a rebooting device forgets its observers).
  */
-export async function* observeFirmwareStatus(session: DeviceSession, signal?: AbortSignal): AsyncGenerator<FirmwareStatus> {
+export async function* observeFirmwareStatus(
+  session: DeviceSession,
+  signal?: AbortSignal,
+): AsyncGenerator<FirmwareStatus> {
   const step = 'firmware status observation';
   const observation = await observe(session.engine, { path: 'fw', step, signal });
   try {

@@ -28,7 +28,11 @@ export async function identify(session: DeviceSession, options: IdentifyOptions 
     maxBytes: DEVICE_INFO_MAX_BYTES,
     deadlineMs: options.deadlineMs,
   });
-  const info = decodeResponse(deviceInfoSchema, { ...response, message: { ...response.message, payload } }, session.context(step));
+  const info = decodeResponse(
+    deviceInfoSchema,
+    { ...response, message: { ...response.message, payload } },
+    session.context(step),
+  );
   if (session.expectedSerialNumber !== undefined && info.serialNumber !== session.expectedSerialNumber) {
     throw new DeviceVerificationError(
       'DEVICE_MISMATCH',

@@ -8,5 +8,7 @@ import { LinkClosedError } from '../links/link';
  * after these; the jobs look for a device named by serial number on every link.
  */
 export function isLinkLoss(error: unknown): boolean {
-  return error instanceof DeviceDisconnectedError || error instanceof DeviceTimeoutError || error instanceof LinkClosedError;
+  return (
+    error instanceof DeviceDisconnectedError || error instanceof DeviceTimeoutError || error instanceof LinkClosedError
+  );
 }

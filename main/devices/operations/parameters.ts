@@ -1,6 +1,11 @@
 import { downloadBlock2 } from '../coap/block2';
 import type { DeviceSession } from '../session';
-import { PARAMETERS_MAX_BYTES, PARAMETERS_RESOURCE, runningParametersPayloadSchema, type RunningParametersPayload } from '../../../protocol/parameters';
+import {
+  PARAMETERS_MAX_BYTES,
+  PARAMETERS_RESOURCE,
+  runningParametersPayloadSchema,
+  type RunningParametersPayload,
+} from '../../../protocol/parameters';
 import { decodeResponse } from './payloads';
 
 /**
@@ -8,7 +13,10 @@ import { decodeResponse } from './payloads';
  * (docs/device-protocol.md, "Running parameters"). The host checks nothing here: the comparison
  * with what the configuration intends is the job's (domain/running-parameters.ts).
  */
-export async function readRunningParameters(session: DeviceSession, options: { signal?: AbortSignal } = {}): Promise<RunningParametersPayload> {
+export async function readRunningParameters(
+  session: DeviceSession,
+  options: { signal?: AbortSignal } = {},
+): Promise<RunningParametersPayload> {
   const step = 'parameter read-back';
   const { payload, response } = await downloadBlock2(session.engine, {
     path: PARAMETERS_RESOURCE,
@@ -16,5 +24,9 @@ export async function readRunningParameters(session: DeviceSession, options: { s
     signal: options.signal,
     maxBytes: PARAMETERS_MAX_BYTES,
   });
-  return decodeResponse(runningParametersPayloadSchema, { ...response, message: { ...response.message, payload } }, session.context(step));
+  return decodeResponse(
+    runningParametersPayloadSchema,
+    { ...response, message: { ...response.message, payload } },
+    session.context(step),
+  );
 }

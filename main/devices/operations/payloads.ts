@@ -16,7 +16,10 @@ export function decodeResponse<T>(schema: z.ZodType<T>, response: CoapResponse, 
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DeviceProtocolError(context, `field ${issue?.path.join('.') || '(payload)'}: ${issue?.message ?? 'invalid'}`);
+    throw new DeviceProtocolError(
+      context,
+      `field ${issue?.path.join('.') || '(payload)'}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }

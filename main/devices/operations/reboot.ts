@@ -6,7 +6,10 @@ import type { DeviceInfo } from './payloads';
 import { waitForReboot } from './wait-for-device';
 
 /** POST /reboot and wait until the device is back (new bootId). */
-export async function reboot(session: DeviceSession, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<DeviceInfo> {
+export async function reboot(
+  session: DeviceSession,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<DeviceInfo> {
   const before = await identify(session, { signal: options.signal });
   try {
     await session.engine.request({ method: CODE.POST, path: 'reboot', step: 'reboot', signal: options.signal });
@@ -14,5 +17,10 @@ export async function reboot(session: DeviceSession, options: { signal?: AbortSi
     // The answer can be lost to the reboot itself; whether it happened shows in the bootId.
     if (!isLinkLoss(error)) throw error;
   }
-  return waitForReboot(session, { previousBootId: before.bootId, step: 'reboot', timeoutMs: options.timeoutMs, signal: options.signal });
+  return waitForReboot(session, {
+    previousBootId: before.bootId,
+    step: 'reboot',
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  });
 }

@@ -23,7 +23,15 @@ export async function waitForDevice(session: DeviceSession, options: WaitForDevi
   const timeoutMs = options.timeoutMs ?? session.reconnectTimeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new DeviceTimeoutError(session.context(options.step), 0, 'come back from', `within ${Math.round(timeoutMs / 100) / 10} s`)),
+    () =>
+      controller.abort(
+        new DeviceTimeoutError(
+          session.context(options.step),
+          0,
+          'come back from',
+          `within ${Math.round(timeoutMs / 100) / 10} s`,
+        ),
+      ),
     timeoutMs,
   );
   const onAbort = () => controller.abort(options.signal!.reason);

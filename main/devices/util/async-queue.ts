@@ -45,7 +45,8 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     return {
       next: () => {
         if (this.buffer.length > 0) return Promise.resolve({ value: this.buffer.shift()!, done: false });
-        if (this.ended) return this.hasError ? Promise.reject(this.error) : Promise.resolve({ value: undefined, done: true });
+        if (this.ended)
+          return this.hasError ? Promise.reject(this.error) : Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve, reject) => {
           this.waiting = { resolve, reject };
         });

@@ -1,4 +1,8 @@
-import { FIRMWARE_IMAGE_HEADER_SIZE, encodeFirmwareImageHeader, parseFirmwareImageHeader } from '../../../domain/files/firmware-image';
+import {
+  FIRMWARE_IMAGE_HEADER_SIZE,
+  encodeFirmwareImageHeader,
+  parseFirmwareImageHeader,
+} from '../../../domain/files/firmware-image';
 import { FileFormatError } from '../../../domain/files/file-error';
 import type { VendorFamily } from '../../../domain/vendor/running-values';
 import { FRC_FILE } from '../../../protocol/vendor';
@@ -51,7 +55,10 @@ export function componentsOf(image: Uint8Array, family: VendorFamily): VendorCom
   const header = parseFirmwareImageHeader(image);
   const body = image.subarray(FIRMWARE_IMAGE_HEADER_SIZE);
   if (!isComponentSet(body)) return [{ name: family === 'FRC' ? FRC_FILE.appImage : EPC_PACKAGE_NAME, bytes: image }];
-  if (body[4] !== LAYOUT) bad(`The ${header.deviceType} ${header.version} component set has layout ${body[4]}; this Provisioner reads layout ${LAYOUT}.`);
+  if (body[4] !== LAYOUT)
+    bad(
+      `The ${header.deviceType} ${header.version} component set has layout ${body[4]}; this Provisioner reads layout ${LAYOUT}.`,
+    );
   const count = body[5]!;
   const components: VendorComponent[] = [];
   let offset = 6;
@@ -68,23 +75,33 @@ export function componentsOf(image: Uint8Array, family: VendorFamily): VendorCom
   }
   if (offset !== body.length) bad('The component set has bytes after its last component.');
   checkNames(components, family, `${header.deviceType} ${header.version}`);
-  return family === 'FRC' ? [...components].sort((a, b) => FRC_ORDER.indexOf(a.name) - FRC_ORDER.indexOf(b.name)) : components;
+  return family === 'FRC'
+    ? [...components].sort((a, b) => FRC_ORDER.indexOf(a.name) - FRC_ORDER.indexOf(b.name))
+    : components;
 }
 
 function checkNames(components: readonly VendorComponent[], family: VendorFamily, what: string): void {
   const names = components.map((c) => c.name);
   if (new Set(names).size !== names.length) bad(`The ${what} component set names a file twice.`);
   if (family === 'EPC') {
-    if (components.length !== 1 || names[0] !== EPC_PACKAGE_NAME) bad(`An EPC takes one package (${EPC_PACKAGE_NAME}); the ${what} component set holds ${names.join(', ')}.`);
+    if (components.length !== 1 || names[0] !== EPC_PACKAGE_NAME)
+      bad(`An EPC takes one package (${EPC_PACKAGE_NAME}); the ${what} component set holds ${names.join(', ')}.`);
     return;
   }
   const unknown = names.filter((name) => !FRC_ORDER.includes(name));
-  if (unknown.length > 0) bad(`The ${what} component set holds files an FRC-family device does not take: ${unknown.join(', ')} (it takes ${FRC_ORDER.join(', ')}).`);
+  if (unknown.length > 0)
+    bad(
+      `The ${what} component set holds files an FRC-family device does not take: ${unknown.join(', ')} (it takes ${FRC_ORDER.join(', ')}).`,
+    );
   if (!names.includes(FRC_FILE.appImage)) bad(`The ${what} component set has no ${FRC_FILE.appImage}.`);
 }
 
 /** An image holding `components` as a component set, for release builds, tests and the bench. */
-export function buildComponentImage(deviceType: string, version: string, components: readonly VendorComponent[]): Uint8Array {
+export function buildComponentImage(
+  deviceType: string,
+  version: string,
+  components: readonly VendorComponent[],
+): Uint8Array {
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [encoder.encode(MAGIC), Uint8Array.of(LAYOUT, components.length)];
   for (const component of components) {

@@ -54,12 +54,26 @@ export interface DetectOptions {
 
 /** The link the probe uses: a serial port without a CRC (it checks our CRC itself), else the usual link. */
 function probeLinkFor(spec: LinkSpec, deps: LinkFactoryDeps | undefined): Link {
-  if (spec.kind === 'serial') return new SerialLink({ path: spec.path, baudRate: spec.baudRate, openPort: deps?.openPort, checksum: 'none', whenPortInUse: deps?.whenPortInUse });
+  if (spec.kind === 'serial')
+    return new SerialLink({
+      path: spec.path,
+      baudRate: spec.baudRate,
+      openPort: deps?.openPort,
+      checksum: 'none',
+      whenPortInUse: deps?.whenPortInUse,
+    });
   return createLink(spec, deps);
 }
 
 function request(path: string, token: Uint8Array, messageId: number): Uint8Array {
-  return encodeMessage({ type: 'CON', code: CODE.GET, messageId, token, options: uriPathOptions(path), payload: new Uint8Array(0) });
+  return encodeMessage({
+    type: 'CON',
+    code: CODE.GET,
+    messageId,
+    token,
+    options: uriPathOptions(path),
+    payload: new Uint8Array(0),
+  });
 }
 
 function withCrc(message: Uint8Array): Uint8Array {

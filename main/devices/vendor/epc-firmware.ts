@@ -1,4 +1,9 @@
-import { encodeEpcFirmwareBody, EPC_FIRMWARE_MAX_SIZE, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE } from '../../../protocol/vendor';
+import {
+  encodeEpcFirmwareBody,
+  EPC_FIRMWARE_MAX_SIZE,
+  VENDOR_CONTENT_FORMAT,
+  VENDOR_RESOURCE,
+} from '../../../protocol/vendor';
 import { contentFormatOption } from '../../../protocol/coap/codec';
 import { CODE } from '../../../protocol/coap/parameters';
 import { MAX_BLOCK_SIZE } from '../../../protocol/constants';
@@ -36,9 +41,15 @@ const FAILED = /\b(fail|failed|failure|error|invalid|rejected|abort|aborted)\b/i
 /** Status words that end it well (the device installs, then restarts). */
 const FINISHED = /\b(done|complete|completed|success|successful|installed|finished|reboot|rebooting)\b/i;
 
-export async function updateEpcFirmware(session: DeviceSession, pkg: Uint8Array, options: EpcFirmwareOptions = {}): Promise<EpcFirmwareResult> {
+export async function updateEpcFirmware(
+  session: DeviceSession,
+  pkg: Uint8Array,
+  options: EpcFirmwareOptions = {},
+): Promise<EpcFirmwareResult> {
   if (pkg.length > EPC_FIRMWARE_MAX_SIZE) {
-    throw new RangeError(`The EPC package is ${pkg.length} bytes; the EPC takes at most ${EPC_FIRMWARE_MAX_SIZE} (200 MiB).`);
+    throw new RangeError(
+      `The EPC package is ${pkg.length} bytes; the EPC takes at most ${EPC_FIRMWARE_MAX_SIZE} (200 MiB).`,
+    );
   }
   const body = encodeEpcFirmwareBody(pkg);
   const { response } = await uploadBlock1(session.engine, {
@@ -77,7 +88,9 @@ async function followStatus(session: DeviceSession, options: EpcFirmwareOptions)
     for (;;) {
       const next = await Promise.race([
         iterator.next(),
-        new Promise<IteratorResult<never>>((resolve) => signal.addEventListener('abort', () => resolve({ done: true, value: undefined as never }), { once: true })),
+        new Promise<IteratorResult<never>>((resolve) =>
+          signal.addEventListener('abort', () => resolve({ done: true, value: undefined as never }), { once: true }),
+        ),
       ]);
       if (next.done) break;
       quiet();
@@ -85,7 +98,12 @@ async function followStatus(session: DeviceSession, options: EpcFirmwareOptions)
       if (line === '' || line === lines.at(-1)) continue;
       lines.push(line);
       options.onStatus?.(line);
-      if (FAILED.test(line)) throw new DeviceVerificationError('FW_APPLY_FAILED', session.context(step), `the EPC reports the update failed: "${line}"`);
+      if (FAILED.test(line))
+        throw new DeviceVerificationError(
+          'FW_APPLY_FAILED',
+          session.context(step),
+          `the EPC reports the update failed: "${line}"`,
+        );
       if (FINISHED.test(line) || !next.value.code.startsWith('2.')) break;
     }
   } catch (error) {

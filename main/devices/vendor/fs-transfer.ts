@@ -1,4 +1,12 @@
-import { decodeFsMetadata, encodeFsMetadata, fsMetadataOf, FS_METADATA_COMPUTED, VENDOR_CONTENT_FORMAT, VENDOR_RESOURCE, type FsMetadata } from '../../../protocol/vendor';
+import {
+  decodeFsMetadata,
+  encodeFsMetadata,
+  fsMetadataOf,
+  FS_METADATA_COMPUTED,
+  VENDOR_CONTENT_FORMAT,
+  VENDOR_RESOURCE,
+  type FsMetadata,
+} from '../../../protocol/vendor';
 import { MAX_BLOCK_SIZE } from '../../../protocol/constants';
 import { CODE } from '../../../protocol/coap/parameters';
 import { uploadBlock1 } from '../coap/block1';
@@ -37,11 +45,19 @@ export interface FsUploadResult {
 }
 
 async function select(session: DeviceSession, name: string, signal: AbortSignal | undefined): Promise<void> {
-  await vendorPost(session, VENDOR_RESOURCE.fsData, new TextEncoder().encode(name), { contentFormat: VENDOR_CONTENT_FORMAT.text, signal, step: `selecting file ${name}` });
+  await vendorPost(session, VENDOR_RESOURCE.fsData, new TextEncoder().encode(name), {
+    contentFormat: VENDOR_CONTENT_FORMAT.text,
+    signal,
+    step: `selecting file ${name}`,
+  });
 }
 
 /** What the device computes over the selected file as it holds it. */
-async function computedMetadata(session: DeviceSession, name: string, signal: AbortSignal | undefined): Promise<FsMetadata> {
+async function computedMetadata(
+  session: DeviceSession,
+  name: string,
+  signal: AbortSignal | undefined,
+): Promise<FsMetadata> {
   const step = `checking file ${name} (fs/metadata?computed)`;
   const response = await vendorGet(session, `${VENDOR_RESOURCE.fsMetadata}?${FS_METADATA_COMPUTED}`, { signal, step });
   try {
@@ -83,7 +99,12 @@ export const FS_UPLOAD_ATTEMPTS = 3;
  * the device computed otherwise, or whose exchange broke on a damaged answer, is sent again, up to
  * FS_UPLOAD_ATTEMPTS times; a lost link is the caller's to resume.
  */
-export async function uploadFile(session: DeviceSession, name: string, data: Uint8Array, options: FsUploadOptions = {}): Promise<FsUploadResult> {
+export async function uploadFile(
+  session: DeviceSession,
+  name: string,
+  data: Uint8Array,
+  options: FsUploadOptions = {},
+): Promise<FsUploadResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await uploadFileOnce(session, name, data, options);
@@ -94,7 +115,12 @@ export async function uploadFile(session: DeviceSession, name: string, data: Uin
   }
 }
 
-async function uploadFileOnce(session: DeviceSession, name: string, data: Uint8Array, options: FsUploadOptions): Promise<FsUploadResult> {
+async function uploadFileOnce(
+  session: DeviceSession,
+  name: string,
+  data: Uint8Array,
+  options: FsUploadOptions,
+): Promise<FsUploadResult> {
   const { signal } = options;
   const expected = fsMetadataOf(data);
   const held = await fileMetadata(session, name, signal);
@@ -102,7 +128,10 @@ async function uploadFileOnce(session: DeviceSession, name: string, data: Uint8A
     options.onProgress?.(data.length);
     return { blockSize: 0, alreadyThere: true };
   }
-  await vendorPost(session, VENDOR_RESOURCE.fsMetadata, encodeFsMetadata(expected), { signal, step: `announcing file ${name} (${data.length} bytes)` });
+  await vendorPost(session, VENDOR_RESOURCE.fsMetadata, encodeFsMetadata(expected), {
+    signal,
+    step: `announcing file ${name} (${data.length} bytes)`,
+  });
   const { blockSize } = await uploadBlock1(session.engine, {
     path: VENDOR_RESOURCE.fsData,
     method: CODE.POST,
@@ -125,7 +154,11 @@ async function uploadFileOnce(session: DeviceSession, name: string, data: Uint8A
 }
 
 /** Reads file `name` back (Block2 GET fs/data), checked against the device's computed metadata; null when it holds none. */
-export async function downloadFile(session: DeviceSession, name: string, options: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<Uint8Array | null> {
+export async function downloadFile(
+  session: DeviceSession,
+  name: string,
+  options: { signal?: AbortSignal; maxBytes?: number } = {},
+): Promise<Uint8Array | null> {
   try {
     return await downloadFileOnce(session, name, options);
   } catch (error) {
@@ -135,7 +168,11 @@ export async function downloadFile(session: DeviceSession, name: string, options
   }
 }
 
-async function downloadFileOnce(session: DeviceSession, name: string, options: { signal?: AbortSignal; maxBytes?: number }): Promise<Uint8Array | null> {
+async function downloadFileOnce(
+  session: DeviceSession,
+  name: string,
+  options: { signal?: AbortSignal; maxBytes?: number },
+): Promise<Uint8Array | null> {
   const metadata = await fileMetadata(session, name, options.signal);
   if (metadata.length === 0) return null;
   const step = `reading file ${name}`;
@@ -148,7 +185,10 @@ async function downloadFileOnce(session: DeviceSession, name: string, options: {
   });
   const got = fsMetadataOf(payload);
   if (got.length !== metadata.length || got.crc32 !== metadata.crc32) {
-    throw new DeviceProtocolError(session.context(step), `${name} came back as ${got.length} bytes with CRC-32 ${hex(got.crc32)}, not the ${metadata.length} bytes with ${hex(metadata.crc32)} the device computed`);
+    throw new DeviceProtocolError(
+      session.context(step),
+      `${name} came back as ${got.length} bytes with CRC-32 ${hex(got.crc32)}, not the ${metadata.length} bytes with ${hex(metadata.crc32)} the device computed`,
+    );
   }
   return payload;
 }

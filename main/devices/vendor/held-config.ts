@@ -18,10 +18,20 @@ export interface HeldConfig {
  * by the fs transfer; on the EPC a GET of cfg/all, which the vendor's tool never makes (a device
  * that refuses it holds, as far as the host can tell, no file it can name).
  */
-export async function readHeldConfigFile(session: DeviceSession, family: VendorFamily, signal?: AbortSignal): Promise<Uint8Array | null> {
+export async function readHeldConfigFile(
+  session: DeviceSession,
+  family: VendorFamily,
+  signal?: AbortSignal,
+): Promise<Uint8Array | null> {
   try {
     if (family === 'FRC') return await downloadFile(session, FRC_FILE.secureConfig, { signal });
-    const response = await session.engine.request({ method: CODE.GET, path: VENDOR_RESOURCE.cfgAll, step: 'reading cfg/all', signal, acceptErrors: true });
+    const response = await session.engine.request({
+      method: CODE.GET,
+      path: VENDOR_RESOURCE.cfgAll,
+      step: 'reading cfg/all',
+      signal,
+      acceptErrors: true,
+    });
     return response.code === CODE.CONTENT && response.message.payload.length > 0 ? response.message.payload : null;
   } catch (error) {
     if (isLinkLoss(error) || signal?.aborted) throw error;
@@ -29,7 +39,11 @@ export async function readHeldConfigFile(session: DeviceSession, family: VendorF
   }
 }
 
-export async function readHeldConfig(session: DeviceSession, family: VendorFamily, signal?: AbortSignal): Promise<HeldConfig> {
+export async function readHeldConfig(
+  session: DeviceSession,
+  family: VendorFamily,
+  signal?: AbortSignal,
+): Promise<HeldConfig> {
   const file = await readHeldConfigFile(session, family, signal);
   return file ? { syncId: syncIdOf(file), sequence: sequenceOf(file) } : { syncId: null, sequence: null };
 }

@@ -82,16 +82,34 @@ export interface VendorIdentifyOptions extends VendorRequestOptions {
  * cfg/setup/fwVersion on the FRC; info/fw/version on the EPC). Errors name the device by serial
  * number from then on, and another device answering where one was expected is refused.
  */
-export async function identifyVendor(session: DeviceSession, family: VendorFamily, options: VendorIdentifyOptions = {}): Promise<VendorIdentity> {
+export async function identifyVendor(
+  session: DeviceSession,
+  family: VendorFamily,
+  options: VendorIdentifyOptions = {},
+): Promise<VendorIdentity> {
   const serialNumber = unwrapJsonText(await text(session, FRC_PATH.serialNumber, options));
-  if (serialNumber === '') throw new DeviceProtocolError(session.context(`${FRC_PATH.serialNumber} request`), 'an empty serial number');
-  const firmwareVersion = unwrapJsonText(await text(session, family === 'EPC' ? EPC_PATH.fwVersion : FRC_PATH.fwVersion, options));
+  if (serialNumber === '')
+    throw new DeviceProtocolError(session.context(`${FRC_PATH.serialNumber} request`), 'an empty serial number');
+  const firmwareVersion = unwrapJsonText(
+    await text(session, family === 'EPC' ? EPC_PATH.fwVersion : FRC_PATH.fwVersion, options),
+  );
   if (session.expectedSerialNumber !== undefined && serialNumber !== session.expectedSerialNumber) {
-    throw new DeviceVerificationError('DEVICE_MISMATCH', session.context('identify'), `device ${serialNumber} answered where ${session.expectedSerialNumber} was expected`);
+    throw new DeviceVerificationError(
+      'DEVICE_MISMATCH',
+      session.context('identify'),
+      `device ${serialNumber} answered where ${session.expectedSerialNumber} was expected`,
+    );
   }
   session.expectedSerialNumber = serialNumber;
   session.engine.deviceName = serialNumber;
   const deviceType = family === 'EPC' ? 'EPC' : frcDeviceType(serialNumber, options.knownType);
-  const typeFrom = family === 'EPC' ? 'transport' : options.knownType ? 'known' : frcTypeOfSerial(serialNumber) ? 'serial prefix' : 'guessed';
+  const typeFrom =
+    family === 'EPC'
+      ? 'transport'
+      : options.knownType
+        ? 'known'
+        : frcTypeOfSerial(serialNumber)
+          ? 'serial prefix'
+          : 'guessed';
   return { family, serialNumber, firmwareVersion, deviceType, model: modelOf(deviceType), typeFrom };
 }

@@ -1,4 +1,10 @@
-import { runningValueMatches, runningValues, type RunningValue, type RunningValueType, type VendorFamily } from '../../../domain/vendor/running-values';
+import {
+  runningValueMatches,
+  runningValues,
+  type RunningValue,
+  type RunningValueType,
+  type VendorFamily,
+} from '../../../domain/vendor/running-values';
 import type { Scm2Config } from '../../../domain/vendor/scm2';
 import { contentFormatOf } from '../../../protocol/coap/codec';
 import { decodeVendorValue } from '../../../protocol/vendor';
@@ -17,7 +23,12 @@ export interface ReadBackValue extends RunningValue {
  * (domain/vendor/running-values.ts names them) and compares each with the configuration's value.
  * One request at a time: the vendor's devices answer one exchange at a time.
  */
-export async function readBackValues(session: DeviceSession, family: VendorFamily, config: Scm2Config, signal?: AbortSignal): Promise<ReadBackValue[]> {
+export async function readBackValues(
+  session: DeviceSession,
+  family: VendorFamily,
+  config: Scm2Config,
+  signal?: AbortSignal,
+): Promise<ReadBackValue[]> {
   const values: ReadBackValue[] = [];
   for (const value of runningValues(config, family)) {
     let actual = await readValue(session, family, value.path, signal);
@@ -30,7 +41,12 @@ export async function readBackValues(session: DeviceSession, family: VendorFamil
 }
 
 /** One setting as the device answers it. */
-export async function readValue(session: DeviceSession, family: VendorFamily, path: string, signal?: AbortSignal): Promise<RunningValueType> {
+export async function readValue(
+  session: DeviceSession,
+  family: VendorFamily,
+  path: string,
+  signal?: AbortSignal,
+): Promise<RunningValueType> {
   const step = `reading ${path}`;
   const response = await vendorGet(session, path, { signal, step });
   try {
@@ -47,5 +63,10 @@ function shown(value: RunningValueType, unit: string | undefined): string {
 
 /** "ISM radio channel (cfg/setup/radioChannel) is 4, the configuration says 3", one per mismatch. */
 export function mismatchText(mismatches: readonly ReadBackValue[]): string {
-  return mismatches.map((m) => `${m.label} (${m.path}) is ${shown(m.actual, m.unit)}, the configuration says ${shown(m.expected, m.unit)}`).join('; ');
+  return mismatches
+    .map(
+      (m) =>
+        `${m.label} (${m.path}) is ${shown(m.actual, m.unit)}, the configuration says ${shown(m.expected, m.unit)}`,
+    )
+    .join('; ');
 }

@@ -14,7 +14,10 @@ import type { DeviceSession } from '../session';
 export function splitQuery(path: string): { path: string; options: CoapOption[] } {
   const mark = path.indexOf('?');
   if (mark < 0) return { path, options: [] };
-  return { path: path.slice(0, mark), options: [{ number: OPTION.URI_QUERY, value: new TextEncoder().encode(path.slice(mark + 1)) }] };
+  return {
+    path: path.slice(0, mark),
+    options: [{ number: OPTION.URI_QUERY, value: new TextEncoder().encode(path.slice(mark + 1)) }],
+  };
 }
 
 export interface VendorRequestOptions {
@@ -24,7 +27,11 @@ export interface VendorRequestOptions {
 }
 
 /** GET; a 4.xx/5.xx answer throws DeviceError naming the path. */
-export async function vendorGet(session: DeviceSession, path: string, options: VendorRequestOptions = {}): Promise<CoapResponse> {
+export async function vendorGet(
+  session: DeviceSession,
+  path: string,
+  options: VendorRequestOptions = {},
+): Promise<CoapResponse> {
   const split = splitQuery(path);
   return session.engine.request({
     method: CODE.GET,
@@ -47,7 +54,10 @@ export async function vendorPost(
   return session.engine.request({
     method: CODE.POST,
     path: split.path,
-    options: [...split.options, ...(options.contentFormat === undefined ? [] : [contentFormatOption(options.contentFormat)])],
+    options: [
+      ...split.options,
+      ...(options.contentFormat === undefined ? [] : [contentFormatOption(options.contentFormat)]),
+    ],
     payload,
     step: options.step ?? `POST ${path}`,
     signal: options.signal,
@@ -60,7 +70,10 @@ export function textOf(response: CoapResponse): string {
 }
 
 /** A 2.xx answer or a DeviceError that names the path. */
-export function expectSuccess(response: CoapResponse, context: Parameters<typeof deviceErrorFromResponse>[1]): CoapResponse {
+export function expectSuccess(
+  response: CoapResponse,
+  context: Parameters<typeof deviceErrorFromResponse>[1],
+): CoapResponse {
   if (!response.code.startsWith('2.')) throw deviceErrorFromResponse(response, context);
   return response;
 }

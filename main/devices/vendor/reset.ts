@@ -21,11 +21,23 @@ export interface VendorWaitOptions extends Pick<VendorIdentifyOptions, 'knownTyp
  * open) and asks who the device is until it answers as `until` wants. A vendor device has no boot
  * counter, so what it runs afterwards is what tells that a restart happened.
  */
-export async function waitForVendorDevice(session: DeviceSession, family: VendorFamily, options: VendorWaitOptions): Promise<VendorIdentity> {
+export async function waitForVendorDevice(
+  session: DeviceSession,
+  family: VendorFamily,
+  options: VendorWaitOptions,
+): Promise<VendorIdentity> {
   const timeoutMs = options.timeoutMs ?? session.reconnectTimeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new DeviceTimeoutError(session.context(options.step), 0, 'come back from', `within ${Math.round(timeoutMs / 100) / 10} s`)),
+    () =>
+      controller.abort(
+        new DeviceTimeoutError(
+          session.context(options.step),
+          0,
+          'come back from',
+          `within ${Math.round(timeoutMs / 100) / 10} s`,
+        ),
+      ),
     timeoutMs,
   );
   const onAbort = () => controller.abort(options.signal!.reason);
@@ -67,14 +79,22 @@ export async function waitForVendorDevice(session: DeviceSession, family: Vendor
  */
 export async function requestSystemReset(session: DeviceSession, signal?: AbortSignal): Promise<void> {
   try {
-    await vendorPost(session, VENDOR_RESOURCE.systemReset, encodeSystemReset('normal'), { contentFormat: VENDOR_CONTENT_FORMAT.text, signal, step: 'restart (systemReset)' });
+    await vendorPost(session, VENDOR_RESOURCE.systemReset, encodeSystemReset('normal'), {
+      contentFormat: VENDOR_CONTENT_FORMAT.text,
+      signal,
+      step: 'restart (systemReset)',
+    });
   } catch (error) {
     if (!isLinkLoss(error)) throw error;
   }
 }
 
 /** Resets the device and waits until it answers again as `until` wants. */
-export async function resetVendorDevice(session: DeviceSession, family: VendorFamily, options: VendorWaitOptions): Promise<VendorIdentity> {
+export async function resetVendorDevice(
+  session: DeviceSession,
+  family: VendorFamily,
+  options: VendorWaitOptions,
+): Promise<VendorIdentity> {
   await requestSystemReset(session, options.signal);
   // Give the device the moment it takes to go down, so the first answer is not its last one before.
   await delay(Math.max(session.pollIntervalMs, 100), options.signal);

@@ -51,11 +51,17 @@ export function langArgument(argv: readonly string[]): string | undefined {
 export function parseLanguageOption(value: string, fallback: CatalogLanguage): CatalogLanguage {
   const language = languageOf(value);
   if (language !== undefined) return language;
-  throw new CliError(createTranslator(fallback).t('cli:lang.unknown', { value, choices: LANGUAGES.join(', ') }), EXIT.usage);
+  throw new CliError(
+    createTranslator(fallback).t('cli:lang.unknown', { value, choices: LANGUAGES.join(', ') }),
+    EXIT.usage,
+  );
 }
 
 /** The language a command line and its environment ask for; see the module comment. */
-export function chooseCliLanguage(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CatalogLanguage {
+export function chooseCliLanguage(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): CatalogLanguage {
   const fromEnvironment = languageFromEnvironment(env);
   const asked = langArgument(argv);
   return asked === undefined ? fromEnvironment : parseLanguageOption(asked, fromEnvironment);

@@ -101,14 +101,25 @@ export class CliContext {
    * fleet registered, so a newcomer can provision simulated devices at once.
    */
   localWorkspace(): Promise<CliWorkspace> {
-    this.workspace ??= openLocalWorkspace({ dir: join(this.dirs.data, 'local-workspace'), registerDemoFleet: true, lockWaitMs: WORKSPACE_LOCK_WAIT_MS }).then(
+    this.workspace ??= openLocalWorkspace({
+      dir: join(this.dirs.data, 'local-workspace'),
+      registerDemoFleet: true,
+      lockWaitMs: WORKSPACE_LOCK_WAIT_MS,
+    }).then(
       (workspace) => ({
         orgId: workspace.orgId,
-        client: createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }),
+        client: createServiceClient({
+          baseUrl: workspace.serviceUrl,
+          orgId: workspace.orgId,
+          apiKey: workspace.apiKey,
+        }),
         close: () => workspace.close(),
       }),
       (error: unknown) => {
-        if (error instanceof LocalWorkspaceBusyError) throw new CliError('another provisioner command is using the local workspace; wait for it to finish, or log in to a service');
+        if (error instanceof LocalWorkspaceBusyError)
+          throw new CliError(
+            'another provisioner command is using the local workspace; wait for it to finish, or log in to a service',
+          );
         throw error;
       },
     );
@@ -120,15 +131,34 @@ export class CliContext {
       const login = await this.login();
       if (login) {
         const client = createServiceClient({ baseUrl: login.serviceUrl, orgId: login.orgId, apiKey: login.apiKey });
-        return { client, serviceUrl: login.serviceUrl, orgId: login.orgId, label: `organization ${login.orgId} at ${login.serviceUrl}`, local: false };
+        return {
+          client,
+          serviceUrl: login.serviceUrl,
+          orgId: login.orgId,
+          label: `organization ${login.orgId} at ${login.serviceUrl}`,
+          local: false,
+        };
       }
       const offline = await offlinePackageAccount(packagePaths(this.dirs.data).imported);
       if (offline) {
         const label = `organization ${offline.orgId} at ${offline.serviceUrl} (offline, from a work package; not signed in)`;
-        return { client: offlineClient(offline), serviceUrl: offline.serviceUrl, orgId: offline.orgId, label, local: false, offline: true };
+        return {
+          client: offlineClient(offline),
+          serviceUrl: offline.serviceUrl,
+          orgId: offline.orgId,
+          label,
+          local: false,
+          offline: true,
+        };
       }
       const workspace = await this.localWorkspace();
-      return { client: workspace.client, serviceUrl: LOCAL_WORKSPACE_SERVICE, orgId: workspace.orgId, label: 'the local workspace', local: true };
+      return {
+        client: workspace.client,
+        serviceUrl: LOCAL_WORKSPACE_SERVICE,
+        orgId: workspace.orgId,
+        label: 'the local workspace',
+        local: true,
+      };
     })();
     return this.accountPromise;
   }
@@ -165,7 +195,10 @@ export class CliContext {
     this.connectorInstance ??= createDeviceConnector({
       linkDeps: this.linkDeps(),
       finder: this.finder(),
-      reconnectTimeoutMs: this.options.reconnectTimeout !== undefined ? this.options.reconnectTimeout * 1000 : this.deps.reconnectTimeoutMs,
+      reconnectTimeoutMs:
+        this.options.reconnectTimeout !== undefined
+          ? this.options.reconnectTimeout * 1000
+          : this.deps.reconnectTimeoutMs,
     });
     return this.connectorInstance;
   }
@@ -191,7 +224,8 @@ export class CliContext {
   /** What an outbox this run opens has to say to the person at the terminal. */
   noteOutboxEvent(event: OutboxEvent): void {
     if (event.type === 'quarantined') this.noteQuarantined(event.file);
-    if (event.type === 'unreadable') this.out.note(`A confirmation file could not be read and was left where it is: ${event.path} (${event.reason}).`);
+    if (event.type === 'unreadable')
+      this.out.note(`A confirmation file could not be read and was left where it is: ${event.path} (${event.reason}).`);
   }
 
   /**

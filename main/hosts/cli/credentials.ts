@@ -48,7 +48,9 @@ export async function readCredentials(configDir: string): Promise<Credentials | 
     now: Date.now(),
   });
   const where = file ? `; it was set aside as ${file.path}` : '';
-  throw new CredentialsFileError(`The saved login (${path}) is damaged${where}. Log in again with "provisioner login".`);
+  throw new CredentialsFileError(
+    `The saved login (${path}) is damaged${where}. Log in again with "provisioner login".`,
+  );
 }
 
 function parseJson(raw: string): unknown {
@@ -59,7 +61,11 @@ function parseJson(raw: string): unknown {
   }
 }
 
-export async function writeCredentials(configDir: string, credentials: Omit<Credentials, 'format' | 'savedAt'>, now = new Date()): Promise<string> {
+export async function writeCredentials(
+  configDir: string,
+  credentials: Omit<Credentials, 'format' | 'savedAt'>,
+  now = new Date(),
+): Promise<string> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   const path = credentialsPath(configDir);
   const full: Credentials = { format: 'provisioner-credentials/1', ...credentials, savedAt: now.toISOString() };
@@ -74,6 +80,7 @@ export function removeCredentials(configDir: string): Promise<boolean> {
 /** 'http://host:8080/' and 'http://host:8080' are one service. */
 export function normalizeServiceUrl(url: string): string {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`The service URL must start with http:// or https://, not "${url}".`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`The service URL must start with http:// or https://, not "${url}".`);
   return parsed.toString().replace(/\/+$/, '');
 }

@@ -38,7 +38,9 @@ export function errorLine(error: unknown, translator: Translator = createTransla
     return translator.t('cli:error.authRefused', { reason: translated ?? error.message });
   }
   if (error instanceof NetworkError) {
-    const reason = english ? error.message.replace(/\.$/, '') : translator.t('cli:error.networkFailure', { failure: error.failure });
+    const reason = english
+      ? error.message.replace(/\.$/, '')
+      : translator.t('cli:error.networkFailure', { failure: error.failure });
     return translator.t('cli:error.network', { reason });
   }
   if (!english) {
@@ -56,6 +58,7 @@ export function errorLine(error: unknown, translator: Translator = createTransla
 function errorCodeOf(error: unknown): string | undefined {
   if (error instanceof ServiceError) return error.errors[0]?.code;
   if (error instanceof FileFormatError) return error.code;
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && catalogueEntry(error.code)) return error.code;
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && catalogueEntry(error.code))
+    return error.code;
   return undefined;
 }

@@ -9,7 +9,10 @@ import { runCli } from './main';
  */
 keepCreatedFilesPrivate();
 // Whatever a server sends, the person reads one error line, never a stack (docs/security.md).
-exitOnEscapedErrors((text) => process.stderr.write(text), (code) => process.exit(code));
+exitOnEscapedErrors(
+  (text) => process.stderr.write(text),
+  (code) => process.exit(code),
+);
 
 const interrupt = new AbortController();
 let interrupted = 0;
@@ -22,8 +25,10 @@ process.on('SIGINT', () => {
 
 // A promise chain rather than top-level await: the single executable (scripts/build-cli.mjs) runs
 // this bundled as CommonJS, which has no top-level await.
-void runCli(process.argv.slice(2), processIo(), {}, { interrupt: interrupt.signal, stdin: process.stdin }).then((code) => {
-  // Leave once the output is out: a handle some library left open (a Bluetooth adapter) must not
-  // keep a finished command waiting.
-  process.stdout.write('', () => process.exit(interrupted > 0 ? 130 : code));
-});
+void runCli(process.argv.slice(2), processIo(), {}, { interrupt: interrupt.signal, stdin: process.stdin }).then(
+  (code) => {
+    // Leave once the output is out: a handle some library left open (a Bluetooth adapter) must not
+    // keep a finished command waiting.
+    process.stdout.write('', () => process.exit(interrupted > 0 ? 130 : code));
+  },
+);

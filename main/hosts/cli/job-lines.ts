@@ -31,7 +31,9 @@ function isSource(translator: Translator): boolean {
 export function runningLine(job: JobSnapshot, translator: Translator): string {
   if (isSource(translator)) return runningText(job);
   const { t } = translator;
-  const parts = [phaseText(job.phase, job.step, { version: job.firmwareVersion, serialNumber: job.serialNumber }, translator)];
+  const parts = [
+    phaseText(job.phase, job.step, { version: job.firmwareVersion, serialNumber: job.serialNumber }, translator),
+  ];
   if (job.phase === 'uploading' || job.phase === 'downloading') {
     const percent = transferPercent(job);
     if (percent !== null) parts.push(localeFormat(translator).percent(Math.floor(percent) / 100));
@@ -41,10 +43,17 @@ export function runningLine(job: JobSnapshot, translator: Translator): string {
     if (rate) parts.push(rate);
     if (job.phase === 'uploading' && job.transferCoding) parts.push(job.transferCoding);
     const left = secondsLeft(job);
-    if (left !== null) parts.push(left < 1 ? t('cli:progress.underOneSecondLeft') : t('cli:progress.timeLeft', { duration: durationText(left) }));
+    if (left !== null)
+      parts.push(
+        left < 1 ? t('cli:progress.underOneSecondLeft') : t('cli:progress.timeLeft', { duration: durationText(left) }),
+      );
   }
   if (job.phase === 'uploading' && job.resumedFrom && job.bytesTotal) {
-    parts.push(t('cli:progress.resumedAt', { percent: localeFormat(translator).percent(Math.floor((job.resumedFrom / job.bytesTotal) * 100) / 100) }));
+    parts.push(
+      t('cli:progress.resumedAt', {
+        percent: localeFormat(translator).percent(Math.floor((job.resumedFrom / job.bytesTotal) * 100) / 100),
+      }),
+    );
   }
   return parts.join(DASH);
 }
@@ -54,7 +63,8 @@ function stepLine(step: JobStepResult, translator: Translator): string {
   const name = stepName(step, translator);
   const status = stepStatusLabel(step.status, translator);
   const reason = step.errorCode ? errorTexts(step.errorCode, translator)?.what : undefined;
-  if (reason && step.errorCode) return translator.t('cli:final.stepWithReason', { step: name, status, reason, code: step.errorCode });
+  if (reason && step.errorCode)
+    return translator.t('cli:final.stepWithReason', { step: name, status, reason, code: step.errorCode });
   return translator.t('cli:final.step', { step: name, status, mark: stepMark(step.status) });
 }
 
@@ -67,7 +77,10 @@ export function finishedLine(job: JobSnapshot, translator: Translator): string {
   const { t } = translator;
   const confirmation = job.confirmation;
   if (job.phase === 'cancelled') return t('cli:final.cancelled', { confirmation });
-  if (job.outcome === 'partial' || job.action === 'both') return headlineSteps(job.steps).map((step) => stepLine(step, translator)).join(' · ');
+  if (job.outcome === 'partial' || job.action === 'both')
+    return headlineSteps(job.steps)
+      .map((step) => stepLine(step, translator))
+      .join(' · ');
   if (job.phase === 'failed') {
     const code = job.errorCode ?? 'INTERNAL';
     const reason = errorTexts(code, translator)?.what ?? job.resultMessage ?? code;
@@ -81,7 +94,9 @@ export function finishedLine(job: JobSnapshot, translator: Translator): string {
       : t('cli:final.firmwareInstalled', { version, previous: job.previousFirmwareVersion ?? '?', confirmation });
   }
   const syncId = job.syncId ?? '?';
-  return upToDate ? t('cli:final.configurationUpToDate', { syncId, confirmation }) : t('cli:final.configurationApplied', { syncId, confirmation });
+  return upToDate
+    ? t('cli:final.configurationUpToDate', { syncId, confirmation })
+    : t('cli:final.configurationApplied', { syncId, confirmation });
 }
 
 /** A batch in one line: "12 erledigt, 1 fehlgeschlagen, 2 nicht begonnen". */

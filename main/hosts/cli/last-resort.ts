@@ -6,9 +6,17 @@ import { errorLine } from './errors';
  * a rejection nobody awaited. Never a stack: what broke, and what to do.
  */
 export function lastResortLine(error: unknown): string {
-  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : undefined;
   const stack = error instanceof Error ? (error.stack ?? '') : '';
-  if (code === 'ERR_ASSERTION' || /undici|node:internal\/deps\/undici/.test(stack) || code?.startsWith('UND_ERR') || code?.startsWith('HPE_')) {
+  if (
+    code === 'ERR_ASSERTION' ||
+    /undici|node:internal\/deps\/undici/.test(stack) ||
+    code?.startsWith('UND_ERR') ||
+    code?.startsWith('HPE_')
+  ) {
     return `The connection to the service broke: its answer could not be read as HTTP${code ? ` (${code})` : ''}; check the service URL and any proxy in between, or run again later`;
   }
   return `unexpected failure: ${errorLine(error)}`;

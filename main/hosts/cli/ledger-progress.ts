@@ -14,7 +14,10 @@ export interface LedgerProgressView {
   close(): void;
 }
 
-const STAGE_TEXT = { read: 'Reading the local ledger…', service: "Checking the organization's chain on the service…" } as const;
+const STAGE_TEXT = {
+  read: 'Reading the local ledger…',
+  service: "Checking the organization's chain on the service…",
+} as const;
 
 export function ledgerProgressView(out: Output): LedgerProgressView {
   let lastPercent = -1;
@@ -32,7 +35,11 @@ export function ledgerProgressView(out: Output): LedgerProgressView {
   switch (out.mode) {
     case 'json':
       // On stderr: stdout stays the one result object that scripts parse whole.
-      return { onProgress: (progress) => news(progress) && out.io.stderr.write(`${JSON.stringify({ event: 'progress', ...progress })}\n`), close: () => undefined };
+      return {
+        onProgress: (progress) =>
+          news(progress) && out.io.stderr.write(`${JSON.stringify({ event: 'progress', ...progress })}\n`),
+        close: () => undefined,
+      };
     case 'tty': {
       let drawn = false;
       const draw = (text: string) => {
@@ -42,7 +49,10 @@ export function ledgerProgressView(out: Output): LedgerProgressView {
       return {
         onProgress(progress) {
           if (!news(progress)) return;
-          if (progress.stage === 'local') draw(`Checking the local ledger: ${progress.checked.toLocaleString('en')} of ${progress.total.toLocaleString('en')} lines (${lastPercent}%)`);
+          if (progress.stage === 'local')
+            draw(
+              `Checking the local ledger: ${progress.checked.toLocaleString('en')} of ${progress.total.toLocaleString('en')} lines (${lastPercent}%)`,
+            );
           else draw(STAGE_TEXT[progress.stage]);
         },
         close() {

@@ -17,7 +17,12 @@ export interface RunOptions {
  * and answer the exit code. Nothing here calls process.exit, so tests run it in-process with
  * captured streams.
  */
-export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps = {}, options: RunOptions = {}): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  deps: CliDeps = {},
+  options: RunOptions = {},
+): Promise<number> {
   let language: CatalogLanguage;
   try {
     language = chooseCliLanguage(argv, io.env);
@@ -29,7 +34,12 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps =
   return inCliLanguage(language, () => runCliInLanguage(argv, io, deps, options));
 }
 
-async function runCliInLanguage(argv: readonly string[], io: CliIo, deps: CliDeps, options: RunOptions): Promise<number> {
+async function runCliInLanguage(
+  argv: readonly string[],
+  io: CliIo,
+  deps: CliDeps,
+  options: RunOptions,
+): Promise<number> {
   let exitCode: number = EXIT.ok;
   let context: CliContext | undefined;
   const program = buildProgram(

@@ -23,12 +23,19 @@ export function parameterTableLines(serialNumber: string, comparison: ParameterC
   const { t } = translator;
   // English keeps the domain's own English words; another language the translated ones (domain namespace).
   const english = translator.language === SOURCE_LANGUAGE;
-  const label = (row: ParameterComparison['rows'][number]) => (english ? row.label : parameterLabel(row.key, translator));
-  const value = (v: ParameterComparison['rows'][number]['intended'], unit: string, key: string) => (english ? parameterValueText(v, unit, key) : parameterValueLabel(v, unit, key, translator));
+  const label = (row: ParameterComparison['rows'][number]) =>
+    english ? row.label : parameterLabel(row.key, translator);
+  const value = (v: ParameterComparison['rows'][number]['intended'], unit: string, key: string) =>
+    english ? parameterValueText(v, unit, key) : parameterValueLabel(v, unit, key, translator);
   const width = Math.max(...comparison.rows.map((row) => label(row).length), t('cli:params.header.parameter').length);
-  const valueWidth = Math.max(...comparison.rows.map((row) => value(row.intended, row.unit, row.key).length), t('cli:params.header.intended').length);
+  const valueWidth = Math.max(
+    ...comparison.rows.map((row) => value(row.intended, row.unit, row.key).length),
+    t('cli:params.header.intended').length,
+  );
   const lines = [t('cli:params.headline', { serial: serialNumber, match: comparison.match ? 'yes' : 'no' })];
-  lines.push(`  ${t('cli:params.header.parameter').padEnd(width)}  ${t('cli:params.header.intended').padEnd(valueWidth)}  ${t('cli:params.header.running')}`);
+  lines.push(
+    `  ${t('cli:params.header.parameter').padEnd(width)}  ${t('cli:params.header.intended').padEnd(valueWidth)}  ${t('cli:params.header.running')}`,
+  );
   let group: string | undefined;
   for (const row of comparison.rows) {
     if (row.group !== group) {
@@ -36,11 +43,15 @@ export function parameterTableLines(serialNumber: string, comparison: ParameterC
       lines.push(`  ${english ? PARAMETER_GROUPS[row.group] : parameterGroupLabel(row.group, translator)}`);
     }
     const mark = row.match ? ' ' : '✗';
-    lines.push(`${mark} ${label(row).padEnd(width)}  ${value(row.intended, row.unit, row.key).padEnd(valueWidth)}  ${value(row.running, row.unit, row.key)}${row.match ? '' : `   ${t('cli:params.differs')}`}`);
+    lines.push(
+      `${mark} ${label(row).padEnd(width)}  ${value(row.intended, row.unit, row.key).padEnd(valueWidth)}  ${value(row.running, row.unit, row.key)}${row.match ? '' : `   ${t('cli:params.differs')}`}`,
+    );
   }
   const by = comparison.checksumBy === 'device' ? t('cli:params.checksumBy.device') : t('cli:params.checksumBy.tool');
   lines.push(`  ${t('cli:params.checksumIntended', { checksum: shortChecksum(comparison.intendedChecksum) })}`);
-  lines.push(`  ${t('cli:params.checksumRunning', { checksum: shortChecksum(comparison.runningChecksum), by })}${comparison.checksumsMatch ? '' : `   ${t('cli:params.checksumsDiffer')}`}`);
+  lines.push(
+    `  ${t('cli:params.checksumRunning', { checksum: shortChecksum(comparison.runningChecksum), by })}${comparison.checksumsMatch ? '' : `   ${t('cli:params.checksumsDiffer')}`}`,
+  );
   if (!comparison.runningChecksumConsistent) lines.push(`  ${t('cli:params.inconsistent')}`);
   const advice = english ? parameterMismatchAdvice(comparison) : translatedAdvice(comparison, t);
   if (advice) lines.push(`  ${t('cli:params.whatToDo', { advice })}`);
@@ -58,7 +69,15 @@ export function parameterTableJson(serialNumber: string, comparison: ParameterCo
   return {
     serialNumber,
     match: comparison.match,
-    rows: comparison.rows.map(({ key, group, label, unit, intended, running, match }) => ({ key, group, label, unit, intended, running, match })),
+    rows: comparison.rows.map(({ key, group, label, unit, intended, running, match }) => ({
+      key,
+      group,
+      label,
+      unit,
+      intended,
+      running,
+      match,
+    })),
     intendedChecksum: comparison.intendedChecksum,
     runningChecksum: comparison.runningChecksum,
     intendedChecksumShort: shortChecksum(comparison.intendedChecksum),
@@ -89,7 +108,11 @@ export async function technicianName(ctx: CliContext, given: string | undefined)
  * The confirmation: the person types the device's short checksum. `given` is --confirm-checksum;
  * without it a person at the terminal is asked (three tries). Returns null when confirmed, or why not.
  */
-export async function confirmParameters(ctx: CliContext, comparison: ParameterComparison, given: string | undefined): Promise<string | null> {
+export async function confirmParameters(
+  ctx: CliContext,
+  comparison: ParameterComparison,
+  given: string | undefined,
+): Promise<string | null> {
   if (given !== undefined) return confirmationRefusal(comparison, given);
   if (!comparison.match) return confirmationRefusal(comparison, '');
   if (!interactive(ctx)) return t('cli:params.nobodyConfirmed');
@@ -113,7 +136,11 @@ export interface ParameterConfirmationOptions {
  * Returns false when a confirmation was refused or a table differs; a table nobody was there to
  * confirm is said, and leaves the device not commissioned.
  */
-export async function confirmAppliedParameters(ctx: CliContext, finals: readonly JobSnapshot[], options: ParameterConfirmationOptions): Promise<boolean> {
+export async function confirmAppliedParameters(
+  ctx: CliContext,
+  finals: readonly JobSnapshot[],
+  options: ParameterConfirmationOptions,
+): Promise<boolean> {
   let accepted = true;
   for (const job of finals) {
     const comparison = job.parameters;
@@ -144,8 +171,21 @@ export async function confirmAppliedParameters(ctx: CliContext, finals: readonly
       continue;
     }
     await recordParameterVerifications(ctx, [verified], person, { person: person!, at: new Date() });
-    if (ctx.out.json) ctx.out.jsonLine({ event: 'parameters-confirmed', serialNumber, confirmedBy: person, checksum: shortChecksum(comparison.runningChecksum) });
-    else ctx.out.line(t('cli:params.confirmed', { serial: serialNumber, person: person ?? '', checksum: shortChecksum(comparison.runningChecksum) }));
+    if (ctx.out.json)
+      ctx.out.jsonLine({
+        event: 'parameters-confirmed',
+        serialNumber,
+        confirmedBy: person,
+        checksum: shortChecksum(comparison.runningChecksum),
+      });
+    else
+      ctx.out.line(
+        t('cli:params.confirmed', {
+          serial: serialNumber,
+          person: person ?? '',
+          checksum: shortChecksum(comparison.runningChecksum),
+        }),
+      );
   }
   return accepted;
 }

@@ -9,7 +9,12 @@ import { deviceVerify } from './commands/verify';
 import { deviceUpdate, firmwareApply, firmwareDownload, firmwareUpdate } from './commands/firmware';
 import { login, logout, status, type LoginOptions } from './commands/login';
 import { outboxList, outboxSync } from './commands/outbox';
-import { packageExport, packageExportConfirmations, packageImport, packageImportConfirmations } from './commands/package';
+import {
+  packageExport,
+  packageExportConfirmations,
+  packageImport,
+  packageImportConfirmations,
+} from './commands/package';
 import { station } from './commands/station';
 import { addAccountabilityCommands } from './commands/accountability';
 import type { CliContext, GlobalOptions } from './context';
@@ -24,7 +29,8 @@ export type Runner = (run: (ctx: CliContext) => Promise<number>) => Promise<void
 function positiveInteger(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new CliError(`${name} must be a whole number of at least 1, not "${value}"`, EXIT.usage);
+    if (!Number.isInteger(n) || n < 1)
+      throw new CliError(`${name} must be a whole number of at least 1, not "${value}"`, EXIT.usage);
     return n;
   };
 }
@@ -91,10 +97,16 @@ function translatedHelp(): Partial<Help> {
     // Commander's own optionDescription, with its two words from the catalog.
     optionDescription: (option: Option) => {
       const extra: string[] = [];
-      if (option.argChoices) extra.push(t('cli:help.choices', { choices: option.argChoices.map((choice) => JSON.stringify(choice)).join(', ') }));
-      const showDefault = option.required || option.optional || (option.isBoolean() && typeof option.defaultValue === 'boolean');
+      if (option.argChoices)
+        extra.push(
+          t('cli:help.choices', { choices: option.argChoices.map((choice) => JSON.stringify(choice)).join(', ') }),
+        );
+      const showDefault =
+        option.required || option.optional || (option.isBoolean() && typeof option.defaultValue === 'boolean');
       if (option.defaultValue !== undefined && showDefault) {
-        extra.push(t('cli:help.default', { value: option.defaultValueDescription || JSON.stringify(option.defaultValue) }));
+        extra.push(
+          t('cli:help.default', { value: option.defaultValueDescription || JSON.stringify(option.defaultValue) }),
+        );
       }
       if (extra.length === 0) return option.description;
       return option.description ? `${option.description} (${extra.join(', ')})` : `(${extra.join(', ')})`;
@@ -107,7 +119,12 @@ function translatedHelp(): Partial<Help> {
  * configuration download/apply/update, device firmware download/apply/update); outbox, cache,
  * status and device update are ours.
  */
-export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'>, interrupt?: AbortSignal, stdin?: NodeJS.ReadableStream): Command {
+export function buildProgram(
+  runner: Runner,
+  io: Pick<CliIo, 'stdout' | 'stderr'>,
+  interrupt?: AbortSignal,
+  stdin?: NodeJS.ReadableStream,
+): Command {
   // Set before any subcommand is added: subcommands copy these settings when they are created, and
   // without them commander would call process.exit itself.
   const program = new Command('provisioner')
@@ -120,7 +137,9 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .option('--concurrency <n>', t('cli:help.concurrency'), positiveInteger('--concurrency'))
     .option('--reconnect-timeout <seconds>', t('cli:help.reconnectTimeout'), positiveInteger('--reconnect-timeout'))
     // Read before parsing (cli-language.ts); registered so that --help lists it and a bad code is refused here too.
-    .option(LANG_FLAGS, t('cli:lang.option', { choices: LANGUAGES.join(', ') }), (value: string) => parseLanguageOption(value, cliLanguage()))
+    .option(LANG_FLAGS, t('cli:lang.option', { choices: LANGUAGES.join(', ') }), (value: string) =>
+      parseLanguageOption(value, cliLanguage()),
+    )
     .showHelpAfterError(t('cli:help.afterError'))
     .helpOption('-h, --help', t('cli:help.helpOption'))
     .helpCommand('help [command]', t('cli:help.helpCommand'))
@@ -174,26 +193,30 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
 
   device
     .command('list')
-    .description(
-      t('cli:help.device.list'),
-    )
+    .description(t('cli:help.device.list'))
     .option('--link <spec>', linkHelp(), collect)
     .action((options: { link?: string[] }) => runner((ctx) => deviceList(ctx, options)));
 
-  targetsCommand(
-    device,
-    'verify',
-    t('cli:help.verify'),
-  )
+  targetsCommand(device, 'verify', t('cli:help.verify'))
     .option('--parameters', t('cli:help.verify.parameters'))
     .option('--technician <name>', t('cli:help.technician.ledger'))
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string }) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)));
+    .action(
+      (
+        serialNumbers: string[],
+        options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string },
+      ) => runner((ctx) => deviceVerify(ctx, serialNumbers, options)),
+    );
 
   targetsCommand(device, 'update', t('cli:help.update'))
     .option('--force', t('cli:help.update.force'))
     .option('--confirm-checksum <XXXXXXXX>', t('cli:help.confirmChecksum'))
     .option('--technician <name>', t('cli:help.technician.confirms'))
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean; confirmChecksum?: string; technician?: string }) => runner((ctx) => deviceUpdate(ctx, serialNumbers, options, interrupt)));
+    .action(
+      (
+        serialNumbers: string[],
+        options: { link?: string[]; all?: boolean; force?: boolean; confirmChecksum?: string; technician?: string },
+      ) => runner((ctx) => deviceUpdate(ctx, serialNumbers, options, interrupt)),
+    );
 
   const configuration = device.command('configuration').description(t('cli:help.configuration'));
   configuration
@@ -202,43 +225,72 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .argument('<serialNumber>')
     .requiredOption('-o, --output <dir>', t('cli:help.output'))
     .option('--force', t('cli:help.forceReplace'))
-    .action((serialNumber: string, options: { output: string; force?: boolean }) => runner((ctx) => configurationDownload(ctx, serialNumber, options)));
-  applyFileCommand(configuration, t('cli:help.configuration.apply'), t('cli:help.configuration.file'))
-    .action((serialNumber: string | undefined, options: { file: string; link?: string[] }) => runner((ctx) => configurationApply(ctx, serialNumber, options, interrupt)));
+    .action((serialNumber: string, options: { output: string; force?: boolean }) =>
+      runner((ctx) => configurationDownload(ctx, serialNumber, options)),
+    );
+  applyFileCommand(configuration, t('cli:help.configuration.apply'), t('cli:help.configuration.file')).action(
+    (serialNumber: string | undefined, options: { file: string; link?: string[] }) =>
+      runner((ctx) => configurationApply(ctx, serialNumber, options, interrupt)),
+  );
   targetsCommand(configuration, 'update', t('cli:help.configuration.update'))
     .option('--dry-run', t('cli:help.dryRun'))
     .option('--confirm-checksum <XXXXXXXX>', t('cli:help.confirmChecksum.strict'))
     .option('--technician <name>', t('cli:help.technician.confirms'))
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; dryRun?: boolean; confirmChecksum?: string; technician?: string }) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)));
+    .action(
+      (
+        serialNumbers: string[],
+        options: { link?: string[]; all?: boolean; dryRun?: boolean; confirmChecksum?: string; technician?: string },
+      ) => runner((ctx) => configurationUpdate(ctx, serialNumbers, options, interrupt)),
+    );
 
   const firmware = device.command('firmware').description(t('cli:help.firmware'));
   firmware
     .command('download')
     .description(t('cli:help.firmware.download'))
     .option('-s, --serial <serialNumber>', t('cli:help.firmware.serial'))
-    .addOption(new Option('-t, --type <type>', t('cli:help.firmware.type')).choices([...DEVICE_TYPES, ...DEVICE_TYPES.map((t) => t.toLowerCase())]))
+    .addOption(
+      new Option('-t, --type <type>', t('cli:help.firmware.type')).choices([
+        ...DEVICE_TYPES,
+        ...DEVICE_TYPES.map((t) => t.toLowerCase()),
+      ]),
+    )
     .requiredOption('-o, --output <dir>', t('cli:help.output'))
     .option('--force', t('cli:help.forceReplace'))
-    .action((options: { serial?: string; type?: string; output: string; force?: boolean }) => runner((ctx) => firmwareDownload(ctx, options)));
+    .action((options: { serial?: string; type?: string; output: string; force?: boolean }) =>
+      runner((ctx) => firmwareDownload(ctx, options)),
+    );
   applyFileCommand(firmware, t('cli:help.firmware.apply'), t('cli:help.firmware.file'))
     .option('--force', t('cli:help.firmware.applyForce'))
-    .action((serialNumber: string | undefined, options: { file: string; link?: string[]; force?: boolean }) => runner((ctx) => firmwareApply(ctx, serialNumber, options, interrupt)));
+    .action((serialNumber: string | undefined, options: { file: string; link?: string[]; force?: boolean }) =>
+      runner((ctx) => firmwareApply(ctx, serialNumber, options, interrupt)),
+    );
   targetsCommand(firmware, 'update', t('cli:help.firmware.update'))
     .option('--force', t('cli:help.firmware.updateForce'))
-    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) => runner((ctx) => firmwareUpdate(ctx, serialNumbers, options, interrupt)));
+    .action((serialNumbers: string[], options: { link?: string[]; all?: boolean; force?: boolean }) =>
+      runner((ctx) => firmwareUpdate(ctx, serialNumbers, options, interrupt)),
+    );
 
   program
     .command('station')
-    .description(
-      t('cli:help.station'),
-    )
+    .description(t('cli:help.station'))
     .requiredOption('--configuration <name>', t('cli:help.station.configuration'))
-    .addOption(new Option('--firmware <policy>', t('cli:help.station.firmware')).choices(['latest', 'keep']).default('latest'))
+    .addOption(
+      new Option('--firmware <policy>', t('cli:help.station.firmware')).choices(['latest', 'keep']).default('latest'),
+    )
     .option('--lanes <n>', t('cli:help.station.lanes'), positiveInteger('--lanes'), 4)
     .option('--report <file>', t('cli:help.station.report'))
     .option('--confirm-checksum <XXXXXXXX>', t('cli:help.station.confirmChecksum'))
     .option('--operator <name>', t('cli:help.station.operator'))
-    .action((options: { configuration: string; firmware: 'latest' | 'keep'; lanes: number; report?: string; confirmChecksum?: string; operator?: string }) => runner((ctx) => station(ctx, options, interrupt)));
+    .action(
+      (options: {
+        configuration: string;
+        firmware: 'latest' | 'keep';
+        lanes: number;
+        report?: string;
+        confirmChecksum?: string;
+        operator?: string;
+      }) => runner((ctx) => station(ctx, options, interrupt)),
+    );
 
   const outbox = program.command('outbox').description(t('cli:help.outbox'));
   outbox
@@ -277,17 +329,19 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .requiredOption('--configuration <name>', t('cli:help.package.configuration'))
     .requiredOption('--out <file>', t('cli:help.package.out'))
     .option('--expires-in <days>', t('cli:help.package.expiresIn'), positiveInteger('--expires-in'))
-    .action((options: { configuration: string; out: string; expiresIn?: number }) => runner((ctx) => packageExport(ctx, options)));
+    .action((options: { configuration: string; out: string; expiresIn?: number }) =>
+      runner((ctx) => packageExport(ctx, options)),
+    );
   workPackage
     .command('import')
-    .description(
-      t('cli:help.package.import'),
-    )
+    .description(t('cli:help.package.import'))
     .argument('<file>')
     .option('--root-fingerprint <hex>', t('cli:help.package.rootFingerprint'))
     .option('--signer <keyId>', t('cli:help.package.signer'))
     .addOption(new Option('--api-key <key>').hideHelp())
-    .action((file: string, options: { signer?: string; rootFingerprint?: string; apiKey?: string }) => runner((ctx) => packageImport(ctx, file, options)));
+    .action((file: string, options: { signer?: string; rootFingerprint?: string; apiKey?: string }) =>
+      runner((ctx) => packageImport(ctx, file, options)),
+    );
   workPackage
     .command('export-confirmations')
     .description(t('cli:help.package.exportConfirmations'))
@@ -298,7 +352,9 @@ export function buildProgram(runner: Runner, io: Pick<CliIo, 'stdout' | 'stderr'
     .description(t('cli:help.package.importConfirmations'))
     .argument('<file>')
     .option('--signer <keyId>', t('cli:help.package.confirmationsSigner'))
-    .action((file: string, options: { signer?: string }) => runner((ctx) => packageImportConfirmations(ctx, file, options)));
+    .action((file: string, options: { signer?: string }) =>
+      runner((ctx) => packageImportConfirmations(ctx, file, options)),
+    );
 
   addAccountabilityCommands(program, runner);
 

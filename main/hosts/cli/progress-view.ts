@@ -59,8 +59,14 @@ function lineView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: O
       if (job.notice && job.notice !== seen?.notice) out.note(`${deviceLabel(job)}: ${job.notice}`);
       // A transfer falling silent (a pulled cable) is said once, when it starts; progress again is said too.
       const silent = typeof job.silentSeconds === 'number';
-      if (!seen || seen.phase !== job.phase || decile > seen.decile || silent !== seen.silent) out.line(`${deviceLabel(job)}: ${runningLine(job, cliTranslator())}`);
-      last.set(job.jobId, { phase: job.phase, decile: Math.max(decile, seen?.phase === job.phase ? seen.decile : -1), notice: job.notice, silent });
+      if (!seen || seen.phase !== job.phase || decile > seen.decile || silent !== seen.silent)
+        out.line(`${deviceLabel(job)}: ${runningLine(job, cliTranslator())}`);
+      last.set(job.jobId, {
+        phase: job.phase,
+        decile: Math.max(decile, seen?.phase === job.phase ? seen.decile : -1),
+        notice: job.notice,
+        silent,
+      });
     }
   });
   const offFinished = service.onFinished((job) => reportFinished(job, out, (text) => out.line(text)));
@@ -101,13 +107,21 @@ function barView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Ou
   const offProgress = service.onProgress((batch) => {
     for (const job of batch) {
       if (job.finishedAt !== null) continue;
-      const percent = job.phase === 'uploading' ? (transferPercent(job) ?? 0) : ['applying', 'rebooting', 'checking', 'verifying-parameters', 'confirming'].includes(job.phase) ? 100 : 0;
+      const percent =
+        job.phase === 'uploading'
+          ? (transferPercent(job) ?? 0)
+          : ['applying', 'rebooting', 'checking', 'verifying-parameters', 'confirming'].includes(job.phase)
+            ? 100
+            : 0;
       barFor(job).update(Math.floor(percent), payload(job, runningLine(job, cliTranslator())));
     }
   });
   const offFinished = service.onFinished((job) => {
     finished.push(job);
-    barFor(job).update(job.phase === 'done' ? 100 : Math.floor(transferPercent(job) ?? 0), payload(job, `${job.phase === 'done' ? 'done' : job.phase}: ${finishedLine(job, cliTranslator())}`));
+    barFor(job).update(
+      job.phase === 'done' ? 100 : Math.floor(transferPercent(job) ?? 0),
+      payload(job, `${job.phase === 'done' ? 'done' : job.phase}: ${finishedLine(job, cliTranslator())}`),
+    );
   });
   return {
     close() {

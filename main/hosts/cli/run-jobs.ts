@@ -39,7 +39,9 @@ export async function runJobs(
     const queued = finals.filter((job) => job.confirmation === 'queued').length;
     if (queued > 0) ctx.out.note(cliTranslator().t('cli:jobs.queued', { count: queued }));
     const accepted = afterFinish ? await afterFinish(finals) : true;
-    return accepted && finals.every((job) => job.phase === 'done' && job.outcome !== 'partial') && notRun === 0 ? EXIT.ok : EXIT.failed;
+    return accepted && finals.every((job) => job.phase === 'done' && job.outcome !== 'partial') && notRun === 0
+      ? EXIT.ok
+      : EXIT.failed;
   } finally {
     interrupt?.removeEventListener('abort', cancelAll);
   }
@@ -50,8 +52,16 @@ export async function runJobs(
  * a device in no configuration gets its firmware ("device update") and is told now that the
  * configuration will be skipped and why; a configuration-only job for it is not started.
  */
-async function checkBeforeStart(ctx: CliContext, requests: readonly JobRequest[]): Promise<{ runnable: JobRequest[]; refused: number }> {
-  const asking = requests.filter((r) => r.action !== 'firmware' && (r.configuration ?? { kind: 'service' }).kind === 'service' && r.target.serialNumber !== undefined);
+async function checkBeforeStart(
+  ctx: CliContext,
+  requests: readonly JobRequest[],
+): Promise<{ runnable: JobRequest[]; refused: number }> {
+  const asking = requests.filter(
+    (r) =>
+      r.action !== 'firmware' &&
+      (r.configuration ?? { kind: 'service' }).kind === 'service' &&
+      r.target.serialNumber !== undefined,
+  );
   if (asking.length === 0) return { runnable: [...requests], refused: 0 };
   const account = await ctx.account();
   const runnable: JobRequest[] = [];
@@ -66,10 +76,18 @@ async function checkBeforeStart(ctx: CliContext, requests: readonly JobRequest[]
     if (readiness.ready !== false) {
       runnable.push(request);
     } else if (request.action === 'both') {
-      ctx.out.note(cliTranslator().t('cli:jobs.firmwareOnly', { serial: serialNumber, reason: readinessReason(readiness) }));
+      ctx.out.note(
+        cliTranslator().t('cli:jobs.firmwareOnly', { serial: serialNumber, reason: readinessReason(readiness) }),
+      );
       runnable.push(request);
     } else {
-      ctx.out.error(cliTranslator().t('cli:jobs.configurationNotStarted', { serial: serialNumber, reason: readinessReason(readiness), code: readiness.code }));
+      ctx.out.error(
+        cliTranslator().t('cli:jobs.configurationNotStarted', {
+          serial: serialNumber,
+          reason: readinessReason(readiness),
+          code: readiness.code,
+        }),
+      );
       refused += 1;
     }
   }
@@ -80,7 +98,8 @@ async function checkBeforeStart(ctx: CliContext, requests: readonly JobRequest[]
 function explainSteps(ctx: CliContext, job: JobSnapshot): void {
   const seen = new Set<string>();
   for (const step of job.steps) {
-    if ((step.status !== 'failed' && step.status !== 'skipped') || !step.errorCode || seen.has(step.errorCode)) continue;
+    if ((step.status !== 'failed' && step.status !== 'skipped') || !step.errorCode || seen.has(step.errorCode))
+      continue;
     seen.add(step.errorCode);
     const line = adviceLine(deviceLabel(job), step, step.errorCode, cliTranslator());
     if (line) ctx.out.note(line);
@@ -90,5 +109,7 @@ function explainSteps(ctx: CliContext, job: JobSnapshot): void {
 /** Why a device's configuration cannot be applied: the service's English words, or the catalogue's in another language. */
 function readinessReason(readiness: { reason: string; code: string }): string {
   const translator = cliTranslator();
-  return translator.language === 'en' ? readiness.reason : (errorTexts(readiness.code, translator)?.what ?? readiness.reason);
+  return translator.language === 'en'
+    ? readiness.reason
+    : (errorTexts(readiness.code, translator)?.what ?? readiness.reason);
 }

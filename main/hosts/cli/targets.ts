@@ -24,21 +24,28 @@ export interface ResolvedTargets {
  */
 export async function resolveTargets(ctx: CliContext, selection: TargetSelection): Promise<ResolvedTargets> {
   const { serialNumbers, links, all } = selection;
-  if (serialNumbers.length === 0 && links.length === 0 && !all) throw new CliError(t('cli:targets.noDevice'), EXIT.usage);
+  if (serialNumbers.length === 0 && links.length === 0 && !all)
+    throw new CliError(t('cli:targets.noDevice'), EXIT.usage);
   for (const spec of links) {
     try {
       parseLinkSpec(spec);
     } catch (error) {
-      throw new CliError(t('cli:targets.badLink', { reason: error instanceof Error ? error.message.replace(/\.$/, '') : String(error) }), EXIT.usage);
+      throw new CliError(
+        t('cli:targets.badLink', { reason: error instanceof Error ? error.message.replace(/\.$/, '') : String(error) }),
+        EXIT.usage,
+      );
     }
   }
-  if (serialNumbers.length === 0 && !all) return { targets: links.map((spec) => ({ kind: 'link', spec })), missing: [] };
+  if (serialNumbers.length === 0 && !all)
+    return { targets: links.map((spec) => ({ kind: 'link', spec })), missing: [] };
   if (serialNumbers.length === 1 && links.length === 1 && !all) {
     // "SN on this link": the job refuses to talk on if another device answers there.
     return { targets: [{ kind: 'link', spec: links[0]!, serialNumber: serialNumbers[0]! }], missing: [] };
   }
   const attached = await ctx.finder().list({ extraLinks: links });
-  const identified = attached.filter((d): d is AttachedDevice & { identity: NonNullable<AttachedDevice['identity']> } => d.identity !== null);
+  const identified = attached.filter(
+    (d): d is AttachedDevice & { identity: NonNullable<AttachedDevice['identity']> } => d.identity !== null,
+  );
   const targets: DeviceTarget[] = [];
   const missing: string[] = [];
   const wanted = new Set(serialNumbers);
@@ -49,7 +56,8 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
   const refuseShared = (serialNumber: string): boolean => {
     const refusal = sharedSerialRefusal(shared, serialNumber);
     if (!refusal) return false;
-    if (!refusedShared.has(serialNumber)) missing.push(t('cli:targets.notStarted', { serial: serialNumber, reason: refusal }));
+    if (!refusedShared.has(serialNumber))
+      missing.push(t('cli:targets.notStarted', { serial: serialNumber, reason: refusal }));
     refusedShared.add(serialNumber);
     return true;
   };
@@ -59,12 +67,17 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
     if (found) targets.push({ kind: 'link', spec: found.link, serialNumber });
     else {
       const seen = identified.map((d) => d.identity.serialNumber);
-      missing.push(seen.length > 0 ? t('cli:targets.notAnswering', { serial: serialNumber, attached: seen.join(', ') }) : t('cli:targets.notAnsweringNone', { serial: serialNumber }));
+      missing.push(
+        seen.length > 0
+          ? t('cli:targets.notAnswering', { serial: serialNumber, attached: seen.join(', ') })
+          : t('cli:targets.notAnsweringNone', { serial: serialNumber }),
+      );
     }
   }
   for (const device of identified) {
     if (wanted.has(device.identity.serialNumber) || !(all || links.includes(device.link))) continue;
-    if (!refuseShared(device.identity.serialNumber)) targets.push({ kind: 'link', spec: device.link, serialNumber: device.identity.serialNumber });
+    if (!refuseShared(device.identity.serialNumber))
+      targets.push({ kind: 'link', spec: device.link, serialNumber: device.identity.serialNumber });
   }
   for (const spec of links) {
     const device = attached.find((d) => d.link === spec);

@@ -17,5 +17,7 @@ export function isAppUrl(url: string | null | undefined): boolean {
   } catch {
     return false;
   }
-  return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && parsed.username === '' && parsed.password === '';
+  return (
+    parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && parsed.username === '' && parsed.password === ''
+  );
 }

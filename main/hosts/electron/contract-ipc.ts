@@ -1,5 +1,12 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
-import { EVENT_STREAMS, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, invokeForWire, type CoreHost, type InvokeOutcome } from '../../../contract/index';
+import {
+  EVENT_STREAMS,
+  IPC_EVENT_CHANNEL,
+  IPC_INVOKE_CHANNEL,
+  invokeForWire,
+  type CoreHost,
+  type InvokeOutcome,
+} from '../../../contract/index';
 import { isAppUrl } from './app-origin';
 import type { KnownSecrets } from '../known-secrets';
 import { describeSender, isTrustedSender } from './trusted-sender';
@@ -19,15 +26,18 @@ export interface ContractIpcOptions {
  * every event, is scrubbed of the API key. Returns the undo, for tests and shutdown.
  */
 export function registerContractIpc({ core, getWindow, secrets, log = console.warn }: ContractIpcOptions): () => void {
-  ipcMain.handle(IPC_INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, channel: unknown, input: unknown): Promise<InvokeOutcome<unknown>> => {
-    if (!isTrustedSender(event, getWindow())) {
-      const who = describeSender(event);
-      log(`IPC: refused a call to ${String(channel).slice(0, 60)} from an untrusted sender (${who})`);
-      throw new Error('Refused: IPC is accepted only from the Provisioner window');
-    }
-    secrets.noteInvocation(channel, input);
-    return secrets.scrub(await invokeForWire(core, channel, input));
-  });
+  ipcMain.handle(
+    IPC_INVOKE_CHANNEL,
+    async (event: IpcMainInvokeEvent, channel: unknown, input: unknown): Promise<InvokeOutcome<unknown>> => {
+      if (!isTrustedSender(event, getWindow())) {
+        const who = describeSender(event);
+        log(`IPC: refused a call to ${String(channel).slice(0, 60)} from an untrusted sender (${who})`);
+        throw new Error('Refused: IPC is accepted only from the Provisioner window');
+      }
+      secrets.noteInvocation(channel, input);
+      return secrets.scrub(await invokeForWire(core, channel, input));
+    },
+  );
 
   const unsubscribes = EVENT_STREAMS.map((stream) =>
     core.subscribe(stream, (payload) => {

@@ -20,7 +20,9 @@ export const CSP_DIRECTIVES: ReadonlyArray<readonly [string, readonly string[]]>
   ['form-action', ["'none'"]],
 ];
 
-export const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.map(([name, sources]) => `${name} ${sources.join(' ')}`).join('; ');
+export const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.map(([name, sources]) => `${name} ${sources.join(' ')}`).join(
+  '; ',
+);
 
 type HeaderMap = Record<string, string | string[]>;
 

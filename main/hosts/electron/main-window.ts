@@ -35,7 +35,12 @@ export function secureWebPreferences(preloadPath: string, isDev: boolean): Elect
   };
 }
 
-export async function createMainWindow({ preloadPath, stateFile, isDev, title }: MainWindowOptions): Promise<BrowserWindow> {
+export async function createMainWindow({
+  preloadPath,
+  stateFile,
+  isDev,
+  title,
+}: MainWindowOptions): Promise<BrowserWindow> {
   const saved = await loadWindowState(stateFile);
   const bounds = restoreBounds(
     saved,

@@ -23,7 +23,10 @@ startShell({
         return workspace;
       },
       // In development the core's log also goes to the terminal that ran `npm start`.
-      onLogLine: app.isPackaged ? undefined : (line) => process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`),
+      onLogLine: app.isPackaged
+        ? undefined
+        : (line) =>
+            process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`),
     });
   },
 }).catch((err: unknown) => {

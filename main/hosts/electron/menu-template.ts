@@ -48,7 +48,12 @@ export function buildMenuTemplate({ appName, isMac, isDev }: MenuOptions): MenuI
       label: label('View'),
       submenu: [
         ...(isDev
-          ? ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[])
+          ? ([
+              { role: 'reload' },
+              { role: 'forceReload' },
+              { role: 'toggleDevTools' },
+              { type: 'separator' },
+            ] as MenuItemConstructorOptions[])
           : []),
         { role: 'resetZoom' },
         { role: 'zoomIn' },

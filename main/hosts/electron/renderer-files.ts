@@ -5,7 +5,11 @@ import { APP_HOST, APP_SCHEME } from './app-origin';
 export { contentTypeFor };
 
 export type RendererFileRequest =
-  | { ok: true; filePath: string; /** A path without an extension may fall back to index.html (client-side routes). */ spaFallback: boolean }
+  | {
+      ok: true;
+      filePath: string;
+      /** A path without an extension may fall back to index.html (client-side routes). */ spaFallback: boolean;
+    }
   | { ok: false; status: 400 | 404; reason: string };
 
 /**

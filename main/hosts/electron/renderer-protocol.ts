@@ -12,7 +12,17 @@ import { contentTypeFor, resolveRendererFile } from './renderer-files';
  */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, bypassCSP: false, allowServiceWorkers: false } },
+    {
+      scheme: APP_SCHEME,
+      privileges: {
+        standard: true,
+        secure: true,
+        supportFetchAPI: true,
+        corsEnabled: false,
+        bypassCSP: false,
+        allowServiceWorkers: false,
+      },
+    },
   ]);
 }
 
@@ -35,7 +45,10 @@ export async function respondWithRendererFile(rootDir: string, method: string, u
   for (const filePath of target.spaFallback ? [target.filePath, join(rootDir, 'index.html')] : [target.filePath]) {
     try {
       const body = await readFile(filePath);
-      return new Response(method === 'HEAD' ? null : body, { status: 200, headers: { ...SECURITY_HEADERS, 'Content-Type': contentTypeFor(filePath) } });
+      return new Response(method === 'HEAD' ? null : body, {
+        status: 200,
+        headers: { ...SECURITY_HEADERS, 'Content-Type': contentTypeFor(filePath) },
+      });
     } catch {
       // try the fallback, then 404
     }

@@ -65,7 +65,10 @@ export class SafeStorageSecretStore implements SecretStore {
   async set(name: string, value: string): Promise<void> {
     this.secrets.add(value);
     const reason = this.unavailableReason();
-    if (reason) throw new SecretStorageUnavailableError(`The API key cannot be remembered on this computer: ${reason}. Provisioner never stores it in plain text; sign in again next time.`);
+    if (reason)
+      throw new SecretStorageUnavailableError(
+        `The API key cannot be remembered on this computer: ${reason}. Provisioner never stores it in plain text; sign in again next time.`,
+      );
     const encrypted = safeStorage.encryptString(value);
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.fileFor(name), encrypted);
@@ -80,7 +83,8 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   private fileFor(name: string): string {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(name)) throw new Error(`Invalid secret name ${JSON.stringify(name)}`);
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(name))
+      throw new Error(`Invalid secret name ${JSON.stringify(name)}`);
     return join(this.dir, `${name}.enc`);
   }
 }

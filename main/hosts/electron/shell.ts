@@ -70,8 +70,14 @@ export async function startShell({ createCore, appRoot, log = console.warn }: Sh
 
   serveRenderer(join(root, 'dist', 'renderer'));
   applySessionPolicy(session.defaultSession, log);
-  Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({ appName: PRODUCT_NAME, isMac: process.platform === 'darwin', isDev })));
-  app.setAboutPanelOptions({ applicationName: PRODUCT_NAME, applicationVersion: app.getVersion(), copyright: 'Provision networked safety devices over USB serial, BLE or IP.' });
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(buildMenuTemplate({ appName: PRODUCT_NAME, isMac: process.platform === 'darwin', isDev })),
+  );
+  app.setAboutPanelOptions({
+    applicationName: PRODUCT_NAME,
+    applicationVersion: app.getVersion(),
+    copyright: 'Provision networked safety devices over USB serial, BLE or IP.',
+  });
 
   const secrets = new KnownSecrets();
   const core = await createCore({
@@ -99,8 +105,12 @@ export async function startShell({ createCore, appRoot, log = console.warn }: Sh
     event.preventDefault();
     closed = true;
     stopIpc();
-    const closing = Promise.resolve(core.close?.()).catch((err: unknown) => log(`Core did not close cleanly: ${String(err)}`));
-    void Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CORE_CLOSE_TIMEOUT_MS))]).then(() => app.quit());
+    const closing = Promise.resolve(core.close?.()).catch((err: unknown) =>
+      log(`Core did not close cleanly: ${String(err)}`),
+    );
+    void Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CORE_CLOSE_TIMEOUT_MS))]).then(() =>
+      app.quit(),
+    );
   });
   await openWindow();
   return { window: getWindow, core };

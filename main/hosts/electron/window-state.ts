@@ -47,8 +47,14 @@ export function parseWindowState(text: string): WindowState | null {
  * lands on a connected display, so a window left on an unplugged monitor comes back where it can
  * be seen; the size is kept within the largest display's work area either way.
  */
-export function restoreBounds(saved: WindowState | null, workAreas: readonly Rect[]): { width: number; height: number; x?: number; y?: number } {
-  const largest = workAreas.reduce<Rect | null>((best, area) => (!best || area.width * area.height > best.width * best.height ? area : best), null);
+export function restoreBounds(
+  saved: WindowState | null,
+  workAreas: readonly Rect[],
+): { width: number; height: number; x?: number; y?: number } {
+  const largest = workAreas.reduce<Rect | null>(
+    (best, area) => (!best || area.width * area.height > best.width * best.height ? area : best),
+    null,
+  );
   const clampWidth = (w: number) => Math.max(MIN_WINDOW_SIZE.width, largest ? Math.min(w, largest.width) : w);
   const clampHeight = (h: number) => Math.max(MIN_WINDOW_SIZE.height, largest ? Math.min(h, largest.height) : h);
   if (!saved) return { width: clampWidth(DEFAULT_WINDOW_SIZE.width), height: clampHeight(DEFAULT_WINDOW_SIZE.height) };

@@ -6,13 +6,18 @@ import { fileURLToPath } from 'node:url';
 export const RENDERER_DIST_DIR = fileURLToPath(new URL('../../../dist/renderer/', import.meta.url));
 const CONFIG_FILE = fileURLToPath(new URL('../../../renderer/vite.config.ts', import.meta.url));
 /** What the renderer is built from: its own folder and the two it imports (lint's map allows no others). */
-const RENDERER_SOURCE_DIRS = ['renderer', 'contract', 'domain'].map((name) => fileURLToPath(new URL(`../../../${name}/`, import.meta.url)));
+const RENDERER_SOURCE_DIRS = ['renderer', 'contract', 'domain'].map((name) =>
+  fileURLToPath(new URL(`../../../${name}/`, import.meta.url)),
+);
 
 /**
  * Whether dist/renderer holds a build at least as new as every source file it is made from. Only
  * its existence was checked before, so `npm run web` after a pull served yesterday's screens.
  */
-export function rendererIsCurrent(dir = RENDERER_DIST_DIR, sourceDirs: readonly string[] = RENDERER_SOURCE_DIRS): boolean {
+export function rendererIsCurrent(
+  dir = RENDERER_DIST_DIR,
+  sourceDirs: readonly string[] = RENDERER_SOURCE_DIRS,
+): boolean {
   const built = statSync(join(dir, 'index.html'), { throwIfNoEntry: false });
   if (!built) return false;
   return sourceDirs.every((sourceDir) => newestFileTimeMs(sourceDir) <= built.mtimeMs);

@@ -8,7 +8,15 @@ import { buildRenderer, RENDERER_DIST_DIR, rendererIsCurrent } from './build-ren
 import { portGlobsFromEnv } from '../../devices/discovery';
 import { ptyGlob } from '../../../simulator';
 import { startWebServer } from './server';
-import { benchDevicesFor, configFileSigningKey, registerWorkbenchDevices, simulationPortOf, startSimulatedWorkbench, trustedReleaseKeys, type SimulatedWorkbench } from './simulated-workbench';
+import {
+  benchDevicesFor,
+  configFileSigningKey,
+  registerWorkbenchDevices,
+  simulationPortOf,
+  startSimulatedWorkbench,
+  trustedReleaseKeys,
+  type SimulatedWorkbench,
+} from './simulated-workbench';
 
 /**
  * `npm run web`: the renderer in a browser, the core in this process, the contract over a
@@ -30,7 +38,10 @@ const program = new Command()
     'also start simulated devices on pty links: those of the named configuration of the local workspace, or with no name one free device of each type (SRCP, WESP, EPC, NSCP) and every device of the demo flows',
     false,
   )
-  .option('--data-dir <dir>', 'keep settings, the outbox, the firmware cache and the local workspace under DIR (default: your data directory; env PROVISIONER_HOME)')
+  .option(
+    '--data-dir <dir>',
+    'keep settings, the outbox, the firmware cache and the local workspace under DIR (default: your data directory; env PROVISIONER_HOME)',
+  )
   .option('--rebuild', 'build the renderer even when dist/renderer is newer than its sources', false)
   .parse();
 
@@ -67,10 +78,14 @@ async function main(): Promise<void> {
     },
     // With --simulate the bench's ptys appear in the bench's own folder, found by a port glob as USB adapters are.
     ...(options.simulate !== false
-      ? { deviceList: { serial: { portGlobs: [...portGlobsFromEnv(process.env), ptyGlob(join(benchDir, 'pty'))] } }, simulation: simulationPortOf(() => bench) }
+      ? {
+          deviceList: { serial: { portGlobs: [...portGlobsFromEnv(process.env), ptyGlob(join(benchDir, 'pty'))] } },
+          simulation: simulationPortOf(() => bench),
+        }
       : {}),
     onLogLine: (line) => {
-      if (line.level !== 'debug') process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`);
+      if (line.level !== 'debug')
+        process.stderr.write(`${line.at.slice(11, 19)} ${line.level.padEnd(5)} ${line.source}: ${line.message}\n`);
     },
   });
 
@@ -80,18 +95,34 @@ async function main(): Promise<void> {
     const workspace = await core.session.ensureWorkspace();
     const account = core.session.current();
     const client = account?.kind === 'local' ? account.client : null;
-    const publicKeyPem = client ? (await client.signingKey()).publicKeyPem : await configFileSigningKey(workspace.serviceUrl);
+    const publicKeyPem = client
+      ? (await client.signingKey()).publicKeyPem
+      : await configFileSigningKey(workspace.serviceUrl);
     const devices = await benchDevicesFor(client, typeof options.simulate === 'string' ? options.simulate : undefined);
-    bench = await startSimulatedWorkbench({ dir: benchDir, publicKeyPem, releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl), devices });
+    bench = await startSimulatedWorkbench({
+      dir: benchDir,
+      publicKeyPem,
+      releaseKeysPem: await trustedReleaseKeys(workspace.serviceUrl),
+      devices,
+    });
     if (client) {
       const registered = await registerWorkbenchDevices(client, bench.serialNumbers);
-      if (registered.length > 0) core.log.info('web', `Registered the bench devices ${registered.join(', ')} in the local workspace.`);
+      if (registered.length > 0)
+        core.log.info('web', `Registered the bench devices ${registered.join(', ')} in the local workspace.`);
     }
     core.log.info('web', `Simulated bench: ${bench.serialNumbers.join(', ')} on pty links.`);
   }
 
-  const server = await startWebServer({ core, rendererDir: RENDERER_DIST_DIR, port: options.port, secrets, log: (m) => core.log.warn('web', m) });
-  process.stdout.write(`\nProvisioner is running in web mode. Open this address in a browser on this computer:\n\n  ${server.openUrl}\n\n(The address carries a token for this run only. Ctrl+C stops.)\n`);
+  const server = await startWebServer({
+    core,
+    rendererDir: RENDERER_DIST_DIR,
+    port: options.port,
+    secrets,
+    log: (m) => core.log.warn('web', m),
+  });
+  process.stdout.write(
+    `\nProvisioner is running in web mode. Open this address in a browser on this computer:\n\n  ${server.openUrl}\n\n(The address carries a token for this run only. Ctrl+C stops.)\n`,
+  );
 
   let stopping = false;
   const stop = async () => {

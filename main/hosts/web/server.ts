@@ -114,7 +114,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
     if (url.pathname !== WEB_SOCKET_PATH) return refuse(404, 'Not Found');
-    if (!isLoopback(req.socket.remoteAddress) || !allowedHosts().includes(req.headers.host ?? '')) return refuse(421, 'Misdirected Request');
+    if (!isLoopback(req.socket.remoteAddress) || !allowedHosts().includes(req.headers.host ?? ''))
+      return refuse(421, 'Misdirected Request');
     if (!allowedOrigins().includes(req.headers.origin ?? '')) {
       log(`Refused a WebSocket from origin ${JSON.stringify(req.headers.origin ?? null)}.`);
       return refuse(403, 'Forbidden');
@@ -135,7 +136,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const send = (message: WebServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const offs = EVENT_STREAMS.map((stream) => options.core.subscribe(stream, (payload) => send({ type: 'event', stream, payload: secrets.scrub(payload) })));
+    const offs = EVENT_STREAMS.map((stream) =>
+      options.core.subscribe(stream, (payload) => send({ type: 'event', stream, payload: secrets.scrub(payload) })),
+    );
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       let parsed;
@@ -147,7 +150,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       if (!parsed.success) return;
       const { id, channel, input } = parsed.data;
       secrets.noteInvocation(channel, input);
-      void invokeForWire(options.core, channel, input).then((outcome) => send({ type: 'result', id, outcome: secrets.scrub(outcome) }));
+      void invokeForWire(options.core, channel, input).then((outcome) =>
+        send({ type: 'result', id, outcome: secrets.scrub(outcome) }),
+      );
     });
     ws.on('close', () => {
       sockets.delete(ws);

@@ -4,7 +4,13 @@ import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
 import { firmwareReleaseKeySchema } from '../../../domain/files/firmware-release-key';
 import type { SimulatedDeviceView } from '../../../contract/simulation';
 import { demoConfigurationDevices, demoSerialNumbers } from '../../../server';
-import { sendControlCommand, startFleet, startSimulatedDevice, type SimulatedDevice, type SimulatedFleet } from '../../../simulator';
+import {
+  sendControlCommand,
+  startFleet,
+  startSimulatedDevice,
+  type SimulatedDevice,
+  type SimulatedFleet,
+} from '../../../simulator';
 import type { SimulationPort } from '../../app';
 import type { ServiceClient } from '../../cloud';
 
@@ -39,7 +45,12 @@ export async function startSimulatedWorkbench(options: {
   devices?: readonly BenchDevice[];
 }): Promise<SimulatedWorkbench> {
   const ptyDir = join(options.dir, 'pty');
-  const wanted = options.devices ?? (options.types ?? DEVICE_TYPES).map((deviceType) => ({ deviceType, serialNumber: demoSerialNumbers(deviceType)[0]! }));
+  const wanted =
+    options.devices ??
+    (options.types ?? DEVICE_TYPES).map((deviceType) => ({
+      deviceType,
+      serialNumber: demoSerialNumbers(deviceType)[0]!,
+    }));
   const devices = wanted.map((d) => ({ ...d, link: 'pty' as const }));
   const fleet = await startFleet({
     stateDir: join(options.dir, 'devices'),
@@ -49,7 +60,8 @@ export async function startSimulatedWorkbench(options: {
   });
   const serialNumbers = devices.map((d) => d.serialNumber);
   const add = async (device: BenchDevice): Promise<SimulatedDevice> => {
-    if (fleet.devices.some((d) => d.descriptor.serialNumber === device.serialNumber)) throw new Error(`${device.serialNumber} is on the bench already.`);
+    if (fleet.devices.some((d) => d.descriptor.serialNumber === device.serialNumber))
+      throw new Error(`${device.serialNumber} is on the bench already.`);
     const started = await startSimulatedDevice({
       ...device,
       link: 'pty',
@@ -71,20 +83,37 @@ export async function startSimulatedWorkbench(options: {
  * name, or with no name one free device of each type (to build new configurations with) and every
  * device of the demo flows' configurations.
  */
-export async function benchDevicesFor(client: ServiceClient | null, configurationName: string | undefined): Promise<BenchDevice[]> {
+export async function benchDevicesFor(
+  client: ServiceClient | null,
+  configurationName: string | undefined,
+): Promise<BenchDevice[]> {
   const free = DEVICE_TYPES.map((deviceType) => ({ deviceType, serialNumber: demoSerialNumbers(deviceType)[0]! }));
   if (configurationName === undefined) return [...free, ...demoConfigurationDevices()];
-  if (!client) throw new Error(`--simulate "${configurationName}" builds the bench from a configuration of the local workspace: it needs the local workspace, not a signed-in service.`);
+  if (!client)
+    throw new Error(
+      `--simulate "${configurationName}" builds the bench from a configuration of the local workspace: it needs the local workspace, not a signed-in service.`,
+    );
   const names: string[] = [];
   for await (const configuration of client.configurations.listAll({ Search: configurationName })) {
     if (configuration.name === configurationName) {
-      if (configuration.devices.length === 0) throw new Error(`The configuration "${configurationName}" has no devices: add some, or start --simulate with no name.`);
+      if (configuration.devices.length === 0)
+        throw new Error(
+          `The configuration "${configurationName}" has no devices: add some, or start --simulate with no name.`,
+        );
       return configuration.devices.map((d) => ({ deviceType: d.deviceType, serialNumber: d.serialNumber }));
     }
     names.push(configuration.name);
   }
-  const near = names.length > 0 ? ` (near names: ${names.slice(0, 5).map((n) => `"${n}"`).join(', ')})` : '';
-  throw new Error(`No configuration is named "${configurationName}" in the local workspace${near}: give its name exactly as the Configurations screen shows it, or no name for the demo flows' devices.`);
+  const near =
+    names.length > 0
+      ? ` (near names: ${names
+          .slice(0, 5)
+          .map((n) => `"${n}"`)
+          .join(', ')})`
+      : '';
+  throw new Error(
+    `No configuration is named "${configurationName}" in the local workspace${near}: give its name exactly as the Configurations screen shows it, or no name for the demo flows' devices.`,
+  );
 }
 
 /** The bench as the core sees it (SimulationPort): its devices, a hand on their E-stops, and one more device. */
@@ -114,7 +143,10 @@ export function simulationPortOf(bench: () => SimulatedWorkbench | null): Simula
 }
 
 /** Registers the workbench's devices in the organization (when they are not yet), so they can join configurations at once. */
-export async function registerWorkbenchDevices(client: ServiceClient, serialNumbers: readonly string[]): Promise<string[]> {
+export async function registerWorkbenchDevices(
+  client: ServiceClient,
+  serialNumbers: readonly string[],
+): Promise<string[]> {
   const registered: string[] = [];
   for (const serialNumber of serialNumbers) {
     const found = await client.devices.list({ serial: serialNumber, limit: 1 });

@@ -1,4 +1,11 @@
-import { block1Of, block1Option, getUintOption, OPTION, type BlockOption, type CoapMessage } from '../../../protocol/coap';
+import {
+  block1Of,
+  block1Option,
+  getUintOption,
+  OPTION,
+  type BlockOption,
+  type CoapMessage,
+} from '../../../protocol/coap';
 import { DEVICE_ERROR, DEVICE_ERROR_MORE } from '../../../protocol/constants';
 import { DeviceError } from '../errors';
 
@@ -25,20 +32,29 @@ export function incomingBlock(message: CoapMessage, maxBlockSize: number): Incom
   const size1 = getUintOption(message, OPTION.SIZE1);
   if (block === undefined) {
     if (payload.length > maxBlockSize) {
-      throw new DeviceError(DEVICE_ERROR_MORE.blockTooLarge, `Send bodies over ${maxBlockSize} bytes in Block1 blocks.`, {}, [
-        block1Option({ num: 0, more: false, size: maxBlockSize }),
-      ]);
+      throw new DeviceError(
+        DEVICE_ERROR_MORE.blockTooLarge,
+        `Send bodies over ${maxBlockSize} bytes in Block1 blocks.`,
+        {},
+        [block1Option({ num: 0, more: false, size: maxBlockSize })],
+      );
     }
     return { block: { num: 0, more: false, size: Math.max(16, payload.length) }, offset: 0, payload, size1 };
   }
   if (block.size > maxBlockSize) {
     // RFC 7959 §2.9.3: 4.13 with the Block1 size the device takes.
-    throw new DeviceError(DEVICE_ERROR_MORE.blockTooLarge, `Blocks of ${block.size} bytes are larger than the ${maxBlockSize} this device takes.`, {}, [
-      block1Option({ num: 0, more: false, size: maxBlockSize }),
-    ]);
+    throw new DeviceError(
+      DEVICE_ERROR_MORE.blockTooLarge,
+      `Blocks of ${block.size} bytes are larger than the ${maxBlockSize} this device takes.`,
+      {},
+      [block1Option({ num: 0, more: false, size: maxBlockSize })],
+    );
   }
   if (payload.length > block.size || (block.more && payload.length !== block.size)) {
-    throw new DeviceError(DEVICE_ERROR.badRequest, `Block ${block.num} carries ${payload.length} bytes; blocks before the last carry exactly ${block.size}.`);
+    throw new DeviceError(
+      DEVICE_ERROR.badRequest,
+      `Block ${block.num} carries ${payload.length} bytes; blocks before the last carry exactly ${block.size}.`,
+    );
   }
   return { block, offset: block.num * block.size, payload, size1 };
 }

@@ -1,5 +1,9 @@
 import { decodeConfigFile, type DecodedConfigFile } from '../../../domain/files/config-file';
-import { decideConfigFile, type ConfigFileDecision, type HeldConfiguration } from '../../../domain/files/config-file-acceptance';
+import {
+  decideConfigFile,
+  type ConfigFileDecision,
+  type HeldConfiguration,
+} from '../../../domain/files/config-file-acceptance';
 import { verifyConfigFile } from '../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { block1Option, CODE } from '../../../protocol/coap';
@@ -30,10 +34,14 @@ function verify(file: Uint8Array, device: DeviceContext): DecodedConfigFile {
     decoded = verifyConfigFile(file, { rootKeyPem: device.publicKeyPem, expectedSerialNumber: serialNumber });
   } catch (error) {
     if (!(error instanceof FileFormatError) || !CONFIG_ERROR_CODES.has(error.code)) {
-      throw new DeviceError(DEVICE_ERROR.configBadFormat, `The configuration file is not valid: ${(error as Error).message}`);
+      throw new DeviceError(
+        DEVICE_ERROR.configBadFormat,
+        `The configuration file is not valid: ${(error as Error).message}`,
+      );
     }
     // The file parsed far enough to name its device: the host shows whose file it was.
-    const fields = error.code === DEVICE_ERROR.configWrongDevice ? { serialNumber: decodeConfigFile(file).serialNumber } : {};
+    const fields =
+      error.code === DEVICE_ERROR.configWrongDevice ? { serialNumber: decodeConfigFile(file).serialNumber } : {};
     throw new DeviceError(error.code as AnyDeviceErrorCode, error.message, fields);
   }
   if (decoded.deviceType !== deviceType) {
@@ -57,10 +65,16 @@ function decide(decoded: DecodedConfigFile, state: DeviceState): ConfigFileDecis
   } catch (error) {
     if (!(error instanceof FileFormatError)) throw error;
     if (error.code === DEVICE_ERROR.configWrongOrganization) {
-      throw new DeviceError(DEVICE_ERROR.configWrongOrganization, error.message, { orgId: state.claim?.orgId, orgKeyId: state.claim?.keyId });
+      throw new DeviceError(DEVICE_ERROR.configWrongOrganization, error.message, {
+        orgId: state.claim?.orgId,
+        orgKeyId: state.claim?.keyId,
+      });
     }
     if (error.code === DEVICE_ERROR.configSuperseded) {
-      throw new DeviceError(DEVICE_ERROR.configSuperseded, error.message, { sequence: state.config?.sequence, syncId: state.config?.syncId });
+      throw new DeviceError(DEVICE_ERROR.configSuperseded, error.message, {
+        sequence: state.config?.sequence,
+        syncId: state.config?.syncId,
+      });
     }
     throw error;
   }
@@ -84,23 +98,37 @@ export const configResource: Resource = {
     PUT: async (request, device) => {
       const { block, offset, payload, size1 } = incomingBlock(request.message, device.maxBlockSize);
       const file = device.config.write(offset, payload, block.more, block.num === 0 ? size1 : undefined);
-      if (file === undefined) return { code: CODE.CONTINUE, options: [block1Option({ num: block.num, more: true, size: block.size })] };
+      if (file === undefined)
+        return { code: CODE.CONTINUE, options: [block1Option({ num: block.num, more: true, size: block.size })] };
       const decoded = verify(file, device);
       const state = device.store.current;
       const echo = block1Option({ num: block.num, more: false, size: block.size });
       if (decide(decoded, state) === 'unchanged') {
         // The file in force, sent again (a host retrying, or a replay of it): nothing to do, no restart.
-        return cborResponse(CODE.CHANGED, { syncId: decoded.syncId, unchanged: true } satisfies ConfigApplied, { options: [echo] });
+        return cborResponse(CODE.CHANGED, { syncId: decoded.syncId, unchanged: true } satisfies ConfigApplied, {
+          options: [echo],
+        });
       }
       // Only a file that passed every check replaces the applied one; the state then names it.
       await writeFileAtomic(device.store.configPath, file);
       const now = new Date().toISOString();
-      state.config = { syncId: decoded.syncId, appliedAt: now, blank: decoded.content.blank, sequence: decoded.sequence };
+      state.config = {
+        syncId: decoded.syncId,
+        appliedAt: now,
+        blank: decoded.content.blank,
+        sequence: decoded.sequence,
+      };
       state.claim ??= { orgId: decoded.orgId, keyId: decoded.keyId, claimedAt: now };
-      const drift = device.faults.options.paramDrift === undefined ? undefined : parseParameterDrift(device.faults.options.paramDrift);
+      const drift =
+        device.faults.options.paramDrift === undefined
+          ? undefined
+          : parseParameterDrift(device.faults.options.paramDrift);
       state.parameters = storedParameters(decoded.content, drift);
       await device.store.save();
-      return cborResponse(CODE.CHANGED, { syncId: decoded.syncId } satisfies ConfigApplied, { options: [echo], after: () => device.rebootAfterResponse() });
+      return cborResponse(CODE.CHANGED, { syncId: decoded.syncId } satisfies ConfigApplied, {
+        options: [echo],
+        after: () => device.rebootAfterResponse(),
+      });
     },
   },
 };

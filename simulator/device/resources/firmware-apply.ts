@@ -9,7 +9,11 @@ export const firmwareApplyResource: Resource = {
   methods: {
     POST: async (_request, device) => {
       const header = await device.firmware.verifyForApply();
-      return cborResponse(CODE.CHANGED, { version: header.version }, { after: () => device.applyAfterResponse(header) });
+      return cborResponse(
+        CODE.CHANGED,
+        { version: header.version },
+        { after: () => device.applyAfterResponse(header) },
+      );
     },
   },
 };

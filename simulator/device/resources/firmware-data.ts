@@ -20,9 +20,12 @@ export const firmwareDataResource: Resource = {
       }
       if (faults.stallMs > 0) device.stall(faults.stallMs);
       const progress = await device.firmware.writeBlock(offset, payload, block.more);
-      if (progress === 'continue') return { code: CODE.CONTINUE, options: [block1Option({ num: block.num, more: true, size: block.size })] };
+      if (progress === 'continue')
+        return { code: CODE.CONTINUE, options: [block1Option({ num: block.num, more: true, size: block.size })] };
       // The block that completes the image gets the final response, whichever NUM it has.
-      return cborResponse(CODE.CHANGED, progress, { options: [block1Option({ num: block.num, more: false, size: block.size })] });
+      return cborResponse(CODE.CHANGED, progress, {
+        options: [block1Option({ num: block.num, more: false, size: block.size })],
+      });
     },
   },
 };

@@ -7,14 +7,19 @@ import type { ResourceResponse } from '../../coap/types';
 import type { DeviceContext, Resource } from '../context';
 import { cborResponse, DeviceError } from '../errors';
 import { hexToBytes } from '../../hex';
-import { firmwareAnnouncementSchema, shortFirmwareAnnouncementSchema, type FirmwareAnnouncement } from '../../../protocol/payloads';
+import {
+  firmwareAnnouncementSchema,
+  shortFirmwareAnnouncementSchema,
+  type FirmwareAnnouncement,
+} from '../../../protocol/payloads';
 
 /** The representation of GET /fw, also sent to observers. */
 export function firmwareStatusResponse(device: DeviceContext): ResourceResponse {
   return cborResponse(CODE.CONTENT, device.firmware.status(), { observable: true });
 }
 
-const ANNOUNCEMENT_FIELDS = '"size" (a positive integer), "sha256" (32 bytes), "version" (1 to 32 characters), "deviceType" and "signedManifest" (bytes)';
+const ANNOUNCEMENT_FIELDS =
+  '"size" (a positive integer), "sha256" (32 bytes), "version" (1 to 32 characters), "deviceType" and "signedManifest" (bytes)';
 
 /**
  * Whether this device takes the short announce and blocks behind it (GET /info `manifestAnnounce`,
@@ -61,7 +66,10 @@ function parseAnnouncement(payload: Uint8Array, device: DeviceContext): Firmware
   const parsed = firmwareAnnouncementSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DeviceError(DEVICE_ERROR.badRequest, `The announcement needs ${ANNOUNCEMENT_FIELDS}; ${issue?.path.join('.') || 'the payload'}: ${issue?.message ?? 'invalid'}.`);
+    throw new DeviceError(
+      DEVICE_ERROR.badRequest,
+      `The announcement needs ${ANNOUNCEMENT_FIELDS}; ${issue?.path.join('.') || 'the payload'}: ${issue?.message ?? 'invalid'}.`,
+    );
   }
   return parsed.data;
 }

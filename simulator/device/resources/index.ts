@@ -11,7 +11,16 @@ import { wellKnownCoreResource } from './well-known-core';
 
 /** Every resource of docs/device-protocol.md, /.well-known/core listing the others. */
 export function deviceResources(): Resource[] {
-  const resources = [infoResource, firmwareResource, firmwareDataResource, firmwareApplyResource, configResource, rebootResource, safetyResource, paramsResource];
+  const resources = [
+    infoResource,
+    firmwareResource,
+    firmwareDataResource,
+    firmwareApplyResource,
+    configResource,
+    rebootResource,
+    safetyResource,
+    paramsResource,
+  ];
   return [wellKnownCoreResource(resources), ...resources];
 }
 

@@ -14,7 +14,10 @@ export const paramsResource: Resource = {
     GET: async (_request, device) => {
       const state = device.store.current;
       if (state.parameters === undefined) {
-        const drift = device.faults.options.paramDrift === undefined ? undefined : parseParameterDrift(device.faults.options.paramDrift);
+        const drift =
+          device.faults.options.paramDrift === undefined
+            ? undefined
+            : parseParameterDrift(device.faults.options.paramDrift);
         state.parameters = await parametersOfStoredFile(device.store.configPath, state.serialNumber, drift);
         await device.store.save();
       }

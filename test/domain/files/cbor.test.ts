@@ -78,7 +78,9 @@ describe('CBOR decoding of untrusted bytes', () => {
     expect(renamed).toBeInstanceOf(CborFormatError);
     expect((renamed as Error).message).toMatch(/a map key __proto__/);
     // {"a": 1, "a": 2}: cbor-x keeps the last, another decoder may keep the first.
-    expect((decodeError(Uint8Array.from([0xa2, 0x61, 0x61, 0x01, 0x61, 0x61, 0x02])) as Error).message).toMatch(/the map key "a" twice/);
+    expect((decodeError(Uint8Array.from([0xa2, 0x61, 0x61, 0x01, 0x61, 0x61, 0x02])) as Error).message).toMatch(
+      /the map key "a" twice/,
+    );
     // 1 and "1" are one property name.
     expect(decodeError(Uint8Array.from([0xa2, 0x01, 0x01, 0x61, 0x31, 0x02]))).toBeInstanceOf(CborFormatError);
     // The same key in two maps is fine.

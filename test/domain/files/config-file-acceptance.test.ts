@@ -32,7 +32,9 @@ describe('whether a device takes a configuration file', () => {
     expect(refusal(() => decideConfigFile(file(4), heldByA))).toBe('CONFIG_SUPERSEDED');
     expect(refusal(() => decideConfigFile(file(6, 's', B), heldByA))).toBe('CONFIG_WRONG_ORGANIZATION');
     // Same organization id, another key: not the key it trusts.
-    expect(refusal(() => decideConfigFile(file(6, 's', { orgId: A.orgId, keyId: 'c'.repeat(32) }), heldByA))).toBe('CONFIG_WRONG_ORGANIZATION');
+    expect(refusal(() => decideConfigFile(file(6, 's', { orgId: A.orgId, keyId: 'c'.repeat(32) }), heldByA))).toBe(
+      'CONFIG_WRONG_ORGANIZATION',
+    );
   });
 
   it('changes nothing for the file it applied, and refuses another file with the same sequence', () => {
@@ -42,7 +44,11 @@ describe('whether a device takes a configuration file', () => {
   });
 
   it('says which file the device holds when it refuses an older one', () => {
-    expect(() => decideConfigFile(file(2), heldByA)).toThrow('The configuration file has sequence 2; the device applied a newer one (sequence 5, syncId sync-5)');
-    expect(() => decideConfigFile(file(9, 's', B), heldByA)).toThrow(/signed by organization plant-b; the device belongs to organization plant-a/);
+    expect(() => decideConfigFile(file(2), heldByA)).toThrow(
+      'The configuration file has sequence 2; the device applied a newer one (sequence 5, syncId sync-5)',
+    );
+    expect(() => decideConfigFile(file(9, 's', B), heldByA)).toThrow(
+      /signed by organization plant-b; the device belongs to organization plant-a/,
+    );
   });
 });

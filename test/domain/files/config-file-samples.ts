@@ -1,4 +1,10 @@
-import { CONFIG_FILE_FORMAT, createConfigFileSigner, createOrganizationKey, generateSigningKeyPair, type ConfigFileContent } from '../../../domain/files';
+import {
+  CONFIG_FILE_FORMAT,
+  createConfigFileSigner,
+  createOrganizationKey,
+  generateSigningKeyPair,
+  type ConfigFileContent,
+} from '../../../domain/files';
 
 /** The keys of the configuration-file tests: a root key, the key it certified for organization plant-a, and its signer. */
 export const root = generateSigningKeyPair();
@@ -18,8 +24,21 @@ export function sampleContent(overrides: Partial<ConfigFileContent> = {}): Confi
     configurationId: '6c1d3f0a-1111-4a2b-9c3d-123456789abc',
     blank: false,
     issuedAt: '2026-11-21T10:00:00.000Z',
-    device: { deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ipAddress: '192.168.3.10', ethNetmask: '255.255.255.0' },
-    peers: [{ serialNumber: 'EPC000102', deviceType: 'EPC', deviceConfigurationType: 'Sender', commInterface: 'Ethernet', ipAddress: '192.168.3.11' }],
+    device: {
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'Ethernet',
+      ipAddress: '192.168.3.10',
+      ethNetmask: '255.255.255.0',
+    },
+    peers: [
+      {
+        serialNumber: 'EPC000102',
+        deviceType: 'EPC',
+        deviceConfigurationType: 'Sender',
+        commInterface: 'Ethernet',
+        ipAddress: '192.168.3.11',
+      },
+    ],
     safety: { timeoutConfiguration: '500ms', canMode: 'none' },
     ...overrides,
   };

@@ -17,7 +17,13 @@ import { codeOf } from '../../fixtures/file-format-error';
 const releaseKey = generateReleaseKeyPair();
 const keyring = { keys: [releaseKeyFromPem(releaseKey.publicKeyPem, 'release')], retiredKeyIds: [] };
 const image = makeFirmwareImage('EPC', '2.4.1', 4096);
-const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.4.1', image, releaseKeyPem: releaseKey.privateKeyPem, securityCounter: 3 });
+const bundle = buildFirmwareBundle({
+  deviceType: 'EPC',
+  version: '2.4.1',
+  image,
+  releaseKeyPem: releaseKey.privateKeyPem,
+  securityCounter: 3,
+});
 
 describe('firmware image', () => {
   it('carries its type, version and length in the header', () => {
@@ -45,19 +51,35 @@ describe('firmware bundle', () => {
   });
 
   it('is byte-for-byte repeatable', () => {
-    expect(sha256Hex(buildFirmwareBundle({ deviceType: 'EPC', version: '2.4.1', image, releaseKeyPem: releaseKey.privateKeyPem, securityCounter: 3 }))).toBe(sha256Hex(bundle));
+    expect(
+      sha256Hex(
+        buildFirmwareBundle({
+          deviceType: 'EPC',
+          version: '2.4.1',
+          image,
+          releaseKeyPem: releaseKey.privateKeyPem,
+          securityCounter: 3,
+        }),
+      ),
+    ).toBe(sha256Hex(bundle));
   });
 
   it('refuses an image whose bytes changed', () => {
     const files = unzipSync(bundle);
     const damaged = new Uint8Array(files['application.bin']!);
     damaged[2000] = damaged[2000]! ^ 0xff;
-    expect(codeOf(() => readFirmwareBundle(zipSync({ ...files, 'application.bin': damaged })))).toBe('FW_HASH_MISMATCH');
+    expect(codeOf(() => readFirmwareBundle(zipSync({ ...files, 'application.bin': damaged })))).toBe(
+      'FW_HASH_MISMATCH',
+    );
   });
 
   it('refuses a truncated image', () => {
     const files = unzipSync(bundle);
-    expect(codeOf(() => readFirmwareBundle(zipSync({ ...files, 'application.bin': files['application.bin']!.slice(0, 100) })))).toBe('FW_SIZE_MISMATCH');
+    expect(
+      codeOf(() =>
+        readFirmwareBundle(zipSync({ ...files, 'application.bin': files['application.bin']!.slice(0, 100) })),
+      ),
+    ).toBe('FW_SIZE_MISMATCH');
   });
 
   it('refuses a bundle for another type than expected', () => {
@@ -65,7 +87,12 @@ describe('firmware bundle', () => {
   });
 
   it('refuses an image whose header disagrees with the manifest', () => {
-    const wrong = buildFirmwareBundle({ deviceType: 'SRCP', version: '2.4.1', image, releaseKeyPem: releaseKey.privateKeyPem });
+    const wrong = buildFirmwareBundle({
+      deviceType: 'SRCP',
+      version: '2.4.1',
+      image,
+      releaseKeyPem: releaseKey.privateKeyPem,
+    });
     expect(codeOf(() => readFirmwareBundle(wrong))).toBe('FW_BAD_BUNDLE');
   });
 
@@ -78,8 +105,17 @@ describe('firmware bundle', () => {
 
   it('holds the signed manifest, which names the image and its release key', () => {
     const read = readFirmwareBundle(bundle);
-    expect(read.signed?.manifest).toMatchObject({ deviceType: 'EPC', version: '2.4.1', imageSize: image.length, imageSha256: sha256Hex(image), securityCounter: 3 });
-    expect(verifyFirmwareBundleSignature(read, keyring).key).toMatchObject({ keyId: releaseKey.keyId, name: 'release' });
+    expect(read.signed?.manifest).toMatchObject({
+      deviceType: 'EPC',
+      version: '2.4.1',
+      imageSize: image.length,
+      imageSha256: sha256Hex(image),
+      securityCounter: 3,
+    });
+    expect(verifyFirmwareBundleSignature(read, keyring).key).toMatchObject({
+      keyId: releaseKey.keyId,
+      name: 'release',
+    });
   });
 
   it('reads a bundle without a signed manifest, to be refused as unsigned', () => {
@@ -87,22 +123,44 @@ describe('firmware bundle', () => {
     const read = readFirmwareBundle(zipSync(unsigned));
     expect(read.signed).toBeNull();
     expect(codeOf(() => verifyFirmwareBundleSignature(read, keyring))).toBe('FW_UNSIGNED');
-    const v1 = { ...unsigned, 'manifest.json': strToU8(JSON.stringify({ ...JSON.parse(Buffer.from(unsigned['manifest.json']!).toString()), format: 'provisioner-firmware/1' })) };
+    const v1 = {
+      ...unsigned,
+      'manifest.json': strToU8(
+        JSON.stringify({
+          ...JSON.parse(Buffer.from(unsigned['manifest.json']!).toString()),
+          format: 'provisioner-firmware/1',
+        }),
+      ),
+    };
     expect(codeOf(() => verifyFirmwareBundleSignature(readFirmwareBundle(zipSync(v1)), keyring))).toBe('FW_UNSIGNED');
   });
 
   it('refuses another image under a signed manifest, even with manifest.json rewritten to match it', () => {
     const evil = makeFirmwareImage('EPC', '2.4.1', 4096).map((byte, i) => (i === 3000 ? byte ^ 0xff : byte));
     const files = unzipSync(bundle);
-    const listing = JSON.parse(Buffer.from(files['manifest.json']!).toString()) as { images: Array<{ sha256: string }> };
+    const listing = JSON.parse(Buffer.from(files['manifest.json']!).toString()) as {
+      images: Array<{ sha256: string }>;
+    };
     listing.images[0]!.sha256 = sha256Hex(evil);
-    expect(codeOf(() => readFirmwareBundle(zipSync({ ...files, 'manifest.json': strToU8(JSON.stringify(listing)), 'application.bin': evil })))).toBe('FW_BAD_SIGNATURE');
+    expect(
+      codeOf(() =>
+        readFirmwareBundle(
+          zipSync({ ...files, 'manifest.json': strToU8(JSON.stringify(listing)), 'application.bin': evil }),
+        ),
+      ),
+    ).toBe('FW_BAD_SIGNATURE');
   });
 
   it('refuses a bundle signed by a key the keyring does not hold, or retired', () => {
     const other = generateReleaseKeyPair();
-    const signedByOther = readFirmwareBundle(buildFirmwareBundle({ deviceType: 'EPC', version: '2.4.1', image, releaseKeyPem: other.privateKeyPem }));
+    const signedByOther = readFirmwareBundle(
+      buildFirmwareBundle({ deviceType: 'EPC', version: '2.4.1', image, releaseKeyPem: other.privateKeyPem }),
+    );
     expect(codeOf(() => verifyFirmwareBundleSignature(signedByOther, keyring))).toBe('FW_UNTRUSTED_KEY');
-    expect(codeOf(() => verifyFirmwareBundleSignature(readFirmwareBundle(bundle), { ...keyring, retiredKeyIds: [releaseKey.keyId] }))).toBe('FW_KEY_RETIRED');
+    expect(
+      codeOf(() =>
+        verifyFirmwareBundleSignature(readFirmwareBundle(bundle), { ...keyring, retiredKeyIds: [releaseKey.keyId] }),
+      ),
+    ).toBe('FW_KEY_RETIRED');
   });
 });

@@ -43,8 +43,12 @@ describe('release keys', () => {
 
   it('must be Ed25519', () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    expect(codeOf(() => releaseKeyFromPem(ec.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'p256'))).toBe('RELEASE_KEY_INVALID');
-    expect(codeOf(() => releaseKeyPairFromPrivateKey(ec.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()))).toBe('RELEASE_KEY_INVALID');
+    expect(
+      codeOf(() => releaseKeyFromPem(ec.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'p256')),
+    ).toBe('RELEASE_KEY_INVALID');
+    expect(
+      codeOf(() => releaseKeyPairFromPrivateKey(ec.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString())),
+    ).toBe('RELEASE_KEY_INVALID');
     expect(codeOf(() => releaseKeyFromPem('not a key', 'junk'))).toBe('RELEASE_KEY_INVALID');
   });
 });
@@ -82,11 +86,19 @@ describe('firmware manifest layout', () => {
   });
 
   it('refuses what a signer must not sign', () => {
-    expect(codeOf(() => signFirmwareManifest({ ...release, retires: [owner.keyId] }, owner.privateKeyPem))).toBe('FW_BAD_SIGNATURE');
+    expect(codeOf(() => signFirmwareManifest({ ...release, retires: [owner.keyId] }, owner.privateKeyPem))).toBe(
+      'FW_BAD_SIGNATURE',
+    );
     const nine = Array.from({ length: 9 }, () => generateReleaseKeyPair().keyId);
-    expect(codeOf(() => signFirmwareManifest({ ...release, retires: nine }, owner.privateKeyPem))).toBe('FW_BAD_SIGNATURE');
-    expect(codeOf(() => signFirmwareManifest({ ...release, version: 'x'.repeat(33) }, owner.privateKeyPem))).toBe('FW_BAD_SIGNATURE');
-    expect(codeOf(() => signFirmwareManifest({ ...release, securityCounter: -1 }, owner.privateKeyPem))).toBe('FW_BAD_SIGNATURE');
+    expect(codeOf(() => signFirmwareManifest({ ...release, retires: nine }, owner.privateKeyPem))).toBe(
+      'FW_BAD_SIGNATURE',
+    );
+    expect(codeOf(() => signFirmwareManifest({ ...release, version: 'x'.repeat(33) }, owner.privateKeyPem))).toBe(
+      'FW_BAD_SIGNATURE',
+    );
+    expect(codeOf(() => signFirmwareManifest({ ...release, securityCounter: -1 }, owner.privateKeyPem))).toBe(
+      'FW_BAD_SIGNATURE',
+    );
   });
 });
 
@@ -114,21 +126,30 @@ describe('signed firmware manifest', () => {
       const tampered = new Uint8Array(signed);
       tampered[i] = tampered[i]! ^ 0x01;
       // A changed key id names a key nobody trusts; any other change breaks the structure or the signature.
-      expect(['FW_BAD_SIGNATURE', 'FW_UNTRUSTED_KEY'], `byte ${i}`).toContain(codeOf(() => verifySignedFirmwareManifest(tampered, keyring)));
+      expect(['FW_BAD_SIGNATURE', 'FW_UNTRUSTED_KEY'], `byte ${i}`).toContain(
+        codeOf(() => verifySignedFirmwareManifest(tampered, keyring)),
+      );
     }
   });
 
   it('fails with a key that is not trusted, and with a forged key id', () => {
-    expect(codeOf(() => verifySignedFirmwareManifest(signFirmwareManifest(release, stranger.privateKeyPem), keyring))).toBe('FW_UNTRUSTED_KEY');
+    expect(
+      codeOf(() => verifySignedFirmwareManifest(signFirmwareManifest(release, stranger.privateKeyPem), keyring)),
+    ).toBe('FW_UNTRUSTED_KEY');
     // The stranger claims the owner's key id: the manifest names a trusted key, the signature is not its.
     const claimed = encodeFirmwareManifest({ ...release, keyId: owner.keyId });
-    const forged = new Uint8Array([...claimed, ...signFirmwareManifest(release, stranger.privateKeyPem).subarray(FIRMWARE_MANIFEST_FIXED_SIZE)]);
+    const forged = new Uint8Array([
+      ...claimed,
+      ...signFirmwareManifest(release, stranger.privateKeyPem).subarray(FIRMWARE_MANIFEST_FIXED_SIZE),
+    ]);
     expect(codeOf(() => verifySignedFirmwareManifest(forged, keyring))).toBe('FW_BAD_SIGNATURE');
     expect(codeOf(() => verifySignedFirmwareManifest(signed.subarray(0, 100), keyring))).toBe('FW_BAD_SIGNATURE');
   });
 
   it('fails with a retired key, even while the key is still held', () => {
-    expect(codeOf(() => verifySignedFirmwareManifest(signed, { ...keyring, retiredKeyIds: [owner.keyId] }))).toBe('FW_KEY_RETIRED');
+    expect(codeOf(() => verifySignedFirmwareManifest(signed, { ...keyring, retiredKeyIds: [owner.keyId] }))).toBe(
+      'FW_KEY_RETIRED',
+    );
   });
 
   it('carries the keys it retires', () => {
@@ -142,7 +163,9 @@ describe('checking a manifest against an image and a device', () => {
   const manifest: FirmwareManifest = { ...release, keyId: owner.keyId };
 
   it('refuses a counter below the floor and takes one at or above it', () => {
-    expect(codeOf(() => checkFirmwareManifest(manifest, { deviceType: 'EPC', securityCounterFloor: 8 }))).toBe('FW_ROLLBACK');
+    expect(codeOf(() => checkFirmwareManifest(manifest, { deviceType: 'EPC', securityCounterFloor: 8 }))).toBe(
+      'FW_ROLLBACK',
+    );
     expect(() => checkFirmwareManifest(manifest, { deviceType: 'EPC', securityCounterFloor: 7 })).not.toThrow();
     expect(() => checkFirmwareManifest(manifest, { deviceType: 'EPC', securityCounterFloor: 0 })).not.toThrow();
   });
@@ -151,8 +174,14 @@ describe('checking a manifest against an image and a device', () => {
     expect(codeOf(() => checkFirmwareManifest(manifest, { deviceType: 'NSCP' }))).toBe('FW_WRONG_TYPE');
     const image = { size: 65_600, sha256: sha, deviceType: 'EPC', version: '2.4.1' };
     expect(() => checkFirmwareManifest(manifest, { image })).not.toThrow();
-    expect(codeOf(() => checkFirmwareManifest(manifest, { image: { ...image, sha256: '0'.repeat(64) } }))).toBe('FW_BAD_SIGNATURE');
-    expect(codeOf(() => checkFirmwareManifest(manifest, { image: { ...image, size: 65_601 } }))).toBe('FW_BAD_SIGNATURE');
-    expect(codeOf(() => checkFirmwareManifest(manifest, { image: { ...image, version: '6.6.6-evil' } }))).toBe('FW_BAD_SIGNATURE');
+    expect(codeOf(() => checkFirmwareManifest(manifest, { image: { ...image, sha256: '0'.repeat(64) } }))).toBe(
+      'FW_BAD_SIGNATURE',
+    );
+    expect(codeOf(() => checkFirmwareManifest(manifest, { image: { ...image, size: 65_601 } }))).toBe(
+      'FW_BAD_SIGNATURE',
+    );
+    expect(codeOf(() => checkFirmwareManifest(manifest, { image: { ...image, version: '6.6.6-evil' } }))).toBe(
+      'FW_BAD_SIGNATURE',
+    );
   });
 });

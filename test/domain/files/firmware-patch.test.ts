@@ -1,7 +1,14 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chooseCoding, codingDetail, describeCoding } from '../../../domain/files/content-coding';
-import { applyFirmwarePatch, createFirmwarePatch, FIRMWARE_PATCH_HEADER_SIZE, FirmwarePatchApplier, parseFirmwarePatchHeader, suffixArray } from '../../../domain/files/firmware-patch';
+import {
+  applyFirmwarePatch,
+  createFirmwarePatch,
+  FIRMWARE_PATCH_HEADER_SIZE,
+  FirmwarePatchApplier,
+  parseFirmwarePatchHeader,
+  suffixArray,
+} from '../../../domain/files/firmware-patch';
 
 const HASHES = { baseSha256: new Uint8Array(32).fill(1), targetSha256: new Uint8Array(32).fill(2) };
 
@@ -19,7 +26,12 @@ function pseudoRandom(length: number, seed: number): Uint8Array {
 
 /** B from A as a new release would be: a few bytes changed, a run inserted, a run removed. */
 function edited(a: Uint8Array): Uint8Array {
-  const b = new Uint8Array([...a.subarray(0, 1000), ...pseudoRandom(300, 9), ...a.subarray(1000, 5000), ...a.subarray(5600)]);
+  const b = new Uint8Array([
+    ...a.subarray(0, 1000),
+    ...pseudoRandom(300, 9),
+    ...a.subarray(1000, 5000),
+    ...a.subarray(5600),
+  ]);
   for (let i = 0; i < 40; i++) b[(i * 173) % b.length]! ^= 0x11;
   return b;
 }
@@ -27,7 +39,9 @@ function edited(a: Uint8Array): Uint8Array {
 describe('firmware patch', () => {
   it('sorts suffixes like a plain sort does', () => {
     const data = new TextEncoder().encode('mississippi banana bandana');
-    const plain = Array.from({ length: data.length + 1 }, (_, i) => i).sort((x, y) => Buffer.compare(Buffer.from(data.subarray(x)), Buffer.from(data.subarray(y))));
+    const plain = Array.from({ length: data.length + 1 }, (_, i) => i).sort((x, y) =>
+      Buffer.compare(Buffer.from(data.subarray(x)), Buffer.from(data.subarray(y))),
+    );
     expect(Array.from(suffixArray(data))).toEqual(plain);
   });
 
@@ -35,7 +49,11 @@ describe('firmware patch', () => {
     const a = pseudoRandom(20_000, 5);
     const b = edited(a);
     const patch = createFirmwarePatch(a, b, HASHES);
-    expect(parseFirmwarePatchHeader(patch)).toMatchObject({ baseSize: a.length, targetSize: b.length, baseSha256: HASHES.baseSha256 });
+    expect(parseFirmwarePatchHeader(patch)).toMatchObject({
+      baseSize: a.length,
+      targetSize: b.length,
+      baseSha256: HASHES.baseSha256,
+    });
     // Its diff bytes are mostly zeros: deflated, as it travels, it is a fraction of the target.
     expect(deflateRawSync(patch, { level: 9 }).length).toBeLessThan(b.length / 8);
     expect(Buffer.compare(Buffer.from(await applyFirmwarePatch(a, patch)), Buffer.from(b))).toBe(0);
@@ -77,7 +95,9 @@ describe('firmware patch', () => {
     await expect(applyFirmwarePatch(a, pseudoRandom(200, 4))).rejects.toMatchObject({ code: 'FW_CODING_CORRUPT' });
     const patch = createFirmwarePatch(a, edited(a), HASHES);
     await expect(applyFirmwarePatch(a.subarray(0, 100), patch)).rejects.toMatchObject({ code: 'FW_CODING_CORRUPT' });
-    await expect(applyFirmwarePatch(a, patch.subarray(0, FIRMWARE_PATCH_HEADER_SIZE + 10))).rejects.toMatchObject({ code: 'FW_CODING_CORRUPT' });
+    await expect(applyFirmwarePatch(a, patch.subarray(0, FIRMWARE_PATCH_HEADER_SIZE + 10))).rejects.toMatchObject({
+      code: 'FW_CODING_CORRUPT',
+    });
   });
 });
 
@@ -90,13 +110,20 @@ describe('content coding choice', () => {
     expect(chooseCoding(both, { patchForRunningImage: true })).toEqual({ coding: 'delta', windowBits: 12 });
     expect(chooseCoding(both, { patchForRunningImage: false })).toEqual({ coding: 'deflate', windowBits: 12 });
     expect(chooseCoding(undefined, { patchForRunningImage: true })).toEqual({ coding: 'identity' });
-    expect(chooseCoding([{ name: 'zstd', windowBits: 20 }], { patchForRunningImage: false })).toEqual({ coding: 'identity' });
+    expect(chooseCoding([{ name: 'zstd', windowBits: 20 }], { patchForRunningImage: false })).toEqual({
+      coding: 'identity',
+    });
   });
 
   it('uses no window raw DEFLATE cannot have', () => {
-    expect(chooseCoding([{ name: 'deflate', windowBits: 8 }], { patchForRunningImage: false })).toEqual({ coding: 'identity' });
+    expect(chooseCoding([{ name: 'deflate', windowBits: 8 }], { patchForRunningImage: false })).toEqual({
+      coding: 'identity',
+    });
     expect(chooseCoding([{ name: 'deflate' }], { patchForRunningImage: false })).toEqual({ coding: 'identity' });
-    expect(chooseCoding([{ name: 'deflate', windowBits: 16 }], { patchForRunningImage: false })).toEqual({ coding: 'deflate', windowBits: 15 });
+    expect(chooseCoding([{ name: 'deflate', windowBits: 16 }], { patchForRunningImage: false })).toEqual({
+      coding: 'deflate',
+      windowBits: 15,
+    });
   });
 
   it('describes the coding as the progress shows it', () => {
@@ -108,7 +135,9 @@ describe('content coding choice', () => {
   });
 
   it('keeps the exact terms for the tooltip', () => {
-    expect(codingDetail('compressed, 1.4× faster')).toBe('deflate (RFC 1951): the image is sent compressed and the device unpacks it; each byte on the cable carries 1.4 bytes of the image. Rate and time left count image bytes.');
+    expect(codingDetail('compressed, 1.4× faster')).toBe(
+      'deflate (RFC 1951): the image is sent compressed and the device unpacks it; each byte on the cable carries 1.4 bytes of the image. Rate and time left count image bytes.',
+    );
     expect(codingDetail('changes only, 12.0× faster')).toMatch(/^delta: only the differences .*carries 12\.0 bytes/);
     expect(codingDetail('compressed, no faster')).toMatch(/hardly compresses/);
     expect(codingDetail('something else')).toBe('');

@@ -40,22 +40,45 @@ describe('the signed container', () => {
   });
 
   it('names a file of another kind for what it is', () => {
-    const confirmations = buildWorkConfirmations({ exportId: crypto.randomUUID(), createdAt: new Date().toISOString(), workstation: 'w', confirmations: [], ledger: [] }, signer);
+    const confirmations = buildWorkConfirmations(
+      {
+        exportId: crypto.randomUUID(),
+        createdAt: new Date().toISOString(),
+        workstation: 'w',
+        confirmations: [],
+        ledger: [],
+      },
+      signer,
+    );
     expect(codeOf(() => readWorkPackage(confirmations))).toBe(
       'WP_NOT_A_PACKAGE: The file is not a work package: it is a provisioner-work-confirmations/1 file. Check that you chose the right file.',
     );
   });
 
   it('refuses a zip with a compressed entry, too many entries, or a file its manifest does not list', () => {
-    const genuine = buildSignedZip({ format: 'test/1', body: {}, files: new Map([['a.bin', new Uint8Array(10)]]), signer });
+    const genuine = buildSignedZip({
+      format: 'test/1',
+      body: {},
+      files: new Map([['a.bin', new Uint8Array(10)]]),
+      signer,
+    });
     const opened = openSignedZip(genuine, { format: 'test/1', what: 'test file', limits: LIMITS });
     const entries = unzipSync(genuine);
     const deflated = zipSync({ ...entries }, { level: 6 });
-    expect(codeOf(() => openSignedZip(deflated, { format: 'test/1', what: 'test file', limits: LIMITS }))).toMatch(/^WP_TAMPERED: .*compressed/);
+    expect(codeOf(() => openSignedZip(deflated, { format: 'test/1', what: 'test file', limits: LIMITS }))).toMatch(
+      /^WP_TAMPERED: .*compressed/,
+    );
     const extra = zipSync({ ...entries, 'smuggled.bin': [strToU8('x'), { level: 0 }] }, { level: 0 });
-    expect(codeOf(() => openSignedZip(extra, { format: 'test/1', what: 'test file', limits: LIMITS }))).toMatch(/^WP_TAMPERED: .*smuggled\.bin/);
-    const many = zipSync(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}`, [new Uint8Array(1), { level: 0 }]])), { level: 0 });
-    expect(codeOf(() => openSignedZip(many, { format: 'test/1', what: 'test file', limits: LIMITS }))).toBe('WP_TOO_LARGE: The test file holds more than 8 files.');
+    expect(codeOf(() => openSignedZip(extra, { format: 'test/1', what: 'test file', limits: LIMITS }))).toMatch(
+      /^WP_TAMPERED: .*smuggled\.bin/,
+    );
+    const many = zipSync(
+      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}`, [new Uint8Array(1), { level: 0 }]])),
+      { level: 0 },
+    );
+    expect(codeOf(() => openSignedZip(many, { format: 'test/1', what: 'test file', limits: LIMITS }))).toBe(
+      'WP_TOO_LARGE: The test file holds more than 8 files.',
+    );
     expect(opened.files.size).toBe(1);
   });
 });

@@ -9,7 +9,14 @@ const GiB = 1024 * 1024 * 1024;
 const MiB = 1024 * 1024;
 
 function manifestFor(size: number): Uint8Array {
-  return strToU8(JSON.stringify({ format: 'provisioner-firmware/2', deviceType: 'EPC', version: '1.0.0', images: [{ name: 'application.bin', size, sha256: '0'.repeat(64) }] }));
+  return strToU8(
+    JSON.stringify({
+      format: 'provisioner-firmware/2',
+      deviceType: 'EPC',
+      version: '1.0.0',
+      images: [{ name: 'application.bin', size, sha256: '0'.repeat(64) }],
+    }),
+  );
 }
 
 /**
@@ -28,7 +35,9 @@ function declaredGigabyteBomb(): Uint8Array {
     const central = signature === 0x02014b50;
     if (!local && !central) continue;
     const nameLength = view.getUint16(offset + (local ? 26 : 28), true);
-    const name = new TextDecoder().decode(zip.subarray(offset + (local ? 30 : 46), offset + (local ? 30 : 46) + nameLength));
+    const name = new TextDecoder().decode(
+      zip.subarray(offset + (local ? 30 : 46), offset + (local ? 30 : 46) + nameLength),
+    );
     if (name !== 'application.bin') continue;
     view.setUint32(offset + (local ? 22 : 24), GiB, true);
     patched++;
@@ -68,7 +77,10 @@ describe('firmware bundles: zip limits checked from the central directory before
   });
 
   it('refuses an entry that inflates far more than firmware does (8 MiB of zeros in a few kilobytes)', () => {
-    const bomb = zipSync({ 'manifest.json': manifestFor(8 * MiB), 'application.bin': new Uint8Array(8 * MiB) }, { level: 9 });
+    const bomb = zipSync(
+      { 'manifest.json': manifestFor(8 * MiB), 'application.bin': new Uint8Array(8 * MiB) },
+      { level: 9 },
+    );
     const error = refusal(() => readFirmwareBundle(bomb));
     expect(error.code).toBe('FW_BUNDLE_TOO_LARGE');
     expect(error.message).toMatch(/application\.bin inflates \d+ bytes to 8388608, more than 100 times/);
@@ -84,7 +96,8 @@ describe('firmware bundles: zip limits checked from the central directory before
     // Two entries of one name: patch the second name of a two-entry zip into the first.
     const zip = zipSync({ 'manifest.json': manifestFor(4), 'manifesT.json': new Uint8Array(4) });
     const text = Buffer.from(zip);
-    for (let at = text.indexOf('manifesT.json'); at >= 0; at = text.indexOf('manifesT.json', at + 1)) zip[at + 7] = 't'.charCodeAt(0);
+    for (let at = text.indexOf('manifesT.json'); at >= 0; at = text.indexOf('manifesT.json', at + 1))
+      zip[at + 7] = 't'.charCodeAt(0);
     expect(refusal(() => readFirmwareBundle(zip)).message).toMatch(/"manifest\.json" is listed twice/);
   });
 
@@ -96,7 +109,11 @@ describe('firmware bundles: zip limits checked from the central directory before
 
   it('passes a real bundle, and lists its entries', () => {
     const bundle = signedTestBundle('EPC', '2.0.0', 64 * 1024);
-    expect(checkZipLimits(bundle, FIRMWARE_BUNDLE_LIMITS).map((e) => e.name).sort()).toEqual(['application.bin', 'firmware-manifest.bin', 'manifest.json']);
+    expect(
+      checkZipLimits(bundle, FIRMWARE_BUNDLE_LIMITS)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['application.bin', 'firmware-manifest.bin', 'manifest.json']);
     expect(readFirmwareBundle(bundle).version).toBe('2.0.0');
   });
 

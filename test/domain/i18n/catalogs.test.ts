@@ -37,7 +37,9 @@ describe('the catalogs', () => {
       });
       if (language === 'en') continue;
       it(`${language}/${namespace}: has every English key and no other`, () => {
-        expect(Object.keys(catalog).sort(), `keys of ${language}/${namespace}.json`).toEqual(Object.keys(english).sort());
+        expect(Object.keys(catalog).sort(), `keys of ${language}/${namespace}.json`).toEqual(
+          Object.keys(english).sort(),
+        );
       });
       it(`${language}/${namespace}: each message takes the same arguments as the English one`, () => {
         for (const [key, message] of Object.entries(english)) {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CAN_MODE_LABELS, canModeLabel, choiceLabels, choiceList, DEVICE_ROLE_LABELS, deviceRoleLabel, INPUT_CONFIGURATION_LABELS } from '../../../domain/choice-labels';
+import {
+  CAN_MODE_LABELS,
+  canModeLabel,
+  choiceLabels,
+  choiceList,
+  DEVICE_ROLE_LABELS,
+  deviceRoleLabel,
+  INPUT_CONFIGURATION_LABELS,
+} from '../../../domain/choice-labels';
 import { CAN_MODES, DEVICE_ROLES, INPUT_CONFIGURATIONS } from '../../../domain/enums';
 import { fieldLabel, LABELLED_FIELDS } from '../../../domain/field-labels';
 import { CATALOGS, createTranslator, LANGUAGES } from '../../../domain/i18n/index.js';
@@ -7,7 +15,12 @@ import { JOB_STEP_KINDS, STEP_STATUSES, stepName, stepStatusLabel } from '../../
 import { bytesText, durationText, phaseText, rateText, silenceText } from '../../../domain/job-text';
 import { JOB_PHASES } from '../../../domain/jobs';
 import { parameterGroupLabel, parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
-import { FIXED_PARAMETER_KEYS, PARAMETER_GROUPS, parameterDefinition, type ParameterGroup } from '../../../domain/running-parameters';
+import {
+  FIXED_PARAMETER_KEYS,
+  PARAMETER_GROUPS,
+  parameterDefinition,
+  type ParameterGroup,
+} from '../../../domain/running-parameters';
 
 // The domain's words are looked up by keys built at run time (`field.<name>`, `choice.role.<value>`,
 // `step.<kind>`…), which the catalog test's scan for literal keys cannot see: these tests ask for
@@ -17,7 +30,9 @@ const de = createTranslator('de');
 const zh = createTranslator('zh');
 
 function expectTranslated(text: string, language: string): void {
-  expect(text, `${language}: a key came back instead of words`).not.toMatch(/^domain:|^(field|choice|parameter|step|phase)\./);
+  expect(text, `${language}: a key came back instead of words`).not.toMatch(
+    /^domain:|^(field|choice|parameter|step|phase)\./,
+  );
   expect(text.trim()).not.toBe('');
 }
 
@@ -27,12 +42,18 @@ describe('the domain words in every language', () => {
     it(`${language}: every field, choice, parameter, step, status and phase has words`, () => {
       for (const field of LABELLED_FIELDS) expectTranslated(fieldLabel(field, words), language);
       const choices = choiceLabels(words);
-      for (const table of [choices.canMode, choices.deviceRole, choices.inputConfiguration]) for (const label of Object.values(table)) expectTranslated(label, language);
+      for (const table of [choices.canMode, choices.deviceRole, choices.inputConfiguration])
+        for (const label of Object.values(table)) expectTranslated(label, language);
       for (const key of FIXED_PARAMETER_KEYS) expectTranslated(parameterLabel(key, words), language);
-      for (const group of Object.keys(PARAMETER_GROUPS) as ParameterGroup[]) expectTranslated(parameterGroupLabel(group, words), language);
-      for (const kind of JOB_STEP_KINDS) for (const of of ['firmware', 'configuration', null] as const) expectTranslated(stepName({ step: kind, of }, words), language);
+      for (const group of Object.keys(PARAMETER_GROUPS) as ParameterGroup[])
+        expectTranslated(parameterGroupLabel(group, words), language);
+      for (const kind of JOB_STEP_KINDS)
+        for (const of of ['firmware', 'configuration', null] as const)
+          expectTranslated(stepName({ step: kind, of }, words), language);
       for (const status of STEP_STATUSES) expectTranslated(stepStatusLabel(status, words), language);
-      for (const phase of JOB_PHASES) for (const step of ['firmware', 'configuration'] as const) expectTranslated(phaseText(phase, step, { version: '2.4.1' }, words), language);
+      for (const phase of JOB_PHASES)
+        for (const step of ['firmware', 'configuration'] as const)
+          expectTranslated(phaseText(phase, step, { version: '2.4.1' }, words), language);
     });
   }
 
@@ -61,7 +82,9 @@ describe('English stays as it was', () => {
     expect(fieldLabel('0')).toBe('The value');
     expect(CAN_MODE_LABELS).toEqual({ canopen: 'CANopen', j1939: 'J1939', none: 'None' });
     expect(DEVICE_ROLE_LABELS.EStopSender).toBe('E-stop sender');
-    expect(INPUT_CONFIGURATION_LABELS.REMOTE_SAFETY_REQUEST_WITH_AUTONOMY_SELECT).toBe('Remote safety request + autonomy select');
+    expect(INPUT_CONFIGURATION_LABELS.REMOTE_SAFETY_REQUEST_WITH_AUTONOMY_SELECT).toBe(
+      'Remote safety request + autonomy select',
+    );
     expect(choiceList(['CANopen', 'J1939', 'None'])).toBe('CANopen, J1939 or None');
     expect(choiceList(['Sender'])).toBe('Sender');
     // The running-parameter table's English labels are the domain's own.
@@ -69,7 +92,9 @@ describe('English stays as it was', () => {
     expect(parameterLabel('peer.EPC000102.role')).toBe('Role of peer EPC000102');
     expect(phaseText('uploading', 'firmware', { version: '2.4.1' })).toBe('Uploading firmware 2.4.1');
     expect(phaseText('checking', 'configuration')).toBe('Reading back the configuration');
-    expect(silenceText({ phase: 'downloading', silentSeconds: 72 })).toBe('No answer from the service for 1 min 12 s: check the network');
+    expect(silenceText({ phase: 'downloading', silentSeconds: 72 })).toBe(
+      'No answer from the service for 1 min 12 s: check the network',
+    );
   });
 });
 

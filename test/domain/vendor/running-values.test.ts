@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseScm2, type Scm2Input } from '../../../domain/vendor/scm2';
-import { epcRadioId, runningValueMatches, runningValues, RunningValuesError } from '../../../domain/vendor/running-values';
+import {
+  epcRadioId,
+  runningValueMatches,
+  runningValues,
+  RunningValuesError,
+} from '../../../domain/vendor/running-values';
 import { epcEthernetScm2, frcIsmScm2 } from './samples';
 
-const asMap = (input: Scm2Input, family: 'FRC' | 'EPC') => new Map(runningValues(parseScm2(input), family).map((v) => [v.path, v.expected]));
+const asMap = (input: Scm2Input, family: 'FRC' | 'EPC') =>
+  new Map(runningValues(parseScm2(input), family).map((v) => [v.path, v.expected]));
 
 describe('runningValues', () => {
   it('FRC on ISM: mode, own address from network and radio id, channel, power, machines in key order', () => {
@@ -22,7 +28,10 @@ describe('runningValues', () => {
 
   it('FRC on BLE: peripheral mode and paired MACs', () => {
     const input = frcIsmScm2() as { NET: Record<string, unknown> };
-    input.NET = { blue0: { mac: 'AA:BB:CC:00:00:01' }, peers: { '1': { name: 'M1', deviceId: 4, deviceType: 'EPC', blue0: { mac: 'AA:BB:CC:00:00:02' } } } };
+    input.NET = {
+      blue0: { mac: 'AA:BB:CC:00:00:01' },
+      peers: { '1': { name: 'M1', deviceId: 4, deviceType: 'EPC', blue0: { mac: 'AA:BB:CC:00:00:02' } } },
+    };
     const values = asMap(input as Scm2Input, 'FRC');
     expect(values.get('cfg/setup/radioMode')).toBe('S');
     expect(values.get('cfg/setup/pairedDeviceMac?0')).toBe('aa:bb:cc:00:00:02');
@@ -65,7 +74,11 @@ describe('runningValues', () => {
   });
 
   it('every value has a path and a label, and no path twice', () => {
-    for (const [input, family] of [[frcIsmScm2(), 'FRC'], [epcEthernetScm2(), 'EPC'], [frcIsmScm2(), 'EPC']] as const) {
+    for (const [input, family] of [
+      [frcIsmScm2(), 'FRC'],
+      [epcEthernetScm2(), 'EPC'],
+      [frcIsmScm2(), 'EPC'],
+    ] as const) {
       const values = runningValues(parseScm2(input), family);
       expect(new Set(values.map((v) => v.path)).size).toBe(values.length);
       for (const v of values) expect(v.label.length).toBeGreaterThan(3);

@@ -7,10 +7,26 @@ export function epcEthernetScm2(): Scm2Input {
     NET: {
       blue0: null,
       ism0: null,
-      eth0: { ip4: '192.168.3.10', netmask4: '255.255.255.0', gateway4: '192.168.3.1', nameservers4: ['192.168.3.1'], isDHCP: false },
+      eth0: {
+        ip4: '192.168.3.10',
+        netmask4: '255.255.255.0',
+        gateway4: '192.168.3.1',
+        nameservers4: ['192.168.3.1'],
+        isDHCP: false,
+      },
       wlan0: null,
       can0: { bitrate: 250, mode: 'j1939' },
-      peers: { '1': { name: 'LIFT 1', deviceId: 1, deviceType: 'EPC', blue0: null, ism0: null, eth0: { ip4: '192.168.3.11' }, wlan0: null } },
+      peers: {
+        '1': {
+          name: 'LIFT 1',
+          deviceId: 1,
+          deviceType: 'EPC',
+          blue0: null,
+          ism0: null,
+          eth0: { ip4: '192.168.3.11' },
+          wlan0: null,
+        },
+      },
     },
   };
 }

@@ -59,7 +59,9 @@ describe('parseScm2', () => {
   });
 
   it('checks IPv4, netmask, MAC and peer names', () => {
-    const input = epcEthernetScm2() as { NET: { eth0: Record<string, unknown>; peers: Record<string, Record<string, unknown>> } };
+    const input = epcEthernetScm2() as {
+      NET: { eth0: Record<string, unknown>; peers: Record<string, Record<string, unknown>> };
+    };
     input.NET.eth0['ip4'] = '192.168.3.300';
     input.NET.eth0['netmask4'] = '255.0.255.0';
     input.NET.peers['1']!['name'] = 'A NAME TOO LONG';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../../domain/files/cbor';
 import { parseScm2 } from '../../../domain/vendor/scm2';
-import { decodeConfigData, decodeSecureConfig, encodeConfigData, encodeSecureConfig, sha256Hex, type SecureConfigError } from '../../../domain/vendor/secure-config';
+import {
+  decodeConfigData,
+  decodeSecureConfig,
+  encodeConfigData,
+  encodeSecureConfig,
+  sha256Hex,
+  type SecureConfigError,
+} from '../../../domain/vendor/secure-config';
 import { epcEthernetScm2 } from './samples';
 
 const dummy = { rComponent: 'DummyRComponent', sComponent: 'DummySComponent', fso73: 'DummyFSO7_3PEM' };
@@ -12,7 +19,13 @@ describe('secure-config map', () => {
     const bytes = encodeSecureConfig({ configData, ...dummy });
     // a5 6b "config-data": the prefix the vendor's tool writes (spec §8.1)
     expect([...bytes.subarray(0, 2)]).toEqual([0xa5, 0x6b]);
-    expect(Object.keys(decodeCbor(bytes) as object)).toEqual(['config-data', 'config-checksum', 'r-component', 's-component', 'fso7-3']);
+    expect(Object.keys(decodeCbor(bytes) as object)).toEqual([
+      'config-data',
+      'config-checksum',
+      'r-component',
+      's-component',
+      'fso7-3',
+    ]);
     const decoded = decodeSecureConfig(bytes);
     expect(decoded.checksum).toBe(sha256Hex(configData));
     expect(decoded.rComponent).toBe('DummyRComponent');
@@ -44,7 +57,11 @@ describe('secure-config map', () => {
     expect(() => decodeSecureConfig(encodeCbor([1]))).toThrow(/not a CBOR map/);
     expect(() => decodeSecureConfig(encodeCbor({ 'config-checksum': 'ab' }))).toThrow(/no "config-data"/);
     const configData = encodeConfigData({ scm2: parseScm2(epcEthernetScm2()) });
-    expect(() => decodeSecureConfig(encodeCbor({ 'config-data': configData, 'config-checksum': sha256Hex(configData), 'r-component': 1 }))).toThrow(/"r-component" must be text/);
+    expect(() =>
+      decodeSecureConfig(
+        encodeCbor({ 'config-data': configData, 'config-checksum': sha256Hex(configData), 'r-component': 1 }),
+      ),
+    ).toThrow(/"r-component" must be text/);
   });
 
   it('refuses config-data whose scm2 breaks the vendor rules', () => {

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { makeFirmwareImage } from '../../../domain/files/firmware-image';
-import { SIMULATED_IMAGE_MAGIC, simulatedImageVersion, simulatedVendorImage } from '../../../domain/vendor/simulated-image';
+import {
+  SIMULATED_IMAGE_MAGIC,
+  simulatedImageVersion,
+  simulatedVendorImage,
+} from '../../../domain/vendor/simulated-image';
 
 describe('simulated vendor images', () => {
   it('carry their version in the first line, and other files none', () => {
     const image = simulatedVendorImage('4.2.1', 1000);
     expect(image.length).toBe(1000);
-    expect(new TextDecoder().decode(image.subarray(0, SIMULATED_IMAGE_MAGIC.length + 6))).toBe('SIMULATED-VENDOR-IMAGE 4.2.1\n');
+    expect(new TextDecoder().decode(image.subarray(0, SIMULATED_IMAGE_MAGIC.length + 6))).toBe(
+      'SIMULATED-VENDOR-IMAGE 4.2.1\n',
+    );
     expect(simulatedImageVersion(image)).toBe('4.2.1');
     expect(simulatedImageVersion(new Uint8Array(1000))).toBeUndefined();
     expect(simulatedImageVersion(new TextEncoder().encode(`${SIMULATED_IMAGE_MAGIC}no newline`))).toBeUndefined();

@@ -58,7 +58,10 @@ describe('the port-glob setting', () => {
     expect(await wireValue(first, 'workbench.portGlobs', {})).toEqual({ saved: [], fromEnvironment: [] });
 
     const glob = join(scratch.dir, 'rs485', '*');
-    expect(await wireValue(first, 'workbench.setPortGlobs', { portGlobs: [glob, glob] })).toEqual({ saved: [glob], fromEnvironment: [] });
+    expect(await wireValue(first, 'workbench.setPortGlobs', { portGlobs: [glob, glob] })).toEqual({
+      saved: [glob],
+      fromEnvironment: [],
+    });
     await expect.poll(() => serialNumbersOn(first), { interval: 200, timeout: 20_000 }).toContain(serialNumber);
     await cores.close(first);
 

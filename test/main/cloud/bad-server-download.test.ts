@@ -21,7 +21,12 @@ async function downloadFromRaw(answer: (socket: Socket) => void): Promise<unknow
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const client = createServiceClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, orgId: 'demo', apiKey: 'k', retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+    const client = createServiceClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      orgId: 'demo',
+      apiKey: 'k',
+      retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     return await client.devices.downloadFirmwareByType('EPC', { path: join(scratch.dir, 'EPC.zip') }).then(
       () => 'saved',
       (error: unknown) => error,
@@ -33,15 +38,24 @@ async function downloadFromRaw(answer: (socket: Socket) => void): Promise<unknow
 
 describe('a streaming download from a server that answers badly', () => {
   it('HTTP/1.0 promising more than it sends: NetworkError, nothing on disk', async () => {
-    const error = await downloadFromRaw((socket) => socket.end(Buffer.concat([Buffer.from(`HTTP/1.0 200 OK\r\nContent-Length: ${BODY.length * 2}\r\n\r\n`), BODY])));
+    const error = await downloadFromRaw((socket) =>
+      socket.end(Buffer.concat([Buffer.from(`HTTP/1.0 200 OK\r\nContent-Length: ${BODY.length * 2}\r\n\r\n`), BODY])),
+    );
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as Error).message).toMatch(/^The connection to the service broke: the (answer was not as long as its Content-Length said \(UND_ERR_RES_CONTENT_LENGTH_MISMATCH\)|connection closed before the whole answer arrived \(UND_ERR_SOCKET\))$/);
+    expect((error as Error).message).toMatch(
+      /^The connection to the service broke: the (answer was not as long as its Content-Length said \(UND_ERR_RES_CONTENT_LENGTH_MISMATCH\)|connection closed before the whole answer arrived \(UND_ERR_SOCKET\))$/,
+    );
     expect(await readdir(scratch.dir)).toEqual([]);
   });
 
   it('a connection cut in the body: NetworkError, nothing on disk', async () => {
     const error = await downloadFromRaw((socket) => {
-      socket.write(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n\r\n`), BODY.subarray(0, 4096)]));
+      socket.write(
+        Buffer.concat([
+          Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n\r\n`),
+          BODY.subarray(0, 4096),
+        ]),
+      );
       setImmediate(() => socket.destroy());
     });
     expect(error).toBeInstanceOf(NetworkError);
@@ -51,7 +65,9 @@ describe('a streaming download from a server that answers badly', () => {
   it('an answer that is not HTTP: NetworkError naming it, nothing on disk', async () => {
     const error = await downloadFromRaw((socket) => socket.end('220 mail.example ESMTP\r\n'));
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as Error).message).toMatch(/^The connection to the service broke: the answer is not valid HTTP \(.+\)$/);
+    expect((error as Error).message).toMatch(
+      /^The connection to the service broke: the answer is not valid HTTP \(.+\)$/,
+    );
     expect(await readdir(scratch.dir)).toEqual([]);
   });
 });

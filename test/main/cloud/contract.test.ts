@@ -57,13 +57,20 @@ describe('version and authentication', () => {
     const root = await client.signingKey();
     expect(root.publicKeyPem).toContain('BEGIN PUBLIC KEY');
     // The organization's own key, certified by that root key.
-    expect(await client.organizationSigningKey()).toMatchObject({ orgId: 'demo', algorithm: 'ES256', rootKeyId: root.keyId });
+    expect(await client.organizationSigningKey()).toMatchObject({
+      orgId: 'demo',
+      algorithm: 'ES256',
+      rootKeyId: root.keyId,
+    });
     // The seed's demo firmware is signed by a release key the service trusts, and lists.
     expect((await client.firmwareReleaseKeys()).map((key) => key.algorithm)).toEqual(['Ed25519']);
   });
 
   it('an unknown key is an AuthError (401) with the service error entries', async () => {
-    const error = await service.client({ apiKey: 'not-a-key' }).devices.list().catch((e: unknown) => e);
+    const error = await service
+      .client({ apiKey: 'not-a-key' })
+      .devices.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).httpStatus).toBe(401);
     expect((error as AuthError).errors[0]?.code).toMatch(/^[A-Z_]+$/);
@@ -71,7 +78,10 @@ describe('version and authentication', () => {
 
   it('a role that may not call an operation is an AuthError (403)', async () => {
     const operatorKey = await service.issueKey('contract-operator', 'Operator');
-    const error = await service.client({ apiKey: operatorKey }).configurations.create({ name: 'nope' }).catch((e: unknown) => e);
+    const error = await service
+      .client({ apiKey: operatorKey })
+      .configurations.create({ name: 'nope' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).httpStatus).toBe(403);
   });
@@ -79,7 +89,14 @@ describe('version and authentication', () => {
 
 describe('API keys', () => {
   it('validate: a valid key with its name and role; an invalid one as not valid', async () => {
-    expect(await client.apiKeys.validate(service.adminKey)).toEqual({ valid: true, organizationId: service.orgId, keyName: 'demo-admin', role: 'Admin', organizationName: 'Demo organization', region: 'NA' });
+    expect(await client.apiKeys.validate(service.adminKey)).toEqual({
+      valid: true,
+      organizationId: service.orgId,
+      keyName: 'demo-admin',
+      role: 'Admin',
+      organizationName: 'Demo organization',
+      region: 'NA',
+    });
     expect((await client.apiKeys.validate('bogus')).valid).toBe(false);
     expect((await client.apiKeys.validate(null)).valid).toBe(false);
   });
@@ -102,7 +119,7 @@ describe('API keys', () => {
     await expectServiceError(client.apiKeys.setRole('no-such-key', 'Service'), 404);
   });
 
-  it('issue, rotate and revoke a key (the service\'s additions)', async () => {
+  it("issue, rotate and revoke a key (the service's additions)", async () => {
     const made = await client.apiKeys.create({ name: 'contract-made', role: 'Operator' });
     expect(made).toMatchObject({ name: 'contract-made', role: 'Operator', key: expect.stringMatching(/^pvk_/) });
     await expectServiceError(client.apiKeys.create({ name: 'contract-made', role: 'Operator' }), 409);
@@ -119,8 +136,17 @@ describe('API keys', () => {
 describe('devices', () => {
   it('register with and without an image, list, search, serial, configurableOnly, and page through', async () => {
     const image = 'data:image/png;base64,iVBORw0KGgo=';
-    const epc = await client.devices.register({ serialNumber: 'EPC000101', name: 'Press 4 receiver', deviceImage: image });
-    expect(epc).toMatchObject({ serialNumber: 'EPC000101', name: 'Press 4 receiver', deviceType: 'EPC', hasImage: true });
+    const epc = await client.devices.register({
+      serialNumber: 'EPC000101',
+      name: 'Press 4 receiver',
+      deviceImage: image,
+    });
+    expect(epc).toMatchObject({
+      serialNumber: 'EPC000101',
+      name: 'Press 4 receiver',
+      deviceType: 'EPC',
+      hasImage: true,
+    });
     for (const serialNumber of ['SRCP000101', 'EPC000102', 'NSCP000101', 'WESP000101']) {
       await client.devices.register({ serialNumber, name: `Unit ${serialNumber}` });
     }
@@ -128,8 +154,16 @@ describe('devices', () => {
     expect(page.items).toHaveLength(2);
     expect(page.totalCount).toBe(5);
     const all = await collect(client.devices.listAll({}, { pageSize: 2 }));
-    expect(all.map((d) => d.serialNumber).sort()).toEqual(['EPC000101', 'EPC000102', 'NSCP000101', 'SRCP000101', 'WESP000101']);
-    expect((await client.devices.list({ serial: 'NSCP000101' })).items.map((d) => d.serialNumber)).toEqual(['NSCP000101']);
+    expect(all.map((d) => d.serialNumber).sort()).toEqual([
+      'EPC000101',
+      'EPC000102',
+      'NSCP000101',
+      'SRCP000101',
+      'WESP000101',
+    ]);
+    expect((await client.devices.list({ serial: 'NSCP000101' })).items.map((d) => d.serialNumber)).toEqual([
+      'NSCP000101',
+    ]);
     expect((await client.devices.list({ search: 'Press 4' })).items.map((d) => d.serialNumber)).toEqual(['EPC000101']);
     expect((await client.devices.list({ configurableOnly: true })).totalCount).toBe(5);
     await expectServiceError(client.devices.list({ search: 'a', serial: 'b' }), 400);
@@ -146,7 +180,9 @@ describe('devices', () => {
 
   it('rename, replace the image, delete the image', async () => {
     expect((await client.devices.update('EPC000102', { name: 'Press 5 receiver' })).name).toBe('Press 5 receiver');
-    expect((await client.devices.update('EPC000102', { deviceImage: 'data:image/png;base64,AAAA' })).hasImage).toBe(true);
+    expect((await client.devices.update('EPC000102', { deviceImage: 'data:image/png;base64,AAAA' })).hasImage).toBe(
+      true,
+    );
     expect((await client.devices.update('EPC000102', { deleteImage: true })).hasImage).toBe(false);
   });
 
@@ -189,7 +225,11 @@ describe('IP network templates', () => {
       gatewayIpAddress: '192.168.3.1',
       nameservers: ['192.168.3.1'],
     });
-    expect(ethernet).toMatchObject({ ipNetworkTemplateName: 'Plant LAN', commInterface: 'Ethernet', passwordSet: false });
+    expect(ethernet).toMatchObject({
+      ipNetworkTemplateName: 'Plant LAN',
+      commInterface: 'Ethernet',
+      passwordSet: false,
+    });
     const wifi = await client.ipNetworkTemplates.create({
       ipNetworkTemplateName: 'Yard wifi',
       commInterface: 'Wifi',
@@ -204,7 +244,10 @@ describe('IP network templates', () => {
     const sorted = await client.ipNetworkTemplates.list({ sortBy: 'Name', sortDirection: 'Descending' });
     expect(sorted.map((t) => t.ipNetworkTemplateName)).toEqual(['Yard wifi', 'Plant LAN']);
     expect((await collect(client.ipNetworkTemplates.listAll({}, { pageSize: 1 }))).length).toBe(2);
-    const invalid = await expectServiceError(client.ipNetworkTemplates.create({ ipNetworkTemplateName: '', commInterface: 'Ethernet', netmask: '' }), 400);
+    const invalid = await expectServiceError(
+      client.ipNetworkTemplates.create({ ipNetworkTemplateName: '', commInterface: 'Ethernet', netmask: '' }),
+      400,
+    );
     expect(invalid.errors.map((e) => e.field)).toContain('ipNetworkTemplateName');
   });
 });
@@ -216,10 +259,20 @@ describe('configurations and their devices, files and confirmations', () => {
   it('create, get, list (Search, SortOptions, Limit, Page), walk every page', async () => {
     const created = await client.configurations.create(srcpToEpcOverIsm.configuration);
     configurationId = created.id;
-    expect(created).toMatchObject({ name: srcpToEpcOverIsm.configuration.name, ismTxChannel: 5, timeoutConfiguration: '1000ms', devices: [] });
+    expect(created).toMatchObject({
+      name: srcpToEpcOverIsm.configuration.name,
+      ismTxChannel: 5,
+      timeoutConfiguration: '1000ms',
+      devices: [],
+    });
     expect(await client.configurations.get(configurationId)).toEqual(created);
     await client.configurations.create({ name: 'Spare line' });
-    const found = await client.configurations.list({ Search: 'Loader', SortOptions: 'ConfigNameASC', Limit: 30, Page: 1 });
+    const found = await client.configurations.list({
+      Search: 'Loader',
+      SortOptions: 'ConfigNameASC',
+      Limit: 30,
+      Page: 1,
+    });
     expect(found.items.map((c) => c.id)).toEqual([configurationId]);
     const byName = await client.configurations.list({ SortOptions: 'ConfigNameDESC' });
     expect(byName.items.map((c) => c.name)).toEqual(['Spare line', srcpToEpcOverIsm.configuration.name]);
@@ -249,7 +302,9 @@ describe('configurations and their devices, files and confirmations', () => {
     const incomplete = await client.configurations.validate(configurationId);
     expect(incomplete.complete).toBe(false);
 
-    expect((await client.configurations.addDevice(configurationId, sender!.payload)).devices.map((d) => d.serialNumber)).toEqual(['SRCP000101']);
+    expect(
+      (await client.configurations.addDevice(configurationId, sender!.payload)).devices.map((d) => d.serialNumber),
+    ).toEqual(['SRCP000101']);
     await client.configurations.addDevice(configurationId, receiver!.payload);
     const status = await client.configurations.validate(configurationId);
     expect(status).toMatchObject({ configurationId, complete: true, errors: [] });
@@ -260,11 +315,20 @@ describe('configurations and their devices, files and confirmations', () => {
     const updated = await client.configurations.updateDevice(configurationId, 'EPC000101', { can0Id: 2 });
     expect(updated.devices.find((d) => d.serialNumber === 'EPC000101')?.can0Id).toBe(2);
 
-    await client.configurations.addDevice(configurationId, { serialNumber: 'EPC000102', deviceConfigurationType: 'Receiver', commInterface: 'ISM', can0Id: 3 });
-    expect((await client.configurations.get(configurationId)).devices.map((d) => d.serialNumber)).toContain('EPC000102');
+    await client.configurations.addDevice(configurationId, {
+      serialNumber: 'EPC000102',
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'ISM',
+      can0Id: 3,
+    });
+    expect((await client.configurations.get(configurationId)).devices.map((d) => d.serialNumber)).toContain(
+      'EPC000102',
+    );
     const without = await client.configurations.removeDevice(configurationId, 'EPC000102');
     expect(without.devices.map((d) => d.serialNumber)).not.toContain('EPC000102');
-    expect((await client.devices.list({ configurableOnly: true })).items.map((d) => d.serialNumber)).toContain('EPC000102');
+    expect((await client.devices.list({ configurableOnly: true })).items.map((d) => d.serialNumber)).toContain(
+      'EPC000102',
+    );
   });
 
   it('configuration file and blank file: streamed to disk with the X-Config-File-Sync-Id header, matching the CBOR syncId', async () => {
@@ -278,13 +342,15 @@ describe('configurations and their devices, files and confirmations', () => {
     expect(again.syncId).toBe(syncId);
     const blank = await client.devices.fetchBlankConfigurationFile('EPC000101');
     expect(decodeConfigFile(blank.bytes).content.blank).toBe(true);
-    const blankOnDisk = await client.devices.downloadBlankConfigurationFile('SRCP000101', { path: join(dir, 'blank.cbor') });
+    const blankOnDisk = await client.devices.downloadBlankConfigurationFile('SRCP000101', {
+      path: join(dir, 'blank.cbor'),
+    });
     expect(decodeConfigFile(await readFile(blankOnDisk.path)).serialNumber).toBe('SRCP000101');
     // a device in no configuration has no file yet
     await expect(client.devices.fetchConfigurationFile('NSCP000101')).rejects.toBeInstanceOf(ServiceError);
   });
 
-  it('what a syncId set (ours): the settings of the file with that syncId; another device\'s syncId is not found', async () => {
+  it("what a syncId set (ours): the settings of the file with that syncId; another device's syncId is not found", async () => {
     const issued = await client.devices.issuedSyncId('EPC000101', syncId);
     const file = decodeConfigFile((await client.devices.fetchConfigurationFile('EPC000101')).bytes);
     expect(issued).toMatchObject({ syncId, serialNumber: 'EPC000101', configurationId: file.content.configurationId });
@@ -296,34 +362,68 @@ describe('configurations and their devices, files and confirmations', () => {
   it("the organization's ledger chain (ours): entries appended once, read back by pages", async () => {
     const entries = [signedLedgerEntry(), signedLedgerEntry()];
     // The workstation's key is enrolled first (a second time is a no-op): the service takes only its entries.
-    expect(await client.workstations.enrol(fixtureWorkstationEnrolment('demo'))).toMatchObject({ key: { workstation: 'fixture-workstation', status: 'active' } });
+    expect(await client.workstations.enrol(fixtureWorkstationEnrolment('demo'))).toMatchObject({
+      key: { workstation: 'fixture-workstation', status: 'active' },
+    });
     expect((await client.workstations.enrol(fixtureWorkstationEnrolment('demo'))).enrolled).toBe(false);
     expect(await client.ledger.append(entries)).toMatchObject({ received: 2, known: 0 });
     expect(await client.ledger.append(entries)).toMatchObject({ received: 0, known: 2 });
     const page = await client.ledger.page(0);
     expect(page.entries.map((e) => e.entry.hash)).toEqual(expect.arrayContaining(entries.map((e) => e.hash)));
-    const list = verifyWorkstationKeyList(await client.workstations.keyList(), { rootKeyPem: (await client.signingKey()).publicKeyPem, orgId: 'demo' });
+    const list = verifyWorkstationKeyList(await client.workstations.keyList(), {
+      rootKeyPem: (await client.signingKey()).publicKeyPem,
+      orgId: 'demo',
+    });
     expect(list.keys.map((key) => key.workstation)).toContain('fixture-workstation');
-    expect(await client.workstations.revoke('fixture-workstation', 'contract test')).toMatchObject({ status: 'revoked', reason: 'contract test', validThroughSeq: entries.at(-1)!.seq });
+    expect(await client.workstations.revoke('fixture-workstation', 'contract test')).toMatchObject({
+      status: 'revoked',
+      reason: 'contract test',
+      validThroughSeq: entries.at(-1)!.seq,
+    });
     await expectServiceError(client.ledger.append([signedLedgerEntry()]), 403);
-    const grant = await client.workstations.grant('00000000-0000-4000-8000-0000000000c1', new Date(Date.now() + 86_400_000).toISOString());
+    const grant = await client.workstations.grant(
+      '00000000-0000-4000-8000-0000000000c1',
+      new Date(Date.now() + 86_400_000).toISOString(),
+    );
     expect(grant).toMatchObject({ grantId: expect.any(String), token: expect.any(String) });
   });
 
   it("work-packages/signatures: the organization's key signs a package manifest", async () => {
     const orgKey = await client.organizationSigningKey();
-    const manifest = manifestText({ orgId: 'demo', root: await client.signingKey(), releaseKeys: await client.firmwareReleaseKeys(), orgKey });
+    const manifest = manifestText({
+      orgId: 'demo',
+      root: await client.signingKey(),
+      releaseKeys: await client.firmwareReleaseKeys(),
+      orgKey,
+    });
     const signed = await client.workPackages.sign(manifest);
     expect(signed.keyId).toBe(orgKey.keyId);
     const bytes = new TextEncoder().encode(manifest);
-    expect(verify('sha256', organizationSignedBytes(bytes), { key: createPublicKey(orgKey.publicKeyPem), dsaEncoding: 'ieee-p1363' }, Buffer.from(signed.signature, 'base64'))).toBe(true);
+    expect(
+      verify(
+        'sha256',
+        organizationSignedBytes(bytes),
+        { key: createPublicKey(orgKey.publicKeyPem), dsaEncoding: 'ieee-p1363' },
+        Buffer.from(signed.signature, 'base64'),
+      ),
+    ).toBe(true);
   });
 
   it('confirm-apply-firmware and confirm-apply-configuration update the device record; a replay is a no-op', async () => {
-    const firmware = { firmwareFileSuccessfullyDeployed: true, error: null, firmwareVersion: '1.1.0', applyTimeStamp: '2026-01-02T03:04:05.000Z' };
+    const firmware = {
+      firmwareFileSuccessfullyDeployed: true,
+      error: null,
+      firmwareVersion: '1.1.0',
+      applyTimeStamp: '2026-01-02T03:04:05.000Z',
+    };
     expect(await client.devices.confirmApplyFirmware('EPC000101', firmware)).toBe(true);
     expect(await client.devices.confirmApplyFirmware('EPC000101', firmware)).toBe(true);
-    const configuration = { configurationFileSuccessfullyDeployed: true, error: null, syncId, applyTimeStamp: '2026-01-02T03:05:00.000Z' };
+    const configuration = {
+      configurationFileSuccessfullyDeployed: true,
+      error: null,
+      syncId,
+      applyTimeStamp: '2026-01-02T03:05:00.000Z',
+    };
     expect(await client.devices.confirmApplyConfiguration('EPC000101', configuration)).toBe(true);
     expect(await client.devices.confirmApplyConfiguration('EPC000101', configuration)).toBe(true);
     const [record] = (await client.devices.list({ serial: 'EPC000101' })).items;
@@ -343,13 +443,22 @@ describe('users', () => {
   it('register, list (IsActive, Search, SortOptions), get, set role, delete (which deactivates)', async () => {
     expect(await client.users.register({ email: 'ana@example.com', userRole: 'Operator' })).toBe(true);
     expect(await client.users.register({ email: 'bo@example.com', userRole: 'ConfigManager' })).toBe(true);
-    const listed = await client.users.list({ Search: 'ana@', IsActive: true, SortOptions: 'FirstNameASC', limit: 30, page: 1 });
+    const listed = await client.users.list({
+      Search: 'ana@',
+      IsActive: true,
+      SortOptions: 'FirstNameASC',
+      limit: 30,
+      page: 1,
+    });
     expect(listed.items.map((u) => u.email)).toEqual(['ana@example.com']);
     const ana = listed.items[0]!;
     expect(await client.users.get(ana.id)).toEqual(ana);
     expect(await client.users.setRole(ana.id, 'DeviceManager')).toBe(true);
     expect((await client.users.get(ana.id)).userRole).toBe('DeviceManager');
-    expect((await collect(client.users.listAll({}, { pageSize: 1 }))).map((u) => u.email).sort()).toEqual(['ana@example.com', 'bo@example.com']);
+    expect((await collect(client.users.listAll({}, { pageSize: 1 }))).map((u) => u.email).sort()).toEqual([
+      'ana@example.com',
+      'bo@example.com',
+    ]);
     expect(await client.users.delete(ana.id)).toBe(true);
     expect((await client.users.get(ana.id)).isActive).toBe(false);
     expect((await client.users.list({ IsActive: false })).items.map((u) => u.email)).toEqual(['ana@example.com']);
@@ -366,7 +475,9 @@ describe('coverage', () => {
       method: op.method,
       regex: new RegExp(`^/v1${op.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
     }));
-    const missed = patterns.filter((p) => !called.some((c) => c.method === p.method && p.regex.test(c.path))).map((p) => p.operation);
+    const missed = patterns
+      .filter((p) => !called.some((c) => c.method === p.method && p.regex.test(c.path)))
+      .map((p) => p.operation);
     expect(missed).toEqual([]);
     expect(patterns.length).toBeGreaterThanOrEqual(32);
   });

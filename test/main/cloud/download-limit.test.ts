@@ -16,7 +16,12 @@ function countedBody(headers: Record<string, string>, chunkSize: number, count?:
       yield new Uint8Array(chunkSize).fill(i & 0xff);
     }
   }
-  const body: DownloadBody = { headers: new Headers(headers), httpStatus: 200, chunks: chunks(), signal: new AbortController().signal };
+  const body: DownloadBody = {
+    headers: new Headers(headers),
+    httpStatus: 200,
+    chunks: chunks(),
+    signal: new AbortController().signal,
+  };
   return { body, state };
 }
 
@@ -44,7 +49,9 @@ describe('download size limit', () => {
     const error = await rejection(saveBody(saved.body, { path: join(dir, 'fw.zip') }));
     expect(error).toBeInstanceOf(DownloadTooLargeError);
     expect((error as DownloadTooLargeError).declaredBytes).toBe(2 ** 30);
-    expect((error as Error).message).toBe(`The service offered a file of 1073741824 bytes; at most ${MAX_DOWNLOAD_BYTES} are taken, so it was not downloaded.`);
+    expect((error as Error).message).toBe(
+      `The service offered a file of 1073741824 bytes; at most ${MAX_DOWNLOAD_BYTES} are taken, so it was not downloaded.`,
+    );
     expect(saved.state.pulled).toBe(0);
     expect(await readdir(dir)).toEqual(['fw.zip']);
     expect(await readFile(join(dir, 'fw.zip'), 'utf8')).toBe('previous');
@@ -58,7 +65,9 @@ describe('download size limit', () => {
     const endless = countedBody({}, 1000);
     const error = await rejection(saveBody(endless.body, { path: join(dir, 'fw.zip'), maxBytes: 10_000 }));
     expect(error).toBeInstanceOf(DownloadTooLargeError);
-    expect((error as Error).message).toBe('The download went past 10000 bytes, the most taken; it was stopped and nothing was kept.');
+    expect((error as Error).message).toBe(
+      'The download went past 10000 bytes, the most taken; it was stopped and nothing was kept.',
+    );
     // Ten chunks fit; the eleventh passed the limit and no twelfth was asked for.
     expect(endless.state.pulled).toBe(11);
     expect(await readdir(dir)).toEqual([]);

@@ -17,7 +17,8 @@ export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) 
 export class FakeHttp {
   readonly requests: RecordedRequest[] = [];
   private readonly handlers: Handler[] = [];
-  private fallback: Handler = (_req, res) => json(res, 500, { data: null, success: false, errors: [{ code: 'UNSCRIPTED', message: 'no handler' }] });
+  private fallback: Handler = (_req, res) =>
+    json(res, 500, { data: null, success: false, errors: [{ code: 'UNSCRIPTED', message: 'no handler' }] });
   private server: Server | undefined;
   url = '';
 
@@ -58,8 +59,14 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(JSON.stringify(body));
 }
 
-export const ok = (data: unknown): Handler => (_req, res) => json(res, 200, { data, success: true, errors: null });
-export const fail = (status: number, errors: unknown[]): Handler => (_req, res) => json(res, status, { data: null, success: false, errors });
+export const ok =
+  (data: unknown): Handler =>
+  (_req, res) =>
+    json(res, 200, { data, success: true, errors: null });
+export const fail =
+  (status: number, errors: unknown[]): Handler =>
+  (_req, res) =>
+    json(res, status, { data: null, success: false, errors });
 /** Answer headers, send part of the body, then drop the connection. */
 export const breakMidBody = (): Handler => (_req, res) => {
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });

@@ -42,7 +42,8 @@ export async function startTestService(): Promise<TestService> {
     set running(value) {
       running = value;
     },
-    client: (options = {}) => createServiceClient({ baseUrl: url, orgId: seed.orgId, apiKey: seed.adminKey, ...options }),
+    client: (options = {}) =>
+      createServiceClient({ baseUrl: url, orgId: seed.orgId, apiKey: seed.adminKey, ...options }),
     async issueKey(name, role) {
       if (!running) throw new Error('service stopped');
       const issued = await issueApiKey(running.db, running.ctx.secrets.box, { orgId: seed.orgId, name, role });

@@ -58,7 +58,15 @@ let http: FakeHttp;
 let timers: ReturnType<typeof instantTimers>;
 
 function client(extra: Partial<Parameters<typeof createServiceClient>[0]> = {}) {
-  return createServiceClient({ baseUrl: http.url + '/', orgId: 'org 1', apiKey: 'k-123', timers, random: () => 0.5, timeoutMs: TIMEOUT_MS, ...extra });
+  return createServiceClient({
+    baseUrl: http.url + '/',
+    orgId: 'org 1',
+    apiKey: 'k-123',
+    timers,
+    random: () => 0.5,
+    timeoutMs: TIMEOUT_MS,
+    ...extra,
+  });
 }
 
 beforeEach(async () => {
@@ -75,7 +83,9 @@ describe('transport', () => {
     await client().configurations.list({ Search: 'line 1', SortOptions: 'ConfigNameASC', Limit: 10, Page: 2 });
     const [req] = http.requests;
     expect(req!.method).toBe('GET');
-    expect(req!.url).toBe('/v1/organizations/org%201/configurations?Search=line+1&SortOptions=ConfigNameASC&Limit=10&Page=2');
+    expect(req!.url).toBe(
+      '/v1/organizations/org%201/configurations?Search=line+1&SortOptions=ConfigNameASC&Limit=10&Page=2',
+    );
     expect(req!.headers.authorization).toBe('Bearer k-123');
   });
 
@@ -87,9 +97,13 @@ describe('transport', () => {
   });
 
   it('turns an error envelope into a ServiceError that keeps the status and the entries intact', async () => {
-    const entries = [{ code: 'CONFIGURATION_NAME_TOO_SHORT', message: 'The configuration needs a name.', field: 'name' }];
+    const entries = [
+      { code: 'CONFIGURATION_NAME_TOO_SHORT', message: 'The configuration needs a name.', field: 'name' },
+    ];
     http.next(fail(400, entries));
-    const error = await client().configurations.create({ name: '' }).catch((e: unknown) => e);
+    const error = await client()
+      .configurations.create({ name: '' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).not.toBeInstanceOf(AuthError);
     expect((error as ServiceError).httpStatus).toBe(400);
@@ -100,9 +114,16 @@ describe('transport', () => {
   });
 
   it('reports 401 and 403 as AuthError and does not retry them', async () => {
-    http.next(fail(401, [{ code: 'API_KEY_UNKNOWN', message: 'Unknown key.' }]), fail(403, [{ code: 'ROLE_FORBIDDEN', message: 'No.' }]));
-    const a = await client().devices.list().catch((e: unknown) => e);
-    const b = await client().devices.list().catch((e: unknown) => e);
+    http.next(
+      fail(401, [{ code: 'API_KEY_UNKNOWN', message: 'Unknown key.' }]),
+      fail(403, [{ code: 'ROLE_FORBIDDEN', message: 'No.' }]),
+    );
+    const a = await client()
+      .devices.list()
+      .catch((e: unknown) => e);
+    const b = await client()
+      .devices.list()
+      .catch((e: unknown) => e);
     expect(a).toBeInstanceOf(AuthError);
     expect((a as AuthError).httpStatus).toBe(401);
     expect((b as AuthError).httpStatus).toBe(403);
@@ -121,7 +142,13 @@ describe('transport', () => {
 
   it('honours Retry-After on 429 and 503, up to the policy ceiling', async () => {
     http.next(
-      (_req, res) => json(res, 429, { data: null, success: false, errors: [{ code: 'RATE_LIMITED', message: 'slow down' }] }, { 'retry-after': '2' }),
+      (_req, res) =>
+        json(
+          res,
+          429,
+          { data: null, success: false, errors: [{ code: 'RATE_LIMITED', message: 'slow down' }] },
+          { 'retry-after': '2' },
+        ),
       (_req, res) => json(res, 503, { data: null, success: false, errors: [] }, { 'retry-after': '120' }),
       ok({ deviceType: 'EPC', version: '1.1.0' }),
     );
@@ -131,7 +158,9 @@ describe('transport', () => {
 
   it('gives up after the configured attempts and throws the last error', async () => {
     http.always(fail(500, [{ code: 'INTERNAL', message: 'boom' }]));
-    const error = await client().devices.firmwareVersion('X').catch((e: unknown) => e);
+    const error = await client()
+      .devices.firmwareVersion('X')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as ServiceError).httpStatus).toBe(500);
     expect(http.requests).toHaveLength(4);
@@ -146,7 +175,12 @@ describe('transport', () => {
 
   it('retries confirmations, which the service makes idempotent', async () => {
     http.next(fail(503, []), ok(true));
-    const payload = { configurationFileSuccessfullyDeployed: true, error: null, syncId: '6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11', applyTimeStamp: '2026-01-01T00:00:00Z' };
+    const payload = {
+      configurationFileSuccessfullyDeployed: true,
+      error: null,
+      syncId: '6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11',
+      applyTimeStamp: '2026-01-01T00:00:00Z',
+    };
     expect(await client().devices.confirmApplyConfiguration('EPC000101', payload)).toBe(true);
     expect(http.requests.map((r) => r.body)).toEqual([JSON.stringify(payload), JSON.stringify(payload)]);
   });
@@ -154,7 +188,14 @@ describe('transport', () => {
   it('reports an unreachable service as NetworkError(unreachable), retried for reads', async () => {
     const url = http.url;
     await http.stop();
-    const c = createServiceClient({ baseUrl: url, orgId: 'o', apiKey: 'k', timers, random: () => 0.5, timeoutMs: TIMEOUT_MS });
+    const c = createServiceClient({
+      baseUrl: url,
+      orgId: 'o',
+      apiKey: 'k',
+      timers,
+      random: () => 0.5,
+      timeoutMs: TIMEOUT_MS,
+    });
     const error = await c.devices.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).failure).toBe('unreachable');
@@ -164,7 +205,9 @@ describe('transport', () => {
 
   it('reports a connection dropped mid-body as NetworkError(connection-lost)', async () => {
     http.always(breakMidBody());
-    const error = await client({ retry: { attempts: 2 } }).devices.list().catch((e: unknown) => e);
+    const error = await client({ retry: { attempts: 2 } })
+      .devices.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).failure).toBe('connection-lost');
     expect(http.requests).toHaveLength(2);
@@ -173,7 +216,14 @@ describe('transport', () => {
   it('times out a call that gets no answer, on the injected clock', async () => {
     const time = new FakeTime();
     http.always(hang());
-    const c = createServiceClient({ baseUrl: http.url, orgId: 'o', apiKey: 'k', timers: time.timers, timeoutMs: 5_000, retry: { attempts: 1 } });
+    const c = createServiceClient({
+      baseUrl: http.url,
+      orgId: 'o',
+      apiKey: 'k',
+      timers: time.timers,
+      timeoutMs: 5_000,
+      retry: { attempts: 1 },
+    });
     const pending = c.devices.list().catch((e: unknown) => e);
     while (http.requests.length === 0) await new Promise((r) => setImmediate(r));
     time.advance(4_999);
@@ -186,7 +236,9 @@ describe('transport', () => {
   it('cancels through the caller AbortSignal, without retrying', async () => {
     http.always(hang());
     const controller = new AbortController();
-    const pending = client().devices.list({}, { signal: controller.signal }).catch((e: unknown) => e);
+    const pending = client()
+      .devices.list({}, { signal: controller.signal })
+      .catch((e: unknown) => e);
     while (http.requests.length === 0) await new Promise((r) => setImmediate(r));
     controller.abort();
     expect(await pending).toBeInstanceOf(CancelledError);
@@ -200,8 +252,12 @@ describe('transport', () => {
       res.end('<html>captive portal</html>');
     });
     http.next(ok({ deviceType: 'TOASTER', version: 1 }));
-    const a = await client().devices.list().catch((e: unknown) => e);
-    const b = await client().devices.firmwareVersionByType('EPC').catch((e: unknown) => e);
+    const a = await client()
+      .devices.list()
+      .catch((e: unknown) => e);
+    const b = await client()
+      .devices.firmwareVersionByType('EPC')
+      .catch((e: unknown) => e);
     expect(a).toBeInstanceOf(ResponseFormatError);
     expect(b).toBeInstanceOf(ResponseFormatError);
     expect((b as Error).message).toMatch(/deviceType/);
@@ -233,7 +289,10 @@ describe('downloads', () => {
       res.end();
     });
     const progress: number[] = [];
-    const file = await client().devices.downloadConfigurationFile('EPC000101', { path: join(scratch.dir, 'out.cbor'), onProgress: (n) => progress.push(n) });
+    const file = await client().devices.downloadConfigurationFile('EPC000101', {
+      path: join(scratch.dir, 'out.cbor'),
+      onProgress: (n) => progress.push(n),
+    });
     expect(file.syncId).toBe('6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11');
     expect(file.fileName).toBe('EPC000101.cbor');
     expect(file.size).toBe(body.length);
@@ -246,7 +305,9 @@ describe('downloads', () => {
   it('a download that breaks leaves the previous file untouched and no temp file; then retries', async () => {
     await writeFile(join(scratch.dir, 'fw.zip'), 'previous');
     http.always(breakMidBody());
-    await expect(client({ retry: { attempts: 2 } }).devices.downloadFirmwareByType('EPC', { path: join(scratch.dir, 'fw.zip') })).rejects.toBeInstanceOf(NetworkError);
+    await expect(
+      client({ retry: { attempts: 2 } }).devices.downloadFirmwareByType('EPC', { path: join(scratch.dir, 'fw.zip') }),
+    ).rejects.toBeInstanceOf(NetworkError);
     expect(http.requests).toHaveLength(2);
     expect(await readFile(join(scratch.dir, 'fw.zip'), 'utf8')).toBe('previous');
     expect(await readdir(scratch.dir)).toEqual(['fw.zip']);
@@ -254,7 +315,9 @@ describe('downloads', () => {
 
   it('an error status on a download comes back as a ServiceError with the envelope entries', async () => {
     http.next(fail(409, [{ code: 'CONFIGURATION_INCOMPLETE', message: 'Not complete yet.' }]));
-    const error = await client().devices.fetchConfigurationFile('EPC000101').catch((e: unknown) => e);
+    const error = await client()
+      .devices.fetchConfigurationFile('EPC000101')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as ServiceError).httpStatus).toBe(409);
     expect((error as ServiceError).errors[0]!.code).toBe('CONFIGURATION_INCOMPLETE');
@@ -268,7 +331,11 @@ describe('paging', () => {
       const url = new URL(req.url ?? '', 'http://x');
       const page = Number(url.searchParams.get('page'));
       const limit = Number(url.searchParams.get('limit'));
-      json(res, 200, { data: { items: all.slice((page - 1) * limit, page * limit), page, limit, totalCount: all.length }, success: true, errors: null });
+      json(res, 200, {
+        data: { items: all.slice((page - 1) * limit, page * limit), page, limit, totalCount: all.length },
+        success: true,
+        errors: null,
+      });
     });
     const items = await collect(client().devices.listAll({ configurableOnly: true }, { pageSize: 100 }));
     expect(items.map((d) => d.serialNumber)).toEqual(all.map((d) => d.serialNumber));
@@ -280,7 +347,12 @@ describe('paging', () => {
   });
 
   it('walks offset lists (API keys) until a short page', async () => {
-    const keys = Array.from({ length: 31 }, (_, i) => ({ name: `k${i}`, role: 'Operator', createdAt: '2026-01-01T00:00:00.000Z', lastUsedAt: null }));
+    const keys = Array.from({ length: 31 }, (_, i) => ({
+      name: `k${i}`,
+      role: 'Operator',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastUsedAt: null,
+    }));
     http.always((req, res) => {
       const url = new URL(req.url ?? '', 'http://x');
       const offset = Number(url.searchParams.get('Offset'));
@@ -289,6 +361,9 @@ describe('paging', () => {
     });
     const items = await collect(client().apiKeys.listAll());
     expect(items).toHaveLength(31);
-    expect(http.requests.map((r) => new URL(r.url, 'http://x').search)).toEqual(['?Limit=30&Offset=0', '?Limit=30&Offset=30']);
+    expect(http.requests.map((r) => new URL(r.url, 'http://x').search)).toEqual([
+      '?Limit=30&Offset=0',
+      '?Limit=30&Offset=30',
+    ]);
   });
 });

@@ -18,7 +18,10 @@ function fakePeripheral(mtu: number) {
       if (writes.length === 1) await new Promise<void>((resolve) => (release = resolve));
     },
   };
-  const tx = Object.assign(new EventEmitter(), { uuid: BLE_TX_CHARACTERISTIC_UUID, subscribeAsync: async () => undefined });
+  const tx = Object.assign(new EventEmitter(), {
+    uuid: BLE_TX_CHARACTERISTIC_UUID,
+    subscribeAsync: async () => undefined,
+  });
   const peripheral = Object.assign(new EventEmitter(), {
     id: 'aabbccddeeff',
     address: 'aa:bb:cc:dd:ee:ff',
@@ -83,7 +86,10 @@ describe('BLE link', () => {
     expect(link.attMtu).toBe(247);
     const stream = Buffer.concat([encodeFrame(Uint8Array.from([1, 2, 3])), encodeFrame(Uint8Array.from([4, 5]))]);
     for (let i = 0; i < stream.length; i += 5) fake.tx.emit('data', stream.subarray(i, i + 5), true);
-    expect(received.map((m) => [...m])).toEqual([[1, 2, 3], [4, 5]]);
+    expect(received.map((m) => [...m])).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('closes when the peripheral disconnects', async () => {

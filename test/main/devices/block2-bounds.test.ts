@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { block2Of, block2Option, CODE, downloadBlock2, OPTION, uintOption, type CoapMessage } from '../../../main/devices/coap';
+import {
+  block2Of,
+  block2Option,
+  CODE,
+  downloadBlock2,
+  OPTION,
+  uintOption,
+  type CoapMessage,
+} from '../../../main/devices/coap';
 import { DeviceProtocolError, DeviceTimeoutError } from '../../../main/devices/errors';
 import { createMemoryLinkPair } from '../../../main/devices/links/memory-link';
 import { DEVICE_INFO_MAX_BYTES, identify } from '../../../main/devices/operations/identify';
@@ -44,7 +52,9 @@ describe('Block2 downloads are bounded', () => {
     const before = process.memoryUsage().arrayBuffers;
     const error = await failure(identify(session));
     expect(error).toBeInstanceOf(DeviceProtocolError);
-    expect(error.message).toMatch(/EPC000101 answered info request block \d+ unexpectedly: the answer keeps going, more than the 4096 bytes taken/);
+    expect(error.message).toMatch(
+      /EPC000101 answered info request block \d+ unexpectedly: the answer keeps going, more than the 4096 bytes taken/,
+    );
     // Asked for no more blocks than the limit holds, plus the one that passed it.
     expect(scripted.requests.length).toBe(DEVICE_INFO_MAX_BYTES / 64 + 1);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1024 * 1024);
@@ -64,7 +74,9 @@ describe('Block2 downloads are bounded', () => {
     const { session, scripted } = setup(endlessInfo({ blockSize: 16, delayMs: 15 }));
     const error = await failure(identify(session, { deadlineMs: 300 }));
     expect(error).toBeInstanceOf(DeviceTimeoutError);
-    expect(error.message).toMatch(/^EPC000101 did not finish info request block \d+ within 0\.3 s \(\d+ block requests\) over memory/);
+    expect(error.message).toMatch(
+      /^EPC000101 did not finish info request block \d+ within 0\.3 s \(\d+ block requests\) over memory/,
+    );
     // Under the size limit (4096 / 16 = 256 blocks) when the deadline struck.
     expect(scripted.requests.length).toBeLessThan(DEVICE_INFO_MAX_BYTES / 16);
   });
@@ -73,7 +85,14 @@ describe('Block2 downloads are bounded', () => {
     const { session } = setup(endlessInfo({ blockSize: 16, delayMs: 15 }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('the technician cancelled')), 50);
-    const error = await failure(downloadBlock2(session.engine, { path: 'info', step: 'info request', signal: controller.signal, maxBytes: 1 << 20 }));
+    const error = await failure(
+      downloadBlock2(session.engine, {
+        path: 'info',
+        step: 'info request',
+        signal: controller.signal,
+        maxBytes: 1 << 20,
+      }),
+    );
     expect(error.message).toBe('the technician cancelled');
   });
 });

@@ -22,7 +22,10 @@ import { DeviceDisconnectedError, DeviceError, DeviceTimeoutError } from '../../
 import { createMemoryLinkPair, type MemoryLinkOptions } from '../../../main/devices/links/memory-link';
 import { ScriptedDevice, type Reply } from './helpers/scripted-device';
 
-function setup(handler: (request: CoapMessage, device: ScriptedDevice) => Reply | undefined, linkOptions: MemoryLinkOptions = {}) {
+function setup(
+  handler: (request: CoapMessage, device: ScriptedDevice) => Reply | undefined,
+  linkOptions: MemoryLinkOptions = {},
+) {
   const { host, device } = createMemoryLinkPair({ ackTimeoutMs: 10, ...linkOptions });
   const scripted = new ScriptedDevice(device, handler);
   const engine = new CoapEngine(host, { deviceName: 'EPC000101', random: () => 0 });
@@ -37,14 +40,19 @@ function pattern(length: number): Uint8Array {
 }
 
 /** A Block1 receiver like the protocol's: accepts blocks in any order, completes when every byte is in. */
-function block1Receiver(options: { maxBlockSize?: number; onComplete?: (data: Uint8Array) => Reply; outstanding?: () => number } = {}) {
+function block1Receiver(
+  options: { maxBlockSize?: number; onComplete?: (data: Uint8Array) => Reply; outstanding?: () => number } = {},
+) {
   const chunks = new Map<number, Uint8Array>();
   let total: number | undefined;
   const state = { maxConcurrent: 0, data: new Uint8Array(0), completions: 0 };
   const handler = (request: CoapMessage): Reply | undefined => {
     const block = block1Of(request)!;
     if (options.maxBlockSize && block.size > options.maxBlockSize) {
-      return { code: CODE.REQUEST_ENTITY_TOO_LARGE, options: [block1Option({ num: 0, more: false, size: options.maxBlockSize })] };
+      return {
+        code: CODE.REQUEST_ENTITY_TOO_LARGE,
+        options: [block1Option({ num: 0, more: false, size: options.maxBlockSize })],
+      };
     }
     const offset = block.num * block.size;
     chunks.set(offset, request.payload);
@@ -57,7 +65,11 @@ function block1Receiver(options: { maxBlockSize?: number; onComplete?: (data: Ui
     if (complete) {
       state.completions++;
       state.data = Buffer.concat([...chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c));
-      return { ...(options.onComplete?.(state.data) ?? { code: CODE.CHANGED }), options: [block1Option({ ...block, more: false })], delayMs: 3 };
+      return {
+        ...(options.onComplete?.(state.data) ?? { code: CODE.CHANGED }),
+        options: [block1Option({ ...block, more: false })],
+        delayMs: 3,
+      };
     }
     return { code: CODE.CONTINUE, options: [block1Option({ ...block, more: true })], delayMs: 3 };
   };
@@ -117,14 +129,20 @@ describe('CoAP engine: messaging', () => {
       .request({ method: CODE.PUT, path: 'fw/data', step: 'firmware block 37 (offset 37888)' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeviceTimeoutError);
-    expect((error as Error).message).toBe('EPC000101 did not acknowledge firmware block 37 (offset 37888) after 5 tries over memory:host');
+    expect((error as Error).message).toBe(
+      'EPC000101 did not acknowledge firmware block 37 (offset 37888) after 5 tries over memory:host',
+    );
     // A silent device sees the same message five times: one transmission and MAX_RETRANSMIT (4) retransmissions.
     expect(scripted.requests).toHaveLength(5);
     expect(new Set(scripted.requests.map((r) => r.messageId)).size).toBe(1);
   });
 
   it('waits for a separate response after an empty ACK and acknowledges it', async () => {
-    const { engine, scripted } = setup(() => ({ code: CODE.CHANGED, separate: true, payload: encodeCbor({ version: '2.0.0' }) }));
+    const { engine, scripted } = setup(() => ({
+      code: CODE.CHANGED,
+      separate: true,
+      payload: encodeCbor({ version: '2.0.0' }),
+    }));
     const response = await engine.request({ method: CODE.POST, path: 'fw/apply', step: 'apply' });
     expect(decodeCbor(response.message.payload)).toEqual({ version: '2.0.0' });
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -132,8 +150,13 @@ describe('CoAP engine: messaging', () => {
   });
 
   it('turns a CBOR error payload into a DeviceError with its code', async () => {
-    const { engine } = setup(() => ({ code: '4.09', payload: encodeCbor({ code: 'FW_INCOMPLETE', message: 'not all bytes', received: 1024 }) }));
-    const error = await engine.request({ method: CODE.POST, path: 'fw/apply', step: 'firmware apply' }).catch((e: unknown) => e);
+    const { engine } = setup(() => ({
+      code: '4.09',
+      payload: encodeCbor({ code: 'FW_INCOMPLETE', message: 'not all bytes', received: 1024 }),
+    }));
+    const error = await engine
+      .request({ method: CODE.POST, path: 'fw/apply', step: 'firmware apply' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeviceError);
     expect(error).toMatchObject({ code: 'FW_INCOMPLETE', coapCode: '4.09', details: { received: 1024 } });
     expect((error as Error).message).toContain('EPC000101 refused firmware apply: FW_INCOMPLETE (4.09)');
@@ -160,7 +183,14 @@ describe('CoAP engine: messaging', () => {
 
   it('answers an unknown confirmable response with RST', async () => {
     const { scripted } = setup(() => undefined);
-    scripted.send({ type: 'CON', code: CODE.CONTENT, messageId: 77, token: Uint8Array.from([9]), options: [], payload: new Uint8Array(0) });
+    scripted.send({
+      type: 'CON',
+      code: CODE.CONTENT,
+      messageId: 77,
+      token: Uint8Array.from([9]),
+      options: [],
+      payload: new Uint8Array(0),
+    });
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(scripted.acks).toContainEqual(expect.objectContaining({ type: 'RST', messageId: 77 }));
   });
@@ -174,7 +204,14 @@ describe('CoAP engine: Block1 upload', () => {
     outstanding = () => engine.outstanding;
     const data = pattern(20 * 1024 + 100);
     const progress: number[] = [];
-    const result = await uploadBlock1(engine, { path: 'fw/data', data, blockSize: 1024, window: 4, what: 'firmware', onProgress: (n) => progress.push(n) });
+    const result = await uploadBlock1(engine, {
+      path: 'fw/data',
+      data,
+      blockSize: 1024,
+      window: 4,
+      what: 'firmware',
+      onProgress: (n) => progress.push(n),
+    });
     expect(result.response.code).toBe(CODE.CHANGED);
     expect(Buffer.compare(receiver.state.data, data)).toBe(0);
     expect(receiver.state.maxConcurrent).toBe(4);
@@ -196,7 +233,9 @@ describe('CoAP engine: Block1 upload', () => {
     const receiver = block1Receiver();
     const { engine, scripted } = setup(receiver.handler);
     const data = pattern(8 * 1024);
-    await expect(uploadBlock1(engine, { path: 'fw/data', data, blockSize: 1024, window: 2, what: 'firmware', startOffset: 4096 })).rejects.toThrow(/never reported the upload complete/);
+    await expect(
+      uploadBlock1(engine, { path: 'fw/data', data, blockSize: 1024, window: 2, what: 'firmware', startOffset: 4096 }),
+    ).rejects.toThrow(/never reported the upload complete/);
     expect(block1Of(scripted.requests[0]!)!.num).toBe(4);
   });
 
@@ -204,7 +243,14 @@ describe('CoAP engine: Block1 upload', () => {
     const receiver = block1Receiver({ maxBlockSize: 256 });
     const { engine } = setup(receiver.handler);
     const data = pattern(5000);
-    const result = await uploadBlock1(engine, { path: 'config', data, blockSize: 1024, window: 3, what: 'configuration', size1: true });
+    const result = await uploadBlock1(engine, {
+      path: 'config',
+      data,
+      blockSize: 1024,
+      window: 3,
+      what: 'configuration',
+      size1: true,
+    });
     expect(result.blockSize).toBe(256);
     expect(Buffer.compare(receiver.state.data, data)).toBe(0);
   });
@@ -216,18 +262,30 @@ describe('CoAP engine: Block1 upload', () => {
       const block = block1Of(request)!;
       chunks.set(block.num * block.size, request.payload);
       const done = [...chunks.values()].reduce((n, c) => n + c.length, 0) === data.length;
-      return { code: done ? CODE.CHANGED : CODE.CONTINUE, options: [block1Option({ num: block.num, more: !done, size: Math.min(block.size, 256) })] };
+      return {
+        code: done ? CODE.CHANGED : CODE.CONTINUE,
+        options: [block1Option({ num: block.num, more: !done, size: Math.min(block.size, 256) })],
+      };
     });
     const result = await uploadBlock1(engine, { path: 'fw/data', data, blockSize: 1024, window: 1, what: 'firmware' });
     expect(result.blockSize).toBe(256);
     expect(scripted.requests.map((r) => block1Of(r)!.size)).toEqual([1024, ...Array(12).fill(256)]);
-    expect(Buffer.compare(Buffer.concat([...chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c)), data)).toBe(0);
+    expect(
+      Buffer.compare(Buffer.concat([...chunks.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c)), data),
+    ).toBe(0);
   });
 
   it('sends Size1 with block 0 only', async () => {
     const receiver = block1Receiver();
     const { engine, scripted } = setup(receiver.handler);
-    await uploadBlock1(engine, { path: 'config', data: pattern(3000), blockSize: 1024, window: 1, what: 'configuration', size1: true });
+    await uploadBlock1(engine, {
+      path: 'config',
+      data: pattern(3000),
+      blockSize: 1024,
+      window: 1,
+      what: 'configuration',
+      size1: true,
+    });
     // By block: a block retransmitted after the 10 ms ACK timeout (a loaded machine) is sent again as it was.
     const sizeByBlock = new Map(scripted.requests.map((r) => [block1Of(r)!.num, getUintOption(r, OPTION.SIZE1)]));
     expect([...sizeByBlock]).toEqual([
@@ -243,7 +301,13 @@ describe('CoAP engine: Block1 upload', () => {
       if (block.num === 3) return { code: '4.00', payload: encodeCbor({ code: 'FW_BAD_HEADER', message: 'bad' }) };
       return { code: CODE.CONTINUE, options: [block1Option(block)] };
     });
-    const error = await uploadBlock1(engine, { path: 'fw/data', data: pattern(10 * 64), blockSize: 64, window: 1, what: 'firmware' }).catch((e: unknown) => e);
+    const error = await uploadBlock1(engine, {
+      path: 'fw/data',
+      data: pattern(10 * 64),
+      blockSize: 64,
+      window: 1,
+      what: 'firmware',
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'FW_BAD_HEADER' });
     expect((error as Error).message).toContain('firmware block 3 (offset 192)');
   });
@@ -254,8 +318,16 @@ describe('CoAP engine: Block1 upload', () => {
       if (block.num === 37) return undefined;
       return { code: CODE.CONTINUE, options: [block1Option(block)] };
     });
-    const error = await uploadBlock1(engine, { path: 'fw/data', data: pattern(40 * 1024), blockSize: 1024, window: 4, what: 'firmware' }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('EPC000101 did not acknowledge firmware block 37 (offset 37888) after 5 tries over memory:host');
+    const error = await uploadBlock1(engine, {
+      path: 'fw/data',
+      data: pattern(40 * 1024),
+      blockSize: 1024,
+      window: 4,
+      what: 'firmware',
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'EPC000101 did not acknowledge firmware block 37 (offset 37888) after 5 tries over memory:host',
+    );
   });
 
   it('is cancelled by its AbortSignal', async () => {
@@ -284,7 +356,11 @@ describe('CoAP engine: Block2 download', () => {
       const size = Math.min(asked?.size ?? 1024, 512);
       const num = asked ? (asked.num * asked.size) / size : 0;
       const chunk = body.subarray(num * size, num * size + size);
-      return { code: CODE.CONTENT, options: [block2Option({ num, more: (num + 1) * size < body.length, size })], payload: chunk };
+      return {
+        code: CODE.CONTENT,
+        options: [block2Option({ num, more: (num + 1) * size < body.length, size })],
+        payload: chunk,
+      };
     });
     const result = await downloadBlock2(engine, { path: 'big', blockSize: 1024, step: 'download' });
     expect(Buffer.compare(result.payload, body)).toBe(0);
@@ -310,7 +386,14 @@ describe('CoAP engine: Observe', () => {
     });
     const observation = await observe(engine, { path: 'fw', step: 'firmware status' });
     const notify = (sequence: number, state: string) =>
-      scripted.send({ type: 'NON', code: CODE.CONTENT, messageId: scripted.allocateMessageId(), token: registration!.token, options: [observeOption(sequence)], payload: encodeCbor({ state }) });
+      scripted.send({
+        type: 'NON',
+        code: CODE.CONTENT,
+        messageId: scripted.allocateMessageId(),
+        token: registration!.token,
+        options: [observeOption(sequence)],
+        payload: encodeCbor({ state }),
+      });
     notify(6, 'receiving');
     notify(4, 'stale');
     notify(7, 'received');
@@ -327,7 +410,11 @@ describe('CoAP engine: Observe', () => {
   });
 
   it('ends the iteration with DeviceDisconnectedError when the link drops', async () => {
-    const { engine, host } = setup(() => ({ code: CODE.CONTENT, options: [observeOption(1)], payload: encodeCbor({ state: 'idle' }) }));
+    const { engine, host } = setup(() => ({
+      code: CODE.CONTENT,
+      options: [observeOption(1)],
+      payload: encodeCbor({ state: 'idle' }),
+    }));
     const observation = await observe(engine, { path: 'fw', step: 'firmware status' });
     const iterator = observation[Symbol.asyncIterator]();
     await iterator.next();

@@ -38,13 +38,19 @@ function codeLikeImage(version: string, words: number, edits = 0): Uint8Array {
 
 async function attach(options: Partial<SimulatedDeviceOptions> = {}) {
   const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), ...options });
-  const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), { reconnectTimeoutMs: 30_000 });
+  const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), {
+    reconnectTimeoutMs: 30_000,
+  });
   bench.keep(device, session);
   return { device, session };
 }
 
-const upload = (session: DeviceSession, image: Uint8Array, version: string, extra: Parameters<typeof uploadFirmware>[2] extends infer O ? Partial<O> : never = {}) =>
-  uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version, deviceType: 'EPC', ...extra });
+const upload = (
+  session: DeviceSession,
+  image: Uint8Array,
+  version: string,
+  extra: Parameters<typeof uploadFirmware>[2] extends infer O ? Partial<O> : never = {},
+) => uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version, deviceType: 'EPC', ...extra });
 
 /** A device that runs `image` (uploaded and applied), as one whose next update may be a patch from it. */
 async function attachRunning(image: Uint8Array, version: string) {
@@ -62,8 +68,17 @@ describe('coded firmware transfer over a pty', () => {
     const result = await upload(session, image, '3.0.0', { onProgress: (p) => progress.push(p) });
     expect(result.coding).toBe('deflate');
     expect(result.wireBytes).toBeLessThan(image.length / 2);
-    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(image)), coding: { name: 'deflate', size: result.wireBytes } });
-    expect(progress.at(-1)).toMatchObject({ bytes: image.length, total: image.length, coding: 'deflate', wireTotal: result.wireBytes });
+    expect(device.state().upload).toMatchObject({
+      state: 'received',
+      sha256: hex(sha256(image)),
+      coding: { name: 'deflate', size: result.wireBytes },
+    });
+    expect(progress.at(-1)).toMatchObject({
+      bytes: image.length,
+      total: image.length,
+      coding: 'deflate',
+      wireTotal: result.wireBytes,
+    });
     expect((await applyFirmware(session, { version: '3.0.0' })).firmwareVersion).toBe('3.0.0');
     expect(hex((await identify(session)).imageSha256!)).toBe(hex(sha256(image)));
   });
@@ -87,7 +102,11 @@ describe('coded firmware transfer over a pty', () => {
     const delta = await upload(session, b, '4.1.0', { patches: [{ baseSha256: hex(sha256(a)), patch }] });
     expect(delta.coding).toBe('delta');
     expect(delta.wireBytes).toBeLessThan(deflateRawSync(b, { level: 9 }).length / 4);
-    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(b)), coding: { name: 'delta' } });
+    expect(device.state().upload).toMatchObject({
+      state: 'received',
+      sha256: hex(sha256(b)),
+      coding: { name: 'delta' },
+    });
     expect((await applyFirmware(session, { version: '4.1.0' })).firmwareVersion).toBe('4.1.0');
   });
 
@@ -105,21 +124,30 @@ describe('coded firmware transfer over a pty', () => {
     {
       what: 'does not build the signed image',
       // Names the right base and target, but builds other bytes.
-      patch: (running: Uint8Array, target: Uint8Array) => createFirmwarePatch(running, codeLikeImage('5.1.0', 4 * 1024, 10), { baseSha256: sha256(running), targetSha256: sha256(target) }),
+      patch: (running: Uint8Array, target: Uint8Array) =>
+        createFirmwarePatch(running, codeLikeImage('5.1.0', 4 * 1024, 10), {
+          baseSha256: sha256(running),
+          targetSha256: sha256(target),
+        }),
       note: /The patch did not build the signed image .* \(FW_HASH_MISMATCH\); the full image was sent instead/,
     },
   ];
 
-  it.each(unusablePatches)('falls back to the full deflated image, with a note, when the patch $what', async ({ patch, note }) => {
-    const running = codeLikeImage('5.0.0', 4 * 1024);
-    const { device, session } = await attachRunning(running, '5.0.0');
-    const target = codeLikeImage('5.1.0', 4 * 1024, 9);
-    const result = await upload(session, target, '5.1.0', { patches: [{ baseSha256: hex(sha256(running)), patch: patch(running, target) }] });
-    expect(result.coding).toBe('deflate');
-    expect(result.notes.join(' ')).toMatch(note);
-    expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(target)) });
-    expect(device.state().firmwareVersion).toBe('5.0.0');
-  });
+  it.each(unusablePatches)(
+    'falls back to the full deflated image, with a note, when the patch $what',
+    async ({ patch, note }) => {
+      const running = codeLikeImage('5.0.0', 4 * 1024);
+      const { device, session } = await attachRunning(running, '5.0.0');
+      const target = codeLikeImage('5.1.0', 4 * 1024, 9);
+      const result = await upload(session, target, '5.1.0', {
+        patches: [{ baseSha256: hex(sha256(running)), patch: patch(running, target) }],
+      });
+      expect(result.coding).toBe('deflate');
+      expect(result.notes.join(' ')).toMatch(note);
+      expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(sha256(target)) });
+      expect(device.state().firmwareVersion).toBe('5.0.0');
+    },
+  );
 
   it('resumes a deflate upload from the last acknowledged coded offset after a pulled cable', async () => {
     const { device, session } = await attach({ faults: { pullAt: 6 * 1024, replugAfterMs: 200 } });

@@ -3,7 +3,12 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDevices, LiveDeviceList, type DeviceListEvent } from '../../../main/devices/discovery';
 import { DeviceListState } from '../../../main/devices/discovery/device-list';
-import { isProvisionerProductId, listSerialCandidates, portGlobRoot, portGlobsFromEnv } from '../../../main/devices/discovery/serial-candidates';
+import {
+  isProvisionerProductId,
+  listSerialCandidates,
+  portGlobRoot,
+  portGlobsFromEnv,
+} from '../../../main/devices/discovery/serial-candidates';
 import { BleCentral } from '../../../main/devices/links/ble-central';
 import { SerialLink } from '../../../main/devices/links/serial-link';
 import { uploadConfiguration } from '../../../main/devices/operations/configuration';
@@ -77,10 +82,11 @@ describe('serial candidates', () => {
   });
 
   it('reads the port globs of $PROVISIONER_PORTS like PATH, and knows which directory to watch', () => {
-    expect(portGlobsFromEnv({ PROVISIONER_PORTS: ` /tmp/provisioner-simulator-1000/pty/*${delimiter}/dev/serial/by-id/usb-FTDI* ${delimiter}` })).toEqual([
-      '/tmp/provisioner-simulator-1000/pty/*',
-      '/dev/serial/by-id/usb-FTDI*',
-    ]);
+    expect(
+      portGlobsFromEnv({
+        PROVISIONER_PORTS: ` /tmp/provisioner-simulator-1000/pty/*${delimiter}/dev/serial/by-id/usb-FTDI* ${delimiter}`,
+      }),
+    ).toEqual(['/tmp/provisioner-simulator-1000/pty/*', '/dev/serial/by-id/usb-FTDI*']);
     expect(portGlobsFromEnv({})).toEqual([]);
     expect(portGlobRoot('/tmp/provisioner-simulator-1000/pty/*')).toBe('/tmp/provisioner-simulator-1000/pty');
     expect(portGlobRoot('/dev/serial/by-id/usb-FTDI*')).toBe('/dev/serial/by-id');
@@ -95,7 +101,15 @@ describe('device list state', () => {
     const state = new DeviceListState(1000, () => now);
     const events: string[] = [];
     state.on((e) => events.push(`${e.type} ${e.device.firmwareVersion}`));
-    const device = { serialNumber: 'EPC1', deviceType: 'EPC', model: 'EPC-E4', firmwareVersion: '1.0.0', configSyncId: null, link: 'serial:/dev/x', linkKind: 'serial' as const };
+    const device = {
+      serialNumber: 'EPC1',
+      deviceType: 'EPC',
+      model: 'EPC-E4',
+      firmwareVersion: '1.0.0',
+      configSyncId: null,
+      link: 'serial:/dev/x',
+      linkKind: 'serial' as const,
+    };
     state.present(device);
     state.missing(device.link);
     now = 500;
@@ -114,10 +128,23 @@ describe('live device list', () => {
     const serialNumber = uniqueSerial('EPC');
     const device = await startDevice(scratch.dir, { serialNumber, ptyDir });
     let busy = false;
-    const list = new LiveDeviceList({ serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] }, pollIntervalMs: 200, graceMs: 300, isBusy: () => busy });
+    const list = new LiveDeviceList({
+      serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] },
+      pollIntervalMs: 200,
+      graceMs: 300,
+      isBusy: () => busy,
+    });
     try {
       await list.start();
-      expect(list.devices()).toEqual([expect.objectContaining({ serialNumber, deviceType: 'EPC', firmwareVersion: '1.0.0', configSyncId: null, linkKind: 'serial' })]);
+      expect(list.devices()).toEqual([
+        expect.objectContaining({
+          serialNumber,
+          deviceType: 'EPC',
+          firmwareVersion: '1.0.0',
+          configSyncId: null,
+          linkKind: 'serial',
+        }),
+      ]);
       const link = list.devices()[0]!.link;
       expect(link).toBe(`serial:${device.descriptor.path}`);
 
@@ -147,12 +174,21 @@ describe('live device list', () => {
   });
 
   it('lists an IP device given by address', async () => {
-    const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } } });
+    const device = await startDevice(scratch.dir, {
+      serialNumber: uniqueSerial('EPC'),
+      link: { udp: { host: '127.0.0.1', port: 0 } },
+    });
     const list = new LiveDeviceList({ serial: false });
     try {
       await list.start();
       await list.addTarget(`udp:127.0.0.1:${device.descriptor.port}`);
-      expect(list.devices()).toEqual([expect.objectContaining({ serialNumber: device.descriptor.serialNumber, link: `udp:127.0.0.1:${device.descriptor.port}`, linkKind: 'udp' })]);
+      expect(list.devices()).toEqual([
+        expect.objectContaining({
+          serialNumber: device.descriptor.serialNumber,
+          link: `udp:127.0.0.1:${device.descriptor.port}`,
+          linkKind: 'udp',
+        }),
+      ]);
     } finally {
       await list.stop();
       await device.stop();
@@ -160,14 +196,22 @@ describe('live device list', () => {
   });
 
   it('finds a BLE device by its service and confirms it with GET /info', async () => {
-    const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('WESP'), deviceType: 'WESP', link: 'ble' });
+    const device = await startDevice(scratch.dir, {
+      serialNumber: uniqueSerial('WESP'),
+      deviceType: 'WESP',
+      link: 'ble',
+    });
     const central = BleCentral.create(createSimulatedBleBindings([device]));
     const list = new LiveDeviceList({ serial: false, ble: { central: () => central } });
     try {
       const added = nextEvent(list, (e) => e.type === 'added');
       await list.start();
       const event = await added;
-      expect(event.device).toMatchObject({ serialNumber: device.descriptor.serialNumber, deviceType: 'WESP', linkKind: 'ble' });
+      expect(event.device).toMatchObject({
+        serialNumber: device.descriptor.serialNumber,
+        deviceType: 'WESP',
+        linkKind: 'ble',
+      });
       expect(event.device.link).toMatch(/^ble:[0-9a-f]{12}$/);
     } finally {
       await list.stop();
@@ -176,49 +220,73 @@ describe('live device list', () => {
   });
 
   // Issue 32: behind a cut relay the port stays (the glob still lists it) while nothing answers.
-  it('drops a device whose port stays but no longer answers (a cut relay), and keeps one that answers', { timeout: 120_000 }, async () => {
-    const serialNumber = uniqueSerial('EPC');
-    const device = await startDevice(scratch.dir, { serialNumber, ptyDir: join(scratch.dir, 'relayed-sim') });
-    const relay = await startPtyRelay(join(scratch.dir, 'relay'), device.descriptor.path!);
-    const list = new LiveDeviceList({ serial: { portGlobs: [join(scratch.dir, 'relay', 'ports', '*')], listPorts: async () => [] }, pollIntervalMs: 200, recheckIntervalMs: 500, graceMs: 300 });
-    const events: string[] = [];
-    list.on((event) => events.push(event.type));
-    try {
-      await list.start();
-      expect(list.devices()).toEqual([expect.objectContaining({ serialNumber, link: `serial:${relay.hostPort}` })]);
-      // Asked again while it answers: it stays, unchanged.
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(list.devices()).toHaveLength(1);
-      expect(events).toEqual(['added']);
+  it(
+    'drops a device whose port stays but no longer answers (a cut relay), and keeps one that answers',
+    { timeout: 120_000 },
+    async () => {
+      const serialNumber = uniqueSerial('EPC');
+      const device = await startDevice(scratch.dir, { serialNumber, ptyDir: join(scratch.dir, 'relayed-sim') });
+      const relay = await startPtyRelay(join(scratch.dir, 'relay'), device.descriptor.path!);
+      const list = new LiveDeviceList({
+        serial: { portGlobs: [join(scratch.dir, 'relay', 'ports', '*')], listPorts: async () => [] },
+        pollIntervalMs: 200,
+        recheckIntervalMs: 500,
+        graceMs: 300,
+      });
+      const events: string[] = [];
+      list.on((event) => events.push(event.type));
+      try {
+        await list.start();
+        expect(list.devices()).toEqual([expect.objectContaining({ serialNumber, link: `serial:${relay.hostPort}` })]);
+        // Asked again while it answers: it stays, unchanged.
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(list.devices()).toHaveLength(1);
+        expect(events).toEqual(['added']);
 
-      const removed = nextEvent(list, (e) => e.type === 'removed');
-      await relay.cut();
-      expect((await removed).device.serialNumber).toBe(serialNumber);
-      expect(list.devices()).toEqual([]);
-    } finally {
-      await list.stop();
-      await relay.stop();
-      await device.stop();
-    }
-  });
+        const removed = nextEvent(list, (e) => e.type === 'removed');
+        await relay.cut();
+        expect((await removed).device.serialNumber).toBe(serialNumber);
+        expect(list.devices()).toEqual([]);
+      } finally {
+        await list.stop();
+        await relay.stop();
+        await device.stop();
+      }
+    },
+  );
 });
 
 describe('one look at what is attached', () => {
   it('asks the ports the globs match and the given links at once, once per port, and says why a link did not answer', async () => {
     const ptyDir = join(scratch.dir, 'find-sim');
     const onPty = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC'), ptyDir });
-    const onUdp = await startDevice(scratch.dir, { serialNumber: uniqueSerial('SRCP'), deviceType: 'SRCP', link: { udp: { host: '127.0.0.1', port: 0 } } });
+    const onUdp = await startDevice(scratch.dir, {
+      serialNumber: uniqueSerial('SRCP'),
+      deviceType: 'SRCP',
+      link: { udp: { host: '127.0.0.1', port: 0 } },
+    });
     const nobody = join(scratch.dir, 'find-nobody');
     await writeFile(nobody, '');
     try {
       // The pty named as written by a person, with a baud rate: asked once, reported as written.
       const asWritten = `serial:${onPty.descriptor.path}@921600`;
       const udp = `udp:127.0.0.1:${onUdp.descriptor.port}`;
-      const found = await findDevices({ serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] } }, { links: [asWritten, udp, `serial:${nobody}`], probeTimeoutMs: 2000 });
+      const found = await findDevices(
+        { serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] } },
+        { links: [asWritten, udp, `serial:${nobody}`], probeTimeoutMs: 2000 },
+      );
       const [first, second] = [onPty.descriptor.serialNumber, onUdp.descriptor.serialNumber].sort();
       expect(found.map((f) => f.info?.serialNumber ?? f.link)).toEqual([first, second, `serial:${nobody}`]);
-      expect(found.find((f) => f.info?.serialNumber === onPty.descriptor.serialNumber)).toMatchObject({ link: asWritten, linkKind: 'serial', error: null });
-      expect(found.find((f) => f.info?.serialNumber === onUdp.descriptor.serialNumber)).toMatchObject({ link: udp, linkKind: 'udp', info: { deviceType: 'SRCP' } });
+      expect(found.find((f) => f.info?.serialNumber === onPty.descriptor.serialNumber)).toMatchObject({
+        link: asWritten,
+        linkKind: 'serial',
+        error: null,
+      });
+      expect(found.find((f) => f.info?.serialNumber === onUdp.descriptor.serialNumber)).toMatchObject({
+        link: udp,
+        linkKind: 'udp',
+        info: { deviceType: 'SRCP' },
+      });
       expect(found[2]).toMatchObject({ info: null, error: expect.stringMatching(/.+/) });
     } finally {
       await onPty.stop();

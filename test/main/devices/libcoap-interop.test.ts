@@ -1,7 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoapEngine, CODE, contentFormatOption, decodeMessage, downloadBlock2, OPTION, uploadBlock1 } from '../../../main/devices/coap';
+import {
+  CoapEngine,
+  CODE,
+  contentFormatOption,
+  decodeMessage,
+  downloadBlock2,
+  OPTION,
+  uploadBlock1,
+} from '../../../main/devices/coap';
 import { UdpLink } from '../../../main/devices/links/udp-link';
 
 /**
@@ -29,7 +37,9 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
 
   beforeAll(async () => {
     const port = await freeUdpPort();
-    server = spawn('coap-server-notls', ['-A', '127.0.0.1', '-p', String(port), '-d', '10', '-v', '0'], { stdio: 'ignore' });
+    server = spawn('coap-server-notls', ['-A', '127.0.0.1', '-p', String(port), '-d', '10', '-v', '0'], {
+      stdio: 'ignore',
+    });
     link = new UdpLink({ host: '127.0.0.1', port });
     await link.open();
     engine = new CoapEngine(link, { deviceName: 'coap-server', ackTimeoutMs: 200 });
@@ -50,7 +60,16 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
 
   /** Example data put to the server in 1 KiB blocks, lock-step as RFC 7959 has it: libcoap expects blocks in order. */
   function uploadExample(path: string, data: Uint8Array, extra: { qBlock1?: true } = {}) {
-    return uploadBlock1(engine, { path, data, blockSize: 1024, window: 1, what: 'example data', size1: true, options: [contentFormatOption(42)], ...extra });
+    return uploadBlock1(engine, {
+      path,
+      data,
+      blockSize: 1024,
+      window: 1,
+      what: 'example data',
+      size1: true,
+      options: [contentFormatOption(42)],
+      ...extra,
+    });
   }
 
   it('answers a GET of /.well-known/core in link format', async () => {
@@ -63,7 +82,12 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
     const upload = await uploadExample('example_data', data);
     expect(upload.response.code.startsWith('2.')).toBe(true);
     // Larger than a device answer may be by default (64 KiB): this download asks for room.
-    const { payload } = await downloadBlock2(engine, { path: 'example_data', blockSize: 1024, step: 'example data download', maxBytes: 128 * 1024 });
+    const { payload } = await downloadBlock2(engine, {
+      path: 'example_data',
+      blockSize: 1024,
+      step: 'example data download',
+      maxBytes: 128 * 1024,
+    });
     expect(payload.length).toBe(data.length);
     expect(Buffer.compare(payload, data)).toBe(0);
   });
@@ -91,12 +115,22 @@ describe('interop with libcoap coap-server-notls over UDP', () => {
     // One payload set was tried (NON blocks and the CON that got 4.02), then every block in Block1.
     expect(qBlock).toBe(128);
     expect(block1).toBeGreaterThanOrEqual(Math.ceil(data.length / 1024));
-    const { payload } = await downloadBlock2(engine, { path: 'qblock_data', blockSize: 1024, step: 'example data download', maxBytes: 256 * 1024 });
+    const { payload } = await downloadBlock2(engine, {
+      path: 'qblock_data',
+      blockSize: 1024,
+      step: 'example data download',
+      maxBytes: 256 * 1024,
+    });
     expect(Buffer.compare(payload, data)).toBe(0);
   });
 
   it('downloads with the smaller block size it asks for', async () => {
-    const { payload } = await downloadBlock2(engine, { path: 'example_data', blockSize: 64, step: 'example data download', maxBytes: 128 * 1024 });
+    const { payload } = await downloadBlock2(engine, {
+      path: 'example_data',
+      blockSize: 64,
+      step: 'example data download',
+      maxBytes: 128 * 1024,
+    });
     expect(payload.length).toBe(96 * 1024 + 123);
   });
 });

@@ -17,13 +17,22 @@ describe('parseLinkSpec', () => {
     expect(parseLinkSpec(text)).toEqual(spec);
   });
 
-  it.each(['', '/dev/ttyACM0', 'usb:/dev/ttyACM0', 'serial:', 'udp:10.0.0.1:99999', 'udp:10.0.0.1:x', 'ble:not an id'])('refuses "%s" with a hint', (text) => {
-    expect(() => parseLinkSpec(text)).toThrow(LinkSpecError);
-    expect(() => parseLinkSpec(text)).toThrow(/serial:\/dev\/ttyACM0/);
-  });
+  it.each(['', '/dev/ttyACM0', 'usb:/dev/ttyACM0', 'serial:', 'udp:10.0.0.1:99999', 'udp:10.0.0.1:x', 'ble:not an id'])(
+    'refuses "%s" with a hint',
+    (text) => {
+      expect(() => parseLinkSpec(text)).toThrow(LinkSpecError);
+      expect(() => parseLinkSpec(text)).toThrow(/serial:\/dev\/ttyACM0/);
+    },
+  );
 
   it('formats what it reads', () => {
-    for (const text of ['serial:/dev/ttyACM0', 'serial:/dev/ttyACM0@921600', 'udp:10.0.0.5:5683', 'udp:[fe80::1]:5683', 'ble:aabbccddeeff']) {
+    for (const text of [
+      'serial:/dev/ttyACM0',
+      'serial:/dev/ttyACM0@921600',
+      'udp:10.0.0.5:5683',
+      'udp:[fe80::1]:5683',
+      'ble:aabbccddeeff',
+    ]) {
       expect(formatLinkSpec(parseLinkSpec(text))).toBe(text);
     }
   });

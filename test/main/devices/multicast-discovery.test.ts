@@ -28,7 +28,13 @@ beforeAll(async () => {
   // The simulator joins the group on the port $PROVISIONER_DISCOVERY_PORT names.
   process.env.PROVISIONER_DISCOVERY_PORT = String(port);
   for (const deviceType of ['EPC', 'SRCP'] as const) {
-    devices.push(await startDevice(scratch.dir, { deviceType, serialNumber: uniqueSerial(deviceType), link: { udp: { host: '127.0.0.1', port: 0 } } }));
+    devices.push(
+      await startDevice(scratch.dir, {
+        deviceType,
+        serialNumber: uniqueSerial(deviceType),
+        link: { udp: { host: '127.0.0.1', port: 0 } },
+      }),
+    );
   }
 });
 
@@ -56,7 +62,14 @@ async function foreignNode(): Promise<{ link: string; requests: string[]; close:
     const request = decodeMessage(new Uint8Array(bytes));
     requests.push(uriPathOf(request));
     if (uriPathOf(request) !== '.well-known/core') return;
-    const reply = encodeMessage({ type: 'NON', code: CODE.CONTENT, messageId: 7, token: request.token, options: [], payload: new TextEncoder().encode('</sensor>') });
+    const reply = encodeMessage({
+      type: 'NON',
+      code: CODE.CONTENT,
+      messageId: 7,
+      token: request.token,
+      options: [],
+      payload: new TextEncoder().encode('</sensor>'),
+    });
     socket.send(reply, remote.port, remote.address);
   };
   group.on('message', answer(own));
@@ -93,7 +106,9 @@ describe('CoAP multicast discovery (RFC 7252 §8) on loopback', () => {
       expect(node.requests).toContain('info');
       // ...and only our devices are listed.
       expect(found.map((f) => f.link)).not.toContain(node.link);
-      expect(found.map((f) => f.info?.serialNumber).sort()).toEqual(devices.map((d) => d.descriptor.serialNumber).sort());
+      expect(found.map((f) => f.info?.serialNumber).sort()).toEqual(
+        devices.map((d) => d.descriptor.serialNumber).sort(),
+      );
     } finally {
       await node.close();
     }

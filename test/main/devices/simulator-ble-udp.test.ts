@@ -14,11 +14,18 @@ import { signedManifestFor } from '../../fixtures/release-key';
 
 const bench = useDeviceBench('ble-udp');
 
-type Attach = (options?: Partial<SimulatedDeviceOptions>) => Promise<{ device: SimulatedDevice; session: DeviceSession; link: Link }>;
+type Attach = (
+  options?: Partial<SimulatedDeviceOptions>,
+) => Promise<{ device: SimulatedDevice; session: DeviceSession; link: Link }>;
 
 /** BLE through the real noble code, on the simulator's bindings instead of an HCI socket. */
 const attachBle: Attach = async (options = {}) => {
-  const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('WESP'), deviceType: 'WESP', link: 'ble', ...options });
+  const device = await startDevice(bench.dir, {
+    serialNumber: uniqueSerial('WESP'),
+    deviceType: 'WESP',
+    link: 'ble',
+    ...options,
+  });
   const central = await BleCentral.create(createSimulatedBleBindings([device]));
   const link = new BleLink({ id: device.descriptor.bleAddress!, central });
   const session = await DeviceSession.open(link, { reconnectTimeoutMs: 30_000 });
@@ -27,7 +34,11 @@ const attachBle: Attach = async (options = {}) => {
 };
 
 const attachUdp: Attach = async (options = {}) => {
-  const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, ...options });
+  const device = await startDevice(bench.dir, {
+    serialNumber: uniqueSerial('EPC'),
+    link: { udp: { host: '127.0.0.1', port: 0 } },
+    ...options,
+  });
   const link = new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! });
   const session = await DeviceSession.open(link, { reconnectTimeoutMs: 30_000 });
   bench.keep(device, session);
@@ -43,7 +54,11 @@ describe.each([
     const info = await identify(session);
     expect(info.serialNumber).toBe(device.descriptor.serialNumber);
     const image = firmwareImage('2.0.0', 48 * 1024, info.deviceType);
-    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.0.0', deviceType: info.deviceType });
+    await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '2.0.0',
+      deviceType: info.deviceType,
+    });
     expect(device.state().upload).toMatchObject({ state: 'received' });
     const after = await applyFirmware(session, { version: '2.0.0' });
     expect(after.firmwareVersion).toBe('2.0.0');
@@ -68,13 +83,21 @@ describe.each([
 
 describe('UDP specifics', () => {
   it('rides out a pulled Ethernet cable by retransmission alone (UDP has no connection to lose)', async () => {
-    const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, faults: { pullAt: 20 * 1024, replugAfterMs: 300 } });
+    const device = await startDevice(bench.dir, {
+      serialNumber: uniqueSerial('EPC'),
+      link: { udp: { host: '127.0.0.1', port: 0 } },
+      faults: { pullAt: 20 * 1024, replugAfterMs: 300 },
+    });
     const link = new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! });
     // A short ACK_TIMEOUT so that a device ignoring retransmissions fails this test in seconds, not minutes.
     const session = await DeviceSession.open(link, { ackTimeoutMs: 300 });
     bench.keep(device, session);
     const image = firmwareImage('2.1.0', 40 * 1024);
-    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.1.0', deviceType: 'EPC' });
+    const result = await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '2.1.0',
+      deviceType: 'EPC',
+    });
     expect(device.faultStats.pulls).toBe(1);
     expect(session.engine.stats.retransmissions).toBeGreaterThan(0);
     // docs/device-protocol.md §2: a request lost with the cable was not acted on, so its
@@ -88,7 +111,11 @@ describe('BLE specifics', () => {
   it('resumes an upload from the acknowledged offset after a disconnect mid-way', async () => {
     const { device, session } = await attachBle({ faults: { pullAt: 20 * 1024, replugAfterMs: 300 } });
     const image = firmwareImage('2.1.0', 40 * 1024, 'WESP');
-    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '2.1.0', deviceType: 'WESP' });
+    const result = await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '2.1.0',
+      deviceType: 'WESP',
+    });
     expect(device.faultStats.pulls).toBe(1);
     expect(result.announcedOffsets).toHaveLength(2);
     expect(result.announcedOffsets[1]).toBeGreaterThan(0);

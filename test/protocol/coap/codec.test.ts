@@ -29,7 +29,12 @@ describe('CoAP codec', () => {
       code: CODE.PUT,
       messageId: 0xbeef,
       token: Uint8Array.from([1, 2, 3, 4]),
-      options: [block1Option({ num: 37, more: true, size: 1024 }), ...uriPathOptions('/fw/data'), contentFormatOption(60), observeOption(0)],
+      options: [
+        block1Option({ num: 37, more: true, size: 1024 }),
+        ...uriPathOptions('/fw/data'),
+        contentFormatOption(60),
+        observeOption(0),
+      ],
       payload: Uint8Array.from([9, 8, 7]),
     });
     const message = decodeMessage(bytes);
@@ -73,7 +78,11 @@ describe('RFC 7959 block options', () => {
     // NUM 20 needs two bytes.
     expect([...encodeBlock({ num: 20, more: false, size: 16 })]).toEqual([0x01, 0x40]);
     // NUM up to 2^20-1 fits three bytes.
-    expect(decodeBlock(encodeBlock({ num: 0xfffff, more: true, size: 512 }))).toEqual({ num: 0xfffff, more: true, size: 512 });
+    expect(decodeBlock(encodeBlock({ num: 0xfffff, more: true, size: 512 }))).toEqual({
+      num: 0xfffff,
+      more: true,
+      size: 512,
+    });
   });
 
   it('refuses sizes that are not 16..1024 and the reserved SZX 7', () => {

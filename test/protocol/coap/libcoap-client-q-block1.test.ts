@@ -6,7 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { block1Of, CODE, decodeBlock, decodeMessage, encodeMessage, OPTION, uriPathOf, type CoapMessage } from '../../../protocol/coap';
+import {
+  block1Of,
+  CODE,
+  decodeBlock,
+  decodeMessage,
+  encodeMessage,
+  OPTION,
+  uriPathOf,
+  type CoapMessage,
+} from '../../../protocol/coap';
 
 /**
  * docs/device-protocol.md 2.2 says Debian's libcoap 4.3.1 sends no Q-Block1, although its client's
@@ -37,7 +46,13 @@ async function endpoint(): Promise<{ socket: Socket; port: number; received: Rec
     if (message.type === 'ACK' || message.type === 'RST') return;
     const blockOption = message.options.find((o) => o.number === OPTION.BLOCK1 || o.number === OPTION.Q_BLOCK1);
     const block = blockOption === undefined ? undefined : decodeBlock(blockOption.value);
-    received.push({ type: message.type, optionNumbers: message.options.map((o) => o.number), block1: block1Of(message), payloadLength: message.payload.length, path: uriPathOf(message) });
+    received.push({
+      type: message.type,
+      optionNumbers: message.options.map((o) => o.number),
+      block1: block1Of(message),
+      payloadLength: message.payload.length,
+      path: uriPathOf(message),
+    });
     const confirmable = message.type === 'CON';
     const answer: CoapMessage = {
       type: confirmable ? 'ACK' : 'NON',
@@ -57,7 +72,9 @@ async function endpoint(): Promise<{ socket: Socket; port: number; received: Rec
 async function upload(flags: string[]): Promise<Received[]> {
   const { socket, port, received } = await endpoint();
   try {
-    await run(COAP_CLIENT, ['-B', '30', ...flags, '-m', 'put', '-f', file, `coap://127.0.0.1:${port}/fw`], { timeout: 60_000 });
+    await run(COAP_CLIENT, ['-B', '30', ...flags, '-m', 'put', '-f', file, `coap://127.0.0.1:${port}/fw`], {
+      timeout: 60_000,
+    });
   } finally {
     await new Promise<void>((resolve) => socket.close(() => resolve()));
   }
@@ -76,7 +93,9 @@ afterAll(async () => {
 
 describe('coap-client-notls 4.3.1 on the wire', () => {
   it('is the 4.3.1 that the docs speak of', async () => {
-    const { stdout, stderr } = await run(COAP_CLIENT, ['-h']).catch((error: { stdout: string; stderr: string }) => error);
+    const { stdout, stderr } = await run(COAP_CLIENT, ['-h']).catch(
+      (error: { stdout: string; stderr: string }) => error,
+    );
     expect(`${stdout}${stderr}`).toMatch(/coap-client-notls v4\.3\.1\b/);
   });
 

@@ -28,7 +28,11 @@ describe('encodeFrame', () => {
 });
 
 describe('FrameDecoder', () => {
-  const messages = [bytes(1, 2, 3, 4, 5), bytes(SLIP_END, SLIP_END, SLIP_ESC, 0), new Uint8Array(1088).map((_, i) => (i * 7) & 0xff)];
+  const messages = [
+    bytes(1, 2, 3, 4, 5),
+    bytes(SLIP_END, SLIP_END, SLIP_ESC, 0),
+    new Uint8Array(1088).map((_, i) => (i * 7) & 0xff),
+  ];
 
   it('returns each message of a stream of frames, whatever the chunking', () => {
     const stream = Buffer.concat(messages.map(encodeFrame));

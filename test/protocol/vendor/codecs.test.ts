@@ -96,6 +96,8 @@ describe('setting values on the wire', () => {
     expect(decodeVendorValue('cfg/sf/smcu/global/timeoutMs', 'EPC', timeout.payload, timeout.contentFormat)).toBe(500);
     const name = encodeVendorValue('text', 'TRUCK');
     expect(decodeVendorValue('cfg/setup/pairedDeviceName?0', 'FRC', name.payload, name.contentFormat)).toBe('TRUCK');
-    expect(() => decodeVendorValue('cfg/net/eth0/port0/ip', 'EPC', new TextEncoder().encode('{"a":1}'), 50)).toThrow(/not a single value/);
+    expect(() => decodeVendorValue('cfg/net/eth0/port0/ip', 'EPC', new TextEncoder().encode('{"a":1}'), 50)).toThrow(
+      /not a single value/,
+    );
   });
 });

@@ -92,7 +92,8 @@ describe('the palettes', async () => {
 
   it('each define the same colour tokens, all of them', () => {
     expect(light.size).toBeGreaterThan(40);
-    for (const theme of THEMES) expect([...palettes.get(theme)!.keys()].sort(), theme).toEqual([...light.keys()].sort());
+    for (const theme of THEMES)
+      expect([...palettes.get(theme)!.keys()].sort(), theme).toEqual([...light.keys()].sort());
   });
 
   it.each(THEMES)('%s: text and marks reach their contrast on the grounds they are drawn on', (theme) => {
@@ -122,8 +123,13 @@ describe('the stylesheets', () => {
     for (const file of files) {
       let css = await readFile(join(RENDERER, file), 'utf8');
       // The palettes themselves, and comments.
-      css = css.replace(/:root(,\s*:root)?(\[data-theme='[a-z-]+'\])?\s*\{[^}]*\}/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
-      for (const m of css.matchAll(/#[0-9a-f]{3,8}\b|\brgba?\(|\bhsla?\(|:\s*(white|black|red|green|blue|gray|grey)\b/gi)) found.push(`${file}: ${m[0]}`);
+      css = css
+        .replace(/:root(,\s*:root)?(\[data-theme='[a-z-]+'\])?\s*\{[^}]*\}/g, '')
+        .replace(/\/\*[\s\S]*?\*\//g, '');
+      for (const m of css.matchAll(
+        /#[0-9a-f]{3,8}\b|\brgba?\(|\bhsla?\(|:\s*(white|black|red|green|blue|gray|grey)\b/gi,
+      ))
+        found.push(`${file}: ${m[0]}`);
     }
     expect(found).toEqual([]);
   });

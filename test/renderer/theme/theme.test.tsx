@@ -3,7 +3,12 @@ import { act } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTranslator } from '../../../domain/i18n/index';
-import { parseThemeChoice, resolveTheme, SYSTEM_QUERIES, type SystemAppearance } from '../../../renderer/theme/theme-choice';
+import {
+  parseThemeChoice,
+  resolveTheme,
+  SYSTEM_QUERIES,
+  type SystemAppearance,
+} from '../../../renderer/theme/theme-choice';
 import { startTheme, THEME_STORAGE_KEY, useTheme } from '../../../renderer/theme/theme-store';
 import { ThemeSelect } from '../../../renderer/theme/ThemeSelect';
 import { mount, typeInto, type Mounted } from '../dom';
@@ -107,7 +112,11 @@ describe('the theme on the page', () => {
     const select = mounted.container.querySelector('select') as HTMLSelectElement;
     const german = createTranslator('de');
     expect(mounted.container.querySelector('label')?.textContent).toBe(german.t('common:theme'));
-    expect([...select.options].map((o) => o.textContent)).toEqual(['common:theme.system', 'common:theme.light', 'common:theme.dark', 'common:theme.highContrast'].map((key) => german.t(key)));
+    expect([...select.options].map((o) => o.textContent)).toEqual(
+      ['common:theme.system', 'common:theme.light', 'common:theme.dark', 'common:theme.highContrast'].map((key) =>
+        german.t(key),
+      ),
+    );
     expect(select.labels?.[0]?.textContent).toBe(german.t('common:theme'));
     expect(select.value).toBe('system');
 

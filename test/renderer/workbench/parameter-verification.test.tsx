@@ -3,7 +3,14 @@ import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttachedDeviceView, JobView, WireError } from '../../../contract/index';
 import { parameterTableView } from '../../../domain/parameter-table-view';
-import { compareParameters, confirmationRefusal, parameterChecksum, shortChecksum, type ParameterComparison, type ParameterValues } from '../../../domain/running-parameters';
+import {
+  compareParameters,
+  confirmationRefusal,
+  parameterChecksum,
+  shortChecksum,
+  type ParameterComparison,
+  type ParameterValues,
+} from '../../../domain/running-parameters';
 import { WorkbenchScreen } from '../../../renderer/screens/WorkbenchScreen';
 import { useSession } from '../../../renderer/stores/session';
 import { useTechnician } from '../../../renderer/stores/technician';
@@ -21,27 +28,76 @@ import { session } from '../session-fixture';
 
 const SERIAL = 'EPC000101';
 const LINK = `serial:/dev/${SERIAL}`;
-const INTENDED: ParameterValues = { 'safety.timeout': 1000, 'safety.stopCategory': 'CAT0', 'safety.ossdEnabled': true, 'ism.channel': 12, 'can.bitrate': 250000 };
+const INTENDED: ParameterValues = {
+  'safety.timeout': 1000,
+  'safety.stopCategory': 'CAT0',
+  'safety.ossdEnabled': true,
+  'ism.channel': 12,
+  'can.bitrate': 250000,
+};
 
 function comparisonWith(running: ParameterValues): ParameterComparison {
   return compareParameters(INTENDED, { values: running, checksum: parameterChecksum(running), checksumBy: 'device' });
 }
 
 function device(): AttachedDeviceView {
-  return { linkId: LINK, linkKind: 'serial', address: `/dev/${SERIAL}`, serialNumber: SERIAL, deviceType: 'EPC', model: 'EPC', firmwareVersion: '1.0.0', configSyncId: 'sync-1', error: null, needs: null, activeJobId: 'job-1' };
+  return {
+    linkId: LINK,
+    linkKind: 'serial',
+    address: `/dev/${SERIAL}`,
+    serialNumber: SERIAL,
+    deviceType: 'EPC',
+    model: 'EPC',
+    firmwareVersion: '1.0.0',
+    configSyncId: 'sync-1',
+    error: null,
+    needs: null,
+    activeJobId: 'job-1',
+  };
 }
 
 function finishedJob(comparison: ParameterComparison): JobView {
-  return jobView({ jobId: 'job-1', linkId: LINK, serialNumber: SERIAL, action: 'configuration', step: 'configuration', phase: comparison.match ? 'done' : 'failed', finishedAt: '2026-11-28T18:00:00.000Z', syncId: 'sync-1', parameters: parameterTableView(comparison) });
+  return jobView({
+    jobId: 'job-1',
+    linkId: LINK,
+    serialNumber: SERIAL,
+    action: 'configuration',
+    step: 'configuration',
+    phase: comparison.match ? 'done' : 'failed',
+    finishedAt: '2026-11-28T18:00:00.000Z',
+    syncId: 'sync-1',
+    parameters: parameterTableView(comparison),
+  });
 }
 
 /** The core's answer to a confirmation: the domain's rule, as main/app/handlers/parameter-confirmation.ts applies it. */
 function core(comparison: ParameterComparison): FakeApi {
-  return new FakeApi().answer('workbench.confirmParameters', (input): WireError | { jobId: string; serialNumber: string; confirmedBy: string; checksumShort: string; confirmedAt: string; ledgerSeq: number } => {
-    const refusal = confirmationRefusal(comparison, input.checksum);
-    if (refusal) return { code: 'VALIDATION', message: refusal, violations: [], httpStatus: null };
-    return { jobId: input.jobId, serialNumber: SERIAL, confirmedBy: input.technician, checksumShort: shortChecksum(comparison.runningChecksum), confirmedAt: '2026-11-28T18:01:00.000Z', ledgerSeq: 7 };
-  });
+  return new FakeApi().answer(
+    'workbench.confirmParameters',
+    (
+      input,
+    ):
+      | WireError
+      | {
+          jobId: string;
+          serialNumber: string;
+          confirmedBy: string;
+          checksumShort: string;
+          confirmedAt: string;
+          ledgerSeq: number;
+        } => {
+      const refusal = confirmationRefusal(comparison, input.checksum);
+      if (refusal) return { code: 'VALIDATION', message: refusal, violations: [], httpStatus: null };
+      return {
+        jobId: input.jobId,
+        serialNumber: SERIAL,
+        confirmedBy: input.technician,
+        checksumShort: shortChecksum(comparison.runningChecksum),
+        confirmedAt: '2026-11-28T18:01:00.000Z',
+        ledgerSeq: 7,
+      };
+    },
+  );
 }
 
 /** What Enter in a field does: submits its form (happy-dom has no implicit submission). */
@@ -68,7 +124,13 @@ afterEach(() => {
 
 async function show(comparison: ParameterComparison, api: FakeApi): Promise<HTMLElement> {
   api.install();
-  useWorkbench.setState({ devices: [device()], jobs: { 'job-1': finishedJob(comparison) }, selected: [], loaded: true, error: null });
+  useWorkbench.setState({
+    devices: [device()],
+    jobs: { 'job-1': finishedJob(comparison) },
+    selected: [],
+    loaded: true,
+    error: null,
+  });
   view = await mount(<WorkbenchScreen />);
   const section = view.container.querySelector<HTMLElement>('[data-testid="parameter-verification"]');
   expect(section).not.toBeNull();
@@ -84,8 +146,12 @@ describe('Workbench parameter verification', () => {
     expect(section.querySelector('tr[data-key="safety.ossdEnabled"]')!.textContent).toContain('yes');
     expect(section.querySelector('tr[data-key="can.bitrate"]')!.textContent).toContain('250000 bit/s');
     expect(section.textContent).toContain('Safety function');
-    expect(section.querySelector('[data-testid="checksum-intended"]')!.textContent).toBe(shortChecksum(comparison.intendedChecksum));
-    expect(section.querySelector('[data-testid="checksum-running"]')!.textContent).toBe(shortChecksum(comparison.runningChecksum));
+    expect(section.querySelector('[data-testid="checksum-intended"]')!.textContent).toBe(
+      shortChecksum(comparison.intendedChecksum),
+    );
+    expect(section.querySelector('[data-testid="checksum-running"]')!.textContent).toBe(
+      shortChecksum(comparison.runningChecksum),
+    );
     expect(shortChecksum(comparison.runningChecksum)).toMatch(/^[0-9A-F]{8}$/);
     expect(section.querySelector('.param-table__row--bad')).toBeNull();
   });

@@ -27,11 +27,19 @@ afterEach(() => {
 describe('Workbench protocol', () => {
   it('marks the device that speaks the vendor protocol, and not ours (nor one from an older core)', async () => {
     new FakeApi().answer('workbench.start', []).install();
-    useWorkbench.setState({ devices: [device('SRCP000101', 'vendor'), device('SRCP000102', 'provisioner'), device('SRCP000103', undefined)], jobs: {}, selected: [], loaded: true, error: null });
+    useWorkbench.setState({
+      devices: [device('SRCP000101', 'vendor'), device('SRCP000102', 'provisioner'), device('SRCP000103', undefined)],
+      jobs: {},
+      selected: [],
+      loaded: true,
+      error: null,
+    });
     view = await mount(<WorkbenchScreen />);
     const row = (serial: string) => view!.container.querySelector(`tr[data-serial="${serial}"]`)!;
     expect(row('SRCP000101').getAttribute('data-protocol')).toBe('vendor');
-    expect(row('SRCP000101').querySelector('[data-testid="workbench-protocol"]')?.textContent).toContain('FORT protocol');
+    expect(row('SRCP000101').querySelector('[data-testid="workbench-protocol"]')?.textContent).toContain(
+      'FORT protocol',
+    );
     expect(row('SRCP000102').getAttribute('data-protocol')).toBe('provisioner');
     expect(row('SRCP000102').querySelector('[data-testid="workbench-protocol"]')).toBeNull();
     expect(row('SRCP000103').getAttribute('data-protocol')).toBe('provisioner');

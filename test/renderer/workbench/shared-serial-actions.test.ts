@@ -13,14 +13,20 @@ function row(serialNumber: string, linkId: string, shared: boolean): AttachedDev
     linkId,
     linkKind: linkId.startsWith('ble:') ? 'ble' : 'serial',
     address: linkId.slice(linkId.indexOf(':') + 1),
-    needs: { firmware: { needed: true, latestVersion: '1.1.0', reason: null }, configuration: { needed: true, syncId: null, reason: null, blocked: null } },
+    needs: {
+      firmware: { needed: true, latestVersion: '1.1.0', reason: null },
+      configuration: { needed: true, syncId: null, reason: null, blocked: null },
+    },
     sharedSerial: shared ? { links: [REAL, COPY], reason: REASON } : null,
   });
 }
 
 describe('Workbench actions on a serial number two attached devices claim', () => {
   it('offers every action disabled, with the reason, when such a row is chosen (alone or among others)', () => {
-    for (const chosen of [[row('EPC000101', COPY, true)], [row('EPC000102', 'serial:/dev/other', false), row('EPC000101', REAL, true)]]) {
+    for (const chosen of [
+      [row('EPC000101', COPY, true)],
+      [row('EPC000102', 'serial:/dev/other', false), row('EPC000101', REAL, true)],
+    ]) {
       const offers = actionOffers(chosen);
       expect(offers.map((o) => o.disabledReason)).toEqual([REASON, REASON, REASON]);
     }

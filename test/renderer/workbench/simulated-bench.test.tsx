@@ -1,6 +1,14 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AttachedDeviceView, Channel, ChannelInput, ChannelResult, FunctionTestObservationView, FunctionTestRecordView, InvokeOutcome } from '../../../contract/index';
+import type {
+  AttachedDeviceView,
+  Channel,
+  ChannelInput,
+  ChannelResult,
+  FunctionTestObservationView,
+  FunctionTestRecordView,
+  InvokeOutcome,
+} from '../../../contract/index';
 import { WorkbenchScreen } from '../../../renderer/screens/WorkbenchScreen';
 import { useSession } from '../../../renderer/stores/session';
 import { useWorkbench } from '../../../renderer/stores/workbench';
@@ -54,7 +62,10 @@ class HeldObserve extends FakeApi {
     super();
   }
 
-  override async invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<InvokeOutcome<ChannelResult<C>>> {
+  override async invoke<C extends Channel>(
+    channel: C,
+    input: ChannelInput<C>,
+  ): Promise<InvokeOutcome<ChannelResult<C>>> {
     if (channel !== 'functionTest.observe') return super.invoke(channel, input);
     this.calls.push({ channel, input });
     return { ok: true, value: (await this.held) as ChannelResult<C> };
@@ -64,7 +75,14 @@ class HeldObserve extends FakeApi {
 let view: Mounted | null = null;
 beforeEach(() => {
   useSession.setState({ session: session('Admin'), busy: false, error: null });
-  useWorkbench.setState({ devices: [device('EPC000101')], jobs: {}, selected: [], loaded: true, error: null, parameterConfirmations: {} });
+  useWorkbench.setState({
+    devices: [device('EPC000101')],
+    jobs: {},
+    selected: [],
+    loaded: true,
+    error: null,
+    parameterConfirmations: {},
+  });
 });
 afterEach(() => {
   view?.unmount();
@@ -103,9 +121,13 @@ describe('the function test panel: Stop and timeout', () => {
 
     await click(buttonNamed(dialog, 'Stop'));
     await settle();
-    expect(api.calls.filter((c) => c.channel === 'functionTest.stop').map((c) => c.input)).toEqual([{ serialNumber: 'EPC000101' }]);
+    expect(api.calls.filter((c) => c.channel === 'functionTest.stop').map((c) => c.input)).toEqual([
+      { serialNumber: 'EPC000101' },
+    ]);
     const result = dialog.querySelector('[data-testid="function-test-result"]');
-    expect(result?.textContent).toMatch(/^NOT DONE: stopped, no press of the E-stop was seen\. EPC000101 is NOT commissioned/);
+    expect(result?.textContent).toMatch(
+      /^NOT DONE: stopped, no press of the E-stop was seen\. EPC000101 is NOT commissioned/,
+    );
     expect(dialog.textContent).toContain('Recorded in the ledger as entry 7');
     // Nothing is left for the technician to judge: the core recorded it, no verdict is asked.
     expect(dialog.textContent).not.toContain('Did the machine stop safely');
@@ -120,7 +142,9 @@ describe('the function test panel: Stop and timeout', () => {
     const dialog = await openTest(api);
     await click(buttonNamed(dialog, 'Start watching'));
     await settle();
-    expect(dialog.querySelector('[data-testid="function-test-result"]')?.textContent).toMatch(/^NOT DONE: timed out, no press of the E-stop was seen\./);
+    expect(dialog.querySelector('[data-testid="function-test-result"]')?.textContent).toMatch(
+      /^NOT DONE: timed out, no press of the E-stop was seen\./,
+    );
     expect(dialog.textContent).toContain('Why: not done: timed out.');
   });
 });
@@ -134,10 +158,13 @@ describe('the simulated bench on the Workbench', () => {
     expect(view.container.textContent).not.toContain('Add a simulated device');
   });
 
-  it('presses a simulated device\'s E-stop from its row, and only that device\'s', async () => {
+  it("presses a simulated device's E-stop from its row, and only that device's", async () => {
     useWorkbench.setState({ devices: [device('EPC000101'), device('EPC000102')] });
     const api = new FakeApi()
-      .answer('simulation.devices', { active: true, devices: [{ serialNumber: 'EPC000101', deviceType: 'EPC', canPressEstop: true }] })
+      .answer('simulation.devices', {
+        active: true,
+        devices: [{ serialNumber: 'EPC000101', deviceType: 'EPC', canPressEstop: true }],
+      })
       .answer('simulation.pressEstop', (input) => ({ serialNumber: input.serialNumber, presses: 1 }))
       .install();
     view = await mount(<WorkbenchScreen />);
@@ -149,14 +176,23 @@ describe('the simulated bench on the Workbench', () => {
     expect(press.getAttribute('aria-label')).toBe('Press E-stop on EPC000101 (simulated)');
     await click(press);
     await settle();
-    expect(api.calls.filter((c) => c.channel === 'simulation.pressEstop').map((c) => c.input)).toEqual([{ serialNumber: 'EPC000101' }]);
+    expect(api.calls.filter((c) => c.channel === 'simulation.pressEstop').map((c) => c.input)).toEqual([
+      { serialNumber: 'EPC000101' },
+    ]);
     expect(press.getAttribute('title')).toBe('Pressed 1 time since the device started.');
   });
 
   it('adds a simulated device through a form that says what is wrong before it sends anything', async () => {
     const api = new FakeApi()
-      .answer('simulation.devices', { active: true, devices: [{ serialNumber: 'EPC000101', deviceType: 'EPC', canPressEstop: true }] })
-      .answer('simulation.addDevice', (input) => ({ device: { serialNumber: input.serialNumber, deviceType: input.deviceType, canPressEstop: true }, registered: true, registrationProblem: null }))
+      .answer('simulation.devices', {
+        active: true,
+        devices: [{ serialNumber: 'EPC000101', deviceType: 'EPC', canPressEstop: true }],
+      })
+      .answer('simulation.addDevice', (input) => ({
+        device: { serialNumber: input.serialNumber, deviceType: input.deviceType, canPressEstop: true },
+        registered: true,
+        registrationProblem: null,
+      }))
       .answer('workbench.rescan', [])
       .install();
     view = await mount(<WorkbenchScreen />);
@@ -167,9 +203,13 @@ describe('the simulated bench on the Workbench', () => {
     await click(buttonNamed(form, 'Add device'));
     expect(form.querySelector('[role="alert"]')?.textContent).toBe('Give the serial number, e.g. EPC000105.');
     await typeInto(byLabel(form, 'Serial number'), 'SRCP000105');
-    expect(form.querySelector('[role="alert"]')?.textContent).toBe('SRCP000105 starts with SRCP, not EPC: give a serial number like EPC000105, or choose the type SRCP.');
+    expect(form.querySelector('[role="alert"]')?.textContent).toBe(
+      'SRCP000105 starts with SRCP, not EPC: give a serial number like EPC000105, or choose the type SRCP.',
+    );
     await typeInto(byLabel(form, 'Serial number'), 'EPC105');
-    expect(form.querySelector('[role="alert"]')?.textContent).toBe('The serial number is EPC and six digits, e.g. EPC000105.');
+    expect(form.querySelector('[role="alert"]')?.textContent).toBe(
+      'The serial number is EPC and six digits, e.g. EPC000105.',
+    );
     await click(buttonNamed(form, 'Add device'));
     expect(api.calls.some((c) => c.channel === 'simulation.addDevice')).toBe(false);
 
@@ -178,8 +218,12 @@ describe('the simulated bench on the Workbench', () => {
     expect(form.querySelector('[role="alert"]')).toBeNull();
     await click(buttonNamed(form, 'Add device'));
     await settle();
-    expect(api.calls.filter((c) => c.channel === 'simulation.addDevice').map((c) => c.input)).toEqual([{ deviceType: 'NSCP', serialNumber: 'NSCP000105' }]);
-    expect(view.container.textContent).toContain('NSCP000105 is plugged in on the bench and registered in the organization');
+    expect(api.calls.filter((c) => c.channel === 'simulation.addDevice').map((c) => c.input)).toEqual([
+      { deviceType: 'NSCP', serialNumber: 'NSCP000105' },
+    ]);
+    expect(view.container.textContent).toContain(
+      'NSCP000105 is plugged in on the bench and registered in the organization',
+    );
     // The bench's list is read again, and the device list is rescanned.
     expect(api.calls.filter((c) => c.channel === 'simulation.devices').length).toBeGreaterThanOrEqual(2);
     expect(api.calls.some((c) => c.channel === 'workbench.rescan')).toBe(true);

@@ -27,7 +27,10 @@ describe.each(backends())('configuration file plans on %s', (backend) => {
     expect((await download('SRCP000101')).syncId).toBe(before.syncId);
     // Changed underneath the service (as another instance whose announcement was not heard yet):
     // on PGlite nothing drops the plan this instance keeps.
-    await env.db.query(`UPDATE configurations SET settings = settings || '{"timeoutConfiguration": "4000ms"}'::jsonb WHERE id = $1`, [configurationId]);
+    await env.db.query(
+      `UPDATE configurations SET settings = settings || '{"timeoutConfiguration": "4000ms"}'::jsonb WHERE id = $1`,
+      [configurationId],
+    );
     await refreshSettingsHashes(env.db, env.service.ctx, env.orgId, configurationId);
     const after = await download('SRCP000101');
     expect(after.content.safety.timeoutConfiguration).toBe('4000ms');

@@ -10,10 +10,18 @@ import type { ServiceSecrets } from '../../../server/store/secrets';
 describe('organization signer', () => {
   const root = generateSigningKeyPair();
   const box = createSecretBox(randomBytes(32));
-  const secrets = { box, createOrganizationKey: (orgId: string) => createOrganizationKey(orgId, root.privateKeyPem) } as unknown as ServiceSecrets;
+  const secrets = {
+    box,
+    createOrganizationKey: (orgId: string) => createOrganizationKey(orgId, root.privateKeyPem),
+  } as unknown as ServiceSecrets;
   const storedRow = (orgId: string) => {
     const made = secrets.createOrganizationKey(orgId);
-    return { key_id: made.keyId, public_key_pem: made.publicKeyPem, private_key_sealed: box.seal(made.privateKeyPem), certificate: made.certificate };
+    return {
+      key_id: made.keyId,
+      public_key_pem: made.publicKeyPem,
+      private_key_sealed: box.seal(made.privateKeyPem),
+      certificate: made.certificate,
+    };
   };
   /** The organization_signing_keys table, one row, as a database would answer. */
   const table = (row: ReturnType<typeof storedRow>) => {

@@ -5,14 +5,26 @@ import { ALL_TABLES, overlaps, TABLES, tablesNamedIn } from '../../../server/db/
 /** Which tables a statement touches, and what a change notification says: what scopes the caches' drops. */
 describe('tables named by a statement', () => {
   it('knows every table the migrations create', () => {
-    expect(TABLES).toEqual(expect.arrayContaining(['configurations', 'configuration_devices', 'devices', 'api_keys', 'confirmations', 'confirmation_requests', 'sync_ids']));
+    expect(TABLES).toEqual(
+      expect.arrayContaining([
+        'configurations',
+        'configuration_devices',
+        'devices',
+        'api_keys',
+        'confirmations',
+        'confirmation_requests',
+        'sync_ids',
+      ]),
+    );
   });
 
   it('finds the tables in every clause, joins and subqueries included', () => {
     const sql = `INSERT INTO confirmation_requests (org_id, idempotency_key, confirmation_id)
       SELECT $1, $2, id FROM confirmations WHERE serial_number = $3`;
     expect(tablesNamedIn(sql)).toEqual(new Set(['confirmation_requests', 'confirmations']));
-    expect(tablesNamedIn('SELECT d.x FROM Devices d LEFT JOIN configuration_devices cd ON true')).toEqual(new Set(['devices', 'configuration_devices']));
+    expect(tablesNamedIn('SELECT d.x FROM Devices d LEFT JOIN configuration_devices cd ON true')).toEqual(
+      new Set(['devices', 'configuration_devices']),
+    );
     expect(tablesNamedIn('UPDATE devices SET firmware_version = $1')).toEqual(new Set(['devices']));
   });
 
@@ -28,8 +40,14 @@ describe('tables named by a statement', () => {
 describe('change notifications', () => {
   it('carry the tables a commit wrote, and whether API keys changed', () => {
     const feed = new ChangeFeed('postgres://unused');
-    expect(changeOf(feed.nextToken(false, new Set(['devices', 'confirmations'])))).toEqual({ keys: false, tables: new Set(['devices', 'confirmations']) });
-    expect(changeOf(feed.nextToken(true, new Set(['api_keys'])))).toEqual({ keys: true, tables: new Set(['api_keys']) });
+    expect(changeOf(feed.nextToken(false, new Set(['devices', 'confirmations'])))).toEqual({
+      keys: false,
+      tables: new Set(['devices', 'confirmations']),
+    });
+    expect(changeOf(feed.nextToken(true, new Set(['api_keys'])))).toEqual({
+      keys: true,
+      tables: new Set(['api_keys']),
+    });
     expect(changeOf(feed.nextToken(false, ALL_TABLES))).toEqual({ keys: false, tables: ALL_TABLES });
   });
 

@@ -15,8 +15,15 @@ export interface Serving {
  * repository: `started` once it printed `listening on URL` (rejected if it exits first), `exited`
  * with its exit code.
  */
-export function startServe(args: readonly string[], env: NodeJS.ProcessEnv = process.env): { started: Promise<Serving>; exited: Promise<number | null>; child: ChildProcess } {
-  const child = spawn(process.execPath, ['bin/provisioner-service.mjs', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServe(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { started: Promise<Serving>; exited: Promise<number | null>; child: ChildProcess } {
+  const child = spawn(process.execPath, ['bin/provisioner-service.mjs', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

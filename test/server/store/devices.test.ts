@@ -7,7 +7,13 @@ import { serviceForTests } from '../helpers/service-env';
 describe('device list totals', () => {
   const env = serviceForTests('pglite');
   const page = (limit: number, pageNumber: number, search?: string) =>
-    listDeviceRecords(env.db, env.orgId, { search, serial: undefined, configurableOnly: false, limit, page: pageNumber });
+    listDeviceRecords(env.db, env.orgId, {
+      search,
+      serial: undefined,
+      configurableOnly: false,
+      limit,
+      page: pageNumber,
+    });
 
   beforeAll(async () => {
     await register(env, ['EPC000101', 'EPC000102', 'EPC000103', 'NSCP000101', 'SRCP000101', 'SRCP000102']);
@@ -24,7 +30,12 @@ describe('device list totals', () => {
     ];
     for (const [limit, pageNumber, length] of cases) {
       const { items, totalCount } = await page(limit, pageNumber);
-      expect({ limit, pageNumber, length: items.length, totalCount }).toEqual({ limit, pageNumber, length, totalCount: 6 });
+      expect({ limit, pageNumber, length: items.length, totalCount }).toEqual({
+        limit,
+        pageNumber,
+        length,
+        totalCount: 6,
+      });
     }
     expect(await page(5, 1, 'no-such-device')).toEqual({ items: [], totalCount: 0 });
     expect((await page(5, 2, 'srcp')).totalCount).toBe(2);

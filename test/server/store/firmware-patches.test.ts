@@ -38,7 +38,13 @@ describe('firmware patches in the service', () => {
   });
 
   const importRelease = (version: string, image: Uint8Array) =>
-    db.transaction((tx) => importFirmwareBundle(tx, buildFirmwareBundle({ deviceType: 'EPC', version, image, releaseKeyPem: testReleaseKey.privateKeyPem }), { deviceType: 'EPC', version }));
+    db.transaction((tx) =>
+      importFirmwareBundle(
+        tx,
+        buildFirmwareBundle({ deviceType: 'EPC', version, image, releaseKeyPem: testReleaseKey.privateKeyPem }),
+        { deviceType: 'EPC', version },
+      ),
+    );
 
   it('makes patches from the earlier releases when a release is imported, each rebuilding the new image from its base', async () => {
     const images = { '1.0.0': release('1.0.0', 0), '1.1.0': release('1.1.0', 5), '1.2.0': release('1.2.0', 9) };

@@ -3,7 +3,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH, LEDGER_FORMAT, ledgerSignerKeyOf, signLedgerEntry, type LedgerEntry } from '../../../domain/ledger';
+import {
+  GENESIS_HASH,
+  LEDGER_FORMAT,
+  ledgerSignerKeyOf,
+  signLedgerEntry,
+  type LedgerEntry,
+} from '../../../domain/ledger';
 import { workstationKeyFault } from '../../../domain/workstation-keys';
 import { migrate } from '../../../server/db/migrate';
 import { MIGRATIONS } from '../../../server/db/migrations';
@@ -22,7 +28,19 @@ function keyPem(): string {
 
 function entry(workstation: string, seq: number, prevHash: string, pem: string): LedgerEntry {
   return signLedgerEntry(
-    { format: LEDGER_FORMAT, seq, at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), action: 'verify', outcome: 'success', serialNumber: 'EPC000101', workstation, orgId: 'acme', facts: {}, prevHash, signerKey: ledgerSignerKeyOf(pem) },
+    {
+      format: LEDGER_FORMAT,
+      seq,
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+      action: 'verify',
+      outcome: 'success',
+      serialNumber: 'EPC000101',
+      workstation,
+      orgId: 'acme',
+      facts: {},
+      prevHash,
+      signerKey: ledgerSignerKeyOf(pem),
+    },
     pem,
   );
 }
@@ -31,7 +49,10 @@ describe('migration 12', () => {
   it("enrols the keys of the entries already received: a workstation's latest key active, an earlier one ended after its entries", async () => {
     const db = await openPglite(await mkdtemp(join(tmpdir(), 'pv-backfill-')));
     try {
-      await migrate(db, MIGRATIONS.filter((m) => m.version <= 11));
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 11),
+      );
       await db.query("INSERT INTO organizations (id, name, region) VALUES ('acme', 'Acme', 'EU')");
       const [oldKey, newKey, otherKey] = [keyPem(), keyPem(), keyPem()];
       const a1 = entry('ws-a', 1, GENESIS_HASH, oldKey);

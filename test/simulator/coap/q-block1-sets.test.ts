@@ -7,7 +7,11 @@ const block = (num: number, more = true) => ({ num, more, size: 1024 });
 describe('QBlock1Sets: the device side of RFC 9177 payload sets', () => {
   it('stays silent in the middle of a set and answers its CON last block with 2.31 once every block is in', () => {
     const sets = new QBlock1Sets(4);
-    expect([0, 1, 2].map((n) => sets.record('p', 'fw/data', tag, block(n), false, true))).toEqual([{ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' }]);
+    expect([0, 1, 2].map((n) => sets.record('p', 'fw/data', tag, block(n), false, true))).toEqual([
+      { kind: 'silent' },
+      { kind: 'silent' },
+      { kind: 'silent' },
+    ]);
     expect(sets.record('p', 'fw/data', tag, block(3), true, true)).toEqual({ kind: 'continue', num: 3 });
   });
 
@@ -41,7 +45,10 @@ describe('QBlock1Sets: the device side of RFC 9177 payload sets', () => {
     const sets = new QBlock1Sets(4);
     for (const n of [0, 1, 2]) sets.record('p', 'x', tag, block(n), false, true);
     // The blocks of the first attempt do not count for the second.
-    expect(sets.record('p', 'x', Uint8Array.of(2), block(3), true, true)).toEqual({ kind: 'missing', blocks: [0, 1, 2] });
+    expect(sets.record('p', 'x', Uint8Array.of(2), block(3), true, true)).toEqual({
+      kind: 'missing',
+      blocks: [0, 1, 2],
+    });
     expect(sets.record('q', 'x', tag, block(0), true, true)).toEqual({ kind: 'continue', num: 0 });
     expect(sets.record('p', 'y', tag, block(1), true, true)).toEqual({ kind: 'missing', blocks: [0] });
   });

@@ -48,7 +48,11 @@ function sendBlock(num: number, type: CoapType, messageId: number, tag: number):
       code: CODE.PUT,
       messageId,
       token: Uint8Array.of(tag, num),
-      options: [...uriPathOptions('config'), qBlock1Option({ num, more: num < last, size }), { number: OPTION.REQUEST_TAG, value: Uint8Array.of(tag) }],
+      options: [
+        ...uriPathOptions('config'),
+        qBlock1Option({ num, more: num < last, size }),
+        { number: OPTION.REQUEST_TAG, value: Uint8Array.of(tag) },
+      ],
       payload: body.subarray(num * size, (num + 1) * size),
     }),
   );

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { encodeFirmwareImageHeader, FIRMWARE_IMAGE_HEADER_SIZE, parseFirmwareImageHeader } from '../../../domain/files/firmware-image';
+import {
+  encodeFirmwareImageHeader,
+  FIRMWARE_IMAGE_HEADER_SIZE,
+  parseFirmwareImageHeader,
+} from '../../../domain/files/firmware-image';
 import { createFirmwarePatch } from '../../../domain/files/firmware-patch';
 import { releaseKeyFromPem } from '../../../domain/files/firmware-release-key';
 import type { AnnouncedCoding } from '../../../protocol/payloads';
@@ -21,13 +25,19 @@ const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update
 function image(version: string, bodyLength: number, salt = 0): Uint8Array {
   const out = new Uint8Array(FIRMWARE_IMAGE_HEADER_SIZE + bodyLength);
   out.set(encodeFirmwareImageHeader({ deviceType: 'EPC', version, bodyLength }));
-  for (let i = 0; i < bodyLength; i++) out[FIRMWARE_IMAGE_HEADER_SIZE + i] = (i % 13 === 0 ? (i * 31 + salt) & 0xff : i % 7) & 0xff;
+  for (let i = 0; i < bodyLength; i++)
+    out[FIRMWARE_IMAGE_HEADER_SIZE + i] = (i % 13 === 0 ? (i * 31 + salt) & 0xff : i % 7) & 0xff;
   return out;
 }
 
 async function device(): Promise<{ firmware: FirmwareUpdate; store: StateStore }> {
   const serialNumber = uniqueSerial('EPC');
-  const store = await StateStore.open(join(scratch.dir, serialNumber), { serialNumber, deviceType: 'EPC', model: 'EPC-E4', firmwareVersion: '1.0.0' });
+  const store = await StateStore.open(join(scratch.dir, serialNumber), {
+    serialNumber,
+    deviceType: 'EPC',
+    model: 'EPC-E4',
+    firmwareVersion: '1.0.0',
+  });
   const firmware = new FirmwareUpdate({
     store,
     deviceType: 'EPC',
@@ -46,7 +56,14 @@ async function device(): Promise<{ firmware: FirmwareUpdate; store: StateStore }
 }
 
 function announce(firmware: FirmwareUpdate, img: Uint8Array, coding?: AnnouncedCoding) {
-  return firmware.announce({ size: img.length, sha256: sha256(img), version: parseFirmwareImageHeader(img).version, deviceType: 'EPC', signedManifest: signedManifestFor(img), ...(coding ? { coding } : {}) });
+  return firmware.announce({
+    size: img.length,
+    sha256: sha256(img),
+    version: parseFirmwareImageHeader(img).version,
+    deviceType: 'EPC',
+    signedManifest: signedManifestFor(img),
+    ...(coding ? { coding } : {}),
+  });
 }
 
 /** Sends `wire` in order from `from`, stopping before `until`; returns the last answer. */
@@ -76,7 +93,12 @@ describe('a coded upload on the device', () => {
     const done = await send(firmware, wire);
     expect(done).toMatchObject({ received: img.length });
     expect(store.current.upload).toMatchObject({ state: 'received', coding: { name: 'deflate', decoded: img.length } });
-    expect(firmware.status()).toMatchObject({ state: 'received', received: img.length, coding: 'deflate', wireReceived: wire.length });
+    expect(firmware.status()).toMatchObject({
+      state: 'received',
+      received: img.length,
+      coding: 'deflate',
+      wireReceived: wire.length,
+    });
     // Window (4 KiB) + one 256-byte block + what that block inflates to: far below the 40 KB image.
     expect(firmware.decoderPeakBytes).toBeGreaterThan(4096);
     expect(firmware.decoderPeakBytes).toBeLessThan(4096 + BLOCK + 16 * 1024);
@@ -85,7 +107,9 @@ describe('a coded upload on the device', () => {
   it('refuses a coding, or a window, it did not advertise (FW_CODING_UNSUPPORTED)', async () => {
     const { firmware } = await device();
     const img = image('2.0.1', 4000);
-    await expect(announce(firmware, img, { name: 'deflate', size: 100, windowBits: 15 })).rejects.toMatchObject({ code: 'FW_CODING_UNSUPPORTED' });
+    await expect(announce(firmware, img, { name: 'deflate', size: 100, windowBits: 15 })).rejects.toMatchObject({
+      code: 'FW_CODING_UNSUPPORTED',
+    });
     expect(firmware.status().state).toBe('idle');
   });
 
@@ -138,7 +162,9 @@ describe('a coded upload on the device', () => {
     const b = image('3.1.0', 30_500, 7);
     const wire = deflated(createFirmwarePatch(a, b, { baseSha256: sha256(a), targetSha256: sha256(b) }));
     const other = image('2.9.0', 30_000, 3);
-    await expect(announce(firmware, b, { name: 'delta', size: wire.length, windowBits: 12, baseSha256: sha256(other) })).rejects.toMatchObject({ code: 'FW_BASE_MISMATCH' });
+    await expect(
+      announce(firmware, b, { name: 'delta', size: wire.length, windowBits: 12, baseSha256: sha256(other) }),
+    ).rejects.toMatchObject({ code: 'FW_BASE_MISMATCH' });
     expect(store.current.upload).toBeNull();
     await announce(firmware, b, { name: 'delta', size: wire.length, windowBits: 12, baseSha256: sha256(a) });
     expect(await send(firmware, wire)).toMatchObject({ received: b.length });

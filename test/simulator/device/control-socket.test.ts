@@ -26,12 +26,20 @@ function rawLine(path: string, line: string): Promise<string> {
 describe('the control socket', () => {
   it('presses the E-stop on {"command":"press-estop"} and says how often it was pressed', async () => {
     let presses = 0;
-    const control = await ControlSocket.listen(join(scratch.dir, 'control', 'EPC000101.sock'), { pressEstop: async () => ++presses });
+    const control = await ControlSocket.listen(join(scratch.dir, 'control', 'EPC000101.sock'), {
+      pressEstop: async () => ++presses,
+    });
     try {
       expect(await sendControlCommand(control.path, { command: 'press-estop' })).toEqual({ ok: true, presses: 1 });
       expect(await sendControlCommand(control.path, { command: 'press-estop' })).toEqual({ ok: true, presses: 2 });
-      expect(JSON.parse(await rawLine(control.path, '{"command":"reboot"}'))).toEqual({ ok: false, error: 'Unknown command "reboot"; the device takes "press-estop".' });
-      expect(JSON.parse(await rawLine(control.path, 'press'))).toMatchObject({ ok: false, error: expect.stringContaining('one JSON object per line') });
+      expect(JSON.parse(await rawLine(control.path, '{"command":"reboot"}'))).toEqual({
+        ok: false,
+        error: 'Unknown command "reboot"; the device takes "press-estop".',
+      });
+      expect(JSON.parse(await rawLine(control.path, 'press'))).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('one JSON object per line'),
+      });
       expect(presses).toBe(2);
     } finally {
       await control.close();
@@ -40,6 +48,8 @@ describe('the control socket', () => {
 
   it('says which socket cannot be reached', async () => {
     const path = join(scratch.dir, 'control', 'nobody.sock');
-    await expect(sendControlCommand(path, { command: 'press-estop' })).rejects.toThrow(`Cannot reach the simulated device's control socket ${path}`);
+    await expect(sendControlCommand(path, { command: 'press-estop' })).rejects.toThrow(
+      `Cannot reach the simulated device's control socket ${path}`,
+    );
   });
 });

@@ -15,14 +15,29 @@ const scratch = useScratchDir('state-store');
 
 async function openStore(): Promise<StateStore> {
   const serialNumber = uniqueSerial('EPC');
-  return StateStore.open(join(scratch.dir, serialNumber), { serialNumber, deviceType: 'EPC', model: 'EPC-E4', firmwareVersion: '1.0.0' });
+  return StateStore.open(join(scratch.dir, serialNumber), {
+    serialNumber,
+    deviceType: 'EPC',
+    model: 'EPC-E4',
+    firmwareVersion: '1.0.0',
+  });
 }
 
 function receiving(ackedOffset: number): PersistedUpload {
-  return { size: 1 << 20, sha256: '00'.repeat(32), version: '2.0.0', deviceType: 'EPC', signedManifest: '00', ackedOffset, state: 'receiving', error: null };
+  return {
+    size: 1 << 20,
+    sha256: '00'.repeat(32),
+    version: '2.0.0',
+    deviceType: 'EPC',
+    signedManifest: '00',
+    ackedOffset,
+    state: 'receiving',
+    error: null,
+  };
 }
 
-const onDisk = async (store: StateStore) => JSON.parse(await readFile(join(store.dir, STATE_FILE), 'utf8')) as { upload: PersistedUpload | null };
+const onDisk = async (store: StateStore) =>
+  JSON.parse(await readFile(join(store.dir, STATE_FILE), 'utf8')) as { upload: PersistedUpload | null };
 const writes = () => vi.mocked(durableFile.writeFileAtomic).mock.calls.length;
 
 describe('StateStore and the staged image', () => {

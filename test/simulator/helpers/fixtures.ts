@@ -32,19 +32,40 @@ export function testImage(
  * An announce whose signed manifest vouches for exactly these fields, whatever the image really is:
  * what a release key holder who signed the wrong thing would send.
  */
-export function signedAnnouncement(fields: { size: number; sha256: Uint8Array; version: string; deviceType: string }, key: ReleaseKeyPair = testReleaseKey): Record<string, unknown> {
+export function signedAnnouncement(
+  fields: { size: number; sha256: Uint8Array; version: string; deviceType: string },
+  key: ReleaseKeyPair = testReleaseKey,
+): Record<string, unknown> {
   const signedManifest = signFirmwareManifest(
-    { deviceType: fields.deviceType, version: fields.version, imageSize: fields.size, imageSha256: Buffer.from(fields.sha256).toString('hex'), securityCounter: 0, retires: [] },
+    {
+      deviceType: fields.deviceType,
+      version: fields.version,
+      imageSize: fields.size,
+      imageSha256: Buffer.from(fields.sha256).toString('hex'),
+      securityCounter: 0,
+      retires: [],
+    },
     key.privateKeyPem,
   );
   return { ...fields, signedManifest };
 }
 
 export function announcement(image: TestImage): Record<string, unknown> {
-  return { size: image.image.length, sha256: image.sha256, version: image.version, deviceType: image.deviceType, signedManifest: image.signedManifest };
+  return {
+    size: image.image.length,
+    sha256: image.sha256,
+    version: image.version,
+    deviceType: image.deviceType,
+    signedManifest: image.signedManifest,
+  };
 }
 
 /** Block `num` of an image's upload to /fw/data in 1 KiB blocks, sent alone with more to follow: for tests that stop part way or skip a block. */
 export function putFirmwareBlock(client: RawCoapClient, image: Uint8Array, num: number) {
-  return client.request({ method: CODE.PUT, path: 'fw/data', payload: image.subarray(num * 1024, num * 1024 + 1024), options: [block1Option({ num, more: true, size: 1024 })] });
+  return client.request({
+    method: CODE.PUT,
+    path: 'fw/data',
+    payload: image.subarray(num * 1024, num * 1024 + 1024),
+    options: [block1Option({ num, more: true, size: 1024 })],
+  });
 }

@@ -1,6 +1,11 @@
 import { createRequire } from 'node:module';
 import type * as NobleModule from '@abandonware/noble';
-import { BLE_ATT_HEADER_SIZE, BLE_RX_CHARACTERISTIC_UUID, BLE_SERVICE_UUID, BLE_TX_CHARACTERISTIC_UUID } from '../../../protocol/constants';
+import {
+  BLE_ATT_HEADER_SIZE,
+  BLE_RX_CHARACTERISTIC_UUID,
+  BLE_SERVICE_UUID,
+  BLE_TX_CHARACTERISTIC_UUID,
+} from '../../../protocol/constants';
 import { framedTransport, type Transport } from './transports';
 
 export type Noble = typeof NobleModule;
@@ -45,9 +50,15 @@ export async function scanFor(noble: Noble, localName: string): Promise<Peripher
 }
 
 /** Connects, finds RX and TX, subscribes to TX: a byte stream carrying SLIP frames, as a Transport. */
-export async function connectTransport(peripheral: Peripheral, options: { connected?: boolean } = {}): Promise<Transport & { mtu: number; writes: number[] }> {
+export async function connectTransport(
+  peripheral: Peripheral,
+  options: { connected?: boolean } = {},
+): Promise<Transport & { mtu: number; writes: number[] }> {
   if (!options.connected) await peripheral.connectAsync();
-  const { characteristics } = await peripheral.discoverSomeServicesAndCharacteristicsAsync([BLE_SERVICE_UUID], [BLE_RX_CHARACTERISTIC_UUID, BLE_TX_CHARACTERISTIC_UUID]);
+  const { characteristics } = await peripheral.discoverSomeServicesAndCharacteristicsAsync(
+    [BLE_SERVICE_UUID],
+    [BLE_RX_CHARACTERISTIC_UUID, BLE_TX_CHARACTERISTIC_UUID],
+  );
   const rx = characteristics.find((c) => c.uuid === BLE_RX_CHARACTERISTIC_UUID)!;
   const tx = characteristics.find((c) => c.uuid === BLE_TX_CHARACTERISTIC_UUID)!;
   await tx.subscribeAsync();

@@ -116,7 +116,13 @@ export class RawCoapClient {
   async uploadBlock1(
     path: string,
     data: Uint8Array,
-    options: { blockSize?: number; window?: number; startOffset?: number; size1?: boolean; onBlock?: (num: number) => void } = {},
+    options: {
+      blockSize?: number;
+      window?: number;
+      startOffset?: number;
+      size1?: boolean;
+      onBlock?: (num: number) => void;
+    } = {},
   ): Promise<{ final: CoapMessage; responses: CoapMessage[] }> {
     const blockSize = options.blockSize ?? 1024;
     const window = options.window ?? 4;
@@ -138,7 +144,12 @@ export class RawCoapClient {
           const blockOptions: CoapOption[] = [block1Option({ num, more, size: blockSize })];
           if (num === 0 && options.size1) blockOptions.push(uintOption(OPTION.SIZE1, total));
           options.onBlock?.(num);
-          this.request({ method: CODE.PUT, path, payload: data.subarray(start, start + blockSize), options: blockOptions }).then((response) => {
+          this.request({
+            method: CODE.PUT,
+            path,
+            payload: data.subarray(start, start + blockSize),
+            options: blockOptions,
+          }).then((response) => {
             inFlight--;
             responses.push(response);
             if (response.code !== CODE.CONTINUE) {
@@ -149,7 +160,8 @@ export class RawCoapClient {
             acked.add(num);
             while (acked.has(prefix)) acked.delete(prefix++);
             pump();
-            if (final === undefined && inFlight === 0 && next >= count) reject(new Error(`upload of /${path} ended without a final response`));
+            if (final === undefined && inFlight === 0 && next >= count)
+              reject(new Error(`upload of /${path} ended without a final response`));
           }, reject);
         }
       };

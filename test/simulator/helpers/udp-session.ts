@@ -15,7 +15,12 @@ export interface UdpSession {
  * Reboots and applies are quicker than on a pty: UDP tests wait for many of them.
  */
 export async function startUdpSession(dir: string, options: TestDeviceOptions): Promise<UdpSession> {
-  const device = await startDevice(dir, { link: { udp: { host: '127.0.0.1', port: 0 } }, rebootMs: 50, applyMs: 20, ...options });
+  const device = await startDevice(dir, {
+    link: { udp: { host: '127.0.0.1', port: 0 } },
+    rebootMs: 50,
+    applyMs: 20,
+    ...options,
+  });
   const transport = await openUdpTransport('127.0.0.1', device.descriptor.port!);
   return {
     device,

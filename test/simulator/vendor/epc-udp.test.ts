@@ -8,12 +8,31 @@ import { CODE, decodeBlock, getOption, observeOption, OPTION } from '../../../ma
 import { decodeVendorValue, encodeEpcFirmwareBody, encodeSystemReset } from '../../../protocol/vendor';
 import { uniqueSerial, useScratchDir } from '../../fixtures/scratch';
 import { epcEthernetScm2, frcIsmScm2 } from '../../domain/vendor/samples';
-import { getWithQuery, postBlockwise, postCbor, postJson, postText, secureConfigOf, startVendorSession, text, until, type VendorSession, type VendorDeviceOptions } from './helpers';
+import {
+  getWithQuery,
+  postBlockwise,
+  postCbor,
+  postJson,
+  postText,
+  secureConfigOf,
+  startVendorSession,
+  text,
+  until,
+  type VendorSession,
+  type VendorDeviceOptions,
+} from './helpers';
 
 const scratch = useScratchDir('vendor-epc');
 
-async function withEpc(test: (session: VendorSession) => Promise<void>, options: Partial<VendorDeviceOptions> = {}): Promise<void> {
-  const session = await startVendorSession(scratch.dir, { deviceType: 'EPC', serialNumber: uniqueSerial('EPC'), ...options });
+async function withEpc(
+  test: (session: VendorSession) => Promise<void>,
+  options: Partial<VendorDeviceOptions> = {},
+): Promise<void> {
+  const session = await startVendorSession(scratch.dir, {
+    deviceType: 'EPC',
+    serialNumber: uniqueSerial('EPC'),
+    ...options,
+  });
   try {
     await test(session);
   } finally {
@@ -33,7 +52,9 @@ describe('simulated vendor EPC over UDP', () => {
       expect(json((await client.get('cfg/setup/fwVersion')).payload)).toBe('1.0.0');
       expect(json((await client.get('info/serial/cpu')).payload)).toMatch(/^[0-9A-F]{16}$/);
       // The vendor's menu sends CF 60 on some GETs (spec §2).
-      const withFormat = await client.get('cfg/sf/smcu/global/timeoutMs', [{ number: OPTION.CONTENT_FORMAT, value: Uint8Array.of(60) }]);
+      const withFormat = await client.get('cfg/sf/smcu/global/timeoutMs', [
+        { number: OPTION.CONTENT_FORMAT, value: Uint8Array.of(60) },
+      ]);
       expect(json(withFormat.payload)).toBe(500);
       expect(device.descriptor.protocol).toBe('vendor');
       expect((await client.get('nothing/here')).code).toBe(CODE.NOT_FOUND);
@@ -60,7 +81,10 @@ describe('simulated vendor EPC over UDP', () => {
       expect((await postText(client, 'cfg/sf/smcu/care1/deviceId', '40000')).code).toBe(CODE.BAD_REQUEST);
       expect((await postJson(client, 'cfg/net/eth0/port0', { dhcp: 'True' })).code).toBe(CODE.BAD_REQUEST);
       const unknown = await postJson(client, 'cfg/net/eth0/port0', { address: '1.2.3.4' });
-      expect([unknown.code, text(unknown)]).toEqual([CODE.BAD_REQUEST, expect.stringMatching(/no leaf address; it has ip, dhcp, gateway, dns/)]);
+      expect([unknown.code, text(unknown)]).toEqual([
+        CODE.BAD_REQUEST,
+        expect.stringMatching(/no leaf address; it has ip, dhcp, gateway, dns/),
+      ]);
       expect((await postJson(client, 'cfg/net/eth0/mac', '02:00:00:00:00:01')).code).toBe(CODE.METHOD_NOT_ALLOWED);
     }));
 
@@ -73,7 +97,10 @@ describe('simulated vendor EPC over UDP', () => {
       expect(device.vendorState!().config).toMatchObject({ via: 'cfg/all', syncId: 'sync-1', drifted: null });
       for (const value of runningValues(parseScm2(epcEthernetScm2()), 'EPC')) {
         const answer = await client.get(value.path);
-        expect([value.path, decodeVendorValue(value.path, 'EPC', answer.payload, getOption(answer, OPTION.CONTENT_FORMAT)?.[0])]).toEqual([value.path, value.expected]);
+        expect([
+          value.path,
+          decodeVendorValue(value.path, 'EPC', answer.payload, getOption(answer, OPTION.CONTENT_FORMAT)?.[0]),
+        ]).toEqual([value.path, value.expected]);
       }
       // A damaged file: refused, nothing changes.
       const damaged = Uint8Array.from(secureConfigOf(frcIsmScm2()));
@@ -97,9 +124,13 @@ describe('simulated vendor EPC over UDP', () => {
       expect(final.code).toBe(CODE.CHANGED);
       expect(text(final)).toMatch(/Update started: package verified, installing 1\.3\.0/);
       expect(decodeBlock(getOption(final, OPTION.BLOCK1)!).more).toBe(false);
-      await until('the install notifications', () => client.notifications.some((n) => text(n).startsWith('installed 1.3.0')));
+      await until('the install notifications', () =>
+        client.notifications.some((n) => text(n).startsWith('installed 1.3.0')),
+      );
       const statuses = client.notifications.map(text);
-      expect(statuses).toEqual(expect.arrayContaining(['verifying', 'installing 50%', 'installing 100%', 'installed 1.3.0, rebooting']));
+      expect(statuses).toEqual(
+        expect.arrayContaining(['verifying', 'installing 50%', 'installing 100%', 'installed 1.3.0, rebooting']),
+      );
       await until('the reboot', () => device.state().bootId > bootBefore);
       expect(json((await client.get('info/fw/version')).payload)).toBe('1.3.0');
     }));
@@ -111,7 +142,10 @@ describe('simulated vendor EPC over UDP', () => {
       const map = decodeCbor(body) as Record<string, unknown>;
       map['sha256'] = createHash('sha256').update('other').digest('hex');
       const { encodeCbor } = await import('../../../domain/files/cbor');
-      const responses = await postBlockwise(client, 'fl/fw/epc', encodeCbor(map), { blockSize: 1024, contentFormat: 60 });
+      const responses = await postBlockwise(client, 'fl/fw/epc', encodeCbor(map), {
+        blockSize: 1024,
+        contentFormat: 60,
+      });
       expect(responses.at(-1)!.code).toBe(CODE.BAD_REQUEST);
       expect(text(responses.at(-1)!)).toMatch(/damaged/);
       expect(text(await client.get('fl/fw/epc/status'))).toMatch(/^failed: /);
@@ -127,12 +161,28 @@ describe('simulated vendor EPC over UDP', () => {
         await until('the reboot', () => device.state().bootId > boot);
       }
       const boot = device.state().bootId;
-      expect(text(await client.request({ method: CODE.POST, path: 'cfg/setup/systemReset', payload: encodeSystemReset('bootloader') }))).toBe('rebooting into the bootloader');
+      expect(
+        text(
+          await client.request({
+            method: CODE.POST,
+            path: 'cfg/setup/systemReset',
+            payload: encodeSystemReset('bootloader'),
+          }),
+        ),
+      ).toBe('rebooting into the bootloader');
       await until('the reboot', () => device.state().bootId > boot);
       const refused = await postJson(client, 'cfg/sf/smcu/global', { timeoutMs: 900 });
       expect([refused.code, text(refused)]).toEqual([CODE.SERVICE_UNAVAILABLE, expect.stringMatching(/bootloader/)]);
       expect(json((await client.get('info/fw/version')).payload)).toBe('1.0.0');
-      expect((await client.request({ method: CODE.POST, path: 'cfg/setup/systemReset', payload: new TextEncoder().encode('x') })).code).toBe(CODE.BAD_REQUEST);
+      expect(
+        (
+          await client.request({
+            method: CODE.POST,
+            path: 'cfg/setup/systemReset',
+            payload: new TextEncoder().encode('x'),
+          })
+        ).code,
+      ).toBe(CODE.BAD_REQUEST);
       const back = device.state().bootId;
       await postText(client, 'cfg/setup/systemReset', 'n');
       await until('the reboot', () => device.state().bootId > back);
@@ -143,7 +193,12 @@ describe('simulated vendor EPC over UDP', () => {
   it('--fault-param-drift: runs one value off its file while recording the file as applied', () =>
     withEpc(
       async ({ client, device }) => {
-        const final = (await postBlockwise(client, 'cfg/all', secureConfigOf(epcEthernetScm2()), { blockSize: 1024, contentFormat: 60 })).at(-1)!;
+        const final = (
+          await postBlockwise(client, 'cfg/all', secureConfigOf(epcEthernetScm2()), {
+            blockSize: 1024,
+            contentFormat: 60,
+          })
+        ).at(-1)!;
         expect(final.code).toBe(CODE.CHANGED);
         expect(device.vendorState!().config).toMatchObject({ drifted: 'cfg/sf/smcu/global/timeoutMs' });
         expect(json((await client.get('cfg/sf/smcu/global/timeoutMs')).payload)).toBe(501);

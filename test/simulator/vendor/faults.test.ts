@@ -3,12 +3,25 @@ import { simulatedVendorImage } from '../../../domain/vendor/simulated-image';
 import { CODE, decodeMessage, getOption, OPTION } from '../../../main/devices/coap';
 import { encodeEpcFirmwareBody, fsMetadataOf } from '../../../protocol/vendor';
 import { uniqueSerial, useScratchDir } from '../../fixtures/scratch';
-import { fsUpload, getWithQuery, postBlockwise, postText, startVendorSession, text, until, type VendorDeviceOptions, type VendorSession } from './helpers';
+import {
+  fsUpload,
+  getWithQuery,
+  postBlockwise,
+  postText,
+  startVendorSession,
+  text,
+  until,
+  type VendorDeviceOptions,
+  type VendorSession,
+} from './helpers';
 import { decodeFsMetadata } from '../../../protocol/vendor';
 
 const scratch = useScratchDir('vendor-faults');
 
-async function withDevice(options: Partial<VendorDeviceOptions> & Pick<VendorDeviceOptions, 'deviceType'>, test: (session: VendorSession) => Promise<void>): Promise<void> {
+async function withDevice(
+  options: Partial<VendorDeviceOptions> & Pick<VendorDeviceOptions, 'deviceType'>,
+  test: (session: VendorSession) => Promise<void>,
+): Promise<void> {
   const session = await startVendorSession(scratch.dir, { serialNumber: uniqueSerial(options.deviceType), ...options });
   try {
     await test(session);
@@ -35,7 +48,11 @@ describe('fault flags on simulated vendor devices', () => {
       const garbled = arrived.filter((bytes) => {
         try {
           const message = decodeMessage(bytes);
-          return message.payload.length > 0 && new TextDecoder().decode(message.payload) !== serial && message.code === CODE.CONTENT;
+          return (
+            message.payload.length > 0 &&
+            new TextDecoder().decode(message.payload) !== serial &&
+            message.code === CODE.CONTENT
+          );
         } catch {
           return true;
         }
@@ -68,7 +85,9 @@ describe('fault flags on simulated vendor devices', () => {
       const final = await upload;
       expect(final.code).toBe(CODE.CHANGED);
       await postText(session.client, 'fs/data', 'btRadioFw.freqHop.bin');
-      expect(decodeFsMetadata((await getWithQuery(session.client, 'fs/metadata', 'computed')).payload)).toEqual(fsMetadataOf(data));
+      expect(decodeFsMetadata((await getWithQuery(session.client, 'fs/metadata', 'computed')).payload)).toEqual(
+        fsMetadataOf(data),
+      );
     }));
 
   it('--stall in an fs upload: the device goes quiet once, then the upload completes', () =>
@@ -81,12 +100,16 @@ describe('fault flags on simulated vendor devices', () => {
     withDevice({ deviceType: 'EPC', faults: { powerCycleDuringApply: true } }, async ({ client, device }) => {
       const body = encodeEpcFirmwareBody(simulatedVendorImage('1.4.0', 5000));
       const boot = device.state().bootId;
-      expect((await postBlockwise(client, 'fl/fw/epc', body, { blockSize: 1024, contentFormat: 60 })).at(-1)!.code).toBe(CODE.CHANGED);
+      expect(
+        (await postBlockwise(client, 'fl/fw/epc', body, { blockSize: 1024, contentFormat: 60 })).at(-1)!.code,
+      ).toBe(CODE.CHANGED);
       await until('the power cut and boot', () => device.state().bootId > boot);
       expect(device.faultStats.powerCycles).toBe(1);
       expect(json((await client.get('info/fw/version')).payload)).toBe('1.0.0');
       const again = device.state().bootId;
-      expect((await postBlockwise(client, 'fl/fw/epc', body, { blockSize: 1024, contentFormat: 60 })).at(-1)!.code).toBe(CODE.CHANGED);
+      expect(
+        (await postBlockwise(client, 'fl/fw/epc', body, { blockSize: 1024, contentFormat: 60 })).at(-1)!.code,
+      ).toBe(CODE.CHANGED);
       await until('the reboot', () => device.state().bootId > again);
       expect(json((await client.get('info/fw/version')).payload)).toBe('1.4.0');
     }));
@@ -104,7 +127,12 @@ describe('fault flags on simulated vendor devices', () => {
       await session.reconnect();
       const { block1Option } = await import('../../../main/devices/coap');
       await postText(client, 'fs/data', 'ER_RO');
-      const lost = await client.request({ method: CODE.POST, path: 'fs/data', payload: data.subarray(128, 192), options: [block1Option({ num: 2, more: true, size: 64 })] });
+      const lost = await client.request({
+        method: CODE.POST,
+        path: 'fs/data',
+        payload: data.subarray(128, 192),
+        options: [block1Option({ num: 2, more: true, size: 64 })],
+      });
       expect(lost.code).toBe(CODE.REQUEST_ENTITY_INCOMPLETE);
       expect(text(await client.get('cfg/setup/ism/ownAddr'))).toBe('3,4,0');
       await postText(client, 'fs/data', 'notes.txt');

@@ -40,7 +40,12 @@ describe('fleets and shifts mixing both protocols', () => {
       }),
     );
     const { defaults, devices } = await readFleetFile(file);
-    const fleet = await startFleet({ stateDir: join(scratch.dir, 'state'), publicKeyPem: serviceKeys.publicKeyPem, defaults: defaults ?? {}, devices });
+    const fleet = await startFleet({
+      stateDir: join(scratch.dir, 'state'),
+      publicKeyPem: serviceKeys.publicKeyPem,
+      defaults: defaults ?? {},
+      devices,
+    });
     try {
       const [epc, srcp, nscp] = fleet.devices;
       expect(fleet.devices.map((d) => [d.descriptor.serialNumber, d.descriptor.protocol, d.descriptor.link])).toEqual([
@@ -106,7 +111,9 @@ describe('fleets and shifts mixing both protocols', () => {
         expect(text(await client.get('cfg/setup/serialNumber'))).toBe(vendor.descriptor.serialNumber);
       });
       await ask(await openSerialTransport(join(ptyDir, 'ours')), async (client) => {
-        expect(decodeCbor((await client.get('info')).payload)).toMatchObject({ serialNumber: ours.descriptor.serialNumber });
+        expect(decodeCbor((await client.get('info')).payload)).toMatchObject({
+          serialNumber: ours.descriptor.serialNumber,
+        });
       });
     } finally {
       await shift.stop();

@@ -3,15 +3,42 @@ import { parseScm2 } from '../../../domain/vendor/scm2';
 import { runningValues } from '../../../domain/vendor/running-values';
 import { simulatedVendorImage } from '../../../domain/vendor/simulated-image';
 import { CODE, decodeBlock, getOption, OPTION } from '../../../main/devices/coap';
-import { decodeFsMetadata, decodeRawInt, decodeRawUint, decodeVendorValue, fsMetadataOf, vendorCrc32 } from '../../../protocol/vendor';
+import {
+  decodeFsMetadata,
+  decodeRawInt,
+  decodeRawUint,
+  decodeVendorValue,
+  fsMetadataOf,
+  vendorCrc32,
+} from '../../../protocol/vendor';
 import { uniqueSerial, useScratchDir } from '../../fixtures/scratch';
 import { epcEthernetScm2, frcIsmScm2 } from '../../domain/vendor/samples';
-import { fsUpload, getBlockwise, getWithQuery, postBlockwise, postCbor, postText, secureConfigOf, startVendorSession, text, until, type VendorDeviceOptions, type VendorSession } from './helpers';
+import {
+  fsUpload,
+  getBlockwise,
+  getWithQuery,
+  postBlockwise,
+  postCbor,
+  postText,
+  secureConfigOf,
+  startVendorSession,
+  text,
+  until,
+  type VendorDeviceOptions,
+  type VendorSession,
+} from './helpers';
 
 const scratch = useScratchDir('vendor-frc');
 
-async function withFrc(test: (session: VendorSession) => Promise<void>, options: Partial<VendorDeviceOptions> = {}): Promise<void> {
-  const session = await startVendorSession(scratch.dir, { deviceType: 'SRCP', serialNumber: uniqueSerial('SRCP'), ...options });
+async function withFrc(
+  test: (session: VendorSession) => Promise<void>,
+  options: Partial<VendorDeviceOptions> = {},
+): Promise<void> {
+  const session = await startVendorSession(scratch.dir, {
+    deviceType: 'SRCP',
+    serialNumber: uniqueSerial('SRCP'),
+    ...options,
+  });
   try {
     await test(session);
   } finally {
@@ -42,7 +69,11 @@ describe('simulated vendor FRC (SRC Pro) on a pty with plain SLIP', () => {
       expect(device.descriptor).toMatchObject({ protocol: 'vendor', model: 'SRC Pro', link: 'serial' });
 
       const channel = await client.get('cfg/setup/radioChannel');
-      expect([channel.code, getOption(channel, OPTION.CONTENT_FORMAT)?.[0], decodeRawUint(channel.payload)]).toEqual([CODE.CONTENT, 60, 1]);
+      expect([channel.code, getOption(channel, OPTION.CONTENT_FORMAT)?.[0], decodeRawUint(channel.payload)]).toEqual([
+        CODE.CONTENT,
+        60,
+        1,
+      ]);
       expect((await postCbor(client, 'cfg/setup/radioChannel', { radio_channel: 27 })).code).toBe(CODE.BAD_REQUEST);
       expect((await postCbor(client, 'cfg/setup/radioChannel', { channel: 5 })).code).toBe(CODE.BAD_REQUEST);
       expect((await postCbor(client, 'cfg/setup/radioChannel', { radio_channel: 12 })).code).toBe(CODE.CHANGED);
@@ -70,7 +101,11 @@ describe('simulated vendor FRC (SRC Pro) on a pty with plain SLIP', () => {
       const data = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7) % 256);
       const final = await fsUpload(session.client, 'ismfw.bin', data);
       expect(final.code).toBe(CODE.CHANGED);
-      expect(decodeBlock(getOption(final, OPTION.BLOCK1)!)).toEqual({ num: Math.floor(4999 / 64), more: false, size: 64 });
+      expect(decodeBlock(getOption(final, OPTION.BLOCK1)!)).toEqual({
+        num: Math.floor(4999 / 64),
+        more: false,
+        size: 64,
+      });
       expect(await computedMetadata(session, 'ismfw.bin')).toEqual(fsMetadataOf(data));
       expect(Buffer.from(await getBlockwise(session.client, 'fs/data', 64))).toEqual(Buffer.from(data));
       await postText(session.client, 'fs/data', 'nothere.bin');
@@ -92,11 +127,21 @@ describe('simulated vendor FRC (SRC Pro) on a pty with plain SLIP', () => {
         const first = await postBlockwise(session.client, 'fs/data', data.subarray(0, 256), { blockSize: 256 });
         expect(first.at(-1)!.code).toBe(CODE.CHANGED);
         const { block1Option } = await import('../../../main/devices/coap');
-        const tooBig = await session.client.request({ method: CODE.POST, path: 'fs/data', payload: data.subarray(0, 512), options: [block1Option({ num: 1, more: true, size: 512 })] });
+        const tooBig = await session.client.request({
+          method: CODE.POST,
+          path: 'fs/data',
+          payload: data.subarray(0, 512),
+          options: [block1Option({ num: 1, more: true, size: 512 })],
+        });
         expect(tooBig.code).toBe(CODE.REQUEST_ENTITY_TOO_LARGE);
         expect(decodeBlock(getOption(tooBig, OPTION.BLOCK1)!).size).toBe(256);
         // Out of order: 4.08.
-        const skipped = await session.client.request({ method: CODE.POST, path: 'fs/data', payload: data.subarray(0, 64), options: [block1Option({ num: 9, more: true, size: 64 })] });
+        const skipped = await session.client.request({
+          method: CODE.POST,
+          path: 'fs/data',
+          payload: data.subarray(0, 64),
+          options: [block1Option({ num: 9, more: true, size: 64 })],
+        });
         expect(skipped.code).toBe(CODE.REQUEST_ENTITY_INCOMPLETE);
       },
       { maxBlockSize: 256 },
@@ -106,7 +151,9 @@ describe('simulated vendor FRC (SRC Pro) on a pty with plain SLIP', () => {
     withFrc(async (session) => {
       const image = simulatedVendorImage('4.2.1', 9000);
       // A declared CRC the bytes do not have: the device stores what came and says so in ?computed.
-      const wrong = await fsUpload(session.client, 'updateAppImg.bin', image, { metadata: { ...fsMetadataOf(image), crc32: 0x12345678 } });
+      const wrong = await fsUpload(session.client, 'updateAppImg.bin', image, {
+        metadata: { ...fsMetadataOf(image), crc32: 0x12345678 },
+      });
       expect(wrong.code).toBe(CODE.CHANGED);
       expect((await computedMetadata(session, 'updateAppImg.bin')).crc32).not.toBe(0x12345678);
       await reset(session, 'n');
@@ -119,22 +166,36 @@ describe('simulated vendor FRC (SRC Pro) on a pty with plain SLIP', () => {
       expect((await postText(session.client, 'cfg/setup/radioMode', 'M')).code).toBe(CODE.SERVICE_UNAVAILABLE);
       await reset(session, 'n');
       expect(text(await session.client.get('cfg/setup/fwVersion'))).toBe('4.2.1');
-      expect(session.device.vendorState!()).toMatchObject({ installs: 1, installed: { 'updateAppImg.bin': vendorCrc32(image).toString(16).padStart(8, '0') } });
+      expect(session.device.vendorState!()).toMatchObject({
+        installs: 1,
+        installed: { 'updateAppImg.bin': vendorCrc32(image).toString(16).padStart(8, '0') },
+      });
       expect(session.device.vendorState!().files['updateAppImg.bin']).toBeUndefined();
     }));
 
   it('applies secureConfig.cbor and serves its running values; refuses an EPC-only configuration with the reason', () =>
     withFrc(async (session) => {
-      const final = await fsUpload(session.client, 'secureConfig.cbor', secureConfigOf(frcIsmScm2(), { syncId: 'frc-sync' }));
+      const final = await fsUpload(
+        session.client,
+        'secureConfig.cbor',
+        secureConfigOf(frcIsmScm2(), { syncId: 'frc-sync' }),
+      );
       expect(final.code).toBe(CODE.CHANGED);
       for (const value of runningValues(parseScm2(frcIsmScm2()), 'FRC')) {
         const [path, query] = value.path.split('?');
-        const answer = query === undefined ? await session.client.get(path!) : await getWithQuery(session.client, path!, query);
-        expect([value.path, decodeVendorValue(value.path, 'FRC', answer.payload, getOption(answer, OPTION.CONTENT_FORMAT)?.[0])]).toEqual([value.path, value.expected]);
+        const answer =
+          query === undefined ? await session.client.get(path!) : await getWithQuery(session.client, path!, query);
+        expect([
+          value.path,
+          decodeVendorValue(value.path, 'FRC', answer.payload, getOption(answer, OPTION.CONTENT_FORMAT)?.[0]),
+        ]).toEqual([value.path, value.expected]);
       }
       expect(session.device.state().config?.syncId).toBe('frc-sync');
       const refused = await fsUpload(session.client, 'secureConfig.cbor', secureConfigOf(epcEthernetScm2()));
-      expect([refused.code, text(refused)]).toEqual([CODE.BAD_REQUEST, expect.stringMatching(/secureConfig\.cbor refused: .*no eth0/)]);
+      expect([refused.code, text(refused)]).toEqual([
+        CODE.BAD_REQUEST,
+        expect.stringMatching(/secureConfig\.cbor refused: .*no eth0/),
+      ]);
       expect(text(await session.client.get('cfg/setup/ism/ownAddr'))).toBe('40,7,0');
     }));
 });

@@ -2,14 +2,25 @@ import { join } from 'node:path';
 import { encodeCbor } from '../../../domain/files/cbor';
 import { parseScm2, type Scm2Input } from '../../../domain/vendor/scm2';
 import { encodeConfigData, encodeSecureConfig } from '../../../domain/vendor/secure-config';
-import { block1Option, block2Option, CODE, contentFormatOption, decodeBlock, getOption, OPTION, type CoapMessage, type CoapOption } from '../../../main/devices/coap';
+import {
+  block1Option,
+  block2Option,
+  CODE,
+  contentFormatOption,
+  decodeBlock,
+  getOption,
+  OPTION,
+  type CoapMessage,
+  type CoapOption,
+} from '../../../main/devices/coap';
 import { encodeFsMetadata, fsMetadataOf, type FsMetadata } from '../../../protocol/vendor';
 import { startSimulatedDevice, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../simulator';
 import { serviceKeys } from '../../fixtures/simulated-device';
 import { RawCoapClient } from '../helpers/raw-client';
 import { openSerialTransport, openUdpTransport, type Transport } from '../helpers/transports';
 
-export type VendorDeviceOptions = Partial<SimulatedDeviceOptions> & Pick<SimulatedDeviceOptions, 'serialNumber' | 'deviceType'>;
+export type VendorDeviceOptions = Partial<SimulatedDeviceOptions> &
+  Pick<SimulatedDeviceOptions, 'serialNumber' | 'deviceType'>;
 
 export interface VendorSession {
   device: SimulatedDevice;
@@ -34,7 +45,10 @@ export async function startVendorSession(dir: string, options: VendorDeviceOptio
     applyMs: 40,
     ...options,
   });
-  const open = () => (serial ? openSerialTransport(device.descriptor.path!, 'none') : openUdpTransport('127.0.0.1', device.descriptor.port!));
+  const open = () =>
+    serial
+      ? openSerialTransport(device.descriptor.path!, 'none')
+      : openUdpTransport('127.0.0.1', device.descriptor.port!);
   const transport = await open();
   const session: VendorSession = {
     device,
@@ -62,11 +76,21 @@ export const text = (message: CoapMessage): string => new TextDecoder().decode(m
 export const utf8 = (value: string): Uint8Array => new TextEncoder().encode(value);
 
 export function postText(client: RawCoapClient, path: string, value: string, query?: string): Promise<CoapMessage> {
-  return client.request({ method: CODE.POST, path, payload: utf8(value), options: [contentFormatOption(0), ...queryOptions(query)] });
+  return client.request({
+    method: CODE.POST,
+    path,
+    payload: utf8(value),
+    options: [contentFormatOption(0), ...queryOptions(query)],
+  });
 }
 
 export function postJson(client: RawCoapClient, path: string, value: unknown): Promise<CoapMessage> {
-  return client.request({ method: CODE.POST, path, payload: utf8(JSON.stringify(value)), options: [contentFormatOption(50)] });
+  return client.request({
+    method: CODE.POST,
+    path,
+    payload: utf8(JSON.stringify(value)),
+    options: [contentFormatOption(50)],
+  });
 }
 
 export function postCbor(client: RawCoapClient, path: string, value: unknown): Promise<CoapMessage> {
@@ -100,7 +124,12 @@ export async function postBlockwise(
     const blockOptions: CoapOption[] = [block1Option({ num, more, size })];
     if (options.contentFormat !== undefined) blockOptions.unshift(contentFormatOption(options.contentFormat));
     options.onBlock?.(offset);
-    const response = await client.request({ method: CODE.POST, path, payload: data.subarray(offset, offset + size), options: blockOptions.sort((a, b) => a.number - b.number) });
+    const response = await client.request({
+      method: CODE.POST,
+      path,
+      payload: data.subarray(offset, offset + size),
+      options: blockOptions.sort((a, b) => a.number - b.number),
+    });
     responses.push(response);
     if (response.code !== CODE.CONTINUE) return responses;
     const answered = decodeBlock(getOption(response, OPTION.BLOCK1)!);
@@ -123,18 +152,35 @@ export async function getBlockwise(client: RawCoapClient, path: string, size: nu
 }
 
 /** The vendor tool's fs upload (spec §6.1): select, metadata, 64-byte Block1. */
-export async function fsUpload(client: RawCoapClient, name: string, data: Uint8Array, options: { blockSize?: number; metadata?: FsMetadata; onBlock?: (offset: number) => void } = {}): Promise<CoapMessage> {
+export async function fsUpload(
+  client: RawCoapClient,
+  name: string,
+  data: Uint8Array,
+  options: { blockSize?: number; metadata?: FsMetadata; onBlock?: (offset: number) => void } = {},
+): Promise<CoapMessage> {
   const selected = await postText(client, 'fs/data', name);
   if (selected.code !== CODE.CHANGED) throw new Error(`selecting ${name}: ${selected.code} ${text(selected)}`);
-  const declared = await client.request({ method: CODE.POST, path: 'fs/metadata', payload: encodeFsMetadata(options.metadata ?? fsMetadataOf(data)) });
+  const declared = await client.request({
+    method: CODE.POST,
+    path: 'fs/metadata',
+    payload: encodeFsMetadata(options.metadata ?? fsMetadataOf(data)),
+  });
   if (declared.code !== CODE.CHANGED) throw new Error(`metadata of ${name}: ${declared.code} ${text(declared)}`);
-  const responses = await postBlockwise(client, 'fs/data', data, { blockSize: options.blockSize ?? 64, ...(options.onBlock ? { onBlock: options.onBlock } : {}) });
+  const responses = await postBlockwise(client, 'fs/data', data, {
+    blockSize: options.blockSize ?? 64,
+    ...(options.onBlock ? { onBlock: options.onBlock } : {}),
+  });
   return responses[responses.length - 1]!;
 }
 
 export function secureConfigOf(scm2: Scm2Input, provisioner?: unknown): Uint8Array {
   const configData = encodeConfigData({ scm2: parseScm2(scm2), ...(provisioner === undefined ? {} : { provisioner }) });
-  return encodeSecureConfig({ configData, rComponent: 'DummyRComponent', sComponent: 'DummySComponent', fso73: 'DummyFSO7_3PEM' });
+  return encodeSecureConfig({
+    configData,
+    rComponent: 'DummyRComponent',
+    sComponent: 'DummySComponent',
+    fso73: 'DummyFSO7_3PEM',
+  });
 }
 
 /** Waits until `check` holds, looking every 20 ms, at most `tries` times. */

@@ -32,15 +32,37 @@ beforeAll(async () => {
   // largest block is 256 (so libcoap must follow a smaller SZX), and one setting run off its file.
   cli = runSimulatorCli(
     [
-      '--protocol', 'vendor', '--type', 'EPC', '--serial', serial, '--link', 'udp:127.0.0.1:0',
-      '--public-key', key, '--state-dir', join(scratch.dir, 'state'),
-      '--max-block-size', '256', '--reboot-ms', '50', '--apply-ms', '40',
-      '--fault-param-drift', 'cfg/sf/smcu/global/timeoutMs=1024',
+      '--protocol',
+      'vendor',
+      '--type',
+      'EPC',
+      '--serial',
+      serial,
+      '--link',
+      'udp:127.0.0.1:0',
+      '--public-key',
+      key,
+      '--state-dir',
+      join(scratch.dir, 'state'),
+      '--max-block-size',
+      '256',
+      '--reboot-ms',
+      '50',
+      '--apply-ms',
+      '40',
+      '--fault-param-drift',
+      'cfg/sf/smcu/global/timeoutMs=1024',
     ],
     1,
   );
   const [line] = await cli.lines;
-  expect(line).toMatchObject({ serialNumber: serial, deviceType: 'EPC', protocol: 'vendor', model: 'EPC', link: 'udp' });
+  expect(line).toMatchObject({
+    serialNumber: serial,
+    deviceType: 'EPC',
+    protocol: 'vendor',
+    model: 'EPC',
+    link: 'udp',
+  });
   base = `coap://127.0.0.1:${line!['port'] as number}`;
 });
 
@@ -63,7 +85,22 @@ describe('libcoap coap-client-notls against the simulated vendor EPC started fro
     expect((await coapClient([`${base}/cfg/radio/ism0/rfChannel`])).trim()).toBe('12');
     const bad = join(scratch.dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ rfChannel: 40 }));
-    const answer = await run('/usr/bin/coap-client-notls', ['-B', '30', '-v', '3', '-m', 'post', '-t', '50', '-f', bad, `${base}/cfg/radio/ism0`]).then((r) => r.stdout + r.stderr, (e: { stdout: string; stderr: string }) => e.stdout + e.stderr);
+    const answer = await run('/usr/bin/coap-client-notls', [
+      '-B',
+      '30',
+      '-v',
+      '3',
+      '-m',
+      'post',
+      '-t',
+      '50',
+      '-f',
+      bad,
+      `${base}/cfg/radio/ism0`,
+    ]).then(
+      (r) => r.stdout + r.stderr,
+      (e: { stdout: string; stderr: string }) => e.stdout + e.stderr,
+    );
     expect(answer).toMatch(/4\.00|rfChannel must be/);
     expect((await coapClient([`${base}/cfg/radio/ism0/rfChannel`])).trim()).toBe('12');
   });
@@ -90,6 +127,8 @@ describe('libcoap coap-client-notls against the simulated vendor EPC started fro
       version = (await coapClient([`${base}/info/fw/version`]).catch(() => '')).trim();
     }
     expect(version).toBe('"1.3.0"');
-    expect(JSON.parse(await readFile(join(scratch.dir, 'state', serial, 'vendor-device.json'), 'utf8'))).toMatchObject({ firmwareVersion: '1.3.0' });
+    expect(JSON.parse(await readFile(join(scratch.dir, 'state', serial, 'vendor-device.json'), 'utf8'))).toMatchObject({
+      firmwareVersion: '1.3.0',
+    });
   });
 });

@@ -15,11 +15,19 @@ import { fsUpload, getWithQuery, postBlockwise, startVendorSession, text, type V
  */
 const scratch = useScratchDir('vendor-service-file');
 
-async function readBack(session: VendorSession, family: 'FRC' | 'EPC', scm2: ReturnType<typeof scm2FromConfiguration>): Promise<void> {
+async function readBack(
+  session: VendorSession,
+  family: 'FRC' | 'EPC',
+  scm2: ReturnType<typeof scm2FromConfiguration>,
+): Promise<void> {
   for (const value of runningValues(parseScm2(scm2), family)) {
     const [path, query] = value.path.split('?');
-    const answer = query === undefined ? await session.client.get(path!) : await getWithQuery(session.client, path!, query);
-    expect([value.path, decodeVendorValue(value.path, family, answer.payload, getOption(answer, OPTION.CONTENT_FORMAT)?.[0])]).toEqual([value.path, value.expected]);
+    const answer =
+      query === undefined ? await session.client.get(path!) : await getWithQuery(session.client, path!, query);
+    expect([
+      value.path,
+      decodeVendorValue(value.path, family, answer.payload, getOption(answer, OPTION.CONTENT_FORMAT)?.[0]),
+    ]).toEqual([value.path, value.expected]);
   }
 }
 
@@ -30,7 +38,9 @@ describe('the service’s configuration file on simulated vendor devices', () =>
     try {
       const content = configContent(serial, 'SRCP', {
         device: { deviceConfigurationType: 'Sender', commInterface: 'ISM' },
-        peers: [{ serialNumber: 'EPC000101', deviceType: 'EPC', deviceConfigurationType: 'Receiver', commInterface: 'ISM' }],
+        peers: [
+          { serialNumber: 'EPC000101', deviceType: 'EPC', deviceConfigurationType: 'Receiver', commInterface: 'ISM' },
+        ],
         safety: { timeoutConfiguration: '500ms', ismTxChannel: 3, ismNetworkId: 12, ismTxPower: 'High' },
       });
       const final = await fsUpload(session.client, 'secureConfig.cbor', signedConfigFile(content));
@@ -48,11 +58,29 @@ describe('the service’s configuration file on simulated vendor devices', () =>
     const session = await startVendorSession(scratch.dir, { deviceType: 'EPC', serialNumber: serial });
     try {
       const content = configContent(serial, 'EPC', {
-        device: { deviceConfigurationType: 'Receiver', commInterface: 'Ethernet', ipAddress: '10.0.0.5', ethNetmask: '255.255.255.0' },
-        peers: [{ serialNumber: 'EPC000102', deviceType: 'EPC', deviceConfigurationType: 'Sender', commInterface: 'Ethernet', ipAddress: '10.0.0.6' }],
+        device: {
+          deviceConfigurationType: 'Receiver',
+          commInterface: 'Ethernet',
+          ipAddress: '10.0.0.5',
+          ethNetmask: '255.255.255.0',
+        },
+        peers: [
+          {
+            serialNumber: 'EPC000102',
+            deviceType: 'EPC',
+            deviceConfigurationType: 'Sender',
+            commInterface: 'Ethernet',
+            ipAddress: '10.0.0.6',
+          },
+        ],
         safety: { timeoutConfiguration: '1000ms', canKBitrate: 'BITRATE_250000', canMode: 'j1939' },
       });
-      const final = (await postBlockwise(session.client, 'cfg/all', signedConfigFile(content), { blockSize: 1024, contentFormat: 60 })).at(-1)!;
+      const final = (
+        await postBlockwise(session.client, 'cfg/all', signedConfigFile(content), {
+          blockSize: 1024,
+          contentFormat: 60,
+        })
+      ).at(-1)!;
       expect([final.code, text(final)]).toEqual([CODE.CHANGED, 'Configuration applied']);
       expect(session.device.state().config?.syncId).toBe(content.syncId);
       await readBack(session, 'EPC', scm2FromConfiguration(content));

@@ -34,7 +34,7 @@ describe('FlashModel', () => {
     expect(await settled(flash.write(10))).toBe(true);
   });
 
-  it('holds a writer that is more than the buffer ahead until half the buffer is left, so the long-run rate is the model\'s', async () => {
+  it("holds a writer that is more than the buffer ahead until half the buffer is left, so the long-run rate is the model's", async () => {
     const { flash, advance } = slowFlash();
     // 100 ms of flash time queued: the writer waits until 10 ms of it remain.
     const write = flash.write(100);

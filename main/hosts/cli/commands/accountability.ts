@@ -45,7 +45,9 @@ export function addAccountabilityCommands(program: Command, runner: Runner): voi
     .description(t('cli:help.ledger.revoke'))
     .argument('<workstation>', t('cli:help.ledger.workstation'))
     .requiredOption('--reason <text>', t('cli:help.ledger.reason'))
-    .action((workstation: string, options: { reason: string }) => runner((ctx) => ledgerRevoke(ctx, workstation, options)));
+    .action((workstation: string, options: { reason: string }) =>
+      runner((ctx) => ledgerRevoke(ctx, workstation, options)),
+    );
 
   const device = program.commands.find((command) => command.name() === 'device');
   if (!device) throw new Error('The device command must exist before the function test is added to it.');
@@ -57,7 +59,9 @@ export function addAccountabilityCommands(program: Command, runner: Runner): voi
     .option('--result <result>', t('cli:help.functionTest.result'), result)
     .option('--note <text>', t('cli:help.functionTest.note'))
     .option('--press-timeout <seconds>', t('cli:help.functionTest.pressTimeout'), seconds)
-    .action((serialNumber: string, options: FunctionTestOptions) => runner((ctx) => functionTest(ctx, serialNumber, options)));
+    .action((serialNumber: string, options: FunctionTestOptions) =>
+      runner((ctx) => functionTest(ctx, serialNumber, options)),
+    );
 
   program
     .command('report')

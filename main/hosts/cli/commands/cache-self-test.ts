@@ -25,11 +25,17 @@ export async function cacheSelfTest(ctx: CliContext): Promise<number> {
   try {
     stream = (await zopfliDeflate(source))?.bytes;
   } catch (error) {
-    throw new CliError(`this install cannot make zopfli streams (${error instanceof Error ? error.message : String(error)}); uploads will use zlib's instead. Reinstall the provisioner.`);
+    throw new CliError(
+      `this install cannot make zopfli streams (${error instanceof Error ? error.message : String(error)}); uploads will use zlib's instead. Reinstall the provisioner.`,
+    );
   }
-  if (stream === undefined) throw new CliError('the self-test sample is above the zopfli limit; this is a bug in the provisioner.');
+  if (stream === undefined)
+    throw new CliError('the self-test sample is above the zopfli limit; this is a bug in the provisioner.');
   const result = { zopfli: { sourceBytes: source.length, streamBytes: stream.length, inflatesBack: true } };
   if (ctx.out.json) ctx.out.jsonLine(result);
-  else ctx.out.line(`zopfli on its worker thread: ${source.length} bytes deflated to ${stream.length}, and inflated back to the same bytes.`);
+  else
+    ctx.out.line(
+      `zopfli on its worker thread: ${source.length} bytes deflated to ${stream.length}, and inflated back to the same bytes.`,
+    );
   return EXIT.ok;
 }

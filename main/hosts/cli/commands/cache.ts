@@ -23,22 +23,45 @@ export async function cacheList(ctx: CliContext): Promise<number> {
   if (firmware.length === 0) ctx.out.line(t('cli:cache.noFirmware'));
   else
     ctx.out.table(
-      [t('cli:cache.header.type'), t('cli:cache.header.version'), t('cli:cache.header.size'), t('cli:cache.header.fetched'), t('cli:cache.header.sha256'), t('cli:cache.header.source')],
+      [
+        t('cli:cache.header.type'),
+        t('cli:cache.header.version'),
+        t('cli:cache.header.size'),
+        t('cli:cache.header.fetched'),
+        t('cli:cache.header.sha256'),
+        t('cli:cache.header.source'),
+      ],
       firmware.map((e) => [e.deviceType, e.version, sizeText(e.size), e.fetchedAt, e.sha256.slice(0, 12), e.source]),
     );
   if (patches.length > 0) {
     // A release the cache does not hold is named by its image's SHA-256.
-    const release = (version: string | null, imageSha256: string) => version ?? t('cli:cache.image', { sha: imageSha256.slice(0, 12) });
+    const release = (version: string | null, imageSha256: string) =>
+      version ?? t('cli:cache.image', { sha: imageSha256.slice(0, 12) });
     ctx.out.line();
     ctx.out.table(
-      [t('cli:cache.header.patchFor'), t('cli:cache.header.from'), t('cli:cache.header.to'), t('cli:cache.header.size')],
-      patches.map((p) => [p.deviceType ?? '?', release(p.fromVersion, p.baseSha256), release(p.toVersion, p.targetSha256), sizeText(p.size)]),
+      [
+        t('cli:cache.header.patchFor'),
+        t('cli:cache.header.from'),
+        t('cli:cache.header.to'),
+        t('cli:cache.header.size'),
+      ],
+      patches.map((p) => [
+        p.deviceType ?? '?',
+        release(p.fromVersion, p.baseSha256),
+        release(p.toVersion, p.targetSha256),
+        sizeText(p.size),
+      ]),
     );
   }
   if (configFiles.length > 0) {
     ctx.out.line();
     ctx.out.table(
-      [t('cli:cache.header.device'), t('cli:cache.header.configurationSyncId'), t('cli:cache.header.size'), t('cli:cache.header.fetched')],
+      [
+        t('cli:cache.header.device'),
+        t('cli:cache.header.configurationSyncId'),
+        t('cli:cache.header.size'),
+        t('cli:cache.header.fetched'),
+      ],
       configFiles.map((c) => [c.serialNumber, c.syncId, sizeText(c.size), c.fetchedAt]),
     );
   }
@@ -55,7 +78,12 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
   const service = await ctx.provisioning();
   const types: DeviceType[] | undefined = options.type?.map(deviceTypeArgument);
   const report = await service.cache.prefetch(account.client, types);
-  const failures: string[] = report.failed.map((f) => t('cli:cache.failed.firmware', { type: f.deviceType, message: f.error instanceof Error ? f.error.message : String(f.error) }));
+  const failures: string[] = report.failed.map((f) =>
+    t('cli:cache.failed.firmware', {
+      type: f.deviceType,
+      message: f.error instanceof Error ? f.error.message : String(f.error),
+    }),
+  );
   const store = service.configFiles();
   const configured: string[] = [];
   if (!types) {
@@ -67,18 +95,38 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
         configured.push(device.serialNumber);
       } catch (error) {
         // A configuration not complete yet has no file: say so, keep going.
-        failures.push(t('cli:cache.failed.configurationFile', { serial: device.serialNumber, message: error instanceof Error ? error.message : String(error) }));
+        failures.push(
+          t('cli:cache.failed.configurationFile', {
+            serial: device.serialNumber,
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        );
       }
     }
   }
   const key = await account.client.signingKey().catch(() => undefined);
   if (ctx.out.json) {
-    ctx.out.jsonLine({ firmware: { fetched: report.fetched, upToDate: report.upToDate, patches: report.patches }, configurationFiles: configured, failures });
+    ctx.out.jsonLine({
+      firmware: { fetched: report.fetched, upToDate: report.upToDate, patches: report.patches },
+      configurationFiles: configured,
+      failures,
+    });
   } else {
-    for (const entry of report.fetched) ctx.out.line(t('cli:cache.cached', { type: entry.deviceType, version: entry.version, size: sizeText(entry.size) }));
-    for (const entry of report.upToDate) ctx.out.line(t('cli:cache.upToDate', { type: entry.deviceType, version: entry.version }));
+    for (const entry of report.fetched)
+      ctx.out.line(
+        t('cli:cache.cached', { type: entry.deviceType, version: entry.version, size: sizeText(entry.size) }),
+      );
+    for (const entry of report.upToDate)
+      ctx.out.line(t('cli:cache.upToDate', { type: entry.deviceType, version: entry.version }));
     for (const patch of report.patches) {
-      ctx.out.line(t('cli:cache.patch', { type: patch.deviceType, from: patch.fromVersion, to: patch.toVersion, size: sizeText(patch.size) }));
+      ctx.out.line(
+        t('cli:cache.patch', {
+          type: patch.deviceType,
+          from: patch.fromVersion,
+          to: patch.toVersion,
+          size: sizeText(patch.size),
+        }),
+      );
     }
     if (configured.length > 0) ctx.out.line(t('cli:cache.kept', { serials: configured.join(', ') }));
     if (!key) ctx.out.note(t('cli:cache.noSigningKey'));
@@ -94,6 +142,10 @@ export async function cachePrune(ctx: CliContext, options: { keep: number }): Pr
   const removed = await service.cache.prune({ keepPerType: options.keep });
   if (ctx.out.json) ctx.out.jsonLine({ removed });
   else if (removed.length === 0) ctx.out.line(t('cli:cache.pruneNothing', { keep: options.keep }));
-  else for (const entry of removed) ctx.out.line(t('cli:cache.removed', { type: entry.deviceType, version: entry.version, size: sizeText(entry.size) }));
+  else
+    for (const entry of removed)
+      ctx.out.line(
+        t('cli:cache.removed', { type: entry.deviceType, version: entry.version, size: sizeText(entry.size) }),
+      );
   return EXIT.ok;
 }

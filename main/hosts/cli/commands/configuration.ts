@@ -22,7 +22,11 @@ import { confirmAppliedParameters, type ParameterConfirmationOptions } from '../
  * organization signed in to), then saved as `SN.cbor` (`SN-blank.cbor`), named here, never from the
  * service's Content-Disposition. An existing file is kept unless --force.
  */
-export async function configurationDownload(ctx: CliContext, serialNumber: string, options: { output: string; force?: boolean }): Promise<number> {
+export async function configurationDownload(
+  ctx: CliContext,
+  serialNumber: string,
+  options: { output: string; force?: boolean },
+): Promise<number> {
   const account = await ctx.account();
   const dir = await outputDir(options.output);
   const fetched = await account.client.devices.fetchConfigurationFile(serialNumber);
@@ -32,16 +36,31 @@ export async function configurationDownload(ctx: CliContext, serialNumber: strin
     const rootKey = (await new SigningKeyStore({ dir: accountDirs.keys }).get(account.client)).key;
     if (!rootKey) throw new CliError(t('cli:configuration.noRootKey'), EXIT.failed);
     const verified = verifyConfigFile(bytes, { rootKeyPem: rootKey.publicKeyPem, expectedSerialNumber: serialNumber });
-    if (verified.orgId !== account.orgId) throw new FileFormatError('CONFIG_WRONG_ORGANIZATION', `It is a file of organization ${verified.orgId}, not of ${account.orgId} (signed in)`);
+    if (verified.orgId !== account.orgId)
+      throw new FileFormatError(
+        'CONFIG_WRONG_ORGANIZATION',
+        `It is a file of organization ${verified.orgId}, not of ${account.orgId} (signed in)`,
+      );
     return verified;
   });
-  const path = await saveDownload(dir, `${decoded.serialNumber}${decoded.content.blank ? '-blank' : ''}.cbor`, bytes, { force: options.force });
+  const path = await saveDownload(dir, `${decoded.serialNumber}${decoded.content.blank ? '-blank' : ''}.cbor`, bytes, {
+    force: options.force,
+  });
   // Kept for offline use as well: "configuration update" works from it when the service is unreachable.
   await new ConfigFileStore({ dir: accountDirs.configFiles }).put(serialNumber, bytes, decoded.syncId);
   const syncId = fetched.syncId ?? decoded.syncId;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (ctx.out.json) ctx.out.jsonLine({ serialNumber, path, syncId, size: bytes.length, sha256 });
-  else ctx.out.line(t('cli:configuration.saved', { serial: serialNumber, path, size: bytes.length, syncId, blank: decoded.content.blank ? 'yes' : 'no' }));
+  else
+    ctx.out.line(
+      t('cli:configuration.saved', {
+        serial: serialNumber,
+        path,
+        size: bytes.length,
+        syncId,
+        blank: decoded.content.blank ? 'yes' : 'no',
+      }),
+    );
   return EXIT.ok;
 }
 
@@ -51,11 +70,28 @@ export interface ApplyOptions {
 }
 
 /** `device configuration apply SN -f FILE`: a file the technician has, checked against the device before it is sent. */
-export async function configurationApply(ctx: CliContext, serialNumber: string | undefined, options: ApplyOptions, interrupt?: AbortSignal): Promise<number> {
+export async function configurationApply(
+  ctx: CliContext,
+  serialNumber: string | undefined,
+  options: ApplyOptions,
+  interrupt?: AbortSignal,
+): Promise<number> {
   const file = await readInputFile(options.file);
   decodeConfigFile(file.bytes); // a damaged file is reported before any device is looked for
-  const { targets, missing } = await resolveTargets(ctx, { serialNumbers: serialNumber ? [serialNumber] : [], links: options.link ?? [] });
-  return runJobs(ctx, targets.map((target) => ({ action: 'configuration', target, configuration: { kind: 'file', bytes: file.bytes, name: file.name } })), missing, interrupt);
+  const { targets, missing } = await resolveTargets(ctx, {
+    serialNumbers: serialNumber ? [serialNumber] : [],
+    links: options.link ?? [],
+  });
+  return runJobs(
+    ctx,
+    targets.map((target) => ({
+      action: 'configuration',
+      target,
+      configuration: { kind: 'file', bytes: file.bytes, name: file.name },
+    })),
+    missing,
+    interrupt,
+  );
 }
 
 export interface UpdateOptions extends ParameterConfirmationOptions {
@@ -66,12 +102,31 @@ export interface UpdateOptions extends ParameterConfirmationOptions {
 }
 
 /** `device configuration update SN...`: each device's own file from the service. */
-export async function configurationUpdate(ctx: CliContext, serialNumbers: string[], options: UpdateOptions, interrupt?: AbortSignal): Promise<number> {
+export async function configurationUpdate(
+  ctx: CliContext,
+  serialNumbers: string[],
+  options: UpdateOptions,
+  interrupt?: AbortSignal,
+): Promise<number> {
   if (options.dryRun) return configurationUpdateDryRun(ctx, serialNumbers);
-  const { targets, missing } = await resolveTargets(ctx, { serialNumbers, links: options.link ?? [], all: options.all });
-  const code = await runJobs(ctx, targets.map((target) => ({ action: 'configuration', target })), missing, interrupt, (finals) => confirmAppliedParameters(ctx, finals, options));
+  const { targets, missing } = await resolveTargets(ctx, {
+    serialNumbers,
+    links: options.link ?? [],
+    all: options.all,
+  });
+  const code = await runJobs(
+    ctx,
+    targets.map((target) => ({ action: 'configuration', target })),
+    missing,
+    interrupt,
+    (finals) => confirmAppliedParameters(ctx, finals, options),
+  );
   // At a terminal, the safety function is tested now, while the technician is at the machine.
-  return offerFunctionTests(ctx, targets.flatMap((target) => (target.serialNumber ? [target.serialNumber] : [])), code);
+  return offerFunctionTests(
+    ctx,
+    targets.flatMap((target) => (target.serialNumber ? [target.serialNumber] : [])),
+    code,
+  );
 }
 
 /**
@@ -80,7 +135,9 @@ export async function configurationUpdate(ctx: CliContext, serialNumbers: string
  */
 async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[]): Promise<number> {
   const account = await ctx.account();
-  const store = new ConfigFileStore({ dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).configFiles });
+  const store = new ConfigFileStore({
+    dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).configFiles,
+  });
   for (const serialNumber of serialNumbers) {
     const plan = await planConfigurationChange({ client: account.client, store, serialNumber });
     if (ctx.out.json) {

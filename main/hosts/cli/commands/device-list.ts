@@ -17,9 +17,13 @@ import { EXIT } from '../errors';
 import { t } from '../cli-language';
 
 /** How a device is attached, in the run's language (IP and BLE are the same words everywhere). */
-const interfaceText = (kind: AttachedDevice['linkKind']): string => (kind === 'serial' ? t('cli:list.interface.serial') : kind === 'udp' ? 'IP (UDP)' : 'BLE');
+const interfaceText = (kind: AttachedDevice['linkKind']): string =>
+  kind === 'serial' ? t('cli:list.interface.serial') : kind === 'udp' ? 'IP (UDP)' : 'BLE';
 /** Which protocol a device speaks, as the list shows it (docs/vendor-devices.md). */
-const PROTOCOL: Record<NonNullable<AttachedDevice['protocol']>, string> = { provisioner: 'Provisioner', vendor: 'FORT' };
+const PROTOCOL: Record<NonNullable<AttachedDevice['protocol']>, string> = {
+  provisioner: 'Provisioner',
+  vendor: 'FORT',
+};
 
 export type Identified = AttachedDevice & { identity: DeviceIdentity };
 
@@ -50,11 +54,14 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
   const shared = sharedSerials(identified.map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })));
   const believed = identified.filter((d) => !shared.has(d.identity.serialNumber));
   const standings = believed.length > 0 ? await reconcileListed(ctx, believed) : new Map<string, Standing>();
-  const sharedReason = (d: AttachedDevice): string | null => (d.identity ? sharedSerialRefusal(shared, d.identity.serialNumber) : null);
+  const sharedReason = (d: AttachedDevice): string | null =>
+    d.identity ? sharedSerialRefusal(shared, d.identity.serialNumber) : null;
   const exit = shared.size > 0 ? EXIT.failed : EXIT.ok;
   // Commissioning is told by this workstation's ledger: what it applied, verified and tested.
-  const ledgerEntries = identified.length > 0 ? await openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined).entries() : [];
-  const commissioningOfDevice = (d: AttachedDevice) => (d.identity ? commissioningViewOf(ledgerEntries, d.identity.serialNumber) : null);
+  const ledgerEntries =
+    identified.length > 0 ? await openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined).entries() : [];
+  const commissioningOfDevice = (d: AttachedDevice) =>
+    d.identity ? commissioningViewOf(ledgerEntries, d.identity.serialNumber) : null;
   if (ctx.out.json) {
     ctx.out.line(
       JSON.stringify(
@@ -121,9 +128,12 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
   for (const d of identified) {
     const standing = standings.get(d.link);
     for (const job of standing?.interrupted ?? []) {
-      ctx.out.note(t('cli:list.interrupted', { serial: d.identity.serialNumber, kind: job.kind, success: String(job.success) }));
+      ctx.out.note(
+        t('cli:list.interrupted', { serial: d.identity.serialNumber, kind: job.kind, success: String(job.success) }),
+      );
     }
-    if (standing && standing.sync.state !== 'in-sync') ctx.out.note(`${d.identity.serialNumber}: ${standing.sync.text}`);
+    if (standing && standing.sync.state !== 'in-sync')
+      ctx.out.note(`${d.identity.serialNumber}: ${standing.sync.text}`);
   }
   for (const [serialNumber, claimedBy] of shared) ctx.out.error(sharedSerialReason(serialNumber, claimedBy));
   return exit;
@@ -144,13 +154,18 @@ async function reconcileListed(ctx: CliContext, identified: readonly Identified[
     outcomes = await provisioning.reconcile(identified.map((d) => observationOf(d.identity, observedAt)));
     // A vendor FRC cannot tell an SRC Pro from an NSC: the service's record of its serial number can.
     identified.forEach((d, i) => {
-      const recorded = d.protocol === 'vendor' ? frcTypeFromRecord(d.identity.deviceType, outcomes[i]?.record?.deviceType) : undefined;
+      const recorded =
+        d.protocol === 'vendor' ? frcTypeFromRecord(d.identity.deviceType, outcomes[i]?.record?.deviceType) : undefined;
       if (recorded !== undefined) d.identity = { ...d.identity, deviceType: recorded, model: modelOf(recorded) };
     });
-    latest = await latestFirmwareByType((await ctx.account()).client, identified.map((d) => d.identity.deviceType));
+    latest = await latestFirmwareByType(
+      (await ctx.account()).client,
+      identified.map((d) => d.identity.deviceType),
+    );
   } catch (err) {
     // The list itself is still worth showing; the JSON says "unknown" per device instead.
-    if (!ctx.out.json) ctx.out.note(t('cli:list.standingUnknown', { reason: err instanceof Error ? err.message : String(err) }));
+    if (!ctx.out.json)
+      ctx.out.note(t('cli:list.standingUnknown', { reason: err instanceof Error ? err.message : String(err) }));
   }
   identified.forEach((d, i) => {
     const outcome = outcomes[i];
@@ -162,7 +177,11 @@ async function reconcileListed(ctx: CliContext, identified: readonly Identified[
     standings.set(d.link, {
       sync: confirmed ? { ...sync, lastObservedAt: observedAt.toISOString() } : sync,
       confirmation: outcome?.confirmation ?? 'none',
-      interrupted: (outcome?.interrupted ?? []).map(({ intent, success }) => ({ kind: intent.kind, jobId: intent.jobId, success })),
+      interrupted: (outcome?.interrupted ?? []).map(({ intent, success }) => ({
+        kind: intent.kind,
+        jobId: intent.jobId,
+        success,
+      })),
     });
   });
   return standings;

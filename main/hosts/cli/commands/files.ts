@@ -11,7 +11,12 @@ export async function readInputFile(path: string): Promise<{ bytes: Uint8Array; 
     return { bytes: new Uint8Array(await readFile(path)), name: basename(path) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? t('cli:files.noSuchFile', { path }) : t('cli:files.cannotRead', { path, code: code ?? String(error) }), EXIT.failed);
+    throw new CliError(
+      code === 'ENOENT'
+        ? t('cli:files.noSuchFile', { path })
+        : t('cli:files.cannotRead', { path, code: code ?? String(error) }),
+      EXIT.failed,
+    );
   }
 }
 
@@ -38,11 +43,21 @@ export function safeDownloadName(name: string): string {
  * Runs the checks of a downloaded file; a file that fails them is refused with their reason, and
  * the person is told that nothing was saved.
  */
-export async function refusedUnlessChecked<T>(what: 'firmware bundle' | 'configuration file', check: () => Promise<T> | T): Promise<T> {
+export async function refusedUnlessChecked<T>(
+  what: 'firmware bundle' | 'configuration file',
+  check: () => Promise<T> | T,
+): Promise<T> {
   try {
     return await check();
   } catch (error) {
-    if (error instanceof FileFormatError) throw new CliError(t('cli:files.refused', { what: what === 'firmware bundle' ? 'firmware' : 'configuration', reason: error.message.replace(/\.$/, '') }), EXIT.failed);
+    if (error instanceof FileFormatError)
+      throw new CliError(
+        t('cli:files.refused', {
+          what: what === 'firmware bundle' ? 'firmware' : 'configuration',
+          reason: error.message.replace(/\.$/, ''),
+        }),
+        EXIT.failed,
+      );
     throw error;
   }
 }
@@ -53,7 +68,12 @@ export async function refusedUnlessChecked<T>(what: 'firmware bundle' | 'configu
  * beside it, then linked into place (link refuses an existing name), so no check-then-write race
  * either. Returns the path.
  */
-export async function saveDownload(dir: string, name: string, bytes: Uint8Array, options: { force?: boolean } = {}): Promise<string> {
+export async function saveDownload(
+  dir: string,
+  name: string,
+  bytes: Uint8Array,
+  options: { force?: boolean } = {},
+): Promise<string> {
   const target = join(dir, safeDownloadName(name));
   if (options.force) {
     await writeFileAtomic(target, bytes);

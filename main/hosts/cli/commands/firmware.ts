@@ -13,7 +13,8 @@ import { t } from '../cli-language';
 
 export function deviceTypeArgument(value: string): DeviceType {
   const upper = value.toUpperCase();
-  if (!(DEVICE_TYPES as readonly string[]).includes(upper)) throw new CliError(t('cli:firmware.unknownType', { value, choices: DEVICE_TYPES.join(', ') }), EXIT.usage);
+  if (!(DEVICE_TYPES as readonly string[]).includes(upper))
+    throw new CliError(t('cli:firmware.unknownType', { value, choices: DEVICE_TYPES.join(', ') }), EXIT.usage);
   return upper as DeviceType;
 }
 
@@ -24,8 +25,12 @@ export function deviceTypeArgument(value: string): DeviceType {
  * bundle, never from the service's Content-Disposition), and cached. An existing file is kept
  * unless --force.
  */
-export async function firmwareDownload(ctx: CliContext, options: { serial?: string; type?: string; output: string; force?: boolean }): Promise<number> {
-  if ((options.serial === undefined) === (options.type === undefined)) throw new CliError(t('cli:firmware.serialOrType'), EXIT.usage);
+export async function firmwareDownload(
+  ctx: CliContext,
+  options: { serial?: string; type?: string; output: string; force?: boolean },
+): Promise<number> {
+  if ((options.serial === undefined) === (options.type === undefined))
+    throw new CliError(t('cli:firmware.serialOrType'), EXIT.usage);
   const deviceType = options.type === undefined ? undefined : deviceTypeArgument(options.type);
   const account = await ctx.account();
   const dir = await outputDir(options.output);
@@ -41,34 +46,97 @@ export async function firmwareDownload(ctx: CliContext, options: { serial?: stri
   const path = await saveDownload(dir, `${bundle.deviceType}-${bundle.version}.zip`, bytes, { force: options.force });
   // Downloaded from this organization: it may stand in for the service's answer offline.
   const origin = { serviceUrl: account.client.baseUrl, orgId: account.client.orgId };
-  await service.cache.put(bytes, { source: `file ${path}`, origin, expect: { deviceType: bundle.deviceType, version: bundle.version } });
+  await service.cache.put(bytes, {
+    source: `file ${path}`,
+    origin,
+    expect: { deviceType: bundle.deviceType, version: bundle.version },
+  });
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (ctx.out.json) ctx.out.jsonLine({ path, deviceType: bundle.deviceType, version: bundle.version, size: bytes.length, sha256, signedBy: signer });
-  else ctx.out.line(t('cli:firmware.saved', { path, type: bundle.deviceType, version: bundle.version, size: bytes.length, signer: signer.name }));
+  if (ctx.out.json)
+    ctx.out.jsonLine({
+      path,
+      deviceType: bundle.deviceType,
+      version: bundle.version,
+      size: bytes.length,
+      sha256,
+      signedBy: signer,
+    });
+  else
+    ctx.out.line(
+      t('cli:firmware.saved', {
+        path,
+        type: bundle.deviceType,
+        version: bundle.version,
+        size: bytes.length,
+        signer: signer.name,
+      }),
+    );
   return EXIT.ok;
 }
 
 /** `device firmware apply SN -f FILE`: a bundle the technician has. */
-export async function firmwareApply(ctx: CliContext, serialNumber: string | undefined, options: { file: string; link?: string[]; force?: boolean }, interrupt?: AbortSignal): Promise<number> {
+export async function firmwareApply(
+  ctx: CliContext,
+  serialNumber: string | undefined,
+  options: { file: string; link?: string[]; force?: boolean },
+  interrupt?: AbortSignal,
+): Promise<number> {
   const file = await readInputFile(options.file);
   readFirmwareBundle(file.bytes); // a damaged bundle is reported before any device is looked for
-  const { targets, missing } = await resolveTargets(ctx, { serialNumbers: serialNumber ? [serialNumber] : [], links: options.link ?? [] });
+  const { targets, missing } = await resolveTargets(ctx, {
+    serialNumbers: serialNumber ? [serialNumber] : [],
+    links: options.link ?? [],
+  });
   return runJobs(
     ctx,
-    targets.map((target) => ({ action: 'firmware', target, force: options.force, firmware: { kind: 'file', bytes: file.bytes, name: file.name } })),
+    targets.map((target) => ({
+      action: 'firmware',
+      target,
+      force: options.force,
+      firmware: { kind: 'file', bytes: file.bytes, name: file.name },
+    })),
     missing,
     interrupt,
   );
 }
 
 /** `device firmware update SN...`: the latest firmware for each device. */
-export async function firmwareUpdate(ctx: CliContext, serialNumbers: string[], options: UpdateOptions & { force?: boolean }, interrupt?: AbortSignal): Promise<number> {
-  const { targets, missing } = await resolveTargets(ctx, { serialNumbers, links: options.link ?? [], all: options.all });
-  return runJobs(ctx, targets.map((target) => ({ action: 'firmware', target, force: options.force })), missing, interrupt);
+export async function firmwareUpdate(
+  ctx: CliContext,
+  serialNumbers: string[],
+  options: UpdateOptions & { force?: boolean },
+  interrupt?: AbortSignal,
+): Promise<number> {
+  const { targets, missing } = await resolveTargets(ctx, {
+    serialNumbers,
+    links: options.link ?? [],
+    all: options.all,
+  });
+  return runJobs(
+    ctx,
+    targets.map((target) => ({ action: 'firmware', target, force: options.force })),
+    missing,
+    interrupt,
+  );
 }
 
 /** `device update SN...`: latest firmware, then the configuration file. */
-export async function deviceUpdate(ctx: CliContext, serialNumbers: string[], options: UpdateOptions & { force?: boolean }, interrupt?: AbortSignal): Promise<number> {
-  const { targets, missing } = await resolveTargets(ctx, { serialNumbers, links: options.link ?? [], all: options.all });
-  return runJobs(ctx, targets.map((target) => ({ action: 'both', target, force: options.force })), missing, interrupt, (finals) => confirmAppliedParameters(ctx, finals, options));
+export async function deviceUpdate(
+  ctx: CliContext,
+  serialNumbers: string[],
+  options: UpdateOptions & { force?: boolean },
+  interrupt?: AbortSignal,
+): Promise<number> {
+  const { targets, missing } = await resolveTargets(ctx, {
+    serialNumbers,
+    links: options.link ?? [],
+    all: options.all,
+  });
+  return runJobs(
+    ctx,
+    targets.map((target) => ({ action: 'both', target, force: options.force })),
+    missing,
+    interrupt,
+    (finals) => confirmAppliedParameters(ctx, finals, options),
+  );
 }

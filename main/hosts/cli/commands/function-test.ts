@@ -1,6 +1,13 @@
 import { createInterface } from 'node:readline/promises';
 import { commissioningOf, commissioningText } from '../../../../domain/ledger-commissioning';
-import { describeReactions, observeFunctionTest, recordFunctionTest, verdictOf, type FunctionTestDevice, type FunctionTestResult } from '../../../app/function-test';
+import {
+  describeReactions,
+  observeFunctionTest,
+  recordFunctionTest,
+  verdictOf,
+  type FunctionTestDevice,
+  type FunctionTestResult,
+} from '../../../app/function-test';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
 import { cliLanguage, cliTranslator, t } from '../cli-language';
@@ -37,10 +44,17 @@ export async function ask(question: string): Promise<string> {
  * (reaction time per receiver) and the technician's verdict and note in the ledger, and says
  * whether the device is commissioned. A failed test exits 1 and is kept.
  */
-export async function functionTest(ctx: CliContext, serialNumber: string, options: FunctionTestOptions): Promise<number> {
+export async function functionTest(
+  ctx: CliContext,
+  serialNumber: string,
+  options: FunctionTestOptions,
+): Promise<number> {
   const account = await ctx.account();
-  const record = (await account.client.devices.list({ serial: serialNumber })).items.find((d) => d.serialNumber === serialNumber);
-  if (!record) throw new CliError(t('cli:functionTest.notRegistered', { serial: serialNumber, account: account.label }));
+  const record = (await account.client.devices.list({ serial: serialNumber })).items.find(
+    (d) => d.serialNumber === serialNumber,
+  );
+  if (!record)
+    throw new CliError(t('cli:functionTest.notRegistered', { serial: serialNumber, account: account.label }));
   if (!record.configurationId) throw new CliError(t('cli:functionTest.noConfiguration', { serial: serialNumber }));
   const configuration = await account.client.configurations.get(record.configurationId);
   const others = configuration.devices.map((d) => d.serialNumber).filter((serial) => serial !== serialNumber);
@@ -63,16 +77,30 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
     linkDeps: ctx.linkDeps(),
     ...(options.pressTimeout !== undefined ? { pressTimeoutMs: options.pressTimeout * 1000 } : {}),
     onReady: () => {
-      if (ctx.out.json) ctx.out.jsonLine({ event: 'ready', serialNumber, receivers: receivers.map((r) => r.serialNumber) });
-      else ctx.out.line(t('cli:functionTest.press', { serial: serialNumber, count: receivers.length, receivers: receivers.map((r) => r.serialNumber).join(', '), name: configuration.name }));
+      if (ctx.out.json)
+        ctx.out.jsonLine({ event: 'ready', serialNumber, receivers: receivers.map((r) => r.serialNumber) });
+      else
+        ctx.out.line(
+          t('cli:functionTest.press', {
+            serial: serialNumber,
+            count: receivers.length,
+            receivers: receivers.map((r) => r.serialNumber).join(', '),
+            name: configuration.name,
+          }),
+        );
     },
   });
-  for (const serial of notAttached) observation.unreachable.push({ serialNumber: serial, reason: 'not attached to this computer' });
+  for (const serial of notAttached)
+    observation.unreachable.push({ serialNumber: serial, reason: 'not attached to this computer' });
 
   let technician = options.result;
   let note = options.note ?? '';
   if (technicianAtHand) {
-    ctx.out.line(observation.pressed ? t('cli:functionTest.seen', { reactions: describeReactions(observation) }) : t('cli:functionTest.noPress'));
+    ctx.out.line(
+      observation.pressed
+        ? t('cli:functionTest.seen', { reactions: describeReactions(observation) })
+        : t('cli:functionTest.noPress'),
+    );
     technician = /^y/i.test(await ask(t('cli:functionTest.askStopped'))) ? 'pass' : 'fail';
     note = options.note ?? (await ask(t('cli:functionTest.askNote')));
   }
@@ -95,19 +123,40 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
     () => true,
     () => false,
   );
-  const commissioning = commissioningOf(
-    await ledger.entries(),
-    serialNumber,
-  );
+  const commissioning = commissioningOf(await ledger.entries(), serialNumber);
   if (ctx.out.json) {
-    ctx.out.jsonLine({ event: 'result', serialNumber, result: verdict.result, reasons: verdict.reasons, observation, note, ledgerHash: entry.hash, commissioning: commissioning.state, missingSteps: commissioning.missing, sentToService: sent });
+    ctx.out.jsonLine({
+      event: 'result',
+      serialNumber,
+      result: verdict.result,
+      reasons: verdict.reasons,
+      observation,
+      note,
+      ledgerHash: entry.hash,
+      commissioning: commissioning.state,
+      missingSteps: commissioning.missing,
+      sentToService: sent,
+    });
   } else {
     const reactions = observation.pressed ? describeReactions(observation) : '';
-    ctx.out.line(t('cli:functionTest.result', { serial: serialNumber, result: verdict.result, pressed: observation.pressed ? 'yes' : 'no', reactions }));
-    if (verdict.reasons.length > 0) ctx.out.line(`  ${t('cli:functionTest.why', { reasons: verdict.reasons.join('; ') })}`);
+    ctx.out.line(
+      t('cli:functionTest.result', {
+        serial: serialNumber,
+        result: verdict.result,
+        pressed: observation.pressed ? 'yes' : 'no',
+        reactions,
+      }),
+    );
+    if (verdict.reasons.length > 0)
+      ctx.out.line(`  ${t('cli:functionTest.why', { reasons: verdict.reasons.join('; ') })}`);
     // English keeps the ledger core's own words; another language takes the report catalog's.
-    const status = cliLanguage() === 'en' ? commissioningText(commissioning) : commissioningStatusText(commissioning.state, commissioning.missing, cliTranslator());
-    ctx.out.line(`  ${t('cli:functionTest.recorded', { serial: serialNumber, status, seq: entry.seq, hash: entry.hash.slice(0, 16) })}`);
+    const status =
+      cliLanguage() === 'en'
+        ? commissioningText(commissioning)
+        : commissioningStatusText(commissioning.state, commissioning.missing, cliTranslator());
+    ctx.out.line(
+      `  ${t('cli:functionTest.recorded', { serial: serialNumber, status, seq: entry.seq, hash: entry.hash.slice(0, 16) })}`,
+    );
     if (!sent) ctx.out.note(t('cli:functionTest.notSent'));
   }
   return verdict.result === 'pass' ? EXIT.ok : EXIT.failed;
@@ -118,7 +167,11 @@ export async function functionTest(ctx: CliContext, serialNumber: string, option
  * apply was just recorded in the ledger. Returns the worse of `updateCode` and the tests' codes, so
  * a failed test fails the command. A script (no terminal, --json) is never asked.
  */
-export async function offerFunctionTests(ctx: CliContext, serialNumbers: readonly string[], updateCode: number): Promise<number> {
+export async function offerFunctionTests(
+  ctx: CliContext,
+  serialNumbers: readonly string[],
+  updateCode: number,
+): Promise<number> {
   if (!interactive(ctx)) return updateCode;
   const entries = await openWorkstationLedger(ctx.dirs.data).entries();
   let code = updateCode;

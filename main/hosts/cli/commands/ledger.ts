@@ -1,5 +1,13 @@
 import { describeBrokenLink, type ChainCheck, type LedgerLine } from '../../../../domain/ledger';
-import { openWorkstationLedger, refreshWorkstationKeys, sendLedger, verifyLedgers, WorkstationKeyCache, type KeyListSource, type LedgerVerification } from '../../../app/ledger';
+import {
+  openWorkstationLedger,
+  refreshWorkstationKeys,
+  sendLedger,
+  verifyLedgers,
+  WorkstationKeyCache,
+  type KeyListSource,
+  type LedgerVerification,
+} from '../../../app/ledger';
 import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
 import { provisioningPaths } from '../../../app/paths';
 import { ledgerProgressView } from '../ledger-progress';
@@ -41,7 +49,14 @@ export function checkEntries(lines: readonly LedgerLine[], chain: ChainCheck, ha
 
 function entryCheckText(check: EntryCheck): string {
   if (!check.found) return t('cli:ledger.entryMissing', { hash: check.hash });
-  return t('cli:ledger.entryFound', { seq: check.seq ?? '', action: check.action ?? '', serial: check.serialNumber ?? '', at: check.at ?? '', hash: check.hash, holds: check.holds ? 'yes' : 'no' });
+  return t('cli:ledger.entryFound', {
+    seq: check.seq ?? '',
+    action: check.action ?? '',
+    serial: check.serialNumber ?? '',
+    at: check.at ?? '',
+    hash: check.hash,
+    holds: check.holds ? 'yes' : 'no',
+  });
 }
 
 /**
@@ -54,22 +69,43 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean; 
   const workstation = await workstationId(ctx.dirs.data);
   const account = options.local ? undefined : await ctx.account();
   const progress = ledgerProgressView(ctx.out);
-  const result = await verifyLedgers(ledger, { workstation, keyList: await keyListSource(ctx, account), ...(account ? { account } : {}), onProgress: (p) => progress.onProgress(p) }).finally(() => progress.close());
-  const entries = options.entry && options.entry.length > 0 ? checkEntries(await ledger.readAll(), result.local, options.entry) : undefined;
+  const result = await verifyLedgers(ledger, {
+    workstation,
+    keyList: await keyListSource(ctx, account),
+    ...(account ? { account } : {}),
+    onProgress: (p) => progress.onProgress(p),
+  }).finally(() => progress.close());
+  const entries =
+    options.entry && options.entry.length > 0
+      ? checkEntries(await ledger.readAll(), result.local, options.entry)
+      : undefined;
   const holds = verificationHolds(result) && (entries ?? []).every((entry) => entry.holds);
   if (ctx.out.json) {
-    ctx.out.jsonLine({ ok: holds, workstation, ...result, ...(entries ? { entries } : {}), ...(account ? { serviceLabel: account.label } : {}) });
+    ctx.out.jsonLine({
+      ok: holds,
+      workstation,
+      ...result,
+      ...(entries ? { entries } : {}),
+      ...(account ? { serviceLabel: account.label } : {}),
+    });
     return holds ? EXIT.ok : EXIT.failed;
   }
   const { local } = result;
   if (result.keys.from === 'none') ctx.out.line(t('cli:ledger.keysOwn', { why: result.keys.why }));
-  else ctx.out.line(t('cli:ledger.keysOrg', { count: result.keys.count, from: result.keys.from, issuedAt: result.keys.issuedAt }));
-  if (local.ok) ctx.out.line(t('cli:ledger.localHolds', { path: local.path, entries: local.entries, head: local.head.slice(0, 16) }));
+  else
+    ctx.out.line(
+      t('cli:ledger.keysOrg', { count: result.keys.count, from: result.keys.from, issuedAt: result.keys.issuedAt }),
+    );
+  if (local.ok)
+    ctx.out.line(
+      t('cli:ledger.localHolds', { path: local.path, entries: local.entries, head: local.head.slice(0, 16) }),
+    );
   else ctx.out.line(t('cli:ledger.localBroken', { path: local.path, where: describeBrokenLink(local.broken!) }));
   for (const entry of entries ?? []) ctx.out.line(entryCheckText(entry));
   const service = result.service;
   if (service && account) {
-    if ('error' in service) ctx.out.line(t('cli:ledger.serviceError', { account: account.label, error: service.error }));
+    if ('error' in service)
+      ctx.out.line(t('cli:ledger.serviceError', { account: account.label, error: service.error }));
     else {
       ctx.out.line(
         t('cli:ledger.service', {
@@ -125,11 +161,15 @@ export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }
   if (account.local) throw new CliError(t('cli:ledger.enrolLocal'));
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
-  const result = await account.client.workstations.enrol(await ledger.enrolment(account.orgId, workstation, { rotate: options.rotate === true }));
+  const result = await account.client.workstations.enrol(
+    await ledger.enrolment(account.orgId, workstation, { rotate: options.rotate === true }),
+  );
   if (options.rotate && result.enrolled) {
     // The rotation in the chain: the new key's first entry says which key it replaced and who rotated it, and goes to the organization's chain now.
     const login = await ctx.login();
-    const previous = (await ledger.entries()).findLast((entry) => entry.workstation === workstation && entry.signerKey !== result.key.publicKey)?.signerKey;
+    const previous = (await ledger.entries()).findLast(
+      (entry) => entry.workstation === workstation && entry.signerKey !== result.key.publicKey,
+    )?.signerKey;
     await ledger.append({
       at: new Date().toISOString(),
       action: 'key-rotation',
@@ -139,13 +179,34 @@ export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }
       ...(login?.keyName ? { actor: login.keyName } : {}),
       serviceUrl: account.serviceUrl,
       orgId: account.orgId,
-      facts: { publicKey: result.key.publicKey, previousKey: previous ?? null, enrolledBy: result.key.enrolledBy, enrolledAt: result.key.enrolledAt },
+      facts: {
+        publicKey: result.key.publicKey,
+        previousKey: previous ?? null,
+        enrolledBy: result.key.enrolledBy,
+        enrolledAt: result.key.enrolledAt,
+      },
     });
     await sendLedger(ledger, account);
   }
   if (ctx.out.json) ctx.out.jsonLine(result);
-  else if (!result.enrolled) ctx.out.line(t('cli:ledger.alreadyEnrolled', { key: result.key.publicKey.slice(-12), account: account.label, by: result.key.enrolledBy, at: result.key.enrolledAt }));
-  else ctx.out.line(t('cli:ledger.enrolled', { key: result.key.publicKey.slice(-12), workstation, account: account.label, rotated: options.rotate ? 'yes' : 'no' }));
+  else if (!result.enrolled)
+    ctx.out.line(
+      t('cli:ledger.alreadyEnrolled', {
+        key: result.key.publicKey.slice(-12),
+        account: account.label,
+        by: result.key.enrolledBy,
+        at: result.key.enrolledAt,
+      }),
+    );
+  else
+    ctx.out.line(
+      t('cli:ledger.enrolled', {
+        key: result.key.publicKey.slice(-12),
+        workstation,
+        account: account.label,
+        rotated: options.rotate ? 'yes' : 'no',
+      }),
+    );
   return EXIT.ok;
 }
 
@@ -155,6 +216,14 @@ export async function ledgerRevoke(ctx: CliContext, workstation: string, options
   if (account.local) throw new CliError(t('cli:ledger.revokeLocal'));
   const key = await account.client.workstations.revoke(workstation, options.reason);
   if (ctx.out.json) ctx.out.jsonLine(key);
-  else ctx.out.line(t('cli:ledger.revoked', { key: key.publicKey.slice(-12), workstation, seq: key.validThroughSeq ?? 0, reason: options.reason }));
+  else
+    ctx.out.line(
+      t('cli:ledger.revoked', {
+        key: key.publicKey.slice(-12),
+        workstation,
+        seq: key.validThroughSeq ?? 0,
+        reason: options.reason,
+      }),
+    );
   return EXIT.ok;
 }

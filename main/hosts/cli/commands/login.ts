@@ -28,7 +28,11 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
  * Checks the key with the service's validate operation before keeping it: a typo is reported now,
  * not on the plant floor. The key is kept in a file only the user can read.
  */
-export async function login(ctx: CliContext, options: LoginOptions, stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
+export async function login(
+  ctx: CliContext,
+  options: LoginOptions,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<number> {
   if (!options.url || !options.org) throw new CliError(t('cli:login.needsUrlOrg'), EXIT.usage);
   const apiKey = options.apiKeyStdin ? await readStdin(stdin) : (options.apiKey ?? ctx.io.env.PROVISIONER_API_KEY);
   if (!apiKey) throw new CliError(t('cli:login.needsKey'), EXIT.usage);
@@ -52,11 +56,33 @@ export async function login(ctx: CliContext, options: LoginOptions, stdin: NodeJ
   if (result.organizationId !== null && result.organizationId !== options.org) {
     throw new CliError(t('cli:login.otherOrganization', { actual: result.organizationId, given: options.org }));
   }
-  const path = await writeCredentials(ctx.dirs.config, { serviceUrl, orgId: options.org, apiKey, keyName: result.keyName, role: result.role });
-  if (ctx.out.json) ctx.out.jsonLine({ loggedIn: true, serviceUrl, orgId: options.org, keyName: result.keyName, role: result.role, credentialsFile: path });
+  const path = await writeCredentials(ctx.dirs.config, {
+    serviceUrl,
+    orgId: options.org,
+    apiKey,
+    keyName: result.keyName,
+    role: result.role,
+  });
+  if (ctx.out.json)
+    ctx.out.jsonLine({
+      loggedIn: true,
+      serviceUrl,
+      orgId: options.org,
+      keyName: result.keyName,
+      role: result.role,
+      credentialsFile: path,
+    });
   else {
     ctx.out.line(
-      t('cli:login.done', { org: options.org, url: serviceUrl, hasKeyName: result.keyName ? 'yes' : 'no', keyName: result.keyName ?? '', hasRole: result.role ? 'yes' : 'no', role: result.role ?? '', path }),
+      t('cli:login.done', {
+        org: options.org,
+        url: serviceUrl,
+        hasKeyName: result.keyName ? 'yes' : 'no',
+        keyName: result.keyName ?? '',
+        hasRole: result.role ? 'yes' : 'no',
+        role: result.role ?? '',
+        path,
+      }),
     );
   }
   return EXIT.ok;
@@ -67,12 +93,24 @@ export async function logout(ctx: CliContext): Promise<number> {
   const removed = await removeCredentials(ctx.dirs.config);
   let waiting = 0;
   if (current) {
-    const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
-    waiting = (await outbox.list()).filter((e) => e.serviceUrl === current.serviceUrl && e.orgId === current.orgId && e.state === 'pending').length;
+    const outbox = new Outbox({
+      dir: provisioningPaths(ctx.dirs.data).outbox,
+      sender: { send: () => Promise.reject(new Error('not sending')) },
+      onEvent: (event) => ctx.noteOutboxEvent(event),
+    });
+    waiting = (await outbox.list()).filter(
+      (e) => e.serviceUrl === current.serviceUrl && e.orgId === current.orgId && e.state === 'pending',
+    ).length;
   }
   if (ctx.out.json) ctx.out.jsonLine({ loggedOut: removed, pendingConfirmations: waiting });
   else {
-    ctx.out.line(removed ? (current ? t('cli:logout.loggedOutOf', { org: current.orgId, url: current.serviceUrl }) : t('cli:logout.loggedOut')) : t('cli:logout.notLoggedIn'));
+    ctx.out.line(
+      removed
+        ? current
+          ? t('cli:logout.loggedOutOf', { org: current.orgId, url: current.serviceUrl })
+          : t('cli:logout.loggedOut')
+        : t('cli:logout.notLoggedIn'),
+    );
     if (waiting > 0) ctx.out.note(t('cli:logout.waiting', { count: waiting }));
   }
   return EXIT.ok;
@@ -82,31 +120,66 @@ export async function logout(ctx: CliContext): Promise<number> {
  * The fingerprint of the service root key this laptop trusts for an account: asked of the service
  * when signed in (and kept), else the one kept; undefined when it has none.
  */
-async function rootFingerprintOf(ctx: CliContext, account: { serviceUrl: string; orgId: string }, ask: boolean): Promise<string | undefined> {
-  const store = new SigningKeyStore({ dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).keys, onQuarantine: ctx.noteQuarantined });
+async function rootFingerprintOf(
+  ctx: CliContext,
+  account: { serviceUrl: string; orgId: string },
+  ask: boolean,
+): Promise<string | undefined> {
+  const store = new SigningKeyStore({
+    dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).keys,
+    onQuarantine: ctx.noteQuarantined,
+  });
   // One quick try: status must not hang on a service that cannot be reached; the kept key answers then.
-  const key = ask ? ((await store.get((await ctx.account()).client, { retry: false, timeoutMs: 5_000 }).catch(() => undefined))?.key ?? (await store.stored())) : await store.stored();
+  const key = ask
+    ? ((await store.get((await ctx.account()).client, { retry: false, timeoutMs: 5_000 }).catch(() => undefined))
+        ?.key ?? (await store.stored()))
+    : await store.stored();
   return key ? rootKeyFingerprint(key.publicKeyPem) : undefined;
 }
 
 export async function status(ctx: CliContext): Promise<number> {
   const current = await ctx.login();
-  const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
+  const outbox = new Outbox({
+    dir: provisioningPaths(ctx.dirs.data).outbox,
+    sender: { send: () => Promise.reject(new Error('not sending')) },
+    onEvent: (event) => ctx.noteOutboxEvent(event),
+  });
   const pending = await outbox.pending();
   const offline = current ? undefined : await offlinePackageAccount(packagePaths(ctx.dirs.data).imported);
   const named = current ?? offline;
   // What a technician reads to a colleague whose laptop was never signed in (package import --root-fingerprint).
   const rootFingerprint = named ? ((await rootFingerprintOf(ctx, named, current !== undefined)) ?? null) : null;
   const account = current
-    ? { kind: 'service', serviceUrl: current.serviceUrl, orgId: current.orgId, keyName: current.keyName, role: current.role, rootFingerprint }
+    ? {
+        kind: 'service',
+        serviceUrl: current.serviceUrl,
+        orgId: current.orgId,
+        keyName: current.keyName,
+        role: current.role,
+        rootFingerprint,
+      }
     : offline
-      ? { kind: 'offline-package', serviceUrl: offline.serviceUrl, orgId: offline.orgId, packageId: offline.packageId ?? null, rootFingerprint }
+      ? {
+          kind: 'offline-package',
+          serviceUrl: offline.serviceUrl,
+          orgId: offline.orgId,
+          packageId: offline.packageId ?? null,
+          rootFingerprint,
+        }
       : { kind: 'local-workspace' };
   if (ctx.out.json) {
     ctx.out.jsonLine({ account, dataDir: ctx.dirs.data, configDir: ctx.dirs.config, outbox: pending });
     return EXIT.ok;
   }
-  if (current) ctx.out.line(t('cli:status.loggedIn', { org: current.orgId, url: current.serviceUrl, hasRole: current.role ? 'yes' : 'no', role: current.role ?? '' }));
+  if (current)
+    ctx.out.line(
+      t('cli:status.loggedIn', {
+        org: current.orgId,
+        url: current.serviceUrl,
+        hasRole: current.role ? 'yes' : 'no',
+        role: current.role ?? '',
+      }),
+    );
   else if (offline) {
     ctx.out.line(
       t('cli:status.offline', {
@@ -118,7 +191,11 @@ export async function status(ctx: CliContext): Promise<number> {
     );
   } else ctx.out.line(t('cli:status.local'));
   if (rootFingerprint) ctx.out.line(t('cli:status.rootFingerprint', { fingerprint: rootFingerprint }));
-  ctx.out.line(pending.count === 0 ? t('cli:status.outboxEmpty') : t('cli:status.outboxWaiting', { count: pending.count, since: pending.oldestCreatedAt ?? '' }));
+  ctx.out.line(
+    pending.count === 0
+      ? t('cli:status.outboxEmpty')
+      : t('cli:status.outboxWaiting', { count: pending.count, since: pending.oldestCreatedAt ?? '' }),
+  );
   if (pending.rejected > 0) ctx.out.line(t('cli:status.outboxRefused', { count: pending.rejected }));
   ctx.out.line(t('cli:status.data', { dir: ctx.dirs.data }));
   return EXIT.ok;

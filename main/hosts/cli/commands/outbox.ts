@@ -8,10 +8,14 @@ import { LOCAL_WORKSPACE_SERVICE } from '../../../app/local-workspace';
 function summary(entry: OutboxEntry): string {
   if (entry.kind === 'firmware') {
     const p = entry.payload;
-    return p.firmwareFileSuccessfullyDeployed ? `firmware ${p.firmwareVersion ?? '?'} applied` : `firmware ${p.firmwareVersion ?? ''} failed: ${p.error ?? ''}`.replace('  ', ' ');
+    return p.firmwareFileSuccessfullyDeployed
+      ? `firmware ${p.firmwareVersion ?? '?'} applied`
+      : `firmware ${p.firmwareVersion ?? ''} failed: ${p.error ?? ''}`.replace('  ', ' ');
   }
   const p = entry.payload;
-  return p.configurationFileSuccessfullyDeployed ? `configuration ${p.syncId} applied` : `configuration ${p.syncId} failed: ${p.error ?? ''}`;
+  return p.configurationFileSuccessfullyDeployed
+    ? `configuration ${p.syncId} applied`
+    : `configuration ${p.syncId} failed: ${p.error ?? ''}`;
 }
 
 function shortId(id: string): string {
@@ -26,7 +30,11 @@ function clip(text: string, max = 60): string {
 async function openOutbox(ctx: CliContext): Promise<{ outbox: Outbox; hasClient: (entry: OutboxEntry) => boolean }> {
   const dir = provisioningPaths(ctx.dirs.data).outbox;
   // Only the peek reads first: it alone says what it set aside or could not read.
-  const peek = new Outbox({ dir, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
+  const peek = new Outbox({
+    dir,
+    sender: { send: () => Promise.reject(new Error('not sending')) },
+    onEvent: (event) => ctx.noteOutboxEvent(event),
+  });
   const clients = new Map<string, ServiceClient | undefined>();
   for (const entry of await peek.list()) {
     const key = `${entry.serviceUrl}\u0000${entry.orgId}`;
@@ -41,7 +49,11 @@ async function openOutbox(ctx: CliContext): Promise<{ outbox: Outbox; hasClient:
 
 /** `outbox list`: what waits, since when, why. */
 export async function outboxList(ctx: CliContext): Promise<number> {
-  const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) }, onEvent: (event) => ctx.noteOutboxEvent(event) });
+  const outbox = new Outbox({
+    dir: provisioningPaths(ctx.dirs.data).outbox,
+    sender: { send: () => Promise.reject(new Error('not sending')) },
+    onEvent: (event) => ctx.noteOutboxEvent(event),
+  });
   const entries = await outbox.list();
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify(entries, null, 2));
@@ -62,7 +74,16 @@ export async function outboxList(ctx: CliContext): Promise<number> {
       t('cli:outbox.header.confirms'),
       t('cli:outbox.header.lastError'),
     ],
-    entries.map((e) => [shortId(e.id), e.serialNumber, t('cli:outbox.state', { state: e.state }), e.createdAt, String(e.attempts), `${e.orgId}@${e.serviceUrl}`, clip(summary(e)), clip(e.lastError?.message ?? '')]),
+    entries.map((e) => [
+      shortId(e.id),
+      e.serialNumber,
+      t('cli:outbox.state', { state: e.state }),
+      e.createdAt,
+      String(e.attempts),
+      `${e.orgId}@${e.serviceUrl}`,
+      clip(summary(e)),
+      clip(e.lastError?.message ?? ''),
+    ]),
   );
   return EXIT.ok;
 }
@@ -80,7 +101,14 @@ export async function outboxSync(ctx: CliContext): Promise<number> {
     ctx.out.line(t('cli:outbox.locked'));
     return EXIT.ok;
   }
-  ctx.out.line(t('cli:outbox.synced', { sent: report.delivered.length, waiting: left.count, since: left.oldestCreatedAt ?? '', refused: report.rejected.length }));
+  ctx.out.line(
+    t('cli:outbox.synced', {
+      sent: report.delivered.length,
+      waiting: left.count,
+      since: left.oldestCreatedAt ?? '',
+      refused: report.rejected.length,
+    }),
+  );
   const remaining = await outbox.list();
   // Confirmations for a service we hold no key for wait for a login there: one note per service.
   const needLogin = new Map<string, { orgId: string; serviceUrl: string; count: number }>();
@@ -90,10 +118,23 @@ export async function outboxSync(ctx: CliContext): Promise<number> {
     needLogin.set(where, { ...known, count: known.count + 1 });
   }
   for (const { orgId, serviceUrl, count } of needLogin.values()) {
-    ctx.out.note(serviceUrl === LOCAL_WORKSPACE_SERVICE ? t('cli:outbox.waitLoginLocal', { count }) : t('cli:outbox.waitLogin', { count, org: orgId, url: serviceUrl }));
+    ctx.out.note(
+      serviceUrl === LOCAL_WORKSPACE_SERVICE
+        ? t('cli:outbox.waitLoginLocal', { count })
+        : t('cli:outbox.waitLogin', { count, org: orgId, url: serviceUrl }),
+    );
   }
-  for (const entry of remaining.filter((e) => hasClient(e) && (report.retrying.includes(e.id) || report.rejected.includes(e.id)))) {
-    ctx.out.error(t('cli:outbox.notSent', { serial: entry.serialNumber, state: entry.state, what: summary(entry), reason: entry.lastError?.message ?? t('cli:targets.noAnswer') }));
+  for (const entry of remaining.filter(
+    (e) => hasClient(e) && (report.retrying.includes(e.id) || report.rejected.includes(e.id)),
+  )) {
+    ctx.out.error(
+      t('cli:outbox.notSent', {
+        serial: entry.serialNumber,
+        state: entry.state,
+        what: summary(entry),
+        reason: entry.lastError?.message ?? t('cli:targets.noAnswer'),
+      }),
+    );
   }
   return left.count === 0 && report.rejected.length === 0 ? EXIT.ok : EXIT.failed;
 }

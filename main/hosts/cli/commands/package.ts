@@ -8,7 +8,14 @@ import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore 
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { carriedEnrolments } from '../../../app/packages/enrolment-grants';
-import { deliverConfirmations, exportConfirmations, exportWorkPackage, importWorkPackage, packagePaths, WorkPackageError } from '../../../app/packages';
+import {
+  deliverConfirmations,
+  exportConfirmations,
+  exportWorkPackage,
+  importWorkPackage,
+  packagePaths,
+  WorkPackageError,
+} from '../../../app/packages';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
@@ -38,7 +45,11 @@ async function readInput(ctx: CliContext, file: string, what: 'package' | 'confi
     return new Uint8Array(await readFile(resolve(ctx.io.cwd, file)));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? t('cli:package.noFile', { what, file }) : t('cli:package.cannotRead', { file, message: (error as Error).message }));
+    throw new CliError(
+      code === 'ENOENT'
+        ? t('cli:package.noFile', { what, file })
+        : t('cli:package.cannotRead', { file, message: (error as Error).message }),
+    );
   }
 }
 
@@ -109,7 +120,12 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
     }),
   );
   ctx.out.table(
-    [t('cli:package.header.device'), t('cli:package.header.type'), t('cli:package.header.configurationSyncId'), t('cli:package.header.firmware')],
+    [
+      t('cli:package.header.device'),
+      t('cli:package.header.type'),
+      t('cli:package.header.configurationSyncId'),
+      t('cli:package.header.firmware'),
+    ],
     body.devices.map((d) => [d.serialNumber, d.deviceType, d.syncId, d.firmware.version]),
   );
   ctx.out.line(
@@ -152,7 +168,9 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
     if (origin.serviceUrl === account.serviceUrl && origin.orgId === account.orgId) {
       // Signed in there: the root key comes from the service when it answers, else the one kept here.
       // One quick try: a signed-in laptop at a plant without network uses the kept key.
-      await new SigningKeyStore({ dir: paths.account(account.serviceUrl, account.orgId).keys }).get((await ctx.account()).client, { retry: false, timeoutMs: 10_000 }).catch(() => undefined);
+      await new SigningKeyStore({ dir: paths.account(account.serviceUrl, account.orgId).keys })
+        .get((await ctx.account()).client, { retry: false, timeoutMs: 10_000 })
+        .catch(() => undefined);
     }
   } else {
     // Not signed in: the package names which account's caches it fills; only its signature, checked below, makes it count.
@@ -190,14 +208,32 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
     });
     return EXIT.ok;
   }
-  if (imported.rootAdopted) ctx.out.note(t('cli:package.rootAdopted', { url: account.serviceUrl, fingerprint: rootFingerprint ?? '' }));
+  if (imported.rootAdopted)
+    ctx.out.note(t('cli:package.rootAdopted', { url: account.serviceUrl, fingerprint: rootFingerprint ?? '' }));
   if (!login) ctx.out.note(t('cli:package.notSignedIn', { org: account.orgId }));
-  ctx.out.line(t('cli:package.imported', { name: body.configuration.name, org: body.origin.orgId, key: imported.signerKeyId, expiresAt: body.expiresAt }));
+  ctx.out.line(
+    t('cli:package.imported', {
+      name: body.configuration.name,
+      org: body.origin.orgId,
+      key: imported.signerKeyId,
+      expiresAt: body.expiresAt,
+    }),
+  );
   ctx.out.table(
-    [t('cli:package.header.device'), t('cli:package.header.configurationSyncId'), t('cli:package.header.firmware'), t('cli:package.header.kept')],
+    [
+      t('cli:package.header.device'),
+      t('cli:package.header.configurationSyncId'),
+      t('cli:package.header.firmware'),
+      t('cli:package.header.kept'),
+    ],
     imported.configFiles.map((c) => {
       const device = body.devices.find((d) => d.serialNumber === c.serialNumber)!;
-      return [c.serialNumber, c.syncId, `${device.deviceType} ${device.firmware.version}`, t('cli:package.kept', { kept: c.kept })];
+      return [
+        c.serialNumber,
+        c.syncId,
+        `${device.deviceType} ${device.firmware.version}`,
+        t('cli:package.kept', { kept: c.kept }),
+      ];
     }),
   );
   if (imported.patches.carried > 0) {
@@ -209,7 +245,10 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
 
 /** `package export-confirmations --out FILE`: what waits in the outbox, signed, to carry to a workstation online. */
 export async function packageExportConfirmations(ctx: CliContext, options: { out: string }): Promise<number> {
-  const outbox = new Outbox({ dir: provisioningPaths(ctx.dirs.data).outbox, sender: { send: () => Promise.reject(new Error('not sending')) } });
+  const outbox = new Outbox({
+    dir: provisioningPaths(ctx.dirs.data).outbox,
+    sender: { send: () => Promise.reject(new Error('not sending')) },
+  });
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   const workstation = await workstationId(ctx.dirs.data);
   const exported = await refusing(async () =>
@@ -235,7 +274,13 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
       file: path,
       exportId: exported.body.exportId,
       signerKeyId: exported.signerKeyId,
-      confirmations: confirmations.map(({ id, kind, serialNumber, orgId, serviceUrl }) => ({ id, kind, serialNumber, orgId, serviceUrl })),
+      confirmations: confirmations.map(({ id, kind, serialNumber, orgId, serviceUrl }) => ({
+        id,
+        kind,
+        serialNumber,
+        orgId,
+        serviceUrl,
+      })),
       ledgerEntries: exported.body.ledger.length,
       ledgerHead: exported.body.ledgerHead,
     });
@@ -243,41 +288,80 @@ export async function packageExportConfirmations(ctx: CliContext, options: { out
   }
   const devices = [...new Set(confirmations.map((c) => c.serialNumber))].sort();
   ctx.out.line(
-    t('cli:package.confirmationsExported', { confirmations: confirmations.length, serials: devices.join(', '), entries: exported.body.ledger.length, path, key: exported.signerKeyId }),
+    t('cli:package.confirmationsExported', {
+      confirmations: confirmations.length,
+      serials: devices.join(', '),
+      entries: exported.body.ledger.length,
+      path,
+      key: exported.signerKeyId,
+    }),
   );
-  if (exported.body.ledgerHead) ctx.out.line(t('cli:package.ledgerHead', { seq: exported.body.ledgerHead.seq, hash: exported.body.ledgerHead.hash }));
+  if (exported.body.ledgerHead)
+    ctx.out.line(
+      t('cli:package.ledgerHead', { seq: exported.body.ledgerHead.seq, hash: exported.body.ledgerHead.hash }),
+    );
   ctx.out.line(t('cli:package.stayInOutbox'));
   return EXIT.ok;
 }
 
 /** `package import-confirmations FILE`: checked, then each confirmation delivered once. */
-export async function packageImportConfirmations(ctx: CliContext, file: string, options: { signer?: string }): Promise<number> {
+export async function packageImportConfirmations(
+  ctx: CliContext,
+  file: string,
+  options: { signer?: string },
+): Promise<number> {
   const bytes = await readInput(ctx, file, 'confirmations');
   const account = await ctx.account();
   if (account.offline) throw new CliError(t('cli:package.importConfirmationsOffline'), EXIT.usage);
   const report = await refusing(() =>
-    deliverConfirmations({ bytes, account, ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}) }),
+    deliverConfirmations({
+      bytes,
+      account,
+      ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}),
+    }),
   );
   const count = (outcome: string) => report.outcomes.filter((o) => o.outcome === outcome).length;
   const failed = count('not-sent') + count('refused');
   if (ctx.out.json) {
-    ctx.out.jsonLine({ exportId: report.exportId, workstation: report.workstation, signerKeyId: report.signerKeyId, ledgerEntries: report.ledgerEntries, ledger: report.ledger ?? null, ledgerHead: report.ledgerHead, outcomes: report.outcomes });
+    ctx.out.jsonLine({
+      exportId: report.exportId,
+      workstation: report.workstation,
+      signerKeyId: report.signerKeyId,
+      ledgerEntries: report.ledgerEntries,
+      ledger: report.ledger ?? null,
+      ledgerHead: report.ledgerHead,
+      outcomes: report.outcomes,
+    });
     return failed === 0 && !report.ledgerHead?.fault ? EXIT.ok : EXIT.failed;
   }
   for (const outcome of report.outcomes) {
     const what = { serial: outcome.serialNumber, kind: outcome.kind };
-    if (outcome.outcome === 'refused' || outcome.outcome === 'not-sent') ctx.out.error(t('cli:package.outcome', { ...what, outcome: outcome.outcome, message: outcome.message }));
+    if (outcome.outcome === 'refused' || outcome.outcome === 'not-sent')
+      ctx.out.error(t('cli:package.outcome', { ...what, outcome: outcome.outcome, message: outcome.message }));
     else if (outcome.outcome === 'other-organization') ctx.out.note(t('cli:package.otherOrganization', what));
   }
   ctx.out.line(
-    t('cli:package.delivered', { count: count('delivered'), workstation: report.workstation, key: report.signerKeyId, account: account.label }),
+    t('cli:package.delivered', {
+      count: count('delivered'),
+      workstation: report.workstation,
+      key: report.signerKeyId,
+      account: account.label,
+    }),
   );
-  if (report.ledger && 'error' in report.ledger) ctx.out.error(t('cli:package.ledgerNotSent', { message: report.ledger.error }));
+  if (report.ledger && 'error' in report.ledger)
+    ctx.out.error(t('cli:package.ledgerNotSent', { message: report.ledger.error }));
   else if (report.ledger) {
-    ctx.out.line(t('cli:package.ledgerTaken', { received: report.ledger.received, known: report.ledger.known, withheld: report.ledger.withheld }));
+    ctx.out.line(
+      t('cli:package.ledgerTaken', {
+        received: report.ledger.received,
+        known: report.ledger.known,
+        withheld: report.ledger.withheld,
+      }),
+    );
   }
   if (report.ledgerHead?.fault) ctx.out.error(t('cli:package.laptopLedgerFault', { fault: report.ledgerHead.fault }));
-  else if (report.ledgerHead) ctx.out.line(t('cli:package.laptopLedgerHead', { seq: report.ledgerHead.seq, hash: report.ledgerHead.hash }));
+  else if (report.ledgerHead)
+    ctx.out.line(t('cli:package.laptopLedgerHead', { seq: report.ledgerHead.seq, hash: report.ledgerHead.hash }));
   if (count('not-sent') > 0) ctx.out.line(t('cli:package.importAgain'));
   return failed === 0 && !report.ledgerHead?.fault ? EXIT.ok : EXIT.failed;
 }

@@ -2,7 +2,15 @@ import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../../../platform/durable-file';
 import { openWorkstationLedger } from '../../../app/ledger';
 import { workstationId } from '../../../app/jobs/workstation';
-import { makeCommissioningReport, renderReportPdf, ReportFontError, ReportRequestError, type CommissioningReport, type ReportContext, type ReportRequest } from '../../../app/report';
+import {
+  makeCommissioningReport,
+  renderReportPdf,
+  ReportFontError,
+  ReportRequestError,
+  type CommissioningReport,
+  type ReportContext,
+  type ReportRequest,
+} from '../../../app/report';
 import { commissioningStatusText } from '../../../app/report/report-words';
 import { cliLanguage, cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
@@ -43,10 +51,14 @@ export async function commissioningReportOf(ctx: CliContext, request: ReportRequ
 export async function report(ctx: CliContext, options: ReportOptions): Promise<number> {
   const kind = options.out === undefined ? undefined : extname(options.out).toLowerCase();
   if (options.out === undefined && !ctx.out.json) throw new CliError(t('cli:report.noOut'), EXIT.usage);
-  if (kind !== undefined && kind !== '.pdf' && kind !== '.json') throw new CliError(t('cli:report.badExtension', { out: options.out ?? '' }), EXIT.usage);
+  if (kind !== undefined && kind !== '.pdf' && kind !== '.json')
+    throw new CliError(t('cli:report.badExtension', { out: options.out ?? '' }), EXIT.usage);
   let made: CommissioningReport;
   try {
-    made = await commissioningReportOf(ctx, { configurationName: options.configuration, ...(options.device ? { deviceSerial: options.device } : {}) });
+    made = await commissioningReportOf(ctx, {
+      configurationName: options.configuration,
+      ...(options.device ? { deviceSerial: options.device } : {}),
+    });
   } catch (error) {
     if (error instanceof ReportRequestError) throw new CliError(error.message.replace(/\.$/, ''), EXIT.usage);
     throw error;
@@ -58,19 +70,35 @@ export async function report(ctx: CliContext, options: ReportOptions): Promise<n
   const path = resolve(ctx.io.cwd, options.out);
   let bytes: Uint8Array | string;
   try {
-    bytes = kind === '.pdf' ? await renderReportPdf(made, { language: cliLanguage() }) : `${JSON.stringify(made, null, 2)}\n`;
+    bytes =
+      kind === '.pdf' ? await renderReportPdf(made, { language: cliLanguage() }) : `${JSON.stringify(made, null, 2)}\n`;
   } catch (error) {
     if (error instanceof ReportFontError) throw new CliError(error.message.replace(/\.$/, ''), EXIT.failed);
     throw error;
   }
   // A report is for handing on: readable like any document the user saves.
   await writeFileAtomic(path, bytes, 0o644);
-  if (ctx.out.json) ctx.out.jsonLine({ event: 'written', path, format: kind === '.pdf' ? 'pdf' : 'json', devices: made.devices.length, ledgerIntact: made.ledger.intact });
+  if (ctx.out.json)
+    ctx.out.jsonLine({
+      event: 'written',
+      path,
+      format: kind === '.pdf' ? 'pdf' : 'json',
+      devices: made.devices.length,
+      ledgerIntact: made.ledger.intact,
+    });
   else {
     const commissioned = made.devices.filter((d) => d.commissioning === 'commissioned').length;
-    ctx.out.line(t('report:cli.written', { name: made.configuration.name, path, devices: made.devices.length, commissioned }));
+    ctx.out.line(
+      t('report:cli.written', { name: made.configuration.name, path, devices: made.devices.length, commissioned }),
+    );
     for (const device of made.devices) {
-      if (device.commissioning !== 'commissioned') ctx.out.note(t('report:cli.notCommissioned', { serial: device.serialNumber, status: commissioningStatusText(device.commissioning, device.missingSteps, cliTranslator()) }));
+      if (device.commissioning !== 'commissioned')
+        ctx.out.note(
+          t('report:cli.notCommissioned', {
+            serial: device.serialNumber,
+            status: commissioningStatusText(device.commissioning, device.missingSteps, cliTranslator()),
+          }),
+        );
     }
     if (!made.ledger.intact) ctx.out.error(t('report:cli.ledgerBroken', { where: made.ledger.broken ?? '' }));
   }

@@ -44,7 +44,11 @@ export interface StationCommandOptions {
  * is plugged in (USB hot-plug, BLE in range, IP devices found by multicast), `--lanes` at once,
  * until Ctrl-C; then writes the shift report and says where. With --json, one event a line.
  */
-export async function station(ctx: CliContext, options: StationCommandOptions, interrupt?: AbortSignal): Promise<number> {
+export async function station(
+  ctx: CliContext,
+  options: StationCommandOptions,
+  interrupt?: AbortSignal,
+): Promise<number> {
   const account = await ctx.account();
   let roster;
   try {
@@ -101,13 +105,28 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
   const report = await shift.stop();
   const { counts, yieldPercent } = shift.view();
   // Beside the shift report, as the Station screen writes it; the shift's work stands without it.
-  const commissioning = await commissioningReportWriter(() => reportContextOf(ctx), roster.configurationId, roster.configurationName, cliLanguage())(report.path);
+  const commissioning = await commissioningReportWriter(
+    () => reportContextOf(ctx),
+    roster.configurationId,
+    roster.configurationName,
+    cliLanguage(),
+  )(report.path);
   if (commissioning.error !== null) ctx.out.note(commissioning.error);
   else if (ctx.out.json) ctx.out.jsonLine({ event: 'commissioning-report', path: commissioning.path });
   if (!ctx.out.json) {
     const shiftYield = yieldPercent === null ? '—' : localeFormat(cliTranslator()).percent(yieldPercent / 100);
     const { done, failed, inSync, refused, duplicate } = counts;
-    ctx.out.line(t('cli:station.summary', { done, failed, unfinished: counts.waiting + counts.working, inSync, refused, duplicate, yield: shiftYield }));
+    ctx.out.line(
+      t('cli:station.summary', {
+        done,
+        failed,
+        unfinished: counts.waiting + counts.working,
+        inSync,
+        refused,
+        duplicate,
+        yield: shiftYield,
+      }),
+    );
     ctx.out.line(t('cli:station.shiftReport', { path: report.path }));
     if (commissioning.path !== null) ctx.out.line(t('cli:station.commissioningReport', { path: commissioning.path }));
   }
@@ -121,7 +140,12 @@ export async function station(ctx: CliContext, options: StationCommandOptions, i
  * to the ledger ('station-shift'), and each device's verification of the shift is recorded as
  * confirmed by it.
  */
-async function confirmShift(ctx: CliContext, roster: StationRoster, jobs: JobsEngine, options: StationCommandOptions): Promise<StationParameterCheck> {
+async function confirmShift(
+  ctx: CliContext,
+  roster: StationRoster,
+  jobs: JobsEngine,
+  options: StationCommandOptions,
+): Promise<StationParameterCheck> {
   const account = await ctx.account();
   let shift: ShiftParameters;
   try {
@@ -147,21 +171,33 @@ async function confirmShift(ctx: CliContext, roster: StationRoster, jobs: JobsEn
   const operator = await technicianName(ctx, options.operator);
   if (operator === null) throw new CliError(t('cli:station.noOperator'), EXIT.usage);
   const keyName = account.local ? null : ((await ctx.login())?.keyName ?? null);
-  const context = { workstation: await jobs.workstation(), operator, ...(keyName ? { actor: keyName } : {}), serviceUrl: account.serviceUrl, orgId: account.orgId };
+  const context = {
+    workstation: await jobs.workstation(),
+    operator,
+    ...(keyName ? { actor: keyName } : {}),
+    serviceUrl: account.serviceUrl,
+    orgId: account.orgId,
+  };
   const confirmedAt = new Date();
   await jobs.ledger.append(await shiftConfirmationRecord(shift, context, confirmedAt));
   const send = () => void sendLedger(jobs.ledger, account).catch(() => undefined);
   send();
   const checksumShort = shortChecksum(shift.checksum);
   if (!ctx.out.json) ctx.out.line(t('cli:station.confirmed', { operator, checksum: checksumShort }));
-  return { shift, confirmation: { operator, checksumShort, confirmedAt: confirmedAt.toISOString() }, record: shiftVerificationRecorder(jobs.ledger, shift, context, confirmedAt, send) };
+  return {
+    shift,
+    confirmation: { operator, checksumShort, confirmedAt: confirmedAt.toISOString() },
+    record: shiftVerificationRecorder(jobs.ledger, shift, context, confirmedAt, send),
+  };
 }
 
 /** The shift's parameters as the terminal shows them: each device's intended values, then the checksum to type. */
 export function shiftParameterLines(view: StationShiftParametersView): string[] {
   const lines = [t('cli:station.parameters.title', { name: view.configurationName })];
   for (const device of view.devices) {
-    lines.push(`  ${t('cli:station.parameters.device', { serial: device.serialNumber, type: device.deviceType, checksum: device.checksumShort })}`);
+    lines.push(
+      `  ${t('cli:station.parameters.device', { serial: device.serialNumber, type: device.deviceType, checksum: device.checksumShort })}`,
+    );
     const width = Math.max(...device.rows.map((row) => row.label.length), 9);
     let group: string | undefined;
     for (const row of device.rows) {
@@ -223,7 +259,9 @@ function bleCentralOf(ctx: CliContext): (() => Promise<BleCentral>) | undefined 
   if (ctx.deps.bleCentral) return ctx.deps.bleCentral;
   const endpoint = ctx.io.env.PROVISIONER_SIMULATED_BLE;
   if (endpoint) {
-    const central = import('../../../../simulator/ble/bridge-client').then(({ connectSimulatedBleBindings }) => BleCentral.create(connectSimulatedBleBindings(endpoint)));
+    const central = import('../../../../simulator/ble/bridge-client').then(({ connectSimulatedBleBindings }) =>
+      BleCentral.create(connectSimulatedBleBindings(endpoint)),
+    );
     return () => central;
   }
   return ctx.io.env.PROVISIONER_NO_BLE ? undefined : systemBleCentral;

@@ -1,5 +1,10 @@
 import { decodeConfigFile } from '../../../../domain/files/config-file';
-import { appendParameterVerifications, checkRunningParameters, type ParameterConfirmation, type VerifiedParameters } from '../../../app/jobs/parameter-check';
+import {
+  appendParameterVerifications,
+  checkRunningParameters,
+  type ParameterConfirmation,
+  type VerifiedParameters,
+} from '../../../app/jobs/parameter-check';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
 import type { CliContext } from '../context';
@@ -15,7 +20,12 @@ export type { VerifiedParameters } from '../../../app/jobs/parameter-check';
  * (docs/device-protocol.md 3.11). Prints the table and both checksums; records each verification in
  * the ledger, unconfirmed (a confirmation is typed after an apply); exits non-zero on any mismatch.
  */
-export async function deviceVerifyParameters(ctx: CliContext, wanted: readonly Identified[], missing: readonly string[], options: { technician?: string }): Promise<number> {
+export async function deviceVerifyParameters(
+  ctx: CliContext,
+  wanted: readonly Identified[],
+  missing: readonly string[],
+  options: { technician?: string },
+): Promise<number> {
   const results: (VerifiedParameters | { serialNumber: string; error: string })[] = [];
   for (const device of wanted) {
     const serialNumber = device.identity.serialNumber;
@@ -26,13 +36,22 @@ export async function deviceVerifyParameters(ctx: CliContext, wanted: readonly I
     }
   }
   const verified = results.filter((r): r is VerifiedParameters => 'comparison' in r);
-  await recordParameterVerifications(ctx, verified, options.technician ?? ctx.io.env.PROVISIONER_TECHNICIAN ?? null, null);
+  await recordParameterVerifications(
+    ctx,
+    verified,
+    options.technician ?? ctx.io.env.PROVISIONER_TECHNICIAN ?? null,
+    null,
+  );
 
   if (ctx.out.json) {
     ctx.out.line(
       JSON.stringify(
         [
-          ...results.map((r) => ('comparison' in r ? { ...parameterTableJson(r.serialNumber, r.comparison), syncId: r.syncId, connection: r.link } : { serialNumber: r.serialNumber, match: false, error: r.error })),
+          ...results.map((r) =>
+            'comparison' in r
+              ? { ...parameterTableJson(r.serialNumber, r.comparison), syncId: r.syncId, connection: r.link }
+              : { serialNumber: r.serialNumber, match: false, error: r.error },
+          ),
           ...missing.map((serialNumber) => ({ serialNumber, match: false, error: 'not attached' })),
         ],
         null,
@@ -44,7 +63,8 @@ export async function deviceVerifyParameters(ctx: CliContext, wanted: readonly I
       if ('comparison' in r) for (const line of parameterTableLines(r.serialNumber, r.comparison)) ctx.out.line(line);
       else ctx.out.error(`${r.serialNumber}: parameters not verified: ${r.error}`);
     }
-    for (const serialNumber of missing) ctx.out.error(`${serialNumber}: not attached; check the cable, or name it with --link`);
+    for (const serialNumber of missing)
+      ctx.out.error(`${serialNumber}: not attached; check the cable, or name it with --link`);
   }
   return missing.length === 0 && results.every((r) => 'comparison' in r && r.comparison.match) ? EXIT.ok : EXIT.failed;
 }
@@ -54,10 +74,16 @@ async function verifyOne(ctx: CliContext, device: Identified): Promise<VerifiedP
   const { client } = await ctx.account();
   const resolved = await (await ctx.provisioning()).configFiles().resolve(client.devices, serialNumber);
   const decoded = decodeConfigFile(resolved.bytes);
-  if (decoded.serialNumber !== serialNumber) throw new Error(`the service sent the file of ${decoded.serialNumber} for ${serialNumber}`);
+  if (decoded.serialNumber !== serialNumber)
+    throw new Error(`the service sent the file of ${decoded.serialNumber} for ${serialNumber}`);
   const connection = await ctx.connector().connect({ kind: 'link', spec: device.link, serialNumber });
   try {
-    return { serialNumber, link: connection.link, syncId: decoded.syncId, comparison: await checkRunningParameters(connection, decoded) };
+    return {
+      serialNumber,
+      link: connection.link,
+      syncId: decoded.syncId,
+      comparison: await checkRunningParameters(connection, decoded),
+    };
   } finally {
     await connection.close().catch(() => undefined);
   }
@@ -88,7 +114,9 @@ export async function recordParameterVerifications(
       confirmation,
     });
   } catch (error) {
-    ctx.out.note(`The parameter verification could not be written to this workstation's ledger: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.out.note(
+      `The parameter verification could not be written to this workstation's ledger: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return;
   }
   await sendLedger(ledger, account).catch(() => undefined);

@@ -1,5 +1,11 @@
 import type { DeviceRecord } from '../../../../domain/registered-device-record';
-import { deviceSync, latestFirmwareByType, SYNC_STATE_LABELS, type DeviceReading, type DeviceSync } from '../../../app/jobs';
+import {
+  deviceSync,
+  latestFirmwareByType,
+  SYNC_STATE_LABELS,
+  type DeviceReading,
+  type DeviceSync,
+} from '../../../app/jobs';
 import { settingsReadBack } from '../../../app/jobs/settings-check';
 import { workstationId } from '../../../app/jobs/workstation';
 import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
@@ -17,14 +23,20 @@ import { deviceVerifyParameters } from './verify-parameters';
  * this workstation's ledger records that it was looked at, and what was seen. The exit
  * code is 0 only when every device is in sync, so a line's script can gate on it.
  */
-export async function deviceVerify(ctx: CliContext, serialNumbers: string[], options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string }): Promise<number> {
+export async function deviceVerify(
+  ctx: CliContext,
+  serialNumbers: string[],
+  options: { link?: string[]; all?: boolean; parameters?: boolean; technician?: string },
+): Promise<number> {
   const links = options.link ?? [];
   if (serialNumbers.length === 0 && links.length === 0 && !options.all) {
     throw new CliError(t('cli:targets.noDevice'), EXIT.usage);
   }
   const attached = await ctx.finder().list({ extraLinks: links });
   const identified = attached.filter((d): d is Identified => d.identity !== null);
-  const wanted = identified.filter((d) => options.all || serialNumbers.includes(d.identity.serialNumber) || links.includes(d.link));
+  const wanted = identified.filter(
+    (d) => options.all || serialNumbers.includes(d.identity.serialNumber) || links.includes(d.link),
+  );
   const missing = serialNumbers.filter((sn) => !identified.some((d) => d.identity.serialNumber === sn));
   if (options.all && wanted.length === 0 && missing.length === 0) throw new CliError(t('cli:targets.allNone'));
   if (options.parameters) return deviceVerifyParameters(ctx, wanted, missing, options);
@@ -42,19 +54,43 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
       }
     }),
   );
-  const latest = await latestFirmwareByType(client, wanted.map((d) => d.identity.deviceType));
+  const latest = await latestFirmwareByType(
+    client,
+    wanted.map((d) => d.identity.deviceType),
+  );
   const readings = await Promise.all(wanted.map((d) => readingOf(ctx, d, records.get(d.identity.serialNumber))));
-  const verdicts = wanted.map((d, i) => ({ device: d, sync: deviceSync(readings[i]!, records.get(d.identity.serialNumber), latest.get(d.identity.deviceType)) }));
+  const verdicts = wanted.map((d, i) => ({
+    device: d,
+    sync: deviceSync(readings[i]!, records.get(d.identity.serialNumber), latest.get(d.identity.deviceType)),
+  }));
 
   await recordVerdicts(ctx, verdicts);
 
   if (ctx.out.json) {
-    ctx.out.line(JSON.stringify([...verdicts.map(({ device, sync }) => verdictJson(device, sync)), ...missing.map(missingJson)], null, 2));
+    ctx.out.line(
+      JSON.stringify(
+        [...verdicts.map(({ device, sync }) => verdictJson(device, sync)), ...missing.map(missingJson)],
+        null,
+        2,
+      ),
+    );
   } else {
-    for (const { device, sync } of verdicts) ctx.out.line(t('cli:verify.verdict', { serial: device.identity.serialNumber, state: sync.text, observed: observedText(sync.lastObservedAt) }));
+    for (const { device, sync } of verdicts)
+      ctx.out.line(
+        t('cli:verify.verdict', {
+          serial: device.identity.serialNumber,
+          state: sync.text,
+          observed: observedText(sync.lastObservedAt),
+        }),
+      );
     for (const serialNumber of missing) ctx.out.error(t('cli:verify.notAttached', { serial: serialNumber }));
     const behind = verdicts.filter((v) => v.sync.state !== 'in-sync').length + missing.length;
-    if (verdicts.length + missing.length > 1) ctx.out.line(behind === 0 ? t('cli:verify.allInSync', { count: verdicts.length }) : t('cli:verify.notInSync', { behind, total: verdicts.length + missing.length }));
+    if (verdicts.length + missing.length > 1)
+      ctx.out.line(
+        behind === 0
+          ? t('cli:verify.allInSync', { count: verdicts.length })
+          : t('cli:verify.notInSync', { behind, total: verdicts.length + missing.length }),
+      );
   }
   return missing.length === 0 && verdicts.every((v) => v.sync.state === 'in-sync') ? EXIT.ok : EXIT.failed;
 }
@@ -65,7 +101,11 @@ export async function deviceVerify(ctx: CliContext, serialNumbers: string[], opt
  * the service serves it now, value by value: equal settings are not a drift (device-sync.ts). When
  * they cannot be read, that is said and the verdict stands on the identity alone.
  */
-async function readingOf(ctx: CliContext, device: Identified, record: DeviceRecord | null | undefined): Promise<DeviceReading> {
+async function readingOf(
+  ctx: CliContext,
+  device: Identified,
+  record: DeviceRecord | null | undefined,
+): Promise<DeviceReading> {
   const { identity } = device;
   if (device.protocol !== 'vendor' || identity.configSyncId !== null || !record?.configurationId) return identity;
   const serialNumber = identity.serialNumber;
@@ -80,7 +120,12 @@ async function readingOf(ctx: CliContext, device: Identified, record: DeviceReco
       await connection.close().catch(() => undefined);
     }
   } catch (error) {
-    ctx.out.note(t('cli:verify.noReadBack', { serial: serialNumber, reason: error instanceof Error ? error.message : String(error) }));
+    ctx.out.note(
+      t('cli:verify.noReadBack', {
+        serial: serialNumber,
+        reason: error instanceof Error ? error.message : String(error),
+      }),
+    );
     return identity;
   }
 }
@@ -90,14 +135,27 @@ async function readingOf(ctx: CliContext, device: Identified, record: DeviceReco
  * the service answers (`ledger verify` sends what it could not). A ledger that cannot be written is
  * said, and the verdict still stands: it changed nothing on the device.
  */
-async function recordVerdicts(ctx: CliContext, verdicts: readonly { device: Identified; sync: DeviceSync }[]): Promise<void> {
+async function recordVerdicts(
+  ctx: CliContext,
+  verdicts: readonly { device: Identified; sync: DeviceSync }[],
+): Promise<void> {
   if (verdicts.length === 0) return;
   const account = await ctx.account();
   const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
   try {
     const workstation = await workstationId(ctx.dirs.data);
     for (const { device, sync } of verdicts) {
-      await ledger.append(verifyRecord({ serialNumber: device.identity.serialNumber, workstation, serviceUrl: account.serviceUrl, orgId: account.orgId, link: device.link, sync, at: new Date() }));
+      await ledger.append(
+        verifyRecord({
+          serialNumber: device.identity.serialNumber,
+          workstation,
+          serviceUrl: account.serviceUrl,
+          orgId: account.orgId,
+          link: device.link,
+          sync,
+          at: new Date(),
+        }),
+      );
     }
   } catch (error) {
     ctx.out.note(t('cli:verify.ledgerFailed', { reason: error instanceof Error ? error.message : String(error) }));
@@ -122,5 +180,16 @@ function verdictJson(device: Identified, sync: DeviceSync) {
 }
 
 function missingJson(serialNumber: string) {
-  return { serialNumber, connection: null, state: 'unknown', stateLabel: 'not attached', text: 'not attached', firmwareVersion: null, expectedFirmwareVersion: null, configSyncId: null, expectedSyncId: null, lastObservedAt: null };
+  return {
+    serialNumber,
+    connection: null,
+    state: 'unknown',
+    stateLabel: 'not attached',
+    text: 'not attached',
+    firmwareVersion: null,
+    expectedFirmwareVersion: null,
+    configSyncId: null,
+    expectedSyncId: null,
+    lastObservedAt: null,
+  };
 }

@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
  * to `npm start` alone (a supervisor, `kill`) are passed on, so the child is never left running
  * behind it; Ctrl-C in a terminal reaches the child directly too, and a second signal changes nothing.
  */
-export function runInherited(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+export function runInherited(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: 'inherit' });
     const forward = (signal: NodeJS.Signals) => () => {

@@ -9,7 +9,8 @@ import type { BinaryState } from './launch-decision';
  */
 export function findElectronBinary(projectRoot: string, env: NodeJS.ProcessEnv = process.env): BinaryState {
   const packageDir = join(projectRoot, 'node_modules', 'electron');
-  if (!existsSync(join(packageDir, 'package.json'))) return { kind: 'missing', detail: 'the electron package is not installed (run npm ci)' };
+  if (!existsSync(join(packageDir, 'package.json')))
+    return { kind: 'missing', detail: 'the electron package is not installed (run npm ci)' };
   let relative: string | null = null;
   try {
     relative = readFileSync(join(packageDir, 'path.txt'), 'utf8').trim();
@@ -19,7 +20,9 @@ export function findElectronBinary(projectRoot: string, env: NodeJS.ProcessEnv =
   const override = env.ELECTRON_OVERRIDE_DIST_PATH;
   if (override) {
     const path = join(override, relative || 'electron');
-    return existsSync(path) ? { kind: 'present', path } : { kind: 'missing', detail: `nothing at ELECTRON_OVERRIDE_DIST_PATH (${path})` };
+    return existsSync(path)
+      ? { kind: 'present', path }
+      : { kind: 'missing', detail: `nothing at ELECTRON_OVERRIDE_DIST_PATH (${path})` };
   }
   if (!relative) return { kind: 'missing', detail: 'not downloaded yet' };
   const path = join(packageDir, 'dist', relative);

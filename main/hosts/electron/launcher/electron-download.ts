@@ -18,10 +18,23 @@ const DEFAULT_MIRROR = 'https://github.com/electron/electron/releases/download/'
 
 /** The mirror electron's install script will use (@electron/get reads the same variables). */
 export function electronMirror(env: NodeJS.ProcessEnv): string {
-  return env.npm_config_electron_mirror || env.NPM_CONFIG_ELECTRON_MIRROR || env.npm_package_config_electron_mirror || env.ELECTRON_MIRROR || DEFAULT_MIRROR;
+  return (
+    env.npm_config_electron_mirror ||
+    env.NPM_CONFIG_ELECTRON_MIRROR ||
+    env.npm_package_config_electron_mirror ||
+    env.ELECTRON_MIRROR ||
+    DEFAULT_MIRROR
+  );
 }
 
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'GLOBAL_AGENT_HTTPS_PROXY', 'GLOBAL_AGENT_HTTP_PROXY'];
+const PROXY_VARIABLES = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'GLOBAL_AGENT_HTTPS_PROXY',
+  'GLOBAL_AGENT_HTTP_PROXY',
+];
 
 /**
  * Fetches the Electron binary once, through electron's own install script (which verifies it
@@ -29,7 +42,13 @@ const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy
  * the download host answers at all, then the install script under a hard time limit, killed if
  * it overruns. Its own output is kept back; the caller says in one line what happened.
  */
-export async function downloadElectronBinary({ projectRoot, env = process.env, probeTimeoutMs = 4_000, timeoutMs = 180_000, onStart }: DownloadOptions): Promise<DownloadResult> {
+export async function downloadElectronBinary({
+  projectRoot,
+  env = process.env,
+  probeTimeoutMs = 4_000,
+  timeoutMs = 180_000,
+  onStart,
+}: DownloadOptions): Promise<DownloadResult> {
   // Behind a proxy a direct probe proves nothing: leave it to the install script and its time limit.
   const behindProxy = PROXY_VARIABLES.some((name) => Boolean(env[name]));
   if (!behindProxy) {
@@ -49,7 +68,11 @@ export async function hostAnswers(url: string, timeoutMs: number): Promise<Downl
     return { ok: false, detail: `bad mirror URL ${url}` };
   }
   try {
-    const response = await fetch(origin, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(origin, {
+      method: 'HEAD',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await response.body?.cancel();
     return { ok: true };
   } catch (err) {

@@ -38,7 +38,8 @@ export function planLaunch(facts: LaunchFacts): LaunchPlan {
   const reasons: string[] = [];
   const display = missingDisplay(facts.platform, facts.env);
   if (display) reasons.push(display);
-  if (facts.platform === 'linux' && facts.isRoot) reasons.push("running as root, where Chromium's sandbox will not start");
+  if (facts.platform === 'linux' && facts.isRoot)
+    reasons.push("running as root, where Chromium's sandbox will not start");
   if (reasons.length > 0) {
     // Electron could not run anyway: fetching a 100 MB binary would only delay web mode.
     if (facts.binary.kind === 'missing') reasons.push(`no Electron binary: ${facts.binary.detail}`);

@@ -18,7 +18,13 @@ export interface StartOptions {
 }
 
 /** `npm start`: Electron where it can run, else one line saying why and web mode. Resolves with the exit code. */
-export async function runStart({ projectRoot, args, build, env = process.env, isRoot = runningAsRoot() }: StartOptions): Promise<number> {
+export async function runStart({
+  projectRoot,
+  args,
+  build,
+  env = process.env,
+  isRoot = runningAsRoot(),
+}: StartOptions): Promise<number> {
   let binary: BinaryState = findElectronBinary(projectRoot, env);
   let downloadAttempted = false;
   const facts = (): LaunchFacts => ({
@@ -32,7 +38,11 @@ export async function runStart({ projectRoot, args, build, env = process.env, is
   let plan = planLaunch(facts());
   if (plan.action === 'download') {
     downloadAttempted = true;
-    const result = await downloadElectronBinary({ projectRoot, env, onStart: () => console.log('Fetching the Electron binary (first run only)...') });
+    const result = await downloadElectronBinary({
+      projectRoot,
+      env,
+      onStart: () => console.log('Fetching the Electron binary (first run only)...'),
+    });
     binary = result.ok ? findElectronBinary(projectRoot, env) : { kind: 'missing', detail: result.detail };
     plan = planLaunch(facts());
   }
@@ -59,7 +69,11 @@ export async function runStart({ projectRoot, args, build, env = process.env, is
 }
 
 /** `npm run web`, i.e. `tsx main/hosts/web/cli.ts`: it prints the address to open. */
-export async function startWebMode(projectRoot: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function startWebMode(
+  projectRoot: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const entry = join(projectRoot, 'main', 'hosts', 'web', 'cli.ts');
   if (!existsSync(entry)) {
     console.error(`Web mode is not available in this checkout (${entry} is missing).`);

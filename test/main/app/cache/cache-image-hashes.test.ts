@@ -28,7 +28,12 @@ const readIndex = async () => JSON.parse(await readFile(indexPath(), 'utf8')) as
 const writeIndex = (index: IndexFile) => writeFile(indexPath(), JSON.stringify(index));
 
 /** Two releases of one EPC firmware in the cache and the patch between their images. */
-async function filledCache(): Promise<{ cache: FirmwareCache; base: string; target: string; bundles: Record<string, string> }> {
+async function filledCache(): Promise<{
+  cache: FirmwareCache;
+  base: string;
+  target: string;
+  bundles: Record<string, string>;
+}> {
   const baseImage = makeFirmwareImage('EPC', '1.0.0', 4096);
   const targetImage = makeFirmwareImage('EPC', '1.1.0', 4096);
   targetImage.set(baseImage.subarray(64), 64);
@@ -36,11 +41,19 @@ async function filledCache(): Promise<{ cache: FirmwareCache; base: string; targ
   const hex = (bytes: Uint8Array) => new Uint8Array(Buffer.from(sha(bytes), 'hex'));
   const cache = bench.makeCache();
   const bundles: Record<string, string> = {};
-  for (const [version, image] of [['1.0.0', baseImage], ['1.1.0', targetImage]] as const) {
-    const entry = await cache.put(buildFirmwareBundle({ deviceType: 'EPC', version, image, releaseKeyPem: testReleaseKey.privateKeyPem }), { source: `file ${version}.zip` });
+  for (const [version, image] of [
+    ['1.0.0', baseImage],
+    ['1.1.0', targetImage],
+  ] as const) {
+    const entry = await cache.put(
+      buildFirmwareBundle({ deviceType: 'EPC', version, image, releaseKeyPem: testReleaseKey.privateKeyPem }),
+      { source: `file ${version}.zip` },
+    );
     bundles[version] = entry.sha256;
   }
-  await cache.patches.put(createFirmwarePatch(baseImage, targetImage, { baseSha256: hex(baseImage), targetSha256: hex(targetImage) }));
+  await cache.patches.put(
+    createFirmwarePatch(baseImage, targetImage, { baseSha256: hex(baseImage), targetSha256: hex(targetImage) }),
+  );
   return { cache, base: sha(baseImage), target: sha(targetImage), bundles };
 }
 
@@ -54,7 +67,10 @@ describe('the firmware cache index keeps each bundle’s image SHA-256', () => {
   it('records the image hash when a bundle is added', async () => {
     const { base, target, bundles } = await filledCache();
     const index = await readIndex();
-    expect(Object.fromEntries(index.entries.map((e) => [e['sha256'], e['imageSha256']]))).toEqual({ [bundles['1.0.0']!]: base, [bundles['1.1.0']!]: target });
+    expect(Object.fromEntries(index.entries.map((e) => [e['sha256'], e['imageSha256']]))).toEqual({
+      [bundles['1.0.0']!]: base,
+      [bundles['1.1.0']!]: target,
+    });
   });
 
   it('lists bundles and names patches without opening a bundle: a tampered bundle is still listed, and refused on use', async () => {
@@ -81,17 +97,25 @@ describe('the firmware cache index keeps each bundle’s image SHA-256', () => {
     expect(listed.every((e) => e.imageSha256 === undefined)).toBe(true);
     expect((await cachedPatches(cache, listed)).map((p) => [p.fromVersion, p.toVersion])).toEqual([['1.0.0', '1.1.0']]);
     const gained = await readIndex();
-    expect(Object.fromEntries(gained.entries.map((e) => [e['sha256'], e['imageSha256']]))).toEqual({ [bundles['1.0.0']!]: base, [bundles['1.1.0']!]: target });
+    expect(Object.fromEntries(gained.entries.map((e) => [e['sha256'], e['imageSha256']]))).toEqual({
+      [bundles['1.0.0']!]: base,
+      [bundles['1.1.0']!]: target,
+    });
   });
 
   it('refuses to use a bundle whose image is not the one the index recorded', async () => {
     const { bundles, target } = await filledCache();
     const index = await readIndex();
-    await writeIndex({ ...index, entries: index.entries.map((e) => (e['sha256'] === bundles['1.0.0'] ? { ...e, imageSha256: target } : e)) });
+    await writeIndex({
+      ...index,
+      entries: index.entries.map((e) => (e['sha256'] === bundles['1.0.0'] ? { ...e, imageSha256: target } : e)),
+    });
     const cache = bench.makeCache();
     const refused = await cache.get(bundles['1.0.0']!).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(CorruptCacheEntryError);
-    expect((refused as CorruptCacheEntryError).reason).toMatch(/image's SHA-256 is not the one the cache index recorded/);
+    expect((refused as CorruptCacheEntryError).reason).toMatch(
+      /image's SHA-256 is not the one the cache index recorded/,
+    );
     expect((await cache.get(bundles['1.1.0']!))?.bundle.version).toBe('1.1.0');
   });
 });

@@ -9,7 +9,10 @@ export function codeLikeImage(words: number, seed: number): Uint8Array {
   for (let i = 0; i < words; i++) {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     const at = FIRMWARE_IMAGE_HEADER_SIZE + i * 4;
-    image.set([[0x2d, 0xe9, 0x4f, 0xf0][state % 4]!, 0xe9, (state >>> 8) & 0x0f, i % 7 === 0 ? (state >>> 16) & 0xff : 0], at);
+    image.set(
+      [[0x2d, 0xe9, 0x4f, 0xf0][state % 4]!, 0xe9, (state >>> 8) & 0x0f, i % 7 === 0 ? (state >>> 16) & 0xff : 0],
+      at,
+    );
   }
   return image;
 }

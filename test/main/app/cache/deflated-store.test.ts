@@ -30,7 +30,9 @@ describe('zopfli streams kept in the firmware cache', () => {
     const stream = (await zopfliDeflate(source))!;
     expect(stream.windowBits).toBe(15);
     expect(Buffer.from(inflateRawSync(stream.bytes, { windowBits: 15 })).equals(Buffer.from(source))).toBe(true);
-    expect(stream.bytes.length).toBeLessThanOrEqual(deflateRawSync(source, { level: 9, memLevel: 9, windowBits: 15 }).length);
+    expect(stream.bytes.length).toBeLessThanOrEqual(
+      deflateRawSync(source, { level: 9, memLevel: 9, windowBits: 15 }).length,
+    );
   });
 
   it('leaves sources above its limit to zlib at upload', async () => {
@@ -42,7 +44,13 @@ describe('zopfli streams kept in the firmware cache', () => {
     const counter = countingDeflate();
     const store = new DeflatedStore(bench.dir, join(bench.dir, 'quarantine'), undefined, undefined, counter.deflate);
     const made = (await store.of(source))!;
-    const again = await new DeflatedStore(bench.dir, join(bench.dir, 'quarantine'), undefined, undefined, counter.deflate).of(source);
+    const again = await new DeflatedStore(
+      bench.dir,
+      join(bench.dir, 'quarantine'),
+      undefined,
+      undefined,
+      counter.deflate,
+    ).of(source);
     expect(counter.calls).toBe(1);
     expect(again).toEqual(made);
     expect(await readdir(join(bench.dir, 'deflated'))).toEqual([`${sha(source)}.15.${sha(made.bytes)}.deflate`]);
@@ -79,7 +87,12 @@ describe('zopfli streams kept in the firmware cache', () => {
 
   it('resolves a bundle with its image deflated once, as the firmware job sends it', async () => {
     const image = codeLike();
-    const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image, releaseKeyPem: testReleaseKey.privateKeyPem });
+    const bundle = buildFirmwareBundle({
+      deviceType: 'EPC',
+      version: '2.0.0',
+      image,
+      releaseKeyPem: testReleaseKey.privateKeyPem,
+    });
     const source = servingBundle(bundle);
     const cache = bench.makeCache();
     const first = await resolveFirmware(cache, source, { deviceType: 'EPC' });

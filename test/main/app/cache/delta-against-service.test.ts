@@ -51,21 +51,42 @@ describe('a firmware patch from the service to the device', () => {
     await trustReleaseKey(db, releaseKeyFromPem(testReleaseKey.publicKeyPem, 'delta test key'));
     const before = release('2.0.0', 0);
     const latest = release('2.1.0', 12);
-    for (const [version, image] of [['2.0.0', before], ['2.1.0', latest]] as const) {
-      const bytes = buildFirmwareBundle({ deviceType: 'EPC', version, image, releaseKeyPem: testReleaseKey.privateKeyPem });
+    for (const [version, image] of [
+      ['2.0.0', before],
+      ['2.1.0', latest],
+    ] as const) {
+      const bytes = buildFirmwareBundle({
+        deviceType: 'EPC',
+        version,
+        image,
+        releaseKeyPem: testReleaseKey.privateKeyPem,
+      });
       await db.transaction((tx) => importFirmwareBundle(tx, bytes, { deviceType: 'EPC', version }));
     }
 
-    const resolved = await resolveFirmware(new FirmwareCache({ dir: join(scratch.dir, 'cache') }), client, { deviceType: 'EPC' });
+    const resolved = await resolveFirmware(new FirmwareCache({ dir: join(scratch.dir, 'cache') }), client, {
+      deviceType: 'EPC',
+    });
     expect(resolved.bundle.version).toBe('2.1.0');
     expect(resolved.patches.map((p) => p.baseSha256)).toEqual([sha(before)]);
 
     const device = await startDevice(scratch.dir, { serialNumber: uniqueSerial('EPC') });
-    const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), { reconnectTimeoutMs: 30_000 });
+    const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), {
+      reconnectTimeoutMs: 30_000,
+    });
     try {
-      await uploadFirmware(session, before, { version: '2.0.0', deviceType: 'EPC', signedManifest: signedManifestFor(before) });
+      await uploadFirmware(session, before, {
+        version: '2.0.0',
+        deviceType: 'EPC',
+        signedManifest: signedManifestFor(before),
+      });
       await applyFirmware(session, { version: '2.0.0' });
-      const result = await uploadFirmware(session, resolved.bundle.image, { version: '2.1.0', deviceType: 'EPC', signedManifest: signedManifestFor(latest), patches: resolved.patches });
+      const result = await uploadFirmware(session, resolved.bundle.image, {
+        version: '2.1.0',
+        deviceType: 'EPC',
+        signedManifest: signedManifestFor(latest),
+        patches: resolved.patches,
+      });
       expect(result.coding).toBe('delta');
       expect(result.wireBytes).toBeLessThan(latest.length / 10);
       // The patch went as the stream the cache made of it once (zopfli), not deflated again at upload.

@@ -16,7 +16,11 @@ const { makeCache } = bench;
 const request = { method: 'GET', path: '/x' };
 
 /** A service stand-in for one organization: online with `latest`, or failing with `down`. */
-function service(baseUrl: string, orgId: string, options: { latest?: string; down?: Error; announce?: (bytes: Uint8Array) => string } = {}): FirmwareSource {
+function service(
+  baseUrl: string,
+  orgId: string,
+  options: { latest?: string; down?: Error; announce?: (bytes: Uint8Array) => string } = {},
+): FirmwareSource {
   const latest = options.latest ?? '2.0.0';
   const answer = async <T>(value: () => T): Promise<T> => {
     if (options.down) throw options.down;
@@ -24,7 +28,11 @@ function service(baseUrl: string, orgId: string, options: { latest?: string; dow
   };
   const file = () => {
     const bytes = bundle('EPC', latest);
-    return { bytes, syncId: undefined, headers: new Headers({ 'x-firmware-sha256': options.announce?.(bytes) ?? sha256Hex(bytes) }) };
+    return {
+      bytes,
+      syncId: undefined,
+      headers: new Headers({ 'x-firmware-sha256': options.announce?.(bytes) ?? sha256Hex(bytes) }),
+    };
   };
   return {
     baseUrl,
@@ -44,20 +52,26 @@ const unreachable = new NetworkError('unreachable', request);
 describe('firmware cache: keyed by service and organization', () => {
   it('a bundle cached for organization A is not used for organization B offline, nor for A at another service', async () => {
     const cache = makeCache();
-    const online = await resolveFirmware(cache, service('http://a.test', 'org-a'), { deviceType: 'EPC', serialNumber: 'EPC1' });
+    const online = await resolveFirmware(cache, service('http://a.test', 'org-a'), {
+      deviceType: 'EPC',
+      serialNumber: 'EPC1',
+    });
     expect(online.origin).toBe('download');
     expect(online.entry.origins).toEqual([{ serviceUrl: 'http://a.test', orgId: 'org-a' }]);
 
-    const offlineA = await resolveFirmware(cache, service('http://a.test', 'org-a', { down: unreachable }), { deviceType: 'EPC', serialNumber: 'EPC1' });
+    const offlineA = await resolveFirmware(cache, service('http://a.test', 'org-a', { down: unreachable }), {
+      deviceType: 'EPC',
+      serialNumber: 'EPC1',
+    });
     expect(offlineA.origin).toBe('offline-cache');
     expect(offlineA.entry.sha256).toBe(online.entry.sha256);
 
-    await expect(resolveFirmware(cache, service('http://a.test', 'org-b', { down: unreachable }), { deviceType: 'EPC' })).rejects.toBeInstanceOf(
-      NoFirmwareAvailableError,
-    );
-    await expect(resolveFirmware(cache, service('http://other.test', 'org-a', { down: unreachable }), { deviceType: 'EPC' })).rejects.toThrow(
-      /no EPC firmware from this organization is cached/,
-    );
+    await expect(
+      resolveFirmware(cache, service('http://a.test', 'org-b', { down: unreachable }), { deviceType: 'EPC' }),
+    ).rejects.toBeInstanceOf(NoFirmwareAvailableError);
+    await expect(
+      resolveFirmware(cache, service('http://other.test', 'org-a', { down: unreachable }), { deviceType: 'EPC' }),
+    ).rejects.toThrow(/no EPC firmware from this organization is cached/);
   });
 
   it('online, organization B downloads for itself even when A cached the same version; the one blob then serves both', async () => {
@@ -68,7 +82,10 @@ describe('firmware cache: keyed by service and organization', () => {
     expect(b.entry.sha256).toBe(a.entry.sha256);
     expect(b.entry.origins.map((o) => o.orgId)).toEqual(['org-a', 'org-b']);
     expect(await readdir(join(bench.dir, 'blobs'))).toHaveLength(1);
-    expect((await resolveFirmware(cache, service('http://s.test', 'org-b', { down: unreachable }), { deviceType: 'EPC' })).origin).toBe('offline-cache');
+    expect(
+      (await resolveFirmware(cache, service('http://s.test', 'org-b', { down: unreachable }), { deviceType: 'EPC' }))
+        .origin,
+    ).toBe('offline-cache');
   });
 
   it('refuses a download that does not match the SHA-256 the service announced, and stores nothing', async () => {
@@ -82,10 +99,21 @@ describe('firmware cache: keyed by service and organization', () => {
 
   it('entries of an index written before origins existed take theirs from their source label', async () => {
     const bytes = bundle('EPC', '1.0.0');
-    const sha256 = await makeCache().put(bytes, { source: 'x' }).then((e) => e.sha256);
+    const sha256 = await makeCache()
+      .put(bytes, { source: 'x' })
+      .then((e) => e.sha256);
     const old = {
       format: 'provisioner-firmware-cache/1',
-      entries: [{ sha256, deviceType: 'EPC', version: '1.0.0', size: bytes.length, fetchedAt: '2026-01-01T00:00:00.000Z', source: 'service http://a.test/v1/organizations/org%20a/devices/types/EPC/firmware' }],
+      entries: [
+        {
+          sha256,
+          deviceType: 'EPC',
+          version: '1.0.0',
+          size: bytes.length,
+          fetchedAt: '2026-01-01T00:00:00.000Z',
+          source: 'service http://a.test/v1/organizations/org%20a/devices/types/EPC/firmware',
+        },
+      ],
     };
     await writeFile(join(bench.dir, 'index.json'), JSON.stringify(old));
     const [entry] = await makeCache().list();
@@ -141,7 +169,9 @@ describe('firmware cache: a damaged index or bundle is quarantined, never delete
       const file = await quarantinedFile();
       expect(file.name).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z-[0-9a-f]{6}-index\.json$/);
       expect(file.bytes.equals(bad)).toBe(true);
-      expect(reported[0]).toMatchObject({ file: { from: join(bench.dir, 'index.json'), path: join(bench.dir, 'quarantine', file.name) } });
+      expect(reported[0]).toMatchObject({
+        file: { from: join(bench.dir, 'index.json'), path: join(bench.dir, 'quarantine', file.name) },
+      });
       // A good index is written back: the next start reports nothing.
       bench.events.splice(0);
       expect(await makeCache().list()).toHaveLength(2);
@@ -151,7 +181,9 @@ describe('firmware cache: a damaged index or bundle is quarantined, never delete
 
   it('keeps the readable entries of a partly damaged index, origins included', async () => {
     const { a, b } = await filled();
-    const index = JSON.parse(await readFile(join(bench.dir, 'index.json'), 'utf8')) as { entries: Array<Record<string, unknown>> };
+    const index = JSON.parse(await readFile(join(bench.dir, 'index.json'), 'utf8')) as {
+      entries: Array<Record<string, unknown>>;
+    };
     const damagedEntry = index.entries.find((e) => e.sha256 === b)!;
     damagedEntry.size = 'twelve';
     const text = JSON.stringify(index);

@@ -56,7 +56,9 @@ describe('firmware cache', () => {
     const damaged = bytes.slice();
     damaged[damaged.length - 30]! ^= 0xff;
     await expect(cache.put(damaged, { source: 'x' })).rejects.toThrow();
-    await expect(cache.put(bytes, { source: 'x', expect: { deviceType: 'NSCP' } })).rejects.toThrow(/EPC devices, not NSCP/);
+    await expect(cache.put(bytes, { source: 'x', expect: { deviceType: 'NSCP' } })).rejects.toThrow(
+      /EPC devices, not NSCP/,
+    );
     expect(await readdir(join(bench.dir, 'blobs'))).toEqual([]);
   });
 
@@ -82,7 +84,11 @@ describe('firmware cache', () => {
     await writeFile(cache.blobPath(newer.sha256), 'garbage');
     const latest = await cache.latest('NSCP');
     expect(latest?.entry.sha256).toBe(older.sha256);
-    expect(bench.events.filter((e) => e.type === 'evicted-corrupt').map((e) => (e as { entry: { version: string } }).entry.version)).toEqual(['1.10.0']);
+    expect(
+      bench.events
+        .filter((e) => e.type === 'evicted-corrupt')
+        .map((e) => (e as { entry: { version: string } }).entry.version),
+    ).toEqual(['1.10.0']);
   });
 
   it('picks the newest version per type, 2.10.0 after 2.9.1', async () => {
@@ -93,7 +99,11 @@ describe('firmware cache', () => {
     expect((await cache.latest('EPC'))?.entry.version).toBe('2.10.0');
     expect((await cache.find('EPC', '2.9.1'))?.entry.version).toBe('2.9.1');
     expect(await cache.latest('SRCP')).toBeUndefined();
-    expect((await cache.list()).map((e) => `${e.deviceType} ${e.version}`)).toEqual(['EPC 2.10.0', 'EPC 2.9.1', 'WESP 3.0.0']);
+    expect((await cache.list()).map((e) => `${e.deviceType} ${e.version}`)).toEqual([
+      'EPC 2.10.0',
+      'EPC 2.9.1',
+      'WESP 3.0.0',
+    ]);
   });
 
   it('prunes to the newest N per type, deleting blobs', async () => {
@@ -153,10 +163,15 @@ describe('firmware resolution (service stand-ins)', () => {
     const cache = makeCache();
     await cache.put(bundle('EPC', '1.0.0'), { source: 'x', origin });
     await cache.put(bundle('EPC', '1.5.0'), { source: 'x', origin });
-    const offline = await resolveFirmware(cache, source(new NetworkError('unreachable', request)), { deviceType: 'EPC', serialNumber: 'EPC1' });
+    const offline = await resolveFirmware(cache, source(new NetworkError('unreachable', request)), {
+      deviceType: 'EPC',
+      serialNumber: 'EPC1',
+    });
     expect(offline).toMatchObject({ origin: 'offline-cache', latestVersion: undefined });
     expect(offline.entry.version).toBe('1.5.0');
-    expect(offline.notice).toMatch(/^The service is unreachable .*newest cached EPC firmware, version 1\.5\.0, fetched /);
+    expect(offline.notice).toMatch(
+      /^The service is unreachable .*newest cached EPC firmware, version 1\.5\.0, fetched /,
+    );
     const broken = await resolveFirmware(cache, source(new ServiceError(503, [], request)), { deviceType: 'EPC' });
     expect(broken.origin).toBe('offline-cache');
     expect(broken.notice).toMatch(/unavailable \(HTTP 503\)/);
@@ -166,7 +181,9 @@ describe('firmware resolution (service stand-ins)', () => {
     const cache = makeCache();
     await cache.put(bundle('EPC', '1.0.0'), { source: 'x', origin });
     const notFound = new ServiceError(404, [{ code: 'DEVICE_NOT_REGISTERED', message: 'no' }], request);
-    await expect(resolveFirmware(cache, source(notFound), { deviceType: 'EPC', serialNumber: 'X' })).rejects.toBe(notFound);
+    await expect(resolveFirmware(cache, source(notFound), { deviceType: 'EPC', serialNumber: 'X' })).rejects.toBe(
+      notFound,
+    );
   });
 
   it('downloads and caches when online and not cached, then serves from the cache', async () => {
@@ -178,8 +195,8 @@ describe('firmware resolution (service stand-ins)', () => {
   });
 
   it('with nothing cached and no service, refuses with a clear error', async () => {
-    await expect(resolveFirmware(makeCache(), source(new NetworkError('timeout', request)), { deviceType: 'EPC' })).rejects.toBeInstanceOf(
-      NoFirmwareAvailableError,
-    );
+    await expect(
+      resolveFirmware(makeCache(), source(new NetworkError('timeout', request)), { deviceType: 'EPC' }),
+    ).rejects.toBeInstanceOf(NoFirmwareAvailableError);
   });
 });

@@ -25,9 +25,24 @@ function releases() {
   const target = makeFirmwareImage('EPC', '1.1.0', 4096);
   target.set(base.subarray(64), 64);
   target[500] = target[500]! ^ 0xff;
-  const patch = createFirmwarePatch(base, target, { baseSha256: bytesOf(sha(base)), targetSha256: bytesOf(sha(target)) });
-  const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '1.1.0', image: target, releaseKeyPem: testReleaseKey.privateKeyPem });
-  const record: FirmwarePatchRecord = { deviceType: 'EPC', fromVersion: '1.0.0', toVersion: '1.1.0', baseSha256: sha(base), targetSha256: sha(target), size: patch.length };
+  const patch = createFirmwarePatch(base, target, {
+    baseSha256: bytesOf(sha(base)),
+    targetSha256: bytesOf(sha(target)),
+  });
+  const bundle = buildFirmwareBundle({
+    deviceType: 'EPC',
+    version: '1.1.0',
+    image: target,
+    releaseKeyPem: testReleaseKey.privateKeyPem,
+  });
+  const record: FirmwarePatchRecord = {
+    deviceType: 'EPC',
+    fromVersion: '1.0.0',
+    toVersion: '1.1.0',
+    baseSha256: sha(base),
+    targetSha256: sha(target),
+    size: patch.length,
+  };
   return { base, target, patch, bundle, record };
 }
 
@@ -98,16 +113,32 @@ describe('firmware patches in the offline cache', () => {
     const cache = bench.makeCache();
     expect(await cachedPatches(cache, await cache.list())).toEqual([]);
     await prefetchFirmware(cache, source(r), ['EPC']);
-    const held = { deviceType: 'EPC', toVersion: '1.1.0', baseSha256: sha(r.base), targetSha256: sha(r.target), size: r.patch.length };
+    const held = {
+      deviceType: 'EPC',
+      toVersion: '1.1.0',
+      baseSha256: sha(r.base),
+      targetSha256: sha(r.target),
+      size: r.patch.length,
+    };
     expect(await cachedPatches(cache, await cache.list())).toEqual([{ ...held, fromVersion: null }]);
-    await cache.put(buildFirmwareBundle({ deviceType: 'EPC', version: '1.0.0', image: r.base, releaseKeyPem: testReleaseKey.privateKeyPem }), { source: 'file 1.0.0.zip' });
+    await cache.put(
+      buildFirmwareBundle({
+        deviceType: 'EPC',
+        version: '1.0.0',
+        image: r.base,
+        releaseKeyPem: testReleaseKey.privateKeyPem,
+      }),
+      { source: 'file 1.0.0.zip' },
+    );
     expect(await cachedPatches(cache, await cache.list())).toEqual([{ ...held, fromVersion: '1.0.0' }]);
   });
 
   it('refuses a patch that joins other images than the service said, and quarantines one damaged on disk', async () => {
     const r = releases();
     const cache = bench.makeCache();
-    await expect(cache.patches.put(r.patch, { baseSha256: sha(r.target) })).rejects.toMatchObject({ code: 'FW_CODING_CORRUPT' });
+    await expect(cache.patches.put(r.patch, { baseSha256: sha(r.target) })).rejects.toMatchObject({
+      code: 'FW_CODING_CORRUPT',
+    });
     await cache.patches.put(r.patch);
     const [name] = await readdir(join(bench.dir, 'patches'));
     const damaged = r.patch.slice();

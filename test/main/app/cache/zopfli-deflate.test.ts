@@ -56,7 +56,9 @@ describe('zopfli on its own worker thread', () => {
     // Warm: the first call from a process may also pay for compiling zopfli's WebAssembly.
     await zopfliDeflate(codeLike(64));
     const { value: stream, turns } = await turnsWhile(() => zopfliDeflate(source));
-    expect(Buffer.from(inflateRawSync(stream!.bytes, { windowBits: stream!.windowBits })).equals(Buffer.from(source))).toBe(true);
+    expect(
+      Buffer.from(inflateRawSync(stream!.bytes, { windowBits: stream!.windowBits })).equals(Buffer.from(source)),
+    ).toBe(true);
     // zopfli works for tenths of a second on these 4 KB, a timer turn comes every millisecond or
     // so. Called on this thread (as before the worker), zopfli runs in one go and no timer runs.
     expect(turns).toBeGreaterThan(10);
@@ -64,15 +66,24 @@ describe('zopfli on its own worker thread', () => {
 
   it.each(Object.entries(DYING_WORKERS))('rejects with what happened when the worker %s', async (_how, script) => {
     const failure = deflateInWorker({ source: codeLike(16), numiterations: 1 }, script);
-    await expect(failure).rejects.toThrow(/^zopfli('s worker thread (failed|stopped \(exit code 70\))| failed on its worker thread: zopfli gave up)/);
+    await expect(failure).rejects.toThrow(
+      /^zopfli('s worker thread (failed|stopped \(exit code 70\))| failed on its worker thread: zopfli gave up)/,
+    );
   });
 
   it('leaves the image to zlib at upload, and the resolve succeeding, when the worker dies', async () => {
     const image = codeLike();
-    const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image, releaseKeyPem: testReleaseKey.privateKeyPem });
+    const bundle = buildFirmwareBundle({
+      deviceType: 'EPC',
+      version: '2.0.0',
+      image,
+      releaseKeyPem: testReleaseKey.privateKeyPem,
+    });
     const source = servingBundle(bundle);
     const cache = bench.makeCache();
-    const dyingStore = new DeflatedStore(bench.dir, join(bench.dir, 'quarantine'), undefined, undefined, (bytes) => zopfliDeflate(bytes, DYING_WORKERS.exits));
+    const dyingStore = new DeflatedStore(bench.dir, join(bench.dir, 'quarantine'), undefined, undefined, (bytes) =>
+      zopfliDeflate(bytes, DYING_WORKERS.exits),
+    );
     // The cache as the app makes it, but with its streams made by a worker that dies.
     Object.defineProperty(cache, 'deflated', { value: dyingStore });
     const resolved = await resolveFirmware(cache, source, { deviceType: 'EPC' });

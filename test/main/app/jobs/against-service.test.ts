@@ -38,7 +38,10 @@ beforeEach(async () => {
 });
 
 async function confirmationsStored(serialNumber: string): Promise<number> {
-  const { rows } = await service.running!.db.query<{ n: number }>('SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1', [serialNumber]);
+  const { rows } = await service.running!.db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1',
+    [serialNumber],
+  );
   return rows[0]!.n;
 }
 
@@ -46,7 +49,9 @@ describe('outbox against the service', () => {
   function outbox(time: FakeTime, fs: FileSystem = nodeFileSystem): Outbox {
     return new Outbox({
       dir: join(work, 'outbox'),
-      sender: clientConfirmationSender((url, orgId) => (url === service.url && orgId === service.orgId ? client : undefined)),
+      sender: clientConfirmationSender((url, orgId) =>
+        url === service.url && orgId === service.orgId ? client : undefined,
+      ),
       clock: time.clock,
       timers: time.timers,
       random: () => 0.5,
@@ -83,7 +88,10 @@ describe('outbox against the service', () => {
     expect(await second.pending()).toMatchObject({ count: 0, rejected: 0 });
 
     const [device] = (await client.devices.list({ serial: 'EPC000101' })).items;
-    expect(device).toMatchObject({ firmwareVersion: '1.1.0', lastFirmwareApply: { success: true, firmwareVersion: '1.1.0' } });
+    expect(device).toMatchObject({
+      firmwareVersion: '1.1.0',
+      lastFirmwareApply: { success: true, firmwareVersion: '1.1.0' },
+    });
     expect(Date.parse(device!.lastFirmwareApply!.appliedAt)).toBe(Date.parse('2026-03-01T10:00:00.000Z'));
     expect(await confirmationsStored('EPC000101')).toBe(before + 1);
   });
@@ -124,7 +132,12 @@ describe('outbox against the service', () => {
       serviceUrl: service.url,
       orgId: service.orgId,
       serialNumber: 'SRCP000101',
-      payload: { configurationFileSuccessfullyDeployed: true, error: null, syncId: '00000000-0000-4000-8000-000000000001', applyTimeStamp: '2026-03-03T10:00:00.000Z' },
+      payload: {
+        configurationFileSuccessfullyDeployed: true,
+        error: null,
+        syncId: '00000000-0000-4000-8000-000000000001',
+        applyTimeStamp: '2026-03-03T10:00:00.000Z',
+      },
     });
     expect((await box.syncNow()).rejected).toEqual([entry.id]);
     const [rejected] = await outbox(time).list();
@@ -143,7 +156,9 @@ describe('firmware cache against the service', () => {
     const first = await cache().prefetch(client);
     expect(first.failed).toEqual([]);
     expect(first.fetched.map((e) => `${e.deviceType} ${e.version}`)).toEqual(['SRCP 1.1.0', 'EPC 1.1.0', 'NSCP 1.1.0']);
-    expect(first.fetched[0]!.source).toBe(`service ${service.url}/v1/organizations/${service.orgId}/devices/types/SRCP/firmware`);
+    expect(first.fetched[0]!.source).toBe(
+      `service ${service.url}/v1/organizations/${service.orgId}/devices/types/SRCP/firmware`,
+    );
     const second = await cache().prefetch(client);
     expect(second.fetched).toEqual([]);
     expect(second.upToDate.map((u) => u.deviceType)).toEqual(['SRCP', 'EPC', 'NSCP']);

@@ -9,8 +9,18 @@ const moment = { appliedAt: new Date(), observedAt: new Date(), reason: 'job-res
 describe('a failure confirmation with a very long device error', () => {
   it('is clipped to what the service accepts, so it is recorded instead of refused', () => {
     const huge = `FW_FLASH_WRITE ${'x'.repeat(2_000_000)}`;
-    const firmware = firmwareConfirmation(address, 'EPC000101', { success: false, version: '1.0.0', error: huge }, moment);
-    const configuration = configurationConfirmation(address, 'EPC000101', { success: false, syncId: '3f2b1c9e-5d4a-4e8b-9c7d-1a2b3c4d5e6f', error: huge }, moment);
+    const firmware = firmwareConfirmation(
+      address,
+      'EPC000101',
+      { success: false, version: '1.0.0', error: huge },
+      moment,
+    );
+    const configuration = configurationConfirmation(
+      address,
+      'EPC000101',
+      { success: false, syncId: '3f2b1c9e-5d4a-4e8b-9c7d-1a2b3c4d5e6f', error: huge },
+      moment,
+    );
     for (const [confirmation, schema] of [
       [firmware, firmwareConfirmationSchema],
       [configuration, configurationConfirmationSchema],

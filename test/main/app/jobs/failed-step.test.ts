@@ -9,7 +9,14 @@ import { useScratchDirPerTest } from '../../../fixtures/scratch';
 
 /** The end both device jobs share after a failure: read the device once more, reconcile, say what failed. */
 
-const identity: DeviceIdentity = { serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-1', firmwareVersion: '2.1.0', configSyncId: null, bootId: 7 };
+const identity: DeviceIdentity = {
+  serialNumber: 'EPC000101',
+  deviceType: 'EPC',
+  model: 'EPC-1',
+  firmwareVersion: '2.1.0',
+  configSyncId: null,
+  bootId: 7,
+};
 
 function fakes() {
   const seen: { reads: number; observed: string[] } = { reads: 0, observed: [] };
@@ -32,12 +39,22 @@ function fakes() {
   return { seen, session, env };
 }
 
-const failure = (cancelled: boolean): Failure => ({ code: cancelled ? 'CANCELLED' : 'DEVICE_TIMEOUT', message: 'the device stopped answering', hint: 'run the same job again', resumable: true, cancelled });
+const failure = (cancelled: boolean): Failure => ({
+  code: cancelled ? 'CANCELLED' : 'DEVICE_TIMEOUT',
+  message: 'the device stopped answering',
+  hint: 'run the same job again',
+  resumable: true,
+  cancelled,
+});
 
 describe('a failed device job', () => {
   it('reads the device once more, reconciles what it runs, and names the failure with its hint', async () => {
     const { seen, session, env } = fakes();
-    const result = await failedStepResult(env, session, failure(false), { confirmation: 'queued', notice: 'a notice', resumable: true });
+    const result = await failedStepResult(env, session, failure(false), {
+      confirmation: 'queued',
+      notice: 'a notice',
+      resumable: true,
+    });
     expect(seen).toEqual({ reads: 1, observed: ['EPC000101 2.1.0'] });
     expect(result).toEqual({
       phase: 'failed',
@@ -52,9 +69,20 @@ describe('a failed device job', () => {
 
   it('when cancelled, leaves the device alone and says cancelled', async () => {
     const { seen, session, env } = fakes();
-    const result = await failedStepResult(env, session, failure(true), { confirmation: 'none', notice: null, resumable: false });
+    const result = await failedStepResult(env, session, failure(true), {
+      confirmation: 'none',
+      notice: null,
+      resumable: false,
+    });
     expect(seen).toEqual({ reads: 0, observed: [] });
-    expect(result).toMatchObject({ phase: 'cancelled', outcome: 'cancelled', errorCode: 'CANCELLED', resumable: false, confirmation: 'none', notice: null });
+    expect(result).toMatchObject({
+      phase: 'cancelled',
+      outcome: 'cancelled',
+      errorCode: 'CANCELLED',
+      resumable: false,
+      confirmation: 'none',
+      notice: null,
+    });
   });
 });
 
@@ -73,7 +101,8 @@ describe('confirming a failed job', () => {
   };
   // Written as by a process that has ended, and read by this one: what is left is what the next start judges.
   const journal = () => new IntentJournal({ dir: scratch.dir, isAlive: () => false, pid: 999_999_999 });
-  const leftForNextStart = async () => (await new IntentJournal({ dir: scratch.dir, isAlive: () => false }).orphans()).map((kept) => kept.jobId);
+  const leftForNextStart = async () =>
+    (await new IntentJournal({ dir: scratch.dir, isAlive: () => false }).orphans()).map((kept) => kept.jobId);
 
   it('clears the intent once the outbox took the confirmation', async () => {
     const intents = journal();

@@ -19,7 +19,10 @@ afterEach(async () => {
 });
 
 async function firmwareConfirmations(w: World, serialNumber: string): Promise<number> {
-  const { rows } = await w.service!.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1 AND kind = 'firmware'`, [serialNumber]);
+  const { rows } = await w.service!.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1 AND kind = 'firmware'`,
+    [serialNumber],
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -28,59 +31,76 @@ async function record(w: World, serialNumber: string) {
 }
 
 describe('the service stops during a job', () => {
-  it('installs from the cache, keeps the confirmations in the outbox, and delivers each exactly once when the service is back', { timeout: 300_000 }, async () => {
-    const w = await startWorld('outage');
-    await registerDevices(w, ['EPC000101', 'EPC000102']);
-    await logInCli(w);
-    // 115200 baud: the upload lasts long enough (~6 s for 64 KiB) to stop the service while it runs.
-    const first = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', baudRate: 115200 });
+  it(
+    'installs from the cache, keeps the confirmations in the outbox, and delivers each exactly once when the service is back',
+    { timeout: 300_000 },
+    async () => {
+      const w = await startWorld('outage');
+      await registerDevices(w, ['EPC000101', 'EPC000102']);
+      await logInCli(w);
+      // 115200 baud: the upload lasts long enough (~6 s for 64 KiB) to stop the service while it runs.
+      const first = await w.startDevice({
+        deviceType: 'EPC',
+        serialNumber: 'EPC000101',
+        link: 'pty',
+        baudRate: 115200,
+      });
 
-    let stopping: Promise<void> | undefined;
-    const during = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101'], {
-      onLine: (line) => {
-        if (stopping || !line.startsWith('{')) return;
-        const event = JSON.parse(line) as { event: string; job?: { phase: string; bytesDone: number } };
-        if (event.event === 'progress' && event.job?.phase === 'uploading' && event.job.bytesDone > 0) stopping = w.stopService();
-      },
-    });
-    await stopping;
-    expect(stopping, 'the service was stopped during the upload').toBeDefined();
-    expect(during.code, during.stderr).toBe(0);
-    const [duringResult] = results(during);
-    expect(duringResult?.job).toMatchObject({ serialNumber: 'EPC000101', phase: 'done', confirmation: 'queued' });
-    expect(first.state().firmwareVersion).toBe('1.1.0');
+      let stopping: Promise<void> | undefined;
+      const during = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101'], {
+        onLine: (line) => {
+          if (stopping || !line.startsWith('{')) return;
+          const event = JSON.parse(line) as { event: string; job?: { phase: string; bytesDone: number } };
+          if (event.event === 'progress' && event.job?.phase === 'uploading' && event.job.bytesDone > 0)
+            stopping = w.stopService();
+        },
+      });
+      await stopping;
+      expect(stopping, 'the service was stopped during the upload').toBeDefined();
+      expect(during.code, during.stderr).toBe(0);
+      const [duringResult] = results(during);
+      expect(duringResult?.job).toMatchObject({ serialNumber: 'EPC000101', phase: 'done', confirmation: 'queued' });
+      expect(first.state().firmwareVersion).toBe('1.1.0');
 
-    // With the service down from the start: the firmware comes from the cache.
-    const second = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty' });
-    const offline = await w.cli(['device', 'firmware', 'update', 'EPC000102']);
-    expect(offline.code, offline.stderr).toBe(0);
-    expect(offline.stderr).toContain('The service is unreachable');
-    expect(offline.stderr).toContain('installing the newest cached EPC firmware, version 1.1.0');
-    expect(offline.stdout).toContain('EPC000102: firmware 1.1.0 installed (was 1.0.0); confirmation waiting in the outbox');
-    expect(second.state().firmwareVersion).toBe('1.1.0');
+      // With the service down from the start: the firmware comes from the cache.
+      const second = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty' });
+      const offline = await w.cli(['device', 'firmware', 'update', 'EPC000102']);
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.stderr).toContain('The service is unreachable');
+      expect(offline.stderr).toContain('installing the newest cached EPC firmware, version 1.1.0');
+      expect(offline.stdout).toContain(
+        'EPC000102: firmware 1.1.0 installed (was 1.0.0); confirmation waiting in the outbox',
+      );
+      expect(second.state().firmwareVersion).toBe('1.1.0');
 
-    const waiting = JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout) as Array<{ serialNumber: string; kind: string; state: string }>;
-    expect(waiting.map((e) => [e.serialNumber, e.kind, e.state]).sort()).toEqual([
-      ['EPC000101', 'firmware', 'pending'],
-      ['EPC000102', 'firmware', 'pending'],
-    ]);
+      const waiting = JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout) as Array<{
+        serialNumber: string;
+        kind: string;
+        state: string;
+      }>;
+      expect(waiting.map((e) => [e.serialNumber, e.kind, e.state]).sort()).toEqual([
+        ['EPC000101', 'firmware', 'pending'],
+        ['EPC000102', 'firmware', 'pending'],
+      ]);
 
-    await w.startServiceAgain();
-    const sync = await w.cli(['outbox', 'sync']);
-    expect(sync.code, sync.stderr).toBe(0);
-    expect(sync.stdout).toContain('Sent 2 confirmations; the outbox is empty.');
-    for (const serialNumber of ['EPC000101', 'EPC000102']) {
-      const device = await record(w, serialNumber);
-      expect(device.firmwareVersion).toBe('1.1.0');
-      expect(device.lastFirmwareApply?.success).toBe(true);
-      expect(await firmwareConfirmations(w, serialNumber)).toBe(1);
-    }
-    // Nothing is sent twice: a second sync finds nothing, the service still has one of each.
-    const again = await w.cli(['outbox', 'sync']);
-    expect(again.stdout).toContain('Sent 0 confirmations; the outbox is empty.');
-    expect(JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
-    for (const serialNumber of ['EPC000101', 'EPC000102']) expect(await firmwareConfirmations(w, serialNumber)).toBe(1);
-  });
+      await w.startServiceAgain();
+      const sync = await w.cli(['outbox', 'sync']);
+      expect(sync.code, sync.stderr).toBe(0);
+      expect(sync.stdout).toContain('Sent 2 confirmations; the outbox is empty.');
+      for (const serialNumber of ['EPC000101', 'EPC000102']) {
+        const device = await record(w, serialNumber);
+        expect(device.firmwareVersion).toBe('1.1.0');
+        expect(device.lastFirmwareApply?.success).toBe(true);
+        expect(await firmwareConfirmations(w, serialNumber)).toBe(1);
+      }
+      // Nothing is sent twice: a second sync finds nothing, the service still has one of each.
+      const again = await w.cli(['outbox', 'sync']);
+      expect(again.stdout).toContain('Sent 0 confirmations; the outbox is empty.');
+      expect(JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
+      for (const serialNumber of ['EPC000101', 'EPC000102'])
+        expect(await firmwareConfirmations(w, serialNumber)).toBe(1);
+    },
+  );
 });
 
 describe('the cable is pulled during a firmware upload', () => {
@@ -88,7 +108,12 @@ describe('the cable is pulled during a firmware upload', () => {
     const w = await startWorld('pull-resume');
     await registerDevices(w, ['EPC000101']);
     await logInCli(w);
-    const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', faults: { pullAt: 24_000, replugAfterMs: 800 } });
+    const device = await w.startDevice({
+      deviceType: 'EPC',
+      serialNumber: 'EPC000101',
+      link: 'pty',
+      faults: { pullAt: 24_000, replugAfterMs: 800 },
+    });
 
     const run = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101']);
     expect(run.code, run.stderr).toBe(0);
@@ -96,39 +121,52 @@ describe('the cable is pulled during a firmware upload', () => {
     expect(device.faultStats.pulls).toBe(1);
     expect(result?.job.phase).toBe('done');
     expect(result?.job.resumedFrom as number).toBeGreaterThan(0);
-    expect(result?.job.resultMessage).toMatch(/^firmware 1\.1\.0 installed \(was 1\.0\.0\); the upload resumed at \d+%$/);
+    expect(result?.job.resultMessage).toMatch(
+      /^firmware 1\.1\.0 installed \(was 1\.0\.0\); the upload resumed at \d+%$/,
+    );
     expect(device.state().firmwareVersion).toBe('1.1.0');
     expect((await record(w, 'EPC000101')).lastFirmwareApply?.success).toBe(true);
   });
 
-  it('fails cleanly with one line when it does not come back, confirms the failure, and resumes when run again', { timeout: 300_000 }, async () => {
-    const w = await startWorld('pull-fail');
-    await registerDevices(w, ['EPC000101']);
-    await logInCli(w);
-    const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', faults: { pullAt: 32_000, replugAfterMs: 3_600_000 } });
+  it(
+    'fails cleanly with one line when it does not come back, confirms the failure, and resumes when run again',
+    { timeout: 300_000 },
+    async () => {
+      const w = await startWorld('pull-fail');
+      await registerDevices(w, ['EPC000101']);
+      await logInCli(w);
+      const device = await w.startDevice({
+        deviceType: 'EPC',
+        serialNumber: 'EPC000101',
+        link: 'pty',
+        faults: { pullAt: 32_000, replugAfterMs: 3_600_000 },
+      });
 
-    const failed = await w.cli(['--reconnect-timeout', '2', 'device', 'firmware', 'update', 'EPC000101']);
-    expect(failed.code).toBe(1);
-    const errors = failed.stderr.split('\n').filter((line) => line.startsWith('error:'));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(
-      /^error: EPC000101: firmware upload failed at \d+% \(cable pulled\?\): the device went away and did not come back within 2 s; plug it in and run the same command again to resume \(failure confirmed to the service\)$/,
-    );
-    expect(device.state().firmwareVersion).toBe('1.0.0');
-    const afterFailure = await record(w, 'EPC000101');
-    expect(afterFailure.lastFirmwareApply?.success).toBe(false);
-    expect(afterFailure.lastFirmwareApply?.error).toMatch(/^firmware upload failed at \d+%/);
-    expect(afterFailure.firmwareVersion).toBeNull();
+      const failed = await w.cli(['--reconnect-timeout', '2', 'device', 'firmware', 'update', 'EPC000101']);
+      expect(failed.code).toBe(1);
+      const errors = failed.stderr.split('\n').filter((line) => line.startsWith('error:'));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(
+        /^error: EPC000101: firmware upload failed at \d+% \(cable pulled\?\): the device went away and did not come back within 2 s; plug it in and run the same command again to resume \(failure confirmed to the service\)$/,
+      );
+      expect(device.state().firmwareVersion).toBe('1.0.0');
+      const afterFailure = await record(w, 'EPC000101');
+      expect(afterFailure.lastFirmwareApply?.success).toBe(false);
+      expect(afterFailure.lastFirmwareApply?.error).toMatch(/^firmware upload failed at \d+%/);
+      expect(afterFailure.firmwareVersion).toBeNull();
 
-    await device.plug();
-    const resumed = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/EPC000101: firmware 1\.1\.0 installed \(was 1\.0\.0\); the upload resumed at [1-9]\d*%; confirmed to the service/);
-    expect(device.state().firmwareVersion).toBe('1.1.0');
-    const afterResume = await record(w, 'EPC000101');
-    expect(afterResume.firmwareVersion).toBe('1.1.0');
-    expect(afterResume.lastFirmwareApply?.success).toBe(true);
-  });
+      await device.plug();
+      const resumed = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toMatch(
+        /EPC000101: firmware 1\.1\.0 installed \(was 1\.0\.0\); the upload resumed at [1-9]\d*%; confirmed to the service/,
+      );
+      expect(device.state().firmwareVersion).toBe('1.1.0');
+      const afterResume = await record(w, 'EPC000101');
+      expect(afterResume.firmwareVersion).toBe('1.1.0');
+      expect(afterResume.lastFirmwareApply?.success).toBe(true);
+    },
+  );
 });
 
 describe('a configuration file for another device', () => {

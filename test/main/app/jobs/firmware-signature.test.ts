@@ -16,46 +16,64 @@ import { logInCli, registerDevices, results, worldPerTest } from './helpers/worl
 const startWorld = worldPerTest();
 
 describe('signed firmware through the CLI', () => {
-  it('installs the service\'s signed firmware and names its signer; refuses unsigned and untrusted bundles before the device is touched', { timeout: 300_000 }, async () => {
-    const w = await startWorld('signed-firmware');
-    await registerDevices(w, ['EPC000101']);
-    await logInCli(w);
-    // What a simulated device is given with --release-key-pub: the keys the service trusts.
-    const keys = await w.cli(['release-keys']);
-    expect(keys.stdout).toBe(w.releaseKey.publicKeyPem);
-    const device = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', releaseKeysPem: [keys.stdout] });
+  it(
+    "installs the service's signed firmware and names its signer; refuses unsigned and untrusted bundles before the device is touched",
+    { timeout: 300_000 },
+    async () => {
+      const w = await startWorld('signed-firmware');
+      await registerDevices(w, ['EPC000101']);
+      await logInCli(w);
+      // What a simulated device is given with --release-key-pub: the keys the service trusts.
+      const keys = await w.cli(['release-keys']);
+      expect(keys.stdout).toBe(w.releaseKey.publicKeyPem);
+      const device = await w.startDevice({
+        deviceType: 'EPC',
+        serialNumber: 'EPC000101',
+        link: 'pty',
+        releaseKeysPem: [keys.stdout],
+      });
 
-    const update = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101']);
-    expect(update.code, update.stderr).toBe(0);
-    const [installed] = results(update);
-    expect(installed?.job).toMatchObject({
-      serialNumber: 'EPC000101',
-      phase: 'done',
-      outcome: 'applied',
-      firmwareVersion: '1.1.0',
-      firmwareSigner: { keyId: w.releaseKey.keyId, name: 'default release key' },
-    });
-    // The device checked the same signature, and raised its anti-rollback floor to the image's counter.
-    expect(device.state()).toMatchObject({ firmwareVersion: '1.1.0', securityCounter: 1, upload: null });
+      const update = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101']);
+      expect(update.code, update.stderr).toBe(0);
+      const [installed] = results(update);
+      expect(installed?.job).toMatchObject({
+        serialNumber: 'EPC000101',
+        phase: 'done',
+        outcome: 'applied',
+        firmwareVersion: '1.1.0',
+        firmwareSigner: { keyId: w.releaseKey.keyId, name: 'default release key' },
+      });
+      // The device checked the same signature, and raised its anti-rollback floor to the image's counter.
+      expect(device.state()).toMatchObject({ firmwareVersion: '1.1.0', securityCounter: 1, upload: null });
 
-    const attacker = generateReleaseKeyPair();
-    const evil = buildFirmwareBundle({ deviceType: 'EPC', version: '6.6.6-evil', image: makeFirmwareImage('EPC', '6.6.6-evil', 4096), releaseKeyPem: attacker.privateKeyPem });
-    const untrustedFile = join(w.root, 'evil-untrusted.zip');
-    await writeFile(untrustedFile, evil);
-    const { [SIGNED_MANIFEST_FILE]: _signature, ...unsigned } = unzipSync(evil);
-    const unsignedFile = join(w.root, 'evil-unsigned.zip');
-    await writeFile(unsignedFile, zipSync(unsigned));
+      const attacker = generateReleaseKeyPair();
+      const evil = buildFirmwareBundle({
+        deviceType: 'EPC',
+        version: '6.6.6-evil',
+        image: makeFirmwareImage('EPC', '6.6.6-evil', 4096),
+        releaseKeyPem: attacker.privateKeyPem,
+      });
+      const untrustedFile = join(w.root, 'evil-untrusted.zip');
+      await writeFile(untrustedFile, evil);
+      const { [SIGNED_MANIFEST_FILE]: _signature, ...unsigned } = unzipSync(evil);
+      const unsignedFile = join(w.root, 'evil-unsigned.zip');
+      await writeFile(unsignedFile, zipSync(unsigned));
 
-    for (const [file, code] of [
-      [untrustedFile, 'FW_UNTRUSTED_KEY'],
-      [unsignedFile, 'FW_UNSIGNED'],
-    ] as const) {
-      const bootId = device.state().bootId;
-      const refused = await w.cli(['--json', 'device', 'firmware', 'apply', 'EPC000101', '--file', file, '--force']);
-      expect(refused.code, file).not.toBe(0);
-      expect(results(refused)[0]?.job, file).toMatchObject({ phase: 'failed', errorCode: code, confirmation: 'none' });
-      // Refused on the host: nothing announced, nothing staged, no reboot, the old image runs.
-      expect(device.state(), file).toMatchObject({ firmwareVersion: '1.1.0', upload: null, bootId });
-    }
-  });
+      for (const [file, code] of [
+        [untrustedFile, 'FW_UNTRUSTED_KEY'],
+        [unsignedFile, 'FW_UNSIGNED'],
+      ] as const) {
+        const bootId = device.state().bootId;
+        const refused = await w.cli(['--json', 'device', 'firmware', 'apply', 'EPC000101', '--file', file, '--force']);
+        expect(refused.code, file).not.toBe(0);
+        expect(results(refused)[0]?.job, file).toMatchObject({
+          phase: 'failed',
+          errorCode: code,
+          confirmation: 'none',
+        });
+        // Refused on the host: nothing announced, nothing staged, no reboot, the old image runs.
+        expect(device.state(), file).toMatchObject({ firmwareVersion: '1.1.0', upload: null, bootId });
+      }
+    },
+  );
 });

@@ -19,7 +19,15 @@ import {
   type ProvisioningClient,
 } from '../../../../main/app/jobs';
 import { expireInterruptedJobs, INTERRUPTED_JOB_LIMIT_MS } from '../../../../main/app/jobs/confirm';
-import { buildFirmwareBundle, CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile, generateSigningKeyPair, makeFirmwareImage, type SigningKeyPair } from '../../../../domain/files';
+import {
+  buildFirmwareBundle,
+  CONFIG_FILE_FORMAT,
+  decodeConfigFile,
+  encodeConfigFile,
+  generateSigningKeyPair,
+  makeFirmwareImage,
+  type SigningKeyPair,
+} from '../../../../domain/files';
 import { nextSequence, organizationSigner } from '../../../fixtures/config-files';
 import { testReleaseKey } from '../../../fixtures/release-key';
 import { intendedParameters, parameterChecksum, type RunningParameters } from '../../../../domain/running-parameters';
@@ -33,7 +41,12 @@ import { SwitchableService } from './helpers/switchable-service';
 
 /** The service's root key: it certifies the organization key that signs the files. */
 const keys = generateSigningKeyPair();
-const bundle = buildFirmwareBundle({ deviceType: 'EPC', version: '2.0.0', image: makeFirmwareImage('EPC', '2.0.0', 4096), releaseKeyPem: testReleaseKey.privateKeyPem });
+const bundle = buildFirmwareBundle({
+  deviceType: 'EPC',
+  version: '2.0.0',
+  image: makeFirmwareImage('EPC', '2.0.0', 4096),
+  releaseKeyPem: testReleaseKey.privateKeyPem,
+});
 
 /** A file of organization `orgId` (the one signed in to by default), newer than every one made before. */
 function configFile(serialNumber: string, options: { orgId?: string; root?: SigningKeyPair } = {}): Uint8Array {
@@ -87,14 +100,20 @@ function scriptedConnector(script: Script): DeviceConnector {
           transfer.onProgress?.({ bytes: 0, total });
           if (script.hangAt !== undefined) {
             transfer.onProgress?.({ bytes: script.hangAt, total });
-            await new Promise((_resolve, reject) => transfer.signal?.addEventListener('abort', () => reject(abortReason(transfer.signal!))));
+            await new Promise((_resolve, reject) =>
+              transfer.signal?.addEventListener('abort', () => reject(abortReason(transfer.signal!))),
+            );
           }
           transfer.onProgress?.({ bytes: total, total });
           return { announcedOffsets: [0] };
         },
         async applyFirmware(version) {
           script.calls.push('applyFirmware');
-          script.identity = { ...script.identity, firmwareVersion: script.versionAfterApply ?? version, bootId: Number(script.identity.bootId) + 1 };
+          script.identity = {
+            ...script.identity,
+            firmwareVersion: script.versionAfterApply ?? version,
+            bootId: Number(script.identity.bootId) + 1,
+          };
           return { ...script.identity };
         },
         async uploadConfiguration(file, transfer = {}) {
@@ -103,7 +122,11 @@ function scriptedConnector(script: Script): DeviceConnector {
           const decoded = decodeConfigFile(file);
           const syncId = decoded.syncId;
           script.identity = { ...script.identity, configSyncId: syncId, bootId: Number(script.identity.bootId) + 1 };
-          script.config = { syncId, sequence: decoded.sequence, claim: script.config?.claim ?? { orgId: decoded.orgId, keyId: decoded.keyId } };
+          script.config = {
+            syncId,
+            sequence: decoded.sequence,
+            claim: script.config?.claim ?? { orgId: decoded.orgId, keyId: decoded.keyId },
+          };
           const values = { ...intendedParameters(decoded.content), ...script.drift };
           script.parameters = { values, checksum: parameterChecksum(values), checksumBy: 'device' };
           return { syncId, identity: { ...script.identity } };
@@ -138,7 +161,15 @@ function client(): ProvisioningClient {
     },
     firmwareReleaseKeys: async () => {
       service.reach('GET', '/x');
-      return [{ keyId: testReleaseKey.keyId, name: 'test release key', algorithm: 'Ed25519' as const, publicKeyPem: testReleaseKey.publicKeyPem, trustedAt: '2025-01-01T00:00:00.000Z' }];
+      return [
+        {
+          keyId: testReleaseKey.keyId,
+          name: 'test release key',
+          algorithm: 'Ed25519' as const,
+          publicKeyPem: testReleaseKey.publicKeyPem,
+          trustedAt: '2025-01-01T00:00:00.000Z',
+        },
+      ];
     },
     devices: {
       listAll: async function* () {},
@@ -179,7 +210,14 @@ function environment(script: Script): { env: JobEnvironment; outbox: Outbox; int
 }
 
 function epc(firmwareVersion = '1.0.0'): DeviceIdentity {
-  return { serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-E4', firmwareVersion, configSyncId: null, bootId: 1 };
+  return {
+    serialNumber: 'EPC000101',
+    deviceType: 'EPC',
+    model: 'EPC-E4',
+    firmwareVersion,
+    configSyncId: null,
+    bootId: 1,
+  };
 }
 
 beforeEach(async () => {
@@ -205,7 +243,10 @@ describe('firmware job', () => {
     expect(final).toMatchObject({ phase: 'cancelled', errorCode: 'CANCELLED', resumable: true, confirmation: 'sent' });
     expect(final.resultMessage).toMatch(/^cancelled during uploading at \d+%; run the same command again to resume$/);
     expect(service.sent).toHaveLength(1);
-    expect(service.sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '2.0.0' });
+    expect(service.sent[0]!.payload).toMatchObject({
+      firmwareFileSuccessfullyDeployed: false,
+      firmwareVersion: '2.0.0',
+    });
     expect(await intents.orphans()).toEqual([]);
   });
 
@@ -213,8 +254,15 @@ describe('firmware job', () => {
     const script: Script = { identity: epc('2.0.0'), calls: [] };
     const { env } = environment(script);
     const queue = new JobQueue({ environment: () => env });
-    const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
-    expect(final).toMatchObject({ phase: 'done', outcome: 'up-to-date', confirmation: 'none', resultMessage: 'already runs firmware 2.0.0; nothing sent' });
+    const final = await queue.wait(
+      queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId,
+    );
+    expect(final).toMatchObject({
+      phase: 'done',
+      outcome: 'up-to-date',
+      confirmation: 'none',
+      resultMessage: 'already runs firmware 2.0.0; nothing sent',
+    });
     expect(script.calls).toEqual(['connect']);
     expect(service.sent).toEqual([]);
   });
@@ -223,7 +271,13 @@ describe('firmware job', () => {
     const script: Script = { identity: { ...epc(), deviceType: 'NSCP', serialNumber: 'NSCP000101' }, calls: [] };
     const { env } = environment(script);
     const queue = new JobQueue({ environment: () => env });
-    const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' }, firmware: { kind: 'file', bytes: bundle, name: 'EPC-2.0.0.zip' } }).jobId);
+    const final = await queue.wait(
+      queue.submit({
+        action: 'firmware',
+        target: { kind: 'link', spec: 'serial:/dev/fake' },
+        firmware: { kind: 'file', bytes: bundle, name: 'EPC-2.0.0.zip' },
+      }).jobId,
+    );
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'FW_WRONG_TYPE', confirmation: 'none' });
     expect(final.resultMessage).toBe('This firmware is for EPC devices, not NSCP');
     expect(script.calls).toEqual(['connect']);
@@ -233,9 +287,14 @@ describe('firmware job', () => {
     const script: Script = { identity: epc(), versionAfterApply: '1.0.0', calls: [] };
     const { env } = environment(script);
     const queue = new JobQueue({ environment: () => env });
-    const final = await queue.wait(queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
+    const final = await queue.wait(
+      queue.submit({ action: 'firmware', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId,
+    );
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'FW_NOT_RUNNING', confirmation: 'sent' });
-    expect(service.sent[0]!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, error: expect.stringContaining('restarted running firmware 1.0.0, not 2.0.0') });
+    expect(service.sent[0]!.payload).toMatchObject({
+      firmwareFileSuccessfullyDeployed: false,
+      error: expect.stringContaining('restarted running firmware 1.0.0, not 2.0.0'),
+    });
   });
 });
 
@@ -243,18 +302,38 @@ describe('interrupted jobs', () => {
   it('wait for their device at the next start, and turn into failure confirmations only once too old', async () => {
     const { outbox } = environment({ identity: epc(), calls: [] });
     const crashed = new IntentJournal({ dir: join(dir, 'intents'), pid: 999_999_999 });
-    const intent = await crashed.record({ jobId: 'job-1', kind: 'firmware', serviceUrl: 'http://service.test', orgId: 'org', serialNumber: 'EPC000101', firmwareVersion: '2.0.0', syncId: null, phase: 'uploading' });
+    const intent = await crashed.record({
+      jobId: 'job-1',
+      kind: 'firmware',
+      serviceUrl: 'http://service.test',
+      orgId: 'org',
+      serialNumber: 'EPC000101',
+      firmwareVersion: '2.0.0',
+      syncId: null,
+      phase: 'uploading',
+    });
     const journal = new IntentJournal({ dir: join(dir, 'intents'), isAlive: () => false });
-    const soon = await expireInterruptedJobs(journal, outbox, { now: new Date(Date.parse(intent.updatedAt) + INTERRUPTED_JOB_LIMIT_MS - 60_000) });
+    const soon = await expireInterruptedJobs(journal, outbox, {
+      now: new Date(Date.parse(intent.updatedAt) + INTERRUPTED_JOB_LIMIT_MS - 60_000),
+    });
     expect([soon.waiting.map((i) => i.jobId), soon.expired]).toEqual([['job-1'], []]);
     expect(await outbox.list()).toEqual([]);
-    const later = await expireInterruptedJobs(journal, outbox, { now: new Date(Date.parse(intent.updatedAt) + INTERRUPTED_JOB_LIMIT_MS), workstation: 'ws-1' });
+    const later = await expireInterruptedJobs(journal, outbox, {
+      now: new Date(Date.parse(intent.updatedAt) + INTERRUPTED_JOB_LIMIT_MS),
+      workstation: 'ws-1',
+    });
     expect(later.expired.map((i) => i.jobId)).toEqual(['job-1']);
     const [entry] = await outbox.list();
     expect(entry).toMatchObject({ kind: 'firmware', serialNumber: 'EPC000101', state: 'pending' });
-    expect(entry!.payload).toMatchObject({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '2.0.0', applyTimeStamp: intent.updatedAt });
+    expect(entry!.payload).toMatchObject({
+      firmwareFileSuccessfullyDeployed: false,
+      firmwareVersion: '2.0.0',
+      applyTimeStamp: intent.updatedAt,
+    });
     expect(entry!.payload).toMatchObject({ workstation: 'ws-1', reason: 'job-result' });
-    expect((entry!.payload as { error: string }).error).toMatch(/^Interrupted: Provisioner stopped during uploading .* was not seen again within 30 days/);
+    expect((entry!.payload as { error: string }).error).toMatch(
+      /^Interrupted: Provisioner stopped during uploading .* was not seen again within 30 days/,
+    );
     expect(await journal.orphans()).toEqual([]);
   });
 });
@@ -268,9 +347,13 @@ describe('configuration job', () => {
     await env.signingKeys.get(env.client);
     service.up = false;
     const queue = new JobQueue({ environment: () => env });
-    const offline = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId);
+    const offline = await queue.wait(
+      queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' } }).jobId,
+    );
     expect(offline).toMatchObject({ phase: 'done', outcome: 'applied', confirmation: 'queued', syncId: kept.syncId });
-    expect(offline.notice).toMatch(/^The service is unreachable; applying the configuration file kept since .* \(syncId [0-9a-f-]+\)\.$/);
+    expect(offline.notice).toMatch(
+      /^The service is unreachable; applying the configuration file kept since .* \(syncId [0-9a-f-]+\)\.$/,
+    );
   });
 
   it('refuses a file for another device after identifying it, without uploading', async () => {
@@ -278,7 +361,11 @@ describe('configuration job', () => {
     const { env } = environment(script);
     const queue = new JobQueue({ environment: () => env });
     const final = await queue.wait(
-      queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'udp:10.0.0.2' }, configuration: { kind: 'file', bytes: configFile('EPC000102'), name: 'other.cbor' } }).jobId,
+      queue.submit({
+        action: 'configuration',
+        target: { kind: 'link', spec: 'udp:10.0.0.2' },
+        configuration: { kind: 'file', bytes: configFile('EPC000102'), name: 'other.cbor' },
+      }).jobId,
     );
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_WRONG_DEVICE', confirmation: 'none' });
     expect(final.resultMessage).toBe(
@@ -292,7 +379,13 @@ describe('configuration job', () => {
     const script: Script = { identity: epc(), calls: [] };
     const { env } = environment(script);
     const queue = new JobQueue({ environment: () => env });
-    const final = await queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' }, configuration: { kind: 'file', bytes: foreign, name: 'x.cbor' } }).jobId);
+    const final = await queue.wait(
+      queue.submit({
+        action: 'configuration',
+        target: { kind: 'link', spec: 'serial:/dev/fake' },
+        configuration: { kind: 'file', bytes: foreign, name: 'x.cbor' },
+      }).jobId,
+    );
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_BAD_SIGNATURE', confirmation: 'none' });
     expect(script.calls).toEqual(['connect']);
   });
@@ -302,7 +395,13 @@ describe('configuration job: what the device would refuse is refused before anyt
   async function applyFile(script: Script, bytes: Uint8Array) {
     const { env } = environment(script);
     const queue = new JobQueue({ environment: () => env });
-    return queue.wait(queue.submit({ action: 'configuration', target: { kind: 'link', spec: 'serial:/dev/fake' }, configuration: { kind: 'file', bytes, name: 'x.cbor' } }).jobId);
+    return queue.wait(
+      queue.submit({
+        action: 'configuration',
+        target: { kind: 'link', spec: 'serial:/dev/fake' },
+        configuration: { kind: 'file', bytes, name: 'x.cbor' },
+      }).jobId,
+    );
   }
 
   it('a file older than the one the device applied', async () => {
@@ -330,7 +429,12 @@ describe('configuration job: what the device would refuse is refused before anyt
     service.sent.length = 0;
     const final = await applyFile(script, file);
     const { syncId, sequence } = decodeConfigFile(file);
-    expect(final).toMatchObject({ phase: 'done', outcome: 'up-to-date', confirmation: 'none', resultMessage: `already holds configuration ${syncId} (sequence ${sequence}); nothing sent` });
+    expect(final).toMatchObject({
+      phase: 'done',
+      outcome: 'up-to-date',
+      confirmation: 'none',
+      resultMessage: `already holds configuration ${syncId} (sequence ${sequence}); nothing sent`,
+    });
     // Nothing sent, but what the device runs is still read back and verified.
     expect(script.calls).toEqual(['connect', 'readConfigStatus', 'readRunningParameters']);
     expect(final.parameters?.match).toBe(true);
@@ -346,16 +450,28 @@ describe('configuration job: what the device would refuse is refused before anyt
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'PARAMETERS_MISMATCH' });
     expect(final.resultMessage).toContain('Safety timeout');
     expect(final.parameters?.rows.filter((row) => !row.match).map((row) => row.key)).toEqual(['safety.timeout']);
-    expect(final.steps.find((s) => s.step === 'parameter-verification')).toMatchObject({ status: 'failed', errorCode: 'PARAMETERS_MISMATCH' });
+    expect(final.steps.find((s) => s.step === 'parameter-verification')).toMatchObject({
+      status: 'failed',
+      errorCode: 'PARAMETERS_MISMATCH',
+    });
     expect(final.steps.find((s) => s.step === 'read-back')).toMatchObject({ status: 'done' });
-    expect(service.sent.at(-1)).toMatchObject({ kind: 'configuration', payload: { configurationFileSuccessfullyDeployed: false } });
+    expect(service.sent.at(-1)).toMatchObject({
+      kind: 'configuration',
+      payload: { configurationFileSuccessfullyDeployed: false },
+    });
   });
 
   it('a device claimed by another organization', async () => {
-    const script: Script = { identity: epc(), config: { syncId: randomUUID(), sequence: 1, claim: { orgId: 'plant-b', keyId: 'b'.repeat(32) } }, calls: [] };
+    const script: Script = {
+      identity: epc(),
+      config: { syncId: randomUUID(), sequence: 1, claim: { orgId: 'plant-b', keyId: 'b'.repeat(32) } },
+      calls: [],
+    };
     const final = await applyFile(script, configFile('EPC000101'));
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_WRONG_ORGANIZATION', confirmation: 'none' });
-    expect(final.resultMessage).toMatch(/^EPC000101 belongs to organization plant-b and takes only files signed with its key \(b{32}\); x\.cbor is signed by org \(key [0-9a-f]{32}\); nothing was sent; a device changes organization only after a factory reset$/);
+    expect(final.resultMessage).toMatch(
+      /^EPC000101 belongs to organization plant-b and takes only files signed with its key \(b{32}\); x\.cbor is signed by org \(key [0-9a-f]{32}\); nothing was sent; a device changes organization only after a factory reset$/,
+    );
     expect(script.calls).toEqual(['connect', 'readConfigStatus']);
   });
 
@@ -363,12 +479,18 @@ describe('configuration job: what the device would refuse is refused before anyt
     const script: Script = { identity: epc(), calls: [] };
     const final = await applyFile(script, configFile('EPC000101', { orgId: 'plant-b' }));
     expect(final).toMatchObject({ phase: 'failed', errorCode: 'CONFIG_WRONG_ORGANIZATION', confirmation: 'none' });
-    expect(final.resultMessage).toBe('x.cbor is a file of organization plant-b, not of org (signed in); nothing was sent; download the file of EPC000101 from organization org');
+    expect(final.resultMessage).toBe(
+      'x.cbor is a file of organization plant-b, not of org (signed in); nothing was sent; download the file of EPC000101 from organization org',
+    );
     expect(script.calls).toEqual(['connect']);
   });
 
   it('leaves the checks to a device that reports no sequence or claim', async () => {
-    const script: Script = { identity: epc(), config: { syncId: randomUUID(), sequence: null, claim: null }, calls: [] };
+    const script: Script = {
+      identity: epc(),
+      config: { syncId: randomUUID(), sequence: null, claim: null },
+      calls: [],
+    };
     expect(await applyFile(script, configFile('EPC000101'))).toMatchObject({ phase: 'done', outcome: 'applied' });
     expect(script.calls).toEqual(['connect', 'readConfigStatus', 'uploadConfiguration', 'readRunningParameters']);
   });

@@ -3,7 +3,13 @@ import { initialSnapshot, type JobSnapshot } from '../../../../main/app/jobs/job
 import { runningText } from '../../../../main/app/jobs/progress-text';
 
 const uploading = (change: Partial<JobSnapshot>): JobSnapshot => ({
-  ...initialSnapshot({ jobId: 'j1', linkId: 'serial:/dev/a', action: 'firmware', serialNumber: 'EPC000101', now: new Date(0) }),
+  ...initialSnapshot({
+    jobId: 'j1',
+    linkId: 'serial:/dev/a',
+    action: 'firmware',
+    serialNumber: 'EPC000101',
+    now: new Date(0),
+  }),
   phase: 'uploading',
   bytesDone: 14_000,
   bytesTotal: 44_912,

@@ -56,7 +56,8 @@ describe('progress batching', () => {
     batcher.subscribe((batch) => batches.push(batch));
     // 16 jobs, 1000 updates each within one second.
     for (let ms = 0; ms < 1000; ms += 1) {
-      for (let job = 0; job < 16; job += 1) batcher.update(snapshot(`job${job}`, { phase: 'uploading', bytesDone: ms }));
+      for (let job = 0; job < 16; job += 1)
+        batcher.update(snapshot(`job${job}`, { phase: 'uploading', bytesDone: ms }));
       timers.advance(1);
     }
     expect(batches.length).toBeLessThanOrEqual(11);
@@ -79,19 +80,35 @@ describe('progress batching', () => {
 
 describe('progress text', () => {
   it('reads like a sentence', () => {
-    const job = snapshot('a', { phase: 'uploading', firmwareVersion: '2.4.1', bytesDone: 43_000, bytesTotal: 100_000, rateBytesPerSecond: 10_900 });
+    const job = snapshot('a', {
+      phase: 'uploading',
+      firmwareVersion: '2.4.1',
+      bytesDone: 43_000,
+      bytesTotal: 100_000,
+      rateBytesPerSecond: 10_900,
+    });
     expect(jobText(job)).toBe('Uploading firmware 2.4.1 — 43% — 10.9 kB/s — 5 s left');
     expect(durationText(72)).toBe('1 min 12 s');
     expect(durationText(7500)).toBe('2 h 5 min');
     expect(rateText(11_520)).toBe('11.5 kB/s');
-    expect(jobText(snapshot('b', { phase: 'done', resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'queued' }))).toBe(
-      'firmware 1.1.0 installed (was 1.0.0); confirmation waiting in the outbox',
-    );
+    expect(
+      jobText(
+        snapshot('b', { phase: 'done', resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'queued' }),
+      ),
+    ).toBe('firmware 1.1.0 installed (was 1.0.0); confirmation waiting in the outbox');
   });
 });
 
 function result(change: Partial<StepResult> = {}): StepResult {
-  return { phase: 'done', outcome: 'applied', resultMessage: 'ok', errorCode: null, resumable: false, confirmation: 'sent', ...change };
+  return {
+    phase: 'done',
+    outcome: 'applied',
+    resultMessage: 'ok',
+    errorCode: null,
+    resumable: false,
+    confirmation: 'sent',
+    ...change,
+  };
 }
 
 describe('job queue', () => {
@@ -114,7 +131,9 @@ describe('job queue', () => {
         },
       },
     });
-    const jobs = ['a', 'b', 'bad', 'c', 'd', 'e', 'a'].map((spec) => queue.submit({ action: 'firmware', target: { kind: 'link', spec: `udp:${spec}` } }));
+    const jobs = ['a', 'b', 'bad', 'c', 'd', 'e', 'a'].map((spec) =>
+      queue.submit({ action: 'firmware', target: { kind: 'link', spec: `udp:${spec}` } }),
+    );
     const finals = await queue.idle();
     expect(most).toBeLessThanOrEqual(3);
     expect(finals.filter((f) => f.phase === 'done')).toHaveLength(6);
@@ -134,7 +153,14 @@ describe('job queue', () => {
             control.signal.addEventListener('abort', () => {
               clearTimeout(timer);
               void abortReason(control.signal);
-              resolve(result({ phase: 'cancelled', outcome: 'cancelled', resultMessage: 'cancelled during uploading', errorCode: 'CANCELLED' }));
+              resolve(
+                result({
+                  phase: 'cancelled',
+                  outcome: 'cancelled',
+                  resultMessage: 'cancelled during uploading',
+                  errorCode: 'CANCELLED',
+                }),
+              );
             });
           }),
       },
@@ -157,7 +183,9 @@ describe('job queue', () => {
         firmware: async (_env, _request, control) => {
           calls += 1;
           control.update({ serialNumber: 'EPC000101' });
-          return calls === 1 ? result({ phase: 'failed', outcome: 'failed', resumable: true, errorCode: 'DEVICE_DISCONNECTED' }) : result();
+          return calls === 1
+            ? result({ phase: 'failed', outcome: 'failed', resumable: true, errorCode: 'DEVICE_DISCONNECTED' })
+            : result();
         },
       },
     });
@@ -185,9 +213,20 @@ describe('firmware then configuration as one job', () => {
 
   it('says the firmware was installed and confirmed, and the configuration skipped and why, when the device is in no configuration', async () => {
     const final = await bothJob({
-      firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent', firmwareVersion: '1.1.0' }),
+      firmware: async () =>
+        result({
+          resultMessage: 'firmware 1.1.0 installed (was 1.0.0)',
+          confirmation: 'sent',
+          firmwareVersion: '1.1.0',
+        }),
       configuration: async () =>
-        result({ phase: 'failed', outcome: 'failed', resultMessage: 'getting the configuration file failed: device is in no configuration', errorCode: 'DEVICE_NOT_IN_CONFIGURATION', confirmation: 'none' }),
+        result({
+          phase: 'failed',
+          outcome: 'failed',
+          resultMessage: 'getting the configuration file failed: device is in no configuration',
+          errorCode: 'DEVICE_NOT_IN_CONFIGURATION',
+          confirmation: 'none',
+        }),
     });
     // Not a failure: the firmware stays installed; the configuration was never attempted.
     expect(final.phase).toBe('done');
@@ -211,7 +250,14 @@ describe('firmware then configuration as one job', () => {
   it('reports a configuration failure that was itself confirmed as such', async () => {
     const final = await bothJob({
       firmware: async () => result({ resultMessage: 'firmware 1.1.0 installed (was 1.0.0)', confirmation: 'sent' }),
-      configuration: async () => result({ phase: 'failed', outcome: 'failed', resultMessage: 'the device refused the file', errorCode: 'CONFIG_BAD_SIGNATURE', confirmation: 'queued' }),
+      configuration: async () =>
+        result({
+          phase: 'failed',
+          outcome: 'failed',
+          resultMessage: 'the device refused the file',
+          errorCode: 'CONFIG_BAD_SIGNATURE',
+          confirmation: 'queued',
+        }),
     });
     expect(final.phase).toBe('failed');
     expect(jobText(final)).toBe(
@@ -225,6 +271,8 @@ describe('firmware then configuration as one job', () => {
       configuration: async () => result({ resultMessage: 'configuration applied', confirmation: 'queued' }),
     });
     expect(final.confirmation).toBe('queued');
-    expect(jobText(final)).toBe('firmware 1.1.0 installed, confirmed to the service ✓ · configuration applied, confirmation waiting in the outbox ✓');
+    expect(jobText(final)).toBe(
+      'firmware 1.1.0 installed, confirmed to the service ✓ · configuration applied, confirmation waiting in the outbox ✓',
+    );
   });
 });

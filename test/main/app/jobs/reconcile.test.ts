@@ -67,7 +67,10 @@ beforeEach(async () => {
     intents,
     outbox,
     workstation: async () => 'ws-1',
-    account: () => ({ client: { devices: { list } as never }, address: { serviceUrl: 'http://service.test', orgId: 'org' } }),
+    account: () => ({
+      client: { devices: { list } as never },
+      address: { serviceUrl: 'http://service.test', orgId: 'org' },
+    }),
   });
 });
 afterEach(async () => {
@@ -97,8 +100,26 @@ describe('reconcile', () => {
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome).toMatchObject({ confirmation: 'sent', error: null, interrupted: [] });
     expect(service.sent.map((e) => [e.kind, e.payload])).toEqual([
-      ['firmware', expect.objectContaining({ firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: '2025-06-01T10:00:00.000Z', observedAt: '2025-06-01T10:00:00.000Z', workstation: 'ws-1', reason: 'observation' })],
-      ['configuration', expect.objectContaining({ configurationFileSuccessfullyDeployed: true, syncId: SYNC_A, reason: 'observation', workstation: 'ws-1' })],
+      [
+        'firmware',
+        expect.objectContaining({
+          firmwareFileSuccessfullyDeployed: true,
+          firmwareVersion: '1.1.0',
+          applyTimeStamp: '2025-06-01T10:00:00.000Z',
+          observedAt: '2025-06-01T10:00:00.000Z',
+          workstation: 'ws-1',
+          reason: 'observation',
+        }),
+      ],
+      [
+        'configuration',
+        expect.objectContaining({
+          configurationFileSuccessfullyDeployed: true,
+          syncId: SYNC_A,
+          reason: 'observation',
+          workstation: 'ws-1',
+        }),
+      ],
     ]);
   });
 
@@ -119,11 +140,25 @@ describe('reconcile', () => {
     records.set('EPC000101', record({ firmwareVersion: '1.0.0', deployedSyncId: SYNC_A }));
     service.up = false;
     // The record cannot be read either: nothing to compare with.
-    expect((await reconciler.reconcile([observed()]))[0]).toMatchObject({ record: undefined, error: expect.stringContaining('could not be asked'), confirmation: 'none' });
+    expect((await reconciler.reconcile([observed()]))[0]).toMatchObject({
+      record: undefined,
+      error: expect.stringContaining('could not be asked'),
+      confirmation: 'none',
+    });
     service.up = true;
     // A job's result waits in the outbox (sent while unreachable): the observation of the same state is not added.
     service.up = false;
-    await outbox.enqueue({ kind: 'firmware', serviceUrl: 'http://service.test', orgId: 'org', serialNumber: 'EPC000101', payload: { firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: '2025-06-01T09:00:00.000Z' } });
+    await outbox.enqueue({
+      kind: 'firmware',
+      serviceUrl: 'http://service.test',
+      orgId: 'org',
+      serialNumber: 'EPC000101',
+      payload: {
+        firmwareFileSuccessfullyDeployed: true,
+        firmwareVersion: '1.1.0',
+        applyTimeStamp: '2025-06-01T09:00:00.000Z',
+      },
+    });
     service.up = true;
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome!.confirmations).toEqual([]);
@@ -135,10 +170,18 @@ describe('reconcile', () => {
     const intent = await interrupted('firmware');
     records.set('EPC000101', record({ firmwareVersion: '1.0.0', deployedSyncId: SYNC_A }));
     const [outcome] = await reconciler.reconcile([observed()]);
-    expect(outcome!.interrupted).toEqual([{ intent: expect.objectContaining({ jobId: 'job-firmware' }), success: true }]);
+    expect(outcome!.interrupted).toEqual([
+      { intent: expect.objectContaining({ jobId: 'job-firmware' }), success: true },
+    ]);
     // The job's own success, timed when it was last known alive; no observation on top of it.
     expect(service.sent.map((e) => e.payload)).toEqual([
-      expect.objectContaining({ firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.1.0', applyTimeStamp: intent.updatedAt, reason: 'job-result', workstation: 'ws-1' }),
+      expect.objectContaining({
+        firmwareFileSuccessfullyDeployed: true,
+        firmwareVersion: '1.1.0',
+        applyTimeStamp: intent.updatedAt,
+        reason: 'job-result',
+        workstation: 'ws-1',
+      }),
     ]);
     expect(await intents.orphans()).toEqual([]);
   });
@@ -149,8 +192,16 @@ describe('reconcile', () => {
     const [outcome] = await reconciler.reconcile([observed({ firmwareVersion: '1.0.0' })]);
     expect(outcome!.interrupted[0]!.success).toBe(false);
     expect(service.sent.map((e) => e.payload)).toEqual([
-      expect.objectContaining({ firmwareFileSuccessfullyDeployed: false, firmwareVersion: '1.1.0', error: expect.stringMatching(/ran firmware 1\.0\.0, the version it had before, not 1\.1\.0\.$/) }),
-      expect.objectContaining({ firmwareFileSuccessfullyDeployed: true, firmwareVersion: '1.0.0', reason: 'observation' }),
+      expect.objectContaining({
+        firmwareFileSuccessfullyDeployed: false,
+        firmwareVersion: '1.1.0',
+        error: expect.stringMatching(/ran firmware 1\.0\.0, the version it had before, not 1\.1\.0\.$/),
+      }),
+      expect.objectContaining({
+        firmwareFileSuccessfullyDeployed: true,
+        firmwareVersion: '1.0.0',
+        reason: 'observation',
+      }),
     ]);
   });
 
@@ -160,7 +211,10 @@ describe('reconcile', () => {
     const [outcome] = await reconciler.settleInterrupted([observed()]);
     expect(outcome!.interrupted[0]!.success).toBe(true);
     const [entry] = await outbox.list();
-    expect(entry).toMatchObject({ kind: 'configuration', payload: { configurationFileSuccessfullyDeployed: true, syncId: SYNC_A, reason: 'job-result' } });
+    expect(entry).toMatchObject({
+      kind: 'configuration',
+      payload: { configurationFileSuccessfullyDeployed: true, syncId: SYNC_A, reason: 'job-result' },
+    });
     expect(await intents.orphans()).toEqual([]);
   });
 
@@ -183,7 +237,9 @@ describe('device sync', () => {
       state: 'drift',
       text: `configuration drift (device has syncId ${SYNC_B}, service expects ${SYNC_A})`,
     });
-    expect(deviceSync(current, record({ configurationId: null, configurationName: null, currentSyncId: null }), '1.1.0')).toMatchObject({ state: 'unconfigured', text: 'not in any configuration' });
+    expect(
+      deviceSync(current, record({ configurationId: null, configurationName: null, currentSyncId: null }), '1.1.0'),
+    ).toMatchObject({ state: 'unconfigured', text: 'not in any configuration' });
     expect(deviceSync(current, null, '1.1.0').state).toBe('unknown');
     expect(deviceSync(current, undefined, '1.1.0').state).toBe('unknown');
     expect(deviceSync(current, record(), undefined).state).toBe('unknown');
@@ -198,15 +254,26 @@ describe('device sync', () => {
       state: 'in-sync',
       text: "in sync (the device names no file it holds; its 12 settings read back equal the configuration's)",
     });
-    const differing = { ...equal, mismatches: 'Safety communication timeout (cfg/sf/smcu/global/timeoutMs) is 900 ms, the configuration says 1000 ms' };
+    const differing = {
+      ...equal,
+      mismatches:
+        'Safety communication timeout (cfg/sf/smcu/global/timeoutMs) is 900 ms, the configuration says 1000 ms',
+    };
     expect(deviceSync({ ...nameless, settingsReadBack: differing }, record(), '1.1.0')).toMatchObject({
       state: 'drift',
       text: `configuration drift (the device names no file it holds; its settings read back: ${differing.mismatches})`,
     });
     // Compared with another file than the one the service expects: it tells nothing.
-    expect(deviceSync({ ...nameless, settingsReadBack: { ...equal, syncId: SYNC_B } }, record(), '1.1.0')).toMatchObject({ state: 'drift', text: `configuration drift (device has no configuration, service expects ${SYNC_A})` });
+    expect(
+      deviceSync({ ...nameless, settingsReadBack: { ...equal, syncId: SYNC_B } }, record(), '1.1.0'),
+    ).toMatchObject({
+      state: 'drift',
+      text: `configuration drift (device has no configuration, service expects ${SYNC_A})`,
+    });
     // Firmware behind still says so first.
-    expect(deviceSync({ ...nameless, firmwareVersion: '1.0.0', settingsReadBack: equal }, record(), '1.1.0').state).toBe('behind');
+    expect(
+      deviceSync({ ...nameless, firmwareVersion: '1.0.0', settingsReadBack: equal }, record(), '1.1.0').state,
+    ).toBe('behind');
   });
 
   it('does not call a device that names no file and was not read back drift: unknown, with what the service recorded (device list on the vendor EPC)', () => {
@@ -225,21 +292,36 @@ describe('device sync', () => {
   it('reads the expected syncId from a service without currentSyncId while its deployment is current', () => {
     const { currentSyncId: _none, ...older } = record({ deployStatus: 'Deployed', deployedSyncId: SYNC_A });
     expect(deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, older, '1.1.0').state).toBe('in-sync');
-    expect(deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, { ...older, deployStatus: 'Outdated' }, '1.1.0').state).toBe('drift');
+    expect(
+      deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, { ...older, deployStatus: 'Outdated' }, '1.1.0')
+        .state,
+    ).toBe('drift');
   });
 
   it('says when the service last recorded an observation', () => {
     const seen = record({
-      lastFirmwareApply: { success: true, firmwareVersion: '1.1.0', error: null, appliedAt: '2025-06-01T09:00:00.000Z', observedAt: '2025-06-02T09:00:00.000Z' },
+      lastFirmwareApply: {
+        success: true,
+        firmwareVersion: '1.1.0',
+        error: null,
+        appliedAt: '2025-06-01T09:00:00.000Z',
+        observedAt: '2025-06-02T09:00:00.000Z',
+      },
       lastConfigurationApply: { success: true, syncId: SYNC_A, error: null, appliedAt: '2025-06-01T12:00:00.000Z' },
     });
-    expect(deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, seen, '1.1.0').lastObservedAt).toBe('2025-06-02T09:00:00.000Z');
+    expect(deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, seen, '1.1.0').lastObservedAt).toBe(
+      '2025-06-02T09:00:00.000Z',
+    );
   });
 });
 
 describe('workstation id', () => {
   it('is made once and kept: every process on the data directory reads the same', async () => {
-    const ids = await Promise.all([workstationId(join(dir, 'data')), workstationId(join(dir, 'data')), workstationId(join(dir, 'data'))]);
+    const ids = await Promise.all([
+      workstationId(join(dir, 'data')),
+      workstationId(join(dir, 'data')),
+      workstationId(join(dir, 'data')),
+    ]);
     expect(new Set(ids).size).toBe(1);
     expect((await readFile(join(dir, 'data', 'workstation-id'), 'utf8')).trim()).toBe(ids[0]);
     expect(await workstationId(join(dir, 'data'))).toBe(ids[0]);

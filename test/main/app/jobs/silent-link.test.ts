@@ -19,7 +19,9 @@ afterEach(async () => {
 /** Bounded wait: what `until` resolves with, or 'not within the wait' once `ms` passed. */
 function within<T>(ms: number, until: Promise<T>): Promise<T | 'not within the wait'> {
   let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<'not within the wait'>((resolve) => (timer = setTimeout(() => resolve('not within the wait'), ms)));
+  const limit = new Promise<'not within the wait'>(
+    (resolve) => (timer = setTimeout(() => resolve('not within the wait'), ms)),
+  );
   return Promise.race([until, limit]).finally(() => clearTimeout(timer));
 }
 
@@ -66,32 +68,46 @@ async function updateAndCut(name: string, how: 'cut' | 'closePort') {
 }
 
 describe('a pulled cable is seen at once', () => {
-  it('a cut relay: the line says "No answer from the device for 5 s: check the cable" within 10 s, drops the time left, and the job ends failed, resumable', { timeout: 300_000 }, async () => {
-    const job = await updateAndCut('silent-relay', 'cut');
-    const silenceLine = job.lineMatching(/No answer from the device/);
-    expect(await job.wasCut, `the relay was cut during the upload:\n${job.lines.join('\n')}`).not.toBe('not within the wait');
-    // The bounded wait starts at the cut: the line says so within 10 s of it.
-    const silence = await within(10_000, silenceLine);
-    expect(silence, job.lines.join('\n')).not.toBe('not within the wait');
-    expect(silence).toMatch(/^EPC000101: Uploading firmware 1\.1\.0 — \d+% — No answer from the device for \d+ s: check the cable$/);
-    expect(silence).not.toMatch(/left|\/s/);
+  it(
+    'a cut relay: the line says "No answer from the device for 5 s: check the cable" within 10 s, drops the time left, and the job ends failed, resumable',
+    { timeout: 300_000 },
+    async () => {
+      const job = await updateAndCut('silent-relay', 'cut');
+      const silenceLine = job.lineMatching(/No answer from the device/);
+      expect(await job.wasCut, `the relay was cut during the upload:\n${job.lines.join('\n')}`).not.toBe(
+        'not within the wait',
+      );
+      // The bounded wait starts at the cut: the line says so within 10 s of it.
+      const silence = await within(10_000, silenceLine);
+      expect(silence, job.lines.join('\n')).not.toBe('not within the wait');
+      expect(silence).toMatch(
+        /^EPC000101: Uploading firmware 1\.1\.0 — \d+% — No answer from the device for \d+ s: check the cable$/,
+      );
+      expect(silence).not.toMatch(/left|\/s/);
 
-    const result = await job.run;
-    expect(result.code).toBe(1);
-    const errors = result.stderr.split('\n').filter((line) => line.startsWith('error:'));
-    expect(errors).toHaveLength(1);
-    // After the engine's retransmission limit: failed, and running it again resumes.
-    expect(errors[0]).toMatch(/^error: EPC000101: firmware upload failed at \d+% .*run the same command again to resume/);
-  });
+      const result = await job.run;
+      expect(result.code).toBe(1);
+      const errors = result.stderr.split('\n').filter((line) => line.startsWith('error:'));
+      expect(errors).toHaveLength(1);
+      // After the engine's retransmission limit: failed, and running it again resumes.
+      expect(errors[0]).toMatch(
+        /^error: EPC000101: firmware upload failed at \d+% .*run the same command again to resume/,
+      );
+    },
+  );
 
   it('a closed port: the job ends failed and resumable within 10 s', { timeout: 300_000 }, async () => {
     const job = await updateAndCut('closed-port', 'closePort');
-    expect(await job.wasCut, `the port was closed during the upload:\n${job.lines.join('\n')}`).not.toBe('not within the wait');
+    expect(await job.wasCut, `the port was closed during the upload:\n${job.lines.join('\n')}`).not.toBe(
+      'not within the wait',
+    );
     // The bounded wait starts at the close: the job has ended within 10 s of it.
     const result = await within(10_000, job.run);
     expect(result, job.lines.join('\n')).not.toBe('not within the wait');
     if (result === 'not within the wait') return;
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/error: EPC000101: firmware upload failed at \d+% \(cable pulled\?\): .*run the same command again to resume/);
+    expect(result.stderr).toMatch(
+      /error: EPC000101: firmware upload failed at \d+% \(cable pulled\?\): .*run the same command again to resume/,
+    );
   });
 });

@@ -23,7 +23,9 @@ beforeEach(async () => {
 
 async function quarantined(storeDir: string): Promise<Map<string, Buffer>> {
   const names = await readdir(join(storeDir, 'quarantine')).catch(() => [] as string[]);
-  return new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(storeDir, 'quarantine', name))] as const)));
+  return new Map(
+    await Promise.all(names.map(async (name) => [name, await readFile(join(storeDir, 'quarantine', name))] as const)),
+  );
 }
 
 /** The quarantined file that was `name`, by its original name at the end. */
@@ -32,7 +34,12 @@ function byOriginal(files: Map<string, Buffer>, name: string): Buffer | undefine
 }
 
 describe('kept configuration files', () => {
-  const store = () => new ConfigFileStore({ dir: scratch.dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+  const store = () =>
+    new ConfigFileStore({
+      dir: scratch.dir,
+      now: () => Date.parse('2026-02-03T04:05:06.789Z'),
+      onQuarantine: (f) => reported.push(f),
+    });
 
   it('lists the good descriptions and quarantines a garbage or truncated one', async () => {
     await store().put('EPC000101', new Uint8Array([1, 2, 3]), 'sync-1');
@@ -75,8 +82,17 @@ describe('kept configuration files', () => {
 });
 
 describe('kept signing key', () => {
-  const store = () => new SigningKeyStore({ dir: scratch.dir, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
-  const key = { keyId: 'k1', algorithm: 'ES256', publicKeyPem: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n' };
+  const store = () =>
+    new SigningKeyStore({
+      dir: scratch.dir,
+      now: () => Date.parse('2026-02-03T04:05:06.789Z'),
+      onQuarantine: (f) => reported.push(f),
+    });
+  const key = {
+    keyId: 'k1',
+    algorithm: 'ES256',
+    publicKeyPem: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n',
+  };
   const online: SigningKeySource = { signingKey: async () => key };
   const offline: SigningKeySource = {
     signingKey: async () => {
@@ -107,7 +123,14 @@ describe('kept signing key', () => {
 
 describe('intent journal', () => {
   const journal = (pid: number) =>
-    new IntentJournal({ dir: scratch.dir, pid, hostname: 'bench-1', isAlive: () => false, now: () => Date.parse('2026-02-03T04:05:06.789Z'), onQuarantine: (f) => reported.push(f) });
+    new IntentJournal({
+      dir: scratch.dir,
+      pid,
+      hostname: 'bench-1',
+      isAlive: () => false,
+      now: () => Date.parse('2026-02-03T04:05:06.789Z'),
+      onQuarantine: (f) => reported.push(f),
+    });
   const intent = (jobId: string, serialNumber: string) => ({
     jobId,
     kind: 'firmware' as const,
@@ -124,9 +147,16 @@ describe('intent journal', () => {
     await crashed.record(intent('job-1', 'EPC000101'));
     await crashed.record(intent('job-2', 'EPC000102'));
     const good = await readFile(join(scratch.dir, 'job-1.json'));
-    const damaged: Record<string, Buffer> = { 'job-3.json': good.subarray(0, good.length >> 1), 'job-4.json': Buffer.from([0xc0, 0xff, 0xee]) };
+    const damaged: Record<string, Buffer> = {
+      'job-3.json': good.subarray(0, good.length >> 1),
+      'job-4.json': Buffer.from([0xc0, 0xff, 0xee]),
+    };
     for (const [name, bytes] of Object.entries(damaged)) await writeFile(join(scratch.dir, name), bytes);
-    const newer = JSON.stringify({ ...JSON.parse(good.toString('utf8')), format: 'provisioner-job-intent/2', jobId: 'job-5' });
+    const newer = JSON.stringify({
+      ...JSON.parse(good.toString('utf8')),
+      format: 'provisioner-job-intent/2',
+      jobId: 'job-5',
+    });
     await writeFile(join(scratch.dir, 'job-5.json'), newer);
 
     const found = await journal(222).orphans();

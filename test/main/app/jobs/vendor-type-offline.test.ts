@@ -27,7 +27,19 @@ afterEach(async () => {
 /** A vendor FRC connection that identify took for an SRC Pro (its serial number names no type). */
 function guessedSrcPro(): VendorConnection {
   const session = new DeviceSession(createMemoryLinkPair().host);
-  return new VendorConnection(session, 'FRC', { serialNumber: SERIAL, deviceType: 'SRCP', model: 'SRC Pro', firmwareVersion: '1.0.0', configSyncId: null, bootId: 'vendor:0' }, 3);
+  return new VendorConnection(
+    session,
+    'FRC',
+    {
+      serialNumber: SERIAL,
+      deviceType: 'SRCP',
+      model: 'SRC Pro',
+      firmwareVersion: '1.0.0',
+      configSyncId: null,
+      bootId: 'vendor:0',
+    },
+    3,
+  );
 }
 
 async function open(options: { keptFile?: Uint8Array; rootKeyPem?: string }) {
@@ -43,11 +55,23 @@ async function open(options: { keptFile?: Uint8Array; rootKeyPem?: string }) {
     now: () => new Date(),
     client: { devices: { list: unreachable } } as unknown as JobEnvironment['client'],
     configFiles,
-    signingKeys: { get: async () => ({ key: options.rootKeyPem ? { publicKeyPem: options.rootKeyPem } : undefined }) } as unknown as JobEnvironment['signingKeys'],
+    signingKeys: {
+      get: async () => ({ key: options.rootKeyPem ? { publicKeyPem: options.rootKeyPem } : undefined }),
+    } as unknown as JobEnvironment['signingKeys'],
   };
   const updates: Array<Record<string, unknown>> = [];
-  const control = { jobId: 'job-1', signal: new AbortController().signal, update: (change: Record<string, unknown>) => updates.push(change) };
-  const opened = await openJobDevice(env, { kind: 'serialNumber', serialNumber: SERIAL }, control, { phase: 'queued', percent: null, connecting: false }, { session: undefined });
+  const control = {
+    jobId: 'job-1',
+    signal: new AbortController().signal,
+    update: (change: Record<string, unknown>) => updates.push(change),
+  };
+  const opened = await openJobDevice(
+    env,
+    { kind: 'serialNumber', serialNumber: SERIAL },
+    control,
+    { phase: 'queued', percent: null, connecting: false },
+    { session: undefined },
+  );
   return { identity: opened.identity, updates };
 }
 
@@ -62,7 +86,9 @@ describe('a vendor FRC offline', () => {
   it('keeps its guess when the kept file is signed under another root key, or no root key is known, or no file is kept', async () => {
     const forged = signedConfigFile(configContent(SERIAL, 'NSCP'), generateSigningKeyPair());
     expect((await open({ keptFile: forged, rootKeyPem: serviceKeys.publicKeyPem })).identity.deviceType).toBe('SRCP');
-    expect((await open({ keptFile: signedConfigFile(configContent(SERIAL, 'NSCP')) })).identity.deviceType).toBe('SRCP');
+    expect((await open({ keptFile: signedConfigFile(configContent(SERIAL, 'NSCP')) })).identity.deviceType).toBe(
+      'SRCP',
+    );
     expect((await open({ rootKeyPem: serviceKeys.publicKeyPem })).identity.deviceType).toBe('SRCP');
   });
 

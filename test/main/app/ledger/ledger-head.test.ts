@@ -14,7 +14,14 @@ import { useScratchDir } from '../../../fixtures/scratch';
 const scratch = useScratchDir('ledger-head');
 
 function record(serialNumber: string): LedgerRecord {
-  return { at: '2026-11-25T10:00:00.000Z', action: 'function-test', outcome: 'success', serialNumber, workstation: 'ws-head-0001', facts: {} };
+  return {
+    at: '2026-11-25T10:00:00.000Z',
+    action: 'function-test',
+    outcome: 'success',
+    serialNumber,
+    workstation: 'ws-head-0001',
+    facts: {},
+  };
 }
 
 describe('the sealed ledger head', () => {
@@ -32,7 +39,9 @@ describe('the sealed ledger head', () => {
     const cut = await verifyLedgers(ledger, { workstation: 'ws-head-0001' });
     expect(cut.local.ok).toBe(false);
     expect(cut.local.broken).toMatchObject({ seq: 3, line: 3 });
-    expect(cut.local.broken?.reason).toMatch(/sealed head says the ledger reached entry 3 .* file ends at entry 2: entries were cut from the end/);
+    expect(cut.local.broken?.reason).toMatch(
+      /sealed head says the ledger reached entry 3 .* file ends at entry 2: entries were cut from the end/,
+    );
 
     // The head edited by hand to match the shorter file: its signature no longer holds.
     const kept = JSON.parse((await secrets.get('ledger-head'))!) as { seq: number; hash: string };
@@ -43,6 +52,9 @@ describe('the sealed ledger head', () => {
 
     await writeFile(ledger.path, text);
     await ledger.append(record('EPC000104'));
-    expect((await verifyLedgers(ledger, { workstation: 'ws-head-0001' })).local).toMatchObject({ ok: true, entries: 4 });
+    expect((await verifyLedgers(ledger, { workstation: 'ws-head-0001' })).local).toMatchObject({
+      ok: true,
+      entries: 4,
+    });
   });
 });

@@ -10,14 +10,24 @@ import { useScratchDir } from '../../../fixtures/scratch';
 const scratch = useScratchDir('ledger');
 let n = 0;
 
-function ledgerIn(name: string, onQuarantine?: (file: QuarantinedFile) => void): { ledger: Ledger; secrets: FileSecretStore; dir: string } {
+function ledgerIn(
+  name: string,
+  onQuarantine?: (file: QuarantinedFile) => void,
+): { ledger: Ledger; secrets: FileSecretStore; dir: string } {
   const dir = join(scratch.dir, `${name}-${++n}`);
   const secrets = new FileSecretStore(join(dir, 'secrets.json'));
   return { ledger: new Ledger({ dir: join(dir, 'ledger'), secrets, onQuarantine }), secrets, dir };
 }
 
 function record(serialNumber: string, facts: LedgerRecord['facts'] = {}): LedgerRecord {
-  return { at: new Date('2026-11-25T10:00:00Z').toISOString(), action: 'configuration-apply', outcome: 'success', serialNumber, workstation: 'ws-test-0001', facts };
+  return {
+    at: new Date('2026-11-25T10:00:00Z').toISOString(),
+    action: 'configuration-apply',
+    outcome: 'success',
+    serialNumber,
+    workstation: 'ws-test-0001',
+    facts,
+  };
 }
 
 describe('Ledger', () => {
@@ -66,7 +76,11 @@ describe('Ledger', () => {
   it('keeps one chain when two writers (two processes) append at once', async () => {
     const { ledger, secrets, dir } = ledgerIn('concurrent');
     const other = new Ledger({ dir: join(dir, 'ledger'), secrets });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? ledger : other).append(record(`EPC0004${String(i).padStart(2, '0')}`))));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? ledger : other).append(record(`EPC0004${String(i).padStart(2, '0')}`)),
+      ),
+    );
     const check = await ledger.verify();
     expect(check).toMatchObject({ ok: true, entries: 20 });
   });
@@ -111,7 +125,8 @@ describe('Ledger append reads the file from its end (issue 30)', () => {
   it('links to the last entry when the lines before it are longer than the window (a cut first line is not read as an entry)', async () => {
     const { ledger } = ledgerIn('long-lines');
     let last = await ledger.append(record('EPC000401', { note: 'x'.repeat(1900) }));
-    for (let i = 0; i < 60; i += 1) last = await ledger.append(record(`EPC0004${String(i).padStart(2, '0')}`, { note: 'x'.repeat(1900) }));
+    for (let i = 0; i < 60; i += 1)
+      last = await ledger.append(record(`EPC0004${String(i).padStart(2, '0')}`, { note: 'x'.repeat(1900) }));
     expect((await readFile(ledger.path)).length).toBeGreaterThan(64 * 1024);
     const next = await ledger.append(record('EPC000499'));
     expect(next).toMatchObject({ seq: 62, prevHash: last.hash });

@@ -18,7 +18,14 @@ function hostStore(): SecretStore & { values: Map<string, string> } {
   };
 }
 
-const record: LedgerRecord = { at: '2026-11-25T10:00:00.000Z', action: 'verify', outcome: 'success', serialNumber: 'EPC000101', workstation: 'ws-test-0001', facts: {} };
+const record: LedgerRecord = {
+  at: '2026-11-25T10:00:00.000Z',
+  action: 'verify',
+  outcome: 'success',
+  serialNumber: 'EPC000101',
+  workstation: 'ws-test-0001',
+  facts: {},
+};
 
 describe('the workstation ledger’s key', () => {
   it('is kept in the host’s secret store when it has one, not in the data directory', async () => {

@@ -32,7 +32,13 @@ describe(`an outbox with ${COUNT} confirmations waiting`, () => {
     const { service, adminKey } = demo;
     const serials = await registeredSerials(service.db, DEMO_ORG_ID);
     const filling = new Outbox({ dir, sender: { send: () => Promise.reject(new Error('not sending yet')) } });
-    const queued = await fillOutbox(filling, { count: COUNT, serials, serviceUrl: service.url, orgId: DEMO_ORG_ID, firstAppliedAt: Date.UTC(2026, 0, 1) });
+    const queued = await fillOutbox(filling, {
+      count: COUNT,
+      serials,
+      serviceUrl: service.url,
+      orgId: DEMO_ORG_ID,
+      firstAppliedAt: Date.UTC(2026, 0, 1),
+    });
     expect((await filling.pending()).count).toBe(COUNT);
 
     const client = createServiceClient({ baseUrl: service.url, orgId: DEMO_ORG_ID, apiKey: adminKey });
@@ -44,7 +50,12 @@ describe(`an outbox with ${COUNT} confirmations waiting`, () => {
     // Sent oldest first: the pass's order is the order they were made.
     expect(report.delivered).toEqual(queued.map((q) => q.id));
 
-    expect(await checkDrained(service.db, DEMO_ORG_ID, queued, sender.sends)).toEqual({ lost: 0, doubled: 0, outOfOrder: 0, stored: COUNT });
+    expect(await checkDrained(service.db, DEMO_ORG_ID, queued, sender.sends)).toEqual({
+      lost: 0,
+      doubled: 0,
+      outOfOrder: 0,
+      stored: COUNT,
+    });
     expect(await readdir(join(dir, 'pending'))).toEqual([]);
     // A second pass finds nothing to send and sends nothing again.
     expect((await outbox.syncNow({ force: true })).delivered).toEqual([]);

@@ -2,7 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { Outbox, type ConfirmationSender, type NewConfirmation, type OutboxEvent } from '../../../../main/app/outbox/outbox';
+import {
+  Outbox,
+  type ConfirmationSender,
+  type NewConfirmation,
+  type OutboxEvent,
+} from '../../../../main/app/outbox/outbox';
 import { FakeTime } from '../jobs/fake-time';
 
 /** A firmware confirmation of a successful apply, as a job hands it to the outbox. */
@@ -12,7 +17,12 @@ export function firmware(serialNumber = 'SN1', version = '2.1.0'): NewConfirmati
     serviceUrl: 'http://service.test',
     orgId: 'org-1',
     serialNumber,
-    payload: { firmwareFileSuccessfullyDeployed: true, error: null, firmwareVersion: version, applyTimeStamp: '2026-01-01T00:00:00.000Z' },
+    payload: {
+      firmwareFileSuccessfullyDeployed: true,
+      error: null,
+      firmwareVersion: version,
+      applyTimeStamp: '2026-01-01T00:00:00.000Z',
+    },
   };
 }
 
@@ -35,7 +45,15 @@ export function useOutboxBench(prefix: string): OutboxBench {
     time: new FakeTime(),
     events: [],
     outbox: (sender, extra = {}) =>
-      new Outbox({ dir: bench.dir, sender, clock: bench.time.clock, timers: bench.time.timers, random: () => 0.5, onEvent: (e) => bench.events.push(e), ...extra }),
+      new Outbox({
+        dir: bench.dir,
+        sender,
+        clock: bench.time.clock,
+        timers: bench.time.timers,
+        random: () => 0.5,
+        onEvent: (e) => bench.events.push(e),
+        ...extra,
+      }),
   };
   beforeEach(async () => {
     bench.dir = await mkdtemp(join(tmpdir(), prefix));

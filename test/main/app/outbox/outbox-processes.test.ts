@@ -32,12 +32,19 @@ function confirmation(): NewConfirmation {
     serviceUrl: http.url,
     orgId: 'org-1',
     serialNumber: 'EPC000101',
-    payload: { firmwareFileSuccessfullyDeployed: true, error: null, firmwareVersion: '1.1.0', applyTimeStamp: '2026-01-01T00:00:00.000Z' },
+    payload: {
+      firmwareFileSuccessfullyDeployed: true,
+      error: null,
+      firmwareVersion: '1.1.0',
+      applyTimeStamp: '2026-01-01T00:00:00.000Z',
+    },
   };
 }
 
 function startChild(): { process: ChildProcess; output: Promise<string> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, http.url, 'org-1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, http.url, 'org-1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   proc.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -34,7 +34,11 @@ describe('outbox: damaged entry files are quarantined, no entry is lost', () => 
         throw new NetworkError('unreachable', request);
       }),
     );
-    const waiting = [await earlier.enqueue(firmware('SN1')), await earlier.enqueue(firmware('SN2')), await earlier.enqueue(firmware('SN3'))];
+    const waiting = [
+      await earlier.enqueue(firmware('SN1')),
+      await earlier.enqueue(firmware('SN2')),
+      await earlier.enqueue(firmware('SN3')),
+    ];
     await earlier.syncNow({ force: true });
 
     // Then the disk: garbage, a torn copy of a real entry, a JSON file that is no entry, and one a
@@ -61,7 +65,12 @@ describe('outbox: damaged entry files are quarantined, no entry is lost', () => 
 
     // Each damaged file reported once and kept, byte for byte, in quarantine/.
     const reported = bench.events.flatMap((e) => (e.type === 'quarantined' ? [e.file] : []));
-    expect(reported.map((f) => basename(f.from)).sort()).toEqual(['garbage-rejected.json', 'garbage.json', 'not-an-entry.json', 'torn.json']);
+    expect(reported.map((f) => basename(f.from)).sort()).toEqual([
+      'garbage-rejected.json',
+      'garbage.json',
+      'not-an-entry.json',
+      'torn.json',
+    ]);
     expect(reported.find((f) => basename(f.from) === 'torn.json')?.reason).toMatch(/^not JSON/);
     expect(reported.find((f) => basename(f.from) === 'not-an-entry.json')?.reason).toMatch(/^not an outbox entry/);
     for (const file of reported) {

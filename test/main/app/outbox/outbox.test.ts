@@ -45,22 +45,37 @@ describe('outbox durability', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]!.id).toBe(entry.id);
     expect(listed[0]!.payload).toEqual(firmware().payload);
-    expect(await second.pending()).toEqual({ count: 1, oldestCreatedAt: entry.createdAt, rejected: 0, unreadable: 0, quarantined: 0 });
+    expect(await second.pending()).toEqual({
+      count: 1,
+      oldestCreatedAt: entry.createdAt,
+      rejected: 0,
+      unreadable: 0,
+      quarantined: 0,
+    });
   });
 
   it('refuses a payload the service could never accept, before writing anything', async () => {
     const outbox = bench.outbox(new ScriptedSender());
     const bad = firmware();
     if (bad.kind !== 'firmware') throw new Error('fixture');
-    await expect(outbox.enqueue({ ...bad, payload: { ...bad.payload, applyTimeStamp: 'yesterday' } })).rejects.toThrow(/applyTimeStamp/);
-    await expect(outbox.enqueue({ ...bad, payload: { ...bad.payload, firmwareVersion: null } })).rejects.toThrow(/firmwareVersion/);
+    await expect(outbox.enqueue({ ...bad, payload: { ...bad.payload, applyTimeStamp: 'yesterday' } })).rejects.toThrow(
+      /applyTimeStamp/,
+    );
+    await expect(outbox.enqueue({ ...bad, payload: { ...bad.payload, firmwareVersion: null } })).rejects.toThrow(
+      /firmwareVersion/,
+    );
     await expect(
       outbox.enqueue({
         kind: 'configuration',
         serviceUrl: 's',
         orgId: 'o',
         serialNumber: 'SN1',
-        payload: { configurationFileSuccessfullyDeployed: true, error: null, syncId: 'not-a-uuid', applyTimeStamp: '2026-01-01T00:00:00Z' },
+        payload: {
+          configurationFileSuccessfullyDeployed: true,
+          error: null,
+          syncId: 'not-a-uuid',
+          applyTimeStamp: '2026-01-01T00:00:00Z',
+        },
       }),
     ).rejects.toThrow(/syncId/);
     expect(await outbox.list()).toEqual([]);
@@ -146,12 +161,20 @@ describe('outbox delivery', () => {
     expect(sent.delivered).toBe(true);
     const waiting = await outbox.deliver(firmware('SN2'));
     expect(waiting.delivered).toBe(false);
-    expect(waiting.entry).toMatchObject({ serialNumber: 'SN2', state: 'pending', attempts: 1, lastError: { kind: 'network' } });
+    expect(waiting.entry).toMatchObject({
+      serialNumber: 'SN2',
+      state: 'pending',
+      attempts: 1,
+      lastError: { kind: 'network' },
+    });
     expect(await outbox.pending()).toMatchObject({ count: 1 });
   });
 
   it('retries network errors and 5xx with the same payload, with doubling delays, across restarts', async () => {
-    const sender = new ScriptedSender([new NetworkError('unreachable', request), new ServiceError(503, [{ code: 'UNAVAILABLE', message: 'busy' }], request)]);
+    const sender = new ScriptedSender([
+      new NetworkError('unreachable', request),
+      new ServiceError(503, [{ code: 'UNAVAILABLE', message: 'busy' }], request),
+    ]);
     const outbox = bench.outbox(sender);
     const entry = await outbox.enqueue(firmware());
     await outbox.syncNow();
@@ -166,7 +189,10 @@ describe('outbox delivery', () => {
     bench.time.advance(5_000);
     await outbox.syncNow();
     [stored] = await outbox.list();
-    expect(stored).toMatchObject({ attempts: 2, lastError: { kind: 'service', httpStatus: 503, errors: [{ code: 'UNAVAILABLE', message: 'busy' }] } });
+    expect(stored).toMatchObject({
+      attempts: 2,
+      lastError: { kind: 'service', httpStatus: 503, errors: [{ code: 'UNAVAILABLE', message: 'busy' }] },
+    });
     expect(Date.parse(stored!.nextAttemptAt) - bench.time.now()).toBe(10_000);
 
     // restart: a new instance picks up the schedule from disk
@@ -190,14 +216,20 @@ describe('outbox delivery', () => {
 
   it('follows the backoff schedule: 5 s doubling, capped at 5 minutes, jitter within ±20%', () => {
     const mid = (n: number): number => retryDelay(n, DEFAULT_BACKOFF, () => 0.5);
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map(mid)).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map(mid)).toEqual([
+      5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000,
+    ]);
     expect(retryDelay(1, DEFAULT_BACKOFF, () => 0)).toBe(4_000);
     expect(retryDelay(1, DEFAULT_BACKOFF, () => 0.999999)).toBe(6_000);
     expect(retryDelay(12, DEFAULT_BACKOFF, () => 0.999999)).toBe(300_000);
   });
 
   it('moves a 4xx that will never succeed to rejected, keeps it visible with the service errors, and lets a person retry or discard it', async () => {
-    const refusal = new ServiceError(409, [{ code: 'SYNC_ID_UNKNOWN', message: 'No such syncId for this device.', field: 'syncId' }], request);
+    const refusal = new ServiceError(
+      409,
+      [{ code: 'SYNC_ID_UNKNOWN', message: 'No such syncId for this device.', field: 'syncId' }],
+      request,
+    );
     const sender = new ScriptedSender([refusal, true]);
     const outbox = bench.outbox(sender);
     const entry = await outbox.enqueue(firmware());
@@ -208,7 +240,11 @@ describe('outbox delivery', () => {
     expect(rejected).toMatchObject({
       id: entry.id,
       state: 'rejected',
-      lastError: { kind: 'rejected', httpStatus: 409, errors: [{ code: 'SYNC_ID_UNKNOWN', message: 'No such syncId for this device.', field: 'syncId' }] },
+      lastError: {
+        kind: 'rejected',
+        httpStatus: 409,
+        errors: [{ code: 'SYNC_ID_UNKNOWN', message: 'No such syncId for this device.', field: 'syncId' }],
+      },
     });
     // never retried on its own
     bench.time.advance(3600_000);
@@ -227,14 +263,21 @@ describe('outbox delivery', () => {
   });
 
   it('treats data false as refused (kept as rejected), and auth errors as retryable', async () => {
-    const sender = new ScriptedSender([false, new AuthError(401, [{ code: 'UNAUTHORIZED', message: 'Unknown API key.' }], request)]);
+    const sender = new ScriptedSender([
+      false,
+      new AuthError(401, [{ code: 'UNAUTHORIZED', message: 'Unknown API key.' }], request),
+    ]);
     const outbox = bench.outbox(sender);
     const a = await outbox.enqueue(firmware('SN1'));
     const b = await outbox.enqueue(firmware('SN2'));
     await outbox.syncNow();
     const byId = new Map((await outbox.list()).map((e) => [e.id, e]));
     expect(byId.get(a.id)).toMatchObject({ state: 'rejected', lastError: { kind: 'refused' } });
-    expect(byId.get(b.id)).toMatchObject({ state: 'pending', attempts: 1, lastError: { kind: 'auth', httpStatus: 401 } });
+    expect(byId.get(b.id)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastError: { kind: 'auth', httpStatus: 401 },
+    });
   });
 
   it('keeps order within one device and kind: a later confirmation waits while an earlier one is retrying', async () => {
@@ -329,14 +372,22 @@ describe('outbox concurrency', () => {
     const sender = new ScriptedSender();
     const outbox = bench.outbox(sender, { lock: { isAlive: (pid) => pid === 4242 } });
     await outbox.enqueue(firmware());
-    const other = await tryAcquireLock(join(bench.dir, 'sender.lock'), { pid: 4242, now: bench.time.now, isAlive: () => true });
+    const other = await tryAcquireLock(join(bench.dir, 'sender.lock'), {
+      pid: 4242,
+      now: bench.time.now,
+      isAlive: () => true,
+    });
     expect(other).toBeDefined();
     expect((await outbox.syncNow()).skippedLocked).toBe(true);
     expect(sender.sent).toHaveLength(0);
     await other!.release();
 
     // a process that died holding the lock
-    const dead = await tryAcquireLock(join(bench.dir, 'sender.lock'), { pid: 999_999, now: bench.time.now, isAlive: () => true });
+    const dead = await tryAcquireLock(join(bench.dir, 'sender.lock'), {
+      pid: 999_999,
+      now: bench.time.now,
+      isAlive: () => true,
+    });
     expect(dead).toBeDefined();
     const report = await outbox.syncNow();
     expect(report.skippedLocked).toBe(false);
@@ -370,7 +421,10 @@ describe('outbox concurrency', () => {
     const entry = await outbox.enqueue(firmware());
     expect((await outbox.syncNow()).retrying).toEqual([entry.id]);
     const [stored] = await outbox.list();
-    expect(stored!.lastError).toMatchObject({ kind: 'other', message: expect.stringContaining('No credentials for organization org-1') });
+    expect(stored!.lastError).toMatchObject({
+      kind: 'other',
+      message: expect.stringContaining('No credentials for organization org-1'),
+    });
   });
 
   it('with no credentials for a service and organization, tries one of its entries per pass, not each (issue 30)', async () => {

@@ -2,7 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { CONFIG_FILE_FORMAT, decodeConfigFile, encodeConfigFile } from '../../../../domain/files/config-file';
 import type { ConfigFileSigner } from '../../../../domain/files/config-file-content';
-import { generateSigningKeyPair, rootKeyFingerprint, type SigningKeyPair } from '../../../../domain/files/config-file-signature';
+import {
+  generateSigningKeyPair,
+  rootKeyFingerprint,
+  type SigningKeyPair,
+} from '../../../../domain/files/config-file-signature';
 import { buildWorkPackage, type WorkPackageBody } from '../../../../domain/files/work-package';
 import { readFirmwareBundle, sha256Hex } from '../../../../domain/files/firmware-bundle';
 import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
@@ -39,7 +43,12 @@ export function rootFingerprintOf(world: PackageWorld): string {
   return rootKeyFingerprint(world.root.publicKeyPem);
 }
 
-export function configFileFor(world: PackageWorld, serialNumber: string, deviceType: string, options: { sequence?: number; orgId?: string } = {}): Uint8Array {
+export function configFileFor(
+  world: PackageWorld,
+  serialNumber: string,
+  deviceType: string,
+  options: { sequence?: number; orgId?: string } = {},
+): Uint8Array {
   const orgId = options.orgId ?? ORG_ID;
   return encodeConfigFile(
     {
@@ -86,16 +95,27 @@ export function makePackage(
     const file = `firmware/${deviceType}-1.1.0.zip`;
     files.set(file, bundle);
     firmware.push({ deviceType, version: '1.1.0', sha256, file });
-    const config = options.configFiles?.[serialNumber] ?? configFileFor(world, serialNumber, deviceType, { orgId: options.orgId ?? ORG_ID });
+    const config =
+      options.configFiles?.[serialNumber] ??
+      configFileFor(world, serialNumber, deviceType, { orgId: options.orgId ?? ORG_ID });
     const configFile = `config-files/${serialNumber}.cbor`;
     files.set(configFile, config);
-    devices.push({ serialNumber, deviceType, syncId: decodeConfigFile(config).syncId.toLowerCase(), configFile, firmware: { version: '1.1.0', sha256 } });
+    devices.push({
+      serialNumber,
+      deviceType,
+      syncId: decodeConfigFile(config).syncId.toLowerCase(),
+      configFile,
+      firmware: { version: '1.1.0', sha256 },
+    });
   }
   const patches: WorkPackageBody['patches'] = [];
   if (options.withPatch) {
     const base = makeFirmwareImage('EPC', '1.0.0', 2048);
     const target = options.withPatch.patchTarget ?? readFirmwareBundle(files.get('firmware/EPC-1.1.0.zip')!).image;
-    const hashes = { baseSha256: createHash('sha256').update(base).digest(), targetSha256: createHash('sha256').update(target).digest() };
+    const hashes = {
+      baseSha256: createHash('sha256').update(base).digest(),
+      targetSha256: createHash('sha256').update(target).digest(),
+    };
     const patch = createFirmwarePatch(base, target, hashes);
     files.set('patches/EPC-1.0.0-to-1.1.0.patch', patch);
     patches.push({
@@ -120,7 +140,15 @@ export function makePackage(
     patches,
     keys: {
       configFileRootKey: { keyId: world.root.keyId, algorithm: 'ES256', publicKeyPem: world.root.publicKeyPem },
-      firmwareReleaseKeys: [{ keyId: testReleaseKey.keyId, name: 'test release key', algorithm: 'Ed25519', publicKeyPem: testReleaseKey.publicKeyPem, trustedAt: now.toISOString() }],
+      firmwareReleaseKeys: [
+        {
+          keyId: testReleaseKey.keyId,
+          name: 'test release key',
+          algorithm: 'Ed25519',
+          publicKeyPem: testReleaseKey.publicKeyPem,
+          trustedAt: now.toISOString(),
+        },
+      ],
     },
   };
   options.change?.(body);

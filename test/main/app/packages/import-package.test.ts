@@ -8,7 +8,17 @@ import { generateContainerSigner } from '../../../../domain/files/work-package-c
 import { importWorkPackage, WorkPackageError } from '../../../../main/app/packages';
 import { organizationSigner } from '../../../fixtures/config-files';
 import { useScratchDir } from '../../../fixtures/scratch';
-import { configFileFor, makePackage, ORG_ID, otherOrganizationOf, packageWorld, plantStores, rootFingerprintOf, SERVICE_URL, type PackageWorld } from './helpers';
+import {
+  configFileFor,
+  makePackage,
+  ORG_ID,
+  otherOrganizationOf,
+  packageWorld,
+  plantStores,
+  rootFingerprintOf,
+  SERVICE_URL,
+  type PackageWorld,
+} from './helpers';
 
 /**
  * What a workstation without network takes from a work package: everything its jobs look for
@@ -30,7 +40,10 @@ const told = (world: PackageWorld) => ({ rootFingerprint: rootFingerprintOf(worl
 /** A laptop signed in to `world`'s service once: it keeps the root key the service gave it. */
 async function signedInOnce(world: PackageWorld) {
   const stores = await plant();
-  await stores.signingKeys.keep({ keyId: world.root.keyId, algorithm: 'ES256', publicKeyPem: world.root.publicKeyPem }, new Date().toISOString());
+  await stores.signingKeys.keep(
+    { keyId: world.root.keyId, algorithm: 'ES256', publicKeyPem: world.root.publicKeyPem },
+    new Date().toISOString(),
+  );
   return stores;
 }
 
@@ -57,7 +70,13 @@ describe('importing a work package', () => {
     const world = packageWorld();
     const made = makePackage(world);
     const stores = await plant();
-    const imported = await importWorkPackage({ bytes: made.bytes, account, ...stores, ...told(world), requiredSigner: world.signer.keyId });
+    const imported = await importWorkPackage({
+      bytes: made.bytes,
+      account,
+      ...stores,
+      ...told(world),
+      requiredSigner: world.signer.keyId,
+    });
 
     expect(imported.signerKeyId).toBe(world.signer.keyId);
     for (const device of made.body.devices) {
@@ -70,42 +89,50 @@ describe('importing a work package', () => {
     // Another organization's offline fallback does not see them.
     expect(await stores.cache.latest('EPC', { serviceUrl: SERVICE_URL, orgId: 'other-org' })).toBeUndefined();
     expect((await stores.signingKeys.stored())?.publicKeyPem).toBe(world.root.publicKeyPem);
-    expect((await stores.cache.releaseKeys.stored(SERVICE_URL))?.keys.map((k) => k.keyId)).toEqual(made.body.keys.firmwareReleaseKeys.map((k) => k.keyId));
+    expect((await stores.cache.releaseKeys.stored(SERVICE_URL))?.keys.map((k) => k.keyId)).toEqual(
+      made.body.keys.firmwareReleaseKeys.map((k) => k.keyId),
+    );
     expect(await readdir(stores.recordDir)).toEqual([`${made.body.packageId}.json`]);
   });
 
-  it('refuses a package with one byte changed, wherever the byte is, and keeps nothing', { timeout: 120_000 }, async () => {
-    const world = packageWorld();
-    const { bytes } = makePackage(world);
-    const stores = await plant();
-    // Every byte of the zip headers and the manifest at the start and end, and a spread of the rest (the bundles, the files).
-    const positions = new Set<number>();
-    for (let i = 0; i < 64; i++) positions.add(i).add(bytes.length - 1 - i);
-    for (let i = 0; i < bytes.length; i += Math.max(1, Math.floor(bytes.length / 400))) positions.add(i);
-    const codes = new Map<string, number>();
-    for (const position of positions) {
-      const changed = new Uint8Array(bytes);
-      changed[position]! ^= 0x01;
-      const code = await codeOf(importWorkPackage({ bytes: changed, account, ...stores, ...told(world) }));
-      codes.set(code, (codes.get(code) ?? 0) + 1);
-    }
-    expect(codes.get('accepted')).toBeUndefined();
-    expect([...codes.keys()].every((code) => code === 'WP_TAMPERED' || code === 'WP_NOT_A_PACKAGE')).toBe(true);
-    expect(codes.get('WP_TAMPERED')).toBeGreaterThan(positions.size / 2);
-    await expectNothingKept(stores);
-    // The same package unchanged is taken.
-    expect(await codeOf(importWorkPackage({ bytes, account, ...stores, ...told(world) }))).toBe('accepted');
-  });
+  it(
+    'refuses a package with one byte changed, wherever the byte is, and keeps nothing',
+    { timeout: 120_000 },
+    async () => {
+      const world = packageWorld();
+      const { bytes } = makePackage(world);
+      const stores = await plant();
+      // Every byte of the zip headers and the manifest at the start and end, and a spread of the rest (the bundles, the files).
+      const positions = new Set<number>();
+      for (let i = 0; i < 64; i++) positions.add(i).add(bytes.length - 1 - i);
+      for (let i = 0; i < bytes.length; i += Math.max(1, Math.floor(bytes.length / 400))) positions.add(i);
+      const codes = new Map<string, number>();
+      for (const position of positions) {
+        const changed = new Uint8Array(bytes);
+        changed[position]! ^= 0x01;
+        const code = await codeOf(importWorkPackage({ bytes: changed, account, ...stores, ...told(world) }));
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+      }
+      expect(codes.get('accepted')).toBeUndefined();
+      expect([...codes.keys()].every((code) => code === 'WP_TAMPERED' || code === 'WP_NOT_A_PACKAGE')).toBe(true);
+      expect(codes.get('WP_TAMPERED')).toBeGreaterThan(positions.size / 2);
+      await expectNothingKept(stores);
+      // The same package unchanged is taken.
+      expect(await codeOf(importWorkPackage({ bytes, account, ...stores, ...told(world) }))).toBe('accepted');
+    },
+  );
 
   it('says the package was changed, and how to get a good one', async () => {
     const world = packageWorld();
     const { bytes } = makePackage(world);
     const changed = new Uint8Array(bytes);
     changed[Math.floor(bytes.length / 2)]! ^= 0x80;
-    await expect(importWorkPackage({ bytes: changed, account, ...(await plant()), ...told(world) })).rejects.toThrow(/^The work package has been changed since it was signed \(.+\)\. Do not use it: ask for a new one\.$/);
-    await expect(importWorkPackage({ bytes: new TextEncoder().encode('not a package'), account, ...(await signedInOnce(world)) })).rejects.toThrow(
-      'The file is not a work package: it is not a zip file. Check that you chose the right file.',
+    await expect(importWorkPackage({ bytes: changed, account, ...(await plant()), ...told(world) })).rejects.toThrow(
+      /^The work package has been changed since it was signed \(.+\)\. Do not use it: ask for a new one\.$/,
     );
+    await expect(
+      importWorkPackage({ bytes: new TextEncoder().encode('not a package'), account, ...(await signedInOnce(world)) }),
+    ).rejects.toThrow('The file is not a work package: it is not a zip file. Check that you chose the right file.');
   });
 
   it('refuses an expired package, saying when it expired', async () => {
@@ -118,19 +145,36 @@ describe('importing a work package', () => {
     await expect(importWorkPackage({ bytes, account, ...stores, ...told(world), now: later })).rejects.toThrow(
       'The work package expired on 2026-03-08T08:00:00.000Z (it is now 2026-03-08T08:00:00.000Z). Its firmware and configuration files may be out of date: export a new one from a workstation that reaches the service.',
     );
-    expect(await codeOf(importWorkPackage({ bytes, account, ...stores, ...told(world), now: later }))).toBe('WP_EXPIRED');
+    expect(await codeOf(importWorkPackage({ bytes, account, ...stores, ...told(world), now: later }))).toBe(
+      'WP_EXPIRED',
+    );
     await expectNothingKept(stores);
-    expect(await codeOf(importWorkPackage({ bytes, account, ...inTime, ...told(world), now: () => new Date('2026-03-08T07:59:59Z') }))).toBe('accepted');
+    expect(
+      await codeOf(
+        importWorkPackage({ bytes, account, ...inTime, ...told(world), now: () => new Date('2026-03-08T07:59:59Z') }),
+      ),
+    ).toBe('accepted');
   });
 
   it('refuses a package of another organization or service', async () => {
     const world = packageWorld();
     const { bytes } = makePackage(world);
     const stores = await plant();
-    await expect(importWorkPackage({ bytes, account: { serviceUrl: SERVICE_URL, orgId: 'other-org' }, ...stores, ...told(world) })).rejects.toThrow(
+    await expect(
+      importWorkPackage({ bytes, account: { serviceUrl: SERVICE_URL, orgId: 'other-org' }, ...stores, ...told(world) }),
+    ).rejects.toThrow(
       `This work package is for organization ${ORG_ID} at ${SERVICE_URL}, but this workstation works for organization other-org at ${SERVICE_URL}. Import it on a workstation of that organization (or log in to it).`,
     );
-    expect(await codeOf(importWorkPackage({ bytes, account: { serviceUrl: 'https://elsewhere.example.test', orgId: ORG_ID }, ...stores, ...told(world) }))).toBe('WP_WRONG_ORGANIZATION');
+    expect(
+      await codeOf(
+        importWorkPackage({
+          bytes,
+          account: { serviceUrl: 'https://elsewhere.example.test', orgId: ORG_ID },
+          ...stores,
+          ...told(world),
+        }),
+      ),
+    ).toBe('WP_WRONG_ORGANIZATION');
     await expectNothingKept(stores);
   });
 
@@ -144,21 +188,42 @@ describe('importing a work package', () => {
     const forger = packageWorld();
     const forged = makePackage(forger);
     await expect(importWorkPackage({ bytes: forged.bytes, account, ...stores })).rejects.toThrow(
-      new RegExp(`^The work package is not signed by organization ${ORG_ID} of the service this laptop trusts \\(its signing key is certified by another root key\\)`),
+      new RegExp(
+        `^The work package is not signed by organization ${ORG_ID} of the service this laptop trusts \\(its signing key is certified by another root key\\)`,
+      ),
     );
     // Nor is it taken by a laptop never signed in that was told the genuine fingerprint, whatever root it carries.
     const fresh = await plant();
-    expect(await codeOf(importWorkPackage({ bytes: forged.bytes, account, ...fresh, ...told(world) }))).toBe('WP_ROOT_KEY_MISMATCH');
-    const withGenuineRoot = makePackage(forger, { change: (body) => (body.keys.configFileRootKey = genuine.body.keys.configFileRootKey) });
-    expect(await codeOf(importWorkPackage({ bytes: withGenuineRoot.bytes, account, ...fresh, ...told(world) }))).toBe('WP_UNTRUSTED_SIGNER');
+    expect(await codeOf(importWorkPackage({ bytes: forged.bytes, account, ...fresh, ...told(world) }))).toBe(
+      'WP_ROOT_KEY_MISMATCH',
+    );
+    const withGenuineRoot = makePackage(forger, {
+      change: (body) => (body.keys.configFileRootKey = genuine.body.keys.configFileRootKey),
+    });
+    expect(await codeOf(importWorkPackage({ bytes: withGenuineRoot.bytes, account, ...fresh, ...told(world) }))).toBe(
+      'WP_UNTRUSTED_SIGNER',
+    );
     await expectNothingKept(fresh);
 
     // A laptop of another organization of the same service: its key is certified, but for that organization.
-    const neighbour = makePackage(otherOrganizationOf(world, 'neighbour-org'), { change: (body) => (body.origin.orgId = ORG_ID) });
-    await expect(importWorkPackage({ bytes: neighbour.bytes, account, ...stores })).rejects.toThrow(/its signing key is organization neighbour-org's/);
+    const neighbour = makePackage(otherOrganizationOf(world, 'neighbour-org'), {
+      change: (body) => (body.origin.orgId = ORG_ID),
+    });
+    await expect(importWorkPackage({ bytes: neighbour.bytes, account, ...stores })).rejects.toThrow(
+      /its signing key is organization neighbour-org's/,
+    );
 
     // The genuine package, with another organization key named as required: refused too.
-    expect(await codeOf(importWorkPackage({ bytes: genuine.bytes, account, ...stores, requiredSigner: organizationSigner(forger.root, ORG_ID).keyId }))).toBe('WP_UNTRUSTED_SIGNER');
+    expect(
+      await codeOf(
+        importWorkPackage({
+          bytes: genuine.bytes,
+          account,
+          ...stores,
+          requiredSigner: organizationSigner(forger.root, ORG_ID).keyId,
+        }),
+      ),
+    ).toBe('WP_UNTRUSTED_SIGNER');
     expect(await stores.cache.list()).toEqual([]);
     expect(await stores.signingKeys.stored()).toEqual(keptRoot);
     // The genuine one, as it is: taken.
@@ -172,13 +237,21 @@ describe('importing a work package', () => {
     await expect(importWorkPackage({ bytes, account, ...stores })).rejects.toThrow(
       `This laptop has never been signed in to ${SERVICE_URL}, so it has no root key to tell a package of organization ${ORG_ID} from a forgery. Give the service's root key fingerprint with --root-fingerprint: \`provisioner status\` shows it on any laptop signed in to the service. Nothing was imported.`,
     );
-    expect(await codeOf(importWorkPackage({ bytes, account, ...stores, rootFingerprint: rootFingerprintOf(packageWorld()) }))).toBe('WP_ROOT_KEY_MISMATCH');
+    expect(
+      await codeOf(
+        importWorkPackage({ bytes, account, ...stores, rootFingerprint: rootFingerprintOf(packageWorld()) }),
+      ),
+    ).toBe('WP_ROOT_KEY_MISMATCH');
     await expectNothingKept(stores);
     const imported = await importWorkPackage({ bytes, account, ...stores, ...told(world) });
     expect(imported.rootAdopted).toBe(true);
     expect((await stores.signingKeys.stored())?.publicKeyPem).toBe(world.root.publicKeyPem);
     // From then on it is this laptop's root: a wrong fingerprint given later is refused, none needed.
-    expect(await codeOf(importWorkPackage({ bytes, account, ...stores, rootFingerprint: rootFingerprintOf(packageWorld()) }))).toBe('WP_ROOT_KEY_MISMATCH');
+    expect(
+      await codeOf(
+        importWorkPackage({ bytes, account, ...stores, rootFingerprint: rootFingerprintOf(packageWorld()) }),
+      ),
+    ).toBe('WP_ROOT_KEY_MISMATCH');
     expect((await importWorkPackage({ bytes, account, ...stores })).rootAdopted).toBe(false);
   });
 
@@ -200,8 +273,15 @@ describe('importing a work package', () => {
     const world = packageWorld();
     const made = makePackage(world);
     const { buildSignedZip } = await import('../../../../domain/files/work-package-container');
-    const old = buildSignedZip({ format: 'provisioner-work-package/1', body: made.body, files: made.files, signer: generateContainerSigner() });
-    await expect(importWorkPackage({ bytes: old, account, ...(await signedInOnce(world)) })).rejects.toThrow(/made by an earlier version and signed by a workstation's own key/);
+    const old = buildSignedZip({
+      format: 'provisioner-work-package/1',
+      body: made.body,
+      files: made.files,
+      signer: generateContainerSigner(),
+    });
+    await expect(importWorkPackage({ bytes: old, account, ...(await signedInOnce(world)) })).rejects.toThrow(
+      /made by an earlier version and signed by a workstation's own key/,
+    );
   });
 
   it('refuses a package whose files do not pass the checks the devices make, even when it is signed', async () => {
@@ -225,7 +305,9 @@ describe('importing a work package', () => {
         body.keys.firmwareReleaseKeys = [];
       },
     });
-    expect(await codeOf(importWorkPackage({ bytes: unsigned.bytes, account, ...stores, ...trust }))).toBe('FW_UNTRUSTED_KEY');
+    expect(await codeOf(importWorkPackage({ bytes: unsigned.bytes, account, ...stores, ...trust }))).toBe(
+      'FW_UNTRUSTED_KEY',
+    );
     await expectNothingKept(stores);
   });
 
@@ -249,9 +331,14 @@ describe('importing a work package', () => {
     const stores = await signedInOnce(world);
     const imported = await importWorkPackage({ bytes: made.bytes, account, ...stores });
     // Kept where the cache keeps patches (main/app/cache/patch-store.ts), in builds that have it.
-    const store = (stores.cache as unknown as { patches?: { to(target: string): Promise<Array<{ patch: Uint8Array }>> } }).patches;
+    const store = (
+      stores.cache as unknown as { patches?: { to(target: string): Promise<Array<{ patch: Uint8Array }>> } }
+    ).patches;
     expect(imported.patches).toEqual({ carried: 1, kept: store ? 1 : 0 });
-    if (store) expect((await store.to(made.body.patches[0]!.targetSha256)).map((p) => p.patch)).toEqual([made.files.get(made.body.patches[0]!.file)]);
+    if (store)
+      expect((await store.to(made.body.patches[0]!.targetSha256)).map((p) => p.patch)).toEqual([
+        made.files.get(made.body.patches[0]!.file),
+      ]);
 
     const elsewhere = makePackage(world, { withPatch: { patchTarget: new Uint8Array(2048).fill(7) } });
     const refused = await plant();
@@ -266,6 +353,8 @@ describe('importing a work package', () => {
     const made = makePackage(world);
     const files = new Map(made.files);
     files.delete(made.body.devices[0]!.configFile);
-    expect(() => buildWorkPackage(made.body, files, world.signer)).toThrow(/names config-files\/EPC000101\.cbor but it was not given/);
+    expect(() => buildWorkPackage(made.body, files, world.signer)).toThrow(
+      /names config-files\/EPC000101\.cbor but it was not given/,
+    );
   });
 });

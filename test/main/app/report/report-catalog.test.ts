@@ -10,16 +10,30 @@ import { commissioningStatusText, deployStatusText } from '../../../../main/app/
  * reports: a key no code asks for is a sentence a translator keeps up for nothing.
  */
 
-const SOURCES = ['main/app/report/report-pdf.ts', 'main/app/report/report-words.ts', 'main/hosts/cli/commands/report.ts'];
-const STATES: CommissioningState[] = ['commissioned', 'not-commissioned', 'parameters-differ', 'untested', 'unverified'];
+const SOURCES = [
+  'main/app/report/report-pdf.ts',
+  'main/app/report/report-words.ts',
+  'main/hosts/cli/commands/report.ts',
+];
+const STATES: CommissioningState[] = [
+  'commissioned',
+  'not-commissioned',
+  'parameters-differ',
+  'untested',
+  'unverified',
+];
 const STEPS: CommissioningStep[] = ['configuration apply', 'parameter verification', 'function test'];
 
 describe('the report catalog', () => {
   it('has words for every deploy status, commissioning state and missing step in every language', () => {
     for (const language of LANGUAGES) {
       const words = createTranslator(language);
-      for (const status of ['NotDeployed', 'Outdated', 'Deployed', 'Failed']) expect(deployStatusText(status, words), `${language} ${status}`).not.toMatch(/^report:|deployStatus\./);
-      for (const state of STATES) expect(commissioningStatusText(state, STEPS, words), `${language} ${state}`).not.toMatch(/report:|commissioning(Step)?\./);
+      for (const status of ['NotDeployed', 'Outdated', 'Deployed', 'Failed'])
+        expect(deployStatusText(status, words), `${language} ${status}`).not.toMatch(/^report:|deployStatus\./);
+      for (const state of STATES)
+        expect(commissioningStatusText(state, STEPS, words), `${language} ${state}`).not.toMatch(
+          /report:|commissioning(Step)?\./,
+        );
     }
   });
 
@@ -28,7 +42,9 @@ describe('the report catalog', () => {
     const literal = new Set([...text.matchAll(/['"`]report:([^'"`$]+)['"`]/g)].map((match) => match[1]!));
     const prefixes = [...text.matchAll(/`report:([^`$]+)\$\{/g)].map((match) => match[1]!);
     expect(prefixes.sort()).toEqual(['commissioning.', 'commissioningStep.', 'deployStatus.']);
-    const unused = Object.keys(CATALOGS.en.report).filter((key) => !literal.has(key) && !prefixes.some((prefix) => key.startsWith(prefix)));
+    const unused = Object.keys(CATALOGS.en.report).filter(
+      (key) => !literal.has(key) && !prefixes.some((prefix) => key.startsWith(prefix)),
+    );
     expect(unused).toEqual([]);
     // And each literal key the code asks for exists (the catalog test checks t('…') calls; these include keys passed to a helper).
     expect([...literal].filter((key) => CATALOGS.en.report[key] === undefined)).toEqual([]);

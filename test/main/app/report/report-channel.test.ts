@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { invokeForWire, type CommissioningReportFileView, type Page } from '../../../../contract/index';
 import type { ConfigurationView } from '../../../../contract/configurations';
 import { useScratchDir } from '../../../fixtures/scratch';
-import { coresPerFile, demoServicePerFile, scriptedDeviceSource, serviceAsLocalWorkspace, wireValue } from '../../../fixtures/test-core';
+import {
+  coresPerFile,
+  demoServicePerFile,
+  scriptedDeviceSource,
+  serviceAsLocalWorkspace,
+  wireValue,
+} from '../../../fixtures/test-core';
 
 /**
  * The app's report channel (issue 29): `reports.commissioning` takes the language the app speaks,
@@ -28,7 +34,11 @@ async function pdfText(name: string, file: CommissioningReportFileView): Promise
 
 describe('reports.commissioning', () => {
   it('makes the report in the language asked for, English by default, and refuses an unknown one', async () => {
-    const core = await cores.open(join(scratch.dir, 'core'), { host: 'test', deviceSource: scriptedDeviceSource(), startLocalWorkspace: serviceAsLocalWorkspace(demo.service.url, demo.adminKey) });
+    const core = await cores.open(join(scratch.dir, 'core'), {
+      host: 'test',
+      deviceSource: scriptedDeviceSource(),
+      startLocalWorkspace: serviceAsLocalWorkspace(demo.service.url, demo.adminKey),
+    });
     await wireValue(core, 'session.useLocalWorkspace', {});
     const page = (await wireValue(core, 'configurations.list', {})) as Page<ConfigurationView>;
     const configuration = page.items.find((c) => c.devices.length > 0);
@@ -36,7 +46,9 @@ describe('reports.commissioning', () => {
     const serials = configuration!.devices.map((d) => d.serialNumber);
     const configurationId = configuration!.id;
 
-    const english = (await wireValue(core, 'reports.commissioning', { configurationId })) as CommissioningReportFileView;
+    const english = (await wireValue(core, 'reports.commissioning', {
+      configurationId,
+    })) as CommissioningReportFileView;
     const englishText = await pdfText('en.pdf', english);
     expect(englishText).toContain('Commissioning report');
     expect(englishText).toMatch(/Language\s+English \(en\)/);
@@ -47,7 +59,10 @@ describe('reports.commissioning', () => {
       ['fr', 'Rapport de mise en service', /Langue\s+Français \(fr\)/],
       ['es', 'Informe de puesta en marcha', /Idioma\s+Español \(es\)/],
     ] as const) {
-      const file = (await wireValue(core, 'reports.commissioning', { configurationId, language })) as CommissioningReportFileView;
+      const file = (await wireValue(core, 'reports.commissioning', {
+        configurationId,
+        language,
+      })) as CommissioningReportFileView;
       expect(file.mediaType).toBe('application/pdf');
       const text = await pdfText(`${language}.pdf`, file);
       expect(text, language).toContain(heading);
@@ -57,7 +72,11 @@ describe('reports.commissioning', () => {
 
     // The JSON does not change with the language.
     const jsonOf = async (language: 'en' | 'zh') => {
-      const file = (await wireValue(core, 'reports.commissioning', { configurationId, format: 'json', language })) as CommissioningReportFileView;
+      const file = (await wireValue(core, 'reports.commissioning', {
+        configurationId,
+        format: 'json',
+        language,
+      })) as CommissioningReportFileView;
       const report = JSON.parse(Buffer.from(file.contentBase64, 'base64').toString('utf8')) as Record<string, unknown>;
       // Made a moment apart: only the time it was made may differ.
       return { ...report, generatedAt: null };

@@ -36,7 +36,10 @@ async function pdfText(path: string): Promise<string> {
 
 /** pdffonts' table: one line per font, "name type encoding emb sub uni". */
 async function pdfFonts(path: string): Promise<string[]> {
-  return (await run('pdffonts', [path])).stdout.split('\n').slice(2).filter((line) => line.trim() !== '');
+  return (await run('pdffonts', [path])).stdout
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.trim() !== '');
 }
 
 /** The TrueType fonts embedded in a PDF (FontFile2 streams), as fontkit reads them. */
@@ -67,12 +70,20 @@ describe('the commissioning report in another language', () => {
     const path = await written('de.pdf', await renderReportPdf(report, { language: 'de' }));
     const text = await pdfText(path);
     const flat = text.replace(/\s+/g, ' ');
-    for (const heading of ['Inbetriebnahmeprotokoll', 'Sicherheitsparameter', 'Abnahme', 'Anhang: genaue Werte zur Prüfung am Protokollbuch']) expect(text).toContain(heading);
+    for (const heading of [
+      'Inbetriebnahmeprotokoll',
+      'Sicherheitsparameter',
+      'Abnahme',
+      'Anhang: genaue Werte zur Prüfung am Protokollbuch',
+    ])
+      expect(text).toContain(heading);
     expect(flat).toContain('Sprache Deutsch (de)');
     expect(flat).toContain('Sprache dieses Protokolls de');
     expect(flat).toContain('Konfiguration „Förderband Süd“');
     expect(flat).toContain('Ergebnis 1 von 2 Geräten in Betrieb genommen');
-    expect(flat).toContain('Funktionsprüfung: BESTANDEN am 28. Nov. 2026, 17:09 UTC an diesem Arbeitsplatz, angemeldet als „bench key“.');
+    expect(flat).toContain(
+      'Funktionsprüfung: BESTANDEN am 28. Nov. 2026, 17:09 UTC an diesem Arbeitsplatz, angemeldet als „bench key“.',
+    );
     expect(flat).toContain('Parameter: geprüft, bestätigt von Ada Lovelace am 28. Nov. 2026, 17:06 UTC.');
     expect(flat).toContain('Konfiguration: Noch nicht aufgespielt; noch keine Konfiguration aufgespielt.');
     // The domain's words from the domain catalog: a field label and a choice.
@@ -99,7 +110,8 @@ describe('the commissioning report in another language', () => {
     const path = await written('zh.pdf', bytes);
     const text = await pdfText(path);
     const flat = text.replace(/\s+/g, ' ');
-    for (const heading of ['调试报告', '安全参数', '签字确认', '附录：精确值，用于与操作记录簿核对']) expect(text).toContain(heading);
+    for (const heading of ['调试报告', '安全参数', '签字确认', '附录：精确值，用于与操作记录簿核对'])
+      expect(text).toContain(heading);
     expect(flat).toContain('语言 简体中文（zh）');
     expect(flat).toContain('配置“Conveyor 2 stations”');
     expect(flat).toContain('2 台设备中已调试 1 台');

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { renderReportPdf } from '../../../../main/app/report';
-import { REPORT_IMAGE as IMAGE, REPORT_SYNC as SYNC, sampleCommissioningReport } from '../../../fixtures/commissioning-report';
+import {
+  REPORT_IMAGE as IMAGE,
+  REPORT_SYNC as SYNC,
+  sampleCommissioningReport,
+} from '../../../fixtures/commissioning-report';
 import { useScratchDir } from '../../../fixtures/scratch';
 
 /**
@@ -54,15 +58,23 @@ describe('the commissioning report PDF', () => {
     expect(body).not.toContain('NotDeployed');
     expect(body).not.toContain('none applied');
     // Statuses and times as a person reads them.
-    expect(words).toContain('Configuration: Deployed, applied 28 Nov 2026, 17:05 UTC on this workstation, signed in as "bench key".');
+    expect(words).toContain(
+      'Configuration: Deployed, applied 28 Nov 2026, 17:05 UTC on this workstation, signed in as "bench key".',
+    );
     expect(words).toContain('Configuration: Not yet applied; no configuration applied yet.');
-    expect(words).toContain('Firmware: version 1.1.0, installed 28 Nov 2026, 17:00 UTC, signed in as "bench key"; signed by release key "default release key".');
+    expect(words).toContain(
+      'Firmware: version 1.1.0, installed 28 Nov 2026, 17:00 UTC, signed in as "bench key"; signed by release key "default release key".',
+    );
     expect(words).toContain('Parameters: verified, confirmed by Ada Lovelace on 28 Nov 2026, 17:06 UTC.');
-    expect(words).toContain('Function test: PASSED on 28 Nov 2026, 17:09 UTC on this workstation, signed in as "bench key".');
+    expect(words).toContain(
+      'Function test: PASSED on 28 Nov 2026, 17:09 UTC on this workstation, signed in as "bench key".',
+    );
     expect(words).toContain('Made 28 Nov 2026, 17:15 UTC on this workstation');
     expect(words).toContain('Result 1 of 2 devices commissioned');
     // The technician, and the sign-off block for both signers with the technician's name filled in.
-    expect(words).toContain('Work done by Ada Lovelace (confirmed the parameters of EPC000101); signed in to the service as "bench key" (EPC000101)');
+    expect(words).toContain(
+      'Work done by Ada Lovelace (confirmed the parameters of EPC000101); signed in to the service as "bench key" (EPC000101)',
+    );
     const signOff = body!.slice(body!.indexOf('Sign-off'));
     expect(signOff).toMatch(/Work done by \(technician\)\s+Accepted by/);
     expect(signOff).toMatch(/Name:\s+Ada Lovelace\s+Name:/);
@@ -73,7 +85,8 @@ describe('the commissioning report PDF', () => {
     const exact = appendix!.replace(/\s+/g, ' ');
     expect(exact).toContain('provisioner ledger verify --entry HASH --entry HASH');
     expect(exact).toContain(`made from its head: entry ${test.seq}, hash ${test.hash}`);
-    for (const e of [install, apply, verified, test]) expect(appendix).toMatch(new RegExp(`Ledger entry ${e.seq}: .*${e.hash}`));
+    for (const e of [install, apply, verified, test])
+      expect(appendix).toMatch(new RegExp(`Ledger entry ${e.seq}: .*${e.hash}`));
     expect(appendix).toContain(IMAGE);
     expect(appendix).toContain(SYNC);
     expect(appendix).toContain('default release key (81ec776d3ea0512b1c5b0927c76a7a02)');

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../../../../domain/i18n/index.js';
 import { breakable } from '../../../../main/app/report/pdf-fonts';
-import { commissioningStatusText, dateTimeText, deployStatusText, listText, namesText } from '../../../../main/app/report/report-words';
+import {
+  commissioningStatusText,
+  dateTimeText,
+  deployStatusText,
+  listText,
+  namesText,
+} from '../../../../main/app/report/report-words';
 
 /** The report's values as a person reads them: no ISO timestamps, no enum names (issue 32). */
 
@@ -45,7 +51,9 @@ describe('the report in words', () => {
     expect(deployStatusText('Paused', de)).toBe('Paused');
     expect(namesText(['Ada', 'Bob', 'Cy'], de.locale)).toBe('Ada, Bob und Cy');
     expect(listText(['EPC000101', 'EPC000102'], zh)).toBe('EPC000101、EPC000102');
-    expect(commissioningStatusText('untested', ['function test'])).toBe('not commissioned: no function test since the configuration was applied (missing: function test)');
+    expect(commissioningStatusText('untested', ['function test'])).toBe(
+      'not commissioned: no function test since the configuration was applied (missing: function test)',
+    );
     expect(commissioningStatusText('unverified', ['parameter verification', 'function test'], de)).toBe(
       'nicht in Betrieb genommen: seine Parameter wurden seit dem Aufspielen der Konfiguration nicht geprüft und bestätigt (fehlt: Parameterprüfung, Funktionsprüfung)',
     );

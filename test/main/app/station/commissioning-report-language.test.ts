@@ -25,15 +25,27 @@ describe('the commissioning report at the end of a shift', () => {
     const configurations = [];
     for await (const configuration of client.configurations.listAll()) configurations.push(configuration);
     const configuration = configurations.find((c) => c.devices.length > 0)!;
-    const ledger = new Ledger({ dir: join(scratch.dir, 'ledger'), secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')) });
-    const context = async () => ({ client, ledger, workstation: 'ws-station-1', service: 'the local workspace', orgId: 'demo' });
+    const ledger = new Ledger({
+      dir: join(scratch.dir, 'ledger'),
+      secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')),
+    });
+    const context = async () => ({
+      client,
+      ledger,
+      workstation: 'ws-station-1',
+      service: 'the local workspace',
+      orgId: 'demo',
+    });
 
     for (const [language, heading] of [
       [undefined, 'Commissioning report'],
       ['es', 'Informe de puesta en marcha'],
       ['zh', '调试报告'],
     ] as const) {
-      const writer = language === undefined ? commissioningReportWriter(context, configuration.id, configuration.name) : commissioningReportWriter(context, configuration.id, configuration.name, language);
+      const writer =
+        language === undefined
+          ? commissioningReportWriter(context, configuration.id, configuration.name)
+          : commissioningReportWriter(context, configuration.id, configuration.name, language);
       const written = await writer(join(scratch.dir, `shift-${language ?? 'default'}.csv`));
       expect(written.error).toBeNull();
       expect(written.path).toBe(join(scratch.dir, `shift-${language ?? 'default'}-commissioning.pdf`));

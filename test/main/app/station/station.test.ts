@@ -14,7 +14,12 @@ import { Station, type StationJobs } from '../../../../main/app/station/station'
 import type { StationRoster } from '../../../../main/app/station/roster';
 import { SHIFT_REPORT_COLUMNS } from '../../../../main/app/station/shift-report';
 import { PARAMETERS_DIFFER_ADVICE, SHIFT_DEPARTURE_ADVICE } from '../../../../main/app/station/failure-advice';
-import { compareParameters, parameterChecksum, shortChecksum, type ParameterValues } from '../../../../domain/running-parameters';
+import {
+  compareParameters,
+  parameterChecksum,
+  shortChecksum,
+  type ParameterValues,
+} from '../../../../domain/running-parameters';
 import { shiftParameters } from '../../../../domain/shift-parameters';
 
 /**
@@ -43,7 +48,15 @@ class FakeDevices {
     return [...this.present.values()];
   }
   plug(serialNumber: string, link = `serial:/dev/pts/${serialNumber}`, firmwareVersion = '1.0.0'): DiscoveredDevice {
-    const device: DiscoveredDevice = { serialNumber, deviceType: serialNumber.replace(/\d+$/, ''), model: 'M', firmwareVersion, configSyncId: null, link, linkKind: 'serial' };
+    const device: DiscoveredDevice = {
+      serialNumber,
+      deviceType: serialNumber.replace(/\d+$/, ''),
+      model: 'M',
+      firmwareVersion,
+      configSyncId: null,
+      link,
+      linkKind: 'serial',
+    };
     this.present.set(link, device);
     for (const l of this.listeners) l({ type: 'added', device });
     return device;
@@ -73,7 +86,13 @@ class FakeJobs implements StationJobs {
     });
   }
   private submit(target: DeviceTarget, action: JobRequest['action']): JobSnapshot {
-    const job = initialSnapshot({ jobId: `job-${this.next++}`, linkId: target.kind === 'link' ? target.spec : '', action, serialNumber: target.serialNumber ?? null, now: new Date() });
+    const job = initialSnapshot({
+      jobId: `job-${this.next++}`,
+      linkId: target.kind === 'link' ? target.spec : '',
+      action,
+      serialNumber: target.serialNumber ?? null,
+      now: new Date(),
+    });
     this.snapshots.set(job.jobId, job);
     return job;
   }
@@ -117,12 +136,32 @@ class FakeJobs implements StationJobs {
   }
   succeed(serialNumber: string): void {
     const job = this.jobOf(serialNumber);
-    this.finish(job.jobId, { steps: job.steps.map((step) => ({ ...step, status: 'done' as const })), phase: 'done', outcome: 'applied', firmwareVersion: '1.1.0', syncId: 'c0ffee00-0000-4000-8000-000000000000', confirmation: 'sent', resultMessage: 'firmware 1.1.0 installed; configuration applied' });
+    this.finish(job.jobId, {
+      steps: job.steps.map((step) => ({ ...step, status: 'done' as const })),
+      phase: 'done',
+      outcome: 'applied',
+      firmwareVersion: '1.1.0',
+      syncId: 'c0ffee00-0000-4000-8000-000000000000',
+      confirmation: 'sent',
+      resultMessage: 'firmware 1.1.0 installed; configuration applied',
+    });
   }
 }
 
-const notInSync = (text = 'firmware behind'): DeviceSync => ({ state: 'behind', text, firmware: { version: '1.0.0', expected: '1.1.0' }, configuration: { syncId: null, expected: null }, lastObservedAt: null });
-const inSync: DeviceSync = { state: 'in-sync', text: 'in sync', firmware: { version: '1.1.0', expected: '1.1.0' }, configuration: { syncId: 'x', expected: 'x' }, lastObservedAt: null };
+const notInSync = (text = 'firmware behind'): DeviceSync => ({
+  state: 'behind',
+  text,
+  firmware: { version: '1.0.0', expected: '1.1.0' },
+  configuration: { syncId: null, expected: null },
+  lastObservedAt: null,
+});
+const inSync: DeviceSync = {
+  state: 'in-sync',
+  text: 'in sync',
+  firmware: { version: '1.1.0', expected: '1.1.0' },
+  configuration: { syncId: 'x', expected: 'x' },
+  lastObservedAt: null,
+};
 
 let dir: string;
 let devices: FakeDevices;
@@ -145,7 +184,8 @@ function station(lanes = 2): Station {
   return s;
 }
 
-const named = (kind: StationEvent['event']) => events.filter((e) => e.event === kind) as Array<StationEvent & { serialNumber: string }>;
+const named = (kind: StationEvent['event']) =>
+  events.filter((e) => e.event === kind) as Array<StationEvent & { serialNumber: string }>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pv-station-'));
@@ -163,19 +203,42 @@ describe('the station', () => {
     const s = station();
     devices.plug('EPC000101');
     await s.settled();
-    expect(jobs.started).toEqual([{ action: 'both', target: { kind: 'link', spec: 'serial:/dev/pts/EPC000101', serialNumber: 'EPC000101' } }]);
+    expect(jobs.started).toEqual([
+      { action: 'both', target: { kind: 'link', spec: 'serial:/dev/pts/EPC000101', serialNumber: 'EPC000101' } },
+    ]);
     const job = jobs.jobOf('EPC000101');
     jobs.progress(job.jobId, { step: 'firmware', phase: 'uploading', bytesDone: 30_000, bytesTotal: 65_536 });
-    expect(s.view().tiles[0]).toMatchObject({ serialNumber: 'EPC000101', state: 'working', step: 'firmware', headline: 'Uploading firmware 45%', detail: null });
+    expect(s.view().tiles[0]).toMatchObject({
+      serialNumber: 'EPC000101',
+      state: 'working',
+      step: 'firmware',
+      headline: 'Uploading firmware 45%',
+      detail: null,
+    });
     expect(named('progress').at(-1)).toMatchObject({ serialNumber: 'EPC000101', percent: 45 });
     // Measured, and coded: the tile says how it goes, as the workbench row does.
-    jobs.progress(job.jobId, { bytesDone: 32_768, transferCoding: 'compressed, 1.6× faster', rateBytesPerSecond: 17_200 });
-    expect(s.view().tiles[0]).toMatchObject({ headline: 'Uploading firmware 50%', detail: 'compressed, 1.6× faster · 17.2 kB/s' });
+    jobs.progress(job.jobId, {
+      bytesDone: 32_768,
+      transferCoding: 'compressed, 1.6× faster',
+      rateBytesPerSecond: 17_200,
+    });
+    expect(s.view().tiles[0]).toMatchObject({
+      headline: 'Uploading firmware 50%',
+      detail: 'compressed, 1.6× faster · 17.2 kB/s',
+    });
     jobs.succeed('EPC000101');
     expect(s.view().tiles[0]).toMatchObject({ state: 'done', headline: 'Done, unplug me', action: 'Unplug it' });
     expect(s.view().counts).toMatchObject({ done: 1, failed: 0, waiting: 0 });
     expect(s.view().yieldPercent).toBe(100);
-    expect(events.map((e) => e.event)).toEqual(['station-started', 'waiting', 'lane-started', 'step', 'progress', 'progress', 'done']);
+    expect(events.map((e) => e.event)).toEqual([
+      'station-started',
+      'waiting',
+      'lane-started',
+      'step',
+      'progress',
+      'progress',
+      'done',
+    ]);
   });
 
   it('refuses a device that is not in the configuration, once per plug, and starts nothing', async () => {
@@ -216,12 +279,26 @@ describe('the station', () => {
     devices.plug('SRCP000101');
     devices.plug('EPC000101');
     await s.settled();
-    jobs.finish(jobs.jobOf('SRCP000101').jobId, { phase: 'failed', outcome: 'failed', errorCode: 'FW_HASH_MISMATCH', resultMessage: 'firmware upload failed: the image does not match its hash', resumable: false });
+    jobs.finish(jobs.jobOf('SRCP000101').jobId, {
+      phase: 'failed',
+      outcome: 'failed',
+      errorCode: 'FW_HASH_MISMATCH',
+      resultMessage: 'firmware upload failed: the image does not match its hash',
+      resumable: false,
+    });
     jobs.succeed('EPC000101');
     const failed = s.view().tiles.find((t) => t.serialNumber === 'SRCP000101')!;
-    expect(failed).toMatchObject({ state: 'failed', headline: 'Failed', detail: 'firmware upload failed: the image does not match its hash' });
+    expect(failed).toMatchObject({
+      state: 'failed',
+      headline: 'Failed',
+      detail: 'firmware upload failed: the image does not match its hash',
+    });
     expect(failed.action).toContain('code FW_HASH_MISMATCH');
-    expect(named('failed')[0]).toMatchObject({ serialNumber: 'SRCP000101', errorCode: 'FW_HASH_MISMATCH', resumable: false });
+    expect(named('failed')[0]).toMatchObject({
+      serialNumber: 'SRCP000101',
+      errorCode: 'FW_HASH_MISMATCH',
+      resumable: false,
+    });
     expect(s.view().counts).toMatchObject({ done: 1, failed: 1 });
     expect(s.view().yieldPercent).toBe(50);
   });
@@ -264,7 +341,13 @@ describe('the station', () => {
 
     devices.plug('SRCP000101');
     await s.settled();
-    jobs.finish(jobs.jobOf('SRCP000101').jobId, { phase: 'failed', outcome: 'failed', errorCode: 'DEVICE_DISCONNECTED', resultMessage: 'the device went away', resumable: true });
+    jobs.finish(jobs.jobOf('SRCP000101').jobId, {
+      phase: 'failed',
+      outcome: 'failed',
+      errorCode: 'DEVICE_DISCONNECTED',
+      resultMessage: 'the device went away',
+      resumable: true,
+    });
     devices.unplug('serial:/dev/pts/SRCP000101');
     expect(s.speaksForItsSerial({ serialNumber: 'SRCP000101', link: 'serial:/dev/pts/SRCP000101' })).toBe(true);
     await s.stop();
@@ -274,7 +357,13 @@ describe('the station', () => {
     const s = station();
     devices.plug('SRCP000101');
     await s.settled();
-    jobs.finish(jobs.jobOf('SRCP000101').jobId, { phase: 'failed', outcome: 'failed', errorCode: 'DEVICE_DISCONNECTED', resultMessage: 'firmware upload failed at 31%: the device went away', resumable: true });
+    jobs.finish(jobs.jobOf('SRCP000101').jobId, {
+      phase: 'failed',
+      outcome: 'failed',
+      errorCode: 'DEVICE_DISCONNECTED',
+      resultMessage: 'firmware upload failed at 31%: the device went away',
+      resumable: true,
+    });
     expect(s.view().tiles[0]!.action).toBe('Plug it in again: the upload resumes where it stopped.');
     devices.unplug('serial:/dev/pts/SRCP000101');
     devices.plug('SRCP000101');
@@ -314,7 +403,16 @@ describe('the station', () => {
     await s.settled();
     const job = jobs.jobOf('EPC000101');
     const steps = job.steps.map((step) =>
-      step.step === 'firmware' ? { ...step, status: 'done' as const, summary: 'firmware 1.1.0 installed' } : step.step === 'configuration' ? { ...step, status: 'skipped' as const, summary: 'configuration not applied', reason: 'the service has no file for it yet' } : step,
+      step.step === 'firmware'
+        ? { ...step, status: 'done' as const, summary: 'firmware 1.1.0 installed' }
+        : step.step === 'configuration'
+          ? {
+              ...step,
+              status: 'skipped' as const,
+              summary: 'configuration not applied',
+              reason: 'the service has no file for it yet',
+            }
+          : step,
     );
     jobs.finish(job.jobId, { phase: 'done', outcome: 'applied', steps, resultMessage: 'firmware 1.1.0 installed' });
     const tile = s.view().tiles[0]!;
@@ -327,13 +425,22 @@ describe('the station', () => {
 
 describe('the station with a shift confirmed (issue 26)', () => {
   const SYNC_ID = 'c0ffee00-0000-4000-8000-000000000000';
-  const valuesOf = (serialNumber: string, timeout = 500): ParameterValues => ({ 'device.serialNumber': serialNumber, 'safety.timeout': timeout });
+  const valuesOf = (serialNumber: string, timeout = 500): ParameterValues => ({
+    'device.serialNumber': serialNumber,
+    'safety.timeout': timeout,
+  });
   const shift = shiftParameters(
     { id: ROSTER.configurationId, name: ROSTER.configurationName },
-    [...ROSTER.devices].map(([serialNumber, deviceType]) => ({ serialNumber, deviceType, syncId: SYNC_ID, values: valuesOf(serialNumber) })),
+    [...ROSTER.devices].map(([serialNumber, deviceType]) => ({
+      serialNumber,
+      deviceType,
+      syncId: SYNC_ID,
+      values: valuesOf(serialNumber),
+    })),
   );
   /** What a job's verification finds: the file intends `intended`, the device runs `running`. */
-  const comparison = (intended: ParameterValues, running: ParameterValues) => compareParameters(intended, { values: running, checksum: parameterChecksum(running), checksumBy: 'device' });
+  const comparison = (intended: ParameterValues, running: ParameterValues) =>
+    compareParameters(intended, { values: running, checksum: parameterChecksum(running), checksumBy: 'device' });
 
   let recorded: Array<{ serialNumber: string; confirmedByShift: boolean; match: boolean }>;
   function confirmedStation(): Station {
@@ -348,7 +455,11 @@ describe('the station with a shift confirmed (issue 26)', () => {
       reportDir: dir,
       parameters: {
         shift,
-        confirmation: { operator: 'Ola Operator', checksumShort: shortChecksum(shift.checksum), confirmedAt: new Date().toISOString() },
+        confirmation: {
+          operator: 'Ola Operator',
+          checksumShort: shortChecksum(shift.checksum),
+          confirmedAt: new Date().toISOString(),
+        },
         record: async (verified, confirmedByShift) => {
           recorded.push({ serialNumber: verified.serialNumber, confirmedByShift, match: verified.comparison.match });
         },
@@ -360,7 +471,15 @@ describe('the station with a shift confirmed (issue 26)', () => {
   }
   const finishWith = (serialNumber: string, parameters: ReturnType<typeof comparison>) => {
     const job = jobs.jobOf(serialNumber);
-    jobs.finish(job.jobId, { steps: job.steps.map((step) => ({ ...step, status: 'done' as const })), phase: 'done', outcome: 'applied', syncId: SYNC_ID, confirmation: 'sent', resultMessage: 'configuration applied', parameters });
+    jobs.finish(job.jobId, {
+      steps: job.steps.map((step) => ({ ...step, status: 'done' as const })),
+      phase: 'done',
+      outcome: 'applied',
+      syncId: SYNC_ID,
+      confirmation: 'sent',
+      resultMessage: 'configuration applied',
+      parameters,
+    });
   };
 
   it('verifies a device found in sync with a configuration-only job, and calls it in sync only then; the view names the operator', async () => {
@@ -384,12 +503,19 @@ describe('the station with a shift confirmed (issue 26)', () => {
     await s.settled();
     const job = jobs.jobOf('EPC000101');
     const parameters = comparison(valuesOf('EPC000101'), valuesOf('EPC000101', 1024));
-    jobs.finish(job.jobId, { phase: 'failed', errorCode: 'PARAMETERS_MISMATCH', resultMessage: 'parameter verification failed', syncId: SYNC_ID, parameters });
+    jobs.finish(job.jobId, {
+      phase: 'failed',
+      errorCode: 'PARAMETERS_MISMATCH',
+      resultMessage: 'parameter verification failed',
+      syncId: SYNC_ID,
+      parameters,
+    });
     await s.settled();
     expect(s.view().tiles[0]).toMatchObject({
       state: 'failed',
       headline: 'Failed: parameters differ, keep it apart',
-      detail: 'The device took its configuration file but does not run its parameters: Safety timeout 500 ms intended, 1024 ms running.',
+      detail:
+        'The device took its configuration file but does not run its parameters: Safety timeout 500 ms intended, 1024 ms running.',
       action: PARAMETERS_DIFFER_ADVICE,
     });
     expect(recorded).toEqual([{ serialNumber: 'EPC000101', confirmedByShift: false, match: false }]);
@@ -403,8 +529,14 @@ describe('the station with a shift confirmed (issue 26)', () => {
     // The configuration now intends 750 ms; the device runs 750 ms; the operator confirmed 500 ms.
     finishWith('EPC000102', comparison(valuesOf('EPC000102', 750), valuesOf('EPC000102', 750)));
     await s.settled();
-    expect(s.view().tiles[0]).toMatchObject({ state: 'failed', headline: 'Failed: parameters differ, keep it apart', action: SHIFT_DEPARTURE_ADVICE });
-    expect(s.view().tiles[0]!.detail).toContain('the configuration changed since the shift began (Safety timeout 750 ms now, 500 ms confirmed)');
+    expect(s.view().tiles[0]).toMatchObject({
+      state: 'failed',
+      headline: 'Failed: parameters differ, keep it apart',
+      action: SHIFT_DEPARTURE_ADVICE,
+    });
+    expect(s.view().tiles[0]!.detail).toContain(
+      'the configuration changed since the shift began (Safety timeout 750 ms now, 500 ms confirmed)',
+    );
     expect(named('failed')[0]).toMatchObject({ errorCode: 'PARAMETERS_NOT_CONFIRMED' });
     expect(recorded).toEqual([{ serialNumber: 'EPC000102', confirmedByShift: false, match: true }]);
   });

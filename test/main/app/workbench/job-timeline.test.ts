@@ -16,7 +16,14 @@ afterEach(async () => {
 });
 
 const finished = (jobId: string, serialNumber = 'EPC000101') =>
-  jobView({ jobId, serialNumber, phase: 'done', finishedAt: '2026-01-01T00:00:09.000Z', action: 'both', steps: plannedSteps('both') });
+  jobView({
+    jobId,
+    serialNumber,
+    phase: 'done',
+    finishedAt: '2026-01-01T00:00:09.000Z',
+    action: 'both',
+    steps: plannedSteps('both'),
+  });
 
 describe('the job timeline', () => {
   it('keeps each device its last jobs, newest first, across a restart', async () => {
@@ -29,7 +36,15 @@ describe('the job timeline', () => {
     const jobs = await again.of('EPC000101');
     expect(jobs).toHaveLength(TIMELINE_JOBS_PER_DEVICE);
     expect(jobs[0]!.jobId).toBe(`j${TIMELINE_JOBS_PER_DEVICE + 1}`);
-    expect(jobs[0]!.steps.map((s) => s.step)).toEqual(['firmware', 'read-back', 'confirmation', 'configuration', 'read-back', 'parameter-verification', 'confirmation']);
+    expect(jobs[0]!.steps.map((s) => s.step)).toEqual([
+      'firmware',
+      'read-back',
+      'confirmation',
+      'configuration',
+      'read-back',
+      'parameter-verification',
+      'confirmation',
+    ]);
     expect((await again.of('SRCP000101')).map((j) => j.jobId)).toEqual(['other']);
     expect(await again.of('WESP000101')).toEqual([]);
   });
@@ -65,7 +80,9 @@ describe('the job timeline', () => {
       timeline: () => timeline.all(),
       log,
     });
-    const content = JSON.parse(report.content) as { jobTimeline: Record<string, Array<{ jobId: string; steps: unknown[] }>> };
+    const content = JSON.parse(report.content) as {
+      jobTimeline: Record<string, Array<{ jobId: string; steps: unknown[] }>>;
+    };
     expect(content.jobTimeline.EPC000101![0]!.jobId).toBe('j1');
     expect(content.jobTimeline.EPC000101![0]!.steps).toHaveLength(7);
   });

@@ -29,15 +29,43 @@ function accountRecording(types: Record<string, string>): Account {
       firmwareVersion: async () => ({ version: '1.0.0' }),
       list: async (query: { serial?: string }) => {
         const type = query.serial === undefined ? undefined : types[query.serial];
-        const items = type === undefined ? [] : [{ serialNumber: query.serial, deviceType: type, configurationId: null, configurationName: null, deployStatus: 'NotDeployed', deployedSyncId: null }];
+        const items =
+          type === undefined
+            ? []
+            : [
+                {
+                  serialNumber: query.serial,
+                  deviceType: type,
+                  configurationId: null,
+                  configurationName: null,
+                  deployStatus: 'NotDeployed',
+                  deployedSyncId: null,
+                },
+              ];
         return { items, page: 1, limit: 1, totalCount: items.length };
       },
     },
   } as unknown as ServiceClient;
-  return { kind: 'service', serviceUrl: 'http://127.0.0.1:1', orgId: 'demo', keyName: 'k', role: 'Admin', organizationName: null, region: null, remembered: false, client };
+  return {
+    kind: 'service',
+    serviceUrl: 'http://127.0.0.1:1',
+    orgId: 'demo',
+    keyName: 'k',
+    role: 'Admin',
+    organizationName: null,
+    region: null,
+    remembered: false,
+    client,
+  };
 }
 
-const device = (serialNumber: string, deviceType: string, model: string, protocol: 'vendor' | 'provisioner', link: string): DiscoveredDevice => ({
+const device = (
+  serialNumber: string,
+  deviceType: string,
+  model: string,
+  protocol: 'vendor' | 'provisioner',
+  link: string,
+): DiscoveredDevice => ({
   serialNumber,
   deviceType,
   model,
@@ -50,7 +78,12 @@ const device = (serialNumber: string, deviceType: string, model: string, protoco
 
 async function rowsOf(devices: DiscoveredDevice[], account: Account | null) {
   const events = new EventHub();
-  const workbench = new Workbench({ source: source(devices), account: () => account, events, log: new CoreLog(events) });
+  const workbench = new Workbench({
+    source: source(devices),
+    account: () => account,
+    events,
+    log: new CoreLog(events),
+  });
   await workbench.start();
   await workbench.refreshNeeds();
   const rows = workbench.devices();

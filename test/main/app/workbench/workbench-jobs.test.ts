@@ -3,10 +3,21 @@ import { initialSnapshot } from '../../../../main/app/jobs/job-state';
 import { toJobView } from '../../../../main/app/workbench/workbench-jobs';
 
 describe('toJobView', () => {
-  const uploading = { ...initialSnapshot({ jobId: 'j1', linkId: 'serial:/dev/pts/4', action: 'firmware', serialNumber: 'EPC000101', now: new Date(0) }), phase: 'uploading' as const };
+  const uploading = {
+    ...initialSnapshot({
+      jobId: 'j1',
+      linkId: 'serial:/dev/pts/4',
+      action: 'firmware',
+      serialNumber: 'EPC000101',
+      now: new Date(0),
+    }),
+    phase: 'uploading' as const,
+  };
 
   it('carries how a firmware upload travels to the workbench row', () => {
-    expect(toJobView({ ...uploading, transferCoding: 'compressed, 1.6× faster' }).transferCoding).toBe('compressed, 1.6× faster');
+    expect(toJobView({ ...uploading, transferCoding: 'compressed, 1.6× faster' }).transferCoding).toBe(
+      'compressed, 1.6× faster',
+    );
     expect(toJobView(uploading).transferCoding).toBeNull();
   });
 
@@ -16,7 +27,12 @@ describe('toJobView', () => {
   });
 
   it('leaves out what only the core keeps (the link used, the signer, resume offsets)', () => {
-    const view = toJobView({ ...uploading, link: 'serial:/dev/pts/4', resumedFrom: 1024, firmwareSigner: { keyId: 'k', name: 'Release' } });
+    const view = toJobView({
+      ...uploading,
+      link: 'serial:/dev/pts/4',
+      resumedFrom: 1024,
+      firmwareSigner: { keyId: 'k', name: 'Release' },
+    });
     expect(view).not.toHaveProperty('link');
     expect(view).not.toHaveProperty('resumedFrom');
     expect(view).not.toHaveProperty('firmwareSigner');

@@ -12,9 +12,19 @@ import { firmwareImage, serviceKeys, startDevice, uniqueSerial, useDeviceBench }
 
 const bench = useDeviceBench('q-block1');
 
-async function attachUdp(options: Partial<SimulatedDeviceOptions> = {}, session: { ackTimeoutMs?: number } = {}): Promise<{ device: SimulatedDevice; session: DeviceSession }> {
-  const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), link: { udp: { host: '127.0.0.1', port: 0 } }, ...options });
-  const opened = await DeviceSession.open(new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! }), { reconnectTimeoutMs: 30_000, ...session });
+async function attachUdp(
+  options: Partial<SimulatedDeviceOptions> = {},
+  session: { ackTimeoutMs?: number } = {},
+): Promise<{ device: SimulatedDevice; session: DeviceSession }> {
+  const device = await startDevice(bench.dir, {
+    serialNumber: uniqueSerial('EPC'),
+    link: { udp: { host: '127.0.0.1', port: 0 } },
+    ...options,
+  });
+  const opened = await DeviceSession.open(
+    new UdpLink({ host: device.descriptor.host!, port: device.descriptor.port! }),
+    { reconnectTimeoutMs: 30_000, ...session },
+  );
   bench.keep(device, opened);
   return { device, session: opened };
 }
@@ -51,11 +61,20 @@ describe('firmware upload over UDP with Q-Block1 (RFC 9177)', () => {
     await upload(session, image, '2.0.1');
     expect(device.state().upload).toMatchObject({ state: 'received', ackedOffset: image.length });
     const blocks = Math.ceil(image.length / 1024);
-    expect(setEnds).toEqual(Array.from({ length: Math.ceil(blocks / 16) }, (_, set) => `firmware block ${Math.min(blocks - 1, set * 16 + 15)} (offset ${Math.min(blocks - 1, set * 16 + 15) * 1024})`));
+    expect(setEnds).toEqual(
+      Array.from(
+        { length: Math.ceil(blocks / 16) },
+        (_, set) =>
+          `firmware block ${Math.min(blocks - 1, set * 16 + 15)} (offset ${Math.min(blocks - 1, set * 16 + 15) * 1024})`,
+      ),
+    );
   });
 
-  it('repairs lost blocks from the device\'s missing-blocks lists, through a receive window of one block', async () => {
-    const { device, session } = await attachUdp({ maxInFlight: 1, faults: { drop: 0.03, seed: 7 } }, { ackTimeoutMs: 100 });
+  it("repairs lost blocks from the device's missing-blocks lists, through a receive window of one block", async () => {
+    const { device, session } = await attachUdp(
+      { maxInFlight: 1, faults: { drop: 0.03, seed: 7 } },
+      { ackTimeoutMs: 100 },
+    );
     const image = firmwareImage('2.1.0', 200 * 1024);
     await upload(session, image, '2.1.0');
     expect(device.faultStats.dropped).toBeGreaterThan(0);
@@ -66,7 +85,10 @@ describe('firmware upload over UDP with Q-Block1 (RFC 9177)', () => {
   });
 
   it('resumes after the link was gone long enough for the host to give up, from the offset the device acknowledged', async () => {
-    const { device, session } = await attachUdp({ qBlock1MaxPayloads: 128, faults: { pullAt: 150 * 1024, replugAfterMs: 2500 } }, { ackTimeoutMs: 50 });
+    const { device, session } = await attachUdp(
+      { qBlock1MaxPayloads: 128, faults: { pullAt: 150 * 1024, replugAfterMs: 2500 } },
+      { ackTimeoutMs: 50 },
+    );
     const image = firmwareImage('2.2.0', 400 * 1024);
     const result = await upload(session, image, '2.2.0');
     expect(device.faultStats.pulls).toBe(1);
@@ -87,13 +109,31 @@ describe('a simulator killed in the middle of a Q-Block1 upload', () => {
     await writeFile(releaseKeyFile, testReleaseKey.publicKeyPem);
     const stateDir = join(bench.dir, 'killed');
     // A slow flash (200 kB/s) leaves time to kill the process with the upload well under way.
-    const args = ['--type', 'EPC', '--serial', serial, '--link', 'udp:127.0.0.1:0', '--public-key', keyFile, '--release-key-pub', releaseKeyFile, '--state-dir', stateDir, '--flash-rate', '200000'];
+    const args = [
+      '--type',
+      'EPC',
+      '--serial',
+      serial,
+      '--link',
+      'udp:127.0.0.1:0',
+      '--public-key',
+      keyFile,
+      '--release-key-pub',
+      releaseKeyFile,
+      '--state-dir',
+      stateDir,
+      '--flash-rate',
+      '200000',
+    ];
     const image = firmwareImage('3.0.0', 600 * 1024);
 
     const first = runSimulatorCli(args, 1);
     try {
       const [line] = await first.lines;
-      const session = await DeviceSession.open(new UdpLink({ host: '127.0.0.1', port: line!.port as number }), { ackTimeoutMs: 100, reconnectTimeoutMs: 1000 });
+      const session = await DeviceSession.open(new UdpLink({ host: '127.0.0.1', port: line!.port as number }), {
+        ackTimeoutMs: 100,
+        reconnectTimeoutMs: 1000,
+      });
       const stop = new AbortController();
       const killed = new Promise<void>((resolve) => {
         void uploadFirmware(session, image, {
@@ -117,19 +157,29 @@ describe('a simulator killed in the middle of a Q-Block1 upload', () => {
       first.child.kill('SIGKILL');
     }
 
-    const saved = JSON.parse(await readFile(join(stateDir, serial, 'device.json'), 'utf8')) as { firmwareVersion: string; upload: { state: string; ackedOffset: number } };
+    const saved = JSON.parse(await readFile(join(stateDir, serial, 'device.json'), 'utf8')) as {
+      firmwareVersion: string;
+      upload: { state: string; ackedOffset: number };
+    };
     expect(saved.firmwareVersion).toBe('1.0.0');
     expect(saved.upload.state).toBe('receiving');
     expect(saved.upload.ackedOffset).toBeGreaterThan(0);
     // Whatever progress was saved, the bytes it covers are in the staged bank.
     const staged = await readFile(join(stateDir, serial, 'staged.bin'));
     expect(staged.length).toBeGreaterThanOrEqual(saved.upload.ackedOffset);
-    expect(Buffer.compare(staged.subarray(0, saved.upload.ackedOffset), Buffer.from(image.subarray(0, saved.upload.ackedOffset)))).toBe(0);
+    expect(
+      Buffer.compare(
+        staged.subarray(0, saved.upload.ackedOffset),
+        Buffer.from(image.subarray(0, saved.upload.ackedOffset)),
+      ),
+    ).toBe(0);
 
     const second = runSimulatorCli(args, 1);
     try {
       const [line] = await second.lines;
-      const session = await DeviceSession.open(new UdpLink({ host: '127.0.0.1', port: line!.port as number }), { ackTimeoutMs: 200 });
+      const session = await DeviceSession.open(new UdpLink({ host: '127.0.0.1', port: line!.port as number }), {
+        ackTimeoutMs: 200,
+      });
       try {
         expect((await identify(session)).firmwareVersion).toBe('1.0.0');
         const result = await upload(session, image, '3.0.0');

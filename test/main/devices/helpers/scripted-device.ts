@@ -1,4 +1,10 @@
-import { decodeMessage, emptyMessage, encodeMessage, type CoapMessage, type CoapOption } from '../../../../main/devices/coap';
+import {
+  decodeMessage,
+  emptyMessage,
+  encodeMessage,
+  type CoapMessage,
+  type CoapOption,
+} from '../../../../main/devices/coap';
 import type { MemoryLink } from '../../../../main/devices/links/memory-link';
 
 export interface Reply {

@@ -11,7 +11,12 @@ export { scratchDir, uniqueSerial } from '../../../fixtures/scratch';
 export { serviceKeys, startDevice } from '../../../fixtures/simulated-device';
 
 /** A configuration file for a simulated device, signed under `keys` (the devices trust serviceKeys), and its sync id. */
-export function configFile(serialNumber: string, deviceType = 'EPC', keys: SigningKeyPair = serviceKeys, overrides: Partial<ConfigFileContent> = {}): { file: Uint8Array; syncId: string } {
+export function configFile(
+  serialNumber: string,
+  deviceType = 'EPC',
+  keys: SigningKeyPair = serviceKeys,
+  overrides: Partial<ConfigFileContent> = {},
+): { file: Uint8Array; syncId: string } {
   const content = configContent(serialNumber, deviceType, overrides);
   return { file: signedConfigFile(content, keys), syncId: content.syncId };
 }

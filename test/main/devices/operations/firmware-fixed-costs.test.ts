@@ -19,7 +19,9 @@ const hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('he
 
 async function attach(options: Partial<SimulatedDeviceOptions> = {}) {
   const device = await startDevice(bench.dir, { serialNumber: uniqueSerial('EPC'), ...options });
-  const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), { reconnectTimeoutMs: 30_000 });
+  const session = await DeviceSession.open(new SerialLink({ path: device.descriptor.path!, baudRate: 921600 }), {
+    reconnectTimeoutMs: 30_000,
+  });
   bench.keep(device, session);
   return { device, session };
 }
@@ -32,7 +34,8 @@ function recordRequests(session: DeviceSession) {
   link.send = (message, hint) => {
     const decoded = decodeMessage(message);
     // Requests only: class 0, not the empty message (ACKs).
-    if (decoded.code.startsWith('0.') && decoded.code !== CODE.EMPTY) sent.push({ path: uriPathOf(decoded), code: decoded.code, payload: decoded.payload });
+    if (decoded.code.startsWith('0.') && decoded.code !== CODE.EMPTY)
+      sent.push({ path: uriPathOf(decoded), code: decoded.code, payload: decoded.payload });
     send.call(link, message, hint);
   };
   return sent;
@@ -72,13 +75,18 @@ const announceOf = (sent: { path: string; code: string; payload: Uint8Array }[])
 };
 
 describe('fixed costs of a firmware upload', () => {
-  it('sends the short announce to a device that reads the rest from the manifest, and reuses the caller\'s /info reading', async () => {
+  it("sends the short announce to a device that reads the rest from the manifest, and reuses the caller's /info reading", async () => {
     const { device, session } = await attach();
     const info = await identify(session);
     expect(info.manifestAnnounce).toBe(true);
     const sent = recordRequests(session);
     const image = codeLike('4.0.0');
-    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.0', deviceType: 'EPC', info });
+    await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.0',
+      deviceType: 'EPC',
+      info,
+    });
     expect(sent.filter((r) => r.path === 'info')).toEqual([]);
     expect(Object.keys(announceOf(sent)).sort()).toEqual(['coding', 'signedManifest']);
     expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(image), version: '4.0.0' });
@@ -89,7 +97,12 @@ describe('fixed costs of a firmware upload', () => {
     const info = await identify(session);
     const sent = recordRequests(session);
     const image = codeLike('4.0.1');
-    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.1', deviceType: 'EPC', info: { ...info, bootId: 'another boot' } });
+    await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.1',
+      deviceType: 'EPC',
+      info: { ...info, bootId: 'another boot' },
+    });
     expect(sent.filter((r) => r.path === 'info')).toHaveLength(1);
   });
 
@@ -99,7 +112,12 @@ describe('fixed costs of a firmware upload', () => {
     expect(info.manifestAnnounce).toBeUndefined();
     const sent = recordRequests(session);
     const image = codeLike('4.0.2');
-    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.2', deviceType: 'EPC', info });
+    await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.2',
+      deviceType: 'EPC',
+      info,
+    });
     expect(Object.keys(announceOf(sent)).sort()).toEqual(['deviceType', 'sha256', 'signedManifest', 'size', 'version']);
     expect(device.state().upload).toMatchObject({ state: 'received', sha256: hex(image) });
   });
@@ -107,7 +125,12 @@ describe('fixed costs of a firmware upload', () => {
   it('a short announce whose manifest is not one is refused (FW_BAD_SIGNATURE); a device from before refuses the short form as a bad request', async () => {
     const current = await attach();
     const refused = await current.session.engine
-      .request({ method: CODE.POST, path: 'fw', payload: encodeCbor({ signedManifest: new Uint8Array(40) }), step: 'short announce' })
+      .request({
+        method: CODE.POST,
+        path: 'fw',
+        payload: encodeCbor({ signedManifest: new Uint8Array(40) }),
+        step: 'short announce',
+      })
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'FW_BAD_SIGNATURE' });
 
@@ -115,7 +138,12 @@ describe('fixed costs of a firmware upload', () => {
     const info = await identify(old.session);
     const image = codeLike('4.0.3');
     // As if a stale or wrong reading said it takes the short form: the device says no, nothing is staged.
-    const upload = uploadFirmware(old.session, image, { signedManifest: signedManifestFor(image), version: '4.0.3', deviceType: 'EPC', info: { ...info, manifestAnnounce: true } });
+    const upload = uploadFirmware(old.session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.3',
+      deviceType: 'EPC',
+      info: { ...info, manifestAnnounce: true },
+    });
     await expect(upload).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect(old.device.state().upload ?? null).toBeNull();
   });
@@ -124,13 +152,27 @@ describe('fixed costs of a firmware upload', () => {
     const image = codeLike('4.0.4');
     const precoded: PrecodedStream = (await zopfliDeflate(image))!;
     const wide = await attach();
-    const wideResult = await uploadFirmware(wide.session, image, { signedManifest: signedManifestFor(image), version: '4.0.4', deviceType: 'EPC', deflated: precoded });
+    const wideResult = await uploadFirmware(wide.session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.4',
+      deviceType: 'EPC',
+      deflated: precoded,
+    });
     expect(wideResult).toMatchObject({ coding: 'deflate', wireBytes: precoded.bytes.length });
-    expect(wide.device.state().upload).toMatchObject({ state: 'received', sha256: hex(image), coding: { windowBits: 15 } });
+    expect(wide.device.state().upload).toMatchObject({
+      state: 'received',
+      sha256: hex(image),
+      coding: { windowBits: 15 },
+    });
 
     const narrow = await attach({ codings: [{ name: 'deflate', windowBits: 10 }] });
     const sent = recordRequests(narrow.session);
-    const narrowResult = await uploadFirmware(narrow.session, image, { signedManifest: signedManifestFor(image), version: '4.0.4', deviceType: 'EPC', deflated: precoded });
+    const narrowResult = await uploadFirmware(narrow.session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.4',
+      deviceType: 'EPC',
+      deflated: precoded,
+    });
     expect(narrowResult.coding).toBe('deflate');
     expect(narrowResult.wireBytes).not.toBe(precoded.bytes.length);
     expect(announceOf(sent).coding).toMatchObject({ name: 'deflate', windowBits: 10 });
@@ -144,8 +186,15 @@ describe('fixed costs of a firmware upload', () => {
     const events = recordOrder(session);
     const image = codeLike('4.0.5');
     const figures: { bytes: number; announced: boolean }[] = [];
-    const onProgress = (progress: { bytes: number; announced?: boolean }) => figures.push({ bytes: progress.bytes, announced: progress.announced === true });
-    const result = await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.5', deviceType: 'EPC', info, onProgress });
+    const onProgress = (progress: { bytes: number; announced?: boolean }) =>
+      figures.push({ bytes: progress.bytes, announced: progress.announced === true });
+    const result = await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.5',
+      deviceType: 'EPC',
+      info,
+      onProgress,
+    });
     expect(events.indexOf('send fw/data')).toBeGreaterThan(events.indexOf('send fw'));
     expect(events.indexOf('send fw/data')).toBeLessThan(events.indexOf('answer fw'));
     expect(result.announcedOffsets).toEqual([0]);
@@ -161,17 +210,24 @@ describe('fixed costs of a firmware upload', () => {
     const info = await identify(session);
     const image = codeLike('4.0.6');
     const untrusted = signedManifestFor(image, { key: generateReleaseKeyPair() });
-    await expect(uploadFirmware(session, image, { signedManifest: untrusted, version: '4.0.6', deviceType: 'EPC', info })).rejects.toMatchObject({ code: 'FW_UNTRUSTED_KEY' });
+    await expect(
+      uploadFirmware(session, image, { signedManifest: untrusted, version: '4.0.6', deviceType: 'EPC', info }),
+    ).rejects.toMatchObject({ code: 'FW_UNTRUSTED_KEY' });
     expect(device.state().upload ?? null).toBeNull();
     expect((await identify(session)).state).toBe('idle');
   });
 
-  it('waits for the announce\'s answer before any block to a device from before', async () => {
+  it("waits for the announce's answer before any block to a device from before", async () => {
     const { session } = await attach({ codings: [] });
     const info = await identify(session);
     const events = recordOrder(session);
     const image = codeLike('4.0.7');
-    await uploadFirmware(session, image, { signedManifest: signedManifestFor(image), version: '4.0.7', deviceType: 'EPC', info });
+    await uploadFirmware(session, image, {
+      signedManifest: signedManifestFor(image),
+      version: '4.0.7',
+      deviceType: 'EPC',
+      info,
+    });
     expect(events.indexOf('send fw/data')).toBeGreaterThan(events.indexOf('answer fw'));
   });
 });

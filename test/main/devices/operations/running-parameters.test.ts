@@ -28,16 +28,30 @@ async function startEpc(serial: string, options: Partial<SimulatedDeviceOptions>
 }
 
 async function connect(device: SimulatedDevice): Promise<DeviceConnection> {
-  const connection = await createDeviceConnector({ reconnectTimeoutMs: 10_000 }).connect({ kind: 'link', spec: `udp:127.0.0.1:${device.descriptor.port!}` });
+  const connection = await createDeviceConnector({ reconnectTimeoutMs: 10_000 }).connect({
+    kind: 'link',
+    spec: `udp:127.0.0.1:${device.descriptor.port!}`,
+  });
   stops.push(() => connection.close());
   return connection;
 }
 
 const content = (serial: string) =>
   configContent(serial, 'EPC', {
-    device: { deviceConfigurationType: 'Receiver', commInterface: 'ISM,Ethernet', ipAddress: '10.0.0.5', stopCategory: 'CAT0' },
+    device: {
+      deviceConfigurationType: 'Receiver',
+      commInterface: 'ISM,Ethernet',
+      ipAddress: '10.0.0.5',
+      stopCategory: 'CAT0',
+    },
     peers: [{ serialNumber: 'SRCP000001', deviceConfigurationType: 'Sender' }],
-    safety: { timeoutConfiguration: '1000ms', ismTxChannel: 3, ismTxPower: 'High', canMode: 'j1939', canKBitrate: 'BITRATE_250000' },
+    safety: {
+      timeoutConfiguration: '1000ms',
+      ismTxChannel: 3,
+      ismTxPower: 'High',
+      canMode: 'j1939',
+      canKBitrate: 'BITRATE_250000',
+    },
   });
 
 describe('GET /params', () => {
@@ -80,6 +94,8 @@ describe('GET /params', () => {
     expect(comparison.checksumsMatch).toBe(false);
     // The device's checksum is honest about what it runs: only the value differs from the file.
     expect(comparison.runningChecksumConsistent).toBe(true);
-    expect(comparison.rows.filter((row) => !row.match).map((row) => [row.key, row.intended, row.running])).toEqual([['safety.timeout', 1000, 1024]]);
+    expect(comparison.rows.filter((row) => !row.match).map((row) => [row.key, row.intended, row.running])).toEqual([
+      ['safety.timeout', 1000, 1024],
+    ]);
   });
 });

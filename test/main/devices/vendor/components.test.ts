@@ -28,9 +28,33 @@ describe('firmware component sets', () => {
   });
 
   it('refuses names the family does not take, a set without the application, a second EPC file, and a cut set', () => {
-    expect(codeOf(() => componentsOf(buildComponentImage('SRCP', '1.0.0', [{ name: 'boot.bin', bytes: app }, { name: FRC_FILE.appImage, bytes: app }]), 'FRC'))).toBe('FW_BAD_BUNDLE');
-    expect(codeOf(() => componentsOf(buildComponentImage('SRCP', '1.0.0', [{ name: FRC_FILE.ismRadioImage, bytes: radio }]), 'FRC'))).toBe('FW_BAD_BUNDLE');
-    expect(codeOf(() => componentsOf(buildComponentImage('EPC', '1.0.0', [{ name: EPC_PACKAGE_NAME, bytes: app }, { name: 'extra', bytes: radio }]), 'EPC'))).toBe('FW_BAD_BUNDLE');
+    expect(
+      codeOf(() =>
+        componentsOf(
+          buildComponentImage('SRCP', '1.0.0', [
+            { name: 'boot.bin', bytes: app },
+            { name: FRC_FILE.appImage, bytes: app },
+          ]),
+          'FRC',
+        ),
+      ),
+    ).toBe('FW_BAD_BUNDLE');
+    expect(
+      codeOf(() =>
+        componentsOf(buildComponentImage('SRCP', '1.0.0', [{ name: FRC_FILE.ismRadioImage, bytes: radio }]), 'FRC'),
+      ),
+    ).toBe('FW_BAD_BUNDLE');
+    expect(
+      codeOf(() =>
+        componentsOf(
+          buildComponentImage('EPC', '1.0.0', [
+            { name: EPC_PACKAGE_NAME, bytes: app },
+            { name: 'extra', bytes: radio },
+          ]),
+          'EPC',
+        ),
+      ),
+    ).toBe('FW_BAD_BUNDLE');
     const whole = buildComponentImage('SRCP', '1.0.0', [{ name: FRC_FILE.appImage, bytes: app }]);
     expect(codeOf(() => componentsOf(whole.subarray(0, whole.length - 10), 'FRC'))).toBe('FW_BAD_BUNDLE');
   });

@@ -15,7 +15,11 @@ describe('plain SLIP frames (no CRC)', () => {
 
   it('decodes frames split anywhere, and ignores empty frames', () => {
     const decoder = new FrameDecoder({ checksum: 'none' });
-    const wire = Buffer.concat([encodePlainFrame(message), Buffer.from([0xc0, 0xc0]), encodePlainFrame(Uint8Array.of(7))]);
+    const wire = Buffer.concat([
+      encodePlainFrame(message),
+      Buffer.from([0xc0, 0xc0]),
+      encodePlainFrame(Uint8Array.of(7)),
+    ]);
     const out = [...wire].flatMap((byte) => decoder.push(Uint8Array.of(byte)));
     expect(out.map((m) => [...m])).toEqual([[...message], [7]]);
   });

@@ -30,17 +30,31 @@ async function rawServer(answer: (socket: Socket) => void): Promise<{ url: strin
 }
 
 /** `provisioner device firmware download -t EPC -o OUT` as its own process, signed in to `url` (the login file written as login writes it). */
-async function downloadFrom(url: string): Promise<{ code: number | null; stderr: string; stdout: string; out: string }> {
+async function downloadFrom(
+  url: string,
+): Promise<{ code: number | null; stderr: string; stdout: string; out: string }> {
   const home = join(scratch.dir, 'home');
   const out = join(scratch.dir, 'out');
   await mkdir(home, { recursive: true, mode: 0o700 });
   await mkdir(out);
-  const credentials = { format: 'provisioner-credentials/1', serviceUrl: url, orgId: 'demo', apiKey: 'pk_test', keyName: 'test', role: 'Admin', savedAt: new Date().toISOString() };
+  const credentials = {
+    format: 'provisioner-credentials/1',
+    serviceUrl: url,
+    orgId: 'demo',
+    apiKey: 'pk_test',
+    keyName: 'test',
+    role: 'Admin',
+    savedAt: new Date().toISOString(),
+  };
   await writeFile(join(home, 'credentials.json'), JSON.stringify(credentials), { mode: 0o600 });
-  const child = spawn(process.execPath, [BIN, '--data-dir', home, 'device', 'firmware', 'download', '-t', 'EPC', '-o', out], {
-    env: { PATH: process.env.PATH },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--data-dir', home, 'device', 'firmware', 'download', '-t', 'EPC', '-o', out],
+    {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -54,12 +68,19 @@ const BODY = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(64 * 1024, 7
 const cases: Array<{ name: string; answer: (socket: Socket) => void; says: RegExp }> = [
   {
     name: 'an HTTP/1.0 answer with no length, ended by closing',
-    answer: (socket) => socket.end(Buffer.concat([Buffer.from('HTTP/1.0 200 OK\r\nContent-Type: application/zip\r\n\r\n'), BODY])),
+    answer: (socket) =>
+      socket.end(Buffer.concat([Buffer.from('HTTP/1.0 200 OK\r\nContent-Type: application/zip\r\n\r\n'), BODY])),
     says: /^error: the firmware bundle the service sent was refused and nothing was saved: The firmware file is not a valid zip bundle/,
   },
   {
     name: 'an HTTP/1.0 keep-alive answer that promises more than it sends',
-    answer: (socket) => socket.end(Buffer.concat([Buffer.from(`HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: ${BODY.length * 4}\r\n\r\n`), BODY])),
+    answer: (socket) =>
+      socket.end(
+        Buffer.concat([
+          Buffer.from(`HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: ${BODY.length * 4}\r\n\r\n`),
+          BODY,
+        ]),
+      ),
     says: /^error: The connection to the service broke: the connection closed before the whole answer arrived \(UND_ERR_SOCKET\); check the service URL and the network, or run again later\n$/,
   },
   {
@@ -70,14 +91,25 @@ const cases: Array<{ name: string; answer: (socket: Socket) => void; says: RegEx
   {
     name: 'a connection cut in the middle of the body',
     answer: (socket) => {
-      socket.write(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: ${BODY.length}\r\n\r\n`), BODY.subarray(0, 1000)]));
+      socket.write(
+        Buffer.concat([
+          Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: ${BODY.length}\r\n\r\n`),
+          BODY.subarray(0, 1000),
+        ]),
+      );
       setImmediate(() => socket.destroy());
     },
     says: /^error: The connection to the service broke: the connection closed before the whole answer arrived \(UND_ERR_SOCKET\); check the service URL and the network, or run again later\n$/,
   },
   {
     name: 'a Content-Length shorter than the body',
-    answer: (socket) => socket.end(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: 10\r\n\r\n'), BODY])),
+    answer: (socket) =>
+      socket.end(
+        Buffer.concat([
+          Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: 10\r\n\r\n'),
+          BODY,
+        ]),
+      ),
     says: /^error: the firmware bundle the service sent was refused and nothing was saved: The firmware file is not a valid zip bundle/,
   },
   {
@@ -108,7 +140,10 @@ describe('a service that answers badly', () => {
 
 describe('the last resort line', () => {
   it('names an HTTP client failure that escaped every handler as the connection, without a stack', () => {
-    const assertion = Object.assign(new Error('The expression evaluated to a falsy value:\n\n  assert(client[kRunning] === 0)\n'), { code: 'ERR_ASSERTION' });
+    const assertion = Object.assign(
+      new Error('The expression evaluated to a falsy value:\n\n  assert(client[kRunning] === 0)\n'),
+      { code: 'ERR_ASSERTION' },
+    );
     expect(lastResortLine(assertion)).toBe(
       'The connection to the service broke: its answer could not be read as HTTP (ERR_ASSERTION); check the service URL and any proxy in between, or run again later',
     );

@@ -26,13 +26,17 @@ describe('device update on a device in no configuration', () => {
     const run = await world.cli(['device', 'update', 'EPC000103']);
     expect(run.code).toBe(1);
     // Before it starts.
-    expect(run.stderr).toContain('note: EPC000103: EPC000103 is in no configuration: add it in Configurations; its firmware is updated and its configuration step will be skipped\n');
+    expect(run.stderr).toContain(
+      'note: EPC000103: EPC000103 is in no configuration: add it in Configurations; its firmware is updated and its configuration step will be skipped\n',
+    );
     // The final line, step by step.
     expect(run.stdout).toContain(
       'EPC000103: firmware 1.1.0 installed (was 1.0.0), confirmed to the service ✓ · configuration not applied: EPC000103 is in no configuration: add it in Configurations\n',
     );
     // What to do, from the catalogue, and the code after it.
-    expect(run.stderr).toContain('note: EPC000103: configuration: The device is in no configuration, so there is no configuration to apply. Add the device in Configurations, then apply the configuration. (DEVICE_NOT_IN_CONFIGURATION)\n');
+    expect(run.stderr).toContain(
+      'note: EPC000103: configuration: The device is in no configuration, so there is no configuration to apply. Add the device in Configurations, then apply the configuration. (DEVICE_NOT_IN_CONFIGURATION)\n',
+    );
     expect(`${run.stdout}${run.stderr}`).not.toMatch(ROUTE);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/failed/i);
     expect(device.state().firmwareVersion).toBe('1.1.0');
@@ -42,15 +46,22 @@ describe('device update on a device in no configuration', () => {
     expect(json.code).toBe(1);
     const [result] = results(json);
     expect(result?.job).toMatchObject({ serialNumber: 'EPC000103', phase: 'done', outcome: 'partial' });
-    const steps = (result?.job as unknown as { steps: Array<{ step: string; status: string; errorCode: string | null }> }).steps;
+    const steps = (
+      result?.job as unknown as { steps: Array<{ step: string; status: string; errorCode: string | null }> }
+    ).steps;
     expect(steps.find((s) => s.step === 'firmware')?.status).toBe('done');
-    expect(steps.find((s) => s.step === 'configuration')).toMatchObject({ status: 'skipped', errorCode: 'DEVICE_NOT_IN_CONFIGURATION' });
+    expect(steps.find((s) => s.step === 'configuration')).toMatchObject({
+      status: 'skipped',
+      errorCode: 'DEVICE_NOT_IN_CONFIGURATION',
+    });
   });
 
   it('does not start a configuration-only job for it, and says why', { timeout: 120_000 }, async () => {
     const run = await world.cli(['device', 'configuration', 'update', 'EPC000103']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('error: EPC000103: configuration not applied: EPC000103 is in no configuration: add it in Configurations (DEVICE_NOT_IN_CONFIGURATION); nothing was started\n');
+    expect(run.stderr).toBe(
+      'error: EPC000103: configuration not applied: EPC000103 is in no configuration: add it in Configurations (DEVICE_NOT_IN_CONFIGURATION); nothing was started\n',
+    );
     expect(run.stdout).toBe('');
   });
 });

@@ -13,7 +13,11 @@ const startWorld = worldPerTest();
 interface ResultEvent {
   event: string;
   result?: string;
-  observation?: { pressed: boolean; receivers: { serialNumber: string; tripped: boolean; reactionMs: number | null; trippedBy: string | null }[]; unreachable: unknown[] };
+  observation?: {
+    pressed: boolean;
+    receivers: { serialNumber: string; tripped: boolean; reactionMs: number | null; trippedBy: string | null }[];
+    unreachable: unknown[];
+  };
   ledgerHash?: string;
 }
 
@@ -29,12 +33,20 @@ describe('provisioner device function-test over BLE', () => {
 
     const run = await world.cli(['--json', 'device', 'function-test', 'EPC000101', '--result', 'pass']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const events = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ResultEvent);
-    expect(events.find((e) => e.event === 'ready')).toMatchObject({ serialNumber: 'EPC000101', receivers: ['EPC000102'] });
+    const events = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as ResultEvent);
+    expect(events.find((e) => e.event === 'ready')).toMatchObject({
+      serialNumber: 'EPC000101',
+      receivers: ['EPC000102'],
+    });
     const result = events.find((e) => e.event === 'result')!;
     expect(result.result).toBe('pass');
     expect(result.observation).toMatchObject({ pressed: true, unreachable: [] });
-    expect(result.observation!.receivers).toEqual([{ serialNumber: 'EPC000102', tripped: true, reactionMs: expect.any(Number), trippedBy: 'EPC000101' }]);
+    expect(result.observation!.receivers).toEqual([
+      { serialNumber: 'EPC000102', tripped: true, reactionMs: expect.any(Number), trippedBy: 'EPC000101' },
+    ]);
 
     const entries = await ledgerEntries(world);
     const test = entries.findLast((e) => e.action === 'function-test')!;

@@ -23,7 +23,10 @@ import { demoConfigurations } from '../../../../server/seed/demo-configurations'
  * --force, and saves nothing that fails the checks a job would make before sending it.
  */
 
-type Tamper = (path: string, upstream: { status: number; headers: Record<string, string>; body: Buffer }) => { headers: Record<string, string>; body: Buffer } | undefined;
+type Tamper = (
+  path: string,
+  upstream: { status: number; headers: Record<string, string>; body: Buffer },
+) => { headers: Record<string, string>; body: Buffer } | undefined;
 
 const demo = demoServicePerFile({ configurations: true });
 const scratch = useScratchDir('hostile-downloads');
@@ -43,20 +46,29 @@ const proxy = openedWhile(
 async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const upstream = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
-    const out = request(
-      { host: '127.0.0.1', port: demo.service.port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${demo.service.port}` } },
-      async (answer) => {
-        const body: Buffer[] = [];
-        for await (const chunk of answer) body.push(chunk as Buffer);
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') headers[name] = value;
-        resolve({ status: answer.statusCode ?? 502, headers, body: Buffer.concat(body) });
-      },
-    );
-    out.on('error', reject);
-    out.end(Buffer.concat(chunks));
-  });
+  const upstream = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
+    (resolve, reject) => {
+      const out = request(
+        {
+          host: '127.0.0.1',
+          port: demo.service.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: `127.0.0.1:${demo.service.port}` },
+        },
+        async (answer) => {
+          const body: Buffer[] = [];
+          for await (const chunk of answer) body.push(chunk as Buffer);
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(answer.headers))
+            if (typeof value === 'string') headers[name] = value;
+          resolve({ status: answer.statusCode ?? 502, headers, body: Buffer.concat(body) });
+        },
+      );
+      out.on('error', reject);
+      out.end(Buffer.concat(chunks));
+    },
+  );
   const changed = upstream.status === 200 ? tamper(req.url ?? '', upstream) : undefined;
   const { headers, body } = changed ?? upstream;
   delete headers['transfer-encoding'];
@@ -77,7 +89,7 @@ async function signedInHome(name: string): Promise<string> {
 async function outputWithBashrc(home: string): Promise<string> {
   const dir = `${home}-out`;
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, '.bashrc'), 'the user\'s own .bashrc\n');
+  await writeFile(join(dir, '.bashrc'), "the user's own .bashrc\n");
   return dir;
 }
 
@@ -91,11 +103,20 @@ describe('device firmware download from a hostile service', () => {
   it("names the file itself: a Content-Disposition of .bashrc or ../../.bashrc changes nothing of the user's", async () => {
     const home = await signedInHome('fw-names');
     const dir = await outputWithBashrc(home);
-    for (const disposition of ['attachment; filename=".bashrc"', 'attachment; filename="../../.bashrc"', "attachment; filename*=UTF-8''..%2F..%2F.bashrc"]) {
-      tamper = (path, upstream) => (isFirmware(path) ? { headers: { ...upstream.headers, 'content-disposition': disposition }, body: upstream.body } : undefined);
+    for (const disposition of [
+      'attachment; filename=".bashrc"',
+      'attachment; filename="../../.bashrc"',
+      "attachment; filename*=UTF-8''..%2F..%2F.bashrc",
+    ]) {
+      tamper = (path, upstream) =>
+        isFirmware(path)
+          ? { headers: { ...upstream.headers, 'content-disposition': disposition }, body: upstream.body }
+          : undefined;
       const run = await runCliIn(home, ['device', 'firmware', 'download', '-t', 'EPC', '-o', dir, '--force']);
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/^Saved .*\/EPC-1\.1\.0\.zip: EPC firmware 1\.1\.0 \(\d+ bytes, image SHA-256 and release key .+ checked\)/);
+      expect(run.stdout).toMatch(
+        /^Saved .*\/EPC-1\.1\.0\.zip: EPC firmware 1\.1\.0 \(\d+ bytes, image SHA-256 and release key .+ checked\)/,
+      );
     }
     expect(await readFile(join(dir, '.bashrc'), 'utf8')).toBe("the user's own .bashrc\n");
     expect((await readdir(dir)).sort()).toEqual(['.bashrc', 'EPC-1.1.0.zip']);
@@ -109,7 +130,9 @@ describe('device firmware download from a hostile service', () => {
     await writeFile(join(dir, 'EPC-1.1.0.zip'), 'kept');
     const refused = await runCliIn(home, ['device', 'firmware', 'download', '-t', 'EPC', '-o', dir]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`error: ${join(dir, 'EPC-1.1.0.zip')} exists already; it was left as it is (--force replaces it)\n`);
+    expect(refused.stderr).toBe(
+      `error: ${join(dir, 'EPC-1.1.0.zip')} exists already; it was left as it is (--force replaces it)\n`,
+    );
     expect(await readFile(join(dir, 'EPC-1.1.0.zip'), 'utf8')).toBe('kept');
     expect((await readdir(dir)).sort()).toEqual(['.bashrc', 'EPC-1.1.0.zip']);
 
@@ -122,10 +145,15 @@ describe('device firmware download from a hostile service', () => {
     const home = await signedInHome('fw-forged');
     const dir = await outputWithBashrc(home);
     const forged = Buffer.from(signedTestBundle('EPC', '9.9.9', 2048, { key: generateReleaseKeyPair() }));
-    tamper = (path, upstream) => (isFirmware(path) ? { headers: { ...upstream.headers, 'content-disposition': 'attachment; filename=".bashrc"' }, body: forged } : undefined);
+    tamper = (path, upstream) =>
+      isFirmware(path)
+        ? { headers: { ...upstream.headers, 'content-disposition': 'attachment; filename=".bashrc"' }, body: forged }
+        : undefined;
     const run = await runCliIn(home, ['device', 'firmware', 'download', '-t', 'EPC', '-o', dir]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: the firmware bundle the service sent was refused and nothing was saved: .*key.*\n$/);
+    expect(run.stderr).toMatch(
+      /^error: the firmware bundle the service sent was refused and nothing was saved: .*key.*\n$/,
+    );
     expect(await readFile(join(dir, '.bashrc'), 'utf8')).toBe("the user's own .bashrc\n");
     expect(await readdir(dir)).toEqual(['.bashrc']);
     tamper = () => undefined;
@@ -138,10 +166,18 @@ describe('device configuration download from a hostile service', () => {
   it('names the file SN.cbor whatever the service says, and keeps an existing one without --force', async () => {
     const home = await signedInHome('config-names');
     const dir = await outputWithBashrc(home);
-    tamper = (path, upstream) => (isConfigurationFile(path) ? { headers: { ...upstream.headers, 'content-disposition': 'attachment; filename="../.bashrc"' }, body: upstream.body } : undefined);
+    tamper = (path, upstream) =>
+      isConfigurationFile(path)
+        ? {
+            headers: { ...upstream.headers, 'content-disposition': 'attachment; filename="../.bashrc"' },
+            body: upstream.body,
+          }
+        : undefined;
     const run = await runCliIn(home, ['device', 'configuration', 'download', CONFIGURED, '-o', dir]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^${CONFIGURED}: saved ${join(dir, `${CONFIGURED}.cbor`)} \\(\\d+ bytes, syncId [0-9a-f-]+\\)\n$`));
+    expect(run.stdout).toMatch(
+      new RegExp(`^${CONFIGURED}: saved ${join(dir, `${CONFIGURED}.cbor`)} \\(\\d+ bytes, syncId [0-9a-f-]+\\)\n$`),
+    );
     const saved = await readFile(join(dir, `${CONFIGURED}.cbor`));
     expect((await readdir(dir)).sort()).toEqual(['.bashrc', `${CONFIGURED}.cbor`]);
 
@@ -163,7 +199,9 @@ describe('device configuration download from a hostile service', () => {
     };
     const run = await runCliIn(home, ['device', 'configuration', 'download', CONFIGURED, '-o', dir]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: the configuration file the service sent was refused and nothing was saved: The configuration file is not signed by an organization of this service \(its organization key is certified by root key \w+, not this device's\)/);
+    expect(run.stderr).toMatch(
+      /^error: the configuration file the service sent was refused and nothing was saved: The configuration file is not signed by an organization of this service \(its organization key is certified by root key \w+, not this device's\)/,
+    );
     expect(await readdir(dir)).toEqual(['.bashrc']);
   });
 });
@@ -176,6 +214,7 @@ describe('safeDownloadName', () => {
     expect(safeDownloadName('..\\..\\Start Menu\\run.bat')).toBe('run.bat');
     expect(safeDownloadName('/etc/passwd')).toBe('passwd');
     expect(safeDownloadName('a b;$(x).zip')).toBe('a_b___x_.zip');
-    for (const empty of ['', '..', '...', 'x/', 'x/..']) expect(() => safeDownloadName(empty)).toThrow(/nothing left once made safe/);
+    for (const empty of ['', '..', '...', 'x/', 'x/..'])
+      expect(() => safeDownloadName(empty)).toThrow(/nothing left once made safe/);
   });
 });

@@ -22,7 +22,8 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const run = (env: NodeJS.ProcessEnv, args: readonly string[]) => runCliIn(home, args, { env: { PATH: process.env.PATH, ...env } });
+const run = (env: NodeJS.ProcessEnv, args: readonly string[]) =>
+  runCliIn(home, args, { env: { PATH: process.env.PATH, ...env } });
 
 /** Commander wraps long lines: compare with the text's own spacing. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -38,14 +39,27 @@ interface HelpCase {
 const HELP: HelpCase[] = [
   {
     command: ['station'],
-    en: ['Station mode: provision every device of one configuration that is plugged in', 'the configuration whose devices this station provisions'],
-    de: ['Stationsbetrieb: jedes angeschlossene Gerät einer Konfiguration einrichten', 'gleichzeitig eingerichtete Geräte (Standard: 4)', 'Ihr Name: wer die Schicht bestätigt'],
+    en: [
+      'Station mode: provision every device of one configuration that is plugged in',
+      'the configuration whose devices this station provisions',
+    ],
+    de: [
+      'Stationsbetrieb: jedes angeschlossene Gerät einer Konfiguration einrichten',
+      'gleichzeitig eingerichtete Geräte (Standard: 4)',
+      'Ihr Name: wer die Schicht bestätigt',
+    ],
     zh: ['工作站模式：为一个配置中所有已插入的设备', '同时配置的设备数 (默认：4)', '您的姓名：确认本班次的人'],
   },
   {
     command: ['cache'],
-    en: ['Firmware and configuration files kept for installs without the service.', 'Delete all but the newest versions of each type.'],
-    de: ['Firmware und Konfigurationsdateien, aufbewahrt für Installationen ohne den Dienst.', 'Alle außer den neuesten Versionen jedes Typs löschen.'],
+    en: [
+      'Firmware and configuration files kept for installs without the service.',
+      'Delete all but the newest versions of each type.',
+    ],
+    de: [
+      'Firmware und Konfigurationsdateien, aufbewahrt für Installationen ohne den Dienst.',
+      'Alle außer den neuesten Versionen jedes Typs löschen.',
+    ],
     zh: ['为无法连接服务时安装而保留的固件和配置文件。', '删除每种类型中除最新版本以外的所有版本。'],
   },
   {
@@ -57,7 +71,10 @@ const HELP: HelpCase[] = [
   {
     command: ['package'],
     en: ['Work packages for plants without network'],
-    de: ['Arbeitspakete für Anlagen ohne Netz', 'Die im Postausgang wartenden Bestätigungen in eine signierte Datei schreiben'],
+    de: [
+      'Arbeitspakete für Anlagen ohne Netz',
+      'Die im Postausgang wartenden Bestätigungen in eine signierte Datei schreiben',
+    ],
     zh: ['用于无网络现场的工作包', '将待发送队列中的确认记录写入一个已签名的文件'],
   },
   {
@@ -69,7 +86,10 @@ const HELP: HelpCase[] = [
   {
     command: ['ledger'],
     en: ["This workstation's tamper-evident record of every provisioning action."],
-    de: ['Das manipulationssichere Protokollbuch dieses Arbeitsplatzes', 'Den registrierten Schlüssel eines Arbeitsplatzes widerrufen (nur Admin)'],
+    de: [
+      'Das manipulationssichere Protokollbuch dieses Arbeitsplatzes',
+      'Den registrierten Schlüssel eines Arbeitsplatzes widerrufen (nur Admin)',
+    ],
     zh: ['本工作站防篡改的操作记录簿', '吊销某工作站已登记的密钥（仅限 Admin）'],
   },
   {
@@ -116,18 +136,29 @@ describe('--help of the commands translated in the second round', () => {
 
 describe('lines and refusals', () => {
   it('cache prune says there is nothing to prune in each language, with the plural of each', async () => {
-    const said = async (env: NodeJS.ProcessEnv, keep: string) => (await run(env, ['cache', 'prune', '--keep', keep])).stdout;
+    const said = async (env: NodeJS.ProcessEnv, keep: string) =>
+      (await run(env, ['cache', 'prune', '--keep', keep])).stdout;
     expect(await said({}, '1')).toBe('Nothing to prune: no type has more than 1 version cached.\n');
     expect(await said({}, '3')).toBe('Nothing to prune: no type has more than 3 versions cached.\n');
-    expect(await said({ LANG: 'de_DE.UTF-8' }, '1')).toBe('Nichts zu bereinigen: kein Typ hat mehr als 1 Version im Cache.\n');
-    expect(await said({ LC_MESSAGES: 'fr_FR.UTF-8' }, '3')).toBe('Rien à élaguer : aucun type n’a plus de 3 versions en cache.\n');
-    expect(await said({ LANG: 'es_ES.UTF-8' }, '3')).toBe('Nada que depurar: ningún tipo tiene más de 3 versiones en la caché.\n');
+    expect(await said({ LANG: 'de_DE.UTF-8' }, '1')).toBe(
+      'Nichts zu bereinigen: kein Typ hat mehr als 1 Version im Cache.\n',
+    );
+    expect(await said({ LC_MESSAGES: 'fr_FR.UTF-8' }, '3')).toBe(
+      'Rien à élaguer : aucun type n’a plus de 3 versions en cache.\n',
+    );
+    expect(await said({ LANG: 'es_ES.UTF-8' }, '3')).toBe(
+      'Nada que depurar: ningún tipo tiene más de 3 versiones en la caché.\n',
+    );
     expect(await said({ LANG: 'zh_CN.UTF-8' }, '3')).toBe('无需清理：没有任何类型缓存的版本超过 3 个。\n');
   });
 
   it('cache list says the cache is empty and how to fill it, the command itself untranslated', async () => {
-    expect((await run({ LANG: 'de_DE.UTF-8' }, ['cache', 'list'])).stdout).toBe('Keine Firmware im Cache. Füllen Sie den Cache, solange der Dienst erreichbar ist: provisioner cache prefetch\n');
-    expect((await run({ LANG: 'zh_CN.UTF-8' }, ['cache', 'list'])).stdout).toBe('缓存中没有固件。请在能连接服务时填充缓存：provisioner cache prefetch\n');
+    expect((await run({ LANG: 'de_DE.UTF-8' }, ['cache', 'list'])).stdout).toBe(
+      'Keine Firmware im Cache. Füllen Sie den Cache, solange der Dienst erreichbar ist: provisioner cache prefetch\n',
+    );
+    expect((await run({ LANG: 'zh_CN.UTF-8' }, ['cache', 'list'])).stdout).toBe(
+      '缓存中没有固件。请在能连接服务时填充缓存：provisioner cache prefetch\n',
+    );
   });
 
   it('package import of a file that is not there says so in the language, the path as it is', async () => {
@@ -144,9 +175,20 @@ describe('lines and refusals', () => {
 
   it('package import with an API key is refused in the language, exit code 2 in every one', async () => {
     const german = await run({ LANG: 'de_DE.UTF-8' }, ['package', 'import', 'x', '--api-key', 'pk_x']);
-    expect(german).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: package import nimmt keinen API-Schlüssel: ein Arbeitspaket meldet einen Laptop nie an\./) });
+    expect(german).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(
+        /^error: package import nimmt keinen API-Schlüssel: ein Arbeitspaket meldet einen Laptop nie an\./,
+      ),
+    });
     const spanish = await run({ LANG: 'es_ES.UTF-8' }, ['package', 'import', 'x', '--root-fingerprint', 'abc']);
-    expect(spanish).toEqual({ code: 2, stdout: '', stderr: 'error: --root-fingerprint debe ser los 64 dígitos hexadecimales que muestra `provisioner status` en un portátil con sesión iniciada, no «abc»\n' });
+    expect(spanish).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: --root-fingerprint debe ser los 64 dígitos hexadecimales que muestra `provisioner status` en un portátil con sesión iniciada, no «abc»\n',
+    });
   });
 });
 
@@ -154,20 +196,39 @@ describe('usage errors of ledger, function-test and report', () => {
   it('are said in the language, exit code 2, the value given as it is', async () => {
     const german = await run({ LANG: 'de_DE.UTF-8' }, ['ledger', 'verify', '--local', '--entry', 'abc123']);
     expect(german.code).toBe(2);
-    expect(german.stderr).toContain('„abc123“ ist kein Hash eines Protokollbuch-Eintrags; geben Sie seine 64 Hex-Ziffern an');
+    expect(german.stderr).toContain(
+      '„abc123“ ist kein Hash eines Protokollbuch-Eintrags; geben Sie seine 64 Hex-Ziffern an',
+    );
     const chinese = await run({ LANG: 'zh_CN.UTF-8' }, ['device', 'function-test', 'EPC000101', '--result', 'maybe']);
     expect(chinese.code).toBe(2);
     expect(chinese.stderr).toContain('“maybe”不是有效结果；请给出 pass 或 fail。');
-    const french = await run({ LANG: 'fr_FR.UTF-8' }, ['report', '--configuration', 'Loader 7', '--out', 'rapport.docx']);
-    expect(french).toEqual({ code: 2, stdout: '', stderr: 'error: --out rapport.docx : le rapport s’écrit en .pdf ou en .json ; terminez le nom du fichier par l’une de ces extensions\n' });
+    const french = await run({ LANG: 'fr_FR.UTF-8' }, [
+      'report',
+      '--configuration',
+      'Loader 7',
+      '--out',
+      'rapport.docx',
+    ]);
+    expect(french).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: --out rapport.docx : le rapport s’écrit en .pdf ou en .json ; terminez le nom du fichier par l’une de ces extensions\n',
+    });
     const spanish = await run({ LANG: 'es_ES.UTF-8' }, ['report', '--configuration', 'Loader 7']);
-    expect(spanish).toEqual({ code: 2, stdout: '', stderr: 'error: indique adónde va el informe: --out ARCHIVO.pdf o --out ARCHIVO.json (o --json para mostrarlo)\n' });
+    expect(spanish).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: indique adónde va el informe: --out ARCHIVO.pdf o --out ARCHIVO.json (o --json para mostrarlo)\n',
+    });
   });
 
   it('function-test of a device the workspace does not know is refused in the language', async () => {
     const german = await run({ LANG: 'de_DE.UTF-8' }, ['device', 'function-test', 'EPC999999']);
     expect(german.code).not.toBe(0);
-    expect(german.stderr).toMatch(/^error: EPC999999 ist in .+ nicht registriert; registrieren Sie das Gerät und spielen Sie zuerst seine Konfiguration auf\n$/);
+    expect(german.stderr).toMatch(
+      /^error: EPC999999 ist in .+ nicht registriert; registrieren Sie das Gerät und spielen Sie zuerst seine Konfiguration auf\n$/,
+    );
   });
 });
 
@@ -199,7 +260,9 @@ describe('the file helpers’ refusals', () => {
       return 'not refused';
     };
     expect(refusal('en')).toBe('the download\'s file name "../.." has nothing left once made safe; nothing was saved');
-    expect(refusal('de')).toBe('vom Dateinamen „../..“ des Downloads bleibt nach dem Bereinigen nichts übrig; nichts wurde gespeichert');
+    expect(refusal('de')).toBe(
+      'vom Dateinamen „../..“ des Downloads bleibt nach dem Bereinigen nichts übrig; nichts wurde gespeichert',
+    );
     expect(refusal('zh')).toBe('下载的文件名“../..”经安全处理后为空；未保存任何内容');
     const missing = join(home, 'fehlt.zip');
     await expect(inCliLanguage('de', () => readInputFile(missing))).rejects.toThrow(`${missing}: keine solche Datei`);
@@ -208,7 +271,10 @@ describe('the file helpers’ refusals', () => {
 
 describe('--json', () => {
   it('of cache list and cache prune is the same bytes in English, German, French, Spanish and Chinese', async () => {
-    for (const command of [['cache', 'list'], ['cache', 'prune', '--keep', '1']]) {
+    for (const command of [
+      ['cache', 'list'],
+      ['cache', 'prune', '--keep', '1'],
+    ]) {
       const english = await run({}, ['--json', ...command]);
       expect(english.code, english.stderr).toBe(0);
       expect(() => JSON.parse(english.stdout)).not.toThrow();

@@ -16,21 +16,57 @@ const scratch = useScratchDir('ledger-verify-entry');
 
 describe('checkEntries', () => {
   it('says of each hash whether it is in the ledger with its links intact up to it', async () => {
-    const ledger = new Ledger({ dir: join(scratch.dir, 'ledger'), secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')) });
+    const ledger = new Ledger({
+      dir: join(scratch.dir, 'ledger'),
+      secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')),
+    });
     const appended = [];
     for (const result of ['pass', 'fail', 'pass']) {
-      appended.push(await ledger.append({ at: new Date().toISOString(), action: 'function-test', outcome: result === 'pass' ? 'success' : 'failure', serialNumber: 'EPC000101', workstation: 'ws-1', facts: { result } }));
+      appended.push(
+        await ledger.append({
+          at: new Date().toISOString(),
+          action: 'function-test',
+          outcome: result === 'pass' ? 'success' : 'failure',
+          serialNumber: 'EPC000101',
+          workstation: 'ws-1',
+          facts: { result },
+        }),
+      );
     }
-    const [first, second, third] = appended as [(typeof appended)[number], (typeof appended)[number], (typeof appended)[number]];
+    const [first, second, third] = appended as [
+      (typeof appended)[number],
+      (typeof appended)[number],
+      (typeof appended)[number],
+    ];
     const lines = await ledger.readAll();
     const intact = checkEntries(lines, checkLedgerChain(lines), [first.hash, third.hash]);
     expect(intact).toEqual([
-      { hash: first.hash, found: true, holds: true, seq: first.seq, action: 'function-test', serialNumber: 'EPC000101', at: first.at },
-      { hash: third.hash, found: true, holds: true, seq: third.seq, action: 'function-test', serialNumber: 'EPC000101', at: third.at },
+      {
+        hash: first.hash,
+        found: true,
+        holds: true,
+        seq: first.seq,
+        action: 'function-test',
+        serialNumber: 'EPC000101',
+        at: first.at,
+      },
+      {
+        hash: third.hash,
+        found: true,
+        holds: true,
+        seq: third.seq,
+        action: 'function-test',
+        serialNumber: 'EPC000101',
+        at: third.at,
+      },
     ]);
 
     // The failed test made a pass in the file, its hash kept: the chain breaks there.
-    const changed: LedgerLine[] = lines.map((line) => ('entry' in line && line.entry.hash === second.hash ? { ...line, entry: { ...line.entry, outcome: 'success', facts: { result: 'pass' } } } : line));
+    const changed: LedgerLine[] = lines.map((line) =>
+      'entry' in line && line.entry.hash === second.hash
+        ? { ...line, entry: { ...line.entry, outcome: 'success', facts: { result: 'pass' } } }
+        : line,
+    );
     const chain = checkLedgerChain(changed);
     expect(chain.ok).toBe(false);
     const checked = checkEntries(changed, chain, [first.hash, second.hash, third.hash, 'f'.repeat(64)]);

@@ -32,7 +32,14 @@ async function writeLedger(count: number): Promise<void> {
   const workstation = await workstationId(dataDir);
   for (let i = 1; i <= count; i += 1) {
     const serial = `EPC${String(i).padStart(6, '0')}`;
-    await ledger.append({ at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), action: 'verify', outcome: 'success', serialNumber: serial, workstation, facts: {} });
+    await ledger.append({
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      action: 'verify',
+      outcome: 'success',
+      serialNumber: serial,
+      workstation,
+      facts: {},
+    });
   }
 }
 

@@ -32,28 +32,43 @@ describe('package import of a forged package naming a plain-http remote service'
     for (const args of [[], ['--root-fingerprint', rootFingerprintOf(genuine)], ['--api-key', 'pvk_technician-key']]) {
       const run = await runCliIn(home, ['package', 'import', file, ...args]);
       expect(run.code, args.join(' ')).not.toBe(0);
-      expect(run.stderr, args.join(' ')).toMatch(/^error: (This laptop has never been signed in to http:\/\/203\.0\.113\.7:8080|The work package carries a root key with fingerprint|package import takes no API key)/);
+      expect(run.stderr, args.join(' ')).toMatch(
+        /^error: (This laptop has never been signed in to http:\/\/203\.0\.113\.7:8080|The work package carries a root key with fingerprint|package import takes no API key)/,
+      );
     }
     const status = await runCliIn(home, ['--json', 'status']);
     expect(status.stdout).not.toContain('203.0.113.7');
     expect(JSON.parse(status.stdout).account).toEqual({ kind: 'local-workspace' });
     const kept = await readdir(home, { recursive: true }).catch(() => [] as string[]);
-    expect(kept.filter((name) => /credentials|work-packages|accounts|config-file-signing-key/.test(String(name)))).toEqual([]);
+    expect(
+      kept.filter((name) => /credentials|work-packages|accounts|config-file-signing-key/.test(String(name))),
+    ).toEqual([]);
   });
 
-  it('a genuine package re-signed with a fresh key, carrying the attacker\'s release key and image, is refused and changes nothing', async () => {
+  it("a genuine package re-signed with a fresh key, carrying the attacker's release key and image, is refused and changes nothing", async () => {
     const world = packageWorld();
     const genuine = makePackage(world);
     const home = join(scratch.dir, 'plant-laptop');
     const genuineFile = join(scratch.dir, 'genuine.pkg');
     await writeFile(genuineFile, genuine.bytes);
-    const first = await runCliIn(home, ['package', 'import', genuineFile, '--root-fingerprint', rootFingerprintOf(world)]);
+    const first = await runCliIn(home, [
+      'package',
+      'import',
+      genuineFile,
+      '--root-fingerprint',
+      rootFingerprintOf(world),
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const listing = async () => JSON.parse((await runCliIn(home, ['--json', 'cache', 'list'])).stdout) as unknown;
     const before = await listing();
     const keptFiles = async () => {
-      const names = (await readdir(home, { recursive: true })).map(String).filter((name) => /accounts|work-packages|firmware-cache/.test(name)).sort();
-      return Promise.all(names.map(async (name) => [name, await readFile(join(home, name)).catch(() => 'a directory')] as const));
+      const names = (await readdir(home, { recursive: true }))
+        .map(String)
+        .filter((name) => /accounts|work-packages|firmware-cache/.test(name))
+        .sort();
+      return Promise.all(
+        names.map(async (name) => [name, await readFile(join(home, name)).catch(() => 'a directory')] as const),
+      );
     };
     const filesBefore = await keptFiles();
 
@@ -64,8 +79,19 @@ describe('package import of a forged package naming a plain-http remote service'
     const files = new Map(opened.files).set('firmware/EPC-9.9.9.zip', image);
     const body = structuredClone(opened.body);
     body.expiresAt = new Date(Date.parse(body.createdAt) + 400 * 86_400_000).toISOString();
-    body.keys.firmwareReleaseKeys.push({ keyId: attackerRelease.keyId, name: 'attacker', algorithm: 'Ed25519', publicKeyPem: attackerRelease.publicKeyPem, trustedAt: body.createdAt });
-    body.firmware.push({ deviceType: 'EPC', version: '9.9.9', sha256: sha256Hex(image), file: 'firmware/EPC-9.9.9.zip' });
+    body.keys.firmwareReleaseKeys.push({
+      keyId: attackerRelease.keyId,
+      name: 'attacker',
+      algorithm: 'Ed25519',
+      publicKeyPem: attackerRelease.publicKeyPem,
+      trustedAt: body.createdAt,
+    });
+    body.firmware.push({
+      deviceType: 'EPC',
+      version: '9.9.9',
+      sha256: sha256Hex(image),
+      file: 'firmware/EPC-9.9.9.zip',
+    });
     body.devices[0]!.firmware = { version: '9.9.9', sha256: sha256Hex(image) };
     const resignedFile = join(scratch.dir, 'resigned.pkg');
     await writeFile(resignedFile, buildWorkPackage(body, files, packageWorld().signer));
@@ -73,7 +99,9 @@ describe('package import of a forged package naming a plain-http remote service'
     for (const args of [[], ['--root-fingerprint', rootFingerprintOf(world)]]) {
       const run = await runCliIn(home, ['package', 'import', resignedFile, ...args]);
       expect(run.code, args.join(' ')).toBe(1);
-      expect(run.stderr).toMatch(/^error: The work package is not signed by organization plant-org of the service this laptop trusts \(its signing key is certified by another root key\)/);
+      expect(run.stderr).toMatch(
+        /^error: The work package is not signed by organization plant-org of the service this laptop trusts \(its signing key is certified by another root key\)/,
+      );
     }
     expect(await listing()).toEqual(before);
     expect(await keptFiles()).toEqual(filesBefore);

@@ -29,12 +29,17 @@ function plant(args: readonly string[]): Promise<CliRun> {
 }
 
 async function confirmationCount(serialNumber: string, kind: 'firmware' | 'configuration'): Promise<number> {
-  const { rows } = await world().service!.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1 AND kind = $2`, [serialNumber, kind]);
+  const { rows } = await world().service!.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM confirmations WHERE serial_number = $1 AND kind = $2`,
+    [serialNumber, kind],
+  );
   return rows[0]?.n ?? 0;
 }
 
 async function deviceRecord(serialNumber: string) {
-  return (await world().client.devices.list({ serial: serialNumber })).items.find((d) => d.serialNumber === serialNumber)!;
+  return (await world().client.devices.list({ serial: serialNumber })).items.find(
+    (d) => d.serialNumber === serialNumber,
+  )!;
 }
 
 describe('a work package carried to a plant without network and back', () => {
@@ -52,10 +57,21 @@ describe('a work package carried to a plant without network and back', () => {
     const earlier = await world().cli(['device', 'firmware', 'update', ...SERIALS]);
     expect(earlier.code, earlier.stderr + earlier.stdout).toBe(0);
     for (const device of devices) expect(device.state().firmwareVersion).toBe('1.1.0');
-    for (const deviceType of ['EPC', 'SRCP'] as const) await publishRelease(world(), deviceType, '1.2.0', await nextReleaseOf(world(), deviceType, '1.1.0', '1.2.0'));
+    for (const deviceType of ['EPC', 'SRCP'] as const)
+      await publishRelease(world(), deviceType, '1.2.0', await nextReleaseOf(world(), deviceType, '1.1.0', '1.2.0'));
 
     // Connected: the package of the configuration.
-    const exported = await world().cli(['--json', 'package', 'export', '--configuration', name, '--out', packageFile, '--expires-in', '7']);
+    const exported = await world().cli([
+      '--json',
+      'package',
+      'export',
+      '--configuration',
+      name,
+      '--out',
+      packageFile,
+      '--expires-in',
+      '7',
+    ]);
     expect(exported.code, exported.stderr).toBe(0);
     const summary = JSON.parse(exported.stdout) as {
       signerKeyId: string;
@@ -76,12 +92,24 @@ describe('a work package carried to a plant without network and back', () => {
 
     const noRoot = await plant(['package', 'import', packageFile]);
     expect(noRoot.code).toBe(1);
-    expect(noRoot.stderr).toContain(`This laptop has never been signed in to ${world().url}, so it has no root key to tell a package of organization ${world().orgId} from a forgery.`);
+    expect(noRoot.stderr).toContain(
+      `This laptop has never been signed in to ${world().url}, so it has no root key to tell a package of organization ${world().orgId} from a forgery.`,
+    );
 
-    const imported = await plant(['package', 'import', packageFile, '--signer', summary.signerKeyId, '--root-fingerprint', summary.rootFingerprint]);
+    const imported = await plant([
+      'package',
+      'import',
+      packageFile,
+      '--signer',
+      summary.signerKeyId,
+      '--root-fingerprint',
+      summary.rootFingerprint,
+    ]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(`Imported the work package of configuration "${name}"`);
-    expect(imported.stdout).toContain(`These devices can now be provisioned without the service: provisioner device update ${SERIALS.join(' ')}`);
+    expect(imported.stdout).toContain(
+      `These devices can now be provisioned without the service: provisioner device update ${SERIALS.join(' ')}`,
+    );
     expect(imported.stdout).toContain('2 firmware patches carried, 2 kept for faster installs.');
 
     const update = await plant(['--json', 'device', 'update', ...SERIALS]);
@@ -100,12 +128,23 @@ describe('a work package carried to a plant without network and back', () => {
       ['SRCP000101', expect.stringMatching(/^changes only, \d+(\.\d+)?× faster$/)],
     ]);
 
-    const waiting = JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as Array<{ serialNumber: string; kind: string; state: string }>;
-    expect(waiting.map((e) => `${e.serialNumber} ${e.kind}`).sort()).toEqual(['EPC000101 configuration', 'EPC000101 firmware', 'SRCP000101 configuration', 'SRCP000101 firmware']);
+    const waiting = JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as Array<{
+      serialNumber: string;
+      kind: string;
+      state: string;
+    }>;
+    expect(waiting.map((e) => `${e.serialNumber} ${e.kind}`).sort()).toEqual([
+      'EPC000101 configuration',
+      'EPC000101 firmware',
+      'SRCP000101 configuration',
+      'SRCP000101 firmware',
+    ]);
 
     const carried = await plant(['package', 'export-confirmations', '--out', confirmationsFile]);
     expect(carried.code, carried.stderr).toBe(0);
-    expect(carried.stdout).toMatch(/Wrote 4 confirmations \(EPC000101, SRCP000101\) and [1-9]\d* ledger entr(y|ies) to /);
+    expect(carried.stdout).toMatch(
+      /Wrote 4 confirmations \(EPC000101, SRCP000101\) and [1-9]\d* ledger entr(y|ies) to /,
+    );
     // Exported, not taken out: the plant laptop's outbox still holds them.
     expect((JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as unknown[]).length).toBe(4);
 
@@ -123,7 +162,8 @@ describe('a work package carried to a plant without network and back', () => {
     expect(delivered.stdout).toMatch(/Ledger: the organization's chain took [1-9]\d* new entr(y|ies) \(it had 0\)\./);
     const verified = await world().cli(['--json', 'ledger', 'verify']);
     expect(verified.code, verified.stderr + verified.stdout).toBe(0);
-    const chain = (JSON.parse(verified.stdout) as { service: { chain: { ok: boolean; entries: number } } }).service.chain;
+    const chain = (JSON.parse(verified.stdout) as { service: { chain: { ok: boolean; entries: number } } }).service
+      .chain;
     expect(chain.ok).toBe(true);
     expect(chain.entries).toBeGreaterThanOrEqual(4);
 
@@ -147,7 +187,10 @@ describe('a work package carried to a plant without network and back', () => {
 
     // Nothing on the plant laptop holds a key: its outbox sends nothing until someone signs in.
     const unsigned = await plant(['outbox', 'sync']);
-    expect((JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as unknown[]).length, unsigned.stderr + unsigned.stdout).toBe(4);
+    expect(
+      (JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as unknown[]).length,
+      unsigned.stderr + unsigned.stdout,
+    ).toBe(4);
     // Someone signs the plant laptop in where the service is: its outbox sends them, the service answers as before.
     const login = await plant(['login', '--url', world().url, '--org', world().orgId, '--api-key', world().adminKey]);
     expect(login.code, login.stderr).toBe(0);
@@ -163,6 +206,8 @@ describe('a work package carried to a plant without network and back', () => {
     await writeFile(tamperedFile, bytes);
     const tampered = await world().cli(['package', 'import-confirmations', tamperedFile]);
     expect(tampered.code).toBe(1);
-    expect(tampered.stderr).toMatch(/^error: The confirmations file has been changed since it was signed \(.+\)\. Do not use it: ask for a new one\n$/);
+    expect(tampered.stderr).toMatch(
+      /^error: The confirmations file has been changed since it was signed \(.+\)\. Do not use it: ask for a new one\n$/,
+    );
   });
 });

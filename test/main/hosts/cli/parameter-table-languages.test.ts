@@ -10,7 +10,11 @@ import { parameterTableLines } from '../../../../main/hosts/cli/parameter-table'
  */
 
 const intended: ParameterValues = { 'safety.timeout': 500, 'safety.stopCategory': 'CAT0' };
-const differing = compareParameters(intended, { values: { ...intended, 'safety.timeout': 1000 }, checksum: parameterChecksum({ ...intended, 'safety.timeout': 1000 }), checksumBy: 'device' });
+const differing = compareParameters(intended, {
+  values: { ...intended, 'safety.timeout': 1000 },
+  checksum: parameterChecksum({ ...intended, 'safety.timeout': 1000 }),
+  checksumBy: 'device',
+});
 
 describe('the parameter table', () => {
   it('is in English as before', () => {
@@ -18,7 +22,9 @@ describe('the parameter table', () => {
     expect(lines[0]).toBe('EPC000101: parameters DIFFER from the configuration');
     expect(lines[1]).toMatch(/^ {2}parameter +intended +running on the device$/);
     expect(lines.find((line) => line.startsWith('✗ Safety timeout'))).toMatch(/500 ms +1000 ms {3}← differs$/);
-    expect(lines.find((line) => line.includes('checksum running'))).toMatch(/\(computed by the device\) {3}✗ the checksums differ$/);
+    expect(lines.find((line) => line.includes('checksum running'))).toMatch(
+      /\(computed by the device\) {3}✗ the checksums differ$/,
+    );
   });
 
   it('is in German, its labels from the domain catalog, its values and checksums as they are', () => {
@@ -26,7 +32,9 @@ describe('the parameter table', () => {
     expect(lines[0]).toBe('EPC000101: Parameter WEICHEN von der Konfiguration AB');
     expect(lines[1]).toMatch(/^ {2}Parameter +vorgesehen +auf dem Gerät aktiv$/);
     expect(lines.find((line) => line.startsWith('✗ Sicherheits-Timeout'))).toMatch(/500 ms +1000 ms {3}← weicht ab$/);
-    expect(lines.find((line) => line.includes('Prüfsumme aktiv'))).toContain(`(vom Gerät berechnet)   ✗ die Prüfsummen weichen ab`);
+    expect(lines.find((line) => line.includes('Prüfsumme aktiv'))).toContain(
+      `(vom Gerät berechnet)   ✗ die Prüfsummen weichen ab`,
+    );
     expect(lines.join('\n')).not.toMatch(/intended|running on the device|differs/);
   });
 

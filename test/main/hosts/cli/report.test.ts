@@ -51,17 +51,28 @@ describe('provisioner report', () => {
     const configurationId = await buildFlow(w.client, epcToEpcOverEthernet);
     const { name } = await w.client.configurations.get(configurationId);
     expect((await loginCli(w)).code).toBe(0);
-    await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty', firmwareVersion: '1.0.0', pressEstopAfterMs: 150 });
+    await w.startDevice({
+      deviceType: 'EPC',
+      serialNumber: 'EPC000101',
+      link: 'pty',
+      firmwareVersion: '1.0.0',
+      pressEstopAfterMs: 150,
+    });
     await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', firmwareVersion: '1.1.0' });
     const firmware = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
     expect(firmware.code, firmware.stderr).toBe(0);
-    for (const serial of ['EPC000101', 'EPC000102']) expect((await w.cli(['device', 'configuration', 'update', serial])).code).toBe(0);
+    for (const serial of ['EPC000101', 'EPC000102'])
+      expect((await w.cli(['device', 'configuration', 'update', serial])).code).toBe(0);
     await confirmParameters(w, 'EPC000101');
     const tested = await w.cli(['device', 'function-test', 'EPC000101', '--result', 'pass', '--note', 'cabinet 3']);
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
 
     const syncIds = Object.fromEntries(
-      await Promise.all(['EPC000101', 'EPC000102'].map(async (serial) => [serial, (await w.client.devices.list({ serial })).items[0]?.deployedSyncId] as const)),
+      await Promise.all(
+        ['EPC000101', 'EPC000102'].map(
+          async (serial) => [serial, (await w.client.devices.list({ serial })).items[0]?.deployedSyncId] as const,
+        ),
+      ),
     );
     expect(syncIds.EPC000101).toMatch(/^[0-9a-f-]{36}$/);
     expect(syncIds.EPC000102).toMatch(/^[0-9a-f-]{36}$/);
@@ -83,8 +94,12 @@ describe('provisioner report', () => {
     expect(text).toMatch(/Function test: PASSED/);
     expect(text).toContain('Note: cabinet 3');
     // EPC000102's parameters were read back but no one confirmed them, and it was not tested.
-    expect(text.replace(/\s+/g, ' ')).toContain('not commissioned: its parameters are not verified and confirmed since the configuration was applied (missing: parameter verification, function test)');
-    expect(pdf.stderr + pdf.stdout).toMatch(/EPC000102 is not commissioned: .*\(missing: parameter verification, function test\)/);
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      'not commissioned: its parameters are not verified and confirmed since the configuration was applied (missing: parameter verification, function test)',
+    );
+    expect(pdf.stderr + pdf.stdout).toMatch(
+      /EPC000102 is not commissioned: .*\(missing: parameter verification, function test\)/,
+    );
 
     shared = { name, syncIds: syncIds as Record<string, string> };
 
@@ -93,11 +108,19 @@ describe('provisioner report', () => {
     const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ReportJson;
     expect(report.ledger.intact).toBe(true);
     // The head it was made from: the ledger file's last entry, in the JSON and in the PDF.
-    const lastEntry = JSON.parse((await readFile(join(w.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8')).trim().split('\n').at(-1)!) as { seq: number; hash: string };
+    const lastEntry = JSON.parse(
+      (await readFile(join(w.home, 'data', 'ledger', 'ledger.jsonl'), 'utf8')).trim().split('\n').at(-1)!,
+    ) as { seq: number; hash: string };
     expect(report.ledger).toMatchObject({ headSeq: lastEntry.seq, head: lastEntry.hash });
     expect(text.replace(/\s+/g, ' ')).toContain(`made from its head: entry ${lastEntry.seq}, hash ${lastEntry.hash}`);
     const [first, second] = report.devices;
-    expect(first).toMatchObject({ serialNumber: 'EPC000101', deviceType: 'EPC', model: 'EPC-300 endpoint controller', commissioning: 'commissioned', functionTest: { result: 'pass' } });
+    expect(first).toMatchObject({
+      serialNumber: 'EPC000101',
+      deviceType: 'EPC',
+      model: 'EPC-300 endpoint controller',
+      commissioning: 'commissioned',
+      functionTest: { result: 'pass' },
+    });
     expect(first!.firmware.version).toBe('1.1.0');
     expect(first!.firmware.imageSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(first!.firmware.signedBy).toMatch(/\([0-9a-f]{32}\)$/);
@@ -105,7 +128,12 @@ describe('provisioner report', () => {
     expect(first!.ledgerHashes.configurationApply).toMatch(/^[0-9a-f]{64}$/);
     expect(first!.ledgerHashes.functionTest).toMatch(/^[0-9a-f]{64}$/);
     expect(first!.configuration.syncId).toBe(syncIds.EPC000101);
-    expect(second).toMatchObject({ serialNumber: 'EPC000102', commissioning: 'unverified', missingSteps: ['parameter verification', 'function test'], functionTest: { result: null } });
+    expect(second).toMatchObject({
+      serialNumber: 'EPC000102',
+      commissioning: 'unverified',
+      missingSteps: ['parameter verification', 'function test'],
+      functionTest: { result: null },
+    });
     // The PDF names each ledger hash in full, to be checked against the ledger.
     expect(text).toContain(first!.ledgerHashes.functionTest);
 
@@ -115,18 +143,30 @@ describe('provisioner report', () => {
     expect(appendix, 'the PDF has an appendix').toBeDefined();
     expect(body).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
     expect(body).not.toMatch(/[0-9a-f]{32}/);
-    expect(body).toMatch(/Configuration: Deployed, applied \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} \S+ on this workstation/);
-    expect(report.people).toContainEqual({ name: 'Ada Lovelace', role: 'confirmed the parameters', serialNumbers: ['EPC000101'] });
+    expect(body).toMatch(
+      /Configuration: Deployed, applied \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} \S+ on this workstation/,
+    );
+    expect(report.people).toContainEqual({
+      name: 'Ada Lovelace',
+      role: 'confirmed the parameters',
+      serialNumbers: ['EPC000101'],
+    });
     expect(body).toMatch(/Work done by\s+Ada Lovelace \(confirmed the parameters of EPC000101\)/);
     expect(body).toMatch(/Name:\s+Ada Lovelace\s+Name:/);
     expect(body!.match(/Signature:/g)).toHaveLength(2);
-    const printed = [...appendix!.matchAll(/Ledger entry (\d+): .*?([0-9a-f]{64})/g)].map(([, seq, hash]) => ({ seq: Number(seq), hash: hash! }));
+    const printed = [...appendix!.matchAll(/Ledger entry (\d+): .*?([0-9a-f]{64})/g)].map(([, seq, hash]) => ({
+      seq: Number(seq),
+      hash: hash!,
+    }));
     const listed = report.devices.flatMap((d) => d.ledgerEntries.map(({ seq, hash }) => ({ seq, hash })));
     expect(printed).toEqual(listed);
     expect(printed.length).toBeGreaterThanOrEqual(5);
     const verified = await w.cli(['ledger', 'verify', '--local', ...printed.flatMap(({ hash }) => ['--entry', hash])]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
-    for (const { seq, hash } of printed) expect(verified.stdout).toMatch(new RegExp(`Entry ${seq} \\(.*\\), hash ${hash}: in this ledger, every link up to it holds\\.`));
+    for (const { seq, hash } of printed)
+      expect(verified.stdout).toMatch(
+        new RegExp(`Entry ${seq} \\(.*\\), hash ${hash}: in this ledger, every link up to it holds\\.`),
+      );
     const changed = `${printed[0]!.hash.slice(0, -1)}${printed[0]!.hash.endsWith('0') ? '1' : '0'}`;
     const forged = await w.cli(['ledger', 'verify', '--local', '--entry', changed]);
     expect(forged.code).toBe(1);
@@ -152,8 +192,14 @@ describe('provisioner report', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { action: string; serialNumber: string; facts: Record<string, unknown> })
       .find((e) => e.action === 'firmware-install' && e.serialNumber === 'EPC000101');
-    expect(install?.facts).toMatchObject({ firmwareVersion: '1.1.0', imageSha256: first!.firmware.imageSha256, signingKeyName: expect.any(String) });
-    expect(first!.firmware.signedBy).toBe(`${String(install!.facts.signingKeyName)} (${String(install!.facts.signingKeyId)})`);
+    expect(install?.facts).toMatchObject({
+      firmwareVersion: '1.1.0',
+      imageSha256: first!.firmware.imageSha256,
+      signingKeyName: expect.any(String),
+    });
+    expect(first!.firmware.signedBy).toBe(
+      `${String(install!.facts.signingKeyName)} (${String(install!.facts.signingKeyId)})`,
+    );
 
     // The bundle leaves the cache and the service moves on to a release this workstation never
     // held: the report names the installed image and its signer from the ledger alone.
@@ -164,35 +210,48 @@ describe('provisioner report', () => {
     expect(later.code, later.stderr).toBe(0);
     const { stdout: laterText } = await run('pdftotext', ['-layout', laterPath, '-']);
     expect(laterText).toContain(first!.firmware.imageSha256);
-    expect(laterText).toMatch(new RegExp(`Release key \\(name and key id\\)\\s+${first!.firmware.signedBy!.replace(/[()]/g, '\\$&')}`));
+    expect(laterText).toMatch(
+      new RegExp(`Release key \\(name and key id\\)\\s+${first!.firmware.signedBy!.replace(/[()]/g, '\\$&')}`),
+    );
     // EPC000102 came with 1.1.0 and was never installed from here: no ledger entry, no bundle.
     expect(laterText).toContain('not known on this workstation');
   });
 
-  it('writes the PDF in the language asked for, by --lang or by the environment (issue 29)', { timeout: 300_000 }, async () => {
-    const w = world;
-    if (w === undefined || shared === undefined) throw new Error('the first test of this file makes the world and the report this one reads');
-    const { name, syncIds } = shared;
-    // The data as it is in every language.
-    const dePath = join(w.root, 'report-de.pdf');
-    const german = await w.cli(['--lang', 'de', 'report', '--configuration', name, '--out', dePath]);
-    expect(german.code, german.stderr).toBe(0);
-    expect(german.stdout).toContain(`Das Inbetriebnahmeprotokoll der Konfiguration „${name}“ wurde nach ${dePath} geschrieben: 2 Geräte, 1 in Betrieb genommen.`);
-    expect(german.stderr + german.stdout).toMatch(/EPC000102: nicht in Betrieb genommen: .*\(fehlt: Parameterprüfung, Funktionsprüfung\)/);
-    const zhPath = join(w.root, 'report-zh.pdf');
-    const chinese = await w.cli(['report', '--configuration', name, '--out', zhPath], { env: { LANG: 'zh_CN.UTF-8', LC_ALL: '' } });
-    expect(chinese.code, chinese.stderr).toBe(0);
-    for (const [path, heading, language] of [
-      [dePath, 'Inbetriebnahmeprotokoll', /Sprache\s+Deutsch \(de\)/],
-      [zhPath, '调试报告', /语言\s+简体中文（zh）/],
-    ] as const) {
-      const { stdout: translated } = await run('pdftotext', ['-layout', path, '-']);
-      expect(translated).toContain(heading);
-      expect(translated).toMatch(language);
-      for (const serial of ['EPC000101', 'EPC000102']) {
-        expect(translated).toContain(serial);
-        expect(translated).toContain(syncIds[serial]);
+  it(
+    'writes the PDF in the language asked for, by --lang or by the environment (issue 29)',
+    { timeout: 300_000 },
+    async () => {
+      const w = world;
+      if (w === undefined || shared === undefined)
+        throw new Error('the first test of this file makes the world and the report this one reads');
+      const { name, syncIds } = shared;
+      // The data as it is in every language.
+      const dePath = join(w.root, 'report-de.pdf');
+      const german = await w.cli(['--lang', 'de', 'report', '--configuration', name, '--out', dePath]);
+      expect(german.code, german.stderr).toBe(0);
+      expect(german.stdout).toContain(
+        `Das Inbetriebnahmeprotokoll der Konfiguration „${name}“ wurde nach ${dePath} geschrieben: 2 Geräte, 1 in Betrieb genommen.`,
+      );
+      expect(german.stderr + german.stdout).toMatch(
+        /EPC000102: nicht in Betrieb genommen: .*\(fehlt: Parameterprüfung, Funktionsprüfung\)/,
+      );
+      const zhPath = join(w.root, 'report-zh.pdf');
+      const chinese = await w.cli(['report', '--configuration', name, '--out', zhPath], {
+        env: { LANG: 'zh_CN.UTF-8', LC_ALL: '' },
+      });
+      expect(chinese.code, chinese.stderr).toBe(0);
+      for (const [path, heading, language] of [
+        [dePath, 'Inbetriebnahmeprotokoll', /Sprache\s+Deutsch \(de\)/],
+        [zhPath, '调试报告', /语言\s+简体中文（zh）/],
+      ] as const) {
+        const { stdout: translated } = await run('pdftotext', ['-layout', path, '-']);
+        expect(translated).toContain(heading);
+        expect(translated).toMatch(language);
+        for (const serial of ['EPC000101', 'EPC000102']) {
+          expect(translated).toContain(serial);
+          expect(translated).toContain(syncIds[serial]);
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -26,7 +26,9 @@ describe('login over plain http', () => {
     const home = join(scratch.dir, 'refused');
     const run = await cli(home, ['login', '--url', listener().url, '--org', 'demo', '--api-key', demo.adminKey]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^error: not logging in at http:\/\/.+: over http:\/\/ the API key would cross the network unencrypted; use the service's https:\/\/ address \(or --insecure .+\)\n$/);
+    expect(run.stderr).toMatch(
+      /^error: not logging in at http:\/\/.+: over http:\/\/ the API key would cross the network unencrypted; use the service's https:\/\/ address \(or --insecure .+\)\n$/,
+    );
     expect(listener().requests).toBe(0);
     await expect(stat(join(home, 'credentials.json'))).rejects.toThrow();
   });
@@ -36,13 +38,23 @@ describe('login over plain http', () => {
     const url = `http://${networkAddress()}:${demo.service.port}`;
     const run = await cli(home, ['login', '--url', url, '--org', 'demo', '--api-key', demo.adminKey, '--insecure']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toBe(`warning: sending the API key to ${url} over plain http (--insecure): anyone on the network path can read it and act with its role\n`);
+    expect(run.stderr).toBe(
+      `warning: sending the API key to ${url} over plain http (--insecure): anyone on the network path can read it and act with its role\n`,
+    );
     expect(run.stdout).toContain('Logged in to organization demo');
   });
 
   it('needs no --insecure on this computer (loopback)', async () => {
     for (const host of ['127.0.0.1', 'localhost']) {
-      const run = await cli(join(scratch.dir, `loopback-${host}`), ['login', '--url', `http://${host}:${demo.service.port}`, '--org', 'demo', '--api-key', demo.adminKey]);
+      const run = await cli(join(scratch.dir, `loopback-${host}`), [
+        'login',
+        '--url',
+        `http://${host}:${demo.service.port}`,
+        '--org',
+        'demo',
+        '--api-key',
+        demo.adminKey,
+      ]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toBe('');
     }
@@ -61,7 +73,9 @@ describe('a data directory others can read', () => {
     const run = await cli(home, ['status']);
     expect(run.code).toBe(0);
     // --data-dir puts the login at its root and the data under data/: one tree, one line.
-    expect(run.stderr).toBe(`warning: 1 file and 1 directory in ${home} could be read by other users; made them private (files 0600, directories 0700)\n`);
+    expect(run.stderr).toBe(
+      `warning: 1 file and 1 directory in ${home} could be read by other users; made them private (files 0600, directories 0700)\n`,
+    );
     expect((await lstat(join(home, 'data', 'downloads'))).mode & 0o777).toBe(0o700);
     expect((await lstat(join(home, 'data', 'downloads', 'EPC000101.cbor'))).mode & 0o777).toBe(0o600);
     expect((await cli(home, ['status'])).stderr).toBe('');

@@ -37,19 +37,31 @@ const realLink = () => `serial:${join(world().simulatorDir, 'pty', SERIAL)}`;
 const copyLink = () => `serial:${join(world().simulatorDir, 'pty', `${SERIAL}-copy`)}`;
 
 describe('two attached devices that claim one serial number', () => {
-  it('device list shows both, names both links, confirms nothing of either and fails', { timeout: 120_000 }, async () => {
-    const run = await world().cli(['device', 'list']);
-    expect(run.code, run.stderr).toBe(1);
-    const error = run.stderr.split('\n').find((line) => line.startsWith('error: '));
-    expect(error).toMatch(new RegExp(`^error: Two attached devices claim serial ${SERIAL} \\(serial:.+, serial:.+\\)\\. Nothing is sent to the service for it, and no job can start, until one is unplugged\\.$`));
-    expect(error).toContain(realLink());
-    expect(error).toContain(copyLink());
-    expect(run.stdout.split('\n').filter((line) => line.includes(SERIAL) && line.includes('serial claimed twice'))).toHaveLength(2);
-    // The other device is listed and believed as usual; neither claimant's reading reached the service.
-    const recordedFirmware = async (serial: string) => (await world().client.devices.list({ serial, limit: 1 })).items.find((d) => d.serialNumber === serial)?.firmwareVersion ?? null;
-    expect(await recordedFirmware(OTHER)).not.toBeNull();
-    expect(await recordedFirmware(SERIAL)).toBeNull();
-  });
+  it(
+    'device list shows both, names both links, confirms nothing of either and fails',
+    { timeout: 120_000 },
+    async () => {
+      const run = await world().cli(['device', 'list']);
+      expect(run.code, run.stderr).toBe(1);
+      const error = run.stderr.split('\n').find((line) => line.startsWith('error: '));
+      expect(error).toMatch(
+        new RegExp(
+          `^error: Two attached devices claim serial ${SERIAL} \\(serial:.+, serial:.+\\)\\. Nothing is sent to the service for it, and no job can start, until one is unplugged\\.$`,
+        ),
+      );
+      expect(error).toContain(realLink());
+      expect(error).toContain(copyLink());
+      expect(
+        run.stdout.split('\n').filter((line) => line.includes(SERIAL) && line.includes('serial claimed twice')),
+      ).toHaveLength(2);
+      // The other device is listed and believed as usual; neither claimant's reading reached the service.
+      const recordedFirmware = async (serial: string) =>
+        (await world().client.devices.list({ serial, limit: 1 })).items.find((d) => d.serialNumber === serial)
+          ?.firmwareVersion ?? null;
+      expect(await recordedFirmware(OTHER)).not.toBeNull();
+      expect(await recordedFirmware(SERIAL)).toBeNull();
+    },
+  );
 
   it('a job named by that serial number, or --all, starts on neither', { timeout: 120_000 }, async () => {
     const bySerial = await world().cli(['device', 'firmware', 'update', SERIAL]);
@@ -61,7 +73,10 @@ describe('two attached devices that claim one serial number', () => {
     const all = await world().cli(['device', 'firmware', 'update', '--all', '--json']);
     expect(all.code).toBe(1);
     expect(all.stdout).toContain(`${SERIAL}: not started. `);
-    const started = all.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { event: string; job?: { serialNumber: string | null } });
+    const started = all.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { event: string; job?: { serialNumber: string | null } });
     expect(started.filter((e) => e.job?.serialNumber === SERIAL)).toEqual([]);
     expect(started.some((e) => e.job?.serialNumber === OTHER)).toBe(true);
   });

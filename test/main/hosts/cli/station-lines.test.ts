@@ -11,12 +11,53 @@ const at = '2026-11-25T13:00:00.000Z';
 describe('the station’s lines', () => {
   it('says done, failed with what to do, refused and duplicate in capitals a glance finds, and leaves progress to the tiles', () => {
     const events: StationEvent[] = [
-      { at, counts, event: 'station-started', configurationName: 'Loader 7 remote (ISM)', configurationSize: 2, lanes: 1, firmware: 'latest' },
+      {
+        at,
+        counts,
+        event: 'station-started',
+        configurationName: 'Loader 7 remote (ISM)',
+        configurationSize: 2,
+        lanes: 1,
+        firmware: 'latest',
+      },
       { at, counts, event: 'progress', serialNumber: 'EPC000101', step: 'firmware', percent: 40 },
-      { at, counts, event: 'done', serialNumber: 'EPC000101', link: 'serial:/dev/ttyACM0', firmwareVersion: '1.1.0', syncId: 's', text: 'firmware 1.1.0 installed' },
-      { at, counts, event: 'failed', serialNumber: 'SRCP000101', link: 'serial:/dev/ttyACM1', errorCode: 'DEVICE_GONE', reason: 'firmware upload failed at 31%', action: 'Plug it in again: the upload resumes where it stopped.', resumable: true },
-      { at, counts, event: 'refused', serialNumber: 'EPC000103', link: 'serial:/dev/ttyACM2', reason: 'EPC000103 is not in the configuration' },
-      { at, counts, event: 'duplicate', serialNumber: 'EPC000101', link: 'serial:/dev/ttyACM3', reason: 'EPC000101 was already provisioned' },
+      {
+        at,
+        counts,
+        event: 'done',
+        serialNumber: 'EPC000101',
+        link: 'serial:/dev/ttyACM0',
+        firmwareVersion: '1.1.0',
+        syncId: 's',
+        text: 'firmware 1.1.0 installed',
+      },
+      {
+        at,
+        counts,
+        event: 'failed',
+        serialNumber: 'SRCP000101',
+        link: 'serial:/dev/ttyACM1',
+        errorCode: 'DEVICE_GONE',
+        reason: 'firmware upload failed at 31%',
+        action: 'Plug it in again: the upload resumes where it stopped.',
+        resumable: true,
+      },
+      {
+        at,
+        counts,
+        event: 'refused',
+        serialNumber: 'EPC000103',
+        link: 'serial:/dev/ttyACM2',
+        reason: 'EPC000103 is not in the configuration',
+      },
+      {
+        at,
+        counts,
+        event: 'duplicate',
+        serialNumber: 'EPC000101',
+        link: 'serial:/dev/ttyACM3',
+        reason: 'EPC000101 was already provisioned',
+      },
     ];
     expect(events.map(eventLine)).toEqual([
       'Station for "Loader 7 remote (ISM)" (2 devices), 1 lane, firmware: latest.',
@@ -31,7 +72,16 @@ describe('the station’s lines', () => {
   it('are said in German and Chinese, the data (serial numbers, links, checksums, names) as it is', () => {
     const shift = { operator: 'Ola Operator', checksumShort: '1A2B3C4D', confirmedAt: at };
     const events: StationEvent[] = [
-      { at, counts, event: 'station-started', configurationName: 'Loader 7 remote (ISM)', configurationSize: 1, lanes: 2, firmware: 'keep', shift },
+      {
+        at,
+        counts,
+        event: 'station-started',
+        configurationName: 'Loader 7 remote (ISM)',
+        configurationSize: 1,
+        lanes: 2,
+        firmware: 'keep',
+        shift,
+      },
       { at, counts, event: 'waiting', serialNumber: 'EPC000101', link: 'serial:/dev/ttyACM0' },
       { at, counts, event: 'lane-started', serialNumber: 'EPC000101', link: 'serial:/dev/ttyACM0', resumed: true },
       { at, counts, event: 'unplugged', serialNumber: 'EPC000101', link: 'serial:/dev/ttyACM0' },
@@ -48,14 +98,23 @@ describe('the station’s lines', () => {
       'EPC000101: 继续',
       'EPC000101: 已拔下',
     ]);
-    expect(inCliLanguage('en', () => eventLine(events[0]!))).toBe('Station for "Loader 7 remote (ISM)" (1 device), 2 lanes, firmware: keep; parameters checksum 1A2B3C4D confirmed by Ola Operator.');
+    expect(inCliLanguage('en', () => eventLine(events[0]!))).toBe(
+      'Station for "Loader 7 remote (ISM)" (1 device), 2 lanes, firmware: keep; parameters checksum 1A2B3C4D confirmed by Ola Operator.',
+    );
   });
 
   it('show the shift’s parameters with the headline and checksum words of the language', () => {
     const view = {
       configurationName: 'Loader 7',
       checksumShort: 'CAFEF00D',
-      devices: [{ serialNumber: 'EPC000101', deviceType: 'EPC', checksumShort: '0BADBEEF', rows: [{ group: 'Safety', label: 'Timeout', intended: '200 ms' }] }],
+      devices: [
+        {
+          serialNumber: 'EPC000101',
+          deviceType: 'EPC',
+          checksumShort: '0BADBEEF',
+          rows: [{ group: 'Safety', label: 'Timeout', intended: '200 ms' }],
+        },
+      ],
     } as unknown as Parameters<typeof shiftParameterLines>[0];
     expect(inCliLanguage('de', () => shiftParameterLines(view))).toEqual([
       'Parameter von „Loader 7“, wie seine Konfigurationsdateien sie vorsehen:',

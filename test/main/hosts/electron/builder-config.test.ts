@@ -41,10 +41,22 @@ describe('electron-builder.yml', () => {
     expect(config.appId).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
     expect(config.productName).toBe('Provisioner');
     // electron-builder normalises `files` into file sets with a filter
-    const files = (config.files as Array<string | { filter?: string[] }>).flatMap((entry) => (typeof entry === 'string' ? [entry] : (entry.filter ?? [])));
-    expect(files).toEqual(expect.arrayContaining(['dist/main/**', 'dist/preload/**', 'dist/renderer/**', 'package.json']));
+    const files = (config.files as Array<string | { filter?: string[] }>).flatMap((entry) =>
+      typeof entry === 'string' ? [entry] : (entry.filter ?? []),
+    );
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/main/**', 'dist/preload/**', 'dist/renderer/**', 'package.json']),
+    );
     const unpacked = (config.asarUnpack as string[]).join('\n');
-    for (const module of ['*.node', '@serialport/bindings-cpp', '@abandonware/bluetooth-hci-socket', 'usb', 'cbor-extract', '@electric-sql/pglite/dist/*.wasm', '@electric-sql/pglite/dist/*.data']) {
+    for (const module of [
+      '*.node',
+      '@serialport/bindings-cpp',
+      '@abandonware/bluetooth-hci-socket',
+      'usb',
+      'cbor-extract',
+      '@electric-sql/pglite/dist/*.wasm',
+      '@electric-sql/pglite/dist/*.data',
+    ]) {
       expect(unpacked, module).toContain(module);
     }
   });
@@ -96,7 +108,9 @@ describe('electron-builder.yml', () => {
 
   it('asks macOS for Bluetooth with a reason, under the hardened runtime', () => {
     expect(config.mac?.hardenedRuntime).toBe(true);
-    expect(config.mac?.extendInfo).toMatchObject({ NSBluetoothAlwaysUsageDescription: expect.stringMatching(/Bluetooth/) });
+    expect(config.mac?.extendInfo).toMatchObject({
+      NSBluetoothAlwaysUsageDescription: expect.stringMatching(/Bluetooth/),
+    });
     const entitlements = text(config.mac?.entitlements as string);
     expect(entitlements).toMatch(/<key>com\.apple\.security\.cs\.allow-jit<\/key>\s*<true\/>/);
     expect(entitlements).toMatch(/<key>com\.apple\.security\.device\.bluetooth<\/key>\s*<true\/>/);
@@ -135,7 +149,8 @@ describe('Linux udev rule and package scripts', () => {
   it('is well formed: every key is KEY==value, KEY=value or KEY+=value with a quoted value', () => {
     for (const line of ruleLines) {
       if (line.startsWith('LABEL=')) continue;
-      for (const pair of line.split(/,\s*/)) expect(pair.trim(), line).toMatch(/^[A-Z_]+(\{[A-Za-z_]+\})?(==|!=|=|\+=)"[^"]*"$/);
+      for (const pair of line.split(/,\s*/))
+        expect(pair.trim(), line).toMatch(/^[A-Z_]+(\{[A-Za-z_]+\})?(==|!=|=|\+=)"[^"]*"$/);
     }
     const gotos = [...rules.matchAll(/GOTO="([^"]+)"/g)].map((m) => m[1]);
     for (const label of gotos) expect(rules).toContain(`LABEL="${label}"`);
@@ -153,7 +168,9 @@ describe('Linux udev rule and package scripts', () => {
     expect(script).toContain('udevadm control --reload-rules');
     expect(script).toContain('udevadm trigger');
     // the rule reaches resources/linux/ through extraResources
-    expect(config.linux?.extraResources).toEqual([{ from: 'assets/linux/60-provisioner.rules', to: 'linux/60-provisioner.rules' }]);
+    expect(config.linux?.extraResources).toEqual([
+      { from: 'assets/linux/60-provisioner.rules', to: 'linux/60-provisioner.rules' },
+    ]);
   });
 
   it('keeps what electron-builder’s own after-install did (its script is replaced, not extended)', () => {
@@ -172,8 +189,14 @@ describe('Linux udev rule and package scripts', () => {
   it('uses only the ${...} macros electron-builder defines (any other aborts the build)', () => {
     for (const file of ['assets/linux/after-install.sh', 'assets/linux/after-remove.sh']) {
       const macros = new Set([...text(file).matchAll(/\$\{([a-zA-Z]+)\}/g)].map((m) => m[1]));
-      expect([...macros].filter((name) => !['executable', 'sanitizedProductName', 'productFilename'].includes(name as string)), file).toEqual([]);
-      if (process.platform !== 'win32') expect(statSync(join(root, file)).mode & 0o111, `${file} executable`).not.toBe(0);
+      expect(
+        [...macros].filter(
+          (name) => !['executable', 'sanitizedProductName', 'productFilename'].includes(name as string),
+        ),
+        file,
+      ).toEqual([]);
+      if (process.platform !== 'win32')
+        expect(statSync(join(root, file)).mode & 0o111, `${file} executable`).not.toBe(0);
     }
   });
 });
@@ -181,7 +204,10 @@ describe('Linux udev rule and package scripts', () => {
 describe('icons', () => {
   it('has a PNG of every size for Linux, each the size its name says', () => {
     for (const size of [16, 24, 32, 48, 64, 128, 256, 512, 1024]) {
-      expect(pngSize(readFileSync(join(root, 'assets', 'icons', `${size}x${size}.png`))), `${size}`).toEqual([size, size]);
+      expect(pngSize(readFileSync(join(root, 'assets', 'icons', `${size}x${size}.png`))), `${size}`).toEqual([
+        size,
+        size,
+      ]);
     }
     expect(pngSize(readFileSync(join(root, 'assets', 'icon.png')))).toEqual([1024, 1024]);
   });

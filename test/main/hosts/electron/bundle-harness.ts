@@ -49,7 +49,8 @@ async function main(): Promise<void> {
   createRequire(import.meta.url)(join(root, 'dist', 'main', 'electron.cjs'));
   const window = await waitFor('the window', () => BrowserWindow.getAllWindows()[0]);
   const contents = window.webContents;
-  const call = (channel: string, input: unknown = {}) => fake.invoke(contents, contents.mainFrame, IPC_INVOKE_CHANNEL, channel, input);
+  const call = (channel: string, input: unknown = {}) =>
+    fake.invoke(contents, contents.mainFrame, IPC_INVOKE_CHANNEL, channel, input);
 
   const rendererResponse = await protocol.handlers.get('app')?.(new Request('app://provisioner/index.html'));
   const results = {
@@ -68,10 +69,12 @@ async function main(): Promise<void> {
     webPreferences: window.options.webPreferences,
     indexStatus: rendererResponse?.status ?? null,
     indexCsp: rendererResponse?.headers.get('content-security-policy') ?? null,
-    subframe: await fake.invoke(contents, contents.createSubframe('app://provisioner/x.html'), IPC_INVOKE_CHANNEL, 'session.get', {}).then(
-      () => 'accepted',
-      (err: Error) => err.message,
-    ),
+    subframe: await fake
+      .invoke(contents, contents.createSubframe('app://provisioner/x.html'), IPC_INVOKE_CHANNEL, 'session.get', {})
+      .then(
+        () => 'accepted',
+        (err: Error) => err.message,
+      ),
     sentChannels: [...new Set(contents.sent.map((m) => m.channel))],
     sentStreams: [...new Set(contents.sent.filter((m) => m.channel === IPC_EVENT_CHANNEL).map((m) => m.args[0]))],
     keysUsed: keysUsed.size,

@@ -1,5 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CoreError, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, type Channel, type CoreHost, type EventStream, type EventStreams } from '../../../../contract/index';
+import {
+  CoreError,
+  IPC_EVENT_CHANNEL,
+  IPC_INVOKE_CHANNEL,
+  type Channel,
+  type CoreHost,
+  type EventStream,
+  type EventStreams,
+} from '../../../../contract/index';
 import { BrowserWindow, fake, ipcMain } from './fake-electron';
 
 vi.mock('electron', () => import('./fake-electron'));
@@ -46,7 +54,8 @@ beforeEach(async () => {
   stop = registerContractIpc({ core, getWindow: () => window as never, secrets, log: (m) => logs.push(m) });
 });
 
-const fromOurWindow = (channel: unknown, input?: unknown) => fake.invoke(window.webContents, window.webContents.mainFrame, IPC_INVOKE_CHANNEL, channel, input);
+const fromOurWindow = (channel: unknown, input?: unknown) =>
+  fake.invoke(window.webContents, window.webContents.mainFrame, IPC_INVOKE_CHANNEL, channel, input);
 
 describe('contract over IPC: who may call', () => {
   it('accepts a call from the main frame of our window and hands the parsed input to the core', async () => {
@@ -59,7 +68,9 @@ describe('contract over IPC: who may call', () => {
 
   it('refuses a call from a subframe of our window', async () => {
     const frame = window.webContents.createSubframe('app://provisioner/embedded.html');
-    await expect(fake.invoke(window.webContents, frame, IPC_INVOKE_CHANNEL, 'session.get', {})).rejects.toThrow(/only from the Provisioner window/);
+    await expect(fake.invoke(window.webContents, frame, IPC_INVOKE_CHANNEL, 'session.get', {})).rejects.toThrow(
+      /only from the Provisioner window/,
+    );
     expect(core.calls).toEqual([]);
     expect(logs.join('\n')).toMatch(/untrusted sender.*subframe/);
   });
@@ -67,12 +78,19 @@ describe('contract over IPC: who may call', () => {
   it('refuses a call from another window, even one showing our origin', async () => {
     const other = new BrowserWindow({});
     await other.loadURL('app://provisioner/index.html');
-    await expect(fake.invoke(other.webContents, other.webContents.mainFrame, IPC_INVOKE_CHANNEL, 'session.get', {})).rejects.toThrow(/Refused/);
+    await expect(
+      fake.invoke(other.webContents, other.webContents.mainFrame, IPC_INVOKE_CHANNEL, 'session.get', {}),
+    ).rejects.toThrow(/Refused/);
     expect(core.calls).toEqual([]);
   });
 
   it('refuses a call once our window shows another origin', async () => {
-    for (const url of ['https://evil.example/', 'file:///tmp/index.html', 'app://elsewhere/index.html', 'app://user@provisioner/index.html']) {
+    for (const url of [
+      'https://evil.example/',
+      'file:///tmp/index.html',
+      'app://elsewhere/index.html',
+      'app://user@provisioner/index.html',
+    ]) {
       await window.loadURL(url);
       await expect(fromOurWindow('session.get', {}), url).rejects.toThrow(/Refused/);
     }
@@ -80,16 +98,23 @@ describe('contract over IPC: who may call', () => {
   });
 
   it('refuses a call whose frame is gone, and any call while there is no window', async () => {
-    await expect(fake.invoke(window.webContents, null, IPC_INVOKE_CHANNEL, 'session.get', {})).rejects.toThrow(/Refused/);
+    await expect(fake.invoke(window.webContents, null, IPC_INVOKE_CHANNEL, 'session.get', {})).rejects.toThrow(
+      /Refused/,
+    );
     window.destroy();
-    await expect(fake.invoke(window.webContents, window.webContents.mainFrame, IPC_INVOKE_CHANNEL, 'session.get', {})).rejects.toThrow(/Refused/);
+    await expect(
+      fake.invoke(window.webContents, window.webContents.mainFrame, IPC_INVOKE_CHANNEL, 'session.get', {}),
+    ).rejects.toThrow(/Refused/);
     expect(core.calls).toEqual([]);
   });
 });
 
 describe('contract over IPC: what may be said', () => {
   it('rejects an invalid payload with a clear error before the core sees it', async () => {
-    const outcome = (await fromOurWindow('devices.list', { limit: 500, search: 42 })) as { ok: false; error: { code: string; message: string; violations: Array<{ field: string }> } };
+    const outcome = (await fromOurWindow('devices.list', { limit: 500, search: 42 })) as {
+      ok: false;
+      error: { code: string; message: string; violations: Array<{ field: string }> };
+    };
     expect(outcome.ok).toBe(false);
     expect(outcome.error.code).toBe('INVALID_INPUT');
     expect(outcome.error.message).toMatch(/^Invalid input for devices\.list: /);
@@ -102,7 +127,10 @@ describe('contract over IPC: what may be said', () => {
   it('rejects unknown fields (the schemas are strict) and unknown channels', async () => {
     const extra = (await fromOurWindow('session.get', { sneaky: true })) as { ok: boolean; error: { code: string } };
     expect(extra).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    const unknown = (await fromOurWindow('fs.readFile', { path: '/etc/passwd' })) as { ok: boolean; error: { code: string; message: string } };
+    const unknown = (await fromOurWindow('fs.readFile', { path: '/etc/passwd' })) as {
+      ok: boolean;
+      error: { code: string; message: string };
+    };
     expect(unknown).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
     const prototype = (await fromOurWindow('__proto__', {})) as { ok: boolean; error: { code: string } };
     expect(prototype).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
@@ -114,7 +142,15 @@ describe('contract over IPC: what may be said', () => {
       throw new CoreError('NOT_ALLOWED', 'Your key (Operator) may not register devices.', [], 403);
     };
     const outcome = await fromOurWindow('devices.register', { serialNumber: 'SN-1', name: 'Pump 1' });
-    expect(outcome).toEqual({ ok: false, error: { code: 'NOT_ALLOWED', message: 'Your key (Operator) may not register devices.', violations: [], httpStatus: 403 } });
+    expect(outcome).toEqual({
+      ok: false,
+      error: {
+        code: 'NOT_ALLOWED',
+        message: 'Your key (Operator) may not register devices.',
+        violations: [],
+        httpStatus: 403,
+      },
+    });
   });
 
   it('registers exactly one handler, and removes it when stopped', () => {
@@ -151,7 +187,8 @@ describe('the API key never reaches the renderer', () => {
 
   it('is withheld from results, errors and events even when the core slips', async () => {
     core.answer = (channel) => {
-      if (channel === 'session.signIn') return { status: 'signedIn', keyName: 'bench', debug: `Authorization: Bearer ${API_KEY}` };
+      if (channel === 'session.signIn')
+        return { status: 'signedIn', keyName: 'bench', debug: `Authorization: Bearer ${API_KEY}` };
       if (channel === 'support.report') throw new CoreError('INTERNAL', `request failed with key ${API_KEY}`);
       return { nested: [{ deep: { key: API_KEY } }] };
     };
@@ -159,7 +196,13 @@ describe('the API key never reaches the renderer', () => {
     everything.push(await fromOurWindow('session.signIn', signIn));
     everything.push(await fromOurWindow('support.report', {}));
     everything.push(await fromOurWindow('session.get', {}));
-    core.publish('logs.line', { seq: 9, at: 'x', level: 'debug', source: 'cloud', message: `GET /v1/version x-api-key=${API_KEY}` });
+    core.publish('logs.line', {
+      seq: 9,
+      at: 'x',
+      level: 'debug',
+      source: 'cloud',
+      message: `GET /v1/version x-api-key=${API_KEY}`,
+    });
     everything.push(...window.webContents.sent);
 
     const text = JSON.stringify(everything);
@@ -171,7 +214,11 @@ describe('the API key never reaches the renderer', () => {
 
   it('withholds a key the secret store loaded at start, before any sign-in', async () => {
     secrets.add(API_KEY);
-    core.publish('session.changed', { status: 'signedOut', lastServiceUrl: `https://x/?k=${API_KEY}`, lastOrgId: null });
+    core.publish('session.changed', {
+      status: 'signedOut',
+      lastServiceUrl: `https://x/?k=${API_KEY}`,
+      lastOrgId: null,
+    });
     expect(JSON.stringify(window.webContents.sent)).not.toContain(API_KEY);
   });
 

@@ -3,7 +3,12 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadElectronBinary, electronMirror, hostAnswers, runInstallScript } from '../../../../main/hosts/electron/launcher/electron-download';
+import {
+  downloadElectronBinary,
+  electronMirror,
+  hostAnswers,
+  runInstallScript,
+} from '../../../../main/hosts/electron/launcher/electron-download';
 import { findElectronBinary } from '../../../../main/hosts/electron/launcher/electron-binary';
 
 const projectRoot = join(import.meta.dirname, '..', '..', '..', '..');
@@ -32,21 +37,36 @@ afterAll(async () => {
 async function isolatedEnv(): Promise<NodeJS.ProcessEnv> {
   const cache = await mkdtemp(join(tmpdir(), 'provisioner-electron-cache-'));
   temporaryDirs.push(cache);
-  return { PATH: process.env.PATH, HOME: cache, electron_config_cache: cache, ELECTRON_MIRROR: `http://127.0.0.1:${blackHolePort}/` };
+  return {
+    PATH: process.env.PATH,
+    HOME: cache,
+    electron_config_cache: cache,
+    ELECTRON_MIRROR: `http://127.0.0.1:${blackHolePort}/`,
+  };
 }
 
 describe('fetching the Electron binary never hangs', () => {
   it('reads the same mirror variables as electron’s install script', () => {
     expect(electronMirror({})).toBe('https://github.com/electron/electron/releases/download/');
-    expect(electronMirror({ ELECTRON_MIRROR: 'https://mirror.example/electron/' })).toBe('https://mirror.example/electron/');
+    expect(electronMirror({ ELECTRON_MIRROR: 'https://mirror.example/electron/' })).toBe(
+      'https://mirror.example/electron/',
+    );
     expect(electronMirror({ npm_config_electron_mirror: 'https://npmrc.example/' })).toBe('https://npmrc.example/');
   });
 
   it('gives up quickly when the download host does not answer', async () => {
     const started = Date.now();
-    const result = await downloadElectronBinary({ projectRoot, env: await isolatedEnv(), probeTimeoutMs: 500, timeoutMs: 60_000 });
+    const result = await downloadElectronBinary({
+      projectRoot,
+      env: await isolatedEnv(),
+      probeTimeoutMs: 500,
+      timeoutMs: 60_000,
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(result).toEqual({ ok: false, detail: 'the download failed, 127.0.0.1:' + blackHolePort + ' did not answer within 500 ms' });
+    expect(result).toEqual({
+      ok: false,
+      detail: 'the download failed, 127.0.0.1:' + blackHolePort + ' did not answer within 500 ms',
+    });
   });
 
   it('gives up at once when the host refuses connections', async () => {
@@ -73,7 +93,10 @@ describe('fetching the Electron binary never hangs', () => {
     try {
       const script = join(dir, 'install.js');
       await writeFile(script, "console.error(new Error('getaddrinfo ENOTFOUND github.com').stack); process.exit(1);");
-      expect(await runInstallScript(script, {}, 10_000)).toEqual({ ok: false, detail: 'the download failed, Error: getaddrinfo ENOTFOUND github.com' });
+      expect(await runInstallScript(script, {}, 10_000)).toEqual({
+        ok: false,
+        detail: 'the download failed, Error: getaddrinfo ENOTFOUND github.com',
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -98,6 +121,9 @@ describe('finding the Electron binary without require("electron")', () => {
   });
 
   it('says when the electron package itself is not installed', () => {
-    expect(findElectronBinary(join(tmpdir(), 'no-such-project'), {})).toMatchObject({ kind: 'missing', detail: expect.stringContaining('npm ci') });
+    expect(findElectronBinary(join(tmpdir(), 'no-such-project'), {})).toMatchObject({
+      kind: 'missing',
+      detail: expect.stringContaining('npm ci'),
+    });
   });
 });

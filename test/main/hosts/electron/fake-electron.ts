@@ -155,7 +155,12 @@ class FakeIpcMain extends EventEmitter {
 export const ipcMain = new FakeIpcMain();
 
 class FakeWebRequest {
-  headersReceived: ((details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string | string[]>; cancel?: boolean }) => void) => void) | null = null;
+  headersReceived:
+    | ((
+        details: { url: string; responseHeaders?: Record<string, string[]> },
+        callback: (response: { responseHeaders?: Record<string, string | string[]>; cancel?: boolean }) => void,
+      ) => void)
+    | null = null;
   onHeadersReceived(listener: NonNullable<FakeWebRequest['headersReceived']>): void {
     this.headersReceived = listener;
   }
@@ -237,12 +242,16 @@ export const safeStorage = {
     return this.backend;
   },
   encryptString(plain: string): Buffer {
-    if (!this.available) throw new Error('Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.');
+    if (!this.available)
+      throw new Error(
+        'Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.',
+      );
     const bytes = Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a);
     return Buffer.concat([Buffer.from('v10'), bytes]);
   },
   decryptString(encrypted: Buffer): string {
-    if (encrypted.subarray(0, 3).toString() !== 'v10') throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    if (encrypted.subarray(0, 3).toString() !== 'v10')
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
     return Buffer.from(encrypted.subarray(3).map((b) => b ^ 0x5a)).toString('utf8');
   },
 };
@@ -289,7 +298,8 @@ export const ipcRenderer = new FakeIpcRenderer();
 export const contextBridge = {
   exposed: new Map<string, unknown>(),
   exposeInMainWorld(key: string, api: unknown): void {
-    if (this.exposed.has(key)) throw new Error(`Cannot bind an API on top of an existing property on the window object: ${key}`);
+    if (this.exposed.has(key))
+      throw new Error(`Cannot bind an API on top of an existing property on the window object: ${key}`);
     this.exposed.set(key, api);
   },
 };
@@ -298,7 +308,12 @@ export const contextBridge = {
 
 export const fake = {
   /** What ipcRenderer.invoke from `frame` of `sender` does: run main's handler with such an event. */
-  async invoke(sender: FakeWebContents, frame: FakeFrame | null, channel: string, ...args: unknown[]): Promise<unknown> {
+  async invoke(
+    sender: FakeWebContents,
+    frame: FakeFrame | null,
+    channel: string,
+    ...args: unknown[]
+  ): Promise<unknown> {
     const handler = ipcMain.handlers.get(channel);
     if (!handler) throw new Error(`No handler registered for '${channel}'`);
     const event = { sender, senderFrame: frame, processId: frame?.processId ?? 0, frameId: frame?.routingId ?? 0 };
@@ -337,4 +352,17 @@ export const fake = {
   },
 };
 
-export default { app, BrowserWindow, ipcMain, session, protocol, safeStorage, Menu, shell, screen, nativeTheme, ipcRenderer, contextBridge };
+export default {
+  app,
+  BrowserWindow,
+  ipcMain,
+  session,
+  protocol,
+  safeStorage,
+  Menu,
+  shell,
+  screen,
+  nativeTheme,
+  ipcRenderer,
+  contextBridge,
+};

@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackMessage, missingDisplay, NO_DOWNLOAD_ENV, planLaunch, startupFailure, STARTUP_FAILURE_WINDOW_MS, type LaunchFacts } from '../../../../main/hosts/electron/launcher/launch-decision';
+import {
+  fallbackMessage,
+  missingDisplay,
+  NO_DOWNLOAD_ENV,
+  planLaunch,
+  startupFailure,
+  STARTUP_FAILURE_WINDOW_MS,
+  type LaunchFacts,
+} from '../../../../main/hosts/electron/launcher/launch-decision';
 
 const present = { kind: 'present', path: '/p/node_modules/electron/dist/electron' } as const;
 const notDownloaded = { kind: 'missing', detail: 'not downloaded yet' } as const;
 const downloadFailed = { kind: 'missing', detail: 'the download failed' } as const;
 
 function facts(overrides: Partial<LaunchFacts>): LaunchFacts {
-  return { platform: 'linux', env: { DISPLAY: ':0' }, isRoot: false, binary: present, downloadAttempted: false, ...overrides };
+  return {
+    platform: 'linux',
+    env: { DISPLAY: ':0' },
+    isRoot: false,
+    binary: present,
+    downloadAttempted: false,
+    ...overrides,
+  };
 }
 
 describe('npm start: Electron or web mode', () => {
   it('launches Electron when the binary and a display are there', () => {
     expect(planLaunch(facts({}))).toEqual({ action: 'electron', binaryPath: present.path });
-    expect(planLaunch(facts({ env: { WAYLAND_DISPLAY: 'wayland-0' } }))).toEqual({ action: 'electron', binaryPath: present.path });
+    expect(planLaunch(facts({ env: { WAYLAND_DISPLAY: 'wayland-0' } }))).toEqual({
+      action: 'electron',
+      binaryPath: present.path,
+    });
   });
 
   it('tries to fetch a missing binary once, where a display could show it', () => {
@@ -37,7 +55,8 @@ describe('npm start: Electron or web mode', () => {
     expect(planLaunch(facts({ env: {} }))).toEqual({
       action: 'web',
       reasons: ['no display: DISPLAY and WAYLAND_DISPLAY are unset'],
-      message: 'Electron cannot run here (no display: DISPLAY and WAYLAND_DISPLAY are unset); starting web mode instead.',
+      message:
+        'Electron cannot run here (no display: DISPLAY and WAYLAND_DISPLAY are unset); starting web mode instead.',
     });
   });
 
@@ -45,7 +64,8 @@ describe('npm start: Electron or web mode', () => {
     expect(planLaunch(facts({ env: {}, binary: notDownloaded }))).toEqual({
       action: 'web',
       reasons: ['no display: DISPLAY and WAYLAND_DISPLAY are unset', 'no Electron binary: not downloaded yet'],
-      message: 'Electron cannot run here (no display: DISPLAY and WAYLAND_DISPLAY are unset; no Electron binary: not downloaded yet); starting web mode instead.',
+      message:
+        'Electron cannot run here (no display: DISPLAY and WAYLAND_DISPLAY are unset; no Electron binary: not downloaded yet); starting web mode instead.',
     });
   });
 
@@ -56,11 +76,15 @@ describe('npm start: Electron or web mode', () => {
     expect(planLaunch(facts({ platform: 'win32', env: {}, binary: notDownloaded }))).toEqual({ action: 'download' });
   });
 
-  it("falls back as root on Linux rather than run Chromium without its sandbox", () => {
-    expect(planLaunch(facts({ isRoot: true }))).toMatchObject({ action: 'web', reasons: ["running as root, where Chromium's sandbox will not start"] });
+  it('falls back as root on Linux rather than run Chromium without its sandbox', () => {
+    expect(planLaunch(facts({ isRoot: true }))).toMatchObject({
+      action: 'web',
+      reasons: ["running as root, where Chromium's sandbox will not start"],
+    });
     expect(planLaunch(facts({ isRoot: true, platform: 'darwin' }))).toMatchObject({ action: 'electron' });
     expect(planLaunch(facts({ isRoot: true, env: {} }))).toMatchObject({
-      message: "Electron cannot run here (no display: DISPLAY and WAYLAND_DISPLAY are unset; running as root, where Chromium's sandbox will not start); starting web mode instead.",
+      message:
+        "Electron cannot run here (no display: DISPLAY and WAYLAND_DISPLAY are unset; running as root, where Chromium's sandbox will not start); starting web mode instead.",
     });
   });
 

@@ -20,11 +20,15 @@ let stderr = '';
 beforeAll(async () => {
   await builtApp();
   userData = await mkdtemp(join(tmpdir(), 'provisioner-bundle-'));
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(import.meta.dirname, 'bundle-harness.ts'), userData], {
-    cwd: root,
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: undefined },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(import.meta.dirname, 'bundle-harness.ts'), userData],
+    {
+      cwd: root,
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -40,7 +44,13 @@ afterAll(async () => {
 describe('the built main bundle', () => {
   it('opens the window on app:// with the secure preferences and the built preload', () => {
     expect(report.url).toBe('app://provisioner/index.html');
-    expect(report.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: join(root, 'dist', 'preload', 'preload.cjs') });
+    expect(report.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      preload: join(root, 'dist', 'preload', 'preload.cjs'),
+    });
   });
 
   it('serves the renderer with the CSP', () => {
@@ -57,7 +67,10 @@ describe('the built main bundle', () => {
   });
 
   it('validates input on arrival and refuses a subframe', () => {
-    expect(report.invalid).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/^Invalid input for devices\.list: limit/) } });
+    expect(report.invalid).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: expect.stringMatching(/^Invalid input for devices\.list: limit/) },
+    });
     expect(report.subframe).toBe('Refused: IPC is accepted only from the Provisioner window');
     expect(stderr).toContain('refused a call to session.get from an untrusted sender');
   });

@@ -28,7 +28,12 @@ let binary: string;
 async function standInElectron(dir: string): Promise<void> {
   await mkdir(join(dir, 'resources'), { recursive: true });
   const script = Buffer.from('#!/bin/sh\necho "stand-in Electron"\n#');
-  const wire = Buffer.concat([Buffer.from(FUSE_SENTINEL), Buffer.from([1, DEFAULT_FUSES.length]), Buffer.from(DEFAULT_FUSES), Buffer.from('\n')]);
+  const wire = Buffer.concat([
+    Buffer.from(FUSE_SENTINEL),
+    Buffer.from([1, DEFAULT_FUSES.length]),
+    Buffer.from(DEFAULT_FUSES),
+    Buffer.from('\n'),
+  ]);
   await writeFile(join(dir, 'electron'), Buffer.concat([script, wire]));
   await chmod(join(dir, 'electron'), 0o755);
   for (const file of ['LICENSE', 'LICENSES.chromium.html', 'chrome-sandbox']) await writeFile(join(dir, file), '');
@@ -47,7 +52,13 @@ describe.runIf(process.platform === 'linux')('a packed Linux build', () => {
       // npmRebuild off: rebuilding native modules for Electron needs its headers from the network.
       // beforeBuild off: the suite's one build is packed (electron-builder.yml's hook would build
       // dist/ again, emptying dist/renderer while other test files serve it).
-      config: { electronDist, electronVersion: '45.4.1', npmRebuild: false, beforeBuild: null, directories: { output: join(work, 'out') } },
+      config: {
+        electronDist,
+        electronVersion: '45.4.1',
+        npmRebuild: false,
+        beforeBuild: null,
+        directories: { output: join(work, 'out') },
+      },
       targets: Platform.LINUX.createTarget('dir'),
       publish: 'never',
     });
@@ -62,10 +73,21 @@ describe.runIf(process.platform === 'linux')('a packed Linux build', () => {
 
   it('puts the built app in app.asar without source maps or build tools', () => {
     const files = listPackage(join(resources, 'app.asar'), { isPack: false });
-    for (const file of ['/package.json', '/dist/main/electron.cjs', '/dist/preload/preload.cjs', '/dist/renderer/index.html']) expect(files, file).toContain(file);
+    for (const file of [
+      '/package.json',
+      '/dist/main/electron.cjs',
+      '/dist/preload/preload.cjs',
+      '/dist/renderer/index.html',
+    ])
+      expect(files, file).toContain(file);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
-    expect(files.filter((f) => /\/node_modules\/(tsx|esbuild|react|react-dom|zustand|@xyflow|@dagrejs|d3-[a-z]+)\//.test(f))).toEqual([]);
-    const pkg = JSON.parse(extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')) as { main: string; homepage: string };
+    expect(
+      files.filter((f) => /\/node_modules\/(tsx|esbuild|react|react-dom|zustand|@xyflow|@dagrejs|d3-[a-z]+)\//.test(f)),
+    ).toEqual([]);
+    const pkg = JSON.parse(extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')) as {
+      main: string;
+      homepage: string;
+    };
     expect(pkg.main).toBe('dist/main/electron.cjs');
     expect(pkg.homepage).toBeTruthy();
   });

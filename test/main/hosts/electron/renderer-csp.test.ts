@@ -18,7 +18,14 @@ const { respondWithRendererFile } = await import('../../../../main/hosts/electro
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 const rendererDir = join(root, 'dist', 'renderer');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /**
  * The browser globals the in-page functions touch. This project's Node tsconfig has no DOM lib,
@@ -58,15 +65,39 @@ function pageSetup(): void {
   window.__zod_globalConfig = { jitless: true };
   const violations: string[] = [];
   window.__cspViolations = violations;
-  document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`));
+  document.addEventListener('securitypolicyviolation', (event) =>
+    violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+  );
   const allowed = { allowed: true };
   const capabilities = Object.fromEntries(
-    ['configurations.read', 'configurations.write', 'devices.read', 'devices.write', 'files.download', 'confirmations.send', 'templates.read', 'templates.write', 'users.manage', 'keys.manage'].map((c) => [c, allowed]),
+    [
+      'configurations.read',
+      'configurations.write',
+      'devices.read',
+      'devices.write',
+      'files.download',
+      'confirmations.send',
+      'templates.read',
+      'templates.write',
+      'users.manage',
+      'keys.manage',
+    ].map((c) => [c, allowed]),
   );
   const emptyPage = { items: [], page: 1, limit: 20, totalCount: 0 };
   const answers: Record<string, unknown> = {
     'app.info': { appVersion: '0.1.0', host: 'electron', platform: 'linux-x64', nodeVersion: 'v22' },
-    'session.get': { status: 'signedIn', kind: 'local', serviceUrl: 'http://127.0.0.1:1', orgId: 'demo', organizationName: 'Demo organization', region: 'NA', keyName: 'demo-admin', role: 'Admin', capabilities, remembered: true },
+    'session.get': {
+      status: 'signedIn',
+      kind: 'local',
+      serviceUrl: 'http://127.0.0.1:1',
+      orgId: 'demo',
+      organizationName: 'Demo organization',
+      region: 'NA',
+      keyName: 'demo-admin',
+      role: 'Admin',
+      capabilities,
+      remembered: true,
+    },
     'configurations.list': emptyPage,
     'devices.list': emptyPage,
     'users.list': emptyPage,
@@ -80,7 +111,17 @@ function pageSetup(): void {
   };
   window.provisioner = {
     invoke: async (channel: string) =>
-      channel in answers ? { ok: true, value: answers[channel] } : { ok: false, error: { code: 'NOT_FOUND', message: `no stand-in answer for ${channel}`, violations: [], httpStatus: null } },
+      channel in answers
+        ? { ok: true, value: answers[channel] }
+        : {
+            ok: false,
+            error: {
+              code: 'NOT_FOUND',
+              message: `no stand-in answer for ${channel}`,
+              violations: [],
+              httpStatus: null,
+            },
+          },
     on: () => () => {},
   };
 }
@@ -93,10 +134,12 @@ describe.runIf(existsSync(CHROMIUM))('the renderer under the shell’s CSP', () 
   beforeAll(async () => {
     await builtApp();
     server = createServer((request, response) => {
-      void respondWithRendererFile(rendererDir, request.method ?? 'GET', `app://provisioner${request.url ?? '/'}`).then(async (answer) => {
-        response.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
-        response.end(Buffer.from(await answer.arrayBuffer()));
-      });
+      void respondWithRendererFile(rendererDir, request.method ?? 'GET', `app://provisioner${request.url ?? '/'}`).then(
+        async (answer) => {
+          response.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
+          response.end(Buffer.from(await answer.arrayBuffer()));
+        },
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -113,7 +156,8 @@ describe.runIf(existsSync(CHROMIUM))('the renderer under the shell’s CSP', () 
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(String(err)));
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+        problems.push(message.text());
     });
     await page.addInitScript(pageSetup);
     const response = await page.goto(`${baseUrl}/index.html`);
@@ -125,7 +169,10 @@ describe.runIf(existsSync(CHROMIUM))('the renderer under the shell’s CSP', () 
     const count = await links.count();
     expect(count).toBeGreaterThan(3);
     for (let i = 0; i < count; i++) {
-      await links.nth(i).click({ timeout: 2_000 }).catch(() => undefined);
+      await links
+        .nth(i)
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
       await page.waitForTimeout(150);
     }
     const violations = await page.evaluate(() => (globalThis as unknown as PageWindow).__cspViolations);

@@ -7,7 +7,8 @@ vi.mock('electron', () => import('./fake-electron'));
 
 const { respondWithRendererFile } = await import('../../../../main/hosts/electron/renderer-protocol');
 const { resolveRendererFile } = await import('../../../../main/hosts/electron/renderer-files');
-const { CONTENT_SECURITY_POLICY, CSP_DIRECTIVES, withContentSecurityPolicy } = await import('../../../../main/hosts/electron/csp');
+const { CONTENT_SECURITY_POLICY, CSP_DIRECTIVES, withContentSecurityPolicy } =
+  await import('../../../../main/hosts/electron/csp');
 
 let root: string;
 let outside: string;
@@ -44,7 +45,11 @@ describe('Content-Security-Policy', () => {
   });
 
   it('replaces a looser policy instead of adding to it', () => {
-    const headers = withContentSecurityPolicy({ 'Content-Security-Policy': ["script-src 'unsafe-eval'"], 'content-security-policy': ['default-src *'], Server: ['x'] });
+    const headers = withContentSecurityPolicy({
+      'Content-Security-Policy': ["script-src 'unsafe-eval'"],
+      'content-security-policy': ['default-src *'],
+      Server: ['x'],
+    });
     expect(headers).toEqual({ Server: ['x'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
   });
 });
@@ -83,11 +88,18 @@ describe('app:// serves the renderer build and nothing else', () => {
     }
     // The URL parser already folds dot segments (also percent-encoded ones) at the root; what is
     // left must still be a path inside the folder.
-    for (const url of ['app://provisioner/%2e%2e/%2e%2e/etc/passwd', 'app://provisioner/a/..%2f..%2f..%2fetc/passwd', 'app://provisioner/..%5c..%5cetc%5cpasswd']) {
+    for (const url of [
+      'app://provisioner/%2e%2e/%2e%2e/etc/passwd',
+      'app://provisioner/a/..%2f..%2f..%2fetc/passwd',
+      'app://provisioner/..%5c..%5cetc%5cpasswd',
+    ]) {
       const target = resolveRendererFile(root, url);
       if (target.ok) expect(target.filePath.startsWith(join(root, '/')), `${url} -> ${target.filePath}`).toBe(true);
     }
-    expect(resolveRendererFile(root, 'app://provisioner/a/..%2f..%2f..%2fetc/passwd')).toMatchObject({ ok: false, status: 404 });
+    expect(resolveRendererFile(root, 'app://provisioner/a/..%2f..%2f..%2fetc/passwd')).toMatchObject({
+      ok: false,
+      status: 404,
+    });
   });
 
   it('answers only GET and HEAD, and only on its own host', async () => {

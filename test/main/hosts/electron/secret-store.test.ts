@@ -6,7 +6,8 @@ import { fake, safeStorage } from './fake-electron';
 
 vi.mock('electron', () => import('./fake-electron'));
 
-const { SafeStorageSecretStore, SecretStorageUnavailableError } = await import('../../../../main/hosts/electron/safe-storage-secret-store');
+const { SafeStorageSecretStore, SecretStorageUnavailableError } =
+  await import('../../../../main/hosts/electron/safe-storage-secret-store');
 const { KnownSecrets } = await import('../../../../main/hosts/known-secrets');
 
 const KEY = 'pk_live_0123456789abcdef0123456789abcdef';

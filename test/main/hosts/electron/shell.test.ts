@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CoreHost, EventStream } from '../../../../contract/index';
-import { app, BrowserWindow, fake, Menu, protocol, session, shell as electronShell, type FakeWebContents } from './fake-electron';
+import {
+  app,
+  BrowserWindow,
+  fake,
+  Menu,
+  protocol,
+  session,
+  shell as electronShell,
+  type FakeWebContents,
+} from './fake-electron';
 
 vi.mock('electron', () => import('./fake-electron'));
 
@@ -34,7 +43,11 @@ afterEach(async () => {
 });
 
 async function start() {
-  const shell = await startShell({ createCore: async () => idleCore(), appRoot: '/opt/provisioner-app', log: (m) => logs.push(m) });
+  const shell = await startShell({
+    createCore: async () => idleCore(),
+    appRoot: '/opt/provisioner-app',
+    log: (m) => logs.push(m),
+  });
   if (!shell) throw new Error('expected the first instance to start');
   const window = shell.window() as unknown as BrowserWindow;
   return { shell, window, contents: window.webContents as FakeWebContents };
@@ -61,16 +74,31 @@ describe('Electron shell', () => {
   it('loads the renderer from the privileged app:// scheme, not file://', async () => {
     const { contents } = await start();
     expect(contents.getURL()).toBe('app://provisioner/index.html');
-    expect(protocol.privileged).toEqual([expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, bypassCSP: false }) })]);
+    expect(protocol.privileged).toEqual([
+      expect.objectContaining({
+        scheme: 'app',
+        privileges: expect.objectContaining({ standard: true, secure: true, bypassCSP: false }),
+      }),
+    ]);
     expect(protocol.handlers.has('app')).toBe(true);
   });
 
   it('denies navigation away from the app and opens allowed https links only', async () => {
     const { contents } = await start();
-    const navigation = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const navigation = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     contents.emit('will-navigate', navigation, 'https://evil.example/phish');
     expect(navigation.defaultPrevented).toBe(true);
-    const sameApp = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const sameApp = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     contents.emit('will-navigate', sameApp, 'app://provisioner/other.html');
     expect(sameApp.defaultPrevented).toBe(true);
     expect(electronShell.opened).toEqual([]);
@@ -87,11 +115,21 @@ describe('Electron shell', () => {
 
   it('refuses <webview> and cancels Bluetooth device pickers', async () => {
     const { contents } = await start();
-    const attach = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const attach = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     contents.emit('will-attach-webview', attach, {}, {});
     expect(attach.defaultPrevented).toBe(true);
     const picked: string[] = [];
-    const select = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const select = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     contents.emit('select-bluetooth-device', select, [{ deviceId: 'AA:BB' }], (id: string) => picked.push(id));
     expect(select.defaultPrevented).toBe(true);
     expect(picked).toEqual(['']);
@@ -106,7 +144,16 @@ describe('Electron shell', () => {
   it('denies every permission request and check, and every device picker', async () => {
     await start();
     const s = session.defaultSession;
-    for (const permission of ['media', 'geolocation', 'notifications', 'serial', 'hid', 'usb', 'clipboard-read', 'openExternal']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'serial',
+      'hid',
+      'usb',
+      'clipboard-read',
+      'openExternal',
+    ]) {
       const answers: boolean[] = [];
       s.permissionRequestHandler?.({}, permission, (granted: boolean) => answers.push(granted), {});
       expect(answers, permission).toEqual([false]);
@@ -114,7 +161,12 @@ describe('Electron shell', () => {
     }
     expect(s.devicePermissionHandler?.({ deviceType: 'serial', origin: 'app://provisioner' })).toBe(false);
     const chosen: unknown[] = [];
-    const serial = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const serial = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     s.emit('select-serial-port', serial, [{ portId: '1' }], {}, (id: string) => chosen.push(id));
     expect(serial.defaultPrevented).toBe(true);
     expect(chosen).toEqual(['']);
@@ -125,9 +177,18 @@ describe('Electron shell', () => {
     const listener = session.defaultSession.webRequest.headersReceived;
     expect(listener).not.toBeNull();
     let headers: Record<string, string | string[]> | undefined;
-    listener?.({ url: 'https://service.example/v1/version', responseHeaders: { 'content-security-policy': ["default-src *; script-src 'unsafe-inline' 'unsafe-eval'"], 'Content-Type': ['application/json'] } }, (response) => {
-      headers = response.responseHeaders;
-    });
+    listener?.(
+      {
+        url: 'https://service.example/v1/version',
+        responseHeaders: {
+          'content-security-policy': ["default-src *; script-src 'unsafe-inline' 'unsafe-eval'"],
+          'Content-Type': ['application/json'],
+        },
+      },
+      (response) => {
+        headers = response.responseHeaders;
+      },
+    );
     const csp = Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() === 'content-security-policy');
     expect(csp).toHaveLength(1);
     const value = String(csp[0]?.[1]);
@@ -139,7 +200,9 @@ describe('Electron shell', () => {
 
   it('has an application menu with File, Edit, View, Window and Help, and reload only in development', async () => {
     await start();
-    const labels = (Menu.applicationMenu?.template as Array<{ label?: string }>).map((item) => item.label?.replace('&', ''));
+    const labels = (Menu.applicationMenu?.template as Array<{ label?: string }>).map((item) =>
+      item.label?.replace('&', ''),
+    );
     if (process.platform !== 'darwin') expect(labels).toEqual(['File', 'Edit', 'View', 'Window', 'Help']);
     const view = JSON.stringify(Menu.applicationMenu?.template);
     expect(view).toContain('"reload"');
@@ -178,10 +241,13 @@ describe('Electron shell', () => {
       appRoot: '/opt/provisioner-app',
       createCore: async ({ withholdSecret }) => {
         withholdSecret(workspaceKey);
-        return { ...idleCore(), subscribe: (stream: EventStream, listener: (payload: never) => void) => {
-          if (stream === 'logs.line') publish = listener as (payload: unknown) => void;
-          return () => {};
-        } };
+        return {
+          ...idleCore(),
+          subscribe: (stream: EventStream, listener: (payload: never) => void) => {
+            if (stream === 'logs.line') publish = listener as (payload: unknown) => void;
+            return () => {};
+          },
+        };
       },
     });
     const contents = (shell?.window() as unknown as BrowserWindow).webContents;
@@ -192,7 +258,12 @@ describe('Electron shell', () => {
 
   it('closes the core before quitting', async () => {
     const { shell } = await start();
-    const quitting = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const quitting = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     app.emit('before-quit', quitting);
     expect(quitting.defaultPrevented).toBe(true);
     await vi.waitFor(() => expect(app.quitCalled).toBe(true));

@@ -2,7 +2,14 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WINDOW_SIZE, MIN_WINDOW_SIZE, loadWindowState, parseWindowState, restoreBounds, saveWindowState } from '../../../../main/hosts/electron/window-state';
+import {
+  DEFAULT_WINDOW_SIZE,
+  MIN_WINDOW_SIZE,
+  loadWindowState,
+  parseWindowState,
+  restoreBounds,
+  saveWindowState,
+} from '../../../../main/hosts/electron/window-state';
 import { buildMenuTemplate } from '../../../../main/hosts/electron/menu-template';
 
 const laptop = { x: 0, y: 0, width: 1920, height: 1050 };
@@ -24,7 +31,10 @@ describe('remembered window size and position', () => {
   });
 
   it('keeps the size within the largest display and above the minimum', () => {
-    expect(restoreBounds({ width: 9000, height: 9000, maximized: false }, [laptop])).toEqual({ width: 1920, height: 1050 });
+    expect(restoreBounds({ width: 9000, height: 9000, maximized: false }, [laptop])).toEqual({
+      width: 1920,
+      height: 1050,
+    });
     expect(restoreBounds({ width: 10, height: 10, maximized: false }, [laptop])).toEqual(MIN_WINDOW_SIZE);
   });
 
@@ -32,7 +42,11 @@ describe('remembered window size and position', () => {
     expect(parseWindowState('{not json')).toBeNull();
     expect(parseWindowState('{"width":-5,"height":100}')).toBeNull();
     expect(parseWindowState('{"width":"wide","height":100}')).toBeNull();
-    expect(parseWindowState('{"width":1200,"height":800,"x":1.5,"y":3}')).toEqual({ width: 1200, height: 800, maximized: false });
+    expect(parseWindowState('{"width":1200,"height":800,"x":1.5,"y":3}')).toEqual({
+      width: 1200,
+      height: 800,
+      maximized: false,
+    });
   });
 
   it('saves to userData as owner-only JSON and reads it back', async () => {
@@ -52,7 +66,8 @@ describe('remembered window size and position', () => {
 });
 
 describe('application menu', () => {
-  const labels = (isMac: boolean) => buildMenuTemplate({ appName: 'Provisioner', isMac, isDev: false }).map((item) => item.label);
+  const labels = (isMac: boolean) =>
+    buildMenuTemplate({ appName: 'Provisioner', isMac, isDev: false }).map((item) => item.label);
   const roles = (isDev: boolean) => JSON.stringify(buildMenuTemplate({ appName: 'Provisioner', isMac: false, isDev }));
 
   it('has File, Edit, View, Window and Help (with access keys off macOS)', () => {

@@ -30,7 +30,11 @@ afterEach(async () => {
 });
 
 async function openWindow(): Promise<BrowserWindow> {
-  const shell = await startShell({ createCore: async () => idleCore(), appRoot: '/opt/provisioner-app', log: () => {} });
+  const shell = await startShell({
+    createCore: async () => idleCore(),
+    appRoot: '/opt/provisioner-app',
+    log: () => {},
+  });
   if (!shell) throw new Error('expected the first instance to start');
   return shell.window() as unknown as BrowserWindow;
 }
@@ -64,7 +68,10 @@ describe('the window in the system’s appearance', () => {
   });
 
   it('uses the grounds of the renderer’s palettes', async () => {
-    const css = await readFile(join(import.meta.dirname, '..', '..', '..', '..', 'renderer', 'styles', 'app.css'), 'utf8');
+    const css = await readFile(
+      join(import.meta.dirname, '..', '..', '..', '..', 'renderer', 'styles', 'app.css'),
+      'utf8',
+    );
     for (const [palette, colour] of Object.entries(WINDOW_BACKGROUNDS)) {
       const start = css.indexOf(`:root[data-theme='${palette}'] {`);
       expect(start, palette).toBeGreaterThan(0);

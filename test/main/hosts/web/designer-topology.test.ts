@@ -30,11 +30,20 @@ async function seen(shown: () => Promise<boolean>, step: string): Promise<void> 
     if (await shown()) return;
     await page.waitForTimeout(100);
   }
-  const text = (await page.locator('main').innerText().catch((error: unknown) => `(unreadable: ${String(error)})`)).replace(/\s+/g, ' ').slice(0, 1500);
+  const text = (
+    await page
+      .locator('main')
+      .innerText()
+      .catch((error: unknown) => `(unreadable: ${String(error)})`)
+  )
+    .replace(/\s+/g, ' ')
+    .slice(0, 1500);
   const canvas = page.getByTestId('topology-canvas');
   const drawn = `${await canvas.locator('.react-flow__node').count()} devices and ${await canvas.locator('.react-flow__edge').count()} links drawn`;
   await world.shot(`topology-stuck-${step.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`).catch(() => undefined);
-  throw new Error(`Waited ${LOOKS} looks for ${step}. ${drawn}. The page showed: ${text} | page errors: ${world.pageErrors.join(' / ') || 'none'} | console errors: ${world.consoleErrors.join(' / ') || 'none'}`);
+  throw new Error(
+    `Waited ${LOOKS} looks for ${step}. ${drawn}. The page showed: ${text} | page errors: ${world.pageErrors.join(' / ') || 'none'} | console errors: ${world.consoleErrors.join(' / ') || 'none'}`,
+  );
 }
 
 const visible = (locator: Locator) => () => locator.first().isVisible();
@@ -57,26 +66,29 @@ afterAll(async () => {
 });
 
 describe('the designer’s system picture in a real browser', () => {
-  it.each(DEMO_FLOWS.map((flow, index) => [flow.configuration.name, flow, index] as const))('%s: one node per device, one edge per sender-receiver pair', async (_name, flow, index) => {
-    await go('Configurations');
-    const open = page.getByRole('button', { name: `Open ${flow.configuration.name}` });
-    await seen(visible(open), `${flow.key}: its Open button in the list`);
-    await open.click();
-    await seen(visible(page.getByRole('heading', { name: 'System' })), `${flow.key}: the designer's System panel`);
-    const canvas = page.getByTestId('topology-canvas');
-    const devices = canvas.locator('.react-flow__node');
-    const links = canvas.locator('.react-flow__edge');
-    await seen(counted(devices, flow.devices.length), `${flow.key}: every device of the picture`);
-    await seen(counted(links, senderReceiverPairs(flow).length), `${flow.key}: every link of the picture`);
-    await seen(visible(devices), `${flow.key}: the picture's devices on screen`);
-    // A link's own line: the edge's group can be flat (a sender level with its receiver), its path has a stroke.
-    expect(await links.locator('.react-flow__edge-path').count()).toBe(senderReceiverPairs(flow).length);
-    await world.shot(`topology-${String(index + 1).padStart(2, '0')}-${flow.key}`);
-    // A status refresh hands the picture over anew: its links stay drawn.
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    expect(await links.count()).toBe(senderReceiverPairs(flow).length);
-    expect(await seriousViolations(page)).toEqual([]);
-  });
+  it.each(DEMO_FLOWS.map((flow, index) => [flow.configuration.name, flow, index] as const))(
+    '%s: one node per device, one edge per sender-receiver pair',
+    async (_name, flow, index) => {
+      await go('Configurations');
+      const open = page.getByRole('button', { name: `Open ${flow.configuration.name}` });
+      await seen(visible(open), `${flow.key}: its Open button in the list`);
+      await open.click();
+      await seen(visible(page.getByRole('heading', { name: 'System' })), `${flow.key}: the designer's System panel`);
+      const canvas = page.getByTestId('topology-canvas');
+      const devices = canvas.locator('.react-flow__node');
+      const links = canvas.locator('.react-flow__edge');
+      await seen(counted(devices, flow.devices.length), `${flow.key}: every device of the picture`);
+      await seen(counted(links, senderReceiverPairs(flow).length), `${flow.key}: every link of the picture`);
+      await seen(visible(devices), `${flow.key}: the picture's devices on screen`);
+      // A link's own line: the edge's group can be flat (a sender level with its receiver), its path has a stroke.
+      expect(await links.locator('.react-flow__edge-path').count()).toBe(senderReceiverPairs(flow).length);
+      await world.shot(`topology-${String(index + 1).padStart(2, '0')}-${flow.key}`);
+      // A status refresh hands the picture over anew: its links stay drawn.
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      expect(await links.count()).toBe(senderReceiverPairs(flow).length);
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+  );
 
   it('passes axe-core on every screen', async () => {
     const nav = page.getByRole('navigation', { name: 'Screens' }).getByRole('button');

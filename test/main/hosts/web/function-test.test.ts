@@ -68,7 +68,10 @@ beforeAll(async () => {
         );
       }
       // A name of its own: the workspace's demo has a configuration of this flow's name too.
-      const configurationId = await buildFlow(client, { ...epcToEpcOverEthernet, configuration: { ...epcToEpcOverEthernet.configuration, name: 'Line 15 E-stop' } });
+      const configurationId = await buildFlow(client, {
+        ...epcToEpcOverEthernet,
+        configuration: { ...epcToEpcOverEthernet.configuration, name: 'Line 15 E-stop' },
+      });
       configurationName = (await client.configurations.get(configurationId)).name;
       await setup.core.session.useLocalWorkspace();
     },
@@ -117,7 +120,9 @@ describe('the function test on the Workbench', () => {
     await test.getByRole('button', { name: 'Record result' }).click();
     const result = test.getByTestId('function-test-result');
     await result.waitFor(NO_LIMIT);
-    expect(await result.innerText()).toMatch(/^PASSED: EPC000102 tripped after \d+ ms\. EPC000101 is commissioned \(parameters verified, function test passed\)\.$/);
+    expect(await result.innerText()).toMatch(
+      /^PASSED: EPC000102 tripped after \d+ ms\. EPC000101 is commissioned \(parameters verified, function test passed\)\.$/,
+    );
     await shot('15-03-function-test-passed');
     await test.getByRole('button', { name: 'Close' }).click();
   });
@@ -126,10 +131,15 @@ describe('the function test on the Workbench', () => {
     await devices[1]!.stop();
     await page.locator('tr[data-serial="EPC000102"]').waitFor({ state: 'detached', timeout: 0 });
     await page.getByRole('button', { name: 'Function test…' }).click();
-    await page.getByRole('group', { name: 'Choose the device to test' }).getByRole('button', { name: 'EPC000101' }).click();
+    await page
+      .getByRole('group', { name: 'Choose the device to test' })
+      .getByRole('button', { name: 'EPC000101' })
+      .click();
     const test = page.getByRole('dialog', { name: 'Function test of EPC000101' });
     await test.getByRole('button', { name: 'Start watching' }).click();
-    await test.getByText('This test fails: EPC000102 could not be watched (not attached to this computer).').waitFor(NO_LIMIT);
+    await test
+      .getByText('This test fails: EPC000102 could not be watched (not attached to this computer).')
+      .waitFor(NO_LIMIT);
     expect(await test.getByLabel('Yes, it stopped safely').isDisabled()).toBe(true);
     expect(await test.getByRole('button', { name: 'Record result' }).getAttribute('aria-disabled')).toBe('true');
     await test.getByLabel('No', { exact: true }).check();
@@ -162,7 +172,11 @@ describe('the function test on the Workbench', () => {
     }
     for (const syncId of syncIds) expect(text).toContain(syncId);
     expect(text).toContain('Function test: FAILED');
-    await page.getByText(`Commissioning report of “${configurationName}” saved as ${saved.suggestedFilename()}: 0 of 2 devices commissioned.`).waitFor(NO_LIMIT);
+    await page
+      .getByText(
+        `Commissioning report of “${configurationName}” saved as ${saved.suggestedFilename()}: 0 of 2 devices commissioned.`,
+      )
+      .waitFor(NO_LIMIT);
     await shot('15-05-commissioning-report-saved');
     // Uncaught exceptions only: the console is not watched here.
     expect(world.pageErrors).toEqual([]);

@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulationPortOf, startSimulatedWorkbench, type SimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
+import {
+  simulationPortOf,
+  startSimulatedWorkbench,
+  type SimulatedWorkbench,
+} from '../../../../main/hosts/web/simulated-workbench';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { lookUntil } from './helpers/looks';
 import { auditPage, findingsOf } from './helpers/pseudo-audit';
@@ -40,7 +44,11 @@ beforeAll(async () => {
     fullPageShots: true,
     simulation: simulationPortOf(() => bench),
     prepare: async (setup) => {
-      bench = await startSimulatedWorkbench({ dir: join(setup.dir, 'workbench'), ...(await deviceKeys(setup.workspace.serviceUrl)), devices: BENCH });
+      bench = await startSimulatedWorkbench({
+        dir: join(setup.dir, 'workbench'),
+        ...(await deviceKeys(setup.workspace.serviceUrl)),
+        devices: BENCH,
+      });
       setup.stopOnClose(() => bench!.stop());
     },
   });
@@ -72,7 +80,12 @@ async function settled(what: string): Promise<void> {
 }
 
 async function until(what: string, locator: Locator): Promise<void> {
-  await lookUntil(what, () => locator.count(), (n) => n > 0, { looks: LOOKS, pauseMs: PAUSE_MS });
+  await lookUntil(
+    what,
+    () => locator.count(),
+    (n) => n > 0,
+    { looks: LOOKS, pauseMs: PAUSE_MS },
+  );
 }
 
 /** Audits the page as it is now; a screenshot either way, to look at. */
@@ -157,7 +170,11 @@ describe('the pseudo-locale over every screen', () => {
 
     it('Workbench: the bench devices identified, with what each needs', async () => {
       await go('workbench');
-      for (const device of BENCH) await until(`${device.serialNumber}'s row`, page.locator(`tr[data-serial="${device.serialNumber}"] [data-testid="workbench-firmware"]`));
+      for (const device of BENCH)
+        await until(
+          `${device.serialNumber}'s row`,
+          page.locator(`tr[data-serial="${device.serialNumber}"] [data-testid="workbench-firmware"]`),
+        );
       await page.locator('details.simulated-bench summary').click();
       await expectAllFromCatalogs('Workbench with devices');
     });
@@ -179,7 +196,8 @@ describe('the pseudo-locale over every screen', () => {
       await setup.locator('.station-setup__confirm button[type="submit"]').click();
       await lookUntil(
         'every bench device done on the station',
-        () => page.getByTestId('station-tile').evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('data-state'))),
+        () =>
+          page.getByTestId('station-tile').evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('data-state'))),
         (states) => states.length === BENCH.length && states.every((state) => state === 'done' || state === 'in-sync'),
         { looks: LOOKS, pauseMs: PAUSE_MS },
       );
@@ -193,7 +211,9 @@ describe('the pseudo-locale over every screen', () => {
     it("Workbench after the Station's jobs: finished rows, the parameters to confirm, a timeline", async () => {
       await go('workbench');
       await until('a parameter table', page.getByTestId('parameter-verification'));
-      const timeline = page.locator(`tr[data-serial="${BENCH[0]!.serialNumber}"] .actions-col button[aria-controls^="timeline-"]`);
+      const timeline = page.locator(
+        `tr[data-serial="${BENCH[0]!.serialNumber}"] .actions-col button[aria-controls^="timeline-"]`,
+      );
       await timeline.click();
       await until('the timeline', page.locator('.job-timeline'));
       await expectAllFromCatalogs('Workbench after jobs');
@@ -211,7 +231,8 @@ describe('the pseudo-locale over every screen', () => {
           await page.getByTestId('theme-select').selectOption(theme);
           const name = (screen: string) => `29-${language}-${theme}-${screen}`;
           await go('workbench');
-          for (const device of BENCH) await until(`${device.serialNumber}'s row`, page.locator(`tr[data-serial="${device.serialNumber}"]`));
+          for (const device of BENCH)
+            await until(`${device.serialNumber}'s row`, page.locator(`tr[data-serial="${device.serialNumber}"]`));
           await settled(`the Workbench in ${language}`);
           await world.shot(name('workbench'));
           await go('station');

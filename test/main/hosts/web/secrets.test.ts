@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { CoreError, type Channel, type CoreHost, type EventStream, type EventStreams, type WebServerMessage } from '../../../../contract/index';
+import {
+  CoreError,
+  type Channel,
+  type CoreHost,
+  type EventStream,
+  type EventStreams,
+  type WebServerMessage,
+} from '../../../../contract/index';
 import type { Core } from '../../../../main/app';
 import { KnownSecrets, REDACTED } from '../../../../main/hosts/known-secrets';
 import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
@@ -29,7 +36,9 @@ class Page {
   }
 
   static async open(server: WebServer): Promise<Page> {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/contract?token=${encodeURIComponent(server.token)}`, { origin: server.origin });
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/contract?token=${encodeURIComponent(server.token)}`, {
+      origin: server.origin,
+    });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     return new Page(ws);
   }
@@ -82,9 +91,13 @@ describe('a core that slips', () => {
   const listeners = new Map<EventStream, Set<(payload: never) => void>>();
   const core: CoreHost = {
     async invoke(channel: Channel): Promise<never> {
-      if (channel === 'session.signIn') return { status: 'signedIn', keyName: 'bench', debug: `Authorization: Bearer ${API_KEY}` } as never;
+      if (channel === 'session.signIn')
+        return { status: 'signedIn', keyName: 'bench', debug: `Authorization: Bearer ${API_KEY}` } as never;
       if (channel === 'support.report') throw new CoreError('INTERNAL', `request failed with key ${API_KEY}`);
-      return { fileName: 'report.json', content: JSON.stringify({ headers: { authorization: `Bearer ${API_KEY}` } }) } as never;
+      return {
+        fileName: 'report.json',
+        content: JSON.stringify({ headers: { authorization: `Bearer ${API_KEY}` } }),
+      } as never;
     },
     subscribe<S extends EventStream>(stream: S, listener: (payload: EventStreams[S]) => void) {
       let set = listeners.get(stream);
@@ -101,12 +114,23 @@ describe('a core that slips', () => {
 
   it('sends the page no key in results, errors or events', async () => {
     const page = await Page.open(server);
-    await page.call('session.signIn', { serviceUrl: 'https://service.example', orgId: 'org-1', apiKey: API_KEY, remember: true });
+    await page.call('session.signIn', {
+      serviceUrl: 'https://service.example',
+      orgId: 'org-1',
+      apiKey: API_KEY,
+      remember: true,
+    });
     await page.call('support.report', {});
     await page.call('logs.recent', {});
     const event = page.nextEvent();
     for (const listener of listeners.get('logs.line') ?? []) {
-      (listener as (line: EventStreams['logs.line']) => void)({ seq: 1, at: '2026-01-01T00:00:00.000Z', level: 'debug', source: 'cloud', message: `POST /v1 key=${API_KEY}` });
+      (listener as (line: EventStreams['logs.line']) => void)({
+        seq: 1,
+        at: '2026-01-01T00:00:00.000Z',
+        level: 'debug',
+        source: 'cloud',
+        message: `POST /v1 key=${API_KEY}`,
+      });
     }
     expect(JSON.stringify(await event)).toContain(REDACTED);
     page.close();
@@ -149,23 +173,43 @@ describe('the real core in web mode', () => {
 
   it('refuses to sign in over plain http to another computer, saying why, before the key leaves', async () => {
     const page = await Page.open(server);
-    const outcome = await page.call('session.signIn', { serviceUrl: listener().url, orgId: 'demo', apiKey: demo.adminKey, remember: true });
+    const outcome = await page.call('session.signIn', {
+      serviceUrl: listener().url,
+      orgId: 'demo',
+      apiKey: demo.adminKey,
+      remember: true,
+    });
     page.close();
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', violations: [{ field: 'serviceUrl', code: 'INSECURE_SERVICE_URL' }] } });
-    expect(outcome.ok ? '' : outcome.error.message).toMatch(/over http:\/\/ the API key would cross the network unencrypted.*https:\/\//);
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', violations: [{ field: 'serviceUrl', code: 'INSECURE_SERVICE_URL' }] },
+    });
+    expect(outcome.ok ? '' : outcome.error.message).toMatch(
+      /over http:\/\/ the API key would cross the network unencrypted.*https:\/\//,
+    );
     expect(listener().requests).toBe(0);
     expect(page.frames.join('\n')).not.toContain(demo.adminKey);
   });
 
   it('signs in on this computer, and the page hears no key in answers, events, the log or the support report', async () => {
     const page = await Page.open(server);
-    const signedIn = await page.call('session.signIn', { serviceUrl: demo.service.url, orgId: 'demo', apiKey: demo.adminKey, remember: true });
+    const signedIn = await page.call('session.signIn', {
+      serviceUrl: demo.service.url,
+      orgId: 'demo',
+      apiKey: demo.adminKey,
+      remember: true,
+    });
     expect(signedIn).toMatchObject({ ok: true, value: { status: 'signedIn', role: 'Admin' } });
     await page.call('session.get', {});
     await page.call('logs.recent', { limit: 2000 });
     const report = await page.call('support.report', {});
     expect(report).toMatchObject({ ok: true });
-    const wrong = await page.call('session.signIn', { serviceUrl: demo.service.url, orgId: 'another-org', apiKey: demo.adminKey, remember: false });
+    const wrong = await page.call('session.signIn', {
+      serviceUrl: demo.service.url,
+      orgId: 'another-org',
+      apiKey: demo.adminKey,
+      remember: false,
+    });
     expect(wrong).toMatchObject({ ok: false });
     page.close();
     expect(page.frames.join('\n')).not.toContain(demo.adminKey);

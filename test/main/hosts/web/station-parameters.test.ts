@@ -42,7 +42,14 @@ beforeAll(async () => {
     fullPageShots: true,
     prepare: async (setup) => {
       const keys = await deviceKeys(setup.workspace.serviceUrl);
-      startShift = driftedShift({ ptyDir: join(setup.dir, 'pty'), stateDir: join(setup.dir, 'devices'), keys, srcp: SRCP, epc: EPC, driftedTimeoutMs: DRIFTED_TIMEOUT_MS });
+      startShift = driftedShift({
+        ptyDir: join(setup.dir, 'pty'),
+        stateDir: join(setup.dir, 'devices'),
+        keys,
+        srcp: SRCP,
+        epc: EPC,
+        driftedTimeoutMs: DRIFTED_TIMEOUT_MS,
+      });
       setup.stopOnClose(async () => {
         await shift?.stop();
       });
@@ -77,11 +84,17 @@ describe('the Station verifies every device against the parameters its operator 
     // Each device's intended values, in words and units, with its checksum; the configuration's under them.
     for (const serial of [SRCP, EPC]) {
       const table = parameters.locator(`table[data-serial="${serial}"]`);
-      expect(await table.locator('caption').innerText()).toMatch(new RegExp(`^${serial} \\((SRCP|EPC)\\), checksum [0-9A-F]{8}$`));
+      expect(await table.locator('caption').innerText()).toMatch(
+        new RegExp(`^${serial} \\((SRCP|EPC)\\), checksum [0-9A-F]{8}$`),
+      );
       // In the Workbench's order: a peer's role right after the list of peers.
-      const keys = await table.locator('tr[data-key]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key')));
+      const keys = await table
+        .locator('tr[data-key]')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key')));
       expect(keys[keys.indexOf('device.peers') + 1]).toMatch(/^peer\..+\.role$/);
-      expect((await table.locator('tr[data-key="safety.timeout"]').innerText()).split('\t').map((cell) => cell.trim())).toEqual(['Safety timeout', expect.stringMatching(/^\d+ ms$/)]);
+      expect(
+        (await table.locator('tr[data-key="safety.timeout"]').innerText()).split('\t').map((cell) => cell.trim()),
+      ).toEqual(['Safety timeout', expect.stringMatching(/^\d+ ms$/)]);
     }
     const checksum = (await page.getByTestId('shift-checksum').innerText()).trim();
     expect(checksum).toMatch(/^[0-9A-F]{8}$/);
@@ -107,44 +120,76 @@ describe('the Station verifies every device against the parameters its operator 
     await page.keyboard.type(checksum.toLowerCase());
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Stop station' }).waitFor(NO_LIMIT);
-    expect(await page.getByTestId('station-shift').innerText()).toContain(`Parameters confirmed for this shift by ${OPERATOR}`);
+    expect(await page.getByTestId('station-shift').innerText()).toContain(
+      `Parameters confirmed for this shift by ${OPERATOR}`,
+    );
     expect(await page.getByTestId('station-shift').innerText()).toContain(`configuration checksum ${checksum}`);
     const [shiftEntry, ...more] = (await ledgerEntries()).filter((e) => e.action === 'station-shift');
     expect(more).toEqual([]);
-    expect(shiftEntry!.facts).toMatchObject({ operator: OPERATOR, confirmedBy: OPERATOR, checksumShort: checksum, configurationName: LOADER.configuration.name, devices: 2 });
+    expect(shiftEntry!.facts).toMatchObject({
+      operator: OPERATOR,
+      confirmedBy: OPERATOR,
+      checksumShort: checksum,
+      configurationName: LOADER.configuration.name,
+      devices: 2,
+    });
   });
 
-  it('fails and keeps apart the device whose safety timeout differs; the other is done; the ledger records both', { timeout: 300_000 }, async () => {
-    shift = startShift();
-    const tile = (serial: string) => page.getByTestId('station-tile').filter({ hasText: serial });
-    await tile(SRCP).and(page.locator('[data-state="done"]')).waitFor(NO_LIMIT);
-    await tile(EPC).and(page.locator('[data-state="failed"]')).waitFor(NO_LIMIT);
-    const failed = await tile(EPC).innerText();
-    expect(failed).toContain('Failed: parameters differ, keep it apart');
-    expect(failed).toMatch(new RegExp(`The device took its configuration file but does not run its parameters: Safety timeout \\d+ ms intended, ${DRIFTED_TIMEOUT_MS} ms running\\.`));
-    expect(failed).toContain('Keep it apart: it does not run the parameters of its configuration and must not go into service.');
-    expect(await tile(SRCP).innerText()).toContain('Done, unplug me');
-    expect(await page.getByTestId('station-count-failed').innerText()).toBe('1');
-    expect(await page.getByTestId('station-count-done').innerText()).toBe('1');
-    expect(await seriousViolations(page)).toEqual([]);
-    await world.shot('26-station-03-drifted-device-kept-apart');
+  it(
+    'fails and keeps apart the device whose safety timeout differs; the other is done; the ledger records both',
+    { timeout: 300_000 },
+    async () => {
+      shift = startShift();
+      const tile = (serial: string) => page.getByTestId('station-tile').filter({ hasText: serial });
+      await tile(SRCP).and(page.locator('[data-state="done"]')).waitFor(NO_LIMIT);
+      await tile(EPC).and(page.locator('[data-state="failed"]')).waitFor(NO_LIMIT);
+      const failed = await tile(EPC).innerText();
+      expect(failed).toContain('Failed: parameters differ, keep it apart');
+      expect(failed).toMatch(
+        new RegExp(
+          `The device took its configuration file but does not run its parameters: Safety timeout \\d+ ms intended, ${DRIFTED_TIMEOUT_MS} ms running\\.`,
+        ),
+      );
+      expect(failed).toContain(
+        'Keep it apart: it does not run the parameters of its configuration and must not go into service.',
+      );
+      expect(await tile(SRCP).innerText()).toContain('Done, unplug me');
+      expect(await page.getByTestId('station-count-failed').innerText()).toBe('1');
+      expect(await page.getByTestId('station-count-done').innerText()).toBe('1');
+      expect(await seriousViolations(page)).toEqual([]);
+      await world.shot('26-station-03-drifted-device-kept-apart');
 
-    const entries = await ledgerEntries();
-    const shiftChecksum = entries.find((e) => e.action === 'station-shift')!.facts.checksum;
-    const verification = (serial: string) => entries.filter((e) => e.action === 'parameter-verification' && e.serialNumber === serial);
-    expect(verification(SRCP)).toHaveLength(1);
-    expect(verification(SRCP)[0]!.outcome).toBe('success');
-    expect(verification(SRCP)[0]!.facts).toMatchObject({ person: OPERATOR, confirmedBy: OPERATOR, confirmedHow: 'by shift', shiftChecksum, match: true });
-    expect(verification(EPC)).toHaveLength(1);
-    expect(verification(EPC)[0]!.outcome).toBe('failure');
-    expect(verification(EPC)[0]!.facts).toMatchObject({ person: OPERATOR, confirmedBy: null, shiftChecksum, match: false });
-    expect(String(verification(EPC)[0]!.facts['p:safety.timeout'])).toMatch(new RegExp(`^\\d+ → ${DRIFTED_TIMEOUT_MS}$`));
-    expect(verification(EPC)[0]!.error).toContain('safety.timeout');
+      const entries = await ledgerEntries();
+      const shiftChecksum = entries.find((e) => e.action === 'station-shift')!.facts.checksum;
+      const verification = (serial: string) =>
+        entries.filter((e) => e.action === 'parameter-verification' && e.serialNumber === serial);
+      expect(verification(SRCP)).toHaveLength(1);
+      expect(verification(SRCP)[0]!.outcome).toBe('success');
+      expect(verification(SRCP)[0]!.facts).toMatchObject({
+        person: OPERATOR,
+        confirmedBy: OPERATOR,
+        confirmedHow: 'by shift',
+        shiftChecksum,
+        match: true,
+      });
+      expect(verification(EPC)).toHaveLength(1);
+      expect(verification(EPC)[0]!.outcome).toBe('failure');
+      expect(verification(EPC)[0]!.facts).toMatchObject({
+        person: OPERATOR,
+        confirmedBy: null,
+        shiftChecksum,
+        match: false,
+      });
+      expect(String(verification(EPC)[0]!.facts['p:safety.timeout'])).toMatch(
+        new RegExp(`^\\d+ → ${DRIFTED_TIMEOUT_MS}$`),
+      );
+      expect(verification(EPC)[0]!.error).toContain('safety.timeout');
 
-    await page.getByRole('heading', { level: 1, name: 'Station' }).focus();
-    await tabTo(page, /^Stop station$/);
-    await page.keyboard.press('Enter');
-    await page.getByTestId('station-report').waitFor(NO_LIMIT);
-    expect(world.pageErrors).toEqual([]);
-  });
+      await page.getByRole('heading', { level: 1, name: 'Station' }).focus();
+      await tabTo(page, /^Stop station$/);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('station-report').waitFor(NO_LIMIT);
+      expect(world.pageErrors).toEqual([]);
+    },
+  );
 });

@@ -32,7 +32,14 @@ import { tabTo as tabToOn } from './helpers/keyboard';
  */
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../e2e/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 /**
  * Every wait is a bounded number of looks with a pause between them: a wait that runs out throws
  * what it last saw and the state of the station, the page, the service and the devices, so a
@@ -93,23 +100,52 @@ async function stateOfThings(): Promise<string> {
       return {
         running: view.running,
         counts: view.counts,
-        tiles: view.tiles.map((t) => ({ serial: t.serialNumber, state: t.state, present: t.present, link: t.link, step: t.step, phase: t.phase, headline: t.headline, detail: t.detail })),
+        tiles: view.tiles.map((t) => ({
+          serial: t.serialNumber,
+          state: t.state,
+          present: t.present,
+          link: t.link,
+          step: t.step,
+          phase: t.phase,
+          headline: t.headline,
+          detail: t.detail,
+        })),
         notes: view.notes.map((n) => `${n.kind} ${n.serialNumber} ${n.link}`),
       };
     }),
     ...[SRCP, EPC].map((serial) =>
       part(`service record of ${serial}`, async () => {
-        const record = (await client.devices.list({ serial, limit: 1 }, { retry: false, signal: AbortSignal.timeout(5000) })).items[0];
+        const record = (
+          await client.devices.list({ serial, limit: 1 }, { retry: false, signal: AbortSignal.timeout(5000) })
+        ).items[0];
         if (!record) return 'none';
         const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
-        return { firmwareVersion: record.firmwareVersion, deployedSyncId: record.deployedSyncId, currentSyncId: record.currentSyncId, lastFirmwareApply: record.lastFirmwareApply, lastConfigurationApply: record.lastConfigurationApply, sync: sync.text };
+        return {
+          firmwareVersion: record.firmwareVersion,
+          deployedSyncId: record.deployedSyncId,
+          currentSyncId: record.currentSyncId,
+          lastFirmwareApply: record.lastFirmwareApply,
+          lastConfigurationApply: record.lastConfigurationApply,
+          sync: sync.text,
+        };
       }),
     ),
     part('simulated devices', async () =>
-      Object.fromEntries([...(shift?.devices ?? new Map())].map(([id, device]) => [id, { firmwareVersion: device.state().firmwareVersion, syncId: device.state().config?.syncId ?? null, pulls: device.faultStats.pulls }])),
+      Object.fromEntries(
+        [...(shift?.devices ?? new Map())].map(([id, device]) => [
+          id,
+          {
+            firmwareVersion: device.state().firmwareVersion,
+            syncId: device.state().config?.syncId ?? null,
+            pulls: device.faultStats.pulls,
+          },
+        ]),
+      ),
     ),
     part('outbox', async () => (await core.invoke('outbox.get', {})).entries),
-    part('log', async () => logTail.map((line) => `${line.at.slice(11, 23)} ${line.level} ${line.source}: ${line.message}`).join('\n')),
+    part('log', async () =>
+      logTail.map((line) => `${line.at.slice(11, 23)} ${line.level} ${line.source}: ${line.message}`).join('\n'),
+    ),
   ]);
   return parts.join('\n');
 }
@@ -124,7 +160,12 @@ async function until<T>(what: string, look: () => Promise<T>, ok: (seen: T) => b
 
 /** Until the locator matches at least one element of the page. */
 async function untilShown(what: string, locator: ReturnType<Page['locator']>, looks = LOOKS): Promise<void> {
-  await until(what, () => locator.count(), (n) => n > 0, looks);
+  await until(
+    what,
+    () => locator.count(),
+    (n) => n > 0,
+    looks,
+  );
 }
 
 /** The shift plan played to its end (every plug and unplug done). */
@@ -145,12 +186,18 @@ beforeAll(async () => {
       if (logTail.length > LOG_TAIL) logTail.shift();
     },
     // Only the shift's own simulated devices: no USB ports, no other simulator's ptys or IP devices.
-    deviceList: { serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] }, multicast: false, pollIntervalMs: 300 },
+    deviceList: {
+      serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] },
+      multicast: false,
+      pollIntervalMs: 300,
+    },
   });
   const workspace = await core.session.ensureWorkspace();
   client = createServiceClient({ baseUrl: workspace.serviceUrl, orgId: 'demo', apiKey: workspace.apiKey });
   for (const name of EXTRA_CONFIGURATIONS) await client.configurations.create({ name });
-  const signing = (await (await fetch(`${workspace.serviceUrl}/v1/config-file-signing-key`)).json()) as { data: { publicKeyPem: string } };
+  const signing = (await (await fetch(`${workspace.serviceUrl}/v1/config-file-signing-key`)).json()) as {
+    data: { publicKeyPem: string };
+  };
   const releaseKeysPem = await trustedReleaseKeys(workspace.serviceUrl);
   const plan = parseShiftPlan({
     defaults: { ptyDir, releaseKeysPem, baudRate: 921600, rebootMs: 150, applyMs: 50 },
@@ -168,7 +215,10 @@ beforeAll(async () => {
       { at: 2500, plug: 'copy' },
     ],
   });
-  server = await startWebServer({ core, rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)) });
+  server = await startWebServer({
+    core,
+    rendererDir: fileURLToPath(new URL('../../../../dist/renderer/', import.meta.url)),
+  });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
@@ -199,7 +249,8 @@ afterAll(async () => {
 
 describe('the Station screen', () => {
   // A test that fails (its own timeout too) prints where things stood.
-  const dumpOnFailure = () => onTestFailed(async () => console.error(`Station state at the failure:\n${await stateOfThings()}`));
+  const dumpOnFailure = () =>
+    onTestFailed(async () => console.error(`Station state at the failure:\n${await stateOfThings()}`));
 
   it('starts a station for a configuration by keyboard alone', { timeout: 120_000 }, async () => {
     dumpOnFailure();
@@ -207,11 +258,14 @@ describe('the Station screen', () => {
     await page.keyboard.press('Enter');
     await untilShown('the Station heading', page.getByRole('heading', { level: 1, name: 'Station' }));
     const configuration = page.getByLabel('Configuration', { exact: true });
-    const option = (name: string) => configuration.locator('option', { hasText: new RegExp(`^${name.replace(/[()]/g, '\\$&')} \\(`) });
+    const option = (name: string) =>
+      configuration.locator('option', { hasText: new RegExp(`^${name.replace(/[()]/g, '\\$&')} \\(`) });
     // The first page: 30 configurations by name, the station's not among them.
     await untilShown('the first page of configurations', option(EXTRA_CONFIGURATIONS[29]!));
     expect(await option(LOADER.configuration.name).count()).toBe(0);
-    expect(await configuration.locator('option').first().innerText()).toBe(`Choose one of ${EXTRA_CONFIGURATIONS.length + demoConfigurations().length}…`);
+    expect(await configuration.locator('option').first().innerText()).toBe(
+      `Choose one of ${EXTRA_CONFIGURATIONS.length + demoConfigurations().length}…`,
+    );
     expect(await seriousViolations()).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'station-01-setup.png') });
     // The next page holds the rest.
@@ -224,7 +278,11 @@ describe('the Station screen', () => {
     await page.getByRole('heading', { level: 1, name: 'Station' }).focus();
     await tabTo(/^Find a configuration$/);
     await page.keyboard.type('loader 7');
-    await until('only the matching configuration offered', () => configuration.locator('option').allInnerTexts(), (texts) => texts.length === 2 && texts[1]!.startsWith(LOADER.configuration.name));
+    await until(
+      'only the matching configuration offered',
+      () => configuration.locator('option').allInnerTexts(),
+      (texts) => texts.length === 2 && texts[1]!.startsWith(LOADER.configuration.name),
+    );
     await page.screenshot({ path: join(SCREENSHOTS, 'station-01b-found.png') });
     expect(await seriousViolations()).toEqual([]);
     await tabTo(/^Configuration$/);
@@ -242,69 +300,98 @@ describe('the Station screen', () => {
     await tabTo(/^Start station$/);
     await page.keyboard.press('Enter');
     await untilShown('the Stop station button', page.getByRole('button', { name: 'Stop station' }));
-    await untilShown('the running station line', page.getByText(`Provisioning “${LOADER.configuration.name}” (2 devices) on 2 lanes`));
+    await untilShown(
+      'the running station line',
+      page.getByText(`Provisioning “${LOADER.configuration.name}” (2 devices) on 2 lanes`),
+    );
   });
 
-  it('provisions the shift: tiles go green, the foreign device is refused and the copied serial flagged', { timeout: 300_000 }, async () => {
-    dumpOnFailure();
-    shift = startShift();
-    void shift.finished.then(() => {
-      shiftPlayed = true;
-    });
-    const tiles = page.getByTestId('station-tile');
-    await untilShown('a working tile', page.locator('[data-testid="station-tile"][data-state="working"]'));
-    await page.screenshot({ path: join(SCREENSHOTS, 'station-02-working.png') });
-    expect(await seriousViolations()).toEqual([]);
-    await until('the shift plan played to its end', async () => shiftPlayed, (played) => played);
-    for (const serial of [SRCP, EPC]) await untilShown(`${serial}'s tile green`, tiles.filter({ hasText: serial }).and(page.locator('[data-state="done"]')));
-    await untilShown(`the refused ${FOREIGN}`, page.getByTestId('station-notes').getByText(FOREIGN, { exact: true }));
-    await untilShown('the duplicate note', page.getByTestId('station-notes').getByText('Duplicate'));
-    await page.screenshot({ path: join(SCREENSHOTS, 'station-03-done.png') });
-    expect(await seriousViolations()).toEqual([]);
-
-    expect(await tiles.filter({ hasText: SRCP }).first().innerText()).toContain('Done, unplug me');
-    expect(await tiles.filter({ hasText: SRCP }).first().innerText()).toMatch(/the upload resumed at [1-9]\d*%/);
-    expect(shift.devices.get(SRCP)!.faultStats.pulls).toBe(1);
-    const notes = await page.getByTestId('station-notes').innerText();
-    expect(notes).toContain(`Refused ${FOREIGN} on serial:${join(dir, 'pty', FOREIGN)}: ${FOREIGN} is not in the configuration`);
-    expect(notes).toContain(`Duplicate ${EPC} on serial:${join(dir, 'pty')}`);
-    expect(await page.getByTestId('station-count-done').innerText()).toBe('2');
-    expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
-    expect(await page.getByTestId('station-count-refused').innerText()).toBe('1');
-    expect(await page.getByTestId('station-count-duplicate').innerText()).toBe('1');
-    expect(await page.getByTestId('station-count-yield').innerText()).toBe('100%');
-    // The tiles are reached by the keyboard too, each read by its serial number.
-    await tabTo(new RegExp(`^${SRCP}`));
-    expect(shift.devices.get(FOREIGN)!.state().firmwareVersion).toBe('1.0.0');
-
-    // The copy once more, now that the device whose serial it carries is done: flagged again, and
-    // what it runs (the old firmware, no configuration) is not confirmed to the service as the
-    // real device's (it would make the provisioned device look behind).
-    const copy = shift.devices.get('copy')!;
-    const copyLink = (await core.invoke('station.view', {})).notes.find((n) => n.kind === 'duplicate')!.link;
-    await copy.unplug();
-    await until('the copy gone from the device list', async () => (await core.invoke('workbench.devices', {})).map((d) => d.linkId), (links) => !links.includes(copyLink));
-    await copy.plug();
-    await until('the copy flagged again', () => page.getByTestId('station-count-duplicate').innerText(), (text) => text === '2');
-    await until('the outbox empty', async () => (await core.invoke('outbox.get', {})).pendingCount, (pending) => pending === 0);
-
-    // A tile goes green once the confirmations are in the outbox, which sends them at once but on
-    // its own: look until the service has them. Each look asks for the latest firmware too, so a
-    // question the loaded service did not answer once ("latest unknown") is asked again.
-    for (const serial of [SRCP, EPC]) {
+  it(
+    'provisions the shift: tiles go green, the foreign device is refused and the copied serial flagged',
+    { timeout: 300_000 },
+    async () => {
+      dumpOnFailure();
+      shift = startShift();
+      void shift.finished.then(() => {
+        shiftPlayed = true;
+      });
+      const tiles = page.getByTestId('station-tile');
+      await untilShown('a working tile', page.locator('[data-testid="station-tile"][data-state="working"]'));
+      await page.screenshot({ path: join(SCREENSHOTS, 'station-02-working.png') });
+      expect(await seriousViolations()).toEqual([]);
       await until(
-        `the service to record ${serial} in sync`,
-        async () => {
-          const latest = await latestFirmwareByType(client, ['SRCP', 'EPC']);
-          const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
-          const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
-          return { state: sync.state, text: sync.text };
-        },
-        (sync) => sync.state === 'in-sync',
+        'the shift plan played to its end',
+        async () => shiftPlayed,
+        (played) => played,
       );
-    }
-    expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
-  });
+      for (const serial of [SRCP, EPC])
+        await untilShown(
+          `${serial}'s tile green`,
+          tiles.filter({ hasText: serial }).and(page.locator('[data-state="done"]')),
+        );
+      await untilShown(`the refused ${FOREIGN}`, page.getByTestId('station-notes').getByText(FOREIGN, { exact: true }));
+      await untilShown('the duplicate note', page.getByTestId('station-notes').getByText('Duplicate'));
+      await page.screenshot({ path: join(SCREENSHOTS, 'station-03-done.png') });
+      expect(await seriousViolations()).toEqual([]);
+
+      expect(await tiles.filter({ hasText: SRCP }).first().innerText()).toContain('Done, unplug me');
+      expect(await tiles.filter({ hasText: SRCP }).first().innerText()).toMatch(/the upload resumed at [1-9]\d*%/);
+      expect(shift.devices.get(SRCP)!.faultStats.pulls).toBe(1);
+      const notes = await page.getByTestId('station-notes').innerText();
+      expect(notes).toContain(
+        `Refused ${FOREIGN} on serial:${join(dir, 'pty', FOREIGN)}: ${FOREIGN} is not in the configuration`,
+      );
+      expect(notes).toContain(`Duplicate ${EPC} on serial:${join(dir, 'pty')}`);
+      expect(await page.getByTestId('station-count-done').innerText()).toBe('2');
+      expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
+      expect(await page.getByTestId('station-count-refused').innerText()).toBe('1');
+      expect(await page.getByTestId('station-count-duplicate').innerText()).toBe('1');
+      expect(await page.getByTestId('station-count-yield').innerText()).toBe('100%');
+      // The tiles are reached by the keyboard too, each read by its serial number.
+      await tabTo(new RegExp(`^${SRCP}`));
+      expect(shift.devices.get(FOREIGN)!.state().firmwareVersion).toBe('1.0.0');
+
+      // The copy once more, now that the device whose serial it carries is done: flagged again, and
+      // what it runs (the old firmware, no configuration) is not confirmed to the service as the
+      // real device's (it would make the provisioned device look behind).
+      const copy = shift.devices.get('copy')!;
+      const copyLink = (await core.invoke('station.view', {})).notes.find((n) => n.kind === 'duplicate')!.link;
+      await copy.unplug();
+      await until(
+        'the copy gone from the device list',
+        async () => (await core.invoke('workbench.devices', {})).map((d) => d.linkId),
+        (links) => !links.includes(copyLink),
+      );
+      await copy.plug();
+      await until(
+        'the copy flagged again',
+        () => page.getByTestId('station-count-duplicate').innerText(),
+        (text) => text === '2',
+      );
+      await until(
+        'the outbox empty',
+        async () => (await core.invoke('outbox.get', {})).pendingCount,
+        (pending) => pending === 0,
+      );
+
+      // A tile goes green once the confirmations are in the outbox, which sends them at once but on
+      // its own: look until the service has them. Each look asks for the latest firmware too, so a
+      // question the loaded service did not answer once ("latest unknown") is asked again.
+      for (const serial of [SRCP, EPC]) {
+        await until(
+          `the service to record ${serial} in sync`,
+          async () => {
+            const latest = await latestFirmwareByType(client, ['SRCP', 'EPC']);
+            const record = (await client.devices.list({ serial, limit: 1 })).items[0]!;
+            const sync = deviceSync(recordedReading(record), record, latest.get(record.deviceType));
+            return { state: sync.state, text: sync.text };
+          },
+          (sync) => sync.state === 'in-sync',
+        );
+      }
+      expect(await page.getByTestId('station-count-failed').innerText()).toBe('0');
+    },
+  );
 
   it('stops by keyboard and shows where the shift report is', { timeout: 120_000 }, async () => {
     dumpOnFailure();
@@ -313,7 +400,9 @@ describe('the Station screen', () => {
     await page.keyboard.press('Enter');
     const report = page.getByTestId('station-report');
     await untilShown('the shift report', report);
-    const rows = parse(await readFile(await report.innerText(), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const rows = parse(await readFile(await report.innerText(), 'utf8'), { columns: true }) as Array<
+      Record<string, string>
+    >;
     expect(rows.map((r) => [r.serialNumber, r.result]).sort()).toEqual(
       [
         [EPC, 'done'],

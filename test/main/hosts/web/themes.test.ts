@@ -43,13 +43,27 @@ beforeAll(async () => {
     fullPageShots: true,
     prepare: async (setup) => {
       const keys = await deviceKeys(setup.workspace.serviceUrl);
-      const bench = await startSimulatedWorkbench({ dir: join(setup.dir, BENCH_DIR), ...keys, devices: [{ deviceType: 'EPC', serialNumber: LONE }] });
+      const bench = await startSimulatedWorkbench({
+        dir: join(setup.dir, BENCH_DIR),
+        ...keys,
+        devices: [{ deviceType: 'EPC', serialNumber: LONE }],
+      });
       setup.stopOnClose(() => bench.stop());
       const { workspace } = setup;
-      await registerWorkbenchDevices(createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }), [LONE]);
+      await registerWorkbenchDevices(
+        createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }),
+        [LONE],
+      );
       // The Station's shift: the loader's two devices on the same bench, one storing a safety timeout
       // other than its file's (it fails the parameter check and is kept apart).
-      startShift = driftedShift({ ptyDir: join(setup.dir, BENCH_DIR, 'pty'), stateDir: join(setup.dir, 'shift-devices'), keys, srcp: SRCP, epc: EPC, driftedTimeoutMs: 1024 });
+      startShift = driftedShift({
+        ptyDir: join(setup.dir, BENCH_DIR, 'pty'),
+        stateDir: join(setup.dir, 'shift-devices'),
+        keys,
+        srcp: SRCP,
+        epc: EPC,
+        driftedTimeoutMs: 1024,
+      });
       setup.stopOnClose(async () => {
         await shift?.stop();
       });
@@ -79,7 +93,9 @@ async function choose(theme: Theme | 'system'): Promise<void> {
  */
 async function violations(where: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  const weighed = [...results.passes, ...results.violations].some((rule) => rule.id === 'color-contrast' && rule.nodes.length > 0);
+  const weighed = [...results.passes, ...results.violations].some(
+    (rule) => rule.id === 'color-contrast' && rule.nodes.length > 0,
+  );
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${where}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -88,7 +104,10 @@ async function violations(where: string): Promise<string[]> {
 
 /** The mark a status's ::before draws before its words, or '' for none. */
 async function markOf(selector: string): Promise<string> {
-  return page.locator(selector).first().evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el, '::before').content);
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el, '::before').content);
 }
 
 describe('themes', () => {
@@ -115,50 +134,83 @@ describe('themes', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  it('the Workbench: a row that needs attention, in each theme, passes axe-core and marks its status', { timeout: 300_000 }, async () => {
-    await goTo(page, 'Workbench');
-    const row = page.locator(`tr[data-serial="${LONE}"]`);
-    await row.waitFor(NO_LIMIT);
-    const lone = await lookUntil('the lone EPC on the bench', () => core.invoke('workbench.devices', {}), (devices) => devices.some((d) => d.serialNumber === LONE), LOOKS);
-    await core.invoke('workbench.start', { action: 'both', linkIds: [lone.find((d) => d.serialNumber === LONE)!.linkId] });
-    await row.locator('.step-outcome[data-tone="attention"]').waitFor(NO_LIMIT);
-    const found: string[] = [];
-    for (const theme of THEMES) {
-      await choose(theme);
-      found.push(...(await violations(`Workbench (${theme})`)));
-      await world.shot(`themes-workbench-${theme}`);
-    }
-    expect(found).toEqual([]);
-    // The row's steps carry their marks as text; the attention is a word too, not only amber.
-    expect(await row.locator('[data-step="firmware"] .step-outcome__mark').innerText()).toBe('✓');
-    expect(await row.locator('[data-step="configuration"]').innerText()).toContain('configuration not applied');
-  });
+  it(
+    'the Workbench: a row that needs attention, in each theme, passes axe-core and marks its status',
+    { timeout: 300_000 },
+    async () => {
+      await goTo(page, 'Workbench');
+      const row = page.locator(`tr[data-serial="${LONE}"]`);
+      await row.waitFor(NO_LIMIT);
+      const lone = await lookUntil(
+        'the lone EPC on the bench',
+        () => core.invoke('workbench.devices', {}),
+        (devices) => devices.some((d) => d.serialNumber === LONE),
+        LOOKS,
+      );
+      await core.invoke('workbench.start', {
+        action: 'both',
+        linkIds: [lone.find((d) => d.serialNumber === LONE)!.linkId],
+      });
+      await row.locator('.step-outcome[data-tone="attention"]').waitFor(NO_LIMIT);
+      const found: string[] = [];
+      for (const theme of THEMES) {
+        await choose(theme);
+        found.push(...(await violations(`Workbench (${theme})`)));
+        await world.shot(`themes-workbench-${theme}`);
+      }
+      expect(found).toEqual([]);
+      // The row's steps carry their marks as text; the attention is a word too, not only amber.
+      expect(await row.locator('[data-step="firmware"] .step-outcome__mark').innerText()).toBe('✓');
+      expect(await row.locator('[data-step="configuration"]').innerText()).toContain('configuration not applied');
+    },
+  );
 
-  it('the Station: a done and a failed tile and a refused device, in each theme, pass axe-core; each tile says its state with a mark', { timeout: 400_000 }, async () => {
-    const parameters = await core.invoke('station.parameters', { configurationName: LOADER.configuration.name });
-    await core.invoke('station.start', { configurationName: LOADER.configuration.name, lanes: 2, firmware: 'keep', operator: 'Theo Theme', checksum: parameters.checksumShort, language: 'en' });
-    shift = startShift();
-    await goTo(page, 'Station');
-    const tile = (serial: string) => page.getByTestId('station-tile').filter({ hasText: serial });
-    await tile(SRCP).and(page.locator('[data-state="done"]')).waitFor(NO_LIMIT);
-    await tile(EPC).and(page.locator('[data-state="failed"]')).waitFor(NO_LIMIT);
-    await page.getByTestId('station-notes').getByText(LONE).waitFor(NO_LIMIT);
-    const found: string[] = [];
-    for (const theme of THEMES) {
-      await choose(theme);
-      found.push(...(await violations(`Station (${theme})`)));
-      await world.shot(`themes-station-${theme}`);
-      // Done is a filled tile unlike failed in every theme, and each headline starts with its mark.
-      const done = await tile(SRCP).evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
-      const failed = await tile(EPC).evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
-      expect(done).not.toBe(failed);
-      expect(await markOf('.station-tile--done .station-tile__headline')).toMatch(/✓/);
-      expect(await markOf('.station-tile--failed .station-tile__headline')).toMatch(/✗/);
-      // Read from two metres: the headline's type stays large.
-      expect(parseFloat(await tile(SRCP).locator('.station-tile__headline').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(32);
-    }
-    expect(found).toEqual([]);
-  });
+  it(
+    'the Station: a done and a failed tile and a refused device, in each theme, pass axe-core; each tile says its state with a mark',
+    { timeout: 400_000 },
+    async () => {
+      const parameters = await core.invoke('station.parameters', { configurationName: LOADER.configuration.name });
+      await core.invoke('station.start', {
+        configurationName: LOADER.configuration.name,
+        lanes: 2,
+        firmware: 'keep',
+        operator: 'Theo Theme',
+        checksum: parameters.checksumShort,
+        language: 'en',
+      });
+      shift = startShift();
+      await goTo(page, 'Station');
+      const tile = (serial: string) => page.getByTestId('station-tile').filter({ hasText: serial });
+      await tile(SRCP).and(page.locator('[data-state="done"]')).waitFor(NO_LIMIT);
+      await tile(EPC).and(page.locator('[data-state="failed"]')).waitFor(NO_LIMIT);
+      await page.getByTestId('station-notes').getByText(LONE).waitFor(NO_LIMIT);
+      const found: string[] = [];
+      for (const theme of THEMES) {
+        await choose(theme);
+        found.push(...(await violations(`Station (${theme})`)));
+        await world.shot(`themes-station-${theme}`);
+        // Done is a filled tile unlike failed in every theme, and each headline starts with its mark.
+        const done = await tile(SRCP).evaluate(
+          (el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor,
+        );
+        const failed = await tile(EPC).evaluate(
+          (el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor,
+        );
+        expect(done).not.toBe(failed);
+        expect(await markOf('.station-tile--done .station-tile__headline')).toMatch(/✓/);
+        expect(await markOf('.station-tile--failed .station-tile__headline')).toMatch(/✗/);
+        // Read from two metres: the headline's type stays large.
+        expect(
+          parseFloat(
+            await tile(SRCP)
+              .locator('.station-tile__headline')
+              .evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).fontSize),
+          ),
+        ).toBeGreaterThanOrEqual(32);
+      }
+      expect(found).toEqual([]);
+    },
+  );
 
   it('every screen and the designer pass axe-core in each theme', { timeout: 400_000 }, async () => {
     const nav = page.getByRole('navigation', { name: 'Screens' }).getByRole('button');

@@ -13,7 +13,10 @@ import { startWorkspaceWorkbench, WORKBENCH_DEVICES } from './helpers/workbench-
  */
 
 /** A 2×2 PNG, for the device image. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNgYPj/n4GB4T8DAwMDAwAhRgP/3m7NKAAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNgYPj/n4GB4T8DAwMDAwAhRgP/3m7NKAAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let world: WebModePage;
 let server: WebServer;
@@ -31,13 +34,23 @@ async function go(screen: string): Promise<void> {
 
 beforeAll(async () => {
   // The local workspace's service is what the technician signs in to, by URL and key.
-  world = await startWebModePage({ name: 'web-mode', devices: WORKBENCH_DEVICES, prepare: (setup) => startWorkspaceWorkbench(setup, ['SRCP', 'EPC']) });
+  world = await startWebModePage({
+    name: 'web-mode',
+    devices: WORKBENCH_DEVICES,
+    prepare: (setup) => startWorkspaceWorkbench(setup, ['SRCP', 'EPC']),
+  });
   ({ server, page } = world);
   ({ serviceUrl, apiKey } = world.workspace);
 }, 180_000);
 
 afterAll(async () => {
-  if (process.env.E2E_DUMP_LOG && world) console.log(world.core.log.recent(300).map((l) => `${l.at} ${l.level} ${l.source}: ${l.message}`).join('\n'));
+  if (process.env.E2E_DUMP_LOG && world)
+    console.log(
+      world.core.log
+        .recent(300)
+        .map((l) => `${l.at} ${l.level} ${l.source}: ${l.message}`)
+        .join('\n'),
+    );
   await world?.close();
 });
 
@@ -47,7 +60,9 @@ describe('web mode in a real browser', () => {
     const socketUrl = `ws://127.0.0.1:${server.port}/contract`;
     // Another site's page, even with the token: refused before the upgrade.
     const foreign = new WebSocket(`${socketUrl}?token=${server.token}`, { origin: 'http://evil.example' });
-    await expect(new Promise((resolve) => foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode)))).resolves.toBe(403);
+    await expect(
+      new Promise((resolve) => foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode))),
+    ).resolves.toBe(403);
     // Our origin without this run's token: closed with 4401 so the page stops retrying.
     const stale = new WebSocket(`${socketUrl}?token=stale`, { origin: server.origin });
     await expect(new Promise((resolve) => stale.on('close', (code) => resolve(code)))).resolves.toBe(4401);
@@ -78,7 +93,10 @@ describe('web mode in a real browser', () => {
       await page.getByRole('button', { name: 'Register device' }).click();
       await page.getByLabel('Serial number', { exact: true }).fill(serial);
       await page.getByLabel('Name', { exact: true }).fill(name);
-      if (image) await page.getByLabel('Image (optional)', { exact: true }).setInputFiles({ name: 'remote.png', mimeType: 'image/png', buffer: PNG });
+      if (image)
+        await page
+          .getByLabel('Image (optional)', { exact: true })
+          .setInputFiles({ name: 'remote.png', mimeType: 'image/png', buffer: PNG });
       await page.getByRole('button', { name: 'Register', exact: true }).click();
       await page.locator(`tr[data-serial="${serial}"]`).waitFor(NO_LIMIT);
     }
@@ -96,7 +114,9 @@ describe('web mode in a real browser', () => {
     await page.getByLabel('Safety timeout', { exact: true }).selectOption('1000ms');
     await page.getByLabel('ISM channel', { exact: true }).fill('22');
     // Instant: the domain's rule, beside the field, before anything is sent.
-    const channelError = page.locator('.field--invalid', { has: page.getByLabel('ISM channel', { exact: true }) }).locator('.field__error');
+    const channelError = page
+      .locator('.field--invalid', { has: page.getByLabel('ISM channel', { exact: true }) })
+      .locator('.field__error');
     await channelError.waitFor(NO_LIMIT);
     expect(await channelError.innerText()).toContain('does not exist in North America');
     expect(await page.getByLabel('ISM channel', { exact: true }).getAttribute('aria-invalid')).toBe('true');
@@ -147,7 +167,9 @@ describe('web mode in a real browser', () => {
     await page.locator('.toolbar__count', { hasText: '0 selected' }).waitFor(NO_LIMIT);
     await page.locator('.progress[data-phase="uploading"]').first().waitFor(NO_LIMIT);
     // Rate and time left appear once the transfer has been measured.
-    const firmwareUpload = page.locator('.workbench-table .progress', { has: page.locator('.progress__label', { hasText: 'Uploading firmware' }) });
+    const firmwareUpload = page.locator('.workbench-table .progress', {
+      has: page.locator('.progress__label', { hasText: 'Uploading firmware' }),
+    });
     await firmwareUpload.locator('.progress__eta', { hasText: 'left' }).first().waitFor(NO_LIMIT);
     // A measured upload's row names its coding: each row's coding and time left read in one go
     // (an upload at 115200 baud lasts seconds; this reads it within milliseconds of the wait).
@@ -160,21 +182,29 @@ describe('web mode in a real browser', () => {
     );
     const measured = rows.filter((row) => row.label === 'Uploading firmware' && row.left.endsWith('left'));
     expect(measured.length).toBeGreaterThan(0);
-    expect(measured.map((row) => row.coding)).toEqual(measured.map(() => expect.stringMatching(/^(compressed|changes only), (\d+\.\d× faster|no faster)$/)));
+    expect(measured.map((row) => row.coding)).toEqual(
+      measured.map(() => expect.stringMatching(/^(compressed|changes only), (\d+\.\d× faster|no faster)$/)),
+    );
     await shot('07-workbench-progress');
     // Rows keep their height while the bars move: no layout jumps.
-    const heights = await page.locator('.workbench-table tbody tr[data-link]').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    const heights = await page
+      .locator('.workbench-table tbody tr[data-link]')
+      .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
 
     // Both bars done (the second match exists only once both are).
     await page.locator('.workbench-table .progress[data-phase="done"]').nth(1).waitFor(NO_LIMIT);
     await expect(page.locator('.workbench-table .progress').count()).resolves.toBe(2);
-    const after = await page.locator('.workbench-table tbody tr[data-link]').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    const after = await page
+      .locator('.workbench-table tbody tr[data-link]')
+      .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
     // Within a pixel: the parameter tables that open under finished rows change how the table
     // rounds fractional row heights, which is not a row growing or shrinking.
     expect(after).toHaveLength(heights.length);
     after.forEach((height, row) => expect(Math.abs(height - heights[row]!)).toBeLessThanOrEqual(1));
     for (const serial of ['SRCP000101', 'EPC000101']) {
-      await page.locator(`tr[data-serial="${serial}"] [data-testid="workbench-firmware"]`, { hasText: '1.1.0' }).waitFor(NO_LIMIT);
+      await page
+        .locator(`tr[data-serial="${serial}"] [data-testid="workbench-firmware"]`, { hasText: '1.1.0' })
+        .waitFor(NO_LIMIT);
     }
     await shot('08-workbench-done');
   }, 300_000);
@@ -194,7 +224,9 @@ describe('web mode in a real browser', () => {
     await page.keyboard.press('Tab');
     const devicesItem = page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Devices' });
     await expect(devicesItem.evaluate((el) => el.ownerDocument.activeElement === el)).resolves.toBe(true);
-    await expect(devicesItem.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).outlineStyle)).resolves.toBe('solid');
+    await expect(
+      devicesItem.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).outlineStyle),
+    ).resolves.toBe('solid');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Register device' }).waitFor(NO_LIMIT);
     await expect(devicesItem.getAttribute('aria-current')).resolves.toBe('page');
@@ -230,8 +262,20 @@ async function devicesOutsideTheCanvas(page: Page): Promise<string[]> {
   return page.getByTestId('topology-canvas').evaluate((canvas) => {
     const frame = canvas.getBoundingClientRect();
     return [...canvas.querySelectorAll('.react-flow__node')]
-      .map((node) => ({ serial: node.querySelector('[data-serial]')?.getAttribute('data-serial') ?? '?', box: node.getBoundingClientRect() }))
-      .filter(({ box }) => box.left < frame.left - 1 || box.top < frame.top - 1 || box.right > frame.right + 1 || box.bottom > frame.bottom + 1)
-      .map(({ serial, box }) => `${serial} at ${Math.round(box.left)},${Math.round(box.top)}-${Math.round(box.right)},${Math.round(box.bottom)} (canvas ${Math.round(frame.left)},${Math.round(frame.top)}-${Math.round(frame.right)},${Math.round(frame.bottom)})`);
+      .map((node) => ({
+        serial: node.querySelector('[data-serial]')?.getAttribute('data-serial') ?? '?',
+        box: node.getBoundingClientRect(),
+      }))
+      .filter(
+        ({ box }) =>
+          box.left < frame.left - 1 ||
+          box.top < frame.top - 1 ||
+          box.right > frame.right + 1 ||
+          box.bottom > frame.bottom + 1,
+      )
+      .map(
+        ({ serial, box }) =>
+          `${serial} at ${Math.round(box.left)},${Math.round(box.top)}-${Math.round(box.right)},${Math.round(box.bottom)} (canvas ${Math.round(frame.left)},${Math.round(frame.top)}-${Math.round(frame.right)},${Math.round(frame.bottom)})`,
+      );
   });
 }

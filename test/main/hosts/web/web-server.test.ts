@@ -45,7 +45,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function get(path: string, host = `127.0.0.1:${server.port}`): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  path: string,
+  host = `127.0.0.1:${server.port}`,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host } }, (res) => {
       let body = '';
@@ -89,7 +92,9 @@ describe('web mode server', () => {
 
   it('refuses WebSockets from other origins and without this run’s token', async () => {
     const foreign = open(server.token, 'http://evil.example');
-    await expect(new Promise((resolve) => foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode)))).resolves.toBe(403);
+    await expect(
+      new Promise((resolve) => foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode))),
+    ).resolves.toBe(403);
     const stale = open('an-old-token');
     await expect(new Promise((resolve) => stale.on('close', (code) => resolve(code)))).resolves.toBe(4401);
   });
@@ -109,13 +114,21 @@ describe('web mode server', () => {
     expect(await nextMessage(ws)).toEqual({
       type: 'result',
       id: 4,
-      outcome: { ok: false, error: { code: 'NOT_ALLOWED', message: 'Operators may not', violations: [], httpStatus: 403 } },
+      outcome: {
+        ok: false,
+        error: { code: 'NOT_ALLOWED', message: 'Operators may not', violations: [], httpStatus: 403 },
+      },
     });
     expect(seen.map((s) => s.channel)).toEqual(['configurations.list', 'workbench.cancel']);
 
     const event = nextMessage(ws);
-    for (const listener of listeners) listener({ seq: 1, at: '2026-01-01T00:00:00.000Z', level: 'info', source: 'test', message: 'hello' });
-    expect(await event).toEqual({ type: 'event', stream: 'logs.line', payload: { seq: 1, at: '2026-01-01T00:00:00.000Z', level: 'info', source: 'test', message: 'hello' } });
+    for (const listener of listeners)
+      listener({ seq: 1, at: '2026-01-01T00:00:00.000Z', level: 'info', source: 'test', message: 'hello' });
+    expect(await event).toEqual({
+      type: 'event',
+      stream: 'logs.line',
+      payload: { seq: 1, at: '2026-01-01T00:00:00.000Z', level: 'info', source: 'test', message: 'hello' },
+    });
     ws.close();
   });
 });

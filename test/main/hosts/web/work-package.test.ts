@@ -54,7 +54,9 @@ describe('the work package button', () => {
     expect(opened.body.configuration.name).toBe(name);
     expect(opened.body.origin).toEqual({ serviceUrl: workspace.serviceUrl, orgId: 'demo' });
     // The workspace's demo fleet has serial numbers of its own; the configuration's device types are the flow's.
-    expect(opened.body.devices.map((d) => d.deviceType).sort()).toEqual(srcpToEpcOverIsm.devices.map((d) => d.deviceType).sort());
+    expect(opened.body.devices.map((d) => d.deviceType).sort()).toEqual(
+      srcpToEpcOverIsm.devices.map((d) => d.deviceType).sort(),
+    );
     expect(opened.body.firmware.map((f) => f.deviceType).sort()).toEqual(['EPC', 'SRCP']);
     const days = (Date.parse(opened.body.expiresAt) - Date.parse(opened.body.createdAt)) / 86_400_000;
     expect(days).toBe(30);
@@ -66,7 +68,9 @@ describe('the work package button', () => {
     );
     // The same fingerprint beside the service in the top bar, for whoever asks for it later.
     const fingerprint = rootKeyFingerprint(opened.body.keys.configFileRootKey.publicKeyPem);
-    expect(await page.locator('.topbar__service').getAttribute('title')).toBe(`${workspace.serviceUrl}\nRoot key fingerprint: ${fingerprint}`);
+    expect(await page.locator('.topbar__service').getAttribute('title')).toBe(
+      `${workspace.serviceUrl}\nRoot key fingerprint: ${fingerprint}`,
+    );
     await world.shot('work-package-exported');
     expect([...world.pageErrors, ...world.consoleErrors]).toEqual([]);
   });
@@ -79,7 +83,9 @@ describe('the work package button', () => {
     const button = page.getByRole('button', { name: `Work package of ${name}` });
     await button.waitFor(NO_LIMIT);
     expect(await button.getAttribute('aria-disabled')).toBe('true');
-    expect(await button.getAttribute('title')).toBe('The local workspace is on this computer only: sign in to the service to export a work package.');
+    expect(await button.getAttribute('title')).toBe(
+      'The local workspace is on this computer only: sign in to the service to export a work package.',
+    );
     await world.shot('work-package-local-workspace');
   });
 });

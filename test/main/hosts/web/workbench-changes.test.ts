@@ -40,7 +40,12 @@ afterAll(async () => {
 async function changeRows(): Promise<string[]> {
   const view = page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` });
   await view.locator('tbody tr, p').first().waitFor(NO_LIMIT);
-  return (await view.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t').map((cell) => cell.trim()).join(' | '));
+  return (await view.locator('tbody tr').allInnerTexts()).map((row) =>
+    row
+      .split('\t')
+      .map((cell) => cell.trim())
+      .join(' | '),
+  );
 }
 
 describe('the change view before an apply', () => {
@@ -53,7 +58,9 @@ describe('the change view before an apply', () => {
     const first = await changeRows();
     expect(first).toContain('Safety timeout | not set | 500 ms');
     expect(first).toContain('IP address | not set | 192.168.10.11');
-    expect(await page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` }).innerText()).toContain('No configuration was confirmed on this device yet');
+    expect(
+      await page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` }).innerText(),
+    ).toContain('No configuration was confirmed on this device yet');
     await world.shot('16-change-view-first');
 
     const [device] = (await core.invoke('workbench.devices', {})).filter((d) => d.serialNumber === SERIAL);
@@ -64,7 +71,10 @@ describe('the change view before an apply', () => {
       const mine = jobs.find((j) => j.jobId === job!.jobId);
       // A failed apply says why: its message and each step's outcome.
       expect(mine?.phase, JSON.stringify({ message: mine?.resultMessage, steps: mine?.steps })).not.toBe('failed');
-      deployed = mine?.phase === 'done' ? ((await client.devices.list({ serial: SERIAL })).items[0]?.deployedSyncId ?? null) : null;
+      deployed =
+        mine?.phase === 'done'
+          ? ((await client.devices.list({ serial: SERIAL })).items[0]?.deployedSyncId ?? null)
+          : null;
       if (!deployed) await new Promise((resolve) => setTimeout(resolve, 200));
     }
 
@@ -75,7 +85,10 @@ describe('the change view before an apply', () => {
     // The view is read when it opens: close it if it is still open from before the apply, then open it.
     if ((await changes.getAttribute('aria-expanded')) === 'true') await changes.click();
     await changes.click();
-    await page.getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` }).getByText(`The device holds syncId ${deployed}`).waitFor(NO_LIMIT);
+    await page
+      .getByRole('region', { name: `What applying the configuration changes on ${SERIAL}` })
+      .getByText(`The device holds syncId ${deployed}`)
+      .waitFor(NO_LIMIT);
     expect(await changeRows()).toEqual(['Safety timeout | 500 ms | 1 s']);
     await world.shot('16-change-view-after-edit');
   });

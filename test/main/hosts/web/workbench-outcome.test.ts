@@ -26,7 +26,11 @@ async function shot(name: string): Promise<void> {
 
 beforeAll(async () => {
   // Registered, in no configuration: the demo configurations hold other devices.
-  world = await startWorkbenchPage({ name: 'outcome', types: ['EPC'], prepare: (client) => registerWorkbenchDevices(client, [SERIAL]).then(() => undefined) });
+  world = await startWorkbenchPage({
+    name: 'outcome',
+    types: ['EPC'],
+    prepare: (client) => registerWorkbenchDevices(client, [SERIAL]).then(() => undefined),
+  });
   ({ core, page } = world);
 }, 180_000);
 
@@ -47,7 +51,9 @@ describe('Workbench outcomes a technician reads at a glance', () => {
       expect(await button.getAttribute('aria-disabled')).toBe('true');
       expect(await button.getAttribute('title')).toBe(reason);
     }
-    expect(await page.getByRole('button', { name: 'Update firmware', exact: true }).getAttribute('aria-disabled')).toBe('false');
+    expect(await page.getByRole('button', { name: 'Update firmware', exact: true }).getAttribute('aria-disabled')).toBe(
+      'false',
+    );
     expect(await page.getByTestId('workbench-blocked').innerText()).toContain(reason);
     await shot('18-01-both-disabled');
   });
@@ -68,7 +74,9 @@ describe('Workbench outcomes a technician reads at a glance', () => {
     const text = await configuration.innerText();
     expect(text).toContain(`configuration not applied: ${SERIAL} is in no configuration: add it in Configurations`);
     // What to do from the catalogue, then the code for support.
-    expect(text).toContain('Add the device in Configurations, then apply the configuration. (DEVICE_NOT_IN_CONFIGURATION)');
+    expect(text).toContain(
+      'Add the device in Configurations, then apply the configuration. (DEVICE_NOT_IN_CONFIGURATION)',
+    );
     const label = (await outcome.getAttribute('aria-label')) ?? '';
     expect(label).toContain('firmware 1.1.0 installed');
     expect(label).toContain(`configuration not applied: ${SERIAL} is in no configuration: add it in Configurations`);
@@ -87,7 +95,11 @@ describe('Workbench outcomes a technician reads at a glance', () => {
     const timeline = page.getByRole('region', { name: `Timeline of ${SERIAL}` });
     await timeline.waitFor(NO_LIMIT);
     const steps = timeline.locator('li').first().locator('tbody tr');
-    expect(await steps.evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-step')}:${r.getAttribute('data-status')}`))).toEqual([
+    expect(
+      await steps.evaluateAll((rows) =>
+        rows.map((r) => `${r.getAttribute('data-step')}:${r.getAttribute('data-status')}`),
+      ),
+    ).toEqual([
       'firmware:done',
       'read-back:done',
       'confirmation:done',
@@ -106,8 +118,13 @@ describe('Workbench outcomes a technician reads at a glance', () => {
   });
 
   it('"Add it" opens Configurations to add the device', async () => {
-    await page.locator(`tr[data-serial="${SERIAL}"]`).getByRole('button', { name: `Add ${SERIAL} in Configurations` }).click();
-    await page.getByText(`Open the configuration ${SERIAL} goes into: its add form opens with ${SERIAL} filled in.`).waitFor(NO_LIMIT);
+    await page
+      .locator(`tr[data-serial="${SERIAL}"]`)
+      .getByRole('button', { name: `Add ${SERIAL} in Configurations` })
+      .click();
+    await page
+      .getByText(`Open the configuration ${SERIAL} goes into: its add form opens with ${SERIAL} filled in.`)
+      .waitFor(NO_LIMIT);
     await shot('18-04-add-in-configurations');
   });
 });

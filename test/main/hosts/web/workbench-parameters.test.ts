@@ -27,7 +27,11 @@ let core: Core;
 let page: Page;
 
 beforeAll(async () => {
-  world = await startWorkbenchPage({ name: 'parameters', types: ['EPC'], prepare: (service) => buildFlow(service, epcToEpcOverEthernet).then(() => undefined) });
+  world = await startWorkbenchPage({
+    name: 'parameters',
+    types: ['EPC'],
+    prepare: (service) => buildFlow(service, epcToEpcOverEthernet).then(() => undefined),
+  });
   ({ core, page } = world);
 }, 180_000);
 
@@ -39,7 +43,9 @@ afterAll(async () => {
 async function verificationRecords(): Promise<LedgerEntry[]> {
   const files = (await readdir(world.dir, { recursive: true })).filter((file) => file.endsWith(LEDGER_FILE));
   const texts = await Promise.all(files.map((file) => readFile(join(world.dir, file), 'utf8')));
-  return texts.flatMap((text) => parseLedgerText(text)).flatMap((line) => ('entry' in line && line.entry.action === 'parameter-verification' ? [line.entry] : []));
+  return texts
+    .flatMap((text) => parseLedgerText(text))
+    .flatMap((line) => ('entry' in line && line.entry.action === 'parameter-verification' ? [line.entry] : []));
 }
 
 describe('parameter verification in the Workbench', () => {
@@ -52,7 +58,11 @@ describe('parameter verification in the Workbench', () => {
     const section = page.getByRole('region', { name: `Parameters on ${SERIAL}: match the configuration` });
     await section.waitFor(NO_LIMIT);
     const timeout = section.locator('tr[data-key="safety.timeout"]');
-    expect((await timeout.innerText()).split('\t').map((cell) => cell.trim())).toEqual(['Safety timeout', '500 ms', '500 ms']);
+    expect((await timeout.innerText()).split('\t').map((cell) => cell.trim())).toEqual([
+      'Safety timeout',
+      '500 ms',
+      '500 ms',
+    ]);
     expect(await section.locator('.param-table__row--bad').count()).toBe(0);
     const running = (await section.getByTestId('checksum-running').innerText()).trim();
     expect(running).toMatch(/^[0-9A-F]{8}$/);
@@ -77,7 +87,10 @@ describe('parameter verification in the Workbench', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.type(running.toLowerCase());
     await page.keyboard.press('Enter');
-    await section.getByTestId('parameters-confirmed').getByText(`Confirmed by Dana Weber (checksum ${running})`).waitFor(NO_LIMIT);
+    await section
+      .getByTestId('parameters-confirmed')
+      .getByText(`Confirmed by Dana Weber (checksum ${running})`)
+      .waitFor(NO_LIMIT);
     expect(await seriousViolations(page)).toEqual([]);
     await world.shot('26-03-confirmed');
 
@@ -116,7 +129,9 @@ describe('parameter verification in the Workbench', () => {
       const timeout = section.locator('tr[data-key="safety.timeout"]');
       expect(await timeout.getAttribute('class')).toContain('param-table__row--bad');
       expect((await timeout.innerText()).replace(/\s+/g, ' ')).toContain('Safety timeout 500 ms 1024 ms ✗ differs');
-      expect(await section.getByRole('alert').innerText()).toMatch(/^What to do: .*Nothing can be confirmed while the parameters differ\.$/);
+      expect(await section.getByRole('alert').innerText()).toMatch(
+        /^What to do: .*Nothing can be confirmed while the parameters differ\.$/,
+      );
       expect(await section.getByLabel(/Running checksum/).count()).toBe(0);
       expect(await seriousViolations(page)).toEqual([]);
       await timeout.scrollIntoViewIfNeeded();

@@ -45,7 +45,10 @@ beforeAll(async () => {
       });
       setup.stopOnClose(() => copy.stop());
       const { workspace } = setup;
-      await registerWorkbenchDevices(createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }), [SERIAL]);
+      await registerWorkbenchDevices(
+        createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey }),
+        [SERIAL],
+      );
       await setup.core.session.useLocalWorkspace();
     },
   });
@@ -66,7 +69,9 @@ describe('two attached devices that claim one serial number, on the Workbench', 
     expect(await flags.count()).toBe(2);
     for (const flag of await flags.all()) {
       expect(await flag.innerText()).toContain('Serial claimed twice');
-      expect(await flag.innerText()).toContain('Unplug one of the 2 devices; until then nothing is sent to the service for this serial and no job can start.');
+      expect(await flag.innerText()).toContain(
+        'Unplug one of the 2 devices; until then nothing is sent to the service for this serial and no job can start.',
+      );
       const whole = await flag.getAttribute('title');
       expect(whole).toContain(reason);
       expect(whole).toContain(realLink);
@@ -74,7 +79,10 @@ describe('two attached devices that claim one serial number, on the Workbench', 
       expect(whole).toContain('Nothing is sent to the service for it, and no job can start, until one is unplugged.');
     }
     await page.locator(`tr[data-link="${copyLink}"]`).getByRole('checkbox').check();
-    const fullReason = (await page.locator(`tr[data-link="${copyLink}"] [data-testid="workbench-shared-serial"]`).getAttribute('title')) ?? '';
+    const fullReason =
+      (await page
+        .locator(`tr[data-link="${copyLink}"] [data-testid="workbench-shared-serial"]`)
+        .getAttribute('title')) ?? '';
     for (const name of ['Update firmware', 'Verify firmware', 'Apply configuration', 'Both']) {
       const button = page.getByRole('button', { name, exact: true });
       if ((await button.count()) === 0) continue;
@@ -83,7 +91,9 @@ describe('two attached devices that claim one serial number, on the Workbench', 
     }
     expect(await page.getByTestId('workbench-shared-serial-chosen').innerText()).toContain(fullReason);
     const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(serious).toEqual([]);
     await world.shot('shared-serial-01-flagged');
   });

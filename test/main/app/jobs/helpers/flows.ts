@@ -11,7 +11,11 @@ export async function buildFlow(client: ServiceClient, flow: TypicalFlow): Promi
   const registered = new Set<string>();
   for await (const device of client.devices.listAll()) registered.add(device.serialNumber);
   for (const device of flow.devices) {
-    if (!registered.has(device.payload.serialNumber)) await client.devices.register({ serialNumber: device.payload.serialNumber, name: `${flow.key} ${device.payload.serialNumber}` });
+    if (!registered.has(device.payload.serialNumber))
+      await client.devices.register({
+        serialNumber: device.payload.serialNumber,
+        name: `${flow.key} ${device.payload.serialNumber}`,
+      });
   }
   const configuration = await client.configurations.create(flow.configuration);
   for (const device of flow.devices) await client.configurations.addDevice(configuration.id, device.payload);

@@ -44,48 +44,65 @@ export function describeTypicalFlows(file: number): void {
   });
   const flows = indexes.map((i) => TYPICAL_FLOWS[i]!);
   describe.each(flows.map((flow) => [flow.title, flow] as const))('%s', (_title, flow: TypicalFlow) => {
-    it('updates firmware and applies the configuration on every device through the CLI; the service and the devices agree', { timeout: 300_000 }, async () => {
-      world = await startWorld(flow.key);
-      const w = world;
-      await buildFlow(w.client, flow);
-      const serials = flow.devices.map((d) => d.payload.serialNumber);
-      const sims = new Map<string, Awaited<ReturnType<World['startDevice']>>>();
-      for (const device of flow.devices) {
-        const serialNumber = device.payload.serialNumber;
-        sims.set(serialNumber, await w.startDevice({ deviceType: device.deviceType, serialNumber, link: LINKS[flow.key]![serialNumber]! }));
-      }
-      // UDP devices cannot be discovered: they are named by address, as a technician would.
-      const udpLinks = [...sims.values()].filter((d) => d.descriptor.link === 'udp').flatMap((d) => ['--link', w.linkOf(d)]);
+    it(
+      'updates firmware and applies the configuration on every device through the CLI; the service and the devices agree',
+      { timeout: 300_000 },
+      async () => {
+        world = await startWorld(flow.key);
+        const w = world;
+        await buildFlow(w.client, flow);
+        const serials = flow.devices.map((d) => d.payload.serialNumber);
+        const sims = new Map<string, Awaited<ReturnType<World['startDevice']>>>();
+        for (const device of flow.devices) {
+          const serialNumber = device.payload.serialNumber;
+          sims.set(
+            serialNumber,
+            await w.startDevice({ deviceType: device.deviceType, serialNumber, link: LINKS[flow.key]![serialNumber]! }),
+          );
+        }
+        // UDP devices cannot be discovered: they are named by address, as a technician would.
+        const udpLinks = [...sims.values()]
+          .filter((d) => d.descriptor.link === 'udp')
+          .flatMap((d) => ['--link', w.linkOf(d)]);
 
-      expect((await loginCli(w)).code).toBe(0);
+        expect((await loginCli(w)).code).toBe(0);
 
-      const listed = await w.cli(['--json', 'device', 'list', ...udpLinks]);
-      expect(listed.code, listed.stderr).toBe(0);
-      const attached = JSON.parse(listed.stdout) as Array<{ serialNumber: string | null; firmwareVersion: string | null; interface: string }>;
-      for (const serialNumber of serials) expect(attached.find((d) => d.serialNumber === serialNumber)?.firmwareVersion).toBe('1.0.0');
+        const listed = await w.cli(['--json', 'device', 'list', ...udpLinks]);
+        expect(listed.code, listed.stderr).toBe(0);
+        const attached = JSON.parse(listed.stdout) as Array<{
+          serialNumber: string | null;
+          firmwareVersion: string | null;
+          interface: string;
+        }>;
+        for (const serialNumber of serials)
+          expect(attached.find((d) => d.serialNumber === serialNumber)?.firmwareVersion).toBe('1.0.0');
 
-      const firmware = await w.cli(['device', 'firmware', 'update', ...serials, ...udpLinks]);
-      expect(firmware.code, `${firmware.stdout}\n${firmware.stderr}`).toBe(0);
-      for (const serialNumber of serials) expect(firmware.stdout).toContain(`${serialNumber}: firmware 1.1.0 installed (was 1.0.0); confirmed to the service`);
+        const firmware = await w.cli(['device', 'firmware', 'update', ...serials, ...udpLinks]);
+        expect(firmware.code, `${firmware.stdout}\n${firmware.stderr}`).toBe(0);
+        for (const serialNumber of serials)
+          expect(firmware.stdout).toContain(
+            `${serialNumber}: firmware 1.1.0 installed (was 1.0.0); confirmed to the service`,
+          );
 
-      const configuration = await w.cli(['device', 'configuration', 'update', ...serials, ...udpLinks]);
-      expect(configuration.code, `${configuration.stdout}\n${configuration.stderr}`).toBe(0);
+        const configuration = await w.cli(['device', 'configuration', 'update', ...serials, ...udpLinks]);
+        expect(configuration.code, `${configuration.stdout}\n${configuration.stderr}`).toBe(0);
 
-      for (const serialNumber of serials) {
-        const record = (await w.client.devices.list({ serial: serialNumber })).items[0]!;
-        const file = decodeConfigFile((await w.client.devices.fetchConfigurationFile(serialNumber)).bytes);
-        const held = sims.get(serialNumber)!.state();
-        expect(record.firmwareVersion, serialNumber).toBe('1.1.0');
-        expect(record.lastFirmwareApply?.success).toBe(true);
-        expect(record.deployStatus, serialNumber).toBe('Deployed');
-        expect(record.deployedSyncId).toBe(file.syncId);
-        expect(held.firmwareVersion).toBe('1.1.0');
-        expect(held.config?.syncId).toBe(file.syncId);
-        expect(held.config?.blank).toBe(false);
-      }
+        for (const serialNumber of serials) {
+          const record = (await w.client.devices.list({ serial: serialNumber })).items[0]!;
+          const file = decodeConfigFile((await w.client.devices.fetchConfigurationFile(serialNumber)).bytes);
+          const held = sims.get(serialNumber)!.state();
+          expect(record.firmwareVersion, serialNumber).toBe('1.1.0');
+          expect(record.lastFirmwareApply?.success).toBe(true);
+          expect(record.deployStatus, serialNumber).toBe('Deployed');
+          expect(record.deployedSyncId).toBe(file.syncId);
+          expect(held.firmwareVersion).toBe('1.1.0');
+          expect(held.config?.syncId).toBe(file.syncId);
+          expect(held.config?.blank).toBe(false);
+        }
 
-      const outbox = await w.cli(['--json', 'outbox', 'list']);
-      expect(JSON.parse(outbox.stdout)).toEqual([]);
-    });
+        const outbox = await w.cli(['--json', 'outbox', 'list']);
+        expect(JSON.parse(outbox.stdout)).toEqual([]);
+      },
+    );
   });
 }

@@ -8,8 +8,20 @@ import type { CliDeps } from '../../../../../main/hosts/cli/io';
 import type { DeviceType } from '../../../../../domain/device-types';
 import type { LedgerEntry } from '../../../../../domain/ledger';
 import type { ReleaseKeyPair } from '../../../../../domain/files/firmware-release-key';
-import { loadDefaultReleaseKey, releaseKeyring, seedDemo, startService, type RunningService } from '../../../../../server';
-import { serveSimulatedBle, startSimulatedDevice, type BleBridge, type SimulatedDevice, type SimulatedDeviceOptions } from '../../../../../simulator';
+import {
+  loadDefaultReleaseKey,
+  releaseKeyring,
+  seedDemo,
+  startService,
+  type RunningService,
+} from '../../../../../server';
+import {
+  serveSimulatedBle,
+  startSimulatedDevice,
+  type BleBridge,
+  type SimulatedDevice,
+  type SimulatedDeviceOptions,
+} from '../../../../../simulator';
 import { afterEach } from 'vitest';
 import { runCliIn } from '../../../../fixtures/cli-in-process';
 import { openedWhile, PER_FILE } from '../../../../fixtures/opened-while';
@@ -36,7 +48,12 @@ export interface World {
   client: ServiceClient;
   devices: SimulatedDevice[];
   ble: BleBridge | undefined;
-  startDevice(options: { deviceType: DeviceType; serialNumber: string; link: 'pty' | 'udp' | 'ble' } & Omit<Partial<SimulatedDeviceOptions>, 'link'>): Promise<SimulatedDevice>;
+  startDevice(
+    options: { deviceType: DeviceType; serialNumber: string; link: 'pty' | 'udp' | 'ble' } & Omit<
+      Partial<SimulatedDeviceOptions>,
+      'link'
+    >,
+  ): Promise<SimulatedDevice>;
   /** `--link` spec that reaches a device (serial through discovery also works). */
   linkOf(device: SimulatedDevice): string;
   /**
@@ -44,7 +61,15 @@ export interface World {
    * `platformDirs` (then where $PROVISIONER_HOME or the platform's places say); `onLine` sees each
    * stdout line as it comes.
    */
-  cli(args: readonly string[], options?: { env?: NodeJS.ProcessEnv; cwd?: string; platformDirs?: boolean; onLine?: (line: string, child: ChildProcess) => void }): Promise<CliRun>;
+  cli(
+    args: readonly string[],
+    options?: {
+      env?: NodeJS.ProcessEnv;
+      cwd?: string;
+      platformDirs?: boolean;
+      onLine?: (line: string, child: ChildProcess) => void;
+    },
+  ): Promise<CliRun>;
   cliInProcess(args: readonly string[], deps?: CliDeps): Promise<CliRun>;
   stopService(): Promise<void>;
   startServiceAgain(): Promise<void>;
@@ -125,7 +150,10 @@ export async function startWorld(name: string): Promise<World> {
       devices.push(device);
       if (link === 'ble') {
         await ble?.close();
-        ble = await serveSimulatedBle(join(root, 'ble.sock'), devices.filter((d) => d.descriptor.link === 'ble'));
+        ble = await serveSimulatedBle(
+          join(root, 'ble.sock'),
+          devices.filter((d) => d.descriptor.link === 'ble'),
+        );
       }
       return device;
     },
@@ -138,7 +166,11 @@ export async function startWorld(name: string): Promise<World> {
     cli(args, options = {}) {
       return new Promise<CliRun>((resolve, reject) => {
         const dataDir = options.platformDirs ? [] : ['--data-dir', home];
-        const child = spawn(process.execPath, [BIN, ...dataDir, ...args], { env: env(options.env), ...(options.cwd ? { cwd: options.cwd } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [BIN, ...dataDir, ...args], {
+          env: env(options.env),
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         let pending = '';
@@ -226,10 +258,18 @@ export function worldPerFile(name: string, prepare: (world: World) => Promise<un
 }
 
 /** What a finished job printed in --json mode. */
-export function results(run: CliRun): Array<{ event: string; job: Record<string, unknown> & { serialNumber: string | null; phase: string } }> {
+export function results(
+  run: CliRun,
+): Array<{ event: string; job: Record<string, unknown> & { serialNumber: string | null; phase: string } }> {
   return run.stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { event: string; job: Record<string, unknown> & { serialNumber: string | null; phase: string } })
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          event: string;
+          job: Record<string, unknown> & { serialNumber: string | null; phase: string };
+        },
+    )
     .filter((e) => e.event === 'result');
 }

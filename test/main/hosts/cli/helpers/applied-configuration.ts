@@ -20,13 +20,20 @@ export interface AppliedConfiguration {
 export type ConfiguredDevice = { serialNumber: string } & Partial<Parameters<World['startDevice']>[0]>;
 
 /** Opens the configuration in `world` (which the caller disposes of, e.g. through worldPerTest). */
-export async function applyConfiguration(world: World, wanted: readonly ConfiguredDevice[]): Promise<AppliedConfiguration> {
+export async function applyConfiguration(
+  world: World,
+  wanted: readonly ConfiguredDevice[],
+): Promise<AppliedConfiguration> {
   const configurationId = await buildFlowAndLogIn(world, epcToEpcOverEthernet);
   const devices: SimulatedDevice[] = [];
-  for (const device of wanted) devices.push(await world.startDevice({ deviceType: 'EPC', link: 'pty', firmwareVersion: '1.1.0', ...device }));
+  for (const device of wanted)
+    devices.push(await world.startDevice({ deviceType: 'EPC', link: 'pty', firmwareVersion: '1.1.0', ...device }));
   for (const { serialNumber } of wanted) {
     const applied = await world.cli(['device', 'configuration', 'update', serialNumber]);
-    if (applied.code !== 0) throw new Error(`the configuration of ${serialNumber} was not applied (exit ${applied.code}): ${applied.stdout}${applied.stderr}`);
+    if (applied.code !== 0)
+      throw new Error(
+        `the configuration of ${serialNumber} was not applied (exit ${applied.code}): ${applied.stdout}${applied.stderr}`,
+      );
   }
   return { configurationId, devices };
 }
@@ -36,11 +43,30 @@ export async function applyConfiguration(world: World, wanted: readonly Configur
  * takes it without a terminal: the short checksum read by `device verify --parameters`, typed back
  * with a name. Only a device whose parameters match can be confirmed.
  */
-export async function confirmParameters(world: World, serialNumber: string, technician = 'Ada Lovelace'): Promise<string> {
+export async function confirmParameters(
+  world: World,
+  serialNumber: string,
+  technician = 'Ada Lovelace',
+): Promise<string> {
   const verify = await world.cli(['--json', 'device', 'verify', serialNumber, '--parameters']);
-  if (verify.code !== 0) throw new Error(`the parameters of ${serialNumber} do not verify (exit ${verify.code}): ${verify.stdout}${verify.stderr}`);
+  if (verify.code !== 0)
+    throw new Error(
+      `the parameters of ${serialNumber} do not verify (exit ${verify.code}): ${verify.stdout}${verify.stderr}`,
+    );
   const [table] = JSON.parse(verify.stdout) as Array<{ runningChecksumShort: string }>;
-  const confirmed = await world.cli(['device', 'configuration', 'update', serialNumber, '--confirm-checksum', table!.runningChecksumShort, '--technician', technician]);
-  if (confirmed.code !== 0) throw new Error(`the parameters of ${serialNumber} were not confirmed (exit ${confirmed.code}): ${confirmed.stdout}${confirmed.stderr}`);
+  const confirmed = await world.cli([
+    'device',
+    'configuration',
+    'update',
+    serialNumber,
+    '--confirm-checksum',
+    table!.runningChecksumShort,
+    '--technician',
+    technician,
+  ]);
+  if (confirmed.code !== 0)
+    throw new Error(
+      `the parameters of ${serialNumber} were not confirmed (exit ${confirmed.code}): ${confirmed.stdout}${confirmed.stderr}`,
+    );
   return table!.runningChecksumShort;
 }

@@ -17,8 +17,16 @@ const EDITED_BYTES = 12;
  * The next release of `baseVersion` as the service holds it: the same image with a few bytes
  * changed and its header saying `version`, so the service can patch it from that release.
  */
-export async function nextReleaseOf(world: World, deviceType: DeviceType, baseVersion: string, version: string): Promise<Uint8Array> {
-  const { rows } = await world.service!.db.query<{ bundle: Uint8Array }>('SELECT bundle FROM firmware_bundles WHERE device_type = $1 AND version = $2', [deviceType, baseVersion]);
+export async function nextReleaseOf(
+  world: World,
+  deviceType: DeviceType,
+  baseVersion: string,
+  version: string,
+): Promise<Uint8Array> {
+  const { rows } = await world.service!.db.query<{ bundle: Uint8Array }>(
+    'SELECT bundle FROM firmware_bundles WHERE device_type = $1 AND version = $2',
+    [deviceType, baseVersion],
+  );
   if (!rows[0]) throw new Error(`The service holds no ${deviceType} ${baseVersion} to make the next release of.`);
   const base = readFirmwareBundle(rows[0].bundle, { deviceType, version: baseVersion });
   const image = new Uint8Array(base.image);
@@ -32,7 +40,18 @@ export async function nextReleaseOf(world: World, deviceType: DeviceType, baseVe
 }
 
 /** Publishes `image` as `version` on the world's service; it becomes the latest for `deviceType`. */
-export async function publishRelease(world: World, deviceType: DeviceType, version: string, image: Uint8Array): Promise<void> {
-  const bytes = buildFirmwareBundle({ deviceType, version, image, releaseKeyPem: world.releaseKey.privateKeyPem, securityCounter: 1 });
+export async function publishRelease(
+  world: World,
+  deviceType: DeviceType,
+  version: string,
+  image: Uint8Array,
+): Promise<void> {
+  const bytes = buildFirmwareBundle({
+    deviceType,
+    version,
+    image,
+    releaseKeyPem: world.releaseKey.privateKeyPem,
+    securityCounter: 1,
+  });
   await world.service!.db.transaction((tx) => importFirmwareBundle(tx, bytes, { deviceType, version }));
 }

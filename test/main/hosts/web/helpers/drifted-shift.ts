@@ -13,10 +13,20 @@ export function driftedShift(options: {
   driftedTimeoutMs: number;
 }): () => ShiftRun {
   const plan = parseShiftPlan({
-    defaults: { ptyDir: options.ptyDir, releaseKeysPem: options.keys.releaseKeysPem, baudRate: 921600, rebootMs: 150, applyMs: 50 },
+    defaults: {
+      ptyDir: options.ptyDir,
+      releaseKeysPem: options.keys.releaseKeysPem,
+      baudRate: 921600,
+      rebootMs: 150,
+      applyMs: 50,
+    },
     devices: [
       { deviceType: 'SRCP', serialNumber: options.srcp },
-      { deviceType: 'EPC', serialNumber: options.epc, faults: { paramDrift: `safety.timeout=${options.driftedTimeoutMs}` } },
+      {
+        deviceType: 'EPC',
+        serialNumber: options.epc,
+        faults: { paramDrift: `safety.timeout=${options.driftedTimeoutMs}` },
+      },
     ],
     plan: [
       { at: 0, plug: options.srcp },

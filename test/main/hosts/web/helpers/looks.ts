@@ -14,7 +14,12 @@ export interface Looks {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Looks until `ok` holds of what `look` returns; a look that throws counts as one and is said. */
-export async function lookUntil<T>(what: string, look: () => Promise<T>, ok: (seen: T) => boolean, looks: Looks): Promise<T> {
+export async function lookUntil<T>(
+  what: string,
+  look: () => Promise<T>,
+  ok: (seen: T) => boolean,
+  looks: Looks,
+): Promise<T> {
   let last = 'nothing yet';
   for (let i = 0; i < looks.looks; i += 1) {
     try {

@@ -115,5 +115,8 @@ export function auditPage(page: Page): Promise<PageAudit> {
 
 /** One screen's findings as lines a person reads in a failed test's output. */
 export function findingsOf(screen: string, audit: PageAudit): string[] {
-  return [...audit.untranslated.map((line) => `${screen}: not from a catalog: ${line}`), ...audit.clipped.map((line) => `${screen}: cut off or overflowing: ${line}`)];
+  return [
+    ...audit.untranslated.map((line) => `${screen}: not from a catalog: ${line}`),
+    ...audit.clipped.map((line) => `${screen}: cut off or overflowing: ${line}`),
+  ];
 }

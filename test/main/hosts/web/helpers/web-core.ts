@@ -17,7 +17,10 @@ export function createWebCore(dir: string, devices: TestDevices, simulation?: Si
     host: 'web',
     ...(simulation ? { simulation } : {}),
     deviceList: {
-      serial: { portGlobs: devices.ptyDir === undefined ? [] : [join(dir, devices.ptyDir, '*')], listPorts: async () => [] },
+      serial: {
+        portGlobs: devices.ptyDir === undefined ? [] : [join(dir, devices.ptyDir, '*')],
+        listPorts: async () => [],
+      },
       ...(devices.multicast === false ? { multicast: false } : {}),
       pollIntervalMs: devices.pollIntervalMs,
     },

@@ -18,7 +18,14 @@ import { builtApp } from '../../../../fixtures/built-app';
  */
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../../../e2e/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 /** Playwright's waits: no wall-clock limit of their own; the test's timeout is the only guard. */
 export const NO_LIMIT = { timeout: 0 };
 
@@ -85,7 +92,10 @@ export async function startWebModePage(options: {
     server = await startWebServer({ core, rendererDir: RENDERER_DIST_DIR });
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
     // axe-core/playwright opens a page of its own in the page's context: it needs a context made with newContext.
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...(options.acceptDownloads ? { acceptDownloads: true } : {}) });
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 1000 },
+      ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
+    });
     const page = await context.newPage();
     const pageErrors: string[] = [];
     const consoleErrors: string[] = [];
@@ -111,7 +121,10 @@ export async function goTo(page: Page, screen: string): Promise<void> {
 }
 
 /** Fills the sign-in form and presses Sign in, without waiting for the outcome. */
-export async function submitSignIn(page: Page, account: { serviceUrl: string; apiKey: string; orgId?: string }): Promise<void> {
+export async function submitSignIn(
+  page: Page,
+  account: { serviceUrl: string; apiKey: string; orgId?: string },
+): Promise<void> {
   await page.getByLabel('Service URL', { exact: true }).fill(account.serviceUrl);
   await page.getByLabel('Organization', { exact: true }).fill(account.orgId ?? 'demo');
   await page.getByLabel('API key', { exact: true }).fill(account.apiKey);
@@ -119,7 +132,10 @@ export async function submitSignIn(page: Page, account: { serviceUrl: string; ap
 }
 
 /** Signs in through the form and waits until the top bar shows the role. */
-export async function signIn(page: Page, account: { serviceUrl: string; apiKey: string; orgId?: string }): Promise<void> {
+export async function signIn(
+  page: Page,
+  account: { serviceUrl: string; apiKey: string; orgId?: string },
+): Promise<void> {
   await submitSignIn(page, account);
   await page.getByTestId('who-role').waitFor(NO_LIMIT);
 }

@@ -11,7 +11,11 @@ export interface WorkbenchPage extends WebModePage {
 
 /** One simulated device of each type given, under `<dir>/workbench`, trusting the workspace's keys; stopped on close. */
 export async function startWorkspaceWorkbench(setup: WebModeSetup, types: readonly DeviceType[]): Promise<void> {
-  const workbench = await startSimulatedWorkbench({ dir: join(setup.dir, 'workbench'), ...(await deviceKeys(setup.workspace.serviceUrl)), types });
+  const workbench = await startSimulatedWorkbench({
+    dir: join(setup.dir, 'workbench'),
+    ...(await deviceKeys(setup.workspace.serviceUrl)),
+    types,
+  });
   setup.stopOnClose(() => workbench.stop());
 }
 
@@ -33,7 +37,11 @@ export async function startWorkbenchPage(options: {
     prepare: async (setup) => {
       await startWorkspaceWorkbench(setup, options.types);
       const { workspace } = setup;
-      made.client = createServiceClient({ baseUrl: workspace.serviceUrl, orgId: workspace.orgId, apiKey: workspace.apiKey });
+      made.client = createServiceClient({
+        baseUrl: workspace.serviceUrl,
+        orgId: workspace.orgId,
+        apiKey: workspace.apiKey,
+      });
       await options.prepare?.(made.client);
       await setup.core.session.useLocalWorkspace();
     },
