@@ -13,7 +13,9 @@ export const ELEMENTS = [
   { type: 'simulator', pattern: 'simulator/**' },
   { type: 'cloud', pattern: 'main/cloud/**' },
   { type: 'devices', pattern: 'main/devices/**' },
-  { type: 'app', pattern: 'main/app/**' },
+  { type: 'engine', pattern: 'main/engine/**' },
+  { type: 'features', pattern: 'main/features/**' },
+  { type: 'core', pattern: 'main/core/**' },
   { type: 'hosts', pattern: 'main/hosts/**' },
   { type: 'preload', pattern: 'preload/**' },
   { type: 'renderer', pattern: 'renderer/**' },
@@ -22,8 +24,10 @@ export const ELEMENTS = [
 /**
  * Who may import whom, besides itself. domain/ is pure and imports nothing of ours; protocol/ is
  * the device protocol both ends speak; platform/ holds the file-system primitives every process
- * uses. main/app embeds the service (the local workspace), and only the hosts may start the
- * simulator (web mode's --simulate, the simulated BLE radio of the CLI).
+ * uses. The app's core is three rooms, each above the last: engine/ (jobs, cache, outbox, ledger),
+ * features/ built on it (station, workbench, packages, report, function test) and core/, which
+ * composes them and serves the contract. core/ embeds the service (the local workspace), and only
+ * the hosts may start the simulator (web mode's --simulate, the simulated BLE radio of the CLI).
  */
 export const ARROWS = {
   domain: [],
@@ -34,8 +38,10 @@ export const ARROWS = {
   simulator: ['domain', 'protocol', 'platform'],
   cloud: ['domain', 'platform'],
   devices: ['domain', 'protocol'],
-  app: ['domain', 'protocol', 'platform', 'contract', 'cloud', 'devices', 'server'],
-  hosts: ['domain', 'platform', 'contract', 'cloud', 'devices', 'app', 'server', 'simulator'],
+  engine: ['domain', 'protocol', 'platform', 'contract', 'cloud', 'devices'],
+  features: ['domain', 'protocol', 'platform', 'contract', 'cloud', 'devices', 'engine'],
+  core: ['domain', 'platform', 'contract', 'cloud', 'devices', 'server', 'engine', 'features'],
+  hosts: ['domain', 'platform', 'contract', 'cloud', 'devices', 'core', 'engine', 'features', 'server', 'simulator'],
   preload: ['contract'],
   renderer: ['domain', 'contract'],
 };

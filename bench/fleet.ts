@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildFirmwareBundle, makeFirmwareImage } from '../domain/files';
 import { createServiceClient } from '../main/cloud';
-import { createDeviceConnector, createJobsEngine, type JobSnapshot } from '../main/app/jobs';
+import { createDeviceConnector, createJobsEngine, type JobSnapshot } from '../main/engine/jobs';
 import {
   importFirmwareBundle,
   loadDefaultReleaseKey,

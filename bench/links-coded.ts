@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { ContentCoding } from '../domain/files/content-coding';
 import { createFirmwarePatch } from '../domain/files/firmware-patch';
-import { zopfliDeflate } from '../main/app/cache/zopfli-deflate';
+import { zopfliDeflate } from '../main/engine/cache/zopfli-deflate';
 import { applyFirmware, uploadFirmware } from '../main/devices/operations/firmware';
 import { identify } from '../main/devices/operations/identify';
 import type { FirmwarePatchOffer } from '../main/devices/operations/firmware-coding';

@@ -35,7 +35,7 @@ export type RegisteredDeviceView = DeviceRecord;
 
 /**
  * How a registered device stands against what the service expects, judged from what the service
- * last recorded of it (main/app/jobs/device-sync.ts, as `device list` judges attached devices).
+ * last recorded of it (main/engine/jobs/device-sync.ts, as `device list` judges attached devices).
  */
 export interface DeviceSyncView {
   state: 'in-sync' | 'behind' | 'drift' | 'unconfigured' | 'unknown';

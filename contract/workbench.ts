@@ -60,7 +60,7 @@ export interface PortGlobsView {
   fromEnvironment: string[];
 }
 
-/** The change view before an apply (main/app/configuration-changes.ts). */
+/** The change view before an apply (main/core/configuration-changes.ts). */
 export interface ConfigurationChangesView {
   serialNumber: string;
   appliedSyncId: string | null;

@@ -9,7 +9,7 @@ import { z } from 'zod';
  * without the workstation's key (docs/ledger.md for what that does and does not protect against).
  *
  * This module is the pure part: the entry's shape, its canonical bytes, its hash and signature,
- * and the chain check. Keeping the file is main/app/ledger/; keeping the organization's chain is
+ * and the chain check. Keeping the file is main/engine/ledger/; keeping the organization's chain is
  * server/store/ledger.ts.
  */
 
@@ -49,7 +49,7 @@ export const ledgerEntryBodySchema = z.object({
   action: z.enum(LEDGER_ACTIONS),
   outcome: z.enum(['success', 'failure']),
   serialNumber: z.string().min(1).max(64),
-  /** The workstation's id (main/app/jobs/workstation.ts). */
+  /** The workstation's id (main/engine/jobs/workstation.ts). */
   workstation: z.string().min(1).max(128),
   /** Who was signed in (the API key's name, or the local workspace), when known. */
   actor: z.string().max(200).optional(),

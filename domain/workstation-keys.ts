@@ -15,7 +15,7 @@ import type { LedgerEntry } from './ledger';
 
 export const WORKSTATION_ENROLMENT_FORMAT = 'provisioner-workstation-enrolment/1';
 
-/** The ledger's workstation id (main/app/jobs/workstation.ts), and the key as entries carry it. */
+/** The ledger's workstation id (main/engine/jobs/workstation.ts), and the key as entries carry it. */
 export const workstationIdSchema = z.string().min(1).max(128);
 const signerKeySchema = z.string().min(1).max(200);
 

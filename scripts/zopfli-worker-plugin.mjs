@@ -4,8 +4,8 @@ import { build as esbuild } from 'esbuild';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const WORKER_ENTRY = join(root, 'main/app/cache/zopfli-worker.ts');
-/** The module that answers the worker's script (main/app/cache/zopfli-worker-script.ts). */
+const WORKER_ENTRY = join(root, 'main/engine/cache/zopfli-worker.ts');
+/** The module that answers the worker's script (main/engine/cache/zopfli-worker-script.ts). */
 const WORKER_SCRIPT_MODULE = /[\\/]main[\\/]app[\\/]cache[\\/]zopfli-worker-script\.ts$/;
 
 /**

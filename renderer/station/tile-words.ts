@@ -5,7 +5,7 @@ import { resultText } from '../workbench/step-words';
 
 /**
  * A Station tile's headline and what to do, in the reader's language, from the lane's state, phase
- * and percent (main/app/station/tile-text.ts makes the same words in English for the CLI and
+ * and percent (main/features/station/tile-text.ts makes the same words in English for the CLI and
  * --json, which never change with the language). Why a lane failed and the core's other details
  * come as the core says them.
  */

@@ -2,7 +2,7 @@ import { englishWords, type Words } from '../format/words';
 
 /**
  * A job step's summary in the reader's language. The core writes each step's summary in English
- * (main/app/jobs/step-record.ts: the CLI's line and --json carry it as it is); the screens read
+ * (main/engine/jobs/step-record.ts: the CLI's line and --json carry it as it is); the screens read
  * each known sentence back here, with its figures (a version, a syncId, a checksum), and say it
  * from the workbench catalog. A sentence not known here is shown as the core wrote it: a new one
  * reads English until it is added, never wrong.

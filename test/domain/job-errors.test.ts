@@ -27,7 +27,15 @@ function sourceFiles(dir: string): string[] {
 /** Codes where an error is made: a service refusal, an error entry, a job failure, a file format error. */
 const CODE_SITE =
   /(?:code:\s*|JobFailure\(\s*|FileFormatError\(\s*|plain\(\s*|conflict\(\s*|notFound\(\s*|badRequest\(\s*|unauthorized\(\s*|forbidden\(\s*|CoreError\(\s*|Error\(\s*)'([A-Z][A-Z0-9]*_[A-Z0-9_]+)'/g;
-const SOURCES = ['server', 'main/app', 'main/cloud', 'main/devices', 'domain/files'].flatMap(sourceFiles);
+const SOURCES = [
+  'server',
+  'main/core',
+  'main/engine',
+  'main/features',
+  'main/cloud',
+  'main/devices',
+  'domain/files',
+].flatMap(sourceFiles);
 
 function codesInSources(): Map<string, string> {
   const found = new Map<string, string>();

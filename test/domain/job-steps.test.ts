@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configurationApplied, jobTone, plannedSteps, stepsLine, type JobStepResult } from '../../domain/job-steps';
-import { stepsOnProgress, stepsOnResult } from '../../main/app/jobs/step-record';
-import type { StepResult } from '../../main/app/jobs';
+import { stepsOnProgress, stepsOnResult } from '../../main/engine/jobs/step-record';
+import type { StepResult } from '../../main/engine/jobs';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const applied = (change: Partial<StepResult> = {}): StepResult => ({

@@ -9,10 +9,10 @@ import {
   type DeviceFinder,
   type ProvisioningAccount,
   type JobsEngine,
-} from '../../app/jobs';
-import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../app/local-workspace';
-import type { OutboxEvent } from '../../app/outbox/outbox';
-import { offlineClient, offlinePackageAccount, packagePaths } from '../../app/packages';
+} from '../../engine/jobs';
+import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../core/local-workspace';
+import type { OutboxEvent } from '../../engine/outbox/outbox';
+import { offlineClient, offlinePackageAccount, packagePaths } from '../../features/packages';
 import { readCredentials, type Credentials } from './credentials';
 import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
 import { quarantineNotice, type QuarantinedFile } from '../../../platform/quarantine';

@@ -1,5 +1,5 @@
 import type { BleCentral, LinkFactoryDeps } from '../../devices';
-import type { ReconnectPolicy } from '../../app/jobs';
+import type { ReconnectPolicy } from '../../engine/jobs';
 
 /** The process around the CLI, passed in so tests can run `main` with captured output. */
 export interface CliIo {

@@ -1,4 +1,4 @@
-import type { LedgerVerifyProgress } from '../../app/ledger';
+import type { LedgerVerifyProgress } from '../../engine/ledger';
 import type { Output } from './output';
 
 /**

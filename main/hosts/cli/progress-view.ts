@@ -1,5 +1,5 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import { deviceLabel, transferPercent, type JobSnapshot, type JobsEngine } from '../../app/jobs';
+import { deviceLabel, transferPercent, type JobSnapshot, type JobsEngine } from '../../engine/jobs';
 import { cliTranslator } from './cli-language';
 import { finishedLine, runningLine } from './job-lines';
 import type { Output } from './output';

@@ -1,4 +1,4 @@
-import { configurationReadiness, deviceLabel, type JobRequest, type JobSnapshot } from '../../app/jobs';
+import { configurationReadiness, deviceLabel, type JobRequest, type JobSnapshot } from '../../engine/jobs';
 import { errorTexts } from '../../../domain/job-errors';
 import { cliTranslator } from './cli-language';
 import { adviceLine, summaryLine } from './job-lines';

@@ -1,5 +1,5 @@
 import { parseLinkSpec } from '../../devices';
-import type { AttachedDevice, DeviceTarget } from '../../app/jobs';
+import type { AttachedDevice, DeviceTarget } from '../../engine/jobs';
 import type { CliContext } from './context';
 import { CliError, EXIT } from './errors';
 import { sharedSerialRefusal, sharedSerials } from '../../../domain/shared-serial';

@@ -4,7 +4,7 @@
  */
 import { app, dialog } from 'electron';
 import { join } from 'node:path';
-import { createCore, embeddedWorkspaceStarter } from '../../app';
+import { createCore, embeddedWorkspaceStarter } from '../../core';
 import { startShell } from './shell';
 
 startShell({

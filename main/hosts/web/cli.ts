@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { keepCreatedFilesPrivate, prepareDataDirs, resolveDataDirs } from '../../../platform/data-dirs';
-import { createCore, embeddedWorkspaceStarter, FileSecretStore } from '../../app';
+import { createCore, embeddedWorkspaceStarter, FileSecretStore } from '../../core';
 import { KnownSecrets, withholdingSecretStore } from '../known-secrets';
 import { buildRenderer, RENDERER_DIST_DIR, rendererIsCurrent } from './build-renderer';
 import { portGlobsFromEnv } from '../../devices/discovery';

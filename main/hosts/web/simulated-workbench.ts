@@ -11,7 +11,7 @@ import {
   type SimulatedDevice,
   type SimulatedFleet,
 } from '../../../simulator';
-import type { SimulationPort } from '../../app';
+import type { SimulationPort } from '../../core';
 import type { ServiceClient } from '../../cloud';
 
 /** One device of the bench: its type and serial number. */

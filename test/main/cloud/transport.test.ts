@@ -11,7 +11,7 @@ import {
   createServiceClient,
   type Timers,
 } from '../../../main/cloud';
-import { FakeTime } from '../app/jobs/fake-time';
+import { FakeTime } from '../engine/jobs/fake-time';
 import { FakeHttp, breakMidBody, fail, hang, json, ok } from './fake-http';
 import { useScratchDirPerTest } from '../../fixtures/scratch';
 

@@ -70,7 +70,7 @@ function finishedJob(comparison: ParameterComparison): JobView {
   });
 }
 
-/** The core's answer to a confirmation: the domain's rule, as main/app/handlers/parameter-confirmation.ts applies it. */
+/** The core's answer to a confirmation: the domain's rule, as main/core/handlers/parameter-confirmation.ts applies it. */
 function core(comparison: ParameterComparison): FakeApi {
   return new FakeApi().answer(
     'workbench.confirmParameters',

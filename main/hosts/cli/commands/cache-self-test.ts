@@ -1,4 +1,4 @@
-import { zopfliDeflate } from '../../../app/cache/zopfli-deflate';
+import { zopfliDeflate } from '../../../engine/cache/zopfli-deflate';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 

@@ -1,7 +1,7 @@
 import type { DeviceType } from '../../../../domain/device-types';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
-import { cachedPatches } from '../../../app/cache/cached-patches';
-import { bytesText } from '../../../app/jobs';
+import { cachedPatches } from '../../../engine/cache/cached-patches';
+import { bytesText } from '../../../engine/jobs';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
 import { verifyConfigFile } from '../../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../../domain/files/file-error';
-import { changeBasis, planConfigurationChange } from '../../../app/configuration-changes';
-import { provisioningPaths } from '../../../app/jobs';
-import { ConfigFileStore } from '../../../app/jobs/config-file-store';
-import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
+import { changeBasis, planConfigurationChange } from '../../../core/configuration-changes';
+import { provisioningPaths } from '../../../engine/jobs';
+import { ConfigFileStore } from '../../../engine/jobs/config-file-store';
+import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
@@ -131,7 +131,7 @@ export async function configurationUpdate(
 
 /**
  * `device configuration update SN... --dry-run`: what applying each device's file would change, in
- * words (main/app/configuration-changes.ts). Nothing is applied and nothing kept.
+ * words (main/core/configuration-changes.ts). Nothing is applied and nothing kept.
  */
 async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[]): Promise<number> {
   const account = await ctx.account();

@@ -7,10 +7,10 @@ import {
   type DeviceIdentity,
   type DeviceSync,
   type ReconcileOutcome,
-} from '../../../app/jobs';
+} from '../../../engine/jobs';
 import { commissioningShortText, commissioningViewOf } from '../../../../domain/ledger-commissioning';
 import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../../../domain/shared-serial';
-import { openWorkstationLedger } from '../../../app/ledger';
+import { openWorkstationLedger } from '../../../engine/ledger';
 import { frcTypeFromRecord, modelOf } from '../../../devices/vendor';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';

@@ -5,7 +5,7 @@ import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
-import { checkFirmwareSignature } from '../../../app/cache/firmware-signature';
+import { checkFirmwareSignature } from '../../../engine/cache/firmware-signature';
 import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
 import type { UpdateOptions } from './configuration';
 import { confirmAppliedParameters } from '../parameter-table';

@@ -7,11 +7,11 @@ import {
   verdictOf,
   type FunctionTestDevice,
   type FunctionTestResult,
-} from '../../../app/function-test';
-import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
-import { workstationId } from '../../../app/jobs/workstation';
+} from '../../../features/function-test';
+import { openWorkstationLedger, sendLedger } from '../../../engine/ledger';
+import { workstationId } from '../../../engine/jobs/workstation';
 import { cliLanguage, cliTranslator, t } from '../cli-language';
-import { commissioningStatusText } from '../../../app/report/report-words';
+import { commissioningStatusText } from '../../../features/report/report-words';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 

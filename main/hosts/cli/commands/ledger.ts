@@ -7,11 +7,11 @@ import {
   WorkstationKeyCache,
   type KeyListSource,
   type LedgerVerification,
-} from '../../../app/ledger';
-import { SigningKeyStore } from '../../../app/jobs/signing-key-store';
-import { provisioningPaths } from '../../../app/paths';
+} from '../../../engine/ledger';
+import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
+import { provisioningPaths } from '../../../engine/paths';
 import { ledgerProgressView } from '../ledger-progress';
-import { workstationId } from '../../../app/jobs/workstation';
+import { workstationId } from '../../../engine/jobs/workstation';
 import { t } from '../cli-language';
 import type { CliAccount, CliContext } from '../context';
 import { CliError, EXIT } from '../errors';

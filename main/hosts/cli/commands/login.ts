@@ -1,9 +1,9 @@
 import { createServiceClient } from '../../../cloud';
 import { rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
-import { provisioningPaths, SigningKeyStore } from '../../../app/jobs';
-import { offlinePackageAccount, packagePaths } from '../../../app/packages';
-import { Outbox } from '../../../app/outbox/outbox';
-import { isPlainHttpOverNetwork } from '../../../app/session';
+import { provisioningPaths, SigningKeyStore } from '../../../engine/jobs';
+import { offlinePackageAccount, packagePaths } from '../../../features/packages';
+import { Outbox } from '../../../engine/outbox/outbox';
+import { isPlainHttpOverNetwork } from '../../../core/account-session';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { normalizeServiceUrl, readCredentials, removeCredentials, writeCredentials } from '../credentials';

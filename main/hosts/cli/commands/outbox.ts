@@ -1,9 +1,9 @@
 import type { ServiceClient } from '../../../cloud';
-import { clientConfirmationSender, Outbox, provisioningPaths, type OutboxEntry } from '../../../app/jobs';
+import { clientConfirmationSender, Outbox, provisioningPaths, type OutboxEntry } from '../../../engine/jobs';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { EXIT } from '../errors';
-import { LOCAL_WORKSPACE_SERVICE } from '../../../app/local-workspace';
+import { LOCAL_WORKSPACE_SERVICE } from '../../../core/local-workspace';
 
 function summary(entry: OutboxEntry): string {
   if (entry.kind === 'firmware') {

@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { parseRootKeyFingerprint, rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
 import { readWorkPackage } from '../../../../domain/files/work-package';
 import { writeFileAtomic } from '../../../../platform/durable-file';
-import { FirmwareCache } from '../../../app/cache/firmware-cache';
-import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../app/jobs';
-import { workstationId } from '../../../app/jobs/workstation';
-import { openWorkstationLedger } from '../../../app/ledger';
-import { carriedEnrolments } from '../../../app/packages/enrolment-grants';
+import { FirmwareCache } from '../../../engine/cache/firmware-cache';
+import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../engine/jobs';
+import { workstationId } from '../../../engine/jobs/workstation';
+import { openWorkstationLedger } from '../../../engine/ledger';
+import { carriedEnrolments } from '../../../features/packages/enrolment-grants';
 import {
   deliverConfirmations,
   exportConfirmations,
@@ -15,7 +15,7 @@ import {
   importWorkPackage,
   packagePaths,
   WorkPackageError,
-} from '../../../app/packages';
+} from '../../../features/packages';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';

@@ -1,7 +1,7 @@
 import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../../../platform/durable-file';
-import { openWorkstationLedger } from '../../../app/ledger';
-import { workstationId } from '../../../app/jobs/workstation';
+import { openWorkstationLedger } from '../../../engine/ledger';
+import { workstationId } from '../../../engine/jobs/workstation';
 import {
   makeCommissioningReport,
   renderReportPdf,
@@ -10,8 +10,8 @@ import {
   type CommissioningReport,
   type ReportContext,
   type ReportRequest,
-} from '../../../app/report';
-import { commissioningStatusText } from '../../../app/report/report-words';
+} from '../../../features/report';
+import { commissioningStatusText } from '../../../features/report/report-words';
 import { cliLanguage, cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';

@@ -14,9 +14,9 @@ import {
   StationSetupError,
   type StationParameterCheck,
   type StationRoster,
-} from '../../../app/station';
-import type { JobsEngine } from '../../../app/jobs';
-import { sendLedger } from '../../../app/ledger';
+} from '../../../features/station';
+import type { JobsEngine } from '../../../engine/jobs';
+import { sendLedger } from '../../../engine/ledger';
 import { shortChecksum } from '../../../../domain/running-parameters';
 import { shiftConfirmationRefusal, type ShiftParameters } from '../../../../domain/shift-parameters';
 import type { StationShiftParametersView } from '../../../../contract/station';

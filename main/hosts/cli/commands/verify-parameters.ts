@@ -4,15 +4,15 @@ import {
   checkRunningParameters,
   type ParameterConfirmation,
   type VerifiedParameters,
-} from '../../../app/jobs/parameter-check';
-import { workstationId } from '../../../app/jobs/workstation';
-import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
+} from '../../../engine/jobs/parameter-check';
+import { workstationId } from '../../../engine/jobs/workstation';
+import { openWorkstationLedger, sendLedger } from '../../../engine/ledger';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 import { parameterTableJson, parameterTableLines } from '../parameter-table';
 import type { Identified } from './device-list';
 
-export type { VerifiedParameters } from '../../../app/jobs/parameter-check';
+export type { VerifiedParameters } from '../../../engine/jobs/parameter-check';
 
 /**
  * `device verify SN --parameters`: reads back the parameters each device runs and compares them

@@ -5,11 +5,11 @@ import {
   SYNC_STATE_LABELS,
   type DeviceReading,
   type DeviceSync,
-} from '../../../app/jobs';
-import { settingsReadBack } from '../../../app/jobs/settings-check';
-import { workstationId } from '../../../app/jobs/workstation';
-import { openWorkstationLedger, sendLedger } from '../../../app/ledger';
-import { verifyRecord } from '../../../app/ledger/verify-record';
+} from '../../../engine/jobs';
+import { settingsReadBack } from '../../../engine/jobs/settings-check';
+import { workstationId } from '../../../engine/jobs/workstation';
+import { openWorkstationLedger, sendLedger } from '../../../engine/ledger';
+import { verifyRecord } from '../../../engine/ledger/verify-record';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeCbor, encodeCbor } from '../../../../domain/files/cbor';
 import type { PrecodedStream } from '../../../../domain/files/content-coding';
 import { SerialLink } from '../../../../main/devices/links/serial-link';
-import { zopfliDeflate } from '../../../../main/app/cache/zopfli-deflate';
+import { zopfliDeflate } from '../../../../main/engine/cache/zopfli-deflate';
 import { uploadFirmware } from '../../../../main/devices/operations/firmware';
 import { identify } from '../../../../main/devices/operations/identify';
 import { DeviceSession } from '../../../../main/devices/session';

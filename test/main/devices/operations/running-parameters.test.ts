@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeviceConnector } from '../../../../main/app/jobs/connector';
-import type { DeviceConnection } from '../../../../main/app/jobs/device-port';
+import { createDeviceConnector } from '../../../../main/engine/jobs/connector';
+import type { DeviceConnection } from '../../../../main/engine/jobs/device-port';
 import { compareParameters, intendedParameters } from '../../../../domain/running-parameters';
 import type { SimulatedDevice, SimulatedDeviceOptions } from '../../../../simulator';
 import { STATE_FILE } from '../../../../simulator/device/state';

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedVendorImage } from '../../../../domain/vendor/simulated-image';
 import { FRC_FILE } from '../../../../protocol/vendor';
-import { createDeviceConnector } from '../../../../main/app/jobs/connector';
-import type { VendorConnection } from '../../../../main/app/jobs/vendor-connection';
+import { createDeviceConnector } from '../../../../main/engine/jobs/connector';
+import type { VendorConnection } from '../../../../main/engine/jobs/vendor-connection';
 import { createLink, DeviceSession, identify, probeLink } from '../../../../main/devices';
 import {
   buildComponentImage,

@@ -6,8 +6,8 @@ import { readFirmwareBundle } from '../../../../domain/files/firmware-bundle';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
 import { modesUnder } from '../../../fixtures/file-modes';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, results, startWorld, type World } from '../../app/jobs/helpers/world';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
+import { loginCli, results, startWorld, type World } from '../../engine/jobs/helpers/world';
 
 /**
  * The CLI as a user meets it: login and the key file, wrong input, downloads, cache and outbox,

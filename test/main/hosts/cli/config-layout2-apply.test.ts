@@ -5,8 +5,8 @@ import { decodeCbor } from '../../../../domain/files/cbor';
 import { CONFIG_FILE_FORMAT_LAYOUT2, decodeConfigFile, encodeConfigFile } from '../../../../domain/files/config-file';
 import { organizationSigner } from '../../../../server/configurations/organization-keys';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { logInCli, worldPerTest } from '../../app/jobs/helpers/world';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
+import { logInCli, worldPerTest } from '../../engine/jobs/helpers/world';
 
 /**
  * A configuration file of layout 2, saved before the service served layout 3, still goes to a

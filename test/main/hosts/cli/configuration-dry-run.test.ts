@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { logInCli, worldPerTest } from '../../app/jobs/helpers/world';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
+import { logInCli, worldPerTest } from '../../engine/jobs/helpers/world';
 
 /** `device configuration update SN --dry-run`: what would change, in words, and nothing changed. */
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginCli, results, startWorld, type World } from '../../app/jobs/helpers/world';
+import { loginCli, results, startWorld, type World } from '../../engine/jobs/helpers/world';
 
 /**
  * Issue 18 in the CLI: `device update` on a device in no configuration says so before it starts,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerEntries, worldPerTest } from '../../app/jobs/helpers/world';
+import { ledgerEntries, worldPerTest } from '../../engine/jobs/helpers/world';
 import { applyConfiguration } from './helpers/applied-configuration';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendControlCommand } from '../../../../simulator/device/control-socket';
-import { ledgerEntries, worldPerTest } from '../../app/jobs/helpers/world';
+import { ledgerEntries, worldPerTest } from '../../engine/jobs/helpers/world';
 import { applyConfiguration, confirmParameters } from './helpers/applied-configuration';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliIn } from '../../../fixtures/cli-in-process';
-import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import { loginCli, startWorld, type World } from '../../engine/jobs/helpers/world';
 
 /**
  * Issue 29 in the CLI: it speaks the language of `--lang`, else LC_ALL, LC_MESSAGES or LANG, else

@@ -3,10 +3,10 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bodyOf, ledgerSignerKeyOf, signLedgerEntry, type LedgerEntry } from '../../../../domain/ledger';
-import { functionTestRecord } from '../../../../main/app/function-test/record';
-import { workstationId } from '../../../../main/app/jobs/workstation';
-import { openWorkstationLedger } from '../../../../main/app/ledger';
-import { logInCli, worldPerTest, type World } from '../../app/jobs/helpers/world';
+import { functionTestRecord } from '../../../../main/features/function-test/record';
+import { workstationId } from '../../../../main/engine/jobs/workstation';
+import { openWorkstationLedger } from '../../../../main/engine/ledger';
+import { logInCli, worldPerTest, type World } from '../../engine/jobs/helpers/world';
 
 /**
  * The ledger as the attacker forges it: a "function test passed" written after a real failed test,

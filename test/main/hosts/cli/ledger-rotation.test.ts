@@ -2,9 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../../../domain/ledger';
-import { workstationId } from '../../../../main/app/jobs/workstation';
-import { LEDGER_KEY_SECRET, openWorkstationLedger } from '../../../../main/app/ledger';
-import { logInCli, worldPerTest } from '../../app/jobs/helpers/world';
+import { workstationId } from '../../../../main/engine/jobs/workstation';
+import { LEDGER_KEY_SECRET, openWorkstationLedger } from '../../../../main/engine/ledger';
+import { logInCli, worldPerTest } from '../../engine/jobs/helpers/world';
 
 /**
  * A key rotation is recorded in the chain: a workstation whose ledger key was lost makes a new one;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkLedgerChain, type LedgerLine } from '../../../../domain/ledger';
-import { Ledger } from '../../../../main/app/ledger';
+import { Ledger } from '../../../../main/engine/ledger';
 import { checkEntries } from '../../../../main/hosts/cli/commands/ledger';
 import { FileSecretStore } from '../../../../platform/secret-store';
 import { useScratchDir } from '../../../fixtures/scratch';

@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { logInCli, worldPerTest } from '../../app/jobs/helpers/world';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
+import { logInCli, worldPerTest } from '../../engine/jobs/helpers/world';
 
 /**
  * The ledger end to end: an apply through the CLI is recorded, its confirmation carries the entry's

@@ -7,7 +7,7 @@ import { generateReleaseKeyPair } from '../../../../domain/files/firmware-releas
 import { sha256Hex } from '../../../../domain/files/firmware-bundle';
 import { buildWorkPackage, readWorkPackage } from '../../../../domain/files/work-package';
 import { signedTestBundle } from '../../../fixtures/release-key';
-import { makePackage, packageWorld, rootFingerprintOf } from '../../app/packages/helpers';
+import { makePackage, packageWorld, rootFingerprintOf } from '../../features/packages/helpers';
 
 /**
  * A forged work package (the project's own package code, a root and organization key made now)

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCredentials } from '../../../../main/hosts/cli/credentials';
 import { useScratchDir } from '../../../fixtures/scratch';
-import { makePackage, ORG_ID, packageWorld, rootFingerprintOf, SERVICE_URL } from '../../app/packages/helpers';
+import { makePackage, ORG_ID, packageWorld, rootFingerprintOf, SERVICE_URL } from '../../features/packages/helpers';
 import { runCliIn } from '../../../fixtures/cli-in-process';
 
 /**

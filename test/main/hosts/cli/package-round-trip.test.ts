@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
-import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
-import { results, worldPerFile, type CliRun } from '../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../engine/jobs/helpers/flows';
+import { results, worldPerFile, type CliRun } from '../../engine/jobs/helpers/world';
 import { nextReleaseOf, publishRelease } from './helpers/releases';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
-import { ledgerEntries, worldPerTest } from '../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../engine/jobs/helpers/flows';
+import { ledgerEntries, worldPerTest } from '../../engine/jobs/helpers/world';
 
 /**
  * Issue 26 end to end over pty links through the CLI: the parameters a device runs are read back

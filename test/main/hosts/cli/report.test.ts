@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
-import { loginCli, startWorld, type World } from '../../app/jobs/helpers/world';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
+import { loginCli, startWorld, type World } from '../../engine/jobs/helpers/world';
 import { nextReleaseOf, publishRelease } from './helpers/releases';
 import { confirmParameters } from './helpers/applied-configuration';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulatedDevice } from '../../../../simulator';
-import { loginCli, registerDevices, worldPerFile } from '../../app/jobs/helpers/world';
+import { loginCli, registerDevices, worldPerFile } from '../../engine/jobs/helpers/world';
 
 /**
  * Two attached devices that claim one serial number (domain/shared-serial.ts): the real EPC000101

@@ -6,12 +6,12 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StationEvent } from '../../../../contract/station';
 import { parseLedgerText, type LedgerEntry } from '../../../../domain/ledger';
-import { LEDGER_FILE } from '../../../../main/app/ledger/ledger';
-import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/app/jobs/device-sync';
+import { LEDGER_FILE } from '../../../../main/engine/ledger/ledger';
+import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/engine/jobs/device-sync';
 import { parseShiftPlan, runShift, type ShiftRun } from '../../../../simulator/shift-plan';
 import { srcpToEpcOverIsm } from '../../../fixtures/typical-flows';
-import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
-import { worldPerFile } from '../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../engine/jobs/helpers/flows';
+import { worldPerFile } from '../../engine/jobs/helpers/world';
 
 /**
  * A shift at a station, end to end through the real `provisioner station --json` (a child

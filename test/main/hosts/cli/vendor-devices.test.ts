@@ -7,8 +7,8 @@ import { CODE, contentFormatOption } from '../../../../main/devices/coap';
 import { cloneFlow, srcpToEpcOverIsm, type TypicalFlow } from '../../../fixtures/typical-flows';
 import { RawCoapClient } from '../../../simulator/helpers/raw-client';
 import { openUdpTransport } from '../../../simulator/helpers/transports';
-import { buildFlowAndLogIn } from '../../app/jobs/helpers/flows';
-import { startWorld, type CliRun, type World } from '../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../engine/jobs/helpers/flows';
+import { startWorld, type CliRun, type World } from '../../engine/jobs/helpers/world';
 import { publishRelease } from './helpers/releases';
 import { upsertManufacturingRecords } from '../../../../server/store/manufacturing';
 

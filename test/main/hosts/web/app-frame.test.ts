@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../../main/app';
+import type { Core } from '../../../../main/core';
 import { goTo, NO_LIMIT, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 
 /**

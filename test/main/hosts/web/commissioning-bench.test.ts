@@ -9,7 +9,7 @@ import {
   type SimulatedWorkbench,
 } from '../../../../main/hosts/web/simulated-workbench';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
 import {
   deviceKeys,
   goTo,

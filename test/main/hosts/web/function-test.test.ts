@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../../main/app';
+import type { Core } from '../../../../main/core';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../../simulator';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
 import { deviceKeys, goTo, NO_LIMIT, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 
 /**

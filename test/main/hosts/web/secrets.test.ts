@@ -11,7 +11,7 @@ import {
   type EventStreams,
   type WebServerMessage,
 } from '../../../../contract/index';
-import type { Core } from '../../../../main/app';
+import type { Core } from '../../../../main/core';
 import { KnownSecrets, REDACTED } from '../../../../main/hosts/known-secrets';
 import { startWebServer, type WebServer } from '../../../../main/hosts/web/server';
 import { startCountingListener } from '../../../fixtures/another-computer';

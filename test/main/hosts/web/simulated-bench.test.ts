@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreError, parseChannelInput } from '../../../../contract/index';
-import { simulationHandlers } from '../../../../main/app/handlers/simulation';
+import { simulationHandlers } from '../../../../main/core/handlers/simulation';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
 import {
   benchDevicesFor,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../../main/app';
+import type { Core } from '../../../../main/core';
 import { registerWorkbenchDevices, startSimulatedWorkbench } from '../../../../main/hosts/web/simulated-workbench';
 import { createServiceClient } from '../../../../main/cloud';
 import { THEMES, type Theme } from '../../../../renderer/theme/theme-choice';

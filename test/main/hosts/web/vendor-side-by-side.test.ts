@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Core } from '../../../../main/app';
-import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/app/jobs/device-sync';
+import type { Core } from '../../../../main/core';
+import { deviceSync, latestFirmwareByType, recordedReading } from '../../../../main/engine/jobs/device-sync';
 import { createServiceClient, type ServiceClient } from '../../../../main/cloud';
 import { demoConfigurations } from '../../../../server/seed/demo-configurations';
 import { startSimulatedDevice, type SimulatedDevice } from '../../../../simulator';

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
 import { readWorkPackage } from '../../../../domain/files/work-package';
-import type { Core, LocalWorkspace } from '../../../../main/app';
+import type { Core, LocalWorkspace } from '../../../../main/core';
 import { srcpToEpcOverIsm } from '../../../../server/seed/typical-flows';
 import { goTo, NO_LIMIT, signIn, startWebModePage, type WebModePage } from './helpers/web-mode-page';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../../main/app';
+import type { Core } from '../../../../main/core';
 import type { ServiceClient } from '../../../../main/cloud';
 import type { Page } from 'playwright-core';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
 import { goTo, NO_LIMIT } from './helpers/web-mode-page';
 import { startWorkbenchPage, type WorkbenchPage } from './helpers/workbench-page';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../../main/app';
+import type { Core } from '../../../../main/core';
 import type { Page } from 'playwright-core';
 import { registerWorkbenchDevices } from '../../../../main/hosts/web/simulated-workbench';
 import { goTo, NO_LIMIT } from './helpers/web-mode-page';

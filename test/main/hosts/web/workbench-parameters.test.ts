@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../../main/app';
-import { LEDGER_FILE } from '../../../../main/app/ledger/ledger';
+import type { Core } from '../../../../main/core';
+import { LEDGER_FILE } from '../../../../main/engine/ledger/ledger';
 import { parseLedgerText, type LedgerEntry } from '../../../../domain/ledger';
 import type { Page } from 'playwright-core';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
-import { buildFlow } from '../../app/jobs/helpers/flows';
+import { buildFlow } from '../../engine/jobs/helpers/flows';
 import { startSimulatedDevice } from '../../../../simulator';
 import { deviceKeys, goTo, NO_LIMIT, seriousViolations } from './helpers/web-mode-page';
 import { startWorkbenchPage, WORKBENCH_DEVICES, type WorkbenchPage } from './helpers/workbench-page';

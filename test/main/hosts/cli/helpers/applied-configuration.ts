@@ -1,7 +1,7 @@
 import type { SimulatedDevice } from '../../../../../simulator';
 import { epcToEpcOverEthernet } from '../../../../fixtures/typical-flows';
-import { buildFlowAndLogIn } from '../../../app/jobs/helpers/flows';
-import type { World } from '../../../app/jobs/helpers/world';
+import { buildFlowAndLogIn } from '../../../engine/jobs/helpers/flows';
+import type { World } from '../../../engine/jobs/helpers/world';
 
 /**
  * The opening that the CLI's end-to-end tests of verify, the ledger and the function test share: the

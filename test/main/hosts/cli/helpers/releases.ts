@@ -2,7 +2,7 @@ import type { DeviceType } from '../../../../../domain/device-types';
 import { buildFirmwareBundle, readFirmwareBundle } from '../../../../../domain/files/firmware-bundle';
 import { encodeFirmwareImageHeader, FIRMWARE_IMAGE_HEADER_SIZE } from '../../../../../domain/files/firmware-image';
 import { importFirmwareBundle } from '../../../../../server/store/firmware';
-import type { World } from '../../../app/jobs/helpers/world';
+import type { World } from '../../../engine/jobs/helpers/world';
 
 /**
  * A new firmware release on a world's service, as an operator's import publishes one: signed with

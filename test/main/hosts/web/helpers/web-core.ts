@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Core, SimulationPort } from '../../../../../main/app';
+import type { Core, SimulationPort } from '../../../../../main/core';
 import { createCoreIn } from '../../../../fixtures/test-core';
 
 /** Where a test's core looks for devices: only its own simulated ones, never USB ports or another simulator's ptys. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Core, LocalWorkspace, SimulationPort } from '../../../../../main/app';
+import type { Core, LocalWorkspace, SimulationPort } from '../../../../../main/core';
 import { RENDERER_DIST_DIR } from '../../../../../main/hosts/web/build-renderer';
 import { startWebServer, type WebServer } from '../../../../../main/hosts/web/server';
 import { configFileSigningKey, trustedReleaseKeys } from '../../../../../main/hosts/web/simulated-workbench';

@@ -1,0 +1,69 @@
+import { DEVICE_TYPES } from '../../../domain/device-types';
+import { cachedPatches } from '../../engine/cache/cached-patches';
+import { resolveFirmware } from '../../engine/cache/resolve-firmware';
+import type { CacheEntry, FirmwareCache } from '../../engine/cache/firmware-cache';
+import {
+  CoreError,
+  type CachedFirmwareView,
+  type FirmwareChannel,
+  type FirmwareTypeView,
+} from '../../../contract/index';
+import { toCoreError } from '../errors';
+import type { SessionManager } from '../account-session';
+import type { HandlerGroup } from './types';
+
+function cachedView(entry: CacheEntry): CachedFirmwareView {
+  return {
+    deviceType: entry.deviceType,
+    version: entry.version,
+    sha256: entry.sha256,
+    size: entry.size,
+    storedAt: entry.fetchedAt,
+  };
+}
+
+/** Latest firmware per type from the service, beside what the offline cache holds. */
+export function firmwareHandlers(session: SessionManager, cache: FirmwareCache): HandlerGroup<FirmwareChannel> {
+  return {
+    'firmware.overview': async () => {
+      const account = session.require();
+      const cached = await cache.list();
+      const kept = await cachedPatches(cache, cached);
+      return Promise.all(
+        DEVICE_TYPES.map(async (deviceType): Promise<FirmwareTypeView> => {
+          const mine = cached.filter((e) => e.deviceType === deviceType).map(cachedView);
+          const patches = kept
+            .filter((p) => p.deviceType === deviceType)
+            .map(({ fromVersion, toVersion, size }) => ({ fromVersion, toVersion, size }));
+          try {
+            const latest = await account.client.devices.firmwareVersionByType(deviceType, { retry: false });
+            return {
+              deviceType,
+              latestVersion: latest.version,
+              cached: mine,
+              patches,
+              latestCached: mine.some((c) => c.version === latest.version),
+              error: null,
+            };
+          } catch (err) {
+            const core = toCoreError(err);
+            // No firmware of that type in the organization is an answer, not an error to shout about.
+            const error = core.code === 'NOT_FOUND' ? null : core.message;
+            return { deviceType, latestVersion: null, cached: mine, patches, latestCached: false, error };
+          }
+        }),
+      );
+    },
+    'firmware.download': async (input) => {
+      const account = session.require('files.download');
+      try {
+        const resolved = await resolveFirmware(cache, account.client, { deviceType: input.deviceType });
+        if (resolved.origin === 'offline-cache')
+          throw new CoreError('SERVICE_UNREACHABLE', resolved.notice ?? 'The service is unreachable.');
+        return cachedView(resolved.entry);
+      } catch (err) {
+        throw toCoreError(err);
+      }
+    },
+  };
+}
