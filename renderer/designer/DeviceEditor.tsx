@@ -13,6 +13,7 @@ import { ActionButton } from '../components/ActionButton';
 import { CheckboxGroup, SelectField, TextField, type Option } from '../components/fields';
 import { Callout, ViolationList } from '../components/misc';
 import { useFocusOnOpen } from '../components/use-focus-on-open';
+import { useDebounced } from '../components/use-debounced';
 import { notify } from '../stores/notices';
 import { useNavigation } from '../stores/navigation';
 import {
@@ -46,6 +47,9 @@ interface FieldText {
   hint?: string | undefined;
 }
 
+/** Free devices the picker lists at once; a search finds the others. */
+const CANDIDATE_PAGE = 30;
+
 const INTERFACE_FLAGS: readonly Exclude<CommInterfaceFlag, 'None'>[] = ['BLE', 'ISM', 'Ethernet', 'Wifi'];
 
 /**
@@ -69,10 +73,24 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
   const words = useTranslator();
   const options = useMemo(() => designerOptions(words), [words]);
 
-  const candidates = useQuery('devices.list', { configurableOnly: true, page: 1, limit: 30 }, mode === 'add');
+  // The free devices the picker offers: one page of them from the service, narrowed by what is
+  // typed in the search (a serial number's start finds it among a million). A device sent here from
+  // the Workbench is searched for, so it is among them.
+  const [search, setSearch] = useState(serialNumber);
+  const searched = useDebounced(search.trim());
+  const candidates = useQuery(
+    'devices.list',
+    { configurableOnly: true, search: searched || undefined, page: 1, limit: CANDIDATE_PAGE },
+    mode === 'add',
+  );
+  /** The device chosen, remembered: a later search may no longer list it. */
+  const [picked, setPicked] = useState<{ serialNumber: string; deviceType: DeviceType } | null>(null);
   const templates = useQuery('templates.list', { page: 1, limit: 30 });
   const deviceType: DeviceType | null =
-    device?.deviceType ?? candidates.data?.items.find((d) => d.serialNumber === serialNumber)?.deviceType ?? null;
+    device?.deviceType ??
+    (picked?.serialNumber === serialNumber ? picked.deviceType : null) ??
+    candidates.data?.items.find((d) => d.serialNumber === serialNumber)?.deviceType ??
+    null;
 
   const fields = deviceType ? applicableDeviceFields(deviceType, draft, mode) : [];
   const check = checkDeviceDraft(draft, {
@@ -151,11 +169,19 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
     }
   };
 
-  const candidateOptions: Option<string>[] = (candidates.data?.items ?? []).map((d) => ({
+  const candidateItems = candidates.data?.items ?? [];
+  const candidateOptions: Option<string>[] = candidateItems.map((d) => ({
     value: d.serialNumber,
     label: `${d.serialNumber} · ${d.deviceType} · ${d.name}`,
     isData: true,
   }));
+  if (picked && picked.serialNumber === serialNumber && !candidateItems.some((d) => d.serialNumber === serialNumber))
+    candidateOptions.unshift({
+      value: picked.serialNumber,
+      label: `${picked.serialNumber} · ${picked.deviceType}`,
+      isData: true,
+    });
+  const candidateTotal = candidates.data?.totalCount ?? 0;
   const supported = deviceType ? SUPPORTED_INTERFACES[deviceType] : [];
   const shows = (field: DeviceField) => fields.includes(field);
   // A field is labelled as the domain names it in messages, unless its section says more or less.
@@ -222,20 +248,36 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       </h3>
       {mode === 'add' ? (
         <div className="form-grid">
+          <TextField
+            label={t('designer:editor.findDevice')}
+            name="deviceSearch"
+            type="search"
+            value={search}
+            onChange={setSearch}
+            hint={
+              candidates.data
+                ? t('designer:editor.findDeviceShown', { shown: candidateItems.length, total: candidateTotal })
+                : undefined
+            }
+          />
           <SelectField
             label={t('designer:editor.device')}
             name="serialNumber"
             value={serialNumber}
             options={candidateOptions}
             emptyLabel={
-              candidates.loading
+              candidates.loading || searched !== search.trim()
                 ? t('designer:editor.loadingDevices')
-                : candidateOptions.length === 0
-                  ? t('designer:editor.noFreeDevice')
-                  : t('designer:editor.chooseDevice')
+                : candidateOptions.length > 0
+                  ? t('designer:editor.chooseDevice')
+                  : searched
+                    ? t('designer:editor.noFreeDeviceMatches', { search: searched })
+                    : t('designer:editor.noFreeDevice')
             }
             onChange={(v) => {
               setSerialNumber(v);
+              const chosen = candidateItems.find((d) => d.serialNumber === v);
+              if (chosen) setPicked({ serialNumber: chosen.serialNumber, deviceType: chosen.deviceType });
               setServiceViolations([]);
             }}
             error={byField.serialNumber}

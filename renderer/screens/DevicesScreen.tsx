@@ -13,6 +13,7 @@ import { ListScreenHeader, type CreateFormHandlers } from '../components/ListScr
 import { Badge, Callout, type Tone } from '../components/misc';
 import { useBusyAction } from '../components/use-busy-action';
 import { useListFilters } from '../components/use-list-filters';
+import { useDebounced } from '../components/use-debounced';
 import { DateTime } from '../components/DateText';
 import { useTranslator } from '../i18n/I18nProvider';
 import { commissioningCellText } from './commissioning-text';
@@ -61,8 +62,12 @@ export function DevicesScreen() {
   const { filters, setFilter, page, setPage } = useListFilters({ search: '', configurableOnly: false });
   const { search, configurableOnly } = filters;
   const [editing, setEditing] = useState<string | null>(null);
+  // The service searches and pages (at a million devices it is the only place that can); the
+  // search goes once typing pauses, and useQuery drops an answer overtaken by a newer request. The
+  // table draws one page: its rows stay bounded however large the organization.
+  const searched = useDebounced(search.trim());
   const list = useQuery('devices.list', {
-    search: search.trim() || undefined,
+    search: searched || undefined,
     configurableOnly: configurableOnly || undefined,
     page,
     limit: PAGE_SIZE,
@@ -115,6 +120,7 @@ export function DevicesScreen() {
           ACTIONS_COLUMN,
         ]}
         {...pagedListOf(list, setPage)}
+        loading={list.loading || searched !== search.trim()}
         row={(d) =>
           editing === d.serialNumber ? (
             <EditDeviceRow
@@ -198,7 +204,7 @@ export function DevicesScreen() {
             </tr>
           )
         }
-        empty={search ? t('screens:devices.noneMatch', { search }) : t('screens:devices.none')}
+        empty={searched ? t('screens:devices.noneMatch', { search: searched }) : t('screens:devices.none')}
         errorTitle={t('screens:devices.loadFailed')}
       />
     </section>
