@@ -1,17 +1,25 @@
 /**
- * Data at scale (issue 30), `npm run bench -- scale [--json] [--devices N] [--small N] [--samples N]
- * [--import-lines N]`: on a throwaway PostgreSQL cluster, an organization of N devices (default
- * 1,000,000) and one of 1,000, bulk-loaded the same way (generate_series), and the device list's
- * operations timed through the HTTP service against both, interleaved in the same run:
+ * Data at scale (issue 30), `npm run bench -- scale [--json] [--devices=N] [--small=N] [--samples=N]
+ * [--configurations=N] [--small-configurations=N] [--instances=N] [--import-lines=N]`: on a
+ * throwaway stack (scripts/stack.ts's `up`: its own PostgreSQL cluster, N service instances, HAProxy
+ * in front), an organization of N devices (default 1,000,000) and 10,000 configurations, and one
+ * of 1,000 devices and 10 configurations, bulk-loaded the same way, and each operation timed
+ * through the load balancer against both, interleaved in the same run:
  *
  * - device-list-first: page 1 (limit 30) with its totalCount;
  * - device-list-deep: a page from the second half of the list;
  * - device-list-configurable: a deep page of the devices in no configuration;
- * - device-list-serial-prefix: search by a serial-number prefix that 100 devices start.
+ * - device-list-serial-prefix: search by a serial-number prefix that 100 devices start;
+ * - configuration-list-first / configuration-list-deep: the configuration list (Limit 30, the
+ *   default LastEditedDESC order), page 1 and a page from the second half;
+ * - configuration-get, configuration-status: a configuration drawn at random;
+ * - configuration-file: the configuration file of a device of a configuration drawn at random;
+ * - confirmation: confirm-apply-configuration of the file just downloaded (a new confirmation).
  *
- * Before each timed request the bench renames a device of a third organization through the
- * service: that write drops the service's read cache (server/cache/read-cache.ts), so every timed
- * request reads the database, as the first one after any change does.
+ * Before each timed request the bench writes through the service in a third organization (renames
+ * a device before the device list, a configuration before the others): that drops the answers the
+ * read cache (server/cache/read-cache.ts) kept from the tables the timed request reads, so every
+ * timed request reads the database, as the first one after any change does.
  *
  * Then `server devices import` (the operator CLI, its own process) of a 10,000-line and a
  * 100,000-line (--import-lines) CSV: lines per second and the process's peak RSS (/usr/bin/time).
@@ -24,9 +32,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createOrganizationWithKey, openDatabase, startService, type Database } from '../server';
+import { SYNC_ID_HEADER } from '../domain/config-file-download';
+import { createOrganizationWithKey, openDatabase, type Database } from '../server';
 import { PASSWORD_FILE_ENV } from '../server/db/password-file';
-import { pgCtlCommand, startPostgres } from '../scripts/stack';
+import { down, up } from '../scripts/stack';
+import { configurationsFor, seedConfigurations, type SeededConfigurations } from './scale-configurations';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +44,9 @@ const { values } = parseArgs({
     devices: { type: 'string', default: '1000000' },
     small: { type: 'string', default: '1000' },
     samples: { type: 'string', default: '100' },
+    configurations: { type: 'string', default: '10000' },
+    'small-configurations': { type: 'string', default: '10' },
+    instances: { type: 'string', default: '1' },
     'import-lines': { type: 'string', default: '100000' },
   },
 });
@@ -48,11 +61,24 @@ const positive = (name: string, text: string): number => {
 const LARGE = positive('devices', values.devices);
 const SMALL = positive('small', values.small);
 const SAMPLES = positive('samples', values.samples);
+const CONFIGURATIONS = positive('configurations', values.configurations);
+const SMALL_CONFIGURATIONS = positive('small-configurations', values['small-configurations']);
+const INSTANCES = positive('instances', values.instances);
 const IMPORT_LINES = positive('import-lines', values['import-lines']);
 if (SMALL < 1000 || LARGE < SMALL) {
   console.error(
     'error: --small must be at least 1000 (the serial-prefix search needs 100 matches) and --devices at least --small',
   );
+  process.exit(2);
+}
+if (CONFIGURATIONS > configurationsFor(LARGE) || SMALL_CONFIGURATIONS > configurationsFor(SMALL)) {
+  console.error(
+    `error: each configuration takes 32 devices of its organization: --configurations at most ${configurationsFor(LARGE)} for --devices=${LARGE}, --small-configurations at most ${configurationsFor(SMALL)} for --small=${SMALL}`,
+  );
+  process.exit(2);
+}
+if (Math.min(CONFIGURATIONS, SMALL_CONFIGURATIONS) < 6) {
+  console.error('error: --configurations and --small-configurations must be at least 6 (one of each typical flow)');
   process.exit(2);
 }
 
@@ -64,7 +90,11 @@ interface Org {
   /** The serial numbers' first letter: L(arge) or S(mall). */
   letter: string;
   devices: number;
+  configurationCount: number;
   key: string;
+  configurations: SeededConfigurations;
+  /** The last configuration file downloaded in this organization: what the next confirmation confirms. */
+  lastFile?: { serialNumber: string; syncId: string };
 }
 
 /**
@@ -85,37 +115,142 @@ async function seed(db: Database, org: Org): Promise<number> {
   return performance.now() - started;
 }
 
-/** One timed request: what it asks for, given the organization and the sample's random draw. */
-interface Operation {
-  op: string;
-  path: (org: Org, draw: number) => string;
+interface Request {
+  method?: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
 }
 
-const deepPage = (org: Org, draw: number) =>
-  Math.floor(org.devices / 30 / 2) + Math.floor(draw * (org.devices / 30 / 2 - 1));
+/**
+ * One timed request: what it asks for given the organization and the sample's random draw, the
+ * write that drops what the read cache kept of the tables it reads, and what its answer must show.
+ */
+interface Operation {
+  op: string;
+  churn: 'device' | 'configuration';
+  request: (org: Org, draw: number) => Request;
+  accept: (org: Org, answer: { response: Response; bytes: Buffer }) => boolean;
+}
+
+const json = (answer: { bytes: Buffer }) => JSON.parse(answer.bytes.toString('utf8')) as { data?: unknown };
+const hasItems = (_org: Org, answer: { bytes: Buffer }) =>
+  ((json(answer).data as { items?: unknown[] } | null)?.items?.length ?? 0) > 0;
+const deepPage = (count: number, draw: number) =>
+  Math.max(1, Math.floor(count / 30 / 2) + Math.floor(draw * (count / 30 / 2 - 1)));
+const pick = <T>(items: readonly T[], draw: number): T => items[Math.floor(draw * items.length)]!;
+
 const OPERATIONS: Operation[] = [
-  { op: 'device-list-first', path: () => 'devices?limit=30&page=1' },
-  { op: 'device-list-deep', path: (org, draw) => `devices?limit=30&page=${deepPage(org, draw)}` },
+  { op: 'device-list-first', churn: 'device', request: () => ({ path: 'devices?limit=30&page=1' }), accept: hasItems },
+  {
+    op: 'device-list-deep',
+    churn: 'device',
+    request: (org, draw) => ({ path: `devices?limit=30&page=${deepPage(org.devices, draw)}` }),
+    accept: hasItems,
+  },
   {
     op: 'device-list-configurable',
-    path: (org, draw) => `devices?limit=30&page=${deepPage(org, draw)}&configurableOnly=true`,
+    churn: 'device',
+    request: (org, draw) => ({
+      path: `devices?limit=30&page=${deepPage(org.devices - 8 * org.configurationCount, draw)}&configurableOnly=true`,
+    }),
+    accept: hasItems,
   },
   // The first five digits of a serial number at most org.devices: 100 serial numbers start with them.
   {
     op: 'device-list-serial-prefix',
-    path: (org, draw) =>
-      `devices?limit=30&search=${org.letter}${String(Math.floor(draw * Math.floor(org.devices / 100))).padStart(5, '0')}`,
+    churn: 'device',
+    request: (org, draw) => ({
+      path: `devices?limit=30&search=${org.letter}${String(Math.floor(draw * Math.floor(org.devices / 100))).padStart(5, '0')}`,
+    }),
+    accept: hasItems,
+  },
+  {
+    op: 'configuration-list-first',
+    churn: 'configuration',
+    request: () => ({ path: 'configurations?Limit=30&Page=1' }),
+    accept: hasItems,
+  },
+  {
+    op: 'configuration-list-deep',
+    churn: 'configuration',
+    request: (org, draw) => ({ path: `configurations?Limit=30&Page=${deepPage(org.configurationCount, draw)}` }),
+    accept: hasItems,
+  },
+  {
+    op: 'configuration-get',
+    churn: 'configuration',
+    request: (org, draw) => ({ path: `configurations/${pick(org.configurations.ids, draw)}` }),
+    accept: (_org, answer) => typeof (json(answer).data as { id?: unknown } | null)?.id === 'string',
+  },
+  {
+    op: 'configuration-status',
+    churn: 'configuration',
+    request: (org, draw) => ({ path: `configurations/validate/${pick(org.configurations.ids, draw)}` }),
+    accept: (_org, answer) => (json(answer).data as { complete?: unknown } | null)?.complete === true,
+  },
+  {
+    op: 'configuration-file',
+    churn: 'configuration',
+    request: (org, draw) => ({ path: `devices/${pick(org.configurations.members, draw)}/configuration-file` }),
+    accept: (org, { response }) => {
+      const syncId = response.headers.get(SYNC_ID_HEADER);
+      const serialNumber = /devices\/([^/]+)\//.exec(response.url)?.[1];
+      if (!syncId || !serialNumber) return false;
+      org.lastFile = { serialNumber, syncId };
+      return true;
+    },
+  },
+  // Runs after configuration-file in each sample: confirms the file just downloaded, applied now.
+  {
+    op: 'confirmation',
+    churn: 'configuration',
+    request: (org) => ({
+      method: 'POST',
+      path: `devices/${org.lastFile?.serialNumber}/confirm-apply-configuration`,
+      body: {
+        configurationFileSuccessfullyDeployed: true,
+        syncId: org.lastFile?.syncId,
+        applyTimeStamp: new Date().toISOString(),
+      },
+    }),
+    accept: (_org, answer) => json(answer).data === true,
   },
 ];
 
-async function timed(url: string, key: string): Promise<number> {
+async function timed(org: Org, baseUrl: string, operation: Operation, draw: number): Promise<number> {
+  const { method = 'GET', path, body } = operation.request(org, draw);
+  const url = `${baseUrl}/${path}`;
   const started = performance.now();
-  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
-  const body = (await response.json()) as { data?: { items?: unknown[] } };
+  const response = await fetch(url, {
+    method,
+    headers: {
+      authorization: `Bearer ${org.key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
   const elapsed = performance.now() - started;
-  if (response.status !== 200 || !body.data?.items?.length)
-    throw new Error(`${url} answered ${response.status} with ${JSON.stringify(body).slice(0, 300)}`);
+  if (response.status !== 200 || !operation.accept(org, { response, bytes }))
+    throw new Error(`${method} ${url} answered ${response.status} with ${bytes.toString('utf8').slice(0, 300)}`);
   return elapsed;
+}
+
+/** A write in the churn organization that drops the read cache's answers from the tables `operation` reads. */
+async function churnWrite(baseUrl: string, churn: Org, configurationId: string, label: string, operation: Operation) {
+  const response =
+    operation.churn === 'device'
+      ? await fetch(`${baseUrl}/devices/C0000001?name=churn-${label}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${churn.key}` },
+        })
+      : await fetch(`${baseUrl}/configurations/${configurationId}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${churn.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `churn-${label}` }),
+        });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`the churn write answered ${response.status}`);
 }
 
 function percentile(samples: readonly number[], p: number): number {
@@ -173,34 +308,51 @@ function importRun(
 
 async function main(): Promise<void> {
   const runDir = mkdtempSync(join(tmpdir(), 'provisioner-bench-scale-'));
-  const { postgres, databaseUrl } = await startPostgres(runDir);
-  process.env[PASSWORD_FILE_ENV] = postgres.passwordFile;
-  const stop = () => spawnSync(...pgCtlCommand(postgres, 'stop'), { stdio: 'ignore' });
   try {
-    const db = await openDatabase({ databaseUrl });
-    const service = await startService({ db, port: 0 });
+    log(`starting the stack: PostgreSQL, ${INSTANCES} service instance(s), HAProxy`);
+    const stack = await up({ instances: INSTANCES, runDir, port: 0, seedDemo: false, log });
+    // This process loads the database beside the instances: the same password and sealing key.
+    if (stack.postgres) process.env[PASSWORD_FILE_ENV] = stack.postgres.passwordFile;
+    process.env.PROVISIONER_SEALING_KEY_FILE = join(stack.runDir, 'sealing-key');
+    const db = await openDatabase({ databaseUrl: stack.databaseUrl });
     try {
       const orgs: Org[] = [];
-      for (const [id, letter, devices] of [
-        ['large', 'L', LARGE],
-        ['small', 'S', SMALL],
-        ['churn', 'C', 1],
+      for (const [id, letter, devices, configurationCount] of [
+        ['large', 'L', LARGE, CONFIGURATIONS],
+        ['small', 'S', SMALL, SMALL_CONFIGURATIONS],
+        ['churn', 'C', 1, 0],
       ] as const) {
         orgs.push({
           id,
           letter,
           devices,
+          configurationCount,
+          configurations: { ids: [], members: [] },
           key: await createOrganizationWithKey(db, { orgId: id, keyName: 'bench', role: 'Admin' }),
         });
       }
+      const orgUrl = (org: Org) => `${stack.url}/v1/organizations/${org.id}`;
       const seedMs: Record<string, number> = {};
       for (const org of orgs) {
         seedMs[org.id] = await seed(db, org);
         log(`seeded ${org.devices} devices in ${org.id} in ${(seedMs[org.id]! / 1000).toFixed(1)} s`);
       }
-      await db.query('ANALYZE');
       const [large, small, churn] = orgs as [Org, Org, Org];
-      const orgUrl = (org: Org) => `${service.url}/v1/organizations/${org.id}`;
+      const configurationSeedMs: Record<string, number> = {};
+      for (const org of [large, small]) {
+        const started = performance.now();
+        org.configurations = await seedConfigurations(db, stack.url, org, org.configurationCount, log);
+        configurationSeedMs[org.id] = performance.now() - started;
+      }
+      const churnConfiguration = await (
+        await fetch(`${orgUrl(churn)}/configurations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${churn.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'churn' }),
+        })
+      ).json();
+      const churnConfigurationId = (churnConfiguration as { data: { id: string } }).data.id;
+      await db.query('ANALYZE');
 
       const times = new Map<string, number[]>();
       for (let sample = 0; sample < SAMPLES; sample++) {
@@ -208,19 +360,15 @@ async function main(): Promise<void> {
           const draw = Math.random();
           // Alternating which goes first, so neither always follows the other's warm pages.
           for (const org of sample % 2 === 0 ? [large, small] : [small, large]) {
-            const rename = await fetch(
-              `${orgUrl(churn)}/devices/C0000001?name=churn-${sample}-${operation.op}-${org.id}`,
-              {
-                method: 'PATCH',
-                headers: { authorization: `Bearer ${churn.key}` },
-              },
+            await churnWrite(
+              orgUrl(churn),
+              churn,
+              churnConfigurationId,
+              `${sample}-${operation.op}-${org.id}`,
+              operation,
             );
-            if (rename.status !== 200) throw new Error(`the churn rename answered ${rename.status}`);
             const key = `${operation.op}/${org.id}`;
-            times.set(key, [
-              ...(times.get(key) ?? []),
-              await timed(`${orgUrl(org)}/${operation.path(org, draw)}`, org.key),
-            ]);
+            times.set(key, [...(times.get(key) ?? []), await timed(org, orgUrl(org), operation, draw)]);
           }
         }
       }
@@ -242,15 +390,15 @@ async function main(): Promise<void> {
       let imports: ReturnType<typeof importRun>[];
       try {
         imports = [
-          importRun(databaseUrl, importDir, Math.max(1, Math.round(IMPORT_LINES / 10)), 'P'),
-          importRun(databaseUrl, importDir, IMPORT_LINES, 'Q'),
+          importRun(stack.databaseUrl, importDir, Math.max(1, Math.round(IMPORT_LINES / 10)), 'P'),
+          importRun(stack.databaseUrl, importDir, IMPORT_LINES, 'Q'),
         ];
       } finally {
         rmSync(importDir, { recursive: true, force: true });
       }
 
       log(
-        `\n${cpus().length} cores; ${LARGE} vs ${SMALL} devices, ${SAMPLES} samples per operation and organization, through the HTTP service on PostgreSQL 15`,
+        `\n${cpus().length} cores; ${LARGE} devices and ${CONFIGURATIONS} configurations vs ${SMALL} and ${SMALL_CONFIGURATIONS}, ${SAMPLES} samples per operation and organization, through HAProxy and ${INSTANCES} service instance(s) on PostgreSQL 15`,
       );
       log('operation                      p50 small  p99 small  p50 large  p99 large  p99 ratio');
       for (const f of operations) {
@@ -261,9 +409,14 @@ async function main(): Promise<void> {
       const result = {
         devices_large: LARGE,
         devices_small: SMALL,
+        configurations_large: CONFIGURATIONS,
+        configurations_small: SMALL_CONFIGURATIONS,
         cores: cpus().length,
         samples: SAMPLES,
+        instances: INSTANCES,
+        through: 'haproxy',
         seed_large_s: round(seedMs.large! / 1000, 1),
+        seed_configurations_large_s: round(configurationSeedMs.large! / 1000, 1),
         operations,
         import_rate_per_s: imports[1]!.per_s,
         import_rate_per_s_small: imports[0]!.per_s,
@@ -274,11 +427,10 @@ async function main(): Promise<void> {
       if (values.json) console.log(JSON.stringify(result));
       else console.log(JSON.stringify(result, null, 2));
     } finally {
-      await service.close();
       await db.close();
     }
   } finally {
-    stop();
+    await down(runDir, { removeLogs: true });
     rmSync(runDir, { recursive: true, force: true });
   }
 }
