@@ -1,4 +1,4 @@
-import { Command, Option, type Help } from 'commander';
+import { Option, type Command, type Help } from 'commander';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { DEVICE_TYPES } from '../../../domain/device-types';
 import { cacheList, cachePrefetch, cachePrune } from './commands/cache';
@@ -21,6 +21,7 @@ import type { CliContext, GlobalOptions } from './context';
 import type { CliIo } from './io';
 import { CliError, EXIT } from './errors';
 import { cliLanguage, LANG_FLAGS, parseLanguageOption, t } from './cli-language';
+import { CommandInRunLanguage } from './cli-errors';
 import { LANGUAGES } from '../../../domain/i18n/index.js';
 
 /** Runs a command with the context of this invocation; the exit code is kept for main. */
@@ -127,7 +128,8 @@ export function buildProgram(
 ): Command {
   // Set before any subcommand is added: subcommands copy these settings when they are created, and
   // without them commander would call process.exit itself.
-  const program = new Command('provisioner')
+  // Commander's own errors (unknown command, missing argument…) in the run's language: cli-errors.ts.
+  const program = new CommandInRunLanguage('provisioner')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .description(t('cli:help.root'))
