@@ -1,0 +1,112 @@
+/**
+ * The soak bench's figures (bench/soak.ts), counted from records alone: what the Station reported
+ * of each device, and the confirmations on each side. No I/O here, so the counting is tested on
+ * fixed records (test/bench/soak-count.test.ts).
+ */
+
+/** What the Station said of one device, in order: one entry per outcome event. */
+export type DeviceOutcome = 'done' | 'in-sync' | 'failed';
+
+export interface DeviceTally {
+  /** Devices whose last outcome is done (or found in sync, verified): finished. */
+  done: number;
+  /** Devices that failed at least once. */
+  failed: number;
+  /** Devices plugged in again after a failure. */
+  retried: number;
+  /** Devices that failed at least once and were done on a later try. */
+  doneOnRetry: number;
+  /** Devices whose last outcome is not done: failed for good, or never finished. */
+  unfinished: number;
+}
+
+/**
+ * Per device: its outcomes in the order the Station reported them, and how many times it was
+ * plugged in again after a failure. Devices with no outcome at all count as unfinished.
+ */
+export function tallyDevices(
+  serials: readonly string[],
+  outcomes: ReadonlyMap<string, readonly DeviceOutcome[]>,
+  replugs: ReadonlyMap<string, number>,
+): DeviceTally {
+  const tally: DeviceTally = { done: 0, failed: 0, retried: 0, doneOnRetry: 0, unfinished: 0 };
+  for (const serial of serials) {
+    const seen = outcomes.get(serial) ?? [];
+    const last = seen.at(-1);
+    const finished = last === 'done' || last === 'in-sync';
+    const everFailed = seen.includes('failed');
+    if (finished) tally.done += 1;
+    else tally.unfinished += 1;
+    if (everFailed) tally.failed += 1;
+    if ((replugs.get(serial) ?? 0) > 0) tally.retried += 1;
+    if (everFailed && finished) tally.doneOnRetry += 1;
+  }
+  return tally;
+}
+
+/** A confirmation the Station made: the ledger entry it carries (confirm.ts records the entry first). */
+export interface StationConfirmation {
+  hash: string;
+  serialNumber: string;
+  action: 'firmware-install' | 'configuration-apply';
+}
+
+/** A confirmation the service stored: the ledger hash its payload carries, when it carries one. */
+export interface StoredConfirmation {
+  serialNumber: string;
+  kind: 'firmware' | 'configuration';
+  ledgerHash: string | null;
+  applyTimeStamp: string | null;
+}
+
+export interface ConfirmationTally {
+  sent: number;
+  stored: number;
+  /** Made by the Station (in its ledger), not on the service. */
+  lost: number;
+  /** Stored more than once: rows beyond the first of one ledger entry (or of one device, kind and apply time). */
+  doubled: number;
+  /** Stored rows no ledger entry of the Station names. */
+  unknown: number;
+  /** Up to ten of the lost entries' serial numbers and actions, to look into. */
+  lostExamples: string[];
+}
+
+const ACTION_OF_KIND = { firmware: 'firmware-install', configuration: 'configuration-apply' } as const;
+
+/**
+ * The Station's confirmations against the service's rows. A row is keyed by the ledger hash it
+ * carries; one without (a ledger that could not record) by device, kind and apply time.
+ */
+export function tallyConfirmations(
+  made: readonly StationConfirmation[],
+  stored: readonly StoredConfirmation[],
+): ConfirmationTally {
+  const rowsByKey = new Map<string, number>();
+  for (const row of stored) {
+    const key = row.ledgerHash ?? `${row.serialNumber}/${ACTION_OF_KIND[row.kind]}/${row.applyTimeStamp ?? '?'}`;
+    rowsByKey.set(key, (rowsByKey.get(key) ?? 0) + 1);
+  }
+  const madeHashes = new Set(made.map((confirmation) => confirmation.hash));
+  const lostOnes = made.filter((confirmation) => !rowsByKey.has(confirmation.hash));
+  let doubled = 0;
+  let unknown = 0;
+  for (const [key, rows] of rowsByKey) {
+    doubled += rows - 1;
+    if (!madeHashes.has(key)) unknown += rows;
+  }
+  return {
+    sent: made.length,
+    stored: stored.length,
+    lost: lostOnes.length,
+    doubled,
+    unknown,
+    lostExamples: lostOnes.slice(0, 10).map((c) => `${c.serialNumber} ${c.action} ${c.hash.slice(0, 12)}`),
+  };
+}
+
+/** Growth from `warm` to `end` as a fraction (0.05 is 5 %), rounded to 3 places; null without both. */
+export function growth(warm: number | null, end: number | null): number | null {
+  if (warm === null || end === null || warm <= 0) return null;
+  return Math.round(((end - warm) / warm) * 1000) / 1000;
+}

@@ -1,0 +1,149 @@
+/**
+ * The processes of the soak bench (bench/soak.ts): reading a process's memory and descriptors
+ * from /proc, killing and starting again the stack's instance on its own port, restarting
+ * PostgreSQL, and running the CLI (the Station among others) as a child process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PASSWORD_FILE_ENV } from '../server/db/password-file';
+import { pgCtlCommand, waitUntilOk, type StackInstance, type StackState } from '../scripts/stack';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI_BIN = join(ROOT, 'bin', 'provisioner.mjs');
+const SERVICE_CLI = join(ROOT, 'server', 'cli.ts');
+
+/** Resident memory in MiB (VmRSS), or null when the process is gone. */
+export function rssMiB(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Open file descriptors, but for terminals: a Station holds one pty per device plugged in, which
+ * is work, not a leak. Null when the process is gone.
+ */
+export function openFds(pid: number): number | null {
+  try {
+    const fds = readdirSync(`/proc/${pid}/fd`);
+    let count = 0;
+    for (const fd of fds) {
+      let target = '';
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue; // Closed meanwhile.
+      }
+      if (!target.startsWith('/dev/pts/') && target !== '/dev/ptmx') count += 1;
+    }
+    return count;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the stack's instance again on the port HAProxy knows it by, with the environment `up`
+ * gave it (the database password's file, the sealing key), as a supervisor would after a crash;
+ * records its new pid in the stack's state so that `down` stops it.
+ */
+export async function restartInstance(stack: StackState, instance: StackInstance): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: stack.databaseUrl };
+  if (stack.postgres) {
+    env[PASSWORD_FILE_ENV] = stack.postgres.passwordFile;
+    env.PROVISIONER_SEALING_KEY_FILE = join(stack.runDir, 'sealing-key');
+  }
+  const fd = openSync(instance.log, 'a');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', SERVICE_CLI, 'serve', '--host', '127.0.0.1', '--port', String(instance.port)],
+    { cwd: ROOT, env, detached: true, stdio: ['ignore', 'ignore', fd] },
+  );
+  closeSync(fd);
+  child.unref();
+  if (child.pid === undefined) throw new Error(`Cannot start ${instance.name} again.`);
+  instance.pid = child.pid;
+  writeFileSync(join(stack.runDir, 'stack.json'), `${JSON.stringify(stack, null, 2)}\n`, { mode: 0o600 });
+  await waitUntilOk(`${instance.url}/readyz`, 600);
+}
+
+/** pg_ctl restart (fast) in a child process, so that this process's timers and devices keep going meanwhile. */
+export function restartPostgres(stack: StackState): Promise<void> {
+  const [command, args] = pgCtlCommand(stack.postgres!, 'restart');
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl restart exited with ${code}`))));
+  });
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliProcess {
+  child: ChildProcess;
+  done: Promise<CliRun>;
+}
+
+/**
+ * The real CLI (`bin/provisioner.mjs`, one process) on `home` as its data directory; `onLine`
+ * sees each line of stdout as it comes. stderr is kept (its last 64 KiB).
+ */
+export function startCli(
+  home: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  onLine?: (line: string) => void,
+): CliProcess {
+  const child = spawn(process.execPath, [CLI_BIN, '--data-dir', home, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    if (!onLine) stdout += text;
+    else {
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-65_536);
+  });
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+/** A CLI command to its end, stopped with SIGKILL when it outlasts `timeoutMs`. */
+export async function runCli(
+  home: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<CliRun> {
+  const run = startCli(home, args, env);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
+  try {
+    return await run.done;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,574 @@
+/**
+ * Endurance, a night shift (issue 30): `npm run bench -- soak [--json] [--devices N] [--lanes L]
+ * [--seed S] [--minutes M]`. N simulated devices (default 300: SRCP senders and EPC receivers of
+ * one ISM configuration) go through a Station of L lanes (default 16; the real
+ * `provisioner station --json`, its own process) against the clustered service (two instances on
+ * PostgreSQL behind HAProxy, started as the cluster bench starts them), all on 127.0.0.1.
+ *
+ * The person at the station plugs devices in as lanes free up (a few more than the lanes wait
+ * their turn), takes each away once the Station says it is done, and plugs a failed one in again
+ * (up to three times). The simulator's faults: 5 % of the devices lose their cable during the
+ * upload, some lose power while applying, some have frames corrupted, some links stall
+ * (soak-plan.ts). During the shift the same service instance is SIGKILLed twice (and started again
+ * on its port each time), PostgreSQL is restarted once and the Station is SIGKILLed and started
+ * again once, each when a given share of the devices is finished (soak-plan.ts CHAOS).
+ *
+ * Afterwards: the Station is stopped (Ctrl-C), its outbox synced; every device is plugged in again,
+ * a batch at a time, for `provisioner device verify --all`; `provisioner ledger verify` checks the
+ * local ledger and the organization's chain on the service; the Station's confirmations (its
+ * ledger's firmware-install and configuration-apply entries, each of which a confirmation
+ * carries) are compared with the service's rows. Memory (VmRSS) and descriptors (/proc/PID/fd, but
+ * for ptys) of the Station and of the instance never killed are read after warm-up and at the end.
+ *
+ * Prints progress on stderr and, as the last line of stdout, one JSON object (soak-count.ts counts
+ * it). Everything is bounded: the shift by --minutes (default 5 + N/10), every wait by its tries.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { parseLedgerText } from '../domain/ledger';
+import { createServiceClient } from '../main/cloud';
+import { openDatabase, releaseKeyring, upsertManufacturingRecords } from '../server';
+import { PASSWORD_FILE_ENV } from '../server/db/password-file';
+import { srcpToEpcOverIsm } from '../server/seed/typical-flows';
+import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
+import { down, up, type StackState } from '../scripts/stack';
+import {
+  growth,
+  tallyConfirmations,
+  tallyDevices,
+  type DeviceOutcome,
+  type StationConfirmation,
+  type StoredConfirmation,
+} from './soak-count';
+import { CHAOS, planDevices, WARM_UP, type SoakDevice } from './soak-plan';
+import { openFds, restartInstance, restartPostgres, rssMiB, runCli, startCli, type CliProcess } from './soak-procs';
+
+const { values } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    devices: { type: 'string', default: '300' },
+    lanes: { type: 'string', default: '16' },
+    seed: { type: 'string', default: '1' },
+    minutes: { type: 'string' },
+  },
+});
+const whole = (name: string, text: string, least: number): number => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < least) {
+    console.error(`error: --${name} must be a whole number of at least ${least}, got "${text}"`);
+    process.exit(2);
+  }
+  return value;
+};
+const DEVICES = whole('devices', values.devices, 4);
+const LANES = whole('lanes', values.lanes, 1);
+const SEED = whole('seed', values.seed, 0);
+const MINUTES = values.minutes === undefined ? 5 + DEVICES / 10 : Number(values.minutes);
+if (!(MINUTES > 0)) {
+  console.error(`error: --minutes must be a positive number, got "${values.minutes}"`);
+  process.exit(2);
+}
+/** Devices plugged in and waiting beside those in a lane: the next ones the person has at hand. */
+const WAITING_AT_HAND = 4;
+/** Tries of one device after its first: a failed device is plugged in again this many times at most. */
+const RETRIES = 3;
+/** A plugged device the Station says nothing of for this long is counted failed and plugged in again. */
+const SILENT_MS = 180_000;
+/** Devices plugged in at once for `device verify --all` at the end. */
+const VERIFY_BATCH = 32;
+const CONFIGURATION_NAME = 'Night shift (soak)';
+const OPERATOR = 'Soak Bench';
+/** Compressed: a fast line and quick restarts, as the end-to-end tests' devices. */
+const DEVICE_SPEED = { baudRate: 921_600, rebootMs: 150, applyMs: 50 } as const;
+
+const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type DeviceStatus = 'pending' | 'plugged' | 'finished' | 'given-up';
+
+interface DeviceRun {
+  plan: SoakDevice;
+  status: DeviceStatus;
+  sim: SimulatedDevice | undefined;
+  outcomes: DeviceOutcome[];
+  replugs: number;
+  reasons: string[];
+  lastWordAt: number;
+  /** Set while the device is being taken away or plugged in again. */
+  handling: boolean;
+}
+
+interface Samples {
+  stationWarm: { rss: number | null; fds: number | null } | null;
+  serviceWarm: { rss: number | null; fds: number | null } | null;
+}
+
+async function seedOrganization(stack: StackState, devices: readonly SoakDevice[]): Promise<string[]> {
+  process.env[PASSWORD_FILE_ENV] = stack.postgres!.passwordFile;
+  const db = await openDatabase({ databaseUrl: stack.databaseUrl });
+  let releaseKeys: string[];
+  try {
+    await upsertManufacturingRecords(
+      db,
+      devices.map((d) => ({ serialNumber: d.serialNumber, deviceType: d.deviceType, model: `${d.deviceType} soak` })),
+    );
+    releaseKeys = (await releaseKeyring(db)).keys.map((key) => key.publicKeyPem);
+  } finally {
+    await db.close();
+  }
+  const client = createServiceClient({ baseUrl: stack.url, orgId: 'demo', apiKey: stack.adminKey! });
+  for (const device of devices)
+    await client.devices.register({ serialNumber: device.serialNumber, name: device.serialNumber });
+  const configuration = await client.configurations.create({
+    ...srcpToEpcOverIsm.configuration,
+    name: CONFIGURATION_NAME,
+  });
+  for (const device of devices)
+    await client.configurations.addDevice(
+      configuration.id,
+      device.deviceType === 'SRCP'
+        ? {
+            serialNumber: device.serialNumber,
+            deviceConfigurationType: 'Sender',
+            commInterface: 'ISM',
+            inputConfiguration1: 'NOT_USED',
+            inputConfiguration2: 'NOT_USED',
+          }
+        : { serialNumber: device.serialNumber, deviceConfigurationType: 'Receiver', commInterface: 'ISM', can0Id: 1 },
+    );
+  return releaseKeys;
+}
+
+async function rootKeyPem(url: string): Promise<string> {
+  const response = await fetch(`${url}/v1/config-file-signing-key`);
+  const body = (await response.json()) as { data?: { publicKeyPem?: string } };
+  if (!response.ok || !body.data?.publicKeyPem) throw new Error(`GET /v1/config-file-signing-key: ${response.status}`);
+  return body.data.publicKeyPem;
+}
+
+/** The shift's checksum, as the operator reads it under the table the Station prints before it starts. */
+async function shiftChecksum(home: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const run = await runCli(home, ['station', '--configuration', CONFIGURATION_NAME, '--json'], env, 120_000);
+  for (const line of run.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const event = JSON.parse(line) as { event?: string; checksumShort?: string };
+    if (event.event === 'shift-parameters' && event.checksumShort) return event.checksumShort;
+  }
+  throw new Error(`The Station printed no shift parameters (exit ${run.code}): ${run.stderr.slice(-2000)}`);
+}
+
+/** Every entry of the ledger files under the CLI's home: the Station's own record. */
+function stationConfirmations(home: string, serials: ReadonlySet<string>): StationConfirmation[] {
+  const files = readdirSync(home, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('ledger.jsonl'));
+  const found: StationConfirmation[] = [];
+  for (const file of files)
+    for (const line of parseLedgerText(readFileSync(join(home, file), 'utf8'))) {
+      if (!('entry' in line)) continue;
+      const { entry } = line;
+      if (
+        (entry.action === 'firmware-install' || entry.action === 'configuration-apply') &&
+        serials.has(entry.serialNumber)
+      )
+        found.push({ hash: entry.hash, serialNumber: entry.serialNumber, action: entry.action });
+    }
+  return found;
+}
+
+async function storedConfirmations(stack: StackState, serials: readonly string[]): Promise<StoredConfirmation[]> {
+  const client = new pg.Client({
+    connectionString: stack.databaseUrl,
+    password: readFileSync(stack.postgres!.passwordFile, 'utf8').trim(),
+  });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      serial_number: string;
+      kind: 'firmware' | 'configuration';
+      ledger_hash: string | null;
+      apply_time: string | null;
+    }>(
+      `SELECT serial_number, kind, payload->>'ledgerHash' AS ledger_hash, payload->>'applyTimeStamp' AS apply_time
+         FROM confirmations WHERE org_id = 'demo' AND serial_number = ANY($1)`,
+      [serials],
+    );
+    return rows.map((row) => ({
+      serialNumber: row.serial_number,
+      kind: row.kind,
+      ledgerHash: row.ledger_hash,
+      applyTimeStamp: row.apply_time,
+    }));
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const workDir = mkdtempSync(join(tmpdir(), 'provisioner-bench-soak-'));
+  // The throwaway cluster runs as the postgres user when we are root: it must reach its folder.
+  chmodSync(workDir, 0o755);
+  const plan = planDevices(DEVICES, SEED);
+  const serials = plan.map((d) => d.serialNumber);
+  log(
+    `night shift: ${DEVICES} devices, ${LANES} lanes, seed ${SEED}, at most ${MINUTES} minutes; ${cpus().length} cores`,
+  );
+  for (const d of plan.filter((p) => p.faultNames.length > 0)) log(`  ${d.serialNumber}: ${d.faultNames.join(', ')}`);
+  log('starting 2 instances on PostgreSQL behind HAProxy');
+  const stack = await up({ instances: 2, runDir: join(workDir, 'stack'), port: 0, seedDemo: true, log }).catch(
+    (error: unknown) => {
+      rmSync(workDir, { recursive: true, force: true });
+      throw error;
+    },
+  );
+  const runs = new Map<string, DeviceRun>(
+    plan.map((p) => [
+      p.serialNumber,
+      {
+        plan: p,
+        status: 'pending',
+        sim: undefined,
+        outcomes: [],
+        replugs: 0,
+        reasons: [],
+        lastWordAt: 0,
+        handling: false,
+      },
+    ]),
+  );
+  let station: CliProcess | undefined;
+  try {
+    log('seeding: manufacturing records, registrations, the configuration');
+    const releaseKeysPem = await seedOrganization(stack, plan);
+    const publicKeyPem = await rootKeyPem(stack.url);
+    const home = join(workDir, 'home');
+    const simDir = join(workDir, 'sim');
+    const ptyDir = join(simDir, 'pty');
+    mkdirSync(ptyDir, { recursive: true });
+    const cliEnv = (ports: string): NodeJS.ProcessEnv => ({
+      ...process.env,
+      PROVISIONER_SIMULATOR_DIR: simDir,
+      PROVISIONER_PORTS: join(ports, '*'),
+      PROVISIONER_NO_BLE: '1',
+      PROVISIONER_DISCOVERY: 'off',
+      CI: '1',
+      LC_ALL: undefined,
+      LC_MESSAGES: undefined,
+      LANG: 'C.UTF-8',
+    });
+    const env = cliEnv(ptyDir);
+    const login = await runCli(
+      home,
+      ['login', '--url', stack.url, '--org', 'demo', '--api-key', stack.adminKey!],
+      env,
+      120_000,
+    );
+    if (login.code !== 0) throw new Error(`provisioner login failed (${login.code}): ${login.stderr}`);
+    const checksum = await shiftChecksum(home, env);
+    log(`shift checksum ${checksum}`);
+
+    // --- The Station and what it says.
+    let stationStarts = 0;
+    const startStation = (): CliProcess => {
+      stationStarts += 1;
+      const args = ['station', '--configuration', CONFIGURATION_NAME, '--lanes', String(LANES), '--json'];
+      return startCli(home, [...args, '--confirm-checksum', checksum, '--operator', OPERATOR], env, (line) =>
+        heard(line),
+      );
+    };
+    const finishedCount = () =>
+      [...runs.values()].filter((r) => r.status === 'finished' || r.status === 'given-up').length;
+    const heard = (line: string): void => {
+      if (!line.startsWith('{')) return;
+      let event: { event?: string; serialNumber?: string; reason?: string };
+      try {
+        event = JSON.parse(line) as typeof event;
+      } catch {
+        return;
+      }
+      if (event.event === 'station-started') log(`station started (pid ${station?.child.pid})`);
+      const run = event.serialNumber === undefined ? undefined : runs.get(event.serialNumber);
+      if (!run) return;
+      run.lastWordAt = performance.now();
+      if (event.event === 'done' || event.event === 'in-sync') {
+        run.outcomes.push(event.event);
+        if (run.status === 'plugged') void takeAway(run, 'finished');
+      } else if (event.event === 'failed') {
+        run.outcomes.push('failed');
+        run.reasons.push(event.reason ?? 'no reason given');
+        log(`${run.plan.serialNumber} failed: ${event.reason ?? ''}`);
+        if (run.status === 'plugged') void retry(run);
+      }
+    };
+
+    // --- The person at the station.
+    const takeAway = async (run: DeviceRun, status: 'finished' | 'given-up'): Promise<void> => {
+      run.status = status;
+      const sim = run.sim;
+      run.sim = undefined;
+      await sim?.stop().catch(() => undefined);
+      const finished = finishedCount();
+      if (finished % Math.max(1, Math.round(DEVICES / 20)) === 0) log(`${finished}/${DEVICES} finished`);
+    };
+    const retry = async (run: DeviceRun): Promise<void> => {
+      if (run.handling) return;
+      if (run.replugs >= RETRIES) {
+        await takeAway(run, 'given-up');
+        return;
+      }
+      run.handling = true;
+      try {
+        await sleep(300);
+        await run.sim?.unplug().catch(() => undefined);
+        await sleep(700);
+        run.replugs += 1;
+        run.lastWordAt = performance.now();
+        await run.sim?.plug();
+      } finally {
+        run.handling = false;
+      }
+    };
+    const plug = async (run: DeviceRun): Promise<void> => {
+      run.status = 'plugged';
+      run.lastWordAt = performance.now();
+      run.sim = await startSimulatedDevice({
+        deviceType: run.plan.deviceType,
+        serialNumber: run.plan.serialNumber,
+        link: 'pty',
+        ...DEVICE_SPEED,
+        stateDir: join(workDir, 'devices', run.plan.serialNumber),
+        ptyDir,
+        publicKeyPem,
+        releaseKeysPem,
+        faults: run.plan.faults,
+      });
+    };
+    const faultStats = () => {
+      const total = { pulls: 0, powerCycles: 0, corrupted: 0, stalls: 0, dropped: 0 };
+      for (const sim of faulted.values()) {
+        total.pulls += sim.faultStats.pulls;
+        total.powerCycles += sim.faultStats.powerCycles;
+        total.corrupted += sim.faultStats.corrupted;
+        total.stalls += sim.faultStats.stalls;
+        total.dropped += sim.faultStats.dropped;
+      }
+      return total;
+    };
+    /** The faulted devices' simulators, kept for their fault counts after they are taken away. */
+    const faulted = new Map<string, SimulatedDevice>();
+
+    // --- The shift.
+    const deadline = performance.now() + MINUTES * 60_000;
+    const samples: Samples = { stationWarm: null, serviceWarm: null };
+    const chaosLog: { at: number; action: string; seconds: number; note: string }[] = [];
+    const watched = stack.instances[1]!;
+    const victim = stack.instances[0]!;
+    station = startStation();
+    let chaosNext = 0;
+    let chaosBusy = false;
+    const chaos = async (action: (typeof CHAOS)[number]['action']): Promise<string> => {
+      if (action === 'kill-instance') {
+        process.kill(victim.pid, 'SIGKILL');
+        log(`SIGKILL ${victim.name} (pid ${victim.pid})`);
+        await sleep(2000);
+        await restartInstance(stack, victim);
+        return `${victim.name} killed, up again as pid ${victim.pid}`;
+      }
+      if (action === 'restart-postgres') {
+        log('restarting PostgreSQL');
+        await restartPostgres(stack);
+        return 'PostgreSQL restarted';
+      }
+      const old = station!;
+      log(`SIGKILL the Station (pid ${old.child.pid})`);
+      old.child.kill('SIGKILL');
+      await old.done;
+      station = startStation();
+      return `Station killed, started again as pid ${station.child.pid}`;
+    };
+    let ticks = 0;
+    while (finishedCount() < DEVICES && performance.now() < deadline) {
+      ticks += 1;
+      await sleep(250);
+      const share = finishedCount() / DEVICES;
+      // Plug in what the lanes can take, and a few more at hand.
+      const working = [...runs.values()].filter((r) => r.status === 'plugged').length;
+      const next = [...runs.values()].filter((r) => r.status === 'pending').slice(0, LANES + WAITING_AT_HAND - working);
+      for (const run of next) {
+        await plug(run);
+        if (run.plan.faultNames.length > 0) faulted.set(run.plan.serialNumber, run.sim!);
+      }
+      // A device the Station has said nothing of for long: failed, and plugged in again.
+      for (const run of runs.values())
+        if (run.status === 'plugged' && !run.handling && performance.now() - run.lastWordAt > SILENT_MS) {
+          run.outcomes.push('failed');
+          run.reasons.push(`no word from the Station for ${SILENT_MS / 1000} s`);
+          log(`${run.plan.serialNumber}: no word from the Station for ${SILENT_MS / 1000} s; plugging it in again`);
+          void retry(run);
+        }
+      if (samples.serviceWarm === null && share >= WARM_UP.service)
+        samples.serviceWarm = { rss: rssMiB(watched.pid), fds: openFds(watched.pid) };
+      if (samples.stationWarm === null && share >= WARM_UP.station && stationStarts > 1)
+        samples.stationWarm = { rss: rssMiB(station.child.pid!), fds: openFds(station.child.pid!) };
+      if (!chaosBusy && chaosNext < CHAOS.length && share >= CHAOS[chaosNext]!.at) {
+        const blow = CHAOS[chaosNext]!;
+        chaosNext += 1;
+        chaosBusy = true;
+        const at = (performance.now() - started) / 1000;
+        void chaos(blow.action)
+          .then((note) => chaosLog.push({ at: blow.at, action: blow.action, seconds: Math.round(at), note }))
+          .catch((error: unknown) =>
+            chaosLog.push({
+              at: blow.at,
+              action: blow.action,
+              seconds: Math.round(at),
+              note: `failed: ${String(error)}`,
+            }),
+          )
+          .finally(() => {
+            chaosBusy = false;
+          });
+      }
+      if (ticks % 240 === 0) log(`${finishedCount()}/${DEVICES} finished, ${working} plugged`);
+    }
+    const timedOut = finishedCount() < DEVICES;
+    if (timedOut) log(`the shift's ${MINUTES} minutes are up with ${finishedCount()}/${DEVICES} finished`);
+    for (let i = 0; i < 240 && chaosBusy; i++) await sleep(250);
+    // At rest: nothing plugged in a few seconds, then the end's memory and descriptors.
+    for (const run of runs.values())
+      if (run.sim) await takeAway(run, run.status === 'plugged' ? 'given-up' : 'finished');
+    await sleep(3000);
+    const stationPid = station.child.pid!;
+    const end = {
+      station: { rss: rssMiB(stationPid), fds: openFds(stationPid) },
+      service: { rss: rssMiB(watched.pid), fds: openFds(watched.pid) },
+    };
+    const shiftSeconds = (performance.now() - started) / 1000;
+
+    log('stopping the Station (Ctrl-C)');
+    station.child.kill('SIGINT');
+    const stopTimer = setTimeout(() => station?.child.kill('SIGKILL'), 120_000);
+    const stopped = await station.done;
+    clearTimeout(stopTimer);
+    log(`the Station exited with ${stopped.code ?? stopped.signal}`);
+    const synced = await runCli(home, ['outbox', 'sync', '--json'], env, 180_000);
+    let outboxPending: number | null = null;
+    try {
+      outboxPending = (JSON.parse(synced.stdout.trim().split('\n').at(-1) ?? '') as { pending: { count: number } })
+        .pending.count;
+    } catch {
+      log(`outbox sync said: ${synced.stdout.slice(-500)} ${synced.stderr.slice(-500)}`);
+    }
+
+    // --- Every device plugged in again, a batch at a time: does its service record equal what it runs?
+    let inSync = 0;
+    const notInSync: string[] = [];
+    for (let from = 0; from < plan.length; from += VERIFY_BATCH) {
+      const batch = plan.slice(from, from + VERIFY_BATCH);
+      const batchDir = join(simDir, `verify-${from}`);
+      const sims: SimulatedDevice[] = [];
+      try {
+        for (const device of batch)
+          sims.push(
+            await startSimulatedDevice({
+              deviceType: device.deviceType,
+              serialNumber: device.serialNumber,
+              link: 'pty',
+              ...DEVICE_SPEED,
+              stateDir: join(workDir, 'devices', device.serialNumber),
+              ptyDir: batchDir,
+              publicKeyPem,
+              releaseKeysPem,
+            }),
+          );
+        const verify = await runCli(home, ['device', 'verify', '--all', '--json'], cliEnv(batchDir), 300_000);
+        let verdicts: { serialNumber: string; state: string }[] = [];
+        try {
+          verdicts = JSON.parse(verify.stdout) as typeof verdicts;
+        } catch {
+          log(`device verify printed no verdicts (exit ${verify.code}): ${verify.stderr.slice(-1000)}`);
+        }
+        for (const device of batch) {
+          const verdict = verdicts.find((v) => v.serialNumber === device.serialNumber);
+          if (verdict?.state === 'in-sync') inSync += 1;
+          else notInSync.push(`${device.serialNumber}: ${verdict?.state ?? 'not seen'}`);
+        }
+      } finally {
+        await Promise.allSettled(sims.map((sim) => sim.stop()));
+      }
+    }
+    log(`in sync by device verify --all: ${inSync}/${DEVICES}`);
+
+    const ledgerRun = await runCli(home, ['ledger', 'verify', '--json'], env, 300_000);
+    let ledger: { ok?: boolean; local?: { ok?: boolean }; service?: { chain?: { ok?: boolean } } } = {};
+    try {
+      ledger = JSON.parse(ledgerRun.stdout.trim().split('\n').at(-1) ?? '') as typeof ledger;
+    } catch {
+      log(`ledger verify printed no result (exit ${ledgerRun.code}): ${ledgerRun.stderr.slice(-1000)}`);
+    }
+
+    const confirmations = tallyConfirmations(
+      stationConfirmations(home, new Set(serials)),
+      await storedConfirmations(stack, serials),
+    );
+    const devices = tallyDevices(
+      serials,
+      new Map([...runs].map(([serial, run]) => [serial, run.outcomes])),
+      new Map([...runs].map(([serial, run]) => [serial, run.replugs])),
+    );
+    const reasons = new Map<string, number>();
+    for (const run of runs.values())
+      for (const reason of run.reasons) reasons.set(reason.slice(0, 160), (reasons.get(reason.slice(0, 160)) ?? 0) + 1);
+    const result = {
+      devices: DEVICES,
+      lanes: LANES,
+      done: devices.done,
+      failed: devices.failed,
+      retried: devices.retried,
+      done_on_retry: devices.doneOnRetry,
+      unfinished: devices.unfinished,
+      in_sync: inSync,
+      confirmations_sent: confirmations.sent,
+      confirmations_stored: confirmations.stored,
+      lost: confirmations.lost,
+      doubled: confirmations.doubled,
+      stored_unknown: confirmations.unknown,
+      outbox_pending: outboxPending,
+      ledger_ok: ledger.ok === true,
+      ledger_local_ok: ledger.local?.ok === true,
+      ledger_service_ok: ledger.service?.chain?.ok === true,
+      rss_mb: {
+        station: { warm: samples.stationWarm?.rss ?? null, end: end.station.rss },
+        service: { warm: samples.serviceWarm?.rss ?? null, end: end.service.rss },
+      },
+      rss_growth: {
+        station: growth(samples.stationWarm?.rss ?? null, end.station.rss),
+        service: growth(samples.serviceWarm?.rss ?? null, end.service.rss),
+      },
+      fd_open_start: { station: samples.stationWarm?.fds ?? null, service: samples.serviceWarm?.fds ?? null },
+      fd_open_end: { station: end.station.fds, service: end.service.fds },
+      faults: faultStats(),
+      chaos: chaosLog,
+      station_starts: stationStarts,
+      timed_out: timedOut,
+      shift_seconds: Math.round(shiftSeconds),
+      cores: cpus().length,
+      failure_reasons: Object.fromEntries([...reasons].sort((a, b) => b[1] - a[1]).slice(0, 12)),
+      not_in_sync: notInSync.slice(0, 20),
+      lost_examples: confirmations.lostExamples,
+    };
+    if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else for (const [name, value] of Object.entries(result)) console.log(`${name.padEnd(22)} ${JSON.stringify(value)}`);
+    if (devices.unfinished > 0 || confirmations.lost > 0 || confirmations.doubled > 0 || !result.ledger_ok)
+      process.exitCode = 1;
+  } finally {
+    if (station && station.child.exitCode === null && station.child.signalCode === null) station.child.kill('SIGKILL');
+    await Promise.allSettled([...runs.values()].map((run) => run.sim?.stop()));
+    await down(stack.runDir);
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();
