@@ -36,8 +36,12 @@ afterAll(async () => {
 });
 
 /** The serial numbers of the rows the table draws now. */
-const rowSerials = () =>
-  page.locator('table tbody tr[data-serial]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-serial')));
+async function rowSerials(): Promise<(string | null)[]> {
+  const rows = page.locator('table tbody tr[data-serial]');
+  const serials: (string | null)[] = [];
+  for (let i = 0, n = await rows.count(); i < n; i++) serials.push(await rows.nth(i).getAttribute('data-serial'));
+  return serials;
+}
 /** Waits until the table is not waiting for the service and its first row is `serial`. */
 async function untilFirstRow(serial: string): Promise<void> {
   await page.locator(`table[aria-busy="false"] tbody tr:first-child[data-serial="${serial}"]`).waitFor(NO_LIMIT);
