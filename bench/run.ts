@@ -8,7 +8,17 @@ import { fileURLToPath } from 'node:url';
  * figures; flags (e.g. `cluster --json`) go to each benchmark, and the headers to stderr, so that
  * stdout holds only what the benchmarks print.
  */
-const BENCHMARKS = ['service', 'links', 'fleet', 'cli-startup', 'cluster', 'workstation-scale', 'scale'] as const;
+const BENCHMARKS = [
+  'service',
+  'links',
+  'fleet',
+  'cli-startup',
+  'cluster',
+  'workstation-scale',
+  'scale',
+  'soak',
+  'devices-screen',
+] as const;
 const DEFAULT_BENCHMARKS: readonly Benchmark[] = ['service', 'links', 'fleet', 'cli-startup'];
 type Benchmark = (typeof BENCHMARKS)[number];
 

@@ -77,6 +77,8 @@ const WAITING_AT_HAND = 4;
 const RETRIES = 3;
 /** A plugged device the Station says nothing of for this long is counted failed and plugged in again. */
 const SILENT_MS = 180_000;
+/** How long a failed device stays unplugged before its retry: beyond the live list's 3 s grace. */
+const UNPLUGGED_MS = 4500;
 /** Devices plugged in at once for `device verify --all` at the end. */
 const VERIFY_BATCH = 32;
 const CONFIGURATION_NAME = 'Night shift (soak)';
@@ -205,6 +207,13 @@ async function storedConfirmations(stack: StackState, serials: readonly string[]
   }
 }
 
+/** Ctrl-C or SIGTERM ends the shift early; the stack and the devices are still stopped. */
+let aborted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    aborted = true;
+  });
+
 async function main(): Promise<void> {
   const started = performance.now();
   const workDir = mkdtempSync(join(tmpdir(), 'provisioner-bench-soak-'));
@@ -271,12 +280,19 @@ async function main(): Promise<void> {
 
     // --- The Station and what it says.
     let stationStarts = 0;
+    let stationStarted: () => void = () => undefined;
     const startStation = (): CliProcess => {
       stationStarts += 1;
       const args = ['station', '--configuration', CONFIGURATION_NAME, '--lanes', String(LANES), '--json'];
-      return startCli(home, [...args, '--confirm-checksum', checksum, '--operator', OPERATOR], env, (line) =>
+      const started = startCli(home, [...args, '--confirm-checksum', checksum, '--operator', OPERATOR], env, (line) =>
         heard(line),
       );
+      void started.done.then((exit) =>
+        log(
+          `the Station (pid ${started.child.pid}) exited with ${exit.code ?? exit.signal}: ${exit.stderr.slice(-400)}`,
+        ),
+      );
+      return started;
     };
     const finishedCount = () =>
       [...runs.values()].filter((r) => r.status === 'finished' || r.status === 'given-up').length;
@@ -288,7 +304,10 @@ async function main(): Promise<void> {
       } catch {
         return;
       }
-      if (event.event === 'station-started') log(`station started (pid ${station?.child.pid})`);
+      if (event.event === 'station-started') {
+        log(`station started (pid ${station?.child.pid})`);
+        stationStarted();
+      }
       const run = event.serialNumber === undefined ? undefined : runs.get(event.serialNumber);
       if (!run) return;
       run.lastWordAt = performance.now();
@@ -304,13 +323,16 @@ async function main(): Promise<void> {
     };
 
     // --- The person at the station.
+    let loggedFinished = 0;
     const takeAway = async (run: DeviceRun, status: 'finished' | 'given-up'): Promise<void> => {
       run.status = status;
       const sim = run.sim;
       run.sim = undefined;
       await sim?.stop().catch(() => undefined);
       const finished = finishedCount();
-      if (finished % Math.max(1, Math.round(DEVICES / 20)) === 0) log(`${finished}/${DEVICES} finished`);
+      const step = Math.max(1, Math.round(DEVICES / 20));
+      if (Math.floor(finished / step) > Math.floor(loggedFinished / step)) log(`${finished}/${DEVICES} finished`);
+      loggedFinished = finished;
     };
     const retry = async (run: DeviceRun): Promise<void> => {
       if (run.handling) return;
@@ -322,7 +344,9 @@ async function main(): Promise<void> {
       try {
         await sleep(300);
         await run.sim?.unplug().catch(() => undefined);
-        await sleep(700);
+        // Out for longer than the device list's grace (3 s, a reboot's gap), or the Station takes it
+        // for the same plug and the failed lane waits on.
+        await sleep(UNPLUGGED_MS);
         run.replugs += 1;
         run.lastWordAt = performance.now();
         await run.sim?.plug();
@@ -385,11 +409,14 @@ async function main(): Promise<void> {
       log(`SIGKILL the Station (pid ${old.child.pid})`);
       old.child.kill('SIGKILL');
       await old.done;
+      const up = new Promise<void>((resolve) => (stationStarted = resolve));
       station = startStation();
+      // The next blow waits until the new Station is at work (bounded: it may not come up).
+      await Promise.race([up, sleep(120_000)]);
       return `Station killed, started again as pid ${station.child.pid}`;
     };
     let ticks = 0;
-    while (finishedCount() < DEVICES && performance.now() < deadline) {
+    while (finishedCount() < DEVICES && performance.now() < deadline && !aborted) {
       ticks += 1;
       await sleep(250);
       const share = finishedCount() / DEVICES;
@@ -433,6 +460,7 @@ async function main(): Promise<void> {
       }
       if (ticks % 240 === 0) log(`${finishedCount()}/${DEVICES} finished, ${working} plugged`);
     }
+    if (aborted) throw new Error('stopped by a signal: the stack and the devices are stopped, nothing is measured');
     const timedOut = finishedCount() < DEVICES;
     if (timedOut) log(`the shift's ${MINUTES} minutes are up with ${finishedCount()}/${DEVICES} finished`);
     for (let i = 0; i < 240 && chaosBusy; i++) await sleep(250);
@@ -452,7 +480,7 @@ async function main(): Promise<void> {
     const stopTimer = setTimeout(() => station?.child.kill('SIGKILL'), 120_000);
     const stopped = await station.done;
     clearTimeout(stopTimer);
-    log(`the Station exited with ${stopped.code ?? stopped.signal}`);
+    log(`the Station exited with ${stopped.code ?? stopped.signal}; its last words: ${stopped.stderr.slice(-600)}`);
     const synced = await runCli(home, ['outbox', 'sync', '--json'], env, 180_000);
     let outboxPending: number | null = null;
     try {
