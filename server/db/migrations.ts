@@ -485,4 +485,18 @@ $fn$;
 CREATE INDEX devices_org_serial_upper ON devices (org_id, (upper(serial_number)) COLLATE "C");
 `,
   },
+  {
+    version: 14,
+    name: 'configuration list indexes in each order the list sorts by',
+    // The configuration list at 10,000 configurations (issue 30, docs/performance.md): a page is
+    // found on an index in the list's own order, its tie-break (id) included, so that the rows
+    // before the page are skipped in the index alone and only the page's records are read
+    // (server/store/configurations.ts). The older index lacked the tie-break: a page sorted every
+    // row of the organization with its record.
+    sql: `
+DROP INDEX configurations_org_edited;
+CREATE INDEX configurations_org_edited ON configurations (org_id, last_edited_at, id);
+CREATE INDEX configurations_org_name ON configurations (org_id, lower(name), id);
+`,
+  },
 ];
