@@ -13,6 +13,11 @@ export interface UploadWindow {
   loopUtilization: number;
   /** How late this process's timers fired in the window (perf_hooks.monitorEventLoopDelay). */
   loopDelayMs: { p50: number; p99: number; max: number };
+  /**
+   * The window on the monotonic clock in microseconds (process.hrtime), the clock of a `node
+   * --cpu-prof` profile's timestamps: to read the profile of the window alone.
+   */
+  windowMicroseconds: [number, number];
 }
 
 /**
@@ -24,6 +29,7 @@ const lateness = (ns: number) => Math.max(0, ns / 1e6 - LOOP_SAMPLING_MS);
 
 interface Sample {
   at: number;
+  monotonicUs: number;
   host: NodeJS.CpuUsage;
   sides: { devices: number; socat: number };
   loop: EventLoopUtilization;
@@ -42,6 +48,7 @@ export function measureUploadWindow(
   const delay = monitorEventLoopDelay({ resolution: LOOP_SAMPLING_MS });
   const sample = (): Sample => ({
     at: performance.now(),
+    monotonicUs: Number(process.hrtime.bigint() / 1000n),
     host: process.cpuUsage(),
     sides: devices.cpu(),
     loop: performance.eventLoopUtilization(),
@@ -79,6 +86,7 @@ export function measureUploadWindow(
       const hostSeconds = (end.host.user + end.host.system - (first.host.user + first.host.system)) / 1e6;
       return {
         uploadSeconds: (end.at - first.at) / 1000,
+        windowMicroseconds: [first.monotonicUs, end.monotonicUs],
         hostCpuPerMiB: hostSeconds / mib,
         devicesCpuPerMiB: (end.sides.devices - first.sides.devices) / mib,
         socatCpuPerMiB: (end.sides.socat - first.sides.socat) / mib,

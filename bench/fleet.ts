@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildFirmwareBundle, makeFirmwareImage } from '../domain/files';
 import { createServiceClient } from '../main/cloud';
+import { prefetchFirmware } from '../main/engine/cache/prefetch';
 import { createDeviceConnector, createJobsEngine } from '../main/engine/jobs';
 import {
   importFirmwareBundle,
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
         concurrency: count,
       });
       // The bundle is cached before the clock starts: the fleet, not the download, is measured.
-      await provisioning.cache.prefetch(client, ['EPC']);
+      await prefetchFirmware(provisioning.cache, client, ['EPC']);
       const window = measureUploadWindow(provisioning, devices, count);
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
