@@ -16,39 +16,42 @@ import { t } from './cli-language';
 /** Commander's "did you mean" suggestion, on a line of its own after the message. */
 const SUGGESTION = /\n\(Did you mean (one of )?(.+)\?\)$/s;
 
-type Say = (match: RegExpMatchArray) => string;
+/** Says one shape, given the text of its (up to three) groups. */
+type Say = (groups: readonly [string, string, string]) => string;
 
 /** For each code, the English shapes commander writes (without "error: ") and how to say each. */
 const SHAPES: Readonly<Record<string, ReadonlyArray<readonly [RegExp, Say]>>> = {
-  'commander.unknownCommand': [[/^unknown command '(.*)'$/s, (m) => t('cli:commander.unknownCommand', { name: m[1] })]],
-  'commander.unknownOption': [[/^unknown option '(.*)'$/s, (m) => t('cli:commander.unknownOption', { flag: m[1] })]],
+  'commander.unknownCommand': [[/^unknown command '(.*)'$/s, ([name]) => t('cli:commander.unknownCommand', { name })]],
+  'commander.unknownOption': [[/^unknown option '(.*)'$/s, ([flag]) => t('cli:commander.unknownOption', { flag })]],
   'commander.missingArgument': [
-    [/^missing required argument '(.*)'$/s, (m) => t('cli:commander.missingArgument', { name: m[1] })],
+    [/^missing required argument '(.*)'$/s, ([name]) => t('cli:commander.missingArgument', { name })],
   ],
   'commander.optionMissingArgument': [
-    [/^option '(.*)' argument missing$/s, (m) => t('cli:commander.optionMissingArgument', { flags: m[1] })],
+    [/^option '(.*)' argument missing$/s, ([flags]) => t('cli:commander.optionMissingArgument', { flags })],
   ],
   'commander.missingMandatoryOptionValue': [
-    [/^required option '(.*)' not specified$/s, (m) => t('cli:commander.missingMandatoryOptionValue', { flags: m[1] })],
+    [/^required option '(.*)' not specified$/s, ([flags]) => t('cli:commander.missingMandatoryOptionValue', { flags })],
   ],
   'commander.excessArguments': [
     [
       /^too many arguments for '(.*)'\. Expected (\d+) arguments? but got (\d+)\.$/s,
-      (m) => t('cli:commander.excessArgumentsFor', { command: m[1], expected: Number(m[2]), received: Number(m[3]) }),
+      ([command, expected, received]) =>
+        t('cli:commander.excessArgumentsFor', { command, expected: Number(expected), received: Number(received) }),
     ],
     [
       /^too many arguments\. Expected (\d+) arguments? but got (\d+)\.$/s,
-      (m) => t('cli:commander.excessArguments', { expected: Number(m[1]), received: Number(m[2]) }),
+      ([expected, received]) =>
+        t('cli:commander.excessArguments', { expected: Number(expected), received: Number(received) }),
     ],
   ],
   'commander.invalidArgument': [
     [
       /^option '(.*)' argument '(.*)' is invalid\. Allowed choices are (.*)\.$/s,
-      (m) => t('cli:commander.invalidOptionChoice', { flags: m[1], value: m[2], choices: m[3] }),
+      ([flags, value, choices]) => t('cli:commander.invalidOptionChoice', { flags, value, choices }),
     ],
     [
       /^command-argument value '(.*)' is invalid for argument '(.*)'\. Allowed choices are (.*)\.$/s,
-      (m) => t('cli:commander.invalidArgumentChoice', { value: m[1], name: m[2], choices: m[3] }),
+      ([value, name, choices]) => t('cli:commander.invalidArgumentChoice', { value, name, choices }),
     ],
   ],
 };
@@ -74,7 +77,8 @@ export function commanderErrorText(message: string, code: string | undefined): s
   for (const [shape, say] of shapes) {
     const match = shape.exec(sentence);
     if (!match) continue;
-    const said = `error: ${say(match)}`;
+    const [first = '', second = '', third = ''] = match.slice(1);
+    const said = `error: ${say([first, second, third])}`;
     return suggestion ? `${said}\n${suggestionText(suggestion[1] !== undefined, suggestion[2] ?? '')}` : said;
   }
   return message;

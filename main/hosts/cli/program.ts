@@ -22,6 +22,7 @@ import type { CliIo } from './io';
 import { CliError, EXIT } from './errors';
 import { cliLanguage, LANG_FLAGS, parseLanguageOption, t } from './cli-language';
 import { CommandInRunLanguage } from './cli-errors';
+import { helpInColumns } from './cli-help';
 import { LANGUAGES } from '../../../domain/i18n/index.js';
 
 /** Runs a command with the context of this invocation; the exit code is kept for main. */
@@ -90,6 +91,7 @@ const HELP_TITLES: Readonly<Record<string, string>> = {
  */
 function translatedHelp(): Partial<Help> {
   return {
+    ...helpInColumns(),
     sortSubcommands: false,
     styleTitle: (title: string) => {
       const key = HELP_TITLES[title];
