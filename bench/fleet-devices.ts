@@ -97,9 +97,17 @@ async function startInSimulatorProcess(options: FleetDevicesOptions): Promise<Fl
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // A bench that fails half-way must not leave the simulator and its socat processes behind.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', killOnExit);
+      resolve();
+    }),
+  );
   const bySerial = new Map<string, string>();
   await new Promise<void>((resolve, reject) => {
     const reader = createInterface({ input: child.stdout! });

@@ -1,3 +1,5 @@
+import { polledBinding } from './polled-port-binding';
+
 /**
  * The part of a serial port the link uses, so that tests can open @serialport/binding-mock ports
  * and the app opens real ones through `serialport` (loaded only when a serial link opens: its
@@ -20,10 +22,14 @@ export interface SerialPortOpenOptions {
 
 export type SerialPortOpener = (options: SerialPortOpenOptions) => Promise<SerialPortLike>;
 
-/** Opens a real port through `serialport` (8N1, no flow control: the protocol's serial settings). */
+/**
+ * Opens a real port through `serialport` (8N1, no flow control: the protocol's serial settings),
+ * read and written on the event loop rather than on libuv's thread pool (polled-port-binding.ts).
+ */
 export const openSystemSerialPort: SerialPortOpener = async ({ path, baudRate }) => {
   const { SerialPort } = await import('serialport');
   const port = new SerialPort({
+    binding: polledBinding(SerialPort.binding) as typeof SerialPort.binding,
     path,
     baudRate,
     dataBits: 8,
