@@ -265,13 +265,18 @@ export async function listConfigurationRecordTexts(
   );
   // The total only needs its own query when the page does not show where the list ends.
   const totalCount =
-    rows.length > 0 && rows.length < query.limit
-      ? offset + rows.length
-      : ((
-          await db.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM configurations c WHERE c.org_id = $1 AND ($2::text IS NULL OR c.name ILIKE $2)',
-            [orgId, pattern],
-          )
-        ).rows[0]?.n ?? 0);
+    rows.length > 0 && rows.length < query.limit ? offset + rows.length : await countConfigurations(db, orgId, pattern);
   return { items: rows, totalCount };
+}
+
+/** How many configurations match: without a search, the count kept with them (migration 15); with one, counted. */
+async function countConfigurations(db: Queryable, orgId: string, pattern: string | null): Promise<number> {
+  const { rows } =
+    pattern === null
+      ? await db.query<{ n: number }>('SELECT configurations AS n FROM configuration_counts WHERE org_id = $1', [orgId])
+      : await db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM configurations c WHERE c.org_id = $1 AND c.name ILIKE $2',
+          [orgId, pattern],
+        );
+  return rows[0]?.n ?? 0;
 }

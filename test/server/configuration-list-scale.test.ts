@@ -5,7 +5,8 @@ import { serviceForTests } from './helpers/service-env';
 
 /**
  * The configuration list finds a page's ids on an index in the list's order and reads only that
- * page's records (migration 14, server/store/configurations.ts). Every page here, in every order
+ * page's records (migration 14, server/store/configurations.ts), and counts an unsearched list from
+ * the count kept with the configurations (migration 15). Every page here, in every order
  * and with a search, is compared with what a plain ORDER BY … LIMIT … OFFSET over the
  * configurations table holds, after a bulk load with ties (names alike but for case, equal edit
  * times) and after creates and edits through the API.
@@ -108,5 +109,20 @@ describe.each(backends())('the configuration list at scale on %s', (backend) => 
     expect((await env.call('DELETE', `/configurations/${created[1]}`)).status).toBe(200);
     await expectPagesMatch(env);
     await expectPagesMatch(env, 'line 5');
+  });
+
+  it('keeps the count of configurations (migration 15) through a bulk delete, and refuses to move one to another organization', async () => {
+    await env.db.query("DELETE FROM configurations WHERE org_id = $1 AND name ILIKE 'line 1%'", [env.orgId]);
+    // A write through the service after the one behind its back: the read cache drops the lists it kept.
+    expect((await env.call('POST', '/configurations', { body: { name: 'after the bulk delete' } })).status).toBe(201);
+    const kept = await env.db.query<{ n: number }>(
+      'SELECT configurations AS n FROM configuration_counts WHERE org_id = $1',
+      [env.orgId],
+    );
+    expect(kept.rows[0]?.n).toBe((await truth(env, 'LastEditedDESC')).length);
+    await expectPagesMatch(env);
+    await expect(
+      env.db.query("UPDATE configurations SET org_id = 'elsewhere' WHERE org_id = $1", [env.orgId]),
+    ).rejects.toThrow(/organization does not change/);
   });
 });
