@@ -57,6 +57,8 @@ export interface StoredConfirmation {
   kind: 'firmware' | 'configuration';
   ledgerHash: string | null;
   applyTimeStamp: string | null;
+  /** What the row says of itself, for the unknown ones: e.g. "firmware job-result failure". */
+  label?: string;
 }
 
 export interface ConfirmationTally {
@@ -68,6 +70,8 @@ export interface ConfirmationTally {
   doubled: number;
   /** Stored rows no ledger entry of the Station names. */
   unknown: number;
+  /** Those rows by their label (kind, reason, outcome; "without ledger hash" when they carry none). */
+  unknownByLabel: Record<string, number>;
   /** Up to ten of the lost entries' serial numbers and actions, to look into. */
   lostExamples: string[];
 }
@@ -90,10 +94,14 @@ export function tallyConfirmations(
   const madeHashes = new Set(made.map((confirmation) => confirmation.hash));
   const lostOnes = made.filter((confirmation) => !rowsByKey.has(confirmation.hash));
   let doubled = 0;
+  for (const rows of rowsByKey.values()) doubled += rows - 1;
+  const unknownByLabel: Record<string, number> = {};
   let unknown = 0;
-  for (const [key, rows] of rowsByKey) {
-    doubled += rows - 1;
-    if (!madeHashes.has(key)) unknown += rows;
+  for (const row of stored) {
+    if (row.ledgerHash !== null && madeHashes.has(row.ledgerHash)) continue;
+    unknown += 1;
+    const label = `${row.label ?? row.kind}${row.ledgerHash === null ? ' without ledger hash' : ''}`;
+    unknownByLabel[label] = (unknownByLabel[label] ?? 0) + 1;
   }
   return {
     sent: made.length,
@@ -101,6 +109,7 @@ export function tallyConfirmations(
     lost: lostOnes.length,
     doubled,
     unknown,
+    unknownByLabel,
     lostExamples: lostOnes.slice(0, 10).map((c) => `${c.serialNumber} ${c.action} ${c.hash.slice(0, 12)}`),
   };
 }

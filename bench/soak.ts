@@ -180,8 +180,13 @@ function stationConfirmations(home: string, serials: ReadonlySet<string>): Stati
 }
 
 async function storedConfirmations(stack: StackState, serials: readonly string[]): Promise<StoredConfirmation[]> {
+  // The connection string carries no password (stack.ts): it is in the run directory's 0600 file.
+  const url = new URL(stack.databaseUrl);
   const client = new pg.Client({
-    connectionString: stack.databaseUrl,
+    host: url.hostname,
+    port: Number(url.port),
+    user: decodeURIComponent(url.username),
+    database: url.pathname.slice(1),
     password: readFileSync(stack.postgres!.passwordFile, 'utf8').trim(),
   });
   await client.connect();
@@ -191,8 +196,11 @@ async function storedConfirmations(stack: StackState, serials: readonly string[]
       kind: 'firmware' | 'configuration';
       ledger_hash: string | null;
       apply_time: string | null;
+      reason: string | null;
+      outcome: string;
     }>(
-      `SELECT serial_number, kind, payload->>'ledgerHash' AS ledger_hash, payload->>'applyTimeStamp' AS apply_time
+      `SELECT serial_number, kind, payload->>'ledgerHash' AS ledger_hash, payload->>'applyTimeStamp' AS apply_time,
+              payload->>'reason' AS reason, outcome
          FROM confirmations WHERE org_id = 'demo' AND serial_number = ANY($1)`,
       [serials],
     );
@@ -201,6 +209,7 @@ async function storedConfirmations(stack: StackState, serials: readonly string[]
       kind: row.kind,
       ledgerHash: row.ledger_hash,
       applyTimeStamp: row.apply_time,
+      label: `${row.kind} ${row.reason ?? 'no reason'} ${row.outcome}`,
     }));
   } finally {
     await client.end();
@@ -563,6 +572,7 @@ async function main(): Promise<void> {
       lost: confirmations.lost,
       doubled: confirmations.doubled,
       stored_unknown: confirmations.unknown,
+      stored_unknown_by_label: confirmations.unknownByLabel,
       outbox_pending: outboxPending,
       ledger_ok: ledger.ok === true,
       ledger_local_ok: ledger.local?.ok === true,

@@ -74,6 +74,7 @@ describe('tallyConfirmations', () => {
     ];
     const tally = tallyConfirmations(station, service);
     expect(tally).toMatchObject({ sent: 3, stored: 4, lost: 1, doubled: 1, unknown: 1 });
+    expect(tally.unknownByLabel).toEqual({ configuration: 1 });
     expect(tally.lostExamples).toEqual([`SRCP800001 firmware-install ${hash(3).slice(0, 12)}`]);
   });
 
@@ -83,6 +84,7 @@ describe('tallyConfirmations', () => {
       [row('EPC800002', 'firmware', null), row('EPC800002', 'firmware', null), row('EPC800004', 'firmware', null)],
     );
     expect(tally).toMatchObject({ sent: 0, stored: 3, lost: 0, doubled: 1, unknown: 3 });
+    expect(tally.unknownByLabel).toEqual({ 'firmware without ledger hash': 3 });
   });
 
   it('says nothing is lost or doubled when both sides hold the same', () => {
