@@ -1,17 +1,20 @@
 /**
- * The Devices screen at a million devices (issue 30), `npm run bench -- devices-screen [--json]
- * [--devices=N] [--small=N] [--searches=N]`: on a throwaway PostgreSQL cluster, an organization of N
- * devices (default 1,000,000) and one of 1,000, bulk-loaded as bench/scale.ts loads them
- * (test/fixtures/bulk-devices.ts); the app in web mode (the core in this process, the built
- * renderer in Debian's chromium), one page signed in to each organization through the HTTP
- * service. Then, interleaved, `--searches` times on each page: the search box emptied (the first
- * page shown again), a serial number drawn at random typed into it key by key (TYPE_DELAY_MS apart,
- * faster than the search waits for a pause), and the time from the last key to the frame that
- * shows the device's row, the table no longer waiting for the service. Measured in the page
- * (performance.now, an input listener, a MutationObserver and the next animation frame), so the
- * browser's remote control does not count.
+ * The Devices screen and the designer's device picker at a million devices (issue 30), `npm run
+ * bench -- devices-screen [--json] [--devices=N] [--small=N] [--searches=N]`: on a throwaway
+ * PostgreSQL cluster, an organization of N devices (default 1,000,000) and one of 1,000,
+ * bulk-loaded as bench/scale.ts loads them (test/fixtures/bulk-devices.ts); the app in web mode
+ * (the core in this process, the built renderer in Debian's chromium), one page signed in to each
+ * organization through the HTTP service. On the Devices screen, then in the designer's add-device
+ * form (the picker of free devices), interleaved between the two pages, `--searches` times each:
+ * the search box emptied (the first page shown again), a serial number drawn at random typed into
+ * it key by key (TYPE_DELAY_MS apart, faster than the search waits for a pause), and the time from
+ * the last key to the frame that shows the device (its row, the table no longer waiting for the
+ * service; its option in the picker). Measured in the page (performance.now, an input listener, a
+ * MutationObserver and the next animation frame), so the browser's remote control does not count.
  *
- * Prints a table, and with --json one JSON object as the last line. Every loop is bounded.
+ * Prints a table, and with --json one JSON object as the last line: the Devices screen's p50/p95
+ * at both sizes and their p95 ratio at the top, the picker's under `device_picker`. Every loop is
+ * bounded.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -58,7 +61,6 @@ if (LARGE < SMALL) {
 const TYPE_DELAY_MS = 60;
 /** A search that shows nothing for this long has failed (the bench stops rather than wait for ever). */
 const GIVE_UP_MS = 120_000;
-const SEARCH_LABEL = 'Search name, serial number, type';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-component-update'];
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
@@ -78,6 +80,33 @@ interface AppPage {
   core: Core;
   server: WebServer;
   page: Page;
+}
+
+/**
+ * Where the technician searches: the Devices screen's table, or the designer's device picker (the
+ * free devices, as options of its select). Each is found by its search box's label; `shown` is the
+ * selector of what shows `serial` once the answer to its search is in.
+ */
+interface Surface {
+  name: 'devices-screen' | 'device-picker';
+  searchLabel: string;
+  shown(serial: string): string;
+}
+
+const DEVICES_SCREEN: Surface = {
+  name: 'devices-screen',
+  searchLabel: 'Search name, serial number, type',
+  // The table is busy from the first key until the answer to the last search is drawn.
+  shown: (serial) => `table[aria-busy="false"] tbody tr[data-serial="${serial}"]`,
+};
+const DEVICE_PICKER: Surface = {
+  name: 'device-picker',
+  searchLabel: 'Find a device',
+  shown: (serial) => `select[name="serialNumber"] option[value="${serial}"]`,
+};
+
+/** The times of one surface's searches on one page, from the last key and from the first. */
+interface Samples {
   fromLastKey: number[];
   fromFirstKey: number[];
 }
@@ -103,15 +132,27 @@ async function openAppPage(browser: Browser, dir: string, org: Org, serviceUrl: 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('who-role').waitFor({ timeout: GIVE_UP_MS });
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Devices' }).click();
-  await firstPageShown(page, org);
-  return { org, core, server, page, fromLastKey: [], fromFirstKey: [] };
+  await firstPageShown(page, org, DEVICES_SCREEN);
+  return { org, core, server, page };
 }
 
-/** The list's first page: its first device's row, the table no longer waiting. */
-async function firstPageShown(page: Page, org: Org): Promise<void> {
+/** From the Devices screen to the designer's add-device form of a new configuration. */
+async function openDevicePicker(app: AppPage): Promise<void> {
+  const { page } = app;
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Configurations' }).click();
+  await page.getByRole('button', { name: 'New configuration' }).click();
+  await page.getByLabel('Name of the new configuration', { exact: true }).fill('Bench line');
+  await page.getByRole('button', { name: 'Create and open' }).click();
+  await page.getByRole('button', { name: 'Add device' }).click();
+  await firstPageShown(page, app.org, DEVICE_PICKER);
+}
+
+/** The surface with nothing searched: its first device shown (the list's first page, the first free device). */
+async function firstPageShown(page: Page, org: Org, surface: Surface): Promise<void> {
   await page
-    .locator(`table[aria-busy="false"] tbody tr:first-child[data-serial="${bulkSerial(org.letter, 1)}"]`)
-    .waitFor({ timeout: GIVE_UP_MS });
+    .locator(surface.shown(bulkSerial(org.letter, 1)))
+    .first()
+    .waitFor({ state: 'attached', timeout: GIVE_UP_MS });
 }
 
 interface Probe {
@@ -125,17 +166,16 @@ interface Probe {
  * the first and last key's times in the search box and the time of the frame after the row of
  * `serial` shows with the whole serial number typed and the table no longer waiting.
  */
-function armProbe(serial: string): string {
+function armProbe(surface: Surface, serial: string): string {
   return `(() => {
     const serial = ${JSON.stringify(serial)};
-    const label = [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === ${JSON.stringify(SEARCH_LABEL)});
+    const label = [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === ${JSON.stringify(surface.searchLabel)});
     const input = label && label.control;
     if (!input) throw new Error('no search box');
     const times = { firstKey: 0, lastKey: 0 };
     window.benchProbe = new Promise((resolve, reject) => {
       const done = () =>
-        input.value === serial &&
-        document.querySelector('table[aria-busy="false"] tbody tr[data-serial="' + serial + '"]') !== null;
+        input.value === serial && document.querySelector(${JSON.stringify(surface.shown(serial))}) !== null;
       const check = () => {
         if (!done()) return;
         input.removeEventListener('input', onInput);
@@ -160,18 +200,57 @@ function armProbe(serial: string): string {
   })()`;
 }
 
-/** One search: empty the box, then type a random device's serial number and time its row's frame. */
-async function search(app: AppPage): Promise<void> {
-  const box = app.page.getByLabel(SEARCH_LABEL, { exact: true });
+/**
+ * One search: empty the box (the first page shown again), then type a random device's serial
+ * number and time the frame that shows it. Drawn beyond the first 30 devices, which show before
+ * any search.
+ */
+async function search(app: AppPage, surface: Surface, samples: Samples): Promise<void> {
+  const box = app.page.getByLabel(surface.searchLabel, { exact: true });
   await box.fill('');
-  await firstPageShown(app.page, app.org);
-  const serial = bulkSerial(app.org.letter, 1 + Math.floor(Math.random() * app.org.devices));
-  // Armed before the first key; resolves in the frame after the row shows for the whole serial number.
-  await app.page.evaluate(armProbe(serial));
+  await firstPageShown(app.page, app.org, surface);
+  const serial = bulkSerial(app.org.letter, 31 + Math.floor(Math.random() * (app.org.devices - 30)));
+  await app.page.evaluate(armProbe(surface, serial));
   await box.pressSequentially(serial, { delay: TYPE_DELAY_MS });
   const probe = (await app.page.evaluate('window.benchProbe')) as Probe;
-  app.fromLastKey.push(probe.shown - probe.lastKey);
-  app.fromFirstKey.push(probe.shown - probe.firstKey);
+  samples.fromLastKey.push(probe.shown - probe.lastKey);
+  samples.fromFirstKey.push(probe.shown - probe.firstKey);
+}
+
+interface Figure {
+  p50_small_ms: number;
+  p95_small_ms: number;
+  p50_large_ms: number;
+  p95_large_ms: number;
+  ratio: number;
+  p95_from_first_key_small_ms: number;
+  p95_from_first_key_large_ms: number;
+}
+
+/** `SEARCHES` searches on each page, interleaved, after one unmeasured on each. */
+async function measure(large: AppPage, small: AppPage, surface: Surface): Promise<Figure> {
+  const samples = new Map<AppPage, Samples>([
+    [large, { fromLastKey: [], fromFirstKey: [] }],
+    [small, { fromLastKey: [], fromFirstKey: [] }],
+  ]);
+  // The pages' first renders and the service's first plans: not counted.
+  for (const app of [large, small]) await search(app, surface, { fromLastKey: [], fromFirstKey: [] });
+  for (let i = 0; i < SEARCHES; i++) {
+    // Alternating which goes first, so neither always follows the other.
+    for (const app of i % 2 === 0 ? [large, small] : [small, large]) await search(app, surface, samples.get(app)!);
+  }
+  const of = (app: AppPage, p: number, from: keyof Samples) => round(percentile(samples.get(app)![from], p));
+  const figure: Figure = {
+    p50_small_ms: of(small, 50, 'fromLastKey'),
+    p95_small_ms: of(small, 95, 'fromLastKey'),
+    p50_large_ms: of(large, 50, 'fromLastKey'),
+    p95_large_ms: of(large, 95, 'fromLastKey'),
+    ratio: 0,
+    p95_from_first_key_small_ms: of(small, 95, 'fromFirstKey'),
+    p95_from_first_key_large_ms: of(large, 95, 'fromFirstKey'),
+  };
+  figure.ratio = round(figure.p95_large_ms / figure.p95_small_ms, 2);
+  return figure;
 }
 
 function percentile(samples: readonly number[], p: number): number {
@@ -210,33 +289,25 @@ async function main(): Promise<void> {
       browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
       for (const org of orgs) apps.push(await openAppPage(browser, runDir, org, service.url));
       const [large, small] = apps as [AppPage, AppPage];
-      // One search on each first, unmeasured: the pages' first renders and the service's first plans.
-      await search(large);
-      await search(small);
-      large.fromLastKey.length = large.fromFirstKey.length = small.fromLastKey.length = small.fromFirstKey.length = 0;
-      for (let i = 0; i < SEARCHES; i++) {
-        // Alternating which goes first, so neither always follows the other.
-        for (const app of i % 2 === 0 ? [large, small] : [small, large]) await search(app);
-      }
+      const screen = await measure(large, small, DEVICES_SCREEN);
+      for (const app of apps) await openDevicePicker(app);
+      const picker = await measure(large, small, DEVICE_PICKER);
 
-      const figure = (app: AppPage) => ({
-        p50_ms: round(percentile(app.fromLastKey, 50)),
-        p95_ms: round(percentile(app.fromLastKey, 95)),
-        p95_from_first_key_ms: round(percentile(app.fromFirstKey, 95)),
-      });
-      const l = figure(large);
-      const s = figure(small);
       log(
-        `\n${cpus().length} cores; the Devices screen in web mode (chromium), ${LARGE} vs ${SMALL} devices on PostgreSQL, ${SEARCHES} searches each, keys ${TYPE_DELAY_MS} ms apart, search after ${SEARCH_DEBOUNCE_MS} ms of quiet`,
+        `\n${cpus().length} cores; web mode (chromium), ${LARGE} vs ${SMALL} devices on PostgreSQL, ${SEARCHES} searches each, keys ${TYPE_DELAY_MS} ms apart, search after ${SEARCH_DEBOUNCE_MS} ms of quiet`,
       );
-      log('devices     last key → row shown: p50    p95    (from first key: p95)');
-      for (const [n, f] of [
-        [SMALL, s],
-        [LARGE, l],
-      ] as const)
+      log('surface          devices   last key → shown: p50     p95   (from first key: p95)');
+      for (const [name, f] of [
+        [DEVICES_SCREEN.name, screen],
+        [DEVICE_PICKER.name, picker],
+      ] as const) {
         log(
-          `${String(n).padStart(9)}  ${String(f.p50_ms).padStart(26)}  ${String(f.p95_ms).padStart(5)}    (${f.p95_from_first_key_ms})`,
+          `${name.padEnd(15)} ${String(SMALL).padStart(8)}  ${String(f.p50_small_ms).padStart(22)}  ${String(f.p95_small_ms).padStart(6)}   (${f.p95_from_first_key_small_ms})`,
         );
+        log(
+          `${name.padEnd(15)} ${String(LARGE).padStart(8)}  ${String(f.p50_large_ms).padStart(22)}  ${String(f.p95_large_ms).padStart(6)}   (${f.p95_from_first_key_large_ms})`,
+        );
+      }
       const result = {
         devices_large: LARGE,
         devices_small: SMALL,
@@ -244,13 +315,9 @@ async function main(): Promise<void> {
         searches: SEARCHES,
         type_delay_ms: TYPE_DELAY_MS,
         debounce_ms: SEARCH_DEBOUNCE_MS,
-        p50_small_ms: s.p50_ms,
-        p95_small_ms: s.p95_ms,
-        p50_large_ms: l.p50_ms,
-        p95_large_ms: l.p95_ms,
-        ratio: round(l.p95_ms / s.p95_ms, 2),
-        p95_from_first_key_small_ms: s.p95_from_first_key_ms,
-        p95_from_first_key_large_ms: l.p95_from_first_key_ms,
+        // The Devices screen's figures at the top (the issue's), the picker's beside them.
+        ...screen,
+        device_picker: picker,
       };
       if (values.json) console.log(JSON.stringify(result));
       else console.log(JSON.stringify(result, null, 2));
