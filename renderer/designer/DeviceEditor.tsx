@@ -248,18 +248,6 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
       </h3>
       {mode === 'add' ? (
         <div className="form-grid">
-          <TextField
-            label={t('designer:editor.findDevice')}
-            name="deviceSearch"
-            type="search"
-            value={search}
-            onChange={setSearch}
-            hint={
-              candidates.data
-                ? t('designer:editor.findDeviceShown', { shown: candidateItems.length, total: candidateTotal })
-                : undefined
-            }
-          />
           <SelectField
             label={t('designer:editor.device')}
             name="serialNumber"
@@ -283,6 +271,18 @@ export function DeviceEditor({ mode, configuration, device, region, onClose, onS
             error={byField.serialNumber}
             hint={t('designer:editor.deviceHint')}
             className="span-2"
+          />
+          <TextField
+            label={t('designer:editor.findDevice')}
+            name="deviceSearch"
+            type="search"
+            value={search}
+            onChange={setSearch}
+            hint={
+              candidates.data
+                ? t('designer:editor.findDeviceShown', { shown: candidateItems.length, total: candidateTotal })
+                : undefined
+            }
           />
         </div>
       ) : null}
