@@ -146,7 +146,7 @@ export const INTERRUPTED_JOB_LIMIT_MS = 30 * 24 * 60 * 60_000;
 export async function expireInterruptedJobs(
   journal: IntentJournal,
   outbox: Pick<Outbox, 'enqueue'>,
-  options: { now: Date; workstation?: string; limitMs?: number },
+  options: { now: Date; workstation?: string; limitMs?: number; ledger?: ConfirmationLedger },
 ): Promise<{ waiting: JobIntent[]; expired: JobIntent[] }> {
   const limit = options.limitMs ?? INTERRUPTED_JOB_LIMIT_MS;
   const waiting: JobIntent[] = [];
@@ -158,7 +158,8 @@ export async function expireInterruptedJobs(
     }
     const error = `Interrupted: Provisioner stopped during ${intent.phase} (started ${intent.startedAt}) and ${intent.serialNumber} was not seen again within ${Math.round(limit / 86_400_000)} days to tell whether it took.`;
     const confirmation = interruptedConfirmation(intent, { success: false, error }, options.now, options.workstation);
-    if (confirmation) await outbox.enqueue(confirmation);
+    // Recorded in the ledger first, as every confirmed action is.
+    if (confirmation) await outbox.enqueue(await withLedgerHash(options.ledger, confirmation));
     await journal.clear(intent.jobId);
     expired.push(intent);
   }

@@ -127,10 +127,13 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
     });
     return workstationPromise;
   };
+  /** Every confirmed action goes to the ledger first: a job's result, and an interrupted job's once judged. */
+  const confirmedActions = confirmationLedger(ledger, async () => ({ workstation: await workstation() }));
   const reconciler = new Reconciler({
     intents,
     outbox,
     workstation,
+    ledger: confirmedActions,
     account: () => {
       const account = options.account();
       return account && { client: account.client, address: { serviceUrl: account.serviceUrl, orgId: account.orgId } };
@@ -168,7 +171,7 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
         serviceUrl: account.serviceUrl,
         orgId: account.orgId,
         workstation: await workstation(),
-        ledger: confirmationLedger(ledger, async () => ({ workstation: await workstation() })),
+        ledger: confirmedActions,
       },
       reconnect,
       now: () => new Date(),
@@ -203,8 +206,13 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
     cache,
     configFiles: () => storesFor(requireAccount()).configFiles,
     recoverInterrupted: async () =>
-      (await expireInterruptedJobs(intents, outbox, { now: new Date(), workstation: await workstation() })).expired
-        .length,
+      (
+        await expireInterruptedJobs(intents, outbox, {
+          now: new Date(),
+          workstation: await workstation(),
+          ledger: confirmedActions,
+        })
+      ).expired.length,
     close: async () => {
       for (const job of queue.jobs()) queue.cancel(job.jobId);
       await queue.idle();

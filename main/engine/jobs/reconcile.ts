@@ -2,6 +2,7 @@ import type { ServiceClient } from '../../cloud';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { NewConfirmation, OutboxEntry } from '../outbox/outbox-entry';
 import type { Outbox } from '../outbox/outbox';
+import { withLedgerHash, type ConfirmationLedger } from '../ledger/confirmation-ledger';
 import {
   configurationConfirmation,
   firmwareConfirmation,
@@ -68,6 +69,12 @@ export interface ReconcilerOptions {
   /** The signed-in account now; without one only interrupted jobs are judged (their confirmations name their own service). */
   account: () => ReconcileAccount | undefined;
   workstation: () => Promise<string>;
+  /**
+   * Where an interrupted job's outcome is recorded before it is confirmed, as a finished job's is:
+   * it is this workstation's action (docs/ledger.md), and its confirmation carries the entry's hash.
+   * Observations are not recorded: they say what a device runs, not what this workstation did.
+   */
+  ledger?: ConfirmationLedger;
 }
 
 export class Reconciler {
@@ -112,8 +119,9 @@ export class Reconciler {
         const settled: { firmwareVersion?: string; syncId?: string } = {};
         for (const intent of orphans.filter((i) => i.serialNumber === observation.serialNumber)) {
           const judged = judgeInterrupted(intent, observation);
-          const confirmation = interruptedConfirmation(intent, judged, observation.observedAt, workstation);
-          if (confirmation) {
+          const judgement = interruptedConfirmation(intent, judged, observation.observedAt, workstation);
+          if (judgement) {
+            const confirmation = await withLedgerHash(this.options.ledger, judgement);
             await this.options.outbox.enqueue(confirmation);
             outcome.confirmations.push(confirmation);
           }

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deviceSync, IntentJournal, Outbox, Reconciler, type DeviceObservation } from '../../../../main/engine/jobs';
 import { workstationId } from '../../../../main/engine/jobs/workstation';
+import { expireInterruptedJobs, INTERRUPTED_JOB_LIMIT_MS } from '../../../../main/engine/jobs/confirm';
+import type { ConfirmationLedger } from '../../../../main/engine/ledger/confirmation-ledger';
+import type { NewConfirmation } from '../../../../main/engine/outbox/outbox-entry';
 import type { DeviceRecord } from '../../../../domain/registered-device-record';
 import { SwitchableService } from './helpers/switchable-service';
 
@@ -222,6 +225,51 @@ describe('reconcile', () => {
     await interrupted('firmware');
     await reconciler.settleInterrupted([observed({ serialNumber: 'EPC000102' })]);
     expect((await intents.orphans()).map((i) => i.jobId)).toEqual(['job-firmware']);
+  });
+
+  it("records an interrupted job's outcome in the ledger before confirming it, and the confirmation carries the entry's hash (found by the soak bench: a Station killed mid-job)", async () => {
+    const recorded: NewConfirmation[] = [];
+    const ledger: ConfirmationLedger = {
+      record: async (confirmation) => {
+        recorded.push(confirmation);
+        return { hash: 'ab'.repeat(32), seq: recorded.length };
+      },
+    };
+    const withLedger = new Reconciler({
+      intents,
+      outbox,
+      workstation: async () => 'ws-1',
+      ledger,
+      account: () => ({
+        client: { devices: { list: async () => ({ items: [], page: 1, limit: 1, totalCount: 0 }) } as never },
+        address: { serviceUrl: 'http://service.test', orgId: 'org' },
+      }),
+    });
+    await interrupted('firmware');
+    const [outcome] = await withLedger.reconcile([observed({ firmwareVersion: '1.0.0' })]);
+    expect(outcome!.interrupted[0]!.success).toBe(false);
+    expect(recorded.map((c) => [c.kind, c.payload.reason])).toEqual([['firmware', 'job-result']]);
+    expect(service.sent.map((e) => e.payload)).toEqual([
+      expect.objectContaining({ ledgerHash: 'ab'.repeat(32), ledgerSeq: 1, reason: 'job-result' }),
+    ]);
+  });
+
+  it('records an interrupted job confirmed as failed for want of its device in the ledger too', async () => {
+    const recorded: NewConfirmation[] = [];
+    const ledger: ConfirmationLedger = {
+      record: async (confirmation) => {
+        recorded.push(confirmation);
+        return { hash: 'cd'.repeat(32), seq: 3 };
+      },
+    };
+    const intent = await interrupted('configuration');
+    const { expired } = await expireInterruptedJobs(intents, outbox, {
+      now: new Date(Date.parse(intent.updatedAt) + INTERRUPTED_JOB_LIMIT_MS + 1),
+      ledger,
+    });
+    expect(expired).toHaveLength(1);
+    expect(recorded.map((c) => c.kind)).toEqual(['configuration']);
+    expect((await outbox.list())[0]!.payload).toMatchObject({ ledgerHash: 'cd'.repeat(32), ledgerSeq: 3 });
   });
 });
 
