@@ -7,6 +7,7 @@ import {
   type ParsedInput,
 } from './channels';
 import { CoreError, toWireError, type InvokeOutcome } from './errors';
+import type { NativeThemeSource } from './electron-ipc';
 import type { EventStream, EventStreams } from './events';
 
 /** What main (Electron) and the web server host: the core, behind the contract. */
@@ -20,6 +21,11 @@ export interface CoreHost {
 export interface RendererApi {
   invoke<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<InvokeOutcome<ChannelResult<C>>>;
   on<S extends EventStream>(stream: S, listener: (payload: EventStreams[S]) => void): () => void;
+  /**
+   * Electron only (the preload; web mode has no native menus): the shell's own menus and dialogs
+   * in this appearance (electron-ipc.ts, IPC_NATIVE_THEME_CHANNEL).
+   */
+  setNativeTheme?(source: NativeThemeSource): Promise<void>;
 }
 
 /**

@@ -1,15 +1,20 @@
 /**
  * The sandboxed preload: the renderer's only way to main. It exposes `window.provisioner` with
- * exactly the contract's RendererApi, `invoke` for known channels and `on` for known event
- * streams, and never ipcRenderer itself nor an IPC event object (whose `sender` is ipcRenderer).
+ * exactly the contract's RendererApi, `invoke` for known channels, `on` for known event
+ * streams and `setNativeTheme` for the shell's own menus, and never ipcRenderer itself nor an IPC
+ * event object (whose `sender` is ipcRenderer).
  * Bundled to CommonJS by scripts/build.mjs; a sandboxed preload may require only `electron`.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
   IPC_EVENT_CHANNEL,
   IPC_INVOKE_CHANNEL,
+  IPC_NATIVE_THEME_CHANNEL,
+  nativeThemeRefusal,
   isChannel,
   isEventStream,
+  isNativeThemeSource,
+  type NativeThemeSource,
   type Channel,
   type EventStream,
   type EventStreams,
@@ -55,9 +60,16 @@ function on(stream: EventStream, listener: Listener): () => void {
   };
 }
 
+/** The shell's menus and dialogs in the app's theme; a value it does not take never reaches main. */
+async function setNativeTheme(source: NativeThemeSource): Promise<void> {
+  if (!isNativeThemeSource(source)) throw new TypeError(nativeThemeRefusal(source));
+  await ipcRenderer.invoke(IPC_NATIVE_THEME_CHANNEL, source);
+}
+
 const api: RendererApi = {
   invoke: invoke as RendererApi['invoke'],
   on: on as <S extends EventStream>(stream: S, listener: (payload: EventStreams[S]) => void) => () => void,
+  setNativeTheme,
 };
 
 contextBridge.exposeInMainWorld('provisioner', api);

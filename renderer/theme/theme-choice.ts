@@ -3,6 +3,7 @@
  * resolved into one of three palettes. Pure: the store (theme-store.ts) reads the media queries
  * and the stored choice and hands them here.
  */
+import type { NativeThemeSource } from '../../contract/index';
 
 /** What the technician can choose; `system` follows the operating system. */
 export const THEME_CHOICES = ['system', 'light', 'dark', 'high-contrast'] as const;
@@ -46,4 +47,13 @@ export function resolveTheme(choice: ThemeChoice, system: SystemAppearance): The
   if (choice !== 'system') return choice;
   if (system.forcedColors || system.moreContrast) return 'high-contrast';
   return system.dark ? 'dark' : 'light';
+}
+
+/**
+ * What the Electron shell draws its own menus and dialogs in (nativeTheme.themeSource) for a
+ * choice. High contrast is left to the operating system ('system'): Electron has no high-contrast
+ * source, and a system in a contrast theme draws its menus in its own contrast colours.
+ */
+export function nativeThemeSource(choice: ThemeChoice): NativeThemeSource {
+  return choice === 'light' || choice === 'dark' ? choice : 'system';
 }

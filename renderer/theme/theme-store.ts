@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import {
+  nativeThemeSource,
   parseThemeChoice,
   resolveTheme,
   SYSTEM_QUERIES,
@@ -63,6 +64,27 @@ export const useTheme = create<ThemeState>(() => ({
 }));
 
 /**
+ * In Electron, the shell draws its own menus and dialogs in the chosen theme (the preload's
+ * setNativeTheme; main/hosts/electron/native-theme.ts). Told once per change of what it draws:
+ * the choice switching the shell's theme switches the page's media queries too, which calls
+ * update again with the same choice. Web mode has no such shell and nothing to tell.
+ */
+function shellThemeTeller(view: Window): (choice: ThemeChoice) => void {
+  let told: string | undefined;
+  return (choice) => {
+    const api = view.provisioner;
+    const source = nativeThemeSource(choice);
+    if (!api?.setNativeTheme || source === told) return;
+    told = source;
+    api.setNativeTheme(source).catch((error: unknown) => {
+      // The page is in the theme already; only the shell's menus stay as they were.
+      told = undefined;
+      console.warn('The shell did not take the theme', error);
+    });
+  };
+}
+
+/**
  * Reads the stored choice, applies it, and follows the system's media queries from then on.
  * Runs once when this module is first imported (below), before the first render, so the sign-in
  * page is already in the theme; a second call replaces the first. Returns the undo (tests).
@@ -71,10 +93,12 @@ let stopRunning: (() => void) | undefined;
 export function startTheme(view: Window = window): () => void {
   stopRunning?.();
   const root = view.document.documentElement;
+  const tellShell = shellThemeTeller(view);
   const update = (choice: ThemeChoice) => {
     const theme = resolveTheme(choice, systemAppearance(view));
     applyToDocument(root, choice, theme);
     useTheme.setState({ choice, theme });
+    tellShell(choice);
   };
   useTheme.setState({
     choose: (choice) => {

@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHANNELS, EVENT_STREAMS, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, type RendererApi } from '../../contract/index';
+import {
+  CHANNELS,
+  EVENT_STREAMS,
+  IPC_EVENT_CHANNEL,
+  IPC_INVOKE_CHANNEL,
+  IPC_NATIVE_THEME_CHANNEL,
+  type RendererApi,
+} from '../../contract/index';
 import { contextBridge, fake, ipcRenderer } from '../main/hosts/electron/fake-electron';
 
 vi.mock('electron', () => import('../main/hosts/electron/fake-electron'));
@@ -13,9 +20,9 @@ beforeAll(async () => {
 });
 
 describe('preload', () => {
-  it('exposes window.provisioner with invoke and on, and nothing else', () => {
+  it('exposes window.provisioner with invoke, on and setNativeTheme, and nothing else', () => {
     expect([...contextBridge.exposed.keys()]).toEqual(['provisioner']);
-    expect(Object.keys(api).sort()).toEqual(['invoke', 'on']);
+    expect(Object.keys(api).sort()).toEqual(['invoke', 'on', 'setNativeTheme']);
     for (const value of Object.values(api)) {
       expect(value).not.toBe(ipcRenderer);
       expect(typeof value).toBe('function');
@@ -69,5 +76,17 @@ describe('preload', () => {
     fake.emitToRenderer(IPC_EVENT_CHANNEL, 'outbox.changed', { pendingCount: 1 });
     error.mockRestore();
     expect(seen).toEqual([{ pendingCount: 1 }]);
+  });
+
+  it('sends a native theme on its own channel, and refuses a value the shell does not take without sending it', async () => {
+    await api.setNativeTheme!('dark');
+    expect(ipcRenderer.invocations.at(-1)).toEqual({ channel: IPC_NATIVE_THEME_CHANNEL, args: ['dark'] });
+    const before = ipcRenderer.invocations.length;
+    for (const value of ['high-contrast', 'provisioner:invoke', '__proto__', 7, null]) {
+      await expect(api.setNativeTheme!(value as never), String(value)).rejects.toThrow(
+        /^Invalid native theme .*: use one of system, light, dark$/,
+      );
+    }
+    expect(ipcRenderer.invocations.length).toBe(before);
   });
 });

@@ -64,9 +64,9 @@ export async function createMainWindow({
 }
 
 /**
- * The system switching to dark or high contrast while the app runs: the window's ground follows
- * (the page follows by itself, through its media queries). nativeTheme.themeSource stays 'system':
- * docs/themes.md says why.
+ * The system switching to dark or high contrast while the app runs, or the technician choosing
+ * light or dark in the app (native-theme.ts sets nativeTheme.themeSource): the window's ground
+ * follows (the page follows by itself, through its media queries and its own choice).
  */
 function followSystemAppearance(window: BrowserWindow): void {
   const update = () => {

@@ -4,6 +4,7 @@ import type { CoreHost } from '../../../contract/index';
 import { registerContractIpc } from './contract-ipc';
 import { KnownSecrets } from '../known-secrets';
 import { createMainWindow } from './main-window';
+import { registerNativeThemeIpc } from './native-theme';
 import { buildMenuTemplate } from './menu-template';
 import { registerAppScheme, serveRenderer } from './renderer-protocol';
 import { SafeStorageSecretStore } from './safe-storage-secret-store';
@@ -86,6 +87,7 @@ export async function startShell({ createCore, appRoot, log = console.warn }: Sh
     withholdSecret: (secret) => secrets.add(secret),
   });
   const stopIpc = registerContractIpc({ core, getWindow, secrets, log });
+  const stopNativeThemeIpc = registerNativeThemeIpc({ getWindow, log });
 
   const openWindow = async () => {
     window = await createMainWindow({
@@ -105,6 +107,7 @@ export async function startShell({ createCore, appRoot, log = console.warn }: Sh
     event.preventDefault();
     closed = true;
     stopIpc();
+    stopNativeThemeIpc();
     const closing = Promise.resolve(core.close?.()).catch((err: unknown) =>
       log(`Core did not close cleanly: ${String(err)}`),
     );

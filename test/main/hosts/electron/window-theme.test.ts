@@ -13,8 +13,8 @@ const { WINDOW_BACKGROUNDS } = await import('../../../../main/hosts/electron/win
 /**
  * The Electron window's ground follows the operating system's appearance (nativeTheme): at start
  * and when the system switches, in the colour of the renderer's palette for it, so a dark or
- * high-contrast workstation never flashes white. The app's own choice is the renderer's: the
- * shell leaves nativeTheme.themeSource at 'system'.
+ * high-contrast workstation never flashes white. The shell starts with nativeTheme.themeSource at
+ * 'system'; the app's own choice reaches it later from the renderer (native-theme.test.ts).
  */
 
 const idleCore = (): CoreHost => ({ invoke: async () => null as never, subscribe: () => () => {} });
