@@ -153,7 +153,8 @@ async function rootKeyPem(url: string): Promise<string> {
 
 /** The shift's checksum, as the operator reads it under the table the Station prints before it starts. */
 async function shiftChecksum(home: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const run = await runCli(home, ['station', '--configuration', CONFIGURATION_NAME, '--json'], env, 120_000);
+  // Before it prints them the Station fetches every device's configuration file: minutes for hundreds.
+  const run = await runCli(home, ['station', '--configuration', CONFIGURATION_NAME, '--json'], env, 900_000);
   for (const line of run.stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
     const event = JSON.parse(line) as { event?: string; checksumShort?: string };
@@ -284,8 +285,10 @@ async function main(): Promise<void> {
       120_000,
     );
     if (login.code !== 0) throw new Error(`provisioner login failed (${login.code}): ${login.stderr}`);
+    const asked = performance.now();
     const checksum = await shiftChecksum(home, env);
-    log(`shift checksum ${checksum}`);
+    const shiftParametersSeconds = Math.round((performance.now() - asked) / 1000);
+    log(`shift checksum ${checksum}, shown after ${shiftParametersSeconds} s`);
 
     // --- The Station and what it says.
     let stationStarts = 0;
@@ -590,6 +593,7 @@ async function main(): Promise<void> {
       faults: faultStats(),
       chaos: chaosLog,
       station_starts: stationStarts,
+      shift_parameters_seconds: shiftParametersSeconds,
       timed_out: timedOut,
       shift_seconds: Math.round(shiftSeconds),
       cores: cpus().length,
