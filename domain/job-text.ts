@@ -1,4 +1,5 @@
 import { englishWords, type Words } from './domain-words';
+import type { FailureReason } from './job-failure';
 import type { JobPhase, JobStep, JobView } from './jobs';
 
 /**
@@ -95,4 +96,49 @@ export function secondsLeft(
   if (job.silentSeconds !== undefined && job.silentSeconds !== null) return null;
   if (!job.bytesTotal || !job.rateBytesPerSecond || job.rateBytesPerSecond <= 0) return null;
   return Math.max(0, (job.bytesTotal - job.bytesDone) / job.rateBytesPerSecond);
+}
+
+/**
+ * Why a job failed, in the reader's language: "firmware upload failed at 37 %: the device stopped
+ * answering after 3 tries", "Übertragung der Firmware bei 37 % fehlgeschlagen: Das Gerät
+ * antwortete nach 3 Versuchen nicht mehr". Where it failed is one message (`failure.place`), put
+ * into the cause's message as a clause; the device's own code and words are shown as it sent them.
+ */
+export function failureReasonText(reason: FailureReason, words: Words = englishWords()): string {
+  const percent =
+    reason.percent === null
+      ? ''
+      : new Intl.NumberFormat(words.locale, { style: 'percent', maximumFractionDigits: 0 }).format(
+          reason.percent / 100,
+        );
+  const place = words.t('domain:failure.place', {
+    place: reason.place === 'upload' && reason.percent !== null ? 'uploadAt' : reason.place,
+    step: reason.step,
+    percent,
+  });
+  const tries = reason.tries ?? 1;
+  switch (reason.cause) {
+    case 'cancelled':
+      return reason.place === 'upload' && reason.percent !== null
+        ? words.t('domain:failure.cancelledAt', { percent })
+        : words.t('domain:failure.cancelled');
+    case 'deviceGone':
+      return reason.waitedSeconds === undefined || reason.waitedSeconds === null
+        ? words.t('domain:failure.deviceGone', { place })
+        : words.t('domain:failure.deviceGoneWithin', { place, duration: durationText(reason.waitedSeconds, words) });
+    case 'deviceTimeout':
+      return words.t('domain:failure.deviceTimeout', { place, tries });
+    case 'disconnected':
+      return words.t('domain:failure.disconnected', { place });
+    case 'deviceRefused':
+      return reason.deviceMessage
+        ? words.t('domain:failure.deviceRefusedSaying', {
+            place,
+            deviceCode: reason.deviceCode ?? '',
+            deviceMessage: reason.deviceMessage,
+          })
+        : words.t('domain:failure.deviceRefused', { place, deviceCode: reason.deviceCode ?? '' });
+    case 'noAnswer':
+      return words.t('domain:failure.noAnswer', { link: reason.link ?? '', tries });
+  }
 }

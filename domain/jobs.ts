@@ -1,4 +1,5 @@
 import type { DeviceType } from './device-types';
+import type { FailureReason } from './job-failure';
 import type { JobStepResult } from './job-steps';
 import type { ParameterTableView } from './parameter-table-view';
 
@@ -69,6 +70,13 @@ export interface JobView {
   finishedAt: string | null;
   /** Set when finished: what happened, phrased for the technician (one line). */
   resultMessage: string | null;
+  /**
+   * Set when it failed at the bench (the device went away, stopped answering, refused…): why, as
+   * codes and values, for the screens and the CLI to say in the reader's language
+   * (failureReasonText, domain/job-text.ts). resultMessage keeps the core's English. Null or absent
+   * for other failures, whose errorCode's catalogue text says what happened (and from older cores).
+   */
+  failureReason?: FailureReason | null;
   /** Firmware the job installs (while running) or installed (when done). */
   firmwareVersion: string | null;
   /** Configuration syncId the job applies or applied. */

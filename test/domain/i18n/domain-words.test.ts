@@ -12,7 +12,8 @@ import { CAN_MODES, DEVICE_ROLES, INPUT_CONFIGURATIONS } from '../../../domain/e
 import { fieldLabel, LABELLED_FIELDS } from '../../../domain/field-labels';
 import { CATALOGS, createTranslator, LANGUAGES } from '../../../domain/i18n/index.js';
 import { JOB_STEP_KINDS, STEP_STATUSES, stepName, stepStatusLabel } from '../../../domain/job-steps';
-import { bytesText, durationText, phaseText, rateText, silenceText } from '../../../domain/job-text';
+import { FAILURE_CAUSES, FAILURE_PLACES, type FailureReason } from '../../../domain/job-failure';
+import { bytesText, durationText, failureReasonText, phaseText, rateText, silenceText } from '../../../domain/job-text';
 import { JOB_PHASES } from '../../../domain/jobs';
 import { parameterGroupLabel, parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
 import {
@@ -29,9 +30,30 @@ import {
 const de = createTranslator('de');
 const zh = createTranslator('zh');
 
+/** Every way a job's failure reason is said: each cause at each place of each step, with and without its figures. */
+const EVERY_FAILURE_REASON: FailureReason[] = FAILURE_CAUSES.flatMap((cause) =>
+  FAILURE_PLACES.flatMap((place) =>
+    (['firmware', 'configuration'] as const).flatMap((step) =>
+      [null, 37].flatMap((percent) =>
+        [undefined, 'locked'].map((deviceMessage, i) => ({
+          cause,
+          place,
+          step,
+          percent,
+          tries: 3,
+          waitedSeconds: i === 0 ? null : 30,
+          deviceCode: 'E_LOCKED',
+          deviceMessage,
+          link: 'serial:/dev/ttyACM0',
+        })),
+      ),
+    ),
+  ),
+);
+
 function expectTranslated(text: string, language: string): void {
   expect(text, `${language}: a key came back instead of words`).not.toMatch(
-    /^domain:|^(field|choice|parameter|step|phase)\./,
+    /^domain:|^(field|choice|parameter|step|phase|failure)\.|domain:failure/,
   );
   expect(text.trim()).not.toBe('');
 }
@@ -54,6 +76,7 @@ describe('the domain words in every language', () => {
       for (const phase of JOB_PHASES)
         for (const step of ['firmware', 'configuration'] as const)
           expectTranslated(phaseText(phase, step, { version: '2.4.1' }, words), language);
+      for (const reason of EVERY_FAILURE_REASON) expectTranslated(failureReasonText(reason, words), language);
     });
   }
 
@@ -71,6 +94,7 @@ describe('the domain words in every language', () => {
     for (const phase of JOB_PHASES) phaseText(phase, 'firmware', {}, recording);
     silenceText({ phase: 'uploading', silentSeconds: 5 }, recording);
     for (const seconds of [5, 60, 72, 3600, 3900]) durationText(seconds, recording);
+    for (const reason of EVERY_FAILURE_REASON) failureReasonText(reason, recording);
     expect(Object.keys(CATALOGS.en.domain).filter((key) => !used.has(key))).toEqual([]);
   });
 });
