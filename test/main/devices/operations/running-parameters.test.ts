@@ -83,6 +83,21 @@ describe('GET /params', () => {
     expect(comparison.match).toBe(true);
   });
 
+  it('reads back a receiver of a large configuration: 300 peers, about 12 KiB of parameters (found by the soak bench)', async () => {
+    const serial = uniqueSerial('EPC');
+    const connection = await connect(await startEpc(serial));
+    const intended = {
+      ...content(serial),
+      peers: Array.from({ length: 300 }, (_, i) => ({
+        serialNumber: `SRCP8${String(i + 1).padStart(5, '0')}`,
+        deviceConfigurationType: 'Sender',
+      })),
+    };
+    await connection.uploadConfiguration(signedConfigFile(intended));
+    const comparison = compareParameters(intendedParameters(intended), await connection.readRunningParameters());
+    expect(comparison.match).toBe(true);
+  });
+
   it('--fault-param-drift: in sync by syncId, yet one parameter and the checksum differ', async () => {
     const serial = uniqueSerial('EPC');
     const connection = await connect(await startEpc(serial, { faults: { paramDrift: 'safety.timeout=1024' } }));
