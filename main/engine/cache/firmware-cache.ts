@@ -8,11 +8,9 @@ import { listQuarantined, QUARANTINE_DIR } from '../../../platform/quarantine';
 import { BlobStore } from './blob-store';
 import { newestFirst, sameOrigin, withOrigin, type CacheEntry, type CacheEvent, type CacheOrigin } from './cache-entry';
 import { CacheIndex } from './cache-index';
-import type { FirmwareSource } from './firmware-source';
-import { prefetchFirmware, type PrefetchReport } from './prefetch';
 import { PatchStore } from './patch-store';
 import { DeflatedStore } from './deflated-store';
-import { ReleaseKeyStore, type ReleaseKeySource } from './release-key-store';
+import { ReleaseKeyStore } from './release-key-store';
 import { checkStoredBundle, CorruptCacheEntryError, type CachedBundle } from './verified-bundle';
 
 export type { CacheEntry, CacheOrigin } from './cache-entry';
@@ -192,17 +190,6 @@ export class FirmwareCache {
       this.onEvent?.({ type: 'pruned', entry });
     }
     return removed;
-  }
-
-  /** See prefetchFirmware: the service's latest bundle of each type, downloaded unless cached. */
-  async prefetch(
-    client: FirmwareSource & ReleaseKeySource,
-    deviceTypes?: readonly DeviceType[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<PrefetchReport> {
-    // The service's release keys are kept too: an install without the service checks bundles with them.
-    await this.releaseKeys.get(client, options);
-    return prefetchFirmware(this, client, deviceTypes, options);
   }
 
   private async candidates(deviceType: DeviceType, origin: CacheOrigin | undefined): Promise<CacheEntry[]> {

@@ -3,7 +3,8 @@ import type { FirmwarePatchRecord } from '../../../domain/files/firmware-patch-r
 import type { CacheEntry } from './cache-entry';
 import type { FirmwareCache } from './firmware-cache';
 import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
-import { fetchPatches } from './resolve-firmware';
+import { fetchPatches } from './fetch-patches';
+import type { ReleaseKeySource } from './release-key-store';
 
 export interface PrefetchReport {
   fetched: CacheEntry[];
@@ -64,3 +65,17 @@ async function typesInUse(client: FirmwareSource, signal: AbortSignal | undefine
   // The order a technician sees types in, not the order devices were listed in.
   return DEVICE_TYPES.filter((t) => seen.has(t));
 }
+
+/** What `cache prefetch` does: the release keys, kept so that an install without the service checks bundles with them, then prefetchFirmware. */
+export async function prefetchBundlesAndKeys(
+  cache: PrefetchCache,
+  client: FirmwareSource & ReleaseKeySource,
+  deviceTypes?: readonly DeviceType[],
+  options: { signal?: AbortSignal } = {},
+): Promise<PrefetchReport> {
+  await cache.releaseKeys.get(client, options);
+  return prefetchFirmware(cache, client, deviceTypes, options);
+}
+
+/** The part of the firmware cache a prefetch uses. */
+export type PrefetchCache = Pick<FirmwareCache, 'find' | 'put' | 'get' | 'patches' | 'releaseKeys'>;

@@ -1,8 +1,8 @@
 import type { DeviceType } from '../../../domain/device-types';
 import type { PrecodedStream } from '../../../domain/files/content-coding';
-import type { FirmwarePatchRecord } from '../../../domain/files/firmware-patch-record';
 import { NetworkError, ServiceError, type CallOptions } from '../../cloud';
 import type { FirmwareCache } from './firmware-cache';
+import { fetchPatches } from './fetch-patches';
 import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
 import type { CachedPatch } from './patch-store';
 import type { CachedBundle } from './verified-bundle';
@@ -38,34 +38,6 @@ export class NoFirmwareAvailableError extends Error {
       { cause },
     );
   }
-}
-
-/**
- * Fetches into the cache the service's patches to `bundle`'s image that it does not hold yet, and
- * returns those it kept. A patch is an optimisation: one that cannot be fetched or is not a patch
- * is left out, and the device gets the deflated image.
- */
-export async function fetchPatches(
-  cache: Pick<FirmwareCache, 'patches'>,
-  client: FirmwareSource,
-  bundle: CachedBundle,
-  call: CallOptions,
-): Promise<FirmwarePatchRecord[]> {
-  const kept: FirmwarePatchRecord[] = [];
-  if (client.firmwarePatches === undefined) return kept;
-  const { deviceType, imageSha256 } = bundle.bundle;
-  try {
-    for (const offered of await client.firmwarePatches.list(deviceType, call)) {
-      if (offered.targetSha256 !== imageSha256 || (await cache.patches.has(offered.baseSha256, offered.targetSha256)))
-        continue;
-      const file = await client.firmwarePatches.fetch(deviceType, offered.fromVersion, call);
-      await cache.patches.put(file.bytes, { baseSha256: offered.baseSha256, targetSha256: offered.targetSha256 });
-      kept.push(offered);
-    }
-  } catch (error) {
-    if (call.signal?.aborted) throw error;
-  }
-  return kept;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../../cloud';
 import type { ConfigurationRecord } from '../../../domain/configuration-record';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { DeviceType } from '../../../domain/device-types';
-import type { FirmwareCache } from '../../engine/cache/firmware-cache';
+import { prefetchBundlesAndKeys, type PrefetchCache } from '../../engine/cache/prefetch';
 import type { Ledger } from '../../engine/ledger';
 import { buildCommissioningReport, type FirmwareFacts } from './build-report';
 import type { CommissioningReport } from './report-model';
@@ -14,7 +14,7 @@ export interface ReportContext {
   client: Pick<ServiceClient, 'configurations' | 'devices' | 'firmwareReleaseKeys' | 'baseUrl' | 'orgId'>;
   ledger: Pick<Ledger, 'readAll'> & Partial<Pick<Ledger, 'signerKey'>>;
   /** Where the firmware images are: the report names an image's SHA-256 and signer from its verified bundle when the ledger entry of its install does not. */
-  cache?: Pick<FirmwareCache, 'find' | 'prefetch'>;
+  cache?: PrefetchCache;
   workstation: string;
   /** For people: "organization demo at https://…" or "the local workspace". */
   service: string;
@@ -65,7 +65,7 @@ function firmwareLookup(
     let bundle = await cache.find(deviceType, version).catch(() => undefined);
     if (!bundle && !fetched.has(deviceType)) {
       fetched.add(deviceType);
-      await cache.prefetch(context.client, [deviceType]).catch(() => undefined);
+      await prefetchBundlesAndKeys(cache, context.client, [deviceType]).catch(() => undefined);
       bundle = await cache.find(deviceType, version).catch(() => undefined);
     }
     if (!bundle) return undefined;

@@ -1,6 +1,7 @@
 import type { DeviceType } from '../../../../domain/device-types';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
 import { cachedPatches } from '../../../engine/cache/cached-patches';
+import { prefetchBundlesAndKeys } from '../../../engine/cache/prefetch';
 import { bytesText } from '../../../engine/jobs';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
@@ -77,7 +78,7 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
   const account = await ctx.account();
   const service = await ctx.provisioning();
   const types: DeviceType[] | undefined = options.type?.map(deviceTypeArgument);
-  const report = await service.cache.prefetch(account.client, types);
+  const report = await prefetchBundlesAndKeys(service.cache, account.client, types);
   const failures: string[] = report.failed.map((f) =>
     t('cli:cache.failed.firmware', {
       type: f.deviceType,

@@ -6,6 +6,7 @@ import type { ServiceClient } from '../../../../main/cloud';
 import { nodeFileSystem, type FileSystem } from '../../../../platform/durable-file';
 import { FirmwareCache } from '../../../../main/engine/cache/firmware-cache';
 import { NoFirmwareAvailableError, resolveFirmware } from '../../../../main/engine/cache/resolve-firmware';
+import { prefetchBundlesAndKeys } from '../../../../main/engine/cache/prefetch';
 import { Outbox, type NewConfirmation } from '../../../../main/engine/outbox/outbox';
 import { clientConfirmationSender } from '../../../../main/engine/outbox/outbox-sender';
 import { startTestService, type TestService } from '../../cloud/service-harness';
@@ -153,16 +154,16 @@ describe('firmware cache against the service', () => {
   const cache = (): FirmwareCache => new FirmwareCache({ dir: join(work, 'cache') });
 
   it('prefetches the latest bundle of every type the organization uses, and skips what is cached', async () => {
-    const first = await cache().prefetch(client);
+    const first = await prefetchBundlesAndKeys(cache(), client);
     expect(first.failed).toEqual([]);
     expect(first.fetched.map((e) => `${e.deviceType} ${e.version}`)).toEqual(['SRCP 1.1.0', 'EPC 1.1.0', 'NSCP 1.1.0']);
     expect(first.fetched[0]!.source).toBe(
       `service ${service.url}/v1/organizations/${service.orgId}/devices/types/SRCP/firmware`,
     );
-    const second = await cache().prefetch(client);
+    const second = await prefetchBundlesAndKeys(cache(), client);
     expect(second.fetched).toEqual([]);
     expect(second.upToDate.map((u) => u.deviceType)).toEqual(['SRCP', 'EPC', 'NSCP']);
-    const wesp = await cache().prefetch(client, ['WESP']);
+    const wesp = await prefetchBundlesAndKeys(cache(), client, ['WESP']);
     expect(wesp.fetched.map((e) => e.deviceType)).toEqual(['WESP']);
   });
 
@@ -178,7 +179,7 @@ describe('firmware cache against the service', () => {
 
   it('installs offline from the newest cached bundle, says so, and refuses clearly when nothing is cached', async () => {
     const c = cache();
-    await c.prefetch(client, ['EPC']);
+    await prefetchBundlesAndKeys(c, client, ['EPC']);
     await service.stop();
     const offline = await resolveFirmware(c, client, { deviceType: 'EPC', serialNumber: 'EPC000101' });
     expect(offline.origin).toBe('offline-cache');
