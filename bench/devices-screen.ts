@@ -26,7 +26,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createCore, FileSecretStore, type Core } from '../main/core';
 import { rendererIsCurrent, RENDERER_DIST_DIR } from '../main/hosts/web/build-renderer';
 import { startWebServer, type WebServer } from '../main/hosts/web/server';
-import { SEARCH_DEBOUNCE_MS } from '../renderer/components/use-debounced';
+import { SEARCH_DEBOUNCE_MS } from '../domain/list-search';
 import { createOrganizationWithKey, openDatabase, startService } from '../server';
 import { PASSWORD_FILE_ENV } from '../server/db/password-file';
 import { pgCtlCommand, startPostgres } from '../scripts/stack';

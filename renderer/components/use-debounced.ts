@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
+import { SEARCH_DEBOUNCE_MS } from '../../domain/list-search';
 
-/** How long typing must pause before a search goes to the service: one request per word typed, not per key. */
-export const SEARCH_DEBOUNCE_MS = 250;
+export { SEARCH_DEBOUNCE_MS };
 
 /**
  * `value` once it has stayed the same for `delayMs`. A list's search box keeps its own text at
