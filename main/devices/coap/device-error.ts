@@ -1,6 +1,6 @@
 import { decodeCbor } from '../../../domain/files/cbor';
 import { DeviceError, type DeviceErrorContext } from '../errors';
-import type { CoapResponse } from './engine';
+import type { CoapResponse } from './messages';
 
 /** A 4.xx/5.xx response as a DeviceError: the CBOR `{ code, message }` when present, else the CoAP code. */
 export function deviceErrorFromResponse(response: CoapResponse, context: DeviceErrorContext): DeviceError {

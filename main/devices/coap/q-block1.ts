@@ -16,7 +16,7 @@ import {
   Q_BLOCK_MAX_PAYLOADS,
 } from '../../../protocol/coap/parameters';
 import { deviceErrorFromResponse, type CoapEngine, type CoapResponse } from './engine';
-import type { Block1UploadOptions, Block1UploadResult } from './block1';
+import type { Block1UploadOptions, Block1UploadResult } from './upload';
 
 /** Payloads sent between two turns of the event loop. */
 const YIELD_EVERY = 16;
