@@ -607,7 +607,8 @@ async function main(): Promise<void> {
       process.exitCode = 1;
   } finally {
     if (station && station.child.exitCode === null && station.child.signalCode === null) station.child.kill('SIGKILL');
-    await Promise.allSettled([...runs.values()].map((run) => run.sim?.stop()));
+    // Bounded: a device's stop that never settles must not keep the stack up (the timer keeps this process alive).
+    await Promise.race([Promise.allSettled([...runs.values()].map((run) => run.sim?.stop())), sleep(15_000)]);
     await down(stack.runDir);
     rmSync(workDir, { recursive: true, force: true });
   }
