@@ -1,4 +1,5 @@
 import { englishWords, type Words } from './domain-words';
+import { errorTexts } from './job-errors';
 import type { FailureReason } from './job-failure';
 import type { JobPhase, JobStep, JobView } from './jobs';
 
@@ -141,4 +142,21 @@ export function failureReasonText(reason: FailureReason, words: Words = englishW
     case 'noAnswer':
       return words.t('domain:failure.noAnswer', { link: reason.link ?? '', tries });
   }
+}
+
+/**
+ * Why a job failed, in the reader's language, from what the core sent: its reason when it has one
+ * (where, the cause, the figures), else its code's "what happened" from the errors catalogue; null
+ * when neither says anything (show the core's English then). A device's refusal with a code the
+ * catalogue explains (FW_HASH_MISMATCH…) reads better as the catalogue's sentence than as "the
+ * device refused it (FW_HASH_MISMATCH)".
+ */
+export function jobFailureText(
+  reason: FailureReason | null | undefined,
+  code: string | null | undefined,
+  words: Words = englishWords(),
+): string | null {
+  const explained = code ? errorTexts(code, words)?.what : undefined;
+  if (reason && !(reason.cause === 'deviceRefused' && explained)) return failureReasonText(reason, words);
+  return explained ?? null;
 }

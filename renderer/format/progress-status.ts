@@ -1,5 +1,5 @@
 import { FINISHED_PHASES, type JobAction, type JobView } from '../../domain/jobs';
-import { durationText, phaseText, rateText, secondsLeft, silenceText } from '../../domain/job-text';
+import { durationText, jobFailureText, phaseText, rateText, secondsLeft, silenceText } from '../../domain/job-text';
 import { codingDetail } from '../../domain/files/content-coding';
 import { englishWords, listText, type Words } from './words';
 
@@ -83,6 +83,16 @@ function stepPercent(job: Pick<JobView, 'phase' | 'bytesDone' | 'bytesTotal'>): 
   }
 }
 
+/**
+ * Why a job failed: in the reader's words when the core sent its reason as codes and values
+ * (jobFailureText: where, the cause, the figures), else the core's own English line.
+ */
+function failedMessage(job: JobView, words: Words): string {
+  if (!job.failureReason) return job.resultMessage ?? '';
+  const code = job.steps.find((step) => step.status === 'failed')?.errorCode ?? null;
+  return jobFailureText(job.failureReason, code, words) ?? job.resultMessage ?? '';
+}
+
 export function progressStatus(job: JobView | null, words: Words = englishWords()): ProgressStatus {
   if (!job)
     return {
@@ -103,7 +113,7 @@ export function progressStatus(job: JobView | null, words: Words = englishWords(
   return {
     label:
       job.phase === 'failed' && job.resultMessage
-        ? words.t('workbench:progress.failed', { message: job.resultMessage })
+        ? words.t('workbench:progress.failed', { message: failedMessage(job, words) })
         : silence || (doneLabel(job, words) ?? phaseText(job.phase, job.step, {}, words)),
     percent,
     percentText:

@@ -21,6 +21,7 @@ export async function failedStepResult(
     outcome: failure.cancelled ? 'cancelled' : 'failed',
     resultMessage: failureText(failure),
     errorCode: failure.code,
+    failureReason: failure.reason,
     resumable: ended.resumable,
     confirmation: ended.confirmation,
     notice: ended.notice,

@@ -11,6 +11,7 @@ import { LinkClosedError } from '../../devices/links/link';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { DeviceNotFoundError } from './device-port';
 import { NoFirmwareAvailableError } from '../cache/resolve-firmware';
+import { failurePlace, type FailureReason } from '../../../domain/job-failure';
 
 /**
  * Every way a job can fail, reduced to what a technician needs on one line: a stable code, a
@@ -26,6 +27,12 @@ export interface Failure {
   /** Running the same job again resumes (an interrupted firmware upload the device kept). */
   resumable: boolean;
   cancelled: boolean;
+  /**
+   * The same failure as codes and values, for the screens and the CLI to say in the reader's
+   * language (domain/job-failure.ts); null for failures the code's catalogue text says well
+   * enough (a service's refusal, a file that is not one, a check of the job's own).
+   */
+  reason: FailureReason | null;
 }
 
 /** The line a technician reads: the failure and what to do about it. */
@@ -79,17 +86,41 @@ function where(context: FailureContext): string {
 }
 
 export function describeFailure(error: unknown, context: FailureContext): Failure {
-  if (context.connecting && !isAbortError(error) && !(error instanceof JobFailure)) return unreachableDevice(error);
+  if (context.connecting && !isAbortError(error) && !(error instanceof JobFailure))
+    return unreachableDevice(error, context);
   const prefix = where(context);
-  const plain = (code: string, message: string, hint: string | null = null): Failure => ({
+  const plain = (
+    code: string,
+    message: string,
+    hint: string | null = null,
+    reason: FailureReason | null = null,
+  ): Failure => ({
     code,
     message,
     hint,
     resumable: false,
     cancelled: false,
+    reason,
   });
   if (error instanceof JobFailure)
-    return { code: error.code, message: error.message, hint: error.hint, resumable: error.resumable, cancelled: false };
+    return {
+      code: error.code,
+      message: error.message,
+      hint: error.hint,
+      resumable: error.resumable,
+      cancelled: false,
+      reason: null,
+    };
+  // Where it failed, for the reason's words: the step, the place, and how far an upload got.
+  const place = failurePlace(context.phase);
+  const percent = place === 'upload' && context.percent !== null ? Math.floor(context.percent) : null;
+  const reasonOf = (cause: FailureReason['cause'], more: Partial<FailureReason> = {}): FailureReason => ({
+    cause,
+    step: context.step,
+    place,
+    percent,
+    ...more,
+  });
   const uploading = context.phase === 'uploading' && context.step === 'firmware';
   const at = context.percent !== null && context.phase === 'uploading' ? ` at ${Math.floor(context.percent)}%` : '';
   if (isAbortError(error) || error instanceof CancelledError) {
@@ -99,12 +130,14 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       hint: uploading ? 'run the same command again to resume' : null,
       resumable: uploading,
       cancelled: true,
+      reason: reasonOf('cancelled'),
     };
   }
   const again = uploading ? 'run the same command again to resume' : 'run the same command again';
   if (error instanceof DeviceTimeoutError && error.tries === 0) {
     // A wait for the device to come back, not a retransmission.
     const within = /within ([\d.]+ s)/.exec(error.message)?.[1];
+    const waitedSeconds = within === undefined ? null : Math.round(Number.parseFloat(within));
     const message = uploading
       ? `${prefix} (cable pulled?): the device went away and did not come back${within ? ` within ${within}` : ''}`
       : `${prefix}: the device did not come back${within ? ` within ${within}` : ''} (${error.context.step})`;
@@ -114,6 +147,7 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       hint: uploading ? 'plug it in and run the same command again to resume' : again,
       resumable: uploading,
       cancelled: false,
+      reason: reasonOf('deviceGone', { waitedSeconds: Number.isFinite(waitedSeconds) ? waitedSeconds : null }),
     };
   }
   if (error instanceof DeviceTimeoutError) {
@@ -123,6 +157,7 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       hint: again,
       resumable: uploading,
       cancelled: false,
+      reason: reasonOf('deviceTimeout', { tries: error.tries }),
     };
   }
   if (error instanceof DeviceDisconnectedError || error instanceof LinkClosedError) {
@@ -132,11 +167,17 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       hint: again,
       resumable: uploading,
       cancelled: false,
+      reason: reasonOf('disconnected'),
     };
   }
   if (error instanceof DeviceError) {
     const text = error.deviceMessage ? `: ${error.deviceMessage}` : '';
-    return plain(error.code, `${prefix}: the device refused it (${error.code}${text})`);
+    return plain(
+      error.code,
+      `${prefix}: the device refused it (${error.code}${text})`,
+      null,
+      reasonOf('deviceRefused', { deviceCode: error.code, deviceMessage: error.deviceMessage || null }),
+    );
   }
   if (error instanceof DeviceVerificationError)
     return plain(
@@ -163,17 +204,26 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 }
 
 /** The device could not be opened or did not say who it is: nothing was sent to it. */
-function unreachableDevice(error: unknown): Failure {
+function unreachableDevice(error: unknown, context: FailureContext): Failure {
   const base = {
     hint: 'check the cable and the address, then run the same command again',
     resumable: false,
     cancelled: false,
+    reason: null,
   };
   if (error instanceof DeviceTimeoutError)
     return {
       ...base,
       code: 'DEVICE_NOT_ANSWERING',
       message: `no device answers on ${error.context.link} (${error.tries} tries)`,
+      reason: {
+        cause: 'noAnswer',
+        step: context.step,
+        place: 'step',
+        percent: null,
+        tries: error.tries,
+        link: error.context.link,
+      },
     };
   if (error instanceof DeviceNotFoundError)
     return { ...base, code: 'DEVICE_NOT_FOUND', message: error.message.replace(/\.$/, '') };

@@ -74,6 +74,8 @@ export function toJobView(job: JobSnapshot): JobView {
       job.resultMessage && job.notice && job.phase === 'done'
         ? `${job.resultMessage}. ${job.notice}`
         : job.resultMessage,
+    // Why it failed as codes and values: the screens say it in the reader's language.
+    failureReason: job.failureReason ?? null,
     firmwareVersion: job.firmwareVersion,
     syncId: job.syncId,
     confirmation: job.confirmation,

@@ -7,7 +7,7 @@ import {
   transferPercent,
   type JobSnapshot,
 } from '../../engine/jobs';
-import { durationText, phaseText, silenceText } from '../../../domain/job-text';
+import { durationText, jobFailureText, phaseText, silenceText } from '../../../domain/job-text';
 import { headlineSteps, stepMark, stepName, stepStatusLabel, type JobStepResult } from '../../../domain/job-steps';
 import { errorAdvice, errorTexts } from '../../../domain/job-errors';
 import { localeFormat, SOURCE_LANGUAGE, type Translator } from '../../../domain/i18n/index.js';
@@ -83,7 +83,8 @@ export function finishedLine(job: JobSnapshot, translator: Translator): string {
       .join(' · ');
   if (job.phase === 'failed') {
     const code = job.errorCode ?? 'INTERNAL';
-    const reason = errorTexts(code, translator)?.what ?? job.resultMessage ?? code;
+    // The core's reason (where, the cause, the figures) or the code's catalogue text, in the run's language.
+    const reason = jobFailureText(job.failureReason, code, translator) ?? job.resultMessage ?? code;
     return t('cli:final.failed', { reason, code, confirmation });
   }
   const upToDate = job.outcome === 'up-to-date';

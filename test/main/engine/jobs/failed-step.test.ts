@@ -45,6 +45,7 @@ const failure = (cancelled: boolean): Failure => ({
   hint: 'run the same job again',
   resumable: true,
   cancelled,
+  reason: cancelled ? null : { cause: 'deviceTimeout', step: 'firmware', place: 'upload', percent: 48, tries: 3 },
 });
 
 describe('a failed device job', () => {
@@ -64,6 +65,8 @@ describe('a failed device job', () => {
       resumable: true,
       confirmation: 'queued',
       notice: 'a notice',
+      // The same failure as codes and values, for the screens and the CLI to say in any language.
+      failureReason: { cause: 'deviceTimeout', step: 'firmware', place: 'upload', percent: 48, tries: 3 },
     });
   });
 
