@@ -191,6 +191,7 @@ export const ERROR_CATALOGUE: readonly ErrorCatalogueEntry[] = [
   e('AUTH_FAILED', 'app'),
   e('NOT_ALLOWED', 'app'),
   e('INSECURE_SERVICE_URL', 'app'),
+  e('INVALID_SERVICE_URL', 'app'),
   e('INVALID_INPUT', 'app'),
   e('VALIDATION', 'app'),
   e('CONFLICT', 'app'),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { rootKeyFingerprint } from '../../domain/files/config-file-signature';
 import { createServiceClient, type ServiceClient } from '../cloud';
+import { canonicalServiceUrl, serviceKey, ServiceUrlError } from '../../domain/service-url';
 import { CoreError, type Capability, type SessionView } from '../../contract/index';
 import { capabilitiesOf } from './capabilities';
 import type { CoreLog } from '../engine/core-log';
@@ -30,8 +31,16 @@ export function secretNameFor(serviceUrl: string, orgId: string): string {
   return `api-key-${createHash('sha256').update(`${serviceUrl}\u0000${orgId}`).digest('hex').slice(0, 32)}`;
 }
 
-export function normalizeServiceUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '');
+/** The canonical URL of the service signed in to, or INVALID_INPUT saying what to write instead. */
+function serviceUrlOf(written: string): string {
+  try {
+    return canonicalServiceUrl(written);
+  } catch (error) {
+    if (!(error instanceof ServiceUrlError)) throw error;
+    throw new CoreError('INVALID_INPUT', error.message, [
+      { code: 'INVALID_SERVICE_URL', field: 'serviceUrl', message: error.message },
+    ]);
+  }
 }
 
 /** This computer's own addresses: 127.0.0.0/8, ::1 (also as ::ffff:127.x.x.x) and localhost. */
@@ -118,7 +127,7 @@ export class SessionManager {
   }
 
   async signIn(input: { serviceUrl: string; orgId: string; apiKey: string; remember: boolean }): Promise<SessionView> {
-    const serviceUrl = normalizeServiceUrl(input.serviceUrl);
+    const serviceUrl = serviceUrlOf(input.serviceUrl);
     this.deps.log.addSecret(input.apiKey);
     if (isPlainHttpOverNetwork(serviceUrl)) {
       const message = `Not signing in at ${serviceUrl}: over http:// the API key would cross the network unencrypted, readable by anyone on the way. Use the service's https:// address (plain http:// is only for this computer: localhost, 127.0.0.1, ::1).`;
@@ -193,6 +202,11 @@ export class SessionManager {
       const apiKey = await this.deps.secrets.get(secretNameFor(resume.serviceUrl, resume.orgId));
       if (!apiKey) return;
       await this.signIn({ serviceUrl: resume.serviceUrl, orgId: resume.orgId, apiKey, remember: true });
+      // A login an earlier version saved under another spelling of the URL is moved to the canonical one.
+      if (
+        secretNameFor(resume.serviceUrl, resume.orgId) !== secretNameFor(serviceUrlOf(resume.serviceUrl), resume.orgId)
+      )
+        await this.deps.secrets.delete(secretNameFor(resume.serviceUrl, resume.orgId));
     } catch (err) {
       this.deps.log.warn(
         'session',
@@ -216,7 +230,12 @@ export class SessionManager {
       });
       return this.workspaceClient;
     }
-    if (account && account.kind === 'service' && account.serviceUrl === serviceUrl && account.orgId === orgId)
+    if (
+      account &&
+      account.kind === 'service' &&
+      account.orgId === orgId &&
+      serviceKey(account.serviceUrl) === serviceKey(serviceUrl)
+    )
       return account.client;
     return undefined;
   }

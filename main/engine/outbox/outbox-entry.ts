@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceKey } from '../../../domain/service-url';
 import {
   configurationConfirmationSchema,
   firmwareConfirmationSchema,
@@ -72,7 +73,7 @@ export type NewConfirmation =
 
 /** Entries of one chain are delivered in order: a later firmware confirmation never overtakes an earlier one. */
 export function chainKey(entry: Pick<OutboxEntry, 'serviceUrl' | 'orgId' | 'serialNumber' | 'kind'>): string {
-  return `${entry.serviceUrl}\u0000${entry.orgId}\u0000${entry.serialNumber}\u0000${entry.kind}`;
+  return `${serviceKey(entry.serviceUrl)}\u0000${entry.orgId}\u0000${entry.serialNumber}\u0000${entry.kind}`;
 }
 
 /** Backoff between attempts: doubling from `baseMs`, capped, with ±20% jitter so a fleet of laptops does not retry in step. */
@@ -109,5 +110,5 @@ export class NoCredentialsError extends Error {
 
 /** The service and organization an entry goes to, as one key. */
 export function accountKey(entry: Pick<OutboxEntry, 'serviceUrl' | 'orgId'>): string {
-  return `${entry.serviceUrl}\u0000${entry.orgId}`;
+  return `${serviceKey(entry.serviceUrl)}\u0000${entry.orgId}`;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { serviceKey } from '../../../domain/service-url';
 import {
   configurationConfirmationSchema as serviceConfigurationConfirmation,
   firmwareConfirmationSchema as serviceFirmwareConfirmation,
@@ -359,7 +360,7 @@ export class Outbox {
   private dueAt(entry: OutboxEntry): number {
     return Math.max(
       Date.parse(entry.nextAttemptAt),
-      this.hostBlockedUntil.get(entry.serviceUrl) ?? 0,
+      this.hostBlockedUntil.get(serviceKey(entry.serviceUrl)) ?? 0,
       this.accountBlockedUntil.get(accountKey(entry)) ?? 0,
     );
   }
@@ -464,7 +465,7 @@ export class Outbox {
       if (errnoCode(err) !== 'ENOENT') throw err;
     });
     this.unsyncedRemovals = true;
-    this.hostBlockedUntil.delete(current.serviceUrl);
+    this.hostBlockedUntil.delete(serviceKey(current.serviceUrl));
     this.accountBlockedUntil.delete(accountKey(current));
     this.onEvent?.({ type: 'delivered', entry: current });
     return 'delivered';
@@ -492,7 +493,7 @@ export class Outbox {
       nextAttemptAt: new Date(next).toISOString(),
     };
     await this.write(PENDING, updated);
-    if (error.kind === 'network') this.hostBlockedUntil.set(entry.serviceUrl, next);
+    if (error.kind === 'network') this.hostBlockedUntil.set(serviceKey(entry.serviceUrl), next);
     if (noCredentials) this.accountBlockedUntil.set(accountKey(entry), next);
     this.onEvent?.({ type: 'retry-scheduled', entry: updated });
   }

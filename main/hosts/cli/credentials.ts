@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { nodeFileSystem, removeDurable, writeFileAtomic } from '../../../platform/durable-file';
 import { QUARANTINE_DIR, quarantineFile } from '../../../platform/quarantine';
+import { serviceKey } from '../../../domain/service-url';
 
 /**
  * The login: service URL, organization and API key, in one file readable only by the user (0600,
@@ -39,7 +40,8 @@ export async function readCredentials(configDir: string): Promise<Credentials | 
     throw error;
   }
   const parsed = credentialsSchema.safeParse(parseJson(raw));
-  if (parsed.success) return parsed.data;
+  // A login saved by an earlier version may spell the URL otherwise: read in the canonical form.
+  if (parsed.success) return { ...parsed.data, serviceUrl: serviceKey(parsed.data.serviceUrl) };
   // Set aside, never deleted: the next run starts logged out instead of failing here every time,
   // and the bytes stay for support.
   const file = await quarantineFile(nodeFileSystem, path, {
@@ -75,12 +77,4 @@ export async function writeCredentials(
 
 export function removeCredentials(configDir: string): Promise<boolean> {
   return removeDurable(nodeFileSystem, credentialsPath(configDir));
-}
-
-/** 'http://host:8080/' and 'http://host:8080' are one service. */
-export function normalizeServiceUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new Error(`The service URL must start with http:// or https://, not "${url}".`);
-  return parsed.toString().replace(/\/+$/, '');
 }

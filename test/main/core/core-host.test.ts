@@ -94,6 +94,25 @@ describe('the core behind the contract', () => {
     expect(JSON.stringify(core.log.recent(100))).not.toContain(operatorKey);
   });
 
+  it('signs in under one spelling of the service URL, and refuses one that is not a service address', async () => {
+    const core = await startCore('spellings');
+    const refused = await call(core, 'session.signIn', {
+      serviceUrl: `${demo.service.url}/?org=demo`,
+      orgId: 'demo',
+      apiKey: operatorKey,
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', violations: [{ code: 'INVALID_SERVICE_URL', field: 'serviceUrl' }] },
+    });
+    const shouted = demo.service.url.replace('http://', 'HTTP://').replace('127.0.0.1', 'LOCALHOST') + '//';
+    const session = await value(core, 'session.signIn', { serviceUrl: shouted, orgId: 'demo', apiKey: operatorKey });
+    expect(session).toMatchObject({
+      status: 'signedIn',
+      serviceUrl: demo.service.url.replace('127.0.0.1', 'localhost'),
+    });
+  });
+
   it('disables for a role what the service would refuse, with the reason', async () => {
     const core = cores.opened[0]!;
     const session = (await value(core, 'session.get', {})) as {

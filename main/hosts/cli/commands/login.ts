@@ -6,7 +6,8 @@ import { Outbox } from '../../../engine/outbox/outbox';
 import { isPlainHttpOverNetwork } from '../../../core/account-session';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
-import { normalizeServiceUrl, readCredentials, removeCredentials, writeCredentials } from '../credentials';
+import { readCredentials, removeCredentials, writeCredentials } from '../credentials';
+import { canonicalServiceUrl } from '../../../../domain/service-url';
 import { CliError, EXIT } from '../errors';
 
 export interface LoginOptions {
@@ -38,7 +39,7 @@ export async function login(
   if (!apiKey) throw new CliError(t('cli:login.needsKey'), EXIT.usage);
   let serviceUrl: string;
   try {
-    serviceUrl = normalizeServiceUrl(options.url);
+    serviceUrl = canonicalServiceUrl(options.url);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message.replace(/\.$/, '') : String(error), EXIT.usage);
   }

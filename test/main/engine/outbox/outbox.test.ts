@@ -296,6 +296,21 @@ describe('outbox delivery', () => {
     expect(sender.sent.map((e) => e.id)).toEqual([first.id, otherDevice.id, first.id, second.id]);
   });
 
+  it('keeps one chain per service however its URL was written (a CLI and an app spelling it otherwise)', async () => {
+    const sender = new ScriptedSender([new ServiceError(500, [], request), true]);
+    const outbox = bench.outbox(sender);
+    const first = await outbox.enqueue(firmware('SN1', '1.0.0'));
+    bench.time.advance(1);
+    const second = await outbox.enqueue({ ...firmware('SN1', '2.0.0'), serviceUrl: 'HTTP://Service.test:80/' });
+    await outbox.syncNow();
+    // The second waits behind the first, as in one chain: sent alone it could overtake it.
+    expect(sender.sent.map((e) => e.id)).toEqual([first.id]);
+    bench.time.advance(5_000);
+    sender.push(true, true);
+    await outbox.syncNow();
+    expect(sender.sent.map((e) => e.id)).toEqual([first.id, first.id, second.id]);
+  });
+
   it('after a network failure, holds the other entries for that service until the backoff ends', async () => {
     const sender = new ScriptedSender([new NetworkError('unreachable', request)]);
     const outbox = bench.outbox(sender);
