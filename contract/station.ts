@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FailureReason } from '../domain/job-failure';
 import type { JobPhase, JobStep } from '../domain/jobs';
 import { command, noInput, query } from './channel-spec';
 import { nonEmpty } from './inputs';
@@ -42,6 +43,14 @@ export interface StationLaneView {
   detail: string | null;
   /** What to do now (failed, or done: unplug it). */
   action: string | null;
+  /**
+   * Failed: why, as codes and values, for the screen to say in the reader's language
+   * (jobFailureText, domain/job-text.ts); `detail` keeps the core's English. Null when the job sent
+   * no reason or the lane failed for the shift's own reasons (parameters not confirmed, differing).
+   */
+  failureReason?: FailureReason | null;
+  /** Failed: the job's error code; null otherwise. */
+  errorCode?: string | null;
   /** Still plugged in. */
   present: boolean;
   firmwareVersion: string | null;
@@ -158,6 +167,8 @@ export type StationEvent = { at: string; counts: StationCounts } & (
       link: string;
       errorCode: string | null;
       reason: string;
+      /** `reason` as codes and values, for a reader of another language; null as in StationLaneView. */
+      failureReason?: FailureReason | null;
       action: string;
       resumable: boolean;
     }

@@ -1,5 +1,5 @@
 import type { StationLaneView } from '../../contract/index';
-import { phaseText } from '../../domain/job-text';
+import { jobFailureText, phaseText } from '../../domain/job-text';
 import { englishWords, type Words } from '../format/words';
 import { resultText } from '../workbench/step-words';
 
@@ -38,7 +38,8 @@ export function tileWords(lane: StationLaneView, words: Words = englishWords()):
     case 'failed':
       return {
         headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'),
-        detail: lane.detail,
+        // Why, in the reader's words when the core sent the job's reason as codes and values.
+        detail: (lane.failureReason && jobFailureText(lane.failureReason, lane.errorCode, words)) || lane.detail,
         action: lane.action,
       };
     case 'working': {

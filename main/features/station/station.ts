@@ -17,6 +17,7 @@ import { allStepsDone, stepsLine } from '../../../domain/job-steps';
 import { parameterValueText, shortChecksum } from '../../../domain/running-parameters';
 import { departureFromShift, type ShiftParameters } from '../../../domain/shift-parameters';
 import { phaseText } from '../../../domain/job-text';
+import type { FailureReason } from '../../../domain/job-failure';
 import { stationCounts, yieldPercent } from './counts';
 import { SHIFT_DEPARTURE_ADVICE, stationAdvice } from './failure-advice';
 import type { ShiftVerificationRecorder } from './shift-parameters';
@@ -220,6 +221,8 @@ export class Station {
       headline: text.headline,
       detail: text.detail,
       action: text.action,
+      failureReason: laneFailureReason(lane),
+      errorCode: lane.state === 'failed' ? (job?.errorCode ?? null) : null,
       present: lane.present,
       firmwareVersion: job?.firmwareVersion ?? lane.firmwareBefore,
       syncId: job?.syncId ?? null,
@@ -516,6 +519,7 @@ export class Station {
         link: lane.link,
         errorCode,
         reason: lane.reason,
+        failureReason: laneFailureReason(lane),
         action: lane.action,
         resumable: job.resumable,
       });
@@ -605,3 +609,13 @@ function differingRows(comparison: NonNullable<JobSnapshot['parameters']>): stri
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Why a failed lane's job failed, as codes and values, for readers of other languages; null when
+ * the lane failed for the shift's own reasons (it is kept apart: parameters that differ or that no
+ * one confirmed), which its English reason says in full.
+ */
+function laneFailureReason(lane: Lane): FailureReason | null {
+  if (lane.state !== 'failed' || lane.keptApart) return null;
+  return lane.job?.failureReason ?? null;
+}

@@ -23,7 +23,8 @@ import type { StationShiftParametersView } from '../../../../contract/station';
 import { cliLanguage, cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
-import { localeFormat } from '../../../../domain/i18n/index.js';
+import { localeFormat, SOURCE_LANGUAGE } from '../../../../domain/i18n/index.js';
+import { jobFailureText } from '../../../../domain/job-text';
 import { technicianName } from '../parameter-table';
 import { ask, interactive } from './function-test';
 import { reportContextOf } from './report';
@@ -236,7 +237,11 @@ export function eventLine(event: StationEvent): string | null {
     case 'done':
       return t('cli:station.event.done', { serial: event.serialNumber, text: event.text });
     case 'failed':
-      return t('cli:station.event.failed', { serial: event.serialNumber, reason: event.reason, action: event.action });
+      return t('cli:station.event.failed', {
+        serial: event.serialNumber,
+        reason: failedReason(event),
+        action: event.action,
+      });
     case 'refused':
       return t('cli:station.event.refused', { serial: event.serialNumber, reason: event.reason });
     case 'duplicate':
@@ -265,4 +270,16 @@ function bleCentralOf(ctx: CliContext): (() => Promise<BleCentral>) | undefined 
     return () => central;
   }
   return ctx.io.env.PROVISIONER_NO_BLE ? undefined : systemBleCentral;
+}
+
+/**
+ * Why a lane failed, in the run's language: English keeps the station core's own sentence (the
+ * steps it did, the device's words); another language says the job's reason from the catalogs
+ * when the core sent one. A lane kept apart (parameters that differ) has none: its sentence names
+ * the parameters, data that a catalogue text would lose.
+ */
+function failedReason(event: Extract<StationEvent, { event: 'failed' }>): string {
+  const translator = cliTranslator();
+  if (translator.language === SOURCE_LANGUAGE || !event.failureReason) return event.reason;
+  return jobFailureText(event.failureReason, event.errorCode, translator) ?? event.reason;
 }

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { StationCounts, StationEvent, StationLaneView } from '../../../../contract/station';
+import type { FailureReason } from '../../../../domain/job-failure';
+import { createTranslator } from '../../../../domain/i18n/index.js';
+import { inCliLanguage } from '../../../../main/hosts/cli/cli-language';
+import { eventLine } from '../../../../main/hosts/cli/commands/station';
+import { tileWords } from '../../../../renderer/station/tile-words';
+
+/**
+ * Why a Station lane failed, in the reader's language (issue 29): the station core sends the job's
+ * reason as codes and values beside its English sentence; the CLI's FAILED line and the Station
+ * screen's tile say it from the catalogs. A lane without a reason (kept apart: its sentence names
+ * the parameters that differ) keeps the core's sentence.
+ */
+
+const counts: StationCounts = { done: 0, failed: 1, waiting: 0, working: 0, inSync: 0, refused: 0, duplicate: 0 };
+const reason: FailureReason = { cause: 'disconnected', step: 'firmware', place: 'upload', percent: 31 };
+const english = 'firmware update: failed: firmware upload failed at 31%: the device disconnected (cable pulled?)';
+
+const failed = (failureReason: FailureReason | null): StationEvent => ({
+  at: '2026-11-25T13:00:00.000Z',
+  counts,
+  event: 'failed',
+  serialNumber: 'SRCP000101',
+  link: 'serial:/dev/ttyACM1',
+  errorCode: 'DEVICE_DISCONNECTED',
+  reason: english,
+  failureReason,
+  action: 'Plug it in again: the upload resumes where it stopped.',
+  resumable: true,
+});
+
+describe('a Station lane’s failure reason', () => {
+  it('on the CLI: the reason in German, the core’s sentence in English and where there is no reason', () => {
+    const german = inCliLanguage('de', () => eventLine(failed(reason)));
+    expect(german).toContain(
+      'SRCP000101: FEHLGESCHLAGEN: Übertragung der Firmware bei 31\u00a0% fehlgeschlagen: Die Verbindung zum Gerät ist abgerissen (Kabel gezogen?)',
+    );
+    expect(german).not.toContain('cable pulled');
+    expect(inCliLanguage('en', () => eventLine(failed(reason)))).toContain(english);
+    expect(inCliLanguage('de', () => eventLine(failed(null)))).toContain(english);
+  });
+
+  it('on the Station screen’s tile: the reason in Chinese, the core’s detail without one', () => {
+    const lane: StationLaneView = {
+      serialNumber: 'SRCP000101',
+      deviceType: 'SRCP',
+      protocol: 'provisioner',
+      link: 'serial:/dev/ttyACM1',
+      state: 'failed',
+      step: null,
+      phase: null,
+      percent: null,
+      headline: 'Failed',
+      detail: english,
+      action: 'Plug it in again: the upload resumes where it stopped.',
+      failureReason: reason,
+      errorCode: 'DEVICE_DISCONNECTED',
+      present: true,
+      firmwareVersion: '1.0.0',
+      syncId: null,
+      jobId: 'j1',
+      startedAt: '2026-11-25T13:00:00.000Z',
+      finishedAt: '2026-11-25T13:01:00.000Z',
+    };
+    expect(tileWords(lane, createTranslator('zh')).detail).toBe('固件传输在 31% 时失败：设备已断开（线缆被拔出？）');
+    expect(tileWords({ ...lane, failureReason: null }, createTranslator('zh')).detail).toBe(english);
+  });
+});
