@@ -292,6 +292,8 @@ async function main(): Promise<void> {
 
     // --- The Station and what it says.
     let stationStarts = 0;
+    /** Devices finished when the Station now running said it started: its warm-up counts from there. */
+    let finishedAtStationStart = 0;
     let stationStarted: () => void = () => undefined;
     const startStation = (): CliProcess => {
       stationStarts += 1;
@@ -318,6 +320,7 @@ async function main(): Promise<void> {
       }
       if (event.event === 'station-started') {
         log(`station started (pid ${station?.child.pid})`);
+        finishedAtStationStart = finishedCount();
         stationStarted();
       }
       const run = event.serialNumber === undefined ? undefined : runs.get(event.serialNumber);
@@ -449,7 +452,13 @@ async function main(): Promise<void> {
         }
       if (samples.serviceWarm === null && share >= WARM_UP.service)
         samples.serviceWarm = { rss: rssMiB(watched.pid), fds: openFds(watched.pid) };
-      if (samples.stationWarm === null && share >= WARM_UP.station && stationStarts > 1)
+      // The Station that runs to the end is warm once it has finished a tenth of the shift itself.
+      if (
+        samples.stationWarm === null &&
+        share >= WARM_UP.station &&
+        stationStarts > 1 &&
+        finishedCount() - finishedAtStationStart >= Math.max(1, Math.round(DEVICES / 10))
+      )
         samples.stationWarm = { rss: rssMiB(station.child.pid!), fds: openFds(station.child.pid!) };
       if (!chaosBusy && chaosNext < CHAOS.length && share >= CHAOS[chaosNext]!.at) {
         const blow = CHAOS[chaosNext]!;
@@ -495,11 +504,26 @@ async function main(): Promise<void> {
     log(`the Station exited with ${stopped.code ?? stopped.signal}; its last words: ${stopped.stderr.slice(-600)}`);
     const synced = await runCli(home, ['outbox', 'sync', '--json'], env, 180_000);
     let outboxPending: number | null = null;
+    let outboxRefused: number | null = null;
     try {
-      outboxPending = (JSON.parse(synced.stdout.trim().split('\n').at(-1) ?? '') as { pending: { count: number } })
-        .pending.count;
+      const sync = JSON.parse(synced.stdout.trim().split('\n').at(-1) ?? '') as {
+        pending: { count: number };
+        rejected: unknown[];
+      };
+      outboxPending = sync.pending.count;
+      outboxRefused = sync.rejected.length;
     } catch {
       log(`outbox sync said: ${synced.stdout.slice(-500)} ${synced.stderr.slice(-500)}`);
+    }
+
+    // What is left in the outbox, by state (a confirmation the service refused is kept there for a person).
+    const outboxStates: Record<string, number> = {};
+    const listed = await runCli(home, ['outbox', 'list', '--json'], env, 120_000);
+    try {
+      for (const entry of JSON.parse(listed.stdout) as { state: string }[])
+        outboxStates[entry.state] = (outboxStates[entry.state] ?? 0) + 1;
+    } catch {
+      log(`outbox list printed no entries (exit ${listed.code}): ${listed.stderr.slice(-500)}`);
     }
 
     // --- Every device plugged in again, a batch at a time: does its service record equal what it runs?
@@ -577,6 +601,8 @@ async function main(): Promise<void> {
       stored_unknown: confirmations.unknown,
       stored_unknown_by_label: confirmations.unknownByLabel,
       outbox_pending: outboxPending,
+      outbox_refused: outboxRefused,
+      outbox_left: outboxStates,
       ledger_ok: ledger.ok === true,
       ledger_local_ok: ledger.local?.ok === true,
       ledger_service_ok: ledger.service?.chain?.ok === true,
