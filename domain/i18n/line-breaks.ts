@@ -3,11 +3,12 @@
  * Latin text breaks at spaces. Chinese has no spaces: it breaks between any two characters, but
  * never before closing punctuation (，。：）…) nor after opening punctuation (（“《…), the rule
  * Chinese typesetting calls 避头尾. A Chinese character takes two columns of a terminal, a Latin
- * letter one. Pure: the CLI's --help (main/hosts/cli/cli-help.ts) and the reports use it.
+ * letter one. Pure: the CLI's --help (main/hosts/cli/cli-help.ts) and the PDF reports
+ * (main/features/report/pdf-fonts.ts) use it.
  */
 
 /** Characters of the CJK scripts and their punctuation, between any two of which a line may break. */
-const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/u;
+export const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/u;
 /** Characters a line must not start with (CJK closing punctuation): they stay with the one before. */
 const CLOSING = /[，。、：；！？）」』】〕〉》”’…·%]/u;
 /** Characters a line must not end with (CJK opening punctuation): they stay with the one after. */

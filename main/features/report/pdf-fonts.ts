@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import fontkit from '@pdf-lib/fontkit';
 import { StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import { breakable, CJK } from '../../../domain/i18n/line-breaks.js';
 
 /**
  * The fonts a report needs, and text drawn through them. Latin text (English, and German, French
@@ -37,12 +38,6 @@ export const CJK_FONT_VARIABLE = 'PROVISIONER_CJK_FONT';
 export class ReportFontError extends Error {
   override readonly name = 'ReportFontError';
 }
-
-const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/u;
-/** Characters a line must not start with (CJK closing punctuation): they stay with the one before. */
-const CLOSING = /[，。、：；！？）」』】〕〉》”’…·%]/u;
-/** Characters a line must not end with (CJK opening punctuation): they stay with the one after. */
-const OPENING = /[（「『【〔〈《“‘]/u;
 
 /** Whether a text has any character only a CJK font can show. */
 export function needsCjkFont(text: string): boolean {
@@ -208,29 +203,6 @@ export class ReportFonts {
   }
 }
 
-/** The pieces a line may break between, each with the spaces before it. */
-export function breakable(text: string): { gap: string; text: string }[] {
-  const tokens: { gap: string; text: string }[] = [];
-  let gap = '';
-  let current: { gap: string; text: string } | null = null;
-  for (const character of text) {
-    if (character === ' ') {
-      current = null;
-      gap += ' ';
-      continue;
-    }
-    const previous = current ? [...current.text].at(-1) : undefined;
-    const cjkBoundary =
-      previous !== undefined &&
-      (CJK.test(character) || CJK.test(previous)) &&
-      !CLOSING.test(character) &&
-      !OPENING.test(previous);
-    if (current === null || cjkBoundary) {
-      current = { gap, text: '' };
-      tokens.push(current);
-      gap = '';
-    }
-    current.text += character;
-  }
-  return tokens;
-}
+// Where a line may break (Latin at spaces, Chinese between characters but not around its
+// punctuation) is the same rule as the CLI's --help: domain/i18n/line-breaks.ts.
+export { breakable };
