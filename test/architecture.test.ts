@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { ARROWS } from '../eslint.boundaries.js';
+import { importCircles } from './import-circles';
 
 const root = new URL('../', import.meta.url);
 const doc = readFileSync(new URL('docs/architecture.md', root), 'utf8');
@@ -51,5 +52,14 @@ describe('the architecture map', () => {
     expect(
       await lint('simulator/probe.ts', "import { CODE } from '../protocol/coap';\nexport const c = CODE;\n"),
     ).not.toContain('boundaries/dependencies');
+  });
+
+  it('has no circle between the files of main/: each imports only what sits below it', () => {
+    expect(importCircles(new URL('.', root).pathname, ['main'])).toEqual([]);
+  });
+
+  it('finds a circle when there is one (the check is real)', () => {
+    const fixture = new URL('fixtures/import-circle/', import.meta.url).pathname;
+    expect(importCircles(fixture, ['.'])).toEqual([['a.ts', 'b.ts', 'c.ts']]);
   });
 });

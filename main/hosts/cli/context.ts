@@ -277,3 +277,6 @@ export class CliContext {
     if (this.workspace) await (await this.workspace.catch(() => undefined))?.close();
   }
 }
+
+/** Runs a command with the context of this invocation; the exit code is kept for main. */
+export type Runner = (run: (ctx: CliContext) => Promise<number>) => Promise<void>;

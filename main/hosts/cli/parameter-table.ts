@@ -8,7 +8,7 @@ import {
 } from '../../../domain/running-parameters';
 import type { CliContext } from './context';
 import { ask, interactive } from './commands/function-test';
-import { recordParameterVerifications } from './commands/verify-parameters';
+import { recordParameterVerifications } from './parameter-record';
 import type { JobSnapshot } from '../../engine/jobs';
 import { parameterGroupLabel, parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
 import { SOURCE_LANGUAGE } from '../../../domain/i18n/index.js';

@@ -17,7 +17,7 @@ import {
 } from './commands/package';
 import { station } from './commands/station';
 import { addAccountabilityCommands } from './commands/accountability';
-import type { CliContext, GlobalOptions } from './context';
+import type { GlobalOptions, Runner } from './context';
 import type { CliIo } from './io';
 import { CliError, EXIT } from './errors';
 import { cliLanguage, LANG_FLAGS, parseLanguageOption, t } from './cli-language';
@@ -25,8 +25,7 @@ import { CommandInRunLanguage } from './cli-errors';
 import { helpInColumns } from './cli-help';
 import { LANGUAGES } from '../../../domain/i18n/index.js';
 
-/** Runs a command with the context of this invocation; the exit code is kept for main. */
-export type Runner = (run: (ctx: CliContext) => Promise<number>) => Promise<void>;
+export type { Runner } from './context';
 
 function positiveInteger(name: string) {
   return (value: string): number => {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Runner } from '../program';
+import type { Runner } from '../context';
 import { functionTest, type FunctionTestOptions } from './function-test';
 import { t } from '../cli-language';
 import { ledgerEnrol, ledgerRevoke, ledgerVerify } from './ledger';
