@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { constants, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReadStream } from 'node:tty';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +6,7 @@ import { encodeFrame, FrameDecoder } from '../../../protocol/framing';
 import { SerialLink } from '../../../main/devices/links/serial-link';
 import { startPtyPair, type PtyPair } from '../../../simulator/links/socat';
 import { useScratchDirPerTest } from '../../fixtures/scratch';
+import { fillThreadPool } from '../../fixtures/thread-pool';
 
 /**
  * The serial link's system ports are read and written on the event loop (polled-port-binding.ts),
@@ -20,24 +19,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Holds every thread of libuv's pool until the returned function is called. */
-function fillThreadPool(dir: string): () => Promise<void> {
-  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
-  const fifos = Array.from({ length: threads }, (_, i) => join(dir, `fifo${i}`));
-  for (const fifo of fifos) expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-  // An open for reading of a FIFO blocks its pool thread until a writer opens the FIFO.
-  const readers: Promise<FileHandle>[] = fifos.map((fifo) => open(fifo, 'r'));
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    // Opening the writer side (non-blocking: the readers are there) lets each blocked open return.
-    const writers = fifos.map((fifo) => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    for (const handle of await Promise.all(readers)) await handle.close();
-    for (const fd of writers) closeSync(fd);
-  };
-}
 
 /** The device's end of the pty pair, read on the event loop (a tty stream) and written directly. */
 function openDeviceEnd(path: string): { frames: Uint8Array[]; arrived: (count: number) => Promise<void>; fd: number } {
