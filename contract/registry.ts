@@ -12,6 +12,7 @@ import {
 import type { Page } from '../domain/records';
 import type { DeviceRecord } from '../domain/registered-device-record';
 import type { UserRecord } from '../domain/users';
+import type { SyncFinding } from '../domain/sync-detail';
 import type { CommissioningView } from './accountability';
 import { command, query } from './channel-spec';
 import { nonEmpty, pageQuery, recordId, serialNumber } from './inputs';
@@ -41,6 +42,8 @@ export interface DeviceSyncView {
   state: 'in-sync' | 'behind' | 'drift' | 'unconfigured' | 'unknown';
   /** For a person: "in sync", "firmware behind (device 1.0.0, service expects 1.1.0)", ... */
   text: string;
+  /** `text` as codes and values, for a screen to say in the reader's language (syncDetailText, domain/sync-detail.ts). */
+  findings?: SyncFinding[];
   expectedFirmwareVersion: string | null;
   /** When the service last recorded what a workstation saw of it; null when never. */
   lastObservedAt: string | null;

@@ -125,6 +125,7 @@ function withSync(
       const view: DeviceSyncView = {
         state: sync.state,
         text: sync.text,
+        findings: sync.findings ?? [],
         expectedFirmwareVersion: sync.firmware.expected,
         lastObservedAt: sync.lastObservedAt,
       };

@@ -3,6 +3,7 @@ import { ServiceError } from '../../cloud/errors';
 import type { DeviceType } from '../../../domain/device-types';
 import { compareVersions } from '../../../domain/firmware-version';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
+import type { SyncFinding } from '../../../domain/sync-detail';
 
 /**
  * How a device stands against what the service expects of it: the latest firmware for its type,
@@ -34,6 +35,8 @@ export interface DeviceSync {
   state: DeviceSyncState;
   /** For a person: "in sync", "firmware behind (device 1.0.0, service expects 1.1.0)", ... */
   text: string;
+  /** The same as codes and values, for the CLI and the screens to say in the reader's language (syncDetailText). */
+  findings?: SyncFinding[];
   firmware: { version: string | null; expected: string | null };
   configuration: { syncId: string | null; expected: string | null };
   /** When the service last recorded what a workstation saw of the device (an apply or an observation); null when never. */
@@ -84,6 +87,7 @@ export function deviceSync(
     return {
       state: 'unknown',
       text: 'unknown: the service could not be asked',
+      findings: [{ kind: 'serviceNotAsked' }],
       firmware,
       configuration,
       lastObservedAt,
@@ -92,6 +96,7 @@ export function deviceSync(
     return {
       state: 'unknown',
       text: 'unknown: not registered in this organization',
+      findings: [{ kind: 'notRegistered' }],
       firmware,
       configuration,
       lastObservedAt,
@@ -100,6 +105,7 @@ export function deviceSync(
   const problems: string[] = [];
   /** Said after "in sync": how it was told, when not by the file's syncId. */
   const notes: string[] = [];
+  const findings: SyncFinding[] = [];
   let state: DeviceSyncState = 'in-sync';
   const worse = (next: DeviceSyncState) => {
     if (RANK[next] > RANK[state]) state = next;
@@ -107,16 +113,20 @@ export function deviceSync(
   if (reading.firmwareVersion === null) {
     worse('unknown');
     problems.push('firmware never observed');
+    findings.push({ kind: 'firmwareNeverObserved' });
   } else if (latestFirmware === undefined) {
     worse('unknown');
     problems.push(`firmware ${reading.firmwareVersion}, latest unknown`);
+    findings.push({ kind: 'firmwareLatestUnknown', version: reading.firmwareVersion });
   } else if (latestFirmware !== null && compareVersions(latestFirmware, reading.firmwareVersion) > 0) {
     worse('behind');
     problems.push(`firmware behind (device ${reading.firmwareVersion}, service expects ${latestFirmware})`);
+    findings.push({ kind: 'firmwareBehind', version: reading.firmwareVersion, expected: latestFirmware });
   }
   if (record.configurationId === null) {
     worse('unconfigured');
     problems.push('not in any configuration');
+    findings.push({ kind: 'notInConfiguration' });
   } else if (
     reading.configSyncId === null &&
     reading.settingsReadBack &&
@@ -127,8 +137,10 @@ export function deviceSync(
     if (mismatches !== null) {
       worse('drift');
       problems.push(`configuration drift (the device names no file it holds; its settings read back: ${mismatches})`);
+      findings.push({ kind: 'settingsDrift', mismatches });
     } else {
       notes.push(`the device names no file it holds; its ${compared} settings read back equal the configuration's`);
+      findings.push({ kind: 'settingsEqual', compared });
     }
   } else if (reading.configSyncId === null && reading.namesNoFile === true) {
     // Not drift: nothing was read that could differ. `device verify` reads the settings back.
@@ -140,6 +152,7 @@ export function deviceSync(
     problems.push(
       `configuration not read: the device names no file it holds (${recorded}); device verify reads its settings back`,
     );
+    findings.push({ kind: 'configurationNotRead', recordedSyncId: record.deployedSyncId });
   } else if (!sameSyncId(reading.configSyncId, configuration.expected)) {
     worse('drift');
     const held = reading.configSyncId === null ? 'no configuration' : `syncId ${reading.configSyncId}`;
@@ -147,9 +160,22 @@ export function deviceSync(
       configuration.expected ??
       `the file of “${record.configurationName ?? record.configurationId}”, not downloaded since it changed`;
     problems.push(`configuration drift (device has ${held}, service expects ${expected})`);
+    findings.push({
+      kind: 'configurationDrift',
+      held: reading.configSyncId,
+      expected: configuration.expected,
+      configuration: record.configurationName ?? record.configurationId,
+    });
   }
   const inSync = notes.length === 0 ? 'in sync' : `in sync (${notes.join('; ')})`;
-  return { state, text: problems.length === 0 ? inSync : problems.join('; '), firmware, configuration, lastObservedAt };
+  return {
+    state,
+    text: problems.length === 0 ? inSync : problems.join('; '),
+    findings,
+    firmware,
+    configuration,
+    lastObservedAt,
+  };
 }
 
 /** Which state a device shows when several apply: the one that needs a job first. */

@@ -15,6 +15,7 @@ import { JOB_STEP_KINDS, STEP_STATUSES, stepName, stepStatusLabel } from '../../
 import { FAILURE_CAUSES, FAILURE_PLACES, type FailureReason } from '../../../domain/job-failure';
 import { bytesText, durationText, failureReasonText, phaseText, rateText, silenceText } from '../../../domain/job-text';
 import { JOB_PHASES } from '../../../domain/jobs';
+import { syncDetailText, type SyncFinding } from '../../../domain/sync-detail';
 import { parameterGroupLabel, parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
 import {
   FIXED_PARAMETER_KEYS,
@@ -29,6 +30,28 @@ import {
 
 const de = createTranslator('de');
 const zh = createTranslator('zh');
+
+/** Every finding of a device's sync detail, each kind with and without its optional values. */
+const EVERY_SYNC_FINDING: SyncFinding[] = [
+  { kind: 'serviceNotAsked' },
+  { kind: 'notRegistered' },
+  { kind: 'firmwareNeverObserved' },
+  { kind: 'firmwareLatestUnknown', version: '1.0.0' },
+  { kind: 'firmwareBehind', version: '1.0.0', expected: '1.1.0' },
+  { kind: 'notInConfiguration' },
+  { kind: 'settingsDrift', mismatches: 'radio channel is 4, the configuration says 3' },
+  { kind: 'configurationNotRead', recordedSyncId: null },
+  { kind: 'configurationNotRead', recordedSyncId: 's-1' },
+  { kind: 'configurationDrift', held: null, expected: null, configuration: 'Loader 7' },
+  { kind: 'configurationDrift', held: 's-0', expected: 's-1', configuration: 'Loader 7' },
+];
+/** The details said from them: in sync, in sync with a note, and every finding. */
+const syncDetails = (words: Parameters<typeof syncDetailText>[1]) => [
+  syncDetailText([], words),
+  syncDetailText([{ kind: 'settingsEqual', compared: 1 }], words),
+  syncDetailText([{ kind: 'settingsEqual', compared: 12 }], words),
+  syncDetailText(EVERY_SYNC_FINDING, words),
+];
 
 /** Every way a job's failure reason is said: each cause at each place of each step, with and without its figures. */
 const EVERY_FAILURE_REASON: FailureReason[] = FAILURE_CAUSES.flatMap((cause) =>
@@ -53,7 +76,7 @@ const EVERY_FAILURE_REASON: FailureReason[] = FAILURE_CAUSES.flatMap((cause) =>
 
 function expectTranslated(text: string, language: string): void {
   expect(text, `${language}: a key came back instead of words`).not.toMatch(
-    /^domain:|^(field|choice|parameter|step|phase|failure)\.|domain:failure/,
+    /^domain:|^(field|choice|parameter|step|phase|failure|sync)\.|domain:(failure|sync)/,
   );
   expect(text.trim()).not.toBe('');
 }
@@ -77,6 +100,7 @@ describe('the domain words in every language', () => {
         for (const step of ['firmware', 'configuration'] as const)
           expectTranslated(phaseText(phase, step, { version: '2.4.1' }, words), language);
       for (const reason of EVERY_FAILURE_REASON) expectTranslated(failureReasonText(reason, words), language);
+      for (const detail of syncDetails(words)) expectTranslated(detail, language);
     });
   }
 
@@ -95,6 +119,7 @@ describe('the domain words in every language', () => {
     silenceText({ phase: 'uploading', silentSeconds: 5 }, recording);
     for (const seconds of [5, 60, 72, 3600, 3900]) durationText(seconds, recording);
     for (const reason of EVERY_FAILURE_REASON) failureReasonText(reason, recording);
+    syncDetails(recording);
     expect(Object.keys(CATALOGS.en.domain).filter((key) => !used.has(key))).toEqual([]);
   });
 });
