@@ -14,9 +14,8 @@ import { openWorkstationLedger } from '../../../engine/ledger';
 import { frcTypeFromRecord, modelOf } from '../../../devices/vendor';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
-import { cliTranslator, t } from '../cli-language';
-import { SOURCE_LANGUAGE } from '../../../../domain/i18n/index.js';
-import { syncDetailText } from '../../../../domain/sync-detail';
+import { t } from '../cli-language';
+import { syncDetail } from '../sync-words';
 
 /** How a device is attached, in the run's language (IP and BLE are the same words everywhere). */
 const interfaceText = (kind: AttachedDevice['linkKind']): string =>
@@ -187,15 +186,4 @@ async function reconcileListed(ctx: CliContext, identified: readonly Identified[
     });
   });
   return standings;
-}
-
-/**
- * A device's sync detail in the run's language: English keeps the core's own sentence; another
- * language says the core's findings from the catalogs (domain/sync-detail.ts). `--json` keeps the
- * English `stateText` in every language.
- */
-function syncDetail(sync: Pick<DeviceSync, 'text' | 'findings'>): string {
-  const translator = cliTranslator();
-  if (translator.language === SOURCE_LANGUAGE || !sync.findings) return sync.text;
-  return syncDetailText(sync.findings, translator);
 }

@@ -11,6 +11,7 @@ import { workstationId } from '../../../engine/jobs/workstation';
 import { openWorkstationLedger, sendLedger } from '../../../engine/ledger';
 import { verifyRecord } from '../../../engine/ledger/verify-record';
 import type { CliContext } from '../context';
+import { syncDetail } from '../sync-words';
 import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
 import { observedText, type Identified } from './device-list';
@@ -79,7 +80,7 @@ export async function deviceVerify(
       ctx.out.line(
         t('cli:verify.verdict', {
           serial: device.identity.serialNumber,
-          state: sync.text,
+          state: syncDetail(sync),
           observed: observedText(sync.lastObservedAt),
         }),
       );
