@@ -32,6 +32,7 @@ import { PASSWORD_FILE_ENV } from '../server/db/password-file';
 import { pgCtlCommand, startPostgres } from '../scripts/stack';
 import { builtApp } from '../test/fixtures/built-app';
 import { bulkSerial, registerBulkDevices } from '../test/fixtures/bulk-devices';
+import { percentile, positiveFlag } from './bench-figures';
 
 const { values } = parseArgs({
   options: {
@@ -41,17 +42,9 @@ const { values } = parseArgs({
     searches: { type: 'string', default: '20' },
   },
 });
-const positive = (name: string, text: string): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`error: --${name} must be a whole number of at least 1, got "${text}"`);
-    process.exit(2);
-  }
-  return value;
-};
-const LARGE = positive('devices', values.devices);
-const SMALL = positive('small', values.small);
-const SEARCHES = positive('searches', values.searches);
+const LARGE = positiveFlag('devices', values.devices);
+const SMALL = positiveFlag('small', values.small);
+const SEARCHES = positiveFlag('searches', values.searches);
 if (LARGE < SMALL) {
   console.error('error: --devices must be at least --small');
   process.exit(2);
@@ -251,11 +244,6 @@ async function measure(large: AppPage, small: AppPage, surface: Surface): Promis
   };
   figure.ratio = round(figure.p95_large_ms / figure.p95_small_ms, 2);
   return figure;
-}
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 async function main(): Promise<void> {

@@ -37,6 +37,8 @@ import { createOrganizationWithKey, openDatabase, type Database } from '../serve
 import { PASSWORD_FILE_ENV } from '../server/db/password-file';
 import { down, up } from '../scripts/stack';
 import { configurationsFor, seedConfigurations, type SeededConfigurations } from './scale-configurations';
+import { percentile, positiveFlag } from './bench-figures';
+import { registerBulkDevices } from '../test/fixtures/bulk-devices';
 
 const { values } = parseArgs({
   options: {
@@ -50,21 +52,13 @@ const { values } = parseArgs({
     'import-lines': { type: 'string', default: '100000' },
   },
 });
-const positive = (name: string, text: string): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`error: --${name} must be a whole number of at least 1, got "${text}"`);
-    process.exit(2);
-  }
-  return value;
-};
-const LARGE = positive('devices', values.devices);
-const SMALL = positive('small', values.small);
-const SAMPLES = positive('samples', values.samples);
-const CONFIGURATIONS = positive('configurations', values.configurations);
-const SMALL_CONFIGURATIONS = positive('small-configurations', values['small-configurations']);
-const INSTANCES = positive('instances', values.instances);
-const IMPORT_LINES = positive('import-lines', values['import-lines']);
+const LARGE = positiveFlag('devices', values.devices);
+const SMALL = positiveFlag('small', values.small);
+const SAMPLES = positiveFlag('samples', values.samples);
+const CONFIGURATIONS = positiveFlag('configurations', values.configurations);
+const SMALL_CONFIGURATIONS = positiveFlag('small-configurations', values['small-configurations']);
+const INSTANCES = positiveFlag('instances', values.instances);
+const IMPORT_LINES = positiveFlag('import-lines', values['import-lines']);
 if (SMALL < 1000 || LARGE < SMALL) {
   console.error(
     'error: --small must be at least 1000 (the serial-prefix search needs 100 matches) and --devices at least --small',
@@ -103,15 +97,7 @@ interface Org {
  */
 async function seed(db: Database, org: Org): Promise<number> {
   const started = performance.now();
-  await db.query(
-    `INSERT INTO manufacturing_records (serial_number, device_type, model)
-     SELECT $1 || lpad(i::text, 7, '0'), (ARRAY['SRCP','WESP','EPC','NSCP'])[1 + i % 4], 'Model ' || (i % 12) FROM generate_series(1, $2::int) i`,
-    [org.letter, org.devices],
-  );
-  await db.query(
-    `INSERT INTO devices (serial_number, org_id, name) SELECT $1 || lpad(i::text, 7, '0'), $2, 'Device ' || i FROM generate_series(1, $3::int) i`,
-    [org.letter, org.id, org.devices],
-  );
+  await registerBulkDevices(db, org.id, org.letter, org.devices);
   return performance.now() - started;
 }
 
@@ -251,11 +237,6 @@ async function churnWrite(baseUrl: string, churn: Org, configurationId: string, 
         });
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`the churn write answered ${response.status}`);
-}
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** `server devices import` of `lines` lines in its own process: lines per second and peak RSS. */

@@ -1,0 +1,20 @@
+/**
+ * What the benches share: reading a count from the command line and the nearest-rank percentile
+ * of timed samples.
+ */
+
+/** A whole number of at least 1 from `--name`, or the bench stops with exit code 2 saying what was wrong. */
+export function positiveFlag(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`error: --${name} must be a whole number of at least 1, got "${text}"`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/** The nearest-rank p-th percentile of the samples (NaN for none): p99 of 100 samples is the 99th smallest. */
+export function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
