@@ -10,8 +10,11 @@ import { countStatement } from './statement-count';
  * A statement "names" a table when the table's name appears in it as a word, whatever the clause:
  * FROM, JOIN, a subquery, INSERT INTO, UPDATE, DELETE FROM. That errs one way only: a column or a
  * string that happens to be spelt like a table adds that table, which costs a needless drop, never
- * a stale answer. The schema has no views, triggers or functions that would reach a table without
- * naming it; a statement that names no table this build knows counts as touching all of them.
+ * a stale answer. The schema has no views, and its functions are triggers only (migrations 13 and
+ * 15: the device list's buckets, the organizations' configuration counts), which a write to
+ * devices, configuration_devices or configurations fires; every query that reads those kept tables
+ * also names the table they follow, so the write that changes them drops its answers too. A
+ * statement that names no table this build knows counts as touching all of them.
  */
 
 /** Every table the migrations of this build create. */
