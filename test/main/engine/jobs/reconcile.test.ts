@@ -8,6 +8,7 @@ import { expireInterruptedJobs, INTERRUPTED_JOB_LIMIT_MS } from '../../../../mai
 import type { ConfirmationLedger } from '../../../../main/engine/ledger/confirmation-ledger';
 import type { NewConfirmation } from '../../../../main/engine/outbox/outbox-entry';
 import type { DeviceRecord } from '../../../../domain/registered-device-record';
+import { deviceRecord, SYNC_A, SYNC_B } from './helpers/device-record';
 import { SwitchableService } from './helpers/switchable-service';
 
 /**
@@ -15,30 +16,6 @@ import { SwitchableService } from './helpers/switchable-service';
  * the service recorded, and only the difference is confirmed; interrupted jobs are judged from the
  * device; nothing is said twice.
  */
-
-const SYNC_A = '11111111-1111-4111-8111-111111111111';
-const SYNC_B = '22222222-2222-4222-8222-222222222222';
-
-function record(change: Partial<DeviceRecord> = {}): DeviceRecord {
-  return {
-    serialNumber: 'EPC000101',
-    name: 'EPC000101',
-    deviceType: 'EPC',
-    model: 'EPC-E4',
-    hasImage: false,
-    deviceImage: null,
-    configurationId: '33333333-3333-4333-8333-333333333333',
-    configurationName: 'Line 1',
-    firmwareVersion: null,
-    lastFirmwareApply: null,
-    deployStatus: 'NotDeployed',
-    deployedSyncId: null,
-    currentSyncId: SYNC_A,
-    lastConfigurationApply: null,
-    registeredAt: '2025-01-01T00:00:00.000Z',
-    ...change,
-  };
-}
 
 let dir: string;
 let service: SwitchableService;
@@ -99,7 +76,7 @@ async function interrupted(kind: 'firmware' | 'configuration', phase = 'applying
 
 describe('reconcile', () => {
   it('confirms what the device runs and holds when the service recorded otherwise, as observations of this workstation', async () => {
-    records.set('EPC000101', record({ firmwareVersion: '1.0.0' }));
+    records.set('EPC000101', deviceRecord({ firmwareVersion: '1.0.0' }));
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome).toMatchObject({ confirmation: 'sent', error: null, interrupted: [] });
     expect(service.sent.map((e) => [e.kind, e.payload])).toEqual([
@@ -127,20 +104,20 @@ describe('reconcile', () => {
   });
 
   it('confirms nothing when the service recorded what the device reports', async () => {
-    records.set('EPC000101', record({ firmwareVersion: '1.1.0', deployedSyncId: SYNC_A.toUpperCase() }));
+    records.set('EPC000101', deviceRecord({ firmwareVersion: '1.1.0', deployedSyncId: SYNC_A.toUpperCase() }));
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome).toMatchObject({ confirmation: 'none', confirmations: [] });
     expect(service.sent).toEqual([]);
   });
 
   it('says nothing of a configuration when the device holds none, nor of a device the organization has not registered', async () => {
-    records.set('EPC000101', record({ firmwareVersion: '1.1.0', deployedSyncId: SYNC_A }));
+    records.set('EPC000101', deviceRecord({ firmwareVersion: '1.1.0', deployedSyncId: SYNC_A }));
     await reconciler.reconcile([observed({ configSyncId: null }), observed({ serialNumber: 'EPC000199' })]);
     expect(service.sent).toEqual([]);
   });
 
   it('says a state once: waiting in the outbox while the service is unreachable, it is not queued again', async () => {
-    records.set('EPC000101', record({ firmwareVersion: '1.0.0', deployedSyncId: SYNC_A }));
+    records.set('EPC000101', deviceRecord({ firmwareVersion: '1.0.0', deployedSyncId: SYNC_A }));
     service.up = false;
     // The record cannot be read either: nothing to compare with.
     expect((await reconciler.reconcile([observed()]))[0]).toMatchObject({
@@ -171,7 +148,7 @@ describe('reconcile', () => {
 
   it('judges an interrupted firmware job a success when the device runs the new version', async () => {
     const intent = await interrupted('firmware');
-    records.set('EPC000101', record({ firmwareVersion: '1.0.0', deployedSyncId: SYNC_A }));
+    records.set('EPC000101', deviceRecord({ firmwareVersion: '1.0.0', deployedSyncId: SYNC_A }));
     const [outcome] = await reconciler.reconcile([observed()]);
     expect(outcome!.interrupted).toEqual([
       { intent: expect.objectContaining({ jobId: 'job-firmware' }), success: true },
@@ -191,7 +168,7 @@ describe('reconcile', () => {
 
   it('judges it a failure when the device still runs the old version, and then confirms what it runs', async () => {
     await interrupted('firmware');
-    records.set('EPC000101', record({ firmwareVersion: null, deployedSyncId: SYNC_A }));
+    records.set('EPC000101', deviceRecord({ firmwareVersion: null, deployedSyncId: SYNC_A }));
     const [outcome] = await reconciler.reconcile([observed({ firmwareVersion: '1.0.0' })]);
     expect(outcome!.interrupted[0]!.success).toBe(false);
     expect(service.sent.map((e) => e.payload)).toEqual([
@@ -276,29 +253,33 @@ describe('reconcile', () => {
 describe('device sync', () => {
   it('in sync, behind, drift, unconfigured and unknown, in the words device list, verify and the Devices screen share', () => {
     const current = { firmwareVersion: '1.1.0', configSyncId: SYNC_A };
-    expect(deviceSync(current, record(), '1.1.0')).toMatchObject({ state: 'in-sync', text: 'in sync' });
-    expect(deviceSync({ ...current, firmwareVersion: '1.0.0' }, record(), '1.1.0')).toMatchObject({
+    expect(deviceSync(current, deviceRecord(), '1.1.0')).toMatchObject({ state: 'in-sync', text: 'in sync' });
+    expect(deviceSync({ ...current, firmwareVersion: '1.0.0' }, deviceRecord(), '1.1.0')).toMatchObject({
       state: 'behind',
       text: 'firmware behind (device 1.0.0, service expects 1.1.0)',
     });
-    expect(deviceSync({ ...current, configSyncId: SYNC_B }, record(), '1.1.0')).toMatchObject({
+    expect(deviceSync({ ...current, configSyncId: SYNC_B }, deviceRecord(), '1.1.0')).toMatchObject({
       state: 'drift',
       text: `configuration drift (device has syncId ${SYNC_B}, service expects ${SYNC_A})`,
     });
     expect(
-      deviceSync(current, record({ configurationId: null, configurationName: null, currentSyncId: null }), '1.1.0'),
+      deviceSync(
+        current,
+        deviceRecord({ configurationId: null, configurationName: null, currentSyncId: null }),
+        '1.1.0',
+      ),
     ).toMatchObject({ state: 'unconfigured', text: 'not in any configuration' });
     expect(deviceSync(current, null, '1.1.0').state).toBe('unknown');
     expect(deviceSync(current, undefined, '1.1.0').state).toBe('unknown');
-    expect(deviceSync(current, record(), undefined).state).toBe('unknown');
+    expect(deviceSync(current, deviceRecord(), undefined).state).toBe('unknown');
     // No firmware for the type: the service expects no version.
-    expect(deviceSync(current, record(), null).state).toBe('in-sync');
+    expect(deviceSync(current, deviceRecord(), null).state).toBe('in-sync');
   });
 
   it('judges a device that names no file by its settings read back against the expected file (the vendor EPC)', () => {
     const nameless = { firmwareVersion: '1.1.0', configSyncId: null };
     const equal = { syncId: SYNC_A, compared: 12, mismatches: null };
-    expect(deviceSync({ ...nameless, settingsReadBack: equal }, record(), '1.1.0')).toMatchObject({
+    expect(deviceSync({ ...nameless, settingsReadBack: equal }, deviceRecord(), '1.1.0')).toMatchObject({
       state: 'in-sync',
       text: "in sync (the device names no file it holds; its 12 settings read back equal the configuration's)",
     });
@@ -307,38 +288,38 @@ describe('device sync', () => {
       mismatches:
         'Safety communication timeout (cfg/sf/smcu/global/timeoutMs) is 900 ms, the configuration says 1000 ms',
     };
-    expect(deviceSync({ ...nameless, settingsReadBack: differing }, record(), '1.1.0')).toMatchObject({
+    expect(deviceSync({ ...nameless, settingsReadBack: differing }, deviceRecord(), '1.1.0')).toMatchObject({
       state: 'drift',
       text: `configuration drift (the device names no file it holds; its settings read back: ${differing.mismatches})`,
     });
     // Compared with another file than the one the service expects: it tells nothing.
     expect(
-      deviceSync({ ...nameless, settingsReadBack: { ...equal, syncId: SYNC_B } }, record(), '1.1.0'),
+      deviceSync({ ...nameless, settingsReadBack: { ...equal, syncId: SYNC_B } }, deviceRecord(), '1.1.0'),
     ).toMatchObject({
       state: 'drift',
       text: `configuration drift (device has no configuration, service expects ${SYNC_A})`,
     });
     // Firmware behind still says so first.
     expect(
-      deviceSync({ ...nameless, firmwareVersion: '1.0.0', settingsReadBack: equal }, record(), '1.1.0').state,
+      deviceSync({ ...nameless, firmwareVersion: '1.0.0', settingsReadBack: equal }, deviceRecord(), '1.1.0').state,
     ).toBe('behind');
   });
 
   it('does not call a device that names no file and was not read back drift: unknown, with what the service recorded (device list on the vendor EPC)', () => {
     const listed = { firmwareVersion: '1.1.0', configSyncId: null, namesNoFile: true };
-    expect(deviceSync(listed, record({ deployedSyncId: SYNC_A }), '1.1.0')).toMatchObject({
+    expect(deviceSync(listed, deviceRecord({ deployedSyncId: SYNC_A }), '1.1.0')).toMatchObject({
       state: 'unknown',
       text: `configuration not read: the device names no file it holds (the service recorded syncId ${SYNC_A} applied); device verify reads its settings back`,
     });
-    expect(deviceSync(listed, record({ deployedSyncId: null }), '1.1.0').text).toContain('(no apply recorded)');
+    expect(deviceSync(listed, deviceRecord({ deployedSyncId: null }), '1.1.0').text).toContain('(no apply recorded)');
     // Our devices name their file: one that holds none is drift as before.
-    expect(deviceSync({ ...listed, namesNoFile: false }, record(), '1.1.0').state).toBe('drift');
+    expect(deviceSync({ ...listed, namesNoFile: false }, deviceRecord(), '1.1.0').state).toBe('drift');
     // Firmware behind still says so first.
-    expect(deviceSync({ ...listed, firmwareVersion: '1.0.0' }, record(), '1.1.0').state).toBe('behind');
+    expect(deviceSync({ ...listed, firmwareVersion: '1.0.0' }, deviceRecord(), '1.1.0').state).toBe('behind');
   });
 
   it('reads the expected syncId from a service without currentSyncId while its deployment is current', () => {
-    const { currentSyncId: _none, ...older } = record({ deployStatus: 'Deployed', deployedSyncId: SYNC_A });
+    const { currentSyncId: _none, ...older } = deviceRecord({ deployStatus: 'Deployed', deployedSyncId: SYNC_A });
     expect(deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, older, '1.1.0').state).toBe('in-sync');
     expect(
       deviceSync({ firmwareVersion: '1.1.0', configSyncId: SYNC_A }, { ...older, deployStatus: 'Outdated' }, '1.1.0')
@@ -347,7 +328,7 @@ describe('device sync', () => {
   });
 
   it('says when the service last recorded an observation', () => {
-    const seen = record({
+    const seen = deviceRecord({
       lastFirmwareApply: {
         success: true,
         firmwareVersion: '1.1.0',
