@@ -16,6 +16,7 @@ import { useListFilters } from '../components/use-list-filters';
 import { useDebounced } from '../components/use-debounced';
 import { DateTime } from '../components/DateText';
 import { useTranslator } from '../i18n/I18nProvider';
+import { syncDetailText } from '../../domain/sync-detail';
 import { commissioningCellText } from './commissioning-text';
 import { violationText } from '../components/violation-text';
 import { notify } from '../stores/notices';
@@ -73,9 +74,17 @@ export function DevicesScreen() {
     limit: PAGE_SIZE,
   });
   const { t } = useTranslation();
-  // The service words a device's state in English: English shows its words; other languages say the
-  // state in their own words and keep the service's, marked as English, for the details.
-  const english = useTranslator().language === 'en';
+  // Why a device is not in sync: what the core found (findings), said in the reader's language. A
+  // view without findings (an older core) has only the English sentence: English shows it; other
+  // languages say the state in their own words and keep the sentence, marked as English.
+  const translator = useTranslator();
+  const english = translator.language === 'en';
+  const syncWhy = (sync: DeviceSyncView) =>
+    sync.findings
+      ? syncDetailText(sync.findings, translator)
+      : english
+        ? sync.text
+        : t(`screens:devices.syncWhy.${sync.state}`);
 
   return (
     <section className="screen" aria-labelledby="screen-title">
@@ -155,10 +164,7 @@ export function DevicesScreen() {
               <td data-testid="registry-deploy">
                 <Badge tone={DEPLOY_STATUS_TONE[d.deployStatus]}>{t(`screens:devices.deploy.${d.deployStatus}`)}</Badge>
               </td>
-              <td
-                data-testid="registry-sync"
-                title={english ? d.sync.text : t(`screens:devices.syncWhy.${d.sync.state}`)}
-              >
+              <td data-testid="registry-sync" title={syncWhy(d.sync)}>
                 {/* A short state keeps the row one line high; the why is there on a click (issue 32). */}
                 {d.sync.state !== 'in-sync' ? (
                   <details className="registry-sync">
@@ -170,8 +176,8 @@ export function DevicesScreen() {
                       <Badge tone={SYNC_STATE_TONE[d.sync.state]}>{t(`screens:devices.sync.${d.sync.state}`)}</Badge>
                     </summary>
                     <p className="muted registry-sync__why">
-                      {english ? (
-                        d.sync.text
+                      {english || d.sync.findings ? (
+                        syncWhy(d.sync)
                       ) : (
                         <>
                           {t(`screens:devices.syncWhy.${d.sync.state}`)} {t('screens:devices.syncServiceSays')}{' '}

@@ -278,6 +278,41 @@ describe('under the pseudo-locale', () => {
     expect(untranslated(view.container)).toEqual([]);
   });
 
+  it("says why a device is behind in the reader's language when the core sends what it found", async () => {
+    new FakeApi()
+      .answer('devices.list', {
+        items: [
+          {
+            serialNumber: 'EPC000101',
+            name: 'Crane 2 receiver',
+            deviceType: 'EPC',
+            firmwareVersion: '1.0.0',
+            configurationName: 'Line 3',
+            deployStatus: 'Outdated',
+            deviceImage: null,
+            hasImage: false,
+            sync: {
+              state: 'behind',
+              text: 'firmware behind (device 1.0.0, service expects 1.1.0)',
+              findings: [{ kind: 'firmwareBehind', version: '1.0.0', expected: '1.1.0' }],
+              expectedFirmwareVersion: '1.1.0',
+              lastObservedAt: '2026-01-02T00:00:00.000Z',
+            },
+            commissioning: { state: 'untested', missing: ['function test'] },
+          },
+        ] as never,
+        page: 1,
+        limit: 15,
+        totalCount: 1,
+      })
+      .install();
+    view = await mountIn('de', <DevicesScreen />);
+    await settle();
+    const why = view.container.querySelector('[data-testid="registry-sync"] .registry-sync__why')?.textContent;
+    expect(why).toBe(createTranslator('de').t('domain:sync.firmwareBehind', { version: '1.0.0', expected: '1.1.0' }));
+    expect(why).not.toContain('service expects');
+  });
+
   const at = '2026-01-02T08:00:00.000Z';
   const screens: [string, () => ReactElement, (api: FakeApi) => FakeApi][] = [
     ['sign-in', () => <SignInScreen />, (api) => api],
