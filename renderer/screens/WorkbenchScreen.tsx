@@ -15,7 +15,7 @@ import {
 import { useTranslator } from '../i18n/I18nProvider';
 import { isFinished, workbenchSummary } from '../format/progress-status';
 import { isBusy, isSelectable, jobForDevice, selectableLinkIds, useWorkbench } from '../stores/workbench';
-import { useCapability } from '../stores/session';
+import { useCapabilityInReaderLanguage } from '../components/use-capability';
 import { useNavigation } from '../stores/navigation';
 import { actionOffers, blockedDevices } from '../workbench/actions';
 import { ConfigurationChanges } from '../workbench/ConfigurationChanges';
@@ -36,7 +36,7 @@ export function WorkbenchScreen() {
   const error = useWorkbench((s) => s.error);
   const loaded = useWorkbench((s) => s.loaded);
   const { toggle, selectAll, start, cancel, retry, rescan, clearFinished } = useWorkbench.getState();
-  const download = useCapability('files.download');
+  const download = useCapabilityInReaderLanguage('files.download');
   const addToConfiguration = useNavigation((s) => s.addDeviceToConfiguration);
   const bench = useSimulatedBench();
   const [timelineOpen, setTimelineOpen] = useState<string[]>([]);

@@ -30,6 +30,7 @@ import { PortGlobsForm } from '../../renderer/screens/PortGlobsForm';
 import { SignInScreen } from '../../renderer/screens/SignInScreen';
 import { TemplatesScreen } from '../../renderer/screens/TemplatesScreen';
 import { UsersScreen } from '../../renderer/screens/UsersScreen';
+import { WorkbenchScreen } from '../../renderer/screens/WorkbenchScreen';
 import { useNavigation } from '../../renderer/stores/navigation';
 import { useOutbox } from '../../renderer/stores/outbox';
 import { useSession } from '../../renderer/stores/session';
@@ -311,6 +312,33 @@ describe('under the pseudo-locale', () => {
     const why = view.container.querySelector('[data-testid="registry-sync"] .registry-sync__why')?.textContent;
     expect(why).toBe(createTranslator('de').t('domain:sync.firmwareBehind', { version: '1.0.0', expected: '1.1.0' }));
     expect(why).not.toContain('service expects');
+  });
+
+  it("says on the Workbench why a role may not put files on devices, in the reader's language", async () => {
+    const viewer = session('Operator');
+    if (viewer.status !== 'signedIn') throw new Error('fixture');
+    useSession.setState({
+      session: {
+        ...viewer,
+        capabilities: {
+          ...viewer.capabilities,
+          'files.download': {
+            allowed: false,
+            reason: "Your key's role Operator may not put firmware and configuration files on devices; Admin may.",
+          },
+        },
+      },
+      busy: false,
+      error: null,
+    });
+    new FakeApi().answer('workbench.start', []).install();
+    view = await mountIn('de', <WorkbenchScreen />);
+    await settle();
+    const said = createTranslator('de').t('screens:capability.refused.files.download', {
+      role: createTranslator('de').t('screens:role.Operator'),
+    });
+    expect(view.container.textContent).toContain(said);
+    expect(view.container.textContent).not.toContain('may not put firmware');
   });
 
   const at = '2026-01-02T08:00:00.000Z';
