@@ -1,3 +1,4 @@
+import type { StationAdvice } from '../domain/station-advice';
 import { z } from 'zod';
 import type { FailureReason } from '../domain/job-failure';
 import type { JobPhase, JobStep } from '../domain/jobs';
@@ -43,6 +44,8 @@ export interface StationLaneView {
   detail: string | null;
   /** What to do now (failed, or done: unplug it). */
   action: string | null;
+  /** Failed: `action` as a code, for the screen to say in the reader's language (stationAdviceText); absent from an older core. */
+  advice?: StationAdvice | null;
   /**
    * Failed: why, as codes and values, for the screen to say in the reader's language
    * (jobFailureText, domain/job-text.ts); `detail` keeps the core's English. Null when the job sent
@@ -170,6 +173,8 @@ export type StationEvent = { at: string; counts: StationCounts } & (
       /** `reason` as codes and values, for a reader of another language; null as in StationLaneView. */
       failureReason?: FailureReason | null;
       action: string;
+      /** `action` as a code, for a reader of another language. */
+      advice?: StationAdvice | null;
       resumable: boolean;
     }
   | { event: 'refused'; serialNumber: string; link: string; reason: string }

@@ -1,3 +1,4 @@
+import { stationAdviceText } from '../../domain/station-advice';
 import type { StationLaneView } from '../../contract/index';
 import { jobFailureText, phaseText } from '../../domain/job-text';
 import { englishWords, type Words } from '../format/words';
@@ -40,7 +41,7 @@ export function tileWords(lane: StationLaneView, words: Words = englishWords()):
         headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'),
         // Why, in the reader's words when the core sent the job's reason as codes and values.
         detail: (lane.failureReason && jobFailureText(lane.failureReason, lane.errorCode, words)) || lane.detail,
-        action: lane.action,
+        action: lane.advice ? stationAdviceText(lane.advice, words) : lane.action,
       };
     case 'working': {
       const detail = lane.present ? lane.detail : words.t('station:tile.unplugged');

@@ -1,5 +1,6 @@
 import type { StationLaneState } from '../../../contract/station';
 import type { JobSnapshot } from '../../engine/jobs/job-state';
+import type { StationAdvice } from '../../../domain/station-advice';
 
 /** One device's lane in a shift, as the station keeps it (the views are made from it). */
 export interface Lane {
@@ -16,6 +17,8 @@ export interface Lane {
   /** Failed: why, and what to do. In sync: what the check said. */
   reason: string | null;
   action: string | null;
+  /** Failed: `action` as a code, for a reader of another language. */
+  advice: StationAdvice | null;
   firmwareBefore: string | null;
   /** Found in sync by the service: its job only verifies the parameters it runs (issue 26), and it ends 'in-sync'. */
   verifyOnly: boolean;

@@ -20,6 +20,7 @@ import { phaseText } from '../../../domain/job-text';
 import type { FailureReason } from '../../../domain/job-failure';
 import { stationCounts, yieldPercent } from './counts';
 import { SHIFT_DEPARTURE_ADVICE, stationAdvice } from './failure-advice';
+import { stationAdviceFor } from '../../../domain/station-advice';
 import type { ShiftVerificationRecorder } from './shift-parameters';
 import type { Lane } from './lane';
 import type { StationRoster } from './roster';
@@ -221,6 +222,7 @@ export class Station {
       headline: text.headline,
       detail: text.detail,
       action: text.action,
+      advice: lane.state === 'failed' ? lane.advice : null,
       failureReason: laneFailureReason(lane),
       errorCode: lane.state === 'failed' ? (job?.errorCode ?? null) : null,
       present: lane.present,
@@ -295,6 +297,7 @@ export class Station {
       job: null,
       reason: null,
       action: null,
+      advice: null,
       firmwareBefore: device.firmwareVersion,
       verifyOnly: false,
       keptApart: false,
@@ -403,6 +406,7 @@ export class Station {
     lane.job = job;
     lane.reason = null;
     lane.action = null;
+    lane.advice = null;
     lane.keptApart = false;
     lane.attempts += 1;
     this.laneOfJob.set(job.jobId, lane.serialNumber);
@@ -511,6 +515,7 @@ export class Station {
           : differs
             ? `The device took its configuration file but does not run its parameters: ${differingRows(job.parameters!)}.`
             : steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
+      lane.advice = departure !== null ? { kind: 'shiftChanged' } : stationAdviceFor(job);
       lane.action = departure !== null ? SHIFT_DEPARTURE_ADVICE : stationAdvice(job);
       const errorCode = departure !== null ? 'PARAMETERS_NOT_CONFIRMED' : job.errorCode;
       this.emit({
@@ -521,6 +526,7 @@ export class Station {
         reason: lane.reason,
         failureReason: laneFailureReason(lane),
         action: lane.action,
+        advice: lane.advice,
         resumable: job.resumable,
       });
     }

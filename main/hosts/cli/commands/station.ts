@@ -25,6 +25,7 @@ import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { localeFormat, SOURCE_LANGUAGE } from '../../../../domain/i18n/index.js';
 import { jobFailureText } from '../../../../domain/job-text';
+import { stationAdviceText } from '../../../../domain/station-advice';
 import { technicianName } from '../parameter-table';
 import { ask, interactive } from './function-test';
 import { reportContextOf } from './report';
@@ -240,7 +241,7 @@ export function eventLine(event: StationEvent): string | null {
       return t('cli:station.event.failed', {
         serial: event.serialNumber,
         reason: failedReason(event),
-        action: event.action,
+        action: failedAdvice(event),
       });
     case 'refused':
       return t('cli:station.event.refused', { serial: event.serialNumber, reason: event.reason });
@@ -278,6 +279,13 @@ function bleCentralOf(ctx: CliContext): (() => Promise<BleCentral>) | undefined 
  * when the core sent one. A lane kept apart (parameters that differ) has none: its sentence names
  * the parameters, data that a catalogue text would lose.
  */
+/** What to do, in the run's language when the core sent it as a code; the core's English otherwise. */
+function failedAdvice(event: Extract<StationEvent, { event: 'failed' }>): string {
+  const translator = cliTranslator();
+  if (translator.language === SOURCE_LANGUAGE || !event.advice) return event.action;
+  return stationAdviceText(event.advice, translator);
+}
+
 function failedReason(event: Extract<StationEvent, { event: 'failed' }>): string {
   const translator = cliTranslator();
   if (translator.language === SOURCE_LANGUAGE || !event.failureReason) return event.reason;
