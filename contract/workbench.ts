@@ -1,3 +1,4 @@
+import type { ChangeSubject } from '../domain/configuration-diff';
 import { z } from 'zod';
 import type { DeviceType } from '../domain/device-types';
 import { JOB_ACTIONS, type JobView } from '../domain/jobs';
@@ -68,7 +69,8 @@ export interface ConfigurationChangesView {
   /** Where the applied settings were read from; null when not known or none applied. */
   appliedFrom: 'kept copy' | 'service' | null;
   inSync: boolean;
-  changes: { field: string; before: string; after: string; text: string }[];
+  /** `text` is the English line; `subject` says it as codes and values for another language (changeText). */
+  changes: { field: string; before: string; after: string; text: string; subject?: ChangeSubject }[];
 }
 
 const jobId = z.object({ jobId: nonEmpty.max(128) }).strict();

@@ -1,4 +1,5 @@
 import { fieldLabel } from './field-labels';
+import { englishWords, type Words } from './domain-words';
 import { CAN_MODE_LABELS, DEVICE_ROLE_LABELS, INPUT_CONFIGURATION_LABELS } from './choice-labels';
 
 /**
@@ -13,13 +14,30 @@ export interface ConfiguredSettings {
   safety: Readonly<Record<string, unknown>>;
 }
 
+/** What a change is about, as codes and values, for changeText to say in the reader's language. */
+export type ChangeSubject =
+  | { kind: 'blank'; removed: boolean }
+  /** A setting of the configuration or the device (`peer` null), or of the named peer. */
+  | { kind: 'setting'; key: string; peer: string | null }
+  | { kind: 'peerAdded'; peer: string; description: PeerDescription }
+  | { kind: 'peerRemoved'; peer: string };
+
+/** A peer as the change names it: its type and role, the interface it is reached over, its address. */
+export interface PeerDescription {
+  kind: string;
+  over: string | null;
+  at: string | null;
+}
+
 /** One parameter that changes, and the sentence a technician reads for it. */
 export interface SettingChange {
   /** Dotted path: 'safety.ismTxChannel', 'device.ipAddress', 'peers.EPC000102'. */
   field: string;
   before: string;
   after: string;
+  /** The sentence in English (--json, logs); changeText says it in another language. */
   text: string;
+  subject: ChangeSubject;
 }
 
 /** Said of a value that the file does not set. */
@@ -36,12 +54,8 @@ export function configurationDiff(applied: ConfiguredSettings | null, next: Conf
   if (before.blank !== next.blank) {
     const b = before.blank ? 'no configuration' : 'configured';
     const a = next.blank ? 'no configuration' : 'configured';
-    changes.push({
-      field: 'blank',
-      before: b,
-      after: a,
-      text: next.blank ? 'Configuration removed (the device is reset to no configuration)' : 'Configuration set',
-    });
+    const subject: ChangeSubject = { kind: 'blank', removed: next.blank };
+    changes.push({ field: 'blank', before: b, after: a, subject, text: changeText({ before: b, after: a, subject }) });
   }
   changes.push(...recordChanges('safety', before.safety, next.safety));
   changes.push(...recordChanges('device', before.device, next.device));
@@ -53,6 +67,7 @@ function recordChanges(
   section: string,
   before: Readonly<Record<string, unknown>>,
   after: Readonly<Record<string, unknown>>,
+  peer: string | null = null,
 ): SettingChange[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   const changes: SettingChange[] = [];
@@ -60,7 +75,14 @@ function recordChanges(
     const b = settingValueText(key, before[key]);
     const a = settingValueText(key, after[key]);
     if (b === a) continue;
-    changes.push({ field: `${section}.${key}`, before: b, after: a, text: `${fieldLabel(key)} ${b} → ${a}` });
+    const subject: ChangeSubject = { kind: 'setting', key, peer };
+    changes.push({
+      field: `${section}.${key}`,
+      before: b,
+      after: a,
+      subject,
+      text: changeText({ before: b, after: a, subject }),
+    });
   }
   return changes;
 }
@@ -80,24 +102,81 @@ function peerChanges(
     const now = a.get(serial);
     const field = `peers.${serial}`;
     if (!was && now) {
-      changes.push({ field, before: NOT_SET, after: peerText(now), text: `Peer ${serial} added (${peerText(now)})` });
+      const subject: ChangeSubject = { kind: 'peerAdded', peer: serial, description: peerDescription(now) };
+      const after = peerText(now);
+      changes.push({ field, before: NOT_SET, after, subject, text: changeText({ before: NOT_SET, after, subject }) });
     } else if (was && !now) {
-      changes.push({ field, before: peerText(was), after: NOT_SET, text: `Peer ${serial} removed` });
+      const subject: ChangeSubject = { kind: 'peerRemoved', peer: serial };
+      const before = peerText(was);
+      changes.push({ field, before, after: NOT_SET, subject, text: changeText({ before, after: NOT_SET, subject }) });
     } else if (was && now) {
       const { serialNumber: _b, ...wasRest } = was;
       const { serialNumber: _a, ...nowRest } = now;
-      for (const change of recordChanges(field, wasRest, nowRest))
-        changes.push({ ...change, text: `Peer ${serial}: ${change.text}` });
+      changes.push(...recordChanges(field, wasRest, nowRest, serial));
     }
   }
   return changes;
 }
 
-function peerText(peer: Readonly<Record<string, unknown>>): string {
+function peerDescription(peer: Readonly<Record<string, unknown>>): PeerDescription {
   const parts = [peer['deviceType'], peer['deviceConfigurationType']].filter((p) => typeof p === 'string');
-  const over = peer['commInterface'] ? ` over ${settingValueText('commInterface', peer['commInterface'])}` : '';
-  const at = peer['ipAddress'] ? ` at ${String(peer['ipAddress'])}` : '';
-  return `${parts.join(' ')}${over}${at}`.trim();
+  return {
+    kind: parts.join(' '),
+    over: peer['commInterface'] ? settingValueText('commInterface', peer['commInterface']) : null,
+    at: peer['ipAddress'] ? String(peer['ipAddress']) : null,
+  };
+}
+
+function peerText(peer: Readonly<Record<string, unknown>>): string {
+  return peerDescriptionText(peerDescription(peer));
+}
+
+/** "EPC receiver over Ethernet at 10.0.0.2", in the reader's words. */
+export function peerDescriptionText(peer: PeerDescription, words: Words = englishWords()): string {
+  const over = peer.over === null ? null : words.t('domain:change.peerOver', { interface: peer.over });
+  const at = peer.at === null ? null : words.t('domain:change.peerAt', { address: peer.at });
+  return [peer.kind, over, at].filter((part) => part !== null && part !== '').join(' ');
+}
+
+/** The values the change says in words of its own (the rest are numbers, units, names and addresses). */
+const VALUE_WORDS: Readonly<Record<string, string>> = {
+  'not set': 'domain:change.value.notSet',
+  'a password': 'domain:change.value.password',
+  'no configuration': 'domain:change.value.noConfiguration',
+  configured: 'domain:change.value.configured',
+};
+
+/** A before or after value as the reader says it. */
+export function changeValueText(value: string, words: Words = englishWords()): string {
+  const key = VALUE_WORDS[value];
+  return key === undefined ? value : words.t(key);
+}
+
+/** The change's line, in the reader's language: "ISM channel 12 → 14", "Peer EPC000102 added (…)". */
+export function changeText(
+  change: Pick<SettingChange, 'before' | 'after' | 'subject'>,
+  words: Words = englishWords(),
+): string {
+  const { subject } = change;
+  switch (subject.kind) {
+    case 'blank':
+      return words.t(subject.removed ? 'domain:change.configurationRemoved' : 'domain:change.configurationSet');
+    case 'peerAdded':
+      return words.t('domain:change.peerAdded', {
+        peer: subject.peer,
+        description: peerDescriptionText(subject.description, words),
+      });
+    case 'peerRemoved':
+      return words.t('domain:change.peerRemoved', { peer: subject.peer });
+    case 'setting': {
+      const line = words.t('domain:change.setting', {
+        name: fieldLabel(subject.key, words),
+        before: changeValueText(change.before, words),
+        after: changeValueText(change.after, words),
+      });
+      return subject.peer === null ? line : words.t('domain:change.ofPeer', { peer: subject.peer, change: line });
+    }
+  }
 }
 
 /** A setting's value in the words and units a technician uses ('500ms' → '500 ms', '1000ms' → '1 s'). */

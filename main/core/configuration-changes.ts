@@ -1,5 +1,6 @@
 import { configurationDiff, type ConfiguredSettings, type SettingChange } from '../../domain/configuration-diff';
 import { decodeConfigFile, type ConfigFileContent } from '../../domain/files';
+import { englishWords, type Words } from '../../domain/domain-words';
 import type { ServiceClient } from '../cloud';
 import { ServiceError } from '../cloud/errors';
 import type { ConfigFileStore } from '../engine/jobs/config-file-store';
@@ -74,10 +75,10 @@ function configuredSettings(
   };
 }
 
-/** The one line that says what the comparison stands on. */
-export function changeBasis(plan: ConfigurationChangePlan): string {
-  if (plan.appliedSyncId === null) return 'no configuration applied';
+/** The one line that says what the comparison stands on, in the reader's words (English by default). */
+export function changeBasis(plan: ConfigurationChangePlan, words: Words = englishWords()): string {
+  if (plan.appliedSyncId === null) return words.t('domain:change.basis.none');
   if (plan.appliedFrom === null && !plan.inSync)
-    return `applied ${plan.appliedSyncId}, whose settings are not known here`;
-  return `applied ${plan.appliedSyncId}`;
+    return words.t('domain:change.basis.unknown', { applied: plan.appliedSyncId });
+  return words.t('domain:change.basis.applied', { applied: plan.appliedSyncId });
 }

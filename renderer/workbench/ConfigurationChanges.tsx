@@ -2,6 +2,10 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { ConfigurationChangesView } from '../../contract/index';
 import { useQuery } from '../api/use-query';
+import { changeText, changeValueText } from '../../domain/configuration-diff';
+import { fieldLabel } from '../../domain/field-labels';
+import type { Words } from '../../domain/domain-words';
+import { useTranslator } from '../i18n/I18nProvider';
 import './workbench.css';
 
 /**
@@ -13,6 +17,7 @@ export function ConfigurationChanges({ serialNumber, version }: { serialNumber: 
   const changes = useQuery('workbench.configurationChanges', { serialNumber }, true, version);
   const plan = changes.data;
   const { t } = useTranslation();
+  const words = useTranslator();
 
   if (changes.error)
     return (
@@ -43,12 +48,12 @@ export function ConfigurationChanges({ serialNumber, version }: { serialNumber: 
           <tbody>
             {plan.changes.map((change) => (
               <tr key={change.field} data-field={change.field}>
-                <td>{settingName(change)}</td>
+                <td>{settingName(change, words)}</td>
                 <td className="mono" translate="no">
-                  {change.before}
+                  {changeValueText(change.before, words)}
                 </td>
                 <td className="mono strong" translate="no">
-                  {change.after}
+                  {changeValueText(change.after, words)}
                 </td>
               </tr>
             ))}
@@ -71,8 +76,18 @@ function basisText(t: TFunction, plan: ConfigurationChangesView): string {
   });
 }
 
-/** The sentence's subject: "CAN bitrate 500 kbit/s → 250 kbit/s" gives "CAN bitrate". */
-function settingName(change: ConfigurationChangesView['changes'][number]): string {
+/**
+ * The row's name: a setting's label ("CAN bitrate"; "Peer EPC000102: Role" for a peer's), or the
+ * whole line for a peer added or removed and the configuration set or removed, in the reader's
+ * words. From an older core (no subject): the English line without its values.
+ */
+function settingName(change: ConfigurationChangesView['changes'][number], words: Words): string {
+  const { subject } = change;
+  if (subject?.kind === 'setting') {
+    const name = fieldLabel(subject.key, words);
+    return subject.peer === null ? name : words.t('domain:change.ofPeer', { peer: subject.peer, change: name });
+  }
+  if (subject) return changeText({ ...change, subject }, words);
   const suffix = ` ${change.before} → ${change.after}`;
   return change.text.endsWith(suffix) ? change.text.slice(0, -suffix.length) : change.text;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { configurationDiff, settingValueText, type ConfiguredSettings } from '../../domain/configuration-diff';
+import {
+  changeText,
+  configurationDiff,
+  settingValueText,
+  type ConfiguredSettings,
+} from '../../domain/configuration-diff';
+import { fieldLabel } from '../../domain/field-labels';
+import { createTranslator } from '../../domain/i18n/index.js';
 
 function settings(overrides: Partial<ConfiguredSettings> = {}): ConfiguredSettings {
   return {
@@ -93,5 +100,46 @@ describe('configurationDiff', () => {
     expect(settingValueText('deviceConfigurationType', 'EStopSender')).toBe('E-stop sender');
     expect(settingValueText('inputConfiguration2', 'ESTOP_TYPE_SWITCH')).toBe('E-stop switch');
     expect(settingValueText('canMode', 'profibus')).toBe('profibus');
+  });
+});
+
+describe('a change in the reader’s language (issue 29)', () => {
+  const german = createTranslator('de');
+  const next = settings({
+    blank: false,
+    device: { deviceConfigurationType: 'Receiver', commInterface: 'ISM', wifiPassword: 'secret' },
+    peers: [
+      { serialNumber: 'SRCP000101', deviceType: 'SRCP', deviceConfigurationType: 'Sender', commInterface: 'BLE' },
+      {
+        serialNumber: 'EPC000102',
+        deviceType: 'EPC',
+        deviceConfigurationType: 'Receiver',
+        commInterface: 'Ethernet',
+        ipAddress: '10.0.0.2',
+      },
+    ],
+    safety: { ismTxChannel: 14, timeoutConfiguration: '500ms', canKBitrate: 'BITRATE_250000' },
+  });
+  const changes = configurationDiff(settings(), next);
+
+  it('says in English, from its subject, the same line as its text', () => {
+    expect(changes.length).toBeGreaterThan(4);
+    for (const change of changes) expect(changeText(change)).toBe(change.text);
+    const removed = configurationDiff(settings(), settings({ blank: true }))[0]!;
+    expect(changeText(removed)).toBe(removed.text);
+  });
+
+  it('says each kind of change in German, names and words translated, values kept', () => {
+    const said = changes.map((change) => changeText(change, german));
+    expect(said).toContain('ISM-Kanal 12 → 14');
+    expect(said).toContain('CAN 0 id 1 → nicht gesetzt'.replace('CAN 0 id', fieldLabel('can0Id', german)));
+    expect(said).toContain(`${fieldLabel('wifiPassword', german)} nicht gesetzt → ein Passwort`);
+    expect(said).toContain('Partnergerät EPC000102 hinzugefügt (EPC Receiver über Ethernet unter 10.0.0.2)');
+    expect(said.some((line) => line.startsWith('Partnergerät SRCP000101: '))).toBe(true);
+    expect(said.join('\n')).not.toMatch(/\b(not set|a password|Peer|added|over)\b/);
+    const removed = configurationDiff(settings(), settings({ blank: true }))[0]!;
+    expect(changeText(removed, german)).toBe(
+      'Konfiguration entfernt (das Gerät wird auf keine Konfiguration zurückgesetzt)',
+    );
   });
 });

@@ -31,6 +31,9 @@ import { SignInScreen } from '../../renderer/screens/SignInScreen';
 import { TemplatesScreen } from '../../renderer/screens/TemplatesScreen';
 import { UsersScreen } from '../../renderer/screens/UsersScreen';
 import { WorkbenchScreen } from '../../renderer/screens/WorkbenchScreen';
+import { ConfigurationChanges } from '../../renderer/workbench/ConfigurationChanges';
+import { configurationDiff } from '../../domain/configuration-diff';
+import { fieldLabel } from '../../domain/field-labels';
 import { useNavigation } from '../../renderer/stores/navigation';
 import { useOutbox } from '../../renderer/stores/outbox';
 import { useSession } from '../../renderer/stores/session';
@@ -339,6 +342,40 @@ describe('under the pseudo-locale', () => {
     });
     expect(view.container.textContent).toContain(said);
     expect(view.container.textContent).not.toContain('may not put firmware');
+  });
+
+  it("says what an apply would change in the reader's language: names and words, values as they are", async () => {
+    const changes = configurationDiff(
+      {
+        blank: false,
+        configurationId: 'c1',
+        device: { can0Id: 1 },
+        peers: [{ serialNumber: 'SRCP000101', deviceType: 'SRCP', deviceConfigurationType: 'Sender' }],
+        safety: { ismTxChannel: 12 },
+      },
+      { blank: false, configurationId: 'c1', device: {}, peers: [], safety: { ismTxChannel: 14 } },
+    );
+    new FakeApi()
+      .answer('workbench.configurationChanges', {
+        serialNumber: 'EPC000101',
+        appliedSyncId: '11111111-1111-4111-8111-111111111111',
+        syncId: '22222222-2222-4222-8222-222222222222',
+        appliedFrom: 'kept copy',
+        inSync: false,
+        changes,
+      })
+      .install();
+    view = await mountIn('de', <ConfigurationChanges serialNumber="EPC000101" version="1" />);
+    await settle();
+    const rows = [...view.container.querySelectorAll('tr[data-field]')].map((row) =>
+      [...row.querySelectorAll('td')].map((cell) => cell.textContent),
+    );
+    const de = createTranslator('de');
+    expect(rows).toEqual([
+      [fieldLabel('ismTxChannel', de), '12', '14'],
+      [fieldLabel('can0Id', de), '1', 'nicht gesetzt'],
+      ['Partnergerät SRCP000101 entfernt', 'SRCP Sender', 'nicht gesetzt'],
+    ]);
   });
 
   const at = '2026-01-02T08:00:00.000Z';

@@ -7,7 +7,8 @@ import { provisioningPaths } from '../../../engine/jobs';
 import { ConfigFileStore } from '../../../engine/jobs/config-file-store';
 import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
 import type { CliContext } from '../context';
-import { t } from '../cli-language';
+import { cliTranslator, t } from '../cli-language';
+import { changeText } from '../../../../domain/configuration-diff';
 import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
@@ -145,10 +146,11 @@ async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[
       ctx.out.jsonLine({ ...rest, dryRun: true, appliedFrom, appliedContentKnown: appliedFrom !== null });
       continue;
     }
-    ctx.out.line(`${serialNumber}: ${changeBasis(plan)} → ${plan.syncId}`);
+    const words = cliTranslator();
+    ctx.out.line(`${serialNumber}: ${changeBasis(plan, words)} → ${plan.syncId}`);
     if (plan.inSync) ctx.out.line(`  ${t('cli:dryRun.inSync')}`);
     else if (plan.changes.length === 0) ctx.out.line(`  ${t('cli:dryRun.sameSettings')}`);
-    for (const change of plan.changes) ctx.out.line(`  ${change.text}`);
+    for (const change of plan.changes) ctx.out.line(`  ${changeText(change, words)}`);
   }
   if (!ctx.out.json) ctx.out.line(t('cli:dryRun.done'));
   return EXIT.ok;

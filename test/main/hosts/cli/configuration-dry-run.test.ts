@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fieldLabel } from '../../../../domain/field-labels';
+import { createTranslator } from '../../../../domain/i18n/index.js';
 import { epcToEpcOverEthernet } from '../../../fixtures/typical-flows';
 import { buildFlow } from '../../engine/jobs/helpers/flows';
 import { logInCli, worldPerTest } from '../../engine/jobs/helpers/world';
@@ -47,6 +49,17 @@ describe('configuration update --dry-run', () => {
       const lines = changed.stdout.split('\n').filter((line) => line.startsWith('  '));
       expect(lines).toEqual(['  CAN bitrate 500 kbit/s → 250 kbit/s', '  Safety timeout 500 ms → 1 s']);
       expect((await listed())?.deployedSyncId).toBe(held);
+
+      // In German: the basis, each setting's name and the words around the values.
+      const german = await w.cli(['--lang', 'de', 'device', 'configuration', 'update', 'EPC000101', '--dry-run']);
+      expect(german.code, german.stderr).toBe(0);
+      const de = createTranslator('de');
+      expect(german.stdout).toMatch(new RegExp(`^EPC000101: ${held} angewendet → [0-9a-f-]{36}$`, 'm'));
+      expect(german.stdout.split('\n').filter((line) => line.startsWith('  '))).toEqual([
+        `  ${fieldLabel('canKBitrate', de)} 500 kbit/s → 250 kbit/s`,
+        `  ${fieldLabel('timeoutConfiguration', de)} 500 ms → 1 s`,
+      ]);
+      expect(fieldLabel('timeoutConfiguration', de)).toBe('Sicherheits-Timeout');
 
       const json = await w.cli(['--json', 'device', 'configuration', 'update', 'EPC000101', '--dry-run']);
       expect(json.code, json.stderr).toBe(0);
