@@ -1,3 +1,4 @@
+import type { StationNoteReason } from '../domain/station-note';
 import type { StationAdvice } from '../domain/station-advice';
 import { z } from 'zod';
 import type { FailureReason } from '../domain/job-failure';
@@ -68,7 +69,10 @@ export interface StationNoteView {
   kind: 'refused' | 'duplicate';
   serialNumber: string;
   link: string;
+  /** In English, for --json, the shift report and logs. */
   message: string;
+  /** `message` as a code and values, for the screen to say in the reader's language (stationNoteText); absent from an older core. */
+  why?: StationNoteReason;
   at: string;
 }
 
@@ -177,8 +181,8 @@ export type StationEvent = { at: string; counts: StationCounts } & (
       advice?: StationAdvice | null;
       resumable: boolean;
     }
-  | { event: 'refused'; serialNumber: string; link: string; reason: string }
-  | { event: 'duplicate'; serialNumber: string; link: string; reason: string }
+  | { event: 'refused'; serialNumber: string; link: string; reason: string; why?: StationNoteReason }
+  | { event: 'duplicate'; serialNumber: string; link: string; reason: string; why?: StationNoteReason }
   | { event: 'in-sync'; serialNumber: string; link: string; text: string }
   | { event: 'unplugged'; serialNumber: string; link: string; state: StationLaneState }
   | { event: 'station-stopped'; yieldPercent: number | null; report: StationReportView | null }

@@ -31,6 +31,8 @@ import { SignInScreen } from '../../renderer/screens/SignInScreen';
 import { TemplatesScreen } from '../../renderer/screens/TemplatesScreen';
 import { UsersScreen } from '../../renderer/screens/UsersScreen';
 import { WorkbenchScreen } from '../../renderer/screens/WorkbenchScreen';
+import { StationNotes } from '../../renderer/station/StationNotes';
+import { stationNoteText } from '../../domain/station-note';
 import { ConfigurationChanges } from '../../renderer/workbench/ConfigurationChanges';
 import { configurationDiff } from '../../domain/configuration-diff';
 import { fieldLabel } from '../../domain/field-labels';
@@ -376,6 +378,28 @@ describe('under the pseudo-locale', () => {
       [fieldLabel('can0Id', de), '1', 'nicht gesetzt'],
       ['Partnergerät SRCP000101 entfernt', 'SRCP Sender', 'nicht gesetzt'],
     ]);
+  });
+
+  it("says on the Station why a device was refused, in the reader's language", async () => {
+    const why = { kind: 'notInConfiguration', serial: 'EPC000999', configuration: 'Line 3' } as const;
+    view = await mountIn(
+      'zh',
+      <StationNotes
+        notes={[
+          {
+            kind: 'refused',
+            serialNumber: 'EPC000999',
+            link: 'serial:/dev/ttyACM2',
+            message: stationNoteText(why),
+            why,
+            at: '2026-01-02T08:00:00.000Z',
+          },
+        ]}
+      />,
+    );
+    const text = view.container.querySelector('[data-testid="station-notes"]')?.textContent ?? '';
+    expect(text).toContain(stationNoteText(why, createTranslator('zh')));
+    expect(text).not.toContain('is not in the configuration');
   });
 
   const at = '2026-01-02T08:00:00.000Z';

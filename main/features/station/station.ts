@@ -1,3 +1,4 @@
+import { stationNoteText, type StationNoteReason } from '../../../domain/station-note';
 import type {
   StationEvent,
   StationFirmwarePolicy,
@@ -258,15 +259,17 @@ export class Station {
     else if (event.type === 'removed') this.departed(event.device);
   }
 
-  private note(kind: StationNoteView['kind'], device: DiscoveredDevice, message: string): void {
+  private note(kind: StationNoteView['kind'], device: DiscoveredDevice, why: StationNoteReason): void {
+    const message = stationNoteText(why);
     this.notes.push({
       kind,
       serialNumber: device.serialNumber,
       link: device.link,
       message,
+      why,
       at: this.now().toISOString(),
     });
-    this.emit({ event: kind, serialNumber: device.serialNumber, link: device.link, reason: message });
+    this.emit({ event: kind, serialNumber: device.serialNumber, link: device.link, reason: message, why });
   }
 
   private arrived(device: DiscoveredDevice): void {
@@ -275,11 +278,7 @@ export class Station {
     if (!roster.devices.has(serial)) {
       if (this.refusedLinks.has(device.link)) return;
       this.refusedLinks.add(device.link);
-      this.note(
-        'refused',
-        device,
-        `${serial} is not in the configuration "${roster.configurationName}": set it aside (it belongs to another configuration, or must be added to this one first).`,
-      );
+      this.note('refused', device, { kind: 'notInConfiguration', serial, configuration: roster.configurationName });
       return;
     }
     const lane = this.lanes.get(serial);
@@ -588,14 +587,18 @@ export class Station {
  * device (back after a pull, or a retry after a failure). A serial on the station now under
  * another link is a second device; one finished in this shift is left alone, as it may be a copy.
  */
-function duplicateReason(lane: Lane, device: Pick<DiscoveredDevice, 'serialNumber' | 'link'>): string | null {
+function duplicateReason(
+  lane: Lane,
+  device: Pick<DiscoveredDevice, 'serialNumber' | 'link'>,
+): StationNoteReason | null {
+  const serial = device.serialNumber;
   if (lane.present) {
     if (lane.link === device.link) return null;
-    return `${device.serialNumber} is plugged in twice: also on ${lane.link}. Two devices must not share a serial number: set this one aside and report it.`;
+    return { kind: 'pluggedTwice', serial, otherLink: lane.link };
   }
   if (lane.state === 'done' || lane.state === 'in-sync') {
-    const when = (lane.finishedAt ?? lane.startedAt).slice(11, 16);
-    return `${device.serialNumber} was already ${lane.state === 'done' ? 'provisioned' : 'found in sync'} in this shift (${when} UTC): left alone. If this is another device, its serial number is a copy: set it aside and report it.`;
+    const at = (lane.finishedAt ?? lane.startedAt).slice(11, 16);
+    return { kind: lane.state === 'done' ? 'alreadyProvisioned' : 'alreadyInSync', serial, at };
   }
   return null;
 }

@@ -26,6 +26,7 @@ import { CliError, EXIT } from '../errors';
 import { localeFormat, SOURCE_LANGUAGE } from '../../../../domain/i18n/index.js';
 import { jobFailureText } from '../../../../domain/job-text';
 import { stationAdviceText } from '../../../../domain/station-advice';
+import { stationNoteText } from '../../../../domain/station-note';
 import { technicianName } from '../parameter-table';
 import { ask, interactive } from './function-test';
 import { reportContextOf } from './report';
@@ -244,9 +245,9 @@ export function eventLine(event: StationEvent): string | null {
         action: failedAdvice(event),
       });
     case 'refused':
-      return t('cli:station.event.refused', { serial: event.serialNumber, reason: event.reason });
+      return t('cli:station.event.refused', { serial: event.serialNumber, reason: noteReason(event) });
     case 'duplicate':
-      return t('cli:station.event.duplicate', { serial: event.serialNumber, reason: event.reason });
+      return t('cli:station.event.duplicate', { serial: event.serialNumber, reason: noteReason(event) });
     case 'in-sync':
       return `${event.serialNumber}: ${event.text}`;
     case 'unplugged':
@@ -279,6 +280,13 @@ function bleCentralOf(ctx: CliContext): (() => Promise<BleCentral>) | undefined 
  * when the core sent one. A lane kept apart (parameters that differ) has none: its sentence names
  * the parameters, data that a catalogue text would lose.
  */
+/** Why a device was refused or flagged, in the run's language when the core sent it as a code. */
+function noteReason(event: Extract<StationEvent, { event: 'refused' | 'duplicate' }>): string {
+  const translator = cliTranslator();
+  if (translator.language === SOURCE_LANGUAGE || !event.why) return event.reason;
+  return stationNoteText(event.why, translator);
+}
+
 /** What to do, in the run's language when the core sent it as a code; the core's English otherwise. */
 function failedAdvice(event: Extract<StationEvent, { event: 'failed' }>): string {
   const translator = cliTranslator();
