@@ -67,6 +67,28 @@ function speak(language: 'en' | 'de' | 'zh' | 'en-XA'): void {
   useLanguage.setState({ system: 'en', chosen: null, fromAddress: language });
 }
 
+/** EPC000101 one firmware behind, as the Devices screen lists it; with the core's findings when given. */
+function behindDevice(findings?: readonly { kind: 'firmwareBehind'; version: string; expected: string }[]) {
+  return {
+    serialNumber: 'EPC000101',
+    name: 'Crane 2 receiver',
+    deviceType: 'EPC',
+    firmwareVersion: '1.0.0',
+    configurationName: 'Line 3',
+    deployStatus: 'Outdated',
+    deviceImage: null,
+    hasImage: false,
+    sync: {
+      state: 'behind',
+      text: 'firmware behind (device 1.0.0, service expects 1.1.0)',
+      ...(findings ? { findings } : {}),
+      expectedFirmwareVersion: '1.1.0',
+      lastObservedAt: '2026-01-02T00:00:00.000Z',
+    },
+    commissioning: { state: 'untested', missing: ['function test'] },
+  };
+}
+
 /** The element in the language, inside the app's i18n provider. */
 function mountIn(language: Parameters<typeof speak>[0], element: ReactElement): ReturnType<typeof mount> {
   speak(language);
@@ -254,25 +276,7 @@ describe('under the pseudo-locale', () => {
   it('so does the devices screen', async () => {
     new FakeApi()
       .answer('devices.list', {
-        items: [
-          {
-            serialNumber: 'EPC000101',
-            name: 'Crane 2 receiver',
-            deviceType: 'EPC',
-            firmwareVersion: '1.0.0',
-            configurationName: 'Line 3',
-            deployStatus: 'Outdated',
-            deviceImage: null,
-            hasImage: false,
-            sync: {
-              state: 'behind',
-              text: 'firmware behind (device 1.0.0, service expects 1.1.0)',
-              expectedFirmwareVersion: '1.1.0',
-              lastObservedAt: '2026-01-02T00:00:00.000Z',
-            },
-            commissioning: { state: 'untested', missing: ['function test'] },
-          },
-        ] as never,
+        items: [behindDevice()] as never,
         page: 1,
         limit: 15,
         totalCount: 1,
@@ -287,26 +291,7 @@ describe('under the pseudo-locale', () => {
   it("says why a device is behind in the reader's language when the core sends what it found", async () => {
     new FakeApi()
       .answer('devices.list', {
-        items: [
-          {
-            serialNumber: 'EPC000101',
-            name: 'Crane 2 receiver',
-            deviceType: 'EPC',
-            firmwareVersion: '1.0.0',
-            configurationName: 'Line 3',
-            deployStatus: 'Outdated',
-            deviceImage: null,
-            hasImage: false,
-            sync: {
-              state: 'behind',
-              text: 'firmware behind (device 1.0.0, service expects 1.1.0)',
-              findings: [{ kind: 'firmwareBehind', version: '1.0.0', expected: '1.1.0' }],
-              expectedFirmwareVersion: '1.1.0',
-              lastObservedAt: '2026-01-02T00:00:00.000Z',
-            },
-            commissioning: { state: 'untested', missing: ['function test'] },
-          },
-        ] as never,
+        items: [behindDevice([{ kind: 'firmwareBehind', version: '1.0.0', expected: '1.1.0' }])] as never,
         page: 1,
         limit: 15,
         totalCount: 1,

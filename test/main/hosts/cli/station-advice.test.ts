@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StationCounts, StationEvent, StationLaneView } from '../../../../contract/station';
+import type { StationCounts, StationEvent } from '../../../../contract/station';
+import { failedLaneView } from '../../../fixtures/station-lane';
 import { createTranslator } from '../../../../domain/i18n/index.js';
 import { stationAdviceFor, stationAdviceText, type StationAdvice } from '../../../../domain/station-advice';
 import { inCliLanguage } from '../../../../main/hosts/cli/cli-language';
@@ -94,28 +95,7 @@ describe('a Station lane’s advice', () => {
   });
 
   it('on the Station screen’s tile: in Chinese from the code, the core’s sentence without one', () => {
-    const lane: StationLaneView = {
-      serialNumber: 'SRCP000101',
-      deviceType: 'SRCP',
-      protocol: 'provisioner',
-      link: 'serial:/dev/ttyACM1',
-      state: 'failed',
-      step: null,
-      phase: null,
-      percent: null,
-      headline: 'Failed',
-      detail: 'firmware update: failed',
-      action: englishAction,
-      advice: resumes,
-      failureReason: null,
-      errorCode: 'DEVICE_DISCONNECTED',
-      present: true,
-      firmwareVersion: '1.0.0',
-      syncId: null,
-      jobId: 'j1',
-      startedAt: '2026-11-25T13:00:00.000Z',
-      finishedAt: '2026-11-25T13:01:00.000Z',
-    };
+    const lane = failedLaneView({ action: englishAction, advice: resumes });
     expect(tileWords(lane, createTranslator('zh')).action).toBe('重新接入：传输会从中断处继续。');
     expect(tileWords({ ...lane, advice: null }, createTranslator('zh')).action).toBe(englishAction);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StationCounts, StationEvent, StationLaneView } from '../../../../contract/station';
+import type { StationCounts, StationEvent } from '../../../../contract/station';
+import { failedLaneView } from '../../../fixtures/station-lane';
 import type { FailureReason } from '../../../../domain/job-failure';
 import { createTranslator } from '../../../../domain/i18n/index.js';
 import { inCliLanguage } from '../../../../main/hosts/cli/cli-language';
@@ -42,27 +43,7 @@ describe('a Station lane’s failure reason', () => {
   });
 
   it('on the Station screen’s tile: the reason in Chinese, the core’s detail without one', () => {
-    const lane: StationLaneView = {
-      serialNumber: 'SRCP000101',
-      deviceType: 'SRCP',
-      protocol: 'provisioner',
-      link: 'serial:/dev/ttyACM1',
-      state: 'failed',
-      step: null,
-      phase: null,
-      percent: null,
-      headline: 'Failed',
-      detail: english,
-      action: 'Plug it in again: the upload resumes where it stopped.',
-      failureReason: reason,
-      errorCode: 'DEVICE_DISCONNECTED',
-      present: true,
-      firmwareVersion: '1.0.0',
-      syncId: null,
-      jobId: 'j1',
-      startedAt: '2026-11-25T13:00:00.000Z',
-      finishedAt: '2026-11-25T13:01:00.000Z',
-    };
+    const lane = failedLaneView({ detail: english, failureReason: reason });
     expect(tileWords(lane, createTranslator('zh')).detail).toBe('固件传输在 31% 时失败：设备已断开（线缆被拔出？）');
     expect(tileWords({ ...lane, failureReason: null }, createTranslator('zh')).detail).toBe(english);
   });
