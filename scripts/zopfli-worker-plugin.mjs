@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '..');
 const WORKER_ENTRY = join(root, 'main/engine/cache/zopfli-worker.ts');
 /** The module that answers the worker's script (main/engine/cache/zopfli-worker-script.ts). */
-const WORKER_SCRIPT_MODULE = /[\\/]main[\\/]app[\\/]cache[\\/]zopfli-worker-script\.ts$/;
+const WORKER_SCRIPT_MODULE = /[\\/]main[\\/]engine[\\/]cache[\\/]zopfli-worker-script\.ts$/;
 
 /**
  * From source, zopfliWorkerScript() answers a require of zopfli-worker.ts, which loads @gfx/zopfli

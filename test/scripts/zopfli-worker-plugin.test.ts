@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtApp } from '../fixtures/built-app';
 
 const root = join(import.meta.dirname, '..', '..');
-const ZOPFLI_DEFLATE = join(root, 'main', 'app', 'cache', 'zopfli-deflate.ts');
+const ZOPFLI_DEFLATE = join(root, 'main', 'engine', 'cache', 'zopfli-deflate.ts');
 const REQUIRES_ZOPFLI = /\brequire\(\s*["']@gfx\/zopfli/;
 let away: string;
 
