@@ -67,6 +67,7 @@ describe('the app reconciles what its device list finds', () => {
       expect(row!.sync).toEqual({
         state: 'unconfigured',
         text: 'not in any configuration',
+        findings: [{ kind: 'notInConfiguration' }],
         expectedFirmwareVersion: '1.1.0',
         lastObservedAt: recorded.lastFirmwareApply!.observedAt,
       });
