@@ -152,6 +152,17 @@ export function changeValueText(value: string, words: Words = englishWords()): s
   return key === undefined ? value : words.t(key);
 }
 
+/** The line above the changes: what the comparison stands on (the syncId applied, and whether its settings are known). */
+export function changeBasisText(
+  basis: { appliedSyncId: string | null; appliedFrom: string | null; inSync: boolean },
+  words: Words = englishWords(),
+): string {
+  if (basis.appliedSyncId === null) return words.t('domain:change.basis.none');
+  if (basis.appliedFrom === null && !basis.inSync)
+    return words.t('domain:change.basis.unknown', { applied: basis.appliedSyncId });
+  return words.t('domain:change.basis.applied', { applied: basis.appliedSyncId });
+}
+
 /** The change's line, in the reader's language: "ISM channel 12 → 14", "Peer EPC000102 added (…)". */
 export function changeText(
   change: Pick<SettingChange, 'before' | 'after' | 'subject'>,

@@ -1,4 +1,9 @@
-import { configurationDiff, type ConfiguredSettings, type SettingChange } from '../../domain/configuration-diff';
+import {
+  changeBasisText,
+  configurationDiff,
+  type ConfiguredSettings,
+  type SettingChange,
+} from '../../domain/configuration-diff';
 import { decodeConfigFile, type ConfigFileContent } from '../../domain/files';
 import { englishWords, type Words } from '../../domain/domain-words';
 import type { ServiceClient } from '../cloud';
@@ -77,8 +82,5 @@ function configuredSettings(
 
 /** The one line that says what the comparison stands on, in the reader's words (English by default). */
 export function changeBasis(plan: ConfigurationChangePlan, words: Words = englishWords()): string {
-  if (plan.appliedSyncId === null) return words.t('domain:change.basis.none');
-  if (plan.appliedFrom === null && !plan.inSync)
-    return words.t('domain:change.basis.unknown', { applied: plan.appliedSyncId });
-  return words.t('domain:change.basis.applied', { applied: plan.appliedSyncId });
+  return changeBasisText(plan, words);
 }

@@ -1,3 +1,4 @@
+import { changeBasisText, changeText, changeValueText, type ChangeSubject } from '../../../domain/configuration-diff';
 import { describe, expect, it } from 'vitest';
 import {
   CAN_MODE_LABELS,
@@ -120,6 +121,17 @@ describe('the domain words in every language', () => {
     for (const seconds of [5, 60, 72, 3600, 3900]) durationText(seconds, recording);
     for (const reason of EVERY_FAILURE_REASON) failureReasonText(reason, recording);
     syncDetails(recording);
+    const change = (subject: ChangeSubject) => changeText({ before: '1', after: '2', subject }, recording);
+    change({ kind: 'blank', removed: true });
+    change({ kind: 'blank', removed: false });
+    change({ kind: 'setting', key: 'ismTxChannel', peer: null });
+    change({ kind: 'setting', key: 'ismTxChannel', peer: 'EPC000102' });
+    change({ kind: 'peerAdded', peer: 'EPC000102', description: { kind: 'EPC', over: 'Ethernet', at: '10.0.0.2' } });
+    change({ kind: 'peerRemoved', peer: 'EPC000102' });
+    for (const value of ['not set', 'a password', 'no configuration', 'configured']) changeValueText(value, recording);
+    for (const appliedSyncId of [null, 'a'])
+      for (const appliedFrom of [null, 'service'])
+        changeBasisText({ appliedSyncId, appliedFrom, inSync: false }, recording);
     expect(Object.keys(CATALOGS.en.domain).filter((key) => !used.has(key))).toEqual([]);
   });
 });
