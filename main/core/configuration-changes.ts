@@ -1,11 +1,5 @@
-import {
-  changeBasisText,
-  configurationDiff,
-  type ConfiguredSettings,
-  type SettingChange,
-} from '../../domain/configuration-diff';
+import { configurationDiff, type ConfiguredSettings, type SettingChange } from '../../domain/configuration-diff';
 import { decodeConfigFile, type ConfigFileContent } from '../../domain/files';
-import { englishWords, type Words } from '../../domain/domain-words';
 import type { ServiceClient } from '../cloud';
 import { ServiceError } from '../cloud/errors';
 import type { ConfigFileStore } from '../engine/jobs/config-file-store';
@@ -78,9 +72,4 @@ function configuredSettings(
     peers: content.peers,
     safety: content.safety,
   };
-}
-
-/** The one line that says what the comparison stands on, in the reader's words (English by default). */
-export function changeBasis(plan: ConfigurationChangePlan, words: Words = englishWords()): string {
-  return changeBasisText(plan, words);
 }

@@ -20,8 +20,7 @@ import { departureFromShift, type ShiftParameters } from '../../../domain/shift-
 import { phaseText } from '../../../domain/job-text';
 import type { FailureReason } from '../../../domain/job-failure';
 import { stationCounts, yieldPercent } from './counts';
-import { SHIFT_DEPARTURE_ADVICE, stationAdvice } from './failure-advice';
-import { stationAdviceFor } from '../../../domain/station-advice';
+import { stationAdviceFor, stationAdviceText } from '../../../domain/station-advice';
 import type { ShiftVerificationRecorder } from './shift-parameters';
 import type { Lane } from './lane';
 import type { StationRoster } from './roster';
@@ -515,7 +514,7 @@ export class Station {
             ? `The device took its configuration file but does not run its parameters: ${differingRows(job.parameters!)}.`
             : steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
       lane.advice = departure !== null ? { kind: 'shiftChanged' } : stationAdviceFor(job);
-      lane.action = departure !== null ? SHIFT_DEPARTURE_ADVICE : stationAdvice(job);
+      lane.action = stationAdviceText(lane.advice);
       const errorCode = departure !== null ? 'PARAMETERS_NOT_CONFIRMED' : job.errorCode;
       this.emit({
         event: 'failed',

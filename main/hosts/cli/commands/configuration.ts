@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
 import { verifyConfigFile } from '../../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../../domain/files/file-error';
-import { changeBasis, planConfigurationChange } from '../../../core/configuration-changes';
+import { planConfigurationChange } from '../../../core/configuration-changes';
 import { provisioningPaths } from '../../../engine/jobs';
 import { ConfigFileStore } from '../../../engine/jobs/config-file-store';
 import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
 import type { CliContext } from '../context';
 import { cliTranslator, t } from '../cli-language';
-import { changeText } from '../../../../domain/configuration-diff';
+import { changeBasisText, changeText } from '../../../../domain/configuration-diff';
 import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
@@ -147,7 +147,7 @@ async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[
       continue;
     }
     const words = cliTranslator();
-    ctx.out.line(`${serialNumber}: ${changeBasis(plan, words)} → ${plan.syncId}`);
+    ctx.out.line(`${serialNumber}: ${changeBasisText(plan, words)} → ${plan.syncId}`);
     if (plan.inSync) ctx.out.line(`  ${t('cli:dryRun.inSync')}`);
     else if (plan.changes.length === 0) ctx.out.line(`  ${t('cli:dryRun.sameSettings')}`);
     for (const change of plan.changes) ctx.out.line(`  ${changeText(change, words)}`);

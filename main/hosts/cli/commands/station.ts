@@ -275,27 +275,37 @@ function bleCentralOf(ctx: CliContext): (() => Promise<BleCentral>) | undefined 
 }
 
 /**
- * Why a lane failed, in the run's language: English keeps the station core's own sentence (the
- * steps it did, the device's words); another language says the job's reason from the catalogs
- * when the core sent one. A lane kept apart (parameters that differ) has none: its sentence names
- * the parameters, data that a catalogue text would lose.
+ * The station core's English sentence, or, in another language, what `say` makes of the code the
+ * core sent beside it (the sentence again when it sent none, or `say` has no words for it).
  */
-/** Why a device was refused or flagged, in the run's language when the core sent it as a code. */
+function inRunLanguage<Code>(
+  english: string,
+  code: Code | null | undefined,
+  say: (code: Code, words: ReturnType<typeof cliTranslator>) => string | null,
+): string {
+  const translator = cliTranslator();
+  if (translator.language === SOURCE_LANGUAGE || code === null || code === undefined) return english;
+  return say(code, translator) ?? english;
+}
+
+/** Why a device was refused or flagged. */
 function noteReason(event: Extract<StationEvent, { event: 'refused' | 'duplicate' }>): string {
-  const translator = cliTranslator();
-  if (translator.language === SOURCE_LANGUAGE || !event.why) return event.reason;
-  return stationNoteText(event.why, translator);
+  return inRunLanguage(event.reason, event.why, stationNoteText);
 }
 
-/** What to do, in the run's language when the core sent it as a code; the core's English otherwise. */
+/** What to do about a failed device. */
 function failedAdvice(event: Extract<StationEvent, { event: 'failed' }>): string {
-  const translator = cliTranslator();
-  if (translator.language === SOURCE_LANGUAGE || !event.advice) return event.action;
-  return stationAdviceText(event.advice, translator);
+  return inRunLanguage(event.action, event.advice, stationAdviceText);
 }
 
+/**
+ * Why a lane failed: English keeps the station core's own sentence (the steps it did, the
+ * device's words); another language says the job's reason from the catalogs when the core sent
+ * one. A lane kept apart (parameters that differ) has none: its sentence names the parameters,
+ * data that a catalogue text would lose.
+ */
 function failedReason(event: Extract<StationEvent, { event: 'failed' }>): string {
-  const translator = cliTranslator();
-  if (translator.language === SOURCE_LANGUAGE || !event.failureReason) return event.reason;
-  return jobFailureText(event.failureReason, event.errorCode, translator) ?? event.reason;
+  return inRunLanguage(event.reason, event.failureReason, (reason, words) =>
+    jobFailureText(reason, event.errorCode, words),
+  );
 }
