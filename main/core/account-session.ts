@@ -17,7 +17,7 @@ export type { Account } from '../engine/account';
 
 export type ClientFactory = (options: { baseUrl: string; orgId: string; apiKey: string }) => ServiceClient;
 
-export interface SessionDeps {
+export interface AccountSessionDeps {
   settings: SettingsFile;
   secrets: SecretStore;
   log: CoreLog;
@@ -73,7 +73,7 @@ export function isPlainHttpOverNetwork(serviceUrl: string): boolean {
  * operation says it belongs to the organization; it is then kept in memory (and, when asked, in
  * the SecretStore) and used by the API client only.
  */
-export class SessionManager {
+export class AccountSession {
   private account: Account | null = null;
   private workspace: LocalWorkspace | null = null;
   private workspaceStarting: Promise<LocalWorkspace> | null = null;
@@ -81,7 +81,7 @@ export class SessionManager {
   private readonly createClient: ClientFactory;
   private readonly listeners = new Set<(account: Account | null) => void>();
 
-  constructor(private readonly deps: SessionDeps) {
+  constructor(private readonly deps: AccountSessionDeps) {
     this.createClient = deps.createClient ?? ((options) => createServiceClient(options));
   }
 

@@ -39,7 +39,7 @@ import { parameterConfirmationHandlers } from './handlers/parameter-confirmation
 import { simulationHandlers, type SimulationPort } from './handlers/simulation';
 import type { AllHandlers, Handler } from './handlers/types';
 import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceStarter } from './local-workspace';
-import { SessionManager } from './account-session';
+import { AccountSession } from './account-session';
 import type { SecretStore } from '../../platform/secret-store';
 import { quarantineNotice } from '../../platform/quarantine';
 import { planConfigurationChange } from './configuration-changes';
@@ -78,7 +78,7 @@ export interface CoreOptions {
 /** The core as a host runs it: the contract's CoreHost, plus shutdown. */
 export interface Core extends CoreHost {
   readonly log: CoreLog;
-  readonly session: SessionManager;
+  readonly session: AccountSession;
   close(): Promise<void>;
 }
 
@@ -108,7 +108,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     nodeVersion: process.version,
   };
   const settings = new SettingsFile(join(options.dataDir, 'settings.json'));
-  const session = new SessionManager({
+  const session = new AccountSession({
     settings,
     secrets: options.secretStore,
     log,

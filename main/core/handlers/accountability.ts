@@ -20,11 +20,11 @@ import {
 import { sendLedger, type Ledger } from '../../engine/ledger';
 import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
 import { makeCommissioningReport, renderReportPdf, ReportFontError, ReportRequestError } from '../../features/report';
-import type { SessionManager } from '../account-session';
+import type { AccountSession } from '../account-session';
 import type { HandlerGroup } from './types';
 
 export interface AccountabilityHandlerDeps {
-  session: SessionManager;
+  session: AccountSession;
   ledger: Ledger;
   cache: FirmwareCache;
   workstation: () => Promise<string>;

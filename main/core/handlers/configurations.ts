@@ -7,7 +7,7 @@ import type {
 } from '../../../contract/index';
 import type { Violation } from '../../../domain/violations';
 import type { DeviceAddInput } from '../../../domain/configuration-device';
-import type { SessionManager } from '../account-session';
+import type { AccountSession } from '../account-session';
 import { toCoreError, violationsOfRefusal } from '../errors';
 import type { HandlerGroup } from './types';
 
@@ -27,7 +27,7 @@ async function judged<T>(work: () => Promise<T>, dryRun: boolean): Promise<Write
   }
 }
 
-export function configurationHandlers(session: SessionManager): HandlerGroup<ConfigurationChannel> {
+export function configurationHandlers(session: AccountSession): HandlerGroup<ConfigurationChannel> {
   const client = (write = false) => session.require(write ? 'configurations.write' : 'configurations.read').client;
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

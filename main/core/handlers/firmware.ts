@@ -9,7 +9,7 @@ import {
   type FirmwareTypeView,
 } from '../../../contract/index';
 import { toCoreError } from '../errors';
-import type { SessionManager } from '../account-session';
+import type { AccountSession } from '../account-session';
 import type { HandlerGroup } from './types';
 
 function cachedView(entry: CacheEntry): CachedFirmwareView {
@@ -23,7 +23,7 @@ function cachedView(entry: CacheEntry): CachedFirmwareView {
 }
 
 /** Latest firmware per type from the service, beside what the offline cache holds. */
-export function firmwareHandlers(session: SessionManager, cache: FirmwareCache): HandlerGroup<FirmwareChannel> {
+export function firmwareHandlers(session: AccountSession, cache: FirmwareCache): HandlerGroup<FirmwareChannel> {
   return {
     'firmware.overview': async () => {
       const account = session.require();

@@ -5,11 +5,11 @@ import { FileFormatError } from '../../../domain/files/file-error';
 import type { FirmwareCache } from '../../engine/cache/firmware-cache';
 import { toCoreError } from '../errors';
 import { exportWorkPackage, WorkPackageError } from '../../features/packages';
-import type { SessionManager } from '../account-session';
+import type { AccountSession } from '../account-session';
 import type { HandlerGroup } from './types';
 
 export interface PackageHandlerDeps {
-  session: SessionManager;
+  session: AccountSession;
   cache: FirmwareCache;
   workstation: () => Promise<string>;
   now?: () => Date;

@@ -5,11 +5,11 @@ import type { JobSnapshot } from '../../engine/jobs';
 import { appendParameterVerifications, type VerifiedParameters } from '../../engine/jobs/parameter-check';
 import { sendLedger, type Ledger } from '../../engine/ledger';
 import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
-import type { SessionManager } from '../account-session';
+import type { AccountSession } from '../account-session';
 import type { HandlerGroup } from './types';
 
 export interface ParameterConfirmationDeps {
-  session: SessionManager;
+  session: AccountSession;
   /** The jobs of this run, with their full parameter comparison (the view carries only what a screen shows). */
   jobs: () => JobSnapshot[];
   ledger: Ledger;
@@ -34,7 +34,7 @@ export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): 
   /** Jobs whose differing table is in the ledger already: recorded once, not per attempt. */
   const failureRecorded = new Set<string>();
 
-  const contextOf = async (account: ReturnType<SessionManager['require']>, person: string | null) => ({
+  const contextOf = async (account: ReturnType<AccountSession['require']>, person: string | null) => ({
     workstation: await deps.workstation(),
     person,
     ...(account.keyName ? { actor: account.keyName } : {}),
@@ -44,7 +44,7 @@ export function parameterConfirmationHandlers(deps: ParameterConfirmationDeps): 
   const recordFailure = async (
     job: JobSnapshot,
     verified: VerifiedParameters,
-    account: ReturnType<SessionManager['require']>,
+    account: ReturnType<AccountSession['require']>,
     person: string | null,
   ) => {
     if (failureRecorded.has(job.jobId)) return;

@@ -5,7 +5,7 @@ import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { Page } from '../../../domain/records';
 import { deviceSync, latestFirmwareByType, recordedReading } from '../../engine/jobs/device-sync';
 import type { Ledger } from '../../engine/ledger';
-import type { SessionManager } from '../account-session';
+import type { AccountSession } from '../account-session';
 import { toCoreError } from '../errors';
 import type { HandlerGroup } from './types';
 
@@ -19,7 +19,7 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 
 /** The organization's records: registered devices, network templates, users, API keys. */
 export function registryHandlers(
-  session: SessionManager,
+  session: AccountSession,
   ledger: Pick<Ledger, 'entries'>,
 ): HandlerGroup<RegistryChannel> {
   return {

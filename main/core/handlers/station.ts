@@ -3,7 +3,7 @@ import { CoreError, type StationChannel, type StationView } from '../../../contr
 import type { DeviceSource } from '../../features/workbench/workbench';
 import type { JobsEngine } from '../../engine/jobs/jobs-engine';
 import type { CoreLog } from '../../engine/core-log';
-import type { SessionManager } from '../account-session';
+import type { AccountSession } from '../account-session';
 import {
   commissioningReportWriter,
   loadShiftParameters,
@@ -22,7 +22,7 @@ import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
 import type { HandlerGroup } from './types';
 
 export interface StationHost {
-  session: SessionManager;
+  session: AccountSession;
   /** The live device list the workbench shows: the station takes its arrivals and departures. */
   devices: DeviceSource;
   /** The jobs engine the workbench uses too: station jobs show on the workbench as well. */
@@ -64,7 +64,7 @@ export function stationHandlers(host: StationHost): {
   let unsubscribe: (() => void) | null = null;
 
   /** The configuration's devices and the parameters their files intend, read afresh for each look and each start. */
-  const shiftOf = async (account: ReturnType<SessionManager['require']>, configurationName: string) => {
+  const shiftOf = async (account: ReturnType<AccountSession['require']>, configurationName: string) => {
     try {
       const roster = await loadStationRoster(account.client, configurationName);
       return { roster, parameters: await loadShiftParameters(roster, host.jobs.configFiles(), account.client) };

@@ -12,7 +12,7 @@ import {
 import { parameterConfirmationHandlers } from '../../../../main/core/handlers/parameter-confirmation';
 import { initialSnapshot, type JobSnapshot } from '../../../../main/engine/jobs/job-state';
 import { Ledger } from '../../../../main/engine/ledger/ledger';
-import type { SessionManager } from '../../../../main/core/account-session';
+import type { AccountSession } from '../../../../main/core/account-session';
 import { FileSecretStore } from '../../../../platform/secret-store';
 
 /**
@@ -45,7 +45,7 @@ function job(jobId: string, running: ParameterValues): JobSnapshot {
 }
 
 const account = { kind: 'local', serviceUrl: 'http://127.0.0.1:1', orgId: 'org-1', keyName: null, client: {} };
-const session = { require: () => account, current: () => account } as unknown as SessionManager;
+const session = { require: () => account, current: () => account } as unknown as AccountSession;
 
 let dir: string;
 let ledger: Ledger;
