@@ -4,7 +4,16 @@
  * PostgreSQL, and running the CLI (the Station among others) as a child process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_FILE_ENV } from '../server/db/password-file';
@@ -146,4 +155,39 @@ export async function runCli(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Node's options that let a process write a heap snapshot into `dir` when sent SIGUSR2
+ * (`--heapsnapshot-signal`), appended to those of `env`.
+ */
+export function heapSnapshotEnv(env: NodeJS.ProcessEnv, dir: string): NodeJS.ProcessEnv {
+  const options = `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dir}`;
+  return { ...env, NODE_OPTIONS: env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ${options}` : options };
+}
+
+/**
+ * Asks `pid` (started with heapSnapshotEnv) for a heap snapshot and waits until the file is
+ * written (its size unchanged for a second; at most `tries` seconds), then names it
+ * `<label>.heapsnapshot`. The snapshot collects garbage first: it holds what is alive. Its path,
+ * or null when none came.
+ */
+export async function takeHeapSnapshot(pid: number, dir: string, label: string, tries = 600): Promise<string | null> {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, 'SIGUSR2');
+  let file: string | undefined;
+  let size = -1;
+  for (let i = 0; i < tries; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    file ??= readdirSync(dir).find((name) => name.endsWith('.heapsnapshot') && !before.has(name));
+    if (file === undefined) continue;
+    const now = statSync(join(dir, file)).size;
+    if (now > 0 && now === size) {
+      const named = join(dir, `${label}.heapsnapshot`);
+      renameSync(join(dir, file), named);
+      return named;
+    }
+    size = now;
+  }
+  return null;
 }

@@ -22,10 +22,15 @@
  *
  * Prints progress on stderr and, as the last line of stdout, one JSON object (soak-count.ts counts
  * it). Everything is bounded: the shift by --minutes (default 5 + N/10), every wait by its tries.
+ *
+ * `--heap-snapshots DIR`: the Station that runs to the end writes a heap snapshot into DIR after
+ * warm-up and at the end (`warm.heapsnapshot`, `end.heapsnapshot`; each after its RSS reading),
+ * which `npx tsx bench/soak-heap.ts DIR/warm.heapsnapshot DIR/end.heapsnapshot` compares. Writing
+ * a snapshot takes the Station's own memory: a run with them measures what grows, not RSS.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { parseLedgerText } from '../domain/ledger';
@@ -44,7 +49,17 @@ import {
   type StoredConfirmation,
 } from './soak-count';
 import { CHAOS, planDevices, WARM_UP, type SoakDevice } from './soak-plan';
-import { openFds, restartInstance, restartPostgres, rssMiB, runCli, startCli, type CliProcess } from './soak-procs';
+import {
+  heapSnapshotEnv,
+  openFds,
+  restartInstance,
+  restartPostgres,
+  rssMiB,
+  runCli,
+  startCli,
+  takeHeapSnapshot,
+  type CliProcess,
+} from './soak-procs';
 
 const { values } = parseArgs({
   options: {
@@ -53,6 +68,7 @@ const { values } = parseArgs({
     lanes: { type: 'string', default: '16' },
     seed: { type: 'string', default: '1' },
     minutes: { type: 'string' },
+    'heap-snapshots': { type: 'string' },
   },
 });
 const whole = (name: string, text: string, least: number): number => {
@@ -66,6 +82,8 @@ const whole = (name: string, text: string, least: number): number => {
 const DEVICES = whole('devices', values.devices, 4);
 const LANES = whole('lanes', values.lanes, 1);
 const SEED = whole('seed', values.seed, 0);
+const HEAP_SNAPSHOTS = values['heap-snapshots'] === undefined ? undefined : resolvePath(values['heap-snapshots']);
+if (HEAP_SNAPSHOTS !== undefined) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
 const MINUTES = values.minutes === undefined ? 5 + DEVICES / 10 : Number(values.minutes);
 if (!(MINUTES > 0)) {
   console.error(`error: --minutes must be a positive number, got "${values.minutes}"`);
@@ -217,6 +235,12 @@ async function storedConfirmations(stack: StackState, serials: readonly string[]
   }
 }
 
+/** The Station's heap snapshot into --heap-snapshots, said on stderr. */
+async function heapSnapshot(pid: number, label: string): Promise<void> {
+  const path = await takeHeapSnapshot(pid, HEAP_SNAPSHOTS!, label);
+  log(path === null ? `no heap snapshot (${label}) came from the Station` : `heap snapshot (${label}): ${path}`);
+}
+
 /** Ctrl-C or SIGTERM ends the shift early; the stack and the devices are still stopped. */
 let aborted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -298,8 +322,12 @@ async function main(): Promise<void> {
     const startStation = (): CliProcess => {
       stationStarts += 1;
       const args = ['station', '--configuration', CONFIGURATION_NAME, '--lanes', String(LANES), '--json'];
-      const started = startCli(home, [...args, '--confirm-checksum', checksum, '--operator', OPERATOR], env, (line) =>
-        heard(line),
+      const stationEnv = HEAP_SNAPSHOTS === undefined ? env : heapSnapshotEnv(env, HEAP_SNAPSHOTS);
+      const started = startCli(
+        home,
+        [...args, '--confirm-checksum', checksum, '--operator', OPERATOR],
+        stationEnv,
+        (line) => heard(line),
       );
       void started.done.then((exit) =>
         log(
@@ -458,8 +486,10 @@ async function main(): Promise<void> {
         share >= WARM_UP.station &&
         stationStarts > 1 &&
         finishedCount() - finishedAtStationStart >= Math.max(1, Math.round(DEVICES / 10))
-      )
+      ) {
         samples.stationWarm = { rss: rssMiB(station.child.pid!), fds: openFds(station.child.pid!) };
+        if (HEAP_SNAPSHOTS !== undefined) await heapSnapshot(station.child.pid!, 'warm');
+      }
       if (!chaosBusy && chaosNext < CHAOS.length && share >= CHAOS[chaosNext]!.at) {
         const blow = CHAOS[chaosNext]!;
         chaosNext += 1;
@@ -494,6 +524,7 @@ async function main(): Promise<void> {
       station: { rss: rssMiB(stationPid), fds: openFds(stationPid) },
       service: { rss: rssMiB(watched.pid), fds: openFds(watched.pid) },
     };
+    if (HEAP_SNAPSHOTS !== undefined) await heapSnapshot(stationPid, 'end');
     const shiftSeconds = (performance.now() - started) / 1000;
 
     log('stopping the Station (Ctrl-C)');
