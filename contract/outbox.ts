@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { command, noInput, query } from './channel-spec';
 
 export interface OutboxEntryView {
@@ -15,16 +16,56 @@ export interface OutboxEntryView {
   summary: string;
 }
 
+/**
+ * The outbox as the Outbox screen shows it: the counts of every entry and one page of them,
+ * pending and rejected together, oldest first. With 10,000 waiting, only the page is read.
+ */
 export interface OutboxView {
+  /** One page (at most the asked limit; the oldest first unless a cursor was given). */
   entries: OutboxEntryView[];
   pendingCount: number;
   rejectedCount: number;
   oldestPendingSince: string | null;
+  /** Pending and rejected entries in all, on every page. */
+  totalCount: number;
+  /** How many entries come before this page: the first page's is 0. */
+  offset: number;
+  /** Pass as `after` to get the page after this one; null on the last page. */
+  nextCursor: string | null;
 }
+
+/** Entries per page when the caller does not say, and the most one page may hold. */
+export const OUTBOX_PAGE_DEFAULT = 100;
+export const OUTBOX_PAGE_MAX = 500;
+
+/**
+ * Which page of the outbox to read. `after` is the previous page's `nextCursor` (an entry id:
+ * letters, digits and dashes); without it the page starts at the oldest entry. Without `limit` a
+ * page holds OUTBOX_PAGE_DEFAULT, so `{}` still asks for what the screen first shows.
+ */
+export const outboxPageInput = z
+  .object({
+    after: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,100}$/, {
+        message: "not an outbox cursor: pass a page's nextCursor as it came (letters, digits and dashes, at most 100)",
+      })
+      .nullish(),
+    limit: z
+      .number({ message: 'entries per page: a whole number from 1 to 500' })
+      .int({ message: 'entries per page: a whole number from 1 to 500' })
+      .min(1, { message: 'entries per page: at least 1' })
+      .max(OUTBOX_PAGE_MAX, {
+        message: `entries per page: at most ${OUTBOX_PAGE_MAX}; ask for the next page with after`,
+      })
+      // Optional rather than defaulted, so that callers of the core's invoke (parsed input) may still pass {}.
+      .optional(),
+  })
+  .strict();
 
 /** The confirmations waiting to reach the service. */
 export const OUTBOX_CHANNELS = {
-  'outbox.get': query(noInput).returns<OutboxView>(),
+  'outbox.get': query(outboxPageInput).returns<OutboxView>(),
   'outbox.sendNow': command(noInput).returns<OutboxView>(),
 } as const;
 export type OutboxChannel = keyof typeof OUTBOX_CHANNELS;

@@ -102,6 +102,29 @@ export interface PendingSummary {
   quarantined: number;
 }
 
+/** Which page of the entries to read: the one after the entry `after` (an id; none: the oldest), at most `limit` entries. */
+export interface OutboxPageRequest {
+  after?: string | null;
+  limit: number;
+}
+
+/**
+ * One page of the entries, pending and rejected together in creation order, with the counts of
+ * all of them. The counts come from the folders' file names; only the page's files (and the oldest
+ * pending one, for "waiting since") are opened.
+ */
+export interface OutboxPage {
+  entries: OutboxEntry[];
+  /** `unreadable` counts only the files this page met; the rest are not opened. */
+  summary: PendingSummary;
+  /** Pending and rejected entries in all: the sum of the summary's count and rejected. */
+  total: number;
+  /** How many entries come before this page. */
+  offset: number;
+  /** What to pass as `after` for the page after this one; null on the last page. */
+  nextCursor: string | null;
+}
+
 export interface SyncReport {
   /** True when another process holds the sender lock and this pass sent nothing. */
   skippedLocked: boolean;
@@ -184,10 +207,11 @@ export class Outbox {
   async enqueue(confirmation: NewConfirmation): Promise<OutboxEntry> {
     checkPayload(confirmation);
     await this.init();
-    const now = new Date(this.clock.now()).toISOString();
+    const nowMs = this.clock.now();
+    const now = new Date(nowMs).toISOString();
     const entry = outboxEntrySchema.parse({
       format: FORMAT,
-      id: this.newId(),
+      id: this.newId(nowMs),
       ...confirmation,
       createdAt: now,
       attempts: 0,
@@ -218,13 +242,14 @@ export class Outbox {
   }
 
   /**
-   * Ids sort in creation order (time, then a per-process counter), so entries enqueued within the
-   * same millisecond are still sent in the order they were made; the UUID makes them unique across
-   * processes.
+   * Ids sort in creation order (the entry's createdAt, then a per-process counter), so entries
+   * enqueued within the same millisecond are still sent in the order they were made, and a page of
+   * the oldest entries is found from the file names alone (page()); the UUID makes them unique
+   * across processes.
    */
-  private newId(): string {
+  private newId(nowMs: number): string {
     this.sequence = (this.sequence + 1) % 36 ** 4;
-    return `${this.clock.now().toString(36).padStart(9, '0')}-${this.sequence.toString(36).padStart(4, '0')}-${randomUUID()}`;
+    return `${nowMs.toString(36).padStart(9, '0')}-${this.sequence.toString(36).padStart(4, '0')}-${randomUUID()}`;
   }
 
   /** Pending and rejected entries, oldest first. */
@@ -252,6 +277,86 @@ export class Outbox {
         quarantined,
       },
     };
+  }
+
+  /**
+   * One page of the entries in creation order (pending and rejected together), with the counts of
+   * all of them, without opening every file: what the Outbox screen shows. Ids sort in creation
+   * order (newId), so the folders' sorted file names give the order, the counts and where a page
+   * starts; only the page's files and the oldest pending one are read. A damaged file met on the
+   * way is quarantined as load() does, and the page reads on past it to stay full.
+   */
+  async page(request: OutboxPageRequest): Promise<OutboxPage> {
+    await this.init();
+    const [rejectedIds, pendingIds] = await Promise.all([this.entryIds(REJECTED), this.entryIds(PENDING)]);
+    const rejectedSet = new Set(rejectedIds);
+    // An entry in both folders is one whose move to rejected was interrupted: rejected wins (as in load).
+    const waitingIds = pendingIds.filter((id) => !rejectedSet.has(id));
+    const all = mergeSorted(
+      waitingIds.map((id) => ({ id, folder: PENDING })),
+      rejectedIds.map((id) => ({ id, folder: REJECTED })),
+    );
+    const offset = request.after ? firstAfter(all, request.after) : 0;
+    const unreadable: string[] = [];
+    const missing = { [PENDING]: 0, [REJECTED]: 0 };
+    // Each file is read once per page, even when the oldest pending entry is looked for again below.
+    const reads = new Map<string, Promise<OutboxEntry | undefined>>();
+    const readOne = (at: { id: string; folder: string }): Promise<OutboxEntry | undefined> => {
+      const key = `${at.folder}/${at.id}`;
+      let read = reads.get(key);
+      if (!read) {
+        read = this.readListed(at.folder, `${at.id}.json`, unreadable).then((entry) => {
+          if (!entry) missing[at.folder as keyof typeof missing] += 1;
+          return entry;
+        });
+        reads.set(key, read);
+      }
+      return read;
+    };
+    const entries: OutboxEntry[] = [];
+    let next = offset;
+    while (entries.length < request.limit && next < all.length) {
+      const batch = all.slice(next, next + (request.limit - entries.length));
+      next += batch.length;
+      for (const entry of await readInBatches(batch, readOne)) if (entry) entries.push(entry);
+    }
+    const oldest = await this.oldestWaiting(waitingIds, readOne);
+    const count = waitingIds.length - missing[PENDING];
+    const rejected = rejectedIds.length - missing[REJECTED];
+    return {
+      entries,
+      summary: {
+        count,
+        oldestCreatedAt: oldest?.createdAt ?? null,
+        rejected,
+        unreadable: unreadable.length,
+        quarantined: (await this.quarantined()).length,
+      },
+      total: count + rejected,
+      offset,
+      nextCursor: next < all.length && next > 0 ? all[next - 1]!.id : null,
+    };
+  }
+
+  /** The oldest pending entry that can be read (readOne remembers the page's reads), skipping damaged files. */
+  private async oldestWaiting(
+    waitingIds: readonly string[],
+    readOne: (at: { id: string; folder: string }) => Promise<OutboxEntry | undefined>,
+  ): Promise<OutboxEntry | undefined> {
+    for (const id of waitingIds) {
+      const entry = await readOne({ id, folder: PENDING });
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  /** The ids of a folder's entry files, sorted (creation order), from their names alone. */
+  private async entryIds(folder: string): Promise<string[]> {
+    const names = await this.fs.readdir(join(this.dir, folder));
+    return names
+      .filter((name) => !isTempName(name) && name.endsWith('.json'))
+      .map((name) => name.slice(0, -'.json'.length))
+      .sort();
   }
 
   /** Paths of entry files left in place that cannot be read now (I/O errors, a newer format). */
@@ -531,39 +636,46 @@ export class Outbox {
     await this.init();
     const unreadable: string[] = [];
     const readFolder = async (folder: string): Promise<OutboxEntry[]> => {
-      const entries: OutboxEntry[] = [];
       const names = (await this.fs.readdir(join(this.dir, folder))).filter(
         (name) => !isTempName(name) && name.endsWith('.json'),
       );
-      // Files are read a batch at a time (10,000 waiting took seconds one by one) and judged in order.
-      const batches = await readInBatches(names, (name) => readFileIfExists(this.fs, join(this.dir, folder, name)));
-      for (const [name, file] of batches) {
-        const path = join(this.dir, folder, name);
-        if ('error' in file) {
-          // Could not be opened at all (permissions, a disk error): nothing says the bytes are bad.
-          unreadable.push(path);
-          this.onEvent?.({ type: 'unreadable', path, reason: errnoCode(file.error) ?? String(file.error) });
-          continue;
-        }
-        const raw = file.value;
-        if (!raw) continue; // delivered meanwhile
-        const read = readEntry(raw, name);
-        if ('entry' in read) {
-          entries.push(read.entry);
-        } else if (read.otherFormat) {
-          unreadable.push(path);
-          this.onEvent?.({ type: 'unreadable', path, reason: read.reason });
-        } else {
-          await this.quarantine(path, read.reason);
-        }
-      }
-      return entries;
+      // Files are read a batch at a time (10,000 waiting took seconds one by one), kept in order.
+      const read = await readInBatches(names, (name) => this.readListed(folder, name, unreadable));
+      return read.filter((entry) => entry !== undefined);
     };
     const rejected = await readFolder(REJECTED);
     const rejectedIds = new Set(rejected.map((e) => e.id));
     // An entry in both folders is one whose move to rejected was interrupted: rejected wins.
     const pending = (await readFolder(PENDING)).filter((e) => !rejectedIds.has(e.id));
     return { pending, rejected, unreadable };
+  }
+
+  /**
+   * The entry in a listed file, or undefined when there is none to show: gone (delivered
+   * meanwhile), not openable or in a newer format (its path added to `unreadable`, left in place),
+   * or damaged (quarantined).
+   */
+  private async readListed(folder: string, name: string, unreadable: string[]): Promise<OutboxEntry | undefined> {
+    const path = join(this.dir, folder, name);
+    let raw: Buffer | undefined;
+    try {
+      raw = await readFileIfExists(this.fs, path);
+    } catch (err) {
+      // Could not be opened at all (permissions, a disk error): nothing says the bytes are bad.
+      unreadable.push(path);
+      this.onEvent?.({ type: 'unreadable', path, reason: errnoCode(err) ?? String(err) });
+      return undefined;
+    }
+    if (!raw) return undefined; // delivered meanwhile
+    const read = readEntry(raw, name);
+    if ('entry' in read) return read.entry;
+    if (read.otherFormat) {
+      unreadable.push(path);
+      this.onEvent?.({ type: 'unreadable', path, reason: read.reason });
+    } else {
+      await this.quarantine(path, read.reason);
+    }
+    return undefined;
   }
 
   /** Moves a damaged entry file aside; another process may have done it first. */
@@ -608,18 +720,11 @@ function readEntry(raw: Buffer, name: string): { entry: OutboxEntry } | { reason
 /** How many entry files a load reads at once. */
 const READ_BATCH = 64;
 
-/** `read` of each name, READ_BATCH at a time, in the names' order; a failed read is kept as its error. */
-async function readInBatches<T>(
-  names: readonly string[],
-  read: (name: string) => Promise<T>,
-): Promise<Array<[string, { value: T } | { error: unknown }]>> {
-  const results: Array<[string, { value: T } | { error: unknown }]> = [];
-  for (let start = 0; start < names.length; start += READ_BATCH) {
-    const batch = names.slice(start, start + READ_BATCH);
-    const settled = await Promise.allSettled(batch.map(read));
-    settled.forEach((outcome, i) =>
-      results.push([batch[i]!, outcome.status === 'fulfilled' ? { value: outcome.value } : { error: outcome.reason }]),
-    );
+/** `read` of each item, READ_BATCH at a time, in the items' order; the first failure is thrown. */
+async function readInBatches<N, T>(items: readonly N[], read: (item: N) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let start = 0; start < items.length; start += READ_BATCH) {
+    results.push(...(await Promise.all(items.slice(start, start + READ_BATCH).map(read))));
   }
   return results;
 }
@@ -665,6 +770,30 @@ function checkPayload(confirmation: NewConfirmation): void {
 
 function issues(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string[] {
   return error.issues.map((i) => `${i.path.map(String).join('.') || 'payload'}: ${i.message}`);
+}
+
+/** Two lists sorted by id, as one sorted by id. */
+function mergeSorted<T extends { id: string }>(a: readonly T[], b: readonly T[]): T[] {
+  const merged: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]!.id <= b[j]!.id)) merged.push(a[i++]!);
+    else merged.push(b[j++]!);
+  }
+  return merged;
+}
+
+/** The index of the first of `sorted` (by id) whose id sorts after `after`: binary search. */
+function firstAfter(sorted: ReadonlyArray<{ id: string }>, after: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]!.id <= after) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function byCreatedAt(a: OutboxEntry, b: OutboxEntry): number {

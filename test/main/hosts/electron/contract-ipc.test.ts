@@ -164,7 +164,15 @@ describe('contract over IPC: what may be said', () => {
 describe('contract over IPC: events', () => {
   it('forwards every event stream to our window only', () => {
     const other = new BrowserWindow({});
-    core.publish('outbox.changed', { entries: [], pendingCount: 0, rejectedCount: 0, oldestPendingSince: null });
+    core.publish('outbox.changed', {
+      entries: [],
+      pendingCount: 0,
+      rejectedCount: 0,
+      oldestPendingSince: null,
+      totalCount: 0,
+      offset: 0,
+      nextCursor: null,
+    });
     core.publish('logs.line', { seq: 1, at: '2026-01-01T00:00:00Z', level: 'info', source: 'test', message: 'hello' });
     expect(window.webContents.sent.map((m) => [m.channel, m.args[0]])).toEqual([
       [IPC_EVENT_CHANNEL, 'outbox.changed'],
