@@ -2,6 +2,7 @@ import type { StationNoteReason } from '../domain/station-note';
 import type { StationAdvice } from '../domain/station-advice';
 import { z } from 'zod';
 import type { FailureReason } from '../domain/job-failure';
+import type { KeptApartReason } from '../domain/station-kept-apart';
 import type { JobPhase, JobStep } from '../domain/jobs';
 import { command, noInput, query } from './channel-spec';
 import { nonEmpty } from './inputs';
@@ -53,6 +54,11 @@ export interface StationLaneView {
    * no reason or the lane failed for the shift's own reasons (parameters not confirmed, differing).
    */
   failureReason?: FailureReason | null;
+  /**
+   * Failed and kept apart: why, as codes and values (the rows that differ), for the screen to say
+   * in the reader's language (keptApartText); `detail` keeps the core's English. Null otherwise.
+   */
+  keptApart?: KeptApartReason | null;
   /** Failed: the job's error code; null otherwise. */
   errorCode?: string | null;
   /** Still plugged in. */
@@ -176,6 +182,8 @@ export type StationEvent = { at: string; counts: StationCounts } & (
       reason: string;
       /** `reason` as codes and values, for a reader of another language; null as in StationLaneView. */
       failureReason?: FailureReason | null;
+      /** `reason` as codes and values when the lane is kept apart; null otherwise. */
+      keptApart?: KeptApartReason | null;
       action: string;
       /** `action` as a code, for a reader of another language. */
       advice?: StationAdvice | null;

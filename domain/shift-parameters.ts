@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import {
   canonicalParameterEncoding,
   parameterChecksum,
-  parameterValueText,
   shortChecksum,
   type ParameterComparison,
   type ParameterValues,
 } from './running-parameters';
+import { shiftChecksumChanged, type KeptApartReason } from './station-kept-apart';
 
 /**
  * A Station shift's parameters (issue 26): at the start of a shift the operator confirms, once,
@@ -83,19 +83,25 @@ export function shiftConfirmationRefusal(shift: Pick<ShiftParameters, 'checksum'
  * (the job read a newer file): then the device runs values no one confirmed. Our devices report
  * every key, so the intended checksums must be equal; a vendor device reports a subset (its scope,
  * checksum computed by the host), so each of its rows must intend the confirmed value.
- * Returns null when it was, otherwise which parameters departed, in words.
+ * Returns null when it was, otherwise which parameters departed (station-kept-apart.ts says it).
  */
-export function departureFromShift(device: ShiftDeviceParameters, comparison: ParameterComparison): string | null {
+export function departureFromShift(
+  device: ShiftDeviceParameters,
+  comparison: ParameterComparison,
+): KeptApartReason | null {
   const departed = comparison.rows.filter((row) => row.intended !== (device.values[row.key] ?? null));
   if (departed.length > 0) {
-    return departed
-      .map(
-        (row) =>
-          `${row.label} ${parameterValueText(row.intended, row.unit)} now, ${parameterValueText(device.values[row.key] ?? null, row.unit)} confirmed`,
-      )
-      .join('; ');
+    return {
+      kind: 'shiftChanged',
+      rows: departed.map((row) => ({
+        key: row.key,
+        unit: row.unit,
+        first: row.intended,
+        second: device.values[row.key] ?? null,
+      })),
+    };
   }
   if (comparison.checksumBy === 'device' && comparison.intendedChecksum !== device.checksum)
-    return `intended checksum ${shortChecksum(comparison.intendedChecksum)} now, ${shortChecksum(device.checksum)} confirmed`;
+    return shiftChecksumChanged(comparison.intendedChecksum, device.checksum);
   return null;
 }

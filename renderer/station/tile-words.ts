@@ -1,4 +1,5 @@
 import { stationAdviceText } from '../../domain/station-advice';
+import { keptApartText } from '../../domain/station-kept-apart';
 import type { StationLaneView } from '../../contract/index';
 import { jobFailureText, phaseText } from '../../domain/job-text';
 import { englishWords, type Words } from '../format/words';
@@ -38,9 +39,14 @@ export function tileWords(lane: StationLaneView, words: Words = englishWords()):
       };
     case 'failed':
       return {
-        headline: KEPT_APART.test(lane.headline) ? words.t('station:tile.keptApart') : words.t('station:tile.failed'),
-        // Why, in the reader's words when the core sent the job's reason as codes and values.
-        detail: (lane.failureReason && jobFailureText(lane.failureReason, lane.errorCode, words)) || lane.detail,
+        headline:
+          lane.keptApart || KEPT_APART.test(lane.headline)
+            ? words.t('station:tile.keptApart')
+            : words.t('station:tile.failed'),
+        // Why, in the reader's words when the core sent it as codes and values.
+        detail: lane.keptApart
+          ? keptApartText(lane.keptApart, words)
+          : (lane.failureReason && jobFailureText(lane.failureReason, lane.errorCode, words)) || lane.detail,
         action: lane.advice ? stationAdviceText(lane.advice, words) : lane.action,
       };
     case 'working': {

@@ -90,21 +90,26 @@ describe('a device verified against what the shift confirmed', () => {
   });
 
   it('is not when the file changed since, even if the device runs the new file', () => {
-    expect(departureFromShift(epc, verified(values('EPC000101', 750), values('EPC000101', 750)))).toBe(
-      'Safety timeout 750 ms now, 500 ms confirmed',
-    );
+    expect(departureFromShift(epc, verified(values('EPC000101', 750), values('EPC000101', 750)))).toEqual({
+      kind: 'shiftChanged',
+      rows: [{ key: 'safety.timeout', unit: 'ms', first: 750, second: 500 }],
+    });
   });
 
   it("is not when our device's file adds a key the operator never saw", () => {
     const more = { ...values('EPC000101', 500), 'peer.SRCP000101.role': 'Sender' };
-    expect(departureFromShift(epc, verified(more, more))).toContain('Role of peer SRCP000101 Sender now, — confirmed');
+    expect(departureFromShift(epc, verified(more, more))).toEqual({
+      kind: 'shiftChanged',
+      rows: [{ key: 'peer.SRCP000101.role', unit: '', first: 'Sender', second: null }],
+    });
   });
 
   it("covers a vendor device's scope by its rows", () => {
     const scope = ['device.serialNumber', 'safety.timeout'];
     expect(departureFromShift(epc, verified(values('EPC000101', 500), values('EPC000101', 500), scope))).toBeNull();
-    expect(departureFromShift(epc, verified(values('EPC000101', 600), values('EPC000101', 600), scope))).toBe(
-      'Safety timeout 600 ms now, 500 ms confirmed',
-    );
+    expect(departureFromShift(epc, verified(values('EPC000101', 600), values('EPC000101', 600), scope))).toEqual({
+      kind: 'shiftChanged',
+      rows: [{ key: 'safety.timeout', unit: 'ms', first: 600, second: 500 }],
+    });
   });
 });

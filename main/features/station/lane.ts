@@ -1,6 +1,7 @@
 import type { StationLaneState } from '../../../contract/station';
 import type { JobSnapshot } from '../../engine/jobs/job-state';
 import type { StationAdvice } from '../../../domain/station-advice';
+import type { KeptApartReason } from '../../../domain/station-kept-apart';
 
 /** One device's lane in a shift, as the station keeps it (the views are made from it). */
 export interface Lane {
@@ -22,8 +23,8 @@ export interface Lane {
   firmwareBefore: string | null;
   /** Found in sync by the service: its job only verifies the parameters it runs (issue 26), and it ends 'in-sync'. */
   verifyOnly: boolean;
-  /** Failed because it does not run the parameters confirmed for the shift: it must be kept apart, not put in service. */
-  keptApart: boolean;
+  /** Failed because it does not run the parameters confirmed for the shift (why): it must be kept apart, not put in service. */
+  keptApart: KeptApartReason | null;
   /** Attempts (a resume or a retry after re-plugging counts). */
   attempts: number;
   startedAt: string;

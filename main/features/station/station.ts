@@ -15,7 +15,8 @@ import type { JobSnapshot } from '../../engine/jobs/job-state';
 import type { JobsEngine } from '../../engine/jobs/jobs-engine';
 import { transferPercent } from '../../engine/jobs/progress-text';
 import { allStepsDone, stepsLine } from '../../../domain/job-steps';
-import { parameterValueText, shortChecksum } from '../../../domain/running-parameters';
+import { shortChecksum } from '../../../domain/running-parameters';
+import { keptApartText, parametersDifferReason, type KeptApartReason } from '../../../domain/station-kept-apart';
 import { departureFromShift, type ShiftParameters } from '../../../domain/shift-parameters';
 import { phaseText } from '../../../domain/job-text';
 import type { FailureReason } from '../../../domain/job-failure';
@@ -224,6 +225,7 @@ export class Station {
       action: text.action,
       advice: lane.state === 'failed' ? lane.advice : null,
       failureReason: laneFailureReason(lane),
+      keptApart: lane.state === 'failed' ? lane.keptApart : null,
       errorCode: lane.state === 'failed' ? (job?.errorCode ?? null) : null,
       present: lane.present,
       firmwareVersion: job?.firmwareVersion ?? lane.firmwareBefore,
@@ -298,7 +300,7 @@ export class Station {
       advice: null,
       firmwareBefore: device.firmwareVersion,
       verifyOnly: false,
-      keptApart: false,
+      keptApart: null,
       attempts: 0,
       startedAt: this.now().toISOString(),
       finishedAt: null,
@@ -405,7 +407,7 @@ export class Station {
     lane.reason = null;
     lane.action = null;
     lane.advice = null;
-    lane.keptApart = false;
+    lane.keptApart = null;
     lane.attempts += 1;
     this.laneOfJob.set(job.jobId, lane.serialNumber);
     this.emit({
@@ -505,14 +507,11 @@ export class Station {
       lane.state = 'failed';
       const steps = job.steps.some((step) => step.status !== 'not-started') ? stepsLine(job.steps) : '';
       const differs = job.errorCode === 'PARAMETERS_MISMATCH' && job.parameters !== null;
-      lane.keptApart = departure !== null || differs;
+      lane.keptApart = departure ?? (differs ? parametersDifferReason(job.parameters!) : null);
       // A difference is said as the rows that differ, in words and units: the steps' line repeats the advice the action gives.
-      lane.reason =
-        departure !== null
-          ? `It runs parameters no one confirmed for this shift: the configuration changed since the shift began (${departure}).`
-          : differs
-            ? `The device took its configuration file but does not run its parameters: ${differingRows(job.parameters!)}.`
-            : steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
+      lane.reason = lane.keptApart
+        ? keptApartText(lane.keptApart)
+        : steps || job.resultMessage || (job.phase === 'cancelled' ? 'stopped with the station' : 'failed');
       lane.advice = departure !== null ? { kind: 'shiftChanged' } : stationAdviceFor(job);
       lane.action = stationAdviceText(lane.advice);
       const errorCode = departure !== null ? 'PARAMETERS_NOT_CONFIRMED' : job.errorCode;
@@ -523,6 +522,7 @@ export class Station {
         errorCode,
         reason: lane.reason,
         failureReason: laneFailureReason(lane),
+        keptApart: lane.keptApart,
         action: lane.action,
         advice: lane.advice,
         resumable: job.resumable,
@@ -536,12 +536,12 @@ export class Station {
    * does (or the station checks no parameters). The job compared the device with the file it
    * fetched; the operator confirmed the files of the shift's start: a newer file is not confirmed.
    */
-  private departureFromShift(lane: Lane, job: JobSnapshot): string | null {
+  private departureFromShift(lane: Lane, job: JobSnapshot): KeptApartReason | null {
     const check = this.options.parameters;
     if (!check) return null;
     const device = check.shift.devices.find((d) => d.serialNumber === lane.serialNumber);
-    if (!device) return 'it was not in the configuration when the shift began';
-    if (!job.parameters) return 'its parameters were not read back';
+    if (!device) return { kind: 'notInShift' };
+    if (!job.parameters) return { kind: 'notReadBack' };
     return departureFromShift(device, job.parameters);
   }
 
@@ -602,26 +602,12 @@ function duplicateReason(
   return null;
 }
 
-/** The rows that differ, in plain words and units: "Safety timeout 500 ms intended, 1024 ms running". */
-function differingRows(comparison: NonNullable<JobSnapshot['parameters']>): string {
-  const rows = comparison.rows
-    .filter((row) => !row.match)
-    .map(
-      (row) =>
-        `${row.label} ${parameterValueText(row.intended, row.unit, row.key)} intended, ${parameterValueText(row.running, row.unit, row.key)} running`,
-    );
-  if (rows.length > 0) return rows.join('; ');
-  return comparison.checksumsMatch
-    ? "the device's checksum is not that of the values it reported"
-    : 'the checksums differ';
-}
-
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * Why a failed lane's job failed, as codes and values, for readers of other languages; null when
  * the lane failed for the shift's own reasons (it is kept apart: parameters that differ or that no
- * one confirmed), which its English reason says in full.
+ * one confirmed), which `keptApart` says as codes and values.
  */
 function laneFailureReason(lane: Lane): FailureReason | null {
   if (lane.state !== 'failed' || lane.keptApart) return null;

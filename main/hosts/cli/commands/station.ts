@@ -26,6 +26,7 @@ import { CliError, EXIT } from '../errors';
 import { localeFormat, SOURCE_LANGUAGE } from '../../../../domain/i18n/index.js';
 import { jobFailureText } from '../../../../domain/job-text';
 import { stationAdviceText } from '../../../../domain/station-advice';
+import { keptApartText } from '../../../../domain/station-kept-apart';
 import { stationNoteText } from '../../../../domain/station-note';
 import { technicianName } from '../parameter-table';
 import { ask, interactive } from './function-test';
@@ -300,11 +301,11 @@ function failedAdvice(event: Extract<StationEvent, { event: 'failed' }>): string
 
 /**
  * Why a lane failed: English keeps the station core's own sentence (the steps it did, the
- * device's words); another language says the job's reason from the catalogs when the core sent
- * one. A lane kept apart (parameters that differ) has none: its sentence names the parameters,
- * data that a catalogue text would lose.
+ * device's words); another language says it from the catalogs when the core sent it as codes and
+ * values: a lane kept apart by the rows that differ, else the job's reason.
  */
 function failedReason(event: Extract<StationEvent, { event: 'failed' }>): string {
+  if (event.keptApart) return inRunLanguage(event.reason, event.keptApart, keptApartText);
   return inRunLanguage(event.reason, event.failureReason, (reason, words) =>
     jobFailureText(reason, event.errorCode, words),
   );

@@ -517,7 +517,14 @@ describe('the station with a shift confirmed (issue 26)', () => {
       detail:
         'The device took its configuration file but does not run its parameters: Safety timeout 500 ms intended, 1024 ms running.',
       action: PARAMETERS_DIFFER_ADVICE,
+      // The same as codes and values, for a reader of another language.
+      keptApart: {
+        kind: 'parametersDiffer',
+        rows: [{ key: 'safety.timeout', unit: 'ms', first: 500, second: 1024 }],
+      },
+      failureReason: null,
     });
+    expect(named('failed')[0]).toMatchObject({ keptApart: { kind: 'parametersDiffer' } });
     expect(recorded).toEqual([{ serialNumber: 'EPC000101', confirmedByShift: false, match: false }]);
     expect(s.view().counts).toMatchObject({ failed: 1, done: 0 });
   });
@@ -537,7 +544,10 @@ describe('the station with a shift confirmed (issue 26)', () => {
     expect(s.view().tiles[0]!.detail).toContain(
       'the configuration changed since the shift began (Safety timeout 750 ms now, 500 ms confirmed)',
     );
-    expect(named('failed')[0]).toMatchObject({ errorCode: 'PARAMETERS_NOT_CONFIRMED' });
+    expect(named('failed')[0]).toMatchObject({
+      errorCode: 'PARAMETERS_NOT_CONFIRMED',
+      keptApart: { kind: 'shiftChanged', rows: [{ key: 'safety.timeout', unit: 'ms', first: 750, second: 500 }] },
+    });
     expect(recorded).toEqual([{ serialNumber: 'EPC000102', confirmedByShift: false, match: true }]);
   });
 });
