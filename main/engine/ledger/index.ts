@@ -1,7 +1,16 @@
 export { Ledger, LEDGER_FILE, type LedgerOptions } from './ledger';
 export { LEDGER_KEY_SECRET } from './ledger-key';
 export {
+  checkChainFromHead,
+  ledgerFromLines,
+  type ChainFromHead,
+  type ChainFromHeadOptions,
+  type LedgerFromHead,
+} from './chain-from-head';
+export { readLedgerBackward, type BackwardLine } from './ledger-backward';
+export {
   confirmationLedger,
+  confirmationOfEntry,
   ledgerRecordOf,
   withLedgerHash,
   type ConfirmationLedger,

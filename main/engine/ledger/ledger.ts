@@ -18,7 +18,9 @@ import { containerSignerFromPem, type ContainerSigner } from '../../../domain/fi
 import { signEnrolmentProof, type WorkstationEnrolment } from '../../../domain/workstation-keys';
 import { LEDGER_HEAD_SECRET, openLedgerHead, sealLedgerHead, type LedgerHead } from './ledger-head';
 import { loadOrCreateLedgerKey, type LedgerKey } from './ledger-key';
-import { readLedgerTail } from './ledger-tail';
+import { readLedgerEntriesSince, readLedgerTail } from './ledger-tail';
+import { lineNumberAt, readLedgerBackward } from './ledger-backward';
+import type { LedgerFromHead } from './chain-from-head';
 
 /**
  * The local ledger: `<dir>/ledger.jsonl`, one signed entry per line, only ever appended to.
@@ -147,9 +149,23 @@ export class Ledger {
     return raw ? parseLedgerText(raw.toString('utf8')) : [];
   }
 
+  /** The ledger read from its end backwards, a chunk at a time, with its sealed head: for readers that need only its newest entries (checkChainFromHead). */
+  fromHead(): LedgerFromHead {
+    return {
+      lines: () => readLedgerBackward(this.fs, this.path),
+      lineNumber: (offset) => lineNumberAt(this.fs, this.path, offset),
+      sealedHead: () => this.sealedHead(),
+    };
+  }
+
   /** The entries of the ledger, oldest first, without the lines that are not one. */
   async entries(): Promise<LedgerEntry[]> {
     return (await this.readAll()).flatMap((line) => ('entry' in line ? [line.entry] : []));
+  }
+
+  /** The entries of `since` or later, oldest first, read from the file's end (not the whole ledger). */
+  async entriesSince(since: Date): Promise<LedgerEntry[]> {
+    return readLedgerEntriesSince(this.fs, this.path, since);
   }
 
   /** The chain check of the whole file: the first broken link, if any. */

@@ -1,7 +1,8 @@
 import type { ConfigurationRecord } from '../../../domain/configuration-record';
 import { settingValueText } from '../../../domain/configuration-diff';
 import { fieldLabel } from '../../../domain/field-labels';
-import { checkLedgerChain, describeBrokenLink, type LedgerEntry, type LedgerLine } from '../../../domain/ledger';
+import { describeBrokenLink, type LedgerEntry, type LedgerLine } from '../../../domain/ledger';
+import { checkChainFromHead, ledgerFromLines, type LedgerFromHead } from '../../engine/ledger';
 import { commissioningOf } from '../../../domain/ledger-commissioning';
 import { reportParametersOf } from './report-parameters';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
@@ -49,7 +50,11 @@ export interface ReportSources {
   configuration: ConfigurationRecord;
   /** The service's records of the configuration's devices. */
   devices: readonly DeviceRecord[];
-  ledger: readonly LedgerLine[];
+  /**
+   * The ledger, read from its head back only as far as the devices' last firmware install and
+   * configuration apply (Ledger.fromHead); or lines already read, oldest first.
+   */
+  ledger: LedgerFromHead | readonly LedgerLine[];
   /**
    * This workstation's ledger key (as entries carry it): an entry another key signed says nothing
    * about what was done here, however well it links, and the report takes none of it.
@@ -95,12 +100,22 @@ function firmwareFactsOf(entry: LedgerEntry | undefined, version: string | null)
   return { imageSha256, signedBy: `${text(entry.facts['signingKeyName']) ?? 'unknown key'} (${keyId})` };
 }
 
-/** The number of the ledger's last entry that can be read: with the chain's head hash, the head the report was made from. */
-function headSeqOf(lines: readonly LedgerLine[]): number {
-  const last = [...lines]
-    .reverse()
-    .find((line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line);
-  return last?.entry.seq ?? 0;
+/**
+ * Told of each ledger entry from the head back: true once every device has its last successful
+ * firmware install and configuration apply. Everything else the report takes of a device (its
+ * parameter verification, its function test) comes after that apply, so it has been read by then.
+ * A device with neither in the ledger has the whole ledger read for it, as before.
+ */
+function everyDeviceFound(serials: readonly string[], signedHere: (entry: LedgerEntry) => boolean) {
+  const missing = new Map(serials.map((serial) => [serial, new Set(['firmware-install', 'configuration-apply'])]));
+  return (entry: LedgerEntry): boolean => {
+    const steps = missing.get(entry.serialNumber);
+    if (steps && entry.outcome === 'success' && signedHere(entry)) {
+      steps.delete(entry.action);
+      if (steps.size === 0) missing.delete(entry.serialNumber);
+    }
+    return missing.size === 0;
+  };
 }
 
 /** The entries a device's report lines come from, in ledger order, each with its number. */
@@ -129,24 +144,15 @@ function peopleOf(devices: readonly ReportDevice[]): ReportPerson[] {
 export async function buildCommissioningReport(sources: ReportSources): Promise<CommissioningReport> {
   const own = sources.signerKey;
   const signedHere = (entry: LedgerEntry) => own === undefined || entry.signerKey === own;
-  const entries = sources.ledger.flatMap((line) => ('entry' in line && signedHere(line.entry) ? [line.entry] : []));
-  const foreign = sources.ledger.find(
-    (line): line is Extract<LedgerLine, { entry: LedgerEntry }> => 'entry' in line && !signedHere(line.entry),
-  );
-  const linked = checkLedgerChain(sources.ledger);
-  const chain =
-    linked.ok && foreign
-      ? {
-          ...linked,
-          ok: false,
-          broken: {
-            line: foreign.line,
-            seq: foreign.entry.seq,
-            hash: foreign.entry.hash,
-            reason: `it is signed by key …${foreign.entry.signerKey.slice(-12)}, not by this workstation's key (it was signed elsewhere; the report leaves it out)`,
-          },
-        }
-      : linked;
+  const source = 'lines' in sources.ledger ? sources.ledger : ledgerFromLines(sources.ledger);
+  const chain = await checkChainFromHead(source, {
+    ...(own !== undefined ? { signerKey: own } : {}),
+    enough: everyDeviceFound(
+      sources.devices.map((d) => d.serialNumber),
+      signedHere,
+    ),
+  });
+  const entries = chain.entries;
   const devices: ReportDevice[] = [];
   for (const record of sources.devices) {
     const serial = record.serialNumber;
@@ -218,8 +224,9 @@ export async function buildCommissioningReport(sources: ReportSources): Promise<
     people: peopleOf(devices),
     ledger: {
       entries: entries.length,
+      fromSeq: chain.fromSeq,
       intact: chain.ok,
-      headSeq: headSeqOf(sources.ledger),
+      headSeq: chain.headSeq,
       head: chain.head,
       broken: chain.broken ? describeBrokenLink(chain.broken) : null,
     },

@@ -12,7 +12,8 @@ export type ReportRequest = ({ configurationName: string } | { configurationId: 
 
 export interface ReportContext {
   client: Pick<ServiceClient, 'configurations' | 'devices' | 'firmwareReleaseKeys' | 'baseUrl' | 'orgId'>;
-  ledger: Pick<Ledger, 'readAll'> & Partial<Pick<Ledger, 'signerKey'>>;
+  /** Read from its head back, only as far as the configuration's devices need (issue 30). */
+  ledger: Pick<Ledger, 'fromHead'> & Partial<Pick<Ledger, 'signerKey'>>;
   /** Where the firmware images are: the report names an image's SHA-256 and signer from its verified bundle when the ledger entry of its install does not. */
   cache?: PrefetchCache;
   workstation: string;
@@ -101,7 +102,7 @@ export async function makeCommissioningReport(
   return buildCommissioningReport({
     configuration,
     devices: records,
-    ledger: await context.ledger.readAll(),
+    ledger: context.ledger.fromHead(),
     ...(context.ledger.signerKey ? { signerKey: await context.ledger.signerKey() } : {}),
     firmware: firmwareLookup(context),
     workstation: context.workstation,

@@ -88,6 +88,12 @@ export interface CommissioningReport {
   devices: ReportDevice[];
   /** Who did the work, from the ledger: the persons who confirmed parameters first, then the keys signed in. */
   people: ReportPerson[];
-  /** `headSeq` and `head`: the ledger's head the report was made from (its last entry's number and the chain's last hash). */
-  ledger: { entries: number; intact: boolean; headSeq: number; head: string; broken: string | null };
+  /**
+   * The ledger as the report read it, from its head back (issue 30): `headSeq` and `head` are the
+   * head it was made from (the last entry's number and hash), `fromSeq` the oldest entry it read
+   * (entry K), `entries` how many of this workstation's entries it read. `intact`: every link from
+   * entry K to the head holds and the head is the one the last append sealed; what lies before K
+   * was not read (`ledger verify` checks the whole ledger). `broken`: the newest link that does not.
+   */
+  ledger: { entries: number; fromSeq: number; intact: boolean; headSeq: number; head: string; broken: string | null };
 }
