@@ -442,10 +442,15 @@ function appendix(w: Writer, report: CommissioningReport, words: Phrases): void 
   w.gap(4);
   // Entry numbers are identifiers: written as digits, never grouped ("1234", not "1.234").
   const seq = String(report.ledger.headSeq);
+  // The report read the ledger from its head back (issue 30): it vouches for the links it read, no more.
   w.text(
     report.ledger.intact
-      ? words.t('report:appendix.intact', { entries: report.ledger.entries, seq })
-      : words.t('report:appendix.broken', { where: report.ledger.broken ?? '?', seq }),
+      ? words.t('report:appendix.fromHead', {
+          entries: report.ledger.entries,
+          from: String(report.ledger.fromSeq),
+          seq,
+        })
+      : words.t('report:appendix.brokenFromHead', { where: report.ledger.broken ?? '?', seq }),
     { size: 9, color: report.ledger.intact ? BLACK : RED },
   );
   w.text(report.ledger.head, { font: 'mono', size: 8, indent: 10 });
@@ -599,9 +604,14 @@ export async function renderReportPdf(
       [
         { text: words.t('report:summary.ledger') },
         report.ledger.intact
-          ? { text: words.t('report:summary.ledgerIntact', { entries: report.ledger.entries }) }
+          ? {
+              text: words.t('report:summary.ledgerFromHead', {
+                entries: report.ledger.entries,
+                from: String(report.ledger.fromSeq),
+              }),
+            }
           : {
-              text: words.t('report:summary.ledgerBroken', {
+              text: words.t('report:summary.ledgerBrokenFromHead', {
                 where: (report.ledger.broken ?? '?').replace(/ \(hash [0-9a-f]+…\)/, ''),
               }),
               color: RED,

@@ -87,7 +87,7 @@ describe('the commissioning report and a forged ledger entry', () => {
     const text = (await promisify(execFile)('pdftotext', ['-layout', path, '-'])).stdout;
     const [body, appendix] = text.split('Appendix: exact values, to check against the ledger');
     expect(body!.replace(/\s+/g, ' ')).toMatch(
-      /Ledger BROKEN at entry 4 at line 4: it is signed by key …\S+, not by this workstation's key .*: entries from there on are not proven/,
+      /Ledger BROKEN at entry 4 at line 4: it is signed by key …\S+, not by this workstation's key .*: that entry and the ones before it are not proven/,
     );
     expect(body).not.toContain(forged.hash.slice(0, 12));
     expect(appendix!.replace(/\s+/g, ' ')).toContain(
