@@ -1,3 +1,5 @@
+import { englishWords, type Words } from '../domain-words';
+
 /**
  * How a firmware image travels to a device (docs/device-protocol.md 3.3, "Content codings"):
  * as it is, deflated (raw DEFLATE, RFC 1951, with a window no larger than the device's), or as a
@@ -58,37 +60,71 @@ export function chooseCoding(
   return { coding: 'identity' };
 }
 
-/** How each coding is named to a technician: what it does, not the codec's name. */
-const CODING_WORDS: Record<Exclude<ContentCoding, 'identity'>, string> = {
-  deflate: 'compressed',
-  delta: 'changes only',
-};
-
 /**
- * "compressed, 1.6× faster": how an upload travels, in a technician's words (issue 32). The factor
- * is image bytes per byte on the cable, which is how much sooner the upload ends than the plain
- * image would. codingDetail() gives the exact terms for a tooltip.
+ * How an upload travels, as codes and values: the coding, and how much sooner it ends than the
+ * plain image would (image bytes per byte on the cable); null when it is hardly any sooner.
  */
-export function describeCoding(coding: ContentCoding, imageBytes: number, wireBytes: number): string {
-  if (coding === 'identity' || wireBytes <= 0) return 'identity';
+export interface CodingTerms {
+  coding: Exclude<ContentCoding, 'identity'>;
+  factor: number | null;
+}
+
+export function codingTerms(
+  coding: Exclude<ContentCoding, 'identity'>,
+  imageBytes: number,
+  wireBytes: number,
+): CodingTerms {
   const factor = imageBytes / wireBytes;
   // An image that does not compress: "1.0× faster" would read as a promise.
-  return factor < 1.05 ? `${CODING_WORDS[coding]}, no faster` : `${CODING_WORDS[coding]}, ${factor.toFixed(1)}× faster`;
+  return { coding, factor: factor < 1.05 ? null : Math.round(factor * 10) / 10 };
 }
 
 /**
- * The detail behind describeCoding()'s words, for a tooltip: "deflate (RFC 1951): each byte on the
- * cable carries 1.6 bytes of the image". Empty for a text it did not make.
+ * "compressed, 1.6× faster": how an upload travels, in a technician's words (issue 32), in the
+ * reader's language (the domain catalog's `coding.*`). The factor has one decimal, not grouped.
  */
-export function codingDetail(text: string): string {
+export function codingText(terms: CodingTerms, words: Words = englishWords()): string {
+  return terms.factor === null
+    ? words.t('domain:coding.noFaster', { coding: terms.coding })
+    : words.t('domain:coding.faster', { coding: terms.coding, factor: factorText(terms.factor, words) });
+}
+
+/** The exact terms behind codingText's words, for a tooltip: "deflate (RFC 1951): each byte on the cable carries 1.6 bytes of the image…". */
+export function codingDetailText(terms: CodingTerms, words: Words = englishWords()): string {
+  return words.t('domain:coding.detail', {
+    coding: terms.coding,
+    faster: terms.factor === null ? 'no' : 'yes',
+    factor: terms.factor === null ? '' : factorText(terms.factor, words),
+  });
+}
+
+function factorText(factor: number, words: Words): string {
+  return new Intl.NumberFormat(words.locale, {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+    useGrouping: false,
+  }).format(factor);
+}
+
+/**
+ * The core's English words for a running upload ("compressed, 1.6× faster", the job view's
+ * `transferCoding`, which logs and `--json` read) back into terms, for a reader of another
+ * language; null for a text the core did not make so.
+ */
+export function parseCodingText(text: string): CodingTerms | null {
   const match = /^(compressed|changes only), (?:(\d+(?:\.\d+)?)× faster|no faster)$/.exec(text);
-  if (!match) return '';
-  const how =
-    match[1] === 'compressed'
-      ? 'deflate (RFC 1951): the image is sent compressed and the device unpacks it'
-      : 'delta: only the differences from the firmware the device runs are sent, and the device rebuilds the image';
-  const carries = match[2]
-    ? `each byte on the cable carries ${match[2]} bytes of the image`
-    : 'the image hardly compresses, so it takes about as long as sent plain';
-  return `${how}; ${carries}. Rate and time left count image bytes.`;
+  if (!match) return null;
+  return { coding: match[1] === 'compressed' ? 'deflate' : 'delta', factor: match[2] ? Number(match[2]) : null };
+}
+
+/** "compressed, 1.6× faster" in English: the job view's `transferCoding`. */
+export function describeCoding(coding: ContentCoding, imageBytes: number, wireBytes: number): string {
+  if (coding === 'identity' || wireBytes <= 0) return 'identity';
+  return codingText(codingTerms(coding, imageBytes, wireBytes));
+}
+
+/** codingDetailText in English from the core's English words; empty for a text it did not make. */
+export function codingDetail(text: string): string {
+  const terms = parseCodingText(text);
+  return terms ? codingDetailText(terms) : '';
 }

@@ -1,6 +1,6 @@
 import { FINISHED_PHASES, type JobAction, type JobView } from '../../domain/jobs';
 import { durationText, jobFailureText, phaseText, rateText, secondsLeft, silenceText } from '../../domain/job-text';
-import { codingDetail } from '../../domain/files/content-coding';
+import { codingDetailText, codingText, parseCodingText } from '../../domain/files/content-coding';
 import { englishWords, listText, type Words } from './words';
 
 export { phaseText, secondsLeft };
@@ -122,9 +122,7 @@ export function progressStatus(job: JobView | null, words: Words = englishWords(
         : new Intl.NumberFormat(words.locale, { style: 'percent', maximumFractionDigits: 0 }).format(
             Math.floor(percent) / 100,
           ),
-    codingText: job.phase === 'uploading' && job.transferCoding ? job.transferCoding : '',
-    codingDetail:
-      job.phase === 'uploading' && job.transferCoding ? codingDetail(job.transferCoding) || job.transferCoding : '',
+    ...codingTexts(job, words),
     rateText: transferring && !silence ? rateText(job.rateBytesPerSecond) : '',
     timeLeftText: left === null ? '' : words.t('workbench:progress.timeLeft', { duration: durationText(left) }),
     tone:
@@ -169,4 +167,12 @@ export function workbenchSummary(jobs: readonly JobView[], words: Words = englis
     words,
     parts.filter((part) => part !== ''),
   );
+}
+
+/** How a running upload travels and the exact terms behind it, in the reader's words; a text the core did not make so is shown as it came. */
+function codingTexts(job: JobView, words: Words): Pick<ProgressStatus, 'codingText' | 'codingDetail'> {
+  if (job.phase !== 'uploading' || !job.transferCoding) return { codingText: '', codingDetail: '' };
+  const terms = parseCodingText(job.transferCoding);
+  if (!terms) return { codingText: job.transferCoding, codingDetail: job.transferCoding };
+  return { codingText: codingText(terms, words), codingDetail: codingDetailText(terms, words) };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../renderer/format/progress-status';
 import { durationText, rateText } from '../../renderer/format/units';
 import { jobView } from '../fixtures/job-view';
+import { createTranslator } from '../../domain/i18n/index.js';
 
 /** The fixture's job a quarter through 100 kB at 10 kB/s, three seconds in: the figures these texts are checked against. */
 function job(change: Partial<JobView> = {}): JobView {
@@ -97,6 +98,18 @@ describe('progress status texts', () => {
       // The codec's name and the exact factor are kept for the tooltip.
       codingDetail: expect.stringMatching(/^deflate \(RFC 1951\).*carries 1\.6 bytes of the image/),
     });
+    // In the reader's language: the coding's words and the factor as the locale writes it.
+    expect(
+      progressStatus(jobView({ transferCoding: 'changes only, 12.0× faster' }), createTranslator('de')),
+    ).toMatchObject({
+      codingText: 'nur Änderungen, 12,0× schneller',
+      codingDetail: expect.stringMatching(/^Delta: .*trägt 12,0 Bytes des Images/),
+    });
+    expect(
+      progressStatus(jobView({ transferCoding: 'compressed, no faster' }), createTranslator('zh')).codingText,
+    ).toBe('已压缩，未加快');
+    // A text the core did not make so is shown as it came.
+    expect(progressStatus(jobView({ transferCoding: 'zstd' }), createTranslator('de')).codingText).toBe('zstd');
     expect(progressStatus(jobView({ transferCoding: null })).codingText).toBe('');
     expect(progressStatus(jobView({ phase: 'applying', transferCoding: 'compressed, 1.6× faster' })).codingText).toBe(
       '',

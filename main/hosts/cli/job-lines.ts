@@ -10,6 +10,7 @@ import {
 import { durationText, jobFailureText, phaseText, silenceText } from '../../../domain/job-text';
 import { headlineSteps, stepMark, stepName, stepStatusLabel, type JobStepResult } from '../../../domain/job-steps';
 import { errorAdvice, errorTexts } from '../../../domain/job-errors';
+import { codingText, parseCodingText } from '../../../domain/files/content-coding';
 import { localeFormat, SOURCE_LANGUAGE, type Translator } from '../../../domain/i18n/index.js';
 
 /**
@@ -41,7 +42,7 @@ export function runningLine(job: JobSnapshot, translator: Translator): string {
     if (silence) return [...parts, silence].join(DASH);
     const rate = rateText(job.rateBytesPerSecond);
     if (rate) parts.push(rate);
-    if (job.phase === 'uploading' && job.transferCoding) parts.push(job.transferCoding);
+    if (job.phase === 'uploading' && job.transferCoding) parts.push(transferCodingText(job.transferCoding, translator));
     const left = secondsLeft(job);
     if (left !== null)
       parts.push(
@@ -119,4 +120,10 @@ export function adviceLine(device: string, step: JobStepResult, code: string, tr
   // English keeps the step's own name (`configuration`), as scripts and the tests read it.
   const name = isSource(translator) ? step.step : stepName(step, translator);
   return translator.t('cli:jobs.advice', { device, step: name, advice, code });
+}
+
+/** How the upload travels, in the run's language; a text the core did not make so is shown as it came. */
+function transferCodingText(english: string, words: Translator): string {
+  const terms = parseCodingText(english);
+  return terms ? codingText(terms, words) : english;
 }

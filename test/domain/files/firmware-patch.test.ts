@@ -1,6 +1,13 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { chooseCoding, codingDetail, describeCoding } from '../../../domain/files/content-coding';
+import {
+  chooseCoding,
+  codingDetail,
+  codingTerms,
+  codingText,
+  describeCoding,
+  parseCodingText,
+} from '../../../domain/files/content-coding';
 import {
   applyFirmwarePatch,
   createFirmwarePatch,
@@ -141,5 +148,14 @@ describe('content coding choice', () => {
     expect(codingDetail('changes only, 12.0× faster')).toMatch(/^delta: only the differences .*carries 12\.0 bytes/);
     expect(codingDetail('compressed, no faster')).toMatch(/hardly compresses/);
     expect(codingDetail('something else')).toBe('');
+    // The words read back into the terms they were made from.
+    for (const [image, wire] of [
+      [14_000, 10_000],
+      [120_000, 10_000],
+      [10_100, 10_000],
+    ] as const) {
+      const terms = codingTerms('delta', image, wire);
+      expect(parseCodingText(codingText(terms))).toEqual(terms);
+    }
   });
 });
