@@ -15,7 +15,7 @@ import type { OutboxEvent } from '../../engine/outbox/outbox';
 import { offlineClient, offlinePackageAccount, packagePaths } from '../../features/packages';
 import { readCredentials, type Credentials } from './credentials';
 import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
-import { quarantineNotice, type QuarantinedFile } from '../../../platform/quarantine';
+import type { QuarantinedFile } from '../../../platform/quarantine';
 import { CliError } from './errors';
 import type { CliDeps, CliIo } from './io';
 import { chooseMode, Output } from './output';
@@ -218,7 +218,7 @@ export class CliContext {
    * function, so a command hands it on as is: `openWorkstationLedger(dir, ctx.noteQuarantined)`.
    */
   readonly noteQuarantined = (file: QuarantinedFile): void => {
-    this.out.note(quarantineNotice(file));
+    this.out.note(t('cli:quarantine.notice', { from: file.from, reason: file.reason, path: file.path }));
   };
 
   /** What an outbox this run opens has to say to the person at the terminal. */

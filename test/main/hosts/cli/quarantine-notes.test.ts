@@ -30,4 +30,23 @@ describe('a damaged secrets file of the data directory', () => {
     const again = await runCliIn(home, ['package', 'export-confirmations', '--out', join(home, 'done.confirmations')]);
     expect(again.stderr).not.toMatch(/set aside/);
   });
+
+  it('is said in the run’s language, the paths and the parser’s words as they are', async () => {
+    const home = join(scratch.dir, 'secrets-de');
+    const data = join(home, 'data');
+    await mkdir(data, { recursive: true, mode: 0o700 });
+    await writeFile(join(data, 'secrets.json'), '{"work-package', { mode: 0o600 });
+    const run = await runCliIn(home, [
+      '--lang',
+      'de',
+      'package',
+      'export-confirmations',
+      '--out',
+      join(home, 'done.confirmations'),
+    ]);
+    expect(run.stderr).toMatch(
+      /Eine beschädigte Datei wurde beiseitegelegt, nicht gelöscht: .*secrets\.json \(.+\)\. Sie liegt jetzt unter .*quarantine/,
+    );
+    expect(run.stderr).not.toMatch(/set aside/);
+  });
 });
