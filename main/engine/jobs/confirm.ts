@@ -4,6 +4,7 @@ import type { Outbox } from '../outbox/outbox';
 import type { IntentJournal, JobIntent } from './intent-journal';
 import { TEXT_LIMITS } from '../../../domain/text-limits';
 import { withLedgerHash, type ConfirmationLedger, type FirmwareImageFacts } from '../ledger/confirmation-ledger';
+import { closeInterruptedJob } from './recorded-outcome';
 
 /**
  * Confirmations go to the service only through the outbox: written durably first, then sent, and
@@ -145,21 +146,24 @@ export const INTERRUPTED_JOB_LIMIT_MS = 30 * 24 * 60 * 60_000;
  */
 export async function expireInterruptedJobs(
   journal: IntentJournal,
-  outbox: Pick<Outbox, 'enqueue'>,
+  outbox: Pick<Outbox, 'enqueue' | 'list'>,
   options: { now: Date; workstation?: string; limitMs?: number; ledger?: ConfirmationLedger },
 ): Promise<{ waiting: JobIntent[]; expired: JobIntent[] }> {
   const limit = options.limitMs ?? INTERRUPTED_JOB_LIMIT_MS;
   const waiting: JobIntent[] = [];
   const expired: JobIntent[] = [];
-  for (const intent of await journal.orphans()) {
+  const orphans = await journal.orphans();
+  for (const intent of orphans) {
     if (options.now.getTime() - Date.parse(intent.updatedAt) < limit) {
       waiting.push(intent);
       continue;
     }
     const error = `Interrupted: Provisioner stopped during ${intent.phase} (started ${intent.startedAt}) and ${intent.serialNumber} was not seen again within ${Math.round(limit / 86_400_000)} days to tell whether it took.`;
-    const confirmation = interruptedConfirmation(intent, { success: false, error }, options.now, options.workstation);
-    // Recorded in the ledger first, as every confirmed action is.
-    if (confirmation) await outbox.enqueue(await withLedgerHash(options.ledger, confirmation));
+    // A job killed after it recorded its outcome is confirmed under that entry (recorded-outcome.ts).
+    await closeInterruptedJob(intent, { orphans, ledger: options.ledger, outbox }, () => ({
+      success: false,
+      confirmation: interruptedConfirmation(intent, { success: false, error }, options.now, options.workstation),
+    }));
     await journal.clear(intent.jobId);
     expired.push(intent);
   }

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../../cloud';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { NewConfirmation, OutboxEntry } from '../outbox/outbox-entry';
 import type { Outbox } from '../outbox/outbox';
-import { withLedgerHash, type ConfirmationLedger } from '../ledger/confirmation-ledger';
+import type { ConfirmationLedger } from '../ledger/confirmation-ledger';
 import {
   configurationConfirmation,
   firmwareConfirmation,
@@ -11,6 +11,7 @@ import {
 } from './confirm';
 import type { DeviceIdentity } from './device-port';
 import type { IntentJournal, JobIntent } from './intent-journal';
+import { closeInterruptedJob } from './recorded-outcome';
 
 /**
  * Applied means observed. Every time the app or the CLI reads a device (identify, `device list`, a
@@ -118,16 +119,20 @@ export class Reconciler {
         // What this contact makes the service record, beside what it recorded before.
         const settled: { firmwareVersion?: string; syncId?: string } = {};
         for (const intent of orphans.filter((i) => i.serialNumber === observation.serialNumber)) {
-          const judged = judgeInterrupted(intent, observation);
-          const judgement = interruptedConfirmation(intent, judged, observation.observedAt, workstation);
-          if (judgement) {
-            const confirmation = await withLedgerHash(this.options.ledger, judgement);
-            await this.options.outbox.enqueue(confirmation);
-            outcome.confirmations.push(confirmation);
-          }
+          // Under the entry the job recorded before it was killed, if it did; else judged from the device.
+          const closed = await closeInterruptedJob(
+            intent,
+            { orphans, ledger: this.options.ledger, outbox: this.options.outbox },
+            () => {
+              const judged = judgeInterrupted(intent, observation);
+              const confirmation = interruptedConfirmation(intent, judged, observation.observedAt, workstation);
+              return { success: judged.success, confirmation };
+            },
+          );
+          outcome.confirmations.push(...closed.confirmations);
           await this.options.intents.clear(intent.jobId);
-          outcome.interrupted.push({ intent, success: judged.success });
-          if (judged.success && account && sameAccount(intent, account.address)) {
+          outcome.interrupted.push({ intent, success: closed.success });
+          if (closed.success && account && sameAccount(intent, account.address)) {
             if (intent.kind === 'firmware' && intent.firmwareVersion) settled.firmwareVersion = intent.firmwareVersion;
             if (intent.kind === 'configuration' && intent.syncId) settled.syncId = intent.syncId;
           }

@@ -1,4 +1,5 @@
-import type { LedgerRecord } from '../../../domain/ledger';
+import { CONFIRMATION_REASONS, type ConfirmationReason } from '../../../domain/confirmations';
+import type { LedgerEntry, LedgerRecord } from '../../../domain/ledger';
 import type { NewConfirmation } from '../outbox/outbox-entry';
 import type { Ledger } from './ledger';
 
@@ -11,6 +12,12 @@ export interface ConfirmationLedger {
   record(confirmation: NewConfirmation, image?: FirmwareImageFacts): Promise<{ hash: string; seq: number }>;
   /** The ledger could not record (disk full, lock held too long): the confirmation still goes, without a hash. */
   onRecordFailed?(error: unknown, confirmation: NewConfirmation): void;
+  /**
+   * The entries recorded at `since` or later, oldest first: an interrupted job's outcome may be
+   * among them (recorded, and the process killed before its confirmation reached the outbox).
+   * Absent where the ledger is not read back (tests).
+   */
+  recordedSince?(since: Date): Promise<LedgerEntry[]>;
 }
 
 /**
@@ -60,17 +67,62 @@ export function ledgerRecordOf(
   };
 }
 
+/**
+ * The confirmation a ledger entry of a firmware install or configuration apply stands for, carrying
+ * the entry's hash and number: ledgerRecordOf read backwards. It says what the confirmation written
+ * with the entry said, field for field, so the service takes it for a replay of that one if it had
+ * it already. null for an entry of another action, or one that does not say enough.
+ */
+export function confirmationOfEntry(entry: LedgerEntry): NewConfirmation | null {
+  const { facts } = entry;
+  if (!entry.serviceUrl || !entry.orgId || typeof facts.appliedAt !== 'string') return null;
+  const success = entry.outcome === 'success';
+  const fields = {
+    error: entry.error ?? null,
+    applyTimeStamp: facts.appliedAt,
+    observedAt: entry.at,
+    workstation: entry.workstation,
+    ...(isConfirmationReason(facts.reason) ? { reason: facts.reason } : {}),
+    ledgerHash: entry.hash,
+    ledgerSeq: entry.seq,
+  };
+  const addressed = { serviceUrl: entry.serviceUrl, orgId: entry.orgId, serialNumber: entry.serialNumber };
+  if (entry.action === 'firmware-install') {
+    const version = facts.firmwareVersion;
+    if (version !== null && typeof version !== 'string') return null;
+    return {
+      kind: 'firmware',
+      ...addressed,
+      payload: { firmwareFileSuccessfullyDeployed: success, firmwareVersion: version ?? null, ...fields },
+    };
+  }
+  if (entry.action === 'configuration-apply' && typeof facts.syncId === 'string') {
+    return {
+      kind: 'configuration',
+      ...addressed,
+      payload: { configurationFileSuccessfullyDeployed: success, syncId: facts.syncId, ...fields },
+    };
+  }
+  return null;
+}
+
+function isConfirmationReason(value: unknown): value is ConfirmationReason {
+  return (CONFIRMATION_REASONS as readonly unknown[]).includes(value);
+}
+
 export function confirmationLedger(
-  ledger: Pick<Ledger, 'append'>,
+  ledger: Pick<Ledger, 'append'> & Partial<Pick<Ledger, 'entriesSince'>>,
   who: () => Promise<{ workstation: string; actor?: string }>,
   onRecordFailed?: (error: unknown, confirmation: NewConfirmation) => void,
 ): ConfirmationLedger {
+  const entriesSince = ledger.entriesSince?.bind(ledger);
   return {
     async record(confirmation, image) {
       const entry = await ledger.append(ledgerRecordOf(confirmation, await who(), image));
       return { hash: entry.hash, seq: entry.seq };
     },
     ...(onRecordFailed ? { onRecordFailed } : {}),
+    ...(entriesSince ? { recordedSince: (since: Date) => entriesSince(since) } : {}),
   };
 }
 
