@@ -8,7 +8,9 @@
  *   embedded service over HTTP: entries per second, and lost / doubled / out of order by the
  *   service's own records (test/fixtures/outbox-at-scale.ts).
  * - ledger: a ledger file of N signed entries; `verifyLedgers` (what `ledger verify --local` runs)
- *   in time per entry, one append at the end of it, and the report's ledger read.
+ *   in time per entry, one append at the end of it, and the commissioning report's ledger part
+ *   (buildCommissioningReport reading from the head back): for the 10 devices done last, and for
+ *   a configuration with a device the ledger never saw (the whole file read and checked).
  * - cache: N bundles of real firmware images (bench/real-firmware.ts: Debian packages) in the
  *   cache; list plus naming patches (what the Firmware screen and `cache list` do), with the index's
  *   image hashes and with an index written before it kept them.
@@ -27,6 +29,8 @@ import { createCore, FileSecretStore } from '../main/core';
 import { cachedPatches } from '../main/engine/cache/cached-patches';
 import { FirmwareCache } from '../main/engine/cache/firmware-cache';
 import { Ledger, verifyLedgers } from '../main/engine/ledger';
+import { buildCommissioningReport } from '../main/features/report';
+import type { ConfigurationRecord, DeviceRecord } from '../domain';
 import { LEDGER_KEY_SECRET } from '../main/engine/ledger/ledger-key';
 import { Outbox } from '../main/engine/outbox/outbox';
 import { clientConfirmationSender } from '../main/engine/outbox/outbox-sender';
@@ -154,7 +158,50 @@ interface LedgerFigure {
   verify_ms: number;
   verify_us_per_entry: number;
   append_ms: number;
-  report_read_ms: number;
+  /** The report of the 10 devices done last: its time and how many entries it read back from the head. */
+  report_ms: number;
+  report_entries_read: number;
+  /** The report of a configuration with a device the ledger never saw: every entry read and checked. */
+  report_whole_ms: number;
+}
+
+/** The device of entry `seq`: each device's firmware install (odd seq) then its configuration apply (even seq), 5,000 devices in turn. */
+function benchSerialOf(seq: number): string {
+  return `EPC${String(Math.floor((seq - 1) / 2) % 5000).padStart(6, '0')}`;
+}
+
+function benchDevice(serialNumber: string): DeviceRecord {
+  return {
+    serialNumber,
+    name: serialNumber,
+    deviceType: 'EPC',
+    model: 'EPC-300',
+    firmwareVersion: '1.1.0',
+    deployStatus: 'Deployed',
+    deployedSyncId: '6f1c2c3e-0000-4000-8000-000000000000',
+    lastConfigurationApply: null,
+    lastFirmwareApply: null,
+  } as unknown as DeviceRecord;
+}
+
+/** buildCommissioningReport of `serials` from the ledger read from its head, as make-report.ts hands it. */
+async function timeReport(ledger: Ledger, serials: readonly string[]): Promise<{ ms: number; read: number }> {
+  const started = performance.now();
+  const report = await buildCommissioningReport({
+    configuration: { id: 'bench', name: 'Bench line' } as unknown as ConfigurationRecord,
+    devices: serials.map(benchDevice),
+    ledger: ledger.fromHead(),
+    signerKey: await ledger.signerKey(),
+    firmware: async () => undefined,
+    workstation: 'bench-workstation',
+    service: 'the local workspace',
+    orgId: 'demo',
+    now: new Date(),
+    timeZone: 'UTC',
+  });
+  const took = ms(started);
+  if (!report.ledger.intact) throw new Error(`report: the ledger is broken (${report.ledger.broken})`);
+  return { ms: took, read: report.ledger.entries };
 }
 
 /** A ledger directory whose file holds `count` entries signed by its own key (written in one go: appending one by one is what is measured). */
@@ -170,13 +217,13 @@ async function writeLedger(dir: string, count: number): Promise<Ledger> {
   const lines: string[] = [];
   let previous: LedgerEntry | undefined;
   for (let seq = 1; seq <= count; seq += 1) {
-    const serial = `EPC${String(seq % 5000).padStart(6, '0')}`;
+    const serial = benchSerialOf(seq);
     previous = signLedgerEntry(
       {
         format: LEDGER_FORMAT,
         seq,
         at: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString(),
-        action: seq % 2 === 0 ? 'configuration-apply' : 'firmware-install',
+        action: seq % 2 === 1 ? 'firmware-install' : 'configuration-apply',
         outcome: 'success',
         serialNumber: serial,
         workstation: 'bench-workstation',
@@ -231,17 +278,21 @@ async function ledgerFigures(): Promise<LedgerFigure[]> {
         appends.push(ms(appendStarted));
       }
       const appendMs = appends.sort((a, b) => a - b)[2]!;
-      // What make-report.ts hands buildCommissioningReport for one configuration: the ledger's lines.
-      const reportStarted = performance.now();
-      await ledger.readAll();
-      const reportMs = ms(reportStarted);
+      // The report of the last 10 devices done (entries count, count - 2, …: each its install and apply).
+      const lastTen = Array.from({ length: 10 }, (_, i) => benchSerialOf(count - 2 * i));
+      const near = await timeReport(ledger, lastTen);
+      const whole = await timeReport(ledger, [...lastTen.slice(1), 'EPC999999']);
+      if (whole.read !== count + 5)
+        throw new Error(`report of an unknown device read ${whole.read} entries, not all ${count + 5}`);
       figures.push({
         entries: count,
         file_mb: round(size / 1e6),
         verify_ms: round(verifyMs, 0),
         verify_us_per_entry: round((verifyMs * 1000) / count, 1),
         append_ms: round(appendMs, 1),
-        report_read_ms: round(reportMs, 0),
+        report_ms: round(near.ms, 1),
+        report_entries_read: near.read,
+        report_whole_ms: round(whole.ms, 0),
       });
       log(`ledger ${count}: ${JSON.stringify(figures.at(-1))}`);
     } finally {
