@@ -34,7 +34,13 @@ export interface WorkbenchJobs {
   close(): Promise<void>;
 }
 
-export function workbenchJobs(engine: JobsEngine): WorkbenchJobs {
+/** The part of the jobs engine the Workbench drives: its queue, not its outbox, ledger or cache. */
+export type WorkbenchEngine = Pick<
+  JobsEngine,
+  'start' | 'cancel' | 'retry' | 'jobs' | 'clearFinished' | 'onProgress' | 'onFinished' | 'close'
+>;
+
+export function workbenchJobs(engine: WorkbenchEngine): WorkbenchJobs {
   return {
     start: (targets, action) =>
       engine
