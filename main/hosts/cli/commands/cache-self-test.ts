@@ -1,5 +1,6 @@
 import { zopfliDeflate } from '../../../engine/cache/zopfli-deflate';
 import type { CliContext } from '../context';
+import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
 
 /** 8 KiB shaped like code (a few opcodes, varying operands): enough for zopfli to find matches. */
@@ -26,16 +27,12 @@ export async function cacheSelfTest(ctx: CliContext): Promise<number> {
     stream = (await zopfliDeflate(source))?.bytes;
   } catch (error) {
     throw new CliError(
-      `this install cannot make zopfli streams (${error instanceof Error ? error.message : String(error)}); uploads will use zlib's instead. Reinstall the provisioner.`,
+      t('cli:cacheSelfTest.cannot', { error: error instanceof Error ? error.message : String(error) }),
     );
   }
-  if (stream === undefined)
-    throw new CliError('the self-test sample is above the zopfli limit; this is a bug in the provisioner.');
+  if (stream === undefined) throw new CliError(t('cli:cacheSelfTest.aboveLimit'));
   const result = { zopfli: { sourceBytes: source.length, streamBytes: stream.length, inflatesBack: true } };
   if (ctx.out.json) ctx.out.jsonLine(result);
-  else
-    ctx.out.line(
-      `zopfli on its worker thread: ${source.length} bytes deflated to ${stream.length}, and inflated back to the same bytes.`,
-    );
+  else ctx.out.line(t('cli:cacheSelfTest.done', { sourceBytes: source.length, streamBytes: stream.length }));
   return EXIT.ok;
 }
