@@ -4,6 +4,7 @@ import { ACCOUNTABILITY_CHANNELS } from './accountability';
 import { CONFIGURATION_CHANNELS } from './configurations';
 import { CoreError } from './errors';
 import { FIRMWARE_CHANNELS } from './firmware';
+import { JOBS_CHANNELS } from './jobs';
 import { OUTBOX_CHANNELS } from './outbox';
 import { PACKAGE_CHANNELS } from './packages';
 import { REGISTRY_CHANNELS } from './registry';
@@ -23,6 +24,7 @@ export const CONTRACT = {
   ...REGISTRY_CHANNELS,
   ...FIRMWARE_CHANNELS,
   ...WORKBENCH_CHANNELS,
+  ...JOBS_CHANNELS,
   ...OUTBOX_CHANNELS,
   ...SUPPORT_CHANNELS,
   ...STATION_CHANNELS,

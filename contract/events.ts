@@ -1,4 +1,4 @@
-import type { JobView } from '../domain/jobs';
+import type { JobSnapshot, JobView } from '../domain/jobs';
 import type { OutboxView } from './outbox';
 import type { SessionView } from './session';
 import type { LogLine } from './support';
@@ -12,10 +12,18 @@ export interface EventStreams {
   'workbench.devicesChanged': AttachedDeviceView[];
   /** Jobs whose state changed, throttled: a batch at most every ~100 ms per job. */
   'jobs.progress': JobView[];
+  /**
+   * The same changes as whole job records, for a host that prints them (the CLI, through the
+   * `jobs.*` channels). Not forwarded to a renderer (EVENT_STREAMS), which has jobs.progress.
+   */
+  'jobs.changed': JobSnapshot[];
+  /** Once per job, with its final record (for the same hosts). */
+  'jobs.finished': JobSnapshot;
   'outbox.changed': OutboxView;
   'logs.line': LogLine;
 }
 export type EventStream = keyof EventStreams;
+/** The streams the Electron and web bridges forward to a renderer. */
 export const EVENT_STREAMS: readonly EventStream[] = [
   'session.changed',
   'workbench.devicesChanged',

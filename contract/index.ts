@@ -21,6 +21,7 @@ export * from './configurations';
 export * from './registry';
 export * from './firmware';
 export * from './workbench';
+export * from './jobs';
 export * from './outbox';
 export * from './support';
 export * from './station';

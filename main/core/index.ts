@@ -36,6 +36,7 @@ import { registryHandlers } from './handlers/registry';
 import { supportReport } from './handlers/support';
 import { stationHandlers } from './handlers/station';
 import { parameterConfirmationHandlers } from './handlers/parameter-confirmation';
+import { jobsHandlers } from './handlers/jobs';
 import { simulationHandlers, type SimulationPort } from './handlers/simulation';
 import type { AllHandlers, Handler } from './handlers/types';
 import { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE, type LocalWorkspaceStarter } from './local-workspace';
@@ -53,6 +54,10 @@ export type { WorkbenchJobs, JobTarget } from '../features/workbench/workbench-j
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
 export { embeddedWorkspaceStarter } from './local-workspace';
 export type { SimulationPort } from './handlers/simulation';
+// The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
+export { createCliCore, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
+// The engine's objects the CLI's not yet moved commands still use (docs/architecture.md, "The CLI").
+export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount } from './cli-core';
 
 export interface CoreOptions {
   /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */
@@ -214,6 +219,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     for (const job of jobs) activeWorkbench.noteJob(job, FINISHED_PHASES.includes(job.phase));
     events.emit('jobs.progress', jobs);
   });
+  engine.onProgress((jobs) => events.emit('jobs.changed', jobs));
+  engine.onFinished((job) => events.emit('jobs.finished', job));
   provisioning.onFinished((job) => {
     activeWorkbench.noteJob(job, true);
     const who = job.serialNumber ?? job.linkId;
@@ -302,6 +309,29 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         if (found.items.some((d) => d.serialNumber === serialNumber)) return false;
         await account.client.devices.register({ serialNumber, name: `Workbench ${deviceType}` });
         return true;
+      },
+    }),
+    // Jobs named by link (contract/jobs.ts): here only on devices the Workbench lists, for a role that may.
+    ...jobsHandlers({
+      engine,
+      client: () => session.require().client,
+      attached: async () =>
+        source.devices().map((device) => ({ link: device.link, serialNumber: device.serialNumber, error: null })),
+      admit: (targets) => {
+        session.require('files.download');
+        for (const target of targets) {
+          const link = target.kind === 'link' ? target.spec : `sn:${target.serialNumber}`;
+          if (!source.devices().some((device) => device.link === link))
+            throw new CoreError(
+              'DEVICE_ERROR',
+              `${link} is not a device the Workbench lists: start jobs on an attached device.`,
+            );
+          try {
+            activeWorkbench.refuseSharedSerial(link);
+          } catch (err) {
+            throw new CoreError('DEVICE_ERROR', err instanceof Error ? err.message : String(err));
+          }
+        }
       },
     }),
     'workbench.devices': async () => {

@@ -2,14 +2,13 @@ import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from '../../cloud';
 import { BleCentral, portGlobsFromEnv, systemBleCentral, type LinkFactoryDeps } from '../../devices';
 import {
-  createDeviceConnector,
-  createDeviceFinder,
-  createJobsEngine,
+  createCliCore,
+  type CliCore,
   type DeviceConnector,
   type DeviceFinder,
-  type ProvisioningAccount,
   type JobsEngine,
-} from '../../engine/jobs';
+  type ProvisioningAccount,
+} from '../../core/index';
 import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../core/local-workspace';
 import type { OutboxEvent } from '../../engine/outbox/outbox';
 import { offlineClient, offlinePackageAccount, packagePaths } from '../../features/packages';
@@ -65,9 +64,10 @@ export class CliContext {
   private credentials: Promise<Credentials | undefined> | undefined;
   private workspace: Promise<CliWorkspace> | undefined;
   private accountPromise: Promise<CliAccount> | undefined;
-  private provisioningService: JobsEngine | undefined;
-  private finderInstance: DeviceFinder | undefined;
-  private connectorInstance: DeviceConnector | undefined;
+  private coreInstance: CliCore | undefined;
+  private coreReady: Promise<CliCore> | undefined;
+  /** The account (and the login) the core's jobs work for, once jobs() has settled them. */
+  private settled: { account: CliAccount; login: { serviceUrl: string; orgId: string } | undefined } | undefined;
   private simulatedCentral: Promise<BleCentral> | undefined;
 
   constructor(
@@ -180,27 +180,48 @@ export class CliContext {
     return this.io.env.PROVISIONER_NO_BLE ? undefined : systemBleCentral;
   }
 
-  finder(): DeviceFinder {
-    if (this.finderInstance) return this.finderInstance;
+  /**
+   * The core for this run (main/core/cli-core.ts): the jobs channels, the device finder and
+   * connector. Channels that need no account (target resolution) may be used at once; jobs wait
+   * for jobs(), which settles the account first.
+   */
+  core(): CliCore {
+    if (this.coreInstance) return this.coreInstance;
     const bleCentral = this.bleCentral();
-    this.finderInstance = createDeviceFinder({
-      serial: { portGlobs: portGlobsFromEnv(this.io.env) },
-      ...(bleCentral ? { ble: { central: bleCentral } } : {}),
+    this.coreInstance = createCliCore({
+      dataDir: this.dirs.data,
+      account: () => this.settled?.account,
+      serviceClient: async () => (await this.account()).client,
+      clientFor: (serviceUrl, orgId) => {
+        if (!this.settled) return undefined;
+        const { account, login } = this.settled;
+        if (serviceUrl === account.serviceUrl && orgId === account.orgId) return account.client;
+        if (login && serviceUrl === login.serviceUrl && orgId === login.orgId) return account.client;
+        return undefined;
+      },
       linkDeps: this.linkDeps(),
-    });
-    return this.finderInstance;
-  }
-
-  connector(): DeviceConnector {
-    this.connectorInstance ??= createDeviceConnector({
-      linkDeps: this.linkDeps(),
-      finder: this.finder(),
+      portGlobs: portGlobsFromEnv(this.io.env),
+      ...(bleCentral ? { bleCentral } : {}),
+      concurrency: this.options.concurrency,
+      reconnect: {
+        ...this.deps.reconnect,
+        ...(this.options.reconnectTimeout !== undefined ? { waitMs: this.options.reconnectTimeout * 1000 } : {}),
+      },
       reconnectTimeoutMs:
         this.options.reconnectTimeout !== undefined
           ? this.options.reconnectTimeout * 1000
           : this.deps.reconnectTimeoutMs,
+      onQuarantine: this.noteQuarantined,
     });
-    return this.connectorInstance;
+    return this.coreInstance;
+  }
+
+  finder(): DeviceFinder {
+    return this.core().finder;
+  }
+
+  connector(): DeviceConnector {
+    return this.core().connector;
   }
 
   /**
@@ -229,34 +250,26 @@ export class CliContext {
   }
 
   /**
-   * The provisioning core for this run, after confirming jobs an earlier run left unfinished.
-   * Confirmations for another service than the current one wait in the outbox until that login.
+   * The core's jobs for this run, once the account is settled and the jobs an earlier run left
+   * unfinished are confirmed. Confirmations for another service than the current one wait in the
+   * outbox until that login.
    */
+  jobs(): Promise<CliCore> {
+    this.coreReady ??= (async () => {
+      const account = await this.account();
+      const login = await this.login();
+      this.settled = { account, login: login ? { serviceUrl: login.serviceUrl, orgId: login.orgId } : undefined };
+      const core = this.core();
+      const recovered = await core.recoverInterrupted();
+      if (recovered > 0) this.out.note(t('cli:jobs.recovered', { count: recovered }));
+      return core;
+    })();
+    return this.coreReady;
+  }
+
+  /** The jobs engine itself, for the commands not yet moved to the jobs channels (docs/architecture.md, "The CLI"). */
   async provisioning(): Promise<JobsEngine> {
-    if (this.provisioningService) return this.provisioningService;
-    const account = await this.account();
-    const login = await this.login();
-    const service = createJobsEngine({
-      dataDir: this.dirs.data,
-      account: () => account,
-      clientFor: (serviceUrl, orgId) => {
-        if (serviceUrl === account.serviceUrl && orgId === account.orgId) return account.client;
-        if (login && serviceUrl === login.serviceUrl && orgId === login.orgId) return account.client;
-        return undefined;
-      },
-      connector: this.connector(),
-      finder: this.finder(),
-      onQuarantine: this.noteQuarantined,
-      concurrency: this.options.concurrency,
-      reconnect: {
-        ...this.deps.reconnect,
-        ...(this.options.reconnectTimeout !== undefined ? { waitMs: this.options.reconnectTimeout * 1000 } : {}),
-      },
-    });
-    this.provisioningService = service;
-    const recovered = await service.recoverInterrupted();
-    if (recovered > 0) this.out.note(t('cli:jobs.recovered', { count: recovered }));
-    return service;
+    return (await this.jobs()).engine();
   }
 
   /** A client for an outbox entry's service: the login's, or the local workspace's (started for it). */
@@ -273,7 +286,7 @@ export class CliContext {
   }
 
   async close(): Promise<void> {
-    await this.provisioningService?.close().catch(() => undefined);
+    await this.coreInstance?.close().catch(() => undefined);
     if (this.workspace) await (await this.workspace.catch(() => undefined))?.close();
   }
 }

@@ -1,3 +1,4 @@
+import type { JobSnapshot } from '../../../domain/jobs';
 import {
   batchSummary,
   finishedText,
@@ -5,8 +6,7 @@ import {
   runningText,
   secondsLeft,
   transferPercent,
-  type JobSnapshot,
-} from '../../engine/jobs';
+} from '../../../domain/job-progress-text';
 import { durationText, jobFailureText, phaseText, silenceText } from '../../../domain/job-text';
 import { headlineSteps, stepMark, stepName, stepStatusLabel, type JobStepResult } from '../../../domain/job-steps';
 import { errorAdvice, errorTexts } from '../../../domain/job-errors';
@@ -15,7 +15,7 @@ import { localeFormat, SOURCE_LANGUAGE, type Translator } from '../../../domain/
 
 /**
  * The lines the CLI prints about jobs, in the run's language. English is the source: the jobs
- * core's own words (main/engine/jobs/progress-text.ts), which name every detail the core knows. In
+ * core's own words (domain/job-progress-text.ts), which name every detail the core knows. In
  * another language a line is made from the job's fields (phase, outcome, versions, syncId,
  * confirmation, error code) through the `cli`, `domain` and `errors` catalogs, one message per
  * line with placeholders; data (serial numbers, versions, syncIds, codes) is never translated.

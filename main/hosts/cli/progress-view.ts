@@ -1,5 +1,7 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import { deviceLabel, transferPercent, type JobSnapshot, type JobsEngine } from '../../engine/jobs';
+import type { JobSnapshot } from '../../../contract/index';
+import { deviceLabel, transferPercent } from '../../../domain/job-progress-text';
+import type { CliCore } from '../../core/index';
 import { cliTranslator } from './cli-language';
 import { finishedLine, runningLine } from './job-lines';
 import type { Output } from './output';
@@ -14,14 +16,17 @@ export interface ProgressView {
   close(): void;
 }
 
-export function showProgress(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+/** Where the job records come from: the core's `jobs.changed` and `jobs.finished` events. */
+type JobEvents = Pick<CliCore, 'subscribe'>;
+
+export function showProgress(core: JobEvents, out: Output): ProgressView {
   switch (out.mode) {
     case 'json':
-      return jsonView(service, out);
+      return jsonView(core, out);
     case 'tty':
-      return barView(service, out);
+      return barView(core, out);
     case 'plain':
-      return lineView(service, out);
+      return lineView(core, out);
   }
 }
 
@@ -35,11 +40,11 @@ function reportFinished(job: JobSnapshot, out: Output, log: (text: string) => vo
   }
 }
 
-function jsonView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
-  const offProgress = service.onProgress((batch) => {
+function jsonView(core: JobEvents, out: Output): ProgressView {
+  const offProgress = core.subscribe('jobs.changed', (batch) => {
     for (const job of batch) if (job.finishedAt === null) out.jsonLine({ event: 'progress', job });
   });
-  const offFinished = service.onFinished((job) => out.jsonLine({ event: 'result', job }));
+  const offFinished = core.subscribe('jobs.finished', (job) => out.jsonLine({ event: 'result', job }));
   return {
     close() {
       offProgress();
@@ -48,9 +53,9 @@ function jsonView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: O
   };
 }
 
-function lineView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+function lineView(core: JobEvents, out: Output): ProgressView {
   const last = new Map<string, { phase: string; decile: number; notice: string | null; silent: boolean }>();
-  const offProgress = service.onProgress((batch) => {
+  const offProgress = core.subscribe('jobs.changed', (batch) => {
     for (const job of batch) {
       if (job.finishedAt !== null || job.phase === 'queued') continue;
       const seen = last.get(job.jobId);
@@ -69,7 +74,7 @@ function lineView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: O
       });
     }
   });
-  const offFinished = service.onFinished((job) => reportFinished(job, out, (text) => out.line(text)));
+  const offFinished = core.subscribe('jobs.finished', (job) => reportFinished(job, out, (text) => out.line(text)));
   return {
     close() {
       offProgress();
@@ -78,7 +83,7 @@ function lineView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: O
   };
 }
 
-function barView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Output): ProgressView {
+function barView(core: JobEvents, out: Output): ProgressView {
   // Bars go to stderr and vanish at the end; the result lines are then written as in plain mode,
   // so a terminal shows the same record a log file would.
   const multi = new MultiBar(
@@ -104,7 +109,7 @@ function barView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Ou
     }
     return bar;
   };
-  const offProgress = service.onProgress((batch) => {
+  const offProgress = core.subscribe('jobs.changed', (batch) => {
     for (const job of batch) {
       if (job.finishedAt !== null) continue;
       const percent =
@@ -116,7 +121,7 @@ function barView(service: Pick<JobsEngine, 'onProgress' | 'onFinished'>, out: Ou
       barFor(job).update(Math.floor(percent), payload(job, runningLine(job, cliTranslator())));
     }
   });
-  const offFinished = service.onFinished((job) => {
+  const offFinished = core.subscribe('jobs.finished', (job) => {
     finished.push(job);
     barFor(job).update(
       job.phase === 'done' ? 100 : Math.floor(transferPercent(job) ?? 0),

@@ -1,10 +1,14 @@
-import { configurationReadiness, deviceLabel, type JobRequest, type JobSnapshot } from '../../engine/jobs';
+import type { ChannelInput, ConfigurationReadinessView, JobSnapshot } from '../../../contract/index';
+import { deviceLabel } from '../../../domain/job-progress-text';
 import { errorTexts } from '../../../domain/job-errors';
 import { cliTranslator } from './cli-language';
 import { adviceLine, summaryLine } from './job-lines';
 import type { CliContext } from './context';
 import { EXIT } from './errors';
 import { showProgress } from './progress-view';
+
+/** A job as the CLI asks the core for it (contract/jobs.ts). */
+export type JobRequest = ChannelInput<'jobs.start'>['requests'][number];
 
 /**
  * Runs jobs on every target at once (the queue's concurrency limit applies), shows their
@@ -24,15 +28,15 @@ export async function runJobs(
   const { runnable, refused } = await checkBeforeStart(ctx, requests);
   const notRun = failedBefore.length + refused;
   if (runnable.length === 0) return notRun > 0 ? EXIT.failed : EXIT.ok;
-  const service = await ctx.provisioning();
-  const view = showProgress(service, ctx.out);
-  const started = service.start(runnable);
+  const core = await ctx.jobs();
+  const view = showProgress(core, ctx.out);
+  const started = await core.invoke('jobs.start', { requests: runnable });
   const cancelAll = () => {
-    for (const job of started) service.cancel(job.jobId);
+    for (const job of started) void core.invoke('jobs.cancel', { jobId: job.jobId });
   };
   interrupt?.addEventListener('abort', cancelAll, { once: true });
   try {
-    const finals = await Promise.all(started.map((job) => service.wait(job.jobId)));
+    const finals = await Promise.all(started.map((job) => core.invoke('jobs.wait', { jobId: job.jobId })));
     view.close();
     for (const job of finals) explainSteps(ctx, job);
     if (finals.length + notRun > 1 && !ctx.out.json) ctx.out.line(summaryLine(finals, notRun, cliTranslator()));
@@ -63,16 +67,19 @@ async function checkBeforeStart(
       r.target.serialNumber !== undefined,
   );
   if (asking.length === 0) return { runnable: [...requests], refused: 0 };
-  const account = await ctx.account();
+  const answers = await ctx.core().invoke('jobs.readiness', {
+    serialNumbers: asking.map((request) => request.target.serialNumber!),
+  });
   const runnable: JobRequest[] = [];
   let refused = 0;
   for (const request of requests) {
-    if (!asking.includes(request)) {
+    const index = asking.indexOf(request);
+    if (index < 0) {
       runnable.push(request);
       continue;
     }
     const serialNumber = request.target.serialNumber!;
-    const readiness = await configurationReadiness(account.client, serialNumber);
+    const readiness: ConfigurationReadinessView = answers[index]!;
     if (readiness.ready !== false) {
       runnable.push(request);
     } else if (request.action === 'both') {

@@ -1,8 +1,7 @@
 import { parseLinkSpec } from '../../devices';
-import type { AttachedDevice, DeviceTarget } from '../../engine/jobs';
+import type { JobTargetView, TargetProblem } from '../../../contract/index';
 import type { CliContext } from './context';
 import { CliError, EXIT } from './errors';
-import { sharedSerialRefusal, sharedSerials } from '../../../domain/shared-serial';
 import { t } from './cli-language';
 
 export interface TargetSelection {
@@ -12,15 +11,15 @@ export interface TargetSelection {
 }
 
 export interface ResolvedTargets {
-  targets: DeviceTarget[];
+  targets: JobTargetView[];
   /** One line per device asked for and not found. */
   missing: string[];
 }
 
 /**
- * Turns what the technician typed into job targets. Links alone are used as given (the job checks
- * who answers). Serial numbers are looked up once, by discovery over every attached device and
- * the given links, so that 16 devices do not each probe every port.
+ * Turns what the technician typed into job targets: the usage is checked here, the lookup and the
+ * shared-serial rule are the core's (`jobs.resolveTargets`, main/core/handlers/jobs.ts), and why a
+ * device is not a target is said here in the run's language.
  */
 export async function resolveTargets(ctx: CliContext, selection: TargetSelection): Promise<ResolvedTargets> {
   const { serialNumbers, links, all } = selection;
@@ -36,53 +35,26 @@ export async function resolveTargets(ctx: CliContext, selection: TargetSelection
       );
     }
   }
-  if (serialNumbers.length === 0 && !all)
-    return { targets: links.map((spec) => ({ kind: 'link', spec })), missing: [] };
-  if (serialNumbers.length === 1 && links.length === 1 && !all) {
-    // "SN on this link": the job refuses to talk on if another device answers there.
-    return { targets: [{ kind: 'link', spec: links[0]!, serialNumber: serialNumbers[0]! }], missing: [] };
-  }
-  const attached = await ctx.finder().list({ extraLinks: links });
-  const identified = attached.filter(
-    (d): d is AttachedDevice & { identity: NonNullable<AttachedDevice['identity']> } => d.identity !== null,
-  );
-  const targets: DeviceTarget[] = [];
-  const missing: string[] = [];
-  const wanted = new Set(serialNumbers);
-  // Two attached devices that claim one serial number: neither is known to be the real one, and a
-  // job's confirmation would speak for that serial. Neither is a target, whatever named it.
-  const shared = sharedSerials(identified.map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })));
-  const refusedShared = new Set<string>();
-  const refuseShared = (serialNumber: string): boolean => {
-    const refusal = sharedSerialRefusal(shared, serialNumber);
-    if (!refusal) return false;
-    if (!refusedShared.has(serialNumber))
-      missing.push(t('cli:targets.notStarted', { serial: serialNumber, reason: refusal }));
-    refusedShared.add(serialNumber);
-    return true;
-  };
-  for (const serialNumber of serialNumbers) {
-    const found = identified.find((d) => d.identity.serialNumber === serialNumber);
-    if (found && refuseShared(serialNumber)) continue;
-    if (found) targets.push({ kind: 'link', spec: found.link, serialNumber });
-    else {
-      const seen = identified.map((d) => d.identity.serialNumber);
-      missing.push(
-        seen.length > 0
-          ? t('cli:targets.notAnswering', { serial: serialNumber, attached: seen.join(', ') })
-          : t('cli:targets.notAnsweringNone', { serial: serialNumber }),
-      );
-    }
-  }
-  for (const device of identified) {
-    if (wanted.has(device.identity.serialNumber) || !(all || links.includes(device.link))) continue;
-    if (!refuseShared(device.identity.serialNumber))
-      targets.push({ kind: 'link', spec: device.link, serialNumber: device.identity.serialNumber });
-  }
-  for (const spec of links) {
-    const device = attached.find((d) => d.link === spec);
-    if (device && device.identity === null) missing.push(`${spec}: ${device.error ?? t('cli:targets.noAnswer')}`);
-  }
+  const { targets, problems } = await ctx.core().invoke('jobs.resolveTargets', {
+    serialNumbers: [...serialNumbers],
+    links: [...links],
+    all: all ?? false,
+  });
+  const missing = problems.map(problemLine);
   if (all && targets.length === 0 && missing.length === 0) throw new CliError(t('cli:targets.allNone'));
   return { targets, missing };
+}
+
+/** One line per device asked for and not a target. */
+function problemLine(problem: TargetProblem): string {
+  switch (problem.kind) {
+    case 'sharedSerial':
+      return t('cli:targets.notStarted', { serial: problem.serialNumber, reason: problem.reason });
+    case 'notAnswering':
+      return problem.attached.length > 0
+        ? t('cli:targets.notAnswering', { serial: problem.serialNumber, attached: problem.attached.join(', ') })
+        : t('cli:targets.notAnsweringNone', { serial: problem.serialNumber });
+    case 'noAnswer':
+      return `${problem.link}: ${problem.error ?? t('cli:targets.noAnswer')}`;
+  }
 }

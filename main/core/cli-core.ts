@@ -1,0 +1,120 @@
+import type { ServiceClient } from '../cloud';
+import type { BleCentral, LinkFactoryDeps } from '../devices';
+import {
+  createDeviceConnector,
+  createDeviceFinder,
+  createJobsEngine,
+  type DeviceConnector,
+  type DeviceFinder,
+  type JobsEngine,
+  type ProvisioningAccount,
+  type ReconnectPolicy,
+} from '../engine/jobs';
+import {
+  parseChannelInput,
+  type ChannelInput,
+  type ChannelResult,
+  type EventStreams,
+  type JobsChannel,
+} from '../../contract/index';
+import type { QuarantinedFile } from '../../platform/quarantine';
+import { jobsHandlers } from './handlers/jobs';
+
+export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy };
+
+/** The job streams a command-line host subscribes to: whole records, as it prints them. */
+export type CliCoreStream = 'jobs.changed' | 'jobs.finished';
+
+export interface CliCoreOptions {
+  /** Root of the firmware cache, outbox, intents, ledger and per-account files. */
+  dataDir: string;
+  /** The account the run works for, once the host has settled it; undefined before. */
+  account: () => ProvisioningAccount | undefined;
+  /** The client the service is asked through before jobs (readiness); the host settles the account. */
+  serviceClient: () => Promise<Pick<ServiceClient, 'devices'>>;
+  /** A client for an outbox entry's service and organization, when the key for it is at hand. */
+  clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined;
+  linkDeps: LinkFactoryDeps;
+  portGlobs: readonly string[];
+  bleCentral?: () => Promise<BleCentral>;
+  concurrency?: number;
+  reconnect?: Partial<ReconnectPolicy>;
+  /** How long a connection waits for a device that went away. */
+  reconnectTimeoutMs?: number;
+  onQuarantine: (file: QuarantinedFile) => void;
+}
+
+/**
+ * The core as a command-line run uses it: no session, no device list kept live, one account the
+ * host settled (a login, a work package or the local workspace). Jobs go through the contract's
+ * `jobs.*` channels (validated as a bridge validates them) and their records come as events,
+ * as the app's do; the engine, finder and connector are still handed out for the commands that
+ * use them directly (docs/architecture.md, "The CLI").
+ */
+export interface CliCore {
+  invoke<C extends JobsChannel>(channel: C, input: ChannelInput<C>): Promise<ChannelResult<C>>;
+  subscribe<S extends CliCoreStream>(stream: S, listener: (payload: EventStreams[S]) => void): () => void;
+  /** Confirms jobs an earlier run left unfinished (once the account is settled); how many. */
+  recoverInterrupted(): Promise<number>;
+  engine(): JobsEngine;
+  readonly finder: DeviceFinder;
+  readonly connector: DeviceConnector;
+  close(): Promise<void>;
+}
+
+export function createCliCore(options: CliCoreOptions): CliCore {
+  const finder = createDeviceFinder({
+    serial: { portGlobs: [...options.portGlobs] },
+    ...(options.bleCentral ? { ble: { central: options.bleCentral } } : {}),
+    linkDeps: options.linkDeps,
+  });
+  const connector = createDeviceConnector({
+    linkDeps: options.linkDeps,
+    finder,
+    reconnectTimeoutMs: options.reconnectTimeoutMs,
+  });
+  let engineInstance: JobsEngine | undefined;
+  const engine = (): JobsEngine =>
+    (engineInstance ??= createJobsEngine({
+      dataDir: options.dataDir,
+      account: options.account,
+      clientFor: options.clientFor,
+      connector,
+      finder,
+      onQuarantine: options.onQuarantine,
+      concurrency: options.concurrency,
+      reconnect: options.reconnect,
+    }));
+  const handlers = jobsHandlers({
+    engine: {
+      start: (requests) => engine().start(requests),
+      wait: (jobId) => engine().wait(jobId),
+      cancel: (jobId) => engine().cancel(jobId),
+    },
+    client: options.serviceClient,
+    attached: async (extraLinks) =>
+      (await finder.list({ extraLinks })).map((device) => ({
+        link: device.link,
+        serialNumber: device.identity?.serialNumber ?? null,
+        error: device.error,
+      })),
+  });
+  return {
+    async invoke(channel, input) {
+      const handler = handlers[channel] as (parsed: unknown) => Promise<ChannelResult<typeof channel>>;
+      return handler(parseChannelInput(channel, input));
+    },
+    subscribe(stream, listener) {
+      if (stream === 'jobs.changed')
+        return engine().onProgress(listener as (payload: EventStreams['jobs.changed']) => void);
+      return engine().onFinished(listener as (payload: EventStreams['jobs.finished']) => void);
+    },
+    recoverInterrupted: () => engine().recoverInterrupted(),
+    engine,
+    finder,
+    connector,
+    async close() {
+      await engineInstance?.close();
+    },
+  };
+}
