@@ -47,10 +47,7 @@ export async function exportConfirmations(options: ExportConfirmationsOptions): 
   const pending = (await options.outbox.list()).filter((entry) => entry.state === 'pending');
   const ledger = (await options.ledgerLines?.()) ?? [];
   if (pending.length === 0 && ledger.length === 0) {
-    throw new WorkPackageError(
-      'WP_NOTHING_TO_EXPORT',
-      'No confirmation waits in the outbox, so there is nothing to carry back: the service has every confirmation this workstation made.',
-    );
+    throw new WorkPackageError({ kind: 'nothingToExport' });
   }
   const confirmations = pending.map(
     (entry) =>
@@ -128,10 +125,11 @@ export interface DeliverConfirmationsOptions {
 export async function deliverConfirmations(options: DeliverConfirmationsOptions): Promise<DeliveryReport> {
   const file = readWorkConfirmations(options.bytes);
   if (options.requiredSigner !== undefined && options.requiredSigner.toLowerCase() !== file.signer.keyId) {
-    throw new WorkPackageError(
-      'WP_UNTRUSTED_SIGNER',
-      `This confirmations file was signed by workstation key ${file.signer.keyId}, not by ${options.requiredSigner} as required.`,
-    );
+    throw new WorkPackageError({
+      kind: 'confirmationsSignerNotRequired',
+      signer: file.signer.keyId,
+      required: options.requiredSigner,
+    });
   }
   const { account } = options;
   const ours = (c: { serviceUrl: string; orgId: string }) =>
@@ -141,10 +139,11 @@ export async function deliverConfirmations(options: DeliverConfirmationsOptions)
   );
   if (confirmations.length > 0 && !confirmations.some(ours)) {
     const first = confirmations[0]!;
-    throw new WorkPackageError(
-      'WP_WRONG_ORGANIZATION',
-      `The confirmations in this file are for organization ${first.orgId} at ${first.serviceUrl}, but this workstation works for organization ${account.orgId} at ${account.serviceUrl}. Import it on a workstation logged in to that organization.`,
-    );
+    throw new WorkPackageError({
+      kind: 'confirmationsWrongOrganization',
+      theirs: { orgId: first.orgId, serviceUrl: first.serviceUrl },
+      ours: { orgId: account.orgId, serviceUrl: account.serviceUrl },
+    });
   }
   // Before anything is sent: the file's signer must be the enrolled key of the workstation it names,
   // or enrol now with the grant its package carried. A file that is neither is refused whole.
@@ -277,10 +276,12 @@ async function vouchForSigner(
       return;
     } catch (error) {
       if (error instanceof ServiceError && !error.retryable) {
-        throw new WorkPackageError(
-          'WP_UNTRUSTED_SIGNER',
-          `The service refused to enrol key ${short} of workstation ${workstation}, which signed this confirmations file (${error.message}). Nothing of the file was sent.`,
-        );
+        throw new WorkPackageError({
+          kind: 'enrolmentRefused',
+          key: short,
+          workstation,
+          serviceMessage: error.message,
+        });
       }
       throw error;
     }
@@ -294,9 +295,6 @@ async function vouchForSigner(
     (key) => key.publicKey === signer.signerKey && key.workstation === signer.workstation && key.status === 'active',
   );
   if (!enrolled) {
-    throw new WorkPackageError(
-      'WP_UNTRUSTED_SIGNER',
-      `This confirmations file is signed by key ${short}, which is not the enrolled key of workstation ${signer.workstation}, and it carries no enrolment grant of a work package of this organization. Nothing of it was sent.`,
-    );
+    throw new WorkPackageError({ kind: 'signerNotEnrolled', key: short, workstation: signer.workstation });
   }
 }

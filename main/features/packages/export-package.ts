@@ -78,16 +78,10 @@ async function findConfiguration(client: PackageSourceClient, which: ExportPacka
     if (configuration.name === which.name) matches.push(configuration);
   }
   if (matches.length === 0) {
-    throw new WorkPackageError(
-      'WP_NO_SUCH_CONFIGURATION',
-      `There is no configuration named "${which.name}" in organization ${client.orgId}. Check the name on the Configurations screen (names are case-sensitive).`,
-    );
+    throw new WorkPackageError({ kind: 'noSuchConfiguration', name: which.name, orgId: client.orgId });
   }
   if (matches.length > 1) {
-    throw new WorkPackageError(
-      'WP_AMBIGUOUS_CONFIGURATION',
-      `${matches.length} configurations are named "${which.name}". Rename one of them so that the name says which one to export.`,
-    );
+    throw new WorkPackageError({ kind: 'ambiguousConfiguration', name: which.name, count: matches.length });
   }
   return matches[0]!;
 }
@@ -119,10 +113,7 @@ async function patchesTo(
       Buffer.from(header.baseSha256).toString('hex') !== record.baseSha256 ||
       Buffer.from(header.targetSha256).toString('hex') !== record.targetSha256
     ) {
-      throw new WorkPackageError(
-        'WP_SERVICE_INCONSISTENT',
-        `The service sent a ${deviceType} patch from ${record.fromVersion} that joins other images than it listed. Export again.`,
-      );
+      throw new WorkPackageError({ kind: 'patchNotAsListed', deviceType, fromVersion: record.fromVersion });
     }
     carried.push({ record, bytes: fetched.bytes });
   }
@@ -135,18 +126,17 @@ export async function exportWorkPackage(options: ExportPackageOptions): Promise<
   const expiresAt = workPackageExpiry(now, options.expiresInDays ?? DEFAULT_WORK_PACKAGE_DAYS);
   const configuration = await findConfiguration(client, options.configuration);
   if (configuration.devices.length === 0) {
-    throw new WorkPackageError(
-      'WP_EMPTY_CONFIGURATION',
-      `Configuration "${configuration.name}" has no devices: add its devices first, then export it.`,
-    );
+    throw new WorkPackageError({ kind: 'emptyConfiguration', name: configuration.name });
   }
   const status = await client.configurations.validate(configuration.id);
   if (!status.complete) {
     const first = status.errors[0];
-    throw new WorkPackageError(
-      'WP_CONFIGURATION_INCOMPLETE',
-      `Configuration "${configuration.name}" is not complete (${status.errors.length} problem${status.errors.length === 1 ? '' : 's'}${first ? `, e.g. ${first.message}` : ''}), so its devices have no configuration files yet. Complete it in the designer, then export it.`,
-    );
+    throw new WorkPackageError({
+      kind: 'configurationIncomplete',
+      name: configuration.name,
+      problems: status.errors.length,
+      example: first?.message ?? null,
+    });
   }
   const rootKey = await client.signingKey();
   const releaseKeyRecords = await client.firmwareReleaseKeys();
@@ -164,16 +154,15 @@ export async function exportWorkPackage(options: ExportPackageOptions): Promise<
       expectedSerialNumber: device.serialNumber,
     });
     if (file.syncId !== undefined && file.syncId.toLowerCase() !== decoded.syncId.toLowerCase()) {
-      throw new WorkPackageError(
-        'WP_SERVICE_INCONSISTENT',
-        `The service sent a configuration file of ${device.serialNumber} whose syncId differs from the one it announced. Export again.`,
-      );
+      throw new WorkPackageError({ kind: 'configFileSyncIdDiffers', serial: device.serialNumber });
     }
     if (decoded.orgId !== client.orgId) {
-      throw new WorkPackageError(
-        'WP_SERVICE_INCONSISTENT',
-        `The configuration file of ${device.serialNumber} is of organization ${decoded.orgId}, not ${client.orgId}. Export again.`,
-      );
+      throw new WorkPackageError({
+        kind: 'configFileOtherOrganization',
+        serial: device.serialNumber,
+        orgId: decoded.orgId,
+        expectedOrgId: client.orgId,
+      });
     }
     const configFile = `config-files/${encodeURIComponent(device.serialNumber).replace(/%/g, '_')}.cbor`;
     files.set(configFile, file.bytes);
@@ -183,10 +172,11 @@ export async function exportWorkPackage(options: ExportPackageOptions): Promise<
       serialNumber: device.serialNumber,
     });
     if (resolved.origin === 'offline-cache') {
-      throw new WorkPackageError(
-        'WP_SERVICE_UNREACHABLE',
-        `The service could not be asked for the firmware of ${device.serialNumber}: ${resolved.notice ?? ''} A work package is made while the service is reachable; try again.`,
-      );
+      throw new WorkPackageError({
+        kind: 'firmwareUnreachable',
+        serial: device.serialNumber,
+        notice: resolved.notice ?? '',
+      });
     }
     verifyFirmwareBundleSignature(resolved.bundle, keyring);
     const sha256 = resolved.entry.sha256;
@@ -267,10 +257,13 @@ async function signedByOrganization(
   const orgKey = await client.organizationSigningKey();
   const certified = verifyOrganizationKey(new Uint8Array(Buffer.from(orgKey.certificate, 'base64')), rootKeyPem);
   if (certified.orgId !== body.origin.orgId || certified.keyId !== orgKey.keyId) {
-    throw new WorkPackageError(
-      'WP_SERVICE_INCONSISTENT',
-      `The service named key ${orgKey.keyId} as organization ${body.origin.orgId}'s, but its certificate is of key ${certified.keyId} of ${certified.orgId}. Export again; if it repeats, contact support.`,
-    );
+    throw new WorkPackageError({
+      kind: 'organizationKeyNotCertified',
+      keyId: orgKey.keyId,
+      orgId: body.origin.orgId,
+      certifiedKeyId: certified.keyId,
+      certifiedOrgId: certified.orgId,
+    });
   }
   const manifest = workPackageManifest(body, files, {
     keyId: orgKey.keyId,
@@ -282,10 +275,10 @@ async function signedByOrganization(
   try {
     verifyWorkPackageSigner(readWorkPackage(bytes), rootKeyPem);
   } catch (error) {
-    throw new WorkPackageError(
-      'WP_SERVICE_INCONSISTENT',
-      `The service's signature of the work package does not hold (${error instanceof Error ? error.message : String(error)}). Export again; if it repeats, contact support.`,
-    );
+    throw new WorkPackageError({
+      kind: 'packageSignatureBroken',
+      detail: error instanceof Error ? error.message : String(error),
+    });
   }
   return { bytes, body, signerKeyId: orgKey.keyId };
 }

@@ -83,20 +83,22 @@ export function checkWorkPackage(
   checkAccount(body, options.account);
   verifyWorkPackageSigner(opened, options.rootKeyPem);
   if (options.requiredSigner !== undefined && options.requiredSigner.toLowerCase() !== opened.signer.keyId) {
-    throw new WorkPackageError(
-      'WP_UNTRUSTED_SIGNER',
-      `This work package was signed by key ${opened.signer.keyId}, not by ${options.requiredSigner} as required. Ask whoever exported it which key signed it.`,
-    );
+    throw new WorkPackageError({
+      kind: 'packageSignerNotRequired',
+      signer: opened.signer.keyId,
+      required: options.requiredSigner,
+    });
   }
   checkWorkPackageExpiry(body, (options.now ?? (() => new Date()))());
 }
 
 function checkAccount(body: WorkPackageBody, account: ImportPackageOptions['account']): void {
   if (body.origin.orgId !== account.orgId || body.origin.serviceUrl !== account.serviceUrl) {
-    throw new WorkPackageError(
-      'WP_WRONG_ORGANIZATION',
-      `This work package is for organization ${body.origin.orgId} at ${body.origin.serviceUrl}, but this workstation works for organization ${account.orgId} at ${account.serviceUrl}. Import it on a workstation of that organization (or log in to it).`,
-    );
+    throw new WorkPackageError({
+      kind: 'packageWrongOrganization',
+      theirs: { orgId: body.origin.orgId, serviceUrl: body.origin.serviceUrl },
+      ours: { orgId: account.orgId, serviceUrl: account.serviceUrl },
+    });
   }
 }
 
@@ -111,10 +113,12 @@ async function trustedRoot(
   const known = await options.signingKeys.stored();
   if (known) {
     if (options.rootFingerprint !== undefined && rootKeyFingerprint(known.publicKeyPem) !== options.rootFingerprint) {
-      throw new WorkPackageError(
-        'WP_ROOT_KEY_MISMATCH',
-        `The fingerprint given (${options.rootFingerprint}) is not that of the root key this laptop already trusts for ${options.account.serviceUrl} (${rootKeyFingerprint(known.publicKeyPem)}). Nothing was imported: check where the fingerprint came from.`,
-      );
+      throw new WorkPackageError({
+        kind: 'fingerprintNotTrustedRoot',
+        given: options.rootFingerprint,
+        serviceUrl: options.account.serviceUrl,
+        trusted: rootKeyFingerprint(known.publicKeyPem),
+      });
     }
     return { publicKeyPem: known.publicKeyPem, adopted: false };
   }
@@ -122,16 +126,14 @@ async function trustedRoot(
   const carried = opened.body.keys.configFileRootKey;
   const fingerprint = rootKeyFingerprint(carried.publicKeyPem);
   if (options.rootFingerprint === undefined) {
-    throw new WorkPackageError(
-      'WP_NO_TRUSTED_ROOT',
-      `This laptop has never been signed in to ${options.account.serviceUrl}, so it has no root key to tell a package of organization ${options.account.orgId} from a forgery. Give the service's root key fingerprint with --root-fingerprint: \`provisioner status\` shows it on any laptop signed in to the service. Nothing was imported.`,
-    );
+    throw new WorkPackageError({
+      kind: 'noTrustedRoot',
+      serviceUrl: options.account.serviceUrl,
+      orgId: options.account.orgId,
+    });
   }
   if (fingerprint !== options.rootFingerprint) {
-    throw new WorkPackageError(
-      'WP_ROOT_KEY_MISMATCH',
-      `The work package carries a root key with fingerprint ${fingerprint}, not the one given (${options.rootFingerprint}). Do not use it: it was not made by that service. Nothing was imported.`,
-    );
+    throw new WorkPackageError({ kind: 'carriedRootNotGiven', carried: fingerprint, given: options.rootFingerprint });
   }
   return { publicKeyPem: carried.publicKeyPem, adopted: true };
 }
@@ -144,10 +146,11 @@ export async function importWorkPackage(options: ImportPackageOptions): Promise<
   const { body, files } = opened;
   const rootKeyPem = root.publicKeyPem;
   if (rootKeyFingerprint(body.keys.configFileRootKey.publicKeyPem) !== rootKeyFingerprint(rootKeyPem)) {
-    throw new WorkPackageError(
-      'WP_ROOT_KEY_MISMATCH',
-      `This work package carries another root key (${body.keys.configFileRootKey.keyId}) than the one this workstation trusts for ${body.origin.serviceUrl}. Do not use it: it was not made by that service, or the service's key changed; ask for a new package.`,
-    );
+    throw new WorkPackageError({
+      kind: 'otherRootKey',
+      keyId: body.keys.configFileRootKey.keyId,
+      serviceUrl: body.origin.serviceUrl,
+    });
   }
 
   // Every file checked as the device will check it, before anything is written.

@@ -16,6 +16,7 @@ import {
   packagePaths,
   WorkPackageError,
 } from '../../../features/packages';
+import { workPackageRefusalText } from '../../../../domain/work-package-refusal';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
@@ -63,12 +64,13 @@ async function writeOutput(ctx: CliContext, file: string, bytes: Uint8Array): Pr
   return path;
 }
 
-/** WorkPackageError is a refusal to be read by a person: one line, as the CLI's other refusals. */
+/** WorkPackageError is a refusal to be read by a person: one line in the run's language, as the CLI's other refusals. */
 async function refusing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof WorkPackageError) throw new CliError(error.message.replace(/\.$/, ''));
+    if (error instanceof WorkPackageError)
+      throw new CliError(workPackageRefusalText(error.reason, cliTranslator()).replace(/[.。]$/, ''));
     throw error;
   }
 }
