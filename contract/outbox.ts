@@ -30,6 +30,8 @@ export interface OutboxView {
   totalCount: number;
   /** How many entries come before this page: the first page's is 0. */
   offset: number;
+  /** The most entries this page could hold (the asked limit). */
+  limit: number;
   /** Pass as `after` to get the page after this one; null on the last page. */
   nextCursor: string | null;
 }

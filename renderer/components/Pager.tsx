@@ -7,13 +7,20 @@ export interface PagerProps {
   onPage(page: number): void;
   /** For lists without a total (arrays): whether the page was full, so a next one may exist. */
   mayHaveMore?: boolean;
+  /**
+   * For lists paged by cursor (the Outbox): how many rows come before this page. The range and
+   * whether a next page exists are counted from it rather than from `page`, since rows before the
+   * page may leave meanwhile (sent) and the pages the reader went through no longer line up.
+   */
+  offset?: number;
 }
 
-export function Pager({ page, limit, totalCount, onPage, mayHaveMore }: PagerProps) {
+export function Pager({ page, limit, totalCount, onPage, mayHaveMore, offset }: PagerProps) {
   const pages = Math.max(1, Math.ceil(totalCount / limit));
-  const hasNext = mayHaveMore ?? page < pages;
-  const first = totalCount === 0 ? 0 : (page - 1) * limit + 1;
-  const last = Math.min(totalCount, page * limit);
+  const before = offset ?? (page - 1) * limit;
+  const hasNext = mayHaveMore ?? before + limit < totalCount;
+  const first = totalCount === 0 ? 0 : before + 1;
+  const last = Math.min(totalCount, before + limit);
   const { t } = useTranslation();
   return (
     <nav className="pager" aria-label={t('screens:pager.label')}>

@@ -16,7 +16,8 @@ export function OutboxScreen() {
   const lines = useOutbox((s) => s.lines);
   const sending = useOutbox((s) => s.sending);
   const error = useOutbox((s) => s.error);
-  const { load, sendNow } = useOutbox.getState();
+  const pagesBefore = useOutbox((s) => s.earlier.length);
+  const { load, sendNow, nextPage, previousPage } = useOutbox.getState();
   const [exporting, setExporting] = useState(false);
   const { t } = useTranslation();
   const dates = useDateText();
@@ -85,6 +86,18 @@ export function OutboxScreen() {
           t('screens:outbox.column.lastError'),
         ]}
         rows={outbox?.entries}
+        // One page of the outbox at a time (issue 30): the core reads only that page's entries.
+        pager={
+          outbox && outbox.totalCount > 0
+            ? {
+                page: pagesBefore + 1,
+                limit: outbox.limit,
+                totalCount: outbox.totalCount,
+                offset: outbox.offset,
+                onPage: (page) => void (page > pagesBefore + 1 ? nextPage() : previousPage()),
+              }
+            : undefined
+        }
         row={(e) => (
           <tr key={e.id}>
             <td className="mono" translate="no">

@@ -441,6 +441,10 @@ describe('under the pseudo-locale', () => {
             pendingCount: 1,
             rejectedCount: 0,
             oldestPendingSince: at,
+            totalCount: 1,
+            offset: 0,
+            limit: 100,
+            nextCursor: null,
           })
           .answer('logs.recent', []),
     ],

@@ -117,7 +117,16 @@ describe('workbench store', () => {
     expect(useWorkbench.getState().jobs.j1?.bytesDone).toBe(5);
     api.emit('session.changed', signedIn);
     expect(useSession.getState().session).toEqual(signedIn);
-    api.emit('outbox.changed', { entries: [], pendingCount: 3, rejectedCount: 0, oldestPendingSince: null });
+    api.emit('outbox.changed', {
+      entries: [],
+      pendingCount: 3,
+      rejectedCount: 0,
+      oldestPendingSince: null,
+      totalCount: 3,
+      offset: 0,
+      limit: 100,
+      nextCursor: null,
+    });
     expect(useOutbox.getState().outbox?.pendingCount).toBe(3);
     off();
   });

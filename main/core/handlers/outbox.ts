@@ -50,6 +50,7 @@ export async function outboxView(
     oldestPendingSince: page.summary.oldestCreatedAt,
     totalCount: page.total,
     offset: page.offset,
+    limit: request.limit,
     nextCursor: page.nextCursor,
   };
 }

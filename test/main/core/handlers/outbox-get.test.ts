@@ -70,6 +70,7 @@ describe('outbox.get, a page at a time', () => {
       rejectedCount: 0,
       totalCount: COUNT,
       offset: 0,
+      limit: 100,
       oldestPendingSince: made[0]!.createdAt,
       nextCursor: made[99]!.id,
     });
@@ -80,7 +81,7 @@ describe('outbox.get, a page at a time', () => {
     const first = await get({ limit: 40 });
     const second = await get({ after: first.nextCursor, limit: 500 });
     expect(second.entries.map((e) => e.id)).toEqual(made.slice(40).map((e) => e.id));
-    expect(second).toMatchObject({ offset: 40, nextCursor: null, totalCount: COUNT });
+    expect(second).toMatchObject({ offset: 40, limit: 500, nextCursor: null, totalCount: COUNT });
   });
 
   it.each([

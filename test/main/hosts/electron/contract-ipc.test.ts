@@ -171,6 +171,7 @@ describe('contract over IPC: events', () => {
       oldestPendingSince: null,
       totalCount: 0,
       offset: 0,
+      limit: 100,
       nextCursor: null,
     });
     core.publish('logs.line', { seq: 1, at: '2026-01-01T00:00:00Z', level: 'info', source: 'test', message: 'hello' });
