@@ -106,7 +106,16 @@ function pageSetup(): void {
     'firmware.overview': [],
     'workbench.devices': [],
     'workbench.jobs': [],
-    'outbox.get': { entries: [], pendingCount: 0, rejectedCount: 0, oldestPendingSince: null },
+    'outbox.get': {
+      entries: [],
+      pendingCount: 0,
+      rejectedCount: 0,
+      oldestPendingSince: null,
+      totalCount: 0,
+      offset: 0,
+      limit: 100,
+      nextCursor: null,
+    },
     'logs.recent': [],
   };
   window.provisioner = {
