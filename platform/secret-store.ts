@@ -22,7 +22,7 @@ export interface SecretStore {
  */
 export class FileSecretStore implements SecretStore {
   constructor(
-    private readonly path: string,
+    readonly path: string,
     private readonly onQuarantine?: (file: QuarantinedFile) => void,
   ) {}
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { rootKeyFingerprint } from '../../domain/files/config-file-signature';
 import { createServiceClient, type ServiceClient } from '../cloud';
@@ -12,6 +11,7 @@ import { LOCAL_WORKSPACE_SERVICE, type LocalWorkspace, type LocalWorkspaceStarte
 import type { Account } from '../engine/account';
 import type { SecretStore } from '../../platform/secret-store';
 import type { SettingsFile } from './settings-file';
+import { LoginStore } from './login-store';
 
 export type { Account } from '../engine/account';
 
@@ -24,11 +24,6 @@ export interface AccountSessionDeps {
   events: EventHub;
   startLocalWorkspace: LocalWorkspaceStarter;
   createClient?: ClientFactory;
-}
-
-/** Secret names are file names in Electron's store: a digest of where the key belongs. */
-export function secretNameFor(serviceUrl: string, orgId: string): string {
-  return `api-key-${createHash('sha256').update(`${serviceUrl}\u0000${orgId}`).digest('hex').slice(0, 32)}`;
 }
 
 /** The canonical URL of the service signed in to, or INVALID_INPUT saying what to write instead. */
@@ -71,7 +66,7 @@ export function isPlainHttpOverNetwork(serviceUrl: string): boolean {
 /**
  * Sign-in, sign-out and the local workspace. A key is accepted only after the service's validate
  * operation says it belongs to the organization; it is then kept in memory (and, when asked, in
- * the SecretStore) and used by the API client only.
+ * the login store the CLI shares: login-store.ts) and used by the API client only.
  */
 export class AccountSession {
   private account: Account | null = null;
@@ -80,9 +75,11 @@ export class AccountSession {
   private workspaceClient: ServiceClient | undefined;
   private readonly createClient: ClientFactory;
   private readonly listeners = new Set<(account: Account | null) => void>();
+  private readonly logins: LoginStore;
 
   constructor(private readonly deps: AccountSessionDeps) {
     this.createClient = deps.createClient ?? ((options) => createServiceClient(options));
+    this.logins = new LoginStore(deps.settings, deps.secrets);
   }
 
   current(): Account | null {
@@ -135,22 +132,16 @@ export class AccountSession {
     }
     const validated = await this.validate(serviceUrl, input.orgId, input.apiKey);
     let remembered = false;
-    const name = secretNameFor(serviceUrl, input.orgId);
     if (input.remember) {
       try {
-        await this.deps.secrets.set(name, input.apiKey);
+        const { keyName, role } = validated;
+        await this.logins.save({ serviceUrl, orgId: input.orgId, apiKey: input.apiKey, keyName, role });
         remembered = true;
       } catch (err) {
         this.deps.log.warn('session', `The key is not remembered: ${err instanceof Error ? err.message : String(err)}`);
       }
-    } else {
-      await this.deps.secrets.delete(name).catch(() => undefined);
     }
-    await this.deps.settings.update({
-      lastServiceUrl: serviceUrl,
-      lastOrgId: input.orgId,
-      resume: remembered ? { kind: 'service', serviceUrl, orgId: input.orgId } : null,
-    });
+    if (!remembered) await this.logins.saveWithoutKey(serviceUrl, input.orgId);
     await this.setAccount({ kind: 'service', serviceUrl, orgId: input.orgId, remembered, ...validated });
     this.deps.log.info(
       'session',
@@ -182,9 +173,7 @@ export class AccountSession {
 
   async signOut(forget: boolean): Promise<SessionView> {
     const account = this.account;
-    if (account && forget && account.kind === 'service')
-      await this.deps.secrets.delete(secretNameFor(account.serviceUrl, account.orgId));
-    await this.deps.settings.update({ resume: null });
+    await this.logins.forget(account && forget && account.kind === 'service' ? account : undefined);
     await this.setAccount(null);
     if (account) this.deps.log.info('session', `Signed out of ${account.orgId}.`);
     return this.view();
@@ -199,14 +188,10 @@ export class AccountSession {
         await this.useLocalWorkspace();
         return;
       }
-      const apiKey = await this.deps.secrets.get(secretNameFor(resume.serviceUrl, resume.orgId));
-      if (!apiKey) return;
-      await this.signIn({ serviceUrl: resume.serviceUrl, orgId: resume.orgId, apiKey, remember: true });
-      // A login an earlier version saved under another spelling of the URL is moved to the canonical one.
-      if (
-        secretNameFor(resume.serviceUrl, resume.orgId) !== secretNameFor(serviceUrlOf(resume.serviceUrl), resume.orgId)
-      )
-        await this.deps.secrets.delete(secretNameFor(resume.serviceUrl, resume.orgId));
+      // The app's or the CLI's login: they share the store (docs/decisions.md, D-one-login-store).
+      const saved = await this.logins.read();
+      if (!saved) return;
+      await this.signIn({ serviceUrl: saved.serviceUrl, orgId: saved.orgId, apiKey: saved.apiKey, remember: true });
     } catch (err) {
       this.deps.log.warn(
         'session',

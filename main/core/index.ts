@@ -45,10 +45,12 @@ import type { SecretStore } from '../../platform/secret-store';
 import { quarantineNotice } from '../../platform/quarantine';
 import { planConfigurationChange } from './configuration-changes';
 import { SettingsFile } from './settings-file';
+import { settingsPathIn } from './login-store';
 import { believableDevices } from '../../domain/shared-serial';
 
 export type { SecretStore } from '../../platform/secret-store';
 export { FileSecretStore } from '../../platform/secret-store';
+export { LoginStore, fileLoginStoreIn, fileSecretStoreIn, type SavedLogin } from './login-store';
 export type { DeviceSource } from '../features/workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from '../features/workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
@@ -112,7 +114,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     platform: `${process.platform}-${process.arch}`,
     nodeVersion: process.version,
   };
-  const settings = new SettingsFile(join(options.dataDir, 'settings.json'));
+  const settings = new SettingsFile(settingsPathIn(options.dataDir));
   const session = new AccountSession({
     settings,
     secrets: options.secretStore,

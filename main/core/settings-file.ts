@@ -10,7 +10,14 @@ const settingsSchema = z.object({
   /** The account to resume at start: a service sign-in (its key in the SecretStore) or the local workspace. */
   resume: z
     .discriminatedUnion('kind', [
-      z.object({ kind: z.literal('service'), serviceUrl: z.string(), orgId: z.string() }),
+      z.object({
+        kind: z.literal('service'),
+        serviceUrl: z.string(),
+        orgId: z.string(),
+        /** What the service said of the key when it was saved (the CLI's status shows them without asking). */
+        keyName: z.string().nullable().optional(),
+        role: z.string().nullable().optional(),
+      }),
       z.object({ kind: z.literal('local') }),
     ])
     .nullable()

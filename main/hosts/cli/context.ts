@@ -12,7 +12,8 @@ import {
 import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../core/local-workspace';
 import type { OutboxEvent } from '../../engine/outbox/outbox';
 import { offlineClient, offlinePackageAccount, packagePaths } from '../../features/packages';
-import { readCredentials, type Credentials } from './credentials';
+import { cliLoginStore, keptKeyPath, readSavedLogin, type LegacyLoginOutcome } from './credentials';
+import type { LoginStore, SavedLogin } from '../../core';
 import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
 import type { QuarantinedFile } from '../../../platform/quarantine';
 import { CliError } from './errors';
@@ -61,7 +62,7 @@ const WORKSPACE_LOCK_WAIT_MS = 60_000;
 export class CliContext {
   readonly dirs: DataDirs;
   readonly out: Output;
-  private credentials: Promise<Credentials | undefined> | undefined;
+  private savedLogin: Promise<SavedLogin | undefined> | undefined;
   private workspace: Promise<CliWorkspace> | undefined;
   private accountPromise: Promise<CliAccount> | undefined;
   private coreInstance: CliCore | undefined;
@@ -91,9 +92,27 @@ export class CliContext {
     });
   }
 
-  login(): Promise<Credentials | undefined> {
-    this.credentials ??= readCredentials(this.dirs.config);
-    return this.credentials;
+  /** Where the login is kept: the core's login store, which the app reads too (credentials.ts). */
+  loginStore(): LoginStore {
+    return cliLoginStore(this.dirs, this.noteQuarantined);
+  }
+
+  /** The saved login, read once per run; one an earlier version left in credentials.json is moved first. */
+  login(): Promise<SavedLogin | undefined> {
+    this.savedLogin ??= readSavedLogin(this.dirs, this.loginStore(), (outcome) => this.noteLegacyLogin(outcome));
+    return this.savedLogin;
+  }
+
+  private noteLegacyLogin(outcome: LegacyLoginOutcome): void {
+    this.out.note(
+      outcome.kind === 'moved'
+        ? t('cli:login.movedFromEarlierVersion', { from: outcome.from, to: keptKeyPath(this.dirs) })
+        : t('cli:login.earlierVersionDropped', {
+            from: outcome.from,
+            org: outcome.kept.orgId,
+            url: outcome.kept.serviceUrl,
+          }),
+    );
   }
 
   /**

@@ -1,17 +1,29 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { nodeFileSystem, removeDurable, writeFileAtomic } from '../../../platform/durable-file';
-import { QUARANTINE_DIR, quarantineFile } from '../../../platform/quarantine';
+import { fileLoginStoreIn, type LoginStore, type SavedLogin } from '../../core';
+import { nodeFileSystem, removeDurable } from '../../../platform/durable-file';
+import type { DataDirs } from '../../../platform/data-dirs';
+import { QUARANTINE_DIR, quarantineFile, type QuarantinedFile } from '../../../platform/quarantine';
 import { serviceKey } from '../../../domain/service-url';
 
 /**
- * The login: service URL, organization and API key, in one file readable only by the user (0600,
- * in a 0700 directory), written atomically. The desktop app keeps its key with the OS keychain
- * instead; a CLI on a build server has no keychain to ask.
+ * The CLI's login is the core's (main/core/login-store.ts): the account to sign in to in the
+ * settings file, the key in the secret store, both in the core data directory web mode uses
+ * (`dirs.web`), so a login made here is the app's and the reverse. A CLI has no OS key store to
+ * ask on a build server: the key is in a file only the user can read (0600 in a 0700 folder).
  */
+export function cliLoginStore(dirs: DataDirs, onQuarantine?: (file: QuarantinedFile) => void): LoginStore {
+  return fileLoginStoreIn(dirs.web, onQuarantine);
+}
 
-const credentialsSchema = z.object({
+/** Where the key is kept, as the CLI tells the person who logged in. */
+export function keptKeyPath(dirs: DataDirs): string {
+  return join(dirs.web, 'secrets.json');
+}
+
+/** What earlier versions wrote: the whole login, key included, in `<config>/credentials.json`. */
+const legacyCredentialsSchema = z.object({
   format: z.literal('provisioner-credentials/1'),
   serviceUrl: z.string().url(),
   orgId: z.string().min(1),
@@ -20,9 +32,8 @@ const credentialsSchema = z.object({
   role: z.string().nullable(),
   savedAt: z.string(),
 });
-export type Credentials = z.infer<typeof credentialsSchema>;
 
-export function credentialsPath(configDir: string): string {
+export function legacyCredentialsPath(configDir: string): string {
   return join(configDir, 'credentials.json');
 }
 
@@ -30,8 +41,34 @@ export class CredentialsFileError extends Error {
   override readonly name = 'CredentialsFileError';
 }
 
-export async function readCredentials(configDir: string): Promise<Credentials | undefined> {
-  const path = credentialsPath(configDir);
+/** What happened to a login an earlier version left in credentials.json, for the note the CLI prints. */
+export type LegacyLoginOutcome =
+  { kind: 'moved'; from: string; login: SavedLogin } | { kind: 'dropped'; from: string; kept: SavedLogin };
+
+/**
+ * The saved login. A login an earlier version saved in credentials.json is read once and moved
+ * into the store (then the file is removed), unless the store already holds one: that one is
+ * newer in kind (the app's, or this version's), and the old file goes. A damaged file is set
+ * aside, never deleted, and reported.
+ */
+export async function readSavedLogin(
+  dirs: DataDirs,
+  store: LoginStore,
+  onLegacy: (outcome: LegacyLoginOutcome) => void,
+): Promise<SavedLogin | undefined> {
+  const legacy = await readLegacyCredentials(dirs.config);
+  const saved = await store.read();
+  if (!legacy) return saved;
+  const from = legacyCredentialsPath(dirs.config);
+  if (!saved) await store.save(legacy);
+  // Only once the key is in the store: a crash in between leaves the file, to be moved next run.
+  await removeDurable(nodeFileSystem, from);
+  onLegacy(saved ? { kind: 'dropped', from, kept: saved } : { kind: 'moved', from, login: legacy });
+  return saved ?? legacy;
+}
+
+async function readLegacyCredentials(configDir: string): Promise<SavedLogin | undefined> {
+  const path = legacyCredentialsPath(configDir);
   let raw: string;
   try {
     raw = await readFile(path, 'utf8');
@@ -39,9 +76,12 @@ export async function readCredentials(configDir: string): Promise<Credentials | 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = credentialsSchema.safeParse(parseJson(raw));
-  // A login saved by an earlier version may spell the URL otherwise: read in the canonical form.
-  if (parsed.success) return { ...parsed.data, serviceUrl: serviceKey(parsed.data.serviceUrl) };
+  const parsed = legacyCredentialsSchema.safeParse(parseJson(raw));
+  if (parsed.success) {
+    const { serviceUrl, orgId, apiKey, keyName, role } = parsed.data;
+    // An earlier version may spell the URL otherwise: kept in the canonical form.
+    return { serviceUrl: serviceKey(serviceUrl), orgId, apiKey, keyName, role };
+  }
   // Set aside, never deleted: the next run starts logged out instead of failing here every time,
   // and the bytes stay for support.
   const file = await quarantineFile(nodeFileSystem, path, {
@@ -61,20 +101,4 @@ function parseJson(raw: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-export async function writeCredentials(
-  configDir: string,
-  credentials: Omit<Credentials, 'format' | 'savedAt'>,
-  now = new Date(),
-): Promise<string> {
-  await mkdir(configDir, { recursive: true, mode: 0o700 });
-  const path = credentialsPath(configDir);
-  const full: Credentials = { format: 'provisioner-credentials/1', ...credentials, savedAt: now.toISOString() };
-  await writeFileAtomic(path, JSON.stringify(full, null, 2) + '\n', 0o600);
-  return path;
-}
-
-export function removeCredentials(configDir: string): Promise<boolean> {
-  return removeDurable(nodeFileSystem, credentialsPath(configDir));
 }

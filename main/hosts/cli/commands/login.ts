@@ -6,7 +6,7 @@ import { Outbox } from '../../../engine/outbox/outbox';
 import { isPlainHttpOverNetwork } from '../../../core/account-session';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
-import { readCredentials, removeCredentials, writeCredentials } from '../credentials';
+import { keptKeyPath } from '../credentials';
 import { canonicalServiceUrl } from '../../../../domain/service-url';
 import { CliError, EXIT } from '../errors';
 
@@ -27,7 +27,8 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
 
 /**
  * Checks the key with the service's validate operation before keeping it: a typo is reported now,
- * not on the plant floor. The key is kept in a file only the user can read.
+ * not on the plant floor. The login is kept where the app keeps its own (the core's login store),
+ * the key in a file only the user can read.
  */
 export async function login(
   ctx: CliContext,
@@ -57,13 +58,16 @@ export async function login(
   if (result.organizationId !== null && result.organizationId !== options.org) {
     throw new CliError(t('cli:login.otherOrganization', { actual: result.organizationId, given: options.org }));
   }
-  const path = await writeCredentials(ctx.dirs.config, {
+  // A login an earlier version left is moved (or dropped) first, so this one is the login that stays.
+  await ctx.login();
+  await ctx.loginStore().save({
     serviceUrl,
     orgId: options.org,
     apiKey,
     keyName: result.keyName,
-    role: result.role,
+    role: result.role ?? null,
   });
+  const path = keptKeyPath(ctx.dirs);
   if (ctx.out.json)
     ctx.out.jsonLine({
       loggedIn: true,
@@ -90,8 +94,10 @@ export async function login(
 }
 
 export async function logout(ctx: CliContext): Promise<number> {
-  const current = await readCredentials(ctx.dirs.config).catch(() => undefined);
-  const removed = await removeCredentials(ctx.dirs.config);
+  const current = await ctx.login().catch(() => undefined);
+  // The key goes with the login: logged out means no key left on this computer for it. Without a
+  // service login nothing is touched (the app may have chosen the local workspace).
+  const removed = current ? await ctx.loginStore().forget(current) : false;
   let waiting = 0;
   if (current) {
     const outbox = new Outbox({

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { lastResortLine } from '../../../../main/hosts/cli/last-resort';
+import { cliLoginStore } from '../../../../main/hosts/cli/credentials';
+import { resolveDataDirs } from '../../../../platform/data-dirs';
 import { useScratchDirPerTest } from '../../../fixtures/scratch';
 
 /**
@@ -29,7 +31,7 @@ async function rawServer(answer: (socket: Socket) => void): Promise<{ url: strin
   };
 }
 
-/** `provisioner device firmware download -t EPC -o OUT` as its own process, signed in to `url` (the login file written as login writes it). */
+/** `provisioner device firmware download -t EPC -o OUT` as its own process, signed in to `url` (the login kept as login keeps it). */
 async function downloadFrom(
   url: string,
 ): Promise<{ code: number | null; stderr: string; stdout: string; out: string }> {
@@ -37,16 +39,13 @@ async function downloadFrom(
   const out = join(scratch.dir, 'out');
   await mkdir(home, { recursive: true, mode: 0o700 });
   await mkdir(out);
-  const credentials = {
-    format: 'provisioner-credentials/1',
+  await cliLoginStore(resolveDataDirs({}, home)).save({
     serviceUrl: url,
     orgId: 'demo',
     apiKey: 'pk_test',
     keyName: 'test',
     role: 'Admin',
-    savedAt: new Date().toISOString(),
-  };
-  await writeFile(join(home, 'credentials.json'), JSON.stringify(credentials), { mode: 0o600 });
+  });
   const child = spawn(
     process.execPath,
     [BIN, '--data-dir', home, 'device', 'firmware', 'download', '-t', 'EPC', '-o', out],

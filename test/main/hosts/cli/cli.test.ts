@@ -33,6 +33,7 @@ describe('login', () => {
       /^error: the service refused the API key \(.+\); log in again: provisioner login --url URL --org ORG --api-key KEY\n$/,
     );
     await expect(stat(join(world.home, 'credentials.json'))).rejects.toThrow();
+    await expect(stat(join(world.home, 'data', 'web', 'secrets.json'))).rejects.toThrow();
   });
 
   it('says what is missing', { timeout: 120_000 }, async () => {
@@ -60,15 +61,22 @@ describe('login', () => {
     async () => {
       const run = await loginCli(world);
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toContain(`Logged in to organization demo at ${world.url} with key demo-admin (role Admin).`);
-      const file = join(world.home, 'credentials.json');
+      // The app's login store (web mode's data directory): the key in the secrets file, the rest in the settings.
+      const store = join(world.home, 'data', 'web');
+      const file = join(store, 'secrets.json');
+      expect(run.stdout).toContain(
+        `Logged in to organization demo at ${world.url} with key demo-admin (role Admin). Key kept in ${file} (readable only by you).`,
+      );
       expect((await stat(file)).mode & 0o777).toBe(0o600);
-      expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
-        serviceUrl: world.url,
-        orgId: 'demo',
-        apiKey: world.adminKey,
-        role: 'Admin',
+      expect((await stat(store)).mode & 0o777).toBe(0o700);
+      expect(Object.values(JSON.parse(await readFile(file, 'utf8')))).toEqual([world.adminKey]);
+      const settings = join(store, 'settings.json');
+      expect((await stat(settings)).mode & 0o777).toBe(0o600);
+      expect(await readFile(settings, 'utf8')).not.toContain(world.adminKey);
+      expect(JSON.parse(await readFile(settings, 'utf8'))).toMatchObject({
+        resume: { kind: 'service', serviceUrl: world.url, orgId: 'demo', keyName: 'demo-admin', role: 'Admin' },
       });
+      await expect(stat(join(world.home, 'credentials.json'))).rejects.toThrow();
 
       const status = await world.cli(['status']);
       expect(status.stdout).toContain(`Logged in to organization demo at ${world.url} (role Admin).`);
@@ -77,7 +85,9 @@ describe('login', () => {
       expect(out.stdout).toContain(
         `Logged out of organization demo at ${world.url}; commands now use the local workspace.`,
       );
-      await expect(stat(file)).rejects.toThrow();
+      // Logged out: the key is gone from the computer, not only the pointer to it.
+      expect(await readFile(file, 'utf8')).not.toContain(world.adminKey);
+      expect((await world.cli(['status'])).stdout).toContain('local workspace');
       expect((await loginCli(world)).code).toBe(0);
     },
   );

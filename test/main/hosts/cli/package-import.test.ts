@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeCredentials } from '../../../../main/hosts/cli/credentials';
+import { cliLoginStore } from '../../../../main/hosts/cli/credentials';
+import { resolveDataDirs } from '../../../../platform/data-dirs';
 import { useScratchDir } from '../../../fixtures/scratch';
 import { makePackage, ORG_ID, packageWorld, rootFingerprintOf, SERVICE_URL } from '../../features/packages/helpers';
 import { runCliIn } from '../../../fixtures/cli-in-process';
@@ -27,11 +28,12 @@ async function laptopWith(bytes: Uint8Array): Promise<{ home: string; file: stri
   return { home, file };
 }
 
-const credentialsOf = (home: string) => join(home, 'credentials.json');
+/** The login the laptop keeps (the one the app and the CLI share), if any. */
+const savedLoginOf = (home: string) => cliLoginStore(resolveDataDirs({}, home)).read();
 
 /** Nothing of a refused package on the laptop: no login, no account's files, no record of an import. */
 async function expectUntouched(home: string) {
-  await expect(stat(credentialsOf(home))).rejects.toThrow();
+  expect(await savedLoginOf(home)).toBeUndefined();
   const kept = await readdir(home, { recursive: true }).catch(() => [] as string[]);
   expect(
     kept.filter((name) => /credentials|work-packages|accounts|config-file-signing-key/.test(String(name))),
@@ -66,7 +68,7 @@ describe('provisioner package import', () => {
     expect(run.stdout).toContain(
       `signed by the organization's key ${world.signer.keyId}; it expires on ${made.body.expiresAt}.`,
     );
-    await expect(stat(credentialsOf(home))).rejects.toThrow();
+    expect(await savedLoginOf(home)).toBeUndefined();
 
     const status = await cli(home, ['--json', 'status']);
     expect(JSON.parse(status.stdout).account).toEqual({
@@ -158,7 +160,7 @@ describe('provisioner package import', () => {
 
   it("refuses another organization's package on a laptop logged in elsewhere", async () => {
     const { home, file } = await laptopWith(makePackage(packageWorld()).bytes);
-    await writeCredentials(home, {
+    await cliLoginStore(resolveDataDirs({}, home)).save({
       serviceUrl: SERVICE_URL,
       orgId: 'other-org',
       apiKey: 'pk_other',

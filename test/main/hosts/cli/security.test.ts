@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { networkAddress, startCountingListener } from '../../../fixtures/another-computer';
 import { runCliIn } from '../../../fixtures/cli-in-process';
+import { cliLoginStore } from '../../../../main/hosts/cli/credentials';
+import { resolveDataDirs } from '../../../../platform/data-dirs';
 import { openedWhile, PER_FILE } from '../../../fixtures/opened-while';
 import { useScratchDir } from '../../../fixtures/scratch';
 import { demoServicePerFile } from '../../../fixtures/test-core';
@@ -31,6 +33,7 @@ describe('login over plain http', () => {
     );
     expect(listener().requests).toBe(0);
     await expect(stat(join(home, 'credentials.json'))).rejects.toThrow();
+    expect(await cliLoginStore(resolveDataDirs({}, home)).read()).toBeUndefined();
   });
 
   it('goes ahead with --insecure, saying so', async () => {
