@@ -30,7 +30,7 @@ import { cachedPatches } from '../main/engine/cache/cached-patches';
 import { FirmwareCache } from '../main/engine/cache/firmware-cache';
 import { Ledger, verifyLedgers } from '../main/engine/ledger';
 import { buildCommissioningReport } from '../main/features/report';
-import type { ConfigurationRecord, DeviceRecord } from '../domain';
+import type { ConfigurationRecord } from '../domain';
 import { LEDGER_KEY_SECRET } from '../main/engine/ledger/ledger-key';
 import { Outbox } from '../main/engine/outbox/outbox';
 import { clientConfirmationSender } from '../main/engine/outbox/outbox-sender';
@@ -38,6 +38,7 @@ import { provisioningPaths } from '../main/engine/paths';
 import { createServiceClient } from '../main/cloud';
 import { DEMO_ORG_ID, seedDemo, startService } from '../server';
 import { checkDrained, countingSender, fillOutbox, registeredSerials } from '../test/fixtures/outbox-at-scale';
+import { reportDeviceRecord } from '../test/fixtures/commissioning-report';
 import { loadRealImages, wrap } from './real-firmware';
 
 const args = process.argv.slice(2);
@@ -170,26 +171,12 @@ function benchSerialOf(seq: number): string {
   return `EPC${String(Math.floor((seq - 1) / 2) % 5000).padStart(6, '0')}`;
 }
 
-function benchDevice(serialNumber: string): DeviceRecord {
-  return {
-    serialNumber,
-    name: serialNumber,
-    deviceType: 'EPC',
-    model: 'EPC-300',
-    firmwareVersion: '1.1.0',
-    deployStatus: 'Deployed',
-    deployedSyncId: '6f1c2c3e-0000-4000-8000-000000000000',
-    lastConfigurationApply: null,
-    lastFirmwareApply: null,
-  } as unknown as DeviceRecord;
-}
-
 /** buildCommissioningReport of `serials` from the ledger read from its head, as make-report.ts hands it. */
 async function timeReport(ledger: Ledger, serials: readonly string[]): Promise<{ ms: number; read: number }> {
   const started = performance.now();
   const report = await buildCommissioningReport({
     configuration: { id: 'bench', name: 'Bench line' } as unknown as ConfigurationRecord,
-    devices: serials.map(benchDevice),
+    devices: serials.map((serial) => reportDeviceRecord(serial)),
     ledger: ledger.fromHead(),
     signerKey: await ledger.signerKey(),
     firmware: async () => undefined,

@@ -3,11 +3,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { ConfigurationRecord, DeviceRecord } from '../../../../domain';
+import type { ConfigurationRecord } from '../../../../domain';
 import type { LedgerEntry, LedgerRecord } from '../../../../domain/ledger';
 import { FileSecretStore } from '../../../../platform/secret-store';
 import { Ledger } from '../../../../main/engine/ledger';
 import { buildCommissioningReport, renderReportPdf, type CommissioningReport } from '../../../../main/features/report';
+import { REPORT_SYNC, reportDeviceRecord } from '../../../fixtures/commissioning-report';
 import { useScratchDirPerTest } from '../../../fixtures/scratch';
 
 /**
@@ -36,20 +37,6 @@ function record(action: LedgerRecord['action'], serialNumber: string, facts: Led
   };
 }
 
-function device(serialNumber: string): DeviceRecord {
-  return {
-    serialNumber,
-    name: serialNumber,
-    deviceType: 'EPC',
-    model: 'EPC-300',
-    firmwareVersion: '1.1.0',
-    deployStatus: 'Deployed',
-    deployedSyncId: 'sync-a',
-    lastConfigurationApply: null,
-    lastFirmwareApply: null,
-  } as unknown as DeviceRecord;
-}
-
 async function sampleLedger(): Promise<{ ledger: Ledger; entries: LedgerEntry[] }> {
   const ledger = new Ledger({
     dir: join(scratch.dir, 'ledger'),
@@ -63,7 +50,7 @@ async function sampleLedger(): Promise<{ ledger: Ledger; entries: LedgerEntry[] 
   }
   for (const serial of SERIALS) {
     entries.push(await ledger.append(record('firmware-install', serial, { firmwareVersion: '1.1.0' })));
-    entries.push(await ledger.append(record('configuration-apply', serial, { syncId: 'sync-a' })));
+    entries.push(await ledger.append(record('configuration-apply', serial, { syncId: REPORT_SYNC })));
     entries.push(await ledger.append(record('function-test', serial, { result: 'pass' })));
   }
   return { ledger, entries };
@@ -72,7 +59,7 @@ async function sampleLedger(): Promise<{ ledger: Ledger; entries: LedgerEntry[] 
 async function reportOf(ledger: Ledger, serials: readonly string[] = SERIALS): Promise<CommissioningReport> {
   return buildCommissioningReport({
     configuration: { id: 'c', name: 'Loader 7' } as unknown as ConfigurationRecord,
-    devices: serials.map(device),
+    devices: serials.map((serial) => reportDeviceRecord(serial)),
     ledger: ledger.fromHead(),
     signerKey: await ledger.signerKey(),
     firmware: async () => undefined,
