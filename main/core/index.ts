@@ -59,7 +59,8 @@ export type { SimulationPort } from './handlers/simulation';
 // The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
 export { createCliCore, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
 // The engine's objects the CLI's not yet moved commands still use (docs/architecture.md, "The CLI").
-export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount } from './cli-core';
+export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy } from './cli-core';
+export type { LedgerVerifyProgress } from '../engine/ledger';
 
 export interface CoreOptions {
   /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */

@@ -1,5 +1,5 @@
 import type { BleCentral, LinkFactoryDeps } from '../../devices';
-import type { ReconnectPolicy } from '../../engine/jobs';
+import type { ReconnectPolicy } from '../../core/index';
 
 /** The process around the CLI, passed in so tests can run `main` with captured output. */
 export interface CliIo {

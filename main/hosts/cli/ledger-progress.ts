@@ -1,4 +1,4 @@
-import type { LedgerVerifyProgress } from '../../engine/ledger';
+import type { LedgerVerifyProgress } from '../../core/index';
 import type { Output } from './output';
 
 /**

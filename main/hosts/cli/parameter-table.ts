@@ -9,7 +9,7 @@ import {
 import type { CliContext } from './context';
 import { ask, interactive } from './commands/function-test';
 import { recordParameterVerifications } from './parameter-record';
-import type { JobSnapshot } from '../../engine/jobs';
+import type { JobSnapshot } from '../../../domain/jobs';
 import { parameterGroupLabel, parameterLabel, parameterValueLabel } from '../../../domain/parameter-labels';
 import { SOURCE_LANGUAGE } from '../../../domain/i18n/index.js';
 import { cliTranslator, t } from './cli-language';
