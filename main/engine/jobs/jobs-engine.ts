@@ -66,6 +66,8 @@ export interface JobsEngine {
   wait(jobId: string): Promise<JobSnapshot>;
   jobs(): JobSnapshot[];
   clearFinished(): JobSnapshot[];
+  /** Forgets one finished job, once its owner has recorded it (the Station's lanes); false when it is not finished. */
+  forget(jobId: string): boolean;
   /** Batches of changed jobs, at most ~10 a second per job (see progress.ts). */
   onProgress(listener: ProgressListener): () => void;
   /** Once per job, with its final snapshot. */
@@ -192,6 +194,7 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
     wait: (jobId) => queue.wait(jobId),
     jobs: () => queue.jobs(),
     clearFinished: () => queue.clearFinished(),
+    forget: (jobId) => queue.forget(jobId),
     onProgress: (listener) => queue.subscribe(listener),
     onFinished: (listener) => queue.onFinished(listener),
     deviceAttached: (serialNumber, target) => queue.deviceAttached(serialNumber, target),

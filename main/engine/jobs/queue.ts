@@ -199,6 +199,17 @@ export class JobQueue {
     return resumed;
   }
 
+  /**
+   * Forgets one finished job (its snapshot, its request, its abort controller): for an owner that
+   * has recorded the outcome elsewhere, as the Station's lanes do, so that a shift of hundreds of
+   * devices does not keep every job. False when it is unknown or still waiting or running.
+   */
+  forget(jobId: string): boolean {
+    const entry = this.entries.get(jobId);
+    if (!entry || !isFinishedPhase(entry.snapshot.phase)) return false;
+    return this.entries.delete(jobId);
+  }
+
   /** Forgets finished jobs; returns those that remain. */
   clearFinished(): JobSnapshot[] {
     for (const [jobId, entry] of this.entries) if (isFinishedPhase(entry.snapshot.phase)) this.entries.delete(jobId);

@@ -1,5 +1,5 @@
 import type { StationLaneState } from '../../../contract/station';
-import type { JobSnapshot } from '../../engine/jobs/job-state';
+import type { LaneJob } from './lane-job';
 import type { StationAdvice } from '../../../domain/station-advice';
 import type { KeptApartReason } from '../../../domain/station-kept-apart';
 
@@ -13,8 +13,8 @@ export interface Lane {
   state: StationLaneState;
   /** Still plugged in. */
   present: boolean;
-  /** The job of this lane's latest attempt, as last reported. */
-  job: JobSnapshot | null;
+  /** The job of this lane's latest attempt, as last reported: the few fields the lane reads (lane-job.ts). */
+  job: LaneJob | null;
   /** Failed: why, and what to do. In sync: what the check said. */
   reason: string | null;
   action: string | null;

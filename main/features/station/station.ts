@@ -24,6 +24,7 @@ import { stationCounts, yieldPercent } from './counts';
 import { stationAdviceFor, stationAdviceText } from '../../../domain/station-advice';
 import type { ShiftVerificationRecorder } from './shift-parameters';
 import type { Lane } from './lane';
+import { laneJob } from './lane-job';
 import type { StationRoster } from './roster';
 import type { CommissioningReportWriter } from './commissioning-report';
 import { shiftReportPath, shiftReportRows, writeShiftReport } from './shift-report';
@@ -39,7 +40,7 @@ export interface StationDevices {
 /** The jobs engine (main/engine/jobs) the station hands its devices to: the same queue, jobs and confirmations as every other job. */
 export type StationJobs = Pick<
   JobsEngine,
-  'start' | 'cancel' | 'wait' | 'onProgress' | 'onFinished' | 'deviceAttached'
+  'start' | 'cancel' | 'wait' | 'forget' | 'onProgress' | 'onFinished' | 'deviceAttached'
 >;
 
 /**
@@ -163,8 +164,10 @@ export class Station {
     this.running = false;
     await this.settled();
     const working = [...this.lanes.values()].filter((lane) => lane.state === 'working' && lane.job);
+    // Asked for before the cancel: a job cancelled before it started ends (and is forgotten) at once.
+    const ended = working.map((lane) => this.options.jobs.wait(lane.job!.jobId).catch(() => undefined));
     for (const lane of working) this.options.jobs.cancel(lane.job!.jobId);
-    await Promise.all(working.map((lane) => this.options.jobs.wait(lane.job!.jobId).catch(() => undefined)));
+    await Promise.all(ended);
     for (const off of this.unsubscribe.splice(0)) off();
     // The ledger writes of the last verifications, before the reports read the ledger.
     await this.settled();
@@ -402,8 +405,10 @@ export class Station {
         : undefined;
     const action = this.options.firmware === 'latest' && !lane.verifyOnly ? 'both' : 'configuration';
     const job = resumed ?? this.options.jobs.start([{ action, target }])[0]!;
+    // The failed job was kept for its resume only: the lane's record now follows the new one.
+    if (previous) this.options.jobs.forget(previous.jobId);
     lane.state = 'working';
-    lane.job = job;
+    lane.job = laneJob(job);
     lane.reason = null;
     lane.action = null;
     lane.advice = null;
@@ -437,7 +442,7 @@ export class Station {
       )
         continue;
       const before = lane.job;
-      lane.job = job;
+      lane.job = laneJob(job);
       if (job.deviceType) lane.deviceType = job.deviceType;
       if (!before || before.step !== job.step || before.phase !== job.phase) {
         this.emit({
@@ -470,7 +475,10 @@ export class Station {
     const lane = this.laneOf(job);
     if (!lane) return;
     this.laneOfJob.delete(job.jobId);
-    lane.job = job;
+    lane.job = laneJob(job);
+    // The lane holds what the shift's record needs; the engine need not keep the job, but for a
+    // failed upload the device kept part of: its next plug resumes it (startLane).
+    if (!(job.phase === 'failed' && job.resumable)) this.options.jobs.forget(job.jobId);
     lane.finishedAt = job.finishedAt ?? this.now().toISOString();
     // Done only when every step did its work: a job that installed the firmware but skipped the
     // configuration is not a device to unplug as finished. With a shift's confirmed parameters,

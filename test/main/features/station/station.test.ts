@@ -96,6 +96,12 @@ class FakeJobs implements StationJobs {
     this.snapshots.set(job.jobId, job);
     return job;
   }
+  /** Jobs the station said it needs no more (the real engine then drops them). */
+  readonly forgotten: string[] = [];
+  forget(jobId: string): boolean {
+    this.forgotten.push(jobId);
+    return true;
+  }
   cancel(jobId: string): boolean {
     this.cancelled.push(jobId);
     this.finish(jobId, { phase: 'cancelled', resultMessage: 'cancelled', errorCode: 'CANCELLED', resumable: true });
