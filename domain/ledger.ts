@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { TEXT_LIMITS } from './text-limits';
 
 /**
  * The provisioning ledger: one entry per provisioning action (firmware installed, configuration
@@ -58,7 +59,8 @@ export const ledgerEntryBodySchema = z.object({
   orgId: z.string().max(200).optional(),
   /** What was done: firmware version and image hash, syncId, function test result, … */
   facts: z.record(z.string().max(64), factValue),
-  error: z.string().max(2000).optional(),
+  /** As long as a confirmation's (TEXT_LIMITS.applyError): a longer limit than the service's would leave a clipped error unrecorded. */
+  error: z.string().max(TEXT_LIMITS.applyError).optional(),
   prevHash: hexHash,
   /** The signer's Ed25519 public key (SPKI DER, base64): each entry can be checked on its own. */
   signerKey: z.string().min(1).max(200),

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { useScratchDir } from '../../../fixtures/scratch';
 import { configurationConfirmation, firmwareConfirmation, jobResultAt } from '../../../../main/engine/jobs/confirm';
+import { join } from 'node:path';
+import { TEXT_LIMITS } from '../../../../domain/text-limits';
+import { openWorkstationLedger } from '../../../../main/engine/ledger';
 import {
+  confirmationLedger,
   ledgerRecordOf,
   withLedgerHash,
   type FirmwareImageFacts,
 } from '../../../../main/engine/ledger/confirmation-ledger';
+
+const scratch = useScratchDir('confirmation-ledger');
 
 /** What a confirmation's ledger entry says: for a firmware install, the image and its signer too. */
 
@@ -70,6 +77,31 @@ describe('the ledger record of a confirmation', () => {
     );
     expect(seen).toEqual([image]);
     expect(sent.payload).toEqual({ ...confirmation.payload, ledgerHash: 'ef'.repeat(32), ledgerSeq: 7 });
+  });
+
+  it('records a failure with the longest error a confirmation carries, in a real ledger', async () => {
+    // A device's error text clipped to the confirmation's limit must fit the ledger entry too, or
+    // the ledger write fails and the confirmation goes out with no entry behind it.
+    const long = 'E'.repeat(TEXT_LIMITS.applyError * 2);
+    const confirmation = configurationConfirmation(
+      address,
+      'EPC000101',
+      { success: false, syncId: 'ab'.repeat(16), error: long },
+      jobResultAt(at),
+    );
+    expect(confirmation.payload.error).toHaveLength(TEXT_LIMITS.applyError);
+    const ledger = openWorkstationLedger(join(scratch.dir, 'long-error'));
+    const failures: unknown[] = [];
+    const recorder = confirmationLedger(
+      ledger,
+      async () => ({ workstation: 'ws-1' }),
+      (error) => failures.push(error),
+    );
+    const sent = await withLedgerHash(recorder, confirmation);
+    expect(failures).toEqual([]);
+    expect(sent.payload.ledgerHash).toMatch(/^[0-9a-f]{64}$/);
+    const [entry] = await ledger.entries();
+    expect(entry).toMatchObject({ hash: sent.payload.ledgerHash, error: confirmation.payload.error });
   });
 
   it('gives a configuration apply its syncId and no image', () => {
