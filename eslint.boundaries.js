@@ -67,3 +67,55 @@ export const boundariesConfig = {
     ],
   },
 };
+
+/**
+ * The hosts (Electron, web, CLI) come into the core by its front door only, main/core/index.ts:
+ * createCore or createCliCore, the contract's channels and events, and the types they hand out.
+ * Not by a file of core/, engine/ or features/ behind it. The CLI files listed here still reach
+ * behind the door and move to the contract one by one (docs/architecture.md, "The CLI"); the
+ * list only shrinks, and a file not in it that reaches behind the door fails lint.
+ */
+export const CLI_FILES_BEHIND_THE_DOOR = [
+  'main/hosts/cli/context.ts',
+  'main/hosts/cli/parameter-record.ts',
+  'main/hosts/cli/commands/cache-self-test.ts',
+  'main/hosts/cli/commands/cache.ts',
+  'main/hosts/cli/commands/configuration.ts',
+  'main/hosts/cli/commands/device-list.ts',
+  'main/hosts/cli/commands/firmware.ts',
+  'main/hosts/cli/commands/function-test.ts',
+  'main/hosts/cli/commands/ledger.ts',
+  'main/hosts/cli/commands/login.ts',
+  'main/hosts/cli/commands/outbox.ts',
+  'main/hosts/cli/commands/package.ts',
+  'main/hosts/cli/commands/report.ts',
+  'main/hosts/cli/commands/station.ts',
+  'main/hosts/cli/commands/verify-parameters.ts',
+  'main/hosts/cli/commands/verify.ts',
+];
+
+const BEHIND_THE_DOOR = [
+  // From main/hosts/<host>/…: ../../engine/…, ../../../features/…, ../../core/<not index>.
+  '^(\\.\\./)+(engine|features)(/|$)',
+  '^(\\.\\./)+core/(?!index(\\.[jt]s)?$)',
+];
+const DOOR_MESSAGE =
+  'A host comes into the core by main/core/index.ts only: call a contract channel (contract/), or add one with its handler in main/core/handlers/.';
+
+export const hostsEntryConfig = {
+  files: ['main/hosts/**/*.{ts,tsx}'],
+  ignores: CLI_FILES_BEHIND_THE_DOOR,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      { patterns: BEHIND_THE_DOOR.map((regex) => ({ regex, message: DOOR_MESSAGE })) },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      ...BEHIND_THE_DOOR.map((regex) => ({
+        selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`,
+        message: DOOR_MESSAGE,
+      })),
+    ],
+  },
+};

@@ -1,12 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { boundariesConfig } from './eslint.boundaries.js';
+import { boundariesConfig, hostsEntryConfig } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'test/e2e/screenshots/', '**/*.d.ts', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   boundariesConfig,
+  hostsEntryConfig,
   {
     languageOptions: {
       globals: {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { ARROWS } from '../eslint.boundaries.js';
+import { ARROWS, CLI_FILES_BEHIND_THE_DOOR } from '../eslint.boundaries.js';
 import { importCircles } from './import-circles';
 
 const root = new URL('../', import.meta.url);
@@ -52,6 +52,66 @@ describe('the architecture map', () => {
     expect(
       await lint('simulator/probe.ts', "import { CODE } from '../protocol/coap';\nexport const c = CODE;\n"),
     ).not.toContain('boundaries/dependencies');
+  });
+
+  it('lets a host come into the core by main/core/index.ts only', async () => {
+    const eslint = new ESLint({ cwd: new URL('.', root).pathname });
+    const refusals = async (filePath: string, code: string) =>
+      ((await eslint.lintText(code, { filePath }))[0]?.messages ?? [])
+        .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
+        .map((m) => m.message);
+    // A deep import planted in the CLI, in each of the three rooms behind the door, and in another host.
+    const planted = [
+      [
+        'main/hosts/cli/probe.ts',
+        "import { createJobsEngine } from '../../engine/jobs';\nexport const e = createJobsEngine;\n",
+      ],
+      [
+        'main/hosts/cli/commands/probe.ts',
+        "import { Station } from '../../../features/station';\nexport const s = Station;\n",
+      ],
+      [
+        'main/hosts/cli/probe.ts',
+        "import { openLocalWorkspace } from '../../core/local-workspace';\nexport const o = openLocalWorkspace;\n",
+      ],
+      [
+        'main/hosts/cli/probe.ts',
+        "import type { JobsEngine } from '../../engine/jobs/jobs-engine';\nexport type E = JobsEngine;\n",
+      ],
+      ['main/hosts/cli/probe.ts', "export * from '../../engine/ledger';\n"],
+      ['main/hosts/cli/probe.ts', "export const load = () => import('../../engine/jobs');\n"],
+      [
+        'main/hosts/electron/probe.ts',
+        "import { Workbench } from '../../features/workbench/workbench';\nexport const w = Workbench;\n",
+      ],
+    ];
+    for (const [filePath, code] of planted) {
+      const found = await refusals(filePath!, code!);
+      expect(found, `${filePath}: ${code}`).toHaveLength(1);
+      expect(found[0]).toMatch(/main\/core\/index\.ts only/);
+    }
+    // The front door itself is fine, by file or by folder.
+    expect(
+      await refusals(
+        'main/hosts/cli/probe.ts',
+        "import { createCliCore } from '../../core/index';\nexport const c = createCliCore;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await refusals(
+        'main/hosts/web/probe.ts',
+        "import { createCore } from '../../core';\nexport const c = createCore;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('lists only CLI files that still reach behind the core door (the list shrinks as they move)', () => {
+    for (const file of CLI_FILES_BEHIND_THE_DOOR) {
+      const source = readFileSync(new URL(file, root), 'utf8');
+      expect(source, `${file} no longer reaches behind the door: take it off CLI_FILES_BEHIND_THE_DOOR`).toMatch(
+        /from '(\.\.\/)+(engine|features)(\/|')|from '(\.\.\/)+core\/(?!index')/,
+      );
+    }
   });
 
   it('has no circle between the files of main/: each imports only what sits below it', () => {
