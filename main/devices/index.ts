@@ -35,6 +35,7 @@ export {
 } from './operations/configuration';
 export { reboot } from './operations/reboot';
 export { readRunningParameters } from './operations/parameters';
+export { observeSafety, type SafetyObservation, type SafetyChange } from './operations/safety';
 export { waitForDevice, waitForReboot } from './operations/wait-for-device';
 export type { DeviceInfo, FirmwareStatus, ConfigStatus } from './operations/payloads';
 export * from './discovery';

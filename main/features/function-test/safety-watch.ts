@@ -1,11 +1,11 @@
-import { decodeCbor } from '../../../domain/files/cbor';
-import { SAFETY_RESOURCE, safetyStatusSchema, type SafetyStatus } from '../../../protocol/safety';
-import { createLink, DeviceSession, identify, parseLinkSpec, type LinkFactoryDeps } from '../../devices';
-import { observe, type Observation } from '../../devices/coap';
+import type { SafetyStatus } from '../../../protocol/safety';
+import { observeSafety, type LinkFactoryDeps } from '../../devices';
 
 /**
  * One device's safety function watched over its link: the status when the watch began, then each
- * change as the device notifies it, timed on this computer's monotonic clock when it arrived.
+ * change as the device notifies it, timed on this computer's monotonic clock when it arrived. The
+ * link, identify and the observation are the device operation's (main/devices/operations/safety.ts);
+ * this hands each change to whoever listens.
  */
 export interface SafetyWatch {
   readonly serialNumber: string;
@@ -15,67 +15,26 @@ export interface SafetyWatch {
   close(): Promise<void>;
 }
 
-function parseStatus(payload: Uint8Array, serialNumber: string): SafetyStatus {
-  const parsed = safetyStatusSchema.safeParse(decodeCbor(payload));
-  if (!parsed.success)
-    throw new Error(
-      `${serialNumber} answered /${SAFETY_RESOURCE} with something that is not its safety status (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
-    );
-  return parsed.data;
-}
-
 export async function watchSafety(
   device: { serialNumber: string; link: string },
   options: { linkDeps?: LinkFactoryDeps; signal?: AbortSignal } = {},
 ): Promise<SafetyWatch> {
-  const session = await DeviceSession.open(createLink(parseLinkSpec(device.link), options.linkDeps), {
-    expectedSerialNumber: device.serialNumber,
-  });
-  let observation: Observation;
-  try {
-    const info = await identify(session, { ...(options.signal ? { signal: options.signal } : {}) });
-    if (info.serialNumber !== device.serialNumber)
-      throw new Error(`${device.link} answers as ${info.serialNumber}, not ${device.serialNumber}.`);
-    observation = await observe(session.engine, {
-      path: SAFETY_RESOURCE,
-      step: 'safety function observation',
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (!observation.first.code.startsWith('2.')) {
-      throw new Error(
-        `${device.serialNumber} has no safety function to test (it answered /${SAFETY_RESOURCE} with ${observation.first.code}); update its firmware first.`,
-      );
-    }
-  } catch (error) {
-    await session.close();
-    throw error;
-  }
-  const first = parseStatus(observation.first.message.payload, device.serialNumber);
+  const observation = await observeSafety(device, options);
   const listeners: ((status: SafetyStatus, atMs: number) => void)[] = [];
   const pump = (async () => {
-    let skippedFirst = false;
     try {
-      for await (const response of observation) {
-        // The iteration starts with the registration's response, already read as `first`.
-        if (!skippedFirst) {
-          skippedFirst = true;
-          continue;
-        }
-        const at = performance.now();
-        const status = parseStatus(response.message.payload, device.serialNumber);
-        for (const listener of listeners) listener(status, at);
-      }
+      for await (const { status, atMs } of observation.changes)
+        for (const listener of listeners) listener(status, atMs);
     } catch {
-      // The link went away: the test sees no more changes from this device, and says so.
+      // The link went away (or the device said something else): the test sees no more changes from this device, and says so.
     }
   })();
   return {
-    serialNumber: device.serialNumber,
-    first,
+    serialNumber: observation.serialNumber,
+    first: observation.first,
     onChange: (listener) => listeners.push(listener),
     async close() {
-      await observation.cancel().catch(() => undefined);
-      await session.close().catch(() => undefined);
+      await observation.close();
       await pump;
     },
   };
