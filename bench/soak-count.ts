@@ -119,3 +119,38 @@ export function growth(warm: number | null, end: number | null): number | null {
   if (warm === null || end === null || warm <= 0) return null;
   return Math.round(((end - warm) / warm) * 1000) / 1000;
 }
+
+/** One reading of a process's resident memory: when (ms, the bench's clock) and MiB (null when it was gone). */
+export interface RssSample {
+  at: number;
+  mib: number | null;
+}
+
+/** The lowest and the highest reading of a window, and how many there were. */
+export interface RssWindow {
+  low: number;
+  high: number;
+  readings: number;
+}
+
+/**
+ * A process's RSS after warm-up and at the end, each over a window of `windowMs` (the first after
+ * `warmAt`, the last before `endAt`; half the time between them each when that is shorter, so they
+ * never overlap). One reading is not a measure of a Node process: its young generation grows and
+ * shrinks by tens of MiB within seconds as the collector sizes it, so a single reading lands
+ * anywhere on that swing. The highs (and the lows) of two windows compare like with like.
+ */
+export function rssWindows(
+  samples: readonly RssSample[],
+  warmAt: number,
+  endAt: number,
+  windowMs: number,
+): { warm: RssWindow | null; end: RssWindow | null } {
+  const span = Math.max(0, Math.min(windowMs, (endAt - warmAt) / 2));
+  const within = (from: number, to: number): RssWindow | null => {
+    const readings = samples.filter((s) => s.at >= from && s.at <= to && s.mib !== null).map((s) => s.mib!);
+    if (readings.length === 0) return null;
+    return { low: Math.min(...readings), high: Math.max(...readings), readings: readings.length };
+  };
+  return { warm: within(warmAt, warmAt + span), end: within(endAt - span, endAt) };
+}

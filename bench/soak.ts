@@ -18,7 +18,9 @@
  * local ledger and the organization's chain on the service; the Station's confirmations (its
  * ledger's firmware-install and configuration-apply entries, each of which a confirmation
  * carries) are compared with the service's rows. Memory (VmRSS) and descriptors (/proc/PID/fd, but
- * for ptys) of the Station and of the instance never killed are read after warm-up and at the end.
+ * for ptys) of the Station and of the instance never killed are read after warm-up and at the end;
+ * RSS is read once a second besides, and its growth compares the highs of the two minutes after
+ * warm-up with those of the shift's last two (soak-count.ts rssWindows says why).
  *
  * Prints progress on stderr and, as the last line of stdout, one JSON object (soak-count.ts counts
  * it). Everything is bounded: the shift by --minutes (default 5 + N/10), every wait by its tries.
@@ -42,9 +44,11 @@ import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
 import { down, up, type StackState } from '../scripts/stack';
 import {
   growth,
+  rssWindows,
   tallyConfirmations,
   tallyDevices,
   type DeviceOutcome,
+  type RssSample,
   type StationConfirmation,
   type StoredConfirmation,
 } from './soak-count';
@@ -97,6 +101,8 @@ const RETRIES = 3;
 const SILENT_MS = 180_000;
 /** How long a failed device stays unplugged before its retry: beyond the live list's 3 s grace. */
 const UNPLUGGED_MS = 4500;
+/** RSS is read once a second; growth compares the window after warm-up with the last, each this long. */
+const RSS_WINDOW_MS = 120_000;
 /** Devices plugged in at once for `device verify --all` at the end. */
 const VERIFY_BATCH = 32;
 const CONFIGURATION_NAME = 'Night shift (soak)';
@@ -122,8 +128,8 @@ interface DeviceRun {
 }
 
 interface Samples {
-  stationWarm: { rss: number | null; fds: number | null } | null;
-  serviceWarm: { rss: number | null; fds: number | null } | null;
+  stationWarm: { rss: number | null; fds: number | null; at: number } | null;
+  serviceWarm: { rss: number | null; fds: number | null; at: number } | null;
 }
 
 async function seedOrganization(stack: StackState, devices: readonly SoakDevice[]): Promise<string[]> {
@@ -433,6 +439,20 @@ async function main(): Promise<void> {
     const watched = stack.instances[1]!;
     const victim = stack.instances[0]!;
     station = startStation();
+    /** The RSS of the Station now running (a Station started again starts a series of its own) and of the instance. */
+    const rssSeries = { station: new Map<number, RssSample[]>(), service: [] as RssSample[] };
+    const rssReader = setInterval(() => {
+      const at = performance.now();
+      const pid = station?.child.pid;
+      if (pid !== undefined) {
+        const series = rssSeries.station.get(pid) ?? [];
+        series.push({ at, mib: rssMiB(pid) });
+        rssSeries.station.set(pid, series);
+      }
+      rssSeries.service.push({ at, mib: rssMiB(watched.pid) });
+    }, 1000);
+    // Never what keeps the bench alive when the shift ends in an error.
+    rssReader.unref();
     let chaosNext = 0;
     let chaosBusy = false;
     const chaos = async (action: (typeof CHAOS)[number]['action']): Promise<string> => {
@@ -479,7 +499,7 @@ async function main(): Promise<void> {
           void retry(run);
         }
       if (samples.serviceWarm === null && share >= WARM_UP.service)
-        samples.serviceWarm = { rss: rssMiB(watched.pid), fds: openFds(watched.pid) };
+        samples.serviceWarm = { rss: rssMiB(watched.pid), fds: openFds(watched.pid), at: performance.now() };
       // The Station that runs to the end is warm once it has finished a tenth of the shift itself.
       if (
         samples.stationWarm === null &&
@@ -487,7 +507,11 @@ async function main(): Promise<void> {
         stationStarts > 1 &&
         finishedCount() - finishedAtStationStart >= Math.max(1, Math.round(DEVICES / 10))
       ) {
-        samples.stationWarm = { rss: rssMiB(station.child.pid!), fds: openFds(station.child.pid!) };
+        samples.stationWarm = {
+          rss: rssMiB(station.child.pid!),
+          fds: openFds(station.child.pid!),
+          at: performance.now(),
+        };
         if (HEAP_SNAPSHOTS !== undefined) await heapSnapshot(station.child.pid!, 'warm');
       }
       if (!chaosBusy && chaosNext < CHAOS.length && share >= CHAOS[chaosNext]!.at) {
@@ -520,6 +544,17 @@ async function main(): Promise<void> {
       if (run.sim) await takeAway(run, run.status === 'plugged' ? 'given-up' : 'finished');
     await sleep(3000);
     const stationPid = station.child.pid!;
+    clearInterval(rssReader);
+    const endAt = performance.now();
+    const windows = {
+      station: rssWindows(
+        rssSeries.station.get(stationPid) ?? [],
+        samples.stationWarm?.at ?? endAt,
+        endAt,
+        RSS_WINDOW_MS,
+      ),
+      service: rssWindows(rssSeries.service, samples.serviceWarm?.at ?? endAt, endAt, RSS_WINDOW_MS),
+    };
     const end = {
       station: { rss: rssMiB(stationPid), fds: openFds(stationPid) },
       service: { rss: rssMiB(watched.pid), fds: openFds(watched.pid) },
@@ -641,7 +676,19 @@ async function main(): Promise<void> {
         station: { warm: samples.stationWarm?.rss ?? null, end: end.station.rss },
         service: { warm: samples.serviceWarm?.rss ?? null, end: end.service.rss },
       },
+      // The highs of the window after warm-up and of the last (rssWindows: one reading lands anywhere on the young generation's swing).
       rss_growth: {
+        station: growth(windows.station.warm?.high ?? null, windows.station.end?.high ?? null),
+        service: growth(windows.service.warm?.high ?? null, windows.service.end?.high ?? null),
+      },
+      rss_growth_low: {
+        station: growth(windows.station.warm?.low ?? null, windows.station.end?.low ?? null),
+        service: growth(windows.service.warm?.low ?? null, windows.service.end?.low ?? null),
+      },
+      rss_window_mb: windows,
+      rss_window_seconds: RSS_WINDOW_MS / 1000,
+      // The single readings at the two points, as the bench reported growth before.
+      rss_growth_point: {
         station: growth(samples.stationWarm?.rss ?? null, end.station.rss),
         service: growth(samples.serviceWarm?.rss ?? null, end.service.rss),
       },

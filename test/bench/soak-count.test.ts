@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   growth,
+  rssWindows,
   tallyConfirmations,
   tallyDevices,
   type StationConfirmation,
@@ -100,6 +101,30 @@ describe('growth', () => {
     expect(growth(200, 180)).toBe(-0.1);
     expect(growth(null, 180)).toBeNull();
     expect(growth(0, 180)).toBeNull();
+  });
+});
+
+describe('rssWindows', () => {
+  // A sawtooth of a young generation that grows and is shrunk again, one reading a second.
+  const saw = (from: number, to: number, base: number) =>
+    Array.from({ length: (to - from) / 1000 + 1 }, (_, i) => ({ at: from + i * 1000, mib: base + (i % 10) * 10 }));
+
+  it('takes the low and the high of the window after warm-up and of the last one, not one reading', () => {
+    const samples = [...saw(0, 600_000, 200)];
+    const { warm, end } = rssWindows(samples, 100_000, 600_000, 120_000);
+    expect(warm).toEqual({ low: 200, high: 290, readings: 121 });
+    expect(end).toEqual({ low: 200, high: 290, readings: 121 });
+    // The single readings at the two points would say +45 % (200 → 290); the windows, nothing.
+    expect(growth(warm!.high, end!.high)).toBe(0);
+  });
+
+  it('shows a floor that rises, and keeps the two windows apart when the shift is short', () => {
+    const samples = [...saw(0, 99_000, 200), ...saw(100_000, 200_000, 260)];
+    const { warm, end } = rssWindows(samples, 50_000, 200_000, 120_000);
+    // 75 s each: 50–125 s and 125–200 s.
+    expect(warm).toMatchObject({ low: 200, high: 350 });
+    expect(end).toMatchObject({ low: 260, high: 350, readings: 76 });
+    expect(rssWindows([{ at: 10, mib: null }], 0, 20, 10)).toEqual({ warm: null, end: null });
   });
 });
 
