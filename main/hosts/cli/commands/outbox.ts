@@ -1,3 +1,4 @@
+import { OUTBOX_PAGE_MAX } from '../../../../contract/outbox';
 import type { ServiceClient } from '../../../cloud';
 import { clientConfirmationSender, Outbox, provisioningPaths, type OutboxEntry } from '../../../engine/jobs';
 import type { CliContext } from '../context';
@@ -47,6 +48,19 @@ async function openOutbox(ctx: CliContext): Promise<{ outbox: Outbox; hasClient:
   };
 }
 
+/** Every entry, oldest first, read a page at a time as the Outbox screen reads them. */
+async function everyEntry(outbox: Outbox): Promise<OutboxEntry[]> {
+  const entries: OutboxEntry[] = [];
+  let after: string | null = null;
+  // Each cursor sorts after the one before, so the pages come to an end.
+  do {
+    const page = await outbox.page({ after, limit: OUTBOX_PAGE_MAX });
+    entries.push(...page.entries);
+    after = page.nextCursor;
+  } while (after !== null);
+  return entries;
+}
+
 /** `outbox list`: what waits, since when, why. */
 export async function outboxList(ctx: CliContext): Promise<number> {
   const outbox = new Outbox({
@@ -54,7 +68,7 @@ export async function outboxList(ctx: CliContext): Promise<number> {
     sender: { send: () => Promise.reject(new Error('not sending')) },
     onEvent: (event) => ctx.noteOutboxEvent(event),
   });
-  const entries = await outbox.list();
+  const entries = await everyEntry(outbox);
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify(entries, null, 2));
     return EXIT.ok;
