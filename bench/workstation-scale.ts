@@ -64,6 +64,8 @@ interface OutboxFigure {
   core_ready_ms: number;
   core_ready_empty_ms: number;
   outbox_view_ms: number;
+  /** The page after the middle entry (a cursor deep in the outbox), as the screen's "Next" asks. */
+  outbox_view_deep_ms: number;
   drain_ms: number;
   drain_per_s: number;
   lost: number;
@@ -71,8 +73,14 @@ interface OutboxFigure {
   out_of_order: number;
 }
 
-/** The core's start on `dataDir` (no sign-in, no device discovery), and how long the Outbox screen's first answer took. */
-async function timeCoreStart(dataDir: string): Promise<{ readyMs: number; viewMs: number }> {
+/**
+ * The core's start on `dataDir` (no sign-in, no device discovery), how long the Outbox screen's
+ * first answer took, and a page deep in the outbox (after `deepCursor`; none: the first again).
+ */
+async function timeCoreStart(
+  dataDir: string,
+  deepCursor?: string,
+): Promise<{ readyMs: number; viewMs: number; deepMs: number }> {
   const started = performance.now();
   const core = await createCore({
     dataDir,
@@ -91,8 +99,11 @@ async function timeCoreStart(dataDir: string): Promise<{ readyMs: number; viewMs
   const viewStarted = performance.now();
   await core.invoke('outbox.get', {});
   const viewMs = ms(viewStarted);
+  const deepStarted = performance.now();
+  await core.invoke('outbox.get', deepCursor ? { after: deepCursor } : {});
+  const deepMs = ms(deepStarted);
   await core.close();
-  return { readyMs, viewMs };
+  return { readyMs, viewMs, deepMs };
 }
 
 async function outboxFigures(): Promise<OutboxFigure[]> {
@@ -119,7 +130,7 @@ async function outboxFigures(): Promise<OutboxFigure[]> {
           firstAppliedAt: Date.UTC(2025, 0, 1) + run * 100_000_000,
         });
         const enqueueMs = ms(fillStarted);
-        const full = await timeCoreStart(dataDir);
+        const full = await timeCoreStart(dataDir, queued[Math.floor(count / 2)]?.id);
         const sender = countingSender(clientConfirmationSender(() => client));
         const outbox = new Outbox({ dir, sender });
         const drainStarted = performance.now();
@@ -134,6 +145,7 @@ async function outboxFigures(): Promise<OutboxFigure[]> {
           core_ready_ms: round(full.readyMs, 0),
           core_ready_empty_ms: round(empty.readyMs, 0),
           outbox_view_ms: round(full.viewMs, 0),
+          outbox_view_deep_ms: round(full.deepMs, 0),
           drain_ms: round(drainMs, 0),
           drain_per_s: round((count / drainMs) * 1000, 0),
           lost: check.lost,
