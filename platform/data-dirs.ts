@@ -11,11 +11,11 @@ import { describeMadePrivate, makePrivate } from './private-files';
  * directory instead, which is how tests and scripts keep runs apart.
  */
 export interface DataDirs {
-  /** The CLI's login: credentials.json. */
+  /** Only a credentials.json an earlier CLI left here, until it is moved into the login store (in `web`). */
   config: string;
   /** The CLI's firmware cache, outbox, job intents, configuration files and local workspace. */
   data: string;
-  /** Web mode's settings, remembered keys, outbox, firmware cache and local workspace. */
+  /** Web mode's settings, remembered keys, outbox, firmware cache and local workspace; the login store the CLI shares. */
   web: string;
   /** --data-dir or $PROVISIONER_HOME chose the place, not the platform. */
   chosen: boolean;
