@@ -1,11 +1,13 @@
 import {
+  brokenBy,
   GENESIS_HASH,
-  ledgerEntryFault,
+  ledgerEntryFaultOf,
   type BrokenLink,
   type LedgerEntry,
   type LedgerLine,
 } from '../../../domain/ledger';
-import type { LedgerHead } from './ledger-head';
+import { shortHash, type LedgerLinkFault } from '../../../domain/ledger-link-fault';
+import { endCut, endReplaced, type LedgerHead, type SealedHeadFault } from './ledger-head';
 import type { BackwardLine } from './ledger-backward';
 
 /**
@@ -27,18 +29,18 @@ export interface LedgerFromHead {
   /** The 1-based line number of the line at `offset`: asked only to name a break. */
   lineNumber(offset: number): Promise<number>;
   /** The head the last append sealed; undefined when none is kept (a ledger older than sealing). */
-  sealedHead(): Promise<LedgerHead | { fault: string } | undefined>;
+  sealedHead(): Promise<LedgerHead | SealedHeadFault | undefined>;
 }
 
 /** Lines already read (oldest first, as parseLedgerText gives them) as a ledger read from its head; a line's offset is its number. */
-export function ledgerFromLines(lines: readonly LedgerLine[], head?: LedgerHead | { fault: string }): LedgerFromHead {
+export function ledgerFromLines(lines: readonly LedgerLine[], head?: LedgerHead | SealedHeadFault): LedgerFromHead {
   return {
     async *lines() {
       for (let i = lines.length - 1; i >= 0; i -= 1) {
         const line = lines[i]!;
         yield 'entry' in line
           ? { offset: line.line, entry: line.entry }
-          : { offset: line.line, fault: line.fault, text: line.text };
+          : { offset: line.line, fault: line.fault, ...(line.why ? { why: line.why } : {}), text: line.text };
       }
     },
     lineNumber: async (offset) => offset,
@@ -75,10 +77,10 @@ export interface ChainFromHeadOptions {
 
 type Break = { link: Omit<BrokenLink, 'line'>; line: () => Promise<number> };
 
-function linkReason(entry: LedgerEntry, before: LedgerEntry): string | undefined {
+function linkFault(entry: LedgerEntry, before: LedgerEntry): LedgerLinkFault | undefined {
   if (entry.prevHash !== before.hash)
-    return `it links to ${entry.prevHash.slice(0, 12)}…, but the entry before it has hash ${before.hash.slice(0, 12)}… (an entry was removed, inserted or reordered)`;
-  if (entry.seq !== before.seq + 1) return `its number is ${entry.seq}, expected ${before.seq + 1}`;
+    return { kind: 'linksElsewhere', linksTo: shortHash(entry.prevHash), previous: shortHash(before.hash) };
+  if (entry.seq !== before.seq + 1) return { kind: 'numberOutOfOrder', seq: entry.seq, expected: before.seq + 1 };
   return undefined;
 }
 
@@ -93,6 +95,14 @@ export async function checkChainFromHead(
   const fail = (link: Omit<BrokenLink, 'line'>, line: () => Promise<number>) => {
     broken ??= { link, line };
   };
+  const failBy = (
+    where: Omit<BrokenLink, 'line' | 'reason' | 'why'>,
+    fault: LedgerLinkFault,
+    line: () => Promise<number>,
+  ) => {
+    const { line: _unknownYet, ...link } = brokenBy({ line: 0, ...where }, fault);
+    fail(link, line);
+  };
   const entries: LedgerEntry[] = [];
   let newest: { entry: LedgerEntry; offset: number } | undefined;
   let after: { entry: LedgerEntry; offset: number } | undefined;
@@ -103,7 +113,7 @@ export async function checkChainFromHead(
     lastOffset = line.offset;
     const at = () => source.lineNumber(line.offset);
     if (!('entry' in line)) {
-      fail({ reason: line.fault }, at);
+      fail({ reason: line.fault, ...(line.why ? { why: line.why } : {}) }, at);
       after = undefined;
       continue;
     }
@@ -112,51 +122,35 @@ export async function checkChainFromHead(
     const name = { seq: entry.seq, hash: entry.hash };
     if (!newest) {
       newest = { entry, offset: line.offset };
-      if (sealed && 'fault' in sealed) fail({ ...name, reason: sealed.fault }, at);
+      if (sealed && 'fault' in sealed)
+        fail({ ...name, reason: sealed.fault, ...(sealed.why ? { why: sealed.why } : {}) }, at);
     }
     const satisfied = options.enough?.(entry) ?? false;
     const foreign = options.signerKey !== undefined && entry.signerKey !== options.signerKey;
     if (!foreign) entries.push(entry);
     if (!broken) {
-      const fault = ledgerEntryFault(entry);
-      if (fault) fail({ ...name, reason: fault }, at);
+      const fault = ledgerEntryFaultOf(entry);
+      if (fault) failBy(name, fault, at);
       else if (after) {
         const successor = after;
-        const reason = linkReason(successor.entry, entry);
-        if (reason)
-          fail({ seq: successor.entry.seq, hash: successor.entry.hash, reason }, () =>
+        const broke = linkFault(successor.entry, entry);
+        if (broke)
+          failBy({ seq: successor.entry.seq, hash: successor.entry.hash }, broke, () =>
             source.lineNumber(successor.offset),
           );
       }
     }
-    if (!broken && foreign)
-      fail(
-        {
-          ...name,
-          reason: `it is signed by key …${entry.signerKey.slice(-12)}, not by this workstation's key (it was signed elsewhere; the report leaves it out)`,
-        },
-        at,
-      );
+    if (!broken && foreign) failBy(name, { kind: 'signedElsewhereLeftOut', key: entry.signerKey.slice(-12) }, at);
     if (sealed && !('fault' in sealed) && !headMet) {
       if (entry.seq === sealed.seq) {
         headMet = true;
-        if (entry.hash !== sealed.hash)
-          fail(
-            {
-              ...name,
-              reason: `the sealed head names entry ${sealed.seq} with hash ${sealed.hash.slice(0, 12)}…, the file's entry ${sealed.seq} has ${entry.hash.slice(0, 12)}…: the end of the ledger was replaced`,
-            },
-            at,
-          );
+        if (entry.hash !== sealed.hash) failBy(name, endReplaced(sealed, entry.hash), at);
       } else if (entry.seq < sealed.seq) {
         headMet = true;
         const last = newest;
-        fail(
-          {
-            seq: sealed.seq,
-            hash: sealed.hash,
-            reason: `the sealed head says the ledger reached entry ${sealed.seq} (hash ${sealed.hash.slice(0, 12)}…), but the file ends at entry ${last.entry.seq}: entries were cut from the end`,
-          },
+        failBy(
+          { seq: sealed.seq, hash: sealed.hash },
+          endCut(sealed, last.entry.seq),
           async () => (await source.lineNumber(last.offset)) + 1,
         );
       }
@@ -172,25 +166,18 @@ export async function checkChainFromHead(
     if (after && lastOffset === after.offset && !broken) {
       const first = after;
       if (first.entry.prevHash !== GENESIS_HASH || first.entry.seq !== 1)
-        fail(
-          {
-            seq: first.entry.seq,
-            hash: first.entry.hash,
-            reason: `it is the file's first entry, but it is number ${first.entry.seq} and links to ${first.entry.prevHash.slice(0, 12)}… (entries were removed from the start)`,
-          },
+        failBy(
+          { seq: first.entry.seq, hash: first.entry.hash },
+          { kind: 'startCut', seq: first.entry.seq, linksTo: shortHash(first.entry.prevHash) },
           () => source.lineNumber(first.offset),
         );
     }
     if (sealed && !('fault' in sealed) && !headMet)
-      fail(
-        {
-          seq: sealed.seq,
-          hash: sealed.hash,
-          reason: `the sealed head says the ledger reached entry ${sealed.seq} (hash ${sealed.hash.slice(0, 12)}…), but the file ends at entry ${newest?.entry.seq ?? 0}: entries were cut from the end`,
-        },
-        async () => (newest ? (await source.lineNumber(newest.offset)) + 1 : 1),
+      failBy({ seq: sealed.seq, hash: sealed.hash }, endCut(sealed, newest?.entry.seq ?? 0), async () =>
+        newest ? (await source.lineNumber(newest.offset)) + 1 : 1,
       );
   }
+  // Set only inside `fail`, which the compiler's narrowing does not follow.
   const found = broken as Break | undefined;
   return {
     ok: found === undefined,
