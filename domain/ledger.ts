@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { TEXT_LIMITS } from './text-limits';
+import { brokenLinkText, ledgerLinkFaultText, shortHash, type LedgerLinkFault } from './ledger-link-fault';
 
 /**
  * The provisioning ledger: one entry per provisioning action (firmware installed, configuration
@@ -156,26 +157,37 @@ function signerPublicKey(signerKey: string): KeyObject {
 
 /** Why one entry does not hold: undefined when it does (ignoring its link to the one before). */
 export function ledgerEntryFault(entry: LedgerEntry): string | undefined {
+  const fault = ledgerEntryFaultOf(entry);
+  return fault && ledgerLinkFaultText(fault);
+}
+
+/** As ledgerEntryFault, as a code and its values (said in the reader's language by ledgerLinkFaultText). */
+export function ledgerEntryFaultOf(entry: LedgerEntry): LedgerLinkFault | undefined {
   let body: LedgerEntryBody;
   try {
     body = bodyOf(entry);
   } catch {
-    return 'its fields are not those of a ledger entry';
+    return { kind: 'notAnEntry', field: null };
   }
-  if (ledgerEntryHash(body) !== entry.hash)
-    return 'its content does not match its hash (it was changed after it was written)';
+  if (ledgerEntryHash(body) !== entry.hash) return { kind: 'contentNotHash' };
   try {
     const key = signerPublicKey(entry.signerKey);
     if (!verify(null, Buffer.from(entry.hash, 'hex'), key, Buffer.from(entry.signature, 'base64')))
-      return 'its signature does not match its hash and signer key';
+      return { kind: 'signatureNotHash' };
   } catch {
-    return 'its signer key or signature cannot be read';
+    return { kind: 'signatureUnreadable' };
   }
   return undefined;
 }
 
-/** One line of a ledger file, read: the entry, or why it is not one. */
-export type LedgerLine = { line: number; entry: LedgerEntry } | { line: number; fault: string; text: string };
+/** A broken link named by where it is and its fault: the English reason and the fault itself. */
+export function brokenBy(where: Omit<BrokenLink, 'reason' | 'why'>, fault: LedgerLinkFault): BrokenLink {
+  return { ...where, reason: ledgerLinkFaultText(fault), why: fault };
+}
+
+/** One line of a ledger file, read: the entry, or why it is not one (in English, and as a code). */
+export type LedgerLine =
+  { line: number; entry: LedgerEntry } | { line: number; fault: string; why?: LedgerLinkFault; text: string };
 
 /** One JSON entry per line; a blank last line is the file's final newline. */
 export function parseLedgerText(text: string): LedgerLine[] {
@@ -187,17 +199,17 @@ export function parseLedgerText(text: string): LedgerLine[] {
     try {
       json = JSON.parse(raw);
     } catch {
-      return { line, fault: 'it is not valid JSON', text: raw };
+      return lineFault(line, { kind: 'notJson' }, raw);
     }
     const parsed = ledgerEntrySchema.safeParse(json);
     if (!parsed.success)
-      return {
-        line,
-        fault: `its fields are not those of a ledger entry (${parsed.error.issues[0]?.path.join('.') || 'entry'})`,
-        text: raw,
-      };
+      return lineFault(line, { kind: 'notAnEntry', field: parsed.error.issues[0]?.path.join('.') || 'entry' }, raw);
     return { line, entry: parsed.data };
   });
+}
+
+function lineFault(line: number, why: LedgerLinkFault, text: string): LedgerLine {
+  return { line, fault: ledgerLinkFaultText(why), why, text };
 }
 
 /** The first link that does not hold, named so a person can find it in the file. */
@@ -208,7 +220,10 @@ export interface BrokenLink {
   seq?: number;
   /** The entry's hash as written, when readable. */
   hash?: string;
+  /** Why, in English (`--json`, the report, logs). */
   reason: string;
+  /** Why, as a code and its values, to be said in the reader's language (brokenLinkText). */
+  why?: LedgerLinkFault;
 }
 
 export interface ChainCheck {
@@ -235,20 +250,26 @@ export function checkLedgerChain(
   for (const [index, item] of lines.entries()) {
     onChecked?.(index, lines.length);
     if (!('entry' in item))
-      return { ok: false, entries: lines.length, head: previous, broken: { line: item.line, reason: item.fault } };
+      return {
+        ok: false,
+        entries: lines.length,
+        head: previous,
+        broken: { line: item.line, reason: item.fault, ...(item.why ? { why: item.why } : {}) },
+      };
     const { entry } = item;
     const name = { line: item.line, seq: entry.seq, hash: entry.hash };
-    const fault = ledgerEntryFault(entry);
-    if (fault) return { ok: false, entries: lines.length, head: previous, broken: { ...name, reason: fault } };
+    const fault = ledgerEntryFaultOf(entry);
+    if (fault) return { ok: false, entries: lines.length, head: previous, broken: brokenBy(name, fault) };
     if (entry.prevHash !== previous) {
       return {
         ok: false,
         entries: lines.length,
         head: previous,
-        broken: {
-          ...name,
-          reason: `it links to ${entry.prevHash.slice(0, 12)}…, but the entry before it has hash ${previous.slice(0, 12)}… (an entry was removed, inserted or reordered)`,
-        },
+        broken: brokenBy(name, {
+          kind: 'linksElsewhere',
+          linksTo: shortHash(entry.prevHash),
+          previous: shortHash(previous),
+        }),
       };
     }
     if (entry.seq !== seq + 1)
@@ -256,7 +277,7 @@ export function checkLedgerChain(
         ok: false,
         entries: lines.length,
         head: previous,
-        broken: { ...name, reason: `its number is ${entry.seq}, expected ${seq + 1}` },
+        broken: brokenBy(name, { kind: 'numberOutOfOrder', seq: entry.seq, expected: seq + 1 }),
       };
     previous = entry.hash;
     seq = entry.seq;
@@ -267,11 +288,7 @@ export function checkLedgerChain(
 
 /** "line 3 (entry 3, 9f2c…): its content does not match its hash" */
 export function describeBrokenLink(broken: BrokenLink): string {
-  const which =
-    broken.seq !== undefined
-      ? `entry ${broken.seq} at line ${broken.line}${broken.hash ? ` (hash ${broken.hash.slice(0, 12)}…)` : ''}`
-      : `line ${broken.line}`;
-  return `${which}: ${broken.reason}`;
+  return brokenLinkText({ ...broken, why: undefined });
 }
 
 /**
@@ -301,37 +318,40 @@ export const orgLedgerPageSchema = z.object({
 /** What the service answers to entries sent: how many were new, how many it had. */
 export const ledgerAppendResultSchema = z.object({ received: z.number().int(), known: z.number().int() });
 
+/** A fault of an entry of the organization's chain, named by its place there and its workstation's. */
+export function inOrgChain(item: OrgLedgerEntry, fault: LedgerLinkFault): LedgerLinkFault {
+  return { kind: 'inOrgChain', orgSeq: item.orgSeq, workstation: item.entry.workstation, seq: item.entry.seq, fault };
+}
+
 /** The organization's chain check: every link, every entry's own hash and signature. */
 export function checkOrgLedgerChain(entries: readonly OrgLedgerEntry[]): ChainCheck {
   let previous = GENESIS_HASH;
   for (const [index, item] of entries.entries()) {
     const name = { line: item.orgSeq, seq: item.entry.seq, hash: item.entry.hash };
-    const reasonOf = (why: string) =>
-      `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${why}`;
+    const reasonOf = (fault: LedgerLinkFault): BrokenLink => brokenBy(name, inOrgChain(item, fault));
     if (item.orgSeq !== index + 1)
       return {
         ok: false,
         entries: entries.length,
         head: previous,
-        broken: { ...name, reason: reasonOf(`expected number ${index + 1} (an entry is missing)`) },
+        broken: reasonOf({ kind: 'orgNumberMissing', expected: index + 1 }),
       };
     if (item.orgPrevHash !== previous)
       return {
         ok: false,
         entries: entries.length,
         head: previous,
-        broken: { ...name, reason: reasonOf('it does not link to the entry before it') },
+        broken: reasonOf({ kind: 'orgNotLinked' }),
       };
     if (item.orgHash !== orgChainHash(item.orgPrevHash, item.entry.hash))
       return {
         ok: false,
         entries: entries.length,
         head: previous,
-        broken: { ...name, reason: reasonOf('its link hash is wrong') },
+        broken: reasonOf({ kind: 'orgLinkHashWrong' }),
       };
-    const fault = ledgerEntryFault(item.entry);
-    if (fault)
-      return { ok: false, entries: entries.length, head: previous, broken: { ...name, reason: reasonOf(fault) } };
+    const fault = ledgerEntryFaultOf(item.entry);
+    if (fault) return { ok: false, entries: entries.length, head: previous, broken: reasonOf(fault) };
     previous = item.orgHash;
   }
   return { ok: true, entries: entries.length, head: previous };

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { z } from 'zod';
 import type { LedgerEntry } from './ledger';
+import { ledgerLinkFaultText, type LedgerLinkFault } from './ledger-link-fault';
 
 /**
  * Workstation keys: which ledger key signs for which workstation of an organization, as the
@@ -99,18 +100,35 @@ export function workstationKeyFault(
   entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>,
   keys: readonly EnrolledWorkstationKey[],
 ): string | undefined {
+  const fault = workstationKeyFaultOf(entry, keys);
+  return fault && ledgerLinkFaultText(fault);
+}
+
+/** As workstationKeyFault, as a code and its values (said in the reader's language by ledgerLinkFaultText). */
+export function workstationKeyFaultOf(
+  entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>,
+  keys: readonly EnrolledWorkstationKey[],
+): LedgerLinkFault | undefined {
   const key = keys.find((k) => k.publicKey === entry.signerKey);
   if (!key) {
     const enrolled = keys.some((k) => k.workstation === entry.workstation);
-    return enrolled
-      ? `it names workstation ${entry.workstation} but is signed by key …${short(entry.signerKey)}, which is not that workstation's enrolled key (it was signed elsewhere)`
-      : `it names workstation ${entry.workstation}, which has no enrolled key: its signer …${short(entry.signerKey)} is vouched for by nobody`;
+    return {
+      kind: enrolled ? 'notEnrolledKey' : 'noEnrolledKey',
+      workstation: entry.workstation,
+      key: short(entry.signerKey),
+    };
   }
   if (key.workstation !== entry.workstation)
-    return `it names workstation ${entry.workstation} but is signed by the key enrolled for workstation ${key.workstation}`;
+    return { kind: 'keyOfOtherWorkstation', workstation: entry.workstation, keyWorkstation: key.workstation };
   if (key.status !== 'active' && entry.seq > (key.validThroughSeq ?? 0)) {
-    const how = key.status === 'revoked' ? 'revoked' : 'replaced by a rotation';
-    return `its key was ${how} on ${key.endedAt ?? 'an unknown date'} by ${key.endedBy ?? 'an unknown user'}${key.reason ? ` (${key.reason})` : ''}; only its entries up to ${key.validThroughSeq ?? 0} stay good`;
+    return {
+      kind: 'keyEnded',
+      how: key.status === 'revoked' ? 'revoked' : 'rotated',
+      endedAt: key.endedAt ?? null,
+      endedBy: key.endedBy ?? null,
+      why: key.reason || null,
+      validThroughSeq: key.validThroughSeq ?? 0,
+    };
   }
   return undefined;
 }
@@ -125,17 +143,26 @@ export function ownEntryKeyFault(
   entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>,
   own: { workstation: string; signerKey: string; keys?: readonly EnrolledWorkstationKey[] },
 ): string | undefined {
+  const fault = ownEntryKeyFaultOf(entry, own);
+  return fault && ledgerLinkFaultText(fault);
+}
+
+/** As ownEntryKeyFault, as a code and its values. */
+export function ownEntryKeyFaultOf(
+  entry: Pick<LedgerEntry, 'workstation' | 'signerKey' | 'seq'>,
+  own: { workstation: string; signerKey: string; keys?: readonly EnrolledWorkstationKey[] },
+): LedgerLinkFault | undefined {
   if (entry.workstation !== own.workstation)
-    return `it names workstation ${entry.workstation}, not this one (${own.workstation}): it was not written here`;
+    return { kind: 'otherWorkstation', workstation: entry.workstation, own: own.workstation };
   if (own.keys) {
     const neverEnrolled = !own.keys.some(
       (key) => key.workstation === own.workstation || key.publicKey === own.signerKey,
     );
     if (neverEnrolled && entry.signerKey === own.signerKey) return undefined;
-    return workstationKeyFault(entry, own.keys);
+    return workstationKeyFaultOf(entry, own.keys);
   }
   if (entry.signerKey !== own.signerKey)
-    return `it is signed by key …${short(entry.signerKey)}, not by this workstation's key …${short(own.signerKey)} (it was signed elsewhere)`;
+    return { kind: 'notOwnKey', key: short(entry.signerKey), ownKey: short(own.signerKey) };
   return undefined;
 }
 

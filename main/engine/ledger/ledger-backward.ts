@@ -1,5 +1,6 @@
 import type { LedgerEntry, LedgerLine } from '../../../domain/ledger';
 import { parseLedgerText } from '../../../domain/ledger';
+import { ledgerLinkFaultText, type LedgerLinkFault } from '../../../domain/ledger-link-fault';
 import { errnoCode, type FileSystem } from '../../../platform/durable-file';
 
 /**
@@ -14,7 +15,9 @@ import { errnoCode, type FileSystem } from '../../../platform/durable-file';
  */
 
 /** One line read from the end: the entry, or why it is not one, and the byte offset it starts at. */
-export type BackwardLine = { offset: number } & ({ entry: LedgerEntry } | { fault: string; text: string });
+export type BackwardLine = { offset: number } & (
+  { entry: LedgerEntry } | { fault: string; why?: LedgerLinkFault; text: string }
+);
 
 export const BACKWARD_CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -49,8 +52,14 @@ export async function ledgerFileEnd(fs: FileSystem, path: string): Promise<Ledge
 function lineAt(offset: number, bytes: Buffer): BackwardLine {
   const text = bytes.toString('utf8');
   // parseLedgerText drops an empty last line as the file's final newline; an empty line here is a line.
-  const parsed: LedgerLine = parseLedgerText(text)[0] ?? { line: 1, fault: 'it is not valid JSON', text };
-  return 'entry' in parsed ? { offset, entry: parsed.entry } : { offset, fault: parsed.fault, text: parsed.text };
+  const parsed: LedgerLine = parseLedgerText(text)[0] ?? {
+    line: 1,
+    fault: ledgerLinkFaultText({ kind: 'notJson' }),
+    why: { kind: 'notJson' },
+    text,
+  };
+  if ('entry' in parsed) return { offset, entry: parsed.entry };
+  return { offset, fault: parsed.fault, ...(parsed.why ? { why: parsed.why } : {}), text: parsed.text };
 }
 
 /**

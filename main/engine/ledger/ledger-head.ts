@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { z } from 'zod';
 import type { LedgerLine } from '../../../domain/ledger';
-import type { BrokenLink } from '../../../domain/ledger';
+import { brokenBy, type BrokenLink } from '../../../domain/ledger';
+import { ledgerLinkFaultText, shortHash, type LedgerLinkFault } from '../../../domain/ledger-link-fault';
 
 /**
  * The local ledger's head (how many entries, the last one's hash), kept in a second place besides
@@ -38,18 +39,28 @@ export function sealLedgerHead(head: LedgerHead, privateKeyPem: string): z.infer
 }
 
 /** The head, when its signature by `signerKey` (SPKI DER base64) holds; otherwise why not. */
-export function openLedgerHead(text: string, signerKey: string): LedgerHead | { fault: string } {
+export function openLedgerHead(text: string, signerKey: string): LedgerHead | SealedHeadFault {
   let sealed: z.infer<typeof sealedSchema>;
   try {
     sealed = sealedSchema.parse(JSON.parse(text));
   } catch {
-    return { fault: 'the sealed ledger head is not readable' };
+    return headFaultOf({ kind: 'headUnreadable' });
   }
   const key = createPublicKey({ key: Buffer.from(signerKey, 'base64'), format: 'der', type: 'spki' });
   const head = { seq: sealed.seq, hash: sealed.hash };
   if (!verify(null, signedBytes(head), key, Buffer.from(sealed.signature, 'base64')))
-    return { fault: "the sealed ledger head is not signed by this workstation's ledger key" };
+    return headFaultOf({ kind: 'headNotSigned' });
   return head;
+}
+
+/** Why the sealed head cannot be trusted: in English, and as a code (`why`) for the reader's language. */
+export interface SealedHeadFault {
+  fault: string;
+  why?: LedgerLinkFault;
+}
+
+function headFaultOf(why: LedgerLinkFault): SealedHeadFault {
+  return { fault: ledgerLinkFaultText(why), why };
 }
 
 /**
@@ -57,26 +68,29 @@ export function openLedgerHead(text: string, signerKey: string): LedgerHead | { 
  * end) or is another one. A file longer than the head is not a fault (a crash between the append
  * and the head's update leaves the head one behind).
  */
-export function headFault(lines: readonly LedgerLine[], head: LedgerHead | { fault: string }): BrokenLink | undefined {
+export function headFault(lines: readonly LedgerLine[], head: LedgerHead | SealedHeadFault): BrokenLink | undefined {
   const entries = lines.flatMap((line) => ('entry' in line ? [{ line: line.line, entry: line.entry }] : []));
   const last = entries.at(-1);
-  if ('fault' in head) return { line: last?.line ?? 0, reason: head.fault };
+  if ('fault' in head) return { line: last?.line ?? 0, reason: head.fault, ...(head.why ? { why: head.why } : {}) };
   const named = entries.find((item) => item.entry.seq === head.seq);
   if (!named) {
-    return {
-      line: (last?.line ?? 0) + 1,
-      seq: head.seq,
-      hash: head.hash,
-      reason: `the sealed head says the ledger reached entry ${head.seq} (hash ${head.hash.slice(0, 12)}…), but the file ends at entry ${last?.entry.seq ?? 0}: entries were cut from the end`,
-    };
+    return brokenBy(
+      { line: (last?.line ?? 0) + 1, seq: head.seq, hash: head.hash },
+      endCut(head, last?.entry.seq ?? 0),
+    );
   }
   if (named.entry.hash !== head.hash) {
-    return {
-      line: named.line,
-      seq: head.seq,
-      hash: named.entry.hash,
-      reason: `the sealed head names entry ${head.seq} with hash ${head.hash.slice(0, 12)}…, the file's entry ${head.seq} has ${named.entry.hash.slice(0, 12)}…: the end of the ledger was replaced`,
-    };
+    return brokenBy({ line: named.line, seq: head.seq, hash: named.entry.hash }, endReplaced(head, named.entry.hash));
   }
   return undefined;
+}
+
+/** The file ends before the entry the sealed head names: entries were cut from the end. */
+export function endCut(head: LedgerHead, endsAt: number): LedgerLinkFault {
+  return { kind: 'endCut', headSeq: head.seq, headHash: shortHash(head.hash), endsAt };
+}
+
+/** The file's entry of the head's number is another one: the end was replaced. */
+export function endReplaced(head: LedgerHead, fileHash: string): LedgerLinkFault {
+  return { kind: 'endReplaced', seq: head.seq, headHash: shortHash(head.hash), fileHash: shortHash(fileHash) };
 }

@@ -2,6 +2,8 @@ import {
   checkLedgerChain,
   checkOrgLedgerChain,
   bodyOf,
+  brokenBy,
+  inOrgChain,
   ledgerEntryFault,
   ledgerEntryHash,
   type ChainCheck,
@@ -11,7 +13,12 @@ import {
   type OrgLedgerEntry,
 } from '../../../domain/ledger';
 import type { WorkstationKeyListBody } from '../../../domain/workstation-key-list';
-import { ownEntryKeyFault, workstationKeyFault, type EnrolledWorkstationKey } from '../../../domain/workstation-keys';
+import {
+  ownEntryKeyFaultOf,
+  workstationKeyFaultOf,
+  type EnrolledWorkstationKey,
+} from '../../../domain/workstation-keys';
+import { shortHash } from '../../../domain/ledger-link-fault';
 import type { ServiceClient } from '../../cloud';
 import type { Ledger } from './ledger';
 import { headFault } from './ledger-head';
@@ -125,19 +132,12 @@ export function compareWithService(
   for (const { entry } of ours) {
     const here = bySeq.get(entry.seq);
     if (!here)
-      return {
-        line: entry.seq,
-        seq: entry.seq,
-        hash: entry.hash,
-        reason: `the service holds entry ${entry.seq} of this workstation, but the local ledger has no readable entry ${entry.seq} (removed or damaged here)`,
-      };
+      return brokenBy({ line: entry.seq, seq: entry.seq, hash: entry.hash }, { kind: 'missingHere', seq: entry.seq });
     if (here.hash !== entry.hash) {
-      return {
-        line: here.line,
-        seq: entry.seq,
-        hash: entry.hash,
-        reason: `the service holds entry ${entry.seq} with hash ${entry.hash.slice(0, 12)}…, the local entry's content hashes to ${here.hash.slice(0, 12)}… (changed here after it was sent)`,
-      };
+      return brokenBy(
+        { line: here.line, seq: entry.seq, hash: entry.hash },
+        { kind: 'changedHere', seq: entry.seq, serviceHash: shortHash(entry.hash), localHash: shortHash(here.hash) },
+      );
     }
   }
   return undefined;
@@ -193,8 +193,8 @@ function firstForeignEntry(
 ): BrokenLink | undefined {
   for (const line of lines) {
     if (!('entry' in line)) continue;
-    const fault = ownEntryKeyFault(line.entry, own);
-    if (fault) return { line: line.line, seq: line.entry.seq, hash: line.entry.hash, reason: fault };
+    const fault = ownEntryKeyFaultOf(line.entry, own);
+    if (fault) return brokenBy({ line: line.line, seq: line.entry.seq, hash: line.entry.hash }, fault);
   }
   return undefined;
 }
@@ -205,14 +205,9 @@ function firstUnvouchedOrgEntry(
   keys: readonly EnrolledWorkstationKey[],
 ): BrokenLink | undefined {
   for (const item of chain) {
-    const fault = workstationKeyFault(item.entry, keys);
+    const fault = workstationKeyFaultOf(item.entry, keys);
     if (fault)
-      return {
-        line: item.orgSeq,
-        seq: item.entry.seq,
-        hash: item.entry.hash,
-        reason: `organization entry ${item.orgSeq} (workstation ${item.entry.workstation}, entry ${item.entry.seq}): ${fault}`,
-      };
+      return brokenBy({ line: item.orgSeq, seq: item.entry.seq, hash: item.entry.hash }, inOrgChain(item, fault));
   }
   return undefined;
 }

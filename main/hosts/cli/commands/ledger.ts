@@ -1,4 +1,5 @@
-import { describeBrokenLink, type ChainCheck, type LedgerLine } from '../../../../domain/ledger';
+import { type BrokenLink, type ChainCheck, type LedgerLine } from '../../../../domain/ledger';
+import { brokenLinkText, ledgerLinkFaultText } from '../../../../domain/ledger-link-fault';
 import {
   openWorkstationLedger,
   refreshWorkstationKeys,
@@ -12,7 +13,7 @@ import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
 import { provisioningPaths } from '../../../engine/paths';
 import { ledgerProgressView } from '../ledger-progress';
 import { workstationId } from '../../../engine/jobs/workstation';
-import { t } from '../cli-language';
+import { cliTranslator, t } from '../cli-language';
 import type { CliAccount, CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -100,7 +101,7 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean; 
     ctx.out.line(
       t('cli:ledger.localHolds', { path: local.path, entries: local.entries, head: local.head.slice(0, 16) }),
     );
-  else ctx.out.line(t('cli:ledger.localBroken', { path: local.path, where: describeBrokenLink(local.broken!) }));
+  else ctx.out.line(t('cli:ledger.localBroken', { path: local.path, where: brokenLinkInRunLanguage(local.broken!) }));
   for (const entry of entries ?? []) ctx.out.line(entryCheckText(entry));
   const service = result.service;
   if (service && account) {
@@ -113,15 +114,27 @@ export async function ledgerVerify(ctx: CliContext, options: { local?: boolean; 
           sent: service.sent.received,
           chainOk: service.chain.ok ? 'yes' : 'no',
           entries: service.chain.entries,
-          broken: service.chain.broken?.reason ?? '',
+          broken: brokenReasonInRunLanguage(service.chain.broken),
           withheld: service.sent.withheld,
         }),
       );
-      if (service.mismatch) ctx.out.line(t('cli:ledger.disagree', { where: describeBrokenLink(service.mismatch) }));
+      if (service.mismatch)
+        ctx.out.line(t('cli:ledger.disagree', { where: brokenLinkInRunLanguage(service.mismatch) }));
       else if (service.chain.ok) ctx.out.line(t('cli:ledger.match'));
     }
   }
   return holds ? EXIT.ok : EXIT.failed;
+}
+
+/** Where a link broke and why, in the run's language (the fault's English is the core's reason). */
+function brokenLinkInRunLanguage(broken: BrokenLink): string {
+  return brokenLinkText(broken, cliTranslator());
+}
+
+/** Why a link broke, without where, in the run's language; an older core's link without a fault keeps its English. */
+function brokenReasonInRunLanguage(broken: BrokenLink | undefined): string {
+  if (!broken) return '';
+  return broken.why ? ledgerLinkFaultText(broken.why, cliTranslator()) : broken.reason;
 }
 
 /**
