@@ -1,9 +1,11 @@
 import type { ServiceClient } from '../cloud';
 import type { BleCentral, LinkFactoryDeps } from '../devices';
 import {
+  ConfigFileStore,
   createDeviceConnector,
   createDeviceFinder,
   createJobsEngine,
+  provisioningPaths,
   type DeviceConnector,
   type DeviceFinder,
   type JobsEngine,
@@ -17,10 +19,15 @@ import {
   type EventStreams,
   type JobsChannel,
 } from '../../contract/index';
+import { planConfigurationChange } from './configuration-changes';
 import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
+import type { HandlerGroup } from './handlers/types';
 
 export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy };
+
+/** The channels a command-line run calls: the jobs, and what an apply would change (as the Workbench asks it). */
+export type CliChannel = JobsChannel | 'workbench.configurationChanges';
 
 /** The job streams a command-line host subscribes to: whole records, as it prints them. */
 export type CliCoreStream = 'jobs.changed' | 'jobs.finished';
@@ -30,8 +37,8 @@ export interface CliCoreOptions {
   dataDir: string;
   /** The account the run works for, once the host has settled it; undefined before. */
   account: () => ProvisioningAccount | undefined;
-  /** The client the service is asked through before jobs (readiness); the host settles the account. */
-  serviceClient: () => Promise<Pick<ServiceClient, 'devices'>>;
+  /** The account, settled by the host when a channel first needs the service (readiness, the change view). */
+  settleAccount: () => Promise<ProvisioningAccount & { client: ServiceClient }>;
   /** A client for an outbox entry's service and organization, when the key for it is at hand. */
   clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined;
   linkDeps: LinkFactoryDeps;
@@ -52,7 +59,7 @@ export interface CliCoreOptions {
  * use them directly (docs/architecture.md, "The CLI").
  */
 export interface CliCore {
-  invoke<C extends JobsChannel>(channel: C, input: ChannelInput<C>): Promise<ChannelResult<C>>;
+  invoke<C extends CliChannel>(channel: C, input: ChannelInput<C>): Promise<ChannelResult<C>>;
   subscribe<S extends CliCoreStream>(stream: S, listener: (payload: EventStreams[S]) => void): () => void;
   /** Confirms jobs an earlier run left unfinished (once the account is settled); how many. */
   recoverInterrupted(): Promise<number>;
@@ -85,20 +92,32 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       concurrency: options.concurrency,
       reconnect: options.reconnect,
     }));
-  const handlers = jobsHandlers({
-    engine: {
-      start: (requests) => engine().start(requests),
-      wait: (jobId) => engine().wait(jobId),
-      cancel: (jobId) => engine().cancel(jobId),
+  const handlers: HandlerGroup<CliChannel> = {
+    ...jobsHandlers({
+      engine: {
+        start: (requests) => engine().start(requests),
+        wait: (jobId) => engine().wait(jobId),
+        cancel: (jobId) => engine().cancel(jobId),
+      },
+      client: async () => (await options.settleAccount()).client,
+      attached: async (extraLinks) =>
+        (await finder.list({ extraLinks })).map((device) => ({
+          link: device.link,
+          serialNumber: device.identity?.serialNumber ?? null,
+          error: device.error,
+        })),
+    }),
+    // The account's kept files, as the engine keeps them; nothing is applied or kept here.
+    'workbench.configurationChanges': async (input) => {
+      const account = await options.settleAccount();
+      const dir = provisioningPaths(options.dataDir).account(account.serviceUrl, account.orgId).configFiles;
+      return planConfigurationChange({
+        client: account.client,
+        store: new ConfigFileStore({ dir }),
+        serialNumber: input.serialNumber,
+      });
     },
-    client: options.serviceClient,
-    attached: async (extraLinks) =>
-      (await finder.list({ extraLinks })).map((device) => ({
-        link: device.link,
-        serialNumber: device.identity?.serialNumber ?? null,
-        error: device.error,
-      })),
-  });
+  };
   return {
     async invoke(channel, input) {
       const handler = handlers[channel] as (parsed: unknown) => Promise<ChannelResult<typeof channel>>;

@@ -57,7 +57,7 @@ export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
 export { embeddedWorkspaceStarter } from './local-workspace';
 export type { SimulationPort } from './handlers/simulation';
 // The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
-export { createCliCore, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
+export { createCliCore, type CliChannel, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
 // The engine's objects the CLI's not yet moved commands still use (docs/architecture.md, "The CLI").
 export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy } from './cli-core';
 export type { LedgerVerifyProgress } from '../engine/ledger';

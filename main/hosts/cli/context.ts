@@ -210,7 +210,7 @@ export class CliContext {
     this.coreInstance = createCliCore({
       dataDir: this.dirs.data,
       account: () => this.settled?.account,
-      serviceClient: async () => (await this.account()).client,
+      settleAccount: () => this.account(),
       clientFor: (serviceUrl, orgId) => {
         if (!this.settled) return undefined;
         const { account, login } = this.settled;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
 import { verifyConfigFile } from '../../../../domain/files/config-file-signature';
 import { FileFormatError } from '../../../../domain/files/file-error';
-import { planConfigurationChange } from '../../../core/configuration-changes';
 import { provisioningPaths } from '../../../engine/jobs';
 import { ConfigFileStore } from '../../../engine/jobs/config-file-store';
 import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
@@ -132,15 +131,12 @@ export async function configurationUpdate(
 
 /**
  * `device configuration update SN... --dry-run`: what applying each device's file would change, in
- * words (main/core/configuration-changes.ts). Nothing is applied and nothing kept.
+ * words, from the channel the Workbench's change view asks (`workbench.configurationChanges`). Nothing
+ * is applied and nothing kept.
  */
 async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[]): Promise<number> {
-  const account = await ctx.account();
-  const store = new ConfigFileStore({
-    dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).configFiles,
-  });
   for (const serialNumber of serialNumbers) {
-    const plan = await planConfigurationChange({ client: account.client, store, serialNumber });
+    const plan = await ctx.core().invoke('workbench.configurationChanges', { serialNumber });
     if (ctx.out.json) {
       const { appliedFrom, ...rest } = plan;
       ctx.out.jsonLine({ ...rest, dryRun: true, appliedFrom, appliedContentKnown: appliedFrom !== null });
@@ -150,7 +146,9 @@ async function configurationUpdateDryRun(ctx: CliContext, serialNumbers: string[
     ctx.out.line(`${serialNumber}: ${changeBasisText(plan, words)} → ${plan.syncId}`);
     if (plan.inSync) ctx.out.line(`  ${t('cli:dryRun.inSync')}`);
     else if (plan.changes.length === 0) ctx.out.line(`  ${t('cli:dryRun.sameSettings')}`);
-    for (const change of plan.changes) ctx.out.line(`  ${changeText(change, words)}`);
+    // The core names each change's subject; a view without one keeps the core's English line.
+    for (const change of plan.changes)
+      ctx.out.line(`  ${change.subject ? changeText({ ...change, subject: change.subject }, words) : change.text}`);
   }
   if (!ctx.out.json) ctx.out.line(t('cli:dryRun.done'));
   return EXIT.ok;
