@@ -66,6 +66,11 @@ interface OutboxFigure {
   outbox_view_ms: number;
   /** The page after the middle entry (a cursor deep in the outbox), as the screen's "Next" asks. */
   outbox_view_deep_ms: number;
+  /** Outbox.page alone (no core beside it), median of 7: the first page, and the page after the middle entry. */
+  page_alone_ms: number;
+  page_alone_deep_ms: number;
+  /** Outbox.overview alone, median of 3: every entry read, what outbox.get did before it had pages. */
+  overview_alone_ms: number;
   drain_ms: number;
   drain_per_s: number;
   lost: number;
@@ -106,6 +111,17 @@ async function timeCoreStart(
   return { readyMs, viewMs, deepMs };
 }
 
+/** The median time of `runs` calls of `work`, one after another. */
+async function medianMs(runs: number, work: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    await work();
+    times.push(ms(started));
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+}
+
 async function outboxFigures(): Promise<OutboxFigure[]> {
   const service = await startService({ dataDir: 'memory://', port: 0 });
   try {
@@ -130,7 +146,12 @@ async function outboxFigures(): Promise<OutboxFigure[]> {
           firstAppliedAt: Date.UTC(2025, 0, 1) + run * 100_000_000,
         });
         const enqueueMs = ms(fillStarted);
-        const full = await timeCoreStart(dataDir, queued[Math.floor(count / 2)]?.id);
+        const middle = queued[Math.floor(count / 2)]?.id;
+        const full = await timeCoreStart(dataDir, middle);
+        const reader = new Outbox({ dir, sender: { send: () => Promise.reject(new Error('only reading')) } });
+        const pageAloneMs = await medianMs(7, () => reader.page({ limit: 100 }));
+        const pageAloneDeepMs = await medianMs(7, () => reader.page({ after: middle ?? null, limit: 100 }));
+        const overviewAloneMs = await medianMs(3, () => reader.overview());
         const sender = countingSender(clientConfirmationSender(() => client));
         const outbox = new Outbox({ dir, sender });
         const drainStarted = performance.now();
@@ -146,6 +167,9 @@ async function outboxFigures(): Promise<OutboxFigure[]> {
           core_ready_empty_ms: round(empty.readyMs, 0),
           outbox_view_ms: round(full.viewMs, 0),
           outbox_view_deep_ms: round(full.deepMs, 0),
+          page_alone_ms: round(pageAloneMs, 1),
+          page_alone_deep_ms: round(pageAloneDeepMs, 1),
+          overview_alone_ms: round(overviewAloneMs, 0),
           drain_ms: round(drainMs, 0),
           drain_per_s: round((count / drainMs) * 1000, 0),
           lost: check.lost,
