@@ -7,6 +7,7 @@ export {
 } from './function-test';
 export {
   describeReactions,
+  failReasonsOf,
   functionTestRecord,
   notDoneText,
   recordFunctionTest,

@@ -1,4 +1,9 @@
 import { originFields, type LedgerEntry, type LedgerRecord, type LedgerRecordOrigin } from '../../../domain/ledger';
+import {
+  functionTestReasonText,
+  reactionsText,
+  type FunctionTestFailReason,
+} from '../../../domain/function-test-words';
 import type { Ledger } from '../../engine/ledger';
 import type { FunctionTestObservation } from './function-test';
 
@@ -12,7 +17,7 @@ export type FunctionTestResult = 'pass' | 'fail';
 
 export interface FunctionTestVerdict {
   result: FunctionTestResult;
-  /** Why it failed, in words; empty when it passed. */
+  /** Why it failed, in English words (the ledger, `--json`); empty when it passed. */
   reasons: string[];
 }
 
@@ -20,16 +25,28 @@ export function verdictOf(
   observation: FunctionTestObservation,
   technician: FunctionTestResult | undefined,
 ): FunctionTestVerdict {
-  const reasons: string[] = [];
-  const notDone = notDoneText(observation);
-  if (notDone) reasons.push(notDone);
-  else if (!observation.pressed) reasons.push('no press of the E-stop was seen');
+  const why = failReasonsOf(observation, technician);
+  return { result: why.length === 0 ? 'pass' : 'fail', reasons: why.map((reason) => functionTestReasonText(reason)) };
+}
+
+/**
+ * Why the verdict fails, as codes and values (none when it passes): the verdict's reasons, to be
+ * said in the reader's language (functionTestReasonsText).
+ */
+export function failReasonsOf(
+  observation: FunctionTestObservation,
+  technician: FunctionTestResult | undefined,
+): FunctionTestFailReason[] {
+  const why: FunctionTestFailReason[] = [];
+  const notDone = notDoneReason(observation);
+  if (notDone) why.push(notDone);
+  else if (!observation.pressed) why.push({ kind: 'noPress' });
   for (const receiver of observation.receivers)
-    if (observation.pressed && !receiver.tripped) reasons.push(`${receiver.serialNumber} did not trip`);
+    if (observation.pressed && !receiver.tripped) why.push({ kind: 'didNotTrip', serial: receiver.serialNumber });
   for (const missing of observation.unreachable)
-    reasons.push(`${missing.serialNumber} could not be watched (${missing.reason})`);
-  if (technician === 'fail') reasons.push('the technician judged it failed');
-  return { result: reasons.length === 0 ? 'pass' : 'fail', reasons };
+    why.push({ kind: 'notWatched', serial: missing.serialNumber, why: missing.reason });
+  if (technician === 'fail') why.push({ kind: 'technicianFailed' });
+  return why;
 }
 
 /**
@@ -37,19 +54,21 @@ export function verdictOf(
  * Such a test is recorded as failed: the device is not commissioned until a test is done and passes.
  */
 export function notDoneText(observation: Pick<FunctionTestObservation, 'pressed' | 'ended'>): string | null {
-  if (observation.pressed) return null;
-  if (observation.ended === 'stopped') return 'not done: stopped';
-  if (observation.ended === 'timed-out') return 'not done: timed out';
-  return null;
+  const reason = notDoneReason(observation);
+  return reason && functionTestReasonText(reason);
 }
 
-/** "EPC000102 14 ms, EPC000103 did not trip" */
+/** As notDoneText, as a code and its value. */
+export function notDoneReason(
+  observation: Pick<FunctionTestObservation, 'pressed' | 'ended'>,
+): Extract<FunctionTestFailReason, { kind: 'notDone' }> | null {
+  if (observation.pressed || observation.ended === 'pressed') return null;
+  return { kind: 'notDone', ended: observation.ended };
+}
+
+/** "EPC000102 14 ms, EPC000103 did not trip", in English: the ledger's words (reactionsText says it in another language). */
 export function describeReactions(observation: FunctionTestObservation): string {
-  const parts = observation.receivers.map((r) =>
-    r.tripped ? `${r.serialNumber} ${r.reactionMs} ms` : `${r.serialNumber} did not trip`,
-  );
-  for (const missing of observation.unreachable) parts.push(`${missing.serialNumber} not watched`);
-  return parts.length > 0 ? parts.join(', ') : 'no receivers in the configuration';
+  return reactionsText(observation);
 }
 
 export interface FunctionTestRecordInput extends LedgerRecordOrigin {

@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { commissioningOf, commissioningText } from '../../../../domain/ledger-commissioning';
+import { functionTestReasonsText, reactionsText } from '../../../../domain/function-test-words';
 import {
-  describeReactions,
+  failReasonsOf,
   observeFunctionTest,
   recordFunctionTest,
   verdictOf,
@@ -98,7 +99,7 @@ export async function functionTest(
   if (technicianAtHand) {
     ctx.out.line(
       observation.pressed
-        ? t('cli:functionTest.seen', { reactions: describeReactions(observation) })
+        ? t('cli:functionTest.seen', { reactions: reactionsText(observation, cliTranslator()) })
         : t('cli:functionTest.noPress'),
     );
     technician = /^y/i.test(await ask(t('cli:functionTest.askStopped'))) ? 'pass' : 'fail';
@@ -138,7 +139,7 @@ export async function functionTest(
       sentToService: sent,
     });
   } else {
-    const reactions = observation.pressed ? describeReactions(observation) : '';
+    const reactions = observation.pressed ? reactionsText(observation, cliTranslator()) : '';
     ctx.out.line(
       t('cli:functionTest.result', {
         serial: serialNumber,
@@ -148,7 +149,9 @@ export async function functionTest(
       }),
     );
     if (verdict.reasons.length > 0)
-      ctx.out.line(`  ${t('cli:functionTest.why', { reasons: verdict.reasons.join('; ') })}`);
+      ctx.out.line(
+        `  ${t('cli:functionTest.why', { reasons: functionTestReasonsText(failReasonsOf(observation, technician), cliTranslator()) })}`,
+      );
     // English keeps the ledger core's own words; another language takes the report catalog's.
     const status =
       cliLanguage() === 'en'

@@ -96,6 +96,15 @@ describe('provisioner device function-test', () => {
       expect(missing.stdout).toContain('EPC000101: function test FAILED');
       expect(missing.stdout).toContain('EPC000102 could not be watched (not attached to this computer)');
       expect(missing.stdout).toContain('EPC000101 is NOT commissioned: the function test failed');
+      // In German: what was observed and why it failed, from the core's codes (issue 29); the
+      // serial numbers, and the link's own message, as they are.
+      const german = await w.cli(['--lang', 'de', 'device', 'function-test', 'EPC000101', '--result', 'fail']);
+      expect(german.code).toBe(1);
+      expect(german.stdout).toContain('EPC000102 nicht beobachtet');
+      expect(german.stdout).toContain(
+        'Grund: EPC000102 konnte nicht beobachtet werden (not attached to this computer); der Techniker hat die Prüfung als nicht bestanden beurteilt',
+      );
+      expect(german.stdout).not.toMatch(/could not be watched|not watched|judged it failed/);
       await selfPressing.stop();
 
       const entries = await ledgerEntries(w);
@@ -105,6 +114,7 @@ describe('provisioner device function-test', () => {
       ).toEqual([
         ['EPC000101', 'success', 1, 1],
         ['EPC000101', 'success', 1, 1],
+        ['EPC000101', 'failure', 0, 1],
         ['EPC000101', 'failure', 0, 1],
       ]);
       expect(tests[0]!.facts.note).toBe('lamp off, conveyor stopped');
