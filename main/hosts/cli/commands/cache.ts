@@ -2,7 +2,7 @@ import type { DeviceType } from '../../../../domain/device-types';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
 import { cachedPatches } from '../../../engine/cache/cached-patches';
 import { prefetchBundlesAndKeys } from '../../../engine/cache/prefetch';
-import { bytesText } from '../../../engine/jobs';
+import { bytesText } from '../../../../domain/job-text';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
