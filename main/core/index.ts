@@ -51,6 +51,8 @@ import { believableDevices } from '../../domain/shared-serial';
 export type { SecretStore } from '../../platform/secret-store';
 export { FileSecretStore } from '../../platform/secret-store';
 export { LoginStore, fileLoginStoreIn, fileSecretStoreIn, type SavedLogin } from './login-store';
+// The CLI's login refuses what the app's sign-in refuses: a key sent unencrypted over a network.
+export { isPlainHttpOverNetwork } from './account-session';
 export type { DeviceSource } from '../features/workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from '../features/workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';

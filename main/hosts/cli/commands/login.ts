@@ -3,7 +3,7 @@ import { rootKeyFingerprint } from '../../../../domain/files/config-file-signatu
 import { provisioningPaths, SigningKeyStore } from '../../../engine/jobs';
 import { offlinePackageAccount, packagePaths } from '../../../features/packages';
 import { Outbox } from '../../../engine/outbox/outbox';
-import { isPlainHttpOverNetwork } from '../../../core/account-session';
+import { isPlainHttpOverNetwork } from '../../../core';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { keptKeyPath } from '../credentials';
