@@ -1,5 +1,6 @@
 import { changeBasisText, changeText, changeValueText, type ChangeSubject } from '../../../domain/configuration-diff';
 import { describe, expect, it } from 'vitest';
+import { codingDetailText, codingText } from '../../../domain/files/content-coding';
 import {
   CAN_MODE_LABELS,
   canModeLabel,
@@ -102,6 +103,11 @@ describe('the domain words in every language', () => {
           expectTranslated(phaseText(phase, step, { version: '2.4.1' }, words), language);
       for (const reason of EVERY_FAILURE_REASON) expectTranslated(failureReasonText(reason, words), language);
       for (const detail of syncDetails(words)) expectTranslated(detail, language);
+      for (const coding of ['deflate', 'delta'] as const)
+        for (const factor of [null, 1.6]) {
+          expectTranslated(codingText({ coding, factor }, words), language);
+          expectTranslated(codingDetailText({ coding, factor }, words), language);
+        }
     });
   }
 
@@ -132,6 +138,10 @@ describe('the domain words in every language', () => {
     for (const appliedSyncId of [null, 'a'])
       for (const appliedFrom of [null, 'service'])
         changeBasisText({ appliedSyncId, appliedFrom, inSync: false }, recording);
+    for (const factor of [null, 1.6]) {
+      codingText({ coding: 'deflate', factor }, recording);
+      codingDetailText({ coding: 'deflate', factor }, recording);
+    }
     expect(Object.keys(CATALOGS.en.domain).filter((key) => !used.has(key))).toEqual([]);
   });
 });
