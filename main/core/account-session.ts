@@ -150,11 +150,16 @@ export class AccountSession {
     return this.view();
   }
 
-  async useLocalWorkspace(): Promise<SessionView> {
+  /**
+   * Works in the local workspace. `remember: false` for a host's own fallback (web mode when it
+   * could not sign in again): the login a person chose, which the CLI shares, stays the one
+   * resumed, so a service down at one start does not move the next CLI command to the workspace.
+   */
+  async useLocalWorkspace(options: { remember?: boolean } = {}): Promise<SessionView> {
     const workspace = await this.ensureWorkspace();
     this.deps.log.addSecret(workspace.apiKey);
     const validated = await this.validate(workspace.serviceUrl, workspace.orgId, workspace.apiKey);
-    await this.deps.settings.update({ resume: { kind: 'local' } });
+    if (options.remember !== false) await this.deps.settings.update({ resume: { kind: 'local' } });
     await this.setAccount({
       kind: 'local',
       serviceUrl: workspace.serviceUrl,

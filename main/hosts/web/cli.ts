@@ -89,7 +89,8 @@ async function main(): Promise<void> {
     },
   });
 
-  if (core.session.current() === null) await core.session.useLocalWorkspace();
+  // Web mode always has an account to show; a fallback is not a choice to resume next time.
+  if (core.session.current() === null) await core.session.useLocalWorkspace({ remember: false });
 
   if (options.simulate !== false) {
     const workspace = await core.session.ensureWorkspace();

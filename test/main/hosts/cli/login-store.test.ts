@@ -126,6 +126,28 @@ describe('one login store for the app and the CLI', () => {
     expect(await again.invoke('session.get', {})).toMatchObject({ status: 'signedOut', lastOrgId: 'demo' });
   });
 
+  it("web mode's fallback to the local workspace leaves the CLI's login as it was", async () => {
+    const home = await homeNamed('fallback');
+    const login = await cli(home, ['login', '--url', demo.service.url, '--org', 'demo', '--api-key', operatorKey]);
+    expect(login.code, login.stderr).toBe(0);
+    const core = await appCore(home);
+    // What web mode does when it could not sign in again at start.
+    await core.session.useLocalWorkspace({ remember: false });
+    expect(await core.invoke('session.get', {})).toMatchObject({ status: 'signedIn', kind: 'local' });
+    await cores.close(core);
+
+    const status = await cli(home, ['--json', 'status']);
+    expect(JSON.parse(status.stdout).account).toMatchObject({ kind: 'service', keyName: 'technician' });
+    const again = await appCore(home);
+    expect(await again.invoke('session.get', {})).toMatchObject({ status: 'signedIn', kind: 'service' });
+
+    // Chosen by a person (the app's button), the workspace is what the next start resumes.
+    await again.session.useLocalWorkspace();
+    await cores.close(again);
+    const chosen = await appCore(home);
+    expect(await chosen.invoke('session.get', {})).toMatchObject({ status: 'signedIn', kind: 'local' });
+  });
+
   it('a login an earlier version kept in credentials.json is moved once, then the file is gone', async () => {
     const home = await homeNamed('earlier-version');
     const legacy = join(home, 'credentials.json');
