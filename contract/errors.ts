@@ -1,4 +1,5 @@
 import type { Violation } from '../domain/violations';
+import type { WorkPackageRefusal } from '../domain/work-package-refusal';
 
 export const ERROR_CODES = [
   'INVALID_INPUT',
@@ -23,6 +24,8 @@ export interface WireError {
   /** The service's violations (or the input schema's), each beside its field. */
   violations: Violation[];
   httpStatus: number | null;
+  /** Why a work package cannot be made, as a code and its values: the screen says it in the reader's language. */
+  workPackageRefusal?: WorkPackageRefusal;
 }
 
 export type InvokeOutcome<R> = { ok: true; value: R } | { ok: false; error: WireError };
@@ -35,6 +38,8 @@ export class CoreError extends Error {
     message: string,
     readonly violations: Violation[] = [],
     readonly httpStatus: number | null = null,
+    /** See WireError.workPackageRefusal; `message` is its English. */
+    readonly workPackageRefusal?: WorkPackageRefusal,
   ) {
     super(message);
   }
@@ -42,7 +47,13 @@ export class CoreError extends Error {
 
 export function toWireError(err: unknown): WireError {
   if (err instanceof CoreError) {
-    return { code: err.code, message: err.message, violations: err.violations, httpStatus: err.httpStatus };
+    return {
+      code: err.code,
+      message: err.message,
+      violations: err.violations,
+      httpStatus: err.httpStatus,
+      ...(err.workPackageRefusal ? { workPackageRefusal: err.workPackageRefusal } : {}),
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'INTERNAL', message, violations: [], httpStatus: null };

@@ -9,6 +9,7 @@ import type {
   WireError,
 } from '../../contract/index';
 import type { Violation } from '../../domain/violations';
+import type { WorkPackageRefusal } from '../../domain/work-package-refusal';
 
 /** A failed call, with the core's code and the violations to show beside their fields. */
 export class ProvisionerError extends Error {
@@ -16,11 +17,14 @@ export class ProvisionerError extends Error {
   readonly code: ErrorCode;
   readonly violations: Violation[];
   readonly httpStatus: number | null;
+  /** Why a work package cannot be made, as a code and its values (workPackageRefusalText says it). */
+  readonly workPackageRefusal: WorkPackageRefusal | null;
   constructor(error: WireError) {
     super(error.message);
     this.code = error.code;
     this.violations = error.violations;
     this.httpStatus = error.httpStatus;
+    this.workPackageRefusal = error.workPackageRefusal ?? null;
   }
 }
 

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { client, errorText } from '../api/client';
+import { workPackageRefusalText } from '../../domain/work-package-refusal';
+import { client, errorText, ProvisionerError } from '../api/client';
 import { ActionButton } from '../components/ActionButton';
 import { saveBase64File } from '../components/save-file';
 import { useDateText } from '../components/use-date-text';
+import { useTranslator } from '../i18n/I18nProvider';
 import { notify } from '../stores/notices';
 import { signedIn, useSession } from '../stores/session';
 
@@ -21,6 +23,7 @@ export function WorkPackageButton({
 }) {
   const [busy, setBusy] = useState(false);
   const { t } = useTranslation();
+  const words = useTranslator();
   const dates = useDateText();
   const local = useSession((s) => signedIn(s.session)?.kind === 'local');
   const run = async () => {
@@ -40,7 +43,10 @@ export function WorkPackageButton({
         }),
       );
     } catch (err) {
-      notify('error', t('screens:workPackage.failed', { configuration: configurationName, error: errorText(err) }));
+      // A refusal the core sent as a code is said in the reader's language; anything else as it came.
+      const refusal = err instanceof ProvisionerError ? err.workPackageRefusal : null;
+      const error = refusal ? workPackageRefusalText(refusal, words) : errorText(err);
+      notify('error', t('screens:workPackage.failed', { configuration: configurationName, error }));
     } finally {
       setBusy(false);
     }

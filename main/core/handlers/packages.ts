@@ -57,8 +57,8 @@ export function packageHandlers(deps: PackageHandlerDeps): HandlerGroup<PackageC
         };
       } catch (error) {
         // Why the package cannot be made (incomplete configuration, a file the devices would refuse) is for the technician, as it is.
-        if (error instanceof WorkPackageError || error instanceof FileFormatError)
-          throw new CoreError('VALIDATION', error.message);
+        if (error instanceof WorkPackageError) throw new CoreError('VALIDATION', error.message, [], null, error.reason);
+        if (error instanceof FileFormatError) throw new CoreError('VALIDATION', error.message);
         throw toCoreError(error);
       }
     },
