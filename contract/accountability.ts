@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, PSEUDO_LANGUAGE } from '../domain/i18n/languages.js';
+import type { FunctionTestFailReason } from '../domain/function-test-words';
 import type { CommissioningState, CommissioningStep } from '../domain/ledger-commissioning';
 import { command } from './channel-spec';
 
@@ -25,6 +26,8 @@ export interface FunctionTestObservationView {
   unreachable: { serialNumber: string; reason: string }[];
   /** Why it fails already, whatever the technician says (no press, a receiver that did not trip). */
   failsBecause: string[];
+  /** The same as codes and values, said in the reader's language (functionTestReasonsText). */
+  failReasons?: FunctionTestFailReason[];
   /** "not done: timed out" / "not done: stopped" when the watch ended with no press; null otherwise. */
   notDone: string | null;
   /** A test not done is recorded by the core at once (a failure); null when it waits for the technician's verdict. */
@@ -42,6 +45,8 @@ export interface FunctionTestRecordView {
   serialNumber: string;
   result: 'pass' | 'fail';
   reasons: string[];
+  /** The same as codes and values, said in the reader's language (functionTestReasonsText). */
+  failReasons?: FunctionTestFailReason[];
   note: string;
   commissioning: CommissioningView;
   ledgerSeq: number;

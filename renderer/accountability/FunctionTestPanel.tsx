@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FunctionTestObservationView, FunctionTestRecordView, JobView } from '../../contract/index';
+import { functionTestReasonsText, type FunctionTestFailReason } from '../../domain/function-test-words';
 import { configurationApplied } from '../../domain/job-steps';
 import type { CommissioningState, CommissioningStep } from '../../domain/ledger-commissioning';
 import { client, errorText } from '../api/client';
@@ -238,7 +239,9 @@ export function FunctionTestPanel() {
           </p>
           {step.observation.failsBecause.length > 0 ? (
             <p className="function-test__bad">
-              {t('workbench:functionTest.fails', { reasons: step.observation.failsBecause.join('; ') })}
+              {t('workbench:functionTest.fails', {
+                reasons: reasonsText(words, step.observation.failsBecause, step.observation.failReasons),
+              })}
             </p>
           ) : null}
           <fieldset className="function-test__verdict">
@@ -300,7 +303,9 @@ export function FunctionTestPanel() {
           </p>
           {step.record.reasons.length > 0 ? (
             <p className="function-test__bad">
-              {t('workbench:functionTest.why', { reasons: step.record.reasons.join('; ') })}
+              {t('workbench:functionTest.why', {
+                reasons: reasonsText(words, step.record.reasons, step.record.failReasons),
+              })}
             </p>
           ) : null}
           <p className="muted small">
@@ -323,4 +328,13 @@ export function FunctionTestPanel() {
       ) : null}
     </section>
   );
+}
+
+/** Why a test fails, from the core's codes in the reader's words; a core that sent none keeps its English. */
+function reasonsText(
+  words: Words,
+  english: readonly string[],
+  codes: readonly FunctionTestFailReason[] | undefined,
+): string {
+  return codes ? functionTestReasonsText(codes, words) : english.join('; ');
 }

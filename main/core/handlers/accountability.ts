@@ -10,6 +10,7 @@ import { commissioningViewOf } from '../../../domain/ledger-commissioning';
 import type { FirmwareCache } from '../../engine/cache/firmware-cache';
 import { toCoreError } from '../errors';
 import {
+  failReasonsOf,
   notDoneText,
   observeFunctionTest,
   recordFunctionTest,
@@ -92,6 +93,7 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
       serialNumber: test.serialNumber,
       result: verdict.result,
       reasons: verdict.reasons,
+      failReasons: failReasonsOf(test.observation, technician),
       note,
       commissioning: commissioningViewOf(entries, test.serialNumber),
       ledgerSeq: entry.seq,
@@ -177,6 +179,7 @@ export function accountabilityHandlers(deps: AccountabilityHandlerDeps): Handler
           })),
           unreachable: observation.unreachable,
           failsBecause: verdictOf(observation, undefined).reasons,
+          failReasons: failReasonsOf(observation, undefined),
         };
       } catch (error) {
         throw toCoreError(error);
