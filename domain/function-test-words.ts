@@ -35,6 +35,14 @@ export function functionTestReasonText(reason: FunctionTestFailReason, words: Wo
   }
 }
 
+/** How a test not done ended, alone ("stopped", "timed out"): for a sentence that says the rest. */
+export function notDoneHowText(
+  reason: Extract<FunctionTestFailReason, { kind: 'notDone' }>,
+  words: Words = englishWords(),
+): string {
+  return words.t('core:functionTest.notDoneHow', { ended: reason.ended });
+}
+
 /** Every reason, joined as the language joins clauses ("; " in English, "；" in Chinese). */
 export function functionTestReasonsText(
   reasons: readonly FunctionTestFailReason[],

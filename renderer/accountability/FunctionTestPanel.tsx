@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FunctionTestObservationView, FunctionTestRecordView, JobView } from '../../contract/index';
-import { functionTestReasonsText, type FunctionTestFailReason } from '../../domain/function-test-words';
+import { functionTestReasonsText, notDoneHowText, type FunctionTestFailReason } from '../../domain/function-test-words';
 import { configurationApplied } from '../../domain/job-steps';
 import type { CommissioningState, CommissioningStep } from '../../domain/ledger-commissioning';
 import { client, errorText } from '../api/client';
@@ -295,7 +295,7 @@ export function FunctionTestPanel() {
               })}
             </strong>{' '}
             {step.observation.notDone
-              ? t('workbench:functionTest.notDoneWhy', { why: step.observation.notDone.replace(/^not done: /, '') })
+              ? t('workbench:functionTest.notDoneWhy', { why: notDoneHow(words, step.observation) })
               : step.observation.pressed
                 ? t('workbench:functionTest.seen', { reactions: reactionsText(words, step.observation) })
                 : t('workbench:functionTest.noPressSeen')}{' '}
@@ -337,4 +337,12 @@ function reasonsText(
   codes: readonly FunctionTestFailReason[] | undefined,
 ): string {
   return codes ? functionTestReasonsText(codes, words) : english.join('; ');
+}
+
+/** How a test not done ended ("stopped"), from the core's code; a core that sent none keeps its English. */
+function notDoneHow(words: Words, observation: FunctionTestObservationView): string {
+  const reason = observation.failReasons?.find((why) => why.kind === 'notDone');
+  return reason?.kind === 'notDone'
+    ? notDoneHowText(reason, words)
+    : (observation.notDone ?? '').replace(/^not done: /, '');
 }

@@ -77,4 +77,45 @@ describe('the function test panel in German', () => {
     expect(dialog.textContent).toContain('EPC000102 hat nicht ausgelöst');
     expect(dialog.textContent).not.toContain('did not trip');
   });
+
+  it('says how a test not done ended from the core’s code', async () => {
+    useLanguage.setState({ system: 'en', chosen: null, fromAddress: 'de' });
+    const stopped: FunctionTestObservationView = {
+      ...observed,
+      pressed: false,
+      receivers: [],
+      failsBecause: ['not done: stopped'],
+      failReasons: [{ kind: 'notDone', ended: 'stopped' }],
+      notDone: 'not done: stopped',
+      recorded: {
+        serialNumber: 'EPC000101',
+        result: 'fail',
+        reasons: ['not done: stopped'],
+        failReasons: [{ kind: 'notDone', ended: 'stopped' }],
+        note: '',
+        commissioning: { state: 'not-commissioned', missing: ['function test'] },
+        ledgerSeq: 7,
+        ledgerHash: 'ab'.repeat(32),
+      },
+    };
+    new FakeApi()
+      .answer('simulation.devices', { active: false, devices: [] })
+      .answer('functionTest.observe', () => stopped)
+      .install();
+    const words = CATALOGS.de.workbench;
+    view = await mount(
+      <I18nProvider>
+        <WorkbenchScreen />
+      </I18nProvider>,
+    );
+    await settle();
+    await click(buttonNamed(view.container, words['functionTest.open']!));
+    await click(buttonNamed(view.container, 'EPC000101'));
+    const dialog = view.container.querySelector<HTMLElement>('[role="dialog"]')!;
+    await click(buttonNamed(dialog, words['functionTest.startWatching']!));
+    await settle();
+    const result = dialog.querySelector('[data-testid="function-test-result"]');
+    expect(result?.textContent).toContain('abgebrochen, keine Betätigung des Not-Halts erkannt.');
+    expect(dialog.textContent).not.toMatch(/stopped|not done/);
+  });
 });
