@@ -25,7 +25,7 @@ export interface StationHost {
   session: AccountSession;
   /** The live device list the workbench shows: the station takes its arrivals and departures. */
   devices: DeviceSource;
-  /** The jobs engine the workbench uses too: station jobs show on the workbench as well. */
+  /** The jobs engine the workbench uses too: a station job shows on the workbench while it runs (the station forgets it once its lane has recorded it). */
   jobs: JobsEngine;
   /** The shift reports go under `<dataDir>/station/`. */
   dataDir: string;
