@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoreError, toWireError } from '../../contract/errors';
-import { WorkPackageError } from '../../main/features/packages';
+import { workPackageRefusalText, type WorkPackageRefusal } from '../../domain/work-package-refusal';
 import { I18nProvider } from '../../renderer/i18n/I18nProvider';
 import { useLanguage } from '../../renderer/i18n/language';
 import { WorkPackageButton } from '../../renderer/packages/WorkPackageButton';
@@ -27,8 +27,9 @@ afterEach(() => {
 
 /** The wire error the core's handler makes of the refusal (main/core/handlers/packages.ts). */
 function refusedOnTheWire() {
-  const refused = new WorkPackageError({ kind: 'emptyConfiguration', name: 'Line 3' });
-  return toWireError(new CoreError('VALIDATION', refused.message, [], null, refused.reason));
+  // As WorkPackageError carries it (main/features/packages/errors.ts): the renderer's tests see no main/.
+  const reason: WorkPackageRefusal = { kind: 'emptyConfiguration', name: 'Line 3' };
+  return toWireError(new CoreError('VALIDATION', workPackageRefusalText(reason), [], null, reason));
 }
 
 async function exportRefused(language: 'en' | 'de'): Promise<string | undefined> {
