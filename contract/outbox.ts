@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConfirmationSummary } from '../domain/confirmation-summary';
 import { command, noInput, query } from './channel-spec';
 
 export interface OutboxEntryView {
@@ -12,8 +13,10 @@ export interface OutboxEntryView {
   attempts: number;
   lastError: string | null;
   nextAttemptAt: string | null;
-  /** One line: what is being confirmed (version or syncId and success/failure). */
+  /** One line: what is being confirmed (version or syncId and success/failure), in English. */
   summary: string;
+  /** `summary` as codes and values, for the screen to say in the reader's language (confirmationSummaryText); absent from an older core. */
+  confirms?: ConfirmationSummary;
 }
 
 /**

@@ -9,6 +9,8 @@ import { useDateText } from '../components/use-date-text';
 import { Ago } from '../components/DateText';
 import { notify } from '../stores/notices';
 import { useOutbox } from '../stores/outbox';
+import { useTranslator } from '../i18n/I18nProvider';
+import { confirmationSummaryText } from '../../domain/confirmation-summary';
 
 /** Confirmations that have not reached the service yet, the recent log, and the support report. */
 export function OutboxScreen() {
@@ -20,6 +22,7 @@ export function OutboxScreen() {
   const { load, sendNow, nextPage, previousPage } = useOutbox.getState();
   const [exporting, setExporting] = useState(false);
   const { t } = useTranslation();
+  const words = useTranslator();
   const dates = useDateText();
 
   useEffect(() => {
@@ -103,10 +106,14 @@ export function OutboxScreen() {
             <td className="mono" translate="no">
               {e.serialNumber}
             </td>
-            {/* The core's one line of what is confirmed: versions and syncIds, in its English. */}
-            <td translate="no" lang="en">
-              {e.summary}
-            </td>
+            {/* What is confirmed, in the reader's words; an older core's English line as it came. */}
+            {e.confirms ? (
+              <td>{confirmationSummaryText(e.confirms, words)}</td>
+            ) : (
+              <td translate="no" lang="en">
+                {e.summary}
+              </td>
+            )}
             <td>
               {e.state === 'pending' ? (
                 <Badge tone="warn">{t('screens:outbox.pending')}</Badge>

@@ -6,18 +6,10 @@ import {
   type OutboxView,
 } from '../../../contract/index';
 import type { HandlerGroup } from './types';
+import { confirmationSummaryOf, confirmationSummaryText } from '../../../domain/confirmation-summary';
 
 export function outboxEntryView(entry: OutboxEntry): OutboxEntryView {
-  // An observation reports what a device was seen running, which no job of ours applied.
-  const done = entry.payload.reason === 'observation' ? 'observed' : 'applied';
-  const summary =
-    entry.kind === 'firmware'
-      ? entry.payload.firmwareFileSuccessfullyDeployed
-        ? `Firmware ${entry.payload.firmwareVersion ?? ''} ${done}`
-        : `Firmware failed: ${entry.payload.error ?? 'no reason given'}`
-      : entry.payload.configurationFileSuccessfullyDeployed
-        ? `Configuration ${entry.payload.syncId.slice(0, 8)} ${done}`
-        : `Configuration failed: ${entry.payload.error ?? 'no reason given'}`;
+  const confirms = confirmationSummaryOf(entry);
   return {
     id: entry.id,
     kind: entry.kind,
@@ -29,7 +21,8 @@ export function outboxEntryView(entry: OutboxEntry): OutboxEntryView {
     attempts: entry.attempts,
     lastError: entry.lastError?.message ?? null,
     nextAttemptAt: entry.state === 'pending' ? entry.nextAttemptAt : null,
-    summary,
+    summary: confirmationSummaryText(confirms),
+    confirms,
   };
 }
 

@@ -1,5 +1,6 @@
 import { changeBasisText, changeText, changeValueText, type ChangeSubject } from '../../../domain/configuration-diff';
 import { describe, expect, it } from 'vitest';
+import { confirmationSummaryText } from '../../../domain/confirmation-summary';
 import { codingDetailText, codingText } from '../../../domain/files/content-coding';
 import {
   CAN_MODE_LABELS,
@@ -138,6 +139,9 @@ describe('the domain words in every language', () => {
     for (const appliedSyncId of [null, 'a'])
       for (const appliedFrom of [null, 'service'])
         changeBasisText({ appliedSyncId, appliedFrom, inSync: false }, recording);
+    for (const outcome of ['applied', 'failed'] as const)
+      for (const error of [null, 'x'])
+        confirmationSummaryText({ kind: 'firmware', outcome, subject: '1.0.0', error }, recording);
     for (const factor of [null, 1.6]) {
       codingText({ coding: 'deflate', factor }, recording);
       codingDetailText({ coding: 'deflate', factor }, recording);

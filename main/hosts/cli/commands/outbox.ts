@@ -2,21 +2,14 @@ import { OUTBOX_PAGE_MAX } from '../../../../contract/outbox';
 import type { ServiceClient } from '../../../cloud';
 import { clientConfirmationSender, Outbox, provisioningPaths, type OutboxEntry } from '../../../engine/jobs';
 import type { CliContext } from '../context';
-import { t } from '../cli-language';
+import { cliTranslator, t } from '../cli-language';
+import { confirmationSummaryOf, confirmationSummaryText } from '../../../../domain/confirmation-summary';
 import { EXIT } from '../errors';
 import { LOCAL_WORKSPACE_SERVICE } from '../../../core/local-workspace';
 
+/** What the entry confirms, in the run's language. */
 function summary(entry: OutboxEntry): string {
-  if (entry.kind === 'firmware') {
-    const p = entry.payload;
-    return p.firmwareFileSuccessfullyDeployed
-      ? `firmware ${p.firmwareVersion ?? '?'} applied`
-      : `firmware ${p.firmwareVersion ?? ''} failed: ${p.error ?? ''}`.replace('  ', ' ');
-  }
-  const p = entry.payload;
-  return p.configurationFileSuccessfullyDeployed
-    ? `configuration ${p.syncId} applied`
-    : `configuration ${p.syncId} failed: ${p.error ?? ''}`;
+  return confirmationSummaryText(confirmationSummaryOf(entry), cliTranslator());
 }
 
 function shortId(id: string): string {
