@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ConfirmationSummary } from '../domain/confirmation-summary';
+import type { ConfigurationConfirmationInput, FirmwareConfirmationInput } from '../domain/confirmations';
 import { command, noInput, query } from './channel-spec';
 
 export interface OutboxEntryView {
@@ -68,9 +69,77 @@ export const outboxPageInput = z
   })
   .strict();
 
+/**
+ * One entry whole, as the outbox keeps it on disk (main/engine/outbox/outbox-entry.ts): the payload
+ * sent on every replay, the last error with its kind. For a host that prints entries as they are
+ * (the CLI's `outbox list --json`); a screen reads OutboxEntryView.
+ */
+export type OutboxRecord = {
+  format: string;
+  id: string;
+  serviceUrl: string;
+  orgId: string;
+  serialNumber: string;
+  createdAt: string;
+  attempts: number;
+  lastAttemptAt: string | null;
+  lastError: {
+    kind: string;
+    message: string;
+    httpStatus?: number;
+    errors?: Array<{ code: string; message: string; field?: string | null }>;
+    at: string;
+  } | null;
+  nextAttemptAt: string;
+  state: 'pending' | 'rejected';
+  rejectedAt: string | null;
+} & (
+  | { kind: 'firmware'; payload: FirmwareConfirmationInput }
+  | { kind: 'configuration'; payload: ConfigurationConfirmationInput }
+);
+
+/** One page of whole entries, oldest first; `nextCursor` as OutboxView's. */
+export interface OutboxRecordPage {
+  entries: OutboxRecord[];
+  nextCursor: string | null;
+}
+
+/** The outbox's counts after a pass. */
+export interface OutboxPendingView {
+  /** Entries still to be delivered. */
+  count: number;
+  /** createdAt of the oldest of them. */
+  oldestCreatedAt: string | null;
+  /** Entries the service refused for good. */
+  rejected: number;
+  /** Entry files left in place that this version cannot read. */
+  unreadable: number;
+  /** Entry files set aside as damaged. */
+  quarantined: number;
+}
+
+/** What one pass that sent every entry now (whatever its backoff said) did, and what still waits and why. */
+export interface OutboxSyncView {
+  /** True when another process was sending (it holds the sender lock) and this pass sent nothing. */
+  skippedLocked: boolean;
+  /** Ids of the entries the service took, refused for good, and will be asked again. */
+  delivered: string[];
+  rejected: string[];
+  retrying: string[];
+  pending: OutboxPendingView;
+  /** Pending entries for a service and organization no key is at hand for: they wait for a sign-in there. One per service and organization. */
+  waitingForSignIn: Array<{ serviceUrl: string; orgId: string; count: number }>;
+  /** Entries of this pass that a key was at hand for and that did not get through (refused, or to be retried). */
+  notSent: OutboxEntryView[];
+}
+
 /** The confirmations waiting to reach the service. */
 export const OUTBOX_CHANNELS = {
   'outbox.get': query(outboxPageInput).returns<OutboxView>(),
   'outbox.sendNow': command(noInput).returns<OutboxView>(),
+  /** The entries whole, a page at a time (the same input as outbox.get). */
+  'outbox.records': query(outboxPageInput).returns<OutboxRecordPage>(),
+  /** Sends every entry now and says what the pass did (outbox.sendNow answers with the screen's view instead). */
+  'outbox.sync': command(noInput).returns<OutboxSyncView>(),
 } as const;
 export type OutboxChannel = keyof typeof OUTBOX_CHANNELS;

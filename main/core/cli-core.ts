@@ -18,16 +18,19 @@ import {
   type ChannelResult,
   type EventStreams,
   type JobsChannel,
+  type OutboxChannel,
 } from '../../contract/index';
 import { planConfigurationChange } from './configuration-changes';
 import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
+import { outboxHandlers } from './handlers/outbox';
+import type { OutboxEvent } from '../engine/outbox/outbox';
 import type { HandlerGroup } from './handlers/types';
 
 export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy };
 
 /** The channels a command-line run calls: the jobs, and what an apply would change (as the Workbench asks it). */
-export type CliChannel = JobsChannel | 'workbench.configurationChanges';
+export type CliChannel = JobsChannel | OutboxChannel | 'workbench.configurationChanges';
 
 /** The job streams a command-line host subscribes to: whole records, as it prints them. */
 export type CliCoreStream = 'jobs.changed' | 'jobs.finished';
@@ -41,6 +44,14 @@ export interface CliCoreOptions {
   settleAccount: () => Promise<ProvisioningAccount & { client: ServiceClient }>;
   /** A client for an outbox entry's service and organization, when the key for it is at hand. */
   clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined;
+  /**
+   * Opens a client for an outbox entry's service and organization when the host holds a key for
+   * it (the CLI: its login, or the local workspace, started for it); asked before the outbox is
+   * sent, for each service and organization its entries name.
+   */
+  openClient?: (serviceUrl: string, orgId: string) => Promise<ServiceClient | undefined>;
+  /** What the outbox has to say besides a damaged file (said through onQuarantine): a file it cannot read. */
+  onOutboxEvent?: (event: OutboxEvent) => void;
   linkDeps: LinkFactoryDeps;
   portGlobs: readonly string[];
   bleCentral?: () => Promise<BleCentral>;
@@ -80,17 +91,37 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     finder,
     reconnectTimeoutMs: options.reconnectTimeoutMs,
   });
+  // Clients the host opened for the outbox's services (openClient), beside the settled account's.
+  const opened = new Map<string, ServiceClient | undefined>();
+  const addressKey = (serviceUrl: string, orgId: string) => `${serviceUrl}\u0000${orgId}`;
+  const clientFor = (serviceUrl: string, orgId: string): ServiceClient | undefined =>
+    options.clientFor(serviceUrl, orgId) ?? opened.get(addressKey(serviceUrl, orgId));
   let engineInstance: JobsEngine | undefined;
   const engine = (): JobsEngine =>
     (engineInstance ??= createJobsEngine({
       dataDir: options.dataDir,
       account: options.account,
-      clientFor: options.clientFor,
+      clientFor,
+      onOutboxEvent: options.onOutboxEvent,
       connector,
       finder,
       onQuarantine: options.onQuarantine,
       concurrency: options.concurrency,
       reconnect: options.reconnect,
+    }));
+  // Made when first asked for, with the engine: a run that never reads the outbox opens neither.
+  let outboxGroup: HandlerGroup<OutboxChannel> | undefined;
+  const outbox = (): HandlerGroup<OutboxChannel> =>
+    (outboxGroup ??= outboxHandlers(engine().outbox, {
+      hasClient: (serviceUrl, orgId) => clientFor(serviceUrl, orgId) !== undefined,
+      open: async (addresses) => {
+        const { openClient } = options;
+        if (!openClient) return;
+        for (const { serviceUrl, orgId } of addresses) {
+          const key = addressKey(serviceUrl, orgId);
+          if (!opened.has(key)) opened.set(key, await openClient(serviceUrl, orgId));
+        }
+      },
     }));
   const handlers: HandlerGroup<CliChannel> = {
     ...jobsHandlers({
@@ -107,6 +138,11 @@ export function createCliCore(options: CliCoreOptions): CliCore {
           error: device.error,
         })),
     }),
+    // The outbox the jobs fill, sent here only when a command asks (nothing sends in the background).
+    'outbox.get': (input) => outbox()['outbox.get'](input),
+    'outbox.sendNow': (input) => outbox()['outbox.sendNow'](input),
+    'outbox.records': (input) => outbox()['outbox.records'](input),
+    'outbox.sync': (input) => outbox()['outbox.sync'](input),
     // The account's kept files, as the engine keeps them; nothing is applied or kept here.
     'workbench.configurationChanges': async (input) => {
       const account = await options.settleAccount();

@@ -56,7 +56,7 @@ export { isPlainHttpOverNetwork } from './account-session';
 export type { DeviceSource } from '../features/workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from '../features/workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
-export { embeddedWorkspaceStarter } from './local-workspace';
+export { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE } from './local-workspace';
 export type { SimulationPort } from './handlers/simulation';
 // The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
 export { createCliCore, type CliChannel, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
@@ -294,7 +294,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...configurationHandlers(session),
     ...registryHandlers(session, engine.ledger),
     ...firmwareHandlers(session, cache),
-    ...outboxHandlers(outbox),
+    ...outboxHandlers(outbox, { hasClient: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId) !== undefined }),
     ...packageHandlers({ session, cache, workstation: () => engine.workstation() }),
     ...accountabilityHandlers({
       session,

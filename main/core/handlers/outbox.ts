@@ -3,6 +3,7 @@ import {
   OUTBOX_PAGE_DEFAULT,
   type OutboxChannel,
   type OutboxEntryView,
+  type OutboxSyncView,
   type OutboxView,
 } from '../../../contract/index';
 import type { HandlerGroup } from './types';
@@ -48,7 +49,43 @@ export async function outboxView(
   };
 }
 
-export function outboxHandlers(outbox: Outbox): HandlerGroup<OutboxChannel> {
+/** Where the outbox's keys come from: whether one is at hand for a service, and (for a host that opens them on demand) opening them. */
+export interface OutboxKeys {
+  /** Whether a client for the service and organization is at hand now. */
+  hasClient: (serviceUrl: string, orgId: string) => boolean;
+  /** Before a pass: open what clients the host can for the services and organizations the entries name (the CLI's login, the local workspace). */
+  open?: (addresses: ReadonlyArray<{ serviceUrl: string; orgId: string }>) => Promise<void>;
+}
+
+/**
+ * Sends every entry now and says what waits and why: per service without a key, the entries
+ * waiting for a sign-in there; with a key, each entry of this pass that did not get through.
+ */
+async function syncView(outbox: Outbox, keys: OutboxKeys): Promise<OutboxSyncView> {
+  const addresses = new Map<string, { serviceUrl: string; orgId: string }>();
+  for (const { serviceUrl, orgId } of await outbox.list())
+    addresses.set(`${serviceUrl}\u0000${orgId}`, { serviceUrl, orgId });
+  await keys.open?.([...addresses.values()]);
+  const report = await outbox.syncNow({ force: true });
+  const pending = await outbox.pending();
+  const remaining = await outbox.list();
+  const hasClient = (entry: OutboxEntry) => keys.hasClient(entry.serviceUrl, entry.orgId);
+  const waiting = new Map<string, { serviceUrl: string; orgId: string; count: number }>();
+  for (const entry of remaining.filter((e) => e.state === 'pending' && !hasClient(e))) {
+    const where = `${entry.orgId}@${entry.serviceUrl}`;
+    const known = waiting.get(where) ?? { serviceUrl: entry.serviceUrl, orgId: entry.orgId, count: 0 };
+    waiting.set(where, { ...known, count: known.count + 1 });
+  }
+  const tried = new Set([...report.retrying, ...report.rejected]);
+  return {
+    ...report,
+    pending,
+    waitingForSignIn: [...waiting.values()],
+    notSent: remaining.filter((e) => hasClient(e) && tried.has(e.id)).map(outboxEntryView),
+  };
+}
+
+export function outboxHandlers(outbox: Outbox, keys: OutboxKeys): HandlerGroup<OutboxChannel> {
   return {
     'outbox.get': (input) =>
       outboxView(outbox, { after: input.after ?? null, limit: input.limit ?? OUTBOX_PAGE_DEFAULT }),
@@ -56,5 +93,10 @@ export function outboxHandlers(outbox: Outbox): HandlerGroup<OutboxChannel> {
       await outbox.syncNow({ force: true });
       return outboxView(outbox);
     },
+    'outbox.records': async (input) => {
+      const page = await outbox.page({ after: input.after ?? null, limit: input.limit ?? OUTBOX_PAGE_DEFAULT });
+      return { entries: page.entries, nextCursor: page.nextCursor };
+    },
+    'outbox.sync': () => syncView(outbox, keys),
   };
 }

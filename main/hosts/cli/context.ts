@@ -218,6 +218,11 @@ export class CliContext {
         if (login && serviceUrl === login.serviceUrl && orgId === login.orgId) return account.client;
         return undefined;
       },
+      openClient: (serviceUrl, orgId) => this.clientFor(serviceUrl, orgId),
+      // A damaged entry is said through onQuarantine; the rest of what the outbox has to say here.
+      onOutboxEvent: (event) => {
+        if (event.type !== 'quarantined') this.noteOutboxEvent(event);
+      },
       linkDeps: this.linkDeps(),
       portGlobs: portGlobsFromEnv(this.io.env),
       ...(bleCentral ? { bleCentral } : {}),

@@ -1,15 +1,17 @@
-import { OUTBOX_PAGE_MAX } from '../../../../contract/outbox';
-import type { ServiceClient } from '../../../cloud';
-import { clientConfirmationSender, Outbox, provisioningPaths, type OutboxEntry } from '../../../engine/jobs';
+import { OUTBOX_PAGE_MAX, type OutboxRecord, type OutboxRecordPage } from '../../../../contract/outbox';
 import type { CliContext } from '../context';
 import { cliTranslator, t } from '../cli-language';
-import { confirmationSummaryOf, confirmationSummaryText } from '../../../../domain/confirmation-summary';
+import {
+  confirmationSummaryOf,
+  confirmationSummaryText,
+  type ConfirmationSummary,
+} from '../../../../domain/confirmation-summary';
 import { EXIT } from '../errors';
-import { LOCAL_WORKSPACE_SERVICE } from '../../../core/local-workspace';
+import { LOCAL_WORKSPACE_SERVICE } from '../../../core/index';
 
-/** What the entry confirms, in the run's language. */
-function summary(entry: OutboxEntry): string {
-  return confirmationSummaryText(confirmationSummaryOf(entry), cliTranslator());
+/** What an entry confirms, in the run's language. */
+function summaryText(confirms: ConfirmationSummary): string {
+  return confirmationSummaryText(confirms, cliTranslator());
 }
 
 function shortId(id: string): string {
@@ -20,34 +22,13 @@ function clip(text: string, max = 60): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** An outbox whose sender has a client for every service the entries name that we hold a key for. */
-async function openOutbox(ctx: CliContext): Promise<{ outbox: Outbox; hasClient: (entry: OutboxEntry) => boolean }> {
-  const dir = provisioningPaths(ctx.dirs.data).outbox;
-  // Only the peek reads first: it alone says what it set aside or could not read.
-  const peek = new Outbox({
-    dir,
-    sender: { send: () => Promise.reject(new Error('not sending')) },
-    onEvent: (event) => ctx.noteOutboxEvent(event),
-  });
-  const clients = new Map<string, ServiceClient | undefined>();
-  for (const entry of await peek.list()) {
-    const key = `${entry.serviceUrl}\u0000${entry.orgId}`;
-    if (!clients.has(key)) clients.set(key, await ctx.clientFor(entry.serviceUrl, entry.orgId));
-  }
-  const clientFor = (serviceUrl: string, orgId: string) => clients.get(`${serviceUrl}\u0000${orgId}`);
-  return {
-    outbox: new Outbox({ dir, sender: clientConfirmationSender(clientFor) }),
-    hasClient: (entry) => clientFor(entry.serviceUrl, entry.orgId) !== undefined,
-  };
-}
-
-/** Every entry, oldest first, read a page at a time as the Outbox screen reads them. */
-async function everyEntry(outbox: Outbox): Promise<OutboxEntry[]> {
-  const entries: OutboxEntry[] = [];
+/** Every entry whole, oldest first, read a page at a time as the Outbox screen reads them. */
+async function everyEntry(ctx: CliContext): Promise<OutboxRecord[]> {
+  const entries: OutboxRecord[] = [];
   let after: string | null = null;
   // Each cursor sorts after the one before, so the pages come to an end.
   do {
-    const page = await outbox.page({ after, limit: OUTBOX_PAGE_MAX });
+    const page: OutboxRecordPage = await ctx.core().invoke('outbox.records', { after, limit: OUTBOX_PAGE_MAX });
     entries.push(...page.entries);
     after = page.nextCursor;
   } while (after !== null);
@@ -56,12 +37,7 @@ async function everyEntry(outbox: Outbox): Promise<OutboxEntry[]> {
 
 /** `outbox list`: what waits, since when, why. */
 export async function outboxList(ctx: CliContext): Promise<number> {
-  const outbox = new Outbox({
-    dir: provisioningPaths(ctx.dirs.data).outbox,
-    sender: { send: () => Promise.reject(new Error('not sending')) },
-    onEvent: (event) => ctx.noteOutboxEvent(event),
-  });
-  const entries = await everyEntry(outbox);
+  const entries = await everyEntry(ctx);
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify(entries, null, 2));
     return EXIT.ok;
@@ -88,7 +64,7 @@ export async function outboxList(ctx: CliContext): Promise<number> {
       e.createdAt,
       String(e.attempts),
       `${e.orgId}@${e.serviceUrl}`,
-      clip(summary(e)),
+      clip(summaryText(confirmationSummaryOf(e))),
       clip(e.lastError?.message ?? ''),
     ]),
   );
@@ -97,51 +73,42 @@ export async function outboxList(ctx: CliContext): Promise<number> {
 
 /** `outbox sync`: send everything now, whatever its backoff says. */
 export async function outboxSync(ctx: CliContext): Promise<number> {
-  const { outbox, hasClient } = await openOutbox(ctx);
-  const report = await outbox.syncNow({ force: true });
-  const left = await outbox.pending();
+  const sync = await ctx.core().invoke('outbox.sync', {});
+  const { skippedLocked, delivered, rejected, retrying, pending: left } = sync;
+  const done = left.count === 0 && rejected.length === 0 ? EXIT.ok : EXIT.failed;
   if (ctx.out.json) {
-    ctx.out.jsonLine({ ...report, pending: left });
-    return left.count === 0 && report.rejected.length === 0 ? EXIT.ok : EXIT.failed;
+    ctx.out.jsonLine({ skippedLocked, delivered, rejected, retrying, pending: left });
+    return done;
   }
-  if (report.skippedLocked) {
+  if (skippedLocked) {
     ctx.out.line(t('cli:outbox.locked'));
     return EXIT.ok;
   }
   ctx.out.line(
     t('cli:outbox.synced', {
-      sent: report.delivered.length,
+      sent: delivered.length,
       waiting: left.count,
       since: left.oldestCreatedAt ?? '',
-      refused: report.rejected.length,
+      refused: rejected.length,
     }),
   );
-  const remaining = await outbox.list();
   // Confirmations for a service we hold no key for wait for a login there: one note per service.
-  const needLogin = new Map<string, { orgId: string; serviceUrl: string; count: number }>();
-  for (const entry of remaining.filter((e) => e.state === 'pending' && !hasClient(e))) {
-    const where = `${entry.orgId}@${entry.serviceUrl}`;
-    const known = needLogin.get(where) ?? { orgId: entry.orgId, serviceUrl: entry.serviceUrl, count: 0 };
-    needLogin.set(where, { ...known, count: known.count + 1 });
-  }
-  for (const { orgId, serviceUrl, count } of needLogin.values()) {
+  for (const { orgId, serviceUrl, count } of sync.waitingForSignIn) {
     ctx.out.note(
       serviceUrl === LOCAL_WORKSPACE_SERVICE
         ? t('cli:outbox.waitLoginLocal', { count })
         : t('cli:outbox.waitLogin', { count, org: orgId, url: serviceUrl }),
     );
   }
-  for (const entry of remaining.filter(
-    (e) => hasClient(e) && (report.retrying.includes(e.id) || report.rejected.includes(e.id)),
-  )) {
+  for (const entry of sync.notSent) {
     ctx.out.error(
       t('cli:outbox.notSent', {
         serial: entry.serialNumber,
         state: entry.state,
-        what: summary(entry),
-        reason: entry.lastError?.message ?? t('cli:targets.noAnswer'),
+        what: entry.confirms ? summaryText(entry.confirms) : entry.summary,
+        reason: entry.lastError ?? t('cli:targets.noAnswer'),
       }),
     );
   }
-  return left.count === 0 && report.rejected.length === 0 ? EXIT.ok : EXIT.failed;
+  return done;
 }
