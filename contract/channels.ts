@@ -3,7 +3,7 @@ import type { AnyChannelSpec, ChannelSpec } from './channel-spec';
 import { ACCOUNTABILITY_CHANNELS } from './accountability';
 import { CONFIGURATION_CHANNELS } from './configurations';
 import { CoreError } from './errors';
-import { FIRMWARE_CHANNELS } from './firmware';
+import { CACHE_CHANNELS, FIRMWARE_CHANNELS } from './firmware';
 import { JOBS_CHANNELS } from './jobs';
 import { OUTBOX_CHANNELS } from './outbox';
 import { PACKAGE_CHANNELS } from './packages';
@@ -23,6 +23,7 @@ export const CONTRACT = {
   ...CONFIGURATION_CHANNELS,
   ...REGISTRY_CHANNELS,
   ...FIRMWARE_CHANNELS,
+  ...CACHE_CHANNELS,
   ...WORKBENCH_CHANNELS,
   ...JOBS_CHANNELS,
   ...OUTBOX_CHANNELS,

@@ -19,18 +19,20 @@ import {
   type EventStreams,
   type JobsChannel,
   type OutboxChannel,
+  type CacheChannel,
 } from '../../contract/index';
 import { planConfigurationChange } from './configuration-changes';
 import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
+import { cacheHandlers } from './handlers/cache';
 import type { OutboxEvent } from '../engine/outbox/outbox';
 import type { HandlerGroup } from './handlers/types';
 
 export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy };
 
 /** The channels a command-line run calls: the jobs, and what an apply would change (as the Workbench asks it). */
-export type CliChannel = JobsChannel | OutboxChannel | 'workbench.configurationChanges';
+export type CliChannel = JobsChannel | OutboxChannel | CacheChannel | 'workbench.configurationChanges';
 
 /** The job streams a command-line host subscribes to: whole records, as it prints them. */
 export type CliCoreStream = 'jobs.changed' | 'jobs.finished';
@@ -123,6 +125,14 @@ export function createCliCore(options: CliCoreOptions): CliCore {
         }
       },
     }));
+  // The firmware cache and the settled account's kept configuration files, with the engine.
+  let cacheGroup: HandlerGroup<CacheChannel> | undefined;
+  const cache = (): HandlerGroup<CacheChannel> =>
+    (cacheGroup ??= cacheHandlers({
+      cache: engine().cache,
+      configFiles: () => engine().configFiles(),
+      client: async () => (await options.settleAccount()).client,
+    }));
   const handlers: HandlerGroup<CliChannel> = {
     ...jobsHandlers({
       engine: {
@@ -143,6 +153,10 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     'outbox.sendNow': (input) => outbox()['outbox.sendNow'](input),
     'outbox.records': (input) => outbox()['outbox.records'](input),
     'outbox.sync': (input) => outbox()['outbox.sync'](input),
+    // The cache's kept configuration files are the settled account's: the host settles it first.
+    'cache.contents': (input) => cache()['cache.contents'](input),
+    'cache.prefetch': (input) => cache()['cache.prefetch'](input),
+    'cache.prune': (input) => cache()['cache.prune'](input),
     // The account's kept files, as the engine keeps them; nothing is applied or kept here.
     'workbench.configurationChanges': async (input) => {
       const account = await options.settleAccount();

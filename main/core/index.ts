@@ -29,6 +29,7 @@ import { toCoreError } from './errors';
 import { EventHub } from '../engine/event-hub';
 import { configurationHandlers } from './handlers/configurations';
 import { firmwareHandlers } from './handlers/firmware';
+import { cacheHandlers } from './handlers/cache';
 import { outboxHandlers, outboxView } from './handlers/outbox';
 import { packageHandlers } from './handlers/packages';
 import { accountabilityHandlers } from './handlers/accountability';
@@ -294,6 +295,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...configurationHandlers(session),
     ...registryHandlers(session, engine.ledger),
     ...firmwareHandlers(session, cache),
+    ...cacheHandlers({
+      cache,
+      configFiles: () => engine.configFiles(),
+      client: async () => session.require('files.download').client,
+      admitChange: () => session.require('files.download'),
+    }),
     ...outboxHandlers(outbox, { hasClient: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId) !== undefined }),
     ...packageHandlers({ session, cache, workstation: () => engine.workstation() }),
     ...accountabilityHandlers({

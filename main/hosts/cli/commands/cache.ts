@@ -1,7 +1,4 @@
 import type { DeviceType } from '../../../../domain/device-types';
-import { decodeConfigFile } from '../../../../domain/files/config-file';
-import { cachedPatches } from '../../../engine/cache/cached-patches';
-import { prefetchBundlesAndKeys } from '../../../engine/cache/prefetch';
 import { bytesText } from '../../../../domain/job-text';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
@@ -13,10 +10,8 @@ const sizeText = (bytes: number): string => bytesText(bytes, cliTranslator());
 
 /** `cache list`: firmware bundles and configuration files kept for offline use. */
 export async function cacheList(ctx: CliContext): Promise<number> {
-  const service = await ctx.provisioning();
-  const firmware = await service.cache.list();
-  const patches = await cachedPatches(service.cache, firmware);
-  const configFiles = await service.configFiles().list();
+  // The kept configuration files are the account's: settled first (jobs()).
+  const { firmware, patches, configurationFiles: configFiles } = await (await ctx.jobs()).invoke('cache.contents', {});
   if (ctx.out.json) {
     ctx.out.line(JSON.stringify({ firmware, patches, configurationFiles: configFiles }, null, 2));
     return EXIT.ok;
@@ -75,37 +70,17 @@ export async function cacheList(ctx: CliContext): Promise<number> {
  * service's signing key.
  */
 export async function cachePrefetch(ctx: CliContext, options: { type?: string[] }): Promise<number> {
-  const account = await ctx.account();
-  const service = await ctx.provisioning();
+  await ctx.account();
+  const core = await ctx.jobs();
   const types: DeviceType[] | undefined = options.type?.map(deviceTypeArgument);
-  const report = await prefetchBundlesAndKeys(service.cache, account.client, types);
-  const failures: string[] = report.failed.map((f) =>
-    t('cli:cache.failed.firmware', {
-      type: f.deviceType,
-      message: f.error instanceof Error ? f.error.message : String(f.error),
-    }),
-  );
-  const store = service.configFiles();
-  const configured: string[] = [];
-  if (!types) {
-    for await (const device of account.client.devices.listAll()) {
-      if (device.configurationId === null) continue;
-      try {
-        const file = await account.client.devices.fetchConfigurationFile(device.serialNumber);
-        await store.put(device.serialNumber, file.bytes, decodeConfigFile(file.bytes).syncId);
-        configured.push(device.serialNumber);
-      } catch (error) {
-        // A configuration not complete yet has no file: say so, keep going.
-        failures.push(
-          t('cli:cache.failed.configurationFile', {
-            serial: device.serialNumber,
-            message: error instanceof Error ? error.message : String(error),
-          }),
-        );
-      }
-    }
-  }
-  const key = await account.client.signingKey().catch(() => undefined);
+  const report = await core.invoke('cache.prefetch', types ? { deviceTypes: types } : {});
+  const failures: string[] = [
+    ...report.failedFirmware.map((f) => t('cli:cache.failed.firmware', { type: f.deviceType, message: f.message })),
+    ...report.failedConfigurationFiles.map((f) =>
+      t('cli:cache.failed.configurationFile', { serial: f.serialNumber, message: f.message }),
+    ),
+  ];
+  const configured = report.configurationFiles;
   if (ctx.out.json) {
     ctx.out.jsonLine({
       firmware: { fetched: report.fetched, upToDate: report.upToDate, patches: report.patches },
@@ -130,17 +105,16 @@ export async function cachePrefetch(ctx: CliContext, options: { type?: string[] 
       );
     }
     if (configured.length > 0) ctx.out.line(t('cli:cache.kept', { serials: configured.join(', ') }));
-    if (!key) ctx.out.note(t('cli:cache.noSigningKey'));
+    if (!report.signingKey) ctx.out.note(t('cli:cache.noSigningKey'));
     for (const failure of failures) ctx.out.error(failure);
   }
   // Files of incomplete configurations are expected to be missing; only firmware failures fail the command.
-  return report.failed.length === 0 ? EXIT.ok : EXIT.failed;
+  return report.failedFirmware.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
 /** `cache prune --keep N`: the newest N versions of each type stay. */
 export async function cachePrune(ctx: CliContext, options: { keep: number }): Promise<number> {
-  const service = await ctx.provisioning();
-  const removed = await service.cache.prune({ keepPerType: options.keep });
+  const removed = await (await ctx.jobs()).invoke('cache.prune', { keepPerType: options.keep });
   if (ctx.out.json) ctx.out.jsonLine({ removed });
   else if (removed.length === 0) ctx.out.line(t('cli:cache.pruneNothing', { keep: options.keep }));
   else
