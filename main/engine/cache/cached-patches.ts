@@ -1,18 +1,11 @@
+import type { CachedPatchRecord } from '../../../contract/firmware';
 import type { DeviceType } from '../../../domain/device-types';
 import type { CacheEntry } from './cache-entry';
 import type { FirmwareCache } from './firmware-cache';
 import { CorruptCacheEntryError } from './verified-bundle';
 
-/** A kept patch in a technician's words: which release it goes from and to, where the cache knows them. */
-export interface NamedPatch {
-  deviceType: DeviceType | null;
-  /** The release whose image the patch applies to; null when that release is not cached (then only its image's SHA-256 is known). */
-  fromVersion: string | null;
-  toVersion: string | null;
-  baseSha256: string;
-  targetSha256: string;
-  size: number;
-}
+/** A kept patch in a technician's words: which release it goes from and to, where the cache knows them (the contract's record of it). */
+export type NamedPatch = CachedPatchRecord;
 
 /**
  * The patches the cache keeps, named by the cached releases whose images they join. A patch file
