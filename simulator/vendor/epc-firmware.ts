@@ -91,8 +91,9 @@ export class EpcFirmware {
       }
       this.setStatus(`installing ${Math.round((100 * (step + 1)) / INSTALL_STEPS)}%`, device);
     }
-    device.store.current.firmwareVersion = version;
-    await device.store.save();
+    await device.store.commit((next) => {
+      next.firmwareVersion = version;
+    });
     this.setStatus(`installed ${version}, rebooting`, device);
     await device.resetAfterResponse('normal');
   }

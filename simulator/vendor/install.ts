@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { simulatedImageVersion } from '../../domain/vendor/simulated-image';
 import { FRC_FILE } from '../../protocol/vendor';
 import type { DeviceFaults } from '../faults';
@@ -45,11 +46,14 @@ export async function installStagedComponents(
   for (const name of staged) {
     const data = await store.readFile(name);
     if (data === undefined) continue;
-    if (name === FRC_FILE.appImage)
-      store.current.firmwareVersion = simulatedImageVersion(data) ?? store.current.firmwareVersion;
-    store.current.installed[name] = store.current.files[name]!.crc32.toString(16).padStart(8, '0');
-    store.current.installs++;
-    await store.removeFile(name);
+    // Installed and the staged copy let go in one write: reported only once it is kept.
+    await store.commit((next) => {
+      if (name === FRC_FILE.appImage) next.firmwareVersion = simulatedImageVersion(data) ?? next.firmwareVersion;
+      next.installed[name] = next.files[name]!.crc32.toString(16).padStart(8, '0');
+      next.installs++;
+      delete next.files[name];
+    });
+    await rm(store.filePath(name), { force: true });
   }
   await store.save();
   return 'done';

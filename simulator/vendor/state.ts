@@ -90,6 +90,18 @@ export class VendorStateStore {
     await writeFileAtomic(join(this.dir, VENDOR_STATE_FILE), `${JSON.stringify(this.current, null, 2)}\n`);
   }
 
+  /**
+   * Changes the state as flash does: the changed copy is written first, and only then is it what
+   * the device runs and reports. A device asked during the write answers what it had, so nothing
+   * it reports can be lost to a power cut right after (a version it said, then boots without).
+   */
+  async commit(change: (next: VendorState) => void): Promise<void> {
+    const next = structuredClone(this.current);
+    change(next);
+    await writeFileAtomic(join(this.dir, VENDOR_STATE_FILE), `${JSON.stringify(next, null, 2)}\n`);
+    this.current = next;
+  }
+
   /** A power cut: RAM is lost, what was saved is what the device has. */
   async reload(): Promise<void> {
     this.current = JSON.parse(await readFile(join(this.dir, VENDOR_STATE_FILE), 'utf8')) as VendorState;
