@@ -122,9 +122,3 @@ export function describeCoding(coding: ContentCoding, imageBytes: number, wireBy
   if (coding === 'identity' || wireBytes <= 0) return 'identity';
   return codingText(codingTerms(coding, imageBytes, wireBytes));
 }
-
-/** codingDetailText in English from the core's English words; empty for a text it did not make. */
-export function codingDetail(text: string): string {
-  const terms = parseCodingText(text);
-  return terms ? codingDetailText(terms) : '';
-}

@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   chooseCoding,
-  codingDetail,
+  codingDetailText,
   codingTerms,
   codingText,
   describeCoding,
@@ -142,6 +142,11 @@ describe('content coding choice', () => {
   });
 
   it('keeps the exact terms for the tooltip', () => {
+    // The tooltip's words from the core's English line, as the Workbench makes them.
+    const codingDetail = (text: string) => {
+      const terms = parseCodingText(text);
+      return terms ? codingDetailText(terms) : '';
+    };
     expect(codingDetail('compressed, 1.4× faster')).toBe(
       'deflate (RFC 1951): the image is sent compressed and the device unpacks it; each byte on the cable carries 1.4 bytes of the image. Rate and time left count image bytes.',
     );

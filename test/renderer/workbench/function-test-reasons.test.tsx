@@ -55,31 +55,36 @@ function buttonNamed(container: HTMLElement, text: string): HTMLButtonElement {
   return found;
 }
 
+/** The Workbench in German, its function test of EPC000101 watched, the core answering `observation`: the dialog. */
+async function watchedInGerman(observation: FunctionTestObservationView): Promise<HTMLElement> {
+  useLanguage.setState({ system: 'en', chosen: null, fromAddress: 'de' });
+  new FakeApi()
+    .answer('simulation.devices', { active: false, devices: [] })
+    .answer('functionTest.observe', () => observation)
+    .install();
+  const words = CATALOGS.de.workbench;
+  view = await mount(
+    <I18nProvider>
+      <WorkbenchScreen />
+    </I18nProvider>,
+  );
+  await settle();
+  await click(buttonNamed(view.container, words['functionTest.open']!));
+  await click(buttonNamed(view.container, 'EPC000101'));
+  const dialog = view.container.querySelector<HTMLElement>('[role="dialog"]')!;
+  await click(buttonNamed(dialog, words['functionTest.startWatching']!));
+  await settle();
+  return dialog;
+}
+
 describe('the function test panel in German', () => {
   it('says why the test fails from the core’s codes', async () => {
-    useLanguage.setState({ system: 'en', chosen: null, fromAddress: 'de' });
-    new FakeApi()
-      .answer('simulation.devices', { active: false, devices: [] })
-      .answer('functionTest.observe', () => observed)
-      .install();
-    const words = CATALOGS.de.workbench;
-    view = await mount(
-      <I18nProvider>
-        <WorkbenchScreen />
-      </I18nProvider>,
-    );
-    await settle();
-    await click(buttonNamed(view.container, words['functionTest.open']!));
-    await click(buttonNamed(view.container, 'EPC000101'));
-    const dialog = view.container.querySelector<HTMLElement>('[role="dialog"]')!;
-    await click(buttonNamed(dialog, words['functionTest.startWatching']!));
-    await settle();
+    const dialog = await watchedInGerman(observed);
     expect(dialog.textContent).toContain('EPC000102 hat nicht ausgelöst');
     expect(dialog.textContent).not.toContain('did not trip');
   });
 
   it('says how a test not done ended from the core’s code', async () => {
-    useLanguage.setState({ system: 'en', chosen: null, fromAddress: 'de' });
     const stopped: FunctionTestObservationView = {
       ...observed,
       pressed: false,
@@ -98,22 +103,7 @@ describe('the function test panel in German', () => {
         ledgerHash: 'ab'.repeat(32),
       },
     };
-    new FakeApi()
-      .answer('simulation.devices', { active: false, devices: [] })
-      .answer('functionTest.observe', () => stopped)
-      .install();
-    const words = CATALOGS.de.workbench;
-    view = await mount(
-      <I18nProvider>
-        <WorkbenchScreen />
-      </I18nProvider>,
-    );
-    await settle();
-    await click(buttonNamed(view.container, words['functionTest.open']!));
-    await click(buttonNamed(view.container, 'EPC000101'));
-    const dialog = view.container.querySelector<HTMLElement>('[role="dialog"]')!;
-    await click(buttonNamed(dialog, words['functionTest.startWatching']!));
-    await settle();
+    const dialog = await watchedInGerman(stopped);
     const result = dialog.querySelector('[data-testid="function-test-result"]');
     expect(result?.textContent).toContain('abgebrochen, keine Betätigung des Not-Halts erkannt.');
     expect(dialog.textContent).not.toMatch(/stopped|not done/);
