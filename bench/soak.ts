@@ -36,10 +36,6 @@ import { join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { parseLedgerText } from '../domain/ledger';
-import { createServiceClient } from '../main/cloud';
-import { openDatabase, releaseKeyring, upsertManufacturingRecords } from '../server';
-import { PASSWORD_FILE_ENV } from '../server/db/password-file';
-import { srcpToEpcOverIsm } from '../server/seed/typical-flows';
 import { startSimulatedDevice, type SimulatedDevice } from '../simulator';
 import { down, up, type StackState } from '../scripts/stack';
 import {
@@ -53,6 +49,7 @@ import {
   type StoredConfirmation,
 } from './soak-count';
 import { CHAOS, planDevices, WARM_UP, type SoakDevice } from './soak-plan';
+import { CONFIGURATION_NAME, seedOrganization } from './soak-seed';
 import {
   heapSnapshotEnv,
   openFds,
@@ -105,7 +102,6 @@ const UNPLUGGED_MS = 4500;
 const RSS_WINDOW_MS = 120_000;
 /** Devices plugged in at once for `device verify --all` at the end. */
 const VERIFY_BATCH = 32;
-const CONFIGURATION_NAME = 'Night shift (soak)';
 const OPERATOR = 'Soak Bench';
 /** Compressed: a fast line and quick restarts, as the end-to-end tests' devices. */
 const DEVICE_SPEED = { baudRate: 921_600, rebootMs: 150, applyMs: 50 } as const;
@@ -130,42 +126,6 @@ interface DeviceRun {
 interface Samples {
   stationWarm: { rss: number | null; fds: number | null; at: number } | null;
   serviceWarm: { rss: number | null; fds: number | null; at: number } | null;
-}
-
-async function seedOrganization(stack: StackState, devices: readonly SoakDevice[]): Promise<string[]> {
-  process.env[PASSWORD_FILE_ENV] = stack.postgres!.passwordFile;
-  const db = await openDatabase({ databaseUrl: stack.databaseUrl });
-  let releaseKeys: string[];
-  try {
-    await upsertManufacturingRecords(
-      db,
-      devices.map((d) => ({ serialNumber: d.serialNumber, deviceType: d.deviceType, model: `${d.deviceType} soak` })),
-    );
-    releaseKeys = (await releaseKeyring(db)).keys.map((key) => key.publicKeyPem);
-  } finally {
-    await db.close();
-  }
-  const client = createServiceClient({ baseUrl: stack.url, orgId: 'demo', apiKey: stack.adminKey! });
-  for (const device of devices)
-    await client.devices.register({ serialNumber: device.serialNumber, name: device.serialNumber });
-  const configuration = await client.configurations.create({
-    ...srcpToEpcOverIsm.configuration,
-    name: CONFIGURATION_NAME,
-  });
-  for (const device of devices)
-    await client.configurations.addDevice(
-      configuration.id,
-      device.deviceType === 'SRCP'
-        ? {
-            serialNumber: device.serialNumber,
-            deviceConfigurationType: 'Sender',
-            commInterface: 'ISM',
-            inputConfiguration1: 'NOT_USED',
-            inputConfiguration2: 'NOT_USED',
-          }
-        : { serialNumber: device.serialNumber, deviceConfigurationType: 'Receiver', commInterface: 'ISM', can0Id: 1 },
-    );
-  return releaseKeys;
 }
 
 async function rootKeyPem(url: string): Promise<string> {

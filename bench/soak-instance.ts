@@ -1,0 +1,239 @@
+/**
+ * Does the service instance keep anything that grows with a night shift? (issue 30; the soak's
+ * instance grew +17.7 % by its window highs.) One instance on PostgreSQL (`up()` of
+ * scripts/stack.ts, as bench/soak.ts starts them), seeded as the soak seeds it, and driven with
+ * the requests a Station makes for each device, without the Station, the simulator or faults:
+ *
+ *   npx tsx bench/soak-instance.ts [--devices 300] [--rounds 4] [--lanes 16] [--heap-snapshots DIR]
+ *
+ * Each round is a shift over every device: the shift's files fetched eight at once (the shift
+ * checksum), then per device, `lanes` at once, the firmware version of its type, its record (a
+ * device list by serial), its configuration file, both confirmations (with an idempotency key and
+ * a ledger hash, as the outbox sends them; one in twenty sent twice, as a retried send is), the
+ * issued sync id and the record again (the sync check). Every round stores new confirmations,
+ * as every shift does. Round 1 is the warm-up.
+ *
+ * The instance's memory is read every 2 s: VmRSS from /proc, and from its /metrics (process
+ * metrics, as `serve` has them) the V8 heap's spaces and the external memory. Printed per round:
+ * the highs and lows of each. With --heap-snapshots the instance writes a heap snapshot after the
+ * warm-up round and after the last (`warm.heapsnapshot`, `end.heapsnapshot`), which
+ * `npx tsx bench/soak-heap.ts` compares: a snapshot holds only what is alive after a full
+ * collection, so what grew between them is what the instance keeps.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createServiceClient, ServiceError, type ServiceClient } from '../main/cloud';
+import { down, up } from '../scripts/stack';
+import { planDevices, type SoakDevice } from './soak-plan';
+import { heapSnapshotEnv, rssMiB, takeHeapSnapshot } from './soak-procs';
+import { seedOrganization } from './soak-seed';
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '4' },
+    lanes: { type: 'string', default: '16' },
+    'heap-snapshots': { type: 'string' },
+  },
+});
+const whole = (name: string, text: string, least: number): number => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < least) {
+    console.error(`error: --${name} must be a whole number of at least ${least}, got "${text}"`);
+    process.exit(2);
+  }
+  return value;
+};
+const DEVICES = whole('devices', values.devices, 2);
+const ROUNDS = whole('rounds', values.rounds, 2);
+const LANES = whole('lanes', values.lanes, 1);
+const HEAP_SNAPSHOTS = values['heap-snapshots'] === undefined ? undefined : resolvePath(values['heap-snapshots']);
+if (HEAP_SNAPSHOTS !== undefined) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
+/** The Station fetches the shift's files this many at once (main/features/station/shift-parameters.ts). */
+const FILES_AT_ONCE = 8;
+const SAMPLE_MS = 2000;
+/** One confirmation in this many is sent twice, as a retried send of the outbox is. */
+const REPEAT_EVERY = 20;
+const WORKSTATION = 'soak-instance-bench';
+/** Sends of one confirmation at most, when it meets conflicts. */
+const OUTBOX_ATTEMPTS = 10;
+
+const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** One reading of the instance's memory, in MiB (null: not read). */
+interface MemorySample {
+  at: number;
+  rss: number | null;
+  heapNew: number | null;
+  heapOld: number | null;
+  heapUsed: number | null;
+  external: number | null;
+}
+
+/** The figures of the instance's /metrics this bench reads (prom-client's default metrics). */
+async function heapFigures(url: string): Promise<Omit<MemorySample, 'at' | 'rss'>> {
+  const none = { heapNew: null, heapOld: null, heapUsed: null, external: null };
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const figure = (pattern: RegExp): number | null => {
+      const match = pattern.exec(text);
+      return match ? mib(Number(match[1])) : null;
+    };
+    return {
+      heapNew: figure(/^nodejs_heap_space_size_used_bytes\{space="new"\} (\S+)/m),
+      heapOld: figure(/^nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)/m),
+      heapUsed: figure(/^nodejs_heap_size_used_bytes (\S+)/m),
+      external: figure(/^nodejs_external_memory_bytes (\S+)/m),
+    };
+  } catch {
+    return none;
+  }
+}
+
+/** Lowest and highest of each figure over `samples`. */
+function spread(samples: readonly MemorySample[]) {
+  const range = (pick: (s: MemorySample) => number | null) => {
+    const all = samples.map(pick).filter((v): v is number => v !== null);
+    return all.length === 0 ? null : { low: Math.min(...all), high: Math.max(...all) };
+  };
+  return {
+    readings: samples.length,
+    rss: range((s) => s.rss),
+    heap_new: range((s) => s.heapNew),
+    heap_old: range((s) => s.heapOld),
+    heap_used: range((s) => s.heapUsed),
+    external: range((s) => s.external),
+  };
+}
+
+/** `work` over `items`, `atOnce` at a time. */
+async function inLanes<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
+}
+
+/** Sends a confirmation again after a conflict (409: lanes confirming at once), as the Station's outbox does. */
+async function asTheOutbox(send: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await send();
+      return;
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.httpStatus === 409) || attempt >= OUTBOX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
+
+/** What a Station asks of the service for one device it provisions (see the file's comment). */
+async function provision(client: ServiceClient, device: SoakDevice, sent: number): Promise<void> {
+  const { version } = await client.devices.firmwareVersionByType(device.deviceType);
+  await client.devices.list({ serial: device.serialNumber, limit: 1 });
+  const file = await client.devices.fetchConfigurationFile(device.serialNumber);
+  if (file.syncId === undefined) throw new Error(`The file of ${device.serialNumber} came without a sync id.`);
+  const common = {
+    applyTimeStamp: new Date().toISOString(),
+    workstation: WORKSTATION,
+    reason: 'job-result' as const,
+  };
+  const firmware = {
+    ...common,
+    firmwareFileSuccessfullyDeployed: true,
+    firmwareVersion: version,
+    ledgerHash: randomBytes(32).toString('hex'),
+    ledgerSeq: 2 * sent + 1,
+  };
+  const configuration = {
+    ...common,
+    configurationFileSuccessfullyDeployed: true,
+    syncId: file.syncId,
+    ledgerHash: randomBytes(32).toString('hex'),
+    ledgerSeq: 2 * sent + 2,
+  };
+  const times = sent % REPEAT_EVERY === 0 ? 2 : 1;
+  const firmwareKey = randomUUID();
+  const configurationKey = randomUUID();
+  for (let i = 0; i < times; i++)
+    await asTheOutbox(() => client.devices.confirmApplyFirmware(device.serialNumber, firmware, undefined, firmwareKey));
+  for (let i = 0; i < times; i++)
+    await asTheOutbox(() =>
+      client.devices.confirmApplyConfiguration(device.serialNumber, configuration, undefined, configurationKey),
+    );
+  await client.devices.issuedSyncId(device.serialNumber, file.syncId);
+  await client.devices.list({ serial: device.serialNumber, limit: 1 });
+}
+
+async function main(): Promise<void> {
+  const workDir = mkdtempSync(join(tmpdir(), 'provisioner-bench-soak-instance-'));
+  // The throwaway cluster runs as the postgres user when we are root: it must reach its folder.
+  chmodSync(workDir, 0o755);
+  const plan = planDevices(DEVICES, 1);
+  log(`one instance, ${DEVICES} devices, ${ROUNDS} rounds, ${LANES} lanes; ${cpus().length} cores`);
+  // up() gives the instance this process's environment: with it, the instance writes a snapshot on SIGUSR2.
+  const savedOptions = process.env.NODE_OPTIONS;
+  if (HEAP_SNAPSHOTS !== undefined)
+    process.env.NODE_OPTIONS = heapSnapshotEnv(process.env, HEAP_SNAPSHOTS).NODE_OPTIONS;
+  const stack = await up({ instances: 1, runDir: join(workDir, 'stack'), port: 0, seedDemo: true, log }).finally(() => {
+    if (savedOptions === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = savedOptions;
+  });
+  const instance = stack.instances[0]!;
+  const samples: MemorySample[] = [];
+  let sampler: NodeJS.Timeout | undefined;
+  try {
+    log('seeding: manufacturing records, registrations, the configuration');
+    await seedOrganization(stack, plan);
+    const client = createServiceClient({ baseUrl: instance.url, orgId: 'demo', apiKey: stack.adminKey! });
+    sampler = setInterval(() => {
+      const at = performance.now();
+      const rss = rssMiB(instance.pid);
+      void heapFigures(instance.url).then((heap) => samples.push({ at, rss, ...heap }));
+    }, SAMPLE_MS);
+    const rounds: Array<{ round: number; seconds: number } & ReturnType<typeof spread>> = [];
+    let sent = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const from = performance.now();
+      await inLanes(plan, FILES_AT_ONCE, async (device) => {
+        await client.devices.fetchConfigurationFile(device.serialNumber);
+      });
+      await inLanes(plan, LANES, (device) => provision(client, device, sent++));
+      const to = performance.now();
+      const row = {
+        round,
+        seconds: Math.round((to - from) / 1000),
+        ...spread(samples.filter((s) => s.at >= from && s.at <= to)),
+      };
+      rounds.push(row);
+      log(
+        `round ${round}: ${row.seconds} s; RSS ${row.rss?.low}..${row.rss?.high} MiB, old space ${row.heap_old?.low}..${row.heap_old?.high}, new space up to ${row.heap_new?.high}, external ${row.external?.low}..${row.external?.high}`,
+      );
+      if (HEAP_SNAPSHOTS !== undefined && (round === 1 || round === ROUNDS)) {
+        const label = round === 1 ? 'warm' : 'end';
+        const path = await takeHeapSnapshot(instance.pid, HEAP_SNAPSHOTS, label);
+        log(path === null ? `no heap snapshot (${label}) came from the instance` : `heap snapshot (${label}): ${path}`);
+      }
+    }
+    console.log(
+      JSON.stringify({
+        devices: DEVICES,
+        lanes: LANES,
+        confirmations_sent: sent * 2,
+        load_average: loadavg()[0],
+        rounds,
+      }),
+    );
+  } finally {
+    if (sampler) clearInterval(sampler);
+    await down(stack.runDir);
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();
