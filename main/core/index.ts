@@ -345,6 +345,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           }
         }
       },
+      // A job started here runs on a Workbench device: its parameter table is verified as a
+      // workbench.start job's is (a differing one recorded as failed, a matching one left to a person).
+      started: (jobs) => {
+        for (const job of jobs) workbenchJobIds.add(job.jobId);
+      },
     }),
     'workbench.devices': async () => {
       // Whoever opens the workbench wants current needs: the registry or the service may have changed.

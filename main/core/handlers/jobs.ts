@@ -1,6 +1,6 @@
 import type { ConfigurationReadinessView, JobsChannel, JobTargetView, TargetProblem } from '../../../contract/index';
 import { sharedSerialRefusal, sharedSerials } from '../../../domain/shared-serial';
-import { configurationReadiness, type JobsEngine, type ProvisioningClient } from '../../engine/jobs';
+import { configurationReadiness, type JobsEngine, type JobSnapshot, type ProvisioningClient } from '../../engine/jobs';
 import type { HandlerGroup } from './types';
 
 /** A device seen attached, as target resolution needs it: where, and who answered there (null: nobody identified). */
@@ -18,6 +18,8 @@ export interface JobsHandlerDeps {
   attached: (extraLinks: readonly string[]) => Promise<AttachedForTargets[]>;
   /** Refuses requests this host may not start (the app: the role's capability, devices it lists); default none. */
   admit?: (targets: readonly JobTargetView[]) => void;
+  /** Told of the jobs a `jobs.start` began (the app: they are the Workbench's, with its parameter verification). */
+  started?: (jobs: readonly JobSnapshot[]) => void;
 }
 
 /**
@@ -37,7 +39,9 @@ export function jobsHandlers(deps: JobsHandlerDeps): HandlerGroup<JobsChannel> {
     },
     'jobs.start': async (input) => {
       deps.admit?.(input.requests.map((request) => request.target));
-      return deps.engine.start(input.requests);
+      const jobs = deps.engine.start(input.requests);
+      deps.started?.(jobs);
+      return jobs;
     },
     'jobs.wait': (input) => deps.engine.wait(input.jobId),
     'jobs.cancel': async (input) => deps.engine.cancel(input.jobId),

@@ -144,4 +144,45 @@ describe('parameter verification in the Workbench', () => {
       await device.stop();
     }
   });
+
+  it('records a differing table as failed for a job started through the jobs channels too', async () => {
+    // The configuration's second controller again, plugged in anew and drifted another way.
+    const DRIFTED = 'EPC000102';
+    const device = await startSimulatedDevice({
+      deviceType: 'EPC',
+      serialNumber: DRIFTED,
+      firmwareVersion: '1.1.0',
+      link: 'pty',
+      ptyDir: join(world.dir, WORKBENCH_DEVICES.ptyDir),
+      stateDir: join(world.dir, 'drifted-by-jobs', DRIFTED),
+      ...(await deviceKeys(world.workspace.serviceUrl)),
+      baudRate: 921600,
+      rebootMs: 150,
+      applyMs: 50,
+      faults: { paramDrift: 'safety.timeout=2048' },
+    });
+    try {
+      await page.locator(`tr[data-serial="${DRIFTED}"]`).waitFor(NO_LIMIT);
+      const [attached] = (await core.invoke('workbench.devices', {})).filter((d) => d.serialNumber === DRIFTED);
+      const [job] = await core.invoke('jobs.start', {
+        requests: [
+          { action: 'configuration', target: { kind: 'link', spec: attached!.linkId, serialNumber: DRIFTED } },
+        ],
+      });
+      const finished = await core.invoke('jobs.wait', { jobId: job!.jobId });
+      expect(finished.phase).toBe('failed');
+
+      // The failure is written once the job has ended (after jobs.wait answers): look a bounded number of times.
+      const ofThisJob = (record: LedgerEntry) =>
+        record.serialNumber === DRIFTED && record.facts['p:safety.timeout'] === '500 → 2048';
+      let failed: LedgerEntry[] = [];
+      for (let look = 0; look < 100 && failed.length === 0; look++) {
+        failed = (await verificationRecords()).filter(ofThisJob);
+        if (failed.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(failed.map((record) => [record.outcome, record.facts.confirmedBy])).toEqual([['failure', null]]);
+    } finally {
+      await device.stop();
+    }
+  });
 });
