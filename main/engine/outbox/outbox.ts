@@ -133,6 +133,12 @@ export interface SyncReport {
   retrying: string[];
 }
 
+/** A sending pass's walk over pending/: the ids it listed, and the entries it left waiting as they are now. */
+interface Walk {
+  ids: ReadonlySet<string>;
+  stillWaiting: readonly OutboxEntry[];
+}
+
 const PENDING = 'pending';
 const REJECTED = 'rejected';
 const LOCK = 'sender.lock';
@@ -173,6 +179,8 @@ export class Outbox {
   /** Entries delivered in this pass whose removal is not yet fsync'd. */
   private unsyncedRemovals = false;
   private readonly lockRefreshMs: number;
+  /** What the last pass found when it walked every waiting entry; cleared when a pass starts. */
+  private lastWalk: Walk | undefined;
 
   constructor(options: OutboxOptions) {
     this.dir = options.dir;
@@ -288,10 +296,7 @@ export class Outbox {
    */
   async page(request: OutboxPageRequest): Promise<OutboxPage> {
     await this.init();
-    const [rejectedIds, pendingIds] = await Promise.all([this.entryIds(REJECTED), this.entryIds(PENDING)]);
-    const rejectedSet = new Set(rejectedIds);
-    // An entry in both folders is one whose move to rejected was interrupted: rejected wins (as in load).
-    const waitingIds = pendingIds.filter((id) => !rejectedSet.has(id));
+    const { rejectedIds, waitingIds } = await this.folderIds();
     const all = mergeSorted(
       waitingIds.map((id) => ({ id, folder: PENDING })),
       rejectedIds.map((id) => ({ id, folder: REJECTED })),
@@ -348,6 +353,17 @@ export class Outbox {
       if (entry) return entry;
     }
     return undefined;
+  }
+
+  /**
+   * The ids in rejected/ and those waiting in pending/, each sorted (creation order), from the
+   * file names alone. An id in both folders is an entry whose move to rejected was interrupted:
+   * rejected wins (as in load).
+   */
+  private async folderIds(): Promise<{ rejectedIds: string[]; waitingIds: string[] }> {
+    const [rejectedIds, pendingIds] = await Promise.all([this.entryIds(REJECTED), this.entryIds(PENDING)]);
+    const rejectedSet = new Set(rejectedIds);
+    return { rejectedIds, waitingIds: pendingIds.filter((id) => !rejectedSet.has(id)) };
   }
 
   /** The ids of a folder's entry files, sorted (creation order), from their names alone. */
@@ -453,13 +469,32 @@ export class Outbox {
     );
   }
 
+  /**
+   * Sleeps until the earliest entry is due. After a pass that walked every waiting entry, that is
+   * found from what the walk read, and a name it did not walk (enqueued meanwhile, by this process
+   * or another) is due now; only after a pass that did not walk (the lock was held elsewhere, an
+   * error) is every entry read again.
+   */
   private async scheduleNext(): Promise<void> {
     if (!this.started || this.timer !== undefined) return;
-    const { pending } = await this.load().catch(() => ({ pending: [] as OutboxEntry[] }));
+    const walk = this.lastWalk;
+    this.lastWalk = undefined;
+    const due = await (walk ? this.dueAfterWalk(walk) : this.dueOfEveryEntry()).catch(() => undefined);
     const now = this.clock.now();
-    let next = now + this.idlePollMs;
-    for (const entry of pending) next = Math.min(next, this.dueAt(entry));
-    this.schedule(next - now);
+    this.schedule(Math.min(now + this.idlePollMs, due ?? Infinity) - now);
+  }
+
+  /** When the walk's waiting entries are next due; now when pending/ holds a name the walk did not see. */
+  private async dueAfterWalk(walk: Walk): Promise<number | undefined> {
+    const { waitingIds } = await this.folderIds();
+    if (waitingIds.some((id) => !walk.ids.has(id))) return this.clock.now();
+    return earliest(walk.stillWaiting.map((entry) => this.dueAt(entry)));
+  }
+
+  /** When the waiting entries are next due, every entry file read. */
+  private async dueOfEveryEntry(): Promise<number | undefined> {
+    const { pending } = await this.load();
+    return earliest(pending.map((entry) => this.dueAt(entry)));
   }
 
   private dueAt(entry: OutboxEntry): number {
@@ -471,6 +506,8 @@ export class Outbox {
   }
 
   private async pass(force: boolean): Promise<SyncReport> {
+    // Only a walk that reaches the end sets it again: what it found is what scheduleNext goes by.
+    this.lastWalk = undefined;
     await this.init();
     const report: SyncReport = { skippedLocked: false, delivered: [], rejected: [], retrying: [] };
     const lock = await tryAcquireLock(join(this.dir, LOCK), this.lockOptions);
@@ -495,23 +532,25 @@ export class Outbox {
     }
   }
 
+  /**
+   * Walks the waiting entries in creation order by their file names (ids sort in creation order,
+   * see newId) and reads each one only when the walk comes to it. That one read is also the read
+   * just before sending: a person may have acted on the entry, or another process delivered it,
+   * since the folder was listed. Nothing is read ahead, so the first send does not wait for every
+   * entry to be read, and a page the Outbox screen asks meanwhile waits behind one read, not 64.
+   * A damaged file is quarantined where the walk meets it; rejected/ is not opened (the screen's
+   * page and load() look there).
+   */
   private async sendDueEntries(lock: HeldLock, force: boolean, report: SyncReport): Promise<void> {
-    const { pending } = await this.load();
+    const { waitingIds } = await this.folderIds();
     const blockedChains = new Set<string>();
     let refreshedAt = this.clock.now();
     /** Services and organizations this pass found no credentials for: even a forced pass tries one entry of each, not all. */
     const withoutCredentials = new Set<string>();
-    for (const entry of pending.sort(byCreatedAt)) {
-      const chain = chainKey(entry);
-      if (blockedChains.has(chain)) continue;
-      if (withoutCredentials.has(accountKey(entry))) {
-        blockedChains.add(chain);
-        continue;
-      }
-      if (!force && this.dueAt(entry) > this.clock.now()) {
-        blockedChains.add(chain);
-        continue;
-      }
+    /** The entries this pass read and left waiting (as they are after it): when the loop looks next (scheduleNext). */
+    const stillWaiting: OutboxEntry[] = [];
+    const unreadable: string[] = [];
+    for (const id of waitingIds) {
       const signal = this.abort?.signal ?? new AbortController().signal;
       if (signal.aborted) return;
       // The lock says it is alive often enough that no other process takes it over, not once per
@@ -520,26 +559,37 @@ export class Outbox {
         await lock.refresh();
         refreshedAt = this.clock.now();
       }
+      const entry = await this.readListed(PENDING, `${id}.json`, unreadable);
+      if (!entry) continue; // delivered meanwhile, left in place, or quarantined
+      const chain = chainKey(entry);
+      const waits =
+        blockedChains.has(chain) ||
+        withoutCredentials.has(accountKey(entry)) ||
+        (!force && this.dueAt(entry) > this.clock.now());
+      if (waits) {
+        blockedChains.add(chain);
+        stillWaiting.push(entry);
+        continue;
+      }
       const outcome = await this.attempt(entry, signal);
       if (outcome === 'cancelled') return;
-      if (outcome === 'gone') continue;
       if (outcome === 'delivered') report.delivered.push(entry.id);
       else if (outcome === 'rejected') report.rejected.push(entry.id);
       else {
-        if (outcome === 'no-credentials') withoutCredentials.add(accountKey(entry));
+        if (outcome.kind === 'no-credentials') withoutCredentials.add(accountKey(entry));
         report.retrying.push(entry.id);
         blockedChains.add(chain);
+        stillWaiting.push(outcome.entry);
       }
     }
+    this.lastWalk = { ids: new Set(waitingIds), stillWaiting };
   }
 
+  /** Sends `current`, just read from pending/, and records the answer; a retry returns the entry as rewritten. */
   private async attempt(
-    entry: OutboxEntry,
+    current: OutboxEntry,
     signal: AbortSignal,
-  ): Promise<'delivered' | 'rejected' | 'retry' | 'no-credentials' | 'cancelled' | 'gone'> {
-    // Re-read: a person may have acted on it, or another process delivered it, since the listing.
-    const current = await this.read(PENDING, entry.id).catch(() => undefined);
-    if (!current) return 'gone';
+  ): Promise<'delivered' | 'rejected' | 'cancelled' | { kind: 'retry' | 'no-credentials'; entry: OutboxEntry }> {
     let acknowledged: boolean;
     try {
       if (signal.aborted) return 'cancelled';
@@ -552,8 +602,13 @@ export class Outbox {
         return 'rejected';
       }
       const noCredentials = err instanceof NoCredentialsError;
-      await this.retryLater(current, error, err instanceof ServiceError ? err.retryAfterMs : undefined, noCredentials);
-      return noCredentials ? 'no-credentials' : 'retry';
+      const retrying = await this.retryLater(
+        current,
+        error,
+        err instanceof ServiceError ? err.retryAfterMs : undefined,
+        noCredentials,
+      );
+      return { kind: noCredentials ? 'no-credentials' : 'retry', entry: retrying };
     }
     if (!acknowledged) {
       await this.reject(current, {
@@ -581,7 +636,7 @@ export class Outbox {
     error: OutboxError,
     retryAfterMs: number | undefined,
     noCredentials = false,
-  ): Promise<void> {
+  ): Promise<OutboxEntry> {
     const now = this.clock.now();
     const attempts = entry.attempts + 1;
     // The service's own Retry-After wins when it asks for longer than our backoff (still capped).
@@ -601,6 +656,7 @@ export class Outbox {
     if (error.kind === 'network') this.hostBlockedUntil.set(serviceKey(entry.serviceUrl), next);
     if (noCredentials) this.accountBlockedUntil.set(accountKey(entry), next);
     this.onEvent?.({ type: 'retry-scheduled', entry: updated });
+    return updated;
   }
 
   private async reject(entry: OutboxEntry, error: OutboxError): Promise<void> {
@@ -794,6 +850,11 @@ function firstAfter(sorted: ReadonlyArray<{ id: string }>, after: string): numbe
     else high = middle;
   }
   return low;
+}
+
+/** The smallest of `times`; undefined when there is none. */
+function earliest(times: readonly number[]): number | undefined {
+  return times.length === 0 ? undefined : times.reduce((a, b) => Math.min(a, b));
 }
 
 function byCreatedAt(a: OutboxEntry, b: OutboxEntry): number {
