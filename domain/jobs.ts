@@ -1,4 +1,5 @@
 import type { DeviceType } from './device-types';
+import type { CodingTerms } from './files/content-coding';
 import type { FailureReason } from './job-failure';
 import type { JobStepResult } from './job-steps';
 import type { ParameterTableView } from './parameter-table-view';
@@ -60,6 +61,8 @@ export interface JobView {
    * count image bytes carried); null or absent: the image's own bytes.
    */
   transferCoding?: string | null;
+  /** The same as codes and a figure, for a reader of another language; null or absent with `transferCoding`. */
+  transferCodingTerms?: CodingTerms | null;
   /**
    * Whole seconds a running transfer has gone without an acknowledgement, once that is long enough
    * to tell the technician (STALL_NOTICE_MS, a pulled cable); null or absent while answers arrive.

@@ -109,7 +109,8 @@ function factorText(factor: number, words: Words): string {
 /**
  * The core's English words for a running upload ("compressed, 1.6× faster", the job view's
  * `transferCoding`, which logs and `--json` read) back into terms, for a reader of another
- * language; null for a text the core did not make so.
+ * language; null for a text the core did not make so. Only for a view from an older core, which
+ * carried the words without `transferCodingTerms`.
  */
 export function parseCodingText(text: string): CodingTerms | null {
   const match = /^(compressed|changes only), (?:(\d+(?:\.\d+)?)× faster|no faster)$/.exec(text);
@@ -117,8 +118,14 @@ export function parseCodingText(text: string): CodingTerms | null {
   return { coding: match[1] === 'compressed' ? 'deflate' : 'delta', factor: match[2] ? Number(match[2]) : null };
 }
 
+/** The terms of an upload under way (the job view's `transferCodingTerms`); null when the image travels as it is. */
+export function uploadCodingTerms(coding: ContentCoding, imageBytes: number, wireBytes: number): CodingTerms | null {
+  if (coding === 'identity' || wireBytes <= 0) return null;
+  return codingTerms(coding, imageBytes, wireBytes);
+}
+
 /** "compressed, 1.6× faster" in English: the job view's `transferCoding`. */
 export function describeCoding(coding: ContentCoding, imageBytes: number, wireBytes: number): string {
-  if (coding === 'identity' || wireBytes <= 0) return 'identity';
-  return codingText(codingTerms(coding, imageBytes, wireBytes));
+  const terms = uploadCodingTerms(coding, imageBytes, wireBytes);
+  return terms ? codingText(terms) : 'identity';
 }

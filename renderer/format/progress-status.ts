@@ -172,7 +172,7 @@ export function workbenchSummary(jobs: readonly JobView[], words: Words = englis
 /** How a running upload travels and the exact terms behind it, in the reader's words; a text the core did not make so is shown as it came. */
 function codingTexts(job: JobView, words: Words): Pick<ProgressStatus, 'codingText' | 'codingDetail'> {
   if (job.phase !== 'uploading' || !job.transferCoding) return { codingText: '', codingDetail: '' };
-  const terms = parseCodingText(job.transferCoding);
+  const terms = job.transferCodingTerms ?? parseCodingText(job.transferCoding);
   if (!terms) return { codingText: job.transferCoding, codingDetail: job.transferCoding };
   return { codingText: codingText(terms, words), codingDetail: codingDetailText(terms, words) };
 }

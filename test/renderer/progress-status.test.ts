@@ -116,6 +116,24 @@ describe('progress status texts', () => {
     );
   });
 
+  it("says the core's coding terms when the view carries them, not its English words read back", () => {
+    // Words and terms that disagree show which one the line is made from.
+    const job = jobView({
+      transferCoding: 'compressed, 1.6× faster',
+      transferCodingTerms: { coding: 'delta', factor: 2.5 },
+    });
+    expect(progressStatus(job, createTranslator('de'))).toMatchObject({
+      codingText: 'nur Änderungen, 2,5× schneller',
+      codingDetail: expect.stringMatching(/^Delta: .*trägt 2,5 Bytes des Images/),
+    });
+    expect(
+      progressStatus(
+        jobView({ transferCoding: 'compressed, no faster', transferCodingTerms: { coding: 'deflate', factor: null } }),
+        createTranslator('zh'),
+      ).codingText,
+    ).toBe('已压缩，未加快');
+  });
+
   it('keeps numbers short and steady', () => {
     expect(rateText(0)).toBe('');
     expect(rateText(11_520)).toBe('11.5 kB/s');

@@ -1,4 +1,4 @@
-import { describeCoding } from '../../../domain/files/content-coding';
+import { codingText, uploadCodingTerms } from '../../../domain/files/content-coding';
 import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
 import type { DeviceIdentity, DeviceConnection, FirmwareImage } from './device-port';
 import { checkFirmwareSignature, type FirmwareSigner } from '../cache/firmware-signature';
@@ -124,17 +124,18 @@ export async function runFirmwareJob(
           signal,
           onProgress: (progress) => {
             where.percent = (progress.bytes / progress.total) * 100;
-            const coding = progress.coding ?? 'identity';
-            const transferCoding =
-              coding === 'identity'
-                ? null
-                : describeCoding(coding, progress.total, progress.wireTotal ?? progress.total);
+            const transferCodingTerms = uploadCodingTerms(
+              progress.coding ?? 'identity',
+              progress.total,
+              progress.wireTotal ?? progress.total,
+            );
             // Only an announce's figure says where the upload (re)started: a fresh upload whose first
             // blocks went behind its announce first reports them acknowledged, not resumed.
             control.update({
               bytesDone: progress.bytes,
               bytesTotal: progress.total,
-              transferCoding,
+              transferCoding: transferCodingTerms ? codingText(transferCodingTerms) : null,
+              transferCodingTerms,
               ...(progress.announced ? { resumedFrom: progress.bytes } : {}),
             });
           },

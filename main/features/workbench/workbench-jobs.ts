@@ -71,6 +71,7 @@ export function toJobView(job: JobSnapshot): JobView {
     rateBytesPerSecond: job.rateBytesPerSecond,
     // "compressed, 1.6× faster": the workbench row names how the image travels, as the CLI's line does.
     transferCoding: job.transferCoding ?? null,
+    transferCodingTerms: job.transferCodingTerms ?? null,
     silentSeconds: job.silentSeconds ?? null,
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,

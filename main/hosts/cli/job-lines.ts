@@ -42,7 +42,7 @@ export function runningLine(job: JobSnapshot, translator: Translator): string {
     if (silence) return [...parts, silence].join(DASH);
     const rate = rateText(job.rateBytesPerSecond);
     if (rate) parts.push(rate);
-    if (job.phase === 'uploading' && job.transferCoding) parts.push(transferCodingText(job.transferCoding, translator));
+    if (job.phase === 'uploading' && job.transferCoding) parts.push(transferCodingText(job, translator));
     const left = secondsLeft(job);
     if (left !== null)
       parts.push(
@@ -123,7 +123,11 @@ export function adviceLine(device: string, step: JobStepResult, code: string, tr
 }
 
 /** How the upload travels, in the run's language; a text the core did not make so is shown as it came. */
-function transferCodingText(english: string, words: Translator): string {
-  const terms = parseCodingText(english);
+function transferCodingText(
+  job: Pick<JobSnapshot, 'transferCoding' | 'transferCodingTerms'>,
+  words: Translator,
+): string {
+  const english = job.transferCoding ?? '';
+  const terms = job.transferCodingTerms ?? parseCodingText(english);
   return terms ? codingText(terms, words) : english;
 }

@@ -19,6 +19,11 @@ describe('toJobView', () => {
       'compressed, 1.6× faster',
     );
     expect(toJobView(uploading).transferCoding).toBeNull();
+    // And as terms, for a row in another language.
+    expect(
+      toJobView({ ...uploading, transferCodingTerms: { coding: 'deflate', factor: 1.6 } }).transferCodingTerms,
+    ).toEqual({ coding: 'deflate', factor: 1.6 });
+    expect(toJobView(uploading).transferCodingTerms).toBeNull();
   });
 
   it('carries the seconds a transfer has gone unanswered, so the row can say "check the cable"', () => {

@@ -127,6 +127,10 @@ describe('a work package carried to a plant without network and back', () => {
       ['EPC000101', expect.stringMatching(/^changes only, \d+(\.\d+)?× faster$/)],
       ['SRCP000101', expect.stringMatching(/^changes only, \d+(\.\d+)?× faster$/)],
     ]);
+    // The same as terms (what another language's line is made from), the figure the words say.
+    for (const { job } of finished)
+      expect(job.transferCoding).toBe(`changes only, ${job.transferCodingTerms?.factor?.toFixed(1)}× faster`);
+    expect(finished.map((r) => r.job.transferCodingTerms?.coding)).toEqual(['delta', 'delta']);
 
     const waiting = JSON.parse((await plant(['--json', 'outbox', 'list'])).stdout) as Array<{
       serialNumber: string;
