@@ -76,7 +76,6 @@ export const boundariesConfig = {
  * list only shrinks, and a file not in it that reaches behind the door fails lint.
  */
 export const CLI_FILES_BEHIND_THE_DOOR = [
-  'main/hosts/cli/context.ts',
   'main/hosts/cli/parameter-record.ts',
   'main/hosts/cli/commands/cache-self-test.ts',
   'main/hosts/cli/commands/configuration.ts',

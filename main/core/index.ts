@@ -58,6 +58,11 @@ export type { DeviceSource } from '../features/workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from '../features/workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
 export { embeddedWorkspaceStarter, LOCAL_WORKSPACE_SERVICE } from './local-workspace';
+// The CLI settles its run's account itself (docs/decisions.md, "The CLI settles its account through the door"):
+// the local workspace it opens for one command, the offline account of the work packages imported here.
+export { LocalWorkspaceBusyError, openLocalWorkspace } from './local-workspace';
+export { importedPackageAccount, type ImportedPackageAccount } from './offline-package-account';
+export type { OutboxEvent } from '../engine/outbox/outbox';
 export type { SimulationPort } from './handlers/simulation';
 // The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
 export { createCliCore, type CliChannel, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';

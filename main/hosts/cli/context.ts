@@ -3,17 +3,20 @@ import { createServiceClient, type ServiceClient } from '../../cloud';
 import { BleCentral, portGlobsFromEnv, systemBleCentral, type LinkFactoryDeps } from '../../devices';
 import {
   createCliCore,
+  importedPackageAccount,
+  LOCAL_WORKSPACE_SERVICE,
+  LocalWorkspaceBusyError,
+  openLocalWorkspace,
   type CliCore,
   type DeviceConnector,
   type DeviceFinder,
   type JobsEngine,
+  type LoginStore,
+  type OutboxEvent,
   type ProvisioningAccount,
+  type SavedLogin,
 } from '../../core/index';
-import { LOCAL_WORKSPACE_SERVICE, LocalWorkspaceBusyError, openLocalWorkspace } from '../../core/local-workspace';
-import type { OutboxEvent } from '../../engine/outbox/outbox';
-import { offlineClient, offlinePackageAccount, packagePaths } from '../../features/packages';
 import { cliLoginStore, keptKeyPath, readSavedLogin, type LegacyLoginOutcome } from './credentials';
-import type { LoginStore, SavedLogin } from '../../core';
 import { prepareDataDirs, resolveDataDirs, type DataDirs } from '../../../platform/data-dirs';
 import type { QuarantinedFile } from '../../../platform/quarantine';
 import { CliError } from './errors';
@@ -158,11 +161,11 @@ export class CliContext {
           local: false,
         };
       }
-      const offline = await offlinePackageAccount(packagePaths(this.dirs.data).imported);
+      const offline = await importedPackageAccount(this.dirs.data);
       if (offline) {
         const label = `organization ${offline.orgId} at ${offline.serviceUrl} (offline, from a work package; not signed in)`;
         return {
-          client: offlineClient(offline),
+          client: offline.client,
           serviceUrl: offline.serviceUrl,
           orgId: offline.orgId,
           label,
