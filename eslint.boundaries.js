@@ -84,7 +84,6 @@ export const CLI_FILES_BEHIND_THE_DOOR = [
   'main/hosts/cli/commands/function-test.ts',
   'main/hosts/cli/commands/ledger.ts',
   'main/hosts/cli/commands/login.ts',
-  'main/hosts/cli/commands/package.ts',
   'main/hosts/cli/commands/report.ts',
   'main/hosts/cli/commands/station.ts',
   'main/hosts/cli/commands/verify-parameters.ts',

@@ -6,7 +6,7 @@ import { CoreError } from './errors';
 import { CACHE_CHANNELS, FIRMWARE_CHANNELS } from './firmware';
 import { JOBS_CHANNELS } from './jobs';
 import { OUTBOX_CHANNELS } from './outbox';
-import { PACKAGE_CHANNELS } from './packages';
+import { PACKAGE_CHANNELS, PACKAGE_FILE_CHANNELS } from './packages';
 import { REGISTRY_CHANNELS } from './registry';
 import { SESSION_CHANNELS } from './session';
 import { SIMULATION_CHANNELS } from './simulation';
@@ -30,6 +30,7 @@ export const CONTRACT = {
   ...SUPPORT_CHANNELS,
   ...STATION_CHANNELS,
   ...PACKAGE_CHANNELS,
+  ...PACKAGE_FILE_CHANNELS,
   ...ACCOUNTABILITY_CHANNELS,
   ...SIMULATION_CHANNELS,
 } as const;

@@ -20,19 +20,26 @@ import {
   type JobsChannel,
   type OutboxChannel,
   type CacheChannel,
+  type PackageFileChannel,
 } from '../../contract/index';
 import { planConfigurationChange } from './configuration-changes';
 import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
 import { cacheHandlers } from './handlers/cache';
+import { packageFileHandlers } from './handlers/packages';
 import type { OutboxEvent } from '../engine/outbox/outbox';
 import type { HandlerGroup } from './handlers/types';
 
 export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy };
 
 /** The channels a command-line run calls: the jobs, and what an apply would change (as the Workbench asks it). */
-export type CliChannel = JobsChannel | OutboxChannel | CacheChannel | 'workbench.configurationChanges';
+export type CliChannel =
+  | JobsChannel
+  | OutboxChannel
+  | CacheChannel
+  | PackageFileChannel
+  | 'workbench.configurationChanges';
 
 /** The job streams a command-line host subscribes to: whole records, as it prints them. */
 export type CliCoreStream = 'jobs.changed' | 'jobs.finished';
@@ -62,6 +69,8 @@ export interface CliCoreOptions {
   /** How long a connection waits for a device that went away. */
   reconnectTimeoutMs?: number;
   onQuarantine: (file: QuarantinedFile) => void;
+  /** The service login kept here, when there is one (a work package is kept for its account); none when absent. */
+  login?: () => Promise<(ProvisioningAccount & { client: ServiceClient }) | undefined>;
 }
 
 /**
@@ -157,6 +166,14 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     'cache.contents': (input) => cache()['cache.contents'](input),
     'cache.prefetch': (input) => cache()['cache.prefetch'](input),
     'cache.prune': (input) => cache()['cache.prune'](input),
+    // Work packages and the confirmations carried by hand, read and written by the host as files.
+    ...packageFileHandlers({
+      dataDir: options.dataDir,
+      account: options.settleAccount,
+      login: async () => (await options.login?.()) ?? undefined,
+      ledger: () => engine().ledger,
+      workstation: () => engine().workstation(),
+    }),
     // The account's kept files, as the engine keeps them; nothing is applied or kept here.
     'workbench.configurationChanges': async (input) => {
       const account = await options.settleAccount();

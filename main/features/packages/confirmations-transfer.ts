@@ -12,7 +12,11 @@ import { ledgerEntrySchema, type LedgerEntry } from '../../../domain/ledger';
 import { AuthError, NetworkError, ServiceError, type ServiceClient } from '../../cloud';
 import { sendLedger } from '../../engine/ledger';
 import type { Outbox } from '../../engine/outbox/outbox';
+import type { DeliveryOutcome, DeliveryReport } from '../../../contract/packages';
 import { WorkPackageError } from './errors';
+
+// What a delivery answers is the contract's (packages.importConfirmations), named here as the feature always named it.
+export type { DeliveryOutcome, DeliveryReport };
 
 /**
  * Confirmations carried by hand from a laptop that never reaches the service.
@@ -71,35 +75,6 @@ export async function exportConfirmations(options: ExportConfirmationsOptions): 
     ledgerHead: (await options.ledgerHead?.()) ?? null,
   };
   return { bytes: buildWorkConfirmations(body, options.signer), body, signerKeyId: options.signer.keyId };
-}
-
-export type DeliveryOutcome =
-  /** The service has it: recorded now, or recorded before (a replay of this file, or the laptop's outbox got there first). */
-  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'delivered' }
-  /** The service said no for good (e.g. the device is no longer registered); the message says why. */
-  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'refused'; message: string }
-  /** Not sent: the service could not be reached (or is failing for now). Import the file again later. */
-  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'not-sent'; message: string }
-  /** For another service or organization than this workstation's: left for a workstation of that one. */
-  | { id: string; serialNumber: string; kind: CarriedConfirmation['kind']; outcome: 'other-organization' };
-
-export interface DeliveryReport {
-  exportId: string;
-  workstation: string;
-  signerKeyId: string;
-  ledgerEntries: number;
-  /**
-   * The carried ledger entries of this organization, sent to its chain on the service: how many it
-   * took, how many it had, how many were withheld as changed (their hash or signature fails); or
-   * why they could not be sent. Undefined when the file carries none or the service was unreachable.
-   */
-  ledger?: { received: number; known: number; withheld: number } | { error: string };
-  /**
-   * The head the file carries (the laptop's ledger when it exported), and why the carried ledger
-   * does not reach it, when it does not (entries cut from its end); null when the file carries none.
-   */
-  ledgerHead: { seq: number; hash: string; fault?: string } | null;
-  outcomes: DeliveryOutcome[];
 }
 
 export interface DeliverConfirmationsOptions {

@@ -1,21 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { CoreError } from '../../../../contract/index';
 import { parseRootKeyFingerprint, rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
-import { readWorkPackage } from '../../../../domain/files/work-package';
+import { bytesText } from '../../../../domain/job-text';
 import { writeFileAtomic } from '../../../../platform/durable-file';
-import { FirmwareCache } from '../../../engine/cache/firmware-cache';
-import { bytesText, ConfigFileStore, Outbox, provisioningPaths, SigningKeyStore } from '../../../engine/jobs';
-import { workstationId } from '../../../engine/jobs/workstation';
-import { openWorkstationLedger } from '../../../engine/ledger';
-import { carriedEnrolments } from '../../../features/packages/enrolment-grants';
-import {
-  deliverConfirmations,
-  exportConfirmations,
-  exportWorkPackage,
-  importWorkPackage,
-  packagePaths,
-  WorkPackageError,
-} from '../../../features/packages';
 import { workPackageRefusalText } from '../../../../domain/work-package-refusal';
 import { cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
@@ -64,16 +52,19 @@ async function writeOutput(ctx: CliContext, file: string, bytes: Uint8Array): Pr
   return path;
 }
 
-/** WorkPackageError is a refusal to be read by a person: one line in the run's language, as the CLI's other refusals. */
+/** A refused package or confirmations file is a refusal to be read by a person: one line in the run's language, as the CLI's other refusals. */
 async function refusing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof WorkPackageError)
-      throw new CliError(workPackageRefusalText(error.reason, cliTranslator()).replace(/[.。]$/, ''));
+    if (error instanceof CoreError && error.workPackageRefusal)
+      throw new CliError(workPackageRefusalText(error.workPackageRefusal, cliTranslator()).replace(/[.。]$/, ''));
     throw error;
   }
 }
+
+const fromBase64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));
+const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
 /** `package export --configuration NAME --out FILE`: one signed file with all a plant without network needs. */
 export async function packageExport(ctx: CliContext, options: PackageExportOptions): Promise<number> {
@@ -82,23 +73,20 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
   if (account.local) {
     throw new CliError(t('cli:package.exportLocal'), EXIT.usage);
   }
-  const paths = provisioningPaths(ctx.dirs.data);
-  const exported = await refusing(async () =>
-    exportWorkPackage({
-      client: account.client,
-      origin: { serviceUrl: account.serviceUrl, orgId: account.orgId },
-      cache: new FirmwareCache({ dir: paths.firmwareCache }),
-      configuration: { name: options.configuration },
-      workstation: await workstationId(ctx.dirs.data),
+  const core = ctx.core();
+  const exported = await refusing(() =>
+    core.invoke('packages.exportByName', {
+      configurationName: options.configuration,
       ...(options.expiresIn !== undefined ? { expiresInDays: options.expiresIn } : {}),
     }),
   );
-  const path = await writeOutput(ctx, options.out, exported.bytes);
+  const bytes = fromBase64(exported.contentBase64);
+  const path = await writeOutput(ctx, options.out, bytes);
   const { body } = exported;
   if (ctx.out.json) {
     ctx.out.jsonLine({
       file: path,
-      size: exported.bytes.length,
+      size: bytes.length,
       packageId: body.packageId,
       configuration: body.configuration,
       origin: body.origin,
@@ -115,7 +103,7 @@ export async function packageExport(ctx: CliContext, options: PackageExportOptio
     t('cli:package.exported', {
       name: body.configuration.name,
       path,
-      size: bytesText(exported.bytes.length, cliTranslator()),
+      size: bytesText(bytes.length, cliTranslator()),
       devices: body.devices.length,
       firmware: body.firmware.length,
       patches: body.patches.length,
@@ -161,38 +149,15 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
     }
   }
   const bytes = await readInput(ctx, file, 'package');
-  const login = await ctx.login();
-  let account: { serviceUrl: string; orgId: string };
-  const paths = provisioningPaths(ctx.dirs.data);
-  if (login) {
-    account = { serviceUrl: login.serviceUrl, orgId: login.orgId };
-    const origin = readWorkPackage(bytes).body.origin;
-    if (origin.serviceUrl === account.serviceUrl && origin.orgId === account.orgId) {
-      // Signed in there: the root key comes from the service when it answers, else the one kept here.
-      // One quick try: a signed-in laptop at a plant without network uses the kept key.
-      await new SigningKeyStore({ dir: paths.account(account.serviceUrl, account.orgId).keys })
-        .get((await ctx.account()).client, { retry: false, timeoutMs: 10_000 })
-        .catch(() => undefined);
-    }
-  } else {
-    // Not signed in: the package names which account's caches it fills; only its signature, checked below, makes it count.
-    const { serviceUrl, orgId } = readWorkPackage(bytes).body.origin;
-    account = { serviceUrl, orgId };
-  }
-  const accountDirs = paths.account(account.serviceUrl, account.orgId);
+  const core = ctx.core();
   const imported = await refusing(() =>
-    importWorkPackage({
-      bytes,
-      account,
-      cache: new FirmwareCache({ dir: paths.firmwareCache }),
-      configFiles: new ConfigFileStore({ dir: accountDirs.configFiles }),
-      signingKeys: new SigningKeyStore({ dir: accountDirs.keys }),
-      recordDir: packagePaths(ctx.dirs.data).imported,
-      notSignedIn: !login,
-      ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}),
+    core.invoke('packages.import', {
+      contentBase64: toBase64(bytes),
+      ...(options.signer !== undefined ? { signer: options.signer } : {}),
       ...(rootFingerprint !== undefined ? { rootFingerprint } : {}),
     }),
   );
+  const { account } = imported;
   const { body } = imported;
   if (ctx.out.json) {
     ctx.out.jsonLine({
@@ -203,7 +168,7 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
       expiresAt: body.expiresAt,
       signerKeyId: imported.signerKeyId,
       rootAdopted: imported.rootAdopted,
-      signedIn: login !== undefined,
+      signedIn: imported.signedIn,
       firmware: imported.firmware,
       patches: imported.patches,
       configurationFiles: imported.configFiles,
@@ -212,7 +177,7 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
   }
   if (imported.rootAdopted)
     ctx.out.note(t('cli:package.rootAdopted', { url: account.serviceUrl, fingerprint: rootFingerprint ?? '' }));
-  if (!login) ctx.out.note(t('cli:package.notSignedIn', { org: account.orgId }));
+  if (!imported.signedIn) ctx.out.note(t('cli:package.notSignedIn', { org: account.orgId }));
   ctx.out.line(
     t('cli:package.imported', {
       name: body.configuration.name,
@@ -247,29 +212,9 @@ export async function packageImport(ctx: CliContext, file: string, options: Pack
 
 /** `package export-confirmations --out FILE`: what waits in the outbox, signed, to carry to a workstation online. */
 export async function packageExportConfirmations(ctx: CliContext, options: { out: string }): Promise<number> {
-  const outbox = new Outbox({
-    dir: provisioningPaths(ctx.dirs.data).outbox,
-    sender: { send: () => Promise.reject(new Error('not sending')) },
-  });
-  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
-  const workstation = await workstationId(ctx.dirs.data);
-  const exported = await refusing(async () =>
-    exportConfirmations({
-      outbox,
-      // Signed by this workstation's ledger key: the key the service enrols (with the grant carried) or has enrolled.
-      signer: await ledger.containerSigner(),
-      workstation,
-      enrolments: () => carriedEnrolments({ recordDir: packagePaths(ctx.dirs.data).imported, ledger, workstation }),
-      // The head sealed in the secret store, not the file's last line: a ledger cut before export shows.
-      ledgerHead: async () => {
-        const head = await ledger.sealedHead();
-        return head && !('fault' in head) ? head : undefined;
-      },
-      // The whole ledger: the service takes each organization's entries (and checks them) when the file is imported.
-      ledgerLines: () => ledger.entries(),
-    }),
-  );
-  const path = await writeOutput(ctx, options.out, exported.bytes);
+  const core = ctx.core();
+  const exported = await refusing(() => core.invoke('packages.exportConfirmations', {}));
+  const path = await writeOutput(ctx, options.out, fromBase64(exported.contentBase64));
   const { confirmations } = exported.body;
   if (ctx.out.json) {
     ctx.out.jsonLine({
@@ -315,11 +260,11 @@ export async function packageImportConfirmations(
   const bytes = await readInput(ctx, file, 'confirmations');
   const account = await ctx.account();
   if (account.offline) throw new CliError(t('cli:package.importConfirmationsOffline'), EXIT.usage);
+  const core = ctx.core();
   const report = await refusing(() =>
-    deliverConfirmations({
-      bytes,
-      account,
-      ...(options.signer !== undefined ? { requiredSigner: options.signer } : {}),
+    core.invoke('packages.importConfirmations', {
+      contentBase64: toBase64(bytes),
+      ...(options.signer !== undefined ? { signer: options.signer } : {}),
     }),
   );
   const count = (outcome: string) => report.outcomes.filter((o) => o.outcome === outcome).length;
