@@ -23,6 +23,14 @@ export interface SupportReport {
   content: string;
 }
 
+/** The cache's zopfli worker tried on a built-in sample (the CLI's hidden `cache self-test`). */
+export type CacheSelfTestResult =
+  | { outcome: 'passed'; sourceBytes: number; streamBytes: number }
+  /** The worker could not make a stream (or made one that does not inflate back); `message` says why. */
+  | { outcome: 'cannot'; message: string }
+  /** The sample is above the zopfli limit: a bug, never the install's fault. */
+  | { outcome: 'aboveLimit' };
+
 /** What a technician tells support: the app's versions, the recent log, the support report. */
 export const SUPPORT_CHANNELS = {
   'app.info': query(noInput).returns<AppInfo>(),
@@ -30,5 +38,7 @@ export const SUPPORT_CHANNELS = {
     LogLine[]
   >(),
   'support.report': command(noInput).returns<SupportReport>(),
+  /** Whether this install makes the firmware cache's zopfli streams (its worker is bundled into the build). */
+  'support.cacheSelfTest': query(noInput).returns<CacheSelfTestResult>(),
 } as const;
 export type SupportChannel = keyof typeof SUPPORT_CHANNELS;

@@ -27,6 +27,7 @@ import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
 import { cacheHandlers } from './handlers/cache';
+import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { packageFileHandlers } from './handlers/packages';
 import type { OutboxEvent } from '../engine/outbox/outbox';
 import type { HandlerGroup } from './handlers/types';
@@ -39,7 +40,8 @@ export type CliChannel =
   | OutboxChannel
   | CacheChannel
   | PackageFileChannel
-  | 'workbench.configurationChanges';
+  | 'workbench.configurationChanges'
+  | 'support.cacheSelfTest';
 
 /** The job streams a command-line host subscribes to: whole records, as it prints them. */
 export type CliCoreStream = 'jobs.changed' | 'jobs.finished';
@@ -166,6 +168,8 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     'cache.contents': (input) => cache()['cache.contents'](input),
     'cache.prefetch': (input) => cache()['cache.prefetch'](input),
     'cache.prune': (input) => cache()['cache.prune'](input),
+    // Needs no account: the install's zopfli worker, tried on a built-in sample.
+    'support.cacheSelfTest': () => zopfliSelfTest(),
     // Work packages and the confirmations carried by hand, read and written by the host as files.
     ...packageFileHandlers({
       dataDir: options.dataDir,

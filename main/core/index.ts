@@ -30,6 +30,7 @@ import { EventHub } from '../engine/event-hub';
 import { configurationHandlers } from './handlers/configurations';
 import { firmwareHandlers } from './handlers/firmware';
 import { cacheHandlers } from './handlers/cache';
+import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { outboxHandlers, outboxView } from './handlers/outbox';
 import { packageHandlers } from './handlers/packages';
 import { accountabilityHandlers } from './handlers/accountability';
@@ -418,6 +419,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       });
     },
     'logs.recent': async (input) => log.recent(input.limit),
+    'support.cacheSelfTest': () => zopfliSelfTest(),
     'support.report': () =>
       supportReport({
         appInfo,

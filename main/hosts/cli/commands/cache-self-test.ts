@@ -1,38 +1,19 @@
-import { zopfliDeflate } from '../../../engine/cache/zopfli-deflate';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
 
-/** 8 KiB shaped like code (a few opcodes, varying operands): enough for zopfli to find matches. */
-function sample(): Uint8Array {
-  const bytes = new Uint8Array(8 * 1024);
-  let state = 1;
-  for (let i = 0; i < bytes.length; i += 4) {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    bytes.set([[0x2d, 0xe9, 0x4f, 0xf0][state % 4]!, 0xe9, (state >>> 8) & 0x0f, 0], i);
-  }
-  return bytes;
-}
-
 /**
- * `cache self-test` (hidden, for support and for the test of the single executable): the firmware
- * cache makes its deflated streams with zopfli on a worker thread whose script is bundled into the
- * build (scripts/zopfli-worker-plugin.mjs). This makes one from a built-in sample, checked by
- * inflating it back, so an install that cannot (and would send zlib's larger streams) shows it.
+ * `cache self-test` (hidden, for support and for the test of the single executable): whether this
+ * install makes the firmware cache's zopfli streams, asked of the core (`support.cacheSelfTest`:
+ * one stream made from a built-in sample on the worker thread bundled into the build, checked by
+ * inflating it back). An install that cannot would send zlib's larger streams.
  */
 export async function cacheSelfTest(ctx: CliContext): Promise<number> {
-  const source = sample();
-  let stream: Uint8Array | undefined;
-  try {
-    stream = (await zopfliDeflate(source))?.bytes;
-  } catch (error) {
-    throw new CliError(
-      t('cli:cacheSelfTest.cannot', { error: error instanceof Error ? error.message : String(error) }),
-    );
-  }
-  if (stream === undefined) throw new CliError(t('cli:cacheSelfTest.aboveLimit'));
-  const result = { zopfli: { sourceBytes: source.length, streamBytes: stream.length, inflatesBack: true } };
-  if (ctx.out.json) ctx.out.jsonLine(result);
-  else ctx.out.line(t('cli:cacheSelfTest.done', { sourceBytes: source.length, streamBytes: stream.length }));
+  const result = await ctx.core().invoke('support.cacheSelfTest', {});
+  if (result.outcome === 'cannot') throw new CliError(t('cli:cacheSelfTest.cannot', { error: result.message }));
+  if (result.outcome === 'aboveLimit') throw new CliError(t('cli:cacheSelfTest.aboveLimit'));
+  const { sourceBytes, streamBytes } = result;
+  if (ctx.out.json) ctx.out.jsonLine({ zopfli: { sourceBytes, streamBytes, inflatesBack: true } });
+  else ctx.out.line(t('cli:cacheSelfTest.done', { sourceBytes, streamBytes }));
   return EXIT.ok;
 }
