@@ -3,6 +3,7 @@ import type { AnyChannelSpec, ChannelSpec } from './channel-spec';
 import { ACCOUNTABILITY_CHANNELS } from './accountability';
 import { CONFIGURATION_CHANNELS } from './configurations';
 import { CoreError } from './errors';
+import { DOWNLOAD_CHANNELS } from './downloads';
 import { CACHE_CHANNELS, FIRMWARE_CHANNELS } from './firmware';
 import { JOBS_CHANNELS } from './jobs';
 import { OUTBOX_CHANNELS } from './outbox';
@@ -24,6 +25,7 @@ export const CONTRACT = {
   ...REGISTRY_CHANNELS,
   ...FIRMWARE_CHANNELS,
   ...CACHE_CHANNELS,
+  ...DOWNLOAD_CHANNELS,
   ...WORKBENCH_CHANNELS,
   ...JOBS_CHANNELS,
   ...OUTBOX_CHANNELS,

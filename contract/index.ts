@@ -20,6 +20,7 @@ export * from './session';
 export * from './configurations';
 export * from './registry';
 export * from './firmware';
+export * from './downloads';
 export * from './workbench';
 export * from './jobs';
 export * from './outbox';

@@ -2,6 +2,7 @@ import type { ServiceClient } from '../cloud';
 import type { BleCentral, LinkFactoryDeps } from '../devices';
 import {
   ConfigFileStore,
+  SigningKeyStore,
   createDeviceConnector,
   createDeviceFinder,
   createJobsEngine,
@@ -20,6 +21,7 @@ import {
   type JobsChannel,
   type OutboxChannel,
   type CacheChannel,
+  type DownloadChannel,
   type PackageFileChannel,
 } from '../../contract/index';
 import { planConfigurationChange } from './configuration-changes';
@@ -27,6 +29,7 @@ import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
 import { cacheHandlers } from './handlers/cache';
+import { downloadHandlers } from './handlers/downloads';
 import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { packageFileHandlers } from './handlers/packages';
 import type { OutboxEvent } from '../engine/outbox/outbox';
@@ -39,6 +42,7 @@ export type CliChannel =
   | JobsChannel
   | OutboxChannel
   | CacheChannel
+  | DownloadChannel
   | PackageFileChannel
   | 'workbench.configurationChanges'
   | 'support.cacheSelfTest';
@@ -168,6 +172,23 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     'cache.contents': (input) => cache()['cache.contents'](input),
     'cache.prefetch': (input) => cache()['cache.prefetch'](input),
     'cache.prune': (input) => cache()['cache.prune'](input),
+    // Files for a person to carry: checked, then kept in the engine's cache and the settled account's
+    // stores (made here as the change view's are).
+    ...downloadHandlers({
+      cache: () => engine().cache,
+      account: async () => {
+        const account = await options.settleAccount();
+        const dirs = provisioningPaths(options.dataDir).account(account.serviceUrl, account.orgId);
+        return {
+          client: account.client,
+          orgId: account.orgId,
+          stores: () => ({
+            signingKeys: new SigningKeyStore({ dir: dirs.keys }),
+            configFiles: new ConfigFileStore({ dir: dirs.configFiles }),
+          }),
+        };
+      },
+    }),
     // Needs no account: the install's zopfli worker, tried on a built-in sample.
     'support.cacheSelfTest': () => zopfliSelfTest(),
     // Work packages and the confirmations carried by hand, read and written by the host as files.

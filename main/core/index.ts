@@ -30,6 +30,7 @@ import { EventHub } from '../engine/event-hub';
 import { configurationHandlers } from './handlers/configurations';
 import { firmwareHandlers } from './handlers/firmware';
 import { cacheHandlers } from './handlers/cache';
+import { downloadHandlers } from './handlers/downloads';
 import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { outboxHandlers, outboxView } from './handlers/outbox';
 import { packageHandlers } from './handlers/packages';
@@ -306,6 +307,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       configFiles: () => engine.configFiles(),
       client: async () => session.require('files.download').client,
       admitChange: () => session.require('files.download'),
+    }),
+    // Files for a person to carry, checked and kept (the CLI's downloads), for a role that may download files.
+    ...downloadHandlers({
+      cache: () => cache,
+      account: async () => {
+        const account = session.require('files.download');
+        return {
+          client: account.client,
+          orgId: account.orgId,
+          stores: () => ({ signingKeys: engine.signingKeys(), configFiles: engine.configFiles() }),
+        };
+      },
     }),
     ...outboxHandlers(outbox, { hasClient: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId) !== undefined }),
     ...packageHandlers({ session, cache, workstation: () => engine.workstation() }),

@@ -91,6 +91,8 @@ export interface JobsEngine {
   readonly cache: FirmwareCache;
   /** Configuration files kept for offline use, for the signed-in account. */
   configFiles(): ConfigFileStore;
+  /** The service's root key, kept for the signed-in account (it checks configuration files offline). */
+  signingKeys(): SigningKeyStore;
   /**
    * Jobs a previous process left unfinished wait for their device to be seen again; those waiting
    * longer than the limit (INTERRUPTED_JOB_LIMIT_MS) are confirmed as failures now. Call once at
@@ -208,6 +210,7 @@ export function createJobsEngine(options: JobsEngineOptions): JobsEngine {
     ledger,
     cache,
     configFiles: () => storesFor(requireAccount()).configFiles,
+    signingKeys: () => storesFor(requireAccount()).signingKeys,
     recoverInterrupted: async () =>
       (
         await expireInterruptedJobs(intents, outbox, {

@@ -63,6 +63,20 @@ export async function refusedUnlessChecked<T>(
 }
 
 /**
+ * A downloaded file the core's checks refused (`DownloadRefused`), said with their reason; the
+ * person is told that nothing was saved.
+ */
+export function refusal(what: 'firmware bundle' | 'configuration file', reason: string): CliError {
+  return new CliError(
+    t('cli:files.refused', {
+      what: what === 'firmware bundle' ? 'firmware' : 'configuration',
+      reason: reason.replace(/\.$/, ''),
+    }),
+    EXIT.failed,
+  );
+}
+
+/**
  * Saves a downloaded file, already checked, as `dir/name` (name made safe by safeDownloadName),
  * durably and private to the user. A file already there is kept unless `force`: written whole
  * beside it, then linked into place (link refuses an existing name), so no check-then-write race

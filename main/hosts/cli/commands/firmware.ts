@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { DEVICE_TYPES, type DeviceType } from '../../../../domain/device-types';
 import { readFirmwareBundle } from '../../../../domain/files/firmware-bundle';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
-import { checkFirmwareSignature } from '../../../engine/cache/firmware-signature';
-import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
+import { outputDir, readInputFile, refusal, saveDownload } from './files';
 import type { UpdateOptions } from './configuration';
 import { confirmAppliedParameters } from '../parameter-table';
 import { t } from '../cli-language';
@@ -19,11 +17,11 @@ export function deviceTypeArgument(value: string): DeviceType {
 }
 
 /**
- * `device firmware download (-s SN | -t TYPE) -o DIR [--force]`: the latest bundle, checked as a
- * firmware job checks it (structure, image SHA-256, the signature by one of the service's release
- * keys) before anything is written, saved as `<type>-<version>.zip` (named here from the checked
- * bundle, never from the service's Content-Disposition), and cached. An existing file is kept
- * unless --force.
+ * `device firmware download (-s SN | -t TYPE) -o DIR [--force]`: the latest bundle, checked by the
+ * core as a firmware job checks it (structure, image SHA-256, the signature by one of the service's
+ * release keys) and kept in its cache (`downloads.firmware`), then saved as `<type>-<version>.zip`
+ * (named here from the checked bundle, never from the service's Content-Disposition). A refused
+ * bundle is neither kept nor saved. An existing file is kept unless --force.
  */
 export async function firmwareDownload(
   ctx: CliContext,
@@ -32,43 +30,26 @@ export async function firmwareDownload(
   if ((options.serial === undefined) === (options.type === undefined))
     throw new CliError(t('cli:firmware.serialOrType'), EXIT.usage);
   const deviceType = options.type === undefined ? undefined : deviceTypeArgument(options.type);
-  const account = await ctx.account();
+  await ctx.account();
   const dir = await outputDir(options.output);
-  const { bytes } =
-    options.serial !== undefined
-      ? await account.client.devices.fetchFirmware(options.serial)
-      : await account.client.devices.fetchFirmwareByType(deviceType!);
-  const service = await ctx.provisioning();
-  const { bundle, signer } = await refusedUnlessChecked('firmware bundle', async () => {
-    const bundle = readFirmwareBundle(bytes, deviceType ? { deviceType } : {});
-    return { bundle, ...(await checkFirmwareSignature(bundle, service.cache.releaseKeys, account.client)) };
-  });
-  const path = await saveDownload(dir, `${bundle.deviceType}-${bundle.version}.zip`, bytes, { force: options.force });
-  // Downloaded from this organization: it may stand in for the service's answer offline.
-  const origin = { serviceUrl: account.client.baseUrl, orgId: account.client.orgId };
-  await service.cache.put(bytes, {
-    source: `file ${path}`,
-    origin,
-    expect: { deviceType: bundle.deviceType, version: bundle.version },
-  });
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const core = await ctx.jobs();
+  const download = await core.invoke(
+    'downloads.firmware',
+    deviceType !== undefined ? { deviceType } : { serialNumber: options.serial! },
+  );
+  if (download.outcome === 'refused') throw refusal('firmware bundle', download.message);
+  const { bytes, version, sha256, signedBy } = download;
+  const path = await saveDownload(dir, `${download.deviceType}-${version}.zip`, bytes, { force: options.force });
   if (ctx.out.json)
-    ctx.out.jsonLine({
-      path,
-      deviceType: bundle.deviceType,
-      version: bundle.version,
-      size: bytes.length,
-      sha256,
-      signedBy: signer,
-    });
+    ctx.out.jsonLine({ path, deviceType: download.deviceType, version, size: bytes.length, sha256, signedBy });
   else
     ctx.out.line(
       t('cli:firmware.saved', {
         path,
-        type: bundle.deviceType,
-        version: bundle.version,
+        type: download.deviceType,
+        version,
         size: bytes.length,
-        signer: signer.name,
+        signer: signedBy.name,
       }),
     );
   return EXIT.ok;
