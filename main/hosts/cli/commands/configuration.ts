@@ -1,55 +1,37 @@
-import { createHash } from 'node:crypto';
 import { decodeConfigFile } from '../../../../domain/files/config-file';
-import { verifyConfigFile } from '../../../../domain/files/config-file-signature';
-import { FileFormatError } from '../../../../domain/files/file-error';
-import { provisioningPaths } from '../../../engine/jobs';
-import { ConfigFileStore } from '../../../engine/jobs/config-file-store';
-import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
 import type { CliContext } from '../context';
 import { cliTranslator, t } from '../cli-language';
 import { changeBasisText, changeText } from '../../../../domain/configuration-diff';
 import { CliError, EXIT } from '../errors';
 import { runJobs } from '../run-jobs';
 import { resolveTargets } from '../targets';
-import { outputDir, readInputFile, refusedUnlessChecked, saveDownload } from './files';
+import { outputDir, readInputFile, refusal, saveDownload } from './files';
 import { offerFunctionTests } from './function-test';
 import { confirmAppliedParameters, type ParameterConfirmationOptions } from '../parameter-table';
 
 /**
  * `device configuration download SN -o DIR [--force]`: the device's configuration file and its
- * syncId. Checked before anything is written as a configuration job checks it before sending (the
- * root key's certificate for the organization key, the signature, for this device, of the
- * organization signed in to), then saved as `SN.cbor` (`SN-blank.cbor`), named here, never from the
- * service's Content-Disposition. An existing file is kept unless --force.
+ * syncId. Checked by the core before anything is written as a configuration job checks it before
+ * sending (the root key's certificate for the organization key, the signature, for this device, of
+ * the organization signed in to) and kept for offline use ("configuration update" works from it
+ * when the service is unreachable; `downloads.configurationFile`), then saved as `SN.cbor`
+ * (`SN-blank.cbor`), named here, never from the service's Content-Disposition. An existing file is
+ * kept unless --force.
  */
 export async function configurationDownload(
   ctx: CliContext,
   serialNumber: string,
   options: { output: string; force?: boolean },
 ): Promise<number> {
-  const account = await ctx.account();
+  await ctx.account();
   const dir = await outputDir(options.output);
-  const fetched = await account.client.devices.fetchConfigurationFile(serialNumber);
-  const bytes = fetched.bytes;
-  const accountDirs = provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId);
-  const decoded = await refusedUnlessChecked('configuration file', async () => {
-    const rootKey = (await new SigningKeyStore({ dir: accountDirs.keys }).get(account.client)).key;
-    if (!rootKey) throw new CliError(t('cli:configuration.noRootKey'), EXIT.failed);
-    const verified = verifyConfigFile(bytes, { rootKeyPem: rootKey.publicKeyPem, expectedSerialNumber: serialNumber });
-    if (verified.orgId !== account.orgId)
-      throw new FileFormatError(
-        'CONFIG_WRONG_ORGANIZATION',
-        `It is a file of organization ${verified.orgId}, not of ${account.orgId} (signed in)`,
-      );
-    return verified;
-  });
-  const path = await saveDownload(dir, `${decoded.serialNumber}${decoded.content.blank ? '-blank' : ''}.cbor`, bytes, {
+  const download = await ctx.core().invoke('downloads.configurationFile', { serialNumber });
+  if (download.outcome === 'rootKeyUnknown') throw new CliError(t('cli:configuration.noRootKey'), EXIT.failed);
+  if (download.outcome === 'refused') throw refusal('configuration file', download.message);
+  const { bytes, syncId, blank, sha256 } = download;
+  const path = await saveDownload(dir, `${download.serialNumber}${blank ? '-blank' : ''}.cbor`, bytes, {
     force: options.force,
   });
-  // Kept for offline use as well: "configuration update" works from it when the service is unreachable.
-  await new ConfigFileStore({ dir: accountDirs.configFiles }).put(serialNumber, bytes, decoded.syncId);
-  const syncId = fetched.syncId ?? decoded.syncId;
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (ctx.out.json) ctx.out.jsonLine({ serialNumber, path, syncId, size: bytes.length, sha256 });
   else
     ctx.out.line(
@@ -58,7 +40,7 @@ export async function configurationDownload(
         path,
         size: bytes.length,
         syncId,
-        blank: decoded.content.blank ? 'yes' : 'no',
+        blank: blank ? 'yes' : 'no',
       }),
     );
   return EXIT.ok;

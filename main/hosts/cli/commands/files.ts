@@ -1,7 +1,6 @@
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { errnoCode, fsyncDir, nodeFileSystem, tempPathFor, writeFileAtomic } from '../../../../platform/durable-file';
-import { FileFormatError } from '../../../../domain/files/file-error';
 import { t } from '../cli-language';
 import { CliError, EXIT } from '../errors';
 
@@ -37,29 +36,6 @@ export function safeDownloadName(name: string): string {
   const safe = lastSegment.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
   if (safe === '') throw new CliError(t('cli:files.unsafeName', { name }), EXIT.failed);
   return safe;
-}
-
-/**
- * Runs the checks of a downloaded file; a file that fails them is refused with their reason, and
- * the person is told that nothing was saved.
- */
-export async function refusedUnlessChecked<T>(
-  what: 'firmware bundle' | 'configuration file',
-  check: () => Promise<T> | T,
-): Promise<T> {
-  try {
-    return await check();
-  } catch (error) {
-    if (error instanceof FileFormatError)
-      throw new CliError(
-        t('cli:files.refused', {
-          what: what === 'firmware bundle' ? 'firmware' : 'configuration',
-          reason: error.message.replace(/\.$/, ''),
-        }),
-        EXIT.failed,
-      );
-    throw error;
-  }
 }
 
 /**
