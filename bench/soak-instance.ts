@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { createServiceClient, ServiceError, type ServiceClient } from '../main/cloud';
 import { down, up } from '../scripts/stack';
 import { planDevices, type SoakDevice } from './soak-plan';
-import { heapSnapshotEnv, rssMiB, takeHeapSnapshot } from './soak-procs';
+import { heapSnapshotEnv, instanceHeapMiB, rssMiB, takeHeapSnapshot, type InstanceHeap } from './soak-procs';
 import { seedOrganization } from './soak-seed';
 
 const { values } = parseArgs({
@@ -58,40 +58,15 @@ const SAMPLE_MS = 2000;
 /** One confirmation in this many is sent twice, as a retried send of the outbox is. */
 const REPEAT_EVERY = 20;
 const WORKSTATION = 'soak-instance-bench';
-/** Sends of one confirmation at most, when it meets conflicts. */
-const OUTBOX_ATTEMPTS = 10;
+/** Sends of one request at most, when it meets conflicts. */
+const ATTEMPTS = 10;
 
 const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** One reading of the instance's memory, in MiB (null: not read). */
-interface MemorySample {
+interface MemorySample extends InstanceHeap {
   at: number;
   rss: number | null;
-  heapNew: number | null;
-  heapOld: number | null;
-  heapUsed: number | null;
-  external: number | null;
-}
-
-/** The figures of the instance's /metrics this bench reads (prom-client's default metrics). */
-async function heapFigures(url: string): Promise<Omit<MemorySample, 'at' | 'rss'>> {
-  const none = { heapNew: null, heapOld: null, heapUsed: null, external: null };
-  try {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const figure = (pattern: RegExp): number | null => {
-      const match = pattern.exec(text);
-      return match ? mib(Number(match[1])) : null;
-    };
-    return {
-      heapNew: figure(/^nodejs_heap_space_size_used_bytes\{space="new"\} (\S+)/m),
-      heapOld: figure(/^nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)/m),
-      heapUsed: figure(/^nodejs_heap_size_used_bytes (\S+)/m),
-      external: figure(/^nodejs_external_memory_bytes (\S+)/m),
-    };
-  } catch {
-    return none;
-  }
 }
 
 /** Lowest and highest of each figure over `samples`. */
@@ -119,14 +94,16 @@ async function inLanes<T>(items: readonly T[], atOnce: number, work: (item: T) =
   await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
 }
 
-/** Sends a confirmation again after a conflict (409: lanes confirming at once), as the Station's outbox does. */
-async function asTheOutbox(send: () => Promise<unknown>): Promise<void> {
+/**
+ * A request sent again after a conflict (409: lanes writing at once; a file's download writes its
+ * sync id), as the Station's outbox and its jobs do.
+ */
+async function again<T>(send: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await send();
-      return;
+      return await send();
     } catch (error) {
-      if (!(error instanceof ServiceError && error.httpStatus === 409) || attempt >= OUTBOX_ATTEMPTS) throw error;
+      if (!(error instanceof ServiceError && error.httpStatus === 409) || attempt >= ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
     }
   }
@@ -136,7 +113,7 @@ async function asTheOutbox(send: () => Promise<unknown>): Promise<void> {
 async function provision(client: ServiceClient, device: SoakDevice, sent: number): Promise<void> {
   const { version } = await client.devices.firmwareVersionByType(device.deviceType);
   await client.devices.list({ serial: device.serialNumber, limit: 1 });
-  const file = await client.devices.fetchConfigurationFile(device.serialNumber);
+  const file = await again(() => client.devices.fetchConfigurationFile(device.serialNumber));
   if (file.syncId === undefined) throw new Error(`The file of ${device.serialNumber} came without a sync id.`);
   const common = {
     applyTimeStamp: new Date().toISOString(),
@@ -161,9 +138,9 @@ async function provision(client: ServiceClient, device: SoakDevice, sent: number
   const firmwareKey = randomUUID();
   const configurationKey = randomUUID();
   for (let i = 0; i < times; i++)
-    await asTheOutbox(() => client.devices.confirmApplyFirmware(device.serialNumber, firmware, undefined, firmwareKey));
+    await again(() => client.devices.confirmApplyFirmware(device.serialNumber, firmware, undefined, firmwareKey));
   for (let i = 0; i < times; i++)
-    await asTheOutbox(() =>
+    await again(() =>
       client.devices.confirmApplyConfiguration(device.serialNumber, configuration, undefined, configurationKey),
     );
   await client.devices.issuedSyncId(device.serialNumber, file.syncId);
@@ -194,14 +171,14 @@ async function main(): Promise<void> {
     sampler = setInterval(() => {
       const at = performance.now();
       const rss = rssMiB(instance.pid);
-      void heapFigures(instance.url).then((heap) => samples.push({ at, rss, ...heap }));
+      void instanceHeapMiB(instance.url).then((heap) => samples.push({ at, rss, ...heap }));
     }, SAMPLE_MS);
     const rounds: Array<{ round: number; seconds: number } & ReturnType<typeof spread>> = [];
     let sent = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       const from = performance.now();
       await inLanes(plan, FILES_AT_ONCE, async (device) => {
-        await client.devices.fetchConfigurationFile(device.serialNumber);
+        await again(() => client.devices.fetchConfigurationFile(device.serialNumber));
       });
       await inLanes(plan, LANES, (device) => provision(client, device, sent++));
       const to = performance.now();

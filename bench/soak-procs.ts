@@ -33,6 +33,45 @@ export function rssMiB(pid: number): number | null {
   }
 }
 
+/** The V8 heap of a service instance, in MiB, as its /metrics says (null: not said). */
+export interface InstanceHeap {
+  /** The young generation's used bytes: what the scavenger has not collected yet. */
+  heapNew: number | null;
+  /** The old generation's used bytes: the live objects, and the garbage until the next full collection. */
+  heapOld: number | null;
+  /** Every space's used bytes together. */
+  heapUsed: number | null;
+  /** Memory of JS objects held outside the heap (buffers). */
+  external: number | null;
+}
+
+const toMiB = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/**
+ * The instance's heap from its /metrics (the process metrics `serve` turns on; read directly, not
+ * through the load balancer, which refuses /metrics). All null when it cannot be read: an
+ * instance down, or one without process metrics.
+ */
+export async function instanceHeapMiB(url: string): Promise<InstanceHeap> {
+  let text = '';
+  try {
+    const answer = await fetch(`${url}/metrics`);
+    if (answer.ok) text = await answer.text();
+  } catch {
+    // Down (killed, restarting): nothing is read.
+  }
+  const figure = (pattern: RegExp): number | null => {
+    const match = pattern.exec(text);
+    return match ? toMiB(Number(match[1])) : null;
+  };
+  return {
+    heapNew: figure(/^nodejs_heap_space_size_used_bytes\{space="new"\} (\S+)/m),
+    heapOld: figure(/^nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)/m),
+    heapUsed: figure(/^nodejs_heap_size_used_bytes (\S+)/m),
+    external: figure(/^nodejs_external_memory_bytes (\S+)/m),
+  };
+}
+
 /**
  * Open file descriptors, but for terminals: a Station holds one pty per device plugged in, which
  * is work, not a leak. Null when the process is gone.

@@ -20,7 +20,8 @@
  * carries) are compared with the service's rows. Memory (VmRSS) and descriptors (/proc/PID/fd, but
  * for ptys) of the Station and of the instance never killed are read after warm-up and at the end;
  * RSS is read once a second besides, and its growth compares the highs of the two minutes after
- * warm-up with those of the shift's last two (soak-count.ts rssWindows says why).
+ * warm-up with those of the shift's last two (soak-count.ts rssWindows says why). The instance's
+ * heap (old space and young generation, from its /metrics) is read every 5 s, in the same windows.
  *
  * Prints progress on stderr and, as the last line of stdout, one JSON object (soak-count.ts counts
  * it). Everything is bounded: the shift by --minutes (default 5 + N/10), every wait by its tries.
@@ -52,6 +53,7 @@ import { CHAOS, planDevices, WARM_UP, type SoakDevice } from './soak-plan';
 import { CONFIGURATION_NAME, seedOrganization } from './soak-seed';
 import {
   heapSnapshotEnv,
+  instanceHeapMiB,
   openFds,
   restartInstance,
   restartPostgres,
@@ -100,6 +102,8 @@ const SILENT_MS = 180_000;
 const UNPLUGGED_MS = 4500;
 /** RSS is read once a second; growth compares the window after warm-up with the last, each this long. */
 const RSS_WINDOW_MS = 120_000;
+/** The instance's heap is read from its /metrics this often (a scrape is a request it serves). */
+const HEAP_READ_MS = 5000;
 /** Devices plugged in at once for `device verify --all` at the end. */
 const VERIFY_BATCH = 32;
 const OPERATOR = 'Soak Bench';
@@ -413,6 +417,19 @@ async function main(): Promise<void> {
     }, 1000);
     // Never what keeps the bench alive when the shift ends in an error.
     rssReader.unref();
+    /**
+     * The instance's heap, from its /metrics: the old space's low in a window is about what it
+     * keeps alive (its garbage goes at each full collection), which RSS alone does not tell.
+     */
+    const heapSeries = { old: [] as RssSample[], young: [] as RssSample[] };
+    const heapReader = setInterval(() => {
+      const at = performance.now();
+      void instanceHeapMiB(watched.url).then((heap) => {
+        heapSeries.old.push({ at, mib: heap.heapOld });
+        heapSeries.young.push({ at, mib: heap.heapNew });
+      });
+    }, HEAP_READ_MS);
+    heapReader.unref();
     let chaosNext = 0;
     let chaosBusy = false;
     const chaos = async (action: (typeof CHAOS)[number]['action']): Promise<string> => {
@@ -505,6 +522,7 @@ async function main(): Promise<void> {
     await sleep(3000);
     const stationPid = station.child.pid!;
     clearInterval(rssReader);
+    clearInterval(heapReader);
     const endAt = performance.now();
     const windows = {
       station: rssWindows(
@@ -514,6 +532,10 @@ async function main(): Promise<void> {
         RSS_WINDOW_MS,
       ),
       service: rssWindows(rssSeries.service, samples.serviceWarm?.at ?? endAt, endAt, RSS_WINDOW_MS),
+    };
+    const serviceHeap = {
+      old: rssWindows(heapSeries.old, samples.serviceWarm?.at ?? endAt, endAt, RSS_WINDOW_MS),
+      young: rssWindows(heapSeries.young, samples.serviceWarm?.at ?? endAt, endAt, RSS_WINDOW_MS),
     };
     const end = {
       station: { rss: rssMiB(stationPid), fds: openFds(stationPid) },
@@ -646,6 +668,9 @@ async function main(): Promise<void> {
         service: growth(windows.service.warm?.low ?? null, windows.service.end?.low ?? null),
       },
       rss_window_mb: windows,
+      // The instance's old space (lows: about what it keeps alive) and young generation, in the same windows.
+      service_heap_window_mb: serviceHeap,
+      service_heap_old_growth_low: growth(serviceHeap.old.warm?.low ?? null, serviceHeap.old.end?.low ?? null),
       rss_window_seconds: RSS_WINDOW_MS / 1000,
       // The single readings at the two points, as the bench reported growth before.
       rss_growth_point: {
