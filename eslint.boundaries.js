@@ -77,7 +77,6 @@ export const boundariesConfig = {
  */
 export const CLI_FILES_BEHIND_THE_DOOR = [
   'main/hosts/cli/parameter-record.ts',
-  'main/hosts/cli/commands/device-list.ts',
   'main/hosts/cli/commands/function-test.ts',
   'main/hosts/cli/commands/ledger.ts',
   'main/hosts/cli/commands/login.ts',

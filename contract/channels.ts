@@ -8,6 +8,7 @@ import { CACHE_CHANNELS, FIRMWARE_CHANNELS } from './firmware';
 import { JOBS_CHANNELS } from './jobs';
 import { OUTBOX_CHANNELS } from './outbox';
 import { PACKAGE_CHANNELS, PACKAGE_FILE_CHANNELS } from './packages';
+import { READBACK_CHANNELS } from './readback';
 import { REGISTRY_CHANNELS } from './registry';
 import { SESSION_CHANNELS } from './session';
 import { SIMULATION_CHANNELS } from './simulation';
@@ -29,6 +30,7 @@ export const CONTRACT = {
   ...WORKBENCH_CHANNELS,
   ...JOBS_CHANNELS,
   ...OUTBOX_CHANNELS,
+  ...READBACK_CHANNELS,
   ...SUPPORT_CHANNELS,
   ...STATION_CHANNELS,
   ...PACKAGE_CHANNELS,

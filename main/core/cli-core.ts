@@ -21,6 +21,7 @@ import {
   type JobsChannel,
   type OutboxChannel,
   type CacheChannel,
+  type ReadbackChannel,
   type DownloadChannel,
   type PackageFileChannel,
 } from '../../contract/index';
@@ -29,6 +30,7 @@ import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
 import { cacheHandlers } from './handlers/cache';
+import { readbackHandlers } from './handlers/readback';
 import { downloadHandlers } from './handlers/downloads';
 import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { packageFileHandlers } from './handlers/packages';
@@ -42,6 +44,7 @@ export type CliChannel =
   | JobsChannel
   | OutboxChannel
   | CacheChannel
+  | ReadbackChannel
   | DownloadChannel
   | PackageFileChannel
   | 'workbench.configurationChanges'
@@ -198,6 +201,19 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       login: async () => (await options.login?.()) ?? undefined,
       ledger: () => engine().ledger,
       workstation: () => engine().workstation(),
+    }),
+    // Devices this run finds and reads back itself (`device list`, `device verify`): the finder's
+    // last listing, judged and recorded in this workstation's ledger (the engine's).
+    ...readbackHandlers({
+      finder,
+      connector,
+      settleAccount: options.settleAccount,
+      configFiles: (account) =>
+        new ConfigFileStore({
+          dir: provisioningPaths(options.dataDir).account(account.serviceUrl, account.orgId).configFiles,
+          onQuarantine: options.onQuarantine,
+        }),
+      engine,
     }),
     // The account's kept files, as the engine keeps them; nothing is applied or kept here.
     'workbench.configurationChanges': async (input) => {

@@ -36,6 +36,7 @@ import { outboxHandlers, outboxView } from './handlers/outbox';
 import { packageHandlers } from './handlers/packages';
 import { accountabilityHandlers } from './handlers/accountability';
 import { registryHandlers } from './handlers/registry';
+import { appReadbackHandlers } from './handlers/readback';
 import { supportReport } from './handlers/support';
 import { stationHandlers } from './handlers/station';
 import { parameterConfirmationHandlers } from './handlers/parameter-confirmation';
@@ -301,6 +302,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     'session.signOut': (input) => session.signOut(input.forget),
     ...configurationHandlers(session),
     ...registryHandlers(session, engine.ledger),
+    // The CLI's read-backs of the devices it finds itself; here only commissioning by the ledger.
+    ...appReadbackHandlers({ ledger: engine.ledger, admit: () => session.require('devices.read') }),
     ...firmwareHandlers(session, cache),
     ...cacheHandlers({
       cache,

@@ -3,33 +3,10 @@ import { ServiceError } from '../../cloud/errors';
 import type { DeviceType } from '../../../domain/device-types';
 import { compareVersions } from '../../../domain/firmware-version';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
-import type { SyncFinding } from '../../../domain/sync-detail';
+import type { DeviceSyncState, SyncFinding } from '../../../domain/sync-detail';
 
-/**
- * How a device stands against what the service expects of it: the latest firmware for its type,
- * and the configuration file the service serves it now. `device list`, `device verify` and the
- * Devices screen all judge with deviceSync, so they say the same of the same device.
- */
-export type DeviceSyncState =
-  /** Runs the latest firmware and holds the current configuration. */
-  | 'in-sync'
-  /** Runs older firmware than the service's latest. */
-  | 'behind'
-  /** Holds another configuration than the one the service serves it. */
-  | 'drift'
-  /** In no configuration: nothing to hold. */
-  | 'unconfigured'
-  /** Cannot be told: not registered here, the service unreachable, or never observed. */
-  | 'unknown';
-
-/** The states in a word or two, as `device list` and `device verify` print them. */
-export const SYNC_STATE_LABELS: Readonly<Record<DeviceSyncState, string>> = {
-  'in-sync': 'in sync',
-  behind: 'behind',
-  drift: 'drift',
-  unconfigured: 'no configuration',
-  unknown: 'unknown',
-};
+// The states and their words are the domain's (domain/sync-detail.ts): the CLI says them too.
+export { SYNC_STATE_LABELS, type DeviceSyncState } from '../../../domain/sync-detail';
 
 export interface DeviceSync {
   state: DeviceSyncState;

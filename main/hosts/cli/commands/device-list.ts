@@ -1,44 +1,32 @@
-import {
-  deviceSync,
-  latestFirmwareByType,
-  observationOf,
-  SYNC_STATE_LABELS,
-  type AttachedDevice,
-  type DeviceIdentity,
-  type DeviceSync,
-  type ReconcileOutcome,
-} from '../../../engine/jobs';
-import { commissioningShortText, commissioningViewOf } from '../../../../domain/ledger-commissioning';
+import type {
+  AttachedStandingView,
+  CommissioningView,
+  DeviceIdentityView,
+  ReadBackDeviceView,
+} from '../../../../contract/index';
+import { commissioningShortText } from '../../../../domain/ledger-commissioning';
 import { sharedSerialReason, sharedSerialRefusal, sharedSerials } from '../../../../domain/shared-serial';
-import { openWorkstationLedger } from '../../../engine/ledger';
-import { frcTypeFromRecord, modelOf } from '../../../devices/vendor';
+import { SYNC_STATE_LABELS } from '../../../../domain/sync-detail';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 import { t } from '../cli-language';
 import { syncDetail } from '../sync-words';
 
 /** How a device is attached, in the run's language (IP and BLE are the same words everywhere). */
-const interfaceText = (kind: AttachedDevice['linkKind']): string =>
+const interfaceText = (kind: ReadBackDeviceView['linkKind']): string =>
   kind === 'serial' ? t('cli:list.interface.serial') : kind === 'udp' ? 'IP (UDP)' : 'BLE';
 /** Which protocol a device speaks, as the list shows it (docs/vendor-devices.md). */
-const PROTOCOL: Record<NonNullable<AttachedDevice['protocol']>, string> = {
+const PROTOCOL: Record<NonNullable<ReadBackDeviceView['protocol']>, string> = {
   provisioner: 'Provisioner',
   vendor: 'FORT',
 };
 
-export type Identified = AttachedDevice & { identity: DeviceIdentity };
+export type Identified = ReadBackDeviceView & { identity: DeviceIdentityView };
+const isIdentified = (d: ReadBackDeviceView): d is Identified => d.identity !== null;
 
 /** When the service last heard what a device runs, to the second, in UTC; "never" before the first time. */
 export function observedText(at: string | null): string {
   return at === null ? t('cli:list.observedNever') : `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}
-
-/** What listing told of an identified device: how it stands against the service, and what was confirmed. */
-interface Standing {
-  sync: DeviceSync;
-  confirmation: ReconcileOutcome['confirmation'];
-  /** Jobs an earlier run left unfinished on it, judged now from what it runs. */
-  interrupted: Array<{ kind: 'firmware' | 'configuration'; jobId: string; success: boolean }>;
 }
 
 /**
@@ -50,19 +38,34 @@ interface Standing {
  * the command names both links and fails.
  */
 export async function deviceList(ctx: CliContext, options: { link?: string[] }): Promise<number> {
-  const devices = await ctx.finder().list({ extraLinks: options.link ?? [] });
-  const identified = devices.filter((d): d is Identified => d.identity !== null);
-  const shared = sharedSerials(identified.map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })));
-  const believed = identified.filter((d) => !shared.has(d.identity.serialNumber));
-  const standings = believed.length > 0 ? await reconcileListed(ctx, believed) : new Map<string, Standing>();
-  const sharedReason = (d: AttachedDevice): string | null =>
+  const listed = await ctx.core().invoke('readback.attached', { links: options.link ?? [] });
+  const shared = sharedSerials(
+    listed.filter(isIdentified).map((d) => ({ serialNumber: d.identity.serialNumber, link: d.link })),
+  );
+  const believed = listed.filter(isIdentified).filter((d) => !shared.has(d.identity.serialNumber));
+  const standings =
+    believed.length > 0 ? await reconcileListed(ctx, believed) : new Map<string, AttachedStandingView>();
+  // As observed: a vendor FRC's type is the one the service's record tells.
+  const devices = listed.map((d) => {
+    const standing = standings.get(d.link);
+    return standing ? { ...d, identity: standing.identity } : d;
+  });
+  const identified = devices.filter(isIdentified);
+  const sharedReason = (d: ReadBackDeviceView): string | null =>
     d.identity ? sharedSerialRefusal(shared, d.identity.serialNumber) : null;
   const exit = shared.size > 0 ? EXIT.failed : EXIT.ok;
   // Commissioning is told by this workstation's ledger: what it applied, verified and tested.
-  const ledgerEntries =
-    identified.length > 0 ? await openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined).entries() : [];
-  const commissioningOfDevice = (d: AttachedDevice) =>
-    d.identity ? commissioningViewOf(ledgerEntries, d.identity.serialNumber) : null;
+  const commissioning = new Map<string, CommissioningView>(
+    identified.length > 0
+      ? (
+          await ctx
+            .core()
+            .invoke('readback.commissioning', { serialNumbers: identified.map((d) => d.identity.serialNumber) })
+        ).map((c) => [c.serialNumber, c.commissioning])
+      : [],
+  );
+  const commissioningOfDevice = (d: ReadBackDeviceView) =>
+    d.identity ? (commissioning.get(d.identity.serialNumber) ?? null) : null;
   if (ctx.out.json) {
     ctx.out.line(
       JSON.stringify(
@@ -141,49 +144,26 @@ export async function deviceList(ctx: CliContext, options: { link?: string[] }):
 }
 
 /**
- * Confirms what the listed devices report, then judges each against the service. Without a
- * service to ask (none reachable, no workspace) every device reads "unknown" and the list is still
- * shown: listing must work on a plant floor without a network.
+ * Confirms what the listed devices report, then judges each against the service (the core's
+ * `readback.standing`). Without a service to ask (none reachable, no workspace) every device reads
+ * "unknown" and the list is still shown: listing must work on a plant floor without a network.
  */
-async function reconcileListed(ctx: CliContext, identified: readonly Identified[]): Promise<Map<string, Standing>> {
-  const observedAt = new Date();
-  const standings = new Map<string, Standing>();
-  let outcomes: ReconcileOutcome[] = [];
-  let latest = new Map<string, string | null | undefined>();
+async function reconcileListed(
+  ctx: CliContext,
+  identified: readonly Identified[],
+): Promise<Map<string, AttachedStandingView>> {
+  // The account is settled (and jobs an earlier run left unfinished confirmed) only once a device is there to observe.
+  let reason: string | null = null;
   try {
-    const provisioning = await ctx.provisioning();
-    outcomes = await provisioning.reconcile(identified.map((d) => observationOf(d.identity, observedAt)));
-    // A vendor FRC cannot tell an SRC Pro from an NSC: the service's record of its serial number can.
-    identified.forEach((d, i) => {
-      const recorded =
-        d.protocol === 'vendor' ? frcTypeFromRecord(d.identity.deviceType, outcomes[i]?.record?.deviceType) : undefined;
-      if (recorded !== undefined) d.identity = { ...d.identity, deviceType: recorded, model: modelOf(recorded) };
-    });
-    latest = await latestFirmwareByType(
-      (await ctx.account()).client,
-      identified.map((d) => d.identity.deviceType),
-    );
+    await ctx.jobs();
   } catch (err) {
-    // The list itself is still worth showing; the JSON says "unknown" per device instead.
-    if (!ctx.out.json)
-      ctx.out.note(t('cli:list.standingUnknown', { reason: err instanceof Error ? err.message : String(err) }));
+    reason = err instanceof Error ? err.message : String(err);
   }
-  identified.forEach((d, i) => {
-    const outcome = outcomes[i];
-    // The vendor's EPC names no file it holds: its configuration is not judged from a syncId here.
-    const namesNoFile = d.protocol === 'vendor' && d.identity.deviceType === 'EPC';
-    const sync = deviceSync({ ...d.identity, namesNoFile }, outcome?.record, latest.get(d.identity.deviceType));
-    // What this contact confirmed is what the service now holds as last observed.
-    const confirmed = outcome !== undefined && outcome.confirmations.length > 0;
-    standings.set(d.link, {
-      sync: confirmed ? { ...sync, lastObservedAt: observedAt.toISOString() } : sync,
-      confirmation: outcome?.confirmation ?? 'none',
-      interrupted: (outcome?.interrupted ?? []).map(({ intent, success }) => ({
-        kind: intent.kind,
-        jobId: intent.jobId,
-        success,
-      })),
-    });
-  });
-  return standings;
+  const { standings, error } = await ctx
+    .core()
+    .invoke('readback.standing', { links: identified.map((d) => d.link), observe: reason === null });
+  reason ??= error;
+  // The list itself is still worth showing; the JSON says "unknown" per device instead.
+  if (reason !== null && !ctx.out.json) ctx.out.note(t('cli:list.standingUnknown', { reason }));
+  return new Map(standings.map((standing) => [standing.link, standing]));
 }
