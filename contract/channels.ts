@@ -6,6 +6,7 @@ import { CoreError } from './errors';
 import { DOWNLOAD_CHANNELS } from './downloads';
 import { CACHE_CHANNELS, FIRMWARE_CHANNELS } from './firmware';
 import { JOBS_CHANNELS } from './jobs';
+import { LEDGER_CHANNELS } from './ledger';
 import { OUTBOX_CHANNELS } from './outbox';
 import { PACKAGE_CHANNELS, PACKAGE_FILE_CHANNELS } from './packages';
 import { READBACK_CHANNELS } from './readback';
@@ -30,6 +31,7 @@ export const CONTRACT = {
   ...WORKBENCH_CHANNELS,
   ...JOBS_CHANNELS,
   ...OUTBOX_CHANNELS,
+  ...LEDGER_CHANNELS,
   ...READBACK_CHANNELS,
   ...SUPPORT_CHANNELS,
   ...STATION_CHANNELS,

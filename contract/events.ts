@@ -1,4 +1,5 @@
 import type { JobSnapshot, JobView } from '../domain/jobs';
+import type { LedgerVerifyProgress } from './ledger';
 import type { OutboxView } from './outbox';
 import type { SessionView } from './session';
 import type { LogLine } from './support';
@@ -19,6 +20,12 @@ export interface EventStreams {
   'jobs.changed': JobSnapshot[];
   /** Once per job, with its final record (for the same hosts). */
   'jobs.finished': JobSnapshot;
+  /**
+   * How far a check of the ledger (`ledger.verify`) is, for the host that asked it to draw (the
+   * CLI's `ledger verify` progress line). Not forwarded to a renderer (EVENT_STREAMS): no screen
+   * checks the ledger, and the core says one per line checked (the host picks how often it draws).
+   */
+  'ledger.verifyProgress': LedgerVerifyProgress;
   'outbox.changed': OutboxView;
   'logs.line': LogLine;
 }

@@ -24,6 +24,7 @@ export * from './downloads';
 export * from './workbench';
 export * from './jobs';
 export * from './outbox';
+export * from './ledger';
 export * from './readback';
 export * from './support';
 export * from './station';

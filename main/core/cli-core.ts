@@ -24,12 +24,15 @@ import {
   type ReadbackChannel,
   type DownloadChannel,
   type PackageFileChannel,
+  type LedgerChannel,
 } from '../../contract/index';
 import { planConfigurationChange } from './configuration-changes';
 import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
 import { cacheHandlers } from './handlers/cache';
+import { ledgerHandlers } from './handlers/ledger';
+import { EventHub } from '../engine/event-hub';
 import { readbackHandlers } from './handlers/readback';
 import { downloadHandlers } from './handlers/downloads';
 import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
@@ -47,11 +50,12 @@ export type CliChannel =
   | ReadbackChannel
   | DownloadChannel
   | PackageFileChannel
+  | LedgerChannel
   | 'workbench.configurationChanges'
   | 'support.cacheSelfTest';
 
 /** The job streams a command-line host subscribes to: whole records, as it prints them. */
-export type CliCoreStream = 'jobs.changed' | 'jobs.finished';
+export type CliCoreStream = 'jobs.changed' | 'jobs.finished' | 'ledger.verifyProgress';
 
 export interface CliCoreOptions {
   /** Root of the firmware cache, outbox, intents, ledger and per-account files. */
@@ -78,6 +82,11 @@ export interface CliCoreOptions {
   /** How long a connection waits for a device that went away. */
   reconnectTimeoutMs?: number;
   onQuarantine: (file: QuarantinedFile) => void;
+  /**
+   * The host's saved login, if any: whose kept list of enrolled workstation keys a ledger check
+   * that asks no service reads (`ledger verify --local`), and who rotates a key (its key's name).
+   */
+  savedLogin?: () => Promise<{ serviceUrl: string; orgId: string; keyName: string | null } | undefined>;
   /** The service login kept here, when there is one (a work package is kept for its account); none when absent. */
   login?: () => Promise<(ProvisioningAccount & { client: ServiceClient }) | undefined>;
 }
@@ -151,6 +160,31 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       configFiles: () => engine().configFiles(),
       client: async () => (await options.settleAccount()).client,
     }));
+  // The ledger's channels, with the engine's ledger; a check's progress as events the host draws.
+  const ledgerEvents = new EventHub();
+  let ledgerGroup: HandlerGroup<LedgerChannel> | undefined;
+  const ledger = (): HandlerGroup<LedgerChannel> =>
+    (ledgerGroup ??= ledgerHandlers({
+      ledger: () => engine().ledger,
+      workstation: () => engine().workstation(),
+      dataDir: options.dataDir,
+      account: async () => {
+        const account = await options.settleAccount();
+        const actor = (await options.savedLogin?.())?.keyName;
+        return {
+          client: account.client,
+          serviceUrl: account.serviceUrl,
+          orgId: account.orgId,
+          ...(actor ? { actor } : {}),
+        };
+      },
+      // A check that asks no service reads the list of keys kept for the saved login.
+      keptKeysFor: async () => {
+        const login = await options.savedLogin?.();
+        return login && { serviceUrl: login.serviceUrl, orgId: login.orgId };
+      },
+      onProgress: (progress) => ledgerEvents.emit('ledger.verifyProgress', progress),
+    }));
   const handlers: HandlerGroup<CliChannel> = {
     ...jobsHandlers({
       engine: {
@@ -215,6 +249,11 @@ export function createCliCore(options: CliCoreOptions): CliCore {
         }),
       engine,
     }),
+    // This workstation's ledger (the engine's): checked, sent, its key enrolled or another's revoked.
+    'ledger.verify': (input) => ledger()['ledger.verify'](input),
+    'ledger.enrol': (input) => ledger()['ledger.enrol'](input),
+    'ledger.revoke': (input) => ledger()['ledger.revoke'](input),
+    'ledger.send': (input) => ledger()['ledger.send'](input),
     // The account's kept files, as the engine keeps them; nothing is applied or kept here.
     'workbench.configurationChanges': async (input) => {
       const account = await options.settleAccount();
@@ -232,6 +271,11 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       return handler(parseChannelInput(channel, input));
     },
     subscribe(stream, listener) {
+      if (stream === 'ledger.verifyProgress')
+        return ledgerEvents.subscribe(
+          'ledger.verifyProgress',
+          listener as (payload: EventStreams['ledger.verifyProgress']) => void,
+        );
       if (stream === 'jobs.changed')
         return engine().onProgress(listener as (payload: EventStreams['jobs.changed']) => void);
       return engine().onFinished(listener as (payload: EventStreams['jobs.finished']) => void);

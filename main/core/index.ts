@@ -35,6 +35,7 @@ import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { outboxHandlers, outboxView } from './handlers/outbox';
 import { packageHandlers } from './handlers/packages';
 import { accountabilityHandlers } from './handlers/accountability';
+import { ledgerHandlers } from './handlers/ledger';
 import { registryHandlers } from './handlers/registry';
 import { appReadbackHandlers } from './handlers/readback';
 import { supportReport } from './handlers/support';
@@ -334,6 +335,30 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       watchedLinks: functionTestLinks,
     }),
     ...station.handlers,
+    // This workstation's ledger: checked and sent for a role that confirms actions, another's key revoked for one that manages keys.
+    ...ledgerHandlers({
+      ledger: () => engine.ledger,
+      workstation: () => engine.workstation(),
+      dataDir: join(options.dataDir, 'provisioning'),
+      account: async (capability) => {
+        const account = session.require(capability);
+        return {
+          client: account.client,
+          serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
+          orgId: account.orgId,
+          ...(account.keyName ? { actor: account.keyName } : {}),
+        };
+      },
+      keptKeysFor: async () => {
+        const account = session.current();
+        if (!account) return undefined;
+        return {
+          serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
+          orgId: account.orgId,
+        };
+      },
+      onProgress: (progress) => events.emit('ledger.verifyProgress', progress),
+    }),
     ...parameters.handlers,
     ...simulationHandlers({
       simulation: options.simulation,

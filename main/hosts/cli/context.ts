@@ -239,6 +239,8 @@ export class CliContext {
           ? this.options.reconnectTimeout * 1000
           : this.deps.reconnectTimeoutMs,
       onQuarantine: this.noteQuarantined,
+      // The ledger's kept keys (a check offline) and who rotates a key.
+      savedLogin: () => this.login(),
       // A work package is kept for the login's account when there is one (its client is the account's).
       login: async () => ((await this.login()) ? this.account() : undefined),
     });

@@ -1,4 +1,4 @@
-import type { LedgerVerifyProgress } from '../../core/index';
+import type { LedgerVerifyProgress } from '../../../contract/ledger';
 import type { Output } from './output';
 
 /**

@@ -1,54 +1,12 @@
-import { type BrokenLink, type ChainCheck, type LedgerLine } from '../../../../domain/ledger';
+import type { BrokenLink } from '../../../../domain/ledger';
+import type { LedgerEntryCheck } from '../../../../contract/ledger';
 import { brokenLinkText, ledgerLinkFaultText } from '../../../../domain/ledger-link-fault';
-import {
-  openWorkstationLedger,
-  refreshWorkstationKeys,
-  sendLedger,
-  verifyLedgers,
-  WorkstationKeyCache,
-  type KeyListSource,
-  type LedgerVerification,
-} from '../../../engine/ledger';
-import { SigningKeyStore } from '../../../engine/jobs/signing-key-store';
-import { provisioningPaths } from '../../../engine/paths';
 import { ledgerProgressView } from '../ledger-progress';
-import { workstationId } from '../../../engine/jobs/workstation';
 import { cliTranslator, t } from '../cli-language';
-import type { CliAccount, CliContext } from '../context';
+import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
-/** Whether every check that ran holds. */
-export function verificationHolds(result: LedgerVerification): boolean {
-  if (!result.local.ok) return false;
-  if (!result.service) return true;
-  if ('error' in result.service) return false;
-  return result.service.chain.ok && result.service.mismatch === undefined;
-}
-
-/** What `--entry HASH` found: the entry of that hash in the local ledger, and whether the chain holds up to it. */
-export interface EntryCheck {
-  hash: string;
-  found: boolean;
-  /** In the ledger and every link up to it holds: it is the entry that was written, unchanged. */
-  holds: boolean;
-  seq?: number;
-  action?: string;
-  serialNumber?: string;
-  at?: string;
-}
-
-export function checkEntries(lines: readonly LedgerLine[], chain: ChainCheck, hashes: readonly string[]): EntryCheck[] {
-  return hashes.map((hash) => {
-    const line = lines.find((l): l is Extract<LedgerLine, { entry: unknown }> => 'entry' in l && l.entry.hash === hash);
-    if (!line) return { hash, found: false, holds: false };
-    // A link broken before it leaves it unproven; one broken after it does not touch it.
-    const holds = chain.ok || (chain.broken !== undefined && line.line < chain.broken.line);
-    const { seq, action, serialNumber, at } = line.entry;
-    return { hash, found: true, holds, seq, action, serialNumber, at };
-  });
-}
-
-function entryCheckText(check: EntryCheck): string {
+function entryCheckText(check: LedgerEntryCheck): string {
   if (!check.found) return t('cli:ledger.entryMissing', { hash: check.hash });
   return t('cli:ledger.entryFound', {
     seq: check.seq ?? '',
@@ -66,29 +24,20 @@ function entryCheckText(check: EntryCheck): string {
  * they are here. Names the first broken link of each; exits 1 when any does not hold.
  */
 export async function ledgerVerify(ctx: CliContext, options: { local?: boolean; entry?: string[] }): Promise<number> {
-  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
-  const workstation = await workstationId(ctx.dirs.data);
+  // The account is settled here too: its label is said beside the service's check.
   const account = options.local ? undefined : await ctx.account();
+  const core = ctx.core();
   const progress = ledgerProgressView(ctx.out);
-  const result = await verifyLedgers(ledger, {
-    workstation,
-    keyList: await keyListSource(ctx, account),
-    ...(account ? { account } : {}),
-    onProgress: (p) => progress.onProgress(p),
-  }).finally(() => progress.close());
-  const entries =
-    options.entry && options.entry.length > 0
-      ? checkEntries(await ledger.readAll(), result.local, options.entry)
-      : undefined;
-  const holds = verificationHolds(result) && (entries ?? []).every((entry) => entry.holds);
-  if (ctx.out.json) {
-    ctx.out.jsonLine({
-      ok: holds,
-      workstation,
-      ...result,
-      ...(entries ? { entries } : {}),
-      ...(account ? { serviceLabel: account.label } : {}),
+  const stopDrawing = core.subscribe('ledger.verifyProgress', (p) => progress.onProgress(p));
+  const result = await core
+    .invoke('ledger.verify', { local: options.local === true, entries: options.entry ?? [] })
+    .finally(() => {
+      stopDrawing();
+      progress.close();
     });
+  const { entries, ok: holds } = result;
+  if (ctx.out.json) {
+    ctx.out.jsonLine({ ...result, ...(account ? { serviceLabel: account.label } : {}) });
     return holds ? EXIT.ok : EXIT.failed;
   }
   const { local } = result;
@@ -138,33 +87,6 @@ function brokenReasonInRunLanguage(broken: BrokenLink | undefined): string {
 }
 
 /**
- * The organization's enrolled keys: fresh from the service (then kept) when there is an account,
- * else the list kept for the login, checked against the root key kept for it. Offline (--local)
- * nothing is asked of the service.
- */
-async function keyListSource(ctx: CliContext, account: CliAccount | undefined): Promise<KeyListSource> {
-  const login = account ?? (await ctx.login());
-  if (!login) return {};
-  const dir = provisioningPaths(ctx.dirs.data).account(login.serviceUrl, login.orgId).keys;
-  const rootKeys = new SigningKeyStore({ dir });
-  const cache = new WorkstationKeyCache({ dir });
-  const orgId = login.orgId;
-  const kept = async () => {
-    const root = await rootKeys.stored();
-    return root ? cache.read({ rootKeyPem: root.publicKeyPem, orgId }) : undefined;
-  };
-  if (!account) return { kept };
-  return {
-    kept,
-    fetch: async () => {
-      const root = (await rootKeys.get(account.client)).key;
-      if (!root) throw new Error("the service's root key is not known, so its list of keys cannot be checked");
-      return refreshWorkstationKeys(account.client, cache, { rootKeyPem: root.publicKeyPem, orgId });
-    },
-  };
-}
-
-/**
  * `ledger enrol [--rotate]`: enrols this workstation's ledger key with the logged-in service, which
  * records who did and when (sending entries does it too). `--rotate` replaces the key enrolled for
  * this workstation by the one it has now: an Admin's, and the old key's later entries fail verify.
@@ -172,35 +94,9 @@ async function keyListSource(ctx: CliContext, account: CliAccount | undefined): 
 export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }): Promise<number> {
   const account = await ctx.account();
   if (account.local) throw new CliError(t('cli:ledger.enrolLocal'));
-  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
-  const workstation = await workstationId(ctx.dirs.data);
-  const result = await account.client.workstations.enrol(
-    await ledger.enrolment(account.orgId, workstation, { rotate: options.rotate === true }),
-  );
-  if (options.rotate && result.enrolled) {
-    // The rotation in the chain: the new key's first entry says which key it replaced and who rotated it, and goes to the organization's chain now.
-    const login = await ctx.login();
-    const previous = (await ledger.entries()).findLast(
-      (entry) => entry.workstation === workstation && entry.signerKey !== result.key.publicKey,
-    )?.signerKey;
-    await ledger.append({
-      at: new Date().toISOString(),
-      action: 'key-rotation',
-      outcome: 'success',
-      serialNumber: `workstation:${workstation}`,
-      workstation,
-      ...(login?.keyName ? { actor: login.keyName } : {}),
-      serviceUrl: account.serviceUrl,
-      orgId: account.orgId,
-      facts: {
-        publicKey: result.key.publicKey,
-        previousKey: previous ?? null,
-        enrolledBy: result.key.enrolledBy,
-        enrolledAt: result.key.enrolledAt,
-      },
-    });
-    await sendLedger(ledger, account);
-  }
+  const { workstation, enrolment: result } = await ctx
+    .core()
+    .invoke('ledger.enrol', { rotate: options.rotate === true });
   if (ctx.out.json) ctx.out.jsonLine(result);
   else if (!result.enrolled)
     ctx.out.line(
@@ -227,7 +123,7 @@ export async function ledgerEnrol(ctx: CliContext, options: { rotate?: boolean }
 export async function ledgerRevoke(ctx: CliContext, workstation: string, options: { reason: string }): Promise<number> {
   const account = await ctx.account();
   if (account.local) throw new CliError(t('cli:ledger.revokeLocal'));
-  const key = await account.client.workstations.revoke(workstation, options.reason);
+  const key = await ctx.core().invoke('ledger.revoke', { workstation, reason: options.reason });
   if (ctx.out.json) ctx.out.jsonLine(key);
   else
     ctx.out.line(

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkLedgerChain, type LedgerLine } from '../../../../domain/ledger';
 import { Ledger } from '../../../../main/engine/ledger';
-import { checkEntries } from '../../../../main/hosts/cli/commands/ledger';
+import { checkLedgerEntries } from '../../../../domain/ledger-entry-check';
 import { FileSecretStore } from '../../../../platform/secret-store';
 import { useScratchDir } from '../../../fixtures/scratch';
 
@@ -14,7 +14,7 @@ import { useScratchDir } from '../../../fixtures/scratch';
 
 const scratch = useScratchDir('ledger-verify-entry');
 
-describe('checkEntries', () => {
+describe('checkLedgerEntries', () => {
   it('says of each hash whether it is in the ledger with its links intact up to it', async () => {
     const ledger = new Ledger({
       dir: join(scratch.dir, 'ledger'),
@@ -39,7 +39,7 @@ describe('checkEntries', () => {
       (typeof appended)[number],
     ];
     const lines = await ledger.readAll();
-    const intact = checkEntries(lines, checkLedgerChain(lines), [first.hash, third.hash]);
+    const intact = checkLedgerEntries(lines, checkLedgerChain(lines), [first.hash, third.hash]);
     expect(intact).toEqual([
       {
         hash: first.hash,
@@ -69,7 +69,7 @@ describe('checkEntries', () => {
     );
     const chain = checkLedgerChain(changed);
     expect(chain.ok).toBe(false);
-    const checked = checkEntries(changed, chain, [first.hash, second.hash, third.hash, 'f'.repeat(64)]);
+    const checked = checkLedgerEntries(changed, chain, [first.hash, second.hash, third.hash, 'f'.repeat(64)]);
     expect(checked.map((c) => [c.seq ?? null, c.found, c.holds])).toEqual([
       [first.seq, true, true],
       [second.seq, true, false],
