@@ -78,7 +78,6 @@ export const boundariesConfig = {
 export const CLI_FILES_BEHIND_THE_DOOR = [
   'main/hosts/cli/parameter-record.ts',
   'main/hosts/cli/commands/function-test.ts',
-  'main/hosts/cli/commands/login.ts',
   'main/hosts/cli/commands/report.ts',
   'main/hosts/cli/commands/station.ts',
   'main/hosts/cli/commands/verify-parameters.ts',

@@ -141,5 +141,7 @@ export const OUTBOX_CHANNELS = {
   'outbox.records': query(outboxPageInput).returns<OutboxRecordPage>(),
   /** Sends every entry now and says what the pass did (outbox.sendNow answers with the screen's view instead). */
   'outbox.sync': command(noInput).returns<OutboxSyncView>(),
+  /** The counts of the whole outbox (what waits, since when, what was refused or set aside), sending nothing. */
+  'outbox.pending': query(noInput).returns<OutboxPendingView>(),
 } as const;
 export type OutboxChannel = keyof typeof OUTBOX_CHANNELS;

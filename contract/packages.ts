@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { WorkPackageBody } from '../domain/files/work-package';
 import type { CarriedConfirmation, WorkConfirmationsBody } from '../domain/files/work-package-confirmations';
-import { command, noInput } from './channel-spec';
+import { command, noInput, query } from './channel-spec';
 
 /** A work package made for the renderer to save (docs/work-packages.md). */
 export interface WorkPackageFileView {
@@ -105,6 +105,12 @@ export interface DeliveryReport {
   outcomes: DeliveryOutcome[];
 }
 
+/** The fingerprint of the service root key this workstation trusts for the account it works for. */
+export interface RootFingerprintView {
+  /** SHA-256 of the key, 64 hex digits; null when no key is kept for the account (or it works for the local workspace). */
+  rootFingerprint: string | null;
+}
+
 /** A signed file as it travels: base64, and not empty. */
 const signedFileBase64 = z
   .string()
@@ -156,5 +162,11 @@ export const PACKAGE_FILE_CHANNELS = {
   'packages.importConfirmations': command(
     z.object({ contentBase64: signedFileBase64, signer: requiredSigner }).strict(),
   ).returns<DeliveryReport>(),
+  /**
+   * What a technician reads to a colleague whose laptop was never signed in (`package import
+   * --root-fingerprint`): asked of the service once, quickly, when signed in (and kept), else the key
+   * kept for the work package's account. Opens no local workspace.
+   */
+  'packages.rootFingerprint': query(noInput).returns<RootFingerprintView>(),
 } as const;
 export type PackageFileChannel = keyof typeof PACKAGE_FILE_CHANNELS;

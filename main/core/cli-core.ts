@@ -205,6 +205,7 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     'outbox.sendNow': (input) => outbox()['outbox.sendNow'](input),
     'outbox.records': (input) => outbox()['outbox.records'](input),
     'outbox.sync': (input) => outbox()['outbox.sync'](input),
+    'outbox.pending': (input) => outbox()['outbox.pending'](input),
     // The cache's kept configuration files are the settled account's: the host settles it first.
     'cache.contents': (input) => cache()['cache.contents'](input),
     'cache.prefetch': (input) => cache()['cache.prefetch'](input),
@@ -235,6 +236,7 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       login: async () => (await options.login?.()) ?? undefined,
       ledger: () => engine().ledger,
       workstation: () => engine().workstation(),
+      onQuarantine: options.onQuarantine,
     }),
     // Devices this run finds and reads back itself (`device list`, `device verify`): the finder's
     // last listing, judged and recorded in this workstation's ledger (the engine's).

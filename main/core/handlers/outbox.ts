@@ -98,5 +98,6 @@ export function outboxHandlers(outbox: Outbox, keys: OutboxKeys): HandlerGroup<O
       return { entries: page.entries, nextCursor: page.nextCursor };
     },
     'outbox.sync': () => syncView(outbox, keys),
+    'outbox.pending': () => outbox.pending(),
   };
 }

@@ -20,6 +20,8 @@ import {
 } from '../../features/packages';
 import { carriedEnrolments } from '../../features/packages/enrolment-grants';
 import { LOCAL_WORKSPACE_SERVICE } from '../local-workspace';
+import { importedPackageAccount } from '../offline-package-account';
+import type { QuarantinedFile } from '../../../platform/quarantine';
 import type { AccountSession } from '../account-session';
 import type { HandlerGroup } from './types';
 
@@ -119,6 +121,7 @@ export function packageHandlers(deps: PackageHandlerDeps): HandlerGroup<PackageC
       'packages.exportConfirmations',
       'provisioner package export-confirmations',
     ),
+    'packages.rootFingerprint': commandLineOnly('packages.rootFingerprint', 'provisioner status'),
   };
 }
 
@@ -139,6 +142,8 @@ export interface PackageFileHandlerDeps {
   /** This workstation's ledger: its key signs the confirmations file, its entries travel in it. */
   ledger: () => Ledger;
   workstation: () => Promise<string>;
+  /** Where a damaged kept key is said to have been set aside. */
+  onQuarantine?: (file: QuarantinedFile) => void;
 }
 
 /** A refusal of a package or a confirmations file, as the contract carries one: the English and the reason as codes. */
@@ -241,6 +246,21 @@ export function packageFileHandlers(deps: PackageFileHandlerDeps): HandlerGroup<
         body: exported.body,
         signerKeyId: exported.signerKeyId,
       };
+    },
+    'packages.rootFingerprint': async () => {
+      const login = await deps.login();
+      const named = login ?? (await importedPackageAccount(deps.dataDir));
+      if (!named) return { rootFingerprint: null };
+      const store = new SigningKeyStore({
+        dir: paths.account(named.serviceUrl, named.orgId).keys,
+        ...(deps.onQuarantine ? { onQuarantine: deps.onQuarantine } : {}),
+      });
+      // One quick try: status must not hang on a service that cannot be reached; the kept key answers then.
+      const key = login
+        ? ((await store.get(login.client, { retry: false, timeoutMs: 5_000 }).catch(() => undefined))?.key ??
+          (await store.stored()))
+        : await store.stored();
+      return { rootFingerprint: key ? rootKeyFingerprint(key.publicKeyPem) : null };
     },
     'packages.importConfirmations': async (input) => {
       const account = await deps.account();

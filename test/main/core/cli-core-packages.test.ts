@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CoreError } from '../../../contract/index';
+import { generateSigningKeyPair, rootKeyFingerprint } from '../../../domain/files/config-file-signature';
 import { readWorkConfirmations } from '../../../domain/files/work-package-confirmations';
 import { createServiceClient } from '../../../main/cloud';
 import { createCliCore, LOCAL_WORKSPACE_SERVICE, type CliCore } from '../../../main/core';
-import { provisioningPaths } from '../../../main/engine/jobs';
+import { provisioningPaths, SigningKeyStore } from '../../../main/engine/jobs';
 import { Outbox } from '../../../main/engine/outbox/outbox';
 
 /**
@@ -134,6 +135,55 @@ describe("the CLI core's work package channels", () => {
     ]);
     // Carried, not taken: the outbox still sends it when this laptop comes back online.
     expect((await outbox.list()).map((entry) => entry.id)).toEqual([waiting.id]);
+  });
+
+  it('packages.rootFingerprint: none without a kept key, the kept one when the service cannot be reached', async () => {
+    // Signed in, the service (a port nobody listens on) is asked once and does not answer; nothing is kept yet.
+    expect(await start().invoke('packages.rootFingerprint', {})).toEqual({ rootFingerprint: null });
+    const root = generateSigningKeyPair();
+    await new SigningKeyStore({ dir: provisioningPaths(dataDir).account('http://127.0.0.1:9', 'org-1').keys }).keep(
+      { keyId: root.keyId, algorithm: 'ES256', publicKeyPem: root.publicKeyPem },
+      '2026-03-02T10:00:00.000Z',
+    );
+    expect(await core!.invoke('packages.rootFingerprint', {})).toEqual({
+      rootFingerprint: rootKeyFingerprint(root.publicKeyPem),
+    });
+    // Neither signed in nor given a package: no account names a key, so none is said (and no workspace opens).
+    await core!.close();
+    signedIn = false;
+    expect(await start().invoke('packages.rootFingerprint', {})).toEqual({ rootFingerprint: null });
+  });
+
+  it('outbox.pending counts what waits without sending it', async () => {
+    const cli = start();
+    expect(await cli.invoke('outbox.pending', {})).toEqual({
+      count: 0,
+      oldestCreatedAt: null,
+      rejected: 0,
+      unreadable: 0,
+      quarantined: 0,
+    });
+    const outbox = new Outbox({
+      dir: provisioningPaths(dataDir).outbox,
+      sender: { send: () => Promise.reject(new Error('not sending')) },
+    });
+    const waiting = await outbox.enqueue({
+      kind: 'firmware',
+      serviceUrl: 'http://127.0.0.1:9',
+      orgId: 'org-1',
+      serialNumber: 'EPC000101',
+      payload: {
+        firmwareFileSuccessfullyDeployed: true,
+        firmwareVersion: '2.1.0',
+        applyTimeStamp: '2026-03-02T10:00:00.000Z',
+      },
+    });
+    expect(await cli.invoke('outbox.pending', {})).toMatchObject({
+      count: 1,
+      oldestCreatedAt: waiting.createdAt,
+      rejected: 0,
+    });
+    expect((await outbox.list()).map((entry) => entry.attempts)).toEqual([0]);
   });
 
   it('packages.importConfirmations refuses a file that is not a confirmations file', async () => {

@@ -1,14 +1,11 @@
 import { createServiceClient } from '../../../cloud';
-import { rootKeyFingerprint } from '../../../../domain/files/config-file-signature';
-import { provisioningPaths, SigningKeyStore } from '../../../engine/jobs';
-import { offlinePackageAccount, packagePaths } from '../../../features/packages';
-import { Outbox } from '../../../engine/outbox/outbox';
-import { isPlainHttpOverNetwork } from '../../../core';
+import { importedPackageAccount, isPlainHttpOverNetwork } from '../../../core/index';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { keptKeyPath } from '../credentials';
 import { canonicalServiceUrl } from '../../../../domain/service-url';
 import { CliError, EXIT } from '../errors';
+import { everyEntry } from './outbox';
 
 export interface LoginOptions {
   url?: string;
@@ -100,12 +97,7 @@ export async function logout(ctx: CliContext): Promise<number> {
   const removed = current ? await ctx.loginStore().forget(current) : false;
   let waiting = 0;
   if (current) {
-    const outbox = new Outbox({
-      dir: provisioningPaths(ctx.dirs.data).outbox,
-      sender: { send: () => Promise.reject(new Error('not sending')) },
-      onEvent: (event) => ctx.noteOutboxEvent(event),
-    });
-    waiting = (await outbox.list()).filter(
+    waiting = (await everyEntry(ctx)).filter(
       (e) => e.serviceUrl === current.serviceUrl && e.orgId === current.orgId && e.state === 'pending',
     ).length;
   }
@@ -123,39 +115,12 @@ export async function logout(ctx: CliContext): Promise<number> {
   return EXIT.ok;
 }
 
-/**
- * The fingerprint of the service root key this laptop trusts for an account: asked of the service
- * when signed in (and kept), else the one kept; undefined when it has none.
- */
-async function rootFingerprintOf(
-  ctx: CliContext,
-  account: { serviceUrl: string; orgId: string },
-  ask: boolean,
-): Promise<string | undefined> {
-  const store = new SigningKeyStore({
-    dir: provisioningPaths(ctx.dirs.data).account(account.serviceUrl, account.orgId).keys,
-    onQuarantine: ctx.noteQuarantined,
-  });
-  // One quick try: status must not hang on a service that cannot be reached; the kept key answers then.
-  const key = ask
-    ? ((await store.get((await ctx.account()).client, { retry: false, timeoutMs: 5_000 }).catch(() => undefined))
-        ?.key ?? (await store.stored()))
-    : await store.stored();
-  return key ? rootKeyFingerprint(key.publicKeyPem) : undefined;
-}
-
 export async function status(ctx: CliContext): Promise<number> {
   const current = await ctx.login();
-  const outbox = new Outbox({
-    dir: provisioningPaths(ctx.dirs.data).outbox,
-    sender: { send: () => Promise.reject(new Error('not sending')) },
-    onEvent: (event) => ctx.noteOutboxEvent(event),
-  });
-  const pending = await outbox.pending();
-  const offline = current ? undefined : await offlinePackageAccount(packagePaths(ctx.dirs.data).imported);
-  const named = current ?? offline;
+  const pending = await ctx.core().invoke('outbox.pending', {});
+  const offline = current ? undefined : await importedPackageAccount(ctx.dirs.data);
   // What a technician reads to a colleague whose laptop was never signed in (package import --root-fingerprint).
-  const rootFingerprint = named ? ((await rootFingerprintOf(ctx, named, current !== undefined)) ?? null) : null;
+  const { rootFingerprint } = await ctx.core().invoke('packages.rootFingerprint', {});
   const account = current
     ? {
         kind: 'service',

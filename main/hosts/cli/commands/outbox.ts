@@ -23,7 +23,7 @@ function clip(text: string, max = 60): string {
 }
 
 /** Every entry whole, oldest first, read a page at a time as the Outbox screen reads them. */
-async function everyEntry(ctx: CliContext): Promise<OutboxRecord[]> {
+export async function everyEntry(ctx: CliContext): Promise<OutboxRecord[]> {
   const entries: OutboxRecord[] = [];
   let after: string | null = null;
   // Each cursor sorts after the one before, so the pages come to an end.
