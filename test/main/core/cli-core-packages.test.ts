@@ -49,6 +49,26 @@ async function keptFiles(): Promise<string[]> {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
+/** An outbox with one firmware confirmation waiting, as a job files it (read here, never sent). */
+async function oneWaiting() {
+  const outbox = new Outbox({
+    dir: provisioningPaths(dataDir).outbox,
+    sender: { send: () => Promise.reject(new Error('not sending')) },
+  });
+  const waiting = await outbox.enqueue({
+    kind: 'firmware',
+    serviceUrl: 'http://127.0.0.1:9',
+    orgId: 'org-1',
+    serialNumber: 'EPC000101',
+    payload: {
+      firmwareFileSuccessfullyDeployed: true,
+      firmwareVersion: '2.1.0',
+      applyTimeStamp: '2026-03-02T10:00:00.000Z',
+    },
+  });
+  return { outbox, waiting };
+}
+
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cli-core-packages-'));
   serviceUrl = 'http://127.0.0.1:9';
@@ -111,21 +131,7 @@ describe("the CLI core's work package channels", () => {
     expect(empty).toBeInstanceOf(CoreError);
     expect((empty as CoreError).workPackageRefusal).toEqual({ kind: 'nothingToExport' });
 
-    const outbox = new Outbox({
-      dir: provisioningPaths(dataDir).outbox,
-      sender: { send: () => Promise.reject(new Error('not sending')) },
-    });
-    const waiting = await outbox.enqueue({
-      kind: 'firmware',
-      serviceUrl: 'http://127.0.0.1:9',
-      orgId: 'org-1',
-      serialNumber: 'EPC000101',
-      payload: {
-        firmwareFileSuccessfullyDeployed: true,
-        firmwareVersion: '2.1.0',
-        applyTimeStamp: '2026-03-02T10:00:00.000Z',
-      },
-    });
+    const { outbox, waiting } = await oneWaiting();
     const exported = await cli.invoke('packages.exportConfirmations', {});
     const file = readWorkConfirmations(new Uint8Array(Buffer.from(exported.contentBase64, 'base64')));
     expect(file.body).toEqual(exported.body);
@@ -163,21 +169,7 @@ describe("the CLI core's work package channels", () => {
       unreadable: 0,
       quarantined: 0,
     });
-    const outbox = new Outbox({
-      dir: provisioningPaths(dataDir).outbox,
-      sender: { send: () => Promise.reject(new Error('not sending')) },
-    });
-    const waiting = await outbox.enqueue({
-      kind: 'firmware',
-      serviceUrl: 'http://127.0.0.1:9',
-      orgId: 'org-1',
-      serialNumber: 'EPC000101',
-      payload: {
-        firmwareFileSuccessfullyDeployed: true,
-        firmwareVersion: '2.1.0',
-        applyTimeStamp: '2026-03-02T10:00:00.000Z',
-      },
-    });
+    const { outbox, waiting } = await oneWaiting();
     expect(await cli.invoke('outbox.pending', {})).toMatchObject({
       count: 1,
       oldestCreatedAt: waiting.createdAt,
