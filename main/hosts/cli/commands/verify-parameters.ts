@@ -1,12 +1,9 @@
-import { decodeConfigFile } from '../../../../domain/files/config-file';
-import { checkRunningParameters, type VerifiedParameters } from '../../../engine/jobs/parameter-check';
+import type { ParameterReadBackView } from '../../../../contract/index';
 import type { CliContext } from '../context';
 import { EXIT } from '../errors';
 import { parameterTableJson, parameterTableLines } from '../parameter-table';
-import { recordParameterVerifications } from '../parameter-record';
+import { keyNameOf } from '../parameter-record';
 import type { Identified } from './device-list';
-
-export type { VerifiedParameters } from '../../../engine/jobs/parameter-check';
 
 /**
  * `device verify SN --parameters`: reads back the parameters each device runs and compares them
@@ -20,23 +17,7 @@ export async function deviceVerifyParameters(
   missing: readonly string[],
   options: { technician?: string },
 ): Promise<number> {
-  const results: (VerifiedParameters | { serialNumber: string; error: string })[] = [];
-  for (const device of wanted) {
-    const serialNumber = device.identity.serialNumber;
-    try {
-      results.push(await verifyOne(ctx, device));
-    } catch (error) {
-      results.push({ serialNumber, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  const verified = results.filter((r): r is VerifiedParameters => 'comparison' in r);
-  await recordParameterVerifications(
-    ctx,
-    verified,
-    options.technician ?? ctx.io.env.PROVISIONER_TECHNICIAN ?? null,
-    null,
-  );
-
+  const results = await readBack(ctx, wanted, options.technician ?? ctx.io.env.PROVISIONER_TECHNICIAN ?? null);
   if (ctx.out.json) {
     ctx.out.line(
       JSON.stringify(
@@ -63,22 +44,29 @@ export async function deviceVerifyParameters(
   return missing.length === 0 && results.every((r) => 'comparison' in r && r.comparison.match) ? EXIT.ok : EXIT.failed;
 }
 
-async function verifyOne(ctx: CliContext, device: Identified): Promise<VerifiedParameters> {
-  const serialNumber = device.identity.serialNumber;
-  const { client } = await ctx.account();
-  const resolved = await (await ctx.provisioning()).configFiles().resolve(client.devices, serialNumber);
-  const decoded = decodeConfigFile(resolved.bytes);
-  if (decoded.serialNumber !== serialNumber)
-    throw new Error(`the service sent the file of ${decoded.serialNumber} for ${serialNumber}`);
-  const connection = await ctx.connector().connect({ kind: 'link', spec: device.link, serialNumber });
+/**
+ * The core reads each device's parameters back and records each verification, unconfirmed. The
+ * run's account is settled first, as for a job; when it cannot be, no device is read and each says why.
+ */
+async function readBack(
+  ctx: CliContext,
+  wanted: readonly Identified[],
+  person: string | null,
+): Promise<ParameterReadBackView[]> {
+  if (wanted.length === 0) return [];
+  let core;
   try {
-    return {
-      serialNumber,
-      link: connection.link,
-      syncId: decoded.syncId,
-      comparison: await checkRunningParameters(connection, decoded),
-    };
-  } finally {
-    await connection.close().catch(() => undefined);
+    core = await ctx.jobs();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return wanted.map((d) => ({ serialNumber: d.identity.serialNumber, error: reason }));
   }
+  const { results, ledgerError } = await core.invoke('readback.parameters', {
+    links: wanted.map((d) => d.link),
+    person,
+    actor: await keyNameOf(ctx),
+  });
+  if (ledgerError !== null)
+    ctx.out.note(`The parameter verification could not be written to this workstation's ledger: ${ledgerError}`);
+  return results;
 }
