@@ -53,6 +53,8 @@ describe('ledger enrol --rotate', () => {
         workstation,
         orgId: w.orgId,
         signerKey: newKey,
+        // Who rotated: the signed-in key's name, from the saved login.
+        actor: expect.stringMatching(/\S/),
       });
       expect(entry.facts).toMatchObject({ publicKey: newKey, enrolledBy: expect.any(String) });
       const { rows } = await w.service!.db.query<{ entry: LedgerEntry | string; action: string }>(
