@@ -6,7 +6,26 @@ interface Kept {
   value: unknown;
   /** The tables the answer was read from (server/db/tables.ts). */
   tables: TableSet;
+  /** What the answer weighs against the cache's budget (answerWeight). */
+  weight: number;
 }
+
+/**
+ * The characters of an answer's JSON: roughly what it holds, whatever its shape. An answer the
+ * count of entries alone does not bound: a device's file plan names every peer of its
+ * configuration, so a few hundred plans of a large configuration hold tens of megabytes. An answer
+ * that has no JSON (none of the service's reads) weighs as much as the whole budget: never kept.
+ */
+export function answerWeight(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** The default budget: about 16 MiB of JSON, some 50 MB of objects in the heap. */
+export const READ_CACHE_MAX_WEIGHT = 16 * 1024 * 1024;
 
 interface Flight {
   token: number;
@@ -31,6 +50,10 @@ interface Flight {
  * changed since. Concurrent misses of one key share one load, but only while nothing at all has
  * changed since that load began, so a request never gets an answer older than the last change
  * this instance heard before the request came.
+ *
+ * Bounded twice: at most `entryLimit` answers, and at most `maxWeight` of them by weight (their
+ * JSON's characters, answerWeight), because an answer's size grows with the configuration it was
+ * read from (issue 30: a file plan per device, each naming every peer).
  */
 export class ReadCache extends HeardEntries<Kept> implements Freshness {
   private announced = false;
@@ -38,9 +61,19 @@ export class ReadCache extends HeardEntries<Kept> implements Freshness {
   private readonly tableChangedAt = new Map<string, number>();
   private allChangedAt = 0;
   private readonly flights = new Map<string, Flight>();
+  /** What the answers held now weigh together (answerWeight). */
+  private heldWeight = 0;
 
-  constructor(maxEntries = 5_000) {
-    super(maxEntries);
+  constructor(
+    private readonly entryLimit = 5_000,
+    private readonly maxWeight = READ_CACHE_MAX_WEIGHT,
+  ) {
+    super(entryLimit);
+  }
+
+  /** What the answers held now weigh together: at most the budget given to the constructor. */
+  get weight(): number {
+    return this.heldWeight;
   }
 
   begin(): number {
@@ -76,11 +109,38 @@ export class ReadCache extends HeardEntries<Kept> implements Freshness {
     const now = this.generation.begin();
     if (tables === ALL_TABLES) {
       this.allChangedAt = now;
-      this.entries.clear();
+      this.dropAll();
       return;
     }
     for (const table of tables) this.tableChangedAt.set(table, now);
-    for (const [key, kept] of this.entries) if (overlaps(kept.tables, tables)) this.entries.delete(key);
+    for (const [key, kept] of this.entries)
+      if (overlaps(kept.tables, tables)) {
+        this.entries.delete(key);
+        this.heldWeight -= kept.weight;
+      }
+  }
+
+  private dropAll(): void {
+    this.entries.clear();
+    this.heldWeight = 0;
+  }
+
+  /**
+   * Keeps an answer within both bounds: the count of entries and their weight. As a full cache of
+   * either kind, one the answer would overfill starts over (answers are cheap to load again); an
+   * answer heavier than the whole budget is not kept at all.
+   */
+  private keepWeighed(key: string, value: unknown, tables: TableSet): void {
+    const weight = answerWeight(value);
+    if (weight > this.maxWeight) return;
+    const replaced = this.entries.get(key);
+    if (replaced) {
+      this.entries.delete(key);
+      this.heldWeight -= replaced.weight;
+    }
+    if (this.entries.size >= this.entryLimit || this.heldWeight + weight > this.maxWeight) this.dropAll();
+    this.keep(key, { value, tables, weight });
+    this.heldWeight += weight;
   }
 
   override clearAll(): void {
@@ -89,11 +149,13 @@ export class ReadCache extends HeardEntries<Kept> implements Freshness {
 
   override suspend(): void {
     super.suspend();
+    this.heldWeight = 0;
     this.allChangedAt = this.generation.begin();
   }
 
   override resume(): void {
     super.resume();
+    this.heldWeight = 0;
     this.allChangedAt = this.generation.begin();
   }
 
@@ -124,7 +186,7 @@ export class ReadCache extends HeardEntries<Kept> implements Freshness {
     this.flights.set(key, { token, answer });
     try {
       const { value, tables } = await answer;
-      if (this.keepable(token, tables)) this.keep(key, { value, tables });
+      if (this.keepable(token, tables)) this.keepWeighed(key, value, tables);
       return value;
     } finally {
       if (this.flights.get(key)?.answer === answer) this.flights.delete(key);
