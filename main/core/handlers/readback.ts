@@ -183,7 +183,8 @@ export function readbackHandlers(deps: ReadbackHandlerDeps): HandlerGroup<Readba
     'readback.attached': async (input) => {
       const devices = await deps.finder.list({ extraLinks: input.links });
       listed.clear();
-      for (const device of devices) if (device.identity) listed.set(device.link, device as Identified);
+      // A copy: what the core learns of a device later (a vendor FRC's type) is not written into the host's answer.
+      for (const device of devices) if (device.identity) listed.set(device.link, { ...device } as Identified);
       return devices;
     },
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../../main/cloud';
 import { createCliCore, type CliCore } from '../../../main/core';
+import { appReadbackHandlers } from '../../../main/core/handlers/readback';
 import { openWorkstationLedger } from '../../../main/engine/ledger';
 import type { SimulatedDevice } from '../../../simulator';
 import { useScratchDir } from '../../fixtures/scratch';
@@ -141,5 +142,24 @@ describe("the CLI core's read-back channels", () => {
     expect(answer!.serialNumber).toBe(SERIAL);
     expect(answer!.commissioning.state).not.toBe('commissioned');
     expect(answer!.commissioning.missing).toContain('configuration apply');
+  });
+});
+
+describe('the read-back channels in the app', () => {
+  it("answers commissioning for a role that may see the registry, and refuses the CLI's read-backs by name", async () => {
+    let allowed = false;
+    const handlers = appReadbackHandlers({
+      ledger: { entries: async () => [] },
+      admit: () => {
+        if (!allowed) throw new Error('Your key may not see the device registry.');
+      },
+    });
+    await expect(handlers['readback.commissioning']({ serialNumbers: [SERIAL] })).rejects.toThrow(/may not see/);
+    allowed = true;
+    const [answer] = await handlers['readback.commissioning']({ serialNumbers: [SERIAL] });
+    expect(answer!.commissioning.missing).toContain('configuration apply');
+    await expect(handlers['readback.verify']({ links: [link] })).rejects.toThrow(
+      /readback\.verify is served to the command line/,
+    );
   });
 });
