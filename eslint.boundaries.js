@@ -78,7 +78,6 @@ export const boundariesConfig = {
 export const CLI_FILES_BEHIND_THE_DOOR = [
   'main/hosts/cli/commands/function-test.ts',
   'main/hosts/cli/commands/report.ts',
-  'main/hosts/cli/commands/station.ts',
 ];
 
 const BEHIND_THE_DOOR = [

@@ -2,6 +2,7 @@ import type { JobSnapshot, JobView } from '../domain/jobs';
 import type { LedgerVerifyProgress } from './ledger';
 import type { OutboxView } from './outbox';
 import type { SessionView } from './session';
+import type { StationEvent } from './station';
 import type { LogLine } from './support';
 import type { AttachedDeviceView } from './workbench';
 
@@ -20,6 +21,11 @@ export interface EventStreams {
   'jobs.changed': JobSnapshot[];
   /** Once per job, with its final record (for the same hosts). */
   'jobs.finished': JobSnapshot;
+  /**
+   * Each event of the station's shift, as `provisioner station` prints it (--json: one a line).
+   * Not forwarded to a renderer (EVENT_STREAMS): the Station screen reads station.view.
+   */
+  'station.event': StationEvent;
   /**
    * How far a check of the ledger (`ledger.verify`) is, for the host that asked it to draw (the
    * CLI's `ledger verify` progress line). Not forwarded to a renderer (EVENT_STREAMS): no screen

@@ -217,6 +217,9 @@ export const STATION_CHANNELS = {
         checksum: z.string().max(32),
         // The language of the commissioning report written at the stop (the app's); English when not given.
         language: reportLanguageSchema.optional(),
+        // The shift report's file, named by a command-line run (`provisioner station --report`); the
+        // app refuses it: its reports go under its data directory, and a renderer names no path.
+        reportPath: z.string().min(1).max(4096).optional(),
       })
       .strict(),
   ).returns<StationView>(),

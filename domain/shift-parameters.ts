@@ -69,10 +69,18 @@ export function shiftParameters(
  * typed. Only that one is taken. Returns null when confirmed, otherwise why not.
  */
 export function shiftConfirmationRefusal(shift: Pick<ShiftParameters, 'checksum'>, typed: string): string | null {
+  return shortChecksumRefusal(shortChecksum(shift.checksum), typed);
+}
+
+/**
+ * The same check against the short form a view shows (StationShiftParametersView.checksumShort):
+ * a host that holds only the view asks it before the core checks again at the start.
+ */
+export function shortChecksumRefusal(checksumShort: string, typed: string): string | null {
   const given = typed.trim().toUpperCase();
   if (!/^[0-9A-F]{8}$/.test(given))
     return "Type the 8 hex digits of the configuration's parameter checksum (0-9 and A-F) as the table shows it, for example 3F9A0C12.";
-  if (given !== shortChecksum(shift.checksum))
+  if (given !== checksumShort.toUpperCase())
     return "That is not this configuration's parameter checksum. Read it again under the table and type it.";
   return null;
 }

@@ -21,6 +21,7 @@ import {
   type JobsChannel,
   type OutboxChannel,
   type CacheChannel,
+  type StationChannel,
   type ReadbackChannel,
   type DownloadChannel,
   type PackageFileChannel,
@@ -31,6 +32,9 @@ import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
 import { cacheHandlers } from './handlers/cache';
+import { stationHandlers } from './handlers/station';
+import { LiveDeviceList } from '../devices/discovery';
+import { CoreLog } from '../engine/core-log';
 import { ledgerHandlers } from './handlers/ledger';
 import { EventHub } from '../engine/event-hub';
 import { readbackHandlers } from './handlers/readback';
@@ -47,6 +51,7 @@ export type CliChannel =
   | JobsChannel
   | OutboxChannel
   | CacheChannel
+  | StationChannel
   | ReadbackChannel
   | DownloadChannel
   | PackageFileChannel
@@ -54,8 +59,12 @@ export type CliChannel =
   | 'workbench.configurationChanges'
   | 'support.cacheSelfTest';
 
-/** The job streams a command-line host subscribes to: whole records, as it prints them. */
-export type CliCoreStream = 'jobs.changed' | 'jobs.finished' | 'ledger.verifyProgress';
+/**
+ * The streams a command-line host subscribes to: the jobs' whole records, as it prints them; the
+ * station's events; the core's log lines (here only what goes wrong beside a result: the station's
+ * and its device list's warnings).
+ */
+export type CliCoreStream = 'jobs.changed' | 'jobs.finished' | 'station.event' | 'logs.line' | 'ledger.verifyProgress';
 
 export interface CliCoreOptions {
   /** Root of the firmware cache, outbox, intents, ledger and per-account files. */
@@ -63,7 +72,7 @@ export interface CliCoreOptions {
   /** The account the run works for, once the host has settled it; undefined before. */
   account: () => ProvisioningAccount | undefined;
   /** The account, settled by the host when a channel first needs the service (readiness, the change view). */
-  settleAccount: () => Promise<ProvisioningAccount & { client: ServiceClient }>;
+  settleAccount: () => Promise<ProvisioningAccount & { client: ServiceClient; label?: string }>;
   /** A client for an outbox entry's service and organization, when the key for it is at hand. */
   clientFor: (serviceUrl: string, orgId: string) => ServiceClient | undefined;
   /**
@@ -185,6 +194,47 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       },
       onProgress: (progress) => ledgerEvents.emit('ledger.verifyProgress', progress),
     }));
+  // The station's events and the core's log lines (only warnings here), for the host to subscribe to.
+  const events = new EventHub();
+  const log = new CoreLog(events);
+  // The station (`provisioner station`): the settled account, the engine, a device list of its own
+  // for the shift; the commissioning report after the stop, as the CLI has always said it.
+  let stationGroup: ReturnType<typeof stationHandlers> | undefined;
+  const station = () =>
+    (stationGroup ??= stationHandlers({
+      account: async () => {
+        const account = await options.settleAccount();
+        // The saved login's key signs the shift in; the run works for that login whenever there is one.
+        const actor = (await options.savedLogin?.())?.keyName;
+        return {
+          client: account.client,
+          serviceUrl: account.serviceUrl,
+          orgId: account.orgId,
+          ...(actor ? { actor } : {}),
+          label: account.label ?? `organization ${account.orgId} at ${account.serviceUrl}`,
+        };
+      },
+      openDevices: async (isBusy) => {
+        const list = new LiveDeviceList({
+          serial: { portGlobs: [...options.portGlobs] },
+          ...(options.bleCentral ? { ble: { central: options.bleCentral } } : {}),
+          linkDeps: options.linkDeps,
+          // Plugging is noticed at once through the port directories' watch; the poll is the fallback.
+          pollIntervalMs: 500,
+          ipPollIntervalMs: 2000,
+          isBusy,
+          onWarning: (message) => log.warn('devices', message),
+        });
+        await list.start();
+        return { devices: list, close: () => list.stop() };
+      },
+      jobs: engine(),
+      dataDir: options.dataDir,
+      emit: (event) => events.emit('station.event', event),
+      warn: (message) => log.warn('station', message),
+      reportPathAllowed: true,
+      commissioningAfterStop: true,
+    }));
   const handlers: HandlerGroup<CliChannel> = {
     ...jobsHandlers({
       engine: {
@@ -210,6 +260,11 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     'cache.contents': (input) => cache()['cache.contents'](input),
     'cache.prefetch': (input) => cache()['cache.prefetch'](input),
     'cache.prune': (input) => cache()['cache.prune'](input),
+    // One station per run, on the jobs of the settled account (the host settles it first).
+    'station.view': (input) => station().handlers['station.view'](input),
+    'station.parameters': (input) => station().handlers['station.parameters'](input),
+    'station.start': (input) => station().handlers['station.start'](input),
+    'station.stop': (input) => station().handlers['station.stop'](input),
     // Files for a person to carry: checked, then kept in the engine's cache and the settled account's
     // stores (made here as the change view's are).
     ...downloadHandlers({
@@ -273,6 +328,7 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       return handler(parseChannelInput(channel, input));
     },
     subscribe(stream, listener) {
+      if (stream === 'station.event' || stream === 'logs.line') return events.subscribe(stream, listener);
       if (stream === 'ledger.verifyProgress')
         return ledgerEvents.subscribe(
           'ledger.verifyProgress',
@@ -287,6 +343,7 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     finder,
     connector,
     async close() {
+      await stationGroup?.close();
       await engineInstance?.close();
     },
   };

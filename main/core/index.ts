@@ -269,7 +269,25 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         );
   });
   // Station mode: the same device list and jobs engine as the workbench (its jobs show there too).
-  const station = stationHandlers({ session, devices: source, jobs: engine, dataDir: options.dataDir, log });
+  const station = stationHandlers({
+    account: async () => {
+      const account = session.require('files.download');
+      const local = account.kind === 'local';
+      return {
+        client: account.client,
+        serviceUrl: local ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
+        orgId: account.orgId,
+        ...(account.keyName ? { actor: account.keyName } : {}),
+        label: local ? 'the local workspace' : `organization ${account.orgId} at ${account.serviceUrl}`,
+      };
+    },
+    openDevices: async () => ({ devices: source, close: async () => undefined }),
+    jobs: engine,
+    dataDir: options.dataDir,
+    emit: (event) => events.emit('station.event', event),
+    warn: (message) => log.warn('station', message),
+    log,
+  });
   // Every device read is an observation: what it runs that the service has not recorded is
   // confirmed to it, and an interrupted job on it is judged (main/engine/jobs/reconcile.ts). Not a
   // copy of a serial number the station flags: it would speak for the real device. Nor any of two

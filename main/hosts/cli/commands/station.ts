@@ -1,25 +1,12 @@
-import { join } from 'node:path';
-import type { StationEvent, StationFirmwarePolicy } from '../../../../contract/station';
-import { BleCentral, systemBleCentral } from '../../../devices';
-import { LiveDeviceList, portGlobsFromEnv } from '../../../devices/discovery';
 import {
-  commissioningReportWriter,
-  loadShiftParameters,
-  loadStationRoster,
-  serviceSyncCheck,
-  shiftConfirmationRecord,
-  shiftParametersView,
-  shiftVerificationRecorder,
-  Station,
-  StationSetupError,
-  type StationParameterCheck,
-  type StationRoster,
-} from '../../../features/station';
-import type { JobsEngine } from '../../../engine/jobs';
-import { sendLedger } from '../../../engine/ledger';
-import { shortChecksum } from '../../../../domain/running-parameters';
-import { shiftConfirmationRefusal, type ShiftParameters } from '../../../../domain/shift-parameters';
-import type { StationShiftParametersView } from '../../../../contract/station';
+  CoreError,
+  STATION_MAX_LANES,
+  type StationEvent,
+  type StationFirmwarePolicy,
+  type StationShiftParametersView,
+  type StationView,
+} from '../../../../contract/index';
+import { shortChecksumRefusal } from '../../../../domain/shift-parameters';
 import { cliLanguage, cliTranslator, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
@@ -30,7 +17,6 @@ import { keptApartText } from '../../../../domain/station-kept-apart';
 import { stationNoteText } from '../../../../domain/station-note';
 import { technicianName } from '../parameter-table';
 import { ask, interactive } from './function-test';
-import { reportContextOf } from './report';
 
 export interface StationCommandOptions {
   configuration: string;
@@ -43,156 +29,150 @@ export interface StationCommandOptions {
   operator?: string;
 }
 
+/** What the operator confirmed at the start of the shift, for `station.start`. */
+interface ShiftConfirmation {
+  checksum: string;
+  operator: string;
+}
+
 /**
  * `provisioner station --configuration NAME`: provisions every device of the configuration that
  * is plugged in (USB hot-plug, BLE in range, IP devices found by multicast), `--lanes` at once,
- * until Ctrl-C; then writes the shift report and says where. With --json, one event a line.
+ * until Ctrl-C; then writes the shift report and says where. With --json, one event a line. The
+ * core's `station.*` channels run the station; this says its events and asks the operator.
  */
 export async function station(
   ctx: CliContext,
   options: StationCommandOptions,
   interrupt?: AbortSignal,
 ): Promise<number> {
-  const account = await ctx.account();
-  let roster;
-  try {
-    roster = await loadStationRoster(account.client, options.configuration);
-  } catch (error) {
-    if (error instanceof StationSetupError) throw new CliError(error.message, EXIT.usage);
-    throw error;
-  }
-  const jobs = await ctx.provisioning();
-  const parameters = await confirmShift(ctx, roster, jobs, options);
-  const bleCentral = bleCentralOf(ctx);
-  // The list asks the station which links its jobs use; the station is made from the list.
-  const holder: { station?: Station } = {};
-  const list = new LiveDeviceList({
-    serial: { portGlobs: portGlobsFromEnv(ctx.io.env) },
-    ...(bleCentral ? { ble: { central: bleCentral } } : {}),
-    ...(ctx.deps.linkDeps ? { linkDeps: ctx.deps.linkDeps } : {}),
-    // Plugging is noticed at once through the port directories' watch; the poll is the fallback.
-    pollIntervalMs: 500,
-    ipPollIntervalMs: 2000,
-    isBusy: (link) => holder.station?.isBusy(link) ?? false,
-    onWarning: (message) => ctx.out.note(message),
-  });
-  const shift = new Station({
-    roster,
-    devices: list,
-    jobs,
-    checkSync: serviceSyncCheck(account.client, options.firmware),
-    lanes: options.lanes,
-    firmware: options.firmware,
-    reportDir: join(ctx.dirs.data, 'station'),
-    ...(options.report ? { reportPath: options.report } : {}),
-    onWarning: (message) => ctx.out.note(message),
-    parameters,
-  });
-  holder.station = shift;
-  shift.on((event) => {
+  if (options.lanes > STATION_MAX_LANES)
+    throw new CliError(
+      `--lanes must be a whole number of at most ${STATION_MAX_LANES}, not "${options.lanes}"`,
+      EXIT.usage,
+    );
+  // The account settled and the jobs an earlier run left unfinished confirmed, before the shift.
+  const core = await ctx.jobs();
+  const confirmed = await confirmShift(ctx, options);
+  const offEvents = core.subscribe('station.event', (event) => {
     if (ctx.out.json) ctx.out.jsonLine(event);
     else {
+      // Said once the core took the confirmation (and wrote it to the ledger), before the shift's first line.
+      if (event.event === 'station-started' && event.shift)
+        ctx.out.line(
+          t('cli:station.confirmed', { operator: event.shift.operator, checksum: event.shift.checksumShort }),
+        );
       const line = eventLine(event);
       if (line) ctx.out.line(line);
     }
   });
-  const stopped = new Promise<void>((resolve) => {
-    if (!interrupt) return;
-    if (interrupt.aborted) resolve();
-    else interrupt.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await list.start();
-  shift.start();
-  if (!ctx.out.json) ctx.out.line(t('cli:station.plugIn', { name: roster.configurationName }));
-  await stopped;
-  await list.stop();
-  const report = await shift.stop();
-  const { counts, yieldPercent } = shift.view();
-  // Beside the shift report, as the Station screen writes it; the shift's work stands without it.
-  const commissioning = await commissioningReportWriter(
-    () => reportContextOf(ctx),
-    roster.configurationId,
-    roster.configurationName,
-    cliLanguage(),
-  )(report.path);
-  if (commissioning.error !== null) ctx.out.note(commissioning.error);
-  else if (ctx.out.json) ctx.out.jsonLine({ event: 'commissioning-report', path: commissioning.path });
-  if (!ctx.out.json) {
-    const shiftYield = yieldPercent === null ? '—' : localeFormat(cliTranslator()).percent(yieldPercent / 100);
-    const { done, failed, inSync, refused, duplicate } = counts;
-    ctx.out.line(
-      t('cli:station.summary', {
-        done,
-        failed,
-        unfinished: counts.waiting + counts.working,
-        inSync,
-        refused,
-        duplicate,
-        yield: shiftYield,
-      }),
-    );
-    ctx.out.line(t('cli:station.shiftReport', { path: report.path }));
-    if (commissioning.path !== null) ctx.out.line(t('cli:station.commissioningReport', { path: commissioning.path }));
+  // What goes wrong beside the devices' outcomes: the sync check, a ledger write, the device list.
+  const offWarnings = core.subscribe('logs.line', (line) => ctx.out.note(line.message));
+  try {
+    const stopped = new Promise<void>((resolve) => {
+      if (!interrupt) return;
+      if (interrupt.aborted) resolve();
+      else interrupt.addEventListener('abort', () => resolve(), { once: true });
+    });
+    const started = await startStation(ctx, options, confirmed);
+    if (!ctx.out.json)
+      ctx.out.line(t('cli:station.plugIn', { name: started.configurationName ?? options.configuration }));
+    await stopped;
+    const { counts, yieldPercent, report } = await core.invoke('station.stop', {});
+    // Beside the shift report, as the Station screen writes it; the shift's work stands without it.
+    const commissioning = report?.commissioning ?? null;
+    if (commissioning?.error) ctx.out.note(commissioning.error);
+    else if (commissioning?.path && ctx.out.json)
+      ctx.out.jsonLine({ event: 'commissioning-report', path: commissioning.path });
+    if (!ctx.out.json) {
+      const shiftYield = yieldPercent === null ? '—' : localeFormat(cliTranslator()).percent(yieldPercent / 100);
+      const { done, failed, inSync, refused, duplicate } = counts;
+      ctx.out.line(
+        t('cli:station.summary', {
+          done,
+          failed,
+          unfinished: counts.waiting + counts.working,
+          inSync,
+          refused,
+          duplicate,
+          yield: shiftYield,
+        }),
+      );
+      if (report) ctx.out.line(t('cli:station.shiftReport', { path: report.path }));
+      if (commissioning?.path) ctx.out.line(t('cli:station.commissioningReport', { path: commissioning.path }));
+    }
+    return counts.failed === 0 && counts.working === 0 ? EXIT.ok : EXIT.failed;
+  } finally {
+    offEvents();
+    offWarnings();
   }
-  return counts.failed === 0 && counts.working === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/** Starts the shift in the core; what it refuses is the command line's to fix. */
+async function startStation(
+  ctx: CliContext,
+  options: StationCommandOptions,
+  confirmed: ShiftConfirmation,
+): Promise<StationView> {
+  const core = await ctx.jobs();
+  try {
+    return await core.invoke('station.start', {
+      configurationName: options.configuration,
+      lanes: options.lanes,
+      firmware: options.firmware,
+      operator: confirmed.operator,
+      checksum: confirmed.checksum,
+      language: cliLanguage(),
+      ...(options.report !== undefined ? { reportPath: options.report } : {}),
+    });
+  } catch (error) {
+    // The core computes the checksum again: a configuration changed since its table was shown is refused.
+    if (error instanceof CoreError && error.code === 'VALIDATION')
+      throw new CliError(t('cli:station.didNotStart', { reason: error.message }), EXIT.usage);
+    throw usageErrorOf(error);
+  }
+}
+
+/** A configuration the core does not find (it names those there are), or input it refuses: the command line's to fix. */
+function usageErrorOf(error: unknown): unknown {
+  if (error instanceof CoreError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT'))
+    return new CliError(error.message, EXIT.usage);
+  return error;
 }
 
 /**
  * The start of the shift (issue 26): every device's intended parameters and the configuration's
  * parameter checksum are shown; the operator types its short form (or gives it with
- * --confirm-checksum) and names themself. Only the right checksum is taken. The confirmation goes
- * to the ledger ('station-shift'), and each device's verification of the shift is recorded as
- * confirmed by it.
+ * --confirm-checksum) and names themself. Only the right checksum is taken; the core checks it
+ * again at the start, writes the confirmation to the ledger ('station-shift') and records each
+ * device's verification of the shift as confirmed by it.
  */
-async function confirmShift(
-  ctx: CliContext,
-  roster: StationRoster,
-  jobs: JobsEngine,
-  options: StationCommandOptions,
-): Promise<StationParameterCheck> {
-  const account = await ctx.account();
-  let shift: ShiftParameters;
+async function confirmShift(ctx: CliContext, options: StationCommandOptions): Promise<ShiftConfirmation> {
+  const core = await ctx.jobs();
+  let view: StationShiftParametersView;
   try {
-    shift = await loadShiftParameters(roster, jobs.configFiles(), account.client);
+    view = await core.invoke('station.parameters', { configurationName: options.configuration });
   } catch (error) {
-    if (error instanceof StationSetupError) throw new CliError(error.message, EXIT.usage);
-    throw error;
+    throw usageErrorOf(error);
   }
-  const view = shiftParametersView(shift);
   if (ctx.out.json) ctx.out.jsonLine({ event: 'shift-parameters', ...view });
   else for (const line of shiftParameterLines(view)) ctx.out.line(line);
+  let typed = options.confirmChecksum ?? '';
   let refusal: string | null;
-  if (options.confirmChecksum !== undefined) refusal = shiftConfirmationRefusal(shift, options.confirmChecksum);
+  if (options.confirmChecksum !== undefined) refusal = shortChecksumRefusal(view.checksumShort, typed);
   else if (!interactive(ctx)) refusal = t('cli:station.noOneConfirmed');
   else {
     refusal = t('cli:station.notConfirmed');
     for (let i = 0; i < 3 && refusal !== null; i += 1) {
-      refusal = shiftConfirmationRefusal(shift, await ask(t('cli:station.confirmPrompt')));
+      typed = await ask(t('cli:station.confirmPrompt'));
+      refusal = shortChecksumRefusal(view.checksumShort, typed);
       if (refusal !== null) ctx.out.error(refusal);
     }
   }
   if (refusal !== null) throw new CliError(t('cli:station.didNotStart', { reason: refusal }), EXIT.usage);
   const operator = await technicianName(ctx, options.operator);
   if (operator === null) throw new CliError(t('cli:station.noOperator'), EXIT.usage);
-  const keyName = account.local ? null : ((await ctx.login())?.keyName ?? null);
-  const context = {
-    workstation: await jobs.workstation(),
-    operator,
-    ...(keyName ? { actor: keyName } : {}),
-    serviceUrl: account.serviceUrl,
-    orgId: account.orgId,
-  };
-  const confirmedAt = new Date();
-  await jobs.ledger.append(await shiftConfirmationRecord(shift, context, confirmedAt));
-  const send = () => void sendLedger(jobs.ledger, account).catch(() => undefined);
-  send();
-  const checksumShort = shortChecksum(shift.checksum);
-  if (!ctx.out.json) ctx.out.line(t('cli:station.confirmed', { operator, checksum: checksumShort }));
-  return {
-    shift,
-    confirmation: { operator, checksumShort, confirmedAt: confirmedAt.toISOString() },
-    record: shiftVerificationRecorder(jobs.ledger, shift, context, confirmedAt, send),
-  };
+  return { checksum: typed.trim(), operator };
 }
 
 /** The shift's parameters as the terminal shows them: each device's intended values, then the checksum to type. */
@@ -256,23 +236,6 @@ export function eventLine(event: StationEvent): string | null {
     case 'station-stopped':
       return t('cli:station.event.stopped');
   }
-}
-
-/**
- * The BLE central the station's discovery scans with: the one tests pass, the simulator's served
- * from another process (PROVISIONER_SIMULATED_BLE), or the computer's adapter. Chosen as the
- * context chooses the connector's.
- */
-function bleCentralOf(ctx: CliContext): (() => Promise<BleCentral>) | undefined {
-  if (ctx.deps.bleCentral) return ctx.deps.bleCentral;
-  const endpoint = ctx.io.env.PROVISIONER_SIMULATED_BLE;
-  if (endpoint) {
-    const central = import('../../../../simulator/ble/bridge-client').then(({ connectSimulatedBleBindings }) =>
-      BleCentral.create(connectSimulatedBleBindings(endpoint)),
-    );
-    return () => central;
-  }
-  return ctx.io.env.PROVISIONER_NO_BLE ? undefined : systemBleCentral;
 }
 
 /**
