@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { LANGUAGES, PSEUDO_LANGUAGE } from '../domain/i18n/languages.js';
 import type { FunctionTestFailReason } from '../domain/function-test-words';
 import type { CommissioningState, CommissioningStep } from '../domain/ledger-commissioning';
-import { command } from './channel-spec';
+import { command, query } from './channel-spec';
+import { CoreError, type ErrorCode } from './errors';
 
 /** The language a report is written in: one the product speaks (or the pseudo-locale, for tests); English when not given. */
 export const reportLanguageSchema = z.enum([...LANGUAGES, PSEUDO_LANGUAGE]);
@@ -13,6 +14,27 @@ export interface ReceiverReactionView {
   tripped: boolean;
   /** From the press to this receiver's trip, observed by the core; null when it did not trip. */
   reactionMs: number | null;
+}
+
+/**
+ * What the core observed during one press, whole, as `device function-test --json` prints it: how
+ * the watch ended, when the press was seen and who each receiver says tripped it.
+ */
+export interface FunctionTestObservationRecord {
+  pressed: boolean;
+  ended: 'pressed' | 'timed-out' | 'stopped';
+  /** When the press was seen (ISO 8601), null when it was not. */
+  pressedAt: string | null;
+  receivers: (ReceiverReactionView & { trippedBy: string | null })[];
+  unreachable: { serialNumber: string; reason: string }[];
+}
+
+/** The watch of a function test is ready: the technician may press the E-stop now. */
+export interface FunctionTestReadyView {
+  serialNumber: string;
+  configurationName: string;
+  /** The receivers watched, by serial number. */
+  receivers: string[];
 }
 
 /** What the core saw during one press of the E-stop, kept until the technician records a verdict. */
@@ -32,12 +54,33 @@ export interface FunctionTestObservationView {
   notDone: string | null;
   /** A test not done is recorded by the core at once (a failure); null when it waits for the technician's verdict. */
   recorded: FunctionTestRecordView | null;
+  /** The observation whole (the fields above are drawn from it). */
+  observation?: FunctionTestObservationRecord;
 }
 
 /** Whether a device is commissioned by this workstation's ledger, and which steps it still needs. */
 export interface CommissioningView {
   state: CommissioningState;
   missing: CommissioningStep[];
+}
+
+/** Why a function test cannot start, as a code a host says in its reader's language. */
+export type FunctionTestRefusal = 'notRegistered' | 'noConfiguration' | 'notAttached';
+
+/**
+ * A function test refused before anything was watched: the CoreError the app gets (its code and
+ * English message), with the reason as a code for a host in the same process (the command line,
+ * which says it in the run's language). A bridge passes only the CoreError's fields.
+ */
+export class FunctionTestRefusedError extends CoreError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly refusal: FunctionTestRefusal,
+    readonly serialNumber: string,
+  ) {
+    super(code, message);
+  }
 }
 
 /** A function test as recorded in the ledger. */
@@ -51,6 +94,10 @@ export interface FunctionTestRecordView {
   commissioning: CommissioningView;
   ledgerSeq: number;
   ledgerHash: string;
+  /** The commissioning state in words, in the language asked for (English: the ledger's own words). */
+  commissioningText?: string;
+  /** Whether the organization's chain got the entry at once; absent when the host does not wait for it (the app). */
+  sentToService?: boolean;
 }
 
 /** A commissioning report made for the renderer to save. */
@@ -62,6 +109,10 @@ export interface CommissioningReportFileView {
   deviceCount: number;
   commissionedCount: number;
   ledgerIntact: boolean;
+  /** The devices not commissioned, each with its state in words in the report's language. */
+  notCommissioned?: { serialNumber: string; status: string }[];
+  /** Where the ledger's chain is broken when it is (ledgerIntact false), else null. */
+  ledgerBroken?: string | null;
 }
 
 /** The function test after an apply, and the commissioning report (docs/ledger.md). */
@@ -71,7 +122,13 @@ export const ACCOUNTABILITY_CHANNELS = {
     z
       .object({
         serialNumber: z.string().min(1).max(64),
-        pressTimeoutSeconds: z.number().int().min(1).max(600).default(60),
+        // At most what a timer can wait (about 24 days): the command line takes any wait.
+        pressTimeoutSeconds: z.number().int().min(1).max(2_147_483).default(60),
+        // Where the device under test is, named by the host (`device function-test --link`); the
+        // attached devices are not looked through then, so its receivers count as not attached.
+        link: z.string().min(1).max(512).optional(),
+        // false: a test not done waits for the technician's verdict too (the command line asks for it either way).
+        recordNotDone: z.boolean().default(true),
       })
       .strict(),
   ).returns<FunctionTestObservationView>(),
@@ -84,21 +141,37 @@ export const ACCOUNTABILITY_CHANNELS = {
     z
       .object({
         observationId: z.string().min(1),
-        technician: z.enum(['pass', 'fail']),
+        // Absent: what was observed decides alone (a script's `device function-test` without
+        // --result); only a host that allows it may leave it out, the app's dialog always asks.
+        technician: z.enum(['pass', 'fail']).optional(),
         note: z.string().max(2000).default(''),
+        // The language of the record's commissioningText; English when not given.
+        language: reportLanguageSchema.optional(),
       })
       .strict(),
   ).returns<FunctionTestRecordView>(),
+  /** Which of these devices wait for their function test: the last entry of each in this workstation's ledger is a successful configuration apply. */
+  'functionTest.due': query(
+    z.object({ serialNumbers: z.array(z.string().min(1).max(64)).max(10_000) }).strict(),
+  ).returns<{
+    serialNumbers: string[];
+  }>(),
   'reports.commissioning': command(
     z
       .object({
-        configurationId: z.string().min(1),
+        configurationId: z.string().min(1).optional(),
+        // The configuration by its name instead (the command line's --configuration NAME).
+        configurationName: z.string().min(1).max(2000).optional(),
         serialNumber: z.string().min(1).max(64).optional(),
         format: z.enum(['pdf', 'json']).default('pdf'),
         // The PDF's language (the app's); the JSON is the same in every language.
         language: reportLanguageSchema.optional(),
       })
-      .strict(),
+      .strict()
+      .refine((input) => (input.configurationId === undefined) !== (input.configurationName === undefined), {
+        message: 'name the configuration by configurationId or by configurationName, one of the two',
+        path: ['configurationId'],
+      }),
   ).returns<CommissioningReportFileView>(),
 } as const;
 export type AccountabilityChannel = keyof typeof ACCOUNTABILITY_CHANNELS;

@@ -1,18 +1,8 @@
 import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../../../platform/durable-file';
-import { openWorkstationLedger } from '../../../engine/ledger';
-import { workstationId } from '../../../engine/jobs/workstation';
-import {
-  makeCommissioningReport,
-  renderReportPdf,
-  ReportFontError,
-  ReportRequestError,
-  type CommissioningReport,
-  type ReportContext,
-  type ReportRequest,
-} from '../../../features/report';
-import { commissioningStatusText } from '../../../features/report/report-words';
-import { cliLanguage, cliTranslator, t } from '../cli-language';
+import { CoreError, type CommissioningReportFileView } from '../../../../contract/index';
+import type { ReportContext } from '../../../core/index';
+import { cliLanguage, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
@@ -28,17 +18,41 @@ export async function reportContextOf(ctx: CliContext): Promise<ReportContext> {
   const provisioning = await ctx.provisioning();
   return {
     client: account.client,
-    ledger: openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined),
+    ledger: provisioning.ledger,
     cache: provisioning.cache,
-    workstation: await workstationId(ctx.dirs.data),
+    workstation: await provisioning.workstation(),
     service: account.label,
     orgId: account.orgId,
   };
 }
 
-/** The commissioning report of the signed-in account, from its service's records and this workstation's ledger. */
-export async function commissioningReportOf(ctx: CliContext, request: ReportRequest): Promise<CommissioningReport> {
-  return makeCommissioningReport(await reportContextOf(ctx), request);
+/**
+ * The commissioning report of the signed-in account, made by the core (`reports.commissioning`)
+ * from its service's records and this workstation's ledger: the file, in the run's language.
+ */
+async function commissioningReportOf(
+  ctx: CliContext,
+  options: ReportOptions,
+  format: 'pdf' | 'json',
+): Promise<{ file: CommissioningReportFileView; bytes: Buffer }> {
+  const core = await ctx.jobs();
+  try {
+    const file = await core.invoke('reports.commissioning', {
+      configurationName: options.configuration,
+      ...(options.device ? { serialNumber: options.device } : {}),
+      format,
+      language: cliLanguage(),
+    });
+    return { file, bytes: Buffer.from(file.contentBase64, 'base64') };
+  } catch (error) {
+    // A configuration or device the report cannot be about: the command line was wrong.
+    if (error instanceof CoreError && error.code === 'VALIDATION')
+      throw new CliError(error.message.replace(/\.$/, ''), EXIT.usage);
+    // A machine without the fonts a report in this language needs: said with how to install them.
+    if (error instanceof CoreError && error.code === 'INTERNAL')
+      throw new CliError(error.message.replace(/\.$/, ''), EXIT.failed);
+    throw error;
+  }
 }
 
 /**
@@ -53,29 +67,13 @@ export async function report(ctx: CliContext, options: ReportOptions): Promise<n
   if (options.out === undefined && !ctx.out.json) throw new CliError(t('cli:report.noOut'), EXIT.usage);
   if (kind !== undefined && kind !== '.pdf' && kind !== '.json')
     throw new CliError(t('cli:report.badExtension', { out: options.out ?? '' }), EXIT.usage);
-  let made: CommissioningReport;
-  try {
-    made = await commissioningReportOf(ctx, {
-      configurationName: options.configuration,
-      ...(options.device ? { deviceSerial: options.device } : {}),
-    });
-  } catch (error) {
-    if (error instanceof ReportRequestError) throw new CliError(error.message.replace(/\.$/, ''), EXIT.usage);
-    throw error;
-  }
+  const { file, bytes } = await commissioningReportOf(ctx, options, kind === '.pdf' ? 'pdf' : 'json');
   if (options.out === undefined) {
-    ctx.out.line(JSON.stringify(made, null, 2));
+    // The report itself, as the JSON file has it (without the file's last newline).
+    ctx.out.line(bytes.toString('utf8').replace(/\n$/, ''));
     return EXIT.ok;
   }
   const path = resolve(ctx.io.cwd, options.out);
-  let bytes: Uint8Array | string;
-  try {
-    bytes =
-      kind === '.pdf' ? await renderReportPdf(made, { language: cliLanguage() }) : `${JSON.stringify(made, null, 2)}\n`;
-  } catch (error) {
-    if (error instanceof ReportFontError) throw new CliError(error.message.replace(/\.$/, ''), EXIT.failed);
-    throw error;
-  }
   // A report is for handing on: readable like any document the user saves.
   await writeFileAtomic(path, bytes, 0o644);
   if (ctx.out.json)
@@ -83,24 +81,21 @@ export async function report(ctx: CliContext, options: ReportOptions): Promise<n
       event: 'written',
       path,
       format: kind === '.pdf' ? 'pdf' : 'json',
-      devices: made.devices.length,
-      ledgerIntact: made.ledger.intact,
+      devices: file.deviceCount,
+      ledgerIntact: file.ledgerIntact,
     });
   else {
-    const commissioned = made.devices.filter((d) => d.commissioning === 'commissioned').length;
     ctx.out.line(
-      t('report:cli.written', { name: made.configuration.name, path, devices: made.devices.length, commissioned }),
+      t('report:cli.written', {
+        name: file.configurationName,
+        path,
+        devices: file.deviceCount,
+        commissioned: file.commissionedCount,
+      }),
     );
-    for (const device of made.devices) {
-      if (device.commissioning !== 'commissioned')
-        ctx.out.note(
-          t('report:cli.notCommissioned', {
-            serial: device.serialNumber,
-            status: commissioningStatusText(device.commissioning, device.missingSteps, cliTranslator()),
-          }),
-        );
-    }
-    if (!made.ledger.intact) ctx.out.error(t('report:cli.ledgerBroken', { where: made.ledger.broken ?? '' }));
+    for (const device of file.notCommissioned ?? [])
+      ctx.out.note(t('report:cli.notCommissioned', { serial: device.serialNumber, status: device.status }));
+    if (!file.ledgerIntact) ctx.out.error(t('report:cli.ledgerBroken', { where: file.ledgerBroken ?? '' }));
   }
   return EXIT.ok;
 }
