@@ -72,7 +72,6 @@ export type { SimulationPort } from './handlers/simulation';
 export { createCliCore, type CliChannel, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
 // The engine's objects the CLI's not yet moved commands still use (docs/architecture.md, "The CLI").
 export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy } from './cli-core';
-export type { LedgerVerifyProgress } from '../engine/ledger';
 
 export interface CoreOptions {
   /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */
