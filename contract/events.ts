@@ -1,4 +1,5 @@
 import type { JobSnapshot, JobView } from '../domain/jobs';
+import type { FunctionTestReadyView } from './accountability';
 import type { LedgerVerifyProgress } from './ledger';
 import type { OutboxView } from './outbox';
 import type { SessionView } from './session';
@@ -21,6 +22,8 @@ export interface EventStreams {
   'jobs.changed': JobSnapshot[];
   /** Once per job, with its final record (for the same hosts). */
   'jobs.finished': JobSnapshot;
+  /** A function test's devices are watched: the technician may press the E-stop (for a host that says so; not forwarded). */
+  'functionTest.ready': FunctionTestReadyView;
   /**
    * Each event of the station's shift, as `provisioner station` prints it (--json: one a line).
    * Not forwarded to a renderer (EVENT_STREAMS): the Station screen reads station.view.

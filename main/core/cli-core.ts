@@ -26,12 +26,14 @@ import {
   type DownloadChannel,
   type PackageFileChannel,
   type LedgerChannel,
+  type AccountabilityChannel,
 } from '../../contract/index';
 import { planConfigurationChange } from './configuration-changes';
 import type { QuarantinedFile } from '../../platform/quarantine';
 import { jobsHandlers } from './handlers/jobs';
 import { outboxHandlers } from './handlers/outbox';
 import { cacheHandlers } from './handlers/cache';
+import { accountabilityHandlers } from './handlers/accountability';
 import { stationHandlers } from './handlers/station';
 import { LiveDeviceList } from '../devices/discovery';
 import { CoreLog } from '../engine/core-log';
@@ -56,6 +58,7 @@ export type CliChannel =
   | DownloadChannel
   | PackageFileChannel
   | LedgerChannel
+  | AccountabilityChannel
   | 'workbench.configurationChanges'
   | 'support.cacheSelfTest';
 
@@ -64,7 +67,8 @@ export type CliChannel =
  * station's events; the core's log lines (here only what goes wrong beside a result: the station's
  * and its device list's warnings).
  */
-export type CliCoreStream = 'jobs.changed' | 'jobs.finished' | 'station.event' | 'logs.line' | 'ledger.verifyProgress';
+export type CliCoreStream =
+  'jobs.changed' | 'jobs.finished' | 'station.event' | 'logs.line' | 'functionTest.ready' | 'ledger.verifyProgress';
 
 export interface CliCoreOptions {
   /** Root of the firmware cache, outbox, intents, ledger and per-account files. */
@@ -162,6 +166,37 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       },
     }));
   // The firmware cache and the settled account's kept configuration files, with the engine.
+  // The function test and the commissioning report: the engine's ledger and cache, the settled
+  // account, the devices the finder sees; the watch's readiness as an event the host says.
+  const functionTestEvents = new EventHub();
+  let accountabilityGroup: HandlerGroup<AccountabilityChannel> | undefined;
+  const accountability = (): HandlerGroup<AccountabilityChannel> =>
+    (accountabilityGroup ??= accountabilityHandlers({
+      account: async () => {
+        const account = await options.settleAccount();
+        return {
+          client: account.client,
+          serviceUrl: account.serviceUrl,
+          orgId: account.orgId,
+          label: account.label ?? `organization ${account.orgId} at ${account.serviceUrl}`,
+        };
+      },
+      ledger: () => engine().ledger,
+      cache: () => engine().cache,
+      workstation: () => engine().workstation(),
+      attached: async () =>
+        (await finder.list()).map((device) => ({
+          serialNumber: device.identity?.serialNumber ?? null,
+          link: device.link,
+        })),
+      linkDeps: options.linkDeps,
+      // The command line names a link with --link, records a script's test on what was observed
+      // and says whether the service took the entry.
+      namedLinks: true,
+      verdictWithoutTechnician: true,
+      waitForSend: true,
+      onReady: (ready) => functionTestEvents.emit('functionTest.ready', ready),
+    }));
   let cacheGroup: HandlerGroup<CacheChannel> | undefined;
   const cache = (): HandlerGroup<CacheChannel> =>
     (cacheGroup ??= cacheHandlers({
@@ -260,6 +295,11 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     'cache.contents': (input) => cache()['cache.contents'](input),
     'cache.prefetch': (input) => cache()['cache.prefetch'](input),
     'cache.prune': (input) => cache()['cache.prune'](input),
+    'functionTest.observe': (input) => accountability()['functionTest.observe'](input),
+    'functionTest.stop': (input) => accountability()['functionTest.stop'](input),
+    'functionTest.record': (input) => accountability()['functionTest.record'](input),
+    'functionTest.due': (input) => accountability()['functionTest.due'](input),
+    'reports.commissioning': (input) => accountability()['reports.commissioning'](input),
     // One station per run, on the jobs of the settled account (the host settles it first).
     'station.view': (input) => station().handlers['station.view'](input),
     'station.parameters': (input) => station().handlers['station.parameters'](input),
@@ -328,6 +368,11 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       return handler(parseChannelInput(channel, input));
     },
     subscribe(stream, listener) {
+      if (stream === 'functionTest.ready')
+        return functionTestEvents.subscribe(
+          'functionTest.ready',
+          listener as (payload: EventStreams['functionTest.ready']) => void,
+        );
       if (stream === 'station.event' || stream === 'logs.line') return events.subscribe(stream, listener);
       if (stream === 'ledger.verifyProgress')
         return ledgerEvents.subscribe(

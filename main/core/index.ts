@@ -34,7 +34,7 @@ import { downloadHandlers } from './handlers/downloads';
 import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { outboxHandlers, outboxView } from './handlers/outbox';
 import { packageHandlers } from './handlers/packages';
-import { accountabilityHandlers } from './handlers/accountability';
+import { accountabilityHandlers, sessionAccount } from './handlers/accountability';
 import { ledgerHandlers } from './handlers/ledger';
 import { registryHandlers } from './handlers/registry';
 import { appReadbackHandlers } from './handlers/readback';
@@ -68,6 +68,8 @@ export { LocalWorkspaceBusyError, openLocalWorkspace } from './local-workspace';
 export { importedPackageAccount, type ImportedPackageAccount } from './offline-package-account';
 export type { OutboxEvent } from '../engine/outbox/outbox';
 export type { SimulationPort } from './handlers/simulation';
+// What the Station's commissioning report is made from, as the CLI's station command hands it on (commands/report.ts).
+export type { ReportContext } from '../features/report';
 // The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
 export { createCliCore, type CliChannel, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
 // The engine's objects the CLI's not yet moved commands still use (docs/architecture.md, "The CLI").
@@ -344,12 +346,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...outboxHandlers(outbox, { hasClient: (serviceUrl, orgId) => session.clientFor(serviceUrl, orgId) !== undefined }),
     ...packageHandlers({ session, cache, workstation: () => engine.workstation() }),
     ...accountabilityHandlers({
-      session,
-      ledger: engine.ledger,
-      cache,
+      account: sessionAccount(session),
+      ledger: () => engine.ledger,
+      cache: () => cache,
       workstation: () => engine.workstation(),
-      attached: () => source.devices(),
+      attached: async () => source.devices(),
       watchedLinks: functionTestLinks,
+      onReady: (ready) => events.emit('functionTest.ready', ready),
     }),
     ...station.handlers,
     // This workstation's ledger: checked and sent for a role that confirms actions, another's key revoked for one that manages keys.
