@@ -360,15 +360,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ledger: () => engine.ledger,
       workstation: () => engine.workstation(),
       dataDir: join(options.dataDir, 'provisioning'),
-      account: async (capability) => {
-        const account = session.require(capability);
-        return {
-          client: account.client,
-          serviceUrl: account.kind === 'local' ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
-          orgId: account.orgId,
-          ...(account.keyName ? { actor: account.keyName } : {}),
-        };
-      },
+      account: sessionAccount(session),
       keptKeysFor: async () => {
         const account = session.current();
         if (!account) return undefined;
