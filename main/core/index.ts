@@ -271,17 +271,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   // Station mode: the same device list and jobs engine as the workbench (its jobs show there too).
   const station = stationHandlers({
-    account: async () => {
-      const account = session.require('files.download');
-      const local = account.kind === 'local';
-      return {
-        client: account.client,
-        serviceUrl: local ? LOCAL_WORKSPACE_SERVICE : account.serviceUrl,
-        orgId: account.orgId,
-        ...(account.keyName ? { actor: account.keyName } : {}),
-        label: local ? 'the local workspace' : `organization ${account.orgId} at ${account.serviceUrl}`,
-      };
-    },
+    account: () => sessionAccount(session)('files.download'),
     openDevices: async () => ({ devices: source, close: async () => undefined }),
     jobs: engine,
     dataDir: options.dataDir,
