@@ -1,28 +1,25 @@
 import { createInterface } from 'node:readline/promises';
-import { commissioningOf, commissioningText } from '../../../../domain/ledger-commissioning';
-import { functionTestReasonsText, reactionsText } from '../../../../domain/function-test-words';
 import {
-  failReasonsOf,
-  observeFunctionTest,
-  recordFunctionTest,
-  verdictOf,
-  type FunctionTestDevice,
-  type FunctionTestResult,
-} from '../../../features/function-test';
-import { openWorkstationLedger, sendLedger } from '../../../engine/ledger';
-import { workstationId } from '../../../engine/jobs/workstation';
+  FunctionTestRefusedError,
+  type FunctionTestObservationView,
+  type FunctionTestRefusal,
+} from '../../../../contract/index';
+import { functionTestReasonsText, reactionsText } from '../../../../domain/function-test-words';
 import { cliLanguage, cliTranslator, t } from '../cli-language';
-import { commissioningStatusText } from '../../../features/report/report-words';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
 
 export interface FunctionTestOptions {
   link?: string;
-  result?: FunctionTestResult;
+  /** The technician's verdict, given on the command line (else asked at a terminal, or left to what was observed). */
+  result?: 'pass' | 'fail';
   note?: string;
   /** Seconds to wait for the press. */
   pressTimeout?: number;
 }
+
+/** How long the command line waits for the press when --press-timeout does not say. */
+const PRESS_TIMEOUT_SECONDS = 120;
 
 /** Whether a person is at the terminal to answer (not a script, not --json). */
 export function interactive(ctx: CliContext): boolean {
@@ -51,48 +48,38 @@ export async function functionTest(
   options: FunctionTestOptions,
 ): Promise<number> {
   const account = await ctx.account();
-  const record = (await account.client.devices.list({ serial: serialNumber })).items.find(
-    (d) => d.serialNumber === serialNumber,
-  );
-  if (!record)
-    throw new CliError(t('cli:functionTest.notRegistered', { serial: serialNumber, account: account.label }));
-  if (!record.configurationId) throw new CliError(t('cli:functionTest.noConfiguration', { serial: serialNumber }));
-  const configuration = await account.client.configurations.get(record.configurationId);
-  const others = configuration.devices.map((d) => d.serialNumber).filter((serial) => serial !== serialNumber);
-
-  const attached = options.link ? [] : await ctx.finder().list();
-  const linkOf = (serial: string) => attached.find((a) => a.identity?.serialNumber === serial)?.link;
-  const deviceLink = options.link ?? linkOf(serialNumber);
-  if (!deviceLink) throw new CliError(t('cli:functionTest.notAttached', { serial: serialNumber }));
-  const receivers: FunctionTestDevice[] = [];
-  const notAttached: string[] = [];
-  for (const serial of others) {
-    const link = linkOf(serial);
-    if (link) receivers.push({ serialNumber: serial, link });
-    else notAttached.push(serial);
-  }
-
+  const core = ctx.core();
   const technicianAtHand = interactive(ctx) && options.result === undefined;
-  const observation = await observeFunctionTest({ serialNumber, link: deviceLink }, receivers, {
-    // The run's BLE central too: a device reached over BLE is watched through the same radio that found it.
-    linkDeps: ctx.linkDeps(),
-    ...(options.pressTimeout !== undefined ? { pressTimeoutMs: options.pressTimeout * 1000 } : {}),
-    onReady: () => {
-      if (ctx.out.json)
-        ctx.out.jsonLine({ event: 'ready', serialNumber, receivers: receivers.map((r) => r.serialNumber) });
-      else
-        ctx.out.line(
-          t('cli:functionTest.press', {
-            serial: serialNumber,
-            count: receivers.length,
-            receivers: receivers.map((r) => r.serialNumber).join(', '),
-            name: configuration.name,
-          }),
-        );
-    },
+  const stopSaying = core.subscribe('functionTest.ready', (ready) => {
+    if (ready.serialNumber !== serialNumber) return;
+    if (ctx.out.json) ctx.out.jsonLine({ event: 'ready', serialNumber, receivers: ready.receivers });
+    else
+      ctx.out.line(
+        t('cli:functionTest.press', {
+          serial: serialNumber,
+          count: ready.receivers.length,
+          receivers: ready.receivers.join(', '),
+          name: ready.configurationName,
+        }),
+      );
   });
-  for (const serial of notAttached)
-    observation.unreachable.push({ serialNumber: serial, reason: 'not attached to this computer' });
+  let observed: FunctionTestObservationView;
+  try {
+    observed = await core.invoke('functionTest.observe', {
+      serialNumber,
+      pressTimeoutSeconds: options.pressTimeout ?? PRESS_TIMEOUT_SECONDS,
+      ...(options.link ? { link: options.link } : {}),
+      // A test not done is recorded with the technician's verdict and note too, as every other.
+      recordNotDone: false,
+    });
+  } catch (error) {
+    if (error instanceof FunctionTestRefusedError)
+      throw new CliError(refusalText(error.refusal, serialNumber, account.label));
+    throw error;
+  } finally {
+    stopSaying();
+  }
+  const observation = observed.observation!;
 
   let technician = options.result;
   let note = options.note ?? '';
@@ -105,37 +92,25 @@ export async function functionTest(
     technician = /^y/i.test(await ask(t('cli:functionTest.askStopped'))) ? 'pass' : 'fail';
     note = options.note ?? (await ask(t('cli:functionTest.askNote')));
   }
-  const verdict = verdictOf(observation, technician);
-  const ledger = openWorkstationLedger(ctx.dirs.data, ctx.noteQuarantined);
-  const entry = await recordFunctionTest(ledger, {
-    serialNumber,
-    workstation: await workstationId(ctx.dirs.data),
-    serviceUrl: account.serviceUrl,
-    orgId: account.orgId,
-    observation,
-    verdict,
+  const recorded = await core.invoke('functionTest.record', {
+    observationId: observed.observationId,
+    ...(technician ? { technician } : {}),
     note,
-    syncId: record.deployedSyncId,
-    configurationName: configuration.name,
-    at: new Date(),
+    language: cliLanguage(),
   });
-  // The organization's chain gets it now when the service answers; `ledger verify` sends it later otherwise.
-  const sent = await sendLedger(ledger, account).then(
-    () => true,
-    () => false,
-  );
-  const commissioning = commissioningOf(await ledger.entries(), serialNumber);
+  // The organization's chain got it now when the service answered; `ledger verify` sends it later otherwise.
+  const sent = recorded.sentToService === true;
   if (ctx.out.json) {
     ctx.out.jsonLine({
       event: 'result',
       serialNumber,
-      result: verdict.result,
-      reasons: verdict.reasons,
+      result: recorded.result,
+      reasons: recorded.reasons,
       observation,
       note,
-      ledgerHash: entry.hash,
-      commissioning: commissioning.state,
-      missingSteps: commissioning.missing,
+      ledgerHash: recorded.ledgerHash,
+      commissioning: recorded.commissioning.state,
+      missingSteps: recorded.commissioning.missing,
       sentToService: sent,
     });
   } else {
@@ -143,26 +118,34 @@ export async function functionTest(
     ctx.out.line(
       t('cli:functionTest.result', {
         serial: serialNumber,
-        result: verdict.result,
+        result: recorded.result,
         pressed: observation.pressed ? 'yes' : 'no',
         reactions,
       }),
     );
-    if (verdict.reasons.length > 0)
+    if (recorded.reasons.length > 0)
       ctx.out.line(
-        `  ${t('cli:functionTest.why', { reasons: functionTestReasonsText(failReasonsOf(observation, technician), cliTranslator()) })}`,
+        `  ${t('cli:functionTest.why', { reasons: functionTestReasonsText(recorded.failReasons ?? [], cliTranslator()) })}`,
       );
-    // English keeps the ledger core's own words; another language takes the report catalog's.
-    const status =
-      cliLanguage() === 'en'
-        ? commissioningText(commissioning)
-        : commissioningStatusText(commissioning.state, commissioning.missing, cliTranslator());
+    // English keeps the ledger core's own words; another language takes the report catalog's (the core says both).
     ctx.out.line(
-      `  ${t('cli:functionTest.recorded', { serial: serialNumber, status, seq: entry.seq, hash: entry.hash.slice(0, 16) })}`,
+      `  ${t('cli:functionTest.recorded', {
+        serial: serialNumber,
+        status: recorded.commissioningText ?? '',
+        seq: recorded.ledgerSeq,
+        hash: recorded.ledgerHash.slice(0, 16),
+      })}`,
     );
     if (!sent) ctx.out.note(t('cli:functionTest.notSent'));
   }
-  return verdict.result === 'pass' ? EXIT.ok : EXIT.failed;
+  return recorded.result === 'pass' ? EXIT.ok : EXIT.failed;
+}
+
+/** Why the core would not watch the device, in the run's language. */
+function refusalText(refusal: FunctionTestRefusal, serial: string, account: string): string {
+  if (refusal === 'notRegistered') return t('cli:functionTest.notRegistered', { serial, account });
+  if (refusal === 'noConfiguration') return t('cli:functionTest.noConfiguration', { serial });
+  return t('cli:functionTest.notAttached', { serial });
 }
 
 /**
@@ -176,11 +159,13 @@ export async function offerFunctionTests(
   updateCode: number,
 ): Promise<number> {
   if (!interactive(ctx)) return updateCode;
-  const entries = await openWorkstationLedger(ctx.dirs.data).entries();
+  // The devices whose apply is the last thing this workstation's ledger says of them.
+  const due = new Set(
+    (await ctx.core().invoke('functionTest.due', { serialNumbers: [...serialNumbers] })).serialNumbers,
+  );
   let code = updateCode;
   for (const serialNumber of serialNumbers) {
-    const last = entries.findLast((entry) => entry.serialNumber === serialNumber);
-    if (last?.action !== 'configuration-apply' || last.outcome !== 'success') continue;
+    if (!due.has(serialNumber)) continue;
     if (!/^y/i.test(await ask(t('cli:functionTest.offer', { serial: serialNumber })))) {
       ctx.out.note(t('cli:functionTest.notCommissionedUntil', { serial: serialNumber }));
       continue;
