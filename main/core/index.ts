@@ -68,8 +68,6 @@ export { LocalWorkspaceBusyError, openLocalWorkspace } from './local-workspace';
 export { importedPackageAccount, type ImportedPackageAccount } from './offline-package-account';
 export type { OutboxEvent } from '../engine/outbox/outbox';
 export type { SimulationPort } from './handlers/simulation';
-// What the Station's commissioning report is made from, as the CLI's station command hands it on (commands/report.ts).
-export type { ReportContext } from '../features/report';
 // The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
 export { createCliCore, type CliChannel, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
 // The engine's objects the CLI's not yet moved commands still use (docs/architecture.md, "The CLI").

@@ -1,7 +1,6 @@
 import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../../../platform/durable-file';
 import { CoreError, type CommissioningReportFileView } from '../../../../contract/index';
-import type { ReportContext } from '../../../core/index';
 import { cliLanguage, t } from '../cli-language';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../errors';
@@ -10,20 +9,6 @@ export interface ReportOptions {
   configuration: string;
   device?: string;
   out?: string;
-}
-
-/** What a commissioning report is made from: the signed-in account's service and this workstation's ledger and cache. */
-export async function reportContextOf(ctx: CliContext): Promise<ReportContext> {
-  const account = await ctx.account();
-  const provisioning = await ctx.provisioning();
-  return {
-    client: account.client,
-    ledger: provisioning.ledger,
-    cache: provisioning.cache,
-    workstation: await provisioning.workstation(),
-    service: account.label,
-    orgId: account.orgId,
-  };
 }
 
 /**
