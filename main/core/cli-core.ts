@@ -97,11 +97,11 @@ export interface CliCoreOptions {
   onQuarantine: (file: QuarantinedFile) => void;
   /**
    * The host's saved login, if any: whose kept list of enrolled workstation keys a ledger check
-   * that asks no service reads (`ledger verify --local`), and who rotates a key (its key's name).
+   * that asks no service reads (`ledger verify --local`); who acts in what the ledger records (its
+   * key's name); and, when there is one, the settled account is the login's, for which an imported
+   * work package is kept (without one, a package is kept offline for its origin).
    */
   savedLogin?: () => Promise<{ serviceUrl: string; orgId: string; keyName: string | null } | undefined>;
-  /** The service login kept here, when there is one (a work package is kept for its account); none when absent. */
-  login?: () => Promise<(ProvisioningAccount & { client: ServiceClient }) | undefined>;
 }
 
 /**
@@ -165,22 +165,31 @@ export function createCliCore(options: CliCoreOptions): CliCore {
         }
       },
     }));
-  // The firmware cache and the settled account's kept configuration files, with the engine.
+  // The station's, the function test's and the ledger check's events, and the core's log lines
+  // (only warnings here: the station's and its device list's), for the host to subscribe to.
+  const events = new EventHub();
+  const log = new CoreLog(events);
+  /**
+   * The settled account as the ledger files it: the saved login's key names who acted (the app's
+   * session names its key the same way), and a label for people.
+   */
+  const settledAccount = async () => {
+    const account = await options.settleAccount();
+    const actor = (await options.savedLogin?.())?.keyName;
+    return {
+      client: account.client,
+      serviceUrl: account.serviceUrl,
+      orgId: account.orgId,
+      ...(actor ? { actor } : {}),
+      label: account.label ?? `organization ${account.orgId} at ${account.serviceUrl}`,
+    };
+  };
   // The function test and the commissioning report: the engine's ledger and cache, the settled
   // account, the devices the finder sees; the watch's readiness as an event the host says.
-  const functionTestEvents = new EventHub();
   let accountabilityGroup: HandlerGroup<AccountabilityChannel> | undefined;
   const accountability = (): HandlerGroup<AccountabilityChannel> =>
     (accountabilityGroup ??= accountabilityHandlers({
-      account: async () => {
-        const account = await options.settleAccount();
-        return {
-          client: account.client,
-          serviceUrl: account.serviceUrl,
-          orgId: account.orgId,
-          label: account.label ?? `organization ${account.orgId} at ${account.serviceUrl}`,
-        };
-      },
+      account: settledAccount,
       ledger: () => engine().ledger,
       cache: () => engine().cache,
       workstation: () => engine().workstation(),
@@ -195,8 +204,9 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       namedLinks: true,
       verdictWithoutTechnician: true,
       waitForSend: true,
-      onReady: (ready) => functionTestEvents.emit('functionTest.ready', ready),
+      onReady: (ready) => events.emit('functionTest.ready', ready),
     }));
+  // The firmware cache and the settled account's kept configuration files, with the engine.
   let cacheGroup: HandlerGroup<CacheChannel> | undefined;
   const cache = (): HandlerGroup<CacheChannel> =>
     (cacheGroup ??= cacheHandlers({
@@ -205,50 +215,27 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       client: async () => (await options.settleAccount()).client,
     }));
   // The ledger's channels, with the engine's ledger; a check's progress as events the host draws.
-  const ledgerEvents = new EventHub();
   let ledgerGroup: HandlerGroup<LedgerChannel> | undefined;
   const ledger = (): HandlerGroup<LedgerChannel> =>
     (ledgerGroup ??= ledgerHandlers({
       ledger: () => engine().ledger,
       workstation: () => engine().workstation(),
       dataDir: options.dataDir,
-      account: async () => {
-        const account = await options.settleAccount();
-        const actor = (await options.savedLogin?.())?.keyName;
-        return {
-          client: account.client,
-          serviceUrl: account.serviceUrl,
-          orgId: account.orgId,
-          ...(actor ? { actor } : {}),
-        };
-      },
+      account: settledAccount,
       // A check that asks no service reads the list of keys kept for the saved login.
       keptKeysFor: async () => {
         const login = await options.savedLogin?.();
         return login && { serviceUrl: login.serviceUrl, orgId: login.orgId };
       },
-      onProgress: (progress) => ledgerEvents.emit('ledger.verifyProgress', progress),
+      onProgress: (progress) => events.emit('ledger.verifyProgress', progress),
     }));
-  // The station's events and the core's log lines (only warnings here), for the host to subscribe to.
-  const events = new EventHub();
-  const log = new CoreLog(events);
   // The station (`provisioner station`): the settled account, the engine, a device list of its own
   // for the shift; the commissioning report after the stop, as the CLI has always said it.
   let stationGroup: ReturnType<typeof stationHandlers> | undefined;
   const station = () =>
     (stationGroup ??= stationHandlers({
-      account: async () => {
-        const account = await options.settleAccount();
-        // The saved login's key signs the shift in; the run works for that login whenever there is one.
-        const actor = (await options.savedLogin?.())?.keyName;
-        return {
-          client: account.client,
-          serviceUrl: account.serviceUrl,
-          orgId: account.orgId,
-          ...(actor ? { actor } : {}),
-          label: account.label ?? `organization ${account.orgId} at ${account.serviceUrl}`,
-        };
-      },
+      // The saved login's key signs the shift in; the run works for that login whenever there is one.
+      account: settledAccount,
       openDevices: async (isBusy) => {
         const list = new LiveDeviceList({
           serial: { portGlobs: [...options.portGlobs] },
@@ -328,7 +315,8 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     ...packageFileHandlers({
       dataDir: options.dataDir,
       account: options.settleAccount,
-      login: async () => (await options.login?.()) ?? undefined,
+      // A package is kept for the login's account when there is a saved login (the run then works for it).
+      login: async () => ((await options.savedLogin?.()) ? options.settleAccount() : undefined),
       ledger: () => engine().ledger,
       workstation: () => engine().workstation(),
       onQuarantine: options.onQuarantine,
@@ -368,20 +356,11 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       return handler(parseChannelInput(channel, input));
     },
     subscribe(stream, listener) {
-      if (stream === 'functionTest.ready')
-        return functionTestEvents.subscribe(
-          'functionTest.ready',
-          listener as (payload: EventStreams['functionTest.ready']) => void,
-        );
-      if (stream === 'station.event' || stream === 'logs.line') return events.subscribe(stream, listener);
-      if (stream === 'ledger.verifyProgress')
-        return ledgerEvents.subscribe(
-          'ledger.verifyProgress',
-          listener as (payload: EventStreams['ledger.verifyProgress']) => void,
-        );
       if (stream === 'jobs.changed')
         return engine().onProgress(listener as (payload: EventStreams['jobs.changed']) => void);
-      return engine().onFinished(listener as (payload: EventStreams['jobs.finished']) => void);
+      if (stream === 'jobs.finished')
+        return engine().onFinished(listener as (payload: EventStreams['jobs.finished']) => void);
+      return events.subscribe(stream, listener);
     },
     recoverInterrupted: () => engine().recoverInterrupted(),
     engine,

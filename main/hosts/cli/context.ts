@@ -239,10 +239,9 @@ export class CliContext {
           ? this.options.reconnectTimeout * 1000
           : this.deps.reconnectTimeoutMs,
       onQuarantine: this.noteQuarantined,
-      // The ledger's kept keys (a check offline) and who rotates a key.
+      // Whose ledger keys a check offline reads, who acts (its key's name), and whether a work
+      // package is kept for the run's account (there is a login) or offline for its origin.
       savedLogin: () => this.login(),
-      // A work package is kept for the login's account when there is one (its client is the account's).
-      login: async () => ((await this.login()) ? this.account() : undefined),
     });
     return this.coreInstance;
   }

@@ -33,7 +33,7 @@ function start(): CliCore {
     dataDir,
     account: () => account,
     settleAccount: async () => account,
-    login: async () => (signedIn ? account : undefined),
+    savedLogin: async () => (signedIn ? { serviceUrl, orgId: 'org-1', keyName: null } : undefined),
     clientFor: () => undefined,
     linkDeps: {},
     portGlobs: [],
