@@ -2,5 +2,4 @@
 export declare const ELEMENTS: ReadonlyArray<{ type: string; pattern: string }>;
 export declare const ARROWS: Readonly<Record<string, readonly string[]>>;
 export declare const boundariesConfig: object;
-export declare const CLI_FILES_BEHIND_THE_DOOR: readonly string[];
 export declare const hostsEntryConfig: object;
