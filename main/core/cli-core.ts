@@ -7,8 +7,6 @@ import {
   createDeviceFinder,
   createJobsEngine,
   provisioningPaths,
-  type DeviceConnector,
-  type DeviceFinder,
   type JobsEngine,
   type ProvisioningAccount,
   type ReconnectPolicy,
@@ -46,7 +44,7 @@ import { packageFileHandlers } from './handlers/packages';
 import type { OutboxEvent } from '../engine/outbox/outbox';
 import type { HandlerGroup } from './handlers/types';
 
-export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy };
+export type { ProvisioningAccount, ReconnectPolicy };
 
 /** The channels a command-line run calls: the jobs, and what an apply would change (as the Workbench asks it). */
 export type CliChannel =
@@ -106,19 +104,15 @@ export interface CliCoreOptions {
 
 /**
  * The core as a command-line run uses it: no session, no device list kept live, one account the
- * host settled (a login, a work package or the local workspace). Jobs go through the contract's
- * `jobs.*` channels (validated as a bridge validates them) and their records come as events,
- * as the app's do; the engine, finder and connector are still handed out for the commands that
- * use them directly (docs/architecture.md, "The CLI").
+ * host settled (a login, a work package or the local workspace). Every command goes through the
+ * contract's channels (validated as a bridge validates them) and follows the events, as the app
+ * does; nothing of the engine is handed out (docs/architecture.md, "The CLI").
  */
 export interface CliCore {
   invoke<C extends CliChannel>(channel: C, input: ChannelInput<C>): Promise<ChannelResult<C>>;
   subscribe<S extends CliCoreStream>(stream: S, listener: (payload: EventStreams[S]) => void): () => void;
   /** Confirms jobs an earlier run left unfinished (once the account is settled); how many. */
   recoverInterrupted(): Promise<number>;
-  engine(): JobsEngine;
-  readonly finder: DeviceFinder;
-  readonly connector: DeviceConnector;
   close(): Promise<void>;
 }
 
@@ -363,9 +357,6 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       return events.subscribe(stream, listener);
     },
     recoverInterrupted: () => engine().recoverInterrupted(),
-    engine,
-    finder,
-    connector,
     async close() {
       await stationGroup?.close();
       await engineInstance?.close();

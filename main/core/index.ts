@@ -70,8 +70,8 @@ export type { OutboxEvent } from '../engine/outbox/outbox';
 export type { SimulationPort } from './handlers/simulation';
 // The command-line host's door: the jobs channels over one account the CLI settles (cli-core.ts).
 export { createCliCore, type CliChannel, type CliCore, type CliCoreOptions, type CliCoreStream } from './cli-core';
-// The engine's objects the CLI's not yet moved commands still use (docs/architecture.md, "The CLI").
-export type { DeviceConnector, DeviceFinder, JobsEngine, ProvisioningAccount, ReconnectPolicy } from './cli-core';
+// The account a CLI run settles, and how its connections wait for a device that went away.
+export type { ProvisioningAccount, ReconnectPolicy } from './cli-core';
 
 export interface CoreOptions {
   /** Where the core keeps its settings, the provisioning data (outbox, firmware cache, intents) and the local workspace. */

@@ -8,9 +8,6 @@ import {
   LocalWorkspaceBusyError,
   openLocalWorkspace,
   type CliCore,
-  type DeviceConnector,
-  type DeviceFinder,
-  type JobsEngine,
   type LoginStore,
   type OutboxEvent,
   type ProvisioningAccount,
@@ -246,14 +243,6 @@ export class CliContext {
     return this.coreInstance;
   }
 
-  finder(): DeviceFinder {
-    return this.core().finder;
-  }
-
-  connector(): DeviceConnector {
-    return this.core().connector;
-  }
-
   /**
    * What a command needs to open a link itself (as the function test does for each device it
    * watches): the tests' link factories and the BLE central this run uses, the simulator's
@@ -295,11 +284,6 @@ export class CliContext {
       return core;
     })();
     return this.coreReady;
-  }
-
-  /** The jobs engine itself, for the commands not yet moved to the jobs channels (docs/architecture.md, "The CLI"). */
-  async provisioning(): Promise<JobsEngine> {
-    return (await this.jobs()).engine();
   }
 
   /** A client for an outbox entry's service: the login's, or the local workspace's (started for it). */
