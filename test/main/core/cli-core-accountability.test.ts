@@ -4,12 +4,13 @@ import { CoreError, FunctionTestRefusedError, type CommissioningReportFileView }
 import { createTranslator } from '../../../domain/i18n/index.js';
 import type { CommissioningState, CommissioningStep } from '../../../domain/ledger-commissioning';
 import { createServiceClient, type ServiceClient } from '../../../main/cloud';
-import { createCliCore, type CliCore } from '../../../main/core';
+import type { CliCore } from '../../../main/core';
 import { openWorkstationLedger } from '../../../main/engine/ledger';
 import { commissioningStatusText } from '../../../main/features/report/report-words';
 import { demoConfigurations } from '../../../server/seed/demo-configurations';
 import { useScratchDir } from '../../fixtures/scratch';
 import { demoServicePerFile } from '../../fixtures/test-core';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: `report` and `device function-test` through the door (createCliCore's
@@ -54,15 +55,7 @@ beforeAll(async () => {
   await entry('EPC000901', 'configuration-apply');
   await entry('EPC000902', 'configuration-apply');
   await entry('EPC000902', 'function-test');
-  core = createCliCore({
-    dataDir,
-    account: () => account,
-    settleAccount: async () => account,
-    clientFor: () => client,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
-  });
+  core = cliCoreFor(dataDir, account, { clientFor: () => client });
 }, 120_000);
 
 /** What a channel refused with, or undefined when it answered. */

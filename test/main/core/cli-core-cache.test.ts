@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../../main/cloud';
-import { createCliCore, type CliCore } from '../../../main/core';
+import type { CliCore } from '../../../main/core';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: the CLI's `cache list|prune` through the door (createCliCore's `cache.contents` and
@@ -17,20 +17,7 @@ let core: CliCore | undefined;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cli-core-cache-'));
-  const account = {
-    client: createServiceClient({ baseUrl: 'http://127.0.0.1:9', orgId: 'org-1', apiKey: 'k' }),
-    serviceUrl: 'http://127.0.0.1:9',
-    orgId: 'org-1',
-  };
-  core = createCliCore({
-    dataDir,
-    account: () => account,
-    settleAccount: async () => account,
-    clientFor: () => undefined,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
-  });
+  core = cliCoreFor(dataDir, { serviceUrl: 'http://127.0.0.1:9', orgId: 'org-1' });
 });
 afterEach(async () => {
   await core?.close();

@@ -7,11 +7,12 @@ import { generateSigningKeyPair } from '../../../domain/files/config-file-signat
 import { readFirmwareBundle } from '../../../domain/files/firmware-bundle';
 import { generateReleaseKeyPair } from '../../../domain/files/firmware-release-key';
 import { createServiceClient, type ServiceClient } from '../../../main/cloud';
-import { createCliCore, type CliCore } from '../../../main/core';
+import type { CliCore } from '../../../main/core';
 import { organizationSigner } from '../../fixtures/config-files';
 import { signedTestBundle } from '../../fixtures/release-key';
 import { demoServicePerFile } from '../../fixtures/test-core';
 import { demoConfigurations } from '../../../server/seed/demo-configurations';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: the CLI's `device firmware download` and `device configuration download` through the
@@ -31,20 +32,8 @@ let core: CliCore | undefined;
 async function coreWith(tamper: (client: ServiceClient) => ServiceClient = (client) => client): Promise<CliCore> {
   dataDir = await mkdtemp(join(tmpdir(), 'cli-core-downloads-'));
   const serviceUrl = demo.service.url;
-  const account = {
-    client: tamper(createServiceClient({ baseUrl: serviceUrl, orgId: 'demo', apiKey: demo.adminKey })),
-    serviceUrl,
-    orgId: 'demo',
-  };
-  core = createCliCore({
-    dataDir,
-    account: () => account,
-    settleAccount: async () => account,
-    clientFor: () => undefined,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
-  });
+  const client = tamper(createServiceClient({ baseUrl: serviceUrl, orgId: 'demo', apiKey: demo.adminKey }));
+  core = cliCoreFor(dataDir, { serviceUrl, orgId: 'demo', client });
   return core;
 }
 

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerVerifyProgress } from '../../../contract/ledger';
 import { createServiceClient } from '../../../main/cloud';
-import { createCliCore, LOCAL_WORKSPACE_SERVICE, type CliCore, type CliCoreOptions } from '../../../main/core';
+import { LOCAL_WORKSPACE_SERVICE, type CliCore, type CliCoreOptions } from '../../../main/core';
 import { workstationId } from '../../../main/engine/jobs/workstation';
 import { LEDGER_FILE, openWorkstationLedger } from '../../../main/engine/ledger';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: the CLI's `ledger verify|enrol|revoke` through the door (createCliCore's `ledger.*`
@@ -34,9 +35,7 @@ afterEach(async () => {
 });
 
 function cliCore(serviceUrl = NOBODY_LISTENS, more: Partial<CliCoreOptions> = {}): CliCore {
-  core = createCliCore({
-    dataDir,
-    account: () => undefined,
+  core = cliCoreFor(dataDir, undefined, {
     settleAccount: async () => {
       settled += 1;
       return {
@@ -45,10 +44,6 @@ function cliCore(serviceUrl = NOBODY_LISTENS, more: Partial<CliCoreOptions> = {}
         orgId: 'org-1',
       };
     },
-    clientFor: () => undefined,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
     ...more,
   });
   return core;

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClient } from '../../../main/cloud';
-import { createCliCore, type CliCore } from '../../../main/core';
+import type { CliCore } from '../../../main/core';
 import { Outbox, type OutboxEntry } from '../../../main/engine/outbox/outbox';
 import { provisioningPaths } from '../../../main/engine/paths';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: the CLI's `outbox list` and `outbox sync` through the door (createCliCore's
@@ -50,16 +51,7 @@ async function enqueue(serviceUrl: string, orgId: string, serialNumber: string):
 }
 
 function cliCore(openClient: (serviceUrl: string, orgId: string) => Promise<ServiceClient | undefined>): CliCore {
-  core = createCliCore({
-    dataDir,
-    account: () => undefined,
-    settleAccount: () => Promise.reject(new Error('no account in this test')),
-    clientFor: () => undefined,
-    openClient,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
-  });
+  core = cliCoreFor(dataDir, undefined, { openClient });
   return core;
 }
 

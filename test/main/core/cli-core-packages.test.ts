@@ -6,9 +6,10 @@ import { CoreError } from '../../../contract/index';
 import { generateSigningKeyPair, rootKeyFingerprint } from '../../../domain/files/config-file-signature';
 import { readWorkConfirmations } from '../../../domain/files/work-package-confirmations';
 import { createServiceClient } from '../../../main/cloud';
-import { createCliCore, LOCAL_WORKSPACE_SERVICE, type CliCore } from '../../../main/core';
+import { LOCAL_WORKSPACE_SERVICE, type CliCore } from '../../../main/core';
 import { provisioningPaths, SigningKeyStore } from '../../../main/engine/jobs';
 import { Outbox } from '../../../main/engine/outbox/outbox';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: the CLI's `package …` through the door (createCliCore's `packages.*` file channels).
@@ -24,21 +25,15 @@ let serviceUrl = 'http://127.0.0.1:9';
 let signedIn = true;
 
 function start(): CliCore {
-  const account = {
-    client: createServiceClient({ baseUrl: 'http://127.0.0.1:9', orgId: 'org-1', apiKey: 'k' }),
-    serviceUrl,
-    orgId: 'org-1',
-  };
-  core = createCliCore({
+  core = cliCoreFor(
     dataDir,
-    account: () => account,
-    settleAccount: async () => account,
-    savedLogin: async () => (signedIn ? { serviceUrl, orgId: 'org-1', keyName: null } : undefined),
-    clientFor: () => undefined,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
-  });
+    {
+      serviceUrl,
+      orgId: 'org-1',
+      client: createServiceClient({ baseUrl: 'http://127.0.0.1:9', orgId: 'org-1', apiKey: 'k' }),
+    },
+    { savedLogin: async () => (signedIn ? { serviceUrl, orgId: 'org-1', keyName: null } : undefined) },
+  );
   return core;
 }
 

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../../main/cloud';
-import { createCliCore, type CliCore } from '../../../main/core';
+import type { CliCore } from '../../../main/core';
 import { appReadbackHandlers } from '../../../main/core/handlers/readback';
 import { openWorkstationLedger } from '../../../main/engine/ledger';
 import type { SimulatedDevice } from '../../../simulator';
 import { useScratchDir } from '../../fixtures/scratch';
 import { startUdpDevice } from '../../fixtures/simulated-device';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: `device list`, `device verify` and the parameter record through the door
@@ -33,20 +33,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  const account = {
-    client: createServiceClient({ baseUrl: NOBODY_LISTENS, orgId: 'org-1', apiKey: 'k' }),
-    serviceUrl: NOBODY_LISTENS,
-    orgId: 'org-1',
-  };
-  core = createCliCore({
-    dataDir: data.dir,
-    account: () => account,
-    settleAccount: async () => account,
-    clientFor: () => undefined,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
-  });
+  core = cliCoreFor(data.dir, { serviceUrl: NOBODY_LISTENS, orgId: 'org-1' });
 });
 afterEach(async () => {
   await core.close();

@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StationEvent } from '../../../contract/station';
 import { parseLedgerText, type LedgerEntry } from '../../../domain/ledger';
 import { createServiceClient, type ServiceClient } from '../../../main/cloud';
-import { createCliCore, type CliCore } from '../../../main/core';
+import type { CliCore } from '../../../main/core';
 import { stationHandlers, type StationAccount } from '../../../main/core/handlers/station';
 import type { JobsEngine } from '../../../main/engine/jobs';
 import { LEDGER_FILE } from '../../../main/engine/ledger/ledger';
 import { demoConfigurations } from '../../../server/seed/demo-configurations';
 import { useScratchDir } from '../../fixtures/scratch';
 import { demoServicePerFile } from '../../fixtures/test-core';
+import { cliCoreFor } from '../../fixtures/cli-core';
 
 /**
  * Issue 27: `provisioner station` through the door (createCliCore's `station.*` channels and its
@@ -44,14 +45,8 @@ beforeAll(async () => {
     orgId: 'demo',
     label: `organization demo at ${demo.service.url}`,
   };
-  core = createCliCore({
-    dataDir: join(scratch.dir, 'cli'),
-    account: () => account,
-    settleAccount: async () => account,
+  core = cliCoreFor(join(scratch.dir, 'cli'), account, {
     clientFor: () => client,
-    linkDeps: {},
-    portGlobs: [],
-    onQuarantine: () => undefined,
     // The login the run works for: its key's name is the shift confirmation's actor.
     savedLogin: async () => ({ serviceUrl: demo.service.url, orgId: 'demo', keyName: 'Line 3 key' }),
   });

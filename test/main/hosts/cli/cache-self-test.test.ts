@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCliCore, type CliCore } from '../../../../main/core';
+import type { CliCore } from '../../../../main/core';
 import { runCliIn } from '../../../fixtures/cli-in-process';
+import { cliCoreFor } from '../../../fixtures/cli-core';
 
 /**
  * `cache self-test` (hidden): the firmware cache's zopfli worker tried on a built-in sample, asked
@@ -48,15 +49,8 @@ describe('cache self-test', () => {
 
   it("is the core's support.cacheSelfTest, which needs no account", async () => {
     const dataDir = await home();
-    core = createCliCore({
-      dataDir,
-      account: () => undefined,
-      settleAccount: () => Promise.reject(new Error('the self-test asked for an account')),
-      clientFor: () => undefined,
-      linkDeps: {},
-      portGlobs: [],
-      onQuarantine: () => undefined,
-    });
+    // With no account: a channel that asked for one would be refused.
+    core = cliCoreFor(dataDir, undefined);
     const result = await core.invoke('support.cacheSelfTest', {});
     if (result.outcome !== 'passed') throw new Error(`self-test failed: ${JSON.stringify(result)}`);
     expect(result.sourceBytes).toBe(8192);
