@@ -1,4 +1,5 @@
 import type { DeviceType } from '../../../domain/device-types';
+import type { DeviceIdentityView } from '../../../contract/readback';
 import type { LinkKind } from '../../../domain/link-kind';
 import type { UploadProgress } from '../../devices';
 import type { PrecodedStream } from '../../../domain/files/content-coding';
@@ -12,16 +13,8 @@ export type { RunningParameters } from '../../../domain/running-parameters';
  * connector.ts adapts it to these interfaces, and the job tests use fakes of them.
  */
 
-export interface DeviceIdentity {
-  serialNumber: string;
-  deviceType: DeviceType;
-  model: string;
-  firmwareVersion: string;
-  /** syncId of the configuration applied, null when none ever was. */
-  configSyncId: string | null;
-  /** Changes at every boot: how a reboot is recognised (compared for equality only). */
-  bootId: number | string;
-}
+/** What a device says of itself; its `bootId` changes at every boot, which is how a reboot is recognised (compared for equality only). */
+export type DeviceIdentity = DeviceIdentityView;
 
 /**
  * The configuration a device holds (GET /config). `sequence` and `claim` are null when the device

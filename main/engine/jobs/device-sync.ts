@@ -4,21 +4,13 @@ import type { DeviceType } from '../../../domain/device-types';
 import { compareVersions } from '../../../domain/firmware-version';
 import type { DeviceRecord } from '../../../domain/registered-device-record';
 import type { DeviceSyncState, SyncFinding } from '../../../domain/sync-detail';
+import type { DeviceSyncRecord } from '../../../contract/readback';
 
 // The states and their words are the domain's (domain/sync-detail.ts): the CLI says them too.
 export { SYNC_STATE_LABELS, type DeviceSyncState } from '../../../domain/sync-detail';
 
-export interface DeviceSync {
-  state: DeviceSyncState;
-  /** For a person: "in sync", "firmware behind (device 1.0.0, service expects 1.1.0)", ... */
-  text: string;
-  /** The same as codes and values, for the CLI and the screens to say in the reader's language (syncDetailText). */
-  findings?: SyncFinding[];
-  firmware: { version: string | null; expected: string | null };
-  configuration: { syncId: string | null; expected: string | null };
-  /** When the service last recorded what a workstation saw of the device (an apply or an observation); null when never. */
-  lastObservedAt: string | null;
-}
+/** How a device stands against what the service expects: the record the read-back channels answer whole. */
+export type DeviceSync = DeviceSyncRecord;
 
 /** What is known of the device: read from it when attached, or what the service last recorded of it. */
 export interface DeviceReading {

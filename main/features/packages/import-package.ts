@@ -17,6 +17,7 @@ import type { FirmwareCache } from '../../engine/cache/firmware-cache';
 import type { ConfigFileStore } from '../../engine/jobs/config-file-store';
 import type { SigningKeyStore } from '../../engine/jobs/signing-key-store';
 import { WorkPackageError } from './errors';
+import type { WorkPackageImportView } from '../../../contract/packages';
 
 /**
  * Puts a work package into this workstation's caches, so that every device in it can be
@@ -57,17 +58,8 @@ export interface ImportPackageOptions {
   fs?: FileSystem;
 }
 
-export interface ImportedPackage {
-  body: WorkPackageBody;
-  /** The organization key that signed it. */
-  signerKeyId: string;
-  /** Whether this laptop took its root key from the package now (by the fingerprint given). */
-  rootAdopted: boolean;
-  firmware: Array<{ deviceType: string; version: string; sha256: string }>;
-  /** Patches the package carries, and how many of them the cache's patch store kept (all of them). */
-  patches: { carried: number; kept: number };
-  configFiles: Array<{ serialNumber: string; syncId: string; kept: 'imported' | 'newer-already-kept' }>;
-}
+/** What a package brought and what was kept of it; the channel's view adds the account and the login. */
+export type ImportedPackage = Omit<WorkPackageImportView, 'account' | 'signedIn'>;
 
 /**
  * The checks on an opened work package that need no cache, in this order: that it is for this
