@@ -3,14 +3,19 @@
  * of timed samples.
  */
 
-/** A whole number of at least 1 from `--name`, or the bench stops with exit code 2 saying what was wrong. */
-export function positiveFlag(name: string, text: string): number {
+/** A whole number of at least `least` from `--name`, or the bench stops with exit code 2 saying what was wrong. */
+export function wholeFlag(name: string, text: string, least: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`error: --${name} must be a whole number of at least 1, got "${text}"`);
+  if (!Number.isInteger(value) || value < least) {
+    console.error(`error: --${name} must be a whole number of at least ${least}, got "${text}"`);
     process.exit(2);
   }
   return value;
+}
+
+/** A whole number of at least 1 from `--name` (wholeFlag). */
+export function positiveFlag(name: string, text: string): number {
+  return wholeFlag(name, text, 1);
 }
 
 /** The nearest-rank p-th percentile of the samples (NaN for none): p99 of 100 samples is the 99th smallest. */

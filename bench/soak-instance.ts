@@ -30,6 +30,7 @@ import { down, up } from '../scripts/stack';
 import { planDevices, type SoakDevice } from './soak-plan';
 import { heapSnapshotEnv, instanceHeapMiB, rssMiB, takeHeapSnapshot, type InstanceHeap } from './soak-procs';
 import { seedOrganization } from './soak-seed';
+import { wholeFlag } from './bench-figures';
 
 const { values } = parseArgs({
   options: {
@@ -39,17 +40,9 @@ const { values } = parseArgs({
     'heap-snapshots': { type: 'string' },
   },
 });
-const whole = (name: string, text: string, least: number): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < least) {
-    console.error(`error: --${name} must be a whole number of at least ${least}, got "${text}"`);
-    process.exit(2);
-  }
-  return value;
-};
-const DEVICES = whole('devices', values.devices, 2);
-const ROUNDS = whole('rounds', values.rounds, 2);
-const LANES = whole('lanes', values.lanes, 1);
+const DEVICES = wholeFlag('devices', values.devices, 2);
+const ROUNDS = wholeFlag('rounds', values.rounds, 2);
+const LANES = wholeFlag('lanes', values.lanes, 1);
 const HEAP_SNAPSHOTS = values['heap-snapshots'] === undefined ? undefined : resolvePath(values['heap-snapshots']);
 if (HEAP_SNAPSHOTS !== undefined) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
 /** The Station fetches the shift's files this many at once (main/features/station/shift-parameters.ts). */

@@ -63,6 +63,7 @@ import {
   takeHeapSnapshot,
   type CliProcess,
 } from './soak-procs';
+import { wholeFlag } from './bench-figures';
 
 const { values } = parseArgs({
   options: {
@@ -74,17 +75,9 @@ const { values } = parseArgs({
     'heap-snapshots': { type: 'string' },
   },
 });
-const whole = (name: string, text: string, least: number): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < least) {
-    console.error(`error: --${name} must be a whole number of at least ${least}, got "${text}"`);
-    process.exit(2);
-  }
-  return value;
-};
-const DEVICES = whole('devices', values.devices, 4);
-const LANES = whole('lanes', values.lanes, 1);
-const SEED = whole('seed', values.seed, 0);
+const DEVICES = wholeFlag('devices', values.devices, 4);
+const LANES = wholeFlag('lanes', values.lanes, 1);
+const SEED = wholeFlag('seed', values.seed, 0);
 const HEAP_SNAPSHOTS = values['heap-snapshots'] === undefined ? undefined : resolvePath(values['heap-snapshots']);
 if (HEAP_SNAPSHOTS !== undefined) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
 const MINUTES = values.minutes === undefined ? 5 + DEVICES / 10 : Number(values.minutes);

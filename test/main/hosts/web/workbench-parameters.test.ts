@@ -48,6 +48,23 @@ async function verificationRecords(): Promise<LedgerEntry[]> {
     .flatMap((line) => ('entry' in line && line.entry.action === 'parameter-verification' ? [line.entry] : []));
 }
 
+/** A simulated EPC of the configuration plugged into the Workbench's ports, its safety parameters stored wrongly (`drift`). */
+async function plugInDrifted(serialNumber: string, stateDirName: string, drift: string) {
+  return startSimulatedDevice({
+    deviceType: 'EPC',
+    serialNumber,
+    firmwareVersion: '1.1.0',
+    link: 'pty',
+    ptyDir: join(world.dir, WORKBENCH_DEVICES.ptyDir),
+    stateDir: join(world.dir, stateDirName, serialNumber),
+    ...(await deviceKeys(world.workspace.serviceUrl)),
+    baudRate: 921600,
+    rebootMs: 150,
+    applyMs: 50,
+    faults: { paramDrift: drift },
+  });
+}
+
 describe('parameter verification in the Workbench', () => {
   it('shows the table after an apply and takes only the device checksum, typed with the keyboard', async () => {
     await goTo(page, 'Workbench');
@@ -106,19 +123,7 @@ describe('parameter verification in the Workbench', () => {
 
   it('shows a drifted safety timeout in red, says what to do and offers no confirmation', async () => {
     const DRIFTED = 'EPC000102';
-    const device = await startSimulatedDevice({
-      deviceType: 'EPC',
-      serialNumber: DRIFTED,
-      firmwareVersion: '1.1.0',
-      link: 'pty',
-      ptyDir: join(world.dir, WORKBENCH_DEVICES.ptyDir),
-      stateDir: join(world.dir, 'drifted', DRIFTED),
-      ...(await deviceKeys(world.workspace.serviceUrl)),
-      baudRate: 921600,
-      rebootMs: 150,
-      applyMs: 50,
-      faults: { paramDrift: 'safety.timeout=1024' },
-    });
+    const device = await plugInDrifted(DRIFTED, 'drifted', 'safety.timeout=1024');
     try {
       await page.locator(`tr[data-serial="${DRIFTED}"]`).waitFor(NO_LIMIT);
       const [attached] = (await core.invoke('workbench.devices', {})).filter((d) => d.serialNumber === DRIFTED);
@@ -148,19 +153,7 @@ describe('parameter verification in the Workbench', () => {
   it('records a differing table as failed for a job started through the jobs channels too', async () => {
     // The configuration's second controller again, plugged in anew and drifted another way.
     const DRIFTED = 'EPC000102';
-    const device = await startSimulatedDevice({
-      deviceType: 'EPC',
-      serialNumber: DRIFTED,
-      firmwareVersion: '1.1.0',
-      link: 'pty',
-      ptyDir: join(world.dir, WORKBENCH_DEVICES.ptyDir),
-      stateDir: join(world.dir, 'drifted-by-jobs', DRIFTED),
-      ...(await deviceKeys(world.workspace.serviceUrl)),
-      baudRate: 921600,
-      rebootMs: 150,
-      applyMs: 50,
-      faults: { paramDrift: 'safety.timeout=2048' },
-    });
+    const device = await plugInDrifted(DRIFTED, 'drifted-by-jobs', 'safety.timeout=2048');
     try {
       await page.locator(`tr[data-serial="${DRIFTED}"]`).waitFor(NO_LIMIT);
       const [attached] = (await core.invoke('workbench.devices', {})).filter((d) => d.serialNumber === DRIFTED);
