@@ -8,6 +8,7 @@ import { LOCAL_WORKSPACE_SERVICE, type CliCore, type CliCoreOptions } from '../.
 import { workstationId } from '../../../main/engine/jobs/workstation';
 import { LEDGER_FILE, openWorkstationLedger } from '../../../main/engine/ledger';
 import { cliCoreFor } from '../../fixtures/cli-core';
+import { appendThreeFunctionTests } from '../../fixtures/ledger';
 
 /**
  * Issue 27: the CLI's `ledger verify|enrol|revoke` through the door (createCliCore's `ledger.*`
@@ -53,19 +54,7 @@ function cliCore(serviceUrl = NOBODY_LISTENS, more: Partial<CliCoreOptions> = {}
 async function threeEntries() {
   const ledger = openWorkstationLedger(dataDir);
   const workstation = await workstationId(dataDir);
-  const appended = [];
-  for (const result of ['pass', 'fail', 'pass'])
-    appended.push(
-      await ledger.append({
-        at: new Date().toISOString(),
-        action: 'function-test',
-        outcome: result === 'pass' ? 'success' : 'failure',
-        serialNumber: 'EPC000101',
-        workstation,
-        facts: { result },
-      }),
-    );
-  return { workstation, appended };
+  return { workstation, appended: await appendThreeFunctionTests(ledger, workstation) };
 }
 
 describe("the CLI core's ledger channels", () => {

@@ -5,6 +5,7 @@ import { Ledger } from '../../../../main/engine/ledger';
 import { checkLedgerEntries } from '../../../../domain/ledger-entry-check';
 import { FileSecretStore } from '../../../../platform/secret-store';
 import { useScratchDir } from '../../../fixtures/scratch';
+import { appendThreeFunctionTests } from '../../../fixtures/ledger';
 
 /**
  * `ledger verify --entry HASH` (a hash from a commissioning report's appendix): an entry counts
@@ -20,24 +21,7 @@ describe('checkLedgerEntries', () => {
       dir: join(scratch.dir, 'ledger'),
       secrets: new FileSecretStore(join(scratch.dir, 'secrets.json')),
     });
-    const appended = [];
-    for (const result of ['pass', 'fail', 'pass']) {
-      appended.push(
-        await ledger.append({
-          at: new Date().toISOString(),
-          action: 'function-test',
-          outcome: result === 'pass' ? 'success' : 'failure',
-          serialNumber: 'EPC000101',
-          workstation: 'ws-1',
-          facts: { result },
-        }),
-      );
-    }
-    const [first, second, third] = appended as [
-      (typeof appended)[number],
-      (typeof appended)[number],
-      (typeof appended)[number],
-    ];
+    const [first, second, third] = await appendThreeFunctionTests(ledger, 'ws-1');
     const lines = await ledger.readAll();
     const intact = checkLedgerEntries(lines, checkLedgerChain(lines), [first.hash, third.hash]);
     expect(intact).toEqual([
