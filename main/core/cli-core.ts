@@ -132,6 +132,9 @@ export function createCliCore(options: CliCoreOptions): CliCore {
   const addressKey = (serviceUrl: string, orgId: string) => `${serviceUrl}\u0000${orgId}`;
   const clientFor = (serviceUrl: string, orgId: string): ServiceClient | undefined =>
     options.clientFor(serviceUrl, orgId) ?? opened.get(addressKey(serviceUrl, orgId));
+  /** Where the settled account's kept files are (its configuration files, its signing keys). */
+  const accountDirs = (account: { serviceUrl: string; orgId: string }) =>
+    provisioningPaths(options.dataDir).account(account.serviceUrl, account.orgId);
   let engineInstance: JobsEngine | undefined;
   const engine = (): JobsEngine =>
     (engineInstance ??= createJobsEngine({
@@ -292,7 +295,7 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       cache: () => engine().cache,
       account: async () => {
         const account = await options.settleAccount();
-        const dirs = provisioningPaths(options.dataDir).account(account.serviceUrl, account.orgId);
+        const dirs = accountDirs(account);
         return {
           client: account.client,
           orgId: account.orgId,
@@ -323,7 +326,7 @@ export function createCliCore(options: CliCoreOptions): CliCore {
       settleAccount: options.settleAccount,
       configFiles: (account) =>
         new ConfigFileStore({
-          dir: provisioningPaths(options.dataDir).account(account.serviceUrl, account.orgId).configFiles,
+          dir: accountDirs(account).configFiles,
           onQuarantine: options.onQuarantine,
         }),
       engine,
@@ -336,7 +339,7 @@ export function createCliCore(options: CliCoreOptions): CliCore {
     // The account's kept files, as the engine keeps them; nothing is applied or kept here.
     'workbench.configurationChanges': async (input) => {
       const account = await options.settleAccount();
-      const dir = provisioningPaths(options.dataDir).account(account.serviceUrl, account.orgId).configFiles;
+      const dir = accountDirs(account).configFiles;
       return planConfigurationChange({
         client: account.client,
         store: new ConfigFileStore({ dir }),
