@@ -56,6 +56,11 @@ export const SESSION_CHANNELS = {
         orgId: nonEmpty.max(128),
         apiKey: nonEmpty.max(512),
         remember: z.boolean().default(true),
+        /**
+         * Send the key over plain http:// to another computer anyway (a test bench without TLS):
+         * the CLI's `--insecure`. The app refuses it (INVALID_INPUT).
+         */
+        allowPlainHttp: z.boolean().optional(),
       })
       .strict(),
   ).returns<SessionView>(),

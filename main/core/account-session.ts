@@ -1,11 +1,9 @@
-import { isIPv4 } from 'node:net';
-import { rootKeyFingerprint } from '../../domain/files/config-file-signature';
 import { createServiceClient, type ServiceClient } from '../cloud';
-import { canonicalServiceUrl, serviceKey, ServiceUrlError } from '../../domain/service-url';
+import { serviceKey } from '../../domain/service-url';
 import { CoreError, type Capability, type SessionView } from '../../contract/index';
 import { capabilitiesOf } from './capabilities';
 import type { CoreLog } from '../engine/core-log';
-import { toCoreError } from './errors';
+import { signedInView, signInWithKey, validateKey, type ClientFactory, type KeySignInRequest } from './key-sign-in';
 import type { EventHub } from '../engine/event-hub';
 import { LOCAL_WORKSPACE_SERVICE, type LocalWorkspace, type LocalWorkspaceStarter } from './local-workspace';
 import type { Account } from '../engine/account';
@@ -15,7 +13,7 @@ import { LoginStore } from './login-store';
 
 export type { Account } from '../engine/account';
 
-export type ClientFactory = (options: { baseUrl: string; orgId: string; apiKey: string }) => ServiceClient;
+export type { ClientFactory } from './key-sign-in';
 
 export interface AccountSessionDeps {
   settings: SettingsFile;
@@ -24,43 +22,6 @@ export interface AccountSessionDeps {
   events: EventHub;
   startLocalWorkspace: LocalWorkspaceStarter;
   createClient?: ClientFactory;
-}
-
-/** The canonical URL of the service signed in to, or INVALID_INPUT saying what to write instead. */
-function serviceUrlOf(written: string): string {
-  try {
-    return canonicalServiceUrl(written);
-  } catch (error) {
-    if (!(error instanceof ServiceUrlError)) throw error;
-    throw new CoreError('INVALID_INPUT', error.message, [
-      { code: 'INVALID_SERVICE_URL', field: 'serviceUrl', message: error.message },
-    ]);
-  }
-}
-
-/** This computer's own addresses: 127.0.0.0/8, ::1 (also as ::ffff:127.x.x.x) and localhost. */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (host === 'localhost' || host === '::1') return true;
-  if (isIPv4(host)) return host.startsWith('127.');
-  // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
-  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
-}
-
-/**
- * Whether signing in at `serviceUrl` would send the API key unencrypted over a network: plain
- * http:// to anything but this computer. Anyone on the plant network could read the key on the
- * way and act with its role. (The local workspace is http:// on loopback, which never leaves the
- * machine.)
- */
-export function isPlainHttpOverNetwork(serviceUrl: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(serviceUrl);
-  } catch {
-    return false;
-  }
-  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 
 /**
@@ -108,45 +69,21 @@ export class AccountSession {
       const settings = await this.deps.settings.read();
       return { status: 'signedOut', lastServiceUrl: settings.lastServiceUrl, lastOrgId: settings.lastOrgId };
     }
-    return {
-      status: 'signedIn',
-      kind: account.kind,
-      serviceUrl: account.serviceUrl,
-      orgId: account.orgId,
-      organizationName: account.organizationName,
-      region: account.region,
-      keyName: account.keyName,
-      role: account.role,
-      capabilities: capabilitiesOf(account.role),
-      remembered: account.remembered,
-      rootFingerprint: account.rootFingerprint ?? null,
-    };
+    return signedInView(account);
   }
 
-  async signIn(input: { serviceUrl: string; orgId: string; apiKey: string; remember: boolean }): Promise<SessionView> {
-    const serviceUrl = serviceUrlOf(input.serviceUrl);
-    this.deps.log.addSecret(input.apiKey);
-    if (isPlainHttpOverNetwork(serviceUrl)) {
-      const message = `Not signing in at ${serviceUrl}: over http:// the API key would cross the network unencrypted, readable by anyone on the way. Use the service's https:// address (plain http:// is only for this computer: localhost, 127.0.0.1, ::1).`;
-      throw new CoreError('INVALID_INPUT', message, [{ code: 'INSECURE_SERVICE_URL', field: 'serviceUrl', message }]);
-    }
-    const validated = await this.validate(serviceUrl, input.orgId, input.apiKey);
-    let remembered = false;
-    if (input.remember) {
-      try {
-        const { keyName, role } = validated;
-        await this.logins.save({ serviceUrl, orgId: input.orgId, apiKey: input.apiKey, keyName, role });
-        remembered = true;
-      } catch (err) {
-        this.deps.log.warn('session', `The key is not remembered: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    if (!remembered) await this.logins.saveWithoutKey(serviceUrl, input.orgId);
-    await this.setAccount({ kind: 'service', serviceUrl, orgId: input.orgId, remembered, ...validated });
-    this.deps.log.info(
-      'session',
-      `Signed in to ${input.orgId} at ${serviceUrl} as ${validated.keyName ?? 'a key'} (${validated.role}).`,
+  /**
+   * Signs in with a key by the one policy the CLI's core follows too (key-sign-in.ts). The app
+   * never sends a key over plain http:// to another computer: `allowPlainHttp` is not passed on.
+   */
+  async signIn(input: Omit<KeySignInRequest, 'allowPlainHttp'>): Promise<SessionView> {
+    const signedIn = await signInWithKey(
+      { createClient: this.createClient, logins: this.logins, log: this.deps.log, whenNotKept: 'warn' },
+      { serviceUrl: input.serviceUrl, orgId: input.orgId, apiKey: input.apiKey, remember: input.remember },
     );
+    const { serviceUrl, orgId, keyName, role } = signedIn;
+    await this.setAccount({ kind: 'service', ...signedIn });
+    this.deps.log.info('session', `Signed in to ${orgId} at ${serviceUrl} as ${keyName ?? 'a key'} (${role}).`);
     return this.view();
   }
 
@@ -158,7 +95,7 @@ export class AccountSession {
   async useLocalWorkspace(options: { remember?: boolean } = {}): Promise<SessionView> {
     const workspace = await this.ensureWorkspace();
     this.deps.log.addSecret(workspace.apiKey);
-    const validated = await this.validate(workspace.serviceUrl, workspace.orgId, workspace.apiKey);
+    const validated = await validateKey(this.createClient, workspace.serviceUrl, workspace.orgId, workspace.apiKey);
     if (options.remember !== false) await this.deps.settings.update({ resume: { kind: 'local' } });
     await this.setAccount({
       kind: 'local',
@@ -256,45 +193,6 @@ export class AccountSession {
   async close(): Promise<void> {
     await this.workspace?.close();
     this.workspace = null;
-  }
-
-  private async validate(
-    serviceUrl: string,
-    orgId: string,
-    apiKey: string,
-  ): Promise<Omit<Account, 'kind' | 'serviceUrl' | 'orgId' | 'remembered'>> {
-    const client = this.createClient({ baseUrl: serviceUrl, orgId, apiKey });
-    let result;
-    try {
-      result = await client.apiKeys.validate(apiKey, { retry: false });
-    } catch (err) {
-      const core = toCoreError(err);
-      if (core.code === 'AUTH_FAILED' || core.code === 'NOT_ALLOWED') {
-        throw new CoreError(
-          'AUTH_FAILED',
-          `The service at ${serviceUrl} does not accept this key for organization ${orgId}. Check the organization and the key.`,
-          [],
-          core.httpStatus,
-        );
-      }
-      if (core.code === 'SERVICE_UNREACHABLE')
-        throw new CoreError('SERVICE_UNREACHABLE', `Cannot reach the service at ${serviceUrl}: ${core.message}`);
-      throw core;
-    }
-    if (!result.valid || !result.role || (result.organizationId !== null && result.organizationId !== orgId)) {
-      throw new CoreError('AUTH_FAILED', `The key is not valid for organization ${orgId} at ${serviceUrl}.`);
-    }
-    // Shown beside the service (what a laptop never signed in needs to import its work packages); not having it stops nothing.
-    const rootFingerprint = await (async () =>
-      rootKeyFingerprint((await client.signingKey({ retry: false })).publicKeyPem))().catch(() => null);
-    return {
-      keyName: result.keyName,
-      role: result.role,
-      organizationName: result.organizationName ?? null,
-      region: result.region ?? null,
-      rootFingerprint,
-      client,
-    };
   }
 
   private async setAccount(account: Account | null): Promise<void> {

@@ -43,6 +43,8 @@ import { zopfliSelfTest } from '../engine/cache/zopfli-self-test';
 import { packageFileHandlers } from './handlers/packages';
 import type { OutboxEvent } from '../engine/outbox/outbox';
 import type { HandlerGroup } from './handlers/types';
+import { savedLoginHandlers, type SavedLoginChannel } from './handlers/saved-login';
+import type { LoginStore } from './login-store';
 
 export type { ProvisioningAccount, ReconnectPolicy };
 
@@ -58,7 +60,8 @@ export type CliChannel =
   | LedgerChannel
   | AccountabilityChannel
   | 'workbench.configurationChanges'
-  | 'support.cacheSelfTest';
+  | 'support.cacheSelfTest'
+  | SavedLoginChannel;
 
 /**
  * The streams a command-line host subscribes to: the jobs' whole records, as it prints them; the
@@ -93,6 +96,12 @@ export interface CliCoreOptions {
   /** How long a connection waits for a device that went away. */
   reconnectTimeoutMs?: number;
   onQuarantine: (file: QuarantinedFile) => void;
+  /**
+   * The login store the app keeps its login in, for the session channels (sign-in, the saved
+   * login, sign-out); the host moves a login an earlier version left into it first. Without it
+   * the session channels are refused.
+   */
+  loginStore?: () => Promise<LoginStore>;
   /**
    * The host's saved login, if any: whose kept list of enrolled workstation keys a ledger check
    * that asks no service reads (`ledger verify --local`); who acts in what the ledger records (its
@@ -305,6 +314,14 @@ export function createCliCore(options: CliCoreOptions): CliCore {
           }),
         };
       },
+    }),
+    // The saved login, by the app's sign-in policy; signing in needs no settled account (it comes before one).
+    ...savedLoginHandlers({
+      logins: async () => {
+        if (!options.loginStore) throw new Error('This run keeps no login: the host gave its core no login store.');
+        return options.loginStore();
+      },
+      log,
     }),
     // Needs no account: the install's zopfli worker, tried on a built-in sample.
     'support.cacheSelfTest': () => zopfliSelfTest(),

@@ -56,8 +56,8 @@ import { believableDevices } from '../../domain/shared-serial';
 export type { SecretStore } from '../../platform/secret-store';
 export { FileSecretStore } from '../../platform/secret-store';
 export { LoginStore, fileLoginStoreIn, fileSecretStoreIn, type SavedLogin } from './login-store';
-// The CLI's login refuses what the app's sign-in refuses: a key sent unencrypted over a network.
-export { isPlainHttpOverNetwork } from './account-session';
+// The CLI signs in through its core's session channels; it says a refused key in its own words.
+export { keyRefusalOf, type KeyRefusal } from './key-sign-in';
 export type { DeviceSource } from '../features/workbench/workbench';
 export type { WorkbenchJobs, JobTarget } from '../features/workbench/workbench-jobs';
 export type { LocalWorkspace, LocalWorkspaceStarter } from './local-workspace';
@@ -305,7 +305,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const handlers: AllHandlers = {
     'app.info': async () => appInfo,
     'session.get': () => session.view(),
-    'session.signIn': (input) => session.signIn(input),
+    'session.signIn': async (input) => {
+      // Only a command-line run may send a key over plain http:// to another computer (--insecure).
+      if (input.allowPlainHttp) {
+        const message =
+          "Only the command line may send an API key over plain http:// to another computer (--insecure); sign in at the service's https:// address.";
+        throw new CoreError('INVALID_INPUT', message, [
+          { code: 'INSECURE_SERVICE_URL', field: 'allowPlainHttp', message },
+        ]);
+      }
+      return session.signIn(input);
+    },
     'session.useLocalWorkspace': () => session.useLocalWorkspace(),
     'session.signOut': (input) => session.signOut(input.forget),
     ...configurationHandlers(session),

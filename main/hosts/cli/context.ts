@@ -239,6 +239,11 @@ export class CliContext {
       // Whose ledger keys a check offline reads, who acts (its key's name), and whether a work
       // package is kept for the run's account (there is a login) or offline for its origin.
       savedLogin: () => this.login(),
+      // The session channels keep the login here, once one an earlier version left is moved (a note says so).
+      loginStore: async () => {
+        await this.login();
+        return this.loginStore();
+      },
     });
     return this.coreInstance;
   }

@@ -1,5 +1,5 @@
-import { createServiceClient } from '../../../cloud';
-import { importedPackageAccount, isPlainHttpOverNetwork } from '../../../core/index';
+import { CoreError, type SessionView } from '../../../../contract/index';
+import { importedPackageAccount, keyRefusalOf } from '../../../core/index';
 import type { CliContext } from '../context';
 import { t } from '../cli-language';
 import { keptKeyPath } from '../credentials';
@@ -24,8 +24,8 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
 
 /**
  * Checks the key with the service's validate operation before keeping it: a typo is reported now,
- * not on the plant floor. The login is kept where the app keeps its own (the core's login store),
- * the key in a file only the user can read.
+ * not on the plant floor. The core signs in by the app's own policy (`session.signIn`) and keeps
+ * the login where the app keeps its own, the key in a file only the user can read.
  */
 export async function login(
   ctx: CliContext,
@@ -41,37 +41,29 @@ export async function login(
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message.replace(/\.$/, '') : String(error), EXIT.usage);
   }
-  if (isPlainHttpOverNetwork(serviceUrl)) {
-    if (!options.insecure) {
-      throw new CliError(t('cli:login.refusedInsecure', { url: serviceUrl }), EXIT.usage);
-    }
+  const request = { serviceUrl, orgId: options.org, apiKey, remember: true };
+  let session: SessionView;
+  try {
+    session = await signIn(ctx, request);
+  } catch (error) {
+    // Plain http:// to another computer: refused before the key is sent, unless --insecure says to send it.
+    if (!isInsecureRefusal(error)) throw error;
+    if (!options.insecure) throw new CliError(t('cli:login.refusedInsecure', { url: serviceUrl }), EXIT.usage);
     const warning = t('cli:login.insecureWarning', { url: serviceUrl });
     if (ctx.out.json) ctx.out.jsonLine({ event: 'warning', message: warning });
     else ctx.io.stderr.write(`warning: ${warning}\n`);
+    session = await signIn(ctx, { ...request, allowPlainHttp: true });
   }
-  const client = createServiceClient({ baseUrl: serviceUrl, orgId: options.org, apiKey, retry: { attempts: 2 } });
-  const result = await client.apiKeys.validate(apiKey);
-  if (!result.valid) throw new CliError(t('cli:login.notAccepted', { url: serviceUrl }));
-  if (result.organizationId !== null && result.organizationId !== options.org) {
-    throw new CliError(t('cli:login.otherOrganization', { actual: result.organizationId, given: options.org }));
-  }
-  // A login an earlier version left is moved (or dropped) first, so this one is the login that stays.
-  await ctx.login();
-  await ctx.loginStore().save({
-    serviceUrl,
-    orgId: options.org,
-    apiKey,
-    keyName: result.keyName,
-    role: result.role ?? null,
-  });
+  if (session.status !== 'signedIn') throw new Error('the core answered a sign-in with no login');
+  const { keyName, role } = session;
   const path = keptKeyPath(ctx.dirs);
   if (ctx.out.json)
     ctx.out.jsonLine({
       loggedIn: true,
       serviceUrl,
       orgId: options.org,
-      keyName: result.keyName,
-      role: result.role,
+      keyName,
+      role,
       credentialsFile: path,
     });
   else {
@@ -79,10 +71,10 @@ export async function login(
       t('cli:login.done', {
         org: options.org,
         url: serviceUrl,
-        hasKeyName: result.keyName ? 'yes' : 'no',
-        keyName: result.keyName ?? '',
-        hasRole: result.role ? 'yes' : 'no',
-        role: result.role ?? '',
+        hasKeyName: keyName ? 'yes' : 'no',
+        keyName: keyName ?? '',
+        hasRole: 'yes',
+        role,
         path,
       }),
     );
@@ -90,11 +82,43 @@ export async function login(
   return EXIT.ok;
 }
 
+/** The core's sign-in, a key it did not take said in the CLI's words (its texts, or the service's own error). */
+async function signIn(
+  ctx: CliContext,
+  request: { serviceUrl: string; orgId: string; apiKey: string; remember: boolean; allowPlainHttp?: boolean },
+): Promise<SessionView> {
+  try {
+    return await ctx.core().invoke('session.signIn', request);
+  } catch (error) {
+    const refusal = keyRefusalOf(error);
+    if (refusal?.kind === 'notValid') throw new CliError(t('cli:login.notAccepted', { url: request.serviceUrl }));
+    if (refusal?.kind === 'otherOrganization')
+      throw new CliError(t('cli:login.otherOrganization', { actual: refusal.organizationId, given: request.orgId }));
+    // The service's refusal or the network's failure, as the CLI has always said it (errors.ts).
+    if (refusal?.kind === 'callFailed') throw refusal.error;
+    throw error;
+  }
+}
+
+function isInsecureRefusal(error: unknown): boolean {
+  return (
+    error instanceof CoreError &&
+    error.code === 'INVALID_INPUT' &&
+    error.violations.some((violation) => violation.code === 'INSECURE_SERVICE_URL')
+  );
+}
+
 export async function logout(ctx: CliContext): Promise<number> {
-  const current = await ctx.login().catch(() => undefined);
+  // A saved login that cannot be read (a damaged file of an earlier version) is none to log out of.
+  const session = await ctx
+    .core()
+    .invoke('session.get', {})
+    .catch(() => undefined);
+  const current = session?.status === 'signedIn' ? session : undefined;
   // The key goes with the login: logged out means no key left on this computer for it. Without a
   // service login nothing is touched (the app may have chosen the local workspace).
-  const removed = current ? await ctx.loginStore().forget(current) : false;
+  if (current) await ctx.core().invoke('session.signOut', { forget: true });
+  const removed = current !== undefined;
   let waiting = 0;
   if (current) {
     waiting = (await everyEntry(ctx)).filter(
@@ -104,10 +128,8 @@ export async function logout(ctx: CliContext): Promise<number> {
   if (ctx.out.json) ctx.out.jsonLine({ loggedOut: removed, pendingConfirmations: waiting });
   else {
     ctx.out.line(
-      removed
-        ? current
-          ? t('cli:logout.loggedOutOf', { org: current.orgId, url: current.serviceUrl })
-          : t('cli:logout.loggedOut')
+      current
+        ? t('cli:logout.loggedOutOf', { org: current.orgId, url: current.serviceUrl })
         : t('cli:logout.notLoggedIn'),
     );
     if (waiting > 0) ctx.out.note(t('cli:logout.waiting', { count: waiting }));
@@ -116,7 +138,8 @@ export async function logout(ctx: CliContext): Promise<number> {
 }
 
 export async function status(ctx: CliContext): Promise<number> {
-  const current = await ctx.login();
+  const session = await ctx.core().invoke('session.get', {});
+  const current = session.status === 'signedIn' ? session : undefined;
   const pending = await ctx.core().invoke('outbox.pending', {});
   const offline = current ? undefined : await importedPackageAccount(ctx.dirs.data);
   // What a technician reads to a colleague whose laptop was never signed in (package import --root-fingerprint).
