@@ -5,6 +5,7 @@
  * the requests a Station makes for each device, without the Station, the simulator or faults:
  *
  *   npx tsx bench/soak-instance.ts [--devices 300] [--rounds 4] [--lanes 16] [--heap-snapshots DIR]
+ *                                  [--instance-node-options '--max-semi-space-size=16']
  *
  * Each round is a shift over every device: the shift's files fetched eight at once (the shift
  * checksum), then per device, `lanes` at once, the firmware version of its type, its record (a
@@ -15,7 +16,10 @@
  *
  * The instance's memory is read every 2 s: VmRSS from /proc, and from its /metrics (process
  * metrics, as `serve` has them) the V8 heap's spaces and the external memory. Printed per round:
- * the highs and lows of each. With --heap-snapshots the instance writes a heap snapshot after the
+ * the highs and lows of each, the time its collector took in the round (its /metrics' GC histogram,
+ * by kind), and how long each device's requests took (p50, p99). --instance-node-options is added
+ * to the instance's NODE_OPTIONS only (not this process's): a heap setting measured against the
+ * instance as it starts by default. With --heap-snapshots the instance writes a heap snapshot after the
  * warm-up round and after the last (`warm.heapsnapshot`, `end.heapsnapshot`), which
  * `npx tsx bench/soak-heap.ts` compares: a snapshot holds only what is alive after a full
  * collection, so what grew between them is what the instance keeps.
@@ -38,6 +42,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '4' },
     lanes: { type: 'string', default: '16' },
     'heap-snapshots': { type: 'string' },
+    'instance-node-options': { type: 'string' },
   },
 });
 const DEVICES = wholeFlag('devices', values.devices, 2);
@@ -45,6 +50,7 @@ const ROUNDS = wholeFlag('rounds', values.rounds, 2);
 const LANES = wholeFlag('lanes', values.lanes, 1);
 const HEAP_SNAPSHOTS = values['heap-snapshots'] === undefined ? undefined : resolvePath(values['heap-snapshots']);
 if (HEAP_SNAPSHOTS !== undefined) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
+const INSTANCE_NODE_OPTIONS = values['instance-node-options']?.trim() ?? '';
 /** The Station fetches the shift's files this many at once (main/features/station/shift-parameters.ts). */
 const FILES_AT_ONCE = 8;
 const SAMPLE_MS = 2000;
@@ -76,6 +82,38 @@ function spread(samples: readonly MemorySample[]) {
     heap_used: range((s) => s.heapUsed),
     external: range((s) => s.external),
   };
+}
+
+/** Seconds the instance's collector has spent so far, by kind (major, minor, incremental, weakcb), from its /metrics. */
+async function gcSeconds(url: string): Promise<Record<string, { seconds: number; count: number }>> {
+  const text = await fetch(`${url}/metrics`).then((answer) => (answer.ok ? answer.text() : ''));
+  const byKind: Record<string, { seconds: number; count: number }> = {};
+  for (const match of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)/gm)) {
+    const kind = (byKind[match[2]!] ??= { seconds: 0, count: 0 });
+    if (match[1] === 'sum') kind.seconds = Number(match[3]);
+    else kind.count = Number(match[3]);
+  }
+  return byKind;
+}
+
+/** What the collector did between two readings of gcSeconds: seconds (to the millisecond) and collections, by kind. */
+function gcBetween(
+  before: Awaited<ReturnType<typeof gcSeconds>>,
+  after: Awaited<ReturnType<typeof gcSeconds>>,
+): Record<string, { seconds: number; count: number }> {
+  const spent: Record<string, { seconds: number; count: number }> = {};
+  for (const [kind, now] of Object.entries(after)) {
+    const then = before[kind] ?? { seconds: 0, count: 0 };
+    spent[kind] = { seconds: Math.round((now.seconds - then.seconds) * 1000) / 1000, count: now.count - then.count };
+  }
+  return spent;
+}
+
+/** The `share` quantile of `values` (nearest rank), in whole milliseconds. */
+function quantileMs(values: readonly number[], share: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!);
 }
 
 /** `work` over `items`, `atOnce` at a time. */
@@ -150,6 +188,9 @@ async function main(): Promise<void> {
   const savedOptions = process.env.NODE_OPTIONS;
   if (HEAP_SNAPSHOTS !== undefined)
     process.env.NODE_OPTIONS = heapSnapshotEnv(process.env, HEAP_SNAPSHOTS).NODE_OPTIONS;
+  if (INSTANCE_NODE_OPTIONS !== '')
+    process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, INSTANCE_NODE_OPTIONS].filter(Boolean).join(' ');
+  if (process.env.NODE_OPTIONS) log(`the instance's NODE_OPTIONS: ${process.env.NODE_OPTIONS}`);
   const stack = await up({ instances: 1, runDir: join(workDir, 'stack'), port: 0, seedDemo: true, log }).finally(() => {
     if (savedOptions === undefined) delete process.env.NODE_OPTIONS;
     else process.env.NODE_OPTIONS = savedOptions;
@@ -166,23 +207,44 @@ async function main(): Promise<void> {
       const rss = rssMiB(instance.pid);
       void instanceHeapMiB(instance.url).then((heap) => samples.push({ at, rss, ...heap }));
     }, SAMPLE_MS);
-    const rounds: Array<{ round: number; seconds: number } & ReturnType<typeof spread>> = [];
+    const rounds: Array<
+      {
+        round: number;
+        seconds: number;
+        device_p50_ms: number | null;
+        device_p99_ms: number | null;
+        gc: Record<string, { seconds: number; count: number }>;
+      } & ReturnType<typeof spread>
+    > = [];
     let sent = 0;
     for (let round = 1; round <= ROUNDS; round++) {
+      const gcBefore = await gcSeconds(instance.url);
       const from = performance.now();
       await inLanes(plan, FILES_AT_ONCE, async (device) => {
         await again(() => client.devices.fetchConfigurationFile(device.serialNumber));
       });
-      await inLanes(plan, LANES, (device) => provision(client, device, sent++));
+      const deviceMs: number[] = [];
+      await inLanes(plan, LANES, async (device) => {
+        const start = performance.now();
+        await provision(client, device, sent++);
+        deviceMs.push(performance.now() - start);
+      });
       const to = performance.now();
+      const gc = gcBetween(gcBefore, await gcSeconds(instance.url));
       const row = {
         round,
         seconds: Math.round((to - from) / 1000),
+        device_p50_ms: quantileMs(deviceMs, 0.5),
+        device_p99_ms: quantileMs(deviceMs, 0.99),
+        gc,
         ...spread(samples.filter((s) => s.at >= from && s.at <= to)),
       };
       rounds.push(row);
+      const gcLine = Object.entries(gc)
+        .map(([kind, { seconds, count }]) => `${kind} ${count}× ${seconds} s`)
+        .join(', ');
       log(
-        `round ${round}: ${row.seconds} s; RSS ${row.rss?.low}..${row.rss?.high} MiB, old space ${row.heap_old?.low}..${row.heap_old?.high}, new space up to ${row.heap_new?.high}, external ${row.external?.low}..${row.external?.high}`,
+        `round ${round}: ${row.seconds} s, a device's requests p50 ${row.device_p50_ms} ms, p99 ${row.device_p99_ms} ms; RSS ${row.rss?.low}..${row.rss?.high} MiB, old space ${row.heap_old?.low}..${row.heap_old?.high}, new space up to ${row.heap_new?.high}, external ${row.external?.low}..${row.external?.high}; GC ${gcLine}`,
       );
       if (HEAP_SNAPSHOTS !== undefined && (round === 1 || round === ROUNDS)) {
         const label = round === 1 ? 'warm' : 'end';
@@ -194,6 +256,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         devices: DEVICES,
         lanes: LANES,
+        instance_node_options: INSTANCE_NODE_OPTIONS,
         confirmations_sent: sent * 2,
         load_average: loadavg()[0],
         rounds,
