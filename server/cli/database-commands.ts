@@ -3,6 +3,7 @@ import { backupDatabase, BackupError, restoreDatabase, type BackupTarget } from 
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import { openPostgres } from '../db/postgres';
+import { ensureSearchIndexes } from '../db/search-indexes';
 import { CliError, refusedWhenBusy } from './cli-error';
 import type { SecurityEventSink } from './security-log';
 
@@ -32,6 +33,8 @@ export function addDatabaseCommands(program: Command, ctx: DatabaseCommandContex
       try {
         const applied = await migrate(db);
         ctx.out(applied.length > 0 ? `applied migrations ${applied.join(', ')}\n` : 'the schema is up to date\n');
+        const missing = await ensureSearchIndexes(db);
+        if (missing) ctx.err(`warning: ${missing.fix} (${missing.reason})\n`);
       } finally {
         await db.close();
       }

@@ -16,7 +16,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { tempPathFor, writeFileAtomic } from '../../platform/durable-file';
 import { makePrivate } from '../../platform/private-files';
 import { lockDataDir } from './data-dir-lock';
-import { openPglite, dumpPglite } from './pglite';
+import { openPglite, dumpPglite, PGLITE_EXTENSIONS } from './pglite';
 
 /**
  * Backups of the service's database, whole, and restoring one in place of the database:
@@ -117,7 +117,7 @@ async function restorePgliteLocked(dataDir: string, dump: Blob): Promise<string 
     // makePrivate narrows them, before the directory takes the data directory's place.
     mkdirSync(incoming, { recursive: true, mode: 0o700 });
     // Loading and querying it proves the backup is whole before anything is replaced.
-    const db = await PGlite.create(incoming, { loadDataDir: dump });
+    const db = await PGlite.create(incoming, { loadDataDir: dump, extensions: PGLITE_EXTENSIONS });
     try {
       await db.query('SELECT count(*) FROM schema_migrations');
     } finally {

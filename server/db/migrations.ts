@@ -539,4 +539,51 @@ CREATE TRIGGER configuration_org_fixed BEFORE UPDATE OF org_id ON configurations
 INSERT INTO configuration_counts (org_id, configurations) SELECT org_id, count(*) FROM configurations GROUP BY org_id;
 `,
   },
+  {
+    version: 16,
+    name: 'trigram indexes for the device search, where pg_trgm can be had',
+    // A device search that starts no serial number (ILIKE '%…%' over name, serial number, model and
+    // type) read every device of the organization: seconds at a million (issue 30,
+    // docs/performance.md). Trigram GIN indexes serve it, one per column, once the filter is split
+    // per table (server/store/devices.ts). They need the pg_trgm extension: trusted, so a role with
+    // CREATE on the database (its owner, as docs/operations.md asks) creates it. A role that may
+    // not, or a server without the contrib files, gets no indexes and a service that starts and
+    // searches as before, slowly; device_search_indexes() says why, the service logs it on every
+    // start (server/db/search-indexes.ts) and creates the indexes on the first start after the
+    // owner has run CREATE EXTENSION pg_trgm (docs/decisions.md, "Trigram indexes for the device
+    // search, and who creates pg_trgm").
+    sql: `
+CREATE FUNCTION device_search_indexes() RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  trgm_schema text;
+BEGIN
+  SELECT extnamespace::regnamespace::text INTO trgm_schema FROM pg_extension WHERE extname = 'pg_trgm';
+  IF trgm_schema IS NULL THEN
+    BEGIN
+      CREATE EXTENSION pg_trgm;
+    EXCEPTION WHEN insufficient_privilege OR undefined_file OR feature_not_supported THEN
+      RETURN SQLERRM;
+    END;
+    SELECT extnamespace::regnamespace::text INTO trgm_schema FROM pg_extension WHERE extname = 'pg_trgm';
+  END IF;
+  -- The operator class named with its schema: the owner may have created the extension anywhere.
+  IF to_regclass('devices_name_trgm') IS NULL THEN
+    EXECUTE format('CREATE INDEX devices_name_trgm ON devices USING gin (name %s.gin_trgm_ops)', trgm_schema);
+  END IF;
+  IF to_regclass('devices_serial_trgm') IS NULL THEN
+    EXECUTE format('CREATE INDEX devices_serial_trgm ON devices USING gin (serial_number %s.gin_trgm_ops)', trgm_schema);
+  END IF;
+  IF to_regclass('manufacturing_records_model_trgm') IS NULL THEN
+    EXECUTE format('CREATE INDEX manufacturing_records_model_trgm ON manufacturing_records USING gin (model %s.gin_trgm_ops)', trgm_schema);
+  END IF;
+  IF to_regclass('manufacturing_records_type_trgm') IS NULL THEN
+    EXECUTE format('CREATE INDEX manufacturing_records_type_trgm ON manufacturing_records USING gin (device_type %s.gin_trgm_ops)', trgm_schema);
+  END IF;
+  RETURN NULL;
+END
+$fn$;
+
+SELECT device_search_indexes();
+`,
+  },
 ];

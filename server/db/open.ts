@@ -1,7 +1,8 @@
 import type { Database, DatabaseOptions } from './database';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
-import { openPostgres } from './postgres';
+import { openPostgres, warnOn } from './postgres';
+import { ensureSearchIndexes } from './search-indexes';
 
 export const DEFAULT_DATA_DIR = '.provisioner-data/service';
 
@@ -15,6 +16,9 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       );
   try {
     await migrate(db);
+    // The service starts without them (migration 16), and says so on every start until they exist.
+    const missing = await ensureSearchIndexes(db);
+    if (missing) (options.warn ?? warnOn(process.stderr))({ reason: missing.reason }, missing.fix);
   } catch (error) {
     await db.close();
     throw error;

@@ -1,11 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { makePrivate } from '../../platform/private-files';
 import { lockDataDir } from './data-dir-lock';
 import type { Database, Queryable, QueryResult, SqlValue } from './database';
 import { noteStatement } from './tables';
 
 const PGLITE = Symbol('pglite');
+
+/**
+ * The extensions the schema uses (migration 16: trigram indexes for the device search). Every
+ * PGlite that opens this service's data must load them, a backup being checked included: a
+ * database whose catalog names an extension PGlite did not load fails every write to the indexed
+ * tables ("could not access file \"pg_trgm\"").
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 function wrap(target: Pick<PGlite, 'query'>): Queryable {
   return {
@@ -34,7 +43,10 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
   let db: PGlite;
   try {
     if (onDisk) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    db = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
+    db = await PGlite.create(dataDir, {
+      extensions: PGLITE_EXTENSIONS,
+      ...(template ? { loadDataDir: template } : {}),
+    });
     if (onDisk) await makePrivate(dataDir);
   } catch (error) {
     await lock?.release();
