@@ -11,8 +11,11 @@ import { loginCli, results, startWorld, type World } from '../../engine/jobs/hel
 
 /**
  * The CLI as a user meets it: login and the key file, wrong input, downloads, cache and outbox,
- * JSON output, and exit codes. Most runs spawn the real `provisioner` (bin/provisioner.mjs); some
- * call its main in-process with captured output.
+ * JSON output, and exit codes. Where the process is what is tested, a run spawns the real
+ * `provisioner` (bin/provisioner.mjs): the exit code the shell sees, --version's runtime, Ctrl-C,
+ * the platform's directories, and every run whose files' modes are checked (the process sets its
+ * umask). The others call its main in-process with captured output: the same commands, the same
+ * answers, without two seconds of start-up each.
  */
 
 let world: World;
@@ -26,7 +29,15 @@ afterAll(async () => {
 
 describe('login', () => {
   it('refuses a wrong key with one line, and keeps nothing', { timeout: 120_000 }, async () => {
-    const run = await world.cli(['login', '--url', world.url, '--org', world.orgId, '--api-key', 'pk_not-a-real-key']);
+    const run = await world.cliInProcess([
+      'login',
+      '--url',
+      world.url,
+      '--org',
+      world.orgId,
+      '--api-key',
+      'pk_not-a-real-key',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(
@@ -37,7 +48,7 @@ describe('login', () => {
   });
 
   it('says what is missing', { timeout: 120_000 }, async () => {
-    const run = await world.cli(['login', '--url', world.url]);
+    const run = await world.cliInProcess(['login', '--url', world.url]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       'error: login needs --url URL and --org ORGANIZATION (and --api-key KEY, $PROVISIONER_API_KEY or --api-key-stdin)\n',
@@ -46,7 +57,15 @@ describe('login', () => {
 
   it('names an unreachable service', { timeout: 120_000 }, async () => {
     const closed = await closedPort();
-    const run = await world.cli(['login', '--url', `http://127.0.0.1:${closed}`, '--org', 'demo', '--api-key', 'x']);
+    const run = await world.cliInProcess([
+      'login',
+      '--url',
+      `http://127.0.0.1:${closed}`,
+      '--org',
+      'demo',
+      '--api-key',
+      'x',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       /^error: The service is unreachable.*; check the service URL and the network, or run again later\n$/,
@@ -78,16 +97,16 @@ describe('login', () => {
       });
       await expect(stat(join(world.home, 'credentials.json'))).rejects.toThrow();
 
-      const status = await world.cli(['status']);
+      const status = await world.cliInProcess(['status']);
       expect(status.stdout).toContain(`Logged in to organization demo at ${world.url} (role Admin).`);
 
-      const out = await world.cli(['logout']);
+      const out = await world.cliInProcess(['logout']);
       expect(out.stdout).toContain(
         `Logged out of organization demo at ${world.url}; commands now use the local workspace.`,
       );
       // Logged out: the key is gone from the computer, not only the pointer to it.
       expect(await readFile(file, 'utf8')).not.toContain(world.adminKey);
-      expect((await world.cli(['status'])).stdout).toContain('local workspace');
+      expect((await world.cliInProcess(['status'])).stdout).toContain('local workspace');
       expect((await loginCli(world)).code).toBe(0);
     },
   );
@@ -188,22 +207,41 @@ describe('where the CLI keeps its data', () => {
 describe('files', () => {
   it('downloads firmware by type and by serial number, checked and cached', { timeout: 120_000 }, async () => {
     const dir = join(world.root, 'fw');
-    const byType = await world.cli(['device', 'firmware', 'download', '-t', 'nscp', '-o', dir]);
+    const byType = await world.cliInProcess(['device', 'firmware', 'download', '-t', 'nscp', '-o', dir]);
     expect(byType.code, byType.stderr).toBe(0);
     expect(byType.stdout).toMatch(
       /^Saved .*\/NSCP-1\.1\.0\.zip: NSCP firmware 1\.1\.0 \(\d+ bytes, image SHA-256 and release key .+ checked\); also kept in the cache for offline installs\.\n$/,
     );
-    const bySerial = await world.cli(['--json', 'device', 'firmware', 'download', '-s', 'SRCP000101', '-o', dir]);
+    const bySerial = await world.cliInProcess([
+      '--json',
+      'device',
+      'firmware',
+      'download',
+      '-s',
+      'SRCP000101',
+      '-o',
+      dir,
+    ]);
     const saved = JSON.parse(bySerial.stdout) as { path: string; deviceType: string; version: string };
     expect(saved).toMatchObject({ deviceType: 'SRCP', version: '1.1.0' });
     expect(readFirmwareBundle(new Uint8Array(await readFile(saved.path))).version).toBe('1.1.0');
     expect((await readdir(dir)).sort()).toEqual(['NSCP-1.1.0.zip', 'SRCP-1.1.0.zip']);
 
-    const both = await world.cli(['device', 'firmware', 'download', '-s', 'SRCP000101', '-t', 'EPC', '-o', dir]);
+    const both = await world.cliInProcess([
+      'device',
+      'firmware',
+      'download',
+      '-s',
+      'SRCP000101',
+      '-t',
+      'EPC',
+      '-o',
+      dir,
+    ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('error: give either -s SERIAL_NUMBER or -t TYPE\n');
 
-    const cache = await world.cli(['--json', 'cache', 'list']);
+    const cache = await world.cliInProcess(['--json', 'cache', 'list']);
     const listed = JSON.parse(cache.stdout) as { firmware: Array<{ deviceType: string; version: string }> };
     expect(listed.firmware.map((e) => `${e.deviceType} ${e.version}`).sort()).toEqual(['NSCP 1.1.0', 'SRCP 1.1.0']);
   });
@@ -213,7 +251,7 @@ describe('files', () => {
     { timeout: 120_000 },
     async () => {
       const dir = join(world.root, 'config');
-      const run = await world.cli(['device', 'configuration', 'download', 'EPC000101', '-o', dir]);
+      const run = await world.cliInProcess(['device', 'configuration', 'download', 'EPC000101', '-o', dir]);
       expect(run.code, run.stderr).toBe(0);
       const bytes = new Uint8Array(await readFile(join(dir, 'EPC000101.cbor')));
       const decoded = decodeConfigFile(bytes);
@@ -222,7 +260,7 @@ describe('files', () => {
       );
 
       await world.client.devices.register({ serialNumber: 'WESP000101', name: 'spare' });
-      const none = await world.cli(['device', 'configuration', 'download', 'WESP000101', '-o', dir]);
+      const none = await world.cliInProcess(['device', 'configuration', 'download', 'WESP000101', '-o', dir]);
       expect(none.code).toBe(1);
       expect(none.stderr.trim().split('\n')).toHaveLength(1);
       expect(none.stderr).toContain('error: Device WESP000101 is in no configuration');
@@ -233,14 +271,14 @@ describe('files', () => {
     "prefetches firmware for the types in use and the configured devices' files, then prunes",
     { timeout: 120_000 },
     async () => {
-      const run = await world.cli(['cache', 'prefetch']);
+      const run = await world.cliInProcess(['cache', 'prefetch']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('Cached EPC firmware 1.1.0');
       expect(run.stdout).toContain('SRCP firmware 1.1.0 already cached.');
       expect(run.stdout).toContain('Kept the configuration files of EPC000101, SRCP000101.');
-      const prune = await world.cli(['cache', 'prune', '--keep', '0']);
+      const prune = await world.cliInProcess(['cache', 'prune', '--keep', '0']);
       expect(prune.stdout).toContain('Removed EPC firmware 1.1.0');
-      expect((await world.cli(['cache'])).stdout).toContain('No firmware cached.');
+      expect((await world.cliInProcess(['cache'])).stdout).toContain('No firmware cached.');
     },
   );
 });
@@ -248,7 +286,7 @@ describe('files', () => {
 describe('jobs', () => {
   it('prints JSON lines for machines and one error line per device not found', { timeout: 120_000 }, async () => {
     const device = await world.startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty' });
-    const run = await world.cli(['--json', 'device', 'firmware', 'update', 'SRCP000101', 'EPC000199']);
+    const run = await world.cliInProcess(['--json', 'device', 'firmware', 'update', 'SRCP000101', 'EPC000199']);
     expect(run.code).toBe(1);
     const lines = run.stdout
       .trim()
@@ -301,7 +339,7 @@ describe('jobs', () => {
         /error: EPC000102: cancelled during uploading at \d+%; run the same command again to resume \(failure confirmed to the service\)\n/,
       );
       expect(device.state().firmwareVersion).toBe('1.0.0');
-      const resumed = await world.cli(['device', 'firmware', 'update', 'EPC000102']);
+      const resumed = await world.cliInProcess(['device', 'firmware', 'update', 'EPC000102']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(
         /EPC000102: firmware 1\.1\.0 installed \(was 1\.0\.0\); the upload resumed at [1-9]\d*%; confirmed to the service/,
@@ -310,7 +348,7 @@ describe('jobs', () => {
   );
 
   it('cannot open a device that is not there, and says so in one line', { timeout: 120_000 }, async () => {
-    const run = await world.cli([
+    const run = await world.cliInProcess([
       'device',
       'configuration',
       'update',
