@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../../cloud';
 import { FileFormatError } from '../../../domain/files/file-error';
 import { sha256Hex } from '../../../domain/files/firmware-bundle';
-import { downloadCheckedFirmware } from '../../engine/cache/firmware-download';
+import { keepLatestFirmware } from '../../engine/cache/keep-latest-firmware';
 import type { FirmwareCache } from '../../engine/cache/firmware-cache';
 import { downloadCheckedConfigFile } from '../../engine/jobs/config-file-download';
 import type { ConfigFileStore } from '../../engine/jobs/config-file-store';
@@ -44,7 +44,7 @@ export function downloadHandlers(deps: DownloadHandlerDeps): HandlerGroup<Downlo
         // The input names exactly one of the two (contract/downloads.ts).
         const target =
           input.serialNumber !== undefined ? { serialNumber: input.serialNumber } : { deviceType: input.deviceType! };
-        const { bytes, bundle, signer, entry } = await downloadCheckedFirmware(deps.cache(), client, target);
+        const { bytes, bundle, signer, entry } = await keepLatestFirmware(deps.cache(), client, target);
         return {
           outcome: 'checked' as const,
           bytes,

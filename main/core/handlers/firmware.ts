@@ -1,6 +1,7 @@
 import { DEVICE_TYPES } from '../../../domain/device-types';
+import { FileFormatError } from '../../../domain/files/file-error';
 import { cachedPatches } from '../../engine/cache/cached-patches';
-import { resolveFirmware } from '../../engine/cache/resolve-firmware';
+import { keepLatestFirmware } from '../../engine/cache/keep-latest-firmware';
 import type { CacheEntry, FirmwareCache } from '../../engine/cache/firmware-cache';
 import {
   CoreError,
@@ -57,11 +58,15 @@ export function firmwareHandlers(session: AccountSession, cache: FirmwareCache):
     'firmware.download': async (input) => {
       const account = session.require('files.download');
       try {
-        const resolved = await resolveFirmware(cache, account.client, { deviceType: input.deviceType });
-        if (resolved.origin === 'offline-cache')
-          throw new CoreError('SERVICE_UNREACHABLE', resolved.notice ?? 'The service is unreachable.');
-        return cachedView(resolved.entry);
+        // The same policy as the CLI's download and a prefetch: checked before it is kept, with its patches.
+        const kept = await keepLatestFirmware(cache, account.client, { deviceType: input.deviceType });
+        return cachedView(kept.entry);
       } catch (err) {
+        if (err instanceof FileFormatError) {
+          // What the service sent, not what the technician typed: its check's code travels as the violation's.
+          const message = `The firmware the service sent was refused and nothing was kept: ${err.message}`;
+          throw new CoreError('SERVICE_ERROR', message, [{ code: err.code, field: '', message: err.message }]);
+        }
         throw toCoreError(err);
       }
     },

@@ -1,9 +1,8 @@
 import { DEVICE_TYPES, type DeviceType } from '../../../domain/device-types';
 import type { FirmwarePatchRecord } from '../../../domain/files/firmware-patch-record';
 import type { CacheEntry } from './cache-entry';
-import type { FirmwareCache } from './firmware-cache';
-import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
-import { fetchPatches } from './fetch-patches';
+import type { FirmwareSource } from './firmware-source';
+import { keepLatestFirmware, type KeepingCache } from './keep-latest-firmware';
 import type { ReleaseKeySource } from './release-key-store';
 
 export interface PrefetchReport {
@@ -20,38 +19,25 @@ export interface PrefetchReport {
 }
 
 /**
- * Makes sure the latest bundle of each type is cached for this service and organization, with the
- * service's patches to it: the types given, or every type among the organization's registered
- * devices. A type it already served at its latest version (and intact) is not downloaded again,
- * nor is a patch the cache holds.
+ * Makes sure the latest bundle of each type is cached for this service and organization, checked
+ * and with the service's patches to it (keepLatestFirmware): the types given, or every type among
+ * the organization's registered devices. A type it already served at its latest version (and
+ * intact) is not downloaded again, nor is a patch the cache holds.
  */
 export async function prefetchFirmware(
-  cache: Pick<FirmwareCache, 'find' | 'put' | 'get' | 'patches'>,
-  client: FirmwareSource,
+  cache: KeepingCache,
+  client: FirmwareSource & ReleaseKeySource,
   deviceTypes: readonly DeviceType[] | undefined,
   options: { signal?: AbortSignal } = {},
 ): Promise<PrefetchReport> {
   const types = deviceTypes ?? (await typesInUse(client, options.signal));
-  const origin = originOf(client);
   const report: PrefetchReport = { fetched: [], upToDate: [], patches: [], failed: [] };
   for (const deviceType of types) {
     try {
-      const { version } = await client.devices.firmwareVersionByType(deviceType, { signal: options.signal });
-      let bundle = await cache.find(deviceType, version, origin);
-      if (bundle) {
-        report.upToDate.push({ deviceType, version });
-      } else {
-        const file = await client.devices.fetchFirmwareByType(deviceType, { signal: options.signal });
-        const source = firmwareSourceLabel(client, `/devices/types/${deviceType}/firmware`);
-        const entry = await cache.put(file.bytes, {
-          source,
-          origin,
-          expect: { deviceType, sha256: announcedBundleSha256(file.headers) },
-        });
-        report.fetched.push(entry);
-        bundle = await cache.get(entry.sha256);
-      }
-      if (bundle) report.patches.push(...(await fetchPatches(cache, client, bundle, { signal: options.signal })));
+      const kept = await keepLatestFirmware(cache, client, { deviceType }, { signal: options.signal });
+      if (kept.origin === 'cache') report.upToDate.push({ deviceType, version: kept.bundle.version });
+      else report.fetched.push(kept.entry);
+      report.patches.push(...kept.patches);
     } catch (error) {
       report.failed.push({ deviceType, error });
     }
@@ -78,4 +64,4 @@ export async function prefetchBundlesAndKeys(
 }
 
 /** The part of the firmware cache a prefetch uses. */
-export type PrefetchCache = Pick<FirmwareCache, 'find' | 'put' | 'get' | 'patches' | 'releaseKeys'>;
+export type PrefetchCache = KeepingCache;

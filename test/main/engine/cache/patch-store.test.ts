@@ -8,6 +8,7 @@ import { makeFirmwareImage } from '../../../../domain/files/firmware-image';
 import { createFirmwarePatch } from '../../../../domain/files/firmware-patch';
 import type { FirmwarePatchRecord } from '../../../../domain/files/firmware-patch-record';
 import type { FirmwareSource } from '../../../../main/engine/cache/firmware-source';
+import type { ReleaseKeySource } from '../../../../main/engine/cache/release-key-store';
 import { cachedPatches } from '../../../../main/engine/cache/cached-patches';
 import { prefetchFirmware } from '../../../../main/engine/cache/prefetch';
 import { resolveFirmware } from '../../../../main/engine/cache/resolve-firmware';
@@ -46,7 +47,10 @@ function releases() {
   return { base, target, patch, bundle, record };
 }
 
-function source(r: ReturnType<typeof releases>, offline = false): FirmwareSource & { patchFetches: number } {
+function source(
+  r: ReturnType<typeof releases>,
+  offline = false,
+): FirmwareSource & ReleaseKeySource & { patchFetches: number } {
   const request = { method: 'GET', path: '/x' };
   const answer = async <T>(value: T): Promise<T> => {
     if (offline) throw new NetworkError('unreachable', request);
@@ -63,6 +67,17 @@ function source(r: ReturnType<typeof releases>, offline = false): FirmwareSource
       fetchFirmware: () => answer({ bytes: r.bundle, syncId: undefined, headers: new Headers() }),
       fetchFirmwareByType: () => answer({ bytes: r.bundle, syncId: undefined, headers: new Headers() }),
     },
+    // The key that signed the releases, so that a prefetch checks them as a job would.
+    firmwareReleaseKeys: () =>
+      answer([
+        {
+          keyId: testReleaseKey.keyId,
+          name: 'test release key',
+          algorithm: 'Ed25519' as const,
+          publicKeyPem: testReleaseKey.publicKeyPem,
+          trustedAt: '2025-01-01T00:00:00.000Z',
+        },
+      ]),
     firmwarePatches: {
       list: () => answer([r.record]),
       fetch: async () => {

@@ -18,11 +18,22 @@ import { useScratchDirPerTest } from '../../../fixtures/scratch';
 const BIN = fileURLToPath(new URL('../../../../bin/provisioner.mjs', import.meta.url));
 const scratch = useScratchDirPerTest('bad-servers');
 
-/** Answers every request on a connection with `answer` (which writes to the socket and ends or destroys it). */
+/** The latest version's answer, well formed, so that the bad answer is the download's own. */
+const VERSION_ANSWER = JSON.stringify({ success: true, data: { deviceType: 'EPC', version: '1.1.0' } });
+
+/**
+ * Answers the question for the latest version properly (then closes), and every other request on
+ * a connection with `answer` (which writes to the socket and ends or destroys it).
+ */
 async function rawServer(answer: (socket: Socket) => void): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((socket) => {
     socket.on('error', () => undefined); // the client hangs up on what it cannot read
-    socket.once('data', () => answer(socket));
+    socket.once('data', (request: Buffer) => {
+      if (!/^GET \S+\/version /.test(request.toString('latin1'))) return answer(socket);
+      socket.end(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${VERSION_ANSWER.length}\r\nConnection: close\r\n\r\n${VERSION_ANSWER}`,
+      );
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

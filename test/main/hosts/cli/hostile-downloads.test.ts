@@ -1,6 +1,4 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeConfigFile, encodeConfigFile } from '../../../../domain/files/config-file';
@@ -9,7 +7,7 @@ import { generateReleaseKeyPair } from '../../../../domain/files/firmware-releas
 import { safeDownloadName } from '../../../../main/hosts/cli/commands/files';
 import { runCliIn } from '../../../fixtures/cli-in-process';
 import { organizationSigner } from '../../../fixtures/config-files';
-import { openedWhile, PER_FILE } from '../../../fixtures/opened-while';
+import { hostileProxyPerFile } from '../../../fixtures/hostile-proxy';
 import { signedTestBundle } from '../../../fixtures/release-key';
 import { useScratchDir } from '../../../fixtures/scratch';
 import { demoServicePerFile } from '../../../fixtures/test-core';
@@ -23,60 +21,10 @@ import { demoConfigurations } from '../../../../server/seed/demo-configurations'
  * --force, and saves nothing that fails the checks a job would make before sending it.
  */
 
-type Tamper = (
-  path: string,
-  upstream: { status: number; headers: Record<string, string>; body: Buffer },
-) => { headers: Record<string, string>; body: Buffer } | undefined;
-
 const demo = demoServicePerFile({ configurations: true });
 const scratch = useScratchDir('hostile-downloads');
-let tamper: Tamper = () => undefined;
-
-const proxy = openedWhile(
-  PER_FILE,
-  'The hostile proxy',
-  async () => {
-    const server = createServer((req, res) => void forward(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return server;
-  },
-  (server: Server) => new Promise<void>((resolve) => server.close(() => resolve())),
-);
-
-async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const upstream = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
-    (resolve, reject) => {
-      const out = request(
-        {
-          host: '127.0.0.1',
-          port: demo.service.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: `127.0.0.1:${demo.service.port}` },
-        },
-        async (answer) => {
-          const body: Buffer[] = [];
-          for await (const chunk of answer) body.push(chunk as Buffer);
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(answer.headers))
-            if (typeof value === 'string') headers[name] = value;
-          resolve({ status: answer.statusCode ?? 502, headers, body: Buffer.concat(body) });
-        },
-      );
-      out.on('error', reject);
-      out.end(Buffer.concat(chunks));
-    },
-  );
-  const changed = upstream.status === 200 ? tamper(req.url ?? '', upstream) : undefined;
-  const { headers, body } = changed ?? upstream;
-  delete headers['transfer-encoding'];
-  res.writeHead(upstream.status, { ...headers, 'content-length': String(body.length) });
-  res.end(body);
-}
-
-const proxyUrl = () => `http://127.0.0.1:${(proxy().address() as AddressInfo).port}`;
+const proxy = hostileProxyPerFile(() => demo.service.port);
+const proxyUrl = () => proxy.url();
 
 async function signedInHome(name: string): Promise<string> {
   const home = join(scratch.dir, name);
@@ -108,7 +56,7 @@ describe('device firmware download from a hostile service', () => {
       'attachment; filename="../../.bashrc"',
       "attachment; filename*=UTF-8''..%2F..%2F.bashrc",
     ]) {
-      tamper = (path, upstream) =>
+      proxy.tamper = (path, upstream) =>
         isFirmware(path)
           ? { headers: { ...upstream.headers, 'content-disposition': disposition }, body: upstream.body }
           : undefined;
@@ -126,7 +74,7 @@ describe('device firmware download from a hostile service', () => {
   it('never replaces a file without --force', async () => {
     const home = await signedInHome('fw-force');
     const dir = await outputWithBashrc(home);
-    tamper = () => undefined;
+    proxy.tamper = () => undefined;
     await writeFile(join(dir, 'EPC-1.1.0.zip'), 'kept');
     const refused = await runCliIn(home, ['device', 'firmware', 'download', '-t', 'EPC', '-o', dir]);
     expect(refused.code).toBe(1);
@@ -145,7 +93,7 @@ describe('device firmware download from a hostile service', () => {
     const home = await signedInHome('fw-forged');
     const dir = await outputWithBashrc(home);
     const forged = Buffer.from(signedTestBundle('EPC', '9.9.9', 2048, { key: generateReleaseKeyPair() }));
-    tamper = (path, upstream) =>
+    proxy.tamper = (path, upstream) =>
       isFirmware(path)
         ? { headers: { ...upstream.headers, 'content-disposition': 'attachment; filename=".bashrc"' }, body: forged }
         : undefined;
@@ -156,7 +104,7 @@ describe('device firmware download from a hostile service', () => {
     );
     expect(await readFile(join(dir, '.bashrc'), 'utf8')).toBe("the user's own .bashrc\n");
     expect(await readdir(dir)).toEqual(['.bashrc']);
-    tamper = () => undefined;
+    proxy.tamper = () => undefined;
     const cache = await runCliIn(home, ['--json', 'cache', 'list']);
     expect((JSON.parse(cache.stdout) as { firmware: unknown[] }).firmware).toEqual([]);
   });
@@ -166,7 +114,7 @@ describe('device configuration download from a hostile service', () => {
   it('names the file SN.cbor whatever the service says, and keeps an existing one without --force', async () => {
     const home = await signedInHome('config-names');
     const dir = await outputWithBashrc(home);
-    tamper = (path, upstream) =>
+    proxy.tamper = (path, upstream) =>
       isConfigurationFile(path)
         ? {
             headers: { ...upstream.headers, 'content-disposition': 'attachment; filename="../.bashrc"' },
@@ -191,7 +139,7 @@ describe('device configuration download from a hostile service', () => {
   it('refuses a file signed under a root key made a moment ago; nothing saved', async () => {
     const home = await signedInHome('config-forged');
     const dir = await outputWithBashrc(home);
-    tamper = (path, upstream) => {
+    proxy.tamper = (path, upstream) => {
       if (!isConfigurationFile(path)) return undefined;
       const genuine = decodeConfigFile(new Uint8Array(upstream.body));
       const forged = encodeConfigFile(genuine.content, organizationSigner(generateSigningKeyPair(), 'demo'));
