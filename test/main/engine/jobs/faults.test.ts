@@ -8,6 +8,9 @@ import { logInCli, registerDevices, results, worldPerTest, type World } from './
 /**
  * What goes wrong on a plant floor, end to end through the real CLI: the service going away in the
  * middle of a job, a cable pulled during an upload, and a configuration file for another device.
+ * The run the service is stopped under is the real `provisioner` process (its JSON lines are read
+ * as they come); the other commands run the CLI's main in this process (world.cliInProcess), the
+ * same commands and answers without two seconds of start-up each.
  */
 
 const startWorld = worldPerTest();
@@ -64,7 +67,7 @@ describe('the service stops during a job', () => {
 
       // With the service down from the start: the firmware comes from the cache.
       const second = await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty' });
-      const offline = await w.cli(['device', 'firmware', 'update', 'EPC000102']);
+      const offline = await w.cliInProcess(['device', 'firmware', 'update', 'EPC000102']);
       expect(offline.code, offline.stderr).toBe(0);
       expect(offline.stderr).toContain('The service is unreachable');
       expect(offline.stderr).toContain('installing the newest cached EPC firmware, version 1.1.0');
@@ -73,7 +76,7 @@ describe('the service stops during a job', () => {
       );
       expect(second.state().firmwareVersion).toBe('1.1.0');
 
-      const waiting = JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout) as Array<{
+      const waiting = JSON.parse((await w.cliInProcess(['--json', 'outbox', 'list'])).stdout) as Array<{
         serialNumber: string;
         kind: string;
         state: string;
@@ -84,7 +87,7 @@ describe('the service stops during a job', () => {
       ]);
 
       await w.startServiceAgain();
-      const sync = await w.cli(['outbox', 'sync']);
+      const sync = await w.cliInProcess(['outbox', 'sync']);
       expect(sync.code, sync.stderr).toBe(0);
       expect(sync.stdout).toContain('Sent 2 confirmations; the outbox is empty.');
       for (const serialNumber of ['EPC000101', 'EPC000102']) {
@@ -94,9 +97,9 @@ describe('the service stops during a job', () => {
         expect(await firmwareConfirmations(w, serialNumber)).toBe(1);
       }
       // Nothing is sent twice: a second sync finds nothing, the service still has one of each.
-      const again = await w.cli(['outbox', 'sync']);
+      const again = await w.cliInProcess(['outbox', 'sync']);
       expect(again.stdout).toContain('Sent 0 confirmations; the outbox is empty.');
-      expect(JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
+      expect(JSON.parse((await w.cliInProcess(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
       for (const serialNumber of ['EPC000101', 'EPC000102'])
         expect(await firmwareConfirmations(w, serialNumber)).toBe(1);
     },
@@ -115,7 +118,7 @@ describe('the cable is pulled during a firmware upload', () => {
       faults: { pullAt: 24_000, replugAfterMs: 800 },
     });
 
-    const run = await w.cli(['--json', 'device', 'firmware', 'update', 'EPC000101']);
+    const run = await w.cliInProcess(['--json', 'device', 'firmware', 'update', 'EPC000101']);
     expect(run.code, run.stderr).toBe(0);
     const [result] = results(run);
     expect(device.faultStats.pulls).toBe(1);
@@ -142,7 +145,7 @@ describe('the cable is pulled during a firmware upload', () => {
         faults: { pullAt: 32_000, replugAfterMs: 3_600_000 },
       });
 
-      const failed = await w.cli(['--reconnect-timeout', '2', 'device', 'firmware', 'update', 'EPC000101']);
+      const failed = await w.cliInProcess(['--reconnect-timeout', '2', 'device', 'firmware', 'update', 'EPC000101']);
       expect(failed.code).toBe(1);
       const errors = failed.stderr.split('\n').filter((line) => line.startsWith('error:'));
       expect(errors).toHaveLength(1);
@@ -156,7 +159,7 @@ describe('the cable is pulled during a firmware upload', () => {
       expect(afterFailure.firmwareVersion).toBeNull();
 
       await device.plug();
-      const resumed = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+      const resumed = await w.cliInProcess(['device', 'firmware', 'update', 'EPC000101']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(
         /EPC000101: firmware 1\.1\.0 installed \(was 1\.0\.0\); the upload resumed at [1-9]\d*%; confirmed to the service/,
@@ -178,13 +181,29 @@ describe('a configuration file for another device', () => {
     spy = await startCoapSpy(device.descriptor.port!);
     const bootId = device.state().bootId;
 
-    const download = await w.cli(['device', 'configuration', 'download', 'EPC000102', '-o', join(w.root, 'files')]);
+    const download = await w.cliInProcess([
+      'device',
+      'configuration',
+      'download',
+      'EPC000102',
+      '-o',
+      join(w.root, 'files'),
+    ]);
     expect(download.code, download.stderr).toBe(0);
     const file = join(w.root, 'files', 'EPC000102.cbor');
     expect(download.stdout).toContain(`EPC000102: saved ${file}`);
 
     // Named by serial number: refused before the link is even opened.
-    const bySerial = await w.cli(['device', 'configuration', 'apply', 'EPC000101', '-f', file, '--link', spy.link]);
+    const bySerial = await w.cliInProcess([
+      'device',
+      'configuration',
+      'apply',
+      'EPC000101',
+      '-f',
+      file,
+      '--link',
+      spy.link,
+    ]);
     expect(bySerial.code).toBe(1);
     expect(bySerial.stderr.trim()).toBe(
       'error: EPC000101: EPC000102.cbor is for device EPC000102, not EPC000101; nothing was sent; download the file of EPC000101 (provisioner device configuration download EPC000101)\n' +
@@ -195,7 +214,7 @@ describe('a configuration file for another device', () => {
 
     // Named by link only: the device is asked who it is, and nothing else: GET /info, and the
     // protocol probe's read of the vendor's identity (docs/vendor-devices.md, Detection), a 4.04 here.
-    const byLink = await w.cli(['device', 'configuration', 'apply', '-f', file, '--link', spy.link]);
+    const byLink = await w.cliInProcess(['device', 'configuration', 'apply', '-f', file, '--link', spy.link]);
     expect(byLink.code).toBe(1);
     expect(byLink.stderr).toContain('EPC000102.cbor is for device EPC000102, not EPC000101; nothing was sent');
     expect(spy.paths.length).toBeGreaterThan(0);
@@ -204,6 +223,6 @@ describe('a configuration file for another device', () => {
     expect(device.state().config).toBeNull();
     expect(device.state().bootId).toBe(bootId);
     expect((await record(w, 'EPC000101')).lastConfigurationApply).toBeNull();
-    expect(JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
+    expect(JSON.parse((await w.cliInProcess(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
   });
 });
