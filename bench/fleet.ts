@@ -123,7 +123,8 @@ async function main(): Promise<void> {
         concurrency: count,
       });
       // The bundle is cached before the clock starts: the fleet, not the download, is measured.
-      await prefetchFirmware(provisioning.cache, client, ['EPC']);
+      const prefetched = await prefetchFirmware(provisioning.cache, client, ['EPC']);
+      for (const { error } of prefetched.failed) throw error;
       const window = measureUploadWindow(provisioning, devices, count);
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
