@@ -131,6 +131,7 @@ describe("the CLI core's session channels", () => {
         serviceUrl: listener().url,
         orgId: 'demo',
         apiKey: demo.adminKey,
+        remember: true,
         allowPlainHttp: true,
       }),
     );
