@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeviceType } from '../../domain/device-types';
-import { client, errorText } from '../api/client';
+import { errorAdvice } from '../../domain/job-errors';
+import { client, errorText, violationsOf } from '../api/client';
 import { useQuery } from '../api/use-query';
 import { ActionButton } from '../components/ActionButton';
 import { Badge, Callout, Loading, ScreenHeader } from '../components/misc';
 import { DateTime } from '../components/DateText';
-import { useLocaleFormat } from '../i18n/I18nProvider';
+import { useLocaleFormat, useTranslator } from '../i18n/I18nProvider';
 import { notify } from '../stores/notices';
 
 /** The latest firmware per device type, and what the offline cache holds. */
@@ -14,6 +15,7 @@ export function FirmwareScreen() {
   const overview = useQuery('firmware.overview', {});
   const [downloading, setDownloading] = useState<DeviceType[]>([]);
   const { t } = useTranslation();
+  const words = useTranslator();
   const format = useLocaleFormat();
 
   const download = async (types: readonly DeviceType[]) => {
@@ -23,7 +25,10 @@ export function FirmwareScreen() {
         const cached = await client().call('firmware.download', { deviceType });
         notify('success', t('screens:firmware.downloaded', { type: deviceType, version: cached.version }));
       } catch (err) {
-        notify('error', `${deviceType}: ${errorText(err)}`);
+        // A bundle the checks refused carries the check's code: said in the reader's language, the code after it.
+        const code = violationsOf(err)[0]?.code;
+        const advice = code ? errorAdvice(code, words) : null;
+        notify('error', `${deviceType}: ${advice ? `${advice} (${code})` : errorText(err)}`);
       }
     }
     setDownloading((d) => d.filter((type) => !types.includes(type)));
