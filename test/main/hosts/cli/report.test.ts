@@ -15,6 +15,10 @@ import { confirmParameters } from './helpers/applied-configuration';
  * both serials and syncIds, the JSON the image hash, signer and ledger hashes. The install's
  * ledger entry names the image and its signer, so a report made once the bundle has left the
  * firmware cache (and the service has moved on) still names them.
+ *
+ * The commands run the CLI's main in this process (world.cliInProcess: the same commands and
+ * answers without two seconds of start-up each); the report in the language of the environment
+ * (LANG) is the real `provisioner` process, whose environment that is.
  */
 
 const run = promisify(execFile);
@@ -59,12 +63,20 @@ describe('provisioner report', () => {
       pressEstopAfterMs: 150,
     });
     await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', firmwareVersion: '1.1.0' });
-    const firmware = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+    const firmware = await w.cliInProcess(['device', 'firmware', 'update', 'EPC000101']);
     expect(firmware.code, firmware.stderr).toBe(0);
     for (const serial of ['EPC000101', 'EPC000102'])
-      expect((await w.cli(['device', 'configuration', 'update', serial])).code).toBe(0);
+      expect((await w.cliInProcess(['device', 'configuration', 'update', serial])).code).toBe(0);
     await confirmParameters(w, 'EPC000101');
-    const tested = await w.cli(['device', 'function-test', 'EPC000101', '--result', 'pass', '--note', 'cabinet 3']);
+    const tested = await w.cliInProcess([
+      'device',
+      'function-test',
+      'EPC000101',
+      '--result',
+      'pass',
+      '--note',
+      'cabinet 3',
+    ]);
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
 
     const syncIds = Object.fromEntries(
@@ -78,7 +90,7 @@ describe('provisioner report', () => {
     expect(syncIds.EPC000102).toMatch(/^[0-9a-f-]{36}$/);
 
     const pdfPath = join(w.root, 'report.pdf');
-    const pdf = await w.cli(['report', '--configuration', name, '--out', pdfPath]);
+    const pdf = await w.cliInProcess(['report', '--configuration', name, '--out', pdfPath]);
     expect(pdf.code, pdf.stderr).toBe(0);
     expect(pdf.stdout).toContain(`Wrote the commissioning report of configuration "${name}"`);
     expect(pdf.stdout).toContain('2 devices, 1 commissioned');
@@ -104,7 +116,7 @@ describe('provisioner report', () => {
     shared = { name, syncIds: syncIds as Record<string, string> };
 
     const jsonPath = join(w.root, 'report.json');
-    expect((await w.cli(['report', '--configuration', name, '--out', jsonPath])).code).toBe(0);
+    expect((await w.cliInProcess(['report', '--configuration', name, '--out', jsonPath])).code).toBe(0);
     const report = JSON.parse(await readFile(jsonPath, 'utf8')) as ReportJson;
     expect(report.ledger.intact).toBe(true);
     // The head it was made from: the ledger file's last entry, in the JSON and in the PDF.
@@ -161,28 +173,33 @@ describe('provisioner report', () => {
     const listed = report.devices.flatMap((d) => d.ledgerEntries.map(({ seq, hash }) => ({ seq, hash })));
     expect(printed).toEqual(listed);
     expect(printed.length).toBeGreaterThanOrEqual(5);
-    const verified = await w.cli(['ledger', 'verify', '--local', ...printed.flatMap(({ hash }) => ['--entry', hash])]);
+    const verified = await w.cliInProcess([
+      'ledger',
+      'verify',
+      '--local',
+      ...printed.flatMap(({ hash }) => ['--entry', hash]),
+    ]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     for (const { seq, hash } of printed)
       expect(verified.stdout).toMatch(
         new RegExp(`Entry ${seq} \\(.*\\), hash ${hash}: in this ledger, every link up to it holds\\.`),
       );
     const changed = `${printed[0]!.hash.slice(0, -1)}${printed[0]!.hash.endsWith('0') ? '1' : '0'}`;
-    const forged = await w.cli(['ledger', 'verify', '--local', '--entry', changed]);
+    const forged = await w.cliInProcess(['ledger', 'verify', '--local', '--entry', changed]);
     expect(forged.code).toBe(1);
     expect(forged.stdout).toContain(`Entry ${changed}: NOT in this ledger.`);
-    const malformed = await w.cli(['ledger', 'verify', '--local', '--entry', 'abc123']);
+    const malformed = await w.cliInProcess(['ledger', 'verify', '--local', '--entry', 'abc123']);
     expect(malformed.code).not.toBe(0);
     expect(malformed.stderr).toContain('"abc123" is not a ledger entry hash; give its 64 hex digits');
 
-    const one = await w.cli(['--json', 'report', '--configuration', name, '--device', 'EPC000102']);
+    const one = await w.cliInProcess(['--json', 'report', '--configuration', name, '--device', 'EPC000102']);
     expect(one.code, one.stderr).toBe(0);
     expect((JSON.parse(one.stdout) as ReportJson).devices.map((d) => d.serialNumber)).toEqual(['EPC000102']);
 
-    const unknown = await w.cli(['report', '--configuration', 'No such line', '--out', pdfPath]);
+    const unknown = await w.cliInProcess(['report', '--configuration', 'No such line', '--out', pdfPath]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(`No configuration is named "No such line"; there are "${name}"`);
-    const wrongKind = await w.cli(['report', '--configuration', name, '--out', join(w.root, 'report.txt')]);
+    const wrongKind = await w.cliInProcess(['report', '--configuration', name, '--out', join(w.root, 'report.txt')]);
     expect(wrongKind.code).toBe(2);
     expect(wrongKind.stderr).toContain('end the file name with one of them');
 
@@ -206,7 +223,7 @@ describe('provisioner report', () => {
     await rm(join(w.home, 'data', 'firmware-cache'), { recursive: true, force: true });
     await publishRelease(w, 'EPC', '1.2.0', await nextReleaseOf(w, 'EPC', '1.1.0', '1.2.0'));
     const laterPath = join(w.root, 'report-later.pdf');
-    const later = await w.cli(['report', '--configuration', name, '--out', laterPath]);
+    const later = await w.cliInProcess(['report', '--configuration', name, '--out', laterPath]);
     expect(later.code, later.stderr).toBe(0);
     const { stdout: laterText } = await run('pdftotext', ['-layout', laterPath, '-']);
     expect(laterText).toContain(first!.firmware.imageSha256);
@@ -227,7 +244,7 @@ describe('provisioner report', () => {
       const { name, syncIds } = shared;
       // The data as it is in every language.
       const dePath = join(w.root, 'report-de.pdf');
-      const german = await w.cli(['--lang', 'de', 'report', '--configuration', name, '--out', dePath]);
+      const german = await w.cliInProcess(['--lang', 'de', 'report', '--configuration', name, '--out', dePath]);
       expect(german.code, german.stderr).toBe(0);
       expect(german.stdout).toContain(
         `Das Inbetriebnahmeprotokoll der Konfiguration „${name}“ wurde nach ${dePath} geschrieben: 2 Geräte, 1 in Betrieb genommen.`,
