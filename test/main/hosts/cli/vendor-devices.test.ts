@@ -17,7 +17,8 @@ import { upsertManufacturingRecords } from '../../../../server/store/manufacturi
  * NSC on ptys with plain SLIP, an EPC on UDP) beside one of ours, with the real service. The CLI
  * tells the protocols apart, installs firmware (component files by the fs transfer; the EPC's
  * package by its POST), applies the configuration with the value-by-value read-back, confirms to
- * the service, and `device verify` then finds them in sync.
+ * the service, and `device verify` then finds them in sync. The commands run the CLI's main in this
+ * process (world.cliInProcess): the same commands and answers without two seconds of start-up each.
  */
 
 let world: World;
@@ -36,7 +37,7 @@ interface ListedDevice {
 }
 
 async function list(): Promise<ListedDevice[]> {
-  const run = await world.cli(['--json', 'device', 'list', '--link', world.linkOf(epc)]);
+  const run = await world.cliInProcess(['--json', 'device', 'list', '--link', world.linkOf(epc)]);
   const rows = parsed<ListedDevice[]>(run);
   if (!Array.isArray(rows)) throw new Error(`device list printed no list:\n${run.stdout}\n${run.stderr}`);
   return rows;
@@ -129,7 +130,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
     });
     expect(bySerial.get('EPC000102')).toMatchObject({ protocol: 'provisioner', deviceType: 'EPC' });
 
-    const text = await world.cli(['device', 'list', '--link', world.linkOf(epc)]);
+    const text = await world.cliInProcess(['device', 'list', '--link', world.linkOf(epc)]);
     expect(text.stdout).toMatch(/PROTOCOL/);
     expect(text.stdout).toMatch(/SRCP000101/);
     expect(text.stdout.split('\n').find((line) => line.includes('SRCP000101'))).toContain('FORT');
@@ -154,14 +155,14 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
         buildComponentImage('EPC', '1.2.0', [{ name: EPC_PACKAGE_NAME, bytes: simulatedVendorImage('1.2.0', 30_000) }]),
       );
 
-      const frc = await world.cli(['device', 'firmware', 'update', 'SRCP000101', 'NSCP000101']);
+      const frc = await world.cliInProcess(['device', 'firmware', 'update', 'SRCP000101', 'NSCP000101']);
       expect(frc.stdout + frc.stderr).toContain('SRCP000101: firmware 1.2.0 installed (was 1.0.0)');
       expect(frc.stdout + frc.stderr).toContain('NSCP000101: firmware 1.2.0 installed (was 1.0.0)');
       expect(frc.code).toBe(0);
       expect(srcp.state().firmwareVersion).toBe('1.2.0');
       expect(nscp.state().firmwareVersion).toBe('1.2.0');
 
-      const ip = await world.cli(['device', 'firmware', 'update', '--link', world.linkOf(epc)]);
+      const ip = await world.cliInProcess(['device', 'firmware', 'update', '--link', world.linkOf(epc)]);
       expect(ip.stdout + ip.stderr).toContain('EPC000101: firmware 1.2.0 installed (was 1.0.0)');
       expect(ip.code).toBe(0);
       expect(epc.state().firmwareVersion).toBe('1.2.0');
@@ -172,11 +173,11 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
     'applies the configuration to the SRC Pro, the NSC and the EPC, reads every setting back and confirms it; device verify finds each in sync',
     { timeout: 300_000 },
     async () => {
-      const frc = await world.cli(['device', 'configuration', 'update', 'SRCP000101', 'NSCP000101']);
+      const frc = await world.cliInProcess(['device', 'configuration', 'update', 'SRCP000101', 'NSCP000101']);
       expect(frc.stdout + frc.stderr).toMatch(/SRCP000101: configuration [0-9a-f-]{36} applied/);
       expect(frc.stdout + frc.stderr).toMatch(/NSCP000101: configuration [0-9a-f-]{36} applied/);
       expect(frc.code).toBe(0);
-      const ip = await world.cli(['device', 'configuration', 'update', '--link', world.linkOf(epc)]);
+      const ip = await world.cliInProcess(['device', 'configuration', 'update', '--link', world.linkOf(epc)]);
       expect(ip.stdout + ip.stderr).toMatch(/EPC000101: configuration [0-9a-f-]{36} applied/);
       expect(ip.code).toBe(0);
 
@@ -194,7 +195,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
       );
 
       // The FRC keeps the file it was sent (secureConfig.cbor, read back by the fs transfer): verify names its syncId.
-      const verify = await world.cli(['device', 'verify', 'SRCP000101', 'NSCP000101']);
+      const verify = await world.cliInProcess(['device', 'verify', 'SRCP000101', 'NSCP000101']);
       expect(verify.stdout).toMatch(/^SRCP000101: in sync \(/m);
       expect(verify.stdout).toMatch(/^NSCP000101: in sync \(/m);
       expect(verify.stdout).not.toContain('names no file');
@@ -209,7 +210,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
       const link = world.linkOf(epc);
       // device list does not read settings back: it does not call the EPC drift, it says it did not read it.
       const listed = parsed<Array<{ serialNumber: string | null; state: string | null; stateText: string | null }>>(
-        await world.cli(['--json', 'device', 'list', '--link', link]),
+        await world.cliInProcess(['--json', 'device', 'list', '--link', link]),
       );
       expect(listed.find((row) => row.serialNumber === 'EPC000101')).toMatchObject({
         state: 'unknown',
@@ -217,7 +218,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
           /^configuration not read: the device names no file it holds \(the service recorded syncId [0-9a-f-]{36} applied\); device verify reads its settings back$/,
         ),
       });
-      const inSync = await world.cli(['--json', 'device', 'verify', '--link', link]);
+      const inSync = await world.cliInProcess(['--json', 'device', 'verify', '--link', link]);
       const [verdict] = parsed<
         Array<{
           serialNumber: string;
@@ -247,7 +248,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
             })
           ).code,
         ).toBe(CODE.CHANGED);
-        const drift = await world.cli(['device', 'verify', '--link', link]);
+        const drift = await world.cliInProcess(['device', 'verify', '--link', link]);
         expect(drift.stdout).toMatch(
           /^EPC000101: configuration drift \(the device names no file it holds; its settings read back: .*cfg\/sf\/smcu\/global\/timeoutMs\) is 900 ms, the configuration says 1000 ms\)/m,
         );
@@ -266,7 +267,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
       } finally {
         await transport.close();
       }
-      const again = await world.cli(['device', 'verify', '--link', link]);
+      const again = await world.cliInProcess(['device', 'verify', '--link', link]);
       expect(again.stdout).toMatch(/^EPC000101: in sync \(the device names no file it holds/m);
       expect(again.code).toBe(0);
     },
@@ -297,20 +298,20 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
         faults: pulled,
       });
 
-      const frc = await world.cli(['device', 'firmware', 'update', 'SRCP000102']);
+      const frc = await world.cliInProcess(['device', 'firmware', 'update', 'SRCP000102']);
       expect(frc.stdout + frc.stderr).toContain('SRCP000102: firmware 1.2.0 installed (was 1.0.0)');
       expect(frc.code).toBe(0);
       expect(usb.faultStats.pulls).toBe(1);
       expect(usb.state().firmwareVersion).toBe('1.2.0');
 
-      const epcRun = await world.cli(['device', 'firmware', 'update', '--link', world.linkOf(ip)]);
+      const epcRun = await world.cliInProcess(['device', 'firmware', 'update', '--link', world.linkOf(ip)]);
       expect(epcRun.stdout + epcRun.stderr).toContain('EPC000103: firmware 1.2.0 installed (was 1.0.0)');
       expect(epcRun.code).toBe(0);
       expect(ip.faultStats.pulls).toBe(1);
       expect(ip.state().firmwareVersion).toBe('1.2.0');
 
       // Nothing of the interrupted transfers is left to judge: each device reads in sync for its firmware.
-      const listed = await world.cli(['--json', 'device', 'list', '--link', world.linkOf(ip)]);
+      const listed = await world.cliInProcess(['--json', 'device', 'list', '--link', world.linkOf(ip)]);
       const rows =
         parsed<Array<{ serialNumber: string | null; firmwareVersion: string | null; interruptedJobs: unknown[] }>>(
           listed,
@@ -343,7 +344,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
       });
       // device list shows it as the record says, an NSC, not the SRC Pro its serial number would make it.
       const listed = parsed<Array<{ serialNumber: string | null; deviceType: string | null; model: string | null }>>(
-        await world.cli(['--json', 'device', 'list']),
+        await world.cliInProcess(['--json', 'device', 'list']),
       );
       expect(listed.find((row) => row.serialNumber === serialNumber)).toMatchObject({
         deviceType: 'NSCP',
@@ -355,7 +356,7 @@ describe('devices that speak the vendor protocol, through the CLI', () => {
       ]);
       await publishRelease(world, 'NSCP', '1.3.0', nscImage);
 
-      const run = await world.cli(['device', 'firmware', 'update', serialNumber]);
+      const run = await world.cliInProcess(['device', 'firmware', 'update', serialNumber]);
       expect(run.stdout + run.stderr).toContain(`${serialNumber}: firmware 1.3.0 installed (was 1.0.0)`);
       expect(run.code).toBe(0);
       expect(nsc.state().firmwareVersion).toBe('1.3.0');
