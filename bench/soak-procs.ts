@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_FILE_ENV } from '../server/db/password-file';
 import { pgCtlCommand, waitUntilOk, type StackInstance, type StackState } from '../scripts/stack';
+import { serviceHeapArgs } from '../scripts/service-heap.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI_BIN = join(ROOT, 'bin', 'provisioner.mjs');
@@ -109,7 +110,17 @@ export async function restartInstance(stack: StackState, instance: StackInstance
   const fd = openSync(instance.log, 'a');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', SERVICE_CLI, 'serve', '--host', '127.0.0.1', '--port', String(instance.port)],
+    [
+      ...serviceHeapArgs(env.NODE_OPTIONS),
+      '--import',
+      'tsx',
+      SERVICE_CLI,
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(instance.port),
+    ],
     { cwd: ROOT, env, detached: true, stdio: ['ignore', 'ignore', fd] },
   );
   closeSync(fd);

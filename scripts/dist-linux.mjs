@@ -39,6 +39,7 @@ import { gzipSync } from 'node:zlib';
 import { tsImport } from 'tsx/esm/api';
 import { buildCli } from './build-cli.mjs';
 import { buildService } from './build-service.mjs';
+import { SERVICE_HEAP_FLAGS } from './service-heap.mjs';
 
 const root = join(import.meta.dirname, '..');
 const DEFAULT_OUT_DIR = join(root, 'dist', 'linux');
@@ -359,12 +360,17 @@ PROVISIONER_SERVICE_DATA=/var/lib/provisioner-service/data
 #PROVISIONER_TRUSTED_PROXIES=10.0.0.5
 # Lets a scraper on another machine read GET /metrics with Authorization: Bearer <token>.
 #PROVISIONER_METRICS_TOKEN=
+
+# The unit starts the service with a bounded heap (NODE_OPTIONS=${SERVICE_HEAP_FLAGS.join(' ')}).
+# A NODE_OPTIONS set here replaces the unit's whole: keep both flags in it, with the sizes you want.
+#NODE_OPTIONS=${SERVICE_HEAP_FLAGS.join(' ')}
 `;
 
 /**
  * The unit. ExecStart is the single executable itself (no npm, no tsx, no shell), so SIGTERM
  * reaches the service directly; host and port come from the env file through systemd's ${}
- * expansion, the database settings as environment variables the program reads.
+ * expansion, the database settings as environment variables the program reads. NODE_OPTIONS gives
+ * the service its bounded heap (scripts/service-heap.mjs); the env file, read after it, wins.
  */
 const SERVICE_UNIT = `[Unit]
 Description=Provisioner service (Device Configuration and Management Service)
@@ -376,6 +382,7 @@ Wants=network-online.target
 Type=exec
 User=${SERVICE_USER}
 Group=${SERVICE_USER}
+Environment="NODE_OPTIONS=${SERVICE_HEAP_FLAGS.join(' ')}"
 EnvironmentFile=/etc/provisioner-service/service.env
 WorkingDirectory=/var/lib/provisioner-service
 ExecStart=/usr/sbin/provisioner-service serve --host \${PROVISIONER_HOST} --port \${PROVISIONER_PORT}

@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 import { carriesPassword, PASSWORD_FILE_ENV, PASSWORD_ON_COMMAND_LINE } from '../server/db/password-file';
 import { haproxyConfig } from './stack-haproxy';
 import { listedRunDirs, listRunDir, ownedByMe, unlistRunDir } from './stack-registry';
+import { serviceHeapArgs } from './service-heap.mjs';
 
 export { haproxyConfig, METRICS_DENY_RULES } from './stack-haproxy';
 
@@ -243,7 +244,8 @@ export async function startInstance(
   const log = join(runDir, `${name}.log`);
   const fd = openSync(log, 'a');
   const [command, args] = serviceCommand(['serve', '--host', '127.0.0.1', '--port', String(port)]);
-  const child = spawn(command, args, {
+  // `serve` runs with the bounded heap it has wherever it is started, unless NODE_OPTIONS says otherwise.
+  const child = spawn(command, [...serviceHeapArgs(env.NODE_OPTIONS), ...args], {
     cwd: ROOT,
     env: serviceEnv(databaseUrl, env),
     detached: true,

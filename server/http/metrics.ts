@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ServiceContext } from '../context';
@@ -63,7 +64,19 @@ function mayRead(request: FastifyRequest, token: string | undefined): boolean {
 export function installMetrics(app: FastifyInstance, ctx: ServiceContext, options: MetricsOptions = {}): void {
   // A registry per app: tests and benchmarks run several services in one process.
   const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  if (options.processMetrics) {
+    collectDefaultMetrics({ register: registry });
+    // The heap's limit is set when the process starts (scripts/service-heap.mjs, or the operator's
+    // NODE_OPTIONS): shown so that one can see which an instance runs with.
+    new Gauge({
+      name: 'provisioner_heap_size_limit_bytes',
+      help: "The V8 heap's limit this process started with: its old space's and young generation's maximum together.",
+      registers: [registry],
+      collect() {
+        this.set(getHeapStatistics().heap_size_limit);
+      },
+    });
+  }
 
   const durations = new Histogram({
     name: 'provisioner_http_request_duration_seconds',
