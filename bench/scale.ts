@@ -1,6 +1,6 @@
 /**
  * Data at scale (issue 30), `npm run bench -- scale [--json] [--devices=N] [--small=N] [--samples=N]
- * [--configurations=N] [--small-configurations=N] [--instances=N] [--import-lines=N]`: on a
+ * [--configurations=N] [--small-configurations=N] [--instances=N] [--import-lines=N] [--ops=a,b]`: on a
  * throwaway stack (scripts/stack.ts's `up`: its own PostgreSQL cluster, N service instances, HAProxy
  * in front), an organization of N devices (default 1,000,000) and 10,000 configurations, and one
  * of 1,000 devices and 10 configurations, bulk-loaded the same way, and each operation timed
@@ -10,6 +10,9 @@
  * - device-list-deep: a page from the second half of the list;
  * - device-list-configurable: a deep page of the devices in no configuration;
  * - device-list-serial-prefix: search by a serial-number prefix that 100 devices start;
+ * - device-list-name-search: search by a piece of a name that starts no serial number (`evice N`,
+ *   N with one digit fewer than the organization's count: one device), served by the trigram
+ *   indexes of migration 16;
  * - configuration-list-first / configuration-list-deep: the configuration list (Limit 30, the
  *   default LastEditedDESC order), page 1 and a page from the second half;
  * - configuration-get, configuration-status: a configuration drawn at random;
@@ -25,7 +28,8 @@
  * 100,000-line (--import-lines) CSV: lines per second and the process's peak RSS (/usr/bin/time).
  *
  * Prints a table, and with --json one JSON object as the last line. Every loop is bounded by its
- * sample count.
+ * sample count. --ops times only the operations it names (all by default), for a figure of one
+ * operation without the rest of the run's hour.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     'small-configurations': { type: 'string', default: '10' },
     instances: { type: 'string', default: '1' },
     'import-lines': { type: 'string', default: '100000' },
+    ops: { type: 'string' },
   },
 });
 const LARGE = positiveFlag('devices', values.devices);
@@ -125,7 +130,7 @@ const deepPage = (count: number, draw: number) =>
   Math.max(1, Math.floor(count / 30 / 2) + Math.floor(draw * (count / 30 / 2 - 1)));
 const pick = <T>(items: readonly T[], draw: number): T => items[Math.floor(draw * items.length)]!;
 
-const OPERATIONS: Operation[] = [
+const ALL_OPERATIONS: Operation[] = [
   { op: 'device-list-first', churn: 'device', request: () => ({ path: 'devices?limit=30&page=1' }), accept: hasItems },
   {
     op: 'device-list-deep',
@@ -148,6 +153,19 @@ const OPERATIONS: Operation[] = [
     request: (org, draw) => ({
       path: `devices?limit=30&search=${org.letter}${String(Math.floor(draw * Math.floor(org.devices / 100))).padStart(5, '0')}`,
     }),
+    accept: hasItems,
+  },
+  // A piece of a name, not of a serial number: N has one digit fewer than the organization's
+  // count, so `evice N` is in one name (Device N) and no serial number, model or type.
+  {
+    op: 'device-list-name-search',
+    churn: 'device',
+    request: (org, draw) => {
+      const from = Math.floor(org.devices / 10);
+      return {
+        path: `devices?limit=30&search=${encodeURIComponent(`evice ${from + Math.floor(draw * (org.devices - from))}`)}`,
+      };
+    },
     accept: hasItems,
   },
   {
@@ -202,6 +220,23 @@ const OPERATIONS: Operation[] = [
     accept: (_org, answer) => json(answer).data === true,
   },
 ];
+
+/** The operations --ops names, in the bench's order; a confirmation needs the file download before it. */
+function selectedOperations(names: string | undefined): Operation[] {
+  if (names === undefined) return ALL_OPERATIONS;
+  const wanted = new Set(names.split(',').map((name) => name.trim()));
+  const unknown = [...wanted].filter((name) => !ALL_OPERATIONS.some(({ op }) => op === name));
+  if (unknown.length > 0 || wanted.size === 0) {
+    console.error(`error: --ops takes a comma-separated list of: ${ALL_OPERATIONS.map(({ op }) => op).join(', ')}`);
+    process.exit(2);
+  }
+  if (wanted.has('confirmation') && !wanted.has('configuration-file')) {
+    console.error('error: --ops confirmation confirms the file configuration-file downloads: name both');
+    process.exit(2);
+  }
+  return ALL_OPERATIONS.filter(({ op }) => wanted.has(op));
+}
+const OPERATIONS = selectedOperations(values.ops);
 
 async function timed(org: Org, baseUrl: string, operation: Operation, draw: number): Promise<number> {
   const { method = 'GET', path, body } = operation.request(org, draw);

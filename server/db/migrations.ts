@@ -566,18 +566,25 @@ BEGIN
     END;
     SELECT extnamespace::regnamespace::text INTO trgm_schema FROM pg_extension WHERE extname = 'pg_trgm';
   END IF;
-  -- The operator class named with its schema: the owner may have created the extension anywhere.
+  -- Each index is on lower(column), and the search matches lower(column) ILIKE its pattern (the
+  -- same rows: ILIKE folds case anyway): pg_trgm 1.6 also serves "=", and the planner took a
+  -- trigram index on the bare serial_number for the joins on it (a serial-prefix search went from
+  -- 12 ms to 800 ms at 20,000 devices).
+  -- A pending list of 256 kB, not 4 MB: new entries wait there until it fills (or a vacuum), and
+  -- every search reads it whole. At 100,000 devices just loaded, a one-device search took 100 ms
+  -- with 4 MB and 12 ms with 256 kB; the load took 20 s either way (73 s with no list at all).
+  -- The operator class is named with its schema: the owner may have created the extension anywhere.
   IF to_regclass('devices_name_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX devices_name_trgm ON devices USING gin (name %s.gin_trgm_ops)', trgm_schema);
+    EXECUTE format('CREATE INDEX devices_name_trgm ON devices USING gin (lower(name) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
   END IF;
   IF to_regclass('devices_serial_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX devices_serial_trgm ON devices USING gin (serial_number %s.gin_trgm_ops)', trgm_schema);
+    EXECUTE format('CREATE INDEX devices_serial_trgm ON devices USING gin (lower(serial_number) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
   END IF;
   IF to_regclass('manufacturing_records_model_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX manufacturing_records_model_trgm ON manufacturing_records USING gin (model %s.gin_trgm_ops)', trgm_schema);
+    EXECUTE format('CREATE INDEX manufacturing_records_model_trgm ON manufacturing_records USING gin (lower(model) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
   END IF;
   IF to_regclass('manufacturing_records_type_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX manufacturing_records_type_trgm ON manufacturing_records USING gin (device_type %s.gin_trgm_ops)', trgm_schema);
+    EXECUTE format('CREATE INDEX manufacturing_records_type_trgm ON manufacturing_records USING gin (lower(device_type) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
   END IF;
   RETURN NULL;
 END
