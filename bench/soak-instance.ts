@@ -19,7 +19,9 @@
  * the highs and lows of each, the time its collector took in the round (its /metrics' GC histogram,
  * by kind), and how long each device's requests took (p50, p99). --instance-node-options is added
  * to the instance's NODE_OPTIONS only (not this process's): a heap setting measured against the
- * instance as it starts by default. With --heap-snapshots the instance writes a heap snapshot after the
+ * instance as it starts by default. `serve` starts with a bounded heap (scripts/service-heap.mjs)
+ * unless NODE_OPTIONS names the flags, so `--instance-node-options="--max-semi-space-size=0
+ * --max-old-space-size=0"` gives it V8's own sizes (0: V8 chooses). With --heap-snapshots the instance writes a heap snapshot after the
  * warm-up round and after the last (`warm.heapsnapshot`, `end.heapsnapshot`), which
  * `npx tsx bench/soak-heap.ts` compares: a snapshot holds only what is alive after a full
  * collection, so what grew between them is what the instance keeps.

@@ -25,6 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_HEAP_FLAGS } from '../../scripts/service-heap.mjs';
 import { runProcess, type ProcessRun } from '../fixtures/run-process';
 import { POSTGRES_URL, scratchDatabase, type ScratchDatabase } from '../server/postgres-cluster';
 
@@ -88,6 +89,24 @@ function parseEnvFile(text: string): Record<string, string> {
   return env;
 }
 
+/** The assignments of a unit's Environment= setting: `"NAME=value with spaces"` or `NAME=value`, several separated by spaces. */
+function parseUnitEnvironment(setting: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [, quoted, bare] of (setting ?? '').matchAll(/"([^"]*)"|(\S+)/g)) {
+    const assignment = quoted ?? bare!;
+    const at = assignment.indexOf('=');
+    if (at > 0) env[assignment.slice(0, at)] = assignment.slice(at + 1);
+  }
+  return env;
+}
+
+/** The heap limit, in bytes, of this Node started with `flags` (the packaged executable embeds the Node that built it). */
+function heapLimitOfNodeWith(flags: readonly string[]): number {
+  const { NODE_OPTIONS: _ignored, ...env } = process.env;
+  const script = "process.stdout.write(String(require('node:v8').getHeapStatistics().heap_size_limit))";
+  return Number(spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', env }).stdout);
+}
+
 /** The [Service] settings of a unit file. */
 function parseUnit(text: string): Record<string, string> {
   const settings: Record<string, string> = {};
@@ -121,13 +140,14 @@ interface StartedService {
 
 /**
  * Starts the service as its unit's ExecStart would: the unit's User, Group and WorkingDirectory,
- * the environment from its EnvironmentFile (and nothing of ours), and the command line with
- * ${VAR} expanded from it.
+ * the environment from its Environment= and then its EnvironmentFile, which wins, as systemd does
+ * (and nothing of ours), and the command line with ${VAR} expanded from it.
  */
 async function startAsTheUnitWould(): Promise<StartedService> {
   const unit = parseUnit(readFileSync(UNIT_FILE, 'utf8'));
   const env = {
     PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    ...parseUnitEnvironment(unit.Environment),
     ...parseEnvFile(readFileSync(unit.EnvironmentFile!, 'utf8')),
   };
   const argv = unit
@@ -320,6 +340,11 @@ describe.skipIf(skipReason !== undefined)('the Debian packages, installed, used 
     expect(running.argv).toEqual(['/usr/sbin/provisioner-service', 'serve', '--host', '127.0.0.1', '--port', '0']);
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     expect(await readyz(running.url)).toEqual({ status: 200, body: { status: 'ready' } });
+    // The unit's NODE_OPTIONS bounds the heap (scripts/service-heap.mjs): the limit the service reports is that of a Node given those flags.
+    const metrics = await fetch(`${running.url}/metrics`).then((answer) => answer.text());
+    expect(/^provisioner_heap_size_limit_bytes (\d+)$/m.exec(metrics)?.[1]).toBe(
+      String(heapLimitOfNodeWith(SERVICE_HEAP_FLAGS)),
+    );
     // The embedded database lives in the data directory, the service user's alone.
     expect(readdirSync(join(DATA_DIR, 'data'))).toContain('PG_VERSION');
     expect(statSync(join(DATA_DIR, 'data')).uid).toBe(idsOf(SERVICE_USER).uid);
