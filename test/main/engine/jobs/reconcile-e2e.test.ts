@@ -8,7 +8,9 @@ import { applyConfiguration } from '../../hosts/cli/helpers/applied-configuratio
  * what a device runs reaches the service whenever a workstation reads it, also after the CLI was
  * killed between apply and confirmation, also when no job had anything to install; and
  * `device verify` says where a device and the service disagree, changing nothing but the ledger,
- * which keeps each verify as a provisioning action: who looked, when, and what was seen.
+ * which keeps each verify as a provisioning action: who looked, when, and what was seen. The CLI
+ * that is killed is the real `provisioner` process; the other commands run the CLI's main in this
+ * process (world.cliInProcess): the same commands and answers without two seconds of start-up each.
  */
 
 const startWorld = worldPerTest();
@@ -73,7 +75,7 @@ describe('the CLI is killed after the device applied the firmware', () => {
       expect((await record(w, 'EPC000101')).firmwareVersion).toBeNull();
 
       await until(() => device.state().bootId > bootBefore);
-      const listed = await w.cli(['--json', 'device', 'list']);
+      const listed = await w.cliInProcess(['--json', 'device', 'list']);
       expect(listed.code, listed.stderr).toBe(0);
       const [row] = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
       expect(row).toMatchObject({
@@ -95,7 +97,7 @@ describe('the CLI is killed after the device applied the firmware', () => {
       expect(await confirmationCount(w, 'EPC000101')).toBe(1);
 
       // Listed again: nothing more to say, and the interrupted job is not judged twice.
-      const again = await w.cli(['--json', 'device', 'list']);
+      const again = await w.cliInProcess(['--json', 'device', 'list']);
       expect(JSON.parse(again.stdout)).toEqual([
         expect.objectContaining({ serialNumber: 'EPC000101', confirmation: 'none', interruptedJobs: [] }),
       ]);
@@ -119,7 +121,7 @@ describe('a device already on the latest firmware that the service does not know
       const bootBefore = device.state().bootId;
       expect((await record(w, 'EPC000101')).firmwareVersion).toBeNull();
 
-      const run = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+      const run = await w.cliInProcess(['device', 'firmware', 'update', 'EPC000101']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('EPC000101: already runs firmware 1.1.0; nothing sent; confirmed to the service');
       expect(device.state().bootId).toBe(bootBefore);
@@ -129,7 +131,7 @@ describe('a device already on the latest firmware that the service does not know
       expect(after.lastFirmwareApply).toMatchObject({ success: true, firmwareVersion: '1.1.0', reason: 'observation' });
 
       // Run again: the service knows; nothing is confirmed twice.
-      const again = await w.cli(['device', 'firmware', 'update', 'EPC000101']);
+      const again = await w.cliInProcess(['device', 'firmware', 'update', 'EPC000101']);
       expect(again.stdout).toContain('EPC000101: already runs firmware 1.1.0; nothing sent');
       expect(again.stdout).not.toContain('confirmed to the service');
       expect(await confirmationCount(w, 'EPC000101')).toBe(1);
@@ -145,7 +147,7 @@ describe('device verify', () => {
       const w = await startWorld('verify-drift');
       const { configurationId } = await applyConfiguration(w, [{ serialNumber: 'EPC000101' }]);
 
-      const clean = await w.cli(['device', 'verify', 'EPC000101']);
+      const clean = await w.cliInProcess(['device', 'verify', 'EPC000101']);
       expect(clean.code, clean.stderr).toBe(0);
       expect(clean.stdout).toMatch(/^EPC000101: in sync \(last observed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/m);
       const held = (await record(w, 'EPC000101')).deployedSyncId!;
@@ -156,7 +158,7 @@ describe('device verify', () => {
       expect(expected).not.toBe(held);
       const confirmationsBefore = await confirmationCount(w, 'EPC000101');
 
-      const drift = await w.cli(['device', 'verify', 'EPC000101']);
+      const drift = await w.cliInProcess(['device', 'verify', 'EPC000101']);
       expect(drift.code).toBe(1);
       expect(drift.stdout).toContain(
         `EPC000101: configuration drift (device has syncId ${held}, service expects ${expected})`,
@@ -181,7 +183,7 @@ describe('device verify', () => {
       );
       expect(rows.map((r) => r.action)).toEqual(['configuration-apply', 'parameter-verification', 'verify', 'verify']);
 
-      const json = await w.cli(['--json', 'device', 'verify', '--all']);
+      const json = await w.cliInProcess(['--json', 'device', 'verify', '--all']);
       expect(json.code).toBe(1);
       expect(JSON.parse(json.stdout)).toEqual([
         expect.objectContaining({
@@ -196,9 +198,9 @@ describe('device verify', () => {
 
       // Verify only reads: no confirmation, nothing in the outbox.
       expect(await confirmationCount(w, 'EPC000101')).toBe(confirmationsBefore);
-      expect(JSON.parse((await w.cli(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
+      expect(JSON.parse((await w.cliInProcess(['--json', 'outbox', 'list'])).stdout)).toEqual([]);
       // A device that is not attached is not in sync either.
-      const missing = await w.cli(['device', 'verify', 'EPC000101', 'EPC000102']);
+      const missing = await w.cliInProcess(['device', 'verify', 'EPC000101', 'EPC000102']);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('EPC000102: not attached');
     },
