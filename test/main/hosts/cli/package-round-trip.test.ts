@@ -18,15 +18,22 @@ import { nextReleaseOf, publishRelease } from './helpers/releases';
  * exports its confirmations; the service comes back; the first workstation imports them, and the
  * service reports each device as the plant left it, each confirmation recorded once however often
  * it arrives (the same file again, and the plant laptop's own outbox once someone signs it in).
+ * Both workstations run the CLI's main in this process (world.cliInProcess): the same commands and
+ * answers without two seconds of start-up each; test/main/hosts/cli/cli.test.ts keeps the runs
+ * whose process is what is tested.
  */
 
 const SERIALS = ['EPC000101', 'SRCP000101'];
 
 const world = worldPerFile('package', (opened) => buildFlowAndLogIn(opened, srcpToEpcOverIsm));
 
-/** The plant laptop: a data directory of its own, never logged in while the service runs. */
+/**
+ * The plant laptop: a data directory of its own, never logged in while the service runs. Its
+ * --data-dir comes after the connected workstation's, so it wins (as $PROVISIONER_HOME would:
+ * test/main/hosts/cli/cli.test.ts shows both lead to the same directories).
+ */
 function plant(args: readonly string[]): Promise<CliRun> {
-  return world().cli(args, { platformDirs: true, env: { PROVISIONER_HOME: join(world().root, 'plant-laptop') } });
+  return world().cliInProcess(['--data-dir', join(world().root, 'plant-laptop'), ...args]);
 }
 
 async function confirmationCount(serialNumber: string, kind: 'firmware' | 'configuration'): Promise<number> {
@@ -55,14 +62,14 @@ describe('a work package carried to a plant without network and back', () => {
       world().startDevice({ deviceType: 'EPC', serialNumber: 'EPC000101', link: 'pty' }),
       world().startDevice({ deviceType: 'SRCP', serialNumber: 'SRCP000101', link: 'pty' }),
     ]);
-    const earlier = await world().cli(['device', 'firmware', 'update', ...SERIALS]);
+    const earlier = await world().cliInProcess(['device', 'firmware', 'update', ...SERIALS]);
     expect(earlier.code, earlier.stderr + earlier.stdout).toBe(0);
     for (const device of devices) expect(device.state().firmwareVersion).toBe('1.1.0');
     for (const deviceType of ['EPC', 'SRCP'] as const)
       await publishRelease(world(), deviceType, '1.2.0', await nextReleaseOf(world(), deviceType, '1.1.0', '1.2.0'));
 
     // Connected: the package of the configuration.
-    const exported = await world().cli([
+    const exported = await world().cliInProcess([
       '--json',
       'package',
       'export',
@@ -162,12 +169,12 @@ describe('a work package carried to a plant without network and back', () => {
       expect((await deviceRecord(serialNumber)).firmwareVersion).toBe('1.1.0');
       expect(await confirmationCount(serialNumber, 'configuration')).toBe(0);
     }
-    const delivered = await world().cli(['package', 'import-confirmations', confirmationsFile]);
+    const delivered = await world().cliInProcess(['package', 'import-confirmations', confirmationsFile]);
     expect(delivered.code, delivered.stderr).toBe(0);
     expect(delivered.stdout).toContain('Delivered 4 confirmations');
     // The plant laptop's ledger entries join the organization's chain, which then holds.
     expect(delivered.stdout).toMatch(/Ledger: the organization's chain took [1-9]\d* new entr(y|ies) \(it had 0\)\./);
-    const verified = await world().cli(['--json', 'ledger', 'verify']);
+    const verified = await world().cliInProcess(['--json', 'ledger', 'verify']);
     expect(verified.code, verified.stderr + verified.stdout).toBe(0);
     const chain = (JSON.parse(verified.stdout) as { service: { chain: { ok: boolean; entries: number } } }).service
       .chain;
@@ -188,7 +195,7 @@ describe('a work package carried to a plant without network and back', () => {
     await checkService();
 
     // Replayed: the same file again records nothing new.
-    const replay = await world().cli(['package', 'import-confirmations', confirmationsFile]);
+    const replay = await world().cliInProcess(['package', 'import-confirmations', confirmationsFile]);
     expect(replay.code, replay.stderr).toBe(0);
     await checkService();
 
@@ -211,7 +218,7 @@ describe('a work package carried to a plant without network and back', () => {
     bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
     const tamperedFile = join(world().root, 'tampered.confirmations');
     await writeFile(tamperedFile, bytes);
-    const tampered = await world().cli(['package', 'import-confirmations', tamperedFile]);
+    const tampered = await world().cliInProcess(['package', 'import-confirmations', tamperedFile]);
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toMatch(
       /^error: The confirmations file has been changed since it was signed \(.+\)\. Do not use it: ask for a new one\n$/,
