@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
 import { openDatabase } from '../../server/db/open';
 import { listDeviceRecords } from '../../server/store/devices';
+import { runInProcess } from './cli-run';
 
 /**
  * Migration 16 creates pg_trgm and the device search's trigram indexes where the service's role
@@ -84,6 +85,15 @@ describe.skipIf(!base)('the device search indexes under a role that may not crea
     const extension = await db.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'");
     return { indexes: indexes.rows.map((row) => row.indexname), extension: extension.rows.length === 1 };
   }
+
+  it('migrates as that role (the operator command), and says what the owner runs', async () => {
+    const run = await runInProcess(['--database-url', roleUrl, 'migrate']);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/^applied migrations 1, 2, .*\b16\b/);
+    expect(run.err).toMatch(/^warning: device search by name, model or type reads every device/);
+    expect(run.err).toContain('run `CREATE EXTENSION pg_trgm;` in this database');
+    expect(run.err).toMatch(/\(permission denied to create extension "pg_trgm"\)\n$/);
+  });
 
   it('starts without the indexes, says what the owner runs, and searches all the same', async () => {
     const { db, warnings } = await open();
