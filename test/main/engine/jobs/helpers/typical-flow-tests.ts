@@ -6,9 +6,12 @@ import { loginCli, startWorld, type World } from './world';
 
 /**
  * The typical flows of the interface, end to end: the configuration built through the API,
- * firmware updated and the configuration applied on every device through the real CLI (a child
- * process) over pty serial links, UDP and simulated BLE; then what the service reports for each
- * device and what each virtual device holds.
+ * firmware updated and the configuration applied on every device through the real CLI over pty
+ * serial links, UDP and simulated BLE; then what the service reports for each device and what each
+ * virtual device holds. The login and the firmware update are the real `provisioner` (a child
+ * process, reaching the simulated BLE devices through the simulator's bridge as another program
+ * would); the device list, the configuration update and the outbox run the CLI's main in this
+ * process (world.cliInProcess): the same commands and answers without two seconds of start-up each.
  */
 
 type SimulatorLink = 'pty' | 'udp' | 'ble';
@@ -67,7 +70,7 @@ export function describeTypicalFlows(file: number): void {
 
         expect((await loginCli(w)).code).toBe(0);
 
-        const listed = await w.cli(['--json', 'device', 'list', ...udpLinks]);
+        const listed = await w.cliInProcess(['--json', 'device', 'list', ...udpLinks]);
         expect(listed.code, listed.stderr).toBe(0);
         const attached = JSON.parse(listed.stdout) as Array<{
           serialNumber: string | null;
@@ -84,7 +87,7 @@ export function describeTypicalFlows(file: number): void {
             `${serialNumber}: firmware 1.1.0 installed (was 1.0.0); confirmed to the service`,
           );
 
-        const configuration = await w.cli(['device', 'configuration', 'update', ...serials, ...udpLinks]);
+        const configuration = await w.cliInProcess(['device', 'configuration', 'update', ...serials, ...udpLinks]);
         expect(configuration.code, `${configuration.stdout}\n${configuration.stderr}`).toBe(0);
 
         for (const serialNumber of serials) {
@@ -100,7 +103,7 @@ export function describeTypicalFlows(file: number): void {
           expect(held.config?.blank).toBe(false);
         }
 
-        const outbox = await w.cli(['--json', 'outbox', 'list']);
+        const outbox = await w.cliInProcess(['--json', 'outbox', 'list']);
         expect(JSON.parse(outbox.stdout)).toEqual([]);
       },
     );
