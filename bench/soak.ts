@@ -141,7 +141,9 @@ async function shiftChecksum(home: string, env: NodeJS.ProcessEnv): Promise<stri
     const event = JSON.parse(line) as { event?: string; checksumShort?: string };
     if (event.event === 'shift-parameters' && event.checksumShort) return event.checksumShort;
   }
-  throw new Error(`The Station printed no shift parameters (exit ${run.code}): ${run.stderr.slice(-2000)}`);
+  throw new Error(
+    `The Station printed no shift parameters (exit ${run.code}): ${run.stderr.slice(-2000)} ${run.stdout.slice(-2000)}`,
+  );
 }
 
 /** Every entry of the ledger files under the CLI's home: the Station's own record. */
