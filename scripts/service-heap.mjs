@@ -1,5 +1,5 @@
 // The V8 heap `serve` runs with unless the operator says otherwise: a young generation of at most
-// 16 MB a semi-space (V8's own default here is 64) and an old space of at most 512 MB (default:
+// 16 MB a semi-space (V8's own default here is 64) and an old space of at most 1024 MB (default:
 // about 4 GB). Measured with bench/soak-instance.ts: the instance's RSS stays within about 200 MB
 // instead of climbing to 400, at a few more collections (docs/performance.md, "Night shift";
 // docs/decisions.md, "The service runs with a bounded heap").
@@ -12,7 +12,7 @@
 // Plain JavaScript that any Node runs: bin/provisioner-service.mjs imports it before tsx is loaded.
 
 /** The flags, in the form Node takes them on its command line and in NODE_OPTIONS. */
-export const SERVICE_HEAP_FLAGS = Object.freeze(['--max-semi-space-size=16', '--max-old-space-size=512']);
+export const SERVICE_HEAP_FLAGS = Object.freeze(['--max-semi-space-size=16', '--max-old-space-size=1024']);
 
 /** V8 reads `--max-heap-size` as a limit on both spaces; the two flags above take precedence over it. */
 const BOTH_SPACES = '--max-heap-size';

@@ -47,8 +47,8 @@ describe('the heap flags serve is started with', () => {
   });
 
   it('leave out a flag the operator sets, in either spelling V8 takes', () => {
-    expect(serviceHeapArgs('--max-old-space-size=1024')).toEqual(['--max-semi-space-size=16']);
-    expect(serviceHeapArgs('--enable-source-maps --max_semi_space_size=32')).toEqual(['--max-old-space-size=512']);
+    expect(serviceHeapArgs('--max-old-space-size=2048')).toEqual(['--max-semi-space-size=16']);
+    expect(serviceHeapArgs('--enable-source-maps --max_semi_space_size=32')).toEqual(['--max-old-space-size=1024']);
     expect(serviceHeapArgs('--max-semi-space-size 32 --max-old-space-size 2048')).toEqual([]);
   });
 
@@ -76,8 +76,8 @@ describe.skipIf(process.platform !== 'linux')('serve, started as an operator sta
   });
 
   it('runs with the operator’s size when NODE_OPTIONS names one, and ours for the other', async () => {
-    const theirs = heapLimitOfNodeWith(['--max-semi-space-size=16', '--max-old-space-size=1024']);
+    const theirs = heapLimitOfNodeWith(['--max-semi-space-size=16', '--max-old-space-size=2048']);
     expect(theirs).not.toBe(heapLimitOfNodeWith(SERVICE_HEAP_FLAGS));
-    expect(await heapLimitOfServe(operator.data, '--max-old-space-size=1024')).toBe(theirs);
+    expect(await heapLimitOfServe(operator.data, '--max-old-space-size=2048')).toBe(theirs);
   });
 });
