@@ -556,6 +556,7 @@ INSERT INTO configuration_counts (org_id, configurations) SELECT org_id, count(*
 CREATE FUNCTION device_search_indexes() RETURNS text LANGUAGE plpgsql AS $fn$
 DECLARE
   trgm_schema text;
+  wanted record;
 BEGIN
   SELECT extnamespace::regnamespace::text INTO trgm_schema FROM pg_extension WHERE extname = 'pg_trgm';
   IF trgm_schema IS NULL THEN
@@ -574,18 +575,18 @@ BEGIN
   -- every search reads it whole. At 100,000 devices just loaded, a one-device search took 100 ms
   -- with 4 MB and 12 ms with 256 kB; the load took 20 s either way (73 s with no list at all).
   -- The operator class is named with its schema: the owner may have created the extension anywhere.
-  IF to_regclass('devices_name_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX devices_name_trgm ON devices USING gin (lower(name) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
-  END IF;
-  IF to_regclass('devices_serial_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX devices_serial_trgm ON devices USING gin (lower(serial_number) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
-  END IF;
-  IF to_regclass('manufacturing_records_model_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX manufacturing_records_model_trgm ON manufacturing_records USING gin (lower(model) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
-  END IF;
-  IF to_regclass('manufacturing_records_type_trgm') IS NULL THEN
-    EXECUTE format('CREATE INDEX manufacturing_records_type_trgm ON manufacturing_records USING gin (lower(device_type) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)', trgm_schema);
-  END IF;
+  FOR wanted IN
+    SELECT * FROM (VALUES
+      ('devices_name_trgm', 'devices', 'name'),
+      ('devices_serial_trgm', 'devices', 'serial_number'),
+      ('manufacturing_records_model_trgm', 'manufacturing_records', 'model'),
+      ('manufacturing_records_type_trgm', 'manufacturing_records', 'device_type')) AS w (index_name, table_name, column_name)
+  LOOP
+    IF to_regclass(wanted.index_name) IS NULL THEN
+      EXECUTE format('CREATE INDEX %I ON %I USING gin (lower(%I) %s.gin_trgm_ops) WITH (gin_pending_list_limit = 256)',
+        wanted.index_name, wanted.table_name, wanted.column_name, trgm_schema);
+    END IF;
+  END LOOP;
   RETURN NULL;
 END
 $fn$;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends, codes, type TestEnv } from './harness';
+import { listed } from './helpers/device-list';
 import { serviceForTests } from './helpers/service-env';
 
 /**
@@ -10,20 +11,6 @@ import { serviceForTests } from './helpers/service-env';
  */
 const LOADED = 3000;
 const serialOf = (i: number) => `SCALE${String(i).padStart(5, '0')}`;
-
-interface Listed {
-  serials: string[];
-  totalCount: number;
-}
-
-async function listed(env: TestEnv, query: string): Promise<Listed> {
-  const response = await env.call('GET', `/devices?${query}`);
-  expect(response.status, JSON.stringify(response.json)).toBe(200);
-  return {
-    serials: response.json.data.items.map((d: { serialNumber: string }) => d.serialNumber),
-    totalCount: response.json.data.totalCount,
-  };
-}
 
 /** The organization's devices in list order, read without the buckets. */
 async function truth(env: TestEnv, configurableOnly = false): Promise<string[]> {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable, SqlValue } from '../../server/db/database';
 import { listDeviceRecords, type DeviceListQuery } from '../../server/store/devices';
 import { backends, type TestEnv } from './harness';
+import { listed } from './helpers/device-list';
 import { serviceForTests } from './helpers/service-env';
 
 /**
@@ -32,26 +33,12 @@ const NAME_SQL = `CASE
 const MODEL_SQL = `CASE WHEN i % 1500 = 3 THEN 'ZetaModel-' || i ELSE 'M-' || (i % 13) END`;
 const TYPE_SQL = `(ARRAY['SRCP','WESP','EPC','NSCP'])[1 + i % 4]`;
 
-interface Listed {
-  serials: string[];
-  totalCount: number;
-}
-
 interface Device {
   serial: string;
   name: string;
   model: string;
   type: string;
   configured: boolean;
-}
-
-async function listed(env: TestEnv, query: string): Promise<Listed> {
-  const response = await env.call('GET', `/devices?${query}`);
-  expect(response.status, JSON.stringify(response.json)).toBe(200);
-  return {
-    serials: response.json.data.items.map((d: { serialNumber: string }) => d.serialNumber),
-    totalCount: response.json.data.totalCount,
-  };
 }
 
 /** Every device of the organization in list order, read without any filter. */
