@@ -9,6 +9,8 @@ import { logInCli, worldPerTest } from '../../engine/jobs/helpers/world';
  * The ledger end to end: an apply through the CLI is recorded, its confirmation carries the entry's
  * hash to the service, `ledger verify` sends the service the entries and finds both chains whole;
  * one byte changed in the ledger file and verify names that entry, here and against the service.
+ * The commands run the CLI's main in this process (world.cliInProcess): the same commands and
+ * answers without two seconds of start-up each.
  */
 
 const startWorld = worldPerTest();
@@ -35,7 +37,7 @@ describe('provisioner ledger verify', () => {
       await w.startDevice({ deviceType: 'EPC', serialNumber: 'EPC000102', link: 'pty', firmwareVersion: '1.1.0' });
 
       for (const serial of ['EPC000101', 'EPC000102']) {
-        const applied = await w.cli(['device', 'configuration', 'update', serial]);
+        const applied = await w.cliInProcess(['device', 'configuration', 'update', serial]);
         expect(applied.code, applied.stderr).toBe(0);
       }
 
@@ -72,7 +74,7 @@ describe('provisioner ledger verify', () => {
       expect(rows.map((row) => row.payload.ledgerHash)).toEqual([entries[0]!.hash]);
       expect(rows[0]!.payload.syncId).toBe(entries[0]!.facts.syncId);
 
-      const whole = await w.cli(['--json', 'ledger', 'verify']);
+      const whole = await w.cliInProcess(['--json', 'ledger', 'verify']);
       expect(whole.code, whole.stderr).toBe(0);
       const wholeResult = JSON.parse(whole.stdout) as Verification;
       expect(wholeResult).toMatchObject({
@@ -83,7 +85,7 @@ describe('provisioner ledger verify', () => {
       // Every entry is on the service: sent with its confirmation already, or by this verify.
       expect(wholeResult.service!.sent.received + wholeResult.service!.sent.known).toBe(4);
 
-      const again = await w.cli(['ledger', 'verify']);
+      const again = await w.cliInProcess(['ledger', 'verify']);
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toContain('4 entries, every link holds');
       expect(again.stdout).toContain("This workstation's entries on the service match the local ledger.");
@@ -94,7 +96,7 @@ describe('provisioner ledger verify', () => {
       bytes[at] = '7'.charCodeAt(0);
       await writeFile(ledgerPath, bytes);
 
-      const broken = await w.cli(['--json', 'ledger', 'verify']);
+      const broken = await w.cliInProcess(['--json', 'ledger', 'verify']);
       expect(broken.code).toBe(1);
       const brokenResult = JSON.parse(broken.stdout) as Verification;
       expect(brokenResult.ok).toBe(false);
@@ -104,7 +106,7 @@ describe('provisioner ledger verify', () => {
       expect(brokenResult.service?.mismatch).toMatchObject({ seq: 1 });
       expect(brokenResult.service?.sent.withheld).toBe(1);
 
-      const words = await w.cli(['ledger', 'verify']);
+      const words = await w.cliInProcess(['ledger', 'verify']);
       expect(words.code).toBe(1);
       expect(words.stdout).toMatch(
         /BROKEN at entry 1 at line 1 \(hash [0-9a-f]{12}…\): its content does not match its hash/,
