@@ -1,11 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { MIGRATIONS } from '../../server/db/migrations';
-import { dumpPglite } from '../../server/db/pglite';
+import { pgliteTemplate } from '../fixtures/pglite-template';
 import type { ApiKeyRole, Region } from '../../domain';
 import { verifyConfigFile, type DecodedConfigFile } from '../../domain/files';
 import {
@@ -82,26 +78,7 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
   };
 }
 
-/**
- * A new PGlite database runs initdb and seeding builds firmware bundles (seconds on a busy 2-core
- * machine); a dump of a migrated, seeded one loads in a fraction of that. The dump is cached in the
- * temp directory, keyed by the migrations and the seed. Databases made from it share the demo
- * organization's key and the service's secrets, which is fine for tests.
- */
-export async function pgliteTemplate(): Promise<Blob> {
-  const seedSource = readFileSync(new URL('../../server/seed/demo.ts', import.meta.url), 'utf8');
-  const version = createHash('sha256').update(JSON.stringify(MIGRATIONS)).update(seedSource).digest('hex').slice(0, 16);
-  const file = join(tmpdir(), `provisioner-service-schema-${version}.tar`);
-  if (existsSync(file)) return new Blob([readFileSync(file)]);
-  const db = await openDatabase({ dataDir: 'memory://' });
-  await seedDemo(db);
-  const dump = await dumpPglite(db);
-  await db.close();
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
-  renameSync(partial, file);
-  return dump;
-}
+export { pgliteTemplate };
 
 export async function startEnv(backend: Backend): Promise<TestEnv> {
   const pgDb = backend === 'postgres' ? await freshPostgresDatabase() : undefined;
