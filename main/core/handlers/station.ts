@@ -74,6 +74,9 @@ export interface StationHost {
   commissioningAfterStop?: boolean;
 }
 
+/** How long the table a core showed stands for the start that follows it (see shownShift). */
+export const SHOWN_SHIFT_MAX_AGE_MS = 10 * 60_000;
+
 /** What the screen shows before the first start. */
 function idleView(): StationView {
   return {
@@ -110,7 +113,19 @@ export function stationHandlers(host: StationHost): {
   let commissioningAfterStop: StationReportView['commissioning'] = null;
   let writeCommissioningAfterStop: CommissioningReportWriter | null = null;
 
-  /** The configuration's devices and the parameters their files intend, read afresh for each look and each start. */
+  /**
+   * The shift whose table this core showed last (`station.parameters`), for the start that follows
+   * it: fetching every device's file again would double a start's wait (a Station started again
+   * after a crash too: 97 s more at 300 devices in the soak). A file the service changes after the
+   * table was read is still caught, device by device: the station keeps apart a device whose job
+   * applied another file than the shift's (Station.departureFromShift). Taken once, and only
+   * while fresh, so that a table left open does not start a shift of files long replaced.
+   */
+  let shownShift: { key: string; at: number; shift: Awaited<ReturnType<typeof shiftOf>> } | null = null;
+  const shownKey = (account: StationAccount, configurationName: string) =>
+    JSON.stringify([account.serviceUrl, account.orgId, configurationName]);
+
+  /** The configuration's devices and the parameters their files intend, read afresh. */
   const shiftOf = async (account: StationAccount, configurationName: string) => {
     try {
       const roster = await loadStationRoster(account.client, configurationName);
@@ -153,7 +168,9 @@ export function stationHandlers(host: StationHost): {
       'station.view': async () => (station ? viewOf(station) : idleView()),
       'station.parameters': async (input) => {
         const account = await host.account();
-        return shiftParametersView((await shiftOf(account, input.configurationName)).parameters);
+        const shift = await shiftOf(account, input.configurationName);
+        shownShift = { key: shownKey(account, input.configurationName), at: Date.now(), shift };
+        return shiftParametersView(shift.parameters);
       },
       'station.start': async (input) => {
         const account = await host.account();
@@ -167,8 +184,14 @@ export function stationHandlers(host: StationHost): {
             'VALIDATION',
             'The shift report goes under the data directory here; only a command-line run names its file (--report).',
           );
-        // Computed again now: a configuration changed since the operator read its table is refused.
-        const { roster, parameters } = await shiftOf(account, input.configurationName);
+        const shown = shownShift;
+        shownShift = null;
+        const fresh =
+          shown !== null &&
+          shown.key === shownKey(account, input.configurationName) &&
+          Date.now() - shown.at <= SHOWN_SHIFT_MAX_AGE_MS;
+        // Without a table shown a moment ago, computed now: the checksum typed must be the files' of now.
+        const { roster, parameters } = fresh ? shown.shift : await shiftOf(account, input.configurationName);
         const refusal = shiftConfirmationRefusal(parameters, input.checksum);
         if (refusal !== null) throw new CoreError('VALIDATION', refusal);
         const confirmedAt = new Date();
