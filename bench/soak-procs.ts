@@ -74,26 +74,41 @@ export async function instanceHeapMiB(url: string): Promise<InstanceHeap> {
 }
 
 /**
- * Open file descriptors, but for terminals: a Station holds one pty per device plugged in, which
- * is work, not a leak. Null when the process is gone.
+ * Open file descriptors by kind (`socket`, `pipe`, `anon_inode:[eventfd]`, `file`, or the device's
+ * path), but for terminals: a Station holds one pty per device plugged in, which is work, not a
+ * leak. The kinds say what a difference between two readings is (keep-alive sockets or a file
+ * left open). Null when the process is gone.
  */
-export function openFds(pid: number): number | null {
+export function openFdKinds(pid: number): Record<string, number> | null {
+  let fds: string[];
   try {
-    const fds = readdirSync(`/proc/${pid}/fd`);
-    let count = 0;
-    for (const fd of fds) {
-      let target = '';
-      try {
-        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue; // Closed meanwhile.
-      }
-      if (!target.startsWith('/dev/pts/') && target !== '/dev/ptmx') count += 1;
-    }
-    return count;
+    fds = readdirSync(`/proc/${pid}/fd`);
   } catch {
     return null;
   }
+  const kinds: Record<string, number> = {};
+  for (const fd of fds) {
+    let target = '';
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue; // Closed meanwhile.
+    }
+    if (target.startsWith('/dev/pts/') || target === '/dev/ptmx') continue;
+    const kind = /^(socket|pipe):/.test(target)
+      ? target.slice(0, target.indexOf(':'))
+      : target.startsWith('anon_inode:') || target.startsWith('/dev/')
+        ? target
+        : 'file';
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
+}
+
+/** Open file descriptors but for terminals (openFdKinds added up); null when the process is gone. */
+export function openFds(pid: number): number | null {
+  const kinds = openFdKinds(pid);
+  return kinds === null ? null : Object.values(kinds).reduce((sum, count) => sum + count, 0);
 }
 
 /**

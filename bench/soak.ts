@@ -54,6 +54,7 @@ import { CONFIGURATION_NAME, seedOrganization } from './soak-seed';
 import {
   heapSnapshotEnv,
   instanceHeapMiB,
+  openFdKinds,
   openFds,
   restartInstance,
   restartPostgres,
@@ -121,7 +122,7 @@ interface DeviceRun {
 }
 
 interface Samples {
-  stationWarm: { rss: number | null; fds: number | null; at: number } | null;
+  stationWarm: { rss: number | null; fds: number | null; fdKinds: Record<string, number> | null; at: number } | null;
   serviceWarm: { rss: number | null; fds: number | null; at: number } | null;
 }
 
@@ -482,6 +483,7 @@ async function main(): Promise<void> {
         samples.stationWarm = {
           rss: rssMiB(station.child.pid!),
           fds: openFds(station.child.pid!),
+          fdKinds: openFdKinds(station.child.pid!),
           at: performance.now(),
         };
         if (HEAP_SNAPSHOTS !== undefined) await heapSnapshot(station.child.pid!, 'warm');
@@ -533,7 +535,7 @@ async function main(): Promise<void> {
       young: rssWindows(heapSeries.young, samples.serviceWarm?.at ?? endAt, endAt, RSS_WINDOW_MS),
     };
     const end = {
-      station: { rss: rssMiB(stationPid), fds: openFds(stationPid) },
+      station: { rss: rssMiB(stationPid), fds: openFds(stationPid), fdKinds: openFdKinds(stationPid) },
       service: { rss: rssMiB(watched.pid), fds: openFds(watched.pid) },
     };
     if (HEAP_SNAPSHOTS !== undefined) await heapSnapshot(stationPid, 'end');
@@ -674,6 +676,8 @@ async function main(): Promise<void> {
       },
       fd_open_start: { station: samples.stationWarm?.fds ?? null, service: samples.serviceWarm?.fds ?? null },
       fd_open_end: { station: end.station.fds, service: end.service.fds },
+      // What the Station's descriptors were, to tell keep-alive sockets from a file left open.
+      fd_kinds_station: { start: samples.stationWarm?.fdKinds ?? null, end: end.station.fdKinds },
       faults: faultStats(),
       chaos: chaosLog,
       station_starts: stationStarts,
