@@ -5,7 +5,7 @@ import { RETRYABLE_CODES, sqlErrorCode } from './database';
 import { CHANGES_CHANNEL, ChangeFeed } from './change-feed';
 import { DatabaseUnavailableError, isConnectionFailure, TransactionConflictError } from './failures';
 import { connectionSettings } from './password-file';
-import { ALL_TABLES, joinTables, noteStatement, tablesNamedIn } from './tables';
+import { ALL_TABLES, isReadStatement, joinTables, noteStatement, tablesNamedIn } from './tables';
 
 // Return bigint (int8) and numeric as JS numbers, like PGlite does, so rows look the same on both.
 // Counts and sizes in this schema stay far below 2^53.
@@ -38,9 +38,6 @@ function wrap(client: PgClient): Queryable {
   };
 }
 
-/** Statements that change nothing the caches hold; anything else is a write to announce. */
-const isRead = (sql: string) => /^\s*SELECT\b/i.test(sql);
-
 /** An INSERT, UPDATE or DELETE that affected no row (ON CONFLICT DO NOTHING, a no-op update) changed nothing. */
 const isRowChange = (sql: string) => /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql);
 
@@ -54,7 +51,7 @@ interface Writes {
 const noWrites = (): Writes => ({ wrote: false, keys: false, tables: new Set() });
 
 function noteWrite(writes: Writes, sql: string, rowCount: number): void {
-  if (isRead(sql) || (isRowChange(sql) && rowCount === 0)) return;
+  if (isReadStatement(sql) || (isRowChange(sql) && rowCount === 0)) return;
   writes.wrote = true;
   writes.tables = joinTables(writes.tables, tablesNamedIn(sql));
   // A write that may concern API keys (their roles, their existence): one naming no known table may.

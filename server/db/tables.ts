@@ -87,6 +87,18 @@ export async function recordingReads<T>(
   return { value, tables: reads.tables };
 }
 
+/**
+ * Whether a statement only reads: a SELECT, or a WITH whose parts are all queries. A data-modifying
+ * part (`WITH x AS (UPDATE …)`) makes it a write; so does `FOR UPDATE`, which costs a needless
+ * announcement at worst. Without the WITH case every keyset page and search of the device list
+ * was announced as a write of all its tables, and each instance dropped its cached answers
+ * (configurations included) on every device list read.
+ */
+export function isReadStatement(sql: string): boolean {
+  if (/^\s*SELECT\b/i.test(sql)) return true;
+  return /^\s*WITH\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE)\b/i.test(sql);
+}
+
 /** Called by the database layer for every statement it runs. */
 export function noteStatement(sql: string): void {
   countStatement();

@@ -4,7 +4,7 @@ import { authenticate } from '../auth/authenticate';
 import type { OperationId } from '../../domain/role-matrix';
 import type { ServiceContext } from '../context';
 import type { SqlValue } from '../db/database';
-import { joinTables, tablesNamedIn } from '../db/tables';
+import { isReadStatement, joinTables, tablesNamedIn } from '../db/tables';
 import { countingStatements } from '../db/statement-count';
 import { ok } from './envelope';
 import { statementCountOf } from './metrics';
@@ -74,7 +74,7 @@ async function run(
       call({
         query: <Row>(sql: string, params?: readonly SqlValue[]) => {
           // Dry runs and downloads that only read keep the read cache; a write drops the answers read from its tables.
-          if (!/^\s*SELECT\b/i.test(sql)) written = joinTables(written ?? new Set(), tablesNamedIn(sql));
+          if (!isReadStatement(sql)) written = joinTables(written ?? new Set(), tablesNamedIn(sql));
           return tx.query<Row>(sql, params);
         },
       }),

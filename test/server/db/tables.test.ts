@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeOf, ChangeFeed } from '../../../server/db/change-feed';
-import { ALL_TABLES, overlaps, TABLES, tablesNamedIn } from '../../../server/db/tables';
+import { ALL_TABLES, isReadStatement, overlaps, TABLES, tablesNamedIn } from '../../../server/db/tables';
 
 /** Which tables a statement touches, and what a change notification says: what scopes the caches' drops. */
 describe('tables named by a statement', () => {
@@ -56,5 +56,29 @@ describe('change notifications', () => {
     expect(changeOf('origin:1:data')).toEqual({ keys: false, tables: ALL_TABLES });
     expect(changeOf('origin:1:keys')).toEqual({ keys: true, tables: ALL_TABLES });
     expect(changeOf('origin:1:data:devices,no_such_table')).toEqual({ keys: true, tables: ALL_TABLES });
+  });
+});
+
+describe('a statement that only reads', () => {
+  it('is a SELECT, or a WITH of queries only: the device list pages and searches are reads', () => {
+    expect(isReadStatement('  select 1')).toBe(true);
+    expect(
+      isReadStatement(
+        'WITH page AS (SELECT p.serial_number FROM devices p ORDER BY p.serial_number LIMIT $5 OFFSET $6) SELECT d.updated_at FROM devices d',
+      ),
+    ).toBe(true);
+  });
+
+  it('is not a WITH with a part that changes rows, nor any other statement', () => {
+    expect(
+      isReadStatement('WITH gone AS (DELETE FROM devices WHERE org_id = $1 RETURNING *) SELECT count(*) FROM gone'),
+    ).toBe(false);
+    expect(isReadStatement('with moved as (update devices set name = $2 returning 1) select 1')).toBe(false);
+    expect(isReadStatement('WITH x AS (INSERT INTO confirmations VALUES ($1) RETURNING id) SELECT id FROM x')).toBe(
+      false,
+    );
+    expect(isReadStatement('UPDATE devices SET name = $1')).toBe(false);
+    expect(isReadStatement('SELECT pg_notify($1, $2)')).toBe(true);
+    expect(isReadStatement('CREATE INDEX x ON devices (name)')).toBe(false);
   });
 });
