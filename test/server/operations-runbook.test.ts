@@ -38,6 +38,10 @@ const COVERAGE: ReadonlyArray<{ firstLine: string; coverage: Coverage }> = [
     firstLine: 'DATABASE_URL=postgres://svc:…@db.internal/provisioner npm run server -- migrate',
     coverage: { how: 'run' },
   },
+  {
+    firstLine: 'CREATE EXTENSION pg_trgm;',
+    coverage: { how: 'verbatim', file: 'test/server/search-indexes-role.test.ts' },
+  },
   { firstLine: 'provisioner-service serve --host 0.0.0.0 --port 8080', coverage: { how: 'run' } },
   {
     firstLine:
