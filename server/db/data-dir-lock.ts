@@ -81,7 +81,9 @@ function commandLineOf(pid: number): string | undefined {
     const words = raw.split('\0').filter((word) => word.length > 0);
     if (words.length === 0) return undefined;
     const line = words.join(' ');
-    return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+    // Cut in the middle: the program at the start, the command and its directory at the end (node's
+    // own options, such as serve's heap sizes, come between and say least).
+    return line.length > 160 ? `${line.slice(0, 40)} … ${line.slice(-117)}` : line;
   } catch {
     return undefined;
   }
