@@ -227,7 +227,12 @@ export async function runCli(
  * (`--heapsnapshot-signal`), appended to those of `env`.
  */
 export function heapSnapshotEnv(env: NodeJS.ProcessEnv, dir: string): NodeJS.ProcessEnv {
-  const options = `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dir}`;
+  return withNodeOptions(env, `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dir}`);
+}
+
+/** `env` with Node's `options` appended to its NODE_OPTIONS (later flags win); `env` itself when there are none. */
+export function withNodeOptions(env: NodeJS.ProcessEnv, options: string): NodeJS.ProcessEnv {
+  if (options === '') return env;
   return { ...env, NODE_OPTIONS: env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ${options}` : options };
 }
 

@@ -30,6 +30,9 @@
  * warm-up and at the end (`warm.heapsnapshot`, `end.heapsnapshot`; each after its RSS reading),
  * which `npx tsx bench/soak-heap.ts DIR/warm.heapsnapshot DIR/end.heapsnapshot` compares. Writing
  * a snapshot takes the Station's own memory: a run with them measures what grows, not RSS.
+ *
+ * `--station-node-options "FLAGS"`: Node's options for the Station's process alone (appended to
+ * NODE_OPTIONS), e.g. `--max-semi-space-size=16` to compare a capped young generation.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -62,6 +65,7 @@ import {
   runCli,
   startCli,
   takeHeapSnapshot,
+  withNodeOptions,
   type CliProcess,
 } from './soak-procs';
 import { wholeFlag } from './bench-figures';
@@ -74,6 +78,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     minutes: { type: 'string' },
     'heap-snapshots': { type: 'string' },
+    'station-node-options': { type: 'string' },
   },
 });
 const DEVICES = wholeFlag('devices', values.devices, 4);
@@ -81,6 +86,8 @@ const LANES = wholeFlag('lanes', values.lanes, 1);
 const SEED = wholeFlag('seed', values.seed, 0);
 const HEAP_SNAPSHOTS = values['heap-snapshots'] === undefined ? undefined : resolvePath(values['heap-snapshots']);
 if (HEAP_SNAPSHOTS !== undefined) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
+/** Node's options for the Station's process only (e.g. a cap on its young generation), after NODE_OPTIONS. */
+const STATION_NODE_OPTIONS = values['station-node-options']?.trim() ?? '';
 const MINUTES = values.minutes === undefined ? 5 + DEVICES / 10 : Number(values.minutes);
 if (!(MINUTES > 0)) {
   console.error(`error: --minutes must be a positive number, got "${values.minutes}"`);
@@ -288,7 +295,8 @@ async function main(): Promise<void> {
     const startStation = (): CliProcess => {
       stationStarts += 1;
       const args = ['station', '--configuration', CONFIGURATION_NAME, '--lanes', String(LANES), '--json'];
-      const stationEnv = HEAP_SNAPSHOTS === undefined ? env : heapSnapshotEnv(env, HEAP_SNAPSHOTS);
+      const withOptions = withNodeOptions(env, STATION_NODE_OPTIONS);
+      const stationEnv = HEAP_SNAPSHOTS === undefined ? withOptions : heapSnapshotEnv(withOptions, HEAP_SNAPSHOTS);
       const started = startCli(
         home,
         [...args, '--confirm-checksum', checksum, '--operator', OPERATOR],
@@ -681,6 +689,7 @@ async function main(): Promise<void> {
       faults: faultStats(),
       chaos: chaosLog,
       station_starts: stationStarts,
+      station_node_options: STATION_NODE_OPTIONS,
       shift_parameters_seconds: shiftParametersSeconds,
       timed_out: timedOut,
       shift_seconds: Math.round(shiftSeconds),
