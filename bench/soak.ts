@@ -31,8 +31,9 @@
  * which `npx tsx bench/soak-heap.ts DIR/warm.heapsnapshot DIR/end.heapsnapshot` compares. Writing
  * a snapshot takes the Station's own memory: a run with them measures what grows, not RSS.
  *
- * `--station-node-options "FLAGS"`: Node's options for the Station's process alone (appended to
- * NODE_OPTIONS), e.g. `--max-semi-space-size=16` to compare a capped young generation.
+ * `--station-node-options="FLAGS"`: Node's options for the Station's process alone (appended to
+ * NODE_OPTIONS), e.g. `--station-node-options=--max-semi-space-size=16` to compare a capped young
+ * generation (with `=`: a value that starts with `--` is otherwise read as a flag of its own).
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
