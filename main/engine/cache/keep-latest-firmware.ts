@@ -1,12 +1,12 @@
 import type { DeviceType } from '../../../domain/device-types';
-import { readFirmwareBundle, type FirmwareBundle } from '../../../domain/files/firmware-bundle';
+import type { FirmwareBundle } from '../../../domain/files/firmware-bundle';
 import type { FirmwarePatchRecord } from '../../../domain/files/firmware-patch-record';
 import type { CallOptions } from '../../cloud';
 import type { CacheEntry } from './cache-entry';
 import type { FirmwareCache } from './firmware-cache';
-import { fetchPatches } from './fetch-patches';
 import { checkFirmwareSignature, type FirmwareSigner } from './firmware-signature';
-import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
+import type { FirmwareSource } from './firmware-source';
+import { takeLatestBundle } from './latest-bundle';
 import type { ReleaseKeySource } from './release-key-store';
 
 /** The part of the firmware cache that keeping a bundle for offline use touches. */
@@ -42,36 +42,12 @@ export async function keepLatestFirmware(
   target: { serialNumber: string } | { deviceType: DeviceType },
   call: CallOptions = {},
 ): Promise<KeptFirmware> {
-  const latest =
-    'serialNumber' in target
-      ? await client.devices.firmwareVersion(target.serialNumber, call)
-      : await client.devices.firmwareVersionByType(target.deviceType, call);
-  const deviceType = 'deviceType' in target ? target.deviceType : latest.deviceType;
-  const origin = originOf(client);
-  const cached = await cache.find(deviceType, latest.version, origin);
-  if (cached) {
-    // Kept by a job's download, which checks at its own step: a refusal here still keeps it from a person's hands.
-    const { signer } = await checkFirmwareSignature(cached.bundle, cache.releaseKeys, client, call);
-    const patches = await fetchPatches(cache, client, cached, call);
-    return { ...cached, signer, origin: 'cache', patches };
-  }
-  const file =
-    'serialNumber' in target
-      ? await client.devices.fetchFirmware(target.serialNumber, call)
-      : await client.devices.fetchFirmwareByType(target.deviceType, call);
-  const bundle = readFirmwareBundle(file.bytes, { deviceType });
-  const { signer } = await checkFirmwareSignature(bundle, cache.releaseKeys, client, call);
-  const path =
-    'serialNumber' in target
-      ? `/devices/${encodeURIComponent(target.serialNumber)}/firmware`
-      : `/devices/types/${target.deviceType}/firmware`;
-  const entry = await cache.put(file.bytes, {
-    source: firmwareSourceLabel(client, path),
-    origin,
-    expect: { deviceType, version: bundle.version, sha256: announcedBundleSha256(file.headers) },
+  // A cached one was perhaps kept by a job's download, which checks at its own step: a refusal here
+  // still keeps it from a person's hands.
+  const taken = await takeLatestBundle(cache, client, target, call, async (bundle) => {
+    const { signer } = await checkFirmwareSignature(bundle, cache.releaseKeys, client, call);
+    return signer;
   });
-  const stored = await cache.get(entry.sha256);
-  if (!stored) throw new Error(`The firmware just cached (${entry.sha256}) is gone from the cache.`);
-  const patches = await fetchPatches(cache, client, stored, call);
-  return { bytes: file.bytes, bundle, signer, entry, origin: 'download', patches };
+  const { bytes, bundle, entry, origin, patches } = taken;
+  return { bytes, bundle, signer: taken.checked, entry, origin, patches };
 }

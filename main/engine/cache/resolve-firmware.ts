@@ -2,8 +2,8 @@ import type { DeviceType } from '../../../domain/device-types';
 import type { PrecodedStream } from '../../../domain/files/content-coding';
 import { NetworkError, ServiceError, type CallOptions } from '../../cloud';
 import type { FirmwareCache } from './firmware-cache';
-import { fetchPatches } from './fetch-patches';
-import { announcedBundleSha256, firmwareSourceLabel, originOf, type FirmwareSource } from './firmware-source';
+import { originOf, type FirmwareSource } from './firmware-source';
+import { askLatestVersion, takeLatestBundle } from './latest-bundle';
 import type { CachedPatch } from './patch-store';
 import type { CachedBundle } from './verified-bundle';
 
@@ -65,42 +65,21 @@ export async function resolveFirmware(
   call: CallOptions = {},
 ): Promise<ResolvedFirmware> {
   const { deviceType, serialNumber } = target;
-  const origin = originOf(client);
   let latestVersion: string | undefined;
   try {
-    const latest =
-      serialNumber !== undefined
-        ? await client.devices.firmwareVersion(serialNumber, call)
-        : await client.devices.firmwareVersionByType(deviceType, call);
+    const target = serialNumber !== undefined ? { serialNumber, deviceType } : { deviceType };
+    // Asked apart, so that a download that fails can still say what the service's latest is.
+    const latest = await askLatestVersion(client, target, call);
     latestVersion = latest.version;
-    const cached = await cache.find(deviceType, latest.version, origin);
-    if (cached) {
-      await fetchPatches(cache, client, cached, call);
-      return withPatches(cache, { ...cached, origin: 'cache', latestVersion, notice: undefined });
-    }
-    const file =
-      serialNumber !== undefined
-        ? await client.devices.fetchFirmware(serialNumber, call)
-        : await client.devices.fetchFirmwareByType(deviceType, call);
-    const path =
-      serialNumber !== undefined
-        ? `/devices/${encodeURIComponent(serialNumber)}/firmware`
-        : `/devices/types/${deviceType}/firmware`;
-    const entry = await cache.put(file.bytes, {
-      source: firmwareSourceLabel(client, path),
-      origin,
-      expect: { deviceType, sha256: announcedBundleSha256(file.headers) },
-    });
-    const stored = await cache.get(entry.sha256);
-    if (!stored) throw new Error(`The firmware just cached (${entry.sha256}) is gone from the cache.`);
-    await fetchPatches(cache, client, stored, call);
-    return withPatches(cache, { ...stored, origin: 'download', latestVersion, notice: undefined });
+    const taken = await takeLatestBundle(cache, client, target, call, undefined, latest);
+    const { entry, bytes, bundle, origin: from } = taken;
+    return withPatches(cache, { entry, bytes, bundle, origin: from, latestVersion, notice: undefined });
   } catch (error) {
     // Unreachable, or up but failing for now (5xx, 429): the cache stands in. A 4xx (unknown
     // serial number, no firmware for the type, a revoked key) is an answer and is passed on.
     const unavailable = error instanceof NetworkError || (error instanceof ServiceError && error.retryable);
     if (!unavailable) throw error;
-    const fallback = await cache.latest(deviceType, origin);
+    const fallback = await cache.latest(deviceType, originOf(client));
     if (!fallback) throw new NoFirmwareAvailableError(deviceType, error);
     const why = error instanceof NetworkError ? 'unreachable' : `unavailable (HTTP ${error.httpStatus})`;
     const notice =

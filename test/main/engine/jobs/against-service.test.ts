@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ServiceClient } from '../../../../main/cloud';
+import { NetworkError, type ServiceClient } from '../../../../main/cloud';
+import type { FirmwareSource } from '../../../../main/engine/cache/firmware-source';
 import { nodeFileSystem, type FileSystem } from '../../../../platform/durable-file';
 import { FirmwareCache } from '../../../../main/engine/cache/firmware-cache';
 import { NoFirmwareAvailableError, resolveFirmware } from '../../../../main/engine/cache/resolve-firmware';
@@ -186,5 +187,28 @@ describe('firmware cache against the service', () => {
     expect(offline.entry.version).toBe('1.1.0');
     expect(offline.notice).toMatch(/unreachable.*newest cached EPC firmware, version 1\.1\.0/);
     await expect(resolveFirmware(c, client, { deviceType: 'NSCP' })).rejects.toBeInstanceOf(NoFirmwareAvailableError);
+  });
+
+  it("names the service's latest version when its download fails and a cached older one stands in", async () => {
+    const c = cache();
+    await prefetchBundlesAndKeys(c, client, ['EPC']);
+    // The service answers that 1.2.0 is its latest, then the connection breaks on the download.
+    const brokenDownload: FirmwareSource = {
+      baseUrl: client.baseUrl,
+      orgId: client.orgId,
+      devices: {
+        listAll: (...args) => client.devices.listAll(...args),
+        firmwareVersion: async (...args) => ({ ...(await client.devices.firmwareVersion(...args)), version: '1.2.0' }),
+        firmwareVersionByType: (...args) => client.devices.firmwareVersionByType(...args),
+        fetchFirmware: async (serialNumber) => {
+          throw new NetworkError('connection-lost', { method: 'GET', path: `/devices/${serialNumber}/firmware` });
+        },
+        fetchFirmwareByType: (...args) => client.devices.fetchFirmwareByType(...args),
+      },
+    };
+    const offline = await resolveFirmware(c, brokenDownload, { deviceType: 'EPC', serialNumber: 'EPC000101' });
+    expect(offline).toMatchObject({ origin: 'offline-cache', latestVersion: '1.2.0' });
+    expect(offline.entry.version).toBe('1.1.0');
+    expect(offline.notice).toMatch(/version 1\.1\.0, fetched .*, although the service's latest is 1\.2\.0\.$/);
   });
 });
