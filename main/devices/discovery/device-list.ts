@@ -3,18 +3,26 @@ import { sameListing, type DiscoveredDevice } from './discovered-device';
 export type DeviceListEvent =
   | { type: 'added'; device: DiscoveredDevice }
   | { type: 'removed'; device: DiscoveredDevice }
-  | { type: 'changed'; device: DiscoveredDevice; previous: DiscoveredDevice };
+  | { type: 'changed'; device: DiscoveredDevice; previous: DiscoveredDevice }
+  /**
+   * Its port went away and came back within the grace period: unplugged and plugged in again
+   * quickly, or a reboot. Not a device that merely failed to answer a probe once.
+   */
+  | { type: 'returned'; device: DiscoveredDevice; previous: DiscoveredDevice };
 
 interface Entry {
   device: DiscoveredDevice;
   /** performance.now() when the link was last missing from its source, if it is missing now. */
   missingSince: number | undefined;
+  /** Its port itself went away (not only a probe that went unanswered) while it was missing. */
+  portGone: boolean;
 }
 
 /**
  * The devices present right now, keyed by link, and the events a UI needs to follow them. A
  * device whose link vanishes is removed only after `graceMs`, so that a reboot (the port goes and
- * comes back) shows as 'changed' (new firmware version, new syncId) rather than removed and added.
+ * comes back) shows as 'returned' (with its new firmware version, new syncId) rather than removed
+ * and added: the device itself is the same, and a failed device's owner may have plugged it in again.
  */
 export class DeviceListState {
   private readonly entries = new Map<string, Entry>();
@@ -53,16 +61,22 @@ export class DeviceListState {
   present(device: DiscoveredDevice): void {
     const entry = this.entries.get(device.link);
     if (!entry) {
-      this.entries.set(device.link, { device, missingSince: undefined });
+      this.entries.set(device.link, { device, missingSince: undefined, portGone: false });
       this.emit({ type: 'added', device });
       return;
     }
+    const portCameBack = entry.missingSince !== undefined && entry.portGone;
     entry.missingSince = undefined;
+    entry.portGone = false;
     if (entry.device.serialNumber !== device.serialNumber) {
       // Another device on the same port: the first one went away.
-      this.entries.set(device.link, { device, missingSince: undefined });
+      this.entries.set(device.link, { device, missingSince: undefined, portGone: false });
       this.emit({ type: 'removed', device: entry.device });
       this.emit({ type: 'added', device });
+    } else if (portCameBack) {
+      const previous = entry.device;
+      entry.device = device;
+      this.emit({ type: 'returned', device, previous });
     } else if (!sameListing(entry.device, device)) {
       const previous = entry.device;
       entry.device = device;
@@ -73,15 +87,22 @@ export class DeviceListState {
   /** The link is still there (listed, or in use by a job) although it was not asked. */
   seen(link: string): void {
     const entry = this.entries.get(link);
-    if (entry) entry.missingSince = undefined;
+    if (entry) {
+      entry.missingSince = undefined;
+      entry.portGone = false;
+    }
   }
 
-  /** The link's source no longer lists it (or it stopped answering): removed after the grace period. */
-  missing(link: string): void {
+  /**
+   * The link's source no longer lists it (`portGone`: its port is gone) or it stopped answering:
+   * removed after the grace period.
+   */
+  missing(link: string, portGone = false): void {
     const entry = this.entries.get(link);
     if (!entry) return;
     const now = this.now();
     entry.missingSince ??= now;
+    if (portGone) entry.portGone = true;
     if (now - entry.missingSince >= this.graceMs) this.remove(link);
   }
 

@@ -1,4 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
 import type { Peripheral } from '@abandonware/noble';
 import type { BleCentral } from '../links/ble-central';
 import { formatLinkSpec, parseLinkSpec } from '../links/link-spec';
@@ -100,6 +101,21 @@ export class LiveDeviceList {
     await this.serialScan.request();
   }
 
+  /**
+   * A listed device whose port is gone right now, or whose port's name was just removed or made
+   * (`renamed`: for a port already listed, made again means it went first), is missing from this
+   * moment: noted when the directory changes rather than at the next round, which on a busy machine
+   * can come after the device was plugged in again, so that a quick re-plug is still seen (as
+   * 'returned'). A port a job holds is the job's to follow.
+   */
+  private notePortsGone(renamed: string | undefined): void {
+    for (const link of this.state.links('serial')) {
+      if (this.busy(link)) continue;
+      const spec = parseLinkSpec(link);
+      if (spec.kind === 'serial' && (spec.path === renamed || !existsSync(spec.path))) this.state.missing(link, true);
+    }
+  }
+
   /** A port appearing in a glob's directory (a pty, an adapter's by-id link) is listed at once. */
   private watchPortGlobs(): void {
     for (const watcher of this.watchers.splice(0)) watcher.close();
@@ -107,7 +123,10 @@ export class LiveDeviceList {
     if (serial === false) return;
     for (const root of new Set((serial?.portGlobs ?? portGlobsFromEnv(process.env)).map(portGlobRoot))) {
       try {
-        const watcher = watch(root, () => void this.serialScan.request());
+        const watcher = watch(root, (eventType, name) => {
+          this.notePortsGone(eventType === 'rename' && name ? join(root, name.toString()) : undefined);
+          void this.serialScan.request();
+        });
         watcher.on('error', () => undefined);
         this.watchers.push(watcher);
       } catch {
@@ -191,7 +210,7 @@ export class LiveDeviceList {
       }
     }
     for (const link of this.state.links('serial')) {
-      if (!listed.has(link) && !this.busy(link)) this.state.missing(link);
+      if (!listed.has(link) && !this.busy(link)) this.state.missing(link, true);
     }
     for (const link of this.serialAnsweredAt.keys()) if (!this.state.has(link)) this.serialAnsweredAt.delete(link);
   }

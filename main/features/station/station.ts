@@ -261,6 +261,18 @@ export class Station {
     if (!this.running) return;
     if (event.type === 'added') this.arrived(event.device);
     else if (event.type === 'removed') this.departed(event.device);
+    else if (event.type === 'returned') this.returned(event.device);
+  }
+
+  /**
+   * Its port went and came back within the device list's grace: a person who unplugs a failed
+   * device and plugs it in again at once means a retry, as much as one who waits. A working lane's
+   * device is rebooting or reconnecting for its job, which waits for it itself.
+   */
+  private returned(device: DiscoveredDevice): void {
+    const lane = this.lanes.get(device.serialNumber);
+    if (!lane || lane.link !== device.link || !lane.present || lane.state !== 'failed') return;
+    this.retry(lane);
   }
 
   private note(kind: StationNoteView['kind'], device: DiscoveredDevice, why: StationNoteReason): void {
@@ -336,14 +348,17 @@ export class Station {
     }
     lane.present = true;
     lane.link = device.link;
-    if (lane.state === 'failed') {
-      lane.state = 'waiting';
-      lane.finishedAt = null;
-      this.emit({ event: 'waiting', serialNumber: lane.serialNumber, link: lane.link });
-      this.queue.push(lane.serialNumber);
-      this.pump();
-    }
+    if (lane.state === 'failed') this.retry(lane);
     // Working: the job waits for the device itself (reconnect) and resumes its upload.
+  }
+
+  /** A failed lane's device plugged in again: it waits for a lane, and its next job resumes a kept upload. */
+  private retry(lane: Lane): void {
+    lane.state = 'waiting';
+    lane.finishedAt = null;
+    this.emit({ event: 'waiting', serialNumber: lane.serialNumber, link: lane.link });
+    this.queue.push(lane.serialNumber);
+    this.pump();
   }
 
   private async checkThenQueue(lane: Lane, device: DiscoveredDevice): Promise<void> {

@@ -120,6 +120,35 @@ describe('device list state', () => {
     state.missing(device.link);
     expect(events).toEqual(['added 1.0.0', 'changed 2.0.0', 'removed 2.0.0']);
   });
+
+  it('says returned only when the port itself went and came back within the grace, not for an unanswered probe', () => {
+    let now = 0;
+    const state = new DeviceListState(1000, () => now);
+    const events: string[] = [];
+    state.on((e) => events.push(`${e.type} ${e.device.firmwareVersion}`));
+    const device = {
+      serialNumber: 'EPC1',
+      deviceType: 'EPC',
+      model: 'EPC-E4',
+      firmwareVersion: '1.0.0',
+      configSyncId: null,
+      link: 'serial:/dev/x',
+      linkKind: 'serial' as const,
+    };
+    state.present(device);
+    // A probe went unanswered, then the device answered the same: nothing to say.
+    state.missing(device.link);
+    state.present(device);
+    // The port went (unplugged) and came back at once, the same device on it.
+    state.missing(device.link, true);
+    now = 200;
+    state.missing(device.link);
+    state.present(device);
+    // Back and answering: a later unanswered probe is not a return either.
+    state.missing(device.link);
+    state.present(device);
+    expect(events).toEqual(['added 1.0.0', 'returned 1.0.0']);
+  });
 });
 
 describe('live device list', () => {
@@ -167,6 +196,33 @@ describe('live device list', () => {
       const changed = nextEvent(list, (e) => e.type === 'changed');
       await list.refresh(link);
       expect((await changed).device.configSyncId).toBe(syncId);
+    } finally {
+      await list.stop();
+      await device.stop();
+    }
+  });
+
+  it('says returned for a device unplugged and plugged in again within the grace, the port watched', async () => {
+    const ptyDir = join(scratch.dir, 'live-replug');
+    const serialNumber = uniqueSerial('EPC');
+    const device = await startDevice(scratch.dir, { serialNumber, ptyDir });
+    // Rounds only when the directory changes (the poll is an hour): what a loaded machine's slow rounds look like.
+    const list = new LiveDeviceList({
+      serial: { portGlobs: [join(ptyDir, '*')], listPorts: async () => [] },
+      pollIntervalMs: 3_600_000,
+      graceMs: 60_000,
+    });
+    try {
+      await list.start();
+      expect(list.devices().map((d) => d.serialNumber)).toEqual([serialNumber]);
+      const seen: string[] = [];
+      list.on((event) => seen.push(event.type));
+      const returned = nextEvent(list, (e) => e.type === 'returned');
+      await device.unplug();
+      await device.plug();
+      expect((await returned).device.serialNumber).toBe(serialNumber);
+      expect(seen).toEqual(['returned']);
+      expect(list.devices().map((d) => d.serialNumber)).toEqual([serialNumber]);
     } finally {
       await list.stop();
       await device.stop();

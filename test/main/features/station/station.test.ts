@@ -66,6 +66,11 @@ class FakeDevices {
     this.present.delete(link);
     for (const l of this.listeners) l({ type: 'removed', device });
   }
+  /** Unplugged and plugged in again within the list's grace: its port went and came back. */
+  replugQuickly(link: string): void {
+    const device = this.present.get(link)!;
+    for (const l of this.listeners) l({ type: 'returned', device, previous: device });
+  }
 }
 
 /** Jobs that run until the test finishes them. */
@@ -378,6 +383,32 @@ describe('the station', () => {
     expect(named('lane-started').map((e) => (e as { resumed: boolean }).resumed)).toEqual([false, true]);
     jobs.succeed('SRCP000101');
     expect(s.view().counts).toMatchObject({ done: 1, failed: 0, duplicate: 0 });
+  });
+
+  it('retries a failed device plugged in again within the device list grace, not one still at work', async () => {
+    const s = station();
+    devices.plug('SRCP000101');
+    devices.plug('EPC000101');
+    await s.settled();
+    // A working lane's device whose port comes back is rebooting for its job: nothing new starts.
+    devices.replugQuickly('serial:/dev/pts/EPC000101');
+    expect(named('lane-started').map((e) => e.serialNumber)).toEqual(['SRCP000101', 'EPC000101']);
+    jobs.finish(jobs.jobOf('SRCP000101').jobId, {
+      phase: 'failed',
+      outcome: 'failed',
+      errorCode: 'FW_APPLY_FAILED',
+      resultMessage: 'firmware apply failed: came back running 1.0.0, not 1.1.0',
+      resumable: false,
+    });
+    devices.replugQuickly('serial:/dev/pts/SRCP000101');
+    expect(named('waiting').map((e) => e.serialNumber)).toEqual(['SRCP000101', 'EPC000101', 'SRCP000101']);
+    expect(named('lane-started').map((e) => e.serialNumber)).toEqual(['SRCP000101', 'EPC000101', 'SRCP000101']);
+    jobs.succeed('SRCP000101');
+    expect(s.view().counts).toMatchObject({ done: 1, failed: 0 });
+    // Done: its port coming back again is not a reason to start anything.
+    devices.replugQuickly('serial:/dev/pts/SRCP000101');
+    expect(jobs.started).toHaveLength(3);
+    await s.stop();
   });
 
   it('at stop cancels what runs and writes the shift report, one row per device seen', async () => {
