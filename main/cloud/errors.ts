@@ -42,8 +42,15 @@ export class ServiceError extends CloudError {
     readonly retryAfterMs?: number,
   ) {
     super(message ?? describeEntries(httpStatus, errors), request);
-    // 408 and 429 are the 4xx that say "try again later"; every 5xx may be transient.
-    this.retryable = httpStatus >= 500 || httpStatus === 408 || httpStatus === 429;
+    // 408 and 429 are the 4xx that say "try again later"; every 5xx may be transient. So is a 409
+    // CONCURRENT_CHANGE: the database refused this request for colliding with others and nothing
+    // of it was applied (a Station's first downloads of a shift's files collide so, and a
+    // confirmation that met it must wait in the outbox, not be refused).
+    this.retryable =
+      httpStatus >= 500 ||
+      httpStatus === 408 ||
+      httpStatus === 429 ||
+      (httpStatus === 409 && errors.some((entry) => entry.code === 'CONCURRENT_CHANGE'));
   }
 
   /** The first entry with this code, if the service sent one. */

@@ -211,15 +211,11 @@ export class Transport {
         );
       }
       const errors = (envelope.errors ?? []) as ServiceErrorEntry[];
-      // Thrown here, inside the retry loop, so the transient ones (5xx, 408, 429) are retried.
-      if (
-        response.status === 401 ||
-        response.status === 403 ||
-        response.status >= 500 ||
-        response.status === 408 ||
-        response.status === 429
-      ) {
-        throw errorFor(response.status, errors, request, undefined, response.headers);
+      // Thrown here, inside the retry loop, so the transient ones (ServiceError.retryable: 5xx, 408,
+      // 429, a collision) are retried; any other error status is an answer, judged by the caller.
+      if (!response.ok) {
+        const error = errorFor(response.status, errors, request, undefined, response.headers);
+        if (error instanceof AuthError || error.retryable) throw error;
       }
       return { httpStatus: response.status, success: envelope.success, data: envelope.data, errors };
     });

@@ -140,6 +140,29 @@ describe('transport', () => {
     expect(timers.delays).toEqual([188, 375]);
   });
 
+  it('retries a read and a confirmation the database refused as colliding (409 CONCURRENT_CHANGE), not another 409', async () => {
+    const collided = fail(409, [{ code: 'CONCURRENT_CHANGE', message: 'Other requests changed the same data' }]);
+    http.next(collided, collided, ok({ deviceType: 'EPC', version: '1.1.0' }));
+    expect(await client().devices.firmwareVersionByType('EPC')).toEqual({ deviceType: 'EPC', version: '1.1.0' });
+    expect(http.requests).toHaveLength(3);
+    http.next(collided, ok(true));
+    const payload = {
+      configurationFileSuccessfullyDeployed: true,
+      error: null,
+      syncId: '6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11',
+      applyTimeStamp: '2026-01-01T00:00:00Z',
+    };
+    expect(await client().devices.confirmApplyConfiguration('EPC000101', payload)).toBe(true);
+    expect(http.requests).toHaveLength(5);
+    // A 409 that is an answer (the device is in another configuration) is not asked again.
+    http.next(fail(409, [{ code: 'DEVICE_IN_OTHER_CONFIGURATION', message: 'in Line 2' }]));
+    const answer = await client()
+      .devices.firmwareVersion('EPC000101')
+      .catch((e: unknown) => e);
+    expect(answer).toMatchObject({ httpStatus: 409, retryable: false });
+    expect(http.requests).toHaveLength(6);
+  });
+
   it('honours Retry-After on 429 and 503, up to the policy ceiling', async () => {
     http.next(
       (_req, res) =>

@@ -262,6 +262,27 @@ describe('outbox delivery', () => {
     expect(await outbox.list()).toEqual([]);
   });
 
+  it('keeps a confirmation the database refused as colliding (409 CONCURRENT_CHANGE) waiting, and delivers it next time', async () => {
+    const collided = new ServiceError(
+      409,
+      [{ code: 'CONCURRENT_CHANGE', message: 'Other requests changed the same data at the same time (10 attempts).' }],
+      request,
+    );
+    const sender = new ScriptedSender([collided, true]);
+    const outbox = bench.outbox(sender);
+    const entry = await outbox.enqueue(firmware());
+    const first = await outbox.syncNow();
+    expect(first.rejected).toEqual([]);
+    expect(await outbox.pending()).toMatchObject({ count: 1, rejected: 0 });
+    expect((await outbox.list())[0]).toMatchObject({
+      state: 'pending',
+      lastError: { kind: 'service', httpStatus: 409 },
+    });
+    bench.time.advance(10_000);
+    expect((await outbox.syncNow()).delivered).toEqual([entry.id]);
+    expect(sender.sent.map((s) => s.payload)).toEqual([entry.payload, entry.payload]);
+  });
+
   it('treats data false as refused (kept as rejected), and auth errors as retryable', async () => {
     const sender = new ScriptedSender([
       false,
