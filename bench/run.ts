@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'workstation-scale',
   'scale',
   'soak',
+  'shift-files',
   'devices-screen',
 ] as const;
 const DEFAULT_BENCHMARKS: readonly Benchmark[] = ['service', 'links', 'fleet', 'cli-startup'];

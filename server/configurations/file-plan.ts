@@ -1,10 +1,11 @@
 import type { Violation } from '../../domain';
 import type { ServiceContext } from '../context';
+import type { ReadCache } from '../cache/read-cache';
 import type { Queryable } from '../db/database';
 import { getConfiguration } from '../store/configurations';
 import { getRegisteredDevice } from '../store/devices';
 import type { FileIssue } from '../store/file-issues';
-import { fileState } from './files';
+import { fileState, type FileState } from './files';
 import type { FileSettings } from './model';
 
 /**
@@ -21,19 +22,33 @@ export type FilePlan =
   | { kind: 'incomplete'; configurationId: string; configurationName: string; violations: Violation[] }
   | { kind: 'complete'; configurationId: string; settings: FileSettings; hash: string };
 
-/** Prepares the plan from what `db` sees (a download's transaction: one snapshot). */
+/**
+ * Prepares the plan from what `db` sees (a download's transaction: one snapshot). With `reads`,
+ * the configuration's whole file state (every device's content: the costly part, which grows with
+ * the configuration) is read through the cache, so that the files of all its devices, asked one
+ * after another as a Station starting a shift asks them, compute it once rather than once each
+ * (issue 30: 300 devices, 300 times the work of 300). A plan so made is checked by
+ * planStillHolds like any kept plan; the one prepared again when it does not hold is prepared
+ * without `reads`.
+ */
 export async function prepareFilePlan(
   db: Queryable,
   svc: Pick<ServiceContext, 'secrets'>,
   orgId: string,
   serialNumber: string,
+  reads: ReadCache | null = null,
 ): Promise<FilePlan> {
   const device = await getRegisteredDevice(db, orgId, serialNumber);
   if (!device) return { kind: 'unregistered' };
   const stored =
     device.configurationId === null ? undefined : await getConfiguration(db, orgId, device.configurationId);
   if (!stored) return { kind: 'unconfigured' };
-  const state = await fileState(db, svc, stored);
+  const fresh = async () => keptFileState(await fileState(db, svc, stored));
+  let state = reads
+    ? await reads.through(`file-state/${orgId}/${stored.id}/${stored.lastEditedAt.toISOString()}`, fresh)
+    : await fresh();
+  // A kept state without this member was read before it joined: this snapshot's own, then.
+  if (reads && state.complete && !Object.hasOwn(state.files, serialNumber)) state = await fresh();
   if (!state.complete)
     return {
       kind: 'incomplete',
@@ -41,9 +56,18 @@ export async function prepareFilePlan(
       configurationName: stored.name,
       violations: state.violations,
     };
-  const file = state.files.get(serialNumber);
+  const file = Object.hasOwn(state.files, serialNumber) ? state.files[serialNumber] : undefined;
   if (!file) throw new Error(`The file of ${serialNumber} is missing from its complete configuration.`);
   return { kind: 'complete', configurationId: stored.id, settings: file.settings, hash: file.hash };
+}
+
+/** A configuration's file state as plain JSON (its files by serial number), so that the read cache weighs what it holds. */
+type KeptFileState =
+  | { complete: false; violations: Violation[] }
+  | { complete: true; files: Record<string, { settings: FileSettings; hash: string }> };
+
+function keptFileState(state: FileState): KeptFileState {
+  return state.complete ? { complete: true, files: Object.fromEntries(state.files) } : state;
 }
 
 /**

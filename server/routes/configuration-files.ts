@@ -67,14 +67,17 @@ function fileOf(
  * path that is one statement in the transaction.
  */
 async function downloadFile(db: Queryable, ctx: ServiceContext, orgId: string, serialNumber: string) {
-  const prepare = () => prepareFilePlan(db, ctx, orgId, serialNumber);
+  const reads = ctx.reads;
   // First in the transaction: a plan prepared here reads a snapshot taken after the cache's token,
   // so the cache keeps it only if nothing it was read from changed since (server/cache/read-cache.ts).
-  let plan: FilePlan = ctx.reads
-    ? await ctx.reads.through(`file-plan/${orgId}/${serialNumber}`, prepare)
-    : await prepare();
+  let plan: FilePlan = reads
+    ? await reads.through(`file-plan/${orgId}/${serialNumber}`, () =>
+        prepareFilePlan(db, ctx, orgId, serialNumber, reads),
+      )
+    : await prepareFilePlan(db, ctx, orgId, serialNumber);
   const issue = await fileIssue(db, orgId, serialNumber);
-  if (!planStillHolds(plan, issue)) plan = await prepare();
+  // Prepared again from this transaction alone: nothing kept is trusted twice.
+  if (!planStillHolds(plan, issue)) plan = await prepareFilePlan(db, ctx, orgId, serialNumber);
   if (!issue || plan.kind === 'unregistered') throw deviceNotFound(serialNumber);
   if (plan.kind === 'unconfigured') {
     throw conflict(
