@@ -10,6 +10,7 @@ import { srcpToEpcOverIsm } from '../test/fixtures/typical-flows';
 import { createContext, openDatabase, seedDemo, upsertManufacturingRecords } from '../server';
 import { buildApp } from '../server/http/app';
 import { ALL_OPERATIONS } from '../server/routes';
+import { orgApi } from './org-api';
 
 /** What bench/service-load.mjs is given and answers. */
 interface LoadJob {
@@ -87,16 +88,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const P = `/v1/organizations/${orgId}`;
   const headers = { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' };
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${P}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as { data: { id: string }; errors: unknown };
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json.errors)}`);
-    return json.data;
-  };
+  const api = orgApi(`${base}${P}`, headers);
 
   // A configuration like the typical ISM flow, among many, and a free registered device to dry-run.
   await upsertManufacturingRecords(db, [{ serialNumber: 'EPC900001', deviceType: 'EPC', model: 'EPC-300' }]);

@@ -14,6 +14,7 @@ import { createContext, openDatabase, seedDemo, upsertManufacturingRecords } fro
 import { buildApp } from '../server/http/app';
 import { ALL_OPERATIONS } from '../server/routes';
 import { srcpToEpcOverIsm } from '../server/seed/typical-flows';
+import { orgApi } from './org-api';
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string', default: '30,100,300' }, json: { type: 'boolean', default: false } },
@@ -40,16 +41,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1/organizations/${orgId}`;
   const headers = { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' };
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as { data: { id: string }; errors: unknown };
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json.errors)}`);
-    return json.data;
-  };
+  const api = orgApi(base, headers);
 
   let next = 1;
   /** A configuration of `size` new devices, half SRCP senders and half EPC receivers; their serial numbers. */

@@ -54,6 +54,14 @@ const device = {
   registeredAt: '2026-01-01T00:00:00.000Z',
 };
 
+/** A configuration confirmation, as a Station sends one. */
+const applied = {
+  configurationFileSuccessfullyDeployed: true,
+  error: null,
+  syncId: '6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11',
+  applyTimeStamp: '2026-01-01T00:00:00Z',
+};
+
 let http: FakeHttp;
 let timers: ReturnType<typeof instantTimers>;
 
@@ -146,13 +154,7 @@ describe('transport', () => {
     expect(await client().devices.firmwareVersionByType('EPC')).toEqual({ deviceType: 'EPC', version: '1.1.0' });
     expect(http.requests).toHaveLength(3);
     http.next(collided, ok(true));
-    const payload = {
-      configurationFileSuccessfullyDeployed: true,
-      error: null,
-      syncId: '6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11',
-      applyTimeStamp: '2026-01-01T00:00:00Z',
-    };
-    expect(await client().devices.confirmApplyConfiguration('EPC000101', payload)).toBe(true);
+    expect(await client().devices.confirmApplyConfiguration('EPC000101', applied)).toBe(true);
     expect(http.requests).toHaveLength(5);
     // A 409 that is an answer (the device is in another configuration) is not asked again.
     http.next(fail(409, [{ code: 'DEVICE_IN_OTHER_CONFIGURATION', message: 'in Line 2' }]));
@@ -198,14 +200,8 @@ describe('transport', () => {
 
   it('retries confirmations, which the service makes idempotent', async () => {
     http.next(fail(503, []), ok(true));
-    const payload = {
-      configurationFileSuccessfullyDeployed: true,
-      error: null,
-      syncId: '6f1c1f7e-5d55-4a4c-9d5b-0f1f6f9b1a11',
-      applyTimeStamp: '2026-01-01T00:00:00Z',
-    };
-    expect(await client().devices.confirmApplyConfiguration('EPC000101', payload)).toBe(true);
-    expect(http.requests.map((r) => r.body)).toEqual([JSON.stringify(payload), JSON.stringify(payload)]);
+    expect(await client().devices.confirmApplyConfiguration('EPC000101', applied)).toBe(true);
+    expect(http.requests.map((r) => r.body)).toEqual([JSON.stringify(applied), JSON.stringify(applied)]);
   });
 
   it('reports an unreachable service as NetworkError(unreachable), retried for reads', async () => {

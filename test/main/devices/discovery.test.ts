@@ -95,21 +95,24 @@ describe('serial candidates', () => {
   });
 });
 
+/** A device as a probe lists it. */
+const listedDevice = {
+  serialNumber: 'EPC1',
+  deviceType: 'EPC',
+  model: 'EPC-E4',
+  firmwareVersion: '1.0.0',
+  configSyncId: null,
+  link: 'serial:/dev/x',
+  linkKind: 'serial' as const,
+};
+
 describe('device list state', () => {
   it('turns a short disappearance into changed and a long one into removed', () => {
     let now = 0;
     const state = new DeviceListState(1000, () => now);
     const events: string[] = [];
     state.on((e) => events.push(`${e.type} ${e.device.firmwareVersion}`));
-    const device = {
-      serialNumber: 'EPC1',
-      deviceType: 'EPC',
-      model: 'EPC-E4',
-      firmwareVersion: '1.0.0',
-      configSyncId: null,
-      link: 'serial:/dev/x',
-      linkKind: 'serial' as const,
-    };
+    const device = listedDevice;
     state.present(device);
     state.missing(device.link);
     now = 500;
@@ -126,15 +129,7 @@ describe('device list state', () => {
     const state = new DeviceListState(1000, () => now);
     const events: string[] = [];
     state.on((e) => events.push(`${e.type} ${e.device.firmwareVersion}`));
-    const device = {
-      serialNumber: 'EPC1',
-      deviceType: 'EPC',
-      model: 'EPC-E4',
-      firmwareVersion: '1.0.0',
-      configSyncId: null,
-      link: 'serial:/dev/x',
-      linkKind: 'serial' as const,
-    };
+    const device = listedDevice;
     state.present(device);
     // A probe went unanswered, then the device answered the same: nothing to say.
     state.missing(device.link);
