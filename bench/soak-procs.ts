@@ -105,10 +105,14 @@ export function openFdKinds(pid: number): Record<string, number> | null {
   return kinds;
 }
 
+/** A reading of openFdKinds added up; null when the process was gone. */
+export function fdTotal(kinds: Record<string, number> | null): number | null {
+  return kinds === null ? null : Object.values(kinds).reduce((sum, count) => sum + count, 0);
+}
+
 /** Open file descriptors but for terminals (openFdKinds added up); null when the process is gone. */
 export function openFds(pid: number): number | null {
-  const kinds = openFdKinds(pid);
-  return kinds === null ? null : Object.values(kinds).reduce((sum, count) => sum + count, 0);
+  return fdTotal(openFdKinds(pid));
 }
 
 /**

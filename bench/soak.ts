@@ -56,6 +56,7 @@ import {
 import { CHAOS, planDevices, WARM_UP, type SoakDevice } from './soak-plan';
 import { CONFIGURATION_NAME, seedOrganization } from './soak-seed';
 import {
+  fdTotal,
   heapSnapshotEnv,
   instanceHeapMiB,
   openFdKinds,
@@ -489,10 +490,12 @@ async function main(): Promise<void> {
         stationStarts > 1 &&
         finishedCount() - finishedAtStationStart >= Math.max(1, Math.round(DEVICES / 10))
       ) {
+        // One reading of the descriptors, so that the count and its kinds agree.
+        const fdKinds = openFdKinds(station.child.pid!);
         samples.stationWarm = {
           rss: rssMiB(station.child.pid!),
-          fds: openFds(station.child.pid!),
-          fdKinds: openFdKinds(station.child.pid!),
+          fds: fdTotal(fdKinds),
+          fdKinds,
           at: performance.now(),
         };
         if (HEAP_SNAPSHOTS !== undefined) await heapSnapshot(station.child.pid!, 'warm');
@@ -543,8 +546,9 @@ async function main(): Promise<void> {
       old: rssWindows(heapSeries.old, samples.serviceWarm?.at ?? endAt, endAt, RSS_WINDOW_MS),
       young: rssWindows(heapSeries.young, samples.serviceWarm?.at ?? endAt, endAt, RSS_WINDOW_MS),
     };
+    const stationFdKinds = openFdKinds(stationPid);
     const end = {
-      station: { rss: rssMiB(stationPid), fds: openFds(stationPid), fdKinds: openFdKinds(stationPid) },
+      station: { rss: rssMiB(stationPid), fds: fdTotal(stationFdKinds), fdKinds: stationFdKinds },
       service: { rss: rssMiB(watched.pid), fds: openFds(watched.pid) },
     };
     if (HEAP_SNAPSHOTS !== undefined) await heapSnapshot(stationPid, 'end');

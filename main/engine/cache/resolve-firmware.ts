@@ -67,11 +67,12 @@ export async function resolveFirmware(
   const { deviceType, serialNumber } = target;
   let latestVersion: string | undefined;
   try {
-    const target = serialNumber !== undefined ? { serialNumber, deviceType } : { deviceType };
+    // Without a serialNumber key when there is none: the walk asks by serial number whenever the key is there.
+    const asked = serialNumber !== undefined ? { serialNumber, deviceType } : { deviceType };
     // Asked apart, so that a download that fails can still say what the service's latest is.
-    const latest = await askLatestVersion(client, target, call);
+    const latest = await askLatestVersion(client, asked, call);
     latestVersion = latest.version;
-    const taken = await takeLatestBundle(cache, client, target, call, undefined, latest);
+    const taken = await takeLatestBundle(cache, client, asked, call, undefined, latest);
     const { entry, bytes, bundle, origin: from } = taken;
     return withPatches(cache, { entry, bytes, bundle, origin: from, latestVersion, notice: undefined });
   } catch (error) {

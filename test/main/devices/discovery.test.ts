@@ -106,29 +106,32 @@ const listedDevice = {
   linkKind: 'serial' as const,
 };
 
+/** A list with a grace of 1 s on a clock the test sets, and what it says, as "type version". */
+function listOnClock() {
+  const clock = { now: 0 };
+  const state = new DeviceListState(1000, () => clock.now);
+  const events: string[] = [];
+  state.on((e) => events.push(`${e.type} ${e.device.firmwareVersion}`));
+  return { clock, state, events };
+}
+
 describe('device list state', () => {
   it('turns a short disappearance into changed and a long one into removed', () => {
-    let now = 0;
-    const state = new DeviceListState(1000, () => now);
-    const events: string[] = [];
-    state.on((e) => events.push(`${e.type} ${e.device.firmwareVersion}`));
+    const { clock, state, events } = listOnClock();
     const device = listedDevice;
     state.present(device);
     state.missing(device.link);
-    now = 500;
+    clock.now = 500;
     state.missing(device.link);
     state.present({ ...device, firmwareVersion: '2.0.0' });
     state.missing(device.link);
-    now = 2000;
+    clock.now = 2000;
     state.missing(device.link);
     expect(events).toEqual(['added 1.0.0', 'changed 2.0.0', 'removed 2.0.0']);
   });
 
   it('says returned only when the port itself went and came back within the grace, not for an unanswered probe', () => {
-    let now = 0;
-    const state = new DeviceListState(1000, () => now);
-    const events: string[] = [];
-    state.on((e) => events.push(`${e.type} ${e.device.firmwareVersion}`));
+    const { clock, state, events } = listOnClock();
     const device = listedDevice;
     state.present(device);
     // A probe went unanswered, then the device answered the same: nothing to say.
@@ -136,7 +139,7 @@ describe('device list state', () => {
     state.present(device);
     // The port went (unplugged) and came back at once, the same device on it.
     state.missing(device.link, true);
-    now = 200;
+    clock.now = 200;
     state.missing(device.link);
     state.present(device);
     // Back and answering: a later unanswered probe is not a return either.
